@@ -1,0 +1,1 @@
+//! Headless command-line front end (being built).

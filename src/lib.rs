@@ -1,0 +1,13 @@
+//! Retryscope: compose an HTTP request, pick a retry strategy, and watch every attempt.
+//!
+//! Layers (one way only): [`model`] plain data → [`policy`] pure maths and triage →
+//! [`engine`] tokio/reqwest attempt loop → front ends [`ui`] (egui) and [`cli`] (clap).
+//! [`profile`] loads/saves JSON profiles; [`demo`] is the embedded flaky server on loopback.
+
+pub mod cli;
+pub mod demo;
+pub mod engine;
+pub mod model;
+pub mod policy;
+pub mod profile;
+pub mod ui;

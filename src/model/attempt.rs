@@ -1,0 +1,234 @@
+//! One attempt's result as data: response summary or classified network error, plus timings.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// Classified network failure kinds (DESIGN.md §4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorKind {
+    /// Name resolution failed (including a name that does not exist).
+    Dns,
+    /// Connection refused or unreachable.
+    Connect,
+    /// Connect did not finish within the connect timeout.
+    ConnectTimeout,
+    /// TLS handshake or certificate failure.
+    Tls,
+    /// Read or total timeout after connecting.
+    Timeout,
+    /// Connection closed or reset before or during the response.
+    Reset,
+    /// The response body failed mid-way.
+    Body,
+    /// Anything not classified above (never retried by default).
+    Other,
+}
+
+impl ErrorKind {
+    /// Every kind, in display order.
+    pub const ALL: [ErrorKind; 8] = [
+        ErrorKind::Dns,
+        ErrorKind::Connect,
+        ErrorKind::ConnectTimeout,
+        ErrorKind::Tls,
+        ErrorKind::Timeout,
+        ErrorKind::Reset,
+        ErrorKind::Body,
+        ErrorKind::Other,
+    ];
+
+    /// Default `retry_on.errors`: all but `tls` and `other`.
+    pub fn default_retryable() -> Vec<ErrorKind> {
+        vec![
+            ErrorKind::Dns,
+            ErrorKind::Connect,
+            ErrorKind::ConnectTimeout,
+            ErrorKind::Timeout,
+            ErrorKind::Reset,
+            ErrorKind::Body,
+        ]
+    }
+
+    /// The snake_case id used in JSON.
+    pub fn id(self) -> &'static str {
+        match self {
+            ErrorKind::Dns => "dns",
+            ErrorKind::Connect => "connect",
+            ErrorKind::ConnectTimeout => "connect_timeout",
+            ErrorKind::Tls => "tls",
+            ErrorKind::Timeout => "timeout",
+            ErrorKind::Reset => "reset",
+            ErrorKind::Body => "body",
+            ErrorKind::Other => "other",
+        }
+    }
+
+    /// True for failures that happen before any request byte is sent, so even a
+    /// non-idempotent request provably was not processed.
+    pub fn before_request_sent(self) -> bool {
+        matches!(
+            self,
+            ErrorKind::Dns | ErrorKind::Connect | ErrorKind::ConnectTimeout | ErrorKind::Tls
+        )
+    }
+}
+
+impl fmt::Display for ErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.id())
+    }
+}
+
+/// A classified network error (data, comparable in tests).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NetError {
+    /// Kind used by triage.
+    pub kind: ErrorKind,
+    /// Human-readable message from the HTTP stack, lowercase.
+    pub message: String,
+}
+
+/// Up to the preview cap of a body, plus its full size.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct BodyPreview {
+    /// The first bytes of the body (at most the engine's preview cap, 1 MiB by default).
+    #[serde(with = "bytes_as_text")]
+    pub bytes: Vec<u8>,
+    /// Total size in bytes that arrived (counted even beyond the cap).
+    pub total_bytes: u64,
+    /// True when `bytes` holds less than `total_bytes`.
+    pub truncated: bool,
+}
+
+/// Serializes bytes as `{"utf8": "..."}` when valid UTF-8, else `{"hex": "..."}`.
+mod bytes_as_text {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    #[derive(Serialize, Deserialize)]
+    #[serde(rename_all = "snake_case")]
+    enum Repr {
+        Utf8(String),
+        Hex(String),
+    }
+
+    pub fn serialize<S: Serializer>(bytes: &[u8], s: S) -> Result<S::Ok, S::Error> {
+        match std::str::from_utf8(bytes) {
+            Ok(text) => Repr::Utf8(text.to_owned()).serialize(s),
+            Err(_) => {
+                let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+                Repr::Hex(hex).serialize(s)
+            }
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<u8>, D::Error> {
+        match Repr::deserialize(d)? {
+            Repr::Utf8(s) => Ok(s.into_bytes()),
+            Repr::Hex(h) => (0..h.len())
+                .step_by(2)
+                .map(|i| {
+                    h.get(i..i + 2)
+                        .and_then(|p| u8::from_str_radix(p, 16).ok())
+                        .ok_or_else(|| serde::de::Error::custom("bad hex in body preview"))
+                })
+                .collect(),
+        }
+    }
+}
+
+/// A redirect hop inside one attempt.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Hop {
+    /// Method used for this hop.
+    pub method: String,
+    /// URL requested in this hop.
+    pub url: String,
+    /// Status received (3xx).
+    pub status: u16,
+    /// Location it pointed to.
+    pub location: String,
+}
+
+/// The final response of an attempt (after redirects).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ResponseSummary {
+    /// Status code.
+    pub status: u16,
+    /// Reason phrase (canonical for the code), may be empty.
+    pub reason: String,
+    /// HTTP version, e.g. `HTTP/1.1`.
+    pub version: String,
+    /// Response headers in arrival order, names lower-cased.
+    pub headers: Vec<(String, String)>,
+    /// Body preview.
+    pub body: BodyPreview,
+}
+
+impl ResponseSummary {
+    /// First value of header `name` (case-insensitive).
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// What came back from one attempt.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum AttemptOutcome {
+    /// A response arrived (any status).
+    Response(ResponseSummary),
+    /// The exchange failed.
+    Error(NetError),
+}
+
+impl AttemptOutcome {
+    /// The status, when a response arrived.
+    pub fn status(&self) -> Option<u16> {
+        match self {
+            AttemptOutcome::Response(r) => Some(r.status),
+            AttemptOutcome::Error(_) => None,
+        }
+    }
+
+    /// Short label: `503` or `connect`.
+    pub fn label(&self) -> String {
+        match self {
+            AttemptOutcome::Response(r) => r.status.to_string(),
+            AttemptOutcome::Error(e) => e.kind.to_string(),
+        }
+    }
+}
+
+/// Measured timings of one attempt, ms on the monotonic clock.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+pub struct Timings {
+    /// DNS resolution, when the engine resolved the name itself (not for IP literals).
+    pub resolve_ms: Option<f64>,
+    /// From attempt start to the final response's headers.
+    pub headers_ms: Option<f64>,
+    /// From attempt start to the end of the body or the error.
+    pub total_ms: f64,
+}
+
+/// Triage verdict on one attempt's outcome (DESIGN.md §4).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "verdict", rename_all = "snake_case")]
+pub enum Verdict {
+    /// Status in `success_status`: the run ends OK.
+    Success,
+    /// Eligible for a retry (if retries and time remain).
+    Retry {
+        /// Why, e.g. `503 is retryable`.
+        reason: String,
+    },
+    /// Not retried.
+    Stop {
+        /// Why, e.g. `404 is not retryable` or `not retried: POST is not idempotent (…)`.
+        reason: String,
+    },
+}

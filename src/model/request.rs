@@ -1,0 +1,174 @@
+//! What the user sends: method, URL, headers, body and per-attempt transport options.
+
+use serde::{Deserialize, Serialize};
+
+/// One row of the query or header table.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KeyValue {
+    /// Name (header name or query key).
+    pub name: String,
+    /// Value, sent as is.
+    pub value: String,
+    /// Disabled rows are kept in the editor but not sent.
+    #[serde(default = "yes")]
+    pub enabled: bool,
+    /// Secret rows are masked in the UI and never written to logs, exports or persisted state
+    /// unless the user asks.
+    #[serde(default)]
+    pub secret: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+impl KeyValue {
+    /// An enabled, non-secret row.
+    pub fn new(name: impl Into<String>, value: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            value: value.into(),
+            enabled: true,
+            secret: false,
+        }
+    }
+
+    /// Whether this header row must be treated as secret: marked so, or a well-known
+    /// credential header (Authorization, Proxy-Authorization, Cookie, Set-Cookie, X-Api-Key, *token*).
+    pub fn is_secret(&self) -> bool {
+        if self.secret {
+            return true;
+        }
+        let n = self.name.to_ascii_lowercase();
+        matches!(
+            n.as_str(),
+            "authorization" | "proxy-authorization" | "cookie" | "set-cookie" | "x-api-key" | "api-key"
+        ) || n.contains("token")
+            || n.contains("secret")
+    }
+}
+
+/// Request body (the same bytes are sent on every attempt).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Body {
+    /// No body.
+    #[default]
+    None,
+    /// Plain text; `content_type` defaults to `text/plain; charset=utf-8`.
+    Text {
+        /// The text.
+        text: String,
+        /// Content-Type to send, if not the default.
+        #[serde(default)]
+        content_type: Option<String>,
+    },
+    /// JSON text, sent with `Content-Type: application/json`.
+    Json {
+        /// The JSON source as typed.
+        text: String,
+    },
+    /// URL-encoded form fields (`application/x-www-form-urlencoded`).
+    Form {
+        /// The fields; disabled ones are not sent.
+        fields: Vec<KeyValue>,
+    },
+    /// Raw bytes read from a file once, before attempt 1.
+    File {
+        /// Path of the file.
+        path: String,
+        /// Content-Type to send; default `application/octet-stream`.
+        #[serde(default)]
+        content_type: Option<String>,
+    },
+}
+
+/// Per-attempt timeouts, ms; `None` = not set here (the profile's value, else no limit).
+///
+/// Mapping to the VBScript seed's `setTimeouts(resolve, connect, send, receive)`: resolve → our
+/// DNS lookup; connect → TCP + TLS connect; send + receive → `read_ms` (reqwest enforces a limit
+/// between reads, and the request is sent within the same budget); `total_ms` bounds the whole
+/// attempt including redirects and the body.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct Timeouts {
+    /// DNS resolution limit, ms.
+    #[serde(default)]
+    pub resolve_ms: Option<u64>,
+    /// Connect limit, ms.
+    #[serde(default)]
+    pub connect_ms: Option<u64>,
+    /// Read limit (between chunks), ms.
+    #[serde(default)]
+    pub read_ms: Option<u64>,
+    /// Whole-attempt limit, ms.
+    #[serde(default)]
+    pub total_ms: Option<u64>,
+}
+
+/// A request as composed by the user. Not part of a profile (it may hold secrets).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RequestSpec {
+    /// Method token, any case-sensitive token (`GET`, `POST`, `PURGE`…).
+    pub method: String,
+    /// Absolute `http://` or `https://` URL.
+    pub url: String,
+    /// Extra query parameters appended to the URL.
+    #[serde(default)]
+    pub query: Vec<KeyValue>,
+    /// Request headers.
+    #[serde(default)]
+    pub headers: Vec<KeyValue>,
+    /// Body.
+    #[serde(default)]
+    pub body: Body,
+    /// Per-attempt timeouts overriding the profile's.
+    #[serde(default)]
+    pub timeouts: Timeouts,
+    /// Follow redirects (each hop shown inside its attempt). Default true.
+    #[serde(default = "yes")]
+    pub follow_redirects: bool,
+    /// Max redirect hops per attempt. Default 10.
+    #[serde(default = "default_redirects")]
+    pub max_redirects: u32,
+    /// Verify TLS certificates. Default true; off only explicitly.
+    #[serde(default = "yes")]
+    pub verify_tls: bool,
+    /// Build a fresh HTTP client (no pooled connection) for every attempt, as the VBScript seed does.
+    #[serde(default)]
+    pub new_connection_per_attempt: bool,
+    /// When set, sent as `Idempotency-Key` with the same value on every attempt.
+    #[serde(default)]
+    pub idempotency_key: Option<String>,
+}
+
+fn default_redirects() -> u32 {
+    10
+}
+
+impl RequestSpec {
+    /// A GET of `url` with defaults.
+    pub fn get(url: impl Into<String>) -> Self {
+        Self {
+            method: "GET".into(),
+            url: url.into(),
+            query: Vec::new(),
+            headers: Vec::new(),
+            body: Body::None,
+            timeouts: Timeouts::default(),
+            follow_redirects: true,
+            max_redirects: default_redirects(),
+            verify_tls: true,
+            new_connection_per_attempt: false,
+            idempotency_key: None,
+        }
+    }
+
+    /// Whether the request carries an idempotency key (field or an enabled `Idempotency-Key` header).
+    pub fn has_idempotency_key(&self) -> bool {
+        self.idempotency_key.is_some()
+            || self
+                .headers
+                .iter()
+                .any(|h| h.enabled && h.name.eq_ignore_ascii_case("idempotency-key"))
+    }
+}

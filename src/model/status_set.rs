@@ -1,0 +1,191 @@
+//! Sets of HTTP status codes written as codes and ranges, e.g. `[408, 429, "500-599"]`.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::fmt;
+
+/// One entry of a [`StatusSet`]: a single code (`429`) or an inclusive range (`"500-599"`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StatusRange {
+    /// First code of the range (inclusive).
+    pub low: u16,
+    /// Last code of the range (inclusive); equal to `low` for a single code.
+    pub high: u16,
+}
+
+impl StatusRange {
+    /// A range holding just `code`.
+    pub fn single(code: u16) -> Self {
+        Self {
+            low: code,
+            high: code,
+        }
+    }
+
+    /// Inclusive range `low..=high`.
+    pub fn new(low: u16, high: u16) -> Self {
+        Self { low, high }
+    }
+
+    /// Whether `code` lies in the range.
+    pub fn contains(&self, code: u16) -> bool {
+        (self.low..=self.high).contains(&code)
+    }
+}
+
+impl fmt::Display for StatusRange {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.low == self.high {
+            write!(f, "{}", self.low)
+        } else {
+            write!(f, "{}-{}", self.low, self.high)
+        }
+    }
+}
+
+/// A set of HTTP status codes, kept as the user wrote it (order and ranges preserved).
+///
+/// JSON shape: an array whose items are integers (`429`) or `"low-high"` strings (`"500-599"`).
+/// Validation (codes in 100–599, `low <= high`) happens in `profile::validate`, not here, so that a
+/// bad file can still be loaded far enough to report every problem at once.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct StatusSet(pub Vec<StatusRange>);
+
+impl StatusSet {
+    /// Whether any entry contains `code`.
+    pub fn contains(&self, code: u16) -> bool {
+        self.0.iter().any(|r| r.contains(code))
+    }
+
+    /// The default success set: 200–299.
+    pub fn default_success() -> Self {
+        Self(vec![StatusRange::new(200, 299)])
+    }
+
+    /// The default retryable set: 408, 429, 500–599 (the VBScript seed's triage).
+    pub fn default_retry() -> Self {
+        Self(vec![
+            StatusRange::single(408),
+            StatusRange::single(429),
+            StatusRange::new(500, 599),
+        ])
+    }
+
+    /// Parses the editor's text form, e.g. `"408, 429, 500-599"`.
+    ///
+    /// # Errors
+    /// Returns a message naming the first token that is not a code or `low-high` range.
+    pub fn parse_list(text: &str) -> Result<Self, String> {
+        let mut out = Vec::new();
+        for token in text.split([',', ' ', ';']).map(str::trim).filter(|t| !t.is_empty()) {
+            out.push(parse_entry(token)?);
+        }
+        Ok(Self(out))
+    }
+}
+
+impl fmt::Display for StatusSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, r) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            write!(f, "{r}")?;
+        }
+        Ok(())
+    }
+}
+
+fn parse_entry(token: &str) -> Result<StatusRange, String> {
+    let bad = || format!("`{token}` is not a status code or a range like 500-599");
+    match token.split_once('-') {
+        Some((a, b)) => {
+            let low = a.trim().parse::<u16>().map_err(|_| bad())?;
+            let high = b.trim().parse::<u16>().map_err(|_| bad())?;
+            Ok(StatusRange::new(low, high))
+        }
+        None => token.parse::<u16>().map(StatusRange::single).map_err(|_| bad()),
+    }
+}
+
+impl Serialize for StatusSet {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeSeq;
+        let mut seq = s.serialize_seq(Some(self.0.len()))?;
+        for r in &self.0 {
+            if r.low == r.high {
+                seq.serialize_element(&r.low)?;
+            } else {
+                seq.serialize_element(&r.to_string())?;
+            }
+        }
+        seq.end()
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum Entry {
+    Code(u16),
+    Range(String),
+}
+
+impl<'de> Deserialize<'de> for StatusSet {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let entries = Vec::<Entry>::deserialize(d)?;
+        entries
+            .into_iter()
+            .map(|e| match e {
+                Entry::Code(c) => Ok(StatusRange::single(c)),
+                Entry::Range(s) => parse_entry(s.trim()).map_err(serde::de::Error::custom),
+            })
+            .collect::<Result<Vec<_>, _>>()
+            .map(StatusSet)
+    }
+}
+
+impl JsonSchema for StatusSet {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "StatusSet".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "description": "HTTP status codes: integers (429) or inclusive ranges as \"low-high\" strings (\"500-599\").",
+            "type": "array",
+            "items": {
+                "anyOf": [
+                    { "type": "integer", "minimum": 100, "maximum": 599 },
+                    { "type": "string", "pattern": "^[1-5][0-9][0-9]-[1-5][0-9][0-9]$" }
+                ]
+            }
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trips_codes_and_ranges() {
+        let set: StatusSet = serde_json::from_str(r#"[408, 429, "500-599"]"#).expect("parses");
+        assert!(set.contains(503));
+        assert!(set.contains(408));
+        assert!(!set.contains(404));
+        assert_eq!(
+            serde_json::to_string(&set).expect("serializes"),
+            r#"[408,429,"500-599"]"#
+        );
+    }
+
+    #[test]
+    fn parse_list_reports_bad_token() {
+        let err = StatusSet::parse_list("429, 5xx").expect_err("5xx is not a code");
+        assert!(err.contains("`5xx`"), "{err}");
+        assert_eq!(
+            StatusSet::parse_list("408 429,500-599").expect("valid").to_string(),
+            "408, 429, 500-599"
+        );
+    }
+}

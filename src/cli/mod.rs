@@ -1,1 +1,90 @@
-//! Headless command-line front end (being built).
+//! Headless command-line front end (clap): `run`, `simulate`, `profile …`, `demo-server`,
+//! and the flags of the window mode (no subcommand, or `gui`).
+//!
+//! The only module that prints to stdout. Errors are one `error: …` line on stderr; exit codes
+//! are in [`exit`].
+#![allow(clippy::print_stdout, clippy::print_stderr)]
+
+pub mod demo_server;
+pub mod exit;
+pub mod gui;
+pub mod mask;
+pub mod profile_cmd;
+pub mod profile_source;
+pub mod request_args;
+pub mod run;
+pub mod simulate;
+pub mod timeline_text;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+/// `retryscope`: retry flaky HTTP APIs by hand and watch every attempt.
+#[derive(Debug, Parser)]
+#[command(
+    name = "retryscope",
+    version,
+    about = "Retry flaky HTTP APIs by hand and watch every attempt on a live timeline",
+    long_about = "Retry flaky HTTP APIs by hand and watch every attempt on a live timeline.\n\n\
+        With no subcommand, opens the desktop workbench. The subcommands run the same engine \
+        headless.",
+    after_help = "\
+Examples:
+  retryscope                                   open the desktop app
+  retryscope demo-server --port 8080           a flaky test server on 127.0.0.1:8080
+  retryscope run --builtin servicenow-exponential 'http://127.0.0.1:8080/status/429?times=2'
+  retryscope simulate --builtin azure-sdk      wait statistics of a profile
+  retryscope profile builtins                  list built-in profiles
+  retryscope profile validate my-profile.json  check a profile file
+
+Exit codes: 0 success, 1 the run did not succeed, 2 usage or profile error, 130 Ctrl-C."
+)]
+pub struct Cli {
+    /// Headless subcommand; none opens the window.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+    /// Window-mode flags (used when there is no subcommand).
+    #[command(flatten)]
+    pub gui: gui::GuiArgs,
+}
+
+/// Subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Send a request and retry it under a profile, printing a live timeline.
+    Run(run::RunArgs),
+    /// Sample a profile's waits per retry (min / p50 / p95 / max) without any network.
+    Simulate(simulate::SimulateArgs),
+    /// Validate profile files, print the JSON Schema, list or show built-in profiles.
+    Profile(profile_cmd::ProfileArgs),
+    /// Run the embedded flaky demo HTTP server on 127.0.0.1.
+    DemoServer(demo_server::DemoServerArgs),
+    /// Open the desktop app (same as no subcommand).
+    Gui(gui::GuiArgs),
+}
+
+/// Parses `std::env::args`. On `--help`/`--version` or a usage error, clap's text is printed
+/// here and the exit code (0, or 2 for usage errors) is returned as `Err`.
+pub fn parse() -> Result<Cli, ExitCode> {
+    Cli::try_parse().map_err(|e| {
+        let _ = e.print();
+        // clap uses 2 for usage errors and 0 for --help / --version.
+        ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(exit::USAGE))
+    })
+}
+
+/// Runs a headless subcommand (or the window for `gui`) and returns the process exit code.
+pub fn execute(command: &Command) -> ExitCode {
+    exit::finish(match command {
+        Command::Run(a) => run::execute(a),
+        Command::Simulate(a) => simulate::execute(a),
+        Command::Profile(a) => profile_cmd::execute(a),
+        Command::DemoServer(a) => demo_server::execute(a),
+        Command::Gui(a) => gui::execute(a),
+    })
+}
+
+/// Opens the window with the top-level flags (no subcommand).
+pub fn execute_gui(args: &gui::GuiArgs) -> ExitCode {
+    exit::finish(gui::execute(args))
+}

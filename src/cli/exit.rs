@@ -1,0 +1,50 @@
+//! Exit codes of the `retryscope` command.
+
+use std::process::ExitCode;
+
+/// The run succeeded (or the command did what was asked).
+pub const SUCCESS: u8 = 0;
+/// The run gave up, stopped, hit its deadline or ended in an error outcome.
+pub const FAILED: u8 = 1;
+/// A usage or profile error (bad flag, bad URL, invalid profile). clap's own usage errors use 2 too.
+pub const USAGE: u8 = 2;
+/// Interrupted by Ctrl-C (128 + SIGINT).
+pub const INTERRUPTED: u8 = 130;
+
+/// An error that ends a command: a one-line message for stderr and the exit code.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CliError {
+    /// Exit code.
+    pub code: u8,
+    /// Lines printed after `error: ` (the first) on stderr.
+    pub message: String,
+}
+
+impl CliError {
+    /// A usage or profile error (exit 2).
+    pub fn usage(message: impl Into<String>) -> Self {
+        Self {
+            code: USAGE,
+            message: message.into(),
+        }
+    }
+
+    /// A runtime failure (exit 1).
+    pub fn failed(message: impl Into<String>) -> Self {
+        Self {
+            code: FAILED,
+            message: message.into(),
+        }
+    }
+}
+
+/// Prints `error: …` on stderr and turns the result into an exit code.
+pub fn finish(result: Result<u8, CliError>) -> ExitCode {
+    match result {
+        Ok(code) => ExitCode::from(code),
+        Err(e) => {
+            eprintln!("error: {}", e.message);
+            ExitCode::from(e.code)
+        }
+    }
+}

@@ -1,0 +1,106 @@
+//! `retryscope profile …`: validate files, print the schema, list and show built-ins.
+
+use super::exit::{self, CliError};
+use super::profile_source::issue_lines;
+use crate::profile;
+use clap::{Args, Subcommand};
+use std::path::PathBuf;
+
+/// Flags of `retryscope profile`.
+#[derive(Debug, Clone, Args)]
+#[command(after_help = "\
+Examples:
+  retryscope profile validate my-profile.json other.json
+  retryscope profile schema > retry-profile.schema.json
+  retryscope profile builtins
+  retryscope profile show azure-sdk > my-azure.json")]
+pub struct ProfileArgs {
+    /// What to do.
+    #[command(subcommand)]
+    pub action: ProfileAction,
+}
+
+/// `profile` subcommands.
+#[derive(Debug, Clone, Subcommand)]
+pub enum ProfileAction {
+    /// Check profile files: prints `ok FILE`, or every problem as `FILE:line:col: path: message`.
+    /// Exit 2 if any file is invalid.
+    Validate {
+        /// Profile files (JSON).
+        #[arg(required = true, value_name = "FILE")]
+        files: Vec<PathBuf>,
+    },
+    /// Print the JSON Schema of a profile document.
+    Schema,
+    /// List built-in profiles: the name `--builtin` takes, two spaces, what it is.
+    Builtins,
+    /// Print a built-in profile as pretty JSON (a starting point for your own).
+    Show {
+        /// Built-in name (see `retryscope profile builtins`).
+        name: String,
+    },
+}
+
+/// Runs a `profile` subcommand.
+///
+/// # Errors
+/// Exit 2 for an unknown built-in name.
+pub fn execute(args: &ProfileArgs) -> Result<u8, CliError> {
+    match &args.action {
+        ProfileAction::Validate { files } => Ok(validate(files)),
+        ProfileAction::Schema => {
+            print!("{}", profile::schema_json());
+            Ok(exit::SUCCESS)
+        }
+        ProfileAction::Builtins => {
+            for b in profile::builtins() {
+                println!("{}  {}", b.id, first_sentence(&b.profile.description));
+            }
+            Ok(exit::SUCCESS)
+        }
+        ProfileAction::Show { name } => {
+            let p = profile::builtin(name).ok_or_else(|| {
+                CliError::usage(format!(
+                    "unknown built-in profile `{name}`; `retryscope profile builtins` lists them"
+                ))
+            })?;
+            print!("{}", profile::to_json_pretty(&p));
+            Ok(exit::SUCCESS)
+        }
+    }
+}
+
+fn validate(files: &[PathBuf]) -> u8 {
+    let mut code = exit::SUCCESS;
+    for path in files {
+        match profile::load_file(path) {
+            Ok(_) => println!("ok {}", path.display()),
+            Err(errors) => {
+                code = exit::USAGE;
+                for line in issue_lines(path, &errors) {
+                    eprintln!("{line}");
+                }
+            }
+        }
+    }
+    code
+}
+
+/// The text up to and including the first `. ` (or all of it).
+fn first_sentence(text: &str) -> &str {
+    match text.find(". ") {
+        Some(i) => &text[..=i],
+        None => text,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::first_sentence;
+
+    #[test]
+    fn cuts_at_the_first_sentence() {
+        assert_eq!(first_sentence("One (a.b). Two."), "One (a.b).");
+        assert_eq!(first_sentence("Only one."), "Only one.");
+    }
+}

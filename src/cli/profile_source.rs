@@ -1,0 +1,46 @@
+//! Picking the profile a command runs: `--profile FILE` or `--builtin NAME`.
+
+use super::exit::CliError;
+use crate::model::RetryProfile;
+use crate::profile::{self, ProfileErrors};
+use std::path::Path;
+
+/// Loads `file`, else the built-in `builtin`, else the default built-in.
+///
+/// # Errors
+/// Exit 2 with every problem of an invalid file (`FILE:line:col: path: message`, one per line)
+/// or an unknown built-in name.
+pub fn select(file: Option<&Path>, builtin: Option<&str>) -> Result<RetryProfile, CliError> {
+    if let Some(path) = file {
+        return profile::load_file(path).map_err(|e| CliError::usage(file_errors(path, &e)));
+    }
+    let name = builtin.unwrap_or(profile::DEFAULT_BUILTIN);
+    profile::builtin(name).ok_or_else(|| {
+        CliError::usage(format!(
+            "unknown built-in profile `{name}`; `retryscope profile builtins` lists them ({})",
+            profile::builtin_ids().join(", ")
+        ))
+    })
+}
+
+/// `invalid profile FILE` followed by one `FILE:line:col: path: message` line per issue.
+pub fn file_errors(path: &Path, errors: &ProfileErrors) -> String {
+    let mut out = format!("invalid profile {}", path.display());
+    for line in issue_lines(path, errors) {
+        out.push('\n');
+        out.push_str(&line);
+    }
+    out
+}
+
+/// One `FILE:line:col: path: message` line per issue (`FILE: …` when the position is unknown).
+pub fn issue_lines(path: &Path, errors: &ProfileErrors) -> Vec<String> {
+    errors
+        .issues
+        .iter()
+        .map(|i| match (i.line, i.column) {
+            (Some(l), Some(c)) => format!("{}:{l}:{c}: {}", path.display(), i.path_and_message()),
+            _ => format!("{}: {}", path.display(), i.path_and_message()),
+        })
+        .collect()
+}

@@ -1,0 +1,126 @@
+//! Turning `run`'s curl-like flags into a [`RequestSpec`].
+
+use super::exit::CliError;
+use crate::model::{Body, KeyValue, RequestSpec};
+
+/// Parses `-H 'Name: value'`.
+///
+/// # Errors
+/// Exit 2 when there is no colon or the name is not a valid header name.
+pub fn parse_header(raw: &str) -> Result<KeyValue, CliError> {
+    let Some((name, value)) = raw.split_once(':') else {
+        return Err(CliError::usage(format!(
+            "header `{raw}` has no colon; write it as -H 'Name: value'"
+        )));
+    };
+    let name = name.trim();
+    let valid = !name.is_empty()
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b));
+    if !valid {
+        return Err(CliError::usage(format!(
+            "`{name}` is not a valid header name (in -H '{raw}')"
+        )));
+    }
+    Ok(KeyValue::new(name, value.trim()))
+}
+
+/// Checks that `url` is an absolute `http://` or `https://` URL.
+///
+/// # Errors
+/// Exit 2 naming the URL and what is wrong.
+pub fn check_url(url: &str) -> Result<(), CliError> {
+    let parsed = reqwest::Url::parse(url).map_err(|e| {
+        CliError::usage(format!(
+            "invalid URL ({e}); give an absolute http:// or https:// URL: {url}"
+        ))
+    })?;
+    match parsed.scheme() {
+        "http" | "https" => Ok(()),
+        other => Err(CliError::usage(format!(
+            "unsupported URL scheme `{other}`; use http:// or https://: {url}"
+        ))),
+    }
+}
+
+/// The body of `-d DATA` / `-d @FILE`; the Content-Type comes from a `-H Content-Type` if any.
+///
+/// # Errors
+/// Exit 2 when `@FILE` cannot be read.
+pub fn body_from_data(data: &str, headers: &[KeyValue]) -> Result<Body, CliError> {
+    let content_type = headers
+        .iter()
+        .find(|h| h.name.eq_ignore_ascii_case("content-type"))
+        .map(|h| h.value.clone());
+    if let Some(path) = data.strip_prefix('@') {
+        std::fs::metadata(path)
+            .map_err(|e| CliError::usage(format!("cannot read body file ({e}): {path}")))?;
+        return Ok(Body::File {
+            path: path.to_owned(),
+            content_type,
+        });
+    }
+    Ok(Body::Text {
+        text: data.to_owned(),
+        content_type,
+    })
+}
+
+/// Builds the request: method (`-X`, else POST with `-d`, else GET), headers, body.
+///
+/// # Errors
+/// Exit 2 for a bad URL, header or body file.
+pub fn build_spec(
+    url: &str,
+    method: Option<&str>,
+    raw_headers: &[String],
+    data: Option<&str>,
+) -> Result<RequestSpec, CliError> {
+    check_url(url)?;
+    let mut spec = RequestSpec::get(url);
+    spec.headers = raw_headers
+        .iter()
+        .map(|h| parse_header(h))
+        .collect::<Result<_, _>>()?;
+    if let Some(data) = data {
+        spec.body = body_from_data(data, &spec.headers)?;
+        spec.method = "POST".into();
+    }
+    if let Some(m) = method {
+        if m.is_empty()
+            || !m
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
+        {
+            return Err(CliError::usage(format!("`{m}` is not a valid HTTP method")));
+        }
+        spec.method = m.to_owned();
+    }
+    Ok(spec)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn data_implies_post_unless_x() {
+        let s = build_spec("http://127.0.0.1:1/", None, &[], Some("a=1")).expect("valid");
+        assert_eq!(s.method, "POST");
+        let s = build_spec("http://127.0.0.1:1/", Some("PUT"), &[], Some("a=1")).expect("valid");
+        assert_eq!(s.method, "PUT");
+        let s = build_spec("http://127.0.0.1:1/", None, &[], None).expect("valid");
+        assert_eq!(s.method, "GET");
+    }
+
+    #[test]
+    fn rejects_bad_input() {
+        assert!(parse_header("NoColon").is_err());
+        assert!(parse_header("Bad Name: x").is_err());
+        assert_eq!(parse_header("X-A:  b ").expect("valid").value, "b");
+        assert!(check_url("example.com/x").is_err());
+        assert!(check_url("ftp://127.0.0.1/").is_err());
+        assert!(build_spec("http://127.0.0.1/", Some("GE T"), &[], None).is_err());
+    }
+}

@@ -1,0 +1,181 @@
+//! `retryscope run`: one request under a profile, printed live as a timeline or JSON Lines.
+
+use super::exit::{self, CliError};
+use super::mask;
+use super::profile_source;
+use super::request_args::build_spec;
+use super::timeline_text::TextTimeline;
+use crate::engine::{self, RunOptions};
+use crate::model::{OutcomeKind, RunEvent};
+use clap::Args;
+use std::io::Write;
+use std::path::PathBuf;
+use tokio::sync::mpsc;
+
+/// Flags of `retryscope run`.
+#[derive(Debug, Clone, Args)]
+#[command(after_help = "\
+Examples (start `retryscope demo-server --port 8080` first):
+  retryscope run http://127.0.0.1:8080/status/503?times=2
+  retryscope run --builtin servicenow-exponential 'http://127.0.0.1:8080/status/429?times=2'
+  retryscope run --profile my-profile.json --seed 42 --json http://127.0.0.1:8080/status/500?times=1
+  retryscope run -X POST -H 'Content-Type: application/json' -d '{\"a\":1}' --idempotency-key \\
+      http://127.0.0.1:8080/echo
+  retryscope run -d @body.json --deadline-ms 5000 http://127.0.0.1:8080/retry-after?value=2&times=1
+
+Output: one line per attempt (start time, status or error, duration, verdict), one line per
+wait (the explanation of the planned wait, then the measured wait), and a summary with the
+seed (replay any run with --seed). Secret headers (Authorization, Cookie, *token*, …) print
+as ***.
+
+Exit codes: 0 success; 1 gave up, stopped, deadline or error outcome; 2 usage or profile
+error; 130 interrupted by Ctrl-C (the run is cancelled cleanly first).")]
+pub struct RunArgs {
+    /// Profile file (JSON, format retryscope-profile/1).
+    #[arg(long, value_name = "FILE", conflicts_with = "builtin")]
+    pub profile: Option<PathBuf>,
+    /// Built-in profile name (see `retryscope profile builtins`). Default: servicenow-exponential.
+    #[arg(long, value_name = "NAME")]
+    pub builtin: Option<String>,
+    /// HTTP method. Default GET, or POST when -d is given.
+    #[arg(short = 'X', long = "request", value_name = "METHOD")]
+    pub method: Option<String>,
+    /// Request header 'Name: value' (repeatable).
+    #[arg(short = 'H', long = "header", value_name = "'NAME: VALUE'")]
+    pub headers: Vec<String>,
+    /// Request body: text, or @FILE to send a file's bytes. Implies POST unless -X is given.
+    #[arg(short = 'd', long = "data", value_name = "DATA|@FILE")]
+    pub data: Option<String>,
+    /// RNG seed for jitter (default: the profile's seed, else a fresh one, printed).
+    #[arg(long, value_name = "N")]
+    pub seed: Option<u64>,
+    /// Print every run event as one JSON object per line (JSON Lines) instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// Whole-attempt timeout, ms (overrides the profile's timeouts.total_ms).
+    #[arg(long, value_name = "MS")]
+    pub timeout_ms: Option<u64>,
+    /// Connect timeout, ms.
+    #[arg(long, value_name = "MS")]
+    pub connect_timeout_ms: Option<u64>,
+    /// Read timeout (between chunks), ms.
+    #[arg(long, value_name = "MS")]
+    pub read_timeout_ms: Option<u64>,
+    /// Total budget of the run, ms, from the first attempt's start (overrides the profile).
+    #[arg(long, value_name = "MS")]
+    pub deadline_ms: Option<u64>,
+    /// Max retries R (at most R + 1 attempts; overrides the profile).
+    #[arg(long, value_name = "N")]
+    pub max_retries: Option<u32>,
+    /// Send an Idempotency-Key header, the same on every attempt (a random UUID when no KEY).
+    #[arg(long, value_name = "KEY", num_args = 0..=1, default_missing_value = "")]
+    pub idempotency_key: Option<String>,
+    /// Absolute http:// or https:// URL.
+    pub url: String,
+}
+
+/// Runs the request; returns the exit code.
+///
+/// # Errors
+/// Exit 2 for usage/profile problems found before the run starts; exit 1 when the runtime
+/// cannot start.
+pub fn execute(args: &RunArgs) -> Result<u8, CliError> {
+    let mut profile = profile_source::select(args.profile.as_deref(), args.builtin.as_deref())?;
+    if let Some(r) = args.max_retries {
+        profile.max_retries = r;
+    }
+    if let Some(d) = args.deadline_ms {
+        if d == 0 {
+            return Err(CliError::usage("--deadline-ms must be greater than 0"));
+        }
+        profile.deadline_ms = Some(d);
+    }
+    let mut spec = build_spec(
+        &args.url,
+        args.method.as_deref(),
+        &args.headers,
+        args.data.as_deref(),
+    )?;
+    spec.timeouts.total_ms = args.timeout_ms.or(spec.timeouts.total_ms);
+    spec.timeouts.connect_ms = args.connect_timeout_ms.or(spec.timeouts.connect_ms);
+    spec.timeouts.read_ms = args.read_timeout_ms.or(spec.timeouts.read_ms);
+    if let Some(key) = &args.idempotency_key {
+        spec.idempotency_key = Some(if key.is_empty() {
+            uuid::Uuid::new_v4().to_string()
+        } else {
+            key.clone()
+        });
+    }
+
+    if !args.json {
+        for h in spec.headers.iter().filter(|h| h.enabled) {
+            println!("> {}", mask::header_line(h));
+        }
+        if let Some(key) = &spec.idempotency_key {
+            println!("> Idempotency-Key: {key}");
+        }
+    }
+
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| CliError::failed(format!("cannot start the async runtime: {e}")))?;
+    let options = RunOptions {
+        run_id: 1,
+        seed: args.seed,
+    };
+    runtime.block_on(drive(spec, profile, options, args.json))
+}
+
+/// Starts the run and prints its events until `RunFinished`; Ctrl-C cancels it.
+async fn drive(
+    spec: crate::model::RequestSpec,
+    profile: crate::model::RetryProfile,
+    options: RunOptions,
+    json: bool,
+) -> Result<u8, CliError> {
+    let (tx, mut rx) = mpsc::channel::<RunEvent>(256);
+    let handle = engine::start_run(spec, profile, options, tx, None);
+    let mut text = TextTimeline::default();
+    let mut interrupted = false;
+    let mut stdout = std::io::stdout();
+    loop {
+        let event = tokio::select! {
+            event = rx.recv() => event,
+            signal = tokio::signal::ctrl_c(), if !interrupted => {
+                if signal.is_ok() {
+                    interrupted = true;
+                    handle.cancel();
+                }
+                continue;
+            }
+        };
+        let Some(event) = event else {
+            return Err(CliError::failed(
+                "the engine stopped without finishing the run (no run_finished event)",
+            ));
+        };
+        let event = mask::event(event);
+        let chunk = if json {
+            match serde_json::to_string(&event) {
+                Ok(line) => line + "\n",
+                Err(e) => {
+                    return Err(CliError::failed(format!(
+                        "cannot encode event as JSON: {e}"
+                    )));
+                }
+            }
+        } else {
+            text.render(&event)
+        };
+        print!("{chunk}");
+        let _ = stdout.flush();
+        if let RunEvent::RunFinished { outcome, .. } = &event {
+            return Ok(match outcome.kind {
+                OutcomeKind::Succeeded => exit::SUCCESS,
+                _ if interrupted => exit::INTERRUPTED,
+                _ => exit::FAILED,
+            });
+        }
+    }
+}

@@ -1,0 +1,241 @@
+//! The live text timeline `retryscope run` prints: one line per attempt, one per wait, a summary.
+//!
+//! A pure fold over [`RunEvent`]s returning the text to print, so it is tested without a run.
+
+use crate::model::{AttemptOutcome, OutcomeKind, RunEvent, Verdict};
+use chrono::{DateTime, FixedOffset};
+use std::collections::HashMap;
+
+/// Folds events into printable text.
+#[derive(Debug, Default)]
+pub struct TextTimeline {
+    seed: Option<u64>,
+    starts: HashMap<u32, DateTime<FixedOffset>>,
+    /// A wait line was started and waits for its `WaitFinished` to end it.
+    wait_open: bool,
+}
+
+impl TextTimeline {
+    /// The text for `event` (possibly empty; a wait line is left open until the wait ends).
+    pub fn render(&mut self, event: &RunEvent) -> String {
+        let mut out = String::new();
+        let close_wait = |out: &mut String, open: &mut bool| {
+            if *open {
+                out.push('\n');
+                *open = false;
+            }
+        };
+        match event {
+            RunEvent::RunStarted {
+                seed,
+                profile,
+                method,
+                url,
+                ..
+            } => {
+                self.seed = Some(*seed);
+                out.push_str(&format!(
+                    "{method} {url}  profile \"{profile}\"  seed {seed}\n"
+                ));
+            }
+            RunEvent::AttemptStarted {
+                attempt,
+                started_at,
+                ..
+            } => {
+                close_wait(&mut out, &mut self.wait_open);
+                self.starts.insert(*attempt, *started_at);
+            }
+            RunEvent::AttemptFinished {
+                attempt,
+                outcome,
+                hops,
+                timings,
+                verdict,
+                ..
+            } => {
+                close_wait(&mut out, &mut self.wait_open);
+                for hop in hops {
+                    out.push_str(&format!(
+                        "  redirect {} {} {} -> {}\n",
+                        hop.status, hop.method, hop.url, hop.location
+                    ));
+                }
+                let when = self
+                    .starts
+                    .get(attempt)
+                    .map(|t| t.format("%H:%M:%S%.3f%:z").to_string())
+                    .unwrap_or_else(|| "-".into());
+                let what = match outcome {
+                    AttemptOutcome::Response(r) => r.status.to_string(),
+                    AttemptOutcome::Error(e) => format!("{} error ({})", e.kind, e.message),
+                };
+                let verdict = match verdict {
+                    Verdict::Success => "success".to_owned(),
+                    Verdict::Retry { reason } => format!("retryable: {reason}"),
+                    Verdict::Stop { reason } => format!("stop: {reason}"),
+                };
+                out.push_str(&format!(
+                    "attempt {attempt}  {when}  {what}  {:.1} ms  {verdict}\n",
+                    timings.total_ms
+                ));
+            }
+            RunEvent::WaitScheduled {
+                retry,
+                planned_ms,
+                explanation,
+                ..
+            } => {
+                close_wait(&mut out, &mut self.wait_open);
+                out.push_str(&format!(
+                    "wait {retry}  planned {planned_ms} ms  {explanation}"
+                ));
+                self.wait_open = true;
+            }
+            RunEvent::WaitFinished {
+                retry,
+                actual_ms,
+                skipped,
+                ..
+            } => {
+                let skipped = if *skipped { " (skipped)" } else { "" };
+                if self.wait_open {
+                    out.push_str(&format!("  -> actual {actual_ms:.1} ms{skipped}\n"));
+                    self.wait_open = false;
+                } else {
+                    out.push_str(&format!(
+                        "wait {retry}  actual {actual_ms:.1} ms{skipped}\n"
+                    ));
+                }
+            }
+            RunEvent::RunFinished {
+                outcome,
+                attempts,
+                elapsed_ms,
+                ..
+            } => {
+                close_wait(&mut out, &mut self.wait_open);
+                let label = match outcome.kind {
+                    OutcomeKind::Succeeded => "succeeded",
+                    OutcomeKind::GaveUp => "gave up",
+                    OutcomeKind::Stopped => "stopped",
+                    OutcomeKind::Deadline => "deadline",
+                    OutcomeKind::Cancelled => "cancelled",
+                    OutcomeKind::Error => "error",
+                };
+                out.push_str(&format!(
+                    "{label}: {}  ({attempts} attempts, {:.2} s)\n",
+                    outcome.message,
+                    elapsed_ms / 1000.0
+                ));
+                if let Some(seed) = self.seed {
+                    out.push_str(&format!("seed {seed} (replay with --seed {seed})\n"));
+                }
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{
+        BodyPreview, ResponseSummary, RunOutcome, Strategy, Timings, WaitExplanation,
+    };
+
+    fn at() -> DateTime<FixedOffset> {
+        DateTime::parse_from_rfc3339("2026-01-02T12:00:01.123+09:00").expect("valid date")
+    }
+
+    fn response(status: u16) -> AttemptOutcome {
+        AttemptOutcome::Response(ResponseSummary {
+            status,
+            reason: String::new(),
+            version: "HTTP/1.1".into(),
+            headers: Vec::new(),
+            body: BodyPreview::default(),
+        })
+    }
+
+    #[test]
+    fn renders_a_three_attempt_run() {
+        let mut t = TextTimeline::default();
+        let mut text = String::new();
+        let events = vec![
+            RunEvent::RunStarted {
+                run_id: 1,
+                seed: 1234,
+                profile: "P".into(),
+                method: "GET".into(),
+                url: "http://127.0.0.1:1/x".into(),
+                started_at: at(),
+            },
+            RunEvent::AttemptStarted {
+                run_id: 1,
+                attempt: 1,
+                method: "GET".into(),
+                url: "http://127.0.0.1:1/x".into(),
+                started_at: at(),
+                offset_ms: 0.0,
+            },
+            RunEvent::AttemptFinished {
+                run_id: 1,
+                attempt: 1,
+                outcome: response(503),
+                hops: Vec::new(),
+                timings: Timings {
+                    resolve_ms: None,
+                    headers_ms: Some(10.0),
+                    total_ms: 12.34,
+                },
+                verdict: Verdict::Retry {
+                    reason: "503 is retryable".into(),
+                },
+            },
+            RunEvent::WaitScheduled {
+                run_id: 1,
+                retry: 1,
+                planned_ms: 812,
+                explanation: WaitExplanation {
+                    retry: 1,
+                    strategy: Strategy::Fixed,
+                    unjittered_ms: 800.0,
+                    draws: Vec::new(),
+                    capped: false,
+                    wait_ms: 812,
+                    text: "retry 1: fixed 800 + jitter 12 = 812 ms".into(),
+                },
+                offset_ms: 12.0,
+            },
+            RunEvent::WaitFinished {
+                run_id: 1,
+                retry: 1,
+                planned_ms: 812,
+                actual_ms: 812.6,
+                skipped: false,
+            },
+            RunEvent::RunFinished {
+                run_id: 1,
+                outcome: RunOutcome {
+                    kind: OutcomeKind::Succeeded,
+                    message: "succeeded on attempt 2 after 0.9 s".into(),
+                    last_status: Some(200),
+                },
+                attempts: 2,
+                elapsed_ms: 900.0,
+            },
+        ];
+        for e in &events {
+            text.push_str(&t.render(e));
+        }
+        assert_eq!(
+            text,
+            "GET http://127.0.0.1:1/x  profile \"P\"  seed 1234\n\
+             attempt 1  12:00:01.123+09:00  503  12.3 ms  retryable: 503 is retryable\n\
+             wait 1  planned 812 ms  retry 1: fixed 800 + jitter 12 = 812 ms  -> actual 812.6 ms\n\
+             succeeded: succeeded on attempt 2 after 0.9 s  (2 attempts, 0.90 s)\n\
+             seed 1234 (replay with --seed 1234)\n"
+        );
+    }
+}

@@ -1,0 +1,78 @@
+//! Built-in profiles: JSON files in `assets/profiles/`, embedded in the binary.
+//! Each file's `description` cites where its numbers come from.
+
+use super::load::load_str;
+use crate::model::RetryProfile;
+
+/// A built-in profile.
+#[derive(Debug, Clone)]
+pub struct Builtin {
+    /// Name `--builtin` takes, e.g. `servicenow-exponential`. Stable across versions.
+    pub id: &'static str,
+    /// The parsed profile.
+    pub profile: RetryProfile,
+}
+
+/// `(id, JSON source)` of every built-in, in listing order.
+pub const BUILTIN_SOURCES: [(&str, &str); 9] = [
+    (
+        "servicenow-exponential",
+        include_str!("../../assets/profiles/servicenow-exponential.json"),
+    ),
+    (
+        "servicenow-response-header",
+        include_str!("../../assets/profiles/servicenow-response-header.json"),
+    ),
+    (
+        "vbscript-module",
+        include_str!("../../assets/profiles/vbscript-module.json"),
+    ),
+    (
+        "aws-standard",
+        include_str!("../../assets/profiles/aws-standard.json"),
+    ),
+    (
+        "aws-standard-2026",
+        include_str!("../../assets/profiles/aws-standard-2026.json"),
+    ),
+    (
+        "azure-sdk",
+        include_str!("../../assets/profiles/azure-sdk.json"),
+    ),
+    (
+        "google-api-core",
+        include_str!("../../assets/profiles/google-api-core.json"),
+    ),
+    (
+        "curl-retry",
+        include_str!("../../assets/profiles/curl-retry.json"),
+    ),
+    (
+        "custom-example",
+        include_str!("../../assets/profiles/custom-example.json"),
+    ),
+];
+
+/// The built-in used when none is named: the seed 001 exponential example.
+pub const DEFAULT_BUILTIN: &str = "servicenow-exponential";
+
+/// All built-in profiles, in listing order.
+///
+/// A built-in that fails to load is left out (a test guarantees none does).
+pub fn builtins() -> Vec<Builtin> {
+    BUILTIN_SOURCES
+        .iter()
+        .filter_map(|(id, text)| load_str(text).ok().map(|profile| Builtin { id, profile }))
+        .collect()
+}
+
+/// The built-in named `id`.
+pub fn builtin(id: &str) -> Option<RetryProfile> {
+    let (_, text) = BUILTIN_SOURCES.iter().find(|(i, _)| *i == id)?;
+    load_str(text).ok()
+}
+
+/// The ids of every built-in, in listing order.
+pub fn builtin_ids() -> Vec<&'static str> {
+    BUILTIN_SOURCES.iter().map(|(id, _)| *id).collect()
+}

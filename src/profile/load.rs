@@ -1,0 +1,180 @@
+//! Parsing a profile document: syntax, format tag, shape (serde with field paths) and semantics.
+
+use super::issue::{ProfileErrors, ProfileIssue};
+use super::source_map::{Position, SourceMap, child_key, parent_path};
+use super::suggest::{closest, parse_unknown};
+use super::validate::validate;
+use crate::model::{PROFILE_FORMAT, RetryProfile};
+use serde_path_to_error::Segment;
+use std::path::Path;
+
+/// Parses and validates a profile document.
+///
+/// Order of checks: JSON syntax, the `format` tag (must be `retryscope-profile/1`), the shape
+/// (types, unknown fields with a "did you mean" hint, missing fields), then every semantic rule
+/// of [`super::validate()`]. Syntax and shape stop at the first problem (serde cannot go on);
+/// semantic problems are all reported.
+///
+/// # Errors
+/// Every problem found, each with field path and 1-based line:column.
+pub fn load_str(text: &str) -> Result<RetryProfile, ProfileErrors> {
+    let value: serde_json::Value = serde_json::from_str(text).map_err(|e| {
+        ProfileErrors::single(ProfileIssue {
+            path: String::new(),
+            line: Some(e.line()),
+            column: Some(e.column()),
+            message: format!("invalid JSON: {}", bare_message(&e)),
+        })
+    })?;
+    let map = SourceMap::build(text);
+    check_format(&value, &map)?;
+
+    let mut de = serde_json::Deserializer::from_str(text);
+    let profile: RetryProfile = serde_path_to_error::deserialize(&mut de)
+        .map_err(|e| ProfileErrors::single(shape_issue(&e, &map)))?;
+
+    let mut issues = validate(&profile);
+    if issues.is_empty() {
+        return Ok(profile);
+    }
+    for issue in &mut issues {
+        if let Some(p) = map.locate(&issue.path) {
+            issue.line = Some(p.line);
+            issue.column = Some(p.column);
+        }
+    }
+    issues.sort_by_key(|i| (i.line.unwrap_or(usize::MAX), i.column.unwrap_or(usize::MAX)));
+    Err(ProfileErrors { issues })
+}
+
+/// Reads and validates a profile file.
+///
+/// # Errors
+/// An unreadable file or any problem [`load_str`] reports.
+pub fn load_file(path: &Path) -> Result<RetryProfile, ProfileErrors> {
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        ProfileErrors::single(ProfileIssue::new(
+            "",
+            format!("cannot read profile file: {e}: {}", path.display()),
+        ))
+    })?;
+    load_str(&text)
+}
+
+/// The format tag gate. Migration hook: a future `retryscope-profile/2` reader, or a migration
+/// from an older tag, goes here; today only `/1` exists, so anything else is a clear error.
+fn check_format(value: &serde_json::Value, map: &SourceMap) -> Result<(), ProfileErrors> {
+    let Some(object) = value.as_object() else {
+        return Err(ProfileErrors::single(at(
+            map.exact(""),
+            ProfileIssue::new("", "a profile must be a JSON object"),
+        )));
+    };
+    let issue = match object.get("format") {
+        None => ProfileIssue::new(
+            "format",
+            format!("missing `format`; add \"format\": \"{PROFILE_FORMAT}\""),
+        ),
+        Some(serde_json::Value::String(s)) if s == PROFILE_FORMAT => return Ok(()),
+        Some(serde_json::Value::String(s)) if s.starts_with("retryscope-profile/") => {
+            ProfileIssue::new(
+                "format",
+                format!(
+                    "unsupported format `{s}`; this version of retryscope reads `{PROFILE_FORMAT}`"
+                ),
+            )
+        }
+        Some(other) => ProfileIssue::new(
+            "format",
+            format!("format is {other}, not a retryscope profile; expected `{PROFILE_FORMAT}`"),
+        ),
+    };
+    let pos = map.exact(&issue.path).or_else(|| map.exact(""));
+    Err(ProfileErrors::single(at(pos, issue)))
+}
+
+fn at(pos: Option<Position>, mut issue: ProfileIssue) -> ProfileIssue {
+    if let Some(p) = pos {
+        issue.line = Some(p.line);
+        issue.column = Some(p.column);
+    }
+    issue
+}
+
+/// Builds the issue for a serde shape error, rewording unknown names with a suggestion.
+fn shape_issue(e: &serde_path_to_error::Error<serde_json::Error>, map: &SourceMap) -> ProfileIssue {
+    let path = path_string(e.path());
+    let inner = e.inner();
+    let raw = bare_message(inner);
+    let serde_pos = (inner.line() > 0).then(|| Position {
+        line: inner.line(),
+        column: inner.column(),
+    });
+
+    let Some(unknown) = parse_unknown(&raw) else {
+        return at(map.exact(&path).or(serde_pos), ProfileIssue::new(path, raw));
+    };
+    let candidates: Vec<&str> = unknown.expected.iter().map(String::as_str).collect();
+    let hint = match closest(&unknown.name, &candidates) {
+        Some(best) => format!("did you mean `{best}`?"),
+        None if candidates.is_empty() => "remove it".to_owned(),
+        None => format!(
+            "expected one of {}",
+            candidates
+                .iter()
+                .map(|c| format!("`{c}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    };
+    if unknown.what == "field" {
+        // serde_path_to_error's path ends with the unknown key itself.
+        let (parent, field_path) = if path.ends_with(&unknown.name) {
+            (parent_path(&path).to_owned(), path.clone())
+        } else {
+            (path.clone(), child_key(&path, &unknown.name))
+        };
+        let where_ = if parent.is_empty() {
+            "the top level".to_owned()
+        } else {
+            parent
+        };
+        at(
+            map.exact(&field_path).or(serde_pos),
+            ProfileIssue::new(
+                field_path,
+                format!("unknown field `{}` at {where_}; {hint}", unknown.name),
+            ),
+        )
+    } else {
+        at(
+            map.exact(&path).or(serde_pos),
+            ProfileIssue::new(path, format!("unknown value `{}`; {hint}", unknown.name)),
+        )
+    }
+}
+
+/// `backoff.fallback.strategy`, `retry_on.status[2]`; the root is the empty string.
+fn path_string(path: &serde_path_to_error::Path) -> String {
+    let mut out = String::new();
+    for segment in path {
+        match segment {
+            Segment::Seq { index } => out.push_str(&format!("[{index}]")),
+            Segment::Map { key } => {
+                if !out.is_empty() {
+                    out.push('.');
+                }
+                out.push_str(key);
+            }
+            Segment::Enum { .. } | Segment::Unknown => {}
+        }
+    }
+    out
+}
+
+/// serde_json's message without its trailing ` at line L column C`.
+fn bare_message(e: &serde_json::Error) -> String {
+    let full = e.to_string();
+    let suffix = format!(" at line {} column {}", e.line(), e.column());
+    full.strip_suffix(&suffix).unwrap_or(&full).to_owned()
+}

@@ -1,0 +1,231 @@
+//! Semantic checks of a parsed profile. Every problem is collected, not just the first.
+
+use super::issue::ProfileIssue;
+use crate::model::{Backoff, PROFILE_FORMAT, RetryProfile, StatusSet, Strategy};
+use crate::policy::{Policy, PolicyError};
+
+/// Largest sensible `max_retries` (a profile asking for more is almost certainly a typo).
+pub const MAX_RETRIES_LIMIT: u32 = 1000;
+
+/// 24 h in ms: the clamp every wait obeys (DESIGN.md §2), so larger delays are mistakes.
+pub const DAY_MS: u64 = 24 * 60 * 60 * 1000;
+
+/// Checks everything serde cannot: ranges, cross-field rules, required-by-strategy fields and
+/// that a custom script compiles (through [`Policy::new`]).
+///
+/// Returns every problem found (empty = valid), each with its field path; positions are left
+/// unset (the loader fills them from the source text).
+pub fn validate(profile: &RetryProfile) -> Vec<ProfileIssue> {
+    let mut issues = Vec::new();
+    if profile.format != PROFILE_FORMAT {
+        issues.push(ProfileIssue::new(
+            "format",
+            format!(
+                "unsupported format `{}`; expected `{PROFILE_FORMAT}`",
+                profile.format
+            ),
+        ));
+    }
+    if profile.name.trim().is_empty() {
+        issues.push(ProfileIssue::new(
+            "name",
+            "name is empty; give the profile a name to show in pickers",
+        ));
+    }
+    if profile.max_retries > MAX_RETRIES_LIMIT {
+        issues.push(ProfileIssue::new(
+            "max_retries",
+            format!(
+                "max_retries {} is more than {MAX_RETRIES_LIMIT}; use a smaller number (attempts = retries + 1)",
+                profile.max_retries
+            ),
+        ));
+    }
+    check_status_set(&profile.success_status, "success_status", &mut issues);
+    check_status_set(&profile.retry_on.status, "retry_on.status", &mut issues);
+    check_backoff(&profile.backoff, "backoff", false, &mut issues);
+    if profile.deadline_ms == Some(0) {
+        issues.push(ProfileIssue::new(
+            "deadline_ms",
+            "deadline_ms must be greater than 0; use null for no deadline",
+        ));
+    }
+    let t = &profile.timeouts;
+    for (name, value) in [
+        ("resolve_ms", t.resolve_ms),
+        ("connect_ms", t.connect_ms),
+        ("read_ms", t.read_ms),
+        ("total_ms", t.total_ms),
+    ] {
+        if value == Some(0) {
+            issues.push(ProfileIssue::new(
+                format!("timeouts.{name}"),
+                format!("{name} must be greater than 0; use null for no limit"),
+            ));
+        }
+    }
+    check_script(profile, &mut issues);
+    issues
+}
+
+fn check_status_set(set: &StatusSet, path: &str, issues: &mut Vec<ProfileIssue>) {
+    for (i, range) in set.0.iter().enumerate() {
+        let at = format!("{path}[{i}]");
+        for code in [range.low, range.high] {
+            if !(100..=599).contains(&code) {
+                issues.push(ProfileIssue::new(
+                    at.clone(),
+                    format!("status {code} is not an HTTP status code; use 100–599"),
+                ));
+            }
+        }
+        if range.low > range.high {
+            issues.push(ProfileIssue::new(
+                at,
+                format!(
+                    "range {}-{} is reversed; write the lower code first ({}-{})",
+                    range.low, range.high, range.high, range.low
+                ),
+            ));
+        }
+    }
+}
+
+fn check_backoff(b: &Backoff, path: &str, is_fallback: bool, issues: &mut Vec<ProfileIssue>) {
+    let field = |name: &str| format!("{path}.{name}");
+    if b.base_delay_ms > DAY_MS {
+        issues.push(ProfileIssue::new(
+            field("base_delay_ms"),
+            format!(
+                "base_delay_ms {} is more than 24 h ({DAY_MS} ms)",
+                b.base_delay_ms
+            ),
+        ));
+    }
+    if let Some(max) = b.max_delay_ms {
+        if max < b.base_delay_ms {
+            issues.push(ProfileIssue::new(
+                field("max_delay_ms"),
+                format!(
+                    "max_delay_ms {max} is smaller than base_delay_ms {}; raise the max or lower the base",
+                    b.base_delay_ms
+                ),
+            ));
+        }
+        if max > DAY_MS {
+            issues.push(ProfileIssue::new(
+                field("max_delay_ms"),
+                format!("max_delay_ms {max} is more than 24 h ({DAY_MS} ms)"),
+            ));
+        }
+    } else if b.hard_cap {
+        issues.push(ProfileIssue::new(
+            field("hard_cap"),
+            "hard_cap needs max_delay_ms; set a max delay or turn hard_cap off",
+        ));
+    }
+    if b.jitter_window_ms > DAY_MS {
+        issues.push(ProfileIssue::new(
+            field("jitter_window_ms"),
+            format!(
+                "jitter_window_ms {} is more than 24 h ({DAY_MS} ms)",
+                b.jitter_window_ms
+            ),
+        ));
+    }
+    if !(0.0..=1.0).contains(&b.jitter_ratio) {
+        issues.push(ProfileIssue::new(
+            field("jitter_ratio"),
+            format!(
+                "jitter_ratio {} is outside [0, 1]; 0.2 means a factor in [0.8, 1.2]",
+                b.jitter_ratio
+            ),
+        ));
+    }
+    match b.strategy {
+        Strategy::ResponseHeader => check_response_header(b, path, issues),
+        Strategy::Custom => {
+            if is_fallback {
+                // Reported by the parent as an unsupported fallback strategy.
+            } else if b.script.as_deref().is_none_or(|s| s.trim().is_empty()) {
+                issues.push(ProfileIssue::new(
+                    field("script"),
+                    "custom strategy needs a script defining `fn get_delay(ctx)`",
+                ));
+            }
+        }
+        _ => {}
+    }
+}
+
+fn check_response_header(b: &Backoff, path: &str, issues: &mut Vec<ProfileIssue>) {
+    if b.headers.is_empty() {
+        issues.push(ProfileIssue::new(
+            format!("{path}.headers"),
+            "response_header needs at least one header, e.g. {\"name\": \"Retry-After\", \"unit\": \"seconds\"}",
+        ));
+    }
+    for (i, h) in b.headers.iter().enumerate() {
+        if h.name.is_empty() || !h.name.bytes().all(is_token_byte) {
+            issues.push(ProfileIssue::new(
+                format!("{path}.headers[{i}].name"),
+                format!("`{}` is not a valid header name", h.name),
+            ));
+        }
+    }
+    match &b.fallback {
+        None => issues.push(ProfileIssue::new(
+            format!("{path}.fallback"),
+            "response_header needs a fallback backoff used when no delay header is usable, e.g. {\"strategy\": \"exponential\"}",
+        )),
+        Some(fallback) => {
+            let at = format!("{path}.fallback");
+            if matches!(fallback.strategy, Strategy::ResponseHeader | Strategy::Custom) {
+                issues.push(ProfileIssue::new(
+                    format!("{at}.strategy"),
+                    format!(
+                        "a fallback cannot be `{}`; use a computed strategy such as exponential or full_jitter",
+                        fallback.strategy.id()
+                    ),
+                ));
+            }
+            check_backoff(fallback, &at, true, issues);
+        }
+    }
+}
+
+/// RFC 9110 `tchar`.
+fn is_token_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b)
+}
+
+/// Compiles a custom script through the policy layer; its error carries the line:column
+/// inside the script.
+fn check_script(profile: &RetryProfile, issues: &mut Vec<ProfileIssue>) {
+    let has_script = profile.backoff.strategy == Strategy::Custom
+        && profile
+            .backoff
+            .script
+            .as_deref()
+            .is_some_and(|s| !s.trim().is_empty());
+    if !has_script && !issues.is_empty() {
+        // The policy would only repeat what is already reported.
+        return;
+    }
+    match Policy::new(profile.clone()) {
+        Ok(_) => {}
+        Err(PolicyError::Script {
+            line,
+            column,
+            message,
+        }) => issues.push(ProfileIssue::new(
+            "backoff.script",
+            format!("script does not compile (script line {line}, column {column}): {message}"),
+        )),
+        Err(PolicyError::Invalid(message)) => {
+            if issues.is_empty() {
+                issues.push(ProfileIssue::new("backoff", message));
+            }
+        }
+    }
+}

@@ -105,7 +105,7 @@ fn at(pos: Option<Position>, mut issue: ProfileIssue) -> ProfileIssue {
 fn shape_issue(e: &serde_path_to_error::Error<serde_json::Error>, map: &SourceMap) -> ProfileIssue {
     let path = path_string(e.path());
     let inner = e.inner();
-    let raw = bare_message(inner);
+    let raw = plain_types(&bare_message(inner));
     let serde_pos = (inner.line() > 0).then(|| Position {
         line: inner.line(),
         column: inner.column(),
@@ -167,6 +167,23 @@ fn path_string(path: &serde_path_to_error::Path) -> String {
                 out.push_str(key);
             }
             Segment::Enum { .. } | Segment::Unknown => {}
+        }
+    }
+    out
+}
+
+/// Replaces Rust type names in serde messages with words a profile author knows.
+fn plain_types(message: &str) -> String {
+    let mut out = message.to_owned();
+    for (rust, plain) in [
+        ("expected u64", "expected a whole number ≥ 0"),
+        ("expected u32", "expected a whole number ≥ 0"),
+        ("expected u16", "expected a whole number ≥ 0"),
+        ("expected f64", "expected a number"),
+        ("expected a boolean", "expected true or false"),
+    ] {
+        if let Some(rest) = out.strip_suffix(rust) {
+            out = format!("{rest}{plain}");
         }
     }
     out

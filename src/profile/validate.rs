@@ -71,7 +71,12 @@ pub fn validate(profile: &RetryProfile) -> Vec<ProfileIssue> {
 fn check_status_set(set: &StatusSet, path: &str, issues: &mut Vec<ProfileIssue>) {
     for (i, range) in set.0.iter().enumerate() {
         let at = format!("{path}[{i}]");
-        for code in [range.low, range.high] {
+        let ends: &[u16] = if range.low == range.high {
+            &[range.low]
+        } else {
+            &[range.low, range.high]
+        };
+        for &code in ends {
             if !(100..=599).contains(&code) {
                 issues.push(ProfileIssue::new(
                     at.clone(),

@@ -1,0 +1,167 @@
+//! Built-in profiles: every one loads, validates and round-trips; ids are stable; numbers and
+//! citations are the documented ones.
+
+use retryscope::model::{Combine, HeaderUnit, Strategy};
+use retryscope::profile::{builtin, builtin_ids, builtins, load_str, to_json_pretty, validate};
+
+const IDS: [&str; 9] = [
+    "servicenow-exponential",
+    "servicenow-response-header",
+    "vbscript-module",
+    "aws-standard",
+    "aws-standard-2026",
+    "azure-sdk",
+    "google-api-core",
+    "curl-retry",
+    "custom-example",
+];
+
+#[test]
+fn every_builtin_loads_validates_and_round_trips() {
+    assert_eq!(builtin_ids(), IDS);
+    let all = builtins();
+    assert_eq!(
+        all.iter().map(|b| b.id).collect::<Vec<_>>(),
+        IDS,
+        "all load"
+    );
+    for b in all {
+        assert!(validate(&b.profile).is_empty(), "{} is invalid", b.id);
+        let again = load_str(&to_json_pretty(&b.profile)).expect("round-trips");
+        assert_eq!(again, b.profile, "{} changes in a round-trip", b.id);
+        assert!(!b.profile.name.is_empty());
+        assert!(
+            b.profile.description.len() > 80,
+            "{} needs a description with its source",
+            b.id
+        );
+    }
+}
+
+#[test]
+fn custom_example_compiles() {
+    let p = builtin("custom-example").expect("exists");
+    assert_eq!(p.backoff.strategy, Strategy::Custom);
+    assert!(
+        p.backoff
+            .script
+            .as_deref()
+            .is_some_and(|s| s.contains("fn get_delay(ctx)"))
+    );
+    retryscope::policy::Policy::new(p).expect("script compiles");
+}
+
+#[test]
+fn servicenow_numbers_are_seed_001s() {
+    let p = builtin("servicenow-exponential").expect("exists");
+    assert_eq!(p.name, "ServiceNow example (exponential)");
+    assert_eq!(p.max_retries, 3);
+    assert_eq!(p.retry_on.status.to_string(), "429");
+    assert_eq!(p.backoff.strategy, Strategy::Exponential);
+    assert_eq!(
+        (
+            p.backoff.base_delay_ms,
+            p.backoff.max_delay_ms,
+            p.backoff.jitter_window_ms
+        ),
+        (1000, Some(10000), 1500)
+    );
+    let h = builtin("servicenow-response-header").expect("exists");
+    assert_eq!(h.backoff.strategy, Strategy::ResponseHeader);
+    assert_eq!(h.backoff.headers[0].name, "Retry-After");
+    assert_eq!(h.backoff.headers[0].unit, HeaderUnit::Seconds);
+    assert_eq!(h.backoff.jitter_window_ms, 1500);
+    let f = h.backoff.fallback.as_deref().expect("fallback");
+    assert_eq!(f.strategy, Strategy::Exponential);
+    assert_eq!(
+        (f.base_delay_ms, f.max_delay_ms, f.jitter_window_ms),
+        (1000, Some(10000), 1500)
+    );
+}
+
+#[test]
+fn vbscript_numbers_are_seed_000s() {
+    let p = builtin("vbscript-module").expect("exists");
+    assert_eq!(p.max_retries, 3, "4 attempts");
+    assert_eq!(p.backoff.strategy, Strategy::ExponentialProportional);
+    assert_eq!(p.backoff.base_delay_ms, 1000);
+    assert!((p.backoff.jitter_ratio - 0.2).abs() < 1e-12);
+    assert_eq!(p.retry_on.status.to_string(), "408, 429, 500-599");
+    assert!(p.retry_on.non_idempotent, "POST retried");
+    assert_eq!(
+        (
+            p.timeouts.resolve_ms,
+            p.timeouts.connect_ms,
+            p.timeouts.read_ms
+        ),
+        (Some(5000), Some(5000), Some(30000))
+    );
+}
+
+#[test]
+fn vendor_numbers() {
+    let aws = builtin("aws-standard").expect("exists");
+    assert_eq!(aws.max_retries, 2, "3 attempts");
+    assert_eq!(aws.backoff.strategy, Strategy::FullJitter);
+    assert_eq!(
+        (aws.backoff.base_delay_ms, aws.backoff.max_delay_ms),
+        (1000, Some(20000))
+    );
+    assert!(
+        aws.description
+            .contains("AWS SDKs and Tools Reference Guide: Retry behavior")
+    );
+
+    let aws26 = builtin("aws-standard-2026").expect("exists");
+    assert!(
+        aws26.description.contains("ASSUMED"),
+        "assumptions are marked"
+    );
+    assert_eq!(aws26.backoff.headers[0].name, "x-amz-retry-after");
+
+    let azure = builtin("azure-sdk").expect("exists");
+    assert_eq!(azure.max_retries, 3);
+    assert_eq!(azure.backoff.combine, Combine::Max);
+    let names: Vec<&str> = azure
+        .backoff
+        .headers
+        .iter()
+        .map(|h| h.name.as_str())
+        .collect();
+    assert_eq!(
+        names,
+        ["retry-after-ms", "x-ms-retry-after-ms", "Retry-After"]
+    );
+    let fb = azure.backoff.fallback.as_deref().expect("fallback");
+    assert_eq!(fb.strategy, Strategy::ExponentialProportional);
+    assert_eq!((fb.base_delay_ms, fb.max_delay_ms), (800, Some(60000)));
+    assert_eq!(
+        azure.retry_on.status.to_string(),
+        "408, 429, 500, 502, 503, 504"
+    );
+
+    let google = builtin("google-api-core").expect("exists");
+    assert_eq!(google.backoff.strategy, Strategy::FullJitter);
+    assert_eq!(
+        (google.backoff.base_delay_ms, google.backoff.max_delay_ms),
+        (1000, Some(60000))
+    );
+    assert_eq!(google.deadline_ms, Some(120_000));
+
+    let curl = builtin("curl-retry").expect("exists");
+    assert_eq!(curl.backoff.strategy, Strategy::ExponentialProportional);
+    assert_eq!(curl.backoff.jitter_ratio, 0.0);
+    assert_eq!(
+        (curl.backoff.base_delay_ms, curl.backoff.max_delay_ms),
+        (1000, Some(600_000))
+    );
+    assert_eq!(
+        curl.retry_on.status.to_string(),
+        "408, 429, 500, 502, 503, 504, 522, 524"
+    );
+}
+
+#[test]
+fn unknown_builtin_is_none() {
+    assert!(builtin("nope").is_none());
+}

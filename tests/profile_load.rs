@@ -1,0 +1,215 @@
+//! Loading profiles: field paths, line:column, suggestions, and every semantic problem at once.
+
+use retryscope::model::{PROFILE_FORMAT, Strategy};
+use retryscope::profile::{ProfileErrors, ProfileIssue, load_file, load_str};
+use std::path::Path;
+
+fn fixture(name: &str) -> String {
+    std::fs::read_to_string(Path::new("tests/fixtures").join(name)).expect("fixture exists")
+}
+
+fn errors(name: &str) -> ProfileErrors {
+    load_str(&fixture(name)).expect_err("fixture is invalid")
+}
+
+fn only(name: &str) -> ProfileIssue {
+    let e = errors(name);
+    assert_eq!(e.issues.len(), 1, "{e}");
+    e.issues.into_iter().next().expect("one issue")
+}
+
+#[test]
+fn good_fixture_loads_with_defaults_filled_in() {
+    let p = load_file(Path::new("tests/fixtures/good.json")).expect("valid");
+    assert_eq!(p.format, PROFILE_FORMAT);
+    assert_eq!(p.max_retries, 4);
+    assert_eq!(p.backoff.strategy, Strategy::Exponential);
+    assert_eq!(p.backoff.max_delay_ms, Some(5000));
+    assert!(p.retry_on.status.contains(503));
+    assert!(p.success_status.contains(204), "default success set");
+    assert_eq!(p.timeouts.connect_ms, Some(2000));
+    assert_eq!(p.seed, Some(42));
+}
+
+#[test]
+fn unknown_field_names_parent_and_suggests() {
+    let i = only("unknown_field.json");
+    assert_eq!(
+        i.message,
+        "unknown field `base_delay` at backoff; did you mean `base_delay_ms`?"
+    );
+    assert_eq!(i.path, "backoff.base_delay");
+    assert_eq!((i.line, i.column), (Some(6), Some(5)));
+    assert_eq!(
+        i.to_string(),
+        "6:5: backoff.base_delay: unknown field `base_delay` at backoff; did you mean `base_delay_ms`?"
+    );
+}
+
+#[test]
+fn unknown_top_level_field_suggests() {
+    let i = only("top_level_typo.json");
+    assert_eq!(
+        i.message,
+        "unknown field `max_retry` at the top level; did you mean `max_retries`?"
+    );
+    assert_eq!((i.line, i.column), (Some(4), Some(3)));
+}
+
+#[test]
+fn unknown_field_without_close_match_lists_expected() {
+    let text = r#"{"format": "retryscope-profile/1", "name": "x",
+        "backoff": {"strategy": "fixed", "zzzzzz": 1}}"#;
+    let e = load_str(text).expect_err("unknown field");
+    let i = &e.issues[0];
+    assert!(
+        i.message
+            .starts_with("unknown field `zzzzzz` at backoff; expected one of `strategy`"),
+        "{i}"
+    );
+    assert_eq!(i.line, Some(2));
+}
+
+#[test]
+fn unknown_strategy_suggests_the_right_one() {
+    let i = only("bad_strategy.json");
+    assert_eq!(i.path, "backoff.strategy");
+    assert!(i.message.contains("did you mean `exponential`?"), "{i}");
+    assert_eq!(i.line, Some(4));
+}
+
+#[test]
+fn syntax_error_has_line_and_column() {
+    let i = only("bad_syntax.json");
+    assert!(i.message.starts_with("invalid JSON: "), "{i}");
+    assert_eq!((i.line, i.column), (Some(4), Some(3)));
+}
+
+#[test]
+fn wrong_type_has_path_and_position() {
+    let i = only("wrong_type.json");
+    assert_eq!(i.path, "backoff.base_delay_ms");
+    assert_eq!(i.line, Some(6));
+    assert!(i.message.contains("expected a whole number"), "{i}");
+}
+
+#[test]
+fn other_format_version_is_a_clear_error() {
+    let i = only("wrong_format.json");
+    assert_eq!(i.path, "format");
+    assert!(i.message.contains("retryscope-profile/2"), "{i}");
+    assert!(i.message.contains("retryscope-profile/1"), "{i}");
+    assert_eq!(i.line, Some(2));
+}
+
+#[test]
+fn missing_format_says_what_to_add() {
+    let e = load_str(r#"{"name": "x", "backoff": {"strategy": "fixed"}}"#).expect_err("no format");
+    assert!(
+        e.issues[0]
+            .message
+            .contains("\"format\": \"retryscope-profile/1\""),
+        "{e}"
+    );
+}
+
+#[test]
+fn non_object_document_is_rejected() {
+    let e = load_str("[1, 2]").expect_err("not an object");
+    assert!(e.issues[0].message.contains("JSON object"), "{e}");
+}
+
+#[test]
+fn every_semantic_problem_is_reported_with_position() {
+    let e = errors("many_problems.json");
+    let paths: Vec<&str> = e.issues.iter().map(|i| i.path.as_str()).collect();
+    let expected = [
+        "max_retries",
+        "success_status[1]",
+        "retry_on.status[1]",
+        "backoff.max_delay_ms",
+        "backoff.jitter_ratio",
+        "backoff.headers",
+        "backoff.fallback.strategy",
+        "deadline_ms",
+        "timeouts.connect_ms",
+    ];
+    for p in expected {
+        assert!(paths.contains(&p), "missing issue at {p}: {e}");
+    }
+    assert_eq!(e.issues.len(), expected.len(), "{e}");
+    for i in &e.issues {
+        assert!(i.line.is_some() && i.column.is_some(), "no position: {i}");
+    }
+    let lines: Vec<usize> = e.issues.iter().filter_map(|i| i.line).collect();
+    let mut sorted = lines.clone();
+    sorted.sort_unstable();
+    assert_eq!(lines, sorted, "document order");
+    // Display: one issue per line.
+    assert_eq!(e.to_string().lines().count(), e.issues.len());
+    let status = e
+        .issues
+        .iter()
+        .find(|i| i.path == "retry_on.status[1]")
+        .expect("700");
+    assert_eq!((status.line, status.column), (Some(6), Some(33)));
+}
+
+#[test]
+fn response_header_needs_a_fallback() {
+    let text = r#"{"format": "retryscope-profile/1", "name": "x",
+        "backoff": {"strategy": "response_header"}}"#;
+    let e = load_str(text).expect_err("no fallback");
+    assert_eq!(e.issues.len(), 1, "{e}");
+    assert_eq!(e.issues[0].path, "backoff.fallback");
+    assert!(e.issues[0].message.contains("fallback"), "{e}");
+}
+
+#[test]
+fn fallback_cannot_be_response_header() {
+    let text = r#"{"format": "retryscope-profile/1", "name": "x",
+        "backoff": {"strategy": "response_header",
+                    "fallback": {"strategy": "response_header", "fallback": {"strategy": "fixed"}}}}"#;
+    let e = load_str(text).expect_err("nested response_header");
+    assert!(
+        e.issues
+            .iter()
+            .any(|i| i.path == "backoff.fallback.strategy"),
+        "{e}"
+    );
+}
+
+#[test]
+fn custom_needs_a_script() {
+    let i = only("custom_without_script.json");
+    assert_eq!(i.path, "backoff.script");
+    assert!(i.message.contains("custom strategy needs a script"), "{i}");
+    // `script` is absent, so the position is that of its parent, `backoff`.
+    assert_eq!(i.line, Some(4));
+}
+
+#[test]
+fn empty_name_and_hard_cap_without_max() {
+    let text = r#"{"format": "retryscope-profile/1", "name": " ",
+        "backoff": {"strategy": "fixed", "hard_cap": true}}"#;
+    let e = load_str(text).expect_err("two problems");
+    let paths: Vec<&str> = e.issues.iter().map(|i| i.path.as_str()).collect();
+    assert_eq!(paths, ["name", "backoff.hard_cap"], "{e}");
+}
+
+#[test]
+fn unreadable_file_names_the_path() {
+    let e = load_file(Path::new("tests/fixtures/does-not-exist.json")).expect_err("missing");
+    assert!(e.to_string().contains("does-not-exist.json"), "{e}");
+}
+
+#[test]
+fn validate_works_on_profiles_built_in_code() {
+    let mut p = load_str(&fixture("good.json")).expect("valid");
+    assert!(retryscope::profile::validate(&p).is_empty());
+    p.backoff.jitter_ratio = -0.5;
+    p.max_retries = 1001;
+    let issues = retryscope::profile::validate(&p);
+    assert_eq!(issues.len(), 2, "{issues:?}");
+    assert!(issues.iter().all(|i| i.line.is_none()));
+}

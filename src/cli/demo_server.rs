@@ -38,7 +38,6 @@ pub fn execute(args: &DemoServerArgs) -> Result<u8, CliError> {
         use std::io::Write;
         let _ = std::io::stdout().flush();
         let _ = tokio::signal::ctrl_c().await;
-        drop(server);
         Ok(exit::SUCCESS)
     })
 }

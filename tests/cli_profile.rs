@@ -1,0 +1,115 @@
+//! `retryscope profile …` from the outside: exit codes and output.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+
+fn retryscope() -> Command {
+    Command::cargo_bin("retryscope").expect("binary built")
+}
+
+#[test]
+fn validate_good_file_prints_ok() {
+    retryscope()
+        .args(["profile", "validate", "tests/fixtures/good.json"])
+        .assert()
+        .success()
+        .stdout("ok tests/fixtures/good.json\n");
+}
+
+#[test]
+fn validate_bad_file_exits_2_with_line_and_column() {
+    retryscope()
+        .args(["profile", "validate", "tests/fixtures/unknown_field.json"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "tests/fixtures/unknown_field.json:6:5: backoff.base_delay: unknown field `base_delay` at backoff; did you mean `base_delay_ms`?",
+        ));
+}
+
+#[test]
+fn validate_reports_every_problem_of_every_file() {
+    let out = retryscope()
+        .args([
+            "profile",
+            "validate",
+            "tests/fixtures/good.json",
+            "tests/fixtures/many_problems.json",
+            "tests/fixtures/wrong_format.json",
+        ])
+        .assert()
+        .code(2)
+        .get_output()
+        .clone();
+    let stdout = String::from_utf8(out.stdout).expect("utf-8");
+    let stderr = String::from_utf8(out.stderr).expect("utf-8");
+    assert_eq!(stdout, "ok tests/fixtures/good.json\n");
+    let many = stderr
+        .lines()
+        .filter(|l| l.starts_with("tests/fixtures/many_problems.json:"))
+        .count();
+    assert_eq!(many, 9, "{stderr}");
+    assert!(
+        stderr.contains("tests/fixtures/wrong_format.json:2:3: format: "),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
+#[test]
+fn validate_needs_a_file() {
+    retryscope().args(["profile", "validate"]).assert().code(2);
+}
+
+#[test]
+fn builtins_lists_every_id_with_its_first_sentence() {
+    let out = retryscope()
+        .args(["profile", "builtins"])
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let stdout = String::from_utf8(out.stdout).expect("utf-8");
+    let ids: Vec<&str> = stdout
+        .lines()
+        .map(|l| l.split("  ").next().expect("id"))
+        .collect();
+    assert_eq!(ids, retryscope::profile::builtin_ids());
+    for line in stdout.lines() {
+        let (_, text) = line.split_once("  ").expect("two spaces");
+        assert!(text.ends_with('.'), "first sentence: {line}");
+    }
+}
+
+#[test]
+fn show_prints_a_loadable_profile() {
+    let out = retryscope()
+        .args(["profile", "show", "azure-sdk"])
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let text = String::from_utf8(out.stdout).expect("utf-8");
+    let p = retryscope::profile::load_str(&text).expect("loads");
+    assert_eq!(Some(p), retryscope::profile::builtin("azure-sdk"));
+}
+
+#[test]
+fn show_unknown_builtin_exits_2() {
+    retryscope()
+        .args(["profile", "show", "nope"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::starts_with(
+            "error: unknown built-in profile `nope`",
+        ));
+}
+
+#[test]
+fn schema_prints_the_shipped_schema() {
+    retryscope()
+        .args(["profile", "schema"])
+        .assert()
+        .success()
+        .stdout(retryscope::profile::schema_json());
+}

@@ -1,0 +1,199 @@
+//! `retryscope run` against the demo server started in this test process (loopback only).
+//! These need the real engine, policy and demo server.
+
+use assert_cmd::Command;
+use retryscope::demo::DemoServer;
+use std::io::Write;
+
+/// A demo server on 127.0.0.1 with the runtime that serves it.
+struct Demo {
+    _runtime: tokio::runtime::Runtime,
+    server: DemoServer,
+}
+
+impl Demo {
+    fn start() -> Self {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .expect("runtime");
+        let server = runtime
+            .block_on(DemoServer::start(0))
+            .expect("demo server binds a free port");
+        Self {
+            _runtime: runtime,
+            server,
+        }
+    }
+
+    fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.server.base_url())
+    }
+}
+
+fn retryscope() -> Command {
+    Command::cargo_bin("retryscope").expect("binary built")
+}
+
+/// A profile file with millisecond waits so runs finish quickly.
+fn fast_profile(dir: &tempfile::TempDir) -> std::path::PathBuf {
+    let path = dir.path().join("fast.json");
+    let mut f = std::fs::File::create(&path).expect("create");
+    f.write_all(
+        br#"{
+  "format": "retryscope-profile/1",
+  "name": "fast",
+  "max_retries": 3,
+  "retry_on": { "status": [429, 503] },
+  "backoff": { "strategy": "fixed", "base_delay_ms": 10, "jitter_window_ms": 5 }
+}"#,
+    )
+    .expect("write");
+    path
+}
+
+#[test]
+fn servicenow_example_retries_twice_then_succeeds() {
+    let demo = Demo::start();
+    let url = demo.url("/status/429?times=2&key=cli-run-servicenow");
+    let out = retryscope()
+        .args([
+            "run",
+            "--builtin",
+            "servicenow-exponential",
+            "--seed",
+            "1234",
+            &url,
+        ])
+        .timeout(std::time::Duration::from_secs(30))
+        .assert()
+        .code(0)
+        .get_output()
+        .clone();
+    let stdout = String::from_utf8(out.stdout).expect("utf-8");
+    let attempts: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.starts_with("attempt "))
+        .collect();
+    assert_eq!(attempts.len(), 3, "{stdout}");
+    assert!(
+        attempts[0].contains("  429  ") && attempts[0].contains("retryable"),
+        "{stdout}"
+    );
+    assert!(
+        attempts[2].contains("  200  ") && attempts[2].contains("success"),
+        "{stdout}"
+    );
+    let waits: Vec<&str> = stdout.lines().filter(|l| l.starts_with("wait ")).collect();
+    assert_eq!(waits.len(), 2, "{stdout}");
+    for w in &waits {
+        assert!(w.contains("planned ") && w.contains("-> actual "), "{w}");
+        assert!(w.contains("exponential"), "explanation verbatim: {w}");
+    }
+    assert!(
+        stdout.contains("seed 1234 (replay with --seed 1234)"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn json_lines_parse_and_end_with_run_finished() {
+    let demo = Demo::start();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let profile = fast_profile(&dir);
+    let url = demo.url("/status/503?times=1&key=cli-run-json");
+    let out = retryscope()
+        .args(["run", "--json", "--profile"])
+        .arg(&profile)
+        .arg(&url)
+        .timeout(std::time::Duration::from_secs(30))
+        .assert()
+        .code(0)
+        .get_output()
+        .clone();
+    let stdout = String::from_utf8(out.stdout).expect("utf-8");
+    let events: Vec<serde_json::Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("each line is JSON"))
+        .collect();
+    let kinds: Vec<&str> = events.iter().filter_map(|e| e["event"].as_str()).collect();
+    assert_eq!(kinds.first(), Some(&"run_started"), "{stdout}");
+    assert_eq!(kinds.last(), Some(&"run_finished"), "{stdout}");
+    assert_eq!(
+        kinds.iter().filter(|k| **k == "attempt_finished").count(),
+        2,
+        "{stdout}"
+    );
+    assert_eq!(
+        kinds.iter().filter(|k| **k == "wait_scheduled").count(),
+        1,
+        "{stdout}"
+    );
+    // Every line is a RunEvent.
+    for line in stdout.lines() {
+        serde_json::from_str::<retryscope::model::RunEvent>(line).expect("a RunEvent");
+    }
+}
+
+#[test]
+fn not_retryable_status_exits_1() {
+    let demo = Demo::start();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let profile = fast_profile(&dir);
+    let url = demo.url("/status/404?times=5&key=cli-run-404");
+    retryscope()
+        .args(["run", "--profile"])
+        .arg(&profile)
+        .arg(&url)
+        .timeout(std::time::Duration::from_secs(30))
+        .assert()
+        .code(1)
+        .stdout(predicates::str::contains("stop"));
+}
+
+#[test]
+fn secret_headers_are_masked() {
+    let demo = Demo::start();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let profile = fast_profile(&dir);
+    let out = retryscope()
+        .args([
+            "run",
+            "-H",
+            "Authorization: Bearer s3cr3t-value",
+            "-H",
+            "X-Plain: visible",
+        ])
+        .arg("--profile")
+        .arg(&profile)
+        .arg(demo.url("/status/200?key=cli-run-secret"))
+        .timeout(std::time::Duration::from_secs(30))
+        .output()
+        .expect("runs");
+    let stdout = String::from_utf8(out.stdout).expect("utf-8");
+    let stderr = String::from_utf8(out.stderr).expect("utf-8");
+    assert!(stdout.contains("> Authorization: ***"), "{stdout}");
+    assert!(stdout.contains("> X-Plain: visible"), "{stdout}");
+    assert!(
+        !stdout.contains("s3cr3t") && !stderr.contains("s3cr3t"),
+        "{stdout}{stderr}"
+    );
+}
+
+#[test]
+fn refused_connection_is_not_a_usage_error() {
+    // Nothing listens on the demo server's port after it is dropped.
+    let url = {
+        let demo = Demo::start();
+        demo.url("/status/200")
+    };
+    retryscope()
+        .args(["run", "--max-retries", "0", &url])
+        .timeout(std::time::Duration::from_secs(30))
+        .assert()
+        .code(1)
+        .stderr(predicates::str::contains("panicked").not());
+}
+
+use predicates::prelude::PredicateBooleanExt;

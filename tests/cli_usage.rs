@@ -1,0 +1,167 @@
+//! Usage errors exit 2 with one clear line; help texts carry examples.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+
+fn retryscope() -> Command {
+    Command::cargo_bin("retryscope").expect("binary built")
+}
+
+fn no_panic() -> impl Predicate<str> {
+    predicate::str::contains("panicked").not()
+}
+
+#[test]
+fn unknown_flag_exits_2() {
+    retryscope()
+        .args(["run", "--bogus", "http://127.0.0.1:1/"])
+        .assert()
+        .code(2)
+        .stderr(no_panic());
+    retryscope().args(["frobnicate"]).assert().code(2);
+}
+
+#[test]
+fn missing_url_exits_2() {
+    retryscope().args(["run"]).assert().code(2);
+}
+
+#[test]
+fn relative_url_exits_2_naming_it() {
+    retryscope()
+        .args(["run", "example.invalid/path"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::starts_with("error: invalid URL"))
+        .stderr(predicate::str::contains("example.invalid/path"))
+        .stderr(no_panic());
+}
+
+#[test]
+fn non_http_scheme_exits_2() {
+    retryscope()
+        .args(["run", "ftp://127.0.0.1/file"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("unsupported URL scheme `ftp`"));
+}
+
+#[test]
+fn header_without_colon_exits_2() {
+    retryscope()
+        .args(["run", "-H", "NoColon", "http://127.0.0.1:1/"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("has no colon"));
+}
+
+#[test]
+fn unreadable_body_file_exits_2() {
+    retryscope()
+        .args([
+            "run",
+            "-d",
+            "@tests/fixtures/no-such-body",
+            "http://127.0.0.1:1/",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("cannot read body file"));
+}
+
+#[test]
+fn unknown_builtin_exits_2() {
+    retryscope()
+        .args(["run", "--builtin", "nope", "http://127.0.0.1:1/"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("unknown built-in profile `nope`"));
+}
+
+#[test]
+fn profile_and_builtin_conflict() {
+    retryscope()
+        .args([
+            "run",
+            "--profile",
+            "tests/fixtures/good.json",
+            "--builtin",
+            "aws-standard",
+            "http://127.0.0.1:1/",
+        ])
+        .assert()
+        .code(2);
+}
+
+#[test]
+fn invalid_profile_for_run_exits_2_with_positions() {
+    retryscope()
+        .args([
+            "run",
+            "--profile",
+            "tests/fixtures/many_problems.json",
+            "http://127.0.0.1:1/",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::starts_with(
+            "error: invalid profile tests/fixtures/many_problems.json\n",
+        ))
+        .stderr(predicate::str::contains(
+            "tests/fixtures/many_problems.json:10:5: backoff.max_delay_ms: ",
+        ));
+}
+
+#[test]
+fn zero_deadline_exits_2() {
+    retryscope()
+        .args(["run", "--deadline-ms", "0", "http://127.0.0.1:1/"])
+        .assert()
+        .code(2);
+}
+
+#[test]
+fn simulate_rejects_zero_samples_and_bad_profiles() {
+    retryscope()
+        .args(["simulate", "--samples", "0"])
+        .assert()
+        .code(2);
+    retryscope()
+        .args(["simulate", "--profile", "tests/fixtures/bad_syntax.json"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "bad_syntax.json:4:3: invalid JSON",
+        ));
+}
+
+#[test]
+fn help_texts_have_examples() {
+    for args in [
+        vec!["--help"],
+        vec!["run", "--help"],
+        vec!["simulate", "--help"],
+        vec!["profile", "--help"],
+        vec!["demo-server", "--help"],
+    ] {
+        retryscope()
+            .args(&args)
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("Examples"));
+    }
+    retryscope()
+        .args(["run", "--help"])
+        .assert()
+        .stdout(predicate::str::contains("Exit codes"))
+        .stdout(predicate::str::contains("--idempotency-key"));
+}
+
+#[test]
+fn version_exits_0() {
+    retryscope()
+        .arg("--version")
+        .assert()
+        .success()
+        .stdout(predicate::str::starts_with("retryscope "));
+}

@@ -64,10 +64,26 @@ fn unknown_field_without_close_match_lists_expected() {
     let i = &e.issues[0];
     assert!(
         i.message
-            .starts_with("unknown field `zzzzzz` at backoff; expected one of `strategy`"),
+            .starts_with("unknown field `zzzzzz` at backoff; expected one of `base_delay_ms`,"),
         "{i}"
     );
+    assert!(i.message.contains("`strategy`"), "{i}");
     assert_eq!(i.line, Some(2));
+}
+
+#[test]
+fn every_unknown_field_is_reported_at_once() {
+    let e = errors("several_unknown_fields.json");
+    let got: Vec<String> = e.issues.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        got,
+        [
+            "4:3: max_retry: unknown field `max_retry` at the top level; did you mean `max_retries`?",
+            "5:17: retry_on.statuses: unknown field `statuses` at retry_on; did you mean `status`?",
+            "9:32: backoff.headers[0].units: unknown field `units` at backoff.headers[0]; did you mean `unit`?",
+            "11:40: backoff.fallback.base_delay: unknown field `base_delay` at backoff.fallback; did you mean `base_delay_ms`?",
+        ]
+    );
 }
 
 #[test]

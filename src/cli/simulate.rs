@@ -59,7 +59,7 @@ pub fn execute(args: &SimulateArgs) -> Result<u8, CliError> {
             s.bound_max
         );
     }
-    if stats.is_empty() {
+    if profile.max_retries == 0 {
         println!("(no retries: max_retries is 0)");
     }
     Ok(exit::SUCCESS)

@@ -1,19 +1,23 @@
 //! Parsing a profile document: syntax, format tag, shape (serde with field paths) and semantics.
 
 use super::issue::{ProfileErrors, ProfileIssue};
+use super::schema::schema_json;
 use super::source_map::{Position, SourceMap, child_key, parent_path};
 use super::suggest::{closest, parse_unknown};
+use super::unknown_fields;
 use super::validate::validate;
 use crate::model::{PROFILE_FORMAT, RetryProfile};
 use serde_path_to_error::Segment;
 use std::path::Path;
+use std::sync::LazyLock;
 
 /// Parses and validates a profile document.
 ///
-/// Order of checks: JSON syntax, the `format` tag (must be `retryscope-profile/1`), the shape
-/// (types, unknown fields with a "did you mean" hint, missing fields), then every semantic rule
-/// of [`super::validate()`]. Syntax and shape stop at the first problem (serde cannot go on);
-/// semantic problems are all reported.
+/// Order of checks: JSON syntax, the `format` tag (must be `retryscope-profile/1`), every
+/// unknown field (found through the JSON Schema, each with a "did you mean" hint), the shape
+/// (types, missing fields), then every semantic rule of [`super::validate()`]. Syntax and
+/// shape errors stop at the first problem (serde cannot go on); unknown fields and semantic
+/// problems are all reported.
 ///
 /// # Errors
 /// Every problem found, each with field path and 1-based line:column.
@@ -28,6 +32,7 @@ pub fn load_str(text: &str) -> Result<RetryProfile, ProfileErrors> {
     })?;
     let map = SourceMap::build(text);
     check_format(&value, &map)?;
+    check_unknown_fields(&value, &map)?;
 
     let mut de = serde_json::Deserializer::from_str(text);
     let profile: RetryProfile = serde_path_to_error::deserialize(&mut de)
@@ -93,6 +98,58 @@ fn check_format(value: &serde_json::Value, map: &SourceMap) -> Result<(), Profil
     Err(ProfileErrors::single(at(pos, issue)))
 }
 
+/// Every unknown field at once (serde would stop at the first), each with a suggestion.
+fn check_unknown_fields(value: &serde_json::Value, map: &SourceMap) -> Result<(), ProfileErrors> {
+    static SCHEMA: LazyLock<serde_json::Value> =
+        LazyLock::new(|| serde_json::from_str(&schema_json()).unwrap_or_default());
+    let found = unknown_fields::find(&SCHEMA, value);
+    if found.is_empty() {
+        return Ok(());
+    }
+    let mut issues: Vec<ProfileIssue> = found
+        .into_iter()
+        .map(|u| {
+            let allowed: Vec<&str> = u.allowed.iter().map(String::as_str).collect();
+            let field_path = child_key(&u.parent, &u.name);
+            let issue = ProfileIssue::new(
+                field_path.clone(),
+                unknown_field_message(&u.name, &u.parent, &allowed),
+            );
+            at(map.exact(&field_path), issue)
+        })
+        .collect();
+    issues.sort_by_key(|i| (i.line.unwrap_or(usize::MAX), i.column.unwrap_or(usize::MAX)));
+    Err(ProfileErrors { issues })
+}
+
+/// "unknown field `x` at parent; did you mean `y`?" (or the list of allowed names).
+fn unknown_field_message(name: &str, parent: &str, allowed: &[&str]) -> String {
+    let where_ = if parent.is_empty() {
+        "the top level"
+    } else {
+        parent
+    };
+    format!(
+        "unknown field `{name}` at {where_}; {}",
+        hint(name, allowed)
+    )
+}
+
+fn hint(name: &str, allowed: &[&str]) -> String {
+    match closest(name, allowed) {
+        Some(best) => format!("did you mean `{best}`?"),
+        None if allowed.is_empty() => "remove it".to_owned(),
+        None => format!(
+            "expected one of {}",
+            allowed
+                .iter()
+                .map(|c| format!("`{c}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
+
 fn at(pos: Option<Position>, mut issue: ProfileIssue) -> ProfileIssue {
     if let Some(p) = pos {
         issue.line = Some(p.line);
@@ -115,18 +172,6 @@ fn shape_issue(e: &serde_path_to_error::Error<serde_json::Error>, map: &SourceMa
         return at(map.exact(&path).or(serde_pos), ProfileIssue::new(path, raw));
     };
     let candidates: Vec<&str> = unknown.expected.iter().map(String::as_str).collect();
-    let hint = match closest(&unknown.name, &candidates) {
-        Some(best) => format!("did you mean `{best}`?"),
-        None if candidates.is_empty() => "remove it".to_owned(),
-        None => format!(
-            "expected one of {}",
-            candidates
-                .iter()
-                .map(|c| format!("`{c}`"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-    };
     if unknown.what == "field" {
         // serde_path_to_error's path ends with the unknown key itself.
         let (parent, field_path) = if path.ends_with(&unknown.name) {
@@ -134,22 +179,20 @@ fn shape_issue(e: &serde_path_to_error::Error<serde_json::Error>, map: &SourceMa
         } else {
             (path.clone(), child_key(&path, &unknown.name))
         };
-        let where_ = if parent.is_empty() {
-            "the top level".to_owned()
-        } else {
-            parent
-        };
+        let message = unknown_field_message(&unknown.name, &parent, &candidates);
         at(
             map.exact(&field_path).or(serde_pos),
-            ProfileIssue::new(
-                field_path,
-                format!("unknown field `{}` at {where_}; {hint}", unknown.name),
-            ),
+            ProfileIssue::new(field_path, message),
         )
     } else {
+        let message = format!(
+            "unknown value `{}`; {}",
+            unknown.name,
+            hint(&unknown.name, &candidates)
+        );
         at(
             map.exact(&path).or(serde_pos),
-            ProfileIssue::new(path, format!("unknown value `{}`; {hint}", unknown.name)),
+            ProfileIssue::new(path, message),
         )
     }
 }

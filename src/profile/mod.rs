@@ -13,6 +13,7 @@ mod save;
 mod schema;
 mod source_map;
 mod suggest;
+mod unknown_fields;
 mod validate;
 
 pub use builtins::{BUILTIN_SOURCES, Builtin, DEFAULT_BUILTIN, builtin, builtin_ids, builtins};

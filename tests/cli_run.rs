@@ -197,3 +197,40 @@ fn refused_connection_is_not_a_usage_error() {
 }
 
 use predicates::prelude::PredicateBooleanExt;
+
+#[test]
+fn ctrl_c_cancels_the_run_and_exits_130() {
+    use std::io::Read;
+    let demo = Demo::start();
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("retryscope"))
+        .args(["run", "--builtin", "curl-retry"])
+        .arg(demo.url("/status/503?times=10&key=cli-run-ctrl-c"))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawns");
+    // Read until the first wait (1 s with curl-retry) has been announced.
+    let mut stdout = child.stdout.take().expect("piped");
+    let mut seen = Vec::new();
+    let mut buf = [0u8; 256];
+    while !String::from_utf8_lossy(&seen).contains("planned") {
+        let n = stdout.read(&mut buf).expect("reads");
+        assert!(
+            n > 0,
+            "ended before waiting: {}",
+            String::from_utf8_lossy(&seen)
+        );
+        seen.extend_from_slice(&buf[..n]);
+    }
+    let status = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(status.success());
+    stdout.read_to_end(&mut seen).expect("reads the rest");
+    let code = child.wait().expect("exits").code();
+    let text = String::from_utf8_lossy(&seen);
+    assert_eq!(code, Some(130), "{text}");
+    assert!(text.contains("cancelled"), "{text}");
+    assert!(text.contains("replay with --seed"), "{text}");
+}

@@ -3,6 +3,7 @@
 
 use super::load::load_str;
 use crate::model::RetryProfile;
+use std::sync::LazyLock;
 
 /// A built-in profile.
 #[derive(Debug, Clone)]
@@ -56,20 +57,27 @@ pub const BUILTIN_SOURCES: [(&str, &str); 9] = [
 /// The built-in used when none is named: the seed 001 exponential example.
 pub const DEFAULT_BUILTIN: &str = "servicenow-exponential";
 
-/// All built-in profiles, in listing order.
-///
-/// A built-in that fails to load is left out (a test guarantees none does).
-pub fn builtins() -> Vec<Builtin> {
+/// Parsed once per process: the sources are compiled in, so the result never changes.
+static PARSED: LazyLock<Vec<Builtin>> = LazyLock::new(|| {
     BUILTIN_SOURCES
         .iter()
         .filter_map(|(id, text)| load_str(text).ok().map(|profile| Builtin { id, profile }))
         .collect()
+});
+
+/// All built-in profiles, in listing order (parsed once, then cloned).
+///
+/// A built-in that fails to load is left out (a test guarantees none does).
+pub fn builtins() -> Vec<Builtin> {
+    PARSED.clone()
 }
 
 /// The built-in named `id`.
 pub fn builtin(id: &str) -> Option<RetryProfile> {
-    let (_, text) = BUILTIN_SOURCES.iter().find(|(i, _)| *i == id)?;
-    load_str(text).ok()
+    PARSED
+        .iter()
+        .find(|b| b.id == id)
+        .map(|b| b.profile.clone())
 }
 
 /// The ids of every built-in, in listing order.

@@ -1,7 +1,7 @@
 //! Explanation text for computed waits (DESIGN.md §2), e.g.
 //! `retry 2: exponential m=2.37 (U[0,3]) × 1000 = 2370 ms → cap 10000 → + jitter 812 (U[0,1500]) = 3182 ms`.
 
-use super::limits::{MAX_WAIT_MS, cap_ms, num};
+use super::limits::{MAX_EXPONENT, MAX_WAIT_MS, cap_ms, num};
 use super::strategies::{Computed, FinalClamp, Steps};
 use crate::model::{Backoff, Draw, WaitExplanation};
 use std::fmt::Write;
@@ -30,7 +30,8 @@ pub(crate) fn body(backoff: &Backoff, computed: &Computed) -> String {
     let n = computed.retry;
     let mut out = String::new();
     let doubling = |out: &mut String, raw: f64| {
-        let _ = write!(out, "{b} × 2^{} = {} ms", i64::from(n) - 1, num(raw));
+        let exponent = (i64::from(n) - 1).min(i64::from(MAX_EXPONENT));
+        let _ = write!(out, "{b} × 2^{exponent} = {} ms", num(raw));
     };
     match computed.steps {
         Steps::Exponential {
@@ -46,7 +47,7 @@ pub(crate) fn body(backoff: &Backoff, computed: &Computed) -> String {
             } else {
                 format!("2^{exponent}−1")
             };
-            let m = if m < 1e6 { format!("{m:.2}") } else { num(m) };
+            let m = if m < 1e6 { format!("{m:.3}") } else { num(m) };
             let _ = write!(
                 out,
                 "exponential m={m} (U[0,{high}]) × {b} = {} ms",

@@ -131,13 +131,13 @@ impl Policy {
     /// fallback is not a computed strategy.
     pub fn new(profile: RetryProfile) -> Result<Self, PolicyError> {
         let backoff = &profile.backoff;
-        if let Some(fb) = backoff.fallback.as_deref() {
-            if matches!(fb.strategy, Strategy::ResponseHeader | Strategy::Custom) {
-                return Err(PolicyError::Invalid(format!(
-                    "backoff.fallback.strategy `{}` is not allowed: use a computed strategy (exponential, full_jitter, …)",
-                    fb.strategy.id()
-                )));
-            }
+        if let Some(fb) = backoff.fallback.as_deref()
+            && matches!(fb.strategy, Strategy::ResponseHeader | Strategy::Custom)
+        {
+            return Err(PolicyError::Invalid(format!(
+                "backoff.fallback.strategy `{}` is not allowed: use a computed strategy (exponential, full_jitter, …)",
+                fb.strategy.id()
+            )));
         }
         let script = script::compile_for(backoff)?;
         Ok(Self { profile, script })

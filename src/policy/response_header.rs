@@ -158,20 +158,20 @@ fn with_header(
         }
     }
     let mut unjittered = delay as f64;
-    if backoff.combine == Combine::Max {
-        if let Some(fb) = fallback {
-            let Some(computed) = compute(fb, ctx.retry, ctx.prev_wait_ms, &mut draws) else {
-                return not_computed(fb);
-            };
-            let _ = write!(
-                text,
-                "; fallback: {}; max → {} ms",
-                explain::body(fb, &computed),
-                delay.max(computed.wait_ms)
-            );
-            delay = delay.max(computed.wait_ms);
-            unjittered = delay as f64;
-        }
+    if backoff.combine == Combine::Max
+        && let Some(fb) = fallback
+    {
+        let Some(computed) = compute(fb, ctx.retry, ctx.prev_wait_ms, &mut draws) else {
+            return not_computed(fb);
+        };
+        let _ = write!(
+            text,
+            "; fallback: {}; max → {} ms",
+            explain::body(fb, &computed),
+            delay.max(computed.wait_ms)
+        );
+        delay = delay.max(computed.wait_ms);
+        unjittered = delay as f64;
     }
     let w = backoff.jitter_window_ms as f64;
     let mut total = delay as f64;

@@ -27,13 +27,13 @@ use rhai::{AST, CallFnOptions, Dynamic, Engine, EvalAltResult, Map, NativeCallCo
 use std::sync::{Arc, Mutex, MutexGuard};
 
 /// Operation budget of one `get_delay` call (the pure bound on runaway scripts).
-pub const MAX_OPERATIONS: u64 = 200_000;
+pub const MAX_OPERATIONS: u64 = 100_000;
 /// Deepest function-call nesting a script may reach.
 pub const MAX_CALL_LEVELS: usize = 32;
 /// Longest string a script may build, bytes.
 pub const MAX_STRING_SIZE: usize = 64 * 1024;
 /// Largest array a script may build, items.
-pub const MAX_ARRAY_SIZE: usize = 10_000;
+pub const MAX_ARRAY_SIZE: usize = 1_000;
 /// Largest object map a script may build, entries.
 pub const MAX_MAP_SIZE: usize = 1_000;
 

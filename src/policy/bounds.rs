@@ -41,6 +41,13 @@ pub fn max_wait_bound(backoff: &Backoff, retry: u32) -> Option<f64> {
 /// // Seed 000: min(b·2^(n−1), c)·U[0.8, 1.2]: wait 3 ≥ 4000·0.8.
 /// let b = Backoff::new(Strategy::ExponentialProportional);
 /// assert_eq!(min_wait_bound(&b, 3), Some(3200.0));
+/// // AWS full jitter: U[0, min(c, b·2^(n−1))]; decorrelated: min(c, U[b, 3·prev]).
+/// let mut f = Backoff::new(Strategy::FullJitter);
+/// f.max_delay_ms = Some(20_000);
+/// assert_eq!((min_wait_bound(&f, 6), max_wait_bound(&f, 6)), (Some(0.0), Some(20_000.0)));
+/// let mut d = Backoff::new(Strategy::DecorrelatedJitter);
+/// d.max_delay_ms = Some(20_000);
+/// assert_eq!((min_wait_bound(&d, 2), max_wait_bound(&d, 2)), (Some(1000.0), Some(9000.0)));
 /// ```
 pub fn min_wait_bound(backoff: &Backoff, retry: u32) -> Option<f64> {
     bound(backoff, retry, Extreme::Low)

@@ -2,7 +2,7 @@
 //!
 //! No I/O, no clock (the caller passes "now" in), RNG injected ([`PolicyRng`]).
 //!
-//! Files: [`limits`](self) (24 h ceiling, rounding), `draws` (uniform draws: RNG or range ends),
+//! Files: `limits` (24 h ceiling, rounding), `draws` (uniform draws: RNG or range ends),
 //! `strategies` (the computed formulas), `explain` (their text), `bounds` (exact min/max),
 //! `retry_after` (header parsing), `response_header` (that strategy), `script` (Rhai `custom`),
 //! `triage` (whether to retry), `simulate` (sampled schedules).
@@ -149,7 +149,17 @@ impl Policy {
     }
 
     /// Triage of one outcome (DESIGN.md §4), not counting retries left or the deadline.
-    /// See [`triage::triage`](self) for the rules, including the `dns` "name does not exist" decision.
+    ///
+    /// Rules: success status → [`Verdict::Success`]; a status in `retry_on.status` or an error kind
+    /// in `retry_on.errors` → retry; other statuses stop unless `on_other_status` is `retry`. A
+    /// non-idempotent method (anything but GET HEAD OPTIONS TRACE PUT DELETE) is retried without
+    /// opt-in only for errors before any byte was sent (`dns`, `connect`, `connect_timeout`,
+    /// `tls`) and 429; otherwise it needs `retry_on.non_idempotent` or an Idempotency-Key.
+    ///
+    /// **`dns` decision:** a `dns` error is retried only when `dns` is in `retry_on.errors` *and* its
+    /// message does not say the name does not exist (NXDOMAIN, "not known", "no such host",
+    /// "Name or service not known", …, see [`is_nonexistent_name`]); such an error stops with
+    /// `host name does not exist`, as DESIGN.md §4 asks ("reported as such and not retried").
     pub fn triage(
         &self,
         method: &str,

@@ -1,5 +1,14 @@
 //! The computed backoff strategies of DESIGN.md §2 (everything but `response_header` and `custom`).
 //!
+//! | strategy | formula (wait n, ms) | source |
+//! |---|---|---|
+//! | `exponential` | m = U[0, 2^n − 1]; d = min(b·m, c); wait = d + U[0, w] | ServiceNow cloud retry configuration (seed 001): "multiplier 0–1, 0–3, 0–7…", cap, then the additional delay window |
+//! | `exponential_proportional` | wait = min(b·2^(n−1), c)·U[1−p, 1+p] | VBScript retry module (seed 000): base·2^(attempt−1)·(0.8…1.2); cap before the factor |
+//! | `full_jitter` | wait = U[0, min(c, b·2^(n−1))] | AWS Architecture Blog, "Exponential Backoff And Jitter" (Marc Brooker, 2015) |
+//! | `equal_jitter` | t = min(c, b·2^(n−1)); wait = t/2 + U[0, t/2] | same post |
+//! | `decorrelated_jitter` | wait = min(c, U[b, 3·prev]), prev starts at b | same post |
+//! | `fixed` | wait = min(b, c) + U[0, w] | constant delay with an additive window |
+//!
 //! Each formula is evaluated in f64 with the exponent clamped ([`super::limits`]), intermediate
 //! ms values that the explanation shows as whole ms are rounded up, and the final wait is rounded
 //! up to whole ms and clamped to [0, 24 h]. The max delay `c` is clamped to 24 h; `c` absent means

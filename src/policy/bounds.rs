@@ -37,7 +37,7 @@ pub fn max_wait_bound(backoff: &Backoff, retry: u32) -> Option<f64> {
 ///
 /// ```
 /// use retryscope::model::{Backoff, Strategy};
-/// use retryscope::policy::min_wait_bound;
+/// use retryscope::policy::{max_wait_bound, min_wait_bound};
 /// // Seed 000: min(b·2^(n−1), c)·U[0.8, 1.2]: wait 3 ≥ 4000·0.8.
 /// let b = Backoff::new(Strategy::ExponentialProportional);
 /// assert_eq!(min_wait_bound(&b, 3), Some(3200.0));

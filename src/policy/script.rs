@@ -1,7 +1,8 @@
 //! The `custom` strategy: a user's Rhai script defining `fn get_delay(ctx)` (DESIGN.md §2, §4).
 //!
 //! The script is compiled once ([`CompiledScript::compile`]) and run in a sandbox:
-//! * no modules (the crate is built with `no_module`), no I/O: `print` and `debug` go nowhere;
+//! * no modules (the crate is built with `no_module`), no I/O: `print` and `debug` go nowhere,
+//!   `eval` is disabled;
 //! * limits on operations, call depth, expression depth, string/array/map sizes.
 //!
 //! **Runaway scripts are bounded purely by operation count**, not by a clock, so the policy layer
@@ -158,7 +159,9 @@ fn sandbox() -> Engine {
         .set_max_variables(1_000)
         .set_max_functions(256)
         .on_print(|_| {})
-        .on_debug(|_, _, _| {});
+        .on_debug(|_, _, _| {})
+        // `eval` would run code built at run time, outside what was compiled and checked.
+        .disable_symbol("eval");
     engine.register_fn(
         "rand",
         |ctx: NativeCallContext| -> Result<f64, Box<EvalAltResult>> {

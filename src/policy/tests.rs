@@ -775,6 +775,8 @@ fn script_compile_errors_have_line_and_column() {
             .starts_with("script error at line 2, column 13: "),
         "{err}"
     );
+    let err = script_policy("fn get_delay(ctx) { eval(\"1\") }").expect_err("eval is disabled");
+    assert!(matches!(err, PolicyError::Script { line: 1, .. }), "{err}");
     let err = script_policy("fn delay(ctx) { 5 }").expect_err("no get_delay");
     assert!(err.to_string().contains("fn get_delay(ctx)"), "{err}");
 }

@@ -2,10 +2,57 @@
 //!
 //! No I/O, no clock (the caller passes "now" in), RNG injected ([`PolicyRng`]).
 //!
-//! STUB: signatures are the contract; the policy work replaces the bodies.
+//! Files: `limits` (24 h ceiling, rounding), `draws` (uniform draws: RNG or range ends),
+//! `strategies` (the computed formulas), `explain` (their text), `bounds` (exact min/max),
+//! `retry_after` (header parsing), `response_header` (that strategy), `script` (Rhai `custom`),
+//! `triage` (whether to retry), `simulate` (sampled schedules).
+//!
+//! Units: every `*_ms` is milliseconds; waits are whole ms, rounded up, in [0, 24 h].
+//!
+//! ```
+//! use retryscope::model::{AttemptOutcome, Backoff, NetError, ErrorKind, Strategy};
+//! use retryscope::policy::{WaitContext, WaitDecision, rng_from_seed};
+//! # use retryscope::policy::Policy;
+//! # fn profile(b: Backoff) -> retryscope::model::RetryProfile {
+//! #     serde_json::from_value(serde_json::json!({"format": "retryscope-profile/1", "name": "x",
+//! #         "backoff": serde_json::to_value(b).unwrap()})).unwrap()
+//! # }
+//! // equal_jitter (AWS blog): t = min(c, b·2^(n−1)); wait = t/2 + U[0, t/2]
+//! let policy = Policy::new(profile(Backoff::new(Strategy::EqualJitter))).unwrap();
+//! let outcome = AttemptOutcome::Error(NetError { kind: ErrorKind::Connect, message: "refused".into() });
+//! let ctx = WaitContext { retry: 3, outcome: &outcome, elapsed_ms: 0, prev_wait_ms: None,
+//!                         time_left_ms: None, now_unix_ms: 0 };
+//! let WaitDecision::Wait(e) = policy.next_wait(&ctx, &mut rng_from_seed(1)) else { panic!() };
+//! assert!((2000..=4000).contains(&e.wait_ms));
+//! assert!(e.text.starts_with("retry 3: equal_jitter 1000 × 2^2 = 4000 ms → 2000 + jitter"));
+//! ```
 
-use crate::model::{AttemptOutcome, RetryProfile, Verdict, WaitExplanation};
+mod bounds;
+mod draws;
+mod explain;
+mod limits;
+mod response_header;
+mod retry_after;
+mod script;
+mod simulate;
+mod strategies;
+mod triage;
+
+#[cfg(test)]
+mod tests;
+
+pub use bounds::{max_wait_bound, min_wait_bound};
+pub use limits::MAX_WAIT_MS;
+pub use retry_after::{DelayForm, HeaderDelay, parse_delay, parse_http_date_ms, reference_unix_ms};
+pub use script::{
+    CompiledScript, MAX_ARRAY_SIZE, MAX_CALL_LEVELS, MAX_MAP_SIZE, MAX_OPERATIONS, MAX_STRING_SIZE,
+};
+pub use simulate::{Quantiles, RetryStats, SIMULATE_MAX_RETRIES, sample_wait_ms, simulate};
+pub use triage::{is_idempotent, is_nonexistent_name};
+
+use crate::model::{AttemptOutcome, RetryProfile, Strategy, Verdict, WaitExplanation};
 use rand::SeedableRng;
+use std::sync::Arc;
 
 /// The RNG every jitter draw comes from: ChaCha8, so a seed gives the same waits on every
 /// machine and library version.
@@ -68,19 +115,32 @@ pub enum WaitDecision {
     },
 }
 
-/// A profile made ready to run: script compiled once.
+/// A profile made ready to run: script compiled once. Cheap to clone (the script is shared).
 #[derive(Debug, Clone)]
 pub struct Policy {
     profile: RetryProfile,
+    script: Option<Arc<CompiledScript>>,
 }
 
 impl Policy {
     /// Builds a policy from a profile.
     ///
     /// # Errors
-    /// [`PolicyError::Script`] when the custom script does not compile.
+    /// [`PolicyError::Script`] when the custom script does not compile (1-based line:column);
+    /// [`PolicyError::Invalid`] when a `custom` backoff has no script or a `response_header`
+    /// fallback is not a computed strategy.
     pub fn new(profile: RetryProfile) -> Result<Self, PolicyError> {
-        Ok(Self { profile })
+        let backoff = &profile.backoff;
+        if let Some(fb) = backoff.fallback.as_deref()
+            && matches!(fb.strategy, Strategy::ResponseHeader | Strategy::Custom)
+        {
+            return Err(PolicyError::Invalid(format!(
+                "backoff.fallback.strategy `{}` is not allowed: use a computed strategy (exponential, full_jitter, …)",
+                fb.strategy.id()
+            )));
+        }
+        let script = script::compile_for(backoff)?;
+        Ok(Self { profile, script })
     }
 
     /// The profile this policy runs.
@@ -89,54 +149,46 @@ impl Policy {
     }
 
     /// Triage of one outcome (DESIGN.md §4), not counting retries left or the deadline.
-    pub fn triage(&self, method: &str, has_idempotency_key: bool, outcome: &AttemptOutcome) -> Verdict {
-        let _ = (method, has_idempotency_key, outcome);
-        Verdict::Stop {
-            reason: "stub".into(),
-        }
+    ///
+    /// Rules: success status → [`Verdict::Success`]; a status in `retry_on.status` or an error kind
+    /// in `retry_on.errors` → retry; other statuses stop unless `on_other_status` is `retry`. A
+    /// non-idempotent method (anything but GET HEAD OPTIONS TRACE PUT DELETE) is retried without
+    /// opt-in only for errors before any byte was sent (`dns`, `connect`, `connect_timeout`,
+    /// `tls`) and 429; otherwise it needs `retry_on.non_idempotent` or an Idempotency-Key.
+    ///
+    /// **`dns` decision:** a `dns` error is retried only when `dns` is in `retry_on.errors` *and* its
+    /// message does not say the name does not exist (NXDOMAIN, "not known", "no such host",
+    /// "Name or service not known", …, see [`is_nonexistent_name`]); such an error stops with
+    /// `host name does not exist`, as DESIGN.md §4 asks ("reported as such and not retried").
+    pub fn triage(
+        &self,
+        method: &str,
+        has_idempotency_key: bool,
+        outcome: &AttemptOutcome,
+    ) -> Verdict {
+        triage::triage(&self.profile, method, has_idempotency_key, outcome)
     }
 
-    /// Computes wait n (DESIGN.md §2–3).
+    /// Computes wait n (DESIGN.md §2–3), drawing jitter from `rng` and explaining the result.
     pub fn next_wait(&self, ctx: &WaitContext<'_>, rng: &mut PolicyRng) -> WaitDecision {
-        let _ = (ctx, rng);
-        WaitDecision::Stop {
-            reason: "stub".into(),
+        let backoff = &self.profile.backoff;
+        match backoff.strategy {
+            Strategy::ResponseHeader => response_header::wait(backoff, ctx, rng),
+            Strategy::Custom => match &self.script {
+                Some(script) => script.wait(backoff, ctx, rng),
+                None => WaitDecision::ScriptError {
+                    message: "the custom strategy has no compiled script".into(),
+                },
+            },
+            _ => {
+                let mut draws = draws::Recording::new(rng);
+                match strategies::compute(backoff, ctx.retry, ctx.prev_wait_ms, &mut draws) {
+                    Some(c) => WaitDecision::Wait(explain::explanation(backoff, &c, draws.draws)),
+                    None => WaitDecision::Stop {
+                        reason: format!("strategy `{}` is not computed", backoff.strategy.id()),
+                    },
+                }
+            }
         }
     }
-}
-
-/// min / p50 / p95 / max of a sampled quantity, ms.
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
-pub struct Quantiles {
-    /// Smallest sample, ms.
-    pub min: f64,
-    /// Median, ms.
-    pub p50: f64,
-    /// 95th percentile, ms.
-    pub p95: f64,
-    /// Largest sample, ms.
-    pub max: f64,
-}
-
-/// Sampled statistics of wait n and of the cumulative waiting up to it.
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
-pub struct RetryStats {
-    /// Retry number n.
-    pub retry: u32,
-    /// Wait n, ms.
-    pub wait: Quantiles,
-    /// Sum of waits 1..=n, ms.
-    pub cumulative: Quantiles,
-    /// The formula's true maximum for wait n, ms (not sampled).
-    pub bound_max: f64,
-}
-
-/// Samples `samples` runs of the profile's waits for retries 1..=max_retries, assuming every
-/// attempt fails with 503 and no delay header.
-///
-/// # Errors
-/// [`PolicyError`] when the profile's script does not compile.
-pub fn simulate(profile: &RetryProfile, samples: u32, seed: u64) -> Result<Vec<RetryStats>, PolicyError> {
-    let _ = (profile, samples, seed);
-    Ok(Vec::new())
 }

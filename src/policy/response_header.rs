@@ -1,0 +1,194 @@
+//! The `response_header` strategy (DESIGN.md §2–3): the server's delay header (+ U[0, w]),
+//! combined with or replaced by the `fallback` strategy's computed wait.
+
+use super::draws::{Draws, Recording};
+use super::explain;
+use super::limits::{MAX_WAIT_MS, cap_ms, num, secs};
+use super::retry_after::{HeaderDelay, parse_delay, reference_unix_ms};
+use super::strategies::{FinalClamp, compute, final_clamp};
+use super::{PolicyRng, WaitContext, WaitDecision};
+use crate::model::{AttemptOutcome, Backoff, Combine, OnExceedMax, Strategy, WaitExplanation};
+use std::fmt::Write;
+
+/// A usable header: which one, its raw value, and the parsed delay.
+struct Found<'a> {
+    name: &'a str,
+    raw: &'a str,
+    delay: HeaderDelay,
+}
+
+/// Computes wait n for a `response_header` backoff.
+///
+/// Headers are tried in the configured order; a present but unusable value (negative, empty,
+/// garbage) is noted as `unusable Retry-After: "garbage"` and the next header is tried. With a
+/// usable header: a delay above `c` (or above the time left before the deadline) stops the run
+/// (`on_exceed_max = stop`, "server asked for 3600 s, max delay is 10 s") or is cut to that limit
+/// (`cap`); `combine = max` takes the larger of it and the fallback's wait; then `+ U[0, w]`.
+/// Without a usable header the fallback's wait is used as computed. `hard_cap` and the 24 h
+/// ceiling apply last.
+pub(crate) fn wait(backoff: &Backoff, ctx: &WaitContext<'_>, rng: &mut PolicyRng) -> WaitDecision {
+    let mut notes: Vec<String> = Vec::new();
+    let mut found = None;
+    if let AttemptOutcome::Response(resp) = ctx.outcome {
+        let (reference, _) = reference_unix_ms(resp, ctx.now_unix_ms);
+        for header in &backoff.headers {
+            let Some(raw) = resp.header(&header.name) else {
+                continue;
+            };
+            match parse_delay(raw, header.unit, reference) {
+                Some(delay) => {
+                    found = Some(Found {
+                        name: &header.name,
+                        raw,
+                        delay,
+                    });
+                    break;
+                }
+                None => notes.push(format!("unusable {}: {raw:?}", header.name)),
+            }
+        }
+    }
+    let mut draws = Recording::new(rng);
+    let fallback = backoff.fallback.as_deref();
+    match found {
+        Some(found) => with_header(backoff, ctx, fallback, &found, notes, draws),
+        None => {
+            let Some(fb) = fallback else {
+                let why = if notes.is_empty() {
+                    missing(backoff)
+                } else {
+                    notes.join("; ")
+                };
+                return WaitDecision::Stop {
+                    reason: format!("{why} and no fallback strategy is configured"),
+                };
+            };
+            let Some(computed) = compute(fb, ctx.retry, ctx.prev_wait_ms, &mut draws) else {
+                return not_computed(fb);
+            };
+            if notes.is_empty() {
+                notes.push(missing(backoff));
+            }
+            let (value, clamp) = final_clamp(backoff, computed.wait_ms as f64);
+            let mut text = format!(
+                "retry {}: {} → fallback: {}",
+                ctx.retry,
+                notes.join("; "),
+                explain::body(fb, &computed)
+            );
+            explain::clamp_step(&mut text, backoff, clamp);
+            WaitDecision::Wait(WaitExplanation {
+                retry: ctx.retry,
+                strategy: Strategy::ResponseHeader,
+                unjittered_ms: computed.unjittered,
+                draws: draws.draws,
+                capped: computed.capped || clamp == FinalClamp::HardCap,
+                wait_ms: super::limits::ceil_ms(value),
+                text,
+            })
+        }
+    }
+}
+
+/// `no Retry-After header` / `no delay header (Retry-After, retry-after-ms)`.
+fn missing(backoff: &Backoff) -> String {
+    match backoff.headers.as_slice() {
+        [one] => format!("no {} header", one.name),
+        many => {
+            let names: Vec<&str> = many.iter().map(|h| h.name.as_str()).collect();
+            format!("no delay header ({})", names.join(", "))
+        }
+    }
+}
+
+fn not_computed(fb: &Backoff) -> WaitDecision {
+    WaitDecision::Stop {
+        reason: format!(
+            "the fallback strategy `{}` is not a computed strategy; pick exponential, full_jitter, …",
+            fb.strategy.id()
+        ),
+    }
+}
+
+fn with_header(
+    backoff: &Backoff,
+    ctx: &WaitContext<'_>,
+    fallback: Option<&Backoff>,
+    found: &Found<'_>,
+    notes: Vec<String>,
+    mut draws: Recording<'_>,
+) -> WaitDecision {
+    let asked = found.delay.ms;
+    let c = cap_ms(backoff.max_delay_ms) as u64;
+    let left = ctx.time_left_ms.unwrap_or(u64::MAX);
+    let limit = c.min(left);
+    let mut text = format!("retry {}: ", ctx.retry);
+    for note in &notes {
+        let _ = write!(text, "{note}; ");
+    }
+    let _ = write!(
+        text,
+        "{} {:?} ({}) = {} ms",
+        found.name,
+        found.raw,
+        found.delay.form.label(),
+        asked
+    );
+    let mut capped = false;
+    let mut delay = asked;
+    if asked > limit {
+        let why = if left < c {
+            format!("only {} left before the deadline", secs(left))
+        } else if backoff.max_delay_ms.is_some() {
+            format!("max delay is {}", secs(c))
+        } else {
+            format!("max delay is 24 h ({MAX_WAIT_MS} ms)")
+        };
+        match backoff.on_exceed_max {
+            OnExceedMax::Stop => {
+                return WaitDecision::Stop {
+                    reason: format!("server asked for {}, {why}", secs(asked)),
+                };
+            }
+            OnExceedMax::Cap => {
+                capped = true;
+                delay = limit;
+                let _ = write!(text, " → capped to {limit} ms ({why}; on_exceed_max = cap)");
+            }
+        }
+    }
+    let mut unjittered = delay as f64;
+    if backoff.combine == Combine::Max
+        && let Some(fb) = fallback
+    {
+        let Some(computed) = compute(fb, ctx.retry, ctx.prev_wait_ms, &mut draws) else {
+            return not_computed(fb);
+        };
+        let _ = write!(
+            text,
+            "; fallback: {}; max → {} ms",
+            explain::body(fb, &computed),
+            delay.max(computed.wait_ms)
+        );
+        delay = delay.max(computed.wait_ms);
+        unjittered = delay as f64;
+    }
+    let w = backoff.jitter_window_ms as f64;
+    let mut total = delay as f64;
+    if w > 0.0 {
+        let jitter = draws.uniform("jitter", 0.0, w).ceil();
+        total += jitter;
+        let _ = write!(text, " + jitter {} = {} ms", num(jitter), num(total));
+    }
+    let (value, clamp) = final_clamp(backoff, total);
+    explain::clamp_step(&mut text, backoff, clamp);
+    WaitDecision::Wait(WaitExplanation {
+        retry: ctx.retry,
+        strategy: Strategy::ResponseHeader,
+        unjittered_ms: unjittered,
+        draws: draws.draws,
+        capped: capped || clamp == FinalClamp::HardCap,
+        wait_ms: super::limits::ceil_ms(value),
+        text,
+    })
+}

@@ -1,0 +1,324 @@
+//! Triage of one attempt's outcome (DESIGN.md §4): success, retryable status, other status,
+//! network error kinds, and the non-idempotent method gate.
+//!
+//! Retries left and the deadline are the engine's business; this only says whether the outcome
+//! itself is eligible for a retry.
+
+use crate::model::{AttemptOutcome, ErrorKind, NetError, OtherStatusAction, RetryProfile, Verdict};
+
+/// The text of the non-idempotent stop, after `not retried: ` and the method.
+const NOT_IDEMPOTENT: &str = "is not idempotent (set non_idempotent or send an Idempotency-Key)";
+
+/// Whether `method` is idempotent per RFC 9110 §9.2.2: GET, HEAD, OPTIONS, TRACE, PUT, DELETE
+/// (case-insensitive). Everything else (POST, PATCH, CONNECT, custom tokens) is not.
+pub fn is_idempotent(method: &str) -> bool {
+    ["GET", "HEAD", "OPTIONS", "TRACE", "PUT", "DELETE"]
+        .iter()
+        .any(|m| m.eq_ignore_ascii_case(method))
+}
+
+/// Whether a `dns` error message says the name does not exist (NXDOMAIN) rather than that
+/// resolution failed for a possibly temporary reason.
+pub fn is_nonexistent_name(message: &str) -> bool {
+    let m = message.to_ascii_lowercase();
+    [
+        "nxdomain",
+        "not known",
+        "no such host",
+        "name or service not known",
+        "nodename nor servname provided",
+        "no address associated with hostname",
+        "does not exist",
+    ]
+    .iter()
+    .any(|p| m.contains(p))
+}
+
+/// Triage per DESIGN.md §4.
+///
+/// 1. A response whose status is in `success_status` → [`Verdict::Success`].
+/// 2. A status in `retry_on.status` is a retry trigger (`503 is retryable`); any other status
+///    stops (`404 is not retryable`) unless `on_other_status` is `retry`.
+/// 3. A network error whose kind is in `retry_on.errors` is a trigger, else it stops.
+///    **Decision on `dns`:** DESIGN.md says a name that does not exist is "reported as such and
+///    not retried by default". We implement that as: a `dns` error is retried only when `dns` is in
+///    `retry_on.errors` *and* its message does not say the name does not exist (NXDOMAIN,
+///    "not known", "no such host", "name or service not known", …, see [`is_nonexistent_name`]);
+///    such an error stops with the reason `host name does not exist`, whatever the profile says,
+///    because retrying cannot make a missing name appear within a retry budget.
+/// 4. The method gate: a non-idempotent method (anything but GET HEAD OPTIONS TRACE PUT DELETE)
+///    is retried without opt-in only when the request provably was not processed — an error kind
+///    with [`ErrorKind::before_request_sent`] or status 429. Otherwise it needs
+///    `retry_on.non_idempotent` or an `Idempotency-Key` header, else it stops with
+///    `not retried: POST is not idempotent (set non_idempotent or send an Idempotency-Key)`.
+pub fn triage(
+    profile: &RetryProfile,
+    method: &str,
+    has_idempotency_key: bool,
+    outcome: &AttemptOutcome,
+) -> Verdict {
+    let (trigger, unsent) = match outcome {
+        AttemptOutcome::Response(r) => {
+            let status = r.status;
+            if profile.success_status.contains(status) {
+                return Verdict::Success;
+            }
+            if profile.retry_on.status.contains(status) {
+                (format!("{status} is retryable"), status == 429)
+            } else if profile.on_other_status == OtherStatusAction::Retry {
+                (
+                    format!(
+                        "{status} is not in retry_on.status; retried because on_other_status is retry"
+                    ),
+                    false,
+                )
+            } else {
+                return stop(format!("{status} is not retryable"));
+            }
+        }
+        AttemptOutcome::Error(e) => match error_trigger(profile, e) {
+            Ok(reason) => (reason, e.kind.before_request_sent()),
+            Err(verdict) => return verdict,
+        },
+    };
+    if is_idempotent(method) {
+        return Verdict::Retry { reason: trigger };
+    }
+    let reason = if unsent {
+        format!("{trigger} ({method} retried: the request was provably not processed)")
+    } else if profile.retry_on.non_idempotent {
+        format!("{trigger} ({method} retried: non_idempotent is on)")
+    } else if has_idempotency_key {
+        format!("{trigger} ({method} retried: an Idempotency-Key is sent)")
+    } else {
+        return stop(format!("not retried: {method} {NOT_IDEMPOTENT}"));
+    };
+    Verdict::Retry { reason }
+}
+
+/// The retry reason for a network error, or the stop verdict.
+fn error_trigger(profile: &RetryProfile, e: &NetError) -> Result<String, Verdict> {
+    if !profile.retry_on.errors.contains(&e.kind) {
+        return Err(stop(format!("{} error is not retryable", e.kind)));
+    }
+    if e.kind == ErrorKind::Dns && is_nonexistent_name(&e.message) {
+        return Err(stop("host name does not exist".to_owned()));
+    }
+    Ok(format!("{} error is retryable", e.kind))
+}
+
+fn stop(reason: String) -> Verdict {
+    Verdict::Stop { reason }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Backoff, ResponseSummary, RetryOn, StatusSet, Strategy};
+
+    fn profile() -> RetryProfile {
+        RetryProfile {
+            format: crate::model::PROFILE_FORMAT.into(),
+            name: "t".into(),
+            provider: String::new(),
+            description: String::new(),
+            max_retries: 3,
+            success_status: StatusSet::default_success(),
+            retry_on: RetryOn::default(),
+            on_other_status: OtherStatusAction::Stop,
+            backoff: Backoff::new(Strategy::Fixed),
+            deadline_ms: None,
+            timeouts: Default::default(),
+            seed: None,
+        }
+    }
+
+    fn status(code: u16) -> AttemptOutcome {
+        AttemptOutcome::Response(ResponseSummary {
+            status: code,
+            reason: String::new(),
+            version: "HTTP/1.1".into(),
+            headers: Vec::new(),
+            body: Default::default(),
+        })
+    }
+
+    fn error(kind: ErrorKind, message: &str) -> AttemptOutcome {
+        AttemptOutcome::Error(NetError {
+            kind,
+            message: message.into(),
+        })
+    }
+
+    fn retry(r: &str) -> Verdict {
+        Verdict::Retry { reason: r.into() }
+    }
+
+    fn stopped(r: &str) -> Verdict {
+        Verdict::Stop { reason: r.into() }
+    }
+
+    #[test]
+    fn table() {
+        let p = profile();
+        let post_stop =
+            "not retried: POST is not idempotent (set non_idempotent or send an Idempotency-Key)";
+        let cases: Vec<(&str, bool, AttemptOutcome, Verdict)> = vec![
+            ("GET", false, status(200), Verdict::Success),
+            ("GET", false, status(204), Verdict::Success),
+            ("POST", false, status(201), Verdict::Success),
+            ("GET", false, status(503), retry("503 is retryable")),
+            ("GET", false, status(408), retry("408 is retryable")),
+            ("get", false, status(500), retry("500 is retryable")),
+            ("GET", false, status(404), stopped("404 is not retryable")),
+            ("GET", false, status(302), stopped("302 is not retryable")),
+            ("GET", false, status(101), stopped("101 is not retryable")),
+            ("PUT", false, status(503), retry("503 is retryable")),
+            ("DELETE", false, status(502), retry("502 is retryable")),
+            ("POST", false, status(503), stopped(post_stop)),
+            (
+                "PATCH",
+                false,
+                status(503),
+                stopped(
+                    "not retried: PATCH is not idempotent (set non_idempotent or send an Idempotency-Key)",
+                ),
+            ),
+            (
+                "PURGE",
+                false,
+                status(500),
+                stopped(
+                    "not retried: PURGE is not idempotent (set non_idempotent or send an Idempotency-Key)",
+                ),
+            ),
+            (
+                "POST",
+                false,
+                status(429),
+                retry("429 is retryable (POST retried: the request was provably not processed)"),
+            ),
+            (
+                "POST",
+                true,
+                status(503),
+                retry("503 is retryable (POST retried: an Idempotency-Key is sent)"),
+            ),
+            (
+                "GET",
+                false,
+                error(ErrorKind::Connect, "refused"),
+                retry("connect error is retryable"),
+            ),
+            (
+                "GET",
+                false,
+                error(ErrorKind::Timeout, "read"),
+                retry("timeout error is retryable"),
+            ),
+            (
+                "GET",
+                false,
+                error(ErrorKind::Tls, "bad cert"),
+                stopped("tls error is not retryable"),
+            ),
+            (
+                "GET",
+                false,
+                error(ErrorKind::Other, "?"),
+                stopped("other error is not retryable"),
+            ),
+            (
+                "POST",
+                false,
+                error(ErrorKind::Connect, "refused"),
+                retry(
+                    "connect error is retryable (POST retried: the request was provably not processed)",
+                ),
+            ),
+            (
+                "POST",
+                false,
+                error(ErrorKind::ConnectTimeout, "slow"),
+                retry(
+                    "connect_timeout error is retryable (POST retried: the request was provably not processed)",
+                ),
+            ),
+            (
+                "POST",
+                false,
+                error(ErrorKind::Reset, "reset by peer"),
+                stopped(post_stop),
+            ),
+            (
+                "POST",
+                false,
+                error(ErrorKind::Timeout, "read"),
+                stopped(post_stop),
+            ),
+            (
+                "GET",
+                false,
+                error(ErrorKind::Dns, "temporary failure in name resolution"),
+                retry("dns error is retryable"),
+            ),
+            (
+                "GET",
+                false,
+                error(
+                    ErrorKind::Dns,
+                    "failed to lookup address information: Name or service not known",
+                ),
+                stopped("host name does not exist"),
+            ),
+            (
+                "GET",
+                false,
+                error(ErrorKind::Dns, "no such host"),
+                stopped("host name does not exist"),
+            ),
+            (
+                "GET",
+                false,
+                error(ErrorKind::Dns, "NXDOMAIN"),
+                stopped("host name does not exist"),
+            ),
+        ];
+        for (method, key, outcome, want) in cases {
+            assert_eq!(
+                triage(&p, method, key, &outcome),
+                want,
+                "{method} {outcome:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn options_change_the_verdict() {
+        let mut p = profile();
+        p.retry_on.non_idempotent = true;
+        p.on_other_status = OtherStatusAction::Retry;
+        p.retry_on.errors = vec![ErrorKind::Tls];
+        p.retry_on.status = StatusSet(vec![crate::model::StatusRange::single(429)]);
+        assert_eq!(
+            triage(&p, "POST", false, &status(503)),
+            retry(
+                "503 is not in retry_on.status; retried because on_other_status is retry (POST retried: non_idempotent is on)"
+            )
+        );
+        assert_eq!(
+            triage(&p, "GET", false, &error(ErrorKind::Tls, "x")),
+            retry("tls error is retryable")
+        );
+        assert_eq!(
+            triage(&p, "GET", false, &error(ErrorKind::Dns, "temporary")),
+            stopped("dns error is not retryable")
+        );
+        p.success_status = StatusSet(vec![crate::model::StatusRange::single(404)]);
+        assert_eq!(triage(&p, "GET", false, &status(404)), Verdict::Success);
+        assert_eq!(
+            triage(&p, "GET", false, &status(200)),
+            retry("200 is not in retry_on.status; retried because on_other_status is retry")
+        );
+    }
+}

@@ -1,0 +1,263 @@
+//! Property tests of the policy layer: for every strategy and any parameters (n up to u32::MAX,
+//! zero and huge delays, any ratio) the wait lies within the documented bounds and nothing panics.
+
+use proptest::prelude::*;
+use proptest::strategy::Strategy as PropStrategy;
+use retryscope::model::{
+    AttemptOutcome, Backoff, Combine, DelayHeader, HeaderUnit, OnExceedMax, ResponseSummary,
+    RetryProfile, Strategy,
+};
+use retryscope::policy::{
+    MAX_WAIT_MS, Policy, WaitContext, WaitDecision, max_wait_bound, min_wait_bound, parse_delay,
+    rng_from_seed,
+};
+
+const DAY: f64 = MAX_WAIT_MS as f64;
+
+fn profile(backoff: Backoff) -> RetryProfile {
+    let mut p: RetryProfile = serde_json::from_value(serde_json::json!({
+        "format": "retryscope-profile/1",
+        "name": "prop",
+        "backoff": { "strategy": "fixed" }
+    }))
+    .expect("minimal profile parses");
+    p.backoff = backoff;
+    p
+}
+
+fn response(headers: Vec<(String, String)>) -> AttemptOutcome {
+    AttemptOutcome::Response(ResponseSummary {
+        status: 503,
+        reason: String::new(),
+        version: "HTTP/1.1".into(),
+        headers,
+        body: Default::default(),
+    })
+}
+
+fn ms() -> impl PropStrategy<Value = u64> {
+    prop_oneof![
+        Just(0u64),
+        1u64..5_000,
+        1u64..=MAX_WAIT_MS,
+        Just(MAX_WAIT_MS),
+        any::<u64>(),
+        Just(u64::MAX),
+    ]
+}
+
+fn retry() -> impl PropStrategy<Value = u32> {
+    prop_oneof![0u32..70, Just(u32::MAX), any::<u32>(), 1000u32..1100]
+}
+
+fn ratio() -> impl PropStrategy<Value = f64> {
+    prop_oneof![
+        0.0f64..=1.0,
+        any::<f64>(),
+        Just(f64::NAN),
+        Just(f64::INFINITY),
+        Just(-1.0)
+    ]
+}
+
+fn computed() -> impl PropStrategy<Value = Strategy> {
+    prop_oneof![
+        Just(Strategy::Exponential),
+        Just(Strategy::ExponentialProportional),
+        Just(Strategy::FullJitter),
+        Just(Strategy::EqualJitter),
+        Just(Strategy::DecorrelatedJitter),
+        Just(Strategy::Fixed),
+    ]
+}
+
+prop_compose! {
+    fn backoff(strategy: Strategy)(
+        b in ms(),
+        c in proptest::option::of(ms()),
+        w in ms(),
+        p in ratio(),
+        hard_cap in any::<bool>(),
+    ) -> Backoff {
+        let mut bo = Backoff::new(strategy);
+        bo.base_delay_ms = b;
+        bo.max_delay_ms = c;
+        bo.jitter_window_ms = w;
+        bo.jitter_ratio = p;
+        bo.hard_cap = hard_cap;
+        bo
+    }
+}
+
+/// Independent statement of DESIGN.md §2's ranges (not the library's code): `[low, high]` of
+/// wait n, before rounding to whole ms, with `prev` for decorrelated jitter.
+fn oracle(bo: &Backoff, n: u32, prev: Option<u64>) -> (f64, f64) {
+    let b = bo.base_delay_ms as f64;
+    let c = bo.max_delay_ms.map_or(DAY, |c| (c as f64).min(DAY));
+    let w = bo.jitter_window_ms as f64;
+    let e = f64::from(n.min(900));
+    let t = (b * 2f64.powf(e - 1.0)).ceil().min(c);
+    let p = if bo.jitter_ratio.is_nan() {
+        0.0
+    } else {
+        bo.jitter_ratio.clamp(0.0, 1.0)
+    };
+    let (low, high) = match bo.strategy {
+        Strategy::Exponential => (0.0, (b * (2f64.powf(e) - 1.0)).ceil().min(c) + w),
+        Strategy::ExponentialProportional => (t * (1.0 - p), t * (1.0 + p)),
+        Strategy::FullJitter => (0.0, t),
+        Strategy::EqualJitter => (t / 2.0, t),
+        Strategy::DecorrelatedJitter => {
+            let three = 3.0 * prev.unwrap_or(bo.base_delay_ms) as f64;
+            (b.min(three).min(c), b.max(three).min(c))
+        }
+        Strategy::Fixed => (b.min(c), b.min(c) + w),
+        Strategy::ResponseHeader | Strategy::Custom => unreachable!("not computed"),
+    };
+    let limit = if bo.hard_cap && bo.max_delay_ms.is_some() {
+        c
+    } else {
+        DAY
+    };
+    (low.min(limit).ceil(), high.min(limit).ceil())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1000))]
+
+    #[test]
+    fn computed_waits_lie_within_documented_bounds(
+        bo in computed().prop_flat_map(backoff),
+        n in retry(),
+        prev in proptest::option::of(ms()),
+        seed in any::<u64>(),
+    ) {
+        let policy = Policy::new(profile(bo.clone())).expect("computed profiles always build");
+        let outcome = response(Vec::new());
+        let ctx = WaitContext { retry: n, outcome: &outcome, elapsed_ms: 0, prev_wait_ms: prev,
+                                time_left_ms: None, now_unix_ms: 0 };
+        let WaitDecision::Wait(e) = policy.next_wait(&ctx, &mut rng_from_seed(seed)) else {
+            panic!("computed strategies always wait");
+        };
+        let v = e.wait_ms as f64;
+        prop_assert!(e.wait_ms <= MAX_WAIT_MS, "{}", e.text);
+        if bo.hard_cap && let Some(c) = bo.max_delay_ms {
+            prop_assert!(e.wait_ms <= c, "hard_cap {c}: {}", e.text);
+        }
+        let (low, high) = oracle(&bo, n, prev);
+        prop_assert!(low <= v && v <= high, "{v} not in [{low}, {high}]: {}", e.text);
+        prop_assert!(e.text.starts_with(&format!("retry {n}: {}", bo.strategy.id())), "{}", e.text);
+        if bo.strategy != Strategy::DecorrelatedJitter || (prev.is_none() && n <= 1) {
+            // The library's own bounds (decorrelated: only for its own schedule, tested below).
+            let hi = max_wait_bound(&bo, n).expect("computed");
+            let lo = min_wait_bound(&bo, n).expect("computed");
+            prop_assert!(lo <= v && v <= hi, "{v} not in bounds [{lo}, {hi}]: {}", e.text);
+            prop_assert!(hi <= high && lo >= low, "bounds [{lo}, {hi}] outside oracle [{low}, {high}]");
+        }
+    }
+
+    #[test]
+    fn decorrelated_schedules_lie_within_library_bounds(
+        bo in backoff(Strategy::DecorrelatedJitter),
+        seed in any::<u64>(),
+    ) {
+        let policy = Policy::new(profile(bo.clone())).expect("builds");
+        let outcome = response(Vec::new());
+        let mut rng = rng_from_seed(seed);
+        let mut prev = None;
+        for n in 1..=25u32 {
+            let ctx = WaitContext { retry: n, outcome: &outcome, elapsed_ms: 0, prev_wait_ms: prev,
+                                    time_left_ms: None, now_unix_ms: 0 };
+            let WaitDecision::Wait(e) = policy.next_wait(&ctx, &mut rng) else { panic!("waits") };
+            let lo = min_wait_bound(&bo, n).expect("computed");
+            let hi = max_wait_bound(&bo, n).expect("computed");
+            let v = e.wait_ms as f64;
+            prop_assert!(lo <= v && v <= hi, "n={n}: {v} not in [{lo}, {hi}]: {}", e.text);
+            prev = Some(e.wait_ms);
+        }
+    }
+
+    #[test]
+    fn response_header_never_panics_and_respects_limits(
+        fallback in computed().prop_flat_map(backoff),
+        outer in backoff(Strategy::ResponseHeader),
+        raw in prop_oneof![any::<String>(), "[0-9]{1,25}(\\.[0-9]{1,6})?", Just("-1".to_owned())],
+        unit in prop_oneof![
+            Just(HeaderUnit::Seconds), Just(HeaderUnit::Milliseconds), Just(HeaderUnit::UnixTimestamp),
+            Just(HeaderUnit::HttpDate), Just(HeaderUnit::RatelimitT)
+        ],
+        max in any::<bool>(),
+        cap in any::<bool>(),
+        time_left in proptest::option::of(ms()),
+        n in retry(),
+        now in any::<i64>(),
+    ) {
+        let mut bo = outer;
+        bo.headers = vec![DelayHeader { name: "Retry-After".into(), unit }];
+        bo.fallback = Some(Box::new(fallback));
+        bo.combine = if max { Combine::Max } else { Combine::Replace };
+        bo.on_exceed_max = if cap { OnExceedMax::Cap } else { OnExceedMax::Stop };
+        let policy = Policy::new(profile(bo.clone())).expect("computed fallback builds");
+        let outcome = response(vec![("retry-after".into(), raw.clone())]);
+        let ctx = WaitContext { retry: n, outcome: &outcome, elapsed_ms: 0, prev_wait_ms: None,
+                                time_left_ms: time_left, now_unix_ms: now };
+        match policy.next_wait(&ctx, &mut rng_from_seed(1)) {
+            WaitDecision::Wait(e) => {
+                prop_assert!(e.wait_ms <= MAX_WAIT_MS);
+                if bo.hard_cap && let Some(c) = bo.max_delay_ms {
+                    prop_assert!(e.wait_ms <= c);
+                }
+                if let Some(delay) = parse_delay(&raw, unit, now) {
+                    let c = bo.max_delay_ms.map_or(MAX_WAIT_MS, |c| c.min(MAX_WAIT_MS));
+                    if delay.ms <= c.min(time_left.unwrap_or(u64::MAX)) && !bo.hard_cap {
+                        // The server's delay is honoured: never earlier than asked.
+                        prop_assert!(e.wait_ms >= delay.ms.min(MAX_WAIT_MS), "{}", e.text);
+                    }
+                } else {
+                    prop_assert!(e.text.contains("fallback: "), "{}", e.text);
+                }
+            }
+            WaitDecision::Stop { reason } => {
+                prop_assert!(!cap && reason.starts_with("server asked for "), "{reason}");
+            }
+            WaitDecision::ScriptError { message } => prop_assert!(false, "{message}"),
+        }
+    }
+
+    #[test]
+    fn delay_parsing_never_panics(raw in any::<String>(), now in any::<i64>()) {
+        for unit in [HeaderUnit::Seconds, HeaderUnit::Milliseconds, HeaderUnit::UnixTimestamp,
+                     HeaderUnit::HttpDate, HeaderUnit::RatelimitT] {
+            let _ = parse_delay(&raw, unit, now);
+        }
+    }
+
+    #[test]
+    fn whole_seconds_parse_exactly(s in 0u64..10_000_000_000, frac in proptest::option::of(0u32..1000)) {
+        let raw = match frac { Some(f) => format!("{s}.{f:03}"), None => s.to_string() };
+        let want = s * 1000 + u64::from(frac.unwrap_or(0));
+        prop_assert_eq!(parse_delay(&raw, HeaderUnit::Seconds, 0).map(|d| d.ms), Some(want));
+    }
+
+    #[test]
+    fn custom_results_are_capped_or_rejected(value in any::<f64>(), c in proptest::option::of(ms())) {
+        let mut bo = Backoff::new(Strategy::Custom);
+        bo.max_delay_ms = c;
+        bo.script = Some("fn get_delay(ctx) { ctx.headers[\"x-v\"].parse_float() }".into());
+        let policy = Policy::new(profile(bo)).expect("compiles");
+        let outcome = response(vec![("x-v".into(), format!("{value:?}"))]);
+        let ctx = WaitContext { retry: 1, outcome: &outcome, elapsed_ms: 0, prev_wait_ms: None,
+                                time_left_ms: None, now_unix_ms: 0 };
+        match policy.next_wait(&ctx, &mut rng_from_seed(1)) {
+            WaitDecision::Wait(e) => {
+                prop_assert!(value.is_finite() && value >= 0.0, "{value} accepted");
+                let cap = c.map_or(MAX_WAIT_MS, |c| c.min(MAX_WAIT_MS));
+                prop_assert_eq!(e.wait_ms, (value.ceil().min(cap as f64)) as u64);
+            }
+            WaitDecision::ScriptError { message } => {
+                prop_assert!(!(value.is_finite() && value >= 0.0), "{value} rejected: {message}");
+            }
+            WaitDecision::Stop { reason } => prop_assert!(false, "{reason}"),
+        }
+    }
+}

@@ -29,7 +29,11 @@ async fn reset_endpoint_is_classified_reset_and_retried() {
 #[tokio::test]
 async fn refused_port_is_classified_connect() {
     let port = closed_port();
-    let events = run(RequestSpec::get(format!("http://127.0.0.1:{port}/")), fixed(5, 0)).await;
+    let events = run(
+        RequestSpec::get(format!("http://127.0.0.1:{port}/")),
+        fixed(5, 0),
+    )
+    .await;
     let error = only_error(&events);
     assert_eq!(error.kind, ErrorKind::Connect, "{}", error.message);
     assert!(error.message.contains("refused"), "{}", error.message);
@@ -45,7 +49,12 @@ async fn a_full_accept_queue_gives_connect_timeout() {
     let addr = listener.local_addr().unwrap();
     let mut fillers = Vec::new();
     for _ in 0..4 {
-        if let Ok(Ok(s)) = tokio::time::timeout(Duration::from_millis(200), tokio::net::TcpStream::connect(addr)).await {
+        if let Ok(Ok(s)) = tokio::time::timeout(
+            Duration::from_millis(200),
+            tokio::net::TcpStream::connect(addr),
+        )
+        .await
+        {
             fillers.push(s);
         }
     }
@@ -94,7 +103,11 @@ async fn total_timeout_bounds_the_whole_attempt() {
     let events = run(spec, fixed(5, 0)).await;
     let error = only_error(&events);
     assert_eq!(error.kind, ErrorKind::Timeout);
-    assert!(error.message.contains("total timeout of 150 ms"), "{}", error.message);
+    assert!(
+        error.message.contains("total timeout of 150 ms"),
+        "{}",
+        error.message
+    );
     assert!(began.elapsed() < Duration::from_secs(3));
     let total = events.iter().find_map(|e| match e {
         RunEvent::AttemptFinished { timings, .. } => Some(timings.total_ms),
@@ -110,5 +123,9 @@ async fn https_to_a_plain_http_port_is_classified_tls() {
     let events = run(RequestSpec::get(url), fixed(5, 0)).await;
     let error = only_error(&events);
     assert_eq!(error.kind, ErrorKind::Tls, "{}", error.message);
-    assert_eq!(kind(&events), OutcomeKind::Stopped, "tls is not retried by default");
+    assert_eq!(
+        kind(&events),
+        OutcomeKind::Stopped,
+        "tls is not retried by default"
+    );
 }

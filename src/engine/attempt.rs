@@ -55,7 +55,11 @@ struct Progress {
 }
 
 /// Runs one attempt of `request` through `client`.
-pub(crate) async fn run_attempt(client: &EngineClient, request: HopRequest, rules: AttemptRules) -> AttemptReport {
+pub(crate) async fn run_attempt(
+    client: &EngineClient,
+    request: HopRequest,
+    rules: AttemptRules,
+) -> AttemptReport {
     let start = Instant::now();
     let mut progress = Progress {
         current: request,
@@ -98,7 +102,9 @@ fn total_timeout(total: TotalLimit) -> NetError {
     NetError {
         kind: ErrorKind::Timeout,
         message: if total.by_deadline {
-            format!("deadline reached during the attempt: aborted after {limit} ms (the time that was left)")
+            format!(
+                "deadline reached during the attempt: aborted after {limit} ms (the time that was left)"
+            )
         } else {
             format!("attempt exceeded the total timeout of {limit} ms")
         },
@@ -137,7 +143,10 @@ async fn exchange(
             let raw = String::from_utf8_lossy(location.as_bytes()).into_owned();
             let to = progress.current.url.join(&raw).map_err(|e| NetError {
                 kind: ErrorKind::Other,
-                message: format!("invalid redirect location `{raw}` ({e}) from {}", progress.current.url),
+                message: format!(
+                    "invalid redirect location `{raw}` ({e}) from {}",
+                    progress.current.url
+                ),
             })?;
             progress.hops.push(Hop {
                 method: progress.current.method.to_string(),
@@ -161,9 +170,18 @@ async fn exchange(
         let headers = response
             .headers()
             .iter()
-            .map(|(n, v)| (n.as_str().to_owned(), String::from_utf8_lossy(v.as_bytes()).into_owned()))
+            .map(|(n, v)| {
+                (
+                    n.as_str().to_owned(),
+                    String::from_utf8_lossy(v.as_bytes()).into_owned(),
+                )
+            })
             .collect();
-        let reason = response.status().canonical_reason().unwrap_or("").to_owned();
+        let reason = response
+            .status()
+            .canonical_reason()
+            .unwrap_or("")
+            .to_owned();
         let version = format!("{:?}", response.version());
         let body = read_preview(&mut response).await?;
         return Ok(ResponseSummary {

@@ -12,7 +12,9 @@ pub const BODY_PREVIEW_CAP: usize = 1024 * 1024;
 /// # Errors
 /// A classified [`NetError`] (`body` or `timeout`) when the body fails mid-way; its message
 /// says how many bytes had arrived and the status.
-pub(crate) async fn read_preview(response: &mut reqwest::Response) -> Result<BodyPreview, NetError> {
+pub(crate) async fn read_preview(
+    response: &mut reqwest::Response,
+) -> Result<BodyPreview, NetError> {
     let mut preview = BodyPreview::default();
     loop {
         match response.chunk().await {

@@ -43,7 +43,10 @@ static CACHE: OnceLock<Mutex<HashMap<ClientKey, EngineClient>>> = OnceLock::new(
 ///
 /// # Errors
 /// A lowercase message when reqwest cannot build a client.
-pub(crate) fn shared_client(verify_tls: bool, timeouts: &EffectiveTimeouts) -> Result<EngineClient, String> {
+pub(crate) fn shared_client(
+    verify_tls: bool,
+    timeouts: &EffectiveTimeouts,
+) -> Result<EngineClient, String> {
     let key = ClientKey {
         runtime: tokio::runtime::Handle::current().id(),
         verify_tls,
@@ -68,11 +71,18 @@ pub(crate) fn shared_client(verify_tls: bool, timeouts: &EffectiveTimeouts) -> R
 ///
 /// # Errors
 /// A lowercase message when reqwest cannot build a client.
-pub(crate) fn fresh_client(verify_tls: bool, timeouts: &EffectiveTimeouts) -> Result<EngineClient, String> {
+pub(crate) fn fresh_client(
+    verify_tls: bool,
+    timeouts: &EffectiveTimeouts,
+) -> Result<EngineClient, String> {
     build(verify_tls, timeouts, false)
 }
 
-fn build(verify_tls: bool, timeouts: &EffectiveTimeouts, pooled: bool) -> Result<EngineClient, String> {
+fn build(
+    verify_tls: bool,
+    timeouts: &EffectiveTimeouts,
+    pooled: bool,
+) -> Result<EngineClient, String> {
     let resolver = Arc::new(PinnedResolver::new(timeouts.resolve));
     let mut builder = reqwest::Client::builder()
         .retry(reqwest::retry::never())
@@ -91,8 +101,11 @@ fn build(verify_tls: bool, timeouts: &EffectiveTimeouts, pooled: bool) -> Result
     if !pooled {
         builder = builder.pool_max_idle_per_host(0);
     }
-    let client = builder
-        .build()
-        .map_err(|e| format!("cannot build the http client: {}", e.to_string().to_lowercase()))?;
+    let client = builder.build().map_err(|e| {
+        format!(
+            "cannot build the http client: {}",
+            e.to_string().to_lowercase()
+        )
+    })?;
     Ok(EngineClient { client, resolver })
 }

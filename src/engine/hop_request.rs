@@ -31,27 +31,32 @@ impl HopRequest {
         let url = parse_url(spec)?;
         let mut headers = HeaderMap::new();
         for (index, row) in spec.headers.iter().enumerate().filter(|(_, h)| h.enabled) {
-            let name = HeaderName::from_bytes(row.name.trim().as_bytes()).map_err(|_| SpecError::HeaderName {
-                index,
-                name: row.name.clone(),
+            let name = HeaderName::from_bytes(row.name.trim().as_bytes()).map_err(|_| {
+                SpecError::HeaderName {
+                    index,
+                    name: row.name.clone(),
+                }
             })?;
-            let mut value = HeaderValue::from_bytes(row.value.as_bytes()).map_err(|_| SpecError::HeaderValue {
-                index,
-                name: row.name.clone(),
+            let mut value = HeaderValue::from_bytes(row.value.as_bytes()).map_err(|_| {
+                SpecError::HeaderValue {
+                    index,
+                    name: row.name.clone(),
+                }
             })?;
             value.set_sensitive(row.is_secret());
             headers.append(name, value);
         }
         if let Some(key) = &spec.idempotency_key {
-            let value = HeaderValue::from_bytes(key.as_bytes()).map_err(|_| SpecError::IdempotencyKey)?;
+            let value =
+                HeaderValue::from_bytes(key.as_bytes()).map_err(|_| SpecError::IdempotencyKey)?;
             headers.insert(HeaderName::from_static("idempotency-key"), value);
         }
         let (body, content_type) = read_body(&spec.body).await?;
         if let Some(content_type) = content_type
             && !headers.contains_key(header::CONTENT_TYPE)
         {
-            let value =
-                HeaderValue::from_str(&content_type).map_err(|_| SpecError::ContentType(content_type.clone()))?;
+            let value = HeaderValue::from_str(&content_type)
+                .map_err(|_| SpecError::ContentType(content_type.clone()))?;
             headers.insert(header::CONTENT_TYPE, value);
         }
         Ok(Self {
@@ -86,12 +91,20 @@ impl HopRequest {
         if to_get {
             next.method = Method::GET;
             next.body = None;
-            for name in [header::CONTENT_TYPE, header::CONTENT_LENGTH, header::TRANSFER_ENCODING] {
+            for name in [
+                header::CONTENT_TYPE,
+                header::CONTENT_LENGTH,
+                header::TRANSFER_ENCODING,
+            ] {
                 next.headers.remove(name);
             }
         }
         if self.url.origin() != to.origin() {
-            for name in [header::AUTHORIZATION, header::COOKIE, header::PROXY_AUTHORIZATION] {
+            for name in [
+                header::AUTHORIZATION,
+                header::COOKIE,
+                header::PROXY_AUTHORIZATION,
+            ] {
                 next.headers.remove(name);
             }
         }
@@ -139,12 +152,24 @@ async fn read_body(body: &Body) -> Result<(Option<Bytes>, Option<String>), SpecE
         Body::None => (None, None),
         Body::Text { text, content_type } => (
             Some(Bytes::from(text.clone())),
-            Some(content_type.clone().unwrap_or_else(|| "text/plain; charset=utf-8".into())),
+            Some(
+                content_type
+                    .clone()
+                    .unwrap_or_else(|| "text/plain; charset=utf-8".into()),
+            ),
         ),
-        Body::Json { text } => (Some(Bytes::from(text.clone())), Some("application/json".into())),
+        Body::Json { text } => (
+            Some(Bytes::from(text.clone())),
+            Some("application/json".into()),
+        ),
         Body::Form { fields } => {
             let encoded = form_urlencoded::Serializer::new(String::new())
-                .extend_pairs(fields.iter().filter(|f| f.enabled).map(|f| (&f.name, &f.value)))
+                .extend_pairs(
+                    fields
+                        .iter()
+                        .filter(|f| f.enabled)
+                        .map(|f| (&f.name, &f.value)),
+                )
                 .finish();
             (
                 Some(Bytes::from(encoded)),
@@ -163,7 +188,11 @@ async fn read_body(body: &Body) -> Result<(Option<Bytes>, Option<String>), SpecE
             })?;
             (
                 Some(Bytes::from(bytes)),
-                Some(content_type.clone().unwrap_or_else(|| "application/octet-stream".into())),
+                Some(
+                    content_type
+                        .clone()
+                        .unwrap_or_else(|| "application/octet-stream".into()),
+                ),
             )
         }
     })
@@ -227,7 +256,10 @@ mod tests {
             content_type: None,
         };
         let err = block_on(HopRequest::from_spec(&spec)).expect_err("missing file");
-        assert!(err.to_string().contains("/definitely/not/here.bin"), "{err}");
+        assert!(
+            err.to_string().contains("/definitely/not/here.bin"),
+            "{err}"
+        );
     }
 
     #[test]
@@ -235,7 +267,8 @@ mod tests {
         let mut spec = RequestSpec::get("http://127.0.0.1:9/a");
         spec.method = "POST".into();
         spec.body = Body::Json { text: "{}".into() };
-        spec.headers.push(KeyValue::new("Authorization", "Bearer x"));
+        spec.headers
+            .push(KeyValue::new("Authorization", "Bearer x"));
         let post = block_on(HopRequest::from_spec(&spec)).expect("valid");
         let same = Url::parse("http://127.0.0.1:9/b").expect("url");
         let other = Url::parse("http://127.0.0.2:9/b").expect("url");
@@ -249,11 +282,17 @@ mod tests {
         assert_eq!(r.method, Method::GET);
 
         let r = post.redirected(307, same.clone());
-        assert_eq!((r.method.as_str(), r.body.as_deref()), ("POST", Some(&b"{}"[..])));
+        assert_eq!(
+            (r.method.as_str(), r.body.as_deref()),
+            ("POST", Some(&b"{}"[..]))
+        );
 
         let r = post.redirected(308, other);
         assert_eq!(r.method, Method::POST);
-        assert!(r.headers.get(header::AUTHORIZATION).is_none(), "credentials dropped cross-origin");
+        assert!(
+            r.headers.get(header::AUTHORIZATION).is_none(),
+            "credentials dropped cross-origin"
+        );
 
         let mut put = post.clone();
         put.method = Method::PUT;

@@ -19,15 +19,21 @@ pub(crate) struct ResolveFailure {
 ///
 /// # Errors
 /// [`ResolveFailure`] when the name does not resolve, has no address, or the limit passes.
-pub(crate) async fn lookup(host: &str, timeout: Option<Duration>) -> Result<Vec<SocketAddr>, ResolveFailure> {
+pub(crate) async fn lookup(
+    host: &str,
+    timeout: Option<Duration>,
+) -> Result<Vec<SocketAddr>, ResolveFailure> {
     let fail = |why: String| ResolveFailure {
         message: format!("dns lookup of {host} failed: {why}"),
     };
     let lookup = tokio::net::lookup_host((host, 0));
     let addrs = match timeout {
-        Some(limit) => tokio::time::timeout(limit, lookup)
-            .await
-            .map_err(|_| fail(format!("no answer within the resolve timeout of {} ms", limit.as_millis())))?,
+        Some(limit) => tokio::time::timeout(limit, lookup).await.map_err(|_| {
+            fail(format!(
+                "no answer within the resolve timeout of {} ms",
+                limit.as_millis()
+            ))
+        })?,
         None => lookup.await,
     }
     .map_err(|e| fail(e.to_string().to_lowercase()))?;

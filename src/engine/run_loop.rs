@@ -13,7 +13,9 @@ use super::client_cache::{fresh_client, shared_client};
 use super::emitter::{Closed, Emitter};
 use super::hop_request::HopRequest;
 use super::timeouts::EffectiveTimeouts;
-use crate::model::{OutcomeKind, RequestSpec, RetryProfile, RunEvent, RunId, RunOutcome, Verdict, WaitExplanation};
+use crate::model::{
+    OutcomeKind, RequestSpec, RetryProfile, RunEvent, RunId, RunOutcome, Verdict, WaitExplanation,
+};
 use crate::policy::{Policy, WaitContext, WaitDecision, rng_from_seed};
 use std::time::Duration;
 use tokio::sync::Notify;
@@ -138,7 +140,13 @@ async fn drive(
     };
     let policy = match Policy::new(profile.clone()) {
         Ok(policy) => policy,
-        Err(e) => return Ok(ended(OutcomeKind::Error, format!("the profile cannot run: {e}"), state)),
+        Err(e) => {
+            return Ok(ended(
+                OutcomeKind::Error,
+                format!("the profile cannot run: {e}"),
+                state,
+            ));
+        }
     };
     let timeouts = EffectiveTimeouts::new(&spec.timeouts, &profile.timeouts);
     let shared = if spec.new_connection_per_attempt {
@@ -238,7 +246,9 @@ async fn drive(
         let explanation = match policy.next_wait(&context, &mut rng) {
             WaitDecision::Wait(explanation) => explanation,
             WaitDecision::Stop { reason } => return Ok(ended(OutcomeKind::Stopped, reason, state)),
-            WaitDecision::ScriptError { message } => return Ok(ended(OutcomeKind::Error, message, state)),
+            WaitDecision::ScriptError { message } => {
+                return Ok(ended(OutcomeKind::Error, message, state));
+            }
         };
         let planned = explanation.wait_ms;
         if let Some(limit) = deadline

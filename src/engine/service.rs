@@ -85,7 +85,11 @@ impl EngineService {
 }
 
 /// Serves commands until the service is dropped.
-async fn command_loop(mut commands: mpsc::Receiver<Command>, events: mpsc::Sender<RunEvent>, waker: Waker) {
+async fn command_loop(
+    mut commands: mpsc::Receiver<Command>,
+    events: mpsc::Sender<RunEvent>,
+    waker: Waker,
+) {
     let mut runs: HashMap<RunId, RunHandle> = HashMap::new();
     while let Some(command) = commands.recv().await {
         runs.retain(|_, handle| !handle.is_finished());

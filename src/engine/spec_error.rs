@@ -17,7 +17,9 @@ pub enum SpecError {
         reason: String,
     },
     /// A header name is not a token.
-    #[error("invalid header name `{name}` in headers[{index}]: names are tokens without spaces or colons")]
+    #[error(
+        "invalid header name `{name}` in headers[{index}]: names are tokens without spaces or colons"
+    )]
     HeaderName {
         /// 0-based row in the header table.
         index: usize,
@@ -25,7 +27,9 @@ pub enum SpecError {
         name: String,
     },
     /// A header value holds control characters or line breaks.
-    #[error("invalid value for header `{name}` in headers[{index}]: remove control characters and line breaks")]
+    #[error(
+        "invalid value for header `{name}` in headers[{index}]: remove control characters and line breaks"
+    )]
     HeaderValue {
         /// 0-based row in the header table.
         index: usize,
@@ -39,7 +43,9 @@ pub enum SpecError {
     #[error("invalid content type `{0}` in body.content_type: use a value like application/json")]
     ContentType(String),
     /// The body file cannot be read.
-    #[error("cannot read the body file in body.path ({reason}); check that it exists and is readable: {path}")]
+    #[error(
+        "cannot read the body file in body.path ({reason}); check that it exists and is readable: {path}"
+    )]
     BodyFile {
         /// The path as given.
         path: String,

@@ -71,9 +71,24 @@ impl Running {
 
     /// Receives events until `RunFinished`; returns every event of the run.
     pub async fn finish(mut self) -> Vec<RunEvent> {
-        self.until(|e| matches!(e, RunEvent::RunFinished { .. })).await;
+        self.until(|e| matches!(e, RunEvent::RunFinished { .. }))
+            .await;
         self.seen
     }
+}
+
+/// Runs to the end without a test timeout (for a paused clock, where a timeout timer would be
+/// advanced over while sockets are busy).
+pub async fn run_untimed(spec: RequestSpec, profile: RetryProfile) -> Vec<RunEvent> {
+    let mut running = start(spec, profile);
+    while let Some(event) = running.rx.recv().await {
+        let last = matches!(event, RunEvent::RunFinished { .. });
+        running.seen.push(event);
+        if last {
+            break;
+        }
+    }
+    running.seen
 }
 
 /// Runs to the end and returns every event.
@@ -84,7 +99,9 @@ pub async fn run(spec: RequestSpec, profile: RetryProfile) -> Vec<RunEvent> {
 /// The `RunFinished` outcome and attempt count.
 pub fn finished(events: &[RunEvent]) -> (RunOutcome, u32) {
     match events.last() {
-        Some(RunEvent::RunFinished { outcome, attempts, .. }) => (outcome.clone(), *attempts),
+        Some(RunEvent::RunFinished {
+            outcome, attempts, ..
+        }) => (outcome.clone(), *attempts),
         other => panic!("last event is not RunFinished: {other:?}"),
     }
 }
@@ -100,7 +117,10 @@ pub fn attempts(events: &[RunEvent]) -> Vec<(AttemptOutcome, Vec<Hop>, Verdict)>
         .iter()
         .filter_map(|e| match e {
             RunEvent::AttemptFinished {
-                outcome, hops, verdict, ..
+                outcome,
+                hops,
+                verdict,
+                ..
             } => Some((outcome.clone(), hops.clone(), verdict.clone())),
             _ => None,
         })

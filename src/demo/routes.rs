@@ -58,17 +58,23 @@ pub(crate) fn router(state: Arc<DemoState>) -> Router {
         .with_state(state)
 }
 
-/// A 400 answer naming the bad parameter.
-fn bad_request(message: String) -> Response {
-    (StatusCode::BAD_REQUEST, Json(json!({ "error": message }))).into_response()
+/// A bad query: answered 400 with `{"error": message}` naming the parameter.
+struct Reject(String);
+
+impl IntoResponse for Reject {
+    fn into_response(self) -> Response {
+        (StatusCode::BAD_REQUEST, Json(json!({ "error": self.0 }))).into_response()
+    }
 }
 
+type Answer = Result<Response, Reject>;
+
 /// Parses optional numeric parameter `name`.
-fn number(params: &HashMap<String, String>, name: &str) -> Result<Option<u64>, Response> {
+fn number(params: &HashMap<String, String>, name: &str) -> Result<Option<u64>, Reject> {
     match params.get(name) {
         None => Ok(None),
         Some(raw) => raw.trim().parse::<u64>().map(Some).map_err(|_| {
-            bad_request(format!(
+            Reject(format!(
                 "query parameter `{name}` must be a whole number ≥ 0, got `{raw}`"
             ))
         }),
@@ -76,13 +82,13 @@ fn number(params: &HashMap<String, String>, name: &str) -> Result<Option<u64>, R
 }
 
 /// Parses a status parameter in 200–599.
-fn status_code(raw: u64, name: &str) -> Result<StatusCode, Response> {
+fn status_code(raw: u64, name: &str) -> Result<StatusCode, Reject> {
     u16::try_from(raw)
         .ok()
         .filter(|c| (200..=599).contains(c))
         .and_then(|c| StatusCode::from_u16(c).ok())
         .ok_or_else(|| {
-            bad_request(format!(
+            Reject(format!(
                 "`{name}` must be a status code in 200-599, got {raw}"
             ))
         })
@@ -100,7 +106,7 @@ fn scenario(
     state: &DemoState,
     uri: &Uri,
     params: &HashMap<String, String>,
-) -> Result<Scenario, Response> {
+) -> Result<Scenario, Reject> {
     let times = number(params, "times")?.unwrap_or(u64::MAX);
     let key = scenario_key(uri.path(), uri.query());
     let attempt = state.hit(&key);
@@ -125,82 +131,53 @@ fn scenario_answer(s: &Scenario, status: StatusCode, headers: HeaderMap) -> Resp
     }
 }
 
-async fn status(
-    State(state): Shared,
-    Path(code): Path<u64>,
-    uri: Uri,
-    Query(p): Params,
-) -> Response {
-    let code = match status_code(code, "{code}") {
-        Ok(c) => c,
-        Err(r) => return r,
-    };
-    match scenario(&state, &uri, &p) {
-        Ok(s) => scenario_answer(&s, code, HeaderMap::new()),
-        Err(r) => r,
-    }
+async fn status(State(state): Shared, Path(code): Path<u64>, uri: Uri, Query(p): Params) -> Answer {
+    let code = status_code(code, "{code}")?;
+    let s = scenario(&state, &uri, &p)?;
+    Ok(scenario_answer(&s, code, HeaderMap::new()))
 }
 
-async fn flaky(State(state): Shared, uri: Uri, Query(mut p): Params) -> Response {
+async fn flaky(State(state): Shared, uri: Uri, Query(mut p): Params) -> Answer {
     p.entry("times".into()).or_insert_with(|| "2".into());
-    let fail = match number(&p, "fail").and_then(|f| status_code(f.unwrap_or(503), "fail")) {
-        Ok(c) => c,
-        Err(r) => return r,
-    };
-    match scenario(&state, &uri, &p) {
-        Ok(s) => scenario_answer(&s, fail, HeaderMap::new()),
-        Err(r) => r,
-    }
+    let fail = status_code(number(&p, "fail")?.unwrap_or(503), "fail")?;
+    let s = scenario(&state, &uri, &p)?;
+    Ok(scenario_answer(&s, fail, HeaderMap::new()))
 }
 
 /// Shared by the three header endpoints: `name: value` with `status` while failing.
-fn header_answer(
-    state: &DemoState,
-    uri: &Uri,
-    p: &HashMap<String, String>,
-    name: &str,
-) -> Response {
-    let status = match number(p, "status").and_then(|s| status_code(s.unwrap_or(429), "status")) {
-        Ok(c) => c,
-        Err(r) => return r,
-    };
-    let Ok(header_name) = HeaderName::from_bytes(name.as_bytes()) else {
-        return bad_request(format!("`{name}` is not a valid header name"));
-    };
+fn header_answer(state: &DemoState, uri: &Uri, p: &HashMap<String, String>, name: &str) -> Answer {
+    let status = status_code(number(p, "status")?.unwrap_or(429), "status")?;
+    let header_name = HeaderName::from_bytes(name.as_bytes())
+        .map_err(|_| Reject(format!("`{name}` is not a valid header name")))?;
     let raw = p.get("value").map_or("", String::as_str);
-    let Ok(value) = HeaderValue::from_bytes(raw.as_bytes()) else {
-        return bad_request(format!("`{raw}` cannot be sent as a header value"));
-    };
+    let value = HeaderValue::from_bytes(raw.as_bytes())
+        .map_err(|_| Reject(format!("`{raw}` cannot be sent as a header value")))?;
     let mut headers = HeaderMap::new();
     headers.insert(header_name, value);
-    match scenario(state, uri, p) {
-        Ok(s) => scenario_answer(&s, status, headers),
-        Err(r) => r,
-    }
+    let s = scenario(state, uri, p)?;
+    Ok(scenario_answer(&s, status, headers))
 }
 
-async fn retry_after(State(state): Shared, uri: Uri, Query(p): Params) -> Response {
+async fn retry_after(State(state): Shared, uri: Uri, Query(p): Params) -> Answer {
     header_answer(&state, &uri, &p, "retry-after")
 }
 
-async fn retry_after_ms(State(state): Shared, uri: Uri, Query(p): Params) -> Response {
+async fn retry_after_ms(State(state): Shared, uri: Uri, Query(p): Params) -> Answer {
     header_answer(&state, &uri, &p, "retry-after-ms")
 }
 
-async fn generic_header(State(state): Shared, uri: Uri, Query(p): Params) -> Response {
-    let Some(name) = p.get("name").cloned() else {
-        return bad_request("query parameter `name` (the header name) is required".into());
-    };
+async fn generic_header(State(state): Shared, uri: Uri, Query(p): Params) -> Answer {
+    let name = p
+        .get("name")
+        .cloned()
+        .ok_or_else(|| Reject("query parameter `name` (the header name) is required".into()))?;
     header_answer(&state, &uri, &p, &name)
 }
 
-async fn slow(Query(p): Params) -> Response {
-    let ms = match number(&p, "ms") {
-        Ok(ms) => ms.unwrap_or(1000).min(MAX_SLOW_MS),
-        Err(r) => return r,
-    };
+async fn slow(Query(p): Params) -> Answer {
+    let ms = number(&p, "ms")?.unwrap_or(1000).min(MAX_SLOW_MS);
     tokio::time::sleep(Duration::from_millis(ms)).await;
-    (StatusCode::OK, Json(json!({ "slept_ms": ms }))).into_response()
+    Ok((StatusCode::OK, Json(json!({ "slept_ms": ms }))).into_response())
 }
 
 async fn hang() -> Response {
@@ -208,16 +185,13 @@ async fn hang() -> Response {
     StatusCode::OK.into_response()
 }
 
-async fn bytes(Query(p): Params) -> Response {
-    let n = match number(&p, "n") {
-        Ok(n) => n.unwrap_or(1024),
-        Err(r) => return r,
-    };
-    (
+async fn bytes(Query(p): Params) -> Answer {
+    let n = number(&p, "n")?.unwrap_or(1024);
+    Ok((
         [(header::CONTENT_TYPE, "application/octet-stream")],
         Body::new(ByteStream::new(n)),
     )
-        .into_response()
+        .into_response())
 }
 
 async fn echo(method: Method, uri: Uri, headers: HeaderMap, body: Bytes) -> Response {
@@ -240,28 +214,20 @@ async fn echo(method: Method, uri: Uri, headers: HeaderMap, body: Bytes) -> Resp
     .into_response()
 }
 
-async fn redirect(State(state): Shared, uri: Uri, Query(p): Params) -> Response {
-    let status = match number(&p, "status") {
-        Ok(s) => s.unwrap_or(302),
-        Err(r) => return r,
-    };
-    let Some(code) = u16::try_from(status)
+async fn redirect(State(state): Shared, uri: Uri, Query(p): Params) -> Answer {
+    let status = number(&p, "status")?.unwrap_or(302);
+    let code = u16::try_from(status)
         .ok()
         .filter(|c| (300..=399).contains(c))
         .and_then(|c| StatusCode::from_u16(c).ok())
-    else {
-        return bad_request(format!("`status` must be a 3xx code, got {status}"));
-    };
+        .ok_or_else(|| Reject(format!("`status` must be a 3xx code, got {status}")))?;
     let to = p.get("to").map_or("/status/200", String::as_str);
-    let Ok(location) = HeaderValue::from_str(to) else {
-        return bad_request(format!("`to` cannot be sent as a Location header: `{to}`"));
-    };
+    let location = HeaderValue::from_str(to)
+        .map_err(|_| Reject(format!("`to` cannot be sent as a Location header: `{to}`")))?;
     let mut headers = HeaderMap::new();
     headers.insert(header::LOCATION, location);
-    match scenario(&state, &uri, &p) {
-        Ok(s) => scenario_answer(&s, code, headers),
-        Err(r) => r,
-    }
+    let s = scenario(&state, &uri, &p)?;
+    Ok(scenario_answer(&s, code, headers))
 }
 
 async fn log(State(state): Shared) -> Response {

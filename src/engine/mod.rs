@@ -24,6 +24,7 @@ mod classify;
 mod client_cache;
 mod emitter;
 mod hop_request;
+mod precise_sleep;
 mod resolver;
 mod run_loop;
 mod service;

@@ -12,6 +12,7 @@ use super::attempt::{AttemptRules, TotalLimit, ms, run_attempt};
 use super::client_cache::{fresh_client, shared_client};
 use super::emitter::{Closed, Emitter};
 use super::hop_request::HopRequest;
+use super::precise_sleep::sleep_until_precise;
 use super::timeouts::EffectiveTimeouts;
 use crate::model::{
     OutcomeKind, RequestSpec, RetryProfile, RunEvent, RunId, RunOutcome, Verdict, WaitExplanation,
@@ -313,11 +314,13 @@ async fn wait(
         })
         .await?;
     let planned = Duration::from_millis(planned_ms);
-    // `sleep` clamps a duration too far in the future itself; `sleep_until` keeps the wait
-    // anchored at `began`, so the time spent announcing it is not added.
-    let sleep = match began.checked_add(planned) {
-        Some(until) => tokio::time::sleep_until(until),
-        None => tokio::time::sleep(planned),
+    // Anchored at `began`, so the time spent announcing the wait is not added to it. A wait
+    // too far in the future to represent (the policy clamps at 24 h) falls back to `sleep`.
+    let sleep = async {
+        match began.checked_add(planned) {
+            Some(until) => sleep_until_precise(until).await,
+            None => tokio::time::sleep(planned).await,
+        }
     };
     let skipped = tokio::select! {
         biased;

@@ -217,6 +217,43 @@ async fn paused_clock_runs_hour_long_waits_instantly_and_measures_them_exactly()
     assert!(offsets[2] >= 7_200_000.0, "{offsets:?}");
 }
 
+#[tokio::test(start_paused = true)]
+async fn paused_clock_deadline_counts_virtual_time_exactly() {
+    let server = DemoServer::start(0).await.unwrap();
+    let profile = profile(serde_json::json!({
+        "max_retries": 10,
+        "backoff": { "strategy": "fixed", "base_delay_ms": 240_000 },
+        "deadline_ms": 600_000,
+    }));
+    let events = run_untimed(RequestSpec::get(server.url("/status/503")), profile).await;
+    let (outcome, n) = finished(&events);
+    // Attempts start at 0, 4 and 8 virtual minutes; a third wait would end at 12 > 10 minutes.
+    assert_eq!(
+        (outcome.kind, n),
+        (OutcomeKind::Deadline, 3),
+        "{}",
+        outcome.message
+    );
+    assert!(
+        outcome
+            .message
+            .contains("would pass the 600000 ms deadline"),
+        "{}",
+        outcome.message
+    );
+    let offsets: Vec<f64> = events
+        .iter()
+        .filter_map(|e| match e {
+            RunEvent::AttemptStarted { offset_ms, .. } => Some(*offset_ms),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(offsets.len(), 3);
+    for (offset, expected) in offsets.iter().zip([0.0, 240_000.0, 480_000.0]) {
+        assert!((offset - expected).abs() < 5.0, "{offsets:?}");
+    }
+}
+
 #[test]
 fn engine_service_runs_commands_on_its_own_thread_and_wakes_the_caller() {
     let demo_rt = tokio::runtime::Runtime::new().unwrap();

@@ -247,3 +247,21 @@ async fn dropping_the_server_stops_listening_and_binds_loopback_only() {
         .unwrap_err();
     assert!(err.is_connect(), "{err:?}");
 }
+
+#[tokio::test]
+async fn bad_query_parameters_get_400_naming_the_parameter() {
+    let server = DemoServer::start(0).await.unwrap();
+    let c = client();
+    for (path, needle) in [
+        ("/status/503?times=abc", "`times`"),
+        ("/header?value=1", "`name`"),
+        ("/retry-after?value=1&status=700", "`status`"),
+        ("/redirect?status=200", "3xx"),
+    ] {
+        let r = c.get(server.url(path)).send().await.unwrap();
+        assert_eq!(r.status().as_u16(), 400, "{path}");
+        let body: serde_json::Value = r.json().await.unwrap();
+        let error = body["error"].as_str().unwrap();
+        assert!(error.contains(needle), "{path}: {error}");
+    }
+}

@@ -9,7 +9,7 @@
 //! custom script is unusable (`error`).
 
 use super::attempt::{AttemptRules, TotalLimit, ms, run_attempt};
-use super::client_cache::{fresh_client, shared_client};
+use super::client_cache::{EngineClient, fresh_client, shared_client};
 use super::emitter::{Closed, Emitter};
 use super::hop_request::HopRequest;
 use super::precise_sleep::sleep_until_precise;
@@ -120,9 +120,9 @@ async fn drive(
     } = input;
     let run_id = *run_id;
     let seed = seed.or(profile.seed).unwrap_or_else(rand::random);
-    let prepared = HopRequest::from_spec(spec).await;
+    let prepared = prepare(spec, profile).await;
     let (method, url) = match &prepared {
-        Ok(hop) => (hop.method.to_string(), hop.url.to_string()),
+        Ok(ready) => (ready.first.method.to_string(), ready.first.url.to_string()),
         Err(_) => (spec.method.clone(), spec.url.clone()),
     };
     emitter
@@ -135,28 +135,14 @@ async fn drive(
             started_at: now_local(),
         })
         .await?;
-    let mut current = match prepared {
-        Ok(hop) => hop,
-        Err(e) => return Ok(ended(OutcomeKind::Error, e.to_string(), state)),
-    };
-    let policy = match Policy::new(profile.clone()) {
-        Ok(policy) => policy,
-        Err(e) => {
-            return Ok(ended(
-                OutcomeKind::Error,
-                format!("the profile cannot run: {e}"),
-                state,
-            ));
-        }
-    };
-    let timeouts = EffectiveTimeouts::new(&spec.timeouts, &profile.timeouts);
-    let shared = if spec.new_connection_per_attempt {
-        None
-    } else {
-        match shared_client(spec.verify_tls, &timeouts) {
-            Ok(client) => Some(client),
-            Err(message) => return Ok(ended(OutcomeKind::Error, message, state)),
-        }
+    let Ready {
+        first: mut current,
+        policy,
+        timeouts,
+        shared,
+    } = match prepared {
+        Ok(ready) => ready,
+        Err(message) => return Ok(ended(OutcomeKind::Error, message, state)),
     };
     let mut rng = rng_from_seed(seed);
     let deadline = profile.deadline_ms.map(Duration::from_millis);
@@ -267,6 +253,40 @@ async fn drive(
         prev_wait = Some(planned);
         attempt = attempt.saturating_add(1);
     }
+}
+
+/// What a run needs once its request and profile proved usable.
+struct Ready {
+    /// The request of attempt 1.
+    first: HopRequest,
+    policy: Policy,
+    timeouts: EffectiveTimeouts,
+    /// The shared client, or `None` for a new connection (and client) per attempt.
+    shared: Option<EngineClient>,
+}
+
+/// Validates the request (reading a body file once), builds the policy and the client.
+///
+/// # Errors
+/// The message `RunFinished` carries (kind `error`).
+async fn prepare(spec: &RequestSpec, profile: &RetryProfile) -> Result<Ready, String> {
+    let first = HopRequest::from_spec(spec)
+        .await
+        .map_err(|e| e.to_string())?;
+    let policy =
+        Policy::new(profile.clone()).map_err(|e| format!("the profile cannot run: {e}"))?;
+    let timeouts = EffectiveTimeouts::new(&spec.timeouts, &profile.timeouts);
+    let shared = if spec.new_connection_per_attempt {
+        None
+    } else {
+        Some(shared_client(spec.verify_tls, &timeouts)?)
+    };
+    Ok(Ready {
+        first,
+        policy,
+        timeouts,
+        shared,
+    })
 }
 
 /// The attempt's total limit: its own, cut to the time left before the deadline.

@@ -249,6 +249,53 @@ mod tests {
     }
 
     #[test]
+    fn bodies_get_their_default_content_type_unless_a_header_sets_one() {
+        let mut spec = RequestSpec::get("http://127.0.0.1:9/");
+        let mut off = KeyValue::new("skip", "me");
+        off.enabled = false;
+        spec.body = Body::Form {
+            fields: vec![KeyValue::new("a b", "c&d"), off],
+        };
+        let hop = block_on(HopRequest::from_spec(&spec)).expect("valid");
+        assert_eq!(hop.body.as_deref(), Some(&b"a+b=c%26d"[..]));
+        assert_eq!(
+            hop.headers[header::CONTENT_TYPE],
+            "application/x-www-form-urlencoded"
+        );
+
+        spec.body = Body::Text {
+            text: "hi".into(),
+            content_type: None,
+        };
+        let hop = block_on(HopRequest::from_spec(&spec)).expect("valid");
+        assert_eq!(
+            hop.headers[header::CONTENT_TYPE],
+            "text/plain; charset=utf-8"
+        );
+
+        spec.headers.push(KeyValue::new("Content-Type", "text/csv"));
+        let hop = block_on(HopRequest::from_spec(&spec)).expect("valid");
+        assert_eq!(hop.headers[header::CONTENT_TYPE], "text/csv");
+    }
+
+    #[test]
+    fn a_bad_secret_header_value_is_not_quoted_in_the_error() {
+        let mut spec = RequestSpec::get("http://127.0.0.1:9/");
+        spec.headers
+            .push(KeyValue::new("Authorization", "Bearer s3cr3t\r\n"));
+        let err = block_on(HopRequest::from_spec(&spec)).expect_err("bad value");
+        assert!(!err.to_string().contains("s3cr3t"), "{err}");
+    }
+
+    #[test]
+    fn the_idempotency_key_field_is_sent_as_a_header() {
+        let mut spec = RequestSpec::get("http://127.0.0.1:9/");
+        spec.idempotency_key = Some("k-1".into());
+        let hop = block_on(HopRequest::from_spec(&spec)).expect("valid");
+        assert_eq!(hop.headers["idempotency-key"], "k-1");
+    }
+
+    #[test]
     fn unreadable_body_file_names_the_path() {
         let mut spec = RequestSpec::get("http://127.0.0.1:9/");
         spec.body = Body::File {

@@ -327,3 +327,46 @@ async fn a_host_name_is_resolved_by_the_engine_and_timed() {
     });
     assert_eq!(resolve, Some(None), "no lookup for an IP literal");
 }
+
+#[tokio::test]
+async fn the_seed_comes_from_options_else_the_profile_else_is_drawn() {
+    use retryscope::engine::{RunOptions, start_run};
+    let server = DemoServer::start(0).await.unwrap();
+    let mut profile = fixed(5, 0);
+    profile.seed = Some(99);
+    for (option, expected) in [(Some(5), Some(5)), (None, Some(99))] {
+        let (tx, mut rx) = tokio::sync::mpsc::channel(64);
+        start_run(
+            RequestSpec::get(server.url("/status/200")),
+            profile.clone(),
+            RunOptions {
+                run_id: 3,
+                seed: option,
+            },
+            tx,
+            None,
+        );
+        match rx.recv().await {
+            Some(RunEvent::RunStarted { seed, run_id, .. }) => {
+                assert_eq!((Some(seed), run_id), (expected, 3));
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+    profile.seed = None;
+    let (tx, mut rx) = tokio::sync::mpsc::channel(64);
+    start_run(
+        RequestSpec::get(server.url("/status/200")),
+        profile,
+        RunOptions {
+            run_id: 4,
+            seed: None,
+        },
+        tx,
+        None,
+    );
+    assert!(matches!(
+        rx.recv().await,
+        Some(RunEvent::RunStarted { run_id: 4, .. })
+    ));
+}

@@ -1,12 +1,48 @@
 //! The embedded flaky HTTP server on loopback, used by the GUI default, the CLI and the tests.
 //!
-//! STUB: signatures are the contract; the demo work replaces the bodies.
+//! It listens on `127.0.0.1` only and speaks HTTP/1.1 (hyper adds a `Date` header to every
+//! answer). Every scenario endpoint counts hits per **key**: the `key` query parameter, or else
+//! the path and query without `key`. `times=N` makes the first N hits of a key fail and later
+//! ones answer 200; without `times` every hit fails. Scenario answers carry a JSON body
+//! `{"status": 503, "attempt": 1, "key": "…"}`.
+//!
+//! | endpoint | answer |
+//! |---|---|
+//! | `/status/{code}?times=N&key=K` | `code` (200–599) for the first N hits, then 200 |
+//! | `/flaky?fail=503&times=2` | the same with defaults `fail=503`, `times=2` |
+//! | `/retry-after?value=RAW&status=429&times=N` | `status` with `Retry-After: RAW` sent verbatim (seconds, HTTP-dates, garbage…) |
+//! | `/retry-after-ms?value=RAW&status=429&times=N` | the same with `retry-after-ms` |
+//! | `/header?name=NAME&value=V&status=429&times=N` | any header |
+//! | `/slow?ms=1000` | 200 after `ms` (at most 10 min) before the headers |
+//! | `/hang` | never answers |
+//! | `/reset` | reads the request, then closes the TCP connection with no response |
+//! | `/bytes?n=1024` | `n` bytes of `x`, streamed in 64 KiB chunks with a `Content-Length` |
+//! | `/echo` | method, path, headers and body back as JSON |
+//! | `/redirect?to=URL&status=302&times=N` | `status` with `Location: URL` (default `/status/200`) |
+//! | `/log` | every request seen (except `/log*`) as JSON [`LogEntry`] values |
+//! | `/log/clear` | empties the log and every hit counter |
+//!
+//! Unknown paths get 404 with the endpoint list. Request bodies above 16 MiB get 413.
 
-use std::net::SocketAddr;
+mod byte_stream;
+mod connection;
+mod log_entry;
+mod routes;
+mod state;
 
-/// A running demo server; dropping it shuts the server down.
+pub use log_entry::{LOG_BODY_PREVIEW, LogEntry};
+
+use state::DemoState;
+use std::net::{Ipv4Addr, SocketAddr};
+use std::sync::Arc;
+use tokio::net::TcpListener;
+use tokio_util::sync::CancellationToken;
+
+/// A running demo server; dropping it shuts the server down (listener and open connections).
 pub struct DemoServer {
     addr: SocketAddr,
+    state: Arc<DemoState>,
+    shutdown: CancellationToken,
 }
 
 impl DemoServer {
@@ -15,8 +51,20 @@ impl DemoServer {
     /// # Errors
     /// When the port cannot be bound.
     pub async fn start(port: u16) -> std::io::Result<Self> {
+        let listener = TcpListener::bind((Ipv4Addr::LOCALHOST, port)).await?;
+        let addr = listener.local_addr()?;
+        let state = Arc::new(DemoState::new());
+        let shutdown = CancellationToken::new();
+        tokio::spawn(connection::accept_loop(
+            listener,
+            routes::router(Arc::clone(&state)),
+            Arc::clone(&state),
+            shutdown.clone(),
+        ));
         Ok(Self {
-            addr: SocketAddr::from(([127, 0, 0, 1], port)),
+            addr,
+            state,
+            shutdown,
         })
     }
 
@@ -29,4 +77,36 @@ impl DemoServer {
     pub fn base_url(&self) -> String {
         format!("http://{}", self.addr)
     }
+
+    /// `base_url()` followed by `path_and_query`, e.g. `url("/status/503?times=2")`.
+    pub fn url(&self, path_and_query: &str) -> String {
+        format!("{}{path_and_query}", self.base_url())
+    }
+
+    /// Every request seen so far (except `/log` and `/log/clear`), oldest first; the same data
+    /// `/log` serves, for in-process tests.
+    pub fn log(&self) -> Vec<LogEntry> {
+        self.state.log()
+    }
+
+    /// Empties the log and every hit counter (as `/log/clear` does).
+    pub fn clear(&self) {
+        self.state.clear();
+    }
+}
+
+impl Drop for DemoServer {
+    fn drop(&mut self) {
+        self.shutdown.cancel();
+    }
+}
+
+/// Runs a demo server on `127.0.0.1:port` until the process ends (for `retryscope demo-server`).
+///
+/// # Errors
+/// When the port cannot be bound.
+pub async fn serve_forever(port: u16) -> std::io::Result<()> {
+    let _server = DemoServer::start(port).await?;
+    std::future::pending::<()>().await;
+    Ok(())
 }

@@ -1,8 +1,44 @@
 //! The attempt loop: tokio + reqwest. The only layer that touches the network.
 //!
-//! STUB: signatures are the contract; the engine work replaces the bodies.
+//! [`start_run`] runs one request under a profile on the current tokio runtime and reports
+//! every step as a [`RunEvent`]; [`EngineService`] wraps that for a UI (own runtime thread,
+//! commands in, events out). The cycle is attempt → classify → decide → wait → attempt; see
+//! `run_loop` for the exact event order and how a run ends.
+//!
+//! Transport facts the timeline relies on:
+//! - every attempt is one fresh `reqwest::Request` (reqwest's own retries are off), with the same
+//!   body bytes (a body file is read once, before attempt 1) and the same `Idempotency-Key`;
+//! - redirects are followed by the engine, each hop recorded in its attempt (303 → GET without
+//!   body except HEAD; 301/302 turn POST into GET as browsers do; 307/308 keep method and body;
+//!   credentials are dropped when the origin changes); a retry repeats the last hop's request;
+//! - DNS is done by the engine (measured as `resolve_ms`, bounded by the resolve timeout, skipped
+//!   for IP literals) and pinned into the client; environment proxies are not used;
+//! - clients are shared per configuration and runtime (keep-alive across attempts and runs) unless
+//!   the request asks for a new connection per attempt, which builds a fresh client each time;
+//! - timings use tokio's monotonic clock (a paused test clock applies); wall-clock stamps are
+//!   `chrono::Local` with offset.
+
+mod attempt;
+mod body_preview;
+mod classify;
+mod client_cache;
+mod emitter;
+mod hop_request;
+mod precise_sleep;
+mod resolver;
+mod run_loop;
+mod service;
+mod spec_error;
+mod timeouts;
+
+pub use body_preview::BODY_PREVIEW_CAP;
+pub use service::{COMMAND_CAPACITY, Command, ENGINE_WORKERS, EVENT_CAPACITY, EngineService};
+pub use spec_error::SpecError;
+pub use timeouts::EffectiveTimeouts;
 
 use crate::model::{RequestSpec, RetryProfile, RunEvent, RunId};
+use emitter::Emitter;
+use run_loop::{RunControl, RunInput};
 use std::sync::Arc;
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
@@ -19,13 +55,14 @@ pub struct RunOptions {
     pub seed: Option<u64>,
 }
 
-/// Controls one running run.
+/// Controls one running run. Cloning gives another handle to the same run.
 #[derive(Debug, Clone)]
 pub struct RunHandle {
     /// The run's id.
     pub run_id: RunId,
     cancel: CancellationToken,
     skip: Arc<tokio::sync::Notify>,
+    done: CancellationToken,
 }
 
 impl RunHandle {
@@ -34,14 +71,27 @@ impl RunHandle {
         self.cancel.cancel();
     }
 
-    /// Ends the current wait now so the next attempt starts (no effect outside a wait).
+    /// Ends the current wait now so the next attempt starts (no effect outside a wait: a skip
+    /// pressed during an attempt does not shorten the wait after it).
     pub fn skip_wait(&self) {
-        self.skip.notify_one();
+        self.skip.notify_waiters();
+    }
+
+    /// True once the run has ended (after its `RunFinished` was queued, or its receiver was gone).
+    pub fn is_finished(&self) -> bool {
+        self.done.is_cancelled()
+    }
+
+    /// Waits until the run has ended.
+    pub async fn finished(&self) {
+        self.done.cancelled().await;
     }
 }
 
 /// Starts a run on the current tokio runtime; events go to `events` (bounded), then `waker` is called.
 /// Must be called from within a tokio runtime.
+///
+/// The run stops early, without `RunFinished`, if `events`' receiver is dropped.
 pub fn start_run(
     spec: RequestSpec,
     profile: RetryProfile,
@@ -49,72 +99,23 @@ pub fn start_run(
     events: mpsc::Sender<RunEvent>,
     waker: Option<Waker>,
 ) -> RunHandle {
-    let _ = (spec, profile, events, waker);
-    RunHandle {
+    let handle = RunHandle {
         run_id: options.run_id,
         cancel: CancellationToken::new(),
         skip: Arc::new(tokio::sync::Notify::new()),
-    }
-}
-
-/// A command from a front end to the engine service.
-#[derive(Debug, Clone)]
-pub enum Command {
-    /// Start a run with this id.
-    Start {
-        /// Id the UI allocated (see [`EngineService::next_run_id`]).
-        run_id: RunId,
-        /// The request.
-        spec: RequestSpec,
-        /// The profile.
-        profile: RetryProfile,
-        /// Seed override.
-        seed: Option<u64>,
-    },
-    /// Cancel a run.
-    Cancel(RunId),
-    /// Skip a run's current wait.
-    SkipWait(RunId),
-}
-
-/// The engine as a service for a UI: its own tokio runtime on a named thread, commands in,
-/// events out. Nothing here blocks the caller.
-pub struct EngineService {
-    commands: mpsc::Sender<Command>,
-    events: mpsc::Receiver<RunEvent>,
-    next_id: RunId,
-}
-
-impl EngineService {
-    /// Starts the runtime thread. `waker` is called whenever events are queued.
-    ///
-    /// # Errors
-    /// When the runtime or its thread cannot be created.
-    pub fn spawn(waker: Waker) -> std::io::Result<Self> {
-        let _ = waker;
-        let (commands, _rx) = mpsc::channel(64);
-        let (_tx, events) = mpsc::channel(1024);
-        Ok(Self {
-            commands,
-            events,
-            next_id: 1,
-        })
-    }
-
-    /// A fresh run id for [`Command::Start`].
-    pub fn next_run_id(&mut self) -> RunId {
-        let id = self.next_id;
-        self.next_id += 1;
-        id
-    }
-
-    /// Sends a command without blocking; returns false if the engine is gone or saturated.
-    pub fn send(&self, command: Command) -> bool {
-        self.commands.try_send(command).is_ok()
-    }
-
-    /// Takes one pending event, if any, without blocking.
-    pub fn try_recv(&mut self) -> Option<RunEvent> {
-        self.events.try_recv().ok()
-    }
+        done: CancellationToken::new(),
+    };
+    let input = RunInput {
+        run_id: options.run_id,
+        spec,
+        profile,
+        seed: options.seed,
+    };
+    let control = RunControl {
+        cancel: handle.cancel.clone(),
+        skip: Arc::clone(&handle.skip),
+        done: handle.done.clone(),
+    };
+    tokio::spawn(run_loop::run(input, Emitter::new(events, waker), control));
+    handle
 }

@@ -1,0 +1,274 @@
+//! Engine benchmarks of issue 2 §7, printed as markdown tables:
+//!
+//! 1. **Wait fidelity**: one run of 200 waits of 50 ms and one of 200 waits of 500 ms against the
+//!    demo server; per wait, error = (gap between the two arrivals in the server's log) − planned
+//!    wait − the attempt's own duration (`total_ms`). Median, p95 and max.
+//! 2. **Engine overhead**: 10,000 sequential single-attempt GETs through the engine
+//!    (`start_run`, one run each; events drained after the run, as a UI drains per frame) vs a plain reqwest loop in the same process,
+//!    interleaved in 10 rounds.
+//! 3. **Concurrency**: 1,000 concurrent runs (503, 503, 200 with 10 ms waits); all must succeed;
+//!    peak resident memory from `/proc/self/status` (`VmHWM`).
+//!
+//! Run with `cargo run --release --example bench_engine` (about 2 minutes: the 500 ms waits alone
+//! take 100 s); `-- --quick` runs a tenth of everything to check the harness. Needs the real policy (`fixed` strategy). Traffic stays on 127.0.0.1.
+
+use retryscope::demo::DemoServer;
+use retryscope::engine::{RunOptions, start_run};
+use retryscope::model::{OutcomeKind, RequestSpec, RetryProfile, RunEvent, RunId};
+use std::collections::BTreeMap;
+use std::error::Error;
+use std::time::Instant;
+use tokio::sync::mpsc;
+
+type Res<T> = Result<T, Box<dyn Error + Send + Sync>>;
+
+/// A `fixed` profile: `wait_ms` without jitter, `max_retries` retries, default triage.
+fn fixed(wait_ms: u64, max_retries: u32) -> Res<RetryProfile> {
+    Ok(serde_json::from_value(serde_json::json!({
+        "format": "retryscope-profile/1",
+        "name": format!("bench fixed {wait_ms} ms"),
+        "max_retries": max_retries,
+        "backoff": { "strategy": "fixed", "base_delay_ms": wait_ms },
+    }))?)
+}
+
+/// Runs one request under `profile` to the end and returns its events.
+async fn run(run_id: RunId, url: String, profile: RetryProfile) -> Res<Vec<RunEvent>> {
+    let (tx, mut rx) = mpsc::channel(4096);
+    let _handle = start_run(
+        RequestSpec::get(url),
+        profile,
+        RunOptions {
+            run_id,
+            seed: Some(run_id),
+        },
+        tx,
+        None,
+    );
+    let mut events = Vec::new();
+    while let Some(event) = rx.recv().await {
+        let last = matches!(event, RunEvent::RunFinished { .. });
+        events.push(event);
+        if last {
+            return Ok(events);
+        }
+    }
+    Err("the run ended without RunFinished".into())
+}
+
+fn outcome_kind(events: &[RunEvent]) -> Option<OutcomeKind> {
+    events.iter().rev().find_map(|e| match e {
+        RunEvent::RunFinished { outcome, .. } => Some(outcome.kind),
+        _ => None,
+    })
+}
+
+/// (median, p95, max) of `values`.
+fn stats(values: &mut [f64]) -> (f64, f64, f64) {
+    values.sort_by(f64::total_cmp);
+    let at = |q: f64| {
+        let i = ((values.len() as f64 - 1.0) * q).round() as usize;
+        values.get(i).copied().unwrap_or(f64::NAN)
+    };
+    (at(0.5), at(0.95), at(1.0))
+}
+
+/// Wait-fidelity errors of `count` waits of `wait_ms`, ms, and each wait's overshoot as the
+/// engine measured it (`actual_ms − planned_ms`).
+async fn wait_fidelity(server: &DemoServer, wait_ms: u64, count: u32) -> Res<(Vec<f64>, Vec<f64>)> {
+    let key = format!("fidelity-{wait_ms}");
+    let url = server.url(&format!("/status/503?times={count}&key={key}"));
+    let events = run(u64::from(count) + wait_ms, url, fixed(wait_ms, count)?).await?;
+    if outcome_kind(&events) != Some(OutcomeKind::Succeeded) {
+        return Err(format!(
+            "fidelity run for {wait_ms} ms did not succeed: {:?}",
+            events.last()
+        )
+        .into());
+    }
+    let durations: Vec<f64> = events
+        .iter()
+        .filter_map(|e| match e {
+            RunEvent::AttemptFinished { timings, .. } => Some(timings.total_ms),
+            _ => None,
+        })
+        .collect();
+    let planned: Vec<u64> = events
+        .iter()
+        .filter_map(|e| match e {
+            RunEvent::WaitScheduled { planned_ms, .. } => Some(*planned_ms),
+            _ => None,
+        })
+        .collect();
+    let overshoot: Vec<f64> = events
+        .iter()
+        .filter_map(|e| match e {
+            RunEvent::WaitFinished {
+                planned_ms,
+                actual_ms,
+                ..
+            } => Some(actual_ms - *planned_ms as f64),
+            _ => None,
+        })
+        .collect();
+    let arrivals: Vec<f64> = server
+        .log()
+        .into_iter()
+        .filter(|e| e.key == key)
+        .map(|e| e.at_ms)
+        .collect();
+    let errors = planned
+        .iter()
+        .enumerate()
+        .filter_map(|(i, &p)| {
+            let gap = arrivals.get(i + 1)? - arrivals.get(i)?;
+            Some(gap - p as f64 - durations.get(i)?)
+        })
+        .collect();
+    Ok((errors, overshoot))
+}
+
+/// Seconds for `n` sequential single-attempt GETs through the engine. Like a UI, the loop does
+/// not await each event: it waits for the run to end, then drains its events.
+async fn engine_loop(server: &DemoServer, n: u64, first_id: RunId) -> Res<f64> {
+    let profile = fixed(10, 0)?;
+    let url = server.url("/status/200?key=overhead");
+    let began = Instant::now();
+    for i in 0..n {
+        let (tx, mut rx) = mpsc::channel(64);
+        let handle = start_run(
+            RequestSpec::get(url.clone()),
+            profile.clone(),
+            RunOptions {
+                run_id: first_id + i,
+                seed: Some(1),
+            },
+            tx,
+            None,
+        );
+        handle.finished().await;
+        let mut events = Vec::new();
+        while let Ok(event) = rx.try_recv() {
+            events.push(event);
+        }
+        if outcome_kind(&events) != Some(OutcomeKind::Succeeded) {
+            return Err(format!("engine GET {i} failed: {:?}", events.last()).into());
+        }
+    }
+    Ok(began.elapsed().as_secs_f64())
+}
+
+/// Seconds for `n` sequential GETs with one plain reqwest client (body read to the end).
+async fn plain_loop(server: &DemoServer, n: u64) -> Res<f64> {
+    let client = reqwest::Client::builder().no_proxy().build()?;
+    let url = server.url("/status/200?key=overhead");
+    let began = Instant::now();
+    for _ in 0..n {
+        let response = client.get(&url).send().await?;
+        if response.status().as_u16() != 200 {
+            return Err("plain GET did not answer 200".into());
+        }
+        response.bytes().await?;
+    }
+    Ok(began.elapsed().as_secs_f64())
+}
+
+/// A `/proc/self/status` field in KiB (`VmHWM` = peak resident set, `VmRSS` = current), if readable.
+fn status_kib(field: &str) -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with(field))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+fn mib(kib: Option<u64>) -> String {
+    kib.map_or_else(
+        || "n/a".to_owned(),
+        |k| format!("{:.1} MiB", k as f64 / 1024.0),
+    )
+}
+
+#[tokio::main(flavor = "multi_thread", worker_threads = 2)]
+async fn main() -> Res<()> {
+    let quick = std::env::args().any(|a| a == "--quick");
+    let scale = |n: u64| if quick { n / 10 } else { n };
+    let server = DemoServer::start(0).await?;
+
+    println!("## Wait fidelity (error = server gap − planned wait − attempt duration)\n");
+    println!(
+        "| waits | planned ms | median error ms | p95 error ms | max error ms | median sleep overshoot ms |"
+    );
+    println!("|---:|---:|---:|---:|---:|---:|");
+    for wait_ms in [50, 500] {
+        let (mut errors, mut overshoot) =
+            wait_fidelity(&server, wait_ms, u32::try_from(scale(200))?).await?;
+        let (median, p95, max) = stats(&mut errors);
+        let (sleep_median, _, _) = stats(&mut overshoot);
+        println!(
+            "| {} | {wait_ms} | {median:.3} | {p95:.3} | {max:.3} | {sleep_median:.3} |",
+            errors.len()
+        );
+    }
+
+    let n = scale(10_000);
+    println!("\n## Engine overhead ({n} sequential single-attempt GETs)\n");
+    plain_loop(&server, 200).await?;
+    engine_loop(&server, 200, 1_000_000).await?;
+    // Interleaved in 10 rounds so load changes on a shared machine hit both loops alike.
+    let (mut plain, mut engine) = (0.0, 0.0);
+    for round in 0..10 {
+        plain += plain_loop(&server, n / 10).await?;
+        engine += engine_loop(&server, n / 10, 2_000_000 + round * n).await?;
+    }
+    let per = |s: f64| s * 1e6 / n as f64;
+    println!("| loop | total s | µs per GET |");
+    println!("|---|---:|---:|");
+    println!("| plain reqwest | {plain:.3} | {:.1} |", per(plain));
+    println!("| engine (start_run) | {engine:.3} | {:.1} |", per(engine));
+    println!(
+        "\nratio engine / plain = **{:.3}** (target ≤ 1.10)",
+        engine / plain
+    );
+
+    let runs = scale(1000);
+    println!("\n## {runs} concurrent runs (503, 503, 200; 10 ms waits)\n");
+    let profile = fixed(10, 3)?;
+    // Start the peak-memory measurement here: drop the earlier sections' request log and reset
+    // the kernel's high-water mark (writing 5 to clear_refs resets VmHWM, Linux ≥ 4.0).
+    server.clear();
+    let hwm_reset = std::fs::write("/proc/self/clear_refs", "5").is_ok();
+    let rss_before = status_kib("VmRSS:");
+    let began = Instant::now();
+    let mut tasks = Vec::new();
+    for i in 0..runs {
+        let url = server.url(&format!("/status/503?times=2&key=concurrent-{i}"));
+        tasks.push(tokio::spawn(run(3_000_000 + i, url, profile.clone())));
+    }
+    let mut outcomes: BTreeMap<String, u32> = BTreeMap::new();
+    let mut attempts = 0usize;
+    for task in tasks {
+        let kind = match task.await {
+            Ok(Ok(events)) => {
+                attempts += events
+                    .iter()
+                    .filter(|e| matches!(e, RunEvent::AttemptFinished { .. }))
+                    .count();
+                format!("{:?}", outcome_kind(&events))
+            }
+            Ok(Err(e)) => format!("error: {e}"),
+            Err(e) => format!("task failed: {e}"),
+        };
+        *outcomes.entry(kind).or_default() += 1;
+    }
+    let wall = began.elapsed().as_secs_f64();
+    let peak = mib(status_kib("VmHWM:"));
+    println!("| runs | attempts | wall s | outcomes | RSS before | peak RSS (VmHWM) |");
+    println!("|---:|---:|---:|---|---:|---:|");
+    println!(
+        "| {runs} | {attempts} | {wall:.3} | {outcomes:?} | {} | {peak} |",
+        mib(rss_before)
+    );
+    if !hwm_reset {
+        println!("\n(could not reset VmHWM: the peak covers the whole process run)");
+    }
+    Ok(())
+}

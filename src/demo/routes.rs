@@ -1,0 +1,251 @@
+//! The demo server's endpoints (see the module docs of [`crate::demo`] for the list).
+
+use super::byte_stream::ByteStream;
+use super::state::{DemoState, scenario_key};
+use axum::Json;
+use axum::Router;
+use axum::body::{Body, Bytes};
+use axum::extract::{Path, Query, State};
+use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, StatusCode, Uri, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{any, get};
+use serde_json::json;
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+type Params = Query<HashMap<String, String>>;
+type Shared = State<Arc<DemoState>>;
+
+/// Longest `/slow` delay honoured, ms (10 min), so a typo cannot pin a task for days.
+const MAX_SLOW_MS: u64 = 600_000;
+
+/// Every endpoint, listed by the 404 answer.
+const ENDPOINTS: [&str; 15] = [
+    "/status/{code}?times=N&key=K",
+    "/flaky?fail=503&times=2",
+    "/retry-after?value=RAW&status=429&times=N",
+    "/retry-after-ms?value=MS&status=429&times=N",
+    "/header?name=NAME&value=V&status=429&times=N",
+    "/slow?ms=1000",
+    "/hang",
+    "/reset",
+    "/bytes?n=1024",
+    "/echo",
+    "/redirect?to=URL&status=302&times=N",
+    "/log",
+    "/log/clear",
+    "(every endpoint counts hits per key: key=K, else path+query)",
+    "(times absent = always)",
+];
+
+/// The router; `/reset` never reaches it (the connection layer drops those connections).
+pub(crate) fn router(state: Arc<DemoState>) -> Router {
+    Router::new()
+        .route("/status/{code}", any(status))
+        .route("/flaky", any(flaky))
+        .route("/retry-after", any(retry_after))
+        .route("/retry-after-ms", any(retry_after_ms))
+        .route("/header", any(generic_header))
+        .route("/slow", any(slow))
+        .route("/hang", any(hang))
+        .route("/bytes", any(bytes))
+        .route("/echo", any(echo))
+        .route("/redirect", any(redirect))
+        .route("/log", get(log))
+        .route("/log/clear", any(clear_log))
+        .fallback(not_found)
+        .with_state(state)
+}
+
+/// A bad query: answered 400 with `{"error": message}` naming the parameter.
+struct Reject(String);
+
+impl IntoResponse for Reject {
+    fn into_response(self) -> Response {
+        (StatusCode::BAD_REQUEST, Json(json!({ "error": self.0 }))).into_response()
+    }
+}
+
+type Answer = Result<Response, Reject>;
+
+/// Parses optional numeric parameter `name`.
+fn number(params: &HashMap<String, String>, name: &str) -> Result<Option<u64>, Reject> {
+    match params.get(name) {
+        None => Ok(None),
+        Some(raw) => raw.trim().parse::<u64>().map(Some).map_err(|_| {
+            Reject(format!(
+                "query parameter `{name}` must be a whole number ≥ 0, got `{raw}`"
+            ))
+        }),
+    }
+}
+
+/// Parses a status parameter in 200–599.
+fn status_code(raw: u64, name: &str) -> Result<StatusCode, Reject> {
+    u16::try_from(raw)
+        .ok()
+        .filter(|c| (200..=599).contains(c))
+        .and_then(|c| StatusCode::from_u16(c).ok())
+        .ok_or_else(|| {
+            Reject(format!(
+                "`{name}` must be a status code in 200-599, got {raw}"
+            ))
+        })
+}
+
+/// Where a request stands in its scenario.
+struct Scenario {
+    key: String,
+    attempt: u64,
+    failing: bool,
+}
+
+/// Counts this request under its key; the first `times` hits (all when absent) are failures.
+fn scenario(
+    state: &DemoState,
+    uri: &Uri,
+    params: &HashMap<String, String>,
+) -> Result<Scenario, Reject> {
+    let times = number(params, "times")?.unwrap_or(u64::MAX);
+    let key = scenario_key(uri.path(), uri.query());
+    let attempt = state.hit(&key);
+    Ok(Scenario {
+        key,
+        attempt,
+        failing: attempt <= times,
+    })
+}
+
+/// The JSON body every scenario answer carries.
+fn scenario_body(status: StatusCode, s: &Scenario) -> Json<serde_json::Value> {
+    Json(json!({ "status": status.as_u16(), "attempt": s.attempt, "key": s.key }))
+}
+
+/// Answers `status` with `headers` while failing, else 200.
+fn scenario_answer(s: &Scenario, status: StatusCode, headers: HeaderMap) -> Response {
+    if s.failing {
+        (status, headers, scenario_body(status, s)).into_response()
+    } else {
+        (StatusCode::OK, scenario_body(StatusCode::OK, s)).into_response()
+    }
+}
+
+async fn status(State(state): Shared, Path(code): Path<u64>, uri: Uri, Query(p): Params) -> Answer {
+    let code = status_code(code, "{code}")?;
+    let s = scenario(&state, &uri, &p)?;
+    Ok(scenario_answer(&s, code, HeaderMap::new()))
+}
+
+async fn flaky(State(state): Shared, uri: Uri, Query(mut p): Params) -> Answer {
+    p.entry("times".into()).or_insert_with(|| "2".into());
+    let fail = status_code(number(&p, "fail")?.unwrap_or(503), "fail")?;
+    let s = scenario(&state, &uri, &p)?;
+    Ok(scenario_answer(&s, fail, HeaderMap::new()))
+}
+
+/// Shared by the three header endpoints: `name: value` with `status` while failing.
+fn header_answer(state: &DemoState, uri: &Uri, p: &HashMap<String, String>, name: &str) -> Answer {
+    let status = status_code(number(p, "status")?.unwrap_or(429), "status")?;
+    let header_name = HeaderName::from_bytes(name.as_bytes())
+        .map_err(|_| Reject(format!("`{name}` is not a valid header name")))?;
+    let raw = p.get("value").map_or("", String::as_str);
+    let value = HeaderValue::from_bytes(raw.as_bytes())
+        .map_err(|_| Reject(format!("`{raw}` cannot be sent as a header value")))?;
+    let mut headers = HeaderMap::new();
+    headers.insert(header_name, value);
+    let s = scenario(state, uri, p)?;
+    Ok(scenario_answer(&s, status, headers))
+}
+
+async fn retry_after(State(state): Shared, uri: Uri, Query(p): Params) -> Answer {
+    header_answer(&state, &uri, &p, "retry-after")
+}
+
+async fn retry_after_ms(State(state): Shared, uri: Uri, Query(p): Params) -> Answer {
+    header_answer(&state, &uri, &p, "retry-after-ms")
+}
+
+async fn generic_header(State(state): Shared, uri: Uri, Query(p): Params) -> Answer {
+    let name = p
+        .get("name")
+        .cloned()
+        .ok_or_else(|| Reject("query parameter `name` (the header name) is required".into()))?;
+    header_answer(&state, &uri, &p, &name)
+}
+
+async fn slow(Query(p): Params) -> Answer {
+    let ms = number(&p, "ms")?.unwrap_or(1000).min(MAX_SLOW_MS);
+    tokio::time::sleep(Duration::from_millis(ms)).await;
+    Ok((StatusCode::OK, Json(json!({ "slept_ms": ms }))).into_response())
+}
+
+async fn hang() -> Response {
+    std::future::pending::<()>().await;
+    StatusCode::OK.into_response()
+}
+
+async fn bytes(Query(p): Params) -> Answer {
+    let n = number(&p, "n")?.unwrap_or(1024);
+    Ok((
+        [(header::CONTENT_TYPE, "application/octet-stream")],
+        Body::new(ByteStream::new(n)),
+    )
+        .into_response())
+}
+
+async fn echo(method: Method, uri: Uri, headers: HeaderMap, body: Bytes) -> Response {
+    let headers: Vec<(String, String)> = headers
+        .iter()
+        .map(|(n, v)| {
+            (
+                n.as_str().to_owned(),
+                String::from_utf8_lossy(v.as_bytes()).into_owned(),
+            )
+        })
+        .collect();
+    Json(json!({
+        "method": method.as_str(),
+        "path": uri.path_and_query().map_or("/", |p| p.as_str()),
+        "headers": headers,
+        "body": String::from_utf8_lossy(&body),
+        "body_len": body.len(),
+    }))
+    .into_response()
+}
+
+async fn redirect(State(state): Shared, uri: Uri, Query(p): Params) -> Answer {
+    let status = number(&p, "status")?.unwrap_or(302);
+    let code = u16::try_from(status)
+        .ok()
+        .filter(|c| (300..=399).contains(c))
+        .and_then(|c| StatusCode::from_u16(c).ok())
+        .ok_or_else(|| Reject(format!("`status` must be a 3xx code, got {status}")))?;
+    let to = p.get("to").map_or("/status/200", String::as_str);
+    let location = HeaderValue::from_str(to)
+        .map_err(|_| Reject(format!("`to` cannot be sent as a Location header: `{to}`")))?;
+    let mut headers = HeaderMap::new();
+    headers.insert(header::LOCATION, location);
+    let s = scenario(&state, &uri, &p)?;
+    Ok(scenario_answer(&s, code, headers))
+}
+
+async fn log(State(state): Shared) -> Response {
+    Json(state.log()).into_response()
+}
+
+async fn clear_log(State(state): Shared) -> Response {
+    state.clear();
+    Json(json!({ "cleared": true })).into_response()
+}
+
+async fn not_found(uri: Uri) -> Response {
+    (
+        StatusCode::NOT_FOUND,
+        Json(json!({
+            "error": format!("no demo endpoint at {}", uri.path()),
+            "endpoints": ENDPOINTS,
+        })),
+    )
+        .into_response()
+}

@@ -1,0 +1,195 @@
+//! One attempt: own DNS lookup, fresh request, redirects followed hop by hop, body streamed,
+//! everything bounded by the total timeout (cut to the deadline) and timed on the monotonic clock.
+
+use super::body_preview::read_preview;
+use super::classify::{Phase, classify};
+use super::client_cache::EngineClient;
+use super::hop_request::HopRequest;
+use super::resolver::lookup;
+use crate::model::{AttemptOutcome, ErrorKind, Hop, NetError, ResponseSummary, Timings};
+use reqwest::header;
+use std::time::Duration;
+use tokio::time::Instant;
+
+/// The bound on a whole attempt and where it comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct TotalLimit {
+    /// The limit.
+    pub(crate) limit: Duration,
+    /// True when the time left before the run's deadline is the binding limit.
+    pub(crate) by_deadline: bool,
+}
+
+/// How one attempt may proceed.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct AttemptRules {
+    /// Follow 301/302/303/307/308 answers that carry a `Location`.
+    pub(crate) follow_redirects: bool,
+    /// Most hops followed; one more is an error.
+    pub(crate) max_redirects: u32,
+    /// DNS lookup limit.
+    pub(crate) resolve_timeout: Option<Duration>,
+    /// Whole-attempt limit.
+    pub(crate) total: Option<TotalLimit>,
+}
+
+/// What an attempt produced.
+#[derive(Debug, Clone)]
+pub(crate) struct AttemptReport {
+    /// Final response or classified error.
+    pub(crate) outcome: AttemptOutcome,
+    /// Redirect hops followed, in order.
+    pub(crate) hops: Vec<Hop>,
+    /// Measured timings.
+    pub(crate) timings: Timings,
+    /// The last request sent (the one a retry repeats).
+    pub(crate) last: HopRequest,
+}
+
+/// State an attempt builds up, kept even when the total timeout cuts it short.
+struct Progress {
+    current: HopRequest,
+    hops: Vec<Hop>,
+    resolve_ms: Option<f64>,
+    headers_ms: Option<f64>,
+}
+
+/// Runs one attempt of `request` through `client`.
+pub(crate) async fn run_attempt(
+    client: &EngineClient,
+    request: HopRequest,
+    rules: AttemptRules,
+) -> AttemptReport {
+    let start = Instant::now();
+    let mut progress = Progress {
+        current: request,
+        hops: Vec::new(),
+        resolve_ms: None,
+        headers_ms: None,
+    };
+    let result = {
+        let exchange = exchange(client, &mut progress, rules, start);
+        match rules.total {
+            Some(total) => match tokio::time::timeout(total.limit, exchange).await {
+                Ok(result) => result,
+                Err(_) => Err(total_timeout(total)),
+            },
+            None => exchange.await,
+        }
+    };
+    AttemptReport {
+        outcome: match result {
+            Ok(summary) => AttemptOutcome::Response(summary),
+            Err(error) => AttemptOutcome::Error(error),
+        },
+        hops: progress.hops,
+        timings: Timings {
+            resolve_ms: progress.resolve_ms,
+            headers_ms: progress.headers_ms,
+            total_ms: ms(start.elapsed()),
+        },
+        last: progress.current,
+    }
+}
+
+/// Milliseconds as `f64`.
+pub(crate) fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
+}
+
+fn total_timeout(total: TotalLimit) -> NetError {
+    let limit = total.limit.as_millis();
+    NetError {
+        kind: ErrorKind::Timeout,
+        message: if total.by_deadline {
+            format!(
+                "deadline reached during the attempt: aborted after {limit} ms (the time that was left)"
+            )
+        } else {
+            format!("attempt exceeded the total timeout of {limit} ms")
+        },
+    }
+}
+
+/// The exchange proper: hop after hop until a final response.
+async fn exchange(
+    client: &EngineClient,
+    progress: &mut Progress,
+    rules: AttemptRules,
+    start: Instant,
+) -> Result<ResponseSummary, NetError> {
+    loop {
+        if let Some(host) = progress.current.url.domain() {
+            let before = Instant::now();
+            let looked_up = lookup(host, rules.resolve_timeout).await;
+            *progress.resolve_ms.get_or_insert(0.0) += ms(before.elapsed());
+            let addrs = looked_up.map_err(|f| NetError {
+                kind: ErrorKind::Dns,
+                message: f.message,
+            })?;
+            client.resolver.pin(host, addrs);
+        }
+        let mut response = client
+            .client
+            .execute(progress.current.to_request())
+            .await
+            .map_err(|e| classify(&e, Phase::Head))?;
+        let status = response.status().as_u16();
+        let location = response.headers().get(header::LOCATION).cloned();
+        if rules.follow_redirects
+            && matches!(status, 301 | 302 | 303 | 307 | 308)
+            && let Some(location) = location
+        {
+            let raw = String::from_utf8_lossy(location.as_bytes()).into_owned();
+            let to = progress.current.url.join(&raw).map_err(|e| NetError {
+                kind: ErrorKind::Other,
+                message: format!(
+                    "invalid redirect location `{raw}` ({e}) from {}",
+                    progress.current.url
+                ),
+            })?;
+            progress.hops.push(Hop {
+                method: progress.current.method.to_string(),
+                url: progress.current.url.to_string(),
+                status,
+                location: to.to_string(),
+            });
+            if progress.hops.len() > rules.max_redirects as usize {
+                return Err(NetError {
+                    kind: ErrorKind::Other,
+                    message: format!(
+                        "too many redirects: more than {} hops; raise max_redirects or fix the redirect chain ending at {to}",
+                        rules.max_redirects
+                    ),
+                });
+            }
+            progress.current = progress.current.redirected(status, to);
+            continue;
+        }
+        progress.headers_ms = Some(ms(start.elapsed()));
+        let headers = response
+            .headers()
+            .iter()
+            .map(|(n, v)| {
+                (
+                    n.as_str().to_owned(),
+                    String::from_utf8_lossy(v.as_bytes()).into_owned(),
+                )
+            })
+            .collect();
+        let reason = response
+            .status()
+            .canonical_reason()
+            .unwrap_or("")
+            .to_owned();
+        let version = format!("{:?}", response.version());
+        let body = read_preview(&mut response).await?;
+        return Ok(ResponseSummary {
+            status,
+            reason,
+            version,
+            headers,
+            body,
+        });
+    }
+}

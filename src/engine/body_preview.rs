@@ -1,0 +1,43 @@
+//! Reads a response body in chunks, keeping only the first [`BODY_PREVIEW_CAP`] bytes and
+//! counting the rest, so memory stays bounded for any body size.
+
+use super::classify::{Phase, classify};
+use crate::model::{BodyPreview, NetError};
+
+/// Bytes of a response body kept for display (1 MiB); the full size is still counted.
+pub const BODY_PREVIEW_CAP: usize = 1024 * 1024;
+
+/// Streams `response`'s body to the end.
+///
+/// # Errors
+/// A classified [`NetError`] (`body` or `timeout`) when the body fails mid-way; its message
+/// says how many bytes had arrived and the status.
+pub(crate) async fn read_preview(
+    response: &mut reqwest::Response,
+) -> Result<BodyPreview, NetError> {
+    let mut preview = BodyPreview::default();
+    loop {
+        match response.chunk().await {
+            Ok(Some(chunk)) => {
+                preview.total_bytes += chunk.len() as u64;
+                let room = BODY_PREVIEW_CAP.saturating_sub(preview.bytes.len());
+                let keep = room.min(chunk.len());
+                preview.bytes.extend_from_slice(&chunk[..keep]);
+                if keep < chunk.len() {
+                    preview.truncated = true;
+                }
+            }
+            Ok(None) => return Ok(preview),
+            Err(e) => {
+                let mut error = classify(&e, Phase::Body);
+                error.message = format!(
+                    "{} (status {}, body failed after {} bytes)",
+                    error.message,
+                    response.status().as_u16(),
+                    preview.total_bytes
+                );
+                return Err(error);
+            }
+        }
+    }
+}

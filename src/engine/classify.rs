@@ -1,0 +1,113 @@
+//! Turns reqwest/hyper/io errors into the timeline's [`NetError`] kinds (DESIGN.md §4).
+//!
+//! The whole `source()` chain is walked (looking inside `io::Error`s too), in this order:
+//! 1. our own failed DNS lookup anywhere → `dns`;
+//! 2. a rustls error anywhere → `tls` (handshake, certificate, or a non-TLS server);
+//! 3. a connect-phase error: timed out → `connect_timeout`, else `connect` (refused, unreachable);
+//! 4. any other timeout (reqwest's read timeout) → `timeout`;
+//! 5. an error while reading the body (after the headers arrived) → `body`;
+//! 6. the connection closed or reset before the response head (hyper's incomplete message,
+//!    closed or canceled connection; io reset / aborted / broken pipe / unexpected EOF) → `reset`;
+//! 7. anything else → `other`.
+//!
+//! The message keeps every distinct text of the chain, lowercase, joined with `: `.
+
+use super::resolver::ResolveFailure;
+use crate::model::{ErrorKind, NetError};
+use std::error::Error;
+use std::io;
+
+/// Where in the exchange an error happened.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Phase {
+    /// Connecting, sending, or waiting for the response head.
+    Head,
+    /// Reading the body of a response whose head arrived.
+    Body,
+}
+
+/// Classifies `err`, raised in `phase`.
+pub(crate) fn classify(err: &reqwest::Error, phase: Phase) -> NetError {
+    let chain = chain(err);
+    NetError {
+        kind: kind_of(err, &chain, phase),
+        message: message(&chain),
+    }
+}
+
+/// `err` and every error behind it, including the payload of each `io::Error`.
+fn chain<'a>(err: &'a (dyn Error + 'static)) -> Vec<&'a (dyn Error + 'static)> {
+    let mut out = Vec::new();
+    let mut next = Some(err);
+    while let Some(e) = next {
+        out.push(e);
+        if out.len() > 32 {
+            break;
+        }
+        next = match e.downcast_ref::<io::Error>().and_then(io::Error::get_ref) {
+            Some(inner) => Some(inner as &(dyn Error + 'static)),
+            None => e.source(),
+        };
+    }
+    out
+}
+
+fn kind_of(err: &reqwest::Error, chain: &[&(dyn Error + 'static)], phase: Phase) -> ErrorKind {
+    if chain.iter().any(|e| e.is::<ResolveFailure>()) {
+        return ErrorKind::Dns;
+    }
+    if chain.iter().any(|e| e.is::<rustls::Error>()) {
+        return ErrorKind::Tls;
+    }
+    if err.is_connect() {
+        return if err.is_timeout() {
+            ErrorKind::ConnectTimeout
+        } else {
+            ErrorKind::Connect
+        };
+    }
+    if err.is_timeout() {
+        return ErrorKind::Timeout;
+    }
+    if phase == Phase::Body {
+        return ErrorKind::Body;
+    }
+    if chain.iter().any(|e| is_closed(*e)) {
+        return ErrorKind::Reset;
+    }
+    if err.is_body() || err.is_decode() {
+        return ErrorKind::Body;
+    }
+    ErrorKind::Other
+}
+
+/// Whether `e` says the connection closed or was reset under us.
+fn is_closed(e: &(dyn Error + 'static)) -> bool {
+    if let Some(h) = e.downcast_ref::<hyper::Error>() {
+        return h.is_incomplete_message() || h.is_closed() || h.is_canceled();
+    }
+    if let Some(io) = e.downcast_ref::<io::Error>() {
+        return matches!(
+            io.kind(),
+            io::ErrorKind::ConnectionReset
+                | io::ErrorKind::ConnectionAborted
+                | io::ErrorKind::BrokenPipe
+                | io::ErrorKind::UnexpectedEof
+                | io::ErrorKind::NotConnected
+        );
+    }
+    false
+}
+
+/// Distinct texts of the chain, lowercase, joined with `: `.
+fn message(chain: &[&(dyn Error + 'static)]) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    for e in chain {
+        let text = e.to_string().to_lowercase();
+        if text.is_empty() || parts.iter().any(|p| p.contains(&text)) {
+            continue;
+        }
+        parts.push(text);
+    }
+    parts.join(": ")
+}

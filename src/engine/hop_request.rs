@@ -1,0 +1,348 @@
+//! One request on the wire, built once per run from the spec and rebuilt into a fresh
+//! `reqwest::Request` for every attempt and hop.
+
+use super::spec_error::SpecError;
+use crate::model::{Body, RequestSpec};
+use bytes::Bytes;
+use reqwest::header::{self, HeaderMap, HeaderName, HeaderValue};
+use reqwest::{Method, Url};
+
+/// Method, URL, headers and body bytes of one hop. Cloning is cheap (`Bytes` is shared), so the
+/// same body bytes go out on every attempt.
+#[derive(Debug, Clone)]
+pub(crate) struct HopRequest {
+    /// Method sent.
+    pub(crate) method: Method,
+    /// Absolute URL, query rows appended.
+    pub(crate) url: Url,
+    /// Headers sent (Content-Type and Idempotency-Key included).
+    pub(crate) headers: HeaderMap,
+    /// Body bytes, if any.
+    pub(crate) body: Option<Bytes>,
+}
+
+impl HopRequest {
+    /// Validates the spec and reads the body (a file is read here, once, before attempt 1).
+    ///
+    /// # Errors
+    /// [`SpecError`] naming the bad field.
+    pub(crate) async fn from_spec(spec: &RequestSpec) -> Result<Self, SpecError> {
+        let method = parse_method(&spec.method)?;
+        let url = parse_url(spec)?;
+        let mut headers = HeaderMap::new();
+        for (index, row) in spec.headers.iter().enumerate().filter(|(_, h)| h.enabled) {
+            let name = HeaderName::from_bytes(row.name.trim().as_bytes()).map_err(|_| {
+                SpecError::HeaderName {
+                    index,
+                    name: row.name.clone(),
+                }
+            })?;
+            let mut value = HeaderValue::from_bytes(row.value.as_bytes()).map_err(|_| {
+                SpecError::HeaderValue {
+                    index,
+                    name: row.name.clone(),
+                }
+            })?;
+            value.set_sensitive(row.is_secret());
+            headers.append(name, value);
+        }
+        if let Some(key) = &spec.idempotency_key {
+            let value =
+                HeaderValue::from_bytes(key.as_bytes()).map_err(|_| SpecError::IdempotencyKey)?;
+            headers.insert(HeaderName::from_static("idempotency-key"), value);
+        }
+        let (body, content_type) = read_body(&spec.body).await?;
+        if let Some(content_type) = content_type
+            && !headers.contains_key(header::CONTENT_TYPE)
+        {
+            let value = HeaderValue::from_str(&content_type)
+                .map_err(|_| SpecError::ContentType(content_type.clone()))?;
+            headers.insert(header::CONTENT_TYPE, value);
+        }
+        Ok(Self {
+            method,
+            url,
+            headers,
+            body,
+        })
+    }
+
+    /// A fresh `reqwest::Request` for this hop.
+    pub(crate) fn to_request(&self) -> reqwest::Request {
+        let mut request = reqwest::Request::new(self.method.clone(), self.url.clone());
+        *request.headers_mut() = self.headers.clone();
+        *request.body_mut() = self.body.clone().map(reqwest::Body::from);
+        request
+    }
+
+    /// The request for the hop after a `status` redirect to `to`.
+    ///
+    /// Method rules (as browsers and RFC 9110 §15.4 practice): 303 turns any method but HEAD into
+    /// GET without a body; 301 and 302 turn POST into GET without a body and keep other methods;
+    /// 307 and 308 keep method and body. Credentials (`Authorization`, `Cookie`,
+    /// `Proxy-Authorization`) are dropped when the redirect leaves the origin (scheme, host, port).
+    pub(crate) fn redirected(&self, status: u16, to: Url) -> Self {
+        let mut next = self.clone();
+        let to_get = match status {
+            303 => self.method != Method::HEAD,
+            301 | 302 => self.method == Method::POST,
+            _ => false,
+        };
+        if to_get {
+            next.method = Method::GET;
+            next.body = None;
+            for name in [
+                header::CONTENT_TYPE,
+                header::CONTENT_LENGTH,
+                header::TRANSFER_ENCODING,
+            ] {
+                next.headers.remove(name);
+            }
+        }
+        if self.url.origin() != to.origin() {
+            for name in [
+                header::AUTHORIZATION,
+                header::COOKIE,
+                header::PROXY_AUTHORIZATION,
+            ] {
+                next.headers.remove(name);
+            }
+        }
+        next.url = to;
+        next
+    }
+}
+
+/// A method token, as typed (methods are case-sensitive).
+fn parse_method(raw: &str) -> Result<Method, SpecError> {
+    let trimmed = raw.trim();
+    if trimmed.is_empty() {
+        return Err(SpecError::Method(raw.to_owned()));
+    }
+    Method::from_bytes(trimmed.as_bytes()).map_err(|_| SpecError::Method(raw.to_owned()))
+}
+
+/// The absolute http(s) URL with enabled query rows appended.
+fn parse_url(spec: &RequestSpec) -> Result<Url, SpecError> {
+    let raw = spec.url.trim();
+    let bad = |reason: String| SpecError::Url {
+        url: spec.url.clone(),
+        reason,
+    };
+    let mut url = Url::parse(raw).map_err(|e| bad(e.to_string().to_lowercase()))?;
+    if url.scheme() != "http" && url.scheme() != "https" {
+        return Err(bad(format!("scheme `{}` is not supported", url.scheme())));
+    }
+    if url.host_str().is_none_or(str::is_empty) {
+        return Err(bad("the url has no host".into()));
+    }
+    let rows: Vec<_> = spec.query.iter().filter(|q| q.enabled).collect();
+    if !rows.is_empty() {
+        let mut pairs = url.query_pairs_mut();
+        for row in rows {
+            pairs.append_pair(&row.name, &row.value);
+        }
+    }
+    Ok(url)
+}
+
+/// Body bytes and the default content type for the body kind.
+async fn read_body(body: &Body) -> Result<(Option<Bytes>, Option<String>), SpecError> {
+    Ok(match body {
+        Body::None => (None, None),
+        Body::Text { text, content_type } => (
+            Some(Bytes::from(text.clone())),
+            Some(
+                content_type
+                    .clone()
+                    .unwrap_or_else(|| "text/plain; charset=utf-8".into()),
+            ),
+        ),
+        Body::Json { text } => (
+            Some(Bytes::from(text.clone())),
+            Some("application/json".into()),
+        ),
+        Body::Form { fields } => {
+            let encoded = form_urlencoded::Serializer::new(String::new())
+                .extend_pairs(
+                    fields
+                        .iter()
+                        .filter(|f| f.enabled)
+                        .map(|f| (&f.name, &f.value)),
+                )
+                .finish();
+            (
+                Some(Bytes::from(encoded)),
+                Some("application/x-www-form-urlencoded".into()),
+            )
+        }
+        Body::File { path, content_type } => {
+            // What `tokio::fs::read` does, without enabling tokio's `fs` feature for one call.
+            let owned = path.clone();
+            let read = tokio::task::spawn_blocking(move || std::fs::read(owned))
+                .await
+                .unwrap_or_else(|e| Err(std::io::Error::other(e.to_string())));
+            let bytes = read.map_err(|e| SpecError::BodyFile {
+                path: path.clone(),
+                reason: e.to_string().to_lowercase(),
+            })?;
+            (
+                Some(Bytes::from(bytes)),
+                Some(
+                    content_type
+                        .clone()
+                        .unwrap_or_else(|| "application/octet-stream".into()),
+                ),
+            )
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::KeyValue;
+
+    fn block_on<F: std::future::Future>(f: F) -> F::Output {
+        tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("runtime")
+            .block_on(f)
+    }
+
+    #[test]
+    fn query_rows_are_appended_and_disabled_rows_skipped() {
+        let mut spec = RequestSpec::get("http://127.0.0.1:9/x?a=1");
+        spec.query.push(KeyValue::new("b", "two words"));
+        let mut off = KeyValue::new("c", "3");
+        off.enabled = false;
+        spec.query.push(off);
+        let hop = block_on(HopRequest::from_spec(&spec)).expect("valid");
+        assert_eq!(hop.url.as_str(), "http://127.0.0.1:9/x?a=1&b=two+words");
+    }
+
+    #[test]
+    fn bad_method_url_and_header_name_the_field() {
+        let mut spec = RequestSpec::get("http://127.0.0.1:9/");
+        spec.method = "GE T".into();
+        let err = block_on(HopRequest::from_spec(&spec)).expect_err("bad method");
+        assert!(err.to_string().contains("`GE T` in method"), "{err}");
+
+        let spec = RequestSpec::get("ftp://127.0.0.1/");
+        let err = block_on(HopRequest::from_spec(&spec)).expect_err("bad scheme");
+        assert!(err.to_string().contains("scheme `ftp`"), "{err}");
+
+        let spec = RequestSpec::get("not a url");
+        let err = block_on(HopRequest::from_spec(&spec)).expect_err("bad url");
+        assert!(err.to_string().contains("in url"), "{err}");
+
+        let mut spec = RequestSpec::get("http://127.0.0.1:9/");
+        spec.headers.push(KeyValue::new("X Bad", "v"));
+        let err = block_on(HopRequest::from_spec(&spec)).expect_err("bad header");
+        assert!(err.to_string().contains("`X Bad` in headers[0]"), "{err}");
+
+        let mut spec = RequestSpec::get("http://127.0.0.1:9/");
+        spec.headers.push(KeyValue::new("X-Ok", "line\nbreak"));
+        let err = block_on(HopRequest::from_spec(&spec)).expect_err("bad value");
+        assert!(err.to_string().contains("`X-Ok` in headers[0]"), "{err}");
+    }
+
+    #[test]
+    fn bodies_get_their_default_content_type_unless_a_header_sets_one() {
+        let mut spec = RequestSpec::get("http://127.0.0.1:9/");
+        let mut off = KeyValue::new("skip", "me");
+        off.enabled = false;
+        spec.body = Body::Form {
+            fields: vec![KeyValue::new("a b", "c&d"), off],
+        };
+        let hop = block_on(HopRequest::from_spec(&spec)).expect("valid");
+        assert_eq!(hop.body.as_deref(), Some(&b"a+b=c%26d"[..]));
+        assert_eq!(
+            hop.headers[header::CONTENT_TYPE],
+            "application/x-www-form-urlencoded"
+        );
+
+        spec.body = Body::Text {
+            text: "hi".into(),
+            content_type: None,
+        };
+        let hop = block_on(HopRequest::from_spec(&spec)).expect("valid");
+        assert_eq!(
+            hop.headers[header::CONTENT_TYPE],
+            "text/plain; charset=utf-8"
+        );
+
+        spec.headers.push(KeyValue::new("Content-Type", "text/csv"));
+        let hop = block_on(HopRequest::from_spec(&spec)).expect("valid");
+        assert_eq!(hop.headers[header::CONTENT_TYPE], "text/csv");
+    }
+
+    #[test]
+    fn a_bad_secret_header_value_is_not_quoted_in_the_error() {
+        let mut spec = RequestSpec::get("http://127.0.0.1:9/");
+        spec.headers
+            .push(KeyValue::new("Authorization", "Bearer s3cr3t\r\n"));
+        let err = block_on(HopRequest::from_spec(&spec)).expect_err("bad value");
+        assert!(!err.to_string().contains("s3cr3t"), "{err}");
+    }
+
+    #[test]
+    fn the_idempotency_key_field_is_sent_as_a_header() {
+        let mut spec = RequestSpec::get("http://127.0.0.1:9/");
+        spec.idempotency_key = Some("k-1".into());
+        let hop = block_on(HopRequest::from_spec(&spec)).expect("valid");
+        assert_eq!(hop.headers["idempotency-key"], "k-1");
+    }
+
+    #[test]
+    fn unreadable_body_file_names_the_path() {
+        let mut spec = RequestSpec::get("http://127.0.0.1:9/");
+        spec.body = Body::File {
+            path: "/definitely/not/here.bin".into(),
+            content_type: None,
+        };
+        let err = block_on(HopRequest::from_spec(&spec)).expect_err("missing file");
+        assert!(
+            err.to_string().contains("/definitely/not/here.bin"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn redirect_rules_follow_browsers() {
+        let mut spec = RequestSpec::get("http://127.0.0.1:9/a");
+        spec.method = "POST".into();
+        spec.body = Body::Json { text: "{}".into() };
+        spec.headers
+            .push(KeyValue::new("Authorization", "Bearer x"));
+        let post = block_on(HopRequest::from_spec(&spec)).expect("valid");
+        let same = Url::parse("http://127.0.0.1:9/b").expect("url");
+        let other = Url::parse("http://127.0.0.2:9/b").expect("url");
+
+        let r = post.redirected(303, same.clone());
+        assert_eq!((r.method.as_str(), r.body.is_none()), ("GET", true));
+        assert!(r.headers.get(header::CONTENT_TYPE).is_none());
+        assert!(r.headers.get(header::AUTHORIZATION).is_some());
+
+        let r = post.redirected(302, same.clone());
+        assert_eq!(r.method, Method::GET);
+
+        let r = post.redirected(307, same.clone());
+        assert_eq!(
+            (r.method.as_str(), r.body.as_deref()),
+            ("POST", Some(&b"{}"[..]))
+        );
+
+        let r = post.redirected(308, other);
+        assert_eq!(r.method, Method::POST);
+        assert!(
+            r.headers.get(header::AUTHORIZATION).is_none(),
+            "credentials dropped cross-origin"
+        );
+
+        let mut put = post.clone();
+        put.method = Method::PUT;
+        assert_eq!(put.redirected(301, same).method, Method::PUT);
+    }
+}

@@ -1,0 +1,391 @@
+//! The run cycle: attempt → classify → decide → wait → attempt (DESIGN.md §4, issue 2 §2).
+//!
+//! Events, in order: `RunStarted`; per attempt `AttemptStarted`, `AttemptFinished` (with the
+//! policy's triage verdict); per retry `WaitScheduled`, `WaitFinished`; last `RunFinished`.
+//! The run ends when an answer is a success (`succeeded`), triage or the policy says stop
+//! (`stopped`, with the reason), a retryable answer comes after the last allowed attempt
+//! (`gave_up`), the deadline leaves no room for the next wait or attempt (`deadline`), the user
+//! cancels (`cancelled`, within 50 ms mid-request or mid-wait), or the request, profile or a
+//! custom script is unusable (`error`).
+
+use super::attempt::{AttemptRules, TotalLimit, ms, run_attempt};
+use super::client_cache::{EngineClient, fresh_client, shared_client};
+use super::emitter::{Closed, Emitter};
+use super::hop_request::HopRequest;
+use super::precise_sleep::sleep_until_precise;
+use super::timeouts::EffectiveTimeouts;
+use crate::model::{
+    OutcomeKind, RequestSpec, RetryProfile, RunEvent, RunId, RunOutcome, Verdict, WaitExplanation,
+};
+use crate::policy::{Policy, WaitContext, WaitDecision, rng_from_seed};
+use std::time::Duration;
+use tokio::sync::Notify;
+use tokio::time::Instant;
+use tokio_util::sync::CancellationToken;
+
+/// What a run needs.
+pub(crate) struct RunInput {
+    pub(crate) run_id: RunId,
+    pub(crate) spec: RequestSpec,
+    pub(crate) profile: RetryProfile,
+    pub(crate) seed: Option<u64>,
+}
+
+/// Signals between a run and its handle.
+pub(crate) struct RunControl {
+    pub(crate) cancel: CancellationToken,
+    pub(crate) skip: std::sync::Arc<Notify>,
+    pub(crate) done: CancellationToken,
+}
+
+/// Where the run is, for the cancel banner.
+#[derive(Debug, Clone, Copy)]
+enum Stage {
+    Preparing,
+    Attempt(u32),
+    Waiting(u32),
+}
+
+/// What the run has done so far (read after a cancel).
+struct RunState {
+    attempts: u32,
+    last_status: Option<u16>,
+    stage: Stage,
+}
+
+/// Runs to completion, cancel or a closed event channel; always ends with `RunFinished`
+/// unless nobody listens any more.
+pub(crate) async fn run(input: RunInput, emitter: Emitter, control: RunControl) {
+    let clock = Instant::now();
+    let mut state = RunState {
+        attempts: 0,
+        last_status: None,
+        stage: Stage::Preparing,
+    };
+    let ended = {
+        let drive = drive(&input, &emitter, &control.skip, clock, &mut state);
+        tokio::select! {
+            biased;
+            () = control.cancel.cancelled() => Ok(None),
+            result = drive => result.map(Some),
+        }
+    };
+    if let Ok(outcome) = ended {
+        let outcome = outcome.unwrap_or_else(|| RunOutcome {
+            kind: OutcomeKind::Cancelled,
+            message: match state.stage {
+                Stage::Preparing => "cancelled before attempt 1".into(),
+                Stage::Attempt(n) => format!("cancelled during attempt {n}"),
+                Stage::Waiting(n) => format!("cancelled while waiting before retry {n}"),
+            },
+            last_status: state.last_status,
+        });
+        let _ = emitter
+            .emit(RunEvent::RunFinished {
+                run_id: input.run_id,
+                outcome,
+                attempts: state.attempts,
+                elapsed_ms: ms(clock.elapsed()),
+            })
+            .await;
+    }
+    control.done.cancel();
+}
+
+fn now_local() -> chrono::DateTime<chrono::FixedOffset> {
+    chrono::Local::now().fixed_offset()
+}
+
+fn ended(kind: OutcomeKind, message: impl Into<String>, state: &RunState) -> RunOutcome {
+    RunOutcome {
+        kind,
+        message: message.into(),
+        last_status: state.last_status,
+    }
+}
+
+/// The loop proper. `Err(Closed)` when the event receiver is gone.
+async fn drive(
+    input: &RunInput,
+    emitter: &Emitter,
+    skip: &Notify,
+    clock: Instant,
+    state: &mut RunState,
+) -> Result<RunOutcome, Closed> {
+    let RunInput {
+        run_id,
+        spec,
+        profile,
+        seed,
+    } = input;
+    let run_id = *run_id;
+    let seed = seed.or(profile.seed).unwrap_or_else(rand::random);
+    let prepared = prepare(spec, profile).await;
+    let (method, url) = match &prepared {
+        Ok(ready) => (ready.first.method.to_string(), ready.first.url.to_string()),
+        Err(_) => (spec.method.clone(), spec.url.clone()),
+    };
+    emitter
+        .emit(RunEvent::RunStarted {
+            run_id,
+            seed,
+            profile: profile.name.clone(),
+            method,
+            url,
+            started_at: now_local(),
+        })
+        .await?;
+    let Ready {
+        first: mut current,
+        policy,
+        timeouts,
+        shared,
+    } = match prepared {
+        Ok(ready) => ready,
+        Err(message) => return Ok(ended(OutcomeKind::Error, message, state)),
+    };
+    let mut rng = rng_from_seed(seed);
+    let deadline = profile.deadline_ms.map(Duration::from_millis);
+    let has_key = spec.has_idempotency_key();
+    let max_attempts = u64::from(profile.max_retries) + 1;
+    let mut first_start: Option<Instant> = None;
+    let mut prev_wait: Option<u64> = None;
+    let mut attempt: u32 = 1;
+    loop {
+        let now = Instant::now();
+        let t0 = *first_start.get_or_insert(now);
+        let time_left = deadline.map(|d| d.saturating_sub(now - t0));
+        if time_left == Some(Duration::ZERO) {
+            let message = format!("deadline reached: no time left to start attempt {attempt}");
+            return Ok(ended(OutcomeKind::Deadline, message, state));
+        }
+        state.stage = Stage::Attempt(attempt);
+        emitter
+            .emit(RunEvent::AttemptStarted {
+                run_id,
+                attempt,
+                method: current.method.to_string(),
+                url: current.url.to_string(),
+                started_at: now_local(),
+                offset_ms: ms(now - clock),
+            })
+            .await?;
+        let client = match &shared {
+            Some(client) => client.clone(),
+            None => match fresh_client(spec.verify_tls, &timeouts) {
+                Ok(client) => client,
+                Err(message) => return Ok(ended(OutcomeKind::Error, message, state)),
+            },
+        };
+        let rules = AttemptRules {
+            follow_redirects: spec.follow_redirects,
+            max_redirects: spec.max_redirects,
+            resolve_timeout: timeouts.resolve,
+            total: total_limit(timeouts.total, time_left),
+        };
+        let report = run_attempt(&client, current.clone(), rules).await;
+        state.attempts = attempt;
+        if let Some(status) = report.outcome.status() {
+            state.last_status = Some(status);
+        }
+        let verdict = policy.triage(report.last.method.as_str(), has_key, &report.outcome);
+        emitter
+            .emit(RunEvent::AttemptFinished {
+                run_id,
+                attempt,
+                outcome: report.outcome.clone(),
+                hops: report.hops.clone(),
+                timings: report.timings,
+                verdict: verdict.clone(),
+            })
+            .await?;
+        // A retry repeats the last hop's request (its URL and method), not the first URL.
+        current = report.last.clone();
+        match verdict {
+            Verdict::Success => {
+                let message = format!(
+                    "succeeded on attempt {attempt} after {:.1} s",
+                    clock.elapsed().as_secs_f64()
+                );
+                return Ok(ended(OutcomeKind::Succeeded, message, state));
+            }
+            Verdict::Stop { reason } => return Ok(ended(OutcomeKind::Stopped, reason, state)),
+            Verdict::Retry { .. } => {}
+        }
+        if u64::from(attempt) >= max_attempts {
+            let plural = if attempt == 1 { "" } else { "s" };
+            let message = format!(
+                "gave up after {attempt} attempt{plural} ({})",
+                report.outcome.label()
+            );
+            return Ok(ended(OutcomeKind::GaveUp, message, state));
+        }
+        let since_first = t0.elapsed();
+        let time_left = deadline.map(|d| d.saturating_sub(since_first));
+        let context = WaitContext {
+            retry: attempt,
+            outcome: &report.outcome,
+            elapsed_ms: u64::try_from(clock.elapsed().as_millis()).unwrap_or(u64::MAX),
+            prev_wait_ms: prev_wait,
+            time_left_ms: time_left.map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX)),
+            now_unix_ms: chrono::Utc::now().timestamp_millis(),
+        };
+        let explanation = match policy.next_wait(&context, &mut rng) {
+            WaitDecision::Wait(explanation) => explanation,
+            WaitDecision::Stop { reason } => return Ok(ended(OutcomeKind::Stopped, reason, state)),
+            WaitDecision::ScriptError { message } => {
+                return Ok(ended(OutcomeKind::Error, message, state));
+            }
+        };
+        let planned = explanation.wait_ms;
+        if let Some(limit) = deadline
+            && since_first.saturating_add(Duration::from_millis(planned)) > limit
+        {
+            let left = limit.saturating_sub(since_first).as_millis();
+            let message = format!(
+                "deadline reached: waiting {planned} ms before retry {attempt} would pass the {} ms deadline ({left} ms left)",
+                limit.as_millis()
+            );
+            return Ok(ended(OutcomeKind::Deadline, message, state));
+        }
+        state.stage = Stage::Waiting(attempt);
+        wait(run_id, attempt, explanation, emitter, skip, clock).await?;
+        prev_wait = Some(planned);
+        attempt = attempt.saturating_add(1);
+    }
+}
+
+/// What a run needs once its request and profile proved usable.
+struct Ready {
+    /// The request of attempt 1.
+    first: HopRequest,
+    policy: Policy,
+    timeouts: EffectiveTimeouts,
+    /// The shared client, or `None` for a new connection (and client) per attempt.
+    shared: Option<EngineClient>,
+}
+
+/// Validates the request (reading a body file once), builds the policy and the client.
+///
+/// # Errors
+/// The message `RunFinished` carries (kind `error`).
+async fn prepare(spec: &RequestSpec, profile: &RetryProfile) -> Result<Ready, String> {
+    let first = HopRequest::from_spec(spec)
+        .await
+        .map_err(|e| e.to_string())?;
+    let policy =
+        Policy::new(profile.clone()).map_err(|e| format!("the profile cannot run: {e}"))?;
+    let timeouts = EffectiveTimeouts::new(&spec.timeouts, &profile.timeouts);
+    let shared = if spec.new_connection_per_attempt {
+        None
+    } else {
+        Some(shared_client(spec.verify_tls, &timeouts)?)
+    };
+    Ok(Ready {
+        first,
+        policy,
+        timeouts,
+        shared,
+    })
+}
+
+/// The attempt's total limit: its own, cut to the time left before the deadline.
+fn total_limit(own: Option<Duration>, time_left: Option<Duration>) -> Option<TotalLimit> {
+    match (own, time_left) {
+        (Some(own), Some(left)) if left < own => Some(TotalLimit {
+            limit: left,
+            by_deadline: true,
+        }),
+        (Some(own), _) => Some(TotalLimit {
+            limit: own,
+            by_deadline: false,
+        }),
+        (None, Some(left)) => Some(TotalLimit {
+            limit: left,
+            by_deadline: true,
+        }),
+        (None, None) => None,
+    }
+}
+
+/// Wait `n`: announced, slept on tokio's clock (so a paused test clock skips it), ended early by
+/// "retry now", measured.
+async fn wait(
+    run_id: RunId,
+    retry: u32,
+    explanation: WaitExplanation,
+    emitter: &Emitter,
+    skip: &Notify,
+    clock: Instant,
+) -> Result<(), Closed> {
+    let planned_ms = explanation.wait_ms;
+    // Created before the announcement, so a skip sent as soon as the UI sees it is not lost
+    // (`notify_waiters` reaches every `Notified` that exists, polled or not).
+    let skipped = skip.notified();
+    tokio::pin!(skipped);
+    let began = Instant::now();
+    emitter
+        .emit(RunEvent::WaitScheduled {
+            run_id,
+            retry,
+            planned_ms,
+            explanation,
+            offset_ms: ms(began - clock),
+        })
+        .await?;
+    let planned = Duration::from_millis(planned_ms);
+    // Anchored at `began`, so the time spent announcing the wait is not added to it. A wait
+    // too far in the future to represent (the policy clamps at 24 h) falls back to `sleep`.
+    let sleep = async {
+        match began.checked_add(planned) {
+            Some(until) => sleep_until_precise(until).await,
+            None => tokio::time::sleep(planned).await,
+        }
+    };
+    let skipped = tokio::select! {
+        biased;
+        () = sleep => false,
+        () = &mut skipped => true,
+    };
+    emitter
+        .emit(RunEvent::WaitFinished {
+            run_id,
+            retry,
+            planned_ms,
+            actual_ms: ms(began.elapsed()),
+            skipped,
+        })
+        .await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn total_limit_is_the_smaller_of_own_and_time_left() {
+        let s = Duration::from_secs;
+        assert_eq!(total_limit(None, None), None);
+        assert_eq!(
+            total_limit(Some(s(5)), Some(s(2))),
+            Some(TotalLimit {
+                limit: s(2),
+                by_deadline: true
+            })
+        );
+        assert_eq!(
+            total_limit(Some(s(1)), Some(s(2))),
+            Some(TotalLimit {
+                limit: s(1),
+                by_deadline: false
+            })
+        );
+        assert_eq!(
+            total_limit(None, Some(s(3))),
+            Some(TotalLimit {
+                limit: s(3),
+                by_deadline: true
+            })
+        );
+    }
+}

@@ -83,5 +83,41 @@ pub fn builtins() -> Vec<Builtin> {
 
 /// The built-in named `id`.
 pub fn builtin(id: &str) -> Option<RetryProfile> {
-    builtins().into_iter().find(|b| b.id == id).map(|b| b.profile)
+    builtins()
+        .into_iter()
+        .find(|b| b.id == id)
+        .map(|b| b.profile)
+}
+
+/// The profile as pretty-printed JSON (two-space indent, trailing newline), the form saved to disk.
+///
+/// STUB (ui helper): the profile work replaces this at merge.
+pub fn to_json_pretty(profile: &RetryProfile) -> String {
+    match serde_json::to_string_pretty(profile) {
+        Ok(mut text) => {
+            text.push('\n');
+            text
+        }
+        Err(e) => format!("{{\"error\": \"cannot serialize profile: {e}\"}}\n"),
+    }
+}
+
+/// Writes the profile to `path` atomically: a temporary file in the same folder, then a rename,
+/// so a crash never leaves a half-written profile.
+///
+/// STUB (ui helper): the profile work replaces this at merge.
+///
+/// # Errors
+/// When the folder is not writable or the rename fails.
+pub fn save_atomic(path: &Path, profile: &RetryProfile) -> Result<(), std::io::Error> {
+    use std::io::Write;
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let mut file = tempfile::NamedTempFile::new_in(dir)?;
+    file.write_all(to_json_pretty(profile).as_bytes())?;
+    file.as_file().sync_all()?;
+    file.persist(path).map_err(|e| e.error)?;
+    Ok(())
 }

@@ -1,0 +1,113 @@
+//! The name/value table used for query parameters, headers and form fields: enabled and secret
+//! flags per row, secret values masked unless the row's "show" toggle is on.
+
+use crate::model::KeyValue;
+use egui::Ui;
+use std::collections::HashSet;
+
+/// Which rows currently show their secret value (UI-only, never persisted).
+#[derive(Debug, Default)]
+pub struct RevealedSecrets {
+    shown: HashSet<(String, usize)>,
+}
+
+impl RevealedSecrets {
+    fn is_shown(&self, table: &str, row: usize) -> bool {
+        self.shown.contains(&(table.to_owned(), row))
+    }
+
+    fn set(&mut self, table: &str, row: usize, shown: bool) {
+        let key = (table.to_owned(), row);
+        if shown {
+            self.shown.insert(key);
+        } else {
+            self.shown.remove(&key);
+        }
+    }
+}
+
+/// Draws the table named `table` (`"header"`, `"query"`, `"form field"`); rows are labelled
+/// for accessibility as `"{table} {n} name"`, `"{table} {n} value"`, `"{table} {n} enabled"`,
+/// `"{table} {n} secret"`, `"{table} {n} show"` (n 1-based). Returns true when anything changed.
+pub fn kv_table(
+    ui: &mut Ui,
+    table: &str,
+    rows: &mut Vec<KeyValue>,
+    revealed: &mut RevealedSecrets,
+) -> bool {
+    let mut changed = false;
+    let mut remove = None;
+    let width = (ui.available_width() - 150.0).max(120.0);
+    egui::Grid::new(("kv_table", table))
+        .num_columns(5)
+        .spacing([4.0, 2.0])
+        .show(ui, |ui| {
+            for (i, row) in rows.iter_mut().enumerate() {
+                let n = i + 1;
+                changed |= ui
+                    .add(egui::Checkbox::without_text(&mut row.enabled))
+                    .accessible_name(format!("{table} {n} enabled"))
+                    .on_hover_text("send this row")
+                    .changed();
+                changed |= ui
+                    .add(
+                        egui::TextEdit::singleline(&mut row.name)
+                            .hint_text("name")
+                            .desired_width(width * 0.4),
+                    )
+                    .accessible_name(format!("{table} {n} name"))
+                    .changed();
+                let secret = row.is_secret();
+                let shown = revealed.is_shown(table, i);
+                changed |= ui
+                    .add(
+                        egui::TextEdit::singleline(&mut row.value)
+                            .hint_text("value")
+                            .password(secret && !shown)
+                            .desired_width(width * 0.6),
+                    )
+                    .accessible_name(format!("{table} {n} value"))
+                    .changed();
+                ui.horizontal(|ui| {
+                    changed |= ui
+                        .add(egui::Checkbox::without_text(&mut row.secret))
+                        .accessible_name(format!("{table} {n} secret"))
+                        .on_hover_text(
+                            "secret: masked here, never persisted unless \"remember secrets\" is ticked \
+                             (Authorization, Cookie, *token* and *secret* names are always secret)",
+                        )
+                        .changed();
+                    if secret {
+                        let mut show = shown;
+                        if ui
+                            .toggle_value(&mut show, "👁")
+                            .accessible_name(format!("{table} {n} show"))
+                            .on_hover_text("show the secret value")
+                            .changed()
+                        {
+                            revealed.set(table, i, show);
+                        }
+                    }
+                });
+                if ui
+                    .small_button("🗑")
+                    .accessible_name(format!("{table} {n} remove"))
+                    .on_hover_text("remove this row")
+                    .clicked()
+                {
+                    remove = Some(i);
+                }
+                ui.end_row();
+            }
+        });
+    if let Some(i) = remove {
+        rows.remove(i);
+        revealed.shown.clear();
+        changed = true;
+    }
+    if ui.button(format!("Add {table}")).clicked() {
+        rows.push(KeyValue::new("", ""));
+        changed = true;
+    }
+    changed
+}

@@ -41,7 +41,7 @@ pub fn header_delay_editor(ui: &mut Ui, id: &str, backoff: &mut Backoff) -> bool
                 .response
                 .accessible_name(format!("delay header {n} unit"));
             if ui
-                .small_button("🗑")
+                .small_button("x")
                 .accessible_name(format!("delay header {n} remove"))
                 .clicked()
             {

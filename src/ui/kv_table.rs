@@ -37,69 +37,64 @@ pub fn kv_table(
 ) -> bool {
     let mut changed = false;
     let mut remove = None;
-    let width = (ui.available_width() - 150.0).max(120.0);
-    egui::Grid::new(("kv_table", table))
-        .num_columns(5)
-        .spacing([4.0, 2.0])
-        .show(ui, |ui| {
-            for (i, row) in rows.iter_mut().enumerate() {
-                let n = i + 1;
-                changed |= ui
-                    .add(egui::Checkbox::without_text(&mut row.enabled))
-                    .accessible_name(format!("{table} {n} enabled"))
-                    .on_hover_text("send this row")
-                    .changed();
-                changed |= ui
-                    .add(
-                        egui::TextEdit::singleline(&mut row.name)
-                            .hint_text("name")
-                            .desired_width(width * 0.4),
-                    )
-                    .accessible_name(format!("{table} {n} name"))
-                    .changed();
-                let secret = row.is_secret();
-                let shown = revealed.is_shown(table, i);
-                changed |= ui
-                    .add(
-                        egui::TextEdit::singleline(&mut row.value)
-                            .hint_text("value")
-                            .password(secret && !shown)
-                            .desired_width(width * 0.6),
-                    )
-                    .accessible_name(format!("{table} {n} value"))
-                    .changed();
-                ui.horizontal(|ui| {
-                    changed |= ui
-                        .add(egui::Checkbox::without_text(&mut row.secret))
-                        .accessible_name(format!("{table} {n} secret"))
-                        .on_hover_text(
-                            "secret: masked here, never persisted unless \"remember secrets\" is ticked \
-                             (Authorization, Cookie, *token* and *secret* names are always secret)",
-                        )
-                        .changed();
-                    if secret {
-                        let mut show = shown;
-                        if ui
-                            .toggle_value(&mut show, "👁")
-                            .accessible_name(format!("{table} {n} show"))
-                            .on_hover_text("show the secret value")
-                            .changed()
-                        {
-                            revealed.set(table, i, show);
-                        }
-                    }
-                });
+    // Fixed columns: [on] name value [secret][show] [x]; text fields share what is left.
+    let fields = (ui.available_width() - 130.0).max(140.0);
+    let height = ui.spacing().interact_size.y;
+    for (i, row) in rows.iter_mut().enumerate() {
+        let n = i + 1;
+        ui.horizontal(|ui| {
+            changed |= ui
+                .add(egui::Checkbox::without_text(&mut row.enabled))
+                .accessible_name(format!("{table} {n} enabled"))
+                .on_hover_text("send this row")
+                .changed();
+            changed |= ui
+                .add_sized(
+                    [fields * 0.4, height],
+                    egui::TextEdit::singleline(&mut row.name).hint_text("name"),
+                )
+                .accessible_name(format!("{table} {n} name"))
+                .changed();
+            let secret = row.is_secret();
+            let shown = revealed.is_shown(table, i);
+            changed |= ui
+                .add_sized(
+                    [fields * 0.6, height],
+                    egui::TextEdit::singleline(&mut row.value)
+                        .hint_text("value")
+                        .password(secret && !shown),
+                )
+                .accessible_name(format!("{table} {n} value"))
+                .changed();
+            changed |= ui
+                .add(egui::Checkbox::without_text(&mut row.secret))
+                .accessible_name(format!("{table} {n} secret"))
+                .on_hover_text(
+                    "secret: masked here, never persisted unless \"remember secrets\" is ticked \
+                     (Authorization, Cookie, *token* and *secret* names are always secret)",
+                )
+                .changed();
+            if secret {
+                let mut show = shown;
                 if ui
-                    .small_button("🗑")
-                    .accessible_name(format!("{table} {n} remove"))
-                    .on_hover_text("remove this row")
-                    .clicked()
+                    .toggle_value(&mut show, "show")
+                    .accessible_name(format!("{table} {n} show"))
+                    .on_hover_text("show the secret value")
+                    .changed()
                 {
-                    remove = Some(i);
+                    revealed.set(table, i, show);
                 }
-                ui.end_row();
+            }
+            if ui
+                .small_button("x")
+                .accessible_name(format!("{table} {n} remove"))
+                .on_hover_text("remove this row")
+                .clicked()
+            {
+                remove = Some(i);
             }
         });
+    }
     if let Some(i) = remove {
         rows.remove(i);
         revealed.shown.clear();

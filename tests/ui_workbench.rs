@@ -366,8 +366,10 @@ fn persisted_workspace_round_trips_through_ron() {
             .is_some_and(|r| r.url.starts_with("{{demo}}")),
         "demo URL stored without its port"
     );
-    let text = serde_json::to_string(&stored).expect("serializes");
-    let back: PersistedWorkbench = serde_json::from_str(&text).expect("deserializes");
+    // eframe stores values as RON.
+    let text = ron::ser::to_string(&stored).expect("serializes as RON");
+    let back: PersistedWorkbench = ron::from_str(&text).expect("deserializes from RON");
+    assert_eq!(back, stored);
     let (engine, _p) = ChannelEngine::new();
     let restored = WorkbenchState::new(WorkbenchSetup {
         engine: Box::new(engine),
@@ -383,6 +385,79 @@ fn persisted_workspace_round_trips_through_ron() {
     );
     assert_eq!(restored.current.profile.max_retries, 7);
     assert!(restored.current.is_dirty());
+}
+
+#[derive(Debug)]
+struct DroppedPath(PathBuf);
+
+impl egui::DroppedFile for DroppedPath {
+    fn path(&self) -> &std::path::Path {
+        &self.0
+    }
+
+    fn bytes(&self) -> Result<Vec<u8>, String> {
+        std::fs::read(&self.0).map_err(|e| e.to_string())
+    }
+}
+
+#[test]
+fn dropping_a_json_file_opens_it_and_other_files_are_refused() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut other = retryscope::ui::profile_library::fallback_default_profile();
+    other.name = "Dropped API".into();
+    let good = write_temp(
+        &dir,
+        "dropped.json",
+        &retryscope::profile::to_json_pretty(&other),
+    );
+    let txt = write_temp(&dir, "notes.txt", "hello");
+    let (state, _probe) = setup(vec![], None);
+    let mut h = harness(state);
+    h.run();
+    h.input_mut().dropped_files.push(Arc::new(DroppedPath(txt)));
+    h.run();
+    assert!(h.query_by_label_contains("not a .json file").is_some());
+    assert_eq!(
+        h.state().current.profile.name,
+        "ServiceNow example (exponential)"
+    );
+    h.input_mut()
+        .dropped_files
+        .push(Arc::new(DroppedPath(good.clone())));
+    h.run();
+    assert_eq!(h.state().current.profile, other);
+    assert_eq!(h.state().current.path(), Some(good.as_path()));
+}
+
+#[test]
+fn idle_workbench_does_not_repaint_continuously() {
+    let (state, _probe) = setup(vec![], None);
+    let mut h = harness(state);
+    h.run();
+    let steps = h.run();
+    assert!(steps <= 2, "idle frames settle at once, ran {steps}");
+}
+
+#[test]
+fn custom_script_compile_errors_show_inline_with_line_and_column() {
+    let (state, _probe) = setup(vec![], None);
+    let mut h = harness(state);
+    h.run();
+    h.get_by_label("Duplicate to edit").click();
+    h.run();
+    {
+        let backoff = &mut h.state_mut().current.profile.backoff;
+        backoff.strategy = Strategy::Custom;
+        backoff.script = Some("fn get_delay(ctx) {\n    let x = ;\n}\n".into());
+    }
+    h.run();
+    assert!(h.query_by_label("Script").is_some(), "code editor shown");
+    let error = label_of(&h, "line 2, column");
+    assert!(!error.is_empty(), "compile error names line 2");
+    h.state_mut().current.profile.backoff.script =
+        Some("fn get_delay(ctx) { 100 * ctx.retry }\n".into());
+    h.run();
+    assert!(h.query_by_label("script compiles").is_some());
 }
 
 // ---------------------------------------------------------------------------------------------

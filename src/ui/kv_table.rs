@@ -40,6 +40,18 @@ pub fn kv_table(
     // Fixed columns: [on] name value [secret][show] [x]; text fields share what is left.
     let fields = (ui.available_width() - 130.0).max(140.0);
     let height = ui.spacing().interact_size.y;
+    if !rows.is_empty() {
+        ui.horizontal(|ui| {
+            let small = |t: &str| egui::RichText::new(t).small().weak();
+            ui.add_sized(
+                [ui.spacing().interact_size.y, 12.0],
+                egui::Label::new(small("on")),
+            );
+            ui.add_sized([fields * 0.4, 12.0], egui::Label::new(small("name")));
+            ui.add_sized([fields * 0.6, 12.0], egui::Label::new(small("value")));
+            ui.label(small("secret"));
+        });
+    }
     for (i, row) in rows.iter_mut().enumerate() {
         let n = i + 1;
         ui.horizontal(|ui| {

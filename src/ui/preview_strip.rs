@@ -73,6 +73,13 @@ impl PreviewCache {
             .iter()
             .map(|s| s.wait.max.max(s.bound_max))
             .fold(1.0_f64, f64::max);
+        let bound = self
+            .stats
+            .iter()
+            .map(|s| s.bound_max)
+            .fold(0.0_f64, f64::max);
+        ui.label(format!("largest possible wait: {} ms", ms(bound)))
+            .on_hover_text("the formula's true maximum over all retries, after cap, jitter and window (not sampled)");
         for s in &self.stats {
             ui.horizontal(|ui| {
                 let (rect, _) = ui.allocate_exact_size(vec2(140.0, 12.0), Sense::hover());

@@ -602,8 +602,13 @@ impl WorkbenchState {
         ui.separator();
         let read_only = self.current.is_read_only();
         let error = self.preview.error().cloned();
-        self.policy_editor
-            .ui(ui, &mut self.current.profile, read_only, error.as_ref());
+        if self
+            .policy_editor
+            .ui(ui, &mut self.current.profile, read_only, error.as_ref())
+        {
+            // The preview is recomputed at the start of the next frame; make sure there is one.
+            ui.ctx().request_repaint();
+        }
     }
 
     fn confirm_prompt(&mut self, ui: &Ui) {

@@ -92,6 +92,10 @@ impl eframe::App for RetryscopeApp {
         self.workbench.ui(ui);
     }
 
+    fn persist_egui_memory(&self) -> bool {
+        self.persist
+    }
+
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
         if self.persist {
             eframe::set_value(storage, STORAGE_KEY, &self.workbench.to_persisted());
@@ -107,8 +111,10 @@ impl eframe::App for RetryscopeApp {
 pub fn run(options: AppOptions) -> Result<(), String> {
     let services =
         AppServices::start().map_err(|e| format!("cannot start the background runtime: {e}"))?;
+    let smoke_mode = options.screenshot.is_some() || options.exit_after_ms.is_some();
     let native = eframe::NativeOptions {
         renderer: eframe::Renderer::Glow,
+        persist_window: !smoke_mode,
         viewport: egui::ViewportBuilder::default()
             .with_title("Retryscope")
             .with_app_id("retryscope")

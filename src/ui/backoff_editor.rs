@@ -37,20 +37,20 @@ pub fn backoff_editor(
                     }
                     changed |= ui
                         .selectable_value(&mut backoff.strategy, s, s.id())
-                        .on_hover_text(s.formula())
+                        .on_hover_text(formula_text(s))
                         .changed();
                 }
             })
             .response
             .labelled_by(label.id)
-            .on_hover_text(backoff.strategy.formula());
+            .on_hover_text(formula_text(backoff.strategy));
     });
     ui.label(
-        egui::RichText::new(backoff.strategy.formula())
+        egui::RichText::new(formula_text(backoff.strategy))
             .small()
             .weak(),
     );
-    let formula = backoff.strategy.formula();
+    let formula = formula_text(backoff.strategy);
     let s = backoff.strategy;
     let uses_base = !matches!(s, Strategy::ResponseHeader | Strategy::Custom);
     let uses_window = matches!(
@@ -120,6 +120,11 @@ pub fn backoff_editor(
         changed |= script_editor(ui, script, script_error);
     }
     changed
+}
+
+/// The strategy's formula with glyphs egui's default fonts lack replaced (`→` becomes `->`).
+pub fn formula_text(strategy: Strategy) -> String {
+    strategy.formula().replace('→', "->")
 }
 
 fn label_for(nested: bool, name: &str) -> String {

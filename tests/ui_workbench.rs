@@ -524,7 +524,9 @@ fn live_default_request_succeeds_on_attempt_3() {
     let h = &mut live.harness;
     h.get_by_label("Send").click();
     let ok = wait_until(h, Duration::from_secs(20), |h| {
-        h.query_by_label_contains("ucceeded on attempt 3").is_some()
+        h.query_all_by_label_contains("ucceeded on attempt 3")
+            .next()
+            .is_some()
     });
     assert!(ok, "success banner within 20 s (two 503s then 200)");
     assert!(h.state().runs.active_runs().is_empty());
@@ -556,7 +558,7 @@ fn live_escape_cancels_a_run_mid_wait() {
     );
     assert!(t.elapsed() < Duration::from_secs(3));
     assert!(
-        h.query_by_label_contains("ancelled").is_some(),
+        h.query_all_by_label_contains("ancelled").next().is_some(),
         "Cancelled banner"
     );
 }
@@ -585,5 +587,9 @@ fn live_two_runs_overlap_and_both_finish() {
             .is_empty()),
         "both runs finish"
     );
-    assert!(h.query_by_label_contains("ucceeded on attempt 3").is_some());
+    assert!(
+        h.query_all_by_label_contains("ucceeded on attempt 3")
+            .next()
+            .is_some()
+    );
 }

@@ -90,7 +90,13 @@ fn send_button_starts_a_run_against_the_demo_with_the_default_profile() {
     let (run_id, spec, profile) = &started[0];
     assert_eq!(*run_id, 1);
     assert_eq!(spec.method, "GET");
-    assert_eq!(spec.url, format!("{DEMO}/status/503?times=2"));
+    // The stub tree has no built-ins: the fallback retries 503 (the real seed 001 table: 429 only).
+    let status = retryscope::ui::request_draft::demo_failure_status(profile);
+    assert_eq!(spec.url, format!("{DEMO}/status/{status}?times=2"));
+    assert!(
+        profile.retry_on.status.contains(status),
+        "the default profile retries the demo failure"
+    );
     let key = spec
         .query
         .iter()

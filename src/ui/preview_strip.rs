@@ -60,9 +60,19 @@ impl PreviewCache {
                 "{PREVIEW_SAMPLES} simulated runs where every attempt fails with 503 and no delay header; \
                  band = min–max, tick = p50, right = cumulative worst case"
             ));
-        if let Some(e) = &self.error {
-            ui.colored_label(ui.visuals().error_fg_color, format!("no preview: {e}"));
-            return;
+        match &self.error {
+            Some(PolicyError::Script { .. }) => {
+                ui.colored_label(
+                    ui.visuals().error_fg_color,
+                    "no preview: the script does not compile (error under the editor)",
+                );
+                return;
+            }
+            Some(e) => {
+                ui.colored_label(ui.visuals().error_fg_color, format!("no preview: {e}"));
+                return;
+            }
+            None => {}
         }
         if self.stats.is_empty() {
             ui.weak("no preview: no retries to simulate");

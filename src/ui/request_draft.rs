@@ -1,6 +1,6 @@
 //! The request as the composer edits it, and how it becomes a [`RequestSpec`] on Send.
 
-use crate::model::{Body, KeyValue, RequestSpec, Timeouts};
+use crate::model::{Body, KeyValue, RequestSpec, RetryProfile, Timeouts};
 use serde::{Deserialize, Serialize};
 
 /// The placeholder replaced by a fresh UUID on every Send, in URL, query and header values.
@@ -138,12 +138,13 @@ impl Default for RequestDraft {
 }
 
 impl RequestDraft {
-    /// The first-run request against the demo server at `base_url`: `GET /status/503?times=2`
-    /// plus a `key` query row of [`UUID_PLACEHOLDER`], so every Send gets its own counter on the
-    /// demo server (it fails twice with 503, then answers 200).
-    pub fn demo(base_url: &str) -> Self {
+    /// The first-run request against the demo server at `base_url`:
+    /// `GET /status/{status}?times=2` plus a `key` query row of [`UUID_PLACEHOLDER`], so every
+    /// Send gets its own counter on the demo server (it fails twice with `status`, then answers
+    /// 200). Pick `status` with [`demo_failure_status`] so the selected profile retries it.
+    pub fn demo(base_url: &str, status: u16) -> Self {
         Self {
-            url: format!("{base_url}/status/503?times=2"),
+            url: format!("{base_url}/status/{status}?times=2"),
             query: vec![KeyValue::new("key", UUID_PLACEHOLDER)],
             headers: vec![KeyValue::new("Accept", "application/json")],
             ..Self::default()
@@ -198,18 +199,43 @@ impl RequestDraft {
     }
 }
 
+/// The status the first-run demo request fails with: 503 when `profile` retries it (the issue's
+/// example), else 429 (the seed 001 table retries only 429), else the profile's first retryable code.
+pub fn demo_failure_status(profile: &RetryProfile) -> u16 {
+    let set = &profile.retry_on.status;
+    if set.contains(503) {
+        503
+    } else if set.contains(429) {
+        429
+    } else {
+        set.0.first().map_or(503, |r| r.low)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn demo_request_gets_a_fresh_key_per_send() {
-        let draft = RequestDraft::demo("http://127.0.0.1:9");
+        let draft = RequestDraft::demo("http://127.0.0.1:9", 503);
         let a = draft.to_spec("a1");
         let b = draft.to_spec("b2");
         assert_eq!(a.url, "http://127.0.0.1:9/status/503?times=2");
         assert_eq!(a.query[0].value, "a1");
         assert_eq!(b.query[0].value, "b2");
+    }
+
+    #[test]
+    fn demo_status_is_one_the_profile_retries() {
+        let mut p = crate::ui::profile_library::fallback_default_profile();
+        assert_eq!(demo_failure_status(&p), 503);
+        p.retry_on.status = crate::model::StatusSet::parse_list("429").unwrap_or_default();
+        assert_eq!(demo_failure_status(&p), 429);
+        p.retry_on.status = crate::model::StatusSet::parse_list("502-504").unwrap_or_default();
+        assert_eq!(demo_failure_status(&p), 503);
+        p.retry_on.status = crate::model::StatusSet::parse_list("408").unwrap_or_default();
+        assert_eq!(demo_failure_status(&p), 408);
     }
 
     #[test]

@@ -13,7 +13,7 @@ use super::profile_library::{
     CurrentProfile, DEFAULT_BUILTIN, ProfileSource, builtin_profile, fallback_default_profile,
     file_name, picker_entries, scan_library,
 };
-use super::request_draft::RequestDraft;
+use super::request_draft::{RequestDraft, demo_failure_status};
 use super::shortcuts::{Shortcut, take_shortcuts};
 use super::theme::ThemeChoice;
 use super::timeline::{RunsState, TimelineAction};
@@ -92,6 +92,10 @@ impl WorkbenchState {
     pub fn new(setup: WorkbenchSetup) -> Self {
         let persisted = setup.persisted.unwrap_or_default();
         let demo = setup.demo_base_url.clone();
+        let current = persisted
+            .profile
+            .clone()
+            .map_or_else(default_current, restore_profile);
         let draft = match persisted.request.clone() {
             Some(mut d) => {
                 if let Some(base) = &demo {
@@ -99,12 +103,11 @@ impl WorkbenchState {
                 }
                 d
             }
-            None => RequestDraft::demo(demo.as_deref().unwrap_or("http://127.0.0.1:8080")),
+            None => RequestDraft::demo(
+                demo.as_deref().unwrap_or("http://127.0.0.1:8080"),
+                demo_failure_status(&current.profile),
+            ),
         };
-        let current = persisted
-            .profile
-            .clone()
-            .map_or_else(default_current, restore_profile);
         let library = setup
             .library_dir
             .as_deref()

@@ -36,16 +36,25 @@ fn setup(
 }
 
 fn harness(state: WorkbenchState) -> Harness<'static, WorkbenchState> {
-    Harness::builder()
+    // Wait explanations use `→` and `×`, which egui's bundled font lacks: add a system font,
+    // and accept tofu only on machines without one.
+    let has_fallback = retryscope::ui::fonts::install_fallback_fonts(&egui::Context::default());
+    let mut builder = Harness::builder()
         .with_size([1600.0, 1400.0])
-        .build_ui_state(
-            |ui, s: &mut WorkbenchState| {
-                let ctx = ui.ctx().clone();
-                s.logic(&ctx);
-                s.ui(ui);
-            },
-            state,
-        )
+        .with_context_setup(|ctx| {
+            retryscope::ui::fonts::install_fallback_fonts(ctx);
+        });
+    if !has_fallback {
+        builder = builder.allow_missing_glyphs();
+    }
+    builder.build_ui_state(
+        |ui, s: &mut WorkbenchState| {
+            let ctx = ui.ctx().clone();
+            s.logic(&ctx);
+            s.ui(ui);
+        },
+        state,
+    )
 }
 
 fn starts(probe: &EngineProbe) -> Vec<(u64, retryscope::model::RequestSpec, RetryProfile)> {
@@ -385,9 +394,11 @@ fn persisted_workspace_round_trips_through_ron() {
         persisted: Some(back),
     });
     assert_eq!(restored.composer.draft.method, "POST");
+    let status = retryscope::ui::request_draft::demo_failure_status(&restored.current.profile);
     assert_eq!(
         restored.composer.draft.url,
-        "http://127.0.0.1:7/status/503?times=2"
+        format!("http://127.0.0.1:7/status/{status}?times=2"),
+        "the demo URL follows the new port"
     );
     assert_eq!(restored.current.profile.max_retries, 7);
     assert!(restored.current.is_dirty());

@@ -4,6 +4,7 @@
 use super::AppOptions;
 use super::app_services::AppServices;
 use super::file_dialogs::RfdDialogs;
+use super::fonts::install_fallback_fonts;
 use super::persistence::{PersistedWorkbench, STORAGE_KEY};
 use super::profile_library::default_library_dir;
 use super::smoke_run::{SmokeResult, SmokeRun};
@@ -31,6 +32,7 @@ impl RetryscopeApp {
         services: AppServices,
     ) -> Result<Self, String> {
         let ctx = cc.egui_ctx.clone();
+        install_fallback_fonts(&ctx);
         let waker_ctx = ctx.clone();
         let engine = EngineService::spawn(Arc::new(move || {
             waker_ctx.request_repaint_after(Duration::from_millis(EVENT_REPAINT_MS));

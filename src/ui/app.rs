@@ -117,6 +117,9 @@ pub fn run(options: AppOptions) -> Result<(), String> {
     let native = eframe::NativeOptions {
         renderer: eframe::Renderer::Glow,
         persist_window: !smoke_mode,
+        // Smoke runs neither read nor touch the user's saved workspace.
+        persistence_path: smoke_mode
+            .then(|| std::env::temp_dir().join(format!("retryscope-smoke-{}", std::process::id()))),
         viewport: egui::ViewportBuilder::default()
             .with_title("Retryscope")
             .with_app_id("retryscope")

@@ -90,20 +90,24 @@ impl PreviewCache {
             .fold(0.0_f64, f64::max);
         ui.label(format!("largest possible wait: {} ms", ms(bound)))
             .on_hover_text("the formula's true maximum over all retries, after cap, jitter and window (not sampled)");
+        let bar_width = (ui.available_width() * 0.3).clamp(60.0, 140.0);
         for s in &self.stats {
             ui.horizontal(|ui| {
-                let (rect, _) = ui.allocate_exact_size(vec2(140.0, 12.0), Sense::hover());
+                let (rect, _) = ui.allocate_exact_size(vec2(bar_width, 12.0), Sense::hover());
                 paint_band(ui, rect, s, scale);
-                ui.label(
-                    egui::RichText::new(format!(
-                        "retry {}: wait {}–{} ms, p50 {} ms; cumulative worst {} ms",
-                        s.retry,
-                        ms(s.wait.min),
-                        ms(s.wait.max),
-                        ms(s.wait.p50),
-                        ms(s.cumulative.max)
-                    ))
-                    .small(),
+                ui.add(
+                    egui::Label::new(
+                        egui::RichText::new(format!(
+                            "retry {}: wait {}–{} ms, p50 {} ms; cumulative worst {} ms",
+                            s.retry,
+                            ms(s.wait.min),
+                            ms(s.wait.max),
+                            ms(s.wait.p50),
+                            ms(s.cumulative.max)
+                        ))
+                        .small(),
+                    )
+                    .wrap(),
                 )
                 .on_hover_text(format!(
                     "p95 {} ms; formula maximum {} ms; cumulative p50 {} ms",

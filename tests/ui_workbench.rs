@@ -404,6 +404,86 @@ fn persisted_workspace_round_trips_through_ron() {
     assert!(restored.current.is_dirty());
 }
 
+#[test]
+fn library_profiles_are_listed_in_the_picker_and_load_when_chosen() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut lib = retryscope::ui::profile_library::fallback_default_profile();
+    lib.name = "Library API".into();
+    let path = write_temp(
+        &dir,
+        "library-api.json",
+        &retryscope::profile::to_json_pretty(&lib),
+    );
+    let (engine, _probe) = ChannelEngine::new();
+    let state = WorkbenchState::new(WorkbenchSetup {
+        engine: Box::new(engine),
+        dialogs: Box::new(ScriptedDialogs::default()),
+        demo_base_url: Some(DEMO.into()),
+        library_dir: Some(dir.path().to_path_buf()),
+        persisted: None,
+    });
+    let mut h = harness(state);
+    h.run();
+    h.get_by_label("Profile").click();
+    h.run();
+    h.get_by_label("library: library-api.json").click();
+    h.run();
+    assert_eq!(h.state().current.profile, lib);
+    assert_eq!(h.state().current.path(), Some(path.as_path()));
+    assert!(h.query_by_label("file: library-api.json").is_some());
+}
+
+#[test]
+fn browse_fills_the_body_file_path_from_the_picker() {
+    let picked = PathBuf::from("/tmp/payload.bin");
+    let (mut state, probe) = setup(vec![Some(picked.clone())], None);
+    state.composer.draft.method = "POST".into();
+    state.composer.draft.body.kind = retryscope::ui::request_draft::BodyKind::File;
+    let mut h = harness(state);
+    h.run();
+    h.get_by_label("Body").click();
+    h.run();
+    h.get_by_label("Browse…").click();
+    h.run();
+    assert_eq!(
+        h.state().composer.draft.body.file_path,
+        picked.display().to_string()
+    );
+    h.get_by_label("Send").click();
+    h.run();
+    let started = starts(&probe);
+    assert_eq!(
+        started[0].1.body,
+        retryscope::model::Body::File {
+            path: picked.display().to_string(),
+            content_type: None
+        }
+    );
+}
+
+#[test]
+fn theme_switch_applies_and_persists() {
+    let (state, _probe) = setup(vec![], None);
+    let mut h = harness(state);
+    h.run();
+    h.get_by_label("Dark").click();
+    h.run();
+    assert_eq!(
+        h.ctx.options(|o| o.theme_preference),
+        egui::ThemePreference::Dark
+    );
+    h.get_by_label("Light").click();
+    h.run();
+    assert_eq!(
+        h.ctx.options(|o| o.theme_preference),
+        egui::ThemePreference::Light
+    );
+    assert_eq!(
+        h.state().to_persisted().theme,
+        retryscope::ui::theme::ThemeChoice::Light
+    );
+}
+
 #[derive(Debug)]
 struct DroppedPath(PathBuf);
 

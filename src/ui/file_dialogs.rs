@@ -68,6 +68,11 @@ impl RfdDialogs {
 impl FileDialogs for RfdDialogs {
     fn request(&mut self, purpose: DialogPurpose) {
         let mut dialog = rfd::AsyncFileDialog::new();
+        if let (DialogPurpose::SaveProfileAs { .. }, Some(dir)) = (&purpose, &self.start_dir) {
+            // Saving into the library folder is the default: create it on first use. When that
+            // fails the picker simply starts in its own default folder.
+            let _ = std::fs::create_dir_all(dir);
+        }
         if let Some(dir) = self.start_dir.as_ref().filter(|d| d.is_dir()) {
             dialog = dialog.set_directory(dir);
         }

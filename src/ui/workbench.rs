@@ -561,6 +561,7 @@ impl WorkbenchState {
             egui::ComboBox::from_id_salt("profile_picker")
                 .selected_text(selected_label)
                 .width(ui.available_width() - 10.0)
+                .height(480.0)
                 .truncate()
                 .show_ui(ui, |ui| {
                     for e in &entries {

@@ -1,8 +1,35 @@
-//! The desktop workbench (eframe/egui 0.37). Talks to the engine only through commands and events.
+//! The desktop workbench (eframe/egui 0.37, glow renderer). Talks to the engine only through
+//! commands and events ([`engine_link::EngineLink`]); never touches the network itself.
 //!
-//! STUB: the app shell replaces this; `run_app` and `AppOptions` are the contract with `main.rs`.
+//! [`workbench::WorkbenchState`] holds all state and draws the frame (testable with
+//! `egui_kittest`); [`app`] is the thin eframe wrapper; `run_app` and [`AppOptions`] are the
+//! contract with `main.rs`.
 
+pub mod app;
+pub mod app_services;
+pub mod backoff_editor;
+pub mod body_editor;
+pub mod composer;
+pub mod confirm_modal;
+pub mod engine_link;
+pub mod error_panel;
+pub mod file_dialogs;
+pub mod fonts;
+pub mod header_delay_editor;
+pub mod kv_table;
+pub mod ms_field;
+pub mod persistence;
+pub mod policy_editor;
+pub mod preview_strip;
+pub mod profile_library;
+pub mod request_draft;
+pub mod script_editor;
+pub mod shortcuts;
+pub mod smoke_run;
+pub mod theme;
 pub mod timeline;
+pub mod url_check;
+pub mod workbench;
 
 use std::path::PathBuf;
 
@@ -17,11 +44,13 @@ pub struct AppOptions {
     pub profile: Option<PathBuf>,
 }
 
-/// Opens the window and runs until it is closed.
+/// Opens the window and runs until it is closed. With `screenshot` or `exit_after_ms` set, it
+/// presses Send once at start, saves the screenshot after `exit_after_ms` (default 1500 ms) and
+/// closes; nothing is persisted in that mode.
 ///
 /// # Errors
-/// A message when the window cannot be created (no display, no OpenGL).
+/// A message when the window cannot be created (no display, no OpenGL), the engine cannot
+/// start, or the screenshot cannot be written.
 pub fn run_app(options: AppOptions) -> Result<(), String> {
-    let _ = options;
-    Ok(())
+    app::run(options)
 }

@@ -1,0 +1,155 @@
+//! The thin eframe wrapper around [`WorkbenchState`]: services, engine waker, persistence,
+//! and the smoke-run automation.
+
+use super::AppOptions;
+use super::app_services::AppServices;
+use super::file_dialogs::RfdDialogs;
+use super::fonts::install_fallback_fonts;
+use super::persistence::{PersistedWorkbench, STORAGE_KEY};
+use super::profile_library::default_library_dir;
+use super::smoke_run::{SmokeResult, SmokeRun};
+use super::workbench::{WorkbenchSetup, WorkbenchState};
+use crate::engine::EngineService;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// How soon after an engine event the UI repaints, ms (bursts coalesce into one frame).
+const EVENT_REPAINT_MS: u64 = 10;
+
+/// The eframe app.
+pub struct RetryscopeApp {
+    workbench: WorkbenchState,
+    smoke: Option<SmokeRun>,
+    persist: bool,
+    // Declared last: dropped after the workbench (its dialogs use the runtime).
+    _services: AppServices,
+}
+
+impl RetryscopeApp {
+    fn new(
+        cc: &eframe::CreationContext<'_>,
+        options: &AppOptions,
+        services: AppServices,
+    ) -> Result<Self, String> {
+        let ctx = cc.egui_ctx.clone();
+        install_fallback_fonts(&ctx);
+        let waker_ctx = ctx.clone();
+        let engine = EngineService::spawn(Arc::new(move || {
+            waker_ctx.request_repaint_after(Duration::from_millis(EVENT_REPAINT_MS));
+        }))
+        .map_err(|e| format!("cannot start the engine: {e}"))?;
+        let smoke_mode = options.screenshot.is_some() || options.exit_after_ms.is_some();
+        let persisted: Option<PersistedWorkbench> = if smoke_mode {
+            None
+        } else {
+            cc.storage.and_then(|s| eframe::get_value(s, STORAGE_KEY))
+        };
+        let library_dir = default_library_dir();
+        let dialog_ctx = ctx.clone();
+        let dialogs = RfdDialogs::new(
+            services.handle(),
+            Arc::new(move || dialog_ctx.request_repaint()),
+            library_dir.clone(),
+        );
+        let mut workbench = WorkbenchState::new(WorkbenchSetup {
+            engine: Box::new(engine),
+            dialogs: Box::new(dialogs),
+            demo_base_url: services.demo_base_url(),
+            library_dir,
+            persisted,
+        });
+        if let Some(problem) = services.demo_problem() {
+            log_problem(&mut workbench, problem);
+        }
+        if let Some(path) = &options.profile {
+            workbench.open_profile_path(path.clone());
+        }
+        Ok(Self {
+            workbench,
+            smoke: smoke_mode
+                .then(|| SmokeRun::new(options.screenshot.clone(), options.exit_after_ms)),
+            persist: !smoke_mode,
+            _services: services,
+        })
+    }
+
+    fn smoke_result(&self) -> Option<SmokeResult> {
+        self.smoke.as_ref().map(|s| Arc::clone(&s.result))
+    }
+}
+
+fn log_problem(workbench: &mut WorkbenchState, problem: &str) {
+    workbench.set_status(true, format!("{problem}; the default request will fail"));
+}
+
+impl eframe::App for RetryscopeApp {
+    fn logic(&mut self, ctx: &egui::Context, _frame: &mut eframe::Frame) {
+        self.workbench.logic(ctx);
+        if let Some(smoke) = &mut self.smoke {
+            smoke.tick(ctx, &mut self.workbench);
+        }
+    }
+
+    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        self.workbench.ui(ui);
+    }
+
+    fn persist_egui_memory(&self) -> bool {
+        self.persist
+    }
+
+    fn save(&mut self, storage: &mut dyn eframe::Storage) {
+        if self.persist {
+            eframe::set_value(storage, STORAGE_KEY, &self.workbench.to_persisted());
+        }
+    }
+}
+
+/// Opens the window (glow renderer, 1280×800) and runs until it closes.
+///
+/// # Errors
+/// A message when the window cannot be created (no display, no OpenGL), the runtime or engine
+/// cannot start, or the smoke-run screenshot could not be written.
+pub fn run(options: AppOptions) -> Result<(), String> {
+    let services =
+        AppServices::start().map_err(|e| format!("cannot start the background runtime: {e}"))?;
+    let smoke_mode = options.screenshot.is_some() || options.exit_after_ms.is_some();
+    let native = eframe::NativeOptions {
+        renderer: eframe::Renderer::Glow,
+        persist_window: !smoke_mode,
+        // Smoke runs neither read nor touch the user's saved workspace.
+        persistence_path: smoke_mode
+            .then(|| std::env::temp_dir().join(format!("retryscope-smoke-{}", std::process::id()))),
+        viewport: egui::ViewportBuilder::default()
+            .with_title("Retryscope")
+            .with_app_id("retryscope")
+            .with_inner_size([1280.0, 800.0])
+            .with_min_inner_size([900.0, 560.0])
+            .with_drag_and_drop(true),
+        ..Default::default()
+    };
+    let result_slot: Arc<std::sync::Mutex<Option<SmokeResult>>> = Arc::default();
+    let slot = Arc::clone(&result_slot);
+    eframe::run_native(
+        "Retryscope",
+        native,
+        Box::new(move |cc| {
+            let app = RetryscopeApp::new(cc, &options, services)?;
+            if let Ok(mut s) = slot.lock() {
+                *s = app.smoke_result();
+            }
+            Ok(Box::new(app))
+        }),
+    )
+    .map_err(|e| {
+        format!("cannot open the window: {e}; is a display (X11/Wayland) with OpenGL available?")
+    })?;
+    let smoke = result_slot.lock().ok().and_then(|s| s.clone());
+    match smoke {
+        Some(result) => match result.lock().ok().and_then(|r| r.clone()) {
+            Some(outcome) => outcome,
+            None => Err("the window closed before the screenshot was taken".into()),
+        },
+        None => Ok(()),
+    }
+}

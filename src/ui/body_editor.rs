@@ -1,0 +1,174 @@
+//! The body editor: none, JSON (with Pretty / Validate), text, form fields, or a file path.
+
+use super::kv_table::{RevealedSecrets, kv_table};
+use super::request_draft::{BodyDraft, BodyKind};
+use egui::Ui;
+
+/// What the body editor asks the workbench to do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BodyAction {
+    /// Open a file picker for the body file.
+    BrowseFile,
+}
+
+/// Result of the last Pretty/Validate press, shown under the JSON editor.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct JsonCheck {
+    /// `Ok(())` = valid; `Err` = `line L, column C: message`.
+    pub result: Option<Result<(), String>>,
+}
+
+/// Validates JSON text; the error names line:column (1-based).
+///
+/// # Errors
+/// `line L, column C: message` for the first syntax error.
+pub fn validate_json(text: &str) -> Result<serde_json::Value, String> {
+    serde_json::from_str(text).map_err(|e| format!("line {}, column {}: {e}", e.line(), e.column()))
+}
+
+/// Draws the editor; returns the action requested, if any, and sets `*changed` on edits.
+pub fn body_editor(
+    ui: &mut Ui,
+    body: &mut BodyDraft,
+    check: &mut JsonCheck,
+    revealed: &mut RevealedSecrets,
+    changed: &mut bool,
+) -> Option<BodyAction> {
+    let mut action = None;
+    ui.horizontal(|ui| {
+        let label = ui.label("Body type");
+        egui::ComboBox::from_id_salt("body_kind")
+            .selected_text(body.kind.label())
+            .show_ui(ui, |ui| {
+                for kind in BodyKind::ALL {
+                    *changed |= ui
+                        .selectable_value(&mut body.kind, kind, kind.label())
+                        .changed();
+                }
+            })
+            .response
+            .labelled_by(label.id);
+    });
+    match body.kind {
+        BodyKind::None => {
+            ui.weak("no body is sent");
+        }
+        BodyKind::Json => {
+            ui.horizontal(|ui| {
+                if ui
+                    .button("Pretty")
+                    .on_hover_text("re-indent the JSON")
+                    .clicked()
+                {
+                    match validate_json(&body.json) {
+                        Ok(v) => {
+                            body.json = serde_json::to_string_pretty(&v)
+                                .unwrap_or_else(|_| body.json.clone());
+                            check.result = Some(Ok(()));
+                            *changed = true;
+                        }
+                        Err(e) => check.result = Some(Err(e)),
+                    }
+                }
+                if ui
+                    .button("Validate")
+                    .on_hover_text("check the JSON syntax")
+                    .clicked()
+                {
+                    check.result = Some(validate_json(&body.json).map(|_| ()));
+                }
+            });
+            let r = ui
+                .add(
+                    egui::TextEdit::multiline(&mut body.json)
+                        .code_editor()
+                        .desired_rows(5)
+                        .desired_width(f32::INFINITY),
+                )
+                .accessible_name("JSON body");
+            if r.changed() {
+                check.result = None;
+                *changed = true;
+            }
+            match &check.result {
+                Some(Ok(())) => {
+                    ui.colored_label(ui.visuals().hyperlink_color, "valid JSON");
+                }
+                Some(Err(e)) => {
+                    ui.colored_label(ui.visuals().error_fg_color, e);
+                }
+                None => {}
+            }
+        }
+        BodyKind::Text => {
+            content_type_row(
+                ui,
+                &mut body.content_type,
+                "text/plain; charset=utf-8",
+                changed,
+            );
+            *changed |= ui
+                .add(
+                    egui::TextEdit::multiline(&mut body.text)
+                        .desired_rows(5)
+                        .desired_width(f32::INFINITY),
+                )
+                .accessible_name("text body")
+                .changed();
+        }
+        BodyKind::Form => {
+            *changed |= kv_table(ui, "form field", &mut body.form, revealed);
+        }
+        BodyKind::File => {
+            content_type_row(
+                ui,
+                &mut body.content_type,
+                "application/octet-stream",
+                changed,
+            );
+            ui.horizontal(|ui| {
+                let label = ui.label("File");
+                *changed |= ui
+                    .add(
+                        egui::TextEdit::singleline(&mut body.file_path)
+                            .hint_text("/path/to/body.bin"),
+                    )
+                    .labelled_by(label.id)
+                    .changed();
+                if ui
+                    .button("Browse…")
+                    .on_hover_text("pick the body file")
+                    .clicked()
+                {
+                    action = Some(BodyAction::BrowseFile);
+                }
+            });
+            ui.weak("read once before attempt 1; the same bytes are sent on every attempt");
+        }
+    }
+    action
+}
+
+fn content_type_row(ui: &mut Ui, content_type: &mut String, default: &str, changed: &mut bool) {
+    ui.horizontal(|ui| {
+        let label = ui.label("Content-Type");
+        *changed |= ui
+            .add(egui::TextEdit::singleline(content_type).hint_text(default))
+            .labelled_by(label.id)
+            .changed();
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_errors_name_line_and_column() {
+        let e = validate_json("{\n  \"a\": 1,\n  oops\n}")
+            .err()
+            .unwrap_or_default();
+        assert!(e.starts_with("line 3, column 3"), "{e}");
+        assert!(validate_json("[1, 2]").is_ok());
+    }
+}

@@ -1,0 +1,234 @@
+//! The request composer: method, URL (validated as you type), query and header tables, body,
+//! per-attempt timeouts and transport toggles.
+
+use super::body_editor::{BodyAction, JsonCheck, body_editor};
+use super::kv_table::{RevealedSecrets, kv_table};
+use super::ms_field::optional_ms_field;
+use super::request_draft::{RequestDraft, UUID_PLACEHOLDER};
+use super::url_check::url_problem;
+use egui::Ui;
+
+/// Methods offered in the picker; any other token can be typed.
+pub const COMMON_METHODS: [&str; 7] = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"];
+
+/// What the composer asks the workbench to do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ComposerAction {
+    /// Send the request (the Send button).
+    Send,
+    /// Pick a body file.
+    BrowseBodyFile,
+}
+
+/// The composer: the draft plus UI-only state.
+#[derive(Debug, Default)]
+pub struct Composer {
+    /// The request being edited (persisted).
+    pub draft: RequestDraft,
+    /// Secret rows currently shown in clear.
+    pub revealed: RevealedSecrets,
+    /// Result of the last JSON Pretty/Validate.
+    pub json_check: JsonCheck,
+    /// Count of edits made in the composer (lets the app save only after changes).
+    pub edits: u64,
+}
+
+impl Composer {
+    /// A composer editing `draft`.
+    pub fn new(draft: RequestDraft) -> Self {
+        Self {
+            draft,
+            ..Self::default()
+        }
+    }
+
+    /// Why the request cannot be sent now, if it cannot.
+    pub fn send_blocker(&self) -> Option<String> {
+        if self.draft.method.trim().is_empty()
+            || self.draft.method.trim().contains(char::is_whitespace)
+        {
+            return Some("type a method token such as GET".into());
+        }
+        url_problem(&self.draft.url)
+    }
+
+    /// Draws the composer; returns the actions the user asked for.
+    pub fn ui(&mut self, ui: &mut Ui) -> Vec<ComposerAction> {
+        let mut actions = Vec::new();
+        let mut changed = false;
+        ui.heading("Request");
+        ui.horizontal(|ui| {
+            ui.add_enabled(false, egui::Button::new("Import curl…"))
+                .on_disabled_hover_text("arrives with history");
+            ui.add_enabled(false, egui::Button::new("Export curl…"))
+                .on_disabled_hover_text("arrives with history");
+        });
+        self.method_and_url(ui, &mut actions, &mut changed);
+        ui.separator();
+        egui::CollapsingHeader::new("Query parameters")
+            .id_salt("query_section")
+            .default_open(true)
+            .show(ui, |ui| {
+                ui.weak(format!(
+                    "{UUID_PLACEHOLDER} in a value becomes a fresh UUID on every Send"
+                ));
+                changed |= kv_table(ui, "query", &mut self.draft.query, &mut self.revealed);
+            });
+        egui::CollapsingHeader::new("Headers")
+            .id_salt("headers_section")
+            .default_open(true)
+            .show(ui, |ui| {
+                changed |= kv_table(ui, "header", &mut self.draft.headers, &mut self.revealed);
+            });
+        egui::CollapsingHeader::new("Body")
+            .id_salt("body_section")
+            .default_open(false)
+            .show(ui, |ui| {
+                let action = body_editor(
+                    ui,
+                    &mut self.draft.body,
+                    &mut self.json_check,
+                    &mut self.revealed,
+                    &mut changed,
+                );
+                if action == Some(BodyAction::BrowseFile) {
+                    actions.push(ComposerAction::BrowseBodyFile);
+                }
+            });
+        egui::CollapsingHeader::new("Timeouts and connection")
+            .id_salt("transport_section")
+            .default_open(false)
+            .show(ui, |ui| changed |= self.transport(ui));
+        if changed {
+            self.edits += 1;
+        }
+        actions
+    }
+
+    fn method_and_url(
+        &mut self,
+        ui: &mut Ui,
+        actions: &mut Vec<ComposerAction>,
+        changed: &mut bool,
+    ) {
+        ui.horizontal(|ui| {
+            let label = ui.label("Method");
+            egui::ComboBox::from_id_salt("method_picker")
+                .selected_text(self.draft.method.clone())
+                .width(80.0)
+                .show_ui(ui, |ui| {
+                    for m in COMMON_METHODS {
+                        if ui.selectable_label(self.draft.method == m, m).clicked() {
+                            self.draft.method = m.to_owned();
+                            *changed = true;
+                        }
+                    }
+                })
+                .response
+                .labelled_by(label.id);
+            *changed |= ui
+                .add(egui::TextEdit::singleline(&mut self.draft.method).desired_width(70.0))
+                .accessible_name("Method token")
+                .on_hover_text("any method token, e.g. PURGE")
+                .changed();
+            let blocked = self.send_blocker();
+            let send = ui
+                .add_enabled(blocked.is_none(), egui::Button::new("Send"))
+                .on_hover_text("send the request under the selected profile (Ctrl+Enter)");
+            if send.clicked() {
+                actions.push(ComposerAction::Send);
+            }
+        });
+        ui.horizontal(|ui| {
+            let label = ui.label("URL");
+            *changed |= ui
+                .add(egui::TextEdit::singleline(&mut self.draft.url).desired_width(f32::INFINITY))
+                .labelled_by(label.id)
+                .changed();
+        });
+        if let Some(problem) = url_problem(&self.draft.url) {
+            ui.colored_label(ui.visuals().error_fg_color, problem);
+        }
+    }
+
+    fn transport(&mut self, ui: &mut Ui) -> bool {
+        let t = &mut self.draft.timeouts;
+        let mut changed = optional_ms_field(
+            ui,
+            "Resolve timeout",
+            &mut t.resolve_ms,
+            5000,
+            "DNS lookup limit — the VBScript seed's resolveTimeout",
+        );
+        changed |= optional_ms_field(
+            ui,
+            "Connect timeout",
+            &mut t.connect_ms,
+            5000,
+            "TCP + TLS connect limit — the seed's connectTimeout",
+        );
+        changed |= optional_ms_field(
+            ui,
+            "Read timeout",
+            &mut t.read_ms,
+            30000,
+            "limit between reads; covers the seed's sendTimeout and receiveTimeout (the request is sent within the same budget)",
+        );
+        changed |= optional_ms_field(
+            ui,
+            "Total timeout",
+            &mut t.total_ms,
+            60000,
+            "whole attempt incl. redirects and body; no seed equivalent (the seed's four limits add up to it)",
+        );
+        ui.weak("unset timeouts use the profile's values");
+        ui.horizontal(|ui| {
+            changed |= ui
+                .checkbox(&mut self.draft.follow_redirects, "Follow redirects")
+                .on_hover_text("every hop is shown inside its attempt")
+                .changed();
+            ui.add_enabled_ui(self.draft.follow_redirects, |ui| {
+                let l = ui.label("Redirect limit");
+                changed |= ui
+                    .add(egui::DragValue::new(&mut self.draft.max_redirects).range(0..=50))
+                    .labelled_by(l.id)
+                    .changed();
+            });
+        });
+        changed |= ui
+            .checkbox(&mut self.draft.verify_tls, "Verify TLS certificates")
+            .on_hover_text("turn off only for test servers with self-signed certificates")
+            .changed();
+        changed |= ui
+            .checkbox(
+                &mut self.draft.new_connection_per_attempt,
+                "New connection per attempt",
+            )
+            .on_hover_text(
+                "no pooled connection: every attempt connects afresh, as the VBScript seed does",
+            )
+            .changed();
+        ui.horizontal(|ui| {
+            let toggle = ui
+                .checkbox(&mut self.draft.idempotency_enabled, "Send Idempotency-Key")
+                .on_hover_text(
+                    "one key for the run, the same on every attempt; lets POST/PATCH be retried",
+                );
+            changed |= toggle.changed();
+            if toggle.changed()
+                && self.draft.idempotency_enabled
+                && self.draft.idempotency_key.is_empty()
+            {
+                self.draft.idempotency_key = uuid::Uuid::new_v4().to_string();
+            }
+            if self.draft.idempotency_enabled {
+                ui.monospace(&self.draft.idempotency_key);
+                if ui.small_button("New key").clicked() {
+                    self.draft.idempotency_key = uuid::Uuid::new_v4().to_string();
+                    changed = true;
+                }
+            }
+        });
+        changed
+    }
+}

@@ -1,0 +1,62 @@
+//! The panel listing every problem of a profile that failed to load (field path, line:column,
+//! message). The current profile is left untouched.
+
+use crate::profile::ProfileIssue;
+use egui::Ui;
+
+/// A profile load that failed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LoadFailure {
+    /// What was being loaded, e.g. the file path.
+    pub what: String,
+    /// Every problem found.
+    pub issues: Vec<ProfileIssue>,
+}
+
+impl LoadFailure {
+    /// One line per issue: `line:column  path: message` (`-` for unknown positions, `(root)` for an empty path).
+    pub fn lines(&self) -> Vec<String> {
+        self.issues
+            .iter()
+            .map(|i| {
+                let pos = match (i.line, i.column) {
+                    (Some(l), Some(c)) => format!("{l}:{c}"),
+                    (Some(l), None) => format!("{l}"),
+                    _ => "-".to_owned(),
+                };
+                let path = if i.path.is_empty() {
+                    "(root)"
+                } else {
+                    i.path.as_str()
+                };
+                format!("{pos}  {path}: {}", i.message)
+            })
+            .collect()
+    }
+
+    /// Draws the panel; returns true when the user dismissed it.
+    pub fn ui(&self, ui: &mut Ui) -> bool {
+        let mut dismissed = false;
+        ui.horizontal(|ui| {
+            ui.colored_label(
+                ui.visuals().error_fg_color,
+                format!(
+                    "Cannot load profile {} ({} problem{}); the current profile is unchanged",
+                    self.what,
+                    self.issues.len(),
+                    if self.issues.len() == 1 { "" } else { "s" }
+                ),
+            );
+            dismissed = ui.button("Dismiss").clicked();
+        });
+        egui::ScrollArea::vertical()
+            .id_salt("load_errors")
+            .max_height(120.0)
+            .show(ui, |ui| {
+                for line in self.lines() {
+                    ui.monospace(line);
+                }
+            });
+        dismissed
+    }
+}

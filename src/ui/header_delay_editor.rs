@@ -1,0 +1,104 @@
+//! `response_header` settings: the delay headers tried in order (name + unit), how the header
+//! delay combines with the fallback, and what happens when the server asks for too long.
+
+use crate::model::{Backoff, Combine, DelayHeader, HeaderUnit, OnExceedMax};
+use egui::Ui;
+
+const UNITS: [(HeaderUnit, &str); 5] = [
+    (HeaderUnit::Seconds, "seconds (or HTTP-date)"),
+    (HeaderUnit::Milliseconds, "milliseconds"),
+    (HeaderUnit::UnixTimestamp, "Unix timestamp (s)"),
+    (HeaderUnit::HttpDate, "HTTP-date"),
+    (HeaderUnit::RatelimitT, "RateLimit t="),
+];
+
+fn unit_label(unit: HeaderUnit) -> &'static str {
+    UNITS
+        .iter()
+        .find(|(u, _)| *u == unit)
+        .map_or("?", |(_, l)| l)
+}
+
+/// Draws the header list and the combine / on-exceed pickers; true when changed.
+pub fn header_delay_editor(ui: &mut Ui, id: &str, backoff: &mut Backoff) -> bool {
+    let mut changed = false;
+    ui.label("Delay headers, tried in order");
+    let mut remove = None;
+    for (i, h) in backoff.headers.iter_mut().enumerate() {
+        let n = i + 1;
+        ui.horizontal(|ui| {
+            changed |= ui
+                .add(egui::TextEdit::singleline(&mut h.name).desired_width(150.0))
+                .accessible_name(format!("delay header {n} name"))
+                .changed();
+            egui::ComboBox::from_id_salt((id, "unit", i))
+                .selected_text(unit_label(h.unit))
+                .show_ui(ui, |ui| {
+                    for (u, l) in UNITS {
+                        changed |= ui.selectable_value(&mut h.unit, u, l).changed();
+                    }
+                })
+                .response
+                .accessible_name(format!("delay header {n} unit"));
+            if ui
+                .small_button("x")
+                .accessible_name(format!("delay header {n} remove"))
+                .clicked()
+            {
+                remove = Some(i);
+            }
+        });
+    }
+    if let Some(i) = remove {
+        backoff.headers.remove(i);
+        changed = true;
+    }
+    if ui.button("Add delay header").clicked() {
+        backoff.headers.push(DelayHeader {
+            name: "retry-after-ms".into(),
+            unit: HeaderUnit::Milliseconds,
+        });
+        changed = true;
+    }
+    ui.horizontal(|ui| {
+        let l = ui.label("Combine");
+        egui::ComboBox::from_id_salt((id, "combine"))
+            .selected_text(match backoff.combine {
+                Combine::Replace => "replace",
+                Combine::Max => "max",
+            })
+            .show_ui(ui, |ui| {
+                changed |= ui
+                    .selectable_value(&mut backoff.combine, Combine::Replace, "replace")
+                    .on_hover_text("the header's delay replaces the computed one (seed 001)")
+                    .changed();
+                changed |= ui
+                    .selectable_value(&mut backoff.combine, Combine::Max, "max")
+                    .on_hover_text("the larger of header delay and fallback wait (Azure SDKs)")
+                    .changed();
+            })
+            .response
+            .labelled_by(l.id);
+    });
+    ui.horizontal(|ui| {
+        let l = ui.label("Header above max delay");
+        egui::ComboBox::from_id_salt((id, "on_exceed"))
+            .selected_text(match backoff.on_exceed_max {
+                OnExceedMax::Stop => "stop",
+                OnExceedMax::Cap => "cap",
+            })
+            .show_ui(ui, |ui| {
+                changed |= ui
+                    .selectable_value(&mut backoff.on_exceed_max, OnExceedMax::Stop, "stop")
+                    .on_hover_text("never retry earlier than the server asked: end the run")
+                    .changed();
+                changed |= ui
+                    .selectable_value(&mut backoff.on_exceed_max, OnExceedMax::Cap, "cap")
+                    .on_hover_text("wait the max delay and retry anyway")
+                    .changed();
+            })
+            .response
+            .labelled_by(l.id);
+    });
+    changed
+}

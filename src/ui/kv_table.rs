@@ -1,0 +1,120 @@
+//! The name/value table used for query parameters, headers and form fields: enabled and secret
+//! flags per row, secret values masked unless the row's "show" toggle is on.
+
+use crate::model::KeyValue;
+use egui::Ui;
+use std::collections::HashSet;
+
+/// Which rows currently show their secret value (UI-only, never persisted).
+#[derive(Debug, Default)]
+pub struct RevealedSecrets {
+    shown: HashSet<(String, usize)>,
+}
+
+impl RevealedSecrets {
+    fn is_shown(&self, table: &str, row: usize) -> bool {
+        self.shown.contains(&(table.to_owned(), row))
+    }
+
+    fn set(&mut self, table: &str, row: usize, shown: bool) {
+        let key = (table.to_owned(), row);
+        if shown {
+            self.shown.insert(key);
+        } else {
+            self.shown.remove(&key);
+        }
+    }
+}
+
+/// Draws the table named `table` (`"header"`, `"query"`, `"form field"`); rows are labelled
+/// for accessibility as `"{table} {n} name"`, `"{table} {n} value"`, `"{table} {n} enabled"`,
+/// `"{table} {n} secret"`, `"{table} {n} show"` (n 1-based). Returns true when anything changed.
+pub fn kv_table(
+    ui: &mut Ui,
+    table: &str,
+    rows: &mut Vec<KeyValue>,
+    revealed: &mut RevealedSecrets,
+) -> bool {
+    let mut changed = false;
+    let mut remove = None;
+    // Fixed columns: [on] name value [secret][show] [x]; text fields share what is left.
+    let fields = (ui.available_width() - 130.0).max(140.0);
+    let height = ui.spacing().interact_size.y;
+    if !rows.is_empty() {
+        ui.horizontal(|ui| {
+            let small = |t: &str| egui::RichText::new(t).small().weak();
+            ui.add_sized(
+                [ui.spacing().interact_size.y, 12.0],
+                egui::Label::new(small("on")),
+            );
+            ui.add_sized([fields * 0.4, 12.0], egui::Label::new(small("name")));
+            ui.add_sized([fields * 0.6, 12.0], egui::Label::new(small("value")));
+            ui.label(small("secret"));
+        });
+    }
+    for (i, row) in rows.iter_mut().enumerate() {
+        let n = i + 1;
+        ui.horizontal(|ui| {
+            changed |= ui
+                .add(egui::Checkbox::without_text(&mut row.enabled))
+                .accessible_name(format!("{table} {n} enabled"))
+                .on_hover_text("send this row")
+                .changed();
+            changed |= ui
+                .add_sized(
+                    [fields * 0.4, height],
+                    egui::TextEdit::singleline(&mut row.name).hint_text("name"),
+                )
+                .accessible_name(format!("{table} {n} name"))
+                .changed();
+            let secret = row.is_secret();
+            let shown = revealed.is_shown(table, i);
+            changed |= ui
+                .add_sized(
+                    [fields * 0.6, height],
+                    egui::TextEdit::singleline(&mut row.value)
+                        .hint_text("value")
+                        .password(secret && !shown),
+                )
+                .accessible_name(format!("{table} {n} value"))
+                .changed();
+            changed |= ui
+                .add(egui::Checkbox::without_text(&mut row.secret))
+                .accessible_name(format!("{table} {n} secret"))
+                .on_hover_text(
+                    "secret: masked here, never persisted unless \"remember secrets\" is ticked \
+                     (Authorization, Cookie, *token* and *secret* names are always secret)",
+                )
+                .changed();
+            if secret {
+                let mut show = shown;
+                if ui
+                    .toggle_value(&mut show, "show")
+                    .accessible_name(format!("{table} {n} show"))
+                    .on_hover_text("show the secret value")
+                    .changed()
+                {
+                    revealed.set(table, i, show);
+                }
+            }
+            if ui
+                .small_button("x")
+                .accessible_name(format!("{table} {n} remove"))
+                .on_hover_text("remove this row")
+                .clicked()
+            {
+                remove = Some(i);
+            }
+        });
+    }
+    if let Some(i) = remove {
+        rows.remove(i);
+        revealed.shown.clear();
+        changed = true;
+    }
+    if ui.button(format!("Add {table}")).clicked() {
+        rows.push(KeyValue::new("", ""));
+        changed = true;
+    }
+    changed
+}

@@ -1,0 +1,60 @@
+//! What survives a restart (eframe storage, key [`STORAGE_KEY`]): the request, the selected
+//! profile, layout and theme. Secret values are blanked unless "remember secrets" is ticked.
+
+use super::profile_library::ProfileSource;
+use super::request_draft::RequestDraft;
+use super::theme::ThemeChoice;
+use serde::{Deserialize, Serialize};
+
+/// The eframe storage key.
+pub const STORAGE_KEY: &str = "workbench";
+
+/// Panel sizes, points.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct LayoutPrefs {
+    /// Width of the composer panel (left).
+    pub composer_width: f32,
+    /// Width of the policy panel (right).
+    pub policy_width: f32,
+}
+
+impl Default for LayoutPrefs {
+    fn default() -> Self {
+        Self {
+            composer_width: 330.0,
+            policy_width: 350.0,
+        }
+    }
+}
+
+/// The selected profile: where it came from, plus its JSON when it has unsaved edits or no file.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PersistedProfile {
+    /// Source to reload from.
+    pub source: ProfileSource,
+    /// Embedded profile JSON (unsaved edits); wins over `source` when present and valid.
+    #[serde(default)]
+    pub embedded_json: Option<String>,
+    /// Whether the embedded JSON differs from the source's saved value.
+    #[serde(default)]
+    pub dirty: bool,
+}
+
+/// The persisted workspace.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[serde(default)]
+pub struct PersistedWorkbench {
+    /// The composer's request (secrets blanked unless `remember_secrets`).
+    pub request: Option<RequestDraft>,
+    /// Keep secret values across restarts.
+    pub remember_secrets: bool,
+    /// The selected profile.
+    pub profile: Option<PersistedProfile>,
+    /// Other opened profile files (listed in the picker).
+    pub opened_files: Vec<std::path::PathBuf>,
+    /// Panel sizes.
+    pub layout: LayoutPrefs,
+    /// Theme switch.
+    pub theme: ThemeChoice,
+}

@@ -1,0 +1,174 @@
+//! The policy editor: the profile's retry budget, triage (statuses, error kinds, methods) and
+//! backoff. Built-in profiles are shown read-only.
+
+use super::backoff_editor::backoff_editor;
+use super::ms_field::optional_ms_field;
+use crate::model::{ErrorKind, OtherStatusAction, RetryProfile, StatusSet};
+use crate::policy::PolicyError;
+use egui::Ui;
+
+/// UI-only state of the editor: the status-code texts as typed (they may be invalid).
+#[derive(Debug, Default)]
+pub struct PolicyEditor {
+    retry_text: String,
+    retry_error: Option<String>,
+    retry_synced: Option<StatusSet>,
+    success_text: String,
+    success_error: Option<String>,
+    success_synced: Option<StatusSet>,
+}
+
+impl PolicyEditor {
+    /// Draws the editor for `profile`; widgets are disabled when `read_only`.
+    /// `script_error` is the compile error of the current custom script, if any.
+    /// Returns true when the profile changed.
+    pub fn ui(
+        &mut self,
+        ui: &mut Ui,
+        profile: &mut RetryProfile,
+        read_only: bool,
+        script_error: Option<&PolicyError>,
+    ) -> bool {
+        self.sync_texts(profile);
+        ui.add_enabled_ui(!read_only, |ui| {
+            let mut changed = false;
+            changed |= text_row(ui, "Name", &mut profile.name);
+            changed |= text_row(ui, "Provider", &mut profile.provider);
+            changed |= text_row(ui, "Description", &mut profile.description);
+            ui.horizontal(|ui| {
+                let l = ui.label("Max retries");
+                changed |= ui
+                    .add(egui::DragValue::new(&mut profile.max_retries).range(0..=1000))
+                    .labelled_by(l.id)
+                    .on_hover_text("R: at most R + 1 attempts (the VBScript seed's \"4\" attempts is R = 3)")
+                    .changed();
+                ui.weak(format!(
+                    "attempts = retries + 1 = {}",
+                    u64::from(profile.max_retries) + 1
+                ));
+            });
+            changed |= optional_ms_field(
+                ui,
+                "Deadline",
+                &mut profile.deadline_ms,
+                30_000,
+                "total budget from the first attempt's start; no wait or attempt starts past it",
+            );
+            ui.separator();
+            ui.strong("When to retry");
+            changed |= status_row(
+                ui,
+                "Retry on status",
+                &mut self.retry_text,
+                &mut self.retry_error,
+                &mut profile.retry_on.status,
+                "codes and ranges, e.g. 408, 429, 500-599",
+            );
+            changed |= status_row(
+                ui,
+                "Success status",
+                &mut self.success_text,
+                &mut self.success_error,
+                &mut profile.success_status,
+                "statuses that end the run OK, e.g. 200-299",
+            );
+            self.retry_synced = Some(profile.retry_on.status.clone());
+            self.success_synced = Some(profile.success_status.clone());
+            ui.label("Retry on network errors");
+            ui.horizontal_wrapped(|ui| {
+                for kind in ErrorKind::ALL {
+                    let mut on = profile.retry_on.errors.contains(&kind);
+                    if ui.checkbox(&mut on, kind.id()).changed() {
+                        if on {
+                            profile.retry_on.errors.push(kind);
+                        } else {
+                            profile.retry_on.errors.retain(|k| *k != kind);
+                        }
+                        changed = true;
+                    }
+                }
+            });
+            changed |= ui
+                .checkbox(&mut profile.retry_on.non_idempotent, "Retry non-idempotent methods")
+                .on_hover_text(
+                    "POST/PATCH are otherwise retried only when provably unprocessed (dns, connect, \
+                     connect_timeout, tls, 429) or when an Idempotency-Key is sent",
+                )
+                .changed();
+            let mut retry_other = profile.on_other_status == OtherStatusAction::Retry;
+            if ui
+                .checkbox(&mut retry_other, "Retry other statuses")
+                .on_hover_text("statuses neither success nor retryable (other 4xx, 1xx, 3xx): retry instead of stop")
+                .changed()
+            {
+                profile.on_other_status = if retry_other {
+                    OtherStatusAction::Retry
+                } else {
+                    OtherStatusAction::Stop
+                };
+                changed = true;
+            }
+            ui.separator();
+            ui.strong("How long to wait");
+            changed |= backoff_editor(ui, "backoff", &mut profile.backoff, false, script_error);
+            changed
+        })
+        .inner
+    }
+
+    fn sync_texts(&mut self, profile: &RetryProfile) {
+        if self.retry_synced.as_ref() != Some(&profile.retry_on.status) {
+            self.retry_text = profile.retry_on.status.to_string();
+            self.retry_error = None;
+        }
+        if self.success_synced.as_ref() != Some(&profile.success_status) {
+            self.success_text = profile.success_status.to_string();
+            self.success_error = None;
+        }
+    }
+}
+
+fn text_row(ui: &mut Ui, label: &str, value: &mut String) -> bool {
+    ui.horizontal(|ui| {
+        let l = ui.label(label);
+        ui.add(egui::TextEdit::singleline(value).desired_width(f32::INFINITY))
+            .labelled_by(l.id)
+            .changed()
+    })
+    .inner
+}
+
+fn status_row(
+    ui: &mut Ui,
+    label: &str,
+    text: &mut String,
+    error: &mut Option<String>,
+    set: &mut StatusSet,
+    tooltip: &str,
+) -> bool {
+    let mut changed = false;
+    ui.horizontal(|ui| {
+        let l = ui.label(label).on_hover_text(tooltip);
+        if ui
+            .add(egui::TextEdit::singleline(text).desired_width(f32::INFINITY))
+            .labelled_by(l.id)
+            .on_hover_text(tooltip)
+            .changed()
+        {
+            match StatusSet::parse_list(text) {
+                Ok(parsed) => {
+                    *error = None;
+                    if *set != parsed {
+                        *set = parsed;
+                        changed = true;
+                    }
+                }
+                Err(e) => *error = Some(e),
+            }
+        }
+    });
+    if let Some(e) = error {
+        ui.colored_label(ui.visuals().error_fg_color, e.as_str());
+    }
+    changed
+}

@@ -1,0 +1,47 @@
+//! URL validation as the user types: absolute `http`/`https` URLs only.
+
+use super::request_draft::UUID_PLACEHOLDER;
+
+/// Why `text` is not a URL the engine can send, or `None` when it is fine.
+/// [`UUID_PLACEHOLDER`] counts as a valid value.
+pub fn url_problem(text: &str) -> Option<String> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Some("type an absolute URL, e.g. http://127.0.0.1:8080/path".into());
+    }
+    let filled = text.replace(UUID_PLACEHOLDER, "00000000-0000-0000-0000-000000000000");
+    match url::Url::parse(&filled) {
+        Err(e) => Some(format!(
+            "invalid URL: {e}; type an absolute http:// or https:// URL"
+        )),
+        Ok(u) if u.scheme() != "http" && u.scheme() != "https" => Some(format!(
+            "unsupported scheme `{}`: use http:// or https://",
+            u.scheme()
+        )),
+        Ok(u) if u.host_str().is_none_or(str::is_empty) => Some("the URL has no host".into()),
+        Ok(_) => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn accepts_http_and_https() {
+        assert_eq!(
+            url_problem("http://127.0.0.1:8080/status/503?key={{uuid}}"),
+            None
+        );
+        assert_eq!(url_problem("https://example.com"), None);
+    }
+
+    #[test]
+    fn rejects_relative_and_other_schemes() {
+        let e = url_problem("example.com/x").unwrap_or_default();
+        assert!(e.contains("relative URL without a base"), "{e}");
+        let e = url_problem("ftp://example.com").unwrap_or_default();
+        assert!(e.contains("unsupported scheme `ftp`"), "{e}");
+        assert!(url_problem("").is_some());
+    }
+}

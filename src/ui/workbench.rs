@@ -1,0 +1,692 @@
+//! All of the app's state and its frame: the composer (left), the policy editor and preview
+//! (right), the live timeline (centre). No `eframe::Frame` here, so `egui_kittest` drives it.
+
+use super::composer::{Composer, ComposerAction};
+use super::confirm_modal::{ConfirmAnswer, confirm_discard};
+use super::engine_link::EngineLink;
+use super::error_panel::LoadFailure;
+use super::file_dialogs::{DialogAnswer, DialogPurpose, FileDialogs};
+use super::persistence::{LayoutPrefs, PersistedProfile, PersistedWorkbench};
+use super::policy_editor::PolicyEditor;
+use super::preview_strip::PreviewCache;
+use super::profile_library::{
+    CurrentProfile, DEFAULT_BUILTIN, ProfileSource, builtin_profile, fallback_default_profile,
+    file_name, picker_entries, scan_library,
+};
+use super::request_draft::{RequestDraft, demo_failure_status};
+use super::shortcuts::{Shortcut, take_shortcuts};
+use super::theme::ThemeChoice;
+use super::timeline::{RunsState, TimelineAction};
+use crate::engine::Command;
+use crate::profile::{self, ProfileIssue};
+use egui::Ui;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// Longest time one frame spends draining engine events, ms.
+pub const DRAIN_BUDGET_MS: u64 = 4;
+/// Stands for the demo server's base URL in persisted requests (its port changes per start).
+const DEMO_PLACEHOLDER: &str = "{{demo}}";
+
+/// Everything a workbench needs from outside.
+pub struct WorkbenchSetup {
+    /// The engine (real service or a [`super::engine_link::ChannelEngine`] in tests).
+    pub engine: Box<dyn EngineLink>,
+    /// File pickers (real rfd ones or [`super::file_dialogs::ScriptedDialogs`]).
+    pub dialogs: Box<dyn FileDialogs>,
+    /// `http://127.0.0.1:PORT` of the embedded demo server, when running.
+    pub demo_base_url: Option<String>,
+    /// The user's profile library folder (`None` = no library).
+    pub library_dir: Option<PathBuf>,
+    /// State saved by the previous session.
+    pub persisted: Option<PersistedWorkbench>,
+}
+
+/// Something that replaces the current profile (asks first when it has unsaved edits).
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Switch {
+    To(ProfileSource),
+    LoadFile(PathBuf),
+}
+
+impl Switch {
+    fn describe(&self) -> String {
+        match self {
+            Switch::To(ProfileSource::Builtin(id)) => format!("The built-in {id}"),
+            Switch::To(ProfileSource::File(p)) | Switch::LoadFile(p) => format!("{}", p.display()),
+            Switch::To(ProfileSource::Unsaved) => "Another profile".into(),
+        }
+    }
+}
+
+/// The whole workbench.
+pub struct WorkbenchState {
+    engine: Box<dyn EngineLink>,
+    dialogs: Box<dyn FileDialogs>,
+    /// The request composer.
+    pub composer: Composer,
+    /// The profile being edited.
+    pub current: CurrentProfile,
+    /// Every run of the session.
+    pub runs: RunsState,
+    policy_editor: PolicyEditor,
+    preview: PreviewCache,
+    demo_base_url: Option<String>,
+    library_dir: Option<PathBuf>,
+    library: Vec<PathBuf>,
+    opened: Vec<PathBuf>,
+    load_failure: Option<LoadFailure>,
+    pending_switch: Option<Switch>,
+    status: Option<(bool, String)>,
+    theme: ThemeChoice,
+    applied_theme: Option<ThemeChoice>,
+    remember_secrets: bool,
+    layout: LayoutPrefs,
+    title: String,
+    clock: Option<Box<dyn Fn() -> Instant>>,
+}
+
+impl WorkbenchState {
+    /// A workbench from `setup`: the persisted workspace when given, else the first-run request
+    /// against the demo server and the `servicenow-exponential` built-in.
+    pub fn new(setup: WorkbenchSetup) -> Self {
+        let persisted = setup.persisted.unwrap_or_default();
+        let demo = setup.demo_base_url.clone();
+        let current = persisted
+            .profile
+            .clone()
+            .map_or_else(default_current, restore_profile);
+        let draft = match persisted.request.clone() {
+            Some(mut d) => {
+                if let Some(base) = &demo {
+                    d.url = d.url.replace(DEMO_PLACEHOLDER, base);
+                }
+                d
+            }
+            None => RequestDraft::demo(
+                demo.as_deref().unwrap_or("http://127.0.0.1:8080"),
+                demo_failure_status(&current.profile),
+            ),
+        };
+        let library = setup
+            .library_dir
+            .as_deref()
+            .map(scan_library)
+            .unwrap_or_default();
+        Self {
+            engine: setup.engine,
+            dialogs: setup.dialogs,
+            composer: Composer::new(draft),
+            current,
+            runs: RunsState::default(),
+            policy_editor: PolicyEditor::default(),
+            preview: PreviewCache::default(),
+            demo_base_url: demo,
+            library_dir: setup.library_dir,
+            library,
+            opened: persisted.opened_files,
+            load_failure: None,
+            pending_switch: None,
+            status: None,
+            theme: persisted.theme,
+            applied_theme: None,
+            remember_secrets: persisted.remember_secrets,
+            layout: persisted.layout,
+            title: String::new(),
+            clock: None,
+        }
+    }
+
+    /// Replaces the clock used for the timeline's "now" (tests pin it).
+    pub fn set_clock(&mut self, clock: impl Fn() -> Instant + 'static) {
+        self.clock = Some(Box::new(clock));
+    }
+
+    fn now(&self) -> Instant {
+        self.clock.as_ref().map_or_else(Instant::now, |c| c())
+    }
+
+    /// The window title: `Retryscope — <profile name>`, with ` •` when it has unsaved edits.
+    pub fn window_title(&self) -> String {
+        let dot = if self.current.is_dirty() { " •" } else { "" };
+        format!("Retryscope — {}{dot}", self.current.profile.name)
+    }
+
+    /// The last problem loading a profile, if shown.
+    pub fn load_failure(&self) -> Option<&LoadFailure> {
+        self.load_failure.as_ref()
+    }
+
+    /// The preview cache (simulation of the current profile).
+    pub fn preview(&self) -> &PreviewCache {
+        &self.preview
+    }
+
+    /// Whether a confirm-discard prompt is open.
+    pub fn is_confirm_open(&self) -> bool {
+        self.pending_switch.is_some()
+    }
+
+    /// The status line: `(is_error, text)`.
+    pub fn status(&self) -> Option<&(bool, String)> {
+        self.status.as_ref()
+    }
+
+    /// Shows `text` in the status line (red when `is_error`).
+    pub fn set_status(&mut self, is_error: bool, text: String) {
+        self.status = Some((is_error, text));
+    }
+
+    /// The workspace to persist (secrets blanked unless "remember secrets").
+    pub fn to_persisted(&self) -> PersistedWorkbench {
+        let mut request = self.composer.draft.for_storage(self.remember_secrets);
+        if let Some(base) = &self.demo_base_url
+            && request.url.starts_with(base.as_str())
+        {
+            request.url = request.url.replacen(base.as_str(), DEMO_PLACEHOLDER, 1);
+        }
+        let dirty = self.current.is_dirty();
+        PersistedWorkbench {
+            request: Some(request),
+            remember_secrets: self.remember_secrets,
+            profile: Some(PersistedProfile {
+                source: self.current.source.clone(),
+                embedded_json: (dirty || self.current.source == ProfileSource::Unsaved)
+                    .then(|| profile::to_json_pretty(&self.current.profile)),
+                dirty,
+            }),
+            opened_files: self.opened.clone(),
+            layout: self.layout,
+            theme: self.theme,
+        }
+    }
+
+    /// Per-frame work outside drawing: drain engine events (time-boxed to
+    /// [`DRAIN_BUDGET_MS`]), take dialog answers and dropped files, apply theme and title, and
+    /// schedule the next repaint only when the timeline needs one.
+    pub fn logic(&mut self, ctx: &egui::Context) {
+        let start = Instant::now();
+        let budget = Duration::from_millis(DRAIN_BUDGET_MS);
+        while let Some(event) = self.engine.try_recv() {
+            let now = self.now();
+            self.runs.apply(&event, now);
+            if start.elapsed() >= budget {
+                ctx.request_repaint();
+                break;
+            }
+        }
+        while let Some(answer) = self.dialogs.poll() {
+            self.on_dialog_answer(answer);
+        }
+        let dropped: Vec<PathBuf> = ctx.input(|i| {
+            i.raw
+                .dropped_files
+                .iter()
+                .map(|f| f.path().to_path_buf())
+                .filter(|p| !p.as_os_str().is_empty())
+                .collect()
+        });
+        for path in dropped {
+            self.on_dropped(path);
+        }
+        if self.applied_theme != Some(self.theme) {
+            ctx.set_theme(self.theme.preference());
+            self.applied_theme = Some(self.theme);
+        }
+        let title = self.window_title();
+        if title != self.title {
+            ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
+            self.title = title;
+        }
+        if let Some(after) = self.runs.repaint_after(self.now()) {
+            ctx.request_repaint_after(after);
+        }
+    }
+
+    /// Draws the whole workbench into `ui` (panels inside it) and handles shortcuts.
+    pub fn ui(&mut self, ui: &mut Ui) {
+        for shortcut in take_shortcuts(ui.ctx()) {
+            self.on_shortcut(shortcut);
+        }
+        self.preview.refresh(&self.current.profile);
+        egui::Panel::top("toolbar").show(ui, |ui| self.toolbar(ui));
+        if let Some(failure) = self.load_failure.clone() {
+            egui::Panel::bottom("load_errors_panel").show(ui, |ui| {
+                if failure.ui(ui) {
+                    self.load_failure = None;
+                }
+            });
+        }
+        let left = egui::Panel::left("composer_panel")
+            .default_size(self.layout.composer_width)
+            .resizable(true)
+            .show(ui, |ui| {
+                egui::ScrollArea::vertical()
+                    .id_salt("composer_scroll")
+                    .show(ui, |ui| self.composer.ui(ui))
+                    .inner
+            });
+        self.layout.composer_width = left.response.rect.width();
+        for action in left.inner {
+            match action {
+                ComposerAction::Send => self.send(),
+                ComposerAction::BrowseBodyFile => self.dialogs.request(DialogPurpose::BodyFile),
+            }
+        }
+        let right = egui::Panel::right("policy_panel")
+            .default_size(self.layout.policy_width)
+            .resizable(true)
+            .show(ui, |ui| {
+                egui::ScrollArea::vertical()
+                    .id_salt("policy_scroll")
+                    .show(ui, |ui| self.policy_panel(ui));
+            });
+        self.layout.policy_width = right.response.rect.width();
+        let now = self.now();
+        let actions = egui::CentralPanel::default()
+            .show(ui, |ui| self.runs.ui(ui, now))
+            .inner;
+        for action in actions {
+            let command = match action {
+                TimelineAction::Cancel(id) => Command::Cancel(id),
+                TimelineAction::SkipWait(id) => Command::SkipWait(id),
+            };
+            self.send_command(command);
+        }
+        self.confirm_prompt(ui);
+        if ui.ctx().input(|i| !i.raw.hovered_files.is_empty()) {
+            egui::Area::new(egui::Id::unique("drop_hint"))
+                .anchor(egui::Align2::CENTER_CENTER, egui::Vec2::ZERO)
+                .show(ui.ctx(), |ui| {
+                    egui::Frame::popup(ui.style())
+                        .show(ui, |ui| ui.heading("Drop a .json profile to open it"));
+                });
+        }
+    }
+
+    /// Starts a run of the composed request under the current profile (the Send button, Ctrl+Enter).
+    pub fn send(&mut self) {
+        if let Some(problem) = self.composer.send_blocker() {
+            self.status = Some((true, format!("cannot send: {problem}")));
+            return;
+        }
+        let run_id = self.engine.next_run_id();
+        let spec = self
+            .composer
+            .draft
+            .to_spec(&uuid::Uuid::new_v4().to_string());
+        let title = format!("#{run_id} {} {}", spec.method, spec.url);
+        let command = Command::Start {
+            run_id,
+            spec,
+            profile: self.current.profile.clone(),
+            seed: None,
+        };
+        if self.engine.send(command) {
+            self.runs.add_run(run_id, title);
+            self.status = None;
+        } else {
+            self.status = Some((true, "cannot start the run: the engine is not running or is saturated; try again or restart Retryscope".into()));
+        }
+    }
+
+    /// Cancels the selected run if it is still running (Esc).
+    pub fn cancel_selected(&mut self) {
+        if let Some(id) = self.runs.selected()
+            && self.runs.active_runs().contains(&id)
+        {
+            self.send_command(Command::Cancel(id));
+        }
+    }
+
+    /// Loads a profile file (Open…, drag-and-drop, `--profile`); asks first when the current
+    /// profile has unsaved edits. Invalid files leave the current profile untouched.
+    pub fn open_profile_path(&mut self, path: PathBuf) {
+        self.request_switch(Switch::LoadFile(path));
+    }
+
+    /// Save (Ctrl+S): to the profile's file, or Save As… when it has none.
+    pub fn save(&mut self) {
+        match self.current.path().map(Path::to_path_buf) {
+            Some(path) => self.save_to(path),
+            None => self.save_as(),
+        }
+    }
+
+    /// Save As… (Ctrl+Shift+S): asks for a path off the UI thread.
+    pub fn save_as(&mut self) {
+        self.dialogs.request(DialogPurpose::SaveProfileAs {
+            suggested_name: suggested_file_name(&self.current.profile.name),
+        });
+    }
+
+    /// Open… (Ctrl+O): asks for a path off the UI thread.
+    pub fn open_dialog(&mut self) {
+        self.dialogs.request(DialogPurpose::OpenProfile);
+    }
+
+    fn send_command(&mut self, command: Command) {
+        if !self.engine.send(command) {
+            self.status = Some((
+                true,
+                "the engine did not take the command; restart Retryscope if this repeats".into(),
+            ));
+        }
+    }
+
+    fn on_shortcut(&mut self, shortcut: Shortcut) {
+        match shortcut {
+            Shortcut::Send => self.send(),
+            Shortcut::Cancel if self.pending_switch.is_none() => self.cancel_selected(),
+            Shortcut::Cancel => {}
+            Shortcut::Open => self.open_dialog(),
+            Shortcut::Save => self.save(),
+            Shortcut::SaveAs => self.save_as(),
+        }
+    }
+
+    fn on_dialog_answer(&mut self, answer: DialogAnswer) {
+        let Some(path) = answer.path else { return };
+        match answer.purpose {
+            DialogPurpose::OpenProfile => self.open_profile_path(path),
+            DialogPurpose::SaveProfileAs { .. } => {
+                let path = if path.extension().is_some() {
+                    path
+                } else {
+                    path.with_extension("json")
+                };
+                self.save_to(path);
+            }
+            DialogPurpose::BodyFile => {
+                self.composer.draft.body.file_path = path.display().to_string();
+                self.composer.edits += 1;
+            }
+        }
+    }
+
+    fn on_dropped(&mut self, path: PathBuf) {
+        if path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("json"))
+        {
+            self.open_profile_path(path);
+        } else {
+            self.load_failure = Some(LoadFailure {
+                what: path.display().to_string(),
+                issues: vec![ProfileIssue {
+                    path: String::new(),
+                    line: None,
+                    column: None,
+                    message: "not a .json file; drop a Retryscope profile (JSON)".into(),
+                }],
+            });
+        }
+    }
+
+    fn request_switch(&mut self, switch: Switch) {
+        if self.current.is_dirty() {
+            self.pending_switch = Some(switch);
+        } else {
+            self.perform_switch(switch);
+        }
+    }
+
+    fn perform_switch(&mut self, switch: Switch) {
+        match switch {
+            Switch::To(ProfileSource::Builtin(id)) => match builtin_profile(&id) {
+                Some(p) => {
+                    self.current = CurrentProfile::clean(ProfileSource::Builtin(id), p);
+                    self.load_failure = None;
+                }
+                None => {
+                    self.status = Some((true, format!("no built-in profile named {id}")));
+                }
+            },
+            Switch::To(ProfileSource::File(path)) | Switch::LoadFile(path) => self.load_file(path),
+            Switch::To(ProfileSource::Unsaved) => {}
+        }
+    }
+
+    fn load_file(&mut self, path: PathBuf) {
+        match profile::load_file(&path) {
+            Ok(p) => {
+                self.current = CurrentProfile::clean(ProfileSource::File(path.clone()), p);
+                self.load_failure = None;
+                self.remember_opened(path);
+                self.status = None;
+            }
+            Err(errors) => {
+                self.load_failure = Some(LoadFailure {
+                    what: path.display().to_string(),
+                    issues: errors.issues,
+                });
+            }
+        }
+    }
+
+    fn save_to(&mut self, path: PathBuf) {
+        match profile::save_atomic(&path, &self.current.profile) {
+            Ok(()) => {
+                self.current = CurrentProfile::clean(
+                    ProfileSource::File(path.clone()),
+                    self.current.profile.clone(),
+                );
+                self.status = Some((false, format!("saved {}", path.display())));
+                self.remember_opened(path);
+            }
+            Err(e) => {
+                self.status = Some((
+                    true,
+                    format!(
+                        "cannot save the profile: {e}; pick another place with Save As… ({})",
+                        path.display()
+                    ),
+                ));
+            }
+        }
+    }
+
+    fn remember_opened(&mut self, path: PathBuf) {
+        if let Some(dir) = &self.library_dir {
+            self.library = scan_library(dir);
+        }
+        if !self.library.contains(&path) && !self.opened.contains(&path) {
+            self.opened.push(path);
+        }
+    }
+
+    fn toolbar(&mut self, ui: &mut Ui) {
+        ui.horizontal_wrapped(|ui| {
+            ui.strong("Retryscope");
+            ui.separator();
+            if ui
+                .button("Open…")
+                .on_hover_text("open a profile file (Ctrl+O)")
+                .clicked()
+            {
+                self.open_dialog();
+            }
+            if ui
+                .button("Save")
+                .on_hover_text("save the profile (Ctrl+S)")
+                .clicked()
+            {
+                self.save();
+            }
+            if ui
+                .button("Save As…")
+                .on_hover_text("save the profile to a new file (Ctrl+Shift+S)")
+                .clicked()
+            {
+                self.save_as();
+            }
+            ui.separator();
+            let dirty = if self.current.is_dirty() { " •" } else { "" };
+            ui.label(format!("Profile: {}{dirty}", self.current.profile.name))
+                .on_hover_text("• = unsaved changes");
+            ui.separator();
+            ui.label("Theme");
+            for choice in ThemeChoice::ALL {
+                ui.selectable_value(&mut self.theme, choice, choice.label());
+            }
+            ui.separator();
+            ui.checkbox(&mut self.remember_secrets, "Remember secrets")
+                .on_hover_text(
+                    "keep secret header/query values across restarts (stored in plain text)",
+                );
+            if let Some((is_error, text)) = &self.status {
+                ui.separator();
+                if *is_error {
+                    ui.colored_label(ui.visuals().error_fg_color, text);
+                } else {
+                    ui.label(text);
+                }
+            }
+        });
+    }
+
+    fn policy_panel(&mut self, ui: &mut Ui) {
+        ui.heading("Retry policy");
+        let entries = picker_entries(&self.library, &self.opened);
+        let selected_label = entries
+            .iter()
+            .find(|e| e.source == self.current.source)
+            .map_or_else(
+                || format!("{} (unsaved)", self.current.profile.name),
+                |e| e.label.clone(),
+            );
+        let mut chosen = None;
+        ui.horizontal(|ui| {
+            let label = ui.label("Profile");
+            egui::ComboBox::from_id_salt("profile_picker")
+                .selected_text(selected_label)
+                .width(ui.available_width() - 10.0)
+                .height(480.0)
+                .truncate()
+                .show_ui(ui, |ui| {
+                    for e in &entries {
+                        if ui
+                            .selectable_label(e.source == self.current.source, &e.label)
+                            .clicked()
+                        {
+                            chosen = Some(e.source.clone());
+                        }
+                    }
+                })
+                .response
+                .labelled_by(label.id);
+        });
+        if let Some(source) = chosen
+            && source != self.current.source
+        {
+            self.request_switch(Switch::To(source));
+        }
+        ui.horizontal(|ui| {
+            if self.current.is_read_only() {
+                ui.weak("built-in (read-only)");
+                if ui.button("Duplicate to edit").clicked() {
+                    self.current = self.current.duplicate();
+                }
+            } else if let Some(p) = self.current.path() {
+                ui.weak(format!("file: {}", file_name(p)))
+                    .on_hover_text(p.display().to_string());
+            } else {
+                ui.weak("not saved yet");
+            }
+            if let Some(dir) = &self.library_dir
+                && ui
+                    .small_button("Refresh library")
+                    .on_hover_text(format!("list *.json in {}", dir.display()))
+                    .clicked()
+            {
+                self.library = scan_library(dir);
+            }
+        });
+        ui.separator();
+        self.preview.ui(ui);
+        ui.separator();
+        let read_only = self.current.is_read_only();
+        let error = self.preview.error().cloned();
+        if self
+            .policy_editor
+            .ui(ui, &mut self.current.profile, read_only, error.as_ref())
+        {
+            // The preview is recomputed at the start of the next frame; make sure there is one.
+            ui.ctx().request_repaint();
+        }
+    }
+
+    fn confirm_prompt(&mut self, ui: &Ui) {
+        let Some(switch) = self.pending_switch.clone() else {
+            return;
+        };
+        match confirm_discard(ui, &self.current.profile.name, &switch.describe()) {
+            Some(ConfirmAnswer::Discard) => {
+                self.pending_switch = None;
+                self.perform_switch(switch);
+            }
+            Some(ConfirmAnswer::KeepEditing) => self.pending_switch = None,
+            None => {}
+        }
+    }
+}
+
+fn default_current() -> CurrentProfile {
+    let profile = builtin_profile(DEFAULT_BUILTIN).unwrap_or_else(fallback_default_profile);
+    CurrentProfile::clean(ProfileSource::Builtin(DEFAULT_BUILTIN.into()), profile)
+}
+
+fn restore_profile(p: PersistedProfile) -> CurrentProfile {
+    let from_source = match &p.source {
+        ProfileSource::Builtin(id) => builtin_profile(id),
+        ProfileSource::File(path) => profile::load_file(path).ok(),
+        ProfileSource::Unsaved => None,
+    };
+    let embedded = p
+        .embedded_json
+        .as_deref()
+        .and_then(|j| profile::load_str(j).ok());
+    match (embedded, from_source) {
+        (Some(profile), saved) if p.dirty => CurrentProfile {
+            source: p.source,
+            profile,
+            saved,
+        },
+        (_, Some(saved)) => CurrentProfile::clean(p.source, saved),
+        (Some(profile), None) => CurrentProfile {
+            source: ProfileSource::Unsaved,
+            profile,
+            saved: None,
+        },
+        (None, None) => default_current(),
+    }
+}
+
+/// `My API (copy)` → `my-api-copy.json`.
+fn suggested_file_name(name: &str) -> String {
+    let mut slug = String::new();
+    for c in name.chars() {
+        if c.is_ascii_alphanumeric() {
+            slug.push(c.to_ascii_lowercase());
+        } else if !slug.ends_with('-') && !slug.is_empty() {
+            slug.push('-');
+        }
+    }
+    let slug = slug.trim_end_matches('-');
+    if slug.is_empty() {
+        "profile.json".into()
+    } else {
+        format!("{slug}.json")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn file_names_are_slugs() {
+        assert_eq!(suggested_file_name("My API (copy)"), "my-api-copy.json");
+        assert_eq!(suggested_file_name("???"), "profile.json");
+    }
+}

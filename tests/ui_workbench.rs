@@ -1,0 +1,695 @@
+//! The workbench driven through its accessible widgets with `egui_kittest` (no window, no GPU).
+//!
+//! Tests at the top use a [`ChannelEngine`] to observe the commands the UI sends; the ones under
+//! "real engine" run against the embedded demo server on 127.0.0.1 and need the merged engine,
+//! demo server and timeline.
+
+use egui::{Key, Modifiers};
+use egui_kittest::Harness;
+use egui_kittest::kittest::{NodeT, Queryable};
+use retryscope::engine::{Command, EngineService};
+use retryscope::model::{Backoff, RetryProfile, Strategy};
+use retryscope::ui::app_services::AppServices;
+use retryscope::ui::engine_link::{ChannelEngine, EngineProbe};
+use retryscope::ui::file_dialogs::ScriptedDialogs;
+use retryscope::ui::persistence::PersistedWorkbench;
+use retryscope::ui::workbench::{WorkbenchSetup, WorkbenchState};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+const DEMO: &str = "http://127.0.0.1:9";
+
+fn setup(
+    dialog_answers: Vec<Option<PathBuf>>,
+    persisted: Option<PersistedWorkbench>,
+) -> (WorkbenchState, EngineProbe) {
+    let (engine, probe) = ChannelEngine::new();
+    let state = WorkbenchState::new(WorkbenchSetup {
+        engine: Box::new(engine),
+        dialogs: Box::new(ScriptedDialogs::new(dialog_answers)),
+        demo_base_url: Some(DEMO.into()),
+        library_dir: None,
+        persisted,
+    });
+    (state, probe)
+}
+
+fn harness(state: WorkbenchState) -> Harness<'static, WorkbenchState> {
+    // Wait explanations use `→` and `×`, which egui's bundled font lacks: add a system font,
+    // and accept tofu only on machines without one.
+    let has_fallback = retryscope::ui::fonts::install_fallback_fonts(&egui::Context::default());
+    let mut builder = Harness::builder()
+        .with_size([1600.0, 1400.0])
+        .with_context_setup(|ctx| {
+            retryscope::ui::fonts::install_fallback_fonts(ctx);
+        });
+    if !has_fallback {
+        builder = builder.allow_missing_glyphs();
+    }
+    builder.build_ui_state(
+        |ui, s: &mut WorkbenchState| {
+            let ctx = ui.ctx().clone();
+            s.logic(&ctx);
+            s.ui(ui);
+        },
+        state,
+    )
+}
+
+fn starts(probe: &EngineProbe) -> Vec<(u64, retryscope::model::RequestSpec, RetryProfile)> {
+    probe
+        .drain_commands()
+        .into_iter()
+        .filter_map(|c| match c {
+            Command::Start {
+                run_id,
+                spec,
+                profile,
+                ..
+            } => Some((run_id, spec, profile)),
+            _ => None,
+        })
+        .collect()
+}
+
+fn label_of(h: &Harness<'_, WorkbenchState>, contains: &str) -> String {
+    let node = h.get_by_label_contains(contains).accesskit_node();
+    node.label()
+        .filter(|l| !l.is_empty())
+        .or_else(|| node.value())
+        .unwrap_or_default()
+}
+
+fn write_temp(dir: &tempfile::TempDir, name: &str, text: &str) -> PathBuf {
+    let path = dir.path().join(name);
+    std::fs::write(&path, text).expect("write temp file");
+    path
+}
+
+#[test]
+fn send_button_starts_a_run_against_the_demo_with_the_default_profile() {
+    let (state, probe) = setup(vec![], None);
+    let mut h = harness(state);
+    h.run();
+    h.get_by_label("Send").click();
+    h.run();
+    let started = starts(&probe);
+    assert_eq!(started.len(), 1, "one Start command");
+    let (run_id, spec, profile) = &started[0];
+    assert_eq!(*run_id, 1);
+    assert_eq!(spec.method, "GET");
+    // The stub tree has no built-ins: the fallback retries 503 (the real seed 001 table: 429 only).
+    let status = retryscope::ui::request_draft::demo_failure_status(profile);
+    assert_eq!(spec.url, format!("{DEMO}/status/{status}?times=2"));
+    assert!(
+        profile.retry_on.status.contains(status),
+        "the default profile retries the demo failure"
+    );
+    let key = spec
+        .query
+        .iter()
+        .find(|q| q.name == "key")
+        .expect("key query row");
+    assert!(
+        !key.value.contains("{{"),
+        "placeholder replaced: {}",
+        key.value
+    );
+    assert_eq!(profile.name, "ServiceNow example (exponential)");
+    assert_eq!(profile.backoff.strategy, Strategy::Exponential);
+}
+
+#[test]
+fn ctrl_enter_sends_and_every_send_gets_a_fresh_demo_key() {
+    let (state, probe) = setup(vec![], None);
+    let mut h = harness(state);
+    h.run();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Enter);
+    h.run();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Enter);
+    h.run();
+    let started = starts(&probe);
+    assert_eq!(started.len(), 2);
+    assert_eq!(started[1].0, 2, "second run id");
+    let key = |i: usize| started[i].1.query[0].value.clone();
+    assert_ne!(key(0), key(1));
+}
+
+#[test]
+fn url_is_validated_as_you_type_and_blocks_send() {
+    let (state, probe) = setup(vec![], None);
+    let mut h = harness(state);
+    h.run();
+    let url = h.get_by_label("URL");
+    url.focus();
+    h.run();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    h.get_by_label("URL").type_text("ftp://example.com/x");
+    h.run();
+    assert_eq!(h.state().composer.draft.url, "ftp://example.com/x");
+    assert!(
+        h.query_by_label_contains("unsupported scheme `ftp`")
+            .is_some()
+    );
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Enter);
+    h.run();
+    assert!(starts(&probe).is_empty(), "an invalid URL is not sent");
+    let status = label_of(&h, "cannot send");
+    assert!(status.contains("unsupported scheme"), "{status}");
+}
+
+#[test]
+fn secret_header_values_are_masked_until_shown_and_not_persisted() {
+    let (mut state, _probe) = setup(vec![], None);
+    state
+        .composer
+        .draft
+        .headers
+        .push(retryscope::model::KeyValue::new(
+            "Authorization",
+            "Bearer s3cret",
+        ));
+    let mut h = harness(state);
+    h.run();
+    let masked = h.get_by_label("header 2 value").value().unwrap_or_default();
+    assert!(!masked.contains("s3cret"), "masked: {masked}");
+    assert!(!masked.is_empty());
+    h.get_by_label("header 2 show").click();
+    h.run();
+    assert_eq!(
+        h.get_by_label("header 2 value").value().as_deref(),
+        Some("Bearer s3cret")
+    );
+    let stored = h.state().to_persisted();
+    let stored_headers = stored.request.expect("request stored").headers;
+    assert_eq!(stored_headers[1].value, "", "secret blanked");
+    assert_eq!(stored_headers[0].value, "application/json");
+    h.get_by_label("Remember secrets").click();
+    h.run();
+    let kept = h
+        .state()
+        .to_persisted()
+        .request
+        .expect("request stored")
+        .headers;
+    assert_eq!(kept[1].value, "Bearer s3cret");
+}
+
+#[test]
+fn invalid_profile_file_shows_every_error_and_keeps_the_current_profile() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let bad = write_temp(
+        &dir,
+        "bad.json",
+        "{\n  \"format\": \"retryscope-profile/1\",\n  \"name\": \"Broken\",\n  \"backoff\": {\"strategy\": \"sometimes\"}\n}\n",
+    );
+    let (state, _probe) = setup(vec![Some(bad)], None);
+    let mut h = harness(state);
+    h.run();
+    let before = h.state().current.profile.clone();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::O);
+    h.run();
+    let failure = h
+        .state()
+        .load_failure()
+        .cloned()
+        .expect("load failure shown");
+    assert!(!failure.issues.is_empty());
+    assert!(h.query_by_label_contains("Cannot load profile").is_some());
+    for line in failure.lines() {
+        assert!(
+            h.query_by_label(&line).is_some(),
+            "issue line shown: {line}"
+        );
+    }
+    assert!(
+        failure.lines()[0].starts_with("4:"),
+        "line:column of the bad strategy: {:?}",
+        failure.lines()
+    );
+    assert_eq!(
+        h.state().current.profile,
+        before,
+        "current profile untouched"
+    );
+    h.get_by_label("Dismiss").click();
+    h.run();
+    assert!(h.state().load_failure().is_none());
+}
+
+#[test]
+fn opening_a_valid_file_replaces_the_profile_after_confirming_unsaved_edits() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut other = retryscope::ui::profile_library::fallback_default_profile();
+    other.name = "Other API".into();
+    other.backoff = Backoff::new(Strategy::Fixed);
+    let good = write_temp(
+        &dir,
+        "other.json",
+        &retryscope::profile::to_json_pretty(&other),
+    );
+    let (state, _probe) = setup(vec![Some(good.clone()), Some(good)], None);
+    let mut h = harness(state);
+    h.run();
+    h.get_by_label("Duplicate to edit").click();
+    h.run();
+    assert!(
+        h.state().window_title().ends_with(" •"),
+        "{}",
+        h.state().window_title()
+    );
+    assert!(
+        h.query_by_label_contains("(copy) •").is_some(),
+        "unsaved marker in the toolbar"
+    );
+
+    h.get_by_label("Open…").click();
+    h.run();
+    assert!(h.state().is_confirm_open());
+    h.get_by_label("Keep editing").click();
+    h.run();
+    assert!(!h.state().is_confirm_open());
+    assert!(h.state().current.profile.name.ends_with("(copy)"));
+
+    h.get_by_label("Open…").click();
+    h.run();
+    h.get_by_label("Discard changes").click();
+    h.run();
+    assert_eq!(h.state().current.profile, other);
+    assert!(!h.state().window_title().contains('•'));
+}
+
+#[test]
+fn save_as_writes_the_file_and_clears_the_unsaved_marker() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let target = dir.path().join("mine");
+    let (state, _probe) = setup(vec![Some(target.clone())], None);
+    let mut h = harness(state);
+    h.run();
+    h.get_by_label("Duplicate to edit").click();
+    h.run();
+    h.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, Key::S);
+    h.run();
+    let saved = target.with_extension("json");
+    let loaded = retryscope::profile::load_file(&saved).expect("saved file loads");
+    assert_eq!(loaded, h.state().current.profile);
+    assert!(!h.state().window_title().contains('•'));
+    assert_eq!(h.state().current.path(), Some(saved.as_path()));
+}
+
+#[test]
+fn built_ins_are_read_only_until_duplicated() {
+    let (state, _probe) = setup(vec![], None);
+    let mut h = harness(state);
+    h.run();
+    assert!(h.query_by_label("built-in (read-only)").is_some());
+    assert!(
+        h.query_by_label_contains("attempts = retries + 1 = 4")
+            .is_some()
+    );
+    h.get_by_label("Duplicate to edit").click();
+    h.run();
+    assert!(h.query_by_label("not saved yet").is_some());
+}
+
+#[test]
+fn changing_base_delay_changes_the_preview_bounds() {
+    let (state, _probe) = setup(vec![], None);
+    let mut h = harness(state);
+    h.run();
+    h.get_by_label("Duplicate to edit").click();
+    h.run();
+    let before = label_of(&h, "retry 1: wait");
+    let runs_before = h.state().preview().computations();
+    h.run();
+    assert_eq!(
+        h.state().preview().computations(),
+        runs_before,
+        "cached while unchanged"
+    );
+    h.state_mut().current.profile.backoff.base_delay_ms = 4000;
+    h.run();
+    let after = label_of(&h, "retry 1: wait");
+    assert_ne!(before, after, "preview follows base delay");
+    let max_after = h.state().preview().stats()[0].wait.max;
+    assert!(
+        max_after > 4000.0,
+        "retry 1 of exponential: up to b·1 + w = 5500 ms, got {max_after}"
+    );
+    assert_eq!(h.state().preview().computations(), runs_before + 1);
+}
+
+#[test]
+fn retry_status_text_parses_codes_and_ranges_with_inline_errors() {
+    let (state, _probe) = setup(vec![], None);
+    let mut h = harness(state);
+    h.run();
+    h.get_by_label("Duplicate to edit").click();
+    h.run();
+    h.get_by_label("Retry on status").focus();
+    h.run();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    h.get_by_label("Retry on status").type_text("429, 5xx");
+    h.run();
+    assert!(
+        h.query_by_label_contains("`5xx` is not a status code")
+            .is_some()
+    );
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    h.get_by_label("Retry on status").type_text("429, 502-504");
+    h.run();
+    assert!(h.query_by_label_contains("is not a status code").is_none());
+    assert_eq!(
+        h.state().current.profile.retry_on.status.to_string(),
+        "429, 502-504"
+    );
+}
+
+#[test]
+fn persisted_workspace_round_trips_through_ron() {
+    let (mut state, _probe) = setup(vec![], None);
+    state.composer.draft.method = "POST".into();
+    let mut edited = state.current.duplicate();
+    edited.profile.max_retries = 7;
+    state.current = edited;
+    let stored = state.to_persisted();
+    assert!(
+        stored
+            .request
+            .as_ref()
+            .is_some_and(|r| r.url.starts_with("{{demo}}")),
+        "demo URL stored without its port"
+    );
+    // eframe stores values as RON.
+    let text = ron::ser::to_string(&stored).expect("serializes as RON");
+    let back: PersistedWorkbench = ron::from_str(&text).expect("deserializes from RON");
+    assert_eq!(back, stored);
+    let (engine, _p) = ChannelEngine::new();
+    let restored = WorkbenchState::new(WorkbenchSetup {
+        engine: Box::new(engine),
+        dialogs: Box::new(ScriptedDialogs::default()),
+        demo_base_url: Some("http://127.0.0.1:7".into()),
+        library_dir: None,
+        persisted: Some(back),
+    });
+    assert_eq!(restored.composer.draft.method, "POST");
+    let status = retryscope::ui::request_draft::demo_failure_status(&restored.current.profile);
+    assert_eq!(
+        restored.composer.draft.url,
+        format!("http://127.0.0.1:7/status/{status}?times=2"),
+        "the demo URL follows the new port"
+    );
+    assert_eq!(restored.current.profile.max_retries, 7);
+    assert!(restored.current.is_dirty());
+}
+
+#[test]
+fn library_profiles_are_listed_in_the_picker_and_load_when_chosen() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut lib = retryscope::ui::profile_library::fallback_default_profile();
+    lib.name = "Library API".into();
+    let path = write_temp(
+        &dir,
+        "library-api.json",
+        &retryscope::profile::to_json_pretty(&lib),
+    );
+    let (engine, _probe) = ChannelEngine::new();
+    let state = WorkbenchState::new(WorkbenchSetup {
+        engine: Box::new(engine),
+        dialogs: Box::new(ScriptedDialogs::default()),
+        demo_base_url: Some(DEMO.into()),
+        library_dir: Some(dir.path().to_path_buf()),
+        persisted: None,
+    });
+    let mut h = harness(state);
+    h.run();
+    h.get_by_label("Profile").click();
+    h.run();
+    // Many built-ins come first: bring the entry into the popup's view before clicking.
+    h.get_by_label("library: library-api.json").scroll_to_me();
+    h.run();
+    h.get_by_label("library: library-api.json").click();
+    h.run();
+    assert_eq!(h.state().current.profile, lib);
+    assert_eq!(h.state().current.path(), Some(path.as_path()));
+    assert!(h.query_by_label("file: library-api.json").is_some());
+}
+
+#[test]
+fn browse_fills_the_body_file_path_from_the_picker() {
+    let picked = PathBuf::from("/tmp/payload.bin");
+    let (mut state, probe) = setup(vec![Some(picked.clone())], None);
+    state.composer.draft.method = "POST".into();
+    state.composer.draft.body.kind = retryscope::ui::request_draft::BodyKind::File;
+    let mut h = harness(state);
+    h.run();
+    h.get_by_label("Body").click();
+    h.run();
+    h.get_by_label("Browse…").click();
+    h.run();
+    assert_eq!(
+        h.state().composer.draft.body.file_path,
+        picked.display().to_string()
+    );
+    h.get_by_label("Send").click();
+    h.run();
+    let started = starts(&probe);
+    assert_eq!(
+        started[0].1.body,
+        retryscope::model::Body::File {
+            path: picked.display().to_string(),
+            content_type: None
+        }
+    );
+}
+
+#[test]
+fn theme_switch_applies_and_persists() {
+    let (state, _probe) = setup(vec![], None);
+    let mut h = harness(state);
+    h.run();
+    h.get_by_label("Dark").click();
+    h.run();
+    assert_eq!(
+        h.ctx.options(|o| o.theme_preference),
+        egui::ThemePreference::Dark
+    );
+    h.get_by_label("Light").click();
+    h.run();
+    assert_eq!(
+        h.ctx.options(|o| o.theme_preference),
+        egui::ThemePreference::Light
+    );
+    assert_eq!(
+        h.state().to_persisted().theme,
+        retryscope::ui::theme::ThemeChoice::Light
+    );
+}
+
+#[derive(Debug)]
+struct DroppedPath(PathBuf);
+
+impl egui::DroppedFile for DroppedPath {
+    fn path(&self) -> &std::path::Path {
+        &self.0
+    }
+
+    fn bytes(&self) -> Result<Vec<u8>, String> {
+        std::fs::read(&self.0).map_err(|e| e.to_string())
+    }
+}
+
+#[test]
+fn dropping_a_json_file_opens_it_and_other_files_are_refused() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut other = retryscope::ui::profile_library::fallback_default_profile();
+    other.name = "Dropped API".into();
+    let good = write_temp(
+        &dir,
+        "dropped.json",
+        &retryscope::profile::to_json_pretty(&other),
+    );
+    let txt = write_temp(&dir, "notes.txt", "hello");
+    let (state, _probe) = setup(vec![], None);
+    let mut h = harness(state);
+    h.run();
+    h.input_mut().dropped_files.push(Arc::new(DroppedPath(txt)));
+    h.run();
+    assert!(h.query_by_label_contains("not a .json file").is_some());
+    assert_eq!(
+        h.state().current.profile.name,
+        "ServiceNow example (exponential)"
+    );
+    h.input_mut()
+        .dropped_files
+        .push(Arc::new(DroppedPath(good.clone())));
+    h.run();
+    assert_eq!(h.state().current.profile, other);
+    assert_eq!(h.state().current.path(), Some(good.as_path()));
+}
+
+#[test]
+fn idle_workbench_does_not_repaint_continuously() {
+    let (state, _probe) = setup(vec![], None);
+    let mut h = harness(state);
+    h.run();
+    let steps = h.run();
+    assert!(steps <= 2, "idle frames settle at once, ran {steps}");
+}
+
+#[test]
+fn custom_script_compile_errors_show_inline_with_line_and_column() {
+    let (state, _probe) = setup(vec![], None);
+    let mut h = harness(state);
+    h.run();
+    h.get_by_label("Duplicate to edit").click();
+    h.run();
+    {
+        let backoff = &mut h.state_mut().current.profile.backoff;
+        backoff.strategy = Strategy::Custom;
+        backoff.script = Some("fn get_delay(ctx) {\n    let x = ;\n}\n".into());
+    }
+    h.run();
+    assert!(h.query_by_label("Script").is_some(), "code editor shown");
+    let error = label_of(&h, "line 2, column");
+    assert!(!error.is_empty(), "compile error names line 2");
+    h.state_mut().current.profile.backoff.script =
+        Some("fn get_delay(ctx) { 100 * ctx.retry }\n".into());
+    h.run();
+    assert!(h.query_by_label("script compiles").is_some());
+}
+
+// ---------------------------------------------------------------------------------------------
+// Real engine + demo server on 127.0.0.1 (need the merged engine, demo and timeline).
+
+struct Live {
+    harness: Harness<'static, WorkbenchState>,
+    _services: AppServices,
+}
+
+fn live(profile: Option<RetryProfile>) -> Live {
+    let services = AppServices::start().expect("runtime starts");
+    let demo = services.demo_base_url().expect("demo server on loopback");
+    let engine = EngineService::spawn(Arc::new(|| {})).expect("engine starts");
+    let mut state = WorkbenchState::new(WorkbenchSetup {
+        engine: Box::new(engine),
+        dialogs: Box::new(ScriptedDialogs::default()),
+        demo_base_url: Some(demo),
+        library_dir: None,
+        persisted: None,
+    });
+    if let Some(p) = profile {
+        state.current = retryscope::ui::profile_library::CurrentProfile::clean(
+            retryscope::ui::profile_library::ProfileSource::Unsaved,
+            p,
+        );
+    }
+    let mut harness = harness(state);
+    harness.run();
+    Live {
+        harness,
+        _services: services,
+    }
+}
+
+/// Steps the UI in real time until `done` holds or `timeout` passes.
+fn wait_until(
+    h: &mut Harness<'_, WorkbenchState>,
+    timeout: Duration,
+    done: impl Fn(&Harness<'_, WorkbenchState>) -> bool,
+) -> bool {
+    let start = Instant::now();
+    while start.elapsed() < timeout {
+        h.step();
+        if done(h) {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(25));
+    }
+    false
+}
+
+fn fixed(wait_ms: u64) -> RetryProfile {
+    let mut p = retryscope::ui::profile_library::fallback_default_profile();
+    p.name = format!("fixed {wait_ms} ms");
+    p.backoff = Backoff::new(Strategy::Fixed);
+    p.backoff.base_delay_ms = wait_ms;
+    p
+}
+
+#[test]
+fn live_default_request_succeeds_on_attempt_3() {
+    let mut live = live(None);
+    let h = &mut live.harness;
+    h.get_by_label("Send").click();
+    let ok = wait_until(h, Duration::from_secs(20), |h| {
+        h.query_all_by_label_contains("ucceeded on attempt 3")
+            .next()
+            .is_some()
+    });
+    assert!(ok, "success banner within 20 s (two 503s then 200)");
+    assert!(h.state().runs.active_runs().is_empty());
+}
+
+#[test]
+fn live_escape_cancels_a_run_mid_wait() {
+    let mut live = live(Some(fixed(10_000)));
+    let h = &mut live.harness;
+    h.get_by_label("Send").click();
+    assert!(
+        wait_until(h, Duration::from_secs(5), |h| !h
+            .state()
+            .runs
+            .active_runs()
+            .is_empty()),
+        "run is active"
+    );
+    std::thread::sleep(Duration::from_millis(300));
+    h.step();
+    let t = Instant::now();
+    h.key_press(Key::Escape);
+    let ended = wait_until(h, Duration::from_secs(3), |h| {
+        h.state().runs.active_runs().is_empty()
+    });
+    assert!(
+        ended,
+        "cancel ends the run at once, not after the 10 s wait"
+    );
+    assert!(t.elapsed() < Duration::from_secs(3));
+    assert!(
+        h.query_all_by_label_contains("ancelled").next().is_some(),
+        "Cancelled banner"
+    );
+}
+
+#[test]
+fn live_two_runs_overlap_and_both_finish() {
+    let mut live = live(Some(fixed(400)));
+    let h = &mut live.harness;
+    h.get_by_label("Send").click();
+    h.step();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Enter);
+    assert!(
+        wait_until(h, Duration::from_secs(5), |h| h
+            .state()
+            .runs
+            .active_runs()
+            .len()
+            == 2),
+        "both runs active at once"
+    );
+    assert!(
+        wait_until(h, Duration::from_secs(15), |h| h
+            .state()
+            .runs
+            .active_runs()
+            .is_empty()),
+        "both runs finish"
+    );
+    assert!(
+        h.query_all_by_label_contains("ucceeded on attempt 3")
+            .next()
+            .is_some()
+    );
+}

@@ -34,7 +34,7 @@ pub fn execute(args: &DemoServerArgs) -> Result<u8, CliError> {
         let server = DemoServer::start(args.port).await.map_err(|e| {
             CliError::failed(format!("cannot listen on 127.0.0.1:{}: {e}", args.port))
         })?;
-        println!("demo server listening on {}", server.base_url());
+        crate::cli_outln!("demo server listening on {}", server.base_url());
         use std::io::Write;
         let _ = std::io::stdout().flush();
         let _ = tokio::signal::ctrl_c().await;

@@ -9,6 +9,7 @@ pub mod demo_server;
 pub mod exit;
 pub mod gui;
 pub mod mask;
+pub mod out;
 pub mod profile_cmd;
 pub mod profile_source;
 pub mod request_args;

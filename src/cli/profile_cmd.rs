@@ -49,12 +49,12 @@ pub fn execute(args: &ProfileArgs) -> Result<u8, CliError> {
     match &args.action {
         ProfileAction::Validate { files } => Ok(validate(files)),
         ProfileAction::Schema => {
-            print!("{}", profile::schema_json());
+            crate::cli_out!("{}", profile::schema_json());
             Ok(exit::SUCCESS)
         }
         ProfileAction::Builtins => {
             for b in profile::builtins() {
-                println!("{}  {}", b.id, first_sentence(&b.profile.description));
+                crate::cli_outln!("{}  {}", b.id, first_sentence(&b.profile.description));
             }
             Ok(exit::SUCCESS)
         }
@@ -64,7 +64,7 @@ pub fn execute(args: &ProfileArgs) -> Result<u8, CliError> {
                     "unknown built-in profile `{name}`; `retryscope profile builtins` lists them"
                 ))
             })?;
-            print!("{}", profile::to_json_pretty(&p));
+            crate::cli_out!("{}", profile::to_json_pretty(&p));
             Ok(exit::SUCCESS)
         }
     }
@@ -74,7 +74,7 @@ fn validate(files: &[PathBuf]) -> u8 {
     let mut code = exit::SUCCESS;
     for path in files {
         match profile::load_file(path) {
-            Ok(_) => println!("ok {}", path.display()),
+            Ok(_) => crate::cli_outln!("ok {}", path.display()),
             Err(errors) => {
                 code = exit::USAGE;
                 for line in issue_lines(path, &errors) {

@@ -109,10 +109,10 @@ pub fn execute(args: &RunArgs) -> Result<u8, CliError> {
 
     if !args.json {
         for h in spec.headers.iter().filter(|h| h.enabled) {
-            println!("> {}", mask::header_line(h));
+            crate::cli_outln!("> {}", mask::header_line(h));
         }
         if let Some(key) = &spec.idempotency_key {
-            println!("> Idempotency-Key: {key}");
+            crate::cli_outln!("> Idempotency-Key: {key}");
         }
     }
 
@@ -168,7 +168,7 @@ async fn drive(
         } else {
             text.render(&event)
         };
-        print!("{chunk}");
+        crate::cli_out!("{chunk}");
         let _ = stdout.flush();
         if let RunEvent::RunFinished { outcome, .. } = &event {
             return Ok(match outcome.kind {

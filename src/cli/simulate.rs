@@ -42,16 +42,20 @@ pub fn execute(args: &SimulateArgs) -> Result<u8, CliError> {
     let stats = policy::simulate(&profile, args.samples, seed).map_err(|e| {
         CliError::usage(format!("cannot simulate profile \"{}\": {e}", profile.name))
     })?;
-    println!(
+    crate::cli_outln!(
         "profile \"{}\"  {} samples  seed {seed} (replay with --seed {seed})",
-        profile.name, args.samples
+        profile.name,
+        args.samples
     );
-    println!(
+    crate::cli_outln!(
         "{:>5}  {:>31}  {:>31}  {:>10}",
-        "retry", "wait ms: min / p50 / p95 / max", "cumulative: min / p50 / p95 / max", "bound max"
+        "retry",
+        "wait ms: min / p50 / p95 / max",
+        "cumulative: min / p50 / p95 / max",
+        "bound max"
     );
     for s in &stats {
-        println!(
+        crate::cli_outln!(
             "{:>5}  {}  {}  {:>10.0}",
             s.retry,
             quantiles(&s.wait),
@@ -60,7 +64,7 @@ pub fn execute(args: &SimulateArgs) -> Result<u8, CliError> {
         );
     }
     if profile.max_retries == 0 {
-        println!("(no retries: max_retries is 0)");
+        crate::cli_outln!("(no retries: max_retries is 0)");
     }
     Ok(exit::SUCCESS)
 }

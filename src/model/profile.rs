@@ -178,7 +178,9 @@ impl Strategy {
             Strategy::ResponseHeader => {
                 "wait = server delay header (+ U[0, w]); missing/unusable → fallback strategy  (seed 001)"
             }
-            Strategy::Custom => "wait = get_delay(ctx) from your Rhai script, ms; () stops retrying",
+            Strategy::Custom => {
+                "wait = get_delay(ctx) from your Rhai script, ms; () stops retrying"
+            }
         }
     }
 }
@@ -208,7 +210,10 @@ pub struct Backoff {
     #[serde(default)]
     pub hard_cap: bool,
     /// `response_header`: delay headers tried in order. Default `[{"name":"Retry-After","unit":"seconds"}]`.
-    #[serde(default = "DelayHeader::default_list", skip_serializing_if = "Vec::is_empty")]
+    #[serde(
+        default = "DelayHeader::default_list",
+        skip_serializing_if = "Vec::is_empty"
+    )]
     pub headers: Vec<DelayHeader>,
     /// `response_header`: how the header delay and the fallback's wait combine. Default `replace`.
     #[serde(default)]

@@ -42,7 +42,12 @@ impl KeyValue {
         let n = self.name.to_ascii_lowercase();
         matches!(
             n.as_str(),
-            "authorization" | "proxy-authorization" | "cookie" | "set-cookie" | "x-api-key" | "api-key"
+            "authorization"
+                | "proxy-authorization"
+                | "cookie"
+                | "set-cookie"
+                | "x-api-key"
+                | "api-key"
         ) || n.contains("token")
             || n.contains("secret")
     }

@@ -77,7 +77,11 @@ impl StatusSet {
     /// Returns a message naming the first token that is not a code or `low-high` range.
     pub fn parse_list(text: &str) -> Result<Self, String> {
         let mut out = Vec::new();
-        for token in text.split([',', ' ', ';']).map(str::trim).filter(|t| !t.is_empty()) {
+        for token in text
+            .split([',', ' ', ';'])
+            .map(str::trim)
+            .filter(|t| !t.is_empty())
+        {
             out.push(parse_entry(token)?);
         }
         Ok(Self(out))
@@ -104,7 +108,10 @@ fn parse_entry(token: &str) -> Result<StatusRange, String> {
             let high = b.trim().parse::<u16>().map_err(|_| bad())?;
             Ok(StatusRange::new(low, high))
         }
-        None => token.parse::<u16>().map(StatusRange::single).map_err(|_| bad()),
+        None => token
+            .parse::<u16>()
+            .map(StatusRange::single)
+            .map_err(|_| bad()),
     }
 }
 
@@ -184,7 +191,9 @@ mod tests {
         let err = StatusSet::parse_list("429, 5xx").expect_err("5xx is not a code");
         assert!(err.contains("`5xx`"), "{err}");
         assert_eq!(
-            StatusSet::parse_list("408 429,500-599").expect("valid").to_string(),
+            StatusSet::parse_list("408 429,500-599")
+                .expect("valid")
+                .to_string(),
             "408, 429, 500-599"
         );
     }

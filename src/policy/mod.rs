@@ -89,7 +89,12 @@ impl Policy {
     }
 
     /// Triage of one outcome (DESIGN.md §4), not counting retries left or the deadline.
-    pub fn triage(&self, method: &str, has_idempotency_key: bool, outcome: &AttemptOutcome) -> Verdict {
+    pub fn triage(
+        &self,
+        method: &str,
+        has_idempotency_key: bool,
+        outcome: &AttemptOutcome,
+    ) -> Verdict {
         let _ = (method, has_idempotency_key, outcome);
         Verdict::Stop {
             reason: "stub".into(),
@@ -136,7 +141,11 @@ pub struct RetryStats {
 ///
 /// # Errors
 /// [`PolicyError`] when the profile's script does not compile.
-pub fn simulate(profile: &RetryProfile, samples: u32, seed: u64) -> Result<Vec<RetryStats>, PolicyError> {
+pub fn simulate(
+    profile: &RetryProfile,
+    samples: u32,
+    seed: u64,
+) -> Result<Vec<RetryStats>, PolicyError> {
     let _ = (profile, samples, seed);
     Ok(Vec::new())
 }

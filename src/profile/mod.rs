@@ -83,5 +83,8 @@ pub fn builtins() -> Vec<Builtin> {
 
 /// The built-in named `id`.
 pub fn builtin(id: &str) -> Option<RetryProfile> {
-    builtins().into_iter().find(|b| b.id == id).map(|b| b.profile)
+    builtins()
+        .into_iter()
+        .find(|b| b.id == id)
+        .map(|b| b.profile)
 }

@@ -22,6 +22,8 @@ pub struct AttemptResult {
 pub enum AttemptClass {
     /// No outcome yet.
     InFlight,
+    /// The run ended while the attempt was in flight (grey).
+    Aborted,
     /// Verdict `success` (green).
     Success,
     /// A response that triage marked retryable (amber).
@@ -47,6 +49,9 @@ pub struct WaitRow {
     pub actual_ms: Option<f64>,
     /// True when the user pressed "Retry now".
     pub skipped: bool,
+    /// True when the run ended during this wait (cancel, deadline) without `WaitFinished`;
+    /// `actual_ms` is then the run's `elapsed_ms` minus `offset_ms`.
+    pub interrupted: bool,
     /// When the UI received `WaitScheduled` (drives the countdown).
     pub received: Instant,
 }
@@ -78,8 +83,11 @@ pub struct AttemptRow {
     pub offset_ms: f64,
     /// When the UI received `AttemptStarted` (drives the in-flight bar).
     pub received: Instant,
-    /// The result, `None` while in flight.
+    /// The result, `None` while in flight (and for an aborted attempt).
     pub result: Option<AttemptResult>,
+    /// Set when the run ended while this attempt was in flight without `AttemptFinished`
+    /// (cancel, deadline): the run's `elapsed_ms` minus `offset_ms`.
+    pub aborted_after_ms: Option<f64>,
     /// The wait after this attempt, when one was scheduled.
     pub wait: Option<WaitRow>,
 }
@@ -88,6 +96,7 @@ impl AttemptRow {
     /// Colour class: from the verdict, except network errors which are always `NetworkError`.
     pub fn class(&self) -> AttemptClass {
         match &self.result {
+            None if self.aborted_after_ms.is_some() => AttemptClass::Aborted,
             None => AttemptClass::InFlight,
             Some(r) => match (&r.outcome, &r.verdict) {
                 (AttemptOutcome::Error(_), _) => AttemptClass::NetworkError,
@@ -98,9 +107,13 @@ impl AttemptRow {
         }
     }
 
-    /// Measured duration, ms (`timings.total_ms`); `None` while in flight.
+    /// Measured duration, ms (`timings.total_ms`, or until the run ended for an aborted
+    /// attempt); `None` while in flight.
     pub fn duration_ms(&self) -> Option<f64> {
-        self.result.as_ref().map(|r| r.timings.total_ms)
+        self.result
+            .as_ref()
+            .map(|r| r.timings.total_ms)
+            .or(self.aborted_after_ms)
     }
 
     /// Monotonic ms since run start when the attempt ended; `None` while in flight.
@@ -111,6 +124,7 @@ impl AttemptRow {
     /// Status code or error kind (`503`, `error: connect`); `in flight` before the result.
     pub fn result_label(&self) -> String {
         match &self.result {
+            None if self.aborted_after_ms.is_some() => "aborted".to_owned(),
             None => "in flight".to_owned(),
             Some(r) => match &r.outcome {
                 AttemptOutcome::Response(resp) => resp.status.to_string(),

@@ -23,6 +23,7 @@ pub const CANCELLED: Color32 = Color32::from_rgb(110, 118, 129);
 pub fn class_color(class: AttemptClass) -> Color32 {
     match class {
         AttemptClass::InFlight => IN_FLIGHT,
+        AttemptClass::Aborted => CANCELLED,
         AttemptClass::Success => SUCCESS,
         AttemptClass::Retryable => RETRYABLE,
         AttemptClass::Stopped => STOPPED,

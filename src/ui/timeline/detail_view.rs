@@ -153,6 +153,8 @@ fn wait_ui(ui: &mut egui::Ui, wait: &WaitRow, now: Instant) {
             (Some(ms), _) => {
                 let skipped = if wait.skipped {
                     " (skipped: Retry now)"
+                } else if wait.interrupted {
+                    " (the run ended during this wait)"
                 } else {
                     ""
                 };

@@ -50,6 +50,9 @@ impl Timeline {
             if let Some(wait) = &row.wait {
                 let actual = match wait.actual_ms {
                     Some(ms) if wait.skipped => format!("actual {} (skipped)", format_ms(ms)),
+                    Some(ms) if wait.interrupted => {
+                        format!("actual {} (run ended)", format_ms(ms))
+                    }
                     Some(ms) => format!("actual {}", format_ms(ms)),
                     None => "in progress".to_owned(),
                 };

@@ -104,6 +104,7 @@ pub fn show(
 fn kind_name(kind: SpanKind) -> &'static str {
     match kind {
         SpanKind::Attempt(AttemptClass::InFlight) => "in flight",
+        SpanKind::Attempt(AttemptClass::Aborted) => "aborted",
         SpanKind::Attempt(AttemptClass::Success) => "success",
         SpanKind::Attempt(AttemptClass::Retryable) => "retryable",
         SpanKind::Attempt(AttemptClass::Stopped) => "stopped",

@@ -110,6 +110,7 @@ impl Timeline {
                     offset_ms: *offset_ms,
                     received,
                     result: None,
+                    aborted_after_ms: None,
                     wait: None,
                 };
                 match self.row_index(*attempt) {
@@ -156,6 +157,7 @@ impl Timeline {
                     offset_ms: *offset_ms,
                     actual_ms: None,
                     skipped: false,
+                    interrupted: false,
                     received,
                 });
                 self.anchor = Some((*offset_ms, received));
@@ -182,6 +184,18 @@ impl Timeline {
                 elapsed_ms,
                 ..
             } => {
+                // Close what the run's end cut short, at the measured end of the run.
+                if let Some(last) = self.attempts.last_mut() {
+                    if last.result.is_none() {
+                        last.aborted_after_ms = Some((elapsed_ms - last.offset_ms).max(0.0));
+                    }
+                    if let Some(w) = last.wait.as_mut()
+                        && w.actual_ms.is_none()
+                    {
+                        w.actual_ms = Some((elapsed_ms - w.offset_ms).max(0.0));
+                        w.interrupted = true;
+                    }
+                }
                 self.finished = Some(FinishedRun {
                     outcome: outcome.clone(),
                     attempts: *attempts,

@@ -118,6 +118,7 @@ fn cells(row: &mut egui_extras::TableRow<'_, '_>, attempt: &AttemptRow, now: Ins
         if let Some(w) = wait {
             let text = match (w.actual_ms, w.remaining_ms(now)) {
                 (Some(ms), _) if w.skipped => format!("{} (skipped)", format_ms(ms)),
+                (Some(ms), _) if w.interrupted => format!("{} (run ended)", format_ms(ms)),
                 (Some(ms), _) => format_ms(ms),
                 (None, Some(left)) => format!("{} left", format_secs(left)),
                 (None, None) => String::new(),

@@ -140,3 +140,85 @@ pub fn extent_ms(timeline: &Timeline, now: Instant) -> f64 {
     }
     end
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{OutcomeKind, Verdict};
+    use crate::ui::timeline::EventScript;
+    use crate::ui::timeline::event_script::{response, retry};
+    use chrono::DateTime;
+
+    /// `n` attempts of 10 ms, each followed by a 90 ms wait, then a success; folded at `t0`.
+    fn run(n: usize) -> (Timeline, Instant) {
+        let start = DateTime::parse_from_rfc3339("2026-11-30T14:00:00+00:00").expect("rfc3339");
+        let mut s = EventScript::new(1, "GET", "http://127.0.0.1:1/x", start);
+        for _ in 0..n {
+            s = s
+                .attempt(response(503, &[], ""), retry("503 is retryable"), 10.0)
+                .wait(90, 90.0);
+        }
+        let s = s
+            .attempt(response(200, &[], ""), Verdict::Success, 10.0)
+            .finish(OutcomeKind::Succeeded, "", Some(200));
+        let t0 = Instant::now();
+        let mut tl = Timeline::new(1, "x");
+        for (e, ms) in s.events() {
+            tl.apply(e, t0 + std::time::Duration::from_secs_f64(ms / 1000.0));
+        }
+        (tl, t0)
+    }
+
+    #[test]
+    fn sparse_runs_get_one_span_per_attempt_and_wait() {
+        let (tl, _) = run(2);
+        let all = spans(&tl, None, 1.0, 0.0);
+        let kinds: Vec<SpanKind> = all.iter().map(|s| s.kind).collect();
+        assert_eq!(
+            kinds,
+            vec![
+                SpanKind::Attempt(AttemptClass::Retryable),
+                SpanKind::Attempt(AttemptClass::Retryable),
+                SpanKind::Attempt(AttemptClass::Success),
+                SpanKind::Wait,
+                SpanKind::Wait,
+            ]
+        );
+        assert_eq!((all[1].start_ms, all[1].end_ms), (100.0, 110.0));
+        assert_eq!(
+            (all[3].start_ms, all[3].end_ms, all[3].planned_ms),
+            (10.0, 100.0, Some(90))
+        );
+    }
+
+    #[test]
+    fn dense_runs_merge_and_cull() {
+        let (tl, _) = run(10_000);
+        // 1,000,000 ms on ~1000 px: 1000 ms a pixel; attempts merge into a few spans.
+        let all = spans(&tl, None, 1000.0, 0.0);
+        assert!(all.len() < 1000, "{} spans", all.len());
+        let covered: usize = all
+            .iter()
+            .filter(|s| matches!(s.kind, SpanKind::Attempt(_)))
+            .map(|s| s.rows.len())
+            .sum();
+        assert_eq!(covered, 10_001, "every attempt is in some span");
+        // Zoomed to 1 s around 500 s: only the rows there, unmerged at 1 ms a pixel.
+        let zoomed = spans(&tl, Some((500_000.0, 501_000.0)), 1.0, 0.0);
+        assert!(zoomed.len() <= 24, "{} spans", zoomed.len());
+        assert!(
+            zoomed
+                .iter()
+                .all(|s| s.end_ms >= 500_000.0 && s.start_ms <= 501_000.0)
+        );
+    }
+
+    #[test]
+    fn row_at_picks_the_attempt_that_started_before_x() {
+        let (tl, _) = run(3);
+        assert_eq!(row_at(&tl, -5.0), Some(0));
+        assert_eq!(row_at(&tl, 50.0), Some(0));
+        assert_eq!(row_at(&tl, 100.0), Some(1));
+        assert_eq!(row_at(&tl, 10_000.0), Some(3));
+    }
+}

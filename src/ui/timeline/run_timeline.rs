@@ -215,6 +215,10 @@ impl Timeline {
         if self.attempts.get(guess).is_some_and(|r| r.number == number) {
             return Some(guess);
         }
+        // A new attempt (the usual case when a row is missing): no scan.
+        if self.attempts.last().is_none_or(|r| r.number < number) {
+            return None;
+        }
         self.attempts.iter().rposition(|r| r.number == number)
     }
 

@@ -31,14 +31,12 @@ impl BodyRender {
         }
         match std::str::from_utf8(&preview.bytes) {
             Ok(text) => {
-                let parsed = if preview.truncated {
-                    None
+                let is_json = !preview.truncated
+                    && serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok();
+                if is_json {
+                    BodyRender::Json(pretty_json(text))
                 } else {
-                    serde_json::from_str::<serde_json::Value>(text).ok()
-                };
-                match parsed.and_then(|v| serde_json::to_string_pretty(&v).ok()) {
-                    Some(pretty) => BodyRender::Json(pretty),
-                    None => BodyRender::Text(text.to_owned()),
+                    BodyRender::Text(text.to_owned())
                 }
             }
             Err(_) => BodyRender::Binary {
@@ -68,6 +66,66 @@ pub fn body_notices(preview: &BodyPreview, render: &BodyRender) -> Vec<String> {
         ));
     }
     notices
+}
+
+/// Re-indents valid JSON text by two spaces, keeping keys in their original order and every
+/// token byte for byte (serde_json's `Value` would sort object keys).
+pub fn pretty_json(json: &str) -> String {
+    let mut out = String::with_capacity(json.len() + json.len() / 4);
+    let mut depth = 0usize;
+    let mut in_string = false;
+    let mut escaped = false;
+    let mut chars = json.chars().peekable();
+    let newline = |out: &mut String, depth: usize| {
+        out.push('\n');
+        out.extend(std::iter::repeat_n("  ", depth));
+    };
+    while let Some(c) = chars.next() {
+        if in_string {
+            out.push(c);
+            match c {
+                _ if escaped => escaped = false,
+                '\\' => escaped = true,
+                '"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            '"' => {
+                in_string = true;
+                out.push(c);
+            }
+            '{' | '[' => {
+                out.push(c);
+                // Keep empty containers on one line: `{}` and `[]`.
+                while chars.peek().is_some_and(|n| n.is_whitespace()) {
+                    chars.next();
+                }
+                if chars.peek().is_some_and(|&n| n == '}' || n == ']') {
+                    if let Some(close) = chars.next() {
+                        out.push(close);
+                    }
+                } else {
+                    depth += 1;
+                    newline(&mut out, depth);
+                }
+            }
+            '}' | ']' => {
+                depth = depth.saturating_sub(1);
+                newline(&mut out, depth);
+                out.push(c);
+            }
+            ',' => {
+                out.push(c);
+                newline(&mut out, depth);
+            }
+            ':' => out.push_str(": "),
+            c if c.is_whitespace() => {}
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// Classic hex dump: `00000000  7b 22 61 …  |{"a…|`, 16 bytes a line.
@@ -115,6 +173,16 @@ mod tests {
             BodyRender::from_preview(&p),
             BodyRender::Json("{\n  \"ok\": true\n}".to_owned())
         );
+    }
+
+    #[test]
+    fn pretty_json_keeps_key_order_and_strings() {
+        let text = r#"{"z":1, "a":[1,{"b":"x, {y}: \"q\""}],"e":{}, "f":[ ]}"#;
+        assert_eq!(
+            pretty_json(text),
+            "{\n  \"z\": 1,\n  \"a\": [\n    1,\n    {\n      \"b\": \"x, {y}: \\\"q\\\"\"\n    }\n  ],\n  \"e\": {},\n  \"f\": []\n}"
+        );
+        assert_eq!(pretty_json("42"), "42");
     }
 
     #[test]

@@ -25,7 +25,7 @@ mod units;
 
 pub use attempt_row::{AttemptClass, AttemptResult, AttemptRow, WaitRow};
 pub use banner::Banner;
-pub use body_render::{BodyRender, HEX_DUMP_BYTES, body_notices, hex_dump};
+pub use body_render::{BodyRender, HEX_DUMP_BYTES, body_notices, hex_dump, pretty_json};
 pub use event_script::{EventScript, TimedEvent};
 pub use gantt::{GanttSpan, SpanKind, spans};
 pub use live_status::{live_status, short_status};

@@ -7,7 +7,7 @@ use super::gantt::{GanttSpan, SpanKind, extent_ms, row_at, spans};
 use super::run_timeline::Timeline;
 use super::units::{format_ms, format_secs};
 use egui::{Color32, Stroke};
-use egui_plot::{Bar, BarChart, GridMark, Legend, Plot, PlotPoint, Text, VLine};
+use egui_plot::{Bar, BarChart, GridMark, Plot, PlotPoint, Text, VLine};
 use std::collections::HashMap;
 use std::time::Instant;
 
@@ -19,6 +19,8 @@ const ATTEMPT_LANE: f64 = 1.0;
 const WAIT_LANE: f64 = 0.0;
 /// Most text labels drawn per frame; beyond this labels are skipped.
 const MAX_LABELS: usize = 120;
+/// Estimated width of one label character, points (small plot text).
+const LABEL_CHAR_WIDTH: f64 = 6.5;
 /// A wait label is drawn only when its bar is at least this wide, points.
 const MIN_LABEL_WIDTH: f64 = 56.0;
 
@@ -29,12 +31,12 @@ pub fn show(
     selected_row: Option<usize>,
     now: Instant,
 ) -> Option<usize> {
+    legend(ui);
     let active = timeline.is_active();
     let now_ms = timeline.offset_at(now).unwrap_or(0.0);
     let extent = extent_ms(timeline, now).max(1.0);
     let response = Plot::new(("timeline_plot", timeline.run_id()))
         .height(PLOT_HEIGHT)
-        .legend(Legend::default())
         .allow_zoom([true, false])
         .allow_drag([true, false])
         .allow_scroll([true, false])
@@ -43,7 +45,8 @@ pub fn show(
         .include_x(0.0)
         .include_x(extent)
         .show_crosshair(false)
-        .x_axis_label("ms since run start")
+        .x_axis_label("time since run start")
+        .x_axis_formatter(|mark, range| axis_time(mark.value, range.end() - range.start()))
         .y_axis_min_width(56.0)
         .y_grid_spacer(|_| {
             vec![
@@ -100,6 +103,46 @@ pub fn show(
     None
 }
 
+/// An x-axis tick: `250 ms` while the view spans under 20 s, else `42 s`.
+fn axis_time(ms: f64, span_ms: f64) -> String {
+    if span_ms < 20_000.0 {
+        format!("{ms:.0} ms")
+    } else {
+        format!("{:.0} s", ms / 1000.0)
+    }
+}
+
+/// The colour key, drawn above the plot so it never covers bars.
+fn legend(ui: &mut egui::Ui) {
+    ui.horizontal(|ui| {
+        let keys = [
+            (SpanKind::Attempt(AttemptClass::Success), "success"),
+            (SpanKind::Attempt(AttemptClass::Retryable), "retryable"),
+            (SpanKind::Attempt(AttemptClass::Stopped), "stopped"),
+            (
+                SpanKind::Attempt(AttemptClass::NetworkError),
+                "network error",
+            ),
+            (SpanKind::Attempt(AttemptClass::InFlight), "in flight"),
+            (SpanKind::Wait, "wait (measured)"),
+            (SpanKind::PlannedWait, "wait (planned, running)"),
+        ];
+        for (kind, name) in keys {
+            let size = egui::vec2(12.0, 12.0);
+            let (rect, _) = ui.allocate_exact_size(size, egui::Sense::hover());
+            ui.painter().rect(
+                rect,
+                2.0,
+                kind_color(kind),
+                Stroke::new(1.0, WAIT),
+                egui::StrokeKind::Inside,
+            );
+            ui.label(name);
+            ui.add_space(6.0);
+        }
+    });
+}
+
 /// Legend name of a span kind.
 fn kind_name(kind: SpanKind) -> &'static str {
     match kind {
@@ -111,6 +154,19 @@ fn kind_name(kind: SpanKind) -> &'static str {
         SpanKind::Attempt(AttemptClass::NetworkError) => "network error",
         SpanKind::Wait => "wait (measured)",
         SpanKind::PlannedWait => "wait (planned, running)",
+    }
+}
+
+fn draw_order(kind: SpanKind) -> u8 {
+    match kind {
+        SpanKind::Wait => 0,
+        SpanKind::PlannedWait => 1,
+        SpanKind::Attempt(AttemptClass::Retryable) => 2,
+        SpanKind::Attempt(AttemptClass::NetworkError) => 3,
+        SpanKind::Attempt(AttemptClass::Aborted) => 4,
+        SpanKind::Attempt(AttemptClass::Stopped) => 5,
+        SpanKind::Attempt(AttemptClass::Success) => 6,
+        SpanKind::Attempt(AttemptClass::InFlight) => 7,
     }
 }
 
@@ -183,8 +239,9 @@ fn add_bars(
             .name(span_name(span, timeline));
         by_kind.entry(span.kind).or_default().push(bar);
     }
+    // Common kinds first, so rare ones (errors, stops, the success) are drawn on top.
     let mut kinds: Vec<SpanKind> = by_kind.keys().copied().collect();
-    kinds.sort_by_key(|k| kind_name(*k));
+    kinds.sort_by_key(|k| draw_order(*k));
     for kind in kinds {
         let Some(bars) = by_kind.remove(&kind) else {
             continue;
@@ -209,7 +266,7 @@ fn add_labels(
 ) {
     let rows = timeline.attempts();
     let mut labels = 0;
-    let mut last_attempt_label_x = f64::NEG_INFINITY;
+    let mut next_attempt_label_x = f64::NEG_INFINITY;
     for span in all {
         if labels >= MAX_LABELS {
             break;
@@ -240,22 +297,19 @@ fn add_labels(
             }
             SpanKind::Attempt(class) if span.rows.len() == 1 => {
                 let x_px = span.start_ms / ms_per_px;
-                if x_px - last_attempt_label_x < MIN_LABEL_WIDTH {
+                if x_px < next_attempt_label_x {
                     continue;
                 }
                 let Some(row) = rows.get(span.rows.start) else {
                     continue;
                 };
+                let text = format!("#{} {}", row.number, row.result_label());
+                next_attempt_label_x = x_px + text.chars().count() as f64 * LABEL_CHAR_WIDTH + 10.0;
                 plot_ui.text(
-                    Text::new(
-                        "",
-                        PlotPoint::new(span.start_ms, ATTEMPT_LANE + 0.45),
-                        format!("#{} {}", row.number, row.result_label()),
-                    )
-                    .anchor(egui::Align2::LEFT_CENTER)
-                    .color(class_color(class)),
+                    Text::new("", PlotPoint::new(span.start_ms, ATTEMPT_LANE + 0.45), text)
+                        .anchor(egui::Align2::LEFT_CENTER)
+                        .color(class_color(class)),
                 );
-                last_attempt_label_x = x_px;
                 labels += 1;
             }
             _ => {}

@@ -14,6 +14,9 @@ use std::time::{Duration, Instant};
 /// Longest pause between repaints while a run is in flight or waiting (now-line, countdown).
 pub const LIVE_REPAINT: Duration = Duration::from_millis(100);
 
+/// Default width of the detail pane, points (resizable).
+const DETAIL_WIDTH: f32 = 420.0;
+
 /// Every run of this session, each with its own timeline; one is selected (tabs / run list).
 #[derive(Default)]
 pub struct RunsState {
@@ -124,17 +127,23 @@ impl RunsState {
         }
         ui.separator();
         let run_id = view.timeline.run_id();
-        ui.columns(2, |cols| {
-            if let Some(row) =
-                table_view::show(&mut cols[0], &view.timeline, view.selected_row, now)
-            {
-                view.selected_row = Some(row);
-            }
-            egui::ScrollArea::vertical()
-                .id_salt(("timeline_detail", run_id))
-                .auto_shrink(false)
-                .show(&mut cols[1], |ui| detail_view::show(ui, view, now));
-        });
+        egui::Panel::right(("timeline_detail_panel", run_id))
+            .resizable(true)
+            .default_size(DETAIL_WIDTH)
+            .size_range(240.0..=900.0)
+            .show(ui, |ui| {
+                egui::ScrollArea::vertical()
+                    .id_salt(("timeline_detail", run_id))
+                    .auto_shrink(false)
+                    .show(ui, |ui| detail_view::show(ui, view, now));
+            });
+        egui::ScrollArea::horizontal()
+            .id_salt(("timeline_table_h", run_id))
+            .show(ui, |ui| {
+                if let Some(row) = table_view::show(ui, &view.timeline, view.selected_row, now) {
+                    view.selected_row = Some(row);
+                }
+            });
         actions
     }
 

@@ -40,15 +40,15 @@ pub fn show(
         .sense(egui::Sense::click())
         .auto_shrink(false)
         .cell_layout(egui::Layout::left_to_right(egui::Align::Center))
-        .column(Column::initial(48.0).at_least(36.0))
-        .column(Column::initial(150.0).at_least(60.0).clip(true))
-        .column(Column::initial(72.0).at_least(40.0))
+        .column(Column::initial(52.0).at_least(36.0))
+        .column(Column::initial(140.0).at_least(60.0).clip(true))
+        .column(Column::initial(64.0).at_least(40.0))
+        .column(Column::initial(90.0).at_least(40.0).clip(true))
+        .column(Column::initial(60.0).at_least(40.0))
+        .column(Column::initial(140.0).at_least(40.0).clip(true))
+        .column(Column::initial(84.0).at_least(40.0))
         .column(Column::initial(96.0).at_least(40.0).clip(true))
-        .column(Column::initial(72.0).at_least(40.0))
-        .column(Column::initial(160.0).at_least(40.0).clip(true))
-        .column(Column::initial(90.0).at_least(40.0))
-        .column(Column::initial(100.0).at_least(40.0).clip(true))
-        .column(Column::remainder().at_least(80.0).clip(true))
+        .column(Column::remainder().at_least(120.0).clip(true))
         .header(row_height + 2.0, |mut header| {
             for title in COLUMNS {
                 header.col(|ui| {

@@ -227,3 +227,26 @@ fn five_hundred_attempts_render() {
     assert!(harness.query_by_label("#1").is_some());
     assert!(harness.query_by_label("#400").is_none());
 }
+
+#[test]
+fn clicking_the_plot_selects_the_attempt_under_the_pointer() {
+    let (state, _) = screen(&[&script(true)], 10_000.0);
+    let mut harness = harness(state);
+    harness.run();
+    assert!(harness.query_by_label("Attempt 3").is_none());
+    let plot = harness.get_by_label("Timeline plot").rect();
+    // The run spans 0…3036 ms; attempt 3 starts at 3025 ms, at the right edge of the data.
+    let pos = egui::pos2(plot.right() - plot.width() * 0.03, plot.center().y);
+    harness.event(egui::Event::PointerMoved(pos));
+    for pressed in [true, false] {
+        harness.event(egui::Event::PointerButton {
+            pos,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: egui::Modifiers::NONE,
+        });
+        harness.run();
+    }
+    harness.get_by_label("Attempt 3");
+    harness.get_by_label("HTTP/1.1 200 OK");
+}

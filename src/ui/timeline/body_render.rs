@@ -202,6 +202,16 @@ mod tests {
     }
 
     #[test]
+    fn preview_cap_notice_names_shown_and_total_size() {
+        let p = preview(&vec![b'a'; 1 << 20], 3_000_000, true);
+        let r = BodyRender::from_preview(&p);
+        assert_eq!(
+            body_notices(&p, &r),
+            vec!["truncated: showing 1 MiB of 3000000 bytes".to_owned()]
+        );
+    }
+
+    #[test]
     fn binary_gets_hex_dump_of_first_512_bytes() {
         let bytes: Vec<u8> = (0..=255u8).cycle().take(1000).collect();
         let p = preview(&bytes, 1000, false);

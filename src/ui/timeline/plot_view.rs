@@ -11,6 +11,8 @@ use egui_plot::{Bar, BarChart, GridMark, Plot, PlotPoint, Text, VLine};
 use std::collections::HashMap;
 use std::time::Instant;
 
+/// Accessible name of the plot (click it to select an attempt).
+pub const PLOT_LABEL: &str = "Timeline plot";
 /// Plot height, points.
 const PLOT_HEIGHT: f32 = 170.0;
 /// Y of the attempts lane.
@@ -94,6 +96,7 @@ pub fn show(
             }
         });
     let plot_response = response.response;
+    plot_response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Figure, true, PLOT_LABEL));
     if plot_response.clicked()
         && let Some(pos) = plot_response.interact_pointer_pos()
     {

@@ -25,6 +25,8 @@ pub struct RunView {
     pub timeline: Timeline,
     /// Index of the selected attempt row (detail pane), if any.
     pub selected_row: Option<usize>,
+    /// A row the table should scroll to on the next frame (after a plot click).
+    pub scroll_to_row: Option<usize>,
     /// Body lines of the selected attempt.
     body_cache: Option<BodyCache>,
 }
@@ -35,6 +37,7 @@ impl RunView {
         RunView {
             timeline,
             selected_row: None,
+            scroll_to_row: None,
             body_cache: None,
         }
     }

@@ -79,6 +79,7 @@ impl RunsState {
                 .attempts()
                 .iter()
                 .position(|r| r.number == attempt);
+            view.scroll_to_row = view.selected_row;
         }
     }
 
@@ -124,6 +125,7 @@ impl RunsState {
         ui.separator();
         if let Some(row) = plot_view::show(ui, &view.timeline, view.selected_row, now) {
             view.selected_row = Some(row);
+            view.scroll_to_row = Some(row);
         }
         ui.separator();
         let run_id = view.timeline.run_id();
@@ -140,7 +142,10 @@ impl RunsState {
         egui::ScrollArea::horizontal()
             .id_salt(("timeline_table_h", run_id))
             .show(ui, |ui| {
-                if let Some(row) = table_view::show(ui, &view.timeline, view.selected_row, now) {
+                let scroll_to = view.scroll_to_row.take();
+                if let Some(row) =
+                    table_view::show(ui, &view.timeline, view.selected_row, scroll_to, now)
+                {
                     view.selected_row = Some(row);
                 }
             });

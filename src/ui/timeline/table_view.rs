@@ -22,17 +22,23 @@ pub const COLUMNS: [&str; 9] = [
 ];
 
 /// Draws the table; only the rows in view are laid out (`TableBody::rows`), so 10,000
-/// attempts cost what 20 do. Returns the row index the user clicked, if any.
+/// attempts cost what 20 do. Scrolls `scroll_to_row` into view when given. Returns the row
+/// index the user clicked, if any.
 pub fn show(
     ui: &mut egui::Ui,
     timeline: &Timeline,
     selected_row: Option<usize>,
+    scroll_to_row: Option<usize>,
     now: Instant,
 ) -> Option<usize> {
     let rows = timeline.attempts();
     let row_height = ui.text_style_height(&egui::TextStyle::Body) + 4.0;
     let mut clicked = None;
-    TableBuilder::new(ui)
+    let mut table = TableBuilder::new(ui);
+    if let Some(row) = scroll_to_row {
+        table = table.scroll_to_row(row, Some(egui::Align::Center));
+    }
+    table
         .id_salt(("timeline_table", timeline.run_id()))
         .striped(true)
         .resizable(true)

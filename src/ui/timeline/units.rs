@@ -12,19 +12,20 @@ pub fn format_secs(ms: f64) -> String {
     format!("{:.1} s", ms / 1000.0)
 }
 
-/// Byte size: `512 B`, `1.5 KiB`, `2.0 MiB` (binary units, one decimal above 1 KiB).
+/// Byte size: `512 B`, `1.5 KiB`, `1 MiB`, `2.3 MiB` (binary units, one decimal above 1 KiB
+/// unless the size is a whole number of units).
 pub fn format_bytes(bytes: u64) -> String {
-    const KIB: f64 = 1024.0;
-    let b = bytes as f64;
-    if bytes < 1024 {
-        format!("{bytes} B")
-    } else if b < KIB * KIB {
-        format!("{:.1} KiB", b / KIB)
-    } else if b < KIB * KIB * KIB {
-        format!("{:.1} MiB", b / (KIB * KIB))
-    } else {
-        format!("{:.1} GiB", b / (KIB * KIB * KIB))
+    const UNITS: [(u64, &str); 3] = [(1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB")];
+    for (size, unit) in UNITS {
+        if bytes >= size {
+            return if bytes.is_multiple_of(size) {
+                format!("{} {unit}", bytes / size)
+            } else {
+                format!("{:.1} {unit}", bytes as f64 / size as f64)
+            };
+        }
     }
+    format!("{bytes} B")
 }
 
 /// Local time with offset, ms precision: `14:03:07.412 +01:00`.
@@ -48,7 +49,8 @@ mod tests {
         assert_eq!(format_secs(4140.0), "4.1 s");
         assert_eq!(format_bytes(512), "512 B");
         assert_eq!(format_bytes(1536), "1.5 KiB");
-        assert_eq!(format_bytes(3 * 1024 * 1024), "3.0 MiB");
+        assert_eq!(format_bytes(3 * 1024 * 1024), "3 MiB");
+        assert_eq!(format_bytes(1024 * 1024 + 200_000), "1.2 MiB");
     }
 
     #[test]

@@ -111,6 +111,11 @@ impl RunsState {
     }
 
     /// Draws the run list/tabs, outcome banner, controls, table, plot and detail pane.
+    ///
+    /// Give it the rest of a panel, not the inside of a `ScrollArea`: the detail pane is a
+    /// resizable right-hand panel and the table fills what remains (it scrolls itself). Returns
+    /// what the user pressed (Cancel, Retry now); "Copy as text" is handled here. Repaints are
+    /// the caller's: schedule them with [`Self::repaint_after`].
     pub fn ui(&mut self, ui: &mut egui::Ui, now: Instant) -> Vec<TimelineAction> {
         let mut actions = Vec::new();
         if self.runs.is_empty() {

@@ -250,3 +250,43 @@ fn clicking_the_plot_selects_the_attempt_under_the_pointer() {
     harness.get_by_label("Attempt 3");
     harness.get_by_label("HTTP/1.1 200 OK");
 }
+
+#[test]
+fn detail_pane_shows_network_errors_and_binary_bodies() {
+    use retryscope::model::{AttemptOutcome, BodyPreview, ErrorKind, ResponseSummary};
+    use retryscope::ui::timeline::event_script::net_error;
+    let binary = AttemptOutcome::Response(ResponseSummary {
+        status: 200,
+        reason: "OK".to_owned(),
+        version: "HTTP/2".to_owned(),
+        headers: vec![("content-type".to_owned(), "image/png".to_owned())],
+        body: BodyPreview {
+            bytes: vec![0x89, b'P', b'N', b'G', 0, 0xff],
+            total_bytes: 6,
+            truncated: false,
+        },
+    });
+    let s = EventScript::new(1, "GET", "http://127.0.0.1:8080/img", start())
+        .attempt(
+            net_error(ErrorKind::Reset, "connection reset by peer"),
+            retry("reset is retryable"),
+            3.0,
+        )
+        .wait(100, 100.0)
+        .attempt(binary, Verdict::Success, 4.0)
+        .finish(OutcomeKind::Succeeded, "", Some(200));
+    let (state, _) = screen(&[&s], 1_000.0);
+    let mut harness = harness(state);
+    harness.run();
+    harness.get_by_label("Succeeded on attempt 2 after 0.1 s");
+    harness.get_by_label("#1").click();
+    harness.run();
+    harness.get_by_label("network error: reset");
+    harness.get_by_label("connection reset by peer");
+    harness.get_by_label("verdict: retry: reset is retryable");
+    harness.get_by_label("#2").click();
+    harness.run();
+    harness.get_by_label("HTTP/2 200 OK");
+    harness.get_by_label("binary body of 6 B (6 bytes): hex dump of the first 6 bytes");
+    harness.get_by_label_contains("00000000  89 50 4e 47 00 ff");
+}

@@ -1,9 +1,38 @@
 //! The live timeline: a pure fold of run events plus its table, plot and detail views.
 //!
-//! STUB: signatures are the contract between the app shell and the timeline views.
+//! - [`Timeline`] folds one run's [`RunEvent`](crate::model::RunEvent)s into attempt rows
+//!   (no clock, no egui); [`Timeline::to_text`] renders it as plain text.
+//! - [`RunsState`] holds every run of the session, the selection, and draws the views:
+//!   run tabs, banner / live status with Cancel and Retry now, the Gantt plot, the table and
+//!   the detail pane. It returns [`TimelineAction`]s; the shell turns them into engine commands.
 
-use crate::model::{RunEvent, RunId};
-use std::time::{Duration, Instant};
+mod attempt_row;
+mod banner;
+mod body_render;
+mod colors;
+mod controls_view;
+mod detail_view;
+pub mod event_script;
+mod gantt;
+mod live_status;
+mod plain_text;
+mod plot_view;
+mod run_timeline;
+mod run_view;
+mod runs_state;
+mod table_view;
+mod units;
+
+pub use attempt_row::{AttemptClass, AttemptResult, AttemptRow, WaitRow};
+pub use banner::Banner;
+pub use body_render::{BodyRender, HEX_DUMP_BYTES, body_notices, hex_dump, pretty_json};
+pub use event_script::{EventScript, TimedEvent};
+pub use gantt::{GanttSpan, SpanKind, spans};
+pub use live_status::{live_status, short_status};
+pub use run_timeline::{FinishedRun, Phase, Timeline};
+pub use runs_state::{LIVE_REPAINT, RunsState};
+
+use crate::model::RunId;
 
 /// What the user asked for from a timeline view.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -12,45 +41,4 @@ pub enum TimelineAction {
     Cancel(RunId),
     /// Skip this run's current wait ("Retry now").
     SkipWait(RunId),
-}
-
-/// Every run of this session, each with its own timeline; one is selected (tabs / run list).
-#[derive(Default)]
-pub struct RunsState {
-    runs: Vec<RunId>,
-}
-
-impl RunsState {
-    /// Registers a run the app just started (before its first event), and selects it.
-    pub fn add_run(&mut self, run_id: RunId, title: String) {
-        let _ = title;
-        self.runs.push(run_id);
-    }
-
-    /// Folds one engine event into its run's timeline; `now` is when the UI received it.
-    pub fn apply(&mut self, event: &RunEvent, now: Instant) {
-        let _ = (event, now);
-    }
-
-    /// Runs that have not finished yet.
-    pub fn active_runs(&self) -> Vec<RunId> {
-        Vec::new()
-    }
-
-    /// The selected run, if any.
-    pub fn selected(&self) -> Option<RunId> {
-        self.runs.last().copied()
-    }
-
-    /// When the next repaint is needed for a moving "now" line or countdown; `None` when idle.
-    pub fn repaint_after(&self, now: Instant) -> Option<Duration> {
-        let _ = now;
-        None
-    }
-
-    /// Draws the run list/tabs, outcome banner, controls, table, plot and detail pane.
-    pub fn ui(&mut self, ui: &mut egui::Ui, now: Instant) -> Vec<TimelineAction> {
-        let _ = (ui, now);
-        Vec::new()
-    }
 }

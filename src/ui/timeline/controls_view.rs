@@ -1,0 +1,73 @@
+//! The selected run's header: banner or live status, Cancel / Retry now / Copy as text.
+
+use super::TimelineAction;
+use super::colors::banner_color;
+use super::live_status::live_status;
+use super::run_timeline::{Phase, Timeline};
+use super::units::format_date_time;
+use egui::{Color32, RichText};
+use std::time::Instant;
+
+/// Draws the banner (coloured by outcome kind) or live status, the buttons, and the run facts.
+/// Button presses are pushed onto `actions`.
+pub fn show(
+    ui: &mut egui::Ui,
+    timeline: &Timeline,
+    now: Instant,
+    actions: &mut Vec<TimelineAction>,
+) {
+    let run_id = timeline.run_id();
+    ui.horizontal(|ui| {
+        match timeline.finished() {
+            Some(f) => {
+                egui::Frame::new()
+                    .fill(banner_color(f.banner.kind))
+                    .inner_margin(egui::Margin::symmetric(10, 4))
+                    .corner_radius(4.0)
+                    .show(ui, |ui| {
+                        ui.label(RichText::new(&f.banner.text).strong().color(Color32::WHITE));
+                    });
+            }
+            None => {
+                let status = live_status(timeline, Some(now)).unwrap_or_default();
+                ui.label(RichText::new(status).strong());
+            }
+        }
+        let active = timeline.is_active();
+        let waiting = matches!(timeline.phase(), Phase::Waiting(_));
+        if ui
+            .add_enabled(active, egui::Button::new("Cancel"))
+            .on_hover_text("End this run now (Esc)")
+            .clicked()
+        {
+            actions.push(TimelineAction::Cancel(run_id));
+        }
+        if ui
+            .add_enabled(waiting, egui::Button::new("Retry now"))
+            .on_hover_text("Skip the rest of this wait and start the next attempt")
+            .clicked()
+        {
+            actions.push(TimelineAction::SkipWait(run_id));
+        }
+        if ui
+            .button("Copy as text")
+            .on_hover_text("Copy the whole timeline as plain text")
+            .clicked()
+        {
+            ui.ctx().copy_text(timeline.to_text());
+        }
+    });
+    if let Some(started) = timeline.started_at() {
+        let seed = timeline
+            .seed()
+            .map(|s| format!(" · seed {s}"))
+            .unwrap_or_default();
+        ui.label(format!(
+            "{} {} · profile {}{seed} · started {}",
+            timeline.method(),
+            timeline.url(),
+            timeline.profile(),
+            format_date_time(started)
+        ));
+    }
+}

@@ -1,0 +1,226 @@
+//! Builds realistic `RunEvent` sequences with exact offsets, for tests, benchmarks and demos
+//! of the timeline without an engine.
+
+use crate::model::{
+    AttemptOutcome, BodyPreview, ErrorKind, NetError, OutcomeKind, ResponseSummary, RunEvent,
+    RunId, RunOutcome, Strategy, Timings, Verdict, WaitExplanation,
+};
+use chrono::{DateTime, Duration as ChronoDuration, FixedOffset};
+
+/// One event plus when the UI receives it, ms after the run started.
+pub type TimedEvent = (RunEvent, f64);
+
+/// A run written step by step: each step appends the events the engine would send, with
+/// offsets that follow from the given durations (`attempt` then `wait` then `attempt` …).
+#[derive(Debug, Clone)]
+pub struct EventScript {
+    run_id: RunId,
+    started_at: DateTime<FixedOffset>,
+    method: String,
+    url: String,
+    /// Monotonic ms since run start of the end of the last step.
+    clock_ms: f64,
+    attempts: u32,
+    events: Vec<TimedEvent>,
+}
+
+impl EventScript {
+    /// Starts run `run_id` (`RunStarted` with seed 7 and profile `exponential`) at wall-clock
+    /// `started_at`.
+    pub fn new(run_id: RunId, method: &str, url: &str, started_at: DateTime<FixedOffset>) -> Self {
+        let start = RunEvent::RunStarted {
+            run_id,
+            seed: 7,
+            profile: "exponential".to_owned(),
+            method: method.to_owned(),
+            url: url.to_owned(),
+            started_at,
+        };
+        EventScript {
+            run_id,
+            started_at,
+            method: method.to_owned(),
+            url: url.to_owned(),
+            clock_ms: 0.0,
+            attempts: 0,
+            events: vec![(start, 0.0)],
+        }
+    }
+
+    /// Starts the next attempt now (`AttemptStarted`), leaving it in flight.
+    pub fn start_attempt(mut self) -> Self {
+        self.attempts += 1;
+        let started_at =
+            self.started_at + ChronoDuration::microseconds((self.clock_ms * 1000.0) as i64);
+        self.push(RunEvent::AttemptStarted {
+            run_id: self.run_id,
+            attempt: self.attempts,
+            method: self.method.clone(),
+            url: self.url.clone(),
+            started_at,
+            offset_ms: self.clock_ms,
+        });
+        self
+    }
+
+    /// Finishes the attempt in flight after `duration_ms` (`AttemptFinished`).
+    pub fn finish_attempt(
+        mut self,
+        outcome: AttemptOutcome,
+        verdict: Verdict,
+        duration_ms: f64,
+    ) -> Self {
+        self.clock_ms += duration_ms;
+        self.push(RunEvent::AttemptFinished {
+            run_id: self.run_id,
+            attempt: self.attempts,
+            outcome,
+            hops: Vec::new(),
+            timings: Timings {
+                resolve_ms: None,
+                headers_ms: Some(duration_ms * 0.8),
+                total_ms: duration_ms,
+            },
+            verdict,
+        });
+        self
+    }
+
+    /// A whole attempt: started now, finished after `duration_ms`.
+    pub fn attempt(self, outcome: AttemptOutcome, verdict: Verdict, duration_ms: f64) -> Self {
+        self.start_attempt()
+            .finish_attempt(outcome, verdict, duration_ms)
+    }
+
+    /// Schedules wait n (n = attempts so far) of `planned_ms` (`WaitScheduled`), leaving it running.
+    pub fn schedule_wait(mut self, planned_ms: u64) -> Self {
+        let retry = self.attempts;
+        self.push(RunEvent::WaitScheduled {
+            run_id: self.run_id,
+            retry,
+            planned_ms,
+            explanation: fixed_explanation(retry, planned_ms),
+            offset_ms: self.clock_ms,
+        });
+        self
+    }
+
+    /// Ends the running wait after `actual_ms` (`WaitFinished`); `skipped` for "Retry now".
+    pub fn end_wait(mut self, planned_ms: u64, actual_ms: f64, skipped: bool) -> Self {
+        self.clock_ms += actual_ms;
+        self.push(RunEvent::WaitFinished {
+            run_id: self.run_id,
+            retry: self.attempts,
+            planned_ms,
+            actual_ms,
+            skipped,
+        });
+        self
+    }
+
+    /// A whole wait: scheduled for `planned_ms`, measured at `actual_ms`.
+    pub fn wait(self, planned_ms: u64, actual_ms: f64) -> Self {
+        self.schedule_wait(planned_ms)
+            .end_wait(planned_ms, actual_ms, false)
+    }
+
+    /// Lets `ms` pass with no event (e.g. before a cancel arrives).
+    pub fn idle(mut self, ms: f64) -> Self {
+        self.clock_ms += ms;
+        self
+    }
+
+    /// Ends the run now (`RunFinished`) with the engine's lowercase `message`.
+    pub fn finish(mut self, kind: OutcomeKind, message: &str, last_status: Option<u16>) -> Self {
+        self.push(RunEvent::RunFinished {
+            run_id: self.run_id,
+            outcome: RunOutcome {
+                kind,
+                message: message.to_owned(),
+                last_status,
+            },
+            attempts: self.attempts,
+            elapsed_ms: self.clock_ms,
+        });
+        self
+    }
+
+    /// The events with their receipt times, ms after the run started.
+    pub fn events(&self) -> &[TimedEvent] {
+        &self.events
+    }
+
+    /// Monotonic ms since run start at the end of the last step.
+    pub fn clock_ms(&self) -> f64 {
+        self.clock_ms
+    }
+
+    fn push(&mut self, event: RunEvent) {
+        self.events.push((event, self.clock_ms));
+    }
+}
+
+/// A response with `status`, `HTTP/1.1`, the given headers and a UTF-8 body.
+pub fn response(status: u16, headers: &[(&str, &str)], body: &str) -> AttemptOutcome {
+    AttemptOutcome::Response(ResponseSummary {
+        status,
+        reason: reason_phrase(status).to_owned(),
+        version: "HTTP/1.1".to_owned(),
+        headers: headers
+            .iter()
+            .map(|(n, v)| ((*n).to_owned(), (*v).to_owned()))
+            .collect(),
+        body: BodyPreview {
+            bytes: body.as_bytes().to_vec(),
+            total_bytes: body.len() as u64,
+            truncated: false,
+        },
+    })
+}
+
+/// A classified network error.
+pub fn net_error(kind: ErrorKind, message: &str) -> AttemptOutcome {
+    AttemptOutcome::Error(NetError {
+        kind,
+        message: message.to_owned(),
+    })
+}
+
+/// `Verdict::Retry` with `reason`.
+pub fn retry(reason: &str) -> Verdict {
+    Verdict::Retry {
+        reason: reason.to_owned(),
+    }
+}
+
+/// `Verdict::Stop` with `reason`.
+pub fn stop(reason: &str) -> Verdict {
+    Verdict::Stop {
+        reason: reason.to_owned(),
+    }
+}
+
+fn fixed_explanation(retry: u32, planned_ms: u64) -> WaitExplanation {
+    WaitExplanation {
+        retry,
+        strategy: Strategy::Fixed,
+        unjittered_ms: planned_ms as f64,
+        draws: Vec::new(),
+        capped: false,
+        wait_ms: planned_ms,
+        text: format!("retry {retry}: fixed {planned_ms} ms = {planned_ms} ms"),
+    }
+}
+
+fn reason_phrase(status: u16) -> &'static str {
+    match status {
+        200 => "OK",
+        404 => "Not Found",
+        429 => "Too Many Requests",
+        500 => "Internal Server Error",
+        502 => "Bad Gateway",
+        503 => "Service Unavailable",
+        504 => "Gateway Timeout",
+        _ => "",
+    }
+}

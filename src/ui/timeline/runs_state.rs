@@ -1,0 +1,190 @@
+//! Every run of the session, each with its own timeline; one is selected.
+
+use super::TimelineAction;
+use super::controls_view;
+use super::detail_view;
+use super::live_status::short_status;
+use super::plot_view;
+use super::run_timeline::{Phase, Timeline};
+use super::run_view::RunView;
+use super::table_view;
+use crate::model::{RunEvent, RunId};
+use std::time::{Duration, Instant};
+
+/// Longest pause between repaints while a run is in flight or waiting (now-line, countdown).
+pub const LIVE_REPAINT: Duration = Duration::from_millis(100);
+
+/// Default width of the detail pane, points (resizable).
+const DETAIL_WIDTH: f32 = 420.0;
+
+/// Every run of this session, each with its own timeline; one is selected (tabs / run list).
+#[derive(Default)]
+pub struct RunsState {
+    runs: Vec<RunView>,
+    selected: Option<RunId>,
+}
+
+impl RunsState {
+    /// Registers a run the app just started (before its first event), and selects it.
+    /// Registering an id again renames it and selects it.
+    pub fn add_run(&mut self, run_id: RunId, title: String) {
+        match self.index(run_id) {
+            Some(i) => self.runs[i] = RunView::new(Timeline::new(run_id, title)),
+            None => self.runs.push(RunView::new(Timeline::new(run_id, title))),
+        }
+        self.selected = Some(run_id);
+    }
+
+    /// Folds one engine event into its run's timeline; `now` is when the UI received it.
+    /// An event of an unregistered run registers it (titled from `RunStarted`) without
+    /// changing the selection, unless nothing is selected yet.
+    pub fn apply(&mut self, event: &RunEvent, now: Instant) {
+        let run_id = event.run_id();
+        if self.index(run_id).is_none() {
+            self.runs
+                .push(RunView::new(Timeline::new(run_id, String::new())));
+            self.selected.get_or_insert(run_id);
+        }
+        if let Some(view) = self.view_mut(run_id) {
+            view.timeline.apply(event, now);
+        }
+    }
+
+    /// Runs that have not finished yet, in the order they were added.
+    pub fn active_runs(&self) -> Vec<RunId> {
+        self.runs
+            .iter()
+            .filter(|v| v.timeline.is_active())
+            .map(|v| v.timeline.run_id())
+            .collect()
+    }
+
+    /// The selected run, if any.
+    pub fn selected(&self) -> Option<RunId> {
+        self.selected
+    }
+
+    /// Selects run `run_id` (ignored when unknown).
+    pub fn select(&mut self, run_id: RunId) {
+        if self.index(run_id).is_some() {
+            self.selected = Some(run_id);
+        }
+    }
+
+    /// Selects attempt `attempt` (1-based) of the selected run for the detail pane.
+    pub fn select_attempt(&mut self, attempt: u32) {
+        if let Some(view) = self.selected.and_then(|id| self.view_mut(id)) {
+            view.selected_row = view
+                .timeline
+                .attempts()
+                .iter()
+                .position(|r| r.number == attempt);
+            view.scroll_to_row = view.selected_row;
+        }
+    }
+
+    /// The timeline of run `run_id`.
+    pub fn timeline(&self, run_id: RunId) -> Option<&Timeline> {
+        self.index(run_id).map(|i| &self.runs[i].timeline)
+    }
+
+    /// When the next repaint is needed for a moving "now" line or countdown; `None` when idle.
+    ///
+    /// While any run is unfinished (every run shows its state in the run list): at most
+    /// [`LIVE_REPAINT`] (100 ms), sooner when a countdown ends earlier; `None` once all runs
+    /// finished, so an idle window does not repaint.
+    pub fn repaint_after(&self, now: Instant) -> Option<Duration> {
+        let mut next: Option<Duration> = None;
+        for view in self.runs.iter().filter(|v| v.timeline.is_active()) {
+            let mut due = LIVE_REPAINT;
+            if let Phase::Waiting(_) = view.timeline.phase()
+                && let Some(left) = view
+                    .timeline
+                    .current_wait()
+                    .and_then(|w| w.remaining_ms(now))
+            {
+                due = due.min(Duration::from_secs_f64((left / 1000.0).max(0.001)));
+            }
+            next = Some(next.map_or(due, |n| n.min(due)));
+        }
+        next
+    }
+
+    /// Draws the run list/tabs, outcome banner, controls, table, plot and detail pane.
+    ///
+    /// Give it the rest of a panel, not the inside of a `ScrollArea`: the detail pane is a
+    /// resizable right-hand panel and the table fills what remains (it scrolls itself). Returns
+    /// what the user pressed (Cancel, Retry now); "Copy as text" is handled here. Repaints are
+    /// the caller's: schedule them with [`Self::repaint_after`].
+    pub fn ui(&mut self, ui: &mut egui::Ui, now: Instant) -> Vec<TimelineAction> {
+        let mut actions = Vec::new();
+        if self.runs.is_empty() {
+            ui.label("No runs yet: press Send to start one.");
+            return actions;
+        }
+        self.tabs_ui(ui, now);
+        let Some(view) = self.selected.and_then(|id| self.view_mut(id)) else {
+            return actions;
+        };
+        controls_view::show(ui, &view.timeline, now, &mut actions);
+        ui.separator();
+        if let Some(row) = plot_view::show(ui, &view.timeline, view.selected_row, now) {
+            view.selected_row = Some(row);
+            view.scroll_to_row = Some(row);
+        }
+        ui.separator();
+        let run_id = view.timeline.run_id();
+        egui::Panel::right(("timeline_detail_panel", run_id))
+            .resizable(true)
+            .default_size(DETAIL_WIDTH)
+            .size_range(240.0..=900.0)
+            .show(ui, |ui| {
+                egui::ScrollArea::vertical()
+                    .id_salt(("timeline_detail", run_id))
+                    .auto_shrink(false)
+                    .show(ui, |ui| detail_view::show(ui, view, now));
+            });
+        egui::ScrollArea::horizontal()
+            .id_salt(("timeline_table_h", run_id))
+            .show(ui, |ui| {
+                let scroll_to = view.scroll_to_row.take();
+                if let Some(row) =
+                    table_view::show(ui, &view.timeline, view.selected_row, scroll_to, now)
+                {
+                    view.selected_row = Some(row);
+                }
+            });
+        actions
+    }
+
+    /// The run list: one selectable tab per run, `Run 3 · GET /status/503 · waiting 1.2 s`.
+    fn tabs_ui(&mut self, ui: &mut egui::Ui, now: Instant) {
+        let mut clicked = None;
+        ui.horizontal_wrapped(|ui| {
+            for view in &self.runs {
+                let tl = &view.timeline;
+                let label = format!(
+                    "Run {} · {} · {}",
+                    tl.run_id(),
+                    tl.title(),
+                    short_status(tl, now)
+                );
+                let selected = self.selected == Some(tl.run_id());
+                if ui.selectable_label(selected, label).clicked() {
+                    clicked = Some(tl.run_id());
+                }
+            }
+        });
+        if let Some(id) = clicked {
+            self.selected = Some(id);
+        }
+    }
+
+    fn index(&self, run_id: RunId) -> Option<usize> {
+        self.runs.iter().position(|v| v.timeline.run_id() == run_id)
+    }
+
+    fn view_mut(&mut self, run_id: RunId) -> Option<&mut RunView> {
+        self.runs.iter_mut().find(|v| v.timeline.run_id() == run_id)
+    }
+}

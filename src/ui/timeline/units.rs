@@ -1,0 +1,63 @@
+//! How the timeline writes ms, seconds, byte sizes and wall-clock times.
+
+use chrono::{DateTime, FixedOffset};
+
+/// Whole ms, rounded half away from zero: `1003 ms`.
+pub fn format_ms(ms: f64) -> String {
+    format!("{} ms", ms.round() as i64)
+}
+
+/// Seconds with one decimal: `4.1 s` (`ms / 1000`).
+pub fn format_secs(ms: f64) -> String {
+    format!("{:.1} s", ms / 1000.0)
+}
+
+/// Byte size: `512 B`, `1.5 KiB`, `1 MiB`, `2.3 MiB` (binary units, one decimal above 1 KiB
+/// unless the size is a whole number of units).
+pub fn format_bytes(bytes: u64) -> String {
+    const UNITS: [(u64, &str); 3] = [(1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB")];
+    for (size, unit) in UNITS {
+        if bytes >= size {
+            return if bytes.is_multiple_of(size) {
+                format!("{} {unit}", bytes / size)
+            } else {
+                format!("{:.1} {unit}", bytes as f64 / size as f64)
+            };
+        }
+    }
+    format!("{bytes} B")
+}
+
+/// Local time with offset, ms precision: `14:03:07.412 +01:00`.
+pub fn format_clock(at: &DateTime<FixedOffset>) -> String {
+    at.format("%H:%M:%S%.3f %:z").to_string()
+}
+
+/// Date, local time with offset, ms precision: `2026-11-30 14:03:07.412 +01:00`.
+pub fn format_date_time(at: &DateTime<FixedOffset>) -> String {
+    at.format("%Y-%m-%d %H:%M:%S%.3f %:z").to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn units_read_as_expected() {
+        assert_eq!(format_ms(1002.6), "1003 ms");
+        assert_eq!(format_ms(0.2), "0 ms");
+        assert_eq!(format_secs(4140.0), "4.1 s");
+        assert_eq!(format_bytes(512), "512 B");
+        assert_eq!(format_bytes(1536), "1.5 KiB");
+        assert_eq!(format_bytes(3 * 1024 * 1024), "3 MiB");
+        assert_eq!(format_bytes(1024 * 1024 + 200_000), "1.2 MiB");
+    }
+
+    #[test]
+    fn clock_keeps_offset_and_ms() {
+        let at =
+            DateTime::parse_from_rfc3339("2026-11-30T14:03:07.412+01:00").expect("valid rfc3339");
+        assert_eq!(format_clock(&at), "14:03:07.412 +01:00");
+        assert_eq!(format_date_time(&at), "2026-11-30 14:03:07.412 +01:00");
+    }
+}

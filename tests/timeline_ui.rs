@@ -1,0 +1,292 @@
+//! egui_kittest tests of the timeline views: a `RunsState` built from recorded events, drawn
+//! with a pinned `now`, queried and clicked through AccessKit labels.
+
+use chrono::{DateTime, FixedOffset};
+use egui_kittest::Harness;
+use egui_kittest::kittest::{NodeT as _, Queryable as _};
+use retryscope::model::{OutcomeKind, Verdict};
+use retryscope::ui::timeline::event_script::{response, retry};
+use retryscope::ui::timeline::{EventScript, RunsState, TimelineAction};
+use std::time::{Duration, Instant};
+
+/// What the harness drives: the runs, the pinned clock, and every action returned.
+struct Screen {
+    runs: RunsState,
+    now: Instant,
+    actions: Vec<TimelineAction>,
+}
+
+fn start() -> DateTime<FixedOffset> {
+    DateTime::parse_from_rfc3339("2026-11-30T14:00:00.000+01:00").expect("valid rfc3339")
+}
+
+fn at(t0: Instant, ms: f64) -> Instant {
+    t0 + Duration::from_secs_f64(ms / 1000.0)
+}
+
+/// Run 1: 503 (with `x-attempt: one`), wait 1 s, 503 (with `x-attempt: two`), then either a
+/// running 2 s wait or a 200 and the end.
+fn script(finished: bool) -> EventScript {
+    let s = EventScript::new(1, "GET", "http://127.0.0.1:8080/status/503", start())
+        .attempt(
+            response(503, &[("x-attempt", "one")], "busy"),
+            retry("503 is retryable"),
+            12.0,
+        )
+        .wait(1000, 1003.0)
+        .attempt(
+            response(
+                503,
+                &[("x-attempt", "two"), ("retry-after", "2")],
+                r#"{"error":"busy"}"#,
+            ),
+            retry("503 is retryable"),
+            9.0,
+        );
+    if finished {
+        s.wait(2000, 2001.0)
+            .attempt(response(200, &[], "ok"), Verdict::Success, 11.0)
+            .finish(
+                OutcomeKind::Succeeded,
+                "succeeded on attempt 3 after 3.0 s",
+                Some(200),
+            )
+    } else {
+        s.schedule_wait(2000)
+    }
+}
+
+fn screen(scripts: &[&EventScript], now_ms: f64) -> (Screen, Instant) {
+    let t0 = Instant::now();
+    let mut runs = RunsState::default();
+    for s in scripts {
+        for (event, ms) in s.events() {
+            if let retryscope::model::RunEvent::RunStarted { run_id, .. } = event {
+                runs.add_run(*run_id, format!("GET /run/{run_id}"));
+            }
+            runs.apply(event, at(t0, *ms));
+        }
+    }
+    let screen = Screen {
+        runs,
+        now: at(t0, now_ms),
+        actions: Vec::new(),
+    };
+    (screen, t0)
+}
+
+fn harness(state: Screen) -> Harness<'static, Screen> {
+    Harness::builder()
+        .with_size(egui::vec2(1280.0, 800.0))
+        .build_ui_state(
+            |ui, s: &mut Screen| {
+                let actions = s.runs.ui(ui, s.now);
+                s.actions.extend(actions);
+            },
+            state,
+        )
+}
+
+#[test]
+fn retry_now_is_enabled_only_during_a_wait_and_returns_skip_wait() {
+    // 500 ms into the 2 s wait that began at 1024 ms.
+    let (state, _) = screen(&[&script(false)], 1524.0);
+    let mut harness = harness(state);
+    harness.run();
+    harness.get_by_label("Next attempt in 1.5 s");
+    let retry_now = harness.get_by_label("Retry now");
+    assert!(!retry_now.accesskit_node().is_disabled());
+    retry_now.click();
+    harness.run();
+    assert_eq!(harness.state().actions, vec![TimelineAction::SkipWait(1)]);
+
+    harness.get_by_label("Cancel").click();
+    harness.run();
+    assert_eq!(
+        harness.state().actions,
+        vec![TimelineAction::SkipWait(1), TimelineAction::Cancel(1)]
+    );
+}
+
+#[test]
+fn finished_run_shows_banner_and_disables_controls() {
+    let (state, _) = screen(&[&script(true)], 10_000.0);
+    let mut harness = harness(state);
+    harness.run();
+    harness.get_by_label("Succeeded on attempt 3 after 3.0 s");
+    assert!(
+        harness
+            .get_by_label("Retry now")
+            .accesskit_node()
+            .is_disabled()
+    );
+    assert!(
+        harness
+            .get_by_label("Cancel")
+            .accesskit_node()
+            .is_disabled()
+    );
+    harness.get_by_label("Retry now").click();
+    harness.run();
+    assert!(harness.state().actions.is_empty());
+    harness.get_by_label("Copy as text");
+    harness.get_by_label_contains("Run 1 · GET /run/1 · succeeded");
+}
+
+#[test]
+fn in_flight_run_shows_live_status() {
+    let s = EventScript::new(1, "GET", "http://127.0.0.1:8080/slow", start()).start_attempt();
+    let (state, _) = screen(&[&s], 300.0);
+    let mut harness = harness(state);
+    harness.run();
+    harness.get_by_label("Attempt 1 in flight…");
+    assert!(
+        harness
+            .get_by_label("Retry now")
+            .accesskit_node()
+            .is_disabled()
+    );
+    assert!(
+        !harness
+            .get_by_label("Cancel")
+            .accesskit_node()
+            .is_disabled()
+    );
+}
+
+#[test]
+fn selecting_attempt_two_shows_its_headers() {
+    let (state, _) = screen(&[&script(true)], 10_000.0);
+    let mut harness = harness(state);
+    harness.run();
+    assert!(
+        harness.query_by_label("two").is_none(),
+        "no attempt selected yet"
+    );
+    harness.get_by_label("#2").click();
+    harness.run();
+    harness.get_by_label("Attempt 2");
+    harness.get_by_label("HTTP/1.1 503 Service Unavailable");
+    harness.get_by_label("x-attempt");
+    harness.get_by_label("two");
+    harness.get_by_label("retry-after");
+    assert!(
+        harness.query_by_label("one").is_none(),
+        "attempt 1's headers are not shown"
+    );
+    // The JSON body is pretty-printed, one line per row.
+    harness.get_by_label("  \"error\": \"busy\"");
+}
+
+#[test]
+fn tabs_switch_between_overlapping_runs() {
+    let second = EventScript::new(2, "GET", "http://127.0.0.1:8080/status/500", start())
+        .attempt(response(500, &[], ""), retry("500 is retryable"), 4.0)
+        .schedule_wait(3000);
+    let (state, _) = screen(&[&script(true), &second], 1000.0);
+    let mut harness = harness(state);
+    harness.run();
+    assert_eq!(harness.state().runs.selected(), Some(2));
+    harness.get_by_label_contains("Run 2 · GET /run/2 · waiting");
+    harness
+        .get_by_label_contains("Run 1 · GET /run/1 · succeeded")
+        .click();
+    harness.run();
+    assert_eq!(harness.state().runs.selected(), Some(1));
+    harness.get_by_label("Succeeded on attempt 3 after 3.0 s");
+    harness
+        .get_by_label_contains("Run 2 · GET /run/2 · waiting")
+        .click();
+    harness.run();
+    assert_eq!(harness.state().runs.selected(), Some(2));
+    harness.get_by_label("Retry now").click();
+    harness.run();
+    assert_eq!(harness.state().actions, vec![TimelineAction::SkipWait(2)]);
+}
+
+#[test]
+fn five_hundred_attempts_render() {
+    let mut s = EventScript::new(1, "GET", "http://127.0.0.1:8080/status/503", start());
+    for _ in 0..499 {
+        s = s
+            .attempt(response(503, &[], ""), retry("503 is retryable"), 5.0)
+            .wait(20, 20.5);
+    }
+    let s = s
+        .attempt(response(200, &[], ""), Verdict::Success, 5.0)
+        .finish(
+            OutcomeKind::Succeeded,
+            "succeeded on attempt 500 after 12.7 s",
+            Some(200),
+        );
+    let (state, _) = screen(&[&s], 20_000.0);
+    let mut harness = harness(state);
+    harness.run();
+    harness.get_by_label("Succeeded on attempt 500 after 12.7 s");
+    // Only the rows in view are laid out.
+    assert!(harness.query_by_label("#1").is_some());
+    assert!(harness.query_by_label("#400").is_none());
+}
+
+#[test]
+fn clicking_the_plot_selects_the_attempt_under_the_pointer() {
+    let (state, _) = screen(&[&script(true)], 10_000.0);
+    let mut harness = harness(state);
+    harness.run();
+    assert!(harness.query_by_label("Attempt 3").is_none());
+    let plot = harness.get_by_label("Timeline plot").rect();
+    // The run spans 0…3036 ms; attempt 3 starts at 3025 ms, at the right edge of the data.
+    let pos = egui::pos2(plot.right() - plot.width() * 0.03, plot.center().y);
+    harness.event(egui::Event::PointerMoved(pos));
+    for pressed in [true, false] {
+        harness.event(egui::Event::PointerButton {
+            pos,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: egui::Modifiers::NONE,
+        });
+        harness.run();
+    }
+    harness.get_by_label("Attempt 3");
+    harness.get_by_label("HTTP/1.1 200 OK");
+}
+
+#[test]
+fn detail_pane_shows_network_errors_and_binary_bodies() {
+    use retryscope::model::{AttemptOutcome, BodyPreview, ErrorKind, ResponseSummary};
+    use retryscope::ui::timeline::event_script::net_error;
+    let binary = AttemptOutcome::Response(ResponseSummary {
+        status: 200,
+        reason: "OK".to_owned(),
+        version: "HTTP/2".to_owned(),
+        headers: vec![("content-type".to_owned(), "image/png".to_owned())],
+        body: BodyPreview {
+            bytes: vec![0x89, b'P', b'N', b'G', 0, 0xff],
+            total_bytes: 6,
+            truncated: false,
+        },
+    });
+    let s = EventScript::new(1, "GET", "http://127.0.0.1:8080/img", start())
+        .attempt(
+            net_error(ErrorKind::Reset, "connection reset by peer"),
+            retry("reset is retryable"),
+            3.0,
+        )
+        .wait(100, 100.0)
+        .attempt(binary, Verdict::Success, 4.0)
+        .finish(OutcomeKind::Succeeded, "", Some(200));
+    let (state, _) = screen(&[&s], 1_000.0);
+    let mut harness = harness(state);
+    harness.run();
+    harness.get_by_label("Succeeded on attempt 2 after 0.1 s");
+    harness.get_by_label("#1").click();
+    harness.run();
+    harness.get_by_label("network error: reset");
+    harness.get_by_label("connection reset by peer");
+    harness.get_by_label("verdict: retry: reset is retryable");
+    harness.get_by_label("#2").click();
+    harness.run();
+    harness.get_by_label("HTTP/2 200 OK");
+    harness.get_by_label("binary body of 6 B (6 bytes): hex dump of the first 6 bytes");
+    harness.get_by_label_contains("00000000  89 50 4e 47 00 ff");
+}

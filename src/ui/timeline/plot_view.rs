@@ -19,6 +19,14 @@ const PLOT_HEIGHT: f32 = 170.0;
 const ATTEMPT_LANE: f64 = 1.0;
 /// Y of the waits lane.
 const WAIT_LANE: f64 = 0.0;
+/// Thickness of the wait bars, in lane units.
+const WAIT_THICKNESS: f64 = 0.35;
+/// Waits narrower than this (points) are not hatched.
+const MIN_HATCH_WIDTH: f64 = 24.0;
+/// Most waits hatched per frame.
+const MAX_HATCHED: usize = 200;
+/// Horizontal distance between hatch turns, points.
+const HATCH_STEP_PX: f64 = 7.0;
 /// Most text labels drawn per frame; beyond this labels are skipped.
 const MAX_LABELS: usize = 120;
 /// Estimated width of one label character, points (small plot text).
@@ -86,6 +94,7 @@ pub fn show(
             };
             let all = spans(timeline, visible, ms_per_px, now_ms);
             add_bars(plot_ui, &all, timeline, selected_row, ms_per_px);
+            add_hatching(plot_ui, &all, ms_per_px);
             add_labels(plot_ui, &all, timeline, now, ms_per_px);
             if active {
                 plot_ui.vline(
@@ -221,7 +230,7 @@ fn add_bars(
     for span in all {
         let (lane, thickness) = match span.kind {
             SpanKind::Attempt(_) => (ATTEMPT_LANE, 0.6),
-            SpanKind::Wait | SpanKind::PlannedWait => (WAIT_LANE, 0.35),
+            SpanKind::Wait | SpanKind::PlannedWait => (WAIT_LANE, WAIT_THICKNESS),
         };
         let color = kind_color(span.kind);
         let selected = selected_row.is_some_and(|r| span.rows.contains(&r));
@@ -254,6 +263,39 @@ fn add_bars(
                 .horizontal()
                 .color(kind_color(kind))
                 .element_formatter(Box::new(|bar, _| bar.name.clone())),
+        );
+    }
+}
+
+/// Diagonal hatching over measured waits wide enough to show it (one zig-zag line per wait,
+/// at most [`MAX_HATCHED`] waits a frame), so waits read as time spent idle, not as work.
+fn add_hatching(plot_ui: &mut egui_plot::PlotUi<'_>, all: &[GanttSpan], ms_per_px: f64) {
+    let wide: Vec<&GanttSpan> = all
+        .iter()
+        .filter(|s| {
+            s.kind == SpanKind::Wait && (s.end_ms - s.start_ms) / ms_per_px >= MIN_HATCH_WIDTH
+        })
+        .take(MAX_HATCHED)
+        .collect();
+    let step = HATCH_STEP_PX * ms_per_px;
+    let (low, high) = (
+        WAIT_LANE - WAIT_THICKNESS / 2.0,
+        WAIT_LANE + WAIT_THICKNESS / 2.0,
+    );
+    for span in wide {
+        let mut points = Vec::new();
+        let mut x = span.start_ms;
+        let mut up = true;
+        while x <= span.end_ms {
+            points.push([x, if up { low } else { high }]);
+            up = !up;
+            x += step;
+        }
+        plot_ui.line(
+            egui_plot::Line::new("", points)
+                .color(WAIT.gamma_multiply(0.9))
+                .width(1.0)
+                .allow_hover(false),
         );
     }
 }

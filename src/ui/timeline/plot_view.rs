@@ -126,7 +126,7 @@ fn axis_time(ms: f64, span_ms: f64) -> String {
 
 /// The colour key, drawn above the plot so it never covers bars.
 fn legend(ui: &mut egui::Ui) {
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         let keys = [
             (SpanKind::Attempt(AttemptClass::Success), "success"),
             (SpanKind::Attempt(AttemptClass::Retryable), "retryable"),
@@ -139,17 +139,34 @@ fn legend(ui: &mut egui::Ui) {
             (SpanKind::Wait, "wait (measured)"),
             (SpanKind::PlannedWait, "wait (planned, running)"),
         ];
+        let font = egui::TextStyle::Body.resolve(ui.style());
+        let text_color = ui.visuals().text_color();
         for (kind, name) in keys {
-            let size = egui::vec2(12.0, 12.0);
-            let (rect, _) = ui.allocate_exact_size(size, egui::Sense::hover());
+            // Swatch and name are one widget, so wrapping never parts them.
+            let galley = ui
+                .painter()
+                .layout_no_wrap(name.to_owned(), font.clone(), text_color);
+            let swatch = egui::vec2(12.0, 12.0);
+            let size = egui::vec2(
+                swatch.x + 4.0 + galley.size().x,
+                swatch.y.max(galley.size().y),
+            );
+            let (rect, response) = ui.allocate_exact_size(size, egui::Sense::hover());
+            let swatch_rect =
+                egui::Rect::from_min_size(egui::pos2(rect.left(), rect.center().y - 6.0), swatch);
             ui.painter().rect(
-                rect,
+                swatch_rect,
                 2.0,
                 kind_color(kind),
                 Stroke::new(1.0, WAIT),
                 egui::StrokeKind::Inside,
             );
-            ui.label(name);
+            let text_pos = egui::pos2(
+                swatch_rect.right() + 4.0,
+                rect.center().y - galley.size().y / 2.0,
+            );
+            ui.painter().galley(text_pos, galley, text_color);
+            response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Label, true, name));
             ui.add_space(6.0);
         }
     });

@@ -27,10 +27,12 @@ pub struct RunsState {
 
 impl RunsState {
     /// Registers a run the app just started (before its first event), and selects it.
-    /// Registering an id again renames it and selects it.
+    /// Registering a known id (e.g. after its first events) keeps its events, sets the title and
+    /// selects it.
     pub fn add_run(&mut self, run_id: RunId, title: String) {
         match self.index(run_id) {
-            Some(i) => self.runs[i] = RunView::new(Timeline::new(run_id, title)),
+            // Events may have come first: keep them, take the title.
+            Some(i) => self.runs[i].timeline.set_title(title),
             None => self.runs.push(RunView::new(Timeline::new(run_id, title))),
         }
         self.selected = Some(run_id);

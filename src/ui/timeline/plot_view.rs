@@ -1,5 +1,8 @@
 //! The Gantt-style plot (egui_plot): attempts as bars coloured by outcome on the "attempts"
-//! lane, waits as grey bars labelled with their ms on the "waits" lane, and a "now" line.
+//! lane, waits as hatched grey bars labelled with their ms on the "waits" lane (the running
+//! wait at its planned length with a countdown), and a "now" line while the run is live.
+//! X zooms and pans; only spans in view are submitted, merged below a pixel, and labels are
+//! skipped where they would collide.
 
 use super::attempt_row::AttemptClass;
 use super::colors::{WAIT, class_color};

@@ -11,8 +11,10 @@
 //! - `run + tessellate`: a plain `egui::Context::run_ui` plus tessellation, without AccessKit,
 //!   which is what the window does each frame before the GPU upload.
 //!
-//! Time is the thread's CPU time from `/proc/thread-self/schedstat` (Linux), falling back to
-//! wall-clock time elsewhere.
+//! Each frame is timed on the wall clock (precise; includes any preemption on a busy machine)
+//! and on the thread's CPU clock from `/proc/thread-self/schedstat` (Linux; some kernels count
+//! it in scheduler ticks, so only its mean over many frames is meaningful). The `max` and `p95`
+//! columns are wall-clock.
 
 use chrono::DateTime;
 use egui_kittest::Harness;
@@ -46,8 +48,8 @@ fn main() {
         .max(1);
     println!("timeline frame times, {attempts} attempts, {frames} frames per scenario");
     println!(
-        "{:<44} {:>9} {:>9} {:>9}",
-        "scenario", "mean ms", "p95 ms", "max ms"
+        "{:<60} {:>8} {:>8} {:>8} {:>8}",
+        "scenario", "cpu mean", "mean", "p95", "max"
     );
     for live in [false, true] {
         for select in [false, true] {
@@ -120,7 +122,7 @@ fn build(live: bool, select: bool, attempts: usize) -> Screen {
     }
 }
 
-fn harness_frames(live: bool, select: bool, frames: usize, attempts: usize) -> Vec<f64> {
+fn harness_frames(live: bool, select: bool, frames: usize, attempts: usize) -> Vec<FrameTime> {
     let mut harness = Harness::builder()
         .with_size(egui::vec2(1280.0, 800.0))
         .with_accessibility_check(false)
@@ -141,14 +143,14 @@ fn harness_frames(live: bool, select: bool, frames: usize, attempts: usize) -> V
             if live {
                 harness.state_mut().now_ms += FRAME_MS;
             }
-            let clock = CpuClock::start();
+            let clock = FrameClock::start();
             harness.step();
-            clock.elapsed_ms()
+            clock.stop()
         })
         .collect()
 }
 
-fn context_frames(live: bool, select: bool, frames: usize, attempts: usize) -> Vec<f64> {
+fn context_frames(live: bool, select: bool, frames: usize, attempts: usize) -> Vec<FrameTime> {
     let ctx = egui::Context::default();
     let mut screen = build(live, select, attempts);
     let input = || egui::RawInput {
@@ -177,47 +179,65 @@ fn context_frames(live: bool, select: bool, frames: usize, attempts: usize) -> V
             if live {
                 screen.now_ms += FRAME_MS;
             }
-            let clock = CpuClock::start();
+            let clock = FrameClock::start();
             frame(&mut screen);
-            clock.elapsed_ms()
+            clock.stop()
         })
         .collect()
 }
 
-fn report(name: &str, times: &[f64]) {
-    let mut sorted = times.to_vec();
-    sorted.sort_by(f64::total_cmp);
-    let mean = sorted.iter().sum::<f64>() / sorted.len().max(1) as f64;
-    let p95 = sorted
-        .get((sorted.len() * 95 / 100).min(sorted.len().saturating_sub(1)))
+fn report(name: &str, times: &[FrameTime]) {
+    let n = times.len().max(1) as f64;
+    let mut wall: Vec<f64> = times.iter().map(|t| t.wall_ms).collect();
+    wall.sort_by(f64::total_cmp);
+    let mean = wall.iter().sum::<f64>() / n;
+    let p95 = wall
+        .get((wall.len() * 95 / 100).min(wall.len().saturating_sub(1)))
         .copied()
         .unwrap_or(0.0);
-    let max = sorted.last().copied().unwrap_or(0.0);
-    println!("{name:<44} {mean:>9.2} {p95:>9.2} {max:>9.2}");
+    let max = wall.last().copied().unwrap_or(0.0);
+    let cpu = if times.iter().all(|t| t.cpu_ms.is_some()) {
+        format!(
+            "{:.2}",
+            times.iter().filter_map(|t| t.cpu_ms).sum::<f64>() / n
+        )
+    } else {
+        "n/a".to_owned()
+    };
+    println!("{name:<60} {cpu:>8} {mean:>8.2} {p95:>8.2} {max:>8.2}");
 }
 
-/// This thread's CPU time (Linux schedstat, ns), or wall-clock time when unavailable.
-struct CpuClock {
+/// One frame's cost, ms: thread CPU time (when the OS reports it) and wall-clock time.
+struct FrameTime {
+    cpu_ms: Option<f64>,
+    wall_ms: f64,
+}
+
+/// Measures one frame on both clocks.
+struct FrameClock {
     cpu_ns: Option<u64>,
     wall: Instant,
 }
 
-impl CpuClock {
+impl FrameClock {
     fn start() -> Self {
-        CpuClock {
+        FrameClock {
             cpu_ns: thread_cpu_ns(),
             wall: Instant::now(),
         }
     }
 
-    fn elapsed_ms(&self) -> f64 {
-        match (self.cpu_ns, thread_cpu_ns()) {
-            (Some(a), Some(b)) => b.saturating_sub(a) as f64 / 1e6,
-            _ => self.wall.elapsed().as_secs_f64() * 1000.0,
-        }
+    fn stop(&self) -> FrameTime {
+        let wall_ms = self.wall.elapsed().as_secs_f64() * 1000.0;
+        let cpu_ms = match (self.cpu_ns, thread_cpu_ns()) {
+            (Some(a), Some(b)) => Some(b.saturating_sub(a) as f64 / 1e6),
+            _ => None,
+        };
+        FrameTime { cpu_ms, wall_ms }
     }
 }
 
+/// This thread's CPU time, ns (Linux `/proc/thread-self/schedstat`, first field).
 fn thread_cpu_ns() -> Option<u64> {
     std::fs::read_to_string("/proc/thread-self/schedstat")
         .ok()?

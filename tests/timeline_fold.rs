@@ -336,3 +336,29 @@ fn repaint_is_due_sooner_when_a_countdown_ends_first() {
         Some(Duration::from_millis(40))
     );
 }
+
+#[test]
+fn add_run_after_early_events_keeps_them() {
+    let t0 = Instant::now();
+    let script = success_script();
+    let mut runs = RunsState::default();
+    let (first, ms) = &script.events()[0];
+    runs.apply(first, at(t0, *ms));
+    assert_eq!(
+        runs.timeline(1).map(Timeline::title),
+        Some("GET /status/503")
+    );
+    runs.add_run(1, "my title".to_owned());
+    for (event, ms) in &script.events()[1..] {
+        runs.apply(event, at(t0, *ms));
+    }
+    let text = runs.timeline(1).expect("run 1").to_text();
+    assert!(
+        text.starts_with("Run 1 · my title\nGET http://127.0.0.1:8080/status/503 · "),
+        "{text}"
+    );
+    assert!(
+        text.ends_with("Succeeded on attempt 3 after 3.0 s\n"),
+        "{text}"
+    );
+}

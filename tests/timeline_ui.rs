@@ -76,15 +76,17 @@ fn screen(scripts: &[&EventScript], now_ms: f64) -> (Screen, Instant) {
 }
 
 fn harness(state: Screen) -> Harness<'static, Screen> {
-    Harness::builder()
-        .with_size(egui::vec2(1280.0, 800.0))
-        .build_ui_state(
-            |ui, s: &mut Screen| {
-                let actions = s.runs.ui(ui, s.now);
-                s.actions.extend(actions);
-            },
-            state,
-        )
+    harness_sized(state, egui::vec2(1280.0, 800.0))
+}
+
+fn harness_sized(state: Screen, size: egui::Vec2) -> Harness<'static, Screen> {
+    Harness::builder().with_size(size).build_ui_state(
+        |ui, s: &mut Screen| {
+            let actions = s.runs.ui(ui, s.now);
+            s.actions.extend(actions);
+        },
+        state,
+    )
 }
 
 #[test]
@@ -289,4 +291,22 @@ fn detail_pane_shows_network_errors_and_binary_bodies() {
     harness.get_by_label("HTTP/2 200 OK");
     harness.get_by_label("binary body of 6 B (6 bytes): hex dump of the first 6 bytes");
     harness.get_by_label_contains("00000000  89 50 4e 47 00 ff");
+}
+
+#[test]
+fn narrow_layout_puts_the_detail_below_the_table() {
+    // The app shell flanks the timeline with side panels: about 600 points are left.
+    let (state, _) = screen(&[&script(true)], 10_000.0);
+    let mut harness = harness_sized(state, egui::vec2(600.0, 800.0));
+    harness.run();
+    harness.get_by_label("#2").click();
+    harness.run();
+    let row = harness.get_by_label("#2").rect();
+    let heading = harness.get_by_label("Attempt 2").rect();
+    assert!(
+        heading.top() > row.bottom(),
+        "detail {heading:?} below row {row:?}"
+    );
+    harness.get_by_label("x-attempt");
+    harness.get_by_label("Retry now");
 }

@@ -1,5 +1,8 @@
 //! The Gantt-style plot (egui_plot): attempts as bars coloured by outcome on the "attempts"
-//! lane, waits as grey bars labelled with their ms on the "waits" lane, and a "now" line.
+//! lane, waits as hatched grey bars labelled with their ms on the "waits" lane (the running
+//! wait at its planned length with a countdown), and a "now" line while the run is live.
+//! X zooms and pans; only spans in view are submitted, merged below a pixel, and labels are
+//! skipped where they would collide.
 
 use super::attempt_row::AttemptClass;
 use super::colors::{WAIT, class_color};
@@ -19,6 +22,14 @@ const PLOT_HEIGHT: f32 = 170.0;
 const ATTEMPT_LANE: f64 = 1.0;
 /// Y of the waits lane.
 const WAIT_LANE: f64 = 0.0;
+/// Thickness of the wait bars, in lane units.
+const WAIT_THICKNESS: f64 = 0.35;
+/// Waits narrower than this (points) are not hatched.
+const MIN_HATCH_WIDTH: f64 = 24.0;
+/// Most waits hatched per frame.
+const MAX_HATCHED: usize = 200;
+/// Horizontal distance between hatch turns, points.
+const HATCH_STEP_PX: f64 = 7.0;
 /// Most text labels drawn per frame; beyond this labels are skipped.
 const MAX_LABELS: usize = 120;
 /// Estimated width of one label character, points (small plot text).
@@ -86,6 +97,7 @@ pub fn show(
             };
             let all = spans(timeline, visible, ms_per_px, now_ms);
             add_bars(plot_ui, &all, timeline, selected_row, ms_per_px);
+            add_hatching(plot_ui, &all, ms_per_px);
             add_labels(plot_ui, &all, timeline, now, ms_per_px);
             if active {
                 plot_ui.vline(
@@ -117,7 +129,7 @@ fn axis_time(ms: f64, span_ms: f64) -> String {
 
 /// The colour key, drawn above the plot so it never covers bars.
 fn legend(ui: &mut egui::Ui) {
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         let keys = [
             (SpanKind::Attempt(AttemptClass::Success), "success"),
             (SpanKind::Attempt(AttemptClass::Retryable), "retryable"),
@@ -130,17 +142,34 @@ fn legend(ui: &mut egui::Ui) {
             (SpanKind::Wait, "wait (measured)"),
             (SpanKind::PlannedWait, "wait (planned, running)"),
         ];
+        let font = egui::TextStyle::Body.resolve(ui.style());
+        let text_color = ui.visuals().text_color();
         for (kind, name) in keys {
-            let size = egui::vec2(12.0, 12.0);
-            let (rect, _) = ui.allocate_exact_size(size, egui::Sense::hover());
+            // Swatch and name are one widget, so wrapping never parts them.
+            let galley = ui
+                .painter()
+                .layout_no_wrap(name.to_owned(), font.clone(), text_color);
+            let swatch = egui::vec2(12.0, 12.0);
+            let size = egui::vec2(
+                swatch.x + 4.0 + galley.size().x,
+                swatch.y.max(galley.size().y),
+            );
+            let (rect, response) = ui.allocate_exact_size(size, egui::Sense::hover());
+            let swatch_rect =
+                egui::Rect::from_min_size(egui::pos2(rect.left(), rect.center().y - 6.0), swatch);
             ui.painter().rect(
-                rect,
+                swatch_rect,
                 2.0,
                 kind_color(kind),
                 Stroke::new(1.0, WAIT),
                 egui::StrokeKind::Inside,
             );
-            ui.label(name);
+            let text_pos = egui::pos2(
+                swatch_rect.right() + 4.0,
+                rect.center().y - galley.size().y / 2.0,
+            );
+            ui.painter().galley(text_pos, galley, text_color);
+            response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Label, true, name));
             ui.add_space(6.0);
         }
     });
@@ -221,7 +250,7 @@ fn add_bars(
     for span in all {
         let (lane, thickness) = match span.kind {
             SpanKind::Attempt(_) => (ATTEMPT_LANE, 0.6),
-            SpanKind::Wait | SpanKind::PlannedWait => (WAIT_LANE, 0.35),
+            SpanKind::Wait | SpanKind::PlannedWait => (WAIT_LANE, WAIT_THICKNESS),
         };
         let color = kind_color(span.kind);
         let selected = selected_row.is_some_and(|r| span.rows.contains(&r));
@@ -254,6 +283,39 @@ fn add_bars(
                 .horizontal()
                 .color(kind_color(kind))
                 .element_formatter(Box::new(|bar, _| bar.name.clone())),
+        );
+    }
+}
+
+/// Diagonal hatching over measured waits wide enough to show it (one zig-zag line per wait,
+/// at most [`MAX_HATCHED`] waits a frame), so waits read as time spent idle, not as work.
+fn add_hatching(plot_ui: &mut egui_plot::PlotUi<'_>, all: &[GanttSpan], ms_per_px: f64) {
+    let wide: Vec<&GanttSpan> = all
+        .iter()
+        .filter(|s| {
+            s.kind == SpanKind::Wait && (s.end_ms - s.start_ms) / ms_per_px >= MIN_HATCH_WIDTH
+        })
+        .take(MAX_HATCHED)
+        .collect();
+    let step = HATCH_STEP_PX * ms_per_px;
+    let (low, high) = (
+        WAIT_LANE - WAIT_THICKNESS / 2.0,
+        WAIT_LANE + WAIT_THICKNESS / 2.0,
+    );
+    for span in wide {
+        let mut points = Vec::new();
+        let mut x = span.start_ms;
+        let mut up = true;
+        while x <= span.end_ms {
+            points.push([x, if up { low } else { high }]);
+            up = !up;
+            x += step;
+        }
+        plot_ui.line(
+            egui_plot::Line::new("", points)
+                .color(WAIT.gamma_multiply(0.9))
+                .width(1.0)
+                .allow_hover(false),
         );
     }
 }

@@ -232,6 +232,11 @@ impl Timeline {
         &self.title
     }
 
+    /// Replaces the tab title.
+    pub fn set_title(&mut self, title: impl Into<String>) {
+        self.title = title.into();
+    }
+
     /// RNG seed, once `RunStarted` arrived.
     pub fn seed(&self) -> Option<u64> {
         self.seed

@@ -14,8 +14,9 @@ use std::time::{Duration, Instant};
 /// Longest pause between repaints while a run is in flight or waiting (now-line, countdown).
 pub const LIVE_REPAINT: Duration = Duration::from_millis(100);
 
-/// Default width of the detail pane, points (resizable).
-const DETAIL_WIDTH: f32 = 420.0;
+/// From this available width (points) the detail pane sits right of the table; below it
+/// otherwise.
+const WIDE_LAYOUT: f32 = 1000.0;
 
 /// Every run of this session, each with its own timeline; one is selected (tabs / run list).
 #[derive(Default)]
@@ -26,10 +27,12 @@ pub struct RunsState {
 
 impl RunsState {
     /// Registers a run the app just started (before its first event), and selects it.
-    /// Registering an id again renames it and selects it.
+    /// Registering a known id (e.g. after its first events) keeps its events, sets the title and
+    /// selects it.
     pub fn add_run(&mut self, run_id: RunId, title: String) {
         match self.index(run_id) {
-            Some(i) => self.runs[i] = RunView::new(Timeline::new(run_id, title)),
+            // Events may have come first: keep them, take the title.
+            Some(i) => self.runs[i].timeline.set_title(title),
             None => self.runs.push(RunView::new(Timeline::new(run_id, title))),
         }
         self.selected = Some(run_id);
@@ -113,7 +116,8 @@ impl RunsState {
     /// Draws the run list/tabs, outcome banner, controls, table, plot and detail pane.
     ///
     /// Give it the rest of a panel, not the inside of a `ScrollArea`: the detail pane is a
-    /// resizable right-hand panel and the table fills what remains (it scrolls itself). Returns
+    /// resizable panel (right of the table from 1000 points wide, below it when narrower) and the
+    /// table fills what remains (it scrolls itself). Returns
     /// what the user pressed (Cancel, Retry now); "Copy as text" is handled here. Repaints are
     /// the caller's: schedule them with [`Self::repaint_after`].
     pub fn ui(&mut self, ui: &mut egui::Ui, now: Instant) -> Vec<TimelineAction> {
@@ -134,16 +138,29 @@ impl RunsState {
         }
         ui.separator();
         let run_id = view.timeline.run_id();
-        egui::Panel::right(("timeline_detail_panel", run_id))
-            .resizable(true)
-            .default_size(DETAIL_WIDTH)
-            .size_range(240.0..=900.0)
-            .show(ui, |ui| {
-                egui::ScrollArea::vertical()
-                    .id_salt(("timeline_detail", run_id))
-                    .auto_shrink(false)
-                    .show(ui, |ui| detail_view::show(ui, view, now));
-            });
+        let detail = |ui: &mut egui::Ui| {
+            egui::ScrollArea::vertical()
+                .id_salt(("timeline_detail", run_id))
+                .auto_shrink(false)
+                .show(ui, |ui| detail_view::show(ui, view, now));
+        };
+        let width = ui.available_width();
+        if width >= WIDE_LAYOUT {
+            // Wide: detail pane on the right of the table.
+            egui::Panel::right(("timeline_detail_right", run_id))
+                .resizable(true)
+                .default_size((width * 0.38).clamp(300.0, 560.0))
+                .size_range(240.0..=width * 0.7)
+                .show(ui, detail);
+        } else {
+            // Narrow (side panels open): detail pane below the table.
+            let height = ui.available_height();
+            egui::Panel::bottom(("timeline_detail_bottom", run_id))
+                .resizable(true)
+                .default_size((height * 0.45).max(160.0))
+                .size_range(120.0..=(height * 0.8).max(130.0))
+                .show(ui, detail);
+        }
         egui::ScrollArea::horizontal()
             .id_salt(("timeline_table_h", run_id))
             .show(ui, |ui| {

@@ -36,7 +36,10 @@ pub fn show(
     let mut clicked = None;
     let mut table = TableBuilder::new(ui);
     if let Some(row) = scroll_to_row {
-        table = table.scroll_to_row(row, Some(egui::Align::Center));
+        // Jump, do not animate: a far row would re-lay out every row on the way.
+        table = table
+            .scroll_to_row(row, Some(egui::Align::Center))
+            .animate_scrolling(false);
     }
     table
         .id_salt(("timeline_table", timeline.run_id()))

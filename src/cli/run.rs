@@ -16,7 +16,7 @@ use tokio::sync::mpsc;
 #[derive(Debug, Clone, Args)]
 #[command(after_help = "\
 Examples (start `retryscope demo-server --port 8080` first):
-  retryscope run http://127.0.0.1:8080/status/503?times=2
+  retryscope run --builtin vbscript-module http://127.0.0.1:8080/status/503?times=2
   retryscope run --builtin servicenow-exponential 'http://127.0.0.1:8080/status/429?times=2'
   retryscope run --profile my-profile.json --seed 42 --json http://127.0.0.1:8080/status/500?times=1
   retryscope run -X POST -H 'Content-Type: application/json' -d '{\"a\":1}' --idempotency-key \\

@@ -5,6 +5,7 @@ use super::AppOptions;
 use super::app_services::AppServices;
 use super::file_dialogs::RfdDialogs;
 use super::fonts::install_fallback_fonts;
+use super::frame_stats::FrameStats;
 use super::persistence::{PersistedWorkbench, STORAGE_KEY};
 use super::profile_library::default_library_dir;
 use super::smoke_run::{SmokeResult, SmokeRun};
@@ -20,6 +21,7 @@ const EVENT_REPAINT_MS: u64 = 10;
 pub struct RetryscopeApp {
     workbench: WorkbenchState,
     smoke: Option<SmokeRun>,
+    frame_stats: Option<FrameStats>,
     persist: bool,
     // Declared last: dropped after the workbench (its dialogs use the runtime).
     _services: AppServices,
@@ -30,6 +32,7 @@ impl RetryscopeApp {
         cc: &eframe::CreationContext<'_>,
         options: &AppOptions,
         services: AppServices,
+        launched: std::time::Instant,
     ) -> Result<Self, String> {
         let ctx = cc.egui_ctx.clone();
         install_fallback_fonts(&ctx);
@@ -68,6 +71,7 @@ impl RetryscopeApp {
             workbench,
             smoke: smoke_mode
                 .then(|| SmokeRun::new(options.screenshot.clone(), options.exit_after_ms)),
+            frame_stats: FrameStats::from_env(launched),
             persist: !smoke_mode,
             _services: services,
         })
@@ -92,6 +96,9 @@ impl eframe::App for RetryscopeApp {
 
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
         self.workbench.ui(ui);
+        if let Some(stats) = &mut self.frame_stats {
+            stats.frame();
+        }
     }
 
     fn persist_egui_memory(&self) -> bool {
@@ -111,6 +118,7 @@ impl eframe::App for RetryscopeApp {
 /// A message when the window cannot be created (no display, no OpenGL), the runtime or engine
 /// cannot start, or the smoke-run screenshot could not be written.
 pub fn run(options: AppOptions) -> Result<(), String> {
+    let launched = std::time::Instant::now();
     let services =
         AppServices::start().map_err(|e| format!("cannot start the background runtime: {e}"))?;
     let smoke_mode = options.screenshot.is_some() || options.exit_after_ms.is_some();
@@ -134,7 +142,7 @@ pub fn run(options: AppOptions) -> Result<(), String> {
         "Retryscope",
         native,
         Box::new(move |cc| {
-            let app = RetryscopeApp::new(cc, &options, services)?;
+            let app = RetryscopeApp::new(cc, &options, services, launched)?;
             if let Ok(mut s) = slot.lock() {
                 *s = app.smoke_result();
             }

@@ -76,6 +76,18 @@ fn main() {
             );
         }
     }
+    println!(
+        "resident memory after the scenarios: VmRSS {} KiB, peak VmHWM {} KiB",
+        status_kib("VmRSS").unwrap_or(0),
+        status_kib("VmHWM").unwrap_or(0)
+    );
+}
+
+/// A `/proc/self/status` field in KiB (Linux), if readable.
+fn status_kib(field: &str) -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with(field))?;
+    line.split_whitespace().nth(1)?.parse().ok()
 }
 
 /// Builds the run: `attempts` attempts of 503 (5 ms) with 20 ms waits, the last with a 1 MiB body,

@@ -15,6 +15,7 @@ use super::profile_library::{
 };
 use super::request_draft::{RequestDraft, demo_failure_status};
 use super::shortcuts::{Shortcut, take_shortcuts};
+use super::text_sizes::install_text_sizes;
 use super::theme::ThemeChoice;
 use super::timeline::{RunsState, TimelineAction};
 use crate::engine::Command;
@@ -25,6 +26,10 @@ use std::time::{Duration, Instant};
 
 /// Longest time one frame spends draining engine events, ms.
 pub const DRAIN_BUDGET_MS: u64 = 4;
+/// Widths the request panel (left) can be dragged to, points.
+pub const COMPOSER_WIDTH_RANGE: std::ops::RangeInclusive<f32> = 240.0..=600.0;
+/// Widths the policy panel (right) can be dragged to, points.
+pub const POLICY_WIDTH_RANGE: std::ops::RangeInclusive<f32> = 280.0..=640.0;
 /// Stands for the demo server's base URL in persisted requests (its port changes per start).
 const DEMO_PLACEHOLDER: &str = "{{demo}}";
 
@@ -230,6 +235,9 @@ impl WorkbenchState {
             self.on_dropped(path);
         }
         if self.applied_theme != Some(self.theme) {
+            if self.applied_theme.is_none() {
+                install_text_sizes(ctx);
+            }
             ctx.set_theme(self.theme.preference());
             self.applied_theme = Some(self.theme);
         }
@@ -259,6 +267,7 @@ impl WorkbenchState {
         }
         let left = egui::Panel::left("composer_panel")
             .default_size(self.layout.composer_width)
+            .size_range(COMPOSER_WIDTH_RANGE)
             .resizable(true)
             .show(ui, |ui| {
                 egui::ScrollArea::vertical()
@@ -275,6 +284,7 @@ impl WorkbenchState {
         }
         let right = egui::Panel::right("policy_panel")
             .default_size(self.layout.policy_width)
+            .size_range(POLICY_WIDTH_RANGE)
             .resizable(true)
             .show(ui, |ui| {
                 egui::ScrollArea::vertical()
@@ -581,7 +591,8 @@ impl WorkbenchState {
         {
             self.request_switch(Switch::To(source));
         }
-        ui.horizontal(|ui| {
+        // Wraps at narrow panel widths instead of widening the panel.
+        ui.horizontal_wrapped(|ui| {
             if self.current.is_read_only() {
                 ui.weak("built-in (read-only)");
                 if ui.button("Duplicate to edit").clicked() {

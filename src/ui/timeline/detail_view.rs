@@ -18,7 +18,7 @@ pub fn show(ui: &mut egui::Ui, view: &mut RunView, now: Instant) {
     let selected = view.selected_row;
     let (timeline, body) = view.timeline_and_body();
     let Some(attempt) = selected.and_then(|i| timeline.attempts().get(i)) else {
-        ui.label("Select an attempt (table row or plot bar) to see its response.");
+        ui.weak("Select an attempt (table row or plot bar) to see its response.");
         return;
     };
     ui.heading(format!("Attempt {}", attempt.number));

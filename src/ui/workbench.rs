@@ -270,7 +270,10 @@ impl WorkbenchState {
             .size_range(COMPOSER_WIDTH_RANGE)
             .resizable(true)
             .show(ui, |ui| {
-                egui::ScrollArea::vertical()
+                // Both directions: a row wider than the panel scrolls instead of widening the
+                // panel (which would squeeze the timeline).
+                egui::ScrollArea::both()
+                    .auto_shrink([false, true])
                     .id_salt("composer_scroll")
                     .show(ui, |ui| self.composer.ui(ui))
                     .inner
@@ -287,7 +290,8 @@ impl WorkbenchState {
             .size_range(POLICY_WIDTH_RANGE)
             .resizable(true)
             .show(ui, |ui| {
-                egui::ScrollArea::vertical()
+                egui::ScrollArea::both()
+                    .auto_shrink([false, true])
                     .id_salt("policy_scroll")
                     .show(ui, |ui| self.policy_panel(ui));
             });

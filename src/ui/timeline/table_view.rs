@@ -6,7 +6,7 @@
 //! the verdict class).
 
 use super::attempt_row::{AttemptRow, WaitRow};
-use super::colors::class_color;
+use super::colors::class_text_color;
 use super::run_timeline::Timeline;
 use super::units::{format_bytes, format_clock_compact, format_date_time, format_ms, format_secs};
 use egui::RichText;
@@ -136,9 +136,12 @@ fn cells(row: &mut egui_extras::TableRow<'_, '_>, attempt: &AttemptRow, now: Ins
             format!("{result}\nverdict: {verdict}")
         };
         ui.add(
-            egui::Label::new(RichText::new(result).color(class_color(attempt.class())))
-                .truncate()
-                .show_tooltip_when_elided(false),
+            egui::Label::new(
+                RichText::new(result)
+                    .color(class_text_color(attempt.class(), ui.visuals().dark_mode)),
+            )
+            .truncate()
+            .show_tooltip_when_elided(false),
         )
         .on_hover_text(hover);
     });

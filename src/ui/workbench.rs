@@ -17,7 +17,7 @@ use super::request_draft::{RequestDraft, demo_failure_status};
 use super::shortcuts::{Shortcut, take_shortcuts};
 use super::text_sizes::install_text_sizes;
 use super::theme::ThemeChoice;
-use super::timeline::{RunsState, TimelineAction};
+use super::timeline::{RunsState, TimelineAction, url_path};
 use crate::engine::Command;
 use crate::profile::{self, ProfileIssue};
 use egui::Ui;
@@ -329,7 +329,8 @@ impl WorkbenchState {
             .composer
             .draft
             .to_spec(&uuid::Uuid::new_v4().to_string());
-        let title = format!("#{run_id} {} {}", spec.method, spec.url);
+        // The tab already says `Run N`: the title is `METHOD /path?query`, like the timeline's.
+        let title = format!("{} {}", spec.method, url_path(&spec.url));
         let command = Command::Start {
             run_id,
             spec,

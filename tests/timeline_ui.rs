@@ -310,3 +310,51 @@ fn narrow_layout_puts_the_detail_below_the_table() {
     harness.get_by_label("x-attempt");
     harness.get_by_label("Retry now");
 }
+
+#[test]
+fn the_result_cell_tells_the_verdict_on_hover() {
+    let (state, _) = screen(&[&script(true)], 10_000.0);
+    let mut harness = harness(state);
+    harness.run();
+    assert!(
+        harness.query_by_label("Verdict").is_none(),
+        "the verdict is no longer a column"
+    );
+    harness
+        .query_all_by_label("503")
+        .next()
+        .expect("a 503 result cell")
+        .hover();
+    // Tooltips show after a short delay.
+    for _ in 0..20 {
+        harness.step();
+    }
+    harness.run();
+    harness.get_by_label_contains("verdict: retry: 503 is retryable");
+}
+
+#[test]
+fn every_column_fits_the_centre_of_a_1280_point_window() {
+    // 1280 points minus the side panels (300 + 330) and their margins.
+    let (state, _) = screen(&[&script(false)], 1524.0);
+    let mut harness = harness_sized(state, egui::vec2(630.0, 800.0));
+    harness.run();
+    for title in [
+        "#",
+        "Start",
+        "Duration",
+        "Result",
+        "Size",
+        "Wait\nplanned",
+        "Wait\nmeasured",
+        "Explanation",
+    ] {
+        let rect = harness.get_by_label(title).rect();
+        assert!(rect.right() <= 630.0, "{title:?} at {rect:?} is off-screen");
+    }
+    // Compact start (ms and offset), planned and measured wait, and the countdown.
+    harness.get_by_label("14:00:00.000+01");
+    harness.get_by_label("1000 ms");
+    harness.get_by_label("1003 ms");
+    harness.get_by_label("1.5 s left");
+}

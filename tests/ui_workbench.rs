@@ -437,6 +437,71 @@ fn library_profiles_are_listed_in_the_picker_and_load_when_chosen() {
 }
 
 #[test]
+fn at_1280_by_800_panels_keep_their_widths_and_the_table_fits_between_them() {
+    use retryscope::ui::timeline::EventScript;
+    use retryscope::ui::timeline::event_script::{response, retry};
+    let (mut state, _probe) = setup(vec![], None);
+    // The widest rows of both panels: a body file (path + Browse…) and delay headers.
+    state.composer.draft.body.kind = retryscope::ui::request_draft::BodyKind::File;
+    let mut profile = retryscope::ui::profile_library::fallback_default_profile();
+    profile.backoff = Backoff::new(Strategy::ResponseHeader);
+    state.current.profile = profile;
+    let started =
+        chrono::DateTime::parse_from_rfc3339("2026-11-30T14:00:00.000+01:00").expect("rfc3339");
+    let script = EventScript::new(1, "GET", "http://127.0.0.1:9/status/503", started)
+        .attempt(response(503, &[], "busy"), retry("503 is retryable"), 12.0)
+        .wait(1000, 1003.0)
+        .attempt(response(503, &[], "busy"), retry("503 is retryable"), 9.0)
+        .schedule_wait(2000);
+    let t0 = Instant::now();
+    state.runs.add_run(1, "GET /status/503".into());
+    for (event, ms) in script.events() {
+        state
+            .runs
+            .apply(event, t0 + Duration::from_secs_f64(ms / 1000.0));
+    }
+    state.set_clock(move || t0 + Duration::from_millis(1500));
+    let mut h = Harness::builder()
+        .with_size([1280.0, 800.0])
+        .allow_missing_glyphs()
+        .build_ui_state(
+            |ui, s: &mut WorkbenchState| {
+                let ctx = ui.ctx().clone();
+                s.logic(&ctx);
+                s.ui(ui);
+            },
+            state,
+        );
+    h.run();
+    h.get_by_label("Body").click();
+    for _ in 0..10 {
+        h.step();
+    }
+    h.run();
+    h.get_by_label("Browse…");
+    h.get_by_label("delay header 1 unit");
+    let layout = h.state().to_persisted().layout;
+    assert!(
+        (layout.composer_width - 300.0).abs() < 1.0,
+        "request panel grew to {}",
+        layout.composer_width
+    );
+    assert!(
+        (layout.policy_width - 330.0).abs() < 1.0,
+        "policy panel grew to {}",
+        layout.policy_width
+    );
+    let policy_left = h.get_by_label("Retry policy").rect().left();
+    for title in ["Wait\nplanned", "Wait\nmeasured", "Explanation"] {
+        let rect = h.get_by_label(title).rect();
+        assert!(
+            rect.right() <= policy_left,
+            "{title:?} at {rect:?} is behind the policy panel (left {policy_left})"
+        );
+    }
+}
+
+#[test]
 fn browse_fills_the_body_file_path_from_the_picker() {
     let picked = PathBuf::from("/tmp/payload.bin");
     let (mut state, probe) = setup(vec![Some(picked.clone())], None);

@@ -128,20 +128,24 @@ pub fn body_editor(
             );
             ui.horizontal(|ui| {
                 let label = ui.label("File");
-                *changed |= ui
-                    .add(
-                        egui::TextEdit::singleline(&mut body.file_path)
-                            .hint_text("/path/to/body.bin"),
-                    )
-                    .labelled_by(label.id)
-                    .changed();
-                if ui
-                    .button("Browse…")
-                    .on_hover_text("pick the body file")
-                    .clicked()
-                {
-                    action = Some(BodyAction::BrowseFile);
-                }
+                // Right to left: the button first, then the path takes exactly what is left.
+                ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                    if ui
+                        .button("Browse…")
+                        .on_hover_text("pick the body file")
+                        .clicked()
+                    {
+                        action = Some(BodyAction::BrowseFile);
+                    }
+                    *changed |= ui
+                        .add(
+                            egui::TextEdit::singleline(&mut body.file_path)
+                                .hint_text("/path/to/body.bin")
+                                .desired_width(f32::INFINITY),
+                        )
+                        .labelled_by(label.id)
+                        .changed();
+                });
             });
             ui.weak("read once before attempt 1; the same bytes are sent on every attempt");
         }
@@ -153,7 +157,11 @@ fn content_type_row(ui: &mut Ui, content_type: &mut String, default: &str, chang
     ui.horizontal(|ui| {
         let label = ui.label("Content-Type");
         *changed |= ui
-            .add(egui::TextEdit::singleline(content_type).hint_text(default))
+            .add(
+                egui::TextEdit::singleline(content_type)
+                    .hint_text(default)
+                    .desired_width(f32::INFINITY),
+            )
             .labelled_by(label.id)
             .changed();
     });

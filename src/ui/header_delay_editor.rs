@@ -27,26 +27,33 @@ pub fn header_delay_editor(ui: &mut Ui, id: &str, backoff: &mut Backoff) -> bool
     for (i, h) in backoff.headers.iter_mut().enumerate() {
         let n = i + 1;
         ui.horizontal(|ui| {
-            changed |= ui
-                .add(egui::TextEdit::singleline(&mut h.name).desired_width(150.0))
-                .accessible_name(format!("delay header {n} name"))
-                .changed();
-            egui::ComboBox::from_id_salt((id, "unit", i))
-                .selected_text(unit_label(h.unit))
-                .show_ui(ui, |ui| {
-                    for (u, l) in UNITS {
-                        changed |= ui.selectable_value(&mut h.unit, u, l).changed();
-                    }
-                })
-                .response
-                .accessible_name(format!("delay header {n} unit"));
-            if ui
-                .small_button("x")
-                .accessible_name(format!("delay header {n} remove"))
-                .clicked()
-            {
-                remove = Some(i);
-            }
+            // Right to left (remove, unit, then the name takes exactly what is left), so the
+            // row never overflows the panel.
+            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                if ui
+                    .small_button("x")
+                    .accessible_name(format!("delay header {n} remove"))
+                    .clicked()
+                {
+                    remove = Some(i);
+                }
+                let unit_width = (ui.available_width() * 0.55).clamp(60.0, 170.0);
+                egui::ComboBox::from_id_salt((id, "unit", i))
+                    .selected_text(unit_label(h.unit))
+                    .width(unit_width)
+                    .truncate()
+                    .show_ui(ui, |ui| {
+                        for (u, l) in UNITS {
+                            changed |= ui.selectable_value(&mut h.unit, u, l).changed();
+                        }
+                    })
+                    .response
+                    .accessible_name(format!("delay header {n} unit"));
+                changed |= ui
+                    .add(egui::TextEdit::singleline(&mut h.name).desired_width(f32::INFINITY))
+                    .accessible_name(format!("delay header {n} name"))
+                    .changed();
+            });
         });
     }
     if let Some(i) = remove {

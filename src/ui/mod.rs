@@ -27,6 +27,7 @@ pub mod request_draft;
 pub mod script_editor;
 pub mod shortcuts;
 pub mod smoke_run;
+pub mod text_sizes;
 pub mod theme;
 pub mod timeline;
 pub mod url_check;

@@ -22,8 +22,8 @@ pub struct LayoutPrefs {
 impl Default for LayoutPrefs {
     fn default() -> Self {
         Self {
-            composer_width: 330.0,
-            policy_width: 350.0,
+            composer_width: 300.0,
+            policy_width: 330.0,
         }
     }
 }

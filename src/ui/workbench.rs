@@ -15,8 +15,9 @@ use super::profile_library::{
 };
 use super::request_draft::{RequestDraft, demo_failure_status};
 use super::shortcuts::{Shortcut, take_shortcuts};
+use super::text_sizes::install_text_sizes;
 use super::theme::ThemeChoice;
-use super::timeline::{RunsState, TimelineAction};
+use super::timeline::{RunsState, TimelineAction, url_path};
 use crate::engine::Command;
 use crate::profile::{self, ProfileIssue};
 use egui::Ui;
@@ -25,6 +26,10 @@ use std::time::{Duration, Instant};
 
 /// Longest time one frame spends draining engine events, ms.
 pub const DRAIN_BUDGET_MS: u64 = 4;
+/// Widths the request panel (left) can be dragged to, points.
+pub const COMPOSER_WIDTH_RANGE: std::ops::RangeInclusive<f32> = 240.0..=600.0;
+/// Widths the policy panel (right) can be dragged to, points.
+pub const POLICY_WIDTH_RANGE: std::ops::RangeInclusive<f32> = 280.0..=640.0;
 /// Stands for the demo server's base URL in persisted requests (its port changes per start).
 const DEMO_PLACEHOLDER: &str = "{{demo}}";
 
@@ -230,6 +235,9 @@ impl WorkbenchState {
             self.on_dropped(path);
         }
         if self.applied_theme != Some(self.theme) {
+            if self.applied_theme.is_none() {
+                install_text_sizes(ctx);
+            }
             ctx.set_theme(self.theme.preference());
             self.applied_theme = Some(self.theme);
         }
@@ -259,9 +267,13 @@ impl WorkbenchState {
         }
         let left = egui::Panel::left("composer_panel")
             .default_size(self.layout.composer_width)
+            .size_range(COMPOSER_WIDTH_RANGE)
             .resizable(true)
             .show(ui, |ui| {
-                egui::ScrollArea::vertical()
+                // Both directions: a row wider than the panel scrolls instead of widening the
+                // panel (which would squeeze the timeline).
+                egui::ScrollArea::both()
+                    .auto_shrink([false, true])
                     .id_salt("composer_scroll")
                     .show(ui, |ui| self.composer.ui(ui))
                     .inner
@@ -275,9 +287,11 @@ impl WorkbenchState {
         }
         let right = egui::Panel::right("policy_panel")
             .default_size(self.layout.policy_width)
+            .size_range(POLICY_WIDTH_RANGE)
             .resizable(true)
             .show(ui, |ui| {
-                egui::ScrollArea::vertical()
+                egui::ScrollArea::both()
+                    .auto_shrink([false, true])
                     .id_salt("policy_scroll")
                     .show(ui, |ui| self.policy_panel(ui));
             });
@@ -315,7 +329,8 @@ impl WorkbenchState {
             .composer
             .draft
             .to_spec(&uuid::Uuid::new_v4().to_string());
-        let title = format!("#{run_id} {} {}", spec.method, spec.url);
+        // The tab already says `Run N`: the title is `METHOD /path?query`, like the timeline's.
+        let title = format!("{} {}", spec.method, url_path(&spec.url));
         let command = Command::Start {
             run_id,
             spec,
@@ -581,7 +596,8 @@ impl WorkbenchState {
         {
             self.request_switch(Switch::To(source));
         }
-        ui.horizontal(|ui| {
+        // Wraps at narrow panel widths instead of widening the panel.
+        ui.horizontal_wrapped(|ui| {
             if self.current.is_read_only() {
                 ui.weak("built-in (read-only)");
                 if ui.button("Duplicate to edit").clicked() {

@@ -31,6 +31,18 @@ pub fn class_color(class: AttemptClass) -> Color32 {
     }
 }
 
+/// Colour of an attempt's text (table status, detail status line, plot labels): the class
+/// colour on a dark background, the same hue at 65 % brightness on a light one, so amber and
+/// green stay readable on white.
+pub fn class_text_color(class: AttemptClass, dark_mode: bool) -> Color32 {
+    let c = class_color(class);
+    if dark_mode {
+        return c;
+    }
+    let darken = |v: u8| (f32::from(v) * 0.65).round() as u8;
+    Color32::from_rgb(darken(c.r()), darken(c.g()), darken(c.b()))
+}
+
 /// Fill of the outcome banner.
 pub fn banner_color(kind: OutcomeKind) -> Color32 {
     match kind {
@@ -38,5 +50,17 @@ pub fn banner_color(kind: OutcomeKind) -> Color32 {
         OutcomeKind::GaveUp | OutcomeKind::Deadline => RETRYABLE,
         OutcomeKind::Stopped | OutcomeKind::Error => STOPPED,
         OutcomeKind::Cancelled => CANCELLED,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn light_theme_text_is_darker_than_the_bar_colour() {
+        assert_eq!(class_text_color(AttemptClass::Retryable, true), RETRYABLE);
+        let light = class_text_color(AttemptClass::Retryable, false);
+        assert_eq!(light, Color32::from_rgb(142, 98, 13));
     }
 }

@@ -62,12 +62,16 @@ pub fn show(
             .seed()
             .map(|s| format!(" · seed {s}"))
             .unwrap_or_default();
-        ui.label(format!(
-            "{} {} · profile {}{seed} · started {}",
-            timeline.method(),
-            timeline.url(),
-            timeline.profile(),
-            format_date_time(started)
-        ));
+        // One line; the full text shows on hover when it is cut.
+        ui.add(
+            egui::Label::new(format!(
+                "{} {} · profile {}{seed} · started {}",
+                timeline.method(),
+                timeline.url(),
+                timeline.profile(),
+                format_date_time(started)
+            ))
+            .truncate(),
+        );
     }
 }

@@ -3,7 +3,7 @@
 
 use super::attempt_row::{AttemptResult, WaitRow};
 use super::body_render::body_notices;
-use super::colors::class_color;
+use super::colors::class_text_color;
 use super::run_view::{BodyCache, RunView};
 use super::units::{format_bytes, format_date_time, format_ms, format_secs};
 use crate::model::{AttemptOutcome, ResponseSummary};
@@ -18,7 +18,7 @@ pub fn show(ui: &mut egui::Ui, view: &mut RunView, now: Instant) {
     let selected = view.selected_row;
     let (timeline, body) = view.timeline_and_body();
     let Some(attempt) = selected.and_then(|i| timeline.attempts().get(i)) else {
-        ui.label("Select an attempt (table row or plot bar) to see its response.");
+        ui.weak("Select an attempt (table row or plot bar) to see its response.");
         return;
     };
     ui.heading(format!("Attempt {}", attempt.number));
@@ -26,10 +26,11 @@ pub fn show(ui: &mut egui::Ui, view: &mut RunView, now: Instant) {
     ui.label(format!("started {}", format_date_time(&attempt.started_at)));
     match &attempt.result {
         None => {
-            ui.label(RichText::new("In flight…").color(class_color(attempt.class())));
+            let color = class_text_color(attempt.class(), ui.visuals().dark_mode);
+            ui.label(RichText::new("In flight…").color(color));
         }
         Some(result) => {
-            let color = class_color(attempt.class());
+            let color = class_text_color(attempt.class(), ui.visuals().dark_mode);
             match &result.outcome {
                 AttemptOutcome::Response(resp) => {
                     ui.label(RichText::new(status_line(resp)).strong().color(color));

@@ -30,6 +30,7 @@ pub use body_render::{BodyRender, HEX_DUMP_BYTES, body_notices, hex_dump, pretty
 pub use event_script::{EventScript, TimedEvent};
 pub use gantt::{GanttSpan, SpanKind, spans};
 pub use live_status::{live_status, short_status};
+pub(crate) use run_timeline::url_path;
 pub use run_timeline::{FinishedRun, Phase, Timeline};
 pub use runs_state::{LIVE_REPAINT, RunsState};
 

@@ -5,7 +5,7 @@
 //! skipped where they would collide.
 
 use super::attempt_row::AttemptClass;
-use super::colors::{WAIT, class_color};
+use super::colors::{WAIT, class_color, class_text_color};
 use super::gantt::{GanttSpan, SpanKind, extent_ms, row_at, spans};
 use super::run_timeline::Timeline;
 use super::units::{format_ms, format_secs};
@@ -34,6 +34,8 @@ const HATCH_STEP_PX: f64 = 7.0;
 const MAX_LABELS: usize = 120;
 /// Estimated width of one label character, points (small plot text).
 const LABEL_CHAR_WIDTH: f64 = 6.5;
+/// Room kept right of the plot for the last x-axis tick label, points.
+const RIGHT_GUTTER: f32 = 24.0;
 /// A wait label is drawn only when its bar is at least this wide, points.
 const MIN_LABEL_WIDTH: f64 = 56.0;
 
@@ -48,8 +50,12 @@ pub fn show(
     let active = timeline.is_active();
     let now_ms = timeline.offset_at(now).unwrap_or(0.0);
     let extent = extent_ms(timeline, now).max(1.0);
+    let highlight = ui.visuals().strong_text_color();
+    let dark_mode = ui.visuals().dark_mode;
     let response = Plot::new(("timeline_plot", timeline.run_id()))
         .height(PLOT_HEIGHT)
+        // A tick at the right edge would otherwise have its label cut by the panel.
+        .width((ui.available_width() - RIGHT_GUTTER).max(120.0))
         .allow_zoom([true, false])
         .allow_drag([true, false])
         .allow_scroll([true, false])
@@ -96,9 +102,15 @@ pub fn show(
                 )
             };
             let all = spans(timeline, visible, ms_per_px, now_ms);
-            add_bars(plot_ui, &all, timeline, selected_row, ms_per_px);
+            add_bars(plot_ui, &all, timeline, selected_row, ms_per_px, highlight);
             add_hatching(plot_ui, &all, ms_per_px);
-            add_labels(plot_ui, &all, timeline, now, ms_per_px);
+            let x_max = plot_ui.plot_bounds().max()[0];
+            let style = LabelStyle {
+                ms_per_px,
+                x_max,
+                dark_mode,
+            };
+            add_labels(plot_ui, &all, timeline, now, style);
             if active {
                 plot_ui.vline(
                     VLine::new("now", now_ms)
@@ -142,7 +154,8 @@ fn legend(ui: &mut egui::Ui) {
             (SpanKind::Wait, "wait (measured)"),
             (SpanKind::PlannedWait, "wait (planned, running)"),
         ];
-        let font = egui::TextStyle::Body.resolve(ui.style());
+        // Small text keeps all seven keys on one line in a 630-point centre.
+        let font = egui::TextStyle::Small.resolve(ui.style());
         let text_color = ui.visuals().text_color();
         for (kind, name) in keys {
             // Swatch and name are one widget, so wrapping never parts them.
@@ -245,6 +258,7 @@ fn add_bars(
     timeline: &Timeline,
     selected_row: Option<usize>,
     ms_per_px: f64,
+    highlight: Color32,
 ) {
     let mut by_kind: HashMap<SpanKind, Vec<Bar>> = HashMap::new();
     for span in all {
@@ -255,7 +269,7 @@ fn add_bars(
         let color = kind_color(span.kind);
         let selected = selected_row.is_some_and(|r| span.rows.contains(&r));
         let stroke = if selected {
-            Stroke::new(2.0, Color32::WHITE)
+            Stroke::new(2.0, highlight)
         } else if span.kind == SpanKind::PlannedWait {
             Stroke::new(1.0, WAIT)
         } else {
@@ -320,6 +334,17 @@ fn add_hatching(plot_ui: &mut egui_plot::PlotUi<'_>, all: &[GanttSpan], ms_per_p
     }
 }
 
+/// What text labels need to know about the plot.
+#[derive(Debug, Clone, Copy)]
+struct LabelStyle {
+    /// Ms per screen point at the current zoom.
+    ms_per_px: f64,
+    /// Right edge of the visible x range, ms.
+    x_max: f64,
+    /// Dark theme (label colours).
+    dark_mode: bool,
+}
+
 /// Wait labels (`1000 ms`, or `2000 ms planned · 1.2 s left` for the running wait) where
 /// there is room, and attempt labels (`#2 503`) when attempts are far enough apart.
 fn add_labels(
@@ -327,8 +352,13 @@ fn add_labels(
     all: &[GanttSpan],
     timeline: &Timeline,
     now: Instant,
-    ms_per_px: f64,
+    style: LabelStyle,
 ) {
+    let LabelStyle {
+        ms_per_px,
+        x_max,
+        dark_mode,
+    } = style;
     let rows = timeline.attempts();
     let mut labels = 0;
     let mut next_attempt_label_x = f64::NEG_INFINITY;
@@ -369,11 +399,18 @@ fn add_labels(
                     continue;
                 };
                 let text = format!("#{} {}", row.number, row.result_label());
-                next_attempt_label_x = x_px + text.chars().count() as f64 * LABEL_CHAR_WIDTH + 10.0;
+                let text_px = text.chars().count() as f64 * LABEL_CHAR_WIDTH;
+                next_attempt_label_x = x_px + text_px + 10.0;
+                // Near the right edge the label ends at the bar instead of starting there.
+                let anchor = if (x_max - span.start_ms) / ms_per_px < text_px + 4.0 {
+                    egui::Align2::RIGHT_CENTER
+                } else {
+                    egui::Align2::LEFT_CENTER
+                };
                 plot_ui.text(
                     Text::new("", PlotPoint::new(span.start_ms, ATTEMPT_LANE + 0.45), text)
-                        .anchor(egui::Align2::LEFT_CENTER)
-                        .color(class_color(class)),
+                        .anchor(anchor)
+                        .color(class_text_color(class, dark_mode)),
                 );
                 labels += 1;
             }

@@ -139,6 +139,8 @@ impl RunsState {
         ui.separator();
         let run_id = view.timeline.run_id();
         let detail = |ui: &mut egui::Ui| {
+            // Clear of the table's scroll bar and the panel's resize edge.
+            ui.add_space(6.0);
             egui::ScrollArea::vertical()
                 .id_salt(("timeline_detail", run_id))
                 .auto_shrink(false)

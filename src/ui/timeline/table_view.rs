@@ -1,24 +1,40 @@
 //! The attempt table: one row per attempt with the wait that followed (virtualised rows).
+//!
+//! Column widths are chosen so that all eight columns fit about 630 points (the centre of a
+//! 1280-point window between the side panels); the explanation takes what is left, truncated
+//! with `…`, full text on hover. The verdict is on the result cell's hover (its colour shows
+//! the verdict class).
 
-use super::attempt_row::AttemptRow;
-use super::colors::class_color;
+use super::attempt_row::{AttemptRow, WaitRow};
+use super::colors::class_text_color;
 use super::run_timeline::Timeline;
-use super::units::{format_bytes, format_clock, format_date_time, format_ms, format_secs};
+use super::units::{format_bytes, format_clock_compact, format_date_time, format_ms, format_secs};
 use egui::RichText;
 use egui_extras::{Column, TableBuilder};
 use std::time::Instant;
 
-/// Column headings, in order.
-pub const COLUMNS: [&str; 9] = [
+/// Column headings, in order (`\n` splits a heading over the two-line header).
+pub const COLUMNS: [&str; 8] = [
     "#",
     "Start",
     "Duration",
     "Result",
     "Size",
-    "Verdict",
-    "Wait planned",
-    "Wait actual",
+    "Wait\nplanned",
+    "Wait\nmeasured",
     "Explanation",
+];
+
+/// Hover text of each heading, in [`COLUMNS`] order.
+const COLUMN_HINTS: [&str; 8] = [
+    "attempt number; click a row to see its response",
+    "wall-clock start, local time with ms and UTC offset (hover a cell for the date)",
+    "measured duration of the attempt",
+    "status code or network error kind; the colour is the verdict (hover for it)",
+    "response body size",
+    "the wait the policy planned after this attempt",
+    "the wait as measured on the monotonic clock (or the countdown while it runs)",
+    "why the wait is as long as it is (hover for the full text)",
 ];
 
 /// Draws the table; only the rows in view are laid out (`TableBody::rows`), so 10,000
@@ -34,6 +50,7 @@ pub fn show(
     let rows = timeline.attempts();
     let row_height = ui.text_style_height(&egui::TextStyle::Body) + 4.0;
     let mut clicked = None;
+    ui.spacing_mut().item_spacing.x = 6.0;
     let mut table = TableBuilder::new(ui);
     if let Some(row) = scroll_to_row {
         // Jump, do not animate: a far row would re-lay out every row on the way.
@@ -48,20 +65,26 @@ pub fn show(
         .stick_to_bottom(timeline.is_active())
         .sense(egui::Sense::click())
         .auto_shrink(false)
+        // Fit the space left above the detail pane (the default 200 pt minimum overflows it).
+        .min_scrolled_height(0.0)
         .cell_layout(egui::Layout::left_to_right(egui::Align::Center))
-        .column(Column::initial(52.0).at_least(36.0))
-        .column(Column::initial(140.0).at_least(60.0).clip(true))
-        .column(Column::initial(64.0).at_least(40.0))
-        .column(Column::initial(90.0).at_least(40.0).clip(true))
-        .column(Column::initial(60.0).at_least(40.0))
-        .column(Column::initial(140.0).at_least(40.0).clip(true))
-        .column(Column::initial(84.0).at_least(40.0))
-        .column(Column::initial(96.0).at_least(40.0).clip(true))
-        .column(Column::remainder().at_least(120.0).clip(true))
-        .header(row_height + 2.0, |mut header| {
-            for title in COLUMNS {
+        .column(Column::initial(40.0).at_least(30.0).clip(true))
+        .column(Column::initial(98.0).at_least(60.0).clip(true))
+        .column(Column::initial(58.0).at_least(40.0).clip(true))
+        .column(Column::initial(62.0).at_least(36.0).clip(true))
+        .column(Column::initial(52.0).at_least(36.0).clip(true))
+        .column(Column::initial(58.0).at_least(40.0).clip(true))
+        .column(Column::initial(70.0).at_least(40.0).clip(true))
+        .column(Column::remainder().at_least(100.0).clip(true))
+        .header(2.0 * row_height, |mut header| {
+            for (title, hint) in COLUMNS.iter().zip(COLUMN_HINTS) {
                 header.col(|ui| {
-                    ui.strong(title);
+                    ui.add(
+                        egui::Label::new(RichText::new(*title).strong())
+                            .extend()
+                            .selectable(false),
+                    )
+                    .on_hover_text(hint);
                 });
             }
         })
@@ -91,7 +114,7 @@ pub fn show(
 /// The cells after `#`.
 fn cells(row: &mut egui_extras::TableRow<'_, '_>, attempt: &AttemptRow, now: Instant) {
     row.col(|ui| {
-        ui.label(format_clock(&attempt.started_at))
+        ui.add(egui::Label::new(format_clock_compact(&attempt.started_at)).truncate())
             .on_hover_text(format!(
                 "{}\n{} {}",
                 format_date_time(&attempt.started_at),
@@ -100,45 +123,108 @@ fn cells(row: &mut egui_extras::TableRow<'_, '_>, attempt: &AttemptRow, now: Ins
             ));
     });
     row.col(|ui| {
-        ui.label(attempt.duration_ms().map(format_ms).unwrap_or_default());
-    });
-    row.col(|ui| {
-        ui.label(RichText::new(attempt.result_label()).color(class_color(attempt.class())));
-    });
-    row.col(|ui| {
-        ui.label(
-            attempt
-                .response_bytes()
-                .map(format_bytes)
-                .unwrap_or_default(),
+        ui.add(
+            egui::Label::new(attempt.duration_ms().map(format_ms).unwrap_or_default()).truncate(),
         );
     });
     row.col(|ui| {
+        let result = attempt.result_label();
         let verdict = attempt.verdict_label();
-        ui.add(egui::Label::new(&verdict).truncate());
+        let hover = if verdict.is_empty() {
+            result.clone()
+        } else {
+            format!("{result}\nverdict: {verdict}")
+        };
+        ui.add(
+            egui::Label::new(
+                RichText::new(result)
+                    .color(class_text_color(attempt.class(), ui.visuals().dark_mode)),
+            )
+            .truncate()
+            .show_tooltip_when_elided(false),
+        )
+        .on_hover_text(hover);
+    });
+    row.col(|ui| {
+        ui.add(
+            egui::Label::new(
+                attempt
+                    .response_bytes()
+                    .map(format_bytes)
+                    .unwrap_or_default(),
+            )
+            .truncate(),
+        );
     });
     let wait = attempt.wait.as_ref();
     row.col(|ui| {
         if let Some(w) = wait {
-            ui.label(format_ms(w.planned_ms as f64));
+            ui.add(egui::Label::new(format_ms(w.planned_ms as f64)).truncate());
         }
     });
     row.col(|ui| {
         if let Some(w) = wait {
-            let text = match (w.actual_ms, w.remaining_ms(now)) {
-                (Some(ms), _) if w.skipped => format!("{} (skipped)", format_ms(ms)),
-                (Some(ms), _) if w.interrupted => format!("{} (run ended)", format_ms(ms)),
-                (Some(ms), _) => format_ms(ms),
-                (None, Some(left)) => format!("{} left", format_secs(left)),
-                (None, None) => String::new(),
-            };
-            ui.label(text);
+            let (text, hover) = measured_wait(w, now);
+            let label = ui.add(
+                egui::Label::new(text)
+                    .truncate()
+                    .show_tooltip_when_elided(false),
+            );
+            if let Some(hover) = hover {
+                label.on_hover_text(hover);
+            }
         }
     });
     row.col(|ui| {
         if let Some(w) = wait {
-            ui.add(egui::Label::new(&w.explanation.text).truncate())
-                .on_hover_text(&w.explanation.text);
+            ui.add(
+                egui::Label::new(short_explanation(&w.explanation.text))
+                    .truncate()
+                    .show_tooltip_when_elided(false),
+            )
+            .on_hover_text(&w.explanation.text);
         }
     });
+}
+
+/// The measured-wait cell and, when the cell abbreviates, its hover text.
+fn measured_wait(w: &WaitRow, now: Instant) -> (String, Option<String>) {
+    match (w.actual_ms, w.remaining_ms(now)) {
+        (Some(ms), _) if w.skipped => (
+            format!("{} skip", format_ms(ms)),
+            Some(format!("{}: skipped with Retry now", format_ms(ms))),
+        ),
+        (Some(ms), _) if w.interrupted => (
+            format!("{} end", format_ms(ms)),
+            Some(format!("{}: the run ended during this wait", format_ms(ms))),
+        ),
+        (Some(ms), _) => (format_ms(ms), None),
+        (None, Some(left)) => (
+            format!("{} left", format_secs(left)),
+            Some(format!("{} of the planned wait left", format_secs(left))),
+        ),
+        (None, None) => (String::new(), None),
+    }
+}
+
+/// The explanation without its `retry n: ` prefix (the row already says which attempt).
+fn short_explanation(text: &str) -> &str {
+    match text.split_once(": ") {
+        Some((head, rest)) if head.starts_with("retry ") => rest,
+        _ => text,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn explanation_prefix_is_dropped_only_when_present() {
+        assert_eq!(
+            short_explanation("retry 2: fixed 1000 ms = 1000 ms"),
+            "fixed 1000 ms = 1000 ms"
+        );
+        assert_eq!(short_explanation("fixed: 1000 ms"), "fixed: 1000 ms");
+    }
 }

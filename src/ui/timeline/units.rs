@@ -33,6 +33,21 @@ pub fn format_clock(at: &DateTime<FixedOffset>) -> String {
     at.format("%H:%M:%S%.3f %:z").to_string()
 }
 
+/// Local time with a compact offset, ms precision: `14:03:07.412+01`, `14:03:07.412+05:30`,
+/// `14:03:07.412-03` (ISO 8601 `±hh` when the offset is whole hours, `±hh:mm` otherwise).
+pub fn format_clock_compact(at: &DateTime<FixedOffset>) -> String {
+    let offset = at.offset().local_minus_utc();
+    let sign = if offset < 0 { '-' } else { '+' };
+    let minutes = offset.unsigned_abs() / 60;
+    let (h, m) = (minutes / 60, minutes % 60);
+    let zone = if m == 0 {
+        format!("{sign}{h:02}")
+    } else {
+        format!("{sign}{h:02}:{m:02}")
+    };
+    format!("{}{zone}", at.format("%H:%M:%S%.3f"))
+}
+
 /// Date, local time with offset, ms precision: `2026-11-30 14:03:07.412 +01:00`.
 pub fn format_date_time(at: &DateTime<FixedOffset>) -> String {
     at.format("%Y-%m-%d %H:%M:%S%.3f %:z").to_string()
@@ -59,5 +74,12 @@ mod tests {
             DateTime::parse_from_rfc3339("2026-11-30T14:03:07.412+01:00").expect("valid rfc3339");
         assert_eq!(format_clock(&at), "14:03:07.412 +01:00");
         assert_eq!(format_date_time(&at), "2026-11-30 14:03:07.412 +01:00");
+        assert_eq!(format_clock_compact(&at), "14:03:07.412+01");
+        let india =
+            DateTime::parse_from_rfc3339("2026-11-30T14:03:07.012+05:30").expect("valid rfc3339");
+        assert_eq!(format_clock_compact(&india), "14:03:07.012+05:30");
+        let west =
+            DateTime::parse_from_rfc3339("2026-11-30T14:03:07.000-03:00").expect("valid rfc3339");
+        assert_eq!(format_clock_compact(&west), "14:03:07.000-03");
     }
 }

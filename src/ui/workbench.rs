@@ -30,6 +30,19 @@ pub const DRAIN_BUDGET_MS: u64 = 4;
 pub const COMPOSER_WIDTH_RANGE: std::ops::RangeInclusive<f32> = 240.0..=600.0;
 /// Widths the policy panel (right) can be dragged to, points.
 pub const POLICY_WIDTH_RANGE: std::ops::RangeInclusive<f32> = 280.0..=640.0;
+/// Width the timeline keeps at least, points: the side panels give way first, so a widened panel
+/// remembered from an earlier session can never squeeze the timeline into clipping.
+pub const MIN_TIMELINE_WIDTH: f32 = 620.0;
+
+/// The widest each side panel may be in a window `total` points wide: its own range, cut so that
+/// both together leave [`MIN_TIMELINE_WIDTH`] (never below the ranges' minimums).
+fn side_panel_max(total: f32) -> (f32, f32) {
+    let (left_min, right_min) = (*COMPOSER_WIDTH_RANGE.start(), *POLICY_WIDTH_RANGE.start());
+    let budget = (total - MIN_TIMELINE_WIDTH).max(left_min + right_min);
+    let left = (budget * 0.47).clamp(left_min, *COMPOSER_WIDTH_RANGE.end());
+    let right = (budget - left).clamp(right_min, *POLICY_WIDTH_RANGE.end());
+    (left, right)
+}
 /// Stands for the demo server's base URL in persisted requests (its port changes per start).
 const DEMO_PLACEHOLDER: &str = "{{demo}}";
 
@@ -265,9 +278,10 @@ impl WorkbenchState {
                 }
             });
         }
+        let (left_max, right_max) = side_panel_max(ui.available_width());
         let left = egui::Panel::left("composer_panel")
-            .default_size(self.layout.composer_width)
-            .size_range(COMPOSER_WIDTH_RANGE)
+            .default_size(self.layout.composer_width.min(left_max))
+            .size_range(*COMPOSER_WIDTH_RANGE.start()..=left_max)
             .resizable(true)
             .show(ui, |ui| {
                 // Both directions: a row wider than the panel scrolls instead of widening the
@@ -286,8 +300,8 @@ impl WorkbenchState {
             }
         }
         let right = egui::Panel::right("policy_panel")
-            .default_size(self.layout.policy_width)
-            .size_range(POLICY_WIDTH_RANGE)
+            .default_size(self.layout.policy_width.min(right_max))
+            .size_range(*POLICY_WIDTH_RANGE.start()..=right_max)
             .resizable(true)
             .show(ui, |ui| {
                 egui::ScrollArea::both()
@@ -704,5 +718,19 @@ mod tests {
     fn file_names_are_slugs() {
         assert_eq!(suggested_file_name("My API (copy)"), "my-api-copy.json");
         assert_eq!(suggested_file_name("???"), "profile.json");
+    }
+
+    #[test]
+    fn side_panels_leave_the_timeline_its_minimum() {
+        let (left, right) = side_panel_max(1280.0);
+        assert!(
+            1280.0 - left - right >= MIN_TIMELINE_WIDTH - 0.01,
+            "{left} + {right}"
+        );
+        // Wide windows: each panel's own maximum.
+        assert_eq!(side_panel_max(4000.0), (600.0, 640.0));
+        // Narrow windows: the minimums, never less.
+        let (left, right) = side_panel_max(700.0);
+        assert!(left >= 240.0 && right >= 280.0, "{left}, {right}");
     }
 }

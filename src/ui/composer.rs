@@ -113,9 +113,16 @@ impl Composer {
     ) {
         ui.horizontal(|ui| {
             let label = ui.label("Method");
+            // One place shows the method: the token field; the picker beside it only offers the
+            // common verbs (showing the method twice read as two different settings).
+            *changed |= ui
+                .add(egui::TextEdit::singleline(&mut self.draft.method).desired_width(70.0))
+                .accessible_name("Method token")
+                .on_hover_text("any method token, e.g. PURGE")
+                .changed();
             egui::ComboBox::from_id_salt("method_picker")
-                .selected_text(self.draft.method.clone())
-                .width(80.0)
+                .selected_text("common")
+                .width(70.0)
                 .show_ui(ui, |ui| {
                     for m in COMMON_METHODS {
                         if ui.selectable_label(self.draft.method == m, m).clicked() {
@@ -125,12 +132,8 @@ impl Composer {
                     }
                 })
                 .response
+                .on_hover_text("pick a common method")
                 .labelled_by(label.id);
-            *changed |= ui
-                .add(egui::TextEdit::singleline(&mut self.draft.method).desired_width(70.0))
-                .accessible_name("Method token")
-                .on_hover_text("any method token, e.g. PURGE")
-                .changed();
             let blocked = self.send_blocker();
             let send = ui
                 .add_enabled(blocked.is_none(), egui::Button::new("Send"))

@@ -232,5 +232,9 @@ fn check_script(profile: &RetryProfile, issues: &mut Vec<ProfileIssue>) {
                 issues.push(ProfileIssue::new("backoff", message));
             }
         }
+        // `Policy::new` only compiles; run-time failures come from the dry run.
+        Err(e @ PolicyError::ScriptRuntime { .. }) => {
+            issues.push(ProfileIssue::new("backoff.script", e.to_string()));
+        }
     }
 }

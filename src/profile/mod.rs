@@ -22,4 +22,4 @@ pub use load::{load_file, load_str};
 pub use save::{SaveError, save_atomic, to_json_pretty};
 pub use schema::{SHIPPED_SCHEMA, schema_json};
 pub use source_map::{Position, SourceMap};
-pub use validate::{DAY_MS, MAX_RETRIES_LIMIT, validate};
+pub use validate::{DAY_MS, DRY_RUN_RETRIES, MAX_RETRIES_LIMIT, validate};

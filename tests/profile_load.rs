@@ -229,3 +229,26 @@ fn validate_works_on_profiles_built_in_code() {
     assert_eq!(issues.len(), 2, "{issues:?}");
     assert!(issues.iter().all(|i| i.line.is_none()));
 }
+
+#[test]
+fn bad_status_entry_names_index_value_and_position() {
+    for (entry, found) in [
+        ("-5", "found -5"),
+        ("429.5", "found 429.5"),
+        ("[]", "found an array"),
+        (r#""abc""#, r#"found "abc""#),
+    ] {
+        let text = format!(
+            "{{\n  \"format\": \"{PROFILE_FORMAT}\",\n  \"name\": \"x\",\n  \"retry_on\": {{\n    \"status\": [429,\n               {entry}, 503]\n  }}\n}}"
+        );
+        let e = load_str(&text).expect_err(entry);
+        assert_eq!(e.issues.len(), 1, "{e}");
+        let i = &e.issues[0];
+        assert_eq!(i.path, "retry_on.status[1]", "{i}");
+        assert_eq!((i.line, i.column), (Some(6), Some(16)), "{i}");
+        assert_eq!(
+            i.message,
+            format!(r#"expected a status code (100–599) or a range like "500-599", {found}"#),
+        );
+    }
+}

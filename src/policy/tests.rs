@@ -947,3 +947,26 @@ fn simulate_counts_runs_that_stopped() {
     assert_eq!(stats[1].wait.min, 100.0);
     assert_eq!(stats[2].cumulative.max, 300.0);
 }
+
+#[test]
+fn huge_retry_after_is_quoted_not_printed_as_seconds() {
+    let policy = Policy::new(profile(header_backoff(0))).expect("valid");
+    for raw in ["18446744073709551616", "86401"] {
+        let outcome = response(429, &[("Retry-After", raw)]);
+        assert_eq!(
+            policy.next_wait(&ctx(1, &outcome), &mut rng_from_seed(1)),
+            WaitDecision::Stop {
+                reason: format!(
+                    "server asked for more than 24 h (Retry-After {raw:?}), max delay is 10 s"
+                )
+            }
+        );
+    }
+    // Exactly 24 h is still a number.
+    let outcome = response(429, &[("Retry-After", "86400")]);
+    let WaitDecision::Stop { reason } = policy.next_wait(&ctx(1, &outcome), &mut rng_from_seed(1))
+    else {
+        panic!("stops")
+    };
+    assert!(reason.starts_with("server asked for 86400 s"), "{reason}");
+}

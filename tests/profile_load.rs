@@ -252,3 +252,41 @@ fn bad_status_entry_names_index_value_and_position() {
         );
     }
 }
+
+#[test]
+fn several_wrong_types_are_reported_at_once() {
+    let text = format!(
+        r#"{{
+  "format": "{PROFILE_FORMAT}",
+  "name": 5,
+  "max_retries": "3",
+  "deadline_ms": -1,
+  "backoff": {{
+    "strategy": "exponential",
+    "base_delay_ms": 1.5,
+    "max_delay_ms": null,
+    "jitter_ratio": "0.2",
+    "hard_cap": "yes",
+    "fallback": {{ "strategy": "fixed", "jitter_window_ms": -5 }}
+  }},
+  "retry_on": {{ "non_idempotent": 1 }},
+  "timeouts": {{ "read_ms": [], "connect_ms": null }}
+}}"#
+    );
+    let e = load_str(&text).expect_err("wrong types");
+    let got: Vec<String> = e.issues.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        got,
+        [
+            "3:3: name: expected a string, found 5",
+            "4:3: max_retries: expected a whole number ≥ 0 (at most 4294967295), found the string \"3\"",
+            "5:3: deadline_ms: expected a whole number ≥ 0 or null, found -1",
+            "8:5: backoff.base_delay_ms: expected a whole number ≥ 0, found 1.5",
+            "10:5: backoff.jitter_ratio: expected a number, found the string \"0.2\"",
+            "11:5: backoff.hard_cap: expected true or false, found the string \"yes\"",
+            "12:40: backoff.fallback.jitter_window_ms: expected a whole number ≥ 0, found -5",
+            "14:17: retry_on.non_idempotent: expected true or false, found 1",
+            "15:17: timeouts.read_ms: expected a whole number ≥ 0 or null, found an array",
+        ]
+    );
+}

@@ -229,3 +229,64 @@ fn validate_works_on_profiles_built_in_code() {
     assert_eq!(issues.len(), 2, "{issues:?}");
     assert!(issues.iter().all(|i| i.line.is_none()));
 }
+
+#[test]
+fn bad_status_entry_names_index_value_and_position() {
+    for (entry, found) in [
+        ("-5", "found -5"),
+        ("429.5", "found 429.5"),
+        ("[]", "found an array"),
+        (r#""abc""#, r#"found "abc""#),
+    ] {
+        let text = format!(
+            "{{\n  \"format\": \"{PROFILE_FORMAT}\",\n  \"name\": \"x\",\n  \"retry_on\": {{\n    \"status\": [429,\n               {entry}, 503]\n  }}\n}}"
+        );
+        let e = load_str(&text).expect_err(entry);
+        assert_eq!(e.issues.len(), 1, "{e}");
+        let i = &e.issues[0];
+        assert_eq!(i.path, "retry_on.status[1]", "{i}");
+        assert_eq!((i.line, i.column), (Some(6), Some(16)), "{i}");
+        assert_eq!(
+            i.message,
+            format!(r#"expected a status code (100–599) or a range like "500-599", {found}"#),
+        );
+    }
+}
+
+#[test]
+fn several_wrong_types_are_reported_at_once() {
+    let text = format!(
+        r#"{{
+  "format": "{PROFILE_FORMAT}",
+  "name": 5,
+  "max_retries": "3",
+  "deadline_ms": -1,
+  "backoff": {{
+    "strategy": "exponential",
+    "base_delay_ms": 1.5,
+    "max_delay_ms": null,
+    "jitter_ratio": "0.2",
+    "hard_cap": "yes",
+    "fallback": {{ "strategy": "fixed", "jitter_window_ms": -5 }}
+  }},
+  "retry_on": {{ "non_idempotent": 1 }},
+  "timeouts": {{ "read_ms": [], "connect_ms": null }}
+}}"#
+    );
+    let e = load_str(&text).expect_err("wrong types");
+    let got: Vec<String> = e.issues.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        got,
+        [
+            "3:3: name: expected a string, found 5",
+            "4:3: max_retries: expected a whole number ≥ 0 (at most 4294967295), found the string \"3\"",
+            "5:3: deadline_ms: expected a whole number ≥ 0 or null, found -1",
+            "8:5: backoff.base_delay_ms: expected a whole number ≥ 0, found 1.5",
+            "10:5: backoff.jitter_ratio: expected a number, found the string \"0.2\"",
+            "11:5: backoff.hard_cap: expected true or false, found the string \"yes\"",
+            "12:40: backoff.fallback.jitter_window_ms: expected a whole number ≥ 0, found -5",
+            "14:17: retry_on.non_idempotent: expected true or false, found 1",
+            "15:17: timeouts.read_ms: expected a whole number ≥ 0 or null, found an array",
+        ]
+    );
+}

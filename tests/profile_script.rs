@@ -20,3 +20,59 @@ fn script_compile_error_is_reported_at_backoff_script() {
     assert!(i.message.contains("script line 2"), "{i}");
     assert_eq!(i.line, Some(6));
 }
+
+fn custom(script: &str) -> String {
+    format!(
+        r#"{{
+  "format": "retryscope-profile/1",
+  "name": "Dry run",
+  "max_retries": 5,
+  "backoff": {{
+    "strategy": "custom",
+    "script": {}
+  }}
+}}"#,
+        serde_json::to_string(script).expect("a string")
+    )
+}
+
+#[test]
+fn script_that_fails_at_run_time_is_reported_by_the_dry_run() {
+    for (body, want) in [
+        ("throw \"no delay for you\"", "no delay for you"),
+        ("0.0 / 0.0", "NaN"),
+        ("-500", "-500"),
+        ("\"100\"", "the string \"100\""),
+        ("1.0 / 0.0", "+infinity"),
+        ("loop {}", "operations"),
+        ("get_delay(ctx)", "nested deeper"),
+    ] {
+        let script =
+            format!("fn get_delay(ctx) {{\n  if ctx.retry < 3 {{ 100 }} else {{ {body} }}\n}}");
+        let e = load_str(&custom(&script)).expect_err(body);
+        assert_eq!(e.issues.len(), 1, "{e}");
+        let i = &e.issues[0];
+        assert_eq!(i.path, "backoff.script", "{i}");
+        assert_eq!(i.line, Some(7), "{i}");
+        assert!(i.message.contains("retry 3"), "{i}");
+        assert!(i.message.contains(want), "{body}: {i}");
+    }
+}
+
+#[test]
+fn runtime_error_names_the_position_inside_the_script() {
+    let e = load_str(&custom("fn get_delay(ctx) {\n  ctx.nope.deeper\n}")).expect_err("fails");
+    let msg = &e.issues[0].message;
+    assert!(msg.contains("line 2"), "{msg}");
+}
+
+#[test]
+fn script_returning_unit_or_numbers_passes_the_dry_run() {
+    load_str(&custom("fn get_delay(ctx) { () }")).expect("() only stops retrying");
+    load_str(&custom("fn get_delay(ctx) { 100 * ctx.retry + rand() }")).expect("numbers are fine");
+    // Only retries 1..=3 are tried.
+    load_str(&custom(
+        "fn get_delay(ctx) { if ctx.retry > 3 { -1 } else { 5 } }",
+    ))
+    .expect("retry 4 is not dry-run");
+}

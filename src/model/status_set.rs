@@ -45,7 +45,8 @@ impl fmt::Display for StatusRange {
 
 /// A set of HTTP status codes, kept as the user wrote it (order and ranges preserved).
 ///
-/// JSON shape: an array whose items are integers (`429`) or `"low-high"` strings (`"500-599"`).
+/// JSON shape: an array whose items are integers (`429`) or `"low-high"` strings (`"500-599"`;
+/// surrounding spaces and spaces around the dash are trimmed).
 /// Validation (codes in 100–599, `low <= high`) happens in `profile::validate`, not here, so that a
 /// bad file can still be loaded far enough to report every problem at once.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -130,24 +131,104 @@ impl Serialize for StatusSet {
     }
 }
 
-#[derive(Deserialize)]
-#[serde(untagged)]
-enum Entry {
-    Code(u16),
-    Range(String),
+/// What every bad entry's message says is expected.
+const EXPECTED_ENTRY: &str = r#"a status code (100–599) or a range like "500-599""#;
+
+/// One array item: an integer that fits a `u16` or a `"low-high"` / `"code"` string.
+///
+/// Strings are trimmed, and spaces around the dash are allowed (`" 500 - 599 "` is `500-599`),
+/// as in the editor's text form. Codes outside 100–599 and reversed ranges are accepted here
+/// and reported by `profile::validate` together with every other problem. Anything else
+/// (negative, fractional, too large, `[]`, `{}`, `true`, `null`, `"abc"`) fails with
+/// `expected a status code (100–599) or a range like "500-599", found -5`.
+struct Entry(StatusRange);
+
+struct EntryVisitor;
+
+fn bad_entry<E: serde::de::Error>(found: impl fmt::Display) -> E {
+    E::custom(format!("expected {EXPECTED_ENTRY}, found {found}"))
+}
+
+impl<'de> serde::de::Visitor<'de> for EntryVisitor {
+    type Value = Entry;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(EXPECTED_ENTRY)
+    }
+
+    fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Entry, E> {
+        u16::try_from(v)
+            .map(|c| Entry(StatusRange::single(c)))
+            .map_err(|_| bad_entry(v))
+    }
+
+    fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Entry, E> {
+        match u64::try_from(v) {
+            Ok(u) => self.visit_u64(u),
+            Err(_) => Err(bad_entry(v)),
+        }
+    }
+
+    fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<Entry, E> {
+        Err(bad_entry(v))
+    }
+
+    fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Entry, E> {
+        parse_entry(v.trim())
+            .map(Entry)
+            .map_err(|_| bad_entry(format_args!("{v:?}")))
+    }
+
+    fn visit_bool<E: serde::de::Error>(self, v: bool) -> Result<Entry, E> {
+        Err(bad_entry(v))
+    }
+
+    fn visit_unit<E: serde::de::Error>(self) -> Result<Entry, E> {
+        Err(bad_entry("null"))
+    }
+
+    fn visit_none<E: serde::de::Error>(self) -> Result<Entry, E> {
+        Err(bad_entry("null"))
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, _: A) -> Result<Entry, A::Error> {
+        Err(bad_entry("an array"))
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, _: A) -> Result<Entry, A::Error> {
+        Err(bad_entry("an object"))
+    }
+}
+
+impl<'de> Deserialize<'de> for Entry {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(EntryVisitor)
+    }
+}
+
+struct SetVisitor;
+
+impl<'de> serde::de::Visitor<'de> for SetVisitor {
+    type Value = StatusSet;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(r#"an array of status codes and ranges, e.g. [429, "500-599"]"#)
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<StatusSet, A::Error> {
+        let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(64));
+        // Each item goes through `next_element`, so a path tracker sees its index.
+        while let Some(Entry(range)) = seq.next_element()? {
+            out.push(range);
+        }
+        Ok(StatusSet(out))
+    }
 }
 
 impl<'de> Deserialize<'de> for StatusSet {
+    /// An array of entries (see the type's docs); a bad entry's error names what was found.
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let entries = Vec::<Entry>::deserialize(d)?;
-        entries
-            .into_iter()
-            .map(|e| match e {
-                Entry::Code(c) => Ok(StatusRange::single(c)),
-                Entry::Range(s) => parse_entry(s.trim()).map_err(serde::de::Error::custom),
-            })
-            .collect::<Result<Vec<_>, _>>()
-            .map(StatusSet)
+        d.deserialize_seq(SetVisitor)
     }
 }
 
@@ -184,6 +265,36 @@ mod tests {
             serde_json::to_string(&set).expect("serializes"),
             r#"[408,429,"500-599"]"#
         );
+    }
+
+    #[test]
+    fn bad_entries_say_what_was_found() {
+        for (json, found) in [
+            ("[429, -5]", "found -5"),
+            ("[429.5]", "found 429.5"),
+            ("[[]]", "found an array"),
+            ("[{}]", "found an object"),
+            (r#"["abc"]"#, r#"found "abc""#),
+            (r#"["500-"]"#, r#"found "500-""#),
+            ("[70000]", "found 70000"),
+            ("[null]", "found null"),
+            ("[true]", "found true"),
+        ] {
+            let err = serde_json::from_str::<StatusSet>(json).expect_err(json);
+            let msg = err.to_string();
+            assert!(
+                msg.starts_with(&format!(
+                    r#"expected a status code (100–599) or a range like "500-599", {found}"#
+                )),
+                "{json}: {msg}"
+            );
+        }
+    }
+
+    #[test]
+    fn spaces_in_ranges_are_trimmed() {
+        let set: StatusSet = serde_json::from_str(r#"[" 500 - 599 ", "429", 99]"#).expect("parses");
+        assert_eq!(set.to_string(), "500-599, 429, 99");
     }
 
     #[test]

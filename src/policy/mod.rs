@@ -79,6 +79,16 @@ pub enum PolicyError {
     /// A parameter is unusable.
     #[error("{0}")]
     Invalid(String),
+    /// The custom script failed while running for retry `retry` (runtime error, limit hit, or a
+    /// returned value that is not a finite number ≥ 0 or `()`), e.g. during [`simulate`].
+    #[error("custom script failed for retry {retry}: {message}")]
+    ScriptRuntime {
+        /// Retry number n ≥ 1 whose `get_delay(ctx)` call failed.
+        retry: u32,
+        /// The [`WaitDecision::ScriptError`] message (quotes the value or the runtime error,
+        /// with the script's line:column when Rhai knows it).
+        message: String,
+    },
 }
 
 /// Inputs for computing wait n.

@@ -22,7 +22,8 @@ struct Found<'a> {
 /// Headers are tried in the configured order; a present but unusable value (negative, empty,
 /// garbage) is noted as `unusable Retry-After: "garbage"` and the next header is tried. With a
 /// usable header: a delay above `c` (or above the time left before the deadline) stops the run
-/// (`on_exceed_max = stop`, "server asked for 3600 s, max delay is 10 s") or is cut to that limit
+/// (`on_exceed_max = stop`, "server asked for 3600 s, max delay is 10 s"; beyond 24 h "server asked
+/// for more than 24 h (Retry-After \"99999999\"), …") or is cut to that limit
 /// (`cap`); `combine = max` takes the larger of it and the fallback's wait; then `+ U[0, w]`.
 /// Without a usable header the fallback's wait is used as computed. `hard_cap` and the 24 h
 /// ceiling apply last.
@@ -146,8 +147,14 @@ fn with_header(
         };
         match backoff.on_exceed_max {
             OnExceedMax::Stop => {
+                // Beyond 24 h the number is meaningless (it may be saturated): quote the header.
+                let asked_text = if asked > MAX_WAIT_MS {
+                    format!("more than 24 h ({} {:?})", found.name, found.raw)
+                } else {
+                    secs(asked)
+                };
                 return WaitDecision::Stop {
-                    reason: format!("server asked for {}, {why}", secs(asked)),
+                    reason: format!("server asked for {asked_text}, {why}"),
                 };
             }
             OnExceedMax::Cap => {

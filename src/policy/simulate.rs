@@ -31,6 +31,10 @@ pub struct RetryStats {
     pub cumulative: Quantiles,
     /// The formula's true maximum for wait n, ms (not sampled).
     pub bound_max: f64,
+    /// How many sampled runs reached retry n (waited before it). A run whose custom script
+    /// returned `()` stops retrying there, so later retries count fewer runs; `wait` and
+    /// `cumulative` are over these runs only (all zero when `reached` is 0).
+    pub reached: u32,
 }
 
 /// The most retries [`simulate`] samples (a profile may allow more; the rest are not shown).
@@ -58,14 +62,18 @@ pub fn sample_wait_ms(
 
 /// Samples `samples` runs of the profile's waits for retries 1..=max_retries (at most
 /// [`SIMULATE_MAX_RETRIES`]), assuming every attempt fails with 503 and no delay header
-/// (`response_header` therefore shows its fallback). A sample whose policy stops (script `()`,
-/// script error) contributes no further waits; a retry no sample reached has all-zero quantiles.
+/// (`response_header` therefore shows its fallback). A sample whose custom script returns `()`
+/// stops retrying: it contributes no wait to that retry or later ones, so each retry's quantiles
+/// are over the samples that reached it ([`RetryStats::reached`]); a retry no sample reached has
+/// all-zero quantiles and `reached` 0.
 ///
 /// `bound_max` is [`max_wait_bound`]; for `response_header` the fallback's (with the outer
 /// `hard_cap`), for `custom` the cap `c` (or 24 h) the script's result is clamped to.
 ///
 /// # Errors
-/// [`PolicyError`] when the profile's script does not compile.
+/// [`PolicyError`] when the profile's script does not compile, and
+/// [`PolicyError::ScriptRuntime`] (with the retry number) the first time the script fails at run
+/// time or returns something that is not a finite number ≥ 0 or `()` (NaN, -500, `"100"`, …).
 pub fn simulate(
     profile: &RetryProfile,
     samples: u32,
@@ -106,7 +114,10 @@ pub fn simulate(
                     };
                     match policy.next_wait(&ctx, &mut rng) {
                         WaitDecision::Wait(e) => Some(e.wait_ms),
-                        WaitDecision::Stop { .. } | WaitDecision::ScriptError { .. } => None,
+                        WaitDecision::Stop { .. } => None,
+                        WaitDecision::ScriptError { message } => {
+                            return Err(PolicyError::ScriptRuntime { retry, message });
+                        }
                     }
                 }
                 Strategy::ResponseHeader => backoff.fallback.as_deref().and_then(|fb| {
@@ -130,6 +141,7 @@ pub fn simulate(
             let retry = u32::try_from(i + 1).unwrap_or(u32::MAX);
             RetryStats {
                 retry,
+                reached: u32::try_from(w.len()).unwrap_or(u32::MAX),
                 wait: quantiles(&mut w),
                 cumulative: quantiles(&mut s),
                 bound_max: bound_max(backoff, retry),

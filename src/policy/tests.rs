@@ -881,6 +881,7 @@ fn simulate_reports_quantiles_and_bounds() {
     assert_eq!(stats[1].wait.max, 200.0);
     assert_eq!(stats[1].cumulative.max, 300.0);
     assert_eq!(stats[2].wait, Quantiles::default());
+    assert_eq!((stats[1].reached, stats[2].reached), (10, 0));
     c.backoff.script = Some("fn get_delay(ctx) {".into());
     assert!(simulate(&c, 10, 1).is_err());
 }
@@ -898,4 +899,74 @@ fn simulate_is_fast() {
         took < std::time::Duration::from_millis(100),
         "took {took:?}"
     );
+}
+
+#[test]
+fn simulate_surfaces_script_errors_with_the_retry() {
+    let cases = [
+        ("throw \"boom\"", "boom"),
+        ("0.0 / 0.0", "NaN"),
+        ("-500", "-500"),
+        ("\"100\"", "the string \"100\""),
+        ("1.0 / 0.0", "+infinity"),
+        ("loop {}", "operations"),
+        ("get_delay(ctx)", "nested deeper"),
+    ];
+    for (body, want) in cases {
+        let mut c = profile(Backoff::new(Strategy::Custom));
+        // Retry 1 is fine; retry 2 fails, so the error must name retry 2.
+        c.backoff.script = Some(format!(
+            "fn get_delay(ctx) {{ if ctx.retry < 2 {{ 100 }} else {{ {body} }} }}"
+        ));
+        c.max_retries = 3;
+        let err = simulate(&c, 5, 1).expect_err(body);
+        let PolicyError::ScriptRuntime { retry, message } = &err else {
+            panic!("{body}: {err:?}");
+        };
+        assert_eq!(*retry, 2, "{body}");
+        assert!(message.contains(want), "{body}: {message}");
+        assert!(err.to_string().contains("retry 2"), "{err}");
+    }
+}
+
+#[test]
+fn simulate_counts_runs_that_stopped() {
+    let mut c = profile(Backoff::new(Strategy::Custom));
+    // About half the runs stop (return ()) at retry 2.
+    c.backoff.script =
+        Some("fn get_delay(ctx) { if ctx.retry == 2 && rand() < 0.5 { () } else { 100 } }".into());
+    c.max_retries = 3;
+    let stats = simulate(&c, 1000, 3).expect("() is not an error");
+    assert_eq!(stats[0].reached, 1000);
+    assert!(
+        (300..700).contains(&stats[1].reached),
+        "{}",
+        stats[1].reached
+    );
+    assert_eq!(stats[2].reached, stats[1].reached);
+    assert_eq!(stats[1].wait.min, 100.0);
+    assert_eq!(stats[2].cumulative.max, 300.0);
+}
+
+#[test]
+fn huge_retry_after_is_quoted_not_printed_as_seconds() {
+    let policy = Policy::new(profile(header_backoff(0))).expect("valid");
+    for raw in ["18446744073709551616", "86401"] {
+        let outcome = response(429, &[("Retry-After", raw)]);
+        assert_eq!(
+            policy.next_wait(&ctx(1, &outcome), &mut rng_from_seed(1)),
+            WaitDecision::Stop {
+                reason: format!(
+                    "server asked for more than 24 h (Retry-After {raw:?}), max delay is 10 s"
+                )
+            }
+        );
+    }
+    // Exactly 24 h is still a number.
+    let outcome = response(429, &[("Retry-After", "86400")]);
+    let WaitDecision::Stop { reason } = policy.next_wait(&ctx(1, &outcome), &mut rng_from_seed(1))
+    else {
+        panic!("stops")
+    };
+    assert!(reason.starts_with("server asked for 86400 s"), "{reason}");
 }

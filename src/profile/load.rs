@@ -4,6 +4,7 @@ use super::issue::{ProfileErrors, ProfileIssue};
 use super::schema::schema_json;
 use super::source_map::{Position, SourceMap, child_key, parent_path};
 use super::suggest::{closest, parse_unknown};
+use super::type_check;
 use super::unknown_fields;
 use super::validate::validate;
 use crate::model::{PROFILE_FORMAT, RetryProfile};
@@ -14,10 +15,11 @@ use std::sync::LazyLock;
 /// Parses and validates a profile document.
 ///
 /// Order of checks: JSON syntax, the `format` tag (must be `retryscope-profile/1`), every
-/// unknown field (found through the JSON Schema, each with a "did you mean" hint), the shape
-/// (types, missing fields), then every semantic rule of [`super::validate()`]. Syntax and
-/// shape errors stop at the first problem (serde cannot go on); unknown fields and semantic
-/// problems are all reported.
+/// unknown field (found through the JSON Schema, each with a "did you mean" hint), every
+/// wrong-typed string/number/boolean field (a pre-pass over the JSON value), the remaining shape
+/// (enums, status sets, arrays: serde), then every semantic rule of [`super::validate()`].
+/// Syntax and serde shape errors stop at the first problem (serde cannot go on); unknown
+/// fields, scalar type errors and semantic problems are all reported.
 ///
 /// # Errors
 /// Every problem found, each with field path and 1-based line:column.
@@ -33,6 +35,7 @@ pub fn load_str(text: &str) -> Result<RetryProfile, ProfileErrors> {
     let map = SourceMap::build(text);
     check_format(&value, &map)?;
     check_unknown_fields(&value, &map)?;
+    check_types(&value, &map)?;
 
     let mut de = serde_json::Deserializer::from_str(text);
     let profile: RetryProfile = serde_path_to_error::deserialize(&mut de)
@@ -118,6 +121,19 @@ fn check_unknown_fields(value: &serde_json::Value, map: &SourceMap) -> Result<()
             at(map.exact(&field_path), issue)
         })
         .collect();
+    issues.sort_by_key(|i| (i.line.unwrap_or(usize::MAX), i.column.unwrap_or(usize::MAX)));
+    Err(ProfileErrors { issues })
+}
+
+/// Every wrong-typed scalar field at once (serde would stop at the first), see [`type_check`].
+fn check_types(value: &serde_json::Value, map: &SourceMap) -> Result<(), ProfileErrors> {
+    let mut issues: Vec<ProfileIssue> = type_check::find(value)
+        .into_iter()
+        .map(|i| at(map.exact(&i.path), i))
+        .collect();
+    if issues.is_empty() {
+        return Ok(());
+    }
     issues.sort_by_key(|i| (i.line.unwrap_or(usize::MAX), i.column.unwrap_or(usize::MAX)));
     Err(ProfileErrors { issues })
 }

@@ -1,6 +1,7 @@
 //! Profiles as files: load, validate, save atomically, JSON Schema, built-ins.
 //!
-//! - [`load_str`] / [`load_file`]: syntax → `format` tag → shape (serde, field path, "did you
+//! - [`load_str`] / [`load_file`]: syntax → `format` tag → unknown fields → scalar types (all at
+//!   once) → shape (serde, field path, "did you
 //!   mean") → every semantic rule ([`validate()`]); each problem carries path and line:column.
 //! - [`save_atomic`]: pretty JSON via temp file + fsync + rename.
 //! - [`schema_json`]: the JSON Schema shipped as `assets/retry-profile.schema.json`.
@@ -13,6 +14,7 @@ mod save;
 mod schema;
 mod source_map;
 mod suggest;
+mod type_check;
 mod unknown_fields;
 mod validate;
 
@@ -22,4 +24,4 @@ pub use load::{load_file, load_str};
 pub use save::{SaveError, save_atomic, to_json_pretty};
 pub use schema::{SHIPPED_SCHEMA, schema_json};
 pub use source_map::{Position, SourceMap};
-pub use validate::{DAY_MS, MAX_RETRIES_LIMIT, validate};
+pub use validate::{DAY_MS, DRY_RUN_RETRIES, MAX_RETRIES_LIMIT, validate};

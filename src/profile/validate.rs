@@ -2,7 +2,7 @@
 
 use super::issue::ProfileIssue;
 use crate::model::{Backoff, PROFILE_FORMAT, RetryProfile, StatusSet, Strategy};
-use crate::policy::{Policy, PolicyError};
+use crate::policy::{Policy, PolicyError, simulate};
 
 /// Largest sensible `max_retries` (a profile asking for more is almost certainly a typo).
 pub const MAX_RETRIES_LIMIT: u32 = 1000;
@@ -10,8 +10,9 @@ pub const MAX_RETRIES_LIMIT: u32 = 1000;
 /// 24 h in ms: the clamp every wait obeys (DESIGN.md §2), so larger delays are mistakes.
 pub const DAY_MS: u64 = 24 * 60 * 60 * 1000;
 
-/// Checks everything serde cannot: ranges, cross-field rules, required-by-strategy fields and
-/// that a custom script compiles (through [`Policy::new`]).
+/// Checks everything serde cannot: ranges, cross-field rules, required-by-strategy fields, that
+/// a custom script compiles (through [`Policy::new`]) and that it runs: a dry run of
+/// `get_delay` for the first retries (see [`DRY_RUN_RETRIES`]).
 ///
 /// Returns every problem found (empty = valid), each with its field path; positions are left
 /// unset (the loader fills them from the source text).
@@ -218,6 +219,7 @@ fn check_script(profile: &RetryProfile, issues: &mut Vec<ProfileIssue>) {
         return;
     }
     match Policy::new(profile.clone()) {
+        Ok(_) if has_script => dry_run(profile, issues),
         Ok(_) => {}
         Err(PolicyError::Script {
             line,
@@ -232,5 +234,27 @@ fn check_script(profile: &RetryProfile, issues: &mut Vec<ProfileIssue>) {
                 issues.push(ProfileIssue::new("backoff", message));
             }
         }
+        // `Policy::new` only compiles; run-time failures come from the dry run.
+        Err(e @ PolicyError::ScriptRuntime { .. }) => {
+            issues.push(ProfileIssue::new("backoff.script", e.to_string()));
+        }
+    }
+}
+
+/// Retries the dry run of a custom script calls `get_delay` for (1..=min(max_retries, this)).
+pub const DRY_RUN_RETRIES: u32 = 3;
+
+/// Runs a compiled custom script for retries 1..=min(max_retries, [`DRY_RUN_RETRIES`]) with a
+/// 503 outcome and no headers (one [`simulate`] sample, seed = the profile's or 0), so a script
+/// that throws, loops, recurses or returns NaN / a negative / a string is reported at
+/// `backoff.script` (with the script's line:column when Rhai knows it). Returning `()` is fine.
+fn dry_run(profile: &RetryProfile, issues: &mut Vec<ProfileIssue>) {
+    let mut short = profile.clone();
+    short.max_retries = short.max_retries.min(DRY_RUN_RETRIES);
+    if let Err(e) = simulate(&short, 1, profile.seed.unwrap_or(0)) {
+        issues.push(ProfileIssue::new(
+            "backoff.script",
+            format!("{e}; the dry run calls get_delay with a 503 response and no headers"),
+        ));
     }
 }

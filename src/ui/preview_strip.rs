@@ -1,5 +1,6 @@
-//! The preview strip: for retry 1…R, the sampled min–max band and p50 of each wait and the
-//! cumulative worst case, from `policy::simulate` (pure). Recomputed only when the profile changes.
+//! The preview strip: for retry 1…R, the sampled min–max band and p50 of each wait (from
+//! `policy::simulate`, pure) and the true cumulative worst case (the sum of the formula's
+//! `bound_max` of waits 1..=n, not sampled). Recomputed only when the profile changes.
 
 use crate::model::RetryProfile;
 use crate::policy::{Policy, PolicyError, RetryStats, simulate};
@@ -47,18 +48,25 @@ impl PreviewCache {
         &self.stats
     }
 
+    /// The true worst cumulative waiting up to each retry, ms: entry n−1 is the sum of
+    /// [`RetryStats::bound_max`] of waits 1..=n (the formula's maxima, not sampled).
+    pub fn worst_cumulative(&self) -> Vec<f64> {
+        worst_cumulative(&self.stats)
+    }
+
     /// How many times the simulation ran (tests check the cache).
     pub fn computations(&self) -> u64 {
         self.computations
     }
 
     /// Draws the strip: one row per retry with a band (min–max), a p50 tick, and the numbers
-    /// as an accessible label `retry n: wait MIN–MAX ms, p50 P ms; cumulative worst W ms`.
+    /// as an accessible label (see [`row_label`]).
     pub fn ui(&self, ui: &mut Ui) {
         ui.strong("Preview (sampled waits per retry)")
             .on_hover_text(format!(
                 "{PREVIEW_SAMPLES} simulated runs where every attempt fails with 503 and no delay header; \
-                 band = min–max, tick = p50, right = cumulative worst case"
+                 band = sampled min–max, tick = sampled p50; worst cumulative = sum of the formula's \
+                 maximum waits (not sampled)"
             ));
         match &self.error {
             Some(PolicyError::Script { .. }) => {
@@ -91,33 +99,51 @@ impl PreviewCache {
         ui.label(format!("largest possible wait: {} ms", ms(bound)))
             .on_hover_text("the formula's true maximum over all retries, after cap, jitter and window (not sampled)");
         let bar_width = (ui.available_width() * 0.3).clamp(60.0, 140.0);
-        for s in &self.stats {
+        let worst = worst_cumulative(&self.stats);
+        for (s, &worst) in self.stats.iter().zip(&worst) {
             ui.horizontal(|ui| {
                 let (rect, _) = ui.allocate_exact_size(vec2(bar_width, 12.0), Sense::hover());
                 paint_band(ui, rect, s, scale);
                 ui.add(
-                    egui::Label::new(
-                        egui::RichText::new(format!(
-                            "retry {}: wait {}–{} ms, p50 {} ms; cumulative worst {} ms",
-                            s.retry,
-                            ms(s.wait.min),
-                            ms(s.wait.max),
-                            ms(s.wait.p50),
-                            ms(s.cumulative.max)
-                        ))
-                        .small(),
-                    )
+                    egui::Label::new(egui::RichText::new(row_label(s, worst)).small())
                     .wrap(),
                 )
                 .on_hover_text(format!(
-                    "p95 {} ms; formula maximum {} ms; cumulative p50 {} ms",
+                    "sampled: p95 {} ms, cumulative p50 {} ms, cumulative max {} ms ({} of \
+                     {PREVIEW_SAMPLES} runs reached this retry); formula maximum of this wait {} ms",
                     ms(s.wait.p95),
-                    ms(s.bound_max),
-                    ms(s.cumulative.p50)
+                    ms(s.cumulative.p50),
+                    ms(s.cumulative.max),
+                    s.reached,
+                    ms(s.bound_max)
                 ));
             });
         }
     }
+}
+
+/// Running sums of `bound_max`: entry n−1 is the worst cumulative waiting up to retry n, ms.
+fn worst_cumulative(stats: &[RetryStats]) -> Vec<f64> {
+    stats
+        .iter()
+        .scan(0.0_f64, |sum, s| {
+            *sum += s.bound_max;
+            Some(*sum)
+        })
+        .collect()
+}
+
+/// `retry n: wait MIN–MAX ms, p50 P ms (sampled); worst cumulative W ms (formula)`: the sampled
+/// numbers are labelled as such; `worst` is the formula's worst cumulative waiting up to retry n.
+pub fn row_label(s: &RetryStats, worst: f64) -> String {
+    format!(
+        "retry {}: wait {}–{} ms, p50 {} ms (sampled); worst cumulative {} ms (formula)",
+        s.retry,
+        ms(s.wait.min),
+        ms(s.wait.max),
+        ms(s.wait.p50),
+        ms(worst)
+    )
 }
 
 fn paint_band(ui: &Ui, rect: Rect, s: &RetryStats, scale: f64) {
@@ -142,4 +168,36 @@ fn paint_band(ui: &Ui, rect: Rect, s: &RetryStats, scale: f64) {
 
 fn ms(v: f64) -> String {
     format!("{:.0}", v.max(0.0).ceil())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Backoff, Strategy};
+
+    #[test]
+    fn worst_cumulative_is_the_sum_of_formula_maxima_not_a_sample() {
+        // exponential b = 1000, c = 10 000, window 1500: bounds 2500, 4500, 8500, 11 500 (b·(2^n − 1) capped, plus the window).
+        let mut backoff = Backoff::new(Strategy::Exponential);
+        backoff.max_delay_ms = Some(10_000);
+        backoff.jitter_window_ms = 1500;
+        let mut profile: RetryProfile = serde_json::from_value(serde_json::json!({
+            "format": crate::model::PROFILE_FORMAT, "name": "x",
+            "backoff": serde_json::to_value(&backoff).expect("serializes")
+        }))
+        .expect("profile");
+        profile.max_retries = 4;
+        let mut cache = PreviewCache::default();
+        cache.refresh(&profile);
+        let worst = cache.worst_cumulative();
+        assert_eq!(worst, vec![2500.0, 7000.0, 15_500.0, 27_000.0]);
+        // The sampled maximum never reaches the true worst case with jitter.
+        assert!(cache.stats()[3].cumulative.max < worst[3]);
+        let label = row_label(&cache.stats()[1], worst[1]);
+        assert!(
+            label.ends_with("(sampled); worst cumulative 7000 ms (formula)"),
+            "{label}"
+        );
+        assert!(label.starts_with("retry 2: wait "), "{label}");
+    }
 }

@@ -234,3 +234,39 @@ fn ctrl_c_cancels_the_run_and_exits_130() {
     assert!(text.contains("cancelled"), "{text}");
     assert!(text.contains("replay with --seed"), "{text}");
 }
+
+#[test]
+fn an_attempt_in_flight_shows_before_it_ends_and_ctrl_c_ends_its_line() {
+    use std::io::Read;
+    let demo = Demo::start();
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("retryscope"))
+        .arg("run")
+        .arg(demo.url("/hang"))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawns");
+    // The hanging attempt never finishes: its line must show anyway.
+    let mut stdout = child.stdout.take().expect("piped");
+    let mut seen = Vec::new();
+    let mut buf = [0u8; 256];
+    while !String::from_utf8_lossy(&seen).contains("attempt 1  ") {
+        let n = stdout.read(&mut buf).expect("reads");
+        assert!(n > 0, "ended early: {}", String::from_utf8_lossy(&seen));
+        seen.extend_from_slice(&buf[..n]);
+    }
+    let status = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(status.success());
+    stdout.read_to_end(&mut seen).expect("reads the rest");
+    let code = child.wait().expect("exits").code();
+    let text = String::from_utf8_lossy(&seen);
+    assert_eq!(code, Some(130), "{text}");
+    assert!(
+        text.contains("  \ncancelled during attempt 1  (1 attempt, "),
+        "{text}"
+    );
+    assert!(text.ends_with('\n'), "{text:?}");
+}

@@ -27,30 +27,7 @@ impl HopRequest {
     /// # Errors
     /// [`SpecError`] naming the bad field.
     pub(crate) async fn from_spec(spec: &RequestSpec) -> Result<Self, SpecError> {
-        let method = parse_method(&spec.method)?;
-        let url = parse_url(spec)?;
-        let mut headers = HeaderMap::new();
-        for (index, row) in spec.headers.iter().enumerate().filter(|(_, h)| h.enabled) {
-            let name = HeaderName::from_bytes(row.name.trim().as_bytes()).map_err(|_| {
-                SpecError::HeaderName {
-                    index,
-                    name: row.name.clone(),
-                }
-            })?;
-            let mut value = HeaderValue::from_bytes(row.value.as_bytes()).map_err(|_| {
-                SpecError::HeaderValue {
-                    index,
-                    name: row.name.clone(),
-                }
-            })?;
-            value.set_sensitive(row.is_secret());
-            headers.append(name, value);
-        }
-        if let Some(key) = &spec.idempotency_key {
-            let value =
-                HeaderValue::from_bytes(key.as_bytes()).map_err(|_| SpecError::IdempotencyKey)?;
-            headers.insert(HeaderName::from_static("idempotency-key"), value);
-        }
+        let (method, url, mut headers) = head(spec)?;
         let (body, content_type) = read_body(&spec.body).await?;
         if let Some(content_type) = content_type
             && !headers.contains_key(header::CONTENT_TYPE)
@@ -113,6 +90,70 @@ impl HopRequest {
     }
 }
 
+/// Everything [`HopRequest::from_spec`] checks except reading a body file, without building
+/// anything to send: method, URL (absolute http/https, and a valid HTTP URI once the query
+/// rows are appended), header names and values, the idempotency key and the body's content
+/// type. Synchronous, so a front end can reject a bad request before starting a run.
+///
+/// # Errors
+/// [`SpecError`] naming the bad field.
+pub fn check_spec(spec: &RequestSpec) -> Result<(), SpecError> {
+    let (_, _, headers) = head(spec)?;
+    if let Some(content_type) = declared_content_type(&spec.body)
+        && !headers.contains_key(header::CONTENT_TYPE)
+    {
+        HeaderValue::from_str(&content_type).map_err(|_| SpecError::ContentType(content_type))?;
+    }
+    Ok(())
+}
+
+/// The content type a body declares (or gets by default), without reading a body file.
+fn declared_content_type(body: &Body) -> Option<String> {
+    match body {
+        Body::None => None,
+        Body::Text { content_type, .. } => Some(
+            content_type
+                .clone()
+                .unwrap_or_else(|| "text/plain; charset=utf-8".into()),
+        ),
+        Body::Json { .. } => Some("application/json".into()),
+        Body::Form { .. } => Some("application/x-www-form-urlencoded".into()),
+        Body::File { content_type, .. } => Some(
+            content_type
+                .clone()
+                .unwrap_or_else(|| "application/octet-stream".into()),
+        ),
+    }
+}
+
+/// Method, URL and headers (idempotency key included) of the spec, validated.
+fn head(spec: &RequestSpec) -> Result<(Method, Url, HeaderMap), SpecError> {
+    let method = parse_method(&spec.method)?;
+    let url = parse_url(spec)?;
+    let mut headers = HeaderMap::new();
+    for (index, row) in spec.headers.iter().enumerate().filter(|(_, h)| h.enabled) {
+        let name = HeaderName::from_bytes(row.name.trim().as_bytes()).map_err(|_| {
+            SpecError::HeaderName {
+                index,
+                name: row.name.clone(),
+            }
+        })?;
+        let mut value =
+            HeaderValue::from_bytes(row.value.as_bytes()).map_err(|_| SpecError::HeaderValue {
+                index,
+                name: row.name.clone(),
+            })?;
+        value.set_sensitive(row.is_secret());
+        headers.append(name, value);
+    }
+    if let Some(key) = &spec.idempotency_key {
+        let value =
+            HeaderValue::from_bytes(key.as_bytes()).map_err(|_| SpecError::IdempotencyKey)?;
+        headers.insert(HeaderName::from_static("idempotency-key"), value);
+    }
+    Ok((method, url, headers))
+}
+
 /// A method token, as typed (methods are case-sensitive).
 fn parse_method(raw: &str) -> Result<Method, SpecError> {
     let trimmed = raw.trim();
@@ -126,9 +167,12 @@ fn parse_method(raw: &str) -> Result<Method, SpecError> {
 fn parse_url(spec: &RequestSpec) -> Result<Url, SpecError> {
     let raw = spec.url.trim();
     let bad = |reason: String| SpecError::Url {
-        url: spec.url.clone(),
+        url: shortened(&spec.url),
         reason,
     };
+    if raw.is_empty() {
+        return Err(bad("the url is empty".into()));
+    }
     let mut url = Url::parse(raw).map_err(|e| bad(e.to_string().to_lowercase()))?;
     if url.scheme() != "http" && url.scheme() != "https" {
         return Err(bad(format!("scheme `{}` is not supported", url.scheme())));
@@ -143,7 +187,26 @@ fn parse_url(spec: &RequestSpec) -> Result<Url, SpecError> {
             pairs.append_pair(&row.name, &row.value);
         }
     }
+    // What reqwest does before sending: a URL that is no valid HTTP URI (e.g. longer than
+    // 65,534 bytes) would fail every attempt.
+    hyper::Uri::try_from(url.as_str()).map_err(|e| {
+        bad(format!(
+            "not a valid http uri ({})",
+            e.to_string().to_lowercase()
+        ))
+    })?;
     Ok(url)
+}
+
+/// Most characters of a URL quoted in an error.
+const URL_QUOTE_MAX: usize = 200;
+
+/// `url`, cut to [`URL_QUOTE_MAX`] characters with `…` so an error stays one readable line.
+fn shortened(url: &str) -> String {
+    match url.char_indices().nth(URL_QUOTE_MAX) {
+        Some((cut, _)) => format!("{}…", &url[..cut]),
+        None => url.to_owned(),
+    }
 }
 
 /// Body bytes and the default content type for the body kind.
@@ -344,5 +407,39 @@ mod tests {
         let mut put = post.clone();
         put.method = Method::PUT;
         assert_eq!(put.redirected(301, same).method, Method::PUT);
+    }
+
+    #[test]
+    fn check_spec_catches_bad_requests_without_reading_the_body_file() {
+        let mut ok = RequestSpec::get("http://127.0.0.1:9/");
+        ok.body = Body::File {
+            path: "/definitely/not/here.bin".into(),
+            content_type: None,
+        };
+        assert_eq!(check_spec(&ok), Ok(()));
+
+        let err = check_spec(&RequestSpec::get("")).expect_err("empty url");
+        assert!(err.to_string().contains("the url is empty"), "{err}");
+
+        let long = format!("http://127.0.0.1:9/{}", "a".repeat(70_000));
+        let err = check_spec(&RequestSpec::get(&long)).expect_err("too long for a uri");
+        let text = err.to_string();
+        assert!(text.contains("not a valid http uri"), "{text}");
+        assert!(
+            text.len() < 500,
+            "the url is shortened: {} chars",
+            text.len()
+        );
+
+        let mut spec = RequestSpec::get("http://127.0.0.1:9/");
+        spec.headers.push(KeyValue::new("X-A", "a\nb"));
+        assert!(matches!(
+            check_spec(&spec),
+            Err(SpecError::HeaderValue { .. })
+        ));
+
+        let mut spec = RequestSpec::get("http://127.0.0.1:9/");
+        spec.idempotency_key = Some("a\nb".into());
+        assert_eq!(check_spec(&spec), Err(SpecError::IdempotencyKey));
     }
 }

@@ -32,6 +32,7 @@ mod spec_error;
 mod timeouts;
 
 pub use body_preview::BODY_PREVIEW_CAP;
+pub use hop_request::check_spec;
 pub use service::{COMMAND_CAPACITY, Command, ENGINE_WORKERS, EVENT_CAPACITY, EngineService};
 pub use spec_error::SpecError;
 pub use timeouts::EffectiveTimeouts;

@@ -165,3 +165,40 @@ fn version_exits_0() {
         .success()
         .stdout(predicate::str::starts_with("retryscope "));
 }
+
+/// Runs `retryscope run ARGS…` and checks exit 2 with exactly one `error: …` line on stderr
+/// holding `expected`, and nothing on stdout (the run never started).
+fn rejected_before_the_run(args: &[&str], expected: &str) {
+    let out = retryscope()
+        .arg("run")
+        .args(args)
+        .timeout(std::time::Duration::from_secs(20))
+        .assert()
+        .code(2)
+        .get_output()
+        .clone();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.starts_with("error: "), "{stderr}");
+    assert!(stderr.contains(expected), "{stderr}");
+    assert!(
+        out.stdout.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}
+
+#[test]
+fn bad_requests_are_rejected_before_the_run_with_one_line() {
+    let url = "http://127.0.0.1:1/";
+    rejected_before_the_run(&["-H", "X-A: a\nb", url], "invalid value for header `X-A`");
+    rejected_before_the_run(&["--idempotency-key", "a\nb", url], "idempotency_key");
+    let dir = std::env::temp_dir();
+    rejected_before_the_run(
+        &["-d", &format!("@{}", dir.display()), url],
+        "is a directory",
+    );
+    let long = format!("http://127.0.0.1:1/{}", "a".repeat(70_000));
+    rejected_before_the_run(&[&long], "not a valid http uri");
+    rejected_before_the_run(&[""], "the URL is empty");
+}

@@ -107,12 +107,14 @@ pub fn execute(args: &RunArgs) -> Result<u8, CliError> {
         });
     }
 
+    engine::check_spec(&spec).map_err(|e| CliError::usage(e.to_string()))?;
+
     if !args.json {
         for h in spec.headers.iter().filter(|h| h.enabled) {
             crate::cli_outln!("> {}", mask::header_line(h));
         }
         if let Some(key) = &spec.idempotency_key {
-            crate::cli_outln!("> Idempotency-Key: {key}");
+            crate::cli_outln!("> Idempotency-Key: {}", mask::escape_controls(key));
         }
     }
 

@@ -44,10 +44,19 @@ impl HopRequest {
         })
     }
 
-    /// A fresh `reqwest::Request` for this hop.
+    /// A fresh `reqwest::Request` for this hop. Credentials in the URL (`user:password@`) are
+    /// moved into an `Authorization: Basic` header (unless the request sets its own), as
+    /// browsers and curl do; `self.url` keeps them so events can show the URL (redacted).
     pub(crate) fn to_request(&self) -> reqwest::Request {
-        let mut request = reqwest::Request::new(self.method.clone(), self.url.clone());
+        let mut url = self.url.clone();
+        let credentials = take_credentials(&mut url);
+        let mut request = reqwest::Request::new(self.method.clone(), url);
         *request.headers_mut() = self.headers.clone();
+        if let Some(value) = credentials
+            && !request.headers().contains_key(header::AUTHORIZATION)
+        {
+            request.headers_mut().insert(header::AUTHORIZATION, value);
+        }
         *request.body_mut() = self.body.clone().map(reqwest::Body::from);
         request
     }
@@ -154,6 +163,26 @@ fn head(spec: &RequestSpec) -> Result<(Method, Url, HeaderMap), SpecError> {
     Ok((method, url, headers))
 }
 
+/// Removes `user:password@` from `url` and returns it as a sensitive `Basic` header value
+/// (RFC 7617: base64 of `user:password`, both percent-decoded), or `None` when there is none.
+fn take_credentials(url: &mut Url) -> Option<HeaderValue> {
+    use base64::Engine as _;
+    if url.username().is_empty() && url.password().is_none() {
+        return None;
+    }
+    let decode = |s: &str| percent_encoding::percent_decode_str(s).collect::<Vec<u8>>();
+    let mut pair = decode(url.username());
+    pair.push(b':');
+    pair.extend(decode(url.password().unwrap_or("")));
+    // Both only fail for URLs that cannot carry credentials, which never have any.
+    let _ = url.set_username("");
+    let _ = url.set_password(None);
+    let encoded = base64::engine::general_purpose::STANDARD.encode(pair);
+    let mut value = HeaderValue::from_str(&format!("Basic {encoded}")).ok()?;
+    value.set_sensitive(true);
+    Some(value)
+}
+
 /// A method token, as typed (methods are case-sensitive).
 fn parse_method(raw: &str) -> Result<Method, SpecError> {
     let trimmed = raw.trim();
@@ -167,7 +196,7 @@ fn parse_method(raw: &str) -> Result<Method, SpecError> {
 fn parse_url(spec: &RequestSpec) -> Result<Url, SpecError> {
     let raw = spec.url.trim();
     let bad = |reason: String| SpecError::Url {
-        url: shortened(&spec.url),
+        url: shortened(&super::redact::redact_url_passwords(&spec.url)),
         reason,
     };
     if raw.is_empty() {
@@ -441,5 +470,27 @@ mod tests {
         let mut spec = RequestSpec::get("http://127.0.0.1:9/");
         spec.idempotency_key = Some("a\nb".into());
         assert_eq!(check_spec(&spec), Err(SpecError::IdempotencyKey));
+    }
+
+    #[test]
+    fn url_credentials_become_a_basic_header_and_leave_the_url() {
+        let spec = RequestSpec::get("http://us%20er:p%40ss@127.0.0.1:9/x");
+        let hop = block_on(HopRequest::from_spec(&spec)).expect("valid");
+        let request = hop.to_request();
+        assert_eq!(request.url().as_str(), "http://127.0.0.1:9/x");
+        // base64("us er:p@ss")
+        assert_eq!(
+            request.headers()[header::AUTHORIZATION],
+            "Basic dXMgZXI6cEBzcw=="
+        );
+        assert_eq!(hop.url.password(), Some("p%40ss"), "kept for the events");
+
+        let mut own = spec.clone();
+        own.headers.push(KeyValue::new("Authorization", "Bearer t"));
+        let hop = block_on(HopRequest::from_spec(&own)).expect("valid");
+        assert_eq!(
+            hop.to_request().headers()[header::AUTHORIZATION],
+            "Bearer t"
+        );
     }
 }

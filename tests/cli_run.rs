@@ -270,3 +270,26 @@ fn an_attempt_in_flight_shows_before_it_ends_and_ctrl_c_ends_its_line() {
     );
     assert!(text.ends_with('\n'), "{text:?}");
 }
+
+#[test]
+fn url_passwords_never_print() {
+    let demo = Demo::start();
+    let url = demo.url("/echo").replace("http://", "http://user:s3cret@");
+    for json in [false, true] {
+        let mut cmd = retryscope();
+        cmd.arg("run");
+        if json {
+            cmd.arg("--json");
+        }
+        let out = cmd
+            .arg(&url)
+            .timeout(std::time::Duration::from_secs(30))
+            .assert()
+            .code(0)
+            .get_output()
+            .clone();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(!stdout.contains("s3cret"), "{stdout}");
+        assert!(stdout.contains("user:***@"), "{stdout}");
+    }
+}

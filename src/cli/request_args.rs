@@ -31,6 +31,7 @@ pub fn parse_header(raw: &str) -> Result<KeyValue, CliError> {
 /// # Errors
 /// Exit 2 naming the URL and what is wrong.
 pub fn check_url(url: &str) -> Result<(), CliError> {
+    let shown = crate::engine::redact_url_passwords(url);
     if url.trim().is_empty() {
         return Err(CliError::usage(
             "the URL is empty; give an absolute http:// or https:// URL",
@@ -38,13 +39,13 @@ pub fn check_url(url: &str) -> Result<(), CliError> {
     }
     let parsed = reqwest::Url::parse(url).map_err(|e| {
         CliError::usage(format!(
-            "invalid URL ({e}); give an absolute http:// or https:// URL: {url}"
+            "invalid URL ({e}); give an absolute http:// or https:// URL: {shown}"
         ))
     })?;
     match parsed.scheme() {
         "http" | "https" => Ok(()),
         other => Err(CliError::usage(format!(
-            "unsupported URL scheme `{other}`; use http:// or https://: {url}"
+            "unsupported URL scheme `{other}`; use http:// or https://: {shown}"
         ))),
     }
 }
@@ -132,6 +133,8 @@ mod tests {
         assert_eq!(parse_header("X-A:  b ").expect("valid").value, "b");
         assert!(check_url("example.com/x").is_err());
         assert!(check_url("ftp://127.0.0.1/").is_err());
+        let err = check_url("ftp://u:s3cret@127.0.0.1/").expect_err("ftp");
+        assert!(err.message.contains("u:***@"), "{err:?}");
         let empty = check_url("").expect_err("empty");
         assert!(empty.message.starts_with("the URL is empty"), "{empty:?}");
         let dir = std::env::temp_dir();

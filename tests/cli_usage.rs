@@ -113,11 +113,21 @@ fn invalid_profile_for_run_exits_2_with_positions() {
 }
 
 #[test]
-fn zero_deadline_exits_2() {
-    retryscope()
-        .args(["run", "--deadline-ms", "0", "http://127.0.0.1:1/"])
-        .assert()
-        .code(2);
+fn zero_deadline_and_timeouts_exit_2() {
+    for flag in [
+        "--deadline-ms",
+        "--timeout-ms",
+        "--connect-timeout-ms",
+        "--read-timeout-ms",
+    ] {
+        retryscope()
+            .args(["run", flag, "0", "http://127.0.0.1:1/"])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::starts_with(format!(
+                "error: {flag} must be greater than 0"
+            )));
+    }
 }
 
 #[test]

@@ -84,10 +84,19 @@ pub fn execute(args: &RunArgs) -> Result<u8, CliError> {
     if let Some(r) = args.max_retries {
         profile.max_retries = r;
     }
-    if let Some(d) = args.deadline_ms {
-        if d == 0 {
-            return Err(CliError::usage("--deadline-ms must be greater than 0"));
+    for (flag, value) in [
+        ("--deadline-ms", args.deadline_ms),
+        ("--timeout-ms", args.timeout_ms),
+        ("--connect-timeout-ms", args.connect_timeout_ms),
+        ("--read-timeout-ms", args.read_timeout_ms),
+    ] {
+        if value == Some(0) {
+            return Err(CliError::usage(format!(
+                "{flag} must be greater than 0 (leave it out for the profile's value)"
+            )));
         }
+    }
+    if let Some(d) = args.deadline_ms {
         profile.deadline_ms = Some(d);
     }
     let mut spec = build_spec(

@@ -32,17 +32,6 @@ pub fn escape_controls(text: &str) -> String {
     out
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn header_lines_never_hold_raw_control_characters() {
-        let line = header_line(&KeyValue::new("X-A", "a\nb\u{1b}[31m"));
-        assert_eq!(line, "X-A: a\\nb\\u{1b}[31m");
-    }
-}
-
 /// The event with secret response header values (e.g. `set-cookie`) replaced by `***`.
 pub fn event(mut event: RunEvent) -> RunEvent {
     if let RunEvent::AttemptFinished {
@@ -57,4 +46,15 @@ pub fn event(mut event: RunEvent) -> RunEvent {
         }
     }
     event
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn header_lines_never_hold_raw_control_characters() {
+        let line = header_line(&KeyValue::new("X-A", "a\nb\u{1b}[31m"));
+        assert_eq!(line, "X-A: a\\nb\\u{1b}[31m");
+    }
 }

@@ -212,3 +212,46 @@ fn bad_requests_are_rejected_before_the_run_with_one_line() {
     rejected_before_the_run(&[&long], "not a valid http uri");
     rejected_before_the_run(&[""], "the URL is empty");
 }
+
+#[test]
+fn demo_server_port_in_use_is_one_clear_line_exit_2() {
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").expect("binds");
+    let port = taken.local_addr().expect("addr").port();
+    let out = retryscope()
+        .args(["demo-server", "--port", &port.to_string()])
+        .timeout(std::time::Duration::from_secs(20))
+        .assert()
+        .code(2)
+        .get_output()
+        .clone();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.starts_with(&format!(
+            "error: cannot listen on 127.0.0.1:{port}: address already in use"
+        )),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_missing_profile_names_the_file_once() {
+    let out = retryscope()
+        .args([
+            "run",
+            "--profile",
+            "/definitely/not/here.json",
+            "http://127.0.0.1:1/",
+        ])
+        .assert()
+        .code(2)
+        .get_output()
+        .clone();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        stderr.matches("/definitely/not/here.json").count(),
+        1,
+        "{stderr}"
+    );
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+}

@@ -4,6 +4,7 @@ use super::exit::{self, CliError};
 use super::mask;
 use super::profile_source;
 use super::request_args::build_spec;
+use super::signal::{self, Stop};
 use super::timeline_text::TextTimeline;
 use crate::engine::{self, RunOptions};
 use crate::model::{OutcomeKind, RunEvent};
@@ -29,7 +30,7 @@ seed (replay any run with --seed). Secret headers (Authorization, Cookie, *token
 as ***.
 
 Exit codes: 0 success; 1 gave up, stopped, deadline or error outcome; 2 usage or profile
-error; 130 interrupted by Ctrl-C (the run is cancelled cleanly first).")]
+error; 130 interrupted by Ctrl-C, 143 by SIGTERM (the run is cancelled cleanly first).")]
 pub struct RunArgs {
     /// Profile file (JSON, format retryscope-profile/1).
     #[arg(long, value_name = "FILE", conflicts_with = "builtin")]
@@ -138,26 +139,26 @@ pub fn execute(args: &RunArgs) -> Result<u8, CliError> {
     runtime.block_on(drive(spec, profile, options, args.json))
 }
 
-/// Starts the run and prints its events until `RunFinished`; Ctrl-C cancels it.
+/// Starts the run and prints its events until `RunFinished`; Ctrl-C or SIGTERM cancels it
+/// (the summary then starts on a fresh line, see [`TextTimeline`]).
 async fn drive(
     spec: crate::model::RequestSpec,
     profile: crate::model::RetryProfile,
     options: RunOptions,
     json: bool,
 ) -> Result<u8, CliError> {
+    let mut signals = signal::StopSignals::install();
     let (tx, mut rx) = mpsc::channel::<RunEvent>(256);
     let handle = engine::start_run(spec, profile, options, tx, None);
     let mut text = TextTimeline::default();
-    let mut interrupted = false;
+    let mut interrupted: Option<Stop> = None;
     let mut stdout = std::io::stdout();
     loop {
         let event = tokio::select! {
             event = rx.recv() => event,
-            signal = tokio::signal::ctrl_c(), if !interrupted => {
-                if signal.is_ok() {
-                    interrupted = true;
-                    handle.cancel();
-                }
+            signal = signals.recv(), if interrupted.is_none() => {
+                interrupted = Some(signal);
+                handle.cancel();
                 continue;
             }
         };
@@ -184,8 +185,11 @@ async fn drive(
         if let RunEvent::RunFinished { outcome, .. } = &event {
             return Ok(match outcome.kind {
                 OutcomeKind::Succeeded => exit::SUCCESS,
-                _ if interrupted => exit::INTERRUPTED,
-                _ => exit::FAILED,
+                _ => match interrupted {
+                    Some(Stop::Interrupt) => exit::INTERRUPTED,
+                    Some(Stop::Terminate) => exit::TERMINATED,
+                    None => exit::FAILED,
+                },
             });
         }
     }

@@ -183,6 +183,7 @@ async fn drive(
             follow_redirects: spec.follow_redirects,
             max_redirects: spec.max_redirects,
             resolve_timeout: timeouts.resolve,
+            read_timeout: timeouts.read,
             total: total_limit(timeouts.total, time_left),
         };
         let report = run_attempt(&client, current.clone(), rules).await;

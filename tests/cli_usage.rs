@@ -255,3 +255,28 @@ fn a_missing_profile_names_the_file_once() {
     );
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
 }
+
+#[test]
+fn help_examples_quote_urls_with_shell_characters() {
+    for args in [
+        vec!["--help"],
+        vec!["run", "--help"],
+        vec!["demo-server", "--help"],
+    ] {
+        let out = retryscope()
+            .args(&args)
+            .assert()
+            .success()
+            .get_output()
+            .clone();
+        let help = String::from_utf8_lossy(&out.stdout);
+        for word in help.split_whitespace().filter(|w| w.contains("http://")) {
+            if word.contains(['&', '?']) {
+                assert!(
+                    word.starts_with('\'') && word.ends_with('\''),
+                    "unquoted `{word}` in {args:?}"
+                );
+            }
+        }
+    }
+}

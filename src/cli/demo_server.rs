@@ -9,7 +9,7 @@ use clap::Args;
 #[command(after_help = "\
 Examples:
   retryscope demo-server --port 8080
-  retryscope run --builtin vbscript-module http://127.0.0.1:8080/status/503?times=2     (in another terminal)
+  retryscope run --builtin vbscript-module 'http://127.0.0.1:8080/status/503?times=2'     (in another terminal)
 
 Listens on 127.0.0.1 only. Endpoints: /status/{code}?times=N&key=K, /retry-after?value=V&times=N,
 /retry-after-ms?value=V, /slow?ms=N, /hang, /reset, /bytes?n=N, /echo, /log.

@@ -234,3 +234,109 @@ fn ctrl_c_cancels_the_run_and_exits_130() {
     assert!(text.contains("cancelled"), "{text}");
     assert!(text.contains("replay with --seed"), "{text}");
 }
+
+#[test]
+fn an_attempt_in_flight_shows_before_it_ends_and_ctrl_c_ends_its_line() {
+    use std::io::Read;
+    let demo = Demo::start();
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("retryscope"))
+        .arg("run")
+        .arg(demo.url("/hang"))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawns");
+    // The hanging attempt never finishes: its line must show anyway.
+    let mut stdout = child.stdout.take().expect("piped");
+    let mut seen = Vec::new();
+    let mut buf = [0u8; 256];
+    while !String::from_utf8_lossy(&seen).contains("attempt 1  ") {
+        let n = stdout.read(&mut buf).expect("reads");
+        assert!(n > 0, "ended early: {}", String::from_utf8_lossy(&seen));
+        seen.extend_from_slice(&buf[..n]);
+    }
+    let status = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(status.success());
+    stdout.read_to_end(&mut seen).expect("reads the rest");
+    let code = child.wait().expect("exits").code();
+    let text = String::from_utf8_lossy(&seen);
+    assert_eq!(code, Some(130), "{text}");
+    assert!(
+        text.contains("  \ncancelled during attempt 1  (1 attempt, "),
+        "{text}"
+    );
+    assert!(text.ends_with('\n'), "{text:?}");
+}
+
+#[test]
+fn url_passwords_never_print() {
+    let demo = Demo::start();
+    let url = demo.url("/echo").replace("http://", "http://user:s3cret@");
+    for json in [false, true] {
+        let mut cmd = retryscope();
+        cmd.arg("run");
+        if json {
+            cmd.arg("--json");
+        }
+        let out = cmd
+            .arg(&url)
+            .timeout(std::time::Duration::from_secs(30))
+            .assert()
+            .code(0)
+            .get_output()
+            .clone();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(!stdout.contains("s3cret"), "{stdout}");
+        assert!(stdout.contains("user:***@"), "{stdout}");
+    }
+}
+
+/// Starts `retryscope ARGS…`, reads stdout until `ready` shows, sends `signal`, returns the
+/// exit code and all of stdout.
+fn stop_with(args: &[&str], ready: &str, signal: &str) -> (Option<i32>, String) {
+    use std::io::Read;
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("retryscope"))
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawns");
+    let mut stdout = child.stdout.take().expect("piped");
+    let mut seen = Vec::new();
+    let mut buf = [0u8; 256];
+    while !String::from_utf8_lossy(&seen).contains(ready) {
+        let n = stdout.read(&mut buf).expect("reads");
+        assert!(n > 0, "ended early: {}", String::from_utf8_lossy(&seen));
+        seen.extend_from_slice(&buf[..n]);
+    }
+    let status = std::process::Command::new("kill")
+        .args([signal, &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(status.success());
+    stdout.read_to_end(&mut seen).expect("reads the rest");
+    let code = child.wait().expect("exits").code();
+    (code, String::from_utf8_lossy(&seen).into_owned())
+}
+
+#[test]
+fn sigterm_cancels_the_run_cleanly_and_ends_with_a_newline() {
+    let demo = Demo::start();
+    let url = demo.url("/hang");
+    let (code, text) = stop_with(&["run", &url], "attempt 1  ", "-TERM");
+    assert_eq!(code, Some(143), "{text}");
+    assert!(text.contains("\ncancelled during attempt 1"), "{text}");
+    assert!(text.ends_with('\n'), "{text:?}");
+}
+
+#[test]
+fn demo_server_stops_on_sigint_and_sigterm_with_a_final_line() {
+    for signal in ["-INT", "-TERM"] {
+        let (code, text) = stop_with(&["demo-server", "--port", "0"], "listening on", signal);
+        assert_eq!(code, Some(0), "{text}");
+        assert!(text.ends_with("\ndemo server stopped\n"), "{text:?}");
+    }
+}

@@ -113,11 +113,21 @@ fn invalid_profile_for_run_exits_2_with_positions() {
 }
 
 #[test]
-fn zero_deadline_exits_2() {
-    retryscope()
-        .args(["run", "--deadline-ms", "0", "http://127.0.0.1:1/"])
-        .assert()
-        .code(2);
+fn zero_deadline_and_timeouts_exit_2() {
+    for flag in [
+        "--deadline-ms",
+        "--timeout-ms",
+        "--connect-timeout-ms",
+        "--read-timeout-ms",
+    ] {
+        retryscope()
+            .args(["run", flag, "0", "http://127.0.0.1:1/"])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::starts_with(format!(
+                "error: {flag} must be greater than 0"
+            )));
+    }
 }
 
 #[test]
@@ -164,4 +174,109 @@ fn version_exits_0() {
         .assert()
         .success()
         .stdout(predicate::str::starts_with("retryscope "));
+}
+
+/// Runs `retryscope run ARGS…` and checks exit 2 with exactly one `error: …` line on stderr
+/// holding `expected`, and nothing on stdout (the run never started).
+fn rejected_before_the_run(args: &[&str], expected: &str) {
+    let out = retryscope()
+        .arg("run")
+        .args(args)
+        .timeout(std::time::Duration::from_secs(20))
+        .assert()
+        .code(2)
+        .get_output()
+        .clone();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.starts_with("error: "), "{stderr}");
+    assert!(stderr.contains(expected), "{stderr}");
+    assert!(
+        out.stdout.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}
+
+#[test]
+fn bad_requests_are_rejected_before_the_run_with_one_line() {
+    let url = "http://127.0.0.1:1/";
+    rejected_before_the_run(&["-H", "X-A: a\nb", url], "invalid value for header `X-A`");
+    rejected_before_the_run(&["--idempotency-key", "a\nb", url], "idempotency_key");
+    let dir = std::env::temp_dir();
+    rejected_before_the_run(
+        &["-d", &format!("@{}", dir.display()), url],
+        "is a directory",
+    );
+    let long = format!("http://127.0.0.1:1/{}", "a".repeat(70_000));
+    rejected_before_the_run(&[&long], "not a valid http uri");
+    rejected_before_the_run(&[""], "the URL is empty");
+}
+
+#[test]
+fn demo_server_port_in_use_is_one_clear_line_exit_2() {
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").expect("binds");
+    let port = taken.local_addr().expect("addr").port();
+    let out = retryscope()
+        .args(["demo-server", "--port", &port.to_string()])
+        .timeout(std::time::Duration::from_secs(20))
+        .assert()
+        .code(2)
+        .get_output()
+        .clone();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.starts_with(&format!(
+            "error: cannot listen on 127.0.0.1:{port}: address already in use"
+        )),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_missing_profile_names_the_file_once() {
+    let out = retryscope()
+        .args([
+            "run",
+            "--profile",
+            "/definitely/not/here.json",
+            "http://127.0.0.1:1/",
+        ])
+        .assert()
+        .code(2)
+        .get_output()
+        .clone();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        stderr.matches("/definitely/not/here.json").count(),
+        1,
+        "{stderr}"
+    );
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+}
+
+#[test]
+fn help_examples_quote_urls_with_shell_characters() {
+    for args in [
+        vec!["--help"],
+        vec!["run", "--help"],
+        vec!["demo-server", "--help"],
+    ] {
+        let out = retryscope()
+            .args(&args)
+            .assert()
+            .success()
+            .get_output()
+            .clone();
+        let help = String::from_utf8_lossy(&out.stdout);
+        for word in help.split_whitespace().filter(|w| w.contains("http://")) {
+            if word.contains(['&', '?']) {
+                assert!(
+                    word.starts_with('\'') && word.ends_with('\''),
+                    "unquoted `{word}` in {args:?}"
+                );
+            }
+        }
+    }
 }

@@ -55,9 +55,10 @@ async fn cancel_mid_request_on_a_hanging_server_ends_the_run_promptly() {
     running.handle.cancel();
     let events = running.finish().await;
     let took = began.elapsed();
-    let (outcome, _) = finished(&events);
+    let (outcome, attempts) = finished(&events);
     assert_eq!(outcome.kind, OutcomeKind::Cancelled);
     assert_eq!(outcome.message, "cancelled during attempt 1");
+    assert_eq!(attempts, 1, "the aborted attempt counts as made");
     assert!(
         took < Duration::from_millis(500),
         "took {took:?} (target 50 ms)"

@@ -23,6 +23,13 @@ async fn reset_endpoint_is_classified_reset_and_retried() {
     assert_eq!(kind(&events), OutcomeKind::GaveUp);
     let error = only_error(&events);
     assert_eq!(error.message, error.message.to_lowercase());
+    assert!(
+        error
+            .message
+            .starts_with("connection closed before the response ("),
+        "{}",
+        error.message
+    );
     assert_eq!(server.log().len(), 2, "each attempt reached the server");
 }
 
@@ -36,7 +43,8 @@ async fn refused_port_is_classified_connect() {
     .await;
     let error = only_error(&events);
     assert_eq!(error.kind, ErrorKind::Connect, "{}", error.message);
-    assert!(error.message.contains("refused"), "{}", error.message);
+    let expected = format!("connection refused by 127.0.0.1:{port} (os error ");
+    assert!(error.message.starts_with(&expected), "{}", error.message);
 }
 
 #[tokio::test]
@@ -77,6 +85,7 @@ async fn read_timeout_on_a_slow_server_is_classified_timeout() {
     let events = run(spec, fixed(5, 0)).await;
     let error = only_error(&events);
     assert_eq!(error.kind, ErrorKind::Timeout, "{}", error.message);
+    assert_eq!(error.message, "read timed out after 200 ms");
     assert!(began.elapsed() < Duration::from_secs(3));
 }
 

@@ -370,3 +370,37 @@ async fn the_seed_comes_from_options_else_the_profile_else_is_drawn() {
         Some(RunEvent::RunStarted { run_id: 4, .. })
     ));
 }
+
+#[tokio::test]
+async fn url_passwords_are_sent_but_redacted_in_every_event() {
+    let server = DemoServer::start(0).await.unwrap();
+    let url = server
+        .url("/echo")
+        .replace("http://", "http://user:s3cret@");
+    let events = run(RequestSpec::get(url), fixed(10, 0)).await;
+    let json = serde_json::to_string(&events).unwrap();
+    assert!(!json.contains("s3cret"), "{json}");
+    let urls: Vec<&str> = events
+        .iter()
+        .filter_map(|e| match e {
+            RunEvent::RunStarted { url, .. } | RunEvent::AttemptStarted { url, .. } => {
+                Some(url.as_str())
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(urls.len(), 2);
+    assert!(urls.iter().all(|u| u.contains("user:***@")), "{urls:?}");
+    let body = events
+        .iter()
+        .find_map(|e| match e {
+            RunEvent::AttemptFinished {
+                outcome: AttemptOutcome::Response(r),
+                ..
+            } => Some(String::from_utf8_lossy(&r.body.bytes).into_owned()),
+            _ => None,
+        })
+        .unwrap();
+    // base64("user:s3cret")
+    assert!(body.contains("Basic dXNlcjpzM2NyZXQ="), "{body}");
+}

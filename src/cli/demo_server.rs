@@ -9,11 +9,11 @@ use clap::Args;
 #[command(after_help = "\
 Examples:
   retryscope demo-server --port 8080
-  retryscope run --builtin vbscript-module http://127.0.0.1:8080/status/503?times=2     (in another terminal)
+  retryscope run --builtin vbscript-module 'http://127.0.0.1:8080/status/503?times=2'     (in another terminal)
 
 Listens on 127.0.0.1 only. Endpoints: /status/{code}?times=N&key=K, /retry-after?value=V&times=N,
 /retry-after-ms?value=V, /slow?ms=N, /hang, /reset, /bytes?n=N, /echo, /log.
-Stop it with Ctrl-C.")]
+Stop it with Ctrl-C (or SIGTERM).")]
 pub struct DemoServerArgs {
     /// Port on 127.0.0.1 (0 = any free port; the address is printed).
     #[arg(long, default_value_t = 0)]
@@ -23,7 +23,8 @@ pub struct DemoServerArgs {
 /// Serves until Ctrl-C.
 ///
 /// # Errors
-/// Exit 1 when the port cannot be bound or the runtime cannot start.
+/// Exit 2 when the port is in use or not allowed; exit 1 when it cannot be bound otherwise or
+/// the runtime cannot start.
 pub fn execute(args: &DemoServerArgs) -> Result<u8, CliError> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -31,13 +32,29 @@ pub fn execute(args: &DemoServerArgs) -> Result<u8, CliError> {
         .build()
         .map_err(|e| CliError::failed(format!("cannot start the async runtime: {e}")))?;
     runtime.block_on(async {
-        let server = DemoServer::start(args.port).await.map_err(|e| {
-            CliError::failed(format!("cannot listen on 127.0.0.1:{}: {e}", args.port))
-        })?;
+        let mut signals = super::signal::StopSignals::install();
+        let server = DemoServer::start(args.port)
+            .await
+            .map_err(|e| listen_error(args.port, &e))?;
         crate::cli_outln!("demo server listening on {}", server.base_url());
-        use std::io::Write;
-        let _ = std::io::stdout().flush();
-        let _ = tokio::signal::ctrl_c().await;
+        signals.recv().await;
+        // The terminal echoed `^C` without a newline: end the output on a fresh line.
+        crate::cli_outln!("\ndemo server stopped");
         Ok(exit::SUCCESS)
     })
+}
+
+/// One line for a port that cannot be bound: exit 2 (a usage problem: pick another port) for
+/// a port in use or not allowed, exit 1 otherwise.
+fn listen_error(port: u16, e: &std::io::Error) -> CliError {
+    let at = format!("cannot listen on 127.0.0.1:{port}");
+    match e.kind() {
+        std::io::ErrorKind::AddrInUse => CliError::usage(format!(
+            "{at}: address already in use; pick another --port, or 0 for any free port"
+        )),
+        std::io::ErrorKind::PermissionDenied => CliError::usage(format!(
+            "{at}: permission denied; ports below 1024 need privileges, pick another --port"
+        )),
+        _ => CliError::failed(format!("{at}: {}", e.to_string().to_lowercase())),
+    }
 }

@@ -10,6 +10,8 @@ pub const FAILED: u8 = 1;
 pub const USAGE: u8 = 2;
 /// Interrupted by Ctrl-C (128 + SIGINT).
 pub const INTERRUPTED: u8 = 130;
+/// Stopped by SIGTERM (128 + 15).
+pub const TERMINATED: u8 = 143;
 
 /// An error that ends a command: a one-line message for stderr and the exit code.
 #[derive(Debug, Clone, PartialEq, Eq)]

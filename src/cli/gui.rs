@@ -37,5 +37,33 @@ impl GuiArgs {
 pub fn execute(args: &GuiArgs) -> Result<u8, CliError> {
     ui::run_app(args.to_options())
         .map(|()| exit::SUCCESS)
-        .map_err(|e| CliError::failed(format!("cannot open the window: {e}")))
+        .map_err(|e| CliError::failed(window_error(&e.to_string())))
+}
+
+/// The UI's error under one `cannot open the window:` prefix (the UI's own messages may
+/// already start with it).
+fn window_error(message: &str) -> String {
+    const PREFIX: &str = "cannot open the window";
+    if message.starts_with(PREFIX) {
+        message.to_owned()
+    } else {
+        format!("{PREFIX}: {message}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_prefix_is_said_once() {
+        assert_eq!(
+            window_error("cannot open the window: no display"),
+            "cannot open the window: no display"
+        );
+        assert_eq!(
+            window_error("the window closed early"),
+            "cannot open the window: the window closed early"
+        );
+    }
 }

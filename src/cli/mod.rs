@@ -14,6 +14,7 @@ pub mod profile_cmd;
 pub mod profile_source;
 pub mod request_args;
 pub mod run;
+pub mod signal;
 pub mod simulate;
 pub mod timeline_text;
 

@@ -23,8 +23,16 @@ pub fn select(file: Option<&Path>, builtin: Option<&str>) -> Result<RetryProfile
     })
 }
 
-/// `invalid profile FILE` followed by one `FILE:line:col: path: message` line per issue.
+/// `invalid profile FILE` followed by one `FILE:line:col: path: message` line per issue; just
+/// the message when the only issue is that the file cannot be read (it names the file).
 pub fn file_errors(path: &Path, errors: &ProfileErrors) -> String {
+    // A file that cannot be read at all is one issue that already names the file: say it once.
+    if let [only] = errors.issues.as_slice()
+        && only.line.is_none()
+        && only.message.contains(&path.display().to_string())
+    {
+        return only.path_and_message();
+    }
     let mut out = format!("invalid profile {}", path.display());
     for line in issue_lines(path, errors) {
         out.push('\n');

@@ -31,15 +31,21 @@ pub fn parse_header(raw: &str) -> Result<KeyValue, CliError> {
 /// # Errors
 /// Exit 2 naming the URL and what is wrong.
 pub fn check_url(url: &str) -> Result<(), CliError> {
+    let shown = crate::engine::redact_url_passwords(url);
+    if url.trim().is_empty() {
+        return Err(CliError::usage(
+            "the URL is empty; give an absolute http:// or https:// URL",
+        ));
+    }
     let parsed = reqwest::Url::parse(url).map_err(|e| {
         CliError::usage(format!(
-            "invalid URL ({e}); give an absolute http:// or https:// URL: {url}"
+            "invalid URL ({e}); give an absolute http:// or https:// URL: {shown}"
         ))
     })?;
     match parsed.scheme() {
         "http" | "https" => Ok(()),
         other => Err(CliError::usage(format!(
-            "unsupported URL scheme `{other}`; use http:// or https://: {url}"
+            "unsupported URL scheme `{other}`; use http:// or https://: {shown}"
         ))),
     }
 }
@@ -47,15 +53,21 @@ pub fn check_url(url: &str) -> Result<(), CliError> {
 /// The body of `-d DATA` / `-d @FILE`; the Content-Type comes from a `-H Content-Type` if any.
 ///
 /// # Errors
-/// Exit 2 when `@FILE` cannot be read.
+/// Exit 2 when `@FILE` cannot be opened or is a directory.
 pub fn body_from_data(data: &str, headers: &[KeyValue]) -> Result<Body, CliError> {
     let content_type = headers
         .iter()
         .find(|h| h.name.eq_ignore_ascii_case("content-type"))
         .map(|h| h.value.clone());
     if let Some(path) = data.strip_prefix('@') {
-        std::fs::metadata(path)
+        let meta = std::fs::File::open(path)
+            .and_then(|f| f.metadata())
             .map_err(|e| CliError::usage(format!("cannot read body file ({e}): {path}")))?;
+        if meta.is_dir() {
+            return Err(CliError::usage(format!(
+                "cannot read body file (it is a directory; give a file after @): {path}"
+            )));
+        }
         return Ok(Body::File {
             path: path.to_owned(),
             content_type,
@@ -121,6 +133,13 @@ mod tests {
         assert_eq!(parse_header("X-A:  b ").expect("valid").value, "b");
         assert!(check_url("example.com/x").is_err());
         assert!(check_url("ftp://127.0.0.1/").is_err());
+        let err = check_url("ftp://u:s3cret@127.0.0.1/").expect_err("ftp");
+        assert!(err.message.contains("u:***@"), "{err:?}");
+        let empty = check_url("").expect_err("empty");
+        assert!(empty.message.starts_with("the URL is empty"), "{empty:?}");
+        let dir = std::env::temp_dir();
+        let err = body_from_data(&format!("@{}", dir.display()), &[]).expect_err("a directory");
+        assert!(err.message.contains("is a directory"), "{err:?}");
         assert!(build_spec("http://127.0.0.1/", Some("GE T"), &[], None).is_err());
     }
 }

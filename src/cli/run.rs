@@ -4,6 +4,7 @@ use super::exit::{self, CliError};
 use super::mask;
 use super::profile_source;
 use super::request_args::build_spec;
+use super::signal::{self, Stop};
 use super::timeline_text::TextTimeline;
 use crate::engine::{self, RunOptions};
 use crate::model::{OutcomeKind, RunEvent};
@@ -16,12 +17,12 @@ use tokio::sync::mpsc;
 #[derive(Debug, Clone, Args)]
 #[command(after_help = "\
 Examples (start `retryscope demo-server --port 8080` first):
-  retryscope run --builtin vbscript-module http://127.0.0.1:8080/status/503?times=2
+  retryscope run --builtin vbscript-module 'http://127.0.0.1:8080/status/503?times=2'
   retryscope run --builtin servicenow-exponential 'http://127.0.0.1:8080/status/429?times=2'
-  retryscope run --profile my-profile.json --seed 42 --json http://127.0.0.1:8080/status/500?times=1
+  retryscope run --profile my-profile.json --seed 42 --json 'http://127.0.0.1:8080/status/500?times=1'
   retryscope run -X POST -H 'Content-Type: application/json' -d '{\"a\":1}' --idempotency-key \\
       http://127.0.0.1:8080/echo
-  retryscope run -d @body.json --deadline-ms 5000 http://127.0.0.1:8080/retry-after?value=2&times=1
+  retryscope run -d @body.json --deadline-ms 5000 'http://127.0.0.1:8080/retry-after?value=2&times=1'
 
 Output: one line per attempt (start time, status or error, duration, verdict), one line per
 wait (the explanation of the planned wait, then the measured wait), and a summary with the
@@ -29,7 +30,7 @@ seed (replay any run with --seed). Secret headers (Authorization, Cookie, *token
 as ***.
 
 Exit codes: 0 success; 1 gave up, stopped, deadline or error outcome; 2 usage or profile
-error; 130 interrupted by Ctrl-C (the run is cancelled cleanly first).")]
+error; 130 interrupted by Ctrl-C, 143 by SIGTERM (the run is cancelled cleanly first).")]
 pub struct RunArgs {
     /// Profile file (JSON, format retryscope-profile/1).
     #[arg(long, value_name = "FILE", conflicts_with = "builtin")]
@@ -84,10 +85,19 @@ pub fn execute(args: &RunArgs) -> Result<u8, CliError> {
     if let Some(r) = args.max_retries {
         profile.max_retries = r;
     }
-    if let Some(d) = args.deadline_ms {
-        if d == 0 {
-            return Err(CliError::usage("--deadline-ms must be greater than 0"));
+    for (flag, value) in [
+        ("--deadline-ms", args.deadline_ms),
+        ("--timeout-ms", args.timeout_ms),
+        ("--connect-timeout-ms", args.connect_timeout_ms),
+        ("--read-timeout-ms", args.read_timeout_ms),
+    ] {
+        if value == Some(0) {
+            return Err(CliError::usage(format!(
+                "{flag} must be greater than 0 (leave it out for the profile's value)"
+            )));
         }
+    }
+    if let Some(d) = args.deadline_ms {
         profile.deadline_ms = Some(d);
     }
     let mut spec = build_spec(
@@ -107,12 +117,14 @@ pub fn execute(args: &RunArgs) -> Result<u8, CliError> {
         });
     }
 
+    engine::check_spec(&spec).map_err(|e| CliError::usage(e.to_string()))?;
+
     if !args.json {
         for h in spec.headers.iter().filter(|h| h.enabled) {
             crate::cli_outln!("> {}", mask::header_line(h));
         }
         if let Some(key) = &spec.idempotency_key {
-            crate::cli_outln!("> Idempotency-Key: {key}");
+            crate::cli_outln!("> Idempotency-Key: {}", mask::escape_controls(key));
         }
     }
 
@@ -127,26 +139,26 @@ pub fn execute(args: &RunArgs) -> Result<u8, CliError> {
     runtime.block_on(drive(spec, profile, options, args.json))
 }
 
-/// Starts the run and prints its events until `RunFinished`; Ctrl-C cancels it.
+/// Starts the run and prints its events until `RunFinished`; Ctrl-C or SIGTERM cancels it
+/// (the summary then starts on a fresh line, see [`TextTimeline`]).
 async fn drive(
     spec: crate::model::RequestSpec,
     profile: crate::model::RetryProfile,
     options: RunOptions,
     json: bool,
 ) -> Result<u8, CliError> {
+    let mut signals = signal::StopSignals::install();
     let (tx, mut rx) = mpsc::channel::<RunEvent>(256);
     let handle = engine::start_run(spec, profile, options, tx, None);
     let mut text = TextTimeline::default();
-    let mut interrupted = false;
+    let mut interrupted: Option<Stop> = None;
     let mut stdout = std::io::stdout();
     loop {
         let event = tokio::select! {
             event = rx.recv() => event,
-            signal = tokio::signal::ctrl_c(), if !interrupted => {
-                if signal.is_ok() {
-                    interrupted = true;
-                    handle.cancel();
-                }
+            signal = signals.recv(), if interrupted.is_none() => {
+                interrupted = Some(signal);
+                handle.cancel();
                 continue;
             }
         };
@@ -173,8 +185,11 @@ async fn drive(
         if let RunEvent::RunFinished { outcome, .. } = &event {
             return Ok(match outcome.kind {
                 OutcomeKind::Succeeded => exit::SUCCESS,
-                _ if interrupted => exit::INTERRUPTED,
-                _ => exit::FAILED,
+                _ => match interrupted {
+                    Some(Stop::Interrupt) => exit::INTERRUPTED,
+                    Some(Stop::Terminate) => exit::TERMINATED,
+                    None => exit::FAILED,
+                },
             });
         }
     }

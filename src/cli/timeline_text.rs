@@ -13,6 +13,9 @@ pub struct TextTimeline {
     starts: HashMap<u32, DateTime<FixedOffset>>,
     /// A wait line was started and waits for its `WaitFinished` to end it.
     wait_open: bool,
+    /// The attempt whose line was started by `AttemptStarted` and waits for its
+    /// `AttemptFinished` to complete it.
+    attempt_open: Option<u32>,
 }
 
 impl TextTimeline {
@@ -44,7 +47,14 @@ impl TextTimeline {
                 ..
             } => {
                 close_wait(&mut out, &mut self.wait_open);
+                self.close_attempt(&mut out);
                 self.starts.insert(*attempt, *started_at);
+                // The start of the line, so an attempt in flight (e.g. a hanging server) shows.
+                out.push_str(&format!(
+                    "attempt {attempt}  {}  ",
+                    started_at.format("%H:%M:%S%.3f%:z")
+                ));
+                self.attempt_open = Some(*attempt);
             }
             RunEvent::AttemptFinished {
                 attempt,
@@ -55,17 +65,17 @@ impl TextTimeline {
                 ..
             } => {
                 close_wait(&mut out, &mut self.wait_open);
-                for hop in hops {
-                    out.push_str(&format!(
-                        "  redirect {} {} {} -> {}\n",
-                        hop.status, hop.method, hop.url, hop.location
-                    ));
+                if self.attempt_open == Some(*attempt) {
+                    self.attempt_open = None;
+                } else {
+                    self.close_attempt(&mut out);
+                    let when = self
+                        .starts
+                        .get(attempt)
+                        .map(|t| t.format("%H:%M:%S%.3f%:z").to_string())
+                        .unwrap_or_else(|| "-".into());
+                    out.push_str(&format!("attempt {attempt}  {when}  "));
                 }
-                let when = self
-                    .starts
-                    .get(attempt)
-                    .map(|t| t.format("%H:%M:%S%.3f%:z").to_string())
-                    .unwrap_or_else(|| "-".into());
                 let what = match outcome {
                     AttemptOutcome::Response(r) => r.status.to_string(),
                     AttemptOutcome::Error(e) => format!("{} error ({})", e.kind, e.message),
@@ -75,10 +85,13 @@ impl TextTimeline {
                     Verdict::Retry { reason } => format!("retryable: {reason}"),
                     Verdict::Stop { reason } => format!("stop: {reason}"),
                 };
-                out.push_str(&format!(
-                    "attempt {attempt}  {when}  {what}  {:.1} ms  {verdict}\n",
-                    timings.total_ms
-                ));
+                out.push_str(&format!("{what}  {:.1} ms  {verdict}\n", timings.total_ms));
+                for hop in hops {
+                    out.push_str(&format!(
+                        "  redirect {} {} {} -> {}\n",
+                        hop.status, hop.method, hop.url, hop.location
+                    ));
+                }
             }
             RunEvent::WaitScheduled {
                 retry,
@@ -87,6 +100,7 @@ impl TextTimeline {
                 ..
             } => {
                 close_wait(&mut out, &mut self.wait_open);
+                self.close_attempt(&mut out);
                 out.push_str(&format!(
                     "wait {retry}  planned {planned_ms} ms  {explanation}"
                 ));
@@ -115,6 +129,7 @@ impl TextTimeline {
                 ..
             } => {
                 close_wait(&mut out, &mut self.wait_open);
+                self.close_attempt(&mut out);
                 let label = match outcome.kind {
                     OutcomeKind::Succeeded => "succeeded",
                     OutcomeKind::GaveUp => "gave up",
@@ -123,9 +138,17 @@ impl TextTimeline {
                     OutcomeKind::Cancelled => "cancelled",
                     OutcomeKind::Error => "error",
                 };
+                // The engine's messages mostly start with the outcome already
+                // ("deadline reached: …", "succeeded on attempt …"): say it once.
+                let first_word = label.split(' ').next().unwrap_or(label);
+                let summary = if outcome.message.starts_with(first_word) {
+                    outcome.message.clone()
+                } else {
+                    format!("{label}: {}", outcome.message)
+                };
+                let plural = if *attempts == 1 { "" } else { "s" };
                 out.push_str(&format!(
-                    "{label}: {}  ({attempts} attempts, {:.2} s)\n",
-                    outcome.message,
+                    "{summary}  ({attempts} attempt{plural}, {:.2} s)\n",
                     elapsed_ms / 1000.0
                 ));
                 if let Some(seed) = self.seed {
@@ -134,6 +157,14 @@ impl TextTimeline {
             }
         }
         out
+    }
+
+    /// Ends a started attempt line that never got its `AttemptFinished` (a cancelled attempt),
+    /// so what follows starts on a fresh line.
+    fn close_attempt(&mut self, out: &mut String) {
+        if self.attempt_open.take().is_some() {
+            out.push('\n');
+        }
     }
 }
 
@@ -234,8 +265,36 @@ mod tests {
             "GET http://127.0.0.1:1/x  profile \"P\"  seed 1234\n\
              attempt 1  12:00:01.123+09:00  503  12.3 ms  retryable: 503 is retryable\n\
              wait 1  planned 812 ms  retry 1: fixed 800 + jitter 12 = 812 ms  -> actual 812.6 ms\n\
-             succeeded: succeeded on attempt 2 after 0.9 s  (2 attempts, 0.90 s)\n\
+             succeeded on attempt 2 after 0.9 s  (2 attempts, 0.90 s)\n\
              seed 1234 (replay with --seed 1234)\n"
+        );
+    }
+
+    #[test]
+    fn an_attempt_in_flight_shows_and_a_cancel_starts_a_fresh_line() {
+        let mut t = TextTimeline::default();
+        let started = t.render(&RunEvent::AttemptStarted {
+            run_id: 1,
+            attempt: 1,
+            method: "GET".into(),
+            url: "http://127.0.0.1:1/hang".into(),
+            started_at: at(),
+            offset_ms: 0.0,
+        });
+        assert_eq!(started, "attempt 1  12:00:01.123+09:00  ");
+        let finished = t.render(&RunEvent::RunFinished {
+            run_id: 1,
+            outcome: RunOutcome {
+                kind: OutcomeKind::Cancelled,
+                message: "cancelled during attempt 1".into(),
+                last_status: None,
+            },
+            attempts: 1,
+            elapsed_ms: 1500.0,
+        });
+        assert!(
+            finished.starts_with("\ncancelled during attempt 1  (1 attempt, 1.50 s)\n"),
+            "{finished:?}"
         );
     }
 }

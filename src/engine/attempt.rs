@@ -29,6 +29,8 @@ pub(crate) struct AttemptRules {
     pub(crate) max_redirects: u32,
     /// DNS lookup limit.
     pub(crate) resolve_timeout: Option<Duration>,
+    /// The client's read timeout (between chunks), for error messages.
+    pub(crate) read_timeout: Option<Duration>,
     /// Whole-attempt limit.
     pub(crate) total: Option<TotalLimit>,
 }
@@ -133,7 +135,7 @@ async fn exchange(
             .client
             .execute(progress.current.to_request())
             .await
-            .map_err(|e| classify(&e, Phase::Head))?;
+            .map_err(|e| classify(&e, Phase::Head, rules.read_timeout))?;
         let status = response.status().as_u16();
         let location = response.headers().get(header::LOCATION).cloned();
         if rules.follow_redirects
@@ -183,7 +185,7 @@ async fn exchange(
             .unwrap_or("")
             .to_owned();
         let version = format!("{:?}", response.version());
-        let body = read_preview(&mut response).await?;
+        let body = read_preview(&mut response, rules.read_timeout).await?;
         return Ok(ResponseSummary {
             status,
             reason,

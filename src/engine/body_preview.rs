@@ -12,8 +12,11 @@ pub const BODY_PREVIEW_CAP: usize = 1024 * 1024;
 /// # Errors
 /// A classified [`NetError`] (`body` or `timeout`) when the body fails mid-way; its message
 /// says how many bytes had arrived and the status.
+///
+/// `read_timeout` is the client's read timeout, quoted when it ends the body.
 pub(crate) async fn read_preview(
     response: &mut reqwest::Response,
+    read_timeout: Option<std::time::Duration>,
 ) -> Result<BodyPreview, NetError> {
     let mut preview = BodyPreview::default();
     loop {
@@ -29,7 +32,7 @@ pub(crate) async fn read_preview(
             }
             Ok(None) => return Ok(preview),
             Err(e) => {
-                let mut error = classify(&e, Phase::Body);
+                let mut error = classify(&e, Phase::Body, read_timeout);
                 error.message = format!(
                     "{} (status {}, body failed after {} bytes)",
                     error.message,

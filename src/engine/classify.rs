@@ -10,12 +10,15 @@
 //!    closed or canceled connection; io reset / aborted / broken pipe / unexpected EOF) → `reset`;
 //! 7. anything else → `other`.
 //!
-//! The message keeps every distinct text of the chain, lowercase, joined with `: `.
+//! The message is readable for the common cases and keeps the cause: `connection refused by
+//! HOST:PORT (os error N)`, `connection closed before the response (CAUSE)`, `read timed out
+//! after N ms`; otherwise every distinct text of the chain, lowercase, joined with `: `.
 
 use super::resolver::ResolveFailure;
 use crate::model::{ErrorKind, NetError};
 use std::error::Error;
 use std::io;
+use std::time::Duration;
 
 /// Where in the exchange an error happened.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -26,12 +29,60 @@ pub(crate) enum Phase {
     Body,
 }
 
-/// Classifies `err`, raised in `phase`.
-pub(crate) fn classify(err: &reqwest::Error, phase: Phase) -> NetError {
+/// Classifies `err`, raised in `phase`; `read_timeout` is the client's read timeout (the only
+/// timeout reqwest itself enforces outside connecting), quoted in a read timeout's message.
+pub(crate) fn classify(
+    err: &reqwest::Error,
+    phase: Phase,
+    read_timeout: Option<Duration>,
+) -> NetError {
     let chain = chain(err);
+    let kind = kind_of(err, &chain, phase);
     NetError {
-        kind: kind_of(err, &chain, phase),
-        message: message(&chain),
+        kind,
+        message: readable(err, &chain, kind, read_timeout),
+    }
+}
+
+/// The message for `kind`: a plain sentence for refused, closed and read-timed-out
+/// connections (keeping the OS error or the innermost cause), else the chain's texts.
+fn readable(
+    err: &reqwest::Error,
+    chain: &[&(dyn Error + 'static)],
+    kind: ErrorKind,
+    read_timeout: Option<Duration>,
+) -> String {
+    let io_errors = || chain.iter().filter_map(|e| e.downcast_ref::<io::Error>());
+    match kind {
+        ErrorKind::Connect if io_errors().any(|e| e.kind() == io::ErrorKind::ConnectionRefused) => {
+            let by = err
+                .url()
+                .and_then(|u| {
+                    Some(format!(
+                        " by {}:{}",
+                        u.host_str()?,
+                        u.port_or_known_default()?
+                    ))
+                })
+                .unwrap_or_default();
+            let os = io_errors()
+                .find_map(io::Error::raw_os_error)
+                .map(|n| format!(" (os error {n})"))
+                .unwrap_or_default();
+            format!("connection refused{by}{os}")
+        }
+        ErrorKind::Reset => {
+            let cause = chain
+                .last()
+                .map(|e| e.to_string().to_lowercase())
+                .unwrap_or_default();
+            format!("connection closed before the response ({cause})")
+        }
+        ErrorKind::Timeout => match read_timeout {
+            Some(limit) => format!("read timed out after {} ms", limit.as_millis()),
+            None => format!("timed out ({})", message(chain)),
+        },
+        _ => message(chain),
     }
 }
 

@@ -21,12 +21,16 @@ impl Emitter {
         Self { events, waker }
     }
 
-    /// Queues `event` (waiting while the channel is full), then wakes the front end.
+    /// Queues `event` (waiting while the channel is full), then wakes the front end. URL
+    /// passwords in the event's URLs and messages are redacted first.
     ///
     /// # Errors
     /// [`Closed`] when the receiver was dropped.
     pub(crate) async fn emit(&self, event: RunEvent) -> Result<(), Closed> {
-        self.events.send(event).await.map_err(|_| Closed)?;
+        self.events
+            .send(super::redact::redact_event(event))
+            .await
+            .map_err(|_| Closed)?;
         if let Some(waker) = &self.waker {
             waker();
         }

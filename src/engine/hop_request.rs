@@ -27,30 +27,7 @@ impl HopRequest {
     /// # Errors
     /// [`SpecError`] naming the bad field.
     pub(crate) async fn from_spec(spec: &RequestSpec) -> Result<Self, SpecError> {
-        let method = parse_method(&spec.method)?;
-        let url = parse_url(spec)?;
-        let mut headers = HeaderMap::new();
-        for (index, row) in spec.headers.iter().enumerate().filter(|(_, h)| h.enabled) {
-            let name = HeaderName::from_bytes(row.name.trim().as_bytes()).map_err(|_| {
-                SpecError::HeaderName {
-                    index,
-                    name: row.name.clone(),
-                }
-            })?;
-            let mut value = HeaderValue::from_bytes(row.value.as_bytes()).map_err(|_| {
-                SpecError::HeaderValue {
-                    index,
-                    name: row.name.clone(),
-                }
-            })?;
-            value.set_sensitive(row.is_secret());
-            headers.append(name, value);
-        }
-        if let Some(key) = &spec.idempotency_key {
-            let value =
-                HeaderValue::from_bytes(key.as_bytes()).map_err(|_| SpecError::IdempotencyKey)?;
-            headers.insert(HeaderName::from_static("idempotency-key"), value);
-        }
+        let (method, url, mut headers) = head(spec)?;
         let (body, content_type) = read_body(&spec.body).await?;
         if let Some(content_type) = content_type
             && !headers.contains_key(header::CONTENT_TYPE)
@@ -67,10 +44,19 @@ impl HopRequest {
         })
     }
 
-    /// A fresh `reqwest::Request` for this hop.
+    /// A fresh `reqwest::Request` for this hop. Credentials in the URL (`user:password@`) are
+    /// moved into an `Authorization: Basic` header (unless the request sets its own), as
+    /// browsers and curl do; `self.url` keeps them so events can show the URL (redacted).
     pub(crate) fn to_request(&self) -> reqwest::Request {
-        let mut request = reqwest::Request::new(self.method.clone(), self.url.clone());
+        let mut url = self.url.clone();
+        let credentials = take_credentials(&mut url);
+        let mut request = reqwest::Request::new(self.method.clone(), url);
         *request.headers_mut() = self.headers.clone();
+        if let Some(value) = credentials
+            && !request.headers().contains_key(header::AUTHORIZATION)
+        {
+            request.headers_mut().insert(header::AUTHORIZATION, value);
+        }
         *request.body_mut() = self.body.clone().map(reqwest::Body::from);
         request
     }
@@ -113,6 +99,90 @@ impl HopRequest {
     }
 }
 
+/// Everything [`HopRequest::from_spec`] checks except reading a body file, without building
+/// anything to send: method, URL (absolute http/https, and a valid HTTP URI once the query
+/// rows are appended), header names and values, the idempotency key and the body's content
+/// type. Synchronous, so a front end can reject a bad request before starting a run.
+///
+/// # Errors
+/// [`SpecError`] naming the bad field.
+pub fn check_spec(spec: &RequestSpec) -> Result<(), SpecError> {
+    let (_, _, headers) = head(spec)?;
+    if let Some(content_type) = declared_content_type(&spec.body)
+        && !headers.contains_key(header::CONTENT_TYPE)
+    {
+        HeaderValue::from_str(&content_type).map_err(|_| SpecError::ContentType(content_type))?;
+    }
+    Ok(())
+}
+
+/// The content type a body declares (or gets by default), without reading a body file.
+fn declared_content_type(body: &Body) -> Option<String> {
+    match body {
+        Body::None => None,
+        Body::Text { content_type, .. } => Some(
+            content_type
+                .clone()
+                .unwrap_or_else(|| "text/plain; charset=utf-8".into()),
+        ),
+        Body::Json { .. } => Some("application/json".into()),
+        Body::Form { .. } => Some("application/x-www-form-urlencoded".into()),
+        Body::File { content_type, .. } => Some(
+            content_type
+                .clone()
+                .unwrap_or_else(|| "application/octet-stream".into()),
+        ),
+    }
+}
+
+/// Method, URL and headers (idempotency key included) of the spec, validated.
+fn head(spec: &RequestSpec) -> Result<(Method, Url, HeaderMap), SpecError> {
+    let method = parse_method(&spec.method)?;
+    let url = parse_url(spec)?;
+    let mut headers = HeaderMap::new();
+    for (index, row) in spec.headers.iter().enumerate().filter(|(_, h)| h.enabled) {
+        let name = HeaderName::from_bytes(row.name.trim().as_bytes()).map_err(|_| {
+            SpecError::HeaderName {
+                index,
+                name: row.name.clone(),
+            }
+        })?;
+        let mut value =
+            HeaderValue::from_bytes(row.value.as_bytes()).map_err(|_| SpecError::HeaderValue {
+                index,
+                name: row.name.clone(),
+            })?;
+        value.set_sensitive(row.is_secret());
+        headers.append(name, value);
+    }
+    if let Some(key) = &spec.idempotency_key {
+        let value =
+            HeaderValue::from_bytes(key.as_bytes()).map_err(|_| SpecError::IdempotencyKey)?;
+        headers.insert(HeaderName::from_static("idempotency-key"), value);
+    }
+    Ok((method, url, headers))
+}
+
+/// Removes `user:password@` from `url` and returns it as a sensitive `Basic` header value
+/// (RFC 7617: base64 of `user:password`, both percent-decoded), or `None` when there is none.
+fn take_credentials(url: &mut Url) -> Option<HeaderValue> {
+    use base64::Engine as _;
+    if url.username().is_empty() && url.password().is_none() {
+        return None;
+    }
+    let decode = |s: &str| percent_encoding::percent_decode_str(s).collect::<Vec<u8>>();
+    let mut pair = decode(url.username());
+    pair.push(b':');
+    pair.extend(decode(url.password().unwrap_or("")));
+    // Both only fail for URLs that cannot carry credentials, which never have any.
+    let _ = url.set_username("");
+    let _ = url.set_password(None);
+    let encoded = base64::engine::general_purpose::STANDARD.encode(pair);
+    let mut value = HeaderValue::from_str(&format!("Basic {encoded}")).ok()?;
+    value.set_sensitive(true);
+    Some(value)
+}
+
 /// A method token, as typed (methods are case-sensitive).
 fn parse_method(raw: &str) -> Result<Method, SpecError> {
     let trimmed = raw.trim();
@@ -126,9 +196,12 @@ fn parse_method(raw: &str) -> Result<Method, SpecError> {
 fn parse_url(spec: &RequestSpec) -> Result<Url, SpecError> {
     let raw = spec.url.trim();
     let bad = |reason: String| SpecError::Url {
-        url: spec.url.clone(),
+        url: shortened(&super::redact::redact_url_passwords(&spec.url)),
         reason,
     };
+    if raw.is_empty() {
+        return Err(bad("the url is empty".into()));
+    }
     let mut url = Url::parse(raw).map_err(|e| bad(e.to_string().to_lowercase()))?;
     if url.scheme() != "http" && url.scheme() != "https" {
         return Err(bad(format!("scheme `{}` is not supported", url.scheme())));
@@ -143,7 +216,26 @@ fn parse_url(spec: &RequestSpec) -> Result<Url, SpecError> {
             pairs.append_pair(&row.name, &row.value);
         }
     }
+    // What reqwest does before sending: a URL that is no valid HTTP URI (e.g. longer than
+    // 65,534 bytes) would fail every attempt.
+    hyper::Uri::try_from(url.as_str()).map_err(|e| {
+        bad(format!(
+            "not a valid http uri ({})",
+            e.to_string().to_lowercase()
+        ))
+    })?;
     Ok(url)
+}
+
+/// Most characters of a URL quoted in an error.
+const URL_QUOTE_MAX: usize = 200;
+
+/// `url`, cut to [`URL_QUOTE_MAX`] characters with `…` so an error stays one readable line.
+fn shortened(url: &str) -> String {
+    match url.char_indices().nth(URL_QUOTE_MAX) {
+        Some((cut, _)) => format!("{}…", &url[..cut]),
+        None => url.to_owned(),
+    }
 }
 
 /// Body bytes and the default content type for the body kind.
@@ -344,5 +436,61 @@ mod tests {
         let mut put = post.clone();
         put.method = Method::PUT;
         assert_eq!(put.redirected(301, same).method, Method::PUT);
+    }
+
+    #[test]
+    fn check_spec_catches_bad_requests_without_reading_the_body_file() {
+        let mut ok = RequestSpec::get("http://127.0.0.1:9/");
+        ok.body = Body::File {
+            path: "/definitely/not/here.bin".into(),
+            content_type: None,
+        };
+        assert_eq!(check_spec(&ok), Ok(()));
+
+        let err = check_spec(&RequestSpec::get("")).expect_err("empty url");
+        assert!(err.to_string().contains("the url is empty"), "{err}");
+
+        let long = format!("http://127.0.0.1:9/{}", "a".repeat(70_000));
+        let err = check_spec(&RequestSpec::get(&long)).expect_err("too long for a uri");
+        let text = err.to_string();
+        assert!(text.contains("not a valid http uri"), "{text}");
+        assert!(
+            text.len() < 500,
+            "the url is shortened: {} chars",
+            text.len()
+        );
+
+        let mut spec = RequestSpec::get("http://127.0.0.1:9/");
+        spec.headers.push(KeyValue::new("X-A", "a\nb"));
+        assert!(matches!(
+            check_spec(&spec),
+            Err(SpecError::HeaderValue { .. })
+        ));
+
+        let mut spec = RequestSpec::get("http://127.0.0.1:9/");
+        spec.idempotency_key = Some("a\nb".into());
+        assert_eq!(check_spec(&spec), Err(SpecError::IdempotencyKey));
+    }
+
+    #[test]
+    fn url_credentials_become_a_basic_header_and_leave_the_url() {
+        let spec = RequestSpec::get("http://us%20er:p%40ss@127.0.0.1:9/x");
+        let hop = block_on(HopRequest::from_spec(&spec)).expect("valid");
+        let request = hop.to_request();
+        assert_eq!(request.url().as_str(), "http://127.0.0.1:9/x");
+        // base64("us er:p@ss")
+        assert_eq!(
+            request.headers()[header::AUTHORIZATION],
+            "Basic dXMgZXI6cEBzcw=="
+        );
+        assert_eq!(hop.url.password(), Some("p%40ss"), "kept for the events");
+
+        let mut own = spec.clone();
+        own.headers.push(KeyValue::new("Authorization", "Bearer t"));
+        let hop = block_on(HopRequest::from_spec(&own)).expect("valid");
+        assert_eq!(
+            hop.to_request().headers()[header::AUTHORIZATION],
+            "Bearer t"
+        );
     }
 }

@@ -25,6 +25,7 @@ mod client_cache;
 mod emitter;
 mod hop_request;
 mod precise_sleep;
+mod redact;
 mod resolver;
 mod run_loop;
 mod service;
@@ -32,6 +33,8 @@ mod spec_error;
 mod timeouts;
 
 pub use body_preview::BODY_PREVIEW_CAP;
+pub use hop_request::check_spec;
+pub use redact::{PASSWORD_MASK, redact_url_passwords};
 pub use service::{COMMAND_CAPACITY, Command, ENGINE_WORKERS, EVENT_CAPACITY, EngineService};
 pub use spec_error::SpecError;
 pub use timeouts::EffectiveTimeouts;

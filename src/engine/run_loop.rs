@@ -160,6 +160,8 @@ async fn drive(
             return Ok(ended(OutcomeKind::Deadline, message, state));
         }
         state.stage = Stage::Attempt(attempt);
+        // An attempt counts as made once it starts, even if a cancel aborts it.
+        state.attempts = attempt;
         emitter
             .emit(RunEvent::AttemptStarted {
                 run_id,
@@ -181,10 +183,10 @@ async fn drive(
             follow_redirects: spec.follow_redirects,
             max_redirects: spec.max_redirects,
             resolve_timeout: timeouts.resolve,
+            read_timeout: timeouts.read,
             total: total_limit(timeouts.total, time_left),
         };
         let report = run_attempt(&client, current.clone(), rules).await;
-        state.attempts = attempt;
         if let Some(status) = report.outcome.status() {
             state.last_status = Some(status);
         }

@@ -15,7 +15,8 @@ Examples:
 
 For every retry n it prints min / p50 / p95 / max of wait n and of the cumulative waiting up
 to it (ms), sampled assuming every attempt fails with 503 and sends no delay header, plus the
-formula's true maximum for wait n.")]
+formula's true maximum for wait n. `reached` counts the sampled runs that got to retry n (a custom
+script returning () stops a run early); the quantiles of row n are over those runs only.")]
 pub struct SimulateArgs {
     /// Profile file (JSON).
     #[arg(long, value_name = "FILE", conflicts_with = "builtin")]
@@ -35,7 +36,8 @@ pub struct SimulateArgs {
 /// Prints the table.
 ///
 /// # Errors
-/// Exit 2 for an invalid profile or a script that does not compile.
+/// Exit 2 for an invalid profile, a script that does not compile, or a script that fails or returns
+/// a bad value while sampled (the message names the retry).
 pub fn execute(args: &SimulateArgs) -> Result<u8, CliError> {
     let profile = profile_source::select(args.profile.as_deref(), args.builtin.as_deref())?;
     let seed = args.seed.or(profile.seed).unwrap_or_else(rand::random);
@@ -48,16 +50,18 @@ pub fn execute(args: &SimulateArgs) -> Result<u8, CliError> {
         args.samples
     );
     crate::cli_outln!(
-        "{:>5}  {:>31}  {:>31}  {:>10}",
+        "{:>5}  {:>8}  {:>31}  {:>31}  {:>10}",
         "retry",
+        "reached",
         "wait ms: min / p50 / p95 / max",
         "cumulative: min / p50 / p95 / max",
         "bound max"
     );
     for s in &stats {
         crate::cli_outln!(
-            "{:>5}  {}  {}  {:>10.0}",
+            "{:>5}  {:>8}  {}  {}  {:>10.0}",
             s.retry,
+            s.reached,
             quantiles(&s.wait),
             quantiles(&s.cumulative),
             s.bound_max

@@ -53,21 +53,15 @@ pub fn check_url(url: &str) -> Result<(), CliError> {
 /// The body of `-d DATA` / `-d @FILE`; the Content-Type comes from a `-H Content-Type` if any.
 ///
 /// # Errors
-/// Exit 2 when `@FILE` cannot be opened or is a directory.
+/// Exit 2 when `@FILE` is unreadable, a directory, not a regular file, or over the body size limit.
 pub fn body_from_data(data: &str, headers: &[KeyValue]) -> Result<Body, CliError> {
     let content_type = headers
         .iter()
         .find(|h| h.name.eq_ignore_ascii_case("content-type"))
         .map(|h| h.value.clone());
     if let Some(path) = data.strip_prefix('@') {
-        let meta = std::fs::File::open(path)
-            .and_then(|f| f.metadata())
-            .map_err(|e| CliError::usage(format!("cannot read body file ({e}): {path}")))?;
-        if meta.is_dir() {
-            return Err(CliError::usage(format!(
-                "cannot read body file (it is a directory; give a file after @): {path}"
-            )));
-        }
+        crate::engine::check_body_file(path)
+            .map_err(|e| CliError::usage(format!("-d @{path}: {e}")))?;
         return Ok(Body::File {
             path: path.to_owned(),
             content_type,

@@ -269,15 +269,17 @@ async fn read_body(body: &Body) -> Result<(Option<Bytes>, Option<String>), SpecE
             )
         }
         Body::File { path, content_type } => {
-            // What `tokio::fs::read` does, without enabling tokio's `fs` feature for one call.
+            // Read off the runtime's threads (what `tokio::fs::read` does), with a size limit.
             let owned = path.clone();
-            let read = tokio::task::spawn_blocking(move || std::fs::read(owned))
-                .await
-                .unwrap_or_else(|e| Err(std::io::Error::other(e.to_string())));
-            let bytes = read.map_err(|e| SpecError::BodyFile {
-                path: path.clone(),
-                reason: e.to_string().to_lowercase(),
-            })?;
+            let bytes =
+                tokio::task::spawn_blocking(move || super::body_file::read_body_file(&owned))
+                    .await
+                    .unwrap_or_else(|e| {
+                        Err(SpecError::BodyFile {
+                            path: path.clone(),
+                            reason: e.to_string().to_lowercase(),
+                        })
+                    })?;
             (
                 Some(Bytes::from(bytes)),
                 Some(

@@ -19,6 +19,7 @@
 //!   `chrono::Local` with offset.
 
 mod attempt;
+mod body_file;
 mod body_preview;
 mod classify;
 mod client_cache;
@@ -32,6 +33,7 @@ mod service;
 mod spec_error;
 mod timeouts;
 
+pub use body_file::{MAX_BODY_FILE_BYTES, check_body_file};
 pub use body_preview::BODY_PREVIEW_CAP;
 pub use hop_request::check_spec;
 pub use redact::{PASSWORD_MASK, redact_url_passwords};

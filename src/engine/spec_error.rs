@@ -43,9 +43,7 @@ pub enum SpecError {
     #[error("invalid content type `{0}` in body.content_type: use a value like application/json")]
     ContentType(String),
     /// The body file cannot be read.
-    #[error(
-        "cannot read the body file in body.path ({reason}); check that it exists and is readable: {path}"
-    )]
+    #[error("cannot use the body file in body.path: {reason}: {path}")]
     BodyFile {
         /// The path as given.
         path: String,

@@ -625,6 +625,29 @@ fn custom_script_compile_errors_show_inline_with_line_and_column() {
     assert!(h.query_by_label("script compiles").is_some());
 }
 
+#[test]
+fn send_refuses_a_profile_whose_script_fails_its_dry_run() {
+    let (state, probe) = setup(vec![], None);
+    let mut h = harness(state);
+    h.run();
+    h.get_by_label("Duplicate to edit").click();
+    h.run();
+    {
+        let backoff = &mut h.state_mut().current.profile.backoff;
+        backoff.strategy = Strategy::Custom;
+        backoff.script = Some("fn get_delay(ctx) { 0.0 / 0.0 }\n".into());
+    }
+    h.run();
+    h.get_by_label("Send").click();
+    h.run();
+    assert!(
+        starts(&probe).is_empty(),
+        "nothing is sent under a failing script"
+    );
+    let status = label_of(&h, "cannot send: the profile has a problem");
+    assert!(status.contains("NaN"), "{status}");
+}
+
 // ---------------------------------------------------------------------------------------------
 // Real engine + demo server on 127.0.0.1 (need the merged engine, demo and timeline).
 

@@ -338,6 +338,20 @@ impl WorkbenchState {
             self.status = Some((true, format!("cannot send: {problem}")));
             return;
         }
+        // The same checks `profile validate` and the CLI apply (including the custom script's
+        // dry run), so the window never sends under a profile the CLI would refuse.
+        let issues = crate::profile::validate(&self.current.profile);
+        if let Some(first) = issues.first() {
+            let more = match issues.len() - 1 {
+                0 => String::new(),
+                n => format!(" (+{n} more, see the policy editor)"),
+            };
+            self.status = Some((
+                true,
+                format!("cannot send: the profile has a problem: {first}{more}"),
+            ));
+            return;
+        }
         let run_id = self.engine.next_run_id();
         let spec = self
             .composer

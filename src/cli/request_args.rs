@@ -60,8 +60,12 @@ pub fn body_from_data(data: &str, headers: &[KeyValue]) -> Result<Body, CliError
         .find(|h| h.name.eq_ignore_ascii_case("content-type"))
         .map(|h| h.value.clone());
     if let Some(path) = data.strip_prefix('@') {
-        crate::engine::check_body_file(path)
-            .map_err(|e| CliError::usage(format!("-d @{path}: {e}")))?;
+        crate::engine::check_body_file(path).map_err(|e| match e {
+            crate::engine::SpecError::BodyFile { reason, .. } => {
+                CliError::usage(format!("cannot read body file ({reason}): {path}"))
+            }
+            other => CliError::usage(format!("-d @{path}: {other}")),
+        })?;
         return Ok(Body::File {
             path: path.to_owned(),
             content_type,

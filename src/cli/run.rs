@@ -19,10 +19,12 @@ use tokio::sync::mpsc;
 Examples (start `retryscope demo-server --port 8080` first):
   retryscope run --builtin vbscript-module 'http://127.0.0.1:8080/status/503?times=2'
   retryscope run --builtin servicenow-exponential 'http://127.0.0.1:8080/status/429?times=2'
-  retryscope run --profile my-profile.json --seed 42 --json 'http://127.0.0.1:8080/status/500?times=1'
+  retryscope run --profile my-profile.json --seed 42 --json \\
+      'http://127.0.0.1:8080/status/500?times=1'
   retryscope run -X POST -H 'Content-Type: application/json' -d '{\"a\":1}' --idempotency-key \\
       http://127.0.0.1:8080/echo
-  retryscope run -d @body.json --deadline-ms 5000 'http://127.0.0.1:8080/retry-after?value=2&times=1'
+  retryscope run -d @body.json --deadline-ms 5000 \\
+      'http://127.0.0.1:8080/retry-after?value=2&times=1'
 
 Output: one line per attempt (start time, status or error, duration, verdict), one line per
 wait (the explanation of the planned wait, then the measured wait), and a summary with the

@@ -17,22 +17,29 @@ pub fn show(
     actions: &mut Vec<TimelineAction>,
 ) {
     let run_id = timeline.run_id();
-    ui.horizontal(|ui| {
-        match timeline.finished() {
-            Some(f) => {
-                egui::Frame::new()
-                    .fill(banner_color(f.banner.kind))
-                    .inner_margin(egui::Margin::symmetric(10, 4))
-                    .corner_radius(4.0)
-                    .show(ui, |ui| {
-                        ui.label(RichText::new(&f.banner.text).strong().color(Color32::WHITE));
-                    });
-            }
-            None => {
-                let status = live_status(timeline, Some(now)).unwrap_or_default();
-                ui.label(RichText::new(status).strong());
-            }
+    // The banner or live status on a line of its own (wrapping), so a long message such as a
+    // script error never pushes the buttons out of the panel.
+    match timeline.finished() {
+        Some(f) => {
+            egui::Frame::new()
+                .fill(banner_color(f.banner.kind))
+                .inner_margin(egui::Margin::symmetric(10, 4))
+                .corner_radius(4.0)
+                .show(ui, |ui| {
+                    ui.add(
+                        egui::Label::new(
+                            RichText::new(&f.banner.text).strong().color(Color32::WHITE),
+                        )
+                        .wrap(),
+                    );
+                });
         }
+        None => {
+            let status = live_status(timeline, Some(now)).unwrap_or_default();
+            ui.label(RichText::new(status).strong());
+        }
+    }
+    ui.horizontal(|ui| {
         let active = timeline.is_active();
         let waiting = matches!(timeline.phase(), Phase::Waiting(_));
         if ui

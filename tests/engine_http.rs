@@ -404,3 +404,31 @@ async fn url_passwords_are_sent_but_redacted_in_every_event() {
     // base64("user:s3cret")
     assert!(body.contains("Basic dXNlcjpzM2NyZXQ="), "{body}");
 }
+
+#[tokio::test]
+async fn a_prepared_run_driven_on_the_calling_task_emits_the_same_cycle() {
+    use retryscope::engine::{RunOptions, prepare_run};
+    let server = DemoServer::start(0).await.unwrap();
+    let (tx, mut rx) = tokio::sync::mpsc::channel(64);
+    let (handle, run) = prepare_run(
+        RequestSpec::get(server.url("/status/503?times=1&key=inline")),
+        fixed(5, 3),
+        RunOptions {
+            run_id: 9,
+            seed: Some(1),
+        },
+        tx,
+        None,
+    );
+    assert!(!handle.is_finished(), "nothing runs before drive()");
+    assert!(server.log().is_empty(), "no request before drive()");
+    run.drive().await;
+    assert!(handle.is_finished());
+    let mut events = Vec::new();
+    while let Ok(event) = rx.try_recv() {
+        events.push(event);
+    }
+    assert_eq!(labels(&events), ["503", "200"]);
+    assert_eq!(finished(&events).0.kind, OutcomeKind::Succeeded);
+    assert!(events.iter().all(|e| e.run_id() == 9));
+}

@@ -104,6 +104,37 @@ pub fn start_run(
     events: mpsc::Sender<RunEvent>,
     waker: Option<Waker>,
 ) -> RunHandle {
+    let (handle, run) = prepare_run(spec, profile, options, events, waker);
+    tokio::spawn(run.drive());
+    handle
+}
+
+/// A run made ready but not started: [`PreparedRun::drive`] runs it on the calling task.
+///
+/// For front ends that await the run anyway (no spawned task, so no hand-over between tokio
+/// workers per run); [`start_run`] is `prepare_run` + `tokio::spawn(run.drive())`.
+pub struct PreparedRun {
+    input: RunInput,
+    emitter: Emitter,
+    control: RunControl,
+}
+
+impl PreparedRun {
+    /// Runs to the end (success, stop, give-up, deadline, cancel through the handle, or a dropped
+    /// receiver), emitting every event.
+    pub async fn drive(self) {
+        run_loop::run(self.input, self.emitter, self.control).await;
+    }
+}
+
+/// Like [`start_run`] without starting: returns the handle and the run to drive.
+pub fn prepare_run(
+    spec: RequestSpec,
+    profile: RetryProfile,
+    options: RunOptions,
+    events: mpsc::Sender<RunEvent>,
+    waker: Option<Waker>,
+) -> (RunHandle, PreparedRun) {
     let handle = RunHandle {
         run_id: options.run_id,
         cancel: CancellationToken::new(),
@@ -121,6 +152,10 @@ pub fn start_run(
         skip: Arc::clone(&handle.skip),
         done: handle.done.clone(),
     };
-    tokio::spawn(run_loop::run(input, Emitter::new(events, waker), control));
-    handle
+    let run = PreparedRun {
+        input,
+        emitter: Emitter::new(events, waker),
+        control,
+    };
+    (handle, run)
 }

@@ -99,7 +99,7 @@ impl HopRequest {
     }
 }
 
-/// Everything [`HopRequest::from_spec`] checks except reading a body file, without building
+/// Everything `HopRequest::from_spec` checks except reading a body file, without building
 /// anything to send: method, URL (absolute http/https, and a valid HTTP URI once the query
 /// rows are appended), header names and values, the idempotency key and the body's content
 /// type. Synchronous, so a front end can reject a bad request before starting a run.

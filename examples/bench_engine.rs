@@ -128,55 +128,39 @@ async fn wait_fidelity(server: &DemoServer, wait_ms: u64, count: u32) -> Res<(Ve
     Ok((errors, overshoot))
 }
 
-/// Seconds for `n` sequential single-attempt GETs through the engine. Like a UI, the loop does
-/// not await each event: it waits for the run to end, then drains its events.
-async fn engine_loop(server: &DemoServer, n: u64, first_id: RunId) -> Res<f64> {
-    let profile = fixed(10, 0)?;
-    let url = server.url("/status/200?key=overhead");
-    let began = Instant::now();
-    for i in 0..n {
-        let (tx, mut rx) = mpsc::channel(64);
-        let handle = start_run(
-            RequestSpec::get(url.clone()),
-            profile.clone(),
-            RunOptions {
-                run_id: first_id + i,
-                seed: Some(1),
-            },
-            tx,
-            None,
-        );
-        handle.finished().await;
-        let mut events = Vec::new();
-        while let Ok(event) = rx.try_recv() {
-            events.push(event);
-        }
-        if outcome_kind(&events) != Some(OutcomeKind::Succeeded) {
-            return Err(format!("engine GET {i} failed: {:?}", events.last()).into());
-        }
-    }
-    Ok(began.elapsed().as_secs_f64())
+/// How the bench runs each engine run.
+#[derive(Clone, Copy)]
+enum Drive {
+    /// `start_run`: spawned on the runtime, as the UI does; the loop waits for the run to end.
+    Spawned,
+    /// `prepare_run` + `drive`: the same loop on the calling task, as a front end that awaits.
+    Inline,
 }
 
-/// Seconds for `n` sequential single-attempt GETs through the engine's loop driven on the
-/// calling task (`prepare_run` + `drive`, as the CLI does): no task hand-over per run.
-async fn engine_inline_loop(server: &DemoServer, n: u64, first_id: RunId) -> Res<f64> {
+/// Seconds for `n` sequential single-attempt GETs through the engine. Like a UI, the loop does
+/// not await each event: it waits for the run to end, then drains its events.
+async fn engine_loop(server: &DemoServer, n: u64, first_id: RunId, how: Drive) -> Res<f64> {
     let profile = fixed(10, 0)?;
     let url = server.url("/status/200?key=overhead");
     let began = Instant::now();
     for i in 0..n {
         let (tx, mut rx) = mpsc::channel(64);
-        let (_handle, run) = prepare_run(
-            RequestSpec::get(url.clone()),
-            profile.clone(),
-            RunOptions {
-                run_id: first_id + i,
-                seed: Some(1),
-            },
-            tx,
-            None,
-        );
-        run.drive().await;
+        let spec = RequestSpec::get(url.clone());
+        let options = RunOptions {
+            run_id: first_id + i,
+            seed: Some(1),
+        };
+        match how {
+            Drive::Spawned => {
+                start_run(spec, profile.clone(), options, tx, None)
+                    .finished()
+                    .await;
+            }
+            Drive::Inline => {
+                let (_handle, run) = prepare_run(spec, profile.clone(), options, tx, None);
+                run.drive().await;
+            }
+        }
         let mut events = Vec::new();
         while let Ok(event) = rx.try_recv() {
             events.push(event);
@@ -242,14 +226,14 @@ async fn main() -> Res<()> {
     let n = scale(10_000);
     println!("\n## Engine overhead ({n} sequential single-attempt GETs)\n");
     plain_loop(&server, 200).await?;
-    engine_loop(&server, 200, 1_000_000).await?;
-    engine_inline_loop(&server, 200, 1_500_000).await?;
+    engine_loop(&server, 200, 1_000_000, Drive::Spawned).await?;
+    engine_loop(&server, 200, 1_500_000, Drive::Inline).await?;
     // Interleaved in 10 rounds so load changes on a shared machine hit all loops alike.
     let (mut plain, mut engine, mut inline) = (0.0, 0.0, 0.0);
     for round in 0..10 {
         plain += plain_loop(&server, n / 10).await?;
-        engine += engine_loop(&server, n / 10, 2_000_000 + round * n).await?;
-        inline += engine_inline_loop(&server, n / 10, 3_000_000 + round * n).await?;
+        engine += engine_loop(&server, n / 10, 2_000_000 + round * n, Drive::Spawned).await?;
+        inline += engine_loop(&server, n / 10, 3_000_000 + round * n, Drive::Inline).await?;
     }
     let per = |s: f64| s * 1e6 / n as f64;
     println!("| loop | total s | µs per GET |");

@@ -76,3 +76,19 @@ fn script_returning_unit_or_numbers_passes_the_dry_run() {
     ))
     .expect("retry 4 is not dry-run");
 }
+
+#[test]
+fn script_that_fails_only_when_throttled_is_reported_by_the_429_dry_run() {
+    let script = "fn get_delay(ctx) {\n  if ctx.status == 429 { 0.0 / 0.0 } else { 100 }\n}";
+    let e = load_str(&custom(script)).expect_err("NaN on 429");
+    assert_eq!(e.issues.len(), 1, "{e}");
+    let i = &e.issues[0];
+    assert_eq!(i.path, "backoff.script", "{i}");
+    assert!(i.message.contains("NaN"), "{i}");
+    assert!(i.message.contains("429 response and Retry-After: 1"), "{i}");
+    // Honouring the header through the helper passes.
+    load_str(&custom(
+        "fn get_delay(ctx) {\n  let h = ctx.headers[\"retry-after\"];\n  if h != () { retry_after(h) } else { 100 }\n}",
+    ))
+    .expect("retry_after() of \"1\" is 1000 ms");
+}

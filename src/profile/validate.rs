@@ -1,8 +1,11 @@
 //! Semantic checks of a parsed profile. Every problem is collected, not just the first.
 
 use super::issue::ProfileIssue;
-use crate::model::{Backoff, PROFILE_FORMAT, RetryProfile, StatusSet, Strategy};
-use crate::policy::{Policy, PolicyError, simulate};
+use crate::model::{
+    AttemptOutcome, Backoff, BodyPreview, PROFILE_FORMAT, ResponseSummary, RetryProfile, StatusSet,
+    Strategy,
+};
+use crate::policy::{Policy, PolicyError, WaitContext, WaitDecision, rng_from_seed, simulate};
 
 /// Largest sensible `max_retries` (a profile asking for more is almost certainly a typo).
 pub const MAX_RETRIES_LIMIT: u32 = 1000;
@@ -219,7 +222,7 @@ fn check_script(profile: &RetryProfile, issues: &mut Vec<ProfileIssue>) {
         return;
     }
     match Policy::new(profile.clone()) {
-        Ok(_) if has_script => dry_run(profile, issues),
+        Ok(policy) if has_script => dry_run(profile, &policy, issues),
         Ok(_) => {}
         Err(PolicyError::Script {
             line,
@@ -244,11 +247,13 @@ fn check_script(profile: &RetryProfile, issues: &mut Vec<ProfileIssue>) {
 /// Retries the dry run of a custom script calls `get_delay` for (1..=min(max_retries, this)).
 pub const DRY_RUN_RETRIES: u32 = 3;
 
-/// Runs a compiled custom script for retries 1..=min(max_retries, [`DRY_RUN_RETRIES`]) with a
-/// 503 outcome and no headers (one [`simulate`] sample, seed = the profile's or 0), so a script
-/// that throws, loops, recurses or returns NaN / a negative / a string is reported at
-/// `backoff.script` (with the script's line:column when Rhai knows it). Returning `()` is fine.
-fn dry_run(profile: &RetryProfile, issues: &mut Vec<ProfileIssue>) {
+/// Runs a compiled custom script for retries 1..=min(max_retries, [`DRY_RUN_RETRIES`]) twice:
+/// with a 503 outcome and no headers (one [`simulate`] sample, seed = the profile's or 0), then
+/// with a 429 carrying `Retry-After: 1` (the throttling path scripts most often branch on). A
+/// script that throws, loops, recurses or returns NaN / a negative / a string on either path is
+/// reported at `backoff.script` (with the script's line:column when Rhai knows it). Returning
+/// `()` is fine.
+fn dry_run(profile: &RetryProfile, policy: &Policy, issues: &mut Vec<ProfileIssue>) {
     let mut short = profile.clone();
     short.max_retries = short.max_retries.min(DRY_RUN_RETRIES);
     if let Err(e) = simulate(&short, 1, profile.seed.unwrap_or(0)) {
@@ -256,5 +261,38 @@ fn dry_run(profile: &RetryProfile, issues: &mut Vec<ProfileIssue>) {
             "backoff.script",
             format!("{e}; the dry run calls get_delay with a 503 response and no headers"),
         ));
+        return;
+    }
+    let throttled = AttemptOutcome::Response(ResponseSummary {
+        status: 429,
+        reason: "Too Many Requests".into(),
+        version: "HTTP/1.1".into(),
+        headers: vec![("retry-after".into(), "1".into())],
+        body: BodyPreview::default(),
+    });
+    let mut rng = rng_from_seed(profile.seed.unwrap_or(0));
+    let mut prev_wait_ms = None;
+    for retry in 1..=short.max_retries {
+        let context = WaitContext {
+            retry,
+            outcome: &throttled,
+            elapsed_ms: prev_wait_ms.unwrap_or(0),
+            prev_wait_ms,
+            time_left_ms: None,
+            now_unix_ms: 0,
+        };
+        match policy.next_wait(&context, &mut rng) {
+            WaitDecision::Wait(explanation) => prev_wait_ms = Some(explanation.wait_ms),
+            WaitDecision::Stop { .. } => return,
+            WaitDecision::ScriptError { message } => {
+                issues.push(ProfileIssue::new(
+                    "backoff.script",
+                    format!(
+                        "custom script failed for retry {retry}: {message}; the dry run calls get_delay with a 429 response and Retry-After: 1"
+                    ),
+                ));
+                return;
+            }
+        }
     }
 }

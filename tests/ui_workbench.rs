@@ -603,9 +603,9 @@ fn idle_workbench_does_not_repaint_continuously() {
     assert!(steps <= 2, "idle frames settle at once, ran {steps}");
 }
 
-#[test]
-fn custom_script_compile_errors_show_inline_with_line_and_column() {
-    let (state, _probe) = setup(vec![], None);
+/// A workbench with the default profile duplicated and switched to `custom` with `script`.
+fn editing_custom_script(script: &str) -> (Harness<'static, WorkbenchState>, EngineProbe) {
+    let (state, probe) = setup(vec![], None);
     let mut h = harness(state);
     h.run();
     h.get_by_label("Duplicate to edit").click();
@@ -613,9 +613,15 @@ fn custom_script_compile_errors_show_inline_with_line_and_column() {
     {
         let backoff = &mut h.state_mut().current.profile.backoff;
         backoff.strategy = Strategy::Custom;
-        backoff.script = Some("fn get_delay(ctx) {\n    let x = ;\n}\n".into());
+        backoff.script = Some(script.into());
     }
     h.run();
+    (h, probe)
+}
+
+#[test]
+fn custom_script_compile_errors_show_inline_with_line_and_column() {
+    let (mut h, _probe) = editing_custom_script("fn get_delay(ctx) {\n    let x = ;\n}\n");
     assert!(h.query_by_label("Script").is_some(), "code editor shown");
     let error = label_of(&h, "line 2, column");
     assert!(!error.is_empty(), "compile error names line 2");
@@ -627,17 +633,7 @@ fn custom_script_compile_errors_show_inline_with_line_and_column() {
 
 #[test]
 fn send_refuses_a_profile_whose_script_fails_its_dry_run() {
-    let (state, probe) = setup(vec![], None);
-    let mut h = harness(state);
-    h.run();
-    h.get_by_label("Duplicate to edit").click();
-    h.run();
-    {
-        let backoff = &mut h.state_mut().current.profile.backoff;
-        backoff.strategy = Strategy::Custom;
-        backoff.script = Some("fn get_delay(ctx) { 0.0 / 0.0 }\n".into());
-    }
-    h.run();
+    let (mut h, probe) = editing_custom_script("fn get_delay(ctx) { 0.0 / 0.0 }\n");
     h.get_by_label("Send").click();
     h.run();
     assert!(

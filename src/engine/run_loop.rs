@@ -15,7 +15,8 @@ use super::hop_request::HopRequest;
 use super::precise_sleep::sleep_until_precise;
 use super::timeouts::EffectiveTimeouts;
 use crate::model::{
-    OutcomeKind, RequestSpec, RetryProfile, RunEvent, RunId, RunOutcome, Verdict, WaitExplanation,
+    AttemptOutcome, OutcomeKind, RequestSpec, RetryProfile, RunEvent, RunId, RunOutcome, Verdict,
+    WaitExplanation,
 };
 use crate::policy::{Policy, WaitContext, WaitDecision, rng_from_seed};
 use std::time::Duration;
@@ -62,8 +63,9 @@ pub(crate) async fn run(input: RunInput, emitter: Emitter, control: RunControl) 
         last_status: None,
         stage: Stage::Preparing,
     };
+    let run_id = input.run_id;
     let ended = {
-        let drive = drive(&input, &emitter, &control.skip, clock, &mut state);
+        let drive = drive(input, &emitter, &control.skip, clock, &mut state);
         tokio::select! {
             biased;
             () = control.cancel.cancelled() => Ok(None),
@@ -82,7 +84,7 @@ pub(crate) async fn run(input: RunInput, emitter: Emitter, control: RunControl) 
         });
         let _ = emitter
             .emit(RunEvent::RunFinished {
-                run_id: input.run_id,
+                run_id,
                 outcome,
                 attempts: state.attempts,
                 elapsed_ms: ms(clock.elapsed()),
@@ -106,7 +108,7 @@ fn ended(kind: OutcomeKind, message: impl Into<String>, state: &RunState) -> Run
 
 /// The loop proper. `Err(Closed)` when the event receiver is gone.
 async fn drive(
-    input: &RunInput,
+    input: RunInput,
     emitter: &Emitter,
     skip: &Notify,
     clock: Instant,
@@ -118,9 +120,11 @@ async fn drive(
         profile,
         seed,
     } = input;
-    let run_id = *run_id;
     let seed = seed.or(profile.seed).unwrap_or_else(rand::random);
-    let prepared = prepare(spec, profile).await;
+    let profile_name = profile.name.clone();
+    let deadline = profile.deadline_ms.map(Duration::from_millis);
+    let max_attempts = u64::from(profile.max_retries) + 1;
+    let prepared = prepare(&spec, profile).await;
     let (method, url) = match &prepared {
         Ok(ready) => (ready.first.method.to_string(), ready.first.url.to_string()),
         Err(_) => (spec.method.clone(), spec.url.clone()),
@@ -129,7 +133,7 @@ async fn drive(
         .emit(RunEvent::RunStarted {
             run_id,
             seed,
-            profile: profile.name.clone(),
+            profile: profile_name,
             method,
             url,
             started_at: now_local(),
@@ -145,9 +149,7 @@ async fn drive(
         Err(message) => return Ok(ended(OutcomeKind::Error, message, state)),
     };
     let mut rng = rng_from_seed(seed);
-    let deadline = profile.deadline_ms.map(Duration::from_millis);
     let has_key = spec.has_idempotency_key();
-    let max_attempts = u64::from(profile.max_retries) + 1;
     let mut first_start: Option<Instant> = None;
     let mut prev_wait: Option<u64> = None;
     let mut attempt: u32 = 1;
@@ -186,47 +188,55 @@ async fn drive(
             read_timeout: timeouts.read,
             total: total_limit(timeouts.total, time_left),
         };
-        let report = run_attempt(&client, current.clone(), rules).await;
+        let report = run_attempt(&client, current, rules).await;
         if let Some(status) = report.outcome.status() {
             state.last_status = Some(status);
         }
         let verdict = policy.triage(report.last.method.as_str(), has_key, &report.outcome);
-        emitter
-            .emit(RunEvent::AttemptFinished {
-                run_id,
-                attempt,
-                outcome: report.outcome.clone(),
-                hops: report.hops.clone(),
-                timings: report.timings,
-                verdict: verdict.clone(),
-            })
-            .await?;
-        // A retry repeats the last hop's request (its URL and method), not the first URL.
-        current = report.last.clone();
-        match verdict {
+        // Decided before the event so the outcome moves into it; only a retry keeps a copy
+        // (its wait may depend on the answer's headers).
+        let next = match &verdict {
             Verdict::Success => {
                 let message = format!(
                     "succeeded on attempt {attempt} after {:.1} s",
                     clock.elapsed().as_secs_f64()
                 );
-                return Ok(ended(OutcomeKind::Succeeded, message, state));
+                Next::End(ended(OutcomeKind::Succeeded, message, state))
             }
-            Verdict::Stop { reason } => return Ok(ended(OutcomeKind::Stopped, reason, state)),
-            Verdict::Retry { .. } => {}
-        }
-        if u64::from(attempt) >= max_attempts {
-            let plural = if attempt == 1 { "" } else { "s" };
-            let message = format!(
-                "gave up after {attempt} attempt{plural} ({})",
-                report.outcome.label()
-            );
-            return Ok(ended(OutcomeKind::GaveUp, message, state));
-        }
+            Verdict::Stop { reason } => {
+                Next::End(ended(OutcomeKind::Stopped, reason.clone(), state))
+            }
+            Verdict::Retry { .. } if u64::from(attempt) >= max_attempts => {
+                let plural = if attempt == 1 { "" } else { "s" };
+                let message = format!(
+                    "gave up after {attempt} attempt{plural} ({})",
+                    report.outcome.label()
+                );
+                Next::End(ended(OutcomeKind::GaveUp, message, state))
+            }
+            Verdict::Retry { .. } => Next::Retry(report.outcome.clone()),
+        };
+        emitter
+            .emit(RunEvent::AttemptFinished {
+                run_id,
+                attempt,
+                outcome: report.outcome,
+                hops: report.hops,
+                timings: report.timings,
+                verdict,
+            })
+            .await?;
+        // A retry repeats the last hop's request (its URL and method), not the first URL.
+        current = report.last;
+        let outcome = match next {
+            Next::End(outcome) => return Ok(outcome),
+            Next::Retry(outcome) => outcome,
+        };
         let since_first = t0.elapsed();
         let time_left = deadline.map(|d| d.saturating_sub(since_first));
         let context = WaitContext {
             retry: attempt,
-            outcome: &report.outcome,
+            outcome: &outcome,
             elapsed_ms: u64::try_from(clock.elapsed().as_millis()).unwrap_or(u64::MAX),
             prev_wait_ms: prev_wait,
             time_left_ms: time_left.map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX)),
@@ -257,6 +267,12 @@ async fn drive(
     }
 }
 
+/// What follows an attempt: the end of the run, or a retry after a wait computed from the answer.
+enum Next {
+    End(RunOutcome),
+    Retry(AttemptOutcome),
+}
+
 /// What a run needs once its request and profile proved usable.
 struct Ready {
     /// The request of attempt 1.
@@ -271,13 +287,12 @@ struct Ready {
 ///
 /// # Errors
 /// The message `RunFinished` carries (kind `error`).
-async fn prepare(spec: &RequestSpec, profile: &RetryProfile) -> Result<Ready, String> {
+async fn prepare(spec: &RequestSpec, profile: RetryProfile) -> Result<Ready, String> {
     let first = HopRequest::from_spec(spec)
         .await
         .map_err(|e| e.to_string())?;
-    let policy =
-        Policy::new(profile.clone()).map_err(|e| format!("the profile cannot run: {e}"))?;
     let timeouts = EffectiveTimeouts::new(&spec.timeouts, &profile.timeouts);
+    let policy = Policy::new(profile).map_err(|e| format!("the profile cannot run: {e}"))?;
     let shared = if spec.new_connection_per_attempt {
         None
     } else {

@@ -10,7 +10,7 @@
 //!    peak resident memory from `/proc/self/status` (`VmHWM`).
 //!
 //! Run with `cargo run --release --example bench_engine` (about 2 minutes: the 500 ms waits alone
-//! take 100 s); `-- --quick` runs a tenth of everything to check the harness. Needs the real policy (`fixed` strategy). Traffic stays on 127.0.0.1.
+//! take 100 s); `-- --quick` runs a tenth of everything to check the harness; `--only fidelity|overhead|concurrency` runs one section. Needs the real policy (`fixed` strategy). Traffic stays on 127.0.0.1.
 
 use retryscope::demo::DemoServer;
 use retryscope::engine::{RunOptions, prepare_run, start_run};
@@ -203,10 +203,30 @@ fn mib(kib: Option<u64>) -> String {
 
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() -> Res<()> {
-    let quick = std::env::args().any(|a| a == "--quick");
+    let args: Vec<String> = std::env::args().collect();
+    let quick = args.iter().any(|a| a == "--quick");
+    // `--only fidelity|overhead|concurrency` runs one section.
+    let only = args
+        .iter()
+        .position(|a| a == "--only")
+        .and_then(|i| args.get(i + 1).cloned());
+    let wanted = |section: &str| only.as_deref().is_none_or(|o| o == section);
     let scale = |n: u64| if quick { n / 10 } else { n };
     let server = DemoServer::start(0).await?;
 
+    if wanted("fidelity") {
+        fidelity_section(&server, scale(200)).await?;
+    }
+    if wanted("overhead") {
+        overhead_section(&server, scale(10_000)).await?;
+    }
+    if wanted("concurrency") {
+        concurrency_section(&server, scale(1000)).await?;
+    }
+    Ok(())
+}
+
+async fn fidelity_section(server: &DemoServer, count: u64) -> Res<()> {
     println!("## Wait fidelity (error = server gap − planned wait − attempt duration)\n");
     println!(
         "| waits | planned ms | median error ms | p95 error ms | max error ms | median sleep overshoot ms |"
@@ -214,7 +234,7 @@ async fn main() -> Res<()> {
     println!("|---:|---:|---:|---:|---:|---:|");
     for wait_ms in [50, 500] {
         let (mut errors, mut overshoot) =
-            wait_fidelity(&server, wait_ms, u32::try_from(scale(200))?).await?;
+            wait_fidelity(server, wait_ms, u32::try_from(count)?).await?;
         let (median, p95, max) = stats(&mut errors);
         let (sleep_median, _, _) = stats(&mut overshoot);
         println!(
@@ -223,34 +243,66 @@ async fn main() -> Res<()> {
         );
     }
 
-    let n = scale(10_000);
+    Ok(())
+}
+
+async fn overhead_section(server: &DemoServer, n: u64) -> Res<()> {
     println!("\n## Engine overhead ({n} sequential single-attempt GETs)\n");
-    plain_loop(&server, 200).await?;
-    engine_loop(&server, 200, 1_000_000, Drive::Spawned).await?;
-    engine_loop(&server, 200, 1_500_000, Drive::Inline).await?;
-    // Interleaved in 10 rounds so load changes on a shared machine hit all loops alike.
-    let (mut plain, mut engine, mut inline) = (0.0, 0.0, 0.0);
-    for round in 0..10 {
-        plain += plain_loop(&server, n / 10).await?;
-        engine += engine_loop(&server, n / 10, 2_000_000 + round * n, Drive::Spawned).await?;
-        inline += engine_loop(&server, n / 10, 3_000_000 + round * n, Drive::Inline).await?;
+    plain_loop(server, 200).await?;
+    engine_loop(server, 200, 1_000_000, Drive::Spawned).await?;
+    engine_loop(server, 200, 1_500_000, Drive::Inline).await?;
+    // Interleaved in ROUNDS rounds, the order rotating each round, so load changes on a shared
+    // machine hit all loops alike; the per-round ratios show how much the machine moved.
+    const ROUNDS: u64 = 20;
+    let per_round = n / ROUNDS;
+    let (mut plain, mut spawned, mut inline) = (0.0, 0.0, 0.0);
+    let (mut spawned_ratios, mut inline_ratios) = (Vec::new(), Vec::new());
+    for round in 0..ROUNDS {
+        let (mut p, mut s, mut i) = (0.0, 0.0, 0.0);
+        for slot in 0..3 {
+            match (round + slot) % 3 {
+                0 => p = plain_loop(server, per_round).await?,
+                1 => {
+                    s = engine_loop(server, per_round, 2_000_000 + round * n, Drive::Spawned)
+                        .await?
+                }
+                _ => {
+                    i = engine_loop(server, per_round, 3_000_000 + round * n, Drive::Inline).await?
+                }
+            }
+        }
+        plain += p;
+        spawned += s;
+        inline += i;
+        spawned_ratios.push(s / p);
+        inline_ratios.push(i / p);
     }
     let per = |s: f64| s * 1e6 / n as f64;
-    println!("| loop | total s | µs per GET |");
-    println!("|---|---:|---:|");
-    println!("| plain reqwest | {plain:.3} | {:.1} |", per(plain));
-    println!("| engine (start_run) | {engine:.3} | {:.1} |", per(engine));
+    let (spawned_median, _, _) = stats(&mut spawned_ratios);
+    let (inline_median, _, _) = stats(&mut inline_ratios);
     println!(
-        "| engine (prepare_run + drive) | {inline:.3} | {:.1} |",
-        per(inline)
+        "| loop | total s | µs per GET | ratio to plain (totals) | median of {ROUNDS} per-round ratios |"
+    );
+    println!("|---|---:|---:|---:|---:|");
+    println!(
+        "| plain reqwest | {plain:.3} | {:.1} | 1.000 | 1.000 |",
+        per(plain)
     );
     println!(
-        "\nratio engine / plain = **{:.3}** spawned, **{:.3}** driven on the calling task (target ≤ 1.10)",
-        engine / plain,
+        "| engine, `start_run` (spawned) | {spawned:.3} | {:.1} | {:.3} | {spawned_median:.3} |",
+        per(spawned),
+        spawned / plain
+    );
+    println!(
+        "| engine, `prepare_run` + `drive` | {inline:.3} | {:.1} | {:.3} | {inline_median:.3} |",
+        per(inline),
         inline / plain
     );
+    println!("\n(target: ratio ≤ 1.10)");
+    Ok(())
+}
 
-    let runs = scale(1000);
+async fn concurrency_section(server: &DemoServer, runs: u64) -> Res<()> {
     println!("\n## {runs} concurrent runs (503, 503, 200; 10 ms waits)\n");
     let profile = fixed(10, 3)?;
     // Start the peak-memory measurement here: drop the earlier sections' request log and reset

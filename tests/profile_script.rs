@@ -92,3 +92,20 @@ fn script_that_fails_only_when_throttled_is_reported_by_the_429_dry_run() {
     ))
     .expect("retry_after() of \"1\" is 1000 ms");
 }
+
+#[test]
+fn script_that_fails_only_on_a_network_error_is_reported_by_the_connect_dry_run() {
+    // A common slip: arithmetic on ctx.status, which is () when no response came back.
+    let script = "fn get_delay(ctx) {\n  10 * (ctx.status - 400)\n}";
+    let e = load_str(&custom(script)).expect_err("() - 400 fails");
+    assert_eq!(e.issues.len(), 1, "{e}");
+    let i = &e.issues[0];
+    assert_eq!(i.path, "backoff.script", "{i}");
+    assert!(i.message.contains("connection error"), "{i}");
+    assert!(i.message.contains("retry 1"), "{i}");
+    // Checking for () first passes.
+    load_str(&custom(
+        "fn get_delay(ctx) {\n  if ctx.status == () { 300 } else { 10 * (ctx.status - 400) }\n}",
+    ))
+    .expect("the network-error branch is handled");
+}

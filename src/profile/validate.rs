@@ -2,8 +2,8 @@
 
 use super::issue::ProfileIssue;
 use crate::model::{
-    AttemptOutcome, Backoff, BodyPreview, PROFILE_FORMAT, ResponseSummary, RetryProfile, StatusSet,
-    Strategy,
+    AttemptOutcome, Backoff, BodyPreview, ErrorKind, NetError, PROFILE_FORMAT, ResponseSummary,
+    RetryProfile, StatusSet, Strategy,
 };
 use crate::policy::{Policy, PolicyError, WaitContext, WaitDecision, rng_from_seed, simulate};
 
@@ -247,12 +247,13 @@ fn check_script(profile: &RetryProfile, issues: &mut Vec<ProfileIssue>) {
 /// Retries the dry run of a custom script calls `get_delay` for (1..=min(max_retries, this)).
 pub const DRY_RUN_RETRIES: u32 = 3;
 
-/// Runs a compiled custom script for retries 1..=min(max_retries, [`DRY_RUN_RETRIES`]) twice:
-/// with a 503 outcome and no headers (one [`simulate`] sample, seed = the profile's or 0), then
-/// with a 429 carrying `Retry-After: 1` (the throttling path scripts most often branch on). A
-/// script that throws, loops, recurses or returns NaN / a negative / a string on either path is
-/// reported at `backoff.script` (with the script's line:column when Rhai knows it). Returning
-/// `()` is fine.
+/// Runs a compiled custom script for retries 1..=min(max_retries, [`DRY_RUN_RETRIES`]) on three
+/// paths: a 503 outcome without headers (one [`simulate`] sample, seed = the profile's or 0), a
+/// 429 carrying `Retry-After: 1` (the throttling branch scripts most often have), and a
+/// connection error (`ctx.status` is `()`, `ctx.error` is `"connect"`: the branch most often
+/// forgotten). A script that throws, loops, recurses or returns NaN / a negative / a string on
+/// any path is reported at `backoff.script` with the path it failed on (and the script's
+/// line:column when Rhai knows it). Returning `()` is fine.
 fn dry_run(profile: &RetryProfile, policy: &Policy, issues: &mut Vec<ProfileIssue>) {
     let mut short = profile.clone();
     short.max_retries = short.max_retries.min(DRY_RUN_RETRIES);
@@ -270,12 +271,41 @@ fn dry_run(profile: &RetryProfile, policy: &Policy, issues: &mut Vec<ProfileIssu
         headers: vec![("retry-after".into(), "1".into())],
         body: BodyPreview::default(),
     });
-    let mut rng = rng_from_seed(profile.seed.unwrap_or(0));
+    let refused = AttemptOutcome::Error(NetError {
+        kind: ErrorKind::Connect,
+        message: "connection refused (dry run)".into(),
+    });
+    let paths = [
+        (&throttled, "a 429 response and Retry-After: 1"),
+        (
+            &refused,
+            "a connection error (ctx.status is (), ctx.error is \"connect\")",
+        ),
+    ];
+    for (outcome, what) in paths {
+        if let Some(message) = dry_run_path(policy, outcome, short.max_retries, profile.seed) {
+            issues.push(ProfileIssue::new(
+                "backoff.script",
+                format!("{message}; the dry run calls get_delay with {what}"),
+            ));
+            return;
+        }
+    }
+}
+
+/// Calls the policy for retries 1..=`retries` after `outcome`; the script's failure message, if any.
+fn dry_run_path(
+    policy: &Policy,
+    outcome: &AttemptOutcome,
+    retries: u32,
+    seed: Option<u64>,
+) -> Option<String> {
+    let mut rng = rng_from_seed(seed.unwrap_or(0));
     let mut prev_wait_ms = None;
-    for retry in 1..=short.max_retries {
+    for retry in 1..=retries {
         let context = WaitContext {
             retry,
-            outcome: &throttled,
+            outcome,
             elapsed_ms: prev_wait_ms.unwrap_or(0),
             prev_wait_ms,
             time_left_ms: None,
@@ -283,16 +313,11 @@ fn dry_run(profile: &RetryProfile, policy: &Policy, issues: &mut Vec<ProfileIssu
         };
         match policy.next_wait(&context, &mut rng) {
             WaitDecision::Wait(explanation) => prev_wait_ms = Some(explanation.wait_ms),
-            WaitDecision::Stop { .. } => return,
+            WaitDecision::Stop { .. } => return None,
             WaitDecision::ScriptError { message } => {
-                issues.push(ProfileIssue::new(
-                    "backoff.script",
-                    format!(
-                        "custom script failed for retry {retry}: {message}; the dry run calls get_delay with a 429 response and Retry-After: 1"
-                    ),
-                ));
-                return;
+                return Some(format!("custom script failed for retry {retry}: {message}"));
             }
         }
     }
+    None
 }

@@ -290,3 +290,69 @@ fn several_wrong_types_are_reported_at_once() {
         ]
     );
 }
+
+#[test]
+fn several_shape_errors_are_reported_at_once() {
+    let text = format!(
+        r#"{{
+  "format": "{PROFILE_FORMAT}",
+  "name": "x",
+  "retry_on": {{
+    "status": [429, "5xx", 503, "abc"],
+    "errors": ["connect", "tiemout"]
+  }},
+  "on_other_status": "retyr",
+  "backoff": {{
+    "strategy": "response_header",
+    "headers": [{{ "name": "Retry-After", "unit": "minutes" }}],
+    "combine": "maximum",
+    "fallback": {{ "strategy": "expo" }}
+  }}
+}}"#
+    );
+    let e = load_str(&text).expect_err("shape errors");
+    let paths: Vec<&str> = e.issues.iter().map(|i| i.path.as_str()).collect();
+    assert_eq!(
+        paths,
+        [
+            "retry_on.status[1]",
+            "retry_on.status[3]",
+            "retry_on.errors[1]",
+            "on_other_status",
+            "backoff.headers[0].unit",
+            "backoff.combine",
+            "backoff.fallback.strategy",
+        ],
+        "{e}"
+    );
+    // Each keeps its own position and wording.
+    let lines: Vec<Option<usize>> = e.issues.iter().map(|i| i.line).collect();
+    assert_eq!(
+        lines,
+        [
+            Some(5),
+            Some(5),
+            Some(6),
+            Some(8),
+            Some(11),
+            Some(12),
+            Some(13)
+        ]
+    );
+    assert!(
+        e.issues[2].message.contains("did you mean `timeout`?"),
+        "{e}"
+    );
+    assert!(e.issues[6].message.contains("unknown value `expo`"), "{e}");
+}
+
+#[test]
+fn a_bad_required_enum_is_reported_once() {
+    // Removing the bad `strategy` leaves it missing: that is not a second problem.
+    let text = format!(
+        r#"{{ "format": "{PROFILE_FORMAT}", "name": "x", "backoff": {{ "strategy": "nope" }} }}"#
+    );
+    let e = load_str(&text).expect_err("bad strategy");
+    assert_eq!(e.issues.len(), 1, "{e}");
+    assert_eq!(e.issues[0].path, "backoff.strategy");
+}

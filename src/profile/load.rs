@@ -7,7 +7,9 @@ use super::suggest::{closest, parse_unknown};
 use super::type_check;
 use super::unknown_fields;
 use super::validate::validate;
-use crate::model::{PROFILE_FORMAT, RetryProfile};
+use crate::model::{
+    Backoff, OtherStatusAction, PROFILE_FORMAT, ProfileTimeouts, RetryOn, RetryProfile, StatusSet,
+};
 use serde_path_to_error::Segment;
 use std::path::Path;
 use std::sync::LazyLock;
@@ -18,8 +20,8 @@ use std::sync::LazyLock;
 /// unknown field (found through the JSON Schema, each with a "did you mean" hint), every
 /// wrong-typed string/number/boolean field (a pre-pass over the JSON value), the remaining shape
 /// (enums, status sets, arrays: serde), then every semantic rule of [`super::validate()`].
-/// Syntax and serde shape errors stop at the first problem (serde cannot go on); unknown
-/// fields, scalar type errors and semantic problems are all reported.
+/// A syntax error stops at the first problem; unknown fields, scalar type errors, shape errors
+/// (enum values, status sets, arrays) and semantic problems are all reported.
 ///
 /// # Errors
 /// Every problem found, each with field path and 1-based line:column.
@@ -38,8 +40,11 @@ pub fn load_str(text: &str) -> Result<RetryProfile, ProfileErrors> {
     check_types(&value, &map)?;
 
     let mut de = serde_json::Deserializer::from_str(text);
-    let profile: RetryProfile = serde_path_to_error::deserialize(&mut de)
-        .map_err(|e| ProfileErrors::single(shape_issue(&e, &map)))?;
+    let profile: RetryProfile = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+        let mut issues = shape_issues(&e, &value, &map);
+        issues.sort_by_key(|i| (i.line.unwrap_or(usize::MAX), i.column.unwrap_or(usize::MAX)));
+        ProfileErrors { issues }
+    })?;
 
     let mut issues = validate(&profile);
     if issues.is_empty() {
@@ -174,9 +179,149 @@ fn at(pos: Option<Position>, mut issue: ProfileIssue) -> ProfileIssue {
     issue
 }
 
+/// Most shape errors reported per section.
+const MAX_SHAPE_ISSUES: usize = 20;
+
+/// Every shape error (bad enum value, malformed status set, wrong-typed array) of a document
+/// whose deserialization failed with `first`. serde stops at the first error, so each section
+/// (`retry_on`, `backoff`, `success_status`, `on_other_status`, `timeouts`) is deserialized on
+/// its own, and within a section each failing value is removed from a copy and the copy tried
+/// again (see [`section_issues`]). `first` is kept when no section reports its field (e.g. a
+/// missing required top-level field).
+fn shape_issues(
+    first: &serde_path_to_error::Error<serde_json::Error>,
+    doc: &serde_json::Value,
+    map: &SourceMap,
+) -> Vec<ProfileIssue> {
+    let mut issues = Vec::new();
+    section_issues::<RetryOn>(doc, "retry_on", map, &mut issues);
+    section_issues::<Backoff>(doc, "backoff", map, &mut issues);
+    section_issues::<StatusSet>(doc, "success_status", map, &mut issues);
+    section_issues::<OtherStatusAction>(doc, "on_other_status", map, &mut issues);
+    section_issues::<ProfileTimeouts>(doc, "timeouts", map, &mut issues);
+    let first = shape_issue(path_string(first.path()), first, map);
+    if !issues.iter().any(|i| i.path == first.path) {
+        issues.push(first);
+    }
+    issues
+}
+
+/// The shape errors of `doc[key]` as a `T`. After each error the failing value is removed and
+/// the rest tried again; when that removal leaves a required field missing, the object lacking
+/// it is removed in turn (its own error already says what is wrong), up to the section itself.
+fn section_issues<T: serde::de::DeserializeOwned>(
+    doc: &serde_json::Value,
+    key: &str,
+    map: &SourceMap,
+    issues: &mut Vec<ProfileIssue>,
+) {
+    let Some(mut value) = doc.get(key).cloned() else {
+        return;
+    };
+    let mut removed = Removed::default();
+    let mut found = 0;
+    for _ in 0..2 * MAX_SHAPE_ISSUES {
+        let Err(e) = serde_path_to_error::deserialize::<_, T>(&value) else {
+            return;
+        };
+        let (path, element) = removed.original_path(key, e.path());
+        let knock_on = found > 0 && e.inner().to_string().starts_with("missing field");
+        if !knock_on {
+            issues.push(shape_issue(path, &e, map));
+            found += 1;
+        }
+        if found >= MAX_SHAPE_ISSUES || !remove_at(&mut value, e.path()) {
+            return;
+        }
+        if let Some(element) = element {
+            removed.0.push(element);
+        }
+    }
+}
+
+/// Array elements removed from a section so far: (the array's path, the element's index), both
+/// as in the original document.
+#[derive(Default)]
+struct Removed(Vec<(String, usize)>);
+
+impl Removed {
+    /// `path` (indices in the trimmed copy) as the path in the original document, under
+    /// `prefix`; plus, when it ends at an array element, that element's (array path, index).
+    fn original_path(
+        &self,
+        prefix: &str,
+        path: &serde_path_to_error::Path,
+    ) -> (String, Option<(String, usize)>) {
+        let mut out = prefix.to_owned();
+        let mut element = None;
+        for segment in path {
+            element = None;
+            match segment {
+                Segment::Seq { index } => {
+                    let mut gone: Vec<usize> = self
+                        .0
+                        .iter()
+                        .filter(|(array, _)| *array == out)
+                        .map(|&(_, i)| i)
+                        .collect();
+                    gone.sort_unstable();
+                    let original = gone
+                        .into_iter()
+                        .fold(*index, |i, g| if g <= i { i + 1 } else { i });
+                    element = Some((out.clone(), original));
+                    out.push_str(&format!("[{original}]"));
+                }
+                Segment::Map { key } => {
+                    if !out.is_empty() {
+                        out.push('.');
+                    }
+                    out.push_str(key);
+                }
+                Segment::Enum { .. } | Segment::Unknown => {}
+            }
+        }
+        (out, element)
+    }
+}
+
+/// Removes the value at `path` (an object key or an array element) from `doc`; false when
+/// there is nothing there.
+fn remove_at(doc: &mut serde_json::Value, path: &serde_path_to_error::Path) -> bool {
+    let segments: Vec<&Segment> = path.iter().collect();
+    let Some((last, parents)) = segments.split_last() else {
+        return false;
+    };
+    let mut node = doc;
+    for segment in parents {
+        let next = match segment {
+            Segment::Map { key } => node.get_mut(key.as_str()),
+            Segment::Seq { index } => node.get_mut(*index),
+            Segment::Enum { .. } | Segment::Unknown => return false,
+        };
+        let Some(next) = next else { return false };
+        node = next;
+    }
+    match last {
+        Segment::Map { key } => node
+            .as_object_mut()
+            .is_some_and(|o| o.remove(key.as_str()).is_some()),
+        Segment::Seq { index } => match node.as_array_mut() {
+            Some(items) if *index < items.len() => {
+                items.remove(*index);
+                true
+            }
+            _ => false,
+        },
+        Segment::Enum { .. } | Segment::Unknown => false,
+    }
+}
+
 /// Builds the issue for a serde shape error, rewording unknown names with a suggestion.
-fn shape_issue(e: &serde_path_to_error::Error<serde_json::Error>, map: &SourceMap) -> ProfileIssue {
-    let path = path_string(e.path());
+fn shape_issue(
+    path: String,
+    e: &serde_path_to_error::Error<serde_json::Error>,
+    map: &SourceMap,
+) -> ProfileIssue {
     let inner = e.inner();
     let raw = plain_types(&bare_message(inner));
     let serde_pos = (inner.line() > 0).then(|| Position {

@@ -15,6 +15,9 @@ pub enum SpanKind {
     Wait,
     /// The wait in progress, drawn at its planned length.
     PlannedWait,
+    /// A wait the run ended during (cancel, deadline), drawn at the length it lasted; its
+    /// tooltip gives the planned length.
+    CutWait,
 }
 
 /// One bar of the plot, possibly standing for several adjacent attempts or waits.
@@ -61,6 +64,7 @@ pub fn spans(
         );
         if let Some(w) = &row.wait {
             let (kind, length) = match w.actual_ms {
+                Some(actual) if w.interrupted => (SpanKind::CutWait, actual),
                 Some(actual) => (SpanKind::Wait, actual),
                 None => (SpanKind::PlannedWait, w.planned_ms as f64),
             };
@@ -103,7 +107,7 @@ fn visible_rows(rows: &[AttemptRow], visible: Option<(f64, f64)>, now_ms: f64) -
 fn push_merged(spans: &mut Vec<GanttSpan>, next: GanttSpan, merge_ms: f64) {
     if let Some(last) = spans.last_mut()
         && last.kind == next.kind
-        && next.kind != SpanKind::PlannedWait
+        && !matches!(next.kind, SpanKind::PlannedWait | SpanKind::CutWait)
         && next.start_ms - last.end_ms < merge_ms
         && next.end_ms - last.start_ms < merge_ms * 4.0
     {
@@ -188,6 +192,38 @@ mod tests {
         assert_eq!(
             (all[3].start_ms, all[3].end_ms, all[3].planned_ms),
             (10.0, 100.0, Some(90))
+        );
+    }
+
+    #[test]
+    fn a_wait_the_run_ended_during_is_a_cut_wait_of_the_time_it_lasted() {
+        let start = DateTime::parse_from_rfc3339("2026-11-30T14:00:00+00:00").expect("rfc3339");
+        let script = EventScript::new(1, "GET", "http://127.0.0.1:1/x", start)
+            .attempt(response(503, &[], ""), retry("503 is retryable"), 10.0)
+            .schedule_wait(5000)
+            .idle(1200.0)
+            .finish(
+                OutcomeKind::Cancelled,
+                "cancelled while waiting before retry 1",
+                Some(503),
+            );
+        let mut tl = Timeline::new(1, "x");
+        let t0 = Instant::now();
+        for (e, ms) in script.events() {
+            tl.apply(e, t0 + std::time::Duration::from_secs_f64(ms / 1000.0));
+        }
+        let all = spans(&tl, None, 1.0, 0.0);
+        let cut: Vec<&GanttSpan> = all.iter().filter(|s| s.kind == SpanKind::CutWait).collect();
+        assert_eq!(cut.len(), 1, "{all:?}");
+        assert_eq!(cut[0].planned_ms, Some(5000));
+        assert!(
+            (cut[0].end_ms - cut[0].start_ms - 1200.0).abs() < 1.0,
+            "{:?}",
+            cut[0]
+        );
+        assert!(
+            !all.iter()
+                .any(|s| matches!(s.kind, SpanKind::Wait | SpanKind::PlannedWait))
         );
     }
 

@@ -5,7 +5,7 @@
 //! skipped where they would collide.
 
 use super::attempt_row::AttemptClass;
-use super::colors::{WAIT, class_color, class_text_color};
+use super::colors::{CANCELLED, WAIT, class_color, class_text_color};
 use super::gantt::{GanttSpan, SpanKind, extent_ms, row_at, spans};
 use super::run_timeline::Timeline;
 use super::units::{format_ms, format_secs};
@@ -151,10 +151,11 @@ fn legend(ui: &mut egui::Ui) {
                 "network error",
             ),
             (SpanKind::Attempt(AttemptClass::InFlight), "in flight"),
-            (SpanKind::Wait, "wait (measured)"),
-            (SpanKind::PlannedWait, "wait (planned, running)"),
+            (SpanKind::Wait, "wait"),
+            (SpanKind::PlannedWait, "wait (running)"),
+            (SpanKind::CutWait, "wait (cut short)"),
         ];
-        // Small text keeps all seven keys on one line in a 630-point centre.
+        // Small text keeps all eight keys on one line in a 630-point centre.
         let font = egui::TextStyle::Small.resolve(ui.style());
         let text_color = ui.visuals().text_color();
         for (kind, name) in keys {
@@ -197,15 +198,16 @@ fn kind_name(kind: SpanKind) -> &'static str {
         SpanKind::Attempt(AttemptClass::Retryable) => "retryable",
         SpanKind::Attempt(AttemptClass::Stopped) => "stopped",
         SpanKind::Attempt(AttemptClass::NetworkError) => "network error",
-        SpanKind::Wait => "wait (measured)",
-        SpanKind::PlannedWait => "wait (planned, running)",
+        SpanKind::Wait => "wait",
+        SpanKind::PlannedWait => "wait (running)",
+        SpanKind::CutWait => "wait (cut short)",
     }
 }
 
 fn draw_order(kind: SpanKind) -> u8 {
     match kind {
         SpanKind::Wait => 0,
-        SpanKind::PlannedWait => 1,
+        SpanKind::PlannedWait | SpanKind::CutWait => 1,
         SpanKind::Attempt(AttemptClass::Retryable) => 2,
         SpanKind::Attempt(AttemptClass::NetworkError) => 3,
         SpanKind::Attempt(AttemptClass::Aborted) => 4,
@@ -220,6 +222,7 @@ fn kind_color(kind: SpanKind) -> Color32 {
         SpanKind::Attempt(class) => class_color(class),
         SpanKind::Wait => WAIT.gamma_multiply(0.55),
         SpanKind::PlannedWait => WAIT.gamma_multiply(0.25),
+        SpanKind::CutWait => CANCELLED.gamma_multiply(0.35),
     }
 }
 
@@ -249,6 +252,11 @@ fn span_name(span: &GanttSpan, timeline: &Timeline) -> String {
             first.number,
             format_ms(span.planned_ms.unwrap_or(0) as f64)
         ),
+        SpanKind::CutWait => format!(
+            "wait {}: cut short after {length} of {} planned (the run ended)",
+            first.number,
+            format_ms(span.planned_ms.unwrap_or(0) as f64)
+        ),
     }
 }
 
@@ -264,7 +272,9 @@ fn add_bars(
     for span in all {
         let (lane, thickness) = match span.kind {
             SpanKind::Attempt(_) => (ATTEMPT_LANE, 0.6),
-            SpanKind::Wait | SpanKind::PlannedWait => (WAIT_LANE, WAIT_THICKNESS),
+            SpanKind::Wait | SpanKind::PlannedWait | SpanKind::CutWait => {
+                (WAIT_LANE, WAIT_THICKNESS)
+            }
         };
         let color = kind_color(span.kind);
         let selected = selected_row.is_some_and(|r| span.rows.contains(&r));
@@ -272,6 +282,8 @@ fn add_bars(
             Stroke::new(2.0, highlight)
         } else if span.kind == SpanKind::PlannedWait {
             Stroke::new(1.0, WAIT)
+        } else if span.kind == SpanKind::CutWait {
+            Stroke::new(1.5, CANCELLED)
         } else {
             Stroke::new(1.0, color)
         };
@@ -368,7 +380,7 @@ fn add_labels(
         }
         let width_px = (span.end_ms - span.start_ms) / ms_per_px;
         match span.kind {
-            SpanKind::Wait | SpanKind::PlannedWait if span.rows.len() == 1 => {
+            SpanKind::Wait | SpanKind::PlannedWait | SpanKind::CutWait if span.rows.len() == 1 => {
                 if width_px < MIN_LABEL_WIDTH {
                     continue;
                 }
@@ -377,6 +389,11 @@ fn add_labels(
                 };
                 let Some(wait) = &row.wait else { continue };
                 let text = match (wait.actual_ms, wait.remaining_ms(now)) {
+                    (Some(ms), _) if wait.interrupted => format!(
+                        "{} of {} planned · cut short",
+                        format_ms(ms),
+                        format_ms(wait.planned_ms as f64)
+                    ),
                     (Some(ms), _) => format_ms(ms),
                     (None, Some(left)) if width_px >= MIN_LABEL_WIDTH * 2.5 => format!(
                         "{} planned · {} left",

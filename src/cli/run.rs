@@ -23,6 +23,7 @@ Examples (start `retryscope demo-server --port 8080` first):
       'http://127.0.0.1:8080/status/500?times=1'
   retryscope run -X POST -H 'Content-Type: application/json' -d '{\"a\":1}' --idempotency-key \\
       http://127.0.0.1:8080/echo
+  retryscope run -X POST -d '{\"a\":1}' --idempotency-key=order-42 http://127.0.0.1:8080/echo
   retryscope run -d @body.json --deadline-ms 5000 \\
       'http://127.0.0.1:8080/retry-after?value=2&times=1'
 
@@ -70,8 +71,16 @@ pub struct RunArgs {
     /// Max retries R (at most R + 1 attempts; overrides the profile).
     #[arg(long, value_name = "N")]
     pub max_retries: Option<u32>,
-    /// Send an Idempotency-Key header, the same on every attempt (a random UUID when no KEY).
-    #[arg(long, value_name = "KEY", num_args = 0..=1, default_missing_value = "")]
+    /// Send an Idempotency-Key header, the same on every attempt: `--idempotency-key` alone sends
+    /// a random UUID, `--idempotency-key=KEY` sends KEY (the `=` is required, so a URL after the
+    /// bare flag is never taken for the key).
+    #[arg(
+        long,
+        value_name = "KEY",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = ""
+    )]
     pub idempotency_key: Option<String>,
     /// Absolute http:// or https:// URL.
     pub url: String,

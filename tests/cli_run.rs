@@ -265,7 +265,8 @@ fn an_attempt_in_flight_shows_before_it_ends_and_ctrl_c_ends_its_line() {
     let text = String::from_utf8_lossy(&seen);
     assert_eq!(code, Some(130), "{text}");
     assert!(
-        text.contains("  \ncancelled during attempt 1  (1 attempt, "),
+        text.contains("  aborted after ")
+            && text.contains(" ms\ncancelled during attempt 1  (1 attempt, "),
         "{text}"
     );
     assert!(text.ends_with('\n'), "{text:?}");

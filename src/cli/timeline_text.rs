@@ -16,6 +16,8 @@ pub struct TextTimeline {
     /// The attempt whose line was started by `AttemptStarted` and waits for its
     /// `AttemptFinished` to complete it.
     attempt_open: Option<u32>,
+    /// When the open attempt or wait began, ms since the run's start (its `offset_ms`).
+    open_since_ms: f64,
 }
 
 impl TextTimeline {
@@ -44,6 +46,7 @@ impl TextTimeline {
             RunEvent::AttemptStarted {
                 attempt,
                 started_at,
+                offset_ms,
                 ..
             } => {
                 close_wait(&mut out, &mut self.wait_open);
@@ -55,6 +58,7 @@ impl TextTimeline {
                     started_at.format("%H:%M:%S%.3f%:z")
                 ));
                 self.attempt_open = Some(*attempt);
+                self.open_since_ms = *offset_ms;
             }
             RunEvent::AttemptFinished {
                 attempt,
@@ -97,6 +101,7 @@ impl TextTimeline {
                 retry,
                 planned_ms,
                 explanation,
+                offset_ms,
                 ..
             } => {
                 close_wait(&mut out, &mut self.wait_open);
@@ -105,6 +110,7 @@ impl TextTimeline {
                     "wait {retry}  planned {planned_ms} ms  {explanation}"
                 ));
                 self.wait_open = true;
+                self.open_since_ms = *offset_ms;
             }
             RunEvent::WaitFinished {
                 retry,
@@ -128,6 +134,13 @@ impl TextTimeline {
                 elapsed_ms,
                 ..
             } => {
+                // An attempt or wait the run ended during says so on its own line.
+                let lasted = (elapsed_ms - self.open_since_ms).max(0.0);
+                if self.wait_open {
+                    out.push_str(&format!("  -> cut short after {lasted:.1} ms"));
+                } else if self.attempt_open.is_some() {
+                    out.push_str(&format!("aborted after {lasted:.1} ms"));
+                }
                 close_wait(&mut out, &mut self.wait_open);
                 self.close_attempt(&mut out);
                 let label = match outcome.kind {
@@ -293,7 +306,44 @@ mod tests {
             elapsed_ms: 1500.0,
         });
         assert!(
-            finished.starts_with("\ncancelled during attempt 1  (1 attempt, 1.50 s)\n"),
+            finished.starts_with(
+                "aborted after 1500.0 ms\ncancelled during attempt 1  (1 attempt, 1.50 s)\n"
+            ),
+            "{finished:?}"
+        );
+    }
+
+    #[test]
+    fn a_wait_the_run_ended_during_says_how_long_it_lasted() {
+        let mut t = TextTimeline::default();
+        let scheduled = t.render(&RunEvent::WaitScheduled {
+            run_id: 1,
+            retry: 1,
+            planned_ms: 5000,
+            explanation: WaitExplanation {
+                retry: 1,
+                strategy: Strategy::Fixed,
+                unjittered_ms: 5000.0,
+                draws: Vec::new(),
+                capped: false,
+                wait_ms: 5000,
+                text: "retry 1: fixed 5000 ms".into(),
+            },
+            offset_ms: 300.0,
+        });
+        assert_eq!(scheduled, "wait 1  planned 5000 ms  retry 1: fixed 5000 ms");
+        let finished = t.render(&RunEvent::RunFinished {
+            run_id: 1,
+            outcome: RunOutcome {
+                kind: OutcomeKind::Cancelled,
+                message: "cancelled while waiting before retry 1".into(),
+                last_status: Some(503),
+            },
+            attempts: 1,
+            elapsed_ms: 1000.0,
+        });
+        assert!(
+            finished.starts_with("  -> cut short after 700.0 ms\ncancelled while waiting"),
             "{finished:?}"
         );
     }

@@ -49,6 +49,10 @@ enum Stage {
 
 /// What the run has done so far (read after a cancel).
 struct RunState {
+    /// The run's monotonic origin: every `offset_ms` and `elapsed_ms` counts from here. Reset
+    /// when `RunStarted` is emitted (after the request and client are prepared), so offset 0
+    /// is the `RunStarted` moment.
+    clock: Instant,
     attempts: u32,
     last_status: Option<u16>,
     stage: Stage,
@@ -57,15 +61,15 @@ struct RunState {
 /// Runs to completion, cancel or a closed event channel; always ends with `RunFinished`
 /// unless nobody listens any more.
 pub(crate) async fn run(input: RunInput, emitter: Emitter, control: RunControl) {
-    let clock = Instant::now();
     let mut state = RunState {
+        clock: Instant::now(),
         attempts: 0,
         last_status: None,
         stage: Stage::Preparing,
     };
     let run_id = input.run_id;
     let ended = {
-        let drive = drive(input, &emitter, &control.skip, clock, &mut state);
+        let drive = drive(input, &emitter, &control.skip, &mut state);
         tokio::select! {
             biased;
             () = control.cancel.cancelled() => Ok(None),
@@ -87,7 +91,7 @@ pub(crate) async fn run(input: RunInput, emitter: Emitter, control: RunControl) 
                 run_id,
                 outcome,
                 attempts: state.attempts,
-                elapsed_ms: ms(clock.elapsed()),
+                elapsed_ms: ms(state.clock.elapsed()),
             })
             .await;
     }
@@ -111,7 +115,6 @@ async fn drive(
     input: RunInput,
     emitter: &Emitter,
     skip: &Notify,
-    clock: Instant,
     state: &mut RunState,
 ) -> Result<RunOutcome, Closed> {
     let RunInput {
@@ -125,6 +128,8 @@ async fn drive(
     let deadline = profile.deadline_ms.map(Duration::from_millis);
     let max_attempts = u64::from(profile.max_retries) + 1;
     let prepared = prepare(&spec, profile).await;
+    state.clock = Instant::now();
+    let clock = state.clock;
     let (method, url) = match &prepared {
         Ok(ready) => (ready.first.method.to_string(), ready.first.url.to_string()),
         Err(_) => (spec.method.clone(), spec.url.clone()),

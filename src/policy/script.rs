@@ -13,7 +13,8 @@
 //!
 //! `ctx` is an object map: `retry` (n), `attempt` (n, the attempt that failed), `status` (int or
 //! `()` on a network error), `error` (error kind id such as `"connect"`, or `()`), `headers`
-//! (map, lower-cased names), `elapsed_ms`, `prev_wait_ms` (or `()`), `base_delay_ms`,
+//! (map, lower-cased names), `elapsed_ms`, `prev_wait_ms` (or `()`), `time_left_ms` (ms left
+//! before the profile's deadline, or `()` without one), `base_delay_ms`,
 //! `max_delay_ms` (or `()`), `jitter_window_ms`. Functions: `rand()` (f64 in [0, 1) drawn from
 //! the run's seeded RNG, recorded in the explanation) and `retry_after(value)` (our
 //! `Retry-After` parser: delta-seconds or HTTP-date → ms, or `()` when unusable).
@@ -227,6 +228,10 @@ fn context_map(backoff: &Backoff, ctx: &WaitContext<'_>) -> Map {
     map.insert(
         "prev_wait_ms".into(),
         ctx.prev_wait_ms.map_or(Dynamic::UNIT, int),
+    );
+    map.insert(
+        "time_left_ms".into(),
+        ctx.time_left_ms.map_or(Dynamic::UNIT, int),
     );
     map.insert("base_delay_ms".into(), int(backoff.base_delay_ms));
     map.insert(

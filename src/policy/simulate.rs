@@ -67,6 +67,10 @@ pub fn sample_wait_ms(
 /// are over the samples that reached it ([`RetryStats::reached`]); a retry no sample reached has
 /// all-zero quantiles and `reached` 0.
 ///
+/// Attempts are taken to last no time, so the profile's `deadline_ms` ends a sample as the
+/// engine ends a run: before a wait that would take the cumulative wait past the deadline (that
+/// retry and later ones are not reached). A custom script sees the time left in `ctx`.
+///
 /// `bound_max` is [`max_wait_bound`]; for `response_header` the fallback's (with the outer
 /// `hard_cap`), for `custom` the cap `c` (or 24 h) the script's result is clamped to.
 ///
@@ -90,6 +94,7 @@ pub fn simulate(
         .map(|_| Vec::with_capacity(per_retry))
         .collect();
     let mut rng = rng_from_seed(seed);
+    let deadline = profile.deadline_ms;
     let outcome = AttemptOutcome::Response(ResponseSummary {
         status: 503,
         reason: "Service Unavailable".into(),
@@ -109,7 +114,7 @@ pub fn simulate(
                         outcome: &outcome,
                         elapsed_ms: total,
                         prev_wait_ms: prev,
-                        time_left_ms: None,
+                        time_left_ms: deadline.map(|d| d.saturating_sub(total)),
                         now_unix_ms: 0,
                     };
                     match policy.next_wait(&ctx, &mut rng) {
@@ -127,6 +132,9 @@ pub fn simulate(
                 _ => sample_wait_ms(backoff, retry, prev, &mut rng),
             };
             let Some(wait) = wait else { break };
+            if deadline.is_some_and(|d| total.saturating_add(wait) > d) {
+                break;
+            }
             total = total.saturating_add(wait);
             prev = Some(wait);
             w.push(wait as f64);

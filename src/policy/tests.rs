@@ -887,18 +887,23 @@ fn simulate_reports_quantiles_and_bounds() {
 }
 
 #[test]
-fn simulate_is_fast() {
-    let mut p = profile(backoff(Strategy::Exponential, 1000, Some(10_000), 1500));
+fn simulate_ends_samples_at_the_deadline_as_the_engine_does() {
+    // Fixed 1000 ms waits, 10 retries, a 3500 ms deadline: waits 1–3 fit (3000 ms), wait 4
+    // would end at 4000 ms, past the deadline, so no sample reaches retry 4.
+    let mut p = profile(backoff(Strategy::Fixed, 1000, None, 0));
     p.max_retries = 10;
-    let start = std::time::Instant::now();
-    let stats = simulate(&p, 1000, 7).expect("simulates");
-    let took = start.elapsed();
-    assert_eq!(stats.len(), 10);
-    // Debug build; release is far faster. The bound keeps the GUI preview interactive.
-    assert!(
-        took < std::time::Duration::from_millis(100),
-        "took {took:?}"
-    );
+    p.deadline_ms = Some(3500);
+    let stats = simulate(&p, 50, 1).expect("simulates");
+    let reached: Vec<u32> = stats.iter().map(|s| s.reached).collect();
+    assert_eq!(reached, [50, 50, 50, 0, 0, 0, 0, 0, 0, 0]);
+    assert_eq!(stats[2].cumulative.max, 3000.0);
+    // A custom script sees the time left.
+    let mut c = profile(Backoff::new(Strategy::Custom));
+    c.backoff.script = Some("fn get_delay(ctx) { ctx.time_left_ms / 2 }".into());
+    c.max_retries = 2;
+    c.deadline_ms = Some(1000);
+    let stats = simulate(&c, 3, 1).expect("simulates");
+    assert_eq!((stats[0].wait.max, stats[1].wait.max), (500.0, 250.0));
 }
 
 #[test]

@@ -356,3 +356,74 @@ fn a_bad_required_enum_is_reported_once() {
     assert_eq!(e.issues.len(), 1, "{e}");
     assert_eq!(e.issues[0].path, "backoff.strategy");
 }
+
+#[test]
+fn every_kind_of_problem_is_reported_in_one_pass() {
+    let text = format!(
+        r#"{{
+  "format": "{PROFILE_FORMAT}",
+  "name": 5,
+  "extra": 1,
+  "retry_on": {{
+    "status": [429, "500-", 700, "abc", 99],
+    "errors": ["connect", "bogus"]
+  }},
+  "backoff": {{
+    "strategy": "response_header",
+    "base_delay_ms": "1s",
+    "jitter_ratio": 2.5,
+    "headers": [{{ "nme": "Retry-After", "unit": "secs" }}, "Retry-After"],
+    "fallback": {{ "strategy": "exponential", "base_delay_ms": 5000, "max_delay_ms": 1000 }}
+  }}
+}}"#
+    );
+    let e = load_str(&text).expect_err("many problems");
+    let got: Vec<(String, Option<usize>)> =
+        e.issues.iter().map(|i| (i.path.clone(), i.line)).collect();
+    let want: Vec<(String, Option<usize>)> = [
+        ("name", 3),                           // wrong type
+        ("extra", 4),                          // unknown field
+        ("retry_on.status[1]", 6),             // malformed entry
+        ("retry_on.status[2]", 6),             // out of range (semantic), index as in the file
+        ("retry_on.status[3]", 6),             // malformed entry after a removed one
+        ("retry_on.status[4]", 6),             // out of range
+        ("retry_on.errors[1]", 7),             // unknown enum value
+        ("backoff.base_delay_ms", 11),         // wrong type
+        ("backoff.jitter_ratio", 12),          // out of range (semantic)
+        ("backoff.headers[0].nme", 13),        // unknown field inside an array element
+        ("backoff.headers[0].unit", 13),       // unknown enum value
+        ("backoff.headers[1]", 13),            // not an object
+        ("backoff.fallback.max_delay_ms", 14), // max < base (semantic)
+    ]
+    .into_iter()
+    .map(|(p, l)| (p.to_owned(), Some(l)))
+    .collect();
+    assert_eq!(got, want, "{e}");
+    let not_object = &e.issues[11];
+    assert!(
+        not_object.message.ends_with("expected an object"),
+        "{not_object}"
+    );
+}
+
+#[test]
+fn a_byte_order_mark_is_named() {
+    let e = load_str(&format!("\u{feff}{{\"format\": \"{PROFILE_FORMAT}\"}}")).expect_err("BOM");
+    assert!(e.issues[0].message.contains("byte-order mark"), "{e}");
+}
+
+#[test]
+fn an_unusable_strategy_does_not_hide_the_other_sections_problems() {
+    let text = format!(
+        r#"{{
+  "format": "{PROFILE_FORMAT}",
+  "name": "x",
+  "max_retries": 5000,
+  "backoff": {{ "strategy": "nope", "jitter_ratio": 7 }}
+}}"#
+    );
+    let e = load_str(&text).expect_err("two problems");
+    let paths: Vec<&str> = e.issues.iter().map(|i| i.path.as_str()).collect();
+    // max_retries is semantic (too many); backoff's own jitter_ratio waits for a usable strategy.
+    assert_eq!(paths, ["max_retries", "backoff.strategy"], "{e}");
+}

@@ -1,16 +1,14 @@
 //! Parsing a profile document: syntax, format tag, shape (serde with field paths) and semantics.
 
 use super::issue::{ProfileErrors, ProfileIssue};
+use super::repair;
 use super::schema::schema_json;
 use super::source_map::{Position, SourceMap, child_key, parent_path};
 use super::suggest::{closest, parse_unknown};
 use super::type_check;
 use super::unknown_fields;
 use super::validate::validate;
-use crate::model::{
-    Backoff, OtherStatusAction, PROFILE_FORMAT, ProfileTimeouts, RetryOn, RetryProfile, StatusSet,
-};
-use serde_path_to_error::Segment;
+use crate::model::{PROFILE_FORMAT, RetryProfile};
 use std::path::Path;
 use std::sync::LazyLock;
 
@@ -30,34 +28,45 @@ pub fn load_str(text: &str) -> Result<RetryProfile, ProfileErrors> {
         ProfileErrors::single(ProfileIssue {
             path: String::new(),
             line: Some(e.line()),
-            column: Some(e.column()),
-            message: format!("invalid JSON: {}", bare_message(&e)),
+            column: Some(e.column().max(1)),
+            message: format!("invalid JSON: {}{}", bare_message(&e), bom_hint(text)),
         })
     })?;
     let map = SourceMap::build(text);
     check_format(&value, &map)?;
-    check_unknown_fields(&value, &map)?;
-    check_types(&value, &map)?;
+    let mut known = unknown_field_issues(&value, &map);
+    known.extend(type_issues(&value, &map));
 
     let mut de = serde_json::Deserializer::from_str(text);
-    let profile: RetryProfile = serde_path_to_error::deserialize(&mut de).map_err(|e| {
-        let mut issues = shape_issues(&e, &value, &map);
-        issues.sort_by_key(|i| (i.line.unwrap_or(usize::MAX), i.column.unwrap_or(usize::MAX)));
-        ProfileErrors { issues }
-    })?;
+    let first = match serde_path_to_error::deserialize::<_, RetryProfile>(&mut de) {
+        Ok(profile) if known.is_empty() => {
+            let issues = validate(&profile);
+            if issues.is_empty() {
+                return Ok(profile);
+            }
+            return Err(sorted(issues, &map));
+        }
+        Ok(_) => None,
+        Err(e) => Some(e),
+    };
+    let beyond = repair::issues_beyond(&value, &known, first.as_ref(), &map, validate);
+    known.extend(beyond);
+    Err(sorted(known, &map))
+}
 
-    let mut issues = validate(&profile);
-    if issues.is_empty() {
-        return Ok(profile);
-    }
+/// `issues` with positions filled in where still unset (the field, else its nearest ancestor
+/// in the file), in document order.
+fn sorted(mut issues: Vec<ProfileIssue>, map: &SourceMap) -> ProfileErrors {
     for issue in &mut issues {
-        if let Some(p) = map.locate(&issue.path) {
+        if issue.line.is_none()
+            && let Some(p) = map.locate(&issue.path)
+        {
             issue.line = Some(p.line);
             issue.column = Some(p.column);
         }
     }
     issues.sort_by_key(|i| (i.line.unwrap_or(usize::MAX), i.column.unwrap_or(usize::MAX)));
-    Err(ProfileErrors { issues })
+    ProfileErrors { issues }
 }
 
 /// Reads and validates a profile file.
@@ -106,15 +115,11 @@ fn check_format(value: &serde_json::Value, map: &SourceMap) -> Result<(), Profil
     Err(ProfileErrors::single(at(pos, issue)))
 }
 
-/// Every unknown field at once (serde would stop at the first), each with a suggestion.
-fn check_unknown_fields(value: &serde_json::Value, map: &SourceMap) -> Result<(), ProfileErrors> {
+/// Every unknown field (serde would stop at the first), each with a suggestion and position.
+fn unknown_field_issues(value: &serde_json::Value, map: &SourceMap) -> Vec<ProfileIssue> {
     static SCHEMA: LazyLock<serde_json::Value> =
         LazyLock::new(|| serde_json::from_str(&schema_json()).unwrap_or_default());
-    let found = unknown_fields::find(&SCHEMA, value);
-    if found.is_empty() {
-        return Ok(());
-    }
-    let mut issues: Vec<ProfileIssue> = found
+    unknown_fields::find(&SCHEMA, value)
         .into_iter()
         .map(|u| {
             let allowed: Vec<&str> = u.allowed.iter().map(String::as_str).collect();
@@ -125,22 +130,15 @@ fn check_unknown_fields(value: &serde_json::Value, map: &SourceMap) -> Result<()
             );
             at(map.exact(&field_path), issue)
         })
-        .collect();
-    issues.sort_by_key(|i| (i.line.unwrap_or(usize::MAX), i.column.unwrap_or(usize::MAX)));
-    Err(ProfileErrors { issues })
+        .collect()
 }
 
-/// Every wrong-typed scalar field at once (serde would stop at the first), see [`type_check`].
-fn check_types(value: &serde_json::Value, map: &SourceMap) -> Result<(), ProfileErrors> {
-    let mut issues: Vec<ProfileIssue> = type_check::find(value)
+/// Every wrong-typed scalar field (serde would stop at the first), see [`type_check`].
+fn type_issues(value: &serde_json::Value, map: &SourceMap) -> Vec<ProfileIssue> {
+    type_check::find(value)
         .into_iter()
         .map(|i| at(map.exact(&i.path), i))
-        .collect();
-    if issues.is_empty() {
-        return Ok(());
-    }
-    issues.sort_by_key(|i| (i.line.unwrap_or(usize::MAX), i.column.unwrap_or(usize::MAX)));
-    Err(ProfileErrors { issues })
+        .collect()
 }
 
 /// "unknown field `x` at parent; did you mean `y`?" (or the list of allowed names).
@@ -179,145 +177,8 @@ fn at(pos: Option<Position>, mut issue: ProfileIssue) -> ProfileIssue {
     issue
 }
 
-/// Most shape errors reported per section.
-const MAX_SHAPE_ISSUES: usize = 20;
-
-/// Every shape error (bad enum value, malformed status set, wrong-typed array) of a document
-/// whose deserialization failed with `first`. serde stops at the first error, so each section
-/// (`retry_on`, `backoff`, `success_status`, `on_other_status`, `timeouts`) is deserialized on
-/// its own, and within a section each failing value is removed from a copy and the copy tried
-/// again (see [`section_issues`]). `first` is kept when no section reports its field (e.g. a
-/// missing required top-level field).
-fn shape_issues(
-    first: &serde_path_to_error::Error<serde_json::Error>,
-    doc: &serde_json::Value,
-    map: &SourceMap,
-) -> Vec<ProfileIssue> {
-    let mut issues = Vec::new();
-    section_issues::<RetryOn>(doc, "retry_on", map, &mut issues);
-    section_issues::<Backoff>(doc, "backoff", map, &mut issues);
-    section_issues::<StatusSet>(doc, "success_status", map, &mut issues);
-    section_issues::<OtherStatusAction>(doc, "on_other_status", map, &mut issues);
-    section_issues::<ProfileTimeouts>(doc, "timeouts", map, &mut issues);
-    let first = shape_issue(path_string(first.path()), first, map);
-    if !issues.iter().any(|i| i.path == first.path) {
-        issues.push(first);
-    }
-    issues
-}
-
-/// The shape errors of `doc[key]` as a `T`. After each error the failing value is removed and
-/// the rest tried again; when that removal leaves a required field missing, the object lacking
-/// it is removed in turn (its own error already says what is wrong), up to the section itself.
-fn section_issues<T: serde::de::DeserializeOwned>(
-    doc: &serde_json::Value,
-    key: &str,
-    map: &SourceMap,
-    issues: &mut Vec<ProfileIssue>,
-) {
-    let Some(mut value) = doc.get(key).cloned() else {
-        return;
-    };
-    let mut removed = Removed::default();
-    let mut found = 0;
-    for _ in 0..2 * MAX_SHAPE_ISSUES {
-        let Err(e) = serde_path_to_error::deserialize::<_, T>(&value) else {
-            return;
-        };
-        let (path, element) = removed.original_path(key, e.path());
-        let knock_on = found > 0 && e.inner().to_string().starts_with("missing field");
-        if !knock_on {
-            issues.push(shape_issue(path, &e, map));
-            found += 1;
-        }
-        if found >= MAX_SHAPE_ISSUES || !remove_at(&mut value, e.path()) {
-            return;
-        }
-        if let Some(element) = element {
-            removed.0.push(element);
-        }
-    }
-}
-
-/// Array elements removed from a section so far: (the array's path, the element's index), both
-/// as in the original document.
-#[derive(Default)]
-struct Removed(Vec<(String, usize)>);
-
-impl Removed {
-    /// `path` (indices in the trimmed copy) as the path in the original document, under
-    /// `prefix`; plus, when it ends at an array element, that element's (array path, index).
-    fn original_path(
-        &self,
-        prefix: &str,
-        path: &serde_path_to_error::Path,
-    ) -> (String, Option<(String, usize)>) {
-        let mut out = prefix.to_owned();
-        let mut element = None;
-        for segment in path {
-            element = None;
-            match segment {
-                Segment::Seq { index } => {
-                    let mut gone: Vec<usize> = self
-                        .0
-                        .iter()
-                        .filter(|(array, _)| *array == out)
-                        .map(|&(_, i)| i)
-                        .collect();
-                    gone.sort_unstable();
-                    let original = gone
-                        .into_iter()
-                        .fold(*index, |i, g| if g <= i { i + 1 } else { i });
-                    element = Some((out.clone(), original));
-                    out.push_str(&format!("[{original}]"));
-                }
-                Segment::Map { key } => {
-                    if !out.is_empty() {
-                        out.push('.');
-                    }
-                    out.push_str(key);
-                }
-                Segment::Enum { .. } | Segment::Unknown => {}
-            }
-        }
-        (out, element)
-    }
-}
-
-/// Removes the value at `path` (an object key or an array element) from `doc`; false when
-/// there is nothing there.
-fn remove_at(doc: &mut serde_json::Value, path: &serde_path_to_error::Path) -> bool {
-    let segments: Vec<&Segment> = path.iter().collect();
-    let Some((last, parents)) = segments.split_last() else {
-        return false;
-    };
-    let mut node = doc;
-    for segment in parents {
-        let next = match segment {
-            Segment::Map { key } => node.get_mut(key.as_str()),
-            Segment::Seq { index } => node.get_mut(*index),
-            Segment::Enum { .. } | Segment::Unknown => return false,
-        };
-        let Some(next) = next else { return false };
-        node = next;
-    }
-    match last {
-        Segment::Map { key } => node
-            .as_object_mut()
-            .is_some_and(|o| o.remove(key.as_str()).is_some()),
-        Segment::Seq { index } => match node.as_array_mut() {
-            Some(items) if *index < items.len() => {
-                items.remove(*index);
-                true
-            }
-            _ => false,
-        },
-        Segment::Enum { .. } | Segment::Unknown => false,
-    }
-}
-
 /// Builds the issue for a serde shape error, rewording unknown names with a suggestion.
-fn shape_issue(
+pub(super) fn shape_issue(
     path: String,
     e: &serde_path_to_error::Error<serde_json::Error>,
     map: &SourceMap,
@@ -358,24 +219,6 @@ fn shape_issue(
     }
 }
 
-/// `backoff.fallback.strategy`, `retry_on.status[2]`; the root is the empty string.
-fn path_string(path: &serde_path_to_error::Path) -> String {
-    let mut out = String::new();
-    for segment in path {
-        match segment {
-            Segment::Seq { index } => out.push_str(&format!("[{index}]")),
-            Segment::Map { key } => {
-                if !out.is_empty() {
-                    out.push('.');
-                }
-                out.push_str(key);
-            }
-            Segment::Enum { .. } | Segment::Unknown => {}
-        }
-    }
-    out
-}
-
 /// Replaces Rust type names in serde messages with words a profile author knows.
 fn plain_types(message: &str) -> String {
     let mut out = message.to_owned();
@@ -390,7 +233,23 @@ fn plain_types(message: &str) -> String {
             out = format!("{rest}{plain}");
         }
     }
+    // `expected struct DelayHeader` (a Rust type name) → `expected an object`.
+    if let Some(at) = out.find("expected struct ") {
+        out = format!("{}expected an object", &out[..at]);
+    }
+    if let Some(rest) = out.strip_suffix("expected string or map") {
+        out = format!("{rest}expected a name (a string)");
+    }
     out
+}
+
+/// A hint when the text starts with a UTF-8 byte-order mark (some Windows editors add one).
+fn bom_hint(text: &str) -> &'static str {
+    if text.starts_with('\u{feff}') {
+        "; the file starts with a byte-order mark (BOM): save it as UTF-8 without BOM"
+    } else {
+        ""
+    }
 }
 
 /// serde_json's message without its trailing ` at line L column C`.

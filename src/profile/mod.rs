@@ -1,8 +1,9 @@
 //! Profiles as files: load, validate, save atomically, JSON Schema, built-ins.
 //!
-//! - [`load_str`] / [`load_file`]: syntax → `format` tag → unknown fields → scalar types (all at
-//!   once) → shape (serde, field path, "did you
-//!   mean") → every semantic rule ([`validate()`]); each problem carries path and line:column.
+//! - [`load_str`] / [`load_file`]: syntax → `format` tag → then every problem at once: unknown
+//!   fields, wrong-typed scalars, shape (enum values, status sets, arrays; serde, with "did you
+//!   mean"), and the semantic rules ([`validate()`]) on a copy with the broken fields removed;
+//!   each problem carries path and line:column.
 //! - [`save_atomic`]: pretty JSON via temp file + fsync + rename.
 //! - [`schema_json`]: the JSON Schema shipped as `assets/retry-profile.schema.json`.
 //! - [`builtins`]: the profiles in `assets/profiles/`, embedded.
@@ -10,6 +11,7 @@
 mod builtins;
 mod issue;
 mod load;
+mod repair;
 mod save;
 mod schema;
 mod source_map;

@@ -1,0 +1,295 @@
+//! Finding every shape problem of a profile document, and a repaired copy for the semantic
+//! checks, when serde alone would stop at the first problem.
+//!
+//! The copy starts as the document without the fields already reported (unknown fields,
+//! wrong-typed scalars). Each section (`retry_on`, `backoff`, `success_status`,
+//! `on_other_status`, `timeouts`) is then deserialized on its own; after each error the failing
+//! value is removed and the section tried again. When a removal leaves a required field missing,
+//! the object lacking it is removed in turn (its own error already says what is wrong). Array
+//! elements removed along the way are remembered, so later paths (`retry_on.status[3]`) keep the
+//! indices of the file. If the repaired copy then deserializes as a whole, its semantic problems
+//! are reported too, except those about a field already reported or its parents and children.
+
+use super::issue::ProfileIssue;
+use super::load::shape_issue;
+use super::source_map::SourceMap;
+use crate::model::{Backoff, OtherStatusAction, ProfileTimeouts, RetryOn, RetryProfile, StatusSet};
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+use serde_path_to_error::Segment;
+
+/// Most shape errors reported per section.
+const MAX_SHAPE_ISSUES: usize = 20;
+
+/// One step of a field path.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Step {
+    Key(String),
+    Index(usize),
+}
+
+/// The steps of serde's path (enum and unknown segments carry no position and are skipped).
+fn steps_of(path: &serde_path_to_error::Path) -> Vec<Step> {
+    path.iter()
+        .filter_map(|segment| match segment {
+            Segment::Seq { index } => Some(Step::Index(*index)),
+            Segment::Map { key } => Some(Step::Key(key.clone())),
+            Segment::Enum { .. } | Segment::Unknown => None,
+        })
+        .collect()
+}
+
+/// The steps of a path string like `backoff.headers[0].name` (the root is empty).
+fn parse_steps(path: &str) -> Vec<Step> {
+    let mut steps = Vec::new();
+    for part in path.split('.').filter(|p| !p.is_empty()) {
+        let (key, mut rest) = match part.find('[') {
+            Some(i) => (&part[..i], &part[i..]),
+            None => (part, ""),
+        };
+        if !key.is_empty() {
+            steps.push(Step::Key(key.to_owned()));
+        }
+        while let Some(index) = rest
+            .strip_prefix('[')
+            .and_then(|r| r.split_once(']'))
+            .and_then(|(n, after)| Some((n.parse().ok()?, after)))
+        {
+            steps.push(Step::Index(index.0));
+            rest = index.1;
+        }
+    }
+    steps
+}
+
+/// `backoff.headers[0].name`.
+fn render(steps: &[Step]) -> String {
+    let mut out = String::new();
+    for step in steps {
+        match step {
+            Step::Key(key) => {
+                if !out.is_empty() {
+                    out.push('.');
+                }
+                out.push_str(key);
+            }
+            Step::Index(i) => out.push_str(&format!("[{i}]")),
+        }
+    }
+    out
+}
+
+/// Removes the value at `steps` (an object key or an array element); false when there is
+/// nothing there (or `steps` is the root).
+fn remove_at(doc: &mut Value, steps: &[Step]) -> bool {
+    let Some((last, parents)) = steps.split_last() else {
+        return false;
+    };
+    let mut node = doc;
+    for step in parents {
+        let next = match step {
+            Step::Key(key) => node.get_mut(key.as_str()),
+            Step::Index(i) => node.get_mut(*i),
+        };
+        let Some(next) = next else { return false };
+        node = next;
+    }
+    match last {
+        Step::Key(key) => node
+            .as_object_mut()
+            .is_some_and(|o| o.remove(key.as_str()).is_some()),
+        Step::Index(i) => match node.as_array_mut() {
+            Some(items) if *i < items.len() => {
+                items.remove(*i);
+                true
+            }
+            _ => false,
+        },
+    }
+}
+
+/// Array elements removed so far: (the array's path, the element's index), both as in the file.
+#[derive(Default)]
+struct Removed(Vec<(String, usize)>);
+
+impl Removed {
+    /// `steps` (indices in the trimmed copy) with the indices of the file.
+    fn original(&self, steps: &[Step]) -> Vec<Step> {
+        let mut out: Vec<Step> = Vec::with_capacity(steps.len());
+        for step in steps {
+            let step = match step {
+                Step::Index(index) => {
+                    let array = render(&out);
+                    let mut gone: Vec<usize> = self
+                        .0
+                        .iter()
+                        .filter(|(a, _)| *a == array)
+                        .map(|&(_, i)| i)
+                        .collect();
+                    gone.sort_unstable();
+                    Step::Index(
+                        gone.into_iter()
+                            .fold(*index, |i, g| if g <= i { i + 1 } else { i }),
+                    )
+                }
+                key => key.clone(),
+            };
+            out.push(step);
+        }
+        out
+    }
+
+    /// Records that the element at `original` (file indices) was removed, if it is one.
+    fn note(&mut self, original: &[Step]) {
+        if let Some((Step::Index(i), array)) = original.split_last() {
+            self.0.push((render(array), *i));
+        }
+    }
+}
+
+/// True when `a` and `b` are the same field or one contains the other. The document root
+/// (the empty path) is related only to itself: a missing top-level field says nothing about
+/// the others.
+fn related(a: &str, b: &str) -> bool {
+    if a.is_empty() || b.is_empty() {
+        return a == b;
+    }
+    let inside = |child: &str, parent: &str| {
+        child
+            .strip_prefix(parent)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with(['.', '[']))
+    };
+    inside(a, b) || inside(b, a)
+}
+
+/// The shape problems of `doc` beyond `known` (already reported unknown fields and wrong-typed
+/// scalars, each with its path), then the semantic problems `validate` finds in the repaired
+/// copy (paths mapped to the file's indices, positions unset). `first` is serde's first error on
+/// the whole text; it is kept when nothing else covers its field (e.g. a missing `backoff`).
+pub(super) fn issues_beyond(
+    doc: &Value,
+    known: &[ProfileIssue],
+    first: Option<&serde_path_to_error::Error<serde_json::Error>>,
+    map: &SourceMap,
+    validate: impl Fn(&RetryProfile) -> Vec<ProfileIssue>,
+) -> Vec<ProfileIssue> {
+    let mut copy = doc.clone();
+    for issue in known {
+        if issue.path == "name" {
+            // Required: a placeholder keeps the rest checkable (its own issue is reported).
+            copy["name"] = Value::String("(invalid)".into());
+        } else {
+            remove_at(&mut copy, &parse_steps(&issue.path));
+        }
+    }
+    let mut found: Vec<ProfileIssue> = Vec::new();
+    let mut removed = Removed::default();
+    section::<RetryOn>(&mut copy, "retry_on", map, &mut removed, &mut found);
+    section::<Backoff>(&mut copy, "backoff", map, &mut removed, &mut found);
+    section::<StatusSet>(&mut copy, "success_status", map, &mut removed, &mut found);
+    section::<OtherStatusAction>(&mut copy, "on_other_status", map, &mut removed, &mut found);
+    section::<ProfileTimeouts>(&mut copy, "timeouts", map, &mut removed, &mut found);
+    if doc.get("backoff").is_some() && copy.get("backoff").is_none() {
+        // Required: a placeholder keeps the other sections' semantic checks running (every
+        // issue about `backoff` itself is filtered out below, as its problem is reported).
+        copy["backoff"] = serde_json::json!({ "strategy": "fixed" });
+    }
+    let mut reported: Vec<String> = known.iter().map(|i| i.path.clone()).collect();
+    reported.extend(found.iter().map(|i| i.path.clone()));
+    if let Some(first) = first {
+        let issue = shape_issue(render(&steps_of(first.path())), first, map);
+        if !reported.iter().any(|p| related(p, &issue.path)) {
+            reported.push(issue.path.clone());
+            found.push(issue);
+        }
+    }
+    if let Ok(profile) = serde_json::from_value::<RetryProfile>(copy) {
+        for mut issue in validate(&profile) {
+            issue.path = render(&removed.original(&parse_steps(&issue.path)));
+            if !reported.iter().any(|p| related(p, &issue.path)) {
+                found.push(issue);
+            }
+        }
+    }
+    found
+}
+
+/// The shape problems of `copy[key]` as a `T`, removing each failing value (see the module
+/// docs); the section is left as repaired, or removed when it cannot be.
+fn section<T: DeserializeOwned>(
+    copy: &mut Value,
+    key: &str,
+    map: &SourceMap,
+    removed: &mut Removed,
+    found: &mut Vec<ProfileIssue>,
+) {
+    let Some(value) = copy.get_mut(key) else {
+        return;
+    };
+    let root = vec![Step::Key(key.to_owned())];
+    let mut count = 0;
+    for _ in 0..2 * MAX_SHAPE_ISSUES {
+        let Err(e) = serde_path_to_error::deserialize::<_, T>(&*value) else {
+            return;
+        };
+        let steps = steps_of(e.path());
+        let full = removed.original(&[root.clone(), steps.clone()].concat());
+        let knock_on = count > 0 && e.inner().to_string().starts_with("missing field");
+        if !knock_on {
+            found.push(shape_issue(render(&full), &e, map));
+            count += 1;
+        }
+        if count >= MAX_SHAPE_ISSUES || !remove_at(value, &steps) {
+            break;
+        }
+        removed.note(&full);
+    }
+    // Not repairable within: drop the section so the rest of the document can still be checked.
+    remove_at(copy, &root);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_parse_and_render_back() {
+        for path in [
+            "",
+            "name",
+            "backoff.headers[0].name",
+            "retry_on.status[12]",
+            "a[1][2].b",
+        ] {
+            assert_eq!(render(&parse_steps(path)), path);
+        }
+    }
+
+    #[test]
+    fn removed_elements_shift_later_indices_back_to_the_file() {
+        let mut removed = Removed::default();
+        removed.note(&parse_steps("retry_on.status[1]"));
+        // The file's [3] is [2] in the copy once [1] is gone.
+        let copy = parse_steps("retry_on.status[2]");
+        assert_eq!(render(&removed.original(&copy)), "retry_on.status[3]");
+        removed.note(&parse_steps("retry_on.status[3]"));
+        assert_eq!(
+            render(&removed.original(&parse_steps("retry_on.status[1]"))),
+            "retry_on.status[2]"
+        );
+        assert_eq!(
+            render(&removed.original(&parse_steps("retry_on.errors[1]"))),
+            "retry_on.errors[1]"
+        );
+    }
+
+    #[test]
+    fn related_means_same_field_or_nested() {
+        assert!(related("backoff.fallback", "backoff.fallback.strategy"));
+        assert!(related("retry_on.status[2]", "retry_on.status"));
+        assert!(related("name", "name"));
+        assert!(!related("backoff.base", "backoff.base_delay_ms"));
+        assert!(!related("retry_on.status[2]", "retry_on.status[20]"));
+        assert!(!related("", "name") && related("", ""));
+    }
+}

@@ -283,6 +283,20 @@ mod tests {
         );
     }
 
+    /// `RunFinished` of a one-attempt run cancelled after `elapsed_ms`.
+    fn cancelled(message: &str, elapsed_ms: f64) -> RunEvent {
+        RunEvent::RunFinished {
+            run_id: 1,
+            outcome: RunOutcome {
+                kind: OutcomeKind::Cancelled,
+                message: message.into(),
+                last_status: None,
+            },
+            attempts: 1,
+            elapsed_ms,
+        }
+    }
+
     #[test]
     fn an_attempt_in_flight_shows_and_a_cancel_starts_a_fresh_line() {
         let mut t = TextTimeline::default();
@@ -295,16 +309,7 @@ mod tests {
             offset_ms: 0.0,
         });
         assert_eq!(started, "attempt 1  12:00:01.123+09:00  ");
-        let finished = t.render(&RunEvent::RunFinished {
-            run_id: 1,
-            outcome: RunOutcome {
-                kind: OutcomeKind::Cancelled,
-                message: "cancelled during attempt 1".into(),
-                last_status: None,
-            },
-            attempts: 1,
-            elapsed_ms: 1500.0,
-        });
+        let finished = t.render(&cancelled("cancelled during attempt 1", 1500.0));
         assert!(
             finished.starts_with(
                 "aborted after 1500.0 ms\ncancelled during attempt 1  (1 attempt, 1.50 s)\n"
@@ -332,16 +337,7 @@ mod tests {
             offset_ms: 300.0,
         });
         assert_eq!(scheduled, "wait 1  planned 5000 ms  retry 1: fixed 5000 ms");
-        let finished = t.render(&RunEvent::RunFinished {
-            run_id: 1,
-            outcome: RunOutcome {
-                kind: OutcomeKind::Cancelled,
-                message: "cancelled while waiting before retry 1".into(),
-                last_status: Some(503),
-            },
-            attempts: 1,
-            elapsed_ms: 1000.0,
-        });
+        let finished = t.render(&cancelled("cancelled while waiting before retry 1", 1000.0));
         assert!(
             finished.starts_with("  -> cut short after 700.0 ms\ncancelled while waiting"),
             "{finished:?}"

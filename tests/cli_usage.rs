@@ -280,3 +280,21 @@ fn help_examples_quote_urls_with_shell_characters() {
         }
     }
 }
+
+#[test]
+fn a_full_disk_is_an_error_not_a_silent_exit() {
+    let Ok(full) = std::fs::File::create("/dev/full") else {
+        return; // Not Linux: no /dev/full to write to.
+    };
+    let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("retryscope"))
+        .args(["profile", "show", "aws-standard"])
+        .stdout(full)
+        .output()
+        .expect("runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.starts_with("error: cannot write the output: "),
+        "{stderr}"
+    );
+}

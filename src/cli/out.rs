@@ -1,22 +1,31 @@
 //! Writing to stdout without panicking when the reader has gone (`retryscope run | head`).
 //!
-//! `print!` panics on a closed pipe; these macros write through a locked stdout and, on any
-//! write error, end the process quietly with exit code 141 (128 + SIGPIPE, as shells report it).
+//! `print!` panics on a closed pipe; these macros write through a locked stdout. A closed pipe
+//! ends the process quietly with exit code 141 (128 + SIGPIPE, as shells report it); any other
+//! write error (a full disk, `> /dev/full`) prints one line on stderr and exits with 1, since
+//! the output the user asked for is incomplete.
 
 use std::io::Write;
 
 /// Exit code when stdout is closed under us: 128 + SIGPIPE.
 pub const BROKEN_PIPE: i32 = 141;
 
-/// Writes `text` to stdout and flushes; exits quietly with [`BROKEN_PIPE`] if stdout is gone.
+/// Exit code when stdout cannot be written for another reason (disk full, I/O error).
+pub const WRITE_FAILED: i32 = 1;
+
+/// Writes `text` to stdout and flushes; exits quietly with [`BROKEN_PIPE`] if stdout is gone,
+/// or with [`WRITE_FAILED`] and a message on stderr for any other write error.
 pub fn write_stdout(text: &str) {
     let mut stdout = std::io::stdout().lock();
-    if stdout
+    if let Err(e) = stdout
         .write_all(text.as_bytes())
         .and_then(|()| stdout.flush())
-        .is_err()
     {
-        std::process::exit(BROKEN_PIPE);
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(BROKEN_PIPE);
+        }
+        eprintln!("error: cannot write the output: {e}");
+        std::process::exit(WRITE_FAILED);
     }
 }
 

@@ -101,20 +101,12 @@ fn send_button_starts_a_run_against_the_demo_with_the_default_profile() {
     assert_eq!(spec.method, "GET");
     // The stub tree has no built-ins: the fallback retries 503 (the real seed 001 table: 429 only).
     let status = retryscope::ui::request_draft::demo_failure_status(profile);
-    assert_eq!(spec.url, format!("{DEMO}/status/{status}?times=2"));
+    let prefix = format!("{DEMO}/status/{status}?times=2&key=");
+    let key = spec.url.strip_prefix(&prefix).expect("the demo URL with a key");
+    assert_eq!(key.len(), 36, "a UUID replaced the placeholder: {key}");
     assert!(
         profile.retry_on.status.contains(status),
         "the default profile retries the demo failure"
-    );
-    let key = spec
-        .query
-        .iter()
-        .find(|q| q.name == "key")
-        .expect("key query row");
-    assert!(
-        !key.value.contains("{{"),
-        "placeholder replaced: {}",
-        key.value
     );
     assert_eq!(profile.name, "ServiceNow example (exponential)");
     assert_eq!(profile.backoff.strategy, Strategy::Exponential);
@@ -132,7 +124,7 @@ fn ctrl_enter_sends_and_every_send_gets_a_fresh_demo_key() {
     let started = starts(&probe);
     assert_eq!(started.len(), 2);
     assert_eq!(started[1].0, 2, "second run id");
-    let key = |i: usize| started[i].1.query[0].value.clone();
+    let key = |i: usize| started[i].1.url.clone();
     assert_ne!(key(0), key(1));
 }
 
@@ -397,7 +389,7 @@ fn persisted_workspace_round_trips_through_ron() {
     let status = retryscope::ui::request_draft::demo_failure_status(&restored.current.profile);
     assert_eq!(
         restored.composer.draft.url,
-        format!("http://127.0.0.1:7/status/{status}?times=2"),
+        format!("http://127.0.0.1:7/status/{status}?times=2&key={{{{uuid}}}}"),
         "the demo URL follows the new port"
     );
     assert_eq!(restored.current.profile.max_retries, 7);

@@ -139,13 +139,13 @@ impl Default for RequestDraft {
 
 impl RequestDraft {
     /// The first-run request against the demo server at `base_url`:
-    /// `GET /status/{status}?times=2` plus a `key` query row of [`UUID_PLACEHOLDER`], so every
-    /// Send gets its own counter on the demo server (it fails twice with `status`, then answers
-    /// 200). Pick `status` with [`demo_failure_status`] so the selected profile retries it.
+    /// `GET /status/{status}?times=2&key={{uuid}}`, so every Send gets its own counter on the
+    /// demo server (it fails twice with `status`, then answers 200). The key is part of the URL,
+    /// not a query row, so typing another URL leaves no stray `key` parameter behind. Pick
+    /// `status` with [`demo_failure_status`] so the selected profile retries it.
     pub fn demo(base_url: &str, status: u16) -> Self {
         Self {
-            url: format!("{base_url}/status/{status}?times=2"),
-            query: vec![KeyValue::new("key", UUID_PLACEHOLDER)],
+            url: format!("{base_url}/status/{status}?times=2&key={UUID_PLACEHOLDER}"),
             headers: vec![KeyValue::new("Accept", "application/json")],
             ..Self::default()
         }
@@ -221,9 +221,9 @@ mod tests {
         let draft = RequestDraft::demo("http://127.0.0.1:9", 503);
         let a = draft.to_spec("a1");
         let b = draft.to_spec("b2");
-        assert_eq!(a.url, "http://127.0.0.1:9/status/503?times=2");
-        assert_eq!(a.query[0].value, "a1");
-        assert_eq!(b.query[0].value, "b2");
+        assert_eq!(a.url, "http://127.0.0.1:9/status/503?times=2&key=a1");
+        assert_eq!(b.url, "http://127.0.0.1:9/status/503?times=2&key=b2");
+        assert!(a.query.is_empty(), "no query row to outlive the URL");
     }
 
     #[test]

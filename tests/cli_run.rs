@@ -174,6 +174,8 @@ fn secret_headers_are_masked() {
     let stdout = String::from_utf8(out.stdout).expect("utf-8");
     let stderr = String::from_utf8(out.stderr).expect("utf-8");
     assert!(stdout.contains("> Authorization: ***"), "{stdout}");
+    // The request line first, then the headers sent.
+    assert!(stdout.starts_with("GET http://127.0.0.1:"), "{stdout}");
     assert!(stdout.contains("> X-Plain: visible"), "{stdout}");
     assert!(
         !stdout.contains("s3cr3t") && !stderr.contains("s3cr3t"),

@@ -102,7 +102,10 @@ fn send_button_starts_a_run_against_the_demo_with_the_default_profile() {
     // The stub tree has no built-ins: the fallback retries 503 (the real seed 001 table: 429 only).
     let status = retryscope::ui::request_draft::demo_failure_status(profile);
     let prefix = format!("{DEMO}/status/{status}?times=2&key=");
-    let key = spec.url.strip_prefix(&prefix).expect("the demo URL with a key");
+    let key = spec
+        .url
+        .strip_prefix(&prefix)
+        .expect("the demo URL with a key");
     assert_eq!(key.len(), 36, "a UUID replaced the placeholder: {key}");
     assert!(
         profile.retry_on.status.contains(status),

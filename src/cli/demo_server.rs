@@ -6,18 +6,27 @@ use clap::Args;
 
 /// Flags of `retryscope demo-server`.
 #[derive(Debug, Clone, Args)]
-#[command(after_help = "\
-Examples:
-  retryscope demo-server --port 8080
-  retryscope run --builtin vbscript-module 'http://127.0.0.1:8080/status/503?times=2'     (in another terminal)
-
-Listens on 127.0.0.1 only. Endpoints: /status/{code}?times=N&key=K, /retry-after?value=V&times=N,
-/retry-after-ms?value=V, /slow?ms=N, /hang, /reset, /bytes?n=N, /echo, /log.
-Stop it with Ctrl-C (or SIGTERM).")]
+#[command(after_help = after_help())]
 pub struct DemoServerArgs {
     /// Port on 127.0.0.1 (0 = any free port; the address is printed).
     #[arg(long, default_value_t = 0)]
     pub port: u16,
+}
+
+/// Examples, then every endpoint (from [`crate::demo::ENDPOINTS`], so the list cannot drift).
+fn after_help() -> String {
+    let mut text = String::from(
+        "Examples:\n  retryscope demo-server --port 8080\n  \
+         then, in another terminal:\n  \
+         retryscope run --builtin vbscript-module 'http://127.0.0.1:8080/status/503?times=2'\n\n\
+         Listens on 127.0.0.1 only. Stop it with Ctrl-C (or SIGTERM). Endpoints:\n",
+    );
+    for endpoint in crate::demo::ENDPOINTS {
+        text.push_str("  ");
+        text.push_str(endpoint);
+        text.push('\n');
+    }
+    text
 }
 
 /// Serves until Ctrl-C.

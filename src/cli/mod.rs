@@ -39,7 +39,8 @@ Examples:
   retryscope profile builtins                  list built-in profiles
   retryscope profile validate my-profile.json  check a profile file
 
-Exit codes: 0 success, 1 the run did not succeed, 2 usage or profile error, 130 Ctrl-C."
+Exit codes: 0 success, 1 the run did not succeed, 2 usage or profile error, 130 Ctrl-C,
+143 SIGTERM."
 )]
 pub struct Cli {
     /// Headless subcommand; none opens the window.

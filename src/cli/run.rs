@@ -130,12 +130,17 @@ pub fn execute(args: &RunArgs) -> Result<u8, CliError> {
 
     engine::check_spec(&spec).map_err(|e| CliError::usage(e.to_string()))?;
 
+    // The request headers, printed under the run's first line (secrets masked).
+    let mut sent_headers = String::new();
     if !args.json {
         for h in spec.headers.iter().filter(|h| h.enabled) {
-            crate::cli_outln!("> {}", mask::header_line(h));
+            sent_headers.push_str(&format!("> {}\n", mask::header_line(h)));
         }
         if let Some(key) = &spec.idempotency_key {
-            crate::cli_outln!("> Idempotency-Key: {}", mask::escape_controls(key));
+            sent_headers.push_str(&format!(
+                "> Idempotency-Key: {}\n",
+                mask::escape_controls(key)
+            ));
         }
     }
 
@@ -147,16 +152,18 @@ pub fn execute(args: &RunArgs) -> Result<u8, CliError> {
         run_id: 1,
         seed: args.seed,
     };
-    runtime.block_on(drive(spec, profile, options, args.json))
+    runtime.block_on(drive(spec, profile, options, args.json, sent_headers))
 }
 
 /// Starts the run and prints its events until `RunFinished`; Ctrl-C or SIGTERM cancels it
-/// (the summary then starts on a fresh line, see [`TextTimeline`]).
+/// (the summary then starts on a fresh line, see [`TextTimeline`]). `sent_headers` is printed
+/// right after the `RunStarted` line.
 async fn drive(
     spec: crate::model::RequestSpec,
     profile: crate::model::RetryProfile,
     options: RunOptions,
     json: bool,
+    mut sent_headers: String,
 ) -> Result<u8, CliError> {
     let mut signals = signal::StopSignals::install();
     let (tx, mut rx) = mpsc::channel::<RunEvent>(256);
@@ -188,6 +195,8 @@ async fn drive(
                     )));
                 }
             }
+        } else if matches!(event, RunEvent::RunStarted { .. }) {
+            text.render(&event) + std::mem::take(&mut sent_headers).as_str()
         } else {
             text.render(&event)
         };

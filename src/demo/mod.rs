@@ -31,6 +31,7 @@ mod routes;
 mod state;
 
 pub use log_entry::{LOG_BODY_PREVIEW, LogEntry};
+pub use routes::ENDPOINTS;
 
 use state::DemoState;
 use std::net::{Ipv4Addr, SocketAddr};

@@ -20,8 +20,8 @@ type Shared = State<Arc<DemoState>>;
 /// Longest `/slow` delay honoured, ms (10 min), so a typo cannot pin a task for days.
 const MAX_SLOW_MS: u64 = 600_000;
 
-/// Every endpoint, listed by the 404 answer.
-const ENDPOINTS: [&str; 15] = [
+/// Every endpoint, listed by the 404 answer and by `retryscope demo-server --help`.
+pub const ENDPOINTS: [&str; 15] = [
     "/status/{code}?times=N&key=K",
     "/flaky?fail=503&times=2",
     "/retry-after?value=RAW&status=429&times=N",

@@ -47,12 +47,14 @@ pub(crate) fn body(backoff: &Backoff, computed: &Computed) -> String {
             } else {
                 format!("2^{exponent}−1")
             };
-            let m = if m < 1e6 { format!("{m:.3}") } else { num(m) };
-            let _ = write!(
-                out,
-                "exponential m={m} (U[0,{high}]) × {b} = {} ms",
-                num(raw)
-            );
+            // b × m is rounded up to whole ms; the unrounded product is shown when they differ.
+            let product = b as f64 * m;
+            let m = if m < 1e6 { format!("{m:.4}") } else { num(m) };
+            let _ = write!(out, "exponential m={m} (U[0,{high}]) × {b} = ");
+            if product.is_finite() && product.fract() != 0.0 && product < 1e15 {
+                let _ = write!(out, "{} → ", num(product));
+            }
+            let _ = write!(out, "{} ms", num(raw));
             cap_step(&mut out, backoff, raw);
             if w > 0 {
                 let _ = write!(
@@ -125,10 +127,16 @@ pub(crate) fn body(backoff: &Backoff, computed: &Computed) -> String {
         }
     }
     clamp_step(&mut out, backoff, computed.clamp);
+    if backoff.max_delay_ms.is_some()
+        && out.ends_with(&format!(" → cap {}", num(cap_ms(backoff.max_delay_ms))))
+    {
+        let _ = write!(out, " (not reached) = {} ms", num(computed.wait_ms as f64));
+    }
     out
 }
 
 /// ` → cap c` (not cut) / ` → cap c = c ms` (cut); without `c`, ` → limit 24 h = … ms` when cut.
+/// A cap not reached at the end of the text gets ` (not reached) = d ms` (see [`body`]).
 pub(crate) fn cap_step(out: &mut String, backoff: &Backoff, before: f64) {
     let c = cap_ms(backoff.max_delay_ms);
     if backoff.max_delay_ms.is_some() {

@@ -131,7 +131,7 @@ fn explanation_text_follows_design() {
     let e = wait(&policy, &ctx(1, &outcome), &mut rng_from_seed(42));
     assert_eq!(
         e.text,
-        "retry 1: exponential m=0.682 (U[0,1]) × 1000 = 682 ms → cap 10000 → + jitter 1426 (U[0,1500]) = 2108 ms"
+        "retry 1: exponential m=0.6819 (U[0,1]) × 1000 = 681.9 → 682 ms → cap 10000 → + jitter 1426 (U[0,1500]) = 2108 ms"
     );
     assert_eq!(e.to_string(), e.text);
     assert_eq!(e.wait_ms, 2108);
@@ -191,6 +191,33 @@ fn explanation_text_follows_design() {
             e.text
         );
     }
+}
+
+#[test]
+fn a_cap_not_reached_at_the_end_says_so() {
+    // curl --retry: 1 s doubling, 600 s cap, no jitter: the text must still end in the wait.
+    let policy = Policy::new(profile(backoff(
+        Strategy::Exponential,
+        1000,
+        Some(600_000),
+        0,
+    )))
+    .expect("valid");
+    let outcome = response(503, &[]);
+    let fixed =
+        Policy::new(profile(backoff(Strategy::Fixed, 1000, Some(600_000), 0))).expect("valid");
+    let e = wait(&fixed, &ctx(2, &outcome), &mut rng_from_seed(1));
+    assert_eq!(
+        e.text,
+        "retry 2: fixed 1000 ms → cap 600000 (not reached) = 1000 ms"
+    );
+    let e = wait(&policy, &ctx(1, &outcome), &mut rng_from_seed(1));
+    assert!(
+        e.text
+            .ends_with(&format!(" (not reached) = {} ms", e.wait_ms)),
+        "{}",
+        e.text
+    );
 }
 
 #[test]

@@ -214,9 +214,16 @@ fn empty_name_and_hard_cap_without_max() {
 }
 
 #[test]
-fn unreadable_file_names_the_path() {
+fn unreadable_file_is_one_issue_at_the_root() {
     let e = load_file(Path::new("tests/fixtures/does-not-exist.json")).expect_err("missing");
-    assert!(e.to_string().contains("does-not-exist.json"), "{e}");
+    assert_eq!(e.issues.len(), 1, "{e}");
+    assert!(
+        e.issues[0]
+            .message
+            .starts_with("cannot read the profile file: "),
+        "{e}"
+    );
+    assert_eq!((e.issues[0].path.as_str(), e.issues[0].line), ("", None));
 }
 
 #[test]
@@ -426,4 +433,47 @@ fn an_unusable_strategy_does_not_hide_the_other_sections_problems() {
     let paths: Vec<&str> = e.issues.iter().map(|i| i.path.as_str()).collect();
     // max_retries is semantic (too many); backoff's own jitter_ratio waits for a usable strategy.
     assert_eq!(paths, ["max_retries", "backoff.strategy"], "{e}");
+}
+
+#[test]
+fn success_and_retry_statuses_must_not_overlap_and_success_must_not_be_empty() {
+    let text = format!(
+        r#"{{ "format": "{PROFILE_FORMAT}", "name": "x", "success_status": ["200-299"],
+  "retry_on": {{ "status": [429, "200-204"] }}, "backoff": {{ "strategy": "fixed" }} }}"#
+    );
+    let e = load_str(&text).expect_err("overlap");
+    assert_eq!(e.issues.len(), 1, "{e}");
+    assert_eq!(e.issues[0].path, "retry_on.status[1]");
+    assert!(
+        e.issues[0]
+            .message
+            .contains("status 200 is also in success_status"),
+        "{e}"
+    );
+
+    let text = format!(
+        r#"{{ "format": "{PROFILE_FORMAT}", "name": "x", "success_status": [], "backoff": {{ "strategy": "fixed" }} }}"#
+    );
+    let e = load_str(&text).expect_err("empty");
+    assert_eq!(e.issues[0].path, "success_status", "{e}");
+    assert!(
+        e.issues[0]
+            .message
+            .contains("no answer would count as a success"),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_duplicate_key_is_reported_at_the_key() {
+    let text = format!(
+        "{{\n  \"format\": \"{PROFILE_FORMAT}\",\n  \"name\": \"x\",\n  \"name\": \"y\",\n  \"backoff\": {{ \"strategy\": \"fixed\" }}\n}}"
+    );
+    let e = load_str(&text).expect_err("duplicate");
+    assert_eq!(e.issues[0].path, "name", "{e}");
+    assert!(e.issues[0].line.is_some_and(|l| l >= 3), "{e}");
+    assert!(
+        e.issues[0].message.contains("appears more than once"),
+        "{e}"
+    );
 }

@@ -26,12 +26,12 @@ pub fn select(file: Option<&Path>, builtin: Option<&str>) -> Result<RetryProfile
 /// `invalid profile FILE` followed by one `FILE:line:col: path: message` line per issue; just
 /// the message when the only issue is that the file cannot be read (it names the file).
 pub fn file_errors(path: &Path, errors: &ProfileErrors) -> String {
-    // A file that cannot be read at all is one issue that already names the file: say it once.
+    // A file that cannot be read at all is one issue at the root: one line naming the file.
     if let [only] = errors.issues.as_slice()
         && only.line.is_none()
-        && only.message.contains(&path.display().to_string())
+        && only.path.is_empty()
     {
-        return only.path_and_message();
+        return format!("{}: {}", path.display(), only.message);
     }
     let mut out = format!("invalid profile {}", path.display());
     for line in issue_lines(path, errors) {

@@ -338,11 +338,18 @@ fn runtime_message(err: &EvalAltResult) -> String {
             "script stopped: {} too large (limits: strings {MAX_STRING_SIZE} bytes, arrays {MAX_ARRAY_SIZE} items, maps {MAX_MAP_SIZE} entries)",
             what.to_lowercase()
         ),
-        _ => return format!("script error: {}", err.to_string().to_lowercase()),
+        _ => {
+            // Rhai writes `(line 2, position 12)`; say it as compile errors do.
+            let text = err
+                .to_string()
+                .to_lowercase()
+                .replace(", position ", ", column ");
+            return format!("script error: {}", text.replace("(line ", "(script line "));
+        }
     };
     let pos = err.position();
     match (pos.line(), pos.position()) {
-        (Some(l), Some(c)) => format!("{hint} (line {l}, column {c})"),
+        (Some(l), Some(c)) => format!("{hint} (script line {l}, column {c})"),
         _ => hint,
     }
 }

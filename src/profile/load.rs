@@ -72,12 +72,13 @@ fn sorted(mut issues: Vec<ProfileIssue>, map: &SourceMap) -> ProfileErrors {
 /// Reads and validates a profile file.
 ///
 /// # Errors
-/// An unreadable file or any problem [`load_str`] reports.
+/// An unreadable file (one issue at the root, without position; the caller names the file) or
+/// any problem [`load_str`] reports.
 pub fn load_file(path: &Path) -> Result<RetryProfile, ProfileErrors> {
     let text = std::fs::read_to_string(path).map_err(|e| {
         ProfileErrors::single(ProfileIssue::new(
             "",
-            format!("cannot read profile file: {e}: {}", path.display()),
+            format!("cannot read the profile file: {e}"),
         ))
     })?;
     load_str(&text)
@@ -190,6 +191,17 @@ pub(super) fn shape_issue(
         column: inner.column(),
     });
 
+    if let Some(name) = raw
+        .strip_prefix("duplicate field `")
+        .and_then(|r| r.strip_suffix('`'))
+    {
+        let field_path = child_key(&path, name);
+        let message = format!("`{name}` appears more than once; keep one");
+        return at(
+            map.exact(&field_path).or(serde_pos),
+            ProfileIssue::new(field_path, message),
+        );
+    }
     let Some(unknown) = parse_unknown(&raw) else {
         return at(map.exact(&path).or(serde_pos), ProfileIssue::new(path, raw));
     };

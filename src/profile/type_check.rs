@@ -125,6 +125,12 @@ fn found(v: &Value) -> String {
         Value::String(s) => format!("the string {s:?}"),
         Value::Array(_) => "an array".into(),
         Value::Object(_) => "an object".into(),
+        // serde_json keeps integers past u64 as floats (1.8446744073709552e+19): say what it is.
+        Value::Number(n)
+            if n.as_f64().is_some_and(|f| f.abs() >= 1.8e19) && n.as_u64().is_none() =>
+        {
+            "a number beyond 18446744073709551615, the largest allowed".into()
+        }
         other => other.to_string(),
     }
 }

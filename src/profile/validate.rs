@@ -47,6 +47,7 @@ pub fn validate(profile: &RetryProfile) -> Vec<ProfileIssue> {
     }
     check_status_set(&profile.success_status, "success_status", &mut issues);
     check_status_set(&profile.retry_on.status, "retry_on.status", &mut issues);
+    check_success_and_retry(profile, &mut issues);
     check_backoff(&profile.backoff, "backoff", false, &mut issues);
     if profile.deadline_ms == Some(0) {
         issues.push(ProfileIssue::new(
@@ -70,6 +71,30 @@ pub fn validate(profile: &RetryProfile) -> Vec<ProfileIssue> {
     }
     check_script(profile, &mut issues);
     issues
+}
+
+/// `success_status` must not be empty (no run could succeed) and must not share codes with
+/// `retry_on.status` (success is decided first, so such a code would never be retried).
+fn check_success_and_retry(profile: &RetryProfile, issues: &mut Vec<ProfileIssue>) {
+    if profile.success_status.0.is_empty() {
+        issues.push(ProfileIssue::new(
+            "success_status",
+            "success_status is empty, so no answer would count as a success; the usual is [\"200-299\"]",
+        ));
+    }
+    for (i, range) in profile.retry_on.status.0.iter().enumerate() {
+        if range.low > range.high || range.high > 599 {
+            continue; // reported by check_status_set
+        }
+        if let Some(code) = (range.low..=range.high).find(|&c| profile.success_status.contains(c)) {
+            issues.push(ProfileIssue::new(
+                format!("retry_on.status[{i}]"),
+                format!(
+                    "status {code} is also in success_status; success is decided first, so it would never be retried (remove it from one of them)"
+                ),
+            ));
+        }
+    }
 }
 
 fn check_status_set(set: &StatusSet, path: &str, issues: &mut Vec<ProfileIssue>) {

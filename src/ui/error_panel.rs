@@ -34,6 +34,17 @@ impl LoadFailure {
             .collect()
     }
 
+    /// Most problem lines shown without scrolling.
+    pub const VISIBLE_LINES: usize = 6;
+
+    /// Height the panel needs, points: the header row plus up to [`Self::VISIBLE_LINES`] problem
+    /// lines (one more for long ones that wrap), plus margins. More problems scroll.
+    pub fn panel_height(&self, ui: &Ui) -> f32 {
+        let line = ui.text_style_height(&egui::TextStyle::Monospace) + ui.spacing().item_spacing.y;
+        let lines = (self.issues.len() + 1).min(Self::VISIBLE_LINES) as f32;
+        ui.spacing().interact_size.y + ui.spacing().item_spacing.y + lines * line + 16.0
+    }
+
     /// Draws the panel; returns true when the user dismissed it.
     pub fn ui(&self, ui: &mut Ui) -> bool {
         let mut dismissed = false;
@@ -51,7 +62,9 @@ impl LoadFailure {
         });
         egui::ScrollArea::vertical()
             .id_salt("load_errors")
-            .max_height(120.0)
+            .auto_shrink([false, false])
+            // The panel's height decides; the default 64 pt minimum would overflow it.
+            .min_scrolled_height(0.0)
             .show(ui, |ui| {
                 for line in self.lines() {
                     ui.monospace(line);

@@ -272,11 +272,16 @@ impl WorkbenchState {
         self.preview.refresh(&self.current.profile);
         egui::Panel::top("toolbar").show(ui, |ui| self.toolbar(ui));
         if let Some(failure) = self.load_failure.clone() {
-            egui::Panel::bottom("load_errors_panel").show(ui, |ui| {
-                if failure.ui(ui) {
-                    self.load_failure = None;
-                }
-            });
+            // A fixed height from the number of problems: a bottom panel otherwise keeps the
+            // height of its first frame, and the list inside shrinks to fit it.
+            egui::Panel::bottom("load_errors_panel")
+                .resizable(false)
+                .exact_size(failure.panel_height(ui))
+                .show(ui, |ui| {
+                    if failure.ui(ui) {
+                        self.load_failure = None;
+                    }
+                });
         }
         let (left_max, right_max) = side_panel_max(ui.available_width());
         let left = egui::Panel::left("composer_panel")

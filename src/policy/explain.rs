@@ -56,14 +56,7 @@ pub(crate) fn body(backoff: &Backoff, computed: &Computed) -> String {
             }
             let _ = write!(out, "{} ms", num(raw));
             cap_step(&mut out, backoff, raw);
-            if w > 0 {
-                let _ = write!(
-                    out,
-                    " → + jitter {} (U[0,{w}]) = {} ms",
-                    num(jitter),
-                    num(d + jitter)
-                );
-            }
+            window_step(&mut out, w, d, jitter);
         }
         Steps::Proportional {
             raw,
@@ -116,14 +109,7 @@ pub(crate) fn body(backoff: &Backoff, computed: &Computed) -> String {
         Steps::Fixed { d, jitter } => {
             let _ = write!(out, "fixed {b} ms");
             cap_step(&mut out, backoff, b as f64);
-            if w > 0 {
-                let _ = write!(
-                    out,
-                    " → + jitter {} (U[0,{w}]) = {} ms",
-                    num(jitter),
-                    num(d + jitter)
-                );
-            }
+            window_step(&mut out, w, d, jitter);
         }
     }
     clamp_step(&mut out, backoff, computed.clamp);
@@ -133,6 +119,18 @@ pub(crate) fn body(backoff: &Backoff, computed: &Computed) -> String {
         let _ = write!(out, " (not reached) = {} ms", num(computed.wait_ms as f64));
     }
     out
+}
+
+/// The additive window's step ` → + jitter j (U[0,w]) = d + j ms`; nothing when `w` is 0.
+fn window_step(out: &mut String, w: u64, d: f64, jitter: f64) {
+    if w > 0 {
+        let _ = write!(
+            out,
+            " → + jitter {} (U[0,{w}]) = {} ms",
+            num(jitter),
+            num(d + jitter)
+        );
+    }
 }
 
 /// ` → cap c` (not cut) / ` → cap c = c ms` (cut); without `c`, ` → limit 24 h = … ms` when cut.

@@ -127,14 +127,20 @@ fn check_status_set(set: &StatusSet, path: &str, issues: &mut Vec<ProfileIssue>)
 
 fn check_backoff(b: &Backoff, path: &str, is_fallback: bool, issues: &mut Vec<ProfileIssue>) {
     let field = |name: &str| format!("{path}.{name}");
-    if b.base_delay_ms > DAY_MS {
-        issues.push(ProfileIssue::new(
-            field("base_delay_ms"),
-            format!(
-                "base_delay_ms {} is more than 24 h ({DAY_MS} ms)",
-                b.base_delay_ms
-            ),
-        ));
+    // Every delay field is at most 24 h, the clamp every wait obeys.
+    for (name, value) in [
+        ("base_delay_ms", Some(b.base_delay_ms)),
+        ("max_delay_ms", b.max_delay_ms),
+        ("jitter_window_ms", Some(b.jitter_window_ms)),
+    ] {
+        if let Some(v) = value
+            && v > DAY_MS
+        {
+            issues.push(ProfileIssue::new(
+                field(name),
+                format!("{name} {v} is more than 24 h ({DAY_MS} ms)"),
+            ));
+        }
     }
     if let Some(max) = b.max_delay_ms {
         if max < b.base_delay_ms {
@@ -146,25 +152,10 @@ fn check_backoff(b: &Backoff, path: &str, is_fallback: bool, issues: &mut Vec<Pr
                 ),
             ));
         }
-        if max > DAY_MS {
-            issues.push(ProfileIssue::new(
-                field("max_delay_ms"),
-                format!("max_delay_ms {max} is more than 24 h ({DAY_MS} ms)"),
-            ));
-        }
     } else if b.hard_cap {
         issues.push(ProfileIssue::new(
             field("hard_cap"),
             "hard_cap needs max_delay_ms; set a max delay or turn hard_cap off",
-        ));
-    }
-    if b.jitter_window_ms > DAY_MS {
-        issues.push(ProfileIssue::new(
-            field("jitter_window_ms"),
-            format!(
-                "jitter_window_ms {} is more than 24 h ({DAY_MS} ms)",
-                b.jitter_window_ms
-            ),
         ));
     }
     if !(0.0..=1.0).contains(&b.jitter_ratio) {

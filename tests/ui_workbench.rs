@@ -618,8 +618,16 @@ fn editing_custom_script(script: &str) -> (Harness<'static, WorkbenchState>, Eng
 fn custom_script_compile_errors_show_inline_with_line_and_column() {
     let (mut h, _probe) = editing_custom_script("fn get_delay(ctx) {\n    let x = ;\n}\n");
     assert!(h.query_by_label("Script").is_some(), "code editor shown");
-    let error = label_of(&h, "line 2, column");
-    assert!(!error.is_empty(), "compile error names line 2");
+    let error = label_of(&h, "line 2, column 13: ");
+    assert!(
+        !error.is_empty(),
+        "compile error names line 2 under the editor"
+    );
+    assert!(
+        h.query_by_label_contains("• backoff.script: script does not compile (script line 2")
+            .is_some(),
+        "and in the Problems list"
+    );
     h.state_mut().current.profile.backoff.script =
         Some("fn get_delay(ctx) { 100 * ctx.retry }\n".into());
     h.run();
@@ -771,4 +779,52 @@ fn live_two_runs_overlap_and_both_finish() {
             .next()
             .is_some()
     );
+}
+
+#[test]
+fn profile_problems_are_listed_and_block_save_and_send() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let target = dir.path().join("broken");
+    let (state, probe) = setup(vec![Some(target.clone())], None);
+    let mut h = harness(state);
+    h.run();
+    h.get_by_label("Duplicate to edit").click();
+    h.run();
+    assert!(
+        h.query_by_label_contains("Problems (").is_none(),
+        "valid at first"
+    );
+    // The editor accepts a max delay below the base delay; the panel must say so.
+    h.state_mut().current.profile.backoff.max_delay_ms = Some(500);
+    h.run();
+    assert!(h.query_by_label_contains("Problems (1)").is_some());
+    assert!(
+        h.query_by_label_contains(
+            "backoff.max_delay_ms: max_delay_ms 500 is smaller than base_delay_ms"
+        )
+        .is_some()
+    );
+    // Save As refuses (no dialog is asked for, nothing is written) and says why.
+    h.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, Key::S);
+    h.run();
+    assert!(!target.with_extension("json").exists(), "nothing saved");
+    let status = h.state().status().cloned().expect("a status line");
+    assert!(
+        status.0
+            && status
+                .1
+                .starts_with("cannot save: the profile has a problem"),
+        "{status:?}"
+    );
+    // Send refuses too.
+    h.get_by_label("Send").click();
+    h.run();
+    assert!(starts(&probe).is_empty(), "no run started");
+    // Fixed: the list goes away and Save As writes the file.
+    h.state_mut().current.profile.backoff.max_delay_ms = Some(10_000);
+    h.run();
+    assert!(h.query_by_label_contains("Problems (").is_none());
+    h.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, Key::S);
+    h.run();
+    assert!(target.with_extension("json").exists(), "saved once valid");
 }

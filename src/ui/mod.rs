@@ -23,6 +23,7 @@ pub mod persistence;
 pub mod policy_editor;
 pub mod preview_strip;
 pub mod profile_library;
+pub mod profile_problems;
 pub mod request_draft;
 pub mod script_editor;
 pub mod shortcuts;

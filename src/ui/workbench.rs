@@ -13,6 +13,7 @@ use super::profile_library::{
     CurrentProfile, DEFAULT_BUILTIN, ProfileSource, builtin_profile, fallback_default_profile,
     file_name, picker_entries, scan_library,
 };
+use super::profile_problems::ProfileProblems;
 use super::request_draft::{RequestDraft, demo_failure_status};
 use super::shortcuts::{Shortcut, take_shortcuts};
 use super::text_sizes::install_text_sizes;
@@ -89,6 +90,8 @@ pub struct WorkbenchState {
     pub runs: RunsState,
     policy_editor: PolicyEditor,
     preview: PreviewCache,
+    /// `validate` of the current profile, recomputed when the profile changes.
+    problems: ProfileProblems,
     demo_base_url: Option<String>,
     library_dir: Option<PathBuf>,
     library: Vec<PathBuf>,
@@ -139,6 +142,7 @@ impl WorkbenchState {
             runs: RunsState::default(),
             policy_editor: PolicyEditor::default(),
             preview: PreviewCache::default(),
+            problems: ProfileProblems::default(),
             demo_base_url: demo,
             library_dir: setup.library_dir,
             library,
@@ -270,6 +274,7 @@ impl WorkbenchState {
             self.on_shortcut(shortcut);
         }
         self.preview.refresh(&self.current.profile);
+        self.problems.refresh(&self.current.profile);
         egui::Panel::top("toolbar").show(ui, |ui| self.toolbar(ui));
         if let Some(failure) = self.load_failure.clone() {
             // A fixed height from the number of problems: a bottom panel otherwise keeps the
@@ -345,16 +350,8 @@ impl WorkbenchState {
         }
         // The same checks `profile validate` and the CLI apply (including the custom script's
         // dry run), so the window never sends under a profile the CLI would refuse.
-        let issues = crate::profile::validate(&self.current.profile);
-        if let Some(first) = issues.first() {
-            let more = match issues.len() - 1 {
-                0 => String::new(),
-                n => format!(" (+{n} more, see the policy editor)"),
-            };
-            self.status = Some((
-                true,
-                format!("cannot send: the profile has a problem: {first}{more}"),
-            ));
+        if let Some(problem) = self.profile_problem("send") {
+            self.status = Some((true, problem));
             return;
         }
         let run_id = self.engine.next_run_id();
@@ -393,16 +390,38 @@ impl WorkbenchState {
         self.request_switch(Switch::LoadFile(path));
     }
 
-    /// Save (Ctrl+S): to the profile's file, or Save As… when it has none.
+    /// `cannot {action}: the profile has a problem: …` when `validate` finds any, else `None`.
+    fn profile_problem(&mut self, action: &str) -> Option<String> {
+        let issues = self.problems.refresh(&self.current.profile);
+        let first = issues.first()?;
+        let more = match issues.len() - 1 {
+            0 => String::new(),
+            n => format!(" (+{n} more, listed under Problems in the policy panel)"),
+        };
+        Some(format!(
+            "cannot {action}: the profile has a problem: {first}{more}"
+        ))
+    }
+
+    /// Save (Ctrl+S): to the profile's file, or Save As… when it has none. A profile with
+    /// problems is not saved (the file would not load again); it stays in the window.
     pub fn save(&mut self) {
+        if let Some(problem) = self.profile_problem("save") {
+            self.status = Some((true, problem));
+            return;
+        }
         match self.current.path().map(Path::to_path_buf) {
             Some(path) => self.save_to(path),
             None => self.save_as(),
         }
     }
 
-    /// Save As… (Ctrl+Shift+S): asks for a path off the UI thread.
+    /// Save As… (Ctrl+Shift+S): asks for a path off the UI thread (not for a profile with problems).
     pub fn save_as(&mut self) {
+        if let Some(problem) = self.profile_problem("save") {
+            self.status = Some((true, problem));
+            return;
+        }
         self.dialogs.request(DialogPurpose::SaveProfileAs {
             suggested_name: suggested_file_name(&self.current.profile.name),
         });
@@ -653,6 +672,7 @@ impl WorkbenchState {
         });
         ui.separator();
         self.preview.ui(ui);
+        self.problems.ui(ui);
         ui.separator();
         let read_only = self.current.is_read_only();
         let error = self.preview.error().cloned();

@@ -18,11 +18,17 @@ pub const LIVE_REPAINT: Duration = Duration::from_millis(100);
 /// otherwise.
 const WIDE_LAYOUT: f32 = 1000.0;
 
+/// Most runs kept; past it the oldest finished, unselected run is dropped (its tab and timeline),
+/// so the tab row and memory stay bounded over a long session. Running runs are never dropped.
+pub const MAX_KEPT_RUNS: usize = 30;
+
 /// Every run of this session, each with its own timeline; one is selected (tabs / run list).
 #[derive(Default)]
 pub struct RunsState {
     runs: Vec<RunView>,
     selected: Option<RunId>,
+    /// The run whose tab was last scrolled into view.
+    tab_in_view: Option<RunId>,
 }
 
 impl RunsState {
@@ -36,6 +42,32 @@ impl RunsState {
             None => self.runs.push(RunView::new(Timeline::new(run_id, title))),
         }
         self.selected = Some(run_id);
+        self.prune();
+    }
+
+    /// Drops the oldest finished, unselected runs beyond [`MAX_KEPT_RUNS`].
+    fn prune(&mut self) {
+        while self.runs.len() > MAX_KEPT_RUNS {
+            let selected = self.selected;
+            let Some(oldest) = self
+                .runs
+                .iter()
+                .position(|v| !v.timeline.is_active() && Some(v.timeline.run_id()) != selected)
+            else {
+                return;
+            };
+            self.runs.remove(oldest);
+        }
+    }
+
+    /// How many runs are kept (at most [`MAX_KEPT_RUNS`] unless more are still running).
+    pub fn len(&self) -> usize {
+        self.runs.len()
+    }
+
+    /// True when no run has been started.
+    pub fn is_empty(&self) -> bool {
+        self.runs.is_empty()
     }
 
     /// Folds one engine event into its run's timeline; `now` is when the UI received it.
@@ -177,23 +209,38 @@ impl RunsState {
     }
 
     /// The run list: one selectable tab per run, `Run 3 · GET /status/503 · waiting 1.2 s`.
+    /// One row of tabs that scrolls sideways (a wrapping row grew with every Send and pushed the
+    /// timeline off screen); a newly selected tab is scrolled into view.
     fn tabs_ui(&mut self, ui: &mut egui::Ui, now: Instant) {
         let mut clicked = None;
-        ui.horizontal_wrapped(|ui| {
-            for view in &self.runs {
-                let tl = &view.timeline;
-                let label = format!(
-                    "Run {} · {} · {}",
-                    tl.run_id(),
-                    tl.title(),
-                    short_status(tl, now)
-                );
-                let selected = self.selected == Some(tl.run_id());
-                if ui.selectable_label(selected, label).clicked() {
-                    clicked = Some(tl.run_id());
-                }
-            }
-        });
+        let scroll_to = self.selected.filter(|s| self.tab_in_view != Some(*s));
+        egui::ScrollArea::horizontal()
+            .id_salt("run_tabs")
+            .auto_shrink([false, true])
+            .show(ui, |ui| {
+                ui.horizontal(|ui| {
+                    for view in &self.runs {
+                        let tl = &view.timeline;
+                        let label = format!(
+                            "Run {} · {} · {}",
+                            tl.run_id(),
+                            tl.title(),
+                            short_status(tl, now)
+                        );
+                        let selected = self.selected == Some(tl.run_id());
+                        let tab = ui.selectable_label(selected, label);
+                        if scroll_to == Some(tl.run_id()) {
+                            tab.scroll_to_me(None);
+                        }
+                        if tab.clicked() {
+                            clicked = Some(tl.run_id());
+                        }
+                    }
+                });
+            });
+        if scroll_to.is_some() {
+            self.tab_in_view = scroll_to;
+        }
         if let Some(id) = clicked {
             self.selected = Some(id);
         }
@@ -205,5 +252,48 @@ impl RunsState {
 
     fn view_mut(&mut self, run_id: RunId) -> Option<&mut RunView> {
         self.runs.iter_mut().find(|v| v.timeline.run_id() == run_id)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::OutcomeKind;
+    use crate::ui::timeline::EventScript;
+    use chrono::DateTime;
+
+    /// Registers run `id` and, when `finish`, feeds it a one-attempt success.
+    fn add(runs: &mut RunsState, id: RunId, finish: bool) {
+        runs.add_run(id, format!("GET /{id}"));
+        if finish {
+            let start = DateTime::parse_from_rfc3339("2026-11-30T14:00:00+00:00").expect("rfc3339");
+            let script = EventScript::new(id, "GET", "http://127.0.0.1:1/", start).finish(
+                OutcomeKind::Succeeded,
+                "ok",
+                Some(200),
+            );
+            for (event, _) in script.events() {
+                runs.apply(event, Instant::now());
+            }
+        }
+    }
+
+    #[test]
+    fn old_finished_runs_are_dropped_and_running_ones_kept() {
+        let mut runs = RunsState::default();
+        add(&mut runs, 1, false); // still running: never dropped
+        for id in 2..=40 {
+            add(&mut runs, id, true);
+        }
+        assert_eq!(runs.len(), MAX_KEPT_RUNS);
+        let kept: Vec<RunId> = runs.runs.iter().map(|v| v.timeline.run_id()).collect();
+        assert_eq!(kept[0], 1, "the running run stays");
+        assert_eq!(
+            kept[1],
+            40 - (MAX_KEPT_RUNS as u64 - 2),
+            "the oldest finished went first"
+        );
+        assert_eq!(kept.last(), Some(&40));
+        assert_eq!(runs.selected(), Some(40));
     }
 }

@@ -246,7 +246,7 @@ fn bad_status_entry_names_index_value_and_position() {
         (r#""abc""#, r#"found "abc""#),
     ] {
         let text = format!(
-            "{{\n  \"format\": \"{PROFILE_FORMAT}\",\n  \"name\": \"x\",\n  \"retry_on\": {{\n    \"status\": [429,\n               {entry}, 503]\n  }}\n}}"
+            "{{\n  \"format\": \"{PROFILE_FORMAT}\",\n  \"name\": \"x\",\n  \"retry_on\": {{\n    \"status\": [429,\n               {entry}, 503]\n  }},\n  \"backoff\": {{ \"strategy\": \"fixed\" }}\n}}"
         );
         let e = load_str(&text).expect_err(entry);
         assert_eq!(e.issues.len(), 1, "{e}");
@@ -286,7 +286,7 @@ fn several_wrong_types_are_reported_at_once() {
         got,
         [
             "3:3: name: expected a string, found 5",
-            "4:3: max_retries: expected a whole number ≥ 0 (at most 4294967295), found the string \"3\"",
+            "4:3: max_retries: expected a whole number from 0 to 1000, found the string \"3\"",
             "5:3: deadline_ms: expected a whole number ≥ 0 or null, found -1",
             "8:5: backoff.base_delay_ms: expected a whole number ≥ 0, found 1.5",
             "10:5: backoff.jitter_ratio: expected a number, found the string \"0.2\"",
@@ -475,5 +475,40 @@ fn a_duplicate_key_is_reported_at_the_key() {
     assert!(
         e.issues[0].message.contains("appears more than once"),
         "{e}"
+    );
+}
+
+#[test]
+fn missing_fields_and_repeated_keys_are_reported_with_the_rest() {
+    // No format, no name, a bad max_retries, two headers (the first with a bad unit, the second
+    // without a name), and a key given twice.
+    let text = r#"{
+  "max_retries": -1,
+  "backoff": {
+    "strategy": "response_header",
+    "headers": [ {"name": "x", "unit": "hours"}, {"unit": "seconds"} ],
+    "fallback": {"strategy": "fixed"},
+    "fallback": {"strategy": "fixed"}
+  }
+}"#;
+    let e = load_str(text).expect_err("many problems");
+    let paths: Vec<&str> = e.issues.iter().map(|i| i.path.as_str()).collect();
+    assert_eq!(
+        paths,
+        [
+            "format",
+            "name",
+            "max_retries",
+            "backoff.headers[0].unit",
+            "backoff.headers[1].name",
+            "backoff.fallback",
+        ],
+        "{e}"
+    );
+    let repeated = &e.issues[5];
+    assert_eq!(repeated.line, Some(7), "at the repetition: {repeated}");
+    assert!(
+        repeated.message.contains("appears more than once"),
+        "{repeated}"
     );
 }

@@ -45,7 +45,7 @@ pub fn finish(result: Result<u8, CliError>) -> ExitCode {
     match result {
         Ok(code) => ExitCode::from(code),
         Err(e) => {
-            eprintln!("error: {}", e.message);
+            super::out::write_stderr(&format!("error: {}\n", e.message));
             ExitCode::from(e.code)
         }
     }

@@ -24,7 +24,7 @@ pub fn write_stdout(text: &str) {
         if e.kind() == std::io::ErrorKind::BrokenPipe {
             std::process::exit(BROKEN_PIPE);
         }
-        eprintln!("error: cannot write the output: {e}");
+        write_stderr(&format!("error: cannot write the output: {e}\n"));
         std::process::exit(WRITE_FAILED);
     }
 }
@@ -41,4 +41,10 @@ macro_rules! cli_out {
 #[doc(hidden)]
 macro_rules! cli_outln {
     ($($arg:tt)*) => { $crate::cli::out::write_stdout(&format!("{}\n", format_args!($($arg)*))) };
+}
+
+/// Writes `text` to stderr, ignoring failure (`eprint!` panics when stderr is closed or full;
+/// there is nowhere left to report that, and the exit code still tells).
+pub fn write_stderr(text: &str) {
+    let _ = std::io::stderr().lock().write_all(text.as_bytes());
 }

@@ -78,7 +78,7 @@ fn validate(files: &[PathBuf]) -> u8 {
             Err(errors) => {
                 code = exit::USAGE;
                 for line in issue_lines(path, &errors) {
-                    eprintln!("{line}");
+                    crate::cli::out::write_stderr(&format!("{line}\n"));
                 }
             }
         }

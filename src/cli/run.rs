@@ -68,8 +68,8 @@ pub struct RunArgs {
     /// Total budget of the run, ms, from the first attempt's start (overrides the profile).
     #[arg(long, value_name = "MS")]
     pub deadline_ms: Option<u64>,
-    /// Max retries R (at most R + 1 attempts; overrides the profile).
-    #[arg(long, value_name = "N")]
+    /// Max retries R, 0–1000 (at most R + 1 attempts; overrides the profile).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=1000))]
     pub max_retries: Option<u32>,
     /// Send an Idempotency-Key header, the same on every attempt: `--idempotency-key` alone sends
     /// a random UUID, `--idempotency-key=KEY` sends KEY (the `=` is required, so a URL after the
@@ -120,6 +120,16 @@ pub fn execute(args: &RunArgs) -> Result<u8, CliError> {
     spec.timeouts.total_ms = args.timeout_ms.or(spec.timeouts.total_ms);
     spec.timeouts.connect_ms = args.connect_timeout_ms.or(spec.timeouts.connect_ms);
     spec.timeouts.read_ms = args.read_timeout_ms.or(spec.timeouts.read_ms);
+    if args.idempotency_key.is_some()
+        && spec
+            .headers
+            .iter()
+            .any(|h| h.name.eq_ignore_ascii_case("idempotency-key"))
+    {
+        return Err(CliError::usage(
+            "both -H 'Idempotency-Key: …' and --idempotency-key given; use one of them",
+        ));
+    }
     if let Some(key) = &args.idempotency_key {
         spec.idempotency_key = Some(if key.is_empty() {
             uuid::Uuid::new_v4().to_string()

@@ -186,8 +186,7 @@ impl Strategy {
 }
 
 /// Backoff parameters. One flat object for every strategy so that switching strategy in the
-/// editor keeps the numbers; fields a strategy does not use are ignored by it (and flagged as
-/// a warning by validation).
+/// editor keeps the numbers; fields a strategy does not use are kept and ignored by it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Backoff {

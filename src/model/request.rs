@@ -168,12 +168,17 @@ impl RequestSpec {
         }
     }
 
-    /// Whether the request carries an idempotency key (field or an enabled `Idempotency-Key` header).
+    /// Whether the request carries an idempotency key: the field, or an enabled
+    /// `Idempotency-Key` header, with a non-blank value (an empty key identifies nothing, so it
+    /// does not make a non-idempotent method retryable).
     pub fn has_idempotency_key(&self) -> bool {
-        self.idempotency_key.is_some()
-            || self
-                .headers
-                .iter()
-                .any(|h| h.enabled && h.name.eq_ignore_ascii_case("idempotency-key"))
+        self.idempotency_key
+            .as_deref()
+            .is_some_and(|k| !k.trim().is_empty())
+            || self.headers.iter().any(|h| {
+                h.enabled
+                    && h.name.eq_ignore_ascii_case("idempotency-key")
+                    && !h.value.trim().is_empty()
+            })
     }
 }

@@ -170,7 +170,12 @@ impl<'de> serde::de::Visitor<'de> for EntryVisitor {
     }
 
     fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<Entry, E> {
-        Err(bad_entry(v))
+        // `200.0` is displayed by Rust as `200`: say it is a decimal number.
+        if v.fract() == 0.0 && v.is_finite() {
+            Err(bad_entry(format_args!("{v:.1} (a decimal number)")))
+        } else {
+            Err(bad_entry(v))
+        }
     }
 
     fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Entry, E> {

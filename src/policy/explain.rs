@@ -52,7 +52,8 @@ pub(crate) fn body(backoff: &Backoff, computed: &Computed) -> String {
             let m = if m < 1e6 { format!("{m:.4}") } else { num(m) };
             let _ = write!(out, "exponential m={m} (U[0,{high}]) × {b} = ");
             if product.is_finite() && product.fract() != 0.0 && product < 1e15 {
-                let _ = write!(out, "{} → ", num(product));
+                // One decimal, as m has four: 0.9574 × 1000 reads 957.4, not 957.37.
+                let _ = write!(out, "{product:.1} → ");
             }
             let _ = write!(out, "{} ms", num(raw));
             cap_step(&mut out, backoff, raw);

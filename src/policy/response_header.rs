@@ -185,7 +185,13 @@ fn with_header(
     if w > 0.0 {
         let jitter = draws.uniform("jitter", 0.0, w).ceil();
         total += jitter;
-        let _ = write!(text, " + jitter {} = {} ms", num(jitter), num(total));
+        let _ = write!(
+            text,
+            " + jitter {} (U[0,{}]) = {} ms",
+            num(jitter),
+            num(w),
+            num(total)
+        );
     }
     let (value, clamp) = final_clamp(backoff, total);
     explain::clamp_step(&mut text, backoff, clamp);

@@ -417,7 +417,7 @@ fn response_header_seconds_plus_window() {
     assert_eq!(
         e.text,
         format!(
-            "retry 1: Retry-After \"2\" (seconds) = 2000 ms + jitter {j} = {} ms",
+            "retry 1: Retry-After \"2\" (seconds) = 2000 ms + jitter {j} (U[0,1500]) = {} ms",
             e.wait_ms
         )
     );

@@ -33,8 +33,10 @@ pub fn load_str(text: &str) -> Result<RetryProfile, ProfileErrors> {
         })
     })?;
     let map = SourceMap::build(text);
-    check_format(&value, &map)?;
-    let mut known = unknown_field_issues(&value, &map);
+    let mut known: Vec<ProfileIssue> = check_format(&value, &map)?.into_iter().collect();
+    known.extend(required_field_issues(&value, &map));
+    known.extend(duplicate_key_issues(&map));
+    known.extend(unknown_field_issues(&value, &map));
     known.extend(type_issues(&value, &map));
 
     let mut de = serde_json::Deserializer::from_str(text);
@@ -86,7 +88,10 @@ pub fn load_file(path: &Path) -> Result<RetryProfile, ProfileErrors> {
 
 /// The format tag gate. Migration hook: a future `retryscope-profile/2` reader, or a migration
 /// from an older tag, goes here; today only `/1` exists, so anything else is a clear error.
-fn check_format(value: &serde_json::Value, map: &SourceMap) -> Result<(), ProfileErrors> {
+fn check_format(
+    value: &serde_json::Value,
+    map: &SourceMap,
+) -> Result<Option<ProfileIssue>, ProfileErrors> {
     let Some(object) = value.as_object() else {
         return Err(ProfileErrors::single(at(
             map.exact(""),
@@ -94,11 +99,17 @@ fn check_format(value: &serde_json::Value, map: &SourceMap) -> Result<(), Profil
         )));
     };
     let issue = match object.get("format") {
-        None => ProfileIssue::new(
-            "format",
-            format!("missing `format`; add \"format\": \"{PROFILE_FORMAT}\""),
-        ),
-        Some(serde_json::Value::String(s)) if s == PROFILE_FORMAT => return Ok(()),
+        // Missing: probably ours without the tag; report it with everything else.
+        None => {
+            return Ok(Some(at(
+                map.exact(""),
+                ProfileIssue::new(
+                    "format",
+                    format!("missing `format`; add \"format\": \"{PROFILE_FORMAT}\""),
+                ),
+            )));
+        }
+        Some(serde_json::Value::String(s)) if s == PROFILE_FORMAT => return Ok(None),
         Some(serde_json::Value::String(s)) if s.starts_with("retryscope-profile/") => {
             ProfileIssue::new(
                 "format",
@@ -114,6 +125,51 @@ fn check_format(value: &serde_json::Value, map: &SourceMap) -> Result<(), Profil
     };
     let pos = map.exact(&issue.path).or_else(|| map.exact(""));
     Err(ProfileErrors::single(at(pos, issue)))
+}
+
+/// The top-level fields every profile needs (`format` is checked by [`check_format`]).
+const REQUIRED: [&str; 2] = ["name", "backoff"];
+
+/// A missing `name` or `backoff` (serde would report only the first problem of the file).
+fn required_field_issues(value: &serde_json::Value, map: &SourceMap) -> Vec<ProfileIssue> {
+    REQUIRED
+        .iter()
+        .filter(|field| value.get(**field).is_none())
+        .map(|field| {
+            let hint = match *field {
+                "name" => "add \"name\": \"…\" (shown in pickers)",
+                _ => "add e.g. \"backoff\": {\"strategy\": \"exponential\"}",
+            };
+            at(
+                map.exact(""),
+                ProfileIssue::new(*field, format!("missing field `{field}`; {hint}")),
+            )
+        })
+        .collect()
+}
+
+/// Every repeated key (serde reports only the first), at the repetition. Keys inside a
+/// repeated object are not repeats of their own.
+fn duplicate_key_issues(map: &SourceMap) -> Vec<ProfileIssue> {
+    let all = map.duplicates();
+    all.iter()
+        .filter(|(path, _)| {
+            !all.iter().any(|(outer, _)| {
+                path.strip_prefix(outer.as_str())
+                    .is_some_and(|rest| rest.starts_with(['.', '[']))
+            })
+        })
+        .map(|(path, pos)| {
+            let name = path.rsplit('.').next().unwrap_or(path);
+            at(
+                Some(*pos),
+                ProfileIssue::new(
+                    path.clone(),
+                    format!("`{name}` appears more than once; keep one"),
+                ),
+            )
+        })
+        .collect()
 }
 
 /// Every unknown field (serde would stop at the first), each with a suggestion and position.
@@ -191,6 +247,16 @@ pub(super) fn shape_issue(
         column: inner.column(),
     });
 
+    if let Some(name) = raw
+        .strip_prefix("missing field `")
+        .and_then(|r| r.strip_suffix('`'))
+    {
+        // At the field that is missing; positioned at the object that lacks it.
+        return at(
+            map.exact(&path).or(serde_pos),
+            ProfileIssue::new(child_key(&path, name), format!("missing field `{name}`")),
+        );
+    }
     if let Some(name) = raw
         .strip_prefix("duplicate field `")
         .and_then(|r| r.strip_suffix('`'))

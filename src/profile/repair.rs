@@ -12,8 +12,10 @@
 
 use super::issue::ProfileIssue;
 use super::load::shape_issue;
-use super::source_map::SourceMap;
-use crate::model::{Backoff, OtherStatusAction, ProfileTimeouts, RetryOn, RetryProfile, StatusSet};
+use super::source_map::{SourceMap, child_key};
+use crate::model::{
+    Backoff, OtherStatusAction, PROFILE_FORMAT, ProfileTimeouts, RetryOn, RetryProfile, StatusSet,
+};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 use serde_path_to_error::Segment;
@@ -175,21 +177,36 @@ pub(super) fn issues_beyond(
 ) -> Vec<ProfileIssue> {
     let mut copy = doc.clone();
     for issue in known {
-        if issue.path == "name" {
+        match issue.path.as_str() {
             // Required: a placeholder keeps the rest checkable (its own issue is reported).
-            copy["name"] = Value::String("(invalid)".into());
-        } else {
-            remove_at(&mut copy, &parse_steps(&issue.path));
+            "name" => copy["name"] = Value::String("(invalid)".into()),
+            "format" => copy["format"] = Value::String(PROFILE_FORMAT.into()),
+            path => {
+                remove_at(&mut copy, &parse_steps(path));
+            }
         }
     }
     let mut found: Vec<ProfileIssue> = Vec::new();
     let mut removed = Removed::default();
-    section::<RetryOn>(&mut copy, "retry_on", map, &mut removed, &mut found);
-    section::<Backoff>(&mut copy, "backoff", map, &mut removed, &mut found);
-    section::<StatusSet>(&mut copy, "success_status", map, &mut removed, &mut found);
-    section::<OtherStatusAction>(&mut copy, "on_other_status", map, &mut removed, &mut found);
-    section::<ProfileTimeouts>(&mut copy, "timeouts", map, &mut removed, &mut found);
-    if doc.get("backoff").is_some() && copy.get("backoff").is_none() {
+    let known_paths: Vec<String> = known.iter().map(|i| i.path.clone()).collect();
+    let typos: Vec<String> = known
+        .iter()
+        .filter(|i| i.message.starts_with("unknown field"))
+        .map(|i| i.path.clone())
+        .collect();
+    let mut s = Section {
+        map,
+        removed: &mut removed,
+        found: &mut found,
+        known: &known_paths,
+        typos: &typos,
+    };
+    s.check::<RetryOn>(&mut copy, "retry_on");
+    s.check::<Backoff>(&mut copy, "backoff");
+    s.check::<StatusSet>(&mut copy, "success_status");
+    s.check::<OtherStatusAction>(&mut copy, "on_other_status");
+    s.check::<ProfileTimeouts>(&mut copy, "timeouts");
+    if copy.get("backoff").is_none() {
         // Required: a placeholder keeps the other sections' semantic checks running (every
         // issue about `backoff` itself is filtered out below, as its problem is reported).
         copy["backoff"] = serde_json::json!({ "strategy": "fixed" });
@@ -214,38 +231,78 @@ pub(super) fn issues_beyond(
     found
 }
 
-/// The shape problems of `copy[key]` as a `T`, removing each failing value (see the module
-/// docs); the section is left as repaired, or removed when it cannot be.
-fn section<T: DeserializeOwned>(
-    copy: &mut Value,
-    key: &str,
-    map: &SourceMap,
-    removed: &mut Removed,
-    found: &mut Vec<ProfileIssue>,
-) {
-    let Some(value) = copy.get_mut(key) else {
-        return;
-    };
-    let root = vec![Step::Key(key.to_owned())];
-    let mut count = 0;
-    for _ in 0..2 * MAX_SHAPE_ISSUES {
-        let Err(e) = serde_path_to_error::deserialize::<_, T>(&*value) else {
+/// What checking one section needs: where to look up positions, what was removed so far,
+/// where problems go, and the paths already reported before (unknown fields, wrong types).
+struct Section<'a> {
+    map: &'a SourceMap,
+    removed: &'a mut Removed,
+    found: &'a mut Vec<ProfileIssue>,
+    known: &'a [String],
+    /// Unknown fields already reported (a `nme` is most likely the missing `name`).
+    typos: &'a [String],
+}
+
+impl Section<'_> {
+    /// The shape problems of `copy[key]` as a `T`, removing each failing value (see the module
+    /// docs); the section is left as repaired, or removed when it cannot be.
+    fn check<T: DeserializeOwned>(&mut self, copy: &mut Value, key: &str) {
+        let Some(value) = copy.get_mut(key) else {
             return;
         };
-        let steps = steps_of(e.path());
-        let full = removed.original(&[root.clone(), steps.clone()].concat());
-        let knock_on = count > 0 && e.inner().to_string().starts_with("missing field");
-        if !knock_on {
-            found.push(shape_issue(render(&full), &e, map));
-            count += 1;
+        let root = vec![Step::Key(key.to_owned())];
+        let mut count = 0;
+        // Fields removed here, by path in the file.
+        let mut gone: Vec<String> = Vec::new();
+        for _ in 0..4 * MAX_SHAPE_ISSUES {
+            let Err(e) = serde_path_to_error::deserialize::<_, T>(&*value) else {
+                return;
+            };
+            let steps = steps_of(e.path());
+            let full = self
+                .removed
+                .original(&[root.clone(), steps.clone()].concat());
+            let at = render(&full);
+            // A required field that is missing because its bad value was removed (`strategy`),
+            // or next to an unknown field that is probably its misspelling (`nme`), is a
+            // consequence of a problem already reported.
+            let message = e.inner().to_string();
+            let missing = message
+                .strip_prefix("missing field `")
+                .and_then(|r| r.split_once('`'))
+                .map(|(field, _)| child_key(&at, field));
+            let knock_on = missing.is_some_and(|field| {
+                gone.iter().chain(self.known).any(|p| *p == field)
+                    || self.typos.iter().any(|p| parent_of(p) == Some(at.as_str()))
+            });
+            if !knock_on {
+                if count == MAX_SHAPE_ISSUES {
+                    self.found.push(ProfileIssue::new(
+                        key,
+                        format!(
+                            "more problems in `{key}` are not listed; fix the {MAX_SHAPE_ISSUES} above first"
+                        ),
+                    ));
+                    break;
+                }
+                self.found.push(shape_issue(at.clone(), &e, self.map));
+                count += 1;
+            }
+            if !remove_at(value, &steps) {
+                break;
+            }
+            gone.push(at);
+            self.removed.note(&full);
         }
-        if count >= MAX_SHAPE_ISSUES || !remove_at(value, &steps) {
-            break;
-        }
-        removed.note(&full);
+        // Not repairable within: drop the section so the rest of the document can still be checked.
+        remove_at(copy, &root);
     }
-    // Not repairable within: drop the section so the rest of the document can still be checked.
-    remove_at(copy, &root);
+}
+
+/// `backoff.headers[0]` of `backoff.headers[0].nme`, `retry_on.status` of `retry_on.status[2]`;
+/// `None` at the top level.
+fn parent_of(path: &str) -> Option<&str> {
+    let cut = path.rfind(['.', '['])?;
+    Some(&path[..cut])
 }
 
 #[cfg(test)]

@@ -21,6 +21,7 @@ pub struct Position {
 #[derive(Debug, Clone, Default)]
 pub struct SourceMap {
     positions: HashMap<String, Position>,
+    duplicates: Vec<(String, Position)>,
 }
 
 impl SourceMap {
@@ -32,6 +33,7 @@ impl SourceMap {
             line: 1,
             column: 1,
             map: HashMap::new(),
+            duplicates: Vec::new(),
         };
         scanner.skip_ws();
         let root = scanner.position();
@@ -39,7 +41,14 @@ impl SourceMap {
         let _ = scanner.value("");
         Self {
             positions: scanner.map,
+            duplicates: scanner.duplicates,
         }
+    }
+
+    /// Every object key that repeats an earlier key of the same object: its path and the
+    /// position of the repetition, in document order.
+    pub fn duplicates(&self) -> &[(String, Position)] {
+        &self.duplicates
     }
 
     /// The position of `path`, or of its nearest recorded ancestor (`backoff.x` → `backoff`).
@@ -90,6 +99,7 @@ struct Scanner {
     line: usize,
     column: usize,
     map: HashMap<String, Position>,
+    duplicates: Vec<(String, Position)>,
 }
 
 impl Scanner {
@@ -157,7 +167,11 @@ impl Scanner {
             let at = self.position();
             let key = self.string()?;
             let child = child_key(path, &key);
-            self.map.entry(child.clone()).or_insert(at);
+            if self.map.contains_key(&child) {
+                self.duplicates.push((child.clone(), at));
+            } else {
+                self.map.insert(child.clone(), at);
+            }
             self.expect(':')?;
             self.value(&child)?;
             self.skip_ws();

@@ -10,7 +10,7 @@ use serde_json::Value;
 enum Kind {
     /// A JSON string.
     Text,
-    /// A whole number in 0..=u32::MAX.
+    /// A whole number in 0..=u32::MAX (`max_retries`, whose semantic limit is 1000).
     Count,
     /// A whole number in 0..=u64::MAX (ms, seeds).
     Whole,
@@ -24,7 +24,7 @@ impl Kind {
     fn expected(self) -> &'static str {
         match self {
             Kind::Text => "a string",
-            Kind::Count => "a whole number ≥ 0 (at most 4294967295)",
+            Kind::Count => "a whole number from 0 to 1000",
             Kind::Whole => "a whole number ≥ 0",
             Kind::Number => "a number",
             Kind::Bool => "true or false",
@@ -129,7 +129,7 @@ fn found(v: &Value) -> String {
         Value::Number(n)
             if n.as_f64().is_some_and(|f| f.abs() >= 1.8e19) && n.as_u64().is_none() =>
         {
-            "a number beyond 18446744073709551615, the largest allowed".into()
+            "a number beyond 18446744073709551615".into()
         }
         other => other.to_string(),
     }

@@ -194,7 +194,11 @@ fn check_response_header(b: &Backoff, path: &str, issues: &mut Vec<ProfileIssue>
         if h.name.is_empty() || !h.name.bytes().all(is_token_byte) {
             issues.push(ProfileIssue::new(
                 format!("{path}.headers[{i}].name"),
-                format!("`{}` is not a valid header name", h.name),
+                if h.name.is_empty() {
+                    "the header name is empty".to_owned()
+                } else {
+                    format!("{:?} is not a valid header name", h.name)
+                },
             ));
         }
     }

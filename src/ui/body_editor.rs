@@ -23,7 +23,13 @@ pub struct JsonCheck {
 /// # Errors
 /// `line L, column C: message` for the first syntax error.
 pub fn validate_json(text: &str) -> Result<serde_json::Value, String> {
-    serde_json::from_str(text).map_err(|e| format!("line {}, column {}: {e}", e.line(), e.column()))
+    serde_json::from_str(text).map_err(|e| {
+        // serde_json's message ends with ` at line L column C`: say the position once, first.
+        let full = e.to_string();
+        let suffix = format!(" at line {} column {}", e.line(), e.column());
+        let message = full.strip_suffix(&suffix).unwrap_or(&full);
+        format!("line {}, column {}: {message}", e.line(), e.column())
+    })
 }
 
 /// Draws the editor; returns the action requested, if any, and sets `*changed` on edits.

@@ -195,8 +195,11 @@ fn measured_wait(w: &WaitRow, now: Instant) -> (String, Option<String>) {
             Some(format!("{}: skipped with Retry now", format_ms(ms))),
         ),
         (Some(ms), _) if w.interrupted => (
-            format!("{} end", format_ms(ms)),
-            Some(format!("{}: the run ended during this wait", format_ms(ms))),
+            format!("{} cut", format_ms(ms)),
+            Some(format!(
+                "{}: cut short, the run ended during this wait",
+                format_ms(ms)
+            )),
         ),
         (Some(ms), _) => (format_ms(ms), None),
         (None, Some(left)) => (

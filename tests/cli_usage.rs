@@ -298,3 +298,39 @@ fn a_full_disk_is_an_error_not_a_silent_exit() {
         "{stderr}"
     );
 }
+
+#[test]
+fn simulate_stops_listing_at_the_deadline_and_says_why() {
+    let out = retryscope()
+        .args([
+            "simulate",
+            "--builtin",
+            "google-api-core",
+            "--samples",
+            "200",
+            "--seed",
+            "1",
+        ])
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let text = String::from_utf8(out.stdout).expect("utf-8");
+    let last = text.lines().last().expect("output");
+    assert!(
+        last.ends_with("not reached by any sample (the 120000 ms deadline ends every run earlier)"),
+        "{text}"
+    );
+    // No row of zeros for an unreached retry, and no cumulative wait past the deadline.
+    for row in text.lines().skip(2).filter(|l| !l.starts_with("retries")) {
+        let cols: Vec<f64> = row
+            .split_whitespace()
+            .filter_map(|c| c.parse().ok())
+            .collect();
+        assert!(cols[1] > 0.0, "reached > 0: {row}");
+        assert!(
+            cols[9] <= 120_000.0,
+            "cumulative max within the deadline: {row}"
+        );
+    }
+}

@@ -828,3 +828,22 @@ fn profile_problems_are_listed_and_block_save_and_send() {
     h.run();
     assert!(target.with_extension("json").exists(), "saved once valid");
 }
+
+#[test]
+fn preview_lists_only_retries_the_deadline_lets_happen() {
+    let (state, _probe) = setup(vec![], None);
+    let mut h = harness(state);
+    h.run();
+    h.get_by_label("Duplicate to edit").click();
+    h.run();
+    // Exponential b = 1000, c = 10 000: wait 1 ≥ 0, but no run can wait past 1.5 s in total
+    // by retry 10.
+    h.state_mut().current.profile.max_retries = 10;
+    h.state_mut().current.profile.deadline_ms = Some(1500);
+    h.run();
+    assert!(
+        h.query_by_label_contains("not reached in any sampled run (the 1500 ms deadline")
+            .is_some()
+    );
+    assert!(h.query_by_label_contains("retry 10: wait").is_none());
+}

@@ -57,7 +57,9 @@ pub fn execute(args: &SimulateArgs) -> Result<u8, CliError> {
         "cumulative: min / p50 / p95 / max",
         "bound max"
     );
-    for s in &stats {
+    // `reached` never grows with n: once no sample gets to a retry, none gets further.
+    let reached = stats.iter().take_while(|s| s.reached > 0).count();
+    for s in &stats[..reached] {
         crate::cli_outln!(
             "{:>5}  {:>8}  {}  {}  {:>10.0}",
             s.retry,
@@ -65,6 +67,14 @@ pub fn execute(args: &SimulateArgs) -> Result<u8, CliError> {
             quantiles(&s.wait),
             quantiles(&s.cumulative),
             s.bound_max
+        );
+    }
+    if let (Some(first), Some(last)) = (stats.get(reached), stats.last()) {
+        crate::cli_outln!(
+            "retries {}–{}: not reached by any sample ({})",
+            first.retry,
+            last.retry,
+            policy::unreached_reason(&profile)
         );
     }
     if profile.max_retries == 0 {

@@ -47,7 +47,9 @@ pub use retry_after::{DelayForm, HeaderDelay, parse_delay, parse_http_date_ms, r
 pub use script::{
     CompiledScript, MAX_ARRAY_SIZE, MAX_CALL_LEVELS, MAX_MAP_SIZE, MAX_OPERATIONS, MAX_STRING_SIZE,
 };
-pub use simulate::{Quantiles, RetryStats, SIMULATE_MAX_RETRIES, sample_wait_ms, simulate};
+pub use simulate::{
+    Quantiles, RetryStats, SIMULATE_MAX_RETRIES, sample_wait_ms, simulate, unreached_reason,
+};
 pub use triage::{is_idempotent, is_nonexistent_name};
 
 use crate::model::{AttemptOutcome, RetryProfile, Strategy, Verdict, WaitExplanation};

@@ -60,6 +60,15 @@ pub fn sample_wait_ms(
     compute(backoff, retry, prev_wait_ms, &mut Sampling(rng)).map(|c| c.wait_ms)
 }
 
+/// Why no sample of [`simulate`] reaches the later retries of `profile`: its deadline, or (without
+/// one) a custom script returning `()`, e.g. `the 120000 ms deadline ends every run earlier`.
+pub fn unreached_reason(profile: &RetryProfile) -> String {
+    match profile.deadline_ms {
+        Some(d) => format!("the {d} ms deadline ends every run earlier"),
+        None => "the script returns () (stop) before them".to_owned(),
+    }
+}
+
 /// Samples `samples` runs of the profile's waits for retries 1..=max_retries (at most
 /// [`SIMULATE_MAX_RETRIES`]), assuming every attempt fails with 503 and no delay header
 /// (`response_header` therefore shows its fallback). A sample whose custom script returns `()`

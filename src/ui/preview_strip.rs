@@ -100,7 +100,12 @@ impl PreviewCache {
             .on_hover_text("the formula's true maximum over all retries, after cap, jitter and window (not sampled)");
         let bar_width = (ui.available_width() * 0.3).clamp(60.0, 140.0);
         let worst = worst_cumulative(&self.stats);
-        for (s, &worst) in self.stats.iter().zip(&worst) {
+        let deadline = self.key.as_ref().and_then(|p| p.deadline_ms);
+        // `reached` never grows with n: rows past the first unreached retry would all be empty.
+        let reached = self.stats.iter().take_while(|s| s.reached > 0).count();
+        for (s, &worst) in self.stats.iter().zip(&worst).take(reached) {
+            // The formula's worst case cannot outlast the deadline: the run ends there.
+            let worst = deadline.map_or(worst, |d| worst.min(d as f64));
             ui.horizontal(|ui| {
                 let (rect, _) = ui.allocate_exact_size(vec2(bar_width, 12.0), Sense::hover());
                 paint_band(ui, rect, s, scale);
@@ -118,6 +123,17 @@ impl PreviewCache {
                     ms(s.bound_max)
                 ));
             });
+        }
+        if let (Some(first), Some(last)) = (self.stats.get(reached), self.stats.last()) {
+            let why = self
+                .key
+                .as_ref()
+                .map(crate::policy::unreached_reason)
+                .unwrap_or_default();
+            ui.weak(format!(
+                "retries {}–{}: not reached in any sampled run ({why})",
+                first.retry, last.retry
+            ));
         }
     }
 }

@@ -14,7 +14,8 @@ pub struct LoadFailure {
 }
 
 impl LoadFailure {
-    /// One line per issue: `line:column  path: message` (`-` for unknown positions, `(root)` for an empty path).
+    /// One line per issue: `line:column  path: message` (`-` for unknown positions; no path for a
+    /// problem with the whole file).
     pub fn lines(&self) -> Vec<String> {
         self.issues
             .iter()
@@ -24,12 +25,12 @@ impl LoadFailure {
                     (Some(l), None) => format!("{l}"),
                     _ => "-".to_owned(),
                 };
-                let path = if i.path.is_empty() {
-                    "(root)"
+                // A problem with the whole file (unreadable, not an object) has no field path.
+                if i.path.is_empty() {
+                    format!("{pos}  {}", i.message)
                 } else {
-                    i.path.as_str()
-                };
-                format!("{pos}  {path}: {}", i.message)
+                    format!("{pos}  {}: {}", i.path, i.message)
+                }
             })
             .collect()
     }

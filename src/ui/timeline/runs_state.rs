@@ -60,7 +60,7 @@ impl RunsState {
         }
     }
 
-    /// How many runs are kept (at most [`MAX_KEPT_RUNS`] unless more are still running).
+    /// How many runs are kept (at most `MAX_KEPT_RUNS`, 30, unless more are still running).
     pub fn len(&self) -> usize {
         self.runs.len()
     }

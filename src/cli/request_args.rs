@@ -105,7 +105,7 @@ pub fn build_spec(
         {
             return Err(CliError::usage(format!("`{m}` is not a valid HTTP method")));
         }
-        spec.method = m.to_owned();
+        spec.method = crate::model::standard_method_case(m);
     }
     Ok(spec)
 }
@@ -122,6 +122,14 @@ mod tests {
         assert_eq!(s.method, "PUT");
         let s = build_spec("http://127.0.0.1:1/", None, &[], None).expect("valid");
         assert_eq!(s.method, "GET");
+    }
+
+    #[test]
+    fn standard_methods_are_upper_cased_and_others_kept() {
+        let m = |x| build_spec("http://127.0.0.1:1/", Some(x), &[], None).map(|s| s.method);
+        assert_eq!(m("get").expect("valid"), "GET");
+        assert_eq!(m("Patch").expect("valid"), "PATCH");
+        assert_eq!(m("purge").expect("valid"), "purge");
     }
 
     #[test]

@@ -17,5 +17,5 @@ pub use profile::{
     Backoff, Combine, DelayHeader, HeaderUnit, OnExceedMax, OtherStatusAction, PROFILE_FORMAT,
     ProfileTimeouts, RetryOn, RetryProfile, Strategy,
 };
-pub use request::{Body, KeyValue, RequestSpec, Timeouts};
+pub use request::{Body, KeyValue, RequestSpec, Timeouts, standard_method_case};
 pub use status_set::{StatusRange, StatusSet};

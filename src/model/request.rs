@@ -88,6 +88,18 @@ pub enum Body {
     },
 }
 
+/// `method` with the standard methods (GET, HEAD, POST, PUT, DELETE, CONNECT, OPTIONS, TRACE,
+/// PATCH) upper-cased and any other token kept as typed. Methods are case-sensitive on the wire
+/// (RFC 9110 §9.1), so `get` would be another method, not known to be idempotent; people type
+/// `get` meaning GET.
+pub fn standard_method_case(method: &str) -> String {
+    match method.to_ascii_uppercase().as_str() {
+        standard @ ("GET" | "HEAD" | "POST" | "PUT" | "DELETE" | "CONNECT" | "OPTIONS"
+        | "TRACE" | "PATCH") => standard.to_owned(),
+        _ => method.to_owned(),
+    }
+}
+
 /// Per-attempt timeouts, ms; `None` = not set here (the profile's value, else no limit).
 ///
 /// Mapping to the VBScript seed's `setTimeouts(resolve, connect, send, receive)`: resolve → our

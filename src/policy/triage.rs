@@ -10,11 +10,11 @@ use crate::model::{AttemptOutcome, ErrorKind, NetError, OtherStatusAction, Retry
 const NOT_IDEMPOTENT: &str = "is not idempotent (set non_idempotent or send an Idempotency-Key)";
 
 /// Whether `method` is idempotent per RFC 9110 §9.2.2: GET, HEAD, OPTIONS, TRACE, PUT, DELETE
-/// (case-insensitive). Everything else (POST, PATCH, CONNECT, custom tokens) is not.
+/// (case-sensitive, as on the wire). Everything else (POST, PATCH, CONNECT, `get`, custom tokens)
+/// is not.
 pub fn is_idempotent(method: &str) -> bool {
-    ["GET", "HEAD", "OPTIONS", "TRACE", "PUT", "DELETE"]
-        .iter()
-        .any(|m| m.eq_ignore_ascii_case(method))
+    // Case-sensitive, as methods are on the wire (RFC 9110 §9.1): `get` is another method.
+    ["GET", "HEAD", "OPTIONS", "TRACE", "PUT", "DELETE"].contains(&method)
 }
 
 /// Whether a `dns` error message says the name does not exist (NXDOMAIN) rather than that
@@ -169,7 +169,13 @@ mod tests {
             ("POST", false, status(201), Verdict::Success),
             ("GET", false, status(503), retry("503 is retryable")),
             ("GET", false, status(408), retry("408 is retryable")),
-            ("get", false, status(500), retry("500 is retryable")),
+            // Methods are case-sensitive: `get` is not GET, so it is not known to be idempotent.
+            (
+                "get",
+                false,
+                status(500),
+                stopped(&format!("not retried: get {NOT_IDEMPOTENT}")),
+            ),
             ("GET", false, status(404), stopped("404 is not retryable")),
             ("GET", false, status(302), stopped("302 is not retryable")),
             ("GET", false, status(101), stopped("101 is not retryable")),

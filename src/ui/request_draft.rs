@@ -165,7 +165,7 @@ impl RequestDraft {
                 .collect()
         };
         RequestSpec {
-            method: self.method.trim().to_owned(),
+            method: crate::model::standard_method_case(self.method.trim()),
             url: fill(self.url.trim()),
             query: fill_rows(&self.query),
             headers: fill_rows(&self.headers),

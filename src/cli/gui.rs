@@ -44,7 +44,8 @@ pub fn execute(args: &GuiArgs) -> Result<u8, CliError> {
 /// already start with it).
 fn window_error(message: &str) -> String {
     const PREFIX: &str = "cannot open the window";
-    if message.starts_with(PREFIX) {
+    // The window did open when only the screenshot could not be saved: say just that.
+    if message.starts_with(PREFIX) || message.starts_with("cannot write the screenshot") {
         message.to_owned()
     } else {
         format!("{PREFIX}: {message}")

@@ -408,7 +408,7 @@ fn every_kind_of_problem_is_reported_in_one_pass() {
     assert_eq!(got, want, "{e}");
     let not_object = &e.issues[11];
     assert!(
-        not_object.message.ends_with("expected an object"),
+        not_object.message.starts_with("expected an object"),
         "{not_object}"
     );
 }
@@ -431,8 +431,13 @@ fn an_unusable_strategy_does_not_hide_the_other_sections_problems() {
     );
     let e = load_str(&text).expect_err("two problems");
     let paths: Vec<&str> = e.issues.iter().map(|i| i.path.as_str()).collect();
-    // max_retries is semantic (too many); backoff's own jitter_ratio waits for a usable strategy.
-    assert_eq!(paths, ["max_retries", "backoff.strategy"], "{e}");
+    // max_retries is semantic (too many); the bad strategy is replaced in the checked copy, so
+    // the backoff's other fields are still checked.
+    assert_eq!(
+        paths,
+        ["max_retries", "backoff.strategy", "backoff.jitter_ratio"],
+        "{e}"
+    );
 }
 
 #[test]
@@ -510,5 +515,35 @@ fn missing_fields_and_repeated_keys_are_reported_with_the_rest() {
     assert!(
         repeated.message.contains("appears more than once"),
         "{repeated}"
+    );
+}
+
+#[test]
+fn arrays_for_objects_repeats_and_defaults_are_handled_honestly() {
+    // serde would read `"timeouts": [null, null, null, 1]` by position: refuse it.
+    let text = format!(
+        r#"{{"format": "{PROFILE_FORMAT}", "name": "x", "backoff": ["fixed", 50], "timeouts": [null, null, null, 1]}}"#
+    );
+    let e = load_str(&text).expect_err("arrays");
+    let paths: Vec<&str> = e.issues.iter().map(|i| i.path.as_str()).collect();
+    assert_eq!(paths, ["backoff", "timeouts"], "{e}");
+    assert!(e.issues[0].message.starts_with("expected an object"), "{e}");
+
+    // The last occurrence of a repeated key is the one checked; a default standing in for a
+    // wrong-typed field is not quoted as if it were in the file.
+    let text = format!(
+        "{{\n  \"format\": \"{PROFILE_FORMAT}\",\n  \"name\": \"x\",\n  \"retry_on\": {{\"status\": [503]}},\n  \"retry_on\": {{\"status\": [504, 1000]}},\n  \"backoff\": {{\"strategy\": \"fixed\", \"base_delay_ms\": \"100\", \"max_delay_ms\": 500}}\n}}"
+    );
+    let e = load_str(&text).expect_err("problems");
+    let got: Vec<(String, Option<usize>)> =
+        e.issues.iter().map(|i| (i.path.clone(), i.line)).collect();
+    assert_eq!(
+        got,
+        [
+            ("retry_on".to_owned(), Some(5)),
+            ("retry_on.status[1]".to_owned(), Some(5)),
+            ("backoff.base_delay_ms".to_owned(), Some(6)),
+        ],
+        "{e}"
     );
 }

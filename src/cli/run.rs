@@ -13,6 +13,10 @@ use std::io::Write;
 use std::path::PathBuf;
 use tokio::sync::mpsc;
 
+/// What clap stores for a bare `--idempotency-key`: a NUL, which no command-line argument can
+/// contain, so it never collides with a key the user typed.
+const AUTO_KEY: &str = "\0";
+
 /// Flags of `retryscope run`.
 #[derive(Debug, Clone, Args)]
 #[command(after_help = "\
@@ -79,7 +83,7 @@ pub struct RunArgs {
         value_name = "KEY",
         num_args = 0..=1,
         require_equals = true,
-        default_missing_value = ""
+        default_missing_value = AUTO_KEY
     )]
     pub idempotency_key: Option<String>,
     /// Absolute http:// or https:// URL.
@@ -131,8 +135,12 @@ pub fn execute(args: &RunArgs) -> Result<u8, CliError> {
         ));
     }
     if let Some(key) = &args.idempotency_key {
-        spec.idempotency_key = Some(if key.is_empty() {
+        spec.idempotency_key = Some(if key == AUTO_KEY {
             uuid::Uuid::new_v4().to_string()
+        } else if key.trim().is_empty() {
+            return Err(CliError::usage(
+                "--idempotency-key= needs a key after `=` (or give --idempotency-key alone for a random UUID)",
+            ));
         } else {
             key.clone()
         });

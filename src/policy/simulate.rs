@@ -63,7 +63,11 @@ pub fn sample_wait_ms(
 /// Why no sample of [`simulate`] reaches the later retries of `profile`: its deadline, or (without
 /// one) a custom script returning `()`, e.g. `the 120000 ms deadline ends every run earlier`.
 pub fn unreached_reason(profile: &RetryProfile) -> String {
+    let scripted = profile.backoff.strategy == Strategy::Custom;
     match profile.deadline_ms {
+        Some(d) if scripted => {
+            format!("the {d} ms deadline or the script's () (stop) ends every run earlier")
+        }
         Some(d) => format!("the {d} ms deadline ends every run earlier"),
         None => "the script returns () (stop) before them".to_owned(),
     }

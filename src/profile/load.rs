@@ -38,6 +38,21 @@ pub fn load_str(text: &str) -> Result<RetryProfile, ProfileErrors> {
     known.extend(duplicate_key_issues(&map));
     known.extend(unknown_field_issues(&value, &map));
     known.extend(type_issues(&value, &map));
+    // `"nme": …` is reported as an unknown field that means `name`: not also as a missing `name`.
+    let typo_for = |field: &str| {
+        known.iter().any(|i| {
+            !i.path.contains(['.', '['])
+                && i.message.starts_with("unknown field")
+                && i.message.contains(&format!("did you mean `{field}`?"))
+        })
+    };
+    let misspelled: Vec<String> = REQUIRED
+        .iter()
+        .chain(&["format"])
+        .filter(|f| typo_for(f))
+        .map(|f| (*f).to_owned())
+        .collect();
+    known.retain(|i| !(i.message.starts_with("missing") && misspelled.contains(&i.path)));
 
     let mut de = serde_json::Deserializer::from_str(text);
     let first = match serde_path_to_error::deserialize::<_, RetryProfile>(&mut de) {
@@ -148,17 +163,11 @@ fn required_field_issues(value: &serde_json::Value, map: &SourceMap) -> Vec<Prof
         .collect()
 }
 
-/// Every repeated key (serde reports only the first), at the repetition. Keys inside a
-/// repeated object are not repeats of their own.
+/// Every repeated key (serde reports only the first), at the repetition. The checks then run on
+/// the last occurrence, as a parsed value keeps it.
 fn duplicate_key_issues(map: &SourceMap) -> Vec<ProfileIssue> {
-    let all = map.duplicates();
-    all.iter()
-        .filter(|(path, _)| {
-            !all.iter().any(|(outer, _)| {
-                path.strip_prefix(outer.as_str())
-                    .is_some_and(|rest| rest.starts_with(['.', '[']))
-            })
-        })
+    map.duplicates()
+        .iter()
         .map(|(path, pos)| {
             let name = path.rsplit('.').next().unwrap_or(path);
             at(

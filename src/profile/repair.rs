@@ -110,6 +110,18 @@ fn remove_at(doc: &mut Value, steps: &[Step]) -> bool {
     }
 }
 
+/// The value at `steps` (the root for no steps).
+fn value_at<'v>(doc: &'v mut Value, steps: &[Step]) -> Option<&'v mut Value> {
+    let mut node = doc;
+    for step in steps {
+        node = match step {
+            Step::Key(key) => node.get_mut(key.as_str())?,
+            Step::Index(i) => node.get_mut(*i)?,
+        };
+    }
+    Some(node)
+}
+
 /// Array elements removed so far: (the array's path, the element's index), both as in the file.
 #[derive(Default)]
 struct Removed(Vec<(String, usize)>);
@@ -176,7 +188,11 @@ pub(super) fn issues_beyond(
     validate: impl Fn(&RetryProfile) -> Vec<ProfileIssue>,
 ) -> Vec<ProfileIssue> {
     let mut copy = doc.clone();
-    for issue in known {
+    // A repeated key is reported, but its last occurrence stays: the checks run on it.
+    for issue in known
+        .iter()
+        .filter(|i| !i.message.contains("appears more than once"))
+    {
         match issue.path.as_str() {
             // Required: a placeholder keeps the rest checkable (its own issue is reported).
             "name" => copy["name"] = Value::String("(invalid)".into()),
@@ -194,26 +210,49 @@ pub(super) fn issues_beyond(
         .filter(|i| i.message.starts_with("unknown field"))
         .map(|i| i.path.clone())
         .collect();
+    // Every field taken out of the copy (its default stands in): known problems and those the
+    // sections remove.
+    let mut taken: Vec<String> = known
+        .iter()
+        .filter(|i| !i.message.contains("appears more than once"))
+        .map(|i| i.path.clone())
+        .collect();
     let mut s = Section {
         map,
         removed: &mut removed,
         found: &mut found,
         known: &known_paths,
         typos: &typos,
+        taken: &mut taken,
     };
     s.check::<RetryOn>(&mut copy, "retry_on");
     s.check::<Backoff>(&mut copy, "backoff");
     s.check::<StatusSet>(&mut copy, "success_status");
     s.check::<OtherStatusAction>(&mut copy, "on_other_status");
     s.check::<ProfileTimeouts>(&mut copy, "timeouts");
+    // Required scalars: placeholders when absent (missing, or misspelled and removed).
+    if copy.get("name").is_none() {
+        copy["name"] = Value::String("(invalid)".into());
+    }
+    if copy.get("format").is_none() {
+        copy["format"] = Value::String(PROFILE_FORMAT.into());
+    }
     if copy.get("backoff").is_none() {
         // Required: a placeholder keeps the other sections' semantic checks running (every
         // issue about `backoff` itself is filtered out below, as its problem is reported).
         copy["backoff"] = serde_json::json!({ "strategy": "fixed" });
     }
-    let mut reported: Vec<String> = known.iter().map(|i| i.path.clone()).collect();
+    // A repeated key does not hide what is inside its last occurrence.
+    let mut reported: Vec<String> = known
+        .iter()
+        .filter(|i| !i.message.contains("appears more than once"))
+        .map(|i| i.path.clone())
+        .collect();
     reported.extend(found.iter().map(|i| i.path.clone()));
-    if let Some(first) = first {
+    // serde's first error on the text is a safety net for anything the checks above do not
+    // cover; with other problems found it would only restate one (or quote a repeated key's
+    // first occurrence, which the checks rightly skip).
+    if let Some(first) = first.filter(|_| known.is_empty() && found.is_empty()) {
         let issue = shape_issue(render(&steps_of(first.path())), first, map);
         if !reported.iter().any(|p| related(p, &issue.path)) {
             reported.push(issue.path.clone());
@@ -223,7 +262,8 @@ pub(super) fn issues_beyond(
     if let Ok(profile) = serde_json::from_value::<RetryProfile>(copy) {
         for mut issue in validate(&profile) {
             issue.path = render(&removed.original(&parse_steps(&issue.path)));
-            if !reported.iter().any(|p| related(p, &issue.path)) {
+            if !reported.iter().any(|p| related(p, &issue.path)) && !about_a_default(&issue, &taken)
+            {
                 found.push(issue);
             }
         }
@@ -240,6 +280,8 @@ struct Section<'a> {
     known: &'a [String],
     /// Unknown fields already reported (a `nme` is most likely the missing `name`).
     typos: &'a [String],
+    /// Every field removed from the copy so far (see [`about_a_default`]).
+    taken: &'a mut Vec<String>,
 }
 
 impl Section<'_> {
@@ -270,8 +312,8 @@ impl Section<'_> {
                 .strip_prefix("missing field `")
                 .and_then(|r| r.split_once('`'))
                 .map(|(field, _)| child_key(&at, field));
-            let knock_on = missing.is_some_and(|field| {
-                gone.iter().chain(self.known).any(|p| *p == field)
+            let knock_on = missing.as_ref().is_some_and(|field| {
+                gone.iter().chain(self.known).any(|p| p == field)
                     || self.typos.iter().any(|p| parent_of(p) == Some(at.as_str()))
             });
             if !knock_on {
@@ -279,7 +321,7 @@ impl Section<'_> {
                     self.found.push(ProfileIssue::new(
                         key,
                         format!(
-                            "more problems in `{key}` are not listed; fix the {MAX_SHAPE_ISSUES} above first"
+                            "more problems in `{key}` are not listed; fix the {MAX_SHAPE_ISSUES} listed for it first"
                         ),
                     ));
                     break;
@@ -287,15 +329,56 @@ impl Section<'_> {
                 self.found.push(shape_issue(at.clone(), &e, self.map));
                 count += 1;
             }
+            // An unusable `strategy` is replaced, not its whole object dropped, so the other
+            // fields of that backoff are still checked (strategy-specific rules then see `fixed`).
+            if knock_on
+                && missing.as_deref().is_some_and(|m| m.ends_with(".strategy"))
+                && let Some(object) = value_at(value, &steps).and_then(Value::as_object_mut)
+            {
+                object.insert("strategy".into(), Value::String("fixed".into()));
+                continue;
+            }
             if !remove_at(value, &steps) {
                 break;
             }
+            self.taken.push(at.clone());
             gone.push(at);
             self.removed.note(&full);
         }
         // Not repairable within: drop the section so the rest of the document can still be checked.
         remove_at(copy, &root);
+        self.taken.push(key.to_owned());
     }
+}
+
+/// True when a semantic `issue` names a field that was taken out of the copy (its default stood
+/// in), in the same section or at the top level: `max_delay_ms 500 is smaller than
+/// base_delay_ms 1000` after a bad `base_delay_ms` would quote the default, not the file.
+fn about_a_default(issue: &ProfileIssue, taken: &[String]) -> bool {
+    taken.iter().any(|t| {
+        // Array elements are not fields; `name` and `format` get placeholders, not defaults.
+        if t.ends_with(']') || t == "name" || t == "format" {
+            return false;
+        }
+        let name = t.rsplit('.').next().unwrap_or(t);
+        // A field of the same object (`backoff.base_delay_ms` for `backoff.max_delay_ms`), or a
+        // whole top-level section (`success_status` for `retry_on.status[1]`).
+        let same_place = parent_of(t) == parent_of(&issue.path) || !t.contains(['.', '[']);
+        same_place && mentions(&issue.message, name)
+    })
+}
+
+/// `text` contains `word` as a whole word (letters, digits and `_` around it do not count).
+fn mentions(text: &str, word: &str) -> bool {
+    let is_word = |c: char| c.is_alphanumeric() || c == '_';
+    text.match_indices(word).any(|(i, _)| {
+        let before = text[..i].chars().next_back().is_none_or(|c| !is_word(c));
+        let after = text[i + word.len()..]
+            .chars()
+            .next()
+            .is_none_or(|c| !is_word(c));
+        before && after
+    })
 }
 
 /// `backoff.headers[0]` of `backoff.headers[0].nme`, `retry_on.status` of `retry_on.status[2]`;

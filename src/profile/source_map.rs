@@ -46,7 +46,8 @@ impl SourceMap {
     }
 
     /// Every object key that repeats an earlier key of the same object: its path and the
-    /// position of the repetition, in document order.
+    /// position of the repetition, in document order. Positions of repeated keys (and of what
+    /// is inside them) are those of the last occurrence, the one a parsed value keeps.
     pub fn duplicates(&self) -> &[(String, Position)] {
         &self.duplicates
     }
@@ -162,16 +163,18 @@ impl Scanner {
             self.bump();
             return Some(());
         }
+        // Keys of this object so far: a repeat is one within the same object.
+        let mut seen = std::collections::HashSet::new();
         loop {
             self.skip_ws();
             let at = self.position();
             let key = self.string()?;
             let child = child_key(path, &key);
-            if self.map.contains_key(&child) {
+            if !seen.insert(key) {
                 self.duplicates.push((child.clone(), at));
-            } else {
-                self.map.insert(child.clone(), at);
             }
+            // The last occurrence wins, as in the parsed value the checks run on.
+            self.map.insert(child.clone(), at);
             self.expect(':')?;
             self.value(&child)?;
             self.skip_ws();
@@ -195,7 +198,7 @@ impl Scanner {
             self.skip_ws();
             let child = format!("{path}[{index}]");
             let at = self.position();
-            self.map.entry(child.clone()).or_insert(at);
+            self.map.insert(child.clone(), at);
             self.value(&child)?;
             self.skip_ws();
             match self.bump()? {

@@ -1,6 +1,7 @@
 //! A pre-pass over the parsed JSON that reports every wrong-typed scalar field at once (serde
-//! stops at the first). Covers the top-level and nested string, number and boolean fields;
-//! enums, status sets and arrays are left to serde.
+//! stops at the first). Covers the top-level and nested string, number and boolean fields, and
+//! that sections and header entries are objects (serde would read an array by position);
+//! enums and status sets are left to serde.
 
 use super::issue::ProfileIssue;
 use serde_json::Value;
@@ -18,6 +19,8 @@ enum Kind {
     Number,
     /// `true` or `false`.
     Bool,
+    /// A JSON object (serde would also take an array and read it by position).
+    Object,
 }
 
 impl Kind {
@@ -28,6 +31,7 @@ impl Kind {
             Kind::Whole => "a whole number ≥ 0",
             Kind::Number => "a number",
             Kind::Bool => "true or false",
+            Kind::Object => "an object",
         }
     }
 
@@ -38,6 +42,7 @@ impl Kind {
             Kind::Whole => v.is_u64(),
             Kind::Number => v.is_number(),
             Kind::Bool => v.is_boolean(),
+            Kind::Object => v.is_object(),
         }
     }
 }
@@ -50,6 +55,9 @@ const TOP: &[(&str, Kind, bool)] = &[
     ("max_retries", Kind::Count, false),
     ("deadline_ms", Kind::Whole, true),
     ("seed", Kind::Whole, true),
+    ("retry_on", Kind::Object, false),
+    ("backoff", Kind::Object, false),
+    ("timeouts", Kind::Object, false),
 ];
 
 /// The fields of a `backoff` (and of its `fallback`).
@@ -60,6 +68,7 @@ const BACKOFF: &[(&str, Kind, bool)] = &[
     ("jitter_ratio", Kind::Number, false),
     ("hard_cap", Kind::Bool, false),
     ("script", Kind::Text, true),
+    ("fallback", Kind::Object, true),
 ];
 
 const RETRY_ON: &[(&str, Kind, bool)] = &[("non_idempotent", Kind::Bool, false)];
@@ -82,8 +91,10 @@ pub fn find(doc: &Value) -> Vec<ProfileIssue> {
     check(top, "", TOP, &mut issues);
     if let Some(backoff) = top.get("backoff").and_then(Value::as_object) {
         check(backoff, "backoff", BACKOFF, &mut issues);
+        header_items(backoff, "backoff", &mut issues);
         if let Some(fallback) = backoff.get("fallback").and_then(Value::as_object) {
             check(fallback, "backoff.fallback", BACKOFF, &mut issues);
+            header_items(fallback, "backoff.fallback", &mut issues);
         }
     }
     if let Some(retry_on) = top.get("retry_on").and_then(Value::as_object) {
@@ -93,6 +104,28 @@ pub fn find(doc: &Value) -> Vec<ProfileIssue> {
         check(timeouts, "timeouts", TIMEOUTS, &mut issues);
     }
     issues
+}
+
+/// Every `headers` entry that is not an object (an array would be read by position).
+fn header_items(
+    backoff: &serde_json::Map<String, Value>,
+    parent: &str,
+    issues: &mut Vec<ProfileIssue>,
+) {
+    let Some(items) = backoff.get("headers").and_then(Value::as_array) else {
+        return;
+    };
+    for (i, item) in items.iter().enumerate() {
+        if !item.is_object() {
+            issues.push(ProfileIssue::new(
+                format!("{parent}.headers[{i}]"),
+                format!(
+                    "expected an object like {{\"name\": \"Retry-After\", \"unit\": \"seconds\"}}, found {}",
+                    found(item)
+                ),
+            ));
+        }
+    }
 }
 
 fn check(

@@ -168,6 +168,9 @@ fn check_backoff(b: &Backoff, path: &str, is_fallback: bool, issues: &mut Vec<Pr
         ));
     }
     match b.strategy {
+        // A fallback cannot be response_header (reported where the fallback is checked):
+        // asking it for headers and a fallback of its own would mislead.
+        Strategy::ResponseHeader if is_fallback => {}
         Strategy::ResponseHeader => check_response_header(b, path, issues),
         Strategy::Custom => {
             if is_fallback {

@@ -1,7 +1,8 @@
 //! The desktop app's command-line flags (`retryscope` with no subcommand, or `retryscope gui`).
 
 use super::exit::{self, CliError};
-use crate::ui::{self, AppOptions};
+use crate::ui::theme::ThemeChoice;
+use crate::ui::{self, AppOptions, MIN_WINDOW};
 use clap::Args;
 use std::path::PathBuf;
 
@@ -17,6 +18,41 @@ pub struct GuiArgs {
     /// Open this profile file at start.
     #[arg(long, value_name = "FILE")]
     pub profile: Option<PathBuf>,
+    /// Window size in points, WIDTHxHEIGHT (e.g. 800x600); default: the last size, else 1280x800.
+    #[arg(long, value_name = "WxH", value_parser = parse_window_size)]
+    pub window_size: Option<(f32, f32)>,
+    /// Theme for this start: system, light or dark (default: the saved choice).
+    #[arg(long, value_name = "THEME", value_parser = parse_theme)]
+    pub theme: Option<ThemeChoice>,
+}
+
+/// `800x600` → (800, 600); sizes below [`MIN_WINDOW`] or above 16384 are refused.
+fn parse_window_size(raw: &str) -> Result<(f32, f32), String> {
+    let (w, h) = raw
+        .split_once(['x', 'X'])
+        .ok_or_else(|| format!("`{raw}` is not WIDTHxHEIGHT, e.g. 800x600"))?;
+    let dim = |t: &str, what: &str, min: f32| -> Result<f32, String> {
+        let v: u32 = t
+            .trim()
+            .parse()
+            .map_err(|_| format!("the {what} `{t}` in `{raw}` is not a whole number"))?;
+        let v = v as f32;
+        if !(min..=16384.0).contains(&v) {
+            return Err(format!("the {what} {v} in `{raw}` is outside {min}–16384"));
+        }
+        Ok(v)
+    };
+    Ok((
+        dim(w, "width", MIN_WINDOW.0)?,
+        dim(h, "height", MIN_WINDOW.1)?,
+    ))
+}
+
+fn parse_theme(raw: &str) -> Result<ThemeChoice, String> {
+    ThemeChoice::ALL
+        .into_iter()
+        .find(|t| t.label().eq_ignore_ascii_case(raw.trim()))
+        .ok_or_else(|| format!("unknown theme `{raw}`; use system, light or dark"))
 }
 
 impl GuiArgs {
@@ -26,6 +62,8 @@ impl GuiArgs {
             screenshot: self.screenshot.clone(),
             exit_after_ms: self.exit_after_ms,
             profile: self.profile.clone(),
+            window_size: self.window_size,
+            theme: self.theme,
         }
     }
 }
@@ -55,6 +93,17 @@ fn window_error(message: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn window_sizes_parse_and_small_ones_are_refused() {
+        assert_eq!(parse_window_size("800x600"), Ok((800.0, 600.0)));
+        assert_eq!(parse_window_size("1920X1080"), Ok((1920.0, 1080.0)));
+        assert!(parse_window_size("640x480").is_err_and(|e| e.contains("760")));
+        assert!(parse_window_size("800").is_err());
+        assert!(parse_window_size("axb").is_err_and(|e| e.contains("`a`")));
+        assert_eq!(parse_theme("Light"), Ok(ThemeChoice::Light));
+        assert!(parse_theme("blue").is_err());
+    }
 
     #[test]
     fn the_prefix_is_said_once() {

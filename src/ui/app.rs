@@ -1,7 +1,6 @@
 //! The thin eframe wrapper around [`WorkbenchState`]: services, engine waker, persistence,
 //! and the smoke-run automation.
 
-use super::AppOptions;
 use super::app_services::AppServices;
 use super::file_dialogs::RfdDialogs;
 use super::fonts::install_fallback_fonts;
@@ -10,6 +9,7 @@ use super::persistence::{PersistedWorkbench, STORAGE_KEY};
 use super::profile_library::default_library_dir;
 use super::smoke_run::{SmokeResult, SmokeRun};
 use super::workbench::{WorkbenchSetup, WorkbenchState};
+use super::{AppOptions, MIN_WINDOW};
 use crate::engine::EngineService;
 use std::sync::Arc;
 use std::time::Duration;
@@ -61,8 +61,13 @@ impl RetryscopeApp {
             library_dir,
             persisted,
         });
+        let analysis_ctx = ctx.clone();
+        workbench.analyse_in_background(Arc::new(move || analysis_ctx.request_repaint()));
         if let Some(problem) = services.demo_problem() {
             log_problem(&mut workbench, problem);
+        }
+        if let Some(theme) = options.theme {
+            workbench.set_theme(theme);
         }
         if let Some(path) = &options.profile {
             workbench.open_profile_path(path.clone());
@@ -101,8 +106,10 @@ impl eframe::App for RetryscopeApp {
         }
     }
 
+    /// egui's memory holds scroll offsets (a composer scrolled sideways by a long URL would hide
+    /// Send after a restart); what should survive is persisted in [`PersistedWorkbench`].
     fn persist_egui_memory(&self) -> bool {
-        self.persist
+        false
     }
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
@@ -124,15 +131,15 @@ pub fn run(options: AppOptions) -> Result<(), String> {
     let smoke_mode = options.screenshot.is_some() || options.exit_after_ms.is_some();
     let native = eframe::NativeOptions {
         renderer: eframe::Renderer::Glow,
-        persist_window: !smoke_mode,
+        persist_window: !smoke_mode && options.window_size.is_none(),
         // Smoke runs neither read nor touch the user's saved workspace.
         persistence_path: smoke_mode
             .then(|| std::env::temp_dir().join(format!("retryscope-smoke-{}", std::process::id()))),
         viewport: egui::ViewportBuilder::default()
             .with_title("Retryscope")
             .with_app_id("retryscope")
-            .with_inner_size([1280.0, 800.0])
-            .with_min_inner_size([900.0, 560.0])
+            .with_inner_size(options.window_size.map_or([1280.0, 800.0], |(w, h)| [w, h]))
+            .with_min_inner_size([MIN_WINDOW.0, MIN_WINDOW.1])
             .with_drag_and_drop(true),
         ..Default::default()
     };

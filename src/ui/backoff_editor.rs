@@ -1,8 +1,10 @@
 //! Strategy picker and the strategy's parameters, with units and the formula in every tooltip
 //! (DESIGN.md §2). Used for the main backoff and for `response_header`'s fallback.
 
+use super::field_id::keyed;
 use super::header_delay_editor::header_delay_editor;
 use super::ms_field::{ms_field, optional_ms_field};
+use super::number_field::{NumberSpec, number_field};
 use super::script_editor::script_editor;
 use crate::model::{Backoff, Strategy};
 use crate::policy::PolicyError;
@@ -60,6 +62,7 @@ pub fn backoff_editor(
     if uses_base {
         changed |= ms_field(
             ui,
+            &format!("profile.{id}.base_delay_ms"),
             &label_for(nested, "Base delay"),
             &mut backoff.base_delay_ms,
             &format!("b, ms — {formula}"),
@@ -67,6 +70,7 @@ pub fn backoff_editor(
     }
     changed |= optional_ms_field(
         ui,
+        &format!("profile.{id}.max_delay_ms"),
         &label_for(nested, "Max delay"),
         &mut backoff.max_delay_ms,
         10_000,
@@ -75,34 +79,29 @@ pub fn backoff_editor(
     if uses_window {
         changed |= ms_field(
             ui,
+            &format!("profile.{id}.jitter_window_ms"),
             &label_for(nested, "Jitter window"),
             &mut backoff.jitter_window_ms,
             &format!("w, ms: U[0, w] added after the cap — {formula}"),
         );
     }
     if s == Strategy::ExponentialProportional {
-        ui.horizontal(|ui| {
-            let tip = format!("p: the wait is multiplied by U[1−p, 1+p] — {formula}");
-            let l = ui
-                .label(label_for(nested, "Jitter ratio"))
-                .on_hover_text(&tip);
-            changed |= ui
-                .add(
-                    egui::DragValue::new(&mut backoff.jitter_ratio)
-                        .speed(0.01)
-                        .range(0.0..=1.0),
-                )
-                .labelled_by(l.id)
-                .on_hover_text(tip)
-                .changed();
-        });
+        let tip = format!("p: the wait is multiplied by U[1−p, 1+p] — {formula}");
+        let path = format!("profile.{id}.jitter_ratio");
+        let label = label_for(nested, "Jitter ratio");
+        changed |= number_field(
+            ui,
+            NumberSpec::new(&path, &label).tooltip(&tip),
+            &mut backoff.jitter_ratio,
+        );
     }
-    changed |= ui
-        .checkbox(&mut backoff.hard_cap, label_for(nested, "Hard cap"))
-        .on_hover_text(
-            "clamp the final wait to c after every jitter, so no wait exceeds the max delay",
-        )
-        .changed();
+    changed |= keyed(ui, &format!("profile.{id}.hard_cap"), |ui| {
+        ui.checkbox(&mut backoff.hard_cap, label_for(nested, "Hard cap"))
+            .on_hover_text(
+                "clamp the final wait to c after every jitter, so no wait exceeds the max delay",
+            )
+            .changed()
+    });
     if s == Strategy::ResponseHeader {
         changed |= header_delay_editor(ui, id, backoff);
         let fallback = backoff
@@ -117,7 +116,7 @@ pub fn backoff_editor(
         let script = backoff
             .script
             .get_or_insert_with(|| DEFAULT_SCRIPT.to_owned());
-        changed |= script_editor(ui, script, script_error);
+        changed |= script_editor(ui, &format!("profile.{id}.script"), script, script_error);
     }
     changed
 }

@@ -1,5 +1,6 @@
 //! The body editor: none, JSON (with Pretty / Validate), text, form fields, or a file path.
 
+use super::field_id::field_id;
 use super::kv_table::{RevealedSecrets, kv_table};
 use super::request_draft::{BodyDraft, BodyKind};
 use egui::Ui;
@@ -87,6 +88,7 @@ pub fn body_editor(
             let r = ui
                 .add(
                     egui::TextEdit::multiline(&mut body.json)
+                        .id(field_id("request.body.json"))
                         .code_editor()
                         .desired_rows(5)
                         .desired_width(f32::INFINITY),
@@ -116,6 +118,7 @@ pub fn body_editor(
             *changed |= ui
                 .add(
                     egui::TextEdit::multiline(&mut body.text)
+                        .id(field_id("request.body.text"))
                         .desired_rows(5)
                         .desired_width(f32::INFINITY),
                 )
@@ -146,6 +149,7 @@ pub fn body_editor(
                     *changed |= ui
                         .add(
                             egui::TextEdit::singleline(&mut body.file_path)
+                                .id(field_id("request.body.file_path"))
                                 .hint_text("/path/to/body.bin")
                                 .desired_width(f32::INFINITY),
                         )
@@ -165,6 +169,7 @@ fn content_type_row(ui: &mut Ui, content_type: &mut String, default: &str, chang
         *changed |= ui
             .add(
                 egui::TextEdit::singleline(content_type)
+                    .id(field_id("request.body.content_type"))
                     .hint_text(default)
                     .desired_width(f32::INFINITY),
             )

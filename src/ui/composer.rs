@@ -2,8 +2,10 @@
 //! per-attempt timeouts and transport toggles.
 
 use super::body_editor::{BodyAction, JsonCheck, body_editor};
+use super::field_id::field_id;
 use super::kv_table::{RevealedSecrets, kv_table};
 use super::ms_field::optional_ms_field;
+use super::number_field::{NumberSpec, number_field};
 use super::request_draft::{RequestDraft, UUID_PLACEHOLDER};
 use super::url_check::url_problem;
 use egui::Ui;
@@ -116,7 +118,11 @@ impl Composer {
             // One place shows the method: the token field; the picker beside it only offers the
             // common verbs (showing the method twice read as two different settings).
             *changed |= ui
-                .add(egui::TextEdit::singleline(&mut self.draft.method).desired_width(70.0))
+                .add(
+                    egui::TextEdit::singleline(&mut self.draft.method)
+                        .id(field_id("request.method"))
+                        .desired_width(70.0),
+                )
                 .accessible_name("Method token")
                 .on_hover_text("any method token, e.g. PURGE")
                 .changed();
@@ -145,7 +151,11 @@ impl Composer {
         ui.horizontal(|ui| {
             let label = ui.label("URL");
             *changed |= ui
-                .add(egui::TextEdit::singleline(&mut self.draft.url).desired_width(f32::INFINITY))
+                .add(
+                    egui::TextEdit::singleline(&mut self.draft.url)
+                        .id(field_id("request.url"))
+                        .desired_width(f32::INFINITY),
+                )
                 .labelled_by(label.id)
                 .changed();
         });
@@ -158,6 +168,7 @@ impl Composer {
         let t = &mut self.draft.timeouts;
         let mut changed = optional_ms_field(
             ui,
+            "request.timeouts.resolve_ms",
             "Resolve timeout",
             &mut t.resolve_ms,
             5000,
@@ -165,6 +176,7 @@ impl Composer {
         );
         changed |= optional_ms_field(
             ui,
+            "request.timeouts.connect_ms",
             "Connect timeout",
             &mut t.connect_ms,
             5000,
@@ -172,6 +184,7 @@ impl Composer {
         );
         changed |= optional_ms_field(
             ui,
+            "request.timeouts.read_ms",
             "Read timeout",
             &mut t.read_ms,
             30000,
@@ -179,6 +192,7 @@ impl Composer {
         );
         changed |= optional_ms_field(
             ui,
+            "request.timeouts.total_ms",
             "Total timeout",
             &mut t.total_ms,
             60000,
@@ -191,11 +205,11 @@ impl Composer {
                 .on_hover_text("every hop is shown inside its attempt")
                 .changed();
             ui.add_enabled_ui(self.draft.follow_redirects, |ui| {
-                let l = ui.label("Redirect limit");
-                changed |= ui
-                    .add(egui::DragValue::new(&mut self.draft.max_redirects).range(0..=50))
-                    .labelled_by(l.id)
-                    .changed();
+                changed |= number_field(
+                    ui,
+                    NumberSpec::new("request.max_redirects", "Redirect limit").max(50.0),
+                    &mut self.draft.max_redirects,
+                );
             });
         });
         changed |= ui

@@ -1,6 +1,7 @@
 //! `response_header` settings: the delay headers tried in order (name + unit), how the header
 //! delay combines with the fallback, and what happens when the server asks for too long.
 
+use super::field_id::field_id;
 use crate::model::{Backoff, Combine, DelayHeader, HeaderUnit, OnExceedMax};
 use egui::Ui;
 
@@ -50,7 +51,11 @@ pub fn header_delay_editor(ui: &mut Ui, id: &str, backoff: &mut Backoff) -> bool
                     .response
                     .accessible_name(format!("delay header {n} unit"));
                 changed |= ui
-                    .add(egui::TextEdit::singleline(&mut h.name).desired_width(f32::INFINITY))
+                    .add(
+                        egui::TextEdit::singleline(&mut h.name)
+                            .id(field_id(&format!("profile.{id}.headers[{i}].name")))
+                            .desired_width(f32::INFINITY),
+                    )
                     .accessible_name(format!("delay header {n} name"))
                     .changed();
             });

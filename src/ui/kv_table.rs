@@ -1,6 +1,7 @@
 //! The name/value table used for query parameters, headers and form fields: enabled and secret
 //! flags per row, secret values masked unless the row's "show" toggle is on.
 
+use super::field_id::keyed;
 use crate::model::KeyValue;
 use egui::Ui;
 use std::collections::HashSet;
@@ -54,31 +55,33 @@ pub fn kv_table(
     }
     for (i, row) in rows.iter_mut().enumerate() {
         let n = i + 1;
-        ui.horizontal(|ui| {
-            changed |= ui
-                .add(egui::Checkbox::without_text(&mut row.enabled))
-                .accessible_name(format!("{table} {n} enabled"))
-                .on_hover_text("send this row")
-                .changed();
-            changed |= ui
-                .add_sized(
-                    [fields * 0.4, height],
-                    egui::TextEdit::singleline(&mut row.name).hint_text("name"),
-                )
-                .accessible_name(format!("{table} {n} name"))
-                .changed();
-            let secret = row.is_secret();
-            let shown = revealed.is_shown(table, i);
-            changed |= ui
-                .add_sized(
-                    [fields * 0.6, height],
-                    egui::TextEdit::singleline(&mut row.value)
-                        .hint_text("value")
-                        .password(secret && !shown),
-                )
-                .accessible_name(format!("{table} {n} value"))
-                .changed();
-            changed |= ui
+        // Ids from the row's field path (`request.header[2]`), not from what is drawn above.
+        keyed(ui, &format!("request.{table}[{i}]"), |ui| {
+            ui.horizontal(|ui| {
+                changed |= ui
+                    .add(egui::Checkbox::without_text(&mut row.enabled))
+                    .accessible_name(format!("{table} {n} enabled"))
+                    .on_hover_text("send this row")
+                    .changed();
+                changed |= ui
+                    .add_sized(
+                        [fields * 0.4, height],
+                        egui::TextEdit::singleline(&mut row.name).hint_text("name"),
+                    )
+                    .accessible_name(format!("{table} {n} name"))
+                    .changed();
+                let secret = row.is_secret();
+                let shown = revealed.is_shown(table, i);
+                changed |= ui
+                    .add_sized(
+                        [fields * 0.6, height],
+                        egui::TextEdit::singleline(&mut row.value)
+                            .hint_text("value")
+                            .password(secret && !shown),
+                    )
+                    .accessible_name(format!("{table} {n} value"))
+                    .changed();
+                changed |= ui
                 .add(egui::Checkbox::without_text(&mut row.secret))
                 .accessible_name(format!("{table} {n} secret"))
                 .on_hover_text(
@@ -86,25 +89,26 @@ pub fn kv_table(
                      (Authorization, Cookie, *token* and *secret* names are always secret)",
                 )
                 .changed();
-            if secret {
-                let mut show = shown;
-                if ui
-                    .toggle_value(&mut show, "show")
-                    .accessible_name(format!("{table} {n} show"))
-                    .on_hover_text("show the secret value")
-                    .changed()
-                {
-                    revealed.set(table, i, show);
+                if secret {
+                    let mut show = shown;
+                    if ui
+                        .toggle_value(&mut show, "show")
+                        .accessible_name(format!("{table} {n} show"))
+                        .on_hover_text("show the secret value")
+                        .changed()
+                    {
+                        revealed.set(table, i, show);
+                    }
                 }
-            }
-            if ui
-                .small_button("x")
-                .accessible_name(format!("{table} {n} remove"))
-                .on_hover_text("remove this row")
-                .clicked()
-            {
-                remove = Some(i);
-            }
+                if ui
+                    .small_button("x")
+                    .accessible_name(format!("{table} {n} remove"))
+                    .on_hover_text("remove this row")
+                    .clicked()
+                {
+                    remove = Some(i);
+                }
+            })
         });
     }
     if let Some(i) = remove {

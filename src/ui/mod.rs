@@ -13,15 +13,18 @@ pub mod composer;
 pub mod confirm_modal;
 pub mod engine_link;
 pub mod error_panel;
+pub mod field_id;
 pub mod file_dialogs;
 pub mod fonts;
 pub mod frame_stats;
 pub mod header_delay_editor;
 pub mod kv_table;
 pub mod ms_field;
+pub mod number_field;
 pub mod persistence;
 pub mod policy_editor;
 pub mod preview_strip;
+pub mod profile_analysis;
 pub mod profile_library;
 pub mod profile_problems;
 pub mod request_draft;
@@ -36,6 +39,9 @@ pub mod workbench;
 
 use std::path::PathBuf;
 
+/// Smallest window the layout is made for, points (width, height).
+pub const MIN_WINDOW: (f32, f32) = (760.0, 520.0);
+
 /// Options from the command line for the GUI.
 #[derive(Debug, Clone, Default)]
 pub struct AppOptions {
@@ -45,6 +51,10 @@ pub struct AppOptions {
     pub exit_after_ms: Option<u64>,
     /// Open this profile file at start.
     pub profile: Option<PathBuf>,
+    /// Window size in points (width, height); `None` = the last size, else 1280×800.
+    pub window_size: Option<(f32, f32)>,
+    /// Theme for this start; `None` = the saved choice.
+    pub theme: Option<theme::ThemeChoice>,
 }
 
 /// Opens the window and runs until it is closed. With `screenshot` or `exit_after_ms` set, it

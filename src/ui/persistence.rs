@@ -17,6 +17,10 @@ pub struct LayoutPrefs {
     pub composer_width: f32,
     /// Width of the policy panel (right).
     pub policy_width: f32,
+    /// Width of the one side panel of narrow windows (request and policy as tabs).
+    pub stacked_width: f32,
+    /// Which of request / policy the narrow layout shows.
+    pub side_tab: SideTab,
 }
 
 impl Default for LayoutPrefs {
@@ -24,8 +28,20 @@ impl Default for LayoutPrefs {
         Self {
             composer_width: 300.0,
             policy_width: 330.0,
+            stacked_width: 330.0,
+            side_tab: SideTab::Request,
         }
     }
+}
+
+/// The tab of the narrow layout's side panel.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum SideTab {
+    /// The request composer.
+    #[default]
+    Request,
+    /// The retry policy editor and preview.
+    Policy,
 }
 
 /// The selected profile: where it came from, plus its JSON when it has unsaved edits or no file.

@@ -2,10 +2,17 @@
 //! backoff. Built-in profiles are shown read-only.
 
 use super::backoff_editor::backoff_editor;
+use super::field_id::{field_id, keyed};
 use super::ms_field::optional_ms_field;
+use super::number_field::{NumberSpec, number_field};
 use crate::model::{ErrorKind, OtherStatusAction, RetryProfile, StatusSet};
 use crate::policy::PolicyError;
 use egui::Ui;
+
+const NON_IDEMPOTENT_TIP: &str = "POST/PATCH are otherwise retried only when provably unprocessed \
+    (dns, connect, connect_timeout, tls, 429) or when an Idempotency-Key is sent";
+const OTHER_STATUS_TIP: &str =
+    "statuses neither success nor retryable (other 4xx, 1xx, 3xx): retry instead of stop";
 
 /// UI-only state of the editor: the status-code texts as typed (they may be invalid).
 #[derive(Debug, Default)]
@@ -32,23 +39,28 @@ impl PolicyEditor {
         self.sync_texts(profile);
         ui.add_enabled_ui(!read_only, |ui| {
             let mut changed = false;
-            changed |= text_row(ui, "Name", &mut profile.name);
-            changed |= text_row(ui, "Provider", &mut profile.provider);
-            changed |= text_row(ui, "Description", &mut profile.description);
-            ui.horizontal(|ui| {
-                let l = ui.label("Max retries");
-                changed |= ui
-                    .add(egui::DragValue::new(&mut profile.max_retries).range(0..=1000))
-                    .labelled_by(l.id)
-                    .on_hover_text("R: at most R + 1 attempts (the VBScript seed's \"4\" attempts is R = 3)")
-                    .changed();
-                ui.weak(format!(
-                    "attempts = retries + 1 = {}",
-                    u64::from(profile.max_retries) + 1
-                ));
-            });
+            changed |= text_row(ui, "profile.name", "Name", &mut profile.name);
+            changed |= text_row(ui, "profile.provider", "Provider", &mut profile.provider);
+            changed |= text_row(
+                ui,
+                "profile.description",
+                "Description",
+                &mut profile.description,
+            );
+            changed |= number_field(
+                ui,
+                NumberSpec::new("profile.max_retries", "Max retries").tooltip(
+                    "R: at most R + 1 attempts (the VBScript seed's \"4\" attempts is R = 3)",
+                ),
+                &mut profile.max_retries,
+            );
+            ui.weak(format!(
+                "attempts = retries + 1 = {}",
+                u64::from(profile.max_retries) + 1
+            ));
             changed |= optional_ms_field(
                 ui,
+                "profile.deadline_ms",
                 "Deadline",
                 &mut profile.deadline_ms,
                 30_000,
@@ -58,6 +70,7 @@ impl PolicyEditor {
             ui.strong("When to retry");
             changed |= status_row(
                 ui,
+                "profile.retry_on.status",
                 "Retry on status",
                 &mut self.retry_text,
                 &mut self.retry_error,
@@ -66,6 +79,7 @@ impl PolicyEditor {
             );
             changed |= status_row(
                 ui,
+                "profile.success_status",
                 "Success status",
                 &mut self.success_text,
                 &mut self.success_error,
@@ -75,32 +89,36 @@ impl PolicyEditor {
             self.retry_synced = Some(profile.retry_on.status.clone());
             self.success_synced = Some(profile.success_status.clone());
             ui.label("Retry on network errors");
-            ui.horizontal_wrapped(|ui| {
-                for kind in ErrorKind::ALL {
-                    let mut on = profile.retry_on.errors.contains(&kind);
-                    if ui.checkbox(&mut on, kind.id()).changed() {
-                        if on {
-                            profile.retry_on.errors.push(kind);
-                        } else {
-                            profile.retry_on.errors.retain(|k| *k != kind);
+            keyed(ui, "profile.retry_on.errors", |ui| {
+                ui.horizontal_wrapped(|ui| {
+                    for kind in ErrorKind::ALL {
+                        let mut on = profile.retry_on.errors.contains(&kind);
+                        if ui.checkbox(&mut on, kind.id()).changed() {
+                            if on {
+                                profile.retry_on.errors.push(kind);
+                            } else {
+                                profile.retry_on.errors.retain(|k| *k != kind);
+                            }
+                            changed = true;
                         }
-                        changed = true;
                     }
-                }
+                });
             });
-            changed |= ui
-                .checkbox(&mut profile.retry_on.non_idempotent, "Retry non-idempotent methods")
-                .on_hover_text(
-                    "POST/PATCH are otherwise retried only when provably unprocessed (dns, connect, \
-                     connect_timeout, tls, 429) or when an Idempotency-Key is sent",
+            changed |= keyed(ui, "profile.retry_on.non_idempotent", |ui| {
+                ui.checkbox(
+                    &mut profile.retry_on.non_idempotent,
+                    "Retry non-idempotent methods",
                 )
-                .changed();
-            let mut retry_other = profile.on_other_status == OtherStatusAction::Retry;
-            if ui
-                .checkbox(&mut retry_other, "Retry other statuses")
-                .on_hover_text("statuses neither success nor retryable (other 4xx, 1xx, 3xx): retry instead of stop")
+                .on_hover_text(NON_IDEMPOTENT_TIP)
                 .changed()
-            {
+            });
+            let mut retry_other = profile.on_other_status == OtherStatusAction::Retry;
+            let toggled = keyed(ui, "profile.on_other_status", |ui| {
+                ui.checkbox(&mut retry_other, "Retry other statuses")
+                    .on_hover_text(OTHER_STATUS_TIP)
+                    .changed()
+            });
+            if toggled {
                 profile.on_other_status = if retry_other {
                     OtherStatusAction::Retry
                 } else {
@@ -128,18 +146,23 @@ impl PolicyEditor {
     }
 }
 
-fn text_row(ui: &mut Ui, label: &str, value: &mut String) -> bool {
+fn text_row(ui: &mut Ui, path: &str, label: &str, value: &mut String) -> bool {
     ui.horizontal(|ui| {
         let l = ui.label(label);
-        ui.add(egui::TextEdit::singleline(value).desired_width(f32::INFINITY))
-            .labelled_by(l.id)
-            .changed()
+        ui.add(
+            egui::TextEdit::singleline(value)
+                .id(field_id(path))
+                .desired_width(f32::INFINITY),
+        )
+        .labelled_by(l.id)
+        .changed()
     })
     .inner
 }
 
 fn status_row(
     ui: &mut Ui,
+    path: &str,
     label: &str,
     text: &mut String,
     error: &mut Option<String>,
@@ -150,7 +173,11 @@ fn status_row(
     ui.horizontal(|ui| {
         let l = ui.label(label).on_hover_text(tooltip);
         if ui
-            .add(egui::TextEdit::singleline(text).desired_width(f32::INFINITY))
+            .add(
+                egui::TextEdit::singleline(text)
+                    .id(field_id(path))
+                    .desired_width(f32::INFINITY),
+            )
             .labelled_by(l.id)
             .on_hover_text(tooltip)
             .changed()

@@ -1,74 +1,124 @@
 //! The preview strip: for retry 1…R, the sampled min–max band and p50 of each wait (from
 //! `policy::simulate`, pure) and the true cumulative worst case (the sum of the formula's
-//! `bound_max` of waits 1..=n, not sampled). Recomputed only when the profile changes.
+//! `bound_max` of waits 1..=n, not sampled). The numbers come from [`AnalysisWorker`] (off the
+//! frame thread); long previews show the first retries, the last one and the totals, with
+//! "Show all" for the rest (drawn virtualised).
 
+use super::profile_analysis::{Analysis, AnalysisWorker};
+pub use super::profile_analysis::{PREVIEW_SAMPLES, PREVIEW_SEED};
 use crate::model::RetryProfile;
-use crate::policy::{Policy, PolicyError, RetryStats, simulate};
+use crate::policy::{PolicyError, RetryStats};
+use crate::profile::ProfileIssue;
 use egui::{Color32, Rect, Sense, Stroke, Ui, vec2};
+use std::sync::Arc;
 
-/// Samples per preview (runs of the profile's waits).
-pub const PREVIEW_SAMPLES: u32 = 2000;
-/// Fixed seed so the preview does not flicker between frames.
-pub const PREVIEW_SEED: u64 = 1;
+/// Retries listed before the preview folds the middle away ("Show all" lists every one).
+pub const PREVIEW_HEAD_ROWS: usize = 5;
 
-/// Cached simulation of one profile value.
-#[derive(Debug, Default)]
+/// The analysis of the profile being edited: asked for when the profile changes, shown when it
+/// arrives (the last one stays on screen meanwhile, marked as updating).
 pub struct PreviewCache {
+    worker: AnalysisWorker,
+    /// The profile value last submitted.
     key: Option<RetryProfile>,
-    stats: Vec<RetryStats>,
-    error: Option<PolicyError>,
+    /// The newest finished analysis and the value it describes.
+    shown: Option<(RetryProfile, Arc<Analysis>)>,
     computations: u64,
+    show_all: bool,
+}
+
+impl Default for PreviewCache {
+    fn default() -> Self {
+        Self::new(AnalysisWorker::inline())
+    }
 }
 
 impl PreviewCache {
-    /// Recomputes when `profile` differs from the cached one (compile check + simulation).
+    /// A cache fed by `worker` ([`AnalysisWorker::spawn`] in the app, inline in tests).
+    pub fn new(worker: AnalysisWorker) -> Self {
+        Self {
+            worker,
+            key: None,
+            shown: None,
+            computations: 0,
+            show_all: false,
+        }
+    }
+
+    /// Takes finished work and asks for a new analysis when `profile` differs from the last
+    /// value asked for. Never waits.
     pub fn refresh(&mut self, profile: &RetryProfile) {
-        if self.key.as_ref() == Some(profile) {
-            return;
+        if self.key.as_ref() != Some(profile) {
+            self.computations += 1;
+            self.key = Some(profile.clone());
+            self.worker.submit(profile.clone());
         }
-        self.computations += 1;
-        self.key = Some(profile.clone());
-        self.error = Policy::new(profile.clone()).err();
-        match simulate(profile, PREVIEW_SAMPLES, PREVIEW_SEED) {
-            Ok(stats) => self.stats = stats,
-            Err(e) => {
-                self.stats.clear();
-                self.error.get_or_insert(e);
-            }
+        if let Some(finished) = self.worker.poll() {
+            self.shown = Some(finished);
         }
     }
 
-    /// The compile or simulation error of the cached profile.
+    /// Whether the shown analysis is of the profile value last asked for.
+    pub fn is_current(&self) -> bool {
+        matches!((&self.shown, &self.key), (Some((p, _)), Some(k)) if p == k)
+    }
+
+    /// The problems of `profile` when the shown analysis is of exactly that value.
+    pub fn issues_of(&self, profile: &RetryProfile) -> Option<&[ProfileIssue]> {
+        match &self.shown {
+            Some((p, a)) if p == profile => Some(&a.issues),
+            _ => None,
+        }
+    }
+
+    /// The problems in the shown analysis (possibly of an older value).
+    pub fn issues(&self) -> &[ProfileIssue] {
+        self.shown.as_ref().map_or(&[], |(_, a)| &a.issues)
+    }
+
+    /// The compile or simulation error of the shown analysis.
     pub fn error(&self) -> Option<&PolicyError> {
-        self.error.as_ref()
+        self.shown
+            .as_ref()
+            .and_then(|(_, a)| a.compile_error.as_ref())
     }
 
-    /// The cached statistics, retry 1 first.
+    /// The shown statistics, retry 1 first.
     pub fn stats(&self) -> &[RetryStats] {
-        &self.stats
+        self.shown.as_ref().map_or(&[], |(_, a)| &a.stats)
     }
 
     /// The true worst cumulative waiting up to each retry, ms: entry n−1 is the sum of
     /// [`RetryStats::bound_max`] of waits 1..=n (the formula's maxima, not sampled).
     pub fn worst_cumulative(&self) -> Vec<f64> {
-        worst_cumulative(&self.stats)
+        worst_cumulative(self.stats())
     }
 
-    /// How many times the simulation ran (tests check the cache).
+    /// How many analyses were asked for (tests check the cache).
     pub fn computations(&self) -> u64 {
         self.computations
     }
 
     /// Draws the strip: one row per retry with a band (min–max), a p50 tick, and the numbers
-    /// as an accessible label (see [`row_label`]).
-    pub fn ui(&self, ui: &mut Ui) {
-        ui.strong("Preview (sampled waits per retry)")
-            .on_hover_text(format!(
-                "{PREVIEW_SAMPLES} simulated runs where every attempt fails with 503 and no delay header; \
-                 band = sampled min–max, tick = sampled p50; worst cumulative = sum of the formula's \
-                 maximum waits (not sampled)"
-            ));
-        match &self.error {
+    /// as an accessible label (see [`row_label`]); past [`PREVIEW_HEAD_ROWS`] + 2 retries, the
+    /// first ones, a "Show all" line, the last one and the totals.
+    pub fn ui(&mut self, ui: &mut Ui) {
+        ui.horizontal_wrapped(|ui| {
+            ui.strong("Preview (sampled waits per retry)")
+                .on_hover_text(format!(
+                    "{PREVIEW_SAMPLES} simulated runs where every attempt fails with 503 and no delay header; \
+                     band = sampled min–max, tick = sampled p50; worst cumulative = sum of the formula's \
+                     maximum waits (not sampled)"
+                ));
+            if !self.is_current() {
+                ui.spinner();
+                ui.weak("updating…");
+            }
+        });
+        let Some((profile, analysis)) = self.shown.clone() else {
+            return;
+        };
+        match &analysis.compile_error {
             Some(PolicyError::Script { .. }) => {
                 ui.colored_label(
                     ui.visuals().error_fg_color,
@@ -82,59 +132,122 @@ impl PreviewCache {
             }
             None => {}
         }
-        if self.stats.is_empty() {
+        let stats = &analysis.stats;
+        if stats.is_empty() {
             ui.weak("no preview: no retries to simulate");
             return;
         }
-        let scale = self
-            .stats
+        let scale = stats
             .iter()
             .map(|s| s.wait.max.max(s.bound_max))
             .fold(1.0_f64, f64::max);
-        let bound = self
-            .stats
-            .iter()
-            .map(|s| s.bound_max)
-            .fold(0.0_f64, f64::max);
+        let bound = stats.iter().map(|s| s.bound_max).fold(0.0_f64, f64::max);
         ui.label(format!("largest possible wait: {} ms", ms(bound)))
             .on_hover_text("the formula's true maximum over all retries, after cap, jitter and window (not sampled)");
-        let bar_width = (ui.available_width() * 0.3).clamp(60.0, 140.0);
-        let worst = worst_cumulative(&self.stats);
-        let deadline = self.key.as_ref().and_then(|p| p.deadline_ms);
+        let rows = PreviewRows {
+            stats,
+            worst: worst_cumulative(stats),
+            deadline: profile.deadline_ms,
+            bar_width: (ui.available_width() * 0.3).clamp(60.0, 140.0),
+            scale,
+        };
         // `reached` never grows with n: rows past the first unreached retry would all be empty.
-        let reached = self.stats.iter().take_while(|s| s.reached > 0).count();
-        for (s, &worst) in self.stats.iter().zip(&worst).take(reached) {
-            // The formula's worst case cannot outlast the deadline: the run ends there.
-            let worst = deadline.map_or(worst, |d| worst.min(d as f64));
+        let reached = stats.iter().take_while(|s| s.reached > 0).count();
+        if self.show_all || reached <= PREVIEW_HEAD_ROWS + 2 {
+            let row_height = ui.spacing().interact_size.y;
+            egui::ScrollArea::vertical()
+                .id_salt("preview_rows")
+                .max_height(row_height * 12.0)
+                .auto_shrink([false, true])
+                .show_rows(ui, row_height, reached, |ui, range| {
+                    for i in range {
+                        rows.row(ui, i);
+                    }
+                });
+            if reached > PREVIEW_HEAD_ROWS + 2
+                && ui
+                    .small_button("Show fewer")
+                    .on_hover_text("fold the middle retries away")
+                    .clicked()
+            {
+                self.show_all = false;
+            }
+        } else {
+            for i in 0..PREVIEW_HEAD_ROWS {
+                rows.row(ui, i);
+            }
             ui.horizontal(|ui| {
-                let (rect, _) = ui.allocate_exact_size(vec2(bar_width, 12.0), Sense::hover());
-                paint_band(ui, rect, s, scale);
-                ui.add(
-                    egui::Label::new(egui::RichText::new(row_label(s, worst)).small())
-                    .wrap(),
-                )
+                ui.weak(format!(
+                    "… retries {}–{} not listed",
+                    PREVIEW_HEAD_ROWS + 1,
+                    reached - 1
+                ));
+                if ui
+                    .small_button("Show all")
+                    .on_hover_text("list every retry of the preview")
+                    .clicked()
+                {
+                    self.show_all = true;
+                }
+            });
+            rows.row(ui, reached - 1);
+        }
+        if let Some(last) = stats.get(reached.wrapping_sub(1)) {
+            let worst = rows.worst_at(reached - 1);
+            ui.label(format!(
+                "total over {} retries: worst case {} ms (formula), sampled p50 {} ms, sampled max {} ms",
+                last.retry,
+                ms(worst),
+                ms(last.cumulative.p50),
+                ms(last.cumulative.max)
+            ))
+            .on_hover_text("the cumulative waiting up to the last retry a sampled run reaches");
+        }
+        if let (Some(first), Some(last)) = (stats.get(reached), stats.last()) {
+            let why = crate::policy::unreached_reason(&profile);
+            ui.weak(format!(
+                "retries {}–{}: not reached in any sampled run ({why})",
+                first.retry, last.retry
+            ));
+        }
+    }
+}
+
+/// What every preview row needs.
+struct PreviewRows<'a> {
+    stats: &'a [RetryStats],
+    worst: Vec<f64>,
+    deadline: Option<u64>,
+    bar_width: f32,
+    scale: f64,
+}
+
+impl PreviewRows<'_> {
+    /// The formula's worst cumulative wait up to retry `i + 1`, never past the deadline (the
+    /// run ends there).
+    fn worst_at(&self, i: usize) -> f64 {
+        let worst = self.worst.get(i).copied().unwrap_or_default();
+        self.deadline.map_or(worst, |d| worst.min(d as f64))
+    }
+
+    fn row(&self, ui: &mut Ui, i: usize) {
+        let Some(s) = self.stats.get(i) else { return };
+        let worst = self.worst_at(i);
+        ui.horizontal(|ui| {
+            let (rect, _) = ui.allocate_exact_size(vec2(self.bar_width, 12.0), Sense::hover());
+            paint_band(ui, rect, s, self.scale);
+            ui.add(egui::Label::new(egui::RichText::new(row_label(s, worst)).small()).truncate())
                 .on_hover_text(format!(
-                    "sampled: p95 {} ms, cumulative p50 {} ms, cumulative max {} ms ({} of \
+                    "{}\nsampled: p95 {} ms, cumulative p50 {} ms, cumulative max {} ms ({} of \
                      {PREVIEW_SAMPLES} runs reached this retry); formula maximum of this wait {} ms",
+                    row_label(s, worst),
                     ms(s.wait.p95),
                     ms(s.cumulative.p50),
                     ms(s.cumulative.max),
                     s.reached,
                     ms(s.bound_max)
                 ));
-            });
-        }
-        if let (Some(first), Some(last)) = (self.stats.get(reached), self.stats.last()) {
-            let why = self
-                .key
-                .as_ref()
-                .map(crate::policy::unreached_reason)
-                .unwrap_or_default();
-            ui.weak(format!(
-                "retries {}–{}: not reached in any sampled run ({why})",
-                first.retry, last.retry
-            ));
-        }
+        });
     }
 }
 

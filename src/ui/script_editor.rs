@@ -1,12 +1,21 @@
 //! The `custom` strategy's Rhai code editor: a line-number gutter, the editor, and the compile
 //! error (from `Policy::new`) shown inline with its line highlighted.
 
+use super::field_id::field_id;
 use crate::policy::PolicyError;
 use egui::{Color32, RichText, Ui};
 use std::fmt::Write as _;
 
 /// Draws the editor; returns true when the script changed.
-pub fn script_editor(ui: &mut Ui, script: &mut String, error: Option<&PolicyError>) -> bool {
+///
+/// `path` is the field path of the script (`profile.backoff.script`): the editor's id, so the
+/// caret stays put while the compile message under it changes.
+pub fn script_editor(
+    ui: &mut Ui,
+    path: &str,
+    script: &mut String,
+    error: Option<&PolicyError>,
+) -> bool {
     let error_line = match error {
         Some(PolicyError::Script { line, .. }) => Some(*line),
         _ => None,
@@ -15,7 +24,7 @@ pub fn script_editor(ui: &mut Ui, script: &mut String, error: Option<&PolicyErro
     let mut changed = false;
     ui.label("Script (Rhai): fn get_delay(ctx) returns ms or () to stop");
     egui::ScrollArea::vertical()
-        .id_salt("script_scroll")
+        .id_salt((path, "scroll"))
         .max_height(220.0)
         .show(ui, |ui| {
             ui.horizontal_top(|ui| {
@@ -46,6 +55,7 @@ pub fn script_editor(ui: &mut Ui, script: &mut String, error: Option<&PolicyErro
                 changed = ui
                     .add(
                         egui::TextEdit::multiline(script)
+                            .id(field_id(path))
                             .code_editor()
                             .desired_rows(8)
                             .desired_width(f32::INFINITY),

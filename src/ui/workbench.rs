@@ -6,14 +6,14 @@ use super::confirm_modal::{ConfirmAnswer, confirm_discard};
 use super::engine_link::EngineLink;
 use super::error_panel::LoadFailure;
 use super::file_dialogs::{DialogAnswer, DialogPurpose, FileDialogs};
-use super::persistence::{LayoutPrefs, PersistedProfile, PersistedWorkbench};
+use super::persistence::{LayoutPrefs, PersistedProfile, PersistedWorkbench, SideTab};
 use super::policy_editor::PolicyEditor;
 use super::preview_strip::PreviewCache;
 use super::profile_library::{
     CurrentProfile, DEFAULT_BUILTIN, ProfileSource, builtin_profile, fallback_default_profile,
     file_name, picker_entries, scan_library,
 };
-use super::profile_problems::ProfileProblems;
+use super::profile_problems::problems_ui;
 use super::request_draft::{RequestDraft, demo_failure_status};
 use super::shortcuts::{Shortcut, take_shortcuts};
 use super::text_sizes::install_text_sizes;
@@ -44,6 +44,10 @@ fn side_panel_max(total: f32) -> (f32, f32) {
     let right = (budget - left).clamp(right_min, *POLICY_WIDTH_RANGE.end());
     (left, right)
 }
+/// Below this window width the composer and the policy share one side panel as tabs, points.
+pub const STACK_BELOW_WIDTH: f32 = 1100.0;
+/// Width the timeline keeps at least in the narrow layout, points.
+pub const MIN_STACKED_TIMELINE_WIDTH: f32 = 420.0;
 /// Stands for the demo server's base URL in persisted requests (its port changes per start).
 const DEMO_PLACEHOLDER: &str = "{{demo}}";
 
@@ -89,9 +93,8 @@ pub struct WorkbenchState {
     /// Every run of the session.
     pub runs: RunsState,
     policy_editor: PolicyEditor,
+    /// Compile check, problems and preview of the current profile (computed off the frame).
     preview: PreviewCache,
-    /// `validate` of the current profile, recomputed when the profile changes.
-    problems: ProfileProblems,
     demo_base_url: Option<String>,
     library_dir: Option<PathBuf>,
     library: Vec<PathBuf>,
@@ -142,7 +145,6 @@ impl WorkbenchState {
             runs: RunsState::default(),
             policy_editor: PolicyEditor::default(),
             preview: PreviewCache::default(),
-            problems: ProfileProblems::default(),
             demo_base_url: demo,
             library_dir: setup.library_dir,
             library,
@@ -157,6 +159,17 @@ impl WorkbenchState {
             title: String::new(),
             clock: None,
         }
+    }
+
+    /// Moves the profile analysis (compile check, problems, preview) to a worker thread that
+    /// calls `waker` when a result is ready (the app; tests keep it inline, in the frame).
+    pub fn analyse_in_background(&mut self, waker: std::sync::Arc<dyn Fn() + Send + Sync>) {
+        self.preview = PreviewCache::new(super::profile_analysis::AnalysisWorker::spawn(waker));
+    }
+
+    /// Switches the theme (applied at the next frame).
+    pub fn set_theme(&mut self, theme: ThemeChoice) {
+        self.theme = theme;
     }
 
     /// Replaces the clock used for the timeline's "now" (tests pin it).
@@ -254,6 +267,7 @@ impl WorkbenchState {
         if self.applied_theme != Some(self.theme) {
             if self.applied_theme.is_none() {
                 install_text_sizes(ctx);
+                super::theme::install_light_contrast(ctx);
             }
             ctx.set_theme(self.theme.preference());
             self.applied_theme = Some(self.theme);
@@ -274,7 +288,6 @@ impl WorkbenchState {
             self.on_shortcut(shortcut);
         }
         self.preview.refresh(&self.current.profile);
-        self.problems.refresh(&self.current.profile);
         egui::Panel::top("toolbar").show(ui, |ui| self.toolbar(ui));
         if let Some(failure) = self.load_failure.clone() {
             // A fixed height from the number of problems: a bottom panel otherwise keeps the
@@ -288,38 +301,21 @@ impl WorkbenchState {
                     }
                 });
         }
-        let (left_max, right_max) = side_panel_max(ui.available_width());
-        let left = egui::Panel::left("composer_panel")
-            .default_size(self.layout.composer_width.min(left_max))
-            .size_range(*COMPOSER_WIDTH_RANGE.start()..=left_max)
-            .resizable(true)
-            .show(ui, |ui| {
-                // Both directions: a row wider than the panel scrolls instead of widening the
-                // panel (which would squeeze the timeline).
-                egui::ScrollArea::both()
-                    .auto_shrink([false, true])
-                    .id_salt("composer_scroll")
-                    .show(ui, |ui| self.composer.ui(ui))
-                    .inner
-            });
-        self.layout.composer_width = left.response.rect.width();
-        for action in left.inner {
+        let edits_before = self.composer.edits;
+        let composer_actions = if ui.available_width() < STACK_BELOW_WIDTH {
+            self.stacked_side_panel(ui)
+        } else {
+            self.side_panels(ui)
+        };
+        if self.composer.edits != edits_before {
+            self.clear_refusal();
+        }
+        for action in composer_actions {
             match action {
                 ComposerAction::Send => self.send(),
                 ComposerAction::BrowseBodyFile => self.dialogs.request(DialogPurpose::BodyFile),
             }
         }
-        let right = egui::Panel::right("policy_panel")
-            .default_size(self.layout.policy_width.min(right_max))
-            .size_range(*POLICY_WIDTH_RANGE.start()..=right_max)
-            .resizable(true)
-            .show(ui, |ui| {
-                egui::ScrollArea::both()
-                    .auto_shrink([false, true])
-                    .id_salt("policy_scroll")
-                    .show(ui, |ui| self.policy_panel(ui));
-            });
-        self.layout.policy_width = right.response.rect.width();
         let now = self.now();
         let actions = egui::CentralPanel::default()
             .show(ui, |ui| self.runs.ui(ui, now))
@@ -340,6 +336,71 @@ impl WorkbenchState {
                         .show(ui, |ui| ui.heading("Drop a .json profile to open it"));
                 });
         }
+    }
+
+    /// Wide windows: the composer on the left, the policy on the right, each resizable.
+    fn side_panels(&mut self, ui: &mut Ui) -> Vec<ComposerAction> {
+        let (left_max, right_max) = side_panel_max(ui.available_width());
+        let left = egui::Panel::left("composer_panel")
+            .default_size(self.layout.composer_width.min(left_max))
+            .size_range(*COMPOSER_WIDTH_RANGE.start()..=left_max)
+            .resizable(true)
+            .show(ui, |ui| self.composer_scroll(ui));
+        self.layout.composer_width = left.response.rect.width();
+        let right = egui::Panel::right("policy_panel")
+            .default_size(self.layout.policy_width.min(right_max))
+            .size_range(*POLICY_WIDTH_RANGE.start()..=right_max)
+            .resizable(true)
+            .show(ui, |ui| self.policy_scroll(ui));
+        self.layout.policy_width = right.response.rect.width();
+        left.inner
+    }
+
+    /// Narrow windows (below [`STACK_BELOW_WIDTH`]): one side panel with Request and Policy as
+    /// tabs, so the timeline keeps a usable width.
+    fn stacked_side_panel(&mut self, ui: &mut Ui) -> Vec<ComposerAction> {
+        let total = ui.available_width();
+        let max = (total - MIN_STACKED_TIMELINE_WIDTH).max(*COMPOSER_WIDTH_RANGE.start());
+        let panel = egui::Panel::left("stacked_side_panel")
+            .default_size(self.layout.stacked_width.min(max))
+            .size_range(*COMPOSER_WIDTH_RANGE.start()..=max)
+            .resizable(true)
+            .show(ui, |ui| {
+                ui.horizontal(|ui| {
+                    let tab = &mut self.layout.side_tab;
+                    ui.selectable_value(tab, SideTab::Request, "Request")
+                        .on_hover_text("the request composer");
+                    ui.selectable_value(tab, SideTab::Policy, "Policy")
+                        .on_hover_text("the retry policy and its preview");
+                });
+                ui.separator();
+                match self.layout.side_tab {
+                    SideTab::Request => self.composer_scroll(ui),
+                    SideTab::Policy => {
+                        self.policy_scroll(ui);
+                        Vec::new()
+                    }
+                }
+            });
+        self.layout.stacked_width = panel.response.rect.width();
+        panel.inner
+    }
+
+    fn composer_scroll(&mut self, ui: &mut Ui) -> Vec<ComposerAction> {
+        // Vertical only: rows fit the panel's width (text fields shrink, long text is cut with
+        // an ellipsis and shown whole on hover), so no sideways scroll can hide Send.
+        egui::ScrollArea::vertical()
+            .auto_shrink([false, true])
+            .id_salt("composer_scroll")
+            .show(ui, |ui| self.composer.ui(ui))
+            .inner
+    }
+
+    fn policy_scroll(&mut self, ui: &mut Ui) {
+        egui::ScrollArea::vertical()
+            .auto_shrink([false, true])
+            .id_salt("policy_scroll")
+            .show(ui, |ui| self.policy_panel(ui));
     }
 
     /// Starts a run of the composed request under the current profile (the Send button, Ctrl+Enter).
@@ -392,7 +453,12 @@ impl WorkbenchState {
 
     /// `cannot {action}: the profile has a problem: …` when `validate` finds any, else `None`.
     fn profile_problem(&mut self, action: &str) -> Option<String> {
-        let issues = self.problems.refresh(&self.current.profile);
+        // The worker's list when it is of this very value; else validate now (a click, not a
+        // frame of typing).
+        let issues = self
+            .preview
+            .issues_of(&self.current.profile)
+            .map_or_else(|| profile::validate(&self.current.profile), <[_]>::to_vec);
         let first = issues.first()?;
         let more = match issues.len() - 1 {
             0 => String::new(),
@@ -430,6 +496,16 @@ impl WorkbenchState {
     /// Open… (Ctrl+O): asks for a path off the UI thread.
     pub fn open_dialog(&mut self) {
         self.dialogs.request(DialogPurpose::OpenProfile);
+    }
+
+    /// Drops a "cannot send / cannot save" message once the user edits what it was about: it
+    /// described the state before the edit.
+    fn clear_refusal(&mut self) {
+        if self.status.as_ref().is_some_and(|(is_error, text)| {
+            *is_error && (text.starts_with("cannot send") || text.starts_with("cannot save"))
+        }) {
+            self.status = None;
+        }
     }
 
     fn send_command(&mut self, command: Command) {
@@ -672,7 +748,7 @@ impl WorkbenchState {
         });
         ui.separator();
         self.preview.ui(ui);
-        self.problems.ui(ui);
+        problems_ui(ui, self.preview.issues());
         ui.separator();
         let read_only = self.current.is_read_only();
         let error = self.preview.error().cloned();
@@ -680,7 +756,8 @@ impl WorkbenchState {
             .policy_editor
             .ui(ui, &mut self.current.profile, read_only, error.as_ref())
         {
-            // The preview is recomputed at the start of the next frame; make sure there is one.
+            self.clear_refusal();
+            // The analysis is asked for at the start of the next frame; make sure there is one.
             ui.ctx().request_repaint();
         }
     }

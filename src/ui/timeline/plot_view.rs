@@ -16,8 +16,9 @@ use std::time::Instant;
 
 /// Accessible name of the plot (click it to select an attempt).
 pub const PLOT_LABEL: &str = "Timeline plot";
-/// Plot height, points.
-const PLOT_HEIGHT: f32 = 170.0;
+/// Plot height, points: a share of the height left, between these bounds (short windows keep
+/// room for the table).
+const PLOT_HEIGHT: std::ops::RangeInclusive<f32> = 110.0..=170.0;
 /// Y of the attempts lane.
 const ATTEMPT_LANE: f64 = 1.0;
 /// Y of the waits lane.
@@ -53,7 +54,7 @@ pub fn show(
     let highlight = ui.visuals().strong_text_color();
     let dark_mode = ui.visuals().dark_mode;
     let response = Plot::new(("timeline_plot", timeline.run_id()))
-        .height(PLOT_HEIGHT)
+        .height((ui.available_height() * 0.3).clamp(*PLOT_HEIGHT.start(), *PLOT_HEIGHT.end()))
         // A tick at the right edge would otherwise have its label cut by the panel.
         .width((ui.available_width() - RIGHT_GUTTER).max(120.0))
         .allow_zoom([true, false])

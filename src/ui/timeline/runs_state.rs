@@ -17,6 +17,9 @@ pub const LIVE_REPAINT: Duration = Duration::from_millis(100);
 /// From this available width (points) the detail pane sits right of the table; below it
 /// otherwise.
 const WIDE_LAYOUT: f32 = 1000.0;
+/// Height the attempts table keeps below the plot when the detail pane is under it, points
+/// (its header and about four rows).
+const TABLE_MIN_HEIGHT: f32 = 130.0;
 
 /// Most runs kept; past it the oldest finished, unselected run is dropped (its tab and timeline),
 /// so the tab row and memory stay bounded over a long session. Running runs are never dropped.
@@ -189,10 +192,12 @@ impl RunsState {
         } else {
             // Narrow (side panels open): detail pane below the table.
             let height = ui.available_height();
+            // The table keeps room for its header and a few rows whatever the height.
+            let most = (height - TABLE_MIN_HEIGHT).max(100.0);
             egui::Panel::bottom(("timeline_detail_bottom", run_id))
                 .resizable(true)
-                .default_size((height * 0.45).max(160.0))
-                .size_range(120.0..=(height * 0.8).max(130.0))
+                .default_size((height * 0.45).clamp(100.0, most))
+                .size_range(100.0..=most)
                 .show(ui, detail);
         }
         egui::ScrollArea::horizontal()

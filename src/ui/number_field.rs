@@ -1,0 +1,237 @@
+//! Number inputs that keep what the user types: a text field whose id comes from the field path
+//! ([`super::field_id`]), parsed on every keystroke. A valid number updates the value at once (so
+//! the preview and the problems list follow the typing); text that is not a number stays in the
+//! field with a message under it and leaves the value as it was; leaving the field shows the value
+//! again. Ranges the profile has rules for are reported by the profile's problems list, not
+//! clamped here, so `999999999999` stays `999999999999` and the list says why it cannot be sent.
+
+use super::field_id::{field_id, keyed};
+use egui::Ui;
+use std::fmt::Display;
+use std::str::FromStr;
+
+/// What a number field shows around the value.
+#[derive(Debug, Clone, Copy)]
+pub struct NumberSpec<'a> {
+    /// Field path, the widget's id (`profile.backoff.base_delay_ms`).
+    pub path: &'a str,
+    /// Visible label, also the accessible name.
+    pub label: &'a str,
+    /// Unit shown after the field (`ms`), or empty.
+    pub unit: &'a str,
+    /// Tooltip of the label and the field.
+    pub tooltip: &'a str,
+    /// Largest value the field itself accepts (fields without profile validation), if any.
+    pub max: Option<f64>,
+}
+
+impl<'a> NumberSpec<'a> {
+    /// A spec with no unit, tooltip or maximum.
+    pub fn new(path: &'a str, label: &'a str) -> Self {
+        Self {
+            path,
+            label,
+            unit: "",
+            tooltip: "",
+            max: None,
+        }
+    }
+
+    /// Sets the unit shown after the field.
+    pub fn unit(mut self, unit: &'a str) -> Self {
+        self.unit = unit;
+        self
+    }
+
+    /// Sets the tooltip.
+    pub fn tooltip(mut self, tooltip: &'a str) -> Self {
+        self.tooltip = tooltip;
+        self
+    }
+
+    /// Refuses values above `max` in the field itself.
+    pub fn max(mut self, max: f64) -> Self {
+        self.max = Some(max);
+        self
+    }
+}
+
+/// A number the field can hold: parsed from the typed text.
+pub trait FieldNumber: Copy + PartialEq + Display + FromStr {
+    /// The value as f64 (for the maximum check).
+    fn as_f64(self) -> f64;
+    /// What a valid entry looks like, for the message under the field.
+    const KIND: &'static str;
+}
+
+impl FieldNumber for u64 {
+    fn as_f64(self) -> f64 {
+        self as f64
+    }
+    const KIND: &'static str = "a whole number ≥ 0";
+}
+
+impl FieldNumber for u32 {
+    fn as_f64(self) -> f64 {
+        f64::from(self)
+    }
+    const KIND: &'static str = "a whole number ≥ 0";
+}
+
+impl FieldNumber for f64 {
+    fn as_f64(self) -> f64 {
+        self
+    }
+    const KIND: &'static str = "a number";
+}
+
+/// Parses the typed text: surrounding spaces and `_` digit separators are ignored; an f64 must
+/// be finite and ≥ 0. `Err` is the message shown under the field.
+///
+/// ```
+/// use retryscope::ui::number_field::parse_typed;
+/// assert_eq!(parse_typed::<u64>(" 100_000 ", None), Ok(100_000));
+/// assert!(parse_typed::<u64>("12a", None).is_err());
+/// assert!(parse_typed::<u64>("51", Some(50.0)).is_err());
+/// assert_eq!(parse_typed::<f64>("0.25", None), Ok(0.25));
+/// ```
+///
+/// # Errors
+/// A message naming the text and what the field wants.
+pub fn parse_typed<T: FieldNumber>(text: &str, max: Option<f64>) -> Result<T, String> {
+    let cleaned: String = text.trim().chars().filter(|c| *c != '_').collect();
+    if cleaned.is_empty() {
+        return Err(format!("type {}", T::KIND));
+    }
+    let value: T = cleaned
+        .parse()
+        .map_err(|_| format!("`{}` is not {}", text.trim(), T::KIND))?;
+    let f = value.as_f64();
+    if !f.is_finite() || f < 0.0 {
+        return Err(format!("`{}` is not {}", text.trim(), T::KIND));
+    }
+    if let Some(max) = max
+        && f > max
+    {
+        return Err(format!("at most {max}"));
+    }
+    Ok(value)
+}
+
+/// A labelled number row; returns true when the value changed.
+pub fn number_field<T: FieldNumber>(ui: &mut Ui, spec: NumberSpec<'_>, value: &mut T) -> bool {
+    keyed(ui, spec.path, |ui| {
+        let mut changed = false;
+        let error = ui
+            .horizontal(|ui| {
+                let label = ui.label(spec.label);
+                if !spec.tooltip.is_empty() {
+                    label.clone().on_hover_text(spec.tooltip);
+                }
+                let (c, error) = number_input(ui, spec, value);
+                changed = c;
+                error
+            })
+            .inner;
+        if let Some(error) = error {
+            ui.colored_label(ui.visuals().error_fg_color, error);
+        }
+        changed
+    })
+}
+
+/// An optional number: a checkbox named `label` turns it on (starting at `default`) or off (the
+/// value is kept while off); returns true when changed.
+pub fn optional_number_field<T: FieldNumber>(
+    ui: &mut Ui,
+    spec: NumberSpec<'_>,
+    value: &mut Option<T>,
+    default: T,
+) -> bool {
+    keyed(ui, spec.path, |ui| {
+        let mut changed = false;
+        let error = ui
+            .horizontal(|ui| {
+                let mut on = value.is_some();
+                let toggle = ui.checkbox(&mut on, spec.label);
+                if !spec.tooltip.is_empty() {
+                    toggle.clone().on_hover_text(spec.tooltip);
+                }
+                if toggle.changed() {
+                    *value = on.then_some(value.unwrap_or(default));
+                    changed = true;
+                }
+                match value.as_mut() {
+                    Some(v) => {
+                        let value_label = format!("{} value", spec.label);
+                        let (c, error) = number_input(
+                            ui,
+                            NumberSpec {
+                                label: &value_label,
+                                ..spec
+                            },
+                            v,
+                        );
+                        changed |= c;
+                        error
+                    }
+                    None => {
+                        ui.weak("not set");
+                        None
+                    }
+                }
+            })
+            .inner;
+        if let Some(error) = error {
+            ui.colored_label(ui.visuals().error_fg_color, error);
+        }
+        changed
+    })
+}
+
+/// The text field itself (accessible name = `spec.label`); returns (changed, message to show).
+fn number_input<T: FieldNumber>(
+    ui: &mut Ui,
+    spec: NumberSpec<'_>,
+    value: &mut T,
+) -> (bool, Option<String>) {
+    let id = field_id(spec.path);
+    let buffer_id = id.with("typed");
+    let focused = ui.memory(|m| m.has_focus(id));
+    let mut text = if focused {
+        ui.data(|d| d.get_temp::<String>(buffer_id))
+            .unwrap_or_else(|| value.to_string())
+    } else {
+        value.to_string()
+    };
+    let width = (ui.available_width() - 40.0).clamp(48.0, 140.0);
+    let mut response = ui
+        .add(
+            egui::TextEdit::singleline(&mut text)
+                .id(id)
+                .desired_width(width),
+        )
+        .accessible_name(spec.label);
+    if !spec.tooltip.is_empty() {
+        response = response.on_hover_text(spec.tooltip);
+    }
+    if !spec.unit.is_empty() {
+        ui.weak(spec.unit);
+    }
+    let mut changed = false;
+    let parsed = parse_typed::<T>(&text, spec.max);
+    if response.changed()
+        && let Ok(v) = &parsed
+        && *v != *value
+    {
+        *value = *v;
+        changed = true;
+    }
+    if response.has_focus() {
+        ui.data_mut(|d| d.insert_temp(buffer_id, text));
+        (changed, parsed.err())
+    } else {
+        ui.data_mut(|d| d.remove::<String>(buffer_id));
+        (changed, None)
+    }
+}

@@ -1,0 +1,261 @@
+//! Everything the policy panel shows about a profile value that costs real work — the compile
+//! check, `profile::validate` (which dry-runs a custom script) and the preview simulation —
+//! computed off the frame thread by one worker: the latest edit wins, work for an older value is
+//! abandoned, and the frame never waits (it shows the last finished analysis meanwhile).
+//!
+//! [`AnalysisWorker::inline`] computes on the calling thread instead, for tests that need the
+//! result in the same frame.
+
+use crate::model::RetryProfile;
+use crate::policy::{Policy, PolicyError, RetryStats, simulate};
+use crate::profile::{ProfileIssue, validate};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc::{Receiver, Sender, channel};
+use std::sync::{Arc, Condvar, Mutex};
+
+/// Samples per preview (runs of the profile's waits).
+pub const PREVIEW_SAMPLES: u32 = 2000;
+/// Fixed seed so the preview does not flicker between edits.
+pub const PREVIEW_SEED: u64 = 1;
+
+/// The costly facts about one profile value.
+#[derive(Debug, Clone, Default)]
+pub struct Analysis {
+    /// `Policy::new`'s error (a script that does not compile, …), if any.
+    pub compile_error: Option<PolicyError>,
+    /// The sampled preview, retry 1 first (empty when the profile cannot be simulated).
+    pub stats: Vec<RetryStats>,
+    /// `profile::validate`'s problems (what Send and Save refuse).
+    pub issues: Vec<ProfileIssue>,
+}
+
+/// Analyses `profile`; `keep_going()` is asked between steps and inside the simulation, and
+/// `None` is returned as soon as it says no (a newer edit arrived).
+pub fn analyse(profile: &RetryProfile, keep_going: &mut dyn FnMut() -> bool) -> Option<Analysis> {
+    let compile_error = Policy::new(profile.clone()).err();
+    if !keep_going() {
+        return None;
+    }
+    let issues = validate(profile);
+    if !keep_going() {
+        return None;
+    }
+    let mut analysis = Analysis {
+        compile_error,
+        stats: Vec::new(),
+        issues,
+    };
+    match simulate_cancellable(profile, keep_going) {
+        Ok(Some(stats)) => analysis.stats = stats,
+        Ok(None) => return None,
+        Err(e) => {
+            analysis.compile_error.get_or_insert(e);
+        }
+    }
+    Some(analysis)
+}
+
+/// The preview simulation; `Ok(None)` when abandoned. (Until the policy layer can stop a
+/// simulation midway, it is asked once before.)
+fn simulate_cancellable(
+    profile: &RetryProfile,
+    keep_going: &mut dyn FnMut() -> bool,
+) -> Result<Option<Vec<RetryStats>>, PolicyError> {
+    if !keep_going() {
+        return Ok(None);
+    }
+    simulate(profile, PREVIEW_SAMPLES, PREVIEW_SEED).map(Some)
+}
+
+/// A finished analysis and the profile value it describes.
+pub type Finished = (RetryProfile, Arc<Analysis>);
+
+/// Runs [`analyse`] for the latest submitted profile, on a thread or inline.
+pub struct AnalysisWorker {
+    mode: Mode,
+}
+
+enum Mode {
+    Inline(Option<Box<Finished>>),
+    Thread {
+        shared: Arc<Shared>,
+        results: Receiver<(u64, Finished)>,
+        submitted: u64,
+    },
+}
+
+/// State between the frame and the worker thread.
+struct Shared {
+    /// Generation of the newest job; the worker abandons older ones. `u64::MAX` = shut down.
+    latest: AtomicU64,
+    job: Mutex<Option<(u64, RetryProfile)>>,
+    wake: Condvar,
+}
+
+impl AnalysisWorker {
+    /// Computes on the calling thread inside [`Self::submit`] (tests).
+    pub fn inline() -> Self {
+        Self {
+            mode: Mode::Inline(None),
+        }
+    }
+
+    /// Starts the worker thread; `waker` is called (from the thread) when a result is ready, so
+    /// the UI can repaint. Falls back to inline when no thread can be started.
+    pub fn spawn(waker: Arc<dyn Fn() + Send + Sync>) -> Self {
+        let shared = Arc::new(Shared {
+            latest: AtomicU64::new(0),
+            job: Mutex::new(None),
+            wake: Condvar::new(),
+        });
+        let (tx, results) = channel();
+        let thread_shared = Arc::clone(&shared);
+        let started = std::thread::Builder::new()
+            .name("profile-analysis".into())
+            .spawn(move || worker_loop(&thread_shared, &tx, waker.as_ref()));
+        match started {
+            Ok(_) => Self {
+                mode: Mode::Thread {
+                    shared,
+                    results,
+                    submitted: 0,
+                },
+            },
+            Err(_) => Self::inline(),
+        }
+    }
+
+    /// Asks for the analysis of `profile`; any analysis still running for an older value is
+    /// abandoned.
+    pub fn submit(&mut self, profile: RetryProfile) {
+        match &mut self.mode {
+            Mode::Inline(slot) => {
+                let analysis = analyse(&profile, &mut || true).unwrap_or_default();
+                *slot = Some(Box::new((profile, Arc::new(analysis))));
+            }
+            Mode::Thread {
+                shared, submitted, ..
+            } => {
+                *submitted += 1;
+                shared.latest.store(*submitted, Ordering::SeqCst);
+                if let Ok(mut job) = shared.job.lock() {
+                    *job = Some((*submitted, profile));
+                }
+                shared.wake.notify_one();
+            }
+        }
+    }
+
+    /// The newest finished analysis since the last call, if any (never blocks).
+    pub fn poll(&mut self) -> Option<Finished> {
+        match &mut self.mode {
+            Mode::Inline(slot) => slot.take().map(|b| *b),
+            Mode::Thread {
+                results, submitted, ..
+            } => {
+                let mut newest = None;
+                while let Ok((generation, finished)) = results.try_recv() {
+                    if generation == *submitted {
+                        newest = Some(finished);
+                    }
+                }
+                newest
+            }
+        }
+    }
+}
+
+impl Drop for AnalysisWorker {
+    fn drop(&mut self) {
+        if let Mode::Thread { shared, .. } = &self.mode {
+            shared.latest.store(u64::MAX, Ordering::SeqCst);
+            shared.wake.notify_one();
+        }
+    }
+}
+
+fn worker_loop(
+    shared: &Shared,
+    results: &Sender<(u64, Finished)>,
+    waker: &(dyn Fn() + Send + Sync),
+) {
+    loop {
+        let Some((generation, profile)) = next_job(shared) else {
+            return;
+        };
+        let mut keep_going = || shared.latest.load(Ordering::SeqCst) == generation;
+        if let Some(analysis) = analyse(&profile, &mut keep_going) {
+            if results
+                .send((generation, (profile, Arc::new(analysis))))
+                .is_err()
+            {
+                return;
+            }
+            waker();
+        }
+    }
+}
+
+/// Waits for a job; `None` when the worker is shut down.
+fn next_job(shared: &Shared) -> Option<(u64, RetryProfile)> {
+    let mut job = shared.job.lock().ok()?;
+    loop {
+        if shared.latest.load(Ordering::SeqCst) == u64::MAX {
+            return None;
+        }
+        if let Some(next) = job.take() {
+            return Some(next);
+        }
+        job = shared.wake.wait(job).ok()?;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::{Duration, Instant};
+
+    fn profile(retries: u32) -> RetryProfile {
+        let mut p = crate::ui::profile_library::fallback_default_profile();
+        p.max_retries = retries;
+        p
+    }
+
+    #[test]
+    fn the_thread_delivers_the_latest_submission_only() {
+        let mut worker = AnalysisWorker::spawn(Arc::new(|| {}));
+        for retries in 1..=5 {
+            worker.submit(profile(retries));
+        }
+        let deadline = Instant::now() + Duration::from_secs(20);
+        let mut got = None;
+        while got.is_none() && Instant::now() < deadline {
+            got = worker.poll();
+            std::thread::yield_now();
+        }
+        let (p, analysis) = got.expect("an analysis within 20 s");
+        assert_eq!(p.max_retries, 5, "older submissions are dropped");
+        assert_eq!(analysis.stats.len(), 5);
+        assert!(analysis.issues.is_empty(), "{:?}", analysis.issues);
+    }
+
+    #[test]
+    fn analysis_stops_when_told() {
+        let mut calls = 0;
+        let result = analyse(&profile(3), &mut || {
+            calls += 1;
+            calls < 2
+        });
+        assert!(result.is_none());
+    }
+
+    #[test]
+    fn inline_mode_has_the_result_at_once() {
+        let mut worker = AnalysisWorker::inline();
+        worker.submit(profile(2));
+        let (p, analysis) = worker.poll().expect("inline result");
+        assert_eq!(p.max_retries, 2);
+        assert_eq!(analysis.stats.len(), 2);
+        assert!(worker.poll().is_none(), "taken once");
+    }
+}

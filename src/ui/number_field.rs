@@ -62,6 +62,8 @@ pub trait FieldNumber: Copy + PartialEq + Display + FromStr {
     fn as_f64(self) -> f64;
     /// What a valid entry looks like, for the message under the field.
     const KIND: &'static str;
+    /// The largest value, as text.
+    const LARGEST: &'static str;
 }
 
 impl FieldNumber for u64 {
@@ -69,6 +71,7 @@ impl FieldNumber for u64 {
         self as f64
     }
     const KIND: &'static str = "a whole number ≥ 0";
+    const LARGEST: &'static str = "18446744073709551615";
 }
 
 impl FieldNumber for u32 {
@@ -76,6 +79,7 @@ impl FieldNumber for u32 {
         f64::from(self)
     }
     const KIND: &'static str = "a whole number ≥ 0";
+    const LARGEST: &'static str = "4294967295";
 }
 
 impl FieldNumber for f64 {
@@ -83,6 +87,7 @@ impl FieldNumber for f64 {
         self
     }
     const KIND: &'static str = "a number";
+    const LARGEST: &'static str = "1.8e308";
 }
 
 /// Parses the typed text: surrounding spaces and `_` digit separators are ignored; an f64 must
@@ -94,6 +99,10 @@ impl FieldNumber for f64 {
 /// assert!(parse_typed::<u64>("12a", None).is_err());
 /// assert!(parse_typed::<u64>("51", Some(50.0)).is_err());
 /// assert_eq!(parse_typed::<f64>("0.25", None), Ok(0.25));
+/// assert_eq!(
+///     parse_typed::<u32>("9999999999", None),
+///     Err("`9999999999` is too large (at most 4294967295)".to_owned())
+/// );
 /// ```
 ///
 /// # Errors
@@ -103,9 +112,13 @@ pub fn parse_typed<T: FieldNumber>(text: &str, max: Option<f64>) -> Result<T, St
     if cleaned.is_empty() {
         return Err(format!("type {}", T::KIND));
     }
-    let value: T = cleaned
-        .parse()
-        .map_err(|_| format!("`{}` is not {}", text.trim(), T::KIND))?;
+    let value: T = cleaned.parse().map_err(|_| {
+        if cleaned.bytes().all(|b| b.is_ascii_digit()) {
+            format!("`{}` is too large (at most {})", text.trim(), T::LARGEST)
+        } else {
+            format!("`{}` is not {}", text.trim(), T::KIND)
+        }
+    })?;
     let f = value.as_f64();
     if !f.is_finite() || f < 0.0 {
         return Err(format!("`{}` is not {}", text.trim(), T::KIND));
@@ -124,11 +137,11 @@ pub fn number_field<T: FieldNumber>(ui: &mut Ui, spec: NumberSpec<'_>, value: &m
         let mut changed = false;
         let error = ui
             .horizontal(|ui| {
-                let label = ui.label(spec.label);
+                let mut label = ui.label(spec.label);
                 if !spec.tooltip.is_empty() {
-                    label.clone().on_hover_text(spec.tooltip);
+                    label = label.on_hover_text(spec.tooltip);
                 }
-                let (c, error) = number_input(ui, spec, value);
+                let (c, error) = number_input(ui, spec, Some(label.id), value);
                 changed = c;
                 error
             })
@@ -170,6 +183,7 @@ pub fn optional_number_field<T: FieldNumber>(
                                 label: &value_label,
                                 ..spec
                             },
+                            None,
                             v,
                         );
                         changed |= c;
@@ -189,10 +203,12 @@ pub fn optional_number_field<T: FieldNumber>(
     })
 }
 
-/// The text field itself (accessible name = `spec.label`); returns (changed, message to show).
+/// The text field itself, named by the visible label `label_id` or else by `spec.label`;
+/// returns (changed, message to show).
 fn number_input<T: FieldNumber>(
     ui: &mut Ui,
     spec: NumberSpec<'_>,
+    label_id: Option<egui::Id>,
     value: &mut T,
 ) -> (bool, Option<String>) {
     let id = field_id(spec.path);
@@ -205,13 +221,15 @@ fn number_input<T: FieldNumber>(
         value.to_string()
     };
     let width = (ui.available_width() - 40.0).clamp(48.0, 140.0);
-    let mut response = ui
-        .add(
-            egui::TextEdit::singleline(&mut text)
-                .id(id)
-                .desired_width(width),
-        )
-        .accessible_name(spec.label);
+    let mut response = ui.add(
+        egui::TextEdit::singleline(&mut text)
+            .id(id)
+            .desired_width(width),
+    );
+    response = match label_id {
+        Some(label_id) => response.labelled_by(label_id),
+        None => response.accessible_name(spec.label),
+    };
     if !spec.tooltip.is_empty() {
         response = response.on_hover_text(spec.tooltip);
     }

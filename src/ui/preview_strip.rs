@@ -4,7 +4,7 @@
 //! frame thread); long previews show the first retries, the last one and the totals, with
 //! "Show all" for the rest (drawn virtualised).
 
-use super::profile_analysis::{Analysis, AnalysisWorker};
+use super::profile_analysis::{Analysis, AnalysisWorker, preview_samples};
 pub use super::profile_analysis::{PREVIEW_SAMPLES, PREVIEW_SEED};
 use crate::model::RetryProfile;
 use crate::policy::{PolicyError, RetryStats};
@@ -103,10 +103,13 @@ impl PreviewCache {
     /// as an accessible label (see [`row_label`]); past [`PREVIEW_HEAD_ROWS`] + 2 retries, the
     /// first ones, a "Show all" line, the last one and the totals.
     pub fn ui(&mut self, ui: &mut Ui) {
+        let samples = self.key.as_ref().map_or(PREVIEW_SAMPLES, |p| {
+            preview_samples(p.max_retries.min(crate::policy::SIMULATE_MAX_RETRIES))
+        });
         ui.horizontal_wrapped(|ui| {
             ui.strong("Preview (sampled waits per retry)")
                 .on_hover_text(format!(
-                    "{PREVIEW_SAMPLES} simulated runs where every attempt fails with 503 and no delay header; \
+                    "{samples} simulated runs where every attempt fails with 503 and no delay header; \
                      band = sampled min–max, tick = sampled p50; worst cumulative = sum of the formula's \
                      maximum waits (not sampled)"
                 ));
@@ -146,6 +149,7 @@ impl PreviewCache {
             .on_hover_text("the formula's true maximum over all retries, after cap, jitter and window (not sampled)");
         let rows = PreviewRows {
             stats,
+            samples,
             worst: worst_cumulative(stats),
             deadline: profile.deadline_ms,
             bar_width: (ui.available_width() * 0.3).clamp(60.0, 140.0),
@@ -216,6 +220,7 @@ impl PreviewCache {
 /// What every preview row needs.
 struct PreviewRows<'a> {
     stats: &'a [RetryStats],
+    samples: u32,
     worst: Vec<f64>,
     deadline: Option<u64>,
     bar_width: f32,
@@ -239,12 +244,13 @@ impl PreviewRows<'_> {
             ui.add(egui::Label::new(egui::RichText::new(row_label(s, worst)).small()).truncate())
                 .on_hover_text(format!(
                     "{}\nsampled: p95 {} ms, cumulative p50 {} ms, cumulative max {} ms ({} of \
-                     {PREVIEW_SAMPLES} runs reached this retry); formula maximum of this wait {} ms",
+                     {} runs reached this retry); formula maximum of this wait {} ms",
                     row_label(s, worst),
                     ms(s.wait.p95),
                     ms(s.cumulative.p50),
                     ms(s.cumulative.max),
                     s.reached,
+                    self.samples,
                     ms(s.bound_max)
                 ));
         });

@@ -13,8 +13,30 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::sync::{Arc, Condvar, Mutex};
 
-/// Samples per preview (runs of the profile's waits).
+/// Samples per preview (runs of the profile's waits) for profiles of up to
+/// [`PREVIEW_DRAWS`] / 2000 retries; longer profiles get fewer (see [`preview_samples`]).
 pub const PREVIEW_SAMPLES: u32 = 2000;
+/// Waits drawn per preview at most (samples × retries), so a 1000-retry profile is previewed
+/// as fast as a 100-retry one.
+pub const PREVIEW_DRAWS: u64 = 200_000;
+/// Fewest samples of a preview.
+pub const PREVIEW_MIN_SAMPLES: u32 = 200;
+
+/// Samples of the preview of a profile with `max_retries` retries: [`PREVIEW_SAMPLES`], cut so
+/// that samples × retries stays within [`PREVIEW_DRAWS`], never below [`PREVIEW_MIN_SAMPLES`].
+///
+/// ```
+/// use retryscope::ui::profile_analysis::preview_samples;
+/// assert_eq!(preview_samples(3), 2000);
+/// assert_eq!(preview_samples(1000), 200);
+/// assert_eq!(preview_samples(u32::MAX), 200);
+/// ```
+pub fn preview_samples(max_retries: u32) -> u32 {
+    let retries = u64::from(max_retries.max(1));
+    let fit =
+        (PREVIEW_DRAWS / retries).clamp(u64::from(PREVIEW_MIN_SAMPLES), u64::from(PREVIEW_SAMPLES));
+    u32::try_from(fit).unwrap_or(PREVIEW_SAMPLES)
+}
 /// Fixed seed so the preview does not flicker between edits.
 pub const PREVIEW_SEED: u64 = 1;
 
@@ -64,7 +86,8 @@ fn simulate_cancellable(
     if !keep_going() {
         return Ok(None);
     }
-    simulate(profile, PREVIEW_SAMPLES, PREVIEW_SEED).map(Some)
+    let retries = profile.max_retries.min(crate::policy::SIMULATE_MAX_RETRIES);
+    simulate(profile, preview_samples(retries), PREVIEW_SEED).map(Some)
 }
 
 /// A finished analysis and the profile value it describes.

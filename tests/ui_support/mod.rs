@@ -1,0 +1,73 @@
+//! Shared set-up of the egui_kittest workbench tests: a workbench on a [`ChannelEngine`] (the
+//! commands it sends are observable, nothing touches the network) and a harness that draws it.
+
+#![allow(dead_code)]
+
+use egui::{Key, Modifiers};
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use retryscope::ui::engine_link::{ChannelEngine, EngineProbe};
+use retryscope::ui::file_dialogs::ScriptedDialogs;
+use retryscope::ui::workbench::{WorkbenchSetup, WorkbenchState};
+
+/// The demo base URL the tests pretend to have (nothing listens there).
+pub const DEMO: &str = "http://127.0.0.1:9";
+
+/// A fresh workbench (first-run state) and the probe of its engine.
+pub fn workbench() -> (WorkbenchState, EngineProbe) {
+    let (engine, probe) = ChannelEngine::new();
+    let state = WorkbenchState::new(WorkbenchSetup {
+        engine: Box::new(engine),
+        dialogs: Box::new(ScriptedDialogs::default()),
+        demo_base_url: Some(DEMO.into()),
+        library_dir: None,
+        persisted: None,
+    });
+    (state, probe)
+}
+
+/// A harness `size` points large drawing `state` (logic, then ui, as eframe does).
+pub fn harness_sized(state: WorkbenchState, size: [f32; 2]) -> Harness<'static, WorkbenchState> {
+    // Explanations use `→` and `×`, which egui's bundled font lacks: add a system font, and
+    // accept tofu only on machines without one.
+    let has_fallback = retryscope::ui::fonts::install_fallback_fonts(&egui::Context::default());
+    let mut builder = Harness::builder()
+        .with_size(size)
+        .with_context_setup(|ctx| {
+            retryscope::ui::fonts::install_fallback_fonts(ctx);
+        });
+    if !has_fallback {
+        builder = builder.allow_missing_glyphs();
+    }
+    builder.build_ui_state(
+        |ui, s: &mut WorkbenchState| {
+            let ctx = ui.ctx().clone();
+            s.logic(&ctx);
+            s.ui(ui);
+        },
+        state,
+    )
+}
+
+/// Types `text` into the field labelled `label` as a person does: focus it, select all, then
+/// one key at a time (Return for a newline), running frames after each key. After every key
+/// the field must still have keyboard focus; the panic names the key that lost it.
+pub fn type_into(h: &mut Harness<'_, WorkbenchState>, label: &str, text: &str) {
+    h.get_by_label(label).focus();
+    h.run();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    h.run();
+    for (i, c) in text.chars().enumerate() {
+        if c == '\n' {
+            h.key_press(Key::Enter);
+        } else {
+            h.get_by_label(label).type_text(&c.to_string());
+        }
+        h.run();
+        assert!(
+            h.get_by_label(label).is_focused(),
+            "`{label}` lost focus after key {} ({c:?}) of {text:?}",
+            i + 1
+        );
+    }
+}

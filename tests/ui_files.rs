@@ -15,7 +15,7 @@ use retryscope::ui::workbench::{WorkbenchSetup, WorkbenchState};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-const NO_PORTAL: &str = "no system file dialog: no D-Bus session bus and no zenity";
+const NO_PORTAL: &str = "no system file dialog (no D-Bus session bus for a portal, no zenity)";
 
 fn workbench(dialogs: ScriptedDialogs, library: &Path) -> Harness<'static, WorkbenchState> {
     let (engine, _probe) = ChannelEngine::new();
@@ -126,7 +126,7 @@ fn the_in_app_picker_appears_once_the_native_dialog_is_unavailable() {
         status,
         (
             false,
-            format!("{NO_PORTAL}; using Retryscope's own file picker for this session")
+            format!("{NO_PORTAL}: using the built-in file picker")
         )
     );
     // The picker starts in the library folder and lists profiles and folders only.
@@ -195,8 +195,19 @@ fn tab_completes_a_common_start_and_a_missing_file_is_refused() {
         h.query_by_label("alpha-profile.json").is_some()
     });
     let base = slash(dir.path());
-    type_path(&mut h, &format!("{base}alp"));
-    h.key_press(Key::Tab);
+    type_path(&mut h, &format!("{base}a"));
+    // A fast typist: the last letter and Tab in one frame complete what includes the letter.
+    h.input_mut().events.push(egui::Event::Text("l".into()));
+    for pressed in [true, false] {
+        h.input_mut().events.push(egui::Event::Key {
+            key: Key::Tab,
+            physical_key: None,
+            pressed,
+            repeat: false,
+            modifiers: Modifiers::NONE,
+        });
+    }
+    h.step();
     h.run();
     assert_eq!(path_text(&h), format!("{base}alpha-profile.json"));
     // Only matching entries are listed while typing.

@@ -50,7 +50,8 @@ pub enum DialogReply {
     Unavailable {
         /// What it was for.
         purpose: DialogPurpose,
-        /// Why, lowercase, e.g. `no xdg desktop portal (no D-Bus session bus) and no zenity`.
+        /// Why, lowercase, e.g. `no system file dialog (no D-Bus session bus for a portal, no
+        /// zenity)`.
         reason: String,
     },
 }
@@ -65,21 +66,32 @@ pub trait FileDialogs {
 
 /// Why no system file dialog can open on this machine, or `None` when one may: on Linux and
 /// the BSDs rfd needs an xdg desktop portal on the D-Bus session bus or `zenity` on `PATH`.
-/// Reads two environment variables and stats a few files (call it off the frame thread).
+/// Reads three environment variables and stats a few files (call it off the frame thread).
 pub fn native_dialog_unavailable() -> Option<String> {
     if !cfg!(all(unix, not(target_os = "macos"))) {
         return None;
     }
-    let bus = std::env::var_os("DBUS_SESSION_BUS_ADDRESS").is_some_and(|a| !a.is_empty())
-        || std::env::var_os("XDG_RUNTIME_DIR")
-            .is_some_and(|dir| Path::new(&dir).join("bus").exists());
-    let zenity = std::env::var_os("PATH")
-        .is_some_and(|paths| std::env::split_paths(&paths).any(|dir| dir.join("zenity").is_file()));
-    (!bus && !zenity).then(|| {
-        "no system file dialog: no D-Bus session bus for an xdg desktop portal and no zenity \
-         on PATH"
-            .to_owned()
-    })
+    no_dialog_service(
+        std::env::var_os("DBUS_SESSION_BUS_ADDRESS").as_deref(),
+        std::env::var_os("XDG_RUNTIME_DIR").as_deref(),
+        std::env::var_os("PATH").as_deref(),
+    )
+}
+
+/// [`native_dialog_unavailable`] from the values of `DBUS_SESSION_BUS_ADDRESS`,
+/// `XDG_RUNTIME_DIR` and `PATH`: a session bus is there when the address is set or
+/// `$XDG_RUNTIME_DIR/bus` exists; zenity when a `zenity` file is in one of `PATH`'s folders.
+fn no_dialog_service(
+    bus_address: Option<&std::ffi::OsStr>,
+    runtime_dir: Option<&std::ffi::OsStr>,
+    path_var: Option<&std::ffi::OsStr>,
+) -> Option<String> {
+    let bus = bus_address.is_some_and(|a| !a.is_empty())
+        || runtime_dir.is_some_and(|dir| Path::new(dir).join("bus").exists());
+    let zenity = path_var
+        .is_some_and(|paths| std::env::split_paths(paths).any(|d| d.join("zenity").is_file()));
+    (!bus && !zenity)
+        .then(|| "no system file dialog (no D-Bus session bus for a portal, no zenity)".to_owned())
 }
 
 /// Real pickers: `rfd::AsyncFileDialog` spawned on a tokio runtime; `wake` is called when a
@@ -154,8 +166,8 @@ impl FileDialogs for RfdDialogs {
             let reply = if path.is_none() && asked.elapsed() < FAST_FAILURE {
                 DialogReply::Unavailable {
                     purpose,
-                    reason: "the system file dialog did not open (no xdg desktop portal \
-                             answered and zenity could not start)"
+                    reason: "the system file dialog did not open (no portal answered, zenity \
+                             did not start)"
                         .to_owned(),
                 }
             } else {
@@ -232,8 +244,9 @@ pub struct FileDialogHost {
     native_unavailable: bool,
     notice: Option<String>,
     ready: VecDeque<DialogAnswer>,
-    /// Paths chosen this session, newest first (the picker's recent list, with the caller's).
-    recent: Vec<PathBuf>,
+    /// Paths chosen this session, newest first, each with whether it was a profile (the
+    /// picker's recent list, before the caller's).
+    recent: Vec<(bool, PathBuf)>,
     start_dir: Option<PathBuf>,
 }
 
@@ -273,9 +286,7 @@ impl FileDialogHost {
                 DialogReply::Unavailable { purpose, reason } => {
                     if !self.native_unavailable {
                         self.native_unavailable = true;
-                        self.notice = Some(format!(
-                            "{reason}; using Retryscope's own file picker for this session"
-                        ));
+                        self.notice = Some(format!("{reason}: using the built-in file picker"));
                     }
                     self.open_picker(purpose);
                 }
@@ -283,8 +294,9 @@ impl FileDialogHost {
         }
         let answer = self.ready.pop_front()?;
         if let Some(path) = &answer.path {
-            self.recent.retain(|p| p != path);
-            self.recent.insert(0, path.clone());
+            let entry = (is_profile(&answer.purpose), path.clone());
+            self.recent.retain(|e| *e != entry);
+            self.recent.insert(0, entry);
             self.recent.truncate(RECENT_LIMIT);
         }
         Some(answer)
@@ -300,16 +312,25 @@ impl FileDialogHost {
         self.picker.is_open()
     }
 
-    /// Draws the in-app picker when open. `recent` are the caller's recent files (e.g. the
-    /// profiles opened before), listed after the paths chosen this session.
-    pub fn ui(&mut self, ui: &egui::Ui, recent: &[PathBuf]) {
-        if !self.picker.is_open() {
+    /// Draws the in-app picker when open. `recent_profiles` are the caller's recent profile
+    /// files (oldest first, e.g. those opened before), listed for profile pickers after the
+    /// paths chosen this session.
+    pub fn ui(&mut self, ui: &egui::Ui, recent_profiles: &[PathBuf]) {
+        let Some(purpose) = self.picker.purpose() else {
             return;
-        }
-        let mut all: Vec<PathBuf> = self.recent.clone();
-        for p in recent.iter().rev() {
-            if !all.contains(p) {
-                all.push(p.clone());
+        };
+        let profile = is_profile(purpose);
+        let mut all: Vec<PathBuf> = self
+            .recent
+            .iter()
+            .filter(|(p, _)| *p == profile)
+            .map(|(_, path)| path.clone())
+            .collect();
+        if profile {
+            for p in recent_profiles.iter().rev() {
+                if !all.contains(p) {
+                    all.push(p.clone());
+                }
             }
         }
         if let Some(answer) = self.picker.ui(ui, &all) {
@@ -338,7 +359,41 @@ impl FileDialogHost {
     }
 }
 
+/// Whether `purpose` picks a profile (rather than a body file).
+fn is_profile(purpose: &DialogPurpose) -> bool {
+    !matches!(purpose, DialogPurpose::BodyFile)
+}
+
 /// The user's home folder (`$HOME`), if known.
 pub fn home_dir() -> Option<PathBuf> {
     directories::BaseDirs::new().map(|d| d.home_dir().to_path_buf())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::ffi::OsStr;
+
+    #[test]
+    fn a_dialog_service_is_a_session_bus_or_zenity_on_path() {
+        let empty = tempfile::tempdir().expect("temp dir");
+        let with_zenity = tempfile::tempdir().expect("temp dir");
+        std::fs::write(with_zenity.path().join("zenity"), "").expect("write");
+        let runtime = tempfile::tempdir().expect("temp dir");
+        std::fs::write(runtime.path().join("bus"), "").expect("write");
+        let none = no_dialog_service(None, None, Some(empty.path().as_os_str()));
+        assert_eq!(
+            none.as_deref(),
+            Some("no system file dialog (no D-Bus session bus for a portal, no zenity)")
+        );
+        assert_eq!(no_dialog_service(Some(OsStr::new("")), None, None), none);
+        let bus = Some(OsStr::new("unix:path=/run/user/1000/bus"));
+        assert_eq!(no_dialog_service(bus, None, None), None);
+        assert_eq!(
+            no_dialog_service(None, Some(runtime.path().as_os_str()), None),
+            None
+        );
+        let path = std::env::join_paths([empty.path(), with_zenity.path()]).expect("joins");
+        assert_eq!(no_dialog_service(None, None, Some(&path)), None);
+    }
 }

@@ -262,6 +262,11 @@ impl FilePicker {
         self.session.is_some()
     }
 
+    /// What the open picker is for, `None` when closed.
+    pub fn purpose(&self) -> Option<&DialogPurpose> {
+        self.session.as_ref().map(|s| &s.purpose)
+    }
+
     /// The path field's text, when open.
     pub fn text(&self) -> Option<&str> {
         self.session.as_ref().map(|s| s.text.as_str())
@@ -544,13 +549,9 @@ impl FilePicker {
 fn path_field(ui: &mut egui::Ui, s: &mut Session, listing: Option<&Listing>) -> Option<Action> {
     let id = path_field_id();
     let has_focus = ui.memory(|m| m.has_focus(id));
+    // Taken before the field sees it, applied after the field has taken this frame's typing
+    // (a quick `l` + Tab arrive in one frame: complete what includes the `l`).
     let tab = has_focus && ui.input_mut(|i| i.consume_key(Modifiers::NONE, Key::Tab));
-    if tab {
-        match listing {
-            Some(l) => apply_completion(s, l.as_ref().ok()),
-            None => s.pending_tab = true,
-        }
-    }
     if s.caret_to_end {
         s.caret_to_end = false;
         let mut state = egui::TextEdit::load_state(ui.ctx(), id).unwrap_or_default();
@@ -590,6 +591,12 @@ fn path_field(ui: &mut egui::Ui, s: &mut Session, listing: Option<&Listing>) -> 
             action = Some(Action::Choose);
         }
     });
+    if tab {
+        match listing {
+            Some(l) => apply_completion(s, l.as_ref().ok()),
+            None => s.pending_tab = true,
+        }
+    }
     action
 }
 

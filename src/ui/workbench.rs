@@ -750,7 +750,12 @@ impl WorkbenchState {
             self.confirm_problem = self.status.as_ref().map(|(_, text)| text.clone());
             self.pending_switch = Some(switch);
         } else {
+            // Keep "saved …" in the status line unless the switch has news of its own.
+            let saved = self.status.take();
             self.perform_switch(switch);
+            if self.status.is_none() {
+                self.status = saved;
+            }
         }
     }
 }

@@ -185,7 +185,7 @@ fn headers_ui(ui: &mut egui::Ui, resp: &ResponseSummary, run_id: RunId, attempt:
         });
 }
 
-/// One header: name, value (masked when secret), then Show (secret only) and Copy. The short
+/// One header: name, Show (secret only) and Copy, then the value (masked when secret). The short
 /// visible buttons carry longer accessible labels (`Show set-cookie`, `Copy header
 /// content-type`) for screen readers and tests. A name can repeat (`set-cookie`), so the
 /// buttons' ids also carry the header's position.
@@ -201,7 +201,6 @@ fn header_row(
     let key = reveal_id(run_id, attempt, name);
     let mut revealed = is_revealed(ui.ctx(), run_id, attempt, name);
     ui.monospace(name);
-    ui.add(egui::Label::new(RichText::new(shown_value(name, value, revealed)).monospace()).wrap());
     ui.horizontal(|ui| {
         ui.push_id(("header", index), |ui| {
             if secret {
@@ -229,6 +228,8 @@ fn header_row(
             }
         });
     });
+    // Last, so a long value wraps in the width that is left.
+    ui.add(egui::Label::new(RichText::new(shown_value(name, value, revealed)).monospace()).wrap());
 }
 
 /// The body as the pane shows it: pretty JSON, text, or the hex dump (empty for no body).

@@ -111,7 +111,10 @@ fn main() {
         "{:<60} {:>8} {:>8} {:>8} {:>8}",
         "scenario", "cpu mean", "mean", "p95", "max"
     );
-    report("frame while typing into the script (analysis on the worker)", &times);
+    report(
+        "frame while typing into the script (analysis on the worker)",
+        &times,
+    );
     let worst_cpu = times
         .iter()
         .filter_map(|t| t.cpu_ms)

@@ -262,7 +262,7 @@ fn opening_a_valid_file_replaces_the_profile_after_confirming_unsaved_edits() {
     h.get_by_label("Open…").click();
     h.run();
     assert!(h.state().is_confirm_open());
-    h.get_by_label("Keep editing").click();
+    h.get_by_label("Cancel").click();
     h.run();
     assert!(!h.state().is_confirm_open());
     assert!(h.state().current.profile.name.ends_with("(copy)"));

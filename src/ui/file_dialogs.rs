@@ -1,10 +1,22 @@
 //! File pickers off the UI thread: a request goes out, the chosen path comes back later through
 //! a channel. A trait so tests inject paths instead of opening real dialogs.
+//!
+//! The system dialog (rfd: xdg desktop portal, else zenity) may be missing, and rfd then answers
+//! "no file" exactly as if the user had cancelled. [`RfdDialogs`] tells the two apart
+//! ([`native_dialog_unavailable`] up front, a too-fast "no file" after the fact) and replies
+//! [`DialogReply::Unavailable`]; [`FileDialogHost`] then says so once and answers that request
+//! and every later one with the in-app [`FilePicker`].
 
+use super::file_picker::{FilePicker, PickerMode};
 use std::collections::VecDeque;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+use std::time::{Duration, Instant};
+
+/// A "no file" from rfd sooner than this after the request means the dialog never opened (no
+/// portal answered and zenity could not start): nobody cancels a dialog that fast.
+pub const FAST_FAILURE: Duration = Duration::from_millis(400);
 
 /// What a picker is for.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -29,20 +41,67 @@ pub struct DialogAnswer {
     pub path: Option<PathBuf>,
 }
 
-/// Asynchronous file pickers. `request` returns at once; answers arrive via `poll`.
+/// What a native picker reports back.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DialogReply {
+    /// The dialog opened and the user chose a path or cancelled.
+    Answered(DialogAnswer),
+    /// No dialog could open (no portal, no zenity); `reason` says why, for the status line.
+    Unavailable {
+        /// What it was for.
+        purpose: DialogPurpose,
+        /// Why, lowercase, e.g. `no system file dialog (no D-Bus session bus for a portal, no
+        /// zenity)`.
+        reason: String,
+    },
+}
+
+/// Asynchronous native file pickers. `request` returns at once; replies arrive via `poll`.
 pub trait FileDialogs {
     /// Starts a picker.
     fn request(&mut self, purpose: DialogPurpose);
-    /// An answer that has arrived, if any.
-    fn poll(&mut self) -> Option<DialogAnswer>;
+    /// A reply that has arrived, if any.
+    fn poll(&mut self) -> Option<DialogReply>;
 }
 
-/// Real pickers: `rfd::AsyncFileDialog` spawned on a tokio runtime; `wake` is called when an
-/// answer arrives (the app requests a repaint there).
+/// Why no system file dialog can open on this machine, or `None` when one may: on Linux and
+/// the BSDs rfd needs an xdg desktop portal on the D-Bus session bus or `zenity` on `PATH`.
+/// Reads three environment variables and stats a few files (call it off the frame thread).
+pub fn native_dialog_unavailable() -> Option<String> {
+    if !cfg!(all(unix, not(target_os = "macos"))) {
+        return None;
+    }
+    no_dialog_service(
+        std::env::var_os("DBUS_SESSION_BUS_ADDRESS").as_deref(),
+        std::env::var_os("XDG_RUNTIME_DIR").as_deref(),
+        std::env::var_os("PATH").as_deref(),
+    )
+}
+
+/// [`native_dialog_unavailable`] from the values of `DBUS_SESSION_BUS_ADDRESS`,
+/// `XDG_RUNTIME_DIR` and `PATH`: a session bus is there when the address is set or
+/// `$XDG_RUNTIME_DIR/bus` exists; zenity when a `zenity` file is in one of `PATH`'s folders.
+fn no_dialog_service(
+    bus_address: Option<&std::ffi::OsStr>,
+    runtime_dir: Option<&std::ffi::OsStr>,
+    path_var: Option<&std::ffi::OsStr>,
+) -> Option<String> {
+    let bus = bus_address.is_some_and(|a| !a.is_empty())
+        || runtime_dir.is_some_and(|dir| Path::new(dir).join("bus").exists());
+    let zenity = path_var
+        .is_some_and(|paths| std::env::split_paths(paths).any(|d| d.join("zenity").is_file()));
+    (!bus && !zenity)
+        .then(|| "no system file dialog (no D-Bus session bus for a portal, no zenity)".to_owned())
+}
+
+/// Real pickers: `rfd::AsyncFileDialog` spawned on a tokio runtime; `wake` is called when a
+/// reply arrives (the app requests a repaint there). Replies [`DialogReply::Unavailable`] when
+/// [`native_dialog_unavailable`] finds no dialog service, or when rfd says "no file" within
+/// [`FAST_FAILURE`] (a portal on the bus that fails at once and no zenity).
 pub struct RfdDialogs {
     runtime: tokio::runtime::Handle,
-    tx: SyncSender<DialogAnswer>,
-    rx: Receiver<DialogAnswer>,
+    tx: SyncSender<DialogReply>,
+    rx: Receiver<DialogReply>,
     wake: Arc<dyn Fn() + Send + Sync>,
     start_dir: Option<PathBuf>,
 }
@@ -79,6 +138,12 @@ impl FileDialogs for RfdDialogs {
         let tx = self.tx.clone();
         let wake = Arc::clone(&self.wake);
         self.runtime.spawn(async move {
+            if let Some(reason) = native_dialog_unavailable() {
+                let _ = tx.try_send(DialogReply::Unavailable { purpose, reason });
+                wake();
+                return;
+            }
+            let asked = Instant::now();
             let picked = match &purpose {
                 DialogPurpose::OpenProfile => {
                     dialog
@@ -98,22 +163,34 @@ impl FileDialogs for RfdDialogs {
                 DialogPurpose::BodyFile => dialog.set_title("Body file").pick_file().await,
             };
             let path = picked.map(|h| h.path().to_path_buf());
-            let _ = tx.try_send(DialogAnswer { purpose, path });
+            let reply = if path.is_none() && asked.elapsed() < FAST_FAILURE {
+                DialogReply::Unavailable {
+                    purpose,
+                    reason: "the system file dialog did not open (no portal answered, zenity \
+                             did not start)"
+                        .to_owned(),
+                }
+            } else {
+                DialogReply::Answered(DialogAnswer { purpose, path })
+            };
+            let _ = tx.try_send(reply);
             wake();
         });
     }
 
-    fn poll(&mut self) -> Option<DialogAnswer> {
+    fn poll(&mut self) -> Option<DialogReply> {
         self.rx.try_recv().ok()
     }
 }
 
 /// Test pickers: each request is answered at once with the next scripted path
-/// (`None` = cancelled; an empty script answers `None`).
+/// (`None` = cancelled; an empty script answers `None`), or, for [`ScriptedDialogs::unavailable`],
+/// with [`DialogReply::Unavailable`].
 #[derive(Debug, Default)]
 pub struct ScriptedDialogs {
     answers: VecDeque<Option<PathBuf>>,
-    ready: VecDeque<DialogAnswer>,
+    ready: VecDeque<DialogReply>,
+    unavailable: Option<String>,
     /// Every request seen, in order.
     pub requests: Vec<DialogPurpose>,
 }
@@ -126,16 +203,197 @@ impl ScriptedDialogs {
             ..Self::default()
         }
     }
+
+    /// Pickers that never open, as on a desktop without portal or zenity; `reason` is what
+    /// the reply says.
+    pub fn unavailable(reason: &str) -> Self {
+        Self {
+            unavailable: Some(reason.to_owned()),
+            ..Self::default()
+        }
+    }
 }
 
 impl FileDialogs for ScriptedDialogs {
     fn request(&mut self, purpose: DialogPurpose) {
         self.requests.push(purpose.clone());
-        let path = self.answers.pop_front().flatten();
-        self.ready.push_back(DialogAnswer { purpose, path });
+        let reply = match &self.unavailable {
+            Some(reason) => DialogReply::Unavailable {
+                purpose,
+                reason: reason.clone(),
+            },
+            None => {
+                let path = self.answers.pop_front().flatten();
+                DialogReply::Answered(DialogAnswer { purpose, path })
+            }
+        };
+        self.ready.push_back(reply);
     }
 
-    fn poll(&mut self) -> Option<DialogAnswer> {
+    fn poll(&mut self) -> Option<DialogReply> {
         self.ready.pop_front()
+    }
+}
+
+/// The file pickers the workbench talks to: the native ones, and the in-app [`FilePicker`]
+/// once they turn out to be unavailable (then for the rest of the session, announced once).
+pub struct FileDialogHost {
+    native: Box<dyn FileDialogs>,
+    picker: FilePicker,
+    /// Set by the first [`DialogReply::Unavailable`]: every later request goes to the picker.
+    native_unavailable: bool,
+    notice: Option<String>,
+    ready: VecDeque<DialogAnswer>,
+    /// Paths chosen this session, newest first, each with whether it was a profile (the
+    /// picker's recent list, before the caller's).
+    recent: Vec<(bool, PathBuf)>,
+    start_dir: Option<PathBuf>,
+}
+
+/// How many chosen paths [`FileDialogHost`] remembers.
+const RECENT_LIMIT: usize = 12;
+
+impl FileDialogHost {
+    /// A host over `native` pickers; the in-app picker starts in `start_dir` (the library
+    /// folder) for profiles when set, else in the home folder.
+    pub fn new(native: Box<dyn FileDialogs>, start_dir: Option<PathBuf>) -> Self {
+        Self {
+            native,
+            picker: FilePicker::default(),
+            native_unavailable: false,
+            notice: None,
+            ready: VecDeque::new(),
+            recent: Vec::new(),
+            start_dir,
+        }
+    }
+
+    /// Starts a picker: the native one, or the in-app one once native dialogs are known to be
+    /// unavailable.
+    pub fn request(&mut self, purpose: DialogPurpose) {
+        if self.native_unavailable {
+            self.open_picker(purpose);
+        } else {
+            self.native.request(purpose);
+        }
+    }
+
+    /// An answer that has arrived (from either picker), if any.
+    pub fn poll(&mut self) -> Option<DialogAnswer> {
+        while let Some(reply) = self.native.poll() {
+            match reply {
+                DialogReply::Answered(answer) => self.ready.push_back(answer),
+                DialogReply::Unavailable { purpose, reason } => {
+                    if !self.native_unavailable {
+                        self.native_unavailable = true;
+                        self.notice = Some(format!("{reason}: using the built-in file picker"));
+                    }
+                    self.open_picker(purpose);
+                }
+            }
+        }
+        let answer = self.ready.pop_front()?;
+        if let Some(path) = &answer.path {
+            let entry = (is_profile(&answer.purpose), path.clone());
+            self.recent.retain(|e| *e != entry);
+            self.recent.insert(0, entry);
+            self.recent.truncate(RECENT_LIMIT);
+        }
+        Some(answer)
+    }
+
+    /// The one-time notice that native dialogs are unavailable (for the status line), taken.
+    pub fn take_notice(&mut self) -> Option<String> {
+        self.notice.take()
+    }
+
+    /// Whether the in-app picker is open.
+    pub fn is_picker_open(&self) -> bool {
+        self.picker.is_open()
+    }
+
+    /// Draws the in-app picker when open. `recent_profiles` are the caller's recent profile
+    /// files (oldest first, e.g. those opened before), listed for profile pickers after the
+    /// paths chosen this session.
+    pub fn ui(&mut self, ui: &egui::Ui, recent_profiles: &[PathBuf]) {
+        let Some(purpose) = self.picker.purpose() else {
+            return;
+        };
+        let profile = is_profile(purpose);
+        let mut all: Vec<PathBuf> = self
+            .recent
+            .iter()
+            .filter(|(p, _)| *p == profile)
+            .map(|(_, path)| path.clone())
+            .collect();
+        if profile {
+            for p in recent_profiles.iter().rev() {
+                if !all.contains(p) {
+                    all.push(p.clone());
+                }
+            }
+        }
+        if let Some(answer) = self.picker.ui(ui, &all) {
+            self.ready.push_back(answer);
+            ui.ctx().request_repaint();
+        }
+    }
+
+    fn open_picker(&mut self, purpose: DialogPurpose) {
+        let home = home_dir();
+        let (mode, dir) = match &purpose {
+            DialogPurpose::OpenProfile => (
+                PickerMode::Open { json_only: true },
+                self.start_dir.clone().or(home),
+            ),
+            DialogPurpose::SaveProfileAs { suggested_name } => (
+                PickerMode::Save {
+                    suggested_name: suggested_name.clone(),
+                },
+                self.start_dir.clone().or(home),
+            ),
+            DialogPurpose::BodyFile => (PickerMode::Open { json_only: false }, home),
+        };
+        let dir = dir.unwrap_or_else(|| PathBuf::from("/"));
+        self.picker.open(purpose, mode, dir);
+    }
+}
+
+/// Whether `purpose` picks a profile (rather than a body file).
+fn is_profile(purpose: &DialogPurpose) -> bool {
+    !matches!(purpose, DialogPurpose::BodyFile)
+}
+
+/// The user's home folder (`$HOME`), if known.
+pub fn home_dir() -> Option<PathBuf> {
+    directories::BaseDirs::new().map(|d| d.home_dir().to_path_buf())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::ffi::OsStr;
+
+    #[test]
+    fn a_dialog_service_is_a_session_bus_or_zenity_on_path() {
+        let empty = tempfile::tempdir().expect("temp dir");
+        let with_zenity = tempfile::tempdir().expect("temp dir");
+        std::fs::write(with_zenity.path().join("zenity"), "").expect("write");
+        let runtime = tempfile::tempdir().expect("temp dir");
+        std::fs::write(runtime.path().join("bus"), "").expect("write");
+        let none = no_dialog_service(None, None, Some(empty.path().as_os_str()));
+        assert_eq!(
+            none.as_deref(),
+            Some("no system file dialog (no D-Bus session bus for a portal, no zenity)")
+        );
+        assert_eq!(no_dialog_service(Some(OsStr::new("")), None, None), none);
+        let bus = Some(OsStr::new("unix:path=/run/user/1000/bus"));
+        assert_eq!(no_dialog_service(bus, None, None), None);
+        assert_eq!(
+            no_dialog_service(None, Some(runtime.path().as_os_str()), None),
+            None
+        );
+        let path = std::env::join_paths([empty.path(), with_zenity.path()]).expect("joins");
+        assert_eq!(no_dialog_service(None, None, Some(&path)), None);
     }
 }

@@ -15,6 +15,7 @@ pub mod engine_link;
 pub mod error_panel;
 pub mod field_id;
 pub mod file_dialogs;
+pub mod file_picker;
 pub mod fonts;
 pub mod frame_stats;
 pub mod header_delay_editor;

@@ -5,7 +5,7 @@ use super::composer::{Composer, ComposerAction};
 use super::confirm_modal::{ConfirmAnswer, confirm_discard};
 use super::engine_link::EngineLink;
 use super::error_panel::LoadFailure;
-use super::file_dialogs::{DialogAnswer, DialogPurpose, FileDialogs};
+use super::file_dialogs::{DialogAnswer, DialogPurpose, FileDialogHost, FileDialogs};
 use super::persistence::{LayoutPrefs, PersistedProfile, PersistedWorkbench, SideTab};
 use super::policy_editor::PolicyEditor;
 use super::preview_strip::PreviewCache;
@@ -85,7 +85,7 @@ impl Switch {
 /// The whole workbench.
 pub struct WorkbenchState {
     engine: Box<dyn EngineLink>,
-    dialogs: Box<dyn FileDialogs>,
+    dialogs: FileDialogHost,
     /// The request composer.
     pub composer: Composer,
     /// The profile being edited.
@@ -101,6 +101,10 @@ pub struct WorkbenchState {
     opened: Vec<PathBuf>,
     load_failure: Option<LoadFailure>,
     pending_switch: Option<Switch>,
+    /// Why the prompt's Save did not save (shown in the prompt, which stays open).
+    confirm_problem: Option<String>,
+    /// The switch to perform once the prompt's Save As… has saved.
+    switch_after_save: Option<Switch>,
     status: Option<(bool, String)>,
     theme: ThemeChoice,
     applied_theme: Option<ThemeChoice>,
@@ -139,7 +143,7 @@ impl WorkbenchState {
             .unwrap_or_default();
         Self {
             engine: setup.engine,
-            dialogs: setup.dialogs,
+            dialogs: FileDialogHost::new(setup.dialogs, setup.library_dir.clone()),
             composer: Composer::new(draft),
             current,
             runs: RunsState::default(),
@@ -151,6 +155,8 @@ impl WorkbenchState {
             opened: persisted.opened_files,
             load_failure: None,
             pending_switch: None,
+            confirm_problem: None,
+            switch_after_save: None,
             status: None,
             theme: persisted.theme,
             applied_theme: None,
@@ -253,6 +259,9 @@ impl WorkbenchState {
         while let Some(answer) = self.dialogs.poll() {
             self.on_dialog_answer(answer);
         }
+        if let Some(notice) = self.dialogs.take_notice() {
+            self.status = Some((false, notice));
+        }
         let dropped: Vec<PathBuf> = ctx.input(|i| {
             i.raw
                 .dropped_files
@@ -328,6 +337,7 @@ impl WorkbenchState {
             self.send_command(command);
         }
         self.confirm_prompt(ui);
+        self.dialogs.ui(ui, &self.opened);
         if ui.ctx().input(|i| !i.raw.hovered_files.is_empty()) {
             egui::Area::new(egui::Id::unique("drop_hint"))
                 .anchor(egui::Align2::CENTER_CENTER, egui::Vec2::ZERO)
@@ -529,7 +539,15 @@ impl WorkbenchState {
     }
 
     fn on_dialog_answer(&mut self, answer: DialogAnswer) {
-        let Some(path) = answer.path else { return };
+        let Some(path) = answer.path else {
+            // The prompt's Save As… was cancelled: the prompt comes back.
+            if let DialogPurpose::SaveProfileAs { .. } = answer.purpose
+                && let Some(switch) = self.switch_after_save.take()
+            {
+                self.pending_switch = Some(switch);
+            }
+            return;
+        };
         match answer.purpose {
             DialogPurpose::OpenProfile => self.open_profile_path(path),
             DialogPurpose::SaveProfileAs { .. } => {
@@ -539,6 +557,9 @@ impl WorkbenchState {
                     path.with_extension("json")
                 };
                 self.save_to(path);
+                if let Some(switch) = self.switch_after_save.take() {
+                    self.after_prompt_save(switch);
+                }
             }
             DialogPurpose::BodyFile => {
                 self.composer.draft.body.file_path = path.display().to_string();
@@ -766,13 +787,52 @@ impl WorkbenchState {
         let Some(switch) = self.pending_switch.clone() else {
             return;
         };
-        match confirm_discard(ui, &self.current.profile.name, &switch.describe()) {
-            Some(ConfirmAnswer::Discard) => {
-                self.pending_switch = None;
-                self.perform_switch(switch);
+        let problem = self.confirm_problem.as_deref();
+        let answer = confirm_discard(ui, &self.current.profile.name, &switch.describe(), problem);
+        if answer.is_some() {
+            self.pending_switch = None;
+            self.confirm_problem = None;
+        }
+        match answer {
+            Some(ConfirmAnswer::Save) => self.save_then_switch(switch),
+            Some(ConfirmAnswer::Discard) => self.perform_switch(switch),
+            Some(ConfirmAnswer::Cancel) | None => {}
+        }
+    }
+
+    /// The prompt's Save: saves to the profile's file (or asks where with Save As…, switching
+    /// once that has saved), then performs `switch`. A profile with problems is not saved: the
+    /// prompt stays open and says why.
+    fn save_then_switch(&mut self, switch: Switch) {
+        if let Some(problem) = self.profile_problem("save") {
+            self.confirm_problem = Some(problem);
+            self.pending_switch = Some(switch);
+            return;
+        }
+        match self.current.path().map(Path::to_path_buf) {
+            Some(path) => {
+                self.save_to(path);
+                self.after_prompt_save(switch);
             }
-            Some(ConfirmAnswer::KeepEditing) => self.pending_switch = None,
-            None => {}
+            None => {
+                self.switch_after_save = Some(switch);
+                self.save_as();
+            }
+        }
+    }
+
+    /// After the prompt's save: the switch when it saved, else the prompt again with the reason.
+    fn after_prompt_save(&mut self, switch: Switch) {
+        if self.current.is_dirty() {
+            self.confirm_problem = self.status.as_ref().map(|(_, text)| text.clone());
+            self.pending_switch = Some(switch);
+        } else {
+            // Keep "saved …" in the status line unless the switch has news of its own.
+            let saved = self.status.take();
+            self.perform_switch(switch);
+            if self.status.is_none() {
+                self.status = saved;
+            }
         }
     }
 }

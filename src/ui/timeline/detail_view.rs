@@ -1,14 +1,23 @@
 //! The detail pane of the selected attempt: status line, headers, body, hops, timings, verdict,
 //! error, and the wait that followed with its explanation.
+//!
+//! Everything here can be copied to the system clipboard: one header (`name: value`), the body
+//! as shown, the wait's explanation, or the whole attempt as text ([`attempt_text`]). Secret
+//! header values ([`KeyValue::is_secret`]) are shown and copied as `***` until the header's
+//! *Show* toggle reveals them.
 
-use super::attempt_row::{AttemptResult, WaitRow};
-use super::body_render::body_notices;
+use super::attempt_row::{AttemptResult, AttemptRow, WaitRow};
+use super::body_render::{BodyRender, body_notices};
 use super::colors::class_text_color;
 use super::run_view::{BodyCache, RunView};
 use super::units::{format_bytes, format_date_time, format_ms, format_secs};
-use crate::model::{AttemptOutcome, ResponseSummary};
+use crate::model::{AttemptOutcome, KeyValue, ResponseSummary, RunId};
 use egui::RichText;
+use std::fmt::Write as _;
 use std::time::Instant;
+
+/// What a masked secret header value reads (DESIGN.md §9).
+pub const SECRET_MASK: &str = "***";
 
 /// Height of the body viewer, points.
 const BODY_HEIGHT: f32 = 280.0;
@@ -17,11 +26,13 @@ const BODY_HEIGHT: f32 = 280.0;
 pub fn show(ui: &mut egui::Ui, view: &mut RunView, now: Instant) {
     let selected = view.selected_row;
     let (timeline, body) = view.timeline_and_body();
+    let run_id = timeline.run_id();
     let Some(attempt) = selected.and_then(|i| timeline.attempts().get(i)) else {
         ui.weak("Select an attempt (table row or plot bar) to see its response.");
         return;
     };
     ui.heading(format!("Attempt {}", attempt.number));
+    copy_buttons(ui, run_id, attempt, body);
     ui.label(format!("{} {}", attempt.method, attempt.url));
     ui.label(format!("started {}", format_date_time(&attempt.started_at)));
     match &attempt.result {
@@ -48,7 +59,7 @@ pub fn show(ui: &mut egui::Ui, view: &mut RunView, now: Instant) {
             ui.label(timings_line(result));
             hops_ui(ui, result);
             if let AttemptOutcome::Response(resp) = &result.outcome {
-                headers_ui(ui, resp, attempt.number);
+                headers_ui(ui, resp, run_id, attempt.number);
                 body_ui(ui, resp, body, attempt.number);
             }
         }
@@ -93,22 +104,254 @@ fn hops_ui(ui: &mut egui::Ui, result: &AttemptResult) {
     });
 }
 
-fn headers_ui(ui: &mut egui::Ui, resp: &ResponseSummary, attempt: u32) {
+/// Copy attempt / Copy body / Copy explanation, each putting text on the system clipboard.
+fn copy_buttons(ui: &mut egui::Ui, run_id: RunId, attempt: &AttemptRow, body: Option<&BodyCache>) {
+    let response = attempt.result.as_ref().and_then(|r| match &r.outcome {
+        AttemptOutcome::Response(resp) => Some(resp),
+        AttemptOutcome::Error(_) => None,
+    });
+    let ctx = ui.ctx().clone();
+    let revealed = |name: &str| is_revealed(&ctx, run_id, attempt.number, name);
+    ui.horizontal_wrapped(|ui| {
+        if ui
+            .button("Copy attempt")
+            .on_hover_text(
+                "copy this attempt as text: status, timings, verdict, headers, body and the wait \
+                 after it (secret header values stay *** unless shown)",
+            )
+            .clicked()
+        {
+            let body_text = response.map(|resp| body_text(resp, body));
+            ui.ctx()
+                .copy_text(attempt_text(attempt, body_text.as_deref(), &revealed));
+        }
+        if let Some(resp) = response
+            && ui
+                .add_enabled(!resp.body.bytes.is_empty(), egui::Button::new("Copy body"))
+                .on_hover_text("copy the body as shown below (pretty JSON, text or hex dump)")
+                .clicked()
+        {
+            ui.ctx().copy_text(body_text(resp, body));
+        }
+        if let Some(wait) = &attempt.wait
+            && ui
+                .button("Copy explanation")
+                .on_hover_text("copy the explanation of the wait after this attempt")
+                .clicked()
+        {
+            ui.ctx().copy_text(wait.explanation.text.clone());
+        }
+    });
+}
+
+/// Egui memory key of the *Show* toggle of header `name` of one attempt.
+fn reveal_id(run_id: RunId, attempt: u32, name: &str) -> egui::Id {
+    egui::Id::unique(("timeline.reveal_header", run_id, attempt, name))
+}
+
+fn is_revealed(ctx: &egui::Context, run_id: RunId, attempt: u32, name: &str) -> bool {
+    ctx.data(|d| d.get_temp::<bool>(reveal_id(run_id, attempt, name)))
+        .unwrap_or(false)
+}
+
+/// Whether a response header's value is secret (same rule as request headers).
+pub fn is_secret_header(name: &str) -> bool {
+    KeyValue::new(name, "").is_secret()
+}
+
+/// `value`, or [`SECRET_MASK`] when header `name` is secret and not revealed.
+pub fn shown_value<'a>(name: &str, value: &'a str, revealed: bool) -> &'a str {
+    if is_secret_header(name) && !revealed {
+        SECRET_MASK
+    } else {
+        value
+    }
+}
+
+fn headers_ui(ui: &mut egui::Ui, resp: &ResponseSummary, run_id: RunId, attempt: u32) {
     egui::CollapsingHeader::new(format!("Headers ({})", resp.headers.len()))
         .id_salt(("headers", attempt))
         .default_open(true)
         .show(ui, |ui| {
             egui::Grid::new(("header_grid", attempt))
                 .striped(true)
-                .num_columns(2)
+                .num_columns(3)
                 .show(ui, |ui| {
-                    for (name, value) in &resp.headers {
-                        ui.monospace(name);
-                        ui.add(egui::Label::new(RichText::new(value).monospace()).wrap());
+                    for (index, (name, value)) in resp.headers.iter().enumerate() {
+                        header_row(ui, run_id, attempt, index, name, value);
                         ui.end_row();
                     }
                 });
         });
+}
+
+/// One header: name, Show (secret only) and Copy, then the value (masked when secret). The short
+/// visible buttons carry longer accessible labels (`Show set-cookie`, `Copy header
+/// content-type`) for screen readers and tests. A name can repeat (`set-cookie`), so the
+/// buttons' ids also carry the header's position.
+fn header_row(
+    ui: &mut egui::Ui,
+    run_id: RunId,
+    attempt: u32,
+    index: usize,
+    name: &str,
+    value: &str,
+) {
+    let secret = is_secret_header(name);
+    let key = reveal_id(run_id, attempt, name);
+    let mut revealed = is_revealed(ui.ctx(), run_id, attempt, name);
+    ui.monospace(name);
+    ui.horizontal(|ui| {
+        ui.push_id(("header", index), |ui| {
+            if secret {
+                let toggle = ui
+                    .toggle_value(&mut revealed, "Show")
+                    .on_hover_text("secret: masked here and when copied unless shown");
+                let label = format!("Show {name}");
+                let (enabled, on) = (toggle.enabled(), revealed);
+                toggle.widget_info(|| {
+                    egui::WidgetInfo::selected(egui::Role::Button, enabled, on, &label)
+                });
+                if toggle.changed() {
+                    ui.data_mut(|d| d.insert_temp(key, revealed));
+                }
+            }
+            let copy = ui
+                .small_button("Copy")
+                .on_hover_text(format!("copy `{name}: …` to the clipboard"));
+            let label = format!("Copy header {name}");
+            let enabled = copy.enabled();
+            copy.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, enabled, &label));
+            if copy.clicked() {
+                ui.ctx()
+                    .copy_text(format!("{name}: {}", shown_value(name, value, revealed)));
+            }
+        });
+    });
+    // Last, so a long value wraps in the width that is left.
+    ui.add(egui::Label::new(RichText::new(shown_value(name, value, revealed)).monospace()).wrap());
+}
+
+/// The body as the pane shows it: pretty JSON, text, or the hex dump (empty for no body).
+fn body_text(resp: &ResponseSummary, cache: Option<&BodyCache>) -> String {
+    let computed;
+    let render = match cache {
+        Some(c) => &c.render,
+        None => {
+            computed = BodyRender::from_preview(&resp.body);
+            &computed
+        }
+    };
+    match render {
+        BodyRender::Empty => String::new(),
+        BodyRender::Json(t) | BodyRender::Text(t) => t.clone(),
+        BodyRender::Binary { hex_dump } => hex_dump.clone(),
+    }
+}
+
+/// The whole attempt as plain text (Copy attempt): method and URL, start, status or error,
+/// verdict, timings, redirects, headers (secret values `***` unless `revealed(name)`), the body
+/// `body` as shown, and the wait after it with its explanation, e.g.
+///
+/// ```text
+/// Attempt 1 · GET http://127.0.0.1:8080/status/503
+/// started 2026-11-30 14:00:00.000 +01:00
+/// HTTP/1.1 503 Service Unavailable
+/// verdict: retry: 503 is retryable
+/// total 12 ms
+/// headers:
+///   content-type: text/plain
+///   set-cookie: ***
+/// body:
+/// unavailable
+/// wait 1 before attempt 2: planned 1000 ms, actual 1003 ms
+/// retry 1: fixed 1000 ms = 1000 ms
+/// ```
+pub fn attempt_text(
+    attempt: &AttemptRow,
+    body: Option<&str>,
+    revealed: &dyn Fn(&str) -> bool,
+) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "Attempt {} · {} {}",
+        attempt.number, attempt.method, attempt.url
+    );
+    let _ = writeln!(out, "started {}", format_date_time(&attempt.started_at));
+    match &attempt.result {
+        None if attempt.aborted_after_ms.is_some() => {
+            let ms = attempt.aborted_after_ms.unwrap_or_default();
+            let _ = writeln!(out, "aborted after {} (the run ended)", format_ms(ms));
+        }
+        None => out.push_str("in flight\n"),
+        Some(result) => {
+            match &result.outcome {
+                AttemptOutcome::Response(resp) => {
+                    let _ = writeln!(out, "{}", status_line(resp));
+                }
+                AttemptOutcome::Error(e) => {
+                    let _ = writeln!(out, "network error: {}", e.kind);
+                    let _ = writeln!(out, "{}", e.message);
+                }
+            }
+            let _ = writeln!(out, "verdict: {}", attempt.verdict_label());
+            let _ = writeln!(out, "{}", timings_line(result));
+            if !result.hops.is_empty() {
+                out.push_str("redirects:\n");
+                for hop in &result.hops {
+                    let _ = writeln!(
+                        out,
+                        "  {} {} → {} → {}",
+                        hop.method, hop.url, hop.status, hop.location
+                    );
+                }
+            }
+            if let AttemptOutcome::Response(resp) = &result.outcome {
+                out.push_str("headers:\n");
+                for (name, value) in &resp.headers {
+                    let _ = writeln!(
+                        out,
+                        "  {name}: {}",
+                        shown_value(name, value, revealed(name))
+                    );
+                }
+                let render = BodyRender::from_preview(&resp.body);
+                match body.filter(|b| !b.is_empty()) {
+                    None => out.push_str("body: (empty)\n"),
+                    Some(text) => {
+                        out.push_str("body:\n");
+                        for notice in body_notices(&resp.body, &render) {
+                            let _ = writeln!(out, "({notice})");
+                        }
+                        out.push_str(text);
+                        if !text.ends_with('\n') {
+                            out.push('\n');
+                        }
+                    }
+                }
+            }
+        }
+    }
+    if let Some(wait) = &attempt.wait {
+        let actual = match wait.actual_ms {
+            Some(ms) if wait.skipped => format!("actual {} (skipped: Retry now)", format_ms(ms)),
+            Some(ms) if wait.interrupted => {
+                format!("actual {} (the run ended during this wait)", format_ms(ms))
+            }
+            Some(ms) => format!("actual {}", format_ms(ms)),
+            None => "in progress".to_owned(),
+        };
+        let _ = writeln!(
+            out,
+            "wait {} before attempt {}: planned {}, {actual}",
+            wait.retry,
+            wait.retry + 1,
+            format_ms(wait.planned_ms as f64)
+        );
+        let _ = writeln!(out, "{}", wait.explanation.text);
+    }
+    out
 }
 
 fn body_ui(ui: &mut egui::Ui, resp: &ResponseSummary, body: Option<&BodyCache>, attempt: u32) {

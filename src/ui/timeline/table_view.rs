@@ -4,6 +4,9 @@
 //! 1280-point window between the side panels); the explanation takes what is left, truncated
 //! with `…`, full text on hover. The verdict is on the result cell's hover (its colour shows
 //! the verdict class).
+//!
+//! Ctrl+C (Cmd+C) copies the selected row as text ([`row_text`]) while no text field has the
+//! keyboard and no label text is selected (those copy their own selection).
 
 use super::attempt_row::{AttemptRow, WaitRow};
 use super::colors::class_text_color;
@@ -48,6 +51,11 @@ pub fn show(
     now: Instant,
 ) -> Option<usize> {
     let rows = timeline.attempts();
+    if let Some(attempt) = selected_row.and_then(|i| rows.get(i))
+        && copy_requested(ui.ctx())
+    {
+        ui.ctx().copy_text(row_text(attempt, now));
+    }
     let row_height = ui.text_style_height(&egui::TextStyle::Body) + 4.0;
     let mut clicked = None;
     ui.spacing_mut().item_spacing.x = 6.0;
@@ -185,6 +193,48 @@ fn cells(row: &mut egui_extras::TableRow<'_, '_>, attempt: &AttemptRow, now: Ins
             .on_hover_text(&w.explanation.text);
         }
     });
+}
+
+/// Whether this frame's input asks to copy the selected row: a Copy event (what the
+/// platform sends for Ctrl+C / Cmd+C / the Copy key) while no text field has the keyboard and
+/// no label text is selected.
+fn copy_requested(ctx: &egui::Context) -> bool {
+    if ctx.text_edit_focused() {
+        return false;
+    }
+    let label_selection = ctx
+        .with_plugin(|s: &mut egui::text_selection::LabelSelectionState| s.has_selection())
+        .unwrap_or(false);
+    !label_selection && ctx.input(|i| i.events.iter().any(|e| matches!(e, egui::Event::Copy)))
+}
+
+/// One table row as text, the cells in [`COLUMNS`] order separated by tabs (so it pastes into
+/// a spreadsheet row), with the full explanation and the verdict after the result:
+/// `#2\t14:00:01.015+01\t9 ms\t200 (success)\t2 B\t\t\t`.
+pub fn row_text(attempt: &AttemptRow, now: Instant) -> String {
+    let result = attempt.result_label();
+    let verdict = attempt.verdict_label();
+    let result = if verdict.is_empty() {
+        result
+    } else {
+        format!("{result} ({verdict})")
+    };
+    let wait = attempt.wait.as_ref();
+    let cells = [
+        format!("#{}", attempt.number),
+        format_clock_compact(&attempt.started_at),
+        attempt.duration_ms().map(format_ms).unwrap_or_default(),
+        result,
+        attempt
+            .response_bytes()
+            .map(format_bytes)
+            .unwrap_or_default(),
+        wait.map(|w| format_ms(w.planned_ms as f64))
+            .unwrap_or_default(),
+        wait.map(|w| measured_wait(w, now).0).unwrap_or_default(),
+        wait.map(|w| w.explanation.text.clone()).unwrap_or_default(),
+    ];
+    cells.join("\t")
 }
 
 /// The measured-wait cell and, when the cell abbreviates, its hover text.

@@ -2,9 +2,21 @@
 
 use chrono::{DateTime, FixedOffset};
 
-/// Whole ms, rounded half away from zero: `1003 ms`.
+/// Whole ms from 1 ms up, rounded half away from zero (`1003 ms`); below 1 ms two decimals
+/// (`0.42 ms`), so a fast loopback attempt does not read `0 ms`; below 0.005 ms `< 0.01 ms`,
+/// and exactly zero `0 ms`.
 pub fn format_ms(ms: f64) -> String {
-    format!("{} ms", ms.round() as i64)
+    if ms == 0.0 {
+        return "0 ms".to_owned();
+    }
+    // 0.995 and up would print as `1.00`: whole ms from there on.
+    if !(0.0..0.995).contains(&ms) {
+        return format!("{} ms", ms.round() as i64);
+    }
+    if ms < 0.005 {
+        return "< 0.01 ms".to_owned();
+    }
+    format!("{ms:.2} ms")
 }
 
 /// Seconds with one decimal: `4.1 s` (`ms / 1000`).
@@ -60,7 +72,13 @@ mod tests {
     #[test]
     fn units_read_as_expected() {
         assert_eq!(format_ms(1002.6), "1003 ms");
-        assert_eq!(format_ms(0.2), "0 ms");
+        assert_eq!(format_ms(0.42), "0.42 ms");
+        assert_eq!(format_ms(0.2), "0.20 ms");
+        assert_eq!(format_ms(0.994), "0.99 ms");
+        assert_eq!(format_ms(0.996), "1 ms");
+        assert_eq!(format_ms(0.001), "< 0.01 ms");
+        assert_eq!(format_ms(0.0), "0 ms");
+        assert_eq!(format_ms(1.4), "1 ms");
         assert_eq!(format_secs(4140.0), "4.1 s");
         assert_eq!(format_bytes(512), "512 B");
         assert_eq!(format_bytes(1536), "1.5 KiB");

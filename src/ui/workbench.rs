@@ -201,7 +201,9 @@ impl WorkbenchState {
 
     /// The workspace to persist (secrets blanked unless "remember secrets").
     pub fn to_persisted(&self) -> PersistedWorkbench {
-        let mut request = self.composer.draft.for_storage(self.remember_secrets);
+        // Secret values never go to this (plain-text) state; "Remember secrets" keeps them in
+        // the secret store instead (see `remember_secrets_now`).
+        let mut request = self.composer.draft.without_secrets();
         if let Some(base) = &self.demo_base_url
             && request.url.starts_with(base.as_str())
         {
@@ -354,11 +356,16 @@ impl WorkbenchState {
             self.status = Some((true, problem));
             return;
         }
+        let vars = crate::model::Variables::new();
+        let fresh_uuid = uuid::Uuid::new_v4().to_string();
+        let spec = match self.composer.draft.to_spec(&vars, &fresh_uuid) {
+            Ok(spec) => spec,
+            Err(unknown) => {
+                self.status = Some((true, format!("cannot send: {unknown}")));
+                return;
+            }
+        };
         let run_id = self.engine.next_run_id();
-        let spec = self
-            .composer
-            .draft
-            .to_spec(&uuid::Uuid::new_v4().to_string());
         // The tab already says `Run N`: the title is `METHOD /path?query`, like the timeline's.
         let title = format!("{} {}", spec.method, url_path(&spec.url));
         let command = Command::Start {

@@ -66,6 +66,11 @@ impl Variables {
         self.set(name, value, secret);
     }
 
+    /// Removes `name` (using it is then an unknown variable).
+    pub fn remove(&mut self, name: &str) {
+        self.entries.remove(name);
+    }
+
     /// The value of `name`, if defined.
     pub fn get(&self, name: &str) -> Option<&str> {
         self.entries.get(name).map(|e| e.value.as_str())

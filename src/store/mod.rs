@@ -15,6 +15,6 @@ pub use environments::{EnvironmentStore, LoadedEnvironments, secret_key};
 pub use request_library::{LoadedRequests, RequestLibrary};
 pub use secret_store::{
     KEYRING_ENV, KEYRING_SERVICE, KeyringSecretStore, MemorySecretStore, OpenedSecretStore,
-    SecretStore, SecretStoreError, open_secret_store,
+    SecretStore, SecretStoreError, memory_secret_store, open_secret_store,
 };
 pub use store_error::StoreError;

@@ -180,6 +180,11 @@ pub fn open_secret_store() -> OpenedSecretStore {
     }
 }
 
+/// An in-memory store with `reason` as its fallback reason (tests, smoke runs).
+pub fn memory_secret_store(reason: &str) -> OpenedSecretStore {
+    memory_fallback(reason.to_owned())
+}
+
 fn memory_fallback(reason: String) -> OpenedSecretStore {
     OpenedSecretStore {
         store: Arc::new(MemorySecretStore::new()),

@@ -61,6 +61,15 @@ impl RetryscopeApp {
             library_dir,
             persisted,
         });
+        if smoke_mode {
+            // Smoke runs touch neither the user's data folder nor the keyring.
+            workbench.attach_store(None, crate::store::memory_secret_store("smoke run"));
+        } else {
+            workbench.attach_store(
+                crate::store::data_dir().as_deref(),
+                crate::store::open_secret_store(),
+            );
+        }
         if let Some(problem) = services.demo_problem() {
             log_problem(&mut workbench, problem);
         }
@@ -107,6 +116,7 @@ impl eframe::App for RetryscopeApp {
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
         if self.persist {
+            self.workbench.remember_secrets_now();
             eframe::set_value(storage, STORAGE_KEY, &self.workbench.to_persisted());
         }
     }

@@ -7,11 +7,13 @@
 
 pub mod app;
 pub mod app_services;
+pub mod auth_editor;
 pub mod backoff_editor;
 pub mod body_editor;
 pub mod composer;
 pub mod confirm_modal;
 pub mod engine_link;
+pub mod environment_editor;
 pub mod error_panel;
 pub mod file_dialogs;
 pub mod fonts;
@@ -25,6 +27,7 @@ pub mod preview_strip;
 pub mod profile_library;
 pub mod profile_problems;
 pub mod request_draft;
+pub mod request_library_panel;
 pub mod script_editor;
 pub mod shortcuts;
 pub mod smoke_run;

@@ -194,7 +194,17 @@ fn clicking_a_saved_request_loads_it_and_asks_before_dropping_edits() {
         .position(|r| Some(&r.id) != current.as_ref())
         .expect("the other one");
     let first_id = h.state().requests.requests()[index].id.clone();
-    let demo_url = h.state().requests.requests()[index].request.url.clone();
+    let demo_url = h.state().requests.requests()[index]
+        .request
+        .url
+        .replace("{{demo}}", DEMO);
+    assert!(
+        h.state().requests.requests()[index]
+            .request
+            .url
+            .starts_with("{{demo}}/"),
+        "the demo address is saved as {{{{demo}}}}"
+    );
     let buttons = h.get_all_by_label("GET first").collect::<Vec<_>>();
     assert_eq!(buttons.len(), 2);
     buttons[index].click();

@@ -141,7 +141,7 @@ impl RequestLibrary {
         Ok(saved)
     }
 
-    /// Saves a copy of request `id` named "<name> (copy)" with a fresh id.
+    /// Saves a copy of request `id` named `<name> (copy)` with a fresh id.
     ///
     /// # Errors
     /// Load and save errors.

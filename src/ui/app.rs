@@ -62,8 +62,15 @@ impl RetryscopeApp {
             persisted,
         });
         if smoke_mode {
-            // Smoke runs touch neither the user's data folder nor the keyring.
-            workbench.attach_store(None, crate::store::memory_secret_store("smoke run"));
+            // Smoke runs touch neither the user's data folder nor the keyring (an explicit
+            // RETRYSCOPE_DATA_DIR is used, so screenshots can show saved requests).
+            let explicit = std::env::var_os(crate::store::DATA_DIR_ENV)
+                .filter(|v| !v.is_empty())
+                .map(std::path::PathBuf::from);
+            workbench.attach_store(
+                explicit.as_deref(),
+                crate::store::memory_secret_store("smoke run"),
+            );
         } else {
             workbench.attach_store(
                 crate::store::data_dir().as_deref(),

@@ -4,6 +4,7 @@
 //! come from `{{variables}}` of a secret environment variable.
 
 use super::composer::Composer;
+use super::workbench::DEMO_PLACEHOLDER;
 use crate::model::{RequestDraft, SavedRequest};
 use crate::store::RequestLibrary;
 use egui::Ui;
@@ -29,13 +30,18 @@ pub struct RequestLibraryPanel {
     snapshot: Option<RequestDraft>,
     renaming: Option<(String, String)>,
     pending: Option<Pending>,
+    /// The demo server's base URL: stored as `{{demo}}` (its port changes per start).
+    demo_base_url: Option<String>,
 }
 
 impl RequestLibraryPanel {
-    /// A panel over `library` (`None` = no data folder), listing it.
-    pub fn new(library: Option<RequestLibrary>) -> Self {
+    /// A panel over `library` (`None` = no data folder), listing it. URLs starting with
+    /// `demo_base_url` are saved with `{{demo}}` in its place and get the current demo address
+    /// back when loaded.
+    pub fn new(library: Option<RequestLibrary>, demo_base_url: Option<String>) -> Self {
         let mut panel = Self {
             library,
+            demo_base_url,
             ..Self::default()
         };
         panel.reload();
@@ -170,7 +176,7 @@ impl RequestLibraryPanel {
                     status = Some(match lib.duplicate(id) {
                         Ok(copy) => {
                             self.current = Some(copy.id.clone());
-                            self.snapshot = Some(copy.request.clone());
+                            self.snapshot = Some(self.for_composer(&copy.request));
                             self.reload();
                             (false, format!("saved \"{}\"", copy.name))
                         }
@@ -280,10 +286,11 @@ impl RequestLibraryPanel {
     ) -> Option<(bool, String)> {
         match lib.load(id) {
             Ok(saved) => {
-                composer.draft = saved.request.clone();
+                let draft = self.for_composer(&saved.request);
+                composer.draft = draft.clone();
                 composer.edits += 1;
                 self.current = Some(saved.id);
-                self.snapshot = Some(saved.request);
+                self.snapshot = Some(draft);
                 self.new_name.clone_from(&saved.name);
                 None
             }
@@ -298,10 +305,10 @@ impl RequestLibraryPanel {
         let name = self
             .name_of(&id)
             .unwrap_or_else(|| self.typed_name(composer));
-        let saved = SavedRequest::new(id, name, &composer.draft);
+        let saved = SavedRequest::new(id, name, &self.for_file(&composer.draft));
         match lib.save(&saved) {
             Ok(_) => {
-                self.snapshot = Some(saved.request.clone());
+                self.snapshot = Some(composer.draft.without_secrets());
                 self.reload();
                 (
                     false,
@@ -314,10 +321,10 @@ impl RequestLibraryPanel {
 
     fn save_new(&mut self, lib: &RequestLibrary, composer: &Composer) -> (bool, String) {
         let name = self.typed_name(composer);
-        match lib.save_new(&name, &composer.draft) {
+        match lib.save_new(&name, &self.for_file(&composer.draft)) {
             Ok(saved) => {
                 self.current = Some(saved.id.clone());
-                self.snapshot = Some(saved.request.clone());
+                self.snapshot = Some(composer.draft.without_secrets());
                 self.reload();
                 (
                     false,
@@ -326,6 +333,26 @@ impl RequestLibraryPanel {
             }
             Err(e) => (true, e.to_string()),
         }
+    }
+
+    /// `draft` as stored: the demo address as `{{demo}}`.
+    fn for_file(&self, draft: &RequestDraft) -> RequestDraft {
+        let mut out = draft.clone();
+        if let Some(base) = &self.demo_base_url
+            && out.url.starts_with(base.as_str())
+        {
+            out.url = out.url.replacen(base.as_str(), DEMO_PLACEHOLDER, 1);
+        }
+        out
+    }
+
+    /// `draft` from a file for the composer: `{{demo}}` back to the demo address.
+    fn for_composer(&self, draft: &RequestDraft) -> RequestDraft {
+        let mut out = draft.clone();
+        if let Some(base) = &self.demo_base_url {
+            out.url = out.url.replace(DEMO_PLACEHOLDER, base);
+        }
+        out
     }
 
     /// The typed name, else `METHOD /path` of the composer's URL.

@@ -48,7 +48,7 @@ fn side_panel_max(total: f32) -> (f32, f32) {
     (left, right)
 }
 /// Stands for the demo server's base URL in persisted requests (its port changes per start).
-const DEMO_PLACEHOLDER: &str = "{{demo}}";
+pub(crate) const DEMO_PLACEHOLDER: &str = "{{demo}}";
 
 /// Everything a workbench needs from outside.
 pub struct WorkbenchSetup {
@@ -197,7 +197,10 @@ impl WorkbenchState {
     /// the environment of the last session and, with "Remember secrets", fills the composer's
     /// blank secret fields from the secret store. Until called, secrets live in memory only.
     pub fn attach_store(&mut self, data_dir: Option<&Path>, secrets: OpenedSecretStore) {
-        self.requests = RequestLibraryPanel::new(data_dir.map(RequestLibrary::in_data_dir));
+        self.requests = RequestLibraryPanel::new(
+            data_dir.map(RequestLibrary::in_data_dir),
+            self.demo_base_url.clone(),
+        );
         self.environments = EnvironmentPanel::new(
             data_dir.map(|d| EnvironmentStore::in_data_dir(d, secrets.store.clone())),
             secrets.fallback_reason.clone(),

@@ -2,7 +2,8 @@
 //!
 //! Layers (one way only): [`model`] plain data → [`policy`] pure maths and triage →
 //! [`engine`] tokio/reqwest attempt loop → front ends [`ui`] (egui) and [`cli`] (clap).
-//! [`profile`] loads/saves JSON profiles; [`demo`] is the embedded flaky server on loopback.
+//! [`profile`] loads/saves JSON profiles; [`store`] keeps saved requests, environments and
+//! secrets; [`demo`] is the embedded flaky server on loopback.
 
 pub mod cli;
 pub mod demo;
@@ -10,4 +11,5 @@ pub mod engine;
 pub mod model;
 pub mod policy;
 pub mod profile;
+pub mod store;
 pub mod ui;

@@ -9,6 +9,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 use retryscope::engine::{Command, EngineService};
 use retryscope::model::{Backoff, RetryProfile, Strategy};
+use retryscope::store::SecretStore as _;
 use retryscope::ui::app_services::AppServices;
 use retryscope::ui::engine_link::{ChannelEngine, EngineProbe};
 use retryscope::ui::file_dialogs::ScriptedDialogs;
@@ -182,13 +183,37 @@ fn secret_header_values_are_masked_until_shown_and_not_persisted() {
     assert_eq!(stored_headers[0].value, "application/json");
     h.get_by_label("Remember secrets").click();
     h.run();
+    h.state_mut().remember_secrets_now();
     let kept = h
         .state()
         .to_persisted()
         .request
         .expect("request stored")
         .headers;
-    assert_eq!(kept[1].value, "Bearer s3cret");
+    assert_eq!(
+        kept[1].value, "",
+        "remembered secrets never go to the plain-text state"
+    );
+    // They go to the secret store (here the in-memory one; the app uses the OS keyring)
+    // and come back into a new workbench.
+    let secrets = std::sync::Arc::new(retryscope::store::MemorySecretStore::new());
+    let opened = || retryscope::store::OpenedSecretStore {
+        store: secrets.clone(),
+        fallback_reason: None,
+    };
+    h.state_mut().attach_store(None, opened());
+    h.state_mut().remember_secrets_now();
+    assert_eq!(
+        secrets
+            .get("workbench/header/1/Authorization")
+            .expect("get")
+            .as_deref(),
+        Some("Bearer s3cret")
+    );
+    let (mut restored, _probe) = setup(vec![], Some(h.state().to_persisted()));
+    assert_eq!(restored.composer.draft.headers[1].value, "");
+    restored.attach_store(None, opened());
+    assert_eq!(restored.composer.draft.headers[1].value, "Bearer s3cret");
 }
 
 #[test]

@@ -17,6 +17,7 @@ pub mod run;
 pub mod signal;
 pub mod simulate;
 pub mod timeline_text;
+pub mod variables_args;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;

@@ -6,6 +6,7 @@ use super::profile_source;
 use super::request_args::build_spec;
 use super::signal::{self, Stop};
 use super::timeline_text::TextTimeline;
+use super::variables_args::VariablesArgs;
 use crate::engine::{self, RunOptions};
 use crate::model::{OutcomeKind, RunEvent};
 use clap::Args;
@@ -86,7 +87,11 @@ pub struct RunArgs {
         default_missing_value = AUTO_KEY
     )]
     pub idempotency_key: Option<String>,
-    /// Absolute http:// or https:// URL.
+    /// `{{name}}` variables: --env, --var, --data-dir (boxed: keeps `Command` small).
+    #[command(flatten)]
+    pub variables: Box<VariablesArgs>,
+    /// Absolute http:// or https:// URL (may hold `{{name}}` variables; `{{uuid}}` is a fresh
+    /// UUID per run).
     pub url: String,
 }
 
@@ -115,8 +120,9 @@ pub fn execute(args: &RunArgs) -> Result<u8, CliError> {
     if let Some(d) = args.deadline_ms {
         profile.deadline_ms = Some(d);
     }
+    let variables = args.variables.load()?;
     let mut spec = build_spec(
-        &args.url,
+        &variables.url(&args.url)?,
         args.method.as_deref(),
         &args.headers,
         args.data.as_deref(),
@@ -146,6 +152,8 @@ pub fn execute(args: &RunArgs) -> Result<u8, CliError> {
         });
     }
 
+    let spec = variables.spec(spec, &args.url)?;
+    let secrets = variables.secret_values();
     engine::check_spec(&spec).map_err(|e| CliError::usage(e.to_string()))?;
 
     // The request headers, printed under the run's first line (secrets masked).
@@ -170,18 +178,26 @@ pub fn execute(args: &RunArgs) -> Result<u8, CliError> {
         run_id: 1,
         seed: args.seed,
     };
-    runtime.block_on(drive(spec, profile, options, args.json, sent_headers))
+    runtime.block_on(drive(
+        spec,
+        profile,
+        options,
+        args.json,
+        sent_headers,
+        &secrets,
+    ))
 }
 
 /// Starts the run and prints its events until `RunFinished`; Ctrl-C or SIGTERM cancels it
 /// (the summary then starts on a fresh line, see [`TextTimeline`]). `sent_headers` is printed
-/// right after the `RunStarted` line.
+/// right after the `RunStarted` line; `secrets` (values of secret variables) print as `***`.
 async fn drive(
     spec: crate::model::RequestSpec,
     profile: crate::model::RetryProfile,
     options: RunOptions,
     json: bool,
     mut sent_headers: String,
+    secrets: &[String],
 ) -> Result<u8, CliError> {
     let mut signals = signal::StopSignals::install();
     let (tx, mut rx) = mpsc::channel::<RunEvent>(256);
@@ -203,7 +219,7 @@ async fn drive(
                 "the engine stopped without finishing the run (no run_finished event)",
             ));
         };
-        let event = mask::event(event);
+        let event = crate::model::mask_event_secrets(mask::event(event), secrets);
         let chunk = if json {
             match serde_json::to_string(&event) {
                 Ok(line) => line + "\n",

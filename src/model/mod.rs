@@ -1,21 +1,35 @@
-//! Plain data shared by every layer: requests, retry profiles, attempts and run events.
+//! Plain data shared by every layer: requests (and the composer's draft of one), retry
+//! profiles, attempts, run events, environments and `{{variable}}` resolution.
 //!
 //! Nothing here does I/O or reads a clock; everything is `serde` data so that profiles
 //! round-trip through JSON and run events can be printed as JSON Lines.
 
 mod attempt;
+mod auth;
+mod environment;
 mod event;
 mod profile;
 mod request;
+mod request_draft;
+mod saved_request;
 mod status_set;
+mod variables;
 
 pub use attempt::{
     AttemptOutcome, BodyPreview, ErrorKind, Hop, NetError, ResponseSummary, Timings, Verdict,
 };
+pub use auth::{AuthDraft, AuthKind};
+pub use environment::{ENVIRONMENT_FORMAT, Environment, Variable};
 pub use event::{Draw, OutcomeKind, RunEvent, RunId, RunOutcome, WaitExplanation};
 pub use profile::{
     Backoff, Combine, DelayHeader, HeaderUnit, OnExceedMax, OtherStatusAction, PROFILE_FORMAT,
     ProfileTimeouts, RetryOn, RetryProfile, Strategy,
 };
 pub use request::{Body, KeyValue, RequestSpec, Timeouts, standard_method_case};
+pub use request_draft::{BodyDraft, BodyKind, RequestDraft, UUID_PLACEHOLDER};
+pub use saved_request::{SAVED_REQUEST_FORMAT, SavedRequest};
 pub use status_set::{StatusRange, StatusSet};
+pub use variables::{
+    Resolved, SECRET_MASK, UUID_VARIABLE, UnknownVariable, Variables, is_variable_name,
+    mask_event_secrets, mask_secret_values, resolve_spec, resolve_text, resolve_text_masked,
+};

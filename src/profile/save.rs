@@ -1,7 +1,6 @@
 //! Writing profiles: pretty JSON, atomically (temp file in the same folder, fsync, rename).
 
 use crate::model::RetryProfile;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// Why a save failed. The file that was at the path before is left as it was.
@@ -44,39 +43,16 @@ pub fn save_atomic(path: &Path, profile: &RetryProfile) -> Result<(), SaveError>
 }
 
 /// [`save_atomic`] over raw bytes, with a hook run just before the rename (tests inject
-/// failures there).
+/// failures there). The writing itself is [`crate::store::write_atomic_with_hook`].
 pub(crate) fn write_atomic(
     path: &Path,
     bytes: &[u8],
     before_rename: impl FnOnce(&Path) -> std::io::Result<()>,
 ) -> Result<(), SaveError> {
-    if path.file_name().is_none() {
-        return Err(SaveError::BadPath(path.to_owned()));
-    }
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_owned(),
-        _ => PathBuf::from("."),
-    };
-    let io = |step: &'static str| {
-        let path = path.to_owned();
-        move |source: std::io::Error| SaveError::Io { step, path, source }
-    };
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".retryscope-")
-        .suffix(".tmp")
-        .tempfile_in(&dir)
-        .map_err(io("create temp file"))?;
-    tmp.write_all(bytes).map_err(io("write"))?;
-    tmp.flush().map_err(io("write"))?;
-    tmp.as_file().sync_all().map_err(io("sync"))?;
-    before_rename(tmp.path()).map_err(io("write"))?;
-    // On error `persist` hands the temp file back; dropping it deletes it.
-    tmp.persist(path).map_err(|e| io("rename")(e.error))?;
-    // Make the rename itself durable where the platform allows syncing a directory.
-    if let Ok(d) = std::fs::File::open(&dir) {
-        let _ = d.sync_all();
-    }
-    Ok(())
+    crate::store::write_atomic_with_hook(path, bytes, before_rename).map_err(|e| match e {
+        crate::store::WriteError::BadPath(p) => SaveError::BadPath(p),
+        crate::store::WriteError::Io { step, path, source } => SaveError::Io { step, path, source },
+    })
 }
 
 #[cfg(test)]

@@ -63,6 +63,22 @@ impl RetryscopeApp {
         });
         let analysis_ctx = ctx.clone();
         workbench.analyse_in_background(Arc::new(move || analysis_ctx.request_repaint()));
+        if smoke_mode {
+            // Smoke runs touch neither the user's data folder nor the keyring (an explicit
+            // RETRYSCOPE_DATA_DIR is used, so screenshots can show saved requests).
+            let explicit = std::env::var_os(crate::store::DATA_DIR_ENV)
+                .filter(|v| !v.is_empty())
+                .map(std::path::PathBuf::from);
+            workbench.attach_store(
+                explicit.as_deref(),
+                crate::store::memory_secret_store("smoke run"),
+            );
+        } else {
+            workbench.attach_store(
+                crate::store::data_dir().as_deref(),
+                crate::store::open_secret_store(),
+            );
+        }
         if let Some(problem) = services.demo_problem() {
             log_problem(&mut workbench, problem);
         }
@@ -114,6 +130,7 @@ impl eframe::App for RetryscopeApp {
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
         if self.persist {
+            self.workbench.remember_secrets_now();
             eframe::set_value(storage, STORAGE_KEY, &self.workbench.to_persisted());
         }
     }

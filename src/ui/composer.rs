@@ -82,6 +82,12 @@ impl Composer {
             .show(ui, |ui| {
                 changed |= kv_table(ui, "header", &mut self.draft.headers, &mut self.revealed);
             });
+        egui::CollapsingHeader::new("Auth")
+            .id_salt("auth_section")
+            .default_open(false)
+            .show(ui, |ui| {
+                changed |= super::auth_editor::auth_editor(ui, &mut self.draft.auth)
+            });
         egui::CollapsingHeader::new("Body")
             .id_salt("body_section")
             .default_open(false)

@@ -85,7 +85,7 @@ pub fn kv_table(
                 .add(egui::Checkbox::without_text(&mut row.secret))
                 .accessible_name(format!("{table} {n} secret"))
                 .on_hover_text(
-                    "secret: masked here, never persisted unless \"remember secrets\" is ticked \
+                    "secret: masked here, never written to a file (\"Remember secrets\" keeps it in the OS keyring) \
                      (Authorization, Cookie, *token* and *secret* names are always secret)",
                 )
                 .changed();

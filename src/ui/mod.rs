@@ -7,11 +7,13 @@
 
 pub mod app;
 pub mod app_services;
+pub mod auth_editor;
 pub mod backoff_editor;
 pub mod body_editor;
 pub mod composer;
 pub mod confirm_modal;
 pub mod engine_link;
+pub mod environment_editor;
 pub mod error_panel;
 pub mod field_id;
 pub mod file_dialogs;
@@ -29,6 +31,7 @@ pub mod profile_analysis;
 pub mod profile_library;
 pub mod profile_problems;
 pub mod request_draft;
+pub mod request_library_panel;
 pub mod script_editor;
 pub mod shortcuts;
 pub mod smoke_run;

@@ -1,5 +1,6 @@
 //! What survives a restart (eframe storage, key [`STORAGE_KEY`]): the request, the selected
-//! profile, layout and theme. Secret values are blanked unless "remember secrets" is ticked.
+//! profile, layout, theme and environment. Secret values are always blanked here; "Remember
+//! secrets" keeps them in the secret store (OS keyring) instead.
 
 use super::profile_library::ProfileSource;
 use super::request_draft::RequestDraft;
@@ -61,9 +62,9 @@ pub struct PersistedProfile {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
 #[serde(default)]
 pub struct PersistedWorkbench {
-    /// The composer's request (secrets blanked unless `remember_secrets`).
+    /// The composer's request, secret values blanked.
     pub request: Option<RequestDraft>,
-    /// Keep secret values across restarts.
+    /// Keep secret values across restarts, in the secret store (never in this state).
     pub remember_secrets: bool,
     /// The selected profile.
     pub profile: Option<PersistedProfile>,
@@ -73,4 +74,6 @@ pub struct PersistedWorkbench {
     pub layout: LayoutPrefs,
     /// Theme switch.
     pub theme: ThemeChoice,
+    /// The selected environment's name.
+    pub environment: Option<String>,
 }

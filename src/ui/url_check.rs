@@ -3,13 +3,19 @@
 use super::request_draft::UUID_PLACEHOLDER;
 
 /// Why `text` is not a URL the engine can send, or `None` when it is fine.
-/// [`UUID_PLACEHOLDER`] counts as a valid value.
+/// [`UUID_PLACEHOLDER`] counts as a valid value; a URL holding other `{{variables}}` is not
+/// judged here (it is checked after resolution, on Send).
 pub fn url_problem(text: &str) -> Option<String> {
     let text = text.trim();
     if text.is_empty() {
         return Some("type an absolute URL, e.g. http://127.0.0.1:8080/path".into());
     }
     let filled = text.replace(UUID_PLACEHOLDER, "00000000-0000-0000-0000-000000000000");
+    // Other `{{variables}}` are only known at Send, which checks the resolved URL again.
+    let no_vars = crate::model::Variables::new();
+    if crate::model::resolve_text(&filled, &no_vars, "", "URL").is_err() {
+        return None;
+    }
     match url::Url::parse(&filled) {
         Err(e) => Some(format!(
             "invalid URL: {e}; type an absolute http:// or https:// URL"

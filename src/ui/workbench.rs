@@ -4,6 +4,7 @@
 use super::composer::{Composer, ComposerAction};
 use super::confirm_modal::{ConfirmAnswer, confirm_discard};
 use super::engine_link::EngineLink;
+use super::environment_editor::EnvironmentPanel;
 use super::error_panel::LoadFailure;
 use super::file_dialogs::{DialogAnswer, DialogPurpose, FileDialogHost, FileDialogs};
 use super::persistence::{LayoutPrefs, PersistedProfile, PersistedWorkbench, SideTab};
@@ -15,12 +16,14 @@ use super::profile_library::{
 };
 use super::profile_problems::problems_ui;
 use super::request_draft::{RequestDraft, demo_failure_status};
+use super::request_library_panel::RequestLibraryPanel;
 use super::shortcuts::{Shortcut, take_shortcuts};
 use super::text_sizes::install_text_sizes;
 use super::theme::ThemeChoice;
 use super::timeline::{RunsState, TimelineAction, url_path};
 use crate::engine::Command;
 use crate::profile::{self, ProfileIssue};
+use crate::store::{EnvironmentStore, OpenedSecretStore, RequestLibrary, SecretStore};
 use egui::Ui;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -49,7 +52,7 @@ pub const STACK_BELOW_WIDTH: f32 = 1100.0;
 /// Width the timeline keeps at least in the narrow layout, points.
 pub const MIN_STACKED_TIMELINE_WIDTH: f32 = 420.0;
 /// Stands for the demo server's base URL in persisted requests (its port changes per start).
-const DEMO_PLACEHOLDER: &str = "{{demo}}";
+pub(crate) const DEMO_PLACEHOLDER: &str = "{{demo}}";
 
 /// Everything a workbench needs from outside.
 pub struct WorkbenchSetup {
@@ -112,7 +115,28 @@ pub struct WorkbenchState {
     layout: LayoutPrefs,
     title: String,
     clock: Option<Box<dyn Fn() -> Instant>>,
+    /// Saved requests (left panel).
+    pub requests: RequestLibraryPanel,
+    /// Environments: picker and editor.
+    pub environments: EnvironmentPanel,
+    store: StoreLink,
 }
+
+/// The workbench's link to the data folder and the secret store.
+struct StoreLink {
+    secrets: std::sync::Arc<dyn SecretStore>,
+    /// Why secrets are kept in memory only, if they are.
+    memory_only: Option<String>,
+    /// The environment selected in the last session, until the store is attached.
+    restored_env: Option<String>,
+    /// The "Remember secrets" slots last written to the secret store.
+    remembered: Vec<(String, String)>,
+    /// Secret values of each run, masked in its events.
+    run_secrets: std::collections::HashMap<crate::model::RunId, Vec<String>>,
+}
+
+/// Prefix of the secret store keys of "Remember secrets".
+const REMEMBER_PREFIX: &str = "workbench/";
 
 impl WorkbenchState {
     /// A workbench from `setup`: the persisted workspace when given, else the first-run request
@@ -164,6 +188,15 @@ impl WorkbenchState {
             layout: persisted.layout,
             title: String::new(),
             clock: None,
+            requests: RequestLibraryPanel::default(),
+            environments: EnvironmentPanel::default(),
+            store: StoreLink {
+                secrets: std::sync::Arc::new(crate::store::MemorySecretStore::new()),
+                memory_only: Some("no secret store attached".into()),
+                restored_env: persisted.environment,
+                remembered: Vec::new(),
+                run_secrets: std::collections::HashMap::new(),
+            },
         }
     }
 
@@ -176,6 +209,80 @@ impl WorkbenchState {
     /// Switches the theme (applied at the next frame).
     pub fn set_theme(&mut self, theme: ThemeChoice) {
         self.theme = theme;
+    }
+
+    /// Connects the saved requests and environments to `data_dir` (`None` = no data folder:
+    /// both are off) and every secret to `secrets` (the OS keyring, or memory only); selects
+    /// the environment of the last session and, with "Remember secrets", fills the composer's
+    /// blank secret fields from the secret store. Until called, secrets live in memory only.
+    pub fn attach_store(&mut self, data_dir: Option<&Path>, secrets: OpenedSecretStore) {
+        self.requests = RequestLibraryPanel::new(
+            data_dir.map(RequestLibrary::in_data_dir),
+            self.demo_base_url.clone(),
+        );
+        self.environments = EnvironmentPanel::new(
+            data_dir.map(|d| EnvironmentStore::in_data_dir(d, secrets.store.clone())),
+            secrets.fallback_reason.clone(),
+        );
+        self.environments
+            .select(self.store.restored_env.take().as_deref());
+        self.store.secrets = secrets.store;
+        self.store.memory_only = secrets.fallback_reason;
+        if self.remember_secrets {
+            let store = self.store.secrets.clone();
+            let failure = std::cell::RefCell::new(None);
+            let found = std::cell::RefCell::new(Vec::new());
+            self.composer.draft.fill_secrets(|slot| {
+                let value = store
+                    .get(&format!("{REMEMBER_PREFIX}{slot}"))
+                    .map_err(|e| *failure.borrow_mut() = Some(e))
+                    .ok()
+                    .flatten()?;
+                found.borrow_mut().push((slot.to_owned(), value.clone()));
+                Some(value)
+            });
+            if let Some(e) = failure.into_inner() {
+                self.status = Some((true, format!("cannot restore remembered secrets: {e}")));
+            }
+            // What the store holds now; `remember_secrets_now` writes only the differences.
+            self.store.remembered = found.into_inner();
+        }
+    }
+
+    /// "Remember secrets": writes the composer's secret values to the secret store (removing
+    /// the ones no longer there, or all of them when the box is unticked). Only changes reach
+    /// the store; called when the app saves its state.
+    pub fn remember_secrets_now(&mut self) {
+        let slots = if self.remember_secrets {
+            self.composer.draft.secret_slots()
+        } else {
+            Vec::new()
+        };
+        if slots == self.store.remembered {
+            return;
+        }
+        let store = &self.store.secrets;
+        let key = |slot: &str| format!("{REMEMBER_PREFIX}{slot}");
+        let mut result = Ok(());
+        for (slot, _) in &self.store.remembered {
+            if !slots.iter().any(|(s, _)| s == slot) {
+                result = result.and(store.delete(&key(slot)));
+            }
+        }
+        for pair in &slots {
+            if !self.store.remembered.contains(pair) {
+                result = result.and(store.set(&key(&pair.0), &pair.1));
+            }
+        }
+        match result {
+            Ok(()) => self.store.remembered = slots,
+            Err(e) => self.status = Some((true, format!("cannot remember secrets: {e}"))),
+        }
+    }
+
+    /// Why secrets are kept in memory only (no OS keyring), if they are.
+    pub fn secrets_memory_only(&self) -> Option<&str> {
+        self.store.memory_only.as_deref()
     }
 
     /// Replaces the clock used for the timeline's "now" (tests pin it).
@@ -220,7 +327,9 @@ impl WorkbenchState {
 
     /// The workspace to persist (secrets blanked unless "remember secrets").
     pub fn to_persisted(&self) -> PersistedWorkbench {
-        let mut request = self.composer.draft.for_storage(self.remember_secrets);
+        // Secret values never go to this (plain-text) state; "Remember secrets" keeps them in
+        // the secret store instead (see `remember_secrets_now`).
+        let mut request = self.composer.draft.without_secrets();
         if let Some(base) = &self.demo_base_url
             && request.url.starts_with(base.as_str())
         {
@@ -239,6 +348,11 @@ impl WorkbenchState {
             opened_files: self.opened.clone(),
             layout: self.layout,
             theme: self.theme,
+            environment: self
+                .environments
+                .selected()
+                .map(str::to_owned)
+                .or_else(|| self.store.restored_env.clone()),
         }
     }
 
@@ -250,6 +364,14 @@ impl WorkbenchState {
         let budget = Duration::from_millis(DRAIN_BUDGET_MS);
         while let Some(event) = self.engine.try_recv() {
             let now = self.now();
+            let run_id = event.run_id();
+            let event = match self.store.run_secrets.get(&run_id) {
+                Some(secrets) => crate::model::mask_event_secrets(event, secrets),
+                None => event,
+            };
+            if matches!(event, crate::model::RunEvent::RunFinished { .. }) {
+                self.store.run_secrets.remove(&run_id);
+            }
             self.runs.apply(&event, now);
             if start.elapsed() >= budget {
                 ctx.request_repaint();
@@ -338,6 +460,9 @@ impl WorkbenchState {
         }
         self.confirm_prompt(ui);
         self.dialogs.ui(ui, &self.opened);
+        if let Some(status) = self.environments.window_ui(ui.ctx()) {
+            self.status = Some(status);
+        }
         if ui.ctx().input(|i| !i.raw.hovered_files.is_empty()) {
             egui::Area::new(egui::Id::unique("drop_hint"))
                 .anchor(egui::Align2::CENTER_CENTER, egui::Vec2::ZERO)
@@ -402,7 +527,14 @@ impl WorkbenchState {
         egui::ScrollArea::vertical()
             .auto_shrink([false, true])
             .id_salt("composer_scroll")
-            .show(ui, |ui| self.composer.ui(ui))
+            .show(ui, |ui| {
+                if let Some(status) = self.requests.ui(ui, &mut self.composer) {
+                    self.status = Some(status);
+                }
+                self.environments.picker_ui(ui);
+                ui.separator();
+                self.composer.ui(ui)
+            })
             .inner
     }
 
@@ -425,13 +557,47 @@ impl WorkbenchState {
             self.status = Some((true, problem));
             return;
         }
+        let vars = self.environments.variables();
+        let fresh_uuid = uuid::Uuid::new_v4().to_string();
+        let spec = match self.composer.draft.to_spec(&vars, &fresh_uuid) {
+            Ok(spec) => spec,
+            Err(unknown) => {
+                self.status = Some((true, format!("cannot send: {unknown}")));
+                return;
+            }
+        };
+        if let Some(problem) = super::url_check::url_problem(&spec.url) {
+            self.status = Some((
+                true,
+                format!("cannot send: the URL after variables: {problem}"),
+            ));
+            return;
+        }
+        let mut secrets = vars.secret_values();
+        secrets.extend(
+            self.composer
+                .draft
+                .auth
+                .secret_values()
+                .into_iter()
+                .map(str::to_owned),
+        );
+        secrets.retain(|s| !s.is_empty());
+        // The tab already says `Run N`: the title is `METHOD /path?query`, like the timeline's,
+        // from the resolved URL with secret variables and URL passwords masked.
+        let shown_url = crate::engine::redact_url_passwords(&crate::model::resolve_text_masked(
+            self.composer.draft.url.trim(),
+            &vars,
+            &fresh_uuid,
+        ));
+        let title = crate::model::mask_secret_values(
+            &format!("{} {}", spec.method, url_path(&shown_url)),
+            &secrets,
+        );
         let run_id = self.engine.next_run_id();
-        let spec = self
-            .composer
-            .draft
-            .to_spec(&uuid::Uuid::new_v4().to_string());
-        // The tab already says `Run N`: the title is `METHOD /path?query`, like the timeline's.
-        let title = format!("{} {}", spec.method, url_path(&spec.url));
+        if !secrets.is_empty() {
+            self.store.run_secrets.insert(run_id, secrets);
+        }
         let command = Command::Start {
             run_id,
             spec,
@@ -694,10 +860,14 @@ impl WorkbenchState {
                 ui.selectable_value(&mut self.theme, choice, choice.label());
             }
             ui.separator();
+            let where_kept = match &self.store.memory_only {
+                None => "in the OS keyring, never in a file".to_owned(),
+                Some(reason) => format!("— but {reason}"),
+            };
             ui.checkbox(&mut self.remember_secrets, "Remember secrets")
-                .on_hover_text(
-                    "keep secret header/query values across restarts (stored in plain text)",
-                );
+                .on_hover_text(format!(
+                    "keep secret header/query/auth values across restarts {where_kept}"
+                ));
             if let Some((is_error, text)) = &self.status {
                 ui.separator();
                 if *is_error {

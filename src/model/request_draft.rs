@@ -1,0 +1,411 @@
+//! The request as the composer edits it (every body kind's draft, the auth helper), how it
+//! becomes a [`RequestSpec`] on Send, and its copy without secrets for files.
+
+use super::auth::AuthDraft;
+use super::request::{Body, KeyValue, RequestSpec, Timeouts};
+use super::variables::{UnknownVariable, Variables, resolve_spec, resolve_text};
+use serde::{Deserialize, Serialize};
+
+/// The placeholder replaced by a fresh UUID on every Send, wherever variables are resolved.
+pub const UUID_PLACEHOLDER: &str = "{{uuid}}";
+
+/// Which body editor is active. The drafts of the other kinds are kept while switching.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum BodyKind {
+    /// No body.
+    #[default]
+    None,
+    /// JSON text (`application/json`).
+    Json,
+    /// Plain text.
+    Text,
+    /// URL-encoded form fields.
+    Form,
+    /// Raw bytes of a file.
+    File,
+}
+
+impl BodyKind {
+    /// Every kind, in picker order.
+    pub const ALL: [BodyKind; 5] = [
+        BodyKind::None,
+        BodyKind::Json,
+        BodyKind::Text,
+        BodyKind::Form,
+        BodyKind::File,
+    ];
+
+    /// Label in the picker.
+    pub fn label(self) -> &'static str {
+        match self {
+            BodyKind::None => "none",
+            BodyKind::Json => "JSON",
+            BodyKind::Text => "text",
+            BodyKind::Form => "form fields",
+            BodyKind::File => "file",
+        }
+    }
+}
+
+/// Every body draft, so switching kind never loses typed text.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct BodyDraft {
+    /// Active kind.
+    pub kind: BodyKind,
+    /// JSON source.
+    pub json: String,
+    /// Plain text.
+    pub text: String,
+    /// Form fields.
+    pub form: Vec<KeyValue>,
+    /// File path.
+    pub file_path: String,
+    /// Content-Type for text and file bodies; empty = the default for the kind.
+    pub content_type: String,
+}
+
+impl BodyDraft {
+    /// The body to send.
+    pub fn to_body(&self) -> Body {
+        let content_type =
+            (!self.content_type.trim().is_empty()).then(|| self.content_type.trim().to_owned());
+        match self.kind {
+            BodyKind::None => Body::None,
+            BodyKind::Json => Body::Json {
+                text: self.json.clone(),
+            },
+            BodyKind::Text => Body::Text {
+                text: self.text.clone(),
+                content_type,
+            },
+            BodyKind::Form => Body::Form {
+                fields: self.form.clone(),
+            },
+            BodyKind::File => Body::File {
+                path: self.file_path.clone(),
+                content_type,
+            },
+        }
+    }
+}
+
+/// The composer's request: a [`RequestSpec`] plus editor-only state.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct RequestDraft {
+    /// Method token (`GET`, `POST`, or any free-text token).
+    pub method: String,
+    /// URL as typed.
+    pub url: String,
+    /// Query rows appended to the URL.
+    pub query: Vec<KeyValue>,
+    /// Header rows.
+    pub headers: Vec<KeyValue>,
+    /// Body drafts.
+    pub body: BodyDraft,
+    /// Per-attempt timeouts, ms (`None` = the profile's value).
+    pub timeouts: Timeouts,
+    /// Follow redirects.
+    pub follow_redirects: bool,
+    /// Max redirect hops per attempt.
+    pub max_redirects: u32,
+    /// Verify TLS certificates.
+    pub verify_tls: bool,
+    /// Fresh connection for every attempt.
+    pub new_connection_per_attempt: bool,
+    /// Send an `Idempotency-Key`, the same on every attempt of a run.
+    pub idempotency_enabled: bool,
+    /// The key sent when enabled (generated once when the toggle is switched on).
+    pub idempotency_key: String,
+    /// Bearer / Basic auth helper (produces the `Authorization` header).
+    pub auth: AuthDraft,
+}
+
+impl Default for RequestDraft {
+    fn default() -> Self {
+        let spec = RequestSpec::get("");
+        Self {
+            method: spec.method,
+            url: spec.url,
+            query: Vec::new(),
+            headers: Vec::new(),
+            body: BodyDraft::default(),
+            timeouts: spec.timeouts,
+            follow_redirects: spec.follow_redirects,
+            max_redirects: spec.max_redirects,
+            verify_tls: spec.verify_tls,
+            new_connection_per_attempt: spec.new_connection_per_attempt,
+            idempotency_enabled: false,
+            idempotency_key: String::new(),
+            auth: AuthDraft::default(),
+        }
+    }
+}
+
+impl RequestDraft {
+    /// The first-run request against the demo server at `base_url`:
+    /// `GET /status/{status}?times=2&key={{uuid}}`, so every Send gets its own counter on the
+    /// demo server (it fails twice with `status`, then answers 200). The key is part of the URL,
+    /// not a query row, so typing another URL leaves no stray `key` parameter behind. Pick
+    /// `status` with `ui::request_draft::demo_failure_status` so the selected profile retries it.
+    pub fn demo(base_url: &str, status: u16) -> Self {
+        Self {
+            url: format!("{base_url}/status/{status}?times=2&key={UUID_PLACEHOLDER}"),
+            headers: vec![KeyValue::new("Accept", "application/json")],
+            ..Self::default()
+        }
+    }
+
+    /// The spec to send: variables resolved with `vars` (every [`UUID_PLACEHOLDER`] becomes
+    /// `fresh_uuid`, see [`resolve_spec`]) and, when an auth helper is active, an
+    /// `Authorization` row (secret) built from its resolved fields. The helper's header replaces
+    /// any enabled `Authorization` row typed in the headers table.
+    ///
+    /// # Errors
+    /// [`UnknownVariable`] for the first place using an undefined variable.
+    pub fn to_spec(
+        &self,
+        vars: &Variables,
+        fresh_uuid: &str,
+    ) -> Result<RequestSpec, UnknownVariable> {
+        let raw = RequestSpec {
+            method: super::request::standard_method_case(self.method.trim()),
+            url: self.url.trim().to_owned(),
+            query: self.query.clone(),
+            headers: self.headers.clone(),
+            body: self.body.to_body(),
+            timeouts: self.timeouts,
+            follow_redirects: self.follow_redirects,
+            max_redirects: self.max_redirects,
+            verify_tls: self.verify_tls,
+            new_connection_per_attempt: self.new_connection_per_attempt,
+            idempotency_key: (self.idempotency_enabled && !self.idempotency_key.is_empty())
+                .then(|| self.idempotency_key.clone()),
+        };
+        let mut spec = resolve_spec(&raw, vars, fresh_uuid)?;
+        let field =
+            |text: &str, place: &str| resolve_text(text, vars, fresh_uuid, place).map(|r| r.text);
+        let auth = AuthDraft {
+            kind: self.auth.kind,
+            bearer_token: field(&self.auth.bearer_token, "Bearer token")?,
+            basic_user: field(&self.auth.basic_user, "Basic auth user")?,
+            basic_password: field(&self.auth.basic_password, "Basic auth password")?,
+        };
+        if let Some(value) = auth.header_value() {
+            spec.headers
+                .retain(|h| !(h.enabled && h.name.eq_ignore_ascii_case("authorization")));
+            spec.headers.push(KeyValue {
+                name: "Authorization".into(),
+                value,
+                enabled: true,
+                secret: true,
+            });
+        }
+        Ok(spec)
+    }
+
+    /// A copy fit for a file: secret header/query/form values ([`KeyValue::is_secret`]) and the
+    /// auth helper's token and password blanked.
+    pub fn without_secrets(&self) -> Self {
+        let mut out = self.clone();
+        for row in out.secret_rows_mut() {
+            row.value.clear();
+        }
+        out.auth = self.auth.without_secrets();
+        out
+    }
+
+    /// Every non-empty secret value as `(slot, value)`; a slot names the field
+    /// (`header/0/Authorization`, `query/2/token`, `form/1/password`, `auth/bearer_token`,
+    /// `auth/basic_password`), so [`Self::fill_secrets`] can put the value back after a restart.
+    pub fn secret_slots(&self) -> Vec<(String, String)> {
+        let mut out = Vec::new();
+        for (table, rows) in [
+            ("query", &self.query),
+            ("header", &self.headers),
+            ("form", &self.body.form),
+        ] {
+            for (i, row) in rows.iter().enumerate() {
+                if row.is_secret() && !row.value.is_empty() {
+                    out.push((format!("{table}/{i}/{}", row.name), row.value.clone()));
+                }
+            }
+        }
+        for (slot, value) in [
+            ("auth/bearer_token", &self.auth.bearer_token),
+            ("auth/basic_password", &self.auth.basic_password),
+        ] {
+            if !value.is_empty() {
+                out.push((slot.to_owned(), value.clone()));
+            }
+        }
+        out
+    }
+
+    /// Fills blank secret fields from `lookup(slot)` (slots as in [`Self::secret_slots`]).
+    pub fn fill_secrets(&mut self, lookup: impl Fn(&str) -> Option<String>) {
+        for (table, rows) in [
+            ("query", &mut self.query),
+            ("header", &mut self.headers),
+            ("form", &mut self.body.form),
+        ] {
+            for (i, row) in rows.iter_mut().enumerate() {
+                if row.is_secret()
+                    && row.value.is_empty()
+                    && let Some(v) = lookup(&format!("{table}/{i}/{}", row.name))
+                {
+                    row.value = v;
+                }
+            }
+        }
+        for (slot, value) in [
+            ("auth/bearer_token", &mut self.auth.bearer_token),
+            ("auth/basic_password", &mut self.auth.basic_password),
+        ] {
+            if value.is_empty()
+                && let Some(v) = lookup(slot)
+            {
+                *value = v;
+            }
+        }
+    }
+
+    /// The secret values this draft would send (secret rows, the auth helper's secret), for
+    /// masking them in what a run shows.
+    pub fn secret_values(&self) -> Vec<String> {
+        let mut out: Vec<String> = self
+            .query
+            .iter()
+            .chain(&self.headers)
+            .chain(&self.body.form)
+            .filter(|r| r.enabled && r.is_secret() && !r.value.is_empty())
+            .map(|r| r.value.clone())
+            .collect();
+        out.extend(
+            self.auth
+                .secret_values()
+                .into_iter()
+                .filter(|v| !v.is_empty())
+                .map(str::to_owned),
+        );
+        out
+    }
+
+    fn secret_rows_mut(&mut self) -> impl Iterator<Item = &mut KeyValue> {
+        self.headers
+            .iter_mut()
+            .chain(self.query.iter_mut())
+            .chain(self.body.form.iter_mut())
+            .filter(|r| r.is_secret())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::AuthKind;
+
+    #[test]
+    fn demo_request_gets_a_fresh_key_per_send() {
+        let draft = RequestDraft::demo("http://127.0.0.1:9", 503);
+        let vars = Variables::new();
+        let a = draft.to_spec(&vars, "a1").expect("no variables");
+        let b = draft.to_spec(&vars, "b2").expect("no variables");
+        assert_eq!(a.url, "http://127.0.0.1:9/status/503?times=2&key=a1");
+        assert_eq!(b.url, "http://127.0.0.1:9/status/503?times=2&key=b2");
+        assert!(a.query.is_empty(), "no query row to outlive the URL");
+    }
+
+    #[test]
+    fn storage_copy_blanks_every_secret() {
+        let mut draft = RequestDraft::default();
+        draft
+            .headers
+            .push(KeyValue::new("Authorization", "Bearer abc"));
+        draft.headers.push(KeyValue::new("Accept", "text/plain"));
+        draft.query.push(KeyValue {
+            secret: true,
+            ..KeyValue::new("q", "hidden")
+        });
+        draft.auth.bearer_token = "tok".into();
+        let stored = draft.without_secrets();
+        assert_eq!(stored.headers[0].value, "");
+        assert_eq!(stored.headers[1].value, "text/plain");
+        assert_eq!(stored.query[0].value, "");
+        assert_eq!(stored.auth.bearer_token, "");
+    }
+
+    #[test]
+    fn secret_slots_round_trip() {
+        let mut draft = RequestDraft::default();
+        draft.headers.push(KeyValue::new("Accept", "a"));
+        draft.headers.push(KeyValue::new("X-Api-Key", "k1"));
+        draft.auth.basic_password = "pw".into();
+        let slots = draft.secret_slots();
+        assert_eq!(
+            slots,
+            [
+                ("header/1/X-Api-Key".to_owned(), "k1".to_owned()),
+                ("auth/basic_password".to_owned(), "pw".to_owned())
+            ]
+        );
+        let mut restored = draft.without_secrets();
+        restored.fill_secrets(|slot| {
+            slots
+                .iter()
+                .find(|(s, _)| s == slot)
+                .map(|(_, v)| v.clone())
+        });
+        assert_eq!(restored, draft);
+    }
+
+    #[test]
+    fn idempotency_key_is_sent_only_when_enabled() {
+        let vars = Variables::new();
+        let mut draft = RequestDraft {
+            idempotency_key: "k".into(),
+            ..RequestDraft::default()
+        };
+        assert_eq!(draft.to_spec(&vars, "u").expect("ok").idempotency_key, None);
+        draft.idempotency_enabled = true;
+        assert_eq!(
+            draft
+                .to_spec(&vars, "u")
+                .expect("ok")
+                .idempotency_key
+                .as_deref(),
+            Some("k")
+        );
+    }
+
+    #[test]
+    fn auth_helper_builds_the_header_from_resolved_fields() {
+        let mut vars = Variables::new();
+        vars.set("token", "t-123", true);
+        let mut draft = RequestDraft {
+            url: "http://127.0.0.1:9/".into(),
+            ..RequestDraft::default()
+        };
+        draft
+            .headers
+            .push(KeyValue::new("Authorization", "typed by hand"));
+        draft.auth.kind = AuthKind::Bearer;
+        draft.auth.bearer_token = "{{token}}".into();
+        let spec = draft.to_spec(&vars, "u").expect("defined");
+        let auth: Vec<_> = spec
+            .headers
+            .iter()
+            .filter(|h| h.name.eq_ignore_ascii_case("authorization"))
+            .collect();
+        assert_eq!(auth.len(), 1, "the helper replaces the typed row");
+        assert_eq!(auth[0].value, "Bearer t-123");
+        assert!(auth[0].secret);
+        draft.auth.bearer_token = "{{missing}}".into();
+        let err = draft.to_spec(&vars, "u").expect_err("unknown");
+        assert_eq!(
+            err.to_string(),
+            "unknown variable {{missing}} in Bearer token"
+        );
+    }
+}

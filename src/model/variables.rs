@@ -1,0 +1,461 @@
+//! `{{name}}` variables: resolving them in a request (URL, query and header values, body) and
+//! masking the secret ones in everything shown. Pure: the window and the CLI call the same
+//! functions, so a request resolves the same way in both.
+//!
+//! Syntax: `{{name}}` with optional spaces inside the braces; a name is letters, digits, `_`,
+//! `-` and `.`. Anything else between braces (`{{ a b }}`, `{{}}`, a lone `{{`) is kept as typed,
+//! so JSON and template bodies pass through. Values are not resolved again (no recursion).
+//! `{{uuid}}` is built in: one fresh UUID per Send, the same in every place of that request; an
+//! environment variable named `uuid` does not replace it.
+
+use super::environment::Environment;
+use super::event::RunEvent;
+use super::request::{Body, KeyValue, RequestSpec};
+use std::collections::BTreeMap;
+
+/// The built-in variable: a fresh UUID per Send.
+pub const UUID_VARIABLE: &str = "uuid";
+/// What a secret value is shown as.
+pub const SECRET_MASK: &str = "***";
+
+/// The variables a request is resolved with: an environment's, plus overrides (`--var k=v`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Variables {
+    entries: BTreeMap<String, Entry>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Entry {
+    value: String,
+    secret: bool,
+}
+
+impl Variables {
+    /// No variables (only `{{uuid}}` resolves).
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The variables of `env`; of two with the same name the first wins; blank names are skipped.
+    pub fn from_environment(env: &Environment) -> Self {
+        let mut out = Self::new();
+        for v in &env.variables {
+            let name = v.name.trim();
+            if !name.is_empty() && !out.entries.contains_key(name) {
+                out.set(name, v.value.clone(), v.secret);
+            }
+        }
+        out
+    }
+
+    /// Sets `name` to `value` (replacing any earlier value and secret flag).
+    pub fn set(&mut self, name: impl Into<String>, value: impl Into<String>, secret: bool) {
+        self.entries.insert(
+            name.into(),
+            Entry {
+                value: value.into(),
+                secret,
+            },
+        );
+    }
+
+    /// Overrides the value of `name` (e.g. `--var name=value`), keeping its secret flag when
+    /// it exists; a new name is not secret.
+    pub fn override_value(&mut self, name: &str, value: impl Into<String>) {
+        let secret = self.is_secret(name);
+        self.set(name, value, secret);
+    }
+
+    /// Removes `name` (using it is then an unknown variable).
+    pub fn remove(&mut self, name: &str) {
+        self.entries.remove(name);
+    }
+
+    /// The value of `name`, if defined.
+    pub fn get(&self, name: &str) -> Option<&str> {
+        self.entries.get(name).map(|e| e.value.as_str())
+    }
+
+    /// Whether `name` is defined and secret.
+    pub fn is_secret(&self, name: &str) -> bool {
+        self.entries.get(name).is_some_and(|e| e.secret)
+    }
+
+    /// Defined names, sorted.
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.entries.keys().map(String::as_str)
+    }
+
+    /// The non-empty values of the secret variables (what [`mask_secret_values`] hides).
+    pub fn secret_values(&self) -> Vec<String> {
+        self.entries
+            .values()
+            .filter(|e| e.secret && !e.value.is_empty())
+            .map(|e| e.value.clone())
+            .collect()
+    }
+}
+
+/// A `{{name}}` that no variable defines, and where it was used.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown {} {} in {place}", if .names.len() == 1 { "variable" } else { "variables" }, braced(.names))]
+pub struct UnknownVariable {
+    /// The undefined names, in order of appearance, without braces.
+    pub names: Vec<String>,
+    /// Where: `URL`, `query parameter q`, `header Authorization`, `body`, `form field f`,
+    /// `Bearer token`, `Basic auth user`, `Basic auth password`.
+    pub place: String,
+}
+
+fn braced(names: &[String]) -> String {
+    names
+        .iter()
+        .map(|n| format!("{{{{{n}}}}}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Text after substitution.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Resolved {
+    /// The text with every variable replaced.
+    pub text: String,
+    /// Whether a secret variable was substituted (the row holding it becomes secret).
+    pub used_secret: bool,
+}
+
+/// `text` with every `{{name}}` replaced by its value (`{{uuid}}` by `fresh_uuid`).
+///
+/// ```
+/// use retryscope::model::{Variables, resolve_text};
+/// let mut vars = Variables::new();
+/// vars.set("host", "127.0.0.1:8080", false);
+/// let r = resolve_text("http://{{ host }}/x?id={{uuid}}", &vars, "u-1", "URL").unwrap();
+/// assert_eq!(r.text, "http://127.0.0.1:8080/x?id=u-1");
+/// ```
+///
+/// # Errors
+/// [`UnknownVariable`] naming every undefined variable in `text`, with `place` as given.
+pub fn resolve_text(
+    text: &str,
+    vars: &Variables,
+    fresh_uuid: &str,
+    place: &str,
+) -> Result<Resolved, UnknownVariable> {
+    substitute(text, vars, fresh_uuid, false, place)
+}
+
+/// `text` resolved for display: secret variables appear as [`SECRET_MASK`]; unknown ones stay
+/// as typed (`{{name}}`), so a title can be shown even for a request that cannot be sent.
+pub fn resolve_text_masked(text: &str, vars: &Variables, fresh_uuid: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    scan(text, &mut out, |name, out| {
+        if name == UUID_VARIABLE {
+            out.push_str(fresh_uuid);
+        } else if vars.is_secret(name) {
+            out.push_str(SECRET_MASK);
+        } else if let Some(v) = vars.get(name) {
+            out.push_str(v);
+        } else {
+            out.push_str("{{");
+            out.push_str(name);
+            out.push_str("}}");
+        }
+    });
+    out
+}
+
+fn substitute(
+    text: &str,
+    vars: &Variables,
+    fresh_uuid: &str,
+    mut used_secret: bool,
+    place: &str,
+) -> Result<Resolved, UnknownVariable> {
+    let mut out = String::with_capacity(text.len());
+    let mut unknown: Vec<String> = Vec::new();
+    scan(text, &mut out, |name, out| {
+        if name == UUID_VARIABLE {
+            out.push_str(fresh_uuid);
+        } else if let Some(v) = vars.get(name) {
+            used_secret |= vars.is_secret(name);
+            out.push_str(v);
+        } else if !unknown.iter().any(|u| u == name) {
+            unknown.push(name.to_owned());
+        }
+    });
+    if unknown.is_empty() {
+        Ok(Resolved {
+            text: out,
+            used_secret,
+        })
+    } else {
+        Err(UnknownVariable {
+            names: unknown,
+            place: place.to_owned(),
+        })
+    }
+}
+
+/// Copies `text` into `out`, calling `on_var(name, out)` for every well-formed `{{name}}`.
+fn scan(text: &str, out: &mut String, mut on_var: impl FnMut(&str, &mut String)) {
+    let mut rest = text;
+    while let Some(open) = rest.find("{{") {
+        out.push_str(&rest[..open]);
+        let after = &rest[open + 2..];
+        let name = after
+            .find("}}")
+            .map(|close| (close, after[..close].trim()))
+            .filter(|(_, n)| is_variable_name(n));
+        match name {
+            Some((close, name)) => {
+                on_var(name, out);
+                rest = &after[close + 2..];
+            }
+            None => {
+                // Not a variable: keep one `{` and look again from the next character, so
+                // `{{{a}}}` still finds `{{a}}`.
+                out.push('{');
+                rest = &rest[open + 1..];
+            }
+        }
+    }
+    out.push_str(rest);
+}
+
+/// Whether `name` may be used as `{{name}}`: non-empty; letters, digits, `_`, `-`, `.`.
+pub fn is_variable_name(name: &str) -> bool {
+    !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.'))
+}
+
+/// `spec` with variables resolved in the URL, the enabled query, header and form field values,
+/// and text/JSON bodies (names, disabled rows and file paths are kept as typed). A row that
+/// received a secret variable is marked secret, so it is masked wherever rows are shown.
+///
+/// # Errors
+/// The first place (in that order) holding an unknown variable.
+pub fn resolve_spec(
+    spec: &RequestSpec,
+    vars: &Variables,
+    fresh_uuid: &str,
+) -> Result<RequestSpec, UnknownVariable> {
+    let mut out = spec.clone();
+    out.url = resolve_text(&spec.url, vars, fresh_uuid, "URL")?.text;
+    resolve_rows(&mut out.query, vars, fresh_uuid, "query parameter")?;
+    resolve_rows(&mut out.headers, vars, fresh_uuid, "header")?;
+    match &mut out.body {
+        Body::Text { text, .. } | Body::Json { text } => {
+            *text = resolve_text(text, vars, fresh_uuid, "body")?.text;
+        }
+        Body::Form { fields } => resolve_rows(fields, vars, fresh_uuid, "form field")?,
+        Body::None | Body::File { .. } => {}
+    }
+    if let Some(key) = &mut out.idempotency_key {
+        *key = resolve_text(key, vars, fresh_uuid, "Idempotency-Key")?.text;
+    }
+    Ok(out)
+}
+
+fn resolve_rows(
+    rows: &mut [KeyValue],
+    vars: &Variables,
+    fresh_uuid: &str,
+    what: &str,
+) -> Result<(), UnknownVariable> {
+    for row in rows.iter_mut().filter(|r| r.enabled) {
+        let place = format!("{what} {}", row.name.trim());
+        let r = resolve_text(&row.value, vars, fresh_uuid, place.trim_end())?;
+        row.value = r.text;
+        row.secret |= r.used_secret;
+    }
+    Ok(())
+}
+
+/// `text` with every occurrence of each of `secrets` replaced by [`SECRET_MASK`] (longest
+/// first, so a secret containing another is masked whole). Empty secrets are ignored.
+pub fn mask_secret_values(text: &str, secrets: &[String]) -> String {
+    let mut sorted: Vec<&String> = secrets.iter().filter(|s| !s.is_empty()).collect();
+    sorted.sort_by_key(|s| std::cmp::Reverse(s.len()));
+    let mut out = text.to_owned();
+    for s in sorted {
+        if out.contains(s.as_str()) {
+            out = out.replace(s.as_str(), SECRET_MASK);
+        }
+    }
+    out
+}
+
+/// `event` with every string in it (URLs, messages, response headers, body previews) passed
+/// through [`mask_secret_values`]. With no secrets the event is returned as is.
+pub fn mask_event_secrets(event: RunEvent, secrets: &[String]) -> RunEvent {
+    if secrets.iter().all(String::is_empty) {
+        return event;
+    }
+    let Ok(mut value) = serde_json::to_value(&event) else {
+        return event;
+    };
+    mask_json_strings(&mut value, secrets);
+    // The masked value has the same shape, so it always reads back; should it not, the
+    // original is dropped rather than shown unmasked.
+    serde_json::from_value(value).unwrap_or_else(|_| masked_placeholder(event))
+}
+
+fn masked_placeholder(event: RunEvent) -> RunEvent {
+    let mut event = event;
+    if let RunEvent::RunStarted { url, .. } | RunEvent::AttemptStarted { url, .. } = &mut event {
+        SECRET_MASK.clone_into(url);
+    }
+    event
+}
+
+fn mask_json_strings(value: &mut serde_json::Value, secrets: &[String]) {
+    match value {
+        serde_json::Value::String(s) => {
+            let masked = mask_secret_values(s, secrets);
+            if masked != *s {
+                *s = masked;
+            }
+        }
+        serde_json::Value::Array(items) => {
+            for v in items {
+                mask_json_strings(v, secrets);
+            }
+        }
+        serde_json::Value::Object(map) => {
+            for v in map.values_mut() {
+                mask_json_strings(v, secrets);
+            }
+        }
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Variable;
+
+    fn vars() -> Variables {
+        let mut env = Environment::new("local");
+        env.variables = vec![
+            Variable::new("host", "127.0.0.1:9"),
+            Variable::secret("token", "s3cr3t-value"),
+            Variable::new("host", "ignored: first wins"),
+            Variable::new("uuid", "not the built-in"),
+        ];
+        Variables::from_environment(&env)
+    }
+
+    #[test]
+    fn resolves_every_place_and_spaces_inside_braces() {
+        let mut spec = RequestSpec::get("http://{{host}}/a?id={{ uuid }}");
+        spec.query.push(KeyValue::new("q", "{{host}}"));
+        spec.headers
+            .push(KeyValue::new("X-Token", "Bearer {{token}}"));
+        spec.headers.push(KeyValue::new("Accept", "*/*"));
+        spec.body = Body::Json {
+            text: r#"{"h":"{{host}}","n":{"a":1}}"#.into(),
+        };
+        let out = resolve_spec(&spec, &vars(), "U").expect("all defined");
+        assert_eq!(out.url, "http://127.0.0.1:9/a?id=U");
+        assert_eq!(out.query[0].value, "127.0.0.1:9");
+        assert_eq!(out.headers[0].value, "Bearer s3cr3t-value");
+        assert!(
+            out.headers[0].secret,
+            "a row holding a secret becomes secret"
+        );
+        assert!(!out.headers[1].secret);
+        assert_eq!(
+            out.body,
+            Body::Json {
+                text: r#"{"h":"127.0.0.1:9","n":{"a":1}}"#.into()
+            }
+        );
+    }
+
+    #[test]
+    fn unknown_variables_are_named_with_their_place() {
+        let mut spec = RequestSpec::get("http://127.0.0.1:9/");
+        spec.headers
+            .push(KeyValue::new("Authorization", "Bearer {{x}}"));
+        let err = resolve_spec(&spec, &vars(), "U").expect_err("x is unknown");
+        assert_eq!(
+            err.to_string(),
+            "unknown variable {{x}} in header Authorization"
+        );
+        let err = resolve_text("{{a}}/{{b}}/{{a}}", &vars(), "U", "URL").expect_err("unknown");
+        assert_eq!(err.to_string(), "unknown variables {{a}}, {{b}} in URL");
+        // Disabled rows are not sent, so they may hold anything.
+        spec.headers[0].enabled = false;
+        assert!(resolve_spec(&spec, &vars(), "U").is_ok());
+    }
+
+    #[test]
+    fn uuid_is_built_in_and_the_same_everywhere_in_one_send() {
+        let r = resolve_text("{{uuid}}-{{uuid}}", &vars(), "U1", "URL").expect("built in");
+        assert_eq!(r.text, "U1-U1");
+        assert!(!r.used_secret);
+    }
+
+    #[test]
+    fn non_variables_are_kept_as_typed() {
+        for text in ["{{}}", "{{ a b }}", "a {{ b", "}}{{", r#"{"a":{"b":{}}}"#] {
+            let r = resolve_text(text, &Variables::new(), "U", "body").expect("literal");
+            assert_eq!(r.text, text);
+        }
+        let r = resolve_text("{{{host}}}", &vars(), "U", "body").expect("inner var");
+        assert_eq!(r.text, "{127.0.0.1:9}");
+    }
+
+    #[test]
+    fn no_recursion() {
+        let mut v = Variables::new();
+        v.set("a", "{{b}}", false);
+        let r = resolve_text("{{a}}", &v, "U", "URL").expect("value not resolved again");
+        assert_eq!(r.text, "{{b}}");
+    }
+
+    #[test]
+    fn masked_display_hides_secrets_and_keeps_unknowns() {
+        let shown = resolve_text_masked("http://{{host}}/?t={{token}}&u={{nope}}", &vars(), "U");
+        assert_eq!(shown, "http://127.0.0.1:9/?t=***&u={{nope}}");
+    }
+
+    #[test]
+    fn overrides_keep_the_secret_flag() {
+        let mut v = vars();
+        v.override_value("token", "other");
+        v.override_value("new", "n");
+        assert!(v.is_secret("token"));
+        assert_eq!(v.get("token"), Some("other"));
+        assert!(!v.is_secret("new"));
+        assert_eq!(v.secret_values(), ["other"]);
+    }
+
+    #[test]
+    fn secret_values_are_masked_in_events() {
+        let secrets = vec!["s3cr3t-value".to_owned(), "s3cr3t".to_owned()];
+        assert_eq!(
+            mask_secret_values("a s3cr3t-value b s3cr3t c", &secrets),
+            "a *** b *** c"
+        );
+        let event = RunEvent::RunStarted {
+            run_id: 1,
+            seed: 1,
+            profile: "p".into(),
+            method: "GET".into(),
+            url: "http://h/?t=s3cr3t-value".into(),
+            started_at: chrono::DateTime::parse_from_rfc3339("2026-12-01T10:00:00+01:00")
+                .expect("valid date"),
+        };
+        let masked = mask_event_secrets(event.clone(), &secrets);
+        let RunEvent::RunStarted { url, .. } = masked else {
+            panic!("same variant");
+        };
+        assert_eq!(url, "http://h/?t=***");
+        assert_eq!(mask_event_secrets(event.clone(), &[]), event);
+    }
+}

@@ -1,0 +1,371 @@
+//! The Requests section: saved requests with search, Save, Save as new, Rename, Duplicate and
+//! Delete (confirmed). Clicking one loads it into the composer (asking first when the composer
+//! has unsaved changes). Files hold no secret values: after loading, secrets are typed again or
+//! come from `{{variables}}` of a secret environment variable.
+
+use super::composer::Composer;
+use super::workbench::DEMO_PLACEHOLDER;
+use crate::model::{RequestDraft, SavedRequest};
+use crate::store::RequestLibrary;
+use egui::Ui;
+
+/// What waits for a confirmation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Pending {
+    Delete(String),
+    Load(String),
+}
+
+/// The panel's state.
+#[derive(Debug, Default)]
+pub struct RequestLibraryPanel {
+    library: Option<RequestLibrary>,
+    requests: Vec<SavedRequest>,
+    problems: Vec<String>,
+    search: String,
+    new_name: String,
+    /// The saved request the composer was loaded from or last saved to.
+    current: Option<String>,
+    /// The composer's draft (without secrets) when it was loaded or saved.
+    snapshot: Option<RequestDraft>,
+    renaming: Option<(String, String)>,
+    pending: Option<Pending>,
+    /// The demo server's base URL: stored as `{{demo}}` (its port changes per start).
+    demo_base_url: Option<String>,
+}
+
+impl RequestLibraryPanel {
+    /// A panel over `library` (`None` = no data folder), listing it. URLs starting with
+    /// `demo_base_url` are saved with `{{demo}}` in its place and get the current demo address
+    /// back when loaded.
+    pub fn new(library: Option<RequestLibrary>, demo_base_url: Option<String>) -> Self {
+        let mut panel = Self {
+            library,
+            demo_base_url,
+            ..Self::default()
+        };
+        panel.reload();
+        panel
+    }
+
+    /// Re-reads the library folder.
+    pub fn reload(&mut self) {
+        if let Some(lib) = &self.library {
+            let loaded = lib.list();
+            self.requests = loaded.requests;
+            self.problems = loaded.problems;
+        }
+    }
+
+    /// Every saved request, sorted by name.
+    pub fn requests(&self) -> &[SavedRequest] {
+        &self.requests
+    }
+
+    /// The id of the saved request the composer holds, if any.
+    pub fn current(&self) -> Option<&str> {
+        self.current.as_deref()
+    }
+
+    /// Whether the composer differs from the saved request it was loaded from (any edit
+    /// counts when it was not loaded from one).
+    pub fn has_unsaved_changes(&self, composer: &Composer) -> bool {
+        self.snapshot.as_ref().map_or(composer.edits > 0, |s| {
+            *s != composer.draft.without_secrets()
+        })
+    }
+
+    /// Draws the section; returns a status line (`(is_error, text)`) after an action.
+    pub fn ui(&mut self, ui: &mut Ui, composer: &mut Composer) -> Option<(bool, String)> {
+        let mut status = None;
+        egui::CollapsingHeader::new("Requests")
+            .id_salt("requests_section")
+            .default_open(true)
+            .show(ui, |ui| status = self.body(ui, composer));
+        status
+    }
+
+    fn body(&mut self, ui: &mut Ui, composer: &mut Composer) -> Option<(bool, String)> {
+        let Some(lib) = self.library.clone() else {
+            ui.weak("no data folder is known: saved requests are off (set RETRYSCOPE_DATA_DIR)");
+            return None;
+        };
+        let mut status = None;
+        ui.horizontal(|ui| {
+            let label = ui.label("Search requests");
+            ui.add(
+                egui::TextEdit::singleline(&mut self.search)
+                    .id_salt("requests.search")
+                    .hint_text("name, method or URL")
+                    .desired_width(160.0),
+            )
+            .labelled_by(label.id);
+        });
+        for p in &self.problems {
+            ui.colored_label(ui.visuals().error_fg_color, p);
+        }
+        let shown: Vec<&SavedRequest> = self
+            .requests
+            .iter()
+            .filter(|r| r.matches(&self.search))
+            .collect();
+        if self.requests.is_empty() {
+            ui.weak("no saved requests yet: type a name and press Save as new");
+        } else if shown.is_empty() {
+            ui.weak("no saved request matches");
+        }
+        let mut clicked = None;
+        egui::ScrollArea::vertical()
+            .id_salt("requests.list")
+            .max_height(160.0)
+            .show(ui, |ui| {
+                for r in shown {
+                    let text = format!("{} {}", r.request.method, r.name);
+                    if ui
+                        .selectable_label(self.current.as_ref() == Some(&r.id), text)
+                        .on_hover_text(&r.request.url)
+                        .clicked()
+                    {
+                        clicked = Some(r.id.clone());
+                    }
+                }
+            });
+        if let Some(id) = clicked {
+            if self.has_unsaved_changes(composer) && self.current.as_ref() != Some(&id) {
+                self.pending = Some(Pending::Load(id));
+            } else {
+                status = self.load(&lib, &id, composer);
+            }
+        }
+        ui.horizontal(|ui| {
+            let label = ui.label("Request name");
+            ui.add(
+                egui::TextEdit::singleline(&mut self.new_name)
+                    .id_salt("requests.new_name")
+                    .hint_text("name for Save as new")
+                    .desired_width(160.0),
+            )
+            .labelled_by(label.id);
+        });
+        ui.horizontal_wrapped(|ui| {
+            if ui
+                .button("Save request")
+                .on_hover_text("save over the selected request (secret values are not saved)")
+                .clicked()
+            {
+                status = Some(self.save(&lib, composer));
+            }
+            if ui
+                .button("Save as new")
+                .on_hover_text("save as a new request named as typed (secret values are not saved)")
+                .clicked()
+            {
+                status = Some(self.save_new(&lib, composer));
+            }
+            let selected = self.current.clone();
+            ui.add_enabled_ui(selected.is_some(), |ui| {
+                if ui.button("Rename").clicked()
+                    && let Some(id) = &selected
+                {
+                    let name = self.name_of(id).unwrap_or_default();
+                    self.renaming = Some((id.clone(), name));
+                }
+                if ui.button("Duplicate").clicked()
+                    && let Some(id) = &selected
+                {
+                    status = Some(match lib.duplicate(id) {
+                        Ok(copy) => {
+                            self.current = Some(copy.id.clone());
+                            self.snapshot = Some(self.for_composer(&copy.request));
+                            self.reload();
+                            (false, format!("saved \"{}\"", copy.name))
+                        }
+                        Err(e) => (true, e.to_string()),
+                    });
+                }
+                if ui.button("Delete").clicked()
+                    && let Some(id) = &selected
+                {
+                    self.pending = Some(Pending::Delete(id.clone()));
+                }
+            });
+        });
+        if let Some(s) = self.rename_row(ui, &lib) {
+            status = Some(s);
+        }
+        if let Some(s) = self.confirm_row(ui, &lib, composer) {
+            status = Some(s);
+        }
+        status
+    }
+
+    fn rename_row(&mut self, ui: &mut Ui, lib: &RequestLibrary) -> Option<(bool, String)> {
+        let (id, name) = self.renaming.as_mut()?;
+        let mut done = None;
+        let mut cancel = false;
+        // Wraps: the composer panel may be narrower than the row.
+        ui.horizontal_wrapped(|ui| {
+            let label = ui.label("New name");
+            ui.add(
+                egui::TextEdit::singleline(name)
+                    .id_salt("requests.rename")
+                    .desired_width(160.0),
+            )
+            .labelled_by(label.id);
+            if ui.button("Apply rename").clicked() {
+                done = Some(lib.rename(id, name));
+            }
+            cancel = ui.button("Cancel rename").clicked();
+        });
+        if cancel {
+            self.renaming = None;
+        }
+        let result = done?;
+        self.renaming = None;
+        self.reload();
+        Some(match result {
+            Ok(r) => (false, format!("renamed to \"{}\"", r.name)),
+            Err(e) => (true, e.to_string()),
+        })
+    }
+
+    fn confirm_row(
+        &mut self,
+        ui: &mut Ui,
+        lib: &RequestLibrary,
+        composer: &mut Composer,
+    ) -> Option<(bool, String)> {
+        let pending = self.pending.clone()?;
+        let mut status = None;
+        ui.horizontal_wrapped(|ui| match &pending {
+            Pending::Delete(id) => {
+                let name = self.name_of(id).unwrap_or_default();
+                ui.label(format!("Delete the saved request \"{name}\"?"));
+                if ui.button("Confirm delete").clicked() {
+                    self.pending = None;
+                    status = Some(match lib.delete(id) {
+                        Ok(()) => {
+                            self.current = None;
+                            self.snapshot = None;
+                            self.reload();
+                            (false, format!("deleted \"{name}\""))
+                        }
+                        Err(e) => (true, e.to_string()),
+                    });
+                }
+                if ui.button("Cancel delete").clicked() {
+                    self.pending = None;
+                }
+            }
+            Pending::Load(id) => {
+                ui.label("The composer has unsaved changes; load the saved request anyway?");
+                if ui.button("Discard and load").clicked() {
+                    self.pending = None;
+                    status = self.load(lib, id, composer);
+                }
+                if ui.button("Keep editing").clicked() {
+                    self.pending = None;
+                }
+            }
+        });
+        status
+    }
+
+    fn name_of(&self, id: &str) -> Option<String> {
+        self.requests
+            .iter()
+            .find(|r| r.id == id)
+            .map(|r| r.name.clone())
+    }
+
+    fn load(
+        &mut self,
+        lib: &RequestLibrary,
+        id: &str,
+        composer: &mut Composer,
+    ) -> Option<(bool, String)> {
+        match lib.load(id) {
+            Ok(saved) => {
+                let draft = self.for_composer(&saved.request);
+                composer.draft = draft.clone();
+                composer.edits += 1;
+                self.current = Some(saved.id);
+                self.snapshot = Some(draft);
+                self.new_name.clone_from(&saved.name);
+                None
+            }
+            Err(e) => Some((true, e.to_string())),
+        }
+    }
+
+    fn save(&mut self, lib: &RequestLibrary, composer: &Composer) -> (bool, String) {
+        let Some(id) = self.current.clone() else {
+            return self.save_new(lib, composer);
+        };
+        let name = self
+            .name_of(&id)
+            .unwrap_or_else(|| self.typed_name(composer));
+        let saved = SavedRequest::new(id, name, &self.for_file(&composer.draft));
+        match lib.save(&saved) {
+            Ok(_) => {
+                self.snapshot = Some(composer.draft.without_secrets());
+                self.reload();
+                (
+                    false,
+                    format!("saved \"{}\" (without secret values)", saved.name),
+                )
+            }
+            Err(e) => (true, e.to_string()),
+        }
+    }
+
+    fn save_new(&mut self, lib: &RequestLibrary, composer: &Composer) -> (bool, String) {
+        let name = self.typed_name(composer);
+        match lib.save_new(&name, &self.for_file(&composer.draft)) {
+            Ok(saved) => {
+                self.current = Some(saved.id.clone());
+                self.snapshot = Some(composer.draft.without_secrets());
+                self.reload();
+                (
+                    false,
+                    format!("saved \"{}\" (without secret values)", saved.name),
+                )
+            }
+            Err(e) => (true, e.to_string()),
+        }
+    }
+
+    /// `draft` as stored: the demo address as `{{demo}}`.
+    fn for_file(&self, draft: &RequestDraft) -> RequestDraft {
+        let mut out = draft.clone();
+        if let Some(base) = &self.demo_base_url
+            && out.url.starts_with(base.as_str())
+        {
+            out.url = out.url.replacen(base.as_str(), DEMO_PLACEHOLDER, 1);
+        }
+        out
+    }
+
+    /// `draft` from a file for the composer: `{{demo}}` back to the demo address.
+    fn for_composer(&self, draft: &RequestDraft) -> RequestDraft {
+        let mut out = draft.clone();
+        if let Some(base) = &self.demo_base_url {
+            out.url = out.url.replace(DEMO_PLACEHOLDER, base);
+        }
+        out
+    }
+
+    /// The typed name, else `METHOD /path` of the composer's URL.
+    fn typed_name(&self, composer: &Composer) -> String {
+        let typed = self.new_name.trim();
+        if typed.is_empty() {
+            format!(
+                "{} {}",
+                composer.draft.method.trim(),
+                super::timeline::url_path(composer.draft.url.trim())
+            )
+        } else {
+            typed.to_owned()
+        }
+    }
+}

@@ -11,5 +11,6 @@ pub mod engine;
 pub mod model;
 pub mod policy;
 pub mod profile;
+pub mod service;
 pub mod store;
 pub mod ui;

@@ -1,7 +1,6 @@
 //! The thin eframe wrapper around [`WorkbenchState`]: services, engine waker, persistence,
 //! and the smoke-run automation.
 
-use super::app_services::AppServices;
 use super::file_dialogs::RfdDialogs;
 use super::fonts::install_fallback_fonts;
 use super::frame_stats::FrameStats;
@@ -11,6 +10,7 @@ use super::smoke_run::{SmokeResult, SmokeRun};
 use super::workbench::{WorkbenchSetup, WorkbenchState};
 use super::{AppOptions, MIN_WINDOW};
 use crate::engine::EngineService;
+use crate::service::AppServices;
 use std::sync::Arc;
 use std::time::Duration;
 

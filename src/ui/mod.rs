@@ -6,7 +6,6 @@
 //! contract with `main.rs`.
 
 pub mod app;
-pub mod app_services;
 pub mod auth_editor;
 pub mod backoff_editor;
 pub mod body_editor;

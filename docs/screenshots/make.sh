@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Regenerates the workbench screenshots (issue 7: 800×600, 1280×800 and 1920×1080, dark and
+# light) from the real window under Xvfb, each with the default demo run in progress.
+# Needs: xvfb, Mesa (libgl1-mesa-dri), a built binary (default target/debug/retryscope).
+# Usage: docs/screenshots/make.sh [BINARY]
+set -euo pipefail
+cd "$(dirname "$0")"
+bin=${1:-../../target/debug/retryscope}
+for size in 800x600 1280x800 1920x1080; do
+  for theme in dark light; do
+    display=":$((90 + RANDOM % 9))"
+    Xvfb "$display" -screen 0 "${size}x24" >/dev/null 2>&1 &
+    xvfb=$!
+    sleep 1
+    home=$(mktemp -d)
+    # A fresh HOME: no saved workspace, no keyring; the run is the first-run demo request.
+    DISPLAY=$display LIBGL_ALWAYS_SOFTWARE=1 HOME=$home XDG_CONFIG_HOME=$home/.config \
+      XDG_DATA_HOME=$home/.local/share timeout 60 "$bin" --window-size "$size" --theme "$theme" \
+      --screenshot "workbench-$size-$theme.png" --exit-after-ms 3500
+    kill "$xvfb" 2>/dev/null || true
+    rm -rf "$home"
+    echo "workbench-$size-$theme.png"
+  done
+done

@@ -17,5 +17,7 @@ pub use profile::{
     Backoff, Combine, DelayHeader, HeaderUnit, OnExceedMax, OtherStatusAction, PROFILE_FORMAT,
     ProfileTimeouts, RetryOn, RetryProfile, Strategy,
 };
-pub use request::{Body, KeyValue, RequestSpec, Timeouts, standard_method_case};
+pub use request::{
+    Body, KeyValue, MultipartPart, PartSource, RequestSpec, Timeouts, standard_method_case,
+};
 pub use status_set::{StatusRange, StatusSet};

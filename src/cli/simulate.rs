@@ -129,7 +129,7 @@ fn progress_bar(samples: u64, retries: u64) -> ProgressBar {
     }
     let bar = ProgressBar::with_draw_target(Some(samples), ProgressDrawTarget::stderr());
     if let Ok(style) = ProgressStyle::with_template(
-        "sampling {bar:40} {human_pos}/{human_len} samples  {percent}%  eta {eta}  (Ctrl-C stops)",
+        "{wide_bar} {human_pos}/{human_len} samples, eta {eta} (Ctrl-C stops)",
     ) {
         bar.set_style(style);
     }

@@ -5,8 +5,10 @@
 //! are in [`exit`].
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
+pub mod curl_args;
 pub mod demo_server;
 pub mod exit;
+pub mod final_response;
 pub mod gui;
 pub mod mask;
 pub mod out;
@@ -53,6 +55,8 @@ pub struct Cli {
 }
 
 /// Subcommands.
+// `Run` carries many flags; the enum is parsed once per process, so it stays unboxed.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Send a request and retry it under a profile, printing a live timeline.

@@ -1,6 +1,8 @@
 //! `retryscope run`: one request under a profile, printed live as a timeline or JSON Lines.
 
+use super::curl_args::CurlArgs;
 use super::exit::{self, CliError};
+use super::final_response::FinalResponse;
 use super::mask;
 use super::profile_source;
 use super::request_args::build_spec;
@@ -8,7 +10,7 @@ use super::signal::{self, Stop};
 use super::timeline_text::TextTimeline;
 use super::variables_args::VariablesArgs;
 use crate::engine::{self, RunOptions};
-use crate::model::{OutcomeKind, RunEvent};
+use crate::model::{AttemptOutcome, OutcomeKind, RunEvent};
 use clap::Args;
 use std::io::Write;
 use std::path::PathBuf;
@@ -31,11 +33,24 @@ Examples (start `retryscope demo-server --port 8080` first):
   retryscope run -X POST -d '{\"a\":1}' --idempotency-key=order-42 http://127.0.0.1:8080/echo
   retryscope run -d @body.json --deadline-ms 5000 \\
       'http://127.0.0.1:8080/retry-after?value=2&times=1'
+  retryscope run -s -i -u alice:s3cret http://127.0.0.1:8080/echo
+  retryscope run -o answer.bin 'http://127.0.0.1:8080/bytes?n=100000'
+  retryscope run -F name=value -F 'upload=@photo.png;type=image/png' http://127.0.0.1:8080/echo
+  retryscope run --max-redirs 2 'http://127.0.0.1:8080/redirect?to=/status/200'
 
 Output: one line per attempt (start time, status or error, duration, verdict), one line per
 wait (the explanation of the planned wait, then the measured wait), and a summary with the
-seed (replay any run with --seed). Secret headers (Authorization, Cookie, *token*, …) print
-as ***.
+seed (replay any run with --seed). Between the timeline and the summary: the final attempt's
+response headers with -i (`< name: value`), then its body when it is UTF-8 text of at most
+4 KiB (else one line with its size; --no-body hides it; -o FILE saves it instead). -s leaves
+out the attempt, wait and request-header lines. Secret headers (Authorization, Cookie,
+*token*, …) print as ***, and so do secret values the request sent wherever they come back in
+the printed body (echo servers); -o saves the body byte for byte.
+
+curl flags: -i, -o, -s, -u, -k, -F mean what they mean in curl. Redirects are followed by
+default (each hop shown in its attempt); -L is accepted and changes nothing, --max-redirs N
+limits the hops, --no-follow stops following. With --json stdout carries only the JSON Lines
+events: -o still saves the body, -i, -s and --no-body are refused.
 
 Exit codes: 0 success; 1 gave up, stopped, deadline or error outcome; 2 usage or profile
 error; 130 interrupted by Ctrl-C, 143 by SIGTERM (the run is cancelled cleanly first).")]
@@ -87,6 +102,9 @@ pub struct RunArgs {
         default_missing_value = AUTO_KEY
     )]
     pub idempotency_key: Option<String>,
+    /// curl-compatible flags.
+    #[command(flatten)]
+    pub curl: CurlArgs,
     /// `{{name}}` variables: --env, --var, --data-dir (boxed: keeps `Command` small).
     #[command(flatten)]
     pub variables: Box<VariablesArgs>,
@@ -127,6 +145,12 @@ pub fn execute(args: &RunArgs) -> Result<u8, CliError> {
         &args.headers,
         args.data.as_deref(),
     )?;
+    args.curl.apply(&mut spec, args.method.is_some())?;
+    if args.curl.output.as_deref() == Some(std::path::Path::new("-")) {
+        return Err(CliError::usage(
+            "-o - is not supported: stdout carries the timeline; give a file name",
+        ));
+    }
     spec.timeouts.total_ms = args.timeout_ms.or(spec.timeouts.total_ms);
     spec.timeouts.connect_ms = args.connect_timeout_ms.or(spec.timeouts.connect_ms);
     spec.timeouts.read_ms = args.read_timeout_ms.or(spec.timeouts.read_ms);
@@ -158,7 +182,7 @@ pub fn execute(args: &RunArgs) -> Result<u8, CliError> {
 
     // The request headers, printed under the run's first line (secrets masked).
     let mut sent_headers = String::new();
-    if !args.json {
+    if !args.json && !args.curl.silent {
         for h in spec.headers.iter().filter(|h| h.enabled) {
             sent_headers.push_str(&format!("> {}\n", mask::header_line(h)));
         }
@@ -178,31 +202,75 @@ pub fn execute(args: &RunArgs) -> Result<u8, CliError> {
         run_id: 1,
         seed: args.seed,
     };
-    runtime.block_on(drive(
-        spec,
-        profile,
-        options,
-        args.json,
-        sent_headers,
-        &secrets,
-    ))
+    let output = Output {
+        json: args.json,
+        silent: args.curl.silent,
+        include: args.curl.include,
+        show_body: !args.curl.no_body,
+        save_to: args.curl.output.clone(),
+        secrets: {
+            let mut all = mask::secret_values(&spec);
+            all.extend(secrets);
+            all
+        },
+    };
+    runtime.block_on(drive(spec, profile, options, output, sent_headers))
+}
+
+/// What `run` prints besides the events, from the flags.
+struct Output {
+    /// JSON Lines events only.
+    json: bool,
+    /// `-s`: no attempt, wait or request-header lines.
+    silent: bool,
+    /// `-i`: the final response's headers.
+    include: bool,
+    /// The final body (unless `--no-body`).
+    show_body: bool,
+    /// `-o FILE`.
+    save_to: Option<PathBuf>,
+    /// Secret values the request sends (secret headers, secret variables), masked in the
+    /// printed events, body and headers.
+    secrets: Vec<String>,
+}
+
+/// The event with its response body cut back to the usual preview, so `--json -o` prints the
+/// same events as `--json` alone.
+fn preview_only(mut event: RunEvent) -> RunEvent {
+    if let RunEvent::AttemptFinished {
+        outcome: AttemptOutcome::Response(r),
+        ..
+    } = &mut event
+        && r.body.bytes.len() > engine::BODY_PREVIEW_CAP
+    {
+        r.body.bytes.truncate(engine::BODY_PREVIEW_CAP);
+        r.body.truncated = true;
+    }
+    event
 }
 
 /// Starts the run and prints its events until `RunFinished`; Ctrl-C or SIGTERM cancels it
 /// (the summary then starts on a fresh line, see [`TextTimeline`]). `sent_headers` is printed
-/// right after the `RunStarted` line; `secrets` (values of secret variables) print as `***`.
+/// right after the `RunStarted` line. The final response block (`-i` headers, body or `-o`
+/// line) goes between the timeline and the summary.
 async fn drive(
     spec: crate::model::RequestSpec,
     profile: crate::model::RetryProfile,
     options: RunOptions,
-    json: bool,
+    output: Output,
     mut sent_headers: String,
-    secrets: &[String],
 ) -> Result<u8, CliError> {
     let mut signals = signal::StopSignals::install();
     let (tx, mut rx) = mpsc::channel::<RunEvent>(256);
-    let handle = engine::start_run(spec, profile, options, tx, None);
+    let (handle, run) = engine::prepare_run(spec, profile, options, tx, None);
+    let run = if output.save_to.is_some() {
+        run.keep_whole_bodies()
+    } else {
+        run
+    };
+    tokio::spawn(run.drive());
     let mut text = TextTimeline::default();
+    let mut last = FinalResponse::default();
     let mut interrupted: Option<Stop> = None;
     let mut stdout = std::io::stdout();
     loop {
@@ -219,9 +287,29 @@ async fn drive(
                 "the engine stopped without finishing the run (no run_finished event)",
             ));
         };
-        let event = crate::model::mask_event_secrets(mask::event(event), secrets);
-        let chunk = if json {
-            match serde_json::to_string(&event) {
+        let event = crate::model::mask_event_secrets(mask::event(event), &output.secrets);
+        let finished = match &event {
+            RunEvent::RunFinished { outcome, .. } => Some(outcome.kind),
+            _ => None,
+        };
+        // `-o`: saved once, when the run has ended (a cancelled run saves nothing).
+        let saved = match (&output.save_to, finished) {
+            (Some(path), Some(OutcomeKind::Cancelled)) => Some(Err(format!(
+                "the run was cancelled, so no final body was saved: {}",
+                path.display()
+            ))),
+            (Some(path), Some(_)) => Some(last.save(path)),
+            _ => None,
+        };
+        let chunk = if output.json {
+            if output.save_to.is_some()
+                && let RunEvent::AttemptFinished {
+                    attempt, outcome, ..
+                } = &event
+            {
+                last.keep(*attempt, outcome.clone());
+            }
+            match serde_json::to_string(&preview_only(event)) {
                 Ok(line) => line + "\n",
                 Err(e) => {
                     return Err(CliError::failed(format!(
@@ -229,22 +317,86 @@ async fn drive(
                     )));
                 }
             }
-        } else if matches!(event, RunEvent::RunStarted { .. }) {
-            text.render(&event) + std::mem::take(&mut sent_headers).as_str()
         } else {
-            text.render(&event)
+            text_chunk(
+                event,
+                &output,
+                &mut text,
+                &mut last,
+                &mut sent_headers,
+                saved.as_ref(),
+            )
         };
         crate::cli_out!("{chunk}");
         let _ = stdout.flush();
-        if let RunEvent::RunFinished { outcome, .. } = &event {
-            return Ok(match outcome.kind {
+        if let Some(kind) = finished {
+            let mut code = match kind {
                 OutcomeKind::Succeeded => exit::SUCCESS,
                 _ => match interrupted {
                     Some(Stop::Interrupt) => exit::INTERRUPTED,
                     Some(Stop::Terminate) => exit::TERMINATED,
                     None => exit::FAILED,
                 },
-            });
+            };
+            if let Some(Err(message)) = saved {
+                super::out::write_stderr(&format!("error: {message}\n"));
+                if code == exit::SUCCESS {
+                    code = exit::FAILED;
+                }
+            }
+            return Ok(code);
+        }
+    }
+}
+
+/// The text `event` prints (text mode), keeping the final attempt's outcome in `last`.
+/// `saved` is the `-o` result (bytes written) once the run has ended.
+fn text_chunk(
+    event: RunEvent,
+    output: &Output,
+    text: &mut TextTimeline,
+    last: &mut FinalResponse,
+    sent_headers: &mut String,
+    saved: Option<&Result<u64, String>>,
+) -> String {
+    let shown = |line: String| if output.silent { String::new() } else { line };
+    match event {
+        RunEvent::RunStarted { .. } => {
+            let line = text.render(&event);
+            shown(line + std::mem::take(sent_headers).as_str())
+        }
+        RunEvent::RunFinished {
+            ref outcome,
+            attempts,
+            elapsed_ms,
+            ..
+        } => {
+            let mut chunk = shown(text.close_open(elapsed_ms));
+            if output.include {
+                chunk.push_str(&last.header_lines(&output.secrets));
+            }
+            match (saved, &output.save_to) {
+                (Some(Ok(bytes)), Some(path)) => {
+                    chunk.push_str(&format!(
+                        "body: {bytes} bytes saved to {}\n",
+                        path.display()
+                    ));
+                }
+                (None, _) if output.show_body => chunk.push_str(&last.body_text(&output.secrets)),
+                _ => {}
+            }
+            chunk.push_str(&text.summary(outcome, attempts, elapsed_ms));
+            chunk
+        }
+        _ => {
+            let line = shown(text.render(&event));
+            if let RunEvent::AttemptFinished {
+                attempt, outcome, ..
+            } = event
+            {
+                last.keep(attempt, outcome);
+            }
+            line
         }
     }
 }

@@ -2,7 +2,7 @@
 //!
 //! A pure fold over [`RunEvent`]s returning the text to print, so it is tested without a run.
 
-use crate::model::{AttemptOutcome, OutcomeKind, RunEvent, Verdict};
+use crate::model::{AttemptOutcome, OutcomeKind, RunEvent, RunOutcome, Verdict};
 use chrono::{DateTime, FixedOffset};
 use std::collections::HashMap;
 
@@ -134,40 +134,55 @@ impl TextTimeline {
                 elapsed_ms,
                 ..
             } => {
-                // An attempt or wait the run ended during says so on its own line.
-                let lasted = (elapsed_ms - self.open_since_ms).max(0.0);
-                if self.wait_open {
-                    out.push_str(&format!("  -> cut short after {lasted:.1} ms"));
-                } else if self.attempt_open.is_some() {
-                    out.push_str(&format!("aborted after {lasted:.1} ms"));
-                }
-                close_wait(&mut out, &mut self.wait_open);
-                self.close_attempt(&mut out);
-                let label = match outcome.kind {
-                    OutcomeKind::Succeeded => "succeeded",
-                    OutcomeKind::GaveUp => "gave up",
-                    OutcomeKind::Stopped => "stopped",
-                    OutcomeKind::Deadline => "deadline",
-                    OutcomeKind::Cancelled => "cancelled",
-                    OutcomeKind::Error => "error",
-                };
-                // The engine's messages mostly start with the outcome already
-                // ("deadline reached: …", "succeeded on attempt …"): say it once.
-                let first_word = label.split(' ').next().unwrap_or(label);
-                let summary = if outcome.message.starts_with(first_word) {
-                    outcome.message.clone()
-                } else {
-                    format!("{label}: {}", outcome.message)
-                };
-                let plural = if *attempts == 1 { "" } else { "s" };
-                out.push_str(&format!(
-                    "{summary}  ({attempts} attempt{plural}, {:.2} s)\n",
-                    elapsed_ms / 1000.0
-                ));
-                if let Some(seed) = self.seed {
-                    out.push_str(&format!("seed {seed} (replay with --seed {seed})\n"));
-                }
+                out.push_str(&self.close_open(*elapsed_ms));
+                out.push_str(&self.summary(outcome, *attempts, *elapsed_ms));
             }
+        }
+        out
+    }
+
+    /// The first part of what [`TextTimeline::render`] prints for `RunFinished` after
+    /// `elapsed_ms`: the end of an attempt or wait the run ended during, which says so on its
+    /// own line ("aborted after …", "-> cut short after …"); empty when none was open.
+    pub fn close_open(&mut self, elapsed_ms: f64) -> String {
+        let mut out = String::new();
+        let lasted = (elapsed_ms - self.open_since_ms).max(0.0);
+        if self.wait_open {
+            out.push_str(&format!("  -> cut short after {lasted:.1} ms\n"));
+            self.wait_open = false;
+        } else if self.attempt_open.is_some() {
+            out.push_str(&format!("aborted after {lasted:.1} ms"));
+        }
+        self.close_attempt(&mut out);
+        out
+    }
+
+    /// The second part of what [`TextTimeline::render`] prints for `RunFinished`: the summary
+    /// line (outcome, attempts, seconds) and the seed line.
+    pub fn summary(&self, outcome: &RunOutcome, attempts: u32, elapsed_ms: f64) -> String {
+        let label = match outcome.kind {
+            OutcomeKind::Succeeded => "succeeded",
+            OutcomeKind::GaveUp => "gave up",
+            OutcomeKind::Stopped => "stopped",
+            OutcomeKind::Deadline => "deadline",
+            OutcomeKind::Cancelled => "cancelled",
+            OutcomeKind::Error => "error",
+        };
+        // The engine's messages mostly start with the outcome already
+        // ("deadline reached: …", "succeeded on attempt …"): say it once.
+        let first_word = label.split(' ').next().unwrap_or(label);
+        let summary = if outcome.message.starts_with(first_word) {
+            outcome.message.clone()
+        } else {
+            format!("{label}: {}", outcome.message)
+        };
+        let plural = if attempts == 1 { "" } else { "s" };
+        let mut out = format!(
+            "{summary}  ({attempts} attempt{plural}, {:.2} s)\n",
+            elapsed_ms / 1000.0
+        );
+        if let Some(seed) = self.seed {
+            out.push_str(&format!("seed {seed} (replay with --seed {seed})\n"));
         }
         out
     }

@@ -33,6 +33,8 @@ pub(crate) struct AttemptRules {
     pub(crate) read_timeout: Option<Duration>,
     /// Whole-attempt limit.
     pub(crate) total: Option<TotalLimit>,
+    /// Bytes of the response body kept (the rest is counted).
+    pub(crate) body_cap: usize,
 }
 
 /// What an attempt produced.
@@ -185,7 +187,7 @@ async fn exchange(
             .unwrap_or("")
             .to_owned();
         let version = format!("{:?}", response.version());
-        let body = read_preview(&mut response, rules.read_timeout).await?;
+        let body = read_preview(&mut response, rules.read_timeout, rules.body_cap).await?;
         return Ok(ResponseSummary {
             status,
             reason,

@@ -7,7 +7,12 @@ use crate::model::{BodyPreview, NetError};
 /// Bytes of a response body kept for display (1 MiB); the full size is still counted.
 pub const BODY_PREVIEW_CAP: usize = 1024 * 1024;
 
-/// Streams `response`'s body to the end.
+/// Most bytes of a response body a run keeps when asked for whole bodies
+/// ([`PreparedRun::keep_whole_bodies`](super::PreparedRun::keep_whole_bodies), used by
+/// `retryscope run -o FILE`): 100 MiB, the same limit as a request body file.
+pub const WHOLE_BODY_LIMIT: usize = 100 * 1024 * 1024;
+
+/// Streams `response`'s body to the end, keeping its first `cap` bytes.
 ///
 /// # Errors
 /// A classified [`NetError`] (`body` or `timeout`) when the body fails mid-way; its message
@@ -17,13 +22,14 @@ pub const BODY_PREVIEW_CAP: usize = 1024 * 1024;
 pub(crate) async fn read_preview(
     response: &mut reqwest::Response,
     read_timeout: Option<std::time::Duration>,
+    cap: usize,
 ) -> Result<BodyPreview, NetError> {
     let mut preview = BodyPreview::default();
     loop {
         match response.chunk().await {
             Ok(Some(chunk)) => {
                 preview.total_bytes += chunk.len() as u64;
-                let room = BODY_PREVIEW_CAP.saturating_sub(preview.bytes.len());
+                let room = cap.saturating_sub(preview.bytes.len());
                 let keep = room.min(chunk.len());
                 preview.bytes.extend_from_slice(&chunk[..keep]);
                 if keep < chunk.len() {

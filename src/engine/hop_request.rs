@@ -108,6 +108,9 @@ impl HopRequest {
 /// [`SpecError`] naming the bad field.
 pub fn check_spec(spec: &RequestSpec) -> Result<(), SpecError> {
     let (_, _, headers) = head(spec)?;
+    if let Body::Multipart { parts } = &spec.body {
+        super::multipart::check_parts(parts)?;
+    }
     if let Some(content_type) = declared_content_type(&spec.body)
         && !headers.contains_key(header::CONTENT_TYPE)
     {
@@ -132,6 +135,8 @@ fn declared_content_type(body: &Body) -> Option<String> {
                 .clone()
                 .unwrap_or_else(|| "application/octet-stream".into()),
         ),
+        // The boundary is chosen when the body is encoded; it never holds control characters.
+        Body::Multipart { .. } => Some("multipart/form-data".into()),
     }
 }
 
@@ -288,6 +293,21 @@ async fn read_body(body: &Body) -> Result<(Option<Bytes>, Option<String>), SpecE
                         .unwrap_or_else(|| "application/octet-stream".into()),
                 ),
             )
+        }
+        Body::Multipart { parts } => {
+            let owned = parts.clone();
+            let encoded = tokio::task::spawn_blocking(move || {
+                super::multipart::encode(&owned, &super::multipart::new_boundary())
+            })
+            .await
+            .unwrap_or_else(|e| {
+                Err(SpecError::PartFile {
+                    index: 0,
+                    path: String::new(),
+                    reason: e.to_string().to_lowercase(),
+                })
+            })?;
+            (Some(Bytes::from(encoded.bytes)), Some(encoded.content_type))
         }
     })
 }

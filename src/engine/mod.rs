@@ -25,6 +25,7 @@ mod classify;
 mod client_cache;
 mod emitter;
 mod hop_request;
+mod multipart;
 mod precise_sleep;
 mod redact;
 mod resolver;
@@ -34,7 +35,7 @@ mod spec_error;
 mod timeouts;
 
 pub use body_file::{MAX_BODY_FILE_BYTES, check_body_file};
-pub use body_preview::BODY_PREVIEW_CAP;
+pub use body_preview::{BODY_PREVIEW_CAP, WHOLE_BODY_LIMIT};
 pub use hop_request::check_spec;
 pub use redact::{PASSWORD_MASK, redact_url_passwords};
 pub use service::{COMMAND_CAPACITY, Command, ENGINE_WORKERS, EVENT_CAPACITY, EngineService};
@@ -120,6 +121,17 @@ pub struct PreparedRun {
 }
 
 impl PreparedRun {
+    /// Keeps each response body whole, up to [`WHOLE_BODY_LIMIT`] bytes, in its
+    /// `AttemptFinished` event instead of the first [`BODY_PREVIEW_CAP`] bytes (a longer body is
+    /// still read to the end and counted, with `truncated` set). For a front end that saves the
+    /// final body (`retryscope run -o FILE`); the window never asks for it. Each attempt's body
+    /// is held only until its event is consumed.
+    #[must_use]
+    pub fn keep_whole_bodies(mut self) -> Self {
+        self.input.body_cap = WHOLE_BODY_LIMIT;
+        self
+    }
+
     /// Runs to the end (success, stop, give-up, deadline, cancel through the handle, or a dropped
     /// receiver), emitting every event.
     pub async fn drive(self) {
@@ -146,6 +158,7 @@ pub fn prepare_run(
         spec,
         profile,
         seed: options.seed,
+        body_cap: BODY_PREVIEW_CAP,
     };
     let control = RunControl {
         cancel: handle.cancel.clone(),

@@ -30,6 +30,8 @@ pub(crate) struct RunInput {
     pub(crate) spec: RequestSpec,
     pub(crate) profile: RetryProfile,
     pub(crate) seed: Option<u64>,
+    /// Bytes of each response body kept in its `AttemptFinished` event.
+    pub(crate) body_cap: usize,
 }
 
 /// Signals between a run and its handle.
@@ -122,6 +124,7 @@ async fn drive(
         spec,
         profile,
         seed,
+        body_cap,
     } = input;
     let seed = seed.or(profile.seed).unwrap_or_else(rand::random);
     let profile_name = profile.name.clone();
@@ -192,6 +195,7 @@ async fn drive(
             resolve_timeout: timeouts.resolve,
             read_timeout: timeouts.read,
             total: total_limit(timeouts.total, time_left),
+            body_cap,
         };
         let report = run_attempt(&client, current, rules).await;
         if let Some(status) = report.outcome.status() {

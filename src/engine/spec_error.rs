@@ -50,4 +50,14 @@ pub enum SpecError {
         /// The OS error, lowercase.
         reason: String,
     },
+    /// A file part of a multipart body cannot be read (or makes the body too large).
+    #[error("cannot use the file of body.parts[{index}]: {reason}: {path}")]
+    PartFile {
+        /// 0-based part index.
+        index: usize,
+        /// The path as given.
+        path: String,
+        /// What is wrong, lowercase.
+        reason: String,
+    },
 }

@@ -25,7 +25,9 @@ pub use profile::{
     Backoff, Combine, DelayHeader, HeaderUnit, OnExceedMax, OtherStatusAction, PROFILE_FORMAT,
     ProfileTimeouts, RetryOn, RetryProfile, Strategy,
 };
-pub use request::{Body, KeyValue, RequestSpec, Timeouts, standard_method_case};
+pub use request::{
+    Body, KeyValue, MultipartPart, PartSource, RequestSpec, Timeouts, standard_method_case,
+};
 pub use request_draft::{BodyDraft, BodyKind, RequestDraft, UUID_PLACEHOLDER};
 pub use saved_request::{SAVED_REQUEST_FORMAT, SavedRequest};
 pub use status_set::{StatusRange, StatusSet};

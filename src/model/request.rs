@@ -86,6 +86,40 @@ pub enum Body {
         #[serde(default)]
         content_type: Option<String>,
     },
+    /// `multipart/form-data` (RFC 7578), as curl's `-F`: text fields and files, in order. Files
+    /// are read once, before attempt 1, so every attempt sends the same bytes (and boundary).
+    Multipart {
+        /// The parts, in the order sent.
+        parts: Vec<MultipartPart>,
+    },
+}
+
+/// One part of a [`Body::Multipart`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MultipartPart {
+    /// The form field name (`name=` in `Content-Disposition`).
+    pub name: String,
+    /// What the part holds.
+    pub source: PartSource,
+}
+
+/// The content of a [`MultipartPart`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum PartSource {
+    /// A text field: the value, sent without a `Content-Type` (as browsers and curl do).
+    Text {
+        /// The value.
+        value: String,
+    },
+    /// A file: its bytes, with `filename=` set to the path's last component.
+    File {
+        /// Path of the file.
+        path: String,
+        /// Content-Type of the part; default `application/octet-stream`.
+        #[serde(default)]
+        content_type: Option<String>,
+    },
 }
 
 /// `method` with the standard methods (GET, HEAD, POST, PUT, DELETE, CONNECT, OPTIONS, TRACE,

@@ -251,6 +251,14 @@ pub fn resolve_spec(
             *text = resolve_text(text, vars, fresh_uuid, "body")?.text;
         }
         Body::Form { fields } => resolve_rows(fields, vars, fresh_uuid, "form field")?,
+        Body::Multipart { parts } => {
+            for part in parts {
+                if let crate::model::PartSource::Text { value } = &mut part.source {
+                    let place = format!("form part {}", part.name.trim());
+                    *value = resolve_text(value, vars, fresh_uuid, place.trim_end())?.text;
+                }
+            }
+        }
         Body::None | Body::File { .. } => {}
     }
     if let Some(key) = &mut out.idempotency_key {

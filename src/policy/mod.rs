@@ -5,7 +5,8 @@
 //! Files: `limits` (24 h ceiling, rounding), `draws` (uniform draws: RNG or range ends),
 //! `strategies` (the computed formulas), `explain` (their text), `bounds` (exact min/max),
 //! `retry_after` (header parsing), `response_header` (that strategy), `script` (Rhai `custom`),
-//! `triage` (whether to retry), `simulate` (sampled schedules).
+//! `triage` (whether to retry), `simulate` (sampled schedules), `sample_stats` (their quantiles in
+//! bounded memory).
 //!
 //! Units: every `*_ms` is milliseconds; waits are whole ms, rounded up, in [0, 24 h].
 //!
@@ -33,6 +34,7 @@ mod explain;
 mod limits;
 mod response_header;
 mod retry_after;
+mod sample_stats;
 mod script;
 mod simulate;
 mod strategies;
@@ -44,11 +46,14 @@ mod tests;
 pub use bounds::{max_wait_bound, min_wait_bound};
 pub use limits::MAX_WAIT_MS;
 pub use retry_after::{DelayForm, HeaderDelay, parse_delay, parse_http_date_ms, reference_unix_ms};
+pub use sample_stats::STREAMING_SIGNIFICANT_DIGITS;
 pub use script::{
     CompiledScript, MAX_ARRAY_SIZE, MAX_CALL_LEVELS, MAX_MAP_SIZE, MAX_OPERATIONS, MAX_STRING_SIZE,
 };
 pub use simulate::{
-    Quantiles, RetryStats, SIMULATE_MAX_RETRIES, sample_wait_ms, simulate, unreached_reason,
+    Quantiles, RetryStats, SIMULATE_CONTROL_MAX_SAMPLES, SIMULATE_CONTROL_WAITS,
+    SIMULATE_EXACT_MAX, SIMULATE_MAX_RETRIES, sample_wait_ms, simulate, simulate_with,
+    unreached_reason,
 };
 pub use triage::{is_idempotent, is_nonexistent_name};
 

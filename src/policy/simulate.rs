@@ -3,6 +3,7 @@
 use super::bounds::max_wait_bound;
 use super::draws::Sampling;
 use super::limits::{cap_ms, ceil_ms};
+use super::sample_stats::SampleStats;
 use super::strategies::{compute, final_clamp};
 use super::{Policy, PolicyError, PolicyRng, WaitContext, WaitDecision, rng_from_seed};
 use crate::model::{AttemptOutcome, Backoff, ResponseSummary, RetryProfile, Strategy};
@@ -73,6 +74,18 @@ pub fn unreached_reason(profile: &RetryProfile) -> String {
     }
 }
 
+/// Most sampled waits (samples × retries) for which [`simulate`] keeps every value and reports
+/// exact nearest-rank quantiles (2,097,152, e.g. the editor's 2000-sample preview of 1000 retries:
+/// at most 32 MiB, 8 bytes per wait and per cumulative sum). Larger runs stream each retry's
+/// values into HDR histograms instead (see [`simulate`]).
+pub const SIMULATE_EXACT_MAX: u64 = 1 << 21;
+
+/// About how many waits [`simulate_with`] draws between two calls of its `control` callback.
+pub const SIMULATE_CONTROL_WAITS: u32 = 65_536;
+
+/// Most samples [`simulate_with`] draws between two calls of its `control` callback.
+pub const SIMULATE_CONTROL_MAX_SAMPLES: u32 = 1024;
+
 /// Samples `samples` runs of the profile's waits for retries 1..=max_retries (at most
 /// [`SIMULATE_MAX_RETRIES`]), assuming every attempt fails with 503 and no delay header
 /// (`response_header` therefore shows its fallback). A sample whose custom script returns `()`
@@ -87,6 +100,16 @@ pub fn unreached_reason(profile: &RetryProfile) -> String {
 /// `bound_max` is [`max_wait_bound`]; for `response_header` the fallback's (with the outer
 /// `hard_cap`), for `custom` the cap `c` (or 24 h) the script's result is clamped to.
 ///
+/// Memory and accuracy: when samples × retries ≤ [`SIMULATE_EXACT_MAX`] every value is kept and
+/// the quantiles are exact nearest-rank values (the ⌈p·N⌉-th smallest). Above that, each retry's
+/// waits and cumulative sums go into HDR histograms of
+/// [`STREAMING_SIGNIFICANT_DIGITS`](super::STREAMING_SIGNIFICANT_DIGITS) significant digits:
+/// memory no longer depends on `samples` (it grows with the logarithm of the largest value: about
+/// 80 KiB per retry for waits up to 10 s), `min`, `max` and `reached` stay exact, and `p50`/`p95`
+/// are at most 0.1 % (1/1024) above the exact nearest-rank value, exact below 2048 ms.
+///
+/// This is [`simulate_with`] without cancelling.
+///
 /// # Errors
 /// [`PolicyError`] when the profile's script does not compile, and
 /// [`PolicyError::ScriptRuntime`] (with the retry number) the first time the script fails at run
@@ -96,16 +119,65 @@ pub fn simulate(
     samples: u32,
     seed: u64,
 ) -> Result<Vec<RetryStats>, PolicyError> {
+    simulate_with(profile, samples, seed, &mut |_| true).map(Option::unwrap_or_default)
+}
+
+/// [`simulate`] that reports progress and can be cancelled: `control(done)` is called with the
+/// number of samples finished so far (1 ≤ done < `samples`, increasing) after every `k` samples,
+/// k = [`SIMULATE_CONTROL_WAITS`] / retries clamped to 1..=[`SIMULATE_CONTROL_MAX_SAMPLES`]
+/// (so about every 65,536 sampled waits, and at least every 1024 samples); it is not called after
+/// the last sample. Returning `false` stops the sampling and the function returns `Ok(None)`.
+/// The callback should be cheap (read an atomic flag, update a progress bar); the policy layer
+/// itself reads no clock. With the same `seed` the result is the same as [`simulate`]'s.
+///
+/// ```
+/// use retryscope::model::{Backoff, RetryProfile, Strategy};
+/// use retryscope::policy::simulate_with;
+/// # let mut profile: RetryProfile = serde_json::from_value(serde_json::json!({
+/// #     "format": "retryscope-profile/1", "name": "x", "max_retries": 3,
+/// #     "backoff": serde_json::to_value(Backoff::new(Strategy::Fixed)).unwrap()})).unwrap();
+/// let mut calls = Vec::new();
+/// let stats = simulate_with(&profile, 3000, 7, &mut |done| { calls.push(done); true });
+/// assert_eq!(stats.unwrap().unwrap().len(), 3);
+/// assert_eq!(calls, [1024, 2048]);
+/// // Cancelled at the first call.
+/// assert_eq!(simulate_with(&profile, 3000, 7, &mut |_| false), Ok(None));
+/// ```
+///
+/// # Errors
+/// As [`simulate`].
+pub fn simulate_with(
+    profile: &RetryProfile,
+    samples: u32,
+    seed: u64,
+    control: &mut dyn FnMut(u32) -> bool,
+) -> Result<Option<Vec<RetryStats>>, PolicyError> {
+    let retries = u64::from(profile.max_retries.min(SIMULATE_MAX_RETRIES));
+    let exact = u64::from(samples) * retries <= SIMULATE_EXACT_MAX;
+    sample_runs(profile, samples, seed, control, exact)
+}
+
+/// The sampling loop of [`simulate_with`]; `exact` chooses the storage (tests compare both).
+pub(super) fn sample_runs(
+    profile: &RetryProfile,
+    samples: u32,
+    seed: u64,
+    control: &mut dyn FnMut(u32) -> bool,
+    exact: bool,
+) -> Result<Option<Vec<RetryStats>>, PolicyError> {
     let policy = Policy::new(profile.clone())?;
     let backoff = &profile.backoff;
-    let retries = profile.max_retries.min(SIMULATE_MAX_RETRIES) as usize;
-    let per_retry = samples as usize;
-    let mut waits: Vec<Vec<f64>> = (0..retries)
-        .map(|_| Vec::with_capacity(per_retry))
-        .collect();
-    let mut sums: Vec<Vec<f64>> = (0..retries)
-        .map(|_| Vec::with_capacity(per_retry))
-        .collect();
+    let retries = profile.max_retries.min(SIMULATE_MAX_RETRIES);
+    let new_stats = || {
+        if exact {
+            SampleStats::exact(samples as usize)
+        } else {
+            SampleStats::streaming()
+        }
+    };
+    let mut waits: Vec<SampleStats> = (0..retries).map(|_| new_stats()).collect();
+    let mut sums: Vec<SampleStats> = (0..retries).map(|_| new_stats()).collect();
+    let stride = (SIMULATE_CONTROL_WAITS / retries.max(1)).clamp(1, SIMULATE_CONTROL_MAX_SAMPLES);
     let mut rng = rng_from_seed(seed);
     let deadline = profile.deadline_ms;
     let outcome = AttemptOutcome::Response(ResponseSummary {
@@ -115,7 +187,7 @@ pub fn simulate(
         headers: Vec::new(),
         body: Default::default(),
     });
-    for _ in 0..samples {
+    for done in 1..=samples {
         let mut prev = None;
         let mut total: u64 = 0;
         for (i, (w, s)) in waits.iter_mut().zip(sums.iter_mut()).enumerate() {
@@ -150,25 +222,30 @@ pub fn simulate(
             }
             total = total.saturating_add(wait);
             prev = Some(wait);
-            w.push(wait as f64);
-            s.push(total as f64);
+            w.record(wait);
+            s.record(total);
+        }
+        if done % stride == 0 && done < samples && !control(done) {
+            return Ok(None);
         }
     }
-    Ok(waits
-        .into_iter()
-        .zip(sums)
-        .enumerate()
-        .map(|(i, (mut w, mut s))| {
-            let retry = u32::try_from(i + 1).unwrap_or(u32::MAX);
-            RetryStats {
-                retry,
-                reached: u32::try_from(w.len()).unwrap_or(u32::MAX),
-                wait: quantiles(&mut w),
-                cumulative: quantiles(&mut s),
-                bound_max: bound_max(backoff, retry),
-            }
-        })
-        .collect())
+    Ok(Some(
+        waits
+            .into_iter()
+            .zip(sums)
+            .enumerate()
+            .map(|(i, (w, s))| {
+                let retry = u32::try_from(i + 1).unwrap_or(u32::MAX);
+                RetryStats {
+                    retry,
+                    reached: u32::try_from(w.count()).unwrap_or(u32::MAX),
+                    wait: w.quantiles(),
+                    cumulative: s.quantiles(),
+                    bound_max: bound_max(backoff, retry),
+                }
+            })
+            .collect(),
+    ))
 }
 
 fn bound_max(backoff: &Backoff, retry: u32) -> f64 {
@@ -180,23 +257,5 @@ fn bound_max(backoff: &Backoff, retry: u32) -> f64 {
             .and_then(|fb| max_wait_bound(fb, retry))
             .map_or(0.0, |m| ceil_ms(final_clamp(backoff, m).0) as f64),
         _ => max_wait_bound(backoff, retry).unwrap_or(0.0),
-    }
-}
-
-/// Nearest-rank quantiles of `values` (sorted in place); all zero when empty.
-fn quantiles(values: &mut [f64]) -> Quantiles {
-    if values.is_empty() {
-        return Quantiles::default();
-    }
-    values.sort_unstable_by(f64::total_cmp);
-    let rank = |q: f64| {
-        let idx = (q * values.len() as f64).ceil() as usize;
-        values[idx.saturating_sub(1).min(values.len() - 1)]
-    };
-    Quantiles {
-        min: values[0],
-        p50: rank(0.5),
-        p95: rank(0.95),
-        max: values[values.len() - 1],
     }
 }

@@ -914,6 +914,97 @@ fn simulate_reports_quantiles_and_bounds() {
 }
 
 #[test]
+fn streaming_simulation_matches_exact_within_the_stated_accuracy() {
+    // The same seeded samples, stored both ways: min, max and reached agree exactly, p50 and
+    // p95 are at most 0.1 % above the exact nearest-rank values (exact below 2048 ms).
+    for strategy in [Strategy::Exponential, Strategy::DecorrelatedJitter] {
+        let mut p = profile(backoff(strategy, 1000, Some(60_000), 1500));
+        p.max_retries = 12;
+        let run = |exact| {
+            super::simulate::sample_runs(&p, 4000, 11, &mut |_| true, exact)
+                .expect("simulates")
+                .expect("not cancelled")
+        };
+        let (exact, streaming) = (run(true), run(false));
+        for (e, s) in exact.iter().zip(&streaming) {
+            assert_eq!(
+                (s.retry, s.reached, s.bound_max),
+                (e.retry, e.reached, e.bound_max)
+            );
+            for (e, s) in [(e.wait, s.wait), (e.cumulative, s.cumulative)] {
+                assert_eq!((s.min, s.max), (e.min, e.max), "{strategy:?}");
+                for (e, s) in [(e.p50, s.p50), (e.p95, s.p95)] {
+                    let tolerance = if e < 2048.0 { 0.0 } else { e / 1000.0 };
+                    assert!(
+                        s >= e && s - e <= tolerance,
+                        "{strategy:?}: {s} vs exact {e}"
+                    );
+                }
+            }
+        }
+        assert_ne!(
+            exact, streaming,
+            "large values fall into wider buckets, so the two differ somewhere"
+        );
+    }
+}
+
+#[test]
+fn simulate_with_reports_progress_and_cancels() {
+    let mut p = profile(backoff(Strategy::Exponential, 1000, Some(10_000), 1500));
+    p.max_retries = 1000;
+    // 1000 retries: a call every 65536 / 1000 = 65 samples, never after the last one.
+    let mut calls = Vec::new();
+    let stats = simulate_with(&p, 200, 3, &mut |done| {
+        calls.push(done);
+        true
+    })
+    .expect("simulates")
+    .expect("not cancelled");
+    assert_eq!(calls, [65, 130, 195]);
+    assert_eq!(stats, simulate(&p, 200, 3).expect("simulates"));
+    let mut seen = 0;
+    let cancelled = simulate_with(&p, 10_000, 3, &mut |done| {
+        seen = done;
+        done < 130
+    });
+    assert_eq!(cancelled, Ok(None));
+    assert_eq!(seen, 130, "stops at the first false");
+    // Few retries: at most 1024 samples between calls.
+    p.max_retries = 2;
+    let mut calls = 0;
+    simulate_with(&p, 5000, 3, &mut |_| {
+        calls += 1;
+        true
+    })
+    .expect("simulates");
+    assert_eq!(calls, 4);
+}
+
+#[test]
+fn huge_simulations_stream_instead_of_keeping_every_value() {
+    // 1000 retries × 3000 samples is above the exact limit: fixed waits of 5 s land in one
+    // histogram bucket whose top is above 5000, yet every quantile is reported exactly,
+    // clamped into the exact min and max.
+    let mut p = profile(backoff(Strategy::Fixed, 5000, None, 0));
+    p.max_retries = 1000;
+    const { assert!(3000 * 1000 > SIMULATE_EXACT_MAX) };
+    let stats = simulate(&p, 3000, 1).expect("simulates");
+    let last = stats.last().expect("1000 rows");
+    assert_eq!(last.reached, 3000);
+    assert_eq!(
+        last.wait,
+        Quantiles {
+            min: 5000.0,
+            p50: 5000.0,
+            p95: 5000.0,
+            max: 5000.0
+        }
+    );
+    assert_eq!(last.cumulative.max, 5_000_000.0);
+}
+
+#[test]
 fn simulate_ends_samples_at_the_deadline_as_the_engine_does() {
     // Fixed 1000 ms waits, 10 retries, a 3500 ms deadline: waits 1–3 fit (3000 ms), wait 4
     // would end at 4000 ms, past the deadline, so no sample reaches retry 4.

@@ -7,7 +7,7 @@
 //! result in the same frame.
 
 use crate::model::RetryProfile;
-use crate::policy::{Policy, PolicyError, RetryStats, simulate};
+use crate::policy::{Policy, PolicyError, RetryStats, simulate_with};
 use crate::profile::{ProfileIssue, validate};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, Sender, channel};
@@ -77,17 +77,18 @@ pub fn analyse(profile: &RetryProfile, keep_going: &mut dyn FnMut() -> bool) -> 
     Some(analysis)
 }
 
-/// The preview simulation; `Ok(None)` when abandoned. (Until the policy layer can stop a
-/// simulation midway, it is asked once before.)
+/// The preview simulation, stopped midway (`Ok(None)`) as soon as `keep_going` says no.
 fn simulate_cancellable(
     profile: &RetryProfile,
     keep_going: &mut dyn FnMut() -> bool,
 ) -> Result<Option<Vec<RetryStats>>, PolicyError> {
-    if !keep_going() {
-        return Ok(None);
-    }
     let retries = profile.max_retries.min(crate::policy::SIMULATE_MAX_RETRIES);
-    simulate(profile, preview_samples(retries), PREVIEW_SEED).map(Some)
+    simulate_with(
+        profile,
+        preview_samples(retries),
+        PREVIEW_SEED,
+        &mut |_| keep_going(),
+    )
 }
 
 /// A finished analysis and the profile value it describes.

@@ -1,0 +1,255 @@
+//! The curl-compatible flags of `retryscope run` (`-i -o -s -u -k -L --max-redirs -F`) and how
+//! they change the request. What they print is in [`super::final_response`].
+
+use super::exit::CliError;
+use crate::model::{Body, KeyValue, MultipartPart, PartSource, RequestSpec};
+use clap::Args;
+use std::path::PathBuf;
+
+/// Flags of `retryscope run` that mean what they mean in curl.
+#[derive(Debug, Clone, Default, Args)]
+pub struct CurlArgs {
+    /// Print the final attempt's response headers (`< name: value`; secret ones as ***).
+    #[arg(short = 'i', long = "include", conflicts_with = "json")]
+    pub include: bool,
+    /// Write the final attempt's response body to FILE (atomically; at most 100 MiB) instead of
+    /// printing it. Works with --json too.
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Do not print the final response body (by default it is printed when it is UTF-8 text of
+    /// at most 4 KiB, else one line says its size).
+    #[arg(long, conflicts_with = "json")]
+    pub no_body: bool,
+    /// Summary only: no attempt, wait or request-header lines (the final body still prints).
+    #[arg(short = 's', long = "silent", conflicts_with = "json")]
+    pub silent: bool,
+    /// Basic auth: sends `Authorization: Basic base64(USER:PASSWORD)` (secret: printed as ***).
+    #[arg(short = 'u', long = "user", value_name = "USER:PASSWORD")]
+    pub user: Option<String>,
+    /// Do not verify TLS certificates (self-signed test servers). Off by default.
+    #[arg(short = 'k', long = "insecure")]
+    pub insecure: bool,
+    /// Follow redirects. Accepted for curl compatibility: retryscope follows redirects by
+    /// default (each hop shown inside its attempt); --no-follow turns that off.
+    #[arg(short = 'L', long = "location", conflicts_with = "no_follow")]
+    pub location: bool,
+    /// Most redirect hops followed per attempt (default 10); one more ends the attempt with a
+    /// "too many redirects" error.
+    #[arg(long, value_name = "N", conflicts_with = "no_follow")]
+    pub max_redirs: Option<u32>,
+    /// Do not follow redirects: a 3xx answer is the attempt's result.
+    #[arg(long)]
+    pub no_follow: bool,
+    /// Multipart form field (repeatable, in order): NAME=VALUE, or NAME=@FILE[;type=MIME] for a
+    /// file part. Implies POST unless -X is given; not with -d.
+    #[arg(
+        short = 'F',
+        long = "form",
+        value_name = "NAME=VALUE|NAME=@FILE",
+        conflicts_with = "data"
+    )]
+    pub form: Vec<String>,
+}
+
+impl CurlArgs {
+    /// Applies `-u`, `-k`, `-L`/`--max-redirs`/`--no-follow` and `-F` to `spec`.
+    /// `explicit_method` tells whether `-X` was given (else `-F` makes the request a POST).
+    ///
+    /// # Errors
+    /// Exit 2 for `-u` without a colon, `-u` together with `-H 'Authorization: …'`, or a bad
+    /// `-F` (no `=`, empty name, unreadable file).
+    pub fn apply(&self, spec: &mut RequestSpec, explicit_method: bool) -> Result<(), CliError> {
+        if let Some(user) = &self.user {
+            spec.headers.push(basic_auth(user, &spec.headers)?);
+        }
+        if self.insecure {
+            spec.verify_tls = false;
+        }
+        if self.no_follow {
+            spec.follow_redirects = false;
+        }
+        if let Some(n) = self.max_redirs {
+            spec.max_redirects = n;
+        }
+        if !self.form.is_empty() {
+            let parts = self
+                .form
+                .iter()
+                .map(|raw| form_part(raw))
+                .collect::<Result<_, _>>()?;
+            spec.body = Body::Multipart { parts };
+            if !explicit_method {
+                spec.method = "POST".into();
+            }
+        }
+        Ok(())
+    }
+}
+
+/// `-u USER:PASSWORD` as a secret `Authorization: Basic …` header (RFC 7617).
+///
+/// # Errors
+/// Exit 2 without a colon (retryscope never prompts) or when `-H` sets Authorization too.
+pub fn basic_auth(user: &str, headers: &[KeyValue]) -> Result<KeyValue, CliError> {
+    use base64::Engine as _;
+    if !user.contains(':') {
+        return Err(CliError::usage(
+            "-u needs USER:PASSWORD (retryscope does not prompt for a password)",
+        ));
+    }
+    if headers
+        .iter()
+        .any(|h| h.enabled && h.name.eq_ignore_ascii_case("authorization"))
+    {
+        return Err(CliError::usage(
+            "both -u and -H 'Authorization: …' given; use one of them",
+        ));
+    }
+    let encoded = base64::engine::general_purpose::STANDARD.encode(user.as_bytes());
+    let mut header = KeyValue::new("Authorization", format!("Basic {encoded}"));
+    header.secret = true;
+    Ok(header)
+}
+
+/// One `-F`: `NAME=VALUE`, or `NAME=@FILE` with an optional `;type=MIME` after the path.
+///
+/// # Errors
+/// Exit 2 without `=`, with an empty name, or when the file cannot be used (the message
+/// names the flag and the path).
+pub fn form_part(raw: &str) -> Result<MultipartPart, CliError> {
+    let Some((name, value)) = raw.split_once('=') else {
+        return Err(CliError::usage(format!(
+            "-F `{raw}` has no `=`; write it as -F name=value or -F name=@file"
+        )));
+    };
+    if name.is_empty() {
+        return Err(CliError::usage(format!(
+            "-F `{raw}` has an empty name; write it as -F name=value"
+        )));
+    }
+    let source = match value.strip_prefix('@') {
+        Some(file) => {
+            let (path, content_type) = match file.rsplit_once(";type=") {
+                Some((path, mime)) if !mime.is_empty() => (path, Some(mime.to_owned())),
+                _ => (file, None),
+            };
+            crate::engine::check_body_file(path).map_err(|e| match e {
+                crate::engine::SpecError::BodyFile { reason, .. } => CliError::usage(format!(
+                    "cannot read the file of -F {name} ({reason}): {path}"
+                )),
+                other => CliError::usage(format!("-F {name}=@{path}: {other}")),
+            })?;
+            PartSource::File {
+                path: path.to_owned(),
+                content_type,
+            }
+        }
+        None => PartSource::Text {
+            value: value.to_owned(),
+        },
+    };
+    Ok(MultipartPart {
+        name: name.to_owned(),
+        source,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec() -> RequestSpec {
+        RequestSpec::get("http://127.0.0.1:1/")
+    }
+
+    #[test]
+    fn insecure_and_redirect_flags_change_the_request() {
+        let mut s = spec();
+        CurlArgs::default().apply(&mut s, false).expect("applies");
+        assert!(s.verify_tls && s.follow_redirects);
+        assert_eq!(s.max_redirects, 10);
+        let flags = CurlArgs {
+            insecure: true,
+            max_redirs: Some(2),
+            location: true,
+            ..CurlArgs::default()
+        };
+        flags.apply(&mut s, false).expect("applies");
+        assert!(!s.verify_tls, "-k turns verification off");
+        assert!(s.follow_redirects, "-L keeps following");
+        assert_eq!(s.max_redirects, 2);
+        let flags = CurlArgs {
+            no_follow: true,
+            ..CurlArgs::default()
+        };
+        flags.apply(&mut s, false).expect("applies");
+        assert!(!s.follow_redirects);
+    }
+
+    #[test]
+    fn user_becomes_a_secret_basic_header() {
+        let h = basic_auth("alice:s3cret", &[]).expect("valid");
+        assert_eq!(
+            (h.name.as_str(), h.value.as_str()),
+            ("Authorization", "Basic YWxpY2U6czNjcmV0")
+        );
+        assert!(h.secret && h.is_secret());
+        assert!(basic_auth("alice", &[]).is_err());
+        let err =
+            basic_auth("a:b", &[KeyValue::new("authorization", "Bearer x")]).expect_err("both");
+        assert!(err.message.contains("both -u and -H"), "{err:?}");
+    }
+
+    #[test]
+    fn form_parts_are_text_or_files_and_imply_post() {
+        let mut file = tempfile::NamedTempFile::new().expect("temp file");
+        std::io::Write::write_all(&mut file, b"x").expect("write");
+        let path = file.path().display().to_string();
+        let flags = CurlArgs {
+            form: vec![
+                "a=1=2".into(),
+                format!("f=@{path};type=text/csv"),
+                format!("g=@{path}"),
+            ],
+            ..CurlArgs::default()
+        };
+        let mut s = spec();
+        flags.apply(&mut s, false).expect("applies");
+        assert_eq!(s.method, "POST");
+        let Body::Multipart { parts } = &s.body else {
+            panic!("{:?}", s.body)
+        };
+        assert_eq!(
+            parts[0].source,
+            PartSource::Text {
+                value: "1=2".into()
+            }
+        );
+        assert_eq!(
+            parts[1].source,
+            PartSource::File {
+                path: path.clone(),
+                content_type: Some("text/csv".into())
+            }
+        );
+        assert_eq!(
+            parts[2].source,
+            PartSource::File {
+                path,
+                content_type: None
+            }
+        );
+        let mut put = spec();
+        put.method = "PUT".into();
+        flags.apply(&mut put, true).expect("applies");
+        assert_eq!(put.method, "PUT", "-X wins");
+        assert!(form_part("novalue").is_err());
+        assert!(form_part("=v").is_err());
+        let err = form_part("f=@/definitely/not/here").expect_err("missing");
+        assert!(
+            err.message.starts_with("cannot read the file of -F f (")
+                && err.message.ends_with(": /definitely/not/here"),
+            "{err:?}"
+        );
+    }
+}

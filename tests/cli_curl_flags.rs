@@ -1,0 +1,392 @@
+//! `retryscope run`'s curl flags (`-i -o --no-body -s -u -k -L --max-redirs --no-follow -F`)
+//! against the demo server started in this test process (loopback only).
+
+use assert_cmd::Command;
+use retryscope::demo::DemoServer;
+use std::io::Write;
+use std::time::Duration;
+
+/// A demo server on 127.0.0.1 with the runtime that serves it.
+struct Demo {
+    _runtime: tokio::runtime::Runtime,
+    server: DemoServer,
+}
+
+impl Demo {
+    fn start() -> Self {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .expect("runtime");
+        let server = runtime
+            .block_on(DemoServer::start(0))
+            .expect("demo server binds a free port");
+        Self {
+            _runtime: runtime,
+            server,
+        }
+    }
+
+    fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.server.base_url())
+    }
+}
+
+/// `retryscope run` with a fast profile (fixed 10 ms waits, 429/503 retried, 3 retries).
+fn run(dir: &tempfile::TempDir) -> Command {
+    let path = dir.path().join("fast.json");
+    let mut f = std::fs::File::create(&path).expect("create");
+    f.write_all(
+        br#"{
+  "format": "retryscope-profile/1",
+  "name": "fast",
+  "max_retries": 3,
+  "retry_on": { "status": [429, 503] },
+  "backoff": { "strategy": "fixed", "base_delay_ms": 10 }
+}"#,
+    )
+    .expect("write");
+    let mut cmd = Command::cargo_bin("retryscope").expect("binary built");
+    cmd.args(["run", "--seed", "1", "--profile"])
+        .arg(path)
+        .timeout(Duration::from_secs(30));
+    cmd
+}
+
+/// Runs `cmd` expecting exit `code`; returns stdout and stderr.
+fn output(cmd: &mut Command, code: i32) -> (String, String) {
+    let out = cmd.assert().code(code).get_output().clone();
+    (
+        String::from_utf8(out.stdout).expect("utf-8"),
+        String::from_utf8(out.stderr).expect("utf-8"),
+    )
+}
+
+#[test]
+fn include_prints_the_final_response_headers_with_secrets_masked() {
+    let demo = Demo::start();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let url = demo.url("/header?name=Set-Cookie&value=sess%3Dabc123&status=200&key=curl-i");
+    let (stdout, _) = output(run(&dir).arg("-i").arg(&url), 0);
+    assert!(stdout.contains("\n< HTTP/1.1 200 OK\n"), "{stdout}");
+    assert!(stdout.contains("\n< set-cookie: ***\n"), "{stdout}");
+    assert!(
+        stdout.contains("\n< content-type: application/json\n"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("sess=abc123"), "{stdout}");
+    // Without -i no response header prints.
+    let (stdout, _) = output(run(&dir).arg(&url), 0);
+    assert!(!stdout.contains("< "), "{stdout}");
+}
+
+#[test]
+fn a_short_text_body_prints_before_the_summary_unless_no_body() {
+    let demo = Demo::start();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let url = demo.url("/status/503?times=1&key=curl-body");
+    let (stdout, _) = output(run(&dir).arg(&url), 0);
+    let lines: Vec<&str> = stdout.lines().collect();
+    let body = r#"{"attempt":2,"key":"curl-body","status":200}"#;
+    let at = lines.iter().position(|l| *l == body).expect(&stdout);
+    assert!(
+        lines[at - 1].starts_with("attempt 2 "),
+        "after the timeline: {stdout}"
+    );
+    assert!(
+        lines[at + 1].starts_with("succeeded on attempt 2"),
+        "{stdout}"
+    );
+    let (stdout, _) = output(run(&dir).arg("--no-body").arg(&url), 0);
+    assert!(!stdout.contains("curl-body\""), "{stdout}");
+    // Longer than 4 KiB: one line instead.
+    let (stdout, _) = output(run(&dir).arg(demo.url("/bytes?n=5000")), 0);
+    assert!(
+        stdout.contains(
+            "\nbody: 5000 bytes, longer than 4096 bytes, not shown (save it with -o FILE"
+        ),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("xxxx"), "{stdout}");
+}
+
+#[test]
+fn output_saves_the_whole_final_body_beyond_the_preview_cap() {
+    let demo = Demo::start();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = dir.path().join("answer.bin");
+    std::fs::write(&file, b"old").expect("write");
+    let n = retryscope::engine::BODY_PREVIEW_CAP + 12_345;
+    let url = demo.url(&format!("/bytes?n={n}"));
+    let (stdout, _) = output(run(&dir).arg("-o").arg(&file).arg(&url), 0);
+    assert!(
+        stdout.contains(&format!("\nbody: {n} bytes saved to {}\n", file.display())),
+        "{stdout}"
+    );
+    let saved = std::fs::read(&file).expect("saved");
+    assert_eq!(saved.len(), n);
+    assert!(saved.iter().all(|b| *b == b'x'));
+    // No temp files left behind.
+    let names: Vec<_> = std::fs::read_dir(dir.path())
+        .expect("dir")
+        .map(|e| e.expect("entry").file_name())
+        .collect();
+    assert_eq!(names.len(), 2, "{names:?}");
+}
+
+#[test]
+fn output_with_json_saves_the_file_and_keeps_the_events_as_without_it() {
+    let demo = Demo::start();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = dir.path().join("answer.bin");
+    let n = retryscope::engine::BODY_PREVIEW_CAP + 10;
+    let (stdout, stderr) = output(
+        run(&dir)
+            .args(["--json", "-o"])
+            .arg(&file)
+            .arg(demo.url(&format!("/bytes?n={n}"))),
+        0,
+    );
+    assert!(stderr.is_empty(), "{stderr}");
+    assert_eq!(std::fs::read(&file).expect("saved").len(), n);
+    let finished: serde_json::Value = stdout
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).expect("JSON"))
+        .find(|e| e["event"] == "attempt_finished")
+        .expect("attempt_finished");
+    let body = &finished["outcome"]["body"];
+    assert_eq!(body["truncated"], true, "{body}");
+    assert_eq!(body["total_bytes"], n);
+    assert_eq!(
+        body["bytes"]["utf8"].as_str().expect("text").len(),
+        retryscope::engine::BODY_PREVIEW_CAP
+    );
+}
+
+#[test]
+fn output_without_a_response_says_so_and_leaves_the_file() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = dir.path().join("answer.bin");
+    std::fs::write(&file, b"old").expect("write");
+    // Nothing listens on the demo server's port after it is dropped.
+    let url = Demo::start().url("/status/200");
+    let (_, stderr) = output(
+        run(&dir)
+            .args(["--max-retries", "0", "-o"])
+            .arg(&file)
+            .arg(&url),
+        1,
+    );
+    assert!(
+        stderr.contains("error: no response body to save (attempt 1 ended in a connect error)"),
+        "{stderr}"
+    );
+    assert_eq!(std::fs::read(&file).expect("kept"), b"old");
+}
+
+#[test]
+fn silent_prints_the_summary_only() {
+    let demo = Demo::start();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let url = demo.url("/status/503?times=2&key=curl-s");
+    let (stdout, _) = output(
+        run(&dir)
+            .args(["-s", "--no-body", "-H", "X-A: b"])
+            .arg(&url),
+        0,
+    );
+    assert_eq!(
+        stdout.lines().count(),
+        2,
+        "summary and seed lines only: {stdout}"
+    );
+    assert!(stdout.starts_with("succeeded on attempt 3"), "{stdout}");
+    assert!(
+        stdout.ends_with("seed 1 (replay with --seed 1)\n"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn user_sends_basic_auth_that_never_prints() {
+    let demo = Demo::start();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (stdout, stderr) = output(
+        run(&dir)
+            .args(["-u", "alice:s3cret-pw"])
+            .arg(demo.url("/echo")),
+        0,
+    );
+    // base64("alice:s3cret-pw")
+    let b64 = "YWxpY2U6czNjcmV0LXB3";
+    let sent = demo
+        .server
+        .log()
+        .iter()
+        .find_map(|e| e.header("authorization").map(str::to_owned))
+        .expect("the server got an Authorization header");
+    assert_eq!(sent, format!("Basic {b64}"));
+    assert!(stdout.contains("> Authorization: ***"), "{stdout}");
+    // The echo server sends it back in its body: masked there too.
+    assert!(stdout.contains(r#""authorization","***""#), "{stdout}");
+    for leak in ["s3cret-pw", b64] {
+        assert!(
+            !stdout.contains(leak) && !stderr.contains(leak),
+            "{stdout}{stderr}"
+        );
+    }
+    let (_, stderr) = output(run(&dir).args(["-u", "alice"]).arg(demo.url("/echo")), 2);
+    assert!(stderr.contains("-u needs USER:PASSWORD"), "{stderr}");
+}
+
+#[test]
+fn redirects_are_followed_limited_or_not_followed() {
+    let demo = Demo::start();
+    let dir = tempfile::tempdir().expect("tempdir");
+    // Two hops: /redirect → /redirect → /status/200.
+    let url = demo.url("/redirect?to=/redirect%3Fto%3D/status/200");
+    for flags in [&[][..], &["-L"][..]] {
+        let (stdout, _) = output(run(&dir).args(flags).arg(&url), 0);
+        assert_eq!(stdout.matches("  redirect 302 GET ").count(), 2, "{stdout}");
+    }
+    let (stdout, _) = output(run(&dir).args(["--max-redirs", "1"]).arg(&url), 1);
+    assert!(
+        stdout.contains("too many redirects: more than 1 hops"),
+        "{stdout}"
+    );
+    let (stdout, _) = output(run(&dir).arg("--no-follow").arg(&url), 1);
+    assert!(stdout.contains("  302  "), "{stdout}");
+    assert!(!stdout.contains("  redirect "), "{stdout}");
+}
+
+#[test]
+fn form_sends_multipart_text_and_file_parts() {
+    let demo = Demo::start();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let upload = dir.path().join("notes.txt");
+    std::fs::write(&upload, "file line\n").expect("write");
+    let echoed = dir.path().join("echo.json");
+    output(
+        run(&dir)
+            .args(["-F", "greeting=hello world", "-F"])
+            .arg(format!("notes=@{};type=text/plain", upload.display()))
+            .arg("-o")
+            .arg(&echoed)
+            .arg(demo.url("/echo")),
+        0,
+    );
+    let echo: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&echoed).expect("saved")).expect("JSON");
+    assert_eq!(echo["method"], "POST", "-F implies POST");
+    let content_type = echo["headers"]
+        .as_array()
+        .expect("headers")
+        .iter()
+        .find(|h| h[0] == "content-type")
+        .and_then(|h| h[1].as_str())
+        .expect("content-type")
+        .to_owned();
+    let boundary = content_type
+        .strip_prefix("multipart/form-data; boundary=")
+        .expect(&content_type);
+    assert_eq!(
+        echo["body"].as_str().expect("body"),
+        format!(
+            "--{boundary}\r\nContent-Disposition: form-data; name=\"greeting\"\r\n\r\nhello world\r\n\
+             --{boundary}\r\nContent-Disposition: form-data; name=\"notes\"; filename=\"notes.txt\"\r\n\
+             Content-Type: text/plain\r\n\r\nfile line\n\r\n--{boundary}--\r\n"
+        )
+    );
+    let (_, stderr) = output(
+        run(&dir)
+            .args(["-F", "a=1", "-d", "x"])
+            .arg(demo.url("/echo")),
+        2,
+    );
+    assert!(stderr.contains("cannot be used with"), "{stderr}");
+}
+
+#[test]
+fn text_only_flags_are_refused_with_json() {
+    let demo = Demo::start();
+    let dir = tempfile::tempdir().expect("tempdir");
+    for flag in ["-i", "-s", "--no-body"] {
+        let (_, stderr) = output(
+            run(&dir)
+                .args(["--json", flag])
+                .arg(demo.url("/status/200")),
+            2,
+        );
+        assert!(stderr.contains("cannot be used with"), "{flag}: {stderr}");
+    }
+    let (_, stderr) = output(run(&dir).args(["-o", "-"]).arg(demo.url("/status/200")), 2);
+    assert!(stderr.contains("-o - is not supported"), "{stderr}");
+}
+
+/// A TLS server on 127.0.0.1 with a fresh self-signed certificate, answering every request
+/// with `200 ok` on its own thread (the test process ends it). Returns the port.
+fn self_signed_tls_server() -> u16 {
+    use rustls::pki_types::{CertificateDer, PrivatePkcs8KeyDer};
+    use std::io::Read;
+    use std::sync::Arc;
+    let certified = rcgen::generate_simple_self_signed(vec!["127.0.0.1".to_owned()])
+        .expect("self-signed certificate");
+    let cert: CertificateDer<'static> = certified.cert.der().clone();
+    let key = PrivatePkcs8KeyDer::from(certified.signing_key.serialize_der());
+    let provider = Arc::new(rustls::crypto::aws_lc_rs::default_provider());
+    let config = Arc::new(
+        rustls::ServerConfig::builder_with_provider(provider)
+            .with_safe_default_protocol_versions()
+            .expect("protocol versions")
+            .with_no_client_auth()
+            .with_single_cert(vec![cert], key.into())
+            .expect("server config"),
+    );
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("binds");
+    let port = listener.local_addr().expect("addr").port();
+    std::thread::Builder::new()
+        .name("tls-test-server".into())
+        .spawn(move || {
+            for stream in listener.incoming().flatten() {
+                let Ok(conn) = rustls::ServerConnection::new(Arc::clone(&config)) else {
+                    continue;
+                };
+                let mut tls = rustls::StreamOwned::new(conn, stream);
+                let mut request = Vec::new();
+                let mut buf = [0u8; 1024];
+                // A client that refuses the certificate ends the handshake: read fails.
+                while !request.windows(4).any(|w| w == b"\r\n\r\n") {
+                    match tls.read(&mut buf) {
+                        Ok(n) if n > 0 => request.extend_from_slice(&buf[..n]),
+                        _ => break,
+                    }
+                }
+                if request.ends_with(b"\r\n\r\n") {
+                    let _ = tls.write_all(
+                        b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok",
+                    );
+                    tls.conn.send_close_notify();
+                    let _ = tls.flush();
+                }
+            }
+        })
+        .expect("server thread");
+    port
+}
+
+#[test]
+fn insecure_accepts_a_self_signed_certificate_that_is_refused_without_it() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let url = format!("https://127.0.0.1:{}/", self_signed_tls_server());
+    let (stdout, _) = output(run(&dir).arg(&url), 1);
+    assert!(
+        stdout.contains("  tls error ("),
+        "verified by default: {stdout}"
+    );
+    let (stdout, _) = output(run(&dir).arg("-k").arg(&url), 0);
+    assert!(
+        stdout.contains("  200  ") && stdout.contains("\nok\n"),
+        "{stdout}"
+    );
+}

@@ -1,0 +1,105 @@
+//! `retryscope simulate`: bounded sampling, stopping with Ctrl-C / SIGTERM, no bar off a terminal.
+
+use assert_cmd::Command;
+use std::io::Read;
+
+const THOUSAND: &str = "tests/fixtures/thousand_retries.json";
+
+/// Starts a sampling that would take hours in a debug build, waits for its first line (printed
+/// after the signal handlers are installed), sends `signal`; returns the exit code, stdout and
+/// stderr.
+fn interrupt_with(signal: &str) -> (Option<i32>, String, String) {
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("retryscope"))
+        .args([
+            "simulate",
+            "--profile",
+            THOUSAND,
+            "--samples",
+            "4000000000",
+            "--seed",
+            "1",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawns");
+    let mut stdout = child.stdout.take().expect("piped");
+    let mut seen = Vec::new();
+    let mut buf = [0u8; 256];
+    while !String::from_utf8_lossy(&seen).contains('\n') {
+        let n = stdout.read(&mut buf).expect("reads");
+        assert!(n > 0, "ended early: {}", String::from_utf8_lossy(&seen));
+        seen.extend_from_slice(&buf[..n]);
+    }
+    let status = std::process::Command::new("kill")
+        .args([signal, &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(status.success());
+    stdout.read_to_end(&mut seen).expect("reads the rest");
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .expect("piped")
+        .read_to_string(&mut stderr)
+        .expect("reads stderr");
+    let code = child.wait().expect("exits").code();
+    (code, String::from_utf8_lossy(&seen).into_owned(), stderr)
+}
+
+#[test]
+fn ctrl_c_stops_a_huge_simulation_with_exit_130_and_one_line() {
+    let (code, stdout, stderr) = interrupt_with("-INT");
+    assert_eq!(code, Some(130), "{stdout}{stderr}");
+    assert_eq!(
+        stdout,
+        "profile \"thousand retries\"  4000000000 samples  seed 1 (replay with --seed 1)\n"
+    );
+    assert_eq!(
+        stderr,
+        "simulate stopped by Ctrl-C before the 4000000000 samples were done; no table printed\n",
+        "one line, and no progress bar when stderr is not a terminal"
+    );
+}
+
+#[test]
+fn sigterm_stops_a_simulation_with_exit_143() {
+    let (code, _, stderr) = interrupt_with("-TERM");
+    assert_eq!(code, Some(143), "{stderr}");
+    assert!(
+        stderr.starts_with("simulate stopped by SIGTERM"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_streamed_run_still_prints_every_retry() {
+    // 3000 samples × 1000 retries is above the exact limit (streamed); the table is complete
+    // and its last row is retry 1000 with every sample.
+    let out = Command::cargo_bin("retryscope")
+        .expect("binary built")
+        .args([
+            "simulate",
+            "--profile",
+            THOUSAND,
+            "--samples",
+            "3000",
+            "--seed",
+            "5",
+        ])
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let text = String::from_utf8(out.stdout).expect("utf-8");
+    let last = text.lines().last().expect("rows");
+    assert!(last.trim_start().starts_with("1000      3000  "), "{last}");
+    assert!(out.stderr.is_empty(), "no bar off a terminal");
+    // Zero samples is still a usage error.
+    Command::cargo_bin("retryscope")
+        .expect("binary built")
+        .args(["simulate", "--samples", "0"])
+        .assert()
+        .code(2);
+}

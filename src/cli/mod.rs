@@ -10,6 +10,7 @@ pub mod demo_server;
 pub mod exit;
 pub mod final_response;
 pub mod gui;
+pub mod log_args;
 pub mod mask;
 pub mod out;
 pub mod profile_cmd;

@@ -3,6 +3,7 @@
 use super::curl_args::CurlArgs;
 use super::exit::{self, CliError};
 use super::final_response::FinalResponse;
+use super::log_args::LogArgs;
 use super::mask;
 use super::profile_source;
 use super::request_args::build_spec;
@@ -105,6 +106,9 @@ pub struct RunArgs {
     /// curl-compatible flags.
     #[command(flatten)]
     pub curl: CurlArgs,
+    /// Where the run log goes.
+    #[command(flatten)]
+    pub log: LogArgs,
     /// `{{name}}` variables: --env, --var, --data-dir (boxed: keeps `Command` small).
     #[command(flatten)]
     pub variables: Box<VariablesArgs>,
@@ -139,6 +143,12 @@ pub fn execute(args: &RunArgs) -> Result<u8, CliError> {
         profile.deadline_ms = Some(d);
     }
     let variables = args.variables.load()?;
+    let data_dir = args
+        .variables
+        .data_dir
+        .clone()
+        .or_else(crate::store::data_dir);
+    let _log = args.log.install(data_dir.as_deref())?;
     let mut spec = build_spec(
         &variables.url(&args.url)?,
         args.method.as_deref(),
@@ -288,6 +298,7 @@ async fn drive(
             ));
         };
         let event = crate::model::mask_event_secrets(mask::event(event), &output.secrets);
+        crate::store::log_event(&event);
         let finished = match &event {
             RunEvent::RunFinished { outcome, .. } => Some(outcome.kind),
             _ => None,

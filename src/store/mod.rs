@@ -1,11 +1,12 @@
 //! Files and secrets the app keeps for the user: the request library, environments, and the
-//! secret store (OS keyring, or memory only where there is none). Never imports egui; every
+//! secret store (OS keyring, or memory only where there is none), and the run log. Never imports egui; every
 //! file carries a `format` field and is written atomically ([`write_atomic`]).
 
 mod atomic_write;
 mod data_dir;
 mod environments;
 mod request_library;
+mod run_log;
 mod secret_store;
 mod store_error;
 
@@ -13,6 +14,10 @@ pub use atomic_write::{WriteError, write_atomic, write_atomic_with_hook};
 pub use data_dir::{DATA_DIR_ENV, data_dir, data_dir_from};
 pub use environments::{EnvironmentStore, LoadedEnvironments, secret_key};
 pub use request_library::{LoadedRequests, RequestLibrary};
+pub use run_log::{
+    LOG_DIR, LOG_LEVEL_ENV, LOG_PREFIX, LogTarget, RunLog, TIME_FORMAT, event_line,
+    install as install_run_log, log_event, parse_level,
+};
 pub use secret_store::{
     KEYRING_ENV, KEYRING_SERVICE, KeyringSecretStore, MemorySecretStore, OpenedSecretStore,
     SecretStore, SecretStoreError, memory_secret_store, open_secret_store,

@@ -23,6 +23,8 @@ pub struct RetryscopeApp {
     smoke: Option<SmokeRun>,
     frame_stats: Option<FrameStats>,
     persist: bool,
+    /// The run log's writer (flushed when the app closes).
+    _log: Option<crate::store::RunLog>,
     // Declared last: dropped after the workbench (its dialogs use the runtime).
     _services: AppServices,
 }
@@ -82,6 +84,27 @@ impl RetryscopeApp {
         if let Some(problem) = services.demo_problem() {
             log_problem(&mut workbench, problem);
         }
+        // The run log: daily files in the data folder (smoke runs only log where
+        // RETRYSCOPE_DATA_DIR points, as they store nothing else either).
+        let log_dir = if smoke_mode {
+            std::env::var_os(crate::store::DATA_DIR_ENV)
+                .filter(|v| !v.is_empty())
+                .map(std::path::PathBuf::from)
+        } else {
+            crate::store::data_dir()
+        };
+        let log = match log_dir {
+            Some(dir) => {
+                match crate::store::install_run_log(crate::store::LogTarget::DataDir(&dir), None) {
+                    Ok(log) => log,
+                    Err(e) => {
+                        workbench.set_status(true, format!("{e}; runs are not logged"));
+                        None
+                    }
+                }
+            }
+            None => None,
+        };
         if let Some(theme) = options.theme {
             workbench.set_theme(theme);
         }
@@ -94,6 +117,7 @@ impl RetryscopeApp {
                 .then(|| SmokeRun::new(options.screenshot.clone(), options.exit_after_ms)),
             frame_stats: FrameStats::from_env(launched),
             persist: !smoke_mode,
+            _log: log,
             _services: services,
         })
     }

@@ -83,12 +83,9 @@ fn simulate_cancellable(
     keep_going: &mut dyn FnMut() -> bool,
 ) -> Result<Option<Vec<RetryStats>>, PolicyError> {
     let retries = profile.max_retries.min(crate::policy::SIMULATE_MAX_RETRIES);
-    simulate_with(
-        profile,
-        preview_samples(retries),
-        PREVIEW_SEED,
-        &mut |_| keep_going(),
-    )
+    simulate_with(profile, preview_samples(retries), PREVIEW_SEED, &mut |_| {
+        keep_going()
+    })
 }
 
 /// A finished analysis and the profile value it describes.

@@ -372,6 +372,7 @@ impl WorkbenchState {
             if matches!(event, crate::model::RunEvent::RunFinished { .. }) {
                 self.store.run_secrets.remove(&run_id);
             }
+            crate::store::log_event(&event);
             self.runs.apply(&event, now);
             if start.elapsed() >= budget {
                 ctx.request_repaint();

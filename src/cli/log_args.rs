@@ -1,0 +1,49 @@
+//! `--log-file` / `--log-level` of the commands that run requests: where the run log goes
+//! ([`crate::store::install_run_log`]); by default the daily files in the data folder.
+
+use super::exit::CliError;
+use crate::store::{self, LogTarget, RunLog};
+use clap::Args;
+use std::path::{Path, PathBuf};
+
+/// Log flags.
+#[derive(Debug, Clone, Default, Args)]
+pub struct LogArgs {
+    /// Append the run log (one line per attempt, wait and outcome, secrets masked) to FILE
+    /// instead of the daily files in the data folder's logs/.
+    #[arg(long, value_name = "FILE")]
+    pub log_file: Option<PathBuf>,
+    /// Log level: error, warn, info (default), debug, trace or off (also RETRYSCOPE_LOG_LEVEL).
+    #[arg(long, value_name = "LEVEL", value_parser = parse_level_arg)]
+    pub log_level: Option<tracing_subscriber::filter::LevelFilter>,
+}
+
+fn parse_level_arg(raw: &str) -> Result<tracing_subscriber::filter::LevelFilter, String> {
+    store::parse_level(raw).ok_or_else(|| {
+        format!("unknown log level `{raw}`; use error, warn, info, debug, trace or off")
+    })
+}
+
+impl LogArgs {
+    /// Starts the log: `--log-file`, else the daily files under `data_dir` (when known).
+    ///
+    /// # Errors
+    /// Exit 2 when `--log-file` cannot be opened. A data folder whose log cannot be created
+    /// is reported on stderr and the run goes on without a log.
+    pub fn install(&self, data_dir: Option<&Path>) -> Result<Option<RunLog>, CliError> {
+        if let Some(file) = &self.log_file {
+            return store::install_run_log(LogTarget::File(file), self.log_level)
+                .map_err(CliError::usage);
+        }
+        let Some(dir) = data_dir else {
+            return Ok(None);
+        };
+        match store::install_run_log(LogTarget::DataDir(dir), self.log_level) {
+            Ok(log) => Ok(log),
+            Err(e) => {
+                eprintln!("warning: {e}; the run is not logged");
+                Ok(None)
+            }
+        }
+    }
+}

@@ -1,0 +1,238 @@
+//! The persistent, timestamped run log that seed 000 asks for: one line per attempt, per wait
+//! (with its explanation) and per run outcome, with local timestamps and their UTC offset
+//! (`2026-12-01T11:02:03.125+01:00  INFO run 1 attempt 2: 503 in 4.2 ms; retry: 503 is
+//! retryable`). Daily rolling files `retryscope.log.YYYY-MM-DD` in `logs/` of the data folder
+//! (`tracing-appender`), or one file the user names (`--log-file`). Lines are written off the
+//! caller's thread. Events must be masked before they get here (the secrets rule); this module
+//! only formats.
+
+use crate::model::{RunEvent, Verdict};
+use std::path::Path;
+use tracing_appender::non_blocking::WorkerGuard;
+
+/// Folder of the daily log files inside the data folder.
+pub const LOG_DIR: &str = "logs";
+/// File name prefix of the daily log files (the date follows: `retryscope.log.2026-12-01`).
+pub const LOG_PREFIX: &str = "retryscope.log";
+/// Environment variable choosing the level: `error`, `warn`, `info` (default), `debug`,
+/// `trace` or `off`.
+pub const LOG_LEVEL_ENV: &str = "RETRYSCOPE_LOG_LEVEL";
+/// Timestamp format of every line: local time with milliseconds and the UTC offset.
+pub const TIME_FORMAT: &str = "%Y-%m-%dT%H:%M:%S%.3f%:z";
+
+/// Local time with its UTC offset ([`TIME_FORMAT`]), from chrono (the `time` crate cannot read
+/// the local offset in a multi-threaded process on Linux).
+struct LocalTime;
+
+impl tracing_subscriber::fmt::time::FormatTime for LocalTime {
+    fn format_time(&self, w: &mut tracing_subscriber::fmt::format::Writer<'_>) -> std::fmt::Result {
+        write!(w, "{}", chrono::Local::now().format(TIME_FORMAT))
+    }
+}
+
+/// Keeps the log writer running; dropping it flushes the last lines.
+pub struct RunLog {
+    _guard: WorkerGuard,
+}
+
+/// Where log lines go.
+#[derive(Debug, Clone, Copy)]
+pub enum LogTarget<'a> {
+    /// Daily rolling files in `DIR/logs/`.
+    DataDir(&'a Path),
+    /// One file, appended to.
+    File(&'a Path),
+}
+
+/// Parses a level name (`info`, `DEBUG`, `off`, …); `None` = not a level.
+pub fn parse_level(raw: &str) -> Option<tracing_subscriber::filter::LevelFilter> {
+    raw.trim().parse().ok()
+}
+
+/// Installs the process-wide log writer at `level` (default: [`LOG_LEVEL_ENV`], else info).
+/// Called once per process; a second call (or a logger already installed) returns `Ok(None)`.
+///
+/// # Errors
+/// A message naming the folder or file when it cannot be created or opened.
+pub fn install(
+    target: LogTarget<'_>,
+    level: Option<tracing_subscriber::filter::LevelFilter>,
+) -> Result<Option<RunLog>, String> {
+    let level = level
+        .or_else(|| {
+            std::env::var(LOG_LEVEL_ENV)
+                .ok()
+                .and_then(|v| parse_level(&v))
+        })
+        .unwrap_or(tracing_subscriber::filter::LevelFilter::INFO);
+    let appender = match target {
+        LogTarget::DataDir(dir) => {
+            let logs = dir.join(LOG_DIR);
+            std::fs::create_dir_all(&logs)
+                .map_err(|e| format!("cannot create the log folder ({e}): {}", logs.display()))?;
+            tracing_appender::rolling::daily(logs, LOG_PREFIX)
+        }
+        LogTarget::File(path) => {
+            let dir = path
+                .parent()
+                .filter(|p| !p.as_os_str().is_empty())
+                .unwrap_or(Path::new("."));
+            let name = path
+                .file_name()
+                .ok_or_else(|| format!("the log file needs a file name: {}", path.display()))?;
+            std::fs::create_dir_all(dir)
+                .map_err(|e| format!("cannot create the log folder ({e}): {}", dir.display()))?;
+            // Opened here so an unwritable path is reported now, not lost in the writer thread.
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .map_err(|e| format!("cannot open the log file ({e}): {}", path.display()))?;
+            tracing_appender::rolling::never(dir, name)
+        }
+    };
+    let (writer, guard) = tracing_appender::non_blocking(appender);
+    let installed = tracing_subscriber::fmt()
+        .with_writer(writer)
+        .with_ansi(false)
+        .with_target(false)
+        .with_timer(LocalTime)
+        .with_max_level(level)
+        .try_init()
+        .is_ok();
+    Ok(installed.then_some(RunLog { _guard: guard }))
+}
+
+/// Writes `event`'s line (if it has one) at info level.
+pub fn log_event(event: &RunEvent) {
+    if let Some(line) = event_line(event) {
+        tracing::info!("{line}");
+    }
+}
+
+/// The log line of `event`: a run's start, each finished attempt, each planned and measured
+/// wait, the outcome; `None` for an attempt's start (its line comes when it finishes).
+///
+/// ```
+/// use retryscope::model::{RunEvent, RunOutcome, OutcomeKind};
+/// let e = RunEvent::RunFinished {
+///     run_id: 3,
+///     outcome: RunOutcome { kind: OutcomeKind::GaveUp, message: "gave up after 4 attempts (503)".into(), last_status: Some(503) },
+///     attempts: 4,
+///     elapsed_ms: 7012.4,
+/// };
+/// assert_eq!(
+///     retryscope::store::event_line(&e).as_deref(),
+///     Some("run 3 gave_up: gave up after 4 attempts (503); 4 attempts in 7012 ms")
+/// );
+/// ```
+pub fn event_line(event: &RunEvent) -> Option<String> {
+    Some(match event {
+        RunEvent::RunStarted {
+            run_id,
+            seed,
+            profile,
+            method,
+            url,
+            ..
+        } => format!("run {run_id} started: {method} {url} (profile \"{profile}\", seed {seed})"),
+        RunEvent::AttemptStarted { .. } => return None,
+        RunEvent::AttemptFinished {
+            run_id,
+            attempt,
+            outcome,
+            timings,
+            verdict,
+            ..
+        } => {
+            let verdict = match verdict {
+                Verdict::Success => "success".to_owned(),
+                Verdict::Retry { reason } => format!("retry: {reason}"),
+                Verdict::Stop { reason } => format!("stop: {reason}"),
+            };
+            format!(
+                "run {run_id} attempt {attempt}: {} in {:.1} ms; {verdict}",
+                outcome.label(),
+                timings.total_ms
+            )
+        }
+        RunEvent::WaitScheduled {
+            run_id,
+            explanation,
+            ..
+        } => format!("run {run_id} wait planned: {}", explanation.text),
+        RunEvent::WaitFinished {
+            run_id,
+            retry,
+            planned_ms,
+            actual_ms,
+            skipped,
+        } => format!(
+            "run {run_id} wait {retry} measured {actual_ms:.1} ms of {planned_ms} ms planned{}",
+            if *skipped {
+                " (skipped: retry now)"
+            } else {
+                ""
+            }
+        ),
+        RunEvent::RunFinished {
+            run_id,
+            outcome,
+            attempts,
+            elapsed_ms,
+        } => format!(
+            "run {run_id} {}: {}; {attempts} attempts in {elapsed_ms:.0} ms",
+            serde_json::to_value(outcome.kind)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_owned))
+                .unwrap_or_default(),
+            outcome.message
+        ),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{AttemptOutcome, ErrorKind, NetError, Timings};
+
+    #[test]
+    fn finished_attempts_and_waits_have_lines_starts_do_not() {
+        let finished = RunEvent::AttemptFinished {
+            run_id: 1,
+            attempt: 2,
+            outcome: AttemptOutcome::Error(NetError {
+                kind: ErrorKind::Connect,
+                message: "connection refused".into(),
+            }),
+            hops: Vec::new(),
+            timings: Timings {
+                total_ms: 1.25,
+                ..Timings::default()
+            },
+            verdict: Verdict::Retry {
+                reason: "connect is retryable".into(),
+            },
+        };
+        assert_eq!(
+            event_line(&finished).as_deref(),
+            Some("run 1 attempt 2: connect in 1.2 ms; retry: connect is retryable")
+        );
+        let waited = RunEvent::WaitFinished {
+            run_id: 1,
+            retry: 2,
+            planned_ms: 500,
+            actual_ms: 500.4,
+            skipped: false,
+        };
+        assert_eq!(
+            event_line(&waited).as_deref(),
+            Some("run 1 wait 2 measured 500.4 ms of 500 ms planned")
+        );
+        assert_eq!(
+            parse_level("DEBUG"),
+            Some(tracing_subscriber::filter::LevelFilter::DEBUG)
+        );
+        assert_eq!(parse_level("loud"), None);
+    }
+}

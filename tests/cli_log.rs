@@ -1,0 +1,129 @@
+//! The run log: `retryscope run` writes one timestamped line per attempt, wait and outcome, to
+//! the data folder's daily files or to `--log-file`, with secrets masked.
+
+mod demo_support;
+
+use assert_cmd::Command;
+use demo_support::Demo;
+
+fn retryscope() -> Command {
+    let mut cmd = Command::cargo_bin("retryscope").expect("binary built");
+    cmd.env("RETRYSCOPE_KEYRING", "memory")
+        .env_remove("RETRYSCOPE_DATA_DIR")
+        .env_remove("RETRYSCOPE_LOG_LEVEL")
+        .timeout(std::time::Duration::from_secs(30));
+    cmd
+}
+
+/// `2026-12-01T10:15:02.123+00:00`: a local timestamp with milliseconds and its UTC offset.
+fn has_offset_timestamp(line: &str) -> bool {
+    let stamp = line.split_whitespace().next().unwrap_or_default();
+    let offset = stamp.get(23..).unwrap_or_default();
+    stamp.len() == 29
+        && stamp.as_bytes().get(10) == Some(&b'T')
+        && (offset.starts_with('+') || offset.starts_with('-'))
+        && offset.get(3..4) == Some(":")
+}
+
+#[test]
+fn log_file_gets_a_line_per_attempt_wait_and_outcome_with_secrets_masked() {
+    let demo = Demo::start();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let log = dir.path().join("nested").join("run.log");
+    let url = format!(
+        "{}/status/503?times=1&key=logtest&token=QUERYSECRET",
+        demo.base_url()
+    );
+    retryscope()
+        .args([
+            "run",
+            "--builtin",
+            "vbscript-module",
+            "--seed",
+            "7",
+            "--log-file",
+        ])
+        .arg(&log)
+        .args(["-H", "Authorization: Bearer HEADERSECRET", &url])
+        .assert()
+        .code(0);
+    let text = std::fs::read_to_string(&log).expect("log written");
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines.iter().all(|l| has_offset_timestamp(l)), "{text}");
+    assert!(
+        lines.iter().any(|l| l.contains("run 1 attempt 1: 503")),
+        "{text}"
+    );
+    assert!(
+        lines.iter().any(|l| l.contains("wait planned: retry 1:")),
+        "{text}"
+    );
+    assert!(
+        lines.iter().any(|l| l.contains("wait 1 measured")),
+        "{text}"
+    );
+    assert!(
+        lines.iter().any(|l| l.contains("run 1 attempt 2: 200")),
+        "{text}"
+    );
+    assert!(
+        lines.iter().any(|l| l.contains("run 1 succeeded:")),
+        "{text}"
+    );
+    assert!(!text.contains("HEADERSECRET"), "{text}");
+}
+
+#[test]
+fn runs_are_logged_in_daily_files_of_the_data_folder_unless_the_level_is_off() {
+    let demo = Demo::start();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let url = format!("{}/status/200", demo.base_url());
+    retryscope()
+        .env("RETRYSCOPE_DATA_DIR", dir.path())
+        .args(["run", &url])
+        .assert()
+        .code(0);
+    let logs: Vec<_> = std::fs::read_dir(dir.path().join("logs"))
+        .expect("logs folder")
+        .filter_map(Result::ok)
+        .collect();
+    assert_eq!(logs.len(), 1, "one daily file");
+    let name = logs[0].file_name().to_string_lossy().into_owned();
+    assert!(name.starts_with("retryscope.log."), "{name}");
+    let text = std::fs::read_to_string(logs[0].path()).expect("readable");
+    assert!(text.contains("attempt 1: 200"), "{text}");
+
+    let quiet = tempfile::tempdir().expect("tempdir");
+    retryscope()
+        .env("RETRYSCOPE_DATA_DIR", quiet.path())
+        .args(["run", "--log-level", "off", &url])
+        .assert()
+        .code(0);
+    let quiet_text: String = std::fs::read_dir(quiet.path().join("logs"))
+        .into_iter()
+        .flatten()
+        .filter_map(Result::ok)
+        .map(|e| std::fs::read_to_string(e.path()).unwrap_or_default())
+        .collect();
+    assert!(
+        quiet_text.is_empty(),
+        "level off writes nothing: {quiet_text}"
+    );
+}
+
+#[test]
+fn an_unusable_log_file_is_a_usage_error_and_a_bad_level_too() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    retryscope()
+        .args(["run", "--log-file"])
+        .arg(dir.path())
+        .arg("http://127.0.0.1:9/")
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("cannot open the log file"));
+    retryscope()
+        .args(["run", "--log-level", "loud", "http://127.0.0.1:9/"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("unknown log level `loud`"));
+}

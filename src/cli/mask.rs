@@ -1,21 +1,17 @@
-//! Masking secret header values (`***`) in everything the CLI prints.
+//! How the CLI prints header lines: secret values (the one rule, [`crate::model::secrets`])
+//! as `***`, control characters escaped.
 
-use crate::model::{AttemptOutcome, KeyValue, RunEvent};
+use crate::model::KeyValue;
+use crate::model::secrets::shown_header_value;
 
-/// The text shown instead of a secret value.
-pub const MASK: &str = "***";
-
-/// `Name: value`, or `Name: ***` when [`KeyValue::is_secret`]; control characters escaped.
+/// `Name: value`, or `Name: ***` when the row is secret ([`KeyValue::is_secret`]); control
+/// characters escaped.
 pub fn header_line(h: &KeyValue) -> String {
-    if h.is_secret() {
-        format!("{}: {MASK}", escape_controls(&h.name))
-    } else {
-        format!(
-            "{}: {}",
-            escape_controls(&h.name),
-            escape_controls(&h.value)
-        )
-    }
+    format!(
+        "{}: {}",
+        escape_controls(&h.name),
+        escape_controls(shown_header_value(&h.name, &h.value, h.secret))
+    )
 }
 
 /// `text` with control characters (newlines, escape, …) written as Rust escapes (`\n`,
@@ -32,22 +28,6 @@ pub fn escape_controls(text: &str) -> String {
     out
 }
 
-/// The event with secret response header values (e.g. `set-cookie`) replaced by `***`.
-pub fn event(mut event: RunEvent) -> RunEvent {
-    if let RunEvent::AttemptFinished {
-        outcome: AttemptOutcome::Response(r),
-        ..
-    } = &mut event
-    {
-        for (name, value) in &mut r.headers {
-            if KeyValue::new(name.clone(), String::new()).is_secret() {
-                *value = MASK.to_owned();
-            }
-        }
-    }
-    event
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -56,5 +36,16 @@ mod tests {
     fn header_lines_never_hold_raw_control_characters() {
         let line = header_line(&KeyValue::new("X-A", "a\nb\u{1b}[31m"));
         assert_eq!(line, "X-A: a\\nb\\u{1b}[31m");
+    }
+
+    #[test]
+    fn secret_header_lines_are_masked() {
+        assert_eq!(
+            header_line(&KeyValue::new("X-Session", "s1")),
+            "X-Session: ***"
+        );
+        let mut marked = KeyValue::new("X-Plain", "v");
+        marked.secret = true;
+        assert_eq!(header_line(&marked), "X-Plain: ***");
     }
 }

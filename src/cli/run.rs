@@ -153,14 +153,20 @@ pub fn execute(args: &RunArgs) -> Result<u8, CliError> {
     }
 
     let spec = variables.spec(spec, &args.url)?;
-    let secrets = variables.secret_values();
+    // What the one rule (DESIGN.md §9) hides in everything printed: secret variables and the
+    // request's own secrets (URL user and password, secret headers, query values).
+    let mut secrets = variables.secret_values();
+    secrets.extend(crate::model::secrets::secret_values(&spec));
     engine::check_spec(&spec).map_err(|e| CliError::usage(e.to_string()))?;
 
     // The request headers, printed under the run's first line (secrets masked).
     let mut sent_headers = String::new();
     if !args.json {
         for h in spec.headers.iter().filter(|h| h.enabled) {
-            sent_headers.push_str(&format!("> {}\n", mask::header_line(h)));
+            sent_headers.push_str(&format!(
+                "> {}\n",
+                crate::model::mask_secret_values(&mask::header_line(h), &secrets)
+            ));
         }
         if let Some(key) = &spec.idempotency_key {
             sent_headers.push_str(&format!(
@@ -190,7 +196,7 @@ pub fn execute(args: &RunArgs) -> Result<u8, CliError> {
 
 /// Starts the run and prints its events until `RunFinished`; Ctrl-C or SIGTERM cancels it
 /// (the summary then starts on a fresh line, see [`TextTimeline`]). `sent_headers` is printed
-/// right after the `RunStarted` line; `secrets` (values of secret variables) print as `***`.
+/// right after the `RunStarted` line; `secrets` (values of secret variables and of the request's secrets) print as `***`.
 async fn drive(
     spec: crate::model::RequestSpec,
     profile: crate::model::RetryProfile,
@@ -219,7 +225,7 @@ async fn drive(
                 "the engine stopped without finishing the run (no run_finished event)",
             ));
         };
-        let event = crate::model::mask_event_secrets(mask::event(event), secrets);
+        let event = crate::model::secrets::mask_event(event, secrets);
         let chunk = if json {
             match serde_json::to_string(&event) {
                 Ok(line) => line + "\n",

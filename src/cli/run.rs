@@ -87,6 +87,12 @@ pub struct RunArgs {
         default_missing_value = AUTO_KEY
     )]
     pub idempotency_key: Option<String>,
+    /// Do not record this run in the history (history.sqlite3 in the data folder).
+    #[arg(long)]
+    pub no_history: bool,
+    /// Most response body bytes kept per attempt in the history.
+    #[arg(long, value_name = "BYTES", default_value_t = crate::store::DEFAULT_BODY_CAP)]
+    pub history_body_cap: usize,
     /// `{{name}}` variables: --env, --var, --data-dir (boxed: keeps `Command` small).
     #[command(flatten)]
     pub variables: Box<VariablesArgs>,
@@ -184,18 +190,92 @@ pub fn execute(args: &RunArgs) -> Result<u8, CliError> {
         run_id: 1,
         seed: args.seed,
     };
-    runtime.block_on(drive(
+    let history = if args.no_history {
+        None
+    } else {
+        start_history(args, &spec, &profile, &secrets)
+    };
+    let code = runtime.block_on(drive(
         spec,
         profile,
         options,
         args.json,
         sent_headers,
         &secrets,
-    ))
+        history.as_ref(),
+    ));
+    if let Some(h) = history
+        && let Err(e) = h.writer.close()
+    {
+        warn_history(&e);
+    }
+    code
+}
+
+/// The run's recorder and the history writer, or `None` (with a warning on stderr) when the
+/// history cannot be opened: the run goes on unrecorded.
+struct History {
+    recorder: std::cell::RefCell<crate::store::HistoryRecorder>,
+    writer: crate::store::HistoryWriter,
+    failed: std::cell::Cell<bool>,
+}
+
+fn start_history(
+    args: &RunArgs,
+    spec: &crate::model::RequestSpec,
+    profile: &crate::model::RetryProfile,
+    secrets: &[String],
+) -> Option<History> {
+    let dir = args
+        .variables
+        .data_dir
+        .clone()
+        .or_else(crate::store::data_dir)?;
+    let opened =
+        crate::store::HistoryStore::open_in(&dir).and_then(crate::store::HistoryWriter::spawn);
+    match opened {
+        Ok(writer) => Some(History {
+            recorder: std::cell::RefCell::new(crate::store::HistoryRecorder::new(
+                spec,
+                profile,
+                secrets.to_vec(),
+                args.history_body_cap,
+            )),
+            writer,
+            failed: std::cell::Cell::new(false),
+        }),
+        Err(e) => {
+            warn_history(&e);
+            None
+        }
+    }
+}
+
+fn warn_history(e: &crate::store::HistoryError) {
+    super::out::write_stderr(&format!(
+        "warning: this run is not recorded in the history: {e} (use --no-history to skip it)\n"
+    ));
+}
+
+impl History {
+    /// Records `event` (already masked); the first failure is reported once, then recording stops.
+    fn record(&self, event: &RunEvent) {
+        if self.failed.get() {
+            return;
+        }
+        let write = self.recorder.borrow_mut().fold(event);
+        if let Some(w) = write
+            && let Err(e) = self.writer.send(w)
+        {
+            self.failed.set(true);
+            warn_history(&e);
+        }
+    }
 }
 
 /// Starts the run and prints its events until `RunFinished`; Ctrl-C or SIGTERM cancels it
-/// (the summary then starts on a fresh line, see [`TextTimeline`]). `sent_headers` is printed
+/// (the summary then starts on a fresh line, see [`TextTimeline`]). Each event is recorded in
+/// `history` (when given) before it is printed. `sent_headers` is printed
 /// right after the `RunStarted` line; `secrets` (values of secret variables and of the request's secrets) print as `***`.
 async fn drive(
     spec: crate::model::RequestSpec,
@@ -204,6 +284,7 @@ async fn drive(
     json: bool,
     mut sent_headers: String,
     secrets: &[String],
+    history: Option<&History>,
 ) -> Result<u8, CliError> {
     let mut signals = signal::StopSignals::install();
     let (tx, mut rx) = mpsc::channel::<RunEvent>(256);
@@ -226,6 +307,9 @@ async fn drive(
             ));
         };
         let event = crate::model::secrets::mask_event(event, secrets);
+        if let Some(h) = history {
+            h.record(&event);
+        }
         let chunk = if json {
             match serde_json::to_string(&event) {
                 Ok(line) => line + "\n",

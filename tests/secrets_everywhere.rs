@@ -202,6 +202,24 @@ fn no_secret_is_printed_or_written_anywhere() {
     assert!(log[0].path.contains("querySecret7xsig"), "{}", log[0].path);
     assert_eq!(log[0].header("x-plain"), Some("varSecretValue3"));
 
+    // URL credentials alone are sent as `Authorization: Basic …`, which /echo repeats.
+    let basic_url = format!("http://basicUser1:basicPass2@{addr}/echo");
+    for json in ["--json", "--seed=1"] {
+        let args: Vec<String> = vec![
+            "run".into(),
+            json.into(),
+            "--data-dir".into(),
+            folders.data().display().to_string(),
+            basic_url.clone(),
+        ];
+        output.extend(printed(&folders, &args));
+    }
+    assert_eq!(
+        demo.server.log()[2].header("authorization"),
+        Some("Basic YmFzaWNVc2VyMTpiYXNpY1Bhc3My")
+    );
+    secrets.extend(["basicUser1", "basicPass2", "YmFzaWNVc2VyMTpiYXNpY1Bhc3My"].map(String::from));
+
     // A Set-Cookie *response* header (its value is in the URL, so only the header is checked).
     let cookie_url = format!("http://{addr}/header?name=Set-Cookie&value=respCookie9&status=200");
     let mut args: Vec<String> = ["run", "--json", "--data-dir"].map(String::from).to_vec();

@@ -220,7 +220,7 @@ fn masked_value(value: &str) -> &str {
 
 /// The secret values `spec` sends, for searching them in free text ([`mask_event`],
 /// [`mask_spec`]): secret header/query/form rows (by rule or marked), the URL's user name and
-/// password, and secret query values in the URL, each raw and percent-decoded; values shorter
+/// password (and their `Basic` base64 form), and secret query values in the URL, each raw and percent-decoded; values shorter
 /// than [`MIN_SEARCHED_LEN`] are left out.
 pub fn secret_values(spec: &RequestSpec) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
@@ -256,13 +256,19 @@ pub fn secret_values(spec: &RequestSpec) -> Vec<String> {
         let authority = &after[..after.find(['/', '?', '#']).unwrap_or(after.len())];
         if let Some(at) = authority.rfind('@') {
             let userinfo = &authority[..at];
-            match userinfo.split_once(':') {
-                Some((user, password)) => {
-                    push(user);
-                    push(password);
-                }
-                None => push(userinfo),
-            }
+            let (user, password) = userinfo.split_once(':').unwrap_or((userinfo, ""));
+            push(user);
+            push(password);
+            // The engine sends them as `Authorization: Basic base64(user:password)`, which an
+            // echoing server repeats.
+            let decode = |s: &str| percent_encoding::percent_decode_str(s).collect::<Vec<u8>>();
+            let mut pair = decode(user);
+            pair.push(b':');
+            pair.extend(decode(password));
+            push(&base64::Engine::encode(
+                &base64::engine::general_purpose::STANDARD,
+                pair,
+            ));
         }
     }
     if let Some(q) = spec.url.find('?') {
@@ -459,6 +465,7 @@ mod tests {
             "tok-abcdef",
             "markedvalue",
             "pw-query",
+            "dXNlcjEyMzQ6cGFzczU2Nzg=",
         ] {
             assert!(values.iter().any(|x| x == v), "{v} missing in {values:?}");
         }

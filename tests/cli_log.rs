@@ -71,6 +71,8 @@ fn log_file_gets_a_line_per_attempt_wait_and_outcome_with_secrets_masked() {
         "{text}"
     );
     assert!(!text.contains("HEADERSECRET"), "{text}");
+    assert!(!text.contains("QUERYSECRET"), "{text}");
+    assert!(text.contains("token=***"), "{text}");
 }
 
 #[test]

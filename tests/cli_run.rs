@@ -293,7 +293,10 @@ fn url_passwords_never_print() {
             .clone();
         let stdout = String::from_utf8_lossy(&out.stdout);
         assert!(!stdout.contains("s3cret"), "{stdout}");
-        assert!(stdout.contains("user:***@"), "{stdout}");
+        assert!(
+            stdout.contains("***:***@") && !stdout.contains("user:"),
+            "{stdout}"
+        );
     }
 }
 

@@ -45,13 +45,13 @@ impl FinalResponse {
                 mask::escape_controls(value)
             ));
         }
-        mask::mask_values(&out, secrets)
+        crate::model::mask_secret_values(&out, secrets)
     }
 
     /// The body as printed by default: itself (plus a final newline) when it is UTF-8 text
     /// without control characters other than tab and line breaks and at most
     /// [`PRINTED_BODY_MAX`] bytes, with any of `secrets` (values the request sent, see
-    /// [`mask::secret_values`]) masked, since echo servers send them back; otherwise one line
+    /// [`crate::model::secrets::secret_values`]) masked, since echo servers send them back; otherwise one line
     /// with its size and how to save it; empty for an empty body or no response.
     pub fn body_text(&self, secrets: &[String]) -> String {
         let Some(r) = self.response() else {
@@ -67,7 +67,7 @@ impl FinalResponse {
         });
         match text {
             Some(text) if !body.truncated && body.bytes.len() <= PRINTED_BODY_MAX => {
-                let mut out = mask::mask_values(text, secrets);
+                let mut out = crate::model::mask_secret_values(text, secrets);
                 if !out.ends_with('\n') {
                     out.push('\n');
                 }

@@ -1,21 +1,17 @@
-//! Masking secret header values (`***`) in everything the CLI prints.
+//! How the CLI prints header lines: secret values (the one rule, [`crate::model::secrets`])
+//! as `***`, control characters escaped.
 
-use crate::model::{AttemptOutcome, KeyValue, RequestSpec, RunEvent};
+use crate::model::KeyValue;
+use crate::model::secrets::shown_header_value;
 
-/// The text shown instead of a secret value.
-pub const MASK: &str = "***";
-
-/// `Name: value`, or `Name: ***` when [`KeyValue::is_secret`]; control characters escaped.
+/// `Name: value`, or `Name: ***` when the row is secret ([`KeyValue::is_secret`]); control
+/// characters escaped.
 pub fn header_line(h: &KeyValue) -> String {
-    if h.is_secret() {
-        format!("{}: {MASK}", escape_controls(&h.name))
-    } else {
-        format!(
-            "{}: {}",
-            escape_controls(&h.name),
-            escape_controls(&h.value)
-        )
-    }
+    format!(
+        "{}: {}",
+        escape_controls(&h.name),
+        escape_controls(shown_header_value(&h.name, &h.value, h.secret))
+    )
 }
 
 /// `text` with control characters (newlines, escape, …) written as Rust escapes (`\n`,
@@ -32,67 +28,6 @@ pub fn escape_controls(text: &str) -> String {
     out
 }
 
-/// The event with secret response header values (e.g. `set-cookie`) replaced by `***`.
-pub fn event(mut event: RunEvent) -> RunEvent {
-    if let RunEvent::AttemptFinished {
-        outcome: AttemptOutcome::Response(r),
-        ..
-    } = &mut event
-    {
-        for (name, value) in &mut r.headers {
-            if KeyValue::new(name.clone(), String::new()).is_secret() {
-                *value = MASK.to_owned();
-            }
-        }
-    }
-    event
-}
-
-/// Shortest secret value masked inside a printed body (shorter ones would mask ordinary text).
-const MIN_SECRET_LEN: usize = 4;
-
-/// The secret values `spec` sends, as they may come back in a response body (an echo server):
-/// each secret header's value and its credentials after the scheme (`Bearer t0ken` → also
-/// `t0ken`), and the URL's password with the `Basic` credentials made from the URL.
-pub fn secret_values(spec: &RequestSpec) -> Vec<String> {
-    use base64::Engine as _;
-    let mut values = Vec::new();
-    for h in spec.headers.iter().filter(|h| h.enabled && h.is_secret()) {
-        values.push(h.value.trim().to_owned());
-        if let Some((_, credentials)) = h.value.trim().split_once(' ') {
-            values.push(credentials.trim().to_owned());
-        }
-    }
-    if let Ok(url) = reqwest::Url::parse(&spec.url)
-        && let Some(password) = url.password()
-    {
-        let decode = |s: &str| {
-            percent_encoding::percent_decode_str(s)
-                .decode_utf8_lossy()
-                .into_owned()
-        };
-        let (user, password) = (decode(url.username()), decode(password));
-        values.push(base64::engine::general_purpose::STANDARD.encode(format!("{user}:{password}")));
-        values.push(password);
-    }
-    values.retain(|v| v.len() >= MIN_SECRET_LEN);
-    // Longest first, so a value containing another is masked whole.
-    values.sort_by_key(|v| std::cmp::Reverse(v.len()));
-    values.dedup();
-    values
-}
-
-/// `text` with every occurrence of each of `secrets` replaced by [`MASK`].
-pub fn mask_values(text: &str, secrets: &[String]) -> String {
-    let mut out = text.to_owned();
-    for secret in secrets {
-        if out.contains(secret.as_str()) {
-            out = out.replace(secret.as_str(), MASK);
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -104,17 +39,13 @@ mod tests {
     }
 
     #[test]
-    fn secret_values_sent_are_masked_in_text() {
-        let mut spec = RequestSpec::get("http://al%20ice:pa%40ss@127.0.0.1:1/");
-        spec.headers
-            .push(KeyValue::new("Authorization", "Bearer t0ken-123"));
-        spec.headers.push(KeyValue::new("X-Plain", "visible"));
-        let secrets = secret_values(&spec);
-        // base64("al ice:pa@ss")
-        let echoed = r#"{"authorization":"Bearer t0ken-123","x-plain":"visible","basic":"YWwgaWNlOnBhQHNz","pw":"pa@ss"}"#;
+    fn secret_header_lines_are_masked() {
         assert_eq!(
-            mask_values(echoed, &secrets),
-            r#"{"authorization":"***","x-plain":"visible","basic":"***","pw":"***"}"#
+            header_line(&KeyValue::new("X-Session", "s1")),
+            "X-Session: ***"
         );
+        let mut marked = KeyValue::new("X-Plain", "v");
+        marked.secret = true;
+        assert_eq!(header_line(&marked), "X-Plain: ***");
     }
 }

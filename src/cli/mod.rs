@@ -10,6 +10,8 @@ pub mod demo_server;
 pub mod exit;
 pub mod final_response;
 pub mod gui;
+pub mod history_cmd;
+pub mod history_export;
 pub mod log_args;
 pub mod mask;
 pub mod out;
@@ -42,6 +44,7 @@ Examples:
   retryscope simulate --builtin azure-sdk      wait statistics of a profile
   retryscope profile builtins                  list built-in profiles
   retryscope profile validate my-profile.json  check a profile file
+  retryscope history list                      recorded runs, newest first
 
 Exit codes: 0 success, 1 the run did not succeed, 2 usage or profile error, 130 Ctrl-C,
 143 SIGTERM."
@@ -68,6 +71,8 @@ pub enum Command {
     Profile(profile_cmd::ProfileArgs),
     /// Run the embedded flaky demo HTTP server on 127.0.0.1.
     DemoServer(demo_server::DemoServerArgs),
+    /// List, show, export, delete and prune recorded runs.
+    History(history_cmd::HistoryArgs),
     /// Open the desktop app (same as no subcommand).
     Gui(gui::GuiArgs),
 }
@@ -89,6 +94,7 @@ pub fn execute(command: &Command) -> ExitCode {
         Command::Simulate(a) => simulate::execute(a),
         Command::Profile(a) => profile_cmd::execute(a),
         Command::DemoServer(a) => demo_server::execute(a),
+        Command::History(a) => history_cmd::execute(a),
         Command::Gui(a) => gui::execute(a),
     })
 }

@@ -31,7 +31,7 @@ pub fn parse_header(raw: &str) -> Result<KeyValue, CliError> {
 /// # Errors
 /// Exit 2 naming the URL and what is wrong.
 pub fn check_url(url: &str) -> Result<(), CliError> {
-    let shown = crate::engine::redact_url_passwords(url);
+    let shown = crate::model::secrets::mask_url(url);
     if url.trim().is_empty() {
         return Err(CliError::usage(
             "the URL is empty; give an absolute http:// or https:// URL",
@@ -140,7 +140,7 @@ mod tests {
         assert!(check_url("example.com/x").is_err());
         assert!(check_url("ftp://127.0.0.1/").is_err());
         let err = check_url("ftp://u:s3cret@127.0.0.1/").expect_err("ftp");
-        assert!(err.message.contains("u:***@"), "{err:?}");
+        assert!(err.message.contains("ftp://***:***@"), "{err:?}");
         let empty = check_url("").expect_err("empty");
         assert!(empty.message.starts_with("the URL is empty"), "{empty:?}");
         let dir = std::env::temp_dir();

@@ -109,6 +109,12 @@ pub struct RunArgs {
     /// Where the run log goes.
     #[command(flatten)]
     pub log: LogArgs,
+    /// Do not record this run in the history (history.sqlite3 in the data folder).
+    #[arg(long)]
+    pub no_history: bool,
+    /// Most response body bytes kept per attempt in the history.
+    #[arg(long, value_name = "BYTES", default_value_t = crate::store::DEFAULT_BODY_CAP)]
+    pub history_body_cap: usize,
     /// `{{name}}` variables: --env, --var, --data-dir (boxed: keeps `Command` small).
     #[command(flatten)]
     pub variables: Box<VariablesArgs>,
@@ -187,14 +193,20 @@ pub fn execute(args: &RunArgs) -> Result<u8, CliError> {
     }
 
     let spec = variables.spec(spec, &args.url)?;
-    let secrets = variables.secret_values();
+    // What the one rule (DESIGN.md §9) hides in everything printed: secret variables and the
+    // request's own secrets (URL user and password, secret headers, query values).
+    let mut secrets = variables.secret_values();
+    secrets.extend(crate::model::secrets::secret_values(&spec));
     engine::check_spec(&spec).map_err(|e| CliError::usage(e.to_string()))?;
 
     // The request headers, printed under the run's first line (secrets masked).
     let mut sent_headers = String::new();
     if !args.json && !args.curl.silent {
         for h in spec.headers.iter().filter(|h| h.enabled) {
-            sent_headers.push_str(&format!("> {}\n", mask::header_line(h)));
+            sent_headers.push_str(&format!(
+                "> {}\n",
+                crate::model::mask_secret_values(&mask::header_line(h), &secrets)
+            ));
         }
         if let Some(key) = &spec.idempotency_key {
             sent_headers.push_str(&format!(
@@ -218,13 +230,27 @@ pub fn execute(args: &RunArgs) -> Result<u8, CliError> {
         include: args.curl.include,
         show_body: !args.curl.no_body,
         save_to: args.curl.output.clone(),
-        secrets: {
-            let mut all = mask::secret_values(&spec);
-            all.extend(secrets);
-            all
-        },
+        secrets,
     };
-    runtime.block_on(drive(spec, profile, options, output, sent_headers))
+    let history = if args.no_history {
+        None
+    } else {
+        start_history(args, &spec, &profile, &output.secrets)
+    };
+    let code = runtime.block_on(drive(
+        spec,
+        profile,
+        options,
+        output,
+        sent_headers,
+        history.as_ref(),
+    ));
+    if let Some(h) = history
+        && let Err(e) = h.writer.close()
+    {
+        warn_history(&e);
+    }
+    code
 }
 
 /// What `run` prints besides the events, from the flags.
@@ -259,8 +285,70 @@ fn preview_only(mut event: RunEvent) -> RunEvent {
     event
 }
 
+/// The run's recorder and the history writer, or `None` (with a warning on stderr) when the
+/// history cannot be opened: the run goes on unrecorded.
+struct History {
+    recorder: std::cell::RefCell<crate::store::HistoryRecorder>,
+    writer: crate::store::HistoryWriter,
+    failed: std::cell::Cell<bool>,
+}
+
+fn start_history(
+    args: &RunArgs,
+    spec: &crate::model::RequestSpec,
+    profile: &crate::model::RetryProfile,
+    secrets: &[String],
+) -> Option<History> {
+    let dir = args
+        .variables
+        .data_dir
+        .clone()
+        .or_else(crate::store::data_dir)?;
+    let opened =
+        crate::store::HistoryStore::open_in(&dir).and_then(crate::store::HistoryWriter::spawn);
+    match opened {
+        Ok(writer) => Some(History {
+            recorder: std::cell::RefCell::new(crate::store::HistoryRecorder::new(
+                spec,
+                profile,
+                secrets.to_vec(),
+                args.history_body_cap,
+            )),
+            writer,
+            failed: std::cell::Cell::new(false),
+        }),
+        Err(e) => {
+            warn_history(&e);
+            None
+        }
+    }
+}
+
+fn warn_history(e: &crate::store::HistoryError) {
+    super::out::write_stderr(&format!(
+        "warning: this run is not recorded in the history: {e} (use --no-history to skip it)\n"
+    ));
+}
+
+impl History {
+    /// Records `event` (already masked); the first failure is reported once, then recording stops.
+    fn record(&self, event: &RunEvent) {
+        if self.failed.get() {
+            return;
+        }
+        let write = self.recorder.borrow_mut().fold(event);
+        if let Some(w) = write
+            && let Err(e) = self.writer.send(w)
+        {
+            self.failed.set(true);
+            warn_history(&e);
+        }
+    }
+}
+
 /// Starts the run and prints its events until `RunFinished`; Ctrl-C or SIGTERM cancels it
-/// (the summary then starts on a fresh line, see [`TextTimeline`]). `sent_headers` is printed
+/// (the summary then starts on a fresh line, see [`TextTimeline`]). Each event is masked,
+/// recorded in `history` (when given) and logged before it is printed. `sent_headers` is printed
 /// right after the `RunStarted` line. The final response block (`-i` headers, body or `-o`
 /// line) goes between the timeline and the summary.
 async fn drive(
@@ -269,6 +357,7 @@ async fn drive(
     options: RunOptions,
     output: Output,
     mut sent_headers: String,
+    history: Option<&History>,
 ) -> Result<u8, CliError> {
     let mut signals = signal::StopSignals::install();
     let (tx, mut rx) = mpsc::channel::<RunEvent>(256);
@@ -297,7 +386,10 @@ async fn drive(
                 "the engine stopped without finishing the run (no run_finished event)",
             ));
         };
-        let event = crate::model::mask_event_secrets(mask::event(event), &output.secrets);
+        let event = crate::model::secrets::mask_event(event, &output.secrets);
+        if let Some(h) = history {
+            h.record(&event);
+        }
         crate::store::log_event(&event);
         let finished = match &event {
             RunEvent::RunFinished { outcome, .. } => Some(outcome.kind),

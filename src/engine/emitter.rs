@@ -22,13 +22,14 @@ impl Emitter {
     }
 
     /// Queues `event` (waiting while the channel is full), then wakes the front end. URL
-    /// passwords in the event's URLs and messages are redacted first.
+    /// credentials and secret query values in the event's URLs and messages are masked first
+    /// ([`crate::model::secrets::mask_event_urls`]).
     ///
     /// # Errors
     /// [`Closed`] when the receiver was dropped.
     pub(crate) async fn emit(&self, event: RunEvent) -> Result<(), Closed> {
         self.events
-            .send(super::redact::redact_event(event))
+            .send(crate::model::secrets::mask_event_urls(event))
             .await
             .map_err(|_| Closed)?;
         if let Some(waker) = &self.waker {

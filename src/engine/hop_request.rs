@@ -201,7 +201,7 @@ fn parse_method(raw: &str) -> Result<Method, SpecError> {
 fn parse_url(spec: &RequestSpec) -> Result<Url, SpecError> {
     let raw = spec.url.trim();
     let bad = |reason: String| SpecError::Url {
-        url: shortened(&super::redact::redact_url_passwords(&spec.url)),
+        url: shortened(&crate::model::secrets::mask_url(&spec.url)),
         reason,
     };
     if raw.is_empty() {

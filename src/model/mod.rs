@@ -12,6 +12,7 @@ mod profile;
 mod request;
 mod request_draft;
 mod saved_request;
+pub mod secrets;
 mod status_set;
 mod variables;
 

@@ -33,23 +33,16 @@ impl KeyValue {
         }
     }
 
-    /// Whether this header row must be treated as secret: marked so, or a well-known
-    /// credential header (Authorization, Proxy-Authorization, Cookie, Set-Cookie, X-Api-Key, *token*).
+    /// Whether this header row must be treated as secret: marked so, or a secret header name
+    /// by the one rule ([`super::secrets::is_secret_header`]).
     pub fn is_secret(&self) -> bool {
-        if self.secret {
-            return true;
-        }
-        let n = self.name.to_ascii_lowercase();
-        matches!(
-            n.as_str(),
-            "authorization"
-                | "proxy-authorization"
-                | "cookie"
-                | "set-cookie"
-                | "x-api-key"
-                | "api-key"
-        ) || n.contains("token")
-            || n.contains("secret")
+        self.secret || super::secrets::is_secret_header(&self.name)
+    }
+
+    /// Whether this query parameter or form field row must be treated as secret: marked so, or
+    /// a secret parameter name by the one rule ([`super::secrets::is_secret_param`]).
+    pub fn is_secret_param(&self) -> bool {
+        self.secret || super::secrets::is_secret_param(&self.name)
     }
 }
 

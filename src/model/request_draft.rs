@@ -205,29 +205,34 @@ impl RequestDraft {
         Ok(spec)
     }
 
-    /// A copy fit for a file: secret header/query/form values ([`KeyValue::is_secret`]) and the
+    /// A copy fit for a file: secret header/query/form values ([`KeyValue::is_secret`], [`KeyValue::is_secret_param`]) and the
     /// auth helper's token and password blanked.
     pub fn without_secrets(&self) -> Self {
         let mut out = self.clone();
         for row in out.secret_rows_mut() {
             row.value.clear();
         }
+        // The URL's user, password and secret query values (DESIGN.md §9) read `***`.
+        out.url = super::secrets::mask_url(&self.url);
         out.auth = self.auth.without_secrets();
         out
     }
 
     /// Every non-empty secret value as `(slot, value)`; a slot names the field
     /// (`header/0/Authorization`, `query/2/token`, `form/1/password`, `auth/bearer_token`,
-    /// `auth/basic_password`), so [`Self::fill_secrets`] can put the value back after a restart.
+    /// `auth/basic_password`, `url` for a URL holding secrets), so [`Self::fill_secrets`] can put the value back after a restart.
     pub fn secret_slots(&self) -> Vec<(String, String)> {
         let mut out = Vec::new();
+        if super::secrets::mask_url(&self.url) != self.url {
+            out.push((URL_SLOT.to_owned(), self.url.clone()));
+        }
         for (table, rows) in [
             ("query", &self.query),
             ("header", &self.headers),
             ("form", &self.body.form),
         ] {
             for (i, row) in rows.iter().enumerate() {
-                if row.is_secret() && !row.value.is_empty() {
+                if is_secret_row(table, row) && !row.value.is_empty() {
                     out.push((format!("{table}/{i}/{}", row.name), row.value.clone()));
                 }
             }
@@ -245,13 +250,18 @@ impl RequestDraft {
 
     /// Fills blank secret fields from `lookup(slot)` (slots as in [`Self::secret_slots`]).
     pub fn fill_secrets(&mut self, lookup: impl Fn(&str) -> Option<String>) {
+        if let Some(url) = lookup(URL_SLOT)
+            && super::secrets::mask_url(&url) == self.url
+        {
+            self.url = url;
+        }
         for (table, rows) in [
             ("query", &mut self.query),
             ("header", &mut self.headers),
             ("form", &mut self.body.form),
         ] {
             for (i, row) in rows.iter_mut().enumerate() {
-                if row.is_secret()
+                if is_secret_row(table, row)
                     && row.value.is_empty()
                     && let Some(v) = lookup(&format!("{table}/{i}/{}", row.name))
                 {
@@ -277,9 +287,10 @@ impl RequestDraft {
         let mut out: Vec<String> = self
             .query
             .iter()
-            .chain(&self.headers)
             .chain(&self.body.form)
-            .filter(|r| r.enabled && r.is_secret() && !r.value.is_empty())
+            .filter(|r| r.is_secret_param())
+            .chain(self.headers.iter().filter(|r| r.is_secret()))
+            .filter(|r| r.enabled && !r.value.is_empty())
             .map(|r| r.value.clone())
             .collect();
         out.extend(
@@ -293,11 +304,25 @@ impl RequestDraft {
     }
 
     fn secret_rows_mut(&mut self) -> impl Iterator<Item = &mut KeyValue> {
-        self.headers
-            .iter_mut()
-            .chain(self.query.iter_mut())
-            .chain(self.body.form.iter_mut())
-            .filter(|r| r.is_secret())
+        self.headers.iter_mut().filter(|r| r.is_secret()).chain(
+            self.query
+                .iter_mut()
+                .chain(self.body.form.iter_mut())
+                .filter(|r| r.is_secret_param()),
+        )
+    }
+}
+
+/// The secret slot of a URL holding secrets (user, password, secret query values): the whole URL.
+const URL_SLOT: &str = "url";
+
+/// The one rule (DESIGN.md §9) for a row of `table` (`header`, `query`, `form`): header names
+/// for headers, parameter names for query parameters and form fields.
+fn is_secret_row(table: &str, row: &KeyValue) -> bool {
+    if table == "header" {
+        row.is_secret()
+    } else {
+        row.is_secret_param()
     }
 }
 
@@ -334,6 +359,26 @@ mod tests {
         assert_eq!(stored.headers[1].value, "text/plain");
         assert_eq!(stored.query[0].value, "");
         assert_eq!(stored.auth.bearer_token, "");
+    }
+
+    #[test]
+    fn a_url_holding_secrets_is_masked_for_files_and_restored_from_its_slot() {
+        let draft = RequestDraft {
+            url: "http://tok@127.0.0.1:9/x?sig=S1&page=2".into(),
+            ..RequestDraft::default()
+        };
+        let file = draft.without_secrets();
+        assert_eq!(file.url, "http://***@127.0.0.1:9/x?sig=***&page=2");
+        let slots = draft.secret_slots();
+        assert_eq!(slots[0], ("url".to_owned(), draft.url.clone()));
+        let mut restored = file;
+        restored.fill_secrets(|slot| {
+            slots
+                .iter()
+                .find(|(s, _)| s == slot)
+                .map(|(_, v)| v.clone())
+        });
+        assert_eq!(restored.url, draft.url);
     }
 
     #[test]

@@ -16,7 +16,7 @@ use std::collections::BTreeMap;
 /// The built-in variable: a fresh UUID per Send.
 pub const UUID_VARIABLE: &str = "uuid";
 /// What a secret value is shown as.
-pub const SECRET_MASK: &str = "***";
+pub const SECRET_MASK: &str = super::secrets::MASK;
 
 /// The variables a request is resolved with: an environment's, plus overrides (`--var k=v`).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -1,10 +1,18 @@
-//! Files and secrets the app keeps for the user: the request library, environments, and the
-//! secret store (OS keyring, or memory only where there is none), and the run log. Never imports egui; every
+//! Files and secrets the app keeps for the user: the request library, environments, the run
+//! history (SQLite, `history*` modules: the only place that uses it), the run log, and the secret store (OS
+//! keyring, or memory only where there is none). Never imports egui; every
 //! file carries a `format` field and is written atomically ([`write_atomic`]).
 
 mod atomic_write;
 mod data_dir;
 mod environments;
+mod history;
+mod history_error;
+mod history_recorder;
+mod history_records;
+mod history_replay;
+mod history_schema;
+mod history_writer;
 mod request_library;
 mod run_log;
 mod secret_store;
@@ -13,6 +21,15 @@ mod store_error;
 pub use atomic_write::{WriteError, write_atomic, write_atomic_with_hook};
 pub use data_dir::{DATA_DIR_ENV, data_dir, data_dir_from};
 pub use environments::{EnvironmentStore, LoadedEnvironments, secret_key};
+pub use history::{DEFAULT_BODY_CAP, HISTORY_FILE, HistoryStore};
+pub use history_error::HistoryError;
+pub use history_recorder::HistoryRecorder;
+pub use history_records::{
+    AttemptRecord, HistoryWrite, PhaseTimings, RecordedOutcome, RunFilter, RunRecord, StoredRun,
+    WaitRecord,
+};
+pub use history_replay::replay_events;
+pub use history_writer::{HistoryWriter, WRITER_QUEUE};
 pub use request_library::{LoadedRequests, RequestLibrary};
 pub use run_log::{
     LOG_DIR, LOG_LEVEL_ENV, LOG_PREFIX, LogTarget, RunLog, TIME_FORMAT, event_line,

@@ -70,7 +70,13 @@ pub fn kv_table(
                     )
                     .accessible_name(format!("{table} {n} name"))
                     .changed();
-                let secret = row.is_secret();
+                // The one rule (DESIGN.md §9): header names for headers, parameter names for
+                // query parameters and form fields.
+                let secret = if table == "header" {
+                    row.is_secret()
+                } else {
+                    row.is_secret_param()
+                };
                 let shown = revealed.is_shown(table, i);
                 changed |= ui
                     .add_sized(
@@ -86,7 +92,7 @@ pub fn kv_table(
                 .accessible_name(format!("{table} {n} secret"))
                 .on_hover_text(
                     "secret: masked here, never written to a file (\"Remember secrets\" keeps it in the OS keyring) \
-                     (Authorization, Cookie, *token* and *secret* names are always secret)",
+                     (Authorization, Cookie, *token*, *secret*, *session* headers and token, key, sig, code … parameters are always secret)",
                 )
                 .changed();
                 if secret {

@@ -585,8 +585,8 @@ impl WorkbenchState {
         );
         secrets.retain(|s| !s.is_empty());
         // The tab already says `Run N`: the title is `METHOD /path?query`, like the timeline's,
-        // from the resolved URL with secret variables and URL passwords masked.
-        let shown_url = crate::engine::redact_url_passwords(&crate::model::resolve_text_masked(
+        // from the resolved URL with secret variables and URL credentials masked.
+        let shown_url = crate::model::secrets::mask_url(&crate::model::resolve_text_masked(
             self.composer.draft.url.trim(),
             &vars,
             &fresh_uuid,

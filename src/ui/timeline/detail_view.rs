@@ -3,7 +3,7 @@
 //!
 //! Everything here can be copied to the system clipboard: one header (`name: value`), the body
 //! as shown, the wait's explanation, or the whole attempt as text ([`attempt_text`]). Secret
-//! header values ([`KeyValue::is_secret`]) are shown and copied as `***` until the header's
+//! header values ([`crate::model::secrets::is_secret_header`]) are shown and copied as `***` until the header's
 //! *Show* toggle reveals them.
 
 use super::attempt_row::{AttemptResult, AttemptRow, WaitRow};
@@ -11,13 +11,13 @@ use super::body_render::{BodyRender, body_notices};
 use super::colors::class_text_color;
 use super::run_view::{BodyCache, RunView};
 use super::units::{format_bytes, format_date_time, format_ms, format_secs};
-use crate::model::{AttemptOutcome, KeyValue, ResponseSummary, RunId};
+use crate::model::{AttemptOutcome, ResponseSummary, RunId};
 use egui::RichText;
 use std::fmt::Write as _;
 use std::time::Instant;
 
 /// What a masked secret header value reads (DESIGN.md §9).
-pub const SECRET_MASK: &str = "***";
+pub const SECRET_MASK: &str = crate::model::secrets::MASK;
 
 /// Height of the body viewer, points.
 const BODY_HEIGHT: f32 = 280.0;
@@ -156,7 +156,7 @@ fn is_revealed(ctx: &egui::Context, run_id: RunId, attempt: u32, name: &str) -> 
 
 /// Whether a response header's value is secret (same rule as request headers).
 pub fn is_secret_header(name: &str) -> bool {
-    KeyValue::new(name, "").is_secret()
+    crate::model::secrets::is_secret_header(name)
 }
 
 /// `value`, or [`SECRET_MASK`] when header `name` is secret and not revealed.

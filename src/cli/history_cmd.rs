@@ -1,0 +1,296 @@
+//! `retryscope history …`: list, show, export, delete and prune recorded runs (the database of
+//! [`crate::store::HistoryStore`] in the data folder).
+
+use super::exit::{self, CliError};
+use super::history_export;
+use super::timeline_text::TextTimeline;
+use crate::store::{self, HistoryStore, RecordedOutcome, RunFilter, RunRecord, replay_events};
+use clap::{Args, Subcommand, ValueEnum};
+use std::path::{Path, PathBuf};
+
+/// The data folder flag shared by subcommands that read or write the data folder.
+#[derive(Debug, Clone, Default, Args)]
+pub struct DataDirArg {
+    /// Data folder holding history.sqlite3 (default: $RETRYSCOPE_DATA_DIR, else the platform
+    /// data folder, e.g. ~/.local/share/retryscope).
+    #[arg(long, value_name = "DIR", global = true)]
+    pub data_dir: Option<PathBuf>,
+}
+
+impl DataDirArg {
+    /// The folder to use: the flag, else [`store::data_dir`].
+    ///
+    /// # Errors
+    /// Exit 2 when neither is known (no home folder).
+    pub fn resolve(&self) -> Result<PathBuf, CliError> {
+        self.data_dir
+            .clone()
+            .or_else(store::data_dir)
+            .ok_or_else(|| {
+                CliError::usage(format!(
+                    "no data folder known (no home folder); give --data-dir DIR or set {}",
+                    store::DATA_DIR_ENV
+                ))
+            })
+    }
+}
+
+/// Flags of `retryscope history`.
+#[derive(Debug, Clone, Args)]
+#[command(after_help = "\
+Examples:
+  retryscope history list --limit 20 --outcome gave_up
+  retryscope history show 019a3c5e
+  retryscope history export 019a3c5e --format csv -o attempts.csv
+  retryscope history prune --older-than 30
+
+Ids may be shortened to any unique prefix of 8 or more characters.")]
+pub struct HistoryArgs {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: HistoryCommand,
+    /// Where the database lives.
+    #[command(flatten)]
+    pub data_dir: DataDirArg,
+}
+
+/// `history` subcommands.
+#[derive(Debug, Clone, Subcommand)]
+pub enum HistoryCommand {
+    /// One line per run, newest first: id, start, method, URL (masked), outcome, attempts, elapsed.
+    List {
+        /// At most N runs.
+        #[arg(long, value_name = "N", default_value_t = 50)]
+        limit: u32,
+        /// Only runs with this outcome (succeeded, gave_up, stopped, deadline, cancelled, error,
+        /// interrupted).
+        #[arg(long, value_name = "OUTCOME", value_parser = parse_outcome)]
+        outcome: Option<RecordedOutcome>,
+        /// Only runs whose URL contains TEXT (case-insensitive).
+        #[arg(long, value_name = "TEXT")]
+        url: Option<String>,
+        /// One JSON object per line instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// A recorded run as the same timeline `run` prints (or its events as JSON Lines).
+    Show {
+        /// Run id (or a unique prefix).
+        id: String,
+        /// The run's events as JSON Lines, like `run --json`.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Write a run as JSON (the run with its attempts) or CSV (one row per attempt).
+    Export {
+        /// Run id (or a unique prefix).
+        id: String,
+        /// Format.
+        #[arg(long, value_enum)]
+        format: ExportFormat,
+        /// Write to FILE (atomically) instead of stdout.
+        #[arg(short = 'o', long = "output", value_name = "FILE")]
+        output: Option<PathBuf>,
+    },
+    /// Delete runs with their attempts.
+    Delete {
+        /// Run ids (or unique prefixes).
+        #[arg(required = true)]
+        ids: Vec<String>,
+    },
+    /// Delete runs that started more than DAYS days ago.
+    Prune {
+        /// Age in days (0 deletes every run).
+        #[arg(long, value_name = "DAYS")]
+        older_than: u32,
+    },
+}
+
+/// Export formats of `history export`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ExportFormat {
+    /// The run and its attempts as one JSON document.
+    Json,
+    /// One CSV row per attempt.
+    Csv,
+    /// HTTP Archive 1.2 (not yet available).
+    Har,
+}
+
+fn parse_outcome(raw: &str) -> Result<RecordedOutcome, String> {
+    RecordedOutcome::from_id(raw.trim()).ok_or_else(|| {
+        let all: Vec<&str> = RecordedOutcome::ALL.iter().map(|o| o.id()).collect();
+        format!("unknown outcome `{raw}`; use one of {}", all.join(", "))
+    })
+}
+
+/// Runs `history …`; returns the exit code.
+///
+/// # Errors
+/// Exit 2 for an unknown run id or unusable flags; exit 1 when the database cannot be used.
+pub fn execute(args: &HistoryArgs) -> Result<u8, CliError> {
+    let dir = args.data_dir.resolve()?;
+    let mut store = open(&dir)?;
+    match &args.command {
+        HistoryCommand::List {
+            limit,
+            outcome,
+            url,
+            json,
+        } => {
+            let filter = RunFilter {
+                limit: Some(*limit),
+                outcome: *outcome,
+                url_contains: url.clone(),
+            };
+            let runs = store.list(&filter).map_err(failed)?;
+            let mut text = String::new();
+            for run in &runs {
+                text.push_str(&if *json {
+                    list_json(run)
+                } else {
+                    list_line(run)
+                });
+                text.push('\n');
+            }
+            crate::cli_out!("{text}");
+            Ok(exit::SUCCESS)
+        }
+        HistoryCommand::Show { id, json } => {
+            let stored = store
+                .run(id)
+                .map_err(failed)?
+                .ok_or_else(|| not_found(id, store.path()))?;
+            let mut text = String::new();
+            let mut timeline = TextTimeline::default();
+            for event in replay_events(&stored, 1) {
+                if *json {
+                    text.push_str(&serde_json::to_string(&event).map_err(|e| {
+                        CliError::failed(format!("cannot encode event as JSON: {e}"))
+                    })?);
+                    text.push('\n');
+                } else {
+                    text.push_str(&timeline.render(&event));
+                }
+            }
+            if !*json && stored.run.outcome.is_none() {
+                text.push_str("\n(still running or being recorded)\n");
+            }
+            crate::cli_out!("{text}");
+            Ok(exit::SUCCESS)
+        }
+        HistoryCommand::Export { id, format, output } => {
+            if *format == ExportFormat::Har {
+                return Err(CliError::usage(
+                    "HAR export is not available yet; use --format json or --format csv",
+                ));
+            }
+            let stored = store
+                .run(id)
+                .map_err(failed)?
+                .ok_or_else(|| not_found(id, store.path()))?;
+            let text = match format {
+                ExportFormat::Csv => history_export::csv(&stored),
+                _ => history_export::json(&stored)?,
+            };
+            match output {
+                Some(path) => store::write_atomic(path, text.as_bytes())
+                    .map_err(|e| CliError::failed(format!("cannot write the export: {e}")))?,
+                None => crate::cli_out!("{text}"),
+            }
+            Ok(exit::SUCCESS)
+        }
+        HistoryCommand::Delete { ids } => {
+            let deleted = store.delete(ids).map_err(failed)?;
+            let mut text = String::new();
+            for id in &deleted {
+                text.push_str(&format!("deleted {id}\n"));
+            }
+            crate::cli_out!("{text}");
+            let missing: Vec<&String> = ids
+                .iter()
+                .filter(|i| !deleted.iter().any(|d| d.starts_with(i.trim())))
+                .collect();
+            match missing.as_slice() {
+                [] => Ok(exit::SUCCESS),
+                [one] => Err(not_found(one, store.path())),
+                many => Err(CliError::usage(format!(
+                    "no runs {} in {}",
+                    many.iter()
+                        .map(|s| s.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    store.path().display()
+                ))),
+            }
+        }
+        HistoryCommand::Prune { older_than } => {
+            let cutoff = chrono::Local::now().fixed_offset()
+                - chrono::Duration::days(i64::from(*older_than));
+            let n = store.prune_before(cutoff).map_err(failed)?;
+            crate::cli_outln!(
+                "deleted {n} run{} started before {}",
+                if n == 1 { "" } else { "s" },
+                cutoff.format("%Y-%m-%d %H:%M:%S%:z")
+            );
+            Ok(exit::SUCCESS)
+        }
+    }
+}
+
+fn open(dir: &Path) -> Result<HistoryStore, CliError> {
+    HistoryStore::open_in(dir).map_err(failed)
+}
+
+fn failed(e: store::HistoryError) -> CliError {
+    CliError::failed(e.to_string())
+}
+
+fn not_found(id: &str, db: &Path) -> CliError {
+    CliError::usage(format!(
+        "no run `{}` in the history (see `retryscope history list`): {}",
+        super::mask::escape_controls(id),
+        db.display()
+    ))
+}
+
+/// `id  start  METHOD url  outcome  N attempts  elapsed`.
+fn list_line(run: &RunRecord) -> String {
+    format!(
+        "{}  {}  {} {}  {}  {} attempt{}  {}",
+        run.id,
+        run.started_at.format("%Y-%m-%d %H:%M:%S%:z"),
+        run.method,
+        super::mask::escape_controls(&run.url),
+        run.outcome.map_or("running", RecordedOutcome::id),
+        run.attempts,
+        if run.attempts == 1 { "" } else { "s" },
+        run.elapsed_ms.map_or_else(|| "-".to_owned(), elapsed_text),
+    )
+}
+
+/// `840 ms`, `12.3 s`.
+fn elapsed_text(ms: f64) -> String {
+    if ms < 1000.0 {
+        format!("{ms:.0} ms")
+    } else {
+        format!("{:.1} s", ms / 1000.0)
+    }
+}
+
+fn list_json(run: &RunRecord) -> String {
+    serde_json::json!({
+        "id": run.id,
+        "started_at": run.started_at.to_rfc3339(),
+        "ended_at": run.ended_at.map(|t| t.to_rfc3339()),
+        "method": run.method,
+        "url": run.url,
+        "profile": run.profile_name,
+        "seed": run.seed,
+        "outcome": run.outcome.map(RecordedOutcome::id),
+        "last_status": run.last_status,
+        "attempts": run.attempts,
+        "elapsed_ms": run.elapsed_ms,
+    })
+    .to_string()
+}

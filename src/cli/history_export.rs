@@ -1,0 +1,100 @@
+//! `history export` formats: the run as one JSON document, and a CSV of its attempts. Both
+//! come from the stored records, which are already masked (DESIGN.md §9).
+
+use super::exit::CliError;
+use crate::model::{AttemptOutcome, Verdict};
+use crate::store::StoredRun;
+
+/// The run with its attempts as pretty JSON (ends with a newline).
+///
+/// # Errors
+/// Exit 1 when the records cannot be encoded.
+pub fn json(stored: &StoredRun) -> Result<String, CliError> {
+    serde_json::to_string_pretty(stored)
+        .map(|s| s + "\n")
+        .map_err(|e| CliError::failed(format!("cannot encode the run as JSON: {e}")))
+}
+
+/// Column names of [`csv`], in order.
+pub const CSV_COLUMNS: [&str; 16] = [
+    "run_id",
+    "attempt",
+    "started_at",
+    "method",
+    "url",
+    "status",
+    "error_kind",
+    "error_message",
+    "verdict",
+    "reason",
+    "total_ms",
+    "dns_ms",
+    "first_byte_ms",
+    "wait_planned_ms",
+    "wait_measured_ms",
+    "wait_explanation",
+];
+
+/// One CSV row per attempt (RFC 4180: comma separated, fields quoted when needed, CRLF line
+/// ends), with a header row of [`CSV_COLUMNS`].
+pub fn csv(stored: &StoredRun) -> String {
+    let mut out = CSV_COLUMNS.join(",") + "\r\n";
+    let opt = |v: Option<f64>| v.map(|x| format!("{x:.3}")).unwrap_or_default();
+    for a in &stored.attempts {
+        let (status, kind, message) = match &a.outcome {
+            AttemptOutcome::Response(r) => (r.status.to_string(), String::new(), String::new()),
+            AttemptOutcome::Error(e) => (String::new(), e.kind.to_string(), e.message.clone()),
+        };
+        let (verdict, reason) = match &a.verdict {
+            Verdict::Success => ("success", ""),
+            Verdict::Retry { reason } => ("retry", reason.as_str()),
+            Verdict::Stop { reason } => ("stop", reason.as_str()),
+        };
+        let fields = [
+            a.run_id.clone(),
+            a.number.to_string(),
+            a.started_at.to_rfc3339(),
+            a.method.clone(),
+            a.url.clone(),
+            status,
+            kind,
+            message,
+            verdict.to_owned(),
+            reason.to_owned(),
+            format!("{:.3}", a.timings.total_ms),
+            opt(a.phases.dns_ms),
+            opt(a.phases.first_byte_ms),
+            a.wait
+                .as_ref()
+                .map(|w| w.planned_ms.to_string())
+                .unwrap_or_default(),
+            opt(a.wait.as_ref().and_then(|w| w.measured_ms)),
+            a.wait
+                .as_ref()
+                .map(|w| w.explanation.text.clone())
+                .unwrap_or_default(),
+        ];
+        let row: Vec<String> = fields.iter().map(|f| csv_field(f)).collect();
+        out.push_str(&row.join(","));
+        out.push_str("\r\n");
+    }
+    out
+}
+
+/// `field`, quoted (with `"` doubled) when it holds a comma, quote or line break.
+fn csv_field(field: &str) -> String {
+    if field.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", field.replace('"', "\"\""))
+    } else {
+        field.to_owned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn fields_with_commas_and_quotes_are_quoted() {
+        assert_eq!(super::csv_field("a,b \"c\""), "\"a,b \"\"c\"\"\"");
+        assert_eq!(super::csv_field("plain"), "plain");
+    }
+}

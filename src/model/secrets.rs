@@ -1,0 +1,491 @@
+//! The one secrets rule (DESIGN.md §9): what is secret, and how it is masked, for every writer —
+//! CLI text and JSON, the window, history, exports, error messages and persisted state.
+//!
+//! Secret are the values of:
+//! - headers named `Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie`, or whose
+//!   name contains `token`, `secret`, `api-key`, `apikey`, `api_key`, `password`, `session` or
+//!   `signature` ([`is_secret_header`]);
+//! - query parameters (and form fields) named `token`, `access_token`, `refresh_token`,
+//!   `id_token`, `api_key`, `apikey`, `key`, `sig`, `signature`, `password`, `passwd`, `secret`,
+//!   `client_secret`, `code`, `auth`, `session` ([`is_secret_param`]);
+//! - rows and variables marked secret;
+//! - the URL's user name and password.
+//!
+//! A masked value reads [`MASK`]; names stay visible. Pure: no I/O.
+
+use super::attempt::AttemptOutcome;
+use super::event::RunEvent;
+use super::request::{Body, KeyValue, RequestSpec};
+use super::variables::{mask_event_secrets, mask_secret_values};
+
+/// What a secret value is shown as.
+pub const MASK: &str = "***";
+
+/// Secret values shorter than this are masked where they stand (header value, query value,
+/// URL user) but not searched for in free text (bodies, messages): hiding every `ab` in a body
+/// would mangle the output without protecting much.
+pub const MIN_SEARCHED_LEN: usize = 4;
+
+const SECRET_HEADERS: [&str; 4] = [
+    "authorization",
+    "proxy-authorization",
+    "cookie",
+    "set-cookie",
+];
+const SECRET_HEADER_PARTS: [&str; 8] = [
+    "token",
+    "secret",
+    "api-key",
+    "apikey",
+    "api_key",
+    "password",
+    "session",
+    "signature",
+];
+const SECRET_PARAMS: [&str; 17] = [
+    "token",
+    "access_token",
+    "refresh_token",
+    "id_token",
+    "api_key",
+    "apikey",
+    "key",
+    "sig",
+    "signature",
+    "password",
+    "passwd",
+    "secret",
+    "client_secret",
+    "code",
+    "auth",
+    "session",
+    // Spelled with a dash by some APIs; the same credential as `api_key`.
+    "api-key",
+];
+
+/// Whether a header named `name` (any case, surrounding spaces ignored) carries a secret value.
+///
+/// ```
+/// use retryscope::model::secrets::is_secret_header;
+/// assert!(is_secret_header("Set-Cookie"));
+/// assert!(is_secret_header("X-Session-Id"));
+/// assert!(!is_secret_header("Content-Type"));
+/// ```
+pub fn is_secret_header(name: &str) -> bool {
+    let n = name.trim().to_ascii_lowercase();
+    SECRET_HEADERS.contains(&n.as_str()) || SECRET_HEADER_PARTS.iter().any(|p| n.contains(p))
+}
+
+/// Whether a query parameter or form field named `name` carries a secret value: one of the
+/// §9 names exactly, or a name containing one of the secret header words (`auth_token`,
+/// `x-api-key`, `session_id`); any case, percent-decoded.
+///
+/// ```
+/// use retryscope::model::secrets::is_secret_param;
+/// assert!(is_secret_param("SIG"));
+/// assert!(is_secret_param("access%5Ftoken"));
+/// assert!(!is_secret_param("keys"));
+/// ```
+pub fn is_secret_param(name: &str) -> bool {
+    let decoded = percent_encoding::percent_decode_str(name.trim()).decode_utf8_lossy();
+    let n = decoded.trim().to_ascii_lowercase();
+    SECRET_PARAMS.contains(&n.as_str()) || SECRET_HEADER_PARTS.iter().any(|p| n.contains(p))
+}
+
+/// The value to show for header `name`: `value`, or [`MASK`] when the header is secret (by
+/// name, or `marked` secret).
+pub fn shown_header_value<'a>(name: &str, value: &'a str, marked: bool) -> &'a str {
+    if marked || is_secret_header(name) {
+        MASK
+    } else {
+        value
+    }
+}
+
+/// `url` with its user name, password and secret query/fragment parameter values replaced by
+/// [`MASK`]. Works on absolute URLs, relative ones (`/x?token=…`, e.g. a `Location`) and
+/// strings that do not parse.
+///
+/// ```
+/// use retryscope::model::secrets::mask_url;
+/// assert_eq!(
+///     mask_url("http://tok@127.0.0.1:9/x?sig=S&x=1"),
+///     "http://***@127.0.0.1:9/x?sig=***&x=1"
+/// );
+/// assert_eq!(mask_url("http://u:p@h/"), "http://***:***@h/");
+/// assert_eq!(mask_url("/next?code=abc"), "/next?code=***");
+/// ```
+pub fn mask_url(url: &str) -> String {
+    if url.contains("://") {
+        mask_text(url)
+    } else {
+        mask_path_and_query(url)
+    }
+}
+
+/// `text` with every `scheme://…` URL in it masked as by [`mask_url`] (e.g. an error message
+/// `error sending request for url (http://u:p@h/?token=t)`); the rest is kept.
+pub fn mask_text(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(found) = rest.find("://") {
+        let start = found + 3;
+        out.push_str(&rest[..start]);
+        let after = &rest[start..];
+        let len = after
+            .find(|c: char| {
+                matches!(c, ')' | '(' | '`' | '\'' | '"' | '<' | '>') || c.is_whitespace()
+            })
+            .unwrap_or(after.len());
+        out.push_str(&mask_authority_and_rest(&after[..len]));
+        rest = &after[len..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// `host…` (what follows `://`) with the user info and secret parameters masked.
+fn mask_authority_and_rest(token: &str) -> String {
+    let authority_len = token.find(['/', '?', '#']).unwrap_or(token.len());
+    let (authority, rest) = token.split_at(authority_len);
+    let mut out = String::with_capacity(token.len());
+    match authority.rfind('@') {
+        Some(at) => {
+            let userinfo = &authority[..at];
+            let (user, password) = match userinfo.find(':') {
+                Some(colon) => (&userinfo[..colon], Some(&userinfo[colon + 1..])),
+                None => (userinfo, None),
+            };
+            out.push_str(masked_value(user));
+            if let Some(p) = password {
+                out.push(':');
+                out.push_str(masked_value(p));
+            }
+            out.push_str(&authority[at..]);
+        }
+        None => out.push_str(authority),
+    }
+    out.push_str(&mask_path_and_query(rest));
+    out
+}
+
+/// `/path?query#fragment` with secret parameter values masked in the query and the fragment.
+fn mask_path_and_query(text: &str) -> String {
+    let Some(q) = text.find(['?', '#']) else {
+        return text.to_owned();
+    };
+    let mut out = String::with_capacity(text.len());
+    out.push_str(&text[..=q]);
+    let rest = &text[q + 1..];
+    // A `#` after the query starts the fragment, which is masked the same way
+    // (`#access_token=…` in OAuth redirects).
+    let (query, fragment) = match (text.as_bytes()[q], rest.find('#')) {
+        (b'?', Some(h)) => (&rest[..h], Some(&rest[h + 1..])),
+        _ => (rest, None),
+    };
+    out.push_str(&mask_pairs(query));
+    if let Some(f) = fragment {
+        out.push('#');
+        out.push_str(&mask_pairs(f));
+    }
+    out
+}
+
+fn mask_pairs(pairs: &str) -> String {
+    pairs
+        .split('&')
+        .map(|pair| match pair.split_once('=') {
+            Some((name, value)) if is_secret_param(name) => {
+                format!("{name}={}", masked_value(value))
+            }
+            _ => pair.to_owned(),
+        })
+        .collect::<Vec<_>>()
+        .join("&")
+}
+
+/// [`MASK`] for a secret value; an empty value, or one that is only a `{{name}}` reference
+/// (a draft's URL: the secret is in the variable, masked by its own rule), is kept.
+fn masked_value(value: &str) -> &str {
+    let reference = value
+        .strip_prefix("{{")
+        .and_then(|v| v.strip_suffix("}}"))
+        .is_some_and(|n| super::variables::is_variable_name(n.trim()));
+    if value.is_empty() || reference {
+        value
+    } else {
+        MASK
+    }
+}
+
+/// The secret values `spec` sends, for searching them in free text ([`mask_event`],
+/// [`mask_spec`]): secret header/query/form rows (by rule or marked), the URL's user name and
+/// password (and their `Basic` base64 form), and secret query values in the URL, each raw and percent-decoded; values shorter
+/// than [`MIN_SEARCHED_LEN`] are left out.
+pub fn secret_values(spec: &RequestSpec) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut push = |v: &str| {
+        for candidate in [
+            v.to_owned(),
+            percent_encoding::percent_decode_str(v)
+                .decode_utf8_lossy()
+                .into_owned(),
+        ] {
+            if candidate.chars().count() >= MIN_SEARCHED_LEN && !out.contains(&candidate) {
+                out.push(candidate);
+            }
+        }
+    };
+    for h in spec.headers.iter().filter(|h| h.enabled && h.is_secret()) {
+        push(&h.value);
+        // `Bearer abc…`: the credential alone may be echoed elsewhere.
+        if let Some((_, credential)) = h.value.trim().split_once(' ') {
+            push(credential.trim());
+        }
+    }
+    let form = match &spec.body {
+        Body::Form { fields } => fields.as_slice(),
+        _ => &[],
+    };
+    for row in spec.query.iter().chain(form) {
+        if row.enabled && row.is_secret_param() {
+            push(&row.value);
+        }
+    }
+    if let Some((_, after)) = spec.url.split_once("://") {
+        let authority = &after[..after.find(['/', '?', '#']).unwrap_or(after.len())];
+        if let Some(at) = authority.rfind('@') {
+            let userinfo = &authority[..at];
+            let (user, password) = userinfo.split_once(':').unwrap_or((userinfo, ""));
+            push(user);
+            push(password);
+            // The engine sends them as `Authorization: Basic base64(user:password)`, which an
+            // echoing server repeats.
+            let decode = |s: &str| percent_encoding::percent_decode_str(s).collect::<Vec<u8>>();
+            let mut pair = decode(user);
+            pair.push(b':');
+            pair.extend(decode(password));
+            push(&base64::Engine::encode(
+                &base64::engine::general_purpose::STANDARD,
+                pair,
+            ));
+        }
+    }
+    if let Some(q) = spec.url.find('?') {
+        for part in spec.url[q + 1..].split(['&', '#']) {
+            if let Some((name, value)) = part.split_once('=')
+                && is_secret_param(name)
+            {
+                push(value);
+            }
+        }
+    }
+    out
+}
+
+/// `spec` fit for a record or an export: URL masked ([`mask_url`]), secret header/query/form
+/// values replaced by [`MASK`], and any of `secrets` (see [`secret_values`], plus secret
+/// variables) masked in the URL and text bodies.
+pub fn mask_spec(spec: &RequestSpec, secrets: &[String]) -> RequestSpec {
+    let mut out = spec.clone();
+    out.url = mask_secret_values(&mask_url(&spec.url), secrets);
+    for h in &mut out.headers {
+        if h.is_secret() {
+            MASK.clone_into(&mut h.value);
+        } else {
+            h.value = mask_secret_values(&h.value, secrets);
+        }
+    }
+    let mask_param = |row: &mut KeyValue| {
+        if row.is_secret_param() {
+            MASK.clone_into(&mut row.value);
+        } else {
+            row.value = mask_secret_values(&row.value, secrets);
+        }
+    };
+    out.query.iter_mut().for_each(mask_param);
+    match &mut out.body {
+        Body::Form { fields } => fields.iter_mut().for_each(mask_param),
+        Body::Text { text, .. } | Body::Json { text } => {
+            *text = mask_secret_values(text, secrets);
+        }
+        Body::Multipart { parts } => {
+            for part in parts {
+                if let crate::model::PartSource::Text { value } = &mut part.source {
+                    *value = if is_secret_param(&part.name) {
+                        MASK.to_owned()
+                    } else {
+                        mask_secret_values(value, secrets)
+                    };
+                }
+            }
+        }
+        Body::None | Body::File { .. } => {}
+    }
+    out
+}
+
+/// `event` with its URLs ([`mask_url`]) and messages ([`mask_text`]) masked; response headers
+/// are left as they are. The engine sends every event through this, so no front end ever
+/// sees a URL credential.
+pub fn mask_event_urls(mut event: RunEvent) -> RunEvent {
+    match &mut event {
+        RunEvent::RunStarted { url, .. } | RunEvent::AttemptStarted { url, .. } => {
+            *url = mask_url(url);
+        }
+        RunEvent::AttemptFinished { outcome, hops, .. } => {
+            for hop in hops {
+                hop.url = mask_url(&hop.url);
+                hop.location = mask_url(&hop.location);
+            }
+            if let AttemptOutcome::Error(e) = outcome {
+                e.message = mask_text(&e.message);
+            }
+        }
+        RunEvent::RunFinished { outcome, .. } => outcome.message = mask_text(&outcome.message),
+        RunEvent::WaitScheduled { .. } | RunEvent::WaitFinished { .. } => {}
+    }
+    event
+}
+
+/// `event` fit for any writer (CLI text and JSON, history, exports): URLs and messages masked
+/// ([`mask_event_urls`]), secret response header values replaced by [`MASK`], and every one
+/// of `secrets` (request secrets from [`secret_values`], values of secret variables) masked
+/// wherever it appears, bodies included.
+pub fn mask_event(event: RunEvent, secrets: &[String]) -> RunEvent {
+    let mut event = mask_event_urls(event);
+    if let RunEvent::AttemptFinished {
+        outcome: AttemptOutcome::Response(r),
+        ..
+    } = &mut event
+    {
+        for (name, value) in &mut r.headers {
+            if is_secret_header(name) {
+                MASK.clone_into(value);
+            }
+        }
+    }
+    mask_event_secrets(event, secrets)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn header_names_table() {
+        for (name, secret) in [
+            ("Authorization", true),
+            ("proxy-authorization", true),
+            ("Cookie", true),
+            ("SET-COOKIE", true),
+            ("X-Auth-Token", true),
+            ("X-Client-Secret", true),
+            ("X-Api-Key", true),
+            ("ApiKey", true),
+            ("x-api_key", true),
+            ("X-Password", true),
+            ("X-Session-Id", true),
+            ("X-Amz-Signature", true),
+            (" cookie ", true),
+            ("Content-Type", false),
+            ("Accept", false),
+            ("X-Request-Id", false),
+            ("Cookies-Policy", false),
+            ("Authorization-Hint", false),
+            ("Idempotency-Key", false),
+        ] {
+            assert_eq!(is_secret_header(name), secret, "{name}");
+        }
+    }
+
+    #[test]
+    fn param_names_table() {
+        for name in SECRET_PARAMS {
+            assert!(is_secret_param(name), "{name}");
+            assert!(is_secret_param(&name.to_ascii_uppercase()), "{name}");
+        }
+        for name in ["auth_token", "X-Api-Key", "session_id", "tokens"] {
+            assert!(is_secret_param(name), "{name}");
+        }
+        for name in ["x", "keys", "monkey", "q", "codec", "author", "page", ""] {
+            assert!(!is_secret_param(name), "{name}");
+        }
+        assert!(is_secret_param("client%5Fsecret"));
+    }
+
+    #[test]
+    fn urls_table() {
+        for (url, want) in [
+            ("http://h/x?sig=SIG456&x=1", "http://h/x?sig=***&x=1"),
+            ("http://TOKEN@h:1/", "http://***@h:1/"),
+            ("http://u:p@h/a?b=c@d", "http://***:***@h/a?b=c@d"),
+            ("http://:p@h/", "http://:***@h/"),
+            ("http://u:@h/", "http://***:@h/"),
+            ("http://h/x@y:z", "http://h/x@y:z"),
+            (
+                "http://h/?Token=a&token=&KEY=b",
+                "http://h/?Token=***&token=&KEY=***",
+            ),
+            (
+                "http://h/#access_token=a&x=1",
+                "http://h/#access_token=***&x=1",
+            ),
+            (
+                "http://h/?code=c#state=s&id_token=i",
+                "http://h/?code=***#state=s&id_token=***",
+            ),
+            ("http://h/?flag&x=1", "http://h/?flag&x=1"),
+            ("/next?session=s", "/next?session=***"),
+            (
+                "http://{{u}}:{{ p }}@h/?key={{uuid}}",
+                "http://{{u}}:{{ p }}@h/?key={{uuid}}",
+            ),
+            ("http://h/?key=a{{uuid}}", "http://h/?key=***"),
+            ("no url here", "no url here"),
+        ] {
+            assert_eq!(mask_url(url), want, "{url}");
+        }
+    }
+
+    #[test]
+    fn urls_inside_messages_are_masked() {
+        assert_eq!(
+            mask_text("error for url (http://u:s3cret@h/x?auth=A): and https://a:b@c"),
+            "error for url (http://***:***@h/x?auth=***): and https://***:***@c"
+        );
+    }
+
+    #[test]
+    fn secret_values_cover_every_place() {
+        let mut spec = RequestSpec::get("http://user1234:pass5678@h/x?sig=SIG456abc&x=1");
+        spec.headers
+            .push(KeyValue::new("Authorization", "Bearer tok-abcdef"));
+        spec.headers.push(KeyValue::new("Accept", "text/plain"));
+        let mut marked = KeyValue::new("X-Plain", "markedvalue");
+        marked.secret = true;
+        spec.headers.push(marked);
+        spec.query.push(KeyValue::new("password", "pw-query"));
+        spec.query.push(KeyValue::new("page", "12345"));
+        let values = secret_values(&spec);
+        for v in [
+            "user1234",
+            "pass5678",
+            "SIG456abc",
+            "Bearer tok-abcdef",
+            "tok-abcdef",
+            "markedvalue",
+            "pw-query",
+            "dXNlcjEyMzQ6cGFzczU2Nzg=",
+        ] {
+            assert!(values.iter().any(|x| x == v), "{v} missing in {values:?}");
+        }
+        assert!(!values.iter().any(|x| x == "text/plain" || x == "12345"));
+        let masked = mask_spec(&spec, &values);
+        let json = serde_json::to_string(&masked).unwrap_or_default();
+        for v in &values {
+            assert!(!json.contains(v.as_str()), "{v} in {json}");
+        }
+        assert!(json.contains("text/plain") && json.contains("12345"));
+    }
+}

@@ -1,0 +1,568 @@
+//! The run history: one SQLite database `history.sqlite3` in the data folder (WAL mode), with
+//! the records of DESIGN.md §10. Written by one thread ([`super::HistoryWriter`]); read by the
+//! CLI's `history` commands. The only module (with its siblings `history_*`) that uses SQLite.
+
+use super::history_error::HistoryError;
+use super::history_records::{
+    AttemptRecord, HistoryWrite, PhaseTimings, RecordedOutcome, RunFilter, RunRecord, StoredRun,
+    WaitRecord,
+};
+use super::history_schema::migrations;
+use crate::model::{AttemptOutcome, Verdict};
+use chrono::{DateTime, FixedOffset};
+use rusqlite::{Connection, OptionalExtension, Row, params};
+use std::path::{Path, PathBuf};
+
+/// File name of the history database inside the data folder.
+pub const HISTORY_FILE: &str = "history.sqlite3";
+
+/// Default cap on the response body kept per attempt, bytes (64 KiB).
+pub const DEFAULT_BODY_CAP: usize = 64 * 1024;
+
+/// An open history database.
+#[derive(Debug)]
+pub struct HistoryStore {
+    conn: Connection,
+    path: PathBuf,
+}
+
+impl HistoryStore {
+    /// Opens (creating it and its folder if needed) `history.sqlite3` in `data_dir`.
+    ///
+    /// # Errors
+    /// See [`Self::open`].
+    pub fn open_in(data_dir: &Path) -> Result<Self, HistoryError> {
+        Self::open(&data_dir.join(HISTORY_FILE))
+    }
+
+    /// Opens the database at `path`: WAL mode, foreign keys on, migrations applied, and runs
+    /// left without an end by a process that is gone marked `interrupted`.
+    ///
+    /// # Errors
+    /// [`HistoryError::Open`] when the folder cannot be created or the file is not a usable
+    /// database; [`HistoryError::Migrate`] when its schema cannot be brought up to date.
+    pub fn open(path: &Path) -> Result<Self, HistoryError> {
+        let open_err = |message: String| HistoryError::Open {
+            path: path.to_path_buf(),
+            message,
+        };
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).map_err(|e| open_err(e.to_string()))?;
+        }
+        let mut conn = Connection::open(path).map_err(|e| open_err(e.to_string()))?;
+        conn.busy_timeout(std::time::Duration::from_secs(5))
+            .map_err(|e| open_err(e.to_string()))?;
+        conn.pragma_update(None, "journal_mode", "WAL")
+            .map_err(|e| open_err(e.to_string()))?;
+        conn.pragma_update(None, "synchronous", "NORMAL")
+            .map_err(|e| open_err(e.to_string()))?;
+        conn.pragma_update(None, "foreign_keys", "ON")
+            .map_err(|e| open_err(e.to_string()))?;
+        migrate(&mut conn).map_err(|e| HistoryError::Migrate {
+            path: path.to_path_buf(),
+            message: e.to_string(),
+        })?;
+        let mut store = Self {
+            conn,
+            path: path.to_path_buf(),
+        };
+        store.mark_interrupted()?;
+        Ok(store)
+    }
+
+    /// The database file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Marks `interrupted` every run without an outcome whose writing process is gone; returns
+    /// how many. Runs of a live process (another `retryscope run` now) are left alone.
+    ///
+    /// # Errors
+    /// [`HistoryError::Sql`].
+    pub fn mark_interrupted(&mut self) -> Result<usize, HistoryError> {
+        let open: Vec<(String, Option<i64>)> = {
+            let mut stmt = self
+                .conn
+                .prepare("SELECT id, writer_pid FROM runs WHERE outcome IS NULL")
+                .map_err(sql("list unfinished runs"))?;
+            let rows = stmt
+                .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+                .map_err(sql("list unfinished runs"))?;
+            rows.collect::<Result<_, _>>()
+                .map_err(sql("list unfinished runs"))?
+        };
+        let mut marked = 0;
+        for (id, pid) in open {
+            if pid.is_some_and(process_alive) {
+                continue;
+            }
+            marked += self
+                .conn
+                .execute(
+                    "UPDATE runs SET outcome = ?2, outcome_message = ?3 WHERE id = ?1 AND outcome IS NULL",
+                    params![
+                        id,
+                        RecordedOutcome::Interrupted.id(),
+                        "interrupted: the process ended before the run finished"
+                    ],
+                )
+                .map_err(sql("mark a run interrupted"))?;
+        }
+        Ok(marked)
+    }
+
+    /// Applies one change, committed before this returns.
+    ///
+    /// # Errors
+    /// [`HistoryError::Sql`] (e.g. an attempt of an unknown run), [`HistoryError::Encode`].
+    pub fn apply(&mut self, write: &HistoryWrite) -> Result<(), HistoryError> {
+        match write {
+            HistoryWrite::RunStarted(run) => self.insert_run(run),
+            HistoryWrite::AttemptFinished(a) => self.insert_attempt(a),
+            HistoryWrite::WaitPlanned {
+                run_id,
+                attempt,
+                wait,
+            } => {
+                self.conn
+                    .execute(
+                        "UPDATE attempts SET wait_planned_ms = ?3, wait_explanation = ?4,
+                         wait_explanation_json = ?5, wait_offset_ms = ?6
+                         WHERE run_id = ?1 AND number = ?2",
+                        params![
+                            run_id,
+                            attempt,
+                            i64::try_from(wait.planned_ms).unwrap_or(i64::MAX),
+                            wait.explanation.text,
+                            encode(&wait.explanation)?,
+                            wait.offset_ms,
+                        ],
+                    )
+                    .map_err(sql("record a wait"))?;
+                Ok(())
+            }
+            HistoryWrite::WaitFinished {
+                run_id,
+                attempt,
+                measured_ms,
+                skipped,
+            } => {
+                self.conn
+                    .execute(
+                        "UPDATE attempts SET wait_measured_ms = ?3, wait_skipped = ?4
+                         WHERE run_id = ?1 AND number = ?2",
+                        params![run_id, attempt, measured_ms, skipped],
+                    )
+                    .map_err(sql("record a wait's end"))?;
+                Ok(())
+            }
+            HistoryWrite::RunFinished {
+                run_id,
+                ended_at,
+                outcome,
+                message,
+                last_status,
+                attempts,
+                elapsed_ms,
+            } => {
+                self.conn
+                    .execute(
+                        "UPDATE runs SET ended_at = ?2, outcome = ?3, outcome_message = ?4,
+                         last_status = ?5, attempts = ?6, elapsed_ms = ?7 WHERE id = ?1",
+                        params![
+                            run_id,
+                            ended_at.to_rfc3339(),
+                            outcome.id(),
+                            message,
+                            last_status,
+                            attempts,
+                            elapsed_ms
+                        ],
+                    )
+                    .map_err(sql("finish a run"))?;
+                Ok(())
+            }
+        }
+    }
+
+    fn insert_run(&mut self, run: &RunRecord) -> Result<(), HistoryError> {
+        self.conn
+            .execute(
+                "INSERT INTO runs (id, started_at, started_unix_ms, ended_at, app_version, method,
+                 url, request_json, profile_name, profile_json, seed, outcome, outcome_message,
+                 last_status, attempts, elapsed_ms, batch_item_id, writer_pid)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)",
+                params![
+                    run.id,
+                    run.started_at.to_rfc3339(),
+                    run.started_at.timestamp_millis(),
+                    run.ended_at.map(|t| t.to_rfc3339()),
+                    run.app_version,
+                    run.method,
+                    run.url,
+                    encode(&run.request)?,
+                    run.profile_name,
+                    encode(&run.profile)?,
+                    run.seed.to_string(),
+                    run.outcome.map(RecordedOutcome::id),
+                    run.outcome_message,
+                    run.last_status,
+                    run.attempts,
+                    run.elapsed_ms,
+                    run.batch_item_id,
+                    std::process::id(),
+                ],
+            )
+            .map_err(sql("insert a run"))?;
+        Ok(())
+    }
+
+    fn insert_attempt(&mut self, a: &AttemptRecord) -> Result<(), HistoryError> {
+        let (status, error_kind, error_message, headers, body) = match &a.outcome {
+            AttemptOutcome::Response(r) => (
+                Some(r.status),
+                None,
+                None,
+                Some(encode(&r.headers)?),
+                Some(&r.body),
+            ),
+            AttemptOutcome::Error(e) => (
+                None,
+                Some(e.kind.id()),
+                Some(e.message.as_str()),
+                None,
+                None,
+            ),
+        };
+        let (verdict, reason) = match &a.verdict {
+            Verdict::Success => ("success", None),
+            Verdict::Retry { reason } => ("retry", Some(reason.as_str())),
+            Verdict::Stop { reason } => ("stop", Some(reason.as_str())),
+        };
+        let tx = self.conn.transaction().map_err(sql("begin"))?;
+        tx.execute(
+            "INSERT INTO attempts (run_id, number, started_at, offset_ms, method, url, dns_ms,
+             connect_ms, tls_ms, sent_ms, first_byte_ms, done_ms, reused, status, error_kind,
+             error_message, verdict, verdict_reason, headers_json, body_preview, body_total_bytes,
+             body_truncated, outcome_json, hops_json, timings_json, verdict_json)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,
+             ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26)",
+            params![
+                a.run_id,
+                a.number,
+                a.started_at.to_rfc3339(),
+                a.offset_ms,
+                a.method,
+                a.url,
+                a.phases.dns_ms,
+                a.phases.connect_ms,
+                a.phases.tls_ms,
+                a.phases.sent_ms,
+                a.phases.first_byte_ms,
+                a.phases.done_ms,
+                a.phases.reused,
+                status,
+                error_kind,
+                error_message,
+                verdict,
+                reason,
+                headers,
+                body.map(|b| b.bytes.as_slice()),
+                body.map(|b| i64::try_from(b.total_bytes).unwrap_or(i64::MAX)),
+                body.map(|b| b.truncated),
+                encode(&a.outcome)?,
+                encode(&a.hops)?,
+                encode(&a.timings)?,
+                encode(&a.verdict)?,
+            ],
+        )
+        .map_err(sql("insert an attempt"))?;
+        tx.execute(
+            "UPDATE runs SET attempts = MAX(attempts, ?2) WHERE id = ?1",
+            params![a.run_id, a.number],
+        )
+        .map_err(sql("count an attempt"))?;
+        tx.commit().map_err(sql("commit an attempt"))
+    }
+
+    /// Runs matching `filter`, newest first (attempts not loaded: `attempts` is empty).
+    ///
+    /// # Errors
+    /// [`HistoryError::Sql`], [`HistoryError::Decode`] for a row this version cannot read.
+    pub fn list(&self, filter: &RunFilter) -> Result<Vec<RunRecord>, HistoryError> {
+        let pattern = filter.url_contains.as_ref().map(|t| {
+            format!(
+                "%{}%",
+                t.replace('\\', "\\\\")
+                    .replace('%', "\\%")
+                    .replace('_', "\\_")
+            )
+        });
+        let mut stmt = self
+            .conn
+            .prepare(&format!(
+                "SELECT {RUN_COLUMNS} FROM runs
+                 WHERE (?1 IS NULL OR outcome = ?1)
+                   AND (?2 IS NULL OR url LIKE ?2 ESCAPE '\\')
+                 ORDER BY started_unix_ms DESC, id DESC
+                 LIMIT ?3"
+            ))
+            .map_err(sql("list runs"))?;
+        let limit = filter.limit.map_or(-1, i64::from);
+        let rows = stmt
+            .query_map(
+                params![filter.outcome.map(RecordedOutcome::id), pattern, limit],
+                run_row,
+            )
+            .map_err(sql("list runs"))?;
+        rows.map(|r| r.map_err(sql("read a run")).and_then(|r| r))
+            .collect()
+    }
+
+    /// The run `id` (a full id, or a prefix of at least 8 characters naming one run) with its
+    /// attempts; `None` when there is none.
+    ///
+    /// # Errors
+    /// [`HistoryError::Ambiguous`] for a prefix naming several runs; SQL and decode errors.
+    pub fn run(&self, id: &str) -> Result<Option<StoredRun>, HistoryError> {
+        let Some(id) = self.resolve_id(id)? else {
+            return Ok(None);
+        };
+        let run = self
+            .conn
+            .query_row(
+                &format!("SELECT {RUN_COLUMNS} FROM runs WHERE id = ?1"),
+                [&id],
+                run_row,
+            )
+            .optional()
+            .map_err(sql("read a run"))?;
+        let Some(run) = run.transpose()? else {
+            return Ok(None);
+        };
+        let mut stmt = self
+            .conn
+            .prepare(
+                "SELECT run_id, number, started_at, offset_ms, method, url, dns_ms, connect_ms,
+                 tls_ms, sent_ms, first_byte_ms, done_ms, reused, outcome_json, hops_json,
+                 timings_json, verdict_json, wait_planned_ms, wait_explanation_json,
+                 wait_offset_ms, wait_measured_ms, wait_skipped
+                 FROM attempts WHERE run_id = ?1 ORDER BY number",
+            )
+            .map_err(sql("read attempts"))?;
+        let attempts = stmt
+            .query_map([&id], attempt_row)
+            .map_err(sql("read attempts"))?
+            .map(|r| r.map_err(sql("read an attempt")).and_then(|r| r))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Some(StoredRun { run, attempts }))
+    }
+
+    /// The full id a user's `id` (full or a unique prefix of ≥ 8 characters) names.
+    fn resolve_id(&self, id: &str) -> Result<Option<String>, HistoryError> {
+        let id = id.trim();
+        if id.len() < 8 || !id.chars().all(|c| c.is_ascii_hexdigit() || c == '-') {
+            return Ok(None);
+        }
+        let mut stmt = self
+            .conn
+            .prepare("SELECT id FROM runs WHERE id = ?1 OR substr(id, 1, length(?1)) = ?1 LIMIT 2")
+            .map_err(sql("find a run"))?;
+        let found: Vec<String> = stmt
+            .query_map([id.to_ascii_lowercase()], |r| r.get(0))
+            .map_err(sql("find a run"))?
+            .collect::<Result<_, _>>()
+            .map_err(sql("find a run"))?;
+        match found.as_slice() {
+            [] => Ok(None),
+            [one] => Ok(Some(one.clone())),
+            _ => Err(HistoryError::Ambiguous(id.to_owned())),
+        }
+    }
+
+    /// Deletes the runs `ids` (full ids or unique prefixes) with their attempts; returns the
+    /// ids deleted. Unknown ids are skipped (the caller reports them).
+    ///
+    /// # Errors
+    /// SQL errors and [`HistoryError::Ambiguous`]; nothing is deleted then.
+    pub fn delete(&mut self, ids: &[String]) -> Result<Vec<String>, HistoryError> {
+        let mut full = Vec::new();
+        for id in ids {
+            if let Some(f) = self.resolve_id(id)? {
+                full.push(f);
+            }
+        }
+        let tx = self.conn.transaction().map_err(sql("begin"))?;
+        for id in &full {
+            tx.execute("DELETE FROM runs WHERE id = ?1", [id])
+                .map_err(sql("delete a run"))?;
+        }
+        tx.commit().map_err(sql("commit deletes"))?;
+        Ok(full)
+    }
+
+    /// Deletes every run that started before `cutoff`; returns how many.
+    ///
+    /// # Errors
+    /// [`HistoryError::Sql`].
+    pub fn prune_before(&mut self, cutoff: DateTime<FixedOffset>) -> Result<usize, HistoryError> {
+        self.conn
+            .execute(
+                "DELETE FROM runs WHERE started_unix_ms < ?1",
+                [cutoff.timestamp_millis()],
+            )
+            .map_err(sql("prune runs"))
+    }
+}
+
+/// Brings the schema up to date. Two processes opening a new database at once can both see
+/// version 0 and race to create the tables; the loser's transaction fails, and its retry finds
+/// the schema current. A few retries, 50 ms apart, settle that (opening is never on the UI thread).
+fn migrate(conn: &mut Connection) -> Result<(), rusqlite_migration::Error> {
+    let mut tries = 0;
+    loop {
+        match migrations().to_latest(conn) {
+            Ok(()) => return Ok(()),
+            Err(_) if tries < 10 => {
+                tries += 1;
+                std::thread::sleep(std::time::Duration::from_millis(50));
+            }
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+const RUN_COLUMNS: &str = "id, started_at, ended_at, app_version, method, url, request_json,
+    profile_name, profile_json, seed, outcome, outcome_message, last_status, attempts,
+    elapsed_ms, batch_item_id";
+
+type RowResult<T> = rusqlite::Result<Result<T, HistoryError>>;
+
+fn run_row(r: &Row<'_>) -> RowResult<RunRecord> {
+    let id: String = r.get(0)?;
+    let started: String = r.get(1)?;
+    let ended: Option<String> = r.get(2)?;
+    let request: String = r.get(6)?;
+    let profile: String = r.get(8)?;
+    let seed: String = r.get(9)?;
+    let outcome: Option<String> = r.get(10)?;
+    let (app_version, method, url, profile_name) = (r.get(3)?, r.get(4)?, r.get(5)?, r.get(7)?);
+    let (outcome_message, last_status, attempts, elapsed_ms, batch_item_id) =
+        (r.get(11)?, r.get(12)?, r.get(13)?, r.get(14)?, r.get(15)?);
+    Ok((|| {
+        Ok(RunRecord {
+            started_at: time(&started, &id)?,
+            ended_at: ended.map(|t| time(&t, &id)).transpose()?,
+            app_version,
+            method,
+            url,
+            request: decode(&request, &id, "request")?,
+            profile_name,
+            profile: decode(&profile, &id, "profile")?,
+            seed: seed.parse().map_err(|_| HistoryError::Decode {
+                id: id.clone(),
+                message: format!("seed `{seed}` is not a number"),
+            })?,
+            outcome: outcome
+                .map(|o| {
+                    RecordedOutcome::from_id(&o).ok_or_else(|| HistoryError::Decode {
+                        id: id.clone(),
+                        message: format!("unknown outcome `{o}`"),
+                    })
+                })
+                .transpose()?,
+            outcome_message,
+            last_status,
+            attempts,
+            elapsed_ms,
+            batch_item_id,
+            id: id.clone(),
+        })
+    })())
+}
+
+fn attempt_row(r: &Row<'_>) -> RowResult<AttemptRecord> {
+    let run_id: String = r.get(0)?;
+    let started: String = r.get(2)?;
+    let outcome: String = r.get(13)?;
+    let hops: String = r.get(14)?;
+    let timings: String = r.get(15)?;
+    let verdict: String = r.get(16)?;
+    let planned: Option<i64> = r.get(17)?;
+    let explanation: Option<String> = r.get(18)?;
+    let phases = PhaseTimings {
+        dns_ms: r.get(6)?,
+        connect_ms: r.get(7)?,
+        tls_ms: r.get(8)?,
+        sent_ms: r.get(9)?,
+        first_byte_ms: r.get(10)?,
+        done_ms: r.get(11)?,
+        reused: r.get(12)?,
+    };
+    let (number, offset_ms, method, url) = (r.get(1)?, r.get(3)?, r.get(4)?, r.get(5)?);
+    let (wait_offset, measured, skipped): (Option<f64>, Option<f64>, Option<bool>) =
+        (r.get(19)?, r.get(20)?, r.get(21)?);
+    Ok((|| {
+        let wait = match (planned, explanation) {
+            (Some(p), Some(e)) => Some(WaitRecord {
+                planned_ms: u64::try_from(p).unwrap_or(0),
+                explanation: decode(&e, &run_id, "wait explanation")?,
+                offset_ms: wait_offset.unwrap_or(0.0),
+                measured_ms: measured,
+                skipped: skipped.unwrap_or(false),
+            }),
+            _ => None,
+        };
+        Ok(AttemptRecord {
+            number,
+            started_at: time(&started, &run_id)?,
+            offset_ms,
+            method,
+            url,
+            phases,
+            timings: decode(&timings, &run_id, "timings")?,
+            outcome: decode(&outcome, &run_id, "outcome")?,
+            hops: decode(&hops, &run_id, "hops")?,
+            verdict: decode(&verdict, &run_id, "verdict")?,
+            wait,
+            run_id: run_id.clone(),
+        })
+    })())
+}
+
+fn time(text: &str, id: &str) -> Result<DateTime<FixedOffset>, HistoryError> {
+    DateTime::parse_from_rfc3339(text).map_err(|e| HistoryError::Decode {
+        id: id.to_owned(),
+        message: format!("time `{text}`: {e}"),
+    })
+}
+
+fn decode<T: serde::de::DeserializeOwned>(
+    json: &str,
+    id: &str,
+    what: &str,
+) -> Result<T, HistoryError> {
+    serde_json::from_str(json).map_err(|e| HistoryError::Decode {
+        id: id.to_owned(),
+        message: format!("{what}: {e}"),
+    })
+}
+
+fn encode<T: serde::Serialize + ?Sized>(value: &T) -> Result<String, HistoryError> {
+    serde_json::to_string(value).map_err(|e| HistoryError::Encode(e.to_string()))
+}
+
+fn sql(action: &'static str) -> impl Fn(rusqlite::Error) -> HistoryError {
+    move |e| HistoryError::Sql {
+        action,
+        message: e.to_string(),
+    }
+}
+
+/// Whether process `pid` still runs: this process, or (Linux) `/proc/PID` exists. Elsewhere
+/// other processes are taken as gone, so their unfinished runs count as interrupted.
+fn process_alive(pid: i64) -> bool {
+    pid == i64::from(std::process::id())
+        || (cfg!(target_os = "linux") && Path::new(&format!("/proc/{pid}")).exists())
+}

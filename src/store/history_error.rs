@@ -1,0 +1,49 @@
+//! Why a history operation failed.
+
+use std::path::PathBuf;
+
+/// A failed history operation; the database keeps what was committed before.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum HistoryError {
+    /// The database cannot be opened or created.
+    #[error("cannot open the history database ({message}): {}", .path.display())]
+    Open {
+        /// The database file.
+        path: PathBuf,
+        /// What SQLite or the OS said.
+        message: String,
+    },
+    /// The schema cannot be brought up to date (e.g. a newer app wrote it).
+    #[error("cannot update the history database's schema ({message}): {}", .path.display())]
+    Migrate {
+        /// The database file.
+        path: PathBuf,
+        /// What failed.
+        message: String,
+    },
+    /// A statement failed.
+    #[error("cannot {action} in the history database: {message}")]
+    Sql {
+        /// What was being done (`insert an attempt`).
+        action: &'static str,
+        /// What SQLite said.
+        message: String,
+    },
+    /// A stored row cannot be read by this version.
+    #[error("cannot read run {id} from the history database: {message}")]
+    Decode {
+        /// The run.
+        id: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// A record cannot be encoded as JSON.
+    #[error("cannot encode a history record: {0}")]
+    Encode(String),
+    /// An id prefix names several runs.
+    #[error("`{0}` names more than one run; give more of the id")]
+    Ambiguous(String),
+    /// The writer thread is gone (it failed or was closed).
+    #[error("the history writer stopped: {0}")]
+    WriterGone(String),
+}

@@ -1,0 +1,173 @@
+//! Folds a run's [`RunEvent`]s into history rows ([`HistoryWrite`]), masking every secret
+//! with the one rule ([`secrets::mask_event`]) and capping body previews.
+
+use super::history_records::{
+    AttemptRecord, HistoryWrite, PhaseTimings, RecordedOutcome, RunRecord, WaitRecord,
+};
+use crate::model::secrets;
+use crate::model::{AttemptOutcome, RequestSpec, RetryProfile, RunEvent};
+use chrono::{DateTime, FixedOffset};
+use std::collections::HashMap;
+
+/// Turns the events of one run into rows. One recorder per run.
+#[derive(Debug)]
+pub struct HistoryRecorder {
+    id: String,
+    request: RequestSpec,
+    profile: serde_json::Value,
+    secrets: Vec<String>,
+    body_cap: usize,
+    starts: HashMap<u32, (DateTime<FixedOffset>, f64, String, String)>,
+    last_attempt: u32,
+}
+
+impl HistoryRecorder {
+    /// A recorder for a run of `request` (as sent) under `profile`. `secret_values` are the
+    /// values to hide wherever they appear (secret variables, [`secrets::secret_values`] of the
+    /// request); `body_cap` is the most body bytes kept per attempt. The run gets a fresh UUID v7.
+    pub fn new(
+        request: &RequestSpec,
+        profile: &RetryProfile,
+        secret_values: Vec<String>,
+        body_cap: usize,
+    ) -> Self {
+        let mut all = secret_values;
+        all.extend(secrets::secret_values(request));
+        Self {
+            id: uuid::Uuid::now_v7().to_string(),
+            request: secrets::mask_spec(request, &all),
+            profile: serde_json::to_value(profile).unwrap_or(serde_json::Value::Null),
+            secrets: all,
+            body_cap,
+            starts: HashMap::new(),
+            last_attempt: 0,
+        }
+    }
+
+    /// The run's history id.
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
+    /// The row change `event` makes, if any (`AttemptStarted` makes none: an attempt is
+    /// written once it has finished).
+    pub fn fold(&mut self, event: &RunEvent) -> Option<HistoryWrite> {
+        let event = secrets::mask_event(event.clone(), &self.secrets);
+        match event {
+            RunEvent::RunStarted {
+                seed,
+                profile,
+                method,
+                url,
+                started_at,
+                ..
+            } => Some(HistoryWrite::RunStarted(Box::new(RunRecord {
+                id: self.id.clone(),
+                started_at,
+                ended_at: None,
+                app_version: env!("CARGO_PKG_VERSION").to_owned(),
+                method,
+                url,
+                request: self.request.clone(),
+                profile_name: profile,
+                profile: self.profile.clone(),
+                seed,
+                outcome: None,
+                outcome_message: None,
+                last_status: None,
+                attempts: 0,
+                elapsed_ms: None,
+                batch_item_id: None,
+            }))),
+            RunEvent::AttemptStarted {
+                attempt,
+                method,
+                url,
+                started_at,
+                offset_ms,
+                ..
+            } => {
+                self.starts
+                    .insert(attempt, (started_at, offset_ms, method, url));
+                None
+            }
+            RunEvent::AttemptFinished {
+                attempt,
+                mut outcome,
+                hops,
+                timings,
+                verdict,
+                ..
+            } => {
+                let (started_at, offset_ms, method, url) =
+                    self.starts.remove(&attempt).unwrap_or_else(|| {
+                        (
+                            chrono::Local::now().fixed_offset(),
+                            0.0,
+                            self.request.method.clone(),
+                            self.request.url.clone(),
+                        )
+                    });
+                if let AttemptOutcome::Response(r) = &mut outcome
+                    && r.body.bytes.len() > self.body_cap
+                {
+                    r.body.bytes.truncate(self.body_cap);
+                    r.body.truncated = true;
+                }
+                self.last_attempt = attempt;
+                Some(HistoryWrite::AttemptFinished(Box::new(AttemptRecord {
+                    run_id: self.id.clone(),
+                    number: attempt,
+                    started_at,
+                    offset_ms,
+                    method,
+                    url,
+                    phases: PhaseTimings::from_timings(&timings),
+                    timings,
+                    outcome,
+                    hops,
+                    verdict,
+                    wait: None,
+                })))
+            }
+            RunEvent::WaitScheduled {
+                planned_ms,
+                explanation,
+                offset_ms,
+                ..
+            } => Some(HistoryWrite::WaitPlanned {
+                run_id: self.id.clone(),
+                attempt: self.last_attempt,
+                wait: Box::new(WaitRecord {
+                    planned_ms,
+                    explanation,
+                    offset_ms,
+                    measured_ms: None,
+                    skipped: false,
+                }),
+            }),
+            RunEvent::WaitFinished {
+                actual_ms, skipped, ..
+            } => Some(HistoryWrite::WaitFinished {
+                run_id: self.id.clone(),
+                attempt: self.last_attempt,
+                measured_ms: actual_ms,
+                skipped,
+            }),
+            RunEvent::RunFinished {
+                outcome,
+                attempts,
+                elapsed_ms,
+                ..
+            } => Some(HistoryWrite::RunFinished {
+                run_id: self.id.clone(),
+                ended_at: chrono::Local::now().fixed_offset(),
+                outcome: RecordedOutcome::from(outcome.kind),
+                message: outcome.message,
+                last_status: outcome.last_status,
+                attempts,
+                elapsed_ms,
+            }),
+        }
+    }
+}

@@ -1,0 +1,81 @@
+//! The history database's schema, as ordered migrations (`rusqlite_migration`, tracked in
+//! SQLite's `user_version`). Append new steps; never edit a released one.
+
+use rusqlite_migration::{M, Migrations};
+
+/// Step 1: runs and attempts (DESIGN.md §10).
+const V1: &str = "
+CREATE TABLE runs (
+    id              TEXT PRIMARY KEY,
+    started_at      TEXT NOT NULL,
+    started_unix_ms INTEGER NOT NULL,
+    ended_at        TEXT,
+    app_version     TEXT NOT NULL,
+    method          TEXT NOT NULL,
+    url             TEXT NOT NULL,
+    request_json    TEXT NOT NULL,
+    profile_name    TEXT NOT NULL,
+    profile_json    TEXT NOT NULL,
+    seed            TEXT NOT NULL,
+    outcome         TEXT,
+    outcome_message TEXT,
+    last_status     INTEGER,
+    attempts        INTEGER NOT NULL DEFAULT 0,
+    elapsed_ms      REAL,
+    batch_item_id   TEXT,
+    writer_pid      INTEGER
+) STRICT;
+CREATE INDEX runs_by_start ON runs (started_unix_ms);
+CREATE INDEX runs_by_outcome ON runs (outcome);
+
+CREATE TABLE attempts (
+    run_id           TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+    number           INTEGER NOT NULL,
+    started_at       TEXT NOT NULL,
+    offset_ms        REAL NOT NULL,
+    method           TEXT NOT NULL,
+    url              TEXT NOT NULL,
+    dns_ms           REAL,
+    connect_ms       REAL,
+    tls_ms           REAL,
+    sent_ms          REAL,
+    first_byte_ms    REAL,
+    done_ms          REAL,
+    reused           INTEGER,
+    status           INTEGER,
+    error_kind       TEXT,
+    error_message    TEXT,
+    verdict          TEXT NOT NULL,
+    verdict_reason   TEXT,
+    headers_json     TEXT,
+    body_preview     BLOB,
+    body_total_bytes INTEGER,
+    body_truncated   INTEGER,
+    outcome_json     TEXT NOT NULL,
+    hops_json        TEXT NOT NULL,
+    timings_json     TEXT NOT NULL,
+    verdict_json     TEXT NOT NULL,
+    wait_planned_ms  INTEGER,
+    wait_explanation TEXT,
+    wait_explanation_json TEXT,
+    wait_offset_ms   REAL,
+    wait_measured_ms REAL,
+    wait_skipped     INTEGER,
+    budget_before    REAL,
+    budget_after     REAL,
+    PRIMARY KEY (run_id, number)
+) STRICT;
+";
+
+/// Every migration, oldest first.
+pub(crate) fn migrations() -> Migrations<'static> {
+    Migrations::new(vec![M::up(V1)])
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn migrations_are_valid() {
+        assert!(super::migrations().validate().is_ok());
+    }
+}

@@ -1,0 +1,200 @@
+//! `retryscope run` records into the history; `history list/show/export/delete/prune` read and
+//! change it. Against the demo server on 127.0.0.1, with a temp data folder.
+
+use assert_cmd::Command;
+use retryscope::demo::DemoServer;
+
+struct Demo {
+    _runtime: tokio::runtime::Runtime,
+    server: DemoServer,
+}
+
+impl Demo {
+    fn start() -> Self {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .expect("runtime");
+        let server = runtime
+            .block_on(DemoServer::start(0))
+            .expect("demo server binds a free port");
+        Self {
+            _runtime: runtime,
+            server,
+        }
+    }
+}
+
+fn retryscope(dir: &std::path::Path) -> Command {
+    let mut cmd = Command::cargo_bin("retryscope").expect("binary built");
+    cmd.env("RETRYSCOPE_KEYRING", "memory")
+        .env("RETRYSCOPE_DATA_DIR", dir)
+        .timeout(std::time::Duration::from_secs(30));
+    cmd
+}
+
+fn stdout(cmd: &mut Command, code: i32) -> String {
+    let out = cmd.assert().code(code).get_output().clone();
+    String::from_utf8(out.stdout).expect("utf-8")
+}
+
+fn listed(dir: &std::path::Path, extra: &[&str]) -> Vec<serde_json::Value> {
+    stdout(
+        retryscope(dir)
+            .args(["history", "list", "--json"])
+            .args(extra),
+        0,
+    )
+    .lines()
+    .map(|l| serde_json::from_str(l).expect("one JSON object per line"))
+    .collect()
+}
+
+#[test]
+fn runs_are_listed_shown_exported_deleted_and_pruned() {
+    let demo = Demo::start();
+    let dir = tempfile::tempdir().expect("tempdir");
+    // `--no-body`: `show` replays the timeline; the final body is in `history export`.
+    let ok_run = stdout(
+        retryscope(dir.path()).args([
+            "run",
+            "--seed",
+            "7",
+            "--no-body",
+            &demo.server.url("/status/200"),
+        ]),
+        0,
+    );
+    stdout(
+        retryscope(dir.path()).args(["run", "--seed", "7", &demo.server.url("/status/404?x=stop")]),
+        1,
+    );
+    stdout(
+        retryscope(dir.path()).args(["run", "--no-history", &demo.server.url("/status/200")]),
+        0,
+    );
+
+    let all = listed(dir.path(), &[]);
+    assert_eq!(all.len(), 2, "--no-history is not recorded: {all:?}");
+    assert_eq!(all[0]["outcome"], "stopped", "newest first");
+    assert_eq!(all[1]["outcome"], "succeeded");
+    assert_eq!(all[1]["attempts"], 1);
+    assert_eq!(all[1]["method"], "GET");
+    let ok_id = all[1]["id"].as_str().expect("id").to_owned();
+    let stop_id = all[0]["id"].as_str().expect("id").to_owned();
+    assert_eq!(listed(dir.path(), &["--outcome", "succeeded"]).len(), 1);
+    assert_eq!(listed(dir.path(), &["--url", "X=STOP"]).len(), 1);
+    assert_eq!(listed(dir.path(), &["--limit", "1"]).len(), 1);
+
+    let text = stdout(retryscope(dir.path()).args(["history", "list"]), 0);
+    let line = text.lines().nth(1).expect("two lines");
+    assert!(line.starts_with(&ok_id), "{line}");
+    assert!(line.contains("GET http://127.0.0.1:"), "{line}");
+    assert!(line.contains("succeeded  1 attempt"), "{line}");
+
+    // `show` prints the same timeline as `run` did.
+    let shown = stdout(
+        retryscope(dir.path()).args(["history", "show", &ok_id[..13]]),
+        0,
+    );
+    assert_eq!(shown, ok_run);
+    let events = stdout(
+        retryscope(dir.path()).args(["history", "show", "--json", &ok_id]),
+        0,
+    );
+    let kinds: Vec<String> = events
+        .lines()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).expect("JSON Lines");
+            v["event"].as_str().unwrap_or_default().to_owned()
+        })
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            "run_started",
+            "attempt_started",
+            "attempt_finished",
+            "run_finished"
+        ]
+    );
+
+    let file = dir.path().join("out").join("run.json");
+    stdout(
+        retryscope(dir.path())
+            .args(["history", "export", &ok_id, "--format", "json", "-o"])
+            .arg(&file),
+        0,
+    );
+    let doc: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&file).expect("written")).expect("JSON");
+    assert_eq!(doc["run"]["id"], ok_id.as_str());
+    assert_eq!(doc["attempts"].as_array().map(Vec::len), Some(1));
+    let csv = stdout(
+        retryscope(dir.path()).args(["history", "export", &stop_id, "--format", "csv"]),
+        0,
+    );
+    let rows: Vec<&str> = csv.lines().collect();
+    assert_eq!(rows.len(), 2, "{csv}");
+    assert!(rows[0].starts_with("run_id,attempt,started_at,method,url,status"));
+    assert!(rows[1].contains(",404,"), "{csv}");
+    let har = retryscope(dir.path())
+        .args(["history", "export", &ok_id, "--format", "har"])
+        .assert()
+        .code(2)
+        .get_output()
+        .clone();
+    assert!(String::from_utf8_lossy(&har.stderr).contains("not available yet"));
+
+    // Unknown ids are usage errors; known ones are deleted.
+    retryscope(dir.path())
+        .args(["history", "show", "ffffffff-0000"])
+        .assert()
+        .code(2);
+    let deleted = stdout(
+        retryscope(dir.path()).args(["history", "delete", &stop_id]),
+        0,
+    );
+    assert_eq!(deleted.trim(), format!("deleted {stop_id}"));
+    retryscope(dir.path())
+        .args(["history", "delete", &stop_id])
+        .assert()
+        .code(2);
+    assert_eq!(listed(dir.path(), &[]).len(), 1);
+
+    let pruned = stdout(
+        retryscope(dir.path()).args(["history", "prune", "--older-than", "1"]),
+        0,
+    );
+    assert!(pruned.starts_with("deleted 0 runs"), "{pruned}");
+    let pruned = stdout(
+        retryscope(dir.path()).args(["history", "prune", "--older-than", "0"]),
+        0,
+    );
+    assert!(pruned.starts_with("deleted 1 run "), "{pruned}");
+    assert!(listed(dir.path(), &[]).is_empty());
+}
+
+#[test]
+fn the_data_dir_flag_points_history_elsewhere() {
+    let demo = Demo::start();
+    let env_dir = tempfile::tempdir().expect("tempdir");
+    let flag_dir = tempfile::tempdir().expect("tempdir");
+    stdout(
+        retryscope(env_dir.path())
+            .args(["run", "--data-dir"])
+            .arg(flag_dir.path())
+            .arg(demo.server.url("/status/200")),
+        0,
+    );
+    assert!(listed(env_dir.path(), &[]).is_empty());
+    assert_eq!(
+        listed(
+            env_dir.path(),
+            &["--data-dir", &flag_dir.path().display().to_string()]
+        )
+        .len(),
+        1
+    );
+}

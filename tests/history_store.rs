@@ -1,0 +1,309 @@
+//! The history database in a temp folder: a recorded run round-trips, attempts are committed
+//! as they finish, unfinished runs of a dead process become `interrupted`, bodies are capped,
+//! secrets never reach the file, delete and prune remove runs.
+
+use chrono::{DateTime, FixedOffset};
+use retryscope::model::{
+    AttemptOutcome, BodyPreview, KeyValue, OutcomeKind, RequestSpec, ResponseSummary, RetryProfile,
+    RunEvent, RunOutcome, Strategy, Timings, Verdict, WaitExplanation,
+};
+use retryscope::store::{
+    HISTORY_FILE, HistoryRecorder, HistoryStore, HistoryWriter, RecordedOutcome, RunFilter,
+    replay_events,
+};
+
+fn at(s: &str) -> DateTime<FixedOffset> {
+    DateTime::parse_from_rfc3339(s).expect("valid time")
+}
+
+fn profile() -> RetryProfile {
+    serde_json::from_str(include_str!("fixtures/good.json")).expect("fixture profile")
+}
+
+fn request() -> RequestSpec {
+    let mut spec = RequestSpec::get("http://user9:pw9secret@127.0.0.1:9/x?token=tok9secret&a=1");
+    spec.headers
+        .push(KeyValue::new("Authorization", "Bearer bearer9secret"));
+    spec
+}
+
+fn response(status: u16, body: &str) -> AttemptOutcome {
+    AttemptOutcome::Response(ResponseSummary {
+        status,
+        reason: String::new(),
+        version: "HTTP/1.1".into(),
+        headers: vec![
+            ("set-cookie".into(), "cookie9secret".into()),
+            ("content-type".into(), "text/plain".into()),
+        ],
+        body: BodyPreview {
+            bytes: body.as_bytes().to_vec(),
+            total_bytes: body.len() as u64,
+            truncated: false,
+        },
+    })
+}
+
+/// A run of two attempts (503, wait 100 ms, 200), as the engine reports it.
+fn events(finished: bool) -> Vec<RunEvent> {
+    let url = "http://***:***@127.0.0.1:9/x?token=***&a=1".to_owned();
+    let mut out = vec![
+        RunEvent::RunStarted {
+            run_id: 1,
+            seed: 42,
+            profile: "Good fixture".into(),
+            method: "GET".into(),
+            url: url.clone(),
+            started_at: at("2026-12-01T10:00:00.000+01:00"),
+        },
+        RunEvent::AttemptStarted {
+            run_id: 1,
+            attempt: 1,
+            method: "GET".into(),
+            url: url.clone(),
+            started_at: at("2026-12-01T10:00:00.001+01:00"),
+            offset_ms: 1.0,
+        },
+        RunEvent::AttemptFinished {
+            run_id: 1,
+            attempt: 1,
+            outcome: response(503, &"x".repeat(100)),
+            hops: Vec::new(),
+            timings: Timings {
+                resolve_ms: None,
+                headers_ms: Some(3.0),
+                total_ms: 4.0,
+            },
+            verdict: Verdict::Retry {
+                reason: "503 is retryable".into(),
+            },
+        },
+        RunEvent::WaitScheduled {
+            run_id: 1,
+            retry: 1,
+            planned_ms: 100,
+            explanation: WaitExplanation {
+                retry: 1,
+                strategy: Strategy::Exponential,
+                unjittered_ms: 100.0,
+                draws: Vec::new(),
+                capped: false,
+                wait_ms: 100,
+                text: "retry 1: exponential 100 ms".into(),
+            },
+            offset_ms: 5.0,
+        },
+        RunEvent::WaitFinished {
+            run_id: 1,
+            retry: 1,
+            planned_ms: 100,
+            actual_ms: 101.5,
+            skipped: false,
+        },
+        RunEvent::AttemptStarted {
+            run_id: 1,
+            attempt: 2,
+            method: "GET".into(),
+            url,
+            started_at: at("2026-12-01T10:00:00.107+01:00"),
+            offset_ms: 107.0,
+        },
+        RunEvent::AttemptFinished {
+            run_id: 1,
+            attempt: 2,
+            outcome: response(200, "ok bearer9secret"),
+            hops: Vec::new(),
+            timings: Timings {
+                resolve_ms: None,
+                headers_ms: Some(2.0),
+                total_ms: 3.0,
+            },
+            verdict: Verdict::Success,
+        },
+    ];
+    if finished {
+        out.push(RunEvent::RunFinished {
+            run_id: 1,
+            outcome: RunOutcome {
+                kind: OutcomeKind::Succeeded,
+                message: "succeeded on attempt 2".into(),
+                last_status: Some(200),
+            },
+            attempts: 2,
+            elapsed_ms: 110.0,
+        });
+    }
+    out
+}
+
+fn record(dir: &std::path::Path, finished: bool, body_cap: usize) -> String {
+    let writer = HistoryWriter::spawn(HistoryStore::open_in(dir).expect("opens")).expect("spawns");
+    let mut recorder = HistoryRecorder::new(&request(), &profile(), Vec::new(), body_cap);
+    for e in events(finished) {
+        if let Some(w) = recorder.fold(&e) {
+            writer.send(w).expect("queued");
+        }
+    }
+    writer.close().expect("all written");
+    recorder.id().to_owned()
+}
+
+#[test]
+fn a_recorded_run_round_trips_and_replays_as_its_events() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let id = record(dir.path(), true, 64 * 1024);
+    assert_eq!(id.len(), 36);
+    assert_eq!(&id[14..15], "7", "a UUID v7: {id}");
+    let store = HistoryStore::open_in(dir.path()).expect("reopens");
+    let stored = store.run(&id).expect("reads").expect("found");
+    assert_eq!(stored.run.outcome, Some(RecordedOutcome::Succeeded));
+    assert_eq!(stored.run.attempts, 2);
+    assert_eq!(stored.run.seed, 42);
+    assert_eq!(stored.run.started_at, at("2026-12-01T10:00:00.000+01:00"));
+    assert!(stored.run.ended_at.is_some());
+    assert_eq!(stored.run.profile["name"], "Good fixture");
+    assert_eq!(stored.attempts.len(), 2);
+    let wait = stored.attempts[0]
+        .wait
+        .as_ref()
+        .expect("wait after attempt 1");
+    assert_eq!((wait.planned_ms, wait.measured_ms), (100, Some(101.5)));
+    assert_eq!(wait.explanation.text, "retry 1: exponential 100 ms");
+    assert_eq!(stored.attempts[1].phases.first_byte_ms, Some(2.0));
+    // The events come back as they were recorded (secrets masked).
+    let replayed = replay_events(&stored, 1);
+    let mut want = events(true);
+    for e in &mut want {
+        if let RunEvent::AttemptFinished {
+            outcome: AttemptOutcome::Response(r),
+            ..
+        } = e
+        {
+            r.headers[0].1 = "***".into();
+            if r.status == 200 {
+                r.body.bytes = b"ok ***".to_vec();
+            }
+        }
+    }
+    assert_eq!(replayed, want);
+    // A prefix of 8 characters finds it too.
+    assert!(store.run(&id[..8]).expect("reads").is_some());
+}
+
+#[test]
+fn secrets_never_reach_the_database_file() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    record(dir.path(), true, 64 * 1024);
+    for entry in std::fs::read_dir(dir.path()).expect("dir").flatten() {
+        let bytes = std::fs::read(entry.path()).expect("readable");
+        for secret in [
+            "user9",
+            "pw9secret",
+            "tok9secret",
+            "bearer9secret",
+            "cookie9secret",
+        ] {
+            assert!(
+                !bytes.windows(secret.len()).any(|w| w == secret.as_bytes()),
+                "{secret} in {}",
+                entry.path().display()
+            );
+        }
+    }
+}
+
+#[test]
+fn bodies_are_capped() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let id = record(dir.path(), true, 10);
+    let store = HistoryStore::open_in(dir.path()).expect("reopens");
+    let stored = store.run(&id).expect("reads").expect("found");
+    let AttemptOutcome::Response(r) = &stored.attempts[0].outcome else {
+        panic!("a response");
+    };
+    assert_eq!(r.body.bytes.len(), 10);
+    assert!(r.body.truncated);
+    assert_eq!(r.body.total_bytes, 100);
+}
+
+#[test]
+fn an_unfinished_run_of_a_live_process_stays_running_with_its_attempts() {
+    // (A process that is gone: tests/history_kill.rs kills one with SIGKILL.)
+    let dir = tempfile::tempdir().expect("tempdir");
+    let id = record(dir.path(), false, 64 * 1024);
+    let store = HistoryStore::open_in(dir.path()).expect("reopens");
+    let stored = store.run(&id).expect("reads").expect("found");
+    assert_eq!(stored.run.outcome, None, "this process still runs");
+    assert_eq!(stored.run.attempts, 2);
+    assert_eq!(stored.attempts.len(), 2);
+    assert!(
+        !replay_events(&stored, 1)
+            .iter()
+            .any(|e| matches!(e, RunEvent::RunFinished { .. }))
+    );
+}
+
+#[test]
+fn list_filters_delete_and_prune() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let a = record(dir.path(), true, 1024);
+    let b = record(dir.path(), false, 1024);
+    let mut store = HistoryStore::open_in(dir.path()).expect("reopens");
+    assert!(dir.path().join(HISTORY_FILE).exists());
+    let all = store.list(&RunFilter::default()).expect("lists");
+    assert_eq!(all.len(), 2);
+    let only = |outcome| RunFilter {
+        outcome: Some(outcome),
+        ..RunFilter::default()
+    };
+    let ok = store
+        .list(&only(RecordedOutcome::Succeeded))
+        .expect("lists");
+    assert_eq!(
+        ok.iter().map(|r| r.id.as_str()).collect::<Vec<_>>(),
+        [a.as_str()]
+    );
+    let by_url = |text: &str| RunFilter {
+        url_contains: Some(text.into()),
+        ..RunFilter::default()
+    };
+    assert_eq!(store.list(&by_url("TOKEN=***")).expect("lists").len(), 2);
+    assert_eq!(store.list(&by_url("nowhere")).expect("lists").len(), 0);
+    let limited = RunFilter {
+        limit: Some(1),
+        ..RunFilter::default()
+    };
+    assert_eq!(store.list(&limited).expect("lists").len(), 1);
+
+    let deleted = store.delete(std::slice::from_ref(&b)).expect("deletes");
+    assert_eq!(deleted, std::slice::from_ref(&b));
+    assert!(store.run(&b).expect("reads").is_none());
+    assert_eq!(
+        store
+            .prune_before(at("2026-12-01T08:00:00+00:00"))
+            .expect("prunes"),
+        0
+    );
+    assert_eq!(
+        store
+            .prune_before(at("2026-12-01T09:00:01+00:00"))
+            .expect("prunes"),
+        1
+    );
+    assert!(store.list(&RunFilter::default()).expect("lists").is_empty());
+}
+
+#[test]
+fn several_openers_of_a_new_database_all_succeed() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().to_path_buf();
+    let openers: Vec<_> = (0..4)
+        .map(|_| {
+            let p = path.clone();
+            std::thread::spawn(move || HistoryStore::open_in(&p).map(|_| ()))
+        })
+        .collect();
+    for o in openers {
+        assert_eq!(o.join().expect("no panic"), Ok(()));
+    }
+}

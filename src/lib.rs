@@ -8,6 +8,7 @@
 pub mod cli;
 pub mod demo;
 pub mod engine;
+pub mod interop;
 pub mod model;
 pub mod policy;
 pub mod profile;

@@ -1,0 +1,16 @@
+//! Formats in and out (DESIGN.md §6): curl commands and HAR files, pure text ↔ model.
+//!
+//! Nothing here touches the network or the file system: a `-d @file` becomes a body file
+//! path, never its bytes. Every writer masks secrets ([`secret_rule`]) unless the caller asks
+//! for them explicitly.
+
+mod curl;
+mod curl_export;
+mod curl_options;
+mod curl_words;
+mod draft_of_spec;
+pub mod secret_rule;
+
+pub use curl::{CurlError, CurlImport, parse_curl};
+pub use curl_export::{curl_not_expressible, draft_to_curl, shell_quote, spec_to_curl};
+pub use draft_of_spec::draft_of_spec;

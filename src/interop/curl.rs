@@ -147,7 +147,11 @@ pub fn parse_curl(command: &str) -> Result<CurlImport, CurlError> {
     while i < words.len() {
         let word = &words[i];
         if options_done || !word.starts_with('-') || word == "-" {
-            parsed.urls.push((word.clone(), i));
+            // A lone escaped blank is a `\` continuation whose newline became a space (a
+            // paste into a one-line field), not a URL.
+            if word.is_empty() || !word.trim().is_empty() {
+                parsed.urls.push((word.clone(), i));
+            }
             i += 1;
             continue;
         }
@@ -665,5 +669,13 @@ mod tests {
         assert_eq!(i.draft.method, "PATCH");
         assert!(i.draft.follow_redirects && !i.draft.verify_tls);
         assert_eq!(i.unsupported.len(), 2, "{:?}", i.unsupported);
+    }
+
+    #[test]
+    fn continuations_flattened_by_a_one_line_field_still_parse() {
+        let i = parse_curl("curl 'http://h/' \\   -H 'A: b' \\  --data-raw 'x'").expect("parses");
+        assert_eq!(i.draft.url, "http://h/");
+        assert_eq!(i.draft.body.text, "x");
+        assert!(i.unsupported.is_empty(), "{:?}", i.unsupported);
     }
 }

@@ -33,6 +33,10 @@ pub struct Composer {
     pub json_check: JsonCheck,
     /// Count of edits made in the composer (lets the app save only after changes).
     pub edits: u64,
+    /// "Import curl…" modal and the last import's notes.
+    pub curl_import: super::curl_import_modal::CurlImporter,
+    /// "Export curl…" modal.
+    pub curl_export: super::curl_export_modal::CurlExporter,
 }
 
 impl Composer {
@@ -60,11 +64,27 @@ impl Composer {
         let mut changed = false;
         ui.heading("Request");
         ui.horizontal(|ui| {
-            ui.add_enabled(false, egui::Button::new("Import curl…"))
-                .on_disabled_hover_text("arrives with history");
-            ui.add_enabled(false, egui::Button::new("Export curl…"))
-                .on_disabled_hover_text("arrives with history");
+            if ui
+                .button("Import curl…")
+                .on_hover_text("fill the composer from a pasted curl command")
+                .clicked()
+            {
+                self.curl_import.open();
+            }
+            if ui
+                .button("Export curl…")
+                .on_hover_text("this request as a curl command, to copy")
+                .clicked()
+            {
+                self.curl_export.open();
+            }
         });
+        if let Some(draft) = self.curl_import.modal_ui(ui) {
+            self.draft = draft;
+            changed = true;
+        }
+        self.curl_export.modal_ui(ui, &self.draft);
+        self.curl_import.notes_ui(ui);
         self.method_and_url(ui, &mut actions, &mut changed);
         ui.separator();
         egui::CollapsingHeader::new("Query parameters")
@@ -154,9 +174,10 @@ impl Composer {
                 actions.push(ComposerAction::Send);
             }
         });
+        let mut url_changed = false;
         ui.horizontal(|ui| {
             let label = ui.label("URL");
-            *changed |= ui
+            url_changed = ui
                 .add(
                     egui::TextEdit::singleline(&mut self.draft.url)
                         .id(field_id("request.url"))
@@ -165,6 +186,15 @@ impl Composer {
                 .labelled_by(label.id)
                 .changed();
         });
+        *changed |= url_changed;
+        // A curl command pasted into the URL field fills the whole composer.
+        if url_changed
+            && self.draft.url.trim_start().starts_with("curl ")
+            && let Some(draft) = self.curl_import.import(&self.draft.url.clone())
+        {
+            self.draft = draft;
+            *changed = true;
+        }
         if let Some(problem) = url_problem(&self.draft.url) {
             ui.colored_label(ui.visuals().error_fg_color, problem);
         }

@@ -12,6 +12,8 @@ pub mod backoff_editor;
 pub mod body_editor;
 pub mod composer;
 pub mod confirm_modal;
+pub mod curl_export_modal;
+pub mod curl_import_modal;
 pub mod engine_link;
 pub mod environment_editor;
 pub mod error_panel;

@@ -595,6 +595,10 @@ impl WorkbenchState {
             &secrets,
         );
         let run_id = self.engine.next_run_id();
+        let sent = super::timeline::SentRequest {
+            spec: spec.clone(),
+            secrets: secrets.clone(),
+        };
         if !secrets.is_empty() {
             self.store.run_secrets.insert(run_id, secrets);
         }
@@ -606,6 +610,7 @@ impl WorkbenchState {
         };
         if self.engine.send(command) {
             self.runs.add_run(run_id, title);
+            self.runs.set_request(run_id, sent);
             self.status = None;
         } else {
             self.status = Some((true, "cannot start the run: the engine is not running or is saturated; try again or restart Retryscope".into()));

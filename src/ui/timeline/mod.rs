@@ -7,6 +7,7 @@
 //!   the detail pane. It returns [`TimelineAction`]s; the shell turns them into engine commands.
 //! - [`EventScript`] writes event sequences with exact offsets for tests, benchmarks and demos.
 
+mod attempt_curl;
 mod attempt_row;
 mod banner;
 mod body_render;
@@ -24,6 +25,7 @@ mod runs_state;
 mod table_view;
 mod units;
 
+pub use attempt_curl::{SentRequest, attempt_curl};
 pub use attempt_row::{AttemptClass, AttemptResult, AttemptRow, WaitRow};
 pub use banner::Banner;
 pub use body_render::{BodyRender, HEX_DUMP_BYTES, body_notices, hex_dump, pretty_json};

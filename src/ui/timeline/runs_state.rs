@@ -48,6 +48,13 @@ impl RunsState {
         self.prune();
     }
 
+    /// Keeps what run `run_id` sent, for "Copy as curl" of its attempts.
+    pub fn set_request(&mut self, run_id: RunId, request: super::SentRequest) {
+        if let Some(i) = self.index(run_id) {
+            self.runs[i].request = Some(std::sync::Arc::new(request));
+        }
+    }
+
     /// Drops the oldest finished, unselected runs beyond [`MAX_KEPT_RUNS`].
     fn prune(&mut self) {
         while self.runs.len() > MAX_KEPT_RUNS {

@@ -154,11 +154,26 @@ pub fn execute(args: &RunArgs) -> Result<u8, CliError> {
 
     let spec = variables.spec(spec, &args.url)?;
     let secrets = variables.secret_values();
+    run_spec(spec, profile, args.seed, args.json, &secrets)
+}
+
+/// Runs `spec` under `profile` and prints it as `run` does (text timeline with the sent
+/// headers, or JSON Lines with `json`); `secrets` print as `***`. Shared with `curl`.
+///
+/// # Errors
+/// Exit 2 when the engine refuses the spec; exit 1 when the runtime cannot start.
+pub fn run_spec(
+    spec: crate::model::RequestSpec,
+    profile: crate::model::RetryProfile,
+    seed: Option<u64>,
+    json: bool,
+    secrets: &[String],
+) -> Result<u8, CliError> {
     engine::check_spec(&spec).map_err(|e| CliError::usage(e.to_string()))?;
 
     // The request headers, printed under the run's first line (secrets masked).
     let mut sent_headers = String::new();
-    if !args.json {
+    if !json {
         for h in spec.headers.iter().filter(|h| h.enabled) {
             sent_headers.push_str(&format!("> {}\n", mask::header_line(h)));
         }
@@ -174,18 +189,8 @@ pub fn execute(args: &RunArgs) -> Result<u8, CliError> {
         .enable_all()
         .build()
         .map_err(|e| CliError::failed(format!("cannot start the async runtime: {e}")))?;
-    let options = RunOptions {
-        run_id: 1,
-        seed: args.seed,
-    };
-    runtime.block_on(drive(
-        spec,
-        profile,
-        options,
-        args.json,
-        sent_headers,
-        &secrets,
-    ))
+    let options = RunOptions { run_id: 1, seed };
+    runtime.block_on(drive(spec, profile, options, json, sent_headers, secrets))
 }
 
 /// Starts the run and prints its events until `RunFinished`; Ctrl-C or SIGTERM cancels it

@@ -133,7 +133,15 @@ struct Parsed {
 /// # Errors
 /// [`CurlError`] naming the option and its word position, an unclosed quote, or a missing URL.
 pub fn parse_curl(command: &str) -> Result<CurlImport, CurlError> {
-    let words = split_words(command.trim())?;
+    parse_curl_words(&split_words(command.trim())?)
+}
+
+/// Like [`parse_curl`], for a command already split into words by a shell (`words[0]` is
+/// `curl`), as `retryscope curl` receives it.
+///
+/// # Errors
+/// As [`parse_curl`], except quoting errors (the shell has removed the quotes).
+pub fn parse_curl_words(words: &[String]) -> Result<CurlImport, CurlError> {
     let Some(first) = words.first() else {
         return Err(CurlError::NotCurl);
     };

@@ -11,6 +11,6 @@ mod curl_words;
 mod draft_of_spec;
 pub mod secret_rule;
 
-pub use curl::{CurlError, CurlImport, parse_curl};
+pub use curl::{CurlError, CurlImport, parse_curl, parse_curl_words};
 pub use curl_export::{curl_not_expressible, draft_to_curl, shell_quote, spec_to_curl};
 pub use draft_of_spec::draft_of_spec;

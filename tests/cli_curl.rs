@@ -149,3 +149,37 @@ fn unreadable_commands_are_usage_errors_naming_the_option() {
         .code(2)
         .stderr("error: the curl command has no URL\n");
 }
+
+#[test]
+fn run_har_writes_one_entry_per_attempt_with_secrets_masked() {
+    let demo = Demo::start();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let profile = fast_profile(&dir);
+    let har_path = dir.path().join("run.har");
+    let url = demo.url("/status/503?times=2&key=cli-har-1");
+    retryscope()
+        .arg("run")
+        .arg("--profile")
+        .arg(&profile)
+        .arg("--har")
+        .arg(&har_path)
+        .args(["-H", "Authorization: Bearer har-secret-1", &url])
+        .timeout(std::time::Duration::from_secs(30))
+        .assert()
+        .code(0);
+    let text = std::fs::read_to_string(&har_path).expect("HAR written");
+    assert!(!text.contains("har-secret-1"), "{text}");
+    assert!(
+        !text.contains("cli-har-1"),
+        "the `key` query value is secret, also where the server echoes it: {text}"
+    );
+    let har: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    let entries = har["log"]["entries"].as_array().expect("entries");
+    let statuses: Vec<&serde_json::Value> =
+        entries.iter().map(|e| &e["response"]["status"]).collect();
+    assert_eq!(statuses, [503, 503, 200]);
+    assert_eq!(entries[0]["_retryscope"]["verdict"], "retry");
+    assert!(entries[0]["_retryscope"]["measured_wait_ms"].is_number());
+    let file = retryscope::interop::HarFile::parse(&text).expect("reads back");
+    assert_eq!(file.draft(2).expect("entry").method, "GET");
+}

@@ -42,6 +42,9 @@ pub struct CurlArgs {
     /// Print every run event as one JSON object per line (JSON Lines) instead of text.
     #[arg(long)]
     pub json: bool,
+    /// Also write the run as a HAR 1.2 file (give it before the curl options).
+    #[arg(long, value_name = "FILE")]
+    pub har: Option<PathBuf>,
     /// The curl command's options and URL (a leading `curl` is optional).
     #[arg(
         value_name = "CURL OPTIONS… URL",
@@ -153,8 +156,11 @@ pub fn execute(args: &CurlArgs) -> Result<u8, CliError> {
     super::run::run_spec(
         spec,
         profile,
-        own.seed.or(args.seed),
-        own.json || args.json,
+        super::run::RunPrint {
+            seed: own.seed.or(args.seed),
+            json: own.json || args.json,
+            har: args.har.as_deref(),
+        },
         &secrets,
     )
 }

@@ -87,6 +87,9 @@ pub struct RunArgs {
         default_missing_value = AUTO_KEY
     )]
     pub idempotency_key: Option<String>,
+    /// Also write the run as a HAR 1.2 file (one entry per attempt; secrets masked).
+    #[arg(long, value_name = "FILE")]
+    pub har: Option<PathBuf>,
     /// `{{name}}` variables: --env, --var, --data-dir (boxed: keeps `Command` small).
     #[command(flatten)]
     pub variables: Box<VariablesArgs>,
@@ -154,7 +157,27 @@ pub fn execute(args: &RunArgs) -> Result<u8, CliError> {
 
     let spec = variables.spec(spec, &args.url)?;
     let secrets = variables.secret_values();
-    run_spec(spec, profile, args.seed, args.json, &secrets)
+    run_spec(
+        spec,
+        profile,
+        RunPrint {
+            seed: args.seed,
+            json: args.json,
+            har: args.har.as_deref(),
+        },
+        &secrets,
+    )
+}
+
+/// How [`run_spec`] runs and prints.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct RunPrint<'a> {
+    /// RNG seed (`None`: the profile's, else a fresh one).
+    pub seed: Option<u64>,
+    /// JSON Lines instead of the text timeline.
+    pub json: bool,
+    /// Also write the run as HAR 1.2 to this file (atomically, secrets masked).
+    pub har: Option<&'a std::path::Path>,
 }
 
 /// Runs `spec` under `profile` and prints it as `run` does (text timeline with the sent
@@ -165,10 +188,10 @@ pub fn execute(args: &RunArgs) -> Result<u8, CliError> {
 pub fn run_spec(
     spec: crate::model::RequestSpec,
     profile: crate::model::RetryProfile,
-    seed: Option<u64>,
-    json: bool,
+    print: RunPrint<'_>,
     secrets: &[String],
 ) -> Result<u8, CliError> {
+    let RunPrint { seed, json, har } = print;
     engine::check_spec(&spec).map_err(|e| CliError::usage(e.to_string()))?;
 
     // The request headers, printed under the run's first line (secrets masked).
@@ -190,7 +213,16 @@ pub fn run_spec(
         .build()
         .map_err(|e| CliError::failed(format!("cannot start the async runtime: {e}")))?;
     let options = RunOptions { run_id: 1, seed };
-    runtime.block_on(drive(spec, profile, options, json, sent_headers, secrets))
+    let har = har.map(|path| (path, spec.clone()));
+    runtime.block_on(drive(
+        spec,
+        profile,
+        options,
+        json,
+        sent_headers,
+        secrets,
+        har,
+    ))
 }
 
 /// Starts the run and prints its events until `RunFinished`; Ctrl-C or SIGTERM cancels it
@@ -203,7 +235,9 @@ async fn drive(
     json: bool,
     mut sent_headers: String,
     secrets: &[String],
+    har: Option<(&std::path::Path, crate::model::RequestSpec)>,
 ) -> Result<u8, CliError> {
+    let mut recorded: Vec<RunEvent> = Vec::new();
     let mut signals = signal::StopSignals::install();
     let (tx, mut rx) = mpsc::channel::<RunEvent>(256);
     let handle = engine::start_run(spec, profile, options, tx, None);
@@ -241,7 +275,13 @@ async fn drive(
         };
         crate::cli_out!("{chunk}");
         let _ = stdout.flush();
+        if har.is_some() {
+            recorded.push(event.clone());
+        }
         if let RunEvent::RunFinished { outcome, .. } = &event {
+            if let Some((path, request)) = &har {
+                write_har(path, &recorded, request, secrets)?;
+            }
             return Ok(match outcome.kind {
                 OutcomeKind::Succeeded => exit::SUCCESS,
                 _ => match interrupted {
@@ -252,4 +292,25 @@ async fn drive(
             });
         }
     }
+}
+
+/// Writes the run's (already masked) `events` as HAR 1.2 to `path`, atomically.
+fn write_har(
+    path: &std::path::Path,
+    events: &[RunEvent],
+    request: &crate::model::RequestSpec,
+    secrets: &[String],
+) -> Result<(), CliError> {
+    let har = crate::interop::run_to_har(
+        events,
+        &crate::interop::HarExport {
+            request: Some(request),
+            secrets,
+            include_secrets: false,
+        },
+    );
+    let text = serde_json::to_string_pretty(&har)
+        .map_err(|e| CliError::failed(format!("cannot encode the HAR file: {e}")))?;
+    crate::store::write_atomic(path, text.as_bytes())
+        .map_err(|e| CliError::failed(format!("cannot write the HAR file: {e}")))
 }

@@ -103,10 +103,41 @@ pub fn run_to_har(events: &[RunEvent], export: &HarExport<'_>) -> Value {
         }
     });
     if export.include_secrets {
-        har
-    } else {
-        mask_strings(har, export.secrets)
+        return har;
     }
+    // Secret values also hide wherever a server echoed them (a body quoting the query).
+    let mut secrets = export.secrets.to_vec();
+    let mut urls: Vec<&str> = events
+        .iter()
+        .filter_map(|e| match e {
+            RunEvent::AttemptStarted { url, .. } | RunEvent::RunStarted { url, .. } => {
+                Some(url.as_str())
+            }
+            _ => None,
+        })
+        .collect();
+    if let Some(spec) = export.request {
+        urls.push(&spec.url);
+        secrets.extend(
+            spec.headers
+                .iter()
+                .chain(&spec.query)
+                .filter(|h| is_secret_header(h) || is_secret_query(&h.name, h.secret))
+                .map(|h| h.value.clone()),
+        );
+    }
+    for url in urls {
+        if let Some((_, query)) = url.split_once('?') {
+            let query = query.split('#').next().unwrap_or("");
+            secrets.extend(
+                form_urlencoded::parse(query.as_bytes())
+                    .filter(|(n, v)| is_secret_query(n, false) && v.len() > 2)
+                    .map(|(_, v)| v.into_owned()),
+            );
+        }
+    }
+    secrets.retain(|s| s.len() > 2 && s != crate::model::SECRET_MASK);
+    mask_strings(har, &secrets)
 }
 
 fn slot<'a, 'b>(attempts: &'b mut [AttemptParts<'a>], n: u32) -> Option<&'b mut AttemptParts<'a>> {

@@ -176,6 +176,22 @@ fn an_attempt_is_copied_as_curl_with_secrets_masked() {
             "curl '{url}' \\\n  -H 'X-Api-Key: ***' \\\n  -H 'X-Note: *** inside' \\\n  -L"
         )]
     );
+    let har = click_and_copy(&mut h, "Copy as HAR");
+    assert_eq!(har.len(), 1);
+    assert!(
+        !har[0].contains("key-secret") && !har[0].contains("var-secret"),
+        "{}",
+        har[0]
+    );
+    let har: serde_json::Value = serde_json::from_str(&har[0]).expect("HAR JSON");
+    let entries = har["log"]["entries"].as_array().expect("entries");
+    let statuses: Vec<&serde_json::Value> =
+        entries.iter().map(|e| &e["response"]["status"]).collect();
+    assert_eq!(statuses, [503, 200]);
+    assert_eq!(entries[0]["_retryscope"]["planned_wait_ms"], 10);
+    assert_eq!(entries[0]["_retryscope"]["measured_wait_ms"], 11.0);
+    assert_eq!(entries[0]["request"]["headers"][0]["value"], "***");
+    assert_eq!(har["log"]["_retryscope"]["outcome"], "succeeded");
     h.get_by_label("with secrets").click();
     h.run();
     let clear = click_and_copy(&mut h, "Copy as curl");

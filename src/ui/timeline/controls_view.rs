@@ -13,6 +13,7 @@ use std::time::Instant;
 pub fn show(
     ui: &mut egui::Ui,
     timeline: &Timeline,
+    request: Option<&std::sync::Arc<super::SentRequest>>,
     now: Instant,
     actions: &mut Vec<TimelineAction>,
 ) {
@@ -63,6 +64,7 @@ pub fn show(
         {
             ui.ctx().copy_text(timeline.to_text());
         }
+        super::har_copy::copy_as_har_ui(ui, timeline, request);
     });
     if let Some(started) = timeline.started_at() {
         let seed = timeline

@@ -172,7 +172,7 @@ impl RunsState {
         let Some(view) = self.selected.and_then(|id| self.view_mut(id)) else {
             return actions;
         };
-        controls_view::show(ui, &view.timeline, now, &mut actions);
+        controls_view::show(ui, &view.timeline, view.request.as_ref(), now, &mut actions);
         ui.separator();
         if let Some(row) = plot_view::show(ui, &view.timeline, view.selected_row, now) {
             view.selected_row = Some(row);

@@ -200,3 +200,53 @@ fn an_attempt_is_copied_as_curl_with_secrets_masked() {
         "{clear:?}"
     );
 }
+
+#[test]
+fn import_har_lists_entries_and_the_chosen_one_fills_the_composer() {
+    use retryscope::ui::engine_link::ChannelEngine;
+    use retryscope::ui::file_dialogs::ScriptedDialogs;
+    use retryscope::ui::workbench::{WorkbenchSetup, WorkbenchState};
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("network.har");
+    std::fs::write(
+        &path,
+        r#"{"log":{"version":"1.2","creator":{"name":"Firefox","version":"133"},"entries":[
+          {"request":{"method":"GET","url":"http://127.0.0.1:9/first?token=har-secret","headers":[]},
+           "response":{"status":200}},
+          {"request":{"method":"POST","url":"http://127.0.0.1:9/second","headers":[
+             {"name":"Content-Type","value":"application/json"},{"name":"X-A","value":"b"}],
+           "postData":{"mimeType":"application/json","text":"{\"n\":1}"}},
+           "response":{"status":503}}]}}"#,
+    )
+    .expect("write HAR");
+    let (engine, _probe) = ChannelEngine::new();
+    let state = WorkbenchState::new(WorkbenchSetup {
+        engine: Box::new(engine),
+        dialogs: Box::new(ScriptedDialogs::new([Some(path)])),
+        demo_base_url: Some(ui_support::DEMO.into()),
+        library_dir: None,
+        persisted: None,
+    });
+    let mut h = ui_support::harness_sized(state, [1400.0, 1100.0]);
+    h.run();
+    h.get_by_label("Import HAR…").click();
+    h.run();
+    h.run();
+    assert!(
+        h.query_by_label("GET http://127.0.0.1:9/first?token=*** → 200")
+            .is_some(),
+        "entries are listed with secrets masked"
+    );
+    h.get_by_label("POST http://127.0.0.1:9/second → 503")
+        .click();
+    h.run();
+    let draft = &h.state().composer.draft;
+    assert_eq!(
+        (draft.method.as_str(), draft.url.as_str()),
+        ("POST", "http://127.0.0.1:9/second")
+    );
+    assert_eq!(draft.body.kind, BodyKind::Json);
+    assert_eq!(draft.body.json, "{\"n\":1}");
+    assert_eq!(draft.headers, [KeyValue::new("X-A", "b")]);
+    assert!(!h.state().composer.har_import.is_open());
+}

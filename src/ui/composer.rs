@@ -20,6 +20,8 @@ pub enum ComposerAction {
     Send,
     /// Pick a body file.
     BrowseBodyFile,
+    /// Pick a HAR file to import a request from ("Import HAR…").
+    ImportHar,
 }
 
 /// The composer: the draft plus UI-only state.
@@ -37,6 +39,8 @@ pub struct Composer {
     pub curl_import: super::curl_import_modal::CurlImporter,
     /// "Export curl…" modal.
     pub curl_export: super::curl_export_modal::CurlExporter,
+    /// The entry picker of "Import HAR…" (open once a file is read).
+    pub har_import: super::har_import_modal::HarPicker,
 }
 
 impl Composer {
@@ -78,7 +82,18 @@ impl Composer {
             {
                 self.curl_export.open();
             }
+            if ui
+                .button("Import HAR…")
+                .on_hover_text("pick a request from a HAR file saved by a browser's network panel")
+                .clicked()
+            {
+                actions.push(ComposerAction::ImportHar);
+            }
         });
+        if let Some(draft) = self.har_import.modal_ui(ui) {
+            self.draft = draft;
+            changed = true;
+        }
         if let Some(draft) = self.curl_import.modal_ui(ui) {
             self.draft = draft;
             changed = true;

@@ -22,6 +22,7 @@ pub mod file_dialogs;
 pub mod file_picker;
 pub mod fonts;
 pub mod frame_stats;
+pub mod har_import_modal;
 pub mod header_delay_editor;
 pub mod kv_table;
 pub mod ms_field;

@@ -445,6 +445,7 @@ impl WorkbenchState {
             match action {
                 ComposerAction::Send => self.send(),
                 ComposerAction::BrowseBodyFile => self.dialogs.request(DialogPurpose::BodyFile),
+                ComposerAction::ImportHar => self.dialogs.request(DialogPurpose::HarFile),
             }
         }
         let now = self.now();
@@ -735,6 +736,11 @@ impl WorkbenchState {
             DialogPurpose::BodyFile => {
                 self.composer.draft.body.file_path = path.display().to_string();
                 self.composer.edits += 1;
+            }
+            DialogPurpose::HarFile => {
+                if let Err(problem) = self.composer.har_import.open_file(&path) {
+                    self.status = Some((true, problem));
+                }
             }
         }
     }

@@ -67,7 +67,8 @@ impl Composer {
         let mut actions = Vec::new();
         let mut changed = false;
         ui.heading("Request");
-        ui.horizontal(|ui| {
+        // Wrapped: three buttons must never widen a narrow request panel.
+        ui.horizontal_wrapped(|ui| {
             if ui
                 .button("Import curl…")
                 .on_hover_text("fill the composer from a pasted curl command")

@@ -251,3 +251,38 @@ fn a_browser_har_entry_fills_a_draft() {
     let err = HarFile::parse("{\"log\": 3}").expect_err("not HAR");
     assert!(err.to_string().starts_with("not a HAR file: "), "{err}");
 }
+
+#[test]
+fn attempts_as_csv_and_events_as_json_lines_are_masked() {
+    use retryscope::interop::{attempts_csv, events_json_lines};
+    let secrets = vec!["var-secret-3".to_owned()];
+    let csv = attempts_csv(&events(), &secrets);
+    let lines: Vec<&str> = csv.split("\r\n").collect();
+    assert_eq!(lines.len(), 5, "header, 3 attempts, final CRLF: {csv}");
+    assert!(lines[0].starts_with("attempt,started_at,method,url,status,error_kind,duration_ms"));
+    assert!(
+        lines[1].starts_with(
+            "1,2026-11-30T14:00:00.000+01:00,POST,\
+             http://127.0.0.1:8080/status/503?times=2&token=***,503,,12,"
+        ),
+        "{}",
+        lines[1]
+    );
+    assert!(
+        lines[1].contains(",retry,503 is retryable,100,101.5,"),
+        "{}",
+        lines[1]
+    );
+    assert!(lines[2].contains(",reset,3,"), "{}", lines[2]);
+    assert!(!csv.contains("tok-secret-1"));
+    let json = events_json_lines(&events(), &secrets);
+    assert!(
+        !json.contains("tok-secret-1") && !json.contains("cookie-secret-4"),
+        "{json}"
+    );
+    let parsed: Vec<RunEvent> = json
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("an event per line"))
+        .collect();
+    assert_eq!(parsed.len(), events().len());
+}

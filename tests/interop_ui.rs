@@ -192,6 +192,21 @@ fn an_attempt_is_copied_as_curl_with_secrets_masked() {
     assert_eq!(entries[0]["_retryscope"]["measured_wait_ms"], 11.0);
     assert_eq!(entries[0]["request"]["headers"][0]["value"], "***");
     assert_eq!(har["log"]["_retryscope"]["outcome"], "succeeded");
+    let csv = click_and_copy(&mut h, "Copy as CSV");
+    assert_eq!(
+        csv[0].matches("\r\n").count(),
+        3,
+        "header and 2 attempts: {}",
+        csv[0]
+    );
+    assert!(!csv[0].contains("var-secret"));
+    let events = click_and_copy(&mut h, "Copy events");
+    assert!(events[0].lines().count() >= 5, "{}", events[0]);
+    assert!(
+        events[0]
+            .lines()
+            .all(|l| serde_json::from_str::<serde_json::Value>(l).is_ok())
+    );
     h.get_by_label("with secrets").click();
     h.run();
     let clear = click_and_copy(&mut h, "Copy as curl");

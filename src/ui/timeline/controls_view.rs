@@ -40,7 +40,7 @@ pub fn show(
             ui.label(RichText::new(status).strong());
         }
     }
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         let active = timeline.is_active();
         let waiting = matches!(timeline.phase(), Phase::Waiting(_));
         if ui

@@ -85,8 +85,30 @@ pub fn timeline_har(timeline: &Timeline, sent: Option<&SentRequest>) -> String {
     serde_json::to_string_pretty(&har).unwrap_or_default()
 }
 
-/// The "Copy as HAR" button.
+/// The "Copy as HAR", "Copy as CSV" and "Copy events" buttons.
 pub fn copy_as_har_ui(ui: &mut egui::Ui, timeline: &Timeline, sent: Option<&Arc<SentRequest>>) {
+    let secrets = sent.map(|s| s.secrets.as_slice()).unwrap_or_default();
+    let any = !timeline.attempts().is_empty();
+    if ui
+        .add_enabled(any, egui::Button::new("Copy as CSV"))
+        .on_hover_text("copy one row per attempt as CSV (secrets masked) for a spreadsheet")
+        .clicked()
+    {
+        ui.ctx().copy_text(crate::interop::attempts_csv(
+            &timeline_events(timeline),
+            secrets,
+        ));
+    }
+    if ui
+        .add_enabled(any, egui::Button::new("Copy events"))
+        .on_hover_text("copy the run's events as JSON Lines, as `retryscope run --json` prints them (secrets masked)")
+        .clicked()
+    {
+        ui.ctx().copy_text(crate::interop::events_json_lines(
+            &timeline_events(timeline),
+            secrets,
+        ));
+    }
     if ui
         .add_enabled(
             !timeline.attempts().is_empty(),

@@ -2,12 +2,14 @@
 //!
 //! Layers (one way only): [`model`] plain data → [`policy`] pure maths and triage →
 //! [`engine`] tokio/reqwest attempt loop → front ends [`ui`] (egui) and [`cli`] (clap).
-//! [`profile`] loads/saves JSON profiles; [`store`] keeps saved requests, environments and
+//! [`profile`] loads/saves JSON profiles; [`interop`] reads and writes curl commands (pure text ↔
+//! model); [`store`] keeps saved requests, environments and
 //! secrets; [`demo`] is the embedded flaky server on loopback.
 
 pub mod cli;
 pub mod demo;
 pub mod engine;
+pub mod interop;
 pub mod model;
 pub mod policy;
 pub mod profile;

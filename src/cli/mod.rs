@@ -6,6 +6,7 @@
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
 pub mod curl_args;
+pub mod curl_cmd;
 pub mod demo_server;
 pub mod exit;
 pub mod final_response;
@@ -41,6 +42,7 @@ Examples:
   retryscope                                   open the desktop app
   retryscope demo-server --port 8080           a flaky test server on 127.0.0.1:8080
   retryscope run --builtin servicenow-exponential 'http://127.0.0.1:8080/status/429?times=2'
+  retryscope curl -H 'Accept: text/plain' 'http://127.0.0.1:8080/status/503?times=1' --builtin azure-sdk
   retryscope simulate --builtin azure-sdk      wait statistics of a profile
   retryscope profile builtins                  list built-in profiles
   retryscope profile validate my-profile.json  check a profile file
@@ -65,6 +67,8 @@ pub struct Cli {
 pub enum Command {
     /// Send a request and retry it under a profile, printing a live timeline.
     Run(run::RunArgs),
+    /// Run a pasted curl command under a profile (the same parser as the window's Import curl…).
+    Curl(curl_cmd::CurlArgs),
     /// Sample a profile's waits per retry (min / p50 / p95 / max) without any network.
     Simulate(simulate::SimulateArgs),
     /// Validate profile files, print the JSON Schema, list or show built-in profiles.
@@ -91,6 +95,7 @@ pub fn parse() -> Result<Cli, ExitCode> {
 pub fn execute(command: &Command) -> ExitCode {
     exit::finish(match command {
         Command::Run(a) => run::execute(a),
+        Command::Curl(a) => curl_cmd::execute(a),
         Command::Simulate(a) => simulate::execute(a),
         Command::Profile(a) => profile_cmd::execute(a),
         Command::DemoServer(a) => demo_server::execute(a),

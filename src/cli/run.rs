@@ -115,6 +115,9 @@ pub struct RunArgs {
     /// Most response body bytes kept per attempt in the history.
     #[arg(long, value_name = "BYTES", default_value_t = crate::store::DEFAULT_BODY_CAP)]
     pub history_body_cap: usize,
+    /// Also write the run as a HAR 1.2 file (one entry per attempt; secrets masked).
+    #[arg(long, value_name = "FILE")]
+    pub har: Option<PathBuf>,
     /// `{{name}}` variables: --env, --var, --data-dir (boxed: keeps `Command` small).
     #[command(flatten)]
     pub variables: Box<VariablesArgs>,
@@ -197,15 +200,96 @@ pub fn execute(args: &RunArgs) -> Result<u8, CliError> {
     // request's own secrets (URL user and password, secret headers, query values).
     let mut secrets = variables.secret_values();
     secrets.extend(crate::model::secrets::secret_values(&spec));
-    engine::check_spec(&spec).map_err(|e| CliError::usage(e.to_string()))?;
+    run_spec(
+        spec,
+        profile,
+        RunPrint {
+            seed: args.seed,
+            json: args.json,
+            har: args.har.clone(),
+            silent: args.curl.silent,
+            include: args.curl.include,
+            show_body: !args.curl.no_body,
+            save_to: args.curl.output.clone(),
+            history: (!args.no_history).then(|| HistoryPlace {
+                data_dir: data_dir.clone(),
+                body_cap: args.history_body_cap,
+            }),
+        },
+        &secrets,
+    )
+}
 
+/// How [`run_spec`] runs, prints and records (the flags of `run`, the defaults for `curl`).
+#[derive(Debug, Clone)]
+pub struct RunPrint {
+    /// RNG seed (`None`: the profile's, else a fresh one).
+    pub seed: Option<u64>,
+    /// JSON Lines instead of the text timeline.
+    pub json: bool,
+    /// Also write the run as HAR 1.2 to this file (atomically, secrets masked).
+    pub har: Option<PathBuf>,
+    /// `-s`: no attempt, wait or request-header lines.
+    pub silent: bool,
+    /// `-i`: the final response's headers.
+    pub include: bool,
+    /// Print the final body when it is short text.
+    pub show_body: bool,
+    /// `-o FILE`: the final attempt's whole body.
+    pub save_to: Option<PathBuf>,
+    /// Where to record the run (`None`: `--no-history`).
+    pub history: Option<HistoryPlace>,
+}
+
+impl Default for RunPrint {
+    /// Text timeline, final body shown, recorded in the data folder's history.
+    fn default() -> Self {
+        Self {
+            seed: None,
+            json: false,
+            har: None,
+            silent: false,
+            include: false,
+            show_body: true,
+            save_to: None,
+            history: Some(HistoryPlace {
+                data_dir: crate::store::data_dir(),
+                body_cap: crate::store::DEFAULT_BODY_CAP,
+            }),
+        }
+    }
+}
+
+/// The history a run is recorded in.
+#[derive(Debug, Clone)]
+pub struct HistoryPlace {
+    /// The data folder (`None`: unknown, nothing is recorded).
+    pub data_dir: Option<PathBuf>,
+    /// Most response body bytes kept per attempt.
+    pub body_cap: usize,
+}
+
+/// Runs `spec` under `profile` and prints it as `run` does (text timeline with the sent
+/// headers, or JSON Lines), records it in the history and logs it; `secrets` print as `***`.
+/// Shared by `run` and `curl`.
+///
+/// # Errors
+/// Exit 2 when the engine refuses the spec; exit 1 when the runtime cannot start or a file
+/// (`-o`, `--har`) cannot be written.
+pub fn run_spec(
+    spec: crate::model::RequestSpec,
+    profile: crate::model::RetryProfile,
+    print: RunPrint,
+    secrets: &[String],
+) -> Result<u8, CliError> {
+    engine::check_spec(&spec).map_err(|e| CliError::usage(e.to_string()))?;
     // The request headers, printed under the run's first line (secrets masked).
     let mut sent_headers = String::new();
-    if !args.json && !args.curl.silent {
+    if !print.json && !print.silent {
         for h in spec.headers.iter().filter(|h| h.enabled) {
             sent_headers.push_str(&format!(
                 "> {}\n",
-                crate::model::mask_secret_values(&mask::header_line(h), &secrets)
+                crate::model::mask_secret_values(&mask::header_line(h), secrets)
             ));
         }
         if let Some(key) = &spec.idempotency_key {
@@ -215,27 +299,27 @@ pub fn execute(args: &RunArgs) -> Result<u8, CliError> {
             ));
         }
     }
-
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .map_err(|e| CliError::failed(format!("cannot start the async runtime: {e}")))?;
     let options = RunOptions {
         run_id: 1,
-        seed: args.seed,
+        seed: print.seed,
     };
+    let history = print
+        .history
+        .as_ref()
+        .and_then(|place| start_history(place, &spec, &profile, secrets));
+    let har = print.har.clone().map(|path| (path, spec.clone()));
     let output = Output {
-        json: args.json,
-        silent: args.curl.silent,
-        include: args.curl.include,
-        show_body: !args.curl.no_body,
-        save_to: args.curl.output.clone(),
-        secrets,
-    };
-    let history = if args.no_history {
-        None
-    } else {
-        start_history(args, &spec, &profile, &output.secrets)
+        json: print.json,
+        silent: print.silent,
+        include: print.include,
+        show_body: print.show_body,
+        save_to: print.save_to,
+        secrets: secrets.to_vec(),
+        har,
     };
     let code = runtime.block_on(drive(
         spec,
@@ -268,6 +352,8 @@ struct Output {
     /// Secret values the request sends (secret headers, secret variables), masked in the
     /// printed events, body and headers.
     secrets: Vec<String>,
+    /// `--har FILE` and the request it describes.
+    har: Option<(PathBuf, crate::model::RequestSpec)>,
 }
 
 /// The event with its response body cut back to the usual preview, so `--json -o` prints the
@@ -294,16 +380,12 @@ struct History {
 }
 
 fn start_history(
-    args: &RunArgs,
+    place: &HistoryPlace,
     spec: &crate::model::RequestSpec,
     profile: &crate::model::RetryProfile,
     secrets: &[String],
 ) -> Option<History> {
-    let dir = args
-        .variables
-        .data_dir
-        .clone()
-        .or_else(crate::store::data_dir)?;
+    let dir = place.data_dir.clone()?;
     let opened =
         crate::store::HistoryStore::open_in(&dir).and_then(crate::store::HistoryWriter::spawn);
     match opened {
@@ -312,7 +394,7 @@ fn start_history(
                 spec,
                 profile,
                 secrets.to_vec(),
-                args.history_body_cap,
+                place.body_cap,
             )),
             writer,
             failed: std::cell::Cell::new(false),
@@ -359,6 +441,7 @@ async fn drive(
     mut sent_headers: String,
     history: Option<&History>,
 ) -> Result<u8, CliError> {
+    let mut recorded: Vec<RunEvent> = Vec::new();
     let mut signals = signal::StopSignals::install();
     let (tx, mut rx) = mpsc::channel::<RunEvent>(256);
     let (handle, run) = engine::prepare_run(spec, profile, options, tx, None);
@@ -391,6 +474,9 @@ async fn drive(
             h.record(&event);
         }
         crate::store::log_event(&event);
+        if output.har.is_some() {
+            recorded.push(event.clone());
+        }
         let finished = match &event {
             RunEvent::RunFinished { outcome, .. } => Some(outcome.kind),
             _ => None,
@@ -447,6 +533,9 @@ async fn drive(
                     code = exit::FAILED;
                 }
             }
+            if let Some((path, request)) = &output.har {
+                write_har(path, &recorded, request, &output.secrets)?;
+            }
             return Ok(code);
         }
     }
@@ -502,4 +591,25 @@ fn text_chunk(
             line
         }
     }
+}
+
+/// Writes the run's (already masked) `events` as HAR 1.2 to `path`, atomically.
+fn write_har(
+    path: &std::path::Path,
+    events: &[RunEvent],
+    request: &crate::model::RequestSpec,
+    secrets: &[String],
+) -> Result<(), CliError> {
+    let har = crate::interop::run_to_har(
+        events,
+        &crate::interop::HarExport {
+            request: Some(request),
+            secrets,
+            include_secrets: false,
+        },
+    );
+    let text = serde_json::to_string_pretty(&har)
+        .map_err(|e| CliError::failed(format!("cannot encode the HAR file: {e}")))?;
+    crate::store::write_atomic(path, text.as_bytes())
+        .map_err(|e| CliError::failed(format!("cannot write the HAR file: {e}")))
 }

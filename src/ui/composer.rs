@@ -20,6 +20,8 @@ pub enum ComposerAction {
     Send,
     /// Pick a body file.
     BrowseBodyFile,
+    /// Pick a HAR file to import a request from ("Import HAR…").
+    ImportHar,
 }
 
 /// The composer: the draft plus UI-only state.
@@ -33,6 +35,12 @@ pub struct Composer {
     pub json_check: JsonCheck,
     /// Count of edits made in the composer (lets the app save only after changes).
     pub edits: u64,
+    /// "Import curl…" modal and the last import's notes.
+    pub curl_import: super::curl_import_modal::CurlImporter,
+    /// "Export curl…" modal.
+    pub curl_export: super::curl_export_modal::CurlExporter,
+    /// The entry picker of "Import HAR…" (open once a file is read).
+    pub har_import: super::har_import_modal::HarPicker,
 }
 
 impl Composer {
@@ -59,12 +67,40 @@ impl Composer {
         let mut actions = Vec::new();
         let mut changed = false;
         ui.heading("Request");
-        ui.horizontal(|ui| {
-            ui.add_enabled(false, egui::Button::new("Import curl…"))
-                .on_disabled_hover_text("arrives with history");
-            ui.add_enabled(false, egui::Button::new("Export curl…"))
-                .on_disabled_hover_text("arrives with history");
+        // Wrapped: three buttons must never widen a narrow request panel.
+        ui.horizontal_wrapped(|ui| {
+            if ui
+                .button("Import curl…")
+                .on_hover_text("fill the composer from a pasted curl command")
+                .clicked()
+            {
+                self.curl_import.open();
+            }
+            if ui
+                .button("Export curl…")
+                .on_hover_text("this request as a curl command, to copy")
+                .clicked()
+            {
+                self.curl_export.open();
+            }
+            if ui
+                .button("Import HAR…")
+                .on_hover_text("pick a request from a HAR file saved by a browser's network panel")
+                .clicked()
+            {
+                actions.push(ComposerAction::ImportHar);
+            }
         });
+        if let Some(draft) = self.har_import.modal_ui(ui) {
+            self.draft = draft;
+            changed = true;
+        }
+        if let Some(draft) = self.curl_import.modal_ui(ui) {
+            self.draft = draft;
+            changed = true;
+        }
+        self.curl_export.modal_ui(ui, &self.draft);
+        self.curl_import.notes_ui(ui);
         self.method_and_url(ui, &mut actions, &mut changed);
         ui.separator();
         egui::CollapsingHeader::new("Query parameters")
@@ -154,9 +190,10 @@ impl Composer {
                 actions.push(ComposerAction::Send);
             }
         });
+        let mut url_changed = false;
         ui.horizontal(|ui| {
             let label = ui.label("URL");
-            *changed |= ui
+            url_changed = ui
                 .add(
                     egui::TextEdit::singleline(&mut self.draft.url)
                         .id(field_id("request.url"))
@@ -165,6 +202,15 @@ impl Composer {
                 .labelled_by(label.id)
                 .changed();
         });
+        *changed |= url_changed;
+        // A curl command pasted into the URL field fills the whole composer.
+        if url_changed
+            && self.draft.url.trim_start().starts_with("curl ")
+            && let Some(draft) = self.curl_import.import(&self.draft.url.clone())
+        {
+            self.draft = draft;
+            *changed = true;
+        }
         if let Some(problem) = url_problem(&self.draft.url) {
             ui.colored_label(ui.visuals().error_fg_color, problem);
         }

@@ -30,6 +30,8 @@ pub enum DialogPurpose {
     },
     /// Pick the request body file (no filter).
     BodyFile,
+    /// Pick a HAR file to import a request from.
+    HarFile,
 }
 
 /// The answer of one picker: `None` when the user cancelled.
@@ -161,6 +163,13 @@ impl FileDialogs for RfdDialogs {
                         .await
                 }
                 DialogPurpose::BodyFile => dialog.set_title("Body file").pick_file().await,
+                DialogPurpose::HarFile => {
+                    dialog
+                        .set_title("Import HAR")
+                        .add_filter("HTTP Archive (HAR)", &["har", "json"])
+                        .pick_file()
+                        .await
+                }
             };
             let path = picked.map(|h| h.path().to_path_buf());
             let reply = if path.is_none() && asked.elapsed() < FAST_FAILURE {
@@ -352,7 +361,9 @@ impl FileDialogHost {
                 },
                 self.start_dir.clone().or(home),
             ),
-            DialogPurpose::BodyFile => (PickerMode::Open { json_only: false }, home),
+            DialogPurpose::BodyFile | DialogPurpose::HarFile => {
+                (PickerMode::Open { json_only: false }, home)
+            }
         };
         let dir = dir.unwrap_or_else(|| PathBuf::from("/"));
         self.picker.open(purpose, mode, dir);
@@ -361,7 +372,7 @@ impl FileDialogHost {
 
 /// Whether `purpose` picks a profile (rather than a body file).
 fn is_profile(purpose: &DialogPurpose) -> bool {
-    !matches!(purpose, DialogPurpose::BodyFile)
+    !matches!(purpose, DialogPurpose::BodyFile | DialogPurpose::HarFile)
 }
 
 /// The user's home folder (`$HOME`), if known.

@@ -681,6 +681,7 @@ fn title(purpose: &DialogPurpose) -> &'static str {
         DialogPurpose::OpenProfile => "Open profile",
         DialogPurpose::SaveProfileAs { .. } => "Save profile as",
         DialogPurpose::BodyFile => "Body file",
+        DialogPurpose::HarFile => "Import HAR",
     }
 }
 

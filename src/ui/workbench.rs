@@ -446,6 +446,7 @@ impl WorkbenchState {
             match action {
                 ComposerAction::Send => self.send(),
                 ComposerAction::BrowseBodyFile => self.dialogs.request(DialogPurpose::BodyFile),
+                ComposerAction::ImportHar => self.dialogs.request(DialogPurpose::HarFile),
             }
         }
         let now = self.now();
@@ -596,6 +597,10 @@ impl WorkbenchState {
             &secrets,
         );
         let run_id = self.engine.next_run_id();
+        let sent = super::timeline::SentRequest {
+            spec: spec.clone(),
+            secrets: secrets.clone(),
+        };
         if !secrets.is_empty() {
             self.store.run_secrets.insert(run_id, secrets);
         }
@@ -607,6 +612,7 @@ impl WorkbenchState {
         };
         if self.engine.send(command) {
             self.runs.add_run(run_id, title);
+            self.runs.set_request(run_id, sent);
             self.status = None;
         } else {
             self.status = Some((true, "cannot start the run: the engine is not running or is saturated; try again or restart Retryscope".into()));
@@ -731,6 +737,11 @@ impl WorkbenchState {
             DialogPurpose::BodyFile => {
                 self.composer.draft.body.file_path = path.display().to_string();
                 self.composer.edits += 1;
+            }
+            DialogPurpose::HarFile => {
+                if let Err(problem) = self.composer.har_import.open_file(&path) {
+                    self.status = Some((true, problem));
+                }
             }
         }
     }

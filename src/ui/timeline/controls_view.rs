@@ -13,6 +13,7 @@ use std::time::Instant;
 pub fn show(
     ui: &mut egui::Ui,
     timeline: &Timeline,
+    request: Option<&std::sync::Arc<super::SentRequest>>,
     now: Instant,
     actions: &mut Vec<TimelineAction>,
 ) {
@@ -39,7 +40,7 @@ pub fn show(
             ui.label(RichText::new(status).strong());
         }
     }
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         let active = timeline.is_active();
         let waiting = matches!(timeline.phase(), Phase::Waiting(_));
         if ui
@@ -63,6 +64,7 @@ pub fn show(
         {
             ui.ctx().copy_text(timeline.to_text());
         }
+        super::har_copy::copy_as_har_ui(ui, timeline, request);
     });
     if let Some(started) = timeline.started_at() {
         let seed = timeline

@@ -25,6 +25,7 @@ const BODY_HEIGHT: f32 = 280.0;
 /// Draws the selected attempt of `view`, or a hint when none is selected.
 pub fn show(ui: &mut egui::Ui, view: &mut RunView, now: Instant) {
     let selected = view.selected_row;
+    let sent = view.request.clone();
     let (timeline, body) = view.timeline_and_body();
     let run_id = timeline.run_id();
     let Some(attempt) = selected.and_then(|i| timeline.attempts().get(i)) else {
@@ -33,6 +34,7 @@ pub fn show(ui: &mut egui::Ui, view: &mut RunView, now: Instant) {
     };
     ui.heading(format!("Attempt {}", attempt.number));
     copy_buttons(ui, run_id, attempt, body);
+    super::attempt_curl::copy_as_curl_ui(ui, sent.as_ref(), attempt, timeline.url());
     ui.label(format!("{} {}", attempt.method, attempt.url));
     ui.label(format!("started {}", format_date_time(&attempt.started_at)));
     match &attempt.result {

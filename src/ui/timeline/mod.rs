@@ -7,6 +7,7 @@
 //!   the detail pane. It returns [`TimelineAction`]s; the shell turns them into engine commands.
 //! - [`EventScript`] writes event sequences with exact offsets for tests, benchmarks and demos.
 
+mod attempt_curl;
 mod attempt_row;
 mod banner;
 mod body_render;
@@ -15,6 +16,7 @@ mod controls_view;
 mod detail_view;
 pub mod event_script;
 mod gantt;
+mod har_copy;
 mod live_status;
 mod plain_text;
 mod plot_view;
@@ -24,11 +26,13 @@ mod runs_state;
 mod table_view;
 mod units;
 
+pub use attempt_curl::{SentRequest, attempt_curl};
 pub use attempt_row::{AttemptClass, AttemptResult, AttemptRow, WaitRow};
 pub use banner::Banner;
 pub use body_render::{BodyRender, HEX_DUMP_BYTES, body_notices, hex_dump, pretty_json};
 pub use event_script::{EventScript, TimedEvent};
 pub use gantt::{GanttSpan, SpanKind, spans};
+pub use har_copy::{timeline_events, timeline_har};
 pub use live_status::{live_status, short_status};
 pub(crate) use run_timeline::url_path;
 pub use run_timeline::{FinishedRun, Phase, Timeline};

@@ -29,6 +29,8 @@ pub struct RunView {
     pub scroll_to_row: Option<usize>,
     /// Body lines of the selected attempt.
     body_cache: Option<BodyCache>,
+    /// The request the run sent ("Copy as curl"); `None` when unknown.
+    pub request: Option<std::sync::Arc<super::SentRequest>>,
 }
 
 impl RunView {
@@ -39,6 +41,7 @@ impl RunView {
             selected_row: None,
             scroll_to_row: None,
             body_cache: None,
+            request: None,
         }
     }
 

@@ -48,6 +48,13 @@ impl RunsState {
         self.prune();
     }
 
+    /// Keeps what run `run_id` sent, for "Copy as curl" of its attempts.
+    pub fn set_request(&mut self, run_id: RunId, request: super::SentRequest) {
+        if let Some(i) = self.index(run_id) {
+            self.runs[i].request = Some(std::sync::Arc::new(request));
+        }
+    }
+
     /// Drops the oldest finished, unselected runs beyond [`MAX_KEPT_RUNS`].
     fn prune(&mut self) {
         while self.runs.len() > MAX_KEPT_RUNS {
@@ -165,7 +172,7 @@ impl RunsState {
         let Some(view) = self.selected.and_then(|id| self.view_mut(id)) else {
             return actions;
         };
-        controls_view::show(ui, &view.timeline, now, &mut actions);
+        controls_view::show(ui, &view.timeline, view.request.as_ref(), now, &mut actions);
         ui.separator();
         if let Some(row) = plot_view::show(ui, &view.timeline, view.selected_row, now) {
             view.selected_row = Some(row);

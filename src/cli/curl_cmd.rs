@@ -1,0 +1,197 @@
+//! `retryscope curl`: a pasted curl command run under a retry profile, read by the same
+//! parser as the window's Import curl… ([`crate::interop::parse_curl_words`]) and printed as
+//! `run` prints ([`super::run::run_spec`]).
+
+use super::exit::CliError;
+use super::profile_source;
+use super::request_args::check_url;
+use crate::interop::{parse_curl, parse_curl_words};
+use crate::model::{BodyKind, Variables};
+use clap::Args;
+use std::path::PathBuf;
+
+/// Flags of `retryscope curl`.
+#[derive(Debug, Clone, Args)]
+#[command(after_help = "\
+The curl options are read as curl reads them (-X, -H, -d/--data*, --json DATA, -u, -k, -L,
+--max-redirs, -m, --connect-timeout, -G, -A, -e, -b, -I, --url, …); options Retryscope cannot
+honour are printed to stderr as warnings and ignored. Without -L redirects are not followed,
+as in curl. A leading `curl` word is skipped, so a copied command can be pasted after
+`retryscope curl`; a whole command in one quoted argument works too.
+
+--profile, --builtin and --seed may come anywhere. --json before the curl options, or as the
+very last word, prints JSON Lines; anywhere else it is curl's --json DATA (a JSON body).
+
+Examples (start `retryscope demo-server --port 8080` first):
+  retryscope curl -X POST -H 'Content-Type: application/json' -d '{\"a\":1}' \\
+      http://127.0.0.1:8080/echo --builtin azure-sdk
+  retryscope curl --json --seed 7 curl 'http://127.0.0.1:8080/status/503?times=2' -L
+  retryscope curl \"$(cat copied-from-browser.txt)\" --profile my-profile.json
+
+Exit codes: as `run`.")]
+pub struct CurlArgs {
+    /// Profile file (JSON, format retryscope-profile/1).
+    #[arg(long, value_name = "FILE", conflicts_with = "builtin")]
+    pub profile: Option<PathBuf>,
+    /// Built-in profile name (see `retryscope profile builtins`). Default: servicenow-exponential.
+    #[arg(long, value_name = "NAME")]
+    pub builtin: Option<String>,
+    /// RNG seed for jitter (default: the profile's seed, else a fresh one, printed).
+    #[arg(long, value_name = "N")]
+    pub seed: Option<u64>,
+    /// Print every run event as one JSON object per line (JSON Lines) instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// Also write the run as a HAR 1.2 file (give it before the curl options).
+    #[arg(long, value_name = "FILE")]
+    pub har: Option<PathBuf>,
+    /// The curl command's options and URL (a leading `curl` is optional).
+    #[arg(
+        value_name = "CURL OPTIONS… URL",
+        trailing_var_arg = true,
+        allow_hyphen_values = true,
+        required = true
+    )]
+    pub words: Vec<String>,
+}
+
+/// Our own flags found among the curl words.
+#[derive(Debug, Default, PartialEq, Eq)]
+struct Own {
+    profile: Option<PathBuf>,
+    builtin: Option<String>,
+    seed: Option<u64>,
+    json: bool,
+    curl: Vec<String>,
+}
+
+/// Takes `--profile`, `--builtin`, `--seed` (anywhere) and a final `--json` out of `words`.
+fn split_own(words: &[String]) -> Result<Own, CliError> {
+    let mut own = Own::default();
+    let mut i = 0;
+    while i < words.len() {
+        let word = words[i].as_str();
+        let (name, inline) = match word.split_once('=') {
+            Some((n, v)) if n.starts_with("--") => (n, Some(v.to_owned())),
+            _ => (word, None),
+        };
+        if matches!(name, "--profile" | "--builtin" | "--seed") {
+            let value = match inline {
+                Some(v) => v,
+                None => {
+                    i += 1;
+                    words
+                        .get(i)
+                        .cloned()
+                        .ok_or_else(|| CliError::usage(format!("{name} needs a value")))?
+                }
+            };
+            match name {
+                "--profile" => own.profile = Some(PathBuf::from(value)),
+                "--builtin" => own.builtin = Some(value),
+                _ => {
+                    own.seed = Some(value.parse().map_err(|_| {
+                        CliError::usage(format!("--seed takes a whole number, not `{value}`"))
+                    })?);
+                }
+            }
+        } else if word == "--json" && i + 1 == words.len() {
+            own.json = true;
+        } else {
+            own.curl.push(words[i].clone());
+        }
+        i += 1;
+    }
+    Ok(own)
+}
+
+/// Runs the command; returns the exit code.
+///
+/// # Errors
+/// Exit 2 for a curl command that cannot be read, a bad URL, header, body file or profile.
+pub fn execute(args: &CurlArgs) -> Result<u8, CliError> {
+    let own = split_own(&args.words)?;
+    if own.profile.is_some() && (own.builtin.is_some() || args.builtin.is_some())
+        || own.builtin.is_some() && args.profile.is_some()
+    {
+        return Err(CliError::usage(
+            "give either --profile or --builtin, not both",
+        ));
+    }
+    let profile = profile_source::select(
+        own.profile.as_deref().or(args.profile.as_deref()),
+        own.builtin.as_deref().or(args.builtin.as_deref()),
+    )?;
+    let import = match own.curl.as_slice() {
+        [one] if one.trim_start().starts_with("curl ") => parse_curl(one),
+        words if words.first().is_some_and(|w| w == "curl") => parse_curl_words(words),
+        words => {
+            let mut all = vec!["curl".to_owned()];
+            all.extend_from_slice(words);
+            parse_curl_words(&all)
+        }
+    }
+    .map_err(|e| CliError::usage(e.to_string()))?;
+    for note in &import.unsupported {
+        super::out::write_stderr(&format!("warning: curl option {note}\n"));
+    }
+    let draft = import.draft;
+    check_url(&draft.url)?;
+    if draft.body.kind == BodyKind::File {
+        crate::engine::check_body_file(&draft.body.file_path).map_err(|e| {
+            CliError::usage(format!(
+                "cannot read body file ({e}): {}",
+                draft.body.file_path
+            ))
+        })?;
+    }
+    let spec = draft
+        .to_spec(&Variables::new(), &uuid::Uuid::new_v4().to_string())
+        .map_err(|e| {
+            CliError::usage(format!(
+                "{e}; `retryscope curl` has no variables (use `retryscope run --var`)"
+            ))
+        })?;
+    let secrets = draft.secret_values();
+    super::run::run_spec(
+        spec,
+        profile,
+        super::run::RunPrint {
+            seed: own.seed.or(args.seed),
+            json: own.json || args.json,
+            har: args.har.clone(),
+            ..super::run::RunPrint::default()
+        },
+        &secrets,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn w(words: &[&str]) -> Vec<String> {
+        words.iter().map(|s| (*s).to_owned()).collect()
+    }
+
+    #[test]
+    fn own_flags_are_taken_anywhere_and_json_only_last() {
+        let own = split_own(&w(&[
+            "-X",
+            "POST",
+            "--json",
+            "{}",
+            "http://h/",
+            "--builtin",
+            "azure-sdk",
+            "--seed=7",
+            "--json",
+        ]))
+        .expect("valid");
+        assert_eq!(own.builtin.as_deref(), Some("azure-sdk"));
+        assert_eq!(own.seed, Some(7));
+        assert!(own.json);
+        assert_eq!(own.curl, w(&["-X", "POST", "--json", "{}", "http://h/"]));
+        assert!(split_own(&w(&["http://h/", "--seed", "x"])).is_err());
+    }
+}

@@ -1,0 +1,130 @@
+//! A run's attempts as CSV (RFC 4180: comma-separated, CRLF line ends, fields with a comma,
+//! quote or line break quoted), one row per attempt, for spreadsheets.
+
+use super::secret_rule::mask_url;
+use crate::model::{AttemptOutcome, RunEvent, Verdict, mask_secret_values};
+use std::fmt::Write as _;
+
+/// The header row's columns.
+pub const CSV_COLUMNS: [&str; 14] = [
+    "attempt",
+    "started_at",
+    "method",
+    "url",
+    "status",
+    "error_kind",
+    "duration_ms",
+    "resolve_ms",
+    "headers_ms",
+    "verdict",
+    "reason",
+    "planned_wait_ms",
+    "measured_wait_ms",
+    "explanation",
+];
+
+#[derive(Default, Clone)]
+struct Row {
+    cells: [String; 14],
+}
+
+/// The attempts of the run in `events` as CSV text: a header row ([`CSV_COLUMNS`]) then one
+/// row per attempt; empty cells where nothing was measured. URLs have their secrets masked and
+/// every value in `secrets` is written `***`.
+pub fn attempts_csv(events: &[RunEvent], secrets: &[String]) -> String {
+    let mut rows: Vec<Row> = Vec::new();
+    let row = |rows: &mut Vec<Row>, n: u32| -> Option<usize> {
+        let i = usize::try_from(n).ok()?.checked_sub(1)?;
+        (i < rows.len()).then_some(i)
+    };
+    for event in events {
+        match event {
+            RunEvent::AttemptStarted {
+                attempt,
+                method,
+                url,
+                started_at,
+                ..
+            } => {
+                let mut r = Row::default();
+                r.cells[0] = attempt.to_string();
+                r.cells[1] = started_at.to_rfc3339_opts(chrono::SecondsFormat::Millis, false);
+                r.cells[2].clone_from(method);
+                r.cells[3] = mask_url(url);
+                rows.push(r);
+            }
+            RunEvent::AttemptFinished {
+                attempt,
+                outcome,
+                timings,
+                verdict,
+                ..
+            } => {
+                let Some(i) = row(&mut rows, *attempt) else {
+                    continue;
+                };
+                let c = &mut rows[i].cells;
+                match outcome {
+                    AttemptOutcome::Response(r) => c[4] = r.status.to_string(),
+                    AttemptOutcome::Error(e) => c[5] = e.kind.to_string(),
+                }
+                c[6] = timings.total_ms.to_string();
+                c[7] = timings
+                    .resolve_ms
+                    .map(|v| v.to_string())
+                    .unwrap_or_default();
+                c[8] = timings
+                    .headers_ms
+                    .map(|v| v.to_string())
+                    .unwrap_or_default();
+                let (name, reason) = match verdict {
+                    Verdict::Success => ("success", String::new()),
+                    Verdict::Retry { reason } => ("retry", reason.clone()),
+                    Verdict::Stop { reason } => ("stop", reason.clone()),
+                };
+                c[9] = name.to_owned();
+                c[10] = reason;
+            }
+            RunEvent::WaitScheduled {
+                retry,
+                planned_ms,
+                explanation,
+                ..
+            } => {
+                if let Some(i) = row(&mut rows, *retry) {
+                    rows[i].cells[11] = planned_ms.to_string();
+                    rows[i].cells[13].clone_from(&explanation.text);
+                }
+            }
+            RunEvent::WaitFinished {
+                retry, actual_ms, ..
+            } => {
+                if let Some(i) = row(&mut rows, *retry) {
+                    rows[i].cells[12] = actual_ms.to_string();
+                }
+            }
+            RunEvent::RunStarted { .. } | RunEvent::RunFinished { .. } => {}
+        }
+    }
+    let mut out = String::new();
+    let line = |out: &mut String, cells: &mut dyn Iterator<Item = String>| {
+        let quoted: Vec<String> = cells.map(|c| quote(&c)).collect();
+        let _ = write!(out, "{}\r\n", quoted.join(","));
+    };
+    line(&mut out, &mut CSV_COLUMNS.iter().map(|c| (*c).to_owned()));
+    for r in rows {
+        line(
+            &mut out,
+            &mut r.cells.into_iter().map(|c| mask_secret_values(&c, secrets)),
+        );
+    }
+    out
+}
+
+fn quote(cell: &str) -> String {
+    if cell.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", cell.replace('"', "\"\""))
+    } else {
+        cell.to_owned()
+    }
+}

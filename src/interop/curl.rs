@@ -1,0 +1,689 @@
+//! Reading a pasted curl command into the composer's draft ("Import curl…", a `curl …` pasted
+//! into the URL field, `retryscope curl`).
+//!
+//! Pure: a `-d @file` becomes a body file path; no file is read and nothing is sent. Every
+//! option the draft cannot hold is named in [`CurlImport::unsupported`], never dropped
+//! silently; the values of ignored options are never repeated there (they may be secrets).
+
+use super::curl_options::{self, DataMode, Opt};
+use super::curl_words::split_words;
+use crate::model::{AuthKind, BodyKind, KeyValue, RequestDraft, standard_method_case};
+
+/// Max redirect hops when a command gives `--max-redirs -1` (unlimited in curl).
+pub const UNLIMITED_REDIRECTS: u32 = 50;
+
+/// A curl command read into a draft.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CurlImport {
+    /// The request, ready for the composer.
+    pub draft: RequestDraft,
+    /// One line per option (or part of one) the draft does not carry, e.g.
+    /// `--proxy (ignored: not supported)` or `-s (ignored: output option)`.
+    pub unsupported: Vec<String>,
+}
+
+/// Why a curl command could not be read. Positions count the command's words: `curl` is
+/// word 0, its first option word 1.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CurlError {
+    /// The first word is not `curl`.
+    #[error("this is not a curl command: it should start with `curl`")]
+    NotCurl,
+    /// A quote is never closed.
+    #[error("a quote opened at character {offset} of the curl command is never closed")]
+    Quote {
+        /// 0-based character offset of the opening quote.
+        offset: usize,
+    },
+    /// An option is the last word but needs a value.
+    #[error("`{option}` (word {position}) needs a value")]
+    MissingValue {
+        /// The option as written.
+        option: String,
+        /// Word index.
+        position: usize,
+    },
+    /// An option's value is not usable.
+    #[error("`{option}` (word {position}): {reason}")]
+    BadValue {
+        /// The option as written.
+        option: String,
+        /// Word index.
+        position: usize,
+        /// What is wrong and what to write instead.
+        reason: String,
+    },
+    /// The command has no URL.
+    #[error("the curl command has no URL")]
+    NoUrl,
+    /// `--next` / `-:` starts a second request.
+    #[error("`{option}` (word {position}) starts a second request; import one request at a time")]
+    Next {
+        /// The option as written.
+        option: String,
+        /// Word index.
+        position: usize,
+    },
+}
+
+/// One piece of body data, in command order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum DataPart {
+    /// Text sent as is (`-d`, `--data-raw`, `--data-binary`, `--json` without `@`).
+    Text(String),
+    /// `--data-urlencode name=content` (`name` is `None` for `=content` and `content`).
+    Encoded { name: Option<String>, value: String },
+    /// `@file` of `-d`, `--data-binary` or `--json`; `lossy` for `-d`, which strips newlines.
+    File { path: String, lossy: bool },
+}
+
+impl DataPart {
+    /// The bytes curl would send for this part (files excepted).
+    fn wire_text(&self) -> String {
+        let enc = |s: &str| {
+            percent_encoding::utf8_percent_encode(s, percent_encoding::NON_ALPHANUMERIC).to_string()
+        };
+        match self {
+            DataPart::Text(t) => t.clone(),
+            DataPart::Encoded {
+                name: Some(n),
+                value,
+            } => format!("{n}={}", enc(value)),
+            DataPart::Encoded { name: None, value } => enc(value),
+            DataPart::File { .. } => String::new(),
+        }
+    }
+}
+
+/// What the words said, before it becomes a draft.
+#[derive(Default)]
+struct Parsed {
+    method: Option<(String, usize)>,
+    head: bool,
+    get: bool,
+    urls: Vec<(String, usize)>,
+    headers: Vec<KeyValue>,
+    data: Vec<DataPart>,
+    json: bool,
+    user: Option<String>,
+    bearer: Option<String>,
+    insecure: bool,
+    location: bool,
+    max_redirs: Option<u32>,
+    url_query: Vec<KeyValue>,
+    max_time_ms: Option<u64>,
+    connect_ms: Option<u64>,
+    notes: Vec<String>,
+}
+
+/// Reads `command` (one curl invocation as a shell would see it; `\` line continuations,
+/// `$'…'` quoting and Windows cmd `^` copies included) into a [`RequestDraft`].
+///
+/// Defaults follow curl, not the composer: without `-L` redirects are not followed; without
+/// a Content-Type header `-d` data is `application/x-www-form-urlencoded`.
+///
+/// ```
+/// use retryscope::interop::parse_curl;
+/// let import = parse_curl("curl -sX PUT 'http://127.0.0.1:8080/echo' -H 'Accept: text/plain' -d 'a=1'").unwrap();
+/// assert_eq!(import.draft.method, "PUT");
+/// assert_eq!(import.draft.body.text, "a=1");
+/// assert_eq!(import.unsupported, ["-s (ignored: output option)"]);
+/// ```
+///
+/// # Errors
+/// [`CurlError`] naming the option and its word position, an unclosed quote, or a missing URL.
+pub fn parse_curl(command: &str) -> Result<CurlImport, CurlError> {
+    parse_curl_words(&split_words(command.trim())?)
+}
+
+/// Like [`parse_curl`], for a command already split into words by a shell (`words[0]` is
+/// `curl`), as `retryscope curl` receives it.
+///
+/// # Errors
+/// As [`parse_curl`], except quoting errors (the shell has removed the quotes).
+pub fn parse_curl_words(words: &[String]) -> Result<CurlImport, CurlError> {
+    let Some(first) = words.first() else {
+        return Err(CurlError::NotCurl);
+    };
+    let program = first.rsplit(['/', '\\']).next().unwrap_or(first);
+    if !program.eq_ignore_ascii_case("curl") && !program.eq_ignore_ascii_case("curl.exe") {
+        return Err(CurlError::NotCurl);
+    }
+    let mut parsed = Parsed::default();
+    let mut i = 1;
+    let mut options_done = false;
+    while i < words.len() {
+        let word = &words[i];
+        if options_done || !word.starts_with('-') || word == "-" {
+            // A lone escaped blank is a `\` continuation whose newline became a space (a
+            // paste into a one-line field), not a URL.
+            if word.is_empty() || !word.trim().is_empty() {
+                parsed.urls.push((word.clone(), i));
+            }
+            i += 1;
+            continue;
+        }
+        if word == "--" {
+            options_done = true;
+            i += 1;
+            continue;
+        }
+        if let Some(long) = word.strip_prefix("--") {
+            let (name, inline) = match long.split_once('=') {
+                Some((n, v)) if curl_options::long(n).is_some_and(Opt::takes_value) => {
+                    (n, Some(v.to_owned()))
+                }
+                _ => (long, None),
+            };
+            let shown = format!("--{name}");
+            let position = i;
+            match curl_options::long(name) {
+                Some(opt) => {
+                    let value = if opt.takes_value() && inline.is_none() {
+                        i += 1;
+                        Some(words.get(i).cloned().ok_or(CurlError::MissingValue {
+                            option: shown.clone(),
+                            position,
+                        })?)
+                    } else {
+                        inline
+                    };
+                    apply(&mut parsed, opt, &shown, value, position)?;
+                }
+                None => parsed
+                    .notes
+                    .push(format!("{shown} (ignored: unknown option)")),
+            }
+            i += 1;
+            continue;
+        }
+        // Short options, possibly combined (`-sSL`, `-XPOST`, `-sX POST`).
+        let letters: Vec<char> = word.chars().skip(1).collect();
+        let position = i;
+        let mut k = 0;
+        while k < letters.len() {
+            let c = letters[k];
+            let shown = format!("-{c}");
+            let Some(opt) = curl_options::short(c) else {
+                parsed
+                    .notes
+                    .push(format!("{shown} (ignored: unknown option)"));
+                k += 1;
+                continue;
+            };
+            if opt.takes_value() {
+                let rest: String = letters[k + 1..].iter().collect();
+                let value = if rest.is_empty() {
+                    i += 1;
+                    words.get(i).cloned().ok_or(CurlError::MissingValue {
+                        option: shown.clone(),
+                        position,
+                    })?
+                } else {
+                    rest
+                };
+                apply(&mut parsed, opt, &shown, Some(value), position)?;
+                break;
+            }
+            apply(&mut parsed, opt, &shown, None, position)?;
+            k += 1;
+        }
+        i += 1;
+    }
+    build(parsed)
+}
+
+/// Applies one option with its value to `p`.
+fn apply(
+    p: &mut Parsed,
+    opt: Opt,
+    shown: &str,
+    value: Option<String>,
+    position: usize,
+) -> Result<(), CurlError> {
+    let bad = |reason: &str| CurlError::BadValue {
+        option: shown.to_owned(),
+        position,
+        reason: reason.to_owned(),
+    };
+    let v = value.unwrap_or_default();
+    match opt {
+        Opt::Request => {
+            if v.is_empty() || !v.bytes().all(is_token_byte) {
+                return Err(bad("a method is one token such as GET or POST"));
+            }
+            p.method = Some((v, position));
+        }
+        Opt::Header => {
+            if let Some(row) = header_row(&v, shown, position, &mut p.notes)? {
+                p.headers.push(row);
+            }
+        }
+        Opt::Data(mode) => {
+            p.json |= mode == DataMode::Json;
+            p.data.push(data_part(mode, v));
+        }
+        Opt::User => p.user = Some(v),
+        Opt::Bearer => p.bearer = Some(v),
+        Opt::Insecure => p.insecure = true,
+        Opt::Location => p.location = true,
+        Opt::MaxRedirs => {
+            let n: i64 = v
+                .trim()
+                .parse()
+                .map_err(|_| bad("give a number of redirects, e.g. 10"))?;
+            p.max_redirs = Some(if n < 0 {
+                p.notes.push(format!(
+                    "{shown} {n} (unlimited redirects are capped at {UNLIMITED_REDIRECTS})"
+                ));
+                UNLIMITED_REDIRECTS
+            } else {
+                u32::try_from(n).unwrap_or(u32::MAX)
+            });
+        }
+        Opt::Url => p.urls.push((v, position)),
+        Opt::UrlQuery => p
+            .url_query
+            .extend(query_rows(&data_part(DataMode::UrlEncode, v))),
+        Opt::Get => p.get = true,
+        Opt::Head => p.head = true,
+        Opt::UserAgent => p.headers.push(KeyValue::new("User-Agent", v)),
+        Opt::Referer => p.headers.push(KeyValue::new("Referer", v)),
+        Opt::Cookie => {
+            if v.contains('=') {
+                p.headers.push(KeyValue::new("Cookie", v));
+            } else {
+                p.notes
+                    .push(format!("{shown} FILE (ignored: cookie files are not read)"));
+            }
+        }
+        Opt::MaxTime => p.max_time_ms = Some(seconds_to_ms(&v).ok_or_else(|| bad(SECONDS))?),
+        Opt::ConnectTimeout => {
+            p.connect_ms = Some(seconds_to_ms(&v).ok_or_else(|| bad(SECONDS))?);
+        }
+        Opt::Basic => {}
+        Opt::Next => {
+            return Err(CurlError::Next {
+                option: shown.to_owned(),
+                position,
+            });
+        }
+        Opt::Ignored { reason, .. } => p.notes.push(format!("{shown} (ignored: {reason})")),
+    }
+    Ok(())
+}
+
+const SECONDS: &str = "give seconds greater than 0, e.g. 2.5";
+
+/// `-H` value → a row: `Name: value`, `Name;` (empty value). `Name:` alone removes a header in
+/// curl, which the draft cannot express (noted, `None`).
+fn header_row(
+    raw: &str,
+    shown: &str,
+    position: usize,
+    notes: &mut Vec<String>,
+) -> Result<Option<KeyValue>, CurlError> {
+    if raw.starts_with('@') {
+        notes.push(format!(
+            "{shown} @FILE (ignored: header files are not read)"
+        ));
+        return Ok(None);
+    }
+    let bad_name = |name: &str| CurlError::BadValue {
+        option: shown.to_owned(),
+        position,
+        reason: format!("`{name}` is not a header name; write 'Name: value'"),
+    };
+    if let Some((name, value)) = raw.split_once(':') {
+        let name = name.trim();
+        if name.is_empty() || !name.bytes().all(is_token_byte) {
+            return Err(bad_name(name));
+        }
+        let value = value.trim();
+        if value.is_empty() {
+            notes.push(format!(
+                "{shown} '{name}:' (ignored: removing a header curl adds has no equivalent)"
+            ));
+            return Ok(None);
+        }
+        return Ok(Some(KeyValue::new(name, value)));
+    }
+    if let Some(name) = raw.trim().strip_suffix(';')
+        && !name.is_empty()
+        && name.bytes().all(is_token_byte)
+    {
+        return Ok(Some(KeyValue::new(name, "")));
+    }
+    Err(CurlError::BadValue {
+        option: shown.to_owned(),
+        position,
+        reason: "a header needs a colon: 'Name: value'".into(),
+    })
+}
+
+fn is_token_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b)
+}
+
+fn data_part(mode: DataMode, v: String) -> DataPart {
+    match mode {
+        DataMode::Raw => DataPart::Text(v),
+        DataMode::Ascii | DataMode::Binary | DataMode::Json => match v.strip_prefix('@') {
+            Some(path) => DataPart::File {
+                path: path.to_owned(),
+                lossy: mode == DataMode::Ascii,
+            },
+            None => DataPart::Text(v),
+        },
+        DataMode::UrlEncode => {
+            if let Some(path) = v.strip_prefix('@') {
+                return DataPart::File {
+                    path: path.to_owned(),
+                    lossy: true,
+                };
+            }
+            match v.split_once('=') {
+                Some(("", value)) => DataPart::Encoded {
+                    name: None,
+                    value: value.to_owned(),
+                },
+                Some((name, value)) => DataPart::Encoded {
+                    name: Some(name.to_owned()),
+                    value: value.to_owned(),
+                },
+                None => DataPart::Encoded {
+                    name: None,
+                    value: v,
+                },
+            }
+        }
+    }
+}
+
+/// Query rows for one piece of data (`-G` data, `--url-query`).
+fn query_rows(part: &DataPart) -> Vec<KeyValue> {
+    match part {
+        DataPart::Text(t) => form_urlencoded::parse(t.as_bytes())
+            .map(|(n, v)| KeyValue::new(n, v))
+            .collect(),
+        DataPart::Encoded { name, value } => match name {
+            Some(n) => vec![KeyValue::new(n.clone(), value.clone())],
+            None => vec![KeyValue::new(value.clone(), "")],
+        },
+        DataPart::File { .. } => Vec::new(),
+    }
+}
+
+/// `2.5` seconds → 2500 ms, exactly (decimal digits, no float rounding), rounded up to
+/// whole ms; `None` for zero, negative or garbage.
+pub(crate) fn seconds_to_ms(text: &str) -> Option<u64> {
+    let text = text.trim();
+    let (whole, fraction) = text.split_once('.').unwrap_or((text, ""));
+    if (whole.is_empty() && fraction.is_empty())
+        || !whole.bytes().all(|b| b.is_ascii_digit())
+        || !fraction.bytes().all(|b| b.is_ascii_digit())
+    {
+        return None;
+    }
+    let whole: u64 = if whole.is_empty() {
+        0
+    } else {
+        whole.parse().ok()?
+    };
+    let mut ms = whole.checked_mul(1000)?;
+    let digits: Vec<u64> = fraction.bytes().map(|b| u64::from(b - b'0')).collect();
+    for (i, scale) in [100, 10, 1].into_iter().enumerate() {
+        ms += digits.get(i).copied().unwrap_or(0) * scale;
+    }
+    if digits.iter().skip(3).any(|d| *d != 0) {
+        ms += 1;
+    }
+    (ms > 0).then_some(ms)
+}
+
+const FORM_TYPE: &str = "application/x-www-form-urlencoded";
+const JSON_TYPE: &str = "application/json";
+const TEXT_TYPE: &str = "text/plain; charset=utf-8";
+const FILE_TYPE: &str = "application/octet-stream";
+
+/// Turns what the words said into the draft.
+fn build(mut p: Parsed) -> Result<CurlImport, CurlError> {
+    let mut urls = std::mem::take(&mut p.urls).into_iter();
+    let (mut url, _) = urls.next().ok_or(CurlError::NoUrl)?;
+    for (_, position) in urls {
+        p.notes.push(format!(
+            "another URL (word {position}) (ignored: one request per import)"
+        ));
+    }
+    if !url.contains("://") {
+        url = format!("http://{url}");
+        p.notes
+            .push("the URL had no scheme: http:// assumed, as curl does".into());
+    }
+    let mut draft = RequestDraft {
+        url,
+        ..RequestDraft::default()
+    };
+    let has_data = !p.data.is_empty();
+    draft.method = match &p.method {
+        Some((m, _)) => standard_method_case(m),
+        None if p.head => "HEAD".into(),
+        None if p.get || !has_data => "GET".into(),
+        None => "POST".into(),
+    };
+    draft.query = std::mem::take(&mut p.url_query);
+    if p.get {
+        for part in &p.data {
+            if matches!(part, DataPart::File { .. }) {
+                p.notes
+                    .push("-G with @FILE data (ignored: files are not read into the query)".into());
+            }
+            draft.query.extend(query_rows(part));
+        }
+    } else if has_data {
+        body_of(&mut p, &mut draft);
+    }
+    // One Idempotency-Key row becomes the composer's toggle (the same key on every attempt).
+    let keys: Vec<usize> = p
+        .headers
+        .iter()
+        .enumerate()
+        .filter(|(_, h)| h.name.eq_ignore_ascii_case("idempotency-key") && !h.value.is_empty())
+        .map(|(i, _)| i)
+        .collect();
+    if let [only] = keys[..] {
+        let row = p.headers.remove(only);
+        draft.idempotency_enabled = true;
+        draft.idempotency_key = row.value;
+    }
+    if p.headers
+        .iter()
+        .any(|h| h.name.eq_ignore_ascii_case("accept-encoding"))
+    {
+        p.notes.push(
+            "Accept-Encoding kept: compressed answers are shown as received, not decompressed"
+                .into(),
+        );
+    }
+    draft.headers = p.headers;
+    if let Some(token) = p.bearer {
+        draft.auth.kind = AuthKind::Bearer;
+        draft.auth.bearer_token = token;
+    }
+    if let Some(user) = p.user {
+        if draft.auth.kind == AuthKind::Bearer {
+            p.notes
+                .push("--oauth2-bearer and -u both given: Basic auth from -u is used".into());
+        }
+        let (name, password) = match user.split_once(':') {
+            Some((n, pw)) => (n.to_owned(), pw.to_owned()),
+            None => {
+                p.notes.push(
+                    "-u without a password (curl would prompt): the password is empty".into(),
+                );
+                (user, String::new())
+            }
+        };
+        draft.auth.kind = AuthKind::Basic;
+        draft.auth.basic_user = name;
+        draft.auth.basic_password = password;
+    }
+    draft.verify_tls = !p.insecure;
+    draft.follow_redirects = p.location;
+    if let Some(n) = p.max_redirs {
+        draft.max_redirects = n;
+    }
+    draft.timeouts.total_ms = p.max_time_ms;
+    draft.timeouts.connect_ms = p.connect_ms;
+    Ok(CurlImport {
+        draft,
+        unsupported: p.notes,
+    })
+}
+
+/// The body from the data parts (not `-G`), taking the Content-Type header into the body where
+/// the draft has a place for it.
+fn body_of(p: &mut Parsed, draft: &mut RequestDraft) {
+    let content_type = p
+        .headers
+        .iter()
+        .rev()
+        .find(|h| h.name.eq_ignore_ascii_case("content-type"))
+        .map(|h| h.value.clone());
+    let ct_is = |want: &str| {
+        content_type
+            .as_deref()
+            .is_some_and(|c| c.trim().eq_ignore_ascii_case(want))
+    };
+    let mut take_content_type = true;
+    let files: Vec<(String, bool)> = p
+        .data
+        .iter()
+        .filter_map(|d| match d {
+            DataPart::File { path, lossy } => Some((path.clone(), *lossy)),
+            _ => None,
+        })
+        .collect();
+    if p.json
+        && !p
+            .headers
+            .iter()
+            .any(|h| h.name.eq_ignore_ascii_case("accept"))
+    {
+        p.headers.push(KeyValue::new("Accept", JSON_TYPE));
+    }
+    let default_type = if p.json { JSON_TYPE } else { FORM_TYPE };
+    let body = &mut draft.body;
+    if let ([(path, lossy)], 1) = (&files[..], p.data.len()) {
+        if *lossy {
+            p.notes.push(
+                "-d @FILE sends the file as is (curl strips its newlines; --data-binary matches)"
+                    .into(),
+            );
+        }
+        body.kind = BodyKind::File;
+        body.file_path = path.clone();
+        let ct = content_type.unwrap_or_else(|| default_type.to_owned());
+        body.content_type = if ct.trim().eq_ignore_ascii_case(FILE_TYPE) {
+            String::new()
+        } else {
+            ct
+        };
+    } else {
+        if !files.is_empty() {
+            p.notes.push(
+                "@FILE data combined with other data (ignored: only the text parts are sent)"
+                    .into(),
+            );
+        }
+        let parts: Vec<&DataPart> = p
+            .data
+            .iter()
+            .filter(|d| !matches!(d, DataPart::File { .. }))
+            .collect();
+        let all_named = parts
+            .iter()
+            .all(|d| matches!(d, DataPart::Encoded { name: Some(_), .. }));
+        let separator = if p.json { "" } else { "&" };
+        let text: Vec<String> = parts.iter().map(|d| d.wire_text()).collect();
+        let text = text.join(separator);
+        let json_like = content_type
+            .as_deref()
+            .map(str::to_ascii_lowercase)
+            .is_some_and(|c| c.contains("json"));
+        if all_named && !p.json && (content_type.is_none() || ct_is(FORM_TYPE)) {
+            body.kind = BodyKind::Form;
+            body.form = parts.iter().flat_map(|d| query_rows(d)).collect();
+        } else if (p.json && (content_type.is_none() || ct_is(JSON_TYPE))) || json_like {
+            body.kind = BodyKind::Json;
+            body.json = text;
+            // Json sends application/json itself; any other JSON type stays a header row.
+            take_content_type = content_type.is_none() || ct_is(JSON_TYPE);
+        } else {
+            body.kind = BodyKind::Text;
+            body.text = text;
+            let ct = content_type.unwrap_or_else(|| default_type.to_owned());
+            body.content_type = if ct.trim().eq_ignore_ascii_case(TEXT_TYPE) {
+                String::new()
+            } else {
+                ct
+            };
+        }
+    }
+    if take_content_type {
+        p.headers
+            .retain(|h| !h.name.eq_ignore_ascii_case("content-type"));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seconds_are_read_exactly() {
+        assert_eq!(seconds_to_ms("2.5"), Some(2500));
+        assert_eq!(seconds_to_ms("0.001"), Some(1));
+        assert_eq!(seconds_to_ms("0.0001"), Some(1));
+        assert_eq!(seconds_to_ms(".25"), Some(250));
+        assert_eq!(seconds_to_ms("30"), Some(30_000));
+        for bad in ["0", "-1", "abc", "", ".", "1e3"] {
+            assert_eq!(seconds_to_ms(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn errors_name_option_and_position() {
+        let e = parse_curl("curl http://h/ -H").expect_err("no value");
+        assert_eq!(e.to_string(), "`-H` (word 2) needs a value");
+        let e = parse_curl("curl http://h/ --max-time soon").expect_err("bad");
+        assert_eq!(
+            e.to_string(),
+            "`--max-time` (word 2): give seconds greater than 0, e.g. 2.5"
+        );
+        let e = parse_curl("curl -H 'NoColon' http://h/").expect_err("bad header");
+        assert!(e.to_string().starts_with("`-H` (word 1): "), "{e}");
+        assert_eq!(parse_curl("wget http://h/"), Err(CurlError::NotCurl));
+        assert_eq!(parse_curl("curl -s"), Err(CurlError::NoUrl));
+        assert!(matches!(
+            parse_curl("curl http://a/ --next http://b/"),
+            Err(CurlError::Next { position: 2, .. })
+        ));
+    }
+
+    #[test]
+    fn combined_short_flags() {
+        let i = parse_curl("curl -sSLkXPATCH http://h/").expect("parses");
+        assert_eq!(i.draft.method, "PATCH");
+        assert!(i.draft.follow_redirects && !i.draft.verify_tls);
+        assert_eq!(i.unsupported.len(), 2, "{:?}", i.unsupported);
+    }
+
+    #[test]
+    fn continuations_flattened_by_a_one_line_field_still_parse() {
+        let i = parse_curl("curl 'http://h/' \\   -H 'A: b' \\  --data-raw 'x'").expect("parses");
+        assert_eq!(i.draft.url, "http://h/");
+        assert_eq!(i.draft.body.text, "x");
+        assert!(i.unsupported.is_empty(), "{:?}", i.unsupported);
+    }
+}

@@ -1,0 +1,400 @@
+//! The curl options the importer knows: the ones it maps onto the draft, the ones it accepts
+//! and ignores (output and progress flags), and the ones it cannot honour, with whether each
+//! takes a value (so its value is never mistaken for the URL).
+
+/// How `-d`-like options treat their value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DataMode {
+    /// `-d`, `--data`, `--data-ascii`: `@file` reads a file; the text is sent as is.
+    Ascii,
+    /// `--data-raw`: sent as is, `@` has no meaning.
+    Raw,
+    /// `--data-binary`: like `-d`, the file is sent byte for byte.
+    Binary,
+    /// `--data-urlencode`: `name=content`, `=content`, `content`, `@file`, `name@file`.
+    UrlEncode,
+    /// `--json`: like `--data-binary`, plus JSON Content-Type and Accept headers.
+    Json,
+}
+
+/// A recognised option.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Opt {
+    /// `-X`, `--request`.
+    Request,
+    /// `-H`, `--header`.
+    Header,
+    /// A body option.
+    Data(DataMode),
+    /// `-u`, `--user`.
+    User,
+    /// `--oauth2-bearer`.
+    Bearer,
+    /// `-k`, `--insecure`.
+    Insecure,
+    /// `-L`, `--location`.
+    Location,
+    /// `--max-redirs`.
+    MaxRedirs,
+    /// `--url`.
+    Url,
+    /// `--url-query`.
+    UrlQuery,
+    /// `-G`, `--get`.
+    Get,
+    /// `-I`, `--head`.
+    Head,
+    /// `-A`, `--user-agent`.
+    UserAgent,
+    /// `-e`, `--referer`.
+    Referer,
+    /// `-b`, `--cookie`.
+    Cookie,
+    /// `-m`, `--max-time`.
+    MaxTime,
+    /// `--connect-timeout`.
+    ConnectTimeout,
+    /// `--basic`: the default auth scheme, nothing to do.
+    Basic,
+    /// `-:`, `--next`: a second request.
+    Next,
+    /// Accepted and ignored; `reason` is shown.
+    Ignored {
+        /// Whether the option takes a value.
+        value: bool,
+        /// Why it is ignored, e.g. `output option`.
+        reason: &'static str,
+    },
+}
+
+impl Opt {
+    /// Whether the option consumes a value.
+    pub fn takes_value(self) -> bool {
+        match self {
+            Opt::Request
+            | Opt::Header
+            | Opt::Data(_)
+            | Opt::User
+            | Opt::Bearer
+            | Opt::MaxRedirs
+            | Opt::Url
+            | Opt::UrlQuery
+            | Opt::UserAgent
+            | Opt::Referer
+            | Opt::Cookie
+            | Opt::MaxTime
+            | Opt::ConnectTimeout => true,
+            Opt::Insecure | Opt::Location | Opt::Get | Opt::Head | Opt::Basic | Opt::Next => false,
+            Opt::Ignored { value, .. } => value,
+        }
+    }
+}
+
+const OUTPUT: &str = "output option";
+const UNSUPPORTED: &str = "not supported";
+const RETRIES: &str = "retries come from the profile";
+const COMPRESSED: &str = "Retryscope asks for uncompressed answers";
+const HTTP_VERSION: &str = "the HTTP version is negotiated";
+const MULTIPART: &str = "multipart forms are not supported yet";
+
+/// The option for a single-letter flag (`X` of `-X`).
+pub fn short(c: char) -> Option<Opt> {
+    Some(match c {
+        'X' => Opt::Request,
+        'H' => Opt::Header,
+        'd' => Opt::Data(DataMode::Ascii),
+        'u' => Opt::User,
+        'k' => Opt::Insecure,
+        'L' => Opt::Location,
+        'G' => Opt::Get,
+        'I' => Opt::Head,
+        'A' => Opt::UserAgent,
+        'e' => Opt::Referer,
+        'b' => Opt::Cookie,
+        'm' => Opt::MaxTime,
+        ':' => Opt::Next,
+        's' | 'S' | 'v' | 'i' | '#' | 'f' | 'N' | 'q' | 'O' | 'J' | 'R' | 'l' => Opt::Ignored {
+            value: false,
+            reason: OUTPUT,
+        },
+        'o' | 'w' | 'D' | 'c' => Opt::Ignored {
+            value: true,
+            reason: OUTPUT,
+        },
+        'g' => Opt::Ignored {
+            value: false,
+            reason: "URLs are never globbed",
+        },
+        'F' => Opt::Ignored {
+            value: true,
+            reason: MULTIPART,
+        },
+        '0' => Opt::Ignored {
+            value: false,
+            reason: HTTP_VERSION,
+        },
+        '4' | '6' | '1' | '2' | '3' | 'B' | 'j' | 'n' | 'p' | 'a' | 'M' | 'V' | 'h' | 'Z' => {
+            Opt::Ignored {
+                value: false,
+                reason: UNSUPPORTED,
+            }
+        }
+        'C' | 'E' | 'K' | 'P' | 'Q' | 'r' | 't' | 'T' | 'U' | 'x' | 'y' | 'Y' | 'z' => {
+            Opt::Ignored {
+                value: true,
+                reason: UNSUPPORTED,
+            }
+        }
+        _ => return None,
+    })
+}
+
+/// The option for a long name (without the leading `--`).
+pub fn long(name: &str) -> Option<Opt> {
+    Some(match name {
+        "request" => Opt::Request,
+        "header" => Opt::Header,
+        "data" | "data-ascii" => Opt::Data(DataMode::Ascii),
+        "data-raw" => Opt::Data(DataMode::Raw),
+        "data-binary" => Opt::Data(DataMode::Binary),
+        "data-urlencode" => Opt::Data(DataMode::UrlEncode),
+        "json" => Opt::Data(DataMode::Json),
+        "user" => Opt::User,
+        "oauth2-bearer" => Opt::Bearer,
+        "insecure" => Opt::Insecure,
+        "location" | "location-trusted" => Opt::Location,
+        "max-redirs" => Opt::MaxRedirs,
+        "url" => Opt::Url,
+        "url-query" => Opt::UrlQuery,
+        "get" => Opt::Get,
+        "head" => Opt::Head,
+        "user-agent" => Opt::UserAgent,
+        "referer" => Opt::Referer,
+        "cookie" => Opt::Cookie,
+        "max-time" => Opt::MaxTime,
+        "connect-timeout" => Opt::ConnectTimeout,
+        "basic" => Opt::Basic,
+        "next" => Opt::Next,
+        "compressed" => Opt::Ignored {
+            value: false,
+            reason: COMPRESSED,
+        },
+        "silent" | "show-error" | "verbose" | "include" | "progress-bar" | "no-progress-meter"
+        | "fail" | "fail-with-body" | "fail-early" | "no-buffer" | "remote-name"
+        | "remote-header-name" | "remote-time" | "list-only" | "styled-output"
+        | "no-styled-output" | "show-headers" | "create-dirs" | "remote-name-all" => Opt::Ignored {
+            value: false,
+            reason: OUTPUT,
+        },
+        "output" | "write-out" | "dump-header" | "cookie-jar" | "stderr" | "trace"
+        | "trace-ascii" | "output-dir" | "etag-save" | "libcurl" | "trace-config" => Opt::Ignored {
+            value: true,
+            reason: OUTPUT,
+        },
+        "retry" | "retry-delay" | "retry-max-time" => Opt::Ignored {
+            value: true,
+            reason: RETRIES,
+        },
+        "retry-connrefused" | "retry-all-errors" => Opt::Ignored {
+            value: false,
+            reason: RETRIES,
+        },
+        "http1.0"
+        | "http1.1"
+        | "http2"
+        | "http2-prior-knowledge"
+        | "http3"
+        | "http3-only"
+        | "http0.9" => Opt::Ignored {
+            value: false,
+            reason: HTTP_VERSION,
+        },
+        "globoff" => Opt::Ignored {
+            value: false,
+            reason: "URLs are never globbed",
+        },
+        "path-as-is"
+        | "tcp-nodelay"
+        | "tcp-fastopen"
+        | "no-keepalive"
+        | "no-sessionid"
+        | "no-alpn"
+        | "no-npn"
+        | "digest"
+        | "ntlm"
+        | "ntlm-wb"
+        | "negotiate"
+        | "anyauth"
+        | "ipv4"
+        | "ipv6"
+        | "proxytunnel"
+        | "proxy-insecure"
+        | "proxy-basic"
+        | "proxy-digest"
+        | "proxy-ntlm"
+        | "proxy-negotiate"
+        | "proxy-anyauth"
+        | "ssl"
+        | "ssl-reqd"
+        | "sslv2"
+        | "sslv3"
+        | "tlsv1"
+        | "tlsv1.0"
+        | "tlsv1.1"
+        | "tlsv1.2"
+        | "tlsv1.3"
+        | "ssl-no-revoke"
+        | "ssl-revoke-best-effort"
+        | "ssl-allow-beast"
+        | "cert-status"
+        | "false-start"
+        | "disable"
+        | "disable-eprt"
+        | "disable-epsv"
+        | "netrc"
+        | "netrc-optional"
+        | "raw"
+        | "tr-encoding"
+        | "post301"
+        | "post302"
+        | "post303"
+        | "junk-session-cookies"
+        | "append"
+        | "crlf"
+        | "use-ascii"
+        | "doh-insecure"
+        | "parallel"
+        | "parallel-immediate"
+        | "mptcp"
+        | "xattr"
+        | "ca-native"
+        | "proxy-ca-native"
+        | "suppress-connect-headers"
+        | "haproxy-protocol"
+        | "socks5-gssapi"
+        | "socks5-basic"
+        | "no-clobber"
+        | "remove-on-error"
+        | "ignore-content-length"
+        | "sasl-ir"
+        | "manual"
+        | "help"
+        | "version" => Opt::Ignored {
+            value: false,
+            reason: UNSUPPORTED,
+        },
+        "form" | "form-string" => Opt::Ignored {
+            value: true,
+            reason: MULTIPART,
+        },
+        "proxy"
+        | "proxy-user"
+        | "proxy-header"
+        | "preproxy"
+        | "noproxy"
+        | "socks4"
+        | "socks4a"
+        | "socks5"
+        | "socks5-hostname"
+        | "resolve"
+        | "connect-to"
+        | "cacert"
+        | "capath"
+        | "cert"
+        | "cert-type"
+        | "key"
+        | "key-type"
+        | "pass"
+        | "ciphers"
+        | "tls13-ciphers"
+        | "curves"
+        | "pinnedpubkey"
+        | "crlfile"
+        | "interface"
+        | "local-port"
+        | "limit-rate"
+        | "max-filesize"
+        | "speed-limit"
+        | "speed-time"
+        | "range"
+        | "continue-at"
+        | "upload-file"
+        | "config"
+        | "time-cond"
+        | "request-target"
+        | "unix-socket"
+        | "abstract-unix-socket"
+        | "dns-servers"
+        | "dns-interface"
+        | "dns-ipv4-addr"
+        | "dns-ipv6-addr"
+        | "doh-url"
+        | "aws-sigv4"
+        | "alt-svc"
+        | "hsts"
+        | "expect100-timeout"
+        | "happy-eyeballs-timeout-ms"
+        | "keepalive-time"
+        | "rate"
+        | "parallel-max"
+        | "netrc-file"
+        | "proto"
+        | "proto-default"
+        | "proto-redir"
+        | "delegation"
+        | "engine"
+        | "egd-file"
+        | "random-file"
+        | "etag-compare"
+        | "proxy-cacert"
+        | "proxy-capath"
+        | "proxy-cert"
+        | "proxy-cert-type"
+        | "proxy-key"
+        | "proxy-key-type"
+        | "proxy-pass"
+        | "proxy-ciphers"
+        | "proxy-tls13-ciphers"
+        | "proxy-crlfile"
+        | "proxy-pinnedpubkey"
+        | "proxy-service-name"
+        | "service-name"
+        | "proxy-tlsauthtype"
+        | "proxy-tlspassword"
+        | "proxy-tlsuser"
+        | "tlsauthtype"
+        | "tlspassword"
+        | "tlsuser"
+        | "tls-max"
+        | "login-options"
+        | "sasl-authzid"
+        | "mail-auth"
+        | "mail-from"
+        | "mail-rcpt"
+        | "ftp-account"
+        | "ftp-method"
+        | "ftp-port"
+        | "quote"
+        | "telnet-option"
+        | "tftp-blksize"
+        | "krb"
+        | "pubkey"
+        | "hostpubmd5"
+        | "hostpubsha256"
+        | "create-file-mode"
+        | "ip-tos"
+        | "vlan-priority"
+        | "variable"
+        | "expand-url"
+        | "ech"
+        | "ipfs-gateway"
+        | "haproxy-clientip"
+        | "socks5-gssapi-service"
+        | "ftp-alternative-to-user"
+        | "ftp-ssl-ccc-mode" => Opt::Ignored {
+            value: true,
+            reason: UNSUPPORTED,
+        },
+        _ => return None,
+    })
+}

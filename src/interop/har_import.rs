@@ -1,0 +1,221 @@
+//! Reading a HAR 1.2 file (a browser's network panel "Save all as HAR"): the list of its
+//! entries, and one entry's request as a composer draft.
+
+use super::secret_rule::mask_url;
+use crate::model::{BodyKind, KeyValue, RequestDraft, standard_method_case};
+use serde::Deserialize;
+
+/// Why a HAR file could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum HarError {
+    /// Not JSON, or not the HAR shape.
+    #[error("not a HAR file: {message} at line {line}, column {column}")]
+    Json {
+        /// What serde_json said.
+        message: String,
+        /// 1-based line.
+        line: usize,
+        /// 1-based column.
+        column: usize,
+    },
+    /// The index is past the entries.
+    #[error("the HAR file has no entry {index} (it has {count})")]
+    NoEntry {
+        /// 0-based index asked for.
+        index: usize,
+        /// How many entries there are.
+        count: usize,
+    },
+}
+
+#[derive(Debug, Clone, Deserialize)]
+struct Har {
+    log: Log,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+struct Log {
+    #[serde(default)]
+    entries: Vec<Entry>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+struct Entry {
+    request: Request,
+    #[serde(default)]
+    response: Option<Response>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+struct Request {
+    method: String,
+    url: String,
+    #[serde(default)]
+    headers: Vec<NameValue>,
+    #[serde(default, rename = "postData")]
+    post_data: Option<PostData>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+struct NameValue {
+    name: String,
+    #[serde(default)]
+    value: String,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+struct PostData {
+    #[serde(default, rename = "mimeType")]
+    mime_type: String,
+    #[serde(default)]
+    text: Option<String>,
+    #[serde(default)]
+    params: Vec<Param>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+struct Param {
+    name: String,
+    #[serde(default)]
+    value: Option<String>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+struct Response {
+    #[serde(default)]
+    status: i64,
+}
+
+/// One entry as the picker lists it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HarEntrySummary {
+    /// 0-based position in the file.
+    pub index: usize,
+    /// Request method.
+    pub method: String,
+    /// Request URL, secrets masked (DESIGN.md §9).
+    pub url: String,
+    /// Response status; `None` when the entry has no response (0 in the file: failed or
+    /// blocked).
+    pub status: Option<u16>,
+}
+
+/// A parsed HAR file.
+#[derive(Debug, Clone)]
+pub struct HarFile {
+    entries: Vec<Entry>,
+}
+
+/// Headers a browser records that the engine sets itself (or that are not headers at all).
+fn skipped_header(name: &str) -> bool {
+    name.starts_with(':')
+        || ["content-length", "host", "connection"]
+            .iter()
+            .any(|n| n.eq_ignore_ascii_case(name))
+}
+
+impl HarFile {
+    /// Parses HAR JSON `text`; only what a request needs is read (unknown fields ignored).
+    ///
+    /// # Errors
+    /// [`HarError::Json`] with the line and column.
+    pub fn parse(text: &str) -> Result<Self, HarError> {
+        let har: Har = serde_json::from_str(text).map_err(|e| HarError::Json {
+            message: e.to_string(),
+            line: e.line(),
+            column: e.column(),
+        })?;
+        Ok(Self {
+            entries: har.log.entries,
+        })
+    }
+
+    /// Every entry: method, masked URL, status.
+    pub fn summaries(&self) -> Vec<HarEntrySummary> {
+        self.entries
+            .iter()
+            .enumerate()
+            .map(|(index, e)| HarEntrySummary {
+                index,
+                method: e.request.method.clone(),
+                url: mask_url(&e.request.url),
+                status: e
+                    .response
+                    .as_ref()
+                    .and_then(|r| u16::try_from(r.status).ok())
+                    .filter(|s| *s != 0),
+            })
+            .collect()
+    }
+
+    /// Entry `index`'s request as a draft: method, URL (with its query), headers (HTTP/2
+    /// pseudo-headers, Host, Connection and Content-Length left out; the engine sets them) and
+    /// body. JSON bodies go to the JSON editor, others to text with their MIME type, as in
+    /// the curl import. Redirects are not followed (a HAR entry is one hop).
+    ///
+    /// # Errors
+    /// [`HarError::NoEntry`] for an index past the end.
+    pub fn draft(&self, index: usize) -> Result<RequestDraft, HarError> {
+        let entry = self.entries.get(index).ok_or(HarError::NoEntry {
+            index,
+            count: self.entries.len(),
+        })?;
+        let req = &entry.request;
+        let mut draft = RequestDraft {
+            method: standard_method_case(req.method.trim()),
+            url: req.url.clone(),
+            follow_redirects: false,
+            ..RequestDraft::default()
+        };
+        draft.headers = req
+            .headers
+            .iter()
+            .filter(|h| !skipped_header(&h.name))
+            .map(|h| KeyValue::new(h.name.clone(), h.value.clone()))
+            .collect();
+        if let Some(post) = &req.post_data {
+            let text = post.text.clone().unwrap_or_else(|| {
+                form_urlencoded::Serializer::new(String::new())
+                    .extend_pairs(
+                        post.params
+                            .iter()
+                            .map(|p| (p.name.as_str(), p.value.as_deref().unwrap_or(""))),
+                    )
+                    .finish()
+            });
+            let mime = post.mime_type.trim();
+            let is_json_type = mime.eq_ignore_ascii_case("application/json");
+            if mime.to_ascii_lowercase().contains("json") {
+                draft.body.kind = BodyKind::Json;
+                draft.body.json = text;
+                if is_json_type {
+                    draft
+                        .headers
+                        .retain(|h| !h.name.eq_ignore_ascii_case("content-type"));
+                }
+            } else {
+                draft.body.kind = BodyKind::Text;
+                draft.body.text = text;
+                if !mime.is_empty() && !mime.eq_ignore_ascii_case("text/plain; charset=utf-8") {
+                    draft.body.content_type = mime.to_owned();
+                }
+                draft
+                    .headers
+                    .retain(|h| !h.name.eq_ignore_ascii_case("content-type"));
+            }
+        }
+        let keys: Vec<usize> = draft
+            .headers
+            .iter()
+            .enumerate()
+            .filter(|(_, h)| h.name.eq_ignore_ascii_case("idempotency-key"))
+            .map(|(i, _)| i)
+            .collect();
+        if let [only] = keys[..] {
+            let row = draft.headers.remove(only);
+            draft.idempotency_enabled = true;
+            draft.idempotency_key = row.value;
+        }
+        Ok(draft)
+    }
+}

@@ -1,0 +1,24 @@
+//! Formats in and out (DESIGN.md §6): curl commands and HAR 1.2 files, pure text ↔ model.
+//!
+//! Nothing here touches the network or the file system: a `-d @file` becomes a body file
+//! path, never its bytes. Every writer masks secrets ([`secret_rule`]) unless the caller asks
+//! for them explicitly.
+
+mod attempts_csv;
+mod curl;
+mod curl_export;
+mod curl_options;
+mod curl_words;
+mod draft_of_spec;
+mod events_json;
+mod har_export;
+mod har_import;
+pub mod secret_rule;
+
+pub use attempts_csv::{CSV_COLUMNS, attempts_csv};
+pub use curl::{CurlError, CurlImport, parse_curl, parse_curl_words};
+pub use curl_export::{curl_not_expressible, draft_to_curl, shell_quote, spec_to_curl};
+pub use draft_of_spec::draft_of_spec;
+pub use events_json::{events_json_lines, mask_event};
+pub use har_export::{HarExport, run_to_har};
+pub use har_import::{HarEntrySummary, HarError, HarFile};

@@ -1,0 +1,96 @@
+//! "Import HAR…": after a HAR file is picked, a modal lists its entries (method, URL with
+//! secrets masked, status); the chosen entry fills the composer.
+
+use crate::interop::{HarEntrySummary, HarFile};
+use crate::model::RequestDraft;
+use egui::{Id, Ui};
+use std::path::Path;
+
+/// The picker's state: the file read, its entries, and the filter text.
+#[derive(Debug, Default)]
+pub struct HarPicker {
+    file: Option<(String, HarFile, Vec<HarEntrySummary>)>,
+    /// Only entries whose method or URL contain this text are listed.
+    pub filter: String,
+}
+
+impl HarPicker {
+    /// Reads and parses the HAR file at `path` (once, on the user's pick) and opens the list.
+    ///
+    /// # Errors
+    /// `cannot import HAR (…): PATH` when it cannot be read or is not HAR; the picker stays
+    /// closed.
+    pub fn open_file(&mut self, path: &Path) -> Result<(), String> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot import HAR ({e}): {}", path.display()))?;
+        self.open_text(&path.display().to_string(), &text)
+            .map_err(|e| format!("cannot import HAR ({e}): {}", path.display()))
+    }
+
+    /// Parses HAR `text` named `name` and opens the list.
+    ///
+    /// # Errors
+    /// The parse error, lowercase.
+    pub fn open_text(&mut self, name: &str, text: &str) -> Result<(), String> {
+        let file = HarFile::parse(text).map_err(|e| e.to_string())?;
+        let summaries = file.summaries();
+        self.file = Some((name.to_owned(), file, summaries));
+        self.filter.clear();
+        Ok(())
+    }
+
+    /// Whether the entry list is open.
+    pub fn is_open(&self) -> bool {
+        self.file.is_some()
+    }
+
+    /// Draws the entry list when open; returns the chosen entry's draft.
+    pub fn modal_ui(&mut self, ui: &Ui) -> Option<RequestDraft> {
+        let (name, file, summaries) = self.file.as_ref()?;
+        let mut chosen = None;
+        let mut close = false;
+        let modal = egui::Modal::new(Id::unique("har_import_modal")).show(ui.ctx(), |ui| {
+            ui.set_max_width(760.0);
+            ui.heading("Import HAR");
+            ui.label(format!(
+                "{} entries in {name}; pick one to fill the composer.",
+                summaries.len()
+            ));
+            ui.horizontal(|ui| {
+                let label = ui.label("Filter entries");
+                ui.add(egui::TextEdit::singleline(&mut self.filter).id_salt("har_import.filter"))
+                    .labelled_by(label.id);
+            });
+            let needle = self.filter.to_lowercase();
+            egui::ScrollArea::vertical()
+                .max_height(360.0)
+                .show(ui, |ui| {
+                    for entry in summaries.iter().filter(|e| {
+                        needle.is_empty()
+                            || e.url.to_lowercase().contains(&needle)
+                            || e.method.to_lowercase().contains(&needle)
+                    }) {
+                        let status = entry
+                            .status
+                            .map_or_else(|| "no response".to_owned(), |s| s.to_string());
+                        let text = format!("{} {} → {status}", entry.method, entry.url);
+                        if ui
+                            .add(egui::Button::new(text).truncate())
+                            .on_hover_text("fill the composer with this request")
+                            .clicked()
+                        {
+                            chosen = file.draft(entry.index).ok();
+                            close = true;
+                        }
+                    }
+                });
+            if ui.button("Cancel").on_hover_text("close (Esc)").clicked() {
+                close = true;
+            }
+        });
+        if close || modal.should_close() {
+            self.file = None;
+        }
+        chosen
+    }
+}

@@ -1,0 +1,185 @@
+//! `retryscope curl` against the demo server started in this test process (loopback only).
+
+use assert_cmd::Command;
+use retryscope::demo::DemoServer;
+use std::io::Write;
+
+struct Demo {
+    _runtime: tokio::runtime::Runtime,
+    server: DemoServer,
+}
+
+impl Demo {
+    fn start() -> Self {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .expect("runtime");
+        let server = runtime
+            .block_on(DemoServer::start(0))
+            .expect("demo server binds a free port");
+        Self {
+            _runtime: runtime,
+            server,
+        }
+    }
+
+    fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.server.base_url())
+    }
+}
+
+fn fast_profile(dir: &tempfile::TempDir) -> std::path::PathBuf {
+    let path = dir.path().join("fast.json");
+    let mut f = std::fs::File::create(&path).expect("create");
+    f.write_all(
+        br#"{
+  "format": "retryscope-profile/1",
+  "name": "fast",
+  "max_retries": 3,
+  "retry_on": { "status": [429, 503] },
+  "backoff": { "strategy": "fixed", "base_delay_ms": 10, "jitter_window_ms": 5 }
+}"#,
+    )
+    .expect("write");
+    path
+}
+
+fn retryscope() -> Command {
+    Command::cargo_bin("retryscope").expect("binary built")
+}
+
+#[test]
+fn a_pasted_command_retries_under_the_profile_and_warns_about_ignored_options() {
+    let demo = Demo::start();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let profile = fast_profile(&dir);
+    let url = demo.url("/status/503?times=2&key=cli-curl-1");
+    let out = retryscope()
+        .args([
+            "curl",
+            "curl",
+            "-s",
+            &url,
+            "-H",
+            "X-Trace: t-1",
+            "--proxy",
+            "http://127.0.0.1:1",
+        ])
+        .arg("--profile")
+        .arg(&profile)
+        .args(["--seed", "5"])
+        .timeout(std::time::Duration::from_secs(30))
+        .assert()
+        .code(0)
+        .get_output()
+        .clone();
+    let stdout = String::from_utf8(out.stdout).expect("utf-8");
+    let stderr = String::from_utf8(out.stderr).expect("utf-8");
+    let attempts = stdout.lines().filter(|l| l.starts_with("attempt ")).count();
+    assert_eq!(attempts, 3, "{stdout}");
+    assert!(stdout.contains("> X-Trace: t-1"), "{stdout}");
+    assert!(stdout.contains("seed 5"), "{stdout}");
+    assert_eq!(
+        stderr,
+        "warning: curl option -s (ignored: output option)\n\
+         warning: curl option --proxy (ignored: not supported)\n"
+    );
+}
+
+#[test]
+fn json_body_basic_auth_and_json_lines_output() {
+    let demo = Demo::start();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let profile = fast_profile(&dir);
+    let command = format!(
+        "curl '{}' \\\n  -u 'ada:pw-secret-1' \\\n  --json '{{\"a\":1}}'",
+        demo.url("/echo")
+    );
+    let out = retryscope()
+        .arg("curl")
+        .arg("--json")
+        .arg(&command)
+        .arg("--profile")
+        .arg(&profile)
+        .timeout(std::time::Duration::from_secs(30))
+        .assert()
+        .code(0)
+        .get_output()
+        .clone();
+    let stdout = String::from_utf8(out.stdout).expect("utf-8");
+    let lines: Vec<serde_json::Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON Lines"))
+        .collect();
+    assert_eq!(lines[0]["event"], "run_started");
+    assert_eq!(lines[0]["method"], "POST");
+    let finished = lines
+        .iter()
+        .find(|e| e["event"] == "attempt_finished")
+        .expect("one attempt");
+    let body = finished["outcome"]["body"]["bytes"]["utf8"]
+        .as_str()
+        .expect("text body");
+    let echo: serde_json::Value = serde_json::from_str(body).expect("the echo is JSON");
+    assert_eq!(echo["body"], "{\"a\":1}", "{echo}");
+    let headers = echo["headers"].as_array().expect("headers");
+    let has = |name: &str, value: &str| {
+        headers
+            .iter()
+            .any(|h| h[0] == name && h[1].as_str().is_some_and(|v| v.starts_with(value)))
+    };
+    assert!(has("content-type", "application/json"), "{echo}");
+    assert!(has("accept", "application/json"), "{echo}");
+    assert!(has("authorization", "Basic "), "{echo}");
+    assert!(!stdout.contains("pw-secret-1"), "{stdout}");
+}
+
+#[test]
+fn unreadable_commands_are_usage_errors_naming_the_option() {
+    retryscope()
+        .args(["curl", "http://127.0.0.1:1/", "-m", "soon"])
+        .assert()
+        .code(2)
+        .stderr("error: `-m` (word 2): give seconds greater than 0, e.g. 2.5\n");
+    retryscope()
+        .args(["curl", "-s"])
+        .assert()
+        .code(2)
+        .stderr("error: the curl command has no URL\n");
+}
+
+#[test]
+fn run_har_writes_one_entry_per_attempt_with_secrets_masked() {
+    let demo = Demo::start();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let profile = fast_profile(&dir);
+    let har_path = dir.path().join("run.har");
+    let url = demo.url("/status/503?times=2&key=cli-har-1");
+    retryscope()
+        .arg("run")
+        .arg("--profile")
+        .arg(&profile)
+        .arg("--har")
+        .arg(&har_path)
+        .args(["-H", "Authorization: Bearer har-secret-1", &url])
+        .timeout(std::time::Duration::from_secs(30))
+        .assert()
+        .code(0);
+    let text = std::fs::read_to_string(&har_path).expect("HAR written");
+    assert!(!text.contains("har-secret-1"), "{text}");
+    assert!(
+        !text.contains("cli-har-1"),
+        "the `key` query value is secret, also where the server echoes it: {text}"
+    );
+    let har: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    let entries = har["log"]["entries"].as_array().expect("entries");
+    let statuses: Vec<&serde_json::Value> =
+        entries.iter().map(|e| &e["response"]["status"]).collect();
+    assert_eq!(statuses, [503, 503, 200]);
+    assert_eq!(entries[0]["_retryscope"]["verdict"], "retry");
+    assert!(entries[0]["_retryscope"]["measured_wait_ms"].is_number());
+    let file = retryscope::interop::HarFile::parse(&text).expect("reads back");
+    assert_eq!(file.draft(2).expect("entry").method, "GET");
+}

@@ -1,0 +1,288 @@
+//! HAR 1.2 export of a run, validated against the `har-schema` npm package's JSON schemas
+//! (vendored in tests/fixtures/har-schema with their licence), and HAR import: entries listed,
+//! an entry back as a draft, export → import giving back the request.
+
+use chrono::DateTime;
+use retryscope::interop::{HarExport, HarFile, draft_of_spec, run_to_har};
+use retryscope::model::{Body, ErrorKind, KeyValue, OutcomeKind, RequestSpec, RunEvent, Verdict};
+use retryscope::ui::timeline::EventScript;
+use retryscope::ui::timeline::event_script::{net_error, response, retry};
+use serde_json::Value;
+
+const SCHEMA_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/har-schema");
+
+/// Serves the vendored schema files by their `$id` (`log.json#` → `log.json`), never the network.
+struct VendoredSchemas;
+
+impl jsonschema::Retrieve for VendoredSchemas {
+    fn retrieve(
+        &self,
+        uri: &jsonschema::Uri<String>,
+    ) -> Result<Value, Box<dyn std::error::Error + Send + Sync>> {
+        let name = uri
+            .path()
+            .as_str()
+            .rsplit('/')
+            .next()
+            .unwrap_or_default()
+            .to_owned();
+        if !name.ends_with(".json") || name.contains("..") {
+            return Err(format!("not a vendored schema: {uri}").into());
+        }
+        let text = std::fs::read_to_string(format!("{SCHEMA_DIR}/{name}"))?;
+        Ok(serde_json::from_str(&text)?)
+    }
+}
+
+fn validator() -> jsonschema::Validator {
+    let text = std::fs::read_to_string(format!("{SCHEMA_DIR}/har.json")).expect("har.json");
+    let schema: Value = serde_json::from_str(&text).expect("schema is JSON");
+    jsonschema::options()
+        .with_retriever(VendoredSchemas)
+        .should_validate_formats(true)
+        .build(&schema)
+        .expect("the har-schema files compile")
+}
+
+fn assert_valid(har: &Value) {
+    let v = validator();
+    let errors: Vec<String> = v
+        .iter_errors(har)
+        .map(|e| format!("{} at {}", e, e.instance_path()))
+        .collect();
+    assert!(errors.is_empty(), "{errors:#?}\n{har:#}");
+}
+
+const URL: &str = "http://127.0.0.1:8080/status/503?times=2&token=tok-secret-1";
+
+fn spec() -> RequestSpec {
+    let mut spec = RequestSpec::get(URL);
+    spec.method = "POST".into();
+    spec.headers
+        .push(KeyValue::new("Accept", "application/json"));
+    spec.headers
+        .push(KeyValue::new("Authorization", "Bearer auth-secret-2"));
+    spec.headers
+        .push(KeyValue::new("X-Note", "has var-secret-3 in it"));
+    spec.body = Body::Json {
+        text: "{\"order\":42}".into(),
+    };
+    spec.idempotency_key = Some("idem-1".into());
+    spec
+}
+
+/// 503 with a secret cookie, wait; a reset; then 200.
+fn events() -> Vec<RunEvent> {
+    let start = DateTime::parse_from_rfc3339("2026-11-30T14:00:00.000+01:00").expect("valid");
+    EventScript::new(1, "POST", URL, start)
+        .attempt(
+            response(
+                503,
+                &[
+                    ("content-type", "text/plain"),
+                    ("set-cookie", "sid=cookie-secret-4"),
+                ],
+                "busy",
+            ),
+            retry("503 is retryable"),
+            12.0,
+        )
+        .wait(100, 101.5)
+        .attempt(
+            net_error(ErrorKind::Reset, "connection reset"),
+            retry("reset is retryable"),
+            3.0,
+        )
+        .wait(200, 200.25)
+        .attempt(
+            response(200, &[("content-type", "application/json")], "{}"),
+            Verdict::Success,
+            4.0,
+        )
+        .finish(OutcomeKind::Succeeded, "succeeded on attempt 3", Some(200))
+        .events()
+        .iter()
+        .map(|(e, _)| e.clone())
+        .collect()
+}
+
+fn export(include_secrets: bool) -> Value {
+    let spec = spec();
+    let secrets = vec!["var-secret-3".to_owned()];
+    run_to_har(
+        &events(),
+        &HarExport {
+            request: Some(&spec),
+            secrets: &secrets,
+            include_secrets,
+        },
+    )
+}
+
+#[test]
+fn export_is_valid_har_1_2_with_one_entry_per_attempt() {
+    let har = export(false);
+    assert_valid(&har);
+    // The schema has teeth: an entry without timings, or a request without headers, fails.
+    let mut broken = har.clone();
+    broken["log"]["entries"][1]
+        .as_object_mut()
+        .expect("entry")
+        .remove("timings");
+    broken["log"]["entries"][2]["request"]["headers"] = Value::from("none");
+    assert_eq!(validator().iter_errors(&broken).count(), 2);
+    let entries = har["log"]["entries"].as_array().expect("entries");
+    assert_eq!(entries.len(), 3);
+    let statuses: Vec<&Value> = entries.iter().map(|e| &e["response"]["status"]).collect();
+    assert_eq!(statuses, [503, 0, 200]);
+    let first = &entries[0];
+    assert_eq!(first["_retryscope"]["attempt"], 1);
+    assert_eq!(first["_retryscope"]["verdict"], "retry");
+    assert_eq!(first["_retryscope"]["reason"], "503 is retryable");
+    assert_eq!(first["_retryscope"]["planned_wait_ms"], 100);
+    assert_eq!(first["_retryscope"]["measured_wait_ms"], 101.5);
+    assert!(first["_retryscope"]["explanation"].is_string());
+    assert_eq!(first["timings"]["connect"], -1, "not measured");
+    assert_eq!(first["timings"]["ssl"], -1, "not measured");
+    assert_eq!(first["time"], 12.0);
+    assert_eq!(entries[1]["response"]["_error"], "reset: connection reset");
+    assert_eq!(entries[2]["_retryscope"]["verdict"], "success");
+    assert_eq!(har["log"]["_retryscope"]["outcome"], "succeeded");
+    assert!(
+        first["startedDateTime"]
+            .as_str()
+            .expect("text")
+            .starts_with("2026-11-30T14:00:00.000+01:00")
+    );
+}
+
+#[test]
+fn export_masks_every_secret_unless_asked() {
+    let text = export(false).to_string();
+    for secret in [
+        "tok-secret-1",
+        "auth-secret-2",
+        "var-secret-3",
+        "cookie-secret-4",
+    ] {
+        assert!(!text.contains(secret), "{secret} leaked: {text}");
+    }
+    let clear = export(true).to_string();
+    for secret in [
+        "tok-secret-1",
+        "auth-secret-2",
+        "var-secret-3",
+        "cookie-secret-4",
+    ] {
+        assert!(
+            clear.contains(secret),
+            "{secret} missing with secrets included"
+        );
+    }
+}
+
+#[test]
+fn export_then_import_gives_back_the_request() {
+    let text = serde_json::to_string_pretty(&export(true)).expect("json");
+    let file = HarFile::parse(&text).expect("our HAR reads back");
+    let list = file.summaries();
+    assert_eq!(list.len(), 3);
+    assert_eq!(list[0].method, "POST");
+    assert_eq!(list[0].status, Some(503));
+    assert_eq!(list[1].status, None, "the reset attempt had no response");
+    assert!(
+        list[0].url.ends_with("token=***"),
+        "listed masked: {}",
+        list[0].url
+    );
+    let draft = file.draft(0).expect("entry 0");
+    let want = draft_of_spec(&spec());
+    assert_eq!(draft.method, want.method);
+    assert_eq!(draft.url, want.url);
+    assert_eq!(draft.headers, want.headers);
+    assert_eq!(draft.body, want.body);
+    assert_eq!(
+        (draft.idempotency_enabled, draft.idempotency_key.as_str()),
+        (true, "idem-1")
+    );
+    assert!(file.draft(3).is_err());
+}
+
+#[test]
+fn a_browser_har_entry_fills_a_draft() {
+    let har = r#"{"log":{"version":"1.2","creator":{"name":"WebInspector","version":"537.36"},
+      "pages":[],"entries":[
+        {"startedDateTime":"2026-11-30T13:00:00.000Z","time":12.5,
+         "request":{"method":"GET","url":"http://127.0.0.1:8080/app","httpVersion":"http/2.0",
+           "headers":[{"name":":authority","value":"127.0.0.1:8080"},{"name":"accept","value":"text/html"}],
+           "queryString":[],"cookies":[],"headersSize":-1,"bodySize":0},
+         "response":{"status":200,"statusText":"","httpVersion":"http/2.0","headers":[],"cookies":[],
+           "content":{"size":0,"mimeType":"text/html"},"redirectURL":"","headersSize":-1,"bodySize":-1},
+         "cache":{},"timings":{"send":0,"wait":10,"receive":2.5}},
+        {"startedDateTime":"2026-11-30T13:00:01.000Z","time":20,
+         "request":{"method":"post","url":"http://127.0.0.1:8080/api/orders?x=1","httpVersion":"http/2.0",
+           "headers":[{"name":"content-type","value":"application/x-www-form-urlencoded"},
+                      {"name":"content-length","value":"7"},{"name":"cookie","value":"sid=1"}],
+           "queryString":[{"name":"x","value":"1"}],"cookies":[],"headersSize":-1,"bodySize":7,
+           "postData":{"mimeType":"application/x-www-form-urlencoded","text":"a=1&b=2"}},
+         "response":{"status":0,"statusText":"","httpVersion":"","headers":[],"cookies":[],
+           "content":{"size":0,"mimeType":""},"redirectURL":"","headersSize":-1,"bodySize":-1,"_error":"net::ERR_FAILED"},
+         "cache":{},"timings":{"send":0,"wait":0,"receive":0}}]}}"#;
+    let file = HarFile::parse(har).expect("browser HAR");
+    let list = file.summaries();
+    assert_eq!(
+        list.iter()
+            .map(|e| (e.method.as_str(), e.status))
+            .collect::<Vec<_>>(),
+        [("GET", Some(200)), ("post", None)]
+    );
+    let get = file.draft(0).expect("entry 0");
+    assert_eq!(
+        get.headers,
+        [KeyValue::new("accept", "text/html")],
+        "pseudo-headers left out"
+    );
+    let post = file.draft(1).expect("entry 1");
+    assert_eq!(post.method, "POST");
+    assert_eq!(post.url, "http://127.0.0.1:8080/api/orders?x=1");
+    assert_eq!(post.body.text, "a=1&b=2");
+    assert_eq!(post.body.content_type, "application/x-www-form-urlencoded");
+    assert_eq!(post.headers, [KeyValue::new("cookie", "sid=1")]);
+    let err = HarFile::parse("{\"log\": 3}").expect_err("not HAR");
+    assert!(err.to_string().starts_with("not a HAR file: "), "{err}");
+}
+
+#[test]
+fn attempts_as_csv_and_events_as_json_lines_are_masked() {
+    use retryscope::interop::{attempts_csv, events_json_lines};
+    let secrets = vec!["var-secret-3".to_owned()];
+    let csv = attempts_csv(&events(), &secrets);
+    let lines: Vec<&str> = csv.split("\r\n").collect();
+    assert_eq!(lines.len(), 5, "header, 3 attempts, final CRLF: {csv}");
+    assert!(lines[0].starts_with("attempt,started_at,method,url,status,error_kind,duration_ms"));
+    assert!(
+        lines[1].starts_with(
+            "1,2026-11-30T14:00:00.000+01:00,POST,\
+             http://127.0.0.1:8080/status/503?times=2&token=***,503,,12,"
+        ),
+        "{}",
+        lines[1]
+    );
+    assert!(
+        lines[1].contains(",retry,503 is retryable,100,101.5,"),
+        "{}",
+        lines[1]
+    );
+    assert!(lines[2].contains(",reset,3,"), "{}", lines[2]);
+    assert!(!csv.contains("tok-secret-1"));
+    let json = events_json_lines(&events(), &secrets);
+    assert!(
+        !json.contains("tok-secret-1") && !json.contains("cookie-secret-4"),
+        "{json}"
+    );
+    let parsed: Vec<RunEvent> = json
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("an event per line"))
+        .collect();
+    assert_eq!(parsed.len(), events().len());
+}

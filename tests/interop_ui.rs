@@ -1,0 +1,267 @@
+//! The window's curl hooks (egui_kittest, no window, no network): a curl command pasted into
+//! the URL field or the Import curl… box fills the composer; Export curl… and an attempt's
+//! Copy as curl put the command on the clipboard, secrets masked unless asked.
+
+mod ui_support;
+
+use chrono::DateTime;
+use egui::{Key, Modifiers, OutputCommand};
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use retryscope::model::{BodyKind, KeyValue, OutcomeKind, RequestSpec, Verdict};
+use retryscope::ui::timeline::event_script::{response, retry};
+use retryscope::ui::timeline::{EventScript, RunsState, SentRequest};
+use std::time::{Duration, Instant};
+use ui_support::workbench;
+
+const COMMAND: &str = "curl 'http://127.0.0.1:9/echo' \\\n  -sS \\\n  -H 'X-Trace: t-1' \\\n  \
+                       -H 'Authorization: Bearer sekrit-token' \\\n  --json '{\"a\":1}'";
+
+fn copied<S>(h: &Harness<'_, S>) -> Vec<String> {
+    h.output()
+        .platform_output
+        .commands
+        .iter()
+        .filter_map(|c| match c {
+            OutputCommand::CopyText(t) => Some(t.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn click_and_copy<S>(h: &mut Harness<'_, S>, label: &str) -> Vec<String> {
+    h.get_by_label(label).click();
+    h.step();
+    let texts = copied(h);
+    h.run();
+    texts
+}
+
+#[test]
+fn pasting_a_curl_command_into_the_url_field_fills_the_composer() {
+    let (state, _probe) = workbench();
+    let mut h = ui_support::harness_sized(state, [1400.0, 1100.0]);
+    h.run();
+    h.get_by_label("URL").focus();
+    h.run();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    h.run();
+    h.event(egui::Event::Paste(COMMAND.into()));
+    h.run();
+    let draft = &h.state().composer.draft;
+    assert_eq!(draft.url, "http://127.0.0.1:9/echo");
+    assert_eq!(draft.method, "POST");
+    assert_eq!(draft.body.kind, BodyKind::Json);
+    assert_eq!(draft.body.json, "{\"a\":1}");
+    assert!(draft.headers.contains(&KeyValue::new("X-Trace", "t-1")));
+    assert!(
+        h.query_by_label("Imported from curl; not carried over:")
+            .is_some()
+    );
+    assert!(h.query_by_label("• -s (ignored: output option)").is_some());
+    h.get_by_label("Dismiss").click();
+    h.run();
+    assert!(
+        h.query_by_label("Imported from curl; not carried over:")
+            .is_none()
+    );
+}
+
+#[test]
+fn import_curl_box_fills_the_composer_and_export_copies_it_masked() {
+    let (state, _probe) = workbench();
+    let mut h = ui_support::harness_sized(state, [1400.0, 1100.0]);
+    h.run();
+    h.get_by_label("Import curl…").click();
+    h.run();
+    h.get_by_label("curl command").focus();
+    h.run();
+    h.event(egui::Event::Paste(
+        "curl -X PUT http://127.0.0.1:9/x -d 'a=1".into(),
+    ));
+    h.run();
+    h.get_by_label("Import").click();
+    h.run();
+    assert!(
+        h.query_by_label_contains("is never closed").is_some(),
+        "the quoting error is shown in the box"
+    );
+    h.get_by_label("curl command").focus();
+    h.run();
+    h.event(egui::Event::Text("'".into()));
+    h.run();
+    h.get_by_label("Import").click();
+    h.run();
+    assert!(h.query_by_label("curl command").is_none(), "modal closed");
+    let draft = &h.state().composer.draft;
+    assert_eq!(
+        (draft.method.as_str(), draft.url.as_str()),
+        ("PUT", "http://127.0.0.1:9/x")
+    );
+    assert_eq!(draft.body.text, "a=1");
+
+    h.state_mut()
+        .composer
+        .draft
+        .headers
+        .push(KeyValue::new("Cookie", "sid=cookie-secret"));
+    h.get_by_label("Export curl…").click();
+    h.run();
+    let masked = click_and_copy(&mut h, "Copy");
+    assert_eq!(masked.len(), 1, "{masked:?}");
+    assert!(masked[0].contains("-H 'Cookie: ***'"), "{}", masked[0]);
+    assert!(!masked[0].contains("cookie-secret"));
+    h.get_by_label("Export curl…").click();
+    h.run();
+    h.get_by_label("Include secrets").click();
+    h.run();
+    let clear = click_and_copy(&mut h, "Copy");
+    assert!(
+        clear[0].contains("-H 'Cookie: sid=cookie-secret'"),
+        "{}",
+        clear[0]
+    );
+}
+
+struct Screen {
+    runs: RunsState,
+    now: Instant,
+}
+
+#[test]
+fn an_attempt_is_copied_as_curl_with_secrets_masked() {
+    let start = DateTime::parse_from_rfc3339("2026-11-30T14:00:00.000+01:00").expect("valid");
+    let url = "http://127.0.0.1:8080/status/503";
+    let script = EventScript::new(1, "GET", url, start)
+        .attempt(response(503, &[], "busy"), retry("503 is retryable"), 12.0)
+        .wait(10, 11.0)
+        .attempt(response(200, &[], "ok"), Verdict::Success, 0.5)
+        .finish(OutcomeKind::Succeeded, "succeeded on attempt 2", Some(200));
+    let t0 = Instant::now();
+    let mut runs = RunsState::default();
+    runs.add_run(1, "GET /status/503".into());
+    let mut spec = RequestSpec::get(url);
+    spec.headers.push(KeyValue::new("X-Api-Key", "key-secret"));
+    spec.headers
+        .push(KeyValue::new("X-Note", "var-secret inside"));
+    runs.set_request(
+        1,
+        SentRequest {
+            spec,
+            secrets: vec!["var-secret".into()],
+        },
+    );
+    for (event, ms) in script.events() {
+        runs.apply(event, t0 + Duration::from_secs_f64(ms / 1000.0));
+    }
+    let screen = Screen {
+        runs,
+        now: t0 + Duration::from_secs(10),
+    };
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1280.0, 1000.0))
+        .build_ui_state(
+            |ui, s: &mut Screen| {
+                let _ = s.runs.ui(ui, s.now);
+            },
+            screen,
+        );
+    h.run();
+    h.get_by_label("#2").click();
+    h.run();
+    let masked = click_and_copy(&mut h, "Copy as curl");
+    assert_eq!(
+        masked,
+        [format!(
+            "curl '{url}' \\\n  -H 'X-Api-Key: ***' \\\n  -H 'X-Note: *** inside' \\\n  -L"
+        )]
+    );
+    let har = click_and_copy(&mut h, "Copy as HAR");
+    assert_eq!(har.len(), 1);
+    assert!(
+        !har[0].contains("key-secret") && !har[0].contains("var-secret"),
+        "{}",
+        har[0]
+    );
+    let har: serde_json::Value = serde_json::from_str(&har[0]).expect("HAR JSON");
+    let entries = har["log"]["entries"].as_array().expect("entries");
+    let statuses: Vec<&serde_json::Value> =
+        entries.iter().map(|e| &e["response"]["status"]).collect();
+    assert_eq!(statuses, [503, 200]);
+    assert_eq!(entries[0]["_retryscope"]["planned_wait_ms"], 10);
+    assert_eq!(entries[0]["_retryscope"]["measured_wait_ms"], 11.0);
+    assert_eq!(entries[0]["request"]["headers"][0]["value"], "***");
+    assert_eq!(har["log"]["_retryscope"]["outcome"], "succeeded");
+    let csv = click_and_copy(&mut h, "Copy as CSV");
+    assert_eq!(
+        csv[0].matches("\r\n").count(),
+        3,
+        "header and 2 attempts: {}",
+        csv[0]
+    );
+    assert!(!csv[0].contains("var-secret"));
+    let events = click_and_copy(&mut h, "Copy events");
+    assert!(events[0].lines().count() >= 5, "{}", events[0]);
+    assert!(
+        events[0]
+            .lines()
+            .all(|l| serde_json::from_str::<serde_json::Value>(l).is_ok())
+    );
+    h.get_by_label("with secrets").click();
+    h.run();
+    let clear = click_and_copy(&mut h, "Copy as curl");
+    assert!(
+        clear[0].contains("key-secret") && clear[0].contains("var-secret"),
+        "{clear:?}"
+    );
+}
+
+#[test]
+fn import_har_lists_entries_and_the_chosen_one_fills_the_composer() {
+    use retryscope::ui::engine_link::ChannelEngine;
+    use retryscope::ui::file_dialogs::ScriptedDialogs;
+    use retryscope::ui::workbench::{WorkbenchSetup, WorkbenchState};
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("network.har");
+    std::fs::write(
+        &path,
+        r#"{"log":{"version":"1.2","creator":{"name":"Firefox","version":"133"},"entries":[
+          {"request":{"method":"GET","url":"http://127.0.0.1:9/first?token=har-secret","headers":[]},
+           "response":{"status":200}},
+          {"request":{"method":"POST","url":"http://127.0.0.1:9/second","headers":[
+             {"name":"Content-Type","value":"application/json"},{"name":"X-A","value":"b"}],
+           "postData":{"mimeType":"application/json","text":"{\"n\":1}"}},
+           "response":{"status":503}}]}}"#,
+    )
+    .expect("write HAR");
+    let (engine, _probe) = ChannelEngine::new();
+    let state = WorkbenchState::new(WorkbenchSetup {
+        engine: Box::new(engine),
+        dialogs: Box::new(ScriptedDialogs::new([Some(path)])),
+        demo_base_url: Some(ui_support::DEMO.into()),
+        library_dir: None,
+        persisted: None,
+    });
+    let mut h = ui_support::harness_sized(state, [1400.0, 1100.0]);
+    h.run();
+    h.get_by_label("Import HAR…").click();
+    h.run();
+    h.run();
+    assert!(
+        h.query_by_label("GET http://127.0.0.1:9/first?token=*** → 200")
+            .is_some(),
+        "entries are listed with secrets masked"
+    );
+    h.get_by_label("POST http://127.0.0.1:9/second → 503")
+        .click();
+    h.run();
+    let draft = &h.state().composer.draft;
+    assert_eq!(
+        (draft.method.as_str(), draft.url.as_str()),
+        ("POST", "http://127.0.0.1:9/second")
+    );
+    assert_eq!(draft.body.kind, BodyKind::Json);
+    assert_eq!(draft.body.json, "{\"n\":1}");
+    assert_eq!(draft.headers, [KeyValue::new("X-A", "b")]);
+    assert!(!h.state().composer.har_import.is_open());
+}

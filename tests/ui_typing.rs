@@ -43,9 +43,12 @@ fn max_retries_takes_multi_digit_values_while_the_preview_and_problems_change() 
             || h.query_by_label_contains("`999999999999` is too large")
                 .is_some()
     );
-    // Leaving the field shows the value again and the message goes.
+    // Leaving the field keeps the text and its message (Send refuses) until it is fixed.
     h.get_by_label("Name").focus();
     h.run();
+    assert!(h.query_by_label_contains("is too large").is_some());
+    type_into(&mut h, "Max retries", "7");
+    assert_eq!(h.state().current.profile.max_retries, 7);
     assert!(h.query_by_label_contains("is too large").is_none());
 }
 
@@ -171,4 +174,36 @@ fn the_url_a_header_value_and_the_redirect_limit_are_typed_whole() {
     h.run();
     type_into(&mut h, "Redirect limit", "12");
     assert_eq!(h.state().composer.draft.max_redirects, 12);
+}
+
+#[test]
+fn text_that_is_not_a_number_stays_and_blocks_send_until_fixed() {
+    let (state, probe) = workbench();
+    let mut h = harness_sized(state, SIZE);
+    h.run();
+    h.get_by_label("Duplicate to edit").click();
+    h.run();
+    type_into(&mut h, "Jitter window", "abc");
+    // Focus moves on: the text and its message stay, the value is the old one.
+    h.get_by_label("Name").focus();
+    h.run();
+    assert_eq!(h.state().current.profile.backoff.jitter_window_ms, 1500);
+    assert!(h.query_by_label_contains("`abc` is not a whole number").is_some());
+    h.get_by_label("Send").click();
+    h.run();
+    let status = h.state().status().cloned().unwrap_or_default();
+    assert!(
+        status.0 && status.1.starts_with("cannot send: Jitter window: `abc` is not"),
+        "{status:?}"
+    );
+    assert!(
+        probe.drain_commands().is_empty(),
+        "nothing sent while a field holds text that is not a number"
+    );
+    // Fixed: the message and the refusal go, Send works.
+    type_into(&mut h, "Jitter window", "250");
+    assert_eq!(h.state().current.profile.backoff.jitter_window_ms, 250);
+    h.get_by_label("Send").click();
+    h.run();
+    assert_eq!(probe.drain_commands().len(), 1);
 }

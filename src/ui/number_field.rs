@@ -1,8 +1,8 @@
 //! Number inputs that keep what the user types: a text field whose id comes from the field path
 //! ([`super::field_id`]), parsed on every keystroke. A valid number updates the value at once (so
 //! the preview and the problems list follow the typing); text that is not a number stays in the
-//! field with a message under it and leaves the value as it was; leaving the field shows the value
-//! again. Ranges the profile has rules for are reported by the profile's problems list, not
+//! field with a message under it, leaves the value as it was and makes Send and Save refuse
+//! until it is fixed ([`take_invalid_fields`]). Ranges the profile has rules for are reported by the profile's problems list, not
 //! clamped here, so `999999999999` stays `999999999999` and the list says why it cannot be sent.
 
 use super::field_id::{field_id, keyed};
@@ -203,8 +203,34 @@ pub fn optional_number_field<T: FieldNumber>(
     })
 }
 
+/// Number fields whose text is not a valid number this frame: field path → `Label: message`.
+/// Filled while drawing; the workbench takes it each frame so Send and Save can refuse while a
+/// field shows text that is not its value.
+#[derive(Debug, Clone, Default)]
+pub struct InvalidFields(pub std::collections::BTreeMap<String, String>);
+
+fn invalid_fields_id() -> egui::Id {
+    egui::Id::unique("retryscope.invalid_number_fields")
+}
+
+/// Takes (and clears) the fields that showed invalid text since the last call.
+pub fn take_invalid_fields(ctx: &egui::Context) -> InvalidFields {
+    ctx.data_mut(|d| d.remove_temp::<InvalidFields>(invalid_fields_id()))
+        .unwrap_or_default()
+}
+
+/// What the user typed into one field, and the value it was typed over (a value changed from
+/// elsewhere, e.g. another profile loaded, drops the text).
+#[derive(Debug, Clone)]
+struct Typed {
+    text: String,
+    over: String,
+}
+
 /// The text field itself, named by the visible label `label_id` or else by `spec.label`;
-/// returns (changed, message to show).
+/// returns (changed, message to show). Text that is not a number stays in the field (also after
+/// focus moves on) until it is fixed or the value changes elsewhere; it is listed in
+/// [`InvalidFields`] meanwhile.
 fn number_input<T: FieldNumber>(
     ui: &mut Ui,
     spec: NumberSpec<'_>,
@@ -213,13 +239,11 @@ fn number_input<T: FieldNumber>(
 ) -> (bool, Option<String>) {
     let id = field_id(spec.path);
     let buffer_id = id.with("typed");
-    let focused = ui.memory(|m| m.has_focus(id));
-    let mut text = if focused {
-        ui.data(|d| d.get_temp::<String>(buffer_id))
-            .unwrap_or_else(|| value.to_string())
-    } else {
-        value.to_string()
-    };
+    let shown = value.to_string();
+    let mut text = ui
+        .data(|d| d.get_temp::<Typed>(buffer_id))
+        .filter(|t| t.over == shown)
+        .map_or_else(|| shown.clone(), |t| t.text);
     let width = (ui.available_width() - 40.0).clamp(48.0, 140.0);
     let mut response = ui.add(
         egui::TextEdit::singleline(&mut text)
@@ -238,18 +262,47 @@ fn number_input<T: FieldNumber>(
     }
     let mut changed = false;
     let parsed = parse_typed::<T>(&text, spec.max);
-    if response.changed()
-        && let Ok(v) = &parsed
-        && *v != *value
-    {
-        *value = *v;
-        changed = true;
+    if response.changed() {
+        // Keep a field that grew (a problems box appeared above) in view while typing.
+        response.scroll_to_me(None);
+        if let Ok(v) = &parsed
+            && *v != *value
+        {
+            *value = *v;
+            changed = true;
+        }
     }
-    if response.has_focus() {
-        ui.data_mut(|d| d.insert_temp(buffer_id, text));
-        (changed, parsed.err())
-    } else {
-        ui.data_mut(|d| d.remove::<String>(buffer_id));
-        (changed, None)
+    match parsed {
+        Err(message) => {
+            ui.data_mut(|d| {
+                d.insert_temp(
+                    buffer_id,
+                    Typed {
+                        text,
+                        over: value.to_string(),
+                    },
+                );
+                d.get_temp_mut_or_default::<InvalidFields>(invalid_fields_id())
+                    .0
+                    .insert(spec.path.to_owned(), format!("{}: {message}", spec.label));
+            });
+            (changed, Some(message))
+        }
+        Ok(_) if response.has_focus() => {
+            ui.data_mut(|d| {
+                d.insert_temp(
+                    buffer_id,
+                    Typed {
+                        text,
+                        over: value.to_string(),
+                    },
+                );
+            });
+            (changed, None)
+        }
+        Ok(_) => {
+            ui.data_mut(|d| d.remove::<Typed>(buffer_id));
+            (changed, None)
+        }
     }
 }

@@ -98,6 +98,8 @@ pub struct WorkbenchState {
     policy_editor: PolicyEditor,
     /// Compile check, problems and preview of the current profile (computed off the frame).
     preview: PreviewCache,
+    /// Number fields whose text is not a number (Send and Save refuse meanwhile).
+    invalid_fields: super::number_field::InvalidFields,
     demo_base_url: Option<String>,
     library_dir: Option<PathBuf>,
     library: Vec<PathBuf>,
@@ -173,6 +175,7 @@ impl WorkbenchState {
             runs: RunsState::default(),
             policy_editor: PolicyEditor::default(),
             preview: PreviewCache::default(),
+            invalid_fields: super::number_field::InvalidFields::default(),
             demo_base_url: demo,
             library_dir: setup.library_dir,
             library,
@@ -416,6 +419,8 @@ impl WorkbenchState {
 
     /// Draws the whole workbench into `ui` (panels inside it) and handles shortcuts.
     pub fn ui(&mut self, ui: &mut Ui) {
+        // Number fields showing text that is not a number (drawn last frame).
+        self.invalid_fields = super::number_field::take_invalid_fields(ui.ctx());
         for shortcut in take_shortcuts(ui.ctx()) {
             self.on_shortcut(shortcut);
         }
@@ -547,8 +552,20 @@ impl WorkbenchState {
             .show(ui, |ui| self.policy_panel(ui));
     }
 
+    /// `cannot {action}: Field: message` for the first number field whose text is not a number.
+    fn invalid_field_problem(&self, action: &str) -> Option<String> {
+        let (_, problem) = self.invalid_fields.0.iter().next()?;
+        Some(format!(
+            "cannot {action}: {problem} (fix the field, or undo the typing to keep the old value)"
+        ))
+    }
+
     /// Starts a run of the composed request under the current profile (the Send button, Ctrl+Enter).
     pub fn send(&mut self) {
+        if let Some(problem) = self.invalid_field_problem("send") {
+            self.status = Some((true, problem));
+            return;
+        }
         if let Some(problem) = self.composer.send_blocker() {
             self.status = Some((true, format!("cannot send: {problem}")));
             return;
@@ -636,6 +653,9 @@ impl WorkbenchState {
 
     /// `cannot {action}: the profile has a problem: …` when `validate` finds any, else `None`.
     fn profile_problem(&mut self, action: &str) -> Option<String> {
+        if let Some(problem) = self.invalid_field_problem(action) {
+            return Some(problem);
+        }
         // The worker's list when it is of this very value; else validate now (a click, not a
         // frame of typing).
         let issues = self

@@ -357,3 +357,44 @@ fn bearer_auth_adds_the_header_and_the_token_is_never_persisted_in_plain_text() 
         "{text}"
     );
 }
+
+#[test]
+fn a_secret_variable_lost_with_the_last_session_refuses_send_instead_of_sending_it_empty() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    // The last session saved `local` with a secret kept only in its (memory) secret store.
+    let earlier = Arc::new(MemorySecretStore::new());
+    let mut env = retryscope::model::Environment::new("local");
+    env.variables = vec![retryscope::model::Variable::secret("token", "gone-now")];
+    retryscope::store::EnvironmentStore::in_data_dir(dir.path(), earlier)
+        .save(&env)
+        .expect("saves");
+    let (engine, probe) = ChannelEngine::new();
+    let mut state = WorkbenchState::new(WorkbenchSetup {
+        engine: Box::new(engine),
+        dialogs: Box::new(ScriptedDialogs::new(vec![])),
+        demo_base_url: Some(DEMO.into()),
+        library_dir: None,
+        persisted: Some(retryscope::ui::persistence::PersistedWorkbench {
+            environment: Some("local".into()),
+            ..Default::default()
+        }),
+    });
+    state.attach_store(
+        Some(dir.path()),
+        OpenedSecretStore {
+            store: Arc::new(MemorySecretStore::new()),
+            fallback_reason: Some("no Secret Service in this test".into()),
+        },
+    );
+    state.composer.draft.url = "http://127.0.0.1:9/echo?t={{token}}".into();
+    let mut h = harness(state);
+    h.run();
+    h.get_by_label("Send").click();
+    h.run();
+    assert!(
+        status(&h).starts_with("cannot send: the secret variable {{token}} has no value"),
+        "{}",
+        status(&h)
+    );
+    assert!(starts(&probe).is_empty(), "no empty credential on the wire");
+}

@@ -188,12 +188,18 @@ fn text_that_is_not_a_number_stays_and_blocks_send_until_fixed() {
     h.get_by_label("Name").focus();
     h.run();
     assert_eq!(h.state().current.profile.backoff.jitter_window_ms, 1500);
-    assert!(h.query_by_label_contains("`abc` is not a whole number").is_some());
+    assert!(
+        h.query_by_label_contains("`abc` is not a whole number")
+            .is_some()
+    );
     h.get_by_label("Send").click();
     h.run();
     let status = h.state().status().cloned().unwrap_or_default();
     assert!(
-        status.0 && status.1.starts_with("cannot send: Jitter window: `abc` is not"),
+        status.0
+            && status
+                .1
+                .starts_with("cannot send: Jitter window: `abc` is not"),
         "{status:?}"
     );
     assert!(

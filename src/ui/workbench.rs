@@ -552,6 +552,29 @@ impl WorkbenchState {
             .show(ui, |ui| self.policy_panel(ui));
     }
 
+    /// A secret variable the request uses that has no value (lost with the last session where
+    /// there is no keyring): sending would put an empty credential on the wire.
+    fn empty_secret_used(&self, vars: &crate::model::Variables) -> Option<String> {
+        let draft = serde_json::to_string(&self.composer.draft).unwrap_or_default();
+        let used = |name: &str| {
+            draft.contains(&format!("{{{{{name}}}}}"))
+                || draft.contains(&format!("{{{{ {name} }}}}"))
+        };
+        let name = vars
+            .names()
+            .find(|n| vars.is_secret(n) && vars.get(n).is_some_and(str::is_empty) && used(n))?;
+        let why = self
+            .store
+            .memory_only
+            .as_deref()
+            .map_or(String::new(), |r| {
+                format!(" ({r}: secrets last only while the app runs)")
+            });
+        Some(format!(
+            "cannot send: the secret variable {{{{{name}}}}} has no value{why}; set it under Edit environments…"
+        ))
+    }
+
     /// `cannot {action}: Field: message` for the first number field whose text is not a number.
     fn invalid_field_problem(&self, action: &str) -> Option<String> {
         let (_, problem) = self.invalid_fields.0.iter().next()?;
@@ -577,6 +600,10 @@ impl WorkbenchState {
             return;
         }
         let vars = self.environments.variables();
+        if let Some(problem) = self.empty_secret_used(&vars) {
+            self.status = Some((true, problem));
+            return;
+        }
         let fresh_uuid = uuid::Uuid::new_v4().to_string();
         let spec = match self.composer.draft.to_spec(&vars, &fresh_uuid) {
             Ok(spec) => spec,
@@ -896,10 +923,24 @@ impl WorkbenchState {
                 None => "in the OS keyring, never in a file".to_owned(),
                 Some(reason) => format!("— but {reason}"),
             };
-            ui.checkbox(&mut self.remember_secrets, "Remember secrets")
+            let toggle = ui
+                .checkbox(&mut self.remember_secrets, "Remember secrets")
                 .on_hover_text(format!(
                     "keep secret header/query/auth values across restarts {where_kept}"
                 ));
+            // Without a keyring the box cannot do what it says: say so when it is ticked.
+            if toggle.changed()
+                && self.remember_secrets
+                && let Some(reason) = &self.store.memory_only
+            {
+                self.status = Some((
+                    true,
+                    format!(
+                        "secrets cannot be remembered: {reason}; they are kept only until \
+                         Retryscope closes"
+                    ),
+                ));
+            }
             if let Some((is_error, text)) = &self.status {
                 ui.separator();
                 if *is_error {

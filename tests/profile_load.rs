@@ -547,3 +547,27 @@ fn arrays_for_objects_repeats_and_defaults_are_handled_honestly() {
         "{e}"
     );
 }
+
+#[test]
+fn devices_folders_and_huge_files_are_refused_without_reading_them_whole() {
+    let dev = retryscope::profile::load_file(std::path::Path::new("/dev/zero"))
+        .expect_err("a device is no profile");
+    assert!(
+        dev.issues[0].message.contains("not a regular file"),
+        "{:?}",
+        dev.issues
+    );
+    let dir = tempfile::tempdir().expect("tempdir");
+    let folder = retryscope::profile::load_file(dir.path()).expect_err("a folder is no profile");
+    assert!(folder.issues[0].message.contains("not a regular file"));
+    let big = dir.path().join("big.json");
+    let file = std::fs::File::create(&big).expect("create");
+    file.set_len(retryscope::profile::MAX_PROFILE_FILE_BYTES + 1)
+        .expect("sparse file");
+    let huge = retryscope::profile::load_file(&big).expect_err("too large");
+    assert!(
+        huge.issues[0].message.contains("profiles are at most"),
+        "{:?}",
+        huge.issues
+    );
+}

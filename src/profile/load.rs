@@ -92,14 +92,34 @@ fn sorted(mut issues: Vec<ProfileIssue>, map: &SourceMap) -> ProfileErrors {
 /// An unreadable file (one issue at the root, without position; the caller names the file) or
 /// any problem [`load_str`] reports.
 pub fn load_file(path: &Path) -> Result<RetryProfile, ProfileErrors> {
-    let text = std::fs::read_to_string(path).map_err(|e| {
-        ProfileErrors::single(ProfileIssue::new(
-            "",
-            format!("cannot read the profile file: {e}"),
-        ))
-    })?;
+    let fail = |message: String| ProfileErrors::single(ProfileIssue::new("", message));
+    // Only regular files of a sane size: a device (/dev/zero) or a pipe has no end, and reading
+    // one whole would take all memory or hang.
+    let meta =
+        std::fs::metadata(path).map_err(|e| fail(format!("cannot read the profile file: {e}")))?;
+    if !meta.is_file() {
+        return Err(fail(
+            "not a regular file (devices, pipes and folders are not profiles)".into(),
+        ));
+    }
+    if meta.len() > MAX_PROFILE_FILE_BYTES {
+        return Err(fail(format!(
+            "the file is {} bytes; profiles are at most {MAX_PROFILE_FILE_BYTES} bytes",
+            meta.len()
+        )));
+    }
+    let mut text = String::new();
+    std::fs::File::open(path)
+        .and_then(|f| {
+            use std::io::Read as _;
+            f.take(MAX_PROFILE_FILE_BYTES + 1).read_to_string(&mut text)
+        })
+        .map_err(|e| fail(format!("cannot read the profile file: {e}")))?;
     load_str(&text)
 }
+
+/// Largest profile file read, bytes (16 MiB; real profiles are a few KiB).
+pub const MAX_PROFILE_FILE_BYTES: u64 = 16 * 1024 * 1024;
 
 /// The format tag gate. Migration hook: a future `retryscope-profile/2` reader, or a migration
 /// from an older tag, goes here; today only `/1` exists, so anything else is a clear error.

@@ -22,7 +22,7 @@ mod validate;
 
 pub use builtins::{BUILTIN_SOURCES, Builtin, DEFAULT_BUILTIN, builtin, builtin_ids, builtins};
 pub use issue::{ProfileErrors, ProfileIssue};
-pub use load::{load_file, load_str};
+pub use load::{MAX_PROFILE_FILE_BYTES, load_file, load_str};
 pub use save::{SaveError, save_atomic, to_json_pretty};
 pub use schema::{SHIPPED_SCHEMA, schema_json};
 pub use source_map::{Position, SourceMap};

@@ -129,3 +129,27 @@ fn an_unusable_log_file_is_a_usage_error_and_a_bad_level_too() {
         .code(2)
         .stderr(predicates::str::contains("unknown log level `loud`"));
 }
+
+#[test]
+fn an_output_file_in_a_missing_folder_or_a_folder_is_refused_before_sending() {
+    let demo = Demo::start();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let url = format!("{}/status/200", demo.base_url());
+    retryscope()
+        .args(["run", "--no-history", "-o"])
+        .arg(dir.path())
+        .arg(&url)
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(
+            "-o needs a file name, not a folder",
+        ));
+    retryscope()
+        .args(["run", "--no-history", "-o"])
+        .arg(dir.path().join("missing").join("body.bin"))
+        .arg(&url)
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("does not exist"));
+    assert!(demo.server.log().is_empty(), "nothing was sent");
+}

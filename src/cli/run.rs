@@ -170,6 +170,9 @@ pub fn execute(args: &RunArgs) -> Result<u8, CliError> {
             "-o - is not supported: stdout carries the timeline; give a file name",
         ));
     }
+    if let Some(out) = &args.curl.output {
+        check_output_path(out)?;
+    }
     spec.timeouts.total_ms = args.timeout_ms.or(spec.timeouts.total_ms);
     spec.timeouts.connect_ms = args.connect_timeout_ms.or(spec.timeouts.connect_ms);
     spec.timeouts.read_ms = args.read_timeout_ms.or(spec.timeouts.read_ms);
@@ -612,4 +615,27 @@ fn write_har(
         .map_err(|e| CliError::failed(format!("cannot encode the HAR file: {e}")))?;
     crate::store::write_atomic(path, text.as_bytes())
         .map_err(|e| CliError::failed(format!("cannot write the HAR file: {e}")))
+}
+
+/// `-o FILE` is checked before anything is sent: not a folder, and its folder exists (else the
+/// run would succeed and only then fail to save).
+fn check_output_path(path: &std::path::Path) -> Result<(), CliError> {
+    if path.is_dir() {
+        return Err(CliError::usage(format!(
+            "-o needs a file name, not a folder: {}",
+            path.display()
+        )));
+    }
+    let parent = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(std::path::Path::new("."));
+    if !parent.is_dir() {
+        return Err(CliError::usage(format!(
+            "-o: the folder {} does not exist: {}",
+            parent.display(),
+            path.display()
+        )));
+    }
+    Ok(())
 }

@@ -6,12 +6,14 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 bin=${1:-../../target/debug/retryscope}
-for size in 800x600 1280x800 1920x1080; do
+for size in ${SIZES:-800x600 1280x800 1920x1080}; do
   for theme in dark light; do
-    display=":$((90 + RANDOM % 9))"
+    n=90
+    while [ -e "/tmp/.X11-unix/X$n" ] || [ -e "/tmp/.X$n-lock" ]; do n=$((n + 1)); done
+    display=":$n"
     Xvfb "$display" -screen 0 "${size}x24" >/dev/null 2>&1 &
     xvfb=$!
-    sleep 1
+    for _ in 1 2 3 4 5 6 7 8 9 10; do [ -e "/tmp/.X11-unix/X$n" ] && break; sleep 0.3; done
     home=$(mktemp -d)
     # A fresh HOME: no saved workspace, no keyring; the run is the first-run demo request.
     DISPLAY=$display LIBGL_ALWAYS_SOFTWARE=1 HOME=$home XDG_CONFIG_HOME=$home/.config \

@@ -358,3 +358,19 @@ fn every_column_fits_the_centre_of_a_1280_point_window() {
     harness.get_by_label("1003 ms");
     harness.get_by_label("1.5 s left");
 }
+
+#[test]
+fn clicking_any_cell_of_a_row_selects_its_attempt() {
+    let (state, _) = screen(&[&script(true)], 10_000.0);
+    let mut harness = harness(state);
+    harness.run();
+    assert!(harness.query_by_label("Attempt 2").is_none());
+    // The Result cell of attempt 2, not the `#` cell.
+    harness
+        .query_all_by_label("503")
+        .nth(1)
+        .expect("attempt 2's result cell")
+        .click();
+    harness.run();
+    harness.get_by_label("Attempt 2");
+}

@@ -122,17 +122,23 @@ pub fn show(
 /// The cells after `#`.
 fn cells(row: &mut egui_extras::TableRow<'_, '_>, attempt: &AttemptRow, now: Instant) {
     row.col(|ui| {
-        ui.add(egui::Label::new(format_clock_compact(&attempt.started_at)).truncate())
-            .on_hover_text(format!(
-                "{}\n{} {}",
-                format_date_time(&attempt.started_at),
-                attempt.method,
-                attempt.url
-            ));
+        ui.add(
+            egui::Label::new(format_clock_compact(&attempt.started_at))
+                .selectable(false)
+                .truncate(),
+        )
+        .on_hover_text(format!(
+            "{}\n{} {}",
+            format_date_time(&attempt.started_at),
+            attempt.method,
+            attempt.url
+        ));
     });
     row.col(|ui| {
         ui.add(
-            egui::Label::new(attempt.duration_ms().map(format_ms).unwrap_or_default()).truncate(),
+            egui::Label::new(attempt.duration_ms().map(format_ms).unwrap_or_default())
+                .selectable(false)
+                .truncate(),
         );
     });
     row.col(|ui| {
@@ -148,6 +154,7 @@ fn cells(row: &mut egui_extras::TableRow<'_, '_>, attempt: &AttemptRow, now: Ins
                 RichText::new(result)
                     .color(class_text_color(attempt.class(), ui.visuals().dark_mode)),
             )
+            .selectable(false)
             .truncate()
             .show_tooltip_when_elided(false),
         )
@@ -161,13 +168,18 @@ fn cells(row: &mut egui_extras::TableRow<'_, '_>, attempt: &AttemptRow, now: Ins
                     .map(format_bytes)
                     .unwrap_or_default(),
             )
+            .selectable(false)
             .truncate(),
         );
     });
     let wait = attempt.wait.as_ref();
     row.col(|ui| {
         if let Some(w) = wait {
-            ui.add(egui::Label::new(format_ms(w.planned_ms as f64)).truncate());
+            ui.add(
+                egui::Label::new(format_ms(w.planned_ms as f64))
+                    .selectable(false)
+                    .truncate(),
+            );
         }
     });
     row.col(|ui| {
@@ -175,6 +187,7 @@ fn cells(row: &mut egui_extras::TableRow<'_, '_>, attempt: &AttemptRow, now: Ins
             let (text, hover) = measured_wait(w, now);
             let label = ui.add(
                 egui::Label::new(text)
+                    .selectable(false)
                     .truncate()
                     .show_tooltip_when_elided(false),
             );
@@ -187,6 +200,7 @@ fn cells(row: &mut egui_extras::TableRow<'_, '_>, attempt: &AttemptRow, now: Ins
         if let Some(w) = wait {
             ui.add(
                 egui::Label::new(short_explanation(&w.explanation.text))
+                    .selectable(false)
                     .truncate()
                     .show_tooltip_when_elided(false),
             )

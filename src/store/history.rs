@@ -52,12 +52,24 @@ impl HistoryStore {
         let mut conn = Connection::open(path).map_err(|e| open_err(e.to_string()))?;
         conn.busy_timeout(std::time::Duration::from_secs(5))
             .map_err(|e| open_err(e.to_string()))?;
-        conn.pragma_update(None, "journal_mode", "WAL")
-            .map_err(|e| open_err(e.to_string()))?;
-        conn.pragma_update(None, "synchronous", "NORMAL")
-            .map_err(|e| open_err(e.to_string()))?;
-        conn.pragma_update(None, "foreign_keys", "ON")
-            .map_err(|e| open_err(e.to_string()))?;
+        // Switching to WAL takes an exclusive lock, for which SQLite does not wait on the busy
+        // handler: another process creating the same new database at this moment makes it fail
+        // with "database is locked" at once. Retry for up to 2 s (opening is never on the UI thread).
+        let mut tries = 0;
+        loop {
+            let set = conn
+                .pragma_update(None, "journal_mode", "WAL")
+                .and_then(|()| conn.pragma_update(None, "synchronous", "NORMAL"))
+                .and_then(|()| conn.pragma_update(None, "foreign_keys", "ON"));
+            match set {
+                Ok(()) => break,
+                Err(e) if tries < 40 && is_busy(&e) => {
+                    tries += 1;
+                    std::thread::sleep(std::time::Duration::from_millis(50));
+                }
+                Err(e) => return Err(open_err(e.to_string())),
+            }
+        }
         migrate(&mut conn).map_err(|e| HistoryError::Migrate {
             path: path.to_path_buf(),
             message: e.to_string(),
@@ -414,6 +426,14 @@ impl HistoryStore {
             )
             .map_err(sql("prune runs"))
     }
+}
+
+/// Whether `e` is SQLite's "busy" / "locked" (another connection holds the lock).
+fn is_busy(e: &rusqlite::Error) -> bool {
+    matches!(
+        e.sqlite_error_code(),
+        Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked)
+    )
 }
 
 /// Brings the schema up to date. Two processes opening a new database at once can both see

@@ -132,7 +132,8 @@ fn json_body_basic_auth_and_json_lines_output() {
     };
     assert!(has("content-type", "application/json"), "{echo}");
     assert!(has("accept", "application/json"), "{echo}");
-    assert!(has("authorization", "Basic "), "{echo}");
+    // The echoed credential is the request's own secret: masked whole, as `run` masks it.
+    assert!(has("authorization", "***"), "{echo}");
     assert!(!stdout.contains("pw-secret-1"), "{stdout}");
 }
 
@@ -182,4 +183,25 @@ fn run_har_writes_one_entry_per_attempt_with_secrets_masked() {
     assert!(entries[0]["_retryscope"]["measured_wait_ms"].is_number());
     let file = retryscope::interop::HarFile::parse(&text).expect("reads back");
     assert_eq!(file.draft(2).expect("entry").method, "GET");
+}
+
+#[test]
+fn secrets_the_server_echoes_are_masked_as_run_masks_them() {
+    let demo = Demo::start();
+    let url = demo.url("/echo?token=CURLQSEC1&x=1");
+    let out = retryscope()
+        .args(["curl", &url])
+        .assert()
+        .get_output()
+        .clone();
+    let printed = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(printed.contains("token=***"), "{printed}");
+    assert!(
+        !printed.contains("CURLQSEC1"),
+        "echoed query secret printed:\n{printed}"
+    );
 }

@@ -152,7 +152,10 @@ pub fn execute(args: &CurlArgs) -> Result<u8, CliError> {
                 "{e}; `retryscope curl` has no variables (use `retryscope run --var`)"
             ))
         })?;
-    let secrets = draft.secret_values();
+    // The draft's own secrets and what the one rule finds in the request (URL credentials,
+    // secret query values), so an echoing server's body is masked as `run` masks it.
+    let mut secrets = draft.secret_values();
+    secrets.extend(crate::model::secrets::secret_values(&spec));
     super::run::run_spec(
         spec,
         profile,

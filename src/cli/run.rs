@@ -171,7 +171,10 @@ pub fn execute(args: &RunArgs) -> Result<u8, CliError> {
         ));
     }
     if let Some(out) = &args.curl.output {
-        check_output_path(out)?;
+        check_output_path(out, "-o")?;
+    }
+    if let Some(har) = &args.har {
+        check_output_path(har, "--har")?;
     }
     spec.timeouts.total_ms = args.timeout_ms.or(spec.timeouts.total_ms);
     spec.timeouts.connect_ms = args.connect_timeout_ms.or(spec.timeouts.connect_ms);
@@ -617,12 +620,12 @@ fn write_har(
         .map_err(|e| CliError::failed(format!("cannot write the HAR file: {e}")))
 }
 
-/// `-o FILE` is checked before anything is sent: not a folder, and its folder exists (else the
+/// `-o FILE` / `--har FILE` is checked before anything is sent: not a folder, and its folder exists (else the
 /// run would succeed and only then fail to save).
-fn check_output_path(path: &std::path::Path) -> Result<(), CliError> {
+fn check_output_path(path: &std::path::Path, flag: &str) -> Result<(), CliError> {
     if path.is_dir() {
         return Err(CliError::usage(format!(
-            "-o needs a file name, not a folder: {}",
+            "{flag} needs a file name, not a folder: {}",
             path.display()
         )));
     }
@@ -632,7 +635,7 @@ fn check_output_path(path: &std::path::Path) -> Result<(), CliError> {
         .unwrap_or(std::path::Path::new("."));
     if !parent.is_dir() {
         return Err(CliError::usage(format!(
-            "-o: the folder {} does not exist: {}",
+            "{flag}: the folder {} does not exist: {}",
             parent.display(),
             path.display()
         )));

@@ -114,12 +114,21 @@ pub fn shown_header_value<'a>(name: &str, value: &'a str, marked: bool) -> &'a s
 /// );
 /// assert_eq!(mask_url("http://u:p@h/"), "http://***:***@h/");
 /// assert_eq!(mask_url("/next?code=abc"), "/next?code=***");
+/// assert_eq!(mask_url("http://h/a b?sig=S"), "http://h/a b?sig=***");
 /// ```
 pub fn mask_url(url: &str) -> String {
-    if url.contains("://") {
-        mask_text(url)
-    } else {
-        mask_path_and_query(url)
+    // A URL string is one token, even with characters a URL should not hold (a space in a
+    // path typed by hand): mask all of it, not only up to the first space as in free text.
+    match url.find("://") {
+        Some(found) => {
+            let start = found + 3;
+            format!(
+                "{}{}",
+                &url[..start],
+                mask_authority_and_rest(&url[start..])
+            )
+        }
+        None => mask_path_and_query(url),
     }
 }
 

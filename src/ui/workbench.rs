@@ -628,6 +628,9 @@ impl WorkbenchState {
                 .into_iter()
                 .map(str::to_owned),
         );
+        // What the one rule finds in the request itself (URL credentials, secret headers and
+        // query values): an echoing server sends them back in bodies the window shows and copies.
+        secrets.extend(crate::model::secrets::secret_values(&spec));
         secrets.retain(|s| !s.is_empty());
         // The tab already says `Run N`: the title is `METHOD /path?query`, like the timeline's,
         // from the resolved URL with secret variables and URL credentials masked.

@@ -181,12 +181,13 @@ pub fn event_line(event: &RunEvent) -> Option<String> {
             attempts,
             elapsed_ms,
         } => format!(
-            "run {run_id} {}: {}; {attempts} attempts in {elapsed_ms:.0} ms",
+            "run {run_id} {}: {}; {attempts} attempt{} in {elapsed_ms:.0} ms",
             serde_json::to_value(outcome.kind)
                 .ok()
                 .and_then(|v| v.as_str().map(str::to_owned))
                 .unwrap_or_default(),
-            outcome.message
+            outcome.message,
+            if *attempts == 1 { "" } else { "s" }
         ),
     })
 }

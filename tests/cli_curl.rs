@@ -1,34 +1,10 @@
 //! `retryscope curl` against the demo server started in this test process (loopback only).
 
+mod demo_support;
+
 use assert_cmd::Command;
-use retryscope::demo::DemoServer;
+use demo_support::Demo;
 use std::io::Write;
-
-struct Demo {
-    _runtime: tokio::runtime::Runtime,
-    server: DemoServer,
-}
-
-impl Demo {
-    fn start() -> Self {
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .enable_all()
-            .build()
-            .expect("runtime");
-        let server = runtime
-            .block_on(DemoServer::start(0))
-            .expect("demo server binds a free port");
-        Self {
-            _runtime: runtime,
-            server,
-        }
-    }
-
-    fn url(&self, path: &str) -> String {
-        format!("{}{path}", self.server.base_url())
-    }
-}
 
 fn fast_profile(dir: &tempfile::TempDir) -> std::path::PathBuf {
     let path = dir.path().join("fast.json");

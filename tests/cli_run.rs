@@ -1,37 +1,13 @@
 //! `retryscope run` against the demo server started in this test process (loopback only).
 //! These need the real engine, policy and demo server.
 
+mod demo_support;
+
 use assert_cmd::Command;
-use retryscope::demo::DemoServer;
+use demo_support::Demo;
 use std::io::Write;
 
 /// A demo server on 127.0.0.1 with the runtime that serves it.
-struct Demo {
-    _runtime: tokio::runtime::Runtime,
-    server: DemoServer,
-}
-
-impl Demo {
-    fn start() -> Self {
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .enable_all()
-            .build()
-            .expect("runtime");
-        let server = runtime
-            .block_on(DemoServer::start(0))
-            .expect("demo server binds a free port");
-        Self {
-            _runtime: runtime,
-            server,
-        }
-    }
-
-    fn url(&self, path: &str) -> String {
-        format!("{}{path}", self.server.base_url())
-    }
-}
-
 fn retryscope() -> Command {
     Command::cargo_bin("retryscope").expect("binary built")
 }

@@ -15,7 +15,7 @@ impl Demo {
     /// Starts the server on `127.0.0.1:0`.
     pub fn start() -> Self {
         let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(1)
+            .worker_threads(2)
             .enable_all()
             .build()
             .expect("runtime");
@@ -31,5 +31,10 @@ impl Demo {
     /// `http://127.0.0.1:PORT`.
     pub fn base_url(&self) -> String {
         self.server.base_url()
+    }
+
+    /// `http://127.0.0.1:PORT{path}`.
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.server.base_url())
     }
 }

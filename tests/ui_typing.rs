@@ -213,3 +213,60 @@ fn text_that_is_not_a_number_stays_and_blocks_send_until_fixed() {
     h.run();
     assert_eq!(probe.drain_commands().len(), 1);
 }
+
+#[test]
+fn url_secrets_read_masked_once_the_field_is_left_and_show_reveals_them() {
+    let (state, _probe) = workbench();
+    let mut h = harness_sized(state, SIZE);
+    h.run();
+    type_into(&mut h, "URL", "http://127.0.0.1:9/x?sig=SIG456&page=2");
+    // While editing, the text is what was typed.
+    assert_eq!(
+        h.get_by_label("URL").value().as_deref(),
+        Some("http://127.0.0.1:9/x?sig=SIG456&page=2")
+    );
+    h.get_by_label("Method token").focus();
+    h.run();
+    let shown = h.get_by_label("URL").value().unwrap_or_default();
+    assert!(!shown.contains("SIG456"), "masked once left: {shown}");
+    assert!(shown.contains("page=2"), "{shown}");
+    assert_eq!(
+        h.state().composer.draft.url,
+        "http://127.0.0.1:9/x?sig=SIG456&page=2",
+        "masking is display only"
+    );
+    h.get_by_label("Show").click();
+    h.run();
+    assert!(
+        h.get_by_label("URL")
+            .value()
+            .is_some_and(|v| v.contains("SIG456"))
+    );
+}
+
+#[test]
+fn a_field_holding_text_that_is_not_a_number_blocks_send_from_a_hidden_tab() {
+    let (state, probe) = workbench();
+    // Narrow: request and policy are tabs, only one is drawn.
+    let mut h = harness_sized(state, [800.0, 600.0]);
+    h.run();
+    h.get_by_label("Policy").click();
+    h.run();
+    h.get_by_label("Duplicate to edit").click();
+    h.run();
+    type_into(&mut h, "Jitter window", "abc");
+    h.get_by_label("Request").click();
+    h.run();
+    assert!(
+        h.query_by_label("Jitter window").is_none(),
+        "policy tab hidden"
+    );
+    h.get_by_label("Send").click();
+    h.run();
+    let status = h.state().status().cloned().unwrap_or_default();
+    assert!(
+        status.0 && status.1.starts_with("cannot send: Jitter window"),
+        "{status:?}"
+    );
+    assert!(probe.drain_commands().is_empty());
+}

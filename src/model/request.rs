@@ -33,6 +33,12 @@ impl KeyValue {
         }
     }
 
+    /// Whether the row is blank: no name (spaces only) and no value. The composer leaves such
+    /// rows behind when a user adds a row and never fills it; they are not sent.
+    pub fn is_blank(&self) -> bool {
+        self.name.trim().is_empty() && self.value.is_empty()
+    }
+
     /// Whether this header row must be treated as secret: marked so, or a secret header name
     /// by the one rule ([`super::secrets::is_secret_header`]).
     pub fn is_secret(&self) -> bool {

@@ -80,7 +80,7 @@ impl BodyDraft {
                 content_type,
             },
             BodyKind::Form => Body::Form {
-                fields: self.form.clone(),
+                fields: without_blank_rows(&self.form),
             },
             BodyKind::File => Body::File {
                 path: self.file_path.clone(),
@@ -172,8 +172,8 @@ impl RequestDraft {
         let raw = RequestSpec {
             method: super::request::standard_method_case(self.method.trim()),
             url: self.url.trim().to_owned(),
-            query: self.query.clone(),
-            headers: self.headers.clone(),
+            query: without_blank_rows(&self.query),
+            headers: without_blank_rows(&self.headers),
             body: self.body.to_body(),
             timeouts: self.timeouts,
             follow_redirects: self.follow_redirects,
@@ -326,10 +326,33 @@ fn is_secret_row(table: &str, row: &KeyValue) -> bool {
     }
 }
 
+/// The rows to send: blank rows ([`KeyValue::is_blank`]) dropped, every other row kept in order
+/// (an enabled row with a value but no name still reaches the engine, which names it in its
+/// refusal).
+fn without_blank_rows(rows: &[KeyValue]) -> Vec<KeyValue> {
+    rows.iter().filter(|r| !r.is_blank()).cloned().collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::model::AuthKind;
+
+    #[test]
+    fn blank_rows_are_not_sent_but_a_value_without_a_name_is() {
+        let mut draft = RequestDraft::demo("http://127.0.0.1:9", 200);
+        draft.headers.push(KeyValue::new("", ""));
+        draft.headers.push(KeyValue::new("  ", "orphan"));
+        draft.query.push(KeyValue::new(" ", ""));
+        let spec = draft.to_spec(&Variables::new(), "k").expect("no variables");
+        let names: Vec<&str> = spec.headers.iter().map(|h| h.name.as_str()).collect();
+        assert_eq!(
+            names,
+            ["Accept", "  "],
+            "blank row dropped, orphan value kept"
+        );
+        assert!(spec.query.is_empty());
+    }
 
     #[test]
     fn demo_request_gets_a_fresh_key_per_send() {

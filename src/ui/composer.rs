@@ -31,6 +31,9 @@ pub struct Composer {
     pub draft: RequestDraft,
     /// Secret rows currently shown in clear.
     pub revealed: RevealedSecrets,
+    /// Whether the URL's secrets (user, password, secret query values) are shown in clear
+    /// while the URL field is not being edited.
+    pub reveal_url: bool,
     /// Result of the last JSON Pretty/Validate.
     pub json_check: JsonCheck,
     /// Count of edits made in the composer (lets the app save only after changes).
@@ -193,14 +196,38 @@ impl Composer {
         let mut url_changed = false;
         ui.horizontal(|ui| {
             let label = ui.label("URL");
-            url_changed = ui
-                .add(
-                    egui::TextEdit::singleline(&mut self.draft.url)
-                        .id(field_id("request.url"))
-                        .desired_width(f32::INFINITY),
+            let id = field_id("request.url");
+            // DESIGN.md §9: the URL's secrets read `***` unless the field is being edited or
+            // the user revealed them; the masked copy is display only.
+            let masked = crate::model::secrets::mask_url(&self.draft.url);
+            let holds_secrets = masked != self.draft.url;
+            let editing = ui.memory(|m| m.has_focus(id));
+            let toggle_width = if holds_secrets { 70.0 } else { 0.0 };
+            let width = (ui.available_width() - toggle_width).max(80.0);
+            if holds_secrets && !editing && !self.reveal_url {
+                let mut shown = masked;
+                ui.add(
+                    egui::TextEdit::singleline(&mut shown)
+                        .id(id)
+                        .desired_width(width),
                 )
                 .labelled_by(label.id)
-                .changed();
+                .on_hover_text("secrets in the URL read *** until you edit the field or tick Show");
+            } else {
+                url_changed = ui
+                    .add(
+                        egui::TextEdit::singleline(&mut self.draft.url)
+                            .id(id)
+                            .desired_width(width),
+                    )
+                    .labelled_by(label.id)
+                    .changed();
+            }
+            if holds_secrets {
+                ui.checkbox(&mut self.reveal_url, "Show").on_hover_text(
+                    "show the URL's user, password and secret query values in clear",
+                );
+            }
         });
         *changed |= url_changed;
         // A curl command pasted into the URL field fills the whole composer.

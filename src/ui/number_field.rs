@@ -2,7 +2,7 @@
 //! ([`super::field_id`]), parsed on every keystroke. A valid number updates the value at once (so
 //! the preview and the problems list follow the typing); text that is not a number stays in the
 //! field with a message under it, leaves the value as it was and makes Send and Save refuse
-//! until it is fixed ([`take_invalid_fields`]). Ranges the profile has rules for are reported by the profile's problems list, not
+//! until it is fixed ([`invalid_fields`]). Ranges the profile has rules for are reported by the profile's problems list, not
 //! clamped here, so `999999999999` stays `999999999999` and the list says why it cannot be sent.
 
 use super::field_id::{field_id, keyed};
@@ -203,9 +203,10 @@ pub fn optional_number_field<T: FieldNumber>(
     })
 }
 
-/// Number fields whose text is not a valid number this frame: field path → `Label: message`.
-/// Filled while drawing; the workbench takes it each frame so Send and Save can refuse while a
-/// field shows text that is not its value.
+/// Number fields whose text is not a valid number: field path → `Label: message`. Kept across
+/// frames, so a field in a hidden tab or a collapsed section still counts; an entry goes when its
+/// field is drawn with valid text or [`forget_typed_fields`] drops it. Send and Save refuse
+/// while any field shows text that is not its value.
 #[derive(Debug, Clone, Default)]
 pub struct InvalidFields(pub std::collections::BTreeMap<String, String>);
 
@@ -213,10 +214,40 @@ fn invalid_fields_id() -> egui::Id {
     egui::Id::unique("retryscope.invalid_number_fields")
 }
 
-/// Takes (and clears) the fields that showed invalid text since the last call.
-pub fn take_invalid_fields(ctx: &egui::Context) -> InvalidFields {
-    ctx.data_mut(|d| d.remove_temp::<InvalidFields>(invalid_fields_id()))
+/// The fields whose text is not a number now (drawn this frame or earlier and not fixed since).
+pub fn invalid_fields(ctx: &egui::Context) -> InvalidFields {
+    ctx.data(|d| d.get_temp::<InvalidFields>(invalid_fields_id()))
         .unwrap_or_default()
+}
+
+/// Drops what was typed into the fields whose path starts with `prefix` (e.g. `profile.` when
+/// another profile is loaded): their text and their entries in [`InvalidFields`].
+pub fn forget_typed_fields(ctx: &egui::Context, prefix: &str) {
+    ctx.data_mut(|d| {
+        let paths: Vec<String> = d
+            .get_temp::<InvalidFields>(invalid_fields_id())
+            .map(|f| {
+                f.0.keys()
+                    .filter(|k| k.starts_with(prefix))
+                    .cloned()
+                    .collect()
+            })
+            .unwrap_or_default();
+        for path in &paths {
+            d.remove::<Typed>(field_id(path).with("typed"));
+        }
+        d.get_temp_mut_or_default::<InvalidFields>(invalid_fields_id())
+            .0
+            .retain(|k, _| !k.starts_with(prefix));
+    });
+}
+
+fn mark_valid(ui: &Ui, path: &str) {
+    ui.data_mut(|d| {
+        d.get_temp_mut_or_default::<InvalidFields>(invalid_fields_id())
+            .0
+            .remove(path);
+    });
 }
 
 /// What the user typed into one field, and the value it was typed over (a value changed from
@@ -298,10 +329,12 @@ fn number_input<T: FieldNumber>(
                     },
                 );
             });
+            mark_valid(ui, spec.path);
             (changed, None)
         }
         Ok(_) => {
             ui.data_mut(|d| d.remove::<Typed>(buffer_id));
+            mark_valid(ui, spec.path);
             (changed, None)
         }
     }

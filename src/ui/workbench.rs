@@ -100,6 +100,9 @@ pub struct WorkbenchState {
     preview: PreviewCache,
     /// Number fields whose text is not a number (Send and Save refuse meanwhile).
     invalid_fields: super::number_field::InvalidFields,
+    /// Set when another profile replaced the current one: what was typed into its number
+    /// fields is dropped at the next frame.
+    forget_typed_profile_fields: bool,
     demo_base_url: Option<String>,
     library_dir: Option<PathBuf>,
     library: Vec<PathBuf>,
@@ -176,6 +179,7 @@ impl WorkbenchState {
             policy_editor: PolicyEditor::default(),
             preview: PreviewCache::default(),
             invalid_fields: super::number_field::InvalidFields::default(),
+            forget_typed_profile_fields: false,
             demo_base_url: demo,
             library_dir: setup.library_dir,
             library,
@@ -419,8 +423,12 @@ impl WorkbenchState {
 
     /// Draws the whole workbench into `ui` (panels inside it) and handles shortcuts.
     pub fn ui(&mut self, ui: &mut Ui) {
-        // Number fields showing text that is not a number (drawn last frame).
-        self.invalid_fields = super::number_field::take_invalid_fields(ui.ctx());
+        // Number fields showing text that is not a number (drawn in an earlier frame, also
+        // those now hidden in another tab or a collapsed section).
+        if std::mem::take(&mut self.forget_typed_profile_fields) {
+            super::number_field::forget_typed_fields(ui.ctx(), "profile.");
+        }
+        self.invalid_fields = super::number_field::invalid_fields(ui.ctx());
         for shortcut in take_shortcuts(ui.ctx()) {
             self.on_shortcut(shortcut);
         }
@@ -828,6 +836,7 @@ impl WorkbenchState {
             Switch::To(ProfileSource::Builtin(id)) => match builtin_profile(&id) {
                 Some(p) => {
                     self.current = CurrentProfile::clean(ProfileSource::Builtin(id), p);
+                    self.forget_typed_profile_fields = true;
                     self.load_failure = None;
                 }
                 None => {
@@ -843,6 +852,7 @@ impl WorkbenchState {
         match profile::load_file(&path) {
             Ok(p) => {
                 self.current = CurrentProfile::clean(ProfileSource::File(path.clone()), p);
+                self.forget_typed_profile_fields = true;
                 self.load_failure = None;
                 self.remember_opened(path);
                 self.status = None;

@@ -122,6 +122,15 @@ fn oracle(bo: &Backoff, n: u32, prev: Option<u64>) -> (f64, f64) {
     (low.min(limit).ceil(), high.min(limit).ceil())
 }
 
+/// The last figure the explanation gives in ms (`… = 3182 ms`, `→ capped to 5000 ms (…)`).
+fn final_figure(text: &str) -> Option<u64> {
+    let at = text.rfind(" ms")?;
+    let start = text[..at]
+        .rfind(|ch: char| !ch.is_ascii_digit())
+        .map_or(0, |i| i + 1);
+    text[start..at].parse().ok()
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(1000))]
 
@@ -147,6 +156,7 @@ proptest! {
         let (low, high) = oracle(&bo, n, prev);
         prop_assert!(low <= v && v <= high, "{v} not in [{low}, {high}]: {}", e.text);
         prop_assert!(e.text.starts_with(&format!("retry {n}: {}", bo.strategy.id())), "{}", e.text);
+        prop_assert_eq!(final_figure(&e.text), Some(e.wait_ms), "{}", e.text);
         if bo.strategy != Strategy::DecorrelatedJitter || (prev.is_none() && n <= 1) {
             // The library's own bounds (decorrelated: only for its own schedule, tested below).
             let hi = max_wait_bound(&bo, n).expect("computed");
@@ -204,6 +214,7 @@ proptest! {
         match policy.next_wait(&ctx, &mut rng_from_seed(1)) {
             WaitDecision::Wait(e) => {
                 prop_assert!(e.wait_ms <= MAX_WAIT_MS);
+                prop_assert_eq!(final_figure(&e.text), Some(e.wait_ms), "{}", e.text);
                 if bo.hard_cap && let Some(c) = bo.max_delay_ms {
                     prop_assert!(e.wait_ms <= c);
                 }
@@ -243,7 +254,10 @@ proptest! {
     fn custom_results_are_capped_or_rejected(value in any::<f64>(), c in proptest::option::of(ms())) {
         let mut bo = Backoff::new(Strategy::Custom);
         bo.max_delay_ms = c;
-        bo.script = Some("fn get_delay(ctx) { ctx.headers[\"x-v\"].parse_float() }".into());
+        // `rand()` is drawn and ignored, so the explanation carries a draw note too.
+        bo.script = Some(
+            "fn get_delay(ctx) { let r = rand(); ctx.headers[\"x-v\"].parse_float() }".into(),
+        );
         let policy = Policy::new(profile(bo)).expect("compiles");
         let outcome = response(vec![("x-v".into(), format!("{value:?}"))]);
         let ctx = WaitContext { retry: 1, outcome: &outcome, elapsed_ms: 0, prev_wait_ms: None,
@@ -253,6 +267,7 @@ proptest! {
                 prop_assert!(value.is_finite() && value >= 0.0, "{value} accepted");
                 let cap = c.map_or(MAX_WAIT_MS, |c| c.min(MAX_WAIT_MS));
                 prop_assert_eq!(e.wait_ms, (value.ceil().min(cap as f64)) as u64);
+                prop_assert_eq!(final_figure(&e.text), Some(e.wait_ms), "{}", e.text);
             }
             WaitDecision::ScriptError { message } => {
                 prop_assert!(!(value.is_finite() && value >= 0.0), "{value} rejected: {message}");

@@ -1,167 +1,172 @@
-//! Explanation text for computed waits (DESIGN.md §2), e.g.
+//! Explanation text for computed waits (DESIGN.md §2), rendered from the steps the wait was
+//! computed with ([`super::wait_steps`]), e.g.
 //! `retry 2: exponential m=2.37 (U[0,3]) × 1000 = 2370 ms → cap 10000 → + jitter 812 (U[0,1500]) = 3182 ms`.
+//! Every figure in the text is a step's recorded value; nothing is recomputed here.
 
-use super::limits::{MAX_EXPONENT, MAX_WAIT_MS, cap_ms, num};
-use super::strategies::{Computed, FinalClamp, Steps};
-use crate::model::{Backoff, Draw, WaitExplanation};
+use super::limits::{MAX_WAIT_MS, num};
+use super::strategies::Computed;
+use super::wait_steps::Step;
+use crate::model::{Draw, Strategy, WaitExplanation};
 use std::fmt::Write;
 
 /// The full explanation value of a computed wait.
-pub(crate) fn explanation(
-    backoff: &Backoff,
-    computed: &Computed,
-    draws: Vec<Draw>,
-) -> WaitExplanation {
+pub(crate) fn explanation(computed: &Computed, draws: Vec<Draw>) -> WaitExplanation {
     WaitExplanation {
         retry: computed.retry,
-        strategy: backoff.strategy,
+        strategy: computed.strategy,
         unjittered_ms: computed.unjittered,
         draws,
         capped: computed.capped,
         wait_ms: computed.wait_ms,
-        text: format!("retry {}: {}", computed.retry, body(backoff, computed)),
+        text: format!("retry {}: {}", computed.retry, body(computed)),
     }
 }
 
-/// The text without the `retry n: ` prefix (also embedded after `→ fallback: `).
-pub(crate) fn body(backoff: &Backoff, computed: &Computed) -> String {
-    let b = backoff.base_delay_ms;
-    let w = backoff.jitter_window_ms;
-    let n = computed.retry;
+/// The text without the `retry n: ` prefix (also embedded after `→ fallback: `): the strategy's
+/// name, then each step. A max delay that did not cut, as the last step shown, reads
+/// ` → cap c (not reached) = d ms` so the text always ends in the wait.
+pub(crate) fn body(computed: &Computed) -> String {
     let mut out = String::new();
-    let doubling = |out: &mut String, raw: f64| {
-        let exponent = (i64::from(n) - 1).min(i64::from(MAX_EXPONENT));
-        let _ = write!(out, "{b} × 2^{exponent} = {} ms", num(raw));
+    let label = match computed.strategy {
+        // The multiplier and the decorrelated draw name their strategy in their own step.
+        Strategy::Exponential | Strategy::DecorrelatedJitter => "",
+        other => other.id(),
     };
-    match computed.steps {
-        Steps::Exponential {
+    out.push_str(label);
+    let mut last_shown = None;
+    for step in computed.steps.steps() {
+        if step_text(&mut out, step) {
+            last_shown = Some(*step);
+        }
+    }
+    if let Some(Step::Cap {
+        explicit: true,
+        before,
+        cap,
+        value,
+    }) = last_shown
+        && before <= cap
+    {
+        let _ = write!(out, " (not reached) = {} ms", num(value));
+    }
+    out
+}
+
+/// Appends one step's text; returns false when the step shows nothing (a 24 h stand-in cap that
+/// did not cut).
+pub(crate) fn step_text(out: &mut String, step: &Step) -> bool {
+    match *step {
+        Step::Doubling {
+            base,
+            exponent,
+            value,
+        } => {
+            let _ = write!(out, " {base} × 2^{exponent} = {} ms", num(value));
+        }
+        Step::Multiplier {
             exponent,
             high,
             m,
-            raw,
-            d,
-            jitter,
+            base,
+            product,
+            value,
         } => {
             let high = if exponent <= 52 {
                 num(high)
             } else {
                 format!("2^{exponent}−1")
             };
-            // b × m is rounded up to whole ms; the unrounded product is shown when they differ.
-            let product = b as f64 * m;
             let m = if m < 1e6 { format!("{m:.4}") } else { num(m) };
-            let _ = write!(out, "exponential m={m} (U[0,{high}]) × {b} = ");
+            let _ = write!(out, "exponential m={m} (U[0,{high}]) × {base} = ");
+            // b × m is rounded up to whole ms; the unrounded product is shown when they differ.
             if product.is_finite() && product.fract() != 0.0 && product < 1e15 {
                 // One decimal, as m has four: 0.9574 × 1000 reads 957.4, not 957.37.
                 let _ = write!(out, "{product:.1} → ");
             }
-            let _ = write!(out, "{} ms", num(raw));
-            cap_step(&mut out, backoff, raw);
-            window_step(&mut out, w, d, jitter);
+            let _ = write!(out, "{} ms", num(value));
         }
-        Steps::Proportional {
-            raw,
-            t,
+        Step::DecorrelatedDraw {
+            base,
+            prev,
+            high,
+            value,
+        } => {
+            let _ = write!(
+                out,
+                "decorrelated_jitter U[{base}, 3 × {} = {}] = {} ms",
+                num(prev),
+                num(high),
+                num(value)
+            );
+        }
+        Step::Fixed { value } => {
+            let _ = write!(out, " {} ms", num(value));
+        }
+        Step::Cap {
+            cap,
+            explicit,
+            before,
+            ..
+        } => match (explicit, before > cap) {
+            (true, true) => {
+                let _ = write!(out, " → cap {0} = {0} ms", num(cap));
+            }
+            (true, false) => {
+                let _ = write!(out, " → cap {}", num(cap));
+            }
+            (false, true) => {
+                let _ = write!(out, " → limit 24 h = {MAX_WAIT_MS} ms");
+            }
+            (false, false) => return false,
+        },
+        Step::Window {
+            window,
+            jitter,
+            value,
+        } => {
+            let _ = write!(
+                out,
+                " → + jitter {} (U[0,{window}]) = {} ms",
+                num(jitter),
+                num(value)
+            );
+        }
+        Step::Factor {
             factor,
             low,
             high,
+            value,
         } => {
-            out.push_str("exponential_proportional ");
-            doubling(&mut out, raw);
-            cap_step(&mut out, backoff, raw);
-            if high > low {
-                let _ = write!(
-                    out,
-                    " → × factor {factor:.3} (U[{},{}]) = {} ms",
-                    num(low),
-                    num(high),
-                    num((t * factor).ceil())
-                );
-            }
+            let _ = write!(
+                out,
+                " → × factor {factor:.3} (U[{},{}]) = {} ms",
+                num(low),
+                num(high),
+                num(value)
+            );
         }
-        Steps::FullJitter { raw, t, value } => {
-            out.push_str("full_jitter ");
-            doubling(&mut out, raw);
-            cap_step(&mut out, backoff, raw);
-            let _ = write!(out, " → U[0,{}] = {} ms", num(t), num(value.ceil()));
+        Step::FullDraw { high, value } => {
+            let _ = write!(out, " → U[0,{}] = {} ms", num(high), num(value));
         }
-        Steps::EqualJitter { raw, t, jitter } => {
-            out.push_str("equal_jitter ");
-            doubling(&mut out, raw);
-            cap_step(&mut out, backoff, raw);
-            let half = num(t / 2.0);
+        Step::HalfPlusJitter {
+            half,
+            jitter,
+            value,
+        } => {
+            let half = num(half);
             let _ = write!(
                 out,
                 " → {half} + jitter {} (U[0,{half}]) = {} ms",
                 num(jitter),
-                num((t / 2.0 + jitter).ceil())
+                num(value)
             );
         }
-        Steps::Decorrelated { prev, value } => {
-            let _ = write!(
-                out,
-                "decorrelated_jitter U[{b}, 3 × {} = {}] = {} ms",
-                num(prev),
-                num(3.0 * prev),
-                num(value.ceil())
-            );
-            cap_step(&mut out, backoff, value);
+        Step::HardCap { value } => {
+            let _ = write!(out, " → hard cap {0} = {0} ms", num(value));
         }
-        Steps::Fixed { d, jitter } => {
-            let _ = write!(out, "fixed {b} ms");
-            cap_step(&mut out, backoff, b as f64);
-            window_step(&mut out, w, d, jitter);
+        Step::DayLimit { value } => {
+            let _ = write!(out, " → limit 24 h = {} ms", num(value));
         }
     }
-    clamp_step(&mut out, backoff, computed.clamp);
-    if backoff.max_delay_ms.is_some()
-        && out.ends_with(&format!(" → cap {}", num(cap_ms(backoff.max_delay_ms))))
-    {
-        let _ = write!(out, " (not reached) = {} ms", num(computed.wait_ms as f64));
-    }
-    out
-}
-
-/// The additive window's step ` → + jitter j (U[0,w]) = d + j ms`; nothing when `w` is 0.
-fn window_step(out: &mut String, w: u64, d: f64, jitter: f64) {
-    if w > 0 {
-        let _ = write!(
-            out,
-            " → + jitter {} (U[0,{w}]) = {} ms",
-            num(jitter),
-            num(d + jitter)
-        );
-    }
-}
-
-/// ` → cap c` (not cut) / ` → cap c = c ms` (cut); without `c`, ` → limit 24 h = … ms` when cut.
-/// A cap not reached at the end of the text gets ` (not reached) = d ms` (see [`body`]).
-pub(crate) fn cap_step(out: &mut String, backoff: &Backoff, before: f64) {
-    let c = cap_ms(backoff.max_delay_ms);
-    if backoff.max_delay_ms.is_some() {
-        if before > c {
-            let _ = write!(out, " → cap {0} = {0} ms", num(c));
-        } else {
-            let _ = write!(out, " → cap {}", num(c));
-        }
-    } else if before > c {
-        let _ = write!(out, " → limit 24 h = {MAX_WAIT_MS} ms");
-    }
-}
-
-/// The final clamp's text: ` → hard cap c = c ms` or ` → limit 24 h = 86400000 ms`.
-pub(crate) fn clamp_step(out: &mut String, backoff: &Backoff, clamp: FinalClamp) {
-    match clamp {
-        FinalClamp::None => {}
-        FinalClamp::HardCap => {
-            let _ = write!(
-                out,
-                " → hard cap {0} = {0} ms",
-                num(cap_ms(backoff.max_delay_ms))
-            );
-        }
-        FinalClamp::Day => {
-            let _ = write!(out, " → limit 24 h = {MAX_WAIT_MS} ms");
-        }
-    }
+    true
 }

@@ -39,7 +39,10 @@ mod script;
 mod simulate;
 mod strategies;
 mod triage;
+mod wait_steps;
 
+#[cfg(test)]
+mod explain_props;
 #[cfg(test)]
 mod tests;
 
@@ -200,7 +203,7 @@ impl Policy {
             _ => {
                 let mut draws = draws::Recording::new(rng);
                 match strategies::compute(backoff, ctx.retry, ctx.prev_wait_ms, &mut draws) {
-                    Some(c) => WaitDecision::Wait(explain::explanation(backoff, &c, draws.draws)),
+                    Some(c) => WaitDecision::Wait(explain::explanation(&c, draws.draws)),
                     None => WaitDecision::Stop {
                         reason: format!("strategy `{}` is not computed", backoff.strategy.id()),
                     },

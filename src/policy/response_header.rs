@@ -5,7 +5,7 @@ use super::draws::{Draws, Recording};
 use super::explain;
 use super::limits::{MAX_WAIT_MS, cap_ms, num, secs};
 use super::retry_after::{HeaderDelay, parse_delay, reference_unix_ms};
-use super::strategies::{FinalClamp, compute, final_clamp};
+use super::strategies::{compute, final_clamp};
 use super::{PolicyRng, WaitContext, WaitDecision};
 use crate::model::{AttemptOutcome, Backoff, Combine, OnExceedMax, Strategy, WaitExplanation};
 use std::fmt::Write;
@@ -75,15 +75,17 @@ pub(crate) fn wait(backoff: &Backoff, ctx: &WaitContext<'_>, rng: &mut PolicyRng
                 "retry {}: {} → fallback: {}",
                 ctx.retry,
                 notes.join("; "),
-                explain::body(fb, &computed)
+                explain::body(&computed)
             );
-            explain::clamp_step(&mut text, backoff, clamp);
+            if let Some(step) = &clamp {
+                explain::step_text(&mut text, step);
+            }
             WaitDecision::Wait(WaitExplanation {
                 retry: ctx.retry,
                 strategy: Strategy::ResponseHeader,
                 unjittered_ms: computed.unjittered,
                 draws: draws.draws,
-                capped: computed.capped || clamp == FinalClamp::HardCap,
+                capped: computed.capped || clamp.is_some_and(|s| s.cut()),
                 wait_ms: super::limits::ceil_ms(value),
                 text,
             })
@@ -174,7 +176,7 @@ fn with_header(
         let _ = write!(
             text,
             "; fallback: {}; max → {} ms",
-            explain::body(fb, &computed),
+            explain::body(&computed),
             delay.max(computed.wait_ms)
         );
         delay = delay.max(computed.wait_ms);
@@ -194,13 +196,15 @@ fn with_header(
         );
     }
     let (value, clamp) = final_clamp(backoff, total);
-    explain::clamp_step(&mut text, backoff, clamp);
+    if let Some(step) = &clamp {
+        explain::step_text(&mut text, step);
+    }
     WaitDecision::Wait(WaitExplanation {
         retry: ctx.retry,
         strategy: Strategy::ResponseHeader,
         unjittered_ms: unjittered,
         draws: draws.draws,
-        capped: capped || clamp == FinalClamp::HardCap,
+        capped: capped || clamp.is_some_and(|s| s.cut()),
         wait_ms: super::limits::ceil_ms(value),
         text,
     })

@@ -270,9 +270,6 @@ fn interpret(backoff: &Backoff, retry: u32, value: &Dynamic, draws: Vec<Draw>) -
     }
     let c = cap_ms(backoff.max_delay_ms);
     let mut text = format!("retry {retry}: custom get_delay(ctx) = {}", num(ms));
-    for d in &draws {
-        text.push_str(&format!(" (rand() = {:.3})", d.value));
-    }
     let capped = ms.ceil() > c;
     let value = ms.ceil().min(c);
     if capped {
@@ -285,6 +282,10 @@ fn interpret(backoff: &Backoff, retry: u32, value: &Dynamic, draws: Vec<Draw>) -
         text.push_str(&format!(" → {} ms", num(value)));
     } else {
         text.push_str(" ms");
+    }
+    // The script's draws go last, so the text's last figure in ms is the wait.
+    for d in &draws {
+        text.push_str(&format!(" (rand() = {:.3})", d.value));
     }
     WaitDecision::Wait(WaitExplanation {
         retry,

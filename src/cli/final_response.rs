@@ -198,6 +198,7 @@ mod tests {
             AttemptOutcome::Error(NetError {
                 kind: ErrorKind::Connect,
                 message: "refused".into(),
+                dns: None,
             }),
         );
         let err = f.save(&path).expect_err("no response");

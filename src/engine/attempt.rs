@@ -112,6 +112,7 @@ fn total_timeout(total: TotalLimit) -> NetError {
         } else {
             format!("attempt exceeded the total timeout of {limit} ms")
         },
+        dns: None,
     }
 }
 
@@ -130,6 +131,7 @@ async fn exchange(
             let addrs = looked_up.map_err(|f| NetError {
                 kind: ErrorKind::Dns,
                 message: f.message,
+                dns: Some(f.cause),
             })?;
             client.resolver.pin(host, addrs);
         }
@@ -151,6 +153,7 @@ async fn exchange(
                     "invalid redirect location `{raw}` ({e}) from {}",
                     progress.current.url
                 ),
+                dns: None,
             })?;
             progress.hops.push(Hop {
                 method: progress.current.method.to_string(),
@@ -165,6 +168,7 @@ async fn exchange(
                         "too many redirects: more than {} hops; raise max_redirects or fix the redirect chain ending at {to}",
                         rules.max_redirects
                     ),
+                    dns: None,
                 });
             }
             progress.current = progress.current.redirected(status, to);

@@ -38,9 +38,14 @@ pub(crate) fn classify(
 ) -> NetError {
     let chain = chain(err);
     let kind = kind_of(err, &chain, phase);
+    let dns = chain
+        .iter()
+        .find_map(|e| e.downcast_ref::<ResolveFailure>())
+        .map(|f| f.cause);
     NetError {
         kind,
         message: readable(err, &chain, kind, read_timeout),
+        dns,
     }
 }
 

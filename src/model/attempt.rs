@@ -88,6 +88,44 @@ pub struct NetError {
     pub kind: ErrorKind,
     /// Human-readable message from the HTTP stack, lowercase.
     pub message: String,
+    /// For a `dns` error: what the resolver said, from its error code (never from the message,
+    /// which names the host). `None` for other kinds and for records made before it existed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dns: Option<DnsFailure>,
+}
+
+impl NetError {
+    /// An error of `kind` with `message` (no resolver cause).
+    pub fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
+        Self {
+            kind,
+            message: message.into(),
+            dns: None,
+        }
+    }
+}
+
+/// Why a name lookup failed, from the resolver's error code (`getaddrinfo`'s `EAI_*`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DnsFailure {
+    /// The name does not exist (`EAI_NONAME`, NXDOMAIN): a retry cannot help.
+    NoSuchName,
+    /// The name exists but has no addresses (`EAI_NODATA`, or a lookup that returned none).
+    NoAddresses,
+    /// A temporary failure (`EAI_AGAIN`, SERVFAIL, no server reachable): worth a retry.
+    Temporary,
+    /// No answer within the resolve timeout.
+    Timeout,
+    /// Anything else the resolver reported (`EAI_FAIL`, system errors).
+    Other,
+}
+
+impl DnsFailure {
+    /// Whether retrying the lookup cannot succeed soon (the name or its addresses are missing).
+    pub fn is_permanent(self) -> bool {
+        matches!(self, DnsFailure::NoSuchName | DnsFailure::NoAddresses)
+    }
 }
 
 /// Up to the preview cap of a body, plus its full size.

@@ -17,7 +17,8 @@ mod status_set;
 mod variables;
 
 pub use attempt::{
-    AttemptOutcome, BodyPreview, ErrorKind, Hop, NetError, ResponseSummary, Timings, Verdict,
+    AttemptOutcome, BodyPreview, DnsFailure, ErrorKind, Hop, NetError, ResponseSummary, Timings,
+    Verdict,
 };
 pub use auth::{AuthDraft, AuthKind};
 pub use environment::{ENVIRONMENT_FORMAT, Environment, Variable};

@@ -20,7 +20,7 @@
 //! # }
 //! // equal_jitter (AWS blog): t = min(c, b·2^(n−1)); wait = t/2 + U[0, t/2]
 //! let policy = Policy::new(profile(Backoff::new(Strategy::EqualJitter))).unwrap();
-//! let outcome = AttemptOutcome::Error(NetError { kind: ErrorKind::Connect, message: "refused".into() });
+//! let outcome = AttemptOutcome::Error(NetError::new(ErrorKind::Connect, "refused"));
 //! let ctx = WaitContext { retry: 3, outcome: &outcome, elapsed_ms: 0, prev_wait_ms: None,
 //!                         time_left_ms: None, now_unix_ms: 0 };
 //! let WaitDecision::Wait(e) = policy.next_wait(&ctx, &mut rng_from_seed(1)) else { panic!() };
@@ -58,7 +58,7 @@ pub use simulate::{
     SIMULATE_EXACT_MAX, SIMULATE_MAX_RETRIES, sample_wait_ms, simulate, simulate_with,
     unreached_reason,
 };
-pub use triage::{is_idempotent, is_nonexistent_name};
+pub use triage::is_idempotent;
 
 use crate::model::{AttemptOutcome, RetryProfile, Strategy, Verdict, WaitExplanation};
 use rand::SeedableRng;
@@ -176,10 +176,10 @@ impl Policy {
     /// opt-in only for errors before any byte was sent (`dns`, `connect`, `connect_timeout`,
     /// `tls`) and 429; otherwise it needs `retry_on.non_idempotent` or an Idempotency-Key.
     ///
-    /// **`dns` decision:** a `dns` error is retried only when `dns` is in `retry_on.errors` *and* its
-    /// message does not say the name does not exist (NXDOMAIN, "not known", "no such host",
-    /// "Name or service not known", …, see [`is_nonexistent_name`]); such an error stops with
-    /// `host name does not exist`, as DESIGN.md §4 asks ("reported as such and not retried").
+    /// **`dns` decision:** a `dns` error is retried only when `dns` is in `retry_on.errors` *and*
+    /// the resolver's error code did not say the name does not exist or has no addresses
+    /// ([`crate::model::DnsFailure::is_permanent`]); such an error stops with `host name does not
+    /// exist`, as DESIGN.md §4 asks ("reported as such and not retried").
     pub fn triage(
         &self,
         method: &str,

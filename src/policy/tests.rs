@@ -359,6 +359,7 @@ fn extreme_parameters_never_panic_or_overflow() {
     let outcome = AttemptOutcome::Error(NetError {
         kind: ErrorKind::Connect,
         message: "refused".into(),
+        dns: None,
     });
     for strategy in computed_strategies() {
         for b in [0, 1, u64::MAX] {
@@ -493,6 +494,7 @@ fn response_header_unusable_or_missing_falls_back() {
     let err = AttemptOutcome::Error(NetError {
         kind: ErrorKind::Reset,
         message: "reset".into(),
+        dns: None,
     });
     assert!(wait(&policy, &ctx(1, &err), &mut rng_from_seed(5)).wait_ms <= 1000);
     // No fallback: stop, saying why.
@@ -706,6 +708,7 @@ fn script_values_and_stop() {
     let net = AttemptOutcome::Error(NetError {
         kind: ErrorKind::Timeout,
         message: "t".into(),
+        dns: None,
     });
     assert_eq!(
         ok_outcome(

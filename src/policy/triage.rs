@@ -4,7 +4,9 @@
 //! Retries left and the deadline are the engine's business; this only says whether the outcome
 //! itself is eligible for a retry.
 
-use crate::model::{AttemptOutcome, ErrorKind, NetError, OtherStatusAction, RetryProfile, Verdict};
+use crate::model::{
+    AttemptOutcome, DnsFailure, ErrorKind, NetError, OtherStatusAction, RetryProfile, Verdict,
+};
 
 /// The text of the non-idempotent stop, after `not retried: ` and the method.
 const NOT_IDEMPOTENT: &str = "is not idempotent (set non_idempotent or send an Idempotency-Key)";
@@ -17,23 +19,6 @@ pub fn is_idempotent(method: &str) -> bool {
     ["GET", "HEAD", "OPTIONS", "TRACE", "PUT", "DELETE"].contains(&method)
 }
 
-/// Whether a `dns` error message says the name does not exist (NXDOMAIN) rather than that
-/// resolution failed for a possibly temporary reason.
-pub fn is_nonexistent_name(message: &str) -> bool {
-    let m = message.to_ascii_lowercase();
-    [
-        "nxdomain",
-        "not known",
-        "no such host",
-        "name or service not known",
-        "nodename nor servname provided",
-        "no address associated with hostname",
-        "does not exist",
-    ]
-    .iter()
-    .any(|p| m.contains(p))
-}
-
 /// Triage per DESIGN.md §4.
 ///
 /// 1. A response whose status is in `success_status` → [`Verdict::Success`].
@@ -42,10 +27,11 @@ pub fn is_nonexistent_name(message: &str) -> bool {
 /// 3. A network error whose kind is in `retry_on.errors` is a trigger, else it stops.
 ///    **Decision on `dns`:** DESIGN.md says a name that does not exist is "reported as such and
 ///    not retried by default". We implement that as: a `dns` error is retried only when `dns` is in
-///    `retry_on.errors` *and* its message does not say the name does not exist (NXDOMAIN,
-///    "not known", "no such host", "name or service not known", …, see [`is_nonexistent_name`]);
-///    such an error stops with the reason `host name does not exist`, whatever the profile says,
-///    because retrying cannot make a missing name appear within a retry budget.
+///    `retry_on.errors` *and* the resolver's error code did not say the name does not exist
+///    (`EAI_NONAME`, [`DnsFailure::NoSuchName`]) or has no addresses ([`DnsFailure::NoAddresses`]);
+///    such an error stops with the reason `host name does not exist` / `host name has no
+///    addresses`, whatever the profile says, because retrying cannot make a missing name appear
+///    within a retry budget. The message (which names the host) is never read.
 /// 4. The method gate: a non-idempotent method (anything but GET HEAD OPTIONS TRACE PUT DELETE)
 ///    is retried without opt-in only when the request provably was not processed — an error kind
 ///    with [`ErrorKind::before_request_sent`] or status 429. Otherwise it needs
@@ -101,8 +87,14 @@ fn error_trigger(profile: &RetryProfile, e: &NetError) -> Result<String, Verdict
     if !profile.retry_on.errors.contains(&e.kind) {
         return Err(stop(format!("{} error is not retryable", e.kind)));
     }
-    if e.kind == ErrorKind::Dns && is_nonexistent_name(&e.message) {
-        return Err(stop("host name does not exist".to_owned()));
+    match e.dns {
+        Some(DnsFailure::NoSuchName) if e.kind == ErrorKind::Dns => {
+            return Err(stop("host name does not exist".to_owned()));
+        }
+        Some(DnsFailure::NoAddresses) if e.kind == ErrorKind::Dns => {
+            return Err(stop("host name has no addresses".to_owned()));
+        }
+        _ => {}
     }
     Ok(format!("{} error is retryable", e.kind))
 }
@@ -147,6 +139,15 @@ mod tests {
         AttemptOutcome::Error(NetError {
             kind,
             message: message.into(),
+            dns: None,
+        })
+    }
+
+    fn dns_error(cause: DnsFailure, message: &str) -> AttemptOutcome {
+        AttemptOutcome::Error(NetError {
+            kind: ErrorKind::Dns,
+            message: message.into(),
+            dns: Some(cause),
         })
     }
 
@@ -265,14 +266,17 @@ mod tests {
             (
                 "GET",
                 false,
-                error(ErrorKind::Dns, "temporary failure in name resolution"),
+                dns_error(
+                    DnsFailure::Temporary,
+                    "temporary failure in name resolution",
+                ),
                 retry("dns error is retryable"),
             ),
             (
                 "GET",
                 false,
-                error(
-                    ErrorKind::Dns,
+                dns_error(
+                    DnsFailure::NoSuchName,
                     "failed to lookup address information: Name or service not known",
                 ),
                 stopped("host name does not exist"),
@@ -280,14 +284,28 @@ mod tests {
             (
                 "GET",
                 false,
-                error(ErrorKind::Dns, "no such host"),
-                stopped("host name does not exist"),
+                dns_error(DnsFailure::NoAddresses, "the name has no addresses"),
+                stopped("host name has no addresses"),
+            ),
+            // The review's case: the message names a host that reads like a verdict; only the
+            // resolver's code counts, so a temporary failure is retried.
+            (
+                "GET",
+                false,
+                dns_error(
+                    DnsFailure::Temporary,
+                    "dns lookup of nxdomain-api.example failed: temporary failure in name resolution",
+                ),
+                retry("dns error is retryable"),
             ),
             (
                 "GET",
                 false,
-                error(ErrorKind::Dns, "NXDOMAIN"),
-                stopped("host name does not exist"),
+                dns_error(
+                    DnsFailure::Timeout,
+                    "dns lookup of no-such-host.does-not-exist.example failed: no answer",
+                ),
+                retry("dns error is retryable"),
             ),
         ];
         for (method, key, outcome, want) in cases {

@@ -297,6 +297,7 @@ fn dry_run(profile: &RetryProfile, policy: &Policy, issues: &mut Vec<ProfileIssu
     let refused = AttemptOutcome::Error(NetError {
         kind: ErrorKind::Connect,
         message: "connection refused (dry run)".into(),
+        dns: None,
     });
     let paths = [
         (&throttled, "a 429 response and Retry-After: 1"),

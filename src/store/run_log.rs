@@ -205,6 +205,7 @@ mod tests {
             outcome: AttemptOutcome::Error(NetError {
                 kind: ErrorKind::Connect,
                 message: "connection refused".into(),
+                dns: None,
             }),
             hops: Vec::new(),
             timings: Timings {

@@ -183,6 +183,7 @@ pub fn net_error(kind: ErrorKind, message: &str) -> AttemptOutcome {
     AttemptOutcome::Error(NetError {
         kind,
         message: message.to_owned(),
+        dns: None,
     })
 }
 

@@ -236,9 +236,37 @@ proptest! {
     }
 
     #[test]
-    fn delay_parsing_never_panics(raw in any::<String>(), now in any::<i64>()) {
-        for unit in [HeaderUnit::Seconds, HeaderUnit::Milliseconds, HeaderUnit::UnixTimestamp,
-                     HeaderUnit::HttpDate, HeaderUnit::RatelimitT] {
+    fn delay_parsing_accepts_only_its_forms(
+        raw in prop_oneof![
+            any::<String>(),
+            "[ ]?[0-9]{1,22}(\\.[0-9]{0,4})?[ ]?",
+            "[+-]?[0-9]{1,5}(e[0-9])?",
+        ],
+        now in 0i64..4_102_444_800_000,
+    ) {
+        let value = raw.trim();
+        let decimal = !value.is_empty()
+            && value.chars().all(|c| c.is_ascii_digit() || c == '.')
+            && value.matches('.').count() <= 1
+            && !value.starts_with('.')
+            && !value.ends_with('.');
+        let date = httpdate::parse_http_date(value).is_ok();
+        // Milliseconds: a plain decimal and nothing else, whole ms exactly.
+        let ms = parse_delay(&raw, HeaderUnit::Milliseconds, now);
+        prop_assert_eq!(ms.is_some(), decimal, "{:?} as ms: {:?}", raw, ms);
+        if let (Some(d), Ok(whole)) = (ms, value.parse::<u64>()) {
+            prop_assert_eq!(d.ms, whole);
+        }
+        // Seconds: a decimal (×1000) or, per RFC 9110, an HTTP-date.
+        let secs = parse_delay(&raw, HeaderUnit::Seconds, now);
+        prop_assert_eq!(secs.is_some(), decimal || date, "{:?} as seconds: {:?}", raw, secs);
+        if let (Some(d), Ok(whole)) = (secs, value.parse::<u64>()) {
+            prop_assert_eq!(d.ms, whole.saturating_mul(1000));
+        }
+        // HTTP-date only: never a bare number.
+        let at = parse_delay(&raw, HeaderUnit::HttpDate, now);
+        prop_assert_eq!(at.is_some(), date, "{:?} as a date: {:?}", raw, at);
+        for unit in [HeaderUnit::UnixTimestamp, HeaderUnit::RatelimitT] {
             let _ = parse_delay(&raw, unit, now);
         }
     }

@@ -621,6 +621,32 @@ fn idle_workbench_does_not_repaint_continuously() {
     h.run();
     let steps = h.run();
     assert!(steps <= 2, "idle frames settle at once, ran {steps}");
+    // `run` only waits out immediate repaints; a `request_repaint_after` loop would still wake
+    // the window every few ms. Follow the repaint delays over a stretch of idle time, as the
+    // event loop would: an idle window asks for no frame at all.
+    let mut frames = 0;
+    let mut idle_ms = 0u128;
+    while idle_ms < 60_000 {
+        let delay = h
+            .output()
+            .viewport_output
+            .get(&egui::ViewportId::ROOT)
+            .map_or(Duration::MAX, |v| v.repaint_delay);
+        if delay == Duration::MAX {
+            break;
+        }
+        idle_ms += delay.as_millis().max(1);
+        frames += 1;
+        h.step();
+        assert!(
+            frames < 100,
+            "an idle window keeps scheduling frames ({delay:?} apart)"
+        );
+    }
+    assert_eq!(
+        frames, 0,
+        "idle window scheduled {frames} frames in {idle_ms} ms"
+    );
 }
 
 /// A workbench with the default profile duplicated and switched to `custom` with `script`.
@@ -757,13 +783,26 @@ fn live_escape_cancels_a_run_mid_wait() {
             .is_empty()),
         "run is active"
     );
-    std::thread::sleep(Duration::from_millis(300));
-    h.step();
+    // Mid-wait for real: the engine has scheduled the 10 s wait after attempt 1.
+    assert!(
+        wait_until(h, Duration::from_secs(5), |h| {
+            h.state().runs.active_runs().first().is_some_and(|id| {
+                h.state()
+                    .runs
+                    .timeline(*id)
+                    .is_some_and(|t| t.current_wait().is_some())
+            })
+        }),
+        "the run reaches its wait"
+    );
+    let run_id = h.state().runs.active_runs()[0];
     let t = Instant::now();
     h.key_press(Key::Escape);
     let ended = wait_until(h, Duration::from_secs(3), |h| {
         h.state().runs.active_runs().is_empty()
     });
+    let attempts = h.state().runs.timeline(run_id).map(|t| t.attempts().len());
+    assert_eq!(attempts, Some(1), "nothing is sent after the cancel");
     assert!(
         ended,
         "cancel ends the run at once, not after the 10 s wait"

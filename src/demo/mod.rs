@@ -44,6 +44,7 @@ pub struct DemoServer {
     addr: SocketAddr,
     state: Arc<DemoState>,
     shutdown: CancellationToken,
+    accepting: Option<tokio::task::JoinHandle<()>>,
 }
 
 impl DemoServer {
@@ -56,7 +57,7 @@ impl DemoServer {
         let addr = listener.local_addr()?;
         let state = Arc::new(DemoState::new());
         let shutdown = CancellationToken::new();
-        tokio::spawn(connection::accept_loop(
+        let accepting = tokio::spawn(connection::accept_loop(
             listener,
             routes::router(Arc::clone(&state)),
             Arc::clone(&state),
@@ -66,6 +67,7 @@ impl DemoServer {
             addr,
             state,
             shutdown,
+            accepting: Some(accepting),
         })
     }
 
@@ -93,6 +95,18 @@ impl DemoServer {
     /// Empties the log and every hit counter (as `/log/clear` does).
     pub fn clear(&self) {
         self.state.clear();
+    }
+}
+
+impl DemoServer {
+    /// Shuts the server down and returns once its listener is closed (dropping it only starts
+    /// the shutdown). Open connections close as their tasks see the signal.
+    pub async fn stop(mut self) {
+        self.shutdown.cancel();
+        if let Some(accepting) = self.accepting.take() {
+            // A panicked accept loop has closed its listener as well.
+            let _ = accepting.await;
+        }
     }
 }
 

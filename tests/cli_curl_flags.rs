@@ -2,6 +2,7 @@
 //! against the demo server started in this test process (loopback only).
 
 mod demo_support;
+mod fault_support;
 
 use assert_cmd::Command;
 use demo_support::Demo;
@@ -301,61 +302,13 @@ fn text_only_flags_are_refused_with_json() {
     assert!(stderr.contains("-o - is not supported"), "{stderr}");
 }
 
-/// A TLS server on 127.0.0.1 with a fresh self-signed certificate, answering every request
-/// with `200 ok` on its own thread (the test process ends it). Returns the port.
-fn self_signed_tls_server() -> u16 {
-    use rustls::pki_types::{CertificateDer, PrivatePkcs8KeyDer};
-    use std::io::Read;
-    use std::sync::Arc;
-    let certified = rcgen::generate_simple_self_signed(vec!["127.0.0.1".to_owned()])
-        .expect("self-signed certificate");
-    let cert: CertificateDer<'static> = certified.cert.der().clone();
-    let key = PrivatePkcs8KeyDer::from(certified.signing_key.serialize_der());
-    let provider = Arc::new(rustls::crypto::aws_lc_rs::default_provider());
-    let config = Arc::new(
-        rustls::ServerConfig::builder_with_provider(provider)
-            .with_safe_default_protocol_versions()
-            .expect("protocol versions")
-            .with_no_client_auth()
-            .with_single_cert(vec![cert], key.into())
-            .expect("server config"),
-    );
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("binds");
-    let port = listener.local_addr().expect("addr").port();
-    std::thread::Builder::new()
-        .name("tls-test-server".into())
-        .spawn(move || {
-            for stream in listener.incoming().flatten() {
-                let Ok(conn) = rustls::ServerConnection::new(Arc::clone(&config)) else {
-                    continue;
-                };
-                let mut tls = rustls::StreamOwned::new(conn, stream);
-                let mut request = Vec::new();
-                let mut buf = [0u8; 1024];
-                // A client that refuses the certificate ends the handshake: read fails.
-                while !request.windows(4).any(|w| w == b"\r\n\r\n") {
-                    match tls.read(&mut buf) {
-                        Ok(n) if n > 0 => request.extend_from_slice(&buf[..n]),
-                        _ => break,
-                    }
-                }
-                if request.ends_with(b"\r\n\r\n") {
-                    let _ = tls.write_all(
-                        b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok",
-                    );
-                    tls.conn.send_close_notify();
-                    let _ = tls.flush();
-                }
-            }
-        })
-        .expect("server thread");
-    port
-}
-
 #[test]
 fn insecure_accepts_a_self_signed_certificate_that_is_refused_without_it() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let url = format!("https://127.0.0.1:{}/", self_signed_tls_server());
+    let url = format!(
+        "https://127.0.0.1:{}/",
+        fault_support::tls_server(fault_support::Cert::SelfSigned)
+    );
     let (stdout, _) = output(run(&dir).arg(&url), 1);
     assert!(
         stdout.contains("  tls error ("),

@@ -55,6 +55,7 @@ fn events(finished: bool) -> Vec<RunEvent> {
             method: "GET".into(),
             url: url.clone(),
             started_at: at("2026-12-01T10:00:00.000+01:00"),
+            tls_unverified: false,
         },
         RunEvent::AttemptStarted {
             run_id: 1,

@@ -2,7 +2,9 @@
 //!
 //! A pure fold over [`RunEvent`]s returning the text to print, so it is tested without a run.
 
-use crate::model::{AttemptOutcome, OutcomeKind, RunEvent, RunOutcome, Verdict};
+use crate::model::{
+    AttemptOutcome, OutcomeKind, RunEvent, RunOutcome, TLS_UNVERIFIED_NOTE, Verdict,
+};
 use chrono::{DateTime, FixedOffset};
 use std::collections::HashMap;
 
@@ -36,12 +38,17 @@ impl TextTimeline {
                 profile,
                 method,
                 url,
+                tls_unverified,
                 ..
             } => {
                 self.seed = Some(*seed);
                 out.push_str(&format!(
                     "{method} {url}  profile \"{profile}\"  seed {seed}\n"
                 ));
+                if *tls_unverified {
+                    out.push_str(TLS_UNVERIFIED_NOTE);
+                    out.push('\n');
+                }
             }
             RunEvent::AttemptStarted {
                 attempt,
@@ -229,6 +236,7 @@ mod tests {
                 method: "GET".into(),
                 url: "http://127.0.0.1:1/x".into(),
                 started_at: at(),
+                tls_unverified: false,
             },
             RunEvent::AttemptStarted {
                 run_id: 1,

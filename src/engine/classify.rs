@@ -87,8 +87,35 @@ fn readable(
             Some(limit) => format!("read timed out after {} ms", limit.as_millis()),
             None => format!("timed out ({})", message(chain)),
         },
+        ErrorKind::Tls => match chain.iter().find_map(|e| certificate_problem(*e)) {
+            Some(problem) => format!("{problem} ({})", message(chain)),
+            None => message(chain),
+        },
         _ => message(chain),
     }
+}
+
+/// A plain sentence for a certificate the client refused, naming what to do about it.
+fn certificate_problem(e: &(dyn Error + 'static)) -> Option<&'static str> {
+    use rustls::CertificateError as C;
+    let rustls::Error::InvalidCertificate(cert) = e.downcast_ref::<rustls::Error>()? else {
+        return None;
+    };
+    Some(match cert {
+        C::UnknownIssuer => {
+            "the server's certificate is not signed by a trusted authority (self-signed or a \
+             private CA); turn TLS verification off (-k) only if you trust this server"
+        }
+        C::Expired | C::ExpiredContext { .. } => "the server's certificate has expired",
+        C::NotValidYet | C::NotValidYetContext { .. } => {
+            "the server's certificate is not valid yet"
+        }
+        C::NotValidForName | C::NotValidForNameContext { .. } => {
+            "the server's certificate is not valid for this host name"
+        }
+        C::Revoked => "the server's certificate was revoked",
+        _ => return None,
+    })
 }
 
 /// `err` and every error behind it, including the payload of each `io::Error`.

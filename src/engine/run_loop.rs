@@ -145,6 +145,7 @@ async fn drive(
             method,
             url,
             started_at: now_local(),
+            tls_unverified: !spec.verify_tls,
         })
         .await?;
     let Ready {

@@ -77,6 +77,10 @@ pub struct RunOutcome {
     pub last_status: Option<u16>,
 }
 
+/// What every view of a run with `tls_unverified` says (CLI timeline, window banner, log).
+pub const TLS_UNVERIFIED_NOTE: &str = "TLS verification is off: certificates are not checked, \
+     so this run cannot tell the real server from an impostor";
+
 /// Everything that happens in a run, in order. Every variant carries `run_id`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "event", rename_all = "snake_case")]
@@ -95,6 +99,10 @@ pub enum RunEvent {
         url: String,
         /// Wall-clock start with local offset.
         started_at: DateTime<FixedOffset>,
+        /// True when TLS certificates are not verified in this run (`-k`, "Verify TLS" off):
+        /// every view of the run says so.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        tls_unverified: bool,
     },
     /// Sent when attempt `attempt` begins (before DNS/connect).
     AttemptStarted {

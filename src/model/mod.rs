@@ -22,7 +22,9 @@ pub use attempt::{
 };
 pub use auth::{AuthDraft, AuthKind};
 pub use environment::{ENVIRONMENT_FORMAT, Environment, Variable};
-pub use event::{Draw, OutcomeKind, RunEvent, RunId, RunOutcome, WaitExplanation};
+pub use event::{
+    Draw, OutcomeKind, RunEvent, RunId, RunOutcome, TLS_UNVERIFIED_NOTE, WaitExplanation,
+};
 pub use profile::{
     Backoff, Combine, DelayHeader, HeaderUnit, OnExceedMax, OtherStatusAction, PROFILE_FORMAT,
     ProfileTimeouts, RetryOn, RetryProfile, Strategy,

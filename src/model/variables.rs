@@ -458,6 +458,7 @@ mod tests {
             url: "http://h/?t=s3cr3t-value".into(),
             started_at: chrono::DateTime::parse_from_rfc3339("2026-12-01T10:00:00+01:00")
                 .expect("valid date"),
+            tls_unverified: false,
         };
         let masked = mask_event_secrets(event.clone(), &secrets);
         let RunEvent::RunStarted { url, .. } = masked else {

@@ -16,6 +16,7 @@ pub fn replay_events(stored: &StoredRun, run_id: RunId) -> Vec<RunEvent> {
         method: run.method.clone(),
         url: run.url.clone(),
         started_at: run.started_at,
+        tls_unverified: !run.request.verify_tls,
     }];
     for a in &stored.attempts {
         events.push(RunEvent::AttemptStarted {

@@ -83,4 +83,10 @@ pub fn show(
             .truncate(),
         );
     }
+    if timeline.tls_unverified() {
+        ui.colored_label(
+            ui.visuals().warn_fg_color,
+            crate::model::TLS_UNVERIFIED_NOTE,
+        );
+    }
 }

@@ -35,6 +35,7 @@ impl EventScript {
             method: method.to_owned(),
             url: url.to_owned(),
             started_at,
+            tls_unverified: false,
         };
         EventScript {
             run_id,

@@ -20,6 +20,7 @@ pub fn timeline_events(timeline: &Timeline) -> Vec<RunEvent> {
             method: timeline.method().to_owned(),
             url: timeline.url().to_owned(),
             started_at: *started_at,
+            tls_unverified: timeline.tls_unverified(),
         });
     }
     for row in timeline.attempts() {

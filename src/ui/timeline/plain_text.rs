@@ -33,6 +33,9 @@ impl Timeline {
                 format_date_time(started)
             );
         }
+        if self.tls_unverified() {
+            let _ = writeln!(out, "{}", crate::model::TLS_UNVERIFIED_NOTE);
+        }
         for row in self.attempts() {
             let mut line = format!("#{}  {}", row.number, format_clock(&row.started_at));
             if let Some(d) = row.duration_ms() {

@@ -46,6 +46,7 @@ pub struct Timeline {
     method: String,
     url: String,
     started_at: Option<DateTime<FixedOffset>>,
+    tls_unverified: bool,
     attempts: Vec<AttemptRow>,
     finished: Option<FinishedRun>,
     /// Latest (monotonic ms since run start, when received) pair: maps `Instant`s to run time.
@@ -63,6 +64,7 @@ impl Timeline {
             method: String::new(),
             url: String::new(),
             started_at: None,
+            tls_unverified: false,
             attempts: Vec::new(),
             finished: None,
             anchor: None,
@@ -82,8 +84,10 @@ impl Timeline {
                 method,
                 url,
                 started_at,
+                tls_unverified,
                 ..
             } => {
+                self.tls_unverified = *tls_unverified;
                 self.seed = Some(*seed);
                 self.profile.clone_from(profile);
                 self.method.clone_from(method);
@@ -235,6 +239,11 @@ impl Timeline {
     /// Replaces the tab title.
     pub fn set_title(&mut self, title: impl Into<String>) {
         self.title = title.into();
+    }
+
+    /// Whether TLS certificates were not verified in this run.
+    pub fn tls_unverified(&self) -> bool {
+        self.tls_unverified
     }
 
     /// RNG seed, once `RunStarted` arrived.

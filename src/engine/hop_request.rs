@@ -204,16 +204,7 @@ fn parse_url(spec: &RequestSpec) -> Result<Url, SpecError> {
         url: shortened(&crate::model::secrets::mask_url(&spec.url)),
         reason,
     };
-    if raw.is_empty() {
-        return Err(bad("the url is empty".into()));
-    }
-    let mut url = Url::parse(raw).map_err(|e| bad(e.to_string().to_lowercase()))?;
-    if url.scheme() != "http" && url.scheme() != "https" {
-        return Err(bad(format!("scheme `{}` is not supported", url.scheme())));
-    }
-    if url.host_str().is_none_or(str::is_empty) {
-        return Err(bad("the url has no host".into()));
-    }
+    let mut url = crate::model::url_rule::parse_http_url(raw).map_err(bad)?;
     let rows: Vec<_> = spec.query.iter().filter(|q| q.enabled).collect();
     if !rows.is_empty() {
         let mut pairs = url.query_pairs_mut();
@@ -221,14 +212,9 @@ fn parse_url(spec: &RequestSpec) -> Result<Url, SpecError> {
             pairs.append_pair(&row.name, &row.value);
         }
     }
-    // What reqwest does before sending: a URL that is no valid HTTP URI (e.g. longer than
+    // Again with the query rows appended: a URL that is no valid HTTP URI (e.g. longer than
     // 65,534 bytes) would fail every attempt.
-    hyper::Uri::try_from(url.as_str()).map_err(|e| {
-        bad(format!(
-            "not a valid http uri ({})",
-            e.to_string().to_lowercase()
-        ))
-    })?;
+    crate::model::url_rule::check_http_uri(&url).map_err(bad)?;
     Ok(url)
 }
 

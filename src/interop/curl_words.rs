@@ -20,9 +20,15 @@ pub fn split_words(command: &str) -> Result<Vec<String>, CurlError> {
     })
 }
 
-/// Whether `command` was copied for Windows cmd: a line ending in `^`, or `^"` quoting.
+/// Whether `command` was copied for Windows cmd: a line ending in `^`, or `^"` quoting, seen
+/// before any single quote. cmd copies never quote with `'` (Chrome's start `curl ^"https…`),
+/// while a POSIX command may hold `^"` inside a single-quoted value (`-d '^"'`).
 fn is_cmd_style(command: &str) -> bool {
-    command.contains("^\n") || command.contains("^\r\n") || command.contains("^\"")
+    let first_single = command.find('\'').unwrap_or(usize::MAX);
+    ["^\n", "^\r\n", "^\""]
+        .iter()
+        .filter_map(|p| command.find(p))
+        .any(|at| at < first_single)
 }
 
 /// cmd's escapes to POSIX: `^` + newline joins lines, `^x` is a literal `x`; double quotes
@@ -221,6 +227,15 @@ mod tests {
 
     fn words(s: &str) -> Vec<String> {
         split_words(s).expect("splits")
+    }
+
+    #[test]
+    fn a_caret_quote_inside_single_quotes_is_posix_text() {
+        // Found by tests/input_props.rs: `-d '^"'` was read as a cmd copy and lost its `^`.
+        assert_eq!(
+            words("curl 'http://h/' -d '^\"' -H 'X: a^\nb'"),
+            ["curl", "http://h/", "-d", "^\"", "-H", "X: a^\nb"]
+        );
     }
 
     #[test]

@@ -14,6 +14,7 @@ mod request_draft;
 mod saved_request;
 pub mod secrets;
 mod status_set;
+pub mod url_rule;
 mod variables;
 
 pub use attempt::{

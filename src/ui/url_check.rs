@@ -16,16 +16,17 @@ pub fn url_problem(text: &str) -> Option<String> {
     if crate::model::resolve_text(&filled, &no_vars, "", "URL").is_err() {
         return None;
     }
-    match url::Url::parse(&filled) {
-        Err(e) => Some(format!(
-            "invalid URL: {e}; type an absolute http:// or https:// URL"
-        )),
-        Ok(u) if u.scheme() != "http" && u.scheme() != "https" => Some(format!(
-            "unsupported scheme `{}`: use http:// or https://",
-            u.scheme()
-        )),
-        Ok(u) if u.host_str().is_none_or(str::is_empty) => Some("the URL has no host".into()),
+    // The engine's own rule, so what the composer accepts is what Send sends.
+    match crate::model::url_rule::parse_http_url(&filled) {
         Ok(_) => None,
+        Err(reason) if reason.starts_with("scheme `") => Some(format!(
+            "unsupported {}: use http:// or https://",
+            reason.trim_end_matches(" is not supported")
+        )),
+        Err(reason) if reason == "the url has no host" => Some("the URL has no host".into()),
+        Err(reason) => Some(format!(
+            "invalid URL: {reason}; type an absolute http:// or https:// URL"
+        )),
     }
 }
 
@@ -45,7 +46,7 @@ mod tests {
     #[test]
     fn rejects_relative_and_other_schemes() {
         let e = url_problem("example.com/x").unwrap_or_default();
-        assert!(e.contains("relative URL without a base"), "{e}");
+        assert!(e.contains("relative url without a base"), "{e}");
         let e = url_problem("ftp://example.com").unwrap_or_default();
         assert!(e.contains("unsupported scheme `ftp`"), "{e}");
         assert!(url_problem("").is_some());

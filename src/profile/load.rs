@@ -22,7 +22,7 @@ pub const MAX_LISTED_PROBLEMS: usize = 100;
 /// the shape against the shipped JSON Schema `assets/retry-profile.schema.json` (unknown fields
 /// with "did you mean", missing fields, wrong types, ranges, unknown names), keys given twice,
 /// and the semantic rules of [`super::validate()`] on a copy without the broken values (see
-/// [`super::repair`]). At most [`MAX_LISTED_PROBLEMS`] are listed, in document order.
+/// `src/profile/repair.rs`). At most [`MAX_LISTED_PROBLEMS`] are listed, in document order.
 ///
 /// # Errors
 /// Every problem found, each with field path and 1-based line:column.
@@ -44,9 +44,9 @@ pub fn load_str(text: &str) -> Result<RetryProfile, ProfileErrors> {
     let meant: Vec<Vec<Step>> = problems
         .iter()
         .filter_map(|p| {
-            let mut path = p.path[..p.path.len() - 1].to_vec();
-            path.push(Step::Key(p.meant()?.to_owned()));
-            Some(path)
+            let meant = p.meant()?;
+            let (_, parent) = p.path.split_last()?;
+            Some([parent, &[Step::Key(meant.to_owned())]].concat())
         })
         .collect();
     problems.retain(|p| !(p.kind == Kind::Missing && meant.contains(&p.path)));

@@ -25,6 +25,9 @@ static VALIDATOR: LazyLock<Result<Validator, String>> = LazyLock::new(|| {
         .map_err(|e| e.to_string())
 });
 
+/// Shape violations looked at per check, at most (a document can hold millions).
+pub(super) const MAX_VIOLATIONS: usize = 1000;
+
 /// Every shape problem of `doc`, in the validator's order, from at most `limit` violations.
 ///
 /// The validator collects every violation before returning any, so a document with millions of

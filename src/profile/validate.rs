@@ -4,7 +4,7 @@
 
 use super::field_path::related;
 use super::issue::ProfileIssue;
-use super::shape;
+use super::shape::{self, MAX_VIOLATIONS};
 use crate::model::{
     AttemptOutcome, Backoff, BodyPreview, ErrorKind, NetError, PROFILE_FORMAT, ResponseSummary,
     RetryProfile, StatusSet, Strategy,
@@ -13,9 +13,6 @@ use crate::policy::{Policy, PolicyError, WaitContext, WaitDecision, rng_from_see
 
 /// 24 h in ms: the clamp every wait obeys (DESIGN.md §2), so larger delays are mistakes.
 pub const DAY_MS: u64 = 24 * 60 * 60 * 1000;
-
-/// Shape violations looked at per check, at most (a document can hold millions).
-pub(super) const MAX_VIOLATIONS: usize = 1000;
 
 /// Checks a profile built in code (the editor's, one with CLI overrides applied): its shape
 /// through the shipped JSON Schema (as the loader does, e.g. `max_retries` at most

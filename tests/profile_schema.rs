@@ -105,3 +105,37 @@ fn max_retries_limit_is_the_schemas_and_the_loader_applies_it() {
         "the same words in code"
     );
 }
+
+/// The loader searches a huge document for violations with every array cut to its first 1000
+/// elements (src/profile/shape.rs), which finds exactly the full document's violations at those
+/// paths only while no keyword judges an array as a whole.
+#[test]
+fn no_keyword_judges_a_whole_array() {
+    fn keys(v: &Value, out: &mut Vec<String>) {
+        match v {
+            Value::Object(map) => {
+                for (k, child) in map {
+                    out.push(k.clone());
+                    keys(child, out);
+                }
+            }
+            Value::Array(items) => items.iter().for_each(|i| keys(i, out)),
+            _ => {}
+        }
+    }
+    let mut found = Vec::new();
+    keys(&schema(), &mut found);
+    for keyword in [
+        "minItems",
+        "maxItems",
+        "uniqueItems",
+        "contains",
+        "prefixItems",
+        "unevaluatedItems",
+    ] {
+        assert!(
+            !found.iter().any(|k| k == keyword),
+            "`{keyword}` in the schema: revisit shape::cut_arrays"
+        );
+    }
+}

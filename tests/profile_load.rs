@@ -243,7 +243,7 @@ fn bad_status_entry_names_index_value_and_position() {
         ("-5", "found -5"),
         ("429.5", "found 429.5"),
         ("[]", "found an array"),
-        (r#""abc""#, r#"found "abc""#),
+        (r#""abc""#, r#"found the string "abc""#),
     ] {
         let text = format!(
             "{{\n  \"format\": \"{PROFILE_FORMAT}\",\n  \"name\": \"x\",\n  \"retry_on\": {{\n    \"status\": [429,\n               {entry}, 503]\n  }},\n  \"backoff\": {{ \"strategy\": \"fixed\" }}\n}}"

@@ -1,8 +1,13 @@
-//! The shipped JSON Schema equals the generated one, and every built-in and good fixture
-//! conforms to it (checked by a small validator of the keywords schemars emits).
+//! The shipped JSON Schema equals the generated one, every built-in and good fixture conforms to
+//! it (checked by the `jsonschema` crate, the validator the loader uses), and the loader's limits
+//! are the schema's.
 
-use retryscope::profile::{BUILTIN_SOURCES, schema_json};
+use retryscope::profile::{BUILTIN_SOURCES, MAX_RETRIES_LIMIT, load_str, schema_json, validate};
 use serde_json::Value;
+
+fn schema() -> Value {
+    serde_json::from_str(retryscope::profile::SHIPPED_SCHEMA).expect("the shipped schema is JSON")
+}
 
 #[test]
 fn shipped_schema_matches_the_code() {
@@ -17,7 +22,7 @@ fn shipped_schema_matches_the_code() {
 
 #[test]
 fn schema_is_strict_about_unknown_fields() {
-    let schema: Value = serde_json::from_str(&schema_json()).expect("json");
+    let schema = schema();
     assert_eq!(schema["additionalProperties"], Value::Bool(false));
     assert_eq!(
         schema["$defs"]["Backoff"]["additionalProperties"],
@@ -29,7 +34,7 @@ fn schema_is_strict_about_unknown_fields() {
 
 #[test]
 fn builtins_and_good_fixture_match_the_schema() {
-    let schema: Value = serde_json::from_str(&schema_json()).expect("json");
+    let validator = jsonschema::validator_for(&schema()).expect("the schema compiles");
     let mut docs: Vec<(String, String)> = BUILTIN_SOURCES
         .iter()
         .map(|(id, text)| ((*id).to_owned(), (*text).to_owned()))
@@ -40,8 +45,7 @@ fn builtins_and_good_fixture_match_the_schema() {
     ));
     for (name, text) in docs {
         let doc: Value = serde_json::from_str(&text).expect("json");
-        let mut errors = Vec::new();
-        check(&schema, &schema, &doc, name.clone(), &mut errors);
+        let errors: Vec<String> = validator.iter_errors(&doc).map(|e| e.to_string()).collect();
         assert!(
             errors.is_empty(),
             "{name} does not match the schema: {errors:#?}"
@@ -50,127 +54,88 @@ fn builtins_and_good_fixture_match_the_schema() {
 }
 
 #[test]
-fn the_validator_catches_violations() {
-    let schema: Value = serde_json::from_str(&schema_json()).expect("json");
+fn the_schema_catches_violations() {
+    let validator = jsonschema::validator_for(&schema()).expect("the schema compiles");
     let doc = serde_json::json!({
         "format": "retryscope-profile/1",
         "name": "x",
         "extra": 1,
         "max_retries": -1,
-        "backoff": {"strategy": "nope"}
+        "backoff": {"strategy": "nope", "base_delay_ms": 18_446_744_073_709_551_616.0_f64}
     });
-    let mut errors = Vec::new();
-    check(&schema, &schema, &doc, String::new(), &mut errors);
-    assert!(errors.len() >= 3, "{errors:#?}");
+    let errors: Vec<String> = validator
+        .iter_errors(&doc)
+        .map(|e| e.instance_path().to_string())
+        .collect();
+    assert_eq!(
+        errors.len(),
+        4,
+        "extra, max_retries, strategy, base_delay_ms beyond u64: {errors:#?}"
+    );
 }
 
-/// Validates `value` against `schema` for the keywords schemars 1 emits for our types:
-/// $ref, type (string or list), properties, required, additionalProperties, items, enum,
-/// const, oneOf/anyOf, minimum/maximum, format uint*.
-fn check(root: &Value, schema: &Value, value: &Value, at: String, errors: &mut Vec<String>) {
-    let Some(s) = schema.as_object() else {
-        return; // `true` schema
+/// The limit on `max_retries` lives in the schema, and the loader and `validate` (the window's
+/// problem list, the CLI) apply exactly it: the schema and the loader cannot drift apart again.
+#[test]
+fn max_retries_limit_is_the_schemas_and_the_loader_applies_it() {
+    assert_eq!(
+        schema()["properties"]["max_retries"]["maximum"],
+        Value::from(MAX_RETRIES_LIMIT)
+    );
+    let doc = |n: u64| {
+        format!(
+            r#"{{"format": "retryscope-profile/1", "name": "x", "max_retries": {n}, "backoff": {{"strategy": "fixed"}}}}"#
+        )
     };
-    if let Some(r) = s.get("$ref").and_then(Value::as_str) {
-        let name = r.trim_start_matches("#/$defs/");
-        check(root, &root["$defs"][name], value, at.clone(), errors);
-    }
-    if let Some(t) = s.get("type") {
-        let types: Vec<&str> = match t {
-            Value::String(one) => vec![one.as_str()],
-            Value::Array(many) => many.iter().filter_map(Value::as_str).collect(),
-            _ => Vec::new(),
-        };
-        if !types.iter().any(|t| type_matches(t, value)) {
-            errors.push(format!("{at}: {value} is not of type {types:?}"));
-            return;
-        }
-    }
-    if let Some(options) = s.get("enum").and_then(Value::as_array)
-        && !options.contains(value)
-    {
-        errors.push(format!("{at}: {value} is not one of {options:?}"));
-    }
-    if let Some(c) = s.get("const")
-        && c != value
-    {
-        errors.push(format!("{at}: {value} is not {c}"));
-    }
-    for key in ["oneOf", "anyOf"] {
-        if let Some(branches) = s.get(key).and_then(Value::as_array) {
-            let matching = branches
-                .iter()
-                .filter(|b| {
-                    let mut e = Vec::new();
-                    check(root, b, value, at.clone(), &mut e);
-                    e.is_empty()
-                })
-                .count();
-            let ok = if key == "oneOf" {
-                matching == 1
-            } else {
-                matching >= 1
-            };
-            if !ok {
-                errors.push(format!(
-                    "{at}: {value} matches {matching} branches of {key}"
-                ));
-            }
-        }
-    }
-    if let Some(n) = value.as_f64() {
-        if let Some(min) = s.get("minimum").and_then(Value::as_f64)
-            && n < min
-        {
-            errors.push(format!("{at}: {n} < minimum {min}"));
-        }
-        if let Some(max) = s.get("maximum").and_then(Value::as_f64)
-            && n > max
-        {
-            errors.push(format!("{at}: {n} > maximum {max}"));
-        }
-    }
-    if let Some(obj) = value.as_object() {
-        let props = s.get("properties").and_then(Value::as_object);
-        if let Some(required) = s.get("required").and_then(Value::as_array) {
-            for r in required.iter().filter_map(Value::as_str) {
-                if !obj.contains_key(r) {
-                    errors.push(format!("{at}: missing required `{r}`"));
-                }
-            }
-        }
-        for (k, v) in obj {
-            let child = if at.is_empty() {
-                k.clone()
-            } else {
-                format!("{at}.{k}")
-            };
-            match props.and_then(|p| p.get(k)) {
-                Some(ps) => check(root, ps, v, child, errors),
-                None => {
-                    if s.get("additionalProperties") == Some(&Value::Bool(false)) {
-                        errors.push(format!("{at}: unexpected property `{k}`"));
-                    }
-                }
-            }
-        }
-    }
-    if let (Some(items), Some(arr)) = (s.get("items"), value.as_array()) {
-        for (i, v) in arr.iter().enumerate() {
-            check(root, items, v, format!("{at}[{i}]"), errors);
-        }
-    }
+    let at_limit = load_str(&doc(MAX_RETRIES_LIMIT.into())).expect("the limit itself is fine");
+    assert_eq!(at_limit.max_retries, MAX_RETRIES_LIMIT);
+    let e = load_str(&doc(u64::from(MAX_RETRIES_LIMIT) + 1)).expect_err("one more is refused");
+    assert_eq!(e.issues.len(), 1, "{e}");
+    assert_eq!(
+        e.issues[0].to_string(),
+        "1:49: max_retries: expected a whole number from 0 to 1000, found 1001"
+    );
+    let mut in_code = at_limit;
+    in_code.max_retries = MAX_RETRIES_LIMIT + 1;
+    let issues = validate(&in_code);
+    assert_eq!(issues.len(), 1, "{issues:?}");
+    assert_eq!(issues[0].path, "max_retries");
+    assert_eq!(
+        issues[0].message, e.issues[0].message,
+        "the same words in code"
+    );
 }
 
-fn type_matches(t: &str, v: &Value) -> bool {
-    match t {
-        "object" => v.is_object(),
-        "array" => v.is_array(),
-        "string" => v.is_string(),
-        "boolean" => v.is_boolean(),
-        "null" => v.is_null(),
-        "integer" => v.is_i64() || v.is_u64(),
-        "number" => v.is_number(),
-        _ => false,
+/// The loader searches a huge document for violations with every array cut to its first 1000
+/// elements (src/profile/shape.rs), which finds exactly the full document's violations at those
+/// paths only while no keyword judges an array as a whole.
+#[test]
+fn no_keyword_judges_a_whole_array() {
+    fn keys(v: &Value, out: &mut Vec<String>) {
+        match v {
+            Value::Object(map) => {
+                for (k, child) in map {
+                    out.push(k.clone());
+                    keys(child, out);
+                }
+            }
+            Value::Array(items) => items.iter().for_each(|i| keys(i, out)),
+            _ => {}
+        }
+    }
+    let mut found = Vec::new();
+    keys(&schema(), &mut found);
+    for keyword in [
+        "minItems",
+        "maxItems",
+        "uniqueItems",
+        "contains",
+        "prefixItems",
+        "unevaluatedItems",
+    ] {
+        assert!(
+            !found.iter().any(|k| k == keyword),
+            "`{keyword}` in the schema: revisit shape::cut_arrays"
+        );
     }
 }

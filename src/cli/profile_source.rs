@@ -2,7 +2,7 @@
 
 use super::exit::CliError;
 use crate::model::RetryProfile;
-use crate::profile::{self, ProfileErrors};
+use crate::profile::{self, ProfileErrors, ProfileIssue};
 use std::path::Path;
 
 /// Loads `file`, else the built-in `builtin`, else the default built-in.
@@ -21,6 +21,31 @@ pub fn select(file: Option<&Path>, builtin: Option<&str>) -> Result<RetryProfile
             profile::builtin_ids().join(", ")
         ))
     })
+}
+
+/// Checks the profile a command runs once its command-line overrides are applied, with the
+/// same schema and rules as a profile file (a flag is never a way around them). `overrides`
+/// pairs each overridden field's path (`max_retries`) with the flag that set it
+/// (`--max-retries`).
+///
+/// # Errors
+/// Exit 2 with one line per problem: `--max-retries: expected a whole number from 0 to 1000,
+/// found 5000` for an overridden field, `path: message` for any other.
+pub fn check_overridden(
+    profile: &RetryProfile,
+    overrides: &[(&str, &str)],
+) -> Result<(), CliError> {
+    let issues = profile::validate(profile);
+    if issues.is_empty() {
+        return Ok(());
+    }
+    let line = |issue: &ProfileIssue| match overrides.iter().find(|(path, _)| *path == issue.path) {
+        Some((_, flag)) => format!("{flag}: {}", issue.message),
+        None => issue.path_and_message(),
+    };
+    Err(CliError::usage(
+        issues.iter().map(line).collect::<Vec<_>>().join("\n"),
+    ))
 }
 
 /// `invalid profile FILE` followed by one `FILE:line:col: path: message` line per issue; just

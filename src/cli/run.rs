@@ -90,7 +90,9 @@ pub struct RunArgs {
     #[arg(long, value_name = "MS")]
     pub deadline_ms: Option<u64>,
     /// Max retries R, 0–1000 (at most R + 1 attempts; overrides the profile).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=1000))]
+    // The limit is the profile schema's `maximum` (`profile::MAX_RETRIES_LIMIT`), checked with
+    // the rest of the profile once the overrides are applied (tests/cli_usage.rs pins the help).
+    #[arg(long, value_name = "N")]
     pub max_retries: Option<u32>,
     /// Send an Idempotency-Key header, the same on every attempt: `--idempotency-key` alone sends
     /// a random UUID, `--idempotency-key=KEY` sends KEY (the `=` is required, so a URL after the
@@ -151,6 +153,22 @@ pub fn execute(args: &RunArgs) -> Result<u8, CliError> {
     if let Some(d) = args.deadline_ms {
         profile.deadline_ms = Some(d);
     }
+    // The timeouts go to the request (they win over the profile's); checked as the profile's.
+    let mut checked = profile.clone();
+    let t = &mut checked.timeouts;
+    t.total_ms = args.timeout_ms.or(t.total_ms);
+    t.connect_ms = args.connect_timeout_ms.or(t.connect_ms);
+    t.read_ms = args.read_timeout_ms.or(t.read_ms);
+    profile_source::check_overridden(
+        &checked,
+        &[
+            ("max_retries", "--max-retries"),
+            ("deadline_ms", "--deadline-ms"),
+            ("timeouts.total_ms", "--timeout-ms"),
+            ("timeouts.connect_ms", "--connect-timeout-ms"),
+            ("timeouts.read_ms", "--read-timeout-ms"),
+        ],
+    )?;
     let variables = args.variables.load()?;
     let data_dir = args
         .variables

@@ -1,4 +1,4 @@
-//! "Did you mean …?" for unknown fields and variants, from serde's own list of expected names.
+//! "Did you mean …?" for unknown fields and names, among those the schema allows.
 
 /// The closest name in `candidates` to `typo`, if one is close enough to be a useful hint.
 ///
@@ -12,41 +12,6 @@ pub fn closest<'a>(typo: &str, candidates: &[&'a str]) -> Option<&'a str> {
         .filter(|(score, _)| *score >= 0.8)
         .max_by(|a, b| a.0.total_cmp(&b.0))
         .map(|(_, c)| c)
-}
-
-/// Parsed form of serde's `unknown field `x`, expected one of `a`, `b`` messages.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct UnknownName {
-    /// `field` or `variant`.
-    pub what: &'static str,
-    /// The name that was not recognised.
-    pub name: String,
-    /// Names serde expected, in its order.
-    pub expected: Vec<String>,
-}
-
-/// Recognises serde's unknown-field / unknown-variant messages.
-pub fn parse_unknown(message: &str) -> Option<UnknownName> {
-    let (what, rest) = if let Some(rest) = message.strip_prefix("unknown field `") {
-        ("field", rest)
-    } else if let Some(rest) = message.strip_prefix("unknown variant `") {
-        ("variant", rest)
-    } else {
-        return None;
-    };
-    let (name, tail) = rest.split_once('`')?;
-    // Every other back-quoted token in the tail is an expected name.
-    let expected = tail
-        .split('`')
-        .skip(1)
-        .step_by(2)
-        .map(str::to_owned)
-        .collect();
-    Some(UnknownName {
-        what,
-        name: name.to_owned(),
-        expected,
-    })
 }
 
 #[cfg(test)]
@@ -63,19 +28,5 @@ mod tests {
         ];
         assert_eq!(closest("base_delay", &candidates), Some("base_delay_ms"));
         assert_eq!(closest("zzz", &candidates), None);
-    }
-
-    #[test]
-    fn parses_serde_messages() {
-        let u = parse_unknown(
-            "unknown field `base_delay`, expected one of `strategy`, `base_delay_ms`",
-        )
-        .expect("recognised");
-        assert_eq!(u.name, "base_delay");
-        assert_eq!(u.expected, vec!["strategy", "base_delay_ms"]);
-        let v = parse_unknown("unknown variant `expo`, expected `fixed`").expect("recognised");
-        assert_eq!(v.what, "variant");
-        assert_eq!(v.expected, vec!["fixed"]);
-        assert!(parse_unknown("missing field `name`").is_none());
     }
 }

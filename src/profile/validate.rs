@@ -1,59 +1,104 @@
-//! Semantic checks of a parsed profile. Every problem is collected, not just the first.
+//! Semantic checks of a parsed profile: what the schema cannot say (cross-field rules,
+//! required-by-strategy fields, that a custom script compiles and runs). Every problem is
+//! collected, not just the first.
 
+use super::field_path::related;
 use super::issue::ProfileIssue;
+use super::shape::{self, MAX_VIOLATIONS};
 use crate::model::{
     AttemptOutcome, Backoff, BodyPreview, ErrorKind, NetError, PROFILE_FORMAT, ResponseSummary,
     RetryProfile, StatusSet, Strategy,
 };
 use crate::policy::{Policy, PolicyError, WaitContext, WaitDecision, rng_from_seed, simulate};
 
-/// Largest sensible `max_retries` (a profile asking for more is almost certainly a typo).
-pub const MAX_RETRIES_LIMIT: u32 = 1000;
-
 /// 24 h in ms: the clamp every wait obeys (DESIGN.md §2), so larger delays are mistakes.
 pub const DAY_MS: u64 = 24 * 60 * 60 * 1000;
 
-/// Checks everything serde cannot: ranges, cross-field rules, required-by-strategy fields, that
-/// a custom script compiles (through [`Policy::new`]) and that it runs: a dry run of
-/// `get_delay` for the first retries (see [`DRY_RUN_RETRIES`]).
+/// Checks a profile built in code (the editor's, one with CLI overrides applied): its shape
+/// through the shipped JSON Schema (as the loader does, e.g. `max_retries` at most
+/// [`super::MAX_RETRIES_LIMIT`], status codes 100–599), then every semantic rule.
 ///
 /// Returns every problem found (empty = valid), each with its field path; positions are left
 /// unset (the loader fills them from the source text).
 pub fn validate(profile: &RetryProfile) -> Vec<ProfileIssue> {
-    let mut issues = Vec::new();
+    let doc = serde_json::to_value(profile).unwrap_or_default();
+    let mut issues: Vec<ProfileIssue> = shape::problems(&doc, MAX_VIOLATIONS)
+        .iter()
+        .map(super::problem::Problem::issue)
+        .collect();
+    let shape_paths: Vec<String> = issues.iter().map(|i| i.path.clone()).collect();
+    for finding in rules(profile, !issues.is_empty()) {
+        let quoted = std::iter::once(&finding.issue.path).chain(&finding.reads);
+        if !quoted
+            .into_iter()
+            .any(|q| shape_paths.iter().any(|p| related(p, q)))
+        {
+            issues.push(finding.issue);
+        }
+    }
+    issues
+}
+
+/// One semantic problem, and the other fields whose values it quotes or depends on (a rule
+/// about `max_delay_ms` that quotes `base_delay_ms`): when one of those is not the file's own
+/// value (it was broken and left out), the finding is not about the file and is dropped.
+#[derive(Debug, Clone)]
+pub(super) struct Finding {
+    /// The problem, at the field it is about.
+    pub issue: ProfileIssue,
+    /// Paths of the other fields it reads.
+    pub reads: Vec<String>,
+}
+
+/// The findings collected so far.
+#[derive(Default)]
+struct Findings(Vec<Finding>);
+
+impl Findings {
+    fn push(&mut self, path: impl Into<String>, message: impl Into<String>) {
+        self.read(path, &[], message);
+    }
+
+    fn read(&mut self, path: impl Into<String>, reads: &[String], message: impl Into<String>) {
+        self.0.push(Finding {
+            issue: ProfileIssue::new(path, message),
+            reads: reads.to_vec(),
+        });
+    }
+
+    fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+/// Every semantic rule (not the shape: see [`validate`]). `others_found`: problems were already
+/// found elsewhere (the script dry run is then skipped unless there is a script to check).
+pub(super) fn rules(profile: &RetryProfile, others_found: bool) -> Vec<Finding> {
+    let mut issues = Findings::default();
     if profile.format != PROFILE_FORMAT {
-        issues.push(ProfileIssue::new(
+        issues.push(
             "format",
             format!(
                 "unsupported format `{}`; expected `{PROFILE_FORMAT}`",
                 profile.format
             ),
-        ));
+        );
     }
     if profile.name.trim().is_empty() {
-        issues.push(ProfileIssue::new(
+        issues.push(
             "name",
             "name is empty; give the profile a name to show in pickers",
-        ));
-    }
-    if profile.max_retries > MAX_RETRIES_LIMIT {
-        issues.push(ProfileIssue::new(
-            "max_retries",
-            format!(
-                "max_retries {} is more than {MAX_RETRIES_LIMIT}; use a smaller number (attempts = retries + 1)",
-                profile.max_retries
-            ),
-        ));
+        );
     }
     check_status_set(&profile.success_status, "success_status", &mut issues);
     check_status_set(&profile.retry_on.status, "retry_on.status", &mut issues);
     check_success_and_retry(profile, &mut issues);
     check_backoff(&profile.backoff, "backoff", false, &mut issues);
     if profile.deadline_ms == Some(0) {
-        issues.push(ProfileIssue::new(
+        issues.push(
             "deadline_ms",
             "deadline_ms must be greater than 0; use null for no deadline",
-        ));
+        );
     }
     let t = &profile.timeouts;
     for (name, value) in [
@@ -63,69 +108,58 @@ pub fn validate(profile: &RetryProfile) -> Vec<ProfileIssue> {
         ("total_ms", t.total_ms),
     ] {
         if value == Some(0) {
-            issues.push(ProfileIssue::new(
+            issues.push(
                 format!("timeouts.{name}"),
                 format!("{name} must be greater than 0; use null for no limit"),
-            ));
+            );
         }
     }
-    check_script(profile, &mut issues);
-    issues
+    check_script(profile, others_found, &mut issues);
+    issues.0
 }
 
 /// `success_status` must not be empty (no run could succeed) and must not share codes with
 /// `retry_on.status` (success is decided first, so such a code would never be retried).
-fn check_success_and_retry(profile: &RetryProfile, issues: &mut Vec<ProfileIssue>) {
+fn check_success_and_retry(profile: &RetryProfile, issues: &mut Findings) {
     if profile.success_status.0.is_empty() {
-        issues.push(ProfileIssue::new(
+        issues.push(
             "success_status",
             "success_status is empty, so no answer would count as a success; the usual is [\"200-299\"]",
-        ));
+        );
     }
     for (i, range) in profile.retry_on.status.0.iter().enumerate() {
         if range.low > range.high || range.high > 599 {
             continue; // reported by check_status_set
         }
         if let Some(code) = (range.low..=range.high).find(|&c| profile.success_status.contains(c)) {
-            issues.push(ProfileIssue::new(
+            issues.read(
                 format!("retry_on.status[{i}]"),
+                &["success_status".to_owned()],
                 format!(
                     "status {code} is also in success_status; success is decided first, so it would never be retried (remove it from one of them)"
                 ),
-            ));
+            );
         }
     }
 }
 
-fn check_status_set(set: &StatusSet, path: &str, issues: &mut Vec<ProfileIssue>) {
+/// Reversed ranges (`"599-500"`); codes outside 100–599 are the schema's to report.
+fn check_status_set(set: &StatusSet, path: &str, issues: &mut Findings) {
     for (i, range) in set.0.iter().enumerate() {
         let at = format!("{path}[{i}]");
-        let ends: &[u16] = if range.low == range.high {
-            &[range.low]
-        } else {
-            &[range.low, range.high]
-        };
-        for &code in ends {
-            if !(100..=599).contains(&code) {
-                issues.push(ProfileIssue::new(
-                    at.clone(),
-                    format!("status {code} is not an HTTP status code; use 100–599"),
-                ));
-            }
-        }
         if range.low > range.high {
-            issues.push(ProfileIssue::new(
+            issues.push(
                 at,
                 format!(
                     "range {}-{} is reversed; write the lower code first ({}-{})",
                     range.low, range.high, range.high, range.low
                 ),
-            ));
+            );
         }
     }
 }
 
-fn check_backoff(b: &Backoff, path: &str, is_fallback: bool, issues: &mut Vec<ProfileIssue>) {
+fn check_backoff(b: &Backoff, path: &str, is_fallback: bool, issues: &mut Findings) {
     let field = |name: &str| format!("{path}.{name}");
     // Every delay field is at most 24 h, the clamp every wait obeys.
     for (name, value) in [
@@ -136,36 +170,38 @@ fn check_backoff(b: &Backoff, path: &str, is_fallback: bool, issues: &mut Vec<Pr
         if let Some(v) = value
             && v > DAY_MS
         {
-            issues.push(ProfileIssue::new(
+            issues.push(
                 field(name),
                 format!("{name} {v} is more than 24 h ({DAY_MS} ms)"),
-            ));
+            );
         }
     }
     if let Some(max) = b.max_delay_ms {
         if max < b.base_delay_ms {
-            issues.push(ProfileIssue::new(
+            issues.read(
                 field("max_delay_ms"),
+                &[field("base_delay_ms")],
                 format!(
                     "max_delay_ms {max} is smaller than base_delay_ms {}; raise the max or lower the base",
                     b.base_delay_ms
                 ),
-            ));
+            );
         }
     } else if b.hard_cap {
-        issues.push(ProfileIssue::new(
+        issues.read(
             field("hard_cap"),
+            &[field("max_delay_ms")],
             "hard_cap needs max_delay_ms; set a max delay or turn hard_cap off",
-        ));
+        );
     }
     if !(0.0..=1.0).contains(&b.jitter_ratio) {
-        issues.push(ProfileIssue::new(
+        issues.push(
             field("jitter_ratio"),
             format!(
                 "jitter_ratio {} is outside [0, 1]; 0.2 means a factor in [0.8, 1.2]",
                 b.jitter_ratio
             ),
-        ));
+        );
     }
     match b.strategy {
         // A fallback cannot be response_header (reported where the fallback is checked):
@@ -176,50 +212,53 @@ fn check_backoff(b: &Backoff, path: &str, is_fallback: bool, issues: &mut Vec<Pr
             if is_fallback {
                 // Reported by the parent as an unsupported fallback strategy.
             } else if b.script.as_deref().is_none_or(|s| s.trim().is_empty()) {
-                issues.push(ProfileIssue::new(
+                issues.read(
                     field("script"),
+                    &[field("strategy")],
                     "custom strategy needs a script defining `fn get_delay(ctx)`",
-                ));
+                );
             }
         }
         _ => {}
     }
 }
 
-fn check_response_header(b: &Backoff, path: &str, issues: &mut Vec<ProfileIssue>) {
+fn check_response_header(b: &Backoff, path: &str, issues: &mut Findings) {
     if b.headers.is_empty() {
-        issues.push(ProfileIssue::new(
+        issues.read(
             format!("{path}.headers"),
+            &[format!("{path}.strategy")],
             "response_header needs at least one header, e.g. {\"name\": \"Retry-After\", \"unit\": \"seconds\"}",
-        ));
+        );
     }
     for (i, h) in b.headers.iter().enumerate() {
         if h.name.is_empty() || !h.name.bytes().all(is_token_byte) {
-            issues.push(ProfileIssue::new(
+            issues.push(
                 format!("{path}.headers[{i}].name"),
                 if h.name.is_empty() {
                     "the header name is empty".to_owned()
                 } else {
                     format!("{:?} is not a valid header name", h.name)
                 },
-            ));
+            );
         }
     }
     match &b.fallback {
-        None => issues.push(ProfileIssue::new(
+        None => issues.read(
             format!("{path}.fallback"),
+            &[format!("{path}.strategy")],
             "response_header needs a fallback backoff used when no delay header is usable, e.g. {\"strategy\": \"exponential\"}",
-        )),
+        ),
         Some(fallback) => {
             let at = format!("{path}.fallback");
             if matches!(fallback.strategy, Strategy::ResponseHeader | Strategy::Custom) {
-                issues.push(ProfileIssue::new(
+                issues.push(
                     format!("{at}.strategy"),
                     format!(
                         "a fallback cannot be `{}`; use a computed strategy such as exponential or full_jitter",
                         fallback.strategy.id()
                     ),
-                ));
+                );
             }
             check_backoff(fallback, &at, true, issues);
         }
@@ -233,14 +272,14 @@ fn is_token_byte(b: u8) -> bool {
 
 /// Compiles a custom script through the policy layer; its error carries the line:column
 /// inside the script.
-fn check_script(profile: &RetryProfile, issues: &mut Vec<ProfileIssue>) {
+fn check_script(profile: &RetryProfile, others_found: bool, issues: &mut Findings) {
     let has_script = profile.backoff.strategy == Strategy::Custom
         && profile
             .backoff
             .script
             .as_deref()
             .is_some_and(|s| !s.trim().is_empty());
-    if !has_script && !issues.is_empty() {
+    if !has_script && (others_found || !issues.is_empty()) {
         // The policy would only repeat what is already reported.
         return;
     }
@@ -251,18 +290,18 @@ fn check_script(profile: &RetryProfile, issues: &mut Vec<ProfileIssue>) {
             line,
             column,
             message,
-        }) => issues.push(ProfileIssue::new(
+        }) => issues.push(
             "backoff.script",
             format!("script does not compile (script line {line}, column {column}): {message}"),
-        )),
+        ),
         Err(PolicyError::Invalid(message)) => {
             if issues.is_empty() {
-                issues.push(ProfileIssue::new("backoff", message));
+                issues.push("backoff", message);
             }
         }
         // `Policy::new` only compiles; run-time failures come from the dry run.
         Err(e @ PolicyError::ScriptRuntime { .. }) => {
-            issues.push(ProfileIssue::new("backoff.script", e.to_string()));
+            issues.push("backoff.script", e.to_string());
         }
     }
 }
@@ -277,14 +316,14 @@ pub const DRY_RUN_RETRIES: u32 = 3;
 /// forgotten). A script that throws, loops, recurses or returns NaN / a negative / a string on
 /// any path is reported at `backoff.script` with the path it failed on (and the script's
 /// line:column when Rhai knows it). Returning `()` is fine.
-fn dry_run(profile: &RetryProfile, policy: &Policy, issues: &mut Vec<ProfileIssue>) {
+fn dry_run(profile: &RetryProfile, policy: &Policy, issues: &mut Findings) {
     let mut short = profile.clone();
     short.max_retries = short.max_retries.min(DRY_RUN_RETRIES);
     if let Err(e) = simulate(&short, 1, profile.seed.unwrap_or(0)) {
-        issues.push(ProfileIssue::new(
+        issues.push(
             "backoff.script",
             format!("{e}; the dry run calls get_delay with a 503 response and no headers"),
-        ));
+        );
         return;
     }
     let throttled = AttemptOutcome::Response(ResponseSummary {
@@ -308,10 +347,10 @@ fn dry_run(profile: &RetryProfile, policy: &Policy, issues: &mut Vec<ProfileIssu
     ];
     for (outcome, what) in paths {
         if let Some(message) = dry_run_path(policy, outcome, short.max_retries, profile.seed) {
-            issues.push(ProfileIssue::new(
+            issues.push(
                 "backoff.script",
                 format!("{message}; the dry run calls get_delay with {what}"),
-            ));
+            );
             return;
         }
     }

@@ -8,6 +8,7 @@ mod attempt;
 mod auth;
 mod environment;
 mod event;
+mod phases;
 mod profile;
 mod request;
 mod request_draft;
@@ -17,11 +18,13 @@ mod status_set;
 mod variables;
 
 pub use attempt::{
-    AttemptOutcome, BodyPreview, ErrorKind, Hop, NetError, ResponseSummary, Timings, Verdict,
+    AttemptOutcome, BodyPreview, ConnectionUse, ErrorKind, Hop, NetError, ResponseSummary, Timings,
+    Verdict,
 };
 pub use auth::{AuthDraft, AuthKind};
 pub use environment::{ENVIRONMENT_FORMAT, Environment, Variable};
 pub use event::{Draw, OutcomeKind, RunEvent, RunId, RunOutcome, WaitExplanation};
+pub use phases::{PhaseKind, PhaseSpan, phase_spans, phases_line};
 pub use profile::{
     Backoff, Combine, DelayHeader, HeaderUnit, OnExceedMax, OtherStatusAction, PROFILE_FORMAT,
     ProfileTimeouts, RetryOn, RetryProfile, Strategy,

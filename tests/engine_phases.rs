@@ -125,6 +125,28 @@ async fn a_body_is_timed_until_sent_and_still_carries_its_length() {
 }
 
 #[tokio::test]
+async fn after_a_redirect_the_phases_are_the_final_hops_on_the_kept_alive_connection() {
+    let server = DemoServer::start(0).await.unwrap();
+    let spec = RequestSpec::get(server.url("/redirect?status=302&to=/status/200"));
+    let events = run(spec, fixed(5, 0)).await;
+    assert_eq!(labels(&events), ["200"]);
+    let t = timings(&events)[0];
+    let hop = t.last_hop_start_ms.expect("the final hop's start");
+    assert!(hop > 0.0 && hop < t.headers_ms.unwrap(), "{t:?}");
+    // Same origin: usually the kept-alive connection, but hyper may hand it back to the pool
+    // a moment after the next hop asked, which then opens a new one. Either way it is said.
+    match t.connection {
+        ConnectionUse::Reused => assert_eq!(t.connect_ms, None, "{t:?}"),
+        ConnectionUse::New => assert!(t.connect_start_ms.unwrap() >= hop, "{t:?}"),
+        ConnectionUse::Unknown => panic!("connection use not measured: {t:?}"),
+    }
+    assert_ordered(&t);
+    let spans = phase_spans(&t, None);
+    assert_eq!(spans[0].kind, PhaseKind::Redirects);
+    assert!((spans[0].end_ms - hop).abs() < 1e-9);
+}
+
+#[tokio::test]
 async fn a_name_is_resolved_before_connecting() {
     let server = DemoServer::start(0).await.unwrap();
     let url = server.url("/status/200").replace("127.0.0.1", "localhost");

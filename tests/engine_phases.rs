@@ -181,7 +181,7 @@ async fn a_refused_connection_shows_how_long_the_connect_took_to_fail() {
 }
 
 #[tokio::test]
-async fn tls_is_measured_with_connect_and_labelled_so() {
+async fn the_tls_handshake_is_timed_apart_from_the_tcp_connect() {
     let port = self_signed_tls_server();
     let mut spec = RequestSpec::get(format!("https://127.0.0.1:{port}/"));
     spec.verify_tls = false;
@@ -189,11 +189,39 @@ async fn tls_is_measured_with_connect_and_labelled_so() {
     assert_eq!(labels(&events), ["200"]);
     let t = timings(&events)[0];
     assert_eq!(t.connection, ConnectionUse::New);
-    assert!(t.tls_in_connect, "{t:?}");
-    assert!(t.connect_ms.is_some(), "{t:?}");
+    let connect = t.connect_ms.expect("connect measured");
+    let tls = t.tls_ms.expect("handshake split from connect");
+    assert!(tls > 0.0 && tls < connect, "{t:?}");
+    assert!(!t.tls_in_connect, "{t:?}");
     assert_ordered(&t);
-    let spans = phase_spans(&t, None);
-    assert_eq!(spans[0].kind.label(), "connect + TLS");
+    let kinds: Vec<PhaseKind> = phase_spans(&t, None).iter().map(|s| s.kind).collect();
+    assert_eq!(
+        kinds,
+        [
+            PhaseKind::Connect,
+            PhaseKind::Tls,
+            PhaseKind::SendWait,
+            PhaseKind::Download
+        ]
+    );
+}
+
+#[tokio::test]
+async fn a_refused_certificate_fails_in_the_tls_phase() {
+    let port = self_signed_tls_server();
+    let events = run(
+        RequestSpec::get(format!("https://127.0.0.1:{port}/")),
+        fixed(5, 0),
+    )
+    .await;
+    assert_eq!(only_error(&events).kind, ErrorKind::Tls);
+    let t = timings(&events)[0];
+    assert!(t.tls_ms.is_some(), "{t:?}");
+    let spans = phase_spans(&t, Some(ErrorKind::Tls));
+    assert_eq!(
+        spans.last().map(|s| (s.kind, s.failed)),
+        Some((PhaseKind::Tls, true))
+    );
 }
 
 /// A TLS server on 127.0.0.1 with a fresh self-signed certificate, answering every request

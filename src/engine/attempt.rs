@@ -138,7 +138,12 @@ fn timings_of(progress: &Progress, start: Instant, elapsed: Duration) -> Timings
             timings.connect_ms = connect
                 .connect_end
                 .map(|end| ms(end.saturating_duration_since(begun)));
-            timings.tls_in_connect = progress.tls;
+            match (connect.tls_start, connect.connect_end) {
+                (Some(tls), Some(end)) if progress.tls => {
+                    timings.tls_ms = Some(ms(end.saturating_duration_since(tls)));
+                }
+                _ => timings.tls_in_connect = progress.tls,
+            }
         }
         _ => timings.connection = ConnectionUse::Reused,
     }

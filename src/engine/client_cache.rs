@@ -8,7 +8,7 @@
 //! connection to the server itself), the engine's pinned DNS resolver, and the connector
 //! layer that times new connections for the phase waterfall ([`super::phase_probe`]).
 
-use super::phase_probe::ConnectTimingLayer;
+use super::phase_probe::{ConnectTimingLayer, install_handshake_clock};
 use super::resolver::PinnedResolver;
 use super::timeouts::EffectiveTimeouts;
 use std::collections::HashMap;
@@ -85,6 +85,8 @@ fn build(
     timeouts: &EffectiveTimeouts,
     pooled: bool,
 ) -> Result<EngineClient, String> {
+    // Before the first client: reqwest picks the process's default rustls provider up.
+    install_handshake_clock();
     let resolver = Arc::new(PinnedResolver::new(timeouts.resolve));
     let mut builder = reqwest::Client::builder()
         .retry(reqwest::retry::never())

@@ -3,9 +3,16 @@
 //! reqwest reports neither. Two hooks do:
 //! - [`ConnectTimingLayer`], a tower layer on reqwest's connector (`ClientBuilder::
 //!   connector_layer`), times each new connection: TCP connect, and for `https` the TLS
-//!   handshake with it (the layer wraps reqwest's whole connector, so the two are one phase).
+//!   handshake with it (the layer wraps reqwest's whole connector, so it alone cannot split
+//!   them; the handshake clock below does).
 //! - [`timed_body`] wraps the request body and notes when its last byte is handed to the
 //!   connection.
+//! - [`install_handshake_clock`] splits TLS from TCP connect: reqwest builds its rustls config
+//!   on the process's default crypto provider when one is installed, so we install aws-lc-rs's
+//!   own provider with its random source wrapped. rustls draws the ClientHello's random (and
+//!   session id) the moment it starts a handshake, right after the TCP connect; the first draw
+//!   inside a hop's connect marks "TLS started". When another provider was installed first,
+//!   nothing is marked and TLS stays inside connect (`connect + TLS`).
 //!
 //! Connections belong to a pool, not to a request, so the attempt ties them together with a
 //! task-local: [`with_probe`] runs the hop's `execute` with a [`PhaseProbe`] in scope; the
@@ -16,7 +23,7 @@
 use bytes::Bytes;
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::task::{Context, Poll};
 use tokio::time::Instant;
 
@@ -29,6 +36,8 @@ tokio::task_local! {
 pub(crate) struct ProbeMarks {
     /// A new connection began.
     pub(crate) connect_start: Option<Instant>,
+    /// Its TLS handshake began (the TCP connect was done), when the stack told us.
+    pub(crate) tls_start: Option<Instant>,
     /// It was ready (connected, TLS done).
     pub(crate) connect_end: Option<Instant>,
     /// The last request-body byte was handed to the connection.
@@ -96,6 +105,7 @@ where
             let now = Instant::now();
             probe.update(|m| {
                 m.connect_start = Some(now);
+                m.tls_start = None;
                 m.connect_end = None;
             });
         }
@@ -151,4 +161,46 @@ impl http_body::Body for TimedBody {
         let len = self.bytes.as_ref().map_or(0, Bytes::len);
         http_body::SizeHint::with_exact(u64::try_from(len).unwrap_or(u64::MAX))
     }
+}
+
+/// aws-lc-rs's random source, noting the first draw of a hop's connect in its probe.
+#[derive(Debug)]
+struct HandshakeClock {
+    inner: &'static dyn rustls::crypto::SecureRandom,
+}
+
+impl rustls::crypto::SecureRandom for HandshakeClock {
+    fn fill(&self, buf: &mut [u8]) -> Result<(), rustls::crypto::GetRandomFailed> {
+        // Outside a hop's scope (another task, a background connect) there is nothing to mark.
+        let _ = PROBE.try_with(|probe| {
+            let now = Instant::now();
+            probe.update(|m| {
+                if m.connect_start.is_some() && m.connect_end.is_none() && m.tls_start.is_none() {
+                    m.tls_start = Some(now);
+                }
+            });
+        });
+        self.inner.fill(buf)
+    }
+
+    fn fips(&self) -> bool {
+        self.inner.fips()
+    }
+}
+
+static HANDSHAKE_CLOCK: OnceLock<bool> = OnceLock::new();
+
+/// Installs (once per process) the default rustls crypto provider whose random source marks
+/// TLS handshake starts. Call before building a reqwest client. True when ours is the
+/// process default (false: another provider was installed first; TLS is then not split).
+pub(crate) fn install_handshake_clock() -> bool {
+    *HANDSHAKE_CLOCK.get_or_init(|| {
+        static CLOCK: OnceLock<HandshakeClock> = OnceLock::new();
+        let mut provider = rustls::crypto::aws_lc_rs::default_provider();
+        let clock = CLOCK.get_or_init(|| HandshakeClock {
+            inner: provider.secure_random,
+        });
+        provider.secure_random = clock;
+        provider.install_default().is_ok()
+    })
 }

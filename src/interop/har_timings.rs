@@ -4,8 +4,9 @@
 //! end of the one before, so the fields (without the -1s) add up to the entry's `time`.
 //! - `dns`: the engine's own lookup; -1 for an IP address.
 //! - `connect`: a new connection's set-up; -1 for a reused connection ("does not apply").
-//!   For `https` it includes the TLS handshake, which the stack does not split: `ssl` is -1
-//!   and `comment` says so (HAR: `ssl` is part of `connect` when given).
+//!   For `https` it includes the TLS handshake, which is also given as `ssl` (HAR: `ssl` is
+//!   part of `connect`); when the handshake could not be split, `ssl` is -1 and `comment`
+//!   says so.
 //! - `send`: until the request body was handed over; 0 for a request without a body (its
 //!   send is not split from `wait`, said in `comment`).
 //! - `wait`: to the first response byte; `receive`: to the end of the body.
@@ -18,6 +19,7 @@ use serde_json::{Value, json};
 pub(crate) fn har_timings(timings: &Timings, error: Option<ErrorKind>) -> Value {
     let mut dns = None;
     let mut connect = None;
+    let mut ssl = None;
     let mut blocked = None;
     let mut send = 0.0;
     let mut wait = 0.0;
@@ -31,6 +33,11 @@ pub(crate) fn har_timings(timings: &Timings, error: Option<ErrorKind>) -> Value 
             PhaseKind::Redirects => blocked = Some(length),
             PhaseKind::Dns => dns = Some(length),
             PhaseKind::Connect | PhaseKind::ConnectTls => connect = Some(length),
+            // HAR: `ssl` is also counted in `connect`.
+            PhaseKind::Tls => {
+                ssl = Some(length);
+                connect = Some(connect.unwrap_or(0.0) + length);
+            }
             PhaseKind::Send => {
                 send = length;
                 send_split = true;
@@ -58,7 +65,7 @@ pub(crate) fn har_timings(timings: &Timings, error: Option<ErrorKind>) -> Value 
     let or_absent = |ms: Option<f64>| ms.map_or_else(|| json!(-1), Value::from);
     let mut value = json!({
         "blocked": or_absent(blocked), "dns": or_absent(dns), "connect": or_absent(connect),
-        "ssl": -1,
+        "ssl": or_absent(ssl),
         "send": send, "wait": wait, "receive": receive,
     });
     if !notes.is_empty() {
@@ -94,6 +101,24 @@ mod tests {
         assert_eq!(v["wait"], 6.0);
         assert_eq!(v["receive"], 2.0);
         assert!(v.get("comment").is_none(), "{v}");
+    }
+
+    #[test]
+    fn a_split_handshake_is_ssl_and_counted_in_connect() {
+        let t = Timings {
+            connection: ConnectionUse::New,
+            connect_start_ms: Some(0.0),
+            connect_ms: Some(5.0),
+            tls_ms: Some(3.0),
+            headers_ms: Some(8.0),
+            total_ms: 9.0,
+            ..Timings::default()
+        };
+        let v = har_timings(&t, None);
+        assert_eq!(
+            (v["connect"].clone(), v["ssl"].clone()),
+            (json!(5.0), json!(3.0))
+        );
     }
 
     #[test]

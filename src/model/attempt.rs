@@ -240,12 +240,17 @@ pub struct Timings {
     /// Offset at which the final hop's new connection began; `None` when reused or not known.
     #[serde(default)]
     pub connect_start_ms: Option<f64>,
-    /// Duration of the new connection's set-up: TCP connect, plus the TLS handshake when
-    /// `tls_in_connect` (the HTTP stack does not split them). `None` when reused, or when the
-    /// set-up never finished (cut by a timeout).
+    /// Duration of the new connection's set-up: TCP connect plus, for `https`, the TLS
+    /// handshake (`tls_ms` of it when split, else `tls_in_connect`). `None` when reused, or
+    /// when the set-up never finished (cut by a timeout).
     #[serde(default)]
     pub connect_ms: Option<f64>,
-    /// True when `connect_ms` includes a TLS handshake (an `https` URL), measured as one phase.
+    /// Duration of the TLS handshake, measured apart; it is part of `connect_ms` (as in HAR).
+    /// `None` for plain `http`, a reused connection, or when it could not be split.
+    #[serde(default)]
+    pub tls_ms: Option<f64>,
+    /// True when `connect_ms` includes a TLS handshake (an `https` URL) that could not be
+    /// measured apart: one phase, `connect + TLS`.
     #[serde(default)]
     pub tls_in_connect: bool,
     /// Offset at which the last byte of the request body was handed to the connection; `None`

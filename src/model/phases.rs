@@ -2,8 +2,9 @@
 //! [`Timings`] alone, shared by the detail pane, the table's tooltip and the CLI.
 //!
 //! Where the HTTP stack cannot split two phases they are one span with a label that says so:
-//! TCP connect and TLS handshake are `connect + TLS`; a request without a body has no "sent"
-//! moment of its own, so its send is folded into `send + wait`.
+//! TCP connect and TLS handshake are `connect + TLS` when the handshake's start was not seen;
+//! a request without a body has no "sent" moment of its own, so its send is folded into
+//! `send + wait`.
 
 use super::attempt::{ConnectionUse, ErrorKind, Timings};
 
@@ -18,6 +19,8 @@ pub enum PhaseKind {
     Connect,
     /// TCP connect and TLS handshake of a new connection, measured as one (`https`).
     ConnectTls,
+    /// TLS handshake of a new connection, measured apart from its TCP connect.
+    Tls,
     /// Handing the request body to the connection.
     Send,
     /// From the request sent to the first response byte (time to first byte).
@@ -37,6 +40,7 @@ impl PhaseKind {
             PhaseKind::Dns => "DNS",
             PhaseKind::Connect => "connect",
             PhaseKind::ConnectTls => "connect + TLS",
+            PhaseKind::Tls => "TLS",
             PhaseKind::Send => "send",
             PhaseKind::Wait => "wait (TTFB)",
             PhaseKind::SendWait => "send + wait (TTFB)",
@@ -101,9 +105,13 @@ pub fn phase_spans(timings: &Timings, error: Option<ErrorKind>) -> Vec<PhaseSpan
         } else {
             PhaseKind::Connect
         };
-        match timings.connect_end_ms() {
-            Some(end) => push(kind, start, end, &mut cursor),
-            None => push(kind, start, total, &mut cursor),
+        match (timings.connect_end_ms(), timings.tls_ms) {
+            (Some(end), Some(tls)) => {
+                push(PhaseKind::Connect, start, end - tls, &mut cursor);
+                push(PhaseKind::Tls, end - tls, end, &mut cursor);
+            }
+            (Some(end), None) => push(kind, start, end, &mut cursor),
+            (None, _) => push(kind, start, total, &mut cursor),
         }
     }
     let connect_unfinished = timings.connect_start_ms.is_some() && timings.connect_ms.is_none();
@@ -230,6 +238,16 @@ mod tests {
         );
         assert_eq!(spans[1].kind.label(), "connect + TLS");
         assert_eq!((spans[2].start_ms, spans[2].end_ms), (3.2, 4.0));
+    }
+
+    #[test]
+    fn a_split_handshake_is_its_own_span_at_the_end_of_connect() {
+        let mut t = new_conn();
+        t.tls_ms = Some(1.5);
+        let spans = phase_spans(&t, None);
+        assert_eq!(spans[1].kind, PhaseKind::Connect);
+        assert_eq!(spans[2].kind, PhaseKind::Tls);
+        assert!((spans[1].end_ms - 1.7).abs() < 1e-9 && (spans[2].end_ms - 3.2).abs() < 1e-9);
     }
 
     #[test]

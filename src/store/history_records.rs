@@ -130,11 +130,10 @@ pub struct PhaseTimings {
     /// Name resolution (its duration, summed over redirect hops; without redirects it starts
     /// at 0, so this is also its end).
     pub dns_ms: Option<f64>,
-    /// New connection ready: TCP connect done, and for `https` the TLS handshake too (the
-    /// stack measures them as one). `None` for a reused connection.
+    /// TCP connect done (for `https` whose handshake could not be split, the TLS handshake
+    /// too: [`Timings::tls_in_connect`]). `None` for a reused connection.
     pub connect_ms: Option<f64>,
-    /// TLS handshake done, when measured apart from connect; `None` today (it is inside
-    /// `connect_ms`, see [`Timings::tls_in_connect`]).
+    /// TLS handshake done (the connection ready), when measured apart from the TCP connect.
     pub tls_ms: Option<f64>,
     /// Request body handed to the connection in full; `None` without a body.
     pub sent_ms: Option<f64>,
@@ -151,8 +150,8 @@ impl PhaseTimings {
     pub fn from_timings(t: &Timings) -> Self {
         Self {
             dns_ms: t.resolve_ms,
-            connect_ms: t.connect_end_ms(),
-            tls_ms: None,
+            connect_ms: t.connect_end_ms().map(|end| end - t.tls_ms.unwrap_or(0.0)),
+            tls_ms: t.tls_ms.and(t.connect_end_ms()),
             sent_ms: t.sent_ms,
             first_byte_ms: t.headers_ms,
             done_ms: Some(t.total_ms),

@@ -119,3 +119,54 @@ fn the_duration_cell_lists_the_phases_on_hover() {
     harness.get_by_label_contains("phases of attempt 1");
     harness.get_by_label_contains("connect  1.5 ms");
 }
+
+#[test]
+fn a_split_tls_handshake_has_its_own_row_and_an_unsplit_one_says_connect_plus_tls() {
+    let split = Timings {
+        connection: ConnectionUse::New,
+        connect_start_ms: Some(0.0),
+        connect_ms: Some(4.0),
+        tls_ms: Some(3.0),
+        headers_ms: Some(8.0),
+        total_ms: 9.0,
+        ..Timings::default()
+    };
+    let unsplit = Timings {
+        tls_ms: None,
+        tls_in_connect: true,
+        ..split
+    };
+    let script = EventScript::new(1, "GET", "https://localhost:8443/status/503", start())
+        .start_attempt()
+        .finish_attempt_timed(response(503, &[], "busy"), retry("503 is retryable"), split)
+        .wait(100, 101.0)
+        .start_attempt()
+        .finish_attempt_timed(response(200, &[], "ok"), Verdict::Success, unsplit)
+        .finish(OutcomeKind::Succeeded, "succeeded on attempt 2", Some(200));
+    let t0 = Instant::now();
+    let mut runs = RunsState::default();
+    for (event, ms) in script.events() {
+        if let RunEvent::RunStarted { run_id, .. } = event {
+            runs.add_run(*run_id, "GET /status/503".into());
+        }
+        runs.apply(event, t0 + Duration::from_secs_f64(ms / 1000.0));
+    }
+    runs.select_attempt(1);
+    let state = Screen { runs, now: t0 };
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(1280.0, 800.0))
+        .build_ui_state(
+            |ui, s: &mut Screen| {
+                let _ = s.runs.ui(ui, s.now);
+            },
+            state,
+        );
+    harness.run();
+    harness.get_by_label("connect");
+    harness.get_by_label("TLS");
+    harness.get_by_label("3.0 ms");
+    harness.get_by_label("#2").click();
+    harness.run();
+    harness.get_by_label("connect + TLS");
+    harness.get_by_label_contains("measured as one");
+}

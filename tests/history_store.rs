@@ -4,8 +4,9 @@
 
 use chrono::{DateTime, FixedOffset};
 use retryscope::model::{
-    AttemptOutcome, BodyPreview, KeyValue, OutcomeKind, RequestSpec, ResponseSummary, RetryProfile,
-    RunEvent, RunOutcome, Strategy, Timings, Verdict, WaitExplanation,
+    AttemptOutcome, BodyPreview, ConnectionUse, KeyValue, OutcomeKind, RequestSpec,
+    ResponseSummary, RetryProfile, RunEvent, RunOutcome, Strategy, Timings, Verdict,
+    WaitExplanation,
 };
 use retryscope::store::{
     HISTORY_FILE, HistoryRecorder, HistoryStore, HistoryWriter, RecordedOutcome, RunFilter,
@@ -71,9 +72,14 @@ fn events(finished: bool) -> Vec<RunEvent> {
             outcome: response(503, &"x".repeat(100)),
             hops: Vec::new(),
             timings: Timings {
-                resolve_ms: None,
+                resolve_ms: Some(0.25),
+                connection: ConnectionUse::New,
+                connect_start_ms: Some(0.5),
+                connect_ms: Some(1.0),
+                sent_ms: Some(1.75),
                 headers_ms: Some(3.0),
                 total_ms: 4.0,
+                ..Timings::default()
             },
             verdict: Verdict::Retry {
                 reason: "503 is retryable".into(),
@@ -116,8 +122,10 @@ fn events(finished: bool) -> Vec<RunEvent> {
             hops: Vec::new(),
             timings: Timings {
                 resolve_ms: None,
+                connection: ConnectionUse::Reused,
                 headers_ms: Some(2.0),
                 total_ms: 3.0,
+                ..Timings::default()
             },
             verdict: Verdict::Success,
         },
@@ -171,6 +179,15 @@ fn a_recorded_run_round_trips_and_replays_as_its_events() {
     assert_eq!((wait.planned_ms, wait.measured_ms), (100, Some(101.5)));
     assert_eq!(wait.explanation.text, "retry 1: exponential 100 ms");
     assert_eq!(stored.attempts[1].phases.first_byte_ms, Some(2.0));
+    let first = stored.attempts[0].phases;
+    assert_eq!(
+        (first.dns_ms, first.connect_ms, first.sent_ms, first.reused),
+        (Some(0.25), Some(1.5), Some(1.75), Some(false)),
+        "connect and sent columns hold the phase ends"
+    );
+    let second = stored.attempts[1].phases;
+    assert_eq!((second.connect_ms, second.reused), (None, Some(true)));
+    assert_eq!(stored.attempts[1].timings.connection, ConnectionUse::Reused);
     // The events come back as they were recorded (secrets masked).
     let replayed = replay_events(&stored, 1);
     let mut want = events(true);

@@ -286,3 +286,72 @@ fn attempts_as_csv_and_events_as_json_lines_are_masked() {
         .collect();
     assert_eq!(parsed.len(), events().len());
 }
+
+#[test]
+fn measured_phases_fill_har_timings_and_a_reused_connection_is_not_zero() {
+    use retryscope::model::{ConnectionUse, Timings};
+    let start = DateTime::parse_from_rfc3339("2026-11-30T14:00:00.000+01:00").expect("valid");
+    let new_connection = Timings {
+        resolve_ms: Some(0.5),
+        connection: ConnectionUse::New,
+        connect_start_ms: Some(0.5),
+        connect_ms: Some(1.5),
+        sent_ms: Some(2.5),
+        headers_ms: Some(9.0),
+        total_ms: 10.0,
+        ..Timings::default()
+    };
+    let reused = Timings {
+        resolve_ms: Some(0.25),
+        connection: ConnectionUse::Reused,
+        sent_ms: Some(0.5),
+        headers_ms: Some(4.0),
+        total_ms: 5.0,
+        ..Timings::default()
+    };
+    let events: Vec<RunEvent> = EventScript::new(1, "POST", URL, start)
+        .start_attempt()
+        .finish_attempt_timed(
+            response(503, &[], "busy"),
+            retry("503 is retryable"),
+            new_connection,
+        )
+        .wait(10, 10.0)
+        .start_attempt()
+        .finish_attempt_timed(response(200, &[], "{}"), Verdict::Success, reused)
+        .finish(OutcomeKind::Succeeded, "succeeded on attempt 2", Some(200))
+        .events()
+        .iter()
+        .map(|(e, _)| e.clone())
+        .collect();
+    let spec = spec();
+    let har = run_to_har(
+        &events,
+        &HarExport {
+            request: Some(&spec),
+            secrets: &[],
+            include_secrets: false,
+        },
+    );
+    assert_valid(&har);
+    let first = &har["log"]["entries"][0]["timings"];
+    assert_eq!(first["dns"], 0.5);
+    assert_eq!(first["connect"], 1.5, "measured: {first}");
+    assert_eq!(first["send"], 0.5);
+    assert_eq!(first["wait"], 6.5);
+    assert_eq!(first["receive"], 1.0);
+    let second = &har["log"]["entries"][1]["timings"];
+    assert_eq!(second["connect"], -1, "reused: does not apply, {second}");
+    assert!(
+        second["comment"]
+            .as_str()
+            .is_some_and(|c| c.contains("connection reused")),
+        "{second}"
+    );
+    let sum: f64 = ["blocked", "dns", "connect", "send", "wait", "receive"]
+        .iter()
+        .filter_map(|k| second[*k].as_f64())
+        .filter(|v| *v >= 0.0)
+        .sum();
+    assert!((sum - 5.0).abs() < 1e-9, "timings add up to time: {second}");
+}

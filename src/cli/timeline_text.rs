@@ -255,6 +255,7 @@ mod tests {
                     resolve_ms: None,
                     headers_ms: Some(10.0),
                     total_ms: 12.34,
+                    ..Timings::default()
                 },
                 verdict: Verdict::Retry {
                     reason: "503 is retryable".into(),

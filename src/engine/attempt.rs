@@ -5,9 +5,13 @@ use super::body_preview::read_preview;
 use super::classify::{Phase, classify};
 use super::client_cache::EngineClient;
 use super::hop_request::HopRequest;
+use super::phase_probe::{PhaseProbe, ProbeMarks, with_probe};
 use super::resolver::lookup;
-use crate::model::{AttemptOutcome, ErrorKind, Hop, NetError, ResponseSummary, Timings};
+use crate::model::{
+    AttemptOutcome, ConnectionUse, ErrorKind, Hop, NetError, ResponseSummary, Timings,
+};
 use reqwest::header;
+use std::sync::Arc;
 use std::time::Duration;
 use tokio::time::Instant;
 
@@ -56,6 +60,14 @@ struct Progress {
     hops: Vec<Hop>,
     resolve_ms: Option<f64>,
     headers_ms: Option<f64>,
+    /// When the final (so far) hop began, after redirects.
+    last_hop_start: Option<Instant>,
+    /// The current hop's probe, once its request went to the client.
+    probe: Option<Arc<PhaseProbe>>,
+    /// The probe's marks when the current hop's response head arrived.
+    head_marks: Option<ProbeMarks>,
+    /// The current hop goes over TLS.
+    tls: bool,
 }
 
 /// Runs one attempt of `request` through `client`.
@@ -70,6 +82,10 @@ pub(crate) async fn run_attempt(
         hops: Vec::new(),
         resolve_ms: None,
         headers_ms: None,
+        last_hop_start: None,
+        probe: None,
+        head_marks: None,
+        tls: false,
     };
     let result = {
         let exchange = exchange(client, &mut progress, rules, start);
@@ -81,19 +97,58 @@ pub(crate) async fn run_attempt(
             None => exchange.await,
         }
     };
+    let timings = timings_of(&progress, start, start.elapsed());
     AttemptReport {
         outcome: match result {
             Ok(summary) => AttemptOutcome::Response(summary),
             Err(error) => AttemptOutcome::Error(error),
         },
         hops: progress.hops,
-        timings: Timings {
-            resolve_ms: progress.resolve_ms,
-            headers_ms: progress.headers_ms,
-            total_ms: ms(start.elapsed()),
-        },
+        timings,
         last: progress.current,
     }
+}
+
+/// The attempt's timings from what `progress` saw, `elapsed` after `start`.
+///
+/// Connection use of the final hop: no probe (DNS failed first) is unknown; a connect that
+/// began and was ready before the response head is a new connection; a connect that began but
+/// was not ready when the head arrived was one hyper finished in the background for the pool
+/// while the request took an idle connection, so that request reused one; no connect at all is
+/// a reused connection.
+fn timings_of(progress: &Progress, start: Instant, elapsed: Duration) -> Timings {
+    let offset = |at: Instant| ms(at.saturating_duration_since(start));
+    let mut timings = Timings {
+        resolve_ms: progress.resolve_ms,
+        last_hop_start_ms: progress.last_hop_start.map(offset),
+        headers_ms: progress.headers_ms,
+        total_ms: ms(elapsed),
+        ..Timings::default()
+    };
+    let Some(probe) = &progress.probe else {
+        return timings;
+    };
+    let now = probe.marks();
+    let connect = progress.head_marks.unwrap_or(now);
+    let background = progress.head_marks.is_some() && connect.connect_end.is_none();
+    match connect.connect_start {
+        Some(begun) if !background => {
+            timings.connection = ConnectionUse::New;
+            timings.connect_start_ms = Some(offset(begun));
+            timings.connect_ms = connect
+                .connect_end
+                .map(|end| ms(end.saturating_duration_since(begun)));
+            match (connect.tls_start, connect.connect_end) {
+                (Some(tls), Some(end)) if progress.tls => {
+                    timings.tls_ms = Some(ms(end.saturating_duration_since(tls)));
+                }
+                _ => timings.tls_in_connect = progress.tls,
+            }
+        }
+        _ => timings.connection = ConnectionUse::Reused,
+    }
+    timings.sent_ms = now.sent.map(offset);
+    timings
 }
 
 /// Milliseconds as `f64`.
@@ -124,6 +179,11 @@ async fn exchange(
     start: Instant,
 ) -> Result<ResponseSummary, NetError> {
     loop {
+        if !progress.hops.is_empty() {
+            progress.last_hop_start = Some(Instant::now());
+        }
+        progress.probe = None;
+        progress.head_marks = None;
         if let Some(host) = progress.current.url.domain() {
             let before = Instant::now();
             let looked_up = lookup(host, rules.resolve_timeout).await;
@@ -135,11 +195,13 @@ async fn exchange(
             })?;
             client.resolver.pin(host, addrs);
         }
-        let mut response = client
-            .client
-            .execute(progress.current.to_request())
-            .await
-            .map_err(|e| classify(&e, Phase::Head, rules.read_timeout))?;
+        let probe = Arc::new(PhaseProbe::default());
+        progress.probe = Some(Arc::clone(&probe));
+        progress.tls = progress.current.url.scheme() == "https";
+        let request = progress.current.to_timed_request(&probe);
+        let executed = with_probe(Arc::clone(&probe), client.client.execute(request)).await;
+        let mut response = executed.map_err(|e| classify(&e, Phase::Head, rules.read_timeout))?;
+        progress.head_marks = Some(probe.marks());
         let status = response.status().as_u16();
         let location = response.headers().get(header::LOCATION).cloned();
         if rules.follow_redirects

@@ -5,8 +5,10 @@
 //! and a shared pool lets back-to-back runs reuse keep-alive connections as a browser would.
 //! Every client is built the same way: reqwest's retries off (`retry::never()`), redirects off
 //! (the engine follows them itself so each hop is visible), no proxy (the timeline shows the
-//! connection to the server itself), the engine's pinned DNS resolver.
+//! connection to the server itself), the engine's pinned DNS resolver, and the connector
+//! layer that times new connections for the phase waterfall ([`super::phase_probe`]).
 
+use super::phase_probe::{ConnectTimingLayer, install_handshake_clock};
 use super::resolver::PinnedResolver;
 use super::timeouts::EffectiveTimeouts;
 use std::collections::HashMap;
@@ -83,6 +85,8 @@ fn build(
     timeouts: &EffectiveTimeouts,
     pooled: bool,
 ) -> Result<EngineClient, String> {
+    // Before the first client: reqwest picks the process's default rustls provider up.
+    install_handshake_clock();
     let resolver = Arc::new(PinnedResolver::new(timeouts.resolve));
     let mut builder = reqwest::Client::builder()
         .retry(reqwest::retry::never())
@@ -91,7 +95,8 @@ fn build(
         .user_agent(concat!("retryscope/", env!("CARGO_PKG_VERSION")))
         .tls_danger_accept_invalid_certs(!verify_tls)
         .tcp_nodelay(true)
-        .dns_resolver(Arc::clone(&resolver));
+        .dns_resolver(Arc::clone(&resolver))
+        .connector_layer(ConnectTimingLayer);
     if let Some(limit) = timeouts.connect {
         builder = builder.connect_timeout(limit);
     }

@@ -1,11 +1,13 @@
 //! One request on the wire, built once per run from the spec and rebuilt into a fresh
 //! `reqwest::Request` for every attempt and hop.
 
+use super::phase_probe::{PhaseProbe, timed_body};
 use super::spec_error::SpecError;
 use crate::model::{Body, RequestSpec};
 use bytes::Bytes;
 use reqwest::header::{self, HeaderMap, HeaderName, HeaderValue};
 use reqwest::{Method, Url};
+use std::sync::Arc;
 
 /// Method, URL, headers and body bytes of one hop. Cloning is cheap (`Bytes` is shared), so the
 /// same body bytes go out on every attempt.
@@ -47,7 +49,18 @@ impl HopRequest {
     /// A fresh `reqwest::Request` for this hop. Credentials in the URL (`user:password@`) are
     /// moved into an `Authorization: Basic` header (unless the request sets its own), as
     /// browsers and curl do; `self.url` keeps them so events can show the URL (redacted).
+    #[cfg(test)]
     pub(crate) fn to_request(&self) -> reqwest::Request {
+        self.build_request(None)
+    }
+
+    /// [`Self::to_request`] whose body (when not empty) notes in `probe` when it has been
+    /// handed to the connection in full, for the "request sent" phase.
+    pub(crate) fn to_timed_request(&self, probe: &Arc<PhaseProbe>) -> reqwest::Request {
+        self.build_request(Some(probe))
+    }
+
+    fn build_request(&self, probe: Option<&Arc<PhaseProbe>>) -> reqwest::Request {
         let mut url = self.url.clone();
         let credentials = take_credentials(&mut url);
         let mut request = reqwest::Request::new(self.method.clone(), url);
@@ -57,7 +70,10 @@ impl HopRequest {
         {
             request.headers_mut().insert(header::AUTHORIZATION, value);
         }
-        *request.body_mut() = self.body.clone().map(reqwest::Body::from);
+        *request.body_mut() = self.body.clone().map(|bytes| match probe {
+            Some(probe) if !bytes.is_empty() => timed_body(bytes, Arc::clone(probe)),
+            _ => reqwest::Body::from(bytes),
+        });
         request
     }
 

@@ -26,6 +26,7 @@ mod client_cache;
 mod emitter;
 mod hop_request;
 mod multipart;
+mod phase_probe;
 mod precise_sleep;
 mod resolver;
 mod run_loop;

@@ -1,13 +1,14 @@
 //! A run as HAR 1.2 (one entry per attempt, in order), for tickets and other tools.
 //!
-//! `timings` hold what was measured and -1 where nothing was: `dns` when the engine resolved
-//! the name; `connect` and `ssl` are not measured (-1); `send` is not split from `wait`
-//! (0, said in `timings.comment`); `wait` runs to the response headers and `receive` to the
-//! end of the body. Custom `_retryscope` fields carry the attempt number, verdict and reason,
+//! `timings` hold what was measured and -1 where nothing was (see [`super::har_timings`]:
+//! `connect` for a new connection, -1 when reused; `ssl` -1 as it is inside `connect`; `send`
+//! split from `wait` when the request had a body); `wait` runs to the response headers and
+//! `receive` to the end of the body. Custom `_retryscope` fields carry the attempt number, verdict and reason,
 //! and the wait that followed (planned, measured, explanation). Secrets are masked unless the
 //! caller includes them: secret header values, the URL's user name and password and secret
 //! query values as `***`, and every value in `secrets` wherever it appears.
 
+use super::har_timings::har_timings;
 use super::secret_rule::{is_secret_header, is_secret_query, mask_url};
 use crate::model::{
     AttemptOutcome, Body, KeyValue, RequestSpec, RunEvent, Verdict, mask_secret_values,
@@ -216,17 +217,11 @@ fn entry(a: &AttemptParts<'_>, export: &HarExport<'_>) -> Option<Value> {
             verdict,
             ..
         }) => {
-            let dns = timings.resolve_ms.unwrap_or(-1.0);
-            let before_wait = timings.resolve_ms.unwrap_or(0.0);
-            let (wait, receive) = match timings.headers_ms {
-                Some(h) => ((h - before_wait).max(0.0), (timings.total_ms - h).max(0.0)),
-                None => ((timings.total_ms - before_wait).max(0.0), 0.0),
+            let error = match outcome {
+                AttemptOutcome::Error(e) => Some(e.kind),
+                AttemptOutcome::Response(_) => None,
             };
-            let timing = json!({
-                "blocked": -1, "dns": dns, "connect": -1, "ssl": -1,
-                "send": 0, "wait": wait, "receive": receive,
-                "comment": "connect and ssl are not measured; send is not split from wait",
-            });
+            let timing = har_timings(timings, error);
             (
                 response_of(outcome, export),
                 timing,

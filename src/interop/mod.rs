@@ -13,6 +13,7 @@ mod draft_of_spec;
 mod events_json;
 mod har_export;
 mod har_import;
+mod har_timings;
 pub mod secret_rule;
 
 pub use attempts_csv::{CSV_COLUMNS, attempts_csv};

@@ -242,15 +242,71 @@ impl AttemptOutcome {
     }
 }
 
-/// Measured timings of one attempt, ms on the monotonic clock.
+/// How the request of an attempt's final hop got its connection.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ConnectionUse {
+    /// Not known: a record from before phases were measured, or the attempt ended before a
+    /// connection was asked for (a DNS failure).
+    #[default]
+    Unknown,
+    /// A new connection was opened for it; its set-up is [`Timings::connect_ms`].
+    New,
+    /// An idle keep-alive connection was reused: no TCP connect and no TLS handshake happened.
+    Reused,
+}
+
+/// Measured timings of one attempt, ms on the monotonic clock. Offsets count from the
+/// attempt's start; durations say so. Fields added after the first release default when
+/// missing, so older events and history rows still load.
+///
+/// Phases of the final hop, in order: DNS (`resolve_ms`), connection set-up
+/// (`connect_start_ms` + `connect_ms`, or reused), request sent (`sent_ms`), first byte
+/// (`headers_ms`), body done (`total_ms`). [`super::phase_spans`] turns them into a waterfall.
 #[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
 pub struct Timings {
-    /// DNS resolution, when the engine resolved the name itself (not for IP literals).
+    /// DNS resolution (duration, summed over redirect hops), when the engine resolved the name
+    /// itself (not for IP literals).
     pub resolve_ms: Option<f64>,
-    /// From attempt start to the final response's headers.
+    /// Offset at which the final hop began, when redirects came before it; `None` without
+    /// redirects.
+    #[serde(default)]
+    pub last_hop_start_ms: Option<f64>,
+    /// New connection or reused one, for the final hop.
+    #[serde(default)]
+    pub connection: ConnectionUse,
+    /// Offset at which the final hop's new connection began; `None` when reused or not known.
+    #[serde(default)]
+    pub connect_start_ms: Option<f64>,
+    /// Duration of the new connection's set-up: TCP connect plus, for `https`, the TLS
+    /// handshake (`tls_ms` of it when split, else `tls_in_connect`). `None` when reused, or
+    /// when the set-up never finished (cut by a timeout).
+    #[serde(default)]
+    pub connect_ms: Option<f64>,
+    /// Duration of the TLS handshake, measured apart; it is part of `connect_ms` (as in HAR).
+    /// `None` for plain `http`, a reused connection, or when it could not be split.
+    #[serde(default)]
+    pub tls_ms: Option<f64>,
+    /// True when `connect_ms` includes a TLS handshake (an `https` URL) that could not be
+    /// measured apart: one phase, `connect + TLS`.
+    #[serde(default)]
+    pub tls_in_connect: bool,
+    /// Offset at which the last byte of the request body was handed to the connection; `None`
+    /// for a request without a body (its head goes out with no separate signal, so "send" is
+    /// folded into the wait) or a body that was never sent in full.
+    #[serde(default)]
+    pub sent_ms: Option<f64>,
+    /// Offset of the final response's headers (first byte).
     pub headers_ms: Option<f64>,
-    /// From attempt start to the end of the body or the error.
+    /// Offset of the end of the body or the error.
     pub total_ms: f64,
+}
+
+impl Timings {
+    /// Offset at which the new connection was ready (`connect_start_ms + connect_ms`).
+    pub fn connect_end_ms(&self) -> Option<f64> {
+        Some(self.connect_start_ms? + self.connect_ms?)
+    }
 }
 
 /// Triage verdict on one attempt's outcome (DESIGN.md §4).

@@ -82,6 +82,9 @@ pub const TLS_UNVERIFIED_NOTE: &str = "TLS verification is off: certificates are
      so this run cannot tell the real server from an impostor";
 
 /// Everything that happens in a run, in order. Every variant carries `run_id`.
+// `AttemptFinished` is the big one (outcome, timings with their phases): a few events per
+// attempt through a bounded channel, so boxing it would buy nothing and churn every consumer.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "event", rename_all = "snake_case")]
 pub enum RunEvent {

@@ -8,6 +8,7 @@ mod attempt;
 mod auth;
 mod environment;
 mod event;
+mod phases;
 mod profile;
 mod request;
 mod request_draft;
@@ -18,14 +19,15 @@ pub mod url_rule;
 mod variables;
 
 pub use attempt::{
-    AttemptOutcome, BodyPreview, DnsFailure, ErrorKind, Hop, NetError, ResponseSummary, Timings,
-    Verdict,
+    AttemptOutcome, BodyPreview, ConnectionUse, DnsFailure, ErrorKind, Hop, NetError,
+    ResponseSummary, Timings, Verdict,
 };
 pub use auth::{AuthDraft, AuthKind};
 pub use environment::{ENVIRONMENT_FORMAT, Environment, Variable};
 pub use event::{
     Draw, OutcomeKind, RunEvent, RunId, RunOutcome, TLS_UNVERIFIED_NOTE, WaitExplanation,
 };
+pub use phases::{PhaseKind, PhaseSpan, phase_spans, phases_line};
 pub use profile::{
     Backoff, Combine, DelayHeader, HeaderUnit, OnExceedMax, OtherStatusAction, PROFILE_FORMAT,
     ProfileTimeouts, RetryOn, RetryProfile, Strategy,

@@ -2,7 +2,7 @@
 //! masked by the one rule ([`crate::model::secrets`]).
 
 use crate::model::{
-    AttemptOutcome, Hop, OutcomeKind, RequestSpec, Timings, Verdict, WaitExplanation,
+    AttemptOutcome, ConnectionUse, Hop, OutcomeKind, RequestSpec, Timings, Verdict, WaitExplanation,
 };
 use chrono::{DateTime, FixedOffset};
 use serde::{Deserialize, Serialize};
@@ -122,17 +122,20 @@ pub struct RunRecord {
     pub batch_item_id: Option<String>,
 }
 
-/// Per-phase timings of one attempt, ms from the attempt's start; `None` where not measured
-/// (the engine fills DNS, first byte and done today; connect, TLS and sent come later).
+/// Per-phase timings of one attempt for the history's columns: each phase's end, ms from the
+/// attempt's start; `None` where not measured. The full [`Timings`] (connect start, whether
+/// TLS is inside connect) are kept beside them in the record.
 #[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
 pub struct PhaseTimings {
-    /// Name resolution.
+    /// Name resolution (its duration, summed over redirect hops; without redirects it starts
+    /// at 0, so this is also its end).
     pub dns_ms: Option<f64>,
-    /// TCP connect.
+    /// TCP connect done (for `https` whose handshake could not be split, the TLS handshake
+    /// too: [`Timings::tls_in_connect`]). `None` for a reused connection.
     pub connect_ms: Option<f64>,
-    /// TLS handshake.
+    /// TLS handshake done (the connection ready), when measured apart from the TCP connect.
     pub tls_ms: Option<f64>,
-    /// Request fully sent.
+    /// Request body handed to the connection in full; `None` without a body.
     pub sent_ms: Option<f64>,
     /// First response byte (headers).
     pub first_byte_ms: Option<f64>,
@@ -143,13 +146,20 @@ pub struct PhaseTimings {
 }
 
 impl PhaseTimings {
-    /// The phases the engine's [`Timings`] hold.
+    /// The phases the engine's [`Timings`] hold (the one conversion).
     pub fn from_timings(t: &Timings) -> Self {
         Self {
             dns_ms: t.resolve_ms,
+            connect_ms: t.connect_end_ms().map(|end| end - t.tls_ms.unwrap_or(0.0)),
+            tls_ms: t.tls_ms.and(t.connect_end_ms()),
+            sent_ms: t.sent_ms,
             first_byte_ms: t.headers_ms,
             done_ms: Some(t.total_ms),
-            ..Self::default()
+            reused: match t.connection {
+                ConnectionUse::Unknown => None,
+                ConnectionUse::New => Some(false),
+                ConnectionUse::Reused => Some(true),
+            },
         }
     }
 }

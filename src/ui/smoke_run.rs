@@ -1,5 +1,6 @@
-//! `--screenshot PATH --exit-after-ms N`: press Send once at start, after N ms save a PNG of the
-//! window, then close. Used by CI under Xvfb.
+//! `--screenshot PATH --exit-after-ms N`: press Send once at start, after N ms select attempt 1
+//! (so the detail pane and its phase waterfall are in the picture), save a PNG of the window,
+//! then close. Used by CI under Xvfb.
 
 use super::workbench::WorkbenchState;
 use std::path::PathBuf;
@@ -54,6 +55,10 @@ impl SmokeRun {
         if elapsed < self.exit_after {
             ctx.request_repaint_after(self.exit_after - elapsed);
             return;
+        }
+        // Attempt 1 in the detail pane, so the picture shows its phase waterfall too.
+        if workbench.runs.selected_attempt().is_none() {
+            workbench.runs.select_attempt(1);
         }
         let Some(path) = self.screenshot.clone() else {
             if let Ok(mut slot) = self.result.lock() {

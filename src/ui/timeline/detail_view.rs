@@ -33,17 +33,14 @@ pub fn show(ui: &mut egui::Ui, view: &mut RunView, now: Instant) {
         return;
     };
     ui.heading(format!("Attempt {}", attempt.number));
-    copy_buttons(ui, run_id, attempt, body);
-    super::attempt_curl::copy_as_curl_ui(ui, sent.as_ref(), attempt, timeline.url());
-    ui.label(format!("{} {}", attempt.method, attempt.url));
-    ui.label(format!("started {}", format_date_time(&attempt.started_at)));
+    // What happened first (status, verdict, the phase waterfall), so it is in view even when
+    // the pane is short; then the actions and the details.
+    let color = class_text_color(attempt.class(), ui.visuals().dark_mode);
     match &attempt.result {
         None => {
-            let color = class_text_color(attempt.class(), ui.visuals().dark_mode);
             ui.label(RichText::new("In flight…").color(color));
         }
         Some(result) => {
-            let color = class_text_color(attempt.class(), ui.visuals().dark_mode);
             match &result.outcome {
                 AttemptOutcome::Response(resp) => {
                     ui.label(RichText::new(status_line(resp)).strong().color(color));
@@ -58,12 +55,23 @@ pub fn show(ui: &mut egui::Ui, view: &mut RunView, now: Instant) {
                 }
             }
             ui.label(format!("verdict: {}", attempt.verdict_label()));
-            ui.label(timings_line(result));
-            hops_ui(ui, result);
-            if let AttemptOutcome::Response(resp) = &result.outcome {
-                headers_ui(ui, resp, run_id, attempt.number);
-                body_ui(ui, resp, body, attempt.number);
-            }
+            super::phase_waterfall::waterfall_ui(
+                ui,
+                attempt.number,
+                &result.timings,
+                error_kind(result),
+            );
+        }
+    }
+    copy_buttons(ui, run_id, attempt, body);
+    super::attempt_curl::copy_as_curl_ui(ui, sent.as_ref(), attempt, timeline.url());
+    ui.label(format!("{} {}", attempt.method, attempt.url));
+    ui.label(format!("started {}", format_date_time(&attempt.started_at)));
+    if let Some(result) = &attempt.result {
+        hops_ui(ui, result);
+        if let AttemptOutcome::Response(resp) = &result.outcome {
+            headers_ui(ui, resp, run_id, attempt.number);
+            body_ui(ui, resp, body, attempt.number);
         }
     }
     if let Some(wait) = &attempt.wait {
@@ -90,6 +98,14 @@ pub fn timings_line(result: &AttemptResult) -> String {
     }
     parts.push(format!("total {}", format_ms(t.total_ms)));
     parts.join(" · ")
+}
+
+/// The error kind of a failed attempt.
+fn error_kind(result: &AttemptResult) -> Option<crate::model::ErrorKind> {
+    match &result.outcome {
+        AttemptOutcome::Error(e) => Some(e.kind),
+        AttemptOutcome::Response(_) => None,
+    }
 }
 
 fn hops_ui(ui: &mut egui::Ui, result: &AttemptResult) {
@@ -299,6 +315,10 @@ pub fn attempt_text(
             }
             let _ = writeln!(out, "verdict: {}", attempt.verdict_label());
             let _ = writeln!(out, "{}", timings_line(result));
+            if result.timings.connection != crate::model::ConnectionUse::Unknown {
+                let phases = crate::model::phases_line(&result.timings, error_kind(result));
+                let _ = writeln!(out, "phases: {phases}");
+            }
             if !result.hops.is_empty() {
                 out.push_str("redirects:\n");
                 for hop in &result.hops {

@@ -81,7 +81,28 @@ impl EventScript {
                 resolve_ms: None,
                 headers_ms: Some(duration_ms * 0.8),
                 total_ms: duration_ms,
+                ..Timings::default()
             },
+            verdict,
+        });
+        self
+    }
+
+    /// Finishes the attempt in flight with measured `timings` (phases and all); it lasts
+    /// `timings.total_ms`.
+    pub fn finish_attempt_timed(
+        mut self,
+        outcome: AttemptOutcome,
+        verdict: Verdict,
+        timings: Timings,
+    ) -> Self {
+        self.clock_ms += timings.total_ms;
+        self.push(RunEvent::AttemptFinished {
+            run_id: self.run_id,
+            attempt: self.attempts,
+            outcome,
+            hops: Vec::new(),
+            timings,
             verdict,
         });
         self

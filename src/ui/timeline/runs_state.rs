@@ -116,6 +116,14 @@ impl RunsState {
         }
     }
 
+    /// The attempt (1-based) the detail pane shows for the selected run, if any.
+    pub fn selected_attempt(&self) -> Option<u32> {
+        let id = self.selected?;
+        let view = self.runs.iter().find(|v| v.timeline.run_id() == id)?;
+        let row = view.selected_row?;
+        view.timeline.attempts().get(row).map(|r| r.number)
+    }
+
     /// Selects attempt `attempt` (1-based) of the selected run for the detail pane.
     pub fn select_attempt(&mut self, attempt: u32) {
         if let Some(view) = self.selected.and_then(|id| self.view_mut(id)) {

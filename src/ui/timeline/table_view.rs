@@ -12,6 +12,7 @@ use super::attempt_row::{AttemptRow, WaitRow};
 use super::colors::class_text_color;
 use super::run_timeline::Timeline;
 use super::units::{format_bytes, format_clock_compact, format_date_time, format_ms, format_secs};
+use crate::model::AttemptOutcome;
 use egui::RichText;
 use egui_extras::{Column, TableBuilder};
 use std::time::Instant;
@@ -135,11 +136,22 @@ fn cells(row: &mut egui_extras::TableRow<'_, '_>, attempt: &AttemptRow, now: Ins
         ));
     });
     row.col(|ui| {
-        ui.add(
+        let label = ui.add(
             egui::Label::new(attempt.duration_ms().map(format_ms).unwrap_or_default())
                 .selectable(false)
-                .truncate(),
+                .truncate()
+                .show_tooltip_when_elided(false),
         );
+        if let Some(result) = &attempt.result {
+            let error = match &result.outcome {
+                AttemptOutcome::Error(e) => Some(e.kind),
+                AttemptOutcome::Response(_) => None,
+            };
+            let phases = super::phase_waterfall::phases_tooltip(&result.timings, error);
+            if !phases.is_empty() {
+                label.on_hover_text(format!("phases of attempt {}\n{phases}", attempt.number));
+            }
+        }
     });
     row.col(|ui| {
         let result = attempt.result_label();

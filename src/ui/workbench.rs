@@ -21,8 +21,8 @@ use super::shortcuts::{Shortcut, take_shortcuts};
 use super::text_sizes::install_text_sizes;
 use super::theme::ThemeChoice;
 use super::timeline::{RunsState, TimelineAction, url_path};
-use crate::engine::Command;
 use crate::profile::{self, ProfileIssue};
+use crate::service::Command;
 use crate::store::{EnvironmentStore, OpenedSecretStore, RequestLibrary, SecretStore};
 use egui::Ui;
 use std::path::{Path, PathBuf};
@@ -375,7 +375,6 @@ impl WorkbenchState {
             if matches!(event, crate::model::RunEvent::RunFinished { .. }) {
                 self.store.run_secrets.remove(&run_id);
             }
-            crate::store::log_event(&event);
             self.runs.apply(&event, now);
             if start.elapsed() >= budget {
                 ctx.request_repaint();
@@ -649,13 +648,14 @@ impl WorkbenchState {
             secrets: secrets.clone(),
         };
         if !secrets.is_empty() {
-            self.store.run_secrets.insert(run_id, secrets);
+            self.store.run_secrets.insert(run_id, secrets.clone());
         }
         let command = Command::Start {
             run_id,
             spec,
             profile: self.current.profile.clone(),
             seed: None,
+            secrets,
         };
         if self.engine.send(command) {
             self.runs.add_run(run_id, title);

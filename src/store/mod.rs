@@ -8,6 +8,7 @@ mod data_dir;
 mod environments;
 mod history;
 mod history_error;
+mod history_page;
 mod history_recorder;
 mod history_records;
 mod history_replay;
@@ -23,6 +24,7 @@ pub use data_dir::{DATA_DIR_ENV, data_dir, data_dir_from};
 pub use environments::{EnvironmentStore, LoadedEnvironments, secret_key};
 pub use history::{DEFAULT_BODY_CAP, HISTORY_FILE, HistoryStore};
 pub use history_error::HistoryError;
+pub use history_page::{RunQuery, RunSort, RunSummary};
 pub use history_recorder::HistoryRecorder;
 pub use history_records::{
     AttemptRecord, HistoryWrite, PhaseTimings, RecordedOutcome, RunFilter, RunRecord, StoredRun,

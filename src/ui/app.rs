@@ -58,6 +58,7 @@ impl RetryscopeApp {
         )
         .map_err(|e| format!("cannot start the engine: {e}"))?;
         let history_problem = engine.history_problem().map(str::to_owned);
+        let recording = engine.is_recording();
         let persisted: Option<PersistedWorkbench> = if smoke_mode {
             None
         } else {
@@ -95,8 +96,24 @@ impl RetryscopeApp {
         if let Some(problem) = services.demo_problem() {
             log_problem(&mut workbench, problem);
         }
-        if let Some(problem) = history_problem {
-            workbench.set_status(true, problem);
+        match (&record_dir, history_problem) {
+            (_, Some(problem)) => {
+                workbench.set_history_unavailable(format!("No history: {problem}"));
+                workbench.set_status(true, problem);
+            }
+            (Some(dir), None) if recording => {
+                let history_ctx = ctx.clone();
+                match crate::service::HistoryService::spawn(
+                    dir.clone(),
+                    Arc::new(move || history_ctx.request_repaint()),
+                ) {
+                    Ok(service) => workbench.attach_history(service),
+                    Err(e) => workbench.set_history_unavailable(format!("No history: {e}")),
+                }
+            }
+            _ => workbench.set_history_unavailable(
+                "No history: runs are not recorded (no data folder; smoke runs record only where RETRYSCOPE_DATA_DIR points).".into(),
+            ),
         }
         // The run log: daily files in the data folder.
         let log = match record_dir {

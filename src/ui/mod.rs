@@ -23,6 +23,7 @@ pub mod fonts;
 pub mod frame_stats;
 pub mod har_import_modal;
 pub mod header_delay_editor;
+pub mod history;
 pub mod kv_table;
 pub mod ms_field;
 pub mod number_field;

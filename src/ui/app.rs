@@ -131,6 +131,9 @@ impl RetryscopeApp {
         if let Some(theme) = options.theme {
             workbench.set_theme(theme);
         }
+        if options.show_history {
+            workbench.show_history(true);
+        }
         if let Some(path) = &options.profile {
             workbench.open_profile_path(path.clone());
         }

@@ -62,6 +62,8 @@ pub struct AppOptions {
     pub window_size: Option<(f32, f32)>,
     /// Theme for this start; `None` = the saved choice.
     pub theme: Option<theme::ThemeChoice>,
+    /// Start with the History panel shown instead of the timeline.
+    pub show_history: bool,
 }
 
 /// Opens the window and runs until it is closed. With `screenshot` or `exit_after_ms` set, it

@@ -8,6 +8,9 @@ use crate::store::{RecordedOutcome, RunSort, RunSummary};
 use egui::{RichText, Sense};
 use egui_extras::{Column, TableBuilder};
 
+/// Below this width (points) the list drops its method and elapsed columns.
+pub const NARROW_BELOW: f32 = 560.0;
+
 /// Draws the list view of `panel`.
 pub fn show(panel: &mut HistoryPanel, ui: &mut egui::Ui) {
     if panel.service.is_none() {
@@ -223,8 +226,11 @@ fn footer_ui(panel: &mut HistoryPanel, ui: &mut egui::Ui) {
             .cache
             .total()
             .map_or_else(|| "…".to_owned(), |t| t.to_string());
-        ui.label(format!("Database {size} · {total} runs listed"))
-            .on_hover_text("the history database's size on disk, and the runs the filters select");
+        ui.add(
+            egui::Label::new(format!("Database {size} · {total} runs listed"))
+                .wrap_mode(egui::TextWrapMode::Extend),
+        )
+        .on_hover_text("the history database's size on disk, and the runs the filters select");
     });
 }
 
@@ -240,7 +246,7 @@ fn table_ui(
     scroll_top: bool,
 ) {
     let total = panel.cache.total().unwrap_or(0);
-    let narrow = ui.available_width() < 640.0;
+    let narrow = ui.available_width() < NARROW_BELOW;
     let mut visible: Option<(u64, u64)> = None;
     let mut clicked: Option<(String, bool)> = None;
     let mut sort_clicked = None;
@@ -248,32 +254,44 @@ fn table_ui(
     let selected = panel.selected.clone();
     let marked = panel.marked.clone();
     let filters = panel.filters.clone();
+    // Narrow (800×600): no method and elapsed columns; the URL cell starts with the method
+    // and shows the path (the whole URL on hover).
+    let columns: &[(&str, RunSort, f32)] = if narrow {
+        &[
+            ("Started", RunSort::Started, 100.0),
+            ("Outcome", RunSort::Outcome, 78.0),
+            ("Att.", RunSort::Attempts, 34.0),
+            ("URL", RunSort::Url, 0.0),
+        ]
+    } else {
+        &[
+            ("Started", RunSort::Started, 148.0),
+            ("Method", RunSort::Method, 58.0),
+            ("Outcome", RunSort::Outcome, 96.0),
+            ("Att.", RunSort::Attempts, 36.0),
+            ("Elapsed", RunSort::Elapsed, 76.0),
+            ("URL", RunSort::Url, 0.0),
+        ]
+    };
     let mut table = TableBuilder::new(ui)
         .id_salt("history.table")
         .striped(true)
         .sense(Sense::click())
         .cell_layout(egui::Layout::left_to_right(egui::Align::Center))
-        .column(Column::exact(if narrow { 112.0 } else { 148.0 }))
-        .column(Column::exact(58.0))
-        .column(Column::exact(if narrow { 78.0 } else { 96.0 }))
-        .column(Column::exact(36.0))
-        .column(Column::exact(if narrow { 62.0 } else { 76.0 }))
-        .column(Column::remainder().clip(true))
-        .min_scrolled_height(0.0)
-        .max_scroll_height(f32::INFINITY);
+        .auto_shrink([false, false]);
+    for &(_, _, width) in columns {
+        table = table.column(if width > 0.0 {
+            Column::exact(width)
+        } else {
+            Column::remainder().clip(true)
+        });
+    }
     if scroll_top {
         table = table.scroll_to_row(0, Some(egui::Align::TOP));
     }
     table
         .header(height, |mut header| {
-            for (title, column) in [
-                ("Started", RunSort::Started),
-                ("Method", RunSort::Method),
-                ("Outcome", RunSort::Outcome),
-                ("Att.", RunSort::Attempts),
-                ("Elapsed", RunSort::Elapsed),
-                ("URL", RunSort::Url),
-            ] {
+            for &(title, column, _) in columns {
                 header.col(|ui| {
                     let arrow = match (filters.sort == column, filters.descending) {
                         (true, true) => " ↓",
@@ -318,7 +336,7 @@ fn table_ui(
                             .truncate()
                             .sense(Sense::click());
                         let mut r = ui.add(label);
-                        if i == 5 {
+                        if i + 1 == cells.len() {
                             r = r.on_hover_text(&run.url);
                         }
                         if r.double_clicked() {
@@ -367,13 +385,13 @@ fn table_ui(
     }
 }
 
-/// The six cell texts of `run`: start, method, outcome (with the last status), attempts,
-/// elapsed, URL (with `[compare]` when marked).
-fn row_cells(run: &RunSummary, narrow: bool, marked: bool) -> [String; 6] {
+/// The cell texts of `run`: start, method, outcome (with the last status), attempts, elapsed,
+/// URL (with `[compare]` when marked); narrow: start, outcome, attempts, method + path.
+fn row_cells(run: &RunSummary, narrow: bool, marked: bool) -> Vec<String> {
     let started = run
         .started_at
         .format(if narrow {
-            "%m-%d %H:%M:%S"
+            "%m-%d %H:%M"
         } else {
             "%Y-%m-%d %H:%M:%S"
         })
@@ -393,19 +411,25 @@ fn row_cells(run: &RunSummary, narrow: bool, marked: bool) -> [String; 6] {
             }
         },
     );
-    let url = if marked {
-        format!("[compare] {}", run.url)
+    let mark = if marked { "[compare] " } else { "" };
+    if narrow {
+        let path = crate::ui::timeline::url_path(&run.url);
+        vec![
+            started,
+            outcome,
+            run.attempts.to_string(),
+            format!("{mark}{} {path}", run.method),
+        ]
     } else {
-        run.url.clone()
-    };
-    [
-        started,
-        run.method.clone(),
-        outcome,
-        run.attempts.to_string(),
-        elapsed,
-        url,
-    ]
+        vec![
+            started,
+            run.method.clone(),
+            outcome,
+            run.attempts.to_string(),
+            elapsed,
+            format!("{mark}{}", run.url),
+        ]
+    }
 }
 
 /// The first 8 characters of a run id.

@@ -44,7 +44,7 @@ fn run_writes(i: usize, profile: &serde_json::Value, out: &mut Vec<HistoryWrite>
     let started_at = base + ChronoDuration::seconds(i as i64 * 20);
     let id = format!("{:08x}-0000-7000-8000-{:012x}", i, i);
     let url = format!("http://127.0.0.1:8080/status/503?times=1&n={i}");
-    let method = if i % 7 == 0 { "POST" } else { "GET" };
+    let method = if i.is_multiple_of(7) { "POST" } else { "GET" };
     out.push(HistoryWrite::RunStarted(Box::new(RunRecord {
         id: id.clone(),
         started_at,
@@ -102,7 +102,7 @@ fn run_writes(i: usize, profile: &serde_json::Value, out: &mut Vec<HistoryWrite>
             wait: None,
         })));
     }
-    let outcome = if i % 5 == 0 {
+    let outcome = if i.is_multiple_of(5) {
         RecordedOutcome::GaveUp
     } else {
         RecordedOutcome::Succeeded

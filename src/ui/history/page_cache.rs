@@ -16,6 +16,8 @@ pub struct PageCache {
     db_bytes: Option<u64>,
     /// The last page asked for (answered or not).
     asked: Option<(RunQuery, u64)>,
+    /// False from [`Self::invalidate`] until the next answer: the rows held may be out of date.
+    fresh: bool,
 }
 
 impl PageCache {
@@ -23,10 +25,11 @@ impl PageCache {
     /// until the answer comes).
     pub fn invalidate(&mut self) {
         self.asked = None;
-        self.query = None;
+        self.fresh = false;
     }
 
-    /// Takes a page answer; answers to an older query are dropped.
+    /// Takes a page answer; answers to an older query, or from before [`Self::invalidate`],
+    /// are dropped.
     pub fn accept(
         &mut self,
         query: RunQuery,
@@ -35,7 +38,9 @@ impl PageCache {
         rows: Vec<RunSummary>,
         db_bytes: u64,
     ) {
-        if self.asked.as_ref().is_some_and(|(q, _)| *q != query) {
+        // Nothing asked since an invalidation (the answer predates it), or asked for another
+        // query: the answer is stale.
+        if self.asked.as_ref().is_none_or(|(q, _)| *q != query) {
             return;
         }
         self.query = Some(query);
@@ -43,6 +48,7 @@ impl PageCache {
         self.rows = rows;
         self.total = Some(total);
         self.db_bytes = Some(db_bytes);
+        self.fresh = true;
     }
 
     /// Runs the current query selects (the last answer's, while a new one is asked).
@@ -70,7 +76,7 @@ impl PageCache {
             .filter(|_| same_query)
             .map_or(visible.end, |t| visible.end.min(t));
         let held_end = self.offset + self.rows.len() as u64;
-        let covered = same_query && visible.start >= self.offset && end <= held_end;
+        let covered = self.fresh && same_query && visible.start >= self.offset && end <= held_end;
         if covered {
             return None;
         }
@@ -136,5 +142,12 @@ mod tests {
             "the stale answer was dropped"
         );
         assert_eq!(cache.total(), Some(100_000));
+        // After an invalidation an answer already on its way is stale: asked again.
+        cache.invalidate();
+        cache.accept(RunQuery::default(), 0, 7, Vec::new(), 1);
+        assert_eq!(cache.total(), Some(100_000));
+        // Asked where the list is scrolled to, not from the top.
+        assert_eq!(cache.wanted(&RunQuery::default(), 20..40), Some(0));
+        assert_eq!(cache.wanted(&RunQuery::default(), 120..140), Some(70));
     }
 }

@@ -44,7 +44,10 @@ pub fn show(ui: &mut egui::Ui, runs: &[Option<Box<StoredRun>>; 2]) -> bool {
     }
     plot(ui, a, b);
     ui.separator();
-    table(ui, a, b);
+    // Sideways scroll in narrow windows, so the last column is never cut.
+    egui::ScrollArea::horizontal()
+        .id_salt("history.compare_table_h")
+        .show(ui, |ui| table(ui, a, b));
     back
 }
 
@@ -56,13 +59,28 @@ fn verdict_color(verdict: &Verdict) -> Color32 {
     }
 }
 
+/// Ms from a run's start to the end of its last attempt or wait.
+fn extent_ms(run: &StoredRun) -> f64 {
+    run.attempts
+        .iter()
+        .map(|at| {
+            let wait = at.wait.as_ref().map_or(0.0, |w| {
+                w.offset_ms - at.offset_ms + w.measured_ms.unwrap_or(w.planned_ms as f64)
+            });
+            at.offset_ms + at.timings.total_ms.max(wait)
+        })
+        .fold(0.0, f64::max)
+}
+
 fn plot(ui: &mut egui::Ui, a: &StoredRun, b: &StoredRun) {
+    // Attempts of a few ms beside waits of seconds stay visible: at least 1/120 of the plot.
+    let min_attempt = (extent_ms(a).max(extent_ms(b)) / 120.0).max(0.5);
     let mut attempt_bars = Vec::new();
     let mut wait_bars = Vec::new();
     for (lane, run, name) in [(LANES[0], a, "A"), (LANES[1], b, "B")] {
         for at in &run.attempts {
             attempt_bars.push(
-                Bar::new(lane, at.timings.total_ms.max(0.5))
+                Bar::new(lane, at.timings.total_ms.max(min_attempt))
                     .base_offset(at.offset_ms)
                     .width(0.5)
                     .fill(verdict_color(&at.verdict))
@@ -106,15 +124,16 @@ fn plot(ui: &mut egui::Ui, a: &StoredRun, b: &StoredRun) {
         })
         .x_axis_formatter(|mark, _| format!("{:.0} ms", mark.value))
         .show(ui, |plot_ui| {
-            plot_ui.bar_chart(
-                BarChart::new("attempts", attempt_bars)
-                    .horizontal()
-                    .element_formatter(Box::new(|bar, _| bar.name.clone())),
-            );
+            // Waits first, so the attempts (widened to stay visible) are drawn over them.
             plot_ui.bar_chart(
                 BarChart::new("waits", wait_bars)
                     .horizontal()
                     .color(Color32::from_gray(150))
+                    .element_formatter(Box::new(|bar, _| bar.name.clone())),
+            );
+            plot_ui.bar_chart(
+                BarChart::new("attempts", attempt_bars)
+                    .horizontal()
                     .element_formatter(Box::new(|bar, _| bar.name.clone())),
             );
         });
@@ -145,8 +164,9 @@ fn table(ui: &mut egui::Ui, a: &StoredRun, b: &StoredRun) {
     TableBuilder::new(ui)
         .id_salt("history.compare_table")
         .striped(true)
-        .auto_shrink([false, false])
-        .columns(Column::auto().at_least(60.0), 7)
+        .auto_shrink([true, false])
+        .column(Column::exact(56.0))
+        .columns(Column::exact(78.0), 6)
         .header(height, |mut header| {
             for title in [
                 "Attempt",

@@ -269,3 +269,60 @@ fn rerun_sends_the_recorded_request_with_its_seed_and_refuses_a_masked_secret() 
     );
     assert_eq!(h.state().composer.draft.url, url("beta"));
 }
+
+#[test]
+fn rerun_of_the_request_in_the_composer_refills_its_secret_from_the_composer() {
+    let (mut state, probe) = workbench();
+    let dir = tempfile::tempdir().unwrap();
+    // The composer holds the request that was recorded, with its live token.
+    state.composer.draft.url = url("delta");
+    state
+        .composer
+        .draft
+        .headers
+        .push(KeyValue::new("Authorization", "Bearer LIVETOKEN"));
+    let spec = state
+        .composer
+        .draft
+        .to_spec(&retryscope::model::Variables::default(), "u")
+        .unwrap();
+    let profile = state.current.profile.clone();
+    let mut store = HistoryStore::open_in(dir.path()).unwrap();
+    let mut recorder = HistoryRecorder::new(&spec, &profile, Vec::new(), 1024);
+    let start = chrono::Local::now().fixed_offset();
+    let script = EventScript::new(1, "GET", &url("delta"), start)
+        .attempt(response(200, &[], "ok"), Verdict::Success, 5.0)
+        .finish(OutcomeKind::Succeeded, "succeeded", Some(200));
+    for (event, _) in script.events() {
+        if let Some(w) = recorder.fold(event) {
+            store.apply(&w).unwrap();
+        }
+    }
+    let stored = store.list(&RunFilter::default()).unwrap();
+    let recorded = serde_json::to_string(&stored[0].request).unwrap();
+    assert!(!recorded.contains("LIVETOKEN"), "{recorded}");
+    drop(store);
+    state.attach_history(HistoryService::spawn(dir.path().to_path_buf(), Arc::new(|| {})).unwrap());
+    state.show_history(true);
+    let mut h = harness_sized(state, [1280.0, 800.0]);
+    settle(&mut h);
+    h.get_by_label(&url("delta")).click();
+    h.run();
+    h.get_by_label("Re-run").click();
+    settle(&mut h);
+    let sent: Vec<_> = probe
+        .drain_commands()
+        .into_iter()
+        .filter_map(|c| match c {
+            Command::Start { spec, .. } => Some(spec),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(sent.len(), 1, "{:?}", h.state().status());
+    let auth = sent[0]
+        .headers
+        .iter()
+        .find(|h| h.name == "Authorization")
+        .map(|h| h.value.as_str());
+    assert_eq!(auth, Some("Bearer LIVETOKEN"));
+}

@@ -142,3 +142,117 @@ fn the_ui_layer_never_imports_rusqlite_or_owns_a_runtime() {
         }
     }
 }
+
+/// A finished one-attempt run `n` of `GET http://127.0.0.1:9/n{n}` started `n` s after a base.
+fn sample_run(n: i64) -> Vec<retryscope::store::HistoryWrite> {
+    use retryscope::store::{HistoryWrite, RunRecord};
+    let base = chrono::DateTime::parse_from_rfc3339("2026-11-01T08:00:00+01:00").unwrap();
+    let id = format!("{n:08x}-0000-7000-8000-000000000000");
+    let url = format!("http://127.0.0.1:9/n{n}");
+    vec![
+        HistoryWrite::RunStarted(Box::new(RunRecord {
+            id: id.clone(),
+            started_at: base + chrono::Duration::seconds(n),
+            ended_at: None,
+            app_version: "test".into(),
+            method: if n % 2 == 0 { "GET" } else { "POST" }.into(),
+            url: url.clone(),
+            request: RequestSpec::get(url),
+            profile_name: "p".into(),
+            profile: serde_json::Value::Null,
+            seed: 1,
+            outcome: None,
+            outcome_message: None,
+            last_status: None,
+            attempts: 0,
+            elapsed_ms: None,
+            batch_item_id: None,
+        })),
+        HistoryWrite::RunFinished {
+            run_id: id,
+            ended_at: base + chrono::Duration::seconds(n + 1),
+            outcome: if n % 3 == 0 {
+                RecordedOutcome::GaveUp
+            } else {
+                RecordedOutcome::Succeeded
+            },
+            message: "done".into(),
+            last_status: Some(200),
+            attempts: 1,
+            elapsed_ms: n as f64,
+        },
+    ]
+}
+
+#[test]
+fn the_history_reader_pages_filters_and_answers_the_latest_page_only() {
+    use retryscope::service::{HistoryReply, HistoryRequest, HistoryService, Retention};
+    use retryscope::store::{RunQuery, RunSort};
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = HistoryStore::open_in(dir.path()).unwrap();
+    let writes: Vec<_> = (0..60).flat_map(sample_run).collect();
+    store.apply_batch(&writes).unwrap();
+    assert_eq!(store.count_runs(&RunQuery::default()).unwrap(), 60);
+    let posts = RunQuery {
+        method: Some("post".into()),
+        sort: RunSort::Elapsed,
+        descending: false,
+        ..RunQuery::default()
+    };
+    assert_eq!(store.count_runs(&posts).unwrap(), 30);
+    let page = store.page_runs(&posts, 2, 3).unwrap();
+    let urls: Vec<_> = page.iter().map(|r| r.url.as_str()).collect();
+    assert_eq!(
+        urls,
+        [
+            "http://127.0.0.1:9/n5",
+            "http://127.0.0.1:9/n7",
+            "http://127.0.0.1:9/n9"
+        ]
+    );
+    assert!(store.file_size() > 0);
+    drop(store);
+
+    let service = HistoryService::spawn(dir.path().to_path_buf(), Arc::new(|| {})).unwrap();
+    // Three pages sent at once: those the worker finds queued together are answered only for
+    // the last of them; the last one sent is always answered.
+    for text in ["n1", "n2", "n3"] {
+        assert!(service.send(HistoryRequest::Page {
+            query: RunQuery {
+                url_contains: text.into(),
+                ..RunQuery::default()
+            },
+            offset: 0,
+            limit: 50,
+        }));
+    }
+    let began = Instant::now();
+    while !service.is_idle() && began.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    let mut pages = Vec::new();
+    while let Some(reply) = service.try_recv() {
+        if let HistoryReply::Page { query, total, .. } = reply {
+            pages.push((query.url_contains, total));
+        }
+    }
+    assert!(!pages.is_empty() && pages.len() <= 3, "{pages:?}");
+    // `n3` matches n3 and n30–n39.
+    assert_eq!(pages.last(), Some(&("n3".to_owned(), 11)));
+
+    assert!(service.send(HistoryRequest::Retain(Retention {
+        keep_days: None,
+        keep_runs: Some(10),
+    })));
+    let began = Instant::now();
+    while !service.is_idle() && began.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    assert_eq!(service.try_recv(), Some(HistoryReply::Retained(50)));
+    let left = HistoryStore::open_in(dir.path())
+        .unwrap()
+        .list(&RunFilter::default())
+        .unwrap();
+    assert_eq!(left.len(), 10);
+    assert_eq!(left[0].url, "http://127.0.0.1:9/n59", "the newest are kept");
+}

@@ -5,6 +5,7 @@
 
 mod ui_support;
 
+use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use retryscope::model::{KeyValue, OutcomeKind, RequestSpec, RetryProfile, Verdict};
@@ -325,4 +326,26 @@ fn rerun_of_the_request_in_the_composer_refills_its_secret_from_the_composer() {
         .find(|h| h.name == "Authorization")
         .map(|h| h.value.as_str());
     assert_eq!(auth, Some("Bearer LIVETOKEN"));
+}
+
+#[test]
+fn newest_first_by_default_and_a_header_click_sorts_by_that_column() {
+    let mut f = fixture([1280.0, 800.0]);
+    let h = &mut f.harness;
+    let y = |h: &Harness<'_, WorkbenchState>, name: &str| h.get_by_label(&url(name)).rect().top();
+    assert!(y(h, "gamma") < y(h, "beta") && y(h, "beta") < y(h, "alpha"));
+    h.get_by_role_and_label(Role::Button, "URL").click();
+    settle(h);
+    assert!(y(h, "alpha") < y(h, "beta") && y(h, "beta") < y(h, "gamma"));
+    // Again: the other way round.
+    h.get_by_role_and_label(Role::Button, "URL ↑").click();
+    settle(h);
+    assert!(y(h, "gamma") < y(h, "beta") && y(h, "beta") < y(h, "alpha"));
+    // Filter by outcome: alpha is the only one that gave up.
+    h.get_by_role_and_label(Role::ComboBox, "Outcome").click();
+    h.run();
+    h.get_by_label("gave_up").click();
+    settle(h);
+    assert_eq!(h.state().history.total(), Some(1));
+    assert!(h.query_by_label(&url("alpha")).is_some());
 }

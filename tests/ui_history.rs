@@ -349,3 +349,30 @@ fn newest_first_by_default_and_a_header_click_sorts_by_that_column() {
     assert_eq!(h.state().history.total(), Some(1));
     assert!(h.query_by_label(&url("alpha")).is_some());
 }
+
+#[test]
+fn the_date_range_filters_and_a_bad_date_is_named() {
+    let mut f = fixture([800.0, 600.0]);
+    let h = &mut f.harness;
+    type_into(h, "From", "2999-01-01");
+    settle(h);
+    assert_eq!(h.state().history.total(), Some(0));
+    type_into(h, "From", "2000-01-01");
+    settle(h);
+    assert_eq!(h.state().history.total(), Some(3));
+    let today = chrono::Local::now().format("%Y-%m-%d").to_string();
+    type_into(h, "To", &today);
+    settle(h);
+    assert_eq!(
+        h.state().history.total(),
+        Some(3),
+        "the last day is included"
+    );
+    type_into(h, "To", "soon");
+    settle(h);
+    assert!(
+        h.query_by_label_contains("To: `soon` is not a date")
+            .is_some()
+    );
+    assert_eq!(h.state().history.total(), Some(3), "a bad bound is ignored");
+}

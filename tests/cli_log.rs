@@ -44,14 +44,25 @@ fn log_file_gets_a_line_per_attempt_wait_and_outcome_with_secrets_masked() {
             "--log-file",
         ])
         .arg(&log)
+        .arg("--data-dir")
+        .arg(dir.path())
         .args(["-H", "Authorization: Bearer HEADERSECRET", &url])
         .assert()
         .code(0);
     let text = std::fs::read_to_string(&log).expect("log written");
     let lines: Vec<&str> = text.lines().collect();
     assert!(lines.iter().all(|l| has_offset_timestamp(l)), "{text}");
+    // Each line names the run by its history id (`retryscope history show ID`).
+    let runs = retryscope::store::HistoryStore::open_in(dir.path())
+        .expect("history opens")
+        .list(&retryscope::store::RunFilter::default())
+        .expect("runs listed");
+    assert_eq!(runs.len(), 1);
+    let id = &runs[0].id;
     assert!(
-        lines.iter().any(|l| l.contains("run 1 attempt 1: 503")),
+        lines
+            .iter()
+            .any(|l| l.contains(&format!("run {id} attempt 1: 503"))),
         "{text}"
     );
     assert!(
@@ -63,11 +74,15 @@ fn log_file_gets_a_line_per_attempt_wait_and_outcome_with_secrets_masked() {
         "{text}"
     );
     assert!(
-        lines.iter().any(|l| l.contains("run 1 attempt 2: 200")),
+        lines
+            .iter()
+            .any(|l| l.contains(&format!("run {id} attempt 2: 200"))),
         "{text}"
     );
     assert!(
-        lines.iter().any(|l| l.contains("run 1 succeeded:")),
+        lines
+            .iter()
+            .any(|l| l.contains(&format!("run {id} succeeded:"))),
         "{text}"
     );
     assert!(!text.contains("HEADERSECRET"), "{text}");

@@ -7,8 +7,8 @@ mod engine_support;
 
 use engine_support::*;
 use retryscope::demo::DemoServer;
-use retryscope::engine::{Command, EngineService};
 use retryscope::model::{ErrorKind, OutcomeKind, RequestSpec, RunEvent};
+use retryscope::service::{Command, EngineService};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
@@ -274,12 +274,14 @@ fn engine_service_runs_commands_on_its_own_thread_and_wakes_the_caller() {
         spec: RequestSpec::get(server.url("/status/503?times=1")),
         profile: fixed(10, 3),
         seed: Some(1),
+        secrets: Vec::new(),
     }));
     assert!(engine.send(Command::Start {
         run_id: hang_id,
         spec: RequestSpec::get(server.url("/hang")),
         profile: fixed(10, 3),
         seed: None,
+        secrets: Vec::new(),
     }));
 
     let mut ends = Vec::new();

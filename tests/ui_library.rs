@@ -3,8 +3,8 @@
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use retryscope::engine::Command;
 use retryscope::model::RequestSpec;
+use retryscope::service::Command;
 use retryscope::store::{MemorySecretStore, OpenedSecretStore, SecretStore as _};
 use retryscope::ui::engine_link::{ChannelEngine, EngineProbe};
 use retryscope::ui::file_dialogs::ScriptedDialogs;

@@ -7,9 +7,9 @@
 use egui::{Key, Modifiers};
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
-use retryscope::engine::{Command, EngineService};
 use retryscope::model::{Backoff, RetryProfile, Strategy};
 use retryscope::service::AppServices;
+use retryscope::service::{Command, EngineService};
 use retryscope::store::SecretStore as _;
 use retryscope::ui::engine_link::{ChannelEngine, EngineProbe};
 use retryscope::ui::file_dialogs::ScriptedDialogs;

@@ -24,6 +24,9 @@ pub struct GuiArgs {
     /// Theme for this start: system, light or dark (default: the saved choice).
     #[arg(long, value_name = "THEME", value_parser = parse_theme)]
     pub theme: Option<ThemeChoice>,
+    /// Start with the History panel shown instead of the timeline.
+    #[arg(long)]
+    pub history: bool,
 }
 
 /// `800x600` → (800, 600); sizes below [`MIN_WINDOW`] or above 16384 are refused.
@@ -64,6 +67,7 @@ impl GuiArgs {
             profile: self.profile.clone(),
             window_size: self.window_size,
             theme: self.theme,
+            show_history: self.history,
         }
     }
 }

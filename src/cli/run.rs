@@ -12,6 +12,8 @@ use super::timeline_text::TextTimeline;
 use super::variables_args::VariablesArgs;
 use crate::engine::{self, RunOptions};
 use crate::model::{AttemptOutcome, OutcomeKind, RunEvent};
+pub use crate::service::HistoryPlace;
+use crate::service::RunRecording;
 use clap::Args;
 use std::io::Write;
 use std::path::PathBuf;
@@ -284,15 +286,6 @@ impl Default for RunPrint {
     }
 }
 
-/// The history a run is recorded in.
-#[derive(Debug, Clone)]
-pub struct HistoryPlace {
-    /// The data folder (`None`: unknown, nothing is recorded).
-    pub data_dir: Option<PathBuf>,
-    /// Most response body bytes kept per attempt.
-    pub body_cap: usize,
-}
-
 /// Runs `spec` under `profile` and prints it as `run` does (text timeline with the sent
 /// headers, or JSON Lines), records it in the history and logs it; `secrets` print as `***`.
 /// Shared by `run` and `curl`.
@@ -331,10 +324,22 @@ pub fn run_spec(
         run_id: 1,
         seed: print.seed,
     };
-    let history = print
+    let writer = print
         .history
         .as_ref()
-        .and_then(|place| start_history(place, &spec, &profile, secrets));
+        .and_then(|place| place.data_dir.as_deref())
+        .and_then(|dir| match crate::service::open_history_writer(dir) {
+            Ok(w) => Some(w),
+            Err(e) => {
+                warn_history(&e);
+                None
+            }
+        });
+    let body_cap = print
+        .history
+        .as_ref()
+        .map_or(crate::store::DEFAULT_BODY_CAP, |p| p.body_cap);
+    let recording = RunRecording::new(&spec, &profile, secrets, writer.clone(), body_cap);
     let har = print.har.clone().map(|path| (path, spec.clone()));
     let output = Output {
         json: print.json,
@@ -351,10 +356,13 @@ pub fn run_spec(
         options,
         output,
         sent_headers,
-        history.as_ref(),
+        recording,
     ));
-    if let Some(h) = history
-        && let Err(e) = h.writer.close()
+    // The recording (and its handle on the writer) ended with `drive`: close the writer, so
+    // every write is committed before the process exits.
+    if let Some(w) = writer
+        && let Ok(w) = std::sync::Arc::try_unwrap(w)
+        && let Err(e) = w.close()
     {
         warn_history(&e);
     }
@@ -395,66 +403,15 @@ fn preview_only(mut event: RunEvent) -> RunEvent {
     event
 }
 
-/// The run's recorder and the history writer, or `None` (with a warning on stderr) when the
-/// history cannot be opened: the run goes on unrecorded.
-struct History {
-    recorder: std::cell::RefCell<crate::store::HistoryRecorder>,
-    writer: crate::store::HistoryWriter,
-    failed: std::cell::Cell<bool>,
-}
-
-fn start_history(
-    place: &HistoryPlace,
-    spec: &crate::model::RequestSpec,
-    profile: &crate::model::RetryProfile,
-    secrets: &[String],
-) -> Option<History> {
-    let dir = place.data_dir.clone()?;
-    let opened =
-        crate::store::HistoryStore::open_in(&dir).and_then(crate::store::HistoryWriter::spawn);
-    match opened {
-        Ok(writer) => Some(History {
-            recorder: std::cell::RefCell::new(crate::store::HistoryRecorder::new(
-                spec,
-                profile,
-                secrets.to_vec(),
-                place.body_cap,
-            )),
-            writer,
-            failed: std::cell::Cell::new(false),
-        }),
-        Err(e) => {
-            warn_history(&e);
-            None
-        }
-    }
-}
-
 fn warn_history(e: &crate::store::HistoryError) {
     super::out::write_stderr(&format!(
         "warning: this run is not recorded in the history: {e} (use --no-history to skip it)\n"
     ));
 }
 
-impl History {
-    /// Records `event` (already masked); the first failure is reported once, then recording stops.
-    fn record(&self, event: &RunEvent) {
-        if self.failed.get() {
-            return;
-        }
-        let write = self.recorder.borrow_mut().fold(event);
-        if let Some(w) = write
-            && let Err(e) = self.writer.send(w)
-        {
-            self.failed.set(true);
-            warn_history(&e);
-        }
-    }
-}
-
 /// Starts the run and prints its events until `RunFinished`; Ctrl-C or SIGTERM cancels it
 /// (the summary then starts on a fresh line, see [`TextTimeline`]). Each event is masked,
-/// recorded in `history` (when given) and logged before it is printed. `sent_headers` is printed
+/// recorded and logged by `recording` before it is printed. `sent_headers` is printed
 /// right after the `RunStarted` line. The final response block (`-i` headers, body or `-o`
 /// line) goes between the timeline and the summary.
 async fn drive(
@@ -463,7 +420,7 @@ async fn drive(
     options: RunOptions,
     output: Output,
     mut sent_headers: String,
-    history: Option<&History>,
+    mut recording: RunRecording,
 ) -> Result<u8, CliError> {
     let mut recorded: Vec<RunEvent> = Vec::new();
     let mut signals = signal::StopSignals::install();
@@ -493,11 +450,10 @@ async fn drive(
                 "the engine stopped without finishing the run (no run_finished event)",
             ));
         };
-        let event = crate::model::secrets::mask_event(event, &output.secrets);
-        if let Some(h) = history {
-            h.record(&event);
+        let event = recording.observe(event);
+        if let Some(e) = recording.take_failure() {
+            warn_history(&e);
         }
-        crate::store::log_event(&event);
         if output.har.is_some() {
             recorded.push(event.clone());
         }

@@ -1,8 +1,8 @@
 //! The attempt loop: tokio + reqwest. The only layer that touches the network.
 //!
 //! [`start_run`] runs one request under a profile on the current tokio runtime and reports
-//! every step as a [`RunEvent`]; [`EngineService`] wraps that for a UI (own runtime thread,
-//! commands in, events out). The cycle is attempt → classify → decide → wait → attempt; see
+//! every step as a [`RunEvent`]; `crate::service::EngineService` wraps that for a UI (own
+//! runtime thread, commands in, events out). The cycle is attempt → classify → decide → wait → attempt; see
 //! `run_loop` for the exact event order and how a run ends.
 //!
 //! Transport facts the timeline relies on:
@@ -30,14 +30,12 @@ mod phase_probe;
 mod precise_sleep;
 mod resolver;
 mod run_loop;
-mod service;
 mod spec_error;
 mod timeouts;
 
 pub use body_file::{MAX_BODY_FILE_BYTES, check_body_file};
 pub use body_preview::{BODY_PREVIEW_CAP, WHOLE_BODY_LIMIT};
 pub use hop_request::check_spec;
-pub use service::{COMMAND_CAPACITY, Command, ENGINE_WORKERS, EVENT_CAPACITY, EngineService};
 pub use spec_error::SpecError;
 pub use timeouts::EffectiveTimeouts;
 

@@ -1,9 +1,19 @@
 //! The app core both faces use (DESIGN.md §6): what runs things — the background runtime and the
 //! embedded demo server ([`AppServices`]), the engine service ([`EngineService`], commands in,
-//! events out). The window keeps handles to these and never owns a runtime itself; later
-//! issues add the history store's writer, the batch runner and budgets here.
+//! events out, every run recorded in the history and logged), the History panel's reader
+//! ([`HistoryService`], queries off the UI thread) and the one event path both the
+//! window and the CLI send every run event through ([`RunRecording`]: mask, record, log). The
+//! window keeps handles to these, never owns a runtime and never imports rusqlite; later issues
+//! add the batch runner and budgets here.
 
 pub mod app_services;
+pub mod history_service;
+pub mod run_recording;
+pub mod run_service;
 
-pub use crate::engine::EngineService;
 pub use app_services::AppServices;
+pub use history_service::{HistoryReply, HistoryRequest, HistoryService, MAX_PAGE_ROWS, Retention};
+pub use run_recording::{HistoryPlace, RunRecording, open_history_writer};
+pub use run_service::{
+    COMMAND_CAPACITY, Command, ENGINE_WORKERS, EVENT_CAPACITY, EngineService, RUN_EVENT_CAPACITY,
+};

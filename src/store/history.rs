@@ -22,7 +22,7 @@ pub const DEFAULT_BODY_CAP: usize = 64 * 1024;
 /// An open history database.
 #[derive(Debug)]
 pub struct HistoryStore {
-    conn: Connection,
+    pub(super) conn: Connection,
     path: PathBuf,
 }
 
@@ -252,7 +252,8 @@ impl HistoryStore {
             Verdict::Retry { reason } => ("retry", Some(reason.as_str())),
             Verdict::Stop { reason } => ("stop", Some(reason.as_str())),
         };
-        let tx = self.conn.transaction().map_err(sql("begin"))?;
+        // A savepoint, not a transaction: it nests inside [`Self::apply_batch`]'s transaction.
+        let tx = self.conn.savepoint().map_err(sql("begin"))?;
         tx.execute(
             "INSERT INTO attempts (run_id, number, started_at, offset_ms, method, url, dns_ms,
              connect_ms, tls_ms, sent_ms, first_byte_ms, done_ms, reused, status, error_kind,
@@ -551,7 +552,7 @@ fn attempt_row(r: &Row<'_>) -> RowResult<AttemptRecord> {
     })())
 }
 
-fn time(text: &str, id: &str) -> Result<DateTime<FixedOffset>, HistoryError> {
+pub(super) fn time(text: &str, id: &str) -> Result<DateTime<FixedOffset>, HistoryError> {
     DateTime::parse_from_rfc3339(text).map_err(|e| HistoryError::Decode {
         id: id.to_owned(),
         message: format!("time `{text}`: {e}"),
@@ -573,7 +574,7 @@ fn encode<T: serde::Serialize + ?Sized>(value: &T) -> Result<String, HistoryErro
     serde_json::to_string(value).map_err(|e| HistoryError::Encode(e.to_string()))
 }
 
-fn sql(action: &'static str) -> impl Fn(rusqlite::Error) -> HistoryError {
+pub(super) fn sql(action: &'static str) -> impl Fn(rusqlite::Error) -> HistoryError {
     move |e| HistoryError::Sql {
         action,
         message: e.to_string(),

@@ -8,6 +8,7 @@ mod data_dir;
 mod environments;
 mod history;
 mod history_error;
+mod history_page;
 mod history_recorder;
 mod history_records;
 mod history_replay;
@@ -23,6 +24,7 @@ pub use data_dir::{DATA_DIR_ENV, data_dir, data_dir_from};
 pub use environments::{EnvironmentStore, LoadedEnvironments, secret_key};
 pub use history::{DEFAULT_BODY_CAP, HISTORY_FILE, HistoryStore};
 pub use history_error::HistoryError;
+pub use history_page::{RunQuery, RunSort, RunSummary};
 pub use history_recorder::HistoryRecorder;
 pub use history_records::{
     AttemptRecord, HistoryWrite, PhaseTimings, RecordedOutcome, RunFilter, RunRecord, StoredRun,
@@ -32,8 +34,8 @@ pub use history_replay::replay_events;
 pub use history_writer::{HistoryWriter, WRITER_QUEUE};
 pub use request_library::{LoadedRequests, RequestLibrary};
 pub use run_log::{
-    LOG_DIR, LOG_LEVEL_ENV, LOG_PREFIX, LogTarget, RunLog, TIME_FORMAT, event_line,
-    install as install_run_log, log_event, parse_level,
+    LOG_DIR, LOG_LEVEL_ENV, LOG_PREFIX, LogTarget, RunLog, TIME_FORMAT, event_line, event_line_as,
+    install as install_run_log, log_event, log_event_as, parse_level,
 };
 pub use secret_store::{
     KEYRING_ENV, KEYRING_SERVICE, KeyringSecretStore, MemorySecretStore, OpenedSecretStore,

@@ -103,9 +103,15 @@ pub fn install(
     Ok(installed.then_some(RunLog { _guard: guard }))
 }
 
-/// Writes `event`'s line (if it has one) at info level.
+/// Writes `event`'s line (if it has one) at info level, naming the run by its number.
 pub fn log_event(event: &RunEvent) {
-    if let Some(line) = event_line(event) {
+    log_event_as(event, &event.run_id().to_string());
+}
+
+/// Writes `event`'s line (if it has one) at info level, naming the run `run` (its history id
+/// when it is recorded, so a log line leads to `retryscope history show ID`).
+pub fn log_event_as(event: &RunEvent, run: &str) {
+    if let Some(line) = event_line_as(event, run) {
         tracing::info!("{line}");
     }
 }
@@ -127,9 +133,13 @@ pub fn log_event(event: &RunEvent) {
 /// );
 /// ```
 pub fn event_line(event: &RunEvent) -> Option<String> {
+    event_line_as(event, &event.run_id().to_string())
+}
+
+/// [`event_line`] with the run named `run_id` (e.g. its history id) instead of its number.
+pub fn event_line_as(event: &RunEvent, run_id: &str) -> Option<String> {
     Some(match event {
         RunEvent::RunStarted {
-            run_id,
             seed,
             profile,
             method,
@@ -138,7 +148,6 @@ pub fn event_line(event: &RunEvent) -> Option<String> {
         } => format!("run {run_id} started: {method} {url} (profile \"{profile}\", seed {seed})"),
         RunEvent::AttemptStarted { .. } => return None,
         RunEvent::AttemptFinished {
-            run_id,
             attempt,
             outcome,
             timings,
@@ -156,17 +165,15 @@ pub fn event_line(event: &RunEvent) -> Option<String> {
                 timings.total_ms
             )
         }
-        RunEvent::WaitScheduled {
-            run_id,
-            explanation,
-            ..
-        } => format!("run {run_id} wait planned: {}", explanation.text),
+        RunEvent::WaitScheduled { explanation, .. } => {
+            format!("run {run_id} wait planned: {}", explanation.text)
+        }
         RunEvent::WaitFinished {
-            run_id,
             retry,
             planned_ms,
             actual_ms,
             skipped,
+            ..
         } => format!(
             "run {run_id} wait {retry} measured {actual_ms:.1} ms of {planned_ms} ms planned{}",
             if *skipped {
@@ -176,10 +183,10 @@ pub fn event_line(event: &RunEvent) -> Option<String> {
             }
         ),
         RunEvent::RunFinished {
-            run_id,
             outcome,
             attempts,
             elapsed_ms,
+            ..
         } => format!(
             "run {run_id} {}: {}; {attempts} attempt{} in {elapsed_ms:.0} ms",
             serde_json::to_value(outcome.kind)

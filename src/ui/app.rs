@@ -9,8 +9,8 @@ use super::profile_library::default_library_dir;
 use super::smoke_run::{SmokeResult, SmokeRun};
 use super::workbench::{WorkbenchSetup, WorkbenchState};
 use super::{AppOptions, MIN_WINDOW};
-use crate::engine::EngineService;
-use crate::service::AppServices;
+use crate::service::EngineService;
+use crate::service::{AppServices, HistoryPlace};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -38,12 +38,27 @@ impl RetryscopeApp {
     ) -> Result<Self, String> {
         let ctx = cc.egui_ctx.clone();
         install_fallback_fonts(&ctx);
-        let waker_ctx = ctx.clone();
-        let engine = EngineService::spawn(Arc::new(move || {
-            waker_ctx.request_repaint_after(Duration::from_millis(EVENT_REPAINT_MS));
-        }))
-        .map_err(|e| format!("cannot start the engine: {e}"))?;
         let smoke_mode = options.screenshot.is_some() || options.exit_after_ms.is_some();
+        // The data folder of the history and the run log: smoke runs only record and log where
+        // RETRYSCOPE_DATA_DIR points, as they store nothing else either.
+        let record_dir = if smoke_mode {
+            explicit_data_dir()
+        } else {
+            crate::store::data_dir()
+        };
+        let waker_ctx = ctx.clone();
+        let engine = EngineService::spawn_recording(
+            Arc::new(move || {
+                waker_ctx.request_repaint_after(Duration::from_millis(EVENT_REPAINT_MS));
+            }),
+            Some(HistoryPlace {
+                data_dir: record_dir.clone(),
+                body_cap: crate::store::DEFAULT_BODY_CAP,
+            }),
+        )
+        .map_err(|e| format!("cannot start the engine: {e}"))?;
+        let history_problem = engine.history_problem().map(str::to_owned);
+        let recording = engine.is_recording();
         let persisted: Option<PersistedWorkbench> = if smoke_mode {
             None
         } else {
@@ -68,11 +83,8 @@ impl RetryscopeApp {
         if smoke_mode {
             // Smoke runs touch neither the user's data folder nor the keyring (an explicit
             // RETRYSCOPE_DATA_DIR is used, so screenshots can show saved requests).
-            let explicit = std::env::var_os(crate::store::DATA_DIR_ENV)
-                .filter(|v| !v.is_empty())
-                .map(std::path::PathBuf::from);
             workbench.attach_store(
-                explicit.as_deref(),
+                explicit_data_dir().as_deref(),
                 crate::store::memory_secret_store("smoke run"),
             );
         } else {
@@ -84,16 +96,27 @@ impl RetryscopeApp {
         if let Some(problem) = services.demo_problem() {
             log_problem(&mut workbench, problem);
         }
-        // The run log: daily files in the data folder (smoke runs only log where
-        // RETRYSCOPE_DATA_DIR points, as they store nothing else either).
-        let log_dir = if smoke_mode {
-            std::env::var_os(crate::store::DATA_DIR_ENV)
-                .filter(|v| !v.is_empty())
-                .map(std::path::PathBuf::from)
-        } else {
-            crate::store::data_dir()
-        };
-        let log = match log_dir {
+        match (&record_dir, history_problem) {
+            (_, Some(problem)) => {
+                workbench.set_history_unavailable(format!("No history: {problem}"));
+                workbench.set_status(true, problem);
+            }
+            (Some(dir), None) if recording => {
+                let history_ctx = ctx.clone();
+                match crate::service::HistoryService::spawn(
+                    dir.clone(),
+                    Arc::new(move || history_ctx.request_repaint()),
+                ) {
+                    Ok(service) => workbench.attach_history(service),
+                    Err(e) => workbench.set_history_unavailable(format!("No history: {e}")),
+                }
+            }
+            _ => workbench.set_history_unavailable(
+                "No history: runs are not recorded (no data folder; smoke runs record only where RETRYSCOPE_DATA_DIR points).".into(),
+            ),
+        }
+        // The run log: daily files in the data folder.
+        let log = match record_dir {
             Some(dir) => {
                 match crate::store::install_run_log(crate::store::LogTarget::DataDir(&dir), None) {
                     Ok(log) => log,
@@ -107,6 +130,9 @@ impl RetryscopeApp {
         };
         if let Some(theme) = options.theme {
             workbench.set_theme(theme);
+        }
+        if options.show_history {
+            workbench.show_history(true);
         }
         if let Some(path) = &options.profile {
             workbench.open_profile_path(path.clone());
@@ -125,6 +151,13 @@ impl RetryscopeApp {
     fn smoke_result(&self) -> Option<SmokeResult> {
         self.smoke.as_ref().map(|s| Arc::clone(&s.result))
     }
+}
+
+/// `RETRYSCOPE_DATA_DIR` when set and not empty (smoke runs use nothing else).
+fn explicit_data_dir() -> Option<std::path::PathBuf> {
+    std::env::var_os(crate::store::DATA_DIR_ENV)
+        .filter(|v| !v.is_empty())
+        .map(std::path::PathBuf::from)
 }
 
 fn log_problem(workbench: &mut WorkbenchState, problem: &str) {

@@ -2,8 +2,8 @@
 //!
 //! A trait so tests can observe the commands the UI sends ([`ChannelEngine`]) without a network.
 
-use crate::engine::{Command, EngineService};
 use crate::model::{RunEvent, RunId};
+use crate::service::{Command, EngineService};
 use std::sync::mpsc::{Receiver, SyncSender, TryRecvError, sync_channel};
 
 /// Capacity of [`ChannelEngine`]'s two bounded channels (commands and events).

@@ -23,6 +23,7 @@ pub mod fonts;
 pub mod frame_stats;
 pub mod har_import_modal;
 pub mod header_delay_editor;
+pub mod history;
 pub mod kv_table;
 pub mod ms_field;
 pub mod number_field;
@@ -61,6 +62,8 @@ pub struct AppOptions {
     pub window_size: Option<(f32, f32)>,
     /// Theme for this start; `None` = the saved choice.
     pub theme: Option<theme::ThemeChoice>,
+    /// Start with the History panel shown instead of the timeline.
+    pub show_history: bool,
 }
 
 /// Opens the window and runs until it is closed. With `screenshot` or `exit_after_ms` set, it

@@ -22,6 +22,8 @@ pub struct LayoutPrefs {
     pub stacked_width: f32,
     /// Which of request / policy the narrow layout shows.
     pub side_tab: SideTab,
+    /// The centre shows the History panel instead of the timeline.
+    pub history_shown: bool,
 }
 
 impl Default for LayoutPrefs {
@@ -31,6 +33,7 @@ impl Default for LayoutPrefs {
             policy_width: 330.0,
             stacked_width: 330.0,
             side_tab: SideTab::Request,
+            history_shown: false,
         }
     }
 }
@@ -76,4 +79,6 @@ pub struct PersistedWorkbench {
     pub theme: ThemeChoice,
     /// The selected environment's name.
     pub environment: Option<String>,
+    /// History retention (keep N days / N runs).
+    pub history_retention: super::history::RetentionPrefs,
 }

@@ -1,6 +1,10 @@
 //! All of the app's state and its frame: the composer (left), the policy editor and preview
 //! (right), the live timeline (centre). No `eframe::Frame` here, so `egui_kittest` drives it.
 
+mod history_actions;
+
+pub use history_actions::{PAST_RUN_IDS, masked_field};
+
 use super::composer::{Composer, ComposerAction};
 use super::confirm_modal::{ConfirmAnswer, confirm_discard};
 use super::engine_link::EngineLink;
@@ -21,8 +25,8 @@ use super::shortcuts::{Shortcut, take_shortcuts};
 use super::text_sizes::install_text_sizes;
 use super::theme::ThemeChoice;
 use super::timeline::{RunsState, TimelineAction, url_path};
-use crate::engine::Command;
 use crate::profile::{self, ProfileIssue};
+use crate::service::Command;
 use crate::store::{EnvironmentStore, OpenedSecretStore, RequestLibrary, SecretStore};
 use egui::Ui;
 use std::path::{Path, PathBuf};
@@ -125,6 +129,17 @@ pub struct WorkbenchState {
     /// Environments: picker and editor.
     pub environments: EnvironmentPanel,
     store: StoreLink,
+    /// The History panel (centre, beside the timeline).
+    pub history: super::history::HistoryPanel,
+    /// Past runs opened from the history so far (their ids count up from [`PAST_RUN_IDS`]).
+    past_runs: crate::model::RunId,
+}
+
+/// A request ready to start: resolved spec, the secret values it was built from, tab title.
+struct ComposedRun {
+    spec: crate::model::RequestSpec,
+    secrets: Vec<String>,
+    title: String,
 }
 
 /// The workbench's link to the data folder and the secret store.
@@ -204,6 +219,8 @@ impl WorkbenchState {
                 remembered: Vec::new(),
                 run_secrets: std::collections::HashMap::new(),
             },
+            history: super::history::HistoryPanel::with_retention(persisted.history_retention),
+            past_runs: 0,
         }
     }
 
@@ -360,6 +377,7 @@ impl WorkbenchState {
                 .selected()
                 .map(str::to_owned)
                 .or_else(|| self.store.restored_env.clone()),
+            history_retention: self.history.retention,
         }
     }
 
@@ -378,14 +396,16 @@ impl WorkbenchState {
             };
             if matches!(event, crate::model::RunEvent::RunFinished { .. }) {
                 self.store.run_secrets.remove(&run_id);
+                // Committed before this event arrived: the list shows the run now.
+                self.history.refresh();
             }
-            crate::store::log_event(&event);
             self.runs.apply(&event, now);
             if start.elapsed() >= budget {
                 ctx.request_repaint();
                 break;
             }
         }
+        self.poll_history();
         while let Some(answer) = self.dialogs.poll() {
             self.on_dialog_answer(answer);
         }
@@ -464,7 +484,22 @@ impl WorkbenchState {
         }
         let now = self.now();
         let actions = egui::CentralPanel::default()
-            .show(ui, |ui| self.runs.ui(ui, now))
+            .show(ui, |ui| {
+                ui.horizontal(|ui| {
+                    let shown = &mut self.layout.history_shown;
+                    ui.selectable_value(shown, false, "Timeline")
+                        .on_hover_text("the runs of this session, live");
+                    ui.selectable_value(shown, true, "History")
+                        .on_hover_text("every recorded run: filter, open, re-run, compare, delete");
+                });
+                ui.separator();
+                if self.layout.history_shown {
+                    self.history.ui(ui);
+                    Vec::new()
+                } else {
+                    self.runs.ui(ui, now)
+                }
+            })
             .inner;
         for action in actions {
             let command = match action {
@@ -593,31 +628,44 @@ impl WorkbenchState {
 
     /// Starts a run of the composed request under the current profile (the Send button, Ctrl+Enter).
     pub fn send(&mut self) {
+        self.send_seeded(None);
+    }
+
+    /// [`Self::send`] with a seed (`None`: the profile's, else a fresh one).
+    pub fn send_seeded(&mut self, seed: Option<u64>) {
+        if let Some(composed) = self.compose() {
+            self.start_composed(composed, seed);
+        }
+    }
+
+    /// The composer's request resolved and checked, with its secrets and tab title; `None`
+    /// (the reason in the status line) when it cannot be sent.
+    fn compose(&mut self) -> Option<ComposedRun> {
         if let Some(problem) = self.invalid_field_problem("send") {
             self.status = Some((true, problem));
-            return;
+            return None;
         }
         if let Some(problem) = self.composer.send_blocker() {
             self.status = Some((true, format!("cannot send: {problem}")));
-            return;
+            return None;
         }
         // The same checks `profile validate` and the CLI apply (including the custom script's
         // dry run), so the window never sends under a profile the CLI would refuse.
         if let Some(problem) = self.profile_problem("send") {
             self.status = Some((true, problem));
-            return;
+            return None;
         }
         let vars = self.environments.variables();
         if let Some(problem) = self.empty_secret_used(&vars) {
             self.status = Some((true, problem));
-            return;
+            return None;
         }
         let fresh_uuid = uuid::Uuid::new_v4().to_string();
         let spec = match self.composer.draft.to_spec(&vars, &fresh_uuid) {
             Ok(spec) => spec,
             Err(unknown) => {
                 self.status = Some((true, format!("cannot send: {unknown}")));
-                return;
+                return None;
             }
         };
         if let Some(problem) = super::url_check::url_problem(&spec.url) {
@@ -625,7 +673,7 @@ impl WorkbenchState {
                 true,
                 format!("cannot send: the URL after variables: {problem}"),
             ));
-            return;
+            return None;
         }
         let mut secrets = vars.secret_values();
         secrets.extend(
@@ -651,19 +699,34 @@ impl WorkbenchState {
             &format!("{} {}", spec.method, url_path(&shown_url)),
             &secrets,
         );
+        Some(ComposedRun {
+            spec,
+            secrets,
+            title,
+        })
+    }
+
+    /// Starts `composed` under the current profile with `seed`.
+    fn start_composed(&mut self, composed: ComposedRun, seed: Option<u64>) {
+        let ComposedRun {
+            spec,
+            secrets,
+            title,
+        } = composed;
         let run_id = self.engine.next_run_id();
         let sent = super::timeline::SentRequest {
             spec: spec.clone(),
             secrets: secrets.clone(),
         };
         if !secrets.is_empty() {
-            self.store.run_secrets.insert(run_id, secrets);
+            self.store.run_secrets.insert(run_id, secrets.clone());
         }
         let command = Command::Start {
             run_id,
             spec,
             profile: self.current.profile.clone(),
-            seed: None,
+            seed,
+            secrets,
         };
         if self.engine.send(command) {
             self.runs.add_run(run_id, title);

@@ -9,11 +9,13 @@ use egui::{Color32, RichText};
 use std::time::Instant;
 
 /// Draws the banner (coloured by outcome kind) or live status, the buttons, and the run facts.
-/// Button presses are pushed onto `actions`.
+/// Button presses are pushed onto `actions`. A `read_only` run (from history; the text says
+/// so) has no Cancel or Retry now.
 pub fn show(
     ui: &mut egui::Ui,
     timeline: &Timeline,
     request: Option<&std::sync::Arc<super::SentRequest>>,
+    read_only: Option<&str>,
     now: Instant,
     actions: &mut Vec<TimelineAction>,
 ) {
@@ -35,25 +37,34 @@ pub fn show(
                     );
                 });
         }
+        None if read_only.is_some() => {
+            ui.label(RichText::new("not finished when it was recorded").strong());
+        }
         None => {
             let status = live_status(timeline, Some(now)).unwrap_or_default();
             ui.label(RichText::new(status).strong());
         }
     }
     ui.horizontal_wrapped(|ui| {
-        let active = timeline.is_active();
-        let waiting = matches!(timeline.phase(), Phase::Waiting(_));
-        if ui
-            .add_enabled(active, egui::Button::new("Cancel"))
-            .on_hover_text("End this run now (Esc)")
-            .clicked()
+        if let Some(label) = read_only {
+            ui.label(RichText::new(label).italics())
+                .on_hover_text("a recorded run, shown read-only; re-run it from the History panel");
+        }
+        let active = timeline.is_active() && read_only.is_none();
+        let waiting = matches!(timeline.phase(), Phase::Waiting(_)) && read_only.is_none();
+        if read_only.is_none()
+            && ui
+                .add_enabled(active, egui::Button::new("Cancel"))
+                .on_hover_text("End this run now (Esc)")
+                .clicked()
         {
             actions.push(TimelineAction::Cancel(run_id));
         }
-        if ui
-            .add_enabled(waiting, egui::Button::new("Retry now"))
-            .on_hover_text("Skip the rest of this wait and start the next attempt")
-            .clicked()
+        if read_only.is_none()
+            && ui
+                .add_enabled(waiting, egui::Button::new("Retry now"))
+                .on_hover_text("Skip the rest of this wait and start the next attempt")
+                .clicked()
         {
             actions.push(TimelineAction::SkipWait(run_id));
         }

@@ -31,6 +31,9 @@ pub struct RunView {
     body_cache: Option<BodyCache>,
     /// The request the run sent ("Copy as curl"); `None` when unknown.
     pub request: Option<std::sync::Arc<super::SentRequest>>,
+    /// `from history, <date>` for a past run opened from the History panel: shown read-only
+    /// (no Cancel, no Retry now), never live.
+    pub read_only: Option<String>,
 }
 
 impl RunView {
@@ -42,6 +45,7 @@ impl RunView {
             scroll_to_row: None,
             body_cache: None,
             request: None,
+            read_only: None,
         }
     }
 

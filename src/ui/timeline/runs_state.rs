@@ -55,6 +55,35 @@ impl RunsState {
         }
     }
 
+    /// Shows a past run (its recorded events, e.g. from [`crate::store::replay_events`]) as a
+    /// read-only tab marked `label` (`from history, <date>`), and selects it. Opening the same
+    /// `run_id` again just selects it.
+    pub fn add_past_run(
+        &mut self,
+        run_id: RunId,
+        title: String,
+        events: &[RunEvent],
+        label: String,
+        now: Instant,
+    ) {
+        if self.index(run_id).is_none() {
+            let mut view = RunView::new(Timeline::new(run_id, title));
+            for event in events {
+                view.timeline.apply(event, now);
+            }
+            view.read_only = Some(label);
+            self.runs.push(view);
+        }
+        self.selected = Some(run_id);
+        self.prune();
+    }
+
+    /// Whether run `run_id` is a read-only past run.
+    pub fn is_read_only(&self, run_id: RunId) -> bool {
+        self.index(run_id)
+            .is_some_and(|i| self.runs[i].read_only.is_some())
+    }
+
     /// Drops the oldest finished, unselected runs beyond [`MAX_KEPT_RUNS`].
     fn prune(&mut self) {
         while self.runs.len() > MAX_KEPT_RUNS {
@@ -99,7 +128,7 @@ impl RunsState {
     pub fn active_runs(&self) -> Vec<RunId> {
         self.runs
             .iter()
-            .filter(|v| v.timeline.is_active())
+            .filter(|v| v.timeline.is_active() && v.read_only.is_none())
             .map(|v| v.timeline.run_id())
             .collect()
     }
@@ -148,7 +177,11 @@ impl RunsState {
     /// finished, so an idle window does not repaint.
     pub fn repaint_after(&self, now: Instant) -> Option<Duration> {
         let mut next: Option<Duration> = None;
-        for view in self.runs.iter().filter(|v| v.timeline.is_active()) {
+        for view in self
+            .runs
+            .iter()
+            .filter(|v| v.timeline.is_active() && v.read_only.is_none())
+        {
             let mut due = LIVE_REPAINT;
             if let Phase::Waiting(_) = view.timeline.phase()
                 && let Some(left) = view
@@ -180,7 +213,14 @@ impl RunsState {
         let Some(view) = self.selected.and_then(|id| self.view_mut(id)) else {
             return actions;
         };
-        controls_view::show(ui, &view.timeline, view.request.as_ref(), now, &mut actions);
+        controls_view::show(
+            ui,
+            &view.timeline,
+            view.request.as_ref(),
+            view.read_only.as_deref(),
+            now,
+            &mut actions,
+        );
         ui.separator();
         if let Some(row) = plot_view::show(ui, &view.timeline, view.selected_row, now) {
             view.selected_row = Some(row);
@@ -241,12 +281,16 @@ impl RunsState {
                 ui.horizontal(|ui| {
                     for view in &self.runs {
                         let tl = &view.timeline;
-                        let label = format!(
-                            "Run {} · {} · {}",
-                            tl.run_id(),
-                            tl.title(),
-                            short_status(tl, now)
-                        );
+                        let label = if view.read_only.is_some() {
+                            format!("History · {}", tl.title())
+                        } else {
+                            format!(
+                                "Run {} · {} · {}",
+                                tl.run_id(),
+                                tl.title(),
+                                short_status(tl, now)
+                            )
+                        };
                         let selected = self.selected == Some(tl.run_id());
                         let tab = ui.selectable_label(selected, label);
                         if scroll_to == Some(tl.run_id()) {

@@ -1,0 +1,262 @@
+//! What the window's History panel asks of the database: a filtered, sorted count and one
+//! window of light rows at a time (so 100,000 runs never load whole), the file's size,
+//! keep-the-newest-N retention, and many writes in one transaction (benchmarks, imports).
+
+use super::history::{HistoryStore, sql, time};
+use super::history_error::HistoryError;
+use super::history_records::{HistoryWrite, RecordedOutcome};
+use chrono::{DateTime, FixedOffset};
+use rusqlite::params;
+
+/// The column a run list is sorted by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum RunSort {
+    /// Start time.
+    #[default]
+    Started,
+    /// HTTP method.
+    Method,
+    /// URL (masked, as stored).
+    Url,
+    /// Outcome id.
+    Outcome,
+    /// Attempts made.
+    Attempts,
+    /// Elapsed ms.
+    Elapsed,
+}
+
+impl RunSort {
+    fn column(self) -> &'static str {
+        match self {
+            Self::Started => "started_unix_ms",
+            Self::Method => "method",
+            Self::Url => "url",
+            Self::Outcome => "outcome",
+            Self::Attempts => "attempts",
+            Self::Elapsed => "elapsed_ms",
+        }
+    }
+}
+
+/// Which runs a list shows and in what order. Empty / `None` fields filter nothing.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct RunQuery {
+    /// Only runs whose (masked) URL contains this text, case-insensitive (ASCII).
+    pub url_contains: String,
+    /// Only runs of this method (case-insensitive).
+    pub method: Option<String>,
+    /// Only runs with this outcome.
+    pub outcome: Option<RecordedOutcome>,
+    /// Only runs started at or after this instant, Unix ms.
+    pub since_unix_ms: Option<i64>,
+    /// Only runs started before this instant, Unix ms.
+    pub until_unix_ms: Option<i64>,
+    /// Sort column.
+    pub sort: RunSort,
+    /// Largest first (newest first for [`RunSort::Started`]).
+    pub descending: bool,
+}
+
+/// One run as a list row: what the History table shows, without the request and profile.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunSummary {
+    /// UUID v7.
+    pub id: String,
+    /// Wall-clock start with offset.
+    pub started_at: DateTime<FixedOffset>,
+    /// Method of attempt 1.
+    pub method: String,
+    /// URL of attempt 1, masked.
+    pub url: String,
+    /// How it ended; `None` while running.
+    pub outcome: Option<RecordedOutcome>,
+    /// Status of the last response.
+    pub last_status: Option<u16>,
+    /// Attempts finished.
+    pub attempts: u32,
+    /// Monotonic ms from start to end; `None` until the run ends.
+    pub elapsed_ms: Option<f64>,
+    /// Profile name.
+    pub profile_name: String,
+}
+
+/// `WHERE` clause and its five parameters (url pattern, method, outcome, since, until).
+const WHERE: &str = "WHERE (?1 IS NULL OR url LIKE ?1 ESCAPE '\\')
+      AND (?2 IS NULL OR method = ?2 COLLATE NOCASE)
+      AND (?3 IS NULL OR outcome = ?3)
+      AND (?4 IS NULL OR started_unix_ms >= ?4)
+      AND (?5 IS NULL OR started_unix_ms < ?5)";
+
+type FilterParams = (
+    Option<String>,
+    Option<String>,
+    Option<&'static str>,
+    Option<i64>,
+    Option<i64>,
+);
+
+fn filter_params(q: &RunQuery) -> FilterParams {
+    let text = q.url_contains.trim();
+    let pattern = (!text.is_empty()).then(|| {
+        format!(
+            "%{}%",
+            text.replace('\\', "\\\\")
+                .replace('%', "\\%")
+                .replace('_', "\\_")
+        )
+    });
+    (
+        pattern,
+        q.method
+            .as_ref()
+            .map(|m| m.trim().to_owned())
+            .filter(|m| !m.is_empty()),
+        q.outcome.map(RecordedOutcome::id),
+        q.since_unix_ms,
+        q.until_unix_ms,
+    )
+}
+
+impl HistoryStore {
+    /// How many runs `query` selects.
+    ///
+    /// # Errors
+    /// [`HistoryError::Sql`].
+    pub fn count_runs(&self, query: &RunQuery) -> Result<u64, HistoryError> {
+        let (p1, p2, p3, p4, p5) = filter_params(query);
+        let n: i64 = self
+            .conn
+            .query_row(
+                &format!("SELECT COUNT(*) FROM runs {WHERE}"),
+                params![p1, p2, p3, p4, p5],
+                |r| r.get(0),
+            )
+            .map_err(sql("count runs"))?;
+        Ok(u64::try_from(n).unwrap_or(0))
+    }
+
+    /// At most `limit` rows of `query`'s list from row `offset` (0-based), in its order (ties
+    /// broken by id, so pages never overlap).
+    ///
+    /// # Errors
+    /// [`HistoryError::Sql`], [`HistoryError::Decode`] for a start time this version cannot read.
+    pub fn page_runs(
+        &self,
+        query: &RunQuery,
+        offset: u64,
+        limit: u32,
+    ) -> Result<Vec<RunSummary>, HistoryError> {
+        let (p1, p2, p3, p4, p5) = filter_params(query);
+        let dir = if query.descending { "DESC" } else { "ASC" };
+        let mut stmt = self
+            .conn
+            .prepare_cached(&format!(
+                "SELECT id, started_at, method, url, outcome, last_status, attempts, elapsed_ms,
+                 profile_name FROM runs {WHERE}
+                 ORDER BY {col} {dir}, id {dir} LIMIT ?6 OFFSET ?7",
+                col = query.sort.column()
+            ))
+            .map_err(sql("list runs"))?;
+        let rows = stmt
+            .query_map(
+                params![
+                    p1,
+                    p2,
+                    p3,
+                    p4,
+                    p5,
+                    i64::from(limit),
+                    i64::try_from(offset).unwrap_or(i64::MAX)
+                ],
+                |r| {
+                    Ok((
+                        r.get::<_, String>(0)?,
+                        r.get::<_, String>(1)?,
+                        r.get::<_, String>(2)?,
+                        r.get::<_, String>(3)?,
+                        r.get::<_, Option<String>>(4)?,
+                        r.get::<_, Option<u16>>(5)?,
+                        r.get::<_, u32>(6)?,
+                        r.get::<_, Option<f64>>(7)?,
+                        r.get::<_, String>(8)?,
+                    ))
+                },
+            )
+            .map_err(sql("list runs"))?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (id, started, method, url, outcome, last_status, attempts, elapsed_ms, profile) =
+                row.map_err(sql("read a run"))?;
+            out.push(RunSummary {
+                started_at: time(&started, &id)?,
+                method,
+                url,
+                outcome: outcome.as_deref().and_then(RecordedOutcome::from_id),
+                last_status,
+                attempts,
+                elapsed_ms,
+                profile_name: profile,
+                id,
+            });
+        }
+        Ok(out)
+    }
+
+    /// Bytes the database takes on disk: the file plus its write-ahead log.
+    pub fn file_size(&self) -> u64 {
+        let size = |p: &std::path::Path| std::fs::metadata(p).map_or(0, |m| m.len());
+        let mut wal = self.path().as_os_str().to_owned();
+        wal.push("-wal");
+        size(self.path()) + size(std::path::Path::new(&wal))
+    }
+
+    /// Deletes all but the `keep` newest runs (by start time); returns how many were deleted.
+    ///
+    /// # Errors
+    /// [`HistoryError::Sql`].
+    pub fn keep_newest(&mut self, keep: u64) -> Result<usize, HistoryError> {
+        self.conn
+            .execute(
+                "DELETE FROM runs WHERE id IN (SELECT id FROM runs
+                 ORDER BY started_unix_ms DESC, id DESC LIMIT -1 OFFSET ?1)",
+                [i64::try_from(keep).unwrap_or(i64::MAX)],
+            )
+            .map_err(sql("prune runs"))
+    }
+
+    /// Applies `writes` in order in one transaction (all or nothing): fast bulk loads such as
+    /// the 100,000-run benchmark database. Live runs use [`Self::apply`], one commit each.
+    ///
+    /// # Errors
+    /// The first failing write's error; nothing is committed then.
+    pub fn apply_batch(&mut self, writes: &[HistoryWrite]) -> Result<(), HistoryError> {
+        self.conn
+            .execute_batch("BEGIN IMMEDIATE")
+            .map_err(sql("begin"))?;
+        for w in writes {
+            if let Err(e) = self.apply(w) {
+                let _ = self.conn.execute_batch("ROLLBACK");
+                return Err(e);
+            }
+        }
+        self.conn.execute_batch("COMMIT").map_err(sql("commit"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn like_patterns_escape_wildcards_and_blank_filters_select_everything() {
+        let q = RunQuery {
+            url_contains: " 50%_x ".into(),
+            method: Some(" ".into()),
+            ..RunQuery::default()
+        };
+        let (pattern, method, outcome, since, until) = filter_params(&q);
+        assert_eq!(pattern.as_deref(), Some("%50\\%\\_x%"));
+        assert_eq!((method, outcome, since, until), (None, None, None, None));
+    }
+}

@@ -1,0 +1,438 @@
+//! The History list: filters, actions on the selected run, the virtualised table (only the rows
+//! on screen are drawn, only a page around them is held) and the retention footer.
+
+use super::filters::METHODS;
+use super::{HistoryPanel, Purpose, format_bytes};
+use crate::service::HistoryRequest;
+use crate::store::{RecordedOutcome, RunSort, RunSummary};
+use egui::{RichText, Sense};
+use egui_extras::{Column, TableBuilder};
+
+/// Below this width (points) the list drops its method and elapsed columns.
+pub const NARROW_BELOW: f32 = 560.0;
+
+/// Draws the list view of `panel`.
+pub fn show(panel: &mut HistoryPanel, ui: &mut egui::Ui) {
+    if panel.service.is_none() {
+        ui.label(
+            panel
+                .problem
+                .as_deref()
+                .unwrap_or("No history: runs are not recorded."),
+        );
+        return;
+    }
+    let (query, date_problem) = panel.filters.query();
+    let filters_before = panel.filters.clone();
+    filters_ui(panel, ui);
+    actions_ui(panel, ui);
+    if let Some((is_error, text)) = panel.message() {
+        let color = if is_error {
+            ui.visuals().error_fg_color
+        } else {
+            ui.visuals().weak_text_color()
+        };
+        ui.colored_label(color, text);
+    }
+    if let Some(p) = &date_problem {
+        ui.colored_label(ui.visuals().warn_fg_color, p);
+    }
+    egui::Panel::bottom("history_footer")
+        .resizable(false)
+        .show(ui, |ui| footer_ui(panel, ui));
+    let scroll_top = panel.filters != filters_before;
+    table_ui(panel, ui, &query, scroll_top);
+}
+
+fn filters_ui(panel: &mut HistoryPanel, ui: &mut egui::Ui) {
+    let f = &mut panel.filters;
+    ui.horizontal_wrapped(|ui| {
+        let label = ui.label("URL contains");
+        ui.add(
+            egui::TextEdit::singleline(&mut f.url)
+                .id_salt("history.url")
+                .hint_text("text in the URL")
+                .desired_width(160.0),
+        )
+        .labelled_by(label.id);
+        let label = ui.label("Method");
+        egui::ComboBox::from_id_salt("history.method")
+            .selected_text(if f.method.is_empty() {
+                "any"
+            } else {
+                &f.method
+            })
+            .width(80.0)
+            .show_ui(ui, |ui| {
+                for m in METHODS {
+                    ui.selectable_value(
+                        &mut f.method,
+                        m.to_owned(),
+                        if m.is_empty() { "any" } else { m },
+                    );
+                }
+            })
+            .response
+            .labelled_by(label.id);
+        let label = ui.label("Outcome");
+        egui::ComboBox::from_id_salt("history.outcome")
+            .selected_text(f.outcome.map_or("any", RecordedOutcome::id))
+            .width(96.0)
+            .show_ui(ui, |ui| {
+                ui.selectable_value(&mut f.outcome, None, "any");
+                for o in RecordedOutcome::ALL {
+                    ui.selectable_value(&mut f.outcome, Some(o), o.id());
+                }
+            })
+            .response
+            .labelled_by(label.id);
+    });
+    ui.horizontal_wrapped(|ui| {
+        for (text, value, salt) in [
+            ("From", &mut f.since, "history.since"),
+            ("To", &mut f.until, "history.until"),
+        ] {
+            let label = ui.label(text);
+            ui.add(
+                egui::TextEdit::singleline(value)
+                    .id_salt(salt)
+                    .hint_text("YYYY-MM-DD")
+                    .desired_width(90.0),
+            )
+            .labelled_by(label.id)
+            .on_hover_text("a local date; both ends included; empty = no limit");
+        }
+        if ui
+            .button("Refresh")
+            .on_hover_text("read the list again")
+            .clicked()
+        {
+            panel.cache.invalidate();
+        }
+    });
+}
+
+fn actions_ui(panel: &mut HistoryPanel, ui: &mut egui::Ui) {
+    let selected = panel.selected.clone();
+    let has = selected.is_some();
+    ui.horizontal_wrapped(|ui| {
+        if ui
+            .add_enabled(has, egui::Button::new("Open"))
+            .on_hover_text("show the selected run in the timeline, read-only (or double-click it)")
+            .clicked()
+            && let Some(id) = selected.clone()
+        {
+            panel.open(id, Purpose::View);
+        }
+        if ui
+            .add_enabled(has, egui::Button::new("Re-run"))
+            .on_hover_text("put the run's request and profile into the composer and send it")
+            .clicked()
+            && let Some(id) = selected.clone()
+        {
+            panel.open(id, Purpose::Rerun);
+        }
+        ui.checkbox(&mut panel.same_seed, "Same seed")
+            .on_hover_text("re-run with the recorded seed (the same jitter)");
+        let marked = selected.as_ref().is_some_and(|s| panel.marked.contains(s));
+        if ui
+            .add_enabled(
+                has,
+                egui::Button::new(if marked { "Unmark" } else { "Mark for compare" }),
+            )
+            .on_hover_text("mark two runs, then Compare")
+            .clicked()
+            && let Some(id) = selected.clone()
+        {
+            panel.toggle_mark(&id);
+        }
+        if ui
+            .add_enabled(panel.marked.len() == 2, egui::Button::new("Compare"))
+            .on_hover_text("the two marked runs side by side")
+            .clicked()
+        {
+            panel.start_compare();
+        }
+        if ui
+            .add_enabled(has, egui::Button::new("Delete…"))
+            .on_hover_text("delete the selected run from the history")
+            .clicked()
+        {
+            panel.confirm_delete = selected.clone();
+        }
+    });
+    if let Some(id) = panel.confirm_delete.clone() {
+        ui.horizontal_wrapped(|ui| {
+            ui.colored_label(
+                ui.visuals().warn_fg_color,
+                format!("Delete run {} for good?", short_id(&id)),
+            );
+            if ui.button("Delete run").clicked() {
+                panel.send(HistoryRequest::Delete(vec![id]));
+                panel.confirm_delete = None;
+            }
+            if ui.button("Keep it").clicked() {
+                panel.confirm_delete = None;
+            }
+        });
+    }
+}
+
+fn footer_ui(panel: &mut HistoryPanel, ui: &mut egui::Ui) {
+    ui.horizontal_wrapped(|ui| {
+        let label = ui.label("Keep days");
+        ui.add(
+            egui::DragValue::new(&mut panel.retention.keep_days)
+                .range(0..=36_500)
+                .custom_formatter(|v, _| {
+                    if v == 0.0 {
+                        "all".into()
+                    } else {
+                        format!("{v}")
+                    }
+                }),
+        )
+        .labelled_by(label.id)
+        .on_hover_text("delete runs older than this many days (0: keep all)");
+        let label = ui.label("Keep runs");
+        ui.add(
+            egui::DragValue::new(&mut panel.retention.keep_runs)
+                .range(0..=10_000_000)
+                .speed(10.0)
+                .custom_formatter(|v, _| {
+                    if v == 0.0 {
+                        "all".into()
+                    } else {
+                        format!("{v}")
+                    }
+                }),
+        )
+        .labelled_by(label.id)
+        .on_hover_text("keep only this many newest runs (0: keep all)");
+        let rule = panel.retention.rule();
+        if ui
+            .add_enabled(rule.is_some(), egui::Button::new("Apply retention"))
+            .on_hover_text("delete what the rule does not keep now (also done at every start)")
+            .clicked()
+            && let Some(rule) = rule
+        {
+            panel.send(HistoryRequest::Retain(rule));
+        }
+        let size = panel
+            .cache
+            .db_bytes()
+            .map_or_else(|| "…".to_owned(), format_bytes);
+        let total = panel
+            .cache
+            .total()
+            .map_or_else(|| "…".to_owned(), |t| t.to_string());
+        ui.add(
+            egui::Label::new(format!("Database {size} · {total} runs listed"))
+                .wrap_mode(egui::TextWrapMode::Extend),
+        )
+        .on_hover_text("the history database's size on disk, and the runs the filters select");
+    });
+}
+
+/// Height of one list row, points.
+fn row_height(ui: &egui::Ui) -> f32 {
+    ui.text_style_height(&egui::TextStyle::Body) + 6.0
+}
+
+fn table_ui(
+    panel: &mut HistoryPanel,
+    ui: &mut egui::Ui,
+    query: &crate::store::RunQuery,
+    scroll_top: bool,
+) {
+    let total = panel.cache.total().unwrap_or(0);
+    let narrow = ui.available_width() < NARROW_BELOW;
+    let mut visible: Option<(u64, u64)> = None;
+    let mut clicked: Option<(String, bool)> = None;
+    let mut sort_clicked = None;
+    let height = row_height(ui);
+    let selected = panel.selected.clone();
+    let marked = panel.marked.clone();
+    let filters = panel.filters.clone();
+    // Narrow (800×600): no method and elapsed columns; the URL cell starts with the method
+    // and shows the path (the whole URL on hover).
+    let columns: &[(&str, RunSort, f32)] = if narrow {
+        &[
+            ("Started", RunSort::Started, 100.0),
+            ("Outcome", RunSort::Outcome, 78.0),
+            ("Att.", RunSort::Attempts, 34.0),
+            ("URL", RunSort::Url, 0.0),
+        ]
+    } else {
+        &[
+            ("Started", RunSort::Started, 148.0),
+            ("Method", RunSort::Method, 58.0),
+            ("Outcome", RunSort::Outcome, 96.0),
+            ("Att.", RunSort::Attempts, 36.0),
+            ("Elapsed", RunSort::Elapsed, 76.0),
+            ("URL", RunSort::Url, 0.0),
+        ]
+    };
+    let mut table = TableBuilder::new(ui)
+        .id_salt("history.table")
+        .striped(true)
+        .sense(Sense::click())
+        .cell_layout(egui::Layout::left_to_right(egui::Align::Center))
+        .auto_shrink([false, false]);
+    for &(_, _, width) in columns {
+        table = table.column(if width > 0.0 {
+            Column::exact(width)
+        } else {
+            Column::remainder().clip(true)
+        });
+    }
+    if scroll_top {
+        table = table.scroll_to_row(0, Some(egui::Align::TOP));
+    }
+    table
+        .header(height, |mut header| {
+            for &(title, column, _) in columns {
+                header.col(|ui| {
+                    let arrow = match (filters.sort == column, filters.descending) {
+                        (true, true) => " ↓",
+                        (true, false) => " ↑",
+                        (false, _) => "",
+                    };
+                    if ui
+                        .add(
+                            egui::Button::new(RichText::new(format!("{title}{arrow}")).strong())
+                                .frame(false),
+                        )
+                        .on_hover_text(format!("sort by {}", title.to_lowercase()))
+                        .clicked()
+                    {
+                        sort_clicked = Some(column);
+                    }
+                });
+            }
+        })
+        .body(|body| {
+            let rows = usize::try_from(total).unwrap_or(usize::MAX);
+            body.rows(height, rows, |mut row| {
+                let index = row.index() as u64;
+                visible = Some(visible.map_or((index, index + 1), |(a, b)| {
+                    (a.min(index), b.max(index + 1))
+                }));
+                let Some(run) = panel.cache.row(index) else {
+                    row.col(|ui| {
+                        ui.weak("…");
+                    });
+                    return;
+                };
+                let is_selected = selected.as_deref() == Some(run.id.as_str());
+                row.set_selected(is_selected);
+                let is_marked = marked.contains(&run.id);
+                let cells = row_cells(run, narrow, is_marked);
+                let mut any_click = None;
+                for (i, text) in cells.iter().enumerate() {
+                    let mut label_click = None;
+                    let (_, response) = row.col(|ui| {
+                        let label = egui::Label::new(text.as_str())
+                            .truncate()
+                            .sense(Sense::click());
+                        let mut r = ui.add(label);
+                        if i + 1 == cells.len() {
+                            r = r.on_hover_text(&run.url);
+                        }
+                        if r.double_clicked() {
+                            label_click = Some(true);
+                        } else if r.clicked() {
+                            label_click = Some(false);
+                        }
+                    });
+                    if response.double_clicked() {
+                        label_click = Some(true);
+                    } else if response.clicked() && label_click.is_none() {
+                        label_click = Some(false);
+                    }
+                    if label_click.is_some() && any_click != Some(true) {
+                        any_click = label_click;
+                    }
+                }
+                // A click on a cell's label counts for the row too.
+                let response = row.response();
+                if response.double_clicked() {
+                    any_click = Some(true);
+                } else if response.clicked() && any_click.is_none() {
+                    any_click = Some(false);
+                }
+                if let Some(double) = any_click {
+                    clicked = Some((run.id.clone(), double));
+                }
+            });
+        });
+    if let Some(column) = sort_clicked {
+        panel.filters.sort_by(column);
+    }
+    if let Some((id, double)) = clicked {
+        panel.selected = Some(id.clone());
+        if double {
+            panel.open(id, Purpose::View);
+        }
+    }
+    let visible = visible.map_or(0..u64::from(super::PAGE_ROWS / 2), |(a, b)| a..b);
+    if let Some(offset) = panel.cache.wanted(query, visible) {
+        panel.send(HistoryRequest::Page {
+            query: query.clone(),
+            offset,
+            limit: super::PAGE_ROWS,
+        });
+    }
+}
+
+/// The cell texts of `run`: start, method, outcome (with the last status), attempts, elapsed,
+/// URL (with `[compare]` when marked); narrow: start, outcome, attempts, method + path.
+fn row_cells(run: &RunSummary, narrow: bool, marked: bool) -> Vec<String> {
+    let started = run
+        .started_at
+        .format(if narrow {
+            "%m-%d %H:%M"
+        } else {
+            "%Y-%m-%d %H:%M:%S"
+        })
+        .to_string();
+    let outcome = match (run.outcome, run.last_status) {
+        (Some(o), Some(s)) if !narrow => format!("{} {s}", o.id()),
+        (Some(o), _) => o.id().to_owned(),
+        (None, _) => "running".to_owned(),
+    };
+    let elapsed = run.elapsed_ms.map_or_else(
+        || "–".to_owned(),
+        |ms| {
+            if ms >= 10_000.0 {
+                format!("{:.1} s", ms / 1000.0)
+            } else {
+                format!("{ms:.0} ms")
+            }
+        },
+    );
+    let mark = if marked { "[compare] " } else { "" };
+    if narrow {
+        let path = crate::ui::timeline::url_path(&run.url);
+        vec![
+            started,
+            outcome,
+            run.attempts.to_string(),
+            format!("{mark}{} {path}", run.method),
+        ]
+    } else {
+        vec![
+            started,
+            run.method.clone(),
+            outcome,
+            run.attempts.to_string(),
+            elapsed,
+            format!("{mark}{}", run.url),
+        ]
+    }
+}
+
+/// The first 8 characters of a run id.
+pub fn short_id(id: &str) -> &str {
+    id.get(..8).unwrap_or(id)
+}

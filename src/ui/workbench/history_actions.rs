@@ -1,0 +1,172 @@
+//! The workbench's side of the History panel: connecting it, refreshing it when a run ends,
+//! opening a past run read-only in the timeline, and re-running one.
+
+use super::WorkbenchState;
+use crate::model::{Body, RequestSpec, RetryProfile, RunId};
+use crate::service::HistoryService;
+use crate::store::StoredRun;
+use crate::ui::history::HistoryAction;
+use crate::ui::profile_library::{CurrentProfile, ProfileSource};
+
+/// First run id given to a past run opened from the history (the engine's ids count up from 1,
+/// so the two never meet).
+pub const PAST_RUN_IDS: RunId = 1 << 48;
+
+/// The first field of `spec` holding a masked value (`***`: a secret never stored), named for
+/// a message: `the header Authorization`, `the URL`, …
+pub fn masked_field(spec: &RequestSpec) -> Option<String> {
+    let mask = crate::model::secrets::MASK;
+    if spec.url.contains(mask) {
+        return Some("the URL".into());
+    }
+    if let Some(h) = spec.headers.iter().find(|h| h.value.contains(mask)) {
+        return Some(format!("the header {}", h.name));
+    }
+    if let Some(q) = spec.query.iter().find(|q| q.value.contains(mask)) {
+        return Some(format!("the query parameter {}", q.name));
+    }
+    match &spec.body {
+        Body::Form { fields } => fields
+            .iter()
+            .find(|f| f.value.contains(mask))
+            .map(|f| format!("the form field {}", f.name)),
+        Body::Text { text, .. } | Body::Json { text } if text.contains(mask) => {
+            Some("the body".into())
+        }
+        Body::Multipart { parts } => parts
+            .iter()
+            .find(|p| {
+                matches!(&p.source, crate::model::PartSource::Text { value } if value.contains(mask))
+            })
+            .map(|p| format!("the part {}", p.name)),
+        _ => None,
+    }
+}
+
+impl WorkbenchState {
+    /// Connects the History panel to its reader (and applies the retention settings once).
+    pub fn attach_history(&mut self, service: HistoryService) {
+        self.history.attach(service);
+    }
+
+    /// Says in the History panel why there is no history.
+    pub fn set_history_unavailable(&mut self, reason: String) {
+        self.history.set_unavailable(reason);
+    }
+
+    /// Whether the centre shows the History panel (else the timeline).
+    pub fn history_shown(&self) -> bool {
+        self.layout.history_shown
+    }
+
+    /// Shows the History panel (`true`) or the timeline.
+    pub fn show_history(&mut self, shown: bool) {
+        self.layout.history_shown = shown;
+    }
+
+    /// Takes the History panel's replies and does what they ask.
+    pub(super) fn poll_history(&mut self) {
+        for action in self.history.poll() {
+            match action {
+                HistoryAction::Open(run) => self.open_past_run(&run),
+                HistoryAction::Rerun { run, same_seed } => self.rerun(&run, same_seed),
+            }
+        }
+    }
+
+    /// Shows `stored` in the timeline as a read-only tab `from history, <date>`.
+    fn open_past_run(&mut self, stored: &StoredRun) {
+        self.past_runs += 1;
+        let run_id = PAST_RUN_IDS + self.past_runs;
+        let events = crate::store::replay_events(stored, run_id);
+        let run = &stored.run;
+        let title = format!("{} {}", run.method, crate::ui::timeline::url_path(&run.url));
+        let label = format!(
+            "from history, {}",
+            run.started_at.format("%Y-%m-%d %H:%M:%S")
+        );
+        let now = self.now();
+        self.runs.add_past_run(run_id, title, &events, label, now);
+        self.layout.history_shown = false;
+    }
+
+    /// Re-runs `stored`: its profile becomes the current one, and its request is sent. When the
+    /// composer already holds the request it was (same request once masked: variables and
+    /// secrets filled from the current environment and keyring), the composer is sent as it is;
+    /// else the recorded request fills the composer and is sent, unless a value in it was
+    /// masked when recorded: then it stays in the composer and the status names the field.
+    fn rerun(&mut self, stored: &StoredRun, same_seed: bool) {
+        let profile: RetryProfile = match serde_json::from_value(stored.run.profile.clone()) {
+            Ok(p) => p,
+            Err(e) => {
+                self.status = Some((
+                    true,
+                    format!("cannot re-run: the recorded profile cannot be read ({e})"),
+                ));
+                return;
+            }
+        };
+        if profile != self.current.profile {
+            if self.current.is_dirty() {
+                self.status = Some((
+                    true,
+                    format!(
+                        "cannot re-run: \"{}\" has unsaved changes; save or undo them first (the run used profile \"{}\")",
+                        self.current.profile.name, profile.name
+                    ),
+                ));
+                return;
+            }
+            self.current = CurrentProfile::clean(ProfileSource::Unsaved, profile);
+        }
+        let seed = same_seed.then_some(stored.run.seed);
+        self.layout.history_shown = false;
+        // The composer as it is, when it builds the recorded request.
+        if let Some(composed) = self.compose_quietly()
+            && crate::model::secrets::mask_spec(&composed.spec, &composed.secrets)
+                == stored.run.request
+        {
+            self.start_composed(composed, seed);
+            return;
+        }
+        self.composer.draft = crate::interop::draft_of_spec(&stored.run.request);
+        self.composer.edits += 1;
+        if let Some(field) = masked_field(&stored.run.request) {
+            self.status = Some((
+                true,
+                format!(
+                    "cannot re-run: {field} was masked when the run was recorded (secrets are never stored); the request is in the composer: fill in {field} and press Send"
+                ),
+            ));
+            return;
+        }
+        self.send_seeded(seed);
+    }
+
+    /// [`Self::compose`] without touching the status line.
+    fn compose_quietly(&mut self) -> Option<super::ComposedRun> {
+        let status = self.status.clone();
+        let composed = self.compose();
+        self.status = status;
+        composed
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::KeyValue;
+
+    #[test]
+    fn a_masked_header_or_url_is_named() {
+        let mut spec = RequestSpec::get("http://127.0.0.1:1/x");
+        assert_eq!(masked_field(&spec), None);
+        spec.headers.push(KeyValue::new("Authorization", "***"));
+        assert_eq!(
+            masked_field(&spec).as_deref(),
+            Some("the header Authorization")
+        );
+        spec.url = "http://127.0.0.1:1/x?token=***".into();
+        assert_eq!(masked_field(&spec).as_deref(), Some("the URL"));
+    }
+}

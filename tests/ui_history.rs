@@ -1,0 +1,378 @@
+//! The History panel, driven as a user would: a temporary history with a few runs, the panel's
+//! real reader thread; filter by typing, open a run read-only, re-run, delete, compare.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod ui_support;
+
+use egui::accesskit::Role;
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use retryscope::model::{KeyValue, OutcomeKind, RequestSpec, RetryProfile, Verdict};
+use retryscope::service::{Command, HistoryService};
+use retryscope::store::{HistoryRecorder, HistoryStore, RunFilter};
+use retryscope::ui::timeline::EventScript;
+use retryscope::ui::timeline::event_script::{response, retry};
+use retryscope::ui::workbench::WorkbenchState;
+use std::sync::Arc;
+use std::time::Duration;
+use ui_support::{DEMO, harness_sized, type_into, workbench};
+
+/// Records a run of `GET url` (503, wait 100 ms, 200; or 503 then give up when `fails`) under
+/// `profile`, with `headers` on the request.
+fn seed_run(
+    store: &mut HistoryStore,
+    url: &str,
+    profile: &RetryProfile,
+    headers: &[(&str, &str)],
+    fails: bool,
+) {
+    let mut spec = RequestSpec::get(url);
+    for (n, v) in headers {
+        spec.headers.push(KeyValue::new(*n, *v));
+    }
+    let mut recorder = HistoryRecorder::new(&spec, profile, Vec::new(), 1024);
+    let start = chrono::Local::now().fixed_offset();
+    let script = EventScript::new(1, "GET", url, start)
+        .attempt(response(503, &[], "busy"), retry("503 is retryable"), 12.0)
+        .wait(100, 100.5);
+    let script = if fails {
+        script
+            .attempt(
+                response(503, &[], "busy"),
+                Verdict::Stop {
+                    reason: "max retries".into(),
+                },
+                9.0,
+            )
+            .finish(
+                OutcomeKind::GaveUp,
+                "gave up after 2 attempts (503)",
+                Some(503),
+            )
+    } else {
+        script
+            .attempt(response(200, &[], "ok"), Verdict::Success, 8.0)
+            .finish(OutcomeKind::Succeeded, "succeeded on attempt 2", Some(200))
+    };
+    for (event, _) in script.events() {
+        if let Some(w) = recorder.fold(event) {
+            store.apply(&w).unwrap();
+        }
+    }
+    // Distinct start times, so the order is fixed.
+    std::thread::sleep(Duration::from_millis(3));
+}
+
+struct Fixture {
+    dir: tempfile::TempDir,
+    harness: Harness<'static, WorkbenchState>,
+    probe: retryscope::ui::engine_link::EngineProbe,
+}
+
+/// A workbench with the History panel shown, on a history holding `alpha` (gave up), `beta`
+/// (succeeded, with an Authorization header) and `gamma` (succeeded).
+fn fixture(size: [f32; 2]) -> Fixture {
+    let (mut state, probe) = workbench();
+    let dir = tempfile::tempdir().unwrap();
+    let profile = state.current.profile.clone();
+    let mut store = HistoryStore::open_in(dir.path()).unwrap();
+    seed_run(
+        &mut store,
+        &format!("{DEMO}/status/503?run=alpha"),
+        &profile,
+        &[],
+        true,
+    );
+    seed_run(
+        &mut store,
+        &format!("{DEMO}/status/503?run=beta"),
+        &profile,
+        &[("Authorization", "Bearer SECRETBETA")],
+        false,
+    );
+    seed_run(
+        &mut store,
+        &format!("{DEMO}/status/503?run=gamma"),
+        &profile,
+        &[],
+        false,
+    );
+    drop(store);
+    state.attach_history(HistoryService::spawn(dir.path().to_path_buf(), Arc::new(|| {})).unwrap());
+    state.show_history(true);
+    let mut harness = harness_sized(state, size);
+    settle(&mut harness);
+    Fixture {
+        dir,
+        harness,
+        probe,
+    }
+}
+
+/// Runs frames until the History panel has no request in flight (5 s at most).
+fn settle(h: &mut Harness<'_, WorkbenchState>) {
+    let mut calm = 0;
+    for _ in 0..1000 {
+        h.run();
+        if h.state().history.is_idle() {
+            calm += 1;
+            if calm == 3 {
+                return;
+            }
+        } else {
+            calm = 0;
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+    panic!("the history panel never became idle");
+}
+
+fn url(name: &str) -> String {
+    format!("{DEMO}/status/503?run={name}")
+}
+
+/// The URL cell of run `name` in a narrow window (800×600): method and path.
+fn narrow_cell(name: &str) -> String {
+    format!("GET /status/503?run={name}")
+}
+
+#[test]
+fn the_list_filters_as_the_url_text_is_typed_key_by_key() {
+    let mut f = fixture([1280.0, 800.0]);
+    let h = &mut f.harness;
+    assert_eq!(h.state().history.total(), Some(3));
+    assert!(h.query_by_label(&url("alpha")).is_some());
+    type_into(h, "URL contains", "run=be");
+    settle(h);
+    assert_eq!(h.state().history.total(), Some(1));
+    assert!(h.query_by_label(&url("beta")).is_some());
+    assert!(h.query_by_label(&url("alpha")).is_none());
+    // The stored request never held the secret; the list shows the masked URL only.
+    assert!(h.query_by_label_contains("SECRETBETA").is_none());
+}
+
+#[test]
+fn opening_a_run_shows_its_attempts_read_only_in_the_timeline() {
+    let mut f = fixture([1280.0, 800.0]);
+    let h = &mut f.harness;
+    h.get_by_label(&url("alpha")).click();
+    h.run();
+    h.get_by_label("Open").click();
+    settle(h);
+    assert!(!h.state().history_shown(), "the timeline shows");
+    assert!(
+        h.query_by_label_contains("from history, ").is_some(),
+        "marked read-only"
+    );
+    assert!(h.query_by_label("Cancel").is_none());
+    assert!(h.query_by_label("Retry now").is_none());
+    let id = h.state().runs.selected().unwrap();
+    assert!(h.state().runs.is_read_only(id));
+    let timeline = h.state().runs.timeline(id).unwrap();
+    let results: Vec<String> = timeline
+        .attempts()
+        .iter()
+        .map(|a| a.result_label())
+        .collect();
+    assert_eq!(results.len(), 2, "{results:?}");
+    assert!(results[0].contains("503"), "{results:?}");
+    assert_eq!(
+        timeline.finished().map(|f| f.banner.kind),
+        Some(OutcomeKind::GaveUp)
+    );
+}
+
+#[test]
+fn delete_asks_first_then_removes_the_run() {
+    let mut f = fixture([1280.0, 800.0]);
+    let h = &mut f.harness;
+    h.get_by_label(&url("gamma")).click();
+    h.run();
+    h.get_by_label("Delete…").click();
+    h.run();
+    h.get_by_label("Keep it").click();
+    settle(h);
+    assert_eq!(h.state().history.total(), Some(3));
+    h.get_by_label("Delete…").click();
+    h.run();
+    h.get_by_label("Delete run").click();
+    settle(h);
+    assert_eq!(h.state().history.total(), Some(2));
+    assert!(h.query_by_label(&url("gamma")).is_none());
+    let left = HistoryStore::open_in(f.dir.path())
+        .unwrap()
+        .list(&RunFilter::default())
+        .unwrap();
+    assert_eq!(left.len(), 2);
+    assert!(left.iter().all(|r| !r.url.contains("gamma")));
+}
+
+#[test]
+fn two_marked_runs_compare_side_by_side() {
+    let mut f = fixture([1280.0, 800.0]);
+    let h = &mut f.harness;
+    h.get_by_label(&url("alpha")).click();
+    h.run();
+    h.get_by_label("Mark for compare").click();
+    h.run();
+    h.get_by_label(&url("gamma")).click();
+    h.run();
+    h.get_by_label("Mark for compare").click();
+    h.run();
+    h.get_by_label("Compare").click();
+    settle(h);
+    assert!(h.query_by_label("Comparison plot").is_some());
+    assert!(h.query_by_label("A measured").is_some());
+    assert!(h.query_by_label("B status").is_some());
+    // A gave up on 503, B succeeded with 200 on attempt 2; both waited 100 ms after attempt 1.
+    assert_eq!(h.query_all_by_label("503").count(), 3);
+    assert_eq!(h.query_all_by_label("200").count(), 1);
+    assert_eq!(h.query_all_by_label("100 ms").count(), 2);
+    h.get_by_label("Back to the list").click();
+    settle(h);
+    assert!(h.query_by_label(&url("beta")).is_some());
+}
+
+#[test]
+fn rerun_sends_the_recorded_request_with_its_seed_and_refuses_a_masked_secret() {
+    let mut f = fixture([800.0, 600.0]);
+    let h = &mut f.harness;
+    h.get_by_label(&narrow_cell("gamma")).click();
+    h.run();
+    h.get_by_label("Same seed").click();
+    h.get_by_label("Re-run").click();
+    settle(h);
+    let starts: Vec<_> = f
+        .probe
+        .drain_commands()
+        .into_iter()
+        .filter_map(|c| match c {
+            Command::Start { spec, seed, .. } => Some((spec.url, seed)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(starts, [(url("gamma"), Some(7))]);
+
+    // beta's Authorization was masked when recorded: not sent, the field is named.
+    h.state_mut().show_history(true);
+    settle(h);
+    h.get_by_label(&narrow_cell("beta")).click();
+    h.run();
+    h.get_by_label("Re-run").click();
+    settle(h);
+    assert!(f.probe.drain_commands().is_empty());
+    let (is_error, text) = h.state().status().cloned().unwrap();
+    assert!(is_error);
+    assert!(
+        text.contains("the header Authorization was masked"),
+        "{text}"
+    );
+    assert_eq!(h.state().composer.draft.url, url("beta"));
+}
+
+#[test]
+fn rerun_of_the_request_in_the_composer_refills_its_secret_from_the_composer() {
+    let (mut state, probe) = workbench();
+    let dir = tempfile::tempdir().unwrap();
+    // The composer holds the request that was recorded, with its live token.
+    state.composer.draft.url = url("delta");
+    state
+        .composer
+        .draft
+        .headers
+        .push(KeyValue::new("Authorization", "Bearer LIVETOKEN"));
+    let spec = state
+        .composer
+        .draft
+        .to_spec(&retryscope::model::Variables::default(), "u")
+        .unwrap();
+    let profile = state.current.profile.clone();
+    let mut store = HistoryStore::open_in(dir.path()).unwrap();
+    let mut recorder = HistoryRecorder::new(&spec, &profile, Vec::new(), 1024);
+    let start = chrono::Local::now().fixed_offset();
+    let script = EventScript::new(1, "GET", &url("delta"), start)
+        .attempt(response(200, &[], "ok"), Verdict::Success, 5.0)
+        .finish(OutcomeKind::Succeeded, "succeeded", Some(200));
+    for (event, _) in script.events() {
+        if let Some(w) = recorder.fold(event) {
+            store.apply(&w).unwrap();
+        }
+    }
+    let stored = store.list(&RunFilter::default()).unwrap();
+    let recorded = serde_json::to_string(&stored[0].request).unwrap();
+    assert!(!recorded.contains("LIVETOKEN"), "{recorded}");
+    drop(store);
+    state.attach_history(HistoryService::spawn(dir.path().to_path_buf(), Arc::new(|| {})).unwrap());
+    state.show_history(true);
+    let mut h = harness_sized(state, [1280.0, 800.0]);
+    settle(&mut h);
+    h.get_by_label(&url("delta")).click();
+    h.run();
+    h.get_by_label("Re-run").click();
+    settle(&mut h);
+    let sent: Vec<_> = probe
+        .drain_commands()
+        .into_iter()
+        .filter_map(|c| match c {
+            Command::Start { spec, .. } => Some(spec),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(sent.len(), 1, "{:?}", h.state().status());
+    let auth = sent[0]
+        .headers
+        .iter()
+        .find(|h| h.name == "Authorization")
+        .map(|h| h.value.as_str());
+    assert_eq!(auth, Some("Bearer LIVETOKEN"));
+}
+
+#[test]
+fn newest_first_by_default_and_a_header_click_sorts_by_that_column() {
+    let mut f = fixture([1280.0, 800.0]);
+    let h = &mut f.harness;
+    let y = |h: &Harness<'_, WorkbenchState>, name: &str| h.get_by_label(&url(name)).rect().top();
+    assert!(y(h, "gamma") < y(h, "beta") && y(h, "beta") < y(h, "alpha"));
+    h.get_by_role_and_label(Role::Button, "URL").click();
+    settle(h);
+    assert!(y(h, "alpha") < y(h, "beta") && y(h, "beta") < y(h, "gamma"));
+    // Again: the other way round.
+    h.get_by_role_and_label(Role::Button, "URL ↑").click();
+    settle(h);
+    assert!(y(h, "gamma") < y(h, "beta") && y(h, "beta") < y(h, "alpha"));
+    // Filter by outcome: alpha is the only one that gave up.
+    h.get_by_role_and_label(Role::ComboBox, "Outcome").click();
+    h.run();
+    h.get_by_label("gave_up").click();
+    settle(h);
+    assert_eq!(h.state().history.total(), Some(1));
+    assert!(h.query_by_label(&url("alpha")).is_some());
+}
+
+#[test]
+fn the_date_range_filters_and_a_bad_date_is_named() {
+    let mut f = fixture([800.0, 600.0]);
+    let h = &mut f.harness;
+    type_into(h, "From", "2999-01-01");
+    settle(h);
+    assert_eq!(h.state().history.total(), Some(0));
+    type_into(h, "From", "2000-01-01");
+    settle(h);
+    assert_eq!(h.state().history.total(), Some(3));
+    let today = chrono::Local::now().format("%Y-%m-%d").to_string();
+    type_into(h, "To", &today);
+    settle(h);
+    assert_eq!(
+        h.state().history.total(),
+        Some(3),
+        "the last day is included"
+    );
+    type_into(h, "To", "soon");
+    settle(h);
+    assert!(
+        h.query_by_label_contains("To: `soon` is not a date")
+            .is_some()
+    );
+    assert_eq!(h.state().history.total(), Some(3), "a bad bound is ignored");
+}

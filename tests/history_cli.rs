@@ -139,13 +139,21 @@ fn runs_are_listed_shown_exported_deleted_and_pruned() {
     assert_eq!(rows.len(), 2, "{csv}");
     assert!(rows[0].starts_with("run_id,attempt,started_at,method,url,status"));
     assert!(rows[1].contains(",404,"), "{csv}");
-    let har = retryscope(dir.path())
-        .args(["history", "export", &ok_id, "--format", "har"])
-        .assert()
-        .code(2)
-        .get_output()
-        .clone();
-    assert!(String::from_utf8_lossy(&har.stderr).contains("not available yet"));
+    let har: serde_json::Value = serde_json::from_str(&stdout(
+        retryscope(dir.path()).args(["history", "export", &stop_id, "--format", "har"]),
+        0,
+    ))
+    .expect("HAR is JSON");
+    let entries = har["log"]["entries"].as_array().expect("entries");
+    assert_eq!(entries.len(), 1, "one entry per attempt");
+    assert_eq!(entries[0]["response"]["status"], 404);
+    assert!(
+        entries[0]["request"]["url"]
+            .as_str()
+            .is_some_and(|u| u.ends_with("/status/404?x=stop")),
+        "{har}"
+    );
+    assert_eq!(har["log"]["_retryscope"]["outcome"], "stopped");
 
     // Unknown ids are usage errors; known ones are deleted.
     retryscope(dir.path())

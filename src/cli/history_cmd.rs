@@ -81,7 +81,7 @@ pub enum HistoryCommand {
         #[arg(long)]
         json: bool,
     },
-    /// Write a run as JSON (the run with its attempts) or CSV (one row per attempt).
+    /// Write a run as JSON (the run with its attempts), CSV (one row per attempt) or HAR 1.2.
     Export {
         /// Run id (or a unique prefix).
         id: String,
@@ -113,7 +113,7 @@ pub enum ExportFormat {
     Json,
     /// One CSV row per attempt.
     Csv,
-    /// HTTP Archive 1.2 (not yet available).
+    /// HTTP Archive 1.2: one entry per attempt, in order (secrets masked).
     Har,
 }
 
@@ -180,18 +180,14 @@ pub fn execute(args: &HistoryArgs) -> Result<u8, CliError> {
             Ok(exit::SUCCESS)
         }
         HistoryCommand::Export { id, format, output } => {
-            if *format == ExportFormat::Har {
-                return Err(CliError::usage(
-                    "HAR export is not available yet; use --format json or --format csv",
-                ));
-            }
             let stored = store
                 .run(id)
                 .map_err(failed)?
                 .ok_or_else(|| not_found(id, store.path()))?;
             let text = match format {
                 ExportFormat::Csv => history_export::csv(&stored),
-                _ => history_export::json(&stored)?,
+                ExportFormat::Json => history_export::json(&stored)?,
+                ExportFormat::Har => history_export::har(&stored)?,
             };
             match output {
                 Some(path) => store::write_atomic(path, text.as_bytes())

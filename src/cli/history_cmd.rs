@@ -42,6 +42,7 @@ Examples:
   retryscope history list --limit 20 --outcome gave_up
   retryscope history show 019a3c5e
   retryscope history export 019a3c5e --format csv -o attempts.csv
+  retryscope history export 019a3c5e --format png -o timeline.png
   retryscope history prune --older-than 30
 
 Ids may be shortened to any unique prefix of 8 or more characters.")]
@@ -81,7 +82,8 @@ pub enum HistoryCommand {
         #[arg(long)]
         json: bool,
     },
-    /// Write a run as JSON (the run with its attempts), CSV (one row per attempt) or HAR 1.2.
+    /// Write a run as JSON (the run with its attempts), CSV (one row per attempt), HAR 1.2 or
+    /// the timeline plot as PNG.
     Export {
         /// Run id (or a unique prefix).
         id: String,
@@ -115,6 +117,8 @@ pub enum ExportFormat {
     Csv,
     /// HTTP Archive 1.2: one entry per attempt, in order (secrets masked).
     Har,
+    /// The timeline plot as a PNG image (needs -o FILE).
+    Png,
 }
 
 fn parse_outcome(raw: &str) -> Result<RecordedOutcome, String> {
@@ -180,19 +184,25 @@ pub fn execute(args: &HistoryArgs) -> Result<u8, CliError> {
             Ok(exit::SUCCESS)
         }
         HistoryCommand::Export { id, format, output } => {
+            if *format == ExportFormat::Png && output.is_none() {
+                return Err(CliError::usage(
+                    "--format png writes an image: give -o FILE.png",
+                ));
+            }
             let stored = store
                 .run(id)
                 .map_err(failed)?
                 .ok_or_else(|| not_found(id, store.path()))?;
-            let text = match format {
-                ExportFormat::Csv => history_export::csv(&stored),
-                ExportFormat::Json => history_export::json(&stored)?,
-                ExportFormat::Har => history_export::har(&stored)?,
+            let bytes = match format {
+                ExportFormat::Csv => history_export::csv(&stored).into_bytes(),
+                ExportFormat::Json => history_export::json(&stored)?.into_bytes(),
+                ExportFormat::Har => history_export::har(&stored)?.into_bytes(),
+                ExportFormat::Png => history_export::png(&stored)?,
             };
             match output {
-                Some(path) => store::write_atomic(path, text.as_bytes())
+                Some(path) => store::write_atomic(path, &bytes)
                     .map_err(|e| CliError::failed(format!("cannot write the export: {e}")))?,
-                None => crate::cli_out!("{text}"),
+                None => crate::cli_out!("{}", String::from_utf8_lossy(&bytes)),
             }
             Ok(exit::SUCCESS)
         }

@@ -118,6 +118,9 @@ pub struct RunArgs {
     /// Also write the run as a HAR 1.2 file (one entry per attempt; secrets masked).
     #[arg(long, value_name = "FILE")]
     pub har: Option<PathBuf>,
+    /// Also write the run's timeline plot as a PNG image (1200×400 pixels; secrets masked).
+    #[arg(long, value_name = "FILE")]
+    pub png: Option<PathBuf>,
     /// `{{name}}` variables: --env, --var, --data-dir (boxed: keeps `Command` small).
     #[command(flatten)]
     pub variables: Box<VariablesArgs>,
@@ -176,6 +179,9 @@ pub fn execute(args: &RunArgs) -> Result<u8, CliError> {
     if let Some(har) = &args.har {
         check_output_path(har, "--har")?;
     }
+    if let Some(png) = &args.png {
+        check_output_path(png, "--png")?;
+    }
     spec.timeouts.total_ms = args.timeout_ms.or(spec.timeouts.total_ms);
     spec.timeouts.connect_ms = args.connect_timeout_ms.or(spec.timeouts.connect_ms);
     spec.timeouts.read_ms = args.read_timeout_ms.or(spec.timeouts.read_ms);
@@ -213,6 +219,7 @@ pub fn execute(args: &RunArgs) -> Result<u8, CliError> {
             seed: args.seed,
             json: args.json,
             har: args.har.clone(),
+            png: args.png.clone(),
             silent: args.curl.silent,
             include: args.curl.include,
             show_body: !args.curl.no_body,
@@ -235,6 +242,8 @@ pub struct RunPrint {
     pub json: bool,
     /// Also write the run as HAR 1.2 to this file (atomically, secrets masked).
     pub har: Option<PathBuf>,
+    /// Also write the run's timeline plot as PNG to this file (atomically).
+    pub png: Option<PathBuf>,
     /// `-s`: no attempt, wait or request-header lines.
     pub silent: bool,
     /// `-i`: the final response's headers.
@@ -254,6 +263,7 @@ impl Default for RunPrint {
             seed: None,
             json: false,
             har: None,
+            png: None,
             silent: false,
             include: false,
             show_body: true,
@@ -326,6 +336,7 @@ pub fn run_spec(
         save_to: print.save_to,
         secrets: secrets.to_vec(),
         har,
+        png: print.png,
     };
     let code = runtime.block_on(drive(
         spec,
@@ -360,6 +371,8 @@ struct Output {
     secrets: Vec<String>,
     /// `--har FILE` and the request it describes.
     har: Option<(PathBuf, crate::model::RequestSpec)>,
+    /// `--png FILE`.
+    png: Option<PathBuf>,
 }
 
 /// The event with its response body cut back to the usual preview, so `--json -o` prints the
@@ -480,7 +493,7 @@ async fn drive(
             h.record(&event);
         }
         crate::store::log_event(&event);
-        if output.har.is_some() {
+        if output.har.is_some() || output.png.is_some() {
             recorded.push(event.clone());
         }
         let finished = match &event {
@@ -541,6 +554,9 @@ async fn drive(
             }
             if let Some((path, request)) = &output.har {
                 write_har(path, &recorded, request, &output.secrets)?;
+            }
+            if let Some(path) = &output.png {
+                write_png(path, &recorded)?;
             }
             return Ok(code);
         }
@@ -620,7 +636,20 @@ fn write_har(
         .map_err(|e| CliError::failed(format!("cannot write the HAR file: {e}")))
 }
 
-/// `-o FILE` / `--har FILE` is checked before anything is sent: not a folder, and its folder exists (else the
+/// Writes the timeline plot of the run's (already masked) `events` as PNG to `path`, atomically.
+fn write_png(path: &std::path::Path, events: &[RunEvent]) -> Result<(), CliError> {
+    let plot = crate::interop::TimelinePlot::from_events(events);
+    let bytes = crate::interop::render_png(
+        &plot,
+        crate::interop::PNG_DEFAULT_WIDTH,
+        crate::interop::PNG_DEFAULT_HEIGHT,
+    )
+    .map_err(|e| CliError::failed(e.to_string()))?;
+    crate::store::write_atomic(path, &bytes)
+        .map_err(|e| CliError::failed(format!("cannot write the PNG file: {e}")))
+}
+
+/// `-o FILE` / `--har FILE` / `--png FILE` is checked before anything is sent: not a folder, and its folder exists (else the
 /// run would succeed and only then fail to save).
 fn check_output_path(path: &std::path::Path, flag: &str) -> Result<(), CliError> {
     if path.is_dir() {

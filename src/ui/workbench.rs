@@ -122,6 +122,8 @@ pub struct WorkbenchState {
     /// Environments: picker and editor.
     pub environments: EnvironmentPanel,
     store: StoreLink,
+    /// "Export PNG…" of a run: waiting for a file name, then drawn and written off the frame.
+    png_export: super::png_export::PngExport,
 }
 
 /// The workbench's link to the data folder and the secret store.
@@ -200,6 +202,7 @@ impl WorkbenchState {
                 remembered: Vec::new(),
                 run_secrets: std::collections::HashMap::new(),
             },
+            png_export: super::png_export::PngExport::default(),
         }
     }
 
@@ -385,6 +388,9 @@ impl WorkbenchState {
         while let Some(answer) = self.dialogs.poll() {
             self.on_dialog_answer(answer);
         }
+        if let Some(status) = self.png_export.poll() {
+            self.status = Some(status);
+        }
         if let Some(notice) = self.dialogs.take_notice() {
             self.status = Some((false, notice));
         }
@@ -462,6 +468,13 @@ impl WorkbenchState {
             let command = match action {
                 TimelineAction::Cancel(id) => Command::Cancel(id),
                 TimelineAction::SkipWait(id) => Command::SkipWait(id),
+                TimelineAction::ExportPng(id) => {
+                    self.png_export.ask(id, ui.ctx());
+                    self.dialogs.request(DialogPurpose::ExportPng {
+                        suggested_name: format!("retryscope-run-{id}.png"),
+                    });
+                    continue;
+                }
             };
             self.send_command(command);
         }
@@ -763,6 +776,9 @@ impl WorkbenchState {
 
     fn on_dialog_answer(&mut self, answer: DialogAnswer) {
         let Some(path) = answer.path else {
+            if let DialogPurpose::ExportPng { .. } = answer.purpose {
+                self.png_export.take_pending();
+            }
             // The prompt's Save As… was cancelled: the prompt comes back.
             if let DialogPurpose::SaveProfileAs { .. } = answer.purpose
                 && let Some(switch) = self.switch_after_save.take()
@@ -790,6 +806,18 @@ impl WorkbenchState {
             }
             DialogPurpose::HarFile => {
                 if let Err(problem) = self.composer.har_import.open_file(&path) {
+                    self.status = Some((true, problem));
+                }
+            }
+            DialogPurpose::ExportPng { .. } => {
+                let events = self
+                    .png_export
+                    .take_pending()
+                    .and_then(|id| self.runs.timeline(id))
+                    .map(super::timeline::timeline_events);
+                if let Some(events) = events
+                    && let Err(problem) = self.png_export.start(events, path)
+                {
                     self.status = Some((true, problem));
                 }
             }

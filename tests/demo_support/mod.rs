@@ -38,3 +38,15 @@ impl Demo {
         format!("{}{path}", self.server.base_url())
     }
 }
+
+/// The `retryscope` binary with its data folder (history, logs, environments) in `data_dir`
+/// and the in-memory keyring, so a test never records into the machine's real data folder;
+/// killed after 30 s.
+pub fn retryscope(data_dir: &std::path::Path) -> assert_cmd::Command {
+    let mut cmd = assert_cmd::Command::cargo_bin("retryscope").expect("binary built");
+    cmd.env("RETRYSCOPE_DATA_DIR", data_dir)
+        .env("RETRYSCOPE_KEYRING", "memory")
+        .env_remove("RETRYSCOPE_LOG_LEVEL")
+        .timeout(std::time::Duration::from_secs(30));
+    cmd
+}

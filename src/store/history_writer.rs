@@ -1,6 +1,8 @@
 //! The one history writer: a named thread that owns the database connection and applies
 //! [`HistoryWrite`]s from a bounded channel, committing each as it arrives (so a `kill -9`
 //! loses nothing already sent). Callers never wait on SQLite except when the channel is full.
+//! The writer also measures, for every attempt record, the time from [`HistoryWriter::send`] to
+//! its commit ([`HistoryWriter::attempt_commit_latency`]; BENCHMARKS.md).
 
 use super::history::HistoryStore;
 use super::history_error::HistoryError;
@@ -8,12 +10,14 @@ use super::history_records::HistoryWrite;
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
+use std::time::Instant;
 
 /// How many writes may wait for the writer before [`HistoryWriter::send`] blocks.
 pub const WRITER_QUEUE: usize = 1024;
 
 enum Message {
-    Write(HistoryWrite),
+    /// A write and when it was sent.
+    Write(HistoryWrite, Instant),
     Flush(SyncSender<()>),
 }
 
@@ -24,12 +28,44 @@ pub struct HistoryWriter {
     tx: Option<SyncSender<Message>>,
     thread: Option<JoinHandle<()>>,
     failure: Arc<Mutex<Option<HistoryError>>>,
+    latency: Arc<Mutex<LatencyRecord>>,
+}
+
+/// Send-to-commit times of attempt records, as [`HistoryWriter::attempt_commit_latency`]
+/// reports them (ms).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CommitLatency {
+    /// Attempt records committed.
+    pub count: u64,
+    /// Median, ms.
+    pub p50_ms: f64,
+    /// 99th percentile, ms.
+    pub p99_ms: f64,
+    /// Largest, ms.
+    pub max_ms: f64,
+}
+
+/// Microsecond histogram of attempt commits (1 µs to 60 s, 3 significant digits: ~100 KiB).
+#[derive(Debug)]
+struct LatencyRecord(Option<hdrhistogram::Histogram<u64>>);
+
+impl LatencyRecord {
+    fn new() -> Self {
+        Self(hdrhistogram::Histogram::new_with_bounds(1, 60_000_000, 3).ok())
+    }
+
+    fn add(&mut self, since: Instant) {
+        let micros = u64::try_from(since.elapsed().as_micros()).unwrap_or(u64::MAX);
+        if let Some(h) = &mut self.0 {
+            h.saturating_record(micros.max(1));
+        }
+    }
 }
 
 impl std::fmt::Debug for Message {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {
-            Message::Write(_) => "Write",
+            Message::Write(..) => "Write",
             Message::Flush(_) => "Flush",
         })
     }
@@ -44,14 +80,32 @@ impl HistoryWriter {
         let (tx, rx) = sync_channel(WRITER_QUEUE);
         let failure = Arc::new(Mutex::new(None));
         let slot = Arc::clone(&failure);
+        let latency = Arc::new(Mutex::new(LatencyRecord::new()));
+        let times = Arc::clone(&latency);
         let thread = std::thread::Builder::new()
             .name("history-writer".into())
-            .spawn(move || write_loop(store, &rx, &slot))
+            .spawn(move || write_loop(store, &rx, &slot, &times))
             .map_err(|e| HistoryError::WriterGone(format!("cannot start the thread: {e}")))?;
         Ok(Self {
             tx: Some(tx),
             thread: Some(thread),
             failure,
+            latency,
+        })
+    }
+
+    /// How long attempt records took from [`Self::send`] to their commit, so far; `None` before
+    /// the first one.
+    pub fn attempt_commit_latency(&self) -> Option<CommitLatency> {
+        let record = self.latency.lock().ok()?;
+        let h = record.0.as_ref().filter(|h| !h.is_empty())?;
+        #[allow(clippy::cast_precision_loss)] // microseconds far below 2^52
+        let ms = |micros: u64| micros as f64 / 1000.0;
+        Some(CommitLatency {
+            count: h.len(),
+            p50_ms: ms(h.value_at_quantile(0.5)),
+            p99_ms: ms(h.value_at_quantile(0.99)),
+            max_ms: ms(h.max()),
         })
     }
 
@@ -65,7 +119,7 @@ impl HistoryWriter {
         self.tx
             .as_ref()
             .ok_or_else(|| HistoryError::WriterGone("closed".into()))?
-            .send(Message::Write(write))
+            .send(Message::Write(write, Instant::now()))
             .map_err(|_| HistoryError::WriterGone("its thread ended".into()))
     }
 
@@ -117,24 +171,63 @@ impl Drop for HistoryWriter {
     }
 }
 
+/// Most queued writes committed in one transaction.
+const GROUP_MAX: usize = 256;
+
+/// Applies writes as they come. Writes that queued up while the previous commit ran are
+/// committed together (group commit): none waits for a later one, so each finished attempt is
+/// still committed as soon as the writer reaches it, and a backlog costs one commit, not many.
 fn write_loop(
     mut store: HistoryStore,
     rx: &Receiver<Message>,
     failure: &Mutex<Option<HistoryError>>,
+    latency: &Mutex<LatencyRecord>,
 ) {
-    while let Ok(message) = rx.recv() {
-        match message {
-            Message::Write(w) => {
-                if let Err(e) = store.apply(&w)
-                    && let Ok(mut slot) = failure.lock()
-                    && slot.is_none()
-                {
-                    *slot = Some(e);
+    while let Ok(first) = rx.recv() {
+        let mut writes: Vec<(HistoryWrite, Instant)> = Vec::new();
+        let mut flushes = Vec::new();
+        let mut next = Some(first);
+        while let Some(message) = next {
+            match message {
+                Message::Write(w, sent) => writes.push((w, sent)),
+                Message::Flush(done) => flushes.push(done),
+            }
+            next = if writes.len() < GROUP_MAX {
+                rx.try_recv().ok()
+            } else {
+                None
+            };
+        }
+        commit_group(&mut store, &writes, failure);
+        if let Ok(mut l) = latency.lock() {
+            for (w, sent) in &writes {
+                if matches!(w, HistoryWrite::AttemptFinished(_)) {
+                    l.add(*sent);
                 }
             }
-            Message::Flush(done) => {
-                let _ = done.send(());
-            }
+        }
+        for done in flushes {
+            let _ = done.send(());
+        }
+    }
+}
+
+/// Commits `writes` in one transaction; when that fails, one by one, so one bad write (kept as
+/// the first failure) does not lose the others.
+fn commit_group(
+    store: &mut HistoryStore,
+    writes: &[(HistoryWrite, Instant)],
+    failure: &Mutex<Option<HistoryError>>,
+) {
+    if writes.len() > 1 && store.apply_all(writes.iter().map(|(w, _)| w)).is_ok() {
+        return;
+    }
+    for (w, _) in writes {
+        if let Err(e) = store.apply(w)
+            && let Ok(mut slot) = failure.lock()
+            && slot.is_none()
+        {
+            *slot = Some(e);
         }
     }
 }

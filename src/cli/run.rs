@@ -346,10 +346,13 @@ pub fn run_spec(
         sent_headers,
         history.as_ref(),
     ));
-    if let Some(h) = history
-        && let Err(e) = h.writer.close()
-    {
-        warn_history(&e);
+    // One warning, after the run's output (never in the middle of a timeline line).
+    if let Some(h) = history {
+        let first = h.failure.into_inner();
+        let closed = h.writer.close().err();
+        if let Some(e) = first.or(closed) {
+            warn_history("not fully", &e);
+        }
     }
     code
 }
@@ -395,7 +398,9 @@ fn preview_only(mut event: RunEvent) -> RunEvent {
 struct History {
     recorder: std::cell::RefCell<crate::store::HistoryRecorder>,
     writer: crate::store::HistoryWriter,
-    failed: std::cell::Cell<bool>,
+    /// The first write that failed; recording stops then, and the warning is printed once
+    /// when the run has ended.
+    failure: std::cell::RefCell<Option<crate::store::HistoryError>>,
 }
 
 fn start_history(
@@ -416,33 +421,34 @@ fn start_history(
                 place.body_cap,
             )),
             writer,
-            failed: std::cell::Cell::new(false),
+            failure: std::cell::RefCell::new(None),
         }),
         Err(e) => {
-            warn_history(&e);
+            warn_history("not", &e);
             None
         }
     }
 }
 
-fn warn_history(e: &crate::store::HistoryError) {
+/// One warning line on stderr: the run is `not` or `not fully` recorded.
+fn warn_history(how: &str, e: &crate::store::HistoryError) {
     super::out::write_stderr(&format!(
-        "warning: this run is not recorded in the history: {e} (use --no-history to skip it)\n"
+        "warning: this run is {how} recorded in the history: {e} (use --no-history to skip it)\n"
     ));
 }
 
 impl History {
-    /// Records `event` (already masked); the first failure is reported once, then recording stops.
+    /// Records `event` (already masked); the first failure is kept (reported once the run has
+    /// ended), then recording stops.
     fn record(&self, event: &RunEvent) {
-        if self.failed.get() {
+        if self.failure.borrow().is_some() {
             return;
         }
         let write = self.recorder.borrow_mut().fold(event);
         if let Some(w) = write
             && let Err(e) = self.writer.send(w)
         {
-            self.failed.set(true);
-            warn_history(&e);
+            *self.failure.borrow_mut() = Some(e);
         }
     }
 }
@@ -472,6 +478,9 @@ async fn drive(
     tokio::spawn(run.drive());
     let mut text = TextTimeline::default();
     let mut last = FinalResponse::default();
+    // `-o`: the final body as the server sent it (the user asked for the file), kept before the
+    // events are masked for printing and the history.
+    let mut raw_last = FinalResponse::default();
     let mut interrupted: Option<Stop> = None;
     let mut stdout = std::io::stdout();
     loop {
@@ -488,6 +497,13 @@ async fn drive(
                 "the engine stopped without finishing the run (no run_finished event)",
             ));
         };
+        if output.save_to.is_some()
+            && let RunEvent::AttemptFinished {
+                attempt, outcome, ..
+            } = &event
+        {
+            raw_last.keep(*attempt, outcome.clone());
+        }
         let event = crate::model::secrets::mask_event(event, &output.secrets);
         if let Some(h) = history {
             h.record(&event);
@@ -506,17 +522,10 @@ async fn drive(
                 "the run was cancelled, so no final body was saved: {}",
                 path.display()
             ))),
-            (Some(path), Some(_)) => Some(last.save(path)),
+            (Some(path), Some(_)) => Some(raw_last.save(path)),
             _ => None,
         };
         let chunk = if output.json {
-            if output.save_to.is_some()
-                && let RunEvent::AttemptFinished {
-                    attempt, outcome, ..
-                } = &event
-            {
-                last.keep(*attempt, outcome.clone());
-            }
             match serde_json::to_string(&preview_only(event)) {
                 Ok(line) => line + "\n",
                 Err(e) => {

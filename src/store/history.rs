@@ -87,6 +87,22 @@ impl HistoryStore {
         &self.path
     }
 
+    /// Stops this connection from checkpointing the WAL at commit (SQLite's default every 1000
+    /// pages, which fsyncs the database inside the committing write); the writer's
+    /// [`Checkpointer`] does it instead, on its own thread.
+    ///
+    /// # Errors
+    /// [`HistoryError::Sql`].
+    pub(crate) fn leave_checkpoints_to_another_connection(&self) -> Result<(), HistoryError> {
+        self.conn
+            .pragma_update(None, "wal_autocheckpoint", 0)
+            .and_then(|()| {
+                self.conn
+                    .pragma_update(None, "journal_size_limit", 64 * 1024 * 1024)
+            })
+            .map_err(sql("set the checkpoint mode"))
+    }
+
     /// Marks `interrupted` every run without an outcome whose writing process is gone; returns
     /// how many. Runs of a live process (another `retryscope run` now) are left alone.
     ///
@@ -337,17 +353,27 @@ impl HistoryStore {
                     .replace('_', "\\_")
             )
         });
+        // Only the conditions that apply, so SQLite can use the indexes (an `?1 IS NULL OR …`
+        // form makes it read every run).
+        let mut conditions = Vec::new();
+        if filter.outcome.is_some() {
+            conditions.push("outcome = ?1");
+        }
+        if pattern.is_some() {
+            conditions.push("url LIKE ?2 ESCAPE '\\'");
+        }
         let mut stmt = self
             .conn
-            .prepare(&format!(
-                "SELECT {RUN_COLUMNS} FROM runs
-                 WHERE (?1 IS NULL OR outcome = ?1)
-                   AND (?2 IS NULL OR url LIKE ?2 ESCAPE '\\')
+            .prepare_cached(&format!(
+                "SELECT {RUN_COLUMNS} FROM runs {} {}
                  ORDER BY started_unix_ms DESC, id DESC
-                 LIMIT ?3"
+                 LIMIT ?3",
+                if conditions.is_empty() { "" } else { "WHERE" },
+                conditions.join(" AND ")
             ))
             .map_err(sql("list runs"))?;
         let limit = filter.limit.map_or(-1, i64::from);
+        // Unused numbers (a filter left out) are bound too: SQLite counts parameters up to ?3.
         let rows = stmt
             .query_map(
                 params![filter.outcome.map(RecordedOutcome::id), pattern, limit],
@@ -526,6 +552,37 @@ fn with_body_bytes(mut outcome: AttemptOutcome, body: Option<Vec<u8>>) -> Attemp
 /// write: the writer runs the same few statements thousands of times).
 fn exec<P: rusqlite::Params>(conn: &Connection, sql: &str, params: P) -> rusqlite::Result<usize> {
     conn.prepare_cached(sql)?.execute(params)
+}
+
+/// A second connection to a history database that only copies the WAL back into the database
+/// (`PRAGMA wal_checkpoint(PASSIVE)`: never blocks the writer or readers), so the fsync that
+/// costs happens off the writer's thread.
+pub(crate) struct Checkpointer(Connection);
+
+impl Checkpointer {
+    /// Opens `path` (an existing database, already in WAL mode).
+    ///
+    /// # Errors
+    /// [`HistoryError::Open`].
+    pub(crate) fn open(path: &Path) -> Result<Self, HistoryError> {
+        let conn = Connection::open(path).map_err(|e| HistoryError::Open {
+            path: path.to_path_buf(),
+            message: e.to_string(),
+        })?;
+        conn.busy_timeout(std::time::Duration::from_secs(1))
+            .map_err(sql("set the busy timeout"))?;
+        Ok(Self(conn))
+    }
+
+    /// One passive checkpoint (what is not copied now is copied next time).
+    ///
+    /// # Errors
+    /// [`HistoryError::Sql`].
+    pub(crate) fn checkpoint(&self) -> Result<(), HistoryError> {
+        self.0
+            .query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(()))
+            .map_err(sql("checkpoint the WAL"))
+    }
 }
 
 /// Whether `e` is SQLite's "busy" / "locked" (another connection holds the lock).

@@ -4,7 +4,7 @@
 //! The writer also measures, for every attempt record, the time from [`HistoryWriter::send`] to
 //! its commit ([`HistoryWriter::attempt_commit_latency`]; BENCHMARKS.md).
 
-use super::history::HistoryStore;
+use super::history::{Checkpointer, HistoryStore};
 use super::history_error::HistoryError;
 use super::history_records::HistoryWrite;
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
@@ -14,6 +14,9 @@ use std::time::Instant;
 
 /// How many writes may wait for the writer before [`HistoryWriter::send`] blocks.
 pub const WRITER_QUEUE: usize = 1024;
+
+/// How often the checkpoint thread copies the WAL back into the database.
+const CHECKPOINT_EVERY: std::time::Duration = std::time::Duration::from_millis(200);
 
 enum Message {
     /// A write and when it was sent.
@@ -29,6 +32,9 @@ pub struct HistoryWriter {
     thread: Option<JoinHandle<()>>,
     failure: Arc<Mutex<Option<HistoryError>>>,
     latency: Arc<Mutex<LatencyRecord>>,
+    /// Dropping it stops the checkpoint thread.
+    checkpoint_stop: Option<SyncSender<()>>,
+    checkpoint_thread: Option<JoinHandle<()>>,
 }
 
 /// Send-to-commit times of attempt records, as [`HistoryWriter::attempt_commit_latency`]
@@ -72,11 +78,42 @@ impl std::fmt::Debug for Message {
 }
 
 impl HistoryWriter {
-    /// Starts the thread `history-writer` owning `store`.
+    /// Starts the thread `history-writer` owning `store`, and `history-checkpoint`, which
+    /// copies the WAL back into the database every [`CHECKPOINT_EVERY`] with a connection of its
+    /// own, so no commit waits for that copy's fsync. (When the checkpoint connection cannot
+    /// open, the writer keeps SQLite's own checkpoints.)
     ///
     /// # Errors
     /// [`HistoryError::WriterGone`] when the OS cannot start a thread.
     pub fn spawn(store: HistoryStore) -> Result<Self, HistoryError> {
+        let mut checkpoint_stop = None;
+        let mut checkpoint_thread = None;
+        if let Ok(checkpointer) = Checkpointer::open(store.path())
+            && store.leave_checkpoints_to_another_connection().is_ok()
+        {
+            let (stop_tx, stop_rx) = sync_channel::<()>(1);
+            let started = std::thread::Builder::new()
+                .name("history-checkpoint".into())
+                .spawn(move || {
+                    while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) =
+                        stop_rx.recv_timeout(CHECKPOINT_EVERY)
+                    {
+                        // A failed checkpoint is retried next time; the data is in the WAL.
+                        let _ = checkpointer.checkpoint();
+                    }
+                });
+            match started {
+                Ok(handle) => {
+                    checkpoint_stop = Some(stop_tx);
+                    checkpoint_thread = Some(handle);
+                }
+                Err(e) => {
+                    return Err(HistoryError::WriterGone(format!(
+                        "cannot start the checkpoint thread: {e}"
+                    )));
+                }
+            }
+        }
         let (tx, rx) = sync_channel(WRITER_QUEUE);
         let failure = Arc::new(Mutex::new(None));
         let slot = Arc::clone(&failure);
@@ -91,6 +128,8 @@ impl HistoryWriter {
             thread: Some(thread),
             failure,
             latency,
+            checkpoint_stop,
+            checkpoint_thread,
         })
     }
 
@@ -145,6 +184,7 @@ impl HistoryWriter {
     /// # Errors
     /// As [`Self::send`].
     pub fn close(mut self) -> Result<(), HistoryError> {
+        self.stop_checkpoints();
         self.tx = None;
         if let Some(t) = self.thread.take()
             && t.join().is_err()
@@ -152,6 +192,14 @@ impl HistoryWriter {
             return Err(HistoryError::WriterGone("its thread panicked".into()));
         }
         self.check()
+    }
+
+    /// Ends the checkpoint thread (the writer's connection checkpoints when it closes).
+    fn stop_checkpoints(&mut self) {
+        self.checkpoint_stop = None;
+        if let Some(t) = self.checkpoint_thread.take() {
+            let _ = t.join();
+        }
     }
 
     fn check(&self) -> Result<(), HistoryError> {
@@ -164,6 +212,7 @@ impl HistoryWriter {
 
 impl Drop for HistoryWriter {
     fn drop(&mut self) {
+        self.stop_checkpoints();
         self.tx = None;
         if let Some(t) = self.thread.take() {
             let _ = t.join();

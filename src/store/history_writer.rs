@@ -79,7 +79,7 @@ impl std::fmt::Debug for Message {
 
 impl HistoryWriter {
     /// Starts the thread `history-writer` owning `store`, and `history-checkpoint`, which
-    /// copies the WAL back into the database every [`CHECKPOINT_EVERY`] with a connection of its
+    /// copies the WAL back into the database every 200 ms with a connection of its
     /// own, so no commit waits for that copy's fsync. (When the checkpoint connection cannot
     /// open, the writer keeps SQLite's own checkpoints.)
     ///

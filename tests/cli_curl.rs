@@ -23,7 +23,7 @@ fn fast_profile(dir: &tempfile::TempDir) -> std::path::PathBuf {
 }
 
 fn retryscope() -> Command {
-    Command::cargo_bin("retryscope").expect("binary built")
+    demo_support::sandboxed()
 }
 
 #[test]
@@ -75,7 +75,7 @@ fn json_body_basic_auth_and_json_lines_output() {
     );
     let out = retryscope()
         .arg("curl")
-        .arg("--json")
+        .arg("--jsonl")
         .arg(&command)
         .arg("--profile")
         .arg(&profile)
@@ -180,4 +180,33 @@ fn secrets_the_server_echoes_are_masked_as_run_masks_them() {
         !printed.contains("CURLQSEC1"),
         "echoed query secret printed:\n{printed}"
     );
+}
+
+#[test]
+fn a_leading_json_is_curls_json_body_and_jsonl_prints_events() {
+    let demo = Demo::start();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = demo_support::retryscope(dir.path())
+        .args(["curl", "--json", "{\"a\":1}", &demo.url("/echo"), "--jsonl"])
+        .assert()
+        .code(0)
+        .get_output()
+        .clone();
+    let stdout = String::from_utf8(out.stdout).expect("utf-8");
+    let lines: Vec<serde_json::Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("--jsonl prints JSON Lines"))
+        .collect();
+    assert_eq!(lines[0]["method"], "POST", "--json DATA implies POST");
+    let finished = lines
+        .iter()
+        .find(|e| e["event"] == "attempt_finished")
+        .expect("one attempt");
+    let echo: serde_json::Value = serde_json::from_str(
+        finished["outcome"]["body"]["bytes"]["utf8"]
+            .as_str()
+            .expect("text body"),
+    )
+    .expect("the echo is JSON");
+    assert_eq!(echo["body"], "{\"a\":1}", "{echo}");
 }

@@ -24,7 +24,7 @@ fn run(dir: &tempfile::TempDir) -> Command {
 }"#,
     )
     .expect("write");
-    let mut cmd = Command::cargo_bin("retryscope").expect("binary built");
+    let mut cmd = demo_support::sandboxed();
     cmd.args(["run", "--seed", "1", "--profile"])
         .arg(path)
         .timeout(Duration::from_secs(30));
@@ -319,4 +319,34 @@ fn insecure_accepts_a_self_signed_certificate_that_is_refused_without_it() {
         stdout.contains("  200  ") && stdout.contains("\nok\n"),
         "{stdout}"
     );
+}
+
+#[test]
+fn output_writes_the_raw_body_and_reports_its_byte_count() {
+    let demo = Demo::start();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = dir.path().join("echo.json");
+    // The echo quotes the secret header back; the screen masks it, the file keeps it.
+    let (stdout, _) = output(
+        run(&dir)
+            .args(["-H", "Authorization: Bearer raw-secret-7", "-o"])
+            .arg(&file)
+            .arg(demo.url("/echo")),
+        0,
+    );
+    let saved = std::fs::read(&file).expect("saved");
+    let text = String::from_utf8_lossy(&saved);
+    assert!(
+        text.contains("raw-secret-7"),
+        "the file is what the server sent: {text}"
+    );
+    assert!(
+        stdout.contains(&format!(
+            "\nbody: {} bytes saved to {}\n",
+            saved.len(),
+            file.display()
+        )),
+        "the count is what was written: {stdout}"
+    );
+    assert!(!stdout.contains("raw-secret-7"), "{stdout}");
 }

@@ -7,12 +7,7 @@ use assert_cmd::Command;
 use demo_support::Demo;
 
 fn retryscope() -> Command {
-    let mut cmd = Command::cargo_bin("retryscope").expect("binary built");
-    cmd.env("RETRYSCOPE_KEYRING", "memory")
-        .env_remove("RETRYSCOPE_DATA_DIR")
-        .env_remove("RETRYSCOPE_LOG_LEVEL")
-        .timeout(std::time::Duration::from_secs(30));
-    cmd
+    demo_support::sandboxed()
 }
 
 /// `2026-12-01T10:15:02.123+00:00`: a local timestamp with milliseconds and its UTC offset.
@@ -29,6 +24,7 @@ fn has_offset_timestamp(line: &str) -> bool {
 fn log_file_gets_a_line_per_attempt_wait_and_outcome_with_secrets_masked() {
     let demo = Demo::start();
     let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::create_dir(dir.path().join("nested")).expect("mkdir");
     let log = dir.path().join("nested").join("run.log");
     let url = format!(
         "{}/status/503?times=1&key=logtest&token=QUERYSECRET",
@@ -166,5 +162,28 @@ fn an_output_file_in_a_missing_folder_or_a_folder_is_refused_before_sending() {
         .assert()
         .code(2)
         .stderr(predicates::str::contains("does not exist"));
+    for flag in ["--har", "--png", "--log-file"] {
+        let missing = dir.path().join("missing").join("out.file");
+        retryscope()
+            .args(["run", "--no-history", flag])
+            .arg(&missing)
+            .arg(&url)
+            .assert()
+            .code(2)
+            .stderr(predicates::str::contains("does not exist"))
+            .stderr(predicates::str::contains(flag));
+        assert!(
+            !dir.path().join("missing").exists(),
+            "{flag}: no folder made"
+        );
+    }
+    retryscope()
+        .env("RETRYSCOPE_LOG_LEVEL", "garbage")
+        .args(["run", "--no-history", &url])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(
+            "RETRYSCOPE_LOG_LEVEL=\"garbage\" is not a log level; use error, warn, info",
+        ));
     assert!(demo.server.log().is_empty(), "nothing was sent");
 }

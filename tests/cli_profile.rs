@@ -1,10 +1,12 @@
 //! `retryscope profile …` from the outside: exit codes and output.
 
+mod demo_support;
+
 use assert_cmd::Command;
 use predicates::prelude::*;
 
 fn retryscope() -> Command {
-    Command::cargo_bin("retryscope").expect("binary built")
+    demo_support::sandboxed()
 }
 
 #[test]

@@ -9,7 +9,7 @@ use std::io::Write;
 
 /// A demo server on 127.0.0.1 with the runtime that serves it.
 fn retryscope() -> Command {
-    Command::cargo_bin("retryscope").expect("binary built")
+    demo_support::sandboxed()
 }
 
 /// A profile file with millisecond waits so runs finish quickly.
@@ -180,7 +180,7 @@ use predicates::prelude::PredicateBooleanExt;
 fn ctrl_c_cancels_the_run_and_exits_130() {
     use std::io::Read;
     let demo = Demo::start();
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("retryscope"))
+    let mut child = demo_support::sandboxed_std()
         .args(["run", "--builtin", "curl-retry"])
         .arg(demo.url("/status/503?times=10&key=cli-run-ctrl-c"))
         .stdout(std::process::Stdio::piped())
@@ -217,7 +217,7 @@ fn ctrl_c_cancels_the_run_and_exits_130() {
 fn an_attempt_in_flight_shows_before_it_ends_and_ctrl_c_ends_its_line() {
     use std::io::Read;
     let demo = Demo::start();
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("retryscope"))
+    let mut child = demo_support::sandboxed_std()
         .arg("run")
         .arg(demo.url("/hang"))
         .stdout(std::process::Stdio::piped())
@@ -280,7 +280,7 @@ fn url_passwords_never_print() {
 /// exit code and all of stdout.
 fn stop_with(args: &[&str], ready: &str, signal: &str) -> (Option<i32>, String) {
     use std::io::Read;
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("retryscope"))
+    let mut child = demo_support::sandboxed_std()
         .args(args)
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())

@@ -1,6 +1,7 @@
 //! `retryscope simulate`: bounded sampling, stopping with Ctrl-C / SIGTERM, no bar off a terminal.
 
-use assert_cmd::Command;
+mod demo_support;
+
 use std::io::Read;
 
 const THOUSAND: &str = "tests/fixtures/thousand_retries.json";
@@ -9,7 +10,7 @@ const THOUSAND: &str = "tests/fixtures/thousand_retries.json";
 /// after the signal handlers are installed), sends `signal`; returns the exit code, stdout and
 /// stderr.
 fn interrupt_with(signal: &str) -> (Option<i32>, String, String) {
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("retryscope"))
+    let mut child = demo_support::sandboxed_std()
         .args([
             "simulate",
             "--profile",
@@ -77,8 +78,7 @@ fn sigterm_stops_a_simulation_with_exit_143() {
 fn a_streamed_run_still_prints_every_retry() {
     // 3000 samples × 1000 retries is above the exact limit (streamed); the table is complete
     // and its last row is retry 1000 with every sample.
-    let out = Command::cargo_bin("retryscope")
-        .expect("binary built")
+    let out = demo_support::sandboxed()
         .args([
             "simulate",
             "--profile",
@@ -97,8 +97,7 @@ fn a_streamed_run_still_prints_every_retry() {
     assert!(last.trim_start().starts_with("1000      3000  "), "{last}");
     assert!(out.stderr.is_empty(), "no bar off a terminal");
     // Zero samples is still a usage error.
-    Command::cargo_bin("retryscope")
-        .expect("binary built")
+    demo_support::sandboxed()
         .args(["simulate", "--samples", "0"])
         .assert()
         .code(2);

@@ -1,10 +1,12 @@
 //! Usage errors exit 2 with one clear line; help texts carry examples.
 
+mod demo_support;
+
 use assert_cmd::Command;
 use predicates::prelude::*;
 
 fn retryscope() -> Command {
-    Command::cargo_bin("retryscope").expect("binary built")
+    demo_support::sandboxed()
 }
 
 fn no_panic() -> impl Predicate<str> {
@@ -286,7 +288,7 @@ fn a_full_disk_is_an_error_not_a_silent_exit() {
     let Ok(full) = std::fs::File::create("/dev/full") else {
         return; // Not Linux: no /dev/full to write to.
     };
-    let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("retryscope"))
+    let out = demo_support::sandboxed_std()
         .args(["profile", "show", "aws-standard"])
         .stdout(full)
         .output()

@@ -1,6 +1,8 @@
 //! `retryscope run --env/--var/--data-dir` against the demo server on 127.0.0.1. The CLI runs
 //! with `RETRYSCOPE_KEYRING=memory`, so it never touches a real keyring.
 
+mod demo_support;
+
 use assert_cmd::Command;
 use retryscope::demo::DemoServer;
 use retryscope::model::{Environment, Variable};
@@ -45,11 +47,7 @@ fn data_dir(demo: &Demo) -> tempfile::TempDir {
 }
 
 fn retryscope() -> Command {
-    let mut cmd = Command::cargo_bin("retryscope").expect("binary built");
-    cmd.env("RETRYSCOPE_KEYRING", "memory")
-        .env_remove("RETRYSCOPE_DATA_DIR")
-        .timeout(std::time::Duration::from_secs(30));
-    cmd
+    demo_support::sandboxed()
 }
 
 #[test]

@@ -139,19 +139,35 @@ fn runs_are_listed_shown_exported_deleted_and_pruned() {
     assert_eq!(rows.len(), 2, "{csv}");
     assert!(rows[0].starts_with("run_id,attempt,started_at,method,url,status"));
     assert!(rows[1].contains(",404,"), "{csv}");
-    let har = retryscope(dir.path())
-        .args(["history", "export", &ok_id, "--format", "har"])
-        .assert()
-        .code(2)
-        .get_output()
-        .clone();
-    assert!(String::from_utf8_lossy(&har.stderr).contains("not available yet"));
+    let har: serde_json::Value = serde_json::from_str(&stdout(
+        retryscope(dir.path()).args(["history", "export", &stop_id, "--format", "har"]),
+        0,
+    ))
+    .expect("HAR is JSON");
+    let entries = har["log"]["entries"].as_array().expect("entries");
+    assert_eq!(entries.len(), 1, "one entry per attempt");
+    assert_eq!(entries[0]["response"]["status"], 404);
+    assert!(
+        entries[0]["request"]["url"]
+            .as_str()
+            .is_some_and(|u| u.ends_with("/status/404?x=stop")),
+        "{har}"
+    );
+    assert_eq!(har["log"]["_retryscope"]["outcome"], "stopped");
 
     // Unknown ids are usage errors; known ones are deleted.
     retryscope(dir.path())
         .args(["history", "show", "ffffffff-0000"])
         .assert()
-        .code(2);
+        .code(2)
+        .stderr(predicates::str::contains("no run `ffffffff-0000`"));
+    retryscope(dir.path())
+        .args(["history", "show", &ok_id[..7]])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(
+            "give at least 8 characters of the run id",
+        ));
     let deleted = stdout(
         retryscope(dir.path()).args(["history", "delete", &stop_id]),
         0,
@@ -168,8 +184,15 @@ fn runs_are_listed_shown_exported_deleted_and_pruned() {
         0,
     );
     assert!(pruned.starts_with("deleted 0 runs"), "{pruned}");
+    // Everything at once asks first; without a terminal it needs --yes.
+    retryscope(dir.path())
+        .args(["history", "prune", "--older-than", "0"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("add --yes to confirm"));
+    assert_eq!(listed(dir.path(), &[]).len(), 1, "nothing deleted");
     let pruned = stdout(
-        retryscope(dir.path()).args(["history", "prune", "--older-than", "0"]),
+        retryscope(dir.path()).args(["history", "prune", "--older-than", "0", "--yes"]),
         0,
     );
     assert!(pruned.starts_with("deleted 1 run "), "{pruned}");
@@ -197,4 +220,58 @@ fn the_data_dir_flag_points_history_elsewhere() {
         .len(),
         1
     );
+}
+
+#[test]
+fn an_empty_data_folder_is_read_without_creating_the_database() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let data = dir.path().join("never-used");
+    let text = stdout(retryscope(&data).args(["history", "list"]), 0);
+    assert!(text.starts_with("no runs recorded yet"), "{text}");
+    assert!(stdout(retryscope(&data).args(["history", "list", "--json"]), 0).is_empty());
+    retryscope(&data)
+        .args(["history", "show", "019a3c5e-0000"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("no runs recorded yet"));
+    assert!(
+        !data.exists(),
+        "neither the folder nor the database was created"
+    );
+}
+
+#[test]
+fn deleting_a_run_still_being_recorded_asks_first() {
+    use retryscope::store::{HistoryRecorder, HistoryStore};
+    let dir = tempfile::tempdir().expect("tempdir");
+    // A run left open by this (live) process: it counts as still being recorded.
+    let mut store = HistoryStore::open_in(dir.path()).expect("opens");
+    let spec = retryscope::model::RequestSpec::get("http://127.0.0.1:9/x");
+    let profile = retryscope::profile::builtin("servicenow-exponential").expect("builtin");
+    let mut recorder = HistoryRecorder::new(&spec, &profile, Vec::new(), 1024);
+    let started = retryscope::model::RunEvent::RunStarted {
+        run_id: 1,
+        seed: 1,
+        profile: "p".into(),
+        method: "GET".into(),
+        url: spec.url.clone(),
+        started_at: chrono::Local::now().fixed_offset(),
+        tls_unverified: false,
+    };
+    store
+        .apply(&recorder.fold(&started).expect("a row"))
+        .expect("written");
+    let id = recorder.id().to_owned();
+    drop(store);
+    retryscope(dir.path())
+        .args(["history", "delete", &id])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("still being recorded"))
+        .stderr(predicates::str::contains("add --yes to confirm"));
+    let deleted = stdout(
+        retryscope(dir.path()).args(["history", "delete", "--yes", &id]),
+        0,
+    );
+    assert_eq!(deleted.trim(), format!("deleted {id}"));
 }

@@ -33,6 +33,7 @@ fn a_killed_run_keeps_its_finished_attempts_and_shows_as_interrupted() {
     let mut child = std::process::Command::cargo_bin("retryscope")
         .expect("binary built")
         .env("RETRYSCOPE_KEYRING", "memory")
+        .env("RETRYSCOPE_DATA_DIR", dir.path())
         .args(["run", "--profile"])
         .arg(&profile)
         .arg("--data-dir")
@@ -98,6 +99,12 @@ fn a_killed_run_keeps_its_finished_attempts_and_shows_as_interrupted() {
         "{shown}"
     );
     assert!(shown.contains("interrupted after 1 attempt"), "{shown}");
+    assert!(
+        shown.contains("  -> interrupted during the wait (the process ended)\n"),
+        "{shown}"
+    );
+    assert!(!shown.contains("cut short"), "{shown}");
+    assert_eq!(runs[0]["last_status"], 503, "the last status seen");
     let stored = HistoryStore::open_in(dir.path())
         .expect("opens")
         .run(id)

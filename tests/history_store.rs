@@ -325,3 +325,46 @@ fn several_openers_of_a_new_database_all_succeed() {
         assert_eq!(o.join().expect("no panic"), Ok(()));
     }
 }
+
+#[test]
+fn a_body_is_stored_once_and_commits_are_timed() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let writer =
+        HistoryWriter::spawn(HistoryStore::open_in(dir.path()).expect("opens")).expect("spawns");
+    assert_eq!(
+        writer.attempt_commit_latency(),
+        None,
+        "nothing committed yet"
+    );
+    let mut recorder = HistoryRecorder::new(&request(), &profile(), Vec::new(), 64 * 1024);
+    for e in events(true) {
+        if let Some(w) = recorder.fold(&e) {
+            writer.send(w).expect("queued");
+        }
+    }
+    writer.flush().expect("written");
+    let latency = writer.attempt_commit_latency().expect("two attempts timed");
+    assert_eq!(latency.count, 2);
+    assert!(latency.p50_ms <= latency.p99_ms && latency.p99_ms <= latency.max_ms);
+    writer.close().expect("closed");
+    // Attempt 1's body is 100 × "x": in the body column, not again inside the outcome JSON.
+    let marker = "x".repeat(100);
+    let mut found = 0;
+    for entry in std::fs::read_dir(dir.path()).expect("dir").flatten() {
+        let bytes = std::fs::read(entry.path()).expect("readable");
+        found += bytes
+            .windows(marker.len())
+            .filter(|w| *w == marker.as_bytes())
+            .count();
+    }
+    assert_eq!(found, 1, "the body is stored once");
+    let stored = HistoryStore::open_in(dir.path())
+        .expect("reopens")
+        .run(recorder.id())
+        .expect("reads")
+        .expect("found");
+    let AttemptOutcome::Response(r) = &stored.attempts[0].outcome else {
+        panic!("a response");
+    };
+    assert_eq!(r.body.bytes, marker.as_bytes(), "read back from its column");
+}

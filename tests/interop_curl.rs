@@ -229,6 +229,16 @@ fn feature_drafts() -> Vec<RequestDraft> {
 
     let mut d = base();
     d.method = "POST".into();
+    d.body.kind = BodyKind::Multipart;
+    d.body.multipart = vec![
+        KeyValue::new("greeting", "hello world"),
+        KeyValue::new("doc", "@/tmp/some dir/notes.txt;type=text/plain"),
+        KeyValue::new("raw", "@data.bin"),
+    ];
+    all.push(d);
+
+    let mut d = base();
+    d.method = "POST".into();
     d.body.kind = BodyKind::File;
     d.body.file_path = "body.json".into();
     d.body.content_type = "application/json".into();
@@ -281,4 +291,60 @@ fn exports_are_one_option_per_line_and_masked_by_default() {
     let form = draft_to_curl(&feature_drafts()[4], false);
     assert!(form.contains("--data-urlencode 'password=***'"), "{form}");
     assert!(!form.contains("s3cret"), "{form}");
+}
+
+#[test]
+fn multipart_form_parts_become_a_multipart_body() {
+    let i = parse_curl(
+        "curl -F 'name=Ada' -F 'file=@notes.txt;type=text/plain' --form-string 'note=x y' \\\n         -H 'Content-Type: multipart/form-data' http://127.0.0.1:8080/echo",
+    )
+    .expect("parses");
+    let d = &i.draft;
+    assert_eq!(d.method, "POST", "-F implies POST, as in curl");
+    assert_eq!(d.body.kind, BodyKind::Multipart);
+    assert_eq!(
+        d.body.multipart,
+        [
+            KeyValue::new("name", "Ada"),
+            KeyValue::new("file", "@notes.txt;type=text/plain"),
+            KeyValue::new("note", "x y"),
+        ]
+    );
+    assert_eq!(
+        header(d, "content-type"),
+        None,
+        "the engine sets the boundary"
+    );
+    assert!(i.unsupported.is_empty(), "{:?}", i.unsupported);
+    let spec_body = d.body.to_body();
+    let retryscope::model::Body::Multipart { parts } = spec_body else {
+        panic!("a multipart body: {spec_body:?}");
+    };
+    assert_eq!(
+        parts[1].source,
+        retryscope::model::PartSource::File {
+            path: "notes.txt".into(),
+            content_type: Some("text/plain".into())
+        }
+    );
+    // Listed, not dropped: a text part read from a file, and -F with -d.
+    let i =
+        parse_curl("curl -F 'a=<in.txt' -F b=1 -d x=1 http://127.0.0.1:8080/echo").expect("parses");
+    assert_eq!(i.draft.body.multipart, [KeyValue::new("b", "1")]);
+    assert_eq!(i.unsupported.len(), 2, "{:?}", i.unsupported);
+    assert!(parse_curl("curl -F novalue http://127.0.0.1:8080/").is_err());
+    // Exported back as -F, secret-named text parts masked.
+    let mut d = RequestDraft {
+        url: "http://127.0.0.1:8080/echo".into(),
+        method: "POST".into(),
+        ..RequestDraft::default()
+    };
+    d.body.kind = BodyKind::Multipart;
+    d.body.multipart = vec![
+        KeyValue::new("password", "hunter2"),
+        KeyValue::new("doc", "@a.txt"),
+    ];
+    let command = draft_to_curl(&d, false);
+    assert!(command.contains("-F 'password=***'"), "{command}");
+    assert!(command.contains("-F 'doc=@a.txt'"), "{command}");
 }

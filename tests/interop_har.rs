@@ -355,3 +355,62 @@ fn measured_phases_fill_har_timings_and_a_reused_connection_is_not_zero() {
         .sum();
     assert!((sum - 5.0).abs() < 1e-9, "timings add up to time: {second}");
 }
+
+/// The events recorded into a history database in `dir` (as `run` records them), read back.
+fn stored_run(dir: &std::path::Path) -> retryscope::store::StoredRun {
+    use retryscope::store::{HistoryRecorder, HistoryStore};
+    let mut store = HistoryStore::open_in(dir).expect("history opens");
+    let secrets = vec!["var-secret-3".to_owned()];
+    let mut recorder = HistoryRecorder::new(
+        &spec(),
+        &retryscope::profile::builtin("servicenow-exponential").expect("builtin"),
+        secrets,
+        1024,
+    );
+    for event in events() {
+        if let Some(write) = recorder.fold(&event) {
+            store.apply(&write).expect("row written");
+        }
+    }
+    store
+        .run(recorder.id())
+        .expect("readable")
+        .expect("the run is there")
+}
+
+#[test]
+fn history_export_of_a_stored_run_is_valid_har_and_reimports() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let stored = stored_run(dir.path());
+    let text = retryscope::cli::history_export::har(&stored).expect("encodes");
+    let har: Value = serde_json::from_str(&text).expect("JSON");
+    assert_valid(&har);
+    let entries = har["log"]["entries"].as_array().expect("entries");
+    let statuses: Vec<&Value> = entries.iter().map(|e| &e["response"]["status"]).collect();
+    assert_eq!(statuses, [503, 0, 200], "one entry per attempt, in order");
+    assert_eq!(entries[0]["_retryscope"]["planned_wait_ms"], 100);
+    assert_eq!(entries[0]["_retryscope"]["measured_wait_ms"], 101.5);
+    assert_eq!(har["log"]["_retryscope"]["outcome"], "succeeded");
+    for secret in [
+        "tok-secret-1",
+        "auth-secret-2",
+        "var-secret-3",
+        "cookie-secret-4",
+    ] {
+        assert!(!text.contains(secret), "{secret} leaked: {text}");
+    }
+    let file = HarFile::parse(&text).expect("our HAR reads back");
+    assert_eq!(file.summaries().len(), 3);
+    let draft = file.draft(0).expect("entry 0");
+    assert_eq!(draft.method, "POST");
+    assert!(draft.url.ends_with("token=***"), "{}", draft.url);
+    assert!(
+        draft
+            .headers
+            .iter()
+            .any(|h| h.name == "Authorization" && h.value == "***"),
+        "{:?}",
+        draft.headers
+    );
+    assert_eq!(draft.body.json, "{\"order\":42}");
+}

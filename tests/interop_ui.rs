@@ -265,3 +265,51 @@ fn import_har_lists_entries_and_the_chosen_one_fills_the_composer() {
     assert_eq!(draft.headers, [KeyValue::new("X-A", "b")]);
     assert!(!h.state().composer.har_import.is_open());
 }
+
+#[test]
+fn export_png_saves_the_selected_runs_plot_off_the_frame() {
+    use retryscope::ui::engine_link::ChannelEngine;
+    use retryscope::ui::file_dialogs::ScriptedDialogs;
+    use retryscope::ui::workbench::{WorkbenchSetup, WorkbenchState};
+    let dir = tempfile::tempdir().expect("tempdir");
+    // No extension: `.png` is added.
+    let chosen = dir.path().join("plot");
+    let (engine, probe) = ChannelEngine::new();
+    let state = WorkbenchState::new(WorkbenchSetup {
+        engine: Box::new(engine),
+        dialogs: Box::new(ScriptedDialogs::new([Some(chosen.clone())])),
+        demo_base_url: Some(ui_support::DEMO.into()),
+        library_dir: None,
+        persisted: None,
+    });
+    let mut h = ui_support::harness_sized(state, [1400.0, 1000.0]);
+    h.run();
+    h.get_by_label("Send").click();
+    h.run();
+    let start = DateTime::parse_from_rfc3339("2026-11-30T14:00:00.000+01:00").expect("valid");
+    let script = EventScript::new(1, "GET", "http://127.0.0.1:9/status/503", start)
+        .attempt(response(503, &[], "busy"), retry("503 is retryable"), 12.0)
+        .wait(10, 11.0)
+        .attempt(response(200, &[], "ok"), Verdict::Success, 3.0)
+        .finish(OutcomeKind::Succeeded, "succeeded on attempt 2", Some(200));
+    for (event, _) in script.events() {
+        probe.events.send(event.clone()).expect("workbench listens");
+    }
+    h.run();
+    h.get_by_label("Export PNG…").click();
+    h.run();
+    let written = dir.path().join("plot.png");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !written.exists() && Instant::now() < deadline {
+        // Steps the frame while the worker thread draws (a failure bound, not a timing test).
+        std::thread::sleep(Duration::from_millis(20));
+        h.run();
+    }
+    let bytes = std::fs::read(&written).expect("the plot was written");
+    assert_eq!(&bytes[1..4], b"PNG");
+    h.run();
+    assert!(
+        h.query_by_label_contains("timeline plot saved").is_some(),
+        "the status line says where it went"
+    );
+}

@@ -13,7 +13,9 @@ pub struct CurlArgs {
     #[arg(short = 'i', long = "include", conflicts_with = "json")]
     pub include: bool,
     /// Write the final attempt's response body to FILE (atomically; at most 100 MiB) instead of
-    /// printing it. Works with --json too.
+    /// printing it, byte for byte as the server sent it: secrets the server echoed are masked
+    /// on screen and in the history, not in the file you asked for; the byte count printed is
+    /// what was written. Works with --json too.
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// Do not print the final response body (by default it is printed when it is UTF-8 text of

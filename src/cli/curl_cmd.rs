@@ -19,13 +19,14 @@ honour are printed to stderr as warnings and ignored. Without -L redirects are n
 as in curl. A leading `curl` word is skipped, so a copied command can be pasted after
 `retryscope curl`; a whole command in one quoted argument works too.
 
---profile, --builtin and --seed may come anywhere. --json before the curl options, or as the
-very last word, prints JSON Lines; anywhere else it is curl's --json DATA (a JSON body).
+--profile, --builtin, --seed and --jsonl may come anywhere. --jsonl prints JSON Lines (what
+`run --json` prints); --json is always curl's --json DATA (a JSON body), wherever it stands.
 
 Examples (start `retryscope demo-server --port 8080` first):
   retryscope curl -X POST -H 'Content-Type: application/json' -d '{\"a\":1}' \\
       http://127.0.0.1:8080/echo --builtin azure-sdk
-  retryscope curl --json --seed 7 curl 'http://127.0.0.1:8080/status/503?times=2' -L
+  retryscope curl --jsonl --seed 7 curl 'http://127.0.0.1:8080/status/503?times=2' -L
+  retryscope curl --json '{\"a\":1}' http://127.0.0.1:8080/echo     (a JSON body, as in curl)
   retryscope curl \"$(cat copied-from-browser.txt)\" --profile my-profile.json
 
 Exit codes: as `run`.")]
@@ -39,9 +40,10 @@ pub struct CurlArgs {
     /// RNG seed for jitter (default: the profile's seed, else a fresh one, printed).
     #[arg(long, value_name = "N")]
     pub seed: Option<u64>,
-    /// Print every run event as one JSON object per line (JSON Lines) instead of text.
+    /// Print every run event as one JSON object per line (JSON Lines) instead of text (`run`
+    /// spells it --json; here --json is curl's JSON body option).
     #[arg(long)]
-    pub json: bool,
+    pub jsonl: bool,
     /// Also write the run as a HAR 1.2 file (give it before the curl options).
     #[arg(long, value_name = "FILE")]
     pub har: Option<PathBuf>,
@@ -65,7 +67,8 @@ struct Own {
     curl: Vec<String>,
 }
 
-/// Takes `--profile`, `--builtin`, `--seed` (anywhere) and a final `--json` out of `words`.
+/// Takes `--profile`, `--builtin`, `--seed` and `--jsonl` (anywhere) out of `words`; every
+/// other word, `--json` included, is curl's.
 fn split_own(words: &[String]) -> Result<Own, CliError> {
     let mut own = Own::default();
     let mut i = 0;
@@ -95,7 +98,7 @@ fn split_own(words: &[String]) -> Result<Own, CliError> {
                     })?);
                 }
             }
-        } else if word == "--json" && i + 1 == words.len() {
+        } else if word == "--jsonl" {
             own.json = true;
         } else {
             own.curl.push(words[i].clone());
@@ -161,7 +164,7 @@ pub fn execute(args: &CurlArgs) -> Result<u8, CliError> {
         profile,
         super::run::RunPrint {
             seed: own.seed.or(args.seed),
-            json: own.json || args.json,
+            json: own.json || args.jsonl,
             har: args.har.clone(),
             ..super::run::RunPrint::default()
         },
@@ -178,23 +181,25 @@ mod tests {
     }
 
     #[test]
-    fn own_flags_are_taken_anywhere_and_json_only_last() {
+    fn own_flags_are_taken_anywhere_and_json_is_curls() {
         let own = split_own(&w(&[
-            "-X",
-            "POST",
             "--json",
             "{}",
+            "-X",
+            "POST",
+            "--jsonl",
             "http://h/",
             "--builtin",
             "azure-sdk",
             "--seed=7",
-            "--json",
         ]))
         .expect("valid");
         assert_eq!(own.builtin.as_deref(), Some("azure-sdk"));
         assert_eq!(own.seed, Some(7));
         assert!(own.json);
-        assert_eq!(own.curl, w(&["-X", "POST", "--json", "{}", "http://h/"]));
+        assert_eq!(own.curl, w(&["--json", "{}", "-X", "POST", "http://h/"]));
+        let last = split_own(&w(&["http://h/", "--json", "{\"a\":1}"])).expect("valid");
+        assert!(!last.json, "curl's --json DATA at the end");
         assert!(split_own(&w(&["http://h/", "--seed", "x"])).is_err());
     }
 }

@@ -113,7 +113,7 @@ impl FinalResponse {
         }
         write_atomic(path, &r.body.bytes)
             .map_err(|(step, e)| format!("cannot write the body ({step}: {e}): {shown}"))?;
-        Ok(r.body.total_bytes)
+        Ok(u64::try_from(r.body.bytes.len()).unwrap_or(u64::MAX))
     }
 }
 

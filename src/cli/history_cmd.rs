@@ -42,6 +42,7 @@ Examples:
   retryscope history list --limit 20 --outcome gave_up
   retryscope history show 019a3c5e
   retryscope history export 019a3c5e --format csv -o attempts.csv
+  retryscope history export 019a3c5e --format png -o timeline.png
   retryscope history prune --older-than 30
 
 Ids may be shortened to any unique prefix of 8 or more characters.")]
@@ -81,7 +82,8 @@ pub enum HistoryCommand {
         #[arg(long)]
         json: bool,
     },
-    /// Write a run as JSON (the run with its attempts) or CSV (one row per attempt).
+    /// Write a run as JSON (the run with its attempts), CSV (one row per attempt), HAR 1.2 or
+    /// the timeline plot as PNG.
     Export {
         /// Run id (or a unique prefix).
         id: String,
@@ -92,17 +94,23 @@ pub enum HistoryCommand {
         #[arg(short = 'o', long = "output", value_name = "FILE")]
         output: Option<PathBuf>,
     },
-    /// Delete runs with their attempts.
+    /// Delete runs with their attempts (a run still being recorded asks first).
     Delete {
         /// Run ids (or unique prefixes).
         #[arg(required = true)]
         ids: Vec<String>,
+        /// Do not ask before deleting a run that is still being recorded.
+        #[arg(long, short = 'y')]
+        yes: bool,
     },
     /// Delete runs that started more than DAYS days ago.
     Prune {
-        /// Age in days (0 deletes every run).
+        /// Age in days (0 deletes every run, and asks first).
         #[arg(long, value_name = "DAYS")]
         older_than: u32,
+        /// Do not ask before `--older-than 0`.
+        #[arg(long, short = 'y')]
+        yes: bool,
     },
 }
 
@@ -113,8 +121,10 @@ pub enum ExportFormat {
     Json,
     /// One CSV row per attempt.
     Csv,
-    /// HTTP Archive 1.2 (not yet available).
+    /// HTTP Archive 1.2: one entry per attempt, in order (secrets masked).
     Har,
+    /// The timeline plot as a PNG image (needs -o FILE).
+    Png,
 }
 
 fn parse_outcome(raw: &str) -> Result<RecordedOutcome, String> {
@@ -130,6 +140,14 @@ fn parse_outcome(raw: &str) -> Result<RecordedOutcome, String> {
 /// Exit 2 for an unknown run id or unusable flags; exit 1 when the database cannot be used.
 pub fn execute(args: &HistoryArgs) -> Result<u8, CliError> {
     let dir = args.data_dir.resolve()?;
+    // Reading an empty data folder never creates the database (nor the folder).
+    let db = dir.join(store::HISTORY_FILE);
+    if !db.exists() {
+        return nothing_recorded(&args.command, &db);
+    }
+    for id in command_ids(&args.command) {
+        check_id(id)?;
+    }
     let mut store = open(&dir)?;
     match &args.command {
         HistoryCommand::List {
@@ -144,6 +162,18 @@ pub fn execute(args: &HistoryArgs) -> Result<u8, CliError> {
                 url_contains: url.clone(),
             };
             let runs = store.list(&filter).map_err(failed)?;
+            if runs.is_empty() && !*json {
+                let filtered = outcome.is_some() || url.is_some();
+                crate::cli_outln!(
+                    "{}",
+                    if filtered {
+                        "no recorded run matches"
+                    } else {
+                        "no runs recorded yet"
+                    }
+                );
+                return Ok(exit::SUCCESS);
+            }
             let mut text = String::new();
             for run in &runs {
                 text.push_str(&if *json {
@@ -163,8 +193,23 @@ pub fn execute(args: &HistoryArgs) -> Result<u8, CliError> {
                 .ok_or_else(|| not_found(id, store.path()))?;
             let mut text = String::new();
             let mut timeline = TextTimeline::default();
+            let interrupted = stored.run.outcome == Some(RecordedOutcome::Interrupted);
             for event in replay_events(&stored, 1) {
-                if *json {
+                if let (
+                    false,
+                    true,
+                    crate::model::RunEvent::RunFinished {
+                        outcome,
+                        attempts,
+                        elapsed_ms,
+                        ..
+                    },
+                ) = (*json, interrupted, &event)
+                {
+                    // How long the open wait or attempt lasted is not known: say so.
+                    text.push_str(&timeline.close_interrupted());
+                    text.push_str(&timeline.summary(outcome, *attempts, *elapsed_ms));
+                } else if *json {
                     text.push_str(&serde_json::to_string(&event).map_err(|e| {
                         CliError::failed(format!("cannot encode event as JSON: {e}"))
                     })?);
@@ -180,27 +225,42 @@ pub fn execute(args: &HistoryArgs) -> Result<u8, CliError> {
             Ok(exit::SUCCESS)
         }
         HistoryCommand::Export { id, format, output } => {
-            if *format == ExportFormat::Har {
+            if *format == ExportFormat::Png && output.is_none() {
                 return Err(CliError::usage(
-                    "HAR export is not available yet; use --format json or --format csv",
+                    "--format png writes an image: give -o FILE.png",
                 ));
             }
             let stored = store
                 .run(id)
                 .map_err(failed)?
                 .ok_or_else(|| not_found(id, store.path()))?;
-            let text = match format {
-                ExportFormat::Csv => history_export::csv(&stored),
-                _ => history_export::json(&stored)?,
+            let bytes = match format {
+                ExportFormat::Csv => history_export::csv(&stored).into_bytes(),
+                ExportFormat::Json => history_export::json(&stored)?.into_bytes(),
+                ExportFormat::Har => history_export::har(&stored)?.into_bytes(),
+                ExportFormat::Png => history_export::png(&stored)?,
             };
             match output {
-                Some(path) => store::write_atomic(path, text.as_bytes())
+                Some(path) => store::write_atomic(path, &bytes)
                     .map_err(|e| CliError::failed(format!("cannot write the export: {e}")))?,
-                None => crate::cli_out!("{text}"),
+                None => crate::cli_out!("{}", String::from_utf8_lossy(&bytes)),
             }
             Ok(exit::SUCCESS)
         }
-        HistoryCommand::Delete { ids } => {
+        HistoryCommand::Delete { ids, yes } => {
+            let live = store.live_among(ids).map_err(failed)?;
+            if !live.is_empty() && !*yes {
+                let question = format!(
+                    "{} still being recorded by a running retryscope: {}. Delete anyway?",
+                    if live.len() == 1 {
+                        "this run is"
+                    } else {
+                        "these runs are"
+                    },
+                    live.join(", ")
+                );
+                confirm(&question)?;
+            }
             let deleted = store.delete(ids).map_err(failed)?;
             let mut text = String::new();
             for id in &deleted {
@@ -224,9 +284,18 @@ pub fn execute(args: &HistoryArgs) -> Result<u8, CliError> {
                 ))),
             }
         }
-        HistoryCommand::Prune { older_than } => {
+        HistoryCommand::Prune { older_than, yes } => {
             let cutoff = chrono::Local::now().fixed_offset()
                 - chrono::Duration::days(i64::from(*older_than));
+            if *older_than == 0 && !*yes {
+                let n = store.count_before(cutoff).map_err(failed)?;
+                if n > 0 {
+                    confirm(&format!(
+                        "--older-than 0 deletes every recorded run ({n}, including any still \
+                         being recorded). Delete them?"
+                    ))?;
+                }
+            }
             let n = store.prune_before(cutoff).map_err(failed)?;
             crate::cli_outln!(
                 "deleted {n} run{} started before {}",
@@ -235,6 +304,75 @@ pub fn execute(args: &HistoryArgs) -> Result<u8, CliError> {
             );
             Ok(exit::SUCCESS)
         }
+    }
+}
+
+/// What a command says when the data folder has no history database yet.
+fn nothing_recorded(command: &HistoryCommand, db: &Path) -> Result<u8, CliError> {
+    match command {
+        HistoryCommand::List { json: true, .. } => Ok(exit::SUCCESS),
+        HistoryCommand::List { .. } => {
+            crate::cli_outln!("no runs recorded yet (no history at {})", db.display());
+            Ok(exit::SUCCESS)
+        }
+        HistoryCommand::Prune { .. } => {
+            crate::cli_outln!("deleted 0 runs (no runs recorded yet)");
+            Ok(exit::SUCCESS)
+        }
+        HistoryCommand::Show { .. }
+        | HistoryCommand::Export { .. }
+        | HistoryCommand::Delete { .. } => Err(CliError::usage(format!(
+            "no runs recorded yet (no history at {})",
+            db.display()
+        ))),
+    }
+}
+
+/// The run ids a command names.
+fn command_ids(command: &HistoryCommand) -> Vec<&String> {
+    match command {
+        HistoryCommand::Show { id, .. } | HistoryCommand::Export { id, .. } => vec![id],
+        HistoryCommand::Delete { ids, .. } => ids.iter().collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Ids are UUIDs; a prefix must have 8 characters or more (a shorter one could name many runs).
+fn check_id(id: &str) -> Result<(), CliError> {
+    let id = id.trim();
+    if id.chars().count() < 8 {
+        return Err(CliError::usage(format!(
+            "give at least 8 characters of the run id, not `{}` (see `retryscope history list`)",
+            super::mask::escape_controls(id)
+        )));
+    }
+    Ok(())
+}
+
+/// Asks `question` on a terminal (`y` / `yes` goes on); refuses without one.
+///
+/// # Errors
+/// Exit 2 when stdin is not a terminal (give --yes) or the answer is not yes.
+fn confirm(question: &str) -> Result<(), CliError> {
+    use std::io::{BufRead, IsTerminal, Write};
+    let stdin = std::io::stdin();
+    if !stdin.is_terminal() {
+        return Err(CliError::usage(format!(
+            "{question} Not asked (stdin is not a terminal): add --yes to confirm"
+        )));
+    }
+    let mut stderr = std::io::stderr();
+    let _ = write!(stderr, "{question} [y/N] ");
+    let _ = stderr.flush();
+    let mut answer = String::new();
+    stdin
+        .lock()
+        .read_line(&mut answer)
+        .map_err(|e| CliError::failed(format!("cannot read the answer: {e}")))?;
+    if matches!(answer.trim().to_ascii_lowercase().as_str(), "y" | "yes") {
+        Ok(())
+    } else {
+        Err(CliError::usage("nothing deleted"))
     }
 }
 

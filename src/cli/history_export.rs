@@ -1,9 +1,47 @@
-//! `history export` formats: the run as one JSON document, and a CSV of its attempts. Both
-//! come from the stored records, which are already masked (DESIGN.md §9).
+//! `history export` formats: the run as one JSON document, a CSV of its attempts, HAR 1.2, and
+//! the timeline plot as PNG.
+//! All come from the stored records, which are already masked (DESIGN.md §9).
 
 use super::exit::CliError;
 use crate::model::{AttemptOutcome, Verdict};
-use crate::store::StoredRun;
+use crate::store::{StoredRun, replay_events};
+
+/// The stored run's timeline plot as PNG bytes
+/// ([`crate::interop::PNG_DEFAULT_WIDTH`] × [`crate::interop::PNG_DEFAULT_HEIGHT`] pixels),
+/// drawn by the same renderer as `run --png` and the window's "Export PNG…".
+///
+/// # Errors
+/// Exit 1 when the plot cannot be drawn or encoded.
+pub fn png(stored: &StoredRun) -> Result<Vec<u8>, CliError> {
+    let plot = crate::interop::TimelinePlot::from_events(&replay_events(stored, 1));
+    crate::interop::render_png(
+        &plot,
+        crate::interop::PNG_DEFAULT_WIDTH,
+        crate::interop::PNG_DEFAULT_HEIGHT,
+    )
+    .map_err(|e| CliError::failed(e.to_string()))
+}
+
+/// The stored run as HAR 1.2 (pretty JSON ending with a newline), built by the same
+/// [`crate::interop::run_to_har`] as `run --har`: the run is replayed into its events
+/// ([`replay_events`]) and the stored request (masked when recorded) gives the headers and body.
+///
+/// # Errors
+/// Exit 1 when the document cannot be encoded.
+pub fn har(stored: &StoredRun) -> Result<String, CliError> {
+    let events = replay_events(stored, 1);
+    let har = crate::interop::run_to_har(
+        &events,
+        &crate::interop::HarExport {
+            request: Some(&stored.run.request),
+            secrets: &[],
+            include_secrets: false,
+        },
+    );
+    serde_json::to_string_pretty(&har)
+        .map(|s| s + "\n")
+        .map_err(|e| CliError::failed(format!("cannot encode the run as HAR: {e}")))
+}
 
 /// The run with its attempts as pretty JSON (ends with a newline).
 ///

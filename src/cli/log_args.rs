@@ -28,17 +28,22 @@ impl LogArgs {
     /// Starts the log: `--log-file`, else the daily files under `data_dir` (when known).
     ///
     /// # Errors
-    /// Exit 2 when `--log-file` cannot be opened. A data folder whose log cannot be created
-    /// is reported on stderr and the run goes on without a log.
+    /// Exit 2 when `--log-file` cannot be opened (its folder must exist) or
+    /// `RETRYSCOPE_LOG_LEVEL` is not a level. A data folder whose log cannot be created is
+    /// reported on stderr and the run goes on without a log.
     pub fn install(&self, data_dir: Option<&Path>) -> Result<Option<RunLog>, CliError> {
+        let level = match self.log_level {
+            Some(l) => Some(l),
+            None => store::level_from_env().map_err(CliError::usage)?,
+        };
         if let Some(file) = &self.log_file {
-            return store::install_run_log(LogTarget::File(file), self.log_level)
-                .map_err(CliError::usage);
+            return store::install_run_log(LogTarget::File(file), level)
+                .map_err(|e| CliError::usage(format!("--log-file: {e}")));
         }
         let Some(dir) = data_dir else {
             return Ok(None);
         };
-        match store::install_run_log(LogTarget::DataDir(dir), self.log_level) {
+        match store::install_run_log(LogTarget::DataDir(dir), level) {
             Ok(log) => Ok(log),
             Err(e) => {
                 eprintln!("warning: {e}; the run is not logged");

@@ -122,6 +122,9 @@ pub struct RunArgs {
     /// Also write the run as a HAR 1.2 file (one entry per attempt; secrets masked).
     #[arg(long, value_name = "FILE")]
     pub har: Option<PathBuf>,
+    /// Also write the run's timeline plot as a PNG image (1200×400 pixels; secrets masked).
+    #[arg(long, value_name = "FILE")]
+    pub png: Option<PathBuf>,
     /// `{{name}}` variables: --env, --var, --data-dir (boxed: keeps `Command` small).
     #[command(flatten)]
     pub variables: Box<VariablesArgs>,
@@ -196,6 +199,9 @@ pub fn execute(args: &RunArgs) -> Result<u8, CliError> {
     if let Some(har) = &args.har {
         check_output_path(har, "--har")?;
     }
+    if let Some(png) = &args.png {
+        check_output_path(png, "--png")?;
+    }
     spec.timeouts.total_ms = args.timeout_ms.or(spec.timeouts.total_ms);
     spec.timeouts.connect_ms = args.connect_timeout_ms.or(spec.timeouts.connect_ms);
     spec.timeouts.read_ms = args.read_timeout_ms.or(spec.timeouts.read_ms);
@@ -233,6 +239,7 @@ pub fn execute(args: &RunArgs) -> Result<u8, CliError> {
             seed: args.seed,
             json: args.json,
             har: args.har.clone(),
+            png: args.png.clone(),
             silent: args.curl.silent,
             include: args.curl.include,
             show_body: !args.curl.no_body,
@@ -255,6 +262,8 @@ pub struct RunPrint {
     pub json: bool,
     /// Also write the run as HAR 1.2 to this file (atomically, secrets masked).
     pub har: Option<PathBuf>,
+    /// Also write the run's timeline plot as PNG to this file (atomically).
+    pub png: Option<PathBuf>,
     /// `-s`: no attempt, wait or request-header lines.
     pub silent: bool,
     /// `-i`: the final response's headers.
@@ -274,6 +283,7 @@ impl Default for RunPrint {
             seed: None,
             json: false,
             har: None,
+            png: None,
             silent: false,
             include: false,
             show_body: true,
@@ -331,7 +341,7 @@ pub fn run_spec(
         .and_then(|dir| match crate::service::open_history_writer(dir) {
             Ok(w) => Some(w),
             Err(e) => {
-                warn_history(&e);
+                warn_history("not", &e);
                 None
             }
         });
@@ -349,6 +359,7 @@ pub fn run_spec(
         save_to: print.save_to,
         secrets: secrets.to_vec(),
         har,
+        png: print.png,
     };
     let code = runtime.block_on(drive(
         spec,
@@ -364,7 +375,7 @@ pub fn run_spec(
         && let Ok(w) = std::sync::Arc::try_unwrap(w)
         && let Err(e) = w.close()
     {
-        warn_history(&e);
+        warn_history("not fully", &e);
     }
     code
 }
@@ -386,6 +397,8 @@ struct Output {
     secrets: Vec<String>,
     /// `--har FILE` and the request it describes.
     har: Option<(PathBuf, crate::model::RequestSpec)>,
+    /// `--png FILE`.
+    png: Option<PathBuf>,
 }
 
 /// The event with its response body cut back to the usual preview, so `--json -o` prints the
@@ -403,9 +416,10 @@ fn preview_only(mut event: RunEvent) -> RunEvent {
     event
 }
 
-fn warn_history(e: &crate::store::HistoryError) {
+/// One warning line on stderr: the run is `not` or `not fully` recorded.
+fn warn_history(how: &str, e: &crate::store::HistoryError) {
     super::out::write_stderr(&format!(
-        "warning: this run is not recorded in the history: {e} (use --no-history to skip it)\n"
+        "warning: this run is {how} recorded in the history: {e} (use --no-history to skip it)\n"
     ));
 }
 
@@ -434,6 +448,9 @@ async fn drive(
     tokio::spawn(run.drive());
     let mut text = TextTimeline::default();
     let mut last = FinalResponse::default();
+    // `-o`: the final body as the server sent it (the user asked for the file), kept before the
+    // events are masked for printing and the history.
+    let mut raw_last = FinalResponse::default();
     let mut interrupted: Option<Stop> = None;
     let mut stdout = std::io::stdout();
     loop {
@@ -450,11 +467,16 @@ async fn drive(
                 "the engine stopped without finishing the run (no run_finished event)",
             ));
         };
-        let event = recording.observe(event);
-        if let Some(e) = recording.take_failure() {
-            warn_history(&e);
+        if output.save_to.is_some()
+            && let RunEvent::AttemptFinished {
+                attempt, outcome, ..
+            } = &event
+        {
+            raw_last.keep(*attempt, outcome.clone());
         }
-        if output.har.is_some() {
+        // Masked, recorded and logged; a recording failure is reported once, after the run.
+        let event = recording.observe(event);
+        if output.har.is_some() || output.png.is_some() {
             recorded.push(event.clone());
         }
         let finished = match &event {
@@ -467,17 +489,10 @@ async fn drive(
                 "the run was cancelled, so no final body was saved: {}",
                 path.display()
             ))),
-            (Some(path), Some(_)) => Some(last.save(path)),
+            (Some(path), Some(_)) => Some(raw_last.save(path)),
             _ => None,
         };
         let chunk = if output.json {
-            if output.save_to.is_some()
-                && let RunEvent::AttemptFinished {
-                    attempt, outcome, ..
-                } = &event
-            {
-                last.keep(*attempt, outcome.clone());
-            }
             match serde_json::to_string(&preview_only(event)) {
                 Ok(line) => line + "\n",
                 Err(e) => {
@@ -515,6 +530,13 @@ async fn drive(
             }
             if let Some((path, request)) = &output.har {
                 write_har(path, &recorded, request, &output.secrets)?;
+            }
+            if let Some(path) = &output.png {
+                write_png(path, &recorded)?;
+            }
+            // One warning, after the run's output (never in the middle of a timeline line).
+            if let Some(e) = recording.take_failure() {
+                warn_history("not fully", &e);
             }
             return Ok(code);
         }
@@ -594,7 +616,20 @@ fn write_har(
         .map_err(|e| CliError::failed(format!("cannot write the HAR file: {e}")))
 }
 
-/// `-o FILE` / `--har FILE` is checked before anything is sent: not a folder, and its folder exists (else the
+/// Writes the timeline plot of the run's (already masked) `events` as PNG to `path`, atomically.
+fn write_png(path: &std::path::Path, events: &[RunEvent]) -> Result<(), CliError> {
+    let plot = crate::interop::TimelinePlot::from_events(events);
+    let bytes = crate::interop::render_png(
+        &plot,
+        crate::interop::PNG_DEFAULT_WIDTH,
+        crate::interop::PNG_DEFAULT_HEIGHT,
+    )
+    .map_err(|e| CliError::failed(e.to_string()))?;
+    crate::store::write_atomic(path, &bytes)
+        .map_err(|e| CliError::failed(format!("cannot write the PNG file: {e}")))
+}
+
+/// `-o FILE` / `--har FILE` / `--png FILE` is checked before anything is sent: not a folder, and its folder exists (else the
 /// run would succeed and only then fail to save).
 fn check_output_path(path: &std::path::Path, flag: &str) -> Result<(), CliError> {
     if path.is_dir() {

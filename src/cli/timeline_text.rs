@@ -164,6 +164,20 @@ impl TextTimeline {
         out
     }
 
+    /// Like [`Self::close_open`] for a run whose process ended (a recorded run found
+    /// `interrupted`): how long the open wait or attempt lasted is not known, so it says so.
+    pub fn close_interrupted(&mut self) -> String {
+        let mut out = String::new();
+        if self.wait_open {
+            out.push_str("  -> interrupted during the wait (the process ended)\n");
+            self.wait_open = false;
+        } else if self.attempt_open.is_some() {
+            out.push_str("interrupted during the attempt (the process ended)");
+        }
+        self.close_attempt(&mut out);
+        out
+    }
+
     /// The second part of what [`TextTimeline::render`] prints for `RunFinished`: the summary
     /// line (outcome, attempts, seconds) and the seed line.
     pub fn summary(&self, outcome: &RunOutcome, attempts: u32, elapsed_ms: f64) -> String {

@@ -104,6 +104,8 @@ struct Parsed {
     urls: Vec<(String, usize)>,
     headers: Vec<KeyValue>,
     data: Vec<DataPart>,
+    /// `-F` parts as composer rows (name, `-F` value).
+    form: Vec<KeyValue>,
     json: bool,
     user: Option<String>,
     bearer: Option<String>,
@@ -262,6 +264,23 @@ fn apply(
         Opt::Data(mode) => {
             p.json |= mode == DataMode::Json;
             p.data.push(data_part(mode, v));
+        }
+        Opt::Form { literal } => {
+            let Some((name, value)) = v.split_once('=') else {
+                return Err(bad("a form part is name=value or name=@file"));
+            };
+            if !literal && value.starts_with('<') {
+                p.notes.push(format!(
+                    "{shown} {name}=<FILE (ignored: a text part read from a file is not supported; use {name}=@FILE)"
+                ));
+            } else {
+                if literal && value.starts_with('@') {
+                    p.notes.push(format!(
+                        "{shown} {name}=@… is literal text in curl; the composer reads a value starting with @ as a file"
+                    ));
+                }
+                p.form.push(KeyValue::new(name, value));
+            }
         }
         Opt::User => p.user = Some(v),
         Opt::Bearer => p.bearer = Some(v),
@@ -464,7 +483,7 @@ fn build(mut p: Parsed) -> Result<CurlImport, CurlError> {
         url,
         ..RequestDraft::default()
     };
-    let has_data = !p.data.is_empty();
+    let has_data = !p.data.is_empty() || !p.form.is_empty();
     draft.method = match &p.method {
         Some((m, _)) => standard_method_case(m),
         None if p.head => "HEAD".into(),
@@ -473,6 +492,12 @@ fn build(mut p: Parsed) -> Result<CurlImport, CurlError> {
     };
     draft.query = std::mem::take(&mut p.url_query);
     if p.get {
+        if !p.form.is_empty() {
+            p.notes.push(
+                "-G with -F (ignored: curl refuses to mix them; the form parts are not sent)"
+                    .into(),
+            );
+        }
         for part in &p.data {
             if matches!(part, DataPart::File { .. }) {
                 p.notes
@@ -480,6 +505,23 @@ fn build(mut p: Parsed) -> Result<CurlImport, CurlError> {
             }
             draft.query.extend(query_rows(part));
         }
+    } else if !p.form.is_empty() {
+        if !p.data.is_empty() {
+            p.notes.push(
+                "-d data together with -F (ignored: curl refuses to mix them; the multipart form is sent)"
+                    .into(),
+            );
+        }
+        draft.body.kind = BodyKind::Multipart;
+        draft.body.multipart = std::mem::take(&mut p.form);
+        // The engine writes multipart/form-data with its own boundary.
+        p.headers.retain(|h| {
+            !(h.name.eq_ignore_ascii_case("content-type")
+                && h.value
+                    .trim_start()
+                    .to_ascii_lowercase()
+                    .starts_with("multipart/form-data"))
+        });
     } else if has_data {
         body_of(&mut p, &mut draft);
     }

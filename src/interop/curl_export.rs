@@ -159,6 +159,23 @@ fn body_lines(draft: &RequestDraft, lines: &mut Vec<String>, secret: &dyn Fn(&st
                 ));
             }
         }
+        BodyKind::Multipart => {
+            for part in body.multipart.iter().filter(|p| p.enabled) {
+                let value = if (is_secret_query(&part.name, part.secret)
+                    || is_secret_header(&KeyValue::new(part.name.clone(), String::new())))
+                    && !part.value.is_empty()
+                    && !part.value.starts_with('@')
+                {
+                    secret(&part.value)
+                } else {
+                    part.value.clone()
+                };
+                lines.push(format!(
+                    "-F {}",
+                    shell_quote(&format!("{}={value}", part.name))
+                ));
+            }
+        }
         BodyKind::File => {
             content_type(lines, &body.content_type, "application/octet-stream");
             lines.push(format!(

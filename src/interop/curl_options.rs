@@ -58,6 +58,12 @@ pub enum Opt {
     Basic,
     /// `-:`, `--next`: a second request.
     Next,
+    /// `-F`, `--form` (`literal: false`) and `--form-string` (`literal: true`: no `@`/`<`
+    /// meaning): one multipart part `name=value`.
+    Form {
+        /// `--form-string`.
+        literal: bool,
+    },
     /// Accepted and ignored; `reason` is shown.
     Ignored {
         /// Whether the option takes a value.
@@ -83,7 +89,8 @@ impl Opt {
             | Opt::Referer
             | Opt::Cookie
             | Opt::MaxTime
-            | Opt::ConnectTimeout => true,
+            | Opt::ConnectTimeout
+            | Opt::Form { .. } => true,
             Opt::Insecure | Opt::Location | Opt::Get | Opt::Head | Opt::Basic | Opt::Next => false,
             Opt::Ignored { value, .. } => value,
         }
@@ -95,7 +102,6 @@ const UNSUPPORTED: &str = "not supported";
 const RETRIES: &str = "retries come from the profile";
 const COMPRESSED: &str = "Retryscope asks for uncompressed answers";
 const HTTP_VERSION: &str = "the HTTP version is negotiated";
-const MULTIPART: &str = "multipart forms are not supported yet";
 
 /// The option for a single-letter flag (`X` of `-X`).
 pub fn short(c: char) -> Option<Opt> {
@@ -125,10 +131,7 @@ pub fn short(c: char) -> Option<Opt> {
             value: false,
             reason: "URLs are never globbed",
         },
-        'F' => Opt::Ignored {
-            value: true,
-            reason: MULTIPART,
-        },
+        'F' => Opt::Form { literal: false },
         '0' => Opt::Ignored {
             value: false,
             reason: HTTP_VERSION,
@@ -283,10 +286,8 @@ pub fn long(name: &str) -> Option<Opt> {
             value: false,
             reason: UNSUPPORTED,
         },
-        "form" | "form-string" => Opt::Ignored {
-            value: true,
-            reason: MULTIPART,
-        },
+        "form" => Opt::Form { literal: false },
+        "form-string" => Opt::Form { literal: true },
         "proxy"
         | "proxy-user"
         | "proxy-header"

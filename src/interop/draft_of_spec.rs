@@ -23,20 +23,11 @@ pub fn draft_of_spec(spec: &RequestSpec) -> RequestDraft {
             body.kind = BodyKind::Form;
             body.form.clone_from(fields);
         }
-        // The composer has no multipart editor: text parts become form fields and file parts
-        // `@path` values, so nothing is lost from view (the kind differs).
         Body::Multipart { parts } => {
-            body.kind = BodyKind::Form;
-            body.form = parts
+            body.kind = BodyKind::Multipart;
+            body.multipart = parts
                 .iter()
-                .map(|p| match &p.source {
-                    crate::model::PartSource::Text { value } => {
-                        crate::model::KeyValue::new(p.name.clone(), value.clone())
-                    }
-                    crate::model::PartSource::File { path, .. } => {
-                        crate::model::KeyValue::new(p.name.clone(), format!("@{path}"))
-                    }
-                })
+                .map(|p| crate::model::KeyValue::new(p.name.clone(), p.form_value()))
                 .collect();
         }
         Body::File { path, content_type } => {

@@ -1,4 +1,5 @@
-//! Formats in and out (DESIGN.md §6): curl commands and HAR 1.2 files, pure text ↔ model.
+//! Formats in and out (DESIGN.md §6): curl commands and HAR 1.2 files, pure text ↔ model, and
+//! the timeline plot as PNG bytes.
 //!
 //! Nothing here touches the network or the file system: a `-d @file` becomes a body file
 //! path, never its bytes. Every writer masks secrets ([`secret_rule`]) unless the caller asks
@@ -14,6 +15,7 @@ mod events_json;
 mod har_export;
 mod har_import;
 mod har_timings;
+mod plot_png;
 pub mod secret_rule;
 
 pub use attempts_csv::{CSV_COLUMNS, attempts_csv};
@@ -23,3 +25,8 @@ pub use draft_of_spec::draft_of_spec;
 pub use events_json::{events_json_lines, mask_event};
 pub use har_export::{HarExport, run_to_har};
 pub use har_import::{HarEntrySummary, HarError, HarFile};
+pub use plot_png::{
+    DEFAULT_HEIGHT as PNG_DEFAULT_HEIGHT, DEFAULT_WIDTH as PNG_DEFAULT_WIDTH,
+    MAX_SIZE as PNG_MAX_SIZE, MIN_SIZE as PNG_MIN_SIZE, PlotAttempt, PlotClass, PlotError,
+    PlotWait, TimelinePlot, render_png,
+};

@@ -102,6 +102,52 @@ pub struct MultipartPart {
     pub source: PartSource,
 }
 
+impl MultipartPart {
+    /// The part curl's `-F name=value` means: `@path` is a file part, with `;type=MIME` after
+    /// the path setting its Content-Type; anything else is a text part.
+    ///
+    /// ```
+    /// use retryscope::model::{MultipartPart, PartSource};
+    /// let part = MultipartPart::from_form_value("doc", "@notes.txt;type=text/plain");
+    /// assert_eq!(part.source, PartSource::File { path: "notes.txt".into(), content_type: Some("text/plain".into()) });
+    /// assert_eq!(part.form_value(), "@notes.txt;type=text/plain");
+    /// ```
+    pub fn from_form_value(name: &str, value: &str) -> Self {
+        let source = match value.strip_prefix('@') {
+            Some(rest) => {
+                let (path, content_type) = match rest.split_once(";type=") {
+                    Some((p, t)) if !t.trim().is_empty() => (p, Some(t.trim().to_owned())),
+                    _ => (rest, None),
+                };
+                PartSource::File {
+                    path: path.to_owned(),
+                    content_type,
+                }
+            }
+            None => PartSource::Text {
+                value: value.to_owned(),
+            },
+        };
+        Self {
+            name: name.to_owned(),
+            source,
+        }
+    }
+
+    /// The part as curl's `-F` value (the inverse of [`Self::from_form_value`] for text that
+    /// does not start with `@`).
+    pub fn form_value(&self) -> String {
+        match &self.source {
+            PartSource::Text { value } => value.clone(),
+            PartSource::File {
+                path,
+                content_type: Some(t),
+            } => format!("@{path};type={t}"),
+            PartSource::File { path, .. } => format!("@{path}"),
+        }
+    }
+}
+
 /// The content of a [`MultipartPart`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]

@@ -2,7 +2,7 @@
 //! becomes a [`RequestSpec`] on Send, and its copy without secrets for files.
 
 use super::auth::AuthDraft;
-use super::request::{Body, KeyValue, RequestSpec, Timeouts};
+use super::request::{Body, KeyValue, MultipartPart, RequestSpec, Timeouts};
 use super::variables::{UnknownVariable, Variables, resolve_spec, resolve_text};
 use serde::{Deserialize, Serialize};
 
@@ -23,15 +23,19 @@ pub enum BodyKind {
     Form,
     /// Raw bytes of a file.
     File,
+    /// A `multipart/form-data` form: rows in curl's `-F` value form (`value`, or `@path` with
+    /// an optional `;type=MIME` for a file part).
+    Multipart,
 }
 
 impl BodyKind {
     /// Every kind, in picker order.
-    pub const ALL: [BodyKind; 5] = [
+    pub const ALL: [BodyKind; 6] = [
         BodyKind::None,
         BodyKind::Json,
         BodyKind::Text,
         BodyKind::Form,
+        BodyKind::Multipart,
         BodyKind::File,
     ];
 
@@ -43,6 +47,7 @@ impl BodyKind {
             BodyKind::Text => "text",
             BodyKind::Form => "form fields",
             BodyKind::File => "file",
+            BodyKind::Multipart => "multipart form",
         }
     }
 }
@@ -59,6 +64,8 @@ pub struct BodyDraft {
     pub text: String,
     /// Form fields.
     pub form: Vec<KeyValue>,
+    /// Multipart parts: name and curl `-F` value (`text`, or `@path[;type=MIME]` for a file).
+    pub multipart: Vec<KeyValue>,
     /// File path.
     pub file_path: String,
     /// Content-Type for text and file bodies; empty = the default for the kind.
@@ -85,6 +92,14 @@ impl BodyDraft {
             BodyKind::File => Body::File {
                 path: self.file_path.clone(),
                 content_type,
+            },
+            BodyKind::Multipart => Body::Multipart {
+                parts: self
+                    .multipart
+                    .iter()
+                    .filter(|row| row.enabled)
+                    .map(|row| MultipartPart::from_form_value(&row.name, &row.value))
+                    .collect(),
             },
         }
     }

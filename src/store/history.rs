@@ -87,6 +87,22 @@ impl HistoryStore {
         &self.path
     }
 
+    /// Stops this connection from checkpointing the WAL at commit (SQLite's default every 1000
+    /// pages, which fsyncs the database inside the committing write); the writer's
+    /// [`Checkpointer`] does it instead, on its own thread.
+    ///
+    /// # Errors
+    /// [`HistoryError::Sql`].
+    pub(crate) fn leave_checkpoints_to_another_connection(&self) -> Result<(), HistoryError> {
+        self.conn
+            .pragma_update(None, "wal_autocheckpoint", 0)
+            .and_then(|()| {
+                self.conn
+                    .pragma_update(None, "journal_size_limit", 64 * 1024 * 1024)
+            })
+            .map_err(sql("set the checkpoint mode"))
+    }
+
     /// Marks `interrupted` every run without an outcome whose writing process is gone; returns
     /// how many. Runs of a live process (another `retryscope run` now) are left alone.
     ///
@@ -124,6 +140,29 @@ impl HistoryStore {
         Ok(marked)
     }
 
+    /// Applies `writes` in order in one transaction (all or nothing): the writer's group commit
+    /// of writes that queued up meanwhile, imports, and building large test databases fast.
+    ///
+    /// # Errors
+    /// As [`Self::apply`]; nothing is kept then.
+    pub fn apply_all<'a>(
+        &mut self,
+        writes: impl IntoIterator<Item = &'a HistoryWrite>,
+    ) -> Result<(), HistoryError> {
+        self.conn
+            .execute_batch("BEGIN IMMEDIATE")
+            .map_err(sql("begin"))?;
+        for w in writes {
+            if let Err(e) = self.apply(w) {
+                let _ = self.conn.execute_batch("ROLLBACK");
+                return Err(e);
+            }
+        }
+        self.conn
+            .execute_batch("COMMIT")
+            .map_err(sql("commit a batch"))
+    }
+
     /// Applies one change, committed before this returns.
     ///
     /// # Errors
@@ -137,21 +176,21 @@ impl HistoryStore {
                 attempt,
                 wait,
             } => {
-                self.conn
-                    .execute(
-                        "UPDATE attempts SET wait_planned_ms = ?3, wait_explanation = ?4,
+                exec(
+                    &self.conn,
+                    "UPDATE attempts SET wait_planned_ms = ?3, wait_explanation = ?4,
                          wait_explanation_json = ?5, wait_offset_ms = ?6
                          WHERE run_id = ?1 AND number = ?2",
-                        params![
-                            run_id,
-                            attempt,
-                            i64::try_from(wait.planned_ms).unwrap_or(i64::MAX),
-                            wait.explanation.text,
-                            encode(&wait.explanation)?,
-                            wait.offset_ms,
-                        ],
-                    )
-                    .map_err(sql("record a wait"))?;
+                    params![
+                        run_id,
+                        attempt,
+                        i64::try_from(wait.planned_ms).unwrap_or(i64::MAX),
+                        wait.explanation.text,
+                        encode(&wait.explanation)?,
+                        wait.offset_ms,
+                    ],
+                )
+                .map_err(sql("record a wait"))?;
                 Ok(())
             }
             HistoryWrite::WaitFinished {
@@ -160,13 +199,13 @@ impl HistoryStore {
                 measured_ms,
                 skipped,
             } => {
-                self.conn
-                    .execute(
-                        "UPDATE attempts SET wait_measured_ms = ?3, wait_skipped = ?4
+                exec(
+                    &self.conn,
+                    "UPDATE attempts SET wait_measured_ms = ?3, wait_skipped = ?4
                          WHERE run_id = ?1 AND number = ?2",
-                        params![run_id, attempt, measured_ms, skipped],
-                    )
-                    .map_err(sql("record a wait's end"))?;
+                    params![run_id, attempt, measured_ms, skipped],
+                )
+                .map_err(sql("record a wait's end"))?;
                 Ok(())
             }
             HistoryWrite::RunFinished {
@@ -178,29 +217,29 @@ impl HistoryStore {
                 attempts,
                 elapsed_ms,
             } => {
-                self.conn
-                    .execute(
-                        "UPDATE runs SET ended_at = ?2, outcome = ?3, outcome_message = ?4,
+                exec(
+                    &self.conn,
+                    "UPDATE runs SET ended_at = ?2, outcome = ?3, outcome_message = ?4,
                          last_status = ?5, attempts = ?6, elapsed_ms = ?7 WHERE id = ?1",
-                        params![
-                            run_id,
-                            ended_at.to_rfc3339(),
-                            outcome.id(),
-                            message,
-                            last_status,
-                            attempts,
-                            elapsed_ms
-                        ],
-                    )
-                    .map_err(sql("finish a run"))?;
+                    params![
+                        run_id,
+                        ended_at.to_rfc3339(),
+                        outcome.id(),
+                        message,
+                        last_status,
+                        attempts,
+                        elapsed_ms
+                    ],
+                )
+                .map_err(sql("finish a run"))?;
                 Ok(())
             }
         }
     }
 
     fn insert_run(&mut self, run: &RunRecord) -> Result<(), HistoryError> {
-        self.conn
-            .execute(
+        exec(
+            &self.conn,
                 "INSERT INTO runs (id, started_at, started_unix_ms, ended_at, app_version, method,
                  url, request_json, profile_name, profile_json, seed, outcome, outcome_message,
                  last_status, attempts, elapsed_ms, batch_item_id, writer_pid)
@@ -252,9 +291,10 @@ impl HistoryStore {
             Verdict::Retry { reason } => ("retry", Some(reason.as_str())),
             Verdict::Stop { reason } => ("stop", Some(reason.as_str())),
         };
-        // A savepoint, not a transaction: it nests inside [`Self::apply_batch`]'s transaction.
+        // A savepoint: its own commit normally, part of the batch inside [`Self::apply_all`] or [`Self::apply_batch`].
         let tx = self.conn.savepoint().map_err(sql("begin"))?;
-        tx.execute(
+        exec(
+            &tx,
             "INSERT INTO attempts (run_id, number, started_at, offset_ms, method, url, dns_ms,
              connect_ms, tls_ms, sent_ms, first_byte_ms, done_ms, reused, status, error_kind,
              error_message, verdict, verdict_reason, headers_json, body_preview, body_total_bytes,
@@ -284,14 +324,15 @@ impl HistoryStore {
                 body.map(|b| b.bytes.as_slice()),
                 body.map(|b| i64::try_from(b.total_bytes).unwrap_or(i64::MAX)),
                 body.map(|b| b.truncated),
-                encode(&a.outcome)?,
+                encode(&without_body_bytes(&a.outcome))?,
                 encode(&a.hops)?,
                 encode(&a.timings)?,
                 encode(&a.verdict)?,
             ],
         )
         .map_err(sql("insert an attempt"))?;
-        tx.execute(
+        exec(
+            &tx,
             "UPDATE runs SET attempts = MAX(attempts, ?2) WHERE id = ?1",
             params![a.run_id, a.number],
         )
@@ -312,17 +353,27 @@ impl HistoryStore {
                     .replace('_', "\\_")
             )
         });
+        // Only the conditions that apply, so SQLite can use the indexes (an `?1 IS NULL OR …`
+        // form makes it read every run).
+        let mut conditions = Vec::new();
+        if filter.outcome.is_some() {
+            conditions.push("outcome = ?1");
+        }
+        if pattern.is_some() {
+            conditions.push("url LIKE ?2 ESCAPE '\\'");
+        }
         let mut stmt = self
             .conn
-            .prepare(&format!(
-                "SELECT {RUN_COLUMNS} FROM runs
-                 WHERE (?1 IS NULL OR outcome = ?1)
-                   AND (?2 IS NULL OR url LIKE ?2 ESCAPE '\\')
+            .prepare_cached(&format!(
+                "SELECT {RUN_COLUMNS} FROM runs {} {}
                  ORDER BY started_unix_ms DESC, id DESC
-                 LIMIT ?3"
+                 LIMIT ?3",
+                if conditions.is_empty() { "" } else { "WHERE" },
+                conditions.join(" AND ")
             ))
             .map_err(sql("list runs"))?;
         let limit = filter.limit.map_or(-1, i64::from);
+        // Unused numbers (a filter left out) are bound too: SQLite counts parameters up to ?3.
         let rows = stmt
             .query_map(
                 params![filter.outcome.map(RecordedOutcome::id), pattern, limit],
@@ -360,7 +411,7 @@ impl HistoryStore {
                 "SELECT run_id, number, started_at, offset_ms, method, url, dns_ms, connect_ms,
                  tls_ms, sent_ms, first_byte_ms, done_ms, reused, outcome_json, hops_json,
                  timings_json, verdict_json, wait_planned_ms, wait_explanation_json,
-                 wait_offset_ms, wait_measured_ms, wait_skipped
+                 wait_offset_ms, wait_measured_ms, wait_skipped, body_preview
                  FROM attempts WHERE run_id = ?1 ORDER BY number",
             )
             .map_err(sql("read attempts"))?;
@@ -380,7 +431,9 @@ impl HistoryStore {
         }
         let mut stmt = self
             .conn
-            .prepare("SELECT id FROM runs WHERE id = ?1 OR substr(id, 1, length(?1)) = ?1 LIMIT 2")
+            // A range on the primary key (ids are lowercase hex and `-`, all below `~`), so a
+            // prefix is found through the index, not by reading every id.
+            .prepare("SELECT id FROM runs WHERE id >= ?1 AND id < ?1 || '~' LIMIT 2")
             .map_err(sql("find a run"))?;
         let found: Vec<String> = stmt
             .query_map([id.to_ascii_lowercase()], |r| r.get(0))
@@ -415,6 +468,48 @@ impl HistoryStore {
         Ok(full)
     }
 
+    /// Of `ids` (full ids or unique prefixes), the full ids of runs still being recorded: no
+    /// outcome yet, their process alive (runs of a dead process were marked `interrupted`
+    /// when this store was opened).
+    ///
+    /// # Errors
+    /// SQL errors and [`HistoryError::Ambiguous`].
+    pub fn live_among(&self, ids: &[String]) -> Result<Vec<String>, HistoryError> {
+        let mut live = Vec::new();
+        for id in ids {
+            let Some(full) = self.resolve_id(id)? else {
+                continue;
+            };
+            let open: bool = self
+                .conn
+                .query_row(
+                    "SELECT outcome IS NULL FROM runs WHERE id = ?1",
+                    [&full],
+                    |r| r.get(0),
+                )
+                .map_err(sql("read a run"))?;
+            if open {
+                live.push(full);
+            }
+        }
+        Ok(live)
+    }
+
+    /// How many runs started before `cutoff` (what [`Self::prune_before`] would delete).
+    ///
+    /// # Errors
+    /// [`HistoryError::Sql`].
+    pub fn count_before(&self, cutoff: DateTime<FixedOffset>) -> Result<usize, HistoryError> {
+        self.conn
+            .query_row(
+                "SELECT COUNT(*) FROM runs WHERE started_unix_ms < ?1",
+                [cutoff.timestamp_millis()],
+                |r| r.get::<_, i64>(0),
+            )
+            .map(|n| usize::try_from(n).unwrap_or(0))
+            .map_err(sql("count runs"))
+    }
+
     /// Deletes every run that started before `cutoff`; returns how many.
     ///
     /// # Errors
@@ -426,6 +521,67 @@ impl HistoryStore {
                 [cutoff.timestamp_millis()],
             )
             .map_err(sql("prune runs"))
+    }
+}
+
+/// `outcome` with its body bytes left out: they are stored once, in `body_preview`, not again
+/// (as text or hex) inside `outcome_json`.
+fn without_body_bytes(outcome: &AttemptOutcome) -> std::borrow::Cow<'_, AttemptOutcome> {
+    match outcome {
+        AttemptOutcome::Response(r) if !r.body.bytes.is_empty() => {
+            let mut bare = r.clone();
+            bare.body.bytes = Vec::new();
+            std::borrow::Cow::Owned(AttemptOutcome::Response(bare))
+        }
+        _ => std::borrow::Cow::Borrowed(outcome),
+    }
+}
+
+/// `outcome` with the `body_preview` column's bytes put back (rows written before the body
+/// moved out of `outcome_json` still carry it there, and keep it).
+fn with_body_bytes(mut outcome: AttemptOutcome, body: Option<Vec<u8>>) -> AttemptOutcome {
+    if let (AttemptOutcome::Response(r), Some(bytes)) = (&mut outcome, body)
+        && r.body.bytes.is_empty()
+    {
+        r.body.bytes = bytes;
+    }
+    outcome
+}
+
+/// Runs `sql` through the connection's statement cache (parsed once per connection, not per
+/// write: the writer runs the same few statements thousands of times).
+fn exec<P: rusqlite::Params>(conn: &Connection, sql: &str, params: P) -> rusqlite::Result<usize> {
+    conn.prepare_cached(sql)?.execute(params)
+}
+
+/// A second connection to a history database that only copies the WAL back into the database
+/// (`PRAGMA wal_checkpoint(PASSIVE)`: never blocks the writer or readers), so the fsync that
+/// costs happens off the writer's thread.
+pub(crate) struct Checkpointer(Connection);
+
+impl Checkpointer {
+    /// Opens `path` (an existing database, already in WAL mode).
+    ///
+    /// # Errors
+    /// [`HistoryError::Open`].
+    pub(crate) fn open(path: &Path) -> Result<Self, HistoryError> {
+        let conn = Connection::open(path).map_err(|e| HistoryError::Open {
+            path: path.to_path_buf(),
+            message: e.to_string(),
+        })?;
+        conn.busy_timeout(std::time::Duration::from_secs(1))
+            .map_err(sql("set the busy timeout"))?;
+        Ok(Self(conn))
+    }
+
+    /// One passive checkpoint (what is not copied now is copied next time).
+    ///
+    /// # Errors
+    /// [`HistoryError::Sql`].
+    pub(crate) fn checkpoint(&self) -> Result<(), HistoryError> {
+        self.0
+            .query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(()))
+            .map_err(sql("checkpoint the WAL"))
     }
 }
 
@@ -454,9 +610,13 @@ fn migrate(conn: &mut Connection) -> Result<(), rusqlite_migration::Error> {
     }
 }
 
+/// The run columns read back. `last_status` is set when a run finishes; for a run that never
+/// did (interrupted, or still running) it is the status of its last attempt that got one.
 const RUN_COLUMNS: &str = "id, started_at, ended_at, app_version, method, url, request_json,
-    profile_name, profile_json, seed, outcome, outcome_message, last_status, attempts,
-    elapsed_ms, batch_item_id";
+    profile_name, profile_json, seed, outcome, outcome_message,
+    COALESCE(last_status, (SELECT a.status FROM attempts a WHERE a.run_id = runs.id
+        AND a.status IS NOT NULL ORDER BY a.number DESC LIMIT 1)),
+    attempts, elapsed_ms, batch_item_id";
 
 type RowResult<T> = rusqlite::Result<Result<T, HistoryError>>;
 
@@ -524,6 +684,7 @@ fn attempt_row(r: &Row<'_>) -> RowResult<AttemptRecord> {
     let (number, offset_ms, method, url) = (r.get(1)?, r.get(3)?, r.get(4)?, r.get(5)?);
     let (wait_offset, measured, skipped): (Option<f64>, Option<f64>, Option<bool>) =
         (r.get(19)?, r.get(20)?, r.get(21)?);
+    let body: Option<Vec<u8>> = r.get(22)?;
     Ok((|| {
         let wait = match (planned, explanation) {
             (Some(p), Some(e)) => Some(WaitRecord {
@@ -543,7 +704,7 @@ fn attempt_row(r: &Row<'_>) -> RowResult<AttemptRecord> {
             url,
             phases,
             timings: decode(&timings, &run_id, "timings")?,
-            outcome: decode(&outcome, &run_id, "outcome")?,
+            outcome: with_body_bytes(decode(&outcome, &run_id, "outcome")?, body),
             hops: decode(&hops, &run_id, "hops")?,
             verdict: decode(&verdict, &run_id, "verdict")?,
             wait,

@@ -1,19 +1,26 @@
 //! The one history writer: a named thread that owns the database connection and applies
 //! [`HistoryWrite`]s from a bounded channel, committing each as it arrives (so a `kill -9`
 //! loses nothing already sent). Callers never wait on SQLite except when the channel is full.
+//! The writer also measures, for every attempt record, the time from [`HistoryWriter::send`] to
+//! its commit ([`HistoryWriter::attempt_commit_latency`]; BENCHMARKS.md).
 
-use super::history::HistoryStore;
+use super::history::{Checkpointer, HistoryStore};
 use super::history_error::HistoryError;
 use super::history_records::HistoryWrite;
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
+use std::time::Instant;
 
 /// How many writes may wait for the writer before [`HistoryWriter::send`] blocks.
 pub const WRITER_QUEUE: usize = 1024;
 
+/// How often the checkpoint thread copies the WAL back into the database.
+const CHECKPOINT_EVERY: std::time::Duration = std::time::Duration::from_millis(200);
+
 enum Message {
-    Write(HistoryWrite),
+    /// A write and when it was sent.
+    Write(HistoryWrite, Instant),
     Flush(SyncSender<()>),
 }
 
@@ -24,34 +31,120 @@ pub struct HistoryWriter {
     tx: Option<SyncSender<Message>>,
     thread: Option<JoinHandle<()>>,
     failure: Arc<Mutex<Option<HistoryError>>>,
+    latency: Arc<Mutex<LatencyRecord>>,
+    /// Dropping it stops the checkpoint thread.
+    checkpoint_stop: Option<SyncSender<()>>,
+    checkpoint_thread: Option<JoinHandle<()>>,
+}
+
+/// Send-to-commit times of attempt records, as [`HistoryWriter::attempt_commit_latency`]
+/// reports them (ms).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CommitLatency {
+    /// Attempt records committed.
+    pub count: u64,
+    /// Median, ms.
+    pub p50_ms: f64,
+    /// 99th percentile, ms.
+    pub p99_ms: f64,
+    /// Largest, ms.
+    pub max_ms: f64,
+}
+
+/// Microsecond histogram of attempt commits (1 µs to 60 s, 3 significant digits: ~100 KiB).
+#[derive(Debug)]
+struct LatencyRecord(Option<hdrhistogram::Histogram<u64>>);
+
+impl LatencyRecord {
+    fn new() -> Self {
+        Self(hdrhistogram::Histogram::new_with_bounds(1, 60_000_000, 3).ok())
+    }
+
+    fn add(&mut self, since: Instant) {
+        let micros = u64::try_from(since.elapsed().as_micros()).unwrap_or(u64::MAX);
+        if let Some(h) = &mut self.0 {
+            h.saturating_record(micros.max(1));
+        }
+    }
 }
 
 impl std::fmt::Debug for Message {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {
-            Message::Write(_) => "Write",
+            Message::Write(..) => "Write",
             Message::Flush(_) => "Flush",
         })
     }
 }
 
 impl HistoryWriter {
-    /// Starts the thread `history-writer` owning `store`.
+    /// Starts the thread `history-writer` owning `store`, and `history-checkpoint`, which
+    /// copies the WAL back into the database every 200 ms with a connection of its
+    /// own, so no commit waits for that copy's fsync. (When the checkpoint connection cannot
+    /// open, the writer keeps SQLite's own checkpoints.)
     ///
     /// # Errors
     /// [`HistoryError::WriterGone`] when the OS cannot start a thread.
     pub fn spawn(store: HistoryStore) -> Result<Self, HistoryError> {
+        let mut checkpoint_stop = None;
+        let mut checkpoint_thread = None;
+        if let Ok(checkpointer) = Checkpointer::open(store.path())
+            && store.leave_checkpoints_to_another_connection().is_ok()
+        {
+            let (stop_tx, stop_rx) = sync_channel::<()>(1);
+            let started = std::thread::Builder::new()
+                .name("history-checkpoint".into())
+                .spawn(move || {
+                    while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) =
+                        stop_rx.recv_timeout(CHECKPOINT_EVERY)
+                    {
+                        // A failed checkpoint is retried next time; the data is in the WAL.
+                        let _ = checkpointer.checkpoint();
+                    }
+                });
+            match started {
+                Ok(handle) => {
+                    checkpoint_stop = Some(stop_tx);
+                    checkpoint_thread = Some(handle);
+                }
+                Err(e) => {
+                    return Err(HistoryError::WriterGone(format!(
+                        "cannot start the checkpoint thread: {e}"
+                    )));
+                }
+            }
+        }
         let (tx, rx) = sync_channel(WRITER_QUEUE);
         let failure = Arc::new(Mutex::new(None));
         let slot = Arc::clone(&failure);
+        let latency = Arc::new(Mutex::new(LatencyRecord::new()));
+        let times = Arc::clone(&latency);
         let thread = std::thread::Builder::new()
             .name("history-writer".into())
-            .spawn(move || write_loop(store, &rx, &slot))
+            .spawn(move || write_loop(store, &rx, &slot, &times))
             .map_err(|e| HistoryError::WriterGone(format!("cannot start the thread: {e}")))?;
         Ok(Self {
             tx: Some(tx),
             thread: Some(thread),
             failure,
+            latency,
+            checkpoint_stop,
+            checkpoint_thread,
+        })
+    }
+
+    /// How long attempt records took from [`Self::send`] to their commit, so far; `None` before
+    /// the first one.
+    pub fn attempt_commit_latency(&self) -> Option<CommitLatency> {
+        let record = self.latency.lock().ok()?;
+        let h = record.0.as_ref().filter(|h| !h.is_empty())?;
+        #[allow(clippy::cast_precision_loss)] // microseconds far below 2^52
+        let ms = |micros: u64| micros as f64 / 1000.0;
+        Some(CommitLatency {
+            count: h.len(),
+            p50_ms: ms(h.value_at_quantile(0.5)),
+            p99_ms: ms(h.value_at_quantile(0.99)),
+            max_ms: ms(h.max()),
         })
     }
 
@@ -65,7 +158,7 @@ impl HistoryWriter {
         self.tx
             .as_ref()
             .ok_or_else(|| HistoryError::WriterGone("closed".into()))?
-            .send(Message::Write(write))
+            .send(Message::Write(write, Instant::now()))
             .map_err(|_| HistoryError::WriterGone("its thread ended".into()))
     }
 
@@ -91,6 +184,7 @@ impl HistoryWriter {
     /// # Errors
     /// As [`Self::send`].
     pub fn close(mut self) -> Result<(), HistoryError> {
+        self.stop_checkpoints();
         self.tx = None;
         if let Some(t) = self.thread.take()
             && t.join().is_err()
@@ -98,6 +192,14 @@ impl HistoryWriter {
             return Err(HistoryError::WriterGone("its thread panicked".into()));
         }
         self.check()
+    }
+
+    /// Ends the checkpoint thread (the writer's connection checkpoints when it closes).
+    fn stop_checkpoints(&mut self) {
+        self.checkpoint_stop = None;
+        if let Some(t) = self.checkpoint_thread.take() {
+            let _ = t.join();
+        }
     }
 
     fn check(&self) -> Result<(), HistoryError> {
@@ -110,6 +212,7 @@ impl HistoryWriter {
 
 impl Drop for HistoryWriter {
     fn drop(&mut self) {
+        self.stop_checkpoints();
         self.tx = None;
         if let Some(t) = self.thread.take() {
             let _ = t.join();
@@ -117,24 +220,63 @@ impl Drop for HistoryWriter {
     }
 }
 
+/// Most queued writes committed in one transaction.
+const GROUP_MAX: usize = 256;
+
+/// Applies writes as they come. Writes that queued up while the previous commit ran are
+/// committed together (group commit): none waits for a later one, so each finished attempt is
+/// still committed as soon as the writer reaches it, and a backlog costs one commit, not many.
 fn write_loop(
     mut store: HistoryStore,
     rx: &Receiver<Message>,
     failure: &Mutex<Option<HistoryError>>,
+    latency: &Mutex<LatencyRecord>,
 ) {
-    while let Ok(message) = rx.recv() {
-        match message {
-            Message::Write(w) => {
-                if let Err(e) = store.apply(&w)
-                    && let Ok(mut slot) = failure.lock()
-                    && slot.is_none()
-                {
-                    *slot = Some(e);
+    while let Ok(first) = rx.recv() {
+        let mut writes: Vec<(HistoryWrite, Instant)> = Vec::new();
+        let mut flushes = Vec::new();
+        let mut next = Some(first);
+        while let Some(message) = next {
+            match message {
+                Message::Write(w, sent) => writes.push((w, sent)),
+                Message::Flush(done) => flushes.push(done),
+            }
+            next = if writes.len() < GROUP_MAX {
+                rx.try_recv().ok()
+            } else {
+                None
+            };
+        }
+        commit_group(&mut store, &writes, failure);
+        if let Ok(mut l) = latency.lock() {
+            for (w, sent) in &writes {
+                if matches!(w, HistoryWrite::AttemptFinished(_)) {
+                    l.add(*sent);
                 }
             }
-            Message::Flush(done) => {
-                let _ = done.send(());
-            }
+        }
+        for done in flushes {
+            let _ = done.send(());
+        }
+    }
+}
+
+/// Commits `writes` in one transaction; when that fails, one by one, so one bad write (kept as
+/// the first failure) does not lose the others.
+fn commit_group(
+    store: &mut HistoryStore,
+    writes: &[(HistoryWrite, Instant)],
+    failure: &Mutex<Option<HistoryError>>,
+) {
+    if writes.len() > 1 && store.apply_all(writes.iter().map(|(w, _)| w)).is_ok() {
+        return;
+    }
+    for (w, _) in writes {
+        if let Err(e) = store.apply(w)
+            && let Ok(mut slot) = failure.lock()
+            && slot.is_none()
+        {
+            *slot = Some(e);
         }
     }
 }

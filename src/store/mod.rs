@@ -31,11 +31,11 @@ pub use history_records::{
     WaitRecord,
 };
 pub use history_replay::replay_events;
-pub use history_writer::{HistoryWriter, WRITER_QUEUE};
+pub use history_writer::{CommitLatency, HistoryWriter, WRITER_QUEUE};
 pub use request_library::{LoadedRequests, RequestLibrary};
 pub use run_log::{
     LOG_DIR, LOG_LEVEL_ENV, LOG_PREFIX, LogTarget, RunLog, TIME_FORMAT, event_line, event_line_as,
-    install as install_run_log, log_event, log_event_as, parse_level,
+    install as install_run_log, level_from_env, log_event, log_event_as, parse_level,
 };
 pub use secret_store::{
     KEYRING_ENV, KEYRING_SERVICE, KeyringSecretStore, MemorySecretStore, OpenedSecretStore,

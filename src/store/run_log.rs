@@ -49,22 +49,40 @@ pub fn parse_level(raw: &str) -> Option<tracing_subscriber::filter::LevelFilter>
     raw.trim().parse().ok()
 }
 
+/// The level [`LOG_LEVEL_ENV`] asks for; `Ok(None)` when it is unset or empty.
+///
+/// # Errors
+/// A message naming the variable, its value and the accepted levels when it is not a level.
+pub fn level_from_env() -> Result<Option<tracing_subscriber::filter::LevelFilter>, String> {
+    match std::env::var(LOG_LEVEL_ENV) {
+        Ok(v) if v.trim().is_empty() => Ok(None),
+        Ok(v) => parse_level(&v).map(Some).ok_or_else(|| {
+            format!(
+                "{LOG_LEVEL_ENV}={v:?} is not a log level; use error, warn, info, debug, trace or off (or unset it)"
+            )
+        }),
+        Err(std::env::VarError::NotPresent) => Ok(None),
+        Err(std::env::VarError::NotUnicode(_)) => Err(format!(
+            "{LOG_LEVEL_ENV} is not valid UTF-8; use error, warn, info, debug, trace or off"
+        )),
+    }
+}
+
 /// Installs the process-wide log writer at `level` (default: [`LOG_LEVEL_ENV`], else info).
 /// Called once per process; a second call (or a logger already installed) returns `Ok(None)`.
 ///
 /// # Errors
-/// A message naming the folder or file when it cannot be created or opened.
+/// A message naming the folder or file when it cannot be created or opened (a log file's
+/// folder must exist: it is never created), or [`level_from_env`]'s when no `level` is given
+/// and the variable is not a level.
 pub fn install(
     target: LogTarget<'_>,
     level: Option<tracing_subscriber::filter::LevelFilter>,
 ) -> Result<Option<RunLog>, String> {
-    let level = level
-        .or_else(|| {
-            std::env::var(LOG_LEVEL_ENV)
-                .ok()
-                .and_then(|v| parse_level(&v))
-        })
-        .unwrap_or(tracing_subscriber::filter::LevelFilter::INFO);
+    let level = match level {
+        Some(l) => l,
+        None => level_from_env()?.unwrap_or(tracing_subscriber::filter::LevelFilter::INFO),
+    };
     let appender = match target {
         LogTarget::DataDir(dir) => {
             let logs = dir.join(LOG_DIR);
@@ -80,8 +98,13 @@ pub fn install(
             let name = path
                 .file_name()
                 .ok_or_else(|| format!("the log file needs a file name: {}", path.display()))?;
-            std::fs::create_dir_all(dir)
-                .map_err(|e| format!("cannot create the log folder ({e}): {}", dir.display()))?;
+            if !dir.is_dir() {
+                return Err(format!(
+                    "the log file's folder {} does not exist (create it first): {}",
+                    dir.display(),
+                    path.display()
+                ));
+            }
             // Opened here so an unwritable path is reported now, not lost in the writer thread.
             std::fs::OpenOptions::new()
                 .create(true)

@@ -128,6 +128,12 @@ pub fn body_editor(
         BodyKind::Form => {
             *changed |= kv_table(ui, "form field", &mut body.form, revealed);
         }
+        BodyKind::Multipart => {
+            ui.weak(
+                "one part per row, as curl's -F: a value, or @path (;type=MIME) to send a file",
+            );
+            *changed |= kv_table(ui, "multipart part", &mut body.multipart, revealed);
+        }
         BodyKind::File => {
             content_type_row(
                 ui,

@@ -32,6 +32,11 @@ pub enum DialogPurpose {
     BodyFile,
     /// Pick a HAR file to import a request from.
     HarFile,
+    /// Save a run's timeline plot (PNG filter), suggesting this file name.
+    ExportPng {
+        /// Suggested file name, e.g. `retryscope-run-3.png`.
+        suggested_name: String,
+    },
 }
 
 /// The answer of one picker: `None` when the user cancelled.
@@ -163,6 +168,14 @@ impl FileDialogs for RfdDialogs {
                         .await
                 }
                 DialogPurpose::BodyFile => dialog.set_title("Body file").pick_file().await,
+                DialogPurpose::ExportPng { suggested_name } => {
+                    dialog
+                        .set_title("Export PNG")
+                        .add_filter("PNG image", &["png"])
+                        .set_file_name(suggested_name.clone())
+                        .save_file()
+                        .await
+                }
                 DialogPurpose::HarFile => {
                     dialog
                         .set_title("Import HAR")
@@ -364,6 +377,12 @@ impl FileDialogHost {
             DialogPurpose::BodyFile | DialogPurpose::HarFile => {
                 (PickerMode::Open { json_only: false }, home)
             }
+            DialogPurpose::ExportPng { suggested_name } => (
+                PickerMode::Save {
+                    suggested_name: suggested_name.clone(),
+                },
+                home,
+            ),
         };
         let dir = dir.unwrap_or_else(|| PathBuf::from("/"));
         self.picker.open(purpose, mode, dir);
@@ -372,7 +391,10 @@ impl FileDialogHost {
 
 /// Whether `purpose` picks a profile (rather than a body file).
 fn is_profile(purpose: &DialogPurpose) -> bool {
-    !matches!(purpose, DialogPurpose::BodyFile | DialogPurpose::HarFile)
+    !matches!(
+        purpose,
+        DialogPurpose::BodyFile | DialogPurpose::HarFile | DialogPurpose::ExportPng { .. }
+    )
 }
 
 /// The user's home folder (`$HOME`), if known.

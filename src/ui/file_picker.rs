@@ -682,6 +682,7 @@ fn title(purpose: &DialogPurpose) -> &'static str {
         DialogPurpose::SaveProfileAs { .. } => "Save profile as",
         DialogPurpose::BodyFile => "Body file",
         DialogPurpose::HarFile => "Import HAR",
+        DialogPurpose::ExportPng { .. } => "Export PNG",
     }
 }
 

@@ -28,6 +28,7 @@ pub mod kv_table;
 pub mod ms_field;
 pub mod number_field;
 pub mod persistence;
+pub mod png_export;
 pub mod policy_editor;
 pub mod preview_strip;
 pub mod profile_analysis;

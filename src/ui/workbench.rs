@@ -133,6 +133,8 @@ pub struct WorkbenchState {
     pub history: super::history::HistoryPanel,
     /// Past runs opened from the history so far (their ids count up from [`PAST_RUN_IDS`]).
     past_runs: crate::model::RunId,
+    /// "Export PNG…" of a run: waiting for a file name, then drawn and written off the frame.
+    png_export: super::png_export::PngExport,
 }
 
 /// A request ready to start: resolved spec, the secret values it was built from, tab title.
@@ -221,6 +223,7 @@ impl WorkbenchState {
             },
             history: super::history::HistoryPanel::with_retention(persisted.history_retention),
             past_runs: 0,
+            png_export: super::png_export::PngExport::default(),
         }
     }
 
@@ -409,6 +412,9 @@ impl WorkbenchState {
         while let Some(answer) = self.dialogs.poll() {
             self.on_dialog_answer(answer);
         }
+        if let Some(status) = self.png_export.poll() {
+            self.status = Some(status);
+        }
         if let Some(notice) = self.dialogs.take_notice() {
             self.status = Some((false, notice));
         }
@@ -505,6 +511,13 @@ impl WorkbenchState {
             let command = match action {
                 TimelineAction::Cancel(id) => Command::Cancel(id),
                 TimelineAction::SkipWait(id) => Command::SkipWait(id),
+                TimelineAction::ExportPng(id) => {
+                    self.png_export.ask(id, ui.ctx());
+                    self.dialogs.request(DialogPurpose::ExportPng {
+                        suggested_name: format!("retryscope-run-{id}.png"),
+                    });
+                    continue;
+                }
             };
             self.send_command(command);
         }
@@ -834,6 +847,9 @@ impl WorkbenchState {
 
     fn on_dialog_answer(&mut self, answer: DialogAnswer) {
         let Some(path) = answer.path else {
+            if let DialogPurpose::ExportPng { .. } = answer.purpose {
+                self.png_export.take_pending();
+            }
             // The prompt's Save As… was cancelled: the prompt comes back.
             if let DialogPurpose::SaveProfileAs { .. } = answer.purpose
                 && let Some(switch) = self.switch_after_save.take()
@@ -861,6 +877,18 @@ impl WorkbenchState {
             }
             DialogPurpose::HarFile => {
                 if let Err(problem) = self.composer.har_import.open_file(&path) {
+                    self.status = Some((true, problem));
+                }
+            }
+            DialogPurpose::ExportPng { .. } => {
+                let events = self
+                    .png_export
+                    .take_pending()
+                    .and_then(|id| self.runs.timeline(id))
+                    .map(super::timeline::timeline_events);
+                if let Some(events) = events
+                    && let Err(problem) = self.png_export.start(events, path)
+                {
                     self.status = Some((true, problem));
                 }
             }

@@ -38,3 +38,36 @@ impl Demo {
         format!("{}{path}", self.server.base_url())
     }
 }
+
+/// The `retryscope` binary with its data folder (history, logs, environments) in `data_dir`
+/// and the in-memory keyring, so a test never records into the machine's real data folder;
+/// killed after 30 s.
+pub fn retryscope(data_dir: &std::path::Path) -> assert_cmd::Command {
+    let mut cmd = assert_cmd::Command::cargo_bin("retryscope").expect("binary built");
+    cmd.env("RETRYSCOPE_DATA_DIR", data_dir)
+        .env("RETRYSCOPE_KEYRING", "memory")
+        .env_remove("RETRYSCOPE_LOG_LEVEL")
+        .timeout(std::time::Duration::from_secs(30));
+    cmd
+}
+
+/// The data folder of tests that need none of their own (`target/tmp/retryscope-test-data`),
+/// so no test ever records into the machine's real data folder.
+pub fn shared_data_dir() -> std::path::PathBuf {
+    std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("retryscope-test-data")
+}
+
+/// [`retryscope`] with the [`shared_data_dir`].
+pub fn sandboxed() -> assert_cmd::Command {
+    retryscope(&shared_data_dir())
+}
+
+/// The binary as a `std::process::Command` (for tests that signal or time it), with the
+/// [`shared_data_dir`] and the in-memory keyring.
+pub fn sandboxed_std() -> std::process::Command {
+    let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("retryscope"));
+    cmd.env("RETRYSCOPE_DATA_DIR", shared_data_dir())
+        .env("RETRYSCOPE_KEYRING", "memory")
+        .env_remove("RETRYSCOPE_LOG_LEVEL");
+    cmd
+}

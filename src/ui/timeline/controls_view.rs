@@ -1,4 +1,5 @@
-//! The selected run's header: banner or live status, Cancel / Retry now / Copy as text.
+//! The selected run's header: banner or live status, Cancel / Retry now / Copy as text /
+//! Export PNG….
 
 use super::TimelineAction;
 use super::colors::banner_color;
@@ -76,6 +77,16 @@ pub fn show(
             ui.ctx().copy_text(timeline.to_text());
         }
         super::har_copy::copy_as_har_ui(ui, timeline, request);
+        if ui
+            .add_enabled(
+                !timeline.attempts().is_empty(),
+                egui::Button::new(crate::ui::png_export::EXPORT_PNG_LABEL),
+            )
+            .on_hover_text("save the timeline plot as a PNG image (secrets masked)")
+            .clicked()
+        {
+            actions.push(TimelineAction::ExportPng(run_id));
+        }
     });
     if let Some(started) = timeline.started_at() {
         let seed = timeline

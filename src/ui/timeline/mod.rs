@@ -49,4 +49,6 @@ pub enum TimelineAction {
     Cancel(RunId),
     /// Skip this run's current wait ("Retry now").
     SkipWait(RunId),
+    /// Save this run's timeline plot as a PNG image ("Export PNG…": the shell asks for a file).
+    ExportPng(RunId),
 }

@@ -1,0 +1,451 @@
+//! The timeline plot as a PNG image, drawn without a display (plotters' bitmap backend, text
+//! with a pure-Rust rasteriser and the Ubuntu Light font egui already ships), so the CLI, CI and
+//! the window's "Export PNG…" all make the same picture.
+//!
+//! Two lanes like the window's plot: attempts as bars coloured by outcome (labelled with the
+//! attempt number and its status or error kind), and waits below them: the measured wait as a
+//! grey bar inside an outline of the planned wait, so a wait cut short or overrun shows as a
+//! difference between the two. The x axis is time since the run started.
+
+use crate::model::{AttemptOutcome, RunEvent, Verdict};
+use plotters::prelude::*;
+use plotters::style::FontStyle;
+
+/// Default image width, pixels.
+pub const DEFAULT_WIDTH: u32 = 1200;
+/// Default image height, pixels.
+pub const DEFAULT_HEIGHT: u32 = 400;
+/// Smallest width or height accepted, pixels (room for the axes and the legend).
+pub const MIN_SIZE: u32 = 200;
+/// Largest width or height accepted, pixels.
+pub const MAX_SIZE: u32 = 8000;
+/// The font family name the renderer registers its embedded font under.
+const FONT: &str = "sans-serif";
+
+/// How an attempt ended, for its colour (the same classes and colours as the window's plot).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PlotClass {
+    /// A success status: green.
+    Success,
+    /// A retryable response: amber.
+    Retryable,
+    /// A response that stopped the run: red.
+    Stopped,
+    /// A network error (no response): purple.
+    NetworkError,
+    /// No result recorded (in flight, aborted or interrupted): grey-blue.
+    Unfinished,
+}
+
+impl PlotClass {
+    /// The class of an attempt from its outcome and verdict (network errors win, as in the
+    /// window's table).
+    pub fn of(outcome: &AttemptOutcome, verdict: &Verdict) -> Self {
+        match (outcome, verdict) {
+            (AttemptOutcome::Error(_), _) => Self::NetworkError,
+            (_, Verdict::Success) => Self::Success,
+            (_, Verdict::Retry { .. }) => Self::Retryable,
+            (_, Verdict::Stop { .. }) => Self::Stopped,
+        }
+    }
+
+    /// Fill colour (RGB; the values of `ui::timeline::colors`).
+    fn color(self) -> RGBColor {
+        match self {
+            Self::Success => RGBColor(46, 160, 67),
+            Self::Retryable => RGBColor(219, 150, 20),
+            Self::Stopped => RGBColor(207, 34, 46),
+            Self::NetworkError => RGBColor(137, 87, 229),
+            Self::Unfinished => RGBColor(110, 118, 129),
+        }
+    }
+
+    /// Legend name.
+    fn name(self) -> &'static str {
+        match self {
+            Self::Success => "success",
+            Self::Retryable => "retryable",
+            Self::Stopped => "stopped",
+            Self::NetworkError => "network error",
+            Self::Unfinished => "unfinished",
+        }
+    }
+}
+
+/// One attempt bar.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlotAttempt {
+    /// Attempt number, 1-based.
+    pub number: u32,
+    /// Start, ms since the run started (monotonic clock).
+    pub start_ms: f64,
+    /// Duration, ms; `None` when the attempt has no result (drawn as a thin marker).
+    pub duration_ms: Option<f64>,
+    /// Colour class.
+    pub class: PlotClass,
+    /// Short text: the status (`503`) or error kind (`reset`); empty when unfinished.
+    pub label: String,
+}
+
+/// One wait bar (the wait after attempt `after_attempt`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlotWait {
+    /// The attempt it follows.
+    pub after_attempt: u32,
+    /// Start, ms since the run started.
+    pub start_ms: f64,
+    /// Planned length, ms.
+    pub planned_ms: u64,
+    /// Measured length, ms; `None` when the wait did not end (cancelled, interrupted).
+    pub measured_ms: Option<f64>,
+}
+
+/// What the plot shows: a run's attempts and waits, with a title line.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct TimelinePlot {
+    /// Title, e.g. `GET http://127.0.0.1:8080/status/503 — gave_up` (secrets already masked).
+    pub title: String,
+    /// Attempts in order.
+    pub attempts: Vec<PlotAttempt>,
+    /// Waits in order.
+    pub waits: Vec<PlotWait>,
+}
+
+impl TimelinePlot {
+    /// The plot of one run's `events` (in order; events of other runs than the first event's
+    /// are ignored). The title is the method, URL and outcome as the events carry them, so mask
+    /// the events first ([`crate::model::secrets::mask_event`]).
+    pub fn from_events(events: &[RunEvent]) -> Self {
+        let run_id = events.first().map(RunEvent::run_id);
+        let mut plot = Self::default();
+        let mut head = String::new();
+        let mut outcome = String::new();
+        for event in events.iter().filter(|e| Some(e.run_id()) == run_id) {
+            match event {
+                RunEvent::RunStarted { method, url, .. } => head = format!("{method} {url}"),
+                RunEvent::AttemptStarted {
+                    attempt, offset_ms, ..
+                } => plot.attempts.push(PlotAttempt {
+                    number: *attempt,
+                    start_ms: *offset_ms,
+                    duration_ms: None,
+                    class: PlotClass::Unfinished,
+                    label: String::new(),
+                }),
+                RunEvent::AttemptFinished {
+                    attempt,
+                    outcome,
+                    timings,
+                    verdict,
+                    ..
+                } => {
+                    if let Some(a) = plot.attempts.iter_mut().rfind(|a| a.number == *attempt) {
+                        a.duration_ms = Some(timings.total_ms);
+                        a.class = PlotClass::of(outcome, verdict);
+                        a.label = match outcome {
+                            AttemptOutcome::Response(r) => r.status.to_string(),
+                            AttemptOutcome::Error(e) => e.kind.to_string(),
+                        };
+                    }
+                }
+                RunEvent::WaitScheduled {
+                    retry,
+                    planned_ms,
+                    offset_ms,
+                    ..
+                } => plot.waits.push(PlotWait {
+                    after_attempt: *retry,
+                    start_ms: *offset_ms,
+                    planned_ms: *planned_ms,
+                    measured_ms: None,
+                }),
+                RunEvent::WaitFinished {
+                    retry, actual_ms, ..
+                } => {
+                    if let Some(w) = plot.waits.iter_mut().rfind(|w| w.after_attempt == *retry) {
+                        w.measured_ms = Some(*actual_ms);
+                    }
+                }
+                RunEvent::RunFinished {
+                    outcome: o,
+                    attempts,
+                    elapsed_ms,
+                    ..
+                } => {
+                    let kind = serde_json::to_value(o.kind)
+                        .ok()
+                        .and_then(|v| v.as_str().map(str::to_owned))
+                        .unwrap_or_default();
+                    outcome = format!(
+                        " — {kind}, {attempts} attempt{}, {}",
+                        if *attempts == 1 { "" } else { "s" },
+                        ms_text(*elapsed_ms)
+                    );
+                }
+            }
+        }
+        plot.title = head + outcome.as_str();
+        plot
+    }
+
+    /// The latest time shown, ms (the end of the last attempt or wait; at least 1).
+    pub fn extent_ms(&self) -> f64 {
+        let attempts = self
+            .attempts
+            .iter()
+            .map(|a| a.start_ms + a.duration_ms.unwrap_or(0.0));
+        let waits = self.waits.iter().map(|w| {
+            #[allow(clippy::cast_precision_loss)] // planned waits are at most 24 h in ms
+            let planned = w.planned_ms as f64;
+            w.start_ms + planned.max(w.measured_ms.unwrap_or(0.0))
+        });
+        attempts.chain(waits).fold(1.0, f64::max)
+    }
+}
+
+/// Why no image came out.
+#[derive(Debug, thiserror::Error, Clone, PartialEq, Eq)]
+pub enum PlotError {
+    /// Width or height outside `MIN_SIZE..=MAX_SIZE` (200..=8000).
+    #[error("the image must be {MIN_SIZE} to {MAX_SIZE} pixels wide and high, not {0}×{1}")]
+    Size(u32, u32),
+    /// Drawing failed (the message says where).
+    #[error("cannot draw the timeline plot: {0}")]
+    Draw(String),
+    /// PNG encoding failed.
+    #[error("cannot encode the timeline plot as PNG: {0}")]
+    Encode(String),
+}
+
+/// `plot` as PNG bytes, `width` × `height` pixels, white background.
+///
+/// # Errors
+/// [`PlotError::Size`] for a size outside `MIN_SIZE..=MAX_SIZE` (200..=8000); [`PlotError::Draw`] /
+/// [`PlotError::Encode`] when plotters or the encoder fail.
+pub fn render_png(plot: &TimelinePlot, width: u32, height: u32) -> Result<Vec<u8>, PlotError> {
+    if !(MIN_SIZE..=MAX_SIZE).contains(&width) || !(MIN_SIZE..=MAX_SIZE).contains(&height) {
+        return Err(PlotError::Size(width, height));
+    }
+    // Registering again replaces the same font, so no once-guard is needed.
+    plotters::style::register_font(FONT, FontStyle::Normal, epaint_default_fonts::HACK_REGULAR)
+        .map_err(|_| PlotError::Draw("the embedded font does not load".to_owned()))?;
+    let len = usize::try_from(u64::from(width) * u64::from(height) * 3)
+        .map_err(|_| PlotError::Size(width, height))?;
+    let mut pixels = vec![255_u8; len];
+    {
+        let root = BitMapBackend::with_buffer(&mut pixels, (width, height)).into_drawing_area();
+        draw(&root, plot).map_err(|e| PlotError::Draw(e.to_string()))?;
+        root.present().map_err(|e| PlotError::Draw(e.to_string()))?;
+    }
+    encode(&pixels, width, height)
+}
+
+/// RGB `pixels` as PNG.
+fn encode(pixels: &[u8], width: u32, height: u32) -> Result<Vec<u8>, PlotError> {
+    use image::ImageEncoder;
+    let mut out = Vec::new();
+    image::codecs::png::PngEncoder::new(&mut out)
+        .write_image(pixels, width, height, image::ExtendedColorType::Rgb8)
+        .map_err(|e| PlotError::Encode(e.to_string()))?;
+    Ok(out)
+}
+
+type Area<'a> = DrawingArea<BitMapBackend<'a>, plotters::coord::Shift>;
+type DrawResult = Result<(), Box<dyn std::error::Error + 'static>>;
+
+/// Y of the attempts lane's centre.
+const ATTEMPT_LANE: f64 = 1.0;
+/// Y of the waits lane's centre.
+const WAIT_LANE: f64 = 0.0;
+/// Half the height of an attempt bar, lane units.
+const ATTEMPT_HALF: f64 = 0.3;
+/// Half the height of a wait bar, lane units.
+const WAIT_HALF: f64 = 0.2;
+/// Wait grey (measured).
+const WAIT_FILL: RGBColor = RGBColor(140, 140, 140);
+/// Outline of the planned wait.
+const PLANNED_LINE: RGBColor = RGBColor(60, 60, 60);
+
+fn draw(root: &Area<'_>, plot: &TimelinePlot) -> DrawResult {
+    root.fill(&WHITE)?;
+    let (width, _) = root.dim_in_pixel();
+    let (legend_area, chart_area) = root.split_vertically(28);
+    draw_legend(&legend_area)?;
+    let extent = plot.extent_ms() * 1.02;
+    let title_size = if width < 600 { 14 } else { 18 };
+    let mut chart = ChartBuilder::on(&chart_area)
+        .caption(&plot.title, (FONT, title_size))
+        .margin(12)
+        .x_label_area_size(36)
+        .y_label_area_size(72)
+        .build_cartesian_2d(0.0..extent, -0.6..1.6)?;
+    let seconds = extent >= 20_000.0;
+    chart
+        .configure_mesh()
+        .disable_y_mesh()
+        .y_labels(3)
+        .y_label_formatter(&|y: &f64| {
+            if (*y - ATTEMPT_LANE).abs() < 0.01 {
+                "attempts".to_owned()
+            } else if (*y - WAIT_LANE).abs() < 0.01 {
+                "waits".to_owned()
+            } else {
+                String::new()
+            }
+        })
+        .x_desc("time since run start")
+        .x_label_formatter(&|x: &f64| {
+            if seconds {
+                format!("{:.0} s", x / 1000.0)
+            } else {
+                format!("{x:.0} ms")
+            }
+        })
+        .label_style((FONT, 13))
+        .axis_desc_style((FONT, 13))
+        .draw()?;
+    // Pixels per ms, to skip labels that would not fit their bar.
+    let plot_width = f64::from(chart.plotting_area().dim_in_pixel().0.max(1));
+    let px_per_ms = plot_width / extent;
+    for a in &plot.attempts {
+        let duration = a.duration_ms.unwrap_or(0.0);
+        // A bar is at least ~2 px wide so a 0.3 ms attempt in a 10 s run still shows.
+        let end = a.start_ms + duration.max(2.0 / px_per_ms);
+        chart.draw_series(std::iter::once(Rectangle::new(
+            [
+                (a.start_ms, ATTEMPT_LANE - ATTEMPT_HALF),
+                (end, ATTEMPT_LANE + ATTEMPT_HALF),
+            ],
+            a.class.color().filled(),
+        )))?;
+        let label = if a.label.is_empty() {
+            format!("#{}", a.number)
+        } else {
+            format!("#{} {}", a.number, a.label)
+        };
+        chart.draw_series(std::iter::once(Text::new(
+            label,
+            (a.start_ms, ATTEMPT_LANE + ATTEMPT_HALF + 0.22),
+            (FONT, 13).into_font().color(&BLACK),
+        )))?;
+    }
+    for w in &plot.waits {
+        #[allow(clippy::cast_precision_loss)] // planned waits are at most 24 h in ms
+        let planned = w.planned_ms as f64;
+        if let Some(measured) = w.measured_ms {
+            chart.draw_series(std::iter::once(Rectangle::new(
+                [
+                    (w.start_ms, WAIT_LANE - WAIT_HALF),
+                    (
+                        w.start_ms + measured.max(1.0 / px_per_ms),
+                        WAIT_LANE + WAIT_HALF,
+                    ),
+                ],
+                WAIT_FILL.filled(),
+            )))?;
+        }
+        chart.draw_series(std::iter::once(Rectangle::new(
+            [
+                (w.start_ms, WAIT_LANE - WAIT_HALF),
+                (
+                    w.start_ms + planned.max(1.0 / px_per_ms),
+                    WAIT_LANE + WAIT_HALF,
+                ),
+            ],
+            ShapeStyle::from(&PLANNED_LINE).stroke_width(1),
+        )))?;
+        let text = match w.measured_ms {
+            Some(m) => format!("{} planned, {} measured", ms_text(planned), ms_text(m)),
+            None => format!("{} planned, did not end", ms_text(planned)),
+        };
+        let short = ms_text(w.measured_ms.unwrap_or(planned));
+        // About 7 px per character at 13 px text.
+        #[allow(clippy::cast_precision_loss)]
+        let fits =
+            |s: &str| planned.max(w.measured_ms.unwrap_or(0.0)) * px_per_ms >= 7.0 * s.len() as f64;
+        let shown = if fits(&text) {
+            Some(text)
+        } else if fits(&short) {
+            Some(short)
+        } else {
+            None
+        };
+        if let Some(t) = shown {
+            chart.draw_series(std::iter::once(Text::new(
+                t,
+                (w.start_ms, WAIT_LANE - WAIT_HALF - 0.08),
+                (FONT, 13).into_font().color(&BLACK),
+            )))?;
+        }
+    }
+    Ok(())
+}
+
+/// The colour key along the top.
+fn draw_legend(area: &Area<'_>) -> DrawResult {
+    let mut x: i32 = 12;
+    let font = (FONT, 13).into_font().color(&BLACK);
+    let keys = [
+        PlotClass::Success,
+        PlotClass::Retryable,
+        PlotClass::Stopped,
+        PlotClass::NetworkError,
+        PlotClass::Unfinished,
+    ];
+    for class in keys {
+        area.draw(&Rectangle::new(
+            [(x, 8), (x + 12, 20)],
+            class.color().filled(),
+        ))?;
+        area.draw(&Text::new(class.name(), (x + 16, 7), font.clone()))?;
+        x += 24 + 8 * i32::try_from(class.name().len()).unwrap_or(10);
+    }
+    area.draw(&Rectangle::new([(x, 8), (x + 12, 20)], WAIT_FILL.filled()))?;
+    area.draw(&Text::new("wait (measured)", (x + 16, 7), font.clone()))?;
+    x += 24 + 8 * 15;
+    area.draw(&Rectangle::new(
+        [(x, 8), (x + 12, 20)],
+        ShapeStyle::from(&PLANNED_LINE).stroke_width(1),
+    ))?;
+    area.draw(&Text::new("wait (planned)", (x + 16, 7), font))?;
+    Ok(())
+}
+
+/// `840 ms`, `12.3 s`.
+fn ms_text(ms: f64) -> String {
+    if ms < 1000.0 {
+        format!("{ms:.0} ms")
+    } else {
+        format!("{:.1} s", ms / 1000.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_out_of_range_are_refused() {
+        let plot = TimelinePlot::default();
+        assert_eq!(render_png(&plot, 10, 400), Err(PlotError::Size(10, 400)));
+        assert_eq!(
+            render_png(&plot, 400, MAX_SIZE + 1),
+            Err(PlotError::Size(400, MAX_SIZE + 1))
+        );
+    }
+
+    #[test]
+    fn extent_covers_the_longer_of_planned_and_measured() {
+        let plot = TimelinePlot {
+            title: String::new(),
+            attempts: vec![],
+            waits: vec![PlotWait {
+                after_attempt: 1,
+                start_ms: 10.0,
+                planned_ms: 100,
+                measured_ms: Some(120.0),
+            }],
+        };
+        assert!((plot.extent_ms() - 130.0).abs() < 1e-9);
+    }
+}

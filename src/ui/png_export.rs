@@ -1,0 +1,91 @@
+//! "Export PNG…": the selected run's timeline plot written to a file the user picks. The frame
+//! only collects the run's (already masked) events; drawing ([`crate::interop::render_png`]) and
+//! the atomic write happen on a named worker thread, whose result comes back as a status line.
+
+use crate::model::{RunEvent, RunId};
+use std::path::PathBuf;
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+
+/// Label of the button beside the run's Copy actions.
+pub const EXPORT_PNG_LABEL: &str = "Export PNG…";
+
+/// The export waiting for its file name, and the results of finished exports.
+pub struct PngExport {
+    /// The run whose plot is exported once the save dialog answers.
+    pending: Option<RunId>,
+    tx: SyncSender<Result<PathBuf, String>>,
+    rx: Receiver<Result<PathBuf, String>>,
+    /// Repaints the window when a result arrives (set from the frame that asked).
+    ctx: Option<egui::Context>,
+}
+
+impl Default for PngExport {
+    fn default() -> Self {
+        let (tx, rx) = sync_channel(4);
+        Self {
+            pending: None,
+            tx,
+            rx,
+            ctx: None,
+        }
+    }
+}
+
+impl PngExport {
+    /// Remembers that `run_id`'s plot is to be exported (the caller opens the save dialog).
+    pub fn ask(&mut self, run_id: RunId, ctx: &egui::Context) {
+        self.pending = Some(run_id);
+        self.ctx = Some(ctx.clone());
+    }
+
+    /// The run waiting for a file name, taken (so a second answer does nothing).
+    pub fn take_pending(&mut self) -> Option<RunId> {
+        self.pending.take()
+    }
+
+    /// Draws `events` and writes them to `path` (`.png` added when it has no extension) on a
+    /// worker thread; the result arrives through [`Self::poll`].
+    ///
+    /// # Errors
+    /// A status line when the worker thread cannot start.
+    pub fn start(&self, events: Vec<RunEvent>, path: PathBuf) -> Result<(), String> {
+        let path = if path.extension().is_some() {
+            path
+        } else {
+            path.with_extension("png")
+        };
+        let tx = self.tx.clone();
+        let ctx = self.ctx.clone();
+        std::thread::Builder::new()
+            .name("png-export".into())
+            .spawn(move || {
+                let result = write_png(&events, &path).map(|()| path);
+                let _ = tx.try_send(result);
+                if let Some(ctx) = ctx {
+                    ctx.request_repaint();
+                }
+            })
+            .map(|_| ())
+            .map_err(|e| format!("cannot start the PNG export: {e}"))
+    }
+
+    /// A finished export's status line (`(is_error, text)`), if one has arrived.
+    pub fn poll(&self) -> Option<(bool, String)> {
+        self.rx.try_recv().ok().map(|r| match r {
+            Ok(path) => (false, format!("timeline plot saved: {}", path.display())),
+            Err(e) => (true, e),
+        })
+    }
+}
+
+fn write_png(events: &[RunEvent], path: &std::path::Path) -> Result<(), String> {
+    let plot = crate::interop::TimelinePlot::from_events(events);
+    let bytes = crate::interop::render_png(
+        &plot,
+        crate::interop::PNG_DEFAULT_WIDTH,
+        crate::interop::PNG_DEFAULT_HEIGHT,
+    )
+    .map_err(|e| e.to_string())?;
+    crate::store::write_atomic(path, &bytes)
+        .map_err(|e| format!("cannot save the timeline plot: {e}"))
+}

@@ -87,7 +87,8 @@ impl RunRecording {
         let mut failed = None;
         match &mut self.history {
             Some((recorder, writer)) if self.failure.is_none() => {
-                if let Some(write) = recorder.fold(&event)
+                // Masked above with the recorder's own secret values (`all` in `new`).
+                if let Some(write) = recorder.fold_masked(event.clone())
                     && let Err(e) = writer.send(write)
                 {
                     failed = Some(e);

@@ -52,7 +52,14 @@ impl HistoryRecorder {
     /// The row change `event` makes, if any (`AttemptStarted` makes none: an attempt is
     /// written once it has finished).
     pub fn fold(&mut self, event: &RunEvent) -> Option<HistoryWrite> {
-        let event = secrets::mask_event(event.clone(), &self.secrets);
+        let masked = secrets::mask_event(event.clone(), &self.secrets);
+        self.fold_masked(masked)
+    }
+
+    /// [`Self::fold`] for an event already passed through [`secrets::mask_event`] with this
+    /// recorder's secret values (or more), as the app core's run recording does before anything
+    /// sees an event: masking twice costs the same again and changes nothing.
+    pub fn fold_masked(&mut self, event: RunEvent) -> Option<HistoryWrite> {
         match event {
             RunEvent::RunStarted {
                 seed,

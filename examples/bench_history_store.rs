@@ -3,7 +3,7 @@
 //! 1. **overhead**: 10,000 sequential single-attempt GETs against the demo server through the
 //!    engine (`prepare_run` + `drive`, as `bench_engine`'s inline loop), with history off and
 //!    on, interleaved in 20 rounds. "On" records every event as `retryscope run` does (the one
-//!    rule's masking, [`HistoryRecorder::fold`], [`HistoryWriter::send`]) into a fresh database,
+//!    rule's masking once, [`HistoryRecorder::fold_masked`], [`HistoryWriter::send`]) into a fresh database,
 //!    and each round ends with [`HistoryWriter::flush`], so the writer's work is in the time.
 //!    Target: on ≤ 1.10 × off.
 //! 2. **commit latency**: over the same 10,000 attempt records, the time from `send` to the
@@ -89,7 +89,7 @@ async fn engine_loop(
             }
             if let (Some(r), Some(w)) = (recorder.as_mut(), history) {
                 let t = Instant::now();
-                let write = r.fold(&event);
+                let write = r.fold_masked(event.clone());
                 let folded = Instant::now();
                 if let Some(write) = write {
                     w.send(write)?;

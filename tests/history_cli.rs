@@ -275,3 +275,18 @@ fn deleting_a_run_still_being_recorded_asks_first() {
     );
     assert_eq!(deleted.trim(), format!("deleted {id}"));
 }
+
+#[test]
+fn prune_refuses_an_age_beyond_a_hundred_years_instead_of_crashing() {
+    // Found by a fresh-user pass: `--older-than 4294967295` overflowed the date and panicked.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_retryscope"))
+        .env("RETRYSCOPE_DATA_DIR", dir.path())
+        .args(["history", "prune", "--older-than", "4294967295", "--yes"])
+        .output()
+        .expect("runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("--older-than"), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}

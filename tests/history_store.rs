@@ -204,8 +204,9 @@ fn a_recorded_run_round_trips_and_replays_as_its_events() {
         }
     }
     assert_eq!(replayed, want);
-    // A prefix of 8 characters finds it too.
+    // A prefix of 8 characters finds it too, and so does the suffix the window shows.
     assert!(store.run(&id[..8]).expect("reads").is_some());
+    assert!(store.run(&id[id.len() - 12..]).expect("reads").is_some());
 }
 
 #[test]

@@ -45,7 +45,7 @@ Examples:
   retryscope history export 019a3c5e --format png -o timeline.png
   retryscope history prune --older-than 30
 
-Ids may be shortened to any unique prefix of 8 or more characters.")]
+Ids may be shortened to any unique prefix or suffix of 8 or more characters (runs of the same minute share their first 8; the last 12, as the window shows them, are random).")]
 pub struct HistoryArgs {
     /// What to do.
     #[command(subcommand)]
@@ -76,7 +76,7 @@ pub enum HistoryCommand {
     },
     /// A recorded run as the same timeline `run` prints (or its events as JSON Lines).
     Show {
-        /// Run id (or a unique prefix).
+        /// Run id (or a unique prefix or suffix).
         id: String,
         /// The run's events as JSON Lines, like `run --json`.
         #[arg(long)]
@@ -85,7 +85,7 @@ pub enum HistoryCommand {
     /// Write a run as JSON (the run with its attempts), CSV (one row per attempt), HAR 1.2 or
     /// the timeline plot as PNG.
     Export {
-        /// Run id (or a unique prefix).
+        /// Run id (or a unique prefix or suffix).
         id: String,
         /// Format.
         #[arg(long, value_enum)]
@@ -96,7 +96,7 @@ pub enum HistoryCommand {
     },
     /// Delete runs with their attempts (a run still being recorded asks first).
     Delete {
-        /// Run ids (or unique prefixes).
+        /// Run ids (or unique prefixes or suffixes).
         #[arg(required = true)]
         ids: Vec<String>,
         /// Do not ask before deleting a run that is still being recorded.
@@ -105,8 +105,8 @@ pub enum HistoryCommand {
     },
     /// Delete runs that started more than DAYS days ago.
     Prune {
-        /// Age in days (0 deletes every run, and asks first).
-        #[arg(long, value_name = "DAYS")]
+        /// Age in days, 0 to 36500 (0 deletes every run, and asks first).
+        #[arg(long, value_name = "DAYS", value_parser = clap::value_parser!(u32).range(0..=36_500))]
         older_than: u32,
         /// Do not ask before `--older-than 0`.
         #[arg(long, short = 'y')]
@@ -285,8 +285,12 @@ pub fn execute(args: &HistoryArgs) -> Result<u8, CliError> {
             }
         }
         HistoryCommand::Prune { older_than, yes } => {
-            let cutoff = chrono::Local::now().fixed_offset()
-                - chrono::Duration::days(i64::from(*older_than));
+            let now = chrono::Local::now().fixed_offset();
+            let cutoff = now
+                .checked_sub_signed(chrono::Duration::days(i64::from(*older_than)))
+                .ok_or_else(|| {
+                    CliError::usage(format!("--older-than {older_than}: too far back"))
+                })?;
             if *older_than == 0 && !*yes {
                 let n = store.count_before(cutoff).map_err(failed)?;
                 if n > 0 {

@@ -17,14 +17,16 @@ use super::attempt::AttemptOutcome;
 use super::event::RunEvent;
 use super::request::{Body, KeyValue, RequestSpec};
 use super::variables::{mask_event_secrets, mask_secret_values};
+use base64::Engine as _;
 
 /// What a secret value is shown as.
 pub const MASK: &str = "***";
 
 /// Secret values shorter than this are masked where they stand (header value, query value,
-/// URL user) but not searched for in free text (bodies, messages): hiding every `ab` in a body
-/// would mangle the output without protecting much.
-pub const MIN_SEARCHED_LEN: usize = 4;
+/// URL user) but not searched for in free text (bodies, messages, other headers): hiding every
+/// `user` or `json` in a body would mangle the output (`***-agent`, `application/***`) without
+/// protecting much; credentials are longer.
+pub const MIN_SEARCHED_LEN: usize = 6;
 
 const SECRET_HEADERS: [&str; 4] = [
     "authorization",
@@ -248,8 +250,19 @@ pub fn secret_values(spec: &RequestSpec) -> Vec<String> {
     for h in spec.headers.iter().filter(|h| h.enabled && h.is_secret()) {
         push(&h.value);
         // `Bearer abc…`: the credential alone may be echoed elsewhere.
-        if let Some((_, credential)) = h.value.trim().split_once(' ') {
+        if let Some((scheme, credential)) = h.value.trim().split_once(' ') {
             push(credential.trim());
+            // `Basic base64(user:password)` (`-u`): the password itself may be echoed too.
+            if scheme.eq_ignore_ascii_case("basic")
+                && let Ok(bytes) =
+                    base64::engine::general_purpose::STANDARD.decode(credential.trim())
+                && let Ok(pair) = String::from_utf8(bytes)
+            {
+                let (user, password) = pair.split_once(':').unwrap_or((pair.as_str(), ""));
+                push(user);
+                push(password);
+                push(&pair);
+            }
         }
     }
     let form = match &spec.body {
@@ -380,6 +393,30 @@ pub fn mask_event(event: RunEvent, secrets: &[String]) -> RunEvent {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_basic_credential_yields_its_password_and_short_values_stay_in_place() {
+        use base64::Engine as _;
+        let mut spec = RequestSpec::get("http://user@127.0.0.1:9/echo?key=json");
+        let basic = base64::engine::general_purpose::STANDARD.encode("admin:SECRET6pw");
+        spec.headers.push(crate::model::KeyValue::new(
+            "Authorization",
+            format!("Basic {basic}"),
+        ));
+        let values = secret_values(&spec);
+        // Found by a fresh-user pass: `-u admin:SECRET6pw -d pw=SECRET6pw` echoed the password.
+        assert!(values.iter().any(|v| v == "SECRET6pw"), "{values:?}");
+        // `user` and `json` are masked where they stand (URL), not searched for in all text
+        // (`user-agent`, `application/json`).
+        assert!(
+            !values.iter().any(|v| v == "user" || v == "json"),
+            "{values:?}"
+        );
+        assert_eq!(
+            mask_url("http://user@127.0.0.1:9/echo?key=json"),
+            "http://***@127.0.0.1:9/echo?key=***"
+        );
+    }
 
     #[test]
     fn header_names_table() {

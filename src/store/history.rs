@@ -423,7 +423,7 @@ impl HistoryStore {
         Ok(Some(StoredRun { run, attempts }))
     }
 
-    /// The full id a user's `id` (full or a unique prefix of ≥ 8 characters) names.
+    /// The full id a user's `id` (full, or a unique prefix or suffix of ≥ 8 characters) names.
     fn resolve_id(&self, id: &str) -> Result<Option<String>, HistoryError> {
         let id = id.trim();
         if id.len() < 8 || !id.chars().all(|c| c.is_ascii_hexdigit() || c == '-') {
@@ -435,11 +435,23 @@ impl HistoryStore {
             // prefix is found through the index, not by reading every id.
             .prepare("SELECT id FROM runs WHERE id >= ?1 AND id < ?1 || '~' LIMIT 2")
             .map_err(sql("find a run"))?;
-        let found: Vec<String> = stmt
+        let mut found: Vec<String> = stmt
             .query_map([id.to_ascii_lowercase()], |r| r.get(0))
             .map_err(sql("find a run"))?
             .collect::<Result<_, _>>()
             .map_err(sql("find a run"))?;
+        if found.is_empty() {
+            // A suffix (the random end of a UUID v7, as the window shows it): read every id.
+            let mut stmt = self
+                .conn
+                .prepare("SELECT id FROM runs WHERE id LIKE '%' || ?1 LIMIT 2")
+                .map_err(sql("find a run"))?;
+            found = stmt
+                .query_map([id.to_ascii_lowercase()], |r| r.get(0))
+                .map_err(sql("find a run"))?
+                .collect::<Result<_, _>>()
+                .map_err(sql("find a run"))?;
+        }
         match found.as_slice() {
             [] => Ok(None),
             [one] => Ok(Some(one.clone())),

@@ -39,7 +39,7 @@ impl RetryscopeApp {
         let ctx = cc.egui_ctx.clone();
         install_fallback_fonts(&ctx);
         let smoke_mode = options.screenshot.is_some() || options.exit_after_ms.is_some();
-        // The data folder of the history and the run log: smoke runs only record and log where
+        // The data folder of the history and the run log: smoke runs only read and log where
         // RETRYSCOPE_DATA_DIR points, as they store nothing else either.
         let record_dir = if smoke_mode {
             explicit_data_dir()
@@ -51,7 +51,9 @@ impl RetryscopeApp {
             Arc::new(move || {
                 waker_ctx.request_repaint_after(Duration::from_millis(EVENT_REPAINT_MS));
             }),
-            Some(HistoryPlace {
+            // A smoke run's own demo request is never recorded: it would fill the list an
+            // operator is looking at (the History panel still shows that folder's runs).
+            (!smoke_mode).then(|| HistoryPlace {
                 data_dir: record_dir.clone(),
                 body_cap: crate::store::DEFAULT_BODY_CAP,
             }),
@@ -112,7 +114,7 @@ impl RetryscopeApp {
                 }
             }
             _ => workbench.set_history_unavailable(
-                "No history: runs are not recorded (no data folder; smoke runs record only where RETRYSCOPE_DATA_DIR points).".into(),
+                "No history: runs are not recorded (no data folder; smoke runs read the history only where RETRYSCOPE_DATA_DIR points).".into(),
             ),
         }
         // The run log: daily files in the data folder.

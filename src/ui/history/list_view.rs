@@ -138,9 +138,11 @@ fn actions_ui(panel: &mut HistoryPanel, ui: &mut egui::Ui) {
         if ui
             .add_enabled(
                 has,
-                egui::Button::new(if marked { "Unmark" } else { "Mark for compare" }),
+                // One label whether marked or not (shown pressed when marked), so the buttons
+                // after it never move under the pointer.
+                egui::Button::new("Mark for compare").selected(marked),
             )
-            .on_hover_text("mark two runs, then Compare")
+            .on_hover_text("mark two runs, then Compare (click again to unmark)")
             .clicked()
             && let Some(id) = selected.clone()
         {
@@ -432,7 +434,8 @@ fn row_cells(run: &RunSummary, narrow: bool, marked: bool) -> Vec<String> {
     }
 }
 
-/// The first 8 characters of a run id.
+/// The last 12 characters of a run id: its random part (UUID v7 ids begin with their start
+/// time, so runs of the same minute share their first 8 characters). `history show` takes it.
 pub fn short_id(id: &str) -> &str {
-    id.get(..8).unwrap_or(id)
+    id.get(id.len().saturating_sub(12)..).unwrap_or(id)
 }

@@ -210,3 +210,24 @@ fn a_leading_json_is_curls_json_body_and_jsonl_prints_events() {
     .expect("the echo is JSON");
     assert_eq!(echo["body"], "{\"a\":1}", "{echo}");
 }
+
+#[test]
+fn no_history_among_the_curl_words_is_ours_and_records_nothing() {
+    let demo = Demo::start();
+    let data = tempfile::tempdir().expect("tempdir");
+    let out = demo_support::retryscope(data.path())
+        .args(["curl", "curl", &demo.url("/status/200"), "--no-history"])
+        .assert()
+        .code(0)
+        .get_output()
+        .clone();
+    let stderr = String::from_utf8(out.stderr).expect("utf-8");
+    assert!(
+        !stderr.contains("--no-history"),
+        "not warned as a curl option: {stderr}"
+    );
+    assert!(
+        !data.path().join("history.sqlite3").exists(),
+        "nothing recorded"
+    );
+}

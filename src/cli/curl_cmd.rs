@@ -19,7 +19,7 @@ honour are printed to stderr as warnings and ignored. Without -L redirects are n
 as in curl. A leading `curl` word is skipped, so a copied command can be pasted after
 `retryscope curl`; a whole command in one quoted argument works too.
 
---profile, --builtin, --seed and --jsonl may come anywhere. --jsonl prints JSON Lines (what
+--profile, --builtin, --seed, --jsonl and --no-history may come anywhere. --jsonl prints JSON Lines (what
 `run --json` prints); --json is always curl's --json DATA (a JSON body), wherever it stands.
 
 Examples (start `retryscope demo-server --port 8080` first):
@@ -44,6 +44,9 @@ pub struct CurlArgs {
     /// spells it --json; here --json is curl's JSON body option).
     #[arg(long)]
     pub jsonl: bool,
+    /// Do not record this run in the history (may also come among the curl options).
+    #[arg(long)]
+    pub no_history: bool,
     /// Also write the run as a HAR 1.2 file (give it before the curl options).
     #[arg(long, value_name = "FILE")]
     pub har: Option<PathBuf>,
@@ -64,10 +67,11 @@ struct Own {
     builtin: Option<String>,
     seed: Option<u64>,
     json: bool,
+    no_history: bool,
     curl: Vec<String>,
 }
 
-/// Takes `--profile`, `--builtin`, `--seed` and `--jsonl` (anywhere) out of `words`; every
+/// Takes `--profile`, `--builtin`, `--seed`, `--jsonl` and `--no-history` (anywhere) out of `words`; every
 /// other word, `--json` included, is curl's.
 fn split_own(words: &[String]) -> Result<Own, CliError> {
     let mut own = Own::default();
@@ -100,6 +104,8 @@ fn split_own(words: &[String]) -> Result<Own, CliError> {
             }
         } else if word == "--jsonl" {
             own.json = true;
+        } else if word == "--no-history" {
+            own.no_history = true;
         } else {
             own.curl.push(words[i].clone());
         }
@@ -166,6 +172,11 @@ pub fn execute(args: &CurlArgs) -> Result<u8, CliError> {
             seed: own.seed.or(args.seed),
             json: own.json || args.jsonl,
             har: args.har.clone(),
+            history: if own.no_history || args.no_history {
+                None
+            } else {
+                super::run::RunPrint::default().history
+            },
             ..super::run::RunPrint::default()
         },
         &secrets,
@@ -192,8 +203,10 @@ mod tests {
             "--builtin",
             "azure-sdk",
             "--seed=7",
+            "--no-history",
         ]))
         .expect("valid");
+        assert!(own.no_history);
         assert_eq!(own.builtin.as_deref(), Some("azure-sdk"));
         assert_eq!(own.seed, Some(7));
         assert!(own.json);

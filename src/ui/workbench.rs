@@ -1047,11 +1047,14 @@ impl WorkbenchState {
             }
             if let Some((is_error, text)) = &self.status {
                 ui.separator();
+                // One line at most (a long message would push the whole layout down); the
+                // whole text on hover and in the accessibility tree.
+                let mut rich = egui::RichText::new(text.as_str());
                 if *is_error {
-                    ui.colored_label(ui.visuals().error_fg_color, text);
-                } else {
-                    ui.label(text);
+                    rich = rich.color(ui.visuals().error_fg_color);
                 }
+                ui.add(egui::Label::new(rich).truncate())
+                    .on_hover_text(text.as_str());
             }
         });
     }

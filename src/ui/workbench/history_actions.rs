@@ -12,12 +12,47 @@ use crate::ui::profile_library::{CurrentProfile, ProfileSource};
 /// so the two never meet).
 pub const PAST_RUN_IDS: RunId = 1 << 48;
 
+/// `the URL's password and `sig` value`: which parts of a URL hold `mask` (`the URL` when the
+/// URL does not parse).
+fn masked_url_parts(url: &str, mask: &str) -> String {
+    let Ok(parsed) = url::Url::parse(url) else {
+        return "the URL".into();
+    };
+    let decoded = |s: &str| {
+        percent_encoding::percent_decode_str(s)
+            .decode_utf8_lossy()
+            .into_owned()
+    };
+    let mut parts = Vec::new();
+    if decoded(parsed.username()).contains(mask) {
+        parts.push("user name".to_owned());
+    }
+    if parsed.password().is_some_and(|p| decoded(p).contains(mask)) {
+        parts.push("password".to_owned());
+    }
+    for (name, value) in parsed.query_pairs() {
+        if value.contains(mask) {
+            parts.push(format!("`{name}` value"));
+        }
+    }
+    if parts.is_empty() {
+        "the URL".into()
+    } else {
+        let last = parts.pop().unwrap_or_default();
+        if parts.is_empty() {
+            format!("the URL's {last}")
+        } else {
+            format!("the URL's {} and {last}", parts.join(", "))
+        }
+    }
+}
+
 /// The first field of `spec` holding a masked value (`***`: a secret never stored), named for
 /// a message: `the header Authorization`, `the URL`, …
 pub fn masked_field(spec: &RequestSpec) -> Option<String> {
     let mask = crate::model::secrets::MASK;
     if spec.url.contains(mask) {
-        return Some("the URL".into());
+        return Some(masked_url_parts(&spec.url, mask));
     }
     if let Some(h) = spec.headers.iter().find(|h| h.value.contains(mask)) {
         return Some(format!("the header {}", h.name));
@@ -167,6 +202,14 @@ mod tests {
             Some("the header Authorization")
         );
         spec.url = "http://127.0.0.1:1/x?token=***".into();
-        assert_eq!(masked_field(&spec).as_deref(), Some("the URL"));
+        assert_eq!(
+            masked_field(&spec).as_deref(),
+            Some("the URL's `token` value")
+        );
+        spec.url = "http://***:***@127.0.0.1:1/x?a=1&sig=***".into();
+        assert_eq!(
+            masked_field(&spec).as_deref(),
+            Some("the URL's user name, password and `sig` value")
+        );
     }
 }

@@ -103,7 +103,8 @@ impl RetryscopeApp {
                 workbench.set_history_unavailable(format!("No history: {problem}"));
                 workbench.set_status(true, problem);
             }
-            (Some(dir), None) if recording => {
+            // Smoke runs read the folder's history without recording their own run.
+            (Some(dir), None) if recording || smoke_mode => {
                 let history_ctx = ctx.clone();
                 match crate::service::HistoryService::spawn(
                     dir.clone(),

@@ -5,6 +5,7 @@
 #![allow(clippy::unwrap_used)]
 
 mod engine_support;
+mod fault_support;
 
 use engine_support::*;
 use retryscope::demo::DemoServer;
@@ -182,7 +183,7 @@ async fn a_refused_connection_shows_how_long_the_connect_took_to_fail() {
 
 #[tokio::test]
 async fn the_tls_handshake_is_timed_apart_from_the_tcp_connect() {
-    let port = self_signed_tls_server();
+    let port = fault_support::tls_server(fault_support::Cert::SelfSigned);
     let mut spec = RequestSpec::get(format!("https://127.0.0.1:{port}/"));
     spec.verify_tls = false;
     let events = run(spec, fixed(5, 0)).await;
@@ -208,7 +209,7 @@ async fn the_tls_handshake_is_timed_apart_from_the_tcp_connect() {
 
 #[tokio::test]
 async fn a_refused_certificate_fails_in_the_tls_phase() {
-    let port = self_signed_tls_server();
+    let port = fault_support::tls_server(fault_support::Cert::SelfSigned);
     let events = run(
         RequestSpec::get(format!("https://127.0.0.1:{port}/")),
         fixed(5, 0),
@@ -222,53 +223,4 @@ async fn a_refused_certificate_fails_in_the_tls_phase() {
         spans.last().map(|s| (s.kind, s.failed)),
         Some((PhaseKind::Tls, true))
     );
-}
-
-/// A TLS server on 127.0.0.1 with a fresh self-signed certificate, answering every request
-/// with `200 ok` and closing, on its own thread (the test process ends it). Returns the port.
-fn self_signed_tls_server() -> u16 {
-    use rustls::pki_types::{CertificateDer, PrivatePkcs8KeyDer};
-    use std::io::{Read, Write};
-    use std::sync::Arc;
-    let certified = rcgen::generate_simple_self_signed(vec!["127.0.0.1".to_owned()]).unwrap();
-    let cert: CertificateDer<'static> = certified.cert.der().clone();
-    let key = PrivatePkcs8KeyDer::from(certified.signing_key.serialize_der());
-    let provider = Arc::new(rustls::crypto::aws_lc_rs::default_provider());
-    let config = Arc::new(
-        rustls::ServerConfig::builder_with_provider(provider)
-            .with_safe_default_protocol_versions()
-            .unwrap()
-            .with_no_client_auth()
-            .with_single_cert(vec![cert], key.into())
-            .unwrap(),
-    );
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let port = listener.local_addr().unwrap().port();
-    std::thread::Builder::new()
-        .name("tls-phase-server".into())
-        .spawn(move || {
-            for stream in listener.incoming().flatten() {
-                let Ok(conn) = rustls::ServerConnection::new(Arc::clone(&config)) else {
-                    continue;
-                };
-                let mut tls = rustls::StreamOwned::new(conn, stream);
-                let mut request = Vec::new();
-                let mut buf = [0u8; 1024];
-                while !request.windows(4).any(|w| w == b"\r\n\r\n") {
-                    match tls.read(&mut buf) {
-                        Ok(n) if n > 0 => request.extend_from_slice(&buf[..n]),
-                        _ => break,
-                    }
-                }
-                if request.ends_with(b"\r\n\r\n") {
-                    let _ = tls.write_all(
-                        b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok",
-                    );
-                    tls.conn.send_close_notify();
-                    let _ = tls.flush();
-                }
-            }
-        })
-        .unwrap();
-    port
 }

@@ -4,23 +4,6 @@ mod demo_support;
 
 use assert_cmd::Command;
 use demo_support::Demo;
-use std::io::Write;
-
-fn fast_profile(dir: &tempfile::TempDir) -> std::path::PathBuf {
-    let path = dir.path().join("fast.json");
-    let mut f = std::fs::File::create(&path).expect("create");
-    f.write_all(
-        br#"{
-  "format": "retryscope-profile/1",
-  "name": "fast",
-  "max_retries": 3,
-  "retry_on": { "status": [429, 503] },
-  "backoff": { "strategy": "fixed", "base_delay_ms": 10, "jitter_window_ms": 5 }
-}"#,
-    )
-    .expect("write");
-    path
-}
 
 fn retryscope() -> Command {
     demo_support::sandboxed()
@@ -30,7 +13,7 @@ fn retryscope() -> Command {
 fn a_pasted_command_retries_under_the_profile_and_warns_about_ignored_options() {
     let demo = Demo::start();
     let dir = tempfile::tempdir().expect("tempdir");
-    let profile = fast_profile(&dir);
+    let profile = demo_support::fast_profile(&dir);
     let url = demo.url("/status/503?times=2&key=cli-curl-1");
     let out = retryscope()
         .args([
@@ -68,7 +51,7 @@ fn a_pasted_command_retries_under_the_profile_and_warns_about_ignored_options() 
 fn json_body_basic_auth_and_json_lines_output() {
     let demo = Demo::start();
     let dir = tempfile::tempdir().expect("tempdir");
-    let profile = fast_profile(&dir);
+    let profile = demo_support::fast_profile(&dir);
     let command = format!(
         "curl '{}' \\\n  -u 'ada:pw-secret-1' \\\n  --json '{{\"a\":1}}'",
         demo.url("/echo")
@@ -131,7 +114,7 @@ fn unreadable_commands_are_usage_errors_naming_the_option() {
 fn run_har_writes_one_entry_per_attempt_with_secrets_masked() {
     let demo = Demo::start();
     let dir = tempfile::tempdir().expect("tempdir");
-    let profile = fast_profile(&dir);
+    let profile = demo_support::fast_profile(&dir);
     let har_path = dir.path().join("run.har");
     let url = demo.url("/status/503?times=2&key=cli-har-1");
     retryscope()

@@ -5,28 +5,10 @@ mod demo_support;
 
 use assert_cmd::Command;
 use demo_support::Demo;
-use std::io::Write;
 
 /// A demo server on 127.0.0.1 with the runtime that serves it.
 fn retryscope() -> Command {
     demo_support::sandboxed()
-}
-
-/// A profile file with millisecond waits so runs finish quickly.
-fn fast_profile(dir: &tempfile::TempDir) -> std::path::PathBuf {
-    let path = dir.path().join("fast.json");
-    let mut f = std::fs::File::create(&path).expect("create");
-    f.write_all(
-        br#"{
-  "format": "retryscope-profile/1",
-  "name": "fast",
-  "max_retries": 3,
-  "retry_on": { "status": [429, 503] },
-  "backoff": { "strategy": "fixed", "base_delay_ms": 10, "jitter_window_ms": 5 }
-}"#,
-    )
-    .expect("write");
-    path
 }
 
 #[test]
@@ -77,7 +59,7 @@ fn servicenow_example_retries_twice_then_succeeds() {
 fn json_lines_parse_and_end_with_run_finished() {
     let demo = Demo::start();
     let dir = tempfile::tempdir().expect("tempdir");
-    let profile = fast_profile(&dir);
+    let profile = demo_support::fast_profile(&dir);
     let url = demo.url("/status/503?times=1&key=cli-run-json");
     let out = retryscope()
         .args(["run", "--json", "--profile"])
@@ -116,7 +98,7 @@ fn json_lines_parse_and_end_with_run_finished() {
 fn not_retryable_status_exits_1() {
     let demo = Demo::start();
     let dir = tempfile::tempdir().expect("tempdir");
-    let profile = fast_profile(&dir);
+    let profile = demo_support::fast_profile(&dir);
     let url = demo.url("/status/404?times=5&key=cli-run-404");
     retryscope()
         .args(["run", "--profile"])
@@ -132,7 +114,7 @@ fn not_retryable_status_exits_1() {
 fn secret_headers_are_masked() {
     let demo = Demo::start();
     let dir = tempfile::tempdir().expect("tempdir");
-    let profile = fast_profile(&dir);
+    let profile = demo_support::fast_profile(&dir);
     let out = retryscope()
         .args([
             "run",

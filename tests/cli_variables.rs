@@ -4,32 +4,10 @@
 mod demo_support;
 
 use assert_cmd::Command;
-use retryscope::demo::DemoServer;
+use demo_support::Demo;
 use retryscope::model::{Environment, Variable};
 use retryscope::store::{EnvironmentStore, MemorySecretStore};
 use std::sync::Arc;
-
-struct Demo {
-    _runtime: tokio::runtime::Runtime,
-    server: DemoServer,
-}
-
-impl Demo {
-    fn start() -> Self {
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(1)
-            .enable_all()
-            .build()
-            .expect("runtime");
-        let server = runtime
-            .block_on(DemoServer::start(0))
-            .expect("demo server binds a free port");
-        Self {
-            _runtime: runtime,
-            server,
-        }
-    }
-}
 
 /// A data folder with environment `local`: `host` = the demo server, `token` secret (its value
 /// only in an in-memory store, so the CLI process has no value for it).

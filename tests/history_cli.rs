@@ -1,30 +1,10 @@
 //! `retryscope run` records into the history; `history list/show/export/delete/prune` read and
 //! change it. Against the demo server on 127.0.0.1, with a temp data folder.
 
+mod demo_support;
+
 use assert_cmd::Command;
-use retryscope::demo::DemoServer;
-
-struct Demo {
-    _runtime: tokio::runtime::Runtime,
-    server: DemoServer,
-}
-
-impl Demo {
-    fn start() -> Self {
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(1)
-            .enable_all()
-            .build()
-            .expect("runtime");
-        let server = runtime
-            .block_on(DemoServer::start(0))
-            .expect("demo server binds a free port");
-        Self {
-            _runtime: runtime,
-            server,
-        }
-    }
-}
+use demo_support::Demo;
 
 fn retryscope(dir: &std::path::Path) -> Command {
     let mut cmd = Command::cargo_bin("retryscope").expect("binary built");

@@ -3,34 +3,14 @@
 //! server echoes it back, and then every byte printed and every file under the process's data,
 //! config and home folders is searched: no secret appears.
 
+mod demo_support;
+
 use assert_cmd::Command;
-use retryscope::demo::DemoServer;
+use demo_support::Demo;
 use retryscope::model::{Environment, Variable};
 use retryscope::store::{EnvironmentStore, MemorySecretStore};
 use std::path::Path;
 use std::sync::Arc;
-
-struct Demo {
-    _runtime: tokio::runtime::Runtime,
-    server: DemoServer,
-}
-
-impl Demo {
-    fn start() -> Self {
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(1)
-            .enable_all()
-            .build()
-            .expect("runtime");
-        let server = runtime
-            .block_on(DemoServer::start(0))
-            .expect("demo server binds a free port");
-        Self {
-            _runtime: runtime,
-            server,
-        }
-    }
-}
 
 /// Every query parameter name §9 calls secret.
 const SECRET_QUERY_NAMES: [&str; 16] = [

@@ -71,3 +71,21 @@ pub fn sandboxed_std() -> std::process::Command {
         .env_remove("RETRYSCOPE_LOG_LEVEL");
     cmd
 }
+
+/// A profile file in `dir` with millisecond waits (fixed 10 ms + up to 5 ms, 3 retries on 429
+/// and 503) so runs finish quickly.
+pub fn fast_profile(dir: &tempfile::TempDir) -> std::path::PathBuf {
+    let path = dir.path().join("fast.json");
+    std::fs::write(
+        &path,
+        br#"{
+  "format": "retryscope-profile/1",
+  "name": "fast",
+  "max_retries": 3,
+  "retry_on": { "status": [429, 503] },
+  "backoff": { "strategy": "fixed", "base_delay_ms": 10, "jitter_window_ms": 5 }
+}"#,
+    )
+    .expect("write");
+    path
+}

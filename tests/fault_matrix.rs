@@ -35,6 +35,19 @@ fn stop_reason(events: &[RunEvent]) -> String {
 
 // ---- TLS -------------------------------------------------------------------------------
 
+/// The one network error of a GET (no retries) to a TLS server with `cert`, asserted `tls`.
+async fn tls_error(cert: Cert) -> retryscope::model::NetError {
+    let port = tls_server(cert);
+    let events = run(
+        RequestSpec::get(format!("https://127.0.0.1:{port}/")),
+        fixed(5, 0),
+    )
+    .await;
+    let error = only_error(&events);
+    assert_eq!(error.kind, ErrorKind::Tls, "{}", error.message);
+    error
+}
+
 #[tokio::test]
 async fn a_self_signed_certificate_is_a_tls_error_not_retried_by_default() {
     let port = tls_server(Cert::SelfSigned);
@@ -87,14 +100,7 @@ async fn with_verification_off_the_self_signed_server_answers() {
 
 #[tokio::test]
 async fn an_expired_certificate_says_it_expired() {
-    let port = tls_server(Cert::Expired);
-    let events = run(
-        RequestSpec::get(format!("https://127.0.0.1:{port}/")),
-        fixed(5, 0),
-    )
-    .await;
-    let error = only_error(&events);
-    assert_eq!(error.kind, ErrorKind::Tls);
+    let error = tls_error(Cert::Expired).await;
     assert!(
         error
             .message
@@ -108,14 +114,7 @@ async fn an_expired_certificate_says_it_expired() {
 async fn a_certificate_for_another_name_is_refused_in_plain_words() {
     // The engine trusts only the platform's roots, so a self-signed certificate for another name
     // is refused for its issuer first (rustls checks the chain before the name); both say so.
-    let port = tls_server(Cert::WrongName);
-    let events = run(
-        RequestSpec::get(format!("https://127.0.0.1:{port}/")),
-        fixed(5, 0),
-    )
-    .await;
-    let error = only_error(&events);
-    assert_eq!(error.kind, ErrorKind::Tls);
+    let error = tls_error(Cert::WrongName).await;
     assert!(
         error
             .message

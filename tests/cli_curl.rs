@@ -42,8 +42,8 @@ fn a_pasted_command_retries_under_the_profile_and_warns_about_ignored_options() 
     assert!(stdout.contains("seed 5"), "{stdout}");
     assert_eq!(
         stderr,
-        "warning: curl option -s (ignored: output option)\n\
-         warning: curl option --proxy (ignored: not supported)\n"
+        "warning: curl import: -s (ignored: output option)\n\
+         warning: curl import: --proxy (ignored: not supported)\n"
     );
 }
 

@@ -142,7 +142,7 @@ pub fn execute(args: &CurlArgs) -> Result<u8, CliError> {
     }
     .map_err(|e| CliError::usage(e.to_string()))?;
     for note in &import.unsupported {
-        super::out::write_stderr(&format!("warning: curl option {note}\n"));
+        super::out::write_stderr(&format!("warning: curl import: {note}\n"));
     }
     let draft = import.draft;
     check_url(&draft.url)?;

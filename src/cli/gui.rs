@@ -77,9 +77,24 @@ impl GuiArgs {
 /// # Errors
 /// Exit 1 with the UI's message (no display, no OpenGL…).
 pub fn execute(args: &GuiArgs) -> Result<u8, CliError> {
+    if let Some(path) = &args.screenshot {
+        screenshot_folder_exists(path).map_err(CliError::failed)?;
+    }
     ui::run_app(args.to_options())
         .map(|()| exit::SUCCESS)
         .map_err(|e| CliError::failed(window_error(&e.to_string())))
+}
+
+/// Refuses a screenshot path whose folder is missing before the window opens (it would
+/// otherwise fail only after the smoke run, seconds later).
+fn screenshot_folder_exists(path: &std::path::Path) -> Result<(), String> {
+    match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() && !dir.is_dir() => Err(format!(
+            "cannot write the screenshot: the folder {} does not exist",
+            dir.display()
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// The UI's error under one `cannot open the window:` prefix (the UI's own messages may
@@ -107,6 +122,19 @@ mod tests {
         assert!(parse_window_size("axb").is_err_and(|e| e.contains("`a`")));
         assert_eq!(parse_theme("Light"), Ok(ThemeChoice::Light));
         assert!(parse_theme("blue").is_err());
+    }
+
+    #[test]
+    fn a_screenshot_in_a_missing_folder_is_refused_before_the_window_opens() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let missing = dir.path().join("nope").join("shot.png");
+        let err = screenshot_folder_exists(&missing).expect_err("missing folder");
+        assert!(
+            err.contains("does not exist") && err.contains("nope"),
+            "{err}"
+        );
+        assert!(screenshot_folder_exists(&dir.path().join("shot.png")).is_ok());
+        assert!(screenshot_folder_exists(std::path::Path::new("shot.png")).is_ok());
     }
 
     #[test]

@@ -10,6 +10,7 @@ use super::curl::CurlError;
 /// # Errors
 /// [`CurlError::Quote`] for a quote that is never closed (with its character offset).
 pub fn split_words(command: &str) -> Result<Vec<String>, CurlError> {
+    let command = without_dangling_continuation(command);
     let posix = if is_cmd_style(command) {
         cmd_to_posix(command)
     } else {
@@ -18,6 +19,19 @@ pub fn split_words(command: &str) -> Result<Vec<String>, CurlError> {
     shell_words::split(&posix).map_err(|_| CurlError::Quote {
         offset: unclosed_quote(&posix).unwrap_or(0),
     })
+}
+
+/// `command` without a final line continuation that continues nothing (`curl URL \` pasted
+/// without its next line): an odd count of trailing backslashes ends in a continuation, an
+/// even count is escaped backslashes and stays.
+fn without_dangling_continuation(command: &str) -> &str {
+    let trimmed = command.trim_end();
+    let backslashes = trimmed.len() - trimmed.trim_end_matches('\\').len();
+    if backslashes % 2 == 1 {
+        trimmed[..trimmed.len() - 1].trim_end()
+    } else {
+        command
+    }
 }
 
 /// Whether `command` was copied for Windows cmd: a line ending in `^`, or `^"` quoting, seen
@@ -227,6 +241,18 @@ mod tests {
 
     fn words(s: &str) -> Vec<String> {
         split_words(s).expect("splits")
+    }
+
+    #[test]
+    fn a_final_backslash_that_continues_nothing_is_dropped() {
+        assert_eq!(words("curl 'http://h/' \\"), ["curl", "http://h/"]);
+        assert_eq!(words("curl 'http://h/' \\  \n"), ["curl", "http://h/"]);
+        assert_eq!(
+            words("curl 'http://h/' -H 'X: a' \\\n"),
+            ["curl", "http://h/", "-H", "X: a"]
+        );
+        // Two backslashes are one escaped backslash, a word of its own.
+        assert_eq!(words("curl http://h/ \\\\"), ["curl", "http://h/", "\\"]);
     }
 
     #[test]

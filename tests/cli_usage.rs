@@ -45,7 +45,7 @@ fn non_http_scheme_exits_2() {
         .args(["run", "ftp://127.0.0.1/file"])
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("unsupported URL scheme `ftp`"));
+        .stderr(predicate::str::contains("scheme `ftp` is not supported"));
 }
 
 #[test]

@@ -31,23 +31,16 @@ pub fn parse_header(raw: &str) -> Result<KeyValue, CliError> {
 /// # Errors
 /// Exit 2 naming the URL and what is wrong.
 pub fn check_url(url: &str) -> Result<(), CliError> {
-    let shown = crate::model::secrets::mask_url(url);
-    if url.trim().is_empty() {
-        return Err(CliError::usage(
-            "the URL is empty; give an absolute http:// or https:// URL",
-        ));
-    }
-    let parsed = reqwest::Url::parse(url).map_err(|e| {
-        CliError::usage(format!(
-            "invalid URL ({e}); give an absolute http:// or https:// URL: {shown}"
-        ))
-    })?;
-    match parsed.scheme() {
-        "http" | "https" => Ok(()),
-        other => Err(CliError::usage(format!(
-            "unsupported URL scheme `{other}`; use http:// or https://: {shown}"
-        ))),
-    }
+    crate::model::url_rule::parse_http_url(url)
+        .map(|_| ())
+        .map_err(|why| {
+            let shown = crate::model::secrets::mask_url(url.trim());
+            if shown.is_empty() {
+                CliError::usage(format!("{why}; give an absolute http:// or https:// URL"))
+            } else {
+                CliError::usage(format!("invalid URL: {why}: {shown}"))
+            }
+        })
 }
 
 /// The body of `-d DATA` / `-d @FILE`; the Content-Type comes from a `-H Content-Type` if any.

@@ -216,9 +216,9 @@ fn parse_method(raw: &str) -> Result<Method, SpecError> {
 /// The absolute http(s) URL with enabled query rows appended.
 fn parse_url(spec: &RequestSpec) -> Result<Url, SpecError> {
     let raw = spec.url.trim();
-    let bad = |reason: String| SpecError::Url {
+    let bad = |problem: crate::model::url_rule::UrlProblem| SpecError::Url {
         url: shortened(&crate::model::secrets::mask_url(&spec.url)),
-        reason,
+        reason: problem.to_string(),
     };
     let mut url = crate::model::url_rule::parse_http_url(raw).map_err(bad)?;
     let rows: Vec<_> = spec.query.iter().filter(|q| q.enabled).collect();
@@ -472,7 +472,7 @@ mod tests {
         assert_eq!(check_spec(&ok), Ok(()));
 
         let err = check_spec(&RequestSpec::get("")).expect_err("empty url");
-        assert!(err.to_string().contains("the url is empty"), "{err}");
+        assert!(err.to_string().contains("the URL is empty"), "{err}");
 
         let long = format!("http://127.0.0.1:9/{}", "a".repeat(70_000));
         let err = check_spec(&RequestSpec::get(&long)).expect_err("too long for a uri");

@@ -1,25 +1,65 @@
-//! The one rule for what URL a request may have (used by the composer as you type and by the
-//! engine before sending, so the two never disagree): an absolute `http`/`https` URL with a
-//! host that is also a valid HTTP URI (what the HTTP stack sends).
+//! The one rule for what URL a request may have (used by the composer as you type, by the
+//! CLI and by the engine before sending, so they never disagree): an absolute `http`/`https`
+//! URL with a host that is also a valid HTTP URI (what the HTTP stack sends).
 
+use std::fmt;
 use url::Url;
 
-/// Why `raw` (trimmed) cannot be sent, in lowercase words, or the parsed URL.
+/// Why a URL cannot be sent. `Display` gives lowercase words without the URL itself (it may
+/// hold a user:password; callers append the masked URL where they show one).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum UrlProblem {
+    /// Nothing but whitespace.
+    Empty,
+    /// No `scheme://` at all (`127.0.0.1:8080/x`, `localhost:8080`).
+    NoScheme,
+    /// The WHATWG parser refused it (its words, lowercase).
+    Invalid(String),
+    /// A scheme other than `http` / `https` (the scheme as written).
+    Scheme(String),
+    /// `http://` without a host.
+    NoHost,
+    /// Parsed, but not a valid HTTP URI (e.g. a `"` in the host, or longer than 65,534 bytes).
+    NotHttpUri(String),
+}
+
+impl fmt::Display for UrlProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Empty => f.write_str("the URL is empty"),
+            Self::NoScheme => {
+                f.write_str("the URL has no scheme; start it with http:// or https://")
+            }
+            Self::Invalid(why) => f.write_str(why),
+            Self::Scheme(scheme) => write!(
+                f,
+                "scheme `{scheme}` is not supported; use http:// or https://"
+            ),
+            Self::NoHost => f.write_str("the URL has no host"),
+            Self::NotHttpUri(why) => write!(f, "not a valid http uri ({why})"),
+        }
+    }
+}
+
+/// The parsed URL of `raw` (trimmed), or why it cannot be sent.
 ///
 /// # Errors
-/// Empty text, a URL the WHATWG parser refuses, another scheme, no host, or a URL that is not
-/// a valid HTTP URI (e.g. a `"` in the host, or longer than 65,534 bytes).
-pub fn parse_http_url(raw: &str) -> Result<Url, String> {
+/// A [`UrlProblem`].
+pub fn parse_http_url(raw: &str) -> Result<Url, UrlProblem> {
     let raw = raw.trim();
     if raw.is_empty() {
-        return Err("the url is empty".into());
+        return Err(UrlProblem::Empty);
     }
-    let url = Url::parse(raw).map_err(|e| e.to_string().to_lowercase())?;
+    if !raw.contains("://") {
+        // `localhost:8080` would otherwise read as the scheme `localhost`.
+        return Err(UrlProblem::NoScheme);
+    }
+    let url = Url::parse(raw).map_err(|e| UrlProblem::Invalid(e.to_string().to_lowercase()))?;
     if url.scheme() != "http" && url.scheme() != "https" {
-        return Err(format!("scheme `{}` is not supported", url.scheme()));
+        return Err(UrlProblem::Scheme(url.scheme().to_owned()));
     }
     if url.host_str().is_none_or(str::is_empty) {
-        return Err("the url has no host".into());
+        return Err(UrlProblem::NoHost);
     }
     check_http_uri(&url)?;
     Ok(url)
@@ -28,11 +68,11 @@ pub fn parse_http_url(raw: &str) -> Result<Url, String> {
 /// Whether `url` is also a valid HTTP URI (what reqwest checks before sending).
 ///
 /// # Errors
-/// `not a valid http uri (…)`.
-pub fn check_http_uri(url: &Url) -> Result<(), String> {
+/// [`UrlProblem::NotHttpUri`].
+pub fn check_http_uri(url: &Url) -> Result<(), UrlProblem> {
     http::Uri::try_from(url.as_str())
         .map(|_| ())
-        .map_err(|e| format!("not a valid http uri ({})", e.to_string().to_lowercase()))
+        .map_err(|e| UrlProblem::NotHttpUri(e.to_string().to_lowercase()))
 }
 
 #[cfg(test)]
@@ -43,18 +83,32 @@ mod tests {
     fn what_is_sent_is_checked() {
         assert!(parse_http_url(" http://127.0.0.1:8080/x?a=1 ").is_ok());
         assert_eq!(
-            parse_http_url("ftp://h/").expect_err("refused"),
-            "scheme `ftp` is not supported"
+            parse_http_url("ftp://h/"),
+            Err(UrlProblem::Scheme("ftp".into()))
+        );
+        assert_eq!(parse_http_url("  "), Err(UrlProblem::Empty));
+        assert_eq!(
+            parse_http_url("localhost:8080/x"),
+            Err(UrlProblem::NoScheme)
         );
         assert_eq!(
-            parse_http_url("  ").expect_err("refused"),
-            "the url is empty"
+            parse_http_url("127.0.0.1:8080/x"),
+            Err(UrlProblem::NoScheme)
+        );
+        assert_eq!(
+            parse_http_url("http://"),
+            Err(UrlProblem::Invalid("empty host".into()))
         );
         // Found by tests/input_props.rs: the WHATWG parser takes `"` as a host, HTTP does not.
-        assert!(
-            parse_http_url("http:///\"")
-                .expect_err("refused")
-                .starts_with("not a valid http uri")
-        );
+        assert!(matches!(
+            parse_http_url("http:///\""),
+            Err(UrlProblem::NotHttpUri(_))
+        ));
+    }
+
+    #[test]
+    fn the_words_never_repeat_the_url() {
+        let e = parse_http_url("user:pass@host/x").expect_err("no scheme");
+        assert!(!e.to_string().contains("pass"), "{e}");
     }
 }

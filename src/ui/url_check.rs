@@ -17,15 +17,17 @@ pub fn url_problem(text: &str) -> Option<String> {
         return None;
     }
     // The engine's own rule, so what the composer accepts is what Send sends.
-    match crate::model::url_rule::parse_http_url(&filled) {
+    use crate::model::url_rule::{UrlProblem, parse_http_url};
+    match parse_http_url(&filled) {
         Ok(_) => None,
-        Err(reason) if reason.starts_with("scheme `") => Some(format!(
-            "unsupported {}: use http:// or https://",
-            reason.trim_end_matches(" is not supported")
-        )),
-        Err(reason) if reason == "the url has no host" => Some("the URL has no host".into()),
-        Err(reason) => Some(format!(
-            "invalid URL: {reason}; type an absolute http:// or https:// URL"
+        Err(
+            problem @ (UrlProblem::Scheme(_)
+            | UrlProblem::NoScheme
+            | UrlProblem::Empty
+            | UrlProblem::NoHost),
+        ) => Some(problem.to_string()),
+        Err(problem) => Some(format!(
+            "invalid URL: {problem}; type an absolute http:// or https:// URL"
         )),
     }
 }
@@ -46,9 +48,14 @@ mod tests {
     #[test]
     fn rejects_relative_and_other_schemes() {
         let e = url_problem("example.com/x").unwrap_or_default();
-        assert!(e.contains("relative url without a base"), "{e}");
+        assert_eq!(
+            e,
+            "the URL has no scheme; start it with http:// or https://"
+        );
         let e = url_problem("ftp://example.com").unwrap_or_default();
-        assert!(e.contains("unsupported scheme `ftp`"), "{e}");
+        assert!(e.contains("scheme `ftp` is not supported"), "{e}");
+        let e = url_problem("http://a b/").unwrap_or_default();
+        assert!(e.starts_with("invalid URL: "), "{e}");
         assert!(url_problem("").is_some());
     }
 }

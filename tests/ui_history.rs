@@ -376,3 +376,41 @@ fn the_date_range_filters_and_a_bad_date_is_named() {
     );
     assert_eq!(h.state().history.total(), Some(3), "a bad bound is ignored");
 }
+
+#[test]
+fn filters_and_sort_survive_a_restart() {
+    let mut f = fixture([1280.0, 800.0]);
+    let h = &mut f.harness;
+    h.get_by_role_and_label(Role::Button, "URL").click();
+    settle(h);
+    type_into(h, "URL contains", "run=be");
+    settle(h);
+    // Through the JSON eframe stores, then a new window from it.
+    let json = serde_json::to_string(&h.state().to_persisted()).unwrap();
+    let persisted = serde_json::from_str(&json).unwrap();
+    let (engine, _probe) = retryscope::ui::engine_link::ChannelEngine::new();
+    let mut state = WorkbenchState::new(retryscope::ui::workbench::WorkbenchSetup {
+        engine: Box::new(engine),
+        dialogs: Box::new(retryscope::ui::file_dialogs::ScriptedDialogs::default()),
+        demo_base_url: Some(DEMO.into()),
+        library_dir: None,
+        persisted: Some(persisted),
+    });
+    state.attach_history(
+        HistoryService::spawn(f.dir.path().to_path_buf(), Arc::new(|| {})).unwrap(),
+    );
+    state.show_history(true);
+    let mut restored = harness_sized(state, [1280.0, 800.0]);
+    settle(&mut restored);
+    assert_eq!(restored.state().history.filters.url, "run=be");
+    assert_eq!(
+        restored.state().history.filters.sort,
+        retryscope::store::RunSort::Url
+    );
+    assert_eq!(restored.state().history.total(), Some(1));
+    assert!(restored.query_by_label(&url("beta")).is_some());
+    assert!(
+        restored.query_by_label("URL ↑").is_some(),
+        "the sort arrow shows on URL"
+    );
+}

@@ -9,7 +9,8 @@ use chrono::{DateTime, FixedOffset};
 use rusqlite::params;
 
 /// The column a run list is sorted by.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum RunSort {
     /// Start time.
     #[default]

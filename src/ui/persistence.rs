@@ -81,4 +81,6 @@ pub struct PersistedWorkbench {
     pub environment: Option<String>,
     /// History retention (keep N days / N runs).
     pub history_retention: super::history::RetentionPrefs,
+    /// History filters and sort, as last left.
+    pub history_filters: super::history::HistoryFilters,
 }

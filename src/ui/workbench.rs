@@ -221,7 +221,10 @@ impl WorkbenchState {
                 remembered: Vec::new(),
                 run_secrets: std::collections::HashMap::new(),
             },
-            history: super::history::HistoryPanel::with_retention(persisted.history_retention),
+            history: super::history::HistoryPanel::with_prefs(
+                persisted.history_retention,
+                persisted.history_filters,
+            ),
             past_runs: 0,
             png_export: super::png_export::PngExport::default(),
         }
@@ -381,6 +384,7 @@ impl WorkbenchState {
                 .map(str::to_owned)
                 .or_else(|| self.store.restored_env.clone()),
             history_retention: self.history.retention,
+            history_filters: self.history.filters.clone(),
         }
     }
 

@@ -7,8 +7,9 @@ pub const METHODS: [&str; 8] = [
     "", "GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS",
 ];
 
-/// What the user typed and picked above the list.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// What the user typed and picked above the list (kept across restarts).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
 pub struct HistoryFilters {
     /// URL text (case-insensitive, anywhere in the masked URL).
     pub url: String,

@@ -97,10 +97,11 @@ pub struct HistoryPanel {
 }
 
 impl HistoryPanel {
-    /// A panel with these retention settings (no history attached yet).
-    pub fn with_retention(retention: RetentionPrefs) -> Self {
+    /// A panel with these retention settings and filters (no history attached yet).
+    pub fn with_prefs(retention: RetentionPrefs, filters: HistoryFilters) -> Self {
         Self {
             retention,
+            filters,
             ..Self::default()
         }
     }

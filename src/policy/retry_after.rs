@@ -74,10 +74,7 @@ pub fn parse_delay(raw: &str, unit: HeaderUnit, reference_unix_ms: i64) -> Optio
         HeaderUnit::UnixTimestamp => {
             // Unsaturated: a timestamp past u64::MAX ms still counts from the reference.
             let at = i128::try_from(decimal_scaled_wide(value, 3)?).unwrap_or(i128::MAX);
-            (
-                since(at, reference_unix_ms),
-                DelayForm::UnixTimestamp,
-            )
+            (since(at, reference_unix_ms), DelayForm::UnixTimestamp)
         }
         HeaderUnit::HttpDate => (date_delay(value, reference_unix_ms)?, DelayForm::HttpDate),
         HeaderUnit::RatelimitT => (ratelimit_t(value)?, DelayForm::RatelimitT),

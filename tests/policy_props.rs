@@ -1,4 +1,4 @@
-//! Property tests of the policy layer: for every strategy and any parameters (n up to u32::MAX,
+//! Property tests of the policy layer: for every strategy and any parameters (n up to `u32::MAX`,
 //! zero and huge delays, any ratio) the wait lies within the documented bounds and nothing panics;
 //! delay headers (Retry-After seconds and HTTP-dates, milliseconds, Unix timestamps, `RateLimit`
 //! `t=`) read as exactly the generated value.
@@ -34,7 +34,7 @@ fn response(headers: Vec<(String, String)>) -> AttemptOutcome {
         reason: String::new(),
         version: "HTTP/1.1".into(),
         headers,
-        body: Default::default(),
+        body: retryscope::model::BodyPreview::default(),
     })
 }
 
@@ -370,7 +370,9 @@ proptest! {
             WaitDecision::Wait(e) => {
                 prop_assert!(value.is_finite() && value >= 0.0, "{value} accepted");
                 let cap = c.map_or(MAX_WAIT_MS, |c| c.min(MAX_WAIT_MS));
-                prop_assert_eq!(e.wait_ms, (value.ceil().min(cap as f64)) as u64);
+                #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "finite, ≥ 0 and at most the cap")]
+                let want = value.ceil().min(cap as f64) as u64;
+                prop_assert_eq!(e.wait_ms, want);
                 prop_assert_eq!(final_figure(&e.text), Some(e.wait_ms), "{}", e.text);
             }
             WaitDecision::ScriptError { message } => {

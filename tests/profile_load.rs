@@ -572,7 +572,7 @@ fn devices_folders_and_huge_files_are_refused_without_reading_them_whole() {
     );
 }
 
-/// Regression (found by tests/profile_props.rs): a syntax error's column counted bytes, so after
+/// Regression (found by `tests/profile_props.rs)`: a syntax error's column counted bytes, so after
 /// a multi-byte character it pointed past the end of the line. Columns count characters.
 #[test]
 fn syntax_error_columns_count_characters() {
@@ -591,7 +591,7 @@ fn syntax_error_columns_count_characters() {
     );
 }
 
-/// Regression (found by tests/profile_props.rs): an unknown key that is not a plain name gave a
+/// Regression (found by `tests/profile_props.rs)`: an unknown key that is not a plain name gave a
 /// path that could not be read back (`retry_on.[tatus`) or none at all (`""` at the top level).
 #[test]
 fn odd_unknown_keys_get_bracketed_paths() {

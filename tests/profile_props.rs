@@ -343,7 +343,7 @@ fn deep_nesting() -> impl proptest::strategy::Strategy<Value = String> {
                 ("[", "]")
             };
             let mut inner = open.repeat(depth);
-            inner.push_str("1");
+            inner.push('1');
             if closed {
                 inner.push_str(&close.repeat(depth));
             }

@@ -149,6 +149,10 @@ impl PreparedRun {
 }
 
 /// Like [`start_run`] without starting: returns the handle and the run to drive.
+#[allow(
+    clippy::needless_pass_by_value,
+    reason = "the same by-value signature as `start_run`; RunOptions is two small fields"
+)]
 pub fn prepare_run(
     spec: RequestSpec,
     profile: RetryProfile,

@@ -111,7 +111,7 @@ fn date_delay(value: &str, reference_unix_ms: i64) -> Option<u64> {
     Some(since(i128::from(at), reference_unix_ms))
 }
 
-/// `at − reference` clamped to [0, u64::MAX].
+/// `at − reference` clamped to [0, `u64::MAX`].
 fn since(at_ms: i128, reference_unix_ms: i64) -> u64 {
     let delta = at_ms.saturating_sub(i128::from(reference_unix_ms));
     u64::try_from(delta.max(0)).unwrap_or(u64::MAX)
@@ -241,7 +241,7 @@ mod tests {
             reason: String::new(),
             version: "HTTP/1.1".into(),
             headers: vec![("date".into(), "Sun, 06 Nov 1994 08:49:37 GMT".into())],
-            body: Default::default(),
+            body: crate::model::BodyPreview::default(),
         };
         assert_eq!(reference_unix_ms(&resp, 5), (T0, true));
         resp.headers[0].1 = "yesterday".into();

@@ -249,7 +249,7 @@ fn not_utf8(bytes: &[u8], e: &std::str::Utf8Error) -> ProfileErrors {
     })
 }
 
-/// serde_json's 1-based byte column on 1-based `line` as a 1-based character column (what
+/// `serde_json`'s 1-based byte column on 1-based `line` as a 1-based character column (what
 /// every other position counts), pointing at the character that holds that byte.
 fn char_column(text: &str, line: usize, byte_column: usize) -> usize {
     let Some(this) = text.split('\n').nth(line.saturating_sub(1)) else {
@@ -271,7 +271,7 @@ fn bom_hint(text: &str) -> &'static str {
     }
 }
 
-/// serde_json's message without its trailing ` at line L column C`.
+/// `serde_json`'s message without its trailing ` at line L column C`.
 fn bare_message(e: &serde_json::Error) -> String {
     let full = e.to_string();
     let suffix = format!(" at line {} column {}", e.line(), e.column());

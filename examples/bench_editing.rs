@@ -12,6 +12,12 @@
 //! frame CPU time, and how many analyses finished while typing (the worker skips the ones a
 //! newer keystroke made stale).
 
+#![allow(
+    clippy::print_stdout,
+    clippy::print_stderr,
+    reason = "a benchmark program prints its figures"
+)]
+
 use egui::{Key, Modifiers};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
@@ -76,7 +82,7 @@ fn main() {
         );
     // Let the first analysis land so the script editor and a full preview are on screen.
     let start = Instant::now();
-    while finished.load(Ordering::Relaxed) == 0 && start.elapsed() < Duration::from_secs(120) {
+    while finished.load(Ordering::Relaxed) == 0 && start.elapsed() < Duration::from_mins(2) {
         h.step();
         std::thread::sleep(Duration::from_millis(20));
     }
@@ -102,7 +108,7 @@ fn main() {
     let during = finished.load(Ordering::Relaxed) - before;
     // After the last keystroke: how long until the analysis of the final value is on screen.
     let stopped = Instant::now();
-    while !h.state().preview().is_current() && stopped.elapsed() < Duration::from_secs(120) {
+    while !h.state().preview().is_current() && stopped.elapsed() < Duration::from_mins(2) {
         h.step();
         std::thread::sleep(Duration::from_millis(5));
     }

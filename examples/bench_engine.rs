@@ -12,6 +12,15 @@
 //! Run with `cargo run --release --example bench_engine` (about 2 minutes: the 500 ms waits alone
 //! take 100 s); `-- --quick` runs a tenth of everything to check the harness; `--only fidelity|overhead|concurrency` runs one section. Needs the real policy (`fixed` strategy). Traffic stays on 127.0.0.1.
 
+#![allow(
+    clippy::print_stdout,
+    clippy::print_stderr,
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    clippy::cast_possible_wrap,
+    reason = "a benchmark program prints its figures; its casts index percentiles and number synthetic runs from small counts"
+)]
+
 use retryscope::demo::DemoServer;
 use retryscope::engine::{RunOptions, prepare_run, start_run};
 use retryscope::model::{OutcomeKind, RequestSpec, RetryProfile, RunEvent, RunId};
@@ -247,13 +256,13 @@ async fn fidelity_section(server: &DemoServer, count: u64) -> Res<()> {
 }
 
 async fn overhead_section(server: &DemoServer, n: u64) -> Res<()> {
+    const ROUNDS: u64 = 20;
     println!("\n## Engine overhead ({n} sequential single-attempt GETs)\n");
     plain_loop(server, 200).await?;
     engine_loop(server, 200, 1_000_000, Drive::Spawned).await?;
     engine_loop(server, 200, 1_500_000, Drive::Inline).await?;
     // Interleaved in ROUNDS rounds, the order rotating each round, so load changes on a shared
     // machine hit all loops alike; the per-round ratios show how much the machine moved.
-    const ROUNDS: u64 = 20;
     let per_round = n / ROUNDS;
     let (mut plain, mut spawned, mut inline) = (0.0, 0.0, 0.0);
     let (mut spawned_ratios, mut inline_ratios) = (Vec::new(), Vec::new());
@@ -264,10 +273,11 @@ async fn overhead_section(server: &DemoServer, n: u64) -> Res<()> {
                 0 => p = plain_loop(server, per_round).await?,
                 1 => {
                     s = engine_loop(server, per_round, 2_000_000 + round * n, Drive::Spawned)
-                        .await?
+                        .await?;
                 }
                 _ => {
-                    i = engine_loop(server, per_round, 3_000_000 + round * n, Drive::Inline).await?
+                    i = engine_loop(server, per_round, 3_000_000 + round * n, Drive::Inline)
+                        .await?;
                 }
             }
         }

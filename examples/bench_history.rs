@@ -13,6 +13,15 @@
 //! and a fling (about 100 rows a frame, a new page every other frame), then the same window
 //! with the Timeline tab shown instead as a baseline.
 
+#![allow(
+    clippy::print_stdout,
+    clippy::print_stderr,
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    clippy::cast_possible_wrap,
+    reason = "a benchmark program prints its figures; its casts index percentiles and number synthetic runs from small counts"
+)]
+
 use chrono::Duration as ChronoDuration;
 use egui_kittest::Harness;
 use retryscope::model::{
@@ -42,7 +51,7 @@ fn run_writes(i: usize, profile: &serde_json::Value, out: &mut Vec<HistoryWrite>
     let base =
         chrono::DateTime::parse_from_rfc3339("2026-11-01T08:00:00+01:00").unwrap_or_default();
     let started_at = base + ChronoDuration::seconds(i as i64 * 20);
-    let id = format!("{:08x}-0000-7000-8000-{:012x}", i, i);
+    let id = format!("{i:08x}-0000-7000-8000-{i:012x}");
     let url = format!("http://127.0.0.1:8080/status/503?times=1&n={i}");
     let method = if i.is_multiple_of(7) { "POST" } else { "GET" };
     out.push(HistoryWrite::RunStarted(Box::new(RunRecord {
@@ -122,7 +131,7 @@ fn run_writes(i: usize, profile: &serde_json::Value, out: &mut Vec<HistoryWrite>
 fn wait_idle(h: &mut Harness<'_, WorkbenchState>) {
     let start = Instant::now();
     let mut calm = 0;
-    while start.elapsed() < Duration::from_secs(60) {
+    while start.elapsed() < Duration::from_mins(1) {
         h.step();
         if h.state().history.is_idle() && h.state().history.total().is_some() {
             calm += 1;

@@ -19,6 +19,15 @@
 //! target/release/examples/bench_history` (`--quick` for a tenth of everything,
 //! `--only overhead|list|size`). Traffic stays on 127.0.0.1; databases go to a temp folder.
 
+#![allow(
+    clippy::print_stdout,
+    clippy::print_stderr,
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    clippy::cast_possible_wrap,
+    reason = "a benchmark program prints its figures; its casts index percentiles and number synthetic runs from small counts"
+)]
+
 use chrono::DateTime;
 use retryscope::demo::DemoServer;
 use retryscope::engine::{RunOptions, prepare_run};
@@ -110,13 +119,13 @@ async fn engine_loop(
 }
 
 async fn overhead_section(server: &DemoServer, n: u64) -> Res<()> {
+    const ROUNDS: u64 = 20;
     println!("## History on vs off ({n} sequential single-attempt GETs, inline engine)\n");
     let dir = tempfile::tempdir()?;
     let writer = HistoryWriter::spawn(HistoryStore::open_in(dir.path())?)?;
     // Warm-up of both loops (connections, page cache, the database's first pages).
     engine_loop(server, 200, 1, None).await?;
     engine_loop(server, 200, 1_000, Some(&writer)).await?;
-    const ROUNDS: u64 = 20;
     let per_round = n / ROUNDS;
     let (mut off, mut on) = (0.0, 0.0);
     let mut ratios = Vec::new();
@@ -212,9 +221,9 @@ fn synthetic_run(i: u64, body_len: usize) -> Res<Vec<HistoryWrite>> {
 
 /// Builds `runs` synthetic runs into `dir`'s database in one transaction; returns seconds.
 fn build_db(dir: &Path, runs: u64, body_len: usize) -> Res<f64> {
+    const CHUNK: u64 = 10_000;
     let began = Instant::now();
     let mut store = HistoryStore::open_in(dir)?;
-    const CHUNK: u64 = 10_000;
     let mut writes = Vec::new();
     for i in 0..runs {
         writes.extend(synthetic_run(i, body_len)?);

@@ -16,6 +16,15 @@
 //! it in scheduler ticks, so only its mean over many frames is meaningful). The `max` and `p95`
 //! columns are wall-clock.
 
+#![allow(
+    clippy::print_stdout,
+    clippy::print_stderr,
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    clippy::cast_possible_wrap,
+    reason = "a benchmark program prints its figures; its casts index percentiles and number synthetic runs from small counts"
+)]
+
 use chrono::DateTime;
 use egui_kittest::Harness;
 use retryscope::model::{OutcomeKind, Verdict};

@@ -6,6 +6,10 @@
 //! model); [`store`] keeps saved requests, environments and
 //! secrets; [`demo`] is the embedded flaky server on loopback.
 
+// Unit tests compare exact golden values (whole ms held in f64, seeded draws); code outside
+// tests keeps `float_cmp`.
+#![cfg_attr(test, allow(clippy::float_cmp))]
+
 pub mod cli;
 pub mod demo;
 pub mod engine;

@@ -48,7 +48,7 @@ async fn status_503_twice_then_200_takes_three_attempts_and_succeeds() {
     assert_eq!(server.log().len(), 3, "one request on the wire per attempt");
     match &events[0] {
         RunEvent::RunStarted { seed, method, .. } => {
-            assert_eq!((*seed, method.as_str()), (7, "GET"))
+            assert_eq!((*seed, method.as_str()), (7, "GET"));
         }
         other => panic!("first event {other:?}"),
     }

@@ -1,6 +1,7 @@
 //! The fault matrix (issue 13): what the engine does against servers that misbehave — TLS
-//! certificates, odd framing, bodies that trickle, stall or are huge, redirects gone wrong — and
-//! at the limits (0 retries, 1,000 retries, deadlines, cancel). Each case asserts the requests
+//! certificates, odd framing, bodies that trickle, stall or are huge, redirects gone wrong —,
+//! DNS (a `.invalid` name, a resolver that never answers, a temporary failure), and at the
+//! limits (0 retries, 1,000 retries, deadlines, cancel). Each case asserts the requests
 //! that reached the server, the classification, the outcome and the words the timeline shows.
 //! Everything runs on 127.0.0.1.
 
@@ -12,7 +13,13 @@ mod fault_support;
 use engine_support::*;
 use fault_support::{Behavior, Cert, RawServer, closed_port, tls_server};
 use retryscope::demo::DemoServer;
-use retryscope::model::{AttemptOutcome, ErrorKind, OutcomeKind, RequestSpec, RunEvent, Verdict};
+use retryscope::engine::{HostLookup, HostLookupError, LookupFuture, RunOptions, prepare_run};
+use retryscope::model::{
+    AttemptOutcome, DnsFailure, ErrorKind, OutcomeKind, RequestSpec, RetryProfile, RunEvent,
+    Verdict,
+};
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 fn respond(bytes: &'static [u8]) -> RawServer {
@@ -280,6 +287,169 @@ async fn a_redirect_to_a_closed_port_retries_the_hop_that_failed_and_names_it() 
         error.message
     );
     assert_eq!(server.requests(), 1, "the first URL was asked once");
+}
+
+// ---- DNS ----------------------------------------------------------------------------------
+//
+// The engine resolves with `getaddrinfo`, which asks the system's configured name servers and
+// cannot be pointed at a loopback socket per process. So no test here lets a name reach the
+// system resolver: each run is given a `HostLookup` that answers (or never answers) in-process
+// and counts the names it was asked (docs/DECISIONS.md, "DNS faults without DNS traffic").
+
+/// An in-process name lookup: answers `script[n]` to the n-th question (the last one after).
+#[derive(Debug)]
+struct ScriptedLookup {
+    script: Vec<Option<Result<Vec<SocketAddr>, HostLookupError>>>,
+    asked: Mutex<Vec<String>>,
+}
+
+impl ScriptedLookup {
+    /// `None` in the script: no answer, ever (a resolver that never replies).
+    fn new(script: Vec<Option<Result<Vec<SocketAddr>, HostLookupError>>>) -> Arc<Self> {
+        Arc::new(Self {
+            script,
+            asked: Mutex::new(Vec::new()),
+        })
+    }
+
+    fn asked(&self) -> Vec<String> {
+        self.asked.lock().unwrap().clone()
+    }
+}
+
+impl HostLookup for ScriptedLookup {
+    fn lookup(&self, host: &str) -> LookupFuture {
+        let mut asked = self.asked.lock().unwrap();
+        asked.push(host.to_owned());
+        let answer = self.script[(asked.len() - 1).min(self.script.len() - 1)].clone();
+        Box::pin(async move {
+            match answer {
+                Some(answer) => answer,
+                None => std::future::pending().await,
+            }
+        })
+    }
+}
+
+async fn run_with_lookup(
+    spec: RequestSpec,
+    profile: RetryProfile,
+    lookup: Arc<dyn HostLookup>,
+) -> Vec<RunEvent> {
+    let (tx, mut rx) = tokio::sync::mpsc::channel(4096);
+    let options = RunOptions {
+        run_id: 1,
+        seed: Some(7),
+    };
+    let (_handle, run) = prepare_run(spec, profile, options, tx, None);
+    tokio::spawn(run.with_host_lookup(lookup).drive());
+    let mut events = Vec::new();
+    while let Some(event) = tokio::time::timeout(Duration::from_secs(20), rx.recv())
+        .await
+        .unwrap()
+    {
+        let last = matches!(event, RunEvent::RunFinished { .. });
+        events.push(event);
+        if last {
+            break;
+        }
+    }
+    events
+}
+
+#[tokio::test]
+async fn a_name_under_invalid_does_not_exist_is_not_retried_and_is_never_looked_up() {
+    // Were the `.invalid` rule gone, this lookup would answer, the count would be 1 and the run
+    // would reach the demo server: the test fails without any query leaving the machine.
+    let server = DemoServer::start(0).await.unwrap();
+    let lookup = ScriptedLookup::new(vec![Some(Ok(vec![server.addr()]))]);
+    let url = format!(
+        "http://nxdomain-api.invalid:{}/status/200",
+        server.addr().port()
+    );
+    let events = run_with_lookup(RequestSpec::get(url), fixed(0, 3), lookup.clone()).await;
+    let error = only_error(&events);
+    assert_eq!(error.kind, ErrorKind::Dns);
+    assert_eq!(error.dns, Some(DnsFailure::NoSuchName));
+    assert!(
+        error
+            .message
+            .contains("dns lookup of nxdomain-api.invalid failed: the host does not exist"),
+        "{}",
+        error.message
+    );
+    assert_eq!(stop_reason(&events), "host name does not exist");
+    assert_eq!(finished(&events).1, 1, "not retried");
+    assert!(lookup.asked().is_empty(), "{:?}", lookup.asked());
+    assert_eq!(server.log().len(), 0);
+}
+
+#[tokio::test]
+async fn a_resolver_that_never_answers_hits_the_resolve_timeout_and_is_retried() {
+    let lookup = ScriptedLookup::new(vec![None]);
+    let mut profile = fixed(0, 2);
+    profile.timeouts.resolve_ms = Some(50);
+    let t = Instant::now();
+    let events = run_with_lookup(
+        RequestSpec::get("http://silent-dns.example/x"),
+        profile,
+        lookup.clone(),
+    )
+    .await;
+    let all = attempts(&events);
+    assert_eq!(all.len(), 3, "{events:?}");
+    for (outcome, _, verdict) in &all {
+        let AttemptOutcome::Error(e) = outcome else {
+            panic!("{outcome:?}")
+        };
+        assert_eq!((e.kind, e.dns), (ErrorKind::Dns, Some(DnsFailure::Timeout)));
+        assert_eq!(
+            e.message,
+            "dns lookup of silent-dns.example failed: no answer within the resolve timeout of 50 ms"
+        );
+        if let Verdict::Retry { reason } = verdict {
+            assert_eq!(reason, "dns error is retryable");
+        }
+    }
+    assert_eq!(kind(&events), OutcomeKind::GaveUp);
+    assert_eq!(lookup.asked(), ["silent-dns.example"; 3]);
+    // Three lookups of 50 ms each, not the OS's own multi-second resolver timeout.
+    assert!(t.elapsed() < Duration::from_secs(5), "{:?}", t.elapsed());
+}
+
+#[tokio::test]
+async fn a_temporary_failure_for_a_host_named_nxdomain_is_retried_then_answers() {
+    // Issue 13's review item: the cause comes from the resolver's code, not the name's text.
+    let server = DemoServer::start(0).await.unwrap();
+    let temporary = HostLookupError {
+        cause: DnsFailure::Temporary,
+        detail: "temporary failure in name resolution".into(),
+    };
+    let lookup = ScriptedLookup::new(vec![Some(Err(temporary)), Some(Ok(vec![server.addr()]))]);
+    let url = format!(
+        "http://nxdomain-api.example:{}/status/200",
+        server.addr().port()
+    );
+    let events = run_with_lookup(RequestSpec::get(url), fixed(0, 3), lookup.clone()).await;
+    assert_eq!(labels(&events), ["dns", "200"]);
+    match &attempts(&events)[0] {
+        (AttemptOutcome::Error(e), _, Verdict::Retry { reason }) => {
+            assert_eq!(e.dns, Some(DnsFailure::Temporary));
+            assert_eq!(
+                e.message,
+                "dns lookup of nxdomain-api.example failed: temporary failure in name resolution"
+            );
+            assert_eq!(reason, "dns error is retryable");
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(kind(&events), OutcomeKind::Succeeded);
+    assert_eq!(lookup.asked(), ["nxdomain-api.example"; 2]);
+    assert_eq!(
+        server.log().len(),
+        1,
+        "the answer pinned the connection to the demo server"
+    );
 }
 
 // ---- limits -------------------------------------------------------------------------------

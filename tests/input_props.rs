@@ -189,7 +189,7 @@ proptest! {
         let Ok(policy) = Policy::new(profile) else { return Ok(()); };
         let outcome = AttemptOutcome::Response(ResponseSummary {
             status: 503, reason: String::new(), version: "HTTP/1.1".into(),
-            headers: Vec::new(), body: Default::default(),
+            headers: Vec::new(), body: retryscope::model::BodyPreview::default(),
         });
         let ctx = WaitContext { retry: 1, outcome: &outcome, elapsed_ms: 0, prev_wait_ms: None,
                                 time_left_ms: None, now_unix_ms: 0 };

@@ -26,7 +26,10 @@ impl jsonschema::Retrieve for VendoredSchemas {
             .next()
             .unwrap_or_default()
             .to_owned();
-        if !name.ends_with(".json") || name.contains("..") {
+        let is_json = std::path::Path::new(&name)
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("json"));
+        if !is_json || name.contains("..") {
             return Err(format!("not a vendored schema: {uri}").into());
         }
         let text = std::fs::read_to_string(format!("{SCHEMA_DIR}/{name}"))?;

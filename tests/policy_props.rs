@@ -1,5 +1,7 @@
-//! Property tests of the policy layer: for every strategy and any parameters (n up to u32::MAX,
-//! zero and huge delays, any ratio) the wait lies within the documented bounds and nothing panics.
+//! Property tests of the policy layer: for every strategy and any parameters (n up to `u32::MAX`,
+//! zero and huge delays, any ratio) the wait lies within the documented bounds and nothing panics;
+//! delay headers (Retry-After seconds and HTTP-dates, milliseconds, Unix timestamps, `RateLimit`
+//! `t=`) read as exactly the generated value.
 
 use proptest::prelude::*;
 use proptest::strategy::Strategy as PropStrategy;
@@ -8,9 +10,10 @@ use retryscope::model::{
     RetryProfile, Strategy,
 };
 use retryscope::policy::{
-    MAX_WAIT_MS, Policy, WaitContext, WaitDecision, max_wait_bound, min_wait_bound, parse_delay,
-    rng_from_seed,
+    DelayForm, MAX_WAIT_MS, Policy, WaitContext, WaitDecision, max_wait_bound, min_wait_bound,
+    parse_delay, parse_http_date_ms, rng_from_seed,
 };
+use std::time::{Duration, UNIX_EPOCH};
 
 const DAY: f64 = MAX_WAIT_MS as f64;
 
@@ -31,7 +34,7 @@ fn response(headers: Vec<(String, String)>) -> AttemptOutcome {
         reason: String::new(),
         version: "HTTP/1.1".into(),
         headers,
-        body: Default::default(),
+        body: retryscope::model::BodyPreview::default(),
     })
 }
 
@@ -266,8 +269,81 @@ proptest! {
         // HTTP-date only: never a bare number.
         let at = parse_delay(&raw, HeaderUnit::HttpDate, now);
         prop_assert_eq!(at.is_some(), date, "{:?} as a date: {:?}", raw, at);
-        for unit in [HeaderUnit::UnixTimestamp, HeaderUnit::RatelimitT] {
-            let _ = parse_delay(&raw, unit, now);
+        // A Unix timestamp: the same decimals, as an instant minus the reference, never negative.
+        let ts = parse_delay(&raw, HeaderUnit::UnixTimestamp, now);
+        prop_assert_eq!(ts.is_some(), decimal, "{:?} as a timestamp: {:?}", raw, ts);
+        if let (Some(d), Ok(whole)) = (ts, value.parse::<u64>()) {
+            let want = (i128::from(whole) * 1000 - i128::from(now)).max(0);
+            prop_assert_eq!(i128::from(d.ms), want.min(i128::from(u64::MAX)));
+        }
+        // A RateLimit value: only with a `t=` or `reset=` parameter.
+        let t = parse_delay(&raw, HeaderUnit::RatelimitT, now);
+        let has_param = value.split([',', ';']).any(|p| {
+            p.split_once('=').is_some_and(|(k, _)| ["t", "reset"].contains(&k.trim().to_ascii_lowercase().as_str()))
+        });
+        prop_assert!(t.is_none() || has_param, "{:?} as RateLimit: {:?}", raw, t);
+    }
+
+    /// A well-formed `RateLimit` value (the structured draft's `"name";r=R;t=T` or the older
+    /// `limit=L, remaining=R, reset=T`, in any parameter order and case) gives exactly T seconds.
+    #[test]
+    fn ratelimit_values_give_their_t_seconds(
+        t in prop_oneof![0u64..100_000, any::<u32>().prop_map(u64::from)],
+        frac in proptest::option::of(0u32..1000),
+        r in 0u64..10_000,
+        limit in 1u64..100_000,
+        structured in any::<bool>(),
+        upper in any::<bool>(),
+        t_first in any::<bool>(),
+        quoted in any::<bool>(),
+    ) {
+        let t_text = match frac { Some(f) => format!("{t}.{f:03}"), None => t.to_string() };
+        let want = t * 1000 + u64::from(frac.unwrap_or(0));
+        let (t_param, others, sep) = if structured {
+            let key = if upper { "T" } else { "t" };
+            let value = if quoted { format!("\"{t_text}\"") } else { t_text.clone() };
+            (format!("{key}={value}"), vec!["\"default\"".to_owned(), format!("r={r}")], ";")
+        } else {
+            let key = if upper { "Reset" } else { "reset" };
+            (format!("{key}={t_text}"), vec![format!("limit={limit}"), format!("remaining={r}")], ", ")
+        };
+        let mut parts = others.clone();
+        parts.insert(if t_first { usize::from(structured) } else { parts.len() }, t_param);
+        let raw = parts.join(sep);
+        let got = parse_delay(&raw, HeaderUnit::RatelimitT, 0);
+        prop_assert_eq!(got.map(|d| d.ms), Some(want), "{}", raw);
+        prop_assert_eq!(got.map(|d| d.form), Some(DelayForm::RatelimitT));
+        // Without its t/reset parameter the same value says nothing about when.
+        let without = others.join(sep);
+        prop_assert_eq!(parse_delay(&without, HeaderUnit::RatelimitT, 0), None, "{}", without);
+    }
+
+    /// Delay-seconds `n` is exactly `n × 1000` ms (saturating), delay-ms `n` exactly `n`.
+    #[test]
+    fn delay_seconds_are_n_thousand_ms(n in prop_oneof![0u64..1_000_000, any::<u64>()], now in any::<i64>()) {
+        let secs = parse_delay(&n.to_string(), HeaderUnit::Seconds, now);
+        prop_assert_eq!(secs.map(|d| d.ms), Some(n.saturating_mul(1000)));
+        prop_assert_eq!(secs.map(|d| d.form), Some(DelayForm::Seconds));
+        let ms = parse_delay(&format!(" {n} "), HeaderUnit::Milliseconds, now);
+        prop_assert_eq!(ms.map(|d| d.ms), Some(n));
+    }
+
+    /// An HTTP-date written in IMF-fixdate or asctime form reads back as the same second, and
+    /// as a delay it is that instant minus the reference (0 once past).
+    #[test]
+    fn http_dates_round_trip(secs in 0i64..253_402_300_800, reference in 0i64..253_402_300_800_000) {
+        let at = UNIX_EPOCH + Duration::from_secs(secs.unsigned_abs());
+        let fixdate = httpdate::fmt_http_date(at);
+        let when = chrono::DateTime::from_timestamp(secs, 0).expect("in range");
+        let asctime = when.format("%a %b %e %H:%M:%S %Y").to_string();
+        let want = u64::try_from((secs * 1000 - reference).max(0)).expect("non-negative");
+        for text in [&fixdate, &asctime] {
+            prop_assert_eq!(parse_http_date_ms(text), Some(secs * 1000), "{}", text);
+            for unit in [HeaderUnit::HttpDate, HeaderUnit::Seconds] {
+                let d = parse_delay(text, unit, reference);
+                prop_assert_eq!(d.map(|d| d.ms), Some(want), "{} as {:?}", text, unit);
+                prop_assert_eq!(d.map(|d| d.form), Some(DelayForm::HttpDate));
+            }
         }
     }
 
@@ -294,7 +370,9 @@ proptest! {
             WaitDecision::Wait(e) => {
                 prop_assert!(value.is_finite() && value >= 0.0, "{value} accepted");
                 let cap = c.map_or(MAX_WAIT_MS, |c| c.min(MAX_WAIT_MS));
-                prop_assert_eq!(e.wait_ms, (value.ceil().min(cap as f64)) as u64);
+                #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "finite, ≥ 0 and at most the cap")]
+                let want = value.ceil().min(cap as f64) as u64;
+                prop_assert_eq!(e.wait_ms, want);
                 prop_assert_eq!(final_figure(&e.text), Some(e.wait_ms), "{}", e.text);
             }
             WaitDecision::ScriptError { message } => {

@@ -571,3 +571,39 @@ fn devices_folders_and_huge_files_are_refused_without_reading_them_whole() {
         huge.issues
     );
 }
+
+/// Regression (found by `tests/profile_props.rs)`: a syntax error's column counted bytes, so after
+/// a multi-byte character it pointed past the end of the line. Columns count characters.
+#[test]
+fn syntax_error_columns_count_characters() {
+    let e = load_str("\"ೝ").expect_err("unterminated string");
+    assert_eq!(
+        (e.issues[0].line, e.issues[0].column),
+        (Some(1), Some(2)),
+        "{e}"
+    );
+    let e = load_str("{\"name\": \"é\" x}").expect_err("missing comma");
+    // `x` is the 14th character (15th byte).
+    assert_eq!(
+        (e.issues[0].line, e.issues[0].column),
+        (Some(1), Some(14)),
+        "{e}"
+    );
+}
+
+/// Regression (found by `tests/profile_props.rs)`: an unknown key that is not a plain name gave a
+/// path that could not be read back (`retry_on.[tatus`) or none at all (`""` at the top level).
+#[test]
+fn odd_unknown_keys_get_bracketed_paths() {
+    let text = format!(
+        "{{\"format\": \"{PROFILE_FORMAT}\", \"name\": \"n\", \"\": 1,\n \"retry_on\": {{\"[tatus\": []}}, \"backoff\": {{\"strategy\": \"fixed\"}}}}"
+    );
+    let e = load_str(&text).expect_err("two unknown keys");
+    let paths: Vec<&str> = e.issues.iter().map(|i| i.path.as_str()).collect();
+    assert_eq!(paths, ["[\"\"]", "retry_on[\"[tatus\"]"], "{e}");
+    assert_eq!(
+        (e.issues[1].line, e.issues[1].column),
+        (Some(2), Some(15)),
+        "{e}"
+    );
+}

@@ -9,6 +9,7 @@ use assert_cmd::Command;
 use demo_support::Demo;
 use retryscope::model::{Environment, Variable};
 use retryscope::store::{EnvironmentStore, MemorySecretStore};
+use std::fmt::Write as _;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -75,7 +76,7 @@ impl Folders {
             .env("XDG_DATA_HOME", r.join("home"))
             .env("XDG_CONFIG_HOME", r.join("config"))
             .env("XDG_CACHE_HOME", r.join("cache"))
-            .timeout(std::time::Duration::from_secs(60));
+            .timeout(std::time::Duration::from_mins(1));
         cmd
     }
 }
@@ -128,7 +129,7 @@ fn no_secret_is_printed_or_written_anywhere() {
     let mut url = format!("http://urlUserSecret1:urlPassSecret2@{addr}/echo?plain=visible1");
     for (i, name) in SECRET_QUERY_NAMES.iter().enumerate() {
         let value = format!("querySecret{i}x{name}");
-        url.push_str(&format!("&{name}={value}"));
+        let _ = write!(url, "&{name}={value}");
         secrets.push(value);
     }
     url.push_str("&note={{vsecret}}");

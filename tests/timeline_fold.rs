@@ -125,7 +125,7 @@ fn cancel_mid_wait_shows_countdown_then_measured_part() {
         Some("Next attempt in 3.8 s")
     );
     let wait = timeline.current_wait().expect("a wait is running");
-    assert_eq!(wait.remaining_ms(now).map(|ms| ms.round()), Some(3800.0));
+    assert_eq!(wait.remaining_ms(now).map(f64::round), Some(3800.0));
     assert!(timeline.to_text().contains(
         "    wait 1: planned 5000 ms, in progress · retry 1: fixed 5000 ms = 5000 ms\nWaiting 5000 ms before attempt 2\n"
     ));

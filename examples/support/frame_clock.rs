@@ -1,6 +1,11 @@
 //! Frame timing shared by the frame benchmarks: each frame on the wall clock and on the
 //! thread's CPU clock (Linux `/proc/thread-self/schedstat`), and a one-line report.
 
+#![allow(
+    clippy::print_stdout,
+    clippy::print_stderr,
+    reason = "a benchmark program prints its figures"
+)]
 #![allow(dead_code)]
 
 use std::time::Instant;

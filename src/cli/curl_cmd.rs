@@ -83,15 +83,14 @@ fn split_own(words: &[String]) -> Result<Own, CliError> {
             _ => (word, None),
         };
         if matches!(name, "--profile" | "--builtin" | "--seed") {
-            let value = match inline {
-                Some(v) => v,
-                None => {
-                    i += 1;
-                    words
-                        .get(i)
-                        .cloned()
-                        .ok_or_else(|| CliError::usage(format!("{name} needs a value")))?
-                }
+            let value = if let Some(v) = inline {
+                v
+            } else {
+                i += 1;
+                words
+                    .get(i)
+                    .cloned()
+                    .ok_or_else(|| CliError::usage(format!("{name} needs a value")))?
             };
             match name {
                 "--profile" => own.profile = Some(PathBuf::from(value)),

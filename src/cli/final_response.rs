@@ -3,6 +3,7 @@
 
 use super::mask;
 use crate::model::{AttemptOutcome, ResponseSummary};
+use std::fmt::Write as _;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -39,11 +40,12 @@ impl FinalResponse {
         };
         let mut out = format!("< {} {} {}\n", r.version, r.status, r.reason).replace(" \n", "\n");
         for (name, value) in &r.headers {
-            out.push_str(&format!(
-                "< {}: {}\n",
+            let _ = writeln!(
+                out,
+                "< {}: {}",
                 mask::escape_controls(name),
                 mask::escape_controls(value)
-            ));
+            );
         }
         crate::model::mask_secret_values(&out, secrets)
     }

@@ -1,5 +1,10 @@
 //! The desktop app's command-line flags (`retryscope` with no subcommand, or `retryscope gui`).
 
+#![allow(
+    clippy::doc_markdown,
+    reason = "clap prints these doc comments as --help text, where backticks would show"
+)]
+
 use super::exit::{self, CliError};
 use crate::ui::theme::ThemeChoice;
 use crate::ui::{self, AppOptions, MIN_WINDOW};
@@ -82,7 +87,7 @@ pub fn execute(args: &GuiArgs) -> Result<u8, CliError> {
     }
     ui::run_app(args.to_options())
         .map(|()| exit::SUCCESS)
-        .map_err(|e| CliError::failed(window_error(&e.to_string())))
+        .map_err(|e| CliError::failed(window_error(&e.clone())))
 }
 
 /// Refuses a screenshot path whose folder is missing before the window opens (it would

@@ -1,11 +1,17 @@
 //! `retryscope history …`: list, show, export, delete and prune recorded runs (the database of
 //! [`crate::store::HistoryStore`] in the data folder).
 
+#![allow(
+    clippy::doc_markdown,
+    reason = "clap prints these doc comments as --help text, where backticks would show"
+)]
+
 use super::exit::{self, CliError};
 use super::history_export;
 use super::timeline_text::TextTimeline;
 use crate::store::{self, HistoryStore, RecordedOutcome, RunFilter, RunRecord, replay_events};
 use clap::{Args, Subcommand, ValueEnum};
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 /// The data folder flag shared by subcommands that read or write the data folder.
@@ -264,7 +270,7 @@ pub fn execute(args: &HistoryArgs) -> Result<u8, CliError> {
             let deleted = store.delete(ids).map_err(failed)?;
             let mut text = String::new();
             for id in &deleted {
-                text.push_str(&format!("deleted {id}\n"));
+                let _ = writeln!(text, "deleted {id}");
             }
             crate::cli_out!("{text}");
             let missing: Vec<&String> = ids
@@ -384,6 +390,10 @@ fn open(dir: &Path) -> Result<HistoryStore, CliError> {
     HistoryStore::open_in(dir).map_err(failed)
 }
 
+#[allow(
+    clippy::needless_pass_by_value,
+    reason = "by value so that it fits `map_err(failed)`"
+)]
 fn failed(e: store::HistoryError) -> CliError {
     CliError::failed(e.to_string())
 }

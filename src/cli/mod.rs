@@ -83,6 +83,9 @@ pub enum Command {
 
 /// Parses `std::env::args`. On `--help`/`--version` or a usage error, clap's text is printed
 /// here and the exit code (0, or 2 for usage errors) is returned as `Err`.
+///
+/// # Errors
+/// The exit code to end with after `--help`, `--version` or a usage error.
 pub fn parse() -> Result<Cli, ExitCode> {
     Cli::try_parse().map_err(|e| {
         let _ = e.print();

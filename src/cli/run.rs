@@ -1,5 +1,10 @@
 //! `retryscope run`: one request under a profile, printed live as a timeline or JSON Lines.
 
+#![allow(
+    clippy::doc_markdown,
+    reason = "clap prints these doc comments as --help text, where backticks would show"
+)]
+
 use super::curl_args::CurlArgs;
 use super::exit::{self, CliError};
 use super::final_response::FinalResponse;
@@ -15,6 +20,7 @@ use crate::model::{AttemptOutcome, OutcomeKind, RunEvent};
 pub use crate::service::HistoryPlace;
 use crate::service::RunRecording;
 use clap::Args;
+use std::fmt::Write as _;
 use std::io::Write;
 use std::path::PathBuf;
 use tokio::sync::mpsc;
@@ -314,16 +320,18 @@ pub fn run_spec(
     let mut sent_headers = String::new();
     if !print.json && !print.silent {
         for h in spec.headers.iter().filter(|h| h.enabled) {
-            sent_headers.push_str(&format!(
-                "> {}\n",
+            let _ = writeln!(
+                sent_headers,
+                "> {}",
                 crate::model::mask_secret_values(&mask::header_line(h), secrets)
-            ));
+            );
         }
         if let Some(key) = &spec.idempotency_key {
-            sent_headers.push_str(&format!(
-                "> Idempotency-Key: {}\n",
+            let _ = writeln!(
+                sent_headers,
+                "> Idempotency-Key: {}",
                 mask::escape_controls(key)
-            ));
+            );
         }
     }
     let runtime = tokio::runtime::Builder::new_current_thread()
@@ -571,10 +579,7 @@ fn text_chunk(
             }
             match (saved, &output.save_to) {
                 (Some(Ok(bytes)), Some(path)) => {
-                    chunk.push_str(&format!(
-                        "body: {bytes} bytes saved to {}\n",
-                        path.display()
-                    ));
+                    let _ = writeln!(chunk, "body: {bytes} bytes saved to {}", path.display());
                 }
                 (None, _) if output.show_body => chunk.push_str(&last.body_text(&output.secrets)),
                 _ => {}

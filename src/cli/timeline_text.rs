@@ -7,6 +7,7 @@ use crate::model::{
 };
 use chrono::{DateTime, FixedOffset};
 use std::collections::HashMap;
+use std::fmt::Write as _;
 
 /// Folds events into printable text.
 #[derive(Debug, Default)]
@@ -42,9 +43,7 @@ impl TextTimeline {
                 ..
             } => {
                 self.seed = Some(*seed);
-                out.push_str(&format!(
-                    "{method} {url}  profile \"{profile}\"  seed {seed}\n"
-                ));
+                let _ = writeln!(out, "{method} {url}  profile \"{profile}\"  seed {seed}");
                 if *tls_unverified {
                     out.push_str(TLS_UNVERIFIED_NOTE);
                     out.push('\n');
@@ -60,10 +59,11 @@ impl TextTimeline {
                 self.close_attempt(&mut out);
                 self.starts.insert(*attempt, *started_at);
                 // The start of the line, so an attempt in flight (e.g. a hanging server) shows.
-                out.push_str(&format!(
+                let _ = write!(
+                    out,
                     "attempt {attempt}  {}  ",
                     started_at.format("%H:%M:%S%.3f%:z")
-                ));
+                );
                 self.attempt_open = Some(*attempt);
                 self.open_since_ms = *offset_ms;
             }
@@ -83,9 +83,8 @@ impl TextTimeline {
                     let when = self
                         .starts
                         .get(attempt)
-                        .map(|t| t.format("%H:%M:%S%.3f%:z").to_string())
-                        .unwrap_or_else(|| "-".into());
-                    out.push_str(&format!("attempt {attempt}  {when}  "));
+                        .map_or_else(|| "-".into(), |t| t.format("%H:%M:%S%.3f%:z").to_string());
+                    let _ = write!(out, "attempt {attempt}  {when}  ");
                 }
                 let what = match outcome {
                     AttemptOutcome::Response(r) => r.status.to_string(),
@@ -96,12 +95,13 @@ impl TextTimeline {
                     Verdict::Retry { reason } => format!("retryable: {reason}"),
                     Verdict::Stop { reason } => format!("stop: {reason}"),
                 };
-                out.push_str(&format!("{what}  {:.1} ms  {verdict}\n", timings.total_ms));
+                let _ = writeln!(out, "{what}  {:.1} ms  {verdict}", timings.total_ms);
                 for hop in hops {
-                    out.push_str(&format!(
-                        "  redirect {} {} {} -> {}\n",
+                    let _ = writeln!(
+                        out,
+                        "  redirect {} {} {} -> {}",
                         hop.status, hop.method, hop.url, hop.location
-                    ));
+                    );
                 }
             }
             RunEvent::WaitScheduled {
@@ -113,9 +113,7 @@ impl TextTimeline {
             } => {
                 close_wait(&mut out, &mut self.wait_open);
                 self.close_attempt(&mut out);
-                out.push_str(&format!(
-                    "wait {retry}  planned {planned_ms} ms  {explanation}"
-                ));
+                let _ = write!(out, "wait {retry}  planned {planned_ms} ms  {explanation}");
                 self.wait_open = true;
                 self.open_since_ms = *offset_ms;
             }
@@ -127,12 +125,10 @@ impl TextTimeline {
             } => {
                 let skipped = if *skipped { " (skipped)" } else { "" };
                 if self.wait_open {
-                    out.push_str(&format!("  -> actual {actual_ms:.1} ms{skipped}\n"));
+                    let _ = writeln!(out, "  -> actual {actual_ms:.1} ms{skipped}");
                     self.wait_open = false;
                 } else {
-                    out.push_str(&format!(
-                        "wait {retry}  actual {actual_ms:.1} ms{skipped}\n"
-                    ));
+                    let _ = writeln!(out, "wait {retry}  actual {actual_ms:.1} ms{skipped}");
                 }
             }
             RunEvent::RunFinished {
@@ -155,10 +151,10 @@ impl TextTimeline {
         let mut out = String::new();
         let lasted = (elapsed_ms - self.open_since_ms).max(0.0);
         if self.wait_open {
-            out.push_str(&format!("  -> cut short after {lasted:.1} ms\n"));
+            let _ = writeln!(out, "  -> cut short after {lasted:.1} ms");
             self.wait_open = false;
         } else if self.attempt_open.is_some() {
-            out.push_str(&format!("aborted after {lasted:.1} ms"));
+            let _ = write!(out, "aborted after {lasted:.1} ms");
         }
         self.close_attempt(&mut out);
         out
@@ -203,7 +199,7 @@ impl TextTimeline {
             elapsed_ms / 1000.0
         );
         if let Some(seed) = self.seed {
-            out.push_str(&format!("seed {seed} (replay with --seed {seed})\n"));
+            let _ = writeln!(out, "seed {seed} (replay with --seed {seed})");
         }
         out
     }

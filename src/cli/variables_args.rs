@@ -1,10 +1,16 @@
 //! `run --env NAME`, `--var k=v` and `--data-dir DIR`: `{{name}}` variables resolved with the
 //! same function as the window ([`crate::model::resolve_spec`]).
 
+#![allow(
+    clippy::doc_markdown,
+    reason = "clap prints these doc comments as --help text, where backticks would show"
+)]
+
 use super::exit::CliError;
 use crate::model::{RequestSpec, Variables, is_variable_name, resolve_spec, resolve_text};
 use crate::store::{self, EnvironmentStore, open_secret_store};
 use clap::Args;
+use std::fmt::Write as _;
 use std::path::PathBuf;
 
 /// The variable flags of `run`.
@@ -170,14 +176,15 @@ impl RunVariables {
             .filter(|n| self.missing_secrets.contains(n))
             .collect();
         if let (Some(first), Some(env)) = (missing.first(), &self.env) {
-            message.push_str(&format!(
+            let _ = write!(
+                message,
                 "; the secret variable `{first}` of environment \"{env}\" has no stored value \
                  {}: pass it with --var {first}=VALUE",
                 self.missing_secrets
                     .iter()
                     .find(|m| m.starts_with('('))
                     .map_or("in the keyring", String::as_str)
-            ));
+            );
         } else {
             message.push_str("; define it with --var NAME=VALUE or --env NAME");
         }

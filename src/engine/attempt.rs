@@ -5,6 +5,7 @@ use super::body_preview::read_preview;
 use super::classify::{Phase, classify};
 use super::client_cache::EngineClient;
 use super::hop_request::HopRequest;
+use super::host_lookup::HostLookup;
 use super::phase_probe::{PhaseProbe, ProbeMarks, with_probe};
 use super::resolver::lookup;
 use crate::model::{
@@ -26,7 +27,7 @@ pub(crate) struct TotalLimit {
 
 /// How one attempt may proceed.
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct AttemptRules {
+pub(crate) struct AttemptRules<'a> {
     /// Follow 301/302/303/307/308 answers that carry a `Location`.
     pub(crate) follow_redirects: bool,
     /// Most hops followed; one more is an error.
@@ -39,6 +40,8 @@ pub(crate) struct AttemptRules {
     pub(crate) total: Option<TotalLimit>,
     /// Bytes of the response body kept (the rest is counted).
     pub(crate) body_cap: usize,
+    /// The run's own name lookup, when one was given (else the system resolver).
+    pub(crate) host_lookup: Option<&'a dyn HostLookup>,
 }
 
 /// What an attempt produced.
@@ -74,7 +77,7 @@ struct Progress {
 pub(crate) async fn run_attempt(
     client: &EngineClient,
     request: HopRequest,
-    rules: AttemptRules,
+    rules: AttemptRules<'_>,
 ) -> AttemptReport {
     let start = Instant::now();
     let mut progress = Progress {
@@ -175,7 +178,7 @@ fn total_timeout(total: TotalLimit) -> NetError {
 async fn exchange(
     client: &EngineClient,
     progress: &mut Progress,
-    rules: AttemptRules,
+    rules: AttemptRules<'_>,
     start: Instant,
 ) -> Result<ResponseSummary, NetError> {
     loop {
@@ -186,7 +189,7 @@ async fn exchange(
         progress.head_marks = None;
         if let Some(host) = progress.current.url.domain() {
             let before = Instant::now();
-            let looked_up = lookup(host, rules.resolve_timeout).await;
+            let looked_up = lookup(host, rules.resolve_timeout, rules.host_lookup).await;
             *progress.resolve_ms.get_or_insert(0.0) += ms(before.elapsed());
             let addrs = looked_up.map_err(|f| NetError {
                 kind: ErrorKind::Dns,

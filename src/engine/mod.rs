@@ -12,7 +12,8 @@
 //!   body except HEAD; 301/302 turn POST into GET as browsers do; 307/308 keep method and body;
 //!   credentials are dropped when the origin changes); a retry repeats the last hop's request;
 //! - DNS is done by the engine (measured as `resolve_ms`, bounded by the resolve timeout, skipped
-//!   for IP literals) and pinned into the client; environment proxies are not used;
+//!   for IP literals; `.invalid` names fail without a query, RFC 6761) and pinned into the
+//!   client; environment proxies are not used;
 //! - clients are shared per configuration and runtime (keep-alive across attempts and runs) unless
 //!   the request asks for a new connection per attempt, which builds a fresh client each time;
 //! - timings use tokio's monotonic clock (a paused test clock applies); wall-clock stamps are
@@ -25,6 +26,7 @@ mod classify;
 mod client_cache;
 mod emitter;
 mod hop_request;
+mod host_lookup;
 mod multipart;
 mod phase_probe;
 mod precise_sleep;
@@ -36,6 +38,7 @@ mod timeouts;
 pub use body_file::{MAX_BODY_FILE_BYTES, check_body_file};
 pub use body_preview::{BODY_PREVIEW_CAP, WHOLE_BODY_LIMIT};
 pub use hop_request::check_spec;
+pub use host_lookup::{HostLookup, HostLookupError, LookupFuture};
 pub use spec_error::SpecError;
 pub use timeouts::EffectiveTimeouts;
 
@@ -129,6 +132,15 @@ impl PreparedRun {
         self
     }
 
+    /// Looks host names up with `lookup` instead of the system resolver (`getaddrinfo`): for
+    /// tests that must answer names without a DNS query leaving the machine. The resolve
+    /// timeout still bounds each lookup; `.invalid` names still fail without asking it.
+    #[must_use]
+    pub fn with_host_lookup(mut self, lookup: Arc<dyn HostLookup>) -> Self {
+        self.input.host_lookup = Some(lookup);
+        self
+    }
+
     /// Runs to the end (success, stop, give-up, deadline, cancel through the handle, or a dropped
     /// receiver), emitting every event.
     pub async fn drive(self) {
@@ -137,6 +149,10 @@ impl PreparedRun {
 }
 
 /// Like [`start_run`] without starting: returns the handle and the run to drive.
+#[allow(
+    clippy::needless_pass_by_value,
+    reason = "the same by-value signature as `start_run`; RunOptions is two small fields"
+)]
 pub fn prepare_run(
     spec: RequestSpec,
     profile: RetryProfile,
@@ -156,6 +172,7 @@ pub fn prepare_run(
         profile,
         seed: options.seed,
         body_cap: BODY_PREVIEW_CAP,
+        host_lookup: None,
     };
     let control = RunControl {
         cancel: handle.cancel.clone(),

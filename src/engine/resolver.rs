@@ -1,6 +1,7 @@
 //! DNS done by the engine itself: measured, bounded by the resolve timeout, and pinned into the
 //! HTTP client so the connection goes to exactly the addresses the timeline reports.
 
+use super::host_lookup::{HostLookup, HostLookupError, LookupFuture};
 use crate::model::DnsFailure;
 use dns_lookup::{AddrInfoHints, LookupError, LookupErrorKind, SockType, getaddrinfo};
 use reqwest::dns::{Addrs, Name, Resolve, Resolving};
@@ -30,23 +31,41 @@ fn cause_of(kind: LookupErrorKind) -> DnsFailure {
     }
 }
 
-/// Looks `host` up with the system resolver (`getaddrinfo` on a blocking thread, as
-/// `tokio::net::lookup_host` does, but keeping the error code), within `timeout` when set.
+/// True for a name under the special-use `.invalid` domain (RFC 6761 §6.4), which never
+/// exists: resolvers "SHOULD always return immediately with an error", so no query is sent.
+fn is_invalid_tld(host: &str) -> bool {
+    let name = host.strip_suffix('.').unwrap_or(host).to_ascii_lowercase();
+    name == "invalid" || name.ends_with(".invalid")
+}
+
+/// Looks `host` up with `custom` when given, else the system resolver (`getaddrinfo` on a
+/// blocking thread, as `tokio::net::lookup_host` does, but keeping the error code), within
+/// `timeout` when set. A `.invalid` name fails at once without a query (RFC 6761).
 ///
 /// # Errors
 /// [`ResolveFailure`] when the name does not resolve, has no address, or the limit passes.
 pub(crate) async fn lookup(
     host: &str,
     timeout: Option<Duration>,
+    custom: Option<&dyn HostLookup>,
 ) -> Result<Vec<SocketAddr>, ResolveFailure> {
     let fail = |why: String, cause: DnsFailure| ResolveFailure {
         message: format!("dns lookup of {host} failed: {why}"),
         cause,
     };
-    let name = host.to_owned();
-    let lookup = tokio::task::spawn_blocking(move || getaddrinfo_stream(&name));
-    let joined = match timeout {
-        Some(limit) => tokio::time::timeout(limit, lookup).await.map_err(|_| {
+    if is_invalid_tld(host) {
+        return Err(fail(
+            "the host does not exist: names under `.invalid` never do (RFC 6761); no query was sent"
+                .into(),
+            DnsFailure::NoSuchName,
+        ));
+    }
+    let looking: LookupFuture = match custom {
+        Some(custom) => custom.lookup(host),
+        None => system_lookup(host.to_owned()),
+    };
+    let looked_up = match timeout {
+        Some(limit) => tokio::time::timeout(limit, looking).await.map_err(|_| {
             fail(
                 format!(
                     "no answer within the resolve timeout of {} ms",
@@ -55,14 +74,9 @@ pub(crate) async fn lookup(
                 DnsFailure::Timeout,
             )
         })?,
-        None => lookup.await,
+        None => looking.await,
     };
-    let looked_up =
-        joined.map_err(|e| fail(format!("the lookup task failed: {e}"), DnsFailure::Other))?;
-    let addrs = looked_up.map_err(|e| {
-        let cause = cause_of(e.kind());
-        fail(std::io::Error::from(e).to_string().to_lowercase(), cause)
-    })?;
+    let addrs = looked_up.map_err(|e| fail(e.detail, e.cause))?;
     if addrs.is_empty() {
         return Err(fail(
             "the name has no addresses".into(),
@@ -70,6 +84,21 @@ pub(crate) async fn lookup(
         ));
     }
     Ok(addrs)
+}
+
+/// `getaddrinfo` on a blocking thread, its error code kept as the cause.
+fn system_lookup(host: String) -> LookupFuture {
+    Box::pin(async move {
+        let joined = tokio::task::spawn_blocking(move || getaddrinfo_stream(&host)).await;
+        let looked_up = joined.map_err(|e| HostLookupError {
+            cause: DnsFailure::Other,
+            detail: format!("the lookup task failed: {e}"),
+        })?;
+        looked_up.map_err(|e| HostLookupError {
+            cause: cause_of(e.kind()),
+            detail: std::io::Error::from(e).to_string().to_lowercase(),
+        })
+    })
 }
 
 /// Every TCP address `getaddrinfo` gives for `host` (port 0).
@@ -126,7 +155,7 @@ impl Resolve for PinnedResolver {
         Box::pin(async move {
             let addrs = match pinned {
                 Some(addrs) => addrs,
-                None => lookup(&host, timeout).await?,
+                None => lookup(&host, timeout, None).await?,
             };
             Ok(Box::new(addrs.into_iter()) as Addrs)
         })
@@ -148,9 +177,29 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn invalid_names_fail_at_once_without_a_query() {
+        /// Panics if asked: a `.invalid` name must never reach a resolver.
+        #[derive(Debug)]
+        struct NeverAsked;
+        impl HostLookup for NeverAsked {
+            fn lookup(&self, host: &str) -> LookupFuture {
+                panic!("{host} was looked up")
+            }
+        }
+        for host in ["nxdomain.invalid", "a.b.INVALID.", "invalid"] {
+            let e = lookup(host, None, Some(&NeverAsked))
+                .await
+                .expect_err(".invalid never resolves");
+            assert_eq!(e.cause, DnsFailure::NoSuchName, "{host}");
+            assert!(e.message.contains("does not exist"), "{}", e.message);
+        }
+        assert!(!is_invalid_tld("invalid.example") && !is_invalid_tld("notinvalid"));
+    }
+
+    #[tokio::test]
     async fn localhost_resolves_to_loopback_through_getaddrinfo() {
         // /etc/hosts (or the platform's equivalent) answers; nothing leaves the machine.
-        let addrs = lookup("localhost", Some(Duration::from_secs(5)))
+        let addrs = lookup("localhost", Some(Duration::from_secs(5)), None)
             .await
             .expect("localhost resolves");
         assert!(!addrs.is_empty());

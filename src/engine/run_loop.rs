@@ -12,6 +12,7 @@ use super::attempt::{AttemptRules, TotalLimit, ms, run_attempt};
 use super::client_cache::{EngineClient, fresh_client, shared_client};
 use super::emitter::{Closed, Emitter};
 use super::hop_request::HopRequest;
+use super::host_lookup::HostLookup;
 use super::precise_sleep::sleep_until_precise;
 use super::timeouts::EffectiveTimeouts;
 use crate::model::{
@@ -32,6 +33,8 @@ pub(crate) struct RunInput {
     pub(crate) seed: Option<u64>,
     /// Bytes of each response body kept in its `AttemptFinished` event.
     pub(crate) body_cap: usize,
+    /// Name lookup instead of the system resolver (see [`HostLookup`]).
+    pub(crate) host_lookup: Option<std::sync::Arc<dyn HostLookup>>,
 }
 
 /// Signals between a run and its handle.
@@ -125,6 +128,7 @@ async fn drive(
         profile,
         seed,
         body_cap,
+        host_lookup,
     } = input;
     let seed = seed.or(profile.seed).unwrap_or_else(rand::random);
     let profile_name = profile.name.clone();
@@ -197,6 +201,7 @@ async fn drive(
             read_timeout: timeouts.read,
             total: total_limit(timeouts.total, time_left),
             body_cap,
+            host_lookup: host_lookup.as_deref(),
         };
         let report = run_attempt(&client, current, rules).await;
         if let Some(status) = report.outcome.status() {

@@ -51,7 +51,7 @@ mod tests {
         };
         let t = EffectiveTimeouts::new(&spec, &profile);
         assert_eq!(t.connect, Some(Duration::from_millis(100)));
-        assert_eq!(t.read, Some(Duration::from_millis(30_000)));
+        assert_eq!(t.read, Some(Duration::from_secs(30)));
         assert_eq!((t.resolve, t.total), (None, None));
     }
 }

@@ -82,7 +82,7 @@ pub fn attempts_csv(events: &[RunEvent], secrets: &[String]) -> String {
                     Verdict::Retry { reason } => ("retry", reason.clone()),
                     Verdict::Stop { reason } => ("stop", reason.clone()),
                 };
-                c[9] = name.to_owned();
+                name.clone_into(&mut c[9]);
                 c[10] = reason;
             }
             RunEvent::WaitScheduled {

@@ -557,14 +557,12 @@ fn build(mut p: Parsed) -> Result<CurlImport, CurlError> {
             p.notes
                 .push("--oauth2-bearer and -u both given: Basic auth from -u is used".into());
         }
-        let (name, password) = match user.split_once(':') {
-            Some((n, pw)) => (n.to_owned(), pw.to_owned()),
-            None => {
-                p.notes.push(
-                    "-u without a password (curl would prompt): the password is empty".into(),
-                );
-                (user, String::new())
-            }
+        let (name, password) = if let Some((n, pw)) = user.split_once(':') {
+            (n.to_owned(), pw.to_owned())
+        } else {
+            p.notes
+                .push("-u without a password (curl would prompt): the password is empty".into());
+            (user, String::new())
         };
         draft.auth.kind = AuthKind::Basic;
         draft.auth.basic_user = name;
@@ -624,7 +622,7 @@ fn body_of(p: &mut Parsed, draft: &mut RequestDraft) {
             );
         }
         body.kind = BodyKind::File;
-        body.file_path = path.clone();
+        body.file_path.clone_from(path);
         let ct = content_type.unwrap_or_else(|| default_type.to_owned());
         body.content_type = if ct.trim().eq_ignore_ascii_case(FILE_TYPE) {
             String::new()

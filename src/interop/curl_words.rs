@@ -222,14 +222,12 @@ fn unclosed_quote(text: &str) -> Option<usize> {
     let mut escaped = false;
     for (i, c) in text.chars().enumerate() {
         match open {
-            None if escaped => escaped = false,
-            None if c == '\\' => escaped = true,
+            // Outside quotes and inside double quotes a backslash escapes the next character.
+            None | Some(('"', _)) if escaped => escaped = false,
+            None | Some(('"', _)) if c == '\\' => escaped = true,
             None if c == '\'' || c == '"' => open = Some((c, i)),
-            None => {}
-            Some(('"', _)) if escaped => escaped = false,
-            Some(('"', _)) if c == '\\' => escaped = true,
             Some((q, _)) if c == q => open = None,
-            Some(_) => {}
+            None | Some(_) => {}
         }
     }
     open.map(|(_, i)| i)

@@ -353,14 +353,13 @@ fn response_of(outcome: &AttemptOutcome, export: &HarExport<'_>) -> Value {
                 "size": r.body.total_bytes,
                 "mimeType": r.header("content-type").unwrap_or(""),
             });
-            match std::str::from_utf8(&r.body.bytes) {
-                Ok(text) => content["text"] = json!(text),
-                Err(_) => {
-                    use base64::Engine as _;
-                    content["text"] =
-                        json!(base64::engine::general_purpose::STANDARD.encode(&r.body.bytes));
-                    content["encoding"] = json!("base64");
-                }
+            if let Ok(text) = std::str::from_utf8(&r.body.bytes) {
+                content["text"] = json!(text);
+            } else {
+                use base64::Engine as _;
+                content["text"] =
+                    json!(base64::engine::general_purpose::STANDARD.encode(&r.body.bytes));
+                content["encoding"] = json!("base64");
             }
             if r.body.truncated {
                 content["comment"] = json!(format!(

@@ -11,7 +11,7 @@ pub enum HarError {
     /// Not JSON, or not the HAR shape.
     #[error("not a HAR file: {message} at line {line}, column {column}")]
     Json {
-        /// What serde_json said.
+        /// What `serde_json` said.
         message: String,
         /// 1-based line.
         line: usize,
@@ -197,7 +197,7 @@ impl HarFile {
                 draft.body.kind = BodyKind::Text;
                 draft.body.text = text;
                 if !mime.is_empty() && !mime.eq_ignore_ascii_case("text/plain; charset=utf-8") {
-                    draft.body.content_type = mime.to_owned();
+                    mime.clone_into(&mut draft.body.content_type);
                 }
                 draft
                     .headers

@@ -51,7 +51,7 @@ impl ErrorKind {
         ]
     }
 
-    /// The snake_case id used in JSON.
+    /// The `snake_case` id used in JSON.
     pub fn id(self) -> &'static str {
         match self {
             ErrorKind::Dns => "dns",
@@ -152,12 +152,18 @@ mod bytes_as_text {
     }
 
     pub fn serialize<S: Serializer>(bytes: &[u8], s: S) -> Result<S::Ok, S::Error> {
-        match std::str::from_utf8(bytes) {
-            Ok(text) => Repr::Utf8(text.to_owned()).serialize(s),
-            Err(_) => {
-                let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
-                Repr::Hex(hex).serialize(s)
-            }
+        if let Ok(text) = std::str::from_utf8(bytes) {
+            Repr::Utf8(text.to_owned()).serialize(s)
+        } else {
+            use std::fmt::Write as _;
+            let hex: String =
+                bytes
+                    .iter()
+                    .fold(String::with_capacity(bytes.len() * 2), |mut hex, b| {
+                        let _ = write!(hex, "{b:02x}");
+                        hex
+                    });
+            Repr::Hex(hex).serialize(s)
         }
     }
 

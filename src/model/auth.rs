@@ -82,6 +82,7 @@ impl AuthDraft {
     }
 
     /// A copy with the token and the password blanked (for files).
+    #[must_use]
     pub fn without_secrets(&self) -> Self {
         Self {
             bearer_token: String::new(),

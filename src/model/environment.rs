@@ -66,6 +66,7 @@ impl Environment {
     }
 
     /// A copy fit for a file: every secret variable's value blanked.
+    #[must_use]
     pub fn without_secret_values(&self) -> Self {
         let mut out = self.clone();
         for v in out.variables.iter_mut().filter(|v| v.secret) {

@@ -198,7 +198,7 @@ pub struct Backoff {
     /// Max delay (cap) `c`, ms; `null` = no cap (waits are still clamped at 24 h).
     #[serde(default)]
     pub max_delay_ms: Option<u64>,
-    /// Additive jitter window `w`, ms: U[0, w] added (exponential, fixed, response_header). Default 0.
+    /// Additive jitter window `w`, ms: U[0, w] added (exponential, fixed, `response_header`). Default 0.
     #[serde(default)]
     pub jitter_window_ms: u64,
     /// Proportional jitter ratio `p` in [0, 1] for `exponential_proportional`: factor U[1−p, 1+p].

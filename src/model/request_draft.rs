@@ -222,6 +222,7 @@ impl RequestDraft {
 
     /// A copy fit for a file: secret header/query/form values ([`KeyValue::is_secret`], [`KeyValue::is_secret_param`]) and the
     /// auth helper's token and password blanked.
+    #[must_use]
     pub fn without_secrets(&self) -> Self {
         let mut out = self.clone();
         for row in out.secret_rows_mut() {

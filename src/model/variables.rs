@@ -207,17 +207,14 @@ fn scan(text: &str, out: &mut String, mut on_var: impl FnMut(&str, &mut String))
             .find("}}")
             .map(|close| (close, after[..close].trim()))
             .filter(|(_, n)| is_variable_name(n));
-        match name {
-            Some((close, name)) => {
-                on_var(name, out);
-                rest = &after[close + 2..];
-            }
-            None => {
-                // Not a variable: keep one `{` and look again from the next character, so
-                // `{{{a}}}` still finds `{{a}}`.
-                out.push('{');
-                rest = &rest[open + 1..];
-            }
+        if let Some((close, name)) = name {
+            on_var(name, out);
+            rest = &after[close + 2..];
+        } else {
+            // Not a variable: keep one `{` and look again from the next character, so
+            // `{{{a}}}` still finds `{{a}}`.
+            out.push('{');
+            rest = &rest[open + 1..];
         }
     }
     out.push_str(rest);

@@ -60,6 +60,11 @@ fn bound(backoff: &Backoff, retry: u32, extreme: Extreme) -> Option<f64> {
 }
 
 /// The extreme previous wait of a decorrelated schedule before retry n.
+#[allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    reason = "the value lies in [0, c] with c at most 24 h in ms; `as` floors it to whole ms"
+)]
 fn decorrelated_prev(backoff: &Backoff, retry: u32, extreme: Extreme) -> u64 {
     let b = backoff.base_delay_ms;
     if retry <= 1 {

@@ -38,6 +38,11 @@ pub(crate) fn ratio(p: f64) -> f64 {
 
 /// Rounds a non-negative ms value up to whole ms (fractional ms round up, DESIGN.md §3).
 /// NaN and negatives give 0; huge values saturate at `u64::MAX`.
+#[allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    reason = "the one f64 → ms conversion: NaN and negatives are 0 above, `as` saturates past u64::MAX"
+)]
 pub(crate) fn ceil_ms(x: f64) -> u64 {
     if x.is_nan() || x <= 0.0 {
         0

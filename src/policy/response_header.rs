@@ -3,7 +3,7 @@
 
 use super::draws::{Draws, Recording};
 use super::explain;
-use super::limits::{MAX_WAIT_MS, cap_ms, num, secs};
+use super::limits::{MAX_WAIT_MS, cap_ms, ceil_ms, num, secs};
 use super::retry_after::{HeaderDelay, parse_delay, reference_unix_ms};
 use super::strategies::{compute, final_clamp};
 use super::{PolicyRng, WaitContext, WaitDecision};
@@ -51,45 +51,44 @@ pub(crate) fn wait(backoff: &Backoff, ctx: &WaitContext<'_>, rng: &mut PolicyRng
     }
     let mut draws = Recording::new(rng);
     let fallback = backoff.fallback.as_deref();
-    match found {
-        Some(found) => with_header(backoff, ctx, fallback, &found, notes, draws),
-        None => {
-            let Some(fb) = fallback else {
-                let why = if notes.is_empty() {
-                    missing(backoff)
-                } else {
-                    notes.join("; ")
-                };
-                return WaitDecision::Stop {
-                    reason: format!("{why} and no fallback strategy is configured"),
-                };
+    if let Some(found) = found {
+        with_header(backoff, ctx, fallback, &found, &notes, draws)
+    } else {
+        let Some(fb) = fallback else {
+            let why = if notes.is_empty() {
+                missing(backoff)
+            } else {
+                notes.join("; ")
             };
-            let Some(computed) = compute(fb, ctx.retry, ctx.prev_wait_ms, &mut draws) else {
-                return not_computed(fb);
+            return WaitDecision::Stop {
+                reason: format!("{why} and no fallback strategy is configured"),
             };
-            if notes.is_empty() {
-                notes.push(missing(backoff));
-            }
-            let (value, clamp) = final_clamp(backoff, computed.wait_ms as f64);
-            let mut text = format!(
-                "retry {}: {} → fallback: {}",
-                ctx.retry,
-                notes.join("; "),
-                explain::body(&computed)
-            );
-            if let Some(step) = &clamp {
-                explain::step_text(&mut text, step);
-            }
-            WaitDecision::Wait(WaitExplanation {
-                retry: ctx.retry,
-                strategy: Strategy::ResponseHeader,
-                unjittered_ms: computed.unjittered,
-                draws: draws.draws,
-                capped: computed.capped || clamp.is_some_and(|s| s.cut()),
-                wait_ms: super::limits::ceil_ms(value),
-                text,
-            })
+        };
+        let Some(computed) = compute(fb, ctx.retry, ctx.prev_wait_ms, &mut draws) else {
+            return not_computed(fb);
+        };
+        if notes.is_empty() {
+            notes.push(missing(backoff));
         }
+        let (value, clamp) = final_clamp(backoff, computed.wait_ms as f64);
+        let mut text = format!(
+            "retry {}: {} → fallback: {}",
+            ctx.retry,
+            notes.join("; "),
+            explain::body(&computed)
+        );
+        if let Some(step) = &clamp {
+            explain::step_text(&mut text, step);
+        }
+        WaitDecision::Wait(WaitExplanation {
+            retry: ctx.retry,
+            strategy: Strategy::ResponseHeader,
+            unjittered_ms: computed.unjittered,
+            draws: draws.draws,
+            capped: computed.capped || clamp.is_some_and(|s| s.cut()),
+            wait_ms: super::limits::ceil_ms(value),
+            text,
+        })
     }
 }
 
@@ -118,15 +117,15 @@ fn with_header(
     ctx: &WaitContext<'_>,
     fallback: Option<&Backoff>,
     found: &Found<'_>,
-    notes: Vec<String>,
+    notes: &[String],
     mut draws: Recording<'_>,
 ) -> WaitDecision {
     let asked = found.delay.ms;
-    let c = cap_ms(backoff.max_delay_ms) as u64;
+    let c = ceil_ms(cap_ms(backoff.max_delay_ms));
     let left = ctx.time_left_ms.unwrap_or(u64::MAX);
     let limit = c.min(left);
     let mut text = format!("retry {}: ", ctx.retry);
-    for note in &notes {
+    for note in notes {
         let _ = write!(text, "{note}; ");
     }
     let _ = write!(

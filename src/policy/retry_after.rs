@@ -72,11 +72,9 @@ pub fn parse_delay(raw: &str, unit: HeaderUnit, reference_unix_ms: i64) -> Optio
         },
         HeaderUnit::Milliseconds => (decimal_scaled(value, 0)?, DelayForm::Milliseconds),
         HeaderUnit::UnixTimestamp => {
-            let at = decimal_scaled(value, 3)?;
-            (
-                since(i128::from(at), reference_unix_ms),
-                DelayForm::UnixTimestamp,
-            )
+            // Unsaturated: a timestamp past u64::MAX ms still counts from the reference.
+            let at = i128::try_from(decimal_scaled_wide(value, 3)?).unwrap_or(i128::MAX);
+            (since(at, reference_unix_ms), DelayForm::UnixTimestamp)
         }
         HeaderUnit::HttpDate => (date_delay(value, reference_unix_ms)?, DelayForm::HttpDate),
         HeaderUnit::RatelimitT => (ratelimit_t(value)?, DelayForm::RatelimitT),
@@ -113,15 +111,20 @@ fn date_delay(value: &str, reference_unix_ms: i64) -> Option<u64> {
     Some(since(i128::from(at), reference_unix_ms))
 }
 
-/// `at − reference` clamped to [0, u64::MAX].
+/// `at − reference` clamped to [0, `u64::MAX`].
 fn since(at_ms: i128, reference_unix_ms: i64) -> u64 {
-    let delta = at_ms - i128::from(reference_unix_ms);
+    let delta = at_ms.saturating_sub(i128::from(reference_unix_ms));
     u64::try_from(delta.max(0)).unwrap_or(u64::MAX)
 }
 
 /// An exact non-negative decimal (`digits[.digits]`) times `10^scale`, rounded up, saturating.
 /// Signs, exponents, empty strings and anything else give `None`.
 fn decimal_scaled(value: &str, scale: u32) -> Option<u64> {
+    decimal_scaled_wide(value, scale).map(|v| u64::try_from(v).unwrap_or(u64::MAX))
+}
+
+/// [`decimal_scaled`] saturating at `u128::MAX` instead.
+fn decimal_scaled_wide(value: &str, scale: u32) -> Option<u128> {
     let (int, frac) = match value.split_once('.') {
         Some((i, f)) => (i, Some(f)),
         None => (value, None),
@@ -144,7 +147,7 @@ fn decimal_scaled(value: &str, scale: u32) -> Option<u64> {
     if frac.iter().skip(scale as usize).any(|&c| c != b'0') {
         total = total.saturating_add(1);
     }
-    Some(u64::try_from(total).unwrap_or(u64::MAX))
+    Some(total)
 }
 
 /// The `t=` / `reset=` parameter of a `RateLimit` header value in seconds, as ms.
@@ -207,6 +210,8 @@ mod tests {
             ("784111777.25", UnixTimestamp, Some(250)),
             ("784000000", UnixTimestamp, Some(0)),
             ("soon", UnixTimestamp, None),
+            // Regression (tests/policy_props.rs): saturating the instant first lost 1 ms here.
+            ("20000000000000000", UnixTimestamp, Some(u64::MAX)),
             ("\"default\";r=0;t=7", RatelimitT, Some(7000)),
             ("limit=100, remaining=0, reset=30", RatelimitT, Some(30_000)),
             ("r=0; T=2.5", RatelimitT, Some(2500)),
@@ -236,7 +241,7 @@ mod tests {
             reason: String::new(),
             version: "HTTP/1.1".into(),
             headers: vec![("date".into(), "Sun, 06 Nov 1994 08:49:37 GMT".into())],
-            body: Default::default(),
+            body: crate::model::BodyPreview::default(),
         };
         assert_eq!(reference_unix_ms(&resp, 5), (T0, true));
         resp.headers[0].1 = "yesterday".into();

@@ -87,6 +87,11 @@ impl SampleStats {
                     return Quantiles::default();
                 }
                 values.sort_unstable();
+                #[allow(
+                    clippy::cast_possible_truncation,
+                    clippy::cast_sign_loss,
+                    reason = "q is a quantile in [0, 1], so the rank lies in [0, len]"
+                )]
                 let rank = |q: f64| {
                     let idx = (q * values.len() as f64).ceil() as usize;
                     values[idx.saturating_sub(1).min(values.len() - 1)] as f64
@@ -133,7 +138,13 @@ mod tests {
                 let v = if rng.random_bool(0.1) {
                     1234
                 } else {
-                    (10f64.powf(rng.random_range(0.0..6.8)) - 1.0) as u64
+                    #[allow(
+                        clippy::cast_possible_truncation,
+                        clippy::cast_sign_loss,
+                        reason = "in [0, 10^6.8)"
+                    )]
+                    let v = (10f64.powf(rng.random_range(0.0..6.8)) - 1.0) as u64;
+                    v
                 };
                 exact.record(v);
                 streaming.record(v);

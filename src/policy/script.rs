@@ -26,6 +26,7 @@ use super::{PolicyError, PolicyRng, WaitContext, WaitDecision};
 use crate::model::{AttemptOutcome, Backoff, Draw, HeaderUnit, Strategy, WaitExplanation};
 use rand::SeedableRng;
 use rhai::{AST, CallFnOptions, Dynamic, Engine, EvalAltResult, Map, NativeCallContext, Scope};
+use std::fmt::Write as _;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 /// Operation budget of one `get_delay` call (the pure bound on runaway scripts).
@@ -192,7 +193,7 @@ fn sandbox() -> Engine {
             )
         },
     );
-    engine.register_fn("retry_after", |_: ()| Dynamic::UNIT);
+    engine.register_fn("retry_after", |(): ()| Dynamic::UNIT);
     engine
 }
 
@@ -274,18 +275,18 @@ fn interpret(backoff: &Backoff, retry: u32, value: &Dynamic, draws: Vec<Draw>) -
     let value = ms.ceil().min(c);
     if capped {
         if backoff.max_delay_ms.is_some() {
-            text.push_str(&format!(" → cap {} = {} ms", num(c), num(c)));
+            let _ = write!(text, " → cap {} = {} ms", num(c), num(c));
         } else {
-            text.push_str(&format!(" → limit 24 h = {MAX_WAIT_MS} ms"));
+            let _ = write!(text, " → limit 24 h = {MAX_WAIT_MS} ms");
         }
     } else if ms.fract() != 0.0 {
-        text.push_str(&format!(" → {} ms", num(value)));
+        let _ = write!(text, " → {} ms", num(value));
     } else {
         text.push_str(" ms");
     }
     // The script's draws go last, so the text's last figure in ms is the wait.
     for d in &draws {
-        text.push_str(&format!(" (rand() = {:.3})", d.value));
+        let _ = write!(text, " (rand() = {:.3})", d.value);
     }
     WaitDecision::Wait(WaitExplanation {
         retry,

@@ -86,7 +86,7 @@ pub const SIMULATE_CONTROL_WAITS: u32 = 65_536;
 /// Most samples [`simulate_with`] draws between two calls of its `control` callback.
 pub const SIMULATE_CONTROL_MAX_SAMPLES: u32 = 1024;
 
-/// Samples `samples` runs of the profile's waits for retries 1..=max_retries (at most
+/// Samples `samples` runs of the profile's waits for retries `1..=max_retries` (at most
 /// [`SIMULATE_MAX_RETRIES`]), assuming every attempt fails with 503 and no delay header
 /// (`response_header` therefore shows its fallback). A sample whose custom script returns `()`
 /// stops retrying: it contributes no wait to that retry or later ones, so each retry's quantiles
@@ -185,7 +185,7 @@ pub(super) fn sample_runs(
         reason: "Service Unavailable".into(),
         version: "HTTP/1.1".into(),
         headers: Vec::new(),
-        body: Default::default(),
+        body: crate::model::BodyPreview::default(),
     });
     for done in 1..=samples {
         let mut prev = None;

@@ -15,11 +15,11 @@ fn profile(backoff: Backoff) -> RetryProfile {
         description: String::new(),
         max_retries: 3,
         success_status: crate::model::StatusSet::default_success(),
-        retry_on: Default::default(),
-        on_other_status: Default::default(),
+        retry_on: crate::model::RetryOn::default(),
+        on_other_status: crate::model::OtherStatusAction::default(),
         backoff,
         deadline_ms: None,
-        timeouts: Default::default(),
+        timeouts: crate::model::ProfileTimeouts::default(),
         seed: None,
     }
 }
@@ -33,11 +33,11 @@ fn response(status: u16, headers: &[(&str, &str)]) -> AttemptOutcome {
             .iter()
             .map(|(n, v)| (n.to_ascii_lowercase(), (*v).to_owned()))
             .collect(),
-        body: Default::default(),
+        body: crate::model::BodyPreview::default(),
     })
 }
 
-fn ctx<'a>(retry: u32, outcome: &'a AttemptOutcome) -> WaitContext<'a> {
+fn ctx(retry: u32, outcome: &AttemptOutcome) -> WaitContext<'_> {
     WaitContext {
         retry,
         outcome,
@@ -341,7 +341,7 @@ fn sampled_waits_stay_within_bounds() {
             // The upper bound is approached (sampling noise aside), so it is not loose.
             if strategy != Strategy::DecorrelatedJitter {
                 for (i, t) in top.iter().enumerate() {
-                    let retry = i as u32 + 1;
+                    let retry = u32::try_from(i).expect("few retries") + 1;
                     let lo = min_wait_bound(&bo, retry).expect("computed");
                     let hi = max_wait_bound(&bo, retry).expect("computed");
                     assert!(
@@ -668,6 +668,11 @@ fn script_happy_path_with_rand_and_context() {
     assert!((2000..=2250).contains(&e.wait_ms), "{}", e.text);
     assert_eq!(e.draws.len(), 1);
     assert_eq!(e.draws[0].name, "rand");
+    #[allow(
+        clippy::cast_possible_truncation,
+        clippy::cast_sign_loss,
+        reason = "in [2000, 2250]"
+    )]
     let expected = (2000.0 + e.draws[0].value * 250.0).ceil() as u64;
     assert_eq!(e.wait_ms, expected);
     assert!(
@@ -781,7 +786,7 @@ fn script_bad_values_are_errors_quoting_the_value() {
     }
     match run_script("fn get_delay(ctx) { ctx.nope.x }", &response(503, &[])) {
         WaitDecision::ScriptError { message } => {
-            assert!(message.starts_with("script error: "), "{message}")
+            assert!(message.starts_with("script error: "), "{message}");
         }
         other => panic!("{other:?}"),
     }
@@ -818,7 +823,7 @@ fn assert_stopped_quickly(src: &str, want: &str) {
     let took = start.elapsed();
     match decision {
         WaitDecision::ScriptError { message } => {
-            assert!(message.contains(want), "{src}: {message}")
+            assert!(message.contains(want), "{src}: {message}");
         }
         other => panic!("{src}: {other:?}"),
     }

@@ -106,7 +106,7 @@ fn stop(reason: String) -> Verdict {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Backoff, ResponseSummary, RetryOn, StatusSet, Strategy};
+    use crate::model::{Backoff, ResponseSummary, StatusSet, Strategy};
 
     fn profile() -> RetryProfile {
         RetryProfile {
@@ -116,11 +116,11 @@ mod tests {
             description: String::new(),
             max_retries: 3,
             success_status: StatusSet::default_success(),
-            retry_on: RetryOn::default(),
+            retry_on: crate::model::RetryOn::default(),
             on_other_status: OtherStatusAction::Stop,
             backoff: Backoff::new(Strategy::Fixed),
             deadline_ms: None,
-            timeouts: Default::default(),
+            timeouts: crate::model::ProfileTimeouts::default(),
             seed: None,
         }
     }
@@ -131,7 +131,7 @@ mod tests {
             reason: String::new(),
             version: "HTTP/1.1".into(),
             headers: Vec::new(),
-            body: Default::default(),
+            body: crate::model::BodyPreview::default(),
         })
     }
 

@@ -10,41 +10,73 @@ pub enum Step {
     Index(usize),
 }
 
-/// The steps of a path string like `backoff.headers[0].name` (the root has none).
+/// The steps of a path string like `backoff.headers[0].name` or `retry_on[""]` (the root has
+/// none). A key that is not a plain name is written as a JSON string in brackets (see
+/// [`render`]).
 pub fn parse(path: &str) -> Vec<Step> {
     let mut steps = Vec::new();
-    for part in path.split('.').filter(|p| !p.is_empty()) {
-        let (key, mut rest) = part.split_at(part.find('[').unwrap_or(part.len()));
-        if !key.is_empty() {
-            steps.push(Step::Key(key.to_owned()));
-        }
-        while let Some((index, after)) = rest
-            .strip_prefix('[')
-            .and_then(|r| r.split_once(']'))
-            .and_then(|(n, after)| Some((n.parse().ok()?, after)))
-        {
+    let mut rest = path;
+    while !rest.is_empty() {
+        if let Some(after) = rest.strip_prefix('.') {
+            rest = after;
+        } else if let Some(quoted) = rest.strip_prefix('[').filter(|r| r.starts_with('"')) {
+            let mut keys = serde_json::Deserializer::from_str(quoted).into_iter::<String>();
+            let Some(Ok(key)) = keys.next() else { break };
+            let after = &quoted[keys.byte_offset()..];
+            steps.push(Step::Key(key));
+            rest = after.strip_prefix(']').unwrap_or(after);
+        } else if let Some(inner) = rest.strip_prefix('[') {
+            let Some((index, after)) = inner
+                .split_once(']')
+                .and_then(|(n, after)| Some((n.parse().ok()?, after)))
+            else {
+                break;
+            };
             steps.push(Step::Index(index));
             rest = after;
+        } else {
+            let end = rest.find(['.', '[']).unwrap_or(rest.len());
+            steps.push(Step::Key(rest[..end].to_owned()));
+            rest = &rest[end..];
         }
     }
     steps
 }
 
-/// `backoff.headers[0].name`.
+/// `backoff.headers[0].name`. A key that is not a plain name (letters, digits, `_`, `-`), such
+/// as an unknown key `""` or `[tatus`, is written `[""]` / `["[tatus"]`, so that the path stays
+/// readable and unambiguous.
 pub fn render(steps: &[Step]) -> String {
     let mut out = String::new();
     for step in steps {
         match step {
-            Step::Key(key) => {
+            Step::Key(key) if is_plain(key) => {
                 if !out.is_empty() {
                     out.push('.');
                 }
                 out.push_str(key);
             }
-            Step::Index(i) => out.push_str(&format!("[{i}]")),
+            Step::Key(key) => {
+                out.push('[');
+                out.push_str(&serde_json::to_string(key).unwrap_or_default());
+                out.push(']');
+            }
+            Step::Index(i) => {
+                out.push('[');
+                out.push_str(&i.to_string());
+                out.push(']');
+            }
         }
     }
     out
+}
+
+/// A key written bare in a path.
+fn is_plain(key: &str) -> bool {
+    !key.is_empty()
+        && key
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
 }
 
 /// True when `a` and `b` are the same field or one contains the other. The document root (the
@@ -73,10 +105,18 @@ mod tests {
             "backoff.headers[0].name",
             "retry_on.status[12]",
             "a[1][2].b",
+            "[\"\"]",
+            "retry_on[\"[tatus\"]",
+            "a[\"x.y\"].b[\"\\\"]\"][0]",
         ] {
             assert_eq!(render(&parse(path)), path);
         }
         assert_eq!(parse("a[3]"), [Step::Key("a".into()), Step::Index(3)]);
+        assert_eq!(
+            parse("retry_on[\"[tatus\"]"),
+            [Step::Key("retry_on".into()), Step::Key("[tatus".into())]
+        );
+        assert_eq!(parse("[\"\"]"), [Step::Key(String::new())]);
     }
 
     #[test]

@@ -31,7 +31,7 @@ pub fn load_str(text: &str) -> Result<RetryProfile, ProfileErrors> {
         ProfileErrors::single(ProfileIssue {
             path: String::new(),
             line: Some(e.line()),
-            column: Some(e.column().max(1)),
+            column: Some(char_column(text, e.line(), e.column())),
             message: format!("invalid JSON: {}{}", bare_message(&e), bom_hint(text)),
         })
     })?;
@@ -214,8 +214,17 @@ pub fn load_file(path: &Path) -> Result<RetryProfile, ProfileErrors> {
             f.take(MAX_PROFILE_FILE_BYTES + 1).read_to_end(&mut bytes)
         })
         .map_err(|e| fail(format!("cannot read the profile file: {e}")))?;
-    let text = String::from_utf8(bytes).map_err(|e| not_utf8(e.as_bytes(), &e.utf8_error()))?;
-    load_str(&text)
+    load_bytes(&bytes)
+}
+
+/// Parses and validates a profile document given as raw bytes (a file's contents).
+///
+/// # Errors
+/// Bytes that are not UTF-8 (one issue at the first bad byte's line:column, naming a UTF-16
+/// byte-order mark when there is one), or any problem [`load_str`] reports.
+pub fn load_bytes(bytes: &[u8]) -> Result<RetryProfile, ProfileErrors> {
+    let text = std::str::from_utf8(bytes).map_err(|e| not_utf8(bytes, &e))?;
+    load_str(text)
 }
 
 /// Largest profile file read, bytes (16 MiB; real profiles are a few KiB).
@@ -240,6 +249,19 @@ fn not_utf8(bytes: &[u8], e: &std::str::Utf8Error) -> ProfileErrors {
     })
 }
 
+/// `serde_json`'s 1-based byte column on 1-based `line` as a 1-based character column (what
+/// every other position counts), pointing at the character that holds that byte.
+fn char_column(text: &str, line: usize, byte_column: usize) -> usize {
+    let Some(this) = text.split('\n').nth(line.saturating_sub(1)) else {
+        return byte_column.max(1);
+    };
+    let mut at = byte_column.saturating_sub(1).min(this.len());
+    while !this.is_char_boundary(at) {
+        at -= 1;
+    }
+    this[..at].chars().count() + 1
+}
+
 /// A hint when the text starts with a UTF-8 byte-order mark (some Windows editors add one).
 fn bom_hint(text: &str) -> &'static str {
     if text.starts_with('\u{feff}') {
@@ -249,7 +271,7 @@ fn bom_hint(text: &str) -> &'static str {
     }
 }
 
-/// serde_json's message without its trailing ` at line L column C`.
+/// `serde_json`'s message without its trailing ` at line L column C`.
 fn bare_message(e: &serde_json::Error) -> String {
     let full = e.to_string();
     let suffix = format!(" at line {} column {}", e.line(), e.column());

@@ -61,7 +61,7 @@ fn original(removed: &[(String, usize)], steps: &[Step]) -> Vec<Step> {
                         .fold(*index, |i, g| if g <= i { i + 1 } else { i }),
                 )
             }
-            key => key.clone(),
+            key @ Step::Key(_) => key.clone(),
         };
         out.push(step);
     }

@@ -77,7 +77,9 @@ fn cut_arrays(doc: &Value, limit: usize) -> Option<Value> {
         match v {
             Value::Array(items) => {
                 items.truncate(limit);
-                items.iter_mut().for_each(|i| cut(i, limit));
+                for item in items.iter_mut() {
+                    cut(item, limit);
+                }
             }
             Value::Object(map) => map.values_mut().for_each(|i| cut(i, limit)),
             _ => {}
@@ -220,7 +222,7 @@ fn names(node: &'static Value) -> Vec<String> {
     out
 }
 
-/// What `node` accepts, in words: `a whole number ≥ 0 or null`, `one of `a`, `b``.
+/// What `node` accepts, in words: ``a whole number ≥ 0 or null``, ``one of `a`, `b` ``.
 fn expected(node: &'static Value) -> String {
     let node = resolve(node);
     if Some(node) == SCHEMA.pointer("/$defs/StatusSet/items") {

@@ -306,10 +306,10 @@ fn check_script(profile: &RetryProfile, others_found: bool, issues: &mut Finding
     }
 }
 
-/// Retries the dry run of a custom script calls `get_delay` for (1..=min(max_retries, this)).
+/// Retries the dry run of a custom script calls `get_delay` for (`1..=min(max_retries, this)`).
 pub const DRY_RUN_RETRIES: u32 = 3;
 
-/// Runs a compiled custom script for retries 1..=min(max_retries, [`DRY_RUN_RETRIES`]) on three
+/// Runs a compiled custom script for retries 1 to min(`max_retries`, [`DRY_RUN_RETRIES`]) on three
 /// paths: a 503 outcome without headers (one [`simulate`] sample, seed = the profile's or 0), a
 /// 429 carrying `Retry-After: 1` (the throttling branch scripts most often have), and a
 /// connection error (`ctx.status` is `()`, `ctx.error` is `"connect"`: the branch most often

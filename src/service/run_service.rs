@@ -100,7 +100,7 @@ impl EngineService {
         std::thread::Builder::new()
             .name("retryscope-engine".into())
             .spawn(move || {
-                runtime.block_on(command_loop(command_rx, event_tx, waker, loop_state))
+                runtime.block_on(command_loop(command_rx, event_tx, waker, loop_state));
             })?;
         Ok(Self {
             commands,

@@ -133,7 +133,7 @@ impl EnvironmentStore {
             }
         }
         let mut clean = env.without_secret_values();
-        clean.format = ENVIRONMENT_FORMAT.to_owned();
+        ENVIRONMENT_FORMAT.clone_into(&mut clean.format);
         name.clone_into(&mut clean.name);
         let path = old
             .as_ref()

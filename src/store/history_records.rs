@@ -40,7 +40,7 @@ impl RecordedOutcome {
         Self::Interrupted,
     ];
 
-    /// The snake_case id stored and printed (`gave_up`).
+    /// The `snake_case` id stored and printed (`gave_up`).
     pub fn id(self) -> &'static str {
         match self {
             Self::Succeeded => "succeeded",

@@ -100,7 +100,7 @@ impl RequestLibrary {
     pub fn save(&self, request: &SavedRequest) -> Result<PathBuf, StoreError> {
         check_id(&request.id)?;
         let mut clean = request.clone();
-        clean.format = SAVED_REQUEST_FORMAT.to_owned();
+        SAVED_REQUEST_FORMAT.clone_into(&mut clean.format);
         clean.request = request.request.without_secrets();
         let mut text = serde_json::to_string_pretty(&clean).map_err(|e| {
             StoreError::Invalid(format!("cannot encode request \"{}\": {e}", request.name))

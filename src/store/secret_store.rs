@@ -169,23 +169,23 @@ pub struct OpenedSecretStore {
 /// `RETRYSCOPE_KEYRING=memory` the OS keyring is never contacted.
 pub fn open_secret_store() -> OpenedSecretStore {
     if std::env::var(KEYRING_ENV).is_ok_and(|v| v.eq_ignore_ascii_case("memory")) {
-        return memory_fallback(format!("{KEYRING_ENV}=memory"));
+        return memory_fallback(&format!("{KEYRING_ENV}=memory"));
     }
     match KeyringSecretStore::open() {
         Ok(store) => OpenedSecretStore {
             store: Arc::new(store),
             fallback_reason: None,
         },
-        Err(e) => memory_fallback(e.message),
+        Err(e) => memory_fallback(&e.message),
     }
 }
 
 /// An in-memory store with `reason` as its fallback reason (tests, smoke runs).
 pub fn memory_secret_store(reason: &str) -> OpenedSecretStore {
-    memory_fallback(reason.to_owned())
+    memory_fallback(reason)
 }
 
-fn memory_fallback(reason: String) -> OpenedSecretStore {
+fn memory_fallback(reason: &str) -> OpenedSecretStore {
     OpenedSecretStore {
         store: Arc::new(MemorySecretStore::new()),
         fallback_reason: Some(format!(

@@ -125,7 +125,7 @@ impl Composer {
             .id_salt("auth_section")
             .default_open(false)
             .show(ui, |ui| {
-                changed |= super::auth_editor::auth_editor(ui, &mut self.draft.auth)
+                changed |= super::auth_editor::auth_editor(ui, &mut self.draft.auth);
             });
         egui::CollapsingHeader::new("Body")
             .id_salt("body_section")
@@ -177,7 +177,7 @@ impl Composer {
                 .show_ui(ui, |ui| {
                     for m in COMMON_METHODS {
                         if ui.selectable_label(self.draft.method == m, m).clicked() {
-                            self.draft.method = m.to_owned();
+                            m.clone_into(&mut self.draft.method);
                             *changed = true;
                         }
                     }

@@ -239,15 +239,14 @@ impl ScriptedDialogs {
 impl FileDialogs for ScriptedDialogs {
     fn request(&mut self, purpose: DialogPurpose) {
         self.requests.push(purpose.clone());
-        let reply = match &self.unavailable {
-            Some(reason) => DialogReply::Unavailable {
+        let reply = if let Some(reason) = &self.unavailable {
+            DialogReply::Unavailable {
                 purpose,
                 reason: reason.clone(),
-            },
-            None => {
-                let path = self.answers.pop_front().flatten();
-                DialogReply::Answered(DialogAnswer { purpose, path })
             }
+        } else {
+            let path = self.answers.pop_front().flatten();
+            DialogReply::Answered(DialogAnswer { purpose, path })
         };
         self.ready.push_back(reply);
     }

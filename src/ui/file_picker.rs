@@ -52,6 +52,9 @@ pub struct Entry {
 pub type Listing = Result<Vec<Entry>, String>;
 
 /// Lists `dir` (the worker's job; blocking I/O). Unreadable entries are skipped.
+///
+/// # Errors
+/// Why the folder could not be read (`no such folder: /x`).
 pub fn list_dir(dir: &Path) -> Listing {
     let read = std::fs::read_dir(dir).map_err(|e| {
         let what = match e.kind() {

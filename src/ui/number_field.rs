@@ -38,18 +38,21 @@ impl<'a> NumberSpec<'a> {
     }
 
     /// Sets the unit shown after the field.
+    #[must_use]
     pub fn unit(mut self, unit: &'a str) -> Self {
         self.unit = unit;
         self
     }
 
     /// Sets the tooltip.
+    #[must_use]
     pub fn tooltip(mut self, tooltip: &'a str) -> Self {
         self.tooltip = tooltip;
         self
     }
 
     /// Refuses values above `max` in the field itself.
+    #[must_use]
     pub fn max(mut self, max: f64) -> Self {
         self.max = Some(max);
         self
@@ -174,25 +177,22 @@ pub fn optional_number_field<T: FieldNumber>(
                     *value = on.then_some(value.unwrap_or(default));
                     changed = true;
                 }
-                match value.as_mut() {
-                    Some(v) => {
-                        let value_label = format!("{} value", spec.label);
-                        let (c, error) = number_input(
-                            ui,
-                            NumberSpec {
-                                label: &value_label,
-                                ..spec
-                            },
-                            None,
-                            v,
-                        );
-                        changed |= c;
-                        error
-                    }
-                    None => {
-                        ui.weak("not set");
-                        None
-                    }
+                if let Some(v) = value.as_mut() {
+                    let value_label = format!("{} value", spec.label);
+                    let (c, error) = number_input(
+                        ui,
+                        NumberSpec {
+                            label: &value_label,
+                            ..spec
+                        },
+                        None,
+                        v,
+                    );
+                    changed |= c;
+                    error
+                } else {
+                    ui.weak("not set");
+                    None
                 }
             })
             .inner;

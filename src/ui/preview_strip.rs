@@ -283,6 +283,7 @@ pub fn row_label(s: &RetryStats, worst: f64) -> String {
 
 fn paint_band(ui: &Ui, rect: Rect, s: &RetryStats, scale: f64) {
     let painter = ui.painter_at(rect);
+    #[allow(clippy::cast_possible_truncation, reason = "a fraction in [0, 1]")]
     let x = |v: f64| rect.left() + rect.width() * ((v / scale).clamp(0.0, 1.0) as f32);
     painter.rect_filled(rect, 2.0, ui.visuals().extreme_bg_color);
     let band = Rect::from_x_y_ranges(

@@ -69,6 +69,7 @@ impl CurrentProfile {
     }
 
     /// An editable unsaved copy named "… (copy)".
+    #[must_use]
     pub fn duplicate(&self) -> Self {
         let mut profile = self.profile.clone();
         profile.name = format!("{} (copy)", profile.name);

@@ -53,7 +53,7 @@ impl SmokeRun {
         }
         let elapsed = started.elapsed();
         if elapsed < self.exit_after {
-            ctx.request_repaint_after(self.exit_after - elapsed);
+            ctx.request_repaint_after(self.exit_after.saturating_sub(elapsed));
             return;
         }
         // Attempt 1 in the detail pane, so the picture shows its phase waterfall too.
@@ -84,7 +84,7 @@ impl SmokeRun {
                 ctx.request_repaint_after(Duration::from_millis(50));
             }
             Some(at) => {
-                let done = self.result.lock().map(|r| r.is_some()).unwrap_or(true);
+                let done = self.result.lock().map_or(true, |r| r.is_some());
                 if done {
                     self.close(ctx);
                 } else if at.elapsed() > Duration::from_millis(SCREENSHOT_TIMEOUT_MS) {
@@ -109,7 +109,11 @@ impl SmokeRun {
 
 fn save_png(path: &std::path::Path, image: &egui::ColorImage) -> Result<(), String> {
     let [w, h] = image.size;
-    let bytes: Vec<u8> = image.pixels.iter().flat_map(|c| c.to_array()).collect();
+    let bytes: Vec<u8> = image
+        .pixels
+        .iter()
+        .flat_map(egui::Color32::to_array)
+        .collect();
     let width = u32::try_from(w).map_err(|_| format!("screenshot too wide: {w} px"))?;
     let height = u32::try_from(h).map_err(|_| format!("screenshot too tall: {h} px"))?;
     let buffer = image::RgbaImage::from_raw(width, height, bytes)

@@ -1,6 +1,7 @@
 //! URL validation as the user types: absolute `http`/`https` URLs only.
 
 use super::request_draft::UUID_PLACEHOLDER;
+use crate::model::url_rule::{UrlProblem, parse_http_url};
 
 /// Why `text` is not a URL the engine can send, or `None` when it is fine.
 /// [`UUID_PLACEHOLDER`] counts as a valid value; a URL holding other `{{variables}}` is not
@@ -17,7 +18,6 @@ pub fn url_problem(text: &str) -> Option<String> {
         return None;
     }
     // The engine's own rule, so what the composer accepts is what Send sends.
-    use crate::model::url_rule::{UrlProblem, parse_http_url};
     match parse_http_url(&filled) {
         Ok(_) => None,
         Err(

@@ -1163,15 +1163,12 @@ impl WorkbenchState {
             self.pending_switch = Some(switch);
             return;
         }
-        match self.current.path().map(Path::to_path_buf) {
-            Some(path) => {
-                self.save_to(path);
-                self.after_prompt_save(switch);
-            }
-            None => {
-                self.switch_after_save = Some(switch);
-                self.save_as();
-            }
+        if let Some(path) = self.current.path().map(Path::to_path_buf) {
+            self.save_to(path);
+            self.after_prompt_save(switch);
+        } else {
+            self.switch_after_save = Some(switch);
+            self.save_as();
         }
     }
 

@@ -12,7 +12,10 @@ use tokio::sync::mpsc;
 /// A profile from JSON fields (format and name added).
 pub fn profile(fields: serde_json::Value) -> RetryProfile {
     let mut doc = serde_json::json!({ "format": "retryscope-profile/1", "name": "test" });
-    for (k, v) in fields.as_object().expect("object").clone() {
+    let serde_json::Value::Object(fields) = fields else {
+        panic!("profile fields are an object")
+    };
+    for (k, v) in fields {
         doc[k] = v;
     }
     serde_json::from_value(doc).expect("valid test profile")

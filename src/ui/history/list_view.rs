@@ -160,7 +160,7 @@ fn actions_ui(panel: &mut HistoryPanel, ui: &mut egui::Ui) {
             .on_hover_text("delete the selected run from the history")
             .clicked()
         {
-            panel.confirm_delete = selected.clone();
+            panel.confirm_delete.clone_from(&selected);
         }
     });
     if let Some(id) = panel.confirm_delete.clone() {

@@ -100,8 +100,8 @@ impl HistoryPanel {
     /// A panel with these retention settings and filters (no history attached yet).
     pub fn with_prefs(retention: RetentionPrefs, filters: HistoryFilters) -> Self {
         Self {
-            retention,
             filters,
+            retention,
             ..Self::default()
         }
     }

@@ -69,7 +69,7 @@ pub fn body_notices(preview: &BodyPreview, render: &BodyRender) -> Vec<String> {
 }
 
 /// Re-indents valid JSON text by two spaces, keeping keys in their original order and every
-/// token byte for byte (serde_json's `Value` would sort object keys).
+/// token byte for byte (`serde_json`'s `Value` would sort object keys).
 pub fn pretty_json(json: &str) -> String {
     let mut out = String::with_capacity(json.len() + json.len() / 4);
     let mut depth = 0usize;

@@ -39,6 +39,11 @@ pub fn class_text_color(class: AttemptClass, dark_mode: bool) -> Color32 {
     if dark_mode {
         return c;
     }
+    #[allow(
+        clippy::cast_possible_truncation,
+        clippy::cast_sign_loss,
+        reason = "0.65 × a u8 is in [0, 166]"
+    )]
     let darken = |v: u8| (f32::from(v) * 0.65).round() as u8;
     Color32::from_rgb(darken(c.r()), darken(c.g()), darken(c.b()))
 }

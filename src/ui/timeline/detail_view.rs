@@ -253,12 +253,11 @@ fn header_row(
 /// The body as the pane shows it: pretty JSON, text, or the hex dump (empty for no body).
 fn body_text(resp: &ResponseSummary, cache: Option<&BodyCache>) -> String {
     let computed;
-    let render = match cache {
-        Some(c) => &c.render,
-        None => {
-            computed = BodyRender::from_preview(&resp.body);
-            &computed
-        }
+    let render = if let Some(c) = cache {
+        &c.render
+    } else {
+        computed = BodyRender::from_preview(&resp.body);
+        &computed
     };
     match render {
         BodyRender::Empty => String::new(),

@@ -49,8 +49,13 @@ impl EventScript {
     }
 
     /// Starts the next attempt now (`AttemptStarted`), leaving it in flight.
+    #[must_use]
     pub fn start_attempt(mut self) -> Self {
         self.attempts += 1;
+        #[allow(
+            clippy::cast_possible_truncation,
+            reason = "a scripted clock in ms, far below 2^53 µs"
+        )]
         let started_at =
             self.started_at + ChronoDuration::microseconds((self.clock_ms * 1000.0) as i64);
         self.push(RunEvent::AttemptStarted {
@@ -65,6 +70,7 @@ impl EventScript {
     }
 
     /// Finishes the attempt in flight after `duration_ms` (`AttemptFinished`).
+    #[must_use]
     pub fn finish_attempt(
         mut self,
         outcome: AttemptOutcome,
@@ -90,6 +96,7 @@ impl EventScript {
 
     /// Finishes the attempt in flight with measured `timings` (phases and all); it lasts
     /// `timings.total_ms`.
+    #[must_use]
     pub fn finish_attempt_timed(
         mut self,
         outcome: AttemptOutcome,
@@ -109,12 +116,14 @@ impl EventScript {
     }
 
     /// A whole attempt: started now, finished after `duration_ms`.
+    #[must_use]
     pub fn attempt(self, outcome: AttemptOutcome, verdict: Verdict, duration_ms: f64) -> Self {
         self.start_attempt()
             .finish_attempt(outcome, verdict, duration_ms)
     }
 
     /// Schedules wait n (n = attempts so far) of `planned_ms` (`WaitScheduled`), leaving it running.
+    #[must_use]
     pub fn schedule_wait(mut self, planned_ms: u64) -> Self {
         let retry = self.attempts;
         self.push(RunEvent::WaitScheduled {
@@ -128,6 +137,7 @@ impl EventScript {
     }
 
     /// Ends the running wait after `actual_ms` (`WaitFinished`); `skipped` for "Retry now".
+    #[must_use]
     pub fn end_wait(mut self, planned_ms: u64, actual_ms: f64, skipped: bool) -> Self {
         self.clock_ms += actual_ms;
         self.push(RunEvent::WaitFinished {
@@ -141,18 +151,21 @@ impl EventScript {
     }
 
     /// A whole wait: scheduled for `planned_ms`, measured at `actual_ms`.
+    #[must_use]
     pub fn wait(self, planned_ms: u64, actual_ms: f64) -> Self {
         self.schedule_wait(planned_ms)
             .end_wait(planned_ms, actual_ms, false)
     }
 
     /// Lets `ms` pass with no event (e.g. before a cancel arrives).
+    #[must_use]
     pub fn idle(mut self, ms: f64) -> Self {
         self.clock_ms += ms;
         self
     }
 
     /// Ends the run now (`RunFinished`) with the engine's lowercase `message`.
+    #[must_use]
     pub fn finish(mut self, kind: OutcomeKind, message: &str, last_status: Option<u16>) -> Self {
         self.push(RunEvent::RunFinished {
             run_id: self.run_id,

@@ -92,11 +92,9 @@ fn visible_rows(rows: &[AttemptRow], visible: Option<(f64, f64)>, now_ms: f64) -
     };
     let row_end = |r: &AttemptRow| {
         let attempt_end = r.end_offset_ms().unwrap_or(now_ms);
-        let wait_end = r
-            .wait
-            .as_ref()
-            .map(|w| w.offset_ms + w.actual_ms.unwrap_or(w.planned_ms as f64))
-            .unwrap_or(attempt_end);
+        let wait_end = r.wait.as_ref().map_or(attempt_end, |w| {
+            w.offset_ms + w.actual_ms.unwrap_or(w.planned_ms as f64)
+        });
         attempt_end.max(wait_end)
     };
     let first = rows.partition_point(|r| row_end(r) < lo);

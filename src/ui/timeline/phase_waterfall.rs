@@ -158,6 +158,7 @@ fn bar_cell(ui: &mut egui::Ui, track: f32, from: f64, to: f64, span: &crate::mod
     let visuals = ui.visuals();
     let painter = ui.painter_at(rect);
     painter.rect_filled(rect, 2.0, visuals.faint_bg_color);
+    #[allow(clippy::cast_possible_truncation, reason = "a fraction in [0, 1]")]
     let x = |f: f64| rect.left() + (f.clamp(0.0, 1.0) as f32) * rect.width();
     let mut left = x(from);
     let mut right = x(to);

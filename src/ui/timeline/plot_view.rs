@@ -1,4 +1,4 @@
-//! The Gantt-style plot (egui_plot): attempts as bars coloured by outcome on the "attempts"
+//! The Gantt-style plot (`egui_plot)`: attempts as bars coloured by outcome on the "attempts"
 //! lane, waits as hatched grey bars labelled with their ms on the "waits" lane (the running
 //! wait at its planned length with a countdown), and a "now" line while the run is live.
 //! X zooms and pans; only spans in view are submitted, merged below a pixel, and labels are
@@ -403,7 +403,7 @@ fn add_labels(
                     ),
                     (None, _) => format_ms(wait.planned_ms as f64),
                 };
-                let mid = (span.start_ms + span.end_ms) / 2.0;
+                let mid = f64::midpoint(span.start_ms, span.end_ms);
                 plot_ui
                     .text(Text::new("", PlotPoint::new(mid, WAIT_LANE - 0.38), text).color(WAIT));
                 labels += 1;

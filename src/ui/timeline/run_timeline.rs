@@ -324,17 +324,14 @@ impl Timeline {
         if let Some(f) = &self.finished {
             return f.elapsed_ms;
         }
-        self.attempts
-            .last()
-            .map(|r| {
-                let attempt_end = r.end_offset_ms().unwrap_or(r.offset_ms);
-                match &r.wait {
-                    Some(w) => w.offset_ms + w.actual_ms.unwrap_or(0.0),
-                    None => attempt_end,
-                }
-                .max(attempt_end)
-            })
-            .unwrap_or(0.0)
+        self.attempts.last().map_or(0.0, |r| {
+            let attempt_end = r.end_offset_ms().unwrap_or(r.offset_ms);
+            match &r.wait {
+                Some(w) => w.offset_ms + w.actual_ms.unwrap_or(0.0),
+                None => attempt_end,
+            }
+            .max(attempt_end)
+        })
     }
 }
 

@@ -5,6 +5,10 @@ use chrono::{DateTime, FixedOffset};
 /// Whole ms from 1 ms up, rounded half away from zero (`1003 ms`); below 1 ms two decimals
 /// (`0.42 ms`), so a fast loopback attempt does not read `0 ms`; below 0.005 ms `< 0.01 ms`,
 /// and exactly zero `0 ms`.
+#[allow(
+    clippy::cast_possible_truncation,
+    reason = "`as` saturates; shown durations are far below i64::MAX ms"
+)]
 pub fn format_ms(ms: f64) -> String {
     if ms == 0.0 {
         return "0 ms".to_owned();

@@ -114,18 +114,20 @@ pub fn export(p: &RetryProfile) -> ExportedPolicy {
             "no max delay: Envoy's default max_interval is 10 × base_interval",
         ),
     }
-    if p.backoff.strategy == Strategy::ResponseHeader {
+    let readable: Vec<(&str, &str)> = p
+        .backoff
+        .headers
+        .iter()
+        .filter_map(|h| match h.unit {
+            HeaderUnit::Seconds => Some((h.name.as_str(), "SECONDS")),
+            HeaderUnit::UnixTimestamp => Some((h.name.as_str(), "UNIX_TIMESTAMP")),
+            _ => None,
+        })
+        .collect();
+    if p.backoff.strategy == Strategy::ResponseHeader && !readable.is_empty() {
         y.push_str("  rate_limited_retry_back_off:\n    reset_headers:\n");
-        for h in &p.backoff.headers {
-            let format = match h.unit {
-                HeaderUnit::Seconds => "SECONDS",
-                HeaderUnit::UnixTimestamp => "UNIX_TIMESTAMP",
-                _ => continue,
-            };
-            y.push_str(&format!(
-                "      - name: {}\n        format: {format}\n",
-                h.name
-            ));
+        for (name, format) in readable {
+            y.push_str(&format!("      - name: {name}\n        format: {format}\n"));
         }
         if let Some(c) = p.backoff.max_delay_ms {
             y.push_str(&format!("    max_interval: {}\n", format_proto(c.max(1))));

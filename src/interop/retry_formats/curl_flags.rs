@@ -28,7 +28,7 @@ pub fn export(p: &RetryProfile) -> ExportedPolicy {
     } else if b.strategy == Strategy::Fixed && b.base_delay_ms >= 1000 {
         let secs = b.base_delay_ms.div_ceil(1000);
         flags.push(format!("--retry-delay {secs}"));
-        if b.base_delay_ms % 1000 != 0 {
+        if !b.base_delay_ms.is_multiple_of(1000) {
             gaps.push(format!(
                 "--retry-delay takes whole seconds: {} ms rounded up to {secs} s",
                 b.base_delay_ms

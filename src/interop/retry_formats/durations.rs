@@ -109,7 +109,7 @@ pub fn parse_go(text: &str) -> Result<u64, String> {
 
 /// `500` → `"500ms"`, `5000` → `"5s"`, `90000` → `"90s"`.
 pub fn format_go(ms: u64) -> String {
-    if ms % 1000 == 0 {
+    if ms.is_multiple_of(1000) {
         format!("{}s", ms / 1000)
     } else {
         format!("{ms}ms")

@@ -311,7 +311,7 @@ fn retry_after(d: &mut Draft, v: &Node, path: &str, _: &mut Findings) -> Result<
 }
 
 /// Finds the retry options: the root, a `Retry` member, or one section level down (twice).
-fn locate<'a>(node: &'a Node, path: String, depth: u8) -> Option<(&'a Node, String, bool)> {
+fn locate(node: &Node, path: String, depth: u8) -> Option<(&Node, String, bool)> {
     let entries = match node {
         Node::Map(e) => e,
         _ => return None,

@@ -11,6 +11,7 @@ use demo_support::Demo;
 use retryscope::interop::retry_formats::{RetryFormat, export};
 use retryscope::model::{Backoff, RetryProfile, StatusRange, StatusSet, Strategy};
 use retryscope::policy::{max_wait_bound, min_wait_bound};
+use std::io::Write;
 use std::process::Command;
 
 /// Scheduling slack above a predicted maximum on a loaded 2-core machine, ms.
@@ -32,7 +33,9 @@ fn tool_available(program: &str, args: &[&str]) -> bool {
             "`{program} {}` failed, and CI must run this test: install it (see .ci/run)",
             args.join(" ")
         );
-        eprintln!(
+        // Straight to stderr (not eprintln!, which the test harness captures): a skip is seen.
+        let _ = writeln!(
+            std::io::stderr(),
             "skipped: `{program} {}` is not available here (CI installs it; \
              RETRYSCOPE_REQUIRE_TOOLS=1 turns this skip into a failure)",
             args.join(" ")

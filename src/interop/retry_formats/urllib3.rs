@@ -71,7 +71,8 @@ pub fn export(p: &RetryProfile) -> ExportedPolicy {
             other.id()
         )),
     }
-    if b.strategy != Strategy::Fixed {
+    // urllib3 never waits before retry 1, whatever its settings.
+    if b.base_delay_ms > 0 || b.jitter_window_ms > 0 {
         gaps.push(format!(
             "wait before retry 1: urllib3 retries at once (0 s), the profile waits about {} ms",
             b.base_delay_ms

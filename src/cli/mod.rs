@@ -17,6 +17,7 @@ pub mod log_args;
 pub mod mask;
 pub mod out;
 pub mod profile_cmd;
+pub mod profile_interop;
 pub mod profile_source;
 pub mod request_args;
 pub mod run;

@@ -1,7 +1,10 @@
-//! `retryscope profile …`: validate files, print the schema, list and show built-ins.
+//! `retryscope profile …`: validate files, print the schema, list and show built-ins, export to
+//! and import from other tools' retry settings.
 
 use super::exit::{self, CliError};
+use super::profile_interop;
 use super::profile_source::issue_lines;
+use crate::interop::retry_formats::RetryFormat;
 use crate::profile;
 use clap::{Args, Subcommand};
 use std::path::PathBuf;
@@ -13,7 +16,10 @@ Examples:
   retryscope profile validate my-profile.json other.json
   retryscope profile schema > retry-profile.schema.json
   retryscope profile builtins
-  retryscope profile show azure-sdk > my-azure.json")]
+  retryscope profile show azure-sdk > my-azure.json
+  retryscope profile export --to urllib3 --builtin aws-standard
+  retryscope profile export --to grpc my-profile.json -o service-config.json
+  retryscope profile import --from envoy route.yaml -o my-envoy.json")]
 pub struct ProfileArgs {
     /// What to do.
     #[command(subcommand)]
@@ -38,6 +44,43 @@ pub enum ProfileAction {
     Show {
         /// Built-in name (see `retryscope profile builtins`).
         name: String,
+    },
+    /// Write a profile as another tool's retry settings (the nearest equivalent), with what
+    /// the target cannot express: in the output's comments, or on stderr for gRPC JSON and
+    /// with -o.
+    Export {
+        /// Target format: curl, urllib3, tenacity, polly, grpc, envoy, dapr, aws-config.
+        #[arg(long = "to", value_name = "FORMAT", value_parser = profile_interop::parse_format)]
+        to: RetryFormat,
+        /// Profile file (JSON).
+        #[arg(
+            value_name = "FILE",
+            required_unless_present = "builtin",
+            conflicts_with = "builtin"
+        )]
+        file: Option<PathBuf>,
+        /// A built-in profile instead of a file (see `retryscope profile builtins`).
+        #[arg(long, value_name = "NAME")]
+        builtin: Option<String>,
+        /// Write to this file (atomically) instead of stdout.
+        #[arg(short = 'o', long = "output", value_name = "OUT")]
+        output: Option<PathBuf>,
+    },
+    /// Read another tool's retry settings into a profile (JSON on stdout, or -o); every
+    /// setting that did not map is listed on stderr with its path.
+    Import {
+        /// Source format: polly, grpc, envoy, dapr, aws-config.
+        #[arg(long = "from", value_name = "FORMAT", value_parser = profile_interop::parse_format)]
+        from: RetryFormat,
+        /// The file to read.
+        #[arg(value_name = "FILE")]
+        file: PathBuf,
+        /// Profile name (default: the file name without its extension).
+        #[arg(long, value_name = "NAME")]
+        name: Option<String>,
+        /// Save the profile to this file (atomically) instead of printing it.
+        #[arg(short = 'o', long = "output", value_name = "OUT")]
+        output: Option<PathBuf>,
     },
 }
 
@@ -67,6 +110,18 @@ pub fn execute(args: &ProfileArgs) -> Result<u8, CliError> {
             crate::cli_out!("{}", profile::to_json_pretty(&p));
             Ok(exit::SUCCESS)
         }
+        ProfileAction::Export {
+            to,
+            file,
+            builtin,
+            output,
+        } => profile_interop::export(*to, file.as_deref(), builtin.as_deref(), output.as_deref()),
+        ProfileAction::Import {
+            from,
+            file,
+            name,
+            output,
+        } => profile_interop::import(*from, file, name.as_deref(), output.as_deref()),
     }
 }
 

@@ -1,5 +1,5 @@
-//! Formats in and out (DESIGN.md §6): curl commands and HAR 1.2 files, pure text ↔ model, and
-//! the timeline plot as PNG bytes.
+//! Formats in and out (DESIGN.md §6): curl commands and HAR 1.2 files, other tools' retry
+//! settings ([`retry_formats`]), pure text ↔ model, and the timeline plot as PNG bytes.
 //!
 //! Nothing here touches the network or the file system: a `-d @file` becomes a body file
 //! path, never its bytes. Every writer masks secrets ([`secret_rule`]) unless the caller asks
@@ -16,6 +16,7 @@ mod har_export;
 mod har_import;
 mod har_timings;
 mod plot_png;
+pub mod retry_formats;
 pub mod secret_rule;
 
 pub use attempts_csv::{CSV_COLUMNS, attempts_csv};

@@ -37,6 +37,13 @@ pub enum DialogPurpose {
         /// Suggested file name, e.g. `retryscope-run-3.png`.
         suggested_name: String,
     },
+    /// Save the profile as another tool's retry settings ("Export as…"), suggesting this name.
+    ExportRetrySettings {
+        /// Suggested file name, e.g. `my-api.grpc.json`.
+        suggested_name: String,
+    },
+    /// Pick another tool's retry settings to import ("Import from…") in this format.
+    ImportRetrySettings(crate::interop::retry_formats::RetryFormat),
 }
 
 /// The answer of one picker: `None` when the user cancelled.
@@ -174,6 +181,24 @@ impl FileDialogs for RfdDialogs {
                         .add_filter("PNG image", &["png"])
                         .set_file_name(suggested_name.clone())
                         .save_file()
+                        .await
+                }
+                DialogPurpose::ExportRetrySettings { suggested_name } => {
+                    dialog
+                        .set_title("Export retry settings")
+                        .set_file_name(suggested_name.clone())
+                        .save_file()
+                        .await
+                }
+                DialogPurpose::ImportRetrySettings(format) => {
+                    dialog
+                        .set_title(format!("Import {}", format.label()))
+                        .add_filter(
+                            format.label(),
+                            &[format.extension(), "json", "yaml", "yml", "ini", "config"],
+                        )
+                        .add_filter("All files", &["*"])
+                        .pick_file()
                         .await
                 }
                 DialogPurpose::HarFile => {
@@ -373,10 +398,13 @@ impl FileDialogHost {
                 },
                 self.start_dir.clone().or(home),
             ),
-            DialogPurpose::BodyFile | DialogPurpose::HarFile => {
+            DialogPurpose::BodyFile
+            | DialogPurpose::HarFile
+            | DialogPurpose::ImportRetrySettings(_) => {
                 (PickerMode::Open { json_only: false }, home)
             }
-            DialogPurpose::ExportPng { suggested_name } => (
+            DialogPurpose::ExportPng { suggested_name }
+            | DialogPurpose::ExportRetrySettings { suggested_name } => (
                 PickerMode::Save {
                     suggested_name: suggested_name.clone(),
                 },
@@ -392,7 +420,11 @@ impl FileDialogHost {
 fn is_profile(purpose: &DialogPurpose) -> bool {
     !matches!(
         purpose,
-        DialogPurpose::BodyFile | DialogPurpose::HarFile | DialogPurpose::ExportPng { .. }
+        DialogPurpose::BodyFile
+            | DialogPurpose::HarFile
+            | DialogPurpose::ExportPng { .. }
+            | DialogPurpose::ExportRetrySettings { .. }
+            | DialogPurpose::ImportRetrySettings(_)
     )
 }
 

@@ -686,6 +686,8 @@ fn title(purpose: &DialogPurpose) -> &'static str {
         DialogPurpose::BodyFile => "Body file",
         DialogPurpose::HarFile => "Import HAR",
         DialogPurpose::ExportPng { .. } => "Export PNG",
+        DialogPurpose::ExportRetrySettings { .. } => "Export retry settings",
+        DialogPurpose::ImportRetrySettings(_) => "Import retry settings",
     }
 }
 

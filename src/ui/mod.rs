@@ -36,6 +36,8 @@ pub mod profile_library;
 pub mod profile_problems;
 pub mod request_draft;
 pub mod request_library_panel;
+pub mod retry_export_modal;
+pub mod retry_import_modal;
 pub mod script_editor;
 pub mod shortcuts;
 pub mod smoke_run;

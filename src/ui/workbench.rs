@@ -2,6 +2,7 @@
 //! (right), the live timeline (centre). No `eframe::Frame` here, so `egui_kittest` drives it.
 
 mod history_actions;
+mod retry_settings;
 
 pub use history_actions::{PAST_RUN_IDS, masked_field};
 
@@ -73,10 +74,12 @@ pub struct WorkbenchSetup {
 }
 
 /// Something that replaces the current profile (asks first when it has unsaved edits).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 enum Switch {
     To(ProfileSource),
     LoadFile(PathBuf),
+    /// A profile imported from another tool's settings ("Import from…"), unsaved.
+    Imported(Box<crate::model::RetryProfile>),
 }
 
 impl Switch {
@@ -85,6 +88,7 @@ impl Switch {
             Switch::To(ProfileSource::Builtin(id)) => format!("The built-in {id}"),
             Switch::To(ProfileSource::File(p)) | Switch::LoadFile(p) => format!("{}", p.display()),
             Switch::To(ProfileSource::Unsaved) => "Another profile".into(),
+            Switch::Imported(p) => format!("The imported profile \"{}\"", p.name),
         }
     }
 }
@@ -135,6 +139,10 @@ pub struct WorkbenchState {
     past_runs: crate::model::RunId,
     /// "Export PNG…" of a run: waiting for a file name, then drawn and written off the frame.
     png_export: super::png_export::PngExport,
+    /// "Export as…": the profile as another tool's retry settings.
+    retry_export: super::retry_export_modal::RetryExporter,
+    /// "Import from…": another tool's retry settings into a profile.
+    retry_import: super::retry_import_modal::RetryImporter,
 }
 
 /// A request ready to start: resolved spec, the secret values it was built from, tab title.
@@ -227,6 +235,8 @@ impl WorkbenchState {
             ),
             past_runs: 0,
             png_export: super::png_export::PngExport::default(),
+            retry_export: super::retry_export_modal::RetryExporter::default(),
+            retry_import: super::retry_import_modal::RetryImporter::default(),
         }
     }
 
@@ -525,6 +535,7 @@ impl WorkbenchState {
             };
             self.send_command(command);
         }
+        self.retry_settings_modals(ui);
         self.confirm_prompt(ui);
         self.dialogs.ui(ui, &self.opened);
         if let Some(status) = self.environments.window_ui(ui.ctx()) {
@@ -854,6 +865,9 @@ impl WorkbenchState {
             if let DialogPurpose::ExportPng { .. } = answer.purpose {
                 self.png_export.take_pending();
             }
+            if let DialogPurpose::ExportRetrySettings { .. } = answer.purpose {
+                self.retry_export.take_pending();
+            }
             // The prompt's Save As… was cancelled: the prompt comes back.
             if let DialogPurpose::SaveProfileAs { .. } = answer.purpose
                 && let Some(switch) = self.switch_after_save.take()
@@ -883,6 +897,9 @@ impl WorkbenchState {
                 if let Err(problem) = self.composer.har_import.open_file(&path) {
                     self.status = Some((true, problem));
                 }
+            }
+            DialogPurpose::ExportRetrySettings { .. } | DialogPurpose::ImportRetrySettings(_) => {
+                self.on_retry_settings_path(&answer.purpose, &path);
             }
             DialogPurpose::ExportPng { .. } => {
                 let events = self
@@ -940,6 +957,17 @@ impl WorkbenchState {
             },
             Switch::To(ProfileSource::File(path)) | Switch::LoadFile(path) => self.load_file(path),
             Switch::To(ProfileSource::Unsaved) => {}
+            Switch::Imported(profile) => {
+                let name = profile.name.clone();
+                self.current = CurrentProfile {
+                    source: ProfileSource::Unsaved,
+                    profile: *profile,
+                    saved: None,
+                };
+                self.forget_typed_profile_fields = true;
+                self.load_failure = None;
+                self.status = Some((false, format!("imported \"{name}\"; Save As… keeps it")));
+            }
         }
     }
 
@@ -1112,6 +1140,7 @@ impl WorkbenchState {
             } else {
                 ui.weak("not saved yet");
             }
+            self.retry_settings_buttons(ui);
             if let Some(dir) = &self.library_dir
                 && ui
                     .small_button("Refresh library")

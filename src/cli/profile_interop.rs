@@ -1,0 +1,113 @@
+//! `retryscope profile export --to FORMAT` and `profile import --from FORMAT`: a profile in
+//! other tools' retry settings and back (see [`crate::interop::retry_formats`]).
+
+use super::exit::{self, CliError};
+use super::profile_source;
+use crate::interop::retry_formats::{self, RetryFormat};
+use std::path::Path;
+
+/// Parses a `--to` / `--from` value (`grpc`, `envoy`, …).
+///
+/// # Errors
+/// The list of known ids.
+pub fn parse_format(text: &str) -> Result<RetryFormat, String> {
+    RetryFormat::from_id(text).ok_or_else(|| {
+        format!(
+            "unknown format `{text}`; expected one of {}",
+            RetryFormat::ids(false)
+        )
+    })
+}
+
+/// Writes the profile (`file`, else the built-in `builtin`) as `format` to `out` or stdout.
+/// What the target cannot express goes to stderr when the output carries no comments (gRPC
+/// JSON) or goes to a file; otherwise it is in the output's comments.
+///
+/// # Errors
+/// Exit 2 for a bad profile or built-in name; exit 1 when `out` cannot be written.
+pub fn export(
+    format: RetryFormat,
+    file: Option<&Path>,
+    builtin: Option<&str>,
+    out: Option<&Path>,
+) -> Result<u8, CliError> {
+    let profile = profile_source::select(file, builtin)?;
+    let exported = retry_formats::export(&profile, format);
+    match out {
+        Some(path) => {
+            write(path, &exported.text)?;
+            crate::cli::out::write_stderr(&format!(
+                "wrote {} ({}; {} setting(s) not expressible{})\n",
+                path.display(),
+                format.label(),
+                exported.not_expressed.len(),
+                if exported.commented {
+                    ", listed in its comments"
+                } else {
+                    ""
+                }
+            ));
+        }
+        None => crate::cli_out!("{}", exported.text),
+    }
+    if !exported.commented || out.is_some() {
+        for gap in &exported.not_expressed {
+            crate::cli::out::write_stderr(&format!("not expressible in {}: {gap}\n", format.id()));
+        }
+    }
+    Ok(exit::SUCCESS)
+}
+
+/// Reads `file` as `format` into a profile, printed as JSON (or saved to `out`); every setting
+/// that did not map is listed on stderr.
+///
+/// # Errors
+/// Exit 2 when the file cannot be read or imported (the message says what and where, the
+/// file last); exit 1 when `out` cannot be written.
+pub fn import(
+    format: RetryFormat,
+    file: &Path,
+    name: Option<&str>,
+    out: Option<&Path>,
+) -> Result<u8, CliError> {
+    let text = std::fs::read_to_string(file).map_err(|e| {
+        CliError::usage(format!(
+            "cannot read the file to import ({e}): {}",
+            file.display()
+        ))
+    })?;
+    let default_name = file.file_stem().map_or_else(
+        || "imported".to_owned(),
+        |s| s.to_string_lossy().into_owned(),
+    );
+    let name = name.unwrap_or(&default_name);
+    let imported = retry_formats::import(format, &text, name).map_err(|e| {
+        CliError::usage(format!(
+            "cannot import {} ({e}): {}",
+            format.label(),
+            file.display()
+        ))
+    })?;
+    let json = crate::profile::to_json_pretty(&imported.profile);
+    match out {
+        Some(path) => {
+            crate::profile::save_atomic(path, &imported.profile).map_err(|e| {
+                CliError::failed(format!(
+                    "cannot save the imported profile ({e}): {}",
+                    path.display()
+                ))
+            })?;
+            crate::cli::out::write_stderr(&format!("wrote {}\n", path.display()));
+        }
+        None => crate::cli_out!("{json}"),
+    }
+    for u in &imported.unmapped {
+        crate::cli::out::write_stderr(&format!("{u}\n"));
+    }
+    Ok(exit::SUCCESS)
+}
+
+fn write(path: &Path, text: &str) -> Result<(), CliError> {
+    crate::store::write_atomic(path, text.as_bytes())
+        .map_err(|e| CliError::failed(format!("cannot write the export: {e}")))
+}

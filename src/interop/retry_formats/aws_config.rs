@@ -1,0 +1,204 @@
+//! AWS shared config file (`~/.aws/config`) keys of the SDKs' retry behaviour: `retry_mode`
+//! (`legacy`, `standard`, `adaptive`) and `max_attempts` (attempts, the first included), in a
+//! `[default]` or `[profile NAME]` section (AWS SDKs and Tools Reference Guide, "Retry
+//! behavior").
+//!
+//! The backoff is fixed by the SDK, not the file: standard mode is the `aws-standard` built-in
+//! (full jitter, base 1 s, cap 20 s, 429/500/502/503/504 and network errors); legacy mode is
+//! modelled as botocore's legacy handler (`rand · 2^(n−1)` s: full jitter, base 1 s, no cap,
+//! 5 attempts by default); adaptive mode is standard plus a client-side rate limiter.
+
+use super::facts;
+use super::pending;
+use super::report::{ExportedPolicy, Findings, FormatError, ImportedPolicy};
+use crate::model::{Backoff, ErrorKind, RetryProfile, Strategy};
+use std::fmt::Write as _;
+
+const TOOL: &str = "AWS shared config";
+
+/// `[default]` with `retry_mode` and `max_attempts`, `#` comments first.
+pub fn export(p: &RetryProfile) -> ExportedPolicy {
+    let mut gaps = Vec::new();
+    let std = crate::profile::builtin("aws-standard");
+    let b = facts::computed(&p.backoff);
+    let is_2026 = p.backoff.strategy == crate::model::Strategy::ResponseHeader
+        && p.backoff
+            .headers
+            .iter()
+            .any(|h| h.name.eq_ignore_ascii_case("x-amz-retry-after"));
+    if let Some(s) = &std {
+        let sb = &s.backoff;
+        let same = b.strategy == sb.strategy
+            && b.base_delay_ms == sb.base_delay_ms
+            && b.max_delay_ms == sb.max_delay_ms;
+        let same_2026 = is_2026 && b.strategy == Strategy::FullJitter && b.base_delay_ms == 50;
+        if !same && !same_2026 {
+            gaps.push(format!(
+                "backoff {} (base {} ms, max {}): the SDK's standard mode always waits U[0, min(20 s, 1 s·2^(n−1))]",
+                b.strategy.id(),
+                b.base_delay_ms,
+                b.max_delay_ms.map_or_else(|| "none".to_owned(), |c| format!("{c} ms"))
+            ));
+        }
+        if facts::codes(&p.retry_on.status) != facts::codes(&s.retry_on.status) {
+            gaps.push("retried statuses: the SDK decides them (429, 500, 502, 503, 504 and throttling error codes)".into());
+        }
+    }
+    if is_2026 {
+        gaps.push("the 2026 retry behaviour (50 ms base, x-amz-retry-after) is switched on with AWS_NEW_RETRIES_2026=true in the environment, not in this file".into());
+    } else if p.backoff.strategy == Strategy::ResponseHeader {
+        gaps.push("server delay headers: the SDK decides which it reads".into());
+    }
+    if p.deadline_ms.is_some() {
+        gaps.push("deadline: not a shared-config setting (set it per client in code)".into());
+    }
+    let t = &p.timeouts;
+    if t.resolve_ms.is_some()
+        || t.connect_ms.is_some()
+        || t.read_ms.is_some()
+        || t.total_ms.is_some()
+    {
+        gaps.push("timeouts: per SDK client in code (e.g. botocore Config connect_timeout / read_timeout)".into());
+    }
+    gaps.push(format!(
+        "retry quota (token bucket): always on in standard mode; {}",
+        pending::BUDGET
+    ));
+    let mut text = format!("# {}\n", facts::origin(p, "aws-config"));
+    super::curl_flags::push_comment_list(
+        &mut text,
+        "#",
+        "not expressible in the shared config file",
+        &gaps,
+    );
+    let _ = write!(
+        text,
+        "[default]\nretry_mode = standard\nmax_attempts = {}\n",
+        u64::from(p.max_retries) + 1
+    );
+    ExportedPolicy {
+        text,
+        not_expressed: gaps,
+        commented: true,
+    }
+}
+
+/// Reads a shared config file: the `[default]` section, else the first `[profile …]`.
+///
+/// # Errors
+/// INI syntax (with line:column), a bad `retry_mode` or `max_attempts` (with its path), or a
+/// file without sections.
+pub fn import(text: &str, name: &str) -> Result<ImportedPolicy, FormatError> {
+    let ini = ini::Ini::load_from_str(text).map_err(|e| {
+        FormatError::syntax(Some(e.line), Some(e.col), e.msg.to_string().to_lowercase())
+    })?;
+    let sections: Vec<&str> = ini.sections().flatten().collect();
+    let chosen = sections
+        .iter()
+        .find(|s| **s == "default" || **s == "profile default")
+        .or_else(|| sections.iter().find(|s| s.starts_with("profile ")))
+        .copied()
+        .ok_or_else(|| FormatError::at("", "no [default] or [profile NAME] section"))?;
+    let mut f = Findings::default();
+    for s in &sections {
+        if *s != chosen {
+            f.dropped(
+                &format!("[{s}]"),
+                "(section)",
+                "only one profile section is imported ([default] first)",
+            );
+        }
+    }
+    let mut mode = "standard".to_owned();
+    let mut attempts: Option<i128> = None;
+    let props = ini
+        .section(Some(chosen))
+        .map(|p| {
+            p.iter()
+                .map(|(k, v)| (k.to_owned(), v.to_owned()))
+                .collect::<Vec<_>>()
+        })
+        .unwrap_or_default();
+    for (k, v) in &props {
+        let path = format!("[{chosen}].{k}");
+        match k.as_str() {
+            "retry_mode" => mode = v.trim().to_ascii_lowercase(),
+            "max_attempts" => {
+                let n: i128 = v.trim().parse().map_err(|_| {
+                    FormatError::at(
+                        &path,
+                        format!("expected a whole number of attempts, found {v:?}"),
+                    )
+                })?;
+                if n < 1 {
+                    return Err(FormatError::at(
+                        &path,
+                        format!("max_attempts must be at least 1, found {n}"),
+                    ));
+                }
+                attempts = Some(n);
+            }
+            _ => f.dropped(&path, format!("{v:?}"), "not a retry setting"),
+        }
+    }
+    let mode_path = format!("[{chosen}].retry_mode");
+    let mut profile = match mode.as_str() {
+        "standard" | "adaptive" => {
+            let mut p = crate::profile::builtin("aws-standard").unwrap_or_else(|| {
+                let mut b = Backoff::new(Strategy::FullJitter);
+                b.max_delay_ms = Some(20_000);
+                facts::fresh(name, "aws", 2, b)
+            });
+            name.clone_into(&mut p.name);
+            p.max_retries = 2;
+            if mode == "adaptive" {
+                f.approximated(&mode_path, "\"adaptive\"", "adaptive mode's client-side rate limiter is not in the profile model: imported as standard");
+            }
+            f.dropped(
+                &mode_path,
+                format!("{mode:?}"),
+                &format!("the retry quota of standard mode: {}", pending::BUDGET),
+            );
+            f.dropped(
+                &mode_path,
+                format!("{mode:?}"),
+                &format!(
+                    "throttling error codes (400 ThrottlingException, …) and their own backoff: {}",
+                    pending::THROTTLING_CLASS
+                ),
+            );
+            p
+        }
+        "legacy" => {
+            let mut b = Backoff::new(Strategy::FullJitter);
+            b.max_delay_ms = None;
+            let mut p = facts::fresh(name, "aws", 4, b);
+            p.retry_on.status = crate::model::StatusSet(
+                [429, 500, 502, 503, 504, 509]
+                    .into_iter()
+                    .map(crate::model::StatusRange::single)
+                    .collect(),
+            );
+            p.retry_on.errors = vec![
+                ErrorKind::Connect,
+                ErrorKind::ConnectTimeout,
+                ErrorKind::Timeout,
+                ErrorKind::Reset,
+                ErrorKind::Body,
+            ];
+            f.approximated(&mode_path, "\"legacy\"", "legacy mode differs per SDK: modelled as botocore's (rand · 2^(n−1) s, 5 attempts by default)");
+            p
+        }
+        other => {
+            return Err(FormatError::at(
+                &mode_path,
+                format!("expected legacy, standard or adaptive, found {other:?}"),
+            ));
+        }
+    };
+    if let Some(n) = attempts {
+        profile.max_retries = facts::clamp_retries(n - 1);
+    }
+    profile.provider = "aws".into();
+    facts::finish(profile, f, TOOL)
+}

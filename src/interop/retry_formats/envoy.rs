@@ -1,0 +1,582 @@
+//! Envoy route `retry_policy` (config.route.v3.RetryPolicy) as YAML, optionally beside the
+//! route's `timeout`.
+//!
+//! Envoy's wait before retry n is `U[0, min(base_interval · 2^(n−1), max_interval))`
+//! (`JitteredExponentialBackOffStrategy`: `full_jitter`); base 25 ms, max 10 × base by default;
+//! `num_retries` defaults to 1. `retry_on` conditions: `5xx` (any 5xx, resets, connect
+//! failures, timeouts), `gateway-error` (502, 503, 504), `reset` (no response: disconnect,
+//! reset, read timeout), `connect-failure`, `retriable-4xx` (409), `retriable-status-codes`
+//! (with `retriable_status_codes`), `refused-stream`; header-based ones wait for matchers.
+//! `rate_limited_retry_back_off.reset_headers` reads server delays (SECONDS, `UNIX_TIMESTAMP`).
+
+use super::curl_flags::push_comment_list;
+use super::durations::{format_proto, parse_proto};
+use super::facts::{self, codes};
+use super::import_table::{Key, Rule, walk};
+use super::pending;
+use super::report::{ExportedPolicy, Findings, FormatError, ImportedPolicy};
+use super::tree::{Node, index, join, parse_yaml};
+use crate::model::{
+    Backoff, Combine, DelayHeader, ErrorKind, HeaderUnit, OnExceedMax, RetryProfile, StatusRange,
+    StatusSet, Strategy,
+};
+use std::fmt::Write as _;
+
+const TOOL: &str = "Envoy retry_policy";
+
+/// The YAML: `# gaps`, then `timeout` (the deadline, when set) and `retry_policy`.
+pub fn export(p: &RetryProfile) -> ExportedPolicy {
+    let mut gaps = Vec::new();
+    let b = facts::computed(&p.backoff);
+    let all = codes(&p.retry_on.status);
+    let mut on: Vec<&str> = Vec::new();
+    let mut listed: Vec<u16> = Vec::new();
+    let full_5xx = (500..=599).all(|c| p.retry_on.status.contains(c));
+    if full_5xx {
+        on.push("5xx");
+        gaps.push("5xx also retries resets, connect failures and per-try timeouts".into());
+    }
+    for c in &all {
+        if full_5xx && (500..=599).contains(c) {
+            continue;
+        }
+        listed.push(*c);
+    }
+    if !listed.is_empty() {
+        on.push("retriable-status-codes");
+    }
+    let e = &p.retry_on.errors;
+    if e.contains(&ErrorKind::Connect) || e.contains(&ErrorKind::ConnectTimeout) {
+        on.push("connect-failure");
+    }
+    if e.contains(&ErrorKind::Reset)
+        || e.contains(&ErrorKind::Timeout)
+        || e.contains(&ErrorKind::Body)
+    {
+        on.push("reset");
+    }
+    if e.contains(&ErrorKind::Dns) {
+        gaps.push("dns errors: Envoy resolves upstream hosts itself, not per request".into());
+    }
+    if b.strategy != Strategy::FullJitter {
+        gaps.push(format!(
+            "backoff {}: Envoy waits U[0, min(base_interval·2^(n−1), max_interval)) (full_jitter)",
+            b.strategy.id()
+        ));
+    }
+    if b.jitter_window_ms > 0 {
+        gaps.push("jitter window: Envoy adds none".into());
+    }
+    let mut y = String::new();
+    let _ = writeln!(y, "# {}", facts::origin(p, "envoy"));
+    gaps.extend(gaps_of(p));
+    if p.deadline_ms.is_some() {
+        gaps.push(
+            "deadline: written as the route's timeout (all attempts), outside retry_policy".into(),
+        );
+    }
+    push_comment_list(
+        &mut y,
+        "#",
+        "not expressible in Envoy's retry_policy",
+        &gaps,
+    );
+    if let Some(d) = p.deadline_ms {
+        let _ = writeln!(y, "timeout: {}", format_proto(d));
+    }
+    y.push_str("retry_policy:\n");
+    let _ = writeln!(y, "  retry_on: \"{}\"", on.join(","));
+    let _ = writeln!(y, "  num_retries: {}", p.max_retries);
+    if let Some(ms) = p.timeouts.total_ms {
+        let _ = writeln!(y, "  per_try_timeout: {}", format_proto(ms));
+    }
+    if let Some(ms) = p.timeouts.read_ms {
+        let _ = writeln!(y, "  per_try_idle_timeout: {}", format_proto(ms));
+    }
+    if !listed.is_empty() {
+        let list: Vec<String> = listed.iter().map(u16::to_string).collect();
+        let _ = writeln!(y, "  retriable_status_codes: [{}]", list.join(", "));
+    }
+    y.push_str("  retry_back_off:\n");
+    let _ = writeln!(
+        y,
+        "    base_interval: {}",
+        format_proto(b.base_delay_ms.max(1))
+    );
+    match b.max_delay_ms {
+        Some(c) => {
+            let _ = writeln!(
+                y,
+                "    max_interval: {}",
+                format_proto(c.max(b.base_delay_ms).max(1))
+            );
+        }
+        None => gaps_note(
+            &mut y,
+            "no max delay: Envoy's default max_interval is 10 × base_interval",
+        ),
+    }
+    let readable: Vec<(&str, &str)> = p
+        .backoff
+        .headers
+        .iter()
+        .filter_map(|h| match h.unit {
+            HeaderUnit::Seconds => Some((h.name.as_str(), "SECONDS")),
+            HeaderUnit::UnixTimestamp => Some((h.name.as_str(), "UNIX_TIMESTAMP")),
+            _ => None,
+        })
+        .collect();
+    if p.backoff.strategy == Strategy::ResponseHeader && !readable.is_empty() {
+        y.push_str("  rate_limited_retry_back_off:\n    reset_headers:\n");
+        for (name, format) in readable {
+            let _ = write!(y, "      - name: {name}\n        format: {format}\n");
+        }
+        if let Some(c) = p.backoff.max_delay_ms {
+            let _ = writeln!(y, "    max_interval: {}", format_proto(c.max(1)));
+        }
+    }
+    ExportedPolicy {
+        text: y,
+        not_expressed: gaps,
+        commented: true,
+    }
+}
+
+fn gaps_note(y: &mut String, note: &str) {
+    let _ = writeln!(y, "    # {note}");
+}
+
+/// Everything but backoff and conditions (the lead adds class → `retriable_headers`, matcher
+/// and budget gaps here when those fields land).
+fn gaps_of(p: &RetryProfile) -> Vec<String> {
+    let mut gaps = Vec::new();
+    if !p.retry_on.non_idempotent {
+        gaps.push("methods: Envoy retries every method (POST included)".into());
+    }
+    if p.backoff.strategy == Strategy::ResponseHeader {
+        let b = &p.backoff;
+        if b.headers
+            .iter()
+            .any(|h| !matches!(h.unit, HeaderUnit::Seconds | HeaderUnit::UnixTimestamp))
+        {
+            gaps.push("delay headers in ms, HTTP-date or RateLimit t=: Envoy's reset_headers read SECONDS or UNIX_TIMESTAMP only".into());
+        }
+        if b.combine == Combine::Max {
+            gaps.push("combine max: Envoy uses the header's delay as is".into());
+        }
+        if b.on_exceed_max == OnExceedMax::Stop {
+            gaps.push("a header above the max delay: Envoy discards it and uses the next header or the computed backoff (the profile stops)".into());
+        }
+        if b.jitter_window_ms > 0 {
+            gaps.push("jitter window after a header delay: Envoy adds none".into());
+        }
+    }
+    if p.timeouts.resolve_ms.is_some() || p.timeouts.connect_ms.is_some() {
+        gaps.push(
+            "resolve and connect timeouts: cluster settings (connect_timeout), not retry_policy"
+                .into(),
+        );
+    }
+    if p.on_other_status == crate::model::OtherStatusAction::Retry {
+        gaps.push("on_other_status retry: list the statuses in retriable_status_codes".into());
+    }
+    if p.seed.is_some() {
+        gaps.push("seed: Envoy's jitter is not seeded".into());
+    }
+    gaps
+}
+
+/// The import's draft.
+struct Draft {
+    profile: RetryProfile,
+    retry_on: Option<(String, String)>,
+    codes: Vec<u16>,
+    headers: Option<(Vec<DelayHeader>, Option<u64>)>,
+    explicit_max: bool,
+}
+
+/// Outside `retry_policy` (a route fragment).
+const ROUTE: &[Key<Draft>] = &[
+    Key {
+        name: "retry_policy",
+        rule: Rule::Map(policy),
+    },
+    Key {
+        name: "timeout",
+        rule: Rule::Map(route_timeout),
+    },
+];
+
+/// `retry_policy`.
+const POLICY: &[Key<Draft>] = &[
+    Key {
+        name: "retry_on",
+        rule: Rule::Map(retry_on),
+    },
+    Key {
+        name: "num_retries",
+        rule: Rule::Map(num_retries),
+    },
+    Key {
+        name: "per_try_timeout",
+        rule: Rule::Map(per_try_timeout),
+    },
+    Key {
+        name: "per_try_idle_timeout",
+        rule: Rule::Map(per_try_idle_timeout),
+    },
+    Key {
+        name: "retriable_status_codes",
+        rule: Rule::Map(retriable_codes),
+    },
+    Key {
+        name: "retry_back_off",
+        rule: Rule::Map(back_off),
+    },
+    Key {
+        name: "rate_limited_retry_back_off",
+        rule: Rule::Map(rate_limited),
+    },
+    Key {
+        name: "retriable_headers",
+        rule: Rule::Dropped(pending::MATCHERS),
+    },
+    Key {
+        name: "retriable_request_headers",
+        rule: Rule::Dropped(
+            "request matchers (which requests to retry) are not in the profile model",
+        ),
+    },
+    Key {
+        name: "retry_host_predicate",
+        rule: Rule::Dropped("host selection is not in the profile model"),
+    },
+    Key {
+        name: "host_selection_retry_max_attempts",
+        rule: Rule::Dropped("host selection is not in the profile model"),
+    },
+    Key {
+        name: "retry_priority",
+        rule: Rule::Dropped("host selection is not in the profile model"),
+    },
+    Key {
+        name: "retry_options_predicates",
+        rule: Rule::Dropped("retry option predicates are Envoy extensions"),
+    },
+];
+
+/// `retry_back_off`.
+const BACK_OFF: &[Key<Draft>] = &[
+    Key {
+        name: "base_interval",
+        rule: Rule::Map(base_interval),
+    },
+    Key {
+        name: "max_interval",
+        rule: Rule::Map(max_interval),
+    },
+];
+
+/// `rate_limited_retry_back_off`.
+const RATE_LIMITED: &[Key<Draft>] = &[
+    Key {
+        name: "reset_headers",
+        rule: Rule::Map(reset_headers),
+    },
+    Key {
+        name: "max_interval",
+        rule: Rule::Map(rate_max),
+    },
+];
+
+fn policy(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Result<(), FormatError> {
+    walk(v.map(path)?, path, POLICY, TOOL, d, f)
+}
+
+fn ms_at(v: &Node, path: &str) -> Result<u64, FormatError> {
+    parse_proto(&v.text(path)?).map_err(|e| FormatError::at(path, e))
+}
+
+fn route_timeout(d: &mut Draft, v: &Node, path: &str, _: &mut Findings) -> Result<(), FormatError> {
+    let ms = ms_at(v, path)?;
+    d.profile.deadline_ms = (ms > 0).then_some(ms);
+    Ok(())
+}
+
+fn retry_on(d: &mut Draft, v: &Node, path: &str, _: &mut Findings) -> Result<(), FormatError> {
+    d.retry_on = Some((path.to_owned(), v.text(path)?));
+    Ok(())
+}
+
+fn num_retries(d: &mut Draft, v: &Node, path: &str, _: &mut Findings) -> Result<(), FormatError> {
+    let n = v.int(path)?;
+    if n < 0 {
+        return Err(FormatError::at(
+            path,
+            format!("num_retries must be 0 or more, found {n}"),
+        ));
+    }
+    d.profile.max_retries = facts::clamp_retries(n);
+    Ok(())
+}
+
+fn per_try_timeout(
+    d: &mut Draft,
+    v: &Node,
+    path: &str,
+    _: &mut Findings,
+) -> Result<(), FormatError> {
+    let ms = ms_at(v, path)?;
+    d.profile.timeouts.total_ms = (ms > 0).then_some(ms);
+    Ok(())
+}
+
+fn per_try_idle_timeout(
+    d: &mut Draft,
+    v: &Node,
+    path: &str,
+    _: &mut Findings,
+) -> Result<(), FormatError> {
+    let ms = ms_at(v, path)?;
+    d.profile.timeouts.read_ms = (ms > 0).then_some(ms);
+    Ok(())
+}
+
+fn retriable_codes(
+    d: &mut Draft,
+    v: &Node,
+    path: &str,
+    _: &mut Findings,
+) -> Result<(), FormatError> {
+    for (i, item) in v.list(path)?.iter().enumerate() {
+        let ipath = index(path, i);
+        let n = item.int(&ipath)?;
+        let code = u16::try_from(n)
+            .ok()
+            .filter(|c| (100..=599).contains(c))
+            .ok_or_else(|| {
+                FormatError::at(
+                    &ipath,
+                    format!("expected a status code in 100-599, found {n}"),
+                )
+            })?;
+        d.codes.push(code);
+    }
+    Ok(())
+}
+
+fn back_off(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Result<(), FormatError> {
+    walk(v.map(path)?, path, BACK_OFF, TOOL, d, f)
+}
+
+fn base_interval(d: &mut Draft, v: &Node, path: &str, _: &mut Findings) -> Result<(), FormatError> {
+    let ms = ms_at(v, path)?;
+    if ms == 0 {
+        return Err(FormatError::at(
+            path,
+            "base_interval must be greater than 0",
+        ));
+    }
+    d.profile.backoff.base_delay_ms = ms;
+    Ok(())
+}
+
+fn max_interval(d: &mut Draft, v: &Node, path: &str, _: &mut Findings) -> Result<(), FormatError> {
+    d.profile.backoff.max_delay_ms = Some(ms_at(v, path)?);
+    d.explicit_max = true;
+    Ok(())
+}
+
+fn rate_limited(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Result<(), FormatError> {
+    d.headers.get_or_insert((Vec::new(), Some(300_000)));
+    walk(v.map(path)?, path, RATE_LIMITED, TOOL, d, f)
+}
+
+fn reset_headers(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Result<(), FormatError> {
+    let mut list = Vec::new();
+    for (i, item) in v.list(path)?.iter().enumerate() {
+        let ipath = index(path, i);
+        let name = item
+            .get("name")
+            .ok_or_else(|| FormatError::at(&ipath, "a reset header needs a name"))?
+            .text(&join(&ipath, "name"))?;
+        let format = match item.get("format") {
+            None => "SECONDS".to_owned(),
+            Some(n) => n.text(&join(&ipath, "format"))?,
+        };
+        let unit = match format.as_str() {
+            "SECONDS" => HeaderUnit::Seconds,
+            "UNIX_TIMESTAMP" => HeaderUnit::UnixTimestamp,
+            other => {
+                return Err(FormatError::at(
+                    &join(&ipath, "format"),
+                    format!("expected SECONDS or UNIX_TIMESTAMP, found {other:?}"),
+                ));
+            }
+        };
+        for (k, val) in item.map(&ipath)? {
+            if k != "name" && k != "format" {
+                f.dropped(
+                    &join(&ipath, k),
+                    val.describe(),
+                    "unknown setting for Envoy reset_headers",
+                );
+            }
+        }
+        list.push(DelayHeader { name, unit });
+    }
+    if let Some((h, _)) = d.headers.as_mut() {
+        *h = list;
+    }
+    Ok(())
+}
+
+fn rate_max(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Result<(), FormatError> {
+    let ms = ms_at(v, path)?;
+    if let Some((_, max)) = d.headers.as_mut() {
+        *max = Some(ms);
+    }
+    f.approximated(path, v.describe(), "Envoy discards a longer header delay and tries the next header or the computed backoff; the profile waits the max delay (on_exceed_max = cap)");
+    Ok(())
+}
+
+/// Applies the `retry_on` conditions.
+fn conditions(d: &mut Draft, f: &mut Findings) {
+    let mut statuses: Vec<u16> = Vec::new();
+    let mut errors: Vec<ErrorKind> = Vec::new();
+    let (path, text) = d.retry_on.clone().unwrap_or_default();
+    let mut uses_codes = false;
+    for cond in text.split(',').map(str::trim).filter(|c| !c.is_empty()) {
+        match cond {
+            "5xx" => {
+                statuses.extend(500..=599);
+                errors.extend([
+                    ErrorKind::Connect,
+                    ErrorKind::ConnectTimeout,
+                    ErrorKind::Reset,
+                    ErrorKind::Timeout,
+                    ErrorKind::Body,
+                ]);
+            }
+            "gateway-error" => statuses.extend([502, 503, 504]),
+            "reset" | "reset-before-request" => {
+                errors.extend([ErrorKind::Reset, ErrorKind::Timeout, ErrorKind::Body]);
+            }
+            "connect-failure" => errors.extend([ErrorKind::Connect, ErrorKind::ConnectTimeout]),
+            "retriable-4xx" => statuses.push(409),
+            "retriable-status-codes" => uses_codes = true,
+            "refused-stream" | "http3-post-connect-failure" => {
+                errors.push(ErrorKind::Reset);
+                f.approximated(
+                    &path,
+                    format!("{cond:?}"),
+                    "a refused stream is counted as a reset",
+                );
+            }
+            "retriable-headers" | "envoy-ratelimited" => {
+                f.dropped(&path, format!("{cond:?}"), pending::MATCHERS);
+            }
+            "cancelled" | "deadline-exceeded" | "internal" | "resource-exhausted"
+            | "unavailable" => {
+                f.dropped(&path, format!("{cond:?}"), "gRPC conditions (x-envoy-retry-grpc-on) need grpc-status matchers, not in the profile model");
+            }
+            other => f.dropped(&path, format!("{other:?}"), "unknown retry_on condition"),
+        }
+    }
+    if uses_codes {
+        statuses.extend(d.codes.iter().copied());
+    } else if !d.codes.is_empty() {
+        f.dropped(
+            "retry_policy.retriable_status_codes",
+            format!("{:?}", d.codes),
+            "listed without the retriable-status-codes condition, so Envoy ignores it",
+        );
+    }
+    statuses.sort_unstable();
+    statuses.dedup();
+    errors.sort_by_key(|k| k.id());
+    errors.dedup();
+    d.profile.retry_on.status = compress(&statuses);
+    d.profile.retry_on.errors = errors;
+}
+
+/// Codes → a set with 500-599 written as one range.
+fn compress(codes: &[u16]) -> StatusSet {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < codes.len() {
+        let mut j = i;
+        while j + 1 < codes.len() && codes[j + 1] == codes[j] + 1 {
+            j += 1;
+        }
+        if j - i >= 2 {
+            out.push(StatusRange::new(codes[i], codes[j]));
+        } else {
+            out.extend(codes[i..=j].iter().map(|c| StatusRange::single(*c)));
+        }
+        i = j + 1;
+    }
+    StatusSet(out)
+}
+
+/// Reads a `retry_policy` (bare, under `retry_policy:`, or in a route with `timeout`).
+///
+/// # Errors
+/// Syntax or unreadable values, with their path.
+pub fn import(text: &str, name: &str) -> Result<ImportedPolicy, FormatError> {
+    let root = parse_yaml(text)?;
+    let mut backoff = Backoff::new(Strategy::FullJitter);
+    backoff.base_delay_ms = 25;
+    let mut d = Draft {
+        profile: facts::fresh(name, "envoy", 1, backoff),
+        retry_on: None,
+        codes: Vec::new(),
+        headers: None,
+        explicit_max: false,
+    };
+    let mut f = Findings::default();
+    let entries = root.map("")?;
+    if root.get("retry_policy").is_some() {
+        let route: Vec<(String, Node)> = entries.to_vec();
+        for (k, v) in &route {
+            if ROUTE.iter().all(|r| r.name != k) {
+                f.dropped(k, v.describe(), "a route setting, not part of retry_policy");
+            }
+        }
+        let known: Vec<(String, Node)> = route
+            .into_iter()
+            .filter(|(k, _)| ROUTE.iter().any(|r| r.name == k))
+            .collect();
+        walk(&known, "", ROUTE, TOOL, &mut d, &mut f)?;
+    } else {
+        walk(entries, "retry_policy", POLICY, TOOL, &mut d, &mut f)?;
+    }
+    if d.retry_on.is_none() {
+        return Err(FormatError::at(
+            "retry_policy.retry_on",
+            "missing: Envoy retries nothing without retry_on",
+        ));
+    }
+    conditions(&mut d, &mut f);
+    if !d.explicit_max {
+        d.profile.backoff.max_delay_ms = Some(d.profile.backoff.base_delay_ms.saturating_mul(10));
+    }
+    if let Some((headers, max)) = d.headers.take() {
+        let fallback = d.profile.backoff.clone();
+        let mut b = Backoff::new(Strategy::ResponseHeader);
+        b.base_delay_ms = fallback.base_delay_ms;
+        b.max_delay_ms = max;
+        b.headers = headers;
+        b.combine = Combine::Replace;
+        b.on_exceed_max = OnExceedMax::Cap;
+        b.fallback = Some(Box::new(fallback));
+        d.profile.backoff = b;
+    }
+    d.profile.retry_on.non_idempotent = true;
+    f.approximated(
+        "(methods)",
+        "every method",
+        "Envoy retries every method: non_idempotent set to true",
+    );
+    facts::finish(d.profile, f, TOOL)
+}

@@ -1,0 +1,154 @@
+//! What exporters and importers ask of a profile: status codes as a plain list, the computed
+//! backoff behind a `response_header` one, a fresh profile to import into, and the final check.
+
+use super::report::{Findings, FormatError, ImportedPolicy};
+use crate::model::{
+    Backoff, OtherStatusAction, PROFILE_FORMAT, ProfileTimeouts, RetryOn, RetryProfile, StatusSet,
+    Strategy,
+};
+use std::fmt::Write as _;
+
+/// Every code of `set` in 100–599, sorted, without repeats.
+pub fn codes(set: &StatusSet) -> Vec<u16> {
+    let mut out: Vec<u16> = (100..=599).filter(|c| set.contains(*c)).collect();
+    out.dedup();
+    out
+}
+
+/// `[408, 429, 500, 501, …, 599]` → `"408, 429, 500-599"` (runs of three or more as ranges).
+pub fn compact(codes: &[u16]) -> String {
+    let mut parts = Vec::new();
+    let mut i = 0;
+    while i < codes.len() {
+        let mut j = i;
+        while j + 1 < codes.len() && codes[j + 1] == codes[j] + 1 {
+            j += 1;
+        }
+        if j - i >= 2 {
+            parts.push(format!("{}-{}", codes[i], codes[j]));
+        } else {
+            parts.extend(codes[i..=j].iter().map(u16::to_string));
+        }
+        i = j + 1;
+    }
+    parts.join(", ")
+}
+
+/// The backoff that computes waits: the `fallback` of a `response_header` backoff (or its own
+/// numbers as exponential when it has none), else the backoff itself.
+pub fn computed(backoff: &Backoff) -> Backoff {
+    if backoff.strategy == Strategy::ResponseHeader {
+        backoff
+            .fallback
+            .as_deref()
+            .cloned()
+            .unwrap_or_else(|| Backoff {
+                strategy: Strategy::Exponential,
+                ..backoff.clone()
+            })
+    } else {
+        backoff.clone()
+    }
+}
+
+/// Whether the computed waits are random (so a seed matters).
+pub fn has_jitter(b: &Backoff) -> bool {
+    match b.strategy {
+        // Seed 001's exponential draws its multiplier; a script may call rand().
+        Strategy::FullJitter
+        | Strategy::EqualJitter
+        | Strategy::DecorrelatedJitter
+        | Strategy::Exponential
+        | Strategy::Custom => true,
+        Strategy::ExponentialProportional => b.jitter_ratio > 0.0,
+        Strategy::Fixed | Strategy::ResponseHeader => b.jitter_window_ms > 0,
+    }
+}
+
+/// The first line of every exported file: where it came from.
+pub fn origin(profile: &RetryProfile, format_id: &str) -> String {
+    format!(
+        "retry settings of Retryscope profile \"{}\" (retryscope profile export --to {format_id})",
+        profile.name.replace(['\n', '\r'], " ")
+    )
+}
+
+/// A profile to import into: `max_retries` and `backoff` as given, the model's defaults for the
+/// rest, named `name`; the provider is the tool's id.
+pub fn fresh(name: &str, provider: &str, max_retries: u32, backoff: Backoff) -> RetryProfile {
+    RetryProfile {
+        format: PROFILE_FORMAT.to_owned(),
+        name: name.to_owned(),
+        provider: provider.to_owned(),
+        description: String::new(),
+        max_retries,
+        success_status: StatusSet::default_success(),
+        retry_on: RetryOn::default(),
+        on_other_status: OtherStatusAction::Stop,
+        backoff,
+        deadline_ms: None,
+        timeouts: ProfileTimeouts::default(),
+        seed: None,
+    }
+}
+
+/// Checks the imported profile ([`crate::profile::validate`]) and writes the description:
+/// where it came from and which settings did not map.
+///
+/// # Errors
+/// The first problem `validate` finds, with its profile field path.
+pub fn finish(
+    mut profile: RetryProfile,
+    findings: Findings,
+    label: &str,
+) -> Result<ImportedPolicy, FormatError> {
+    let mut description = format!("Imported from {label} by Retryscope.");
+    if !findings.0.is_empty() {
+        let paths: Vec<&str> = findings.0.iter().map(|u| u.path.as_str()).collect();
+        let _ = write!(
+            description,
+            " Not mapped exactly ({}): {}.",
+            paths.len(),
+            paths.join(", ")
+        );
+    }
+    profile.description = description;
+    if let Some(issue) = crate::profile::validate(&profile).into_iter().next() {
+        return Err(FormatError::at(
+            "",
+            format!(
+                "the imported settings make an invalid profile: {}: {}",
+                issue.path, issue.message
+            ),
+        ));
+    }
+    Ok(ImportedPolicy {
+        profile,
+        unmapped: findings.0,
+    })
+}
+
+/// A Python/JSON float literal of `ms` in seconds (`1500` → `1.5`, `2000` → `2.0`).
+pub fn py_seconds(ms: u64) -> String {
+    let s = super::durations::format_seconds(ms);
+    if s.contains('.') { s } else { format!("{s}.0") }
+}
+
+/// A count of retries clamped to what the profile allows ([`crate::profile::MAX_RETRIES_LIMIT`]).
+pub fn clamp_retries(n: i128) -> u32 {
+    let limit = i128::from(crate::profile::MAX_RETRIES_LIMIT);
+    u32::try_from(n.clamp(0, limit)).unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn compact_writes_runs_as_ranges() {
+        let set = StatusSet::default_retry();
+        assert_eq!(compact(&codes(&set)), "408, 429, 500-599");
+        assert_eq!(compact(&[429, 500, 502, 503, 504]), "429, 500, 502-504");
+        assert_eq!(compact(&[500, 501]), "500, 501");
+    }
+}

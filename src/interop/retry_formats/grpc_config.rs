@@ -1,0 +1,500 @@
+//! gRPC service config JSON (gRFC A6 "Client retries"): `methodConfig[].retryPolicy`
+//! (`maxAttempts`, `initialBackoff`, `maxBackoff`, `backoffMultiplier`,
+//! `retryableStatusCodes`), `methodConfig[].timeout` and top-level `retryThrottling`.
+//!
+//! A6's wait before retry n is `U[0, min(initialBackoff · multiplier^(n−1), maxBackoff)]`:
+//! with multiplier 2 that is `full_jitter` exactly. gRPC status codes map to HTTP statuses by
+//! gRPC's own HTTP → gRPC table (doc/http-grpc-status-mapping.md): 400 → INTERNAL,
+//! 401 → UNAUTHENTICATED, 403 → `PERMISSION_DENIED`, 404 → UNIMPLEMENTED,
+//! 429/502/503/504 → UNAVAILABLE, other → UNKNOWN; `DEADLINE_EXCEEDED` is the `timeout` error
+//! kind, `RESOURCE_EXHAUSTED` is 429 (the usual gateway mapping). Service config JSON has no
+//! comments: the export's gaps are only in [`ExportedPolicy::not_expressed`] (the CLI prints
+//! them on stderr, the window below the text).
+
+use super::durations::{format_proto, parse_proto};
+use super::facts::{self, codes, compact};
+use super::import_table::{Key, Rule, walk};
+use super::pending;
+use super::report::{ExportedPolicy, Findings, FormatError, ImportedPolicy};
+use super::tree::{Node, index, join, parse_json};
+use crate::model::{Backoff, ErrorKind, RetryProfile, StatusRange, StatusSet, Strategy};
+
+const TOOL: &str = "gRPC service config";
+
+/// HTTP status → gRPC code name, gRPC's table for answers without `grpc-status`.
+fn grpc_code_of(status: u16) -> &'static str {
+    match status {
+        400 => "INTERNAL",
+        401 => "UNAUTHENTICATED",
+        403 => "PERMISSION_DENIED",
+        404 => "UNIMPLEMENTED",
+        429 | 502 | 503 | 504 => "UNAVAILABLE",
+        _ => "UNKNOWN",
+    }
+}
+
+/// gRPC code name → the HTTP statuses it stands for here (inverse of [`grpc_code_of`], plus
+/// `RESOURCE_EXHAUSTED` → 429; UNKNOWN, gRPC's code for every other status, → 500); `None` for
+/// codes no HTTP answer maps to.
+fn statuses_of(code: &str) -> Option<&'static [u16]> {
+    match code {
+        "INTERNAL" => Some(&[400]),
+        "UNAUTHENTICATED" => Some(&[401]),
+        "PERMISSION_DENIED" => Some(&[403]),
+        "UNIMPLEMENTED" => Some(&[404]),
+        "UNAVAILABLE" => Some(&[429, 502, 503, 504]),
+        "RESOURCE_EXHAUSTED" => Some(&[429]),
+        "UNKNOWN" => Some(&[500]),
+        _ => None,
+    }
+}
+
+/// gRPC code numbers (service config allows numbers as well as names).
+const CODE_NAMES: [&str; 17] = [
+    "OK",
+    "CANCELLED",
+    "UNKNOWN",
+    "INVALID_ARGUMENT",
+    "DEADLINE_EXCEEDED",
+    "NOT_FOUND",
+    "ALREADY_EXISTS",
+    "PERMISSION_DENIED",
+    "RESOURCE_EXHAUSTED",
+    "FAILED_PRECONDITION",
+    "ABORTED",
+    "OUT_OF_RANGE",
+    "UNIMPLEMENTED",
+    "INTERNAL",
+    "UNAVAILABLE",
+    "DATA_LOSS",
+    "UNAUTHENTICATED",
+];
+
+/// A6: `maxAttempts` above 5 is treated as 5 unless the channel allows more.
+const GRPC_MAX_ATTEMPTS: u64 = 5;
+
+/// The service config JSON (pretty, no comments).
+pub fn export(p: &RetryProfile) -> ExportedPolicy {
+    let mut gaps = Vec::new();
+    let b = facts::computed(&p.backoff);
+    if b.strategy != Strategy::FullJitter {
+        gaps.push(format!(
+            "backoff {}: gRPC waits U[0, min(initialBackoff·2^(n−1), maxBackoff)] (full_jitter)",
+            b.strategy.id()
+        ));
+    }
+    if b.jitter_window_ms > 0 {
+        gaps.push("jitter window: gRPC adds none".into());
+    }
+    let attempts = u64::from(p.max_retries) + 1;
+    if attempts < 2 {
+        gaps.push("max retries 0: gRPC's maxAttempts must be at least 2; written as 2".into());
+    } else if attempts > GRPC_MAX_ATTEMPTS {
+        gaps.push(format!(
+            "maxAttempts {attempts}: gRPC clients use at most 5 unless the channel's max retry attempts is raised"
+        ));
+    }
+    let max_backoff = b.max_delay_ms.unwrap_or_else(|| {
+        gaps.push("no max delay: gRPC requires maxBackoff; written as 24 h".into());
+        crate::profile::DAY_MS
+    });
+    let mut names: Vec<&str> = codes(&p.retry_on.status)
+        .into_iter()
+        .map(grpc_code_of)
+        .collect();
+    let lossy: Vec<u16> = codes(&p.retry_on.status)
+        .into_iter()
+        .filter(|c| statuses_of(grpc_code_of(*c)).is_none_or(|s| !s.contains(c)))
+        .collect();
+    if !lossy.is_empty() {
+        gaps.push(format!(
+            "statuses {}: gRPC sees them as UNKNOWN (gRPC's HTTP mapping)",
+            compact(&lossy)
+        ));
+    }
+    let unavailable = [429, 502, 503, 504];
+    if names.contains(&"UNAVAILABLE") && !unavailable.iter().all(|c| p.retry_on.status.contains(*c))
+    {
+        gaps.push(
+            "UNAVAILABLE stands for HTTP 429, 502, 503 and 504 together: all of them are retried"
+                .into(),
+        );
+    }
+    let errors = &p.retry_on.errors;
+    if errors.contains(&ErrorKind::Timeout) || errors.contains(&ErrorKind::ConnectTimeout) {
+        names.push("DEADLINE_EXCEEDED");
+    }
+    if errors.iter().any(|k| {
+        matches!(
+            k,
+            ErrorKind::Dns | ErrorKind::Connect | ErrorKind::Reset | ErrorKind::Body
+        )
+    }) {
+        gaps.push("connection errors: gRPC retries them transparently (before the RPC is committed) or reports UNAVAILABLE".into());
+        names.push("UNAVAILABLE");
+    }
+    names.sort_unstable();
+    names.dedup();
+    if names.is_empty() {
+        gaps.push(
+            "nothing retried: gRPC requires retryableStatusCodes; UNAVAILABLE written".into(),
+        );
+        names.push("UNAVAILABLE");
+    }
+    gaps.extend(gaps_of(p));
+    let mut method = serde_json::json!({
+        "name": [{}],
+        "retryPolicy": {
+            "maxAttempts": attempts.max(2),
+            "initialBackoff": format_proto(b.base_delay_ms.max(1)),
+            "maxBackoff": format_proto(max_backoff.max(1)),
+            "backoffMultiplier": 2,
+            "retryableStatusCodes": names,
+        }
+    });
+    if let Some(d) = p.deadline_ms {
+        method["timeout"] = serde_json::Value::from(format_proto(d));
+    }
+    let doc = serde_json::json!({ "methodConfig": [method] });
+    let text = serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n";
+    ExportedPolicy {
+        text,
+        not_expressed: gaps,
+        commented: false,
+    }
+}
+
+/// What gRPC cannot say beyond backoff and codes (the lead adds the budget → `retryThrottling`
+/// mapping here when retry budgets land: capacity = maxTokens, `success_increment` = tokenRatio).
+fn gaps_of(p: &RetryProfile) -> Vec<String> {
+    let mut gaps = Vec::new();
+    gaps.push("\"name\": [{}] applies the policy to every method of the channel; list services to narrow it".into());
+    if p.backoff.strategy == Strategy::ResponseHeader {
+        gaps.push("server delay headers: gRPC reads only grpc-retry-pushback-ms".into());
+    }
+    if p.deadline_ms.is_some() {
+        gaps.push(
+            "deadline: written as methodConfig.timeout (the whole call, retries included)".into(),
+        );
+    }
+    let t = &p.timeouts;
+    if t.resolve_ms.is_some()
+        || t.connect_ms.is_some()
+        || t.read_ms.is_some()
+        || t.total_ms.is_some()
+    {
+        gaps.push("per-attempt timeouts: gRPC has only the call's timeout".into());
+    }
+    if !p.retry_on.non_idempotent {
+        gaps.push("methods: gRPC retries every RPC the policy names".into());
+    }
+    gaps
+}
+
+/// The import's draft: the profile and what a sibling key decides later.
+struct Draft {
+    profile: RetryProfile,
+    multiplier: Option<f64>,
+    seen_policy: bool,
+}
+
+/// Top level of the service config.
+const ROOT: &[Key<Draft>] = &[
+    Key {
+        name: "methodConfig",
+        rule: Rule::Map(method_configs),
+    },
+    Key {
+        name: "retryThrottling",
+        rule: Rule::Dropped(pending::BUDGET),
+    },
+    Key {
+        name: "loadBalancingConfig",
+        rule: Rule::Dropped("load balancing is not a retry setting"),
+    },
+    Key {
+        name: "loadBalancingPolicy",
+        rule: Rule::Dropped("load balancing is not a retry setting"),
+    },
+    Key {
+        name: "healthCheckConfig",
+        rule: Rule::Dropped("health checks are not a retry setting"),
+    },
+];
+
+/// One `methodConfig` entry.
+const METHOD: &[Key<Draft>] = &[
+    Key {
+        name: "name",
+        rule: Rule::Dropped(
+            "the profile applies to the requests it is used for, not to named methods",
+        ),
+    },
+    Key {
+        name: "retryPolicy",
+        rule: Rule::Map(retry_policy),
+    },
+    Key {
+        name: "timeout",
+        rule: Rule::Map(timeout),
+    },
+    Key {
+        name: "hedgingPolicy",
+        rule: Rule::Dropped("hedging (parallel attempts) is not in the profile model"),
+    },
+    Key {
+        name: "waitForReady",
+        rule: Rule::Dropped("wait-for-ready is a channel setting"),
+    },
+    Key {
+        name: "maxRequestMessageBytes",
+        rule: Rule::Dropped("message size limits are not retry settings"),
+    },
+    Key {
+        name: "maxResponseMessageBytes",
+        rule: Rule::Dropped("message size limits are not retry settings"),
+    },
+];
+
+/// `retryPolicy`.
+const POLICY: &[Key<Draft>] = &[
+    Key {
+        name: "maxAttempts",
+        rule: Rule::Map(max_attempts),
+    },
+    Key {
+        name: "initialBackoff",
+        rule: Rule::Map(initial_backoff),
+    },
+    Key {
+        name: "maxBackoff",
+        rule: Rule::Map(max_backoff),
+    },
+    Key {
+        name: "backoffMultiplier",
+        rule: Rule::Map(multiplier),
+    },
+    Key {
+        name: "retryableStatusCodes",
+        rule: Rule::Map(status_codes),
+    },
+    Key {
+        name: "perAttemptRecvTimeout",
+        rule: Rule::Map(per_attempt),
+    },
+];
+
+fn method_configs(
+    d: &mut Draft,
+    v: &Node,
+    path: &str,
+    f: &mut Findings,
+) -> Result<(), FormatError> {
+    for (i, m) in v.list(path)?.iter().enumerate() {
+        let mpath = index(path, i);
+        if d.seen_policy {
+            f.dropped(
+                &mpath,
+                m.describe(),
+                "only the first methodConfig with a retryPolicy is imported",
+            );
+            continue;
+        }
+        let entries = m.map(&mpath)?;
+        if m.get("retryPolicy").is_none() && m.get("timeout").is_none() {
+            f.dropped(&mpath, m.describe(), "no retryPolicy or timeout");
+            continue;
+        }
+        walk(entries, &mpath, METHOD, TOOL, d, f)?;
+    }
+    Ok(())
+}
+
+fn retry_policy(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Result<(), FormatError> {
+    let entries = v.map(path)?;
+    for required in [
+        "maxAttempts",
+        "initialBackoff",
+        "maxBackoff",
+        "backoffMultiplier",
+        "retryableStatusCodes",
+    ] {
+        if v.get(required).is_none() {
+            return Err(FormatError::at(
+                &join(path, required),
+                "missing (gRPC requires it)",
+            ));
+        }
+    }
+    d.seen_policy = true;
+    walk(entries, path, POLICY, TOOL, d, f)
+}
+
+fn timeout(d: &mut Draft, v: &Node, path: &str, _: &mut Findings) -> Result<(), FormatError> {
+    let ms = parse_proto(&v.text(path)?).map_err(|e| FormatError::at(path, e))?;
+    d.profile.deadline_ms = (ms > 0).then_some(ms);
+    Ok(())
+}
+
+fn per_attempt(d: &mut Draft, v: &Node, path: &str, _: &mut Findings) -> Result<(), FormatError> {
+    let ms = parse_proto(&v.text(path)?).map_err(|e| FormatError::at(path, e))?;
+    d.profile.timeouts.total_ms = (ms > 0).then_some(ms);
+    Ok(())
+}
+
+fn max_attempts(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Result<(), FormatError> {
+    let n = v.int(path)?;
+    if n < 2 {
+        return Err(FormatError::at(
+            path,
+            format!("maxAttempts must be at least 2, found {n}"),
+        ));
+    }
+    if n > i128::from(GRPC_MAX_ATTEMPTS) {
+        f.approximated(path, n.to_string(), "gRPC clients use at most 5 attempts unless the channel allows more; imported as written");
+    }
+    d.profile.max_retries = facts::clamp_retries(n - 1);
+    Ok(())
+}
+
+fn initial_backoff(
+    d: &mut Draft,
+    v: &Node,
+    path: &str,
+    _: &mut Findings,
+) -> Result<(), FormatError> {
+    d.profile.backoff.base_delay_ms =
+        parse_proto(&v.text(path)?).map_err(|e| FormatError::at(path, e))?;
+    Ok(())
+}
+
+fn max_backoff(d: &mut Draft, v: &Node, path: &str, _: &mut Findings) -> Result<(), FormatError> {
+    d.profile.backoff.max_delay_ms =
+        Some(parse_proto(&v.text(path)?).map_err(|e| FormatError::at(path, e))?);
+    Ok(())
+}
+
+fn multiplier(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Result<(), FormatError> {
+    let m = v.number(path)?;
+    if m <= 0.0 {
+        return Err(FormatError::at(
+            path,
+            format!("backoffMultiplier must be greater than 0, found {m}"),
+        ));
+    }
+    if (m - 2.0).abs() > f64::EPSILON {
+        f.approximated(
+            path,
+            v.describe(),
+            "full_jitter doubles per retry; gRPC multiplies by this factor",
+        );
+    }
+    d.multiplier = Some(m);
+    Ok(())
+}
+
+fn status_codes(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Result<(), FormatError> {
+    let mut statuses: Vec<u16> = Vec::new();
+    let mut errors: Vec<ErrorKind> = Vec::new();
+    for (i, item) in v.list(path)?.iter().enumerate() {
+        let ipath = index(path, i);
+        let name = match item {
+            Node::Int(n) => usize::try_from(*n)
+                .ok()
+                .and_then(|n| CODE_NAMES.get(n).copied())
+                .ok_or_else(|| FormatError::at(&ipath, format!("no gRPC status code {n}")))?
+                .to_owned(),
+            other => other.text(&ipath)?.to_ascii_uppercase(),
+        };
+        if !CODE_NAMES.contains(&name.as_str()) {
+            return Err(FormatError::at(
+                &ipath,
+                format!("`{name}` is not a gRPC status code"),
+            ));
+        }
+        if name == "DEADLINE_EXCEEDED" {
+            errors.extend([ErrorKind::Timeout, ErrorKind::ConnectTimeout]);
+        } else if let Some(s) = statuses_of(&name) {
+            statuses.extend_from_slice(s);
+            if name == "RESOURCE_EXHAUSTED" {
+                f.approximated(
+                    &ipath,
+                    item.describe(),
+                    "imported as HTTP 429 (the usual gateway mapping)",
+                );
+            }
+            if name == "UNKNOWN" {
+                f.approximated(
+                    &ipath,
+                    item.describe(),
+                    "gRPC's code for every HTTP status without one of its own: imported as 500",
+                );
+            }
+        } else {
+            f.dropped(
+                &ipath,
+                item.describe(),
+                "no HTTP answer maps to this gRPC code",
+            );
+        }
+    }
+    statuses.sort_unstable();
+    statuses.dedup();
+    d.profile.retry_on.status = StatusSet(statuses.into_iter().map(StatusRange::single).collect());
+    if statuses_connection(&d.profile) {
+        errors.extend([
+            ErrorKind::Dns,
+            ErrorKind::Connect,
+            ErrorKind::Reset,
+            ErrorKind::Body,
+        ]);
+    }
+    errors.sort_by_key(|k| k.id());
+    errors.dedup();
+    d.profile.retry_on.errors = errors;
+    Ok(())
+}
+
+/// A connection failure reaches a gRPC client as UNAVAILABLE.
+fn statuses_connection(p: &RetryProfile) -> bool {
+    p.retry_on.status.contains(503)
+}
+
+/// Reads a service config into a profile.
+///
+/// # Errors
+/// Syntax, unreadable values (with path), or no `retryPolicy` at all.
+pub fn import(text: &str, name: &str) -> Result<ImportedPolicy, FormatError> {
+    let root = parse_json(text)?;
+    let entries = root.map("")?;
+    let mut backoff = Backoff::new(Strategy::FullJitter);
+    backoff.base_delay_ms = 1000;
+    let mut d = Draft {
+        profile: facts::fresh(name, "grpc", 3, backoff),
+        multiplier: None,
+        seen_policy: false,
+    };
+    let mut f = Findings::default();
+    walk(entries, "", ROOT, TOOL, &mut d, &mut f)?;
+    if !d.seen_policy {
+        return Err(FormatError::at(
+            "methodConfig",
+            "no methodConfig entry has a retryPolicy",
+        ));
+    }
+    d.profile.retry_on.non_idempotent = true;
+    f.approximated(
+        "(methods)",
+        "every RPC",
+        "gRPC retries every RPC it is configured for: non_idempotent set to true",
+    );
+    if d.multiplier.is_none() {
+        d.multiplier = Some(2.0);
+    }
+    f.dropped(
+        "(grpc-retry-pushback-ms)",
+        "honoured by gRPC",
+        pending::PUSHBACK,
+    );
+    facts::finish(d.profile, f, TOOL)
+}

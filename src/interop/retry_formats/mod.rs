@@ -1,0 +1,174 @@
+//! Other tools' retry settings in and out (issue 10, "Interop"): a profile written as the nearest
+//! curl flags, urllib3 `Retry(...)`, tenacity `@retry(...)`, Polly v8 appsettings JSON, gRPC
+//! service config, Envoy `retry_policy`, Dapr resiliency or AWS shared-config keys, each with
+//! what the target cannot express; and the formats that are data read back into a profile,
+//! with every setting that did not map (and its path).
+//!
+//! Pure text ↔ model: no file system, no network. One file per format; each importer has one
+//! mapping table ([`import_table::Key`] rows) and each exporter one `gaps` list, which is where
+//! the budget / throttling-class / matcher mappings go once those fields exist
+//! ([`pending`] names every mapping that waits for one). docs/DECISIONS.md says what maps to what.
+
+mod aws_config;
+mod curl_flags;
+mod dapr;
+pub mod durations;
+mod envoy;
+mod facts;
+mod grpc_config;
+pub mod import_table;
+pub mod pending;
+mod polly;
+mod report;
+mod tenacity;
+pub mod tree;
+mod urllib3;
+
+pub use report::{Carried, ExportedPolicy, FormatError, ImportedPolicy, Unmapped};
+
+use crate::model::RetryProfile;
+
+/// A tool whose retry settings Retryscope writes (and, for data formats, reads).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RetryFormat {
+    /// curl's `--retry*` flags (and `--connect-timeout`/`--max-time`).
+    CurlFlags,
+    /// Python urllib3 2.x `Retry(...)` (+ `Timeout(...)`).
+    Urllib3,
+    /// Python tenacity `@retry(...)`.
+    Tenacity,
+    /// Polly v8 `HttpRetryStrategyOptions` in appsettings JSON (the shape of
+    /// Microsoft.Extensions.Http.Resilience's standard handler options).
+    Polly,
+    /// gRPC service config JSON: `methodConfig[].retryPolicy` (+ `retryThrottling`).
+    GrpcConfig,
+    /// Envoy route `retry_policy` YAML.
+    Envoy,
+    /// Dapr `Resiliency` YAML.
+    Dapr,
+    /// AWS shared config file keys (`retry_mode`, `max_attempts`).
+    AwsConfig,
+}
+
+impl RetryFormat {
+    /// Every format, in menu order.
+    pub const ALL: [RetryFormat; 8] = [
+        RetryFormat::CurlFlags,
+        RetryFormat::Urllib3,
+        RetryFormat::Tenacity,
+        RetryFormat::Polly,
+        RetryFormat::GrpcConfig,
+        RetryFormat::Envoy,
+        RetryFormat::Dapr,
+        RetryFormat::AwsConfig,
+    ];
+
+    /// The id the CLI takes (`--to grpc`).
+    pub fn id(self) -> &'static str {
+        match self {
+            RetryFormat::CurlFlags => "curl",
+            RetryFormat::Urllib3 => "urllib3",
+            RetryFormat::Tenacity => "tenacity",
+            RetryFormat::Polly => "polly",
+            RetryFormat::GrpcConfig => "grpc",
+            RetryFormat::Envoy => "envoy",
+            RetryFormat::Dapr => "dapr",
+            RetryFormat::AwsConfig => "aws-config",
+        }
+    }
+
+    /// The format named `id` (case-insensitive).
+    pub fn from_id(id: &str) -> Option<Self> {
+        Self::ALL
+            .into_iter()
+            .find(|f| f.id().eq_ignore_ascii_case(id))
+    }
+
+    /// What the menus show, e.g. `gRPC service config (JSON)`.
+    pub fn label(self) -> &'static str {
+        match self {
+            RetryFormat::CurlFlags => "curl --retry flags",
+            RetryFormat::Urllib3 => "Python urllib3 Retry",
+            RetryFormat::Tenacity => "Python tenacity @retry",
+            RetryFormat::Polly => "Polly v8 (appsettings JSON)",
+            RetryFormat::GrpcConfig => "gRPC service config (JSON)",
+            RetryFormat::Envoy => "Envoy retry_policy (YAML)",
+            RetryFormat::Dapr => "Dapr resiliency (YAML)",
+            RetryFormat::AwsConfig => "AWS shared config (INI)",
+        }
+    }
+
+    /// Whether the format is data that [`import`] reads (code formats are export-only).
+    pub fn can_import(self) -> bool {
+        matches!(
+            self,
+            RetryFormat::Polly
+                | RetryFormat::GrpcConfig
+                | RetryFormat::Envoy
+                | RetryFormat::Dapr
+                | RetryFormat::AwsConfig
+        )
+    }
+
+    /// The usual file extension, without the dot (`json`, `yaml`, `py`, `ini`, `txt`).
+    pub fn extension(self) -> &'static str {
+        match self {
+            RetryFormat::CurlFlags => "txt",
+            RetryFormat::Urllib3 | RetryFormat::Tenacity => "py",
+            RetryFormat::Polly | RetryFormat::GrpcConfig => "json",
+            RetryFormat::Envoy | RetryFormat::Dapr => "yaml",
+            RetryFormat::AwsConfig => "ini",
+        }
+    }
+
+    /// Every id, comma-separated (for help and error messages).
+    pub fn ids(import_only: bool) -> String {
+        Self::ALL
+            .into_iter()
+            .filter(|f| !import_only || f.can_import())
+            .map(RetryFormat::id)
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
+/// Writes `profile` as the nearest equivalent in `format`, with what it cannot express.
+pub fn export(profile: &RetryProfile, format: RetryFormat) -> ExportedPolicy {
+    match format {
+        RetryFormat::CurlFlags => curl_flags::export(profile),
+        RetryFormat::Urllib3 => urllib3::export(profile),
+        RetryFormat::Tenacity => tenacity::export(profile),
+        RetryFormat::Polly => polly::export(profile),
+        RetryFormat::GrpcConfig => grpc_config::export(profile),
+        RetryFormat::Envoy => envoy::export(profile),
+        RetryFormat::Dapr => dapr::export(profile),
+        RetryFormat::AwsConfig => aws_config::export(profile),
+    }
+}
+
+/// Reads `text` (a file of `format`) into a profile named `name`, reporting every setting that
+/// did not map.
+///
+/// # Errors
+/// A syntax error (with line:column), a value that cannot be read (with its path), a format
+/// that is code (curl, urllib3, tenacity: export only), or a result that fails
+/// [`crate::profile::validate`].
+pub fn import(format: RetryFormat, text: &str, name: &str) -> Result<ImportedPolicy, FormatError> {
+    match format {
+        RetryFormat::Polly => polly::import(text, name),
+        RetryFormat::GrpcConfig => grpc_config::import(text, name),
+        RetryFormat::Envoy => envoy::import(text, name),
+        RetryFormat::Dapr => dapr::import(text, name),
+        RetryFormat::AwsConfig => aws_config::import(text, name),
+        RetryFormat::CurlFlags | RetryFormat::Urllib3 | RetryFormat::Tenacity => {
+            Err(FormatError::at(
+                "",
+                format!(
+                    "{} is code, not data: it can be exported but not imported; import one of {}",
+                    format.label(),
+                    RetryFormat::ids(true)
+                ),
+            ))
+        }
+    }
+}

@@ -1,0 +1,419 @@
+//! Polly v8 `HttpRetryStrategyOptions` as appsettings JSON, in the shape of
+//! Microsoft.Extensions.Http.Resilience's `HttpStandardResilienceOptions`
+//! (`Retry`, `AttemptTimeout`, `TotalRequestTimeout`), under a section named `Resilience`.
+//! .NET's JSON configuration reads `//` comments, so the gaps are comments.
+//!
+//! Polly's waits (RetryHelper): `Constant` = Delay, `Linear` = Delay·n, `Exponential` =
+//! Delay·2^(n−1); `UseJitter` makes Constant/Linear Delay·U[0.75, 1.25] and Exponential
+//! Polly's decorrelated-jitter V2 curve; `MaxDelay` caps the computed wait. With
+//! `ShouldRetryAfterHeader` (default true for HTTP) a Retry-After replaces it, uncapped. The
+//! HTTP predicate retries 408, 429, 5xx, `HttpRequestException` and attempt timeouts (code, not
+//! JSON). Defaults assumed on import: those of `HttpRetryStrategyOptions` (3 retries,
+//! Exponential, jitter, 2 s, Retry-After honoured).
+
+use super::curl_flags::push_comment_list;
+use super::durations::{format_timespan, parse_timespan};
+use super::facts::{self, codes, compact};
+use super::import_table::{Key, Rule, walk};
+use super::report::{ExportedPolicy, Findings, FormatError, ImportedPolicy};
+use super::tree::{Node, parse_jsonc};
+use crate::model::{Backoff, DelayHeader, RetryProfile, StatusSet, Strategy};
+use std::fmt::Write as _;
+
+const TOOL: &str = "Polly";
+
+/// Keys that make an object a retry options object.
+const RETRY_KEYS: [&str; 6] = [
+    "MaxRetryAttempts",
+    "BackoffType",
+    "Delay",
+    "MaxDelay",
+    "UseJitter",
+    "ShouldRetryAfterHeader",
+];
+
+/// The appsettings JSON (with `//` comments).
+pub fn export(p: &RetryProfile) -> ExportedPolicy {
+    let mut gaps = Vec::new();
+    let b = facts::computed(&p.backoff);
+    let (kind, jitter, delay) = match b.strategy {
+        Strategy::Fixed if b.jitter_window_ms == 0 => ("Constant", false, b.base_delay_ms),
+        Strategy::Fixed => {
+            // Constant + jitter = Delay·U[0.75, 1.25] = 0.75D + U[0, 0.5D]: exact when w = 2b/3.
+            let d = b.base_delay_ms + b.jitter_window_ms / 2;
+            if b.jitter_window_ms * 3 != b.base_delay_ms * 2 {
+                gaps.push(format!(
+                    "fixed {} ms + U[0, {}]: Polly's constant jitter is Delay·U[0.75, 1.25]; Delay = {d} ms",
+                    b.base_delay_ms, b.jitter_window_ms
+                ));
+            }
+            ("Constant", true, d)
+        }
+        Strategy::ExponentialProportional if b.jitter_ratio == 0.0 => {
+            ("Exponential", false, b.base_delay_ms)
+        }
+        other => {
+            gaps.push(format!(
+                "backoff {}: written as Polly's Exponential with UseJitter (decorrelated jitter V2, median ≈ Delay·2^(n−1))",
+                other.id()
+            ));
+            ("Exponential", true, b.base_delay_ms)
+        }
+    };
+    let header = p.backoff.strategy == Strategy::ResponseHeader;
+    gaps.extend(gaps_of(p, header));
+    let mut retry = vec![
+        format!("\"MaxRetryAttempts\": {}", p.max_retries),
+        format!("\"BackoffType\": \"{kind}\""),
+        format!("\"UseJitter\": {jitter}"),
+        format!("\"Delay\": \"{}\"", format_timespan(delay)),
+    ];
+    if let Some(c) = b.max_delay_ms {
+        retry.push(format!("\"MaxDelay\": \"{}\"", format_timespan(c)));
+        if !b.hard_cap && facts::has_jitter(&b) {
+            gaps.push("Polly caps the wait after the jitter (as hard_cap would)".into());
+        }
+    }
+    retry.push(format!("\"ShouldRetryAfterHeader\": {header}"));
+    let mut sections = vec![format!(
+        "    \"Retry\": {{\n      {}\n    }}",
+        retry.join(",\n      ")
+    )];
+    if let Some(t) = p.timeouts.total_ms {
+        sections.push(format!(
+            "    \"AttemptTimeout\": {{ \"Timeout\": \"{}\" }}",
+            format_timespan(t)
+        ));
+    }
+    if let Some(d) = p.deadline_ms {
+        sections.push(format!(
+            "    \"TotalRequestTimeout\": {{ \"Timeout\": \"{}\" }}",
+            format_timespan(d)
+        ));
+    }
+    let mut text = format!("// {}\n", facts::origin(p, "polly"));
+    text.push_str("// bind with services.AddHttpClient(…).AddStandardResilienceHandler(configuration.GetSection(\"Resilience\"))\n");
+    push_comment_list(&mut text, "//", "not expressible in Polly's options", &gaps);
+    let _ = write!(
+        text,
+        "{{\n  \"Resilience\": {{\n{}\n  }}\n}}\n",
+        sections.join(",\n")
+    );
+    ExportedPolicy {
+        text,
+        not_expressed: gaps,
+        commented: true,
+    }
+}
+
+/// Gaps beyond the backoff (the lead adds budget/class/matcher gaps here).
+fn gaps_of(p: &RetryProfile, header: bool) -> Vec<String> {
+    let mut gaps = Vec::new();
+    let ours = codes(&p.retry_on.status);
+    let polly = codes(&StatusSet::default_retry());
+    if ours != polly {
+        gaps.push(format!(
+            "retried statuses {}: Polly's HTTP predicate (408, 429, 500-599) is code (ShouldHandle)",
+            compact(&ours)
+        ));
+    }
+    if !p.retry_on.non_idempotent {
+        gaps.push("methods: the standard handler retries every method; call DisableForUnsafeHttpMethods() in code".into());
+    }
+    if header {
+        let b = &p.backoff;
+        let only = b.headers.len() == 1 && b.headers[0].name.eq_ignore_ascii_case("retry-after");
+        if !only {
+            gaps.push("Polly reads only Retry-After, not the profile's other delay headers".into());
+        }
+        if b.combine == crate::model::Combine::Max {
+            gaps.push("combine max: Polly uses Retry-After as is".into());
+        }
+        if b.max_delay_ms.is_some() {
+            gaps.push("a Retry-After above the max delay: Polly waits as asked (MaxDelay caps only computed waits)".into());
+        }
+        if b.jitter_window_ms > 0 {
+            gaps.push("jitter window after Retry-After: Polly adds none".into());
+        }
+    }
+    let t = &p.timeouts;
+    if t.resolve_ms.is_some() || t.connect_ms.is_some() || t.read_ms.is_some() {
+        gaps.push("resolve, connect and read timeouts: SocketsHttpHandler settings in code".into());
+    }
+    if p.on_other_status == crate::model::OtherStatusAction::Retry {
+        gaps.push("on_other_status retry: ShouldHandle is code".into());
+    }
+    if p.seed.is_some() {
+        gaps.push("seed: set RetryStrategyOptions.Randomizer in code".into());
+    }
+    gaps
+}
+
+/// The import's draft.
+struct Draft {
+    profile: RetryProfile,
+    kind: String,
+    jitter: bool,
+    delay: u64,
+    max_delay: Option<u64>,
+    retry_after: bool,
+}
+
+/// `Retry` (`HttpRetryStrategyOptions` / `RetryStrategyOptions`).
+const RETRY: &[Key<Draft>] = &[
+    Key {
+        name: "MaxRetryAttempts",
+        rule: Rule::Map(max_retry_attempts),
+    },
+    Key {
+        name: "BackoffType",
+        rule: Rule::Map(backoff_type),
+    },
+    Key {
+        name: "UseJitter",
+        rule: Rule::Map(use_jitter),
+    },
+    Key {
+        name: "Delay",
+        rule: Rule::Map(delay),
+    },
+    Key {
+        name: "MaxDelay",
+        rule: Rule::Map(max_delay),
+    },
+    Key {
+        name: "ShouldRetryAfterHeader",
+        rule: Rule::Map(retry_after),
+    },
+    Key {
+        name: "Name",
+        rule: Rule::Dropped("strategy names are for telemetry"),
+    },
+];
+
+/// `HttpStandardResilienceOptions`.
+const STANDARD: &[Key<Draft>] = &[
+    Key {
+        name: "Retry",
+        rule: Rule::Map(retry),
+    },
+    Key {
+        name: "AttemptTimeout",
+        rule: Rule::Map(attempt_timeout),
+    },
+    Key {
+        name: "TotalRequestTimeout",
+        rule: Rule::Map(total_timeout),
+    },
+    Key {
+        name: "CircuitBreaker",
+        rule: Rule::Dropped("circuit breakers are not in the profile model"),
+    },
+    Key {
+        name: "RateLimiter",
+        rule: Rule::Dropped("client-side rate limiting is not in the profile model"),
+    },
+];
+
+fn span(v: &Node, path: &str) -> Result<u64, FormatError> {
+    parse_timespan(&v.text(path)?).map_err(|e| FormatError::at(path, e))
+}
+
+fn retry(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Result<(), FormatError> {
+    walk(v.map(path)?, path, RETRY, TOOL, d, f)
+}
+
+fn timeout_of(v: &Node, path: &str, f: &mut Findings) -> Result<Option<u64>, FormatError> {
+    let mut out = None;
+    for (k, val) in v.map(path)? {
+        let p = super::tree::join(path, k);
+        if k == "Timeout" {
+            out = Some(span(val, &p)?);
+        } else {
+            f.dropped(
+                &p,
+                val.describe(),
+                "unknown setting for Polly's timeout options",
+            );
+        }
+    }
+    Ok(out.filter(|ms| *ms > 0))
+}
+
+fn attempt_timeout(
+    d: &mut Draft,
+    v: &Node,
+    path: &str,
+    f: &mut Findings,
+) -> Result<(), FormatError> {
+    d.profile.timeouts.total_ms = timeout_of(v, path, f)?;
+    Ok(())
+}
+
+fn total_timeout(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Result<(), FormatError> {
+    d.profile.deadline_ms = timeout_of(v, path, f)?;
+    Ok(())
+}
+
+fn max_retry_attempts(
+    d: &mut Draft,
+    v: &Node,
+    path: &str,
+    f: &mut Findings,
+) -> Result<(), FormatError> {
+    let n = v.int(path)?;
+    if n < 1 {
+        return Err(FormatError::at(
+            path,
+            format!("MaxRetryAttempts must be at least 1, found {n}"),
+        ));
+    }
+    if n > i128::from(crate::profile::MAX_RETRIES_LIMIT) {
+        f.approximated(path, n.to_string(), super::pending::UNLIMITED);
+    }
+    d.profile.max_retries = facts::clamp_retries(n);
+    Ok(())
+}
+
+fn backoff_type(d: &mut Draft, v: &Node, path: &str, _: &mut Findings) -> Result<(), FormatError> {
+    let t = v.text(path)?;
+    match t.as_str() {
+        "Constant" | "Linear" | "Exponential" => {
+            d.kind = t;
+            Ok(())
+        }
+        other => Err(FormatError::at(
+            path,
+            format!("expected Constant, Linear or Exponential, found {other:?}"),
+        )),
+    }
+}
+
+fn use_jitter(d: &mut Draft, v: &Node, path: &str, _: &mut Findings) -> Result<(), FormatError> {
+    d.jitter = v.flag(path)?;
+    Ok(())
+}
+
+fn delay(d: &mut Draft, v: &Node, path: &str, _: &mut Findings) -> Result<(), FormatError> {
+    d.delay = span(v, path)?;
+    Ok(())
+}
+
+fn max_delay(d: &mut Draft, v: &Node, path: &str, _: &mut Findings) -> Result<(), FormatError> {
+    d.max_delay = match v {
+        Node::Null => None,
+        other => Some(span(other, path)?),
+    };
+    Ok(())
+}
+
+fn retry_after(d: &mut Draft, v: &Node, path: &str, _: &mut Findings) -> Result<(), FormatError> {
+    d.retry_after = v.flag(path)?;
+    Ok(())
+}
+
+/// Finds the retry options: the root, a `Retry` member, or one section level down (twice).
+fn locate(node: &Node, path: String, depth: u8) -> Option<(&Node, String, bool)> {
+    let Node::Map(entries) = node else {
+        return None;
+    };
+    if entries
+        .iter()
+        .any(|(k, _)| RETRY_KEYS.contains(&k.as_str()))
+    {
+        return Some((node, path, false));
+    }
+    if node.get("Retry").is_some() {
+        return Some((node, path, true));
+    }
+    if depth == 0 {
+        return None;
+    }
+    entries
+        .iter()
+        .find_map(|(k, v)| locate(v, super::tree::join(&path, k), depth - 1))
+}
+
+/// Reads appsettings JSON (comments allowed) holding retry options.
+///
+/// # Errors
+/// Syntax, unreadable values (with path), or no retry options found.
+pub fn import(text: &str, name: &str) -> Result<ImportedPolicy, FormatError> {
+    let root = parse_jsonc(text)?;
+    let (node, path, standard) = locate(&root, String::new(), 3).ok_or_else(|| {
+        FormatError::at("", "no Polly retry options found (an object with MaxRetryAttempts, BackoffType or Delay, or a section with Retry)")
+    })?;
+    let mut d = Draft {
+        profile: facts::fresh(
+            name,
+            "polly",
+            3,
+            Backoff::new(Strategy::ExponentialProportional),
+        ),
+        kind: "Exponential".into(),
+        jitter: true,
+        delay: 2000,
+        max_delay: None,
+        retry_after: true,
+    };
+    let mut f = Findings::default();
+    let entries = node.map(&path)?;
+    if standard {
+        walk(entries, &path, STANDARD, TOOL, &mut d, &mut f)?;
+    } else {
+        walk(entries, &path, RETRY, TOOL, &mut d, &mut f)?;
+    }
+    let at = |k: &str| {
+        super::tree::join(
+            &if standard {
+                super::tree::join(&path, "Retry")
+            } else {
+                path.clone()
+            },
+            k,
+        )
+    };
+    let mut b = Backoff::new(Strategy::ExponentialProportional);
+    b.base_delay_ms = d.delay;
+    b.jitter_ratio = 0.0;
+    b.max_delay_ms = d.max_delay;
+    b.hard_cap = d.max_delay.is_some();
+    match (d.kind.as_str(), d.jitter) {
+        ("Constant", false) => b.strategy = Strategy::Fixed,
+        ("Constant", true) => {
+            b.strategy = Strategy::Fixed;
+            b.base_delay_ms = d.delay * 3 / 4;
+            b.jitter_window_ms = d.delay / 2;
+        }
+        ("Linear", _) => {
+            b.strategy = Strategy::Fixed;
+            f.approximated(
+                &at("BackoffType"),
+                "\"Linear\"",
+                "no linear strategy (Delay·n): imported as fixed Delay",
+            );
+        }
+        (_, false) => {}
+        (_, true) => {
+            b.strategy = Strategy::DecorrelatedJitter;
+            f.approximated(&at("UseJitter"), "true", "Polly's exponential jitter is its decorrelated-jitter V2 curve: imported as decorrelated_jitter with the same Delay and MaxDelay");
+        }
+    }
+    if b.max_delay_ms.is_none() && b.strategy == Strategy::DecorrelatedJitter {
+        b.max_delay_ms = None;
+    }
+    if d.retry_after {
+        let mut top = Backoff::new(Strategy::ResponseHeader);
+        top.base_delay_ms = b.base_delay_ms;
+        top.max_delay_ms = None;
+        top.headers = DelayHeader::default_list();
+        top.fallback = Some(Box::new(b));
+        d.profile.backoff = top;
+    } else {
+        d.profile.backoff = b;
+    }
+    d.profile.retry_on.non_idempotent = true;
+    f.approximated("(ShouldHandle)", "408, 429, 5xx, HttpRequestException, timeouts", "the HTTP predicate is code: the profile's default statuses and errors (the same set) are used");
+    f.approximated("(methods)", "every method", "the standard handler retries every method unless DisableForUnsafeHttpMethods(): non_idempotent set to true");
+    facts::finish(d.profile, f, TOOL)
+}

@@ -1,0 +1,173 @@
+//! "Export as…": the current profile as another tool's retry settings (curl flags, urllib3,
+//! tenacity, Polly, gRPC, Envoy, Dapr, AWS config), with what the target cannot express, a
+//! Copy button and Save… (the workbench asks for the path and writes the file).
+
+use crate::interop::retry_formats::{ExportedPolicy, RetryFormat, export};
+use crate::model::RetryProfile;
+use egui::{Id, Ui};
+
+/// The modal's state. The export is recomputed only when the format or the profile changes.
+#[derive(Debug)]
+pub struct RetryExporter {
+    /// Whether the modal is open.
+    pub open: bool,
+    /// The target format (kept between openings).
+    pub format: RetryFormat,
+    cache: Option<(RetryFormat, RetryProfile, ExportedPolicy)>,
+    /// The text Save… is writing (set when it was clicked, taken by the workbench).
+    pending: Option<String>,
+}
+
+impl Default for RetryExporter {
+    fn default() -> Self {
+        Self {
+            open: false,
+            format: RetryFormat::GrpcConfig,
+            cache: None,
+            pending: None,
+        }
+    }
+}
+
+impl RetryExporter {
+    /// Opens the modal.
+    pub fn open(&mut self) {
+        self.open = true;
+    }
+
+    /// The text Save… asked to write, taken (the workbench writes it to the chosen path).
+    pub fn take_pending(&mut self) -> Option<String> {
+        self.pending.take()
+    }
+
+    fn exported(&mut self, profile: &RetryProfile) -> ExportedPolicy {
+        let stale = self
+            .cache
+            .as_ref()
+            .is_none_or(|(f, p, _)| *f != self.format || p != profile);
+        if stale {
+            self.cache = Some((self.format, profile.clone(), export(profile, self.format)));
+        }
+        self.cache
+            .as_ref()
+            .map_or_else(|| export(profile, self.format), |(_, _, e)| e.clone())
+    }
+
+    /// Draws the modal for `profile` when open; returns the file name to suggest when Save…
+    /// was clicked (the text is then in [`RetryExporter::take_pending`]).
+    pub fn modal_ui(&mut self, ui: &Ui, profile: &RetryProfile) -> Option<String> {
+        if !self.open {
+            return None;
+        }
+        let mut close = false;
+        let mut save = None;
+        let modal = egui::Modal::new(Id::unique("retry_export_modal")).show(ui.ctx(), |ui| {
+            ui.set_max_width(720.0);
+            ui.heading("Export as…");
+            ui.horizontal(|ui| {
+                let label = ui.label("Format");
+                egui::ComboBox::from_id_salt("retry_export.format")
+                    .selected_text(self.format.label())
+                    .show_ui(ui, |ui| {
+                        for f in RetryFormat::ALL {
+                            ui.selectable_value(&mut self.format, f, f.label());
+                        }
+                    })
+                    .response
+                    .labelled_by(label.id);
+            });
+            let format = self.format;
+            let exported = self.exported(profile);
+            let mut text = exported.text.clone();
+            egui::ScrollArea::vertical()
+                .id_salt("retry_export.scroll")
+                .max_height(320.0)
+                .show(ui, |ui| {
+                    let label = ui.label("Exported settings");
+                    ui.add(
+                        egui::TextEdit::multiline(&mut text)
+                            .id_salt("retry_export.text")
+                            .code_editor()
+                            .interactive(false)
+                            .desired_width(f32::INFINITY),
+                    )
+                    .labelled_by(label.id);
+                });
+            if exported.not_expressed.is_empty() {
+                ui.weak("nothing is lost: the target expresses the whole profile");
+            } else {
+                let where_ = if exported.commented {
+                    "also in the text's comments"
+                } else {
+                    "not in the text: this format has no comments"
+                };
+                ui.label(format!("Not expressible in {} ({where_}):", format.label()));
+                egui::ScrollArea::vertical()
+                    .id_salt("retry_export.gaps")
+                    .max_height(160.0)
+                    .show(ui, |ui| {
+                        for gap in &exported.not_expressed {
+                            ui.label(format!("• {gap}"));
+                        }
+                    });
+            }
+            ui.horizontal(|ui| {
+                if ui
+                    .button("Copy")
+                    .on_hover_text("copy the exported settings to the clipboard")
+                    .clicked()
+                {
+                    ui.ctx().copy_text(exported.text.clone());
+                }
+                if ui
+                    .button("Save…")
+                    .on_hover_text("save the exported settings to a file")
+                    .clicked()
+                {
+                    self.pending = Some(exported.text.clone());
+                    save = Some(suggested_name(&profile.name, format));
+                    close = true;
+                }
+                if ui.button("Close").on_hover_text("close (Esc)").clicked() {
+                    close = true;
+                }
+            });
+        });
+        if close || modal.should_close() {
+            self.open = false;
+        }
+        save
+    }
+}
+
+/// `My API` + gRPC → `my-api.grpc.json`.
+fn suggested_name(profile_name: &str, format: RetryFormat) -> String {
+    let mut slug = String::new();
+    for c in profile_name.chars() {
+        if c.is_ascii_alphanumeric() {
+            slug.push(c.to_ascii_lowercase());
+        } else if !slug.is_empty() && !slug.ends_with('-') {
+            slug.push('-');
+        }
+    }
+    let slug = slug.trim_end_matches('-');
+    let slug = if slug.is_empty() { "profile" } else { slug };
+    format!("{slug}.{}.{}", format.id(), format.extension())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suggested_names_carry_format_and_extension() {
+        assert_eq!(
+            suggested_name("My API", RetryFormat::GrpcConfig),
+            "my-api.grpc.json"
+        );
+        assert_eq!(
+            suggested_name("??", RetryFormat::Envoy),
+            "profile.envoy.yaml"
+        );
+    }
+}

@@ -1,0 +1,144 @@
+//! "Import from…": pick a format, then a file (the workbench's file dialog); the modal shows
+//! the imported profile's name and every setting that did not map, and "Use this profile"
+//! replaces the current profile (asking first when it has unsaved edits).
+
+use crate::interop::retry_formats::{Carried, ImportedPolicy, RetryFormat, import};
+use crate::model::RetryProfile;
+use egui::{Id, Ui};
+use std::path::Path;
+
+/// What the user asked for in the modal.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ImportAction {
+    /// Pick a file of this format.
+    ChooseFile(RetryFormat),
+    /// Use the imported profile.
+    Use(Box<RetryProfile>),
+}
+
+/// The modal's state: the format and the last file read (its result).
+#[derive(Debug)]
+pub struct RetryImporter {
+    /// Whether the modal is open.
+    pub open: bool,
+    /// The source format (kept between openings).
+    pub format: RetryFormat,
+    result: Option<(String, Result<ImportedPolicy, String>)>,
+}
+
+impl Default for RetryImporter {
+    fn default() -> Self {
+        Self {
+            open: false,
+            format: RetryFormat::GrpcConfig,
+            result: None,
+        }
+    }
+}
+
+impl RetryImporter {
+    /// Opens the modal, forgetting the previous file.
+    pub fn open(&mut self) {
+        self.open = true;
+        self.result = None;
+    }
+
+    /// Reads and imports `path` as `format` (once, on the user's pick) and shows the result.
+    pub fn open_file(&mut self, format: RetryFormat, path: &Path) {
+        self.format = format;
+        let name = path.file_stem().map_or_else(
+            || "imported".to_owned(),
+            |s| s.to_string_lossy().into_owned(),
+        );
+        let result = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read the file ({e}): {}", path.display()))
+            .and_then(|text| {
+                import(format, &text, &name).map_err(|e| {
+                    format!("cannot import {} ({e}): {}", format.label(), path.display())
+                })
+            });
+        self.result = Some((path.display().to_string(), result));
+        self.open = true;
+    }
+
+    /// Draws the modal when open.
+    pub fn modal_ui(&mut self, ui: &Ui) -> Option<ImportAction> {
+        if !self.open {
+            return None;
+        }
+        let mut action = None;
+        let mut close = false;
+        let modal = egui::Modal::new(Id::unique("retry_import_modal")).show(ui.ctx(), |ui| {
+            ui.set_max_width(720.0);
+            ui.heading("Import from…");
+            ui.horizontal(|ui| {
+                let label = ui.label("Format");
+                egui::ComboBox::from_id_salt("retry_import.format")
+                    .selected_text(self.format.label())
+                    .show_ui(ui, |ui| {
+                        for f in RetryFormat::ALL.into_iter().filter(|f| f.can_import()) {
+                            ui.selectable_value(&mut self.format, f, f.label());
+                        }
+                    })
+                    .response
+                    .labelled_by(label.id);
+                if ui
+                    .button("Choose file…")
+                    .on_hover_text("pick the file to import")
+                    .clicked()
+                {
+                    action = Some(ImportAction::ChooseFile(self.format));
+                }
+            });
+            match &self.result {
+                None => {
+                    ui.weak("pick a file: settings that do not map are listed here before you use the profile");
+                }
+                Some((file, Err(problem))) => {
+                    ui.colored_label(ui.visuals().error_fg_color, problem.as_str())
+                        .on_hover_text(file.as_str());
+                }
+                Some((file, Ok(imported))) => {
+                    ui.label(format!("Profile \"{}\" from {file}", imported.profile.name));
+                    if imported.unmapped.is_empty() {
+                        ui.weak("every setting mapped exactly");
+                    } else {
+                        ui.label(format!(
+                            "{} setting(s) did not map exactly:",
+                            imported.unmapped.len()
+                        ));
+                        egui::ScrollArea::vertical()
+                            .id_salt("retry_import.unmapped")
+                            .max_height(240.0)
+                            .show(ui, |ui| {
+                                for u in &imported.unmapped {
+                                    let what = match u.carried {
+                                        Carried::Dropped => "not mapped",
+                                        Carried::Approximated => "approximated",
+                                    };
+                                    ui.label(format!("• {what}: {} = {}", u.path, u.value))
+                                        .on_hover_text(u.reason.as_str());
+                                    ui.weak(format!("   {}", u.reason));
+                                }
+                            });
+                    }
+                    if ui
+                        .button("Use this profile")
+                        .on_hover_text("replace the current profile with the imported one (unsaved)")
+                        .clicked()
+                    {
+                        action = Some(ImportAction::Use(Box::new(imported.profile.clone())));
+                        close = true;
+                    }
+                }
+            }
+            if ui.button("Cancel").on_hover_text("close (Esc)").clicked() {
+                close = true;
+            }
+        });
+        if close || modal.should_close() {
+            self.open = false;
+        }
+        action
+    }
+}

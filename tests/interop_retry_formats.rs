@@ -1,0 +1,522 @@
+//! Other tools' retry settings: round trips where the format allows (import(export(p)) keeps
+//! what maps), every unmapped setting reported with its path, errors that say what and where,
+//! and the `profile export` / `profile import` commands.
+
+mod demo_support;
+
+use retryscope::interop::retry_formats::{Carried, RetryFormat, export, import};
+use retryscope::model::{Backoff, ErrorKind, RetryProfile, StatusRange, StatusSet, Strategy};
+
+fn base_profile(backoff: Backoff, statuses: &[u16]) -> RetryProfile {
+    let mut p = retryscope::profile::builtin("aws-standard").expect("builtin");
+    p.name = "round trip".into();
+    p.backoff = backoff;
+    p.retry_on.status = StatusSet(statuses.iter().map(|c| StatusRange::single(*c)).collect());
+    p
+}
+
+fn computed(strategy: Strategy, base: u64, max: Option<u64>) -> Backoff {
+    let mut b = Backoff::new(strategy);
+    b.base_delay_ms = base;
+    b.max_delay_ms = max;
+    b.jitter_ratio = 0.0;
+    b
+}
+
+#[test]
+fn every_builtin_exports_to_every_format_and_data_formats_read_back() {
+    for builtin in retryscope::profile::builtins() {
+        for format in RetryFormat::ALL {
+            let out = export(&builtin.profile, format);
+            assert!(
+                !out.text.trim().is_empty(),
+                "{} → {}",
+                builtin.id,
+                format.id()
+            );
+            if out.commented {
+                assert!(
+                    out.text.contains(&builtin.profile.name),
+                    "{} → {}: the comments name the profile",
+                    builtin.id,
+                    format.id()
+                );
+                for gap in &out.not_expressed {
+                    assert!(
+                        out.text.contains(gap.as_str()),
+                        "{} → {}: {gap}",
+                        builtin.id,
+                        format.id()
+                    );
+                }
+            }
+            if format.can_import() {
+                let back = import(format, &out.text, "back").unwrap_or_else(|e| {
+                    panic!(
+                        "{} → {} → import: {e}\n{}",
+                        builtin.id,
+                        format.id(),
+                        out.text
+                    )
+                });
+                let expected = if format == RetryFormat::GrpcConfig {
+                    builtin.profile.max_retries.max(1)
+                } else {
+                    builtin.profile.max_retries
+                };
+                assert_eq!(
+                    back.profile.max_retries,
+                    expected,
+                    "{} via {}",
+                    builtin.id,
+                    format.id()
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn grpc_round_trip_keeps_backoff_codes_and_deadline() {
+    let mut p = base_profile(
+        computed(Strategy::FullJitter, 100, Some(1000)),
+        &[429, 502, 503, 504],
+    );
+    p.max_retries = 3;
+    p.deadline_ms = Some(2500);
+    p.retry_on.errors = vec![ErrorKind::Timeout];
+    let out = export(&p, RetryFormat::GrpcConfig);
+    assert!(!out.commented, "service config JSON has no comments");
+    let doc: serde_json::Value = serde_json::from_str(&out.text).expect("plain JSON");
+    assert_eq!(doc["methodConfig"][0]["retryPolicy"]["maxAttempts"], 4);
+    assert_eq!(
+        doc["methodConfig"][0]["retryPolicy"]["initialBackoff"],
+        "0.1s"
+    );
+    assert_eq!(doc["methodConfig"][0]["timeout"], "2.5s");
+    let back = import(RetryFormat::GrpcConfig, &out.text, "g")
+        .expect("imports")
+        .profile;
+    assert_eq!(back.max_retries, 3);
+    assert_eq!(back.backoff.strategy, Strategy::FullJitter);
+    assert_eq!(back.backoff.base_delay_ms, 100);
+    assert_eq!(back.backoff.max_delay_ms, Some(1000));
+    assert_eq!(back.deadline_ms, Some(2500));
+    assert_eq!(back.retry_on.status.to_string(), "429, 502, 503, 504");
+    assert!(back.retry_on.errors.contains(&ErrorKind::Timeout));
+}
+
+#[test]
+fn envoy_round_trip_keeps_backoff_codes_and_timeouts() {
+    let mut p = base_profile(computed(Strategy::FullJitter, 25, Some(250)), &[429, 503]);
+    p.max_retries = 2;
+    p.deadline_ms = Some(15_000);
+    p.timeouts.total_ms = Some(2000);
+    p.timeouts.read_ms = Some(500);
+    p.retry_on.errors = vec![ErrorKind::Connect, ErrorKind::ConnectTimeout];
+    let out = export(&p, RetryFormat::Envoy);
+    let back = import(RetryFormat::Envoy, &out.text, "e")
+        .expect("imports")
+        .profile;
+    assert_eq!(back.max_retries, 2);
+    assert_eq!(
+        (
+            back.backoff.strategy,
+            back.backoff.base_delay_ms,
+            back.backoff.max_delay_ms
+        ),
+        (Strategy::FullJitter, 25, Some(250))
+    );
+    assert_eq!(back.retry_on.status.to_string(), "429, 503");
+    assert_eq!(
+        back.retry_on.errors,
+        vec![ErrorKind::Connect, ErrorKind::ConnectTimeout]
+    );
+    assert_eq!(back.deadline_ms, Some(15_000));
+    assert_eq!(
+        (back.timeouts.total_ms, back.timeouts.read_ms),
+        (Some(2000), Some(500))
+    );
+}
+
+#[test]
+fn polly_round_trip_keeps_backoff_and_timeouts() {
+    let mut p = base_profile(
+        computed(Strategy::ExponentialProportional, 2000, Some(30_000)),
+        &[408, 429],
+    );
+    p.max_retries = 5;
+    p.deadline_ms = Some(90_000);
+    p.timeouts.total_ms = Some(10_000);
+    let out = export(&p, RetryFormat::Polly);
+    assert!(out.text.contains("\"Delay\": \"00:00:02\""), "{}", out.text);
+    let back = import(RetryFormat::Polly, &out.text, "p")
+        .expect("imports")
+        .profile;
+    assert_eq!(back.max_retries, 5);
+    assert_eq!(back.backoff.strategy, Strategy::ExponentialProportional);
+    assert_eq!(
+        (back.backoff.base_delay_ms, back.backoff.max_delay_ms),
+        (2000, Some(30_000))
+    );
+    assert_eq!(
+        (back.deadline_ms, back.timeouts.total_ms),
+        (Some(90_000), Some(10_000))
+    );
+    // Fixed waits are Polly's Constant.
+    let fixed = base_profile(computed(Strategy::Fixed, 1500, None), &[503]);
+    let back = import(
+        RetryFormat::Polly,
+        &export(&fixed, RetryFormat::Polly).text,
+        "c",
+    )
+    .expect("imports");
+    assert_eq!(
+        (
+            back.profile.backoff.strategy,
+            back.profile.backoff.base_delay_ms
+        ),
+        (Strategy::Fixed, 1500)
+    );
+}
+
+#[test]
+fn dapr_round_trip_keeps_constant_policy_codes_and_timeout() {
+    let mut p = base_profile(
+        computed(Strategy::Fixed, 5000, None),
+        &[429, 500, 501, 502, 503],
+    );
+    p.max_retries = 7;
+    p.timeouts.total_ms = Some(3000);
+    let out = export(&p, RetryFormat::Dapr);
+    assert!(
+        out.text.contains("httpStatusCodes: \"429,500-503\""),
+        "{}",
+        out.text
+    );
+    let back = import(RetryFormat::Dapr, &out.text, "d")
+        .expect("imports")
+        .profile;
+    assert_eq!(back.max_retries, 7);
+    assert_eq!(
+        (back.backoff.strategy, back.backoff.base_delay_ms),
+        (Strategy::Fixed, 5000)
+    );
+    assert_eq!(back.retry_on.status.to_string(), "429, 500-503");
+    assert_eq!(back.timeouts.total_ms, Some(3000));
+}
+
+#[test]
+fn aws_config_round_trip_keeps_the_attempt_count() {
+    let mut p = retryscope::profile::builtin("aws-standard").expect("builtin");
+    p.max_retries = 4;
+    let out = export(&p, RetryFormat::AwsConfig);
+    assert!(out.text.contains("max_attempts = 5"), "{}", out.text);
+    let back = import(RetryFormat::AwsConfig, &out.text, "a")
+        .expect("imports")
+        .profile;
+    assert_eq!(back.max_retries, 4);
+    assert_eq!(
+        back.backoff, p.backoff,
+        "standard mode is the aws-standard built-in"
+    );
+}
+
+fn unmapped(format: RetryFormat, text: &str) -> Vec<(String, Carried, String)> {
+    import(format, text, "x")
+        .unwrap_or_else(|e| panic!("imports: {e}"))
+        .unmapped
+        .into_iter()
+        .map(|u| (u.path, u.carried, u.reason))
+        .collect()
+}
+
+fn has(list: &[(String, Carried, String)], path: &str, reason_part: &str) -> bool {
+    list.iter()
+        .any(|(p, _, r)| p == path && r.contains(reason_part))
+}
+
+#[test]
+fn grpc_throttling_hedging_and_unknown_keys_are_reported() {
+    let text = r#"{
+      "methodConfig": [{
+        "name": [{"service": "echo.Echo"}],
+        "retryPolicy": {
+          "maxAttempts": 4, "initialBackoff": "0.1s", "maxBackoff": "1s", "backoffMultiplier": 1.5,
+          "retryableStatusCodes": ["UNAVAILABLE", "ABORTED"], "colour": "red"
+        }
+      }, {"name": [{}], "hedgingPolicy": {"maxAttempts": 3}}],
+      "retryThrottling": {"maxTokens": 10, "tokenRatio": 0.1}
+    }"#;
+    let list = unmapped(RetryFormat::GrpcConfig, text);
+    assert!(
+        has(
+            &list,
+            "retryThrottling",
+            "retry budgets are not in the profile model yet"
+        ),
+        "{list:?}"
+    );
+    assert!(
+        has(
+            &list,
+            "methodConfig[0].retryPolicy.backoffMultiplier",
+            "doubles"
+        ),
+        "{list:?}"
+    );
+    assert!(
+        has(
+            &list,
+            "methodConfig[0].retryPolicy.retryableStatusCodes[1]",
+            "no HTTP answer"
+        ),
+        "{list:?}"
+    );
+    assert!(
+        has(
+            &list,
+            "methodConfig[0].retryPolicy.colour",
+            "unknown setting"
+        ),
+        "{list:?}"
+    );
+    assert!(
+        has(&list, "methodConfig[1]", "only the first methodConfig"),
+        "{list:?}"
+    );
+}
+
+#[test]
+fn envoy_header_matchers_and_host_selection_are_reported() {
+    let text = "retry_policy:\n  retry_on: 5xx,retriable-headers\n  num_retries: 2\n  \
+                retriable_headers:\n    - name: x-retry\n  retry_host_predicate:\n    - name: previous_hosts\n";
+    let list = unmapped(RetryFormat::Envoy, text);
+    assert!(
+        has(&list, "retry_policy.retriable_headers", "response matchers"),
+        "{list:?}"
+    );
+    assert!(
+        has(&list, "retry_policy.retry_on", "response matchers"),
+        "{list:?}"
+    );
+    assert!(
+        has(&list, "retry_policy.retry_host_predicate", "host selection"),
+        "{list:?}"
+    );
+    let p = import(RetryFormat::Envoy, text, "x")
+        .expect("imports")
+        .profile;
+    assert!(p.retry_on.status.contains(599) && p.retry_on.errors.contains(&ErrorKind::Reset));
+    // Envoy's defaults: base 25 ms, max 10 × base.
+    assert_eq!(
+        (p.backoff.base_delay_ms, p.backoff.max_delay_ms),
+        (25, Some(250))
+    );
+}
+
+#[test]
+fn dapr_forever_and_circuit_breakers_are_reported() {
+    let text = "apiVersion: dapr.io/v1alpha1\nkind: Resiliency\nmetadata:\n  name: r\nspec:\n  policies:\n    \
+                retries:\n      forever:\n        policy: constant\n        duration: 500ms\n        maxRetries: -1\n    \
+                circuitBreakers:\n      cb:\n        trip: consecutiveFailures > 5\n  targets:\n    apps:\n      b:\n        retry: forever\n";
+    let list = unmapped(RetryFormat::Dapr, text);
+    assert!(
+        has(
+            &list,
+            "spec.policies.retries.forever.maxRetries",
+            "unlimited retries"
+        ),
+        "{list:?}"
+    );
+    assert!(
+        has(&list, "spec.policies.circuitBreakers", "circuit breakers"),
+        "{list:?}"
+    );
+    let p = import(RetryFormat::Dapr, text, "x")
+        .expect("imports")
+        .profile;
+    assert_eq!(p.backoff.base_delay_ms, 500);
+    assert_eq!(p.max_retries, retryscope::profile::MAX_RETRIES_LIMIT);
+}
+
+#[test]
+fn aws_quota_and_other_keys_are_reported() {
+    let text = "[default]\nregion = eu-west-1\nretry_mode = adaptive\nmax_attempts = 6\n\n[profile dev]\nretry_mode = legacy\n";
+    let list = unmapped(RetryFormat::AwsConfig, text);
+    assert!(
+        has(&list, "[default].region", "not a retry setting"),
+        "{list:?}"
+    );
+    assert!(
+        has(
+            &list,
+            "[default].retry_mode",
+            "retry budgets are not in the profile model yet"
+        ),
+        "{list:?}"
+    );
+    assert!(
+        has(&list, "[default].retry_mode", "throttling classes"),
+        "{list:?}"
+    );
+    assert!(
+        has(&list, "[default].retry_mode", "rate limiter"),
+        "{list:?}"
+    );
+    assert!(
+        has(&list, "[profile dev]", "only one profile section"),
+        "{list:?}"
+    );
+}
+
+#[test]
+fn polly_circuit_breaker_and_linear_are_reported() {
+    let text = "{ // appsettings\n \"Http\": { \"Standard\": {\n  \"Retry\": { \"MaxRetryAttempts\": 4, \"BackoffType\": \"Linear\", \
+                \"Delay\": \"00:00:00.5\", \"UseJitter\": false, \"ShouldRetryAfterHeader\": false },\n  \
+                \"CircuitBreaker\": { \"FailureRatio\": 0.1 } } } }";
+    let list = unmapped(RetryFormat::Polly, text);
+    assert!(
+        has(&list, "Http.Standard.CircuitBreaker", "circuit breakers"),
+        "{list:?}"
+    );
+    assert!(
+        has(
+            &list,
+            "Http.Standard.Retry.BackoffType",
+            "no linear strategy"
+        ),
+        "{list:?}"
+    );
+    let p = import(RetryFormat::Polly, text, "x")
+        .expect("imports")
+        .profile;
+    assert_eq!((p.max_retries, p.backoff.base_delay_ms), (4, 500));
+}
+
+#[test]
+fn errors_say_what_and_where() {
+    let bad_duration = r#"{"methodConfig":[{"retryPolicy":{"maxAttempts":3,"initialBackoff":"100ms","maxBackoff":"1s","backoffMultiplier":2,"retryableStatusCodes":["UNAVAILABLE"]}}]}"#;
+    let e =
+        import(RetryFormat::GrpcConfig, bad_duration, "x").expect_err("100ms is not proto JSON");
+    assert_eq!(e.path, "methodConfig[0].retryPolicy.initialBackoff");
+    assert!(
+        e.to_string()
+            .contains("expected a duration like \"1.5s\", found \"100ms\""),
+        "{e}"
+    );
+    let e = import(
+        RetryFormat::Envoy,
+        "retry_policy:\n  num_retries: [1\n",
+        "x",
+    )
+    .expect_err("syntax");
+    assert!(e.line.is_some(), "{e:?}");
+    let e = import(
+        RetryFormat::AwsConfig,
+        "[default]\nmax_attempts = many\n",
+        "x",
+    )
+    .expect_err("not a number");
+    assert!(
+        e.to_string()
+            .starts_with("[default].max_attempts: expected a whole number"),
+        "{e}"
+    );
+    let e = import(RetryFormat::Polly, r#"{"Retry": {"Delay": "soon"}}"#, "x")
+        .expect_err("bad TimeSpan");
+    assert_eq!(e.path, "Retry.Delay");
+    let e = import(RetryFormat::Dapr, "kind: Component\n", "x").expect_err("wrong kind");
+    assert!(e.to_string().contains("expected Resiliency"), "{e}");
+    let e = import(RetryFormat::Urllib3, "retry = Retry(3)", "x").expect_err("code");
+    assert!(
+        e.to_string().contains("can be exported but not imported"),
+        "{e}"
+    );
+}
+
+#[test]
+fn cli_export_and_import() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = demo_support::sandboxed()
+        .args([
+            "profile",
+            "export",
+            "--to",
+            "grpc",
+            "--builtin",
+            "aws-standard",
+        ])
+        .output()
+        .expect("runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("stdout is the JSON");
+    assert_eq!(json["methodConfig"][0]["retryPolicy"]["maxAttempts"], 3);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not expressible in grpc:"));
+
+    let envoy = dir.path().join("route.yaml");
+    std::fs::write(
+        &envoy,
+        "retry_policy:\n  retry_on: gateway-error\n  num_retries: 2\n  retry_priority: {}\n",
+    )
+    .expect("write");
+    let saved = dir.path().join("from-envoy.json");
+    let out = demo_support::sandboxed()
+        .args(["profile", "import", "--from", "envoy"])
+        .arg(&envoy)
+        .arg("-o")
+        .arg(&saved)
+        .output()
+        .expect("runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("not mapped: retry_policy.retry_priority"),
+        "{stderr}"
+    );
+    let p = retryscope::profile::load_file(&saved).expect("the saved profile loads");
+    assert_eq!((p.name.as_str(), p.max_retries), ("route", 2));
+
+    let bad = dir.path().join("bad.json");
+    std::fs::write(&bad, "{\"methodConfig\": 5}").expect("write");
+    let out = demo_support::sandboxed()
+        .args(["profile", "import", "--from", "grpc"])
+        .arg(&bad)
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("cannot import gRPC service config (JSON) (methodConfig: expected a list"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.trim_end().ends_with(&bad.display().to_string()),
+        "{stderr}"
+    );
+
+    let out = demo_support::sandboxed()
+        .args([
+            "profile",
+            "export",
+            "--to",
+            "yaml",
+            "--builtin",
+            "aws-standard",
+        ])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("unknown format `yaml`; expected one of curl, urllib3")
+    );
+}

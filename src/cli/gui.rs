@@ -84,7 +84,7 @@ impl GuiArgs {
 pub fn execute(args: &GuiArgs) -> Result<u8, CliError> {
     ui::run_app(args.to_options())
         .map(|()| exit::SUCCESS)
-        .map_err(|e| CliError::failed(window_error(&e.clone())))
+        .map_err(|e| CliError::failed(window_error(&e)))
 }
 
 /// The UI's error under one `cannot open the window:` prefix (the UI's own messages may

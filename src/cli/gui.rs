@@ -87,7 +87,7 @@ pub fn execute(args: &GuiArgs) -> Result<u8, CliError> {
     }
     ui::run_app(args.to_options())
         .map(|()| exit::SUCCESS)
-        .map_err(|e| CliError::failed(window_error(&e.clone())))
+        .map_err(|e| CliError::failed(window_error(&e)))
 }
 
 /// Refuses a screenshot path whose folder is missing before the window opens (it would

@@ -1,8 +1,11 @@
 //! The one history writer: a named thread that owns the database connection and applies
-//! [`HistoryWrite`]s from a bounded channel, committing each as it arrives (so a `kill -9`
-//! loses nothing already sent). Callers never wait on SQLite except when the channel is full.
-//! The writer also measures, for every attempt record, the time from [`HistoryWriter::send`] to
-//! its commit ([`HistoryWriter::attempt_commit_latency`]; BENCHMARKS.md).
+//! [`HistoryWrite`]s from a bounded channel. Runs hand it their (masked) events
+//! ([`HistoryWriter::record_run`], [`HistoryWriter::record_event`]) and it folds them into rows
+//! on its own thread; writes arriving together are committed in one transaction within
+//! [`GATHER_WINDOW`] of the first. As before the window, a send returns before its commit: a
+//! `kill -9` loses only what was sent in the last millisecond or so. Callers never wait on
+//! SQLite except when the channel is full. The writer also measures, for every attempt record, the time from
+//! its send to its commit ([`HistoryWriter::attempt_commit_latency`]; BENCHMARKS.md).
 
 use super::history::{Checkpointer, HistoryStore};
 use super::history_error::HistoryError;
@@ -287,7 +290,7 @@ const GROUP_MAX: usize = 256;
 /// the attempt's or run's burst, other runs) queue up before committing them all in one
 /// transaction. Bounds the extra send-to-commit time of a write; 10,000 runs back to back then
 /// cost one wake and one commit per window instead of three each per run (BENCHMARKS.md).
-pub(crate) const GATHER_WINDOW: std::time::Duration = std::time::Duration::from_micros(500);
+pub const GATHER_WINDOW: std::time::Duration = std::time::Duration::from_micros(500);
 
 /// Applies writes as they come. Woken from idle by a write, the writer waits
 /// [`GATHER_WINDOW`] and commits everything queued by then in one transaction (group commit);

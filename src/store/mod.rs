@@ -32,7 +32,7 @@ pub use history_records::{
     WaitRecord,
 };
 pub use history_replay::replay_events;
-pub use history_writer::{CommitLatency, HistoryWriter, RunKey, WRITER_QUEUE};
+pub use history_writer::{CommitLatency, GATHER_WINDOW, HistoryWriter, RunKey, WRITER_QUEUE};
 pub use request_library::{LoadedRequests, RequestLibrary};
 pub use run_log::{
     LOG_DIR, LOG_LEVEL_ENV, LOG_PREFIX, LogTarget, RunLog, TIME_FORMAT, event_line, event_line_as,

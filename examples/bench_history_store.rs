@@ -2,11 +2,13 @@
 //!
 //! 1. **overhead**: 10,000 sequential single-attempt GETs against the demo server through the
 //!    engine (`prepare_run` + `drive`, as `bench_engine`'s inline loop), with history off and
-//!    on, interleaved in 20 rounds. "On" records every event as `retryscope run` does (the one
-//!    rule's masking once, [`HistoryRecorder::fold_masked`], [`HistoryWriter::send`]) into a fresh database,
-//!    and each round ends with [`HistoryWriter::flush`], so the writer's work is in the time.
+//!    on, interleaved in 20 rounds. Both loops pass every event through a [`RunRecording`] as
+//!    `retryscope run` does (masking, log line); "on" also records it (the writer folds it into
+//!    rows on its thread and commits them) into a fresh database, and each round ends with
+//!    [`HistoryWriter::flush`], so the writer's work is in the time. Also printed: CPU time per
+//!    GET of every thread (`/proc/self/task/*/schedstat`) and the load average.
 //!    Target: on ≤ 1.10 × off.
-//! 2. **commit latency**: over the same 10,000 attempt records, the time from `send` to the
+//! 2. **commit latency**: over the same 10,000 attempt records, the time from the send to the
 //!    writer's commit, measured in the writer ([`HistoryWriter::attempt_commit_latency`]).
 //!    Target: p99 ≤ 2 ms.
 //! 3. **list**: a database of 100,000 runs (2 attempts and a wait each), built in one
@@ -15,8 +17,8 @@
 //! 4. **size**: database bytes per attempt with the default 64 KiB body cap, for small demo
 //!    answers and for 100 KB answers (capped).
 //!
-//! Run: `cargo build --release --bin retryscope --example bench_history &&
-//! target/release/examples/bench_history` (`--quick` for a tenth of everything,
+//! Run: `cargo build --release --bin retryscope --example bench_history_store &&
+//! target/release/examples/bench_history_store` (`--quick` for a tenth of everything,
 //! `--only overhead|list|size`). Traffic stays on 127.0.0.1; databases go to a temp folder.
 
 #![allow(
@@ -32,6 +34,7 @@ use chrono::DateTime;
 use retryscope::demo::DemoServer;
 use retryscope::engine::{RunOptions, prepare_run};
 use retryscope::model::{OutcomeKind, RequestSpec, RetryProfile, RunEvent, Verdict};
+use retryscope::service::RunRecording;
 use retryscope::store::{
     DEFAULT_BODY_CAP, HISTORY_FILE, HistoryRecorder, HistoryStore, HistoryWrite, HistoryWriter,
     RunFilter,
@@ -40,13 +43,15 @@ use retryscope::ui::timeline::EventScript;
 use retryscope::ui::timeline::event_script::{response, retry};
 use std::error::Error;
 use std::path::Path;
+use std::sync::Arc;
 use std::time::Instant;
 use tokio::sync::mpsc;
 
 type Res<T> = Result<T, Box<dyn Error + Send + Sync>>;
 
-/// Seconds the recording loop spent folding events into rows and sending them to the writer.
-static COSTS: std::sync::Mutex<(f64, f64)> = std::sync::Mutex::new((0.0, 0.0));
+/// Seconds the run's thread spent in [`RunRecording::new`] and in [`RunRecording::observe`]
+/// (all of a run's events), with history off (`[0]`) and on (`[1]`).
+static COSTS: std::sync::Mutex<[(f64, f64); 2]> = std::sync::Mutex::new([(0.0, 0.0); 2]);
 
 fn fixed(wait_ms: u64, max_retries: u32) -> Res<RetryProfile> {
     Ok(serde_json::from_value(serde_json::json!({
@@ -55,6 +60,46 @@ fn fixed(wait_ms: u64, max_retries: u32) -> Res<RetryProfile> {
         "max_retries": max_retries,
         "backoff": { "strategy": "fixed", "base_delay_ms": wait_ms },
     }))?)
+}
+
+/// CPU nanoseconds each live thread of this process has run so far, by thread name
+/// (`/proc/self/task/*/schedstat`, first field; threads of the same name summed). Empty where
+/// /proc is missing.
+fn thread_cpu() -> std::collections::HashMap<String, u64> {
+    let mut out = std::collections::HashMap::new();
+    let Ok(tasks) = std::fs::read_dir("/proc/self/task") else {
+        return out;
+    };
+    for task in tasks.flatten() {
+        let dir = task.path();
+        let name = std::fs::read_to_string(dir.join("comm")).unwrap_or_default();
+        let ns = std::fs::read_to_string(dir.join("schedstat"))
+            .ok()
+            .and_then(|s| s.split_whitespace().next()?.parse::<u64>().ok())
+            .unwrap_or(0);
+        *out.entry(name.trim().to_owned()).or_insert(0) += ns;
+    }
+    out
+}
+
+/// CPU seconds per thread name spent between two [`thread_cpu`] snapshots, added to `into`.
+fn add_cpu(
+    into: &mut std::collections::BTreeMap<String, f64>,
+    before: &std::collections::HashMap<String, u64>,
+    after: &std::collections::HashMap<String, u64>,
+) {
+    for (name, ns) in after {
+        let spent = ns.saturating_sub(before.get(name).copied().unwrap_or(0));
+        *into.entry(name.clone()).or_insert(0.0) += spent as f64 / 1e9;
+    }
+}
+
+/// The 1-minute load average (`/proc/loadavg`), as text.
+fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .and_then(|s| s.split_whitespace().next().map(str::to_owned))
+        .unwrap_or_else(|| "?".into())
 }
 
 /// (median, p99, max) of `values`.
@@ -67,13 +112,14 @@ fn stats(values: &mut [f64]) -> (f64, f64, f64) {
     (at(0.5), at(0.99), at(1.0))
 }
 
-/// Seconds for `n` single-attempt GETs; with `history`, every event is recorded as
-/// `retryscope run` records it and the loop ends with a flush of the writer.
+/// Seconds for `n` single-attempt GETs; every event goes through a [`RunRecording`] as in
+/// `retryscope run` (masking, log line, and with `history` recording: the writer folds it into
+/// rows and commits them); the loop ends with a flush of the writer.
 async fn engine_loop(
     server: &DemoServer,
     n: u64,
     first_id: u64,
-    history: Option<&HistoryWriter>,
+    history: Option<&Arc<HistoryWriter>>,
 ) -> Res<f64> {
     let profile = fixed(10, 0)?;
     let url = server.url("/status/200?key=history-overhead");
@@ -81,8 +127,10 @@ async fn engine_loop(
     for i in 0..n {
         let (tx, mut rx) = mpsc::channel(64);
         let spec = RequestSpec::get(url.clone());
-        let mut recorder =
-            history.map(|_| HistoryRecorder::new(&spec, &profile, Vec::new(), DEFAULT_BODY_CAP));
+        let made = Instant::now();
+        let mut recording =
+            RunRecording::new(&spec, &profile, &[], history.cloned(), DEFAULT_BODY_CAP);
+        let made_s = made.elapsed().as_secs_f64();
         let options = RunOptions {
             run_id: first_id + i,
             seed: Some(1),
@@ -90,23 +138,21 @@ async fn engine_loop(
         let (_handle, run) = prepare_run(spec, profile.clone(), options, tx, None);
         run.drive().await;
         let mut ok = false;
+        let observed = Instant::now();
         while let Ok(event) = rx.try_recv() {
-            // Both loops mask as the CLI does; only recording differs.
-            let event = retryscope::model::secrets::mask_event(event, &[]);
-            if let RunEvent::RunFinished { outcome, .. } = &event {
+            if let RunEvent::RunFinished { outcome, .. } = recording.observe(event) {
                 ok = outcome.kind == OutcomeKind::Succeeded;
             }
-            if let (Some(r), Some(w)) = (recorder.as_mut(), history) {
-                let t = Instant::now();
-                let write = r.fold_masked(event.clone());
-                let folded = Instant::now();
-                if let Some(write) = write {
-                    w.send(write)?;
-                }
-                let mut c = COSTS.lock().map_err(|_| "poisoned")?;
-                c.0 += (folded - t).as_secs_f64();
-                c.1 += folded.elapsed().as_secs_f64();
-            }
+        }
+        let observed_s = observed.elapsed().as_secs_f64();
+        {
+            let mut c = COSTS.lock().map_err(|_| "poisoned")?;
+            let slot = usize::from(history.is_some());
+            c[slot].0 += made_s;
+            c[slot].1 += observed_s;
+        }
+        if let Some(e) = recording.take_failure() {
+            return Err(e.into());
         }
         if !ok {
             return Err(format!("GET {i} did not succeed").into());
@@ -122,28 +168,29 @@ async fn overhead_section(server: &DemoServer, n: u64) -> Res<()> {
     const ROUNDS: u64 = 20;
     println!("## History on vs off ({n} sequential single-attempt GETs, inline engine)\n");
     let dir = tempfile::tempdir()?;
-    let writer = HistoryWriter::spawn(HistoryStore::open_in(dir.path())?)?;
+    let writer = Arc::new(HistoryWriter::spawn(HistoryStore::open_in(dir.path())?)?);
     // Warm-up of both loops (connections, page cache, the database's first pages).
     engine_loop(server, 200, 1, None).await?;
     engine_loop(server, 200, 1_000, Some(&writer)).await?;
     let per_round = n / ROUNDS;
     let (mut off, mut on) = (0.0, 0.0);
     let mut ratios = Vec::new();
+    let (mut cpu_off, mut cpu_on) = (Default::default(), Default::default());
+    let load_before = load_average();
     for round in 0..ROUNDS {
         let first = 10_000 + round * per_round * 2;
-        let (f, o) = if round % 2 == 0 {
-            let f = engine_loop(server, per_round, first, None).await?;
-            (
-                f,
-                engine_loop(server, per_round, first + per_round, Some(&writer)).await?,
-            )
-        } else {
-            let o = engine_loop(server, per_round, first, Some(&writer)).await?;
-            (
-                engine_loop(server, per_round, first + per_round, None).await?,
-                o,
-            )
-        };
+        let history_first = round % 2 == 1;
+        let (mut f, mut o) = (0.0, 0.0);
+        for history in [history_first, !history_first] {
+            let before = thread_cpu();
+            if history {
+                o = engine_loop(server, per_round, first, Some(&writer)).await?;
+                add_cpu(&mut cpu_on, &before, &thread_cpu());
+            } else {
+                f = engine_loop(server, per_round, first + per_round, None).await?;
+                add_cpu(&mut cpu_off, &before, &thread_cpu());
+            }
+        }
         off += f;
         on += o;
         ratios.push(o / f);
@@ -162,13 +209,42 @@ async fn overhead_section(server: &DemoServer, n: u64) -> Res<()> {
         on / off
     );
     if let Ok(c) = COSTS.lock() {
+        let runs = (n + 200) as f64 / 1e6;
         println!(
-            "\nin the recording loop (warm-up included): folding events into rows {:.1} µs per run, \
-             sending them to the writer (blocks only while its queue is full) {:.1} µs per run",
-            c.0 * 1e6 / (n + 200) as f64,
-            c.1 * 1e6 / (n + 200) as f64
+            "\non the run's thread (warm-up included), µs per run, off / on: `RunRecording::new` \
+             {:.1} / {:.1}, `observe` of its events {:.1} / {:.1}",
+            c[0].0 / runs,
+            c[1].0 / runs,
+            c[0].1 / runs,
+            c[1].1 / runs
         );
     }
+    let cpu_per = |m: &std::collections::BTreeMap<String, f64>, name: &str| {
+        m.get(name).copied().unwrap_or(0.0) * 1e6 / n as f64
+    };
+    let total =
+        |m: &std::collections::BTreeMap<String, f64>| m.values().sum::<f64>() * 1e6 / n as f64;
+    let mut names: Vec<&String> = cpu_on.keys().chain(cpu_off.keys()).collect();
+    names.sort();
+    names.dedup();
+    println!(
+        "\nCPU µs per GET by thread (/proc/self/task/*/schedstat; load average {load_before} before, {} after):\n",
+        load_average()
+    );
+    println!("| thread | history off | history on | on − off |");
+    println!("|---|---:|---:|---:|");
+    for name in names {
+        let (f, o) = (cpu_per(&cpu_off, name), cpu_per(&cpu_on, name));
+        if f + o > 0.05 {
+            println!("| {name} | {f:.1} | {o:.1} | {:+.1} |", o - f);
+        }
+    }
+    println!(
+        "| **all threads** | {:.1} | {:.1} | {:+.1} |",
+        total(&cpu_off),
+        total(&cpu_on),
+        total(&cpu_on) - total(&cpu_off)
+    );
     println!("\n(target: ratio ≤ 1.10)\n");
     println!("## Attempt record: send → commit, measured in the writer\n");
     match writer.attempt_commit_latency() {
@@ -183,7 +259,9 @@ async fn overhead_section(server: &DemoServer, n: u64) -> Res<()> {
         None => println!("no attempt was committed"),
     }
     println!("\n(target: p99 ≤ 2 ms)\n");
-    writer.close()?;
+    Arc::into_inner(writer)
+        .ok_or("the writer is still shared")?
+        .close()?;
     Ok(())
 }
 

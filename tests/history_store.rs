@@ -369,3 +369,60 @@ fn a_body_is_stored_once_and_commits_are_timed() {
     };
     assert_eq!(r.body.bytes, marker.as_bytes(), "read back from its column");
 }
+
+/// The stored run with its volatile parts (id, end time) blanked, for comparing two recordings.
+fn stored_without_ids(dir: &std::path::Path, id: &str) -> retryscope::store::StoredRun {
+    let mut stored = HistoryStore::open_in(dir)
+        .expect("reopens")
+        .run(id)
+        .expect("reads")
+        .expect("found");
+    stored.run.id.clear();
+    stored.run.ended_at = None;
+    for a in &mut stored.attempts {
+        a.run_id.clear();
+    }
+    stored
+}
+
+#[test]
+fn a_run_committed_in_one_group_is_stored_as_one_committed_write_by_write() {
+    // Write by write: a flush after each, so every write is its own commit.
+    let apart = tempfile::tempdir().expect("tempdir");
+    let writer =
+        HistoryWriter::spawn(HistoryStore::open_in(apart.path()).expect("opens")).expect("spawns");
+    let mut recorder = HistoryRecorder::new(&request(), &profile(), Vec::new(), 64 * 1024);
+    let mut writes = 0;
+    for e in events(true) {
+        if let Some(w) = recorder.fold(&e) {
+            writer.send(w).expect("queued");
+            writer.flush().expect("committed");
+            writes += 1;
+        }
+    }
+    writer.close().expect("all written");
+    assert_eq!(writes, 6, "run, 2 attempts, wait planned and finished, end");
+    // Together: the writer folds the events on its thread and merges the run's start, attempts
+    // and end into one row insert in one transaction.
+    let together = tempfile::tempdir().expect("tempdir");
+    let writer = HistoryWriter::spawn(HistoryStore::open_in(together.path()).expect("opens"))
+        .expect("spawns");
+    let seed = retryscope::store::RecorderSeed::new(&request(), &profile(), Vec::new(), 64 * 1024);
+    let id = seed.id().to_owned();
+    let key = writer.record_run(seed).expect("queued");
+    for e in events(true) {
+        let masked = retryscope::model::secrets::mask_event(
+            e,
+            &retryscope::model::secrets::secret_values(&request()),
+        );
+        writer.record_event(key, masked).expect("queued");
+    }
+    writer.close().expect("all written");
+
+    let one = stored_without_ids(apart.path(), recorder.id());
+    let other = stored_without_ids(together.path(), &id);
+    assert_eq!(one.run.outcome, Some(RecordedOutcome::Succeeded));
+    assert_eq!(one.attempts.len(), 2);
+    assert!(one.attempts[0].wait.is_some());
+    assert_eq!(one, other);
+}

@@ -8,8 +8,9 @@
 //! `{{uuid}}` is built in: one fresh UUID per Send, the same in every place of that request; an
 //! environment variable named `uuid` does not replace it.
 
+use super::attempt::{AttemptOutcome, Hop, NetError, ResponseSummary, Verdict};
 use super::environment::Environment;
-use super::event::RunEvent;
+use super::event::{Draw, RunEvent, RunOutcome, WaitExplanation};
 use super::request::{Body, KeyValue, RequestSpec};
 use std::collections::BTreeMap;
 
@@ -293,48 +294,158 @@ pub fn mask_secret_values(text: &str, secrets: &[String]) -> String {
     out
 }
 
-/// `event` with every string in it (URLs, messages, response headers, body previews) passed
-/// through [`mask_secret_values`]. With no secrets the event is returned as is.
-pub fn mask_event_secrets(event: RunEvent, secrets: &[String]) -> RunEvent {
-    if secrets.iter().all(String::is_empty) {
+/// `event` with every string in it (URLs, methods, messages, response header names and values,
+/// reason and version, hop URLs, verdict reasons, wait explanations, body previews) passed
+/// through [`mask_secret_values`]; a body that is not UTF-8 has each secret's bytes replaced.
+/// With no secrets the event is returned as is. Field by field (no JSON round trip): a string
+/// without any secret is left untouched, so an event without secrets costs a scan of its text.
+pub fn mask_event_secrets(mut event: RunEvent, secrets: &[String]) -> RunEvent {
+    let secrets: Vec<&str> = secrets
+        .iter()
+        .map(String::as_str)
+        .filter(|s| !s.is_empty())
+        .collect();
+    if secrets.is_empty() {
         return event;
     }
-    let Ok(mut value) = serde_json::to_value(&event) else {
-        return event;
+    let mask = |text: &mut String| {
+        if secrets.iter().any(|s| text.contains(s)) {
+            let owned: Vec<String> = secrets.iter().map(|s| (*s).to_owned()).collect();
+            *text = mask_secret_values(text, &owned);
+        }
     };
-    mask_json_strings(&mut value, secrets);
-    // The masked value has the same shape, so it always reads back; should it not, the
-    // original is dropped rather than shown unmasked.
-    serde_json::from_value(value).unwrap_or_else(|_| masked_placeholder(event))
-}
-
-fn masked_placeholder(event: RunEvent) -> RunEvent {
-    let mut event = event;
-    if let RunEvent::RunStarted { url, .. } | RunEvent::AttemptStarted { url, .. } = &mut event {
-        SECRET_MASK.clone_into(url);
+    // Every field is named (no `..`), so a new string field fails to compile until it is masked.
+    match &mut event {
+        RunEvent::RunStarted {
+            run_id: _,
+            seed: _,
+            profile,
+            method,
+            url,
+            started_at: _,
+            tls_unverified: _,
+        } => {
+            mask(profile);
+            mask(method);
+            mask(url);
+        }
+        RunEvent::AttemptStarted {
+            run_id: _,
+            attempt: _,
+            method,
+            url,
+            started_at: _,
+            offset_ms: _,
+        } => {
+            mask(method);
+            mask(url);
+        }
+        RunEvent::AttemptFinished {
+            run_id: _,
+            attempt: _,
+            outcome,
+            hops,
+            timings: _,
+            verdict,
+        } => {
+            match outcome {
+                AttemptOutcome::Response(ResponseSummary {
+                    status: _,
+                    reason,
+                    version,
+                    headers,
+                    body,
+                }) => {
+                    mask(reason);
+                    mask(version);
+                    for (name, value) in headers {
+                        mask(name);
+                        mask(value);
+                    }
+                    mask_body(&mut body.bytes, &secrets);
+                }
+                AttemptOutcome::Error(NetError {
+                    kind: _,
+                    message,
+                    dns: _,
+                }) => mask(message),
+            }
+            for Hop {
+                method,
+                url,
+                status: _,
+                location,
+            } in hops
+            {
+                mask(method);
+                mask(url);
+                mask(location);
+            }
+            match verdict {
+                Verdict::Success => {}
+                Verdict::Retry { reason } | Verdict::Stop { reason } => mask(reason),
+            }
+        }
+        RunEvent::WaitScheduled {
+            run_id: _,
+            retry: _,
+            planned_ms: _,
+            explanation:
+                WaitExplanation {
+                    retry: _,
+                    strategy: _,
+                    unjittered_ms: _,
+                    draws,
+                    capped: _,
+                    wait_ms: _,
+                    text,
+                },
+            offset_ms: _,
+        } => {
+            mask(text);
+            for Draw { name, .. } in draws {
+                mask(name);
+            }
+        }
+        RunEvent::WaitFinished { .. } => {}
+        RunEvent::RunFinished {
+            run_id: _,
+            outcome:
+                RunOutcome {
+                    kind: _,
+                    message,
+                    last_status: _,
+                },
+            attempts: _,
+            elapsed_ms: _,
+        } => mask(message),
     }
     event
 }
 
-fn mask_json_strings(value: &mut serde_json::Value, secrets: &[String]) {
-    match value {
-        serde_json::Value::String(s) => {
-            let masked = mask_secret_values(s, secrets);
-            if masked != *s {
-                *s = masked;
-            }
+/// `bytes` with each of `secrets` masked: as text when they are UTF-8, else byte for byte.
+fn mask_body(bytes: &mut Vec<u8>, secrets: &[&str]) {
+    let found = |hay: &[u8], s: &str| {
+        let needle = s.as_bytes();
+        hay.windows(needle.len()).position(|w| w == needle)
+    };
+    if !secrets.iter().any(|s| found(bytes, s).is_some()) {
+        return;
+    }
+    if let Ok(text) = std::str::from_utf8(bytes) {
+        let owned: Vec<String> = secrets.iter().map(|s| (*s).to_owned()).collect();
+        *bytes = mask_secret_values(text, &owned).into_bytes();
+        return;
+    }
+    let mut sorted = secrets.to_vec();
+    sorted.sort_by_key(|s| std::cmp::Reverse(s.len()));
+    for s in sorted {
+        let mut from = 0;
+        while let Some(at) = bytes.get(from..).and_then(|rest| found(rest, s)) {
+            let at = from + at;
+            bytes.splice(at..at + s.len(), SECRET_MASK.bytes());
+            from = at + SECRET_MASK.len();
         }
-        serde_json::Value::Array(items) => {
-            for v in items {
-                mask_json_strings(v, secrets);
-            }
-        }
-        serde_json::Value::Object(map) => {
-            for v in map.values_mut() {
-                mask_json_strings(v, secrets);
-            }
-        }
-        _ => {}
     }
 }
 
@@ -463,5 +574,107 @@ mod tests {
         };
         assert_eq!(url, "http://h/?t=***");
         assert_eq!(mask_event_secrets(event.clone(), &[]), event);
+    }
+
+    #[test]
+    fn every_string_of_a_finished_attempt_is_masked_and_the_rest_kept() {
+        use crate::model::{BodyPreview, Timings};
+        let secrets = vec!["tok-123456".to_owned()];
+        let response = |body: Vec<u8>, value: &str| RunEvent::AttemptFinished {
+            run_id: 1,
+            attempt: 1,
+            outcome: AttemptOutcome::Response(ResponseSummary {
+                status: 503,
+                reason: "no tok-123456".into(),
+                version: "HTTP/1.1".into(),
+                headers: vec![("x-tok-123456".into(), value.into())],
+                body: BodyPreview {
+                    total_bytes: body.len() as u64,
+                    bytes: body,
+                    truncated: false,
+                },
+            }),
+            hops: vec![Hop {
+                method: "GET".into(),
+                url: "http://h/a?k=tok-123456".into(),
+                status: 302,
+                location: "/b?k=tok-123456".into(),
+            }],
+            timings: Timings::default(),
+            verdict: Verdict::Retry {
+                reason: "503 for tok-123456".into(),
+            },
+        };
+        let mut binary = vec![0xff, 0xfe];
+        binary.extend_from_slice(b"tok-123456");
+        let masked = mask_event_secrets(response(binary, "v tok-123456"), &secrets);
+        let mut want = vec![0xff, 0xfe];
+        want.extend_from_slice(SECRET_MASK.as_bytes());
+        let wanted = |body: Vec<u8>| {
+            let RunEvent::AttemptFinished {
+                outcome: AttemptOutcome::Response(mut r),
+                hops,
+                verdict,
+                ..
+            } = response(body, "v ***")
+            else {
+                unreachable!("built as a response")
+            };
+            r.reason = "no ***".into();
+            r.headers[0].0 = "x-***".into();
+            let hops = hops
+                .into_iter()
+                .map(|h| Hop {
+                    url: "http://h/a?k=***".into(),
+                    location: "/b?k=***".into(),
+                    ..h
+                })
+                .collect::<Vec<_>>();
+            let Verdict::Retry { .. } = verdict else {
+                unreachable!("built as a retry")
+            };
+            RunEvent::AttemptFinished {
+                run_id: 1,
+                attempt: 1,
+                outcome: AttemptOutcome::Response(r),
+                hops,
+                timings: Timings::default(),
+                verdict: Verdict::Retry {
+                    reason: "503 for ***".into(),
+                },
+            }
+        };
+        let mut want_event = wanted(want.clone());
+        if let RunEvent::AttemptFinished {
+            outcome: AttemptOutcome::Response(r),
+            ..
+        } = &mut want_event
+        {
+            r.body.total_bytes = 12;
+        }
+        assert_eq!(masked, want_event, "non-UTF-8 body masked byte for byte");
+        let text = mask_event_secrets(response(b"ok tok-123456".to_vec(), "v"), &secrets);
+        let RunEvent::AttemptFinished {
+            outcome: AttemptOutcome::Response(r),
+            ..
+        } = text
+        else {
+            panic!("same variant");
+        };
+        assert_eq!(r.body.bytes, b"ok ***");
+        assert_eq!(r.body.total_bytes, 13, "sizes are what arrived");
+        assert_eq!(r.version, "HTTP/1.1");
+        assert_eq!(r.headers[0].1, "v");
+        // A secret inside the mask itself: the mask left is not searched again (no endless loop).
+        let mut body = vec![0xff];
+        body.extend_from_slice(b"a**b");
+        let RunEvent::AttemptFinished {
+            outcome: AttemptOutcome::Response(r),
+            ..
+        } = mask_event_secrets(response(body, "v"), &["**".to_owned()])
+        else {
+            panic!("same variant");
+        };
+        assert_eq!(r.body.bytes, [&[0xff][..], b"a***b"].concat());
     }
 }

@@ -4,7 +4,7 @@
 //! history id.
 
 use crate::model::{RequestSpec, RetryProfile, RunEvent};
-use crate::store::{HistoryError, HistoryRecorder, HistoryStore, HistoryWriter};
+use crate::store::{HistoryError, HistoryStore, HistoryWriter, RecorderSeed, RunKey};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -28,14 +28,24 @@ pub fn open_history_writer(data_dir: &Path) -> Result<Arc<HistoryWriter>, Histor
         .map(Arc::new)
 }
 
-/// One run's recording: the recorder folding its events, the shared writer, the secret values
-/// to mask and the first write failure (after which the run goes on unrecorded).
+/// One run's recording: its history id, the shared writer (which folds the run's events into
+/// rows on its own thread), the secret values to mask and the first write failure (after which
+/// the run goes on unrecorded).
 #[derive(Debug)]
 pub struct RunRecording {
     secrets: Vec<String>,
-    history: Option<(HistoryRecorder, Arc<HistoryWriter>)>,
+    history: Option<Recorded>,
     failure: Option<HistoryError>,
     failure_reported: bool,
+}
+
+/// A recorded run: its id, its key with the writer (`None` once its start could not be sent
+/// or it finished) and the writer.
+#[derive(Debug)]
+struct Recorded {
+    id: String,
+    key: Option<RunKey>,
+    writer: Arc<HistoryWriter>,
 }
 
 impl RunRecording {
@@ -55,23 +65,24 @@ impl RunRecording {
         all.retain(|s| !s.is_empty());
         all.sort();
         all.dedup();
-        let history = writer.map(|w| {
-            (
-                HistoryRecorder::new(spec, profile, all.clone(), body_cap),
-                w,
-            )
+        let mut failure = None;
+        let history = writer.map(|writer| {
+            let seed = RecorderSeed::new(spec, profile, all.clone(), body_cap);
+            let id = seed.id().to_owned();
+            let key = writer.record_run(seed).map_err(|e| failure = Some(e)).ok();
+            Recorded { id, key, writer }
         });
         Self {
             secrets: all,
             history,
-            failure: None,
+            failure,
             failure_reported: false,
         }
     }
 
     /// The run's history id (UUID v7), when it is recorded.
     pub fn history_id(&self) -> Option<&str> {
-        self.history.as_ref().map(|(r, _)| r.id())
+        self.history.as_ref().map(|r| r.id.as_str())
     }
 
     /// Every secret value masked in this run's events.
@@ -84,22 +95,21 @@ impl RunRecording {
     /// first failure stops recording (see [`Self::take_failure`]).
     pub fn observe(&mut self, event: RunEvent) -> RunEvent {
         let event = crate::model::secrets::mask_event(event, &self.secrets);
-        let mut failed = None;
         match &mut self.history {
-            Some((recorder, writer)) if self.failure.is_none() => {
-                // Masked above with the recorder's own secret values (`all` in `new`).
-                if let Some(write) = recorder.fold_masked(event.clone())
-                    && let Err(e) = writer.send(write)
-                {
-                    failed = Some(e);
+            Some(r) => {
+                if let Some(key) = r.key.filter(|_| self.failure.is_none()) {
+                    if matches!(event, RunEvent::RunFinished { .. }) {
+                        r.key = None;
+                    }
+                    // Masked above with the recorder's own secret values (`all` in `new`); the
+                    // writer folds it ([`crate::store::HistoryRecorder::fold_masked`]).
+                    if let Err(e) = r.writer.record_event(key, event.clone()) {
+                        self.failure = Some(e);
+                    }
                 }
-                crate::store::log_event_as(&event, recorder.id());
+                crate::store::log_event_as(&event, &r.id);
             }
-            Some((recorder, _)) => crate::store::log_event_as(&event, recorder.id()),
             None => crate::store::log_event(&event),
-        }
-        if failed.is_some() {
-            self.failure = failed;
         }
         event
     }
@@ -110,7 +120,7 @@ impl RunRecording {
     /// The writer's first failure.
     pub fn flush(&self) -> Result<(), HistoryError> {
         match &self.history {
-            Some((_, writer)) => writer.flush(),
+            Some(r) => r.writer.flush(),
             None => Ok(()),
         }
     }
@@ -123,5 +133,19 @@ impl RunRecording {
         let failure = self.failure.clone()?;
         self.failure_reported = true;
         Some(failure)
+    }
+}
+
+impl Drop for RunRecording {
+    /// A run dropped before its end: the writer forgets its recorder.
+    fn drop(&mut self) {
+        if let Some(Recorded {
+            key: Some(key),
+            writer,
+            ..
+        }) = &self.history
+        {
+            writer.end_run(*key);
+        }
     }
 }

@@ -270,73 +270,13 @@ impl HistoryStore {
     }
 
     fn insert_attempt(&mut self, a: &AttemptRecord) -> Result<(), HistoryError> {
-        let (status, error_kind, error_message, headers, body) = match &a.outcome {
-            AttemptOutcome::Response(r) => (
-                Some(r.status),
-                None,
-                None,
-                Some(encode(&r.headers)?),
-                Some(&r.body),
-            ),
-            AttemptOutcome::Error(e) => (
-                None,
-                Some(e.kind.id()),
-                Some(e.message.as_str()),
-                None,
-                None,
-            ),
-        };
-        let (verdict, reason) = match &a.verdict {
-            Verdict::Success => ("success", None),
-            Verdict::Retry { reason } => ("retry", Some(reason.as_str())),
-            Verdict::Stop { reason } => ("stop", Some(reason.as_str())),
-        };
-        // A savepoint: its own commit normally, part of the batch inside [`Self::apply_all`] or [`Self::apply_batch`].
+        // Inside [`Self::apply_all`]'s transaction (which rolls back whole on an error) the two
+        // statements are part of it; alone, a savepoint makes them one commit.
+        if !self.conn.is_autocommit() {
+            return attempt_statements(&self.conn, a);
+        }
         let tx = self.conn.savepoint().map_err(sql("begin"))?;
-        exec(
-            &tx,
-            "INSERT INTO attempts (run_id, number, started_at, offset_ms, method, url, dns_ms,
-             connect_ms, tls_ms, sent_ms, first_byte_ms, done_ms, reused, status, error_kind,
-             error_message, verdict, verdict_reason, headers_json, body_preview, body_total_bytes,
-             body_truncated, outcome_json, hops_json, timings_json, verdict_json)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,
-             ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26)",
-            params![
-                a.run_id,
-                a.number,
-                a.started_at.to_rfc3339(),
-                a.offset_ms,
-                a.method,
-                a.url,
-                a.phases.dns_ms,
-                a.phases.connect_ms,
-                a.phases.tls_ms,
-                a.phases.sent_ms,
-                a.phases.first_byte_ms,
-                a.phases.done_ms,
-                a.phases.reused,
-                status,
-                error_kind,
-                error_message,
-                verdict,
-                reason,
-                headers,
-                body.map(|b| b.bytes.as_slice()),
-                body.map(|b| i64::try_from(b.total_bytes).unwrap_or(i64::MAX)),
-                body.map(|b| b.truncated),
-                encode(&without_body_bytes(&a.outcome))?,
-                encode(&a.hops)?,
-                encode(&a.timings)?,
-                encode(&a.verdict)?,
-            ],
-        )
-        .map_err(sql("insert an attempt"))?;
-        exec(
-            &tx,
-            "UPDATE runs SET attempts = MAX(attempts, ?2) WHERE id = ?1",
-            params![a.run_id, a.number],
-        )
-        .map_err(sql("count an attempt"))?;
+        attempt_statements(&tx, a)?;
         tx.commit().map_err(sql("commit an attempt"))
     }
 
@@ -534,6 +474,76 @@ impl HistoryStore {
             )
             .map_err(sql("prune runs"))
     }
+}
+
+/// The attempt's row and its count on the run, on `conn` (a savepoint or the group's transaction).
+fn attempt_statements(conn: &Connection, a: &AttemptRecord) -> Result<(), HistoryError> {
+    let (status, error_kind, error_message, headers, body) = match &a.outcome {
+        AttemptOutcome::Response(r) => (
+            Some(r.status),
+            None,
+            None,
+            Some(encode(&r.headers)?),
+            Some(&r.body),
+        ),
+        AttemptOutcome::Error(e) => (
+            None,
+            Some(e.kind.id()),
+            Some(e.message.as_str()),
+            None,
+            None,
+        ),
+    };
+    let (verdict, reason) = match &a.verdict {
+        Verdict::Success => ("success", None),
+        Verdict::Retry { reason } => ("retry", Some(reason.as_str())),
+        Verdict::Stop { reason } => ("stop", Some(reason.as_str())),
+    };
+    exec(
+        conn,
+        "INSERT INTO attempts (run_id, number, started_at, offset_ms, method, url, dns_ms,
+             connect_ms, tls_ms, sent_ms, first_byte_ms, done_ms, reused, status, error_kind,
+             error_message, verdict, verdict_reason, headers_json, body_preview, body_total_bytes,
+             body_truncated, outcome_json, hops_json, timings_json, verdict_json)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,
+             ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26)",
+        params![
+            a.run_id,
+            a.number,
+            a.started_at.to_rfc3339(),
+            a.offset_ms,
+            a.method,
+            a.url,
+            a.phases.dns_ms,
+            a.phases.connect_ms,
+            a.phases.tls_ms,
+            a.phases.sent_ms,
+            a.phases.first_byte_ms,
+            a.phases.done_ms,
+            a.phases.reused,
+            status,
+            error_kind,
+            error_message,
+            verdict,
+            reason,
+            headers,
+            body.map(|b| b.bytes.as_slice()),
+            body.map(|b| i64::try_from(b.total_bytes).unwrap_or(i64::MAX)),
+            body.map(|b| b.truncated),
+            encode(&without_body_bytes(&a.outcome))?,
+            encode(&a.hops)?,
+            encode(&a.timings)?,
+            encode(&a.verdict)?,
+        ],
+    )
+    .map_err(sql("insert an attempt"))?;
+    exec(
+        conn,
+        "UPDATE runs SET attempts = ?2 WHERE id = ?1 AND attempts < ?2",
+        params![a.run_id, a.number],
+    )
+    .map_err(sql("count an attempt"))?;
+    Ok(())
 }
 
 /// `outcome` with its body bytes left out: they are stored once, in `body_preview`, not again

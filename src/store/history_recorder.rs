@@ -21,6 +21,58 @@ pub struct HistoryRecorder {
     last_attempt: u32,
 }
 
+/// What a [`HistoryRecorder`] is made from, cheap to make on the run's thread (a fresh UUID v7
+/// and copies of the request and profile): [`super::HistoryWriter::record_run`] makes the
+/// recorder from it on the writer's thread, where masking the request and encoding the profile
+/// cost the run nothing.
+#[derive(Debug, Clone)]
+pub struct RecorderSeed {
+    id: String,
+    request: RequestSpec,
+    profile: RetryProfile,
+    secrets: Vec<String>,
+    body_cap: usize,
+}
+
+impl RecorderSeed {
+    /// A seed for a run of `request` (as sent) under `profile`, with the arguments of
+    /// [`HistoryRecorder::new`]. The run gets a fresh UUID v7.
+    pub fn new(
+        request: &RequestSpec,
+        profile: &RetryProfile,
+        secret_values: Vec<String>,
+        body_cap: usize,
+    ) -> Self {
+        Self {
+            id: uuid::Uuid::now_v7().to_string(),
+            request: request.clone(),
+            profile: profile.clone(),
+            secrets: secret_values,
+            body_cap,
+        }
+    }
+
+    /// The run's history id.
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
+    /// The recorder (masks the request with the one rule, encodes the profile).
+    pub fn into_recorder(self) -> HistoryRecorder {
+        let mut all = self.secrets;
+        all.extend(secrets::secret_values(&self.request));
+        HistoryRecorder {
+            id: self.id,
+            request: secrets::mask_spec(&self.request, &all),
+            profile: serde_json::to_value(&self.profile).unwrap_or(serde_json::Value::Null),
+            secrets: all,
+            body_cap: self.body_cap,
+            starts: HashMap::new(),
+            last_attempt: 0,
+        }
+    }
+}
+
 impl HistoryRecorder {
     /// A recorder for a run of `request` (as sent) under `profile`. `secret_values` are the
     /// values to hide wherever they appear (secret variables, [`secrets::secret_values`] of the
@@ -31,17 +83,7 @@ impl HistoryRecorder {
         secret_values: Vec<String>,
         body_cap: usize,
     ) -> Self {
-        let mut all = secret_values;
-        all.extend(secrets::secret_values(request));
-        Self {
-            id: uuid::Uuid::now_v7().to_string(),
-            request: secrets::mask_spec(request, &all),
-            profile: serde_json::to_value(profile).unwrap_or(serde_json::Value::Null),
-            secrets: all,
-            body_cap,
-            starts: HashMap::new(),
-            last_attempt: 0,
-        }
+        RecorderSeed::new(request, profile, secret_values, body_cap).into_recorder()
     }
 
     /// The run's history id.

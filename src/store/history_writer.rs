@@ -1,12 +1,19 @@
 //! The one history writer: a named thread that owns the database connection and applies
-//! [`HistoryWrite`]s from a bounded channel, committing each as it arrives (so a `kill -9`
-//! loses nothing already sent). Callers never wait on SQLite except when the channel is full.
-//! The writer also measures, for every attempt record, the time from [`HistoryWriter::send`] to
-//! its commit ([`HistoryWriter::attempt_commit_latency`]; BENCHMARKS.md).
+//! [`HistoryWrite`]s from a bounded channel. Runs hand it their (masked) events
+//! ([`HistoryWriter::record_run`], [`HistoryWriter::record_event`]) and it folds them into rows
+//! on its own thread; writes arriving together are committed in one transaction within
+//! [`GATHER_WINDOW`] of the first. As before the window, a send returns before its commit: a
+//! `kill -9` loses only what was sent in the last millisecond or so. Callers never wait on
+//! SQLite except when the channel is full. The writer also measures, for every attempt record, the time from
+//! its send to its commit ([`HistoryWriter::attempt_commit_latency`]; BENCHMARKS.md).
 
 use super::history::{Checkpointer, HistoryStore};
 use super::history_error::HistoryError;
+use super::history_group::merge_group;
+use super::history_recorder::{HistoryRecorder, RecorderSeed};
 use super::history_records::HistoryWrite;
+use crate::model::RunEvent;
+use std::collections::HashMap;
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
@@ -21,8 +28,19 @@ const CHECKPOINT_EVERY: std::time::Duration = std::time::Duration::from_millis(2
 enum Message {
     /// A write and when it was sent.
     Write(HistoryWrite, Instant),
+    /// A run to record from now on: the writer makes its recorder.
+    Begin(RunKey, Box<RecorderSeed>),
+    /// An event of a run begun with [`Message::Begin`] (already masked) and when it was sent.
+    Event(RunKey, Box<RunEvent>, Instant),
+    /// The run will send no more events (its recorder is dropped).
+    End(RunKey),
     Flush(SyncSender<()>),
 }
+
+/// A run recorded through [`HistoryWriter::record_run`]: names it in
+/// [`HistoryWriter::record_event`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct RunKey(u64);
 
 /// Handle of the writer thread. Dropping it (or [`Self::close`]) lets the thread finish the
 /// queued writes and end.
@@ -32,6 +50,8 @@ pub struct HistoryWriter {
     thread: Option<JoinHandle<()>>,
     failure: Arc<Mutex<Option<HistoryError>>>,
     latency: Arc<Mutex<LatencyRecord>>,
+    /// The last [`RunKey`] handed out.
+    keys: std::sync::atomic::AtomicU64,
     /// Dropping it stops the checkpoint thread.
     checkpoint_stop: Option<SyncSender<()>>,
     checkpoint_thread: Option<JoinHandle<()>>,
@@ -72,6 +92,9 @@ impl std::fmt::Debug for Message {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {
             Message::Write(..) => "Write",
+            Message::Begin(..) => "Begin",
+            Message::Event(..) => "Event",
+            Message::End(_) => "End",
             Message::Flush(_) => "Flush",
         })
     }
@@ -128,6 +151,7 @@ impl HistoryWriter {
             thread: Some(thread),
             failure,
             latency,
+            keys: std::sync::atomic::AtomicU64::new(0),
             checkpoint_stop,
             checkpoint_thread,
         })
@@ -154,11 +178,50 @@ impl HistoryWriter {
     /// The first failure of the writer (after which it keeps applying later writes), or
     /// [`HistoryError::WriterGone`] when its thread ended.
     pub fn send(&self, write: HistoryWrite) -> Result<(), HistoryError> {
+        self.post(Message::Write(write, Instant::now()))
+    }
+
+    /// Starts recording a run: the writer makes its [`HistoryRecorder`] from `seed` on its own
+    /// thread; the run then sends its events with [`Self::record_event`] (blocking only while
+    /// [`WRITER_QUEUE`] messages wait).
+    ///
+    /// # Errors
+    /// As [`Self::send`].
+    pub fn record_run(&self, seed: RecorderSeed) -> Result<RunKey, HistoryError> {
+        let key = RunKey(
+            self.keys
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+                .wrapping_add(1),
+        );
+        self.post(Message::Begin(key, Box::new(seed)))?;
+        Ok(key)
+    }
+
+    /// Records `event` of the run `key` (masked already, as [`HistoryRecorder::fold_masked`]
+    /// takes it): the writer folds it into rows and commits them. After the run's
+    /// [`RunEvent::RunFinished`] the key is spent.
+    ///
+    /// # Errors
+    /// As [`Self::send`].
+    pub fn record_event(&self, key: RunKey, event: RunEvent) -> Result<(), HistoryError> {
+        self.post(Message::Event(key, Box::new(event), Instant::now()))
+    }
+
+    /// Forgets the run `key` without its [`RunEvent::RunFinished`] (a run dropped before it
+    /// ended; the next open marks it `interrupted` once this process is gone). Never blocks:
+    /// with a full queue the recorder stays until the writer ends.
+    pub fn end_run(&self, key: RunKey) {
+        if let Some(tx) = &self.tx {
+            let _ = tx.try_send(Message::End(key));
+        }
+    }
+
+    fn post(&self, message: Message) -> Result<(), HistoryError> {
         self.check()?;
         self.tx
             .as_ref()
             .ok_or_else(|| HistoryError::WriterGone("closed".into()))?
-            .send(Message::Write(write, Instant::now()))
+            .send(message)
             .map_err(|_| HistoryError::WriterGone("its thread ended".into()))
     }
 
@@ -223,22 +286,60 @@ impl Drop for HistoryWriter {
 /// Most queued writes committed in one transaction.
 const GROUP_MAX: usize = 256;
 
-/// Applies writes as they come. Writes that queued up while the previous commit ran are
-/// committed together (group commit): none waits for a later one, so each finished attempt is
-/// still committed as soon as the writer reaches it, and a backlog costs one commit, not many.
+/// How long the writer, woken from idle by a write, lets the writes that follow it (the rest of
+/// the attempt's or run's burst, other runs) queue up before committing them all in one
+/// transaction. Bounds the extra send-to-commit time of a write; 10,000 runs back to back then
+/// cost one wake and one commit per window instead of three each per run (BENCHMARKS.md).
+pub const GATHER_WINDOW: std::time::Duration = std::time::Duration::from_micros(500);
+
+/// Applies writes as they come. Woken from idle by a write, the writer waits
+/// [`GATHER_WINDOW`] and commits everything queued by then in one transaction (group commit);
+/// when writes queued up while it was committing, it commits those at once without waiting.
+/// Either way no write waits for later ones beyond the window, so each finished attempt is
+/// committed within about a millisecond of its send, and a burst costs one commit, not many.
 fn write_loop(
     mut store: HistoryStore,
     rx: &Receiver<Message>,
     failure: &Mutex<Option<HistoryError>>,
     latency: &Mutex<LatencyRecord>,
 ) {
-    while let Ok(first) = rx.recv() {
+    let mut recorders: HashMap<RunKey, HistoryRecorder> = HashMap::new();
+    loop {
+        let first = match rx.try_recv() {
+            Ok(m) => m,
+            Err(std::sync::mpsc::TryRecvError::Empty) => match rx.recv() {
+                Ok(m) => {
+                    if !matches!(m, Message::Flush(_)) {
+                        // Senders do not wake a sleeping writer: the burst queues for free.
+                        std::thread::sleep(GATHER_WINDOW);
+                    }
+                    m
+                }
+                Err(_) => return,
+            },
+            Err(std::sync::mpsc::TryRecvError::Disconnected) => return,
+        };
         let mut writes: Vec<(HistoryWrite, Instant)> = Vec::new();
         let mut flushes = Vec::new();
         let mut next = Some(first);
         while let Some(message) = next {
             match message {
                 Message::Write(w, sent) => writes.push((w, sent)),
+                Message::Begin(key, seed) => {
+                    recorders.insert(key, seed.into_recorder());
+                }
+                Message::Event(key, event, sent) => {
+                    let finished = matches!(*event, RunEvent::RunFinished { .. });
+                    if let Some(w) = recorders.get_mut(&key).and_then(|r| r.fold_masked(*event)) {
+                        writes.push((w, sent));
+                    }
+                    if finished {
+                        recorders.remove(&key);
+                    }
+                }
+                Message::End(key) => {
+                    recorders.remove(&key);
+                }
                 Message::Flush(done) => flushes.push(done),
             }
             next = if writes.len() < GROUP_MAX {
@@ -247,6 +348,7 @@ fn write_loop(
                 None
             };
         }
+        let writes = merge_group(writes);
         commit_group(&mut store, &writes, failure);
         if let Ok(mut l) = latency.lock() {
             for (w, sent) in &writes {

@@ -8,6 +8,7 @@ mod data_dir;
 mod environments;
 mod history;
 mod history_error;
+mod history_group;
 mod history_page;
 mod history_recorder;
 mod history_records;
@@ -25,13 +26,13 @@ pub use environments::{EnvironmentStore, LoadedEnvironments, secret_key};
 pub use history::{DEFAULT_BODY_CAP, HISTORY_FILE, HistoryStore};
 pub use history_error::HistoryError;
 pub use history_page::{RunQuery, RunSort, RunSummary};
-pub use history_recorder::HistoryRecorder;
+pub use history_recorder::{HistoryRecorder, RecorderSeed};
 pub use history_records::{
     AttemptRecord, HistoryWrite, PhaseTimings, RecordedOutcome, RunFilter, RunRecord, StoredRun,
     WaitRecord,
 };
 pub use history_replay::replay_events;
-pub use history_writer::{CommitLatency, HistoryWriter, WRITER_QUEUE};
+pub use history_writer::{CommitLatency, GATHER_WINDOW, HistoryWriter, RunKey, WRITER_QUEUE};
 pub use request_library::{LoadedRequests, RequestLibrary};
 pub use run_log::{
     LOG_DIR, LOG_LEVEL_ENV, LOG_PREFIX, LogTarget, RunLog, TIME_FORMAT, event_line, event_line_as,

@@ -15,6 +15,7 @@ fn profile(backoff: Backoff) -> RetryProfile {
         description: String::new(),
         max_retries: 3,
         success_status: crate::model::StatusSet::default_success(),
+        success_when: Vec::new(),
         retry_on: Default::default(),
         on_other_status: Default::default(),
         backoff,

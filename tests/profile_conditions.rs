@@ -18,10 +18,7 @@ const POLLING: &str = r#"{
 fn conditions_load_and_round_trip() {
     let p = load_str(POLLING).expect("valid");
     assert_eq!(p.success_when.len(), 1);
-    assert_eq!(
-        p.success_when[0].json_pointer.as_deref(),
-        Some("/state")
-    );
+    assert_eq!(p.success_when[0].json_pointer.as_deref(), Some("/state"));
     assert_eq!(p.success_when[0].equals, Some(serde_json::json!("done")));
     assert_eq!(
         p.retry_on.response[0].body_matches.as_deref(),
@@ -56,11 +53,8 @@ fn bad_matchers_are_named_with_path_and_position() {
   "backoff": {"strategy": "fixed"}
 }"#;
     let e = load_str(text).expect_err("invalid");
-    let found: Vec<(&str, Option<usize>)> = e
-        .issues
-        .iter()
-        .map(|i| (i.path.as_str(), i.line))
-        .collect();
+    let found: Vec<(&str, Option<usize>)> =
+        e.issues.iter().map(|i| (i.path.as_str(), i.line)).collect();
     assert!(
         found.contains(&("retry_on.response[1].body_matches", Some(4))),
         "{e}"
@@ -83,10 +77,7 @@ fn empty_and_unknown_matcher_keys_are_refused_by_the_schema() {
     let text = r#"{"format": "retryscope-profile/1", "name": "x", "success_when": [{}],
         "backoff": {"strategy": "fixed"}}"#;
     let e = load_str(text).expect_err("empty matcher");
-    assert!(
-        e.issues.iter().any(|i| i.path == "success_when[0]"),
-        "{e}"
-    );
+    assert!(e.issues.iter().any(|i| i.path == "success_when[0]"), "{e}");
     let text = r#"{"format": "retryscope-profile/1", "name": "x",
         "success_when": [{"json_pointer": "/a", "equal": "done"}],
         "backoff": {"strategy": "fixed"}}"#;

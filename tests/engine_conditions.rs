@@ -118,7 +118,7 @@ async fn a_200_that_says_rate_limit_exceeded_is_retried() {
     .await;
     assert_eq!(labels(&events), ["200", "200", "200"]);
     let retry = Verdict::Retry {
-        reason: r#"retryable: body contains "rate limit exceeded""#.into(),
+        reason: r#"body contains "rate limit exceeded""#.into(),
     };
     assert_eq!(verdicts(&events), [retry.clone(), retry, Verdict::Success]);
     assert_eq!(kind(&events), OutcomeKind::Succeeded);

@@ -198,7 +198,7 @@ impl Policy {
     /// exist`, as DESIGN.md §4 asks ("reported as such and not retried").
     ///
     /// Conditions (DESIGN.md §8): a response matching `retry_on.response` is retried whatever its
-    /// status (`retryable: body contains "rate limit"`); with `success_when`, a success status
+    /// status (reason `body contains "rate limit"`); with `success_when`, a success status
     /// that no matcher accepts is retried as `not ready: /state is "pending", want "done"`.
     pub fn triage(
         &self,

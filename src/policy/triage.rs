@@ -23,7 +23,8 @@ pub fn is_idempotent(method: &str) -> bool {
 /// Triage per DESIGN.md §4 and §8.
 ///
 /// 0. A response matching one of `retry_on.response` is a retry trigger whatever its status
-///    (`retryable: body contains "rate limit"`); the method gate (4.) still applies.
+///    (reason `body contains "rate limit"`, shown as `retryable: body contains "rate limit"`);
+///    the method gate (4.) still applies.
 /// 1. A response whose status is in `success_status` → [`Verdict::Success`], unless
 ///    `success_when` is not empty and none of its matchers holds: then it is "not ready", a retry
 ///    trigger (`not ready: /state is "pending", want "done"`; several matchers' reasons are
@@ -59,7 +60,8 @@ pub fn triage(
                 conditions.retry_on.check(r).ok()
             };
             if let Some(held) = by_matcher {
-                (format!("retryable: {held}"), status == 429)
+                // The display layers say "retryable: " / "retry: " before a retry's reason.
+                (held, status == 429)
             } else if profile.success_status.contains(status) {
                 if conditions.success_when.is_empty() {
                     return Verdict::Success;
@@ -435,12 +437,12 @@ mod tests {
         let t = |method: &str, key: bool, o: &AttemptOutcome| triage(&p, &c, method, key, o);
         assert_eq!(
             t("GET", false, &json_response(200, "rate limit exceeded")),
-            retry(r#"retryable: body contains "rate limit""#)
+            retry(r#"body contains "rate limit""#)
         );
         // Whatever the status: a 404 that says so is retried too.
         assert_eq!(
             t("GET", false, &json_response(404, "rate limit exceeded")),
-            retry(r#"retryable: body contains "rate limit""#)
+            retry(r#"body contains "rate limit""#)
         );
         assert_eq!(
             t("GET", false, &json_response(200, r#"{"state": "pending"}"#)),
@@ -470,14 +472,12 @@ mod tests {
         );
         assert_eq!(
             t("POST", true, &json_response(200, "rate limit exceeded")),
-            retry(
-                r#"retryable: body contains "rate limit" (POST retried: an Idempotency-Key is sent)"#
-            )
+            retry(r#"body contains "rate limit" (POST retried: an Idempotency-Key is sent)"#)
         );
         assert_eq!(
             t("POST", false, &json_response(429, "rate limit exceeded")),
             retry(
-                r#"retryable: body contains "rate limit" (POST retried: the request was provably not processed)"#
+                r#"body contains "rate limit" (POST retried: the request was provably not processed)"#
             )
         );
     }

@@ -81,6 +81,7 @@ fn present_value<'de, D: Deserializer<'de>>(d: D) -> Result<Option<serde_json::V
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 

@@ -215,6 +215,7 @@ impl<'de> Visitor<'de> for KeyIs<'_> {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
     use serde_json::json;

@@ -390,6 +390,7 @@ fn cut(text: &str) -> String {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
     use crate::model::BodyPreview;

@@ -176,6 +176,7 @@ pub fn grpc_pushback_ms(value: &str) -> Option<u64> {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 

@@ -419,12 +419,12 @@ mod tests {
     fn with_conditions(v: serde_json::Value) -> (RetryProfile, ResponseConditions) {
         let mut p = profile();
         if let Some(list) = v.get("retry_on") {
-            p.retry_on.response = serde_json::from_value(list.clone()).unwrap();
+            p.retry_on.response = serde_json::from_value(list.clone()).expect("matchers");
         }
         if let Some(list) = v.get("success_when") {
-            p.success_when = serde_json::from_value(list.clone()).unwrap();
+            p.success_when = serde_json::from_value(list.clone()).expect("matchers");
         }
-        let c = ResponseConditions::compile(&p).unwrap();
+        let c = ResponseConditions::compile(&p).expect("compiles");
         (p, c)
     }
 

@@ -48,7 +48,9 @@ pub(crate) fn wait(backoff: &Backoff, ctx: &WaitContext<'_>, rng: &mut PolicyRng
             let Some(raw) = resp.header(&header.name) else {
                 continue;
             };
+            // (A header configured under the name Retry-After is read in its own unit.)
             if header.unit == HeaderUnit::RatelimitT
+                && !header.name.eq_ignore_ascii_case("retry-after")
                 && let Some(won) = retry_after_wins(resp, reference)
             {
                 found = Some(won);

@@ -175,7 +175,10 @@ async fn overhead_section(server: &DemoServer, n: u64) -> Res<()> {
     let per_round = n / ROUNDS;
     let (mut off, mut on) = (0.0, 0.0);
     let mut ratios = Vec::new();
-    let (mut cpu_off, mut cpu_on) = (Default::default(), Default::default());
+    let (mut cpu_off, mut cpu_on) = (
+        std::collections::BTreeMap::default(),
+        std::collections::BTreeMap::default(),
+    );
     let load_before = load_average();
     for round in 0..ROUNDS {
         let first = 10_000 + round * per_round * 2;

@@ -92,6 +92,10 @@ impl TextTimeline {
                 };
                 let verdict = match verdict {
                     Verdict::Success => "success".to_owned(),
+                    // A polling verdict says what it is (`not ready: /state is …`).
+                    Verdict::Retry { reason } if reason.starts_with("not ready: ") => {
+                        reason.clone()
+                    }
                     Verdict::Retry { reason } => format!("retryable: {reason}"),
                     Verdict::Stop { reason } => format!("stop: {reason}"),
                 };

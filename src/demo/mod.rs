@@ -19,6 +19,8 @@
 //! | `/bytes?n=1024` | `n` bytes of `x`, streamed in 64 KiB chunks with a `Content-Length` |
 //! | `/echo` | method, path, headers and body back as JSON |
 //! | `/redirect?to=URL&status=302&times=N` | `status` with `Location: URL` (default `/status/200`) |
+//! | `/job?ready_after=N&key=K` | a polled job: 200 `{"state": "pending"}` (and `x-job-state: pending`) for the first N hits of its key (default 2), then `{"state": "done"}`; a fresh key (or query) is a fresh job |
+//! | `/soft-limit?times=N` | 200 with `{"error": "rate limit exceeded"}` for the first N hits (default 1), then the usual 200 |
 //! | `/log` | every request seen (except `/log*`) as JSON [`LogEntry`] values |
 //! | `/log/clear` | empties the log and every hit counter |
 //!

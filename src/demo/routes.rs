@@ -21,7 +21,7 @@ type Shared = State<Arc<DemoState>>;
 const MAX_SLOW_MS: u64 = 600_000;
 
 /// Every endpoint, listed by the 404 answer and by `retryscope demo-server --help`.
-pub const ENDPOINTS: [&str; 15] = [
+pub const ENDPOINTS: [&str; 17] = [
     "/status/{code}?times=N&key=K",
     "/flaky?fail=503&times=2",
     "/retry-after?value=RAW&status=429&times=N",
@@ -33,6 +33,8 @@ pub const ENDPOINTS: [&str; 15] = [
     "/bytes?n=1024",
     "/echo",
     "/redirect?to=URL&status=302&times=N",
+    "/job?ready_after=N&key=K",
+    "/soft-limit?times=N",
     "/log",
     "/log/clear",
     "(every endpoint counts hits per key: key=K, else path+query)",
@@ -52,6 +54,8 @@ pub(crate) fn router(state: Arc<DemoState>) -> Router {
         .route("/bytes", any(bytes))
         .route("/echo", any(echo))
         .route("/redirect", any(redirect))
+        .route("/job", any(job))
+        .route("/soft-limit", any(soft_limit))
         .route("/log", get(log))
         .route("/log/clear", any(clear_log))
         .fallback(not_found)
@@ -228,6 +232,38 @@ async fn redirect(State(state): Shared, uri: Uri, Query(p): Params) -> Answer {
     headers.insert(header::LOCATION, location);
     let s = scenario(&state, &uri, &p)?;
     Ok(scenario_answer(&s, code, headers))
+}
+
+/// A polled job: `{"state": "pending"}` for the first `ready_after` hits of its key, then
+/// `{"state": "done"}`, always 200, with the state also in `x-job-state`.
+async fn job(State(state): Shared, uri: Uri, Query(p): Params) -> Answer {
+    let ready_after = number(&p, "ready_after")?.unwrap_or(2);
+    let key = scenario_key(uri.path(), uri.query());
+    let attempt = state.hit(&key);
+    let job_state = if attempt <= ready_after {
+        "pending"
+    } else {
+        "done"
+    };
+    Ok((
+        StatusCode::OK,
+        [("x-job-state", job_state)],
+        Json(json!({ "state": job_state, "attempt": attempt, "ready_after": ready_after, "key": key })),
+    )
+        .into_response())
+}
+
+/// A throttle the status hides: 200 with `{"error": "rate limit exceeded"}` for the first
+/// `times` hits (default 1), then 200 with the usual scenario body.
+async fn soft_limit(State(state): Shared, uri: Uri, Query(mut p): Params) -> Answer {
+    p.entry("times".into()).or_insert_with(|| "1".into());
+    let s = scenario(&state, &uri, &p)?;
+    if s.failing {
+        let body = json!({ "error": "rate limit exceeded", "attempt": s.attempt, "key": s.key });
+        Ok((StatusCode::OK, Json(body)).into_response())
+    } else {
+        Ok((StatusCode::OK, scenario_body(StatusCode::OK, &s)).into_response())
+    }
 }
 
 async fn log(State(state): Shared) -> Response {

@@ -12,6 +12,7 @@ mod phases;
 mod profile;
 mod request;
 mod request_draft;
+mod response_matcher;
 mod saved_request;
 pub mod secrets;
 mod status_set;
@@ -36,6 +37,7 @@ pub use request::{
     Body, KeyValue, MultipartPart, PartSource, RequestSpec, Timeouts, standard_method_case,
 };
 pub use request_draft::{BodyDraft, BodyKind, RequestDraft, UUID_PLACEHOLDER};
+pub use response_matcher::ResponseMatcher;
 pub use saved_request::{SAVED_REQUEST_FORMAT, SavedRequest};
 pub use status_set::{StatusRange, StatusSet};
 pub use variables::{

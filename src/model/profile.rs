@@ -1,6 +1,7 @@
 //! The retry profile: one shareable JSON document per provider (DESIGN.md §5). No secrets inside.
 
 use super::attempt::ErrorKind;
+use super::response_matcher::ResponseMatcher;
 use super::status_set::StatusSet;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -31,6 +32,11 @@ pub struct RetryProfile {
     /// Statuses that end the run successfully. Default 200–299.
     #[serde(default = "StatusSet::default_success")]
     pub success_status: StatusSet,
+    /// Polling (DESIGN.md §8): when not empty, a status in `success_status` is a success only if
+    /// one of these matchers holds; otherwise the attempt is "not ready" and retried under max
+    /// retries and the deadline. Default empty (every success status is a success).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub success_when: Vec<ResponseMatcher>,
     /// Which outcomes are retried.
     #[serde(default)]
     pub retry_on: RetryOn,
@@ -68,6 +74,11 @@ pub struct RetryOn {
     /// was unprocessed. Default false.
     #[serde(default)]
     pub non_idempotent: bool,
+    /// Responses retried whatever their status (DESIGN.md §8): one matching matcher makes the
+    /// response retryable, even a success status (a 200 whose body says "rate limit exceeded").
+    /// Default empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub response: Vec<ResponseMatcher>,
 }
 
 impl Default for RetryOn {
@@ -76,6 +87,7 @@ impl Default for RetryOn {
             status: StatusSet::default_retry(),
             errors: ErrorKind::default_retryable(),
             non_idempotent: false,
+            response: Vec::new(),
         }
     }
 }
@@ -289,8 +301,14 @@ pub enum HeaderUnit {
     UnixTimestamp,
     /// An HTTP-date only (IMF-fixdate, RFC 850, asctime); delay = date − reference.
     HttpDate,
-    /// IETF draft `RateLimit` header: the `t=` parameter (older drafts: `reset=`), seconds.
+    /// IETF `RateLimit` field (draft-ietf-httpapi-ratelimit-headers-11, `"default";r=0;t=30`) read
+    /// as a Structured Field: the `t=` of the exhausted quota (`r=0`), seconds; older drafts'
+    /// `limit=10, remaining=0, reset=30` and a bare `RateLimit-Reset: 30` are read too. A
+    /// `Retry-After` in the same response wins.
     RatelimitT,
+    /// gRPC `grpc-retry-pushback-ms` (gRPC A6): a delay in ms; a negative or unparseable value
+    /// means the server asks not to retry, and the run stops.
+    GrpcPushbackMs,
 }
 
 /// How `response_header` combines the header delay with the fallback's computed wait.

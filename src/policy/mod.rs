@@ -29,9 +29,13 @@
 //! ```
 
 mod bounds;
+mod conditions;
 mod draws;
 mod explain;
+mod json_pointer;
 mod limits;
+mod matchers;
+mod ratelimit_header;
 mod response_header;
 mod retry_after;
 mod sample_stats;
@@ -47,7 +51,11 @@ mod explain_props;
 mod tests;
 
 pub use bounds::{max_wait_bound, min_wait_bound};
+pub use conditions::ResponseConditions;
+pub use json_pointer::{Lookup, lookup_pointer, pointer_tokens};
 pub use limits::MAX_WAIT_MS;
+pub use matchers::{CompiledMatcher, MAX_REGEX_SIZE, MatcherError, MatcherList};
+pub use ratelimit_header::{RateLimitDelay, grpc_pushback_ms, parse_ratelimit, policy_summary};
 pub use retry_after::{DelayForm, HeaderDelay, parse_delay, parse_http_date_ms, reference_unix_ms};
 pub use sample_stats::STREAMING_SIGNIFICANT_DIGITS;
 pub use script::{
@@ -140,6 +148,7 @@ pub enum WaitDecision {
 pub struct Policy {
     profile: RetryProfile,
     script: Option<Arc<CompiledScript>>,
+    conditions: Arc<ResponseConditions>,
 }
 
 impl Policy {
@@ -148,7 +157,8 @@ impl Policy {
     /// # Errors
     /// [`PolicyError::Script`] when the custom script does not compile (1-based line:column);
     /// [`PolicyError::Invalid`] when a `custom` backoff has no script or a `response_header`
-    /// fallback is not a computed strategy.
+    /// fallback is not a computed strategy, or a `retry_on.response` / `success_when` matcher
+    /// does not compile (the message ends with its field path).
     pub fn new(profile: RetryProfile) -> Result<Self, PolicyError> {
         let backoff = &profile.backoff;
         if let Some(fb) = backoff.fallback.as_deref()
@@ -160,7 +170,13 @@ impl Policy {
             )));
         }
         let script = script::compile_for(backoff)?;
-        Ok(Self { profile, script })
+        let conditions = ResponseConditions::compile(&profile)
+            .map_err(|e| PolicyError::Invalid(e.to_string()))?;
+        Ok(Self {
+            profile,
+            script,
+            conditions: Arc::new(conditions),
+        })
     }
 
     /// The profile this policy runs.
@@ -180,13 +196,23 @@ impl Policy {
     /// the resolver's error code did not say the name does not exist or has no addresses
     /// ([`crate::model::DnsFailure::is_permanent`]); such an error stops with `host name does not
     /// exist`, as DESIGN.md §4 asks ("reported as such and not retried").
+    ///
+    /// Conditions (DESIGN.md §8): a response matching `retry_on.response` is retried whatever its
+    /// status (reason `body contains "rate limit"`); with `success_when`, a success status
+    /// that no matcher accepts is retried as `not ready: /state is "pending", want "done"`.
     pub fn triage(
         &self,
         method: &str,
         has_idempotency_key: bool,
         outcome: &AttemptOutcome,
     ) -> Verdict {
-        triage::triage(&self.profile, method, has_idempotency_key, outcome)
+        triage::triage(
+            &self.profile,
+            &self.conditions,
+            method,
+            has_idempotency_key,
+            outcome,
+        )
     }
 
     /// Computes wait n (DESIGN.md §2–3), drawing jitter from `rng` and explaining the result.

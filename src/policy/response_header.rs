@@ -4,10 +4,15 @@
 use super::draws::{Draws, Recording};
 use super::explain;
 use super::limits::{MAX_WAIT_MS, cap_ms, ceil_ms, num, secs};
+use super::ratelimit_header::{parse_ratelimit, policy_summary};
+use super::retry_after::DelayForm;
 use super::retry_after::{HeaderDelay, parse_delay, reference_unix_ms};
 use super::strategies::{compute, final_clamp};
 use super::{PolicyRng, WaitContext, WaitDecision};
-use crate::model::{AttemptOutcome, Backoff, Combine, OnExceedMax, Strategy, WaitExplanation};
+use crate::model::{
+    AttemptOutcome, Backoff, Combine, HeaderUnit, OnExceedMax, ResponseSummary, Strategy,
+    WaitExplanation,
+};
 use std::fmt::Write;
 
 /// A usable header: which one, its raw value, and the parsed delay.
@@ -15,6 +20,8 @@ struct Found<'a> {
     name: &'a str,
     raw: &'a str,
     delay: HeaderDelay,
+    /// Said after the form: the `RateLimit` quota that decided (`, policy "default" q=100 per 60 s`).
+    detail: String,
 }
 
 /// Computes wait n for a `response_header` backoff.
@@ -27,6 +34,11 @@ struct Found<'a> {
 /// (`cap`); `combine = max` takes the larger of it and the fallback's wait; then `+ U[0, w]`.
 /// Without a usable header the fallback's wait is used as computed. `hard_cap` and the 24 h
 /// ceiling apply last.
+///
+/// Two units differ: a `grpc_pushback_ms` header that is present but negative or unparseable
+/// stops the run (gRPC A6: the server asks not to retry); for a `ratelimit_t` header, a usable
+/// `Retry-After` in the same response wins (the RateLimit draft requires it), read in seconds,
+/// whether or not it is in the list.
 pub(crate) fn wait(backoff: &Backoff, ctx: &WaitContext<'_>, rng: &mut PolicyRng) -> WaitDecision {
     let mut notes: Vec<String> = Vec::new();
     let mut found = None;
@@ -36,14 +48,35 @@ pub(crate) fn wait(backoff: &Backoff, ctx: &WaitContext<'_>, rng: &mut PolicyRng
             let Some(raw) = resp.header(&header.name) else {
                 continue;
             };
+            // (A header configured under the name Retry-After is read in its own unit.)
+            if header.unit == HeaderUnit::RatelimitT
+                && !header.name.eq_ignore_ascii_case("retry-after")
+                && let Some(won) = retry_after_wins(resp, reference)
+            {
+                found = Some(won);
+                break;
+            }
             match parse_delay(raw, header.unit, reference) {
                 Some(delay) => {
+                    let detail = match delay.form {
+                        DelayForm::RatelimitT => ratelimit_detail(resp, raw),
+                        _ => String::new(),
+                    };
                     found = Some(Found {
                         name: &header.name,
                         raw,
                         delay,
+                        detail,
                     });
                     break;
+                }
+                None if header.unit == HeaderUnit::GrpcPushbackMs => {
+                    return WaitDecision::Stop {
+                        reason: format!(
+                            "not retried: the server asked not to retry ({} {raw:?} is negative or unparseable; gRPC A6)",
+                            header.name
+                        ),
+                    };
                 }
                 None => notes.push(format!("unusable {}: {raw:?}", header.name)),
             }
@@ -92,6 +125,32 @@ pub(crate) fn wait(backoff: &Backoff, ctx: &WaitContext<'_>, rng: &mut PolicyRng
     }
 }
 
+/// A usable `Retry-After` (seconds or HTTP-date) of `resp`, which wins over `RateLimit`.
+fn retry_after_wins(resp: &ResponseSummary, reference: i64) -> Option<Found<'_>> {
+    let raw = resp.header("retry-after")?;
+    let delay = parse_delay(raw, HeaderUnit::Seconds, reference)?;
+    Some(Found {
+        name: "Retry-After",
+        raw,
+        delay,
+        detail: ", wins over RateLimit".to_owned(),
+    })
+}
+
+/// `, policy "default" q=100 per 60 s` from the `RateLimit` value and `RateLimit-Policy`.
+fn ratelimit_detail(resp: &ResponseSummary, raw: &str) -> String {
+    let Some(policy) = parse_ratelimit(raw).and_then(|d| d.policy) else {
+        return String::new();
+    };
+    match resp
+        .header("ratelimit-policy")
+        .and_then(|field| policy_summary(field, &policy))
+    {
+        Some(quota) => format!(", policy {policy:?} {quota}"),
+        None => format!(", policy {policy:?}"),
+    }
+}
+
 /// `no Retry-After header` / `no delay header (Retry-After, retry-after-ms)`.
 fn missing(backoff: &Backoff) -> String {
     match backoff.headers.as_slice() {
@@ -130,10 +189,11 @@ fn with_header(
     }
     let _ = write!(
         text,
-        "{} {:?} ({}) = {} ms",
+        "{} {:?} ({}{}) = {} ms",
         found.name,
         found.raw,
         found.delay.form.label(),
+        found.detail,
         asked
     );
     let mut capped = false;

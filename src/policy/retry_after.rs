@@ -21,6 +21,8 @@ pub enum DelayForm {
     UnixTimestamp,
     /// The `t=` (or `reset=`) parameter of a `RateLimit` header, seconds.
     RatelimitT,
+    /// gRPC `grpc-retry-pushback-ms`, milliseconds.
+    GrpcPushbackMs,
 }
 
 impl DelayForm {
@@ -32,6 +34,7 @@ impl DelayForm {
             DelayForm::HttpDate => "HTTP-date",
             DelayForm::UnixTimestamp => "Unix timestamp",
             DelayForm::RatelimitT => "RateLimit t",
+            DelayForm::GrpcPushbackMs => "gRPC pushback ms",
         }
     }
 }
@@ -51,7 +54,10 @@ pub struct HeaderDelay {
 /// * `milliseconds`: delta-ms (`"1500"`, `"0.5"` → 1 ms).
 /// * `unix_timestamp`: absolute seconds since 1970 (`X-RateLimit-Reset` style), minus the reference.
 /// * `http_date`: an HTTP-date only (IMF-fixdate, RFC 850, asctime), minus the reference.
-/// * `ratelimit_t`: the `t=` (or older drafts' `reset=`) parameter of a `RateLimit` header, seconds.
+/// * `ratelimit_t`: the `RateLimit` field's reset in seconds (see [`super::parse_ratelimit`]:
+///   draft-11 Structured Fields, older drafts' `reset=`, a bare `RateLimit-Reset` number).
+/// * `grpc_pushback_ms`: `grpc-retry-pushback-ms`, a non-negative integer of ms (see
+///   [`super::grpc_pushback_ms`]; `None` here means "do not retry" to the caller).
 ///
 /// `reference_unix_ms` is the response's `Date` header when valid, else the local clock
 /// (see [`reference_unix_ms`]). Returns `None` when the value is negative, empty or garbage.
@@ -77,7 +83,14 @@ pub fn parse_delay(raw: &str, unit: HeaderUnit, reference_unix_ms: i64) -> Optio
             (since(at, reference_unix_ms), DelayForm::UnixTimestamp)
         }
         HeaderUnit::HttpDate => (date_delay(value, reference_unix_ms)?, DelayForm::HttpDate),
-        HeaderUnit::RatelimitT => (ratelimit_t(value)?, DelayForm::RatelimitT),
+        HeaderUnit::RatelimitT => (
+            super::ratelimit_header::parse_ratelimit(value)?.ms,
+            DelayForm::RatelimitT,
+        ),
+        HeaderUnit::GrpcPushbackMs => (
+            super::ratelimit_header::grpc_pushback_ms(value)?,
+            DelayForm::GrpcPushbackMs,
+        ),
     };
     Some(HeaderDelay { ms, form })
 }
@@ -119,7 +132,7 @@ fn since(at_ms: i128, reference_unix_ms: i64) -> u64 {
 
 /// An exact non-negative decimal (`digits[.digits]`) times `10^scale`, rounded up, saturating.
 /// Signs, exponents, empty strings and anything else give `None`.
-fn decimal_scaled(value: &str, scale: u32) -> Option<u64> {
+pub(super) fn decimal_scaled(value: &str, scale: u32) -> Option<u64> {
     decimal_scaled_wide(value, scale).map(|v| u64::try_from(v).unwrap_or(u64::MAX))
 }
 
@@ -148,21 +161,6 @@ fn decimal_scaled_wide(value: &str, scale: u32) -> Option<u128> {
         total = total.saturating_add(1);
     }
     Some(total)
-}
-
-/// The `t=` / `reset=` parameter of a `RateLimit` header value in seconds, as ms.
-///
-/// Accepts the structured form `"default";r=0;t=5` and the older `limit=10, remaining=0, reset=5`.
-fn ratelimit_t(value: &str) -> Option<u64> {
-    value.split([',', ';']).find_map(|param| {
-        let (key, v) = param.split_once('=')?;
-        let key = key.trim();
-        if key.eq_ignore_ascii_case("t") || key.eq_ignore_ascii_case("reset") {
-            decimal_scaled(v.trim().trim_matches('"'), 3)
-        } else {
-            None
-        }
-    })
 }
 
 #[cfg(test)]

@@ -15,6 +15,7 @@ fn profile(backoff: Backoff) -> RetryProfile {
         description: String::new(),
         max_retries: 3,
         success_status: crate::model::StatusSet::default_success(),
+        success_when: Vec::new(),
         retry_on: crate::model::RetryOn::default(),
         on_other_status: crate::model::OtherStatusAction::default(),
         backoff,

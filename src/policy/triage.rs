@@ -4,6 +4,7 @@
 //! Retries left and the deadline are the engine's business; this only says whether the outcome
 //! itself is eligible for a retry.
 
+use super::conditions::ResponseConditions;
 use crate::model::{
     AttemptOutcome, DnsFailure, ErrorKind, NetError, OtherStatusAction, RetryProfile, Verdict,
 };
@@ -19,9 +20,15 @@ pub fn is_idempotent(method: &str) -> bool {
     ["GET", "HEAD", "OPTIONS", "TRACE", "PUT", "DELETE"].contains(&method)
 }
 
-/// Triage per DESIGN.md §4.
+/// Triage per DESIGN.md §4 and §8.
 ///
-/// 1. A response whose status is in `success_status` → [`Verdict::Success`].
+/// 0. A response matching one of `retry_on.response` is a retry trigger whatever its status
+///    (reason `body contains "rate limit"`, shown as `retryable: body contains "rate limit"`);
+///    the method gate (4.) still applies.
+/// 1. A response whose status is in `success_status` → [`Verdict::Success`], unless
+///    `success_when` is not empty and none of its matchers holds: then it is "not ready", a retry
+///    trigger (`not ready: /state is "pending", want "done"`; several matchers' reasons are
+///    joined by `; `), under the method gate like any other trigger.
 /// 2. A status in `retry_on.status` is a retry trigger (`503 is retryable`); any other status
 ///    stops (`404 is not retryable`) unless `on_other_status` is `retry`.
 /// 3. A network error whose kind is in `retry_on.errors` is a trigger, else it stops.
@@ -39,6 +46,7 @@ pub fn is_idempotent(method: &str) -> bool {
 ///    `not retried: POST is not idempotent (set non_idempotent or send an Idempotency-Key)`.
 pub fn triage(
     profile: &RetryProfile,
+    conditions: &ResponseConditions,
     method: &str,
     has_idempotency_key: bool,
     outcome: &AttemptOutcome,
@@ -46,10 +54,23 @@ pub fn triage(
     let (trigger, unsent) = match outcome {
         AttemptOutcome::Response(r) => {
             let status = r.status;
-            if profile.success_status.contains(status) {
-                return Verdict::Success;
-            }
-            if profile.retry_on.status.contains(status) {
+            let by_matcher = if conditions.retry_on.is_empty() {
+                None
+            } else {
+                conditions.retry_on.check(r).ok()
+            };
+            if let Some(held) = by_matcher {
+                // The display layers say "retryable: " / "retry: " before a retry's reason.
+                (held, status == 429)
+            } else if profile.success_status.contains(status) {
+                if conditions.success_when.is_empty() {
+                    return Verdict::Success;
+                }
+                match conditions.success_when.check(r) {
+                    Ok(_) => return Verdict::Success,
+                    Err(why) => (format!("not ready: {}", why.join("; ")), false),
+                }
+            } else if profile.retry_on.status.contains(status) {
                 (format!("{status} is retryable"), status == 429)
             } else if profile.on_other_status == OtherStatusAction::Retry {
                 (
@@ -116,6 +137,7 @@ mod tests {
             description: String::new(),
             max_retries: 3,
             success_status: StatusSet::default_success(),
+            success_when: Vec::new(),
             retry_on: crate::model::RetryOn::default(),
             on_other_status: OtherStatusAction::Stop,
             backoff: Backoff::new(Strategy::Fixed),
@@ -308,9 +330,10 @@ mod tests {
                 retry("dns error is retryable"),
             ),
         ];
+        let none = ResponseConditions::default();
         for (method, key, outcome, want) in cases {
             assert_eq!(
-                triage(&p, method, key, &outcome),
+                triage(&p, &none, method, key, &outcome),
                 want,
                 "{method} {outcome:?}"
             );
@@ -325,24 +348,168 @@ mod tests {
         p.retry_on.errors = vec![ErrorKind::Tls];
         p.retry_on.status = StatusSet(vec![crate::model::StatusRange::single(429)]);
         assert_eq!(
-            triage(&p, "POST", false, &status(503)),
+            triage(
+                &p,
+                &ResponseConditions::default(),
+                "POST",
+                false,
+                &status(503)
+            ),
             retry(
                 "503 is not in retry_on.status; retried because on_other_status is retry (POST retried: non_idempotent is on)"
             )
         );
         assert_eq!(
-            triage(&p, "GET", false, &error(ErrorKind::Tls, "x")),
+            triage(
+                &p,
+                &ResponseConditions::default(),
+                "GET",
+                false,
+                &error(ErrorKind::Tls, "x")
+            ),
             retry("tls error is retryable")
         );
         assert_eq!(
-            triage(&p, "GET", false, &error(ErrorKind::Dns, "temporary")),
+            triage(
+                &p,
+                &ResponseConditions::default(),
+                "GET",
+                false,
+                &error(ErrorKind::Dns, "temporary")
+            ),
             stopped("dns error is not retryable")
         );
         p.success_status = StatusSet(vec![crate::model::StatusRange::single(404)]);
-        assert_eq!(triage(&p, "GET", false, &status(404)), Verdict::Success);
         assert_eq!(
-            triage(&p, "GET", false, &status(200)),
+            triage(
+                &p,
+                &ResponseConditions::default(),
+                "GET",
+                false,
+                &status(404)
+            ),
+            Verdict::Success
+        );
+        assert_eq!(
+            triage(
+                &p,
+                &ResponseConditions::default(),
+                "GET",
+                false,
+                &status(200)
+            ),
             retry("200 is not in retry_on.status; retried because on_other_status is retry")
+        );
+    }
+
+    fn json_response(code: u16, body: &str) -> AttemptOutcome {
+        AttemptOutcome::Response(ResponseSummary {
+            status: code,
+            reason: String::new(),
+            version: "HTTP/1.1".into(),
+            headers: Vec::new(),
+            body: crate::model::BodyPreview {
+                bytes: body.as_bytes().to_vec(),
+                total_bytes: body.len() as u64,
+                truncated: false,
+            },
+        })
+    }
+
+    #[allow(clippy::needless_pass_by_value, reason = "tests pass json! literals")]
+    fn with_conditions(v: serde_json::Value) -> (RetryProfile, ResponseConditions) {
+        let mut p = profile();
+        if let Some(list) = v.get("retry_on") {
+            p.retry_on.response = serde_json::from_value(list.clone()).expect("matchers");
+        }
+        if let Some(list) = v.get("success_when") {
+            p.success_when = serde_json::from_value(list.clone()).expect("matchers");
+        }
+        let c = ResponseConditions::compile(&p).expect("compiles");
+        (p, c)
+    }
+
+    #[test]
+    fn conditions_decide_and_are_named() {
+        let (p, c) = with_conditions(serde_json::json!({
+            "retry_on": [{"body_contains": "rate limit"}],
+            "success_when": [{"json_pointer": "/state", "equals": "done"}]
+        }));
+        let t = |method: &str, key: bool, o: &AttemptOutcome| triage(&p, &c, method, key, o);
+        assert_eq!(
+            t("GET", false, &json_response(200, "rate limit exceeded")),
+            retry(r#"body contains "rate limit""#)
+        );
+        // Whatever the status: a 404 that says so is retried too.
+        assert_eq!(
+            t("GET", false, &json_response(404, "rate limit exceeded")),
+            retry(r#"body contains "rate limit""#)
+        );
+        assert_eq!(
+            t("GET", false, &json_response(200, r#"{"state": "pending"}"#)),
+            retry(r#"not ready: /state is "pending", want "done""#)
+        );
+        assert_eq!(
+            t("GET", false, &json_response(200, r#"{"state": "done"}"#)),
+            Verdict::Success
+        );
+        // Only success statuses are polled; others keep their triage.
+        assert_eq!(
+            t("GET", false, &json_response(404, r#"{"state": "pending"}"#)),
+            stopped("404 is not retryable")
+        );
+        assert_eq!(
+            t("GET", false, &json_response(503, "{}")),
+            retry("503 is retryable")
+        );
+        // The method gate still applies to both kinds of trigger.
+        assert_eq!(
+            t(
+                "POST",
+                false,
+                &json_response(200, r#"{"state": "pending"}"#)
+            ),
+            stopped(&format!("not retried: POST {NOT_IDEMPOTENT}"))
+        );
+        assert_eq!(
+            t("POST", true, &json_response(200, "rate limit exceeded")),
+            retry(r#"body contains "rate limit" (POST retried: an Idempotency-Key is sent)"#)
+        );
+        assert_eq!(
+            t("POST", false, &json_response(429, "rate limit exceeded")),
+            retry(
+                r#"body contains "rate limit" (POST retried: the request was provably not processed)"#
+            )
+        );
+    }
+
+    #[test]
+    fn several_success_conditions_are_or_and_all_reasons_shown() {
+        let (p, c) = with_conditions(serde_json::json!({
+            "success_when": [
+                {"json_pointer": "/state", "equals": "done"},
+                {"json_pointer": "/result", "exists": true}
+            ]
+        }));
+        assert_eq!(
+            triage(
+                &p,
+                &c,
+                "GET",
+                false,
+                &json_response(200, r#"{"result": 1}"#)
+            ),
+            Verdict::Success
+        );
+        assert_eq!(
+            triage(
+                &p,
+                &c,
+                "GET",
+                false,
+                &json_response(200, r#"{"state": "queued"}"#)
+            ),
+            retry(r#"not ready: /state is "queued", want "done"; /result is missing"#)
         );
     }
 }

@@ -9,7 +9,9 @@ use crate::model::{
     AttemptOutcome, Backoff, BodyPreview, ErrorKind, NetError, PROFILE_FORMAT, ResponseSummary,
     RetryProfile, StatusSet, Strategy,
 };
-use crate::policy::{Policy, PolicyError, WaitContext, WaitDecision, rng_from_seed, simulate};
+use crate::policy::{
+    CompiledMatcher, Policy, PolicyError, WaitContext, WaitDecision, rng_from_seed, simulate,
+};
 
 /// 24 h in ms: the clamp every wait obeys (DESIGN.md §2), so larger delays are mistakes.
 pub const DAY_MS: u64 = 24 * 60 * 60 * 1000;
@@ -71,6 +73,21 @@ impl Findings {
     }
 }
 
+/// `retry_on.response` and `success_when` (DESIGN.md §8): every matcher compiles (regexes within
+/// the size limit, pointers well formed, keys that go together), each problem at its key's path.
+fn check_conditions(profile: &RetryProfile, issues: &mut Findings) {
+    for (list, path) in [
+        (&profile.retry_on.response, "retry_on.response"),
+        (&profile.success_when, "success_when"),
+    ] {
+        for (i, matcher) in list.iter().enumerate() {
+            if let Err(e) = CompiledMatcher::compile(matcher, &format!("{path}[{i}]")) {
+                issues.push(e.path, e.message);
+            }
+        }
+    }
+}
+
 /// Every semantic rule (not the shape: see [`validate`]). `others_found`: problems were already
 /// found elsewhere (the script dry run is then skipped unless there is a script to check).
 pub(super) fn rules(profile: &RetryProfile, others_found: bool) -> Vec<Finding> {
@@ -114,6 +131,9 @@ pub(super) fn rules(profile: &RetryProfile, others_found: bool) -> Vec<Finding> 
             );
         }
     }
+    // Before the script check: a matcher that does not compile also fails `Policy::new`, and is
+    // reported here at its own path.
+    check_conditions(profile, &mut issues);
     check_script(profile, others_found, &mut issues);
     issues.0
 }

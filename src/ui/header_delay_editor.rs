@@ -5,12 +5,13 @@ use super::field_id::field_id;
 use crate::model::{Backoff, Combine, DelayHeader, HeaderUnit, OnExceedMax};
 use egui::Ui;
 
-const UNITS: [(HeaderUnit, &str); 5] = [
+const UNITS: [(HeaderUnit, &str); 6] = [
     (HeaderUnit::Seconds, "seconds (or HTTP-date)"),
     (HeaderUnit::Milliseconds, "milliseconds"),
     (HeaderUnit::UnixTimestamp, "Unix timestamp (s)"),
     (HeaderUnit::HttpDate, "HTTP-date"),
-    (HeaderUnit::RatelimitT, "RateLimit t="),
+    (HeaderUnit::RatelimitT, "RateLimit reset (t=)"),
+    (HeaderUnit::GrpcPushbackMs, "gRPC pushback ms"),
 ];
 
 fn unit_label(unit: HeaderUnit) -> &'static str {

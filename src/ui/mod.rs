@@ -10,6 +10,7 @@ pub mod auth_editor;
 pub mod backoff_editor;
 pub mod body_editor;
 pub mod composer;
+pub mod conditions_editor;
 pub mod confirm_modal;
 pub mod curl_export_modal;
 pub mod curl_import_modal;

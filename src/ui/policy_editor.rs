@@ -2,6 +2,7 @@
 //! backoff. Built-in profiles are shown read-only.
 
 use super::backoff_editor::backoff_editor;
+use super::conditions_editor::{ConditionsEditor, RETRY_ON_RESPONSE, SUCCESS_WHEN};
 use super::field_id::{field_id, keyed};
 use super::ms_field::optional_ms_field;
 use super::number_field::{NumberSpec, number_field};
@@ -11,6 +12,9 @@ use egui::Ui;
 
 const NON_IDEMPOTENT_TIP: &str = "POST/PATCH are otherwise retried only when provably unprocessed \
     (dns, connect, connect_timeout, tls, 429) or when an Idempotency-Key is sent";
+const CONDITIONS_TIP: &str = "status set, a header (equals / regex), a JSON pointer (equals / \
+    exists) and the body (contains / regex), on the kept body preview; the timeline names the \
+    condition that decided";
 const OTHER_STATUS_TIP: &str =
     "statuses neither success nor retryable (other 4xx, 1xx, 3xx): retry instead of stop";
 
@@ -23,6 +27,7 @@ pub struct PolicyEditor {
     success_text: String,
     success_error: Option<String>,
     success_synced: Option<StatusSet>,
+    conditions: ConditionsEditor,
 }
 
 impl PolicyEditor {
@@ -126,6 +131,20 @@ impl PolicyEditor {
                 };
                 changed = true;
             }
+            ui.separator();
+            ui.strong("Conditions on responses")
+                .on_hover_text(CONDITIONS_TIP);
+            ui.label("Retry a response whatever its status when")
+                .on_hover_text("one condition holding is enough; every field filled in must hold");
+            changed |= self
+                .conditions
+                .ui(ui, RETRY_ON_RESPONSE, &mut profile.retry_on.response);
+            ui.label("Success only when (polling)").on_hover_text(
+                "a success status that no condition accepts is \"not ready\" and retried",
+            );
+            changed |= self
+                .conditions
+                .ui(ui, SUCCESS_WHEN, &mut profile.success_when);
             ui.separator();
             ui.strong("How long to wait");
             changed |= backoff_editor(ui, "backoff", &mut profile.backoff, false, script_error);

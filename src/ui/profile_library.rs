@@ -94,6 +94,7 @@ pub fn fallback_default_profile() -> RetryProfile {
         description: "Numbers from the cloud retry configuration page's example table.".into(),
         max_retries: 3,
         success_status: StatusSet::default_success(),
+        success_when: Vec::new(),
         retry_on: RetryOn::default(),
         on_other_status: crate::model::OtherStatusAction::Stop,
         backoff,

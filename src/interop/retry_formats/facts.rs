@@ -83,6 +83,7 @@ pub fn fresh(name: &str, provider: &str, max_retries: u32, backoff: Backoff) -> 
         description: String::new(),
         max_retries,
         success_status: StatusSet::default_success(),
+        success_when: Vec::new(),
         retry_on: RetryOn::default(),
         on_other_status: OtherStatusAction::Stop,
         backoff,

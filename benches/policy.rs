@@ -48,7 +48,7 @@ fn bench(c: &mut Criterion) {
         Ok(p) => p,
         Err(e) => panic!("bench profile: {e}"),
     };
-    profile.max_retries = 10;
+    profile.max_retries = Some(10);
     group.bench_function("simulate 1000 samples x 10 retries", |b| {
         b.iter(|| simulate(black_box(&profile), 1000, 7));
     });

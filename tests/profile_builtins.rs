@@ -55,7 +55,7 @@ fn custom_example_compiles() {
 fn servicenow_numbers_are_seed_001s() {
     let p = builtin("servicenow-exponential").expect("exists");
     assert_eq!(p.name, "ServiceNow example (exponential)");
-    assert_eq!(p.max_retries, 3);
+    assert_eq!(p.max_retries, Some(3));
     assert_eq!(p.retry_on.status.to_string(), "429");
     assert_eq!(p.backoff.strategy, Strategy::Exponential);
     assert_eq!(
@@ -82,7 +82,7 @@ fn servicenow_numbers_are_seed_001s() {
 #[test]
 fn vbscript_numbers_are_seed_000s() {
     let p = builtin("vbscript-module").expect("exists");
-    assert_eq!(p.max_retries, 3, "4 attempts");
+    assert_eq!(p.max_retries, Some(3), "4 attempts");
     assert_eq!(p.backoff.strategy, Strategy::ExponentialProportional);
     assert_eq!(p.backoff.base_delay_ms, 1000);
     assert!((p.backoff.jitter_ratio - 0.2).abs() < 1e-12);
@@ -101,7 +101,7 @@ fn vbscript_numbers_are_seed_000s() {
 #[test]
 fn vendor_numbers() {
     let aws = builtin("aws-standard").expect("exists");
-    assert_eq!(aws.max_retries, 2, "3 attempts");
+    assert_eq!(aws.max_retries, Some(2), "3 attempts");
     assert_eq!(aws.backoff.strategy, Strategy::FullJitter);
     assert_eq!(
         (aws.backoff.base_delay_ms, aws.backoff.max_delay_ms),
@@ -120,7 +120,7 @@ fn vendor_numbers() {
     assert_eq!(aws26.backoff.headers[0].name, "x-amz-retry-after");
 
     let azure = builtin("azure-sdk").expect("exists");
-    assert_eq!(azure.max_retries, 3);
+    assert_eq!(azure.max_retries, Some(3));
     assert_eq!(azure.backoff.combine, Combine::Max);
     let names: Vec<&str> = azure
         .backoff

@@ -22,7 +22,7 @@ fn only(name: &str) -> ProfileIssue {
 fn good_fixture_loads_with_defaults_filled_in() {
     let p = load_file(Path::new("tests/fixtures/good.json")).expect("valid");
     assert_eq!(p.format, PROFILE_FORMAT);
-    assert_eq!(p.max_retries, 4);
+    assert_eq!(p.max_retries, Some(4));
     assert_eq!(p.backoff.strategy, Strategy::Exponential);
     assert_eq!(p.backoff.max_delay_ms, Some(5000));
     assert!(p.retry_on.status.contains(503));
@@ -231,7 +231,7 @@ fn validate_works_on_profiles_built_in_code() {
     let mut p = load_str(&fixture("good.json")).expect("valid");
     assert!(retryscope::profile::validate(&p).is_empty());
     p.backoff.jitter_ratio = -0.5;
-    p.max_retries = 1001;
+    p.max_retries = Some(1001);
     let issues = retryscope::profile::validate(&p);
     assert_eq!(issues.len(), 2, "{issues:?}");
     assert!(issues.iter().all(|i| i.line.is_none()));

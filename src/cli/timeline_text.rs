@@ -104,6 +104,11 @@ impl TextTimeline {
                     ));
                 }
             }
+            RunEvent::BudgetChanged { change, .. } => {
+                close_wait(&mut out, &mut self.wait_open);
+                self.close_attempt(&mut out);
+                out.push_str(&format!("  {}\n", change.text));
+            }
             RunEvent::WaitScheduled {
                 retry,
                 planned_ms,

@@ -20,6 +20,7 @@
 
 mod attempt;
 mod body_file;
+mod budget_link;
 mod body_preview;
 mod classify;
 mod client_cache;
@@ -34,6 +35,7 @@ mod spec_error;
 mod timeouts;
 
 pub use body_file::{MAX_BODY_FILE_BYTES, check_body_file};
+pub use budget_link::BudgetLink;
 pub use body_preview::{BODY_PREVIEW_CAP, WHOLE_BODY_LIMIT};
 pub use hop_request::check_spec;
 pub use spec_error::SpecError;
@@ -56,6 +58,9 @@ pub struct RunOptions {
     pub run_id: RunId,
     /// Seed; `None` = the profile's seed, else a fresh random one (reported in `RunStarted`).
     pub seed: Option<u64>,
+    /// The retry budget bucket to draw from (a shared one from `crate::service::BudgetRegistry`);
+    /// `None` = a fresh bucket for this run when the profile has a `retry_budget`.
+    pub budget: Option<BudgetLink>,
 }
 
 /// Controls one running run. Cloning gives another handle to the same run.
@@ -155,6 +160,7 @@ pub fn prepare_run(
         spec,
         profile,
         seed: options.seed,
+        budget: options.budget,
         body_cap: BODY_PREVIEW_CAP,
     };
     let control = RunControl {

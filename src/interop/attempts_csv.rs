@@ -96,6 +96,8 @@ pub fn attempts_csv(events: &[RunEvent], secrets: &[String]) -> String {
                     rows[i].cells[13].clone_from(&explanation.text);
                 }
             }
+            // Budget changes are not a CSV column (yet): the timeline and JSON events carry them.
+            RunEvent::BudgetChanged { .. } => {}
             RunEvent::WaitFinished {
                 retry, actual_ms, ..
             } => {

@@ -114,7 +114,7 @@ mod tests {
             name: "t".into(),
             provider: String::new(),
             description: String::new(),
-            max_retries: 3,
+            max_retries: Some(3),
             success_status: StatusSet::default_success(),
             retry_on: RetryOn::default(),
             on_other_status: OtherStatusAction::Stop,
@@ -122,6 +122,8 @@ mod tests {
             deadline_ms: None,
             timeouts: Default::default(),
             seed: None,
+            throttling: Default::default(),
+            retry_budget: None,
         }
     }
 

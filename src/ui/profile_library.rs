@@ -91,7 +91,7 @@ pub fn fallback_default_profile() -> RetryProfile {
         name: "ServiceNow example (exponential)".into(),
         provider: "example".into(),
         description: "Numbers from the cloud retry configuration page's example table.".into(),
-        max_retries: 3,
+        max_retries: Some(3),
         success_status: StatusSet::default_success(),
         retry_on: RetryOn::default(),
         on_other_status: crate::model::OtherStatusAction::Stop,
@@ -99,6 +99,8 @@ pub fn fallback_default_profile() -> RetryProfile {
         deadline_ms: None,
         timeouts: crate::model::ProfileTimeouts::default(),
         seed: None,
+        throttling: Default::default(),
+        retry_budget: None,
     }
 }
 

@@ -235,3 +235,201 @@ impl TokenBucket {
         text
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{BudgetCost, BudgetScope};
+    use OutcomeClass::{Throttling, Timeout, Transient};
+
+    fn aws_legacy() -> RetryBudget {
+        RetryBudget {
+            capacity: 500.0,
+            initial: None,
+            cost: BudgetCost {
+                transient: 5.0,
+                timeout: 10.0,
+                throttling: 5.0,
+            },
+            refund_on_retry_success: true,
+            success_increment: 1.0,
+            min_balance: 0.0,
+            min_balance_exclusive: false,
+            charge: BudgetCharge::Retry,
+            scope: BudgetScope::Host,
+        }
+    }
+
+    fn aws_2026() -> RetryBudget {
+        RetryBudget {
+            cost: BudgetCost {
+                transient: 14.0,
+                timeout: 14.0,
+                throttling: 5.0,
+            },
+            ..aws_legacy()
+        }
+    }
+
+    fn grpc(max_tokens: f64, token_ratio: f64) -> RetryBudget {
+        RetryBudget {
+            capacity: max_tokens,
+            initial: None,
+            cost: BudgetCost {
+                transient: 1.0,
+                timeout: 1.0,
+                throttling: 1.0,
+            },
+            refund_on_retry_success: false,
+            success_increment: token_ratio,
+            min_balance: max_tokens / 2.0,
+            min_balance_exclusive: true,
+            charge: BudgetCharge::Failure,
+            scope: BudgetScope::Host,
+        }
+    }
+
+    fn kind(c: &Option<BudgetChange>) -> Option<BudgetChangeKind> {
+        c.as_ref().map(|c| c.kind)
+    }
+
+    /// AWS standard (botocore quota.py): 500 tokens, 5 per retry, 10 per timeout retry, the
+    /// cost back when the retry succeeds, +1 on a first-attempt success, never above 500.
+    #[test]
+    fn aws_standard_legacy() {
+        let mut b = TokenBucket::new(&aws_legacy(), "host http://127.0.0.1:1");
+        assert_eq!((b.balance(), b.capacity()), (500.0, 500.0));
+        let c = b.retryable_failure(Transient, true).expect("charged");
+        assert_eq!((c.kind, c.before, c.after, c.amount), (BudgetChangeKind::Charge, 500.0, 495.0, 5.0));
+        assert_eq!(
+            c.text,
+            "retry budget 500 → 495 of 500 tokens (a transient retry costs 5)"
+        );
+        let t = b.retryable_failure(Timeout, true).expect("charged");
+        assert_eq!((t.before, t.after), (495.0, 485.0));
+        // The timeout retry succeeds: its 10 come back.
+        let r = b
+            .success(Some(RetryCharge { class: Timeout, cost: 10.0 }))
+            .expect("refund");
+        assert_eq!((r.kind, r.after), (BudgetChangeKind::Refund, 495.0));
+        // A first-attempt success adds 1, capped at the capacity.
+        assert_eq!(b.success(None).map(|c| c.after), Some(496.0));
+        let mut full = TokenBucket::new(&aws_legacy(), "run");
+        let inc = full.success(None).expect("change");
+        assert_eq!((inc.kind, inc.before, inc.after), (BudgetChangeKind::SuccessIncrement, 500.0, 500.0));
+        // No retry after the last attempt: nothing is taken.
+        assert_eq!(b.retryable_failure(Transient, false), None);
+        assert_eq!(b.balance(), 496.0);
+    }
+
+    #[test]
+    fn aws_refuses_when_the_cost_does_not_fit_and_takes_nothing() {
+        let mut b = TokenBucket::new(
+            &RetryBudget {
+                initial: Some(8.0),
+                ..aws_legacy()
+            },
+            "run",
+        );
+        assert_eq!(kind(&b.retryable_failure(Transient, true)), Some(BudgetChangeKind::Charge));
+        assert_eq!(b.balance(), 3.0);
+        let refused = b.retryable_failure(Transient, true).expect("change");
+        assert_eq!(refused.kind, BudgetChangeKind::Refused);
+        assert_eq!(
+            refused.text,
+            "not retried: retry budget has 3 of 500 tokens, a transient retry costs 5"
+        );
+        assert_eq!((refused.before, refused.after), (3.0, 3.0), "a refusal takes nothing");
+        // Exactly the cost left is enough (balance − cost ≥ 0).
+        let mut exact = TokenBucket::new(&RetryBudget { initial: Some(5.0), ..aws_legacy() }, "run");
+        assert_eq!(kind(&exact.retryable_failure(Transient, true)), Some(BudgetChangeKind::Charge));
+        assert_eq!(exact.balance(), 0.0);
+    }
+
+    /// The 2026 revision: 14 per transient retry, 5 per throttling retry.
+    #[test]
+    fn aws_2026_costs_per_class() {
+        let mut b = TokenBucket::new(&aws_2026(), "run");
+        assert_eq!(b.retryable_failure(Transient, true).map(|c| c.after), Some(486.0));
+        assert_eq!(b.retryable_failure(Throttling, true).map(|c| c.after), Some(481.0));
+        let mut low = TokenBucket::new(&RetryBudget { initial: Some(3.0), ..aws_2026() }, "run");
+        assert_eq!(
+            low.retryable_failure(Transient, true).map(|c| c.text),
+            Some("not retried: retry budget has 3 of 500 tokens, a transient retry costs 14".to_owned())
+        );
+        // 35 tokens: two transient retries (14 each) fit, the third does not; throttling still does.
+        let mut mid = TokenBucket::new(&RetryBudget { initial: Some(35.0), ..aws_2026() }, "run");
+        let kinds: Vec<_> = [Transient, Transient, Transient, Throttling]
+            .into_iter()
+            .map(|c| kind(&mid.retryable_failure(c, true)))
+            .collect();
+        assert_eq!(
+            kinds,
+            [
+                Some(BudgetChangeKind::Charge),
+                Some(BudgetChangeKind::Charge),
+                Some(BudgetChangeKind::Refused),
+                Some(BudgetChangeKind::Charge)
+            ]
+        );
+        assert_eq!(mid.balance(), 2.0);
+    }
+
+    /// gRPC retryThrottling (A6): every failure takes 1, every success adds tokenRatio, and
+    /// retries go on only while tokens > maxTokens / 2; a reference model in milli-tokens agrees.
+    #[test]
+    fn grpc_retry_throttling_matches_the_reference() {
+        use rand::Rng as _;
+        let mut b = TokenBucket::new(&grpc(10.0, 0.1), "host");
+        // 10 → 9 … retries allowed while the count after the failure stays above 5.
+        let mut allowed = Vec::new();
+        for _ in 0..6 {
+            let c = b.retryable_failure(Transient, true).expect("always charged");
+            allowed.push(c.kind == BudgetChangeKind::Charge);
+        }
+        assert_eq!(allowed, [true, true, true, true, false, false]);
+        assert_eq!(b.balance(), 4.0);
+        let refused = b.retryable_failure(Timeout, true).expect("change");
+        assert_eq!(
+            refused.text,
+            "not retried: retry budget has 3 of 10 tokens after this timeout failure cost 1; retries need more than 5 left"
+        );
+        // Ten successes add exactly 1.0 (kept in thousandths, no float drift).
+        for _ in 0..10 {
+            b.success(None);
+        }
+        assert_eq!(b.balance(), 4.0);
+        // The last attempt's failure is charged too, and the count never goes below 0.
+        let mut empty = TokenBucket::new(&RetryBudget { initial: Some(0.5), ..grpc(10.0, 0.1) }, "run");
+        let c = empty.retryable_failure(Transient, false).expect("charged");
+        assert_eq!((c.kind, c.after), (BudgetChangeKind::Charge, 0.0));
+
+        // Seeded random outcomes against gRPC's own arithmetic (milli-tokens, `> max/2`).
+        let mut rng = crate::policy::rng_from_seed(42);
+        let (max_tokens, ratio) = (100.0, 0.37);
+        let mut bucket = TokenBucket::new(&grpc(max_tokens, ratio), "run");
+        let (max_milli, ratio_milli) = (100_000_i64, 370_i64);
+        let mut reference = max_milli;
+        for step in 0..10_000 {
+            if rng.random_bool(0.6) {
+                reference = (reference - 1000).max(0);
+                let throttled = reference <= max_milli / 2;
+                let c = bucket.retryable_failure(Transient, true).expect("charged");
+                assert_eq!(c.kind == BudgetChangeKind::Refused, throttled, "step {step}");
+            } else {
+                reference = (reference + ratio_milli).min(max_milli);
+                bucket.success(None);
+            }
+            assert_eq!(bucket.balance(), reference as f64 / 1000.0, "step {step}");
+        }
+    }
+
+    #[test]
+    fn initial_is_kept_within_zero_and_capacity_and_texts_round() {
+        let b = TokenBucket::new(&RetryBudget { initial: Some(9000.0), ..aws_legacy() }, "run");
+        assert_eq!(b.balance(), 500.0);
+        assert_eq!(tokens_text(249.5), "249.5");
+        assert_eq!(tokens_text(0.1 + 0.2), "0.3");
+        assert_eq!(tokens_text(500.0), "500");
+    }
+}

@@ -47,6 +47,8 @@ mod triage;
 mod wait_steps;
 
 #[cfg(test)]
+mod classes_tests;
+#[cfg(test)]
 mod explain_props;
 #[cfg(test)]
 mod tests;

@@ -139,7 +139,10 @@ fn huge_and_unlimited_counts_are_summarised() {
         let text = String::from_utf8(out.stdout).expect("utf-8");
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines.last().copied(), Some(note), "{fields}");
-        let rows = lines.iter().filter(|l| l.trim_start().starts_with(char::is_numeric)).count();
+        let rows = lines
+            .iter()
+            .filter(|l| l.trim_start().starts_with(char::is_numeric))
+            .count();
         assert!(rows <= 1000, "{rows} rows");
     }
 }

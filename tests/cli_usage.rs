@@ -343,12 +343,7 @@ fn simulate_stops_listing_at_the_deadline_and_says_why() {
 #[test]
 fn overrides_are_validated_with_the_profile_schema() {
     retryscope()
-        .args([
-            "run",
-            "--max-retries",
-            "4294967296",
-            "http://127.0.0.1:1/",
-        ])
+        .args(["run", "--max-retries", "4294967296", "http://127.0.0.1:1/"])
         .assert()
         .code(2)
         .stderr(predicate::str::contains(

@@ -72,7 +72,7 @@ async fn run_shared(
 /// are on the timeline (events, the window's fold, the CLI text).
 #[tokio::test(start_paused = true)]
 async fn aws_2026_shows_both_classes_and_its_quota() {
-    let server = DemoServer::start(0).await.unwrap();
+    let server = DemoServer::start(0).await.expect("demo server");
     let profile = builtin("aws-standard-2026").expect("built-in");
     let url = server.url("/sequence?codes=429,503&name=x-amz-retry-after&value=1500");
     let events = run_untimed(RequestSpec::get(url), profile).await;
@@ -87,12 +87,30 @@ async fn aws_2026_shows_both_classes_and_its_quota() {
     assert_eq!(
         summary,
         [
-            (BudgetChangeKind::Charge, Some(OutcomeClass::Throttling), 500.0, 495.0),
-            (BudgetChangeKind::Charge, Some(OutcomeClass::Transient), 495.0, 481.0),
-            (BudgetChangeKind::Refund, Some(OutcomeClass::Transient), 481.0, 495.0),
+            (
+                BudgetChangeKind::Charge,
+                Some(OutcomeClass::Throttling),
+                500.0,
+                495.0
+            ),
+            (
+                BudgetChangeKind::Charge,
+                Some(OutcomeClass::Transient),
+                495.0,
+                481.0
+            ),
+            (
+                BudgetChangeKind::Refund,
+                Some(OutcomeClass::Transient),
+                481.0,
+                495.0
+            ),
         ]
     );
-    assert_eq!(changes[0].scope, "run", "the engine alone: a bucket of its own");
+    assert_eq!(
+        changes[0].scope, "run",
+        "the engine alone: a bucket of its own"
+    );
     assert_eq!(
         changes[1].text,
         "retry budget 495 → 481 of 500 tokens (a transient retry costs 14)"
@@ -112,8 +130,16 @@ async fn aws_2026_shows_both_classes_and_its_quota() {
         "{}",
         texts[1]
     );
-    assert!(texts[1].contains("fallback: full_jitter 50 × 2^1"), "{}", texts[1]);
-    assert!(texts[0].contains("fallback: full_jitter 1000 × 2^0"), "{}", texts[0]);
+    assert!(
+        texts[1].contains("fallback: full_jitter 50 × 2^1"),
+        "{}",
+        texts[1]
+    );
+    assert!(
+        texts[0].contains("fallback: full_jitter 1000 × 2^0"),
+        "{}",
+        texts[0]
+    );
 
     // The window's timeline: tokens on the rows of the retried attempts and of the success.
     let now = std::time::Instant::now();
@@ -149,13 +175,19 @@ async fn aws_2026_shows_both_classes_and_its_quota() {
     let json = serde_json::to_value(&events[events.len() - 2]).expect("json");
     assert_eq!(json["event"], "budget_changed");
     assert_eq!(json["change"]["kind"], "refund");
-    assert_eq!((json["change"]["before"].as_f64(), json["change"]["after"].as_f64()), (Some(481.0), Some(495.0)));
+    assert_eq!(
+        (
+            json["change"]["before"].as_f64(),
+            json["change"]["after"].as_f64()
+        ),
+        (Some(481.0), Some(495.0))
+    );
 }
 
 /// An exhausted quota stops the run with the reason, before any wait.
 #[tokio::test(start_paused = true)]
 async fn an_empty_budget_stops_with_the_reason() {
-    let server = DemoServer::start(0).await.unwrap();
+    let server = DemoServer::start(0).await.expect("demo server");
     let mut profile = builtin("aws-standard-2026").expect("built-in");
     if let Some(b) = profile.retry_budget.as_mut() {
         b.initial = Some(3.0);
@@ -174,16 +206,33 @@ async fn an_empty_budget_stops_with_the_reason() {
 /// Host scope: overlapping runs to one host share the bucket (the legacy AWS quota here).
 #[tokio::test(start_paused = true)]
 async fn runs_to_one_host_share_the_bucket() {
-    let server = DemoServer::start(0).await.unwrap();
+    let server = DemoServer::start(0).await.expect("demo server");
     let registry = BudgetRegistry::new();
     let profile = builtin("aws-standard").expect("built-in");
     let (a, b) = tokio::join!(
-        run_shared(&registry, server.url("/status/503?key=a"), profile.clone(), 1),
-        run_shared(&registry, server.url("/status/503?key=b"), profile.clone(), 2),
+        run_shared(
+            &registry,
+            server.url("/status/503?key=a"),
+            profile.clone(),
+            1
+        ),
+        run_shared(
+            &registry,
+            server.url("/status/503?key=b"),
+            profile.clone(),
+            2
+        ),
     );
     // Each gives up after 3 attempts: 2 retries × 5 tokens each, from one bucket of 500.
-    assert_eq!((kind(&a), kind(&b)), (OutcomeKind::GaveUp, OutcomeKind::GaveUp));
-    let mut afters: Vec<f64> = budget(&a).iter().chain(&budget(&b)).map(|c| c.after).collect();
+    assert_eq!(
+        (kind(&a), kind(&b)),
+        (OutcomeKind::GaveUp, OutcomeKind::GaveUp)
+    );
+    let mut afters: Vec<f64> = budget(&a)
+        .iter()
+        .chain(&budget(&b))
+        .map(|c| c.after)
+        .collect();
     afters.sort_by(f64::total_cmp);
     assert_eq!(afters, [480.0, 485.0, 490.0, 495.0]);
     assert!(budget(&a)[0].scope.starts_with("host http://127.0.0.1:"));
@@ -198,13 +247,23 @@ async fn runs_to_one_host_share_the_bucket() {
 /// gRPC retryThrottling: every failure takes a token, retries only while tokens > 5.
 #[tokio::test(start_paused = true)]
 async fn grpc_throttling_over_two_runs() {
-    let server = DemoServer::start(0).await.unwrap();
+    let server = DemoServer::start(0).await.expect("demo server");
     let registry = BudgetRegistry::new();
     let profile = builtin("grpc-a6").expect("built-in");
-    let first = run_shared(&registry, server.url("/status/503?key=g1"), profile.clone(), 1).await;
+    let first = run_shared(
+        &registry,
+        server.url("/status/503?key=g1"),
+        profile.clone(),
+        1,
+    )
+    .await;
     assert_eq!(kind(&first), OutcomeKind::GaveUp, "4 attempts");
     let afters: Vec<f64> = budget(&first).iter().map(|c| c.after).collect();
-    assert_eq!(afters, [9.0, 8.0, 7.0, 6.0], "the last failure is charged too");
+    assert_eq!(
+        afters,
+        [9.0, 8.0, 7.0, 6.0],
+        "the last failure is charged too"
+    );
     let second = run_shared(&registry, server.url("/status/503?key=g2"), profile, 2).await;
     let (outcome, attempts) = finished(&second);
     assert_eq!((outcome.kind, attempts), (OutcomeKind::Stopped, 1));
@@ -218,7 +277,7 @@ async fn grpc_throttling_over_two_runs() {
 /// enumerated up front.
 #[tokio::test(start_paused = true)]
 async fn unlimited_and_u32_max_retries_stop_at_the_deadline() {
-    let server = DemoServer::start(0).await.unwrap();
+    let server = DemoServer::start(0).await.expect("demo server");
     for max in [serde_json::Value::Null, serde_json::json!(u32::MAX)] {
         let p = profile(serde_json::json!({
             "max_retries": max,
@@ -227,7 +286,15 @@ async fn unlimited_and_u32_max_retries_stop_at_the_deadline() {
         }));
         let events = run_untimed(RequestSpec::get(server.url("/status/503")), p).await;
         let (outcome, attempts) = finished(&events);
-        assert_eq!(outcome.kind, OutcomeKind::Deadline, "{max}: {}", outcome.message);
-        assert!((10..=11).contains(&attempts), "{max}: {attempts} attempts in 10 s of 1 s waits");
+        assert_eq!(
+            outcome.kind,
+            OutcomeKind::Deadline,
+            "{max}: {}",
+            outcome.message
+        );
+        assert!(
+            (10..=11).contains(&attempts),
+            "{max}: {attempts} attempts in 10 s of 1 s waits"
+        );
     }
 }

@@ -177,13 +177,23 @@ fn aws_quota_classes_and_clamp_are_the_documented_ones() {
     let q = legacy.retry_budget.as_ref().expect("retry quota");
     assert_eq!((q.capacity, q.initial_tokens()), (500.0, 500.0));
     assert_eq!(
-        (q.cost.of(OutcomeClass::Transient), q.cost.of(OutcomeClass::Timeout), q.cost.of(OutcomeClass::Throttling)),
+        (
+            q.cost.of(OutcomeClass::Transient),
+            q.cost.of(OutcomeClass::Timeout),
+            q.cost.of(OutcomeClass::Throttling)
+        ),
         (5.0, 10.0, 5.0)
     );
     assert!(q.refund_on_retry_success);
-    assert_eq!((q.success_increment, q.min_balance, q.scope), (1.0, 0.0, BudgetScope::Host));
+    assert_eq!(
+        (q.success_increment, q.min_balance, q.scope),
+        (1.0, 0.0, BudgetScope::Host)
+    );
     assert_eq!(legacy.throttling.status.to_string(), "429");
-    assert!(legacy.throttling.backoff.is_none(), "legacy: one backoff for every class");
+    assert!(
+        legacy.throttling.backoff.is_none(),
+        "legacy: one backoff for every class"
+    );
 
     let new = builtin("aws-standard-2026").expect("exists");
     let q = new.retry_budget.as_ref().expect("retry quota");
@@ -191,40 +201,83 @@ fn aws_quota_classes_and_clamp_are_the_documented_ones() {
     assert_eq!(new.backoff.combine, Combine::Clamp);
     assert_eq!(new.backoff.clamp_above_ms, Some(5000));
     let fb = new.backoff.fallback.as_deref().expect("fallback");
-    assert_eq!((fb.strategy, fb.base_delay_ms, fb.max_delay_ms), (Strategy::FullJitter, 50, Some(20000)));
+    assert_eq!(
+        (fb.strategy, fb.base_delay_ms, fb.max_delay_ms),
+        (Strategy::FullJitter, 50, Some(20000))
+    );
     let t = new.throttling.backoff.as_ref().expect("throttling backoff");
     assert_eq!((t.combine, t.clamp_above_ms), (Combine::Clamp, Some(5000)));
     let tfb = t.fallback.as_deref().expect("fallback");
-    assert_eq!((tfb.strategy, tfb.base_delay_ms, tfb.max_delay_ms), (Strategy::FullJitter, 1000, Some(20000)));
-    assert!(!new.description.contains("Not expressible: throttling errors keep a 1 s base"));
+    assert_eq!(
+        (tfb.strategy, tfb.base_delay_ms, tfb.max_delay_ms),
+        (Strategy::FullJitter, 1000, Some(20000))
+    );
+    assert!(
+        !new.description
+            .contains("Not expressible: throttling errors keep a 1 s base")
+    );
 }
 
 #[test]
 fn grpc_envoy_polly_dapr_numbers() {
     let g = builtin("grpc-a6").expect("exists");
     assert_eq!(g.max_retries, Some(3), "maxAttempts 4");
-    assert_eq!((g.backoff.strategy, g.backoff.base_delay_ms, g.backoff.max_delay_ms), (Strategy::FullJitter, 100, Some(1000)));
+    assert_eq!(
+        (
+            g.backoff.strategy,
+            g.backoff.base_delay_ms,
+            g.backoff.max_delay_ms
+        ),
+        (Strategy::FullJitter, 100, Some(1000))
+    );
     let t = g.retry_budget.as_ref().expect("retryThrottling");
-    assert_eq!((t.capacity, t.success_increment, t.min_balance), (10.0, 0.1, 5.0));
+    assert_eq!(
+        (t.capacity, t.success_increment, t.min_balance),
+        (10.0, 0.1, 5.0)
+    );
     assert!(t.min_balance_exclusive && !t.refund_on_retry_success);
     assert_eq!(t.charge, BudgetCharge::Failure);
     assert!(g.description.contains("A6"));
 
     let e = builtin("envoy-route").expect("exists");
     assert_eq!(e.max_retries, Some(1), "num_retries 1");
-    assert_eq!((e.backoff.strategy, e.backoff.base_delay_ms, e.backoff.max_delay_ms), (Strategy::Exponential, 25, Some(250)));
+    assert_eq!(
+        (
+            e.backoff.strategy,
+            e.backoff.base_delay_ms,
+            e.backoff.max_delay_ms
+        ),
+        (Strategy::Exponential, 25, Some(250))
+    );
     assert_eq!(e.deadline_ms, Some(15000));
 
     let p = builtin("polly-v8-standard").expect("exists");
     assert_eq!(p.max_retries, Some(3));
     assert_eq!(p.backoff.strategy, Strategy::ResponseHeader);
-    assert_eq!((p.deadline_ms, p.timeouts.total_ms), (Some(30000), Some(10000)));
-    assert!(p.description.contains("DecorrelatedJitterBackoffV2"), "says what it approximates");
+    assert_eq!(
+        (p.deadline_ms, p.timeouts.total_ms),
+        (Some(30000), Some(10000))
+    );
+    assert!(
+        p.description.contains("DecorrelatedJitterBackoffV2"),
+        "says what it approximates"
+    );
 
     let d = builtin("dapr-default").expect("exists");
-    assert_eq!((d.max_retries, d.backoff.strategy, d.backoff.base_delay_ms), (Some(3), Strategy::Fixed, 1000));
-    for id in ["grpc-a6", "envoy-route", "polly-v8-standard", "dapr-default"] {
+    assert_eq!(
+        (d.max_retries, d.backoff.strategy, d.backoff.base_delay_ms),
+        (Some(3), Strategy::Fixed, 1000)
+    );
+    for id in [
+        "grpc-a6",
+        "envoy-route",
+        "polly-v8-standard",
+        "dapr-default",
+    ] {
         let b = builtin(id).expect("exists");
-        assert!(b.description.contains("not expressible"), "{id} lists what it cannot express");
+        assert!(
+            b.description.contains("not expressible"),
+            "{id} lists what it cannot express"
+        );
     }
 }

@@ -114,7 +114,11 @@ fn other_format_version_is_a_clear_error() {
     let i = only("wrong_format.json");
     assert_eq!(i.path, "format");
     assert!(i.message.contains("retryscope-profile/3"), "{i}");
-    assert!(i.message.contains("reads `retryscope-profile/2` and `retryscope-profile/1`"), "{i}");
+    assert!(
+        i.message
+            .contains("reads `retryscope-profile/2` and `retryscope-profile/1`"),
+        "{i}"
+    );
     assert_eq!(i.line, Some(2));
 }
 
@@ -588,7 +592,10 @@ fn a_format_1_file_loads_as_format_2_with_a_note() {
     );
     // Saved, it is a format 2 file that loads without a note.
     let saved = retryscope::profile::to_json_pretty(&loaded.profile);
-    assert!(saved.contains("\"format\": \"retryscope-profile/2\""), "{saved}");
+    assert!(
+        saved.contains("\"format\": \"retryscope-profile/2\""),
+        "{saved}"
+    );
     let again = retryscope::profile::load_str_noted(&saved).expect("loads");
     assert_eq!(again.upgrade, None);
     assert_eq!(again.profile, loaded.profile);

@@ -91,7 +91,10 @@ fn max_retries_is_any_u32_or_null_and_unlimited_needs_a_deadline() {
     assert_eq!(at_limit.max_retries, Some(u32::MAX));
     let e = load_str(&doc("4294967296", "null")).expect_err("one more is refused");
     assert_eq!(e.issues.len(), 1, "{e}");
-    assert!(e.issues[0].to_string().starts_with("1:49: max_retries: "), "{e}");
+    assert!(
+        e.issues[0].to_string().starts_with("1:49: max_retries: "),
+        "{e}"
+    );
     let unlimited = load_str(&doc("null", "60000")).expect("unlimited with a deadline");
     assert_eq!(unlimited.max_retries, None);
     let e = load_str(&doc("null", "null")).expect_err("unlimited without a deadline");
@@ -104,7 +107,10 @@ fn max_retries_is_any_u32_or_null_and_unlimited_needs_a_deadline() {
     let issues = validate(&in_code);
     assert_eq!(issues.len(), 1, "{issues:?}");
     assert_eq!(issues[0].path, "max_retries");
-    assert_eq!(issues[0].message, e.issues[0].message, "the same words in code");
+    assert_eq!(
+        issues[0].message, e.issues[0].message,
+        "the same words in code"
+    );
 }
 
 /// The loader searches a huge document for violations with every array cut to its first 1000

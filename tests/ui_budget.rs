@@ -28,7 +28,10 @@ fn unlimited_retries_need_a_deadline_and_a_count_comes_back() {
         h.query_by_label_contains("unlimited retries need a deadline; turn on Deadline below")
             .is_some()
     );
-    assert!(h.query_by_label("Max retries").is_none(), "no count while unlimited");
+    assert!(
+        h.query_by_label("Max retries").is_none(),
+        "no count while unlimited"
+    );
     h.get_by_label("Deadline").click();
     h.run();
     assert!(h.state().current.profile.deadline_ms.is_some());
@@ -55,8 +58,19 @@ fn throttling_statuses_and_own_backoff() {
     assert!(h.state().current.profile.throttling.backoff.is_none());
     h.get_by_label("Own backoff for throttling").click();
     h.run();
-    let own = h.state().current.profile.throttling.backoff.clone().expect("own backoff");
-    assert_eq!(own.strategy, h.state().current.profile.backoff.strategy, "starts as the main one");
+    let own = h
+        .state()
+        .current
+        .profile
+        .throttling
+        .backoff
+        .clone()
+        .expect("own backoff");
+    assert_eq!(
+        own.strategy,
+        h.state().current.profile.backoff.strategy,
+        "starts as the main one"
+    );
 }
 
 #[test]
@@ -65,15 +79,31 @@ fn a_retry_budget_is_typed_key_by_key() {
     assert!(h.state().current.profile.retry_budget.is_none());
     h.get_by_label("Retry budget").click();
     h.run();
-    let b = h.state().current.profile.retry_budget.clone().expect("budget on");
-    assert_eq!((b.capacity, b.scope), (500.0, BudgetScope::Host), "AWS's quota to start");
+    let b = h
+        .state()
+        .current
+        .profile
+        .retry_budget
+        .clone()
+        .expect("budget on");
+    assert_eq!(
+        (b.capacity, b.scope),
+        (500.0, BudgetScope::Host),
+        "AWS's quota to start"
+    );
     type_into(&mut h, "Budget capacity", "750");
     type_into(&mut h, "Transient retry cost", "14");
     type_into(&mut h, "Throttling retry cost", "5");
     type_into(&mut h, "Success increment", "0.1");
     h.get_by_label("Refund on retry success").click();
     h.run();
-    let b = h.state().current.profile.retry_budget.clone().expect("budget");
+    let b = h
+        .state()
+        .current
+        .profile
+        .retry_budget
+        .clone()
+        .expect("budget");
     assert_eq!(b.capacity, 750.0);
     assert_eq!(b.cost.of(OutcomeClass::Transient), 14.0);
     assert_eq!(b.cost.of(OutcomeClass::Throttling), 5.0);
@@ -90,7 +120,9 @@ fn clamp_is_picked_and_its_bound_typed() {
     {
         let p = &mut h.state_mut().current.profile;
         p.backoff.strategy = Strategy::ResponseHeader;
-        p.backoff.fallback = Some(Box::new(retryscope::model::Backoff::new(Strategy::FullJitter)));
+        p.backoff.fallback = Some(Box::new(retryscope::model::Backoff::new(
+            Strategy::FullJitter,
+        )));
     }
     h.run();
     h.get_by_label("Combine").click();
@@ -98,7 +130,11 @@ fn clamp_is_picked_and_its_bound_typed() {
     h.get_by_label("clamp").click();
     h.run();
     assert_eq!(h.state().current.profile.backoff.combine, Combine::Clamp);
-    assert_eq!(h.state().current.profile.backoff.clamp_above_ms, Some(5000), "AWS's 5 s to start");
+    assert_eq!(
+        h.state().current.profile.backoff.clamp_above_ms,
+        Some(5000),
+        "AWS's 5 s to start"
+    );
     type_into(&mut h, "Clamp above computed", "2500");
     assert_eq!(h.state().current.profile.backoff.clamp_above_ms, Some(2500));
 }

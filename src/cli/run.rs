@@ -663,7 +663,12 @@ fn parse_max_retries(text: &str) -> Result<MaxRetriesArg, String> {
     if text.eq_ignore_ascii_case("unlimited") {
         return Ok(MaxRetriesArg(None));
     }
-    text.parse::<u32>().map(|n| MaxRetriesArg(Some(n))).map_err(|_| {
-        format!("expected a whole number from 0 to {} or `unlimited`", u32::MAX)
-    })
+    text.parse::<u32>()
+        .map(|n| MaxRetriesArg(Some(n)))
+        .map_err(|_| {
+            format!(
+                "expected a whole number from 0 to {} or `unlimited`",
+                u32::MAX
+            )
+        })
 }

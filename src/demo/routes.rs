@@ -185,7 +185,9 @@ async fn sequence(State(state): Shared, uri: Uri, Query(p): Params) -> Answer {
         .filter(|c| !c.trim().is_empty())
         .map(|c| {
             let n = c.trim().parse::<u64>().map_err(|_| {
-                Reject(format!("`codes` must be status codes separated by commas, got `{raw}`"))
+                Reject(format!(
+                    "`codes` must be status codes separated by commas, got `{raw}`"
+                ))
             })?;
             status_code(n, "codes")
         })

@@ -31,7 +31,11 @@ impl BudgetLink {
     }
 
     /// [`TokenBucket::retryable_failure`] on the shared bucket.
-    pub fn retryable_failure(&self, class: OutcomeClass, retry_follows: bool) -> Option<BudgetChange> {
+    pub fn retryable_failure(
+        &self,
+        class: OutcomeClass,
+        retry_follows: bool,
+    ) -> Option<BudgetChange> {
         self.with(|b| b.retryable_failure(class, retry_follows))
     }
 

@@ -20,8 +20,8 @@
 
 mod attempt;
 mod body_file;
-mod budget_link;
 mod body_preview;
+mod budget_link;
 mod classify;
 mod client_cache;
 mod emitter;
@@ -35,8 +35,8 @@ mod spec_error;
 mod timeouts;
 
 pub use body_file::{MAX_BODY_FILE_BYTES, check_body_file};
-pub use budget_link::BudgetLink;
 pub use body_preview::{BODY_PREVIEW_CAP, WHOLE_BODY_LIMIT};
+pub use budget_link::BudgetLink;
 pub use hop_request::check_spec;
 pub use spec_error::SpecError;
 pub use timeouts::EffectiveTimeouts;

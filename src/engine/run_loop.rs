@@ -8,13 +8,13 @@
 //! cancels (`cancelled`, within 50 ms mid-request or mid-wait), or the request, profile or a
 //! custom script is unusable (`error`).
 
+use super::BudgetLink;
 use super::attempt::{AttemptRules, TotalLimit, ms, run_attempt};
 use super::client_cache::{EngineClient, fresh_client, shared_client};
 use super::emitter::{Closed, Emitter};
 use super::hop_request::HopRequest;
 use super::precise_sleep::sleep_until_precise;
 use super::timeouts::EffectiveTimeouts;
-use super::BudgetLink;
 use crate::model::{
     AttemptOutcome, BudgetChange, BudgetChangeKind, BudgetCharge, OutcomeKind, RequestSpec,
     RetryProfile, RunEvent, RunId, RunOutcome, Verdict, WaitExplanation,
@@ -321,7 +321,9 @@ async fn drive(
         // Budget `charge: retry` (AWS): the cost is taken just before the wait, once the retry
         // is sure to be attempted otherwise.
         if !charge_at_failure
-            && let Some(change) = budget.as_ref().and_then(|b| b.retryable_failure(class, true))
+            && let Some(change) = budget
+                .as_ref()
+                .and_then(|b| b.retryable_failure(class, true))
         {
             let refused = change.kind == BudgetChangeKind::Refused;
             let text = change.text.clone();

@@ -3,8 +3,8 @@
 //! The class picks the retry budget's cost and, for `throttling`, the optional
 //! `throttling.backoff`. The classification itself is pure policy (`crate::policy::classify`).
 
-use super::status_set::{StatusRange, StatusSet};
 use super::profile::Backoff;
+use super::status_set::{StatusRange, StatusSet};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::fmt;

@@ -4,9 +4,7 @@
 //! Balances are kept in thousandths of a token (as gRPC's `retryThrottling` does), so fractional
 //! increments such as gRPC's `tokenRatio` 0.1 add up exactly.
 
-use crate::model::{
-    BudgetChange, BudgetChangeKind, BudgetCharge, OutcomeClass, RetryBudget,
-};
+use crate::model::{BudgetChange, BudgetChangeKind, BudgetCharge, OutcomeClass, RetryBudget};
 
 /// Thousandths of a token per token.
 const MILLI: f64 = 1000.0;
@@ -300,7 +298,10 @@ mod tests {
         let mut b = TokenBucket::new(&aws_legacy(), "host http://127.0.0.1:1");
         assert_eq!((b.balance(), b.capacity()), (500.0, 500.0));
         let c = b.retryable_failure(Transient, true).expect("charged");
-        assert_eq!((c.kind, c.before, c.after, c.amount), (BudgetChangeKind::Charge, 500.0, 495.0, 5.0));
+        assert_eq!(
+            (c.kind, c.before, c.after, c.amount),
+            (BudgetChangeKind::Charge, 500.0, 495.0, 5.0)
+        );
         assert_eq!(
             c.text,
             "retry budget 500 → 495 of 500 tokens (a transient retry costs 5)"
@@ -309,14 +310,20 @@ mod tests {
         assert_eq!((t.before, t.after), (495.0, 485.0));
         // The timeout retry succeeds: its 10 come back.
         let r = b
-            .success(Some(RetryCharge { class: Timeout, cost: 10.0 }))
+            .success(Some(RetryCharge {
+                class: Timeout,
+                cost: 10.0,
+            }))
             .expect("refund");
         assert_eq!((r.kind, r.after), (BudgetChangeKind::Refund, 495.0));
         // A first-attempt success adds 1, capped at the capacity.
         assert_eq!(b.success(None).map(|c| c.after), Some(496.0));
         let mut full = TokenBucket::new(&aws_legacy(), "run");
         let inc = full.success(None).expect("change");
-        assert_eq!((inc.kind, inc.before, inc.after), (BudgetChangeKind::SuccessIncrement, 500.0, 500.0));
+        assert_eq!(
+            (inc.kind, inc.before, inc.after),
+            (BudgetChangeKind::SuccessIncrement, 500.0, 500.0)
+        );
         // No retry after the last attempt: nothing is taken.
         assert_eq!(b.retryable_failure(Transient, false), None);
         assert_eq!(b.balance(), 496.0);
@@ -331,7 +338,10 @@ mod tests {
             },
             "run",
         );
-        assert_eq!(kind(&b.retryable_failure(Transient, true)), Some(BudgetChangeKind::Charge));
+        assert_eq!(
+            kind(&b.retryable_failure(Transient, true)),
+            Some(BudgetChangeKind::Charge)
+        );
         assert_eq!(b.balance(), 3.0);
         let refused = b.retryable_failure(Transient, true).expect("change");
         assert_eq!(refused.kind, BudgetChangeKind::Refused);
@@ -339,10 +349,23 @@ mod tests {
             refused.text,
             "not retried: retry budget has 3 of 500 tokens, a transient retry costs 5"
         );
-        assert_eq!((refused.before, refused.after), (3.0, 3.0), "a refusal takes nothing");
+        assert_eq!(
+            (refused.before, refused.after),
+            (3.0, 3.0),
+            "a refusal takes nothing"
+        );
         // Exactly the cost left is enough (balance − cost ≥ 0).
-        let mut exact = TokenBucket::new(&RetryBudget { initial: Some(5.0), ..aws_legacy() }, "run");
-        assert_eq!(kind(&exact.retryable_failure(Transient, true)), Some(BudgetChangeKind::Charge));
+        let mut exact = TokenBucket::new(
+            &RetryBudget {
+                initial: Some(5.0),
+                ..aws_legacy()
+            },
+            "run",
+        );
+        assert_eq!(
+            kind(&exact.retryable_failure(Transient, true)),
+            Some(BudgetChangeKind::Charge)
+        );
         assert_eq!(exact.balance(), 0.0);
     }
 
@@ -350,15 +373,36 @@ mod tests {
     #[test]
     fn aws_2026_costs_per_class() {
         let mut b = TokenBucket::new(&aws_2026(), "run");
-        assert_eq!(b.retryable_failure(Transient, true).map(|c| c.after), Some(486.0));
-        assert_eq!(b.retryable_failure(Throttling, true).map(|c| c.after), Some(481.0));
-        let mut low = TokenBucket::new(&RetryBudget { initial: Some(3.0), ..aws_2026() }, "run");
+        assert_eq!(
+            b.retryable_failure(Transient, true).map(|c| c.after),
+            Some(486.0)
+        );
+        assert_eq!(
+            b.retryable_failure(Throttling, true).map(|c| c.after),
+            Some(481.0)
+        );
+        let mut low = TokenBucket::new(
+            &RetryBudget {
+                initial: Some(3.0),
+                ..aws_2026()
+            },
+            "run",
+        );
         assert_eq!(
             low.retryable_failure(Transient, true).map(|c| c.text),
-            Some("not retried: retry budget has 3 of 500 tokens, a transient retry costs 14".to_owned())
+            Some(
+                "not retried: retry budget has 3 of 500 tokens, a transient retry costs 14"
+                    .to_owned()
+            )
         );
         // 35 tokens: two transient retries (14 each) fit, the third does not; throttling still does.
-        let mut mid = TokenBucket::new(&RetryBudget { initial: Some(35.0), ..aws_2026() }, "run");
+        let mut mid = TokenBucket::new(
+            &RetryBudget {
+                initial: Some(35.0),
+                ..aws_2026()
+            },
+            "run",
+        );
         let kinds: Vec<_> = [Transient, Transient, Transient, Throttling]
             .into_iter()
             .map(|c| kind(&mid.retryable_failure(c, true)))
@@ -384,7 +428,9 @@ mod tests {
         // 10 → 9 … retries allowed while the count after the failure stays above 5.
         let mut allowed = Vec::new();
         for _ in 0..6 {
-            let c = b.retryable_failure(Transient, true).expect("always charged");
+            let c = b
+                .retryable_failure(Transient, true)
+                .expect("always charged");
             allowed.push(c.kind == BudgetChangeKind::Charge);
         }
         assert_eq!(allowed, [true, true, true, true, false, false]);
@@ -400,7 +446,13 @@ mod tests {
         }
         assert_eq!(b.balance(), 4.0);
         // The last attempt's failure is charged too, and the count never goes below 0.
-        let mut empty = TokenBucket::new(&RetryBudget { initial: Some(0.5), ..grpc(10.0, 0.1) }, "run");
+        let mut empty = TokenBucket::new(
+            &RetryBudget {
+                initial: Some(0.5),
+                ..grpc(10.0, 0.1)
+            },
+            "run",
+        );
         let c = empty.retryable_failure(Transient, false).expect("charged");
         assert_eq!((c.kind, c.after), (BudgetChangeKind::Charge, 0.0));
 
@@ -415,7 +467,11 @@ mod tests {
                 reference = (reference - 1000).max(0);
                 let throttled = reference <= max_milli / 2;
                 let c = bucket.retryable_failure(Transient, true).expect("charged");
-                assert_eq!(c.kind == BudgetChangeKind::Refused, throttled, "step {step}");
+                assert_eq!(
+                    c.kind == BudgetChangeKind::Refused,
+                    throttled,
+                    "step {step}"
+                );
             } else {
                 reference = (reference + ratio_milli).min(max_milli);
                 bucket.success(None);
@@ -426,7 +482,13 @@ mod tests {
 
     #[test]
     fn initial_is_kept_within_zero_and_capacity_and_texts_round() {
-        let b = TokenBucket::new(&RetryBudget { initial: Some(9000.0), ..aws_legacy() }, "run");
+        let b = TokenBucket::new(
+            &RetryBudget {
+                initial: Some(9000.0),
+                ..aws_legacy()
+            },
+            "run",
+        );
         assert_eq!(b.balance(), 500.0);
         assert_eq!(tokens_text(249.5), "249.5");
         assert_eq!(tokens_text(0.1 + 0.2), "0.3");

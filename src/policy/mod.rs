@@ -37,8 +37,8 @@ mod explain;
 mod limits;
 mod outcome_class;
 mod response_header;
-mod retry_count;
 mod retry_after;
+mod retry_count;
 mod sample_stats;
 mod script;
 mod simulate;
@@ -55,10 +55,10 @@ mod tests;
 
 pub use bounds::{max_wait_bound, min_wait_bound};
 pub use budget::{RetryCharge, TokenBucket, tokens_text};
-pub use outcome_class::{backoff_for, classify};
-pub use retry_count::{listed_retries, retries_text, unlisted_retries_note};
 pub use limits::MAX_WAIT_MS;
+pub use outcome_class::{backoff_for, classify};
 pub use retry_after::{DelayForm, HeaderDelay, parse_delay, parse_http_date_ms, reference_unix_ms};
+pub use retry_count::{listed_retries, retries_text, unlisted_retries_note};
 pub use sample_stats::STREAMING_SIGNIFICANT_DIGITS;
 pub use script::{
     CompiledScript, MAX_ARRAY_SIZE, MAX_CALL_LEVELS, MAX_MAP_SIZE, MAX_OPERATIONS, MAX_STRING_SIZE,

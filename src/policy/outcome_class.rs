@@ -27,7 +27,9 @@ pub fn classify(profile: &RetryProfile, outcome: &AttemptOutcome) -> OutcomeClas
             OutcomeClass::Throttling
         }
         AttemptOutcome::Response(_) => OutcomeClass::Transient,
-        AttemptOutcome::Error(e) if matches!(e.kind, ErrorKind::Timeout | ErrorKind::ConnectTimeout) => {
+        AttemptOutcome::Error(e)
+            if matches!(e.kind, ErrorKind::Timeout | ErrorKind::ConnectTimeout) =>
+        {
             OutcomeClass::Timeout
         }
         AttemptOutcome::Error(_) => OutcomeClass::Transient,

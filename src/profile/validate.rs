@@ -59,7 +59,12 @@ impl Findings {
         self.read(path, &[], message);
     }
 
-    pub(super) fn read(&mut self, path: impl Into<String>, reads: &[String], message: impl Into<String>) {
+    pub(super) fn read(
+        &mut self,
+        path: impl Into<String>,
+        reads: &[String],
+        message: impl Into<String>,
+    ) {
         self.0.push(Finding {
             issue: ProfileIssue::new(path, message),
             reads: reads.to_vec(),
@@ -319,7 +324,12 @@ pub const DRY_RUN_RETRIES: u32 = 3;
 /// line:column when Rhai knows it). Returning `()` is fine.
 fn dry_run(profile: &RetryProfile, policy: &Policy, issues: &mut Findings) {
     let mut short = profile.clone();
-    short.max_retries = Some(short.max_retries.unwrap_or(DRY_RUN_RETRIES).min(DRY_RUN_RETRIES));
+    short.max_retries = Some(
+        short
+            .max_retries
+            .unwrap_or(DRY_RUN_RETRIES)
+            .min(DRY_RUN_RETRIES),
+    );
     if let Err(e) = simulate(&short, 1, profile.seed.unwrap_or(0)) {
         issues.push(
             "backoff.script",
@@ -347,7 +357,12 @@ fn dry_run(profile: &RetryProfile, policy: &Policy, issues: &mut Findings) {
         ),
     ];
     for (outcome, what) in paths {
-        if let Some(message) = dry_run_path(policy, outcome, short.max_retries.unwrap_or(0), profile.seed) {
+        if let Some(message) = dry_run_path(
+            policy,
+            outcome,
+            short.max_retries.unwrap_or(0),
+            profile.seed,
+        ) {
             issues.push(
                 "backoff.script",
                 format!("{message}; the dry run calls get_delay with {what}"),

@@ -64,7 +64,10 @@ fn check_budget(b: &RetryBudget, issues: &mut Findings) {
     if !(b.capacity.is_finite() && b.capacity > 0.0) {
         issues.push(
             at("capacity"),
-            format!("capacity {} must be a number greater than 0 (AWS: 500)", b.capacity),
+            format!(
+                "capacity {} must be a number greater than 0 (AWS: 500)",
+                b.capacity
+            ),
         );
         return;
     }
@@ -89,7 +92,10 @@ fn check_budget(b: &RetryBudget, issues: &mut Findings) {
             issues.read(
                 at(name),
                 &[at("capacity")],
-                format!("{name} {v} must be between 0 and the capacity {}", b.capacity),
+                format!(
+                    "{name} {v} must be between 0 and the capacity {}",
+                    b.capacity
+                ),
             );
         }
     }

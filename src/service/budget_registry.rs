@@ -96,12 +96,22 @@ mod tests {
         let r = BudgetRegistry::new();
         let p = profile("a", BudgetScope::Host);
         let one = r.bucket_for(&p, "http://127.0.0.1:8080/x").expect("bucket");
-        let two = r.bucket_for(&p, "http://127.0.0.1:8080/other?q=1").expect("bucket");
+        let two = r
+            .bucket_for(&p, "http://127.0.0.1:8080/other?q=1")
+            .expect("bucket");
         let other = r.bucket_for(&p, "http://127.0.0.1:8081/x").expect("bucket");
         assert!(one.same_bucket(&two));
         assert!(!one.same_bucket(&other));
-        assert_eq!(one.retryable_failure(OutcomeClass::Transient, true).map(|c| c.after), Some(495.0));
-        assert_eq!(two.balance(), 495.0, "the second run sees the first one's charge");
+        assert_eq!(
+            one.retryable_failure(OutcomeClass::Transient, true)
+                .map(|c| c.after),
+            Some(495.0)
+        );
+        assert_eq!(
+            two.balance(),
+            495.0,
+            "the second run sees the first one's charge"
+        );
         // Default ports are the same origin.
         let a = r.bucket_for(&p, "http://example.test/").expect("bucket");
         let b = r.bucket_for(&p, "http://example.test:80/").expect("bucket");
@@ -134,7 +144,10 @@ mod tests {
         let one = r.bucket_for(&a, "http://127.0.0.1:8080/").expect("bucket");
         let two = r.bucket_for(&b, "http://127.0.0.1:8080/").expect("bucket");
         assert!(!one.same_bucket(&two));
-        assert!(r.bucket_for(&profile("x", BudgetScope::Host), "http://127.0.0.1:8080/").is_some());
+        assert!(
+            r.bucket_for(&profile("x", BudgetScope::Host), "http://127.0.0.1:8080/")
+                .is_some()
+        );
         let mut none = a.clone();
         none.retry_budget = None;
         assert!(r.bucket_for(&none, "http://127.0.0.1:8080/").is_none());

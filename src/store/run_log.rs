@@ -191,7 +191,9 @@ pub fn event_line_as(event: &RunEvent, run_id: &str) -> Option<String> {
         RunEvent::WaitScheduled { explanation, .. } => {
             format!("run {run_id} wait planned: {}", explanation.text)
         }
-        RunEvent::BudgetChanged { attempt, change, .. } => {
+        RunEvent::BudgetChanged {
+            attempt, change, ..
+        } => {
             format!("run {run_id} after attempt {attempt}: {}", change.text)
         }
         RunEvent::WaitFinished {

@@ -105,7 +105,9 @@ impl ClassesEditor {
                         .desired_width(f32::INFINITY),
                 )
                 .labelled_by(l.id)
-                .on_hover_text("statuses classed as throttling, e.g. 429 (they must also be retryable)")
+                .on_hover_text(
+                    "statuses classed as throttling, e.g. 429 (they must also be retryable)",
+                )
                 .changed()
             {
                 match StatusSet::parse_list(&self.status_text) {
@@ -171,29 +173,49 @@ fn budget_section(ui: &mut Ui, profile: &mut RetryProfile) -> bool {
     };
     changed |= number_field(
         ui,
-        tokens("profile.retry_budget.capacity", "Budget capacity", "most tokens the bucket holds (AWS 500)"),
+        tokens(
+            "profile.retry_budget.capacity",
+            "Budget capacity",
+            "most tokens the bucket holds (AWS 500)",
+        ),
         &mut b.capacity,
     );
     let capacity = b.capacity;
     changed |= optional_number_field(
         ui,
-        tokens("profile.retry_budget.initial", "Initial tokens", "tokens when the bucket is made; off = the capacity"),
+        tokens(
+            "profile.retry_budget.initial",
+            "Initial tokens",
+            "tokens when the bucket is made; off = the capacity",
+        ),
         &mut b.initial,
         capacity,
     );
     changed |= number_field(
         ui,
-        tokens("profile.retry_budget.cost.transient", "Transient retry cost", "tokens a retry of a transient outcome takes"),
+        tokens(
+            "profile.retry_budget.cost.transient",
+            "Transient retry cost",
+            "tokens a retry of a transient outcome takes",
+        ),
         &mut b.cost.transient,
     );
     changed |= number_field(
         ui,
-        tokens("profile.retry_budget.cost.timeout", "Timeout retry cost", "tokens a retry after a timeout takes"),
+        tokens(
+            "profile.retry_budget.cost.timeout",
+            "Timeout retry cost",
+            "tokens a retry after a timeout takes",
+        ),
         &mut b.cost.timeout,
     );
     changed |= number_field(
         ui,
-        tokens("profile.retry_budget.cost.throttling", "Throttling retry cost", "tokens a retry of a throttling outcome takes"),
+        tokens(
+            "profile.retry_budget.cost.throttling",
+            "Throttling retry cost",
+            "tokens a retry of a throttling outcome takes",
+        ),
         &mut b.cost.throttling,
     );
     changed |= keyed(ui, "profile.retry_budget.refund_on_retry_success", |ui| {
@@ -203,12 +225,20 @@ fn budget_section(ui: &mut Ui, profile: &mut RetryProfile) -> bool {
     });
     changed |= number_field(
         ui,
-        tokens("profile.retry_budget.success_increment", "Success increment", "tokens a success adds when nothing is refunded (AWS 1 on a first-attempt success; gRPC tokenRatio)"),
+        tokens(
+            "profile.retry_budget.success_increment",
+            "Success increment",
+            "tokens a success adds when nothing is refunded (AWS 1 on a first-attempt success; gRPC tokenRatio)",
+        ),
         &mut b.success_increment,
     );
     changed |= number_field(
         ui,
-        tokens("profile.retry_budget.min_balance", "Minimum balance", "a retry needs the balance after its cost to stay at least this (gRPC: maxTokens / 2)"),
+        tokens(
+            "profile.retry_budget.min_balance",
+            "Minimum balance",
+            "a retry needs the balance after its cost to stay at least this (gRPC: maxTokens / 2)",
+        ),
         &mut b.min_balance,
     );
     changed |= keyed(ui, "profile.retry_budget.min_balance_exclusive", |ui| {
@@ -222,8 +252,16 @@ fn budget_section(ui: &mut Ui, profile: &mut RetryProfile) -> bool {
         "Cost taken",
         &mut b.charge,
         &[
-            (BudgetCharge::Retry, "before each retry", "AWS: a refused retry takes nothing"),
-            (BudgetCharge::Failure, "on every retryable failure", "gRPC: even the last or a refused one"),
+            (
+                BudgetCharge::Retry,
+                "before each retry",
+                "AWS: a refused retry takes nothing",
+            ),
+            (
+                BudgetCharge::Failure,
+                "on every retryable failure",
+                "gRPC: even the last or a refused one",
+            ),
         ],
     );
     changed |= picker(
@@ -232,8 +270,16 @@ fn budget_section(ui: &mut Ui, profile: &mut RetryProfile) -> bool {
         "Budget shared by",
         &mut b.scope,
         &[
-            (BudgetScope::Host, "host", "every run to the same scheme, host and port"),
-            (BudgetScope::Profile, "profile", "every run with this profile name"),
+            (
+                BudgetScope::Host,
+                "host",
+                "every run to the same scheme, host and port",
+            ),
+            (
+                BudgetScope::Profile,
+                "profile",
+                "every run with this profile name",
+            ),
             (BudgetScope::Run, "run", "nobody: a fresh bucket per run"),
         ],
     );

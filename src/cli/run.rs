@@ -58,7 +58,7 @@ events: -o still saves the body, -i, -s and --no-body are refused.
 Exit codes: 0 success; 1 gave up, stopped, deadline or error outcome; 2 usage or profile
 error; 130 interrupted by Ctrl-C, 143 by SIGTERM (the run is cancelled cleanly first).")]
 pub struct RunArgs {
-    /// Profile file (JSON, format retryscope-profile/1).
+    /// Profile file (JSON, format retryscope-profile/2; /1 files are read too).
     #[arg(long, value_name = "FILE", conflicts_with = "builtin")]
     pub profile: Option<PathBuf>,
     /// Built-in profile name (see `retryscope profile builtins`). Default: servicenow-exponential.

@@ -352,8 +352,8 @@ fn overrides_are_validated_with_the_profile_schema() {
     retryscope()
         .args([
             "run",
-            "--profile",
-            "tests/fixtures/good.json",
+            "--builtin",
+            "aws-standard",
             "--max-retries",
             "unlimited",
             "http://127.0.0.1:1/",

@@ -56,7 +56,7 @@ fn main() {
     });
     let mut profile = fallback_default_profile();
     profile.name = "custom, 1000 retries".into();
-    profile.max_retries = RETRIES;
+    profile.max_retries = Some(RETRIES);
     profile.backoff.strategy = Strategy::Custom;
     profile.backoff.script = Some(SCRIPT.into());
     state.current = CurrentProfile {

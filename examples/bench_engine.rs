@@ -50,6 +50,7 @@ async fn run(run_id: RunId, url: String, profile: RetryProfile) -> Res<Vec<RunEv
         RunOptions {
             run_id,
             seed: Some(run_id),
+            budget: None,
         },
         tx,
         None,
@@ -158,6 +159,7 @@ async fn engine_loop(server: &DemoServer, n: u64, first_id: RunId, how: Drive) -
         let options = RunOptions {
             run_id: first_id + i,
             seed: Some(1),
+            budget: None,
         };
         match how {
             Drive::Spawned => {

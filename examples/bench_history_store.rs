@@ -134,6 +134,7 @@ async fn engine_loop(
         let options = RunOptions {
             run_id: first_id + i,
             seed: Some(1),
+            budget: None,
         };
         let (_handle, run) = prepare_run(spec, profile.clone(), options, tx, None);
         run.drive().await;

@@ -102,3 +102,47 @@ fn a_streamed_run_still_prints_every_retry() {
         .assert()
         .code(2);
 }
+
+/// `u32::MAX` and unlimited retries: the table lists the first 1000 and one line stands for the
+/// rest (no per-retry allocation for the other four billion).
+#[test]
+fn huge_and_unlimited_counts_are_summarised() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let cases = [
+        (
+            r#""max_retries": 4294967295, "deadline_ms": null"#,
+            "retries 1001–4294967295 (4294966295 more) are not listed; each of their waits is at most 10000 ms",
+        ),
+        (
+            r#""max_retries": null, "deadline_ms": 3600000"#,
+            "retries after 1000 are not listed: unlimited retries go on until the 3600000 ms deadline; each of their waits is at most 10000 ms",
+        ),
+    ];
+    for (i, (fields, note)) in cases.into_iter().enumerate() {
+        let path = dir.path().join(format!("p{i}.json"));
+        std::fs::write(
+            &path,
+            format!(
+                r#"{{"format": "retryscope-profile/2", "name": "many", {fields},
+                    "backoff": {{"strategy": "fixed", "base_delay_ms": 10000}}}}"#
+            ),
+        )
+        .expect("write");
+        let out = demo_support::sandboxed()
+            .args(["simulate", "--profile"])
+            .arg(&path)
+            .args(["--samples", "20", "--seed", "1"])
+            .assert()
+            .success()
+            .get_output()
+            .clone();
+        let text = String::from_utf8(out.stdout).expect("utf-8");
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.last().copied(), Some(note), "{fields}");
+        let rows = lines
+            .iter()
+            .filter(|l| l.trim_start().starts_with(char::is_numeric))
+            .count();
+        assert!(rows <= 1000, "{rows} rows");
+    }
+}

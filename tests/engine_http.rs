@@ -343,6 +343,7 @@ async fn the_seed_comes_from_options_else_the_profile_else_is_drawn() {
             RunOptions {
                 run_id: 3,
                 seed: option,
+                budget: None,
             },
             tx,
             None,
@@ -362,6 +363,7 @@ async fn the_seed_comes_from_options_else_the_profile_else_is_drawn() {
         RunOptions {
             run_id: 4,
             seed: None,
+            budget: None,
         },
         tx,
         None,
@@ -421,6 +423,7 @@ async fn a_prepared_run_driven_on_the_calling_task_emits_the_same_cycle() {
         RunOptions {
             run_id: 9,
             seed: Some(1),
+            budget: None,
         },
         tx,
         None,

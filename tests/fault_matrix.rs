@@ -340,6 +340,7 @@ async fn run_with_lookup(
     let options = RunOptions {
         run_id: 1,
         seed: Some(7),
+        budget: None,
     };
     let (_handle, run) = prepare_run(spec, profile, options, tx, None);
     tokio::spawn(run.with_host_lookup(lookup).drive());

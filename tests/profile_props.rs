@@ -464,7 +464,7 @@ prop_compose! {
         name in prop_oneof!["[a-zA-Z0-9 ]{0,10}[a-z]", "\\PC{1,20}"],
         provider in any::<String>(),
         description in any::<String>(),
-        max_retries in 0u32..=1000,
+        max_retries in proptest::option::weighted(0.9, any::<u32>()),
         success in status_set(200, 299),
         retry in status_set(400, 599),
         errors in proptest::sample::subsequence(retryscope::model::ErrorKind::default_retryable(), 0..=4),
@@ -480,7 +480,8 @@ prop_compose! {
             name,
             provider,
             description,
-            max_retries,
+            // Unlimited retries need a deadline.
+            max_retries: if deadline.is_none() { Some(max_retries.unwrap_or(3)) } else { max_retries },
             success_status: if success.0.is_empty() { StatusSet::default_success() } else { success },
             success_when: Vec::new(),
             retry_on: RetryOn { status: retry, errors, non_idempotent, response: Vec::new() },
@@ -494,6 +495,8 @@ prop_compose! {
                 total_ms: timeouts[3],
             },
             seed,
+            throttling: retryscope::model::Throttling::default(),
+            retry_budget: None,
         }
     }
 }

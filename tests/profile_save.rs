@@ -21,9 +21,9 @@ fn saves_pretty_json_that_loads_back_equal() {
     assert_eq!(load_file(&path).expect("loads back"), good());
     // Overwrite with a change; only the target file remains in the folder.
     let mut changed = good();
-    changed.max_retries = 9;
+    changed.max_retries = Some(9);
     save_atomic(&path, &changed).expect("overwrites");
-    assert_eq!(load_file(&path).expect("loads").max_retries, 9);
+    assert_eq!(load_file(&path).expect("loads").max_retries, Some(9));
     assert_eq!(
         std::fs::read_dir(dir.path()).expect("list").count(),
         1,

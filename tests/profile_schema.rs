@@ -2,7 +2,7 @@
 //! it (checked by the `jsonschema` crate, the validator the loader uses), and the loader's limits
 //! are the schema's.
 
-use retryscope::profile::{BUILTIN_SOURCES, MAX_RETRIES_LIMIT, load_str, schema_json, validate};
+use retryscope::profile::{BUILTIN_SOURCES, load_str, schema_json, validate};
 use serde_json::Value;
 
 fn schema() -> Value {
@@ -74,29 +74,36 @@ fn the_schema_catches_violations() {
     );
 }
 
-/// The limit on `max_retries` lives in the schema, and the loader and `validate` (the window's
-/// problem list, the CLI) apply exactly it: the schema and the loader cannot drift apart again.
+/// Format 2 lifted the old limit of 1000: `max_retries` is any u32 or `null` (unlimited, which
+/// needs a deadline), in the schema, the loader and `validate` alike.
 #[test]
-fn max_retries_limit_is_the_schemas_and_the_loader_applies_it() {
+fn max_retries_is_any_u32_or_null_and_unlimited_needs_a_deadline() {
     assert_eq!(
         schema()["properties"]["max_retries"]["maximum"],
-        Value::from(MAX_RETRIES_LIMIT)
+        Value::from(u32::MAX)
     );
-    let doc = |n: u64| {
+    let doc = |n: &str, deadline: &str| {
         format!(
-            r#"{{"format": "retryscope-profile/1", "name": "x", "max_retries": {n}, "backoff": {{"strategy": "fixed"}}}}"#
+            r#"{{"format": "retryscope-profile/2", "name": "x", "max_retries": {n}, "deadline_ms": {deadline}, "backoff": {{"strategy": "fixed"}}}}"#
         )
     };
-    let at_limit = load_str(&doc(MAX_RETRIES_LIMIT.into())).expect("the limit itself is fine");
-    assert_eq!(at_limit.max_retries, MAX_RETRIES_LIMIT);
-    let e = load_str(&doc(u64::from(MAX_RETRIES_LIMIT) + 1)).expect_err("one more is refused");
+    let at_limit = load_str(&doc("4294967295", "null")).expect("u32::MAX is fine");
+    assert_eq!(at_limit.max_retries, Some(u32::MAX));
+    let e = load_str(&doc("4294967296", "null")).expect_err("one more is refused");
     assert_eq!(e.issues.len(), 1, "{e}");
+    assert!(
+        e.issues[0].to_string().starts_with("1:49: max_retries: "),
+        "{e}"
+    );
+    let unlimited = load_str(&doc("null", "60000")).expect("unlimited with a deadline");
+    assert_eq!(unlimited.max_retries, None);
+    let e = load_str(&doc("null", "null")).expect_err("unlimited without a deadline");
     assert_eq!(
         e.issues[0].to_string(),
-        "1:49: max_retries: expected a whole number from 0 to 1000, found 1001"
+        "1:49: max_retries: unlimited retries need a deadline; set deadline_ms or give max_retries a number"
     );
-    let mut in_code = at_limit;
-    in_code.max_retries = MAX_RETRIES_LIMIT + 1;
+    let mut in_code = unlimited;
+    in_code.deadline_ms = None;
     let issues = validate(&in_code);
     assert_eq!(issues.len(), 1, "{issues:?}");
     assert_eq!(issues[0].path, "max_retries");

@@ -84,7 +84,7 @@ fn export_as_and_import_from_round_trip_through_files() {
     h.run();
     let current = &h.state().current;
     assert_eq!(current.profile.name, "route");
-    assert_eq!(current.profile.max_retries, 3);
+    assert_eq!(current.profile.max_retries, Some(3));
     assert!(current.is_dirty(), "an imported profile is unsaved");
 }
 

@@ -391,7 +391,7 @@ fn persisted_workspace_round_trips_through_ron() {
     let (mut state, _probe) = setup(vec![], None);
     state.composer.draft.method = "POST".into();
     let mut edited = state.current.duplicate();
-    edited.profile.max_retries = 7;
+    edited.profile.max_retries = Some(7);
     state.current = edited;
     let stored = state.to_persisted();
     assert!(
@@ -420,7 +420,7 @@ fn persisted_workspace_round_trips_through_ron() {
         format!("http://127.0.0.1:7/status/{status}?times=2&key={{{{uuid}}}}"),
         "the demo URL follows the new port"
     );
-    assert_eq!(restored.current.profile.max_retries, 7);
+    assert_eq!(restored.current.profile.max_retries, Some(7));
     assert!(restored.current.is_dirty());
 }
 
@@ -902,7 +902,7 @@ fn preview_lists_only_retries_the_deadline_lets_happen() {
     h.run();
     // Exponential b = 1000, c = 10 000: wait 1 ≥ 0, but no run can wait past 1.5 s in total
     // by retry 10.
-    h.state_mut().current.profile.max_retries = 10;
+    h.state_mut().current.profile.max_retries = Some(10);
     h.state_mut().current.profile.deadline_ms = Some(1500);
     h.run();
     assert!(

@@ -31,7 +31,7 @@ Examples (start `retryscope demo-server --port 8080` first):
 
 Exit codes: as `run`.")]
 pub struct CurlArgs {
-    /// Profile file (JSON, format retryscope-profile/1).
+    /// Profile file (JSON, format retryscope-profile/2; /1 files are read too).
     #[arg(long, value_name = "FILE", conflicts_with = "builtin")]
     pub profile: Option<PathBuf>,
     /// Built-in profile name (see `retryscope profile builtins`). Default: servicenow-exponential.

@@ -128,8 +128,17 @@ pub fn execute(args: &ProfileArgs) -> Result<u8, CliError> {
 fn validate(files: &[PathBuf]) -> u8 {
     let mut code = exit::SUCCESS;
     for path in files {
-        match profile::load_file(path) {
-            Ok(_) => crate::cli_outln!("ok {}", path.display()),
+        match profile::load_file_noted(path) {
+            Ok(loaded) => {
+                crate::cli_outln!("ok {}", path.display());
+                if let Some(upgrade) = loaded.upgrade {
+                    crate::cli::out::write_stderr(&format!(
+                        "note: {}: {}\n",
+                        path.display(),
+                        upgrade.note()
+                    ));
+                }
+            }
             Err(errors) => {
                 code = exit::USAGE;
                 for line in issue_lines(path, &errors) {

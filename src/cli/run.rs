@@ -64,7 +64,7 @@ events: -o still saves the body, -i, -s and --no-body are refused.
 Exit codes: 0 success; 1 gave up, stopped, deadline or error outcome; 2 usage or profile
 error; 130 interrupted by Ctrl-C, 143 by SIGTERM (the run is cancelled cleanly first).")]
 pub struct RunArgs {
-    /// Profile file (JSON, format retryscope-profile/1).
+    /// Profile file (JSON, format retryscope-profile/2; /1 files are read too).
     #[arg(long, value_name = "FILE", conflicts_with = "builtin")]
     pub profile: Option<PathBuf>,
     /// Built-in profile name (see `retryscope profile builtins`). Default: servicenow-exponential.
@@ -97,11 +97,10 @@ pub struct RunArgs {
     /// Total budget of the run, ms, from the first attempt's start (overrides the profile).
     #[arg(long, value_name = "MS")]
     pub deadline_ms: Option<u64>,
-    /// Max retries R, 0–1000 (at most R + 1 attempts; overrides the profile).
-    // The limit is the profile schema's `maximum` (`profile::MAX_RETRIES_LIMIT`), checked with
-    // the rest of the profile once the overrides are applied (tests/cli_usage.rs pins the help).
-    #[arg(long, value_name = "N")]
-    pub max_retries: Option<u32>,
+    /// Max retries R, 0–4294967295 (at most R + 1 attempts), or `unlimited` (retries until the
+    /// deadline, which is then required); overrides the profile.
+    #[arg(long, value_name = "N|unlimited", value_parser = parse_max_retries)]
+    pub max_retries: Option<MaxRetriesArg>,
     /// Send an Idempotency-Key header, the same on every attempt: `--idempotency-key` alone sends
     /// a random UUID, `--idempotency-key=KEY` sends KEY (the `=` is required, so a URL after the
     /// bare flag is never taken for the key).
@@ -146,7 +145,7 @@ pub struct RunArgs {
 /// cannot start.
 pub fn execute(args: &RunArgs) -> Result<u8, CliError> {
     let mut profile = profile_source::select(args.profile.as_deref(), args.builtin.as_deref())?;
-    if let Some(r) = args.max_retries {
+    if let Some(MaxRetriesArg(r)) = args.max_retries {
         profile.max_retries = r;
     }
     for (flag, value) in [
@@ -338,9 +337,12 @@ pub fn run_spec(
         .enable_all()
         .build()
         .map_err(|e| CliError::failed(format!("cannot start the async runtime: {e}")))?;
+    // One run per process: a `host` or `profile` budget has nobody to share with, so the
+    // run's own bucket is the same thing.
     let options = RunOptions {
         run_id: 1,
         seed: print.seed,
+        budget: None,
     };
     let writer = print
         .history
@@ -655,4 +657,23 @@ fn check_output_path(path: &std::path::Path, flag: &str) -> Result<(), CliError>
         )));
     }
     Ok(())
+}
+
+/// The value of `--max-retries`: a count, or `None` for `unlimited`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MaxRetriesArg(pub Option<u32>);
+
+/// `3` → `Some(3)`, `unlimited` → `None`.
+fn parse_max_retries(text: &str) -> Result<MaxRetriesArg, String> {
+    if text.eq_ignore_ascii_case("unlimited") {
+        return Ok(MaxRetriesArg(None));
+    }
+    text.parse::<u32>()
+        .map(|n| MaxRetriesArg(Some(n)))
+        .map_err(|_| {
+            format!(
+                "expected a whole number from 0 to {} or `unlimited`",
+                u32::MAX
+            )
+        })
 }

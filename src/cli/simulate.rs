@@ -69,7 +69,7 @@ pub fn execute(args: &SimulateArgs) -> Result<u8, CliError> {
         profile.name,
         args.samples
     );
-    let retries = profile.max_retries.min(policy::SIMULATE_MAX_RETRIES);
+    let retries = policy::listed_retries(&profile);
     let bar = progress_bar(u64::from(args.samples), u64::from(retries));
     let result = policy::simulate_with(&profile, args.samples, seed, &mut |done| {
         bar.set_position(u64::from(done));
@@ -166,7 +166,10 @@ fn print_rows(profile: &crate::model::RetryProfile, stats: &[RetryStats]) {
             policy::unreached_reason(profile)
         );
     }
-    if profile.max_retries == 0 {
+    if let Some(note) = policy::unlisted_retries_note(profile) {
+        crate::cli_outln!("{note}");
+    }
+    if profile.max_retries == Some(0) {
         crate::cli_outln!("(no retries: max_retries is 0)");
     }
 }

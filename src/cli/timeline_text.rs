@@ -108,6 +108,11 @@ impl TextTimeline {
                     );
                 }
             }
+            RunEvent::BudgetChanged { change, .. } => {
+                close_wait(&mut out, &mut self.wait_open);
+                self.close_attempt(&mut out);
+                let _ = writeln!(out, "  {}", change.text);
+            }
             RunEvent::WaitScheduled {
                 retry,
                 planned_ms,

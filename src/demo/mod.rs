@@ -13,6 +13,7 @@
 //! | `/retry-after?value=RAW&status=429&times=N` | `status` with `Retry-After: RAW` sent verbatim (seconds, HTTP-dates, garbage…) |
 //! | `/retry-after-ms?value=RAW&status=429&times=N` | the same with `retry-after-ms` |
 //! | `/header?name=NAME&value=V&status=429&times=N` | any header |
+//! | `/sequence?codes=429,503&name=NAME&value=V` | hit n answers the n-th code (with the header when not 2xx), then 200 |
 //! | `/slow?ms=1000` | 200 after `ms` (at most 10 min) before the headers |
 //! | `/hang` | never answers |
 //! | `/reset` | reads the request, then closes the TCP connection with no response |

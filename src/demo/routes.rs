@@ -21,12 +21,13 @@ type Shared = State<Arc<DemoState>>;
 const MAX_SLOW_MS: u64 = 600_000;
 
 /// Every endpoint, listed by the 404 answer and by `retryscope demo-server --help`.
-pub const ENDPOINTS: [&str; 17] = [
+pub const ENDPOINTS: [&str; 18] = [
     "/status/{code}?times=N&key=K",
     "/flaky?fail=503&times=2",
     "/retry-after?value=RAW&status=429&times=N",
     "/retry-after-ms?value=MS&status=429&times=N",
     "/header?name=NAME&value=V&status=429&times=N",
+    "/sequence?codes=429,503&name=NAME&value=V",
     "/slow?ms=1000",
     "/hang",
     "/reset",
@@ -49,6 +50,7 @@ pub(crate) fn router(state: Arc<DemoState>) -> Router {
         .route("/retry-after", any(retry_after))
         .route("/retry-after-ms", any(retry_after_ms))
         .route("/header", any(generic_header))
+        .route("/sequence", any(sequence))
         .route("/slow", any(slow))
         .route("/hang", any(hang))
         .route("/bytes", any(bytes))
@@ -176,6 +178,45 @@ async fn generic_header(State(state): Shared, uri: Uri, Query(p): Params) -> Ans
         .cloned()
         .ok_or_else(|| Reject("query parameter `name` (the header name) is required".into()))?;
     header_answer(&state, &uri, &p, &name)
+}
+
+/// Hit n of a key answers the n-th of `codes` (comma-separated), then 200; a non-2xx answer
+/// carries `name: value` when `name` is given (e.g. a 429 with `x-amz-retry-after`).
+async fn sequence(State(state): Shared, uri: Uri, Query(p): Params) -> Answer {
+    let raw = p.get("codes").map_or("", String::as_str);
+    let codes = raw
+        .split(',')
+        .filter(|c| !c.trim().is_empty())
+        .map(|c| {
+            let n = c.trim().parse::<u64>().map_err(|_| {
+                Reject(format!(
+                    "`codes` must be status codes separated by commas, got `{raw}`"
+                ))
+            })?;
+            status_code(n, "codes")
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut headers = HeaderMap::new();
+    if let Some(name) = p.get("name") {
+        let header_name = HeaderName::from_bytes(name.as_bytes())
+            .map_err(|_| Reject(format!("`{name}` is not a valid header name")))?;
+        let raw = p.get("value").map_or("", String::as_str);
+        let value = HeaderValue::from_bytes(raw.as_bytes())
+            .map_err(|_| Reject(format!("`{raw}` cannot be sent as a header value")))?;
+        headers.insert(header_name, value);
+    }
+    let key = scenario_key(uri.path(), uri.query());
+    let attempt = state.hit(&key);
+    let status = usize::try_from(attempt.saturating_sub(1))
+        .ok()
+        .and_then(|i| codes.get(i).copied())
+        .unwrap_or(StatusCode::OK);
+    let s = Scenario {
+        key,
+        attempt,
+        failing: !status.is_success(),
+    };
+    Ok(scenario_answer(&s, status, headers))
 }
 
 async fn slow(Query(p): Params) -> Answer {

@@ -22,6 +22,7 @@
 mod attempt;
 mod body_file;
 mod body_preview;
+mod budget_link;
 mod classify;
 mod client_cache;
 mod emitter;
@@ -37,6 +38,7 @@ mod timeouts;
 
 pub use body_file::{MAX_BODY_FILE_BYTES, check_body_file};
 pub use body_preview::{BODY_PREVIEW_CAP, WHOLE_BODY_LIMIT};
+pub use budget_link::BudgetLink;
 pub use hop_request::check_spec;
 pub use host_lookup::{HostLookup, HostLookupError, LookupFuture};
 pub use spec_error::SpecError;
@@ -59,6 +61,9 @@ pub struct RunOptions {
     pub run_id: RunId,
     /// Seed; `None` = the profile's seed, else a fresh random one (reported in `RunStarted`).
     pub seed: Option<u64>,
+    /// The retry budget bucket to draw from (a shared one from `crate::service::BudgetRegistry`);
+    /// `None` = a fresh bucket for this run when the profile has a `retry_budget`.
+    pub budget: Option<BudgetLink>,
 }
 
 /// Controls one running run. Cloning gives another handle to the same run.
@@ -171,6 +176,7 @@ pub fn prepare_run(
         spec,
         profile,
         seed: options.seed,
+        budget: options.budget,
         body_cap: BODY_PREVIEW_CAP,
         host_lookup: None,
     };

@@ -8,6 +8,7 @@
 //! cancels (`cancelled`, within 50 ms mid-request or mid-wait), or the request, profile or a
 //! custom script is unusable (`error`).
 
+use super::BudgetLink;
 use super::attempt::{AttemptRules, TotalLimit, ms, run_attempt};
 use super::client_cache::{EngineClient, fresh_client, shared_client};
 use super::emitter::{Closed, Emitter};
@@ -16,10 +17,10 @@ use super::host_lookup::HostLookup;
 use super::precise_sleep::sleep_until_precise;
 use super::timeouts::EffectiveTimeouts;
 use crate::model::{
-    AttemptOutcome, OutcomeKind, RequestSpec, RetryProfile, RunEvent, RunId, RunOutcome, Verdict,
-    WaitExplanation,
+    AttemptOutcome, BudgetChange, BudgetChangeKind, BudgetCharge, OutcomeKind, RequestSpec,
+    RetryProfile, RunEvent, RunId, RunOutcome, Verdict, WaitExplanation,
 };
-use crate::policy::{Policy, WaitContext, WaitDecision, rng_from_seed};
+use crate::policy::{Policy, RetryCharge, WaitContext, WaitDecision, rng_from_seed};
 use std::time::Duration;
 use tokio::sync::Notify;
 use tokio::time::Instant;
@@ -31,6 +32,8 @@ pub(crate) struct RunInput {
     pub(crate) spec: RequestSpec,
     pub(crate) profile: RetryProfile,
     pub(crate) seed: Option<u64>,
+    /// The retry budget bucket (see `RunOptions::budget`).
+    pub(crate) budget: Option<super::BudgetLink>,
     /// Bytes of each response body kept in its `AttemptFinished` event.
     pub(crate) body_cap: usize,
     /// Name lookup instead of the system resolver (see [`HostLookup`]).
@@ -127,13 +130,26 @@ async fn drive(
         spec,
         profile,
         seed,
+        budget,
         body_cap,
         host_lookup,
     } = input;
     let seed = seed.or(profile.seed).unwrap_or_else(rand::random);
     let profile_name = profile.name.clone();
     let deadline = profile.deadline_ms.map(Duration::from_millis);
-    let max_attempts = u64::from(profile.max_retries) + 1;
+    // `None`: unlimited retries (the profile then has a deadline; a cancel also ends the run).
+    let max_attempts = profile.max_attempts();
+    let budget = budget.or_else(|| {
+        profile
+            .retry_budget
+            .as_ref()
+            .map(|b| BudgetLink::new(b, "run"))
+    });
+    let charge_at_failure = budget
+        .as_ref()
+        .is_some_and(|b| b.budget().charge == BudgetCharge::Failure);
+    // What the retry now being attempted cost (refunded when it succeeds).
+    let mut last_charge: Option<RetryCharge> = None;
     let prepared = prepare(&spec, profile).await;
     state.clock = Instant::now();
     let clock = state.clock;
@@ -208,10 +224,13 @@ async fn drive(
             state.last_status = Some(status);
         }
         let verdict = policy.triage(report.last.method.as_str(), has_key, &report.outcome);
+        let class = policy.classify(&report.outcome);
+        let mut budget_change: Option<BudgetChange> = None;
         // Decided before the event so the outcome moves into it; only a retry keeps a copy
         // (its wait may depend on the answer's headers).
         let next = match &verdict {
             Verdict::Success => {
+                budget_change = budget.as_ref().and_then(|b| b.success(last_charge));
                 let message = format!(
                     "succeeded on attempt {attempt} after {:.1} s",
                     clock.elapsed().as_secs_f64()
@@ -221,15 +240,35 @@ async fn drive(
             Verdict::Stop { reason } => {
                 Next::End(ended(OutcomeKind::Stopped, reason.clone(), state))
             }
-            Verdict::Retry { .. } if u64::from(attempt) >= max_attempts => {
-                let plural = if attempt == 1 { "" } else { "s" };
-                let message = format!(
-                    "gave up after {attempt} attempt{plural} ({})",
-                    report.outcome.label()
-                );
-                Next::End(ended(OutcomeKind::GaveUp, message, state))
+            Verdict::Retry { .. } => {
+                let retry_follows = max_attempts.is_none_or(|m| u64::from(attempt) < m);
+                if charge_at_failure {
+                    budget_change = budget
+                        .as_ref()
+                        .and_then(|b| b.retryable_failure(class, retry_follows));
+                }
+                match &budget_change {
+                    Some(c) if c.kind == BudgetChangeKind::Refused => {
+                        Next::End(ended(OutcomeKind::Stopped, c.text.clone(), state))
+                    }
+                    _ if !retry_follows => {
+                        let plural = if attempt == 1 { "" } else { "s" };
+                        let message = format!(
+                            "gave up after {attempt} attempt{plural} ({})",
+                            report.outcome.label()
+                        );
+                        Next::End(ended(OutcomeKind::GaveUp, message, state))
+                    }
+                    Some(c) => {
+                        last_charge = Some(RetryCharge {
+                            class,
+                            cost: c.amount,
+                        });
+                        Next::Retry(report.outcome.clone())
+                    }
+                    None => Next::Retry(report.outcome.clone()),
+                }
             }
-            Verdict::Retry { .. } => Next::Retry(report.outcome.clone()),
         };
         emitter
             .emit(RunEvent::AttemptFinished {
@@ -241,6 +280,15 @@ async fn drive(
                 verdict,
             })
             .await?;
+        if let Some(change) = budget_change {
+            emitter
+                .emit(RunEvent::BudgetChanged {
+                    run_id,
+                    attempt,
+                    change,
+                })
+                .await?;
+        }
         // A retry repeats the last hop's request (its URL and method), not the first URL.
         current = report.last;
         let outcome = match next {
@@ -274,6 +322,30 @@ async fn drive(
                 limit.as_millis()
             );
             return Ok(ended(OutcomeKind::Deadline, message, state));
+        }
+        // Budget `charge: retry` (AWS): the cost is taken just before the wait, once the retry
+        // is sure to be attempted otherwise.
+        if !charge_at_failure
+            && let Some(change) = budget
+                .as_ref()
+                .and_then(|b| b.retryable_failure(class, true))
+        {
+            let refused = change.kind == BudgetChangeKind::Refused;
+            let text = change.text.clone();
+            last_charge = Some(RetryCharge {
+                class,
+                cost: change.amount,
+            });
+            emitter
+                .emit(RunEvent::BudgetChanged {
+                    run_id,
+                    attempt,
+                    change,
+                })
+                .await?;
+            if refused {
+                return Ok(ended(OutcomeKind::Stopped, text, state));
+            }
         }
         state.stage = Stage::Waiting(attempt);
         wait(run_id, attempt, explanation, emitter, skip, clock).await?;

@@ -103,7 +103,10 @@ pub fn attempts_csv(events: &[RunEvent], secrets: &[String]) -> String {
                     rows[i].cells[12] = actual_ms.to_string();
                 }
             }
-            RunEvent::RunStarted { .. } | RunEvent::RunFinished { .. } => {}
+            // Budget changes are not a CSV column (yet): the timeline and JSON events carry them.
+            RunEvent::RunStarted { .. }
+            | RunEvent::RunFinished { .. }
+            | RunEvent::BudgetChanged { .. } => {}
         }
     }
     let mut out = String::new();

@@ -71,6 +71,8 @@ pub fn run_to_har(events: &[RunEvent], export: &HarExport<'_>) -> Value {
                     a.planned = Some((*planned_ms, explanation.text.clone()));
                 }
             }
+            // HAR has no place for a retry budget; the JSON events carry it.
+            RunEvent::BudgetChanged { .. } => {}
             RunEvent::WaitFinished {
                 retry,
                 actual_ms,

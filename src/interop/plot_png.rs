@@ -159,6 +159,7 @@ impl TimelinePlot {
                     planned_ms: *planned_ms,
                     measured_ms: None,
                 }),
+                RunEvent::BudgetChanged { .. } => {}
                 RunEvent::WaitFinished {
                     retry, actual_ms, ..
                 } => {

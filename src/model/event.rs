@@ -1,6 +1,7 @@
 //! Run events: the only thing the engine tells its front ends (DESIGN.md §6).
 
 use super::attempt::{AttemptOutcome, Hop, Timings, Verdict};
+use super::budget::BudgetChange;
 use super::profile::Strategy;
 use chrono::{DateTime, FixedOffset};
 use serde::{Deserialize, Serialize};
@@ -137,6 +138,18 @@ pub enum RunEvent {
         /// Triage verdict on this outcome.
         verdict: Verdict,
     },
+    /// Sent when a retry budget's balance changes because of this run: a retry's cost taken
+    /// (after `AttemptFinished`, before `WaitScheduled`), a retry refused (then `RunFinished`
+    /// with `stopped`), a refund or a success increment (after a successful `AttemptFinished`).
+    /// Only for profiles with a `retry_budget`.
+    BudgetChanged {
+        /// Run id.
+        run_id: RunId,
+        /// The attempt whose outcome caused the change (the retried one for a charge).
+        attempt: u32,
+        /// Balance before and after, and why.
+        change: BudgetChange,
+    },
     /// Sent when a wait is planned, before it starts.
     WaitScheduled {
         /// Run id.
@@ -183,6 +196,7 @@ impl RunEvent {
             RunEvent::RunStarted { run_id, .. }
             | RunEvent::AttemptStarted { run_id, .. }
             | RunEvent::AttemptFinished { run_id, .. }
+            | RunEvent::BudgetChanged { run_id, .. }
             | RunEvent::WaitScheduled { run_id, .. }
             | RunEvent::WaitFinished { run_id, .. }
             | RunEvent::RunFinished { run_id, .. } => *run_id,

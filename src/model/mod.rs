@@ -6,8 +6,10 @@
 
 mod attempt;
 mod auth;
+mod budget;
 mod environment;
 mod event;
+mod outcome_class;
 mod phases;
 mod profile;
 mod request;
@@ -24,14 +26,18 @@ pub use attempt::{
     ResponseSummary, Timings, Verdict,
 };
 pub use auth::{AuthDraft, AuthKind};
+pub use budget::{
+    BudgetChange, BudgetChangeKind, BudgetCharge, BudgetCost, BudgetScope, RetryBudget,
+};
 pub use environment::{ENVIRONMENT_FORMAT, Environment, Variable};
 pub use event::{
     Draw, OutcomeKind, RunEvent, RunId, RunOutcome, TLS_UNVERIFIED_NOTE, WaitExplanation,
 };
+pub use outcome_class::{OutcomeClass, Throttling};
 pub use phases::{PhaseKind, PhaseSpan, phase_spans, phases_line};
 pub use profile::{
     Backoff, Combine, DelayHeader, HeaderUnit, OnExceedMax, OtherStatusAction, PROFILE_FORMAT,
-    ProfileTimeouts, RetryOn, RetryProfile, Strategy,
+    PROFILE_FORMAT_V1, ProfileTimeouts, RetryOn, RetryProfile, Strategy,
 };
 pub use request::{
     Body, KeyValue, MultipartPart, PartSource, RequestSpec, Timeouts, standard_method_case,

@@ -1,13 +1,21 @@
 //! The retry profile: one shareable JSON document per provider (DESIGN.md §5). No secrets inside.
 
 use super::attempt::ErrorKind;
+use super::budget::RetryBudget;
+use super::outcome_class::Throttling;
 use super::response_matcher::ResponseMatcher;
 use super::status_set::StatusSet;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// The value of the `format` field every profile carries; bump the suffix on breaking changes.
-pub const PROFILE_FORMAT: &str = "retryscope-profile/1";
+/// Version 2 (DESIGN.md §7) adds `throttling`, `retry_budget`, `combine: "clamp"` and
+/// `max_retries: null`.
+pub const PROFILE_FORMAT: &str = "retryscope-profile/2";
+
+/// The previous format tag: such files load (every `/1` document is a valid `/2` one once its
+/// tag is changed) and are written back as [`PROFILE_FORMAT`].
+pub const PROFILE_FORMAT_V1: &str = "retryscope-profile/1";
 
 /// A retry profile: when to retry, how long to wait, and the overall budget.
 ///
@@ -16,7 +24,7 @@ pub const PROFILE_FORMAT: &str = "retryscope-profile/1";
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RetryProfile {
-    /// Format and version tag; must be `"retryscope-profile/1"`.
+    /// Format and version tag; `"retryscope-profile/2"` (files tagged `/1` are upgraded when loaded).
     pub format: String,
     /// Human-readable name shown in pickers.
     pub name: String,
@@ -26,9 +34,10 @@ pub struct RetryProfile {
     /// Where the numbers come from and when to use this profile.
     #[serde(default)]
     pub description: String,
-    /// Max retries R: at most R + 1 attempts. Default 3.
+    /// Max retries R: at most R + 1 attempts, `0..=u32::MAX`. `null` = unlimited: retries go on
+    /// until the deadline (then required) or a cancel. Default 3.
     #[serde(default = "default_max_retries")]
-    pub max_retries: u32,
+    pub max_retries: Option<u32>,
     /// Statuses that end the run successfully. Default 200–299.
     #[serde(default = "StatusSet::default_success")]
     pub success_status: StatusSet,
@@ -45,6 +54,12 @@ pub struct RetryProfile {
     pub on_other_status: OtherStatusAction,
     /// How long to wait before each retry.
     pub backoff: Backoff,
+    /// The throttling outcome class: its statuses (default 429) and its own backoff.
+    #[serde(default, skip_serializing_if = "Throttling::is_default")]
+    pub throttling: Throttling,
+    /// Retry budget (token bucket); absent = no budget.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retry_budget: Option<RetryBudget>,
     /// Total budget in ms counted from the first attempt's start; `null` = none.
     #[serde(default)]
     pub deadline_ms: Option<u64>,
@@ -56,8 +71,19 @@ pub struct RetryProfile {
     pub seed: Option<u64>,
 }
 
-fn default_max_retries() -> u32 {
-    3
+#[allow(
+    clippy::unnecessary_wraps,
+    reason = "serde's default for an Option field"
+)]
+fn default_max_retries() -> Option<u32> {
+    Some(3)
+}
+
+impl RetryProfile {
+    /// Most attempts a run may make: max retries + 1, `None` when retries are unlimited.
+    pub fn max_attempts(&self) -> Option<u64> {
+        self.max_retries.map(|r| u64::from(r) + 1)
+    }
 }
 
 /// Which attempt outcomes are retried (DESIGN.md §4).
@@ -229,6 +255,10 @@ pub struct Backoff {
     /// `response_header`: how the header delay and the fallback's wait combine. Default `replace`.
     #[serde(default)]
     pub combine: Combine,
+    /// `response_header` with `combine: "clamp"`: X in wait = min(max(header, computed),
+    /// computed + X), ms (AWS 2026 for `x-amz-retry-after`: 5000). Required there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clamp_above_ms: Option<u64>,
     /// `response_header`: what to do when the server asks for more than `c` or the time left. Default `stop`.
     #[serde(default)]
     pub on_exceed_max: OnExceedMax,
@@ -260,6 +290,7 @@ impl Backoff {
             hard_cap: false,
             headers: DelayHeader::default_list(),
             combine: Combine::default(),
+            clamp_above_ms: None,
             on_exceed_max: OnExceedMax::default(),
             fallback: None,
             script: None,
@@ -320,6 +351,9 @@ pub enum Combine {
     Replace,
     /// The larger of header delay and computed wait (as Azure SDKs do).
     Max,
+    /// The header delay bounded to [computed, computed + `clamp_above_ms`] (AWS 2026 for
+    /// `x-amz-retry-after`).
+    Clamp,
 }
 
 /// What `response_header` does when the server asks for more than the max delay or time left.

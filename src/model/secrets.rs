@@ -365,7 +365,9 @@ pub fn mask_event_urls(mut event: RunEvent) -> RunEvent {
             }
         }
         RunEvent::RunFinished { outcome, .. } => outcome.message = mask_text(&outcome.message),
-        RunEvent::WaitScheduled { .. } | RunEvent::WaitFinished { .. } => {}
+        RunEvent::WaitScheduled { .. }
+        | RunEvent::WaitFinished { .. }
+        | RunEvent::BudgetChanged { .. } => {}
     }
     event
 }

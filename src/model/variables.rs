@@ -419,6 +419,24 @@ pub fn mask_event_secrets(mut event: RunEvent, secrets: &[String]) -> RunEvent {
             attempts: _,
             elapsed_ms: _,
         } => mask(message),
+        RunEvent::BudgetChanged {
+            run_id: _,
+            attempt: _,
+            change:
+                super::BudgetChange {
+                    kind: _,
+                    class: _,
+                    amount: _,
+                    before: _,
+                    after: _,
+                    capacity: _,
+                    scope,
+                    text,
+                },
+        } => {
+            mask(scope);
+            mask(text);
+        }
     }
     event
 }

@@ -5,8 +5,10 @@
 //! Files: `limits` (24 h ceiling, rounding), `draws` (uniform draws: RNG or range ends),
 //! `strategies` (the computed formulas), `explain` (their text), `bounds` (exact min/max),
 //! `retry_after` (header parsing), `response_header` (that strategy), `script` (Rhai `custom`),
-//! `triage` (whether to retry), `simulate` (sampled schedules), `sample_stats` (their quantiles in
-//! bounded memory).
+//! `triage` (whether to retry), `outcome_class` (throttling / timeout / transient and the backoff
+//! each uses), `budget` (the retry budget's token bucket), `simulate` (sampled schedules),
+//! `sample_stats` (their quantiles in bounded memory), `retry_count` (summaries of huge or
+//! unlimited retry counts).
 //!
 //! Units: every `*_ms` is milliseconds; waits are whole ms, rounded up, in [0, 24 h].
 //!
@@ -15,7 +17,7 @@
 //! use retryscope::policy::{WaitContext, WaitDecision, rng_from_seed};
 //! # use retryscope::policy::Policy;
 //! # fn profile(b: Backoff) -> retryscope::model::RetryProfile {
-//! #     serde_json::from_value(serde_json::json!({"format": "retryscope-profile/1", "name": "x",
+//! #     serde_json::from_value(serde_json::json!({"format": "retryscope-profile/2", "name": "x",
 //! #         "backoff": serde_json::to_value(b).unwrap()})).unwrap()
 //! # }
 //! // equal_jitter (AWS blog): t = min(c, b·2^(n−1)); wait = t/2 + U[0, t/2]
@@ -29,15 +31,18 @@
 //! ```
 
 mod bounds;
+mod budget;
 mod conditions;
 mod draws;
 mod explain;
 mod json_pointer;
 mod limits;
 mod matchers;
+mod outcome_class;
 mod ratelimit_header;
 mod response_header;
 mod retry_after;
+mod retry_count;
 mod sample_stats;
 mod script;
 mod simulate;
@@ -46,17 +51,22 @@ mod triage;
 mod wait_steps;
 
 #[cfg(test)]
+mod classes_tests;
+#[cfg(test)]
 mod explain_props;
 #[cfg(test)]
 mod tests;
 
 pub use bounds::{max_wait_bound, min_wait_bound};
+pub use budget::{RetryCharge, TokenBucket, tokens_text};
 pub use conditions::ResponseConditions;
 pub use json_pointer::{Lookup, lookup_pointer, pointer_tokens};
 pub use limits::MAX_WAIT_MS;
 pub use matchers::{CompiledMatcher, MAX_REGEX_SIZE, MatcherError, MatcherList};
+pub use outcome_class::{backoff_for, classify};
 pub use ratelimit_header::{RateLimitDelay, grpc_pushback_ms, parse_ratelimit, policy_summary};
 pub use retry_after::{DelayForm, HeaderDelay, parse_delay, parse_http_date_ms, reference_unix_ms};
+pub use retry_count::{listed_retries, retries_text, unlisted_retries_note};
 pub use sample_stats::STREAMING_SIGNIFICANT_DIGITS;
 pub use script::{
     CompiledScript, MAX_ARRAY_SIZE, MAX_CALL_LEVELS, MAX_MAP_SIZE, MAX_OPERATIONS, MAX_STRING_SIZE,
@@ -68,7 +78,9 @@ pub use simulate::{
 };
 pub use triage::is_idempotent;
 
-use crate::model::{AttemptOutcome, RetryProfile, Strategy, Verdict, WaitExplanation};
+use crate::model::{
+    AttemptOutcome, Backoff, OutcomeClass, RetryProfile, Strategy, Verdict, WaitExplanation,
+};
 use rand::SeedableRng;
 use std::sync::Arc;
 
@@ -161,13 +173,15 @@ impl Policy {
     /// does not compile (the message ends with its field path).
     pub fn new(profile: RetryProfile) -> Result<Self, PolicyError> {
         let backoff = &profile.backoff;
-        if let Some(fb) = backoff.fallback.as_deref()
-            && matches!(fb.strategy, Strategy::ResponseHeader | Strategy::Custom)
-        {
-            return Err(PolicyError::Invalid(format!(
-                "backoff.fallback.strategy `{}` is not allowed: use a computed strategy (exponential, full_jitter, …)",
-                fb.strategy.id()
-            )));
+        check_fallback(backoff, "backoff")?;
+        if let Some(throttling) = &profile.throttling.backoff {
+            if throttling.strategy == Strategy::Custom {
+                return Err(PolicyError::Invalid(
+                    "throttling.backoff.strategy `custom` is not allowed: use a computed strategy or response_header"
+                        .into(),
+                ));
+            }
+            check_fallback(throttling, "throttling.backoff")?;
         }
         let script = script::compile_for(backoff)?;
         let conditions = ResponseConditions::compile(&profile)
@@ -177,6 +191,11 @@ impl Policy {
             script,
             conditions: Arc::new(conditions),
         })
+    }
+
+    /// The outcome class of `outcome` (see [`classify`]).
+    pub fn classify(&self, outcome: &AttemptOutcome) -> OutcomeClass {
+        classify(&self.profile, outcome)
     }
 
     /// The profile this policy runs.
@@ -215,9 +234,34 @@ impl Policy {
         )
     }
 
-    /// Computes wait n (DESIGN.md §2–3), drawing jitter from `rng` and explaining the result.
+    /// Computes wait n (DESIGN.md §2–3, §7), drawing jitter from `rng` and explaining the
+    /// result. The outcome's class picks the backoff: `throttling.backoff` for a throttling
+    /// outcome when the profile has one. When it has one, every explanation names the class and
+    /// the backoff used: `retry 1 (throttling, throttling.backoff): exponential …`.
     pub fn next_wait(&self, ctx: &WaitContext<'_>, rng: &mut PolicyRng) -> WaitDecision {
-        let backoff = &self.profile.backoff;
+        if self.profile.throttling.backoff.is_none() {
+            return self.wait_with(&self.profile.backoff, ctx, rng);
+        }
+        let class = self.classify(ctx.outcome);
+        let (backoff, path) = backoff_for(&self.profile, class);
+        match self.wait_with(backoff, ctx, rng) {
+            WaitDecision::Wait(mut e) => {
+                let prefix = format!("retry {}: ", ctx.retry);
+                let rest = e.text.strip_prefix(&prefix).unwrap_or(&e.text);
+                e.text = format!("retry {} ({class}, {path}): {rest}", ctx.retry);
+                WaitDecision::Wait(e)
+            }
+            other => other,
+        }
+    }
+
+    /// Wait n with one given backoff.
+    fn wait_with(
+        &self,
+        backoff: &Backoff,
+        ctx: &WaitContext<'_>,
+        rng: &mut PolicyRng,
+    ) -> WaitDecision {
         match backoff.strategy {
             Strategy::ResponseHeader => response_header::wait(backoff, ctx, rng),
             Strategy::Custom => match &self.script {
@@ -237,4 +281,17 @@ impl Policy {
             }
         }
     }
+}
+
+/// A `response_header` fallback must be a computed strategy.
+fn check_fallback(backoff: &Backoff, path: &str) -> Result<(), PolicyError> {
+    if let Some(fb) = backoff.fallback.as_deref()
+        && matches!(fb.strategy, Strategy::ResponseHeader | Strategy::Custom)
+    {
+        return Err(PolicyError::Invalid(format!(
+            "{path}.fallback.strategy `{}` is not allowed: use a computed strategy (exponential, full_jitter, …)",
+            fb.strategy.id()
+        )));
+    }
+    Ok(())
 }

@@ -31,7 +31,9 @@ struct Found<'a> {
 /// usable header: a delay above `c` (or above the time left before the deadline) stops the run
 /// (`on_exceed_max = stop`, "server asked for 3600 s, max delay is 10 s"; beyond 24 h "server asked
 /// for more than 24 h (Retry-After \"99999999\"), …") or is cut to that limit
-/// (`cap`); `combine = max` takes the larger of it and the fallback's wait; then `+ U[0, w]`.
+/// (`cap`); `combine = max` takes the larger of it and the fallback's wait; `combine = clamp`
+/// first bounds the header delay to [computed, computed + `clamp_above_ms`] (the fallback's wait
+/// being `computed`), then the max-delay rule applies to the result; then `+ U[0, w]`.
 /// Without a usable header the fallback's wait is used as computed. `hard_cap` and the 24 h
 /// ceiling apply last.
 ///
@@ -197,6 +199,27 @@ fn with_header(
         asked
     );
     let mut capped = false;
+    let mut asked = asked;
+    let mut clamped_by_fallback = false;
+    if backoff.combine == Combine::Clamp
+        && let Some(fb) = fallback
+    {
+        // AWS 2026 (`x-amz-retry-after`): wait = min(max(header, computed), computed + X).
+        let Some(computed) = compute(fb, ctx.retry, ctx.prev_wait_ms, &mut draws) else {
+            return not_computed(fb);
+        };
+        let x = backoff.clamp_above_ms.unwrap_or(0);
+        let low = computed.wait_ms;
+        let high = low.saturating_add(x);
+        let bounded = asked.max(low).min(high);
+        let _ = write!(
+            text,
+            "; fallback: {}; clamp to [{low}, {low} + {x}] → {bounded} ms",
+            explain::body(&computed)
+        );
+        asked = bounded;
+        clamped_by_fallback = true;
+    }
     let mut delay = asked;
     if asked > limit {
         let why = if left < c {
@@ -227,6 +250,7 @@ fn with_header(
     }
     let mut unjittered = delay as f64;
     if backoff.combine == Combine::Max
+        && !clamped_by_fallback
         && let Some(fb) = fallback
     {
         let Some(computed) = compute(fb, ctx.retry, ctx.prev_wait_ms, &mut draws) else {

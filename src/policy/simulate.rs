@@ -38,7 +38,9 @@ pub struct RetryStats {
     pub reached: u32,
 }
 
-/// The most retries [`simulate`] samples (a profile may allow more; the rest are not shown).
+/// The most retries [`simulate`] samples and a preview lists (a profile may allow up to
+/// `u32::MAX` or unlimited retries; the rest are summarised by
+/// [`unlisted_retries_note`](super::unlisted_retries_note)).
 pub const SIMULATE_MAX_RETRIES: u32 = 1000;
 
 /// One wait n of a computed backoff drawn from `rng` without building an explanation (the fast
@@ -87,8 +89,9 @@ pub const SIMULATE_CONTROL_WAITS: u32 = 65_536;
 pub const SIMULATE_CONTROL_MAX_SAMPLES: u32 = 1024;
 
 /// Samples `samples` runs of the profile's waits for retries `1..=max_retries` (at most
-/// [`SIMULATE_MAX_RETRIES`]), assuming every attempt fails with 503 and no delay header
-/// (`response_header` therefore shows its fallback). A sample whose custom script returns `()`
+/// [`SIMULATE_MAX_RETRIES`]; unlimited retries sample that many), assuming every attempt fails with 503 and no delay header
+/// (`response_header` therefore shows its fallback; every outcome is transient, so the
+/// throttling backoff and the retry budget are not sampled). A sample whose custom script returns `()`
 /// stops retrying: it contributes no wait to that retry or later ones, so each retry's quantiles
 /// are over the samples that reached it ([`RetryStats::reached`]); a retry no sample reached has
 /// all-zero quantiles and `reached` 0.
@@ -134,7 +137,7 @@ pub fn simulate(
 /// use retryscope::model::{Backoff, RetryProfile, Strategy};
 /// use retryscope::policy::simulate_with;
 /// # let mut profile: RetryProfile = serde_json::from_value(serde_json::json!({
-/// #     "format": "retryscope-profile/1", "name": "x", "max_retries": 3,
+/// #     "format": "retryscope-profile/2", "name": "x", "max_retries": 3,
 /// #     "backoff": serde_json::to_value(Backoff::new(Strategy::Fixed)).unwrap()})).unwrap();
 /// let mut calls = Vec::new();
 /// let stats = simulate_with(&profile, 3000, 7, &mut |done| { calls.push(done); true });
@@ -152,7 +155,7 @@ pub fn simulate_with(
     seed: u64,
     control: &mut dyn FnMut(u32) -> bool,
 ) -> Result<Option<Vec<RetryStats>>, PolicyError> {
-    let retries = u64::from(profile.max_retries.min(SIMULATE_MAX_RETRIES));
+    let retries = u64::from(super::retry_count::listed_retries(profile));
     let exact = u64::from(samples) * retries <= SIMULATE_EXACT_MAX;
     sample_runs(profile, samples, seed, control, exact)
 }
@@ -167,7 +170,7 @@ pub(super) fn sample_runs(
 ) -> Result<Option<Vec<RetryStats>>, PolicyError> {
     let policy = Policy::new(profile.clone())?;
     let backoff = &profile.backoff;
-    let retries = profile.max_retries.min(SIMULATE_MAX_RETRIES);
+    let retries = super::retry_count::listed_retries(profile);
     let new_stats = || {
         if exact {
             SampleStats::exact(samples as usize)
@@ -248,7 +251,8 @@ pub(super) fn sample_runs(
     ))
 }
 
-fn bound_max(backoff: &Backoff, retry: u32) -> f64 {
+/// The formula's true maximum of wait `retry` (see [`RetryStats::bound_max`]).
+pub(super) fn bound_max(backoff: &Backoff, retry: u32) -> f64 {
     match backoff.strategy {
         Strategy::Custom => cap_ms(backoff.max_delay_ms),
         Strategy::ResponseHeader => backoff

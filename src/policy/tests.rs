@@ -13,7 +13,7 @@ fn profile(backoff: Backoff) -> RetryProfile {
         name: "test".into(),
         provider: String::new(),
         description: String::new(),
-        max_retries: 3,
+        max_retries: Some(3),
         success_status: crate::model::StatusSet::default_success(),
         success_when: Vec::new(),
         retry_on: crate::model::RetryOn::default(),
@@ -22,6 +22,8 @@ fn profile(backoff: Backoff) -> RetryProfile {
         deadline_ms: None,
         timeouts: crate::model::ProfileTimeouts::default(),
         seed: None,
+        throttling: crate::model::Throttling::default(),
+        retry_budget: None,
     }
 }
 
@@ -883,7 +885,7 @@ fn endless_allocation_is_stopped_quickly() {
 #[test]
 fn simulate_reports_quantiles_and_bounds() {
     let mut p = profile(backoff(Strategy::Exponential, 1000, Some(10_000), 1500));
-    p.max_retries = 3;
+    p.max_retries = Some(3);
     let stats = simulate(&p, 1000, 7).expect("simulates");
     assert_eq!(stats.len(), 3);
     for (i, s) in stats.iter().enumerate() {
@@ -902,7 +904,7 @@ fn simulate_reports_quantiles_and_bounds() {
     assert_eq!(stats[0].cumulative, stats[0].wait);
 
     let mut h = profile(header_backoff(1500));
-    h.max_retries = 2;
+    h.max_retries = Some(2);
     let stats = simulate(&h, 200, 1).expect("simulates");
     assert_eq!(stats[0].bound_max, 1000.0);
     assert!(stats[0].wait.max <= 1000.0);
@@ -910,7 +912,7 @@ fn simulate_reports_quantiles_and_bounds() {
     let mut c = profile(Backoff::new(Strategy::Custom));
     c.backoff.script =
         Some("fn get_delay(ctx) { if ctx.retry > 2 { () } else { 100 * ctx.retry } }".into());
-    c.max_retries = 4;
+    c.max_retries = Some(4);
     let stats = simulate(&c, 10, 1).expect("simulates");
     assert_eq!(stats[1].wait.max, 200.0);
     assert_eq!(stats[1].cumulative.max, 300.0);
@@ -926,7 +928,7 @@ fn streaming_simulation_matches_exact_within_the_stated_accuracy() {
     // p95 are at most 0.1 % above the exact nearest-rank values (exact below 2048 ms).
     for strategy in [Strategy::Exponential, Strategy::DecorrelatedJitter] {
         let mut p = profile(backoff(strategy, 1000, Some(60_000), 1500));
-        p.max_retries = 12;
+        p.max_retries = Some(12);
         let run = |exact| {
             super::simulate::sample_runs(&p, 4000, 11, &mut |_| true, exact)
                 .expect("simulates")
@@ -959,7 +961,7 @@ fn streaming_simulation_matches_exact_within_the_stated_accuracy() {
 #[test]
 fn simulate_with_reports_progress_and_cancels() {
     let mut p = profile(backoff(Strategy::Exponential, 1000, Some(10_000), 1500));
-    p.max_retries = 1000;
+    p.max_retries = Some(1000);
     // 1000 retries: a call every 65536 / 1000 = 65 samples, never after the last one.
     let mut calls = Vec::new();
     let stats = simulate_with(&p, 200, 3, &mut |done| {
@@ -978,7 +980,7 @@ fn simulate_with_reports_progress_and_cancels() {
     assert_eq!(cancelled, Ok(None));
     assert_eq!(seen, 130, "stops at the first false");
     // Few retries: at most 1024 samples between calls.
-    p.max_retries = 2;
+    p.max_retries = Some(2);
     let mut calls = 0;
     simulate_with(&p, 5000, 3, &mut |_| {
         calls += 1;
@@ -994,7 +996,7 @@ fn huge_simulations_stream_instead_of_keeping_every_value() {
     // histogram bucket whose top is above 5000, yet every quantile is reported exactly,
     // clamped into the exact min and max.
     let mut p = profile(backoff(Strategy::Fixed, 5000, None, 0));
-    p.max_retries = 1000;
+    p.max_retries = Some(1000);
     const { assert!(3000 * 1000 > SIMULATE_EXACT_MAX) };
     let stats = simulate(&p, 3000, 1).expect("simulates");
     let last = stats.last().expect("1000 rows");
@@ -1016,7 +1018,7 @@ fn simulate_ends_samples_at_the_deadline_as_the_engine_does() {
     // Fixed 1000 ms waits, 10 retries, a 3500 ms deadline: waits 1–3 fit (3000 ms), wait 4
     // would end at 4000 ms, past the deadline, so no sample reaches retry 4.
     let mut p = profile(backoff(Strategy::Fixed, 1000, None, 0));
-    p.max_retries = 10;
+    p.max_retries = Some(10);
     p.deadline_ms = Some(3500);
     let stats = simulate(&p, 50, 1).expect("simulates");
     let reached: Vec<u32> = stats.iter().map(|s| s.reached).collect();
@@ -1025,7 +1027,7 @@ fn simulate_ends_samples_at_the_deadline_as_the_engine_does() {
     // A custom script sees the time left.
     let mut c = profile(Backoff::new(Strategy::Custom));
     c.backoff.script = Some("fn get_delay(ctx) { ctx.time_left_ms / 2 }".into());
-    c.max_retries = 2;
+    c.max_retries = Some(2);
     c.deadline_ms = Some(1000);
     let stats = simulate(&c, 3, 1).expect("simulates");
     assert_eq!((stats[0].wait.max, stats[1].wait.max), (500.0, 250.0));
@@ -1048,7 +1050,7 @@ fn simulate_surfaces_script_errors_with_the_retry() {
         c.backoff.script = Some(format!(
             "fn get_delay(ctx) {{ if ctx.retry < 2 {{ 100 }} else {{ {body} }} }}"
         ));
-        c.max_retries = 3;
+        c.max_retries = Some(3);
         let err = simulate(&c, 5, 1).expect_err(body);
         let PolicyError::ScriptRuntime { retry, message } = &err else {
             panic!("{body}: {err:?}");
@@ -1065,7 +1067,7 @@ fn simulate_counts_runs_that_stopped() {
     // About half the runs stop (return ()) at retry 2.
     c.backoff.script =
         Some("fn get_delay(ctx) { if ctx.retry == 2 && rand() < 0.5 { () } else { 100 } }".into());
-    c.max_retries = 3;
+    c.max_retries = Some(3);
     let stats = simulate(&c, 1000, 3).expect("() is not an error");
     assert_eq!(stats[0].reached, 1000);
     assert!(

@@ -135,7 +135,7 @@ mod tests {
             name: "t".into(),
             provider: String::new(),
             description: String::new(),
-            max_retries: 3,
+            max_retries: Some(3),
             success_status: StatusSet::default_success(),
             success_when: Vec::new(),
             retry_on: crate::model::RetryOn::default(),
@@ -144,6 +144,8 @@ mod tests {
             deadline_ms: None,
             timeouts: crate::model::ProfileTimeouts::default(),
             seed: None,
+            throttling: crate::model::Throttling::default(),
+            retry_budget: None,
         }
     }
 

@@ -15,7 +15,7 @@ pub struct Builtin {
 }
 
 /// `(id, JSON source)` of every built-in, in listing order.
-pub const BUILTIN_SOURCES: [(&str, &str); 9] = [
+pub const BUILTIN_SOURCES: [(&str, &str); 13] = [
     (
         "servicenow-exponential",
         include_str!("../../assets/profiles/servicenow-exponential.json"),
@@ -43,6 +43,22 @@ pub const BUILTIN_SOURCES: [(&str, &str); 9] = [
     (
         "google-api-core",
         include_str!("../../assets/profiles/google-api-core.json"),
+    ),
+    (
+        "grpc-a6",
+        include_str!("../../assets/profiles/grpc-a6.json"),
+    ),
+    (
+        "polly-v8-standard",
+        include_str!("../../assets/profiles/polly-v8-standard.json"),
+    ),
+    (
+        "envoy-route",
+        include_str!("../../assets/profiles/envoy-route.json"),
+    ),
+    (
+        "dapr-default",
+        include_str!("../../assets/profiles/dapr-default.json"),
     ),
     (
         "curl-retry",

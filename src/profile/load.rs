@@ -3,22 +3,42 @@
 
 use super::field_path::{Step, parse, related, render};
 use super::issue::{ProfileErrors, ProfileIssue};
+use super::migrate::{Upgrade, migrate};
 use super::positions::{Position, Positions};
 use super::problem::{Kind, Problem};
 use super::repair::checked_copy;
 use super::shape::{self, MAX_VIOLATIONS};
 use super::validate::rules;
-use crate::model::{PROFILE_FORMAT, RetryProfile};
+use crate::model::{PROFILE_FORMAT, PROFILE_FORMAT_V1, RetryProfile};
 use serde_json::Value;
 use std::path::Path;
 
 /// Problems listed at most; the rest are counted in one last line.
 pub const MAX_LISTED_PROBLEMS: usize = 100;
 
-/// Parses and validates a profile document.
+/// A profile read from a document, and the format upgrade done on the way (if any).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Loaded {
+    /// The profile, tagged with the current format.
+    pub profile: RetryProfile,
+    /// Set when the document had an older format tag (`retryscope-profile/1`): front ends show
+    /// [`Upgrade::note`] (saving writes the current format).
+    pub upgrade: Option<Upgrade>,
+}
+
+/// Parses and validates a profile document ([`load_str_noted`] without the upgrade note).
+///
+/// # Errors
+/// As [`load_str_noted`].
+pub fn load_str(text: &str) -> Result<RetryProfile, ProfileErrors> {
+    load_str_noted(text).map(|l| l.profile)
+}
+
+/// Parses and validates a profile document, saying whether its format was upgraded.
 ///
 /// Order of checks: JSON syntax (stops at the first error), that the document is an object and
-/// its `format` tag is `retryscope-profile/1` (stops there too), then everything else at once:
+/// its `format` tag is `retryscope-profile/2` or the older `retryscope-profile/1` (read as `/2`,
+/// see `src/profile/migrate.rs`; anything else stops there too), then everything else at once:
 /// the shape against the shipped JSON Schema `assets/retry-profile.schema.json` (unknown fields
 /// with "did you mean", missing fields, wrong types, ranges, unknown names), keys given twice,
 /// and the semantic rules of [`super::validate()`] on a copy without the broken values (see
@@ -26,8 +46,8 @@ pub const MAX_LISTED_PROBLEMS: usize = 100;
 ///
 /// # Errors
 /// Every problem found, each with field path and 1-based line:column.
-pub fn load_str(text: &str) -> Result<RetryProfile, ProfileErrors> {
-    let value: Value = serde_json::from_str(text).map_err(|e| {
+pub fn load_str_noted(text: &str) -> Result<Loaded, ProfileErrors> {
+    let mut value: Value = serde_json::from_str(text).map_err(|e| {
         ProfileErrors::single(ProfileIssue {
             path: String::new(),
             line: Some(e.line()),
@@ -39,6 +59,7 @@ pub fn load_str(text: &str) -> Result<RetryProfile, ProfileErrors> {
         let issue = problem.issue();
         return Err(positioned(vec![(problem.anchor().to_vec(), issue)], text));
     }
+    let upgrade = migrate(&mut value);
     let mut problems = shape::problems(&value, MAX_VIOLATIONS);
     // `"nme": …` is an unknown field that means `name`: not also a missing `name`.
     let meant: Vec<Vec<Step>> = problems
@@ -52,13 +73,16 @@ pub fn load_str(text: &str) -> Result<RetryProfile, ProfileErrors> {
     problems.retain(|p| !(p.kind == Kind::Missing && meant.contains(&p.path)));
     if problems.is_empty() {
         // serde reads the text itself, so a key given twice (which the parsed value hides) fails.
-        if let Ok(profile) = serde_json::from_str::<RetryProfile>(text) {
+        if let Ok(mut profile) = serde_json::from_str::<RetryProfile>(text) {
+            if upgrade.is_some() {
+                PROFILE_FORMAT.clone_into(&mut profile.format);
+            }
             let findings: Vec<_> = rules(&profile, false)
                 .into_iter()
                 .map(|f| (parse(&f.issue.path), f.issue))
                 .collect();
             if findings.is_empty() {
-                return Ok(profile);
+                return Ok(Loaded { profile, upgrade });
             }
             return Err(positioned(findings, text));
         }
@@ -147,18 +171,19 @@ fn place(issues: Vec<(Vec<Step>, ProfileIssue)>, positions: &Positions<'_>) -> P
 }
 
 /// The checks that stop at once: the document is an object, and its `format` tag is ours.
-/// Migration hook: a future `retryscope-profile/2` reader, or a migration from an older tag, goes
-/// here; today only `/1` exists, so anything else is a clear error. A missing tag is reported
-/// with everything else (the schema requires it).
+/// `/2` and the older `/1` (migrated by the caller) pass; anything else is a clear error. A
+/// missing tag is reported with everything else (the schema requires it).
 fn gate(value: &Value) -> Option<Problem> {
     let Some(object) = value.as_object() else {
         let message = "a profile must be a JSON object".to_owned();
         return Some(Problem::new(Vec::new(), Kind::Rule { message }));
     };
     let message = match object.get("format")? {
-        Value::String(s) if s == PROFILE_FORMAT => return None,
+        Value::String(s) if s == PROFILE_FORMAT || s == PROFILE_FORMAT_V1 => return None,
         Value::String(s) if s.starts_with("retryscope-profile/") => {
-            format!("unsupported format `{s}`; this version of retryscope reads `{PROFILE_FORMAT}`")
+            format!(
+                "unsupported format `{s}`; this version of retryscope reads `{PROFILE_FORMAT}` and `{PROFILE_FORMAT_V1}`"
+            )
         }
         other => {
             format!("format is {other}, not a retryscope profile; expected `{PROFILE_FORMAT}`")
@@ -184,13 +209,21 @@ fn rule(message: String) -> Kind {
     Kind::Rule { message }
 }
 
-/// Reads and validates a profile file.
+/// Reads and validates a profile file ([`load_file_noted`] without the upgrade note).
+///
+/// # Errors
+/// As [`load_file_noted`].
+pub fn load_file(path: &Path) -> Result<RetryProfile, ProfileErrors> {
+    load_file_noted(path).map(|l| l.profile)
+}
+
+/// Reads and validates a profile file, saying whether its format was upgraded.
 ///
 /// # Errors
 /// An unreadable file (one issue at the root, without position; the caller names the file), a
 /// file that is not UTF-8 (one issue at the first bad byte's line:column) or any problem
 /// [`load_str`] reports.
-pub fn load_file(path: &Path) -> Result<RetryProfile, ProfileErrors> {
+pub fn load_file_noted(path: &Path) -> Result<Loaded, ProfileErrors> {
     let fail = |message: String| ProfileErrors::single(ProfileIssue::new("", message));
     // Only regular files of a sane size: a device (/dev/zero) or a pipe has no end, and reading
     // one whole would take all memory or hang.
@@ -214,17 +247,25 @@ pub fn load_file(path: &Path) -> Result<RetryProfile, ProfileErrors> {
             f.take(MAX_PROFILE_FILE_BYTES + 1).read_to_end(&mut bytes)
         })
         .map_err(|e| fail(format!("cannot read the profile file: {e}")))?;
-    load_bytes(&bytes)
+    load_bytes_noted(&bytes)
 }
 
 /// Parses and validates a profile document given as raw bytes (a file's contents).
 ///
 /// # Errors
-/// Bytes that are not UTF-8 (one issue at the first bad byte's line:column, naming a UTF-16
-/// byte-order mark when there is one), or any problem [`load_str`] reports.
+/// As [`load_bytes_noted`].
 pub fn load_bytes(bytes: &[u8]) -> Result<RetryProfile, ProfileErrors> {
+    load_bytes_noted(bytes).map(|l| l.profile)
+}
+
+/// [`load_bytes`], saying whether the format was upgraded.
+///
+/// # Errors
+/// Bytes that are not UTF-8 (one issue at the first bad byte's line:column, naming a UTF-16
+/// byte-order mark when there is one), or any problem [`load_str_noted`] reports.
+pub fn load_bytes_noted(bytes: &[u8]) -> Result<Loaded, ProfileErrors> {
     let text = std::str::from_utf8(bytes).map_err(|e| not_utf8(bytes, &e))?;
-    load_str(text)
+    load_str_noted(text)
 }
 
 /// Largest profile file read, bytes (16 MiB; real profiles are a few KiB).

@@ -1,10 +1,10 @@
 //! Profiles as files: load, validate, save atomically, JSON Schema, built-ins.
 //!
-//! - [`load_str`] / [`load_bytes`] / [`load_file`]: syntax → `format` tag → then every problem at
-//!   once: the shape through the shipped JSON Schema (unknown fields with "did you mean",
-//!   missing fields, types, ranges, names), repeated keys, and the semantic rules
-//!   ([`validate()`]) on a copy with the broken values left out; each problem carries path and
-//!   line:column.
+//! - [`load_str`] / [`load_bytes`] / [`load_file`] (and `_noted`, which also say when a `retryscope-profile/1`
+//!   file was upgraded to `/2`, see `migrate`): syntax → `format` tag → then every problem at once: the
+//!   shape through the shipped JSON Schema (unknown fields with "did you mean", missing fields,
+//!   types, ranges, names), repeated keys, and the semantic rules ([`validate()`]) on a copy
+//!   with the broken values left out; each problem carries path and line:column.
 //! - [`validate`]: the same schema and rules for a profile built in code.
 //! - [`save_atomic`]: pretty JSON via temp file + fsync + rename.
 //! - [`schema_json`]: the JSON Schema shipped as `assets/retry-profile.schema.json`.
@@ -14,6 +14,7 @@ mod builtins;
 mod field_path;
 mod issue;
 mod load;
+mod migrate;
 mod positions;
 mod problem;
 mod repair;
@@ -22,11 +23,16 @@ mod schema;
 mod shape;
 mod suggest;
 mod validate;
+mod validate_classes;
 
 pub use builtins::{BUILTIN_SOURCES, Builtin, DEFAULT_BUILTIN, builtin, builtin_ids, builtins};
 pub use issue::{ProfileErrors, ProfileIssue};
-pub use load::{MAX_LISTED_PROBLEMS, MAX_PROFILE_FILE_BYTES, load_bytes, load_file, load_str};
+pub use load::{
+    Loaded, MAX_LISTED_PROBLEMS, MAX_PROFILE_FILE_BYTES, load_bytes, load_bytes_noted, load_file,
+    load_file_noted, load_str, load_str_noted,
+};
+pub use migrate::{Upgrade, upgrade_note};
 pub use positions::Position;
 pub use save::{SaveError, save_atomic, to_json_pretty};
-pub use schema::{MAX_RETRIES_LIMIT, SHIPPED_SCHEMA, schema_json};
+pub use schema::{SHIPPED_SCHEMA, schema_json};
 pub use validate::{DAY_MS, DRY_RUN_RETRIES, validate};

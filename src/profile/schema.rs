@@ -5,30 +5,18 @@
 use crate::model::RetryProfile;
 use serde_json::Value;
 
-/// Largest `max_retries` a profile may ask for (a larger count is almost certainly a typo). The
-/// schema carries it as the field's `maximum`; the loader, the window's problem list and the
-/// CLI all read it from there.
-pub const MAX_RETRIES_LIMIT: u32 = 1000;
-
 /// Pretty JSON Schema (draft 2020-12, as schemars 1 emits) of a profile, with a trailing
 /// newline. Shipped as `assets/retry-profile.schema.json`; regenerate it with
 /// `cargo run -- profile schema > assets/retry-profile.schema.json`.
 ///
 /// On top of what schemars derives, every unsigned integer field gets the `maximum` of its Rust
-/// type (so a number the loader cannot hold is a schema violation, not a late serde error) and
-/// `max_retries` gets [`MAX_RETRIES_LIMIT`].
+/// type (so a number the loader cannot hold is a schema violation, not a late serde error);
+/// `max_retries` is `0..=u32::MAX` or `null` (format 2 lifted the old limit of 1000).
 pub fn schema_json() -> String {
     let mut schema = schemars::schema_for!(RetryProfile);
     // Edited in place: the `Schema` type prints keywords in their conventional order.
     if let Some(root) = schema.as_object_mut() {
         root.values_mut().for_each(add_integer_maximums);
-        if let Some(field) = root
-            .get_mut("properties")
-            .and_then(|p| p.get_mut("max_retries"))
-            .and_then(Value::as_object_mut)
-        {
-            field.insert("maximum".into(), Value::from(MAX_RETRIES_LIMIT));
-        }
     }
     let mut text = serde_json::to_string_pretty(&schema).unwrap_or_default();
     text.push('\n');

@@ -18,7 +18,7 @@ pub const DAY_MS: u64 = 24 * 60 * 60 * 1000;
 
 /// Checks a profile built in code (the editor's, one with CLI overrides applied): its shape
 /// through the shipped JSON Schema (as the loader does, e.g. `max_retries` at most
-/// [`super::MAX_RETRIES_LIMIT`], status codes 100–599), then every semantic rule.
+/// `u32::MAX` or `null`, status codes 100–599), then every semantic rule.
 ///
 /// Returns every problem found (empty = valid), each with its field path; positions are left
 /// unset (the loader fills them from the source text).
@@ -54,14 +54,19 @@ pub(super) struct Finding {
 
 /// The findings collected so far.
 #[derive(Default)]
-struct Findings(Vec<Finding>);
+pub(super) struct Findings(Vec<Finding>);
 
 impl Findings {
-    fn push(&mut self, path: impl Into<String>, message: impl Into<String>) {
+    pub(super) fn push(&mut self, path: impl Into<String>, message: impl Into<String>) {
         self.read(path, &[], message);
     }
 
-    fn read(&mut self, path: impl Into<String>, reads: &[String], message: impl Into<String>) {
+    pub(super) fn read(
+        &mut self,
+        path: impl Into<String>,
+        reads: &[String],
+        message: impl Into<String>,
+    ) {
         self.0.push(Finding {
             issue: ProfileIssue::new(path, message),
             reads: reads.to_vec(),
@@ -111,6 +116,7 @@ pub(super) fn rules(profile: &RetryProfile, others_found: bool) -> Vec<Finding> 
     check_status_set(&profile.retry_on.status, "retry_on.status", &mut issues);
     check_success_and_retry(profile, &mut issues);
     check_backoff(&profile.backoff, "backoff", false, &mut issues);
+    super::validate_classes::check(profile, &mut issues);
     if profile.deadline_ms == Some(0) {
         issues.push(
             "deadline_ms",
@@ -164,7 +170,7 @@ fn check_success_and_retry(profile: &RetryProfile, issues: &mut Findings) {
 }
 
 /// Reversed ranges (`"599-500"`); codes outside 100–599 are the schema's to report.
-fn check_status_set(set: &StatusSet, path: &str, issues: &mut Findings) {
+pub(super) fn check_status_set(set: &StatusSet, path: &str, issues: &mut Findings) {
     for (i, range) in set.0.iter().enumerate() {
         let at = format!("{path}[{i}]");
         if range.low > range.high {
@@ -179,7 +185,7 @@ fn check_status_set(set: &StatusSet, path: &str, issues: &mut Findings) {
     }
 }
 
-fn check_backoff(b: &Backoff, path: &str, is_fallback: bool, issues: &mut Findings) {
+pub(super) fn check_backoff(b: &Backoff, path: &str, is_fallback: bool, issues: &mut Findings) {
     let field = |name: &str| format!("{path}.{name}");
     // Every delay field is at most 24 h, the clamp every wait obeys.
     for (name, value) in [
@@ -338,7 +344,12 @@ pub const DRY_RUN_RETRIES: u32 = 3;
 /// line:column when Rhai knows it). Returning `()` is fine.
 fn dry_run(profile: &RetryProfile, policy: &Policy, issues: &mut Findings) {
     let mut short = profile.clone();
-    short.max_retries = short.max_retries.min(DRY_RUN_RETRIES);
+    short.max_retries = Some(
+        short
+            .max_retries
+            .unwrap_or(DRY_RUN_RETRIES)
+            .min(DRY_RUN_RETRIES),
+    );
     if let Err(e) = simulate(&short, 1, profile.seed.unwrap_or(0)) {
         issues.push(
             "backoff.script",
@@ -366,7 +377,12 @@ fn dry_run(profile: &RetryProfile, policy: &Policy, issues: &mut Findings) {
         ),
     ];
     for (outcome, what) in paths {
-        if let Some(message) = dry_run_path(policy, outcome, short.max_retries, profile.seed) {
+        if let Some(message) = dry_run_path(
+            policy,
+            outcome,
+            short.max_retries.unwrap_or(0),
+            profile.seed,
+        ) {
             issues.push(
                 "backoff.script",
                 format!("{message}; the dry run calls get_delay with {what}"),

@@ -4,14 +4,17 @@
 //! ([`HistoryService`], queries off the UI thread) and the one event path both the
 //! window and the CLI send every run event through ([`RunRecording`]: mask, record, log). The
 //! window keeps handles to these, never owns a runtime and never imports rusqlite; later issues
-//! add the batch runner and budgets here.
+//! add the batch runner here. [`BudgetRegistry`] holds the retry budget buckets shared by runs
+//! (scope `host` / `profile`, DESIGN.md §7).
 
 pub mod app_services;
+pub mod budget_registry;
 pub mod history_service;
 pub mod run_recording;
 pub mod run_service;
 
 pub use app_services::AppServices;
+pub use budget_registry::BudgetRegistry;
 pub use history_service::{HistoryReply, HistoryRequest, HistoryService, MAX_PAGE_ROWS, Retention};
 pub use run_recording::{HistoryPlace, RunRecording, open_history_writer};
 pub use run_service::{

@@ -2,6 +2,7 @@
 //! events out, nothing blocking the caller; every run it starts is recorded in the history
 //! (one writer thread) and logged, through the same [`RunRecording`] the CLI uses.
 
+use super::budget_registry::BudgetRegistry;
 use super::run_recording::{HistoryPlace, RunRecording, open_history_writer};
 use crate::engine::{RunHandle, RunOptions, Waker, start_run};
 use crate::model::{RequestSpec, RetryProfile, RunEvent, RunId};
@@ -154,6 +155,8 @@ async fn command_loop(
 ) {
     let mut runs: HashMap<RunId, RunHandle> = HashMap::new();
     let mut forwarders = Vec::new();
+    // Retry budgets shared by the window's overlapping runs (scope host / profile).
+    let budgets = BudgetRegistry::new();
     while let Some(command) = commands.recv().await {
         runs.retain(|_, handle| !handle.is_finished());
         forwarders.retain(|f: &tokio::task::JoinHandle<()>| !f.is_finished());
@@ -173,7 +176,12 @@ async fn command_loop(
                     recording.body_cap,
                 );
                 let (run_tx, run_rx) = mpsc::channel(RUN_EVENT_CAPACITY);
-                let options = RunOptions { run_id, seed };
+                let budget = budgets.bucket_for(&profile, &spec.url);
+                let options = RunOptions {
+                    run_id,
+                    seed,
+                    budget,
+                };
                 let handle = start_run(spec, profile, options, run_tx, None);
                 forwarders.push(tokio::spawn(forward(
                     run_rx,

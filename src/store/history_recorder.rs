@@ -195,6 +195,10 @@ impl HistoryRecorder {
                     skipped: false,
                 }),
             }),
+            // TODO(history): DESIGN §10 keeps "budget tokens before/after" per attempt; that
+            // needs a store migration (columns on attempts). Until then the history does not
+            // record budget changes (the live timeline, the log and JSON events do).
+            RunEvent::BudgetChanged { .. } => None,
             RunEvent::WaitFinished {
                 actual_ms, skipped, ..
             } => Some(HistoryWrite::WaitFinished {

@@ -191,6 +191,11 @@ pub fn event_line_as(event: &RunEvent, run_id: &str) -> Option<String> {
         RunEvent::WaitScheduled { explanation, .. } => {
             format!("run {run_id} wait planned: {}", explanation.text)
         }
+        RunEvent::BudgetChanged {
+            attempt, change, ..
+        } => {
+            format!("run {run_id} after attempt {attempt}: {}", change.text)
+        }
         RunEvent::WaitFinished {
             retry,
             planned_ms,

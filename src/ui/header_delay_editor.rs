@@ -2,6 +2,7 @@
 //! delay combines with the fallback, and what happens when the server asks for too long.
 
 use super::field_id::field_id;
+use super::ms_field::ms_field;
 use crate::model::{Backoff, Combine, DelayHeader, HeaderUnit, OnExceedMax};
 use egui::Ui;
 
@@ -13,6 +14,12 @@ const UNITS: [(HeaderUnit, &str); 6] = [
     (HeaderUnit::RatelimitT, "RateLimit reset (t=)"),
     (HeaderUnit::GrpcPushbackMs, "gRPC pushback ms"),
 ];
+
+const CLAMP_TIP: &str = "wait = min(max(header, computed), computed + X): the server's delay, but never \
+    shorter than the fallback's wait nor more than X ms longer (AWS 2026 x-amz-retry-after: X = 5000)";
+
+/// X given to a new `clamp`: AWS's 5 s.
+const DEFAULT_CLAMP_ABOVE_MS: u64 = 5000;
 
 fn unit_label(unit: HeaderUnit) -> &'static str {
     UNITS
@@ -79,6 +86,7 @@ pub fn header_delay_editor(ui: &mut Ui, id: &str, backoff: &mut Backoff) -> bool
             .selected_text(match backoff.combine {
                 Combine::Replace => "replace",
                 Combine::Max => "max",
+                Combine::Clamp => "clamp",
             })
             .show_ui(ui, |ui| {
                 changed |= ui
@@ -89,10 +97,28 @@ pub fn header_delay_editor(ui: &mut Ui, id: &str, backoff: &mut Backoff) -> bool
                     .selectable_value(&mut backoff.combine, Combine::Max, "max")
                     .on_hover_text("the larger of header delay and fallback wait (Azure SDKs)")
                     .changed();
+                changed |= ui
+                    .selectable_value(&mut backoff.combine, Combine::Clamp, "clamp")
+                    .on_hover_text(CLAMP_TIP)
+                    .changed();
             })
             .response
             .labelled_by(l.id);
     });
+    if backoff.combine == Combine::Clamp {
+        let mut x = backoff.clamp_above_ms.unwrap_or(DEFAULT_CLAMP_ABOVE_MS);
+        let edited = ms_field(
+            ui,
+            &format!("profile.{id}.clamp_above_ms"),
+            "Clamp above computed",
+            &mut x,
+            CLAMP_TIP,
+        );
+        if edited || backoff.clamp_above_ms.is_none() {
+            backoff.clamp_above_ms = Some(x);
+            changed = true;
+        }
+    }
     ui.horizontal(|ui| {
         let l = ui.label("Header above max delay");
         egui::ComboBox::from_id_salt((id, "on_exceed"))

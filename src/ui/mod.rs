@@ -9,6 +9,7 @@ pub mod app;
 pub mod auth_editor;
 pub mod backoff_editor;
 pub mod body_editor;
+pub mod budget_editor;
 pub mod composer;
 pub mod conditions_editor;
 pub mod confirm_modal;

@@ -1,11 +1,11 @@
-//! The policy editor: the profile's retry budget, triage (statuses, error kinds, methods) and
-//! backoff. Built-in profiles are shown read-only.
+//! The policy editor: the profile's retry limits, triage (statuses, error kinds, methods) and
+//! backoff, then the throttling class and the retry budget (`budget_editor`). Built-in profiles are shown read-only.
 
 use super::backoff_editor::backoff_editor;
+use super::budget_editor::{ClassesEditor, max_retries_editor};
 use super::conditions_editor::{ConditionsEditor, RETRY_ON_RESPONSE, SUCCESS_WHEN};
 use super::field_id::{field_id, keyed};
 use super::ms_field::optional_ms_field;
-use super::number_field::{NumberSpec, number_field};
 use crate::model::{ErrorKind, OtherStatusAction, RetryProfile, StatusSet};
 use crate::policy::PolicyError;
 use egui::Ui;
@@ -28,6 +28,7 @@ pub struct PolicyEditor {
     success_error: Option<String>,
     success_synced: Option<StatusSet>,
     conditions: ConditionsEditor,
+    classes: ClassesEditor,
 }
 
 impl PolicyEditor {
@@ -52,17 +53,7 @@ impl PolicyEditor {
                 "Description",
                 &mut profile.description,
             );
-            changed |= number_field(
-                ui,
-                NumberSpec::new("profile.max_retries", "Max retries").tooltip(
-                    "R: at most R + 1 attempts (the VBScript seed's \"4\" attempts is R = 3)",
-                ),
-                &mut profile.max_retries,
-            );
-            ui.weak(format!(
-                "attempts = retries + 1 = {}",
-                u64::from(profile.max_retries) + 1
-            ));
+            changed |= max_retries_editor(ui, profile);
             changed |= optional_ms_field(
                 ui,
                 "profile.deadline_ms",
@@ -148,6 +139,8 @@ impl PolicyEditor {
             ui.separator();
             ui.strong("How long to wait");
             changed |= backoff_editor(ui, "backoff", &mut profile.backoff, false, script_error);
+            ui.separator();
+            changed |= self.classes.ui(ui, profile);
             changed
         })
         .inner

@@ -104,7 +104,7 @@ impl PreviewCache {
     /// first ones, a "Show all" line, the last one and the totals.
     pub fn ui(&mut self, ui: &mut Ui) {
         let samples = self.key.as_ref().map_or(PREVIEW_SAMPLES, |p| {
-            preview_samples(p.max_retries.min(crate::policy::SIMULATE_MAX_RETRIES))
+            preview_samples(crate::policy::listed_retries(p))
         });
         ui.horizontal_wrapped(|ui| {
             ui.strong("Preview (sampled waits per retry)")
@@ -214,6 +214,11 @@ impl PreviewCache {
                 first.retry, last.retry
             ));
         }
+        // Counts beyond what is listed (up to u32::MAX, or unlimited) are summarised, never
+        // enumerated.
+        if let Some(note) = crate::policy::unlisted_retries_note(&profile) {
+            ui.weak(note);
+        }
     }
 }
 
@@ -322,7 +327,7 @@ mod tests {
             "backoff": serde_json::to_value(&backoff).expect("serializes")
         }))
         .expect("profile");
-        profile.max_retries = 4;
+        profile.max_retries = Some(4);
         let mut cache = PreviewCache::default();
         cache.refresh(&profile);
         let worst = cache.worst_cumulative();

@@ -82,7 +82,7 @@ fn simulate_cancellable(
     profile: &RetryProfile,
     keep_going: &mut dyn FnMut() -> bool,
 ) -> Result<Option<Vec<RetryStats>>, PolicyError> {
-    let retries = profile.max_retries.min(crate::policy::SIMULATE_MAX_RETRIES);
+    let retries = crate::policy::listed_retries(profile);
     simulate_with(profile, preview_samples(retries), PREVIEW_SEED, &mut |_| {
         keep_going()
     })
@@ -238,7 +238,7 @@ mod tests {
 
     fn profile(retries: u32) -> RetryProfile {
         let mut p = crate::ui::profile_library::fallback_default_profile();
-        p.max_retries = retries;
+        p.max_retries = Some(retries);
         p
     }
 
@@ -255,7 +255,7 @@ mod tests {
             std::thread::yield_now();
         }
         let (p, analysis) = got.expect("an analysis within 20 s");
-        assert_eq!(p.max_retries, 5, "older submissions are dropped");
+        assert_eq!(p.max_retries, Some(5), "older submissions are dropped");
         assert_eq!(analysis.stats.len(), 5);
         assert!(analysis.issues.is_empty(), "{:?}", analysis.issues);
     }
@@ -275,7 +275,7 @@ mod tests {
         let mut worker = AnalysisWorker::inline();
         worker.submit(profile(2));
         let (p, analysis) = worker.poll().expect("inline result");
-        assert_eq!(p.max_retries, 2);
+        assert_eq!(p.max_retries, Some(2));
         assert_eq!(analysis.stats.len(), 2);
         assert!(worker.poll().is_none(), "taken once");
     }

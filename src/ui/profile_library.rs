@@ -92,7 +92,7 @@ pub fn fallback_default_profile() -> RetryProfile {
         name: "ServiceNow example (exponential)".into(),
         provider: "example".into(),
         description: "Numbers from the cloud retry configuration page's example table.".into(),
-        max_retries: 3,
+        max_retries: Some(3),
         success_status: StatusSet::default_success(),
         success_when: Vec::new(),
         retry_on: RetryOn::default(),
@@ -101,6 +101,8 @@ pub fn fallback_default_profile() -> RetryProfile {
         deadline_ms: None,
         timeouts: crate::model::ProfileTimeouts::default(),
         seed: None,
+        throttling: crate::model::Throttling::default(),
+        retry_budget: None,
     }
 }
 

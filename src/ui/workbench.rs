@@ -972,13 +972,16 @@ impl WorkbenchState {
     }
 
     fn load_file(&mut self, path: PathBuf) {
-        match profile::load_file(&path) {
-            Ok(p) => {
-                self.current = CurrentProfile::clean(ProfileSource::File(path.clone()), p);
+        match profile::load_file_noted(&path) {
+            Ok(loaded) => {
+                let note = loaded.upgrade.map(|u| (false, u.note()));
+                self.current =
+                    CurrentProfile::clean(ProfileSource::File(path.clone()), loaded.profile);
                 self.forget_typed_profile_fields = true;
                 self.load_failure = None;
                 self.remember_opened(path);
-                self.status = None;
+                // A `/1` file says that saving writes format 2 (DESIGN §7).
+                self.status = note;
             }
             Err(errors) => {
                 self.load_failure = Some(LoadFailure {

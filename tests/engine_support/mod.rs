@@ -45,6 +45,7 @@ pub fn start(spec: RequestSpec, profile: RetryProfile) -> Running {
         RunOptions {
             run_id: 1,
             seed: Some(7),
+            budget: None,
         },
         tx,
         None,

@@ -64,6 +64,8 @@ pub fn export(p: &RetryProfile) -> ExportedPolicy {
         "retry quota (token bucket): always on in standard mode; {}",
         pending::BUDGET
     ));
+    // max_attempts counts the first try too.
+    let attempts = facts::export_count(p, "the AWS config", 2_147_483_646, &mut gaps) + 1;
     let mut text = format!("# {}\n", facts::origin(p, "aws-config"));
     super::curl_flags::push_comment_list(
         &mut text,
@@ -73,8 +75,7 @@ pub fn export(p: &RetryProfile) -> ExportedPolicy {
     );
     let _ = write!(
         text,
-        "[default]\nretry_mode = standard\nmax_attempts = {}\n",
-        u64::from(p.max_retries) + 1
+        "[default]\nretry_mode = standard\nmax_attempts = {attempts}\n"
     );
     ExportedPolicy {
         text,
@@ -150,7 +151,7 @@ pub fn import(text: &str, name: &str) -> Result<ImportedPolicy, FormatError> {
                 facts::fresh(name, "aws", 2, b)
             });
             name.clone_into(&mut p.name);
-            p.max_retries = 2;
+            p.max_retries = Some(2);
             if mode == "adaptive" {
                 f.approximated(&mode_path, "\"adaptive\"", "adaptive mode's client-side rate limiter is not in the profile model: imported as standard");
             }

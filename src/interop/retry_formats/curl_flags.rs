@@ -17,8 +17,9 @@ pub const CURL_STATUSES: [u16; 8] = [408, 429, 500, 502, 503, 504, 522, 524];
 
 /// The flags as one line, after `#` comments naming the origin and what curl cannot express.
 pub fn export(p: &RetryProfile) -> ExportedPolicy {
-    let mut flags: Vec<String> = vec![format!("--retry {}", p.max_retries)];
     let mut gaps: Vec<String> = Vec::new();
+    let count = facts::export_count(p, "curl", 2_147_483_647, &mut gaps);
+    let mut flags: Vec<String> = vec![format!("--retry {count}")];
     let b = facts::computed(&p.backoff);
     let curl_default = b.strategy == Strategy::ExponentialProportional
         && b.base_delay_ms == 1000

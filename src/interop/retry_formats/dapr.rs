@@ -51,7 +51,11 @@ pub fn export(p: &RetryProfile) -> ExportedPolicy {
             ));
         }
     }
-    let _ = writeln!(retry, "        maxRetries: {}", p.max_retries);
+    // Dapr's -1 retries forever, as `max_retries: null` does.
+    let count = p
+        .max_retries
+        .map_or_else(|| "-1".to_owned(), |n| n.to_string());
+    let _ = writeln!(retry, "        maxRetries: {count}");
     let statuses = codes(&p.retry_on.status);
     let _ = write!(
         retry,
@@ -186,9 +190,9 @@ fn max_retries(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Result<
     let n = v.int(path)?;
     if n < 0 {
         f.approximated(path, n.to_string(), pending::UNLIMITED);
-        d.profile.max_retries = crate::profile::MAX_RETRIES_LIMIT;
+        d.profile.max_retries = Some(u32::MAX);
     } else {
-        if n > i128::from(crate::profile::MAX_RETRIES_LIMIT) {
+        if n > i128::from(u32::MAX) {
             f.approximated(path, n.to_string(), pending::UNLIMITED);
         }
         d.profile.max_retries = facts::clamp_retries(n);
@@ -277,12 +281,7 @@ pub fn import(text: &str, name: &str) -> Result<ImportedPolicy, FormatError> {
             )
         })?;
     let mut d = Draft {
-        profile: facts::fresh(
-            name,
-            "dapr",
-            crate::profile::MAX_RETRIES_LIMIT,
-            Backoff::new(Strategy::Fixed),
-        ),
+        profile: facts::fresh(name, "dapr", u32::MAX, Backoff::new(Strategy::Fixed)),
         policy: "constant".into(),
         duration: 5000,
         max_interval: 60_000,

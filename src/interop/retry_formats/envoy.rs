@@ -86,7 +86,8 @@ pub fn export(p: &RetryProfile) -> ExportedPolicy {
     }
     y.push_str("retry_policy:\n");
     let _ = writeln!(y, "  retry_on: \"{}\"", on.join(","));
-    let _ = writeln!(y, "  num_retries: {}", p.max_retries);
+    let count = facts::export_count(p, "Envoy", u64::from(u32::MAX), &mut gaps);
+    let _ = writeln!(y, "  num_retries: {count}");
     if let Some(ms) = p.timeouts.total_ms {
         let _ = writeln!(y, "  per_try_timeout: {}", format_proto(ms));
     }

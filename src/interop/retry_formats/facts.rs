@@ -81,7 +81,7 @@ pub fn fresh(name: &str, provider: &str, max_retries: u32, backoff: Backoff) -> 
         name: name.to_owned(),
         provider: provider.to_owned(),
         description: String::new(),
-        max_retries,
+        max_retries: Some(max_retries),
         success_status: StatusSet::default_success(),
         success_when: Vec::new(),
         retry_on: RetryOn::default(),
@@ -90,6 +90,8 @@ pub fn fresh(name: &str, provider: &str, max_retries: u32, backoff: Backoff) -> 
         deadline_ms: None,
         timeouts: ProfileTimeouts::default(),
         seed: None,
+        throttling: crate::model::Throttling::default(),
+        retry_budget: None,
     }
 }
 
@@ -135,10 +137,34 @@ pub fn py_seconds(ms: u64) -> String {
     if s.contains('.') { s } else { format!("{s}.0") }
 }
 
-/// A count of retries clamped to what the profile allows ([`crate::profile::MAX_RETRIES_LIMIT`]).
-pub fn clamp_retries(n: i128) -> u32 {
-    let limit = i128::from(crate::profile::MAX_RETRIES_LIMIT);
-    u32::try_from(n.clamp(0, limit)).unwrap_or(0)
+/// A count of retries clamped to what the profile holds (0..=`u32::MAX`).
+#[allow(
+    clippy::unnecessary_wraps,
+    reason = "assigned to max_retries, an Option (None = unlimited)"
+)]
+pub fn clamp_retries(n: i128) -> Option<u32> {
+    Some(u32::try_from(n.clamp(0, i128::from(u32::MAX))).unwrap_or(u32::MAX))
+}
+
+/// The retry count to write for a tool whose largest count is `tool_max` (unlimited has no
+/// count in most tools): `max_retries` as is, or `tool_max` with a gap naming `tool` when the
+/// profile says unlimited (its deadline still ends the run) or asks for more.
+pub fn export_count(p: &RetryProfile, tool: &str, tool_max: u64, gaps: &mut Vec<String>) -> u64 {
+    match p.max_retries {
+        None => {
+            gaps.push(format!(
+                "unlimited retries: {tool} has no unlimited count; written as {tool_max} (the deadline still ends the run)"
+            ));
+            tool_max
+        }
+        Some(n) if u64::from(n) > tool_max => {
+            gaps.push(format!(
+                "{n} retries: {tool} counts at most {tool_max}; written as {tool_max}"
+            ));
+            tool_max
+        }
+        Some(n) => u64::from(n),
+    }
 }
 
 #[cfg(test)]

@@ -86,7 +86,7 @@ pub fn export(p: &RetryProfile) -> ExportedPolicy {
     if b.jitter_window_ms > 0 {
         gaps.push("jitter window: gRPC adds none".into());
     }
-    let attempts = u64::from(p.max_retries) + 1;
+    let attempts = facts::export_count(p, "gRPC", u64::from(u32::MAX), &mut gaps) + 1;
     if attempts < 2 {
         gaps.push("max retries 0: gRPC's maxAttempts must be at least 2; written as 2".into());
     } else if attempts > GRPC_MAX_ATTEMPTS {

@@ -13,9 +13,9 @@ pub const THROTTLING_CLASS: &str = "throttling classes are not in the profile mo
 pub const MATCHERS: &str =
     "response matchers are not in the profile model yet (DESIGN.md §8): not mapped yet";
 
-/// `max_retries: null`.
-pub const UNLIMITED: &str = "unlimited retries (max_retries null, profile format 2) are not in \
-     the profile model yet: imported as the largest count allowed";
+/// A count beyond `u32::MAX`, or "retry forever" without a deadline to end it.
+pub const UNLIMITED: &str = "Retryscope's unlimited retries (max_retries null) need a deadline, \
+     and counts stop at 4294967295: imported as that many retries";
 
 /// `grpc-retry-pushback-ms` as a header unit.
 pub const PUSHBACK: &str = "the grpc-retry-pushback-ms header unit is not in the profile model \

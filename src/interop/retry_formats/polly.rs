@@ -63,7 +63,11 @@ pub fn export(p: &RetryProfile) -> ExportedPolicy {
     let header = p.backoff.strategy == Strategy::ResponseHeader;
     gaps.extend(gaps_of(p, header));
     let mut retry = vec![
-        format!("\"MaxRetryAttempts\": {}", p.max_retries),
+        // Polly's documented "retry forever" is int.MaxValue.
+        format!(
+            "\"MaxRetryAttempts\": {}",
+            p.max_retries.map_or(2_147_483_647, u64::from)
+        ),
         format!("\"BackoffType\": \"{kind}\""),
         format!("\"UseJitter\": {jitter}"),
         format!("\"Delay\": \"{}\"", format_timespan(delay)),
@@ -268,7 +272,7 @@ fn max_retry_attempts(
             format!("MaxRetryAttempts must be at least 1, found {n}"),
         ));
     }
-    if n > i128::from(crate::profile::MAX_RETRIES_LIMIT) {
+    if n > i128::from(u32::MAX) {
         f.approximated(path, n.to_string(), super::pending::UNLIMITED);
     }
     d.profile.max_retries = facts::clamp_retries(n);

@@ -23,17 +23,20 @@ pub fn export(p: &RetryProfile) -> ExportedPolicy {
     if p.backoff.strategy == Strategy::ResponseHeader {
         gaps.push("server delay headers (Retry-After, …): tenacity's wait does not read responses; the fallback backoff is used".into());
     }
-    let mut stop = format!("stop_after_attempt({})", u64::from(p.max_retries) + 1);
+    let mut stop = p.max_retries.map_or_else(
+        || "stop_never".to_owned(),
+        |n| format!("stop_after_attempt({})", u64::from(n) + 1),
+    );
     if let Some(d) = p.deadline_ms {
         let _ = write!(stop, " | stop_before_delay({})", py_seconds(d));
         gaps.push("deadline: stop_before_delay starts no wait that would pass it, but does not abort an attempt in flight".into());
     }
-    let mut imports = vec![
-        "retry",
-        "retry_if_exception_type",
-        "retry_if_result",
-        "stop_after_attempt",
-    ];
+    let mut imports = vec!["retry", "retry_if_exception_type", "retry_if_result"];
+    imports.push(if p.max_retries.is_some() {
+        "stop_after_attempt"
+    } else {
+        "stop_never"
+    });
     if p.deadline_ms.is_some() {
         imports.push("stop_before_delay");
     }

@@ -20,7 +20,8 @@ const IDEMPOTENT: &str = r#"frozenset({"DELETE", "GET", "HEAD", "OPTIONS", "PUT"
 pub fn export(p: &RetryProfile) -> ExportedPolicy {
     let mut gaps = Vec::new();
     let b = facts::computed(&p.backoff);
-    let mut args: Vec<String> = vec![format!("total={}", p.max_retries)];
+    let count = facts::export_count(p, "urllib3", 2_147_483_647, &mut gaps);
+    let mut args: Vec<String> = vec![format!("total={count}")];
     let errors = &p.retry_on.errors;
     let connect = [
         ErrorKind::Dns,

@@ -1,6 +1,6 @@
 //! One row of the timeline table: an attempt and the wait that followed it.
 
-use crate::model::{AttemptOutcome, Hop, Timings, Verdict, WaitExplanation};
+use crate::model::{AttemptOutcome, BudgetChange, Hop, Timings, Verdict, WaitExplanation};
 use chrono::{DateTime, FixedOffset};
 use std::time::Instant;
 
@@ -90,6 +90,9 @@ pub struct AttemptRow {
     pub aborted_after_ms: Option<f64>,
     /// The wait after this attempt, when one was scheduled.
     pub wait: Option<WaitRow>,
+    /// Retry budget changes this attempt's outcome caused (`BudgetChanged`), in order: the
+    /// charge for the retry after it, a refusal, a refund or a success increment.
+    pub budget: Vec<BudgetChange>,
 }
 
 impl AttemptRow {
@@ -139,6 +142,17 @@ impl AttemptRow {
             AttemptOutcome::Response(resp) => Some(resp.body.total_bytes),
             AttemptOutcome::Error(_) => None,
         }
+    }
+
+    /// The budget's tokens around this attempt, `tokens 500 → 486`, or `None` without changes
+    /// (first change's `before` → last change's `after`).
+    pub fn budget_label(&self) -> Option<String> {
+        let (first, last) = (self.budget.first()?, self.budget.last()?);
+        Some(format!(
+            "tokens {} → {}",
+            crate::policy::tokens_text(first.before),
+            crate::policy::tokens_text(last.after)
+        ))
     }
 
     /// Verdict as short text: `success`, `retry: 503 is retryable`, `stop: 404 is not retryable`.

@@ -55,6 +55,9 @@ pub fn show(ui: &mut egui::Ui, view: &mut RunView, now: Instant) {
                 }
             }
             ui.label(format!("verdict: {}", attempt.verdict_label()));
+            for change in &attempt.budget {
+                ui.label(format!("budget: {}", change.text));
+            }
             super::phase_waterfall::waterfall_ui(
                 ui,
                 attempt.number,

@@ -116,6 +116,7 @@ impl Timeline {
                     result: None,
                     aborted_after_ms: None,
                     wait: None,
+                    budget: Vec::new(),
                 };
                 match self.row_index(*attempt) {
                     Some(i) => self.attempts[i] = row,
@@ -142,6 +143,14 @@ impl Timeline {
                     verdict: verdict.clone(),
                 });
                 self.anchor = Some((row.offset_ms + timings.total_ms, received));
+            }
+            RunEvent::BudgetChanged {
+                attempt, change, ..
+            } => {
+                let Some(i) = self.row_index(*attempt) else {
+                    return false;
+                };
+                self.attempts[i].budget.push(change.clone());
             }
             RunEvent::WaitScheduled {
                 retry,

@@ -209,14 +209,15 @@ fn cells(row: &mut egui_extras::TableRow<'_, '_>, attempt: &AttemptRow, now: Ins
         }
     });
     row.col(|ui| {
-        if let Some(w) = wait {
+        let text = explanation_cell(attempt);
+        if !text.is_empty() {
             ui.add(
-                egui::Label::new(short_explanation(&w.explanation.text))
+                egui::Label::new(text)
                     .selectable(false)
                     .truncate()
                     .show_tooltip_when_elided(false),
             )
-            .on_hover_text(&w.explanation.text);
+            .on_hover_text(explanation_hover(attempt));
         }
     });
 }
@@ -258,7 +259,7 @@ pub fn row_text(attempt: &AttemptRow, now: Instant) -> String {
         wait.map(|w| format_ms(w.planned_ms as f64))
             .unwrap_or_default(),
         wait.map(|w| measured_wait(w, now).0).unwrap_or_default(),
-        wait.map(|w| w.explanation.text.clone()).unwrap_or_default(),
+        explanation_hover(attempt),
     ];
     cells.join("\t")
 }
@@ -284,6 +285,37 @@ fn measured_wait(w: &WaitRow, now: Instant) -> (String, Option<String>) {
         ),
         (None, None) => (String::new(), None),
     }
+}
+
+/// The explanation cell: the budget's tokens (`tokens 500 → 486 · `) then the wait's explanation
+/// without its `retry n: ` prefix; a refusal shows its reason.
+fn explanation_cell(attempt: &AttemptRow) -> String {
+    let wait = attempt
+        .wait
+        .as_ref()
+        .map(|w| short_explanation(&w.explanation.text).to_owned());
+    let refused = attempt
+        .budget
+        .iter()
+        .find(|c| c.kind == crate::model::BudgetChangeKind::Refused)
+        .map(|c| c.text.clone());
+    let tail = wait.or(refused).unwrap_or_default();
+    match attempt.budget_label() {
+        Some(tokens) if tail.is_empty() => tokens,
+        Some(tokens) => format!("{tokens} · {tail}"),
+        None => tail,
+    }
+}
+
+/// Every budget change's text, then the wait's full explanation, one per line.
+fn explanation_hover(attempt: &AttemptRow) -> String {
+    attempt
+        .budget
+        .iter()
+        .map(|c| c.text.clone())
+        .chain(attempt.wait.as_ref().map(|w| w.explanation.text.clone()))
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// The explanation without its `retry n: ` prefix (the row already says which attempt).

@@ -1,0 +1,318 @@
+//! Policy editor sections of profile format 2 (DESIGN.md §7): max retries with "unlimited", the
+//! throttling class (statuses and its own backoff) and the retry budget (token bucket).
+//!
+//! Every control is labelled and keyed by the field path it edits (`profile.retry_budget.capacity`).
+
+use super::backoff_editor::backoff_editor;
+use super::field_id::{field_id, keyed};
+use super::number_field::{NumberSpec, number_field, optional_number_field};
+use crate::model::{
+    Backoff, BudgetCharge, BudgetScope, RetryBudget, RetryProfile, StatusSet, Strategy,
+};
+use egui::Ui;
+
+/// Max retries given when "Unlimited retries" is turned off.
+const DEFAULT_MAX_RETRIES: u32 = 3;
+
+/// `Max retries` (a count up to `u32::MAX`) with an `Unlimited retries` checkbox; unlimited needs
+/// a deadline, said under the field. True when changed.
+pub fn max_retries_editor(ui: &mut Ui, profile: &mut RetryProfile) -> bool {
+    let mut changed = false;
+    let mut unlimited = profile.max_retries.is_none();
+    if keyed(ui, "profile.max_retries.unlimited", |ui| {
+        ui.checkbox(&mut unlimited, "Unlimited retries")
+            .on_hover_text("retry until the deadline (then required) or a cancel")
+            .changed()
+    }) {
+        profile.max_retries = if unlimited {
+            None
+        } else {
+            Some(DEFAULT_MAX_RETRIES)
+        };
+        changed = true;
+    }
+    match profile.max_retries.as_mut() {
+        Some(r) => {
+            changed |= number_field(
+                ui,
+                NumberSpec::new("profile.max_retries", "Max retries").tooltip(
+                    "R: at most R + 1 attempts (the VBScript seed's \"4\" attempts is R = 3)",
+                ),
+                r,
+            );
+            ui.weak(format!("attempts = retries + 1 = {}", u64::from(*r) + 1));
+        }
+        None if profile.deadline_ms.is_none() => {
+            ui.colored_label(
+                ui.visuals().error_fg_color,
+                "unlimited retries need a deadline; turn on Deadline below",
+            );
+        }
+        None => {
+            ui.weak("retries go on until the deadline or a cancel");
+        }
+    }
+    changed
+}
+
+/// UI-only state of the throttling and budget sections: the status text as typed.
+#[derive(Debug, Default)]
+pub struct ClassesEditor {
+    status_text: String,
+    status_error: Option<String>,
+    synced: Option<StatusSet>,
+}
+
+impl ClassesEditor {
+    /// Draws the throttling class and the retry budget; true when the profile changed.
+    pub fn ui(&mut self, ui: &mut Ui, profile: &mut RetryProfile) -> bool {
+        let mut changed = false;
+        ui.strong("Throttling class")
+            .on_hover_text("retryable outcomes are throttling (these statuses), timeout (timeout and connect_timeout errors) or transient (the rest)");
+        changed |= self.throttling_status(ui, profile);
+        let mut own = profile.throttling.backoff.is_some();
+        if keyed(ui, "profile.throttling.backoff.enabled", |ui| {
+            ui.checkbox(&mut own, "Own backoff for throttling")
+                .on_hover_text("throttling outcomes wait with this backoff instead of the main one")
+                .changed()
+        }) {
+            profile.throttling.backoff = own.then(|| throttling_default(&profile.backoff));
+            changed = true;
+        }
+        if let Some(b) = profile.throttling.backoff.as_mut() {
+            ui.indent("throttling.backoff", |ui| {
+                changed |= backoff_editor(ui, "throttling.backoff", b, false, None);
+            });
+        }
+        ui.separator();
+        changed |= budget_section(ui, profile);
+        changed
+    }
+
+    fn throttling_status(&mut self, ui: &mut Ui, profile: &mut RetryProfile) -> bool {
+        let set = &mut profile.throttling.status;
+        if self.synced.as_ref() != Some(set) {
+            self.status_text = set.to_string();
+            self.status_error = None;
+        }
+        let mut changed = false;
+        ui.horizontal(|ui| {
+            let l = ui.label("Throttling status");
+            if ui
+                .add(
+                    egui::TextEdit::singleline(&mut self.status_text)
+                        .id(field_id("profile.throttling.status"))
+                        .desired_width(f32::INFINITY),
+                )
+                .labelled_by(l.id)
+                .on_hover_text(
+                    "statuses classed as throttling, e.g. 429 (they must also be retryable)",
+                )
+                .changed()
+            {
+                match StatusSet::parse_list(&self.status_text) {
+                    Ok(parsed) => {
+                        self.status_error = None;
+                        if *set != parsed {
+                            *set = parsed;
+                            changed = true;
+                        }
+                    }
+                    Err(e) => self.status_error = Some(e),
+                }
+            }
+        });
+        if let Some(e) = &self.status_error {
+            ui.colored_label(ui.visuals().error_fg_color, e.as_str());
+        }
+        self.synced = Some(profile.throttling.status.clone());
+        changed
+    }
+}
+
+/// A throttling backoff to start from: the main one when computed, else its fallback, else an
+/// exponential one.
+fn throttling_default(main: &Backoff) -> Backoff {
+    match main.strategy {
+        Strategy::Custom => Backoff::new(Strategy::Exponential),
+        _ => main.clone(),
+    }
+}
+
+/// A new budget: AWS standard retry mode's (500 tokens, 5 / 10 / 5, refund, +1, per host).
+fn default_budget() -> RetryBudget {
+    RetryBudget {
+        capacity: 500.0,
+        initial: None,
+        cost: crate::model::BudgetCost::default(),
+        refund_on_retry_success: true,
+        success_increment: 1.0,
+        min_balance: 0.0,
+        min_balance_exclusive: false,
+        charge: BudgetCharge::Retry,
+        scope: BudgetScope::Host,
+    }
+}
+
+fn budget_section(ui: &mut Ui, profile: &mut RetryProfile) -> bool {
+    let mut changed = false;
+    let mut on = profile.retry_budget.is_some();
+    if keyed(ui, "profile.retry_budget.enabled", |ui| {
+        ui.checkbox(&mut on, "Retry budget")
+            .on_hover_text("a token bucket each retry draws from; an empty bucket stops retrying (AWS retry quota, gRPC retryThrottling)")
+            .changed()
+    }) {
+        profile.retry_budget = on.then(default_budget);
+        changed = true;
+    }
+    let Some(b) = profile.retry_budget.as_mut() else {
+        return changed;
+    };
+    let tokens = |path: &'static str, label: &'static str, tip: &'static str| {
+        NumberSpec::new(path, label).unit("tokens").tooltip(tip)
+    };
+    changed |= number_field(
+        ui,
+        tokens(
+            "profile.retry_budget.capacity",
+            "Budget capacity",
+            "most tokens the bucket holds (AWS 500)",
+        ),
+        &mut b.capacity,
+    );
+    let capacity = b.capacity;
+    changed |= optional_number_field(
+        ui,
+        tokens(
+            "profile.retry_budget.initial",
+            "Initial tokens",
+            "tokens when the bucket is made; off = the capacity",
+        ),
+        &mut b.initial,
+        capacity,
+    );
+    changed |= number_field(
+        ui,
+        tokens(
+            "profile.retry_budget.cost.transient",
+            "Transient retry cost",
+            "tokens a retry of a transient outcome takes",
+        ),
+        &mut b.cost.transient,
+    );
+    changed |= number_field(
+        ui,
+        tokens(
+            "profile.retry_budget.cost.timeout",
+            "Timeout retry cost",
+            "tokens a retry after a timeout takes",
+        ),
+        &mut b.cost.timeout,
+    );
+    changed |= number_field(
+        ui,
+        tokens(
+            "profile.retry_budget.cost.throttling",
+            "Throttling retry cost",
+            "tokens a retry of a throttling outcome takes",
+        ),
+        &mut b.cost.throttling,
+    );
+    changed |= keyed(ui, "profile.retry_budget.refund_on_retry_success", |ui| {
+        ui.checkbox(&mut b.refund_on_retry_success, "Refund on retry success")
+            .on_hover_text("a retried attempt that succeeds gives back its retry's cost")
+            .changed()
+    });
+    changed |= number_field(
+        ui,
+        tokens(
+            "profile.retry_budget.success_increment",
+            "Success increment",
+            "tokens a success adds when nothing is refunded (AWS 1 on a first-attempt success; gRPC tokenRatio)",
+        ),
+        &mut b.success_increment,
+    );
+    changed |= number_field(
+        ui,
+        tokens(
+            "profile.retry_budget.min_balance",
+            "Minimum balance",
+            "a retry needs the balance after its cost to stay at least this (gRPC: maxTokens / 2)",
+        ),
+        &mut b.min_balance,
+    );
+    changed |= keyed(ui, "profile.retry_budget.min_balance_exclusive", |ui| {
+        ui.checkbox(&mut b.min_balance_exclusive, "Strictly above minimum")
+            .on_hover_text("the balance must stay above the minimum, not at it (gRPC)")
+            .changed()
+    });
+    changed |= picker(
+        ui,
+        "profile.retry_budget.charge",
+        "Cost taken",
+        &mut b.charge,
+        &[
+            (
+                BudgetCharge::Retry,
+                "before each retry",
+                "AWS: a refused retry takes nothing",
+            ),
+            (
+                BudgetCharge::Failure,
+                "on every retryable failure",
+                "gRPC: even the last or a refused one",
+            ),
+        ],
+    );
+    changed |= picker(
+        ui,
+        "profile.retry_budget.scope",
+        "Budget shared by",
+        &mut b.scope,
+        &[
+            (
+                BudgetScope::Host,
+                "host",
+                "every run to the same scheme, host and port",
+            ),
+            (
+                BudgetScope::Profile,
+                "profile",
+                "every run with this profile name",
+            ),
+            (BudgetScope::Run, "run", "nobody: a fresh bucket per run"),
+        ],
+    );
+    changed
+}
+
+/// A labelled combo box over `choices` (value, text, tooltip), keyed by `path`.
+fn picker<T: PartialEq + Copy>(
+    ui: &mut Ui,
+    path: &str,
+    label: &str,
+    value: &mut T,
+    choices: &[(T, &str, &str)],
+) -> bool {
+    let mut changed = false;
+    ui.horizontal(|ui| {
+        let l = ui.label(label);
+        let selected = choices
+            .iter()
+            .find(|(v, _, _)| v == value)
+            .map_or("?", |(_, t, _)| t);
+        egui::ComboBox::from_id_salt(field_id(path))
+            .selected_text(selected)
+            .show_ui(ui, |ui| {
+                for (v, text, tip) in choices {
+                    changed |= ui
+                        .selectable_value(value, *v, *text)
+                        .on_hover_text(*tip)
+                        .changed();
+                }
+            })
+            .response
+            .labelled_by(l.id);
+    });
+    changed
+}

@@ -135,6 +135,8 @@ pub struct WorkbenchState {
     past_runs: crate::model::RunId,
     /// "Export PNG…" of a run: waiting for a file name, then drawn and written off the frame.
     png_export: super::png_export::PngExport,
+    /// The About window (version, licence, folders); tests may replace its folders and opener.
+    pub about: super::about_window::AboutWindow,
 }
 
 /// A request ready to start: resolved spec, the secret values it was built from, tab title.
@@ -224,6 +226,10 @@ impl WorkbenchState {
             history: super::history::HistoryPanel::with_retention(persisted.history_retention),
             past_runs: 0,
             png_export: super::png_export::PngExport::default(),
+            about: super::about_window::AboutWindow::new(
+                super::about_window::current_folders(),
+                Box::new(super::about_window::SystemOpener),
+            ),
         }
     }
 
@@ -523,6 +529,7 @@ impl WorkbenchState {
         }
         self.confirm_prompt(ui);
         self.dialogs.ui(ui, &self.opened);
+        self.about.ui(ui.ctx());
         if let Some(status) = self.environments.window_ui(ui.ctx()) {
             self.status = Some(status);
         }
@@ -1021,6 +1028,14 @@ impl WorkbenchState {
             ui.label("Theme");
             for choice in ThemeChoice::ALL {
                 ui.selectable_value(&mut self.theme, choice, choice.label());
+            }
+            ui.separator();
+            if ui
+                .button("About")
+                .on_hover_text("version, licence, and the folders Retryscope writes to")
+                .clicked()
+            {
+                self.about.show();
             }
             ui.separator();
             let where_kept = match &self.store.memory_only {

@@ -1,6 +1,8 @@
 //! The About window: version, commit and licence shown; each existing folder's button hands
 //! that folder to the opener (once per click); a missing folder's button is disabled.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod ui_support;
 
 use egui_kittest::Harness;

@@ -4,12 +4,14 @@
 //! [`engine`] tokio/reqwest attempt loop → front ends [`ui`] (egui) and [`cli`] (clap).
 //! [`profile`] loads/saves JSON profiles; [`interop`] reads and writes curl commands (pure text ↔
 //! model); [`store`] keeps saved requests, environments and
-//! secrets; [`demo`] is the embedded flaky server on loopback.
+//! secrets; [`demo`] is the embedded flaky server on loopback. [`build_info`] names the version
+//! and commit of this build.
 
 // Unit tests compare exact golden values (whole ms held in f64, seeded draws); code outside
 // tests keeps `float_cmp`.
 #![cfg_attr(test, allow(clippy::float_cmp))]
 
+pub mod build_info;
 pub mod cli;
 pub mod demo;
 pub mod engine;

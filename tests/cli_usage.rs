@@ -170,12 +170,27 @@ fn help_texts_have_examples() {
 }
 
 #[test]
-fn version_exits_0() {
-    retryscope()
+fn version_names_the_version_and_commit() {
+    let out = retryscope()
         .arg("--version")
         .assert()
         .success()
-        .stdout(predicate::str::starts_with("retryscope "));
+        .get_output()
+        .clone();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let expected = format!(
+        "retryscope {} (commit {})\n",
+        env!("CARGO_PKG_VERSION"),
+        retryscope::build_info::COMMIT
+    );
+    assert_eq!(text, expected);
+    // Built in a git work tree (this one, and CI's clean clone): a real commit, not "unknown".
+    if std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join(".git")
+        .exists()
+    {
+        assert_ne!(retryscope::build_info::COMMIT, "unknown");
+    }
 }
 
 /// Runs `retryscope run ARGS…` and checks exit 2 with exactly one `error: …` line on stderr

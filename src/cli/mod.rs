@@ -33,7 +33,7 @@ use std::process::ExitCode;
 #[derive(Debug, Parser)]
 #[command(
     name = "retryscope",
-    version,
+    version = crate::build_info::VERSION_LINE,
     about = "Retry flaky HTTP APIs by hand and watch every attempt on a live timeline",
     long_about = "Retry flaky HTTP APIs by hand and watch every attempt on a live timeline.\n\n\
         With no subcommand, opens the desktop workbench. The subcommands run the same engine \

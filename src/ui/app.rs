@@ -206,18 +206,27 @@ pub fn run(options: AppOptions) -> Result<(), String> {
     let services =
         AppServices::start().map_err(|e| format!("cannot start the background runtime: {e}"))?;
     let smoke_mode = options.screenshot.is_some() || options.exit_after_ms.is_some();
+    let mut viewport = egui::ViewportBuilder::default()
+        .with_title("Retryscope")
+        .with_app_id("retryscope")
+        .with_inner_size(options.window_size.map_or([1280.0, 800.0], |(w, h)| [w, h]))
+        .with_min_inner_size([MIN_WINDOW.0, MIN_WINDOW.1])
+        .with_drag_and_drop(true);
+    if let Some(icon) = super::window_icon::window_icon() {
+        viewport = viewport.with_icon(icon);
+    }
     let native = eframe::NativeOptions {
         renderer: eframe::Renderer::Glow,
         persist_window: !smoke_mode && options.window_size.is_none(),
         // Smoke runs neither read nor touch the user's saved workspace.
-        persistence_path: smoke_mode
-            .then(|| std::env::temp_dir().join(format!("retryscope-smoke-{}", std::process::id()))),
-        viewport: egui::ViewportBuilder::default()
-            .with_title("Retryscope")
-            .with_app_id("retryscope")
-            .with_inner_size(options.window_size.map_or([1280.0, 800.0], |(w, h)| [w, h]))
-            .with_min_inner_size([MIN_WINDOW.0, MIN_WINDOW.1])
-            .with_drag_and_drop(true),
+        // Else `app.ron` in the data folder (`directories`' convention on every platform, and
+        // where eframe's own default already put it on Linux).
+        persistence_path: if smoke_mode {
+            Some(std::env::temp_dir().join(format!("retryscope-smoke-{}", std::process::id())))
+        } else {
+            crate::store::data_dir().map(|d| d.join("app.ron"))
+        },
+        viewport,
         ..Default::default()
     };
     let result_slot: Arc<std::sync::Mutex<Option<SmokeResult>>> = Arc::default();

@@ -5,6 +5,7 @@
 //! `egui_kittest`); [`app`] is the thin eframe wrapper; `run_app` and [`AppOptions`] are the
 //! contract with `main.rs`.
 
+pub mod about_window;
 pub mod app;
 pub mod auth_editor;
 pub mod backoff_editor;
@@ -47,6 +48,7 @@ pub mod text_sizes;
 pub mod theme;
 pub mod timeline;
 pub mod url_check;
+pub mod window_icon;
 pub mod workbench;
 
 use std::path::PathBuf;

@@ -143,6 +143,8 @@ pub struct WorkbenchState {
     retry_export: super::retry_export_modal::RetryExporter,
     /// "Import from…": another tool's retry settings into a profile.
     retry_import: super::retry_import_modal::RetryImporter,
+    /// The About window (version, licence, folders); tests may replace its folders and opener.
+    pub about: super::about_window::AboutWindow,
 }
 
 /// A request ready to start: resolved spec, the secret values it was built from, tab title.
@@ -237,6 +239,10 @@ impl WorkbenchState {
             png_export: super::png_export::PngExport::default(),
             retry_export: super::retry_export_modal::RetryExporter::default(),
             retry_import: super::retry_import_modal::RetryImporter::default(),
+            about: super::about_window::AboutWindow::new(
+                super::about_window::current_folders(),
+                Box::new(super::about_window::SystemOpener),
+            ),
         }
     }
 
@@ -538,6 +544,7 @@ impl WorkbenchState {
         self.retry_settings_modals(ui);
         self.confirm_prompt(ui);
         self.dialogs.ui(ui, &self.opened);
+        self.about.ui(ui.ctx());
         if let Some(status) = self.environments.window_ui(ui.ctx()) {
             self.status = Some(status);
         }
@@ -1056,6 +1063,14 @@ impl WorkbenchState {
             ui.label("Theme");
             for choice in ThemeChoice::ALL {
                 ui.selectable_value(&mut self.theme, choice, choice.label());
+            }
+            ui.separator();
+            if ui
+                .button("About")
+                .on_hover_text("version, licence, and the folders Retryscope writes to")
+                .clicked()
+            {
+                self.about.show();
             }
             ui.separator();
             let where_kept = match &self.store.memory_only {

@@ -251,11 +251,7 @@ fn grpc_throttling_hedging_and_unknown_keys_are_reported() {
     }"#;
     let list = unmapped(RetryFormat::GrpcConfig, text);
     assert!(
-        has(
-            &list,
-            "retryThrottling",
-            "retry budgets are not in the profile model yet"
-        ),
+        has(&list, "retryThrottling", "does not map retry budgets"),
         "{list:?}"
     );
     assert!(
@@ -350,15 +346,11 @@ fn aws_quota_and_other_keys_are_reported() {
         "{list:?}"
     );
     assert!(
-        has(
-            &list,
-            "[default].retry_mode",
-            "retry budgets are not in the profile model yet"
-        ),
+        has(&list, "[default].retry_mode", "does not map retry budgets"),
         "{list:?}"
     );
     assert!(
-        has(&list, "[default].retry_mode", "throttling classes"),
+        has(&list, "[default].retry_mode", "throttling class"),
         "{list:?}"
     );
     assert!(
@@ -520,4 +512,50 @@ fn cli_export_and_import() {
         String::from_utf8_lossy(&out.stderr)
             .contains("unknown format `yaml`; expected one of curl, urllib3")
     );
+}
+
+/// Unlimited retries have no count in gRPC or the AWS config: the largest that fits is written,
+/// as attempts (retries + 1), and the note says retries. Format 2's budget is named as a gap.
+#[test]
+fn unlimited_retries_export_the_largest_count_that_fits_and_budgets_are_named() {
+    let mut p: RetryProfile = serde_json::from_value(serde_json::json!({
+        "format": retryscope::model::PROFILE_FORMAT, "name": "u", "max_retries": null,
+        "deadline_ms": 2000, "backoff": {"strategy": "fixed", "base_delay_ms": 100},
+        "retry_budget": {"capacity": 10}
+    }))
+    .expect("profile");
+    let grpc = export(&p, RetryFormat::GrpcConfig);
+    assert!(
+        grpc.text.contains("\"maxAttempts\": 4294967295"),
+        "{}",
+        grpc.text
+    );
+    assert!(
+        grpc.not_expressed
+            .iter()
+            .any(|g| g.contains("written as 4294967294 retries")),
+        "{:?}",
+        grpc.not_expressed
+    );
+    assert!(
+        grpc.not_expressed
+            .iter()
+            .any(|g| g.starts_with("retry budget")),
+        "{:?}",
+        grpc.not_expressed
+    );
+    let aws = export(&p, RetryFormat::AwsConfig);
+    assert!(
+        aws.text.contains("max_attempts = 2147483647"),
+        "{}",
+        aws.text
+    );
+    assert!(
+        aws.text.contains("written as 2147483646 retries"),
+        "{}",
+        aws.text
+    );
+    p.max_retries = Some(3);
+    let dapr = export(&p, RetryFormat::Dapr);
+    assert!(dapr.text.contains("maxRetries: 3"), "{}", dapr.text);
 }

@@ -281,16 +281,18 @@ proptest! {
         let has_param = value.split([',', ';']).any(|p| {
             p.split_once('=').is_some_and(|(k, _)| ["t", "reset"].contains(&k.trim().to_ascii_lowercase().as_str()))
         });
-        prop_assert!(t.is_none() || has_param, "{:?} as RateLimit: {:?}", raw, t);
+        // (A bare number is `RateLimit-Reset: 30`, read as seconds.)
+        prop_assert!(t.is_none() || has_param || decimal, "{:?} as RateLimit: {:?}", raw, t);
     }
 
     /// A well-formed `RateLimit` value (the structured draft's `"name";r=R;t=T` or the older
-    /// `limit=L, remaining=R, reset=T`, in any parameter order and case) gives exactly T seconds.
+    /// `limit=L, remaining=R, reset=T`, in any parameter order and case) gives exactly T seconds
+    /// when the quota is exhausted (R = 0), and no delay while requests are left.
     #[test]
     fn ratelimit_values_give_their_t_seconds(
         t in prop_oneof![0u64..100_000, any::<u32>().prop_map(u64::from)],
         frac in proptest::option::of(0u32..1000),
-        r in 0u64..10_000,
+        r in prop_oneof![3 => Just(0u64), 1 => 1u64..10_000],
         limit in 1u64..100_000,
         structured in any::<bool>(),
         upper in any::<bool>(),
@@ -311,8 +313,14 @@ proptest! {
         parts.insert(if t_first { usize::from(structured) } else { parts.len() }, t_param);
         let raw = parts.join(sep);
         let got = parse_delay(&raw, HeaderUnit::RatelimitT, 0);
-        prop_assert_eq!(got.map(|d| d.ms), Some(want), "{}", raw);
-        prop_assert_eq!(got.map(|d| d.form), Some(DelayForm::RatelimitT));
+        // Only an exhausted quota (r / remaining = 0) asks for a delay; with requests left the
+        // fallback decides (DECISIONS "RateLimit").
+        if r == 0 {
+            prop_assert_eq!(got.map(|d| d.ms), Some(want), "{}", raw);
+            prop_assert_eq!(got.map(|d| d.form), Some(DelayForm::RatelimitT));
+        } else {
+            prop_assert_eq!(got, None, "{}", raw);
+        }
         // Without its t/reset parameter the same value says nothing about when.
         let without = others.join(sep);
         prop_assert_eq!(parse_delay(&without, HeaderUnit::RatelimitT, 0), None, "{}", without);

@@ -59,11 +59,10 @@ pub struct Throttling {
     /// (a computed strategy or `response_header` with a computed fallback); absent = `backoff`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub backoff: Option<Backoff>,
-    /// Response matchers (DESIGN.md §8) that also mark a response as throttling. Reserved: the
-    /// matcher type comes with the conditions work; until then this is kept as JSON and not
-    /// evaluated (the validator says so).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub response: Option<serde_json::Value>,
+    /// Response matchers (DESIGN.md §8) that also mark a retryable response as throttling (e.g.
+    /// a 400 whose body says `"code": "Throttling"`); empty = statuses only.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub response: Vec<super::ResponseMatcher>,
 }
 
 fn default_throttling_status() -> StatusSet {
@@ -75,7 +74,7 @@ impl Default for Throttling {
         Self {
             status: default_throttling_status(),
             backoff: None,
-            response: None,
+            response: Vec::new(),
         }
     }
 }

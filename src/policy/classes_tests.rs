@@ -77,6 +77,45 @@ fn outcomes_fall_into_three_classes() {
 }
 
 #[test]
+fn a_response_matching_throttling_response_is_throttling_and_waits_with_its_backoff() {
+    // A provider that throttles with 400 + a header (as some AWS services do with a code).
+    let p = profile(serde_json::json!({
+        "retry_on": {"status": [400, 503]},
+        "throttling": {
+            "response": [{"header": "x-error-code", "equals": "Throttling"}],
+            "backoff": {"strategy": "fixed", "base_delay_ms": 1000}
+        }
+    }));
+    let policy = Policy::new(p).expect("policy");
+    let throttled = response(400, &[("x-error-code", "Throttling")]);
+    assert_eq!(policy.classify(&throttled), OutcomeClass::Throttling);
+    assert_eq!(
+        policy.classify(&response(400, &[])),
+        OutcomeClass::Transient
+    );
+    assert_eq!(
+        policy.classify(&response(429, &[])),
+        OutcomeClass::Throttling
+    );
+    let t = wait(&policy, 1, &throttled, 1);
+    assert_eq!(
+        (t.wait_ms, t.text.as_str()),
+        (
+            1000,
+            "retry 1 (throttling, throttling.backoff): fixed 1000 ms"
+        )
+    );
+    let n = wait(&policy, 1, &response(400, &[]), 1);
+    assert_eq!(n.wait_ms, 100);
+    // A matcher that cannot compile is refused with its path.
+    let bad = profile(serde_json::json!({
+        "throttling": {"response": [{"body_matches": "("}]}
+    }));
+    let err = Policy::new(bad).expect_err("bad regex");
+    assert!(err.to_string().contains("throttling.response[0]"), "{err}");
+}
+
+#[test]
 fn throttling_outcomes_wait_with_the_throttling_backoff_and_say_so() {
     let p = profile(serde_json::json!({
         "throttling": {"backoff": {"strategy": "fixed", "base_delay_ms": 1000}}

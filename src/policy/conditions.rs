@@ -11,6 +11,8 @@ pub struct ResponseConditions {
     pub retry_on: MatcherList,
     /// `success_when`: a success status counts as success only if one holds (empty = always).
     pub success_when: MatcherList,
+    /// `throttling.response`: a retryable response matching one is of the throttling class.
+    pub throttling: MatcherList,
 }
 
 impl ResponseConditions {
@@ -22,6 +24,7 @@ impl ResponseConditions {
         Ok(Self {
             retry_on: MatcherList::compile(&profile.retry_on.response, "retry_on.response")?,
             success_when: MatcherList::compile(&profile.success_when, "success_when")?,
+            throttling: MatcherList::compile(&profile.throttling.response, "throttling.response")?,
         })
     }
 }

@@ -193,9 +193,18 @@ impl Policy {
         })
     }
 
-    /// The outcome class of `outcome` (see [`classify`]).
+    /// The outcome class of `outcome` (see [`classify`]); a response matching one of the
+    /// profile's `throttling.response` matchers is [`OutcomeClass::Throttling`] too.
     pub fn classify(&self, outcome: &AttemptOutcome) -> OutcomeClass {
-        classify(&self.profile, outcome)
+        match (classify(&self.profile, outcome), outcome) {
+            (OutcomeClass::Transient, AttemptOutcome::Response(r))
+                if !self.conditions.throttling.is_empty()
+                    && self.conditions.throttling.check(r).is_ok() =>
+            {
+                OutcomeClass::Throttling
+            }
+            (class, _) => class,
+        }
     }
 
     /// The profile this policy runs.

@@ -5,8 +5,8 @@ use crate::model::{AttemptOutcome, Backoff, ErrorKind, OutcomeClass, RetryProfil
 
 /// The class of `outcome` under `profile`:
 /// - a response whose status is in `throttling.status` → [`OutcomeClass::Throttling`]
-///   (`throttling.response` matchers are not evaluated yet: they come with the response
-///   conditions of DESIGN.md §8);
+///   (a response matching `throttling.response` too: [`crate::policy::Policy::classify`], which
+///   holds the compiled matchers);
 /// - error kind `timeout` or `connect_timeout` → [`OutcomeClass::Timeout`];
 /// - anything else → [`OutcomeClass::Transient`].
 ///

@@ -122,8 +122,26 @@ fn name(item: &BareItem) -> Option<String> {
     }
 }
 
-/// A `t=` / `reset=` parameter anywhere (any case, `,` or `;` separated), seconds, as ms.
+/// A `t=` / `reset=` parameter anywhere (any case, `,` or `;` separated), seconds, as ms;
+/// `None` when an `r=` / `remaining=` parameter says requests are left.
 fn lenient(value: &str) -> Option<u64> {
+    let params = || {
+        value
+            .split([',', ';'])
+            .filter_map(|param| param.split_once('='))
+    };
+    // Requests left (`r=4`, `remaining=4`): no delay to honour, as in the strict forms.
+    let left = params().any(|(key, v)| {
+        let key = key.trim();
+        (key.eq_ignore_ascii_case("r") || key.eq_ignore_ascii_case("remaining"))
+            && v.trim()
+                .trim_matches('"')
+                .parse::<u64>()
+                .is_ok_and(|n| n > 0)
+    });
+    if left {
+        return None;
+    }
     value.split([',', ';']).find_map(|param| {
         let (key, v) = param.split_once('=')?;
         let key = key.trim();

@@ -84,6 +84,7 @@ fn check_conditions(profile: &RetryProfile, issues: &mut Findings) {
     for (list, path) in [
         (&profile.retry_on.response, "retry_on.response"),
         (&profile.success_when, "success_when"),
+        (&profile.throttling.response, "throttling.response"),
     ] {
         for (i, matcher) in list.iter().enumerate() {
             if let Err(e) = CompiledMatcher::compile(matcher, &format!("{path}[{i}]")) {

@@ -27,14 +27,6 @@ pub(super) fn check(profile: &RetryProfile, issues: &mut Findings) {
             check_clamp(b, "throttling.backoff", issues);
         }
     }
-    if throttling.response.is_some() {
-        // Hook for the response matchers of DESIGN.md §8 (another piece of work): refused
-        // until they are evaluated, so a profile never seems to do what it does not.
-        issues.push(
-            "throttling.response",
-            "throttling.response matchers are not supported by this version yet; remove them or list the statuses in throttling.status",
-        );
-    }
     if let Some(budget) = &profile.retry_budget {
         check_budget(budget, issues);
     }

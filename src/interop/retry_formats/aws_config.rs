@@ -19,6 +19,7 @@ const TOOL: &str = "AWS shared config";
 /// `[default]` with `retry_mode` and `max_attempts`, `#` comments first.
 pub fn export(p: &RetryProfile) -> ExportedPolicy {
     let mut gaps = Vec::new();
+    facts::format2_gaps(p, "the AWS config", true, &mut gaps);
     let std = crate::profile::builtin("aws-standard");
     let b = facts::computed(&p.backoff);
     let is_2026 = p.backoff.strategy == crate::model::Strategy::ResponseHeader

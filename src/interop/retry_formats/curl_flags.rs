@@ -18,6 +18,7 @@ pub const CURL_STATUSES: [u16; 8] = [408, 429, 500, 502, 503, 504, 522, 524];
 /// The flags as one line, after `#` comments naming the origin and what curl cannot express.
 pub fn export(p: &RetryProfile) -> ExportedPolicy {
     let mut gaps: Vec<String> = Vec::new();
+    facts::format2_gaps(p, "curl", false, &mut gaps);
     let count = facts::export_count(p, "curl", 2_147_483_647, &mut gaps);
     let mut flags: Vec<String> = vec![format!("--retry {count}")];
     let b = facts::computed(&p.backoff);

@@ -27,6 +27,7 @@ const POLICY_NAME: &str = "retryscope";
 /// The Resiliency document, `#` comments first.
 pub fn export(p: &RetryProfile) -> ExportedPolicy {
     let mut gaps = Vec::new();
+    facts::format2_gaps(p, "Dapr", false, &mut gaps);
     let b = facts::computed(&p.backoff);
     let mut retry = String::new();
     match b.strategy {
@@ -310,7 +311,15 @@ pub fn import(text: &str, name: &str) -> Result<ImportedPolicy, FormatError> {
         b.strategy = Strategy::ExponentialProportional;
         b.base_delay_ms = 500;
         b.jitter_ratio = 0.5;
-        b.max_delay_ms = Some(d.max_interval);
+        // Dapr's first interval is 500 ms whatever maxInterval says; the profile needs max ≥ base.
+        if d.max_interval < b.base_delay_ms {
+            f.approximated(
+                &join(&ppath, "maxInterval"),
+                format_go(d.max_interval),
+                "below Dapr's fixed 500 ms first interval: imported as 500ms (a profile's max delay is at least its base)",
+            );
+        }
+        b.max_delay_ms = Some(d.max_interval.max(b.base_delay_ms));
         f.approximated(&join(&ppath, "policy"), "\"exponential\"", "Dapr multiplies by 1.5 per retry; exponential_proportional doubles (base 500 ms, ±50 %, cap before the jitter as Dapr does)");
     }
     d.profile.backoff = b;

@@ -27,6 +27,7 @@ const TOOL: &str = "Envoy retry_policy";
 /// The YAML: `# gaps`, then `timeout` (the deadline, when set) and `retry_policy`.
 pub fn export(p: &RetryProfile) -> ExportedPolicy {
     let mut gaps = Vec::new();
+    facts::format2_gaps(p, "Envoy", false, &mut gaps);
     let b = facts::computed(&p.backoff);
     let all = codes(&p.retry_on.status);
     let mut on: Vec<&str> = Vec::new();

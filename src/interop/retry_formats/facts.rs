@@ -146,14 +146,49 @@ pub fn clamp_retries(n: i128) -> Option<u32> {
     Some(u32::try_from(n.clamp(0, i128::from(u32::MAX))).unwrap_or(u32::MAX))
 }
 
-/// The retry count to write for a tool whose largest count is `tool_max` (unlimited has no
+/// What format 2 adds that no exporter writes yet (DESIGN.md §7–§8), one gap each: the retry
+/// budget (unless `budget_noted`: the exporter says it itself), the throttling class and the
+/// response conditions.
+pub fn format2_gaps(p: &RetryProfile, tool: &str, budget_noted: bool, gaps: &mut Vec<String>) {
+    if let Some(b) = &p.retry_budget
+        && !budget_noted
+    {
+        gaps.push(format!(
+            "retry budget (a token bucket of {}): not written for {tool}; {}",
+            b.capacity,
+            super::pending::BUDGET
+        ));
+    }
+    let t = &p.throttling;
+    if t.backoff.is_some() || !t.response.is_empty() {
+        gaps.push(format!(
+            "throttling class (statuses {}{}): not written for {tool}; {}",
+            t.status,
+            if t.backoff.is_some() {
+                ", with its own backoff"
+            } else {
+                ""
+            },
+            super::pending::THROTTLING_CLASS
+        ));
+    }
+    if !p.retry_on.response.is_empty() || !p.success_when.is_empty() {
+        gaps.push(format!(
+            "response conditions (retry_on.response, success_when): not written for {tool}; {}",
+            super::pending::MATCHERS
+        ));
+    }
+}
+
+/// The retry count to write for a tool whose largest retry count is `tool_max` (tools that
+/// count attempts pass their largest attempt count − 1) (unlimited has no
 /// count in most tools): `max_retries` as is, or `tool_max` with a gap naming `tool` when the
 /// profile says unlimited (its deadline still ends the run) or asks for more.
 pub fn export_count(p: &RetryProfile, tool: &str, tool_max: u64, gaps: &mut Vec<String>) -> u64 {
     match p.max_retries {
         None => {
             gaps.push(format!(
-                "unlimited retries: {tool} has no unlimited count; written as {tool_max} (the deadline still ends the run)"
+                "unlimited retries: {tool} has no unlimited count; written as {tool_max} retries (the deadline still ends the run)"
             ));
             tool_max
         }

@@ -76,6 +76,7 @@ const GRPC_MAX_ATTEMPTS: u64 = 5;
 /// The service config JSON (pretty, no comments).
 pub fn export(p: &RetryProfile) -> ExportedPolicy {
     let mut gaps = Vec::new();
+    facts::format2_gaps(p, "gRPC", false, &mut gaps);
     let b = facts::computed(&p.backoff);
     if b.strategy != Strategy::FullJitter {
         gaps.push(format!(
@@ -86,7 +87,7 @@ pub fn export(p: &RetryProfile) -> ExportedPolicy {
     if b.jitter_window_ms > 0 {
         gaps.push("jitter window: gRPC adds none".into());
     }
-    let attempts = facts::export_count(p, "gRPC", u64::from(u32::MAX), &mut gaps) + 1;
+    let attempts = facts::export_count(p, "gRPC", u64::from(u32::MAX) - 1, &mut gaps) + 1;
     if attempts < 2 {
         gaps.push("max retries 0: gRPC's maxAttempts must be at least 2; written as 2".into());
     } else if attempts > GRPC_MAX_ATTEMPTS {

@@ -3,20 +3,20 @@
 //! (`grep -rn pending:: src/interop/retry_formats`) when the field lands.
 
 /// A token-bucket retry budget (gRPC `retryThrottling`, the AWS retry quota).
-pub const BUDGET: &str = "retry budgets are not in the profile model yet (profile format 2, DESIGN.md §7): not mapped yet";
+pub const BUDGET: &str = "this converter does not map retry budgets (retry_budget) yet";
 
 /// A separate backoff for throttling outcomes.
-pub const THROTTLING_CLASS: &str = "throttling classes are not in the profile model yet \
-     (profile format 2, DESIGN.md §7): not mapped yet";
+pub const THROTTLING_CLASS: &str = "this converter does not map the throttling class \
+     (throttling) yet";
 
 /// Header/body matchers on responses.
 pub const MATCHERS: &str =
-    "response matchers are not in the profile model yet (DESIGN.md §8): not mapped yet";
+    "this converter does not map response matchers (retry_on.response, success_when) yet";
 
 /// A count beyond `u32::MAX`, or "retry forever" without a deadline to end it.
 pub const UNLIMITED: &str = "Retryscope's unlimited retries (max_retries null) need a deadline, \
      and counts stop at 4294967295: imported as that many retries";
 
 /// `grpc-retry-pushback-ms` as a header unit.
-pub const PUSHBACK: &str = "the grpc-retry-pushback-ms header unit is not in the profile model \
-     yet (DESIGN.md §7): not mapped yet";
+pub const PUSHBACK: &str = "this converter does not map grpc-retry-pushback-ms to the \
+     grpc_pushback_ms header unit yet";

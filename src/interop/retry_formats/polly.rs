@@ -35,6 +35,7 @@ const RETRY_KEYS: [&str; 6] = [
 /// The appsettings JSON (with `//` comments).
 pub fn export(p: &RetryProfile) -> ExportedPolicy {
     let mut gaps = Vec::new();
+    facts::format2_gaps(p, "Polly", false, &mut gaps);
     let b = facts::computed(&p.backoff);
     let (kind, jitter, delay) = match b.strategy {
         Strategy::Fixed if b.jitter_window_ms == 0 => ("Constant", false, b.base_delay_ms),

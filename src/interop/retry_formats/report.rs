@@ -36,7 +36,7 @@ pub struct Unmapped {
     pub value: String,
     /// Left out or approximated.
     pub carried: Carried,
-    /// Why, lowercase, e.g. `retry budgets are not in the profile model yet`.
+    /// Why, lowercase, e.g. `this converter does not map retry budgets (retry_budget) yet`.
     pub reason: String,
 }
 

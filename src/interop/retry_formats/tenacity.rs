@@ -18,6 +18,7 @@ use std::fmt::Write as _;
 /// comments naming what tenacity cannot express.
 pub fn export(p: &RetryProfile) -> ExportedPolicy {
     let mut gaps = Vec::new();
+    facts::format2_gaps(p, "tenacity", false, &mut gaps);
     let b = facts::computed(&p.backoff);
     let (wait, wait_fn) = wait_of(&b, &mut gaps);
     if p.backoff.strategy == Strategy::ResponseHeader {

@@ -19,6 +19,7 @@ const IDEMPOTENT: &str = r#"frozenset({"DELETE", "GET", "HEAD", "OPTIONS", "PUT"
 /// cannot express. The module imports `Retry` and `Timeout` from `urllib3.util`.
 pub fn export(p: &RetryProfile) -> ExportedPolicy {
     let mut gaps = Vec::new();
+    facts::format2_gaps(p, "urllib3", false, &mut gaps);
     let b = facts::computed(&p.backoff);
     let count = facts::export_count(p, "urllib3", 2_147_483_647, &mut gaps);
     let mut args: Vec<String> = vec![format!("total={count}")];

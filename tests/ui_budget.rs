@@ -10,17 +10,12 @@ mod ui_support;
 
 use egui_kittest::kittest::Queryable;
 use retryscope::model::{BudgetScope, Combine, OutcomeClass, StatusRange, StatusSet, Strategy};
-use ui_support::{harness_sized, type_into, workbench};
+use ui_support::type_into;
 
 const SIZE: [f32; 2] = [1600.0, 2400.0];
 
 fn editable() -> egui_kittest::Harness<'static, retryscope::ui::workbench::WorkbenchState> {
-    let (state, _probe) = workbench();
-    let mut h = harness_sized(state, SIZE);
-    h.run();
-    h.get_by_label("Duplicate to edit").click();
-    h.run();
-    h
+    ui_support::editable(SIZE)
 }
 
 #[test]

@@ -11,12 +11,7 @@ use ui_support::{harness_sized, type_into, workbench};
 const SIZE: [f32; 2] = [1600.0, 1400.0];
 
 fn editable() -> egui_kittest::Harness<'static, retryscope::ui::workbench::WorkbenchState> {
-    let (state, _probe) = workbench();
-    let mut h = harness_sized(state, SIZE);
-    h.run();
-    h.get_by_label("Duplicate to edit").click();
-    h.run();
-    h
+    ui_support::editable(SIZE)
 }
 
 #[test]

@@ -26,6 +26,17 @@ pub fn workbench() -> (WorkbenchState, EngineProbe) {
     (state, probe)
 }
 
+/// A harness `size` points large on a fresh workbench whose built-in profile was duplicated,
+/// so the policy editor is editable (what the editor tests start from).
+pub fn editable(size: [f32; 2]) -> Harness<'static, WorkbenchState> {
+    let (state, _probe) = workbench();
+    let mut h = harness_sized(state, size);
+    h.run();
+    h.get_by_label("Duplicate to edit").click();
+    h.run();
+    h
+}
+
 /// A harness `size` points large drawing `state` (logic, then ui, as eframe does).
 pub fn harness_sized(state: WorkbenchState, size: [f32; 2]) -> Harness<'static, WorkbenchState> {
     // Explanations use `→` and `×`, which egui's bundled font lacks: add a system font, and

@@ -77,7 +77,15 @@ fn empty_and_unknown_matcher_keys_are_refused_by_the_schema() {
     let text = r#"{"format": "retryscope-profile/1", "name": "x", "success_when": [{}],
         "backoff": {"strategy": "fixed"}}"#;
     let e = load_str(text).expect_err("empty matcher");
-    assert!(e.issues.iter().any(|i| i.path == "success_when[0]"), "{e}");
+    let issue = e
+        .issues
+        .iter()
+        .find(|i| i.path == "success_when[0]")
+        .expect("an issue at the empty matcher");
+    assert_eq!(
+        issue.message,
+        "expected an object with at least 1 key, found an empty object"
+    );
     let text = r#"{"format": "retryscope-profile/1", "name": "x",
         "success_when": [{"json_pointer": "/a", "equal": "done"}],
         "backoff": {"strategy": "fixed"}}"#;

@@ -232,6 +232,11 @@ fn expected(node: &'static Value) -> String {
     if !allowed.is_empty() {
         return format!("one of {}", quoted_list(&allowed));
     }
+    // A matcher (DESIGN.md §8) with no key would hold for every response.
+    if let Some(min) = node.get("minProperties").and_then(Value::as_u64) {
+        let keys = if min == 1 { "key" } else { "keys" };
+        return format!("an object with at least {min} {keys}");
+    }
     if let Some(branches) = node
         .get("anyOf")
         .or_else(|| node.get("oneOf"))
@@ -288,6 +293,7 @@ fn found(v: &Value) -> String {
     match v {
         Value::String(s) => format!("the string {s:?}"),
         Value::Array(_) => "an array".into(),
+        Value::Object(map) if map.is_empty() => "an empty object".into(),
         Value::Object(_) => "an object".into(),
         // serde_json keeps integers past u64 as floats (1.8446744073709552e+19): say what it is.
         Value::Number(n) if n.as_u64().is_none() && n.as_f64().is_some_and(|f| f >= 1.8e19) => {

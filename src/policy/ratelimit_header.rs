@@ -33,6 +33,7 @@ pub struct RateLimitDelay {
 /// assert_eq!(parse_ratelimit("limit=10, remaining=0, reset=5").map(|d| d.ms), Some(5000));
 /// assert_eq!(parse_ratelimit("30").map(|d| d.ms), Some(30_000));
 /// assert_eq!(parse_ratelimit("\"default\";r=4;t=30"), None);
+/// assert_eq!(parse_ratelimit("-0"), None);
 /// ```
 pub fn parse_ratelimit(value: &str) -> Option<RateLimitDelay> {
     let value = value.trim();
@@ -46,7 +47,10 @@ pub fn parse_ratelimit(value: &str) -> Option<RateLimitDelay> {
     {
         return found;
     }
-    if let Ok(item) = Parser::new(value).parse::<Item>()
+    // A bare number is delay-seconds: digits only (`-0` parses as the integer 0, but is no
+    // delay-seconds value).
+    if !value.starts_with('-')
+        && let Ok(item) = Parser::new(value).parse::<Item>()
         && let Some(ms) = seconds_ms(&item.bare_item)
     {
         return Some(RateLimitDelay { ms, policy: None });

@@ -17,6 +17,12 @@ pub fn codes(set: &StatusSet) -> Vec<u16> {
 
 /// `[408, 429, 500, 501, …, 599]` → `"408, 429, 500-599"` (runs of three or more as ranges).
 pub fn compact(codes: &[u16]) -> String {
+    join_runs(codes, 3, |first, last| format!("{first}-{last}"))
+}
+
+/// `codes` (sorted) joined with `, `: each run of consecutive codes at least `min_run` long is
+/// written by `range(first, last)`, the other codes one by one.
+pub fn join_runs(codes: &[u16], min_run: usize, range: impl Fn(u16, u16) -> String) -> String {
     let mut parts = Vec::new();
     let mut i = 0;
     while i < codes.len() {
@@ -24,8 +30,8 @@ pub fn compact(codes: &[u16]) -> String {
         while j + 1 < codes.len() && codes[j + 1] == codes[j] + 1 {
             j += 1;
         }
-        if j - i >= 2 {
-            parts.push(format!("{}-{}", codes[i], codes[j]));
+        if j - i + 1 >= min_run {
+            parts.push(range(codes[i], codes[j]));
         } else {
             parts.extend(codes[i..=j].iter().map(u16::to_string));
         }

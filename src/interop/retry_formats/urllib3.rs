@@ -148,21 +148,10 @@ pub fn export(p: &RetryProfile) -> ExportedPolicy {
 
 /// `[408, 429, *range(500, 600)]`: runs of ten or more as ranges.
 pub fn py_codes(codes: &[u16]) -> String {
-    let mut parts = Vec::new();
-    let mut i = 0;
-    while i < codes.len() {
-        let mut j = i;
-        while j + 1 < codes.len() && codes[j + 1] == codes[j] + 1 {
-            j += 1;
-        }
-        if j - i >= 9 {
-            parts.push(format!("*range({}, {})", codes[i], codes[j] + 1));
-        } else {
-            parts.extend(codes[i..=j].iter().map(u16::to_string));
-        }
-        i = j + 1;
-    }
-    format!("[{}]", parts.join(", "))
+    let listed = facts::join_runs(codes, 10, |first, last| {
+        format!("*range({first}, {})", u32::from(last) + 1)
+    });
+    format!("[{listed}]")
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@
 
 mod attempt;
 mod auth;
+mod batch_request;
 mod budget;
 mod environment;
 mod event;
@@ -26,6 +27,7 @@ pub use attempt::{
     ResponseSummary, Timings, Verdict,
 };
 pub use auth::{AuthDraft, AuthKind};
+pub use batch_request::BatchRequest;
 pub use budget::{
     BudgetChange, BudgetChangeKind, BudgetCharge, BudgetCost, BudgetScope, RetryBudget,
 };

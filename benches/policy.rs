@@ -65,17 +65,18 @@ fn million_waits_with_budget(profile: &RetryProfile) -> u64 {
             let outcome = &outcomes[(run + retry as usize) % 3];
             let class = classify(profile, outcome);
             let (backoff, _) = backoff_for(profile, class);
-            if let Some(c) = bucket.retryable_failure(class, true) {
+            // The policy's decision in numbers; the engine formats a change only to show it.
+            if let Some(step) = bucket.failure_step(class, true) {
                 last = Some(RetryCharge {
                     class,
-                    cost: c.amount,
+                    cost: step.amount(),
                 });
             }
             let w = sample_wait_ms(backoff, retry, prev, &mut rng).unwrap_or(0);
             prev = Some(w);
             total = total.wrapping_add(w);
         }
-        bucket.success(last);
+        bucket.success_step(last);
     }
     total.wrapping_add(u64::from(
         classify(profile, &outcomes[2]) == OutcomeClass::Throttling,

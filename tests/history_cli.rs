@@ -101,6 +101,19 @@ fn runs_are_listed_shown_exported_deleted_and_pruned() {
     );
 
     let file = dir.path().join("out").join("run.json");
+    // An export goes into an existing folder only: a typo in it is reported, not created.
+    let refused = retryscope(dir.path())
+        .args(["history", "export", &ok_id, "--format", "json", "-o"])
+        .arg(&file)
+        .assert()
+        .code(1)
+        .get_output()
+        .clone();
+    assert!(
+        String::from_utf8_lossy(&refused.stderr).contains("the folder does not exist"),
+        "{refused:?}"
+    );
+    std::fs::create_dir(dir.path().join("out")).expect("folder");
     stdout(
         retryscope(dir.path())
             .args(["history", "export", &ok_id, "--format", "json", "-o"])

@@ -168,13 +168,60 @@ fn a_failed_save_keeps_the_old_file_and_leaves_no_temp_file() {
     let dir = tempfile::tempdir().expect("tempdir");
     let target = dir.path().join("x.json");
     std::fs::write(&target, "old").expect("seed");
-    let err = retryscope::store::write_atomic_with_hook(&target, b"new", |_| {
-        Err(std::io::Error::other("disk full (injected)"))
-    })
+    let err = retryscope::store::write_atomic_with_hook(
+        &target,
+        b"new",
+        retryscope::store::Access::Private,
+        |_| Err(std::io::Error::other("disk full (injected)")),
+    )
     .expect_err("injected");
     assert!(err.to_string().contains("disk full"), "{err}");
     assert_eq!(std::fs::read_to_string(&target).expect("read"), "old");
     assert_eq!(std::fs::read_dir(dir.path()).expect("list").count(), 1);
+}
+
+/// The process's umask, read from `/proc/self/status` (Linux).
+#[cfg(target_os = "linux")]
+fn umask() -> u32 {
+    let status = std::fs::read_to_string("/proc/self/status").expect("status");
+    let line = status
+        .lines()
+        .find_map(|l| l.strip_prefix("Umask:"))
+        .expect("Umask line");
+    u32::from_str_radix(line.trim(), 8).expect("octal")
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn exports_are_readable_as_the_users_files_and_app_data_stays_private() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mode = |p: &Path| std::fs::metadata(p).expect("meta").permissions().mode() & 0o777;
+    let export = dir.path().join("run.har");
+    retryscope::store::write_export(&export, b"{}").expect("exports");
+    assert_eq!(mode(&export), 0o666 & !umask());
+    // Replacing a file keeps the mode the user gave it.
+    std::fs::set_permissions(&export, std::fs::Permissions::from_mode(0o640)).expect("chmod");
+    retryscope::store::write_export(&export, b"{ }").expect("exports again");
+    assert_eq!(mode(&export), 0o640);
+    let own = dir.path().join("data").join("x.json");
+    retryscope::store::write_atomic(&own, b"{}").expect("writes");
+    assert_eq!(mode(&own), 0o600);
+}
+
+#[test]
+fn an_export_into_a_missing_folder_is_refused_and_creates_nothing() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let target = dir.path().join("typo").join("out.csv");
+    let err = retryscope::store::write_export(&target, b"a,b").expect_err("no folder");
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "the folder does not exist (create it first): {}",
+            dir.path().join("typo").display()
+        )
+    );
+    assert!(!dir.path().join("typo").exists());
 }
 
 fn env_store(dir: &Path) -> (EnvironmentStore, Arc<MemorySecretStore>) {

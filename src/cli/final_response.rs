@@ -4,8 +4,7 @@
 use super::mask;
 use crate::model::{AttemptOutcome, ResponseSummary};
 use std::fmt::Write as _;
-use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Longest body printed on stdout by default, bytes (4 KiB).
 pub const PRINTED_BODY_MAX: usize = 4096;
@@ -113,28 +112,10 @@ impl FinalResponse {
                 crate::engine::WHOLE_BODY_LIMIT / (1024 * 1024)
             ));
         }
-        write_atomic(path, &r.body.bytes)
-            .map_err(|(step, e)| format!("cannot write the body ({step}: {e}): {shown}"))?;
+        crate::store::write_export(path, &r.body.bytes)
+            .map_err(|e| format!("cannot write the body: {e}"))?;
         Ok(u64::try_from(r.body.bytes.len()).unwrap_or(u64::MAX))
     }
-}
-
-/// Temp file in `path`'s folder, written, synced and renamed over `path`.
-fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), (&'static str, std::io::Error)> {
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_owned(),
-        _ => PathBuf::from("."),
-    };
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".retryscope-body-")
-        .suffix(".tmp")
-        .tempfile_in(&dir)
-        .map_err(|e| ("create temp file", e))?;
-    tmp.write_all(bytes).map_err(|e| ("write", e))?;
-    tmp.as_file().sync_all().map_err(|e| ("sync", e))?;
-    // On error `persist` hands the temp file back; dropping it deletes it.
-    tmp.persist(path).map_err(|e| ("rename", e.error))?;
-    Ok(())
 }
 
 #[cfg(test)]
@@ -211,9 +192,13 @@ mod tests {
         assert_eq!(std::fs::read(&path).expect("written"), b"\x00bytes");
         let missing = dir.path().join("no/such/dir/out.bin");
         let err = answered(b"x", false).save(&missing).expect_err("no folder");
-        assert!(
-            err.starts_with("cannot write the body (create temp file: "),
-            "{err}"
+        assert_eq!(
+            err,
+            format!(
+                "cannot write the body: the folder does not exist (create it first): {}",
+                dir.path().join("no/such/dir").display()
+            )
         );
+        assert!(!dir.path().join("no").exists(), "no folder is created");
     }
 }

@@ -247,7 +247,7 @@ pub fn execute(args: &HistoryArgs) -> Result<u8, CliError> {
                 ExportFormat::Png => history_export::png(&stored)?,
             };
             match output {
-                Some(path) => store::write_atomic(path, &bytes)
+                Some(path) => store::write_export(path, &bytes)
                     .map_err(|e| CliError::failed(format!("cannot write the export: {e}")))?,
                 None => crate::cli_out!("{}", String::from_utf8_lossy(&bytes)),
             }

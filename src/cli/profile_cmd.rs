@@ -39,6 +39,7 @@ pub enum ProfileAction {
     /// Print the JSON Schema of a profile document.
     Schema,
     /// List built-in profiles: the name `--builtin` takes, two spaces, what it is.
+    #[command(visible_alias = "list")]
     Builtins,
     /// Print a built-in profile as pretty JSON (a starting point for your own).
     Show {

@@ -108,6 +108,6 @@ pub fn import(
 }
 
 fn write(path: &Path, text: &str) -> Result<(), CliError> {
-    crate::store::write_atomic(path, text.as_bytes())
+    crate::store::write_export(path, text.as_bytes())
         .map_err(|e| CliError::failed(format!("cannot write the export: {e}")))
 }

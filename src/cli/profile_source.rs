@@ -39,13 +39,33 @@ pub fn check_overridden(
     if issues.is_empty() {
         return Ok(());
     }
-    let line = |issue: &ProfileIssue| match overrides.iter().find(|(path, _)| *path == issue.path) {
-        Some((_, flag)) => format!("{flag}: {}", issue.message),
-        None => issue.path_and_message(),
+    let line = |issue: &ProfileIssue| {
+        let text = match overrides.iter().find(|(path, _)| *path == issue.path) {
+            Some((_, flag)) => format!("{flag}: {}", issue.message),
+            None => issue.path_and_message(),
+        };
+        name_flags(&text, overrides)
     };
     Err(CliError::usage(
         issues.iter().map(line).collect::<Vec<_>>().join("\n"),
     ))
+}
+
+/// `set deadline_ms` → ``set deadline_ms (`--deadline-ms`)``: a message that tells the user to
+/// set a field says which flag sets it on this command line.
+fn name_flags(text: &str, overrides: &[(&str, &str)]) -> String {
+    let mut out = text.to_owned();
+    for (path, flag) in overrides {
+        let advice = format!("set {path}");
+        if let Some(at) = out.find(&advice) {
+            let end = at + advice.len();
+            let next = out[end..].chars().next();
+            if !next.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '.') {
+                out.insert_str(end, &format!(" (`{flag}`)"));
+            }
+        }
+    }
+    out
 }
 
 /// `invalid profile FILE` followed by one `FILE:line:col: path: message` line per issue; just
@@ -76,4 +96,26 @@ pub fn issue_lines(path: &Path, errors: &ProfileErrors) -> Vec<String> {
             _ => format!("{}: {}", path.display(), i.path_and_message()),
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::name_flags;
+
+    #[test]
+    fn advice_to_set_a_field_names_its_flag() {
+        let flags = [
+            ("deadline_ms", "--deadline-ms"),
+            ("max_retries", "--max-retries"),
+        ];
+        assert_eq!(
+            name_flags(
+                "need a deadline; set deadline_ms or give max_retries a number",
+                &flags
+            ),
+            "need a deadline; set deadline_ms (`--deadline-ms`) or give max_retries a number"
+        );
+        // A longer field name that starts with a flagged one is left alone.
+        assert_eq!(name_flags("set deadline_ms_x", &flags), "set deadline_ms_x");
+    }
 }

@@ -80,26 +80,31 @@ pub struct RunArgs {
     #[arg(short = 'd', long = "data", value_name = "DATA|@FILE")]
     pub data: Option<String>,
     /// RNG seed for jitter (default: the profile's seed, else a fresh one, printed).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub seed: Option<u64>,
     /// Print every run event as one JSON object per line (JSON Lines) instead of text.
     #[arg(long)]
     pub json: bool,
     /// Whole-attempt timeout, ms (overrides the profile's timeouts.total_ms).
-    #[arg(long, value_name = "MS")]
+    #[arg(long, value_name = "MS", allow_negative_numbers = true)]
     pub timeout_ms: Option<u64>,
     /// Connect timeout, ms.
-    #[arg(long, value_name = "MS")]
+    #[arg(long, value_name = "MS", allow_negative_numbers = true)]
     pub connect_timeout_ms: Option<u64>,
     /// Read timeout (between chunks), ms.
-    #[arg(long, value_name = "MS")]
+    #[arg(long, value_name = "MS", allow_negative_numbers = true)]
     pub read_timeout_ms: Option<u64>,
     /// Total budget of the run, ms, from the first attempt's start (overrides the profile).
-    #[arg(long, value_name = "MS")]
+    #[arg(long, value_name = "MS", allow_negative_numbers = true)]
     pub deadline_ms: Option<u64>,
     /// Max retries R, 0–4294967295 (at most R + 1 attempts), or `unlimited` (retries until the
     /// deadline, which is then required); overrides the profile.
-    #[arg(long, value_name = "N|unlimited", value_parser = parse_max_retries)]
+    #[arg(
+        long,
+        value_name = "N|unlimited",
+        value_parser = parse_max_retries,
+        allow_negative_numbers = true
+    )]
     pub max_retries: Option<MaxRetriesArg>,
     /// Send an Idempotency-Key header, the same on every attempt: `--idempotency-key` alone sends
     /// a random UUID, `--idempotency-key=KEY` sends KEY (the `=` is required, so a URL after the
@@ -619,7 +624,7 @@ fn write_har(
     );
     let text = serde_json::to_string_pretty(&har)
         .map_err(|e| CliError::failed(format!("cannot encode the HAR file: {e}")))?;
-    crate::store::write_atomic(path, text.as_bytes())
+    crate::store::write_export(path, text.as_bytes())
         .map_err(|e| CliError::failed(format!("cannot write the HAR file: {e}")))
 }
 
@@ -632,7 +637,7 @@ fn write_png(path: &std::path::Path, events: &[RunEvent]) -> Result<(), CliError
         crate::interop::PNG_DEFAULT_HEIGHT,
     )
     .map_err(|e| CliError::failed(e.to_string()))?;
-    crate::store::write_atomic(path, &bytes)
+    crate::store::write_export(path, &bytes)
         .map_err(|e| CliError::failed(format!("cannot write the PNG file: {e}")))
 }
 

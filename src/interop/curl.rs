@@ -56,6 +56,12 @@ pub enum CurlError {
     /// The command has no URL.
     #[error("the curl command has no URL")]
     NoUrl,
+    /// The URL word is empty (`curl ""`).
+    #[error("the curl command's URL (word {position}) is empty")]
+    EmptyUrl {
+        /// Word index.
+        position: usize,
+    },
     /// `--next` / `-:` starts a second request.
     #[error("`{option}` (word {position}) starts a second request; import one request at a time")]
     Next {
@@ -159,7 +165,12 @@ pub fn parse_curl_words(words: &[String]) -> Result<CurlImport, CurlError> {
         if options_done || !word.starts_with('-') || word == "-" {
             // A lone escaped blank is a `\` continuation whose newline became a space (a
             // paste into a one-line field), not a URL.
-            if word.is_empty() || !word.trim().is_empty() {
+            if word == "\\" {
+                // `curl URL '\'` or a continuation whose line break was lost on the way.
+                parsed.notes.push(format!(
+                    "a lone `\\` (word {i}) ignored: a line continuation without its line break"
+                ));
+            } else if word.is_empty() || !word.trim().is_empty() {
                 parsed.urls.push((word.clone(), i));
             }
             i += 1;
@@ -468,7 +479,12 @@ const FILE_TYPE: &str = "application/octet-stream";
 /// Turns what the words said into the draft.
 fn build(mut p: Parsed) -> Result<CurlImport, CurlError> {
     let mut urls = std::mem::take(&mut p.urls).into_iter();
-    let (mut url, _) = urls.next().ok_or(CurlError::NoUrl)?;
+    let (mut url, url_position) = urls.next().ok_or(CurlError::NoUrl)?;
+    if url.trim().is_empty() {
+        return Err(CurlError::EmptyUrl {
+            position: url_position,
+        });
+    }
     for (_, position) in urls {
         p.notes.push(format!(
             "another URL (word {position}) (ignored: one request per import)"
@@ -705,6 +721,10 @@ mod tests {
         assert!(e.to_string().starts_with("`-H` (word 1): "), "{e}");
         assert_eq!(parse_curl("wget http://h/"), Err(CurlError::NotCurl));
         assert_eq!(parse_curl("curl -s"), Err(CurlError::NoUrl));
+        assert_eq!(
+            parse_curl("curl ''"),
+            Err(CurlError::EmptyUrl { position: 1 })
+        );
         assert!(matches!(
             parse_curl("curl http://a/ --next http://b/"),
             Err(CurlError::Next { position: 2, .. })
@@ -725,5 +745,18 @@ mod tests {
         assert_eq!(i.draft.url, "http://h/");
         assert_eq!(i.draft.body.text, "x");
         assert!(i.unsupported.is_empty(), "{:?}", i.unsupported);
+    }
+
+    #[test]
+    fn a_lone_backslash_word_is_a_lost_continuation_not_a_url() {
+        let words: Vec<String> = ["curl", "http://h/", "\\", "-H", "A: b"]
+            .map(String::from)
+            .to_vec();
+        let i = parse_curl_words(&words).expect("parses");
+        assert_eq!(i.draft.url, "http://h/");
+        assert_eq!(
+            i.unsupported,
+            ["a lone `\\` (word 2) ignored: a line continuation without its line break"]
+        );
     }
 }

@@ -43,6 +43,35 @@ pub struct RetryCharge {
     pub cost: f64,
 }
 
+/// One balance change of a [`TokenBucket`] as numbers only (thousandths of a token): what the
+/// policy decides with. [`TokenBucket::describe`] turns it into the [`BudgetChange`] a run event
+/// shows, text included, only when something is going to show it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BudgetStep {
+    /// What happened.
+    pub kind: BudgetChangeKind,
+    /// Class of the outcome being retried (`charge`, `refused`; the refunded retry's for `refund`).
+    pub class: Option<OutcomeClass>,
+    /// Thousandths of a token the change asked for (the cost, the refund, the increment).
+    pub amount_milli: i64,
+    /// Balance before, thousandths of a token.
+    pub before_milli: i64,
+    /// Balance after, thousandths of a token.
+    pub after_milli: i64,
+}
+
+impl BudgetStep {
+    /// Whether the retry this step was asked about may go ahead (anything but `refused`).
+    pub fn allows_retry(&self) -> bool {
+        self.kind != BudgetChangeKind::Refused
+    }
+
+    /// Tokens the change asked for.
+    pub fn amount(&self) -> f64 {
+        to_tokens(self.amount_milli)
+    }
+}
+
 /// A token bucket built from a profile's `retry_budget`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TokenBucket {
@@ -109,9 +138,16 @@ impl TokenBucket {
         class: OutcomeClass,
         retry_follows: bool,
     ) -> Option<BudgetChange> {
+        self.failure_step(class, retry_follows)
+            .map(|step| self.describe(&step))
+    }
+
+    /// [`Self::retryable_failure`] as numbers only (no text, no allocation): for simulations
+    /// and anything that does not show the change.
+    pub fn failure_step(&mut self, class: OutcomeClass, retry_follows: bool) -> Option<BudgetStep> {
         let cost = to_milli(self.budget.cost.of(class)).max(0);
         let before = self.balance;
-        match self.budget.charge {
+        let kind = match self.budget.charge {
             BudgetCharge::Retry => {
                 if !retry_follows {
                     return None;
@@ -119,21 +155,21 @@ impl TokenBucket {
                 let after = before - cost;
                 if self.allows(after) {
                     self.balance = after;
-                    Some(self.change(BudgetChangeKind::Charge, Some(class), cost, before))
+                    BudgetChangeKind::Charge
                 } else {
-                    Some(self.change(BudgetChangeKind::Refused, Some(class), cost, before))
+                    BudgetChangeKind::Refused
                 }
             }
             BudgetCharge::Failure => {
                 self.balance = (before - cost).max(0);
-                let kind = if !retry_follows || self.allows(self.balance) {
+                if !retry_follows || self.allows(self.balance) {
                     BudgetChangeKind::Charge
                 } else {
                     BudgetChangeKind::Refused
-                };
-                Some(self.change(kind, Some(class), cost, before))
+                }
             }
-        }
+        };
+        Some(self.step(kind, Some(class), cost, before))
     }
 
     /// An attempt succeeded. `last_charge` is what the retry leading to it cost (`None` for a
@@ -141,6 +177,12 @@ impl TokenBucket {
     /// ([`BudgetChangeKind::Refund`]); otherwise `success_increment` is added
     /// ([`BudgetChangeKind::SuccessIncrement`], `None` when it is 0). Never above capacity.
     pub fn success(&mut self, last_charge: Option<RetryCharge>) -> Option<BudgetChange> {
+        self.success_step(last_charge)
+            .map(|step| self.describe(&step))
+    }
+
+    /// [`Self::success`] as numbers only (no text, no allocation).
+    pub fn success_step(&mut self, last_charge: Option<RetryCharge>) -> Option<BudgetStep> {
         let before = self.balance;
         let (kind, class, amount) = match last_charge {
             Some(charge) if self.budget.refund_on_retry_success => (
@@ -158,20 +200,33 @@ impl TokenBucket {
             return None;
         }
         self.balance = (before + amount).min(self.capacity);
-        Some(self.change(kind, class, amount, before))
+        Some(self.step(kind, class, amount, before))
     }
 
-    fn change(
+    fn step(
         &self,
         kind: BudgetChangeKind,
         class: Option<OutcomeClass>,
-        amount: i64,
-        before: i64,
-    ) -> BudgetChange {
+        amount_milli: i64,
+        before_milli: i64,
+    ) -> BudgetStep {
+        BudgetStep {
+            kind,
+            class,
+            amount_milli,
+            before_milli,
+            after_milli: self.balance,
+        }
+    }
+
+    /// The [`BudgetChange`] (tokens, scope and the text the timeline shows) of a `step` this
+    /// bucket made.
+    pub fn describe(&self, step: &BudgetStep) -> BudgetChange {
+        let (kind, class) = (step.kind, step.class);
         let (amount, before_t, after_t, cap) = (
-            to_tokens(amount),
-            to_tokens(before),
-            to_tokens(self.balance),
+            to_tokens(step.amount_milli),
+            to_tokens(step.before_milli),
+            to_tokens(step.after_milli),
             to_tokens(self.capacity),
         );
         let class_name = class.map_or("", OutcomeClass::id);
@@ -242,6 +297,26 @@ mod tests {
     use super::*;
     use crate::model::{BudgetCost, BudgetScope};
     use OutcomeClass::{Throttling, Timeout, Transient};
+
+    #[test]
+    fn a_step_described_is_the_change_the_event_shows() {
+        let mut shown = TokenBucket::new(&aws_legacy(), "run");
+        let mut numbers = shown.clone();
+        for class in [Transient, Timeout, Throttling, Transient] {
+            let change = shown.retryable_failure(class, true);
+            let step = numbers.failure_step(class, true);
+            assert_eq!(step.map(|s| numbers.describe(&s)), change);
+            assert_eq!(step.map(|s| s.allows_retry()), Some(true));
+        }
+        let last = Some(RetryCharge {
+            class: Transient,
+            cost: 5.0,
+        });
+        let refund = shown.success(last);
+        let step = numbers.success_step(last).expect("a refund");
+        assert_eq!(Some(numbers.describe(&step)), refund);
+        assert_eq!((step.before_milli, step.after_milli), (475_000, 480_000));
+    }
 
     fn aws_legacy() -> RetryBudget {
         RetryBudget {

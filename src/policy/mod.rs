@@ -58,7 +58,7 @@ mod explain_props;
 mod tests;
 
 pub use bounds::{max_wait_bound, min_wait_bound};
-pub use budget::{RetryCharge, TokenBucket, tokens_text};
+pub use budget::{BudgetStep, RetryCharge, TokenBucket, tokens_text};
 pub use conditions::ResponseConditions;
 pub use json_pointer::{Lookup, lookup_pointer, pointer_tokens};
 pub use limits::MAX_WAIT_MS;

@@ -49,10 +49,15 @@ pub(crate) fn write_atomic(
     bytes: &[u8],
     before_rename: impl FnOnce(&Path) -> std::io::Result<()>,
 ) -> Result<(), SaveError> {
-    crate::store::write_atomic_with_hook(path, bytes, before_rename).map_err(|e| match e {
-        crate::store::WriteError::BadPath(p) => SaveError::BadPath(p),
-        crate::store::WriteError::Io { step, path, source } => SaveError::Io { step, path, source },
-    })
+    crate::store::write_atomic_with_hook(path, bytes, crate::store::Access::Shared, before_rename)
+        .map_err(|e| match e {
+            crate::store::WriteError::BadPath(p) | crate::store::WriteError::NoFolder(p) => {
+                SaveError::BadPath(p)
+            }
+            crate::store::WriteError::Io { step, path, source } => {
+                SaveError::Io { step, path, source }
+            }
+        })
 }
 
 #[cfg(test)]

@@ -20,7 +20,7 @@ mod run_log;
 mod secret_store;
 mod store_error;
 
-pub use atomic_write::{WriteError, write_atomic, write_atomic_with_hook};
+pub use atomic_write::{Access, WriteError, write_atomic, write_atomic_with_hook, write_export};
 pub use data_dir::{DATA_DIR_ENV, data_dir, data_dir_from};
 pub use environments::{EnvironmentStore, LoadedEnvironments, secret_key};
 pub use history::{DEFAULT_BODY_CAP, HISTORY_FILE, HistoryStore};

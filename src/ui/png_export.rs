@@ -86,6 +86,6 @@ fn write_png(events: &[RunEvent], path: &std::path::Path) -> Result<(), String> 
         crate::interop::PNG_DEFAULT_HEIGHT,
     )
     .map_err(|e| e.to_string())?;
-    crate::store::write_atomic(path, &bytes)
+    crate::store::write_export(path, &bytes)
         .map_err(|e| format!("cannot save the timeline plot: {e}"))
 }

@@ -53,7 +53,7 @@ impl WorkbenchState {
                 let Some(text) = self.retry_export.take_pending() else {
                     return;
                 };
-                self.status = Some(match crate::store::write_atomic(path, text.as_bytes()) {
+                self.status = Some(match crate::store::write_export(path, text.as_bytes()) {
                     Ok(()) => (false, format!("exported {}", path.display())),
                     Err(e) => (true, format!("cannot export the retry settings: {e}")),
                 });

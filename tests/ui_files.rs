@@ -232,7 +232,10 @@ fn choosing_a_file_in_the_list_opens_it_and_it_becomes_recent() {
     h.run();
     assert_eq!(path_text(&h), format!("{}beta.json", slash(dir.path())));
     h.get_by_label("Open file").click();
-    h.run();
+    // The chosen file is read on a `picked-file` thread, not in the frame.
+    settle(&mut h, "the profile to load", |h| {
+        !h.state().is_reading_a_file()
+    });
     assert_eq!(h.state().current.profile, profile_named("Beta"));
 
     // Up from the library folder, then the recent list brings it back.

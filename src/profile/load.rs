@@ -234,11 +234,8 @@ pub fn load_file_noted(path: &Path) -> Result<Loaded, ProfileErrors> {
             "not a regular file (devices, pipes and folders are not profiles)".into(),
         ));
     }
-    if meta.len() > MAX_PROFILE_FILE_BYTES {
-        return Err(fail(format!(
-            "the file is {} bytes; profiles are at most {MAX_PROFILE_FILE_BYTES} bytes",
-            meta.len()
-        )));
+    if let Some(too_large) = too_large(meta.len()) {
+        return Err(too_large);
     }
     let mut bytes = Vec::new();
     std::fs::File::open(path)
@@ -266,6 +263,35 @@ pub fn load_bytes(bytes: &[u8]) -> Result<RetryProfile, ProfileErrors> {
 pub fn load_bytes_noted(bytes: &[u8]) -> Result<Loaded, ProfileErrors> {
     let text = std::str::from_utf8(bytes).map_err(|e| not_utf8(bytes, &e))?;
     load_str_noted(text)
+}
+
+/// [`load_bytes_noted`] of a file someone else read (the window's file picker, off the UI
+/// thread): its bytes, or why they could not be read (lowercase), with the messages of
+/// [`load_file_noted`].
+///
+/// # Errors
+/// As [`load_file_noted`].
+pub fn load_read_noted(read: Result<Vec<u8>, String>) -> Result<Loaded, ProfileErrors> {
+    let bytes = read.map_err(|e| {
+        ProfileErrors::single(ProfileIssue::new(
+            "",
+            format!("cannot read the profile file: {e}"),
+        ))
+    })?;
+    if let Some(too_large) = too_large(bytes.len() as u64) {
+        return Err(too_large);
+    }
+    load_bytes_noted(&bytes)
+}
+
+/// The one issue of a file over [`MAX_PROFILE_FILE_BYTES`], if it is.
+fn too_large(len: u64) -> Option<ProfileErrors> {
+    (len > MAX_PROFILE_FILE_BYTES).then(|| {
+        ProfileErrors::single(ProfileIssue::new(
+            "",
+            format!("the file is {len} bytes; profiles are at most {MAX_PROFILE_FILE_BYTES} bytes"),
+        ))
+    })
 }
 
 /// Largest profile file read, bytes (16 MiB; real profiles are a few KiB).

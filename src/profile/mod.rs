@@ -29,7 +29,7 @@ pub use builtins::{BUILTIN_SOURCES, Builtin, DEFAULT_BUILTIN, builtin, builtin_i
 pub use issue::{ProfileErrors, ProfileIssue};
 pub use load::{
     Loaded, MAX_LISTED_PROBLEMS, MAX_PROFILE_FILE_BYTES, load_bytes, load_bytes_noted, load_file,
-    load_file_noted, load_str, load_str_noted,
+    load_file_noted, load_read_noted, load_str, load_str_noted,
 };
 pub use migrate::{Upgrade, upgrade_note};
 pub use positions::Position;

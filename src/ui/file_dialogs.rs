@@ -6,6 +6,9 @@
 //! ([`native_dialog_unavailable`] up front, a too-fast "no file" after the fact) and replies
 //! [`DialogReply::Unavailable`]; [`FileDialogHost`] then says so once and answers that request
 //! and every later one with the in-app [`FilePicker`].
+//!
+//! A picker that opens a file (a profile, a HAR file, another tool's settings) also reads it off
+//! the UI thread ([`DialogAnswer::contents`]): the frame only parses what arrived.
 
 use super::file_picker::{FilePicker, PickerMode};
 use std::collections::VecDeque;
@@ -46,6 +49,19 @@ pub enum DialogPurpose {
     ImportRetrySettings(crate::interop::retry_formats::RetryFormat),
 }
 
+impl DialogPurpose {
+    /// Whether the chosen file is read for the caller (profiles, HAR, retry settings; not a
+    /// body file, which the engine reads when it sends, nor a file to write).
+    pub fn reads_file(&self) -> bool {
+        matches!(
+            self,
+            DialogPurpose::OpenProfile
+                | DialogPurpose::HarFile
+                | DialogPurpose::ImportRetrySettings(_)
+        )
+    }
+}
+
 /// The answer of one picker: `None` when the user cancelled.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DialogAnswer {
@@ -53,6 +69,59 @@ pub struct DialogAnswer {
     pub purpose: DialogPurpose,
     /// The chosen path.
     pub path: Option<PathBuf>,
+    /// The chosen file's bytes (or why it could not be read, lowercase), read off the UI thread
+    /// when [`DialogPurpose::reads_file`]; `None` otherwise and when cancelled.
+    pub contents: Option<Result<Vec<u8>, String>>,
+}
+
+impl DialogAnswer {
+    /// The answer for `path`, its file read now (call this off the UI thread).
+    pub fn read(purpose: DialogPurpose, path: Option<PathBuf>) -> Self {
+        let contents = match &path {
+            Some(p) if purpose.reads_file() => Some(read_picked_file(p)),
+            _ => None,
+        };
+        Self {
+            purpose,
+            path,
+            contents,
+        }
+    }
+}
+
+/// Largest file a picker reads, bytes (256 MiB: a HAR of a long browser session).
+pub const MAX_PICKED_FILE_BYTES: u64 = 256 * 1024 * 1024;
+
+/// Reads a picked file: only a regular file of at most [`MAX_PICKED_FILE_BYTES`] (a device or
+/// a pipe has no end).
+///
+/// # Errors
+/// The reason, lowercase, e.g. `no such file or directory (os error 2)`.
+pub fn read_picked_file(path: &Path) -> Result<Vec<u8>, String> {
+    use std::io::Read as _;
+    let lower = |e: std::io::Error| {
+        let text = e.to_string();
+        let mut chars = text.chars();
+        chars.next().map_or_else(String::new, |c| {
+            c.to_lowercase().collect::<String>() + chars.as_str()
+        })
+    };
+    let meta = std::fs::metadata(path).map_err(lower)?;
+    if !meta.is_file() {
+        return Err("not a regular file (devices, pipes and folders cannot be opened)".into());
+    }
+    if meta.len() > MAX_PICKED_FILE_BYTES {
+        return Err(format!(
+            "the file is {} bytes, more than the {} MiB that can be opened",
+            meta.len(),
+            MAX_PICKED_FILE_BYTES / (1024 * 1024)
+        ));
+    }
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(MAX_PICKED_FILE_BYTES + 1).read_to_end(&mut bytes))
+        .map_err(lower)?;
+    Ok(bytes)
 }
 
 /// What a native picker reports back.
@@ -210,7 +279,8 @@ impl FileDialogs for RfdDialogs {
                 }
             };
             let path = picked.map(|h| h.path().to_path_buf());
-            let reply = if path.is_none() && asked.elapsed() < FAST_FAILURE {
+            let fast_cancel = path.is_none() && asked.elapsed() < FAST_FAILURE;
+            let reply = if fast_cancel {
                 DialogReply::Unavailable {
                     purpose,
                     reason: "the system file dialog did not open (no portal answered, zenity \
@@ -218,7 +288,12 @@ impl FileDialogs for RfdDialogs {
                         .to_owned(),
                 }
             } else {
-                DialogReply::Answered(DialogAnswer { purpose, path })
+                // The read is blocking file I/O: on the runtime's blocking pool.
+                let read = tokio::task::spawn_blocking(move || DialogAnswer::read(purpose, path));
+                match read.await {
+                    Ok(answer) => DialogReply::Answered(answer),
+                    Err(_) => return,
+                }
             };
             let _ = tx.try_send(reply);
             wake();
@@ -270,8 +345,9 @@ impl FileDialogs for ScriptedDialogs {
                 reason: reason.clone(),
             }
         } else {
+            // Tests: read at once, so an answer is complete on the next frame.
             let path = self.answers.pop_front().flatten();
-            DialogReply::Answered(DialogAnswer { purpose, path })
+            DialogReply::Answered(DialogAnswer::read(purpose, path))
         };
         self.ready.push_back(reply);
     }
@@ -294,6 +370,10 @@ pub struct FileDialogHost {
     /// picker's recent list, before the caller's).
     recent: Vec<(bool, PathBuf)>,
     start_dir: Option<PathBuf>,
+    /// Answers of the in-app picker whose file a `picked-file` thread is reading.
+    reads_tx: SyncSender<DialogAnswer>,
+    reads_rx: Receiver<DialogAnswer>,
+    reading: usize,
 }
 
 /// How many chosen paths [`FileDialogHost`] remembers.
@@ -303,7 +383,11 @@ impl FileDialogHost {
     /// A host over `native` pickers; the in-app picker starts in `start_dir` (the library
     /// folder) for profiles when set, else in the home folder.
     pub fn new(native: Box<dyn FileDialogs>, start_dir: Option<PathBuf>) -> Self {
+        let (reads_tx, reads_rx) = sync_channel(4);
         Self {
+            reads_tx,
+            reads_rx,
+            reading: 0,
             native,
             picker: FilePicker::default(),
             native_unavailable: false,
@@ -326,6 +410,10 @@ impl FileDialogHost {
 
     /// An answer that has arrived (from either picker), if any.
     pub fn poll(&mut self) -> Option<DialogAnswer> {
+        while let Ok(answer) = self.reads_rx.try_recv() {
+            self.reading = self.reading.saturating_sub(1);
+            self.ready.push_back(answer);
+        }
         while let Some(reply) = self.native.poll() {
             match reply {
                 DialogReply::Answered(answer) => self.ready.push_back(answer),
@@ -351,6 +439,11 @@ impl FileDialogHost {
     /// The one-time notice that native dialogs are unavailable (for the status line), taken.
     pub fn take_notice(&mut self) -> Option<String> {
         self.notice.take()
+    }
+
+    /// Whether a file chosen in the in-app picker is still being read.
+    pub fn is_reading(&self) -> bool {
+        self.reading > 0
     }
 
     /// Whether the in-app picker is open.
@@ -379,9 +472,25 @@ impl FileDialogHost {
                 }
             }
         }
-        if let Some(answer) = self.picker.ui(ui, &all) {
+        let Some(answer) = self.picker.ui(ui, &all) else {
+            return;
+        };
+        if !answer.purpose.reads_file() || answer.path.is_none() {
             self.ready.push_back(answer);
             ui.ctx().request_repaint();
+            return;
+        }
+        let (tx, ctx) = (self.reads_tx.clone(), ui.ctx().clone());
+        let DialogAnswer { purpose, path, .. } = answer;
+        let started = std::thread::Builder::new()
+            .name("picked-file".into())
+            .spawn(move || {
+                let _ = tx.send(DialogAnswer::read(purpose, path));
+                ctx.request_repaint();
+            });
+        match started {
+            Ok(_) => self.reading += 1,
+            Err(e) => self.notice = Some(format!("cannot read the chosen file: {e}")),
         }
     }
 
@@ -437,6 +546,26 @@ pub fn home_dir() -> Option<PathBuf> {
 mod tests {
     use super::*;
     use std::ffi::OsStr;
+
+    #[test]
+    fn a_picked_file_is_read_for_openers_only_and_folders_are_refused() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let file = dir.path().join("p.json");
+        std::fs::write(&file, b"{}").expect("write");
+        let opened = DialogAnswer::read(DialogPurpose::OpenProfile, Some(file.clone()));
+        assert_eq!(opened.contents, Some(Ok(b"{}".to_vec())));
+        let body = DialogAnswer::read(DialogPurpose::BodyFile, Some(file));
+        assert_eq!(
+            body.contents, None,
+            "the engine reads a body file when it sends"
+        );
+        assert_eq!(
+            read_picked_file(dir.path()),
+            Err("not a regular file (devices, pipes and folders cannot be opened)".into())
+        );
+        let missing = read_picked_file(&dir.path().join("gone.har")).expect_err("missing");
+        assert!(missing.starts_with("no such file"), "{missing}");
+    }
 
     #[test]
     fn a_dialog_service_is_a_session_bus_or_zenity_on_path() {

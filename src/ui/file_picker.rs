@@ -541,9 +541,11 @@ impl FilePicker {
 
     fn finish(&mut self, path: Option<PathBuf>) -> Option<DialogAnswer> {
         let s = self.session.take()?;
+        // The file is read by the host, off the UI thread.
         Some(DialogAnswer {
             purpose: s.purpose,
             path,
+            contents: None,
         })
     }
 }

@@ -15,16 +15,22 @@ pub struct HarPicker {
 }
 
 impl HarPicker {
-    /// Reads and parses the HAR file at `path` (once, on the user's pick) and opens the list.
+    /// Parses the HAR file picked at `path`, whose `contents` the picker read off the UI thread,
+    /// and opens the list.
     ///
     /// # Errors
-    /// `cannot import HAR (…): PATH` when it cannot be read or is not HAR; the picker stays
-    /// closed.
-    pub fn open_file(&mut self, path: &Path) -> Result<(), String> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot import HAR ({e}): {}", path.display()))?;
+    /// `cannot import HAR (…): PATH` when it could not be read, is not UTF-8 or is not HAR; the
+    /// picker stays closed.
+    pub fn open_read(
+        &mut self,
+        path: &Path,
+        contents: Result<Vec<u8>, String>,
+    ) -> Result<(), String> {
+        let fail = |why: String| format!("cannot import HAR ({why}): {}", path.display());
+        let bytes = contents.map_err(fail)?;
+        let text = String::from_utf8(bytes).map_err(|_| fail("the file is not UTF-8".into()))?;
         self.open_text(&path.display().to_string(), &text)
-            .map_err(|e| format!("cannot import HAR ({e}): {}", path.display()))
+            .map_err(fail)
     }
 
     /// Parses HAR `text` named `name` and opens the list.

@@ -43,14 +43,21 @@ impl RetryImporter {
         self.result = None;
     }
 
-    /// Reads and imports `path` as `format` (once, on the user's pick) and shows the result.
-    pub fn open_file(&mut self, format: RetryFormat, path: &Path) {
+    /// Imports the file picked at `path` as `format` from the `contents` the picker read off the
+    /// UI thread, and shows the result.
+    pub fn open_read(
+        &mut self,
+        format: RetryFormat,
+        path: &Path,
+        contents: Result<Vec<u8>, String>,
+    ) {
         self.format = format;
         let name = path.file_stem().map_or_else(
             || "imported".to_owned(),
             |s| s.to_string_lossy().into_owned(),
         );
-        let result = std::fs::read_to_string(path)
+        let result = contents
+            .and_then(|bytes| String::from_utf8(bytes).map_err(|_| "the file is not UTF-8".into()))
             .map_err(|e| format!("cannot read the file ({e}): {}", path.display()))
             .and_then(|text| {
                 import(format, &text, &name).map_err(|e| {

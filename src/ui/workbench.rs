@@ -78,6 +78,8 @@ pub struct WorkbenchSetup {
 enum Switch {
     To(ProfileSource),
     LoadFile(PathBuf),
+    /// A profile file the picker already read (off the UI thread): its bytes or why not.
+    LoadRead(PathBuf, Result<Vec<u8>, String>),
     /// A profile imported from another tool's settings ("Import from…"), unsaved.
     Imported(Box<crate::model::RetryProfile>),
 }
@@ -86,7 +88,9 @@ impl Switch {
     fn describe(&self) -> String {
         match self {
             Switch::To(ProfileSource::Builtin(id)) => format!("The built-in {id}"),
-            Switch::To(ProfileSource::File(p)) | Switch::LoadFile(p) => format!("{}", p.display()),
+            Switch::To(ProfileSource::File(p)) | Switch::LoadFile(p) | Switch::LoadRead(p, _) => {
+                format!("{}", p.display())
+            }
             Switch::To(ProfileSource::Unsaved) => "Another profile".into(),
             Switch::Imported(p) => format!("The imported profile \"{}\"", p.name),
         }
@@ -832,6 +836,11 @@ impl WorkbenchState {
         });
     }
 
+    /// Whether a file chosen in the in-app picker is still being read (off the UI thread).
+    pub fn is_reading_a_file(&self) -> bool {
+        self.dialogs.is_reading()
+    }
+
     /// Open… (Ctrl+O): asks for a path off the UI thread.
     pub fn open_dialog(&mut self) {
         self.dialogs.request(DialogPurpose::OpenProfile);
@@ -868,6 +877,7 @@ impl WorkbenchState {
     }
 
     fn on_dialog_answer(&mut self, answer: DialogAnswer) {
+        let contents = answer.contents;
         let Some(path) = answer.path else {
             if let DialogPurpose::ExportPng { .. } = answer.purpose {
                 self.png_export.take_pending();
@@ -884,7 +894,10 @@ impl WorkbenchState {
             return;
         };
         match answer.purpose {
-            DialogPurpose::OpenProfile => self.open_profile_path(path),
+            DialogPurpose::OpenProfile => match contents {
+                Some(read) => self.request_switch(Switch::LoadRead(path, read)),
+                None => self.open_profile_path(path),
+            },
             DialogPurpose::SaveProfileAs { .. } => {
                 let path = if path.extension().is_some() {
                     path
@@ -901,12 +914,13 @@ impl WorkbenchState {
                 self.composer.edits += 1;
             }
             DialogPurpose::HarFile => {
-                if let Err(problem) = self.composer.har_import.open_file(&path) {
+                let read = contents.unwrap_or_else(|| Err("the file was not read".into()));
+                if let Err(problem) = self.composer.har_import.open_read(&path, read) {
                     self.status = Some((true, problem));
                 }
             }
             DialogPurpose::ExportRetrySettings { .. } | DialogPurpose::ImportRetrySettings(_) => {
-                self.on_retry_settings_path(&answer.purpose, &path);
+                self.on_retry_settings_path(&answer.purpose, &path, contents);
             }
             DialogPurpose::ExportPng { .. } => {
                 let events = self
@@ -962,7 +976,14 @@ impl WorkbenchState {
                     self.status = Some((true, format!("no built-in profile named {id}")));
                 }
             },
-            Switch::To(ProfileSource::File(path)) | Switch::LoadFile(path) => self.load_file(path),
+            Switch::To(ProfileSource::File(path)) | Switch::LoadFile(path) => {
+                let loaded = profile::load_file_noted(&path);
+                self.apply_loaded(path, loaded);
+            }
+            Switch::LoadRead(path, read) => {
+                let loaded = profile::load_read_noted(read);
+                self.apply_loaded(path, loaded);
+            }
             Switch::To(ProfileSource::Unsaved) => {}
             Switch::Imported(profile) => {
                 let name = profile.name.clone();
@@ -978,8 +999,14 @@ impl WorkbenchState {
         }
     }
 
-    fn load_file(&mut self, path: PathBuf) {
-        match profile::load_file_noted(&path) {
+    /// The current profile becomes what was loaded from `path`, or the load failure is shown
+    /// (the current profile stays).
+    fn apply_loaded(
+        &mut self,
+        path: PathBuf,
+        loaded: Result<profile::Loaded, profile::ProfileErrors>,
+    ) {
+        match loaded {
             Ok(loaded) => {
                 let note = loaded.upgrade.map(|u| (false, u.note()));
                 self.current =

@@ -46,8 +46,14 @@ impl WorkbenchState {
         }
     }
 
-    /// A path chosen for "Export as…" (write the text) or "Import from…" (read the file).
-    pub(super) fn on_retry_settings_path(&mut self, purpose: &DialogPurpose, path: &Path) {
+    /// A path chosen for "Export as…" (write the text) or "Import from…" (its `contents`, read
+    /// off the UI thread by the picker).
+    pub(super) fn on_retry_settings_path(
+        &mut self,
+        purpose: &DialogPurpose,
+        path: &Path,
+        contents: Option<Result<Vec<u8>, String>>,
+    ) {
         match purpose {
             DialogPurpose::ExportRetrySettings { .. } => {
                 let Some(text) = self.retry_export.take_pending() else {
@@ -59,7 +65,8 @@ impl WorkbenchState {
                 });
             }
             DialogPurpose::ImportRetrySettings(format) => {
-                self.retry_import.open_file(*format, path);
+                let contents = contents.unwrap_or_else(|| Err("the file was not read".into()));
+                self.retry_import.open_read(*format, path, contents);
             }
             _ => {}
         }

@@ -56,6 +56,30 @@ pub fn install_light_contrast(ctx: &egui::Context) {
     });
 }
 
+/// A sideways scroll area (id from `id_salt`) whose scroll bars stay visible, thin, whenever the
+/// content is wider than the view, instead of egui's default bars that show only under the
+/// pointer: a table whose last columns are cut off at 800 points must look cut off. Scroll areas
+/// inside (a table's own vertical scroll) get the same bars.
+pub fn sideways_scroll<R>(
+    ui: &mut egui::Ui,
+    id_salt: impl std::hash::Hash + std::fmt::Debug,
+    add: impl FnOnce(&mut egui::Ui) -> R,
+) -> R {
+    ui.scope(|ui| {
+        let mut bars = egui::style::ScrollStyle::solid();
+        // Solid bars take their own room; a dormant handle that is drawn is what makes them
+        // visible without the pointer over them.
+        bars.dormant_handle_opacity = 0.6;
+        bars.dormant_background_opacity = 0.2;
+        ui.spacing_mut().scroll = bars;
+        egui::ScrollArea::horizontal()
+            .id_salt(id_salt)
+            .show(ui, add)
+            .inner
+    })
+    .inner
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

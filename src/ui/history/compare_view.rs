@@ -45,9 +45,7 @@ pub fn show(ui: &mut egui::Ui, runs: &[Option<Box<StoredRun>>; 2]) -> bool {
     plot(ui, a, b);
     ui.separator();
     // Sideways scroll in narrow windows, so the last column is never cut.
-    egui::ScrollArea::horizontal()
-        .id_salt("history.compare_table_h")
-        .show(ui, |ui| table(ui, a, b));
+    crate::ui::theme::sideways_scroll(ui, "history.compare_table_h", |ui| table(ui, a, b));
     back
 }
 

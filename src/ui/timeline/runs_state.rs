@@ -255,16 +255,16 @@ impl RunsState {
                 .size_range(100.0..=most)
                 .show(ui, detail);
         }
-        egui::ScrollArea::horizontal()
-            .id_salt(("timeline_table_h", run_id))
-            .show(ui, |ui| {
-                let scroll_to = view.scroll_to_row.take();
-                if let Some(row) =
-                    table_view::show(ui, &view.timeline, view.selected_row, scroll_to, now)
-                {
-                    view.selected_row = Some(row);
-                }
-            });
+        crate::ui::theme::sideways_scroll(ui, ("timeline_table_h", run_id), |ui| {
+            // Narrower than its columns, the table scrolls sideways instead of cutting them.
+            ui.set_min_width(table_view::MIN_WIDTH);
+            let scroll_to = view.scroll_to_row.take();
+            if let Some(row) =
+                table_view::show(ui, &view.timeline, view.selected_row, scroll_to, now)
+            {
+                view.selected_row = Some(row);
+            }
+        });
         actions
     }
 

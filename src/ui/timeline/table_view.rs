@@ -41,6 +41,10 @@ const COLUMN_HINTS: [&str; 8] = [
     "why the wait is as long as it is (hover for the full text)",
 ];
 
+/// Width the table needs to show every column at its initial width (the explanation at its
+/// 100-point minimum), points. In a narrower place the table scrolls sideways.
+pub const MIN_WIDTH: f32 = 40.0 + 98.0 + 58.0 + 62.0 + 52.0 + 58.0 + 70.0 + 100.0 + 8.0 * 6.0;
+
 /// Draws the table; only the rows in view are laid out (`TableBody::rows`), so 10,000
 /// attempts cost what 20 do. Scrolls `scroll_to_row` into view when given. Returns the row
 /// index the user clicked, if any.

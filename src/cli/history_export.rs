@@ -53,7 +53,7 @@ pub fn json(stored: &StoredRun) -> Result<String, CliError> {
         .map_err(|e| CliError::failed(format!("cannot encode the run as JSON: {e}")))
 }
 
-/// Column names of [`csv`], in order.
+/// Column names of [`csv()`], in order.
 pub const CSV_COLUMNS: [&str; 16] = [
     "run_id",
     "attempt",

@@ -1,11 +1,14 @@
 //! Formats in and out (DESIGN.md §6): curl commands and HAR 1.2 files, other tools' retry
-//! settings ([`retry_formats`]), pure text ↔ model, and the timeline plot as PNG bytes.
+//! settings ([`retry_formats`]), batch lists in ([`batch_list`]) and batch results out
+//! ([`batch_report`]), pure text ↔ model, and the timeline plot as PNG bytes.
 //!
 //! Nothing here touches the network or the file system: a `-d @file` becomes a body file
 //! path, never its bytes. Every writer masks secrets ([`secret_rule`]) unless the caller asks
 //! for them explicitly.
 
 mod attempts_csv;
+pub mod batch_list;
+pub mod batch_report;
 mod curl;
 mod curl_export;
 mod curl_options;

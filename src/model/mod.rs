@@ -6,6 +6,8 @@
 
 mod attempt;
 mod auth;
+mod batch_item_state;
+mod batch_report_row;
 mod batch_request;
 mod budget;
 mod environment;
@@ -27,6 +29,8 @@ pub use attempt::{
     ResponseSummary, Timings, Verdict,
 };
 pub use auth::{AuthDraft, AuthKind};
+pub use batch_item_state::BatchItemState;
+pub use batch_report_row::{BatchReportAttempt, BatchReportRow};
 pub use batch_request::BatchRequest;
 pub use budget::{
     BudgetChange, BudgetChangeKind, BudgetCharge, BudgetCost, BudgetScope, RetryBudget,

@@ -184,21 +184,7 @@ impl RequestDraft {
         vars: &Variables,
         fresh_uuid: &str,
     ) -> Result<RequestSpec, UnknownVariable> {
-        let raw = RequestSpec {
-            method: super::request::standard_method_case(self.method.trim()),
-            url: self.url.trim().to_owned(),
-            query: without_blank_rows(&self.query),
-            headers: without_blank_rows(&self.headers),
-            body: self.body.to_body(),
-            timeouts: self.timeouts,
-            follow_redirects: self.follow_redirects,
-            max_redirects: self.max_redirects,
-            verify_tls: self.verify_tls,
-            new_connection_per_attempt: self.new_connection_per_attempt,
-            idempotency_key: (self.idempotency_enabled && !self.idempotency_key.is_empty())
-                .then(|| self.idempotency_key.clone()),
-        };
-        let mut spec = resolve_spec(&raw, vars, fresh_uuid)?;
+        let mut spec = resolve_spec(&self.raw_spec(), vars, fresh_uuid)?;
         let field =
             |text: &str, place: &str| resolve_text(text, vars, fresh_uuid, place).map(|r| r.text);
         let auth = AuthDraft {
@@ -218,6 +204,43 @@ impl RequestDraft {
             });
         }
         Ok(spec)
+    }
+
+    /// The spec as written: like [`Self::to_spec`] but with every `{{variable}}` left as typed
+    /// (a batch list keeps them for the runner to resolve), and the auth helper's
+    /// `Authorization` row built from its fields as typed.
+    pub fn spec_as_written(&self) -> RequestSpec {
+        let mut spec = self.raw_spec();
+        if let Some(value) = self.auth.header_value() {
+            spec.headers
+                .retain(|h| !(h.enabled && h.name.eq_ignore_ascii_case("authorization")));
+            spec.headers.push(KeyValue {
+                name: "Authorization".into(),
+                value,
+                enabled: true,
+                secret: true,
+            });
+        }
+        spec
+    }
+
+    /// The draft's fields as a spec: method case fixed, URL trimmed, blank rows dropped; no
+    /// variable resolved and no auth helper applied.
+    fn raw_spec(&self) -> RequestSpec {
+        RequestSpec {
+            method: super::request::standard_method_case(self.method.trim()),
+            url: self.url.trim().to_owned(),
+            query: without_blank_rows(&self.query),
+            headers: without_blank_rows(&self.headers),
+            body: self.body.to_body(),
+            timeouts: self.timeouts,
+            follow_redirects: self.follow_redirects,
+            max_redirects: self.max_redirects,
+            verify_tls: self.verify_tls,
+            new_connection_per_attempt: self.new_connection_per_attempt,
+            idempotency_key: (self.idempotency_enabled && !self.idempotency_key.is_empty())
+                .then(|| self.idempotency_key.clone()),
+        }
     }
 
     /// A copy fit for a file: secret header/query/form values ([`KeyValue::is_secret`], [`KeyValue::is_secret_param`]) and the
@@ -491,5 +514,30 @@ mod tests {
             err.to_string(),
             "unknown variable {{missing}} in Bearer token"
         );
+    }
+
+    #[test]
+    fn spec_as_written_keeps_variables_and_applies_the_auth_helper() {
+        let mut draft = RequestDraft {
+            method: "get".into(),
+            url: " http://{{host}}/x?id={{uuid}} ".into(),
+            ..RequestDraft::default()
+        };
+        draft.headers.push(KeyValue::new("Authorization", "typed"));
+        draft.auth.kind = AuthKind::Bearer;
+        draft.auth.bearer_token = "{{token}}".into();
+        let spec = draft.spec_as_written();
+        assert_eq!(spec.method, "GET");
+        assert_eq!(spec.url, "http://{{host}}/x?id={{uuid}}");
+        assert_eq!(spec.headers.len(), 1, "the helper replaces the typed row");
+        assert_eq!(spec.headers[0].value, "Bearer {{token}}");
+        assert!(spec.headers[0].secret);
+        // The same draft resolved sends the same shape.
+        let mut vars = Variables::new();
+        vars.set("host", "127.0.0.1:9", false);
+        vars.set("token", "t0k", true);
+        let resolved = draft.to_spec(&vars, "u1").expect("defined");
+        assert_eq!(resolved.url, "http://127.0.0.1:9/x?id=u1");
+        assert_eq!(resolved.headers[0].value, "Bearer t0k");
     }
 }

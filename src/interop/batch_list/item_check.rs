@@ -1,0 +1,98 @@
+//! The checks every imported item passes, whatever its format: a method token, an absolute
+//! `http(s)://` URL (the engine's own rule) and sendable headers. What passes here is what the
+//! runner can send; a failure is a [`ListProblemKind`] for the item's line.
+
+use super::problem::ListProblemKind;
+use crate::model::url_rule::{UrlProblem, parse_http_url};
+use crate::model::{RequestSpec, UUID_PLACEHOLDER, Variables, resolve_text, secrets};
+
+/// Whether `c` may appear in an HTTP token (RFC 9110 §5.6.2 `tchar`).
+fn is_tchar(c: char) -> bool {
+    c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(c)
+}
+
+/// Whether `text` is a non-empty HTTP token.
+pub(super) fn is_token(text: &str) -> bool {
+    !text.is_empty() && text.chars().all(is_tchar)
+}
+
+/// The first problem of `spec`, if any. A URL that uses `{{variables}}` other than
+/// `{{uuid}}` is checked when it is resolved (at send), not here.
+pub(super) fn check_spec(spec: &RequestSpec) -> Result<(), ListProblemKind> {
+    if spec.method.is_empty() {
+        return Err(ListProblemKind::Missing { field: "method" });
+    }
+    if !is_token(&spec.method) {
+        return Err(ListProblemKind::BadMethod {
+            method: spec.method.clone(),
+        });
+    }
+    if spec.url.trim().is_empty() {
+        return Err(ListProblemKind::Missing { field: "url" });
+    }
+    let filled = spec
+        .url
+        .replace(UUID_PLACEHOLDER, "00000000-0000-0000-0000-000000000000");
+    let unresolved = resolve_text(&filled, &Variables::new(), "", "URL").is_err();
+    if !unresolved && let Err(problem) = parse_http_url(&filled) {
+        let reason = match problem {
+            UrlProblem::Invalid(_) | UrlProblem::NotHttpUri(_) => format!("invalid URL: {problem}"),
+            _ => problem.to_string(),
+        };
+        return Err(ListProblemKind::BadUrl {
+            reason,
+            url: secrets::mask_url(spec.url.trim()),
+        });
+    }
+    for h in spec.headers.iter().filter(|h| h.enabled) {
+        let name = h.name.trim();
+        if !is_token(name) {
+            return Err(ListProblemKind::BadHeader {
+                name: h.name.clone(),
+                reason: "the name is not a token (no spaces, colons or quotes)",
+            });
+        }
+        if h.value.contains(['\r', '\n', '\0']) {
+            return Err(ListProblemKind::BadHeader {
+                name: h.name.clone(),
+                reason: "the value holds a line break or NUL",
+            });
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::KeyValue;
+
+    #[test]
+    fn methods_urls_and_headers_are_checked() {
+        let ok = RequestSpec::get("http://127.0.0.1:8080/x?id={{uuid}}");
+        assert_eq!(check_spec(&ok), Ok(()));
+        let mut later = RequestSpec::get("http://{{host}}/x");
+        assert_eq!(check_spec(&later), Ok(()), "resolved at send");
+        later.method = "GE T".into();
+        assert!(matches!(
+            check_spec(&later),
+            Err(ListProblemKind::BadMethod { .. })
+        ));
+        let ftp = RequestSpec::get("ftp://u:pw@h/x");
+        match check_spec(&ftp) {
+            Err(ListProblemKind::BadUrl { url, .. }) => assert_eq!(url, "ftp://***:***@h/x"),
+            other => panic!("{other:?}"),
+        }
+        let mut bad_header = RequestSpec::get("http://127.0.0.1/");
+        bad_header.headers.push(KeyValue::new("X Y", "1"));
+        assert!(matches!(
+            check_spec(&bad_header),
+            Err(ListProblemKind::BadHeader { .. })
+        ));
+        bad_header.headers[0] = KeyValue::new("X-Y", "a\nb");
+        assert!(matches!(
+            check_spec(&bad_header),
+            Err(ListProblemKind::BadHeader { .. })
+        ));
+    }
+}

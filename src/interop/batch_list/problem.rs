@@ -1,0 +1,218 @@
+//! What can be wrong with one line (or entry) of a batch list, as typed kinds with their place.
+
+use crate::interop::CurlError;
+use std::fmt;
+
+/// Where a problem is in the list file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ListPlace {
+    /// A line of a JSON Lines, CSV or curl list (a CSV record or a `\`-continued curl command
+    /// is named by its first line).
+    Line {
+        /// 1-based line number.
+        line: u64,
+        /// 1-based character column, where the parser gives one.
+        column: Option<u64>,
+    },
+    /// An entry of a HAR file.
+    Entry {
+        /// 1-based position in `log.entries`.
+        index: u64,
+    },
+}
+
+impl ListPlace {
+    /// Line `line` without a column.
+    pub fn line(line: u64) -> Self {
+        Self::Line { line, column: None }
+    }
+
+    /// The place as a compiler names it after the file: `12:5`, `12` or `entry 3`.
+    pub fn short(&self) -> String {
+        match self {
+            Self::Line {
+                line,
+                column: Some(c),
+            } => format!("{line}:{c}"),
+            Self::Line { line, column: None } => line.to_string(),
+            Self::Entry { index } => format!("entry {index}"),
+        }
+    }
+
+    /// The 1-based line (or entry index) the place is on, for sorting.
+    pub fn ordinal(&self) -> u64 {
+        match self {
+            Self::Line { line, .. } => *line,
+            Self::Entry { index } => *index,
+        }
+    }
+}
+
+impl fmt::Display for ListPlace {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Line {
+                line,
+                column: Some(c),
+            } => write!(f, "line {line}, column {c}"),
+            Self::Line { line, column: None } => write!(f, "line {line}"),
+            Self::Entry { index } => write!(f, "entry {index}"),
+        }
+    }
+}
+
+/// What is wrong (the place is in [`ListProblem`]). Messages are lowercase and say what to
+/// write instead where there is one answer.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ListProblemKind {
+    /// The bytes are not UTF-8 text.
+    #[error("not UTF-8 text (save the list as UTF-8)")]
+    NotUtf8,
+    /// The list holds no request at all (only blank lines, comments or a header row).
+    #[error("the list has no requests")]
+    Empty,
+    /// A JSON Lines line is not JSON, or not the shape of an item (`serde_json`'s words).
+    #[error("{message}")]
+    Json {
+        /// What the JSON reader said, without its own position.
+        message: String,
+    },
+    /// A JSON Lines item has a key the format does not know.
+    #[error("unknown key `{key}` (an item has: method, url, headers, body, name, profile)")]
+    UnknownKey {
+        /// The key as written.
+        key: String,
+    },
+    /// A required field is absent or empty.
+    #[error("`{field}` is missing or empty")]
+    Missing {
+        /// The field's name (`url`).
+        field: &'static str,
+    },
+    /// The method is not an HTTP token (RFC 9110 §5.6.2).
+    #[error("method `{method}` is not a token (letters, digits and !#$%&'*+-.^_`|~ only)")]
+    BadMethod {
+        /// The method as written.
+        method: String,
+    },
+    /// The URL is not an absolute `http://` or `https://` URL (the engine's own rule).
+    #[error("{reason} (URL {url})")]
+    BadUrl {
+        /// What is wrong with it.
+        reason: String,
+        /// The URL, secrets masked.
+        url: String,
+    },
+    /// A header name is not a token, or its value holds a line break or NUL.
+    #[error("header `{name}`: {reason}")]
+    BadHeader {
+        /// The header name as written.
+        name: String,
+        /// What is wrong.
+        reason: &'static str,
+    },
+    /// The CSV header row names a column the format does not know.
+    #[error("unknown column `{column}` (columns: method, url, body, name, profile, header:NAME)")]
+    UnknownColumn {
+        /// The column as written.
+        column: String,
+    },
+    /// A CSV `header:NAME` column whose NAME is not a header name.
+    #[error("column `{column}`: the header name is not a token (no spaces, colons or quotes)")]
+    BadHeaderColumn {
+        /// The column as written.
+        column: String,
+    },
+    /// The CSV header row names a column twice.
+    #[error("column `{column}` is named twice in the header row")]
+    RepeatedColumn {
+        /// The column, lowercase.
+        column: String,
+    },
+    /// The CSV header row has no `url` column.
+    #[error(
+        "the header row has no `url` column (columns: method, url, body, name, profile, header:NAME)"
+    )]
+    NoUrlColumn,
+    /// A CSV record has another number of fields than the header row.
+    #[error("{found} fields, but the header row has {expected}")]
+    FieldCount {
+        /// Fields in the header row.
+        expected: usize,
+        /// Fields in this record.
+        found: usize,
+    },
+    /// The CSV reader refused the record.
+    #[error("{message}")]
+    Csv {
+        /// What the CSV reader said.
+        message: String,
+    },
+    /// A line of a curl list is not a curl command the importer reads.
+    #[error("{0}")]
+    Curl(CurlError),
+    /// The HAR file could not be read (`serde_json`'s words, without its own position).
+    #[error("not a HAR file: {message}")]
+    NotHar {
+        /// What is wrong.
+        message: String,
+    },
+}
+
+impl ListProblemKind {
+    /// Whether the problem spoils the whole list, not one line: bytes that are not UTF-8, an
+    /// empty list, a bad CSV header row, a HAR file that does not parse. Skipping bad lines
+    /// does not skip these.
+    pub fn is_fatal(&self) -> bool {
+        matches!(
+            self,
+            Self::NotUtf8
+                | Self::Empty
+                | Self::UnknownColumn { .. }
+                | Self::BadHeaderColumn { .. }
+                | Self::RepeatedColumn { .. }
+                | Self::NoUrlColumn
+                | Self::NotHar { .. }
+        )
+    }
+}
+
+/// One malformed line (or entry): where, and what.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ListProblem {
+    /// Where it is.
+    pub place: ListPlace,
+    /// What is wrong.
+    pub kind: ListProblemKind,
+}
+
+impl ListProblem {
+    /// A problem at `place`.
+    pub fn new(place: ListPlace, kind: ListProblemKind) -> Self {
+        Self { place, kind }
+    }
+
+    /// The problem as `FILE:LINE:COLUMN: message` (`FILE:LINE: …`, `FILE: entry 3: …`), the
+    /// form editors jump to.
+    ///
+    /// ```
+    /// use retryscope::interop::batch_list::{ListPlace, ListProblem, ListProblemKind};
+    /// let p = ListProblem::new(
+    ///     ListPlace::Line { line: 4, column: Some(17) },
+    ///     ListProblemKind::UnknownKey { key: "hedaers".into() },
+    /// );
+    /// assert!(p.located("list.jsonl").starts_with("list.jsonl:4:17: unknown key `hedaers`"));
+    /// ```
+    pub fn located(&self, file: &str) -> String {
+        match self.place {
+            ListPlace::Entry { .. } => format!("{file}: {}: {}", self.place, self.kind),
+            ListPlace::Line { .. } => format!("{file}:{}: {}", self.place.short(), self.kind),
+        }
+    }
+}
+
+impl fmt::Display for ListProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.place, self.kind)
+    }
+}

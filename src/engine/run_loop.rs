@@ -230,7 +230,7 @@ async fn drive(
         // Decided before the event so the outcome moves into it; only a retry keeps a copy
         // (its wait may depend on the answer's headers).
         let next = match &verdict {
-            Verdict::Success => {
+            Verdict::Success { .. } => {
                 budget_change = budget.as_ref().and_then(|b| b.success(last_charge));
                 let message = format!(
                     "succeeded on attempt {attempt} after {:.1} s",

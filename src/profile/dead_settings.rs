@@ -97,15 +97,15 @@ fn codes_text(codes: &[u16]) -> String {
 fn dead_clamp(b: &Backoff, path: &str, is_fallback: bool, out: &mut Vec<ProfileIssue>) {
     if let Some(x) = b.clamp_above_ms {
         let why = if is_fallback {
-            Some("a fallback never reads a delay header".to_owned())
+            Some("a fallback never reads a delay header; remove it".to_owned())
         } else if b.strategy != Strategy::ResponseHeader {
             Some(format!(
-                "strategy `{}` reads no delay header (clamp is a response_header setting)",
+                "strategy `{}` reads no delay header (clamping is for response_header with combine \"clamp\"); remove it",
                 b.strategy.id()
             ))
         } else if b.combine != Combine::Clamp {
             Some(format!(
-                "combine is \"{}\", not \"clamp\"",
+                "combine is \"{}\", not \"clamp\"; remove it or set combine to \"clamp\"",
                 combine_id(b.combine)
             ))
         } else {
@@ -114,9 +114,7 @@ fn dead_clamp(b: &Backoff, path: &str, is_fallback: bool, out: &mut Vec<ProfileI
         if let Some(why) = why {
             out.push(ProfileIssue::new(
                 format!("{path}.clamp_above_ms"),
-                format!(
-                    "clamp_above_ms {x} has no effect: {why}; remove it or set combine to \"clamp\""
-                ),
+                format!("clamp_above_ms {x} has no effect: {why}"),
             ));
         }
     }

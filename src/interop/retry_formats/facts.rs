@@ -127,10 +127,7 @@ pub fn finish(
         return Err(match findings.source_of(&issue.path) {
             Some(source) => FormatError::at(
                 source,
-                format!(
-                    "{} (as the profile's {}, which Retryscope cannot use)",
-                    issue.message, issue.path
-                ),
+                format!("{}; read into the profile's {}", issue.message, issue.path),
             ),
             None => FormatError::at(
                 "",

@@ -80,7 +80,7 @@ fn run_writes(i: usize, profile: &serde_json::Value, out: &mut Vec<HistoryWrite>
                 reason: "503 is retryable".into(),
             },
         ),
-        (2, 200, Verdict::Success),
+        (2, 200, Verdict::SUCCESS),
     ] {
         let timings = Timings {
             total_ms: 4.0 + (i % 13) as f64,
@@ -109,6 +109,7 @@ fn run_writes(i: usize, profile: &serde_json::Value, out: &mut Vec<HistoryWrite>
             hops: Vec::new(),
             verdict,
             wait: None,
+            budget: Vec::new(),
         })));
     }
     let outcome = if i.is_multiple_of(5) {

@@ -286,7 +286,7 @@ fn synthetic_run(i: u64, body_len: usize) -> Res<Vec<HistoryWrite>> {
             1.5,
         )
         .wait(100, 100.2)
-        .attempt(response(200, &headers, &body), Verdict::Success, 1.2)
+        .attempt(response(200, &headers, &body), Verdict::SUCCESS, 1.2)
         .finish(OutcomeKind::Succeeded, "succeeded on attempt 2", Some(200));
     let mut recorder = HistoryRecorder::new(
         &RequestSpec::get(url.clone()),

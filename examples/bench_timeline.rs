@@ -121,7 +121,7 @@ fn build(live: bool, select: bool, attempts: usize) -> Screen {
         s.schedule_wait(2000)
     } else {
         s.wait(20, 20.4)
-            .attempt(response(200, &[], "ok"), Verdict::Success, 5.0)
+            .attempt(response(200, &[], "ok"), Verdict::SUCCESS, 5.0)
             .finish(OutcomeKind::Succeeded, "", Some(200))
     };
     let t0 = Instant::now();

@@ -46,7 +46,11 @@ fn polling_verdicts_show_in_text_json_and_history() {
             "{line}"
         );
     }
-    assert!(attempts[2].ends_with("success"), "{text}");
+    // The success names the condition that held, as the retries name theirs.
+    assert!(
+        attempts[2].ends_with(r#"success: /state is "done""#),
+        "{text}"
+    );
 
     // The history replays the same verdicts.
     let listed = stdout(retryscope(dir.path()).args(["history", "list", "--json"]));

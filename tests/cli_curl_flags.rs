@@ -1,4 +1,4 @@
-//! `retryscope run`'s curl flags (`-i -o --no-body -s -u -k -L --max-redirs --no-follow -F`)
+//! `retryscope run`'s curl flags (`-i -o --no-body -s -u -k --cacert -L --max-redirs --no-follow -F`)
 //! against the demo server started in this test process (loopback only).
 
 mod demo_support;
@@ -318,6 +318,32 @@ fn insecure_accepts_a_self_signed_certificate_that_is_refused_without_it() {
     assert!(
         stdout.contains("  200  ") && stdout.contains("\nok\n"),
         "{stdout}"
+    );
+}
+
+#[test]
+fn cacert_trusts_a_private_ca_and_a_bad_file_is_a_usage_error_naming_it() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let server = fault_support::tls_server_signed_by_private_ca(&["127.0.0.1"]);
+    let url = format!("https://127.0.0.1:{}/", server.port);
+    let ca = dir.path().join("ca.pem");
+    std::fs::write(&ca, &server.ca_pem).expect("write");
+    let (stdout, _) = output(run(&dir).arg("--cacert").arg(&ca).arg(&url), 0);
+    assert!(
+        stdout.contains("  200  ") && stdout.contains("\nok\n"),
+        "{stdout}"
+    );
+    let (stdout, _) = output(run(&dir).arg(&url), 1);
+    assert!(
+        stdout.contains("not signed by a trusted authority"),
+        "without --cacert: {stdout}"
+    );
+    let missing = dir.path().join("missing.pem");
+    let (_, stderr) = output(run(&dir).arg("--cacert").arg(&missing).arg(&url), 2);
+    assert!(
+        stderr.contains("cannot use the CA certificate file of --cacert: ")
+            && stderr.contains(&missing.display().to_string()),
+        "{stderr}"
     );
 }
 

@@ -120,3 +120,44 @@ fn schema_prints_the_shipped_schema() {
         .success()
         .stdout(retryscope::profile::schema_json());
 }
+
+#[test]
+fn validate_warns_about_settings_that_never_take_effect_and_still_says_ok() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("dead.json");
+    std::fs::write(
+        &path,
+        r#"{
+  "format": "retryscope-profile/2",
+  "name": "dead settings",
+  "retry_on": { "status": [503] },
+  "backoff": { "strategy": "fixed", "base_delay_ms": 10, "clamp_above_ms": 5000 },
+  "throttling": { "status": [429] , "backoff": { "strategy": "fixed", "base_delay_ms": 1000 } }
+}
+"#,
+    )
+    .expect("write");
+    let out = retryscope()
+        .args(["profile", "validate"])
+        .arg(&path)
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let stdout = String::from_utf8(out.stdout).expect("utf-8");
+    let stderr = String::from_utf8(out.stderr).expect("utf-8");
+    assert_eq!(stdout, format!("ok {}\n", path.display()));
+    let file = path.display().to_string();
+    assert!(
+        stderr.contains(&format!(
+            "warning: {file}:5:58: backoff.clamp_above_ms: clamp_above_ms 5000 has no effect"
+        )),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains(&format!(
+            "warning: {file}:6:30: throttling.status[0]: 429 is not in retry_on.status, so never retried"
+        )),
+        "{stderr}"
+    );
+}

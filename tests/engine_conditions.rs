@@ -54,7 +54,15 @@ async fn polling_the_job_endpoint_waits_until_done() {
     };
     assert_eq!(
         verdicts(&events),
-        [pending.clone(), pending.clone(), pending, Verdict::Success]
+        [
+            pending.clone(),
+            pending.clone(),
+            pending,
+            // The success names the condition that held (issue 10).
+            Verdict::Success {
+                condition: Some(r#"/state is "done""#.into())
+            }
+        ]
     );
     assert_eq!(server.log().len(), 4, "one request per poll");
     let waits = waits(&events);
@@ -120,7 +128,7 @@ async fn a_200_that_says_rate_limit_exceeded_is_retried() {
     let retry = Verdict::Retry {
         reason: r#"body contains "rate limit exceeded""#.into(),
     };
-    assert_eq!(verdicts(&events), [retry.clone(), retry, Verdict::Success]);
+    assert_eq!(verdicts(&events), [retry.clone(), retry, Verdict::SUCCESS]);
     assert_eq!(kind(&events), OutcomeKind::Succeeded);
 }
 

@@ -11,7 +11,9 @@ mod engine_support;
 mod fault_support;
 
 use engine_support::*;
-use fault_support::{Behavior, Cert, RawServer, closed_port, tls_server};
+use fault_support::{
+    Behavior, Cert, RawServer, closed_port, tls_server, tls_server_signed_by_private_ca,
+};
 use retryscope::demo::DemoServer;
 use retryscope::engine::{HostLookup, HostLookupError, LookupFuture, RunOptions, prepare_run};
 use retryscope::model::{
@@ -117,18 +119,109 @@ async fn an_expired_certificate_says_it_expired() {
     );
 }
 
+/// A GET of `https://127.0.0.1:PORT/` trusting the PEM `ca_pem` (written to a file) and the
+/// events of its run (retries allowed, so a refusal shows it is not retried).
+async fn run_trusting(port: u16, ca_pem: &str) -> Vec<RunEvent> {
+    let dir = tempfile::tempdir().unwrap();
+    let ca = dir.path().join("private-ca.pem");
+    std::fs::write(&ca, ca_pem).unwrap();
+    let mut spec = RequestSpec::get(format!("https://127.0.0.1:{port}/"));
+    spec.ca_cert = Some(ca.display().to_string());
+    run(spec, fixed(5, 3)).await
+}
+
 #[tokio::test]
-async fn a_certificate_for_another_name_is_refused_in_plain_words() {
-    // The engine trusts only the platform's roots, so a self-signed certificate for another name
-    // is refused for its issuer first (rustls checks the chain before the name); both say so.
-    let error = tls_error(Cert::WrongName).await;
+async fn a_certificate_for_another_name_is_refused_for_its_name() {
+    // Signed by a CA the request trusts, so the only thing wrong is the name.
+    let server = tls_server_signed_by_private_ca(&["wrong-name.test"]);
+    let events = run_trusting(server.port, &server.ca_pem).await;
+    assert_eq!(labels(&events), ["tls"], "one attempt, not retried");
+    let error = only_error(&events);
+    assert_eq!(error.kind, ErrorKind::Tls);
     assert!(
-        error
-            .message
-            .starts_with("the server's certificate is not signed by a trusted authority"),
+        error.message.starts_with(
+            "the server's certificate is not valid for this host name: the request is for \
+             127.0.0.1, the certificate is for wrong-name.test"
+        ),
         "{}",
         error.message
     );
+    assert!(
+        !error.message.contains("trusted authority"),
+        "{}",
+        error.message
+    );
+    assert_eq!(stop_reason(&events), "tls error is not retryable");
+}
+
+#[tokio::test]
+async fn the_right_name_signed_by_a_trusted_private_ca_answers() {
+    let server = tls_server_signed_by_private_ca(&["127.0.0.1"]);
+    let events = run_trusting(server.port, &server.ca_pem).await;
+    assert_eq!(labels(&events), ["200"]);
+    assert_eq!(kind(&events), OutcomeKind::Succeeded);
+    // Verification stayed on: the run does not say it was off.
+    assert!(
+        matches!(
+            events.first(),
+            Some(RunEvent::RunStarted {
+                tls_unverified: false,
+                ..
+            })
+        ),
+        "{:?}",
+        events.first()
+    );
+}
+
+#[tokio::test]
+async fn without_the_private_ca_the_same_server_is_an_unknown_issuer() {
+    let server = tls_server_signed_by_private_ca(&["127.0.0.1"]);
+    let events = run(
+        RequestSpec::get(format!("https://127.0.0.1:{}/", server.port)),
+        fixed(5, 0),
+    )
+    .await;
+    let error = only_error(&events);
+    assert!(
+        error
+            .message
+            .starts_with("the server's certificate is not signed by a trusted authority")
+            && error.message.contains("--cacert"),
+        "{}",
+        error.message
+    );
+}
+
+#[tokio::test]
+async fn an_unreadable_ca_file_ends_the_run_before_attempt_1_naming_the_file() {
+    let server = tls_server_signed_by_private_ca(&["127.0.0.1"]);
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("no-such-ca.pem");
+    let not_pem = dir.path().join("notes.txt");
+    std::fs::write(&not_pem, "just some text\n").unwrap();
+    for (path, why) in [
+        (&missing, "no such file"),
+        (&not_pem, "it holds no certificate"),
+    ] {
+        let mut spec = RequestSpec::get(format!("https://127.0.0.1:{}/", server.port));
+        spec.ca_cert = Some(path.display().to_string());
+        let events = run(spec, fixed(5, 3)).await;
+        assert!(attempts(&events).is_empty(), "no attempt is made");
+        let Some(RunEvent::RunFinished { outcome, .. }) = events.last() else {
+            panic!("{events:?}");
+        };
+        assert_eq!(outcome.kind, OutcomeKind::Error);
+        assert!(
+            outcome
+                .message
+                .starts_with("cannot use the CA certificate file in ca_cert: ")
+                && outcome.message.contains(why)
+                && outcome.message.ends_with(&path.display().to_string()),
+            "{}",
+            outcome.message
+        );
+    }
 }
 
 // ---- framing and bodies ---------------------------------------------------------------

@@ -127,7 +127,7 @@ fn events(finished: bool) -> Vec<RunEvent> {
                 total_ms: 3.0,
                 ..Timings::default()
             },
-            verdict: Verdict::Success,
+            verdict: Verdict::SUCCESS,
         },
     ];
     if finished {
@@ -425,4 +425,114 @@ fn a_run_committed_in_one_group_is_stored_as_one_committed_write_by_write() {
     assert_eq!(one.attempts.len(), 2);
     assert!(one.attempts[0].wait.is_some());
     assert_eq!(one, other);
+}
+
+/// A budget change as the engine sends it.
+fn budget_event(
+    attempt: u32,
+    kind: retryscope::model::BudgetChangeKind,
+    before: f64,
+    after: f64,
+) -> RunEvent {
+    RunEvent::BudgetChanged {
+        run_id: 1,
+        attempt,
+        change: retryscope::model::BudgetChange {
+            kind,
+            class: Some(retryscope::model::OutcomeClass::Transient),
+            amount: (before - after).abs(),
+            before,
+            after,
+            capacity: 500.0,
+            scope: "host http://127.0.0.1:9".into(),
+            text: format!("retry budget {before} → {after} of 500"),
+        },
+    }
+}
+
+#[test]
+fn budget_changes_are_stored_per_attempt_and_replayed_in_place() {
+    use retryscope::model::BudgetChangeKind::{Charge, Refund};
+    // The engine's order: a charge after attempt 1 (before its wait), a refund after attempt 2.
+    let mut sent = events(true);
+    let after_first = sent
+        .iter()
+        .position(|e| matches!(e, RunEvent::AttemptFinished { attempt: 1, .. }))
+        .expect("attempt 1")
+        + 1;
+    sent.insert(after_first, budget_event(1, Charge, 500.0, 495.0));
+    let after_second = sent
+        .iter()
+        .position(|e| matches!(e, RunEvent::AttemptFinished { attempt: 2, .. }))
+        .expect("attempt 2")
+        + 1;
+    sent.insert(after_second, budget_event(2, Refund, 495.0, 500.0));
+
+    let dir = tempfile::tempdir().expect("tempdir");
+    let writer =
+        HistoryWriter::spawn(HistoryStore::open_in(dir.path()).expect("opens")).expect("spawns");
+    let mut recorder = HistoryRecorder::new(&request(), &profile(), Vec::new(), 64 * 1024);
+    for e in &sent {
+        if let Some(w) = recorder.fold(e) {
+            writer.send(w).expect("queued");
+        }
+    }
+    writer.close().expect("all written");
+    let id = recorder.id().to_owned();
+
+    let store = HistoryStore::open_in(dir.path()).expect("reopens");
+    let stored = store.run(&id).expect("reads").expect("found");
+    let tokens: Vec<Vec<(f64, f64)>> = stored
+        .attempts
+        .iter()
+        .map(|a| a.budget.iter().map(|c| (c.before, c.after)).collect())
+        .collect();
+    assert_eq!(tokens, [vec![(500.0, 495.0)], vec![(495.0, 500.0)]]);
+    // The columns for queries hold the first before and the last after.
+    let conn = rusqlite::Connection::open(dir.path().join(retryscope::store::HISTORY_FILE))
+        .expect("opens the file");
+    let columns: Vec<(Option<f64>, Option<f64>)> = conn
+        .prepare("SELECT budget_before, budget_after FROM attempts ORDER BY number")
+        .expect("prepares")
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .expect("reads")
+        .collect::<Result<_, _>>()
+        .expect("rows");
+    assert_eq!(
+        columns,
+        [(Some(500.0), Some(495.0)), (Some(495.0), Some(500.0))]
+    );
+    // Opening the past run shows the same events in the same places.
+    let replayed = replay_events(&stored, 1);
+    let budget_of = |events: &[RunEvent]| -> Vec<(usize, u32)> {
+        events
+            .iter()
+            .enumerate()
+            .filter_map(|(i, e)| match e {
+                RunEvent::BudgetChanged { attempt, .. } => Some((i, *attempt)),
+                _ => None,
+            })
+            .collect()
+    };
+    assert_eq!(budget_of(&replayed), budget_of(&sent));
+    assert_eq!(budget_of(&replayed), [(3, 1), (8, 2)]);
+}
+
+#[test]
+fn a_database_of_the_previous_schema_gains_the_budget_column_and_keeps_its_runs() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let id = record(dir.path(), true, 64 * 1024);
+    // As an older version left it: schema step 2, no budget column.
+    let path = dir.path().join(retryscope::store::HISTORY_FILE);
+    {
+        let conn = rusqlite::Connection::open(&path).expect("opens");
+        conn.execute_batch(
+            "ALTER TABLE attempts DROP COLUMN budget_json; PRAGMA user_version = 2;",
+        )
+        .expect("downgrades");
+    }
+    let store = HistoryStore::open_in(dir.path()).expect("migrates");
+    let stored = store.run(&id).expect("reads").expect("found");
+    assert_eq!(stored.attempts.len(), 2);
+    assert!(stored.attempts.iter().all(|a| a.budget.is_empty()));
 }

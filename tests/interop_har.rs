@@ -99,7 +99,7 @@ fn events() -> Vec<RunEvent> {
         .wait(200, 200.25)
         .attempt(
             response(200, &[("content-type", "application/json")], "{}"),
-            Verdict::Success,
+            Verdict::SUCCESS,
             4.0,
         )
         .finish(OutcomeKind::Succeeded, "succeeded on attempt 3", Some(200))
@@ -321,7 +321,7 @@ fn measured_phases_fill_har_timings_and_a_reused_connection_is_not_zero() {
         )
         .wait(10, 10.0)
         .start_attempt()
-        .finish_attempt_timed(response(200, &[], "{}"), Verdict::Success, reused)
+        .finish_attempt_timed(response(200, &[], "{}"), Verdict::SUCCESS, reused)
         .finish(OutcomeKind::Succeeded, "succeeded on attempt 2", Some(200))
         .events()
         .iter()
@@ -416,4 +416,107 @@ fn history_export_of_a_stored_run_is_valid_har_and_reimports() {
         draft.headers
     );
     assert_eq!(draft.body.json, "{\"order\":42}");
+}
+
+/// [`events`] with the retry budget changes a run with AWS's quota makes: a charge after each
+/// retried attempt (before its wait), a refund after the success.
+fn events_with_budget() -> Vec<RunEvent> {
+    use retryscope::model::{BudgetChange, BudgetChangeKind, OutcomeClass};
+    let change = |attempt: u32, kind, before: f64, after: f64| RunEvent::BudgetChanged {
+        run_id: 1,
+        attempt,
+        change: BudgetChange {
+            kind,
+            class: Some(OutcomeClass::Transient),
+            amount: (before - after).abs(),
+            before,
+            after,
+            capacity: 500.0,
+            scope: "host http://127.0.0.1:8080".into(),
+            text: format!("retry budget {before} → {after} of 500"),
+        },
+    };
+    let mut out = Vec::new();
+    for e in events() {
+        let finished = match &e {
+            RunEvent::AttemptFinished { attempt, .. } => Some(*attempt),
+            _ => None,
+        };
+        out.push(e);
+        match finished {
+            Some(1) => out.push(change(1, BudgetChangeKind::Charge, 500.0, 495.0)),
+            Some(2) => out.push(change(2, BudgetChangeKind::Charge, 495.0, 490.0)),
+            Some(3) => out.push(change(3, BudgetChangeKind::Refund, 490.0, 495.0)),
+            _ => {}
+        }
+    }
+    out
+}
+
+#[test]
+fn budget_tokens_reach_the_csv_the_har_and_the_png_title() {
+    let events = events_with_budget();
+    let csv = retryscope::interop::attempts_csv(&events, &[]);
+    let lines: Vec<&str> = csv.split("\r\n").collect();
+    assert!(
+        lines[0].ends_with(",explanation,tokens_before,tokens_after"),
+        "{}",
+        lines[0]
+    );
+    assert!(lines[1].ends_with(",500,495"), "{}", lines[1]);
+    assert!(lines[2].ends_with(",495,490"), "{}", lines[2]);
+    assert!(lines[3].ends_with(",490,495"), "{}", lines[3]);
+    // Without a budget the columns are there and empty.
+    let plain = retryscope::interop::attempts_csv(&self::events(), &[]);
+    assert!(
+        plain
+            .split("\r\n")
+            .nth(1)
+            .unwrap_or_default()
+            .ends_with(",,")
+    );
+
+    let spec = spec();
+    let har = run_to_har(
+        &events,
+        &HarExport {
+            request: Some(&spec),
+            secrets: &[],
+            include_secrets: false,
+        },
+    );
+    assert_valid(&har);
+    let entries = har["log"]["entries"].as_array().expect("entries");
+    let ours = |i: usize| &entries[i]["_retryscope"];
+    assert_eq!(
+        (
+            ours(0)["tokens_before"].clone(),
+            ours(0)["tokens_after"].clone()
+        ),
+        (serde_json::json!(500.0), serde_json::json!(495.0))
+    );
+    assert_eq!(ours(2)["budget"][0]["kind"], "refund");
+    assert_eq!(ours(2)["budget"][0]["scope"], "host http://127.0.0.1:8080");
+    let plain_har = run_to_har(
+        &self::events(),
+        &HarExport {
+            request: Some(&spec),
+            secrets: &[],
+            include_secrets: false,
+        },
+    );
+    assert!(plain_har["log"]["entries"][0]["_retryscope"]["budget"].is_null());
+
+    let plot = retryscope::interop::TimelinePlot::from_events(&events);
+    assert!(
+        plot.title
+            .ends_with("; retry budget 500 → 495 of 500 tokens"),
+        "{}",
+        plot.title
+    );
+    assert!(
+        !retryscope::interop::TimelinePlot::from_events(&self::events())
+            .title
+            .contains("budget")
+    );
 }

@@ -21,7 +21,7 @@ fn events() -> Vec<RunEvent> {
             30.0,
         )
         .wait(600, 600.25)
-        .attempt(response(200, &[], "{}"), Verdict::Success, 50.0)
+        .attempt(response(200, &[], "{}"), Verdict::SUCCESS, 50.0)
         .finish(OutcomeKind::Succeeded, "succeeded on attempt 3", Some(200))
         .events()
         .iter()

@@ -250,9 +250,19 @@ fn grpc_throttling_hedging_and_unknown_keys_are_reported() {
       "retryThrottling": {"maxTokens": 10, "tokenRatio": 0.1}
     }"#;
     let list = unmapped(RetryFormat::GrpcConfig, text);
-    assert!(
-        has(&list, "retryThrottling", "does not map retry budgets"),
-        "{list:?}"
+    assert!(has(&list, "retryThrottling", "shared per host"), "{list:?}");
+    let budget = import(RetryFormat::GrpcConfig, text, "x")
+        .expect("imports")
+        .profile
+        .retry_budget
+        .expect("retryThrottling is the retry budget");
+    assert_eq!(
+        (
+            budget.capacity,
+            budget.success_increment,
+            budget.min_balance
+        ),
+        (10.0, 0.1, 5.0)
     );
     assert!(
         has(
@@ -346,11 +356,11 @@ fn aws_quota_and_other_keys_are_reported() {
         "{list:?}"
     );
     assert!(
-        has(&list, "[default].retry_mode", "does not map retry budgets"),
+        has(&list, "[default].retry_mode", "retry quota"),
         "{list:?}"
     );
     assert!(
-        has(&list, "[default].retry_mode", "throttling class"),
+        has(&list, "[default].retry_mode", "ThrottlingException"),
         "{list:?}"
     );
     assert!(
@@ -558,4 +568,256 @@ fn unlimited_retries_export_the_largest_count_that_fits_and_budgets_are_named() 
     p.max_retries = Some(3);
     let dapr = export(&p, RetryFormat::Dapr);
     assert!(dapr.text.contains("maxRetries: 3"), "{}", dapr.text);
+}
+
+// ---- retry budgets and unlimited counts in other tools' terms (issue 10) -----------------
+
+#[test]
+fn grpc_retry_throttling_round_trips_the_a6_budget_exactly() {
+    let a6 = retryscope::profile::builtin("grpc-a6").expect("built-in");
+    let out = export(&a6, RetryFormat::GrpcConfig);
+    let doc: serde_json::Value = serde_json::from_str(&out.text).expect("JSON");
+    assert_eq!(
+        doc["retryThrottling"],
+        serde_json::json!({"maxTokens": 10, "tokenRatio": 0.1})
+    );
+    assert!(
+        !out.not_expressed.iter().any(|g| g.contains("retry budget")),
+        "the A6 budget is gRPC's own: {:?}",
+        out.not_expressed
+    );
+    let back = import(RetryFormat::GrpcConfig, &out.text, "a6")
+        .expect("imports")
+        .profile;
+    assert_eq!(back.retry_budget, a6.retry_budget);
+}
+
+#[test]
+fn a_budget_grpc_cannot_hold_is_written_nearest_with_its_gaps() {
+    let aws = retryscope::profile::builtin("aws-standard").expect("built-in");
+    let out = export(&aws, RetryFormat::GrpcConfig);
+    let doc: serde_json::Value = serde_json::from_str(&out.text).expect("JSON");
+    assert_eq!(doc["retryThrottling"]["maxTokens"], 500);
+    assert_eq!(doc["retryThrottling"]["tokenRatio"], 1.0);
+    for part in [
+        "costs (transient 5, timeout 10, throttling 5)",
+        "never refunds",
+        "charge \"retry\"",
+        "maxTokens / 2",
+    ] {
+        assert!(
+            out.not_expressed
+                .iter()
+                .any(|g| g.starts_with("retry budget") && g.contains(part)),
+            "{part}: {:?}",
+            out.not_expressed
+        );
+    }
+    let e = import(
+        RetryFormat::GrpcConfig,
+        r#"{"methodConfig":[{"retryPolicy":{"maxAttempts":3,"initialBackoff":"1s","maxBackoff":"2s","backoffMultiplier":2,"retryableStatusCodes":["UNAVAILABLE"]}}],"retryThrottling":{"maxTokens":5000,"tokenRatio":0.1}}"#,
+        "x",
+    )
+    .expect_err("maxTokens above 1000");
+    assert_eq!(e.path, "retryThrottling.maxTokens");
+}
+
+#[test]
+fn the_aws_quota_round_trips_through_the_shared_config() {
+    for id in ["aws-standard", "aws-standard-2026"] {
+        let p = retryscope::profile::builtin(id).expect("built-in");
+        let out = export(&p, RetryFormat::AwsConfig);
+        assert!(
+            !out.not_expressed.iter().any(|g| g.contains("quota")),
+            "{id}: the quota is the SDK's own: {:?}",
+            out.not_expressed
+        );
+    }
+    let std = retryscope::profile::builtin("aws-standard").expect("built-in");
+    let back = import(
+        RetryFormat::AwsConfig,
+        &export(&std, RetryFormat::AwsConfig).text,
+        "a",
+    )
+    .expect("imports");
+    assert_eq!(back.profile.retry_budget, std.retry_budget);
+    assert!(
+        !back.unmapped.iter().any(|u| u.reason.contains("yet")),
+        "{:?}",
+        back.unmapped
+    );
+    // A profile without a budget, or with another one, is told what the SDK will do.
+    let mut none = std.clone();
+    none.retry_budget = None;
+    let gaps = export(&none, RetryFormat::AwsConfig).not_expressed;
+    assert!(
+        gaps.iter()
+            .any(|g| g.starts_with("no retry budget: the SDK's quota")),
+        "{gaps:?}"
+    );
+    let mut other = std.clone();
+    if let Some(b) = &mut other.retry_budget {
+        b.capacity = 50.0;
+    }
+    let gaps = export(&other, RetryFormat::AwsConfig).not_expressed;
+    assert!(
+        gaps.iter()
+            .any(|g| g.starts_with("retry budget (capacity 50") && g.contains("500 tokens")),
+        "{gaps:?}"
+    );
+    // Legacy mode has no quota.
+    let legacy = import(
+        RetryFormat::AwsConfig,
+        "[default]\nretry_mode = legacy\n",
+        "l",
+    )
+    .expect("imports");
+    assert_eq!(legacy.profile.retry_budget, None);
+}
+
+#[test]
+fn polly_int_max_value_is_unlimited_with_a_deadline_and_says_why_without_one() {
+    let with_deadline = r#"{ "Resilience": {
+        "Retry": { "MaxRetryAttempts": 2147483647, "BackoffType": "Constant", "Delay": "00:00:01", "UseJitter": false },
+        "TotalRequestTimeout": { "Timeout": "00:00:30" } } }"#;
+    let back = import(RetryFormat::Polly, with_deadline, "forever").expect("imports");
+    assert_eq!(back.profile.max_retries, None, "unlimited");
+    assert_eq!(back.profile.deadline_ms, Some(30_000));
+    assert!(
+        !back
+            .unmapped
+            .iter()
+            .any(|u| u.path.ends_with("MaxRetryAttempts")),
+        "exact: {:?}",
+        back.unmapped
+    );
+    // Round trip: unlimited retries until a deadline go out as int.MaxValue and come back.
+    let out = export(&back.profile, RetryFormat::Polly);
+    assert!(
+        out.text.contains("\"MaxRetryAttempts\": 2147483647"),
+        "{}",
+        out.text
+    );
+    let again = import(RetryFormat::Polly, &out.text, "forever").expect("imports");
+    assert_eq!(
+        (again.profile.max_retries, again.profile.deadline_ms),
+        (None, Some(30_000))
+    );
+
+    let no_deadline = r#"{ "Retry": { "MaxRetryAttempts": 2147483647, "BackoffType": "Constant", "Delay": "00:00:01" } }"#;
+    let back = import(RetryFormat::Polly, no_deadline, "forever").expect("imports");
+    assert_eq!(back.profile.max_retries, Some(2_147_483_647));
+    let note = back
+        .unmapped
+        .iter()
+        .find(|u| u.path == "Retry.MaxRetryAttempts")
+        .expect("the count is noted");
+    assert_eq!(note.carried, Carried::Approximated);
+    assert!(
+        note.reason.contains("need a deadline") && note.reason.contains("TotalRequestTimeout"),
+        "{}",
+        note.reason
+    );
+    assert!(
+        back.profile.description.contains("Retry.MaxRetryAttempts"),
+        "the import note names it: {}",
+        back.profile.description
+    );
+}
+
+// ---- import errors a fresh user can act on (issue 10, fresh-user pass) --------------------
+
+#[test]
+fn an_unclosed_ini_section_header_is_named_at_its_own_line() {
+    let text = "# shared config\n[default\nretry_mode = standard\nmax_attempts = 3\n";
+    let e = import(RetryFormat::AwsConfig, text, "x").expect_err("unclosed header");
+    assert_eq!((e.line, e.column), (Some(2), Some(1)), "{e:?}");
+    assert_eq!(e.message, "section header `[default` has no closing `]`");
+    assert!(!e.message.contains("Some("), "no Rust debug text: {e}");
+    // A `]` further down must not swallow the lines between into a section name.
+    let text = "[default\nmax_attempts = 3\n[profile dev]\n";
+    let e = import(RetryFormat::AwsConfig, text, "x").expect_err("unclosed header");
+    assert_eq!(e.line, Some(1), "{e:?}");
+    // Indented headers point at the `[`.
+    let e = import(RetryFormat::AwsConfig, "  [default\n", "x").expect_err("unclosed");
+    assert_eq!((e.line, e.column), (Some(1), Some(3)), "{e:?}");
+}
+
+#[test]
+fn yaml_syntax_errors_give_the_position_once() {
+    for format in [RetryFormat::Envoy, RetryFormat::Dapr] {
+        let e =
+            import(format, "retry_policy:\n  num_retries: [1\n  x: 2\n", "x").expect_err("syntax");
+        assert!(e.line.is_some() && e.column.is_some(), "{e:?}");
+        let shown = e.to_string();
+        assert_eq!(
+            shown.matches("line").count(),
+            1,
+            "{}: the position once: {shown}",
+            format.id()
+        );
+    }
+}
+
+#[test]
+fn a_value_the_profile_refuses_is_named_by_the_files_own_key() {
+    // 25 h: more than a profile's 24 h limit for a delay.
+    let grpc = r#"{"methodConfig":[{"retryPolicy":{"maxAttempts":3,"initialBackoff":"90000s","maxBackoff":"90000s","backoffMultiplier":2,"retryableStatusCodes":["UNAVAILABLE"]}}]}"#;
+    let e = import(RetryFormat::GrpcConfig, grpc, "x").expect_err("too long");
+    assert_eq!(e.path, "methodConfig[0].retryPolicy.initialBackoff", "{e}");
+    assert!(e.message.contains("more than 24 h"), "{e}");
+    assert!(
+        e.message.contains("backoff.base_delay_ms"),
+        "the profile field is said after: {e}"
+    );
+    // Max below base: the max's key is named.
+    let grpc = r#"{"methodConfig":[{"retryPolicy":{"maxAttempts":3,"initialBackoff":"2s","maxBackoff":"1s","backoffMultiplier":2,"retryableStatusCodes":["UNAVAILABLE"]}}]}"#;
+    let e = import(RetryFormat::GrpcConfig, grpc, "x").expect_err("max below base");
+    assert_eq!(e.path, "methodConfig[0].retryPolicy.maxBackoff", "{e}");
+    let envoy = "retry_policy:\n  retry_on: 5xx\n  retry_back_off:\n    base_interval: 90000s\n";
+    let e = import(RetryFormat::Envoy, envoy, "x").expect_err("too long");
+    assert_eq!(e.path, "retry_policy.retry_back_off.base_interval", "{e}");
+    let polly = r#"{"Retry": {"Delay": "1.02:00:00", "UseJitter": false}}"#;
+    let e = import(RetryFormat::Polly, polly, "x").expect_err("too long");
+    assert_eq!(e.path, "Retry.Delay", "{e}");
+    // A count beyond what a profile holds is cut, and said so at the file's key.
+    let grpc = r#"{"methodConfig":[{"retryPolicy":{"maxAttempts":99999999999,"initialBackoff":"1s","maxBackoff":"2s","backoffMultiplier":2,"retryableStatusCodes":["UNAVAILABLE"]}}]}"#;
+    let list = unmapped(RetryFormat::GrpcConfig, grpc);
+    assert!(
+        has(
+            &list,
+            "methodConfig[0].retryPolicy.maxAttempts",
+            "imported as 4294967295"
+        ),
+        "{list:?}"
+    );
+    assert!(
+        !has(
+            &list,
+            "methodConfig[0].retryPolicy.maxAttempts",
+            "imported as written"
+        ),
+        "{list:?}"
+    );
+}
+
+#[test]
+fn cli_import_errors_with_a_position_read_file_line_column() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let ini = dir.path().join("config");
+    std::fs::write(&ini, "[default\nretry_mode = standard\n").expect("write");
+    let out = demo_support::sandboxed()
+        .args(["profile", "import", "--from", "aws-config"])
+        .arg(&ini)
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.starts_with(&format!(
+            "error: {}:1:1: cannot import AWS shared config (INI): section header `[default` has no closing `]`",
+            ini.display()
+        )),
+        "{stderr}"
+    );
 }

@@ -135,7 +135,7 @@ fn an_attempt_is_copied_as_curl_with_secrets_masked() {
     let script = EventScript::new(1, "GET", url, start)
         .attempt(response(503, &[], "busy"), retry("503 is retryable"), 12.0)
         .wait(10, 11.0)
-        .attempt(response(200, &[], "ok"), Verdict::Success, 0.5)
+        .attempt(response(200, &[], "ok"), Verdict::SUCCESS, 0.5)
         .finish(OutcomeKind::Succeeded, "succeeded on attempt 2", Some(200));
     let t0 = Instant::now();
     let mut runs = RunsState::default();
@@ -290,7 +290,7 @@ fn export_png_saves_the_selected_runs_plot_off_the_frame() {
     let script = EventScript::new(1, "GET", "http://127.0.0.1:9/status/503", start)
         .attempt(response(503, &[], "busy"), retry("503 is retryable"), 12.0)
         .wait(10, 11.0)
-        .attempt(response(200, &[], "ok"), Verdict::Success, 3.0)
+        .attempt(response(200, &[], "ok"), Verdict::SUCCESS, 3.0)
         .finish(OutcomeKind::Succeeded, "succeeded on attempt 2", Some(200));
     for (event, _) in script.events() {
         probe.events.send(event.clone()).expect("workbench listens");

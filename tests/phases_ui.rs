@@ -46,7 +46,7 @@ fn script() -> EventScript {
         )
         .wait(100, 101.0)
         .start_attempt()
-        .finish_attempt_timed(response(200, &[], "ok"), Verdict::Success, reused)
+        .finish_attempt_timed(response(200, &[], "ok"), Verdict::SUCCESS, reused)
         .finish(OutcomeKind::Succeeded, "succeeded on attempt 2", Some(200))
 }
 
@@ -141,7 +141,7 @@ fn a_split_tls_handshake_has_its_own_row_and_an_unsplit_one_says_connect_plus_tl
         .finish_attempt_timed(response(503, &[], "busy"), retry("503 is retryable"), split)
         .wait(100, 101.0)
         .start_attempt()
-        .finish_attempt_timed(response(200, &[], "ok"), Verdict::Success, unsplit)
+        .finish_attempt_timed(response(200, &[], "ok"), Verdict::SUCCESS, unsplit)
         .finish(OutcomeKind::Succeeded, "succeeded on attempt 2", Some(200));
     let t0 = Instant::now();
     let mut runs = RunsState::default();

@@ -198,3 +198,199 @@ proptest! {
         prop_assert_eq!(grpc_pushback_ms(&format!("-{}", ms.max(1))), None);
     }
 }
+
+// ---- combine: "clamp" (DESIGN.md §7: wait = min(max(header, computed), computed + X)) -------
+
+/// A `response_header` policy over `headers` with `combine: "clamp"`, X = `x` ms, a `fallback`
+/// backoff and a max delay of `max_ms`.
+fn clamped(
+    headers: &[(&str, HeaderUnit)],
+    x: u64,
+    fallback: Backoff,
+    max_ms: u64,
+    stop_above_max: bool,
+) -> Policy {
+    let mut p: RetryProfile = serde_json::from_value(serde_json::json!({
+        "format": "retryscope-profile/2",
+        "name": "clamp",
+        "backoff": { "strategy": "fixed" }
+    }))
+    .expect("minimal profile");
+    let mut bo = Backoff::new(Strategy::ResponseHeader);
+    bo.max_delay_ms = Some(max_ms);
+    bo.headers = headers
+        .iter()
+        .map(|(name, unit)| DelayHeader {
+            name: (*name).into(),
+            unit: *unit,
+        })
+        .collect();
+    bo.combine = retryscope::model::Combine::Clamp;
+    bo.clamp_above_ms = Some(x);
+    bo.on_exceed_max = if stop_above_max {
+        retryscope::model::OnExceedMax::Stop
+    } else {
+        retryscope::model::OnExceedMax::Cap
+    };
+    bo.fallback = Some(Box::new(fallback));
+    p.backoff = bo;
+    assert!(
+        retryscope::profile::validate(&p).is_empty(),
+        "{:?}",
+        retryscope::profile::validate(&p)
+    );
+    Policy::new(p).expect("valid")
+}
+
+fn fixed_ms(ms: u64) -> Backoff {
+    let mut b = Backoff::new(Strategy::Fixed);
+    b.base_delay_ms = ms;
+    b
+}
+
+fn decide_with(
+    policy: &Policy,
+    outcome: &AttemptOutcome,
+    time_left_ms: Option<u64>,
+    seed: u64,
+) -> WaitDecision {
+    let ctx = WaitContext {
+        retry: 1,
+        outcome,
+        elapsed_ms: 0,
+        prev_wait_ms: None,
+        time_left_ms,
+        now_unix_ms: 0,
+    };
+    policy.next_wait(&ctx, &mut rng_from_seed(seed))
+}
+
+#[test]
+fn clamp_bounds_retry_after_and_pushback_to_computed_plus_x() {
+    let headers = [
+        ("Retry-After", HeaderUnit::Seconds),
+        ("grpc-retry-pushback-ms", HeaderUnit::GrpcPushbackMs),
+    ];
+    let p = clamped(&headers, 5000, fixed_ms(1000), 120_000, true);
+    // (headers, expected wait): inside the window it is the server's; below it, the computed
+    // wait; above it, computed + X.
+    let cases: [(&[(&str, &str)], u64); 7] = [
+        (&[("Retry-After", "2")], 2000),
+        (&[("Retry-After", "60")], 6000),
+        (&[("Retry-After", "0")], 1000),
+        (&[("grpc-retry-pushback-ms", "30000")], 6000),
+        (&[("grpc-retry-pushback-ms", "500")], 1000),
+        (&[("grpc-retry-pushback-ms", "4500")], 4500),
+        // No delay header: the fallback's wait as computed.
+        (&[], 1000),
+    ];
+    for (hs, want) in cases {
+        let (ms, text) = wait_text(decide(&p, &response(hs)));
+        assert_eq!(ms, want, "{hs:?}: {text}");
+        if !hs.is_empty() {
+            assert!(
+                text.contains(&format!("clamp to [1000, 1000 + 5000] → {want} ms")),
+                "{hs:?}: {text}"
+            );
+        }
+    }
+    // A pushback that says "do not retry" still stops the run under clamp (gRPC A6).
+    let stop = decide(&p, &response(&[("grpc-retry-pushback-ms", "-1")]));
+    assert!(
+        matches!(&stop, WaitDecision::Stop { reason } if reason.contains("asked not to retry")),
+        "{stop:?}"
+    );
+}
+
+#[test]
+fn clamp_holds_its_window_for_a_random_fallback_on_every_seed() {
+    let mut fb = Backoff::new(Strategy::FullJitter);
+    fb.base_delay_ms = 1000;
+    fb.max_delay_ms = Some(20_000);
+    let p = clamped(
+        &[("x-amz-retry-after", HeaderUnit::Milliseconds)],
+        5000,
+        fb,
+        25_000,
+        false,
+    );
+    for seed in 0..200 {
+        // The fallback alone (no header) draws the same computed wait for the same seed.
+        let (computed, _) = wait_text(decide_with(&p, &response(&[]), None, seed));
+        let (high, text) = wait_text(decide_with(
+            &p,
+            &response(&[("x-amz-retry-after", "60000")]),
+            None,
+            seed,
+        ));
+        assert_eq!(high, computed + 5000, "seed {seed}: {text}");
+        let (low, text) = wait_text(decide_with(
+            &p,
+            &response(&[("x-amz-retry-after", "0")]),
+            None,
+            seed,
+        ));
+        assert_eq!(low, computed, "seed {seed}: {text}");
+    }
+}
+
+#[test]
+fn a_clamped_wait_past_the_max_or_the_deadline_quotes_what_the_server_asked() {
+    let headers = [("Retry-After", HeaderUnit::Seconds)];
+    // Max delay 4 s, stop above it: 60 s clamps to 6 s, which is still too long.
+    let p = clamped(&headers, 5000, fixed_ms(1000), 4000, true);
+    let WaitDecision::Stop { reason } = decide(&p, &response(&[("Retry-After", "60")])) else {
+        panic!("expected a stop");
+    };
+    assert_eq!(
+        reason,
+        "server asked for 60 s (clamped to 6 s), max delay is 4 s"
+    );
+    // With cap, the clamped wait is cut to the max delay.
+    let p = clamped(&headers, 5000, fixed_ms(1000), 4000, false);
+    let (ms, text) = wait_text(decide(&p, &response(&[("Retry-After", "60")])));
+    assert_eq!(ms, 4000, "{text}");
+    // The time left before the deadline bounds it the same way.
+    let p = clamped(&headers, 5000, fixed_ms(1000), 120_000, true);
+    let WaitDecision::Stop { reason } =
+        decide_with(&p, &response(&[("Retry-After", "60")]), Some(3000), 1)
+    else {
+        panic!("expected a stop");
+    };
+    assert_eq!(
+        reason,
+        "server asked for 60 s (clamped to 6 s), only 3 s left before the deadline"
+    );
+    // Inside the window nothing is clamped, and the server's figure is quoted alone.
+    let WaitDecision::Stop { reason } =
+        decide_with(&p, &response(&[("Retry-After", "4")]), Some(3000), 1)
+    else {
+        panic!("expected a stop");
+    };
+    assert_eq!(
+        reason,
+        "server asked for 4 s, only 3 s left before the deadline"
+    );
+}
+
+#[test]
+fn the_aws_2026_built_in_clamps_x_amz_retry_after_for_both_classes() {
+    let profile = retryscope::profile::builtin("aws-standard-2026").expect("built-in");
+    let p = Policy::new(profile).expect("valid");
+    let with_status = |status: u16, value: &str| {
+        let mut outcome = response(&[("x-amz-retry-after", value)]);
+        if let AttemptOutcome::Response(r) = &mut outcome {
+            r.status = status;
+        }
+        outcome
+    };
+    for seed in 0..50 {
+        // Throttling (429): full jitter from 1 s, so computed ≤ 1000 and the wait ≤ 6000.
+        let (ms, text) = wait_text(decide_with(&p, &with_status(429, "60000"), None, seed));
+        assert!((5000..=6000).contains(&ms), "seed {seed}: {text}");
+        assert!(text.contains("throttling"), "names the class: {text}");
+        // Transient (503): full jitter from 50 ms, so the wait ≤ 5050.
+        let (ms, text) = wait_text(decide_with(&p, &with_status(503, "60000"), None, seed));
+        assert!((5000..=5050).contains(&ms), "seed {seed}: {text}");
+    }
+}

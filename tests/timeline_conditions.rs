@@ -58,5 +58,8 @@ async fn not_ready_and_matched_retries_are_named_on_the_timeline() {
         lines[0].ends_with(r#"retry: not ready: /state is "pending", want "done""#),
         "{job}"
     );
-    assert!(lines[1].ends_with("success"), "{job}");
+    assert!(
+        lines[1].ends_with(r#"success: /state is "done""#),
+        "the success names the condition that held: {job}"
+    );
 }

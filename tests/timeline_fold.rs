@@ -44,7 +44,7 @@ fn success_script() -> EventScript {
                 &[("content-type", "application/json")],
                 r#"{"ok":true}"#,
             ),
-            Verdict::Success,
+            Verdict::SUCCESS,
             11.0,
         )
         .finish(

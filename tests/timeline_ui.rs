@@ -45,7 +45,7 @@ fn script(finished: bool) -> EventScript {
         );
     if finished {
         s.wait(2000, 2001.0)
-            .attempt(response(200, &[], "ok"), Verdict::Success, 11.0)
+            .attempt(response(200, &[], "ok"), Verdict::SUCCESS, 11.0)
             .finish(
                 OutcomeKind::Succeeded,
                 "succeeded on attempt 3 after 3.0 s",
@@ -215,7 +215,7 @@ fn five_hundred_attempts_render() {
             .wait(20, 20.5);
     }
     let s = s
-        .attempt(response(200, &[], ""), Verdict::Success, 5.0)
+        .attempt(response(200, &[], ""), Verdict::SUCCESS, 5.0)
         .finish(
             OutcomeKind::Succeeded,
             "succeeded on attempt 500 after 12.7 s",
@@ -275,7 +275,7 @@ fn detail_pane_shows_network_errors_and_binary_bodies() {
             3.0,
         )
         .wait(100, 100.0)
-        .attempt(binary, Verdict::Success, 4.0)
+        .attempt(binary, Verdict::SUCCESS, 4.0)
         .finish(OutcomeKind::Succeeded, "", Some(200));
     let (state, _) = screen(&[&s], 1_000.0);
     let mut harness = harness(state);

@@ -138,3 +138,35 @@ fn clamp_is_picked_and_its_bound_typed() {
     type_into(&mut h, "Clamp above computed", "2500");
     assert_eq!(h.state().current.profile.backoff.clamp_above_ms, Some(2500));
 }
+
+#[test]
+fn a_clamp_bound_left_behind_by_another_combine_is_a_warning_not_a_problem() {
+    let mut h = editable();
+    {
+        let p = &mut h.state_mut().current.profile;
+        p.backoff.strategy = Strategy::ResponseHeader;
+        p.backoff.fallback = Some(Box::new(retryscope::model::Backoff::new(
+            Strategy::FullJitter,
+        )));
+        p.backoff.combine = Combine::Max;
+        p.backoff.clamp_above_ms = Some(5000);
+    }
+    for _ in 0..3 {
+        h.run();
+    }
+    assert!(
+        h.query_by_label_contains("Warnings (1): these settings never take effect")
+            .is_some(),
+        "the warning is shown"
+    );
+    assert!(
+        h.query_by_label_contains(
+            "backoff.clamp_above_ms: clamp_above_ms 5000 has no effect: combine is \"max\""
+        )
+        .is_some()
+    );
+    assert!(
+        h.query_by_label_contains("Problems (").is_none(),
+        "nothing is refused"
+    );
+}

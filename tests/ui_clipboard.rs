@@ -33,7 +33,7 @@ fn harness() -> Harness<'static, Screen> {
             12.0,
         )
         .wait(1000, 1003.0)
-        .attempt(response(200, &[], "ok"), Verdict::Success, 0.42)
+        .attempt(response(200, &[], "ok"), Verdict::SUCCESS, 0.42)
         .finish(
             OutcomeKind::Succeeded,
             "succeeded on attempt 2 after 1.0 s",

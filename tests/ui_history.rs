@@ -52,7 +52,7 @@ fn seed_run(
             )
     } else {
         script
-            .attempt(response(200, &[], "ok"), Verdict::Success, 8.0)
+            .attempt(response(200, &[], "ok"), Verdict::SUCCESS, 8.0)
             .finish(OutcomeKind::Succeeded, "succeeded on attempt 2", Some(200))
     };
     for (event, _) in script.events() {
@@ -292,7 +292,7 @@ fn rerun_of_the_request_in_the_composer_refills_its_secret_from_the_composer() {
     let mut recorder = HistoryRecorder::new(&spec, &profile, Vec::new(), 1024);
     let start = chrono::Local::now().fixed_offset();
     let script = EventScript::new(1, "GET", &url("delta"), start)
-        .attempt(response(200, &[], "ok"), Verdict::Success, 5.0)
+        .attempt(response(200, &[], "ok"), Verdict::SUCCESS, 5.0)
         .finish(OutcomeKind::Succeeded, "succeeded", Some(200));
     for (event, _) in script.events() {
         if let Some(w) = recorder.fold(event) {

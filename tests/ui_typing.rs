@@ -265,3 +265,25 @@ fn a_field_holding_text_that_is_not_a_number_blocks_send_from_a_hidden_tab() {
     );
     assert!(probe.drain_commands().is_empty());
 }
+
+#[test]
+fn the_trusted_ca_file_is_typed_whole_and_sent_with_the_request() {
+    let (state, probe) = workbench();
+    let mut h = harness_sized(state, SIZE);
+    h.run();
+    h.get_by_label("Timeouts and connection").click();
+    h.run();
+    type_into(&mut h, "Trusted CA file", "/etc/ssl/private-ca.pem");
+    assert_eq!(h.state().composer.draft.ca_cert, "/etc/ssl/private-ca.pem");
+    h.get_by_label("Send").click();
+    h.run();
+    let sent: Vec<Option<String>> = probe
+        .drain_commands()
+        .into_iter()
+        .filter_map(|c| match c {
+            retryscope::service::Command::Start { spec, .. } => Some(spec.ca_cert),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(sent, [Some("/etc/ssl/private-ca.pem".to_owned())]);
+}

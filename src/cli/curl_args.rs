@@ -1,4 +1,4 @@
-//! The curl-compatible flags of `retryscope run` (`-i -o -s -u -k -L --max-redirs -F`) and how
+//! The curl-compatible flags of `retryscope run` (`-i -o -s -u -k --cacert -L --max-redirs -F`) and how
 //! they change the request. What they print is in [`super::final_response`].
 
 use super::exit::CliError;
@@ -31,6 +31,11 @@ pub struct CurlArgs {
     /// Do not verify TLS certificates (self-signed test servers). Off by default.
     #[arg(short = 'k', long = "insecure")]
     pub insecure: bool,
+    /// Trust the CA certificates in FILE (PEM, or one DER certificate) for a server whose
+    /// certificate a private CA signed. Unlike curl, the system's trusted roots stay trusted
+    /// too. The file is checked before the run starts.
+    #[arg(long = "cacert", value_name = "FILE")]
+    pub cacert: Option<PathBuf>,
     /// Follow redirects. Accepted for curl compatibility: retryscope follows redirects by
     /// default (each hop shown inside its attempt); --no-follow turns that off.
     #[arg(short = 'L', long = "location", conflicts_with = "no_follow")]
@@ -54,18 +59,29 @@ pub struct CurlArgs {
 }
 
 impl CurlArgs {
-    /// Applies `-u`, `-k`, `-L`/`--max-redirs`/`--no-follow` and `-F` to `spec`.
+    /// Applies `-u`, `-k`, `--cacert`, `-L`/`--max-redirs`/`--no-follow` and `-F` to `spec`.
     /// `explicit_method` tells whether `-X` was given (else `-F` makes the request a POST).
     ///
     /// # Errors
-    /// Exit 2 for `-u` without a colon, `-u` together with `-H 'Authorization: …'`, or a bad
-    /// `-F` (no `=`, empty name, unreadable file).
+    /// Exit 2 for `-u` without a colon, `-u` together with `-H 'Authorization: …'`, a
+    /// `--cacert` file that cannot be read or holds no certificate (the message names the flag
+    /// and the path), or a bad `-F` (no `=`, empty name, unreadable file).
     pub fn apply(&self, spec: &mut RequestSpec, explicit_method: bool) -> Result<(), CliError> {
         if let Some(user) = &self.user {
             spec.headers.push(basic_auth(user, &spec.headers)?);
         }
         if self.insecure {
             spec.verify_tls = false;
+        }
+        if let Some(path) = &self.cacert {
+            let path = path.display().to_string();
+            crate::engine::read_trusted_roots(&path).map_err(|e| match e {
+                crate::engine::SpecError::CaCert { path, reason } => CliError::usage(format!(
+                    "cannot use the CA certificate file of --cacert: {reason}: {path}"
+                )),
+                other => CliError::usage(other.to_string()),
+            })?;
+            spec.ca_cert = Some(path);
         }
         if self.no_follow {
             spec.follow_redirects = false;

@@ -3,7 +3,7 @@
 //! All come from the stored records, which are already masked (DESIGN.md §9).
 
 use super::exit::CliError;
-use crate::model::{AttemptOutcome, Verdict};
+use crate::model::AttemptOutcome;
 use crate::store::{StoredRun, replay_events};
 
 /// The stored run's timeline plot as PNG bytes
@@ -54,7 +54,7 @@ pub fn json(stored: &StoredRun) -> Result<String, CliError> {
 }
 
 /// Column names of [`csv()`], in order.
-pub const CSV_COLUMNS: [&str; 16] = [
+pub const CSV_COLUMNS: [&str; 18] = [
     "run_id",
     "attempt",
     "started_at",
@@ -71,10 +71,14 @@ pub const CSV_COLUMNS: [&str; 16] = [
     "wait_planned_ms",
     "wait_measured_ms",
     "wait_explanation",
+    "tokens_before",
+    "tokens_after",
 ];
 
 /// One CSV row per attempt (RFC 4180: comma separated, fields quoted when needed, CRLF line
-/// ends), with a header row of [`CSV_COLUMNS`].
+/// ends), with a header row of [`CSV_COLUMNS`]. `tokens_before` / `tokens_after` are the retry
+/// budget's balance before the attempt's first budget change and after its last (empty without
+/// a budget).
 pub fn csv(stored: &StoredRun) -> String {
     let mut out = CSV_COLUMNS.join(",") + "\r\n";
     let opt = |v: Option<f64>| v.map(|x| format!("{x:.3}")).unwrap_or_default();
@@ -83,11 +87,8 @@ pub fn csv(stored: &StoredRun) -> String {
             AttemptOutcome::Response(r) => (r.status.to_string(), String::new(), String::new()),
             AttemptOutcome::Error(e) => (String::new(), e.kind.to_string(), e.message.clone()),
         };
-        let (verdict, reason) = match &a.verdict {
-            Verdict::Success => ("success", ""),
-            Verdict::Retry { reason } => ("retry", reason.as_str()),
-            Verdict::Stop { reason } => ("stop", reason.as_str()),
-        };
+        let (verdict, reason) = a.verdict.name_and_reason();
+        let reason = reason.unwrap_or_default();
         let fields = [
             a.run_id.clone(),
             a.number.to_string(),
@@ -110,6 +111,14 @@ pub fn csv(stored: &StoredRun) -> String {
             a.wait
                 .as_ref()
                 .map(|w| w.explanation.text.clone())
+                .unwrap_or_default(),
+            a.budget
+                .first()
+                .map(|c| crate::policy::tokens_text(c.before))
+                .unwrap_or_default(),
+            a.budget
+                .last()
+                .map(|c| crate::policy::tokens_text(c.after))
                 .unwrap_or_default(),
         ];
         let row: Vec<String> = fields.iter().map(|f| csv_field(f)).collect();

@@ -30,7 +30,8 @@ pub struct ProfileArgs {
 #[derive(Debug, Clone, Subcommand)]
 pub enum ProfileAction {
     /// Check profile files: prints `ok FILE`, or every problem as `FILE:line:col: path: message`.
-    /// Exit 2 if any file is invalid.
+    /// Settings that are valid but never take effect are listed on stderr as `warning:
+    /// FILE:line:col: path: message` (the file is still ok). Exit 2 if any file is invalid.
     Validate {
         /// Profile files (JSON).
         #[arg(required = true, value_name = "FILE")]
@@ -132,6 +133,14 @@ fn validate(files: &[PathBuf]) -> u8 {
         match profile::load_file_noted(path) {
             Ok(loaded) => {
                 crate::cli_outln!("ok {}", path.display());
+                for line in issue_lines(
+                    path,
+                    &profile::ProfileErrors {
+                        issues: loaded.warnings,
+                    },
+                ) {
+                    crate::cli::out::write_stderr(&format!("warning: {line}\n"));
+                }
                 if let Some(upgrade) = loaded.upgrade {
                     crate::cli::out::write_stderr(&format!(
                         "note: {}: {}\n",

@@ -81,13 +81,8 @@ pub fn import(
         |s| s.to_string_lossy().into_owned(),
     );
     let name = name.unwrap_or(&default_name);
-    let imported = retry_formats::import(format, &text, name).map_err(|e| {
-        CliError::usage(format!(
-            "cannot import {} ({e}): {}",
-            format.label(),
-            file.display()
-        ))
-    })?;
+    let imported = retry_formats::import(format, &text, name)
+        .map_err(|e| CliError::usage(import_error(format, file, &e)))?;
     let json = crate::profile::to_json_pretty(&imported.profile);
     match out {
         Some(path) => {
@@ -105,6 +100,33 @@ pub fn import(
         crate::cli::out::write_stderr(&format!("{u}\n"));
     }
     Ok(exit::SUCCESS)
+}
+
+/// An import error as compilers write them when it has a position (`FILE:3:1: cannot import
+/// AWS shared config (INI): section header …`), else with the file last.
+fn import_error(format: RetryFormat, file: &Path, e: &retry_formats::FormatError) -> String {
+    let what = if e.path.is_empty() {
+        e.message.clone()
+    } else {
+        format!("{}: {}", e.path, e.message)
+    };
+    match (e.line, e.column) {
+        (Some(l), Some(c)) => format!(
+            "{}:{l}:{c}: cannot import {}: {what}",
+            file.display(),
+            format.label()
+        ),
+        (Some(l), None) => format!(
+            "{}:{l}: cannot import {}: {what}",
+            file.display(),
+            format.label()
+        ),
+        _ => format!(
+            "cannot import {} ({what}): {}",
+            format.label(),
+            file.display()
+        ),
+    }
 }
 
 fn write(path: &Path, text: &str) -> Result<(), CliError> {

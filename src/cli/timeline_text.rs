@@ -91,7 +91,7 @@ impl TextTimeline {
                     AttemptOutcome::Error(e) => format!("{} error ({})", e.kind, e.message),
                 };
                 let verdict = match verdict {
-                    Verdict::Success => "success".to_owned(),
+                    Verdict::Success { .. } => verdict.label(),
                     // A polling verdict says what it is (`not ready: /state is …`).
                     Verdict::Retry { reason } if reason.starts_with("not ready: ") => {
                         reason.clone()

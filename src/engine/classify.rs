@@ -95,27 +95,54 @@ fn readable(
     }
 }
 
-/// A plain sentence for a certificate the client refused, naming what to do about it.
-fn certificate_problem(e: &(dyn Error + 'static)) -> Option<&'static str> {
+/// A plain sentence for a certificate the client refused, naming what to do about it (and, for
+/// a certificate of another host, which name was asked for and which it holds).
+fn certificate_problem(e: &(dyn Error + 'static)) -> Option<String> {
     use rustls::CertificateError as C;
     let rustls::Error::InvalidCertificate(cert) = e.downcast_ref::<rustls::Error>()? else {
         return None;
     };
     Some(match cert {
-        C::UnknownIssuer => {
-            "the server's certificate is not signed by a trusted authority (self-signed or a \
-             private CA); turn TLS verification off (-k) only if you trust this server"
-        }
-        C::Expired | C::ExpiredContext { .. } => "the server's certificate has expired",
+        C::UnknownIssuer => "the server's certificate is not signed by a trusted authority \
+             (self-signed or a private CA); trust the CA with --cacert FILE (ca_cert), or turn TLS \
+             verification off (-k) only if you trust this server"
+            .to_owned(),
+        C::Expired | C::ExpiredContext { .. } => "the server's certificate has expired".to_owned(),
         C::NotValidYet | C::NotValidYetContext { .. } => {
-            "the server's certificate is not valid yet"
+            "the server's certificate is not valid yet".to_owned()
         }
-        C::NotValidForName | C::NotValidForNameContext { .. } => {
-            "the server's certificate is not valid for this host name"
+        C::NotValidForName => "the server's certificate is not valid for this host name".to_owned(),
+        C::NotValidForNameContext {
+            expected,
+            presented,
+        } => {
+            let names: Vec<String> = presented.iter().map(|n| plain_name(n)).collect();
+            let holds = if names.is_empty() {
+                "no names".to_owned()
+            } else {
+                names.join(", ")
+            };
+            format!(
+                "the server's certificate is not valid for this host name: the request is for {}, the certificate is for {holds}",
+                expected.to_str()
+            )
         }
-        C::Revoked => "the server's certificate was revoked",
+        C::Revoked => "the server's certificate was revoked".to_owned(),
         _ => return None,
     })
+}
+
+/// A name as webpki reports it (`DnsName("a.test")`, `IpAddress(10.0.0.1)`) as plain text.
+fn plain_name(reported: &str) -> String {
+    for prefix in ["DnsName(", "IpAddress(", "UniformResourceIdentifier("] {
+        if let Some(inner) = reported
+            .strip_prefix(prefix)
+            .and_then(|r| r.strip_suffix(')'))
+        {
+            return inner.trim_matches('"').to_owned();
+        }
+    }
+    reported.to_owned()
 }
 
 /// `err` and every error behind it, including the payload of each `io::Error`.

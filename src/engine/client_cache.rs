@@ -6,11 +6,14 @@
 //! Every client is built the same way: reqwest's retries off (`retry::never()`), redirects off
 //! (the engine follows them itself so each hop is visible), no proxy (the timeline shows the
 //! connection to the server itself), the engine's pinned DNS resolver, and the connector
-//! layer that times new connections for the phase waterfall ([`super::phase_probe`]).
+//! layer that times new connections for the phase waterfall ([`super::phase_probe`]), and the
+//! request's extra trusted roots (a private CA, [`super::trusted_roots`]) beside the
+//! platform's.
 
 use super::phase_probe::{ConnectTimingLayer, install_handshake_clock};
 use super::resolver::PinnedResolver;
 use super::timeouts::EffectiveTimeouts;
+use rustls::pki_types::CertificateDer;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::time::Duration;
@@ -26,10 +29,11 @@ pub(crate) struct EngineClient {
 
 /// What makes two clients interchangeable. The runtime is part of it: a pooled connection
 /// belongs to the runtime that opened it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 struct ClientKey {
     runtime: tokio::runtime::Id,
     verify_tls: bool,
+    roots: Vec<CertificateDer<'static>>,
     resolve: Option<Duration>,
     connect: Option<Duration>,
     read: Option<Duration>,
@@ -41,17 +45,20 @@ const CACHE_LIMIT: usize = 64;
 
 static CACHE: OnceLock<Mutex<HashMap<ClientKey, EngineClient>>> = OnceLock::new();
 
-/// The shared client for this configuration on the current runtime.
+/// The shared client for this configuration on the current runtime. `roots` are trusted
+/// besides the platform's roots (empty = none).
 ///
 /// # Errors
 /// A lowercase message when reqwest cannot build a client.
 pub(crate) fn shared_client(
     verify_tls: bool,
+    roots: &[CertificateDer<'static>],
     timeouts: &EffectiveTimeouts,
 ) -> Result<EngineClient, String> {
     let key = ClientKey {
         runtime: tokio::runtime::Handle::current().id(),
         verify_tls,
+        roots: roots.to_vec(),
         resolve: timeouts.resolve,
         connect: timeouts.connect,
         read: timeouts.read,
@@ -61,7 +68,7 @@ pub(crate) fn shared_client(
     if let Some(found) = cache.get(&key) {
         return Ok(found.clone());
     }
-    let built = build(verify_tls, timeouts, true)?;
+    let built = build(verify_tls, roots, timeouts, true)?;
     if cache.len() >= CACHE_LIMIT {
         cache.clear();
     }
@@ -69,19 +76,22 @@ pub(crate) fn shared_client(
     Ok(built)
 }
 
-/// A client of its own that keeps no idle connection (for "new connection per attempt").
+/// A client of its own that keeps no idle connection (for "new connection per attempt"); `roots`
+/// as for [`shared_client`].
 ///
 /// # Errors
 /// A lowercase message when reqwest cannot build a client.
 pub(crate) fn fresh_client(
     verify_tls: bool,
+    roots: &[CertificateDer<'static>],
     timeouts: &EffectiveTimeouts,
 ) -> Result<EngineClient, String> {
-    build(verify_tls, timeouts, false)
+    build(verify_tls, roots, timeouts, false)
 }
 
 fn build(
     verify_tls: bool,
+    roots: &[CertificateDer<'static>],
     timeouts: &EffectiveTimeouts,
     pooled: bool,
 ) -> Result<EngineClient, String> {
@@ -97,6 +107,19 @@ fn build(
         .tcp_nodelay(true)
         .dns_resolver(Arc::clone(&resolver))
         .connector_layer(ConnectTimingLayer);
+    if !roots.is_empty() {
+        let certs = roots
+            .iter()
+            .map(|der| reqwest::Certificate::from_der(der))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| {
+                format!(
+                    "cannot use the trusted CA certificates: {}",
+                    e.to_string().to_lowercase()
+                )
+            })?;
+        builder = builder.tls_certs_merge(certs);
+    }
     if let Some(limit) = timeouts.connect {
         builder = builder.connect_timeout(limit);
     }

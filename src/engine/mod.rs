@@ -14,6 +14,8 @@
 //! - DNS is done by the engine (measured as `resolve_ms`, bounded by the resolve timeout, skipped
 //!   for IP literals; `.invalid` names fail without a query, RFC 6761) and pinned into the
 //!   client; environment proxies are not used;
+//! - TLS trusts the platform's roots plus the request's `ca_cert` file (a private CA, read once
+//!   before attempt 1), unless verification is off;
 //! - clients are shared per configuration and runtime (keep-alive across attempts and runs) unless
 //!   the request asks for a new connection per attempt, which builds a fresh client each time;
 //! - timings use tokio's monotonic clock (a paused test clock applies); wall-clock stamps are
@@ -35,6 +37,7 @@ mod resolver;
 mod run_loop;
 mod spec_error;
 mod timeouts;
+mod trusted_roots;
 
 pub use body_file::{MAX_BODY_FILE_BYTES, check_body_file};
 pub use body_preview::{BODY_PREVIEW_CAP, WHOLE_BODY_LIMIT};
@@ -43,6 +46,7 @@ pub use hop_request::check_spec;
 pub use host_lookup::{HostLookup, HostLookupError, LookupFuture};
 pub use spec_error::SpecError;
 pub use timeouts::EffectiveTimeouts;
+pub use trusted_roots::{MAX_CA_FILE_BYTES, read_trusted_roots};
 
 use crate::model::{RequestSpec, RetryProfile, RunEvent, RunId};
 use emitter::Emitter;

@@ -172,6 +172,7 @@ async fn drive(
         first: mut current,
         policy,
         timeouts,
+        roots,
         shared,
     } = match prepared {
         Ok(ready) => ready,
@@ -205,7 +206,7 @@ async fn drive(
             .await?;
         let client = match &shared {
             Some(client) => client.clone(),
-            None => match fresh_client(spec.verify_tls, &timeouts) {
+            None => match fresh_client(spec.verify_tls, &roots, &timeouts) {
                 Ok(client) => client,
                 Err(message) => return Ok(ended(OutcomeKind::Error, message, state)),
             },
@@ -229,7 +230,7 @@ async fn drive(
         // Decided before the event so the outcome moves into it; only a retry keeps a copy
         // (its wait may depend on the answer's headers).
         let next = match &verdict {
-            Verdict::Success => {
+            Verdict::Success { .. } => {
                 budget_change = budget.as_ref().and_then(|b| b.success(last_charge));
                 let message = format!(
                     "succeeded on attempt {attempt} after {:.1} s",
@@ -366,11 +367,14 @@ struct Ready {
     first: HopRequest,
     policy: Policy,
     timeouts: EffectiveTimeouts,
+    /// The request's extra trusted roots (empty = the platform's only).
+    roots: Vec<rustls::pki_types::CertificateDer<'static>>,
     /// The shared client, or `None` for a new connection (and client) per attempt.
     shared: Option<EngineClient>,
 }
 
-/// Validates the request (reading a body file once), builds the policy and the client.
+/// Validates the request (reading a body file and the CA certificate file once), builds the
+/// policy and the client.
 ///
 /// # Errors
 /// The message `RunFinished` carries (kind `error`).
@@ -380,15 +384,32 @@ async fn prepare(spec: &RequestSpec, profile: RetryProfile) -> Result<Ready, Str
         .map_err(|e| e.to_string())?;
     let timeouts = EffectiveTimeouts::new(&spec.timeouts, &profile.timeouts);
     let policy = Policy::new(profile).map_err(|e| format!("the profile cannot run: {e}"))?;
+    let roots = match &spec.ca_cert {
+        None => Vec::new(),
+        Some(path) => {
+            // Read off the runtime's threads, as a body file is.
+            let owned = path.clone();
+            tokio::task::spawn_blocking(move || super::trusted_roots::read_trusted_roots(&owned))
+                .await
+                .unwrap_or_else(|e| {
+                    Err(super::SpecError::CaCert {
+                        path: path.clone(),
+                        reason: e.to_string().to_lowercase(),
+                    })
+                })
+                .map_err(|e| e.to_string())?
+        }
+    };
     let shared = if spec.new_connection_per_attempt {
         None
     } else {
-        Some(shared_client(spec.verify_tls, &timeouts)?)
+        Some(shared_client(spec.verify_tls, &roots, &timeouts)?)
     };
     Ok(Ready {
         first,
         policy,
         timeouts,
+        roots,
         shared,
     })
 }

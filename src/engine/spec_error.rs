@@ -60,4 +60,12 @@ pub enum SpecError {
         /// What is wrong, lowercase.
         reason: String,
     },
+    /// The extra trusted CA certificate file cannot be read or holds no usable certificate.
+    #[error("cannot use the CA certificate file in ca_cert: {reason}: {path}")]
+    CaCert {
+        /// The path as given.
+        path: String,
+        /// What is wrong, lowercase.
+        reason: String,
+    },
 }

@@ -1,12 +1,14 @@
 //! A run's attempts as CSV (RFC 4180: comma-separated, CRLF line ends, fields with a comma,
-//! quote or line break quoted), one row per attempt, for spreadsheets.
+//! quote or line break quoted), one row per attempt, for spreadsheets. With a retry budget the
+//! last two columns hold its tokens before the attempt's first budget change and after its last
+//! (the charge for the retry that follows, a refund or a success increment).
 
 use super::secret_rule::mask_url;
-use crate::model::{AttemptOutcome, RunEvent, Verdict, mask_secret_values};
+use crate::model::{AttemptOutcome, RunEvent, mask_secret_values};
 use std::fmt::Write as _;
 
 /// The header row's columns.
-pub const CSV_COLUMNS: [&str; 14] = [
+pub const CSV_COLUMNS: [&str; 16] = [
     "attempt",
     "started_at",
     "method",
@@ -21,11 +23,13 @@ pub const CSV_COLUMNS: [&str; 14] = [
     "planned_wait_ms",
     "measured_wait_ms",
     "explanation",
+    "tokens_before",
+    "tokens_after",
 ];
 
 #[derive(Default, Clone)]
 struct Row {
-    cells: [String; 14],
+    cells: [String; 16],
 }
 
 /// The attempts of the run in `events` as CSV text: a header row ([`CSV_COLUMNS`]) then one
@@ -77,13 +81,10 @@ pub fn attempts_csv(events: &[RunEvent], secrets: &[String]) -> String {
                     .headers_ms
                     .map(|v| v.to_string())
                     .unwrap_or_default();
-                let (name, reason) = match verdict {
-                    Verdict::Success => ("success", String::new()),
-                    Verdict::Retry { reason } => ("retry", reason.clone()),
-                    Verdict::Stop { reason } => ("stop", reason.clone()),
-                };
+                // A success's reason is the `success_when` condition that held, if any.
+                let (name, reason) = verdict.name_and_reason();
                 name.clone_into(&mut c[9]);
-                c[10] = reason;
+                reason.unwrap_or_default().clone_into(&mut c[10]);
             }
             RunEvent::WaitScheduled {
                 retry,
@@ -103,10 +104,18 @@ pub fn attempts_csv(events: &[RunEvent], secrets: &[String]) -> String {
                     rows[i].cells[12] = actual_ms.to_string();
                 }
             }
-            // Budget changes are not a CSV column (yet): the timeline and JSON events carry them.
-            RunEvent::RunStarted { .. }
-            | RunEvent::RunFinished { .. }
-            | RunEvent::BudgetChanged { .. } => {}
+            RunEvent::BudgetChanged {
+                attempt, change, ..
+            } => {
+                if let Some(i) = row(&mut rows, *attempt) {
+                    let c = &mut rows[i].cells;
+                    if c[14].is_empty() {
+                        c[14] = crate::policy::tokens_text(change.before);
+                    }
+                    c[15] = crate::policy::tokens_text(change.after);
+                }
+            }
+            RunEvent::RunStarted { .. } | RunEvent::RunFinished { .. } => {}
         }
     }
     let mut out = String::new();

@@ -116,6 +116,7 @@ struct Parsed {
     user: Option<String>,
     bearer: Option<String>,
     insecure: bool,
+    ca_cert: Option<String>,
     location: bool,
     max_redirs: Option<u32>,
     url_query: Vec<KeyValue>,
@@ -296,6 +297,7 @@ fn apply(
         Opt::User => p.user = Some(v),
         Opt::Bearer => p.bearer = Some(v),
         Opt::Insecure => p.insecure = true,
+        Opt::CaCert => p.ca_cert = Some(v),
         Opt::Location => p.location = true,
         Opt::MaxRedirs => {
             let n: i64 = v
@@ -585,6 +587,10 @@ fn build(mut p: Parsed) -> Result<CurlImport, CurlError> {
         draft.auth.basic_password = password;
     }
     draft.verify_tls = !p.insecure;
+    if let Some(path) = p.ca_cert {
+        // curl trusts only this file; Retryscope trusts it besides the system's roots.
+        draft.ca_cert = path;
+    }
     draft.follow_redirects = p.location;
     if let Some(n) = p.max_redirs {
         draft.max_redirects = n;
@@ -729,6 +735,18 @@ mod tests {
             parse_curl("curl http://a/ --next http://b/"),
             Err(CurlError::Next { position: 2, .. })
         ));
+    }
+
+    #[test]
+    fn cacert_becomes_the_trusted_ca_file_and_is_exported_back() {
+        let i = parse_curl("curl --cacert /etc/ssl/ca.pem https://h/").expect("parses");
+        assert_eq!(i.draft.ca_cert, "/etc/ssl/ca.pem");
+        assert!(i.draft.verify_tls);
+        assert!(i.unsupported.is_empty(), "{:?}", i.unsupported);
+        let text = crate::interop::draft_to_curl(&i.draft, false);
+        assert!(text.contains("--cacert '/etc/ssl/ca.pem'"), "{text}");
+        let again = parse_curl(&text).expect("parses back");
+        assert_eq!(again.draft.ca_cert, "/etc/ssl/ca.pem");
     }
 
     #[test]

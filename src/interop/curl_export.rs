@@ -98,6 +98,8 @@ pub fn draft_to_curl(draft: &RequestDraft, include_secrets: bool) -> String {
     body_lines(draft, &mut lines, &secret);
     if !draft.verify_tls {
         lines.push("-k".into());
+    } else if !draft.ca_cert.trim().is_empty() {
+        lines.push(format!("--cacert {}", shell_quote(draft.ca_cert.trim())));
     }
     if draft.follow_redirects {
         lines.push("-L".into());

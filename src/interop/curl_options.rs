@@ -32,6 +32,8 @@ pub enum Opt {
     Bearer,
     /// `-k`, `--insecure`.
     Insecure,
+    /// `--cacert FILE`: extra trusted root certificates.
+    CaCert,
     /// `-L`, `--location`.
     Location,
     /// `--max-redirs`.
@@ -90,6 +92,7 @@ impl Opt {
             | Opt::Cookie
             | Opt::MaxTime
             | Opt::ConnectTimeout
+            | Opt::CaCert
             | Opt::Form { .. } => true,
             Opt::Insecure | Opt::Location | Opt::Get | Opt::Head | Opt::Basic | Opt::Next => false,
             Opt::Ignored { value, .. } => value,
@@ -165,6 +168,7 @@ pub fn long(name: &str) -> Option<Opt> {
         "user" => Opt::User,
         "oauth2-bearer" => Opt::Bearer,
         "insecure" => Opt::Insecure,
+        "cacert" => Opt::CaCert,
         "location" | "location-trusted" => Opt::Location,
         "max-redirs" => Opt::MaxRedirs,
         "url" => Opt::Url,
@@ -299,7 +303,6 @@ pub fn long(name: &str) -> Option<Opt> {
         | "socks5-hostname"
         | "resolve"
         | "connect-to"
-        | "cacert"
         | "capath"
         | "cert"
         | "cert-type"

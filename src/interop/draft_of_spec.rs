@@ -46,6 +46,7 @@ pub fn draft_of_spec(spec: &RequestSpec) -> RequestDraft {
         follow_redirects: spec.follow_redirects,
         max_redirects: spec.max_redirects,
         verify_tls: spec.verify_tls,
+        ca_cert: spec.ca_cert.clone().unwrap_or_default(),
         new_connection_per_attempt: spec.new_connection_per_attempt,
         idempotency_enabled: spec.idempotency_key.is_some(),
         idempotency_key: spec.idempotency_key.clone().unwrap_or_default(),

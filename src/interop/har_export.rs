@@ -4,15 +4,15 @@
 //! `connect` for a new connection, -1 when reused; `ssl` -1 as it is inside `connect`; `send`
 //! split from `wait` when the request had a body); `wait` runs to the response headers and
 //! `receive` to the end of the body. Custom `_retryscope` fields carry the attempt number, verdict and reason,
-//! and the wait that followed (planned, measured, explanation). Secrets are masked unless the
+//! the wait that followed (planned, measured, explanation) and, with a retry budget, the
+//! budget changes the attempt caused (`budget`: kind, tokens before and after, capacity, scope,
+//! text) with `tokens_before` / `tokens_after` (before the first, after the last). Secrets are masked unless the
 //! caller includes them: secret header values, the URL's user name and password and secret
 //! query values as `***`, and every value in `secrets` wherever it appears.
 
 use super::har_timings::har_timings;
 use super::secret_rule::{is_secret_header, is_secret_query, mask_url};
-use crate::model::{
-    AttemptOutcome, Body, KeyValue, RequestSpec, RunEvent, Verdict, mask_secret_values,
-};
+use crate::model::{AttemptOutcome, Body, KeyValue, RequestSpec, RunEvent, mask_secret_values};
 use serde_json::{Value, json};
 
 /// What the export needs besides the events.
@@ -33,6 +33,7 @@ struct AttemptParts<'a> {
     finished: Option<&'a RunEvent>,
     planned: Option<(u64, String)>,
     measured: Option<(f64, bool)>,
+    budget: Vec<&'a crate::model::BudgetChange>,
 }
 
 /// The HAR 1.2 document of one run's `events` (in order; other runs' events are ignored
@@ -71,8 +72,13 @@ pub fn run_to_har(events: &[RunEvent], export: &HarExport<'_>) -> Value {
                     a.planned = Some((*planned_ms, explanation.text.clone()));
                 }
             }
-            // HAR has no place for a retry budget; the JSON events carry it.
-            RunEvent::BudgetChanged { .. } => {}
+            RunEvent::BudgetChanged {
+                attempt, change, ..
+            } => {
+                if let Some(a) = slot(&mut attempts, *attempt) {
+                    a.budget.push(change);
+                }
+            }
             RunEvent::WaitFinished {
                 retry,
                 actual_ms,
@@ -245,11 +251,8 @@ fn entry(a: &AttemptParts<'_>, export: &HarExport<'_>) -> Option<Value> {
     let mut ours = serde_json::Map::new();
     ours.insert("attempt".into(), json!(attempt));
     if let Some(v) = verdict {
-        let (name, reason) = match v {
-            Verdict::Success => ("success", None),
-            Verdict::Retry { reason } => ("retry", Some(reason)),
-            Verdict::Stop { reason } => ("stop", Some(reason)),
-        };
+        // A success's reason is the `success_when` condition that held, if any.
+        let (name, reason) = v.name_and_reason();
         ours.insert("verdict".into(), json!(name));
         if let Some(r) = reason {
             ours.insert("reason".into(), json!(r));
@@ -262,6 +265,11 @@ fn entry(a: &AttemptParts<'_>, export: &HarExport<'_>) -> Option<Value> {
     if let Some((measured, skipped)) = a.measured {
         ours.insert("measured_wait_ms".into(), json!(measured));
         ours.insert("wait_skipped".into(), json!(skipped));
+    }
+    if let (Some(first), Some(last)) = (a.budget.first(), a.budget.last()) {
+        ours.insert("tokens_before".into(), json!(first.before));
+        ours.insert("tokens_after".into(), json!(last.after));
+        ours.insert("budget".into(), json!(a.budget));
     }
     Some(json!({
         "startedDateTime": started_at.to_rfc3339_opts(chrono::SecondsFormat::Millis, false),

@@ -43,7 +43,7 @@ impl PlotClass {
     pub fn of(outcome: &AttemptOutcome, verdict: &Verdict) -> Self {
         match (outcome, verdict) {
             (AttemptOutcome::Error(_), _) => Self::NetworkError,
-            (_, Verdict::Success) => Self::Success,
+            (_, Verdict::Success { .. }) => Self::Success,
             (_, Verdict::Retry { .. }) => Self::Retryable,
             (_, Verdict::Stop { .. }) => Self::Stopped,
         }
@@ -103,7 +103,8 @@ pub struct PlotWait {
 /// What the plot shows: a run's attempts and waits, with a title line.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct TimelinePlot {
-    /// Title, e.g. `GET http://127.0.0.1:8080/status/503 — gave_up` (secrets already masked).
+    /// Title, e.g. `GET http://127.0.0.1:8080/status/503 — gave_up, 3 attempts, 1.2 s` (secrets
+    /// already masked), then `; retry budget 500 → 486 of 500 tokens` when the run drew on one.
     pub title: String,
     /// Attempts in order.
     pub attempts: Vec<PlotAttempt>,
@@ -120,6 +121,8 @@ impl TimelinePlot {
         let mut plot = Self::default();
         let mut head = String::new();
         let mut outcome = String::new();
+        // First balance, last balance, capacity.
+        let mut budget: Option<(f64, f64, f64)> = None;
         for event in events.iter().filter(|e| Some(e.run_id()) == run_id) {
             match event {
                 RunEvent::RunStarted { method, url, .. } => head = format!("{method} {url}"),
@@ -159,7 +162,10 @@ impl TimelinePlot {
                     planned_ms: *planned_ms,
                     measured_ms: None,
                 }),
-                RunEvent::BudgetChanged { .. } => {}
+                RunEvent::BudgetChanged { change, .. } => {
+                    let first = budget.map_or(change.before, |(b, _, _)| b);
+                    budget = Some((first, change.after, change.capacity));
+                }
                 RunEvent::WaitFinished {
                     retry, actual_ms, ..
                 } => {
@@ -186,6 +192,17 @@ impl TimelinePlot {
             }
         }
         plot.title = head + outcome.as_str();
+        if let Some((before, after, capacity)) = budget {
+            use std::fmt::Write as _;
+            let t = crate::policy::tokens_text;
+            let _ = write!(
+                plot.title,
+                "; retry budget {} → {} of {} tokens",
+                t(before),
+                t(after),
+                t(capacity)
+            );
+        }
         plot
     }
 

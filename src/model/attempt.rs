@@ -319,8 +319,14 @@ impl Timings {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "verdict", rename_all = "snake_case")]
 pub enum Verdict {
-    /// Status in `success_status`: the run ends OK.
-    Success,
+    /// Status in `success_status` (and, when the profile has `success_when`, one of its
+    /// conditions held): the run ends OK.
+    Success {
+        /// The `success_when` condition that held, as the timeline shows it after `success: `
+        /// (`/state is "done"`); `None` when the status alone decided (no `success_when`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        condition: Option<String>,
+    },
     /// Eligible for a retry (if retries and time remain).
     Retry {
         /// Why, e.g. `503 is retryable`.
@@ -331,4 +337,30 @@ pub enum Verdict {
         /// Why, e.g. `404 is not retryable` or `not retried: POST is not idempotent (…)`.
         reason: String,
     },
+}
+
+impl Verdict {
+    /// A success decided by the status alone (no `success_when` condition).
+    pub const SUCCESS: Verdict = Verdict::Success { condition: None };
+
+    /// The verdict as the timeline, the CLI and the exports say it: `success`,
+    /// `success: /state is "done"`, `retry: 503 is retryable`, `stop: 404 is not retryable`.
+    pub fn label(&self) -> String {
+        match self {
+            Verdict::Success { condition: None } => "success".to_owned(),
+            Verdict::Success { condition: Some(c) } => format!("success: {c}"),
+            Verdict::Retry { reason } => format!("retry: {reason}"),
+            Verdict::Stop { reason } => format!("stop: {reason}"),
+        }
+    }
+
+    /// The verdict's name (`success`, `retry`, `stop`) and its reason (the condition that held
+    /// for a success), as the CSV, HAR and history columns store them.
+    pub fn name_and_reason(&self) -> (&'static str, Option<&str>) {
+        match self {
+            Verdict::Success { condition } => ("success", condition.as_deref()),
+            Verdict::Retry { reason } => ("retry", Some(reason)),
+            Verdict::Stop { reason } => ("stop", Some(reason)),
+        }
+    }
 }

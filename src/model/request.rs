@@ -229,6 +229,12 @@ pub struct RequestSpec {
     /// Verify TLS certificates. Default true; off only explicitly.
     #[serde(default = "yes")]
     pub verify_tls: bool,
+    /// Extra trusted root certificates (a private CA): the path of a PEM file with one or more
+    /// `-----BEGIN CERTIFICATE-----` blocks (or one DER certificate), as curl's `--cacert`.
+    /// Trusted besides the platform's roots, read once before attempt 1; `None` = the
+    /// platform's roots only. A path, not a secret.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ca_cert: Option<String>,
     /// Build a fresh HTTP client (no pooled connection) for every attempt, as the VBScript seed does.
     #[serde(default)]
     pub new_connection_per_attempt: bool,
@@ -254,6 +260,7 @@ impl RequestSpec {
             follow_redirects: true,
             max_redirects: default_redirects(),
             verify_tls: true,
+            ca_cert: None,
             new_connection_per_attempt: false,
             idempotency_key: None,
         }

@@ -127,6 +127,9 @@ pub struct RequestDraft {
     pub max_redirects: u32,
     /// Verify TLS certificates.
     pub verify_tls: bool,
+    /// Path of a PEM file of extra trusted root certificates (empty = the platform's roots
+    /// only); see [`RequestSpec::ca_cert`].
+    pub ca_cert: String,
     /// Fresh connection for every attempt.
     pub new_connection_per_attempt: bool,
     /// Send an `Idempotency-Key`, the same on every attempt of a run.
@@ -150,6 +153,7 @@ impl Default for RequestDraft {
             follow_redirects: spec.follow_redirects,
             max_redirects: spec.max_redirects,
             verify_tls: spec.verify_tls,
+            ca_cert: String::new(),
             new_connection_per_attempt: spec.new_connection_per_attempt,
             idempotency_enabled: false,
             idempotency_key: String::new(),
@@ -237,6 +241,9 @@ impl RequestDraft {
             follow_redirects: self.follow_redirects,
             max_redirects: self.max_redirects,
             verify_tls: self.verify_tls,
+            ca_cert: Some(self.ca_cert.trim())
+                .filter(|p| !p.is_empty())
+                .map(str::to_owned),
             new_connection_per_attempt: self.new_connection_per_attempt,
             idempotency_key: (self.idempotency_enabled && !self.idempotency_key.is_empty())
                 .then(|| self.idempotency_key.clone()),

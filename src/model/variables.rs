@@ -382,8 +382,12 @@ pub fn mask_event_secrets(mut event: RunEvent, secrets: &[String]) -> RunEvent {
                 mask(location);
             }
             match verdict {
-                Verdict::Success => {}
-                Verdict::Retry { reason } | Verdict::Stop { reason } => mask(reason),
+                Verdict::Success { condition: None } => {}
+                Verdict::Success {
+                    condition: Some(reason),
+                }
+                | Verdict::Retry { reason }
+                | Verdict::Stop { reason } => mask(reason),
             }
         }
         RunEvent::WaitScheduled {

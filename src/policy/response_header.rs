@@ -221,6 +221,7 @@ fn with_header(
         clamped_by_fallback = true;
     }
     let mut delay = asked;
+    let server_ms = found.delay.ms;
     if asked > limit {
         let why = if left < c {
             format!("only {} left before the deadline", secs(left))
@@ -232,11 +233,15 @@ fn with_header(
         match backoff.on_exceed_max {
             OnExceedMax::Stop => {
                 // Beyond 24 h the number is meaningless (it may be saturated): quote the header.
-                let asked_text = if asked > MAX_WAIT_MS {
+                let mut asked_text = if server_ms > MAX_WAIT_MS {
                     format!("more than 24 h ({} {:?})", found.name, found.raw)
                 } else {
-                    secs(asked)
+                    secs(server_ms)
                 };
+                // What was too long is the clamped wait, not what the server asked for.
+                if clamped_by_fallback && asked != server_ms {
+                    let _ = write!(asked_text, " (clamped to {})", secs(asked));
+                }
                 return WaitDecision::Stop {
                     reason: format!("server asked for {asked_text}, {why}"),
                 };

@@ -25,7 +25,8 @@ pub fn is_idempotent(method: &str) -> bool {
 /// 0. A response matching one of `retry_on.response` is a retry trigger whatever its status
 ///    (reason `body contains "rate limit"`, shown as `retryable: body contains "rate limit"`);
 ///    the method gate (4.) still applies.
-/// 1. A response whose status is in `success_status` → [`Verdict::Success`], unless
+/// 1. A response whose status is in `success_status` → [`Verdict::Success`] (naming the
+///    `success_when` condition that held, if the profile has any), unless
 ///    `success_when` is not empty and none of its matchers holds: then it is "not ready", a retry
 ///    trigger (`not ready: /state is "pending", want "done"`; several matchers' reasons are
 ///    joined by `; `), under the method gate like any other trigger.
@@ -64,10 +65,14 @@ pub fn triage(
                 (held, status == 429)
             } else if profile.success_status.contains(status) {
                 if conditions.success_when.is_empty() {
-                    return Verdict::Success;
+                    return Verdict::SUCCESS;
                 }
                 match conditions.success_when.check(r) {
-                    Ok(_) => return Verdict::Success,
+                    Ok(held) => {
+                        return Verdict::Success {
+                            condition: Some(held),
+                        };
+                    }
                     Err(why) => (format!("not ready: {}", why.join("; ")), false),
                 }
             } else if profile.retry_on.status.contains(status) {
@@ -189,9 +194,9 @@ mod tests {
         let post_stop =
             "not retried: POST is not idempotent (set non_idempotent or send an Idempotency-Key)";
         let cases: Vec<(&str, bool, AttemptOutcome, Verdict)> = vec![
-            ("GET", false, status(200), Verdict::Success),
-            ("GET", false, status(204), Verdict::Success),
-            ("POST", false, status(201), Verdict::Success),
+            ("GET", false, status(200), Verdict::SUCCESS),
+            ("GET", false, status(204), Verdict::SUCCESS),
+            ("POST", false, status(201), Verdict::SUCCESS),
             ("GET", false, status(503), retry("503 is retryable")),
             ("GET", false, status(408), retry("408 is retryable")),
             // Methods are case-sensitive: `get` is not GET, so it is not known to be idempotent.
@@ -390,7 +395,7 @@ mod tests {
                 false,
                 &status(404)
             ),
-            Verdict::Success
+            Verdict::SUCCESS
         );
         assert_eq!(
             triage(
@@ -453,7 +458,9 @@ mod tests {
         );
         assert_eq!(
             t("GET", false, &json_response(200, r#"{"state": "done"}"#)),
-            Verdict::Success
+            Verdict::Success {
+                condition: Some(r#"/state is "done""#.into())
+            }
         );
         // Only success statuses are polled; others keep their triage.
         assert_eq!(
@@ -501,7 +508,9 @@ mod tests {
                 false,
                 &json_response(200, r#"{"result": 1}"#)
             ),
-            Verdict::Success
+            Verdict::Success {
+                condition: Some("/result exists".into())
+            }
         );
         assert_eq!(
             triage(

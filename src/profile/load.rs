@@ -24,6 +24,9 @@ pub struct Loaded {
     /// Set when the document had an older format tag (`retryscope-profile/1`): front ends show
     /// [`Upgrade::note`] (saving writes the current format).
     pub upgrade: Option<Upgrade>,
+    /// Settings that are valid but never take effect ([`super::warnings`]), each with its
+    /// field path and line:column, in document order. Not errors: the profile loaded.
+    pub warnings: Vec<ProfileIssue>,
 }
 
 /// Parses and validates a profile document ([`load_str_noted`] without the upgrade note).
@@ -82,7 +85,22 @@ pub fn load_str_noted(text: &str) -> Result<Loaded, ProfileErrors> {
                 .map(|f| (parse(&f.issue.path), f.issue))
                 .collect();
             if findings.is_empty() {
-                return Ok(Loaded { profile, upgrade });
+                let positions = Positions::of(text);
+                let mut warnings: Vec<(Position, ProfileIssue)> = super::warnings(&profile)
+                    .into_iter()
+                    .map(|mut w| {
+                        let p = positions.locate(&parse(&w.path));
+                        w.line = Some(p.line);
+                        w.column = Some(p.column);
+                        (p, w)
+                    })
+                    .collect();
+                warnings.sort_by_key(|(p, _)| *p);
+                return Ok(Loaded {
+                    profile,
+                    upgrade,
+                    warnings: warnings.into_iter().map(|(_, w)| w).collect(),
+                });
             }
             return Err(positioned(findings, text));
         }

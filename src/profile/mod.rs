@@ -6,11 +6,15 @@
 //!   types, ranges, names), repeated keys, and the semantic rules ([`validate()`]) on a copy
 //!   with the broken values left out; each problem carries path and line:column.
 //! - [`validate`]: the same schema and rules for a profile built in code.
+//! - [`warnings`]: settings that are valid but never take effect (a `throttling.status` code
+//!   that is never retried, `clamp_above_ms` where nothing clamps); the loader puts them in
+//!   [`Loaded::warnings`] with positions.
 //! - [`save_atomic`]: pretty JSON via temp file + fsync + rename.
 //! - [`schema_json`]: the JSON Schema shipped as `assets/retry-profile.schema.json`.
 //! - [`builtins`]: the profiles in `assets/profiles/`, embedded.
 
 mod builtins;
+mod dead_settings;
 mod field_path;
 mod issue;
 mod load;
@@ -26,6 +30,7 @@ mod validate;
 mod validate_classes;
 
 pub use builtins::{BUILTIN_SOURCES, Builtin, DEFAULT_BUILTIN, builtin, builtin_ids, builtins};
+pub use dead_settings::warnings;
 pub use issue::{ProfileErrors, ProfileIssue};
 pub use load::{
     Loaded, MAX_LISTED_PROBLEMS, MAX_PROFILE_FILE_BYTES, load_bytes, load_bytes_noted, load_file,

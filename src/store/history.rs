@@ -8,7 +8,7 @@ use super::history_records::{
     WaitRecord,
 };
 use super::history_schema::migrations;
-use crate::model::{AttemptOutcome, Verdict};
+use crate::model::AttemptOutcome;
 use chrono::{DateTime, FixedOffset};
 use rusqlite::{Connection, OptionalExtension, Row, params};
 use std::path::{Path, PathBuf};
@@ -193,6 +193,28 @@ impl HistoryStore {
                 .map_err(sql("record a wait"))?;
                 Ok(())
             }
+            HistoryWrite::BudgetChanged {
+                run_id,
+                attempt,
+                change,
+            } => {
+                exec(
+                    &self.conn,
+                    "UPDATE attempts SET
+                         budget_json = json_insert(COALESCE(budget_json, '[]'), '$[#]', json(?3)),
+                         budget_before = COALESCE(budget_before, ?4), budget_after = ?5
+                         WHERE run_id = ?1 AND number = ?2",
+                    params![
+                        run_id,
+                        attempt,
+                        encode(change)?,
+                        change.before,
+                        change.after
+                    ],
+                )
+                .map_err(sql("record a budget change"))?;
+                Ok(())
+            }
             HistoryWrite::WaitFinished {
                 run_id,
                 attempt,
@@ -351,7 +373,7 @@ impl HistoryStore {
                 "SELECT run_id, number, started_at, offset_ms, method, url, dns_ms, connect_ms,
                  tls_ms, sent_ms, first_byte_ms, done_ms, reused, outcome_json, hops_json,
                  timings_json, verdict_json, wait_planned_ms, wait_explanation_json,
-                 wait_offset_ms, wait_measured_ms, wait_skipped, body_preview
+                 wait_offset_ms, wait_measured_ms, wait_skipped, body_preview, budget_json
                  FROM attempts WHERE run_id = ?1 ORDER BY number",
             )
             .map_err(sql("read attempts"))?;
@@ -494,19 +516,16 @@ fn attempt_statements(conn: &Connection, a: &AttemptRecord) -> Result<(), Histor
             None,
         ),
     };
-    let (verdict, reason) = match &a.verdict {
-        Verdict::Success => ("success", None),
-        Verdict::Retry { reason } => ("retry", Some(reason.as_str())),
-        Verdict::Stop { reason } => ("stop", Some(reason.as_str())),
-    };
+    let (verdict, reason) = a.verdict.name_and_reason();
     exec(
         conn,
         "INSERT INTO attempts (run_id, number, started_at, offset_ms, method, url, dns_ms,
              connect_ms, tls_ms, sent_ms, first_byte_ms, done_ms, reused, status, error_kind,
              error_message, verdict, verdict_reason, headers_json, body_preview, body_total_bytes,
-             body_truncated, outcome_json, hops_json, timings_json, verdict_json)
+             body_truncated, outcome_json, hops_json, timings_json, verdict_json, budget_json,
+             budget_before, budget_after)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,
-             ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26)",
+             ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29)",
         params![
             a.run_id,
             a.number,
@@ -534,6 +553,13 @@ fn attempt_statements(conn: &Connection, a: &AttemptRecord) -> Result<(), Histor
             encode(&a.hops)?,
             encode(&a.timings)?,
             encode(&a.verdict)?,
+            if a.budget.is_empty() {
+                None
+            } else {
+                Some(encode(&a.budget)?)
+            },
+            a.budget.first().map(|c| c.before),
+            a.budget.last().map(|c| c.after),
         ],
     )
     .map_err(sql("insert an attempt"))?;
@@ -707,6 +733,7 @@ fn attempt_row(r: &Row<'_>) -> RowResult<AttemptRecord> {
     let (wait_offset, measured, skipped): (Option<f64>, Option<f64>, Option<bool>) =
         (r.get(19)?, r.get(20)?, r.get(21)?);
     let body: Option<Vec<u8>> = r.get(22)?;
+    let budget: Option<String> = r.get(23)?;
     Ok((|| {
         let wait = match (planned, explanation) {
             (Some(p), Some(e)) => Some(WaitRecord {
@@ -730,6 +757,10 @@ fn attempt_row(r: &Row<'_>) -> RowResult<AttemptRecord> {
             hops: decode(&hops, &run_id, "hops")?,
             verdict: decode(&verdict, &run_id, "verdict")?,
             wait,
+            budget: match &budget {
+                Some(json) => decode(json, &run_id, "budget changes")?,
+                None => Vec::new(),
+            },
             run_id: run_id.clone(),
         })
     })())

@@ -177,6 +177,7 @@ impl HistoryRecorder {
                     hops,
                     verdict,
                     wait: None,
+                    budget: Vec::new(),
                 })))
             }
             RunEvent::WaitScheduled {
@@ -195,10 +196,13 @@ impl HistoryRecorder {
                     skipped: false,
                 }),
             }),
-            // TODO(history): DESIGN §10 keeps "budget tokens before/after" per attempt; that
-            // needs a store migration (columns on attempts). Until then the history does not
-            // record budget changes (the live timeline, the log and JSON events do).
-            RunEvent::BudgetChanged { .. } => None,
+            RunEvent::BudgetChanged {
+                attempt, change, ..
+            } => Some(HistoryWrite::BudgetChanged {
+                run_id: self.id.clone(),
+                attempt,
+                change: Box::new(change),
+            }),
             RunEvent::WaitFinished {
                 actual_ms, skipped, ..
             } => Some(HistoryWrite::WaitFinished {

@@ -2,7 +2,8 @@
 //! masked by the one rule ([`crate::model::secrets`]).
 
 use crate::model::{
-    AttemptOutcome, ConnectionUse, Hop, OutcomeKind, RequestSpec, Timings, Verdict, WaitExplanation,
+    AttemptOutcome, BudgetChange, ConnectionUse, Hop, OutcomeKind, RequestSpec, Timings, Verdict,
+    WaitExplanation,
 };
 use chrono::{DateTime, FixedOffset};
 use serde::{Deserialize, Serialize};
@@ -206,6 +207,11 @@ pub struct AttemptRecord {
     pub verdict: Verdict,
     /// The wait that followed, if one was planned.
     pub wait: Option<WaitRecord>,
+    /// The retry budget changes this attempt's outcome caused (`BudgetChanged` events, in
+    /// order: tokens before and after each); empty without a budget or for runs recorded
+    /// before the history kept them.
+    #[serde(default)]
+    pub budget: Vec<BudgetChange>,
 }
 
 /// A run with its attempts in order.
@@ -243,6 +249,15 @@ pub enum HistoryWrite {
         attempt: u32,
         /// The wait.
         wait: Box<WaitRecord>,
+    },
+    /// Record a retry budget change caused by attempt `attempt`'s outcome.
+    BudgetChanged {
+        /// Run id.
+        run_id: String,
+        /// The attempt whose outcome caused it.
+        attempt: u32,
+        /// Tokens before and after, and why.
+        change: Box<BudgetChange>,
     },
     /// Record how long the wait after attempt `attempt` really took.
     WaitFinished {

@@ -35,6 +35,12 @@ pub fn replay_events(stored: &StoredRun, run_id: RunId) -> Vec<RunEvent> {
             timings: a.timings,
             verdict: a.verdict.clone(),
         });
+        // Recorded in the order the run sent them: after the attempt, before its wait.
+        events.extend(a.budget.iter().map(|change| RunEvent::BudgetChanged {
+            run_id,
+            attempt: a.number,
+            change: change.clone(),
+        }));
         if let Some(w) = &a.wait {
             events.push(RunEvent::WaitScheduled {
                 run_id,

@@ -75,9 +75,18 @@ CREATE INDEX runs_by_outcome_start ON runs (outcome, started_unix_ms);
 DROP INDEX runs_by_outcome;
 ";
 
+/// Step 3: the retry budget's changes per attempt (DESIGN.md §10 "budget tokens before/after"):
+/// every `BudgetChanged` of the attempt as a JSON list (kind, class, amount, before, after,
+/// capacity, scope, text), replayed when a past run is opened. Step 1's `budget_before` /
+/// `budget_after` columns (never written before this step) hold the first change's `before`
+/// and the last change's `after`, for queries. Runs recorded earlier have none.
+const V3: &str = "
+ALTER TABLE attempts ADD COLUMN budget_json TEXT;
+";
+
 /// Every migration, oldest first.
 pub(crate) fn migrations() -> Migrations<'static> {
-    Migrations::new(vec![M::up(V1), M::up(V2)])
+    Migrations::new(vec![M::up(V1), M::up(V2), M::up(V3)])
 }
 
 #[cfg(test)]

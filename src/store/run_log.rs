@@ -6,7 +6,7 @@
 //! caller's thread. Events must be masked before they get here (the secrets rule); this module
 //! only formats.
 
-use crate::model::{RunEvent, Verdict};
+use crate::model::RunEvent;
 use std::path::Path;
 use tracing_appender::non_blocking::WorkerGuard;
 
@@ -177,11 +177,7 @@ pub fn event_line_as(event: &RunEvent, run_id: &str) -> Option<String> {
             verdict,
             ..
         } => {
-            let verdict = match verdict {
-                Verdict::Success => "success".to_owned(),
-                Verdict::Retry { reason } => format!("retry: {reason}"),
-                Verdict::Stop { reason } => format!("stop: {reason}"),
-            };
+            let verdict = verdict.label();
             format!(
                 "run {run_id} attempt {attempt}: {} in {:.1} ms; {verdict}",
                 outcome.label(),
@@ -230,7 +226,7 @@ pub fn event_line_as(event: &RunEvent, run_id: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{AttemptOutcome, ErrorKind, NetError, Timings};
+    use crate::model::{AttemptOutcome, ErrorKind, NetError, Timings, Verdict};
 
     #[test]
     fn finished_attempts_and_waits_have_lines_starts_do_not() {

@@ -295,6 +295,24 @@ impl Composer {
             .checkbox(&mut self.draft.verify_tls, "Verify TLS certificates")
             .on_hover_text("turn off only for test servers with self-signed certificates")
             .changed();
+        ui.add_enabled_ui(self.draft.verify_tls, |ui| {
+            ui.horizontal(|ui| {
+                let label = ui
+                    .label("Trusted CA file")
+                    .on_hover_text(
+                        "a PEM file of a private CA's certificate(s), trusted besides the system's (curl's --cacert); read when the run starts",
+                    );
+                changed |= ui
+                    .add(
+                        egui::TextEdit::singleline(&mut self.draft.ca_cert)
+                            .id(field_id("request.ca_cert"))
+                            .hint_text("/path/to/private-ca.pem")
+                            .desired_width(f32::INFINITY),
+                    )
+                    .labelled_by(label.id)
+                    .changed();
+            });
+        });
         changed |= ui
             .checkbox(
                 &mut self.draft.new_connection_per_attempt,

@@ -76,6 +76,11 @@ impl PreviewCache {
         self.shown.as_ref().map_or(&[], |(_, a)| &a.issues)
     }
 
+    /// The shown analysis's warnings (settings that never take effect).
+    pub fn warnings(&self) -> &[ProfileIssue] {
+        self.shown.as_ref().map_or(&[], |(_, a)| &a.warnings)
+    }
+
     /// The compile or simulation error of the shown analysis.
     pub fn error(&self) -> Option<&PolicyError> {
         self.shown

@@ -49,6 +49,8 @@ pub struct Analysis {
     pub stats: Vec<RetryStats>,
     /// `profile::validate`'s problems (what Send and Save refuse).
     pub issues: Vec<ProfileIssue>,
+    /// `profile::warnings`: settings that never take effect (nothing is refused for them).
+    pub warnings: Vec<ProfileIssue>,
 }
 
 /// Analyses `profile`; `keep_going()` is asked between steps and inside the simulation, and
@@ -66,6 +68,7 @@ pub fn analyse(profile: &RetryProfile, keep_going: &mut dyn FnMut() -> bool) -> 
         compile_error,
         stats: Vec::new(),
         issues,
+        warnings: crate::profile::warnings(profile),
     };
     match simulate_cancellable(profile, keep_going) {
         Ok(Some(stats)) => analysis.stats = stats,

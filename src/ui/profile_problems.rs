@@ -24,3 +24,23 @@ pub fn problems_ui(ui: &mut Ui, issues: &[ProfileIssue]) {
         ui.colored_label(color, format!("• {}", issue.path_and_message()));
     }
 }
+
+/// `Warnings (N)` and one line per setting that never takes effect (`path: message`), in the
+/// warning colour; nothing when there are none. Send and Save still work.
+pub fn warnings_ui(ui: &mut Ui, warnings: &[ProfileIssue]) {
+    if warnings.is_empty() {
+        return;
+    }
+    ui.separator();
+    let color = ui.visuals().warn_fg_color;
+    ui.colored_label(
+        color,
+        format!(
+            "Warnings ({}): these settings never take effect",
+            warnings.len()
+        ),
+    );
+    for w in warnings {
+        ui.colored_label(color, format!("• {}", w.path_and_message()));
+    }
+}

@@ -19,7 +19,7 @@ use super::profile_library::{
     CurrentProfile, DEFAULT_BUILTIN, ProfileSource, builtin_profile, fallback_default_profile,
     file_name, picker_entries, scan_library,
 };
-use super::profile_problems::problems_ui;
+use super::profile_problems::{problems_ui, warnings_ui};
 use super::request_draft::{RequestDraft, demo_failure_status};
 use super::request_library_panel::RequestLibraryPanel;
 use super::shortcuts::{Shortcut, take_shortcuts};
@@ -1198,6 +1198,7 @@ impl WorkbenchState {
         ui.separator();
         self.preview.ui(ui);
         problems_ui(ui, self.preview.issues());
+        warnings_ui(ui, self.preview.warnings());
         ui.separator();
         let read_only = self.current.is_read_only();
         let error = self.preview.error().cloned();

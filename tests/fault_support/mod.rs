@@ -1,6 +1,7 @@
 //! Loopback servers that misbehave on purpose, for the fault matrix (not a test target itself):
 //! a raw TCP server answering each connection with scripted bytes, and TLS servers with
-//! self-signed, expired or wrongly named certificates made by `rcgen` in the test.
+//! self-signed or expired certificates, or ones a private CA signed (for the right name or
+//! another), all made by `rcgen` in the test.
 
 #![allow(dead_code, clippy::unwrap_used)]
 
@@ -131,26 +132,73 @@ pub enum Cert {
     SelfSigned,
     /// Self-signed for `127.0.0.1`, expired in 2001.
     Expired,
-    /// Self-signed for `wrong-name.test` only.
-    WrongName,
 }
 
 /// A TLS server on 127.0.0.1 answering every request with `200 ok` on its own thread (the test
 /// process ends it), with a certificate made as `cert` says. Returns the port.
 pub fn tls_server(cert: Cert) -> u16 {
-    use rustls::pki_types::{CertificateDer, PrivatePkcs8KeyDer};
-    let names = match cert {
-        Cert::WrongName => vec!["wrong-name.test".to_owned()],
-        Cert::SelfSigned | Cert::Expired => vec!["127.0.0.1".to_owned()],
-    };
-    let mut params = rcgen::CertificateParams::new(names).unwrap();
+    let mut params = rcgen::CertificateParams::new(vec!["127.0.0.1".to_owned()]).unwrap();
     if cert == Cert::Expired {
         params.not_before = rcgen::date_time_ymd(2000, 1, 1);
         params.not_after = rcgen::date_time_ymd(2001, 1, 1);
     }
     let key_pair = rcgen::KeyPair::generate().unwrap();
     let certificate = params.self_signed(&key_pair).unwrap();
-    let der: CertificateDer<'static> = certificate.der().clone();
+    serve_tls(certificate.der().clone(), &key_pair)
+}
+
+/// A private certificate authority made in the test, and a TLS server on 127.0.0.1 whose
+/// certificate it signed for `names` (an IP address string becomes an IP name).
+pub struct PrivateCa {
+    /// The server's port.
+    pub port: u16,
+    /// The CA's certificate as PEM text (what `--cacert` / `ca_cert` reads).
+    pub ca_pem: String,
+}
+
+/// A TLS server as [`tls_server`], its certificate for `names` signed by a fresh private CA.
+pub fn tls_server_signed_by_private_ca(names: &[&str]) -> PrivateCa {
+    let mut ca_params = rcgen::CertificateParams::new(Vec::<String>::new()).unwrap();
+    ca_params
+        .distinguished_name
+        .push(rcgen::DnType::CommonName, "Retryscope test CA");
+    ca_params.is_ca = rcgen::IsCa::Ca(rcgen::BasicConstraints::Unconstrained);
+    ca_params.key_usages = vec![
+        rcgen::KeyUsagePurpose::KeyCertSign,
+        rcgen::KeyUsagePurpose::CrlSign,
+    ];
+    let ca_key = rcgen::KeyPair::generate().unwrap();
+    let ca_cert = ca_params.self_signed(&ca_key).unwrap();
+    let issuer = rcgen::Issuer::new(ca_params, ca_key);
+    let leaf_params =
+        rcgen::CertificateParams::new(names.iter().map(|n| (*n).to_owned()).collect::<Vec<_>>())
+            .unwrap();
+    let leaf_key = rcgen::KeyPair::generate().unwrap();
+    let leaf = leaf_params.signed_by(&leaf_key, &issuer).unwrap();
+    PrivateCa {
+        port: serve_tls(leaf.der().clone(), &leaf_key),
+        ca_pem: pem("CERTIFICATE", ca_cert.der()),
+    }
+}
+
+/// `der` as a PEM block (base64 in 64-character lines).
+pub fn pem(label: &str, der: &[u8]) -> String {
+    use base64::Engine as _;
+    let encoded = base64::engine::general_purpose::STANDARD.encode(der);
+    let mut out = format!("-----BEGIN {label}-----\n");
+    for line in encoded.as_bytes().chunks(64) {
+        out.push_str(std::str::from_utf8(line).unwrap());
+        out.push('\n');
+    }
+    out.push_str("-----END ");
+    out.push_str(label);
+    out.push_str("-----\n");
+    out
+}
+
+/// Serves `200 ok` over TLS with `cert` and its key on a fresh loopback port.
+fn serve_tls(der: rustls::pki_types::CertificateDer<'static>, key_pair: &rcgen::KeyPair) -> u16 {
+    use rustls::pki_types::PrivatePkcs8KeyDer;
     let key = PrivatePkcs8KeyDer::from(key_pair.serialize_der());
     let provider = Arc::new(rustls::crypto::aws_lc_rs::default_provider());
     let config = Arc::new(

@@ -7,9 +7,14 @@
 //! (full jitter, base 1 s, cap 20 s, 429/500/502/503/504 and network errors); legacy mode is
 //! modelled as botocore's legacy handler (`rand · 2^(n−1)` s: full jitter, base 1 s, no cap,
 //! 5 attempts by default); adaptive mode is standard plus a client-side rate limiter.
+//!
+//! The retry quota is the SDK's too, not the file's: standard and adaptive mode always have it
+//! (the built-ins' `retry_budget`: 500 tokens, 5 per retry, 10 per timeout retry, a refund on a
+//! retried success, +1 on a first-attempt success; the 2026 revision 14 and 5 per throttling
+//! retry), legacy mode has none. Importing gives the built-in's budget; exporting says when the
+//! profile's budget is not the quota the SDK will use.
 
 use super::facts;
-use super::pending;
 use super::report::{ExportedPolicy, Findings, FormatError, ImportedPolicy};
 use crate::model::{Backoff, ErrorKind, RetryProfile, Strategy};
 use std::fmt::Write as _;
@@ -61,10 +66,7 @@ pub fn export(p: &RetryProfile) -> ExportedPolicy {
     {
         gaps.push("timeouts: per SDK client in code (e.g. botocore Config connect_timeout / read_timeout)".into());
     }
-    gaps.push(format!(
-        "retry quota (token bucket): always on in standard mode; {}",
-        pending::BUDGET
-    ));
+    quota_gap(p, is_2026, &mut gaps);
     // max_attempts counts the first try too.
     let attempts = facts::export_count(p, "the AWS config", 2_147_483_646, &mut gaps) + 1;
     let mut text = format!("# {}\n", facts::origin(p, "aws-config"));
@@ -85,15 +87,88 @@ pub fn export(p: &RetryProfile) -> ExportedPolicy {
     }
 }
 
+/// Every `[` line is a whole section header: the INI parser reads an unclosed `[default` on to
+/// the next `]` or the end of the file, so it reports the wrong line, or none at all.
+///
+/// # Errors
+/// The first header without its `]`, at its line and the `[`'s column.
+fn check_section_headers(text: &str) -> Result<(), FormatError> {
+    for (i, line) in text.lines().enumerate() {
+        let header = line.trim_start();
+        if header.starts_with('[') && !header.contains(']') {
+            let column = line.chars().count() - header.chars().count() + 1;
+            return Err(FormatError::syntax(
+                Some(i + 1),
+                Some(column),
+                format!("section header `{}` has no closing `]`", header.trim_end()),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The INI parser's message in words (it quotes Rust's debug form of what it expected).
+fn ini_message(msg: &str) -> String {
+    if msg.contains("but found EOF") {
+        "the file ends inside a quoted value (a `\"` or `'` is not closed)".to_owned()
+    } else if msg == "missing key" {
+        "a line starts with `=` or `:`; write the setting's name before it".to_owned()
+    } else if msg.contains("inline comment") {
+        "a comment must be on a line of its own (starting with # or ;)".to_owned()
+    } else {
+        msg.to_lowercase()
+    }
+}
+
+/// What differs between the profile's retry budget and the quota the SDK applies in standard
+/// mode (the `aws-standard` built-in's, or `aws-standard-2026`'s for a 2026 profile); nothing
+/// when they match (the bucket's scope aside: the SDK keeps one per client).
+fn quota_gap(p: &RetryProfile, is_2026: bool, gaps: &mut Vec<String>) {
+    let id = if is_2026 {
+        "aws-standard-2026"
+    } else {
+        "aws-standard"
+    };
+    let Some(quota) = crate::profile::builtin(id).and_then(|b| b.retry_budget) else {
+        return;
+    };
+    let t = crate::policy::tokens_text;
+    let sdk = format!(
+        "the SDK's quota in standard mode is {} tokens, {} per retry, {} per timeout retry, {} per throttling retry",
+        t(quota.capacity),
+        t(quota.cost.transient),
+        t(quota.cost.timeout),
+        t(quota.cost.throttling)
+    );
+    match &p.retry_budget {
+        None => gaps.push(format!(
+            "no retry budget: {sdk}, always on (legacy mode has none)"
+        )),
+        Some(b) => {
+            let mut same = b.clone();
+            same.scope = quota.scope;
+            if same != quota {
+                gaps.push(format!(
+                    "retry budget (capacity {}, costs {} / {} / {}): {sdk}; the file cannot change it",
+                    t(b.capacity),
+                    t(b.cost.transient),
+                    t(b.cost.timeout),
+                    t(b.cost.throttling)
+                ));
+            }
+        }
+    }
+}
+
 /// Reads a shared config file: the `[default]` section, else the first `[profile …]`.
 ///
 /// # Errors
 /// INI syntax (with line:column), a bad `retry_mode` or `max_attempts` (with its path), or a
 /// file without sections.
 pub fn import(text: &str, name: &str) -> Result<ImportedPolicy, FormatError> {
-    let ini = ini::Ini::load_from_str(text).map_err(|e| {
-        FormatError::syntax(Some(e.line), Some(e.col), e.msg.to_string().to_lowercase())
-    })?;
+    check_section_headers(text)?;
+    let ini = ini::Ini::load_from_str(text)
+        .map_err(|e| FormatError::syntax(Some(e.line), Some(e.col), ini_message(&e.msg)))?;
     let sections: Vec<&str> = ini.sections().flatten().collect();
     let chosen = sections
         .iter()
@@ -112,7 +187,7 @@ pub fn import(text: &str, name: &str) -> Result<ImportedPolicy, FormatError> {
         }
     }
     let mut mode = "standard".to_owned();
-    let mut attempts: Option<i128> = None;
+    let mut attempts: Option<(i128, String)> = None;
     let props = ini
         .section(Some(chosen))
         .map(|p| {
@@ -138,7 +213,7 @@ pub fn import(text: &str, name: &str) -> Result<ImportedPolicy, FormatError> {
                         format!("max_attempts must be at least 1, found {n}"),
                     ));
                 }
-                attempts = Some(n);
+                attempts = Some((n, path.clone()));
             }
             _ => f.dropped(&path, format!("{v:?}"), "not a retry setting"),
         }
@@ -156,18 +231,15 @@ pub fn import(text: &str, name: &str) -> Result<ImportedPolicy, FormatError> {
             if mode == "adaptive" {
                 f.approximated(&mode_path, "\"adaptive\"", "adaptive mode's client-side rate limiter is not in the profile model: imported as standard");
             }
-            f.dropped(
+            f.approximated(
                 &mode_path,
                 format!("{mode:?}"),
-                &format!("the retry quota of standard mode: {}", pending::BUDGET),
+                "the SDK's retry quota (500 tokens, 5 per retry, 10 per timeout retry) is the retry budget, kept per client by the SDK: shared per host here (scope host)",
             );
             f.dropped(
                 &mode_path,
                 format!("{mode:?}"),
-                &format!(
-                    "throttling error codes (400 ThrottlingException, …) and their own backoff: {}",
-                    pending::THROTTLING_CLASS
-                ),
+                "throttling error codes sent in HTTP 400 bodies (ThrottlingException, RequestLimitExceeded, …): only 429 is imported as throttling; add throttling.response matchers for the codes your services send",
             );
             p
         }
@@ -198,8 +270,8 @@ pub fn import(text: &str, name: &str) -> Result<ImportedPolicy, FormatError> {
             ));
         }
     };
-    if let Some(n) = attempts {
-        profile.max_retries = facts::clamp_retries(n - 1);
+    if let Some((n, path)) = attempts {
+        profile.max_retries = facts::retries_from(n - 1, &path, n, &mut f);
     }
     profile.provider = "aws".into();
     facts::finish(profile, f, TOOL)

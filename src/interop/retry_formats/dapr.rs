@@ -177,13 +177,15 @@ fn policy(d: &mut Draft, v: &Node, path: &str, _: &mut Findings) -> Result<(), F
     Ok(())
 }
 
-fn duration(d: &mut Draft, v: &Node, path: &str, _: &mut Findings) -> Result<(), FormatError> {
+fn duration(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Result<(), FormatError> {
     d.duration = go_ms(v, path)?;
+    f.source("backoff.base_delay_ms", path);
     Ok(())
 }
 
-fn max_interval(d: &mut Draft, v: &Node, path: &str, _: &mut Findings) -> Result<(), FormatError> {
+fn max_interval(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Result<(), FormatError> {
     d.max_interval = go_ms(v, path)?;
+    f.source("backoff.max_delay_ms", path);
     Ok(())
 }
 
@@ -193,10 +195,7 @@ fn max_retries(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Result<
         f.approximated(path, n.to_string(), pending::UNLIMITED);
         d.profile.max_retries = Some(u32::MAX);
     } else {
-        if n > i128::from(u32::MAX) {
-            f.approximated(path, n.to_string(), pending::UNLIMITED);
-        }
-        d.profile.max_retries = facts::clamp_retries(n);
+        d.profile.max_retries = facts::retries_from(n, path, n, f);
     }
     Ok(())
 }

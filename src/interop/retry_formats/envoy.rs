@@ -299,8 +299,9 @@ fn ms_at(v: &Node, path: &str) -> Result<u64, FormatError> {
     parse_proto(&v.text(path)?).map_err(|e| FormatError::at(path, e))
 }
 
-fn route_timeout(d: &mut Draft, v: &Node, path: &str, _: &mut Findings) -> Result<(), FormatError> {
+fn route_timeout(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Result<(), FormatError> {
     let ms = ms_at(v, path)?;
+    f.source("deadline_ms", path);
     d.profile.deadline_ms = (ms > 0).then_some(ms);
     Ok(())
 }
@@ -310,7 +311,7 @@ fn retry_on(d: &mut Draft, v: &Node, path: &str, _: &mut Findings) -> Result<(),
     Ok(())
 }
 
-fn num_retries(d: &mut Draft, v: &Node, path: &str, _: &mut Findings) -> Result<(), FormatError> {
+fn num_retries(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Result<(), FormatError> {
     let n = v.int(path)?;
     if n < 0 {
         return Err(FormatError::at(
@@ -318,7 +319,7 @@ fn num_retries(d: &mut Draft, v: &Node, path: &str, _: &mut Findings) -> Result<
             format!("num_retries must be 0 or more, found {n}"),
         ));
     }
-    d.profile.max_retries = facts::clamp_retries(n);
+    d.profile.max_retries = facts::retries_from(n, path, n, f);
     Ok(())
 }
 
@@ -371,8 +372,9 @@ fn back_off(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Result<(),
     walk(v.map(path)?, path, BACK_OFF, TOOL, d, f)
 }
 
-fn base_interval(d: &mut Draft, v: &Node, path: &str, _: &mut Findings) -> Result<(), FormatError> {
+fn base_interval(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Result<(), FormatError> {
     let ms = ms_at(v, path)?;
+    f.source("backoff.base_delay_ms", path);
     if ms == 0 {
         return Err(FormatError::at(
             path,
@@ -383,8 +385,9 @@ fn base_interval(d: &mut Draft, v: &Node, path: &str, _: &mut Findings) -> Resul
     Ok(())
 }
 
-fn max_interval(d: &mut Draft, v: &Node, path: &str, _: &mut Findings) -> Result<(), FormatError> {
+fn max_interval(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Result<(), FormatError> {
     d.profile.backoff.max_delay_ms = Some(ms_at(v, path)?);
+    f.source("backoff.max_delay_ms", path);
     d.explicit_max = true;
     Ok(())
 }

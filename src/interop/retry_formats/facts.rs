@@ -112,8 +112,8 @@ pub fn finish(
     label: &str,
 ) -> Result<ImportedPolicy, FormatError> {
     let mut description = format!("Imported from {label} by Retryscope.");
-    if !findings.0.is_empty() {
-        let paths: Vec<&str> = findings.0.iter().map(|u| u.path.as_str()).collect();
+    if !findings.unmapped.is_empty() {
+        let paths: Vec<&str> = findings.unmapped.iter().map(|u| u.path.as_str()).collect();
         let _ = write!(
             description,
             " Not mapped exactly ({}): {}.",
@@ -123,17 +123,24 @@ pub fn finish(
     }
     profile.description = description;
     if let Some(issue) = crate::profile::validate(&profile).into_iter().next() {
-        return Err(FormatError::at(
-            "",
-            format!(
-                "the imported settings make an invalid profile: {}: {}",
-                issue.path, issue.message
+        // Named as the file names it when the field came from one of its settings.
+        return Err(match findings.source_of(&issue.path) {
+            Some(source) => FormatError::at(
+                source,
+                format!("{}; read into the profile's {}", issue.message, issue.path),
             ),
-        ));
+            None => FormatError::at(
+                "",
+                format!(
+                    "the imported settings make an invalid profile: {}: {}",
+                    issue.path, issue.message
+                ),
+            ),
+        });
     }
     Ok(ImportedPolicy {
         profile,
-        unmapped: findings.0,
+        unmapped: findings.unmapped,
     })
 }
 
@@ -150,6 +157,20 @@ pub fn py_seconds(ms: u64) -> String {
 )]
 pub fn clamp_retries(n: i128) -> Option<u32> {
     Some(u32::try_from(n.clamp(0, i128::from(u32::MAX))).unwrap_or(u32::MAX))
+}
+
+/// [`clamp_retries`] for the file's setting at `path` (written as `written`), noting in `f`
+/// when the count was cut to `u32::MAX`, and recording `max_retries` as set from `path`.
+pub fn retries_from(n: i128, path: &str, written: i128, f: &mut Findings) -> Option<u32> {
+    if n > i128::from(u32::MAX) {
+        f.approximated(
+            path,
+            written.to_string(),
+            "more retries than a profile counts (4294967295): imported as 4294967295",
+        );
+    }
+    f.source("max_retries", path);
+    clamp_retries(n)
 }
 
 /// What format 2 adds that no exporter writes yet (DESIGN.md §7–§8), one gap each: the retry

@@ -1,13 +1,17 @@
 //! gRPC service config JSON (gRFC A6 "Client retries"): `methodConfig[].retryPolicy`
 //! (`maxAttempts`, `initialBackoff`, `maxBackoff`, `backoffMultiplier`,
-//! `retryableStatusCodes`), `methodConfig[].timeout` and top-level `retryThrottling`.
+//! `retryableStatusCodes`), `methodConfig[].timeout` and top-level `retryThrottling`
+//! (`maxTokens`, `tokenRatio`) ↔ the profile's `retry_budget`.
 //!
 //! A6's wait before retry n is `U[0, min(initialBackoff · multiplier^(n−1), maxBackoff)]`:
 //! with multiplier 2 that is `full_jitter` exactly. gRPC status codes map to HTTP statuses by
 //! gRPC's own HTTP → gRPC table (doc/http-grpc-status-mapping.md): 400 → INTERNAL,
 //! 401 → UNAUTHENTICATED, 403 → `PERMISSION_DENIED`, 404 → UNIMPLEMENTED,
 //! 429/502/503/504 → UNAVAILABLE, other → UNKNOWN; `DEADLINE_EXCEEDED` is the `timeout` error
-//! kind, `RESOURCE_EXHAUSTED` is 429 (the usual gateway mapping). Service config JSON has no
+//! kind, `RESOURCE_EXHAUSTED` is 429 (the usual gateway mapping). `retryThrottling` is the
+//! budget of DESIGN.md §7 (the `grpc-a6` built-in): capacity = maxTokens (full at the start),
+//! every retryable failure costs 1 (`charge: failure`), every success adds tokenRatio (no
+//! refund), retries only while tokens > maxTokens / 2. Service config JSON has no
 //! comments: the export's gaps are only in [`ExportedPolicy::not_expressed`] (the CLI prints
 //! them on stderr, the window below the text).
 
@@ -17,7 +21,10 @@ use super::import_table::{Key, Rule, walk};
 use super::pending;
 use super::report::{ExportedPolicy, Findings, FormatError, ImportedPolicy};
 use super::tree::{Node, index, join, parse_json};
-use crate::model::{Backoff, ErrorKind, RetryProfile, StatusRange, StatusSet, Strategy};
+use crate::model::{
+    Backoff, BudgetCharge, BudgetCost, BudgetScope, ErrorKind, RetryBudget, RetryProfile,
+    StatusRange, StatusSet, Strategy,
+};
 
 const TOOL: &str = "gRPC service config";
 
@@ -76,7 +83,7 @@ const GRPC_MAX_ATTEMPTS: u64 = 5;
 /// The service config JSON (pretty, no comments).
 pub fn export(p: &RetryProfile) -> ExportedPolicy {
     let mut gaps = Vec::new();
-    facts::format2_gaps(p, "gRPC", false, &mut gaps);
+    facts::format2_gaps(p, "gRPC", true, &mut gaps);
     let b = facts::computed(&p.backoff);
     if b.strategy != Strategy::FullJitter {
         gaps.push(format!(
@@ -156,7 +163,10 @@ pub fn export(p: &RetryProfile) -> ExportedPolicy {
     if let Some(d) = p.deadline_ms {
         method["timeout"] = serde_json::Value::from(format_proto(d));
     }
-    let doc = serde_json::json!({ "methodConfig": [method] });
+    let mut doc = serde_json::json!({ "methodConfig": [method] });
+    if let Some(budget) = &p.retry_budget {
+        doc["retryThrottling"] = throttling_of(budget, &mut gaps);
+    }
     let text = serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n";
     ExportedPolicy {
         text,
@@ -165,8 +175,172 @@ pub fn export(p: &RetryProfile) -> ExportedPolicy {
     }
 }
 
-/// What gRPC cannot say beyond backoff and codes (the lead adds the budget → `retryThrottling`
-/// mapping here when retry budgets land: capacity = maxTokens, `success_increment` = tokenRatio).
+/// gRPC's token ratio keeps 3 decimal places (A6: more are ignored).
+fn three_places(ratio: f64) -> f64 {
+    // The nudge keeps 0.29 (289.999… thousandths in binary) at 0.29.
+    ((ratio * 1000.0) + 1e-6).floor() / 1000.0
+}
+
+/// `retryThrottling` for `b`: maxTokens = capacity, tokenRatio = `success_increment`; every
+/// part of the budget gRPC's fixed rules do not share is a gap (starting `retry budget`).
+fn throttling_of(b: &RetryBudget, gaps: &mut Vec<String>) -> serde_json::Value {
+    #[allow(
+        clippy::cast_possible_truncation,
+        clippy::cast_sign_loss,
+        reason = "clamped to 1..=1000 before the cast"
+    )]
+    let max_tokens = b.capacity.round().clamp(1.0, 1000.0) as u32;
+    if (f64::from(max_tokens) - b.capacity).abs() > f64::EPSILON {
+        gaps.push(format!(
+            "retry budget capacity {}: gRPC's maxTokens is a whole number from 1 to 1000; written as {max_tokens}",
+            crate::policy::tokens_text(b.capacity)
+        ));
+    }
+    let mut ratio = three_places(b.success_increment);
+    if ratio <= 0.0 {
+        ratio = 0.001;
+        gaps.push(format!(
+            "retry budget success_increment {}: gRPC's tokenRatio must be greater than 0; written as 0.001",
+            crate::policy::tokens_text(b.success_increment)
+        ));
+    } else if (ratio - b.success_increment).abs() > 1e-9 {
+        gaps.push(format!(
+            "retry budget success_increment {}: gRPC keeps 3 decimal places of tokenRatio; written as {ratio}",
+            b.success_increment
+        ));
+    }
+    let c = &b.cost;
+    if [c.transient, c.timeout, c.throttling]
+        .iter()
+        .any(|cost| (cost - 1.0).abs() > 1e-9)
+    {
+        gaps.push(format!(
+            "retry budget costs (transient {}, timeout {}, throttling {}): gRPC takes 1 token per retryable failure",
+            crate::policy::tokens_text(c.transient),
+            crate::policy::tokens_text(c.timeout),
+            crate::policy::tokens_text(c.throttling)
+        ));
+    }
+    if b.charge != BudgetCharge::Failure {
+        gaps.push("retry budget charge \"retry\": gRPC takes its token on every retryable failure, also the last one (charge \"failure\")".into());
+    }
+    if b.refund_on_retry_success {
+        gaps.push("retry budget refund_on_retry_success: gRPC never refunds; every success adds tokenRatio".into());
+    }
+    let half = f64::from(max_tokens) / 2.0;
+    if (b.min_balance - half).abs() > 1e-9 || !b.min_balance_exclusive {
+        gaps.push(format!(
+            "retry budget min_balance {}{}: gRPC retries only while tokens > maxTokens / 2 ({})",
+            crate::policy::tokens_text(b.min_balance),
+            if b.min_balance_exclusive {
+                " (exclusive)"
+            } else {
+                ""
+            },
+            crate::policy::tokens_text(half)
+        ));
+    }
+    if (b.initial_tokens() - b.capacity).abs() > 1e-9 {
+        gaps.push(format!(
+            "retry budget initial {}: a gRPC channel starts with maxTokens",
+            crate::policy::tokens_text(b.initial_tokens())
+        ));
+    }
+    if b.scope != BudgetScope::Host {
+        gaps.push("retry budget scope: gRPC keeps one bucket per channel and server name".into());
+    }
+    serde_json::json!({ "maxTokens": max_tokens, "tokenRatio": ratio })
+}
+
+/// The budget gRPC's `retryThrottling` of `max_tokens` and `ratio` is (see the module docs).
+fn budget_of(max_tokens: f64, ratio: f64) -> RetryBudget {
+    RetryBudget {
+        capacity: max_tokens,
+        initial: Some(max_tokens),
+        cost: BudgetCost {
+            transient: 1.0,
+            timeout: 1.0,
+            throttling: 1.0,
+        },
+        refund_on_retry_success: false,
+        success_increment: ratio,
+        min_balance: max_tokens / 2.0,
+        min_balance_exclusive: true,
+        charge: BudgetCharge::Failure,
+        scope: BudgetScope::Host,
+    }
+}
+
+fn retry_throttling(
+    d: &mut Draft,
+    v: &Node,
+    path: &str,
+    f: &mut Findings,
+) -> Result<(), FormatError> {
+    let mut max_tokens = None;
+    let mut ratio = None;
+    for (key, value) in v.map(path)? {
+        let at = join(path, key);
+        match key.as_str() {
+            "maxTokens" => {
+                let n = value.int(&at)?;
+                if !(1..=1000).contains(&n) {
+                    return Err(FormatError::at(
+                        &at,
+                        format!("maxTokens must be from 1 to 1000 (gRPC A6), found {n}"),
+                    ));
+                }
+                #[allow(clippy::cast_precision_loss, reason = "at most 1000")]
+                let n = n as f64;
+                max_tokens = Some(n);
+            }
+            "tokenRatio" => {
+                let r = value.number(&at)?;
+                if r <= 0.0 {
+                    return Err(FormatError::at(
+                        &at,
+                        format!("tokenRatio must be greater than 0 (gRPC A6), found {r}"),
+                    ));
+                }
+                let kept = three_places(r);
+                if (kept - r).abs() > 1e-9 {
+                    f.approximated(
+                        &at,
+                        value.describe(),
+                        "gRPC keeps 3 decimal places of tokenRatio: imported as that",
+                    );
+                }
+                ratio = Some(kept);
+            }
+            _ => f.dropped(
+                &at,
+                value.describe(),
+                "unknown setting for gRPC retryThrottling",
+            ),
+        }
+    }
+    let (Some(max_tokens), Some(ratio)) = (max_tokens, ratio) else {
+        let missing = if max_tokens.is_none() {
+            "maxTokens"
+        } else {
+            "tokenRatio"
+        };
+        return Err(FormatError::at(
+            &join(path, missing),
+            "missing (gRPC requires it)",
+        ));
+    };
+    d.profile.retry_budget = Some(budget_of(max_tokens, ratio));
+    f.source("retry_budget", path);
+    f.approximated(
+        path,
+        "per channel",
+        "gRPC keeps one bucket per channel and server name: the budget is shared per host (scope host)",
+    );
+    Ok(())
+}
+
+/// What gRPC cannot say beyond backoff, codes and the budget.
 fn gaps_of(p: &RetryProfile) -> Vec<String> {
     let mut gaps = Vec::new();
     gaps.push("\"name\": [{}] applies the policy to every method of the channel; list services to narrow it".into());
@@ -207,7 +381,7 @@ const ROOT: &[Key<Draft>] = &[
     },
     Key {
         name: "retryThrottling",
-        rule: Rule::Dropped(pending::BUDGET),
+        rule: Rule::Map(retry_throttling),
     },
     Key {
         name: "loadBalancingConfig",
@@ -331,14 +505,16 @@ fn retry_policy(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Result
     walk(entries, path, POLICY, TOOL, d, f)
 }
 
-fn timeout(d: &mut Draft, v: &Node, path: &str, _: &mut Findings) -> Result<(), FormatError> {
+fn timeout(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Result<(), FormatError> {
     let ms = parse_proto(&v.text(path)?).map_err(|e| FormatError::at(path, e))?;
+    f.source("deadline_ms", path);
     d.profile.deadline_ms = (ms > 0).then_some(ms);
     Ok(())
 }
 
-fn per_attempt(d: &mut Draft, v: &Node, path: &str, _: &mut Findings) -> Result<(), FormatError> {
+fn per_attempt(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Result<(), FormatError> {
     let ms = parse_proto(&v.text(path)?).map_err(|e| FormatError::at(path, e))?;
+    f.source("timeouts.total_ms", path);
     d.profile.timeouts.total_ms = (ms > 0).then_some(ms);
     Ok(())
 }
@@ -351,10 +527,10 @@ fn max_attempts(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Result
             format!("maxAttempts must be at least 2, found {n}"),
         ));
     }
-    if n > i128::from(GRPC_MAX_ATTEMPTS) {
+    if n > i128::from(GRPC_MAX_ATTEMPTS) && n - 1 <= i128::from(u32::MAX) {
         f.approximated(path, n.to_string(), "gRPC clients use at most 5 attempts unless the channel allows more; imported as written");
     }
-    d.profile.max_retries = facts::clamp_retries(n - 1);
+    d.profile.max_retries = facts::retries_from(n - 1, path, n, f);
     Ok(())
 }
 
@@ -362,16 +538,18 @@ fn initial_backoff(
     d: &mut Draft,
     v: &Node,
     path: &str,
-    _: &mut Findings,
+    f: &mut Findings,
 ) -> Result<(), FormatError> {
     d.profile.backoff.base_delay_ms =
         parse_proto(&v.text(path)?).map_err(|e| FormatError::at(path, e))?;
+    f.source("backoff.base_delay_ms", path);
     Ok(())
 }
 
-fn max_backoff(d: &mut Draft, v: &Node, path: &str, _: &mut Findings) -> Result<(), FormatError> {
+fn max_backoff(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Result<(), FormatError> {
     d.profile.backoff.max_delay_ms =
         Some(parse_proto(&v.text(path)?).map_err(|e| FormatError::at(path, e))?);
+    f.source("backoff.max_delay_ms", path);
     Ok(())
 }
 

@@ -22,6 +22,9 @@ use std::fmt::Write as _;
 
 const TOOL: &str = "Polly";
 
+/// .NET's `int.MaxValue`: as `MaxRetryAttempts`, Polly's "retry forever".
+const INT_MAX: u64 = 2_147_483_647;
+
 /// Keys that make an object a retry options object.
 const RETRY_KEYS: [&str; 6] = [
     "MaxRetryAttempts",
@@ -63,12 +66,21 @@ pub fn export(p: &RetryProfile) -> ExportedPolicy {
     };
     let header = p.backoff.strategy == Strategy::ResponseHeader;
     gaps.extend(gaps_of(p, header));
+    let count = match p.max_retries {
+        // Polly's documented "retry forever" is int.MaxValue; the deadline
+        // (TotalRequestTimeout, which unlimited retries require) still ends the run.
+        None => INT_MAX,
+        Some(n) if u64::from(n) >= INT_MAX => {
+            gaps.push(format!(
+                "{n} retries: Polly's MaxRetryAttempts is an int whose largest value means \"retry forever\"; written as {}",
+                INT_MAX - 1
+            ));
+            INT_MAX - 1
+        }
+        Some(n) => u64::from(n),
+    };
     let mut retry = vec![
-        // Polly's documented "retry forever" is int.MaxValue.
-        format!(
-            "\"MaxRetryAttempts\": {}",
-            p.max_retries.map_or(2_147_483_647, u64::from)
-        ),
+        format!("\"MaxRetryAttempts\": {count}"),
         format!("\"BackoffType\": \"{kind}\""),
         format!("\"UseJitter\": {jitter}"),
         format!("\"Delay\": \"{}\"", format_timespan(delay)),
@@ -162,6 +174,8 @@ struct Draft {
     delay: u64,
     max_delay: Option<u64>,
     retry_after: bool,
+    /// Where `MaxRetryAttempts` said int.MaxValue ("retry forever"), if it did.
+    forever: Option<String>,
 }
 
 /// `Retry` (`HttpRetryStrategyOptions` / `RetryStrategyOptions`).
@@ -273,10 +287,19 @@ fn max_retry_attempts(
             format!("MaxRetryAttempts must be at least 1, found {n}"),
         ));
     }
-    if n > i128::from(u32::MAX) {
-        f.approximated(path, n.to_string(), super::pending::UNLIMITED);
+    if n > i128::from(INT_MAX) {
+        f.approximated(
+            path,
+            n.to_string(),
+            "more than int.MaxValue, which Polly does not accept: imported as int.MaxValue (retry forever)",
+        );
     }
-    d.profile.max_retries = facts::clamp_retries(n);
+    if n >= i128::from(INT_MAX) {
+        // Unlimited once the walk knows whether a deadline (TotalRequestTimeout) ends it.
+        d.forever = Some(path.to_owned());
+    }
+    f.source("max_retries", path);
+    d.profile.max_retries = facts::clamp_retries(n.min(i128::from(INT_MAX)));
     Ok(())
 }
 
@@ -299,12 +322,14 @@ fn use_jitter(d: &mut Draft, v: &Node, path: &str, _: &mut Findings) -> Result<(
     Ok(())
 }
 
-fn delay(d: &mut Draft, v: &Node, path: &str, _: &mut Findings) -> Result<(), FormatError> {
+fn delay(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Result<(), FormatError> {
     d.delay = span(v, path)?;
+    f.source("backoff.base_delay_ms", path);
     Ok(())
 }
 
-fn max_delay(d: &mut Draft, v: &Node, path: &str, _: &mut Findings) -> Result<(), FormatError> {
+fn max_delay(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Result<(), FormatError> {
+    f.source("backoff.max_delay_ms", path);
     d.max_delay = match v {
         Node::Null => None,
         other => Some(span(other, path)?),
@@ -360,6 +385,7 @@ pub fn import(text: &str, name: &str) -> Result<ImportedPolicy, FormatError> {
         delay: 2000,
         max_delay: None,
         retry_after: true,
+        forever: None,
     };
     let mut f = Findings::default();
     let entries = node.map(&path)?;
@@ -378,6 +404,17 @@ pub fn import(text: &str, name: &str) -> Result<ImportedPolicy, FormatError> {
             k,
         )
     };
+    if let Some(at) = &d.forever {
+        if d.profile.deadline_ms.is_some() {
+            d.profile.max_retries = None;
+        } else {
+            f.approximated(
+                at,
+                INT_MAX.to_string(),
+                "int.MaxValue is Polly's \"retry forever\", but Retryscope's unlimited retries (max_retries null) need a deadline and the file sets no TotalRequestTimeout: imported as 2147483647 retries (set deadline_ms, then max_retries null)",
+            );
+        }
+    }
     let mut b = Backoff::new(Strategy::ExponentialProportional);
     b.base_delay_ms = d.delay;
     b.jitter_ratio = 0.0;

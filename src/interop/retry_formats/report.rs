@@ -111,11 +111,36 @@ impl fmt::Display for FormatError {
 
 impl std::error::Error for FormatError {}
 
-/// Collects unmapped settings while an importer walks a file.
+/// Collects unmapped settings while an importer walks a file, and which setting of the file
+/// each profile field came from (so a value the profile refuses is named as the file names it).
 #[derive(Debug, Default)]
-pub struct Findings(pub Vec<Unmapped>);
+pub struct Findings {
+    /// Settings left out or approximated, in file order.
+    pub unmapped: Vec<Unmapped>,
+    /// (profile field path, the file's setting path), latest last.
+    sources: Vec<(String, String)>,
+}
 
 impl Findings {
+    /// The profile field `field` (`backoff.base_delay_ms`) was set from the file's `path`
+    /// (`methodConfig[0].retryPolicy.initialBackoff`).
+    pub fn source(&mut self, field: &str, path: &str) {
+        self.sources.push((field.to_owned(), path.to_owned()));
+    }
+
+    /// The file's setting that `field` (or the nearest field containing it) came from.
+    pub fn source_of(&self, field: &str) -> Option<&str> {
+        // A computed backoff may end up as a `response_header` backoff's fallback.
+        let field = field.replace(".fallback", "");
+        let mut at = field.as_str();
+        loop {
+            if let Some((_, path)) = self.sources.iter().rev().find(|(f, _)| f == at) {
+                return Some(path.as_str());
+            }
+            at = &at[..at.rfind(['.', '['])?];
+        }
+    }
+
     /// `path = value` was left out, because `reason`.
     pub fn dropped(&mut self, path: &str, value: impl Into<String>, reason: &str) {
         self.push(path, value.into(), Carried::Dropped, reason);
@@ -127,7 +152,7 @@ impl Findings {
     }
 
     fn push(&mut self, path: &str, value: String, carried: Carried, reason: &str) {
-        self.0.push(Unmapped {
+        self.unmapped.push(Unmapped {
             path: path.to_owned(),
             value,
             carried,

@@ -285,7 +285,7 @@ pub fn parse_jsonc(text: &str) -> Result<Node, FormatError> {
         )),
         Err(e) => Err(FormatError::syntax(
             Some(e.line_display()),
-            None,
+            Some(e.column_display()),
             e.kind().to_string().to_lowercase(),
         )),
     }
@@ -329,12 +329,33 @@ pub fn parse_yaml(text: &str) -> Result<Node, FormatError> {
                 usize::try_from(l.column()).ok(),
             )
         });
-        FormatError::syntax(line, column, first_line(&e.to_string()))
+        FormatError::syntax(line, column, without_locations(&first_line(&e.to_string())))
     })
 }
 
 fn first_line(message: &str) -> String {
     message.lines().next().unwrap_or_default().trim().to_owned()
+}
+
+/// `message` without the `error: line L column C:` / ` at line L, column C` (and `(defined at
+/// …)` / `(used at …)`) parts the YAML parser writes into it: the error carries its position
+/// apart, and the front ends print it once, in front.
+fn without_locations(message: &str) -> String {
+    static LOCATION: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"\s*\(?(?:(?:defined|used) )?(?:at )?line \d+,? column \d+\)?:?").ok()
+    });
+    let Some(re) = LOCATION.as_ref() else {
+        return message.to_owned();
+    };
+    let bare = re.replace_all(message, "");
+    let bare = bare.trim();
+    let bare = bare.strip_prefix("error:").unwrap_or(bare);
+    let bare = bare.trim().trim_end_matches([',', ':']).trim();
+    if bare.is_empty() {
+        message.to_owned()
+    } else {
+        bare.to_owned()
+    }
 }
 
 /// `serde_json` appends " at line L column C"; the error carries those separately.
@@ -373,6 +394,28 @@ mod tests {
         assert_eq!(e.line, Some(3), "{e:?}");
         let e = parse_jsonc("{\n // fine\n \"a\": 1,\n \"b\": }").expect_err("no value");
         assert_eq!(e.line, Some(4), "{e:?}");
+    }
+
+    #[test]
+    fn yaml_messages_do_not_repeat_the_position() {
+        let e = parse_yaml("a: [1, 2\nb: 3\n").expect_err("unclosed list");
+        assert!(e.line.is_some() && e.column.is_some(), "{e:?}");
+        assert!(!e.message.contains("line "), "{e:?}");
+        assert!(!e.message.is_empty());
+        assert_eq!(
+            without_locations("did not find ',' at line 3, column 1"),
+            "did not find ','"
+        );
+        assert_eq!(
+            without_locations("error: line 2 column 2: illegal placement of ':' indicator"),
+            "illegal placement of ':' indicator"
+        );
+        assert_eq!(
+            without_locations(
+                "invalid u16 (defined at line 1, column 10) (used at line 3, column 7)"
+            ),
+            "invalid u16"
+        );
     }
 
     #[test]

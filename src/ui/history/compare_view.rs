@@ -51,7 +51,7 @@ pub fn show(ui: &mut egui::Ui, runs: &[Option<Box<StoredRun>>; 2]) -> bool {
 
 fn verdict_color(verdict: &Verdict) -> Color32 {
     match verdict {
-        Verdict::Success => Color32::from_rgb(0x2e, 0x9d, 0x55),
+        Verdict::Success { .. } => Color32::from_rgb(0x2e, 0x9d, 0x55),
         Verdict::Retry { .. } => Color32::from_rgb(0xe0, 0x8e, 0x1b),
         Verdict::Stop { .. } => Color32::from_rgb(0xd0, 0x3b, 0x3b),
     }

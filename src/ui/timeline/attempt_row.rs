@@ -103,7 +103,7 @@ impl AttemptRow {
             None => AttemptClass::InFlight,
             Some(r) => match (&r.outcome, &r.verdict) {
                 (AttemptOutcome::Error(_), _) => AttemptClass::NetworkError,
-                (_, Verdict::Success) => AttemptClass::Success,
+                (_, Verdict::Success { .. }) => AttemptClass::Success,
                 (_, Verdict::Retry { .. }) => AttemptClass::Retryable,
                 (_, Verdict::Stop { .. }) => AttemptClass::Stopped,
             },
@@ -155,13 +155,12 @@ impl AttemptRow {
         ))
     }
 
-    /// Verdict as short text: `success`, `retry: 503 is retryable`, `stop: 404 is not retryable`.
+    /// Verdict as short text: `success`, `success: /state is "done"` (the `success_when`
+    /// condition that held), `retry: 503 is retryable`, `stop: 404 is not retryable`.
     pub fn verdict_label(&self) -> String {
-        match self.result.as_ref().map(|r| &r.verdict) {
-            None => String::new(),
-            Some(Verdict::Success) => "success".to_owned(),
-            Some(Verdict::Retry { reason }) => format!("retry: {reason}"),
-            Some(Verdict::Stop { reason }) => format!("stop: {reason}"),
-        }
+        self.result
+            .as_ref()
+            .map(|r| r.verdict.label())
+            .unwrap_or_default()
     }
 }

@@ -161,7 +161,7 @@ mod tests {
                 .wait(90, 90.0);
         }
         let s = s
-            .attempt(response(200, &[], ""), Verdict::Success, 10.0)
+            .attempt(response(200, &[], ""), Verdict::SUCCESS, 10.0)
             .finish(OutcomeKind::Succeeded, "", Some(200));
         let t0 = Instant::now();
         let mut tl = Timeline::new(1, "x");

@@ -42,6 +42,11 @@ pub fn timeline_events(timeline: &Timeline) -> Vec<RunEvent> {
                 verdict: result.verdict.clone(),
             });
         }
+        out.extend(row.budget.iter().map(|change| RunEvent::BudgetChanged {
+            run_id,
+            attempt: row.number,
+            change: change.clone(),
+        }));
         if let Some(wait) = &row.wait {
             out.push(RunEvent::WaitScheduled {
                 run_id,

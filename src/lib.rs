@@ -3,7 +3,7 @@
 //! Layers (one way only): [`model`] plain data → [`policy`] pure maths and triage →
 //! [`engine`] tokio/reqwest attempt loop → front ends [`ui`] (egui) and [`cli`] (clap).
 //! [`profile`] loads/saves JSON profiles; [`interop`] reads and writes curl commands (pure text ↔
-//! model); [`store`] keeps saved requests, environments and
+//! model); [`sim`] is the strategy lab (pure, seeded simulations); [`store`] keeps saved requests, environments and
 //! secrets; [`demo`] is the embedded flaky server on loopback. [`build_info`] names the version
 //! and commit of this build.
 
@@ -20,5 +20,6 @@ pub mod model;
 pub mod policy;
 pub mod profile;
 pub mod service;
+pub mod sim;
 pub mod store;
 pub mod ui;

@@ -5,6 +5,7 @@
 //! are in [`exit`].
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
+pub mod contention_cmd;
 pub mod curl_args;
 pub mod curl_cmd;
 pub mod demo_server;
@@ -23,6 +24,7 @@ pub mod request_args;
 pub mod run;
 pub mod signal;
 pub mod simulate;
+pub mod stack_cmd;
 pub mod timeline_text;
 pub mod variables_args;
 

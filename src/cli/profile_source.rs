@@ -98,6 +98,24 @@ pub fn issue_lines(path: &Path, errors: &ProfileErrors) -> Vec<String> {
         .collect()
 }
 
+/// One entry of a list such as `--stack A,B,C`: a profile file when `spec` names a file that
+/// exists or ends in `.json`, else a built-in name.
+///
+/// # Errors
+/// As [`select`]: the file's problems, or an unknown built-in name.
+pub fn resolve(spec: &str) -> Result<RetryProfile, CliError> {
+    let spec = spec.trim();
+    let path = Path::new(spec);
+    let json = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("json"));
+    if path.is_file() || json {
+        select(Some(path), None)
+    } else {
+        select(None, Some(spec))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::name_flags;

@@ -22,6 +22,9 @@ pub const PROGRESS_MIN_WAITS: u64 = 10_000_000;
 Examples:
   retryscope simulate --builtin aws-standard
   retryscope simulate --profile my-profile.json --samples 100000 --seed 7
+  retryscope simulate --contention --clients 100 --builtin aws-standard
+  retryscope simulate --contention --model capacity --capacity 50 --retry-after --json
+  retryscope simulate --stack servicenow-exponential,aws-standard --failure-rate 0.5
 
 For every retry n it prints min / p50 / p95 / max of wait n and of the cumulative waiting up
 to it (ms), sampled assuming every attempt fails with 503 and sends no delay header, plus the
@@ -31,7 +34,15 @@ script returning () stops a run early); the quantiles of row n are over those ru
 Memory stays bounded for any --samples: up to 2,097,152 sampled waits (samples × retries) the
 quantiles are exact; beyond that they come from histograms (p50/p95 within 0.1 %, exact below
 2048 ms; min, max and reached stay exact). Long runs show a progress bar on stderr when it is a
-terminal; Ctrl-C stops the sampling (exit 130, no table).")]
+terminal; Ctrl-C stops the sampling (exit 130, no table).
+
+--contention starts N clients together against one server (virtual time, seeded): `occ` is the
+AWS Architecture Blog post's optimistic-concurrency row, `capacity` a server handling C requests
+a second. It compares no jitter, full, equal and decorrelated jitter, seed 001's exponential and
+seed 000's proportional backoff (base --base-ms, cap --cap-ms, retrying without limit) with the
+profile (its triage, retries, deadline, budget and waits), each figure the mean of --runs runs.
+--stack takes profiles outer → inner and shows how layered retries multiply the attempts that
+reach a failing server.")]
 pub struct SimulateArgs {
     /// Profile file (JSON).
     #[arg(long, value_name = "FILE", conflicts_with = "builtin")]
@@ -46,9 +57,71 @@ pub struct SimulateArgs {
     /// RNG seed (default: the profile's seed, else a fresh one, printed).
     #[arg(long, value_name = "N")]
     pub seed: Option<u64>,
+    /// Simulate many clients contending for one server, the standard strategies side by side
+    /// with the profile, instead of sampling the profile's waits.
+    #[arg(long, conflicts_with = "stack")]
+    pub contention: bool,
+    /// Clients starting together (with --contention).
+    #[arg(long, value_name = "N", default_value_t = 100, requires = "contention",
+          value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub clients: u32,
+    /// Server model (with --contention): `occ`, optimistic concurrency (one of the competing
+    /// writes wins), or `capacity`, C requests a second and 429/503 above.
+    #[arg(long, value_enum, default_value_t = ModelArg::Occ, requires = "contention")]
+    pub model: ModelArg,
+    /// Requests a second the `capacity` server handles.
+    #[arg(
+        long,
+        value_name = "C",
+        default_value_t = 100.0,
+        requires = "contention"
+    )]
+    pub capacity: f64,
+    /// Status of a failed attempt, as the profile's triage sees it: 429 or 503 (default: 503
+    /// for a lost `occ` write, 429 over `capacity`).
+    #[arg(long, value_name = "STATUS", requires = "contention")]
+    pub status: Option<u16>,
+    /// The `capacity` server sends Retry-After (whole seconds) with its 429/503.
+    #[arg(long, requires = "contention")]
+    pub retry_after: bool,
+    /// Runs averaged per strategy (with --contention), or calls simulated (with --stack).
+    #[arg(long, value_name = "N", default_value_t = 100,
+          value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub runs: u32,
+    /// Base delay of the standard strategies (with --contention), ms.
+    #[arg(long, value_name = "MS", default_value_t = crate::sim::POST_BASE_MS, requires = "contention")]
+    pub base_ms: u64,
+    /// Max delay of the standard strategies (with --contention), ms.
+    #[arg(long, value_name = "MS", default_value_t = crate::sim::POST_CAP_MS, requires = "contention")]
+    pub cap_ms: u64,
+    /// Layered retries: profiles outer → inner, comma-separated; each a profile file (a path
+    /// that exists or ends in .json) or a built-in name.
+    #[arg(long, value_name = "A,B,C", value_delimiter = ',', num_args = 1..,
+          conflicts_with_all = ["profile", "builtin"])]
+    pub stack: Vec<String>,
+    /// Chance that one server attempt fails (with --stack), 0 to 1.
+    #[arg(long, value_name = "F", default_value_t = 1.0, requires = "stack")]
+    pub failure_rate: f64,
+    /// Time one server attempt takes (with --stack), ms.
+    #[arg(long, value_name = "MS", default_value_t = 0, requires = "stack")]
+    pub attempt_ms: u64,
+    /// Print JSON (one object per line) instead of a table (with --contention or --stack).
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `--model`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ModelArg {
+    /// Optimistic concurrency: in each contention window one of the competing writes wins.
+    Occ,
+    /// A server handling C requests a second, answering 429 (or 503) above that.
+    Capacity,
 }
 
 /// Prints the table: its first line (profile, samples, seed) before sampling, the rows after.
+/// With `--contention` or `--stack` it runs the strategy lab's simulations instead
+/// ([`super::contention_cmd`], [`super::stack_cmd`]).
 /// Ctrl-C or SIGTERM during the sampling stops it: one line on stderr, exit 130 or 143.
 ///
 /// # Errors
@@ -56,8 +129,14 @@ pub struct SimulateArgs {
 /// a bad value while sampled (the message names the retry); exit 1 when the signal handlers
 /// cannot start.
 pub fn execute(args: &SimulateArgs) -> Result<u8, CliError> {
+    if !args.stack.is_empty() {
+        return super::stack_cmd::execute(args);
+    }
     let profile = profile_source::select(args.profile.as_deref(), args.builtin.as_deref())?;
     let seed = args.seed.or(profile.seed).unwrap_or_else(rand::random);
+    if args.contention {
+        return super::contention_cmd::execute(args, &profile, seed);
+    }
     let cannot = |e: policy::PolicyError| {
         CliError::usage(format!("cannot simulate profile \"{}\": {e}", profile.name))
     };

@@ -1,6 +1,7 @@
 //! Formats in and out (DESIGN.md §6): curl commands and HAR 1.2 files, other tools' retry
 //! settings ([`retry_formats`]), batch lists in ([`batch_list`]) and batch results out
-//! ([`batch_report`]), pure text ↔ model, and the timeline plot as PNG bytes.
+//! ([`batch_report`]), pure text ↔ model, the timeline plot as PNG bytes, and the strategy
+//! lab's plot data as CSV.
 //!
 //! Nothing here touches the network or the file system: a `-d @file` becomes a body file
 //! path, never its bytes. Every writer masks secrets ([`secret_rule`]) unless the caller asks
@@ -18,6 +19,7 @@ mod events_json;
 mod har_export;
 mod har_import;
 mod har_timings;
+mod lab_csv;
 mod plot_png;
 pub mod retry_formats;
 pub mod secret_rule;
@@ -29,6 +31,7 @@ pub use draft_of_spec::draft_of_spec;
 pub use events_json::{events_json_lines, mask_event};
 pub use har_export::{HarExport, run_to_har};
 pub use har_import::{HarEntrySummary, HarError, HarFile};
+pub use lab_csv::{distribution_csv, load_csv, sweep_csv};
 pub use plot_png::{
     DEFAULT_HEIGHT as PNG_DEFAULT_HEIGHT, DEFAULT_WIDTH as PNG_DEFAULT_WIDTH,
     MAX_SIZE as PNG_MAX_SIZE, MIN_SIZE as PNG_MIN_SIZE, PlotAttempt, PlotClass, PlotError,

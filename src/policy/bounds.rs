@@ -7,8 +7,8 @@
 //! ceiling.
 
 use super::draws::Extreme;
-use super::limits::cap_ms;
-use super::strategies::compute;
+use super::limits::{cap_ms, ceil_ms};
+use super::strategies::{compute, final_clamp};
 use crate::model::{Backoff, Strategy};
 
 /// The largest wait n the backoff can produce, ms; `None` for `response_header` and `custom`,
@@ -51,6 +51,38 @@ pub fn max_wait_bound(backoff: &Backoff, retry: u32) -> Option<f64> {
 /// ```
 pub fn min_wait_bound(backoff: &Backoff, retry: u32) -> Option<f64> {
     bound(backoff, retry, Extreme::Low)
+}
+
+/// The exact range `(min, max)` of wait n, ms, for any strategy a profile can hold:
+/// [`min_wait_bound`] / [`max_wait_bound`] for the computed ones; for `response_header` the
+/// fallback's range (with the outer `hard_cap` and 24 h ceiling), `None` without a fallback (the
+/// wait then depends on the header alone); for `custom` `(0, c)`, c being the cap the script's
+/// result is clamped to (24 h without one).
+///
+/// ```
+/// use retryscope::model::{Backoff, Strategy};
+/// use retryscope::policy::wait_range;
+/// let mut h = Backoff::new(Strategy::ResponseHeader);
+/// assert_eq!(wait_range(&h, 1), None);
+/// h.fallback = Some(Box::new(Backoff::new(Strategy::Fixed)));
+/// assert_eq!(wait_range(&h, 1), Some((1000.0, 1000.0)));
+/// ```
+pub fn wait_range(backoff: &Backoff, retry: u32) -> Option<(f64, f64)> {
+    match backoff.strategy {
+        Strategy::Custom => Some((0.0, cap_ms(backoff.max_delay_ms))),
+        Strategy::ResponseHeader => {
+            let fb = backoff.fallback.as_deref()?;
+            let clamp = |x: f64| ceil_ms(final_clamp(backoff, x).0) as f64;
+            Some((
+                clamp(min_wait_bound(fb, retry)?),
+                clamp(max_wait_bound(fb, retry)?),
+            ))
+        }
+        _ => Some((
+            min_wait_bound(backoff, retry)?,
+            max_wait_bound(backoff, retry)?,
+        )),
+    }
 }
 
 fn bound(backoff: &Backoff, retry: u32, extreme: Extreme) -> Option<f64> {

@@ -57,7 +57,7 @@ mod explain_props;
 #[cfg(test)]
 mod tests;
 
-pub use bounds::{max_wait_bound, min_wait_bound};
+pub use bounds::{max_wait_bound, min_wait_bound, wait_range};
 pub use budget::{BudgetStep, RetryCharge, TokenBucket, tokens_text};
 pub use conditions::ResponseConditions;
 pub use json_pointer::{Lookup, lookup_pointer, pointer_tokens};
@@ -73,8 +73,8 @@ pub use script::{
 };
 pub use simulate::{
     Quantiles, RetryStats, SIMULATE_CONTROL_MAX_SAMPLES, SIMULATE_CONTROL_WAITS,
-    SIMULATE_EXACT_MAX, SIMULATE_MAX_RETRIES, sample_wait_ms, simulate, simulate_with,
-    unreached_reason,
+    SIMULATE_EXACT_MAX, SIMULATE_MAX_RETRIES, SampledWait, for_each_sampled_wait, sample_wait_ms,
+    simulate, simulate_with, unreached_reason,
 };
 pub use triage::is_idempotent;
 

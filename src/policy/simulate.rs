@@ -1,8 +1,8 @@
 //! Sampling a profile's schedule (CLI `simulate`, the editor's preview strip).
 
-use super::bounds::max_wait_bound;
+use super::bounds::wait_range;
 use super::draws::Sampling;
-use super::limits::{cap_ms, ceil_ms};
+use super::limits::ceil_ms;
 use super::sample_stats::SampleStats;
 use super::strategies::{compute, final_clamp};
 use super::{Policy, PolicyError, PolicyRng, WaitContext, WaitDecision, rng_from_seed};
@@ -100,7 +100,7 @@ pub const SIMULATE_CONTROL_MAX_SAMPLES: u32 = 1024;
 /// engine ends a run: before a wait that would take the cumulative wait past the deadline (that
 /// retry and later ones are not reached). A custom script sees the time left in `ctx`.
 ///
-/// `bound_max` is [`max_wait_bound`]; for `response_header` the fallback's (with the outer
+/// `bound_max` is [`max_wait_bound`](super::max_wait_bound); for `response_header` the fallback's (with the outer
 /// `hard_cap`), for `custom` the cap `c` (or 24 h) the script's result is clamped to.
 ///
 /// Memory and accuracy: when samples × retries ≤ [`SIMULATE_EXACT_MAX`] every value is kept and
@@ -168,7 +168,6 @@ pub(super) fn sample_runs(
     control: &mut dyn FnMut(u32) -> bool,
     exact: bool,
 ) -> Result<Option<Vec<RetryStats>>, PolicyError> {
-    let policy = Policy::new(profile.clone())?;
     let backoff = &profile.backoff;
     let retries = super::retry_count::listed_retries(profile);
     let new_stats = || {
@@ -180,6 +179,67 @@ pub(super) fn sample_runs(
     };
     let mut waits: Vec<SampleStats> = (0..retries).map(|_| new_stats()).collect();
     let mut sums: Vec<SampleStats> = (0..retries).map(|_| new_stats()).collect();
+    let finished = for_each_sampled_wait(profile, samples, seed, control, &mut |w| {
+        let i = (w.retry - 1) as usize;
+        waits[i].record(w.wait_ms);
+        sums[i].record(w.cumulative_ms);
+    })?;
+    if !finished {
+        return Ok(None);
+    }
+    Ok(Some(
+        waits
+            .into_iter()
+            .zip(sums)
+            .enumerate()
+            .map(|(i, (w, s))| {
+                let retry = u32::try_from(i + 1).unwrap_or(u32::MAX);
+                RetryStats {
+                    retry,
+                    reached: u32::try_from(w.count()).unwrap_or(u32::MAX),
+                    wait: w.quantiles(),
+                    cumulative: s.quantiles(),
+                    bound_max: bound_max(backoff, retry),
+                }
+            })
+            .collect(),
+    ))
+}
+
+/// One sampled wait handed to the visitor of [`for_each_sampled_wait`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SampledWait {
+    /// Which sampled run, 0-based.
+    pub sample: u32,
+    /// Retry number n ≥ 1.
+    pub retry: u32,
+    /// Wait n, whole ms.
+    pub wait_ms: u64,
+    /// Sum of waits 1..=n of this run, ms.
+    pub cumulative_ms: u64,
+}
+
+/// The sampling behind [`simulate_with`], one value at a time: draws `samples` runs of the
+/// profile's waits with exactly the rules [`simulate`] documents (every attempt fails with 503
+/// and no delay header, attempts take no time, the deadline and a custom script's `()` end a
+/// run) and calls `visit` for every wait, in order (run by run, retry by retry). Other code that
+/// needs more than [`Quantiles`] (the strategy lab's p5 and histograms) builds on this instead of
+/// repeating the loop. `control` is called as in [`simulate_with`]; when it returns `false` the
+/// function returns `Ok(false)`, else `Ok(true)` after the last sample. The same `seed` gives the
+/// same waits as [`simulate`].
+///
+/// # Errors
+/// As [`simulate`].
+pub fn for_each_sampled_wait(
+    profile: &RetryProfile,
+    samples: u32,
+    seed: u64,
+    control: &mut dyn FnMut(u32) -> bool,
+    visit: &mut dyn FnMut(SampledWait),
+) -> Result<bool, PolicyError> {
+    let policy = Policy::new(profile.clone())?;
+    let backoff = &profile.backoff;
+    let retries = super::retry_count::listed_retries(profile);
     let stride = (SIMULATE_CONTROL_WAITS / retries.max(1)).clamp(1, SIMULATE_CONTROL_MAX_SAMPLES);
     let mut rng = rng_from_seed(seed);
     let deadline = profile.deadline_ms;
@@ -193,8 +253,7 @@ pub(super) fn sample_runs(
     for done in 1..=samples {
         let mut prev = None;
         let mut total: u64 = 0;
-        for (i, (w, s)) in waits.iter_mut().zip(sums.iter_mut()).enumerate() {
-            let retry = u32::try_from(i + 1).unwrap_or(u32::MAX);
+        for retry in 1..=retries {
             let wait = match backoff.strategy {
                 Strategy::Custom => {
                     let ctx = WaitContext {
@@ -225,41 +284,21 @@ pub(super) fn sample_runs(
             }
             total = total.saturating_add(wait);
             prev = Some(wait);
-            w.record(wait);
-            s.record(total);
+            visit(SampledWait {
+                sample: done - 1,
+                retry,
+                wait_ms: wait,
+                cumulative_ms: total,
+            });
         }
         if done % stride == 0 && done < samples && !control(done) {
-            return Ok(None);
+            return Ok(false);
         }
     }
-    Ok(Some(
-        waits
-            .into_iter()
-            .zip(sums)
-            .enumerate()
-            .map(|(i, (w, s))| {
-                let retry = u32::try_from(i + 1).unwrap_or(u32::MAX);
-                RetryStats {
-                    retry,
-                    reached: u32::try_from(w.count()).unwrap_or(u32::MAX),
-                    wait: w.quantiles(),
-                    cumulative: s.quantiles(),
-                    bound_max: bound_max(backoff, retry),
-                }
-            })
-            .collect(),
-    ))
+    Ok(true)
 }
 
 /// The formula's true maximum of wait `retry` (see [`RetryStats::bound_max`]).
 pub(super) fn bound_max(backoff: &Backoff, retry: u32) -> f64 {
-    match backoff.strategy {
-        Strategy::Custom => cap_ms(backoff.max_delay_ms),
-        Strategy::ResponseHeader => backoff
-            .fallback
-            .as_deref()
-            .and_then(|fb| max_wait_bound(fb, retry))
-            .map_or(0.0, |m| ceil_ms(final_clamp(backoff, m).0) as f64),
-        _ => max_wait_bound(backoff, retry).unwrap_or(0.0),
-    }
+    wait_range(backoff, retry).map_or(0.0, |(_, high)| high)
 }

@@ -28,6 +28,7 @@ pub mod har_import_modal;
 pub mod header_delay_editor;
 pub mod history;
 pub mod kv_table;
+pub mod lab;
 pub mod ms_field;
 pub mod number_field;
 pub mod persistence;

@@ -149,6 +149,10 @@ pub struct WorkbenchState {
     retry_import: super::retry_import_modal::RetryImporter,
     /// The About window (version, licence, folders); tests may replace its folders and opener.
     pub about: super::about_window::AboutWindow,
+    /// The Lab tab (centre, beside the timeline and the history).
+    pub lab: super::lab::LabPanel,
+    /// The centre shows the Lab (not remembered between sessions).
+    lab_shown: bool,
 }
 
 /// A request ready to start: resolved spec, the secret values it was built from, tab title.
@@ -247,13 +251,22 @@ impl WorkbenchState {
                 super::about_window::current_folders(),
                 Box::new(super::about_window::SystemOpener),
             ),
+            lab: super::lab::LabPanel::default(),
+            lab_shown: false,
         }
     }
 
     /// Moves the profile analysis (compile check, problems, preview) to a worker thread that
     /// calls `waker` when a result is ready (the app; tests keep it inline, in the frame).
+    /// The Lab's simulations move to worker threads too.
     pub fn analyse_in_background(&mut self, waker: std::sync::Arc<dyn Fn() + Send + Sync>) {
+        self.lab = super::lab::LabPanel::spawn(&waker);
         self.preview = PreviewCache::new(super::profile_analysis::AnalysisWorker::spawn(waker));
+    }
+
+    /// Whether the centre shows the Lab tab.
+    pub fn lab_shown(&self) -> bool {
+        self.lab_shown
     }
 
     /// Switches the theme (applied at the next frame).
@@ -516,14 +529,36 @@ impl WorkbenchState {
         let actions = egui::CentralPanel::default()
             .show(ui, |ui| {
                 ui.horizontal(|ui| {
-                    let shown = &mut self.layout.history_shown;
-                    ui.selectable_value(shown, false, "Timeline")
-                        .on_hover_text("the runs of this session, live");
-                    ui.selectable_value(shown, true, "History")
-                        .on_hover_text("every recorded run: filter, open, re-run, compare, delete");
+                    let (history, lab) = (self.layout.history_shown, self.lab_shown);
+                    if ui
+                        .selectable_label(!history && !lab, "Timeline")
+                        .on_hover_text("the runs of this session, live")
+                        .clicked()
+                    {
+                        (self.layout.history_shown, self.lab_shown) = (false, false);
+                    }
+                    if ui
+                        .selectable_label(history && !lab, "History")
+                        .on_hover_text("every recorded run: filter, open, re-run, compare, delete")
+                        .clicked()
+                    {
+                        (self.layout.history_shown, self.lab_shown) = (true, false);
+                    }
+                    if ui
+                        .selectable_label(lab, "Lab")
+                        .on_hover_text(
+                            "the profile's wait distribution, many clients contending, layered retries",
+                        )
+                        .clicked()
+                    {
+                        self.lab_shown = true;
+                    }
                 });
                 ui.separator();
-                if self.layout.history_shown {
+                if self.lab_shown {
+                    self.lab.ui(ui, &self.current.profile);
+                    Vec::new()
+                } else if self.layout.history_shown {
                     self.history.ui(ui);
                     Vec::new()
                 } else {

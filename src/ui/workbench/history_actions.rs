@@ -97,6 +97,7 @@ impl WorkbenchState {
     /// Shows the History panel (`true`) or the timeline.
     pub fn show_history(&mut self, shown: bool) {
         self.layout.history_shown = shown;
+        self.lab_shown = false;
     }
 
     /// Takes the History panel's replies and does what they ask.

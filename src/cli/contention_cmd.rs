@@ -1,0 +1,129 @@
+//! `retryscope simulate --contention`: the strategy lab's contention simulator, one row (or one
+//! JSON object per line) per strategy.
+
+use super::exit::{self, CliError};
+use super::simulate::{ModelArg, SimulateArgs};
+use crate::model::RetryProfile;
+use crate::sim::{Contender, ContentionResult, ContentionSetup, ServerModel, contention};
+
+/// Runs the seven contenders for `args.clients` clients and prints the comparison.
+///
+/// # Errors
+/// Exit 2 for a capacity that is not a positive number, a `--status` other than 429 or 503,
+/// or a profile whose script or matchers do not compile.
+pub fn execute(args: &SimulateArgs, profile: &RetryProfile, seed: u64) -> Result<u8, CliError> {
+    let model = match args.model {
+        ModelArg::Occ => ServerModel::Occ,
+        ModelArg::Capacity => {
+            if !(args.capacity.is_finite() && args.capacity > 0.0) {
+                return Err(CliError::usage(format!(
+                    "--capacity: expected a number of requests a second above 0, found {}",
+                    args.capacity
+                )));
+            }
+            ServerModel::Capacity {
+                per_second: args.capacity,
+                retry_after: args.retry_after,
+            }
+        }
+    };
+    let status = args.status.unwrap_or_else(|| model.default_status());
+    if !matches!(status, 429 | 503) {
+        return Err(CliError::usage(format!(
+            "--status: expected 429 or 503, found {status}"
+        )));
+    }
+    let contenders = Contender::lab(args.base_ms, args.cap_ms, profile).map_err(|e| {
+        CliError::usage(format!("cannot simulate profile \"{}\": {e}", profile.name))
+    })?;
+    let mut setup = ContentionSetup::post();
+    setup.clients = args.clients;
+    setup.runs = args.runs;
+    setup.seed = seed;
+    setup.model = model;
+    setup.failure_status = status;
+    setup.keep_load = false;
+    // The strategy column fits the longest label (a profile's name can be long).
+    let width = contenders
+        .iter()
+        .map(|c| c.label.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(28);
+    if !args.json {
+        crate::cli_outln!(
+            "contention: {} clients against {}, {} runs each, network {}±{} ms, base {} ms, cap {} ms, seed {seed} (replay with --seed {seed})",
+            setup.clients,
+            model_text(model, status),
+            setup.runs,
+            setup.network.mean_ms,
+            setup.network.sd_ms,
+            args.base_ms,
+            args.cap_ms
+        );
+        crate::cli_outln!(
+            "{:<width$}  {:>10}  {:>13}  {:>8}  {:>11}  {:>11}",
+            "strategy (mean of the runs)",
+            "calls",
+            "completion ms",
+            "gave up",
+            "peak load/s",
+            "mean load/s"
+        );
+    }
+    for c in &contenders {
+        let r = contention(&setup, c);
+        if args.json {
+            crate::cli_outln!("{}", json_line(&r, &setup, seed));
+        } else {
+            crate::cli_outln!(
+                "{:<width$}  {:>10.1}  {:>13.1}  {:>8.1}  {:>11.0}  {:>11.0}",
+                r.label,
+                r.total_calls,
+                r.completion_ms,
+                r.gave_up,
+                r.peak_load,
+                r.mean_load
+            );
+        }
+    }
+    Ok(exit::SUCCESS)
+}
+
+/// `an occ server (…)` or `a capacity server (100 req/s, 429 above, with Retry-After)`.
+fn model_text(model: ServerModel, status: u16) -> String {
+    match model {
+        ServerModel::Occ => {
+            format!("an occ server (optimistic concurrency, a lost write is {status})")
+        }
+        ServerModel::Capacity {
+            per_second,
+            retry_after,
+        } => format!(
+            "a capacity server ({per_second} req/s, {status} above{})",
+            if retry_after {
+                ", with Retry-After"
+            } else {
+                ""
+            }
+        ),
+    }
+}
+
+/// One strategy as a JSON object: `strategy`, `label`, `clients`, `runs`, `model`, `seed`,
+/// `total_calls`, `completion_ms`, `gave_up`, `peak_load`, `mean_load` (loads in calls a second).
+pub fn json_line(r: &ContentionResult, setup: &ContentionSetup, seed: u64) -> serde_json::Value {
+    serde_json::json!({
+        "strategy": r.strategy,
+        "label": r.label,
+        "clients": r.clients,
+        "runs": r.runs,
+        "model": setup.model.id(),
+        "seed": seed,
+        "total_calls": r.total_calls,
+        "completion_ms": r.completion_ms,
+        "gave_up": r.gave_up,
+        "peak_load": r.peak_load,
+        "mean_load": r.mean_load,
+    })
+}

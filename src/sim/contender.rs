@@ -1,0 +1,310 @@
+//! The retry strategies the contention simulator puts side by side, and how one client of each
+//! decides what to do after a failed attempt.
+
+use crate::model::{
+    AttemptOutcome, Backoff, BudgetChangeKind, BudgetCharge, OutcomeClass, RetryProfile, Strategy,
+    Verdict,
+};
+use crate::policy::{
+    Policy, PolicyError, PolicyRng, RetryCharge, TokenBucket, WaitContext, WaitDecision,
+    sample_wait_ms,
+};
+
+/// One strategy in the comparison.
+#[derive(Debug, Clone)]
+pub struct Contender {
+    /// Stable id for JSON and CSV: `no_jitter`, `full_jitter`, `equal_jitter`,
+    /// `decorrelated_jitter`, `seed001_exponential`, `seed000_proportional`, `profile`.
+    pub id: String,
+    /// What the lab shows, e.g. `full jitter` or `profile "AWS SDK standard retry mode"`.
+    pub label: String,
+    pub(crate) rules: Rules,
+}
+
+/// How a contender retries.
+#[derive(Debug, Clone)]
+pub(crate) enum Rules {
+    /// The post's clients: every failure is retried, without limit, after the formula's wait.
+    Formula(Backoff),
+    /// A user profile: its triage, max retries, deadline, budget and waits, as the engine runs
+    /// them.
+    Profile(Box<ProfileRules>),
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct ProfileRules {
+    policy: Policy,
+    /// Computed strategy and no throttling backoff: waits come from the fast sampler.
+    fast: bool,
+    max_attempts: Option<u64>,
+    deadline_ms: Option<u64>,
+}
+
+/// What a client does after a failed attempt.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Step {
+    /// Retry after this many ms.
+    Retry(u64),
+    /// Stop: not retryable, out of retries, past the deadline or refused by the budget.
+    GiveUp,
+}
+
+/// A client's retry state.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct ClientState {
+    /// The attempt in flight (or the last one made), 1-based.
+    pub(crate) attempts: u32,
+    prev_wait_ms: Option<u64>,
+    last_charge: Option<RetryCharge>,
+}
+
+impl ClientState {
+    /// A client about to send attempt 1.
+    pub(crate) fn new() -> Self {
+        Self {
+            attempts: 1,
+            prev_wait_ms: None,
+            last_charge: None,
+        }
+    }
+}
+
+impl Contender {
+    /// The six standard strategies of the comparison with base delay `base_ms` and max delay
+    /// `cap_ms`: no jitter (plain capped doubling, `min(c, b·2^(n−1))`), full, equal and
+    /// decorrelated jitter (AWS Architecture Blog), seed 001's `exponential` (multiplier
+    /// U[0, 2^n − 1], with its additional window scaled from seed 001's 1500 ms on a 1000 ms
+    /// base: w = 1.5·b) and seed 000's `exponential_proportional` (factor U[0.8, 1.2]). They
+    /// retry every failure without limit, as the post's clients do.
+    pub fn standard(base_ms: u64, cap_ms: u64) -> Vec<Self> {
+        let backoff = |strategy, f: &dyn Fn(&mut Backoff)| {
+            let mut b = Backoff::new(strategy);
+            b.base_delay_ms = base_ms;
+            b.max_delay_ms = Some(cap_ms);
+            f(&mut b);
+            b
+        };
+        let formula = |id: &str, label: &str, b: Backoff| Self {
+            id: id.to_owned(),
+            label: label.to_owned(),
+            rules: Rules::Formula(b),
+        };
+        vec![
+            formula(
+                "no_jitter",
+                "no jitter",
+                backoff(Strategy::ExponentialProportional, &|b: &mut Backoff| {
+                    b.jitter_ratio = 0.0;
+                }),
+            ),
+            formula(
+                "full_jitter",
+                "full jitter",
+                backoff(Strategy::FullJitter, &|_: &mut Backoff| {}),
+            ),
+            formula(
+                "equal_jitter",
+                "equal jitter",
+                backoff(Strategy::EqualJitter, &|_: &mut Backoff| {}),
+            ),
+            formula(
+                "decorrelated_jitter",
+                "decorrelated jitter",
+                backoff(Strategy::DecorrelatedJitter, &|_: &mut Backoff| {}),
+            ),
+            formula(
+                "seed001_exponential",
+                "seed 001 exponential",
+                backoff(Strategy::Exponential, &|b: &mut Backoff| {
+                    b.jitter_window_ms = base_ms.saturating_mul(3) / 2;
+                }),
+            ),
+            formula(
+                "seed000_proportional",
+                "seed 000 proportional",
+                backoff(Strategy::ExponentialProportional, &|b: &mut Backoff| {
+                    b.jitter_ratio = 0.2;
+                }),
+            ),
+        ]
+    }
+
+    /// A contender that retries like `profile`: its triage of the server's answers (a lost
+    /// write or an answer over capacity is a 503 or 429, with `Retry-After` when the server
+    /// sends one), max retries, deadline (counted from the client's start), retry budget and
+    /// waits (the fast sampler for computed strategies, the policy itself for `response_header`,
+    /// `custom` and throttling backoffs). The request is taken to be idempotent (a PUT).
+    ///
+    /// # Errors
+    /// [`PolicyError`] when the profile's script or matchers do not compile.
+    pub fn profile(profile: &RetryProfile) -> Result<Self, PolicyError> {
+        let fast = !matches!(
+            profile.backoff.strategy,
+            Strategy::ResponseHeader | Strategy::Custom
+        ) && profile.throttling.backoff.is_none();
+        Ok(Self {
+            id: "profile".to_owned(),
+            label: format!("profile \"{}\"", profile.name),
+            rules: Rules::Profile(Box::new(ProfileRules {
+                policy: Policy::new(profile.clone())?,
+                fast,
+                max_attempts: profile.max_attempts(),
+                deadline_ms: profile.deadline_ms,
+            })),
+        })
+    }
+
+    /// The seven contenders of the lab: [`Contender::standard`] and the user's profile.
+    ///
+    /// # Errors
+    /// As [`Contender::profile`].
+    pub fn lab(
+        base_ms: u64,
+        cap_ms: u64,
+        profile: &RetryProfile,
+    ) -> Result<Vec<Self>, PolicyError> {
+        let mut all = Self::standard(base_ms, cap_ms);
+        all.push(Self::profile(profile)?);
+        Ok(all)
+    }
+
+    /// The profile's retry budget, if this contender has one.
+    pub(crate) fn budget(&self) -> Option<&crate::model::RetryBudget> {
+        match &self.rules {
+            Rules::Formula(_) => None,
+            Rules::Profile(p) => p.policy.profile().retry_budget.as_ref(),
+        }
+    }
+
+    /// Whether the contender reads the server's answer (a profile does; formulas do not).
+    pub(crate) fn reads_outcome(&self) -> bool {
+        matches!(self.rules, Rules::Profile(_))
+    }
+
+    /// An attempt succeeded: refund or increment the budget.
+    pub(crate) fn succeeded(state: &ClientState, bucket: Option<&mut TokenBucket>) {
+        if let Some(b) = bucket {
+            b.success(state.last_charge);
+        }
+    }
+
+    /// The attempt `state.attempts` failed with `outcome` at `elapsed_ms` after the client's
+    /// start: retry after a wait, or give up. Follows the engine's order (triage, budget at
+    /// failure, retries left, wait, deadline, budget before the retry).
+    pub(crate) fn failed(
+        &self,
+        state: &mut ClientState,
+        outcome: &AttemptOutcome,
+        elapsed_ms: f64,
+        rng: &mut PolicyRng,
+        bucket: Option<&mut TokenBucket>,
+    ) -> Step {
+        let retry = state.attempts;
+        let wait = match &self.rules {
+            Rules::Formula(b) => sample_wait_ms(b, retry, state.prev_wait_ms, rng).unwrap_or(0),
+            Rules::Profile(p) => {
+                let Some(wait) = p.decide(state, outcome, elapsed_ms, rng, bucket) else {
+                    return Step::GiveUp;
+                };
+                wait
+            }
+        };
+        state.prev_wait_ms = Some(wait);
+        state.attempts = state.attempts.saturating_add(1);
+        Step::Retry(wait)
+    }
+}
+
+impl ProfileRules {
+    /// The engine's decision after a failed attempt; `None` = give up.
+    fn decide(
+        &self,
+        state: &mut ClientState,
+        outcome: &AttemptOutcome,
+        elapsed_ms: f64,
+        rng: &mut PolicyRng,
+        mut bucket: Option<&mut TokenBucket>,
+    ) -> Option<u64> {
+        let retry = state.attempts;
+        if !matches!(
+            self.policy.triage("PUT", false, outcome),
+            Verdict::Retry { .. }
+        ) {
+            return None;
+        }
+        let class = self.policy.classify(outcome);
+        let retry_follows = self.max_attempts.is_none_or(|m| u64::from(retry) < m);
+        let at_failure = self
+            .policy
+            .profile()
+            .retry_budget
+            .as_ref()
+            .is_some_and(|b| b.charge == BudgetCharge::Failure);
+        if at_failure {
+            charge(&mut bucket, state, class, retry_follows)?;
+        }
+        if !retry_follows {
+            return None;
+        }
+        #[allow(
+            clippy::cast_possible_truncation,
+            clippy::cast_sign_loss,
+            reason = "virtual ms since the start, non-negative and far below u64::MAX"
+        )]
+        let elapsed = elapsed_ms.max(0.0) as u64;
+        let wait = if self.fast {
+            sample_wait_ms(
+                &self.policy.profile().backoff,
+                retry,
+                state.prev_wait_ms,
+                rng,
+            )?
+        } else {
+            let ctx = WaitContext {
+                retry,
+                outcome,
+                elapsed_ms: elapsed,
+                prev_wait_ms: state.prev_wait_ms,
+                time_left_ms: self.deadline_ms.map(|d| d.saturating_sub(elapsed)),
+                now_unix_ms: 0,
+            };
+            match self.policy.next_wait(&ctx, rng) {
+                WaitDecision::Wait(e) => e.wait_ms,
+                WaitDecision::Stop { .. } | WaitDecision::ScriptError { .. } => return None,
+            }
+        };
+        if self
+            .deadline_ms
+            .is_some_and(|d| elapsed.saturating_add(wait) > d)
+        {
+            return None;
+        }
+        if !at_failure {
+            charge(&mut bucket, state, class, true)?;
+        }
+        Some(wait)
+    }
+}
+
+/// Charges the bucket for a retryable failure; `None` when the budget refuses the retry.
+fn charge(
+    bucket: &mut Option<&mut TokenBucket>,
+    state: &mut ClientState,
+    class: OutcomeClass,
+    retry_follows: bool,
+) -> Option<()> {
+    let Some(b) = bucket.as_deref_mut() else {
+        return Some(());
+    };
+    match b.retryable_failure(class, retry_follows) {
+        Some(c) if c.kind == BudgetChangeKind::Refused => None,
+        Some(c) => {
+            state.last_charge = Some(RetryCharge {
+                class,
+                cost: c.amount,
+            });
+            Some(())
+        }
+        None => Some(()),
+    }
+}

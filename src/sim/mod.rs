@@ -1,0 +1,40 @@
+//! The strategy lab (issue 11): pure, seeded simulations of retry strategies in virtual time.
+//! No I/O, no clock; every RNG is a seeded [`PolicyRng`](crate::policy::PolicyRng).
+//!
+//! - [`distribution()`]: per-retry spread (min, p5, p50, p95, max) and histogram of a profile's
+//!   waits and cumulative waiting beside the exact bounds, plus [`warnings()`].
+//! - [`contention()`] / [`sweep()`]: N clients against one server (the AWS Architecture Blog post's
+//!   optimistic-concurrency model, or a capacity-limited server answering 429/503), comparing
+//!   the [`Contender`]s: total calls, completion time, server load, clients that gave up.
+//! - [`analyse_stack`] / [`simulate_stack`]: layered retries (outer → inner) and how they
+//!   multiply the attempts reaching a failing server.
+//!
+//! Waits come from the policy layer ([`crate::policy::sample_wait_ms`],
+//! [`crate::policy::for_each_sampled_wait`], [`crate::policy::Policy`]), budgets from its
+//! [`TokenBucket`](crate::policy::TokenBucket): the lab simulates the same formulas the engine
+//! runs.
+
+mod budget_check;
+mod contender;
+mod contention;
+mod distribution;
+mod event_queue;
+mod network;
+mod server_model;
+mod spread;
+mod stack;
+mod sweep;
+mod warnings;
+
+pub use budget_check::{BudgetDry, budget_dry};
+pub use contender::Contender;
+pub use contention::{ContentionResult, ContentionSetup, POST_BASE_MS, POST_CAP_MS, contention};
+pub use distribution::{Distribution, RetryDistribution, distribution};
+pub use network::NetworkDelay;
+pub use server_model::ServerModel;
+pub use spread::{HISTOGRAM_BINS, Histogram, Spread};
+pub use stack::{StackAnalysis, StackSimulation, analyse_stack, simulate_stack};
+pub use sweep::{MAX_CLIENTS, SweepPoint, sweep};
+pub use warnings::{
+    BUDGET_CHECK_RUNS, LabWarning, first_pinned_retry, warnings, worst_case_ms, worst_case_with,
+};

@@ -1,0 +1,135 @@
+//! The distribution view: per retry, a box from p5 to p95 with whiskers at min and max and the
+//! median, the exact bounds as lines, and the histogram of the retry last hovered.
+
+use super::LabPanel;
+use crate::interop::distribution_csv;
+use crate::sim::{Distribution, RetryDistribution};
+use egui_plot::{Bar, BarChart, BoxElem, BoxPlot, BoxSpread, Legend, Line, Plot};
+use std::sync::Arc;
+
+impl LabPanel {
+    pub(super) fn distribution_ui(&mut self, ui: &mut egui::Ui) {
+        let Some(result) = &self.distribution else {
+            ui.label("sampling the profile's waits…");
+            return;
+        };
+        let d = match result {
+            Ok(d) => Arc::clone(d),
+            Err(e) => {
+                ui.colored_label(ui.visuals().error_fg_color, format!("cannot sample: {e}"));
+                return;
+            }
+        };
+        ui.horizontal(|ui| {
+            ui.checkbox(&mut self.cumulative, "Show cumulative elapsed time")
+                .on_hover_text("the sum of waits 1…n instead of wait n");
+            if ui
+                .button("Copy distribution CSV")
+                .on_hover_text("every retry's min, p5, p50, p95, max and exact bounds, as CSV")
+                .clicked()
+            {
+                ui.ctx().copy_text(distribution_csv(&d));
+                self.copied = Some("distribution");
+            }
+        });
+        ui.label(format!(
+            "{} sampled runs, every attempt failing with 503 and no Retry-After; boxes p5–p95, whiskers min–max, lines the exact bounds",
+            d.samples
+        ));
+        if let Some(hovered) = self.band_plot(ui, &d) {
+            self.histogram_retry = hovered;
+        }
+        if let Some(r) = d.retries.iter().find(|r| r.retry == self.histogram_retry) {
+            histogram_plot(ui, r);
+        }
+        for w in &d.warnings {
+            ui.colored_label(ui.visuals().warn_fg_color, format!("⚠ {w}"));
+        }
+    }
+
+    /// The band plot; returns the retry under the pointer.
+    fn band_plot(&self, ui: &mut egui::Ui, d: &Distribution) -> Option<u32> {
+        let cumulative = self.cumulative;
+        let boxes: Vec<BoxElem> = d
+            .retries
+            .iter()
+            .filter(|r| r.reached > 0)
+            .map(|r| {
+                let s = if cumulative { r.cumulative } else { r.wait };
+                BoxElem::new(
+                    f64::from(r.retry),
+                    BoxSpread::new(s.min, s.p5, s.p50, s.p95, s.max),
+                )
+                .box_width(0.6)
+                .name(format!("retry {}", r.retry))
+            })
+            .collect();
+        let bounds = |pick: fn((f64, f64)) -> f64| -> Vec<[f64; 2]> {
+            d.retries
+                .iter()
+                .filter_map(|r| {
+                    let b = if cumulative {
+                        r.cumulative_bounds
+                    } else {
+                        r.wait_bounds
+                    };
+                    b.map(|b| [f64::from(r.retry), pick(b)])
+                })
+                .collect()
+        };
+        let (low, high) = (bounds(|b| b.0), bounds(|b| b.1));
+        let y = if cumulative { "elapsed ms" } else { "wait ms" };
+        Plot::new("lab.distribution_plot")
+            .height(220.0)
+            .legend(Legend::default())
+            .x_axis_label("retry n")
+            .y_axis_label(y)
+            .show(ui, |plot_ui| {
+                plot_ui.box_plot(BoxPlot::new("sampled (min, p5, p50, p95, max)", boxes));
+                plot_ui.line(Line::new("exact max", high));
+                plot_ui.line(Line::new("exact min", low));
+                if plot_ui.response().hovered() {
+                    plot_ui.pointer_coordinate().and_then(|p| retry_at(p.x))
+                } else {
+                    None
+                }
+            })
+            .inner
+    }
+}
+
+/// The retry number nearest to plot coordinate `x`, if it is one.
+#[allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    reason = "checked to lie in 1..=u32::MAX first"
+)]
+fn retry_at(x: f64) -> Option<u32> {
+    let n = x.round();
+    (n >= 1.0 && n <= f64::from(u32::MAX)).then_some(n as u32)
+}
+
+/// The histogram of wait n.
+fn histogram_plot(ui: &mut egui::Ui, r: &RetryDistribution) {
+    ui.label(format!(
+        "histogram of wait {} ({} runs; hover the plot above to pick a retry)",
+        r.retry, r.reached
+    ));
+    let h = &r.histogram;
+    let width = h.bin_ms as f64;
+    let bars: Vec<Bar> = h
+        .counts
+        .iter()
+        .enumerate()
+        .map(|(i, &c)| {
+            Bar::new(h.low_ms as f64 + (i as f64 + 0.5) * width, f64::from(c)).width(width)
+        })
+        .collect();
+    Plot::new("lab.histogram_plot")
+        .height(120.0)
+        .x_axis_label("wait ms")
+        .y_axis_label("runs")
+        .show(ui, |plot_ui| {
+            plot_ui.bar_chart(BarChart::new(format!("wait {}", r.retry), bars));
+        });
+}

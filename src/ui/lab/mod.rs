@@ -1,0 +1,227 @@
+//! The Lab tab (issue 11): the current profile's wait distribution, the many-clients contention
+//! comparison and the layered-retries calculator. Every number comes from [`crate::sim`] on a
+//! [`LabWorker`] thread (latest wins, with progress and cancel); the frame only draws.
+
+mod contention_view;
+mod distribution_view;
+pub mod jobs;
+mod stack_view;
+pub mod worker;
+
+use crate::model::RetryProfile;
+use crate::sim::{
+    ContentionResult, Distribution, POST_BASE_MS, POST_CAP_MS, StackAnalysis, StackSimulation,
+    SweepPoint,
+};
+use jobs::{LabJob, LabOutput};
+use std::sync::Arc;
+pub use worker::LabWorker;
+
+/// What the contention view simulates.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ContentionSettings {
+    /// Capacity server (else optimistic concurrency).
+    pub capacity_model: bool,
+    /// Requests a second of the capacity server.
+    pub capacity: f64,
+    /// The capacity server sends Retry-After.
+    pub retry_after: bool,
+    /// The sweep's largest N.
+    pub max_clients: u32,
+    /// N of the load-over-time view.
+    pub load_clients: u32,
+    /// Runs averaged per point.
+    pub runs: u32,
+    /// Base delay of the six standard strategies, ms.
+    pub base_ms: u64,
+    /// Max delay of the six standard strategies, ms.
+    pub cap_ms: u64,
+}
+
+impl Default for ContentionSettings {
+    /// The AWS Architecture Blog post's setup, N up to 50, 10 runs a point.
+    fn default() -> Self {
+        Self {
+            capacity_model: false,
+            capacity: 100.0,
+            retry_after: false,
+            max_clients: 50,
+            load_clients: 100,
+            runs: 10,
+            base_ms: POST_BASE_MS,
+            cap_ms: POST_CAP_MS,
+        }
+    }
+}
+
+/// Which long job the run worker is doing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Running {
+    Sweep,
+    Load,
+    Stack,
+}
+
+/// State of the Lab tab.
+pub struct LabPanel {
+    dist_worker: LabWorker,
+    run_worker: LabWorker,
+    /// The profile value whose distribution was last asked for.
+    dist_key: Option<RetryProfile>,
+    distribution: Option<Result<Arc<Distribution>, String>>,
+    /// Show cumulative elapsed time instead of the waits.
+    cumulative: bool,
+    /// Retry whose histogram is shown (the one last hovered).
+    histogram_retry: u32,
+    /// What the contention view simulates.
+    pub settings: ContentionSettings,
+    running: Option<Running>,
+    sweep: Option<Result<Arc<Vec<SweepPoint>>, String>>,
+    load: Option<Result<Arc<Vec<ContentionResult>>, String>>,
+    /// Layers of the stack calculator, outer → inner: built-in ids, `None` = the current profile.
+    pub stack_layers: Vec<Option<String>>,
+    /// Chance that one server attempt fails, for the stack calculator.
+    pub failure_rate: f64,
+    stack: Option<Result<(StackAnalysis, StackSimulation), String>>,
+    /// What the last "Copy … CSV" copied.
+    copied: Option<&'static str>,
+}
+
+impl Default for LabPanel {
+    fn default() -> Self {
+        Self::new(LabWorker::inline(), LabWorker::inline())
+    }
+}
+
+impl LabPanel {
+    fn new(dist_worker: LabWorker, run_worker: LabWorker) -> Self {
+        Self {
+            dist_worker,
+            run_worker,
+            dist_key: None,
+            distribution: None,
+            cumulative: false,
+            histogram_retry: 1,
+            settings: ContentionSettings::default(),
+            running: None,
+            sweep: None,
+            load: None,
+            stack_layers: vec![None, Some("aws-standard".to_owned())],
+            failure_rate: 1.0,
+            stack: None,
+            copied: None,
+        }
+    }
+
+    /// A panel whose simulations run on two `lab` threads that call `waker` when something
+    /// arrived (the app; tests keep the default inline workers).
+    pub fn spawn(waker: &Arc<dyn Fn() + Send + Sync>) -> Self {
+        Self::new(
+            LabWorker::spawn(Arc::clone(waker)),
+            LabWorker::spawn(Arc::clone(waker)),
+        )
+    }
+
+    /// Whether a sweep, load or stack simulation is running.
+    pub fn is_running(&self) -> bool {
+        self.running.is_some()
+    }
+
+    /// The last sweep's points, if one finished.
+    pub fn sweep_points(&self) -> Option<&[SweepPoint]> {
+        match &self.sweep {
+            Some(Ok(p)) => Some(p.as_slice()),
+            _ => None,
+        }
+    }
+
+    /// The distribution shown, if one finished.
+    pub fn distribution(&self) -> Option<&Distribution> {
+        match &self.distribution {
+            Some(Ok(d)) => Some(d),
+            _ => None,
+        }
+    }
+
+    /// Takes finished work and asks for the distribution of `profile` when it changed.
+    fn refresh(&mut self, profile: &RetryProfile) {
+        if self.dist_key.as_ref() != Some(profile) {
+            self.dist_key = Some(profile.clone());
+            self.dist_worker
+                .submit(LabJob::Distribution(profile.clone()));
+        }
+        if let Some(LabOutput::Distribution(d)) = self.dist_worker.poll() {
+            self.distribution = Some(d.map(Arc::new));
+        }
+        self.take_run_output();
+    }
+
+    fn start(&mut self, running: Running, job: LabJob) {
+        self.running = Some(running);
+        self.run_worker.submit(job);
+        // An inline worker has finished already.
+        self.take_run_output();
+    }
+
+    /// Shows what the run worker finished, if anything.
+    fn take_run_output(&mut self) {
+        if let Some(output) = self.run_worker.poll() {
+            self.running = None;
+            match output {
+                LabOutput::Sweep(s) => self.sweep = Some(s.map(Arc::new)),
+                LabOutput::Load(l) => self.load = Some(l.map(Arc::new)),
+                LabOutput::Stack(s) => self.stack = Some(s),
+                LabOutput::Distribution(_) => {}
+            }
+        }
+    }
+
+    /// Draws the tab for the profile being edited.
+    pub fn ui(&mut self, ui: &mut egui::Ui, profile: &RetryProfile) {
+        self.refresh(profile);
+        egui::ScrollArea::vertical()
+            .id_salt("lab.scroll")
+            .show(ui, |ui| {
+                egui::CollapsingHeader::new("Wait distribution")
+                    .id_salt("lab.distribution")
+                    .default_open(true)
+                    .show(ui, |ui| self.distribution_ui(ui));
+                egui::CollapsingHeader::new("Many clients (contention)")
+                    .id_salt("lab.contention")
+                    .default_open(true)
+                    .show(ui, |ui| self.contention_ui(ui, profile));
+                egui::CollapsingHeader::new("Layered retries (stack)")
+                    .id_salt("lab.stack")
+                    .default_open(true)
+                    .show(ui, |ui| self.stack_ui(ui, profile));
+            });
+        if self.running.is_some() {
+            // Progress comes from the worker's atomics; the worker's waker repaints too.
+            ui.ctx()
+                .request_repaint_after(std::time::Duration::from_millis(100));
+        }
+    }
+
+    /// The progress bar and Cancel button of a running job.
+    fn progress_ui(&mut self, ui: &mut egui::Ui) {
+        ui.horizontal(|ui| {
+            let fraction = self
+                .run_worker
+                .progress()
+                .map_or(0.0, |(done, total)| done as f32 / total.max(1) as f32);
+            ui.add(
+                egui::ProgressBar::new(fraction)
+                    .show_percentage()
+                    .desired_width(200.0),
+            );
+            if ui
+                .button("Cancel simulation")
+                .on_hover_text("stop the running simulation; nothing is shown for it")
+                .clicked()
+            {
+                self.run_worker.cancel();
+                self.running = None;
+            }
+        });
+    }
+}

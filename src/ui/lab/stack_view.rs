@@ -1,0 +1,100 @@
+//! The stack calculator: layers outer → inner (the current profile or built-ins), the worst
+//! case and expected attempts reaching a failing server, and a simulation.
+
+use super::jobs::LabJob;
+use super::{LabPanel, Running};
+use crate::model::RetryProfile;
+use crate::profile::{builtin, builtin_ids};
+
+impl LabPanel {
+    pub(super) fn stack_ui(&mut self, ui: &mut egui::Ui, profile: &RetryProfile) {
+        ui.label("Layers, outer first: an app retrying around an SDK that retries multiplies the attempts on a failing server.");
+        let ids = builtin_ids();
+        for (i, layer) in self.stack_layers.iter_mut().enumerate() {
+            let shown = layer
+                .clone()
+                .unwrap_or_else(|| "current profile".to_owned());
+            egui::ComboBox::from_label(format!("Layer {}", i + 1))
+                .selected_text(shown)
+                .show_ui(ui, |ui| {
+                    ui.selectable_value(layer, None, "current profile");
+                    for id in &ids {
+                        ui.selectable_value(layer, Some((*id).to_owned()), *id);
+                    }
+                });
+        }
+        ui.horizontal(|ui| {
+            if ui.button("Add layer").clicked() {
+                self.stack_layers.push(Some("aws-standard".to_owned()));
+            }
+            if ui
+                .add_enabled(
+                    self.stack_layers.len() > 1,
+                    egui::Button::new("Remove last layer"),
+                )
+                .clicked()
+            {
+                self.stack_layers.pop();
+            }
+            let label = ui.label("Failure rate");
+            ui.add(
+                egui::DragValue::new(&mut self.failure_rate)
+                    .range(0.0..=1.0)
+                    .speed(0.01),
+            )
+            .labelled_by(label.id)
+            .on_hover_text("chance that one server attempt fails");
+            if ui
+                .add_enabled(self.running.is_none(), egui::Button::new("Simulate stack"))
+                .clicked()
+            {
+                let layers: Vec<RetryProfile> = self
+                    .stack_layers
+                    .iter()
+                    .filter_map(|l| match l {
+                        None => Some(profile.clone()),
+                        Some(id) => builtin(id),
+                    })
+                    .collect();
+                let job = LabJob::Stack {
+                    layers,
+                    failure_rate: self.failure_rate,
+                };
+                self.start(Running::Stack, job);
+            }
+        });
+        if self.running == Some(Running::Stack) {
+            self.progress_ui(ui);
+        }
+        match &self.stack {
+            Some(Ok((a, s))) => {
+                ui.label(format!(
+                    "worst case: {} reach the server; {}",
+                    a.worst_attempts
+                        .map_or("unbounded attempts".to_owned(), |w| format!("{w} attempts")),
+                    a.worst_time_ms
+                        .map_or("no bound on the time".to_owned(), |t| {
+                            format!("a call takes at most {t} ms")
+                        })
+                ));
+                ui.label(format!(
+                    "expected: {:.2} attempts reach the server; the stack fails with chance {:.4}",
+                    a.expected_attempts, a.failure_chance
+                ));
+                ui.label(format!(
+                    "simulated {} calls: mean {:.2} attempts (max {}), mean {:.0} ms waiting (max {:.0} ms), {:.1} % succeeded",
+                    s.runs,
+                    s.mean_attempts,
+                    s.max_attempts,
+                    s.mean_time_ms,
+                    s.max_time_ms,
+                    s.success_share * 100.0
+                ));
+            }
+            Some(Err(e)) => {
+                ui.colored_label(ui.visuals().error_fg_color, format!("cannot simulate: {e}"));
+            }
+            None => {}
+        }
+    }
+}

@@ -1,9 +1,11 @@
 //! All of the app's state and its frame: the composer (left), the policy editor and preview
 //! (right), the live timeline (centre). No `eframe::Frame` here, so `egui_kittest` drives it.
 
+mod batch_actions;
 mod history_actions;
 mod retry_settings;
 
+use batch_actions::CentreTab;
 pub use history_actions::{PAST_RUN_IDS, masked_field};
 
 use super::composer::{Composer, ComposerAction};
@@ -135,6 +137,10 @@ pub struct WorkbenchState {
     store: StoreLink,
     /// The History panel (centre, beside the timeline).
     pub history: super::history::HistoryPanel,
+    /// The Batch tab (centre, beside the timeline and the History panel).
+    pub batch: super::batch::BatchPanel,
+    /// The centre shows the Batch tab (not persisted: a fresh start shows the timeline).
+    batch_shown: bool,
     /// Past runs opened from the history so far (their ids count up from [`PAST_RUN_IDS`]).
     past_runs: crate::model::RunId,
     /// "Export PNG…" of a run: waiting for a file name, then drawn and written off the frame.
@@ -235,6 +241,8 @@ impl WorkbenchState {
                 persisted.history_retention,
                 persisted.history_filters,
             ),
+            batch: super::batch::BatchPanel::new(),
+            batch_shown: false,
             past_runs: 0,
             png_export: super::png_export::PngExport::default(),
             retry_export: super::retry_export_modal::RetryExporter::default(),
@@ -429,6 +437,8 @@ impl WorkbenchState {
             }
         }
         self.poll_history();
+        let now = self.now();
+        self.batch.poll(now);
         while let Some(answer) = self.dialogs.poll() {
             self.on_dialog_answer(answer);
         }
@@ -509,17 +519,31 @@ impl WorkbenchState {
             }
         }
         let now = self.now();
+        let mut batch_actions = Vec::new();
         let actions = egui::CentralPanel::default()
             .show(ui, |ui| {
                 ui.horizontal(|ui| {
-                    let shown = &mut self.layout.history_shown;
-                    ui.selectable_value(shown, false, "Timeline")
+                    let mut tab = match (self.batch_shown, self.layout.history_shown) {
+                        (true, _) => CentreTab::Batch,
+                        (false, true) => CentreTab::History,
+                        (false, false) => CentreTab::Timeline,
+                    };
+                    ui.selectable_value(&mut tab, CentreTab::Timeline, "Timeline")
                         .on_hover_text("the runs of this session, live");
-                    ui.selectable_value(shown, true, "History")
+                    ui.selectable_value(&mut tab, CentreTab::History, "History")
                         .on_hover_text("every recorded run: filter, open, re-run, compare, delete");
+                    ui.selectable_value(&mut tab, CentreTab::Batch, "Batch")
+                        .on_hover_text(
+                            "work a list of requests through the current profile, durably",
+                        );
+                    self.batch_shown = tab == CentreTab::Batch;
+                    self.layout.history_shown = tab == CentreTab::History;
                 });
                 ui.separator();
-                if self.layout.history_shown {
+                if self.batch_shown {
+                    batch_actions = self.batch.ui(ui, &self.current.profile, now);
+                    Vec::new()
+                } else if self.layout.history_shown {
                     self.history.ui(ui);
                     Vec::new()
                 } else {
@@ -527,6 +551,7 @@ impl WorkbenchState {
                 }
             })
             .inner;
+        self.on_batch_actions(batch_actions);
         for action in actions {
             let command = match action {
                 TimelineAction::Cancel(id) => Command::Cancel(id),
@@ -905,6 +930,7 @@ impl WorkbenchState {
                     self.status = Some((true, problem));
                 }
             }
+            DialogPurpose::BatchList => self.batch.set_list_path(&path),
             DialogPurpose::ExportRetrySettings { .. } | DialogPurpose::ImportRetrySettings(_) => {
                 self.on_retry_settings_path(&answer.purpose, &path);
             }

@@ -1,10 +1,12 @@
-//! Headless command-line front end (clap): `run`, `simulate`, `profile …`, `demo-server`,
+//! Headless command-line front end (clap): `run`, `simulate`, `profile …`, `demo-server`, `batch …`,
 //! and the flags of the window mode (no subcommand, or `gui`).
 //!
 //! The only module that prints to stdout. Errors are one `error: …` line on stderr; exit codes
 //! are in [`exit`].
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
+pub mod batch_cmd;
+pub mod batch_view;
 pub mod contention_cmd;
 pub mod curl_args;
 pub mod curl_cmd;
@@ -50,6 +52,7 @@ Examples:
   retryscope profile builtins                  list built-in profiles
   retryscope profile validate my-profile.json  check a profile file
   retryscope history list                      recorded runs, newest first
+  retryscope batch list.jsonl --concurrency 8  a resumable batch of requests
 
 Exit codes: 0 success, 1 the run did not succeed, 2 usage or profile error, 130 Ctrl-C,
 143 SIGTERM."
@@ -80,6 +83,8 @@ pub enum Command {
     DemoServer(demo_server::DemoServerArgs),
     /// List, show, export, delete and prune recorded runs.
     History(history_cmd::HistoryArgs),
+    /// Work a list of requests through a profile as a durable, resumable batch; list and show batches.
+    Batch(batch_cmd::BatchArgs),
     /// Open the desktop app (same as no subcommand).
     Gui(gui::GuiArgs),
 }
@@ -106,6 +111,7 @@ pub fn execute(command: &Command) -> ExitCode {
         Command::Profile(a) => profile_cmd::execute(a),
         Command::DemoServer(a) => demo_server::execute(a),
         Command::History(a) => history_cmd::execute(a),
+        Command::Batch(a) => batch_cmd::execute(a),
         Command::Gui(a) => gui::execute(a),
     })
 }

@@ -6,7 +6,10 @@
 
 mod attempt;
 mod auth;
+mod batch_counts;
+mod batch_event;
 mod batch_item_state;
+mod batch_options;
 mod batch_report_row;
 mod batch_request;
 mod budget;
@@ -29,7 +32,10 @@ pub use attempt::{
     ResponseSummary, Timings, Verdict,
 };
 pub use auth::{AuthDraft, AuthKind};
+pub use batch_counts::BatchCounts;
+pub use batch_event::BatchEvent;
 pub use batch_item_state::BatchItemState;
+pub use batch_options::{BatchOptions, DEFAULT_CONCURRENCY, MAX_CONCURRENCY};
 pub use batch_report_row::{BatchReportAttempt, BatchReportRow};
 pub use batch_request::BatchRequest;
 pub use budget::{

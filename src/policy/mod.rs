@@ -30,6 +30,7 @@
 //! assert!(e.text.starts_with("retry 3: equal_jitter 1000 × 2^2 = 4000 ms → 2000 + jitter"));
 //! ```
 
+mod batch_assertions;
 mod bounds;
 mod budget;
 mod conditions;
@@ -39,6 +40,7 @@ mod json_pointer;
 mod limits;
 mod matchers;
 mod outcome_class;
+mod rate_schedule;
 mod ratelimit_header;
 mod response_header;
 mod retry_after;
@@ -57,6 +59,7 @@ mod explain_props;
 #[cfg(test)]
 mod tests;
 
+pub use batch_assertions::BatchAssertions;
 pub use bounds::{max_wait_bound, min_wait_bound, wait_range};
 pub use budget::{BudgetStep, RetryCharge, TokenBucket, tokens_text};
 pub use conditions::ResponseConditions;
@@ -64,6 +67,7 @@ pub use json_pointer::{Lookup, lookup_pointer, pointer_tokens};
 pub use limits::MAX_WAIT_MS;
 pub use matchers::{CompiledMatcher, MAX_REGEX_SIZE, MatcherError, MatcherList};
 pub use outcome_class::{backoff_for, classify};
+pub use rate_schedule::RateSchedule;
 pub use ratelimit_header::{RateLimitDelay, grpc_pushback_ms, parse_ratelimit, policy_summary};
 pub use retry_after::{DelayForm, HeaderDelay, parse_delay, parse_http_date_ms, reference_unix_ms};
 pub use retry_count::{listed_retries, retries_text, unlisted_retries_note};

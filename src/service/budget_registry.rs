@@ -66,7 +66,7 @@ impl BudgetRegistry {
 }
 
 /// `http://127.0.0.1:8080` for any URL on that scheme, host and port (default ports filled in).
-fn origin(url: &str) -> Option<String> {
+pub(crate) fn origin(url: &str) -> Option<String> {
     let url = url::Url::parse(url).ok()?;
     let host = url.host_str()?;
     let port = url.port_or_known_default()?;

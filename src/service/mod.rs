@@ -3,19 +3,28 @@
 //! events out, every run recorded in the history and logged), the History panel's reader
 //! ([`HistoryService`], queries off the UI thread) and the one event path both the
 //! window and the CLI send every run event through ([`RunRecording`]: mask, record, log). The
-//! window keeps handles to these, never owns a runtime and never imports rusqlite; later issues
-//! add the batch runner here. [`BudgetRegistry`] holds the retry budget buckets shared by runs
+//! window keeps handles to these, never owns a runtime and never imports rusqlite. The batch
+//! runner ([`BatchRunner`]) works a queued batch through the engine (issue 9); [`BatchService`]
+//! wraps it for the window's Batch tab. [`BudgetRegistry`] holds the retry budget buckets shared by runs
 //! (scope `host` / `profile`, DESIGN.md §7).
 
 pub mod app_services;
+pub mod batch_runner;
+pub mod batch_service;
 pub mod budget_registry;
 pub mod history_service;
+pub mod host_rate_limiter;
 pub mod run_recording;
 pub mod run_service;
 
 pub use app_services::AppServices;
+pub use batch_runner::{
+    BatchControl, BatchRunner, BatchSummary, PENDING_PAGE, ProfileLookup, batch_item_id,
+};
+pub use batch_service::{BATCH_CHANNEL, BatchCommand, BatchImporter, BatchReply, BatchService};
 pub use budget_registry::BudgetRegistry;
 pub use history_service::{HistoryReply, HistoryRequest, HistoryService, MAX_PAGE_ROWS, Retention};
+pub use host_rate_limiter::HostRateLimiter;
 pub use run_recording::{HistoryPlace, RunRecording, open_history_writer};
 pub use run_service::{
     COMMAND_CAPACITY, Command, ENGINE_WORKERS, EVENT_CAPACITY, EngineService, RUN_EVENT_CAPACITY,

@@ -60,6 +60,37 @@ impl RunRecording {
         writer: Option<Arc<HistoryWriter>>,
         body_cap: usize,
     ) -> Self {
+        Self::start(spec, profile, secrets, writer, body_cap, None)
+    }
+
+    /// [`Self::new`] for the run of a batch item: the run's history row names the item
+    /// (`batch_item_id`, `BATCH_ID/POSITION`).
+    pub fn for_batch_item(
+        spec: &RequestSpec,
+        profile: &RetryProfile,
+        secrets: &[String],
+        writer: Option<Arc<HistoryWriter>>,
+        body_cap: usize,
+        batch_item_id: String,
+    ) -> Self {
+        Self::start(
+            spec,
+            profile,
+            secrets,
+            writer,
+            body_cap,
+            Some(batch_item_id),
+        )
+    }
+
+    fn start(
+        spec: &RequestSpec,
+        profile: &RetryProfile,
+        secrets: &[String],
+        writer: Option<Arc<HistoryWriter>>,
+        body_cap: usize,
+        batch_item_id: Option<String>,
+    ) -> Self {
         let mut all = secrets.to_vec();
         all.extend(crate::model::secrets::secret_values(spec));
         all.retain(|s| !s.is_empty());
@@ -67,7 +98,10 @@ impl RunRecording {
         all.dedup();
         let mut failure = None;
         let history = writer.map(|writer| {
-            let seed = RecorderSeed::new(spec, profile, all.clone(), body_cap);
+            let mut seed = RecorderSeed::new(spec, profile, all.clone(), body_cap);
+            if let Some(item) = batch_item_id {
+                seed = seed.with_batch_item(item);
+            }
             let id = seed.id().to_owned();
             let key = writer.record_run(seed).map_err(|e| failure = Some(e)).ok();
             Recorded { id, key, writer }

@@ -797,7 +797,7 @@ pub(super) fn sql(action: &'static str) -> impl Fn(rusqlite::Error) -> HistoryEr
 
 /// Whether process `pid` still runs: this process, or (Linux) `/proc/PID` exists. Elsewhere
 /// other processes are taken as gone, so their unfinished runs count as interrupted.
-fn process_alive(pid: i64) -> bool {
+pub(super) fn process_alive(pid: i64) -> bool {
     pid == i64::from(std::process::id())
         || (cfg!(target_os = "linux") && Path::new(&format!("/proc/{pid}")).exists())
 }

@@ -17,6 +17,7 @@ pub struct HistoryRecorder {
     profile: serde_json::Value,
     secrets: Vec<String>,
     body_cap: usize,
+    batch_item_id: Option<String>,
     starts: HashMap<u32, (DateTime<FixedOffset>, f64, String, String)>,
     last_attempt: u32,
 }
@@ -32,6 +33,7 @@ pub struct RecorderSeed {
     profile: RetryProfile,
     secrets: Vec<String>,
     body_cap: usize,
+    batch_item_id: Option<String>,
 }
 
 impl RecorderSeed {
@@ -49,7 +51,16 @@ impl RecorderSeed {
             profile: profile.clone(),
             secrets: secret_values,
             body_cap,
+            batch_item_id: None,
         }
+    }
+
+    /// The same seed for the run of a batch item: its run row names the item
+    /// (`BATCH_ID/POSITION`, see `crate::service::batch_item_id`).
+    #[must_use]
+    pub fn with_batch_item(mut self, batch_item_id: String) -> Self {
+        self.batch_item_id = Some(batch_item_id);
+        self
     }
 
     /// The run's history id.
@@ -67,6 +78,7 @@ impl RecorderSeed {
             profile: serde_json::to_value(&self.profile).unwrap_or(serde_json::Value::Null),
             secrets: all,
             body_cap: self.body_cap,
+            batch_item_id: self.batch_item_id,
             starts: HashMap::new(),
             last_attempt: 0,
         }
@@ -126,7 +138,7 @@ impl HistoryRecorder {
                 last_status: None,
                 attempts: 0,
                 elapsed_ms: None,
-                batch_item_id: None,
+                batch_item_id: self.batch_item_id.clone(),
             }))),
             RunEvent::AttemptStarted {
                 attempt,

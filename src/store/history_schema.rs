@@ -84,9 +84,52 @@ const V3: &str = "
 ALTER TABLE attempts ADD COLUMN budget_json TEXT;
 ";
 
+/// Step 4: the batch queue (issue 9, DESIGN.md §10 "batch item"). A batch keeps its profile
+/// and options so a resumed batch runs as it began; an item keeps its request masked by the one
+/// secrets rule (`request_json`), with `has_secrets` set when the sendable request lives in the
+/// secret store instead (docs/DECISIONS.md "Batch runner"). `run_id` is the item's latest run
+/// in `runs` (no foreign key: pruning the history keeps the queue). `runner_pid` is the process
+/// working the batch now, so two processes never work one batch at once.
+const V4: &str = "
+CREATE TABLE batches (
+    id              TEXT PRIMARY KEY,
+    created_at      TEXT NOT NULL,
+    created_unix_ms INTEGER NOT NULL,
+    source          TEXT,
+    profile_name    TEXT NOT NULL,
+    profile_json    TEXT NOT NULL,
+    options_json    TEXT NOT NULL,
+    runner_pid      INTEGER
+) STRICT;
+CREATE INDEX batches_by_created ON batches (created_unix_ms);
+
+CREATE TABLE batch_items (
+    batch_id     TEXT NOT NULL REFERENCES batches (id) ON DELETE CASCADE,
+    position     INTEGER NOT NULL,
+    name         TEXT,
+    method       TEXT NOT NULL,
+    url          TEXT NOT NULL,
+    request_json TEXT NOT NULL,
+    has_secrets  INTEGER NOT NULL,
+    item_profile TEXT,
+    source_line  INTEGER,
+    state        TEXT NOT NULL,
+    attempts     INTEGER NOT NULL DEFAULT 0,
+    last_status  INTEGER,
+    error_kind   TEXT,
+    reason       TEXT,
+    run_id       TEXT,
+    queued_at    TEXT NOT NULL,
+    started_at   TEXT,
+    ended_at     TEXT,
+    PRIMARY KEY (batch_id, position)
+) STRICT;
+CREATE INDEX batch_items_by_state ON batch_items (batch_id, state, position);
+";
+
 /// Every migration, oldest first.
 pub(crate) fn migrations() -> Migrations<'static> {
-    Migrations::new(vec![M::up(V1), M::up(V2), M::up(V3)])
+    Migrations::new(vec![M::up(V1), M::up(V2), M::up(V3), M::up(V4)])
 }
 
 #[cfg(test)]

@@ -1,9 +1,12 @@
 //! Files and secrets the app keeps for the user: the request library, environments, the run
-//! history (SQLite, `history*` modules: the only place that uses it), the run log, and the secret store (OS
+//! history (SQLite, `history*` modules and the batch queue in `batch_*`: the only places that use it), the run log, and the secret store (OS
 //! keyring, or memory only where there is none). Never imports egui; every
 //! file carries a `format` field and is written atomically ([`write_atomic`]).
 
 mod atomic_write;
+mod batch_error;
+mod batch_queue;
+mod batch_records;
 mod data_dir;
 mod environments;
 mod history;
@@ -21,6 +24,9 @@ mod secret_store;
 mod store_error;
 
 pub use atomic_write::{Access, WriteError, write_atomic, write_atomic_with_hook, write_export};
+pub use batch_error::BatchError;
+pub use batch_queue::{BatchQueue, SECRETS_LOST, batch_secret_key};
+pub use batch_records::{BatchItemRecord, BatchRecord, ItemEnd, QueuedItem};
 pub use data_dir::{DATA_DIR_ENV, data_dir, data_dir_from};
 pub use environments::{EnvironmentStore, LoadedEnvironments, secret_key};
 pub use history::{DEFAULT_BODY_CAP, HISTORY_FILE, HistoryStore};

@@ -118,6 +118,28 @@ impl RetryscopeApp {
                 "No history: runs are not recorded (no data folder; smoke runs read the history only where RETRYSCOPE_DATA_DIR points).".into(),
             ),
         }
+        // The Batch tab: its own runtime thread; its runs are recorded in the same history.
+        match &record_dir {
+            Some(dir) if recording && !smoke_mode => {
+                let batch_ctx = ctx.clone();
+                match crate::service::BatchService::spawn(
+                    dir.clone(),
+                    crate::store::open_secret_store().store,
+                    super::batch::list_importer_until_importers(),
+                    crate::service::open_history_writer(dir).ok(),
+                    crate::service::BudgetRegistry::new(),
+                    Arc::new(move || {
+                        batch_ctx.request_repaint_after(Duration::from_millis(EVENT_REPAINT_MS));
+                    }),
+                ) {
+                    Ok(service) => workbench.attach_batch(service),
+                    Err(e) => workbench.set_batch_unavailable(format!("No batches: {e}")),
+                }
+            }
+            _ => workbench.set_batch_unavailable(
+                "No batches: runs are not recorded (no data folder, or a smoke run).".into(),
+            ),
+        }
         // The run log: daily files in the data folder.
         let log = match record_dir {
             Some(dir) => {

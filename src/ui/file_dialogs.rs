@@ -47,6 +47,8 @@ pub enum DialogPurpose {
     },
     /// Pick another tool's retry settings to import ("Import from…") in this format.
     ImportRetrySettings(crate::interop::retry_formats::RetryFormat),
+    /// Pick a list of requests to queue as a batch (the Batch tab).
+    BatchList,
 }
 
 impl DialogPurpose {
@@ -274,6 +276,14 @@ impl FileDialogs for RfdDialogs {
                     dialog
                         .set_title("Import HAR")
                         .add_filter("HTTP Archive (HAR)", &["har", "json"])
+                        .pick_file()
+                        .await
+                }
+                DialogPurpose::BatchList => {
+                    dialog
+                        .set_title("Import batch list")
+                        .add_filter("Request lists", &["jsonl", "csv", "txt", "har", "json"])
+                        .add_filter("All files", &["*"])
                         .pick_file()
                         .await
                 }
@@ -509,6 +519,7 @@ impl FileDialogHost {
             ),
             DialogPurpose::BodyFile
             | DialogPurpose::HarFile
+            | DialogPurpose::BatchList
             | DialogPurpose::ImportRetrySettings(_) => {
                 (PickerMode::Open { json_only: false }, home)
             }
@@ -531,6 +542,7 @@ fn is_profile(purpose: &DialogPurpose) -> bool {
         purpose,
         DialogPurpose::BodyFile
             | DialogPurpose::HarFile
+            | DialogPurpose::BatchList
             | DialogPurpose::ExportPng { .. }
             | DialogPurpose::ExportRetrySettings { .. }
             | DialogPurpose::ImportRetrySettings(_)

@@ -690,6 +690,7 @@ fn title(purpose: &DialogPurpose) -> &'static str {
         DialogPurpose::ExportPng { .. } => "Export PNG",
         DialogPurpose::ExportRetrySettings { .. } => "Export retry settings",
         DialogPurpose::ImportRetrySettings(_) => "Import retry settings",
+        DialogPurpose::BatchList => "Import batch list",
     }
 }
 

@@ -9,6 +9,7 @@ pub mod about_window;
 pub mod app;
 pub mod auth_editor;
 pub mod backoff_editor;
+pub mod batch;
 pub mod body_editor;
 pub mod budget_editor;
 pub mod composer;

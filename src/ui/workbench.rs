@@ -1,9 +1,11 @@
 //! All of the app's state and its frame: the composer (left), the policy editor and preview
 //! (right), the live timeline (centre). No `eframe::Frame` here, so `egui_kittest` drives it.
 
+mod batch_actions;
 mod history_actions;
 mod retry_settings;
 
+use batch_actions::CentreTab;
 pub use history_actions::{PAST_RUN_IDS, masked_field};
 
 use super::composer::{Composer, ComposerAction};
@@ -139,6 +141,10 @@ pub struct WorkbenchState {
     store: StoreLink,
     /// The History panel (centre, beside the timeline).
     pub history: super::history::HistoryPanel,
+    /// The Batch tab (centre, beside the timeline and the History panel).
+    pub batch: super::batch::BatchPanel,
+    /// The centre shows the Batch tab (not persisted: a fresh start shows the timeline).
+    batch_shown: bool,
     /// Past runs opened from the history so far (their ids count up from [`PAST_RUN_IDS`]).
     past_runs: crate::model::RunId,
     /// "Export PNG…" of a run: waiting for a file name, then drawn and written off the frame.
@@ -243,6 +249,8 @@ impl WorkbenchState {
                 persisted.history_retention,
                 persisted.history_filters,
             ),
+            batch: super::batch::BatchPanel::new(),
+            batch_shown: false,
             past_runs: 0,
             png_export: super::png_export::PngExport::default(),
             retry_export: super::retry_export_modal::RetryExporter::default(),
@@ -446,6 +454,8 @@ impl WorkbenchState {
             }
         }
         self.poll_history();
+        let now = self.now();
+        self.batch.poll(now);
         while let Some(answer) = self.dialogs.poll() {
             self.on_dialog_answer(answer);
         }
@@ -526,37 +536,38 @@ impl WorkbenchState {
             }
         }
         let now = self.now();
+        let mut batch_actions = Vec::new();
         let actions = egui::CentralPanel::default()
             .show(ui, |ui| {
                 ui.horizontal(|ui| {
-                    let (history, lab) = (self.layout.history_shown, self.lab_shown);
-                    if ui
-                        .selectable_label(!history && !lab, "Timeline")
-                        .on_hover_text("the runs of this session, live")
-                        .clicked()
-                    {
-                        (self.layout.history_shown, self.lab_shown) = (false, false);
-                    }
-                    if ui
-                        .selectable_label(history && !lab, "History")
-                        .on_hover_text("every recorded run: filter, open, re-run, compare, delete")
-                        .clicked()
-                    {
-                        (self.layout.history_shown, self.lab_shown) = (true, false);
-                    }
-                    if ui
-                        .selectable_label(lab, "Lab")
+                    let mut tab =
+                        match (self.lab_shown, self.batch_shown, self.layout.history_shown) {
+                            (true, _, _) => CentreTab::Lab,
+                            (false, true, _) => CentreTab::Batch,
+                            (false, false, true) => CentreTab::History,
+                            (false, false, false) => CentreTab::Timeline,
+                        };
+                    ui.selectable_value(&mut tab, CentreTab::Timeline, "Timeline")
+                        .on_hover_text("the runs of this session, live");
+                    ui.selectable_value(&mut tab, CentreTab::History, "History")
+                        .on_hover_text("every recorded run: filter, open, re-run, compare, delete");
+                    ui.selectable_value(&mut tab, CentreTab::Batch, "Batch")
                         .on_hover_text(
-                            "the profile's wait distribution, many clients contending, layered retries",
-                        )
-                        .clicked()
-                    {
-                        self.lab_shown = true;
-                    }
+                            "work a list of requests through the current profile, durably",
+                        );
+                    ui.selectable_value(&mut tab, CentreTab::Lab, "Lab").on_hover_text(
+                        "the profile's wait distribution, many clients contending, layered retries",
+                    );
+                    self.lab_shown = tab == CentreTab::Lab;
+                    self.batch_shown = tab == CentreTab::Batch;
+                    self.layout.history_shown = tab == CentreTab::History;
                 });
                 ui.separator();
                 if self.lab_shown {
                     self.lab.ui(ui, &self.current.profile);
+                    Vec::new()
+                } else if self.batch_shown {
+                    batch_actions = self.batch.ui(ui, &self.current.profile, now);
                     Vec::new()
                 } else if self.layout.history_shown {
                     self.history.ui(ui);
@@ -566,6 +577,7 @@ impl WorkbenchState {
                 }
             })
             .inner;
+        self.on_batch_actions(batch_actions);
         for action in actions {
             let command = match action {
                 TimelineAction::Cancel(id) => Command::Cancel(id),
@@ -954,6 +966,7 @@ impl WorkbenchState {
                     self.status = Some((true, problem));
                 }
             }
+            DialogPurpose::BatchList => self.batch.set_list_path(&path),
             DialogPurpose::ExportRetrySettings { .. } | DialogPurpose::ImportRetrySettings(_) => {
                 self.on_retry_settings_path(&answer.purpose, &path, contents);
             }

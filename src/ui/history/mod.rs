@@ -214,6 +214,12 @@ impl HistoryPanel {
         }
     }
 
+    /// Reads run `id` and has the workbench show it in the timeline, read-only (as Open does);
+    /// the Batch tab opens its items' runs through this.
+    pub fn open_run(&mut self, id: String) {
+        self.open(id, Purpose::View);
+    }
+
     fn open(&mut self, id: String, purpose: Purpose) {
         self.next_tag += 1;
         self.opening.insert(self.next_tag, purpose);

@@ -98,6 +98,7 @@ impl WorkbenchState {
     pub fn show_history(&mut self, shown: bool) {
         self.layout.history_shown = shown;
         self.lab_shown = false;
+        self.batch_shown = false;
     }
 
     /// Takes the History panel's replies and does what they ask.

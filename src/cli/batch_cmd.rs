@@ -1,0 +1,554 @@
+//! `retryscope batch`: queue a list of requests and work it through a profile (issue 9), resume
+//! a batch, list batches, show one.
+
+#![allow(
+    clippy::doc_markdown,
+    reason = "clap prints these doc comments as --help text, where backticks would show"
+)]
+
+use super::batch_view;
+use super::exit::{self, CliError};
+use super::history_cmd::DataDirArg;
+use super::profile_source;
+use super::signal::{Stop, StopSignals};
+use crate::model::{
+    BatchEvent, BatchItemState, BatchOptions, BatchRequest, Body, DEFAULT_CONCURRENCY, KeyValue,
+    RequestSpec, ResponseMatcher, StatusSet,
+};
+use crate::service::{BatchControl, BatchRunner, BatchSummary};
+use crate::store::{BatchQueue, HistoryWriter};
+use clap::{Args, Subcommand};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use tokio::sync::mpsc;
+
+/// Flags of `retryscope batch`.
+#[derive(Debug, Clone, Args)]
+#[command(
+    args_conflicts_with_subcommands = true,
+    after_help = "\
+Examples (start `retryscope demo-server --port 8080` first):
+  retryscope batch requests.jsonl --builtin vbscript-module --concurrency 8
+  retryscope batch requests.jsonl --rate-per-host 20 --expect-status 200-299 \\
+      --expect-json /state=done --expect-body ok
+  retryscope batch --resume 019a3c5e
+  retryscope batch list
+  retryscope batch show 019a3c5e --state error
+
+The list (for now JSON Lines only): one object per line with `url` and optionally `method`
+(default GET), `headers` (an object of name: value), `body` (a string is sent as text, any
+other JSON value as JSON), `name` and `profile` (a built-in profile name for that item only).
+Blank lines are skipped; a malformed line is reported with its line number and nothing is
+queued.
+
+Every item is stored in the history database before anything is sent, and every change of
+its state (pending, running, done, error, cancelled) is committed before it is shown. Ctrl-C
+pauses the batch: runs in flight are cancelled, their items go back to pending, and the
+command that resumes the batch is printed; a killed process is resumed the same way (items
+left running are sent again from attempt 1; done items are never sent again).
+
+Assertions (all must hold for an item's final response, else it ends in error naming the
+first that failed): --expect-status SET (codes and ranges, `200-299,304`), --expect-json
+POINTER=VALUE (RFC 6901 pointer; VALUE is JSON, or a plain string when it is not valid JSON),
+--expect-body TEXT (the body contains TEXT). Each flag may repeat.
+
+Exit codes: 0 every item done; 1 some item ended in error (or was cancelled); 2 usage,
+profile or list error; 130 Ctrl-C, 143 SIGTERM (the batch is left resumable)."
+)]
+pub struct BatchArgs {
+    /// list, show.
+    #[command(subcommand)]
+    pub command: Option<BatchCommand>,
+    /// The list of requests to queue (JSON Lines).
+    #[arg(value_name = "FILE")]
+    pub file: Option<PathBuf>,
+    /// Profile file for every item without a profile of its own.
+    #[arg(long, value_name = "FILE", conflicts_with = "builtin")]
+    pub profile: Option<PathBuf>,
+    /// Built-in profile name (see `retryscope profile builtins`). Default: servicenow-exponential.
+    #[arg(long, value_name = "NAME")]
+    pub builtin: Option<String>,
+    /// Items in flight at once, 1–256.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_CONCURRENCY,
+          value_parser = parse_concurrency)]
+    pub concurrency: usize,
+    /// Most item starts per second against one host (scheme + host + port); retries are paced
+    /// by the profile and its retry budget, which all items of a host share.
+    #[arg(long, value_name = "R", value_parser = parse_rate)]
+    pub rate_per_host: Option<f64>,
+    /// Resume batch ID (full id, or a unique prefix of 8+ characters) with the profile and
+    /// options it was queued with.
+    #[arg(long, value_name = "ID", conflicts_with_all = [
+        "file", "profile", "builtin", "rate_per_host", "expect_status", "expect_json", "expect_body"
+    ])]
+    pub resume: Option<String>,
+    /// Assertion: the final status is in SET (`200-299`, `200,204`). Repeatable.
+    #[arg(long, value_name = "SET", value_parser = parse_status_set)]
+    pub expect_status: Vec<StatusSet>,
+    /// Assertion: the JSON body at POINTER equals VALUE (`/state="done"`, `/count=3`; VALUE
+    /// that is not JSON is a string: `/state=done`). Repeatable.
+    #[arg(long, value_name = "POINTER=VALUE")]
+    pub expect_json: Vec<String>,
+    /// Assertion: the body contains TEXT. Repeatable.
+    #[arg(long, value_name = "TEXT")]
+    pub expect_body: Vec<String>,
+    /// Most response body bytes kept per attempt in the history.
+    #[arg(long, value_name = "BYTES", default_value_t = crate::store::DEFAULT_BODY_CAP)]
+    pub history_body_cap: usize,
+    /// Where the database lives.
+    #[command(flatten)]
+    pub data_dir: DataDirArg,
+}
+
+/// `batch` subcommands.
+#[derive(Debug, Clone, Subcommand)]
+pub enum BatchCommand {
+    /// Batches, newest first: id, created, profile, counts per state, source file.
+    List {
+        /// At most N batches.
+        #[arg(long, value_name = "N", default_value_t = 50)]
+        limit: u32,
+        /// One JSON object per line.
+        #[arg(long)]
+        json: bool,
+    },
+    /// One batch: its options and one line per item (state, attempts, status or error, reason,
+    /// run id for `history show`).
+    Show {
+        /// Batch id (or a unique prefix or suffix of 8+ characters).
+        id: String,
+        /// Only items in this state (pending, running, done, error, cancelled).
+        #[arg(long, value_name = "STATE", value_parser = parse_state)]
+        state: Option<BatchItemState>,
+        /// One JSON object per item line.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// Runs `batch`; returns the exit code.
+///
+/// # Errors
+/// Exit 2 for usage, profile and list problems; exit 1 when the database cannot be used.
+pub fn execute(args: &BatchArgs) -> Result<u8, CliError> {
+    let dir = args.data_dir.resolve()?;
+    match &args.command {
+        Some(BatchCommand::List { limit, json }) => {
+            batch_view::list(&open_queue(&dir)?, *limit, *json)
+        }
+        Some(BatchCommand::Show { id, state, json }) => {
+            batch_view::show(&open_queue(&dir)?, id, *state, *json)
+        }
+        None => work(args, &dir),
+    }
+}
+
+/// The queue for reading (list, show, the summary): no secret is read, so the keyring is not
+/// contacted.
+fn open_queue(dir: &Path) -> Result<BatchQueue, CliError> {
+    let secrets: Arc<dyn crate::store::SecretStore> =
+        Arc::new(crate::store::MemorySecretStore::new());
+    BatchQueue::open_in(dir, secrets).map_err(|e| CliError::failed(e.to_string()))
+}
+
+/// Queues the file (or finds the batch to resume) and works it.
+fn work(args: &BatchArgs, dir: &Path) -> Result<u8, CliError> {
+    let opened = crate::store::open_secret_store();
+    let mut queue = BatchQueue::open_in(dir, Arc::clone(&opened.store))
+        .map_err(|e| CliError::failed(e.to_string()))?;
+    let batch_id = match (&args.file, &args.resume) {
+        (Some(file), None) => {
+            let id = queue_file(args, &mut queue, file)?;
+            if let Some(reason) = &opened.fallback_reason
+                && queue.secret_items(&id).is_ok_and(|n| n > 0)
+            {
+                super::out::write_stderr(&format!(
+                    "warning: some items carry secrets, and {reason}: after this process ends they cannot be resumed\n"
+                ));
+            }
+            id
+        }
+        (None, Some(id)) => {
+            queue
+                .batch(id)
+                .map_err(|e| CliError::usage(e.to_string()))?
+                .id
+        }
+        _ => {
+            return Err(CliError::usage(
+                "give a FILE of requests to queue, --resume ID, or a subcommand (list, show)",
+            ));
+        }
+    };
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .thread_name("retryscope-batch")
+        .enable_all()
+        .build()
+        .map_err(|e| CliError::failed(format!("cannot start the async runtime: {e}")))?;
+    let writer = match crate::service::open_history_writer(dir) {
+        Ok(w) => Some(w),
+        Err(e) => {
+            super::out::write_stderr(&format!(
+                "warning: the batch's runs are not recorded in the history: {e}\n"
+            ));
+            None
+        }
+    };
+    let mut runner = BatchRunner::new(queue);
+    if let Some(w) = &writer {
+        runner = runner.recording(Arc::clone(w), args.history_body_cap);
+    }
+    let started = std::time::Instant::now();
+    let (summary, stop) = runtime.block_on(drive(runner, &batch_id))?;
+    close_writer(writer);
+    let dir_given =
+        args.data_dir.data_dir.is_some() || std::env::var_os(crate::store::DATA_DIR_ENV).is_some();
+    finish(&batch_id, dir, dir_given, summary, stop, started)
+}
+
+/// Reads and queues `file` under the flags' profile and options; returns the batch id.
+fn queue_file(args: &BatchArgs, queue: &mut BatchQueue, file: &Path) -> Result<String, CliError> {
+    let items = read_jsonl_until_importers(file)?;
+    if items.is_empty() {
+        return Err(CliError::usage(format!(
+            "no requests in the list: {}",
+            file.display()
+        )));
+    }
+    let profile = profile_source::select(args.profile.as_deref(), args.builtin.as_deref())?;
+    let options = BatchOptions {
+        concurrency: args.concurrency,
+        rate_per_host: args.rate_per_host,
+        assertions: assertions(args)?,
+    };
+    if let Some(problem) = options.problem() {
+        return Err(CliError::usage(problem));
+    }
+    crate::policy::BatchAssertions::compile(&options.assertions)
+        .map_err(|e| CliError::usage(format!("assertion: {e}")))?;
+    queue
+        .create(
+            Some(&file.display().to_string()),
+            &profile,
+            &options,
+            &items,
+        )
+        .map_err(|e| CliError::failed(e.to_string()))
+}
+
+/// The assertions of the `--expect-*` flags, in the order: statuses, JSON pointers, bodies.
+fn assertions(args: &BatchArgs) -> Result<Vec<ResponseMatcher>, CliError> {
+    let mut out: Vec<ResponseMatcher> = args
+        .expect_status
+        .iter()
+        .map(|set| ResponseMatcher {
+            status: Some(set.clone()),
+            ..ResponseMatcher::default()
+        })
+        .collect();
+    for raw in &args.expect_json {
+        let Some((pointer, value)) = raw.split_once('=') else {
+            return Err(CliError::usage(format!(
+                "--expect-json needs POINTER=VALUE (e.g. /state=\"done\"), found `{raw}`"
+            )));
+        };
+        let value = serde_json::from_str(value)
+            .unwrap_or_else(|_| serde_json::Value::String(value.to_owned()));
+        out.push(ResponseMatcher {
+            json_pointer: Some(pointer.to_owned()),
+            equals: Some(value),
+            ..ResponseMatcher::default()
+        });
+    }
+    out.extend(args.expect_body.iter().map(|text| ResponseMatcher {
+        body_contains: Some(text.clone()),
+        ..ResponseMatcher::default()
+    }));
+    Ok(out)
+}
+
+/// Works the batch, showing progress; Ctrl-C / SIGTERM pauses it. Returns the summary and the
+/// signal that stopped it, if any.
+async fn drive(
+    runner: BatchRunner,
+    batch_id: &str,
+) -> Result<(BatchSummary, Option<Stop>), CliError> {
+    let mut signals = StopSignals::install();
+    let control = BatchControl::new();
+    let (tx, mut rx) = mpsc::channel::<BatchEvent>(1024);
+    let id = batch_id.to_owned();
+    let worker_control = control.clone();
+    let mut task = tokio::spawn(async move { runner.run(&id, worker_control, tx).await });
+    let bar = progress_bar();
+    let mut stop = None;
+    let mut counts = crate::model::BatchCounts::default();
+    let mut open = true;
+    let result = loop {
+        tokio::select! {
+            event = rx.recv(), if open => match event {
+                Some(event) => show_progress(&bar, &event, &mut counts),
+                None => open = false,
+            },
+            signal = signals.recv(), if stop.is_none() => {
+                stop = Some(signal);
+                bar.set_message("stopping: cancelling the runs in flight…");
+                control.pause();
+            }
+            joined = &mut task => break joined,
+        }
+    };
+    bar.finish_and_clear();
+    let summary = result
+        .map_err(|e| CliError::failed(format!("the batch runner stopped: {e}")))?
+        .map_err(|e| CliError::failed(e.to_string()))?;
+    Ok((summary, stop))
+}
+
+/// A bar on stderr, hidden when stderr is not a terminal.
+fn progress_bar() -> ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr());
+    if let Ok(style) = ProgressStyle::with_template(
+        "{wide_bar} {pos}/{len} items, {per_sec}, eta {eta} · {msg} (Ctrl-C pauses)",
+    ) {
+        bar.set_style(style);
+    }
+    bar
+}
+
+fn show_progress(bar: &ProgressBar, event: &BatchEvent, counts: &mut crate::model::BatchCounts) {
+    match event {
+        BatchEvent::BatchStarted { counts: c, .. }
+        | BatchEvent::BatchFinished { counts: c, .. } => {
+            *counts = *c;
+            bar.set_length(c.total());
+            bar.set_position(c.finished());
+        }
+        BatchEvent::ItemStarted { .. } => {
+            counts.moved(BatchItemState::Pending, BatchItemState::Running);
+        }
+        BatchEvent::ItemFinished { state, .. } => {
+            counts.moved(BatchItemState::Running, *state);
+            bar.set_position(counts.finished());
+        }
+    }
+    bar.set_message(format!("{} done, {} error", counts.done, counts.error));
+}
+
+/// Closes the history writer so every run is committed before the process exits.
+fn close_writer(writer: Option<Arc<HistoryWriter>>) {
+    if let Some(w) = writer
+        && let Ok(w) = Arc::try_unwrap(w)
+        && let Err(e) = w.close()
+    {
+        super::out::write_stderr(&format!(
+            "warning: the batch's runs are not fully recorded in the history: {e}\n"
+        ));
+    }
+}
+
+/// Prints the summary (and the failed items) and picks the exit code.
+fn finish(
+    batch_id: &str,
+    dir: &Path,
+    dir_given: bool,
+    summary: BatchSummary,
+    stop: Option<Stop>,
+    started: std::time::Instant,
+) -> Result<u8, CliError> {
+    let queue = open_queue(dir)?;
+    batch_view::print_failed(&queue, batch_id)?;
+    let c = summary.counts;
+    crate::cli_outln!(
+        "batch {batch_id}: {} items: {} in {:.1} s",
+        c.total(),
+        c.summary(),
+        started.elapsed().as_secs_f64()
+    );
+    if summary.stopped {
+        let data_dir = if dir_given {
+            format!(" --data-dir '{}'", dir.display())
+        } else {
+            String::new()
+        };
+        super::out::write_stderr(&format!(
+            "{} items left pending; resume with: retryscope batch --resume {batch_id}{data_dir}\n",
+            c.pending
+        ));
+    }
+    Ok(match stop {
+        Some(Stop::Interrupt) => exit::INTERRUPTED,
+        Some(Stop::Terminate) => exit::TERMINATED,
+        None if c.error > 0 || c.cancelled > 0 || c.pending > 0 => exit::FAILED,
+        None => exit::SUCCESS,
+    })
+}
+
+/// One line of the temporary JSON Lines list format.
+#[derive(Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ListLine {
+    #[serde(default)]
+    method: Option<String>,
+    url: String,
+    #[serde(default)]
+    headers: serde_json::Map<String, serde_json::Value>,
+    #[serde(default)]
+    body: Option<serde_json::Value>,
+    #[serde(default)]
+    name: Option<String>,
+    #[serde(default)]
+    profile: Option<String>,
+}
+
+/// TEMPORARY, until the list importers (`crate::interop::batch_list`, branch s6-batchio) are
+/// merged: reads a JSON Lines list (see `batch --help`) into batch requests. Every malformed
+/// line is reported (`FILE:LINE: message`) and nothing is returned then.
+///
+/// # Errors
+/// Exit 2 when the file cannot be read or any line is malformed.
+pub fn read_jsonl_until_importers(path: &Path) -> Result<Vec<BatchRequest>, CliError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| CliError::usage(format!("cannot read the list ({e}): {}", path.display())))?;
+    let mut items = Vec::new();
+    let mut problems = Vec::new();
+    for (n, line) in (1u64..).zip(text.lines()) {
+        if line.trim().is_empty() {
+            continue;
+        }
+        match parse_line(line) {
+            Ok(mut item) => {
+                item.source_line = Some(n);
+                items.push(item);
+            }
+            Err(message) => problems.push(format!("{}:{n}: {message}", path.display())),
+        }
+    }
+    if problems.is_empty() {
+        Ok(items)
+    } else {
+        Err(CliError::usage(format!(
+            "the list has {} malformed line(s); nothing was queued\n{}",
+            problems.len(),
+            problems.join("\n")
+        )))
+    }
+}
+
+fn parse_line(line: &str) -> Result<BatchRequest, String> {
+    let parsed: ListLine = serde_json::from_str(line).map_err(|e| e.to_string())?;
+    let mut request = RequestSpec::get(parsed.url);
+    if let Some(m) = parsed.method {
+        request.method = crate::model::standard_method_case(&m);
+    }
+    for (name, value) in parsed.headers {
+        let serde_json::Value::String(value) = value else {
+            return Err(format!("header `{name}` must have a string value"));
+        };
+        request.headers.push(KeyValue::new(name, value));
+    }
+    request.body = match parsed.body {
+        None | Some(serde_json::Value::Null) => Body::None,
+        Some(serde_json::Value::String(text)) => Body::Text {
+            text,
+            content_type: None,
+        },
+        Some(json) => Body::Json {
+            text: json.to_string(),
+        },
+    };
+    crate::engine::check_spec(&request).map_err(|e| e.to_string())?;
+    Ok(BatchRequest {
+        name: parsed.name,
+        request,
+        profile: parsed.profile,
+        source_line: None,
+    })
+}
+
+fn parse_concurrency(text: &str) -> Result<usize, String> {
+    let n: usize = text.parse().map_err(|_| {
+        format!(
+            "expected a whole number from 1 to {}",
+            crate::model::MAX_CONCURRENCY
+        )
+    })?;
+    if (1..=crate::model::MAX_CONCURRENCY).contains(&n) {
+        Ok(n)
+    } else {
+        Err(format!(
+            "expected a whole number from 1 to {}",
+            crate::model::MAX_CONCURRENCY
+        ))
+    }
+}
+
+fn parse_rate(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(r) if r.is_finite() && r > 0.0 => Ok(r),
+        _ => Err("expected a number of requests per second above 0 (e.g. 10 or 0.5)".into()),
+    }
+}
+
+fn parse_status_set(text: &str) -> Result<StatusSet, String> {
+    let set = StatusSet::parse_list(text)?;
+    if set.0.is_empty() {
+        return Err("expected status codes or ranges, e.g. 200-299".into());
+    }
+    Ok(set)
+}
+
+fn parse_state(text: &str) -> Result<BatchItemState, String> {
+    BatchItemState::from_id(text).ok_or_else(|| {
+        format!(
+            "expected one of {}",
+            BatchItemState::ALL.map(BatchItemState::id).join(", ")
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn list_lines_become_requests_and_bad_lines_are_numbered() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("list.jsonl");
+        std::fs::write(
+            &path,
+            "{\"url\": \"http://127.0.0.1:1/a\", \"name\": \"a\"}\n\n\
+             {\"method\": \"post\", \"url\": \"http://127.0.0.1:1/b\", \"headers\": {\"X-A\": \"1\"}, \"body\": {\"k\": 1}}\n",
+        )
+        .expect("write");
+        let items = read_jsonl_until_importers(&path).expect("reads");
+        assert_eq!(items.len(), 2);
+        assert_eq!(items[0].name.as_deref(), Some("a"));
+        assert_eq!(items[1].source_line, Some(3));
+        assert_eq!(items[1].request.method, "POST");
+        assert_eq!(
+            items[1].request.body,
+            Body::Json {
+                text: "{\"k\":1}".into()
+            }
+        );
+        std::fs::write(
+            &path,
+            "{\"url\": \"http://127.0.0.1:1/a\"}\n{\"uri\": 1}\nnot json\n",
+        )
+        .expect("write");
+        let err = read_jsonl_until_importers(&path).expect_err("malformed");
+        assert!(
+            err.message.contains("2 malformed line(s)"),
+            "{}",
+            err.message
+        );
+        assert!(err.message.contains("list.jsonl:2: "), "{}", err.message);
+        assert!(err.message.contains("list.jsonl:3: "), "{}", err.message);
+    }
+}

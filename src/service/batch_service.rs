@@ -1,0 +1,336 @@
+//! The batch runner as a service for the window's Batch tab: its own tokio runtime on a named
+//! thread, commands in, replies out, nothing blocking the frame. One batch is worked at a time;
+//! pages of its items are read on a connection of the service's own, so the table never touches
+//! SQLite.
+
+use super::batch_runner::{BatchControl, BatchRunner, BatchSummary};
+use super::budget_registry::BudgetRegistry;
+use crate::engine::Waker;
+use crate::model::{
+    BatchCounts, BatchEvent, BatchItemState, BatchOptions, BatchRequest, RetryProfile,
+};
+use crate::store::{BatchItemRecord, BatchQueue, BatchRecord, HistoryWriter, SecretStore};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use tokio::sync::mpsc;
+
+/// Reads a list of requests (JSON Lines, CSV, curl, HAR) into batch requests, or says which lines
+/// are malformed. The importers of `crate::interop` plug in here.
+pub type BatchImporter = Arc<dyn Fn(&Path) -> Result<Vec<BatchRequest>, String> + Send + Sync>;
+
+/// Capacity of the command and reply channels.
+pub const BATCH_CHANNEL: usize = 1024;
+
+/// What the Batch tab asks for.
+#[derive(Debug, Clone)]
+pub enum BatchCommand {
+    /// Import `path` with the service's importer and queue it under `profile` and `options`.
+    Import {
+        /// The list file.
+        path: PathBuf,
+        /// The batch profile.
+        profile: Box<RetryProfile>,
+        /// Concurrency, rate per host, assertions.
+        options: BatchOptions,
+    },
+    /// Work batch `id` (start, or resume a paused or interrupted one).
+    Start(String),
+    /// Pause the batch being worked (runs in flight go back to pending).
+    Pause,
+    /// Cancel the batch being worked.
+    Cancel,
+    /// Put the `error` and `cancelled` items of batch `id` back to pending and work it.
+    RerunFailed(String),
+    /// Items `offset..offset + limit` of batch `id` (only those in `state`, when given).
+    Page {
+        /// Batch id.
+        id: String,
+        /// Filter.
+        state: Option<BatchItemState>,
+        /// First row, 0-based.
+        offset: u64,
+        /// Rows wanted.
+        limit: u64,
+    },
+    /// The newest batches.
+    List,
+}
+
+/// What the service answers.
+#[derive(Debug, Clone)]
+pub enum BatchReply {
+    /// A list was imported and queued as batch `id` with `items` items.
+    Queued {
+        /// Batch id.
+        id: String,
+        /// Items queued.
+        items: u64,
+    },
+    /// A step of the batch being worked (committed before it is sent).
+    Event(BatchEvent),
+    /// The batch being worked ended (finished, paused or cancelled).
+    Ended(BatchSummary),
+    /// A page of items.
+    Page {
+        /// Batch id.
+        id: String,
+        /// The filter it answers.
+        state: Option<BatchItemState>,
+        /// Its first row.
+        offset: u64,
+        /// Items per state in the whole batch.
+        counts: BatchCounts,
+        /// The rows.
+        rows: Vec<BatchItemRecord>,
+    },
+    /// The newest batches.
+    Batches(Vec<BatchRecord>),
+    /// Something failed (what and where, ready to show).
+    Problem(String),
+}
+
+/// Handle of the batch service. Dropping it pauses the batch being worked (it stays
+/// resumable) and stops the thread.
+pub struct BatchService {
+    commands: mpsc::Sender<BatchCommand>,
+    replies: mpsc::Receiver<BatchReply>,
+}
+
+/// What the service's loop needs.
+struct Setup {
+    data_dir: PathBuf,
+    secrets: Arc<dyn SecretStore>,
+    importer: BatchImporter,
+    writer: Option<Arc<HistoryWriter>>,
+    budgets: BudgetRegistry,
+    waker: Waker,
+}
+
+impl BatchService {
+    /// Starts the thread `retryscope-batch` with its runtime. Lists are read with `importer`;
+    /// items with secrets are kept in `secrets`; runs are recorded through `writer` (the
+    /// engine service's, when the window has one) and draw retry budgets from `budgets`.
+    /// `waker` is called after each reply.
+    ///
+    /// # Errors
+    /// When the runtime or its thread cannot be created.
+    pub fn spawn(
+        data_dir: PathBuf,
+        secrets: Arc<dyn SecretStore>,
+        importer: BatchImporter,
+        writer: Option<Arc<HistoryWriter>>,
+        budgets: BudgetRegistry,
+        waker: Waker,
+    ) -> std::io::Result<Self> {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .thread_name("retryscope-batch-worker")
+            .enable_all()
+            .build()?;
+        let (commands, command_rx) = mpsc::channel(BATCH_CHANNEL);
+        let (reply_tx, replies) = mpsc::channel(BATCH_CHANNEL);
+        let setup = Setup {
+            data_dir,
+            secrets,
+            importer,
+            writer,
+            budgets,
+            waker,
+        };
+        std::thread::Builder::new()
+            .name("retryscope-batch".into())
+            .spawn(move || runtime.block_on(serve(setup, command_rx, reply_tx)))?;
+        Ok(Self { commands, replies })
+    }
+
+    /// Sends a command without blocking; false when the service is gone or saturated.
+    pub fn send(&self, command: BatchCommand) -> bool {
+        self.commands.try_send(command).is_ok()
+    }
+
+    /// Takes one reply, if any, without blocking.
+    pub fn try_recv(&mut self) -> Option<BatchReply> {
+        self.replies.try_recv().ok()
+    }
+}
+
+/// The batch being worked: its control, the task that ends with its summary, and whether the
+/// run has ended (set before [`BatchReply::Ended`] is sent, so a command that follows that reply
+/// finds the service free).
+struct Working {
+    control: BatchControl,
+    task: tokio::task::JoinHandle<()>,
+    ended: Arc<AtomicBool>,
+}
+
+async fn serve(
+    setup: Setup,
+    mut commands: mpsc::Receiver<BatchCommand>,
+    replies: mpsc::Sender<BatchReply>,
+) {
+    let reply = |r: BatchReply| {
+        let sent = replies.try_send(r).is_ok();
+        if sent {
+            (setup.waker)();
+        }
+    };
+    let mut reader = match BatchQueue::open_in(&setup.data_dir, Arc::clone(&setup.secrets)) {
+        Ok(q) => Some(q),
+        Err(e) => {
+            reply(BatchReply::Problem(format!("batches cannot be shown: {e}")));
+            None
+        }
+    };
+    let mut working: Option<Working> = None;
+    while let Some(command) = commands.recv().await {
+        if working
+            .as_ref()
+            .is_some_and(|w| w.ended.load(Ordering::SeqCst))
+        {
+            working = None;
+        }
+        let Some(queue) = reader.as_mut() else {
+            reply(BatchReply::Problem(
+                "the batch queue is not available".into(),
+            ));
+            continue;
+        };
+        match command {
+            BatchCommand::Import {
+                path,
+                profile,
+                options,
+            } => reply(import(&setup, queue, &path, &profile, &options)),
+            BatchCommand::Start(id) => start(&setup, &mut working, &replies, &id, &reply),
+            BatchCommand::RerunFailed(id) => match queue.batch(&id) {
+                Ok(b) => match queue.requeue_failed(&b.id) {
+                    Ok(_) => start(&setup, &mut working, &replies, &b.id, &reply),
+                    Err(e) => reply(BatchReply::Problem(e.to_string())),
+                },
+                Err(e) => reply(BatchReply::Problem(e.to_string())),
+            },
+            BatchCommand::Pause => {
+                if let Some(w) = &working {
+                    w.control.pause();
+                }
+            }
+            BatchCommand::Cancel => {
+                if let Some(w) = &working {
+                    w.control.cancel();
+                }
+            }
+            BatchCommand::Page {
+                id,
+                state,
+                offset,
+                limit,
+            } => reply(
+                queue
+                    .counts(&id)
+                    .and_then(|counts| {
+                        Ok(BatchReply::Page {
+                            rows: queue.items(&id, state, offset, limit)?,
+                            id,
+                            state,
+                            offset,
+                            counts,
+                        })
+                    })
+                    .unwrap_or_else(|e| BatchReply::Problem(e.to_string())),
+            ),
+            BatchCommand::List => reply(
+                queue
+                    .list(100)
+                    .map_or_else(|e| BatchReply::Problem(e.to_string()), BatchReply::Batches),
+            ),
+        }
+    }
+    if let Some(w) = working {
+        w.control.pause();
+        let _ = w.task.await;
+    }
+}
+
+fn import(
+    setup: &Setup,
+    queue: &mut BatchQueue,
+    path: &Path,
+    profile: &RetryProfile,
+    options: &BatchOptions,
+) -> BatchReply {
+    if let Some(problem) = options.problem() {
+        return BatchReply::Problem(problem);
+    }
+    let items = match (setup.importer)(path) {
+        Ok(items) if items.is_empty() => {
+            return BatchReply::Problem(format!("no requests in the list: {}", path.display()));
+        }
+        Ok(items) => items,
+        Err(e) => return BatchReply::Problem(e),
+    };
+    match queue.create(Some(&path.display().to_string()), profile, options, &items) {
+        Ok(id) => BatchReply::Queued {
+            id,
+            items: items.len() as u64,
+        },
+        Err(e) => BatchReply::Problem(e.to_string()),
+    }
+}
+
+/// Starts working batch `id` unless one is being worked; its events are passed on as replies.
+fn start(
+    setup: &Setup,
+    working: &mut Option<Working>,
+    replies: &mpsc::Sender<BatchReply>,
+    id: &str,
+    reply: &dyn Fn(BatchReply),
+) {
+    if working.is_some() {
+        reply(BatchReply::Problem(
+            "a batch is being worked; pause or cancel it first".into(),
+        ));
+        return;
+    }
+    let queue = match BatchQueue::open_in(&setup.data_dir, Arc::clone(&setup.secrets)) {
+        Ok(q) => q,
+        Err(e) => {
+            reply(BatchReply::Problem(e.to_string()));
+            return;
+        }
+    };
+    let mut runner = BatchRunner::new(queue).with_budgets(setup.budgets.clone());
+    if let Some(w) = &setup.writer {
+        runner = runner.recording(Arc::clone(w), crate::store::DEFAULT_BODY_CAP);
+    }
+    let control = BatchControl::new();
+    let (tx, mut rx) = mpsc::channel::<BatchEvent>(BATCH_CHANNEL);
+    let replies = replies.clone();
+    let waker = Arc::clone(&setup.waker);
+    let id = id.to_owned();
+    let worker_control = control.clone();
+    let ended = Arc::new(AtomicBool::new(false));
+    let ended_flag = Arc::clone(&ended);
+    let task = tokio::spawn(async move {
+        let run = tokio::spawn(async move { runner.run(&id, worker_control, tx).await });
+        while let Some(event) = rx.recv().await {
+            if replies.send(BatchReply::Event(event)).await.is_ok() {
+                waker();
+            }
+        }
+        let reply = match run.await {
+            Ok(Ok(summary)) => BatchReply::Ended(summary),
+            Ok(Err(e)) => BatchReply::Problem(e.to_string()),
+            Err(e) => BatchReply::Problem(format!("the batch runner stopped: {e}")),
+        };
+        ended_flag.store(true, Ordering::SeqCst);
+        if replies.send(reply).await.is_ok() {
+            waker();
+        }
+    });
+    *working = Some(Working {
+        control,
+        task,
+        ended,
+    });
+}

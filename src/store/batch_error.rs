@@ -1,0 +1,46 @@
+//! Why a batch queue operation failed.
+
+use super::history_error::HistoryError;
+
+/// A failed batch queue operation; the database keeps what was committed before.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BatchError {
+    /// The history database (which holds the queue) failed.
+    #[error(transparent)]
+    History(#[from] HistoryError),
+    /// No batch has this id (or prefix).
+    #[error("no batch `{0}` in the history database; `retryscope batch list` lists them")]
+    NotFound(String),
+    /// An id prefix names several batches.
+    #[error("`{0}` names more than one batch; give more of the id")]
+    Ambiguous(String),
+    /// Another live process is working the batch.
+    #[error("batch {batch} is being worked by process {pid}; wait for it or stop it first")]
+    Busy {
+        /// The batch.
+        batch: String,
+        /// The other process.
+        pid: i64,
+    },
+    /// The item is not in the state the change needs (another runner took it).
+    #[error("item {position} of batch {batch} is not {expected}")]
+    WrongState {
+        /// The batch.
+        batch: String,
+        /// The item.
+        position: u64,
+        /// The state it should have had.
+        expected: &'static str,
+    },
+    /// A stored row cannot be read by this version.
+    #[error("cannot read batch {id} from the history database: {message}")]
+    Decode {
+        /// The batch.
+        id: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// The secret store refused to keep the requests of items with secrets.
+    #[error("cannot keep the batch's secrets in the keyring ({0}); nothing was queued")]
+    Secrets(String),
+}

@@ -1,0 +1,651 @@
+//! The durable batch queue (issue 9): tables `batches` and `batch_items` in the history
+//! database (migration step 3 of `history_schema`). Every state change is one SQLite commit made
+//! before the method returns, so a caller reports a change only once it survives a `kill -9`.
+//!
+//! Requests are stored masked by the one secrets rule ([`secrets::mask_spec`]); the sendable
+//! request of an item whose request holds secrets is kept in the secret store (the OS keyring)
+//! under [`batch_secret_key`], one entry per batch, and read back when the item is sent. With no
+//! keyring (memory store) such items can be sent only by the process that queued them; after it
+//! ends they end `error` saying so (docs/DECISIONS.md "Batch runner").
+
+use super::batch_error::BatchError;
+use super::batch_records::{BatchItemRecord, BatchRecord, ItemEnd, QueuedItem};
+use super::history::{HistoryStore, process_alive, sql, time};
+use super::secret_store::SecretStore;
+use crate::model::{
+    BatchCounts, BatchItemState, BatchOptions, BatchRequest, RequestSpec, RetryProfile, secrets,
+};
+use rusqlite::{OptionalExtension, Row, params};
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::Arc;
+
+/// What an item whose secrets were not kept says when it cannot be sent.
+pub const SECRETS_LOST: &str = "not sent: the item's secrets were kept in memory only (no OS keyring) and the process that queued it ended; import the list again";
+
+/// The secret store key holding the sendable requests of a batch's items with secrets: a JSON
+/// object from position (decimal text) to [`RequestSpec`].
+pub fn batch_secret_key(batch_id: &str) -> String {
+    format!("batch/{batch_id}/requests")
+}
+
+/// The batch queue over its own connection to the history database.
+pub struct BatchQueue {
+    store: HistoryStore,
+    secrets: Arc<dyn SecretStore>,
+    /// Sendable requests of items with secrets, per batch, read once from the secret store.
+    kept: HashMap<String, HashMap<u64, RequestSpec>>,
+}
+
+impl std::fmt::Debug for BatchQueue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BatchQueue")
+            .field("path", &self.store.path())
+            .finish_non_exhaustive()
+    }
+}
+
+const ITEM_COLUMNS: &str = "batch_id, position, name, method, url, request_json, has_secrets,
+    item_profile, source_line, state, attempts, last_status, error_kind, reason, run_id,
+    queued_at, started_at, ended_at";
+
+impl BatchQueue {
+    /// Opens the history database in `data_dir` (creating it) for the queue; `secrets` keeps
+    /// the sendable requests of items with secrets.
+    ///
+    /// # Errors
+    /// [`BatchError::History`] when the database cannot be opened or migrated.
+    pub fn open_in(data_dir: &Path, secrets: Arc<dyn SecretStore>) -> Result<Self, BatchError> {
+        Ok(Self::new(HistoryStore::open_in(data_dir)?, secrets))
+    }
+
+    /// The queue over an open store.
+    pub fn new(store: HistoryStore, secrets: Arc<dyn SecretStore>) -> Self {
+        Self {
+            store,
+            secrets,
+            kept: HashMap::new(),
+        }
+    }
+
+    /// The database file.
+    pub fn path(&self) -> &Path {
+        self.store.path()
+    }
+
+    /// Queues `items` as a new batch (all `pending`, positions 0, 1, … in order) under
+    /// `profile` and `options`, in one transaction; returns its id (UUID v7). `source` is
+    /// where the list came from (shown by `batch list`). Items whose request holds secrets are
+    /// kept in the secret store first.
+    ///
+    /// # Errors
+    /// [`BatchError::Secrets`] when the secret store refuses them; SQL and encode errors.
+    /// Nothing is queued then.
+    pub fn create(
+        &mut self,
+        source: Option<&str>,
+        profile: &RetryProfile,
+        options: &BatchOptions,
+        items: &[BatchRequest],
+    ) -> Result<String, BatchError> {
+        let id = uuid::Uuid::now_v7().to_string();
+        let now = chrono::Local::now().fixed_offset();
+        let mut masked = Vec::with_capacity(items.len());
+        let mut kept: HashMap<u64, RequestSpec> = HashMap::new();
+        for (position, item) in (0u64..).zip(items) {
+            let shown = secrets::mask_spec(&item.request, &secrets::secret_values(&item.request));
+            let has_secrets = shown != item.request;
+            if has_secrets {
+                kept.insert(position, item.request.clone());
+            }
+            masked.push((position, shown, has_secrets));
+        }
+        if !kept.is_empty() {
+            let text = serde_json::to_string(
+                &kept
+                    .iter()
+                    .map(|(p, r)| (p.to_string(), r))
+                    .collect::<HashMap<_, _>>(),
+            )
+            .map_err(|e| BatchError::Secrets(e.to_string()))?;
+            self.secrets
+                .set(&batch_secret_key(&id), &text)
+                .map_err(|e| BatchError::Secrets(e.message))?;
+        }
+        let conn = &mut self.store.conn;
+        let tx = conn.transaction().map_err(sql("begin"))?;
+        tx.execute(
+            "INSERT INTO batches (id, created_at, created_unix_ms, source, profile_name,
+                 profile_json, options_json) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            params![
+                id,
+                now.to_rfc3339(),
+                now.timestamp_millis(),
+                source,
+                profile.name,
+                encode(profile)?,
+                encode(options)?,
+            ],
+        )
+        .map_err(sql("insert a batch"))?;
+        {
+            let mut stmt = tx
+                .prepare(
+                    "INSERT INTO batch_items (batch_id, position, name, method, url, request_json,
+                     has_secrets, item_profile, source_line, state, queued_at)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 'pending', ?10)",
+                )
+                .map_err(sql("queue an item"))?;
+            let queued_at = now.to_rfc3339();
+            for ((position, shown, has_secrets), item) in masked.iter().zip(items) {
+                stmt.execute(params![
+                    id,
+                    to_i64(*position),
+                    item.name,
+                    shown.method,
+                    shown.url,
+                    encode(shown)?,
+                    has_secrets,
+                    item.profile,
+                    item.source_line.map(to_i64),
+                    queued_at,
+                ])
+                .map_err(sql("queue an item"))?;
+            }
+        }
+        tx.commit().map_err(sql("commit a batch"))?;
+        self.kept.insert(id.clone(), kept);
+        Ok(id)
+    }
+
+    /// Batches, newest first, at most `limit`.
+    ///
+    /// # Errors
+    /// SQL and decode errors.
+    pub fn list(&self, limit: u32) -> Result<Vec<BatchRecord>, BatchError> {
+        let ids: Vec<String> = {
+            let mut stmt = self
+                .store
+                .conn
+                .prepare("SELECT id FROM batches ORDER BY created_unix_ms DESC, id DESC LIMIT ?1")
+                .map_err(sql("list batches"))?;
+            stmt.query_map([i64::from(limit)], |r| r.get(0))
+                .map_err(sql("list batches"))?
+                .collect::<Result<_, _>>()
+                .map_err(sql("list batches"))?
+        };
+        ids.iter()
+            .map(|id| self.read_batch(id))
+            .collect::<Result<Vec<_>, _>>()
+    }
+
+    /// The batch `id` (full, or a unique prefix or suffix of at least 8 characters).
+    ///
+    /// # Errors
+    /// [`BatchError::NotFound`], [`BatchError::Ambiguous`], SQL and decode errors.
+    pub fn batch(&self, id: &str) -> Result<BatchRecord, BatchError> {
+        let full = self.resolve(id)?;
+        self.read_batch(&full)
+    }
+
+    fn read_batch(&self, id: &str) -> Result<BatchRecord, BatchError> {
+        let row = self
+            .store
+            .conn
+            .query_row(
+                "SELECT created_at, source, profile_name, profile_json, options_json
+                 FROM batches WHERE id = ?1",
+                [id],
+                |r| {
+                    Ok((
+                        r.get::<_, String>(0)?,
+                        r.get::<_, Option<String>>(1)?,
+                        r.get::<_, String>(2)?,
+                        r.get::<_, String>(3)?,
+                        r.get::<_, String>(4)?,
+                    ))
+                },
+            )
+            .optional()
+            .map_err(sql("read a batch"))?
+            .ok_or_else(|| BatchError::NotFound(id.to_owned()))?;
+        let (created, source, profile_name, profile, options) = row;
+        Ok(BatchRecord {
+            id: id.to_owned(),
+            created_at: time(&created, id)?,
+            source,
+            profile_name,
+            profile: decode(&profile, id, "profile")?,
+            options: decode(&options, id, "options")?,
+            counts: self.counts(id)?,
+        })
+    }
+
+    /// The full id `id` (full, or a unique prefix or suffix of ≥ 8 characters) names.
+    fn resolve(&self, id: &str) -> Result<String, BatchError> {
+        let id = id.trim().to_ascii_lowercase();
+        if id.len() < 8 || !id.chars().all(|c| c.is_ascii_hexdigit() || c == '-') {
+            return Err(BatchError::NotFound(id));
+        }
+        let mut stmt = self
+            .store
+            .conn
+            .prepare(
+                "SELECT id FROM batches WHERE (id >= ?1 AND id < ?1 || '~') OR id LIKE '%' || ?1
+                 LIMIT 2",
+            )
+            .map_err(sql("find a batch"))?;
+        let found: Vec<String> = stmt
+            .query_map([&id], |r| r.get(0))
+            .map_err(sql("find a batch"))?
+            .collect::<Result<_, _>>()
+            .map_err(sql("find a batch"))?;
+        match found.as_slice() {
+            [] => Err(BatchError::NotFound(id)),
+            [one] => Ok(one.clone()),
+            _ => Err(BatchError::Ambiguous(id)),
+        }
+    }
+
+    /// Items per state of batch `batch_id` (a full id).
+    ///
+    /// # Errors
+    /// SQL errors.
+    pub fn counts(&self, batch_id: &str) -> Result<BatchCounts, BatchError> {
+        let mut stmt = self
+            .store
+            .conn
+            .prepare_cached(
+                "SELECT state, COUNT(*) FROM batch_items WHERE batch_id = ?1 GROUP BY state",
+            )
+            .map_err(sql("count items"))?;
+        let rows = stmt
+            .query_map([batch_id], |r| {
+                Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?))
+            })
+            .map_err(sql("count items"))?;
+        let mut counts = BatchCounts::default();
+        for row in rows {
+            let (state, n) = row.map_err(sql("count items"))?;
+            if let Some(s) = BatchItemState::from_id(&state) {
+                *counts.get_mut(s) = u64::try_from(n).unwrap_or(0);
+            }
+        }
+        Ok(counts)
+    }
+
+    /// How many items of batch `batch_id` keep their sendable request in the secret store.
+    ///
+    /// # Errors
+    /// SQL errors.
+    pub fn secret_items(&self, batch_id: &str) -> Result<u64, BatchError> {
+        self.store
+            .conn
+            .query_row(
+                "SELECT COUNT(*) FROM batch_items WHERE batch_id = ?1 AND has_secrets",
+                [batch_id],
+                |r| r.get::<_, i64>(0),
+            )
+            .map(|n| u64::try_from(n).unwrap_or(0))
+            .map_err(|e| sql("count items")(e).into())
+    }
+
+    /// Items of batch `batch_id` (a full id) in position order, only those in `state` when
+    /// given, skipping `offset`, at most `limit` (a page of the window's table).
+    ///
+    /// # Errors
+    /// SQL and decode errors.
+    pub fn items(
+        &self,
+        batch_id: &str,
+        state: Option<BatchItemState>,
+        offset: u64,
+        limit: u64,
+    ) -> Result<Vec<BatchItemRecord>, BatchError> {
+        let mut stmt = self
+            .store
+            .conn
+            .prepare_cached(&format!(
+                "SELECT {ITEM_COLUMNS} FROM batch_items
+                 WHERE batch_id = ?1 AND (?2 IS NULL OR state = ?2)
+                 ORDER BY position LIMIT ?3 OFFSET ?4"
+            ))
+            .map_err(sql("list items"))?;
+        let rows = stmt
+            .query_map(
+                params![
+                    batch_id,
+                    state.map(BatchItemState::id),
+                    to_i64(limit),
+                    to_i64(offset)
+                ],
+                item_row,
+            )
+            .map_err(sql("list items"))?;
+        rows.map(|r| {
+            r.map_err(|e| BatchError::from(sql("read an item")(e)))
+                .and_then(|r| r)
+        })
+        .collect()
+    }
+
+    /// Claims batch `batch_id` for this process (so no other process works it at once) and
+    /// puts its items a dead process left `running` back to `pending` (each is re-run from
+    /// attempt 1; its earlier run stays in the history, marked `interrupted` when the history
+    /// was opened); returns how many were put back.
+    ///
+    /// # Errors
+    /// [`BatchError::Busy`] when another live process works the batch; SQL errors.
+    pub fn claim(&mut self, batch_id: &str) -> Result<u64, BatchError> {
+        let me = i64::from(std::process::id());
+        let tx = self.store.conn.transaction().map_err(sql("begin"))?;
+        let owner: Option<i64> = tx
+            .query_row(
+                "SELECT runner_pid FROM batches WHERE id = ?1",
+                [batch_id],
+                |r| r.get(0),
+            )
+            .optional()
+            .map_err(sql("read a batch"))?
+            .ok_or_else(|| BatchError::NotFound(batch_id.to_owned()))?;
+        if let Some(pid) = owner
+            && pid != me
+            && process_alive(pid)
+        {
+            return Err(BatchError::Busy {
+                batch: batch_id.to_owned(),
+                pid,
+            });
+        }
+        tx.execute(
+            "UPDATE batches SET runner_pid = ?2 WHERE id = ?1",
+            params![batch_id, me],
+        )
+        .map_err(sql("claim a batch"))?;
+        let requeued = tx
+            .execute(
+                "UPDATE batch_items SET state = 'pending', started_at = NULL
+                 WHERE batch_id = ?1 AND state = 'running'",
+                [batch_id],
+            )
+            .map_err(sql("queue running items again"))?;
+        tx.commit().map_err(sql("commit a claim"))?;
+        Ok(u64::try_from(requeued).unwrap_or(0))
+    }
+
+    /// Gives batch `batch_id` up (another process may work it now).
+    ///
+    /// # Errors
+    /// SQL errors.
+    pub fn release(&mut self, batch_id: &str) -> Result<(), BatchError> {
+        self.store
+            .conn
+            .execute(
+                "UPDATE batches SET runner_pid = NULL WHERE id = ?1 AND runner_pid = ?2",
+                params![batch_id, i64::from(std::process::id())],
+            )
+            .map_err(sql("release a batch"))?;
+        Ok(())
+    }
+
+    /// Up to `limit` `pending` items of batch `batch_id` after position `after` (all from the
+    /// start when `None`), in position order, each with its sendable request.
+    ///
+    /// # Errors
+    /// SQL and decode errors (an item whose secrets are gone is not an error: its
+    /// [`QueuedItem::request`] says so).
+    pub fn next_pending(
+        &mut self,
+        batch_id: &str,
+        after: Option<u64>,
+        limit: u64,
+    ) -> Result<Vec<QueuedItem>, BatchError> {
+        let rows: Vec<(u64, Option<String>, String, bool)> = {
+            let mut stmt = self
+                .store
+                .conn
+                .prepare_cached(
+                    "SELECT position, item_profile, request_json, has_secrets FROM batch_items
+                     WHERE batch_id = ?1 AND state = 'pending' AND position > ?2
+                     ORDER BY position LIMIT ?3",
+                )
+                .map_err(sql("read pending items"))?;
+            stmt.query_map(
+                params![batch_id, after.map_or(-1, to_i64), to_i64(limit)],
+                |r| {
+                    Ok((
+                        u64::try_from(r.get::<_, i64>(0)?).unwrap_or(0),
+                        r.get(1)?,
+                        r.get(2)?,
+                        r.get(3)?,
+                    ))
+                },
+            )
+            .map_err(sql("read pending items"))?
+            .collect::<Result<_, _>>()
+            .map_err(sql("read pending items"))?
+        };
+        let mut out = Vec::with_capacity(rows.len());
+        for (position, profile, request_json, has_secrets) in rows {
+            let request = if has_secrets {
+                self.kept_request(batch_id, position)?
+            } else {
+                Ok(decode(&request_json, batch_id, "request")?)
+            };
+            out.push(QueuedItem {
+                position,
+                profile,
+                request,
+            });
+        }
+        Ok(out)
+    }
+
+    /// The sendable request of an item with secrets, from the secret store (read once per batch).
+    fn kept_request(
+        &mut self,
+        batch_id: &str,
+        position: u64,
+    ) -> Result<Result<RequestSpec, String>, BatchError> {
+        if !self.kept.contains_key(batch_id) {
+            let map: HashMap<u64, RequestSpec> = match self.secrets.get(&batch_secret_key(batch_id))
+            {
+                Ok(Some(text)) => serde_json::from_str::<HashMap<String, RequestSpec>>(&text)
+                    .map_err(|e| BatchError::Decode {
+                        id: batch_id.to_owned(),
+                        message: format!("kept requests: {e}"),
+                    })?
+                    .into_iter()
+                    .filter_map(|(p, r)| p.parse().ok().map(|p| (p, r)))
+                    .collect(),
+                Ok(None) => HashMap::new(),
+                Err(e) => return Ok(Err(format!("not sent: {e}"))),
+            };
+            self.kept.insert(batch_id.to_owned(), map);
+        }
+        Ok(self
+            .kept
+            .get(batch_id)
+            .and_then(|m| m.get(&position))
+            .cloned()
+            .ok_or_else(|| SECRETS_LOST.to_owned()))
+    }
+
+    /// Marks item `position` `running` (it must be `pending`), with the history id of the run
+    /// about to start; committed before this returns.
+    ///
+    /// # Errors
+    /// [`BatchError::WrongState`] when the item is not pending; SQL errors.
+    pub fn mark_running(
+        &mut self,
+        batch_id: &str,
+        position: u64,
+        run_id: Option<&str>,
+    ) -> Result<(), BatchError> {
+        let changed = self
+            .store
+            .conn
+            .prepare_cached(
+                "UPDATE batch_items SET state = 'running', run_id = COALESCE(?3, run_id),
+                 attempts = 0, last_status = NULL, error_kind = NULL, reason = NULL,
+                 started_at = ?4, ended_at = NULL
+                 WHERE batch_id = ?1 AND position = ?2 AND state = 'pending'",
+            )
+            .and_then(|mut s| {
+                s.execute(params![
+                    batch_id,
+                    to_i64(position),
+                    run_id,
+                    chrono::Local::now().fixed_offset().to_rfc3339()
+                ])
+            })
+            .map_err(sql("mark an item running"))?;
+        if changed == 1 {
+            Ok(())
+        } else {
+            Err(BatchError::WrongState {
+                batch: batch_id.to_owned(),
+                position,
+                expected: "pending",
+            })
+        }
+    }
+
+    /// Stores how item `position`'s run ended (its state, attempts, status or error kind,
+    /// reason); committed before this returns. `end.state` = `pending` puts the item back in
+    /// the queue (a paused or interrupted batch).
+    ///
+    /// # Errors
+    /// SQL errors.
+    pub fn finish(
+        &mut self,
+        batch_id: &str,
+        position: u64,
+        end: &ItemEnd,
+    ) -> Result<(), BatchError> {
+        let ended = end
+            .state
+            .is_final()
+            .then(|| chrono::Local::now().fixed_offset().to_rfc3339());
+        self.store
+            .conn
+            .prepare_cached(
+                "UPDATE batch_items SET state = ?3, attempts = ?4, last_status = ?5,
+                 error_kind = ?6, reason = ?7, ended_at = ?8
+                 WHERE batch_id = ?1 AND position = ?2",
+            )
+            .and_then(|mut s| {
+                s.execute(params![
+                    batch_id,
+                    to_i64(position),
+                    end.state.id(),
+                    end.attempts,
+                    end.last_status,
+                    end.error_kind,
+                    end.reason,
+                    ended,
+                ])
+            })
+            .map_err(sql("finish an item"))?;
+        Ok(())
+    }
+
+    /// Marks every `pending` item of the batch `cancelled` (the user cancelled the batch);
+    /// returns how many.
+    ///
+    /// # Errors
+    /// SQL errors.
+    pub fn cancel_pending(&mut self, batch_id: &str) -> Result<u64, BatchError> {
+        let n = self
+            .store
+            .conn
+            .execute(
+                "UPDATE batch_items SET state = 'cancelled', reason = 'cancelled before it was sent',
+                 ended_at = ?2 WHERE batch_id = ?1 AND state = 'pending'",
+                params![batch_id, chrono::Local::now().fixed_offset().to_rfc3339()],
+            )
+            .map_err(sql("cancel items"))?;
+        Ok(u64::try_from(n).unwrap_or(0))
+    }
+
+    /// "Re-run failed": puts every `error` and `cancelled` item back to `pending` (their
+    /// earlier runs stay in the history); returns how many.
+    ///
+    /// # Errors
+    /// SQL errors.
+    pub fn requeue_failed(&mut self, batch_id: &str) -> Result<u64, BatchError> {
+        let n = self
+            .store
+            .conn
+            .execute(
+                "UPDATE batch_items SET state = 'pending', ended_at = NULL
+                 WHERE batch_id = ?1 AND state IN ('error', 'cancelled')",
+                [batch_id],
+            )
+            .map_err(sql("queue failed items again"))?;
+        Ok(u64::try_from(n).unwrap_or(0))
+    }
+}
+
+fn to_i64(n: u64) -> i64 {
+    i64::try_from(n).unwrap_or(i64::MAX)
+}
+
+fn encode<T: serde::Serialize + ?Sized>(value: &T) -> Result<String, BatchError> {
+    serde_json::to_string(value)
+        .map_err(|e| BatchError::History(super::HistoryError::Encode(e.to_string())))
+}
+
+fn decode<T: serde::de::DeserializeOwned>(
+    json: &str,
+    id: &str,
+    what: &str,
+) -> Result<T, BatchError> {
+    serde_json::from_str(json).map_err(|e| BatchError::Decode {
+        id: id.to_owned(),
+        message: format!("{what}: {e}"),
+    })
+}
+
+type RowResult<T> = rusqlite::Result<Result<T, BatchError>>;
+
+fn item_row(r: &Row<'_>) -> RowResult<BatchItemRecord> {
+    let batch_id: String = r.get(0)?;
+    let position: i64 = r.get(1)?;
+    let request: String = r.get(5)?;
+    let state: String = r.get(9)?;
+    let queued: String = r.get(15)?;
+    let started: Option<String> = r.get(16)?;
+    let ended: Option<String> = r.get(17)?;
+    let source_line: Option<i64> = r.get(8)?;
+    let (name, method, url, has_secrets, profile) =
+        (r.get(2)?, r.get(3)?, r.get(4)?, r.get(6)?, r.get(7)?);
+    let (attempts, last_status, error_kind, reason, run_id) =
+        (r.get(10)?, r.get(11)?, r.get(12)?, r.get(13)?, r.get(14)?);
+    Ok((|| {
+        let at = |t: &str| time(t, &batch_id).map_err(BatchError::from);
+        Ok(BatchItemRecord {
+            position: u64::try_from(position).unwrap_or(0),
+            name,
+            method,
+            url,
+            request: decode(&request, &batch_id, "request")?,
+            has_secrets,
+            profile,
+            source_line: source_line.and_then(|l| u64::try_from(l).ok()),
+            state: BatchItemState::from_id(&state).ok_or_else(|| BatchError::Decode {
+                id: batch_id.clone(),
+                message: format!("unknown item state `{state}`"),
+            })?,
+            attempts,
+            last_status,
+            error_kind,
+            reason,
+            run_id,
+            queued_at: at(&queued)?,
+            started_at: started.as_deref().map(at).transpose()?,
+            ended_at: ended.as_deref().map(at).transpose()?,
+            batch_id: batch_id.clone(),
+        })
+    })())
+}

@@ -1,0 +1,102 @@
+//! The batch queue's rows (DESIGN.md §10 "batch item"), as [`super::BatchQueue`] reads them.
+
+use crate::model::{BatchCounts, BatchItemState, BatchOptions, RequestSpec, RetryProfile};
+use chrono::{DateTime, FixedOffset};
+
+/// One batch: its profile and options, and how many of its items are in each state.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BatchRecord {
+    /// UUID v7 (sortable by creation).
+    pub id: String,
+    /// When it was queued, with local offset.
+    pub created_at: DateTime<FixedOffset>,
+    /// Where the list came from (the imported file's path), if known.
+    pub source: Option<String>,
+    /// The batch profile's name.
+    pub profile_name: String,
+    /// The batch profile (items naming a profile of their own use that one).
+    pub profile: RetryProfile,
+    /// Concurrency, rate per host, assertions.
+    pub options: BatchOptions,
+    /// Items per state.
+    pub counts: BatchCounts,
+}
+
+/// One item of a batch as stored.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BatchItemRecord {
+    /// Its batch.
+    pub batch_id: String,
+    /// 0-based position in the batch (the order of the imported list).
+    pub position: u64,
+    /// Its name, if the list gave one.
+    pub name: Option<String>,
+    /// Method (as sent).
+    pub method: String,
+    /// URL, masked by the one secrets rule.
+    pub url: String,
+    /// The request masked by the one secrets rule (for display and reports; the sendable one of
+    /// an item with secrets is in the secret store, see [`Self::has_secrets`]).
+    pub request: RequestSpec,
+    /// True when masking changed the request: the sendable request is kept in the secret store.
+    pub has_secrets: bool,
+    /// The item's own profile name, if any.
+    pub profile: Option<String>,
+    /// Line (or HAR entry) in the imported file, 1-based.
+    pub source_line: Option<u64>,
+    /// Where it is in its life.
+    pub state: BatchItemState,
+    /// Attempts of its latest run (0 before it ran).
+    pub attempts: u32,
+    /// Status of its latest run's last response.
+    pub last_status: Option<u16>,
+    /// Error kind of its latest run's last attempt, when that got no response (`reset`).
+    pub error_kind: Option<String>,
+    /// Why it ended so (the run banner's words, or the failed assertion).
+    pub reason: Option<String>,
+    /// History id of its latest run (open it with `history show`).
+    pub run_id: Option<String>,
+    /// When it was queued.
+    pub queued_at: DateTime<FixedOffset>,
+    /// When its latest run started.
+    pub started_at: Option<DateTime<FixedOffset>>,
+    /// When it reached its final state.
+    pub ended_at: Option<DateTime<FixedOffset>>,
+}
+
+impl BatchItemRecord {
+    /// The label shown for the item: its name, else `METHOD URL` (masked).
+    pub fn label(&self) -> String {
+        match &self.name {
+            Some(name) => name.clone(),
+            None => format!("{} {}", self.method, self.url),
+        }
+    }
+}
+
+/// How an item's run ended, as [`super::BatchQueue::finish`] stores it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ItemEnd {
+    /// The final state (`done`, `error`, `cancelled`; `pending` puts it back in the queue).
+    pub state: BatchItemState,
+    /// Attempts its run made.
+    pub attempts: u32,
+    /// Status of the last response, if any.
+    pub last_status: Option<u16>,
+    /// Error kind of the last attempt when it got no response.
+    pub error_kind: Option<String>,
+    /// Why (the run banner's words, or the failed assertion).
+    pub reason: String,
+}
+
+/// A pending item ready to send: its position and its request with secrets, or why it cannot
+/// be sent (its secrets were not kept).
+#[derive(Debug, Clone, PartialEq)]
+pub struct QueuedItem {
+    /// Position in the batch.
+    pub position: u64,
+    /// Its own profile name, if any.
+    pub profile: Option<String>,
+    /// The request to send, or why there is none.
+    pub request: Result<RequestSpec, String>,
+}

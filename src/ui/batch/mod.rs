@@ -1,0 +1,332 @@
+//! The Batch tab's state (issue 9): import a list, start / pause / resume / cancel it, progress
+//! with counts per state, rate and ETA, a virtualised table of items filtered by state whose
+//! rows open the item's run, "re-run failed".
+//!
+//! The panel holds a [`BatchService`] handle: it sends commands and drains replies; the frame
+//! never touches SQLite and never waits. Only one page of rows ([`PAGE_ROWS`]) is held.
+
+mod panel_view;
+
+use crate::model::{BatchCounts, BatchEvent, BatchItemState, BatchOptions, RetryProfile};
+use crate::service::{BatchCommand, BatchReply, BatchService};
+use crate::store::BatchItemRecord;
+use std::time::{Duration, Instant};
+
+/// TEMPORARY, until the list importers (`crate::interop::batch_list`, branch s6-batchio) are
+/// merged: the importer the window's Batch tab uses, the CLI's temporary JSON Lines reader
+/// ([`crate::cli::batch_cmd::read_jsonl_until_importers`]). The lead swaps both for the
+/// importers' dispatcher (by extension: `.jsonl`, `.csv`, curl file, `.har`).
+pub fn list_importer_until_importers() -> crate::service::BatchImporter {
+    std::sync::Arc::new(|path: &std::path::Path| {
+        crate::cli::batch_cmd::read_jsonl_until_importers(path).map_err(|e| e.message)
+    })
+}
+
+/// Rows read per page.
+pub const PAGE_ROWS: u64 = 200;
+
+/// Shortest gap between two reloads of the shown page while a batch runs.
+pub const RELOAD_EVERY: Duration = Duration::from_millis(250);
+
+/// What the tab asks the workbench to do.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BatchAction {
+    /// Open a file picker for the list; answer with [`BatchPanel::set_list_path`].
+    PickList,
+    /// Show the recorded run with this history id in the timeline.
+    OpenRun(String),
+}
+
+/// The Batch tab's state.
+#[derive(Default)]
+pub struct BatchPanel {
+    service: Option<BatchService>,
+    problem: Option<String>,
+    notice: Option<String>,
+    /// The list file to import.
+    pub list_path: String,
+    /// Items in flight at once.
+    pub concurrency: usize,
+    /// Starts per second per host (empty: no limit).
+    pub rate: String,
+    batch: Option<String>,
+    counts: BatchCounts,
+    working: bool,
+    /// When the current work began and how many items were finished then (rate and ETA).
+    started: Option<(Instant, u64)>,
+    filter: Option<BatchItemState>,
+    page: Option<(u64, Vec<BatchItemRecord>)>,
+    asked: Option<(Option<BatchItemState>, u64)>,
+    stale_since: Option<Instant>,
+    last_ask: Option<Instant>,
+    selected: Option<u64>,
+}
+
+impl BatchPanel {
+    /// A panel without a service (it says so until [`Self::attach`]).
+    pub fn new() -> Self {
+        Self {
+            concurrency: crate::model::DEFAULT_CONCURRENCY,
+            ..Self::default()
+        }
+    }
+
+    /// Connects the panel to the batch service.
+    pub fn attach(&mut self, service: BatchService) {
+        self.service = Some(service);
+        self.problem = None;
+    }
+
+    /// Says why batches are not available.
+    pub fn set_unavailable(&mut self, reason: String) {
+        self.service = None;
+        self.problem = Some(reason);
+    }
+
+    /// The picked list file (answer to [`BatchAction::PickList`]).
+    pub fn set_list_path(&mut self, path: &std::path::Path) {
+        self.list_path = path.display().to_string();
+    }
+
+    /// The batch shown, if any.
+    pub fn batch_id(&self) -> Option<&str> {
+        self.batch.as_deref()
+    }
+
+    /// Items per state of the batch shown.
+    pub fn counts(&self) -> BatchCounts {
+        self.counts
+    }
+
+    /// True while the batch shown is being worked.
+    pub fn is_working(&self) -> bool {
+        self.working
+    }
+
+    /// Drains the service's replies (call once per frame, before drawing).
+    pub fn poll(&mut self, now: Instant) {
+        let mut replies = Vec::new();
+        if let Some(service) = &mut self.service {
+            while let Some(reply) = service.try_recv() {
+                replies.push(reply);
+            }
+        }
+        for reply in replies {
+            self.accept(reply, now);
+        }
+    }
+
+    fn accept(&mut self, reply: BatchReply, now: Instant) {
+        match reply {
+            BatchReply::Queued { id, items } => {
+                self.notice = Some(format!("queued {items} items as batch {id}"));
+                self.counts = BatchCounts {
+                    pending: items,
+                    ..BatchCounts::default()
+                };
+                self.batch = Some(id);
+                self.reload();
+            }
+            BatchReply::Event(event) => self.apply(&event, now),
+            BatchReply::Ended(summary) => {
+                self.working = false;
+                self.counts = summary.counts;
+                self.notice = Some(if summary.stopped {
+                    format!(
+                        "paused: {} items pending (Resume sends them)",
+                        summary.counts.pending
+                    )
+                } else {
+                    format!("finished: {}", summary.counts.summary())
+                });
+                self.reload();
+            }
+            BatchReply::Page {
+                id,
+                state,
+                offset,
+                counts,
+                rows,
+            } => {
+                if self.batch.as_deref() == Some(id.as_str()) && state == self.filter {
+                    self.counts = counts;
+                    self.page = Some((offset, rows));
+                }
+                self.asked = None;
+            }
+            BatchReply::Batches(_) => {}
+            BatchReply::Problem(p) => self.problem = Some(p),
+        }
+    }
+
+    fn apply(&mut self, event: &BatchEvent, now: Instant) {
+        match event {
+            BatchEvent::BatchStarted { counts, .. } => {
+                self.counts = *counts;
+                self.working = true;
+                self.started = Some((now, counts.finished()));
+            }
+            BatchEvent::ItemStarted { .. } => self
+                .counts
+                .moved(BatchItemState::Pending, BatchItemState::Running),
+            BatchEvent::ItemFinished { state, .. } => {
+                self.counts.moved(BatchItemState::Running, *state);
+            }
+            BatchEvent::BatchFinished { counts, .. } => self.counts = *counts,
+        }
+        self.stale_since.get_or_insert(now);
+    }
+
+    /// Items finished per second since the work began, and the time left at that rate.
+    pub fn rate_and_eta(&self, now: Instant) -> Option<(f64, Option<Duration>)> {
+        let (since, finished_then) = self.started?;
+        let secs = now.saturating_duration_since(since).as_secs_f64();
+        if secs <= 0.0 {
+            return None;
+        }
+        let rate = self.counts.finished().saturating_sub(finished_then) as f64 / secs;
+        let left = self.counts.pending + self.counts.running;
+        let eta = (rate > 0.0).then(|| Duration::from_secs_f64(left as f64 / rate));
+        Some((rate, eta))
+    }
+
+    fn send(&mut self, command: BatchCommand) {
+        match &self.service {
+            Some(s) if s.send(command) => {}
+            Some(_) => self.problem = Some("the batch service stopped; restart Retryscope".into()),
+            None => self.problem = Some("batches are not available".into()),
+        }
+    }
+
+    /// Drops the held page so the shown rows are read again.
+    fn reload(&mut self) {
+        self.page = None;
+        self.asked = None;
+        self.stale_since = None;
+    }
+
+    /// Asks for the page holding row `index` unless it is held or asked for.
+    fn want_row(&mut self, index: u64, now: Instant) {
+        let offset = index / PAGE_ROWS * PAGE_ROWS;
+        let held = self.page.as_ref().is_some_and(|(o, _)| *o == offset);
+        let asked = self.asked == Some((self.filter, offset));
+        let stale = self.stale_since.is_some_and(|_| {
+            self.last_ask
+                .is_none_or(|t| now.saturating_duration_since(t) >= RELOAD_EVERY)
+        });
+        if (held && !stale) || asked {
+            return;
+        }
+        let Some(id) = self.batch.clone() else {
+            return;
+        };
+        self.asked = Some((self.filter, offset));
+        self.last_ask = Some(now);
+        self.stale_since = None;
+        self.send(BatchCommand::Page {
+            id,
+            state: self.filter,
+            offset,
+            limit: PAGE_ROWS,
+        });
+    }
+
+    /// The held row `index`, if its page is here.
+    fn row(&self, index: u64) -> Option<&BatchItemRecord> {
+        let (offset, rows) = self.page.as_ref()?;
+        let i = usize::try_from(index.checked_sub(*offset)?).ok()?;
+        rows.get(i)
+    }
+
+    fn import(&mut self, profile: &RetryProfile) {
+        let rate = self.rate.trim();
+        let rate_per_host = if rate.is_empty() {
+            None
+        } else {
+            match rate.parse::<f64>() {
+                Ok(r) if r.is_finite() && r > 0.0 => Some(r),
+                _ => {
+                    self.problem = Some(format!(
+                        "the rate per host must be a number above 0 (requests per second), found `{rate}`"
+                    ));
+                    return;
+                }
+            }
+        };
+        if self.list_path.trim().is_empty() {
+            self.problem = Some("choose a list file first".into());
+            return;
+        }
+        self.problem = None;
+        self.send(BatchCommand::Import {
+            path: self.list_path.trim().into(),
+            profile: Box::new(profile.clone()),
+            options: BatchOptions {
+                concurrency: self.concurrency,
+                rate_per_host,
+                assertions: Vec::new(),
+            },
+        });
+    }
+
+    /// Draws the tab; `profile` is the workbench's current profile (the batch profile on
+    /// import), `now` the frame's clock. Returns what the workbench must do.
+    pub fn ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        profile: &RetryProfile,
+        now: Instant,
+    ) -> Vec<BatchAction> {
+        panel_view::show(self, ui, profile, now)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn events_move_counts_and_rate_and_eta_follow() {
+        let mut p = BatchPanel::new();
+        let t0 = Instant::now();
+        p.apply(
+            &BatchEvent::BatchStarted {
+                batch_id: "b".into(),
+                counts: BatchCounts {
+                    pending: 10,
+                    ..BatchCounts::default()
+                },
+                requeued: 0,
+            },
+            t0,
+        );
+        for _ in 0..4 {
+            p.apply(
+                &BatchEvent::ItemStarted {
+                    batch_id: "b".into(),
+                    position: 0,
+                    run_id: None,
+                },
+                t0,
+            );
+            p.apply(
+                &BatchEvent::ItemFinished {
+                    batch_id: "b".into(),
+                    position: 0,
+                    state: BatchItemState::Done,
+                    attempts: 1,
+                    last_status: Some(200),
+                    error_kind: None,
+                    reason: String::new(),
+                },
+                t0,
+            );
+        }
+        assert_eq!(p.counts().done, 4);
+        assert_eq!(p.counts().pending, 6);
+        let (rate, eta) = p.rate_and_eta(t0 + Duration::from_secs(2)).expect("rate");
+        assert!((rate - 2.0).abs() < 1e-9);
+        assert_eq!(eta, Some(Duration::from_secs(3)));
+        assert!(p.is_working());
+    }
+}

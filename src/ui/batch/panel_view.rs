@@ -1,0 +1,298 @@
+//! Drawing the Batch tab: import row, controls, progress, the filtered virtualised table.
+
+use super::{BatchAction, BatchPanel};
+use crate::model::{BatchItemState, RetryProfile};
+use crate::service::BatchCommand;
+use egui::Sense;
+use egui_extras::{Column, TableBuilder};
+use std::time::Instant;
+
+/// Draws `panel`; returns the workbench's actions.
+pub fn show(
+    panel: &mut BatchPanel,
+    ui: &mut egui::Ui,
+    profile: &RetryProfile,
+    now: Instant,
+) -> Vec<BatchAction> {
+    let mut actions = Vec::new();
+    if panel.service.is_none() {
+        ui.label(
+            panel
+                .problem
+                .as_deref()
+                .unwrap_or("Batches are not available: no data folder."),
+        );
+        return actions;
+    }
+    import_ui(panel, ui, profile, &mut actions);
+    controls_ui(panel, ui);
+    progress_ui(panel, ui, now);
+    for (is_error, text) in [(true, &panel.problem), (false, &panel.notice)] {
+        if let Some(text) = text {
+            let color = if is_error {
+                ui.visuals().error_fg_color
+            } else {
+                ui.visuals().weak_text_color()
+            };
+            ui.colored_label(color, text.as_str());
+        }
+    }
+    table_ui(panel, ui, now, &mut actions);
+    actions
+}
+
+fn import_ui(
+    panel: &mut BatchPanel,
+    ui: &mut egui::Ui,
+    profile: &RetryProfile,
+    actions: &mut Vec<BatchAction>,
+) {
+    ui.horizontal_wrapped(|ui| {
+        let label = ui.label("List file");
+        ui.add(
+            egui::TextEdit::singleline(&mut panel.list_path)
+                .id_salt("batch.list_path")
+                .hint_text("JSON Lines, CSV, curl commands or HAR")
+                .desired_width(220.0),
+        )
+        .labelled_by(label.id);
+        if ui
+            .button("Choose list…")
+            .on_hover_text("pick the list of requests to import")
+            .clicked()
+        {
+            actions.push(BatchAction::PickList);
+        }
+        let label = ui.label("Concurrency");
+        ui.add(
+            egui::DragValue::new(&mut panel.concurrency).range(1..=crate::model::MAX_CONCURRENCY),
+        )
+        .labelled_by(label.id)
+        .on_hover_text("items in flight at once");
+        let label = ui.label("Rate per host");
+        ui.add(
+            egui::TextEdit::singleline(&mut panel.rate)
+                .id_salt("batch.rate")
+                .hint_text("no limit")
+                .desired_width(60.0),
+        )
+        .labelled_by(label.id)
+        .on_hover_text("most item starts per second against one host; empty: no limit");
+        if ui
+            .button("Import")
+            .on_hover_text(format!(
+                "queue the list under the current profile ({})",
+                profile.name
+            ))
+            .clicked()
+        {
+            panel.import(profile);
+        }
+    });
+}
+
+fn controls_ui(panel: &mut BatchPanel, ui: &mut egui::Ui) {
+    let Some(id) = panel.batch.clone() else {
+        return;
+    };
+    let working = panel.working;
+    let pending = panel.counts.pending + panel.counts.running > 0;
+    let failed = panel.counts.error + panel.counts.cancelled > 0;
+    ui.horizontal_wrapped(|ui| {
+        let start_label = if panel.started.is_some() {
+            "Resume"
+        } else {
+            "Start"
+        };
+        if ui
+            .add_enabled(!working && pending, egui::Button::new(start_label))
+            .on_hover_text("send the pending items")
+            .clicked()
+        {
+            panel.send(BatchCommand::Start(id.clone()));
+            panel.working = true;
+        }
+        if ui
+            .add_enabled(working, egui::Button::new("Pause"))
+            .on_hover_text("start no more items; runs in flight go back to pending")
+            .clicked()
+        {
+            panel.send(BatchCommand::Pause);
+        }
+        if ui
+            .add_enabled(working, egui::Button::new("Cancel batch"))
+            .on_hover_text("cancel the runs in flight and every pending item")
+            .clicked()
+        {
+            panel.send(BatchCommand::Cancel);
+        }
+        if ui
+            .add_enabled(!working && failed, egui::Button::new("Re-run failed"))
+            .on_hover_text("send the error and cancelled items again")
+            .clicked()
+        {
+            panel.send(BatchCommand::RerunFailed(id.clone()));
+            panel.working = true;
+        }
+        let label = ui.label("Show");
+        let before = panel.filter;
+        egui::ComboBox::from_id_salt("batch.filter")
+            .selected_text(panel.filter.map_or("all", BatchItemState::id))
+            .width(90.0)
+            .show_ui(ui, |ui| {
+                ui.selectable_value(&mut panel.filter, None, "all");
+                for s in BatchItemState::ALL {
+                    ui.selectable_value(&mut panel.filter, Some(s), s.id());
+                }
+            })
+            .response
+            .labelled_by(label.id);
+        if panel.filter != before {
+            panel.reload();
+        }
+    });
+}
+
+fn progress_ui(panel: &BatchPanel, ui: &mut egui::Ui, now: Instant) {
+    if panel.batch.is_none() {
+        return;
+    }
+    let c = panel.counts;
+    let total = c.total().max(1);
+    let fraction = c.finished() as f32 / total as f32;
+    let rate = panel.rate_and_eta(now).filter(|_| panel.working);
+    let tail = match rate {
+        Some((r, Some(eta))) => format!(" · {r:.1}/s · ETA {} s", eta.as_secs()),
+        Some((r, None)) => format!(" · {r:.1}/s"),
+        None => String::new(),
+    };
+    ui.add(egui::ProgressBar::new(fraction).text(format!(
+        "{}/{} items{tail}",
+        c.finished(),
+        c.total()
+    )));
+    ui.label(format!(
+        "{} done · {} error · {} cancelled · {} pending · {} running",
+        c.done, c.error, c.cancelled, c.pending, c.running
+    ));
+}
+
+fn row_height(ui: &egui::Ui) -> f32 {
+    ui.text_style_height(&egui::TextStyle::Body) + 6.0
+}
+
+fn table_ui(
+    panel: &mut BatchPanel,
+    ui: &mut egui::Ui,
+    now: Instant,
+    actions: &mut Vec<BatchAction>,
+) {
+    if panel.batch.is_none() {
+        return;
+    }
+    let run = panel
+        .selected
+        .and_then(|p| {
+            panel
+                .page
+                .as_ref()
+                .and_then(|(_, rows)| rows.iter().find(|r| r.position == p))
+        })
+        .and_then(|r| r.run_id.clone());
+    if ui
+        .add_enabled(run.is_some(), egui::Button::new("Open run"))
+        .on_hover_text("show the selected item's run in the timeline (or double-click the row)")
+        .clicked()
+        && let Some(run) = run
+    {
+        actions.push(BatchAction::OpenRun(run));
+    }
+    let total = panel
+        .filter
+        .map_or(panel.counts.total(), |s| panel.counts.get(s));
+    let height = row_height(ui);
+    let mut wanted: Vec<u64> = Vec::new();
+    let mut clicked: Option<(u64, Option<String>, bool)> = None;
+    let selected = panel.selected;
+    TableBuilder::new(ui)
+        .id_salt("batch.table")
+        .striped(true)
+        .sense(Sense::click())
+        .cell_layout(egui::Layout::left_to_right(egui::Align::Center))
+        .auto_shrink([false, false])
+        .column(Column::exact(52.0))
+        .column(Column::exact(76.0))
+        .column(Column::exact(36.0))
+        .column(Column::exact(64.0))
+        .column(Column::remainder().clip(true))
+        .header(height, |mut header| {
+            for title in ["#", "State", "Att.", "Result", "Item · reason"] {
+                header.col(|ui| {
+                    ui.strong(title);
+                });
+            }
+        })
+        .body(|body| {
+            let rows = usize::try_from(total).unwrap_or(usize::MAX);
+            body.rows(height, rows, |mut row| {
+                let index = row.index() as u64;
+                let Some(item) = panel.row(index) else {
+                    wanted.push(index);
+                    row.col(|ui| {
+                        ui.weak("…");
+                    });
+                    return;
+                };
+                row.set_selected(selected == Some(item.position));
+                let result = match (&item.last_status, &item.error_kind) {
+                    (Some(s), _) => s.to_string(),
+                    (None, Some(k)) => k.clone(),
+                    (None, None) => "-".into(),
+                };
+                let cells = [
+                    format!("{}", item.position),
+                    item.state.id().to_owned(),
+                    item.attempts.to_string(),
+                    result,
+                    match &item.reason {
+                        Some(r) => format!("{} · {r}", item.label()),
+                        None => item.label(),
+                    },
+                ];
+                // A click on a cell's label counts for the row (as in the History list).
+                let mut click: Option<bool> = None;
+                let mut note = |r: &egui::Response| {
+                    if r.double_clicked() {
+                        click = Some(true);
+                    } else if r.clicked() && click.is_none() {
+                        click = Some(false);
+                    }
+                };
+                for text in cells {
+                    let (_, cell) = row.col(|ui| {
+                        let r = ui.add(egui::Label::new(text).truncate().sense(Sense::click()));
+                        note(&r);
+                    });
+                    note(&cell);
+                }
+                note(&row.response());
+                if let Some(double) = click {
+                    clicked = Some((item.position, item.run_id.clone(), double));
+                }
+            });
+        });
+    if let Some(&first) = wanted.first() {
+        panel.want_row(first, now);
+    } else if let Some(first) = panel.page.as_ref().map(|(o, _)| *o) {
+        // Keep the shown page fresh while the batch runs.
+        panel.want_row(first, now);
+    } else if total > 0 {
+        panel.want_row(0, now);
+    }
+    if let Some((position, run, open)) = clicked {
+        panel.selected = Some(position);
+        if open && let Some(run) = run {
+            actions.push(BatchAction::OpenRun(run));
+        }
+    }
+}

@@ -1,0 +1,287 @@
+//! `retryscope batch` end to end: a batch killed with SIGKILL mid-way and resumed loses no
+//! item and sends none that was done again; Ctrl-C pauses with exit 130 and prints the resume
+//! command; `batch list` / `batch show` read the queue; a malformed list queues nothing.
+
+#![allow(clippy::unwrap_used)]
+
+mod demo_support;
+
+use assert_cmd::cargo::CommandCargoExt;
+use demo_support::{Demo, retryscope};
+use retryscope::model::BatchItemState;
+use retryscope::store::{
+    BatchItemRecord, BatchQueue, HistoryStore, MemorySecretStore, RecordedOutcome, SecretStore,
+};
+use std::path::Path;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+const FAST_PROFILE: &str = r#"{
+  "format": "retryscope-profile/2",
+  "name": "Fast",
+  "max_retries": 2,
+  "backoff": { "strategy": "fixed", "base_delay_ms": 1 }
+}"#;
+
+fn queue(dir: &Path) -> BatchQueue {
+    let store: Arc<dyn SecretStore> = Arc::new(MemorySecretStore::new());
+    BatchQueue::open_in(dir, store).unwrap()
+}
+
+fn items(dir: &Path, id: &str) -> Vec<BatchItemRecord> {
+    queue(dir).items(id, None, 0, 1_000_000).unwrap()
+}
+
+/// Writes `n` slow items (`/slow?ms=MS&n=i`) as a JSON Lines list; returns its path.
+fn slow_list(demo: &Demo, dir: &Path, n: usize, ms: u64) -> std::path::PathBuf {
+    let lines: Vec<String> = (0..n)
+        .map(|i| {
+            format!(
+                r#"{{"url": "{}", "name": "item {i}"}}"#,
+                demo.url(&format!("/slow?ms={ms}&n={i}"))
+            )
+        })
+        .collect();
+    let path = dir.join("list.jsonl");
+    std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+    path
+}
+
+fn spawn_batch(dir: &Path, args: &[&str]) -> std::process::Child {
+    std::process::Command::cargo_bin("retryscope")
+        .unwrap()
+        .env("RETRYSCOPE_KEYRING", "memory")
+        .env("RETRYSCOPE_DATA_DIR", dir)
+        .arg("batch")
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+/// Waits until the newest batch in `dir` has at least `done` items done; returns its id.
+fn wait_for_done(dir: &Path, done: u64) -> String {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        if dir.join("history.sqlite3").exists()
+            && let Ok(list) = queue(dir).list(1)
+            && let Some(b) = list.first()
+            && b.counts.done >= done
+        {
+            return b.id.clone();
+        }
+        assert!(Instant::now() < deadline, "{done} items were never done");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+#[test]
+fn a_batch_killed_mid_way_resumes_with_no_item_lost_or_sent_twice_after_done() {
+    let demo = Demo::start();
+    let dir = tempfile::tempdir().unwrap();
+    let list = slow_list(&demo, dir.path(), 40, 100);
+    let profile = dir.path().join("fast.json");
+    std::fs::write(&profile, FAST_PROFILE).unwrap();
+    let mut child = spawn_batch(
+        dir.path(),
+        &[
+            list.to_str().unwrap(),
+            "--profile",
+            profile.to_str().unwrap(),
+            "--concurrency",
+            "4",
+        ],
+    );
+    let id = wait_for_done(dir.path(), 16);
+    child.kill().unwrap();
+    child.wait().unwrap();
+
+    let at_kill = items(dir.path(), &id);
+    let done_at_kill: Vec<u64> = at_kill
+        .iter()
+        .filter(|i| i.state == BatchItemState::Done)
+        .map(|i| i.position)
+        .collect();
+    let running_at_kill: Vec<(u64, String)> = at_kill
+        .iter()
+        .filter(|i| i.state == BatchItemState::Running)
+        .map(|i| (i.position, i.run_id.clone().unwrap()))
+        .collect();
+    assert!(
+        done_at_kill.len() >= 16 && done_at_kill.len() < 40,
+        "{at_kill:?}"
+    );
+
+    let out = retryscope(dir.path())
+        .args(["batch", "--resume", &id[..13]])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.contains(&format!("batch {id}: 40 items: 40 done, 0 error")),
+        "{stdout}"
+    );
+
+    let after = items(dir.path(), &id);
+    assert!(
+        after.iter().all(|i| i.state == BatchItemState::Done),
+        "{after:?}"
+    );
+    let log = demo.server.log();
+    let hits = |p: u64| {
+        log.iter()
+            .filter(|e| e.path.ends_with(&format!("&n={p}")))
+            .count()
+    };
+    for p in 0..40 {
+        assert!(hits(p) >= 1, "item {p} was sent");
+    }
+    for p in &done_at_kill {
+        assert_eq!(
+            hits(*p),
+            1,
+            "item {p} was done before the kill and never sent again"
+        );
+    }
+    // The partial runs of items in flight at the kill are kept, marked interrupted; the item
+    // now names its new run.
+    let history = HistoryStore::open_in(dir.path()).unwrap();
+    for (p, old_run) in &running_at_kill {
+        // A run whose start the writer had not committed yet (its first millisecond) is not
+        // in the history at all; every other one is kept, marked interrupted.
+        if let Some(run) = history.run(old_run).unwrap() {
+            assert_eq!(
+                run.run.outcome,
+                Some(RecordedOutcome::Interrupted),
+                "item {p}"
+            );
+        }
+        assert_ne!(
+            after[usize::try_from(*p).unwrap()].run_id.as_deref(),
+            Some(old_run.as_str())
+        );
+    }
+}
+
+#[test]
+fn ctrl_c_pauses_with_exit_130_and_prints_the_resume_command() {
+    let demo = Demo::start();
+    let dir = tempfile::tempdir().unwrap();
+    let list = slow_list(&demo, dir.path(), 30, 200);
+    let child = spawn_batch(dir.path(), &[list.to_str().unwrap(), "--concurrency", "2"]);
+    let id = wait_for_done(dir.path(), 2);
+    let pid = child.id().to_string();
+    assert!(
+        std::process::Command::new("kill")
+            .args(["-INT", &pid])
+            .status()
+            .unwrap()
+            .success()
+    );
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    assert!(
+        stderr.contains(&format!("resume with: retryscope batch --resume {id}")),
+        "{stderr}"
+    );
+    let now = items(dir.path(), &id);
+    assert!(
+        now.iter().all(|i| i.state != BatchItemState::Running),
+        "{now:?}"
+    );
+    assert!(now.iter().any(|i| i.state == BatchItemState::Pending));
+}
+
+#[test]
+fn errors_exit_1_and_list_and_show_read_the_queue() {
+    let demo = Demo::start();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("list.jsonl");
+    std::fs::write(
+        &path,
+        format!(
+            "{{\"url\": \"{}\"}}\n{{\"url\": \"{}\", \"name\": \"missing\"}}\n",
+            demo.url("/status/200?key=a"),
+            demo.url("/status/404?key=b")
+        ),
+    )
+    .unwrap();
+    let out = retryscope(dir.path())
+        .args([
+            "batch",
+            path.to_str().unwrap(),
+            "--expect-status",
+            "200-299",
+        ])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(stdout.contains("2 items: 1 done, 1 error"), "{stdout}");
+    assert!(
+        stdout.contains("#1     error"),
+        "the failed item is listed: {stdout}"
+    );
+    assert!(stdout.contains("missing"), "{stdout}");
+
+    let out = retryscope(dir.path())
+        .args(["batch", "list"])
+        .output()
+        .unwrap();
+    let listed = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success());
+    assert!(listed.contains("2 items: 1 done, 1 error"), "{listed}");
+    let id = listed.split_whitespace().next().unwrap().to_owned();
+
+    let out = retryscope(dir.path())
+        .args(["batch", "show", &id, "--json", "--state", "done"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2, "the batch and its one done item: {text}");
+    assert_eq!(
+        lines[0]["options"]["assertions"].as_array().unwrap().len(),
+        1,
+        "{text}"
+    );
+    assert_eq!(lines[1]["state"], "done");
+    let run = lines[1]["run_id"].as_str().unwrap();
+    let shown = retryscope(dir.path())
+        .args(["history", "show", run])
+        .output()
+        .unwrap();
+    assert!(
+        shown.status.success(),
+        "the item's run opens in the history"
+    );
+}
+
+#[test]
+fn a_malformed_list_queues_nothing_and_names_the_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("list.jsonl");
+    std::fs::write(&path, "{\"url\": \"http://127.0.0.1:9/a\"}\n{\"url\": 3}\n").unwrap();
+    let out = retryscope(dir.path())
+        .args(["batch", path.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("list.jsonl:2: "), "{stderr}");
+    assert!(
+        queue(dir.path()).list(10).unwrap().is_empty(),
+        "nothing was queued"
+    );
+}

@@ -1,0 +1,106 @@
+//! The batch service the window's Batch tab talks to: import through an injected importer, work
+//! the batch, page its items by state, re-run the failed ones — commands in, replies out.
+
+#![allow(clippy::unwrap_used)]
+
+mod engine_support;
+
+use engine_support::fixed;
+use retryscope::demo::DemoServer;
+use retryscope::model::{BatchItemState, BatchOptions, BatchRequest, RequestSpec};
+use retryscope::service::{BatchCommand, BatchImporter, BatchReply, BatchService, BudgetRegistry};
+use retryscope::store::MemorySecretStore;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+fn wait_for(service: &mut BatchService, want: impl Fn(&BatchReply) -> bool) -> BatchReply {
+    let began = Instant::now();
+    while began.elapsed() < Duration::from_secs(20) {
+        match service.try_recv() {
+            Some(BatchReply::Problem(p)) => panic!("problem: {p}"),
+            Some(r) if want(&r) => return r,
+            Some(_) => {}
+            None => std::thread::sleep(Duration::from_millis(2)),
+        }
+    }
+    panic!("no such reply within 20 s");
+}
+
+#[test]
+fn import_work_page_and_rerun_failed_through_commands() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let server = rt.block_on(DemoServer::start(0)).unwrap();
+    let base = server.base_url();
+    // A stand-in for the list importers: every line of the file is a URL path.
+    let importer: BatchImporter = Arc::new(move |path| {
+        let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
+        Ok(text
+            .lines()
+            .map(|p| BatchRequest {
+                name: None,
+                request: RequestSpec::get(format!("{base}{p}")),
+                profile: None,
+                source_line: None,
+            })
+            .collect())
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let list = dir.path().join("paths.txt");
+    // The 503 item fails its first hit, so with 0 retries it errors; re-run, it succeeds.
+    std::fs::write(
+        &list,
+        "/status/200?key=a\n/status/503?times=1&key=b\n/status/200?key=c\n",
+    )
+    .unwrap();
+    let mut service = BatchService::spawn(
+        dir.path().to_path_buf(),
+        Arc::new(MemorySecretStore::new()),
+        importer,
+        None,
+        BudgetRegistry::new(),
+        Arc::new(|| {}),
+    )
+    .unwrap();
+    assert!(service.send(BatchCommand::Import {
+        path: list,
+        profile: Box::new(fixed(1, 0)),
+        options: BatchOptions::default(),
+    }));
+    let BatchReply::Queued { id, items } =
+        wait_for(&mut service, |r| matches!(r, BatchReply::Queued { .. }))
+    else {
+        unreachable!()
+    };
+    assert_eq!(items, 3);
+    assert!(service.send(BatchCommand::Start(id.clone())));
+    let BatchReply::Ended(summary) = wait_for(&mut service, |r| matches!(r, BatchReply::Ended(_)))
+    else {
+        unreachable!()
+    };
+    assert_eq!((summary.counts.done, summary.counts.error), (2, 1));
+
+    assert!(service.send(BatchCommand::Page {
+        id: id.clone(),
+        state: Some(BatchItemState::Error),
+        offset: 0,
+        limit: 50,
+    }));
+    let BatchReply::Page { rows, counts, .. } =
+        wait_for(&mut service, |r| matches!(r, BatchReply::Page { .. }))
+    else {
+        unreachable!()
+    };
+    assert_eq!(counts.total(), 3);
+    assert_eq!(rows.len(), 1);
+    assert_eq!(rows[0].position, 1);
+    assert_eq!(rows[0].last_status, Some(503));
+
+    assert!(service.send(BatchCommand::RerunFailed(id.clone())));
+    let BatchReply::Ended(summary) = wait_for(&mut service, |r| matches!(r, BatchReply::Ended(_)))
+    else {
+        unreachable!()
+    };
+    assert_eq!((summary.counts.done, summary.counts.error), (3, 0));
+    // Only the failed item was sent again: 3 + 1 requests.
+    assert_eq!(server.log().len(), 4);
+}

@@ -279,9 +279,90 @@ fn a_malformed_list_queues_nothing_and_names_the_line() {
         .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
-    assert!(stderr.contains("list.jsonl:2: "), "{stderr}");
+    assert!(stderr.contains("list.jsonl:2:9: "), "{stderr}");
     assert!(
         queue(dir.path()).list(10).unwrap().is_empty(),
         "nothing was queued"
     );
+}
+
+#[test]
+fn a_csv_list_with_a_bad_line_is_queued_when_asked_and_reported_as_csv_and_junit() {
+    let demo = Demo::start();
+    let dir = tempfile::tempdir().unwrap();
+    let list = dir.path().join("list.csv");
+    std::fs::write(
+        &list,
+        format!(
+            "name,method,url\nok,GET,{}\nbad,GET,not a url\nmissing,GET,{}\n",
+            demo.url("/status/200?key=csv-a"),
+            demo.url("/status/404?key=csv-b")
+        ),
+    )
+    .unwrap();
+    // Refused whole by default, naming the line and the flag that would queue the rest.
+    let out = retryscope(dir.path())
+        .args(["batch", list.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("list.csv:3"), "{stderr}");
+    assert!(stderr.contains("--skip-bad-lines"), "{stderr}");
+    assert!(queue(dir.path()).list(10).unwrap().is_empty());
+
+    let csv_report = dir.path().join("results.csv");
+    let out = retryscope(dir.path())
+        .args([
+            "batch",
+            list.to_str().unwrap(),
+            "--skip-bad-lines",
+            "--report",
+        ])
+        .arg(&csv_report)
+        .args(["--expect-status", "200"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "one item fails its assertion: {stderr}"
+    );
+    assert!(
+        stderr.contains("(skipped)"),
+        "the skipped line is named: {stderr}"
+    );
+    let mut reader = csv::Reader::from_path(&csv_report).unwrap();
+    let header = reader.headers().unwrap().clone();
+    let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    assert_eq!(rows.len(), 2, "the two good lines");
+    let state = header.iter().position(|h| h == "state").unwrap();
+    assert_eq!((&rows[0][state], &rows[1][state]), ("done", "error"));
+
+    let id = queue(dir.path()).list(10).unwrap()[0].id.clone();
+    let junit = dir.path().join("results.xml");
+    let out = retryscope(dir.path())
+        .args(["batch", "--resume", &id, "--report"])
+        .arg(&junit)
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    assert_eq!(xml.matches("<testcase").count(), 2, "{xml}");
+    assert_eq!(xml.matches("<failure").count(), 1, "{xml}");
+    assert!(xml.contains("missing"), "{xml}");
+
+    let out = retryscope(dir.path())
+        .args(["batch", list.to_str().unwrap(), "--report"])
+        .arg(dir.path().join("results.txt"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--report: name a .csv, .jsonl or .xml"));
 }

@@ -11,9 +11,10 @@ use super::exit::{self, CliError};
 use super::history_cmd::DataDirArg;
 use super::profile_source;
 use super::signal::{Stop, StopSignals};
+use crate::interop::batch_list::{BatchListFormat, OnBadLines};
+use crate::interop::batch_report::{ReportFormat, render_report};
 use crate::model::{
-    BatchEvent, BatchItemState, BatchOptions, BatchRequest, Body, DEFAULT_CONCURRENCY, KeyValue,
-    RequestSpec, ResponseMatcher, StatusSet,
+    BatchEvent, BatchItemState, BatchOptions, DEFAULT_CONCURRENCY, ResponseMatcher, StatusSet,
 };
 use crate::service::{BatchControl, BatchRunner, BatchSummary};
 use crate::store::{BatchQueue, HistoryWriter};
@@ -37,11 +38,14 @@ Examples (start `retryscope demo-server --port 8080` first):
   retryscope batch list
   retryscope batch show 019a3c5e --state error
 
-The list (for now JSON Lines only): one object per line with `url` and optionally `method`
-(default GET), `headers` (an object of name: value), `body` (a string is sent as text, any
-other JSON value as JSON), `name` and `profile` (a built-in profile name for that item only).
-Blank lines are skipped; a malformed line is reported with its line number and nothing is
-queued.
+The list: JSON Lines (.jsonl: one object per line with `url` and optionally `method`, default
+GET, `headers`, `body`, `name`, `profile`), CSV (.csv: a header row naming url, method, body,
+name, profile and header:NAME columns), curl commands one per line (.curl, .sh, .txt) or a HAR
+file (.har: every entry); --format overrides the extension. Every malformed line is reported
+with its line number and nothing is queued, unless --skip-bad-lines queues the others.
+
+--report FILE writes the results when the batch stops: CSV (.csv), JSON Lines (.jsonl) or
+JUnit XML (.xml: each item a test case, its attempts in system-out); secrets masked.
 
 Every item is stored in the history database before anything is sent, and every change of
 its state (pending, running, done, error, cancelled) is committed before it is shown. Ctrl-C
@@ -61,9 +65,19 @@ pub struct BatchArgs {
     /// list, show.
     #[command(subcommand)]
     pub command: Option<BatchCommand>,
-    /// The list of requests to queue (JSON Lines).
+    /// The list of requests to queue (JSON Lines, CSV, curl commands or HAR).
     #[arg(value_name = "FILE")]
     pub file: Option<PathBuf>,
+    /// The list's format, when its extension does not say: jsonl, csv, curl or har.
+    #[arg(long, value_name = "FORMAT", value_parser = parse_list_format)]
+    pub format: Option<BatchListFormat>,
+    /// Queue the good lines of a list that has malformed ones (each is still reported); by
+    /// default nothing is queued then.
+    #[arg(long)]
+    pub skip_bad_lines: bool,
+    /// Write the results to FILE when the batch stops: .csv, .jsonl or .xml (JUnit).
+    #[arg(long, value_name = "FILE")]
+    pub report: Option<PathBuf>,
     /// Profile file for every item without a profile of its own.
     #[arg(long, value_name = "FILE", conflicts_with = "builtin")]
     pub profile: Option<PathBuf>,
@@ -81,7 +95,8 @@ pub struct BatchArgs {
     /// Resume batch ID (full id, or a unique prefix of 8+ characters) with the profile and
     /// options it was queued with.
     #[arg(long, value_name = "ID", conflicts_with_all = [
-        "file", "profile", "builtin", "rate_per_host", "expect_status", "expect_json", "expect_body"
+        "file", "profile", "builtin", "rate_per_host", "expect_status", "expect_json", "expect_body",
+        "format", "skip_bad_lines"
     ])]
     pub resume: Option<String>,
     /// Assertion: the final status is in SET (`200-299`, `200,204`). Repeatable.
@@ -155,6 +170,8 @@ fn open_queue(dir: &Path) -> Result<BatchQueue, CliError> {
 
 /// Queues the file (or finds the batch to resume) and works it.
 fn work(args: &BatchArgs, dir: &Path) -> Result<u8, CliError> {
+    // A report that could not be written after the batch ran would be found out too late.
+    let report = args.report.as_deref().map(report_target).transpose()?;
     let opened = crate::store::open_secret_store();
     let mut queue = BatchQueue::open_in(dir, Arc::clone(&opened.store))
         .map_err(|e| CliError::failed(e.to_string()))?;
@@ -206,18 +223,82 @@ fn work(args: &BatchArgs, dir: &Path) -> Result<u8, CliError> {
     close_writer(writer);
     let dir_given =
         args.data_dir.data_dir.is_some() || std::env::var_os(crate::store::DATA_DIR_ENV).is_some();
-    finish(&batch_id, dir, dir_given, summary, stop, started)
+    let code = finish(&batch_id, dir, dir_given, summary, stop, started)?;
+    if let Some((path, format)) = report {
+        write_report(&open_queue(dir)?, &batch_id, &path, format)?;
+    }
+    Ok(code)
+}
+
+/// The `--report` path and its format (from the extension), checked before anything is sent.
+fn report_target(path: &Path) -> Result<(PathBuf, ReportFormat), CliError> {
+    let format = ReportFormat::from_path(path).ok_or_else(|| {
+        CliError::usage(format!(
+            "--report: name a .csv, .jsonl or .xml (JUnit) file: {}",
+            path.display()
+        ))
+    })?;
+    let folder = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    if path.is_dir() || !folder.is_dir() {
+        return Err(CliError::usage(format!(
+            "--report: {} (a file in an existing folder): {}",
+            if path.is_dir() {
+                "is a folder"
+            } else {
+                "the folder does not exist"
+            },
+            path.display()
+        )));
+    }
+    Ok((path.to_owned(), format))
+}
+
+/// Writes batch `batch_id`'s results to `path` (secrets masked by the report writers).
+fn write_report(
+    queue: &BatchQueue,
+    batch_id: &str,
+    path: &Path,
+    format: ReportFormat,
+) -> Result<(), CliError> {
+    let batch = queue
+        .batch(batch_id)
+        .map_err(|e| CliError::failed(e.to_string()))?;
+    let title = batch
+        .source
+        .as_deref()
+        .and_then(|s| Path::new(s).file_name())
+        .map_or_else(|| batch.id.clone(), |n| n.to_string_lossy().into_owned());
+    let report = crate::service::batch_report(queue, &batch.id, &title)
+        .map_err(|e| CliError::failed(e.to_string()))?;
+    let text = render_report(format, &report, &[])
+        .map_err(|e| CliError::failed(format!("cannot write the report: {e}")))?;
+    crate::store::write_export(path, text.as_bytes())
+        .map_err(|e| CliError::failed(format!("cannot write the report: {e}")))?;
+    super::out::write_stderr(&format!("report written: {}\n", path.display()));
+    Ok(())
 }
 
 /// Reads and queues `file` under the flags' profile and options; returns the batch id.
 fn queue_file(args: &BatchArgs, queue: &mut BatchQueue, file: &Path) -> Result<String, CliError> {
-    let items = read_jsonl_until_importers(file)?;
-    if items.is_empty() {
-        return Err(CliError::usage(format!(
-            "no requests in the list: {}",
-            file.display()
-        )));
+    let on_bad = if args.skip_bad_lines {
+        OnBadLines::Skip
+    } else {
+        OnBadLines::Refuse
+    };
+    let list = crate::service::read_batch_list(file, args.format, on_bad).map_err(|e| {
+        if e.contains("skip bad lines") {
+            CliError::usage(format!("{e}\n(--skip-bad-lines queues the good lines)"))
+        } else {
+            CliError::usage(e)
+        }
+    })?;
+    for note in &list.notes {
+        super::out::write_stderr(&format!("warning: {note}\n"));
     }
+    let items = list.items;
     let profile = profile_source::select(args.profile.as_deref(), args.builtin.as_deref())?;
     let options = BatchOptions {
         concurrency: args.concurrency,
@@ -389,86 +470,9 @@ fn finish(
     })
 }
 
-/// One line of the temporary JSON Lines list format.
-#[derive(Debug, serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ListLine {
-    #[serde(default)]
-    method: Option<String>,
-    url: String,
-    #[serde(default)]
-    headers: serde_json::Map<String, serde_json::Value>,
-    #[serde(default)]
-    body: Option<serde_json::Value>,
-    #[serde(default)]
-    name: Option<String>,
-    #[serde(default)]
-    profile: Option<String>,
-}
-
-/// TEMPORARY, until the list importers (`crate::interop::batch_list`, branch s6-batchio) are
-/// merged: reads a JSON Lines list (see `batch --help`) into batch requests. Every malformed
-/// line is reported (`FILE:LINE: message`) and nothing is returned then.
-///
-/// # Errors
-/// Exit 2 when the file cannot be read or any line is malformed.
-pub fn read_jsonl_until_importers(path: &Path) -> Result<Vec<BatchRequest>, CliError> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| CliError::usage(format!("cannot read the list ({e}): {}", path.display())))?;
-    let mut items = Vec::new();
-    let mut problems = Vec::new();
-    for (n, line) in (1u64..).zip(text.lines()) {
-        if line.trim().is_empty() {
-            continue;
-        }
-        match parse_line(line) {
-            Ok(mut item) => {
-                item.source_line = Some(n);
-                items.push(item);
-            }
-            Err(message) => problems.push(format!("{}:{n}: {message}", path.display())),
-        }
-    }
-    if problems.is_empty() {
-        Ok(items)
-    } else {
-        Err(CliError::usage(format!(
-            "the list has {} malformed line(s); nothing was queued\n{}",
-            problems.len(),
-            problems.join("\n")
-        )))
-    }
-}
-
-fn parse_line(line: &str) -> Result<BatchRequest, String> {
-    let parsed: ListLine = serde_json::from_str(line).map_err(|e| e.to_string())?;
-    let mut request = RequestSpec::get(parsed.url);
-    if let Some(m) = parsed.method {
-        request.method = crate::model::standard_method_case(&m);
-    }
-    for (name, value) in parsed.headers {
-        let serde_json::Value::String(value) = value else {
-            return Err(format!("header `{name}` must have a string value"));
-        };
-        request.headers.push(KeyValue::new(name, value));
-    }
-    request.body = match parsed.body {
-        None | Some(serde_json::Value::Null) => Body::None,
-        Some(serde_json::Value::String(text)) => Body::Text {
-            text,
-            content_type: None,
-        },
-        Some(json) => Body::Json {
-            text: json.to_string(),
-        },
-    };
-    crate::engine::check_spec(&request).map_err(|e| e.to_string())?;
-    Ok(BatchRequest {
-        name: parsed.name,
-        request,
-        profile: parsed.profile,
-        source_line: None,
-    })
+fn parse_list_format(text: &str) -> Result<BatchListFormat, String> {
+    text.parse()
+        .map_err(|e: crate::interop::batch_list::UnknownListFormat| e.to_string())
 }
 
 fn parse_concurrency(text: &str) -> Result<usize, String> {
@@ -510,45 +514,4 @@ fn parse_state(text: &str) -> Result<BatchItemState, String> {
             BatchItemState::ALL.map(BatchItemState::id).join(", ")
         )
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn list_lines_become_requests_and_bad_lines_are_numbered() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let path = dir.path().join("list.jsonl");
-        std::fs::write(
-            &path,
-            "{\"url\": \"http://127.0.0.1:1/a\", \"name\": \"a\"}\n\n\
-             {\"method\": \"post\", \"url\": \"http://127.0.0.1:1/b\", \"headers\": {\"X-A\": \"1\"}, \"body\": {\"k\": 1}}\n",
-        )
-        .expect("write");
-        let items = read_jsonl_until_importers(&path).expect("reads");
-        assert_eq!(items.len(), 2);
-        assert_eq!(items[0].name.as_deref(), Some("a"));
-        assert_eq!(items[1].source_line, Some(3));
-        assert_eq!(items[1].request.method, "POST");
-        assert_eq!(
-            items[1].request.body,
-            Body::Json {
-                text: "{\"k\":1}".into()
-            }
-        );
-        std::fs::write(
-            &path,
-            "{\"url\": \"http://127.0.0.1:1/a\"}\n{\"uri\": 1}\nnot json\n",
-        )
-        .expect("write");
-        let err = read_jsonl_until_importers(&path).expect_err("malformed");
-        assert!(
-            err.message.contains("2 malformed line(s)"),
-            "{}",
-            err.message
-        );
-        assert!(err.message.contains("list.jsonl:2: "), "{}", err.message);
-        assert!(err.message.contains("list.jsonl:3: "), "{}", err.message);
-    }
 }

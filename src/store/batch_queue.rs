@@ -290,6 +290,18 @@ impl BatchQueue {
             .map_err(|e| sql("count items")(e).into())
     }
 
+    /// The recorded run `run_id` (an item's [`BatchItemRecord::run_id`]) with its attempts, from
+    /// the history database the queue lives in; `None` when it was pruned.
+    ///
+    /// # Errors
+    /// SQL and decode errors.
+    pub fn recorded_run(
+        &self,
+        run_id: &str,
+    ) -> Result<Option<crate::store::StoredRun>, BatchError> {
+        Ok(self.store.run(run_id)?)
+    }
+
     /// Items of batch `batch_id` (a full id) in position order, only those in `state` when
     /// given, skipping `offset`, at most `limit` (a page of the window's table).
     ///

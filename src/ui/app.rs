@@ -125,7 +125,7 @@ impl RetryscopeApp {
                 match crate::service::BatchService::spawn(
                     dir.clone(),
                     crate::store::open_secret_store().store,
-                    super::batch::list_importer_until_importers(),
+                    super::batch::list_importer(),
                     crate::service::open_history_writer(dir).ok(),
                     crate::service::BudgetRegistry::new(),
                     Arc::new(move || {

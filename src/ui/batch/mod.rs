@@ -12,13 +12,13 @@ use crate::service::{BatchCommand, BatchReply, BatchService};
 use crate::store::BatchItemRecord;
 use std::time::{Duration, Instant};
 
-/// TEMPORARY, until the list importers (`crate::interop::batch_list`, branch s6-batchio) are
-/// merged: the importer the window's Batch tab uses, the CLI's temporary JSON Lines reader
-/// ([`crate::cli::batch_cmd::read_jsonl_until_importers`]). The lead swaps both for the
-/// importers' dispatcher (by extension: `.jsonl`, `.csv`, curl file, `.har`).
-pub fn list_importer_until_importers() -> crate::service::BatchImporter {
+/// The importer the window's Batch tab uses: [`crate::service::read_batch_list`] with the
+/// format from the file's extension; a list with a malformed line is refused whole, naming
+/// every such line (the CLI's `--skip-bad-lines` has no button yet).
+pub fn list_importer() -> crate::service::BatchImporter {
     std::sync::Arc::new(|path: &std::path::Path| {
-        crate::cli::batch_cmd::read_jsonl_until_importers(path).map_err(|e| e.message)
+        crate::service::read_batch_list(path, None, crate::interop::batch_list::OnBadLines::Refuse)
+            .map(|list| list.items)
     })
 }
 

@@ -1,0 +1,67 @@
+//! Reading a list file for a batch (issue 9), the one place both faces do it: the format from
+//! the file's extension unless given, every malformed line reported, and nothing queued when
+//! there is one unless the user asked to skip bad lines.
+
+use crate::interop::batch_list::{BatchListFormat, OnBadLines, parse_batch_list_bytes};
+use crate::model::BatchRequest;
+use std::path::Path;
+
+/// Largest list file read, bytes (1 GiB: 100,000 requests with bodies fit many times over).
+pub const MAX_LIST_FILE_BYTES: u64 = 1024 * 1024 * 1024;
+
+/// A list read: its requests, and the notes to show (curl options that were ignored, and the
+/// malformed lines that were skipped), each `FILE:line: …`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReadList {
+    /// The requests, in file order.
+    pub items: Vec<BatchRequest>,
+    /// What to tell the user, one line each.
+    pub notes: Vec<String>,
+}
+
+/// Reads the list at `path` in `format` (else the one its extension names).
+///
+/// # Errors
+/// One message, lines joined by `\n`: an unknown format, a file that cannot be read, or the
+/// malformed lines (`FILE:line:col: what`) followed by the refusal when `on_bad` is
+/// [`OnBadLines::Refuse`] (or a problem spoils the whole list); an empty list.
+pub fn read_batch_list(
+    path: &Path,
+    format: Option<BatchListFormat>,
+    on_bad: OnBadLines,
+) -> Result<ReadList, String> {
+    let format = BatchListFormat::detect(path, format).map_err(|e| e.to_string())?;
+    let name = path.display().to_string();
+    let meta =
+        std::fs::metadata(path).map_err(|e| format!("cannot read the list ({e}): {name}"))?;
+    if !meta.is_file() {
+        return Err(format!("not a regular file: {name}"));
+    }
+    if meta.len() > MAX_LIST_FILE_BYTES {
+        return Err(format!(
+            "the list is {} bytes, more than {} MiB: {name}",
+            meta.len(),
+            MAX_LIST_FILE_BYTES / (1024 * 1024)
+        ));
+    }
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read the list ({e}): {name}"))?;
+    let list = parse_batch_list_bytes(&bytes, format);
+    let mut notes: Vec<String> = list
+        .notes
+        .iter()
+        .map(|n| format!("{name}:{}: {}", n.place.short(), n.message))
+        .collect();
+    let problems: Vec<String> = list.problems.iter().map(|p| p.located(&name)).collect();
+    match list.accept(on_bad) {
+        Ok(items) if items.is_empty() => Err(format!("no requests in the list: {name}")),
+        Ok(items) => {
+            notes.extend(problems.into_iter().map(|p| format!("{p} (skipped)")));
+            Ok(ReadList { items, notes })
+        }
+        Err(refused) => {
+            let mut lines = problems;
+            lines.push(format!("{refused}: {name}"));
+            Err(lines.join("\n"))
+        }
+    }
+}

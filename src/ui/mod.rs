@@ -30,6 +30,7 @@ pub mod header_delay_editor;
 pub mod history;
 pub mod kv_table;
 pub mod lab;
+pub mod latest_worker;
 pub mod ms_field;
 pub mod number_field;
 pub mod persistence;

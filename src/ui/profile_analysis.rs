@@ -6,12 +6,11 @@
 //! [`AnalysisWorker::inline`] computes on the calling thread instead, for tests that need the
 //! result in the same frame.
 
+use super::latest_worker::{JobRunner, LatestWorker};
 use crate::model::RetryProfile;
 use crate::policy::{Policy, PolicyError, RetryStats, simulate_with};
 use crate::profile::{ProfileIssue, validate};
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::mpsc::{Receiver, Sender, channel};
-use std::sync::{Arc, Condvar, Mutex};
+use std::sync::Arc;
 
 /// Samples per preview (runs of the profile's waits) for profiles of up to
 /// [`PREVIEW_DRAWS`] / 2000 retries; longer profiles get fewer (see [`preview_samples`]).
@@ -94,143 +93,37 @@ fn simulate_cancellable(
 /// A finished analysis and the profile value it describes.
 pub type Finished = (RetryProfile, Arc<Analysis>);
 
-/// Runs [`analyse`] for the latest submitted profile, on a thread or inline.
-pub struct AnalysisWorker {
-    mode: Mode,
-}
+/// Runs [`analyse`] for the latest submitted profile, on a thread or inline (a
+/// [`LatestWorker`]: the latest edit wins, older work is abandoned).
+pub struct AnalysisWorker(LatestWorker<RetryProfile, Finished>);
 
-enum Mode {
-    Inline(Option<Box<Finished>>),
-    Thread {
-        shared: Arc<Shared>,
-        results: Receiver<(u64, Finished)>,
-        submitted: u64,
-    },
-}
-
-/// State between the frame and the worker thread.
-struct Shared {
-    /// Generation of the newest job; the worker abandons older ones. `u64::MAX` = shut down.
-    latest: AtomicU64,
-    job: Mutex<Option<(u64, RetryProfile)>>,
-    wake: Condvar,
+fn runner() -> JobRunner<RetryProfile, Finished> {
+    Arc::new(|profile, control| {
+        analyse(&profile, &mut || control(0, 0)).map(|a| (profile, Arc::new(a)))
+    })
 }
 
 impl AnalysisWorker {
     /// Computes on the calling thread inside [`Self::submit`] (tests).
     pub fn inline() -> Self {
-        Self {
-            mode: Mode::Inline(None),
-        }
+        Self(LatestWorker::inline(runner()))
     }
 
-    /// Starts the worker thread; `waker` is called (from the thread) when a result is ready, so
-    /// the UI can repaint. Falls back to inline when no thread can be started.
+    /// Starts the `profile-analysis` thread; `waker` is called (from the thread) when a result
+    /// is ready, so the UI can repaint. Falls back to inline when no thread can be started.
     pub fn spawn(waker: Arc<dyn Fn() + Send + Sync>) -> Self {
-        let shared = Arc::new(Shared {
-            latest: AtomicU64::new(0),
-            job: Mutex::new(None),
-            wake: Condvar::new(),
-        });
-        let (tx, results) = channel();
-        let thread_shared = Arc::clone(&shared);
-        let started = std::thread::Builder::new()
-            .name("profile-analysis".into())
-            .spawn(move || worker_loop(&thread_shared, &tx, waker.as_ref()));
-        match started {
-            Ok(_) => Self {
-                mode: Mode::Thread {
-                    shared,
-                    results,
-                    submitted: 0,
-                },
-            },
-            Err(_) => Self::inline(),
-        }
+        Self(LatestWorker::spawn("profile-analysis", runner(), waker))
     }
 
     /// Asks for the analysis of `profile`; any analysis still running for an older value is
     /// abandoned.
     pub fn submit(&mut self, profile: RetryProfile) {
-        match &mut self.mode {
-            Mode::Inline(slot) => {
-                let analysis = analyse(&profile, &mut || true).unwrap_or_default();
-                *slot = Some(Box::new((profile, Arc::new(analysis))));
-            }
-            Mode::Thread {
-                shared, submitted, ..
-            } => {
-                *submitted += 1;
-                shared.latest.store(*submitted, Ordering::SeqCst);
-                if let Ok(mut job) = shared.job.lock() {
-                    *job = Some((*submitted, profile));
-                }
-                shared.wake.notify_one();
-            }
-        }
+        self.0.submit(profile);
     }
 
     /// The newest finished analysis since the last call, if any (never blocks).
     pub fn poll(&mut self) -> Option<Finished> {
-        match &mut self.mode {
-            Mode::Inline(slot) => slot.take().map(|b| *b),
-            Mode::Thread {
-                results, submitted, ..
-            } => {
-                let mut newest = None;
-                while let Ok((generation, finished)) = results.try_recv() {
-                    if generation == *submitted {
-                        newest = Some(finished);
-                    }
-                }
-                newest
-            }
-        }
-    }
-}
-
-impl Drop for AnalysisWorker {
-    fn drop(&mut self) {
-        if let Mode::Thread { shared, .. } = &self.mode {
-            shared.latest.store(u64::MAX, Ordering::SeqCst);
-            shared.wake.notify_one();
-        }
-    }
-}
-
-fn worker_loop(
-    shared: &Shared,
-    results: &Sender<(u64, Finished)>,
-    waker: &(dyn Fn() + Send + Sync),
-) {
-    loop {
-        let Some((generation, profile)) = next_job(shared) else {
-            return;
-        };
-        let mut keep_going = || shared.latest.load(Ordering::SeqCst) == generation;
-        if let Some(analysis) = analyse(&profile, &mut keep_going) {
-            if results
-                .send((generation, (profile, Arc::new(analysis))))
-                .is_err()
-            {
-                return;
-            }
-            waker();
-        }
-    }
-}
-
-/// Waits for a job; `None` when the worker is shut down.
-fn next_job(shared: &Shared) -> Option<(u64, RetryProfile)> {
-    let mut job = shared.job.lock().ok()?;
-    loop {
-        if shared.latest.load(Ordering::SeqCst) == u64::MAX {
-            return None;
-        }
-        if let Some(next) = job.take() {
-            return Some(next);
-        }
-        job = shared.wake.wait(job).ok()?;
+        self.0.poll()
     }
 }
 

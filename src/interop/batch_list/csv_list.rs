@@ -232,9 +232,7 @@ mod tests {
     use super::*;
 
     fn read(text: &str) -> BatchList {
-        let mut list = BatchList::default();
-        parse(text, &mut list);
-        list
+        super::super::parse_batch_list(text, super::super::BatchListFormat::Csv)
     }
 
     #[test]

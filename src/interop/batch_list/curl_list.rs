@@ -96,9 +96,7 @@ mod tests {
     use crate::model::Body;
 
     fn read(text: &str) -> BatchList {
-        let mut list = BatchList::default();
-        parse(text, &mut list);
-        list
+        super::super::parse_batch_list(text, super::super::BatchListFormat::Curl)
     }
 
     #[test]

@@ -15,7 +15,7 @@ use crate::sim::{
 };
 use jobs::{LabJob, LabOutput};
 use std::sync::Arc;
-pub use worker::LabWorker;
+pub use worker::{LabWorker, inline_lab_worker, spawn_lab_worker};
 
 /// What the contention view simulates.
 #[derive(Debug, Clone, PartialEq)]
@@ -89,7 +89,7 @@ pub struct LabPanel {
 
 impl Default for LabPanel {
     fn default() -> Self {
-        Self::new(LabWorker::inline(), LabWorker::inline())
+        Self::new(inline_lab_worker(), inline_lab_worker())
     }
 }
 
@@ -117,8 +117,8 @@ impl LabPanel {
     /// arrived (the app; tests keep the default inline workers).
     pub fn spawn(waker: &Arc<dyn Fn() + Send + Sync>) -> Self {
         Self::new(
-            LabWorker::spawn(Arc::clone(waker)),
-            LabWorker::spawn(Arc::clone(waker)),
+            spawn_lab_worker(Arc::clone(waker)),
+            spawn_lab_worker(Arc::clone(waker)),
         )
     }
 

@@ -227,7 +227,7 @@ fn errors_exit_1_and_list_and_show_read_the_queue() {
     assert_eq!(out.status.code(), Some(1), "{stdout}");
     assert!(stdout.contains("2 items: 1 done, 1 error"), "{stdout}");
     assert!(
-        stdout.contains("#1     error"),
+        stdout.contains("#2     error"),
         "the failed item is listed: {stdout}"
     );
     assert!(stdout.contains("missing"), "{stdout}");

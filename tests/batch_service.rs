@@ -7,8 +7,8 @@ mod engine_support;
 
 use engine_support::fixed;
 use retryscope::demo::DemoServer;
-use retryscope::model::{BatchItemState, BatchOptions, BatchRequest, RequestSpec};
-use retryscope::service::{BatchCommand, BatchImporter, BatchReply, BatchService, BudgetRegistry};
+use retryscope::model::{BatchItemState, BatchOptions};
+use retryscope::service::{BatchCommand, BatchReply, BatchService, BudgetRegistry};
 use retryscope::store::MemorySecretStore;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -32,26 +32,12 @@ fn import_work_page_and_rerun_failed_through_commands() {
     let server = rt.block_on(DemoServer::start(0)).unwrap();
     let base = server.base_url();
     // A stand-in for the list importers: every line of the file is a URL path.
-    let importer: BatchImporter = Arc::new(move |path| {
-        let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
-        Ok(text
-            .lines()
-            .map(|p| BatchRequest {
-                name: None,
-                request: RequestSpec::get(format!("{base}{p}")),
-                profile: None,
-                source_line: None,
-            })
-            .collect())
-    });
+    // The window's importer: a `.txt` list is one curl command a line.
+    let importer = retryscope::ui::batch::list_importer();
     let dir = tempfile::tempdir().unwrap();
     let list = dir.path().join("paths.txt");
     // The 503 item fails its first hit, so with 0 retries it errors; re-run, it succeeds.
-    std::fs::write(
-        &list,
-        "/status/200?key=a\n/status/503?times=1&key=b\n/status/200?key=c\n",
-    )
-    .unwrap();
+    std::fs::write(&list, format!("curl '{base}/status/200?key=a'\ncurl '{base}/status/503?times=1&key=b'\ncurl '{base}/status/200?key=c'\n")).unwrap();
     let mut service = BatchService::spawn(
         dir.path().to_path_buf(),
         Arc::new(MemorySecretStore::new()),

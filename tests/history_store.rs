@@ -527,7 +527,8 @@ fn a_database_of_the_previous_schema_gains_the_budget_column_and_keeps_its_runs(
     {
         let conn = rusqlite::Connection::open(&path).expect("opens");
         conn.execute_batch(
-            "ALTER TABLE attempts DROP COLUMN budget_json; PRAGMA user_version = 2;",
+            "DROP TABLE batch_items; DROP TABLE batches;
+             ALTER TABLE attempts DROP COLUMN budget_json; PRAGMA user_version = 2;",
         )
         .expect("downgrades");
     }

@@ -8,8 +8,8 @@ mod ui_support;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use retryscope::demo::DemoServer;
-use retryscope::model::{BatchRequest, RequestSpec, RetryProfile};
-use retryscope::service::{BatchImporter, BatchService, BudgetRegistry};
+use retryscope::model::RetryProfile;
+use retryscope::service::{BatchService, BudgetRegistry};
 use retryscope::store::MemorySecretStore;
 use retryscope::ui::batch::{BatchAction, BatchPanel};
 use std::sync::Arc;
@@ -62,25 +62,11 @@ fn import_start_and_open_an_items_run_by_label() {
     let rt = tokio::runtime::Runtime::new().unwrap();
     let server = rt.block_on(DemoServer::start(0)).unwrap();
     let base = server.base_url();
-    let importer: BatchImporter = Arc::new(move |path| {
-        let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
-        Ok(text
-            .lines()
-            .map(|p| BatchRequest {
-                name: None,
-                request: RequestSpec::get(format!("{base}{p}")),
-                profile: None,
-                source_line: None,
-            })
-            .collect())
-    });
+    // The window's importer: a `.txt` list is one curl command a line.
+    let importer = retryscope::ui::batch::list_importer();
     let dir = tempfile::tempdir().unwrap();
     let list = dir.path().join("paths.txt");
-    std::fs::write(
-        &list,
-        "/status/200?key=a\n/status/404?key=b\n/status/200?key=c\n",
-    )
-    .unwrap();
+    std::fs::write(&list, format!("curl '{base}/status/200?key=a'\ncurl '{base}/status/404?key=b'\ncurl '{base}/status/200?key=c'\n")).unwrap();
     let writer = retryscope::service::open_history_writer(dir.path()).unwrap();
     let service = BatchService::spawn(
         dir.path().to_path_buf(),

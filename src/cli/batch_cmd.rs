@@ -172,6 +172,14 @@ fn open_queue(dir: &Path) -> Result<BatchQueue, CliError> {
 fn work(args: &BatchArgs, dir: &Path) -> Result<u8, CliError> {
     // A report that could not be written after the batch ran would be found out too late.
     let report = args.report.as_deref().map(report_target).transpose()?;
+    if let (Some((path, _)), Some(list)) = (&report, &args.file)
+        && crate::store::same_file(list, path)
+    {
+        return Err(CliError::usage(format!(
+            "--report names the list being read; write the report to another file: {}",
+            path.display()
+        )));
+    }
     let opened = crate::store::open_secret_store();
     let mut queue = BatchQueue::open_in(dir, Arc::clone(&opened.store))
         .map_err(|e| CliError::failed(e.to_string()))?;
@@ -503,6 +511,18 @@ fn parse_status_set(text: &str) -> Result<StatusSet, String> {
     let set = StatusSet::parse_list(text)?;
     if set.0.is_empty() {
         return Err("expected status codes or ranges, e.g. 200-299".into());
+    }
+    // An assertion no response can meet would fail every item only after sending it.
+    for r in &set.0 {
+        if r.low > r.high {
+            return Err(format!(
+                "range {}-{} is reversed; write the lower code first ({}-{})",
+                r.low, r.high, r.high, r.low
+            ));
+        }
+        if r.low < 100 || r.high > 599 {
+            return Err(format!("{r} is not an HTTP status (statuses are 100-599)"));
+        }
     }
     Ok(set)
 }

@@ -136,7 +136,8 @@ fn item_line(item: &BatchItemRecord) -> String {
     };
     let mut line = format!(
         "#{:<5} {:<9} {:>2} attempt{} {:<8} {}",
-        item.position,
+        // Counted from 1, as the list's lines and the reports count.
+        item.position + 1,
         item.state.id(),
         item.attempts,
         if item.attempts == 1 { " " } else { "s" },
@@ -157,7 +158,7 @@ fn item_line(item: &BatchItemRecord) -> String {
 fn item_json(item: &BatchItemRecord) -> serde_json::Value {
     serde_json::json!({
         "batch_id": item.batch_id,
-        "position": item.position,
+        "position": item.position + 1,
         "name": item.name,
         "method": item.method,
         "url": item.url,

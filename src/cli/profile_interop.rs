@@ -31,6 +31,9 @@ pub fn export(
     builtin: Option<&str>,
     out: Option<&Path>,
 ) -> Result<u8, CliError> {
+    if let (Some(input), Some(output)) = (file, out) {
+        refuse_overwrite(input, output)?;
+    }
     let profile = profile_source::select(file, builtin)?;
     let exported = retry_formats::export(&profile, format);
     match out {
@@ -70,6 +73,9 @@ pub fn import(
     name: Option<&str>,
     out: Option<&Path>,
 ) -> Result<u8, CliError> {
+    if let Some(output) = out {
+        refuse_overwrite(file, output)?;
+    }
     let text = std::fs::read_to_string(file).map_err(|e| {
         CliError::usage(format!(
             "cannot read the file to import ({e}): {}",
@@ -100,6 +106,20 @@ pub fn import(
         crate::cli::out::write_stderr(&format!("{u}\n"));
     }
     Ok(exit::SUCCESS)
+}
+
+/// `-o` naming the file being read would replace it with the converted text.
+///
+/// # Errors
+/// Exit 2 when they are the same file.
+pub fn refuse_overwrite(input: &Path, output: &Path) -> Result<(), CliError> {
+    if crate::store::same_file(input, output) {
+        return Err(CliError::usage(format!(
+            "-o names the file being read; write to another file: {}",
+            output.display()
+        )));
+    }
+    Ok(())
 }
 
 /// An import error as compilers write them when it has a position (`FILE:3:1: cannot import

@@ -128,6 +128,11 @@ fn certificate_problem(e: &(dyn Error + 'static)) -> Option<String> {
             )
         }
         C::Revoked => "the server's certificate was revoked".to_owned(),
+        // webpki's `CaUsedAsEndEntity` reaches us only inside `Other` (its crate is not ours).
+        C::Other(other) if format!("{other:?}").contains("CaUsedAsEndEntity") => {
+            "the server presents a CA certificate as its own (a self-signed certificate with              CA:TRUE); rustls accepts only a leaf certificate signed by the CA given with --cacert:              issue one for this host from that CA"
+                .to_owned()
+        }
         _ => return None,
     })
 }

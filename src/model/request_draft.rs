@@ -198,14 +198,7 @@ impl RequestDraft {
             basic_password: field(&self.auth.basic_password, "Basic auth password")?,
         };
         if let Some(value) = auth.header_value() {
-            spec.headers
-                .retain(|h| !(h.enabled && h.name.eq_ignore_ascii_case("authorization")));
-            spec.headers.push(KeyValue {
-                name: "Authorization".into(),
-                value,
-                enabled: true,
-                secret: true,
-            });
+            set_authorization(&mut spec, value);
         }
         Ok(spec)
     }
@@ -216,14 +209,7 @@ impl RequestDraft {
     pub fn spec_as_written(&self) -> RequestSpec {
         let mut spec = self.raw_spec();
         if let Some(value) = self.auth.header_value() {
-            spec.headers
-                .retain(|h| !(h.enabled && h.name.eq_ignore_ascii_case("authorization")));
-            spec.headers.push(KeyValue {
-                name: "Authorization".into(),
-                value,
-                enabled: true,
-                secret: true,
-            });
+            set_authorization(&mut spec, value);
         }
         spec
     }
@@ -377,6 +363,18 @@ fn is_secret_row(table: &str, row: &KeyValue) -> bool {
 /// refusal).
 fn without_blank_rows(rows: &[KeyValue]) -> Vec<KeyValue> {
     rows.iter().filter(|r| !r.is_blank()).cloned().collect()
+}
+
+/// The auth helper's header replaces any enabled `Authorization` row (secret: masked everywhere).
+fn set_authorization(spec: &mut RequestSpec, value: String) {
+    spec.headers
+        .retain(|h| !(h.enabled && h.name.eq_ignore_ascii_case("authorization")));
+    spec.headers.push(KeyValue {
+        name: "Authorization".into(),
+        value,
+        enabled: true,
+        secret: true,
+    });
 }
 
 #[cfg(test)]

@@ -58,6 +58,27 @@ impl StatusSet {
         self.0.iter().any(|r| r.contains(code))
     }
 
+    /// The set of `codes` (sorted, without repeats), runs of three or more consecutive codes
+    /// written as one range: `[429, 500, 501, …, 599]` → `429, 500-599`; `[503, 504]` stays
+    /// two codes.
+    pub fn from_codes(codes: &[u16]) -> Self {
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i < codes.len() {
+            let mut j = i;
+            while j + 1 < codes.len() && codes[j + 1] == codes[j] + 1 {
+                j += 1;
+            }
+            if j - i >= 2 {
+                out.push(StatusRange::new(codes[i], codes[j]));
+            } else {
+                out.extend(codes[i..=j].iter().map(|c| StatusRange::single(*c)));
+            }
+            i = j + 1;
+        }
+        Self(out)
+    }
+
     /// The default success set: 200–299.
     pub fn default_success() -> Self {
         Self(vec![StatusRange::new(200, 299)])

@@ -77,21 +77,7 @@ fn dead_throttling_statuses(profile: &RetryProfile, out: &mut Vec<ProfileIssue>)
 
 /// `429` / `503, 504` / `500-599` (sorted codes; runs of three or more as ranges).
 fn codes_text(codes: &[u16]) -> String {
-    let mut parts = Vec::new();
-    let mut i = 0;
-    while i < codes.len() {
-        let mut j = i;
-        while j + 1 < codes.len() && codes[j + 1] == codes[j] + 1 {
-            j += 1;
-        }
-        if j - i >= 2 {
-            parts.push(format!("{}-{}", codes[i], codes[j]));
-        } else {
-            parts.extend(codes[i..=j].iter().map(u16::to_string));
-        }
-        i = j + 1;
-    }
-    parts.join(", ")
+    crate::model::StatusSet::from_codes(codes).to_string()
 }
 
 fn dead_clamp(b: &Backoff, path: &str, is_fallback: bool, out: &mut Vec<ProfileIssue>) {

@@ -103,6 +103,16 @@ pub fn write_atomic_with_hook(
     Ok(())
 }
 
+/// Whether `output` names the same existing file as `input` (through any spelling: `..`,
+/// symlinks, hard links' canonical paths), so a command can refuse to write its result over
+/// what it reads.
+pub fn same_file(input: &Path, output: &Path) -> bool {
+    match (std::fs::canonicalize(input), std::fs::canonicalize(output)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
+}
+
 /// The folder a file at `path` goes in (`.` for a bare file name).
 fn folder_of(path: &Path) -> PathBuf {
     match path.parent() {

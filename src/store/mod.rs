@@ -23,7 +23,9 @@ mod run_log;
 mod secret_store;
 mod store_error;
 
-pub use atomic_write::{Access, WriteError, write_atomic, write_atomic_with_hook, write_export};
+pub use atomic_write::{
+    Access, WriteError, same_file, write_atomic, write_atomic_with_hook, write_export,
+};
 pub use batch_error::BatchError;
 pub use batch_queue::{BatchQueue, SECRETS_LOST, batch_secret_key};
 pub use batch_records::{BatchItemRecord, BatchRecord, ItemEnd, QueuedItem};

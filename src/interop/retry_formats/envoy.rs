@@ -17,8 +17,8 @@ use super::pending;
 use super::report::{ExportedPolicy, Findings, FormatError, ImportedPolicy};
 use super::tree::{Node, index, join, parse_yaml};
 use crate::model::{
-    Backoff, Combine, DelayHeader, ErrorKind, HeaderUnit, OnExceedMax, RetryProfile, StatusRange,
-    StatusSet, Strategy,
+    Backoff, Combine, DelayHeader, ErrorKind, HeaderUnit, OnExceedMax, RetryProfile, StatusSet,
+    Strategy,
 };
 use std::fmt::Write as _;
 
@@ -501,27 +501,8 @@ fn conditions(d: &mut Draft, f: &mut Findings) {
     statuses.dedup();
     errors.sort_by_key(|k| k.id());
     errors.dedup();
-    d.profile.retry_on.status = compress(&statuses);
+    d.profile.retry_on.status = StatusSet::from_codes(&statuses);
     d.profile.retry_on.errors = errors;
-}
-
-/// Codes → a set with 500-599 written as one range.
-fn compress(codes: &[u16]) -> StatusSet {
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < codes.len() {
-        let mut j = i;
-        while j + 1 < codes.len() && codes[j + 1] == codes[j] + 1 {
-            j += 1;
-        }
-        if j - i >= 2 {
-            out.push(StatusRange::new(codes[i], codes[j]));
-        } else {
-            out.extend(codes[i..=j].iter().map(|c| StatusRange::single(*c)));
-        }
-        i = j + 1;
-    }
-    StatusSet(out)
 }
 
 /// Reads a `retry_policy` (bare, under `retry_policy:`, or in a route with `timeout`).

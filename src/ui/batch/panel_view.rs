@@ -250,7 +250,7 @@ fn table_ui(
                     (None, None) => "-".into(),
                 };
                 let cells = [
-                    format!("{}", item.position),
+                    format!("{}", item.position + 1),
                     item.state.id().to_owned(),
                     item.attempts.to_string(),
                     result,

@@ -231,7 +231,14 @@ fn work(args: &BatchArgs, dir: &Path) -> Result<u8, CliError> {
     close_writer(writer);
     let dir_given =
         args.data_dir.data_dir.is_some() || std::env::var_os(crate::store::DATA_DIR_ENV).is_some();
-    let code = finish(&batch_id, dir, dir_given, summary, stop, started)?;
+    let secrets_in_memory = opened.fallback_reason.is_some();
+    let code = finish(
+        &batch_id,
+        dir,
+        dir_given,
+        (summary, stop, started),
+        secrets_in_memory,
+    )?;
     if let Some((path, format)) = report {
         write_report(&open_queue(dir)?, &batch_id, &path, format)?;
     }
@@ -442,13 +449,14 @@ fn close_writer(writer: Option<Arc<HistoryWriter>>) {
 }
 
 /// Prints the summary (and the failed items) and picks the exit code.
+/// `secrets_in_memory`: no OS keyring held the items' secrets, so another process cannot send
+/// those items.
 fn finish(
     batch_id: &str,
     dir: &Path,
     dir_given: bool,
-    summary: BatchSummary,
-    stop: Option<Stop>,
-    started: std::time::Instant,
+    (summary, stop, started): (BatchSummary, Option<Stop>, std::time::Instant),
+    secrets_in_memory: bool,
 ) -> Result<u8, CliError> {
     let queue = open_queue(dir)?;
     batch_view::print_failed(&queue, batch_id)?;
@@ -469,6 +477,13 @@ fn finish(
             "{} items left pending; resume with: retryscope batch --resume {batch_id}{data_dir}\n",
             c.pending
         ));
+        let with_secrets = queue.secret_items(batch_id).unwrap_or(0);
+        if secrets_in_memory && with_secrets > 0 {
+            super::out::write_stderr(&format!(
+                "note: {with_secrets} items carry secrets that were kept in memory only (no OS keyring): \
+                 a resumed batch ends those still pending in error; queue the list again to send them\n"
+            ));
+        }
     }
     Ok(match stop {
         Some(Stop::Interrupt) => exit::INTERRUPTED,

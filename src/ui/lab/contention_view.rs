@@ -155,7 +155,8 @@ fn sweep_plot(
     let strategies = points.first().map_or(0, |p| p.results.len());
     Plot::new(id)
         .height(180.0)
-        .legend(Legend::default())
+        .legend(Legend::default().position(egui_plot::Corner::LeftTop))
+        .y_axis_min_width(48.0)
         .x_axis_label("clients N")
         .y_axis_label(y)
         .show(ui, |plot_ui| {
@@ -178,7 +179,8 @@ fn load_plot(ui: &mut egui::Ui, results: &[ContentionResult]) {
     ));
     Plot::new("lab.load_plot")
         .height(180.0)
-        .legend(Legend::default())
+        .legend(Legend::default().position(egui_plot::Corner::LeftTop))
+        .y_axis_min_width(48.0)
         .x_axis_label("time ms")
         .y_axis_label("calls/s")
         .show(ui, |plot_ui| {

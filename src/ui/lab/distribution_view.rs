@@ -81,7 +81,8 @@ impl LabPanel {
         let y = if cumulative { "elapsed ms" } else { "wait ms" };
         Plot::new("lab.distribution_plot")
             .height(220.0)
-            .legend(Legend::default())
+            .legend(Legend::default().position(egui_plot::Corner::LeftTop))
+            .y_axis_min_width(48.0)
             .x_axis_label("retry n")
             .y_axis_label(y)
             .show(ui, |plot_ui| {

@@ -30,8 +30,11 @@ pub struct GuiArgs {
     #[arg(long, value_name = "THEME", value_parser = parse_theme)]
     pub theme: Option<ThemeChoice>,
     /// Start with the History panel shown instead of the timeline.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "lab")]
     pub history: bool,
+    /// Start with the strategy lab (the Lab tab) shown, for the profile opened.
+    #[arg(long)]
+    pub lab: bool,
 }
 
 /// `800x600` → (800, 600); sizes below [`MIN_WINDOW`] or above 16384 are refused.
@@ -73,6 +76,7 @@ impl GuiArgs {
             window_size: self.window_size,
             theme: self.theme,
             show_history: self.history,
+            show_lab: self.lab,
         }
     }
 }

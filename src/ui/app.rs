@@ -159,6 +159,9 @@ impl RetryscopeApp {
         if options.show_history {
             workbench.show_history(true);
         }
+        if options.show_lab {
+            workbench.show_lab();
+        }
         if let Some(path) = &options.profile {
             workbench.open_profile_path(path.clone());
         }

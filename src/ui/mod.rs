@@ -74,6 +74,8 @@ pub struct AppOptions {
     pub theme: Option<theme::ThemeChoice>,
     /// Start with the History panel shown instead of the timeline.
     pub show_history: bool,
+    /// Start with the Lab tab shown.
+    pub show_lab: bool,
 }
 
 /// Opens the window and runs until it is closed. With `screenshot` or `exit_after_ms` set, it

@@ -277,6 +277,13 @@ impl WorkbenchState {
         self.lab_shown
     }
 
+    /// Shows the Lab tab.
+    pub fn show_lab(&mut self) {
+        self.lab_shown = true;
+        self.batch_shown = false;
+        self.layout.history_shown = false;
+    }
+
     /// Switches the theme (applied at the next frame).
     pub fn set_theme(&mut self, theme: ThemeChoice) {
         self.theme = theme;

@@ -157,6 +157,9 @@ fn sweep_plot(
         .height(180.0)
         .legend(Legend::default().position(egui_plot::Corner::LeftTop))
         .y_axis_min_width(48.0)
+        .y_grid_spacer(egui_plot::uniform_grid_spacer(|g| {
+            super::nice_grid_steps(g.bounds)
+        }))
         .x_axis_label("clients N")
         .y_axis_label(y)
         .show(ui, |plot_ui| {
@@ -181,6 +184,9 @@ fn load_plot(ui: &mut egui::Ui, results: &[ContentionResult]) {
         .height(180.0)
         .legend(Legend::default().position(egui_plot::Corner::LeftTop))
         .y_axis_min_width(48.0)
+        .y_grid_spacer(egui_plot::uniform_grid_spacer(|g| {
+            super::nice_grid_steps(g.bounds)
+        }))
         .x_axis_label("time ms")
         .y_axis_label("calls/s")
         .show(ui, |plot_ui| {

@@ -83,6 +83,9 @@ impl LabPanel {
             .height(220.0)
             .legend(Legend::default().position(egui_plot::Corner::LeftTop))
             .y_axis_min_width(48.0)
+            .y_grid_spacer(egui_plot::uniform_grid_spacer(|g| {
+                super::nice_grid_steps(g.bounds)
+            }))
             .x_axis_label("retry n")
             .y_axis_label(y)
             .show(ui, |plot_ui| {

@@ -17,6 +17,31 @@ use jobs::{LabJob, LabOutput};
 use std::sync::Arc;
 pub use worker::{LabWorker, inline_lab_worker, spawn_lab_worker};
 
+/// Grid steps of 1, 2 or 5 × 10^k chosen so a plot axis gets about five labelled lines (egui's
+/// default steps by powers of ten, so a 0–9000 ms axis showed only its `0`): `[minor, labelled,
+/// major]` step sizes for `egui_plot::uniform_grid_spacer`.
+///
+/// ```
+/// use retryscope::ui::lab::nice_grid_steps;
+/// assert_eq!(nice_grid_steps((0.0, 9000.0)), [400.0, 2000.0, 10000.0]);
+/// assert_eq!(nice_grid_steps((0.0, 300.0)), [10.0, 50.0, 250.0]);
+/// ```
+pub fn nice_grid_steps(bounds: (f64, f64)) -> [f64; 3] {
+    let span = (bounds.1 - bounds.0).abs();
+    if !span.is_finite() || span <= 0.0 {
+        return [0.1, 1.0, 10.0];
+    }
+    let raw = span / 5.0;
+    let magnitude = 10f64.powf(raw.log10().floor());
+    let step = match raw / magnitude {
+        n if n < 1.5 => 1.0,
+        n if n < 3.5 => 2.0,
+        n if n < 7.5 => 5.0,
+        _ => 10.0,
+    } * magnitude;
+    [step / 5.0, step, step * 5.0]
+}
+
 /// What the contention view simulates.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ContentionSettings {

@@ -106,7 +106,7 @@ fn runs_are_listed_shown_exported_deleted_and_pruned() {
         .args(["history", "export", &ok_id, "--format", "json", "-o"])
         .arg(&file)
         .assert()
-        .code(1)
+        .code(2)
         .get_output()
         .clone();
     assert!(

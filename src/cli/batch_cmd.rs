@@ -291,7 +291,7 @@ fn write_report(
     let text = render_report(format, &report, &[])
         .map_err(|e| CliError::failed(format!("cannot write the report: {e}")))?;
     crate::store::write_export(path, text.as_bytes())
-        .map_err(|e| CliError::failed(format!("cannot write the report: {e}")))?;
+        .map_err(|e| CliError::write("cannot write the report", &e))?;
     super::out::write_stderr(&format!("report written: {}\n", path.display()));
     Ok(())
 }

@@ -31,6 +31,19 @@ impl CliError {
         }
     }
 
+    /// A file the user named could not be written: a usage error (exit 2) when the path itself
+    /// is wrong (no such folder, no file name), else a failure (exit 1). `what` starts the
+    /// message (`cannot write the export`).
+    pub fn write(what: &str, e: &crate::store::WriteError) -> Self {
+        let message = format!("{what}: {e}");
+        match e {
+            crate::store::WriteError::NoFolder(_) | crate::store::WriteError::BadPath(_) => {
+                Self::usage(message)
+            }
+            crate::store::WriteError::Io { .. } => Self::failed(message),
+        }
+    }
+
     /// A runtime failure (exit 1).
     pub fn failed(message: impl Into<String>) -> Self {
         Self {

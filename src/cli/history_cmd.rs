@@ -248,7 +248,7 @@ pub fn execute(args: &HistoryArgs) -> Result<u8, CliError> {
             };
             match output {
                 Some(path) => store::write_export(path, &bytes)
-                    .map_err(|e| CliError::failed(format!("cannot write the export: {e}")))?,
+                    .map_err(|e| CliError::write("cannot write the export", &e))?,
                 None => crate::cli_out!("{}", String::from_utf8_lossy(&bytes)),
             }
             Ok(exit::SUCCESS)

@@ -151,5 +151,5 @@ fn import_error(format: RetryFormat, file: &Path, e: &retry_formats::FormatError
 
 fn write(path: &Path, text: &str) -> Result<(), CliError> {
     crate::store::write_export(path, text.as_bytes())
-        .map_err(|e| CliError::failed(format!("cannot write the export: {e}")))
+        .map_err(|e| CliError::write("cannot write the export", &e))
 }

@@ -261,6 +261,9 @@ impl Coordinator<'_> {
         let mut feed = Feed::default();
         let mut in_flight = 0usize;
         loop {
+            // A finished task stays in the set (its whole future) until joined: reap them as
+            // they end, so memory follows the items in flight, not the batch's size.
+            while feed.tasks.try_join_next().is_some() {}
             let step = match self.fill(&mut feed, concurrency, &mut in_flight, &tx, control) {
                 Ok(()) if in_flight == 0 => break,
                 Ok(()) => match rx.recv().await {

@@ -13,20 +13,23 @@ fn stdout_of(args: &[&str]) -> String {
     String::from_utf8(out.stdout).expect("utf-8")
 }
 
+/// A small seeded contention run printed as JSON Lines.
+const SEEDED_CONTENTION: &[&str] = &[
+    "--contention",
+    "--clients",
+    "20",
+    "--runs",
+    "3",
+    "--seed",
+    "5",
+    "--builtin",
+    "aws-standard",
+    "--json",
+];
+
 #[test]
 fn contention_json_has_one_object_per_strategy() {
-    let text = stdout_of(&[
-        "--contention",
-        "--clients",
-        "20",
-        "--runs",
-        "3",
-        "--seed",
-        "5",
-        "--builtin",
-        "aws-standard",
-        "--json",
-    ]);
+    let text = stdout_of(SEEDED_CONTENTION);
     let objects: Vec<serde_json::Value> = text
         .lines()
         .map(|l| serde_json::from_str(l).expect("one JSON object per line"))
@@ -58,18 +61,7 @@ fn contention_json_has_one_object_per_strategy() {
     // The standard strategies retry without limit: nobody gives up.
     assert_eq!(objects[1]["gave_up"], 0.0);
     // The same seed prints the same figures.
-    let again = stdout_of(&[
-        "--contention",
-        "--clients",
-        "20",
-        "--runs",
-        "3",
-        "--seed",
-        "5",
-        "--builtin",
-        "aws-standard",
-        "--json",
-    ]);
+    let again = stdout_of(SEEDED_CONTENTION);
     assert_eq!(text, again);
 }
 

@@ -192,6 +192,31 @@ async fn grpc_pushback_is_a_delay_and_a_negative_one_stops() {
     );
 }
 
+/// The `grpc-a6` built-in reads the pushback as gRPC does: 1500 ms from the server replaces
+/// A6's backoff (whose cap is 1 s), and a 503 without it waits A6's U[0, 100 ms].
+#[tokio::test(start_paused = true)]
+async fn the_grpc_builtin_honours_pushback_beyond_max_backoff() {
+    let server = DemoServer::start(0).await.unwrap();
+    let p = retryscope::profile::builtin("grpc-a6").unwrap();
+    let url =
+        server.url("/header?name=grpc-retry-pushback-ms&value=1500&status=503&times=1&key=ga");
+    let events = run_untimed(RequestSpec::get(url), p.clone()).await;
+    assert_eq!(kind(&events), OutcomeKind::Succeeded);
+    assert_eq!(waits(&events)[0].0, 1500, "{:?}", explanations(&events));
+    let events = run_untimed(
+        RequestSpec::get(server.url("/status/503?times=1&key=gb")),
+        p,
+    )
+    .await;
+    assert_eq!(kind(&events), OutcomeKind::Succeeded);
+    assert!(waits(&events)[0].0 <= 100, "{:?}", explanations(&events));
+    assert!(
+        explanations(&events)[0].contains("fallback"),
+        "{:?}",
+        explanations(&events)
+    );
+}
+
 #[tokio::test(start_paused = true)]
 async fn ratelimit_structured_field_gives_the_reset() {
     let server = DemoServer::start(0).await.unwrap();

@@ -5,7 +5,9 @@
 mod demo_support;
 
 use retryscope::interop::retry_formats::{Carried, RetryFormat, export, import};
-use retryscope::model::{Backoff, ErrorKind, RetryProfile, StatusRange, StatusSet, Strategy};
+use retryscope::model::{
+    Backoff, ErrorKind, HeaderUnit, RetryProfile, StatusRange, StatusSet, Strategy,
+};
 
 fn base_profile(backoff: Backoff, statuses: &[u16]) -> RetryProfile {
     let mut p = retryscope::profile::builtin("aws-standard").expect("builtin");
@@ -99,9 +101,11 @@ fn grpc_round_trip_keeps_backoff_codes_and_deadline() {
         .expect("imports")
         .profile;
     assert_eq!(back.max_retries, Some(3));
-    assert_eq!(back.backoff.strategy, Strategy::FullJitter);
-    assert_eq!(back.backoff.base_delay_ms, 100);
-    assert_eq!(back.backoff.max_delay_ms, Some(1000));
+    assert_eq!(back.backoff.strategy, Strategy::ResponseHeader, "pushback");
+    let fb = back.backoff.fallback.as_deref().expect("A6's backoff");
+    assert_eq!(fb.strategy, Strategy::FullJitter);
+    assert_eq!(fb.base_delay_ms, 100);
+    assert_eq!(fb.max_delay_ms, Some(1000));
     assert_eq!(back.deadline_ms, Some(2500));
     assert_eq!(back.retry_on.status.to_string(), "429, 502, 503, 504");
     assert!(back.retry_on.errors.contains(&ErrorKind::Timeout));
@@ -590,6 +594,64 @@ fn grpc_retry_throttling_round_trips_the_a6_budget_exactly() {
         .expect("imports")
         .profile;
     assert_eq!(back.retry_budget, a6.retry_budget);
+}
+
+/// gRPC always honours `grpc-retry-pushback-ms`: an imported service config reads it (as a
+/// `response_header` backoff over A6's full-jitter backoff), and the export of such a profile
+/// names no header gap, while a profile that ignores pushback says gRPC will not.
+#[test]
+fn grpc_pushback_is_imported_as_a_header_delay_and_exported_without_a_gap() {
+    let text = r#"{"methodConfig": [{"name": [{}], "retryPolicy": {"maxAttempts": 3,
+        "initialBackoff": "0.2s", "maxBackoff": "2s", "backoffMultiplier": 2,
+        "retryableStatusCodes": ["UNAVAILABLE"]}}]}"#;
+    let imported = import(RetryFormat::GrpcConfig, text, "svc").expect("imports");
+    let b = &imported.profile.backoff;
+    assert_eq!(b.strategy, Strategy::ResponseHeader);
+    assert_eq!(b.headers.len(), 1);
+    assert_eq!(
+        (b.headers[0].name.as_str(), b.headers[0].unit),
+        ("grpc-retry-pushback-ms", HeaderUnit::GrpcPushbackMs)
+    );
+    let fb = b.fallback.as_deref().expect("A6's backoff");
+    assert_eq!(
+        (fb.strategy, fb.base_delay_ms, fb.max_delay_ms),
+        (Strategy::FullJitter, 200, Some(2000))
+    );
+    assert!(
+        imported
+            .unmapped
+            .iter()
+            .any(|u| u.path == "(grpc-retry-pushback-ms)" && u.reason.contains("initialBackoff")),
+        "{:?}",
+        imported.unmapped
+    );
+    let out = export(&imported.profile, RetryFormat::GrpcConfig);
+    assert!(
+        !out.not_expressed
+            .iter()
+            .any(|g| g.contains("pushback") || g.contains("delay headers")),
+        "{:?}",
+        out.not_expressed
+    );
+    let doc: serde_json::Value = serde_json::from_str(&out.text).expect("JSON");
+    assert_eq!(
+        doc["methodConfig"][0]["retryPolicy"]["initialBackoff"],
+        "0.2s"
+    );
+
+    let aws = retryscope::profile::builtin("aws-standard-2026").expect("built-in");
+    let out = export(&aws, RetryFormat::GrpcConfig);
+    for gap in [
+        "server delay headers x-amz-retry-after",
+        "combine max/clamp",
+        "gRPC always honours",
+    ] {
+        assert!(
+            out.not_expressed.iter().any(|g| g.contains(gap)),
+            "{gap}: {:?}",
+            out.not_expressed
+        );
+    }
 }
 
 #[test]

@@ -226,12 +226,15 @@ fn aws_quota_classes_and_clamp_are_the_documented_ones() {
 fn grpc_envoy_polly_dapr_numbers() {
     let g = builtin("grpc-a6").expect("exists");
     assert_eq!(g.max_retries, Some(3), "maxAttempts 4");
+    assert_eq!(g.backoff.strategy, Strategy::ResponseHeader, "pushback");
     assert_eq!(
-        (
-            g.backoff.strategy,
-            g.backoff.base_delay_ms,
-            g.backoff.max_delay_ms
-        ),
+        g.backoff.headers[0].unit,
+        retryscope::model::HeaderUnit::GrpcPushbackMs
+    );
+    assert_eq!(g.backoff.max_delay_ms, None, "a pushback is not capped");
+    let gfb = g.backoff.fallback.as_deref().expect("A6's backoff");
+    assert_eq!(
+        (gfb.strategy, gfb.base_delay_ms, gfb.max_delay_ms),
         (Strategy::FullJitter, 100, Some(1000))
     );
     let t = g.retry_budget.as_ref().expect("retryThrottling");

@@ -18,12 +18,11 @@
 use super::durations::{format_proto, parse_proto};
 use super::facts::{self, codes, compact};
 use super::import_table::{Key, Rule, walk};
-use super::pending;
 use super::report::{ExportedPolicy, Findings, FormatError, ImportedPolicy};
 use super::tree::{Node, index, join, parse_json};
 use crate::model::{
-    Backoff, BudgetCharge, BudgetCost, BudgetScope, ErrorKind, RetryBudget, RetryProfile,
-    StatusRange, StatusSet, Strategy,
+    Backoff, BudgetCharge, BudgetCost, BudgetScope, Combine, DelayHeader, ErrorKind, HeaderUnit,
+    RetryBudget, RetryProfile, StatusRange, StatusSet, Strategy,
 };
 
 const TOOL: &str = "gRPC service config";
@@ -344,8 +343,30 @@ fn retry_throttling(
 fn gaps_of(p: &RetryProfile) -> Vec<String> {
     let mut gaps = Vec::new();
     gaps.push("\"name\": [{}] applies the policy to every method of the channel; list services to narrow it".into());
+    let pushback = pushback_header();
     if p.backoff.strategy == Strategy::ResponseHeader {
-        gaps.push("server delay headers: gRPC reads only grpc-retry-pushback-ms".into());
+        let others: Vec<&str> = p
+            .backoff
+            .headers
+            .iter()
+            .filter(|h| **h != pushback)
+            .map(|h| h.name.as_str())
+            .collect();
+        if !others.is_empty() {
+            gaps.push(format!(
+                "server delay headers {}: gRPC reads only grpc-retry-pushback-ms",
+                others.join(", ")
+            ));
+        }
+        if p.backoff.combine != Combine::Replace {
+            gaps.push("combine max/clamp: a gRPC pushback replaces the computed wait".into());
+        }
+    }
+    if p.backoff.strategy != Strategy::ResponseHeader || !p.backoff.headers.contains(&pushback) {
+        gaps.push(
+            "grpc-retry-pushback-ms: gRPC always honours the server's pushback (this profile does not read it)"
+                .into(),
+        );
     }
     if p.deadline_ms.is_some() {
         gaps.push(
@@ -670,10 +691,36 @@ pub fn import(text: &str, name: &str) -> Result<ImportedPolicy, FormatError> {
     if d.multiplier.is_none() {
         d.multiplier = Some(2.0);
     }
-    f.dropped(
+    let computed = std::mem::replace(&mut d.profile.backoff, Backoff::new(Strategy::Fixed));
+    d.profile.backoff = with_pushback(computed);
+    f.approximated(
         "(grpc-retry-pushback-ms)",
         "honoured by gRPC",
-        pending::PUSHBACK,
+        "read as a response_header delay over the full_jitter fallback; after a pushback gRPC \
+         restarts its backoff at initialBackoff, Retryscope's fallback keeps counting retries",
     );
     facts::finish(d.profile, f, TOOL)
+}
+
+/// The header gRPC A6 always honours: the server's pushback in ms (negative = do not retry).
+pub(crate) fn pushback_header() -> DelayHeader {
+    DelayHeader {
+        name: "grpc-retry-pushback-ms".into(),
+        unit: HeaderUnit::GrpcPushbackMs,
+    }
+}
+
+/// gRPC's waits as a profile backoff: `response_header` on `grpc-retry-pushback-ms` (the
+/// pushback replaces the computed wait and is not capped by maxBackoff, as in A6) over
+/// `computed` (A6's `U[0, min(initialBackoff · 2^(n−1), maxBackoff)]`, `full_jitter`).
+fn with_pushback(computed: Backoff) -> Backoff {
+    Backoff {
+        headers: vec![pushback_header()],
+        combine: Combine::Replace,
+        base_delay_ms: computed.base_delay_ms,
+        fallback: Some(Box::new(computed)),
+        max_delay_ms: None,
+        jitter_window_ms: 0,
+        ..Backoff::new(Strategy::ResponseHeader)
+    }
 }

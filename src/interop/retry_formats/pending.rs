@@ -16,7 +16,3 @@ pub const MATCHERS: &str =
 /// A count beyond `u32::MAX`, or "retry forever" without a deadline to end it.
 pub const UNLIMITED: &str = "Retryscope's unlimited retries (max_retries null) need a deadline, \
      and counts stop at 4294967295: imported as that many retries";
-
-/// `grpc-retry-pushback-ms` as a header unit.
-pub const PUSHBACK: &str = "this converter does not map grpc-retry-pushback-ms to the \
-     grpc_pushback_ms header unit yet";

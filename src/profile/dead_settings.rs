@@ -6,7 +6,12 @@
 //!   a success first), so its class and backoff never apply — unless `on_other_status` is
 //!   `retry` or `retry_on.response` matchers can make such a response retryable;
 //! - `clamp_above_ms` on a backoff that does not clamp (not `response_header` with
-//!   `combine: "clamp"`, or a fallback, which never reads headers).
+//!   `combine: "clamp"`, or a fallback, which never reads headers);
+//! - jitter settings the strategy never reads: a window `w` (`jitter_window_ms`) outside
+//!   `fixed`, `exponential`, `response_header` and `custom` (its script sees it), a ratio `p` (`jitter_ratio`, default 0.2)
+//!   other than the default outside `exponential_proportional`;
+//! - header settings (`headers`, `combine`, `fallback`) on a strategy that reads no header;
+//! - a `deadline_ms` shorter than the smallest wait before retry 1, so no retry can happen.
 
 use super::issue::ProfileIssue;
 use crate::model::{Backoff, Combine, OtherStatusAction, RetryProfile, Strategy, Throttling};
@@ -16,10 +21,98 @@ pub fn warnings(profile: &RetryProfile) -> Vec<ProfileIssue> {
     let mut out = Vec::new();
     dead_throttling_statuses(profile, &mut out);
     dead_clamp(&profile.backoff, "backoff", false, &mut out);
+    dead_backoff_fields(&profile.backoff, "backoff", &mut out);
     if let Some(b) = &profile.throttling.backoff {
         dead_clamp(b, "throttling.backoff", false, &mut out);
+        dead_backoff_fields(b, "throttling.backoff", &mut out);
     }
+    deadline_before_first_wait(profile, &mut out);
     out
+}
+
+/// Jitter and header fields the backoff's strategy never reads (and the same in its fallback).
+fn dead_backoff_fields(b: &Backoff, path: &str, out: &mut Vec<ProfileIssue>) {
+    let id = b.strategy.id();
+    let reads_window = matches!(
+        b.strategy,
+        Strategy::Fixed | Strategy::Exponential | Strategy::ResponseHeader | Strategy::Custom
+    );
+    if b.jitter_window_ms > 0 && !reads_window {
+        out.push(ProfileIssue::new(
+            format!("{path}.jitter_window_ms"),
+            format!(
+                "jitter_window_ms {} has no effect: strategy `{id}` draws its own jitter and adds no window (w is read by fixed, exponential and response_header); remove it",
+                b.jitter_window_ms
+            ),
+        ));
+    }
+    let default_ratio = Backoff::new(b.strategy).jitter_ratio;
+    if (b.jitter_ratio - default_ratio).abs() > f64::EPSILON
+        && b.strategy != Strategy::ExponentialProportional
+    {
+        out.push(ProfileIssue::new(
+            format!("{path}.jitter_ratio"),
+            format!(
+                "jitter_ratio {} has no effect: only exponential_proportional (seed 000's ±p) reads it, the strategy is `{id}`; remove it",
+                b.jitter_ratio
+            ),
+        ));
+    }
+    if b.strategy == Strategy::ResponseHeader {
+        if let Some(fb) = &b.fallback {
+            dead_backoff_fields(fb, &format!("{path}.fallback"), out);
+        }
+        return;
+    }
+    let no_header =
+        format!("strategy `{id}` reads no delay header (that is response_header); remove it");
+    if b.headers != crate::model::DelayHeader::default_list() {
+        out.push(ProfileIssue::new(
+            format!("{path}.headers"),
+            format!("headers has no effect: {no_header}"),
+        ));
+    }
+    if b.combine != Combine::default() {
+        out.push(ProfileIssue::new(
+            format!("{path}.combine"),
+            format!(
+                "combine \"{}\" has no effect: {no_header}",
+                combine_id(b.combine)
+            ),
+        ));
+    }
+    if b.fallback.is_some() {
+        out.push(ProfileIssue::new(
+            format!("{path}.fallback"),
+            format!("fallback has no effect: {no_header}"),
+        ));
+    }
+}
+
+/// A deadline shorter than the least the first wait can be: every run stops after attempt 1.
+fn deadline_before_first_wait(profile: &RetryProfile, out: &mut Vec<ProfileIssue>) {
+    let Some(deadline) = profile.deadline_ms else {
+        return;
+    };
+    if profile.max_retries == Some(0) {
+        return;
+    }
+    first_wait_check(profile, deadline, out);
+}
+
+fn first_wait_check(profile: &RetryProfile, deadline: u64, out: &mut Vec<ProfileIssue>) {
+    let Some((low, _)) = crate::policy::wait_range(&profile.backoff, 1) else {
+        return;
+    };
+    if low > deadline as f64 {
+        out.push(ProfileIssue::new(
+            "deadline_ms",
+            format!(
+                "deadline_ms {deadline} is shorter than the shortest wait before retry 1 ({} ms), so no retry can happen; raise the deadline or lower backoff.base_delay_ms",
+                low.ceil()
+            ),
+        ));
+    }
 }
 
 fn dead_throttling_statuses(profile: &RetryProfile, out: &mut Vec<ProfileIssue>) {
@@ -192,6 +285,77 @@ mod tests {
         assert_eq!(paths(&fixed), ["backoff.clamp_above_ms"]);
         let aws = crate::profile::builtin("aws-standard-2026").expect("built-in");
         assert!(paths(&aws).is_empty(), "{:?}", warnings(&aws));
+    }
+
+    #[test]
+    fn jitter_and_header_settings_a_strategy_never_reads_are_named() {
+        let p = profile(&serde_json::json!({
+            "backoff": {
+                "strategy": "full_jitter", "base_delay_ms": 10, "jitter_window_ms": 500,
+                "jitter_ratio": 0.5, "combine": "max",
+                "fallback": { "strategy": "fixed", "base_delay_ms": 10 }
+            }
+        }));
+        assert_eq!(
+            paths(&p),
+            [
+                "backoff.jitter_window_ms",
+                "backoff.jitter_ratio",
+                "backoff.combine",
+                "backoff.fallback"
+            ]
+        );
+        assert!(
+            warnings(&p)[0]
+                .message
+                .contains("strategy `full_jitter` draws its own jitter"),
+            "{:?}",
+            warnings(&p)
+        );
+        // The same settings where they are read: alive.
+        let alive = profile(&serde_json::json!({
+            "backoff": {
+                "strategy": "response_header", "base_delay_ms": 10, "jitter_window_ms": 500,
+                "combine": "max",
+                "fallback": { "strategy": "exponential_proportional", "base_delay_ms": 10, "jitter_ratio": 0.5 }
+            }
+        }));
+        assert!(paths(&alive).is_empty(), "{:?}", warnings(&alive));
+        // In a fallback the fallback's own strategy decides.
+        let fb = profile(&serde_json::json!({
+            "backoff": {
+                "strategy": "response_header", "base_delay_ms": 10,
+                "fallback": { "strategy": "equal_jitter", "base_delay_ms": 10, "jitter_window_ms": 5 }
+            }
+        }));
+        assert_eq!(paths(&fb), ["backoff.fallback.jitter_window_ms"]);
+    }
+
+    #[test]
+    fn a_deadline_before_the_first_wait_is_named() {
+        let p = profile(&serde_json::json!({
+            "deadline_ms": 500,
+            "backoff": { "strategy": "fixed", "base_delay_ms": 2000 }
+        }));
+        let w = warnings(&p);
+        assert_eq!(paths(&p), ["deadline_ms"]);
+        assert!(
+            w[0].message
+                .contains("shortest wait before retry 1 (2000 ms)"),
+            "{}",
+            w[0].message
+        );
+        // Full jitter can wait 0: a retry is possible.
+        let jitter = profile(&serde_json::json!({
+            "deadline_ms": 500,
+            "backoff": { "strategy": "full_jitter", "base_delay_ms": 2000 }
+        }));
+        assert!(paths(&jitter).is_empty());
+        let none = profile(&serde_json::json!({
+            "deadline_ms": 500, "max_retries": 0,
+            "backoff": { "strategy": "fixed", "base_delay_ms": 2000 }
+        }));
+        assert!(paths(&none).is_empty());
     }
 
     #[test]

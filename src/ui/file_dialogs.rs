@@ -212,21 +212,25 @@ impl RfdDialogs {
 impl FileDialogs for RfdDialogs {
     fn request(&mut self, purpose: DialogPurpose) {
         let mut dialog = rfd::AsyncFileDialog::new();
-        if let (DialogPurpose::SaveProfileAs { .. }, Some(dir)) = (&purpose, &self.start_dir) {
-            // Saving into the library folder is the default: create it on first use. When that
-            // fails the picker simply starts in its own default folder.
-            let _ = std::fs::create_dir_all(dir);
-        }
-        if let Some(dir) = self.start_dir.as_ref().filter(|d| d.is_dir()) {
-            dialog = dialog.set_directory(dir);
-        }
+        let start_dir = self.start_dir.clone();
         let tx = self.tx.clone();
         let wake = Arc::clone(&self.wake);
+        // Everything that touches the disk runs on the runtime, never in the frame.
         self.runtime.spawn(async move {
             if let Some(reason) = native_dialog_unavailable() {
                 let _ = tx.try_send(DialogReply::Unavailable { purpose, reason });
                 wake();
                 return;
+            }
+            if let Some(dir) = start_dir {
+                if matches!(purpose, DialogPurpose::SaveProfileAs { .. }) {
+                    // Saving into the library folder is the default: create it on first use.
+                    // When that fails the picker simply starts in its own default folder.
+                    let _ = std::fs::create_dir_all(&dir);
+                }
+                if dir.is_dir() {
+                    dialog = dialog.set_directory(&dir);
+                }
             }
             let asked = Instant::now();
             let picked = match &purpose {

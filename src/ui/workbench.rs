@@ -14,6 +14,7 @@ use super::engine_link::EngineLink;
 use super::environment_editor::EnvironmentPanel;
 use super::error_panel::LoadFailure;
 use super::file_dialogs::{DialogAnswer, DialogPurpose, FileDialogHost, FileDialogs};
+use super::latest_worker::{JobRunner, LatestWorker};
 use super::persistence::{LayoutPrefs, PersistedProfile, PersistedWorkbench, SideTab};
 use super::policy_editor::PolicyEditor;
 use super::preview_strip::PreviewCache;
@@ -120,6 +121,8 @@ pub struct WorkbenchState {
     demo_base_url: Option<String>,
     library_dir: Option<PathBuf>,
     library: Vec<PathBuf>,
+    /// Re-lists the library folder off the frame (after a save or open, and on Refresh).
+    library_scan: LatestWorker<PathBuf, Vec<PathBuf>>,
     opened: Vec<PathBuf>,
     load_failure: Option<LoadFailure>,
     pending_switch: Option<Switch>,
@@ -224,6 +227,7 @@ impl WorkbenchState {
             demo_base_url: demo,
             library_dir: setup.library_dir,
             library,
+            library_scan: LatestWorker::inline(library_scanner()),
             opened: persisted.opened_files,
             load_failure: None,
             pending_switch: None,
@@ -269,6 +273,11 @@ impl WorkbenchState {
     /// The Lab's simulations move to worker threads too.
     pub fn analyse_in_background(&mut self, waker: std::sync::Arc<dyn Fn() + Send + Sync>) {
         self.lab = super::lab::LabPanel::spawn(&waker);
+        self.library_scan = LatestWorker::spawn(
+            "library-scan",
+            library_scanner(),
+            std::sync::Arc::clone(&waker),
+        );
         self.preview = PreviewCache::new(super::profile_analysis::AnalysisWorker::spawn(waker));
     }
 
@@ -513,6 +522,9 @@ impl WorkbenchState {
             self.on_shortcut(shortcut);
         }
         self.preview.refresh(&self.current.profile);
+        if let Some(library) = self.library_scan.poll() {
+            self.library = library;
+        }
         egui::Panel::top("toolbar").show(ui, |ui| self.toolbar(ui));
         if let Some(failure) = self.load_failure.clone() {
             // A fixed height from the number of problems: a bottom panel otherwise keeps the
@@ -1103,12 +1115,18 @@ impl WorkbenchState {
         }
     }
 
+    /// Keeps `path` in the picker; the library folder is listed again off the frame (the picker
+    /// shows a file of that folder once, as a library entry, when both lists hold it).
     fn remember_opened(&mut self, path: PathBuf) {
-        if let Some(dir) = &self.library_dir {
-            self.library = scan_library(dir);
-        }
+        self.rescan_library();
         if !self.library.contains(&path) && !self.opened.contains(&path) {
             self.opened.push(path);
+        }
+    }
+
+    fn rescan_library(&mut self) {
+        if let Some(dir) = &self.library_dir {
+            self.library_scan.submit(dir.clone());
         }
     }
 
@@ -1247,7 +1265,7 @@ impl WorkbenchState {
                     .on_hover_text(format!("list *.json in {}", dir.display()))
                     .clicked()
             {
-                self.library = scan_library(dir);
+                self.rescan_library();
             }
         });
         ui.separator();
@@ -1365,6 +1383,13 @@ fn suggested_file_name(name: &str) -> String {
     } else {
         format!("{slug}.json")
     }
+}
+
+/// Lists `*.json` of the library folder (the library scan's job).
+fn library_scanner() -> JobRunner<PathBuf, Vec<PathBuf>> {
+    std::sync::Arc::new(|dir: PathBuf, _: &mut dyn FnMut(u64, u64) -> bool| {
+        Some(scan_library(&dir))
+    })
 }
 
 #[cfg(test)]

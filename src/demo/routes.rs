@@ -38,7 +38,7 @@ pub const ENDPOINTS: [&str; 18] = [
     "/soft-limit?times=N",
     "/log",
     "/log/clear",
-    "(every endpoint counts hits per key: key=K, else path+query)",
+    "(every endpoint counts hits per scenario: case=NAME or key=NAME, else path+query)",
     "(times absent = always)",
 ];
 

@@ -68,18 +68,23 @@ impl DemoState {
     }
 }
 
-/// The scenario key of a request: the `key` query parameter when present, else the path and
-/// query with every `key=` pair removed (so `/status/503?times=2` is its own scenario).
+/// The scenario key of a request: the `case` (or `key`) query parameter when present, else the
+/// path and query with every such pair removed (so `/status/503?times=2` is its own scenario).
+/// `case` is the name to prefer: the secrets rule (DESIGN.md §9) masks a query parameter named
+/// `key` as an API key in every output, so `key=a` shows as `key=***`.
 pub(crate) fn scenario_key(path: &str, query: Option<&str>) -> String {
     let query = query.unwrap_or("");
     for (name, value) in form_urlencoded::parse(query.as_bytes()) {
-        if name == "key" {
+        if SCENARIO_PARAMS.contains(&name.as_ref()) {
             return value.into_owned();
         }
     }
     let rest: Vec<&str> = query
         .split('&')
-        .filter(|pair| !pair.is_empty() && *pair != "key" && !pair.starts_with("key="))
+        .filter(|pair| {
+            let name = pair.split('=').next().unwrap_or("");
+            !pair.is_empty() && !SCENARIO_PARAMS.contains(&name)
+        })
         .collect();
     if rest.is_empty() {
         path.to_owned()
@@ -88,6 +93,9 @@ pub(crate) fn scenario_key(path: &str, query: Option<&str>) -> String {
     }
 }
 
+/// Query parameters that name a scenario.
+const SCENARIO_PARAMS: [&str; 2] = ["case", "key"];
+
 #[cfg(test)]
 mod tests {
     use super::scenario_key;
@@ -95,6 +103,7 @@ mod tests {
     #[test]
     fn key_parameter_wins_over_path() {
         assert_eq!(scenario_key("/status/503", Some("times=2&key=abc")), "abc");
+        assert_eq!(scenario_key("/status/503", Some("case=c1&times=2")), "c1");
     }
 
     #[test]

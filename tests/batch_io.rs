@@ -140,6 +140,30 @@ fn every_malformed_line_is_reported_in_one_pass() {
     );
 }
 
+/// A HAR exported with secrets masked (the default) holds `***` where each secret was: every
+/// such entry is a bad line naming the place, so a batch never sends the mask as a credential.
+#[test]
+fn a_har_exported_with_masked_secrets_is_refused_entry_by_entry() {
+    let har = r#"{"log": {"version": "1.2", "creator": {"name": "x", "version": "1"}, "entries": [
+        {"request": {"method": "GET", "url": "http://127.0.0.1:8080/a",
+            "headers": [{"name": "Authorization", "value": "***"}]}},
+        {"request": {"method": "GET", "url": "http://127.0.0.1:8080/b?sig=***&x=1", "headers": []}},
+        {"request": {"method": "GET", "url": "http://127.0.0.1:8080/c", "headers": []}}
+    ]}}"#;
+    let list = parse_batch_list(har, BatchListFormat::Har);
+    let located: Vec<String> = list.problems.iter().map(|p| p.located("x.har")).collect();
+    assert_eq!(located.len(), 2, "{located:?}");
+    assert!(
+        located[0].contains("entry 1: header Authorization is `***`"),
+        "{located:?}"
+    );
+    assert!(
+        located[1].contains("entry 2: query parameter sig is `***`"),
+        "{located:?}"
+    );
+    assert_eq!(list.items.len(), 1);
+}
+
 /// Fragments lists are made of: good and bad lines of every format, quotes, continuations.
 fn fragment() -> impl Strategy<Value = String> {
     prop_oneof![

@@ -597,6 +597,17 @@ fn build(mut p: Parsed) -> Result<CurlImport, CurlError> {
     }
     draft.timeouts.total_ms = p.max_time_ms;
     draft.timeouts.connect_ms = p.connect_ms;
+    let mut masked = crate::model::secrets::masked_places(&draft.spec_as_written());
+    if draft.auth.kind == AuthKind::Basic
+        && draft.auth.basic_password == crate::model::secrets::MASK
+    {
+        masked.push("the -u password".into());
+    }
+    for place in masked {
+        p.notes.push(format!(
+            "{place} is `***`: the secret was masked when this command was copied; type the real value before sending"
+        ));
+    }
     Ok(CurlImport {
         draft,
         unsupported: p.notes,
@@ -701,6 +712,25 @@ fn body_of(p: &mut Parsed, draft: &mut RequestDraft) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_copied_command_with_masked_secrets_says_where_the_mask_is() {
+        let i =
+            parse_curl("curl -u alice:*** -H 'X-Api-Key: ***' 'http://127.0.0.1:8080/x?token=***'")
+                .unwrap();
+        let masked: Vec<&String> = i
+            .unsupported
+            .iter()
+            .filter(|n| n.contains("`***`"))
+            .collect();
+        assert_eq!(masked.len(), 3, "{:?}", i.unsupported);
+        assert!(
+            masked[0].starts_with("header X-Api-Key is `***`"),
+            "{masked:?}"
+        );
+        assert!(masked[1].starts_with("query parameter token"), "{masked:?}");
+        assert!(masked[2].starts_with("the -u password"), "{masked:?}");
+    }
 
     #[test]
     fn seconds_are_read_exactly() {

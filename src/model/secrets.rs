@@ -229,6 +229,42 @@ fn masked_value(value: &str) -> &str {
     }
 }
 
+/// Where `spec` holds the mask [`MASK`] itself, as a value the secrets rule writes for a secret
+/// (a request copied or exported with secrets masked, then imported): each enabled header whose
+/// value is `***` (`header Authorization`), the URL's user name or password, and query
+/// parameters whose value is `***` (`query parameter sig`), in that order. Sending such a
+/// request would send the mask as the credential.
+///
+/// ```
+/// use retryscope::model::{RequestSpec, secrets::masked_places};
+/// let spec = RequestSpec::get("http://127.0.0.1:8080/x?sig=***&a=1");
+/// assert_eq!(masked_places(&spec), ["query parameter sig"]);
+/// ```
+pub fn masked_places(spec: &RequestSpec) -> Vec<String> {
+    let mut out: Vec<String> = spec
+        .headers
+        .iter()
+        .filter(|h| h.enabled && h.value.trim() == MASK)
+        .map(|h| format!("header {}", h.name.trim()))
+        .collect();
+    let Ok(url) = url::Url::parse(spec.url.trim()) else {
+        return out;
+    };
+    let is_mask = |v: &str| v == MASK || v == "%2A%2A%2A";
+    if is_mask(url.username()) {
+        out.push("the URL's user name".into());
+    }
+    if url.password().is_some_and(is_mask) {
+        out.push("the URL's password".into());
+    }
+    out.extend(
+        url.query_pairs()
+            .filter(|(_, v)| v == MASK)
+            .map(|(k, _)| format!("query parameter {k}")),
+    );
+    out
+}
+
 /// The secret values `spec` sends, for searching them in free text ([`mask_event`],
 /// [`mask_spec`]): secret header/query/form rows (by rule or marked), the URL's user name and
 /// password (and their `Basic` base64 form), and secret query values in the URL, each raw and percent-decoded; values shorter

@@ -59,6 +59,9 @@ pub(super) fn check_spec(spec: &RequestSpec) -> Result<(), ListProblemKind> {
             });
         }
     }
+    if let Some(place) = secrets::masked_places(spec).into_iter().next() {
+        return Err(ListProblemKind::MaskedSecret { place });
+    }
     Ok(())
 }
 
@@ -66,6 +69,32 @@ pub(super) fn check_spec(spec: &RequestSpec) -> Result<(), ListProblemKind> {
 mod tests {
     use super::*;
     use crate::model::KeyValue;
+
+    #[test]
+    fn masked_secrets_are_refused_with_their_place() {
+        let mut spec = RequestSpec::get("http://127.0.0.1:8080/x?key=***&a=1");
+        let place = |s: &RequestSpec| match check_spec(s) {
+            Err(ListProblemKind::MaskedSecret { place }) => place,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(place(&spec), "query parameter key");
+        spec.url = "http://alice:***@127.0.0.1:8080/x".into();
+        assert_eq!(place(&spec), "the URL's password");
+        spec.url = "http://127.0.0.1:8080/x".into();
+        spec.headers.push(KeyValue::new("Authorization", "***"));
+        assert_eq!(place(&spec), "header Authorization");
+        let shown = ListProblemKind::MaskedSecret {
+            place: "header Authorization".into(),
+        }
+        .to_string();
+        assert!(
+            shown.contains("masked when the file was exported"),
+            "{shown}"
+        );
+        // A value that merely contains stars is the user's.
+        spec.headers[0].value = "Bearer a***b".into();
+        assert_eq!(check_spec(&spec), Ok(()));
+    }
 
     #[test]
     fn methods_urls_and_headers_are_checked() {

@@ -157,6 +157,15 @@ pub enum ListProblemKind {
         /// What is wrong.
         message: String,
     },
+    /// A secret's place holds the mask `***`: the file was exported with secrets masked
+    /// (DESIGN.md §9), so the value to send is not in it.
+    #[error(
+        "{place} is `***`: the secret was masked when the file was exported; put the real value in the list (or export with secrets included)"
+    )]
+    MaskedSecret {
+        /// Where: `header Authorization`, `query parameter key`, `the URL's password`.
+        place: String,
+    },
 }
 
 impl ListProblemKind {

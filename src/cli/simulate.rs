@@ -44,7 +44,7 @@ profile (its triage, retries, deadline, budget and waits), each figure the mean 
 --stack takes profiles outer → inner and shows how layered retries multiply the attempts that
 reach a failing server (each failed attempt answers 503). Its analytic figures follow each
 layer's triage of that 503 and say when they leave out budgets or deadlines, which the
-simulation applies. A stack whose worst case exceeds 10,000,000 simulated server attempts
+simulation applies. A stack whose worst case exceeds 2,000,000 simulated server attempts
 is simulated with fewer calls (and a call cut there), which the output says. Long runs show a
 progress bar on stderr when it is a terminal; Ctrl-C stops --stack and --contention, prints
 what was done and exits 130.")]

@@ -53,6 +53,11 @@ pub fn execute(args: &SimulateArgs) -> Result<u8, CliError> {
         runs: args.runs,
         seed,
     };
+    if !args.json {
+        // Printed before the simulation (and after the signal handlers are installed), so a
+        // long run shows what it works on.
+        print_layers(&layers, &analysis, args.failure_rate);
+    }
     let bar = progress_bar(&analysis, args.runs);
     let sim = simulate_stack_with(&layers, &setup, &mut |done, attempts| {
         bar.set_position(u64::from(done));
@@ -65,13 +70,13 @@ pub fn execute(args: &SimulateArgs) -> Result<u8, CliError> {
     if args.json {
         print_json(&layers, &analysis, &sim, f, seed);
     } else {
-        print_text(&layers, &analysis, &sim, args, seed);
+        print_text(&analysis, &sim, args, seed);
     }
     if sim.stopped {
         let (code, name) = stopped_by(stop.load(Ordering::Relaxed));
         out::write_stderr(&format!(
-            "simulate --stack stopped by {name} after {} of {} calls; the figures above cover those\n",
-            sim.runs, sim.requested_runs
+            "simulate --stack stopped by {name} after {} of {} calls ({} server attempts); the figures above cover the calls finished\n",
+            sim.runs, sim.requested_runs, sim.server_attempts
         ));
         return Ok(code);
     }
@@ -142,17 +147,12 @@ fn print_json(
     crate::cli_outln!("{value}");
 }
 
-fn print_text(
-    layers: &[RetryProfile],
-    analysis: &StackAnalysis,
-    sim: &StackSimulation,
-    args: &SimulateArgs,
-    seed: u64,
-) {
+/// The first lines: the failure and the layers, outer first.
+fn print_layers(layers: &[RetryProfile], analysis: &StackAnalysis, failure_rate: f64) {
     crate::cli_outln!(
         "stack of {} layers (outer → inner), each server attempt failing with chance {} (answering {FAILURE_STATUS}):",
         layers.len(),
-        args.failure_rate
+        failure_rate
     );
     for (i, p) in layers.iter().enumerate() {
         let triage = if analysis.not_retrying.contains(&i) {
@@ -162,6 +162,9 @@ fn print_text(
         };
         crate::cli_outln!("  {}. \"{}\": {}{triage}", i + 1, p.name, layer_text(p));
     }
+}
+
+fn print_text(analysis: &StackAnalysis, sim: &StackSimulation, args: &SimulateArgs, seed: u64) {
     for line in analysis.summary_lines() {
         crate::cli_outln!("{line}");
     }

@@ -15,7 +15,7 @@ use rand::Rng;
 /// (calls × worst-case attempts per call) is larger, fewer calls are simulated, and a single
 /// call that would go past it is cut there ([`StackSimulation::capped_runs`],
 /// [`StackSimulation::cut_calls`]).
-pub const STACK_ATTEMPT_BOUND: u64 = 10_000_000;
+pub const STACK_ATTEMPT_BOUND: u64 = 2_000_000;
 
 /// Attempts a layer with unlimited retries makes per call in the simulation.
 const UNLIMITED_CUT: u64 = SIMULATE_MAX_RETRIES as u64 + 1;

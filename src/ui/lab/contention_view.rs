@@ -1,6 +1,7 @@
 //! The contention view: N clients against one server, the seven strategies side by side —
 //! calls vs N, completion time vs N, and the server load over time at one N.
 
+use super::export::LabExportData;
 use super::jobs::LabJob;
 use super::{LabPanel, Running};
 use crate::interop::{load_csv, sweep_csv};
@@ -56,6 +57,11 @@ impl LabPanel {
                     ui.ctx().copy_text(sweep_csv(&points));
                     self.copied = Some("sweep");
                 }
+                ui.horizontal(|ui| {
+                    super::export_buttons(ui, &mut self.export, "sweep", &|| {
+                        LabExportData::Sweep(Arc::clone(&points))
+                    });
+                });
                 sweep_plot(ui, "lab.calls_plot", "calls", &points, |r| r.total_calls);
                 sweep_plot(ui, "lab.completion_plot", "completion ms", &points, |r| {
                     r.completion_ms
@@ -77,6 +83,11 @@ impl LabPanel {
                     ui.ctx().copy_text(load_csv(&results));
                     self.copied = Some("load");
                 }
+                ui.horizontal(|ui| {
+                    super::export_buttons(ui, &mut self.export, "load", &|| {
+                        LabExportData::Load(Arc::clone(&results))
+                    });
+                });
                 load_plot(ui, &results);
             }
             Some(Err(e)) => {

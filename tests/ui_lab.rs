@@ -1,6 +1,11 @@
 //! The Lab tab: the current profile's distribution with its warnings, a contention sweep and
 //! the stack calculator, found by label (inline workers: results arrive in the same frame).
 
+#![allow(
+    clippy::float_cmp,
+    reason = "a CSV written with Rust's shortest round-trip floats parses back to the same numbers"
+)]
+
 mod ui_support;
 
 use egui_kittest::kittest::Queryable;

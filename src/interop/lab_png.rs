@@ -227,6 +227,16 @@ fn range(chart: &LabChart, axis: usize) -> (f64, f64) {
     (lo, hi + (hi - lo) * 0.05)
 }
 
+/// A tick label: whole numbers as such; on a short axis (a few retries) other ticks get one
+/// decimal, so `1, 1.2, 1.4` is not printed `1, 1, 1`.
+fn tick_text(x: f64, span: f64) -> String {
+    if (x - x.round()).abs() < 1e-9 || span >= 20.0 {
+        format!("{x:.0}")
+    } else {
+        format!("{x:.1}")
+    }
+}
+
 fn draw_chart(area: &Area<'_>, chart: &LabChart) -> DrawResult {
     let (x0, x1) = range(chart, 0);
     let (y0, y1) = range(chart, 1);
@@ -239,7 +249,7 @@ fn draw_chart(area: &Area<'_>, chart: &LabChart) -> DrawResult {
     c.configure_mesh()
         .x_desc(chart.x_label.as_str())
         .y_desc(chart.y_label.as_str())
-        .x_label_formatter(&|x: &f64| format!("{x:.0}"))
+        .x_label_formatter(&|x: &f64| tick_text(*x, x1 - x0))
         .y_label_formatter(&|y: &f64| format!("{y:.0}"))
         .label_style((FONT, 13))
         .axis_desc_style((FONT, 13))

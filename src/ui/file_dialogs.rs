@@ -261,7 +261,10 @@ impl FileDialogs for RfdDialogs {
                         .await
                 }
                 DialogPurpose::ExportLab { suggested_name } => {
-                    let (filter, ext) = if suggested_name.ends_with(".csv") {
+                    let (filter, ext) = if std::path::Path::new(suggested_name)
+                        .extension()
+                        .is_some_and(|e| e.eq_ignore_ascii_case("csv"))
+                    {
                         ("CSV", "csv")
                     } else {
                         ("PNG image", "png")

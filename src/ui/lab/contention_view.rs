@@ -57,7 +57,7 @@ impl LabPanel {
                     ui.ctx().copy_text(sweep_csv(&points));
                     self.copied = Some("sweep");
                 }
-                ui.horizontal(|ui| {
+                ui.horizontal_wrapped(|ui| {
                     super::export_buttons(ui, &mut self.export, "sweep", &|| {
                         LabExportData::Sweep(Arc::clone(&points))
                     });
@@ -83,7 +83,7 @@ impl LabPanel {
                     ui.ctx().copy_text(load_csv(&results));
                     self.copied = Some("load");
                 }
-                ui.horizontal(|ui| {
+                ui.horizontal_wrapped(|ui| {
                     super::export_buttons(ui, &mut self.export, "load", &|| {
                         LabExportData::Load(Arc::clone(&results))
                     });

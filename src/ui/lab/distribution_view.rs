@@ -21,7 +21,7 @@ impl LabPanel {
                 return;
             }
         };
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             ui.checkbox(&mut self.cumulative, "Show cumulative elapsed time")
                 .on_hover_text("the sum of waits 1…n instead of wait n");
             if ui

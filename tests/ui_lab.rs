@@ -45,6 +45,15 @@ fn the_lab_tab_shows_distribution_sweep_and_stack() {
     assert!(!h.state().lab.is_running());
     assert!(h.query_by_label("Copy sweep CSV").is_some());
 
+    // Load over time at N = 4: the plot and a table with gave-up and peak/mean load.
+    h.state_mut().lab.settings.load_clients = 4;
+    h.get_by_label("Simulate load over time").click();
+    h.run();
+    h.run();
+    assert!(h.query_by_label("peak load/s").is_some());
+    assert!(h.query_by_label("gave up").is_some());
+    assert!(h.query_by_label("Export load CSV…").is_some());
+
     // Layers: the current profile around the AWS SDK's 3 attempts.
     h.get_by_label("Simulate stack").click();
     h.run();

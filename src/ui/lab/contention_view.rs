@@ -89,6 +89,7 @@ impl LabPanel {
                     });
                 });
                 load_plot(ui, &results);
+                load_table(ui, &results);
             }
             Some(Err(e)) => {
                 ui.colored_label(ui.visuals().error_fg_color, format!("cannot simulate: {e}"));
@@ -209,6 +210,35 @@ fn load_plot(ui: &mut egui::Ui, results: &[ContentionResult]) {
                     .map(|(i, &v)| [i as f64 * r.bucket_ms, v])
                     .collect();
                 plot_ui.line(Line::new(r.label.clone(), line));
+            }
+        });
+}
+
+/// Per strategy at the load view's N: calls, completion time, clients that gave up and the
+/// peak and mean load (the figures the plots do not show).
+fn load_table(ui: &mut egui::Ui, results: &[ContentionResult]) {
+    egui::Grid::new("lab.load_table")
+        .striped(true)
+        .show(ui, |ui| {
+            for head in [
+                "strategy",
+                "calls",
+                "completion ms",
+                "gave up",
+                "peak load/s",
+                "mean load/s",
+            ] {
+                ui.strong(head);
+            }
+            ui.end_row();
+            for r in results {
+                ui.label(&r.label);
+                ui.label(format!("{:.1}", r.total_calls));
+                ui.label(format!("{:.0}", r.completion_ms));
+                ui.label(format!("{:.1}", r.gave_up));
+                ui.label(format!("{:.0}", r.peak_load));
+                ui.label(format!("{:.0}", r.mean_load));
+                ui.end_row();
             }
         });
 }

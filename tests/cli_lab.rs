@@ -2,6 +2,8 @@
 
 mod demo_support;
 
+use std::io::Read;
+
 fn stdout_of(args: &[&str]) -> String {
     let out = demo_support::sandboxed()
         .arg("simulate")
@@ -150,7 +152,7 @@ fn stack_multiplies_attempts() {
         "{text}"
     );
     assert!(
-        text.contains("worst case: 12 attempts reach the server"),
+        text.contains("worst case, ignoring budgets: 12 attempts reach the server"),
         "{text}"
     );
     let json = stdout_of(&[
@@ -174,7 +176,10 @@ fn stack_takes_files_and_names_unknown_ones() {
     let fast = demo_support::fast_profile(&dir);
     let spec = format!("{},aws-standard", fast.display());
     let text = stdout_of(&["--stack", &spec, "--runs", "5", "--seed", "1"]);
-    assert!(text.contains("worst case: 12 attempts"), "{text}");
+    assert!(
+        text.contains("worst case, ignoring budgets: 12 attempts"),
+        "{text}"
+    );
     let out = demo_support::sandboxed()
         .args(["simulate", "--stack", "aws-standard,no-such-profile"])
         .assert()
@@ -183,5 +188,165 @@ fn stack_takes_files_and_names_unknown_ones() {
         .clone();
     assert!(
         String::from_utf8_lossy(&out.stderr).contains("unknown built-in profile `no-such-profile`")
+    );
+}
+
+#[test]
+fn stack_expectation_follows_a_layer_that_does_not_retry_the_failure() {
+    // The ServiceNow example retries only 429; the simulated server answers 503. Before, the
+    // analysis said "expected 4.00" beside a simulated mean of 1.00.
+    let text = stdout_of(&[
+        "--stack",
+        "vbscript-module,servicenow-exponential",
+        "--runs",
+        "20",
+        "--seed",
+        "3",
+    ]);
+    assert!(
+        text.contains("2. \"ServiceNow example (exponential)\": 3 retries (4 attempts); its triage does not retry 503: one attempt per call"),
+        "{text}"
+    );
+    assert!(
+        text.contains("worst case: 4 attempts reach the server"),
+        "{text}"
+    );
+    assert!(text.contains("expected: 4.00 attempts"), "{text}");
+    let json = stdout_of(&[
+        "--stack",
+        "vbscript-module,servicenow-exponential",
+        "--runs",
+        "20",
+        "--seed",
+        "3",
+        "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(json.trim()).expect("one object");
+    assert_eq!(v["not_retrying_layers"], serde_json::json!([2]));
+    assert_eq!(v["worst_attempts"], 4);
+    assert_eq!(v["worst_attempts_saturated"], false);
+    assert_eq!(v["analytic_ignores"], serde_json::json!([]));
+    assert_eq!(v["expected_attempts"], v["simulated"]["mean_attempts"]);
+    // With the AWS quota inside, the analysis says it leaves the budget out.
+    let text = stdout_of(&[
+        "--stack",
+        "vbscript-module,aws-standard",
+        "--runs",
+        "200",
+        "--seed",
+        "3",
+    ]);
+    assert!(
+        text.contains("expected, ignoring budgets: 12.00 attempts"),
+        "{text}"
+    );
+}
+
+#[test]
+fn stack_reports_a_worst_case_past_u64_and_bounds_the_simulation() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("huge.json");
+    // 2^32 attempts a layer: two layers make 2^64, one more than u64 holds.
+    std::fs::write(
+        &path,
+        br#"{
+  "format": "retryscope-profile/1",
+  "name": "huge",
+  "max_retries": 4294967295,
+  "retry_on": { "status": [503] },
+  "backoff": { "strategy": "fixed", "base_delay_ms": 1 }
+}"#,
+    )
+    .expect("write");
+    let spec = format!("{0},{0}", path.display());
+    let json = stdout_of(&["--stack", &spec, "--runs", "5", "--seed", "1", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(json.trim()).expect("one object");
+    assert_eq!(v["worst_attempts_saturated"], true);
+    assert_eq!(v["worst_attempts"], u64::MAX);
+    // 1001 × 1001 simulated attempts a call: 5 calls would pass the 2,000,000 bound.
+    assert_eq!(v["simulated"]["capped_runs"], true);
+    assert_eq!(v["simulated"]["runs"], 1);
+    assert_eq!(v["simulated"]["requested_runs"], 5);
+    let text = stdout_of(&["--stack", &spec, "--runs", "5", "--seed", "1"]);
+    assert!(
+        text.contains(
+            "worst case: more than 18446744073709551615 attempts (overflows u64) reach the server"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("note: 5 calls × the worst case per call exceed 2000000 simulated server attempts; simulated 1 calls instead"),
+        "{text}"
+    );
+}
+
+/// Starts `args`, waits for the first line of stdout (printed once the signal handlers are
+/// installed), sends SIGINT; returns the exit code, stdout and stderr.
+fn interrupt(args: &[&str]) -> (Option<i32>, String, String) {
+    let mut child = demo_support::sandboxed_std()
+        .arg("simulate")
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawns");
+    let mut stdout = child.stdout.take().expect("piped");
+    let mut seen = Vec::new();
+    let mut buf = [0u8; 256];
+    while !String::from_utf8_lossy(&seen).contains('\n') {
+        let n = stdout.read(&mut buf).expect("reads");
+        assert!(n > 0, "ended early: {}", String::from_utf8_lossy(&seen));
+        seen.extend_from_slice(&buf[..n]);
+    }
+    let status = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(status.success());
+    stdout.read_to_end(&mut seen).expect("reads the rest");
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .expect("piped")
+        .read_to_string(&mut stderr)
+        .expect("reads stderr");
+    let code = child.wait().expect("exits").code();
+    (code, String::from_utf8_lossy(&seen).into_owned(), stderr)
+}
+
+#[test]
+fn ctrl_c_stops_a_stack_simulation_with_what_was_done() {
+    const THOUSAND: &str = "tests/fixtures/thousand_retries.json";
+    let spec = format!("{THOUSAND},{THOUSAND},{THOUSAND}");
+    // One call of 1001³ attempts, cut at 2,000,000: seconds in a debug build.
+    let (code, stdout, stderr) = interrupt(&["--stack", &spec, "--runs", "1", "--seed", "1"]);
+    assert_eq!(code, Some(130), "{stdout}{stderr}");
+    assert!(stdout.contains("simulated 0 calls"), "{stdout}");
+    assert!(
+        stderr.starts_with("simulate --stack stopped by Ctrl-C after 0 of 1 calls ("),
+        "one line, no bar off a terminal: {stderr}"
+    );
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+}
+
+#[test]
+fn ctrl_c_stops_a_contention_simulation_with_exit_130() {
+    let (code, stdout, stderr) = interrupt(&[
+        "--contention",
+        "--clients",
+        "1000",
+        "--runs",
+        "100000",
+        "--seed",
+        "1",
+    ]);
+    assert_eq!(code, Some(130), "{stdout}{stderr}");
+    assert!(stdout.starts_with("contention: 1000 clients"), "{stdout}");
+    assert!(
+        stderr.starts_with(
+            "simulate --contention stopped by Ctrl-C during \"no jitter\"; 0 of 7 strategies done"
+        ),
+        "{stderr}"
     );
 }

@@ -165,7 +165,7 @@ fn a_profile_contends_with_its_own_rules() {
 #[test]
 fn layered_retries_multiply_attempts() {
     let stack = [profile("servicenow-exponential"), profile("aws-standard")];
-    let a = analyse_stack(&stack, 1.0);
+    let a = analyse_stack(&stack, 1.0, 429).expect("compiles");
     assert_eq!(a.worst_attempts, Some(12));
     assert_eq!(a.failure_chance, 1.0);
     // Inner: full jitter ≤ 1000 + 2000 ms; outer: 4 inner calls + 2500 + 4500 + 8500 ms.
@@ -182,7 +182,7 @@ fn layered_retries_multiply_attempts() {
     // quota is taken out).
     let mut unbudgeted = stack.clone();
     unbudgeted[1].retry_budget = None;
-    let a = analyse_stack(&unbudgeted, 0.5);
+    let a = analyse_stack(&unbudgeted, 0.5, 429).expect("compiles");
     let s = simulate_stack(&unbudgeted, 0.5, 429, 0, 4000, 3).expect("compiles");
     assert!(
         (s.mean_attempts - a.expected_attempts).abs() < 0.1,

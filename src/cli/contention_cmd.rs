@@ -2,15 +2,19 @@
 //! JSON object per line) per strategy.
 
 use super::exit::{self, CliError};
-use super::simulate::{ModelArg, SimulateArgs};
+use super::out;
+use super::simulate::{ModelArg, SimulateArgs, stopped_by, watch_stop_signals};
 use crate::model::RetryProfile;
-use crate::sim::{Contender, ContentionResult, ContentionSetup, ServerModel, contention};
+use crate::sim::{Contender, ContentionResult, ContentionSetup, ServerModel, contention_with};
+use std::sync::atomic::Ordering;
 
 /// Runs the seven contenders for `args.clients` clients and prints the comparison.
 ///
 /// # Errors
 /// Exit 2 for a capacity that is not a positive number, a `--status` other than 429 or 503,
-/// or a profile whose script or matchers do not compile.
+/// or a profile whose script or matchers do not compile; exit 1 when the signal handlers cannot
+/// start. Ctrl-C or SIGTERM stops it between runs: the strategies done stay printed, a line on
+/// stderr says where it stopped, exit 130 or 143.
 pub fn execute(args: &SimulateArgs, profile: &RetryProfile, seed: u64) -> Result<u8, CliError> {
     let model = match args.model {
         ModelArg::Occ => ServerModel::Occ,
@@ -43,6 +47,7 @@ pub fn execute(args: &SimulateArgs, profile: &RetryProfile, seed: u64) -> Result
     setup.model = model;
     setup.failure_status = status;
     setup.keep_load = false;
+    let (_runtime, stop) = watch_stop_signals()?;
     // The strategy column fits the longest label (a profile's name can be long).
     let width = contenders
         .iter()
@@ -71,8 +76,16 @@ pub fn execute(args: &SimulateArgs, profile: &RetryProfile, seed: u64) -> Result
             "mean load/s"
         );
     }
-    for c in &contenders {
-        let r = contention(&setup, c);
+    for (done, c) in contenders.iter().enumerate() {
+        let Some(r) = contention_with(&setup, c, &mut |_| stop.load(Ordering::Relaxed) == 0) else {
+            let (code, name) = stopped_by(stop.load(Ordering::Relaxed));
+            out::write_stderr(&format!(
+                "simulate --contention stopped by {name} during \"{}\"; {done} of {} strategies done (above)\n",
+                c.label,
+                contenders.len()
+            ));
+            return Ok(code);
+        };
         if args.json {
             crate::cli_outln!("{}", json_line(&r, &setup, seed));
         } else {

@@ -42,7 +42,12 @@ a second. It compares no jitter, full, equal and decorrelated jitter, seed 001's
 seed 000's proportional backoff (base --base-ms, cap --cap-ms, retrying without limit) with the
 profile (its triage, retries, deadline, budget and waits), each figure the mean of --runs runs.
 --stack takes profiles outer → inner and shows how layered retries multiply the attempts that
-reach a failing server.")]
+reach a failing server (each failed attempt answers 503). Its analytic figures follow each
+layer's triage of that 503 and say when they leave out budgets or deadlines, which the
+simulation applies. A stack whose worst case exceeds 2,000,000 simulated server attempts
+is simulated with fewer calls (and a call cut there), which the output says. Long runs show a
+progress bar on stderr when it is a terminal; Ctrl-C stops --stack and --contention, prints
+what was done and exits 130.")]
 pub struct SimulateArgs {
     /// Profile file (JSON).
     #[arg(long, value_name = "FILE", conflicts_with = "builtin")]
@@ -156,10 +161,7 @@ pub fn execute(args: &SimulateArgs) -> Result<u8, CliError> {
     });
     bar.finish_and_clear();
     let Some(stats) = result.map_err(cannot)? else {
-        let (code, name) = match stop.load(Ordering::Relaxed) {
-            TERMINATED => (exit::TERMINATED, "SIGTERM"),
-            _ => (exit::INTERRUPTED, "Ctrl-C"),
-        };
+        let (code, name) = stopped_by(stop.load(Ordering::Relaxed));
         out::write_stderr(&format!(
             "simulate stopped by {name} before the {} samples were done; no table printed\n",
             args.samples
@@ -170,14 +172,23 @@ pub fn execute(args: &SimulateArgs) -> Result<u8, CliError> {
     Ok(exit::SUCCESS)
 }
 
-/// [`Stop`] codes stored in the flag (0 = keep going).
-const INTERRUPTED: u8 = 1;
-const TERMINATED: u8 = 2;
+/// [`Stop`] code stored in the flag for Ctrl-C (0 = keep going).
+pub(super) const INTERRUPTED: u8 = 1;
+/// [`Stop`] code stored in the flag for SIGTERM.
+pub(super) const TERMINATED: u8 = 2;
+
+/// The exit code and signal name of a stop flag's value (Ctrl-C unless it says SIGTERM).
+pub(super) fn stopped_by(flag: u8) -> (u8, &'static str) {
+    match flag {
+        TERMINATED => (exit::TERMINATED, "SIGTERM"),
+        _ => (exit::INTERRUPTED, "Ctrl-C"),
+    }
+}
 
 /// Installs the Ctrl-C / SIGTERM handlers on a one-worker runtime whose task sets the returned
 /// flag; the sampling (on this thread) reads it between batches. Keep the runtime alive while
 /// sampling.
-fn watch_stop_signals() -> Result<(tokio::runtime::Runtime, Arc<AtomicU8>), CliError> {
+pub(super) fn watch_stop_signals() -> Result<(tokio::runtime::Runtime, Arc<AtomicU8>), CliError> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(1)
         .thread_name("retryscope-signals")

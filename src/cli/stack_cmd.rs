@@ -2,18 +2,34 @@
 //! simulated.
 
 use super::exit::{self, CliError};
+use super::out;
 use super::profile_source;
-use super::simulate::SimulateArgs;
+use super::simulate::{SimulateArgs, stopped_by, watch_stop_signals};
 use crate::model::RetryProfile;
 use crate::policy::retries_text;
-use crate::sim::{analyse_stack, simulate_stack};
+use crate::sim::{
+    STACK_ATTEMPT_BOUND, StackAnalysis, StackSetup, StackSimulation, analyse_stack,
+    simulate_stack_with,
+};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::fmt::Write as _;
+use std::io::IsTerminal;
+use std::sync::atomic::Ordering;
+
+/// Status every failed server attempt of the stack simulation answers.
+const FAILURE_STATUS: u16 = 503;
+
+/// Worst-case simulated server attempts from which a progress bar is shown (on a terminal).
+const PROGRESS_MIN_ATTEMPTS: u64 = 100_000;
 
 /// Loads the stack's profiles, prints the worst case, the expected attempts and a simulation.
+/// Ctrl-C or SIGTERM stops the simulation: the figures of the calls done are printed, a line on
+/// stderr says so, exit 130 or 143.
 ///
 /// # Errors
 /// Exit 2 for a failure rate outside 0–1, a profile that cannot be loaded (file errors or an
-/// unknown built-in name) or whose script or matchers do not compile.
+/// unknown built-in name) or whose script or matchers do not compile; exit 1 when the signal
+/// handlers cannot start.
 pub fn execute(args: &SimulateArgs) -> Result<u8, CliError> {
     let f = args.failure_rate;
     if !(0.0..=1.0).contains(&f) {
@@ -27,54 +43,144 @@ pub fn execute(args: &SimulateArgs) -> Result<u8, CliError> {
         .map(|spec| profile_source::resolve(spec))
         .collect::<Result<Vec<_>, _>>()?;
     let seed = args.seed.unwrap_or_else(rand::random);
-    let analysis = analyse_stack(&layers, f);
-    let sim = simulate_stack(&layers, f, 503, args.attempt_ms, args.runs, seed)
-        .map_err(|e| CliError::usage(format!("cannot simulate the stack: {e}")))?;
-    let names: Vec<&str> = layers.iter().map(|p| p.name.as_str()).collect();
-    if args.json {
-        let value = serde_json::json!({
-            "layers": names,
-            "failure_rate": f,
-            "worst_attempts": analysis.worst_attempts,
-            "expected_attempts": finite(analysis.expected_attempts),
-            "failure_chance": analysis.failure_chance,
-            "worst_time_ms": analysis.worst_time_ms,
-            "seed": seed,
-            "simulated": {
-                "runs": sim.runs,
-                "mean_attempts": sim.mean_attempts,
-                "max_attempts": sim.max_attempts,
-                "mean_time_ms": sim.mean_time_ms,
-                "max_time_ms": sim.max_time_ms,
-                "success_share": sim.success_share,
-            },
-        });
-        crate::cli_outln!("{value}");
-        return Ok(exit::SUCCESS);
+    let cannot = |e| CliError::usage(format!("cannot simulate the stack: {e}"));
+    let analysis = analyse_stack(&layers, f, FAILURE_STATUS).map_err(cannot)?;
+    let (_runtime, stop) = watch_stop_signals()?;
+    let setup = StackSetup {
+        failure_rate: f,
+        failure_status: FAILURE_STATUS,
+        attempt_ms: args.attempt_ms,
+        runs: args.runs,
+        seed,
+    };
+    if !args.json {
+        // Printed before the simulation (and after the signal handlers are installed), so a
+        // long run shows what it works on.
+        print_layers(&layers, &analysis, args.failure_rate);
     }
+    let bar = progress_bar(&analysis, args.runs);
+    let sim = simulate_stack_with(&layers, &setup, &mut |done, attempts| {
+        bar.set_position(u64::from(done));
+        bar.set_message(format!("{attempts} server attempts"));
+        stop.load(Ordering::Relaxed) == 0
+    })
+    .map_err(cannot);
+    bar.finish_and_clear();
+    let sim = sim?;
+    if args.json {
+        print_json(&layers, &analysis, &sim, f, seed);
+    } else {
+        print_text(&analysis, &sim, args, seed);
+    }
+    if sim.stopped {
+        let (code, name) = stopped_by(stop.load(Ordering::Relaxed));
+        out::write_stderr(&format!(
+            "simulate --stack stopped by {name} after {} of {} calls ({} server attempts); the figures above cover the calls finished\n",
+            sim.runs, sim.requested_runs, sim.server_attempts
+        ));
+        return Ok(code);
+    }
+    Ok(exit::SUCCESS)
+}
+
+/// A bar of calls done on stderr when the worst case is large, hidden when stderr is not a
+/// terminal.
+fn progress_bar(analysis: &StackAnalysis, runs: u32) -> ProgressBar {
+    let worst = analysis
+        .worst_attempts
+        .unwrap_or(u64::MAX)
+        .saturating_mul(u64::from(runs));
+    if worst < PROGRESS_MIN_ATTEMPTS || !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(Some(u64::from(runs)), ProgressDrawTarget::stderr());
+    if let Ok(style) = ProgressStyle::with_template(
+        "{wide_bar} {human_pos}/{human_len} calls, {msg}, eta {eta} (Ctrl-C stops)",
+    ) {
+        bar.set_style(style);
+    }
+    bar
+}
+
+fn print_json(
+    layers: &[RetryProfile],
+    analysis: &StackAnalysis,
+    sim: &StackSimulation,
+    f: f64,
+    seed: u64,
+) {
+    let names: Vec<&str> = layers.iter().map(|p| p.name.as_str()).collect();
+    let ignored: Vec<&str> = [
+        (analysis.ignores_budgets, "budgets"),
+        (analysis.ignores_deadlines, "deadlines"),
+    ]
+    .into_iter()
+    .filter_map(|(on, what)| on.then_some(what))
+    .collect();
+    let value = serde_json::json!({
+        "layers": names,
+        "failure_rate": f,
+        "failure_status": FAILURE_STATUS,
+        "not_retrying_layers": analysis.not_retrying.iter().map(|i| i + 1).collect::<Vec<_>>(),
+        "worst_attempts": analysis.worst_attempts,
+        "worst_attempts_saturated": analysis.worst_attempts_saturated,
+        "expected_attempts": finite(analysis.expected_attempts),
+        "failure_chance": analysis.failure_chance,
+        "analytic_ignores": ignored,
+        "worst_time_ms": analysis.worst_time_ms,
+        "seed": seed,
+        "simulated": {
+            "runs": sim.runs,
+            "requested_runs": sim.requested_runs,
+            "capped_runs": sim.capped_runs,
+            "cut_calls": sim.cut_calls,
+            "attempt_bound": STACK_ATTEMPT_BOUND,
+            "stopped": sim.stopped,
+            "server_attempts": sim.server_attempts,
+            "mean_attempts": sim.mean_attempts,
+            "max_attempts": sim.max_attempts,
+            "mean_time_ms": sim.mean_time_ms,
+            "max_time_ms": sim.max_time_ms,
+            "success_share": sim.success_share,
+        },
+    });
+    crate::cli_outln!("{value}");
+}
+
+/// The first lines: the failure and the layers, outer first.
+fn print_layers(layers: &[RetryProfile], analysis: &StackAnalysis, failure_rate: f64) {
     crate::cli_outln!(
-        "stack of {} layers (outer → inner), each server attempt failing with chance {f}:",
-        layers.len()
+        "stack of {} layers (outer → inner), each server attempt failing with chance {} (answering {FAILURE_STATUS}):",
+        layers.len(),
+        failure_rate
     );
     for (i, p) in layers.iter().enumerate() {
-        crate::cli_outln!("  {}. \"{}\": {}", i + 1, p.name, layer_text(p));
+        let triage = if analysis.not_retrying.contains(&i) {
+            format!("; its triage does not retry {FAILURE_STATUS}: one attempt per call")
+        } else {
+            String::new()
+        };
+        crate::cli_outln!("  {}. \"{}\": {}{triage}", i + 1, p.name, layer_text(p));
     }
-    crate::cli_outln!(
-        "worst case: {} reach the server; {}",
-        analysis.worst_attempts.map_or(
-            "unbounded attempts (a layer has unlimited retries)".to_owned(),
-            |a| { format!("{a} attempts") }
-        ),
-        analysis.worst_time_ms.map_or(
-            "no bound on the time (unlimited retries without a deadline)".to_owned(),
-            |t| format!("a call takes at most {t} ms (waits at their maximum)")
-        )
-    );
-    crate::cli_outln!(
-        "expected: {:.2} attempts reach the server; the whole stack fails with chance {:.4}",
-        analysis.expected_attempts,
-        analysis.failure_chance
-    );
+}
+
+fn print_text(analysis: &StackAnalysis, sim: &StackSimulation, args: &SimulateArgs, seed: u64) {
+    for line in analysis.summary_lines() {
+        crate::cli_outln!("{line}");
+    }
+    if sim.capped_runs {
+        crate::cli_outln!(
+            "note: {} calls × the worst case per call exceed {STACK_ATTEMPT_BOUND} simulated server attempts; simulated {} calls instead (lower --runs or the layers' max retries to simulate them all)",
+            sim.requested_runs,
+            sim.runs
+        );
+    }
+    if sim.cut_calls > 0 {
+        crate::cli_outln!(
+            "note: {} calls were cut at {STACK_ATTEMPT_BOUND} server attempts and count as failed",
+            sim.cut_calls
+        );
+    }
     crate::cli_outln!(
         "simulated {} calls (seed {seed}, {} ms per attempt): mean {:.2} attempts (max {}), mean {:.0} ms (max {:.0} ms), {:.1} % succeeded",
         sim.runs,
@@ -85,7 +191,6 @@ pub fn execute(args: &SimulateArgs) -> Result<u8, CliError> {
         sim.max_time_ms,
         sim.success_share * 100.0
     );
-    Ok(exit::SUCCESS)
 }
 
 /// `3 retries (4 attempts), deadline 60000 ms, retry budget 500 tokens`.

@@ -20,6 +20,7 @@ mod har_export;
 mod har_import;
 mod har_timings;
 mod lab_csv;
+mod lab_png;
 mod plot_png;
 pub mod retry_formats;
 pub mod secret_rule;
@@ -32,6 +33,10 @@ pub use events_json::{events_json_lines, mask_event};
 pub use har_export::{HarExport, run_to_har};
 pub use har_import::{HarEntrySummary, HarError, HarFile};
 pub use lab_csv::{distribution_csv, load_csv, sweep_csv};
+pub use lab_png::{
+    LAB_PNG_CHART_HEIGHT, LAB_PNG_WIDTH, LabChart, LabSeries, distribution_charts, load_charts,
+    render_lab_png, sweep_charts,
+};
 pub use plot_png::{
     DEFAULT_HEIGHT as PNG_DEFAULT_HEIGHT, DEFAULT_WIDTH as PNG_DEFAULT_WIDTH,
     MAX_SIZE as PNG_MAX_SIZE, MIN_SIZE as PNG_MIN_SIZE, PlotAttempt, PlotClass, PlotError,

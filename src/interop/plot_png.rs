@@ -20,7 +20,7 @@ pub const MIN_SIZE: u32 = 200;
 /// Largest width or height accepted, pixels.
 pub const MAX_SIZE: u32 = 8000;
 /// The font family name the renderer registers its embedded font under.
-const FONT: &str = "sans-serif";
+pub(super) const FONT: &str = "sans-serif";
 
 /// How an attempt ended, for its colour (the same classes and colours as the window's plot).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -241,6 +241,16 @@ pub enum PlotError {
 /// [`PlotError::Size`] for a size outside `MIN_SIZE..=MAX_SIZE` (200..=8000); [`PlotError::Draw`] /
 /// [`PlotError::Encode`] when plotters or the encoder fail.
 pub fn render_png(plot: &TimelinePlot, width: u32, height: u32) -> Result<Vec<u8>, PlotError> {
+    render_with(width, height, &|root| draw(root, plot))
+}
+
+/// A `width` × `height` PNG drawn by `draw` on a white bitmap with the embedded font registered
+/// (the timeline's and the lab's plots share it).
+pub(super) fn render_with(
+    width: u32,
+    height: u32,
+    draw: &dyn Fn(&Area<'_>) -> DrawResult,
+) -> Result<Vec<u8>, PlotError> {
     if !(MIN_SIZE..=MAX_SIZE).contains(&width) || !(MIN_SIZE..=MAX_SIZE).contains(&height) {
         return Err(PlotError::Size(width, height));
     }
@@ -252,7 +262,7 @@ pub fn render_png(plot: &TimelinePlot, width: u32, height: u32) -> Result<Vec<u8
     let mut pixels = vec![255_u8; len];
     {
         let root = BitMapBackend::with_buffer(&mut pixels, (width, height)).into_drawing_area();
-        draw(&root, plot).map_err(|e| PlotError::Draw(e.to_string()))?;
+        draw(&root).map_err(|e| PlotError::Draw(e.to_string()))?;
         root.present().map_err(|e| PlotError::Draw(e.to_string()))?;
     }
     encode(&pixels, width, height)
@@ -268,8 +278,8 @@ fn encode(pixels: &[u8], width: u32, height: u32) -> Result<Vec<u8>, PlotError> 
     Ok(out)
 }
 
-type Area<'a> = DrawingArea<BitMapBackend<'a>, plotters::coord::Shift>;
-type DrawResult = Result<(), Box<dyn std::error::Error + 'static>>;
+pub(super) type Area<'a> = DrawingArea<BitMapBackend<'a>, plotters::coord::Shift>;
+pub(super) type DrawResult = Result<(), Box<dyn std::error::Error + 'static>>;
 
 /// Y of the attempts lane's centre.
 const ATTEMPT_LANE: f64 = 1.0;

@@ -176,6 +176,28 @@ impl Contender {
         }
     }
 
+    /// Attempts per operation at most (`None`: without limit, as formulas and profiles with
+    /// unlimited retries).
+    pub(crate) fn max_attempts(&self) -> Option<u64> {
+        match &self.rules {
+            Rules::Formula(_) => None,
+            Rules::Profile(p) => p.max_attempts,
+        }
+    }
+
+    /// Whether this contender's triage retries `outcome` at all (formulas retry everything; a
+    /// profile as the engine would for an idempotent PUT). Max retries, deadline and budget are
+    /// not looked at.
+    pub(crate) fn retries(&self, outcome: &AttemptOutcome) -> bool {
+        match &self.rules {
+            Rules::Formula(_) => true,
+            Rules::Profile(p) => matches!(
+                p.policy.triage("PUT", false, outcome),
+                Verdict::Retry { .. }
+            ),
+        }
+    }
+
     /// Whether the contender reads the server's answer (a profile does; formulas do not).
     pub(crate) fn reads_outcome(&self) -> bool {
         matches!(self.rules, Rules::Profile(_))

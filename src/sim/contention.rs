@@ -110,6 +110,17 @@ struct RunTotals {
 /// assert!(r.total_calls >= 10.0); // every client writes at least once
 /// ```
 pub fn contention(setup: &ContentionSetup, contender: &Contender) -> ContentionResult {
+    // A control that never stops gives a result.
+    contention_with(setup, contender, &mut |_| true).unwrap_or_default()
+}
+
+/// [`contention`] with `control(runs_done)` asked after every run; `false` abandons the
+/// strategy (`None`).
+pub fn contention_with(
+    setup: &ContentionSetup,
+    contender: &Contender,
+    control: &mut dyn FnMut(u32) -> bool,
+) -> Option<ContentionResult> {
     let runs = setup.runs.max(1);
     let bucket_ms = if setup.bucket_ms > 0.0 {
         setup.bucket_ms
@@ -143,6 +154,9 @@ pub fn contention(setup: &ContentionSetup, contender: &Contender) -> ContentionR
                 *sum += f64::from(n);
             }
         }
+        if !control(run + 1) {
+            return None;
+        }
     }
     let n = f64::from(runs);
     out.total_calls /= n;
@@ -151,7 +165,7 @@ pub fn contention(setup: &ContentionSetup, contender: &Contender) -> ContentionR
     out.peak_load /= n;
     out.mean_load /= n;
     out.load = load_sum.into_iter().map(|s| s / n * per_second).collect();
-    out
+    Some(out)
 }
 
 impl RunTotals {

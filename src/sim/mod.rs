@@ -28,12 +28,17 @@ mod warnings;
 
 pub use budget_check::{BudgetDry, budget_dry};
 pub use contender::Contender;
-pub use contention::{ContentionResult, ContentionSetup, POST_BASE_MS, POST_CAP_MS, contention};
+pub use contention::{
+    ContentionResult, ContentionSetup, POST_BASE_MS, POST_CAP_MS, contention, contention_with,
+};
 pub use distribution::{Distribution, RetryDistribution, distribution};
 pub use network::NetworkDelay;
 pub use server_model::ServerModel;
 pub use spread::{HISTOGRAM_BINS, Histogram, Spread};
-pub use stack::{StackAnalysis, StackSimulation, analyse_stack, simulate_stack};
+pub use stack::{
+    STACK_ATTEMPT_BOUND, StackAnalysis, StackSetup, StackSimulation, analyse_stack, simulate_stack,
+    simulate_stack_with,
+};
 pub use sweep::{MAX_CLIENTS, SweepPoint, sweep};
 pub use warnings::{
     BUDGET_CHECK_RUNS, LabWarning, first_pinned_retry, warnings, worst_case_ms, worst_case_with,

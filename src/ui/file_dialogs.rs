@@ -40,6 +40,12 @@ pub enum DialogPurpose {
         /// Suggested file name, e.g. `retryscope-run-3.png`.
         suggested_name: String,
     },
+    /// Save a Lab plot as PNG or its data as CSV, suggesting this file name (its extension
+    /// says which).
+    ExportLab {
+        /// Suggested file name, e.g. `retryscope-lab-sweep.png`.
+        suggested_name: String,
+    },
     /// Save the profile as another tool's retry settings ("Export as…"), suggesting this name.
     ExportRetrySettings {
         /// Suggested file name, e.g. `my-api.grpc.json`.
@@ -254,6 +260,22 @@ impl FileDialogs for RfdDialogs {
                     dialog
                         .set_title("Export PNG")
                         .add_filter("PNG image", &["png"])
+                        .set_file_name(suggested_name.clone())
+                        .save_file()
+                        .await
+                }
+                DialogPurpose::ExportLab { suggested_name } => {
+                    let (filter, ext) = if std::path::Path::new(suggested_name)
+                        .extension()
+                        .is_some_and(|e| e.eq_ignore_ascii_case("csv"))
+                    {
+                        ("CSV", "csv")
+                    } else {
+                        ("PNG image", "png")
+                    };
+                    dialog
+                        .set_title("Export lab plot")
+                        .add_filter(filter, &[ext])
                         .set_file_name(suggested_name.clone())
                         .save_file()
                         .await
@@ -528,6 +550,7 @@ impl FileDialogHost {
                 (PickerMode::Open { json_only: false }, home)
             }
             DialogPurpose::ExportPng { suggested_name }
+            | DialogPurpose::ExportLab { suggested_name }
             | DialogPurpose::ExportRetrySettings { suggested_name } => (
                 PickerMode::Save {
                     suggested_name: suggested_name.clone(),
@@ -548,6 +571,7 @@ fn is_profile(purpose: &DialogPurpose) -> bool {
             | DialogPurpose::HarFile
             | DialogPurpose::BatchList
             | DialogPurpose::ExportPng { .. }
+            | DialogPurpose::ExportLab { .. }
             | DialogPurpose::ExportRetrySettings { .. }
             | DialogPurpose::ImportRetrySettings(_)
     )

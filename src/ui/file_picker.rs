@@ -688,6 +688,7 @@ fn title(purpose: &DialogPurpose) -> &'static str {
         DialogPurpose::BodyFile => "Body file",
         DialogPurpose::HarFile => "Import HAR",
         DialogPurpose::ExportPng { .. } => "Export PNG",
+        DialogPurpose::ExportLab { .. } => "Export lab plot",
         DialogPurpose::ExportRetrySettings { .. } => "Export retry settings",
         DialogPurpose::ImportRetrySettings(_) => "Import retry settings",
         DialogPurpose::BatchList => "Import batch list",

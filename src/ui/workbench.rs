@@ -584,6 +584,10 @@ impl WorkbenchState {
                 ui.separator();
                 if self.lab_shown {
                     self.lab.ui(ui, &self.current.profile);
+                    if let Some(suggested_name) = self.lab.export.take_request() {
+                        self.dialogs
+                            .request(DialogPurpose::ExportLab { suggested_name });
+                    }
                     Vec::new()
                 } else if self.batch_shown {
                     batch_actions = self.batch.ui(ui, &self.current.profile, now);
@@ -951,6 +955,9 @@ impl WorkbenchState {
             if let DialogPurpose::ExportRetrySettings { .. } = answer.purpose {
                 self.retry_export.take_pending();
             }
+            if let DialogPurpose::ExportLab { .. } = answer.purpose {
+                self.lab.export.cancel();
+            }
             // The prompt's Save As… was cancelled: the prompt comes back.
             if let DialogPurpose::SaveProfileAs { .. } = answer.purpose
                 && let Some(switch) = self.switch_after_save.take()
@@ -986,6 +993,7 @@ impl WorkbenchState {
                 }
             }
             DialogPurpose::BatchList => self.batch.set_list_path(&path),
+            DialogPurpose::ExportLab { .. } => self.lab.export.start(path),
             DialogPurpose::ExportRetrySettings { .. } | DialogPurpose::ImportRetrySettings(_) => {
                 self.on_retry_settings_path(&answer.purpose, &path, contents);
             }

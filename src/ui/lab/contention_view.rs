@@ -1,6 +1,7 @@
 //! The contention view: N clients against one server, the seven strategies side by side —
 //! calls vs N, completion time vs N, and the server load over time at one N.
 
+use super::export::LabExportData;
 use super::jobs::LabJob;
 use super::{LabPanel, Running};
 use crate::interop::{load_csv, sweep_csv};
@@ -56,6 +57,11 @@ impl LabPanel {
                     ui.ctx().copy_text(sweep_csv(&points));
                     self.copied = Some("sweep");
                 }
+                ui.horizontal_wrapped(|ui| {
+                    super::export_buttons(ui, &mut self.export, "sweep", &|| {
+                        LabExportData::Sweep(Arc::clone(&points))
+                    });
+                });
                 sweep_plot(ui, "lab.calls_plot", "calls", &points, |r| r.total_calls);
                 sweep_plot(ui, "lab.completion_plot", "completion ms", &points, |r| {
                     r.completion_ms
@@ -77,7 +83,13 @@ impl LabPanel {
                     ui.ctx().copy_text(load_csv(&results));
                     self.copied = Some("load");
                 }
+                ui.horizontal_wrapped(|ui| {
+                    super::export_buttons(ui, &mut self.export, "load", &|| {
+                        LabExportData::Load(Arc::clone(&results))
+                    });
+                });
                 load_plot(ui, &results);
+                load_table(ui, &results);
             }
             Some(Err(e)) => {
                 ui.colored_label(ui.visuals().error_fg_color, format!("cannot simulate: {e}"));
@@ -198,6 +210,35 @@ fn load_plot(ui: &mut egui::Ui, results: &[ContentionResult]) {
                     .map(|(i, &v)| [i as f64 * r.bucket_ms, v])
                     .collect();
                 plot_ui.line(Line::new(r.label.clone(), line));
+            }
+        });
+}
+
+/// Per strategy at the load view's N: calls, completion time, clients that gave up and the
+/// peak and mean load (the figures the plots do not show).
+fn load_table(ui: &mut egui::Ui, results: &[ContentionResult]) {
+    egui::Grid::new("lab.load_table")
+        .striped(true)
+        .show(ui, |ui| {
+            for head in [
+                "strategy",
+                "calls",
+                "completion ms",
+                "gave up",
+                "peak load/s",
+                "mean load/s",
+            ] {
+                ui.strong(head);
+            }
+            ui.end_row();
+            for r in results {
+                ui.label(&r.label);
+                ui.label(format!("{:.1}", r.total_calls));
+                ui.label(format!("{:.0}", r.completion_ms));
+                ui.label(format!("{:.1}", r.gave_up));
+                ui.label(format!("{:.0}", r.peak_load));
+                ui.label(format!("{:.0}", r.mean_load));
+                ui.end_row();
             }
         });
 }

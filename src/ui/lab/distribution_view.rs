@@ -2,6 +2,7 @@
 //! median, the exact bounds as lines, and the histogram of the retry last hovered.
 
 use super::LabPanel;
+use super::export::LabExportData;
 use crate::interop::distribution_csv;
 use crate::sim::{Distribution, RetryDistribution};
 use egui_plot::{Bar, BarChart, BoxElem, BoxPlot, BoxSpread, Legend, Line, Plot};
@@ -20,7 +21,7 @@ impl LabPanel {
                 return;
             }
         };
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             ui.checkbox(&mut self.cumulative, "Show cumulative elapsed time")
                 .on_hover_text("the sum of waits 1…n instead of wait n");
             if ui
@@ -31,6 +32,14 @@ impl LabPanel {
                 ui.ctx().copy_text(distribution_csv(&d));
                 self.copied = Some("distribution");
             }
+            let (cumulative, histogram_retry) = (self.cumulative, self.histogram_retry);
+            super::export_buttons(ui, &mut self.export, "distribution", &|| {
+                LabExportData::Distribution {
+                    data: Arc::clone(&d),
+                    cumulative,
+                    histogram_retry,
+                }
+            });
         });
         ui.label(format!(
             "{} sampled runs, every attempt failing with 503 and no Retry-After; boxes p5–p95, whiskers min–max, lines the exact bounds",

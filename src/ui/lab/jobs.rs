@@ -2,8 +2,9 @@
 
 use crate::model::RetryProfile;
 use crate::sim::{
-    Contender, ContentionResult, ContentionSetup, Distribution, StackAnalysis, StackSimulation,
-    SweepPoint, analyse_stack, contention, distribution, simulate_stack, sweep,
+    Contender, ContentionResult, ContentionSetup, Distribution, StackAnalysis, StackSetup,
+    StackSimulation, SweepPoint, analyse_stack, contention, distribution, simulate_stack_with,
+    sweep,
 };
 
 /// Samples of the distribution view.
@@ -14,6 +15,8 @@ pub const LAB_SEED: u64 = 1;
 pub const LAB_FAILURE_RATE: f64 = 0.5;
 /// Calls the stack calculator simulates.
 pub const STACK_RUNS: u32 = 2000;
+/// Status every failed server attempt answers in the stack calculator (as in the CLI).
+pub const STACK_FAILURE_STATUS: u16 = 503;
 
 /// Work for the lab's worker.
 #[derive(Debug, Clone)]
@@ -113,10 +116,25 @@ pub fn run_job(job: LabJob, control: &mut dyn FnMut(u64, u64) -> bool) -> Option
             layers,
             failure_rate,
         } => {
-            let analysis = analyse_stack(&layers, failure_rate);
-            let result = simulate_stack(&layers, failure_rate, 503, 0, STACK_RUNS, LAB_SEED)
-                .map(|sim| (analysis, sim))
+            let setup = StackSetup {
+                failure_rate,
+                failure_status: STACK_FAILURE_STATUS,
+                attempt_ms: 0,
+                runs: STACK_RUNS,
+                seed: LAB_SEED,
+            };
+            let total = u64::from(STACK_RUNS);
+            let result = analyse_stack(&layers, failure_rate, STACK_FAILURE_STATUS)
+                .and_then(|analysis| {
+                    simulate_stack_with(&layers, &setup, &mut |done, _| {
+                        control(u64::from(done), total)
+                    })
+                    .map(|sim| (analysis, sim))
+                })
                 .map_err(|e| e.to_string());
+            if result.as_ref().is_ok_and(|(_, sim)| sim.stopped) {
+                return None;
+            }
             Some(LabOutput::Stack(result))
         }
     }

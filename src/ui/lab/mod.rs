@@ -4,6 +4,7 @@
 
 mod contention_view;
 mod distribution_view;
+pub mod export;
 pub mod jobs;
 mod stack_view;
 pub mod worker;
@@ -110,6 +111,8 @@ pub struct LabPanel {
     stack: Option<Result<(StackAnalysis, StackSimulation), String>>,
     /// What the last "Copy … CSV" copied.
     copied: Option<&'static str>,
+    /// "Export … PNG…" / "Export … CSV…": waiting for the dialog, writing, results.
+    pub export: export::LabExport,
 }
 
 impl Default for LabPanel {
@@ -135,6 +138,7 @@ impl LabPanel {
             failure_rate: 1.0,
             stack: None,
             copied: None,
+            export: export::LabExport::default(),
         }
     }
 
@@ -204,6 +208,7 @@ impl LabPanel {
     /// Draws the tab for the profile being edited.
     pub fn ui(&mut self, ui: &mut egui::Ui, profile: &RetryProfile) {
         self.refresh(profile);
+        self.export.poll();
         egui::ScrollArea::vertical()
             .id_salt("lab.scroll")
             .show(ui, |ui| {
@@ -220,6 +225,13 @@ impl LabPanel {
                     .default_open(true)
                     .show(ui, |ui| self.stack_ui(ui, profile));
             });
+        if let Some((error, text)) = &self.export.status {
+            if *error {
+                ui.colored_label(ui.visuals().error_fg_color, text);
+            } else {
+                ui.label(text);
+            }
+        }
         if self.running.is_some() {
             // Progress comes from the worker's atomics; the worker's waker repaints too.
             ui.ctx()
@@ -248,5 +260,37 @@ impl LabPanel {
                 self.running = None;
             }
         });
+    }
+}
+
+/// "Export {what} PNG…" and "Export {what} CSV…" beside a plot: a click asks for a file name
+/// (the workbench opens the save dialog); `data` makes the job's data only when clicked.
+fn export_buttons(
+    ui: &mut egui::Ui,
+    export: &mut export::LabExport,
+    what: &str,
+    data: &dyn Fn() -> export::LabExportData,
+) {
+    for (format, label, hover) in [
+        (
+            export::LabFileFormat::Png,
+            format!("Export {what} PNG…"),
+            "save the plot as a PNG image",
+        ),
+        (
+            export::LabFileFormat::Csv,
+            format!("Export {what} CSV…"),
+            "save the plotted numbers as a CSV file",
+        ),
+    ] {
+        if ui.button(label).on_hover_text(hover).clicked() {
+            export.ask(
+                export::LabExportJob {
+                    data: data(),
+                    format,
+                },
+                ui.ctx(),
+            );
+        }
     }
 }

@@ -1,10 +1,11 @@
 //! The stack calculator: layers outer → inner (the current profile or built-ins), the worst
 //! case and expected attempts reaching a failing server, and a simulation.
 
-use super::jobs::LabJob;
+use super::jobs::{LabJob, STACK_FAILURE_STATUS};
 use super::{LabPanel, Running};
 use crate::model::RetryProfile;
 use crate::profile::{builtin, builtin_ids};
+use crate::sim::STACK_ATTEMPT_BOUND;
 
 impl LabPanel {
     pub(super) fn stack_ui(&mut self, ui: &mut egui::Ui, profile: &RetryProfile) {
@@ -68,21 +69,30 @@ impl LabPanel {
         }
         match &self.stack {
             Some(Ok((a, s))) => {
+                for &i in &a.not_retrying {
+                    ui.label(format!(
+                        "layer {}: its triage does not retry {STACK_FAILURE_STATUS}, so it makes one attempt per call",
+                        i + 1
+                    ));
+                }
+                // The same wording as `simulate --stack`, saying what the figures ignore.
+                for line in a.summary_lines() {
+                    ui.label(line);
+                }
+                if s.capped_runs {
+                    ui.label(format!(
+                        "simulated {} of {} calls: the worst case would pass {STACK_ATTEMPT_BOUND} simulated server attempts",
+                        s.runs, s.requested_runs
+                    ));
+                }
+                if s.cut_calls > 0 {
+                    ui.label(format!(
+                        "{} calls were cut at {STACK_ATTEMPT_BOUND} server attempts and count as failed",
+                        s.cut_calls
+                    ));
+                }
                 ui.label(format!(
-                    "worst case: {} reach the server; {}",
-                    a.worst_attempts
-                        .map_or("unbounded attempts".to_owned(), |w| format!("{w} attempts")),
-                    a.worst_time_ms
-                        .map_or("no bound on the time".to_owned(), |t| {
-                            format!("a call takes at most {t} ms")
-                        })
-                ));
-                ui.label(format!(
-                    "expected: {:.2} attempts reach the server; the stack fails with chance {:.4}",
-                    a.expected_attempts, a.failure_chance
-                ));
-                ui.label(format!(
-                    "simulated {} calls: mean {:.2} attempts (max {}), mean {:.0} ms waiting (max {:.0} ms), {:.1} % succeeded",
+                    "simulated {} calls, every failed attempt answering {STACK_FAILURE_STATUS}: mean {:.2} attempts (max {}), mean {:.0} ms waiting (max {:.0} ms), {:.1} % succeeded",
                     s.runs,
                     s.mean_attempts,
                     s.max_attempts,

@@ -9,6 +9,8 @@
 //! (scope `host` / `profile`, DESIGN.md §7).
 
 pub mod app_services;
+pub mod batch_assertion_text;
+pub mod batch_cancel;
 pub mod batch_list_file;
 pub mod batch_results;
 pub mod batch_runner;
@@ -20,6 +22,8 @@ pub mod run_recording;
 pub mod run_service;
 
 pub use app_services::AppServices;
+pub use batch_assertion_text::{expect_assertions, parse_expect_json, parse_expect_status};
+pub use batch_cancel::cancel_queued;
 pub use batch_list_file::{MAX_LIST_FILE_BYTES, ReadList, read_batch_list};
 pub use batch_results::{batch_report, report_row};
 pub use batch_runner::{

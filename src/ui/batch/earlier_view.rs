@@ -1,0 +1,136 @@
+//! The Batch tab's list of earlier batches: id, created, source file, counts per state, state,
+//! with Open (its items in the table), Resume (work what is left) and Cancel (its pending items).
+
+use super::BatchPanel;
+use crate::model::BatchCounts;
+use crate::service::BatchCommand;
+use crate::store::BatchRecord;
+
+/// What a listed batch is, in words: `working`, `interrupted` (items left `running` by a
+/// process that ended), `paused` (some items finished, some pending), `queued` (none sent yet)
+/// or `finished`.
+pub fn batch_state(counts: &BatchCounts, worked: bool) -> &'static str {
+    if worked {
+        "working"
+    } else if counts.running > 0 {
+        "interrupted"
+    } else if counts.pending > 0 && counts.finished() > 0 {
+        "paused"
+    } else if counts.pending > 0 {
+        "queued"
+    } else {
+        "finished"
+    }
+}
+
+/// Most rows shown before the list scrolls.
+const LIST_HEIGHT: f32 = 150.0;
+
+/// What a row's button asked.
+enum Ask {
+    Open(String, BatchCounts),
+    Resume(String, BatchCounts),
+    Cancel(String),
+}
+
+/// Draws the list (collapsed when no batch is unfinished).
+pub fn show(panel: &mut BatchPanel, ui: &mut egui::Ui) {
+    let Some(batches) = panel.batches.as_ref() else {
+        return;
+    };
+    if batches.is_empty() {
+        return;
+    }
+    let unfinished = panel.unfinished().len();
+    let title = if unfinished > 0 {
+        format!("Earlier batches ({}, {unfinished} unfinished)", batches.len())
+    } else {
+        format!("Earlier batches ({})", batches.len())
+    };
+    let mut ask = None;
+    egui::CollapsingHeader::new(title)
+        .id_salt("batch.earlier")
+        .default_open(unfinished > 0)
+        .show(ui, |ui| {
+            egui::ScrollArea::vertical()
+                .id_salt("batch.earlier.scroll")
+                .max_height(LIST_HEIGHT)
+                .show(ui, |ui| {
+                    egui::Grid::new("batch.earlier.grid")
+                        .striped(true)
+                        .num_columns(6)
+                        .show(ui, |ui| {
+                            for title in ["Batch", "Created", "Source", "Items", "State", ""] {
+                                ui.strong(title);
+                            }
+                            ui.end_row();
+                            for b in batches {
+                                if let Some(a) = row(panel, ui, b) {
+                                    ask = Some(a);
+                                }
+                                ui.end_row();
+                            }
+                        });
+                });
+        });
+    match ask {
+        Some(Ask::Open(id, counts)) => panel.open(&id, counts),
+        Some(Ask::Resume(id, counts)) => panel.resume(&id, counts),
+        Some(Ask::Cancel(id)) => panel.send(BatchCommand::CancelQueued(id)),
+        None => {}
+    }
+}
+
+fn row(panel: &BatchPanel, ui: &mut egui::Ui, b: &BatchRecord) -> Option<Ask> {
+    let worked = panel.worked.as_deref() == Some(b.id.as_str());
+    let shown = panel.batch.as_deref() == Some(b.id.as_str());
+    let short: String = b.id.chars().take(8).collect();
+    let label = if shown {
+        format!("▶ {short}")
+    } else {
+        short
+    };
+    ui.label(label).on_hover_text(&b.id);
+    ui.label(b.created_at.format("%Y-%m-%d %H:%M").to_string());
+    let source = b
+        .source
+        .as_deref()
+        .map(|s| {
+            std::path::Path::new(s)
+                .file_name()
+                .map_or_else(|| s.to_owned(), |n| n.to_string_lossy().into_owned())
+        })
+        .unwrap_or_else(|| "-".into());
+    let r = ui.label(source);
+    if let Some(path) = &b.source {
+        r.on_hover_text(path);
+    }
+    ui.label(b.counts.summary());
+    ui.label(batch_state(&b.counts, worked));
+    let left = b.counts.pending + b.counts.running > 0;
+    let mut ask = None;
+    ui.horizontal(|ui| {
+        if ui
+            .add_enabled(!shown, egui::Button::new("Open").small())
+            .on_hover_text("show this batch's items in the table")
+            .clicked()
+        {
+            ask = Some(Ask::Open(b.id.clone(), b.counts));
+        }
+        if ui
+            .add_enabled(!panel.working && left, egui::Button::new("Resume").small())
+            .on_hover_text("send the items left pending (items left running by a closed app are sent again from attempt 1)")
+            .clicked()
+        {
+            ask = Some(Ask::Resume(b.id.clone(), b.counts));
+        }
+        if ui
+            .add_enabled(!worked && left, egui::Button::new("Cancel").small())
+            .on_hover_text("cancel the items left pending; finished items keep their results")
+            .clicked()
+        {
+            ask = Some(Ask::Cancel(b.id.clone()));
+        }
+    });
+    ask
+}

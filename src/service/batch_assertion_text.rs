@@ -84,8 +84,16 @@ mod tests {
     #[test]
     fn statuses_are_checked_for_order_and_range() {
         assert_eq!(parse_expect_status("200-299").unwrap().0.len(), 1);
-        assert!(parse_expect_status("299-200").unwrap_err().contains("reversed"));
-        assert!(parse_expect_status("42").unwrap_err().contains("not an HTTP status"));
+        assert!(
+            parse_expect_status("299-200")
+                .unwrap_err()
+                .contains("reversed")
+        );
+        assert!(
+            parse_expect_status("42")
+                .unwrap_err()
+                .contains("not an HTTP status")
+        );
     }
 
     #[test]
@@ -94,7 +102,11 @@ mod tests {
         assert_eq!(m.equals, Some(serde_json::json!(3)));
         let m = parse_expect_json("/state=done").unwrap();
         assert_eq!(m.equals, Some(serde_json::json!("done")));
-        assert!(parse_expect_json("/state").unwrap_err().contains("POINTER=VALUE"));
+        assert!(
+            parse_expect_json("/state")
+                .unwrap_err()
+                .contains("POINTER=VALUE")
+        );
         let bad = parse_expect_json("state=1").unwrap();
         assert!(
             expect_assertions(&[], vec![bad], &[])

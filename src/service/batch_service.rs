@@ -278,11 +278,10 @@ async fn serve(
                         "the batch is being worked; use Cancel batch above the table".into(),
                     )
                 } else {
-                    super::batch_cancel::cancel_queued(queue, &id)
-                        .map_or_else(BatchReply::Problem, |items| BatchReply::Cancelled {
-                            id,
-                            items,
-                        })
+                    super::batch_cancel::cancel_queued(queue, &id).map_or_else(
+                        BatchReply::Problem,
+                        |items| BatchReply::Cancelled { id, items },
+                    )
                 });
             }
         }

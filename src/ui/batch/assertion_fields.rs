@@ -99,7 +99,15 @@ mod tests {
             body: String::new(),
         };
         let p = bad.problems();
-        assert!(p.status.unwrap().starts_with("Expect status: range 299-200 is reversed"));
-        assert!(p.json.unwrap().starts_with("Expect JSON: needs POINTER=VALUE"));
+        assert!(
+            p.status
+                .unwrap()
+                .starts_with("Expect status: range 299-200 is reversed")
+        );
+        assert!(
+            p.json
+                .unwrap()
+                .starts_with("Expect JSON: needs POINTER=VALUE")
+        );
     }
 }

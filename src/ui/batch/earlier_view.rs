@@ -43,7 +43,10 @@ pub fn show(panel: &mut BatchPanel, ui: &mut egui::Ui) {
     }
     let unfinished = panel.unfinished().len();
     let title = if unfinished > 0 {
-        format!("Earlier batches ({}, {unfinished} unfinished)", batches.len())
+        format!(
+            "Earlier batches ({}, {unfinished} unfinished)",
+            batches.len()
+        )
     } else {
         format!("Earlier batches ({})", batches.len())
     };
@@ -85,10 +88,11 @@ fn row(panel: &BatchPanel, ui: &mut egui::Ui, b: &BatchRecord) -> Option<Ask> {
     let worked = panel.worked.as_deref() == Some(b.id.as_str());
     let shown = panel.batch.as_deref() == Some(b.id.as_str());
     let short: String = b.id.chars().take(8).collect();
+    // The batch shown in the table is in bold.
     let label = if shown {
-        format!("▶ {short}")
+        egui::RichText::new(short).strong()
     } else {
-        short
+        egui::RichText::new(short)
     };
     ui.label(label).on_hover_text(&b.id);
     ui.label(b.created_at.format("%Y-%m-%d %H:%M").to_string());

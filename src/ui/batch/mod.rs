@@ -173,6 +173,16 @@ impl BatchPanel {
         self.batch.as_deref()
     }
 
+    /// The problem shown, if any.
+    pub fn problem(&self) -> Option<&str> {
+        self.problem.as_deref()
+    }
+
+    /// The notice shown (queued, finished, skipped lines), if any.
+    pub fn notice(&self) -> Option<&str> {
+        self.notice.as_deref()
+    }
+
     /// Items per state of the batch shown.
     pub fn counts(&self) -> BatchCounts {
         self.counts

@@ -133,6 +133,28 @@ impl BatchPanel {
         })
     }
 
+    /// Shows the items of listed batch `id` in the table (as its Open button does); false when
+    /// it is not in the last list.
+    pub fn open_batch(&mut self, id: &str) -> bool {
+        let Some(counts) = self
+            .batches
+            .iter()
+            .flatten()
+            .find(|b| b.id == id)
+            .map(|b| b.counts)
+        else {
+            return false;
+        };
+        self.open(id, counts);
+        true
+    }
+
+    /// True when the shown batch's page of rows is held and no page is asked for (nothing to
+    /// wait for).
+    pub fn is_idle(&self) -> bool {
+        self.asked.is_none() && (self.batch.is_none() || self.page.is_some())
+    }
+
     /// Shows batch `id` (its items in the table); `counts` as last known.
     fn open(&mut self, id: &str, counts: BatchCounts) {
         if self.batch.as_deref() != Some(id) {

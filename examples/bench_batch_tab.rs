@@ -186,7 +186,10 @@ fn main() {
     h.state_mut().show_batch(false);
     h.step();
     let baseline = scroll(&mut h, frames, 60.0);
-    report("baseline: same window, Timeline tab instead of Batch", &baseline);
+    report(
+        "baseline: same window, Timeline tab instead of Batch",
+        &baseline,
+    );
     let worst = slow
         .iter()
         .chain(&fling)

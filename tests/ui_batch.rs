@@ -380,3 +380,57 @@ fn assertions_show_inline_errors_and_a_failed_one_ends_items_in_error() {
         "the body assertion failed"
     );
 }
+
+#[test]
+fn items_may_name_library_profiles_and_an_unknown_name_is_refused_with_its_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let library = tempfile::tempdir().unwrap();
+    std::fs::write(
+        library.path().join("team.json"),
+        serde_json::to_string(&profile()).unwrap(),
+    )
+    .unwrap();
+    let list = dir.path().join("named.jsonl");
+    std::fs::write(
+        &list,
+        "{\"url\": \"http://127.0.0.1:9/a\", \"profile\": \"team\"}\n{\"url\": \"http://127.0.0.1:9/b\", \"profile\": \"nope\"}\n{\"url\": \"http://127.0.0.1:9/c\", \"profile\": \"aws-standard\"}\n",
+    )
+    .unwrap();
+    let service = BatchService::spawn_with_profiles(
+        dir.path().to_path_buf(),
+        Arc::new(MemorySecretStore::new()),
+        retryscope::ui::batch::list_importer(),
+        None,
+        BudgetRegistry::new(),
+        Arc::new(|| {}),
+        retryscope::service::library_lookup(Some(library.path().to_path_buf())),
+    )
+    .unwrap();
+    let mut h = tab_with(service);
+    h.run();
+    type_keys(&mut h, "List file", list.to_str().unwrap());
+    h.get_by_label("Import").click();
+    h.run();
+    let began = Instant::now();
+    while h.state().panel.problem().is_none() {
+        assert!(began.elapsed() < Duration::from_secs(20), "no answer");
+        std::thread::sleep(Duration::from_millis(5));
+        h.run();
+    }
+    let problem = h.state().panel.problem().unwrap().to_owned();
+    assert!(
+        problem.contains("named.jsonl:2: unknown profile `nope`") && !problem.contains(":1:"),
+        "only the unknown name's line is named: {problem}"
+    );
+    assert!(h.state().panel.batch_id().is_none(), "nothing queued");
+    h.get_by_label("Skip bad lines").click();
+    h.run();
+    h.get_by_label("Import").click();
+    h.run();
+    until(&mut h, &|t| t.panel.batch_id().is_some());
+    assert_eq!(
+        h.state().panel.counts().pending,
+        2,
+        "the library and built-in names queue"
+    );
+}

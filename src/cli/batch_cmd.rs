@@ -222,7 +222,9 @@ fn work(args: &BatchArgs, dir: &Path) -> Result<u8, CliError> {
             None
         }
     };
-    let mut runner = BatchRunner::new(queue);
+    let mut runner = BatchRunner::new(queue).with_profiles(crate::service::library_lookup(
+        crate::service::default_library_dir(),
+    ));
     if let Some(w) = &writer {
         runner = runner.recording(Arc::clone(w), args.history_body_cap);
     }
@@ -310,10 +312,16 @@ fn queue_file(args: &BatchArgs, queue: &mut BatchQueue, file: &Path) -> Result<S
             CliError::usage(e)
         }
     })?;
-    for note in &list.notes {
+    let (items, skipped) = crate::service::check_item_profiles(
+        list.items,
+        &crate::service::library_lookup(crate::service::default_library_dir()),
+        on_bad,
+        &file.display().to_string(),
+    )
+    .map_err(|e| CliError::usage(format!("{e}\n(--skip-bad-lines queues the good lines)")))?;
+    for note in list.notes.iter().chain(&skipped) {
         super::out::write_stderr(&format!("warning: {note}\n"));
     }
-    let items = list.items;
     let profile = profile_source::select(args.profile.as_deref(), args.builtin.as_deref())?;
     let options = BatchOptions {
         concurrency: args.concurrency,

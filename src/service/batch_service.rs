@@ -123,13 +123,15 @@ struct Setup {
     writer: Option<Arc<HistoryWriter>>,
     budgets: BudgetRegistry,
     waker: Waker,
+    profiles: super::batch_runner::ProfileLookup,
 }
 
 impl BatchService {
     /// Starts the thread `retryscope-batch` with its runtime. Lists are read with `importer`;
     /// items with secrets are kept in `secrets`; runs are recorded through `writer` (the
     /// engine service's, when the window has one) and draw retry budgets from `budgets`.
-    /// `waker` is called after each reply.
+    /// `waker` is called after each reply. Items may name built-in profiles only (see
+    /// [`Self::spawn_with_profiles`]).
     ///
     /// # Errors
     /// When the runtime or its thread cannot be created.
@@ -140,6 +142,32 @@ impl BatchService {
         writer: Option<Arc<HistoryWriter>>,
         budgets: BudgetRegistry,
         waker: Waker,
+    ) -> std::io::Result<Self> {
+        Self::spawn_with_profiles(
+            data_dir,
+            secrets,
+            importer,
+            writer,
+            budgets,
+            waker,
+            super::library_lookup(None),
+        )
+    }
+
+    /// As [`Self::spawn`], with the profiles items may name found by `profiles` (the window
+    /// passes [`super::library_lookup`] over the user's library). An imported list naming a
+    /// profile `profiles` does not know is refused naming the line (or that line skipped).
+    ///
+    /// # Errors
+    /// When the runtime or its thread cannot be created.
+    pub fn spawn_with_profiles(
+        data_dir: PathBuf,
+        secrets: Arc<dyn SecretStore>,
+        importer: BatchImporter,
+        writer: Option<Arc<HistoryWriter>>,
+        budgets: BudgetRegistry,
+        waker: Waker,
+        profiles: super::batch_runner::ProfileLookup,
     ) -> std::io::Result<Self> {
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
@@ -155,6 +183,7 @@ impl BatchService {
             writer,
             budgets,
             waker,
+            profiles,
         };
         std::thread::Builder::new()
             .name("retryscope-batch".into())
@@ -313,6 +342,15 @@ fn import(
         Ok(list) => (list.items, list.notes),
         Err(e) => return BatchReply::Problem(e),
     };
+    let (items, notes) = match super::check_item_profiles(
+        items,
+        &setup.profiles,
+        on_bad,
+        &path.display().to_string(),
+    ) {
+        Ok((items, skipped)) => (items, notes.into_iter().chain(skipped).collect::<Vec<_>>()),
+        Err(e) => return BatchReply::Problem(e),
+    };
     match queue.create(Some(&path.display().to_string()), profile, options, &items) {
         Ok(id) => BatchReply::Queued {
             id,
@@ -344,7 +382,9 @@ fn start(
             return;
         }
     };
-    let mut runner = BatchRunner::new(queue).with_budgets(setup.budgets.clone());
+    let mut runner = BatchRunner::new(queue)
+        .with_budgets(setup.budgets.clone())
+        .with_profiles(Arc::clone(&setup.profiles));
     if let Some(w) = &setup.writer {
         runner = runner.recording(Arc::clone(w), crate::store::DEFAULT_BODY_CAP);
     }

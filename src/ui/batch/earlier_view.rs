@@ -96,15 +96,14 @@ fn row(panel: &BatchPanel, ui: &mut egui::Ui, b: &BatchRecord) -> Option<Ask> {
     };
     ui.label(label).on_hover_text(&b.id);
     ui.label(b.created_at.format("%Y-%m-%d %H:%M").to_string());
-    let source = b
-        .source
-        .as_deref()
-        .map(|s| {
+    let source = b.source.as_deref().map_or_else(
+        || "-".into(),
+        |s| {
             std::path::Path::new(s)
                 .file_name()
                 .map_or_else(|| s.to_owned(), |n| n.to_string_lossy().into_owned())
-        })
-        .unwrap_or_else(|| "-".into());
+        },
+    );
     let r = ui.label(source);
     if let Some(path) = &b.source {
         r.on_hover_text(path);

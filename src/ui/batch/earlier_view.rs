@@ -23,6 +23,26 @@ pub fn batch_state(counts: &BatchCounts, worked: bool) -> &'static str {
     }
 }
 
+/// The counts that are not 0 (`15 done · 25 pending`), `empty` for none.
+pub fn short_counts(c: &BatchCounts) -> String {
+    let parts: Vec<String> = [
+        (c.done, "done"),
+        (c.error, "error"),
+        (c.cancelled, "cancelled"),
+        (c.pending, "pending"),
+        (c.running, "running"),
+    ]
+    .into_iter()
+    .filter(|(n, _)| *n > 0)
+    .map(|(n, s)| format!("{n} {s}"))
+    .collect();
+    if parts.is_empty() {
+        "empty".into()
+    } else {
+        parts.join(" · ")
+    }
+}
+
 /// Most rows shown before the list scrolls.
 const LIST_HEIGHT: f32 = 150.0;
 
@@ -55,7 +75,7 @@ pub fn show(panel: &mut BatchPanel, ui: &mut egui::Ui) {
         .id_salt("batch.earlier")
         .default_open(unfinished > 0)
         .show(ui, |ui| {
-            egui::ScrollArea::vertical()
+            egui::ScrollArea::both()
                 .id_salt("batch.earlier.scroll")
                 .max_height(LIST_HEIGHT)
                 .show(ui, |ui| {
@@ -63,7 +83,7 @@ pub fn show(panel: &mut BatchPanel, ui: &mut egui::Ui) {
                         .striped(true)
                         .num_columns(6)
                         .show(ui, |ui| {
-                            for title in ["Batch", "Created", "Source", "Items", "State", ""] {
+                            for title in ["", "Batch", "State", "Items", "Created", "Source"] {
                                 ui.strong(title);
                             }
                             ui.end_row();
@@ -87,29 +107,7 @@ pub fn show(panel: &mut BatchPanel, ui: &mut egui::Ui) {
 fn row(panel: &BatchPanel, ui: &mut egui::Ui, b: &BatchRecord) -> Option<Ask> {
     let worked = panel.worked.as_deref() == Some(b.id.as_str());
     let shown = panel.batch.as_deref() == Some(b.id.as_str());
-    let short: String = b.id.chars().take(8).collect();
-    // The batch shown in the table is in bold.
-    let label = if shown {
-        egui::RichText::new(short).strong()
-    } else {
-        egui::RichText::new(short)
-    };
-    ui.label(label).on_hover_text(&b.id);
-    ui.label(b.created_at.format("%Y-%m-%d %H:%M").to_string());
-    let source = b.source.as_deref().map_or_else(
-        || "-".into(),
-        |s| {
-            std::path::Path::new(s)
-                .file_name()
-                .map_or_else(|| s.to_owned(), |n| n.to_string_lossy().into_owned())
-        },
-    );
-    let r = ui.label(source);
-    if let Some(path) = &b.source {
-        r.on_hover_text(path);
-    }
-    ui.label(b.counts.summary());
-    ui.label(batch_state(&b.counts, worked));
+    // The buttons come first so a narrow window keeps them in view.
     let left = b.counts.pending + b.counts.running > 0;
     let mut ask = None;
     ui.horizontal(|ui| {
@@ -135,5 +133,35 @@ fn row(panel: &BatchPanel, ui: &mut egui::Ui, b: &BatchRecord) -> Option<Ask> {
             ask = Some(Ask::Cancel(b.id.clone()));
         }
     });
+    // The last 8 characters: ids made within a minute share their first 8 (UUID v7), and
+    // `batch --resume` takes a unique suffix too.
+    let short =
+        b.id.get(b.id.len().saturating_sub(8)..)
+            .unwrap_or(&b.id)
+            .to_owned();
+    // The batch shown in the table is in bold.
+    let label = if shown {
+        egui::RichText::new(short).strong()
+    } else {
+        egui::RichText::new(short)
+    };
+    ui.label(label).on_hover_text(&b.id);
+    ui.label(batch_state(&b.counts, worked));
+    ui.label(short_counts(&b.counts))
+        .on_hover_text(b.counts.summary());
+    ui.label(b.created_at.format("%m-%d %H:%M").to_string())
+        .on_hover_text(b.created_at.to_rfc3339());
+    let source = b.source.as_deref().map_or_else(
+        || "-".into(),
+        |s| {
+            std::path::Path::new(s)
+                .file_name()
+                .map_or_else(|| s.to_owned(), |n| n.to_string_lossy().into_owned())
+        },
+    );
+    let r = ui.label(source);
+    if let Some(path) = &b.source {
+        r.on_hover_text(path);
+    }
     ask
 }

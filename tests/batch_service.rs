@@ -51,8 +51,9 @@ fn import_work_page_and_rerun_failed_through_commands() {
         path: list,
         profile: Box::new(fixed(1, 0)),
         options: BatchOptions::default(),
+        skip_bad_lines: false,
     }));
-    let BatchReply::Queued { id, items } =
+    let BatchReply::Queued { id, items, .. } =
         wait_for(&mut service, |r| matches!(r, BatchReply::Queued { .. }))
     else {
         unreachable!()

@@ -222,7 +222,9 @@ fn work(args: &BatchArgs, dir: &Path) -> Result<u8, CliError> {
             None
         }
     };
-    let mut runner = BatchRunner::new(queue);
+    let mut runner = BatchRunner::new(queue).with_profiles(crate::service::library_lookup(
+        crate::service::default_library_dir(),
+    ));
     if let Some(w) = &writer {
         runner = runner.recording(Arc::clone(w), args.history_body_cap);
     }
@@ -310,10 +312,16 @@ fn queue_file(args: &BatchArgs, queue: &mut BatchQueue, file: &Path) -> Result<S
             CliError::usage(e)
         }
     })?;
-    for note in &list.notes {
+    let (items, skipped) = crate::service::check_item_profiles(
+        list.items,
+        &crate::service::library_lookup(crate::service::default_library_dir()),
+        on_bad,
+        &file.display().to_string(),
+    )
+    .map_err(|e| CliError::usage(format!("{e}\n(--skip-bad-lines queues the good lines)")))?;
+    for note in list.notes.iter().chain(&skipped) {
         super::out::write_stderr(&format!("warning: {note}\n"));
     }
-    let items = list.items;
     let profile = profile_source::select(args.profile.as_deref(), args.builtin.as_deref())?;
     let options = BatchOptions {
         concurrency: args.concurrency,
@@ -323,8 +331,6 @@ fn queue_file(args: &BatchArgs, queue: &mut BatchQueue, file: &Path) -> Result<S
     if let Some(problem) = options.problem() {
         return Err(CliError::usage(problem));
     }
-    crate::policy::BatchAssertions::compile(&options.assertions)
-        .map_err(|e| CliError::usage(format!("assertion: {e}")))?;
     queue
         .create(
             Some(&file.display().to_string()),
@@ -335,35 +341,17 @@ fn queue_file(args: &BatchArgs, queue: &mut BatchQueue, file: &Path) -> Result<S
         .map_err(|e| CliError::failed(e.to_string()))
 }
 
-/// The assertions of the `--expect-*` flags, in the order: statuses, JSON pointers, bodies.
+/// The assertions of the `--expect-*` flags, in the order: statuses, JSON pointers, bodies
+/// (parsed and compiled by the code the Batch tab uses too).
 fn assertions(args: &BatchArgs) -> Result<Vec<ResponseMatcher>, CliError> {
-    let mut out: Vec<ResponseMatcher> = args
-        .expect_status
+    let jsons = args
+        .expect_json
         .iter()
-        .map(|set| ResponseMatcher {
-            status: Some(set.clone()),
-            ..ResponseMatcher::default()
-        })
-        .collect();
-    for raw in &args.expect_json {
-        let Some((pointer, value)) = raw.split_once('=') else {
-            return Err(CliError::usage(format!(
-                "--expect-json needs POINTER=VALUE (e.g. /state=\"done\"), found `{raw}`"
-            )));
-        };
-        let value = serde_json::from_str(value)
-            .unwrap_or_else(|_| serde_json::Value::String(value.to_owned()));
-        out.push(ResponseMatcher {
-            json_pointer: Some(pointer.to_owned()),
-            equals: Some(value),
-            ..ResponseMatcher::default()
-        });
-    }
-    out.extend(args.expect_body.iter().map(|text| ResponseMatcher {
-        body_contains: Some(text.clone()),
-        ..ResponseMatcher::default()
-    }));
-    Ok(out)
+        .map(|raw| crate::service::parse_expect_json(raw).map_err(|e| format!("--expect-json {e}")))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(CliError::usage)?;
+    crate::service::expect_assertions(&args.expect_status, jsons, &args.expect_body)
+        .map_err(CliError::usage)
 }
 
 /// Works the batch, showing progress; Ctrl-C / SIGTERM pauses it. Returns the summary and the
@@ -523,23 +511,7 @@ fn parse_rate(text: &str) -> Result<f64, String> {
 }
 
 fn parse_status_set(text: &str) -> Result<StatusSet, String> {
-    let set = StatusSet::parse_list(text)?;
-    if set.0.is_empty() {
-        return Err("expected status codes or ranges, e.g. 200-299".into());
-    }
-    // An assertion no response can meet would fail every item only after sending it.
-    for r in &set.0 {
-        if r.low > r.high {
-            return Err(format!(
-                "range {}-{} is reversed; write the lower code first ({}-{})",
-                r.low, r.high, r.high, r.low
-            ));
-        }
-        if r.low < 100 || r.high > 599 {
-            return Err(format!("{r} is not an HTTP status (statuses are 100-599)"));
-        }
-    }
-    Ok(set)
+    crate::service::parse_expect_status(text)
 }
 
 fn parse_state(text: &str) -> Result<BatchItemState, String> {

@@ -6,18 +6,20 @@
 use super::batch_runner::{BatchControl, BatchRunner, BatchSummary};
 use super::budget_registry::BudgetRegistry;
 use crate::engine::Waker;
-use crate::model::{
-    BatchCounts, BatchEvent, BatchItemState, BatchOptions, BatchRequest, RetryProfile,
-};
+use crate::interop::batch_list::OnBadLines;
+use crate::model::{BatchCounts, BatchEvent, BatchItemState, BatchOptions, RetryProfile};
 use crate::store::{BatchItemRecord, BatchQueue, BatchRecord, HistoryWriter, SecretStore};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use tokio::sync::mpsc;
 
-/// Reads a list of requests (JSON Lines, CSV, curl, HAR) into batch requests, or says which lines
-/// are malformed. The importers of `crate::interop` plug in here.
-pub type BatchImporter = Arc<dyn Fn(&Path) -> Result<Vec<BatchRequest>, String> + Send + Sync>;
+/// Reads a list of requests (JSON Lines, CSV, curl, HAR) into batch requests with the notes to
+/// show, or says which lines are malformed; the [`OnBadLines`] says whether malformed lines
+/// refuse the list or are skipped. The importers of `crate::interop` plug in here
+/// ([`super::read_batch_list`]).
+pub type BatchImporter =
+    Arc<dyn Fn(&Path, OnBadLines) -> Result<super::ReadList, String> + Send + Sync>;
 
 /// Capacity of the command and reply channels.
 pub const BATCH_CHANNEL: usize = 1024;
@@ -33,6 +35,9 @@ pub enum BatchCommand {
         profile: Box<RetryProfile>,
         /// Concurrency, rate per host, assertions.
         options: BatchOptions,
+        /// Queue the good lines of a list with malformed ones (each is reported in
+        /// [`BatchReply::Queued`]'s notes); when false nothing is queued then.
+        skip_bad_lines: bool,
     },
     /// Work batch `id` (start, or resume a paused or interrupted one).
     Start(String),
@@ -55,6 +60,10 @@ pub enum BatchCommand {
     },
     /// The newest batches.
     List,
+    /// Cancel the `pending` items of batch `id`, which is not being worked (a batch paused
+    /// earlier, or left by a process that ended); items a dead process left `running` are
+    /// cancelled too. Answered with [`BatchReply::Cancelled`].
+    CancelQueued(String),
 }
 
 /// What the service answers.
@@ -66,6 +75,8 @@ pub enum BatchReply {
         id: String,
         /// Items queued.
         items: u64,
+        /// What to tell the user (skipped lines, ignored curl options), `FILE:line: …` each.
+        notes: Vec<String>,
     },
     /// A step of the batch being worked (committed before it is sent).
     Event(BatchEvent),
@@ -86,6 +97,13 @@ pub enum BatchReply {
     },
     /// The newest batches.
     Batches(Vec<BatchRecord>),
+    /// Batch `id` (not being worked) had `items` items cancelled.
+    Cancelled {
+        /// Batch id.
+        id: String,
+        /// Items cancelled.
+        items: u64,
+    },
     /// Something failed (what and where, ready to show).
     Problem(String),
 }
@@ -105,13 +123,15 @@ struct Setup {
     writer: Option<Arc<HistoryWriter>>,
     budgets: BudgetRegistry,
     waker: Waker,
+    profiles: super::batch_runner::ProfileLookup,
 }
 
 impl BatchService {
     /// Starts the thread `retryscope-batch` with its runtime. Lists are read with `importer`;
     /// items with secrets are kept in `secrets`; runs are recorded through `writer` (the
     /// engine service's, when the window has one) and draw retry budgets from `budgets`.
-    /// `waker` is called after each reply.
+    /// `waker` is called after each reply. Items may name built-in profiles only (see
+    /// [`Self::spawn_with_profiles`]).
     ///
     /// # Errors
     /// When the runtime or its thread cannot be created.
@@ -122,6 +142,32 @@ impl BatchService {
         writer: Option<Arc<HistoryWriter>>,
         budgets: BudgetRegistry,
         waker: Waker,
+    ) -> std::io::Result<Self> {
+        Self::spawn_with_profiles(
+            data_dir,
+            secrets,
+            importer,
+            writer,
+            budgets,
+            waker,
+            super::library_lookup(None),
+        )
+    }
+
+    /// As [`Self::spawn`], with the profiles items may name found by `profiles` (the window
+    /// passes [`super::library_lookup`] over the user's library). An imported list naming a
+    /// profile `profiles` does not know is refused naming the line (or that line skipped).
+    ///
+    /// # Errors
+    /// When the runtime or its thread cannot be created.
+    pub fn spawn_with_profiles(
+        data_dir: PathBuf,
+        secrets: Arc<dyn SecretStore>,
+        importer: BatchImporter,
+        writer: Option<Arc<HistoryWriter>>,
+        budgets: BudgetRegistry,
+        waker: Waker,
+        profiles: super::batch_runner::ProfileLookup,
     ) -> std::io::Result<Self> {
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
@@ -137,6 +183,7 @@ impl BatchService {
             writer,
             budgets,
             waker,
+            profiles,
         };
         std::thread::Builder::new()
             .name("retryscope-batch".into())
@@ -159,6 +206,7 @@ impl BatchService {
 /// run has ended (set before [`BatchReply::Ended`] is sent, so a command that follows that reply
 /// finds the service free).
 struct Working {
+    batch: String,
     control: BatchControl,
     task: tokio::task::JoinHandle<()>,
     ended: Arc<AtomicBool>,
@@ -201,7 +249,15 @@ async fn serve(
                 path,
                 profile,
                 options,
-            } => reply(import(&setup, queue, &path, &profile, &options)),
+                skip_bad_lines,
+            } => {
+                let on_bad = if skip_bad_lines {
+                    OnBadLines::Skip
+                } else {
+                    OnBadLines::Refuse
+                };
+                reply(import(&setup, queue, &path, &profile, &options, on_bad));
+            }
             BatchCommand::Start(id) => start(&setup, &mut working, &replies, &id, &reply),
             BatchCommand::RerunFailed(id) => match queue.batch(&id) {
                 Ok(b) => match queue.requeue_failed(&b.id) {
@@ -244,6 +300,19 @@ async fn serve(
                     .list(100)
                     .map_or_else(|e| BatchReply::Problem(e.to_string()), BatchReply::Batches),
             ),
+            BatchCommand::CancelQueued(id) => {
+                let worked = working.as_ref().is_some_and(|w| w.batch == id);
+                reply(if worked {
+                    BatchReply::Problem(
+                        "the batch is being worked; use Cancel batch above the table".into(),
+                    )
+                } else {
+                    super::batch_cancel::cancel_queued(queue, &id).map_or_else(
+                        BatchReply::Problem,
+                        |items| BatchReply::Cancelled { id, items },
+                    )
+                });
+            }
         }
     }
     if let Some(w) = working {
@@ -258,21 +327,35 @@ fn import(
     path: &Path,
     profile: &RetryProfile,
     options: &BatchOptions,
+    on_bad: OnBadLines,
 ) -> BatchReply {
     if let Some(problem) = options.problem() {
         return BatchReply::Problem(problem);
     }
-    let items = match (setup.importer)(path) {
-        Ok(items) if items.is_empty() => {
+    if let Err(e) = crate::policy::BatchAssertions::compile(&options.assertions) {
+        return BatchReply::Problem(format!("assertion: {e}"));
+    }
+    let (items, notes) = match (setup.importer)(path, on_bad) {
+        Ok(list) if list.items.is_empty() => {
             return BatchReply::Problem(format!("no requests in the list: {}", path.display()));
         }
-        Ok(items) => items,
+        Ok(list) => (list.items, list.notes),
+        Err(e) => return BatchReply::Problem(e),
+    };
+    let (items, notes) = match super::check_item_profiles(
+        items,
+        &setup.profiles,
+        on_bad,
+        &path.display().to_string(),
+    ) {
+        Ok((items, skipped)) => (items, notes.into_iter().chain(skipped).collect::<Vec<_>>()),
         Err(e) => return BatchReply::Problem(e),
     };
     match queue.create(Some(&path.display().to_string()), profile, options, &items) {
         Ok(id) => BatchReply::Queued {
             id,
             items: items.len() as u64,
+            notes,
         },
         Err(e) => BatchReply::Problem(e.to_string()),
     }
@@ -299,7 +382,9 @@ fn start(
             return;
         }
     };
-    let mut runner = BatchRunner::new(queue).with_budgets(setup.budgets.clone());
+    let mut runner = BatchRunner::new(queue)
+        .with_budgets(setup.budgets.clone())
+        .with_profiles(Arc::clone(&setup.profiles));
     if let Some(w) = &setup.writer {
         runner = runner.recording(Arc::clone(w), crate::store::DEFAULT_BODY_CAP);
     }
@@ -308,6 +393,7 @@ fn start(
     let replies = replies.clone();
     let waker = Arc::clone(&setup.waker);
     let id = id.to_owned();
+    let batch_id = id.clone();
     let worker_control = control.clone();
     let ended = Arc::new(AtomicBool::new(false));
     let ended_flag = Arc::clone(&ended);
@@ -329,6 +415,7 @@ fn start(
         }
     });
     *working = Some(Working {
+        batch: batch_id,
         control,
         task,
         ended,

@@ -9,6 +9,8 @@
 //! (scope `host` / `profile`, DESIGN.md §7).
 
 pub mod app_services;
+pub mod batch_assertion_text;
+pub mod batch_cancel;
 pub mod batch_list_file;
 pub mod batch_results;
 pub mod batch_runner;
@@ -16,10 +18,13 @@ pub mod batch_service;
 pub mod budget_registry;
 pub mod history_service;
 pub mod host_rate_limiter;
+pub mod profile_lookup;
 pub mod run_recording;
 pub mod run_service;
 
 pub use app_services::AppServices;
+pub use batch_assertion_text::{expect_assertions, parse_expect_json, parse_expect_status};
+pub use batch_cancel::cancel_queued;
 pub use batch_list_file::{MAX_LIST_FILE_BYTES, ReadList, read_batch_list};
 pub use batch_results::{batch_report, report_row};
 pub use batch_runner::{
@@ -29,6 +34,7 @@ pub use batch_service::{BATCH_CHANNEL, BatchCommand, BatchImporter, BatchReply, 
 pub use budget_registry::BudgetRegistry;
 pub use history_service::{HistoryReply, HistoryRequest, HistoryService, MAX_PAGE_ROWS, Retention};
 pub use host_rate_limiter::HostRateLimiter;
+pub use profile_lookup::{check_item_profiles, default_library_dir, library_lookup};
 pub use run_recording::{HistoryPlace, RunRecording, open_history_writer};
 pub use run_service::{
     COMMAND_CAPACITY, Command, ENGINE_WORKERS, EVENT_CAPACITY, EngineService, RUN_EVENT_CAPACITY,

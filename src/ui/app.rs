@@ -122,7 +122,7 @@ impl RetryscopeApp {
         match &record_dir {
             Some(dir) if recording && !smoke_mode => {
                 let batch_ctx = ctx.clone();
-                match crate::service::BatchService::spawn(
+                match crate::service::BatchService::spawn_with_profiles(
                     dir.clone(),
                     crate::store::open_secret_store().store,
                     super::batch::list_importer(),
@@ -131,6 +131,8 @@ impl RetryscopeApp {
                     Arc::new(move || {
                         batch_ctx.request_repaint_after(Duration::from_millis(EVENT_REPAINT_MS));
                     }),
+                    // Items may name a built-in or a profile of the user's library.
+                    crate::service::library_lookup(default_library_dir()),
                 ) {
                     Ok(service) => workbench.attach_batch(service),
                     Err(e) => workbench.set_batch_unavailable(format!("No batches: {e}")),

@@ -131,8 +131,7 @@ pub fn builtin_profile(id: &str) -> Option<RetryProfile> {
 
 /// The user's library folder: `<config dir>/profiles` of `dev.retryscope.Retryscope`.
 pub fn default_library_dir() -> Option<PathBuf> {
-    directories::ProjectDirs::from("dev", "retryscope", "Retryscope")
-        .map(|d| d.config_dir().join("profiles"))
+    crate::service::default_library_dir()
 }
 
 /// `*.json` files in `dir`, sorted by name; empty when the folder does not exist.

@@ -472,6 +472,10 @@ impl WorkbenchState {
         self.poll_history();
         let now = self.now();
         self.batch.poll(now);
+        // Batches left unfinished by an earlier session are offered, not resumed unasked.
+        if let Some(offer) = self.batch.take_startup_offer() {
+            self.set_status(false, offer);
+        }
         while let Some(answer) = self.dialogs.poll() {
             self.on_dialog_answer(answer);
         }

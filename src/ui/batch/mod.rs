@@ -4,21 +4,28 @@
 //!
 //! The panel holds a [`BatchService`] handle: it sends commands and drains replies; the frame
 //! never touches SQLite and never waits. Only one page of rows ([`PAGE_ROWS`]) is held.
+//!
+//! Earlier batches (paused from the CLI, or left by an app that was closed or killed) are
+//! listed with Open / Resume / Cancel; at start-up the unfinished ones are offered for resuming
+//! ([`BatchPanel::take_startup_offer`]), never resumed unasked (docs/DECISIONS.md).
 
+mod assertion_fields;
+mod earlier_view;
 mod panel_view;
+
+pub use assertion_fields::AssertionFields;
 
 use crate::model::{BatchCounts, BatchEvent, BatchItemState, BatchOptions, RetryProfile};
 use crate::service::{BatchCommand, BatchReply, BatchService};
-use crate::store::BatchItemRecord;
+use crate::store::{BatchItemRecord, BatchRecord};
 use std::time::{Duration, Instant};
 
 /// The importer the window's Batch tab uses: [`crate::service::read_batch_list`] with the
 /// format from the file's extension; a list with a malformed line is refused whole, naming
-/// every such line (the CLI's `--skip-bad-lines` has no button yet).
+/// every such line, unless "Skip bad lines" is ticked (the CLI's `--skip-bad-lines`).
 pub fn list_importer() -> crate::service::BatchImporter {
-    std::sync::Arc::new(|path: &std::path::Path| {
-        crate::service::read_batch_list(path, None, crate::interop::batch_list::OnBadLines::Refuse)
-            .map(|list| list.items)
+    std::sync::Arc::new(|path: &std::path::Path, on_bad| {
+        crate::service::read_batch_list(path, None, on_bad)
     })
 }
 
@@ -49,6 +56,16 @@ pub struct BatchPanel {
     pub concurrency: usize,
     /// Starts per second per host (empty: no limit).
     pub rate: String,
+    /// Queue the good lines of a list with malformed ones (each is still reported).
+    pub skip_bad_lines: bool,
+    /// The batch's assertions as typed.
+    pub assertions: AssertionFields,
+    /// Earlier batches, newest first (`None` until the service answers).
+    batches: Option<Vec<BatchRecord>>,
+    /// The batch the service works, if any (from its `BatchStarted`).
+    worked: Option<String>,
+    /// The start-up offer to resume unfinished batches was made (or is moot).
+    offered: bool,
     batch: Option<String>,
     counts: BatchCounts,
     working: bool,
@@ -75,6 +92,91 @@ impl BatchPanel {
     pub fn attach(&mut self, service: BatchService) {
         self.service = Some(service);
         self.problem = None;
+        self.send(BatchCommand::List);
+    }
+
+    /// Earlier batches, newest first, as last listed (`None` until the service answers).
+    pub fn batches(&self) -> Option<&[BatchRecord]> {
+        self.batches.as_deref()
+    }
+
+    /// Listed batches with items left `pending` or `running` that no one here works: paused,
+    /// or left by a process that was closed or killed.
+    pub fn unfinished(&self) -> Vec<&BatchRecord> {
+        self.batches
+            .iter()
+            .flatten()
+            .filter(|b| b.counts.pending + b.counts.running > 0)
+            .filter(|b| self.worked.as_deref() != Some(b.id.as_str()))
+            .collect()
+    }
+
+    /// Once, when the first list of batches holds unfinished ones: the line the window shows
+    /// to offer resuming them (the tab lists them with a Resume button).
+    pub fn take_startup_offer(&mut self) -> Option<String> {
+        if self.offered || self.batches.is_none() {
+            return None;
+        }
+        self.offered = true;
+        let unfinished = self.unfinished();
+        let newest = unfinished.first()?;
+        let left = newest.counts.pending + newest.counts.running;
+        Some(if unfinished.len() == 1 {
+            format!(
+                "1 unfinished batch ({left} items left): resume it from the Batch tab's Earlier batches"
+            )
+        } else {
+            format!(
+                "{} unfinished batches: resume them from the Batch tab's Earlier batches",
+                unfinished.len()
+            )
+        })
+    }
+
+    /// Shows the items of listed batch `id` in the table (as its Open button does); false when
+    /// it is not in the last list.
+    pub fn open_batch(&mut self, id: &str) -> bool {
+        let Some(counts) = self
+            .batches
+            .iter()
+            .flatten()
+            .find(|b| b.id == id)
+            .map(|b| b.counts)
+        else {
+            return false;
+        };
+        self.open(id, counts);
+        true
+    }
+
+    /// True when the shown batch's page of rows is held and no page is asked for (nothing to
+    /// wait for).
+    pub fn is_idle(&self) -> bool {
+        self.asked.is_none() && (self.batch.is_none() || self.page.is_some())
+    }
+
+    /// Shows batch `id` (its items in the table); `counts` as last known.
+    fn open(&mut self, id: &str, counts: BatchCounts) {
+        if self.batch.as_deref() != Some(id) {
+            self.batch = Some(id.to_owned());
+            self.counts = counts;
+            self.started = None;
+            self.selected = None;
+            self.notice = None;
+        }
+        self.reload();
+    }
+
+    /// Shows batch `id` and works its pending items (and those a dead process left running).
+    fn resume(&mut self, id: &str, counts: BatchCounts) {
+        self.open(id, counts);
+        self.send(BatchCommand::Start(id.to_owned()));
+        self.working = true;
+    }
+
+    /// True when the batch shown is the one being worked (or asked to be).
+    fn shown_is_worked(&self) -> bool {
+        self.working && (self.worked.is_none() || self.worked == self.batch)
     }
 
     /// Says why batches are not available.
@@ -93,6 +195,16 @@ impl BatchPanel {
         self.batch.as_deref()
     }
 
+    /// The problem shown, if any.
+    pub fn problem(&self) -> Option<&str> {
+        self.problem.as_deref()
+    }
+
+    /// The notice shown (queued, finished, skipped lines), if any.
+    pub fn notice(&self) -> Option<&str> {
+        self.notice.as_deref()
+    }
+
     /// Items per state of the batch shown.
     pub fn counts(&self) -> BatchCounts {
         self.counts
@@ -100,7 +212,7 @@ impl BatchPanel {
 
     /// True while the batch shown is being worked.
     pub fn is_working(&self) -> bool {
-        self.working
+        self.shown_is_worked()
     }
 
     /// Drains the service's replies (call once per frame, before drawing).
@@ -118,18 +230,39 @@ impl BatchPanel {
 
     fn accept(&mut self, reply: BatchReply, now: Instant) {
         match reply {
-            BatchReply::Queued { id, items } => {
-                self.notice = Some(format!("queued {items} items as batch {id}"));
+            BatchReply::Queued { id, items, notes } => {
+                let mut notice = format!("queued {items} items as batch {id}");
+                for note in notes {
+                    notice.push('\n');
+                    notice.push_str(&note);
+                }
+                self.notice = Some(notice);
                 self.counts = BatchCounts {
                     pending: items,
                     ..BatchCounts::default()
                 };
                 self.batch = Some(id);
+                self.started = None;
+                self.selected = None;
                 self.reload();
+                self.send(BatchCommand::List);
+            }
+            BatchReply::Cancelled { id, items } => {
+                self.notice = Some(format!("cancelled {items} items of batch {id}"));
+                if self.batch.as_deref() == Some(id.as_str()) {
+                    self.reload();
+                }
+                self.send(BatchCommand::List);
             }
             BatchReply::Event(event) => self.apply(&event, now),
             BatchReply::Ended(summary) => {
+                let shown = self.worked.is_none() || self.worked == self.batch;
                 self.working = false;
+                self.worked = None;
+                self.send(BatchCommand::List);
+                if !shown {
+                    return;
+                }
                 self.counts = summary.counts;
                 self.notice = Some(if summary.stopped {
                     format!(
@@ -154,12 +287,26 @@ impl BatchPanel {
                 }
                 self.asked = None;
             }
-            BatchReply::Batches(_) => {}
+            BatchReply::Batches(list) => self.batches = Some(list),
             BatchReply::Problem(p) => self.problem = Some(p),
         }
     }
 
     fn apply(&mut self, event: &BatchEvent, now: Instant) {
+        let batch_id = match event {
+            BatchEvent::BatchStarted { batch_id, .. }
+            | BatchEvent::ItemStarted { batch_id, .. }
+            | BatchEvent::ItemFinished { batch_id, .. }
+            | BatchEvent::BatchFinished { batch_id, .. } => batch_id,
+        };
+        if matches!(event, BatchEvent::BatchStarted { .. }) {
+            self.worked = Some(batch_id.clone());
+            self.working = true;
+        }
+        if self.batch.as_ref() != Some(batch_id) {
+            // Another batch than the one shown (the table shows that one's counts).
+            return;
+        }
         match event {
             BatchEvent::BatchStarted { counts, .. } => {
                 self.counts = *counts;
@@ -257,6 +404,10 @@ impl BatchPanel {
             self.problem = Some("choose a list file first".into());
             return;
         }
+        let Ok(assertions) = self.assertions.parsed() else {
+            self.problem = Some("fix the assertions first (the errors are under them)".into());
+            return;
+        };
         self.problem = None;
         self.send(BatchCommand::Import {
             path: self.list_path.trim().into(),
@@ -264,8 +415,9 @@ impl BatchPanel {
             options: BatchOptions {
                 concurrency: self.concurrency,
                 rate_per_host,
-                assertions: Vec::new(),
+                assertions,
             },
+            skip_bad_lines: self.skip_bad_lines,
         });
     }
 
@@ -288,6 +440,7 @@ mod tests {
     #[test]
     fn events_move_counts_and_rate_and_eta_follow() {
         let mut p = BatchPanel::new();
+        p.batch = Some("b".into());
         let t0 = Instant::now();
         p.apply(
             &BatchEvent::BatchStarted {

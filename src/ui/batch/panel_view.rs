@@ -25,6 +25,8 @@ pub fn show(
         return actions;
     }
     import_ui(panel, ui, profile, &mut actions);
+    assertions_ui(panel, ui);
+    super::earlier_view::show(panel, ui);
     controls_ui(panel, ui);
     progress_ui(panel, ui, now);
     for (is_error, text) in [(true, &panel.problem), (false, &panel.notice)] {
@@ -78,6 +80,11 @@ fn import_ui(
         )
         .labelled_by(label.id)
         .on_hover_text("most item starts per second against one host; empty: no limit");
+        ui.checkbox(&mut panel.skip_bad_lines, "Skip bad lines")
+            .on_hover_text(
+                "queue the good lines of a list with malformed ones (each is still reported); \
+                 unticked, nothing is queued then",
+            );
         if ui
             .button("Import")
             .on_hover_text(format!(
@@ -91,11 +98,58 @@ fn import_ui(
     });
 }
 
+/// The optional assertions, each with its error under it while it does not parse.
+fn assertions_ui(panel: &mut BatchPanel, ui: &mut egui::Ui) {
+    let fields = [
+        (
+            "Expect status",
+            "batch.expect_status",
+            "200-299,304",
+            "an item passes only if its final status is in this set",
+        ),
+        (
+            "Expect JSON",
+            "batch.expect_json",
+            "/state=\"done\"",
+            "POINTER=VALUE: the JSON body at the RFC 6901 pointer equals VALUE (JSON, or a plain string)",
+        ),
+        (
+            "Expect body",
+            "batch.expect_body",
+            "text the body contains",
+            "an item passes only if its final body contains this text",
+        ),
+    ];
+    ui.horizontal_wrapped(|ui| {
+        for (label, id, hint, help) in fields {
+            let text = match id {
+                "batch.expect_status" => &mut panel.assertions.status,
+                "batch.expect_json" => &mut panel.assertions.json,
+                _ => &mut panel.assertions.body,
+            };
+            let l = ui.label(label);
+            ui.add(
+                egui::TextEdit::singleline(text)
+                    .id_salt(id)
+                    .hint_text(hint)
+                    .desired_width(120.0),
+            )
+            .labelled_by(l.id)
+            .on_hover_text(help);
+        }
+    });
+    let problems = panel.assertions.problems();
+    for problem in [problems.status, problems.json].into_iter().flatten() {
+        ui.colored_label(ui.visuals().error_fg_color, problem);
+    }
+}
+
 fn controls_ui(panel: &mut BatchPanel, ui: &mut egui::Ui) {
     let Some(id) = panel.batch.clone() else {
         return;
     };
-    let working = panel.working;
+    let working = panel.shown_is_worked();
+    let busy = panel.working;
     let pending = panel.counts.pending + panel.counts.running > 0;
     let failed = panel.counts.error + panel.counts.cancelled > 0;
     ui.horizontal_wrapped(|ui| {
@@ -105,7 +159,7 @@ fn controls_ui(panel: &mut BatchPanel, ui: &mut egui::Ui) {
             "Start"
         };
         if ui
-            .add_enabled(!working && pending, egui::Button::new(start_label))
+            .add_enabled(!busy && pending, egui::Button::new(start_label))
             .on_hover_text("send the pending items")
             .clicked()
         {
@@ -127,7 +181,7 @@ fn controls_ui(panel: &mut BatchPanel, ui: &mut egui::Ui) {
             panel.send(BatchCommand::Cancel);
         }
         if ui
-            .add_enabled(!working && failed, egui::Button::new("Re-run failed"))
+            .add_enabled(!busy && failed, egui::Button::new("Re-run failed"))
             .on_hover_text("send the error and cancelled items again")
             .clicked()
         {
@@ -160,7 +214,7 @@ fn progress_ui(panel: &BatchPanel, ui: &mut egui::Ui, now: Instant) {
     let c = panel.counts;
     let total = c.total().max(1);
     let fraction = c.finished() as f32 / total as f32;
-    let rate = panel.rate_and_eta(now).filter(|_| panel.working);
+    let rate = panel.rate_and_eta(now).filter(|_| panel.shown_is_worked());
     let tail = match rate {
         Some((r, Some(eta))) => format!(" · {r:.1}/s · ETA {} s", eta.as_secs()),
         Some((r, None)) => format!(" · {r:.1}/s"),

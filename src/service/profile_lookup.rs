@@ -1,0 +1,177 @@
+//! Finding the profile a batch item names (issue 9): a built-in id, or a profile in the user's
+//! library folder (by file name without `.json`, or by the profile's `name`). The same lookup
+//! checks the names when a list is imported (an unknown one is reported with its line) and
+//! finds the profiles when the items are sent.
+
+use super::batch_runner::ProfileLookup;
+use crate::interop::batch_list::OnBadLines;
+use crate::model::{BatchRequest, RetryProfile};
+use std::collections::{BTreeSet, HashMap};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::SystemTime;
+
+/// The user's profile library folder: `<config dir>/profiles` of `dev.retryscope.Retryscope`.
+pub fn default_library_dir() -> Option<PathBuf> {
+    directories::ProjectDirs::from("dev", "retryscope", "Retryscope")
+        .map(|d| d.config_dir().join("profiles"))
+}
+
+/// The library as last read: the folder's modification time and its profiles by name.
+#[derive(Default)]
+struct LibraryCache {
+    stamp: Option<SystemTime>,
+    read: bool,
+    by_name: HashMap<String, RetryProfile>,
+}
+
+/// Reads every `*.json` profile in `dir` under its file stem and its `name` (a file that does
+/// not load is left out: the library picker shows why).
+fn read_library(dir: &Path) -> HashMap<String, RetryProfile> {
+    let mut out = HashMap::new();
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return out;
+    };
+    let mut files: Vec<PathBuf> = entries
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| {
+            p.extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("json"))
+        })
+        .collect();
+    files.sort();
+    for file in files {
+        let Ok(profile) = crate::profile::load_file(&file) else {
+            continue;
+        };
+        if let Some(stem) = file.file_stem() {
+            out.entry(stem.to_string_lossy().into_owned())
+                .or_insert_with(|| profile.clone());
+        }
+        out.entry(profile.name.clone()).or_insert(profile);
+    }
+    out
+}
+
+/// A lookup over the built-ins, then the profiles in `library` (when given). The folder is read
+/// again only when its modification time changes, so a lookup per item stays cheap.
+pub fn library_lookup(library: Option<PathBuf>) -> ProfileLookup {
+    let cache = Mutex::new(LibraryCache::default());
+    Arc::new(move |name: &str| {
+        if let Some(p) = crate::profile::builtin(name) {
+            return Some(p);
+        }
+        let dir = library.as_deref()?;
+        let stamp = std::fs::metadata(dir).and_then(|m| m.modified()).ok();
+        let mut cache = cache.lock().ok()?;
+        if !cache.read || cache.stamp != stamp {
+            cache.by_name = read_library(dir);
+            cache.stamp = stamp;
+            cache.read = true;
+        }
+        cache.by_name.get(name).cloned()
+    })
+}
+
+/// Checks the profile each item names against `lookup` (each distinct name looked up once).
+/// Returns the items to queue and a note per item skipped.
+///
+/// # Errors
+/// With [`OnBadLines::Refuse`] and an unknown name: one message, a line per such item
+/// (`FILE:LINE: unknown profile `x` …`) and the refusal; nothing is to be queued.
+pub fn check_item_profiles(
+    items: Vec<BatchRequest>,
+    lookup: &ProfileLookup,
+    on_bad: OnBadLines,
+    file: &str,
+) -> Result<(Vec<BatchRequest>, Vec<String>), String> {
+    let names: BTreeSet<&str> = items.iter().filter_map(|i| i.profile.as_deref()).collect();
+    let unknown: BTreeSet<String> = names
+        .into_iter()
+        .filter(|n| lookup(n).is_none())
+        .map(str::to_owned)
+        .collect();
+    if unknown.is_empty() {
+        return Ok((items, Vec::new()));
+    }
+    let is_bad = |i: &BatchRequest| i.profile.as_ref().is_some_and(|p| unknown.contains(p));
+    let problems: Vec<String> = items
+        .iter()
+        .enumerate()
+        .filter(|(_, i)| is_bad(i))
+        .map(|(n, i)| {
+            let place = i
+                .source_line
+                .map_or_else(|| format!("item {}", n + 1), |l| l.to_string());
+            format!(
+                "{file}:{place}: unknown profile `{}` (use a built-in id, see `retryscope profile builtins`, or the name of a profile in your library)",
+                i.profile.as_deref().unwrap_or_default()
+            )
+        })
+        .collect();
+    match on_bad {
+        OnBadLines::Refuse => {
+            let mut lines = problems;
+            lines.push(format!(
+                "nothing queued: fix the lines above or skip bad lines: {file}"
+            ));
+            Err(lines.join("\n"))
+        }
+        OnBadLines::Skip => {
+            let kept: Vec<BatchRequest> = items.into_iter().filter(|i| !is_bad(i)).collect();
+            if kept.is_empty() {
+                return Err(format!("no requests in the list: {file}"));
+            }
+            Ok((
+                kept,
+                problems
+                    .into_iter()
+                    .map(|p| format!("{p} (skipped)"))
+                    .collect(),
+            ))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::RequestSpec;
+
+    fn item(line: u64, profile: Option<&str>) -> BatchRequest {
+        BatchRequest {
+            name: None,
+            request: RequestSpec::get("http://127.0.0.1:9/"),
+            profile: profile.map(str::to_owned),
+            source_line: Some(line),
+        }
+    }
+
+    #[test]
+    fn library_profiles_are_found_by_file_and_name_and_unknown_ones_name_their_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut p = crate::ui::profile_library::fallback_default_profile();
+        p.name = "Team default".into();
+        std::fs::write(
+            dir.path().join("team.json"),
+            serde_json::to_string(&p).unwrap(),
+        )
+        .unwrap();
+        let lookup = library_lookup(Some(dir.path().to_path_buf()));
+        assert!(lookup("team").is_some());
+        assert!(lookup("Team default").is_some());
+        assert!(lookup("aws-standard").is_some(), "built-ins first");
+        let items = vec![item(1, Some("team")), item(2, Some("nope")), item(3, None)];
+        let refused =
+            check_item_profiles(items.clone(), &lookup, OnBadLines::Refuse, "l.jsonl").unwrap_err();
+        assert!(
+            refused.starts_with("l.jsonl:2: unknown profile `nope`"),
+            "{refused}"
+        );
+        let (kept, notes) =
+            check_item_profiles(items, &lookup, OnBadLines::Skip, "l.jsonl").unwrap();
+        assert_eq!(kept.len(), 2);
+        assert!(notes[0].ends_with("(skipped)"));
+    }
+}

@@ -1,0 +1,167 @@
+//! The Batch tab's list of earlier batches: id, created, source file, counts per state, state,
+//! with Open (its items in the table), Resume (work what is left) and Cancel (its pending items).
+
+use super::BatchPanel;
+use crate::model::BatchCounts;
+use crate::service::BatchCommand;
+use crate::store::BatchRecord;
+
+/// What a listed batch is, in words: `working`, `interrupted` (items left `running` by a
+/// process that ended), `paused` (some items finished, some pending), `queued` (none sent yet)
+/// or `finished`.
+pub fn batch_state(counts: &BatchCounts, worked: bool) -> &'static str {
+    if worked {
+        "working"
+    } else if counts.running > 0 {
+        "interrupted"
+    } else if counts.pending > 0 && counts.finished() > 0 {
+        "paused"
+    } else if counts.pending > 0 {
+        "queued"
+    } else {
+        "finished"
+    }
+}
+
+/// The counts that are not 0 (`15 done · 25 pending`), `empty` for none.
+pub fn short_counts(c: &BatchCounts) -> String {
+    let parts: Vec<String> = [
+        (c.done, "done"),
+        (c.error, "error"),
+        (c.cancelled, "cancelled"),
+        (c.pending, "pending"),
+        (c.running, "running"),
+    ]
+    .into_iter()
+    .filter(|(n, _)| *n > 0)
+    .map(|(n, s)| format!("{n} {s}"))
+    .collect();
+    if parts.is_empty() {
+        "empty".into()
+    } else {
+        parts.join(" · ")
+    }
+}
+
+/// Most rows shown before the list scrolls.
+const LIST_HEIGHT: f32 = 150.0;
+
+/// What a row's button asked.
+enum Ask {
+    Open(String, BatchCounts),
+    Resume(String, BatchCounts),
+    Cancel(String),
+}
+
+/// Draws the list (collapsed when no batch is unfinished).
+pub fn show(panel: &mut BatchPanel, ui: &mut egui::Ui) {
+    let Some(batches) = panel.batches.as_ref() else {
+        return;
+    };
+    if batches.is_empty() {
+        return;
+    }
+    let unfinished = panel.unfinished().len();
+    let title = if unfinished > 0 {
+        format!(
+            "Earlier batches ({}, {unfinished} unfinished)",
+            batches.len()
+        )
+    } else {
+        format!("Earlier batches ({})", batches.len())
+    };
+    let mut ask = None;
+    egui::CollapsingHeader::new(title)
+        .id_salt("batch.earlier")
+        .default_open(unfinished > 0)
+        .show(ui, |ui| {
+            egui::ScrollArea::both()
+                .id_salt("batch.earlier.scroll")
+                .max_height(LIST_HEIGHT)
+                .show(ui, |ui| {
+                    egui::Grid::new("batch.earlier.grid")
+                        .striped(true)
+                        .num_columns(6)
+                        .show(ui, |ui| {
+                            for title in ["", "Batch", "State", "Items", "Created", "Source"] {
+                                ui.strong(title);
+                            }
+                            ui.end_row();
+                            for b in batches {
+                                if let Some(a) = row(panel, ui, b) {
+                                    ask = Some(a);
+                                }
+                                ui.end_row();
+                            }
+                        });
+                });
+        });
+    match ask {
+        Some(Ask::Open(id, counts)) => panel.open(&id, counts),
+        Some(Ask::Resume(id, counts)) => panel.resume(&id, counts),
+        Some(Ask::Cancel(id)) => panel.send(BatchCommand::CancelQueued(id)),
+        None => {}
+    }
+}
+
+fn row(panel: &BatchPanel, ui: &mut egui::Ui, b: &BatchRecord) -> Option<Ask> {
+    let worked = panel.worked.as_deref() == Some(b.id.as_str());
+    let shown = panel.batch.as_deref() == Some(b.id.as_str());
+    // The buttons come first so a narrow window keeps them in view.
+    let left = b.counts.pending + b.counts.running > 0;
+    let mut ask = None;
+    ui.horizontal(|ui| {
+        if ui
+            .add_enabled(!shown, egui::Button::new("Open").small())
+            .on_hover_text("show this batch's items in the table")
+            .clicked()
+        {
+            ask = Some(Ask::Open(b.id.clone(), b.counts));
+        }
+        if ui
+            .add_enabled(!panel.working && left, egui::Button::new("Resume").small())
+            .on_hover_text("send the items left pending (items left running by a closed app are sent again from attempt 1)")
+            .clicked()
+        {
+            ask = Some(Ask::Resume(b.id.clone(), b.counts));
+        }
+        if ui
+            .add_enabled(!worked && left, egui::Button::new("Cancel").small())
+            .on_hover_text("cancel the items left pending; finished items keep their results")
+            .clicked()
+        {
+            ask = Some(Ask::Cancel(b.id.clone()));
+        }
+    });
+    // The last 8 characters: ids made within a minute share their first 8 (UUID v7), and
+    // `batch --resume` takes a unique suffix too.
+    let short =
+        b.id.get(b.id.len().saturating_sub(8)..)
+            .unwrap_or(&b.id)
+            .to_owned();
+    // The batch shown in the table is in bold.
+    let label = if shown {
+        egui::RichText::new(short).strong()
+    } else {
+        egui::RichText::new(short)
+    };
+    ui.label(label).on_hover_text(&b.id);
+    ui.label(batch_state(&b.counts, worked));
+    ui.label(short_counts(&b.counts))
+        .on_hover_text(b.counts.summary());
+    ui.label(b.created_at.format("%m-%d %H:%M").to_string())
+        .on_hover_text(b.created_at.to_rfc3339());
+    let source = b.source.as_deref().map_or_else(
+        || "-".into(),
+        |s| {
+            std::path::Path::new(s)
+                .file_name()
+                .map_or_else(|| s.to_owned(), |n| n.to_string_lossy().into_owned())
+        },
+    );
+    let r = ui.label(source);
+    if let Some(path) = &b.source {
+        r.on_hover_text(path);
+    }
+    ask
+}

@@ -522,18 +522,49 @@ fn budget_changes_are_stored_per_attempt_and_replayed_in_place() {
 fn a_database_of_the_previous_schema_gains_the_budget_column_and_keeps_its_runs() {
     let dir = tempfile::tempdir().expect("tempdir");
     let id = record(dir.path(), true, 64 * 1024);
-    // As an older version left it: schema step 2, no budget column.
+    // As an older version left it: schema step 2, no budget column, each run's profile and
+    // each attempt's outcome in its own row (steps 5 and 6 undone).
     let path = dir.path().join(retryscope::store::HISTORY_FILE);
     {
         let conn = rusqlite::Connection::open(&path).expect("opens");
         conn.execute_batch(
-            "DROP TABLE batch_items; DROP TABLE batches;
+            "UPDATE runs SET profile_json = (SELECT json FROM profiles p WHERE p.id = profile_id);
+             ALTER TABLE runs DROP COLUMN profile_id; DROP TABLE profiles;
+             UPDATE attempts SET outcome_json = json_object('type', 'response', 'status', status,
+                 'reason', response_reason, 'version', response_version,
+                 'headers', json(headers_json), 'body', json_object('bytes', json('{\"utf8\":\"\"}'),
+                 'total_bytes', body_total_bytes, 'truncated', json(iif(body_truncated, 'true', 'false'))))
+                 WHERE outcome_json = '';
+             ALTER TABLE attempts DROP COLUMN response_reason;
+             ALTER TABLE attempts DROP COLUMN response_version;
+             DROP TABLE batch_items; DROP TABLE batches;
              ALTER TABLE attempts DROP COLUMN budget_json; PRAGMA user_version = 2;",
         )
         .expect("downgrades");
     }
+    let before = {
+        let conn = rusqlite::Connection::open(&path).expect("opens");
+        conn.query_row(
+            "SELECT profile_json, (SELECT outcome_json FROM attempts LIMIT 1) FROM runs",
+            [],
+            |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)),
+        )
+        .expect("reads")
+    };
+    assert!(before.0.contains("\"name\""), "{before:?}");
+    assert!(before.1.contains("\"status\""), "{before:?}");
     let store = HistoryStore::open_in(dir.path()).expect("migrates");
     let stored = store.run(&id).expect("reads").expect("found");
     assert_eq!(stored.attempts.len(), 2);
     assert!(stored.attempts.iter().all(|a| a.budget.is_empty()));
+    // The profile moved to `profiles` (step 5) and reads back the same.
+    assert!(
+        stored.run.profile.get("name").is_some(),
+        "{:?}",
+        stored.run.profile
+    );
+    assert!(matches!(
+        stored.attempts[0].outcome,
+        retryscope::model::AttemptOutcome::Response(_)
+    ));
 }

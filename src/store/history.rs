@@ -8,7 +8,7 @@ use super::history_records::{
     WaitRecord,
 };
 use super::history_schema::migrations;
-use crate::model::AttemptOutcome;
+use crate::model::{AttemptOutcome, BodyPreview, ResponseSummary};
 use chrono::{DateTime, FixedOffset};
 use rusqlite::{Connection, OptionalExtension, Row, params};
 use std::path::{Path, PathBuf};
@@ -24,7 +24,13 @@ pub const DEFAULT_BODY_CAP: usize = 64 * 1024;
 pub struct HistoryStore {
     pub(super) conn: Connection,
     path: PathBuf,
+    /// The `profiles` ids of the profiles this connection wrote last, most recent first (at
+    /// most [`PROFILE_MEMO`]): a run of one of them is inserted without encoding its profile.
+    profile_ids: Vec<(serde_json::Value, i64)>,
 }
+
+/// How many profiles [`HistoryStore`] remembers the `profiles` id of.
+const PROFILE_MEMO: usize = 8;
 
 impl HistoryStore {
     /// Opens (creating it and its folder if needed) `history.sqlite3` in `data_dir`.
@@ -77,6 +83,7 @@ impl HistoryStore {
         let mut store = Self {
             conn,
             path: path.to_path_buf(),
+            profile_ids: Vec::new(),
         };
         store.mark_interrupted()?;
         Ok(store)
@@ -152,15 +159,67 @@ impl HistoryStore {
         self.conn
             .execute_batch("BEGIN IMMEDIATE")
             .map_err(sql("begin"))?;
+        // Runs inserted by this group, with the attempt count their row already holds (the
+        // writer's `merge_group` puts it there): their attempts need no count update.
+        let mut counted: Vec<(&str, u32)> = Vec::new();
         for w in writes {
-            if let Err(e) = self.apply(w) {
-                let _ = self.conn.execute_batch("ROLLBACK");
+            let applied = match w {
+                HistoryWrite::RunStarted(run) => {
+                    counted.push((&run.id, run.attempts));
+                    self.apply(w)
+                }
+                HistoryWrite::AttemptFinished(a)
+                    if counted
+                        .iter()
+                        .any(|(id, n)| *id == a.run_id && *n >= a.number) =>
+                {
+                    attempt_statements(&self.conn, a, false)
+                }
+                _ => self.apply(w),
+            };
+            if let Err(e) = applied {
+                self.roll_back();
                 return Err(e);
             }
         }
-        self.conn
-            .execute_batch("COMMIT")
-            .map_err(sql("commit a batch"))
+        if let Err(e) = self.conn.execute_batch("COMMIT") {
+            self.roll_back();
+            return Err(sql("commit a batch")(e));
+        }
+        Ok(())
+    }
+
+    /// Rolls the open transaction back; the profile ids it may have made are forgotten.
+    fn roll_back(&mut self) {
+        let _ = self.conn.execute_batch("ROLLBACK");
+        self.profile_ids.clear();
+    }
+
+    /// The `profiles` id of `profile`, inserting it if it is new (step 5 of the schema). The
+    /// profiles written last are remembered, so a run of one of them costs a comparison, not
+    /// an encoding and a lookup.
+    fn profile_id(&mut self, profile: &serde_json::Value) -> Result<i64, HistoryError> {
+        if let Some(i) = self.profile_ids.iter().position(|(p, _)| p == profile) {
+            let hit = self.profile_ids.remove(i);
+            let id = hit.1;
+            self.profile_ids.insert(0, hit);
+            return Ok(id);
+        }
+        let json = encode(profile)?;
+        exec(
+            &self.conn,
+            "INSERT OR IGNORE INTO profiles (json) VALUES (?1)",
+            [&json],
+        )
+        .map_err(sql("insert a profile"))?;
+        let id: i64 = self
+            .conn
+            .prepare_cached("SELECT id FROM profiles WHERE json = ?1")
+            .and_then(|mut stmt| stmt.query_row([&json], |r| r.get(0)))
+            .map_err(sql("find a profile"))?;
+        self.profile_ids.insert(0, (profile.clone(), id));
+        self.profile_ids.truncate(PROFILE_MEMO);
+        Ok(id)
     }
 
     /// Applies one change, committed before this returns.
@@ -260,34 +319,36 @@ impl HistoryStore {
     }
 
     fn insert_run(&mut self, run: &RunRecord) -> Result<(), HistoryError> {
+        let profile_id = self.profile_id(&run.profile)?;
         exec(
             &self.conn,
-                "INSERT INTO runs (id, started_at, started_unix_ms, ended_at, app_version, method,
-                 url, request_json, profile_name, profile_json, seed, outcome, outcome_message,
-                 last_status, attempts, elapsed_ms, batch_item_id, writer_pid)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)",
-                params![
-                    run.id,
-                    run.started_at.to_rfc3339(),
-                    run.started_at.timestamp_millis(),
-                    run.ended_at.map(|t| t.to_rfc3339()),
-                    run.app_version,
-                    run.method,
-                    run.url,
-                    encode(&run.request)?,
-                    run.profile_name,
-                    encode(&run.profile)?,
-                    run.seed.to_string(),
-                    run.outcome.map(RecordedOutcome::id),
-                    run.outcome_message,
-                    run.last_status,
-                    run.attempts,
-                    run.elapsed_ms,
-                    run.batch_item_id,
-                    std::process::id(),
-                ],
-            )
-            .map_err(sql("insert a run"))?;
+            "INSERT INTO runs (id, started_at, started_unix_ms, ended_at, app_version, method,
+                 url, request_json, profile_name, profile_json, profile_id, seed, outcome,
+                 outcome_message, last_status, attempts, elapsed_ms, batch_item_id, writer_pid)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, '', ?10, ?11, ?12, ?13, ?14, ?15, ?16,
+                 ?17, ?18)",
+            params![
+                run.id,
+                run.started_at.to_rfc3339(),
+                run.started_at.timestamp_millis(),
+                run.ended_at.map(|t| t.to_rfc3339()),
+                run.app_version,
+                run.method,
+                run.url,
+                encode(&run.request)?,
+                run.profile_name,
+                profile_id,
+                run.seed.to_string(),
+                run.outcome.map(RecordedOutcome::id),
+                run.outcome_message,
+                run.last_status,
+                run.attempts,
+                run.elapsed_ms,
+                run.batch_item_id,
+                std::process::id(),
+            ],
+        )
+        .map_err(sql("insert a run"))?;
         Ok(())
     }
 
@@ -295,10 +356,10 @@ impl HistoryStore {
         // Inside [`Self::apply_all`]'s transaction (which rolls back whole on an error) the two
         // statements are part of it; alone, a savepoint makes them one commit.
         if !self.conn.is_autocommit() {
-            return attempt_statements(&self.conn, a);
+            return attempt_statements(&self.conn, a, true);
         }
         let tx = self.conn.savepoint().map_err(sql("begin"))?;
-        attempt_statements(&tx, a)?;
+        attempt_statements(&tx, a, true)?;
         tx.commit().map_err(sql("commit an attempt"))
     }
 
@@ -373,7 +434,9 @@ impl HistoryStore {
                 "SELECT run_id, number, started_at, offset_ms, method, url, dns_ms, connect_ms,
                  tls_ms, sent_ms, first_byte_ms, done_ms, reused, outcome_json, hops_json,
                  timings_json, verdict_json, wait_planned_ms, wait_explanation_json,
-                 wait_offset_ms, wait_measured_ms, wait_skipped, body_preview, budget_json
+                 wait_offset_ms, wait_measured_ms, wait_skipped, body_preview, budget_json,
+                 status, response_reason, response_version, headers_json, body_total_bytes,
+                 body_truncated
                  FROM attempts WHERE run_id = ?1 ORDER BY number",
             )
             .map_err(sql("read attempts"))?;
@@ -498,24 +561,35 @@ impl HistoryStore {
     }
 }
 
-/// The attempt's row and its count on the run, on `conn` (a savepoint or the group's transaction).
-fn attempt_statements(conn: &Connection, a: &AttemptRecord) -> Result<(), HistoryError> {
-    let (status, error_kind, error_message, headers, body) = match &a.outcome {
-        AttemptOutcome::Response(r) => (
-            Some(r.status),
-            None,
-            None,
-            Some(encode(&r.headers)?),
-            Some(&r.body),
-        ),
-        AttemptOutcome::Error(e) => (
-            None,
-            Some(e.kind.id()),
-            Some(e.message.as_str()),
-            None,
-            None,
-        ),
-    };
+/// The attempt's row and (with `count`) its count on the run, on `conn` (a savepoint or the
+/// group's transaction).
+fn attempt_statements(
+    conn: &Connection,
+    a: &AttemptRecord,
+    count: bool,
+) -> Result<(), HistoryError> {
+    // A response is whole in its columns (schema step 6): its `outcome_json` is `''`.
+    let (status, error_kind, error_message, headers, body, reason_version, outcome_json) =
+        match &a.outcome {
+            AttemptOutcome::Response(r) => (
+                Some(r.status),
+                None,
+                None,
+                Some(encode(&r.headers)?),
+                Some(&r.body),
+                Some((r.reason.as_str(), r.version.as_str())),
+                String::new(),
+            ),
+            AttemptOutcome::Error(e) => (
+                None,
+                Some(e.kind.id()),
+                Some(e.message.as_str()),
+                None,
+                None,
+                None,
+                encode(&a.outcome)?,
+            ),
+        };
     let (verdict, reason) = a.verdict.name_and_reason();
     exec(
         conn,
@@ -523,9 +597,9 @@ fn attempt_statements(conn: &Connection, a: &AttemptRecord) -> Result<(), Histor
              connect_ms, tls_ms, sent_ms, first_byte_ms, done_ms, reused, status, error_kind,
              error_message, verdict, verdict_reason, headers_json, body_preview, body_total_bytes,
              body_truncated, outcome_json, hops_json, timings_json, verdict_json, budget_json,
-             budget_before, budget_after)
+             budget_before, budget_after, response_reason, response_version)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,
-             ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29)",
+             ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31)",
         params![
             a.run_id,
             a.number,
@@ -549,7 +623,7 @@ fn attempt_statements(conn: &Connection, a: &AttemptRecord) -> Result<(), Histor
             body.map(|b| b.bytes.as_slice()),
             body.map(|b| i64::try_from(b.total_bytes).unwrap_or(i64::MAX)),
             body.map(|b| b.truncated),
-            encode(&without_body_bytes(&a.outcome))?,
+            outcome_json,
             encode(&a.hops)?,
             encode(&a.timings)?,
             encode(&a.verdict)?,
@@ -560,9 +634,14 @@ fn attempt_statements(conn: &Connection, a: &AttemptRecord) -> Result<(), Histor
             },
             a.budget.first().map(|c| c.before),
             a.budget.last().map(|c| c.after),
+            reason_version.map(|(reason, _)| reason),
+            reason_version.map(|(_, version)| version),
         ],
     )
     .map_err(sql("insert an attempt"))?;
+    if !count {
+        return Ok(());
+    }
     exec(
         conn,
         "UPDATE runs SET attempts = ?2 WHERE id = ?1 AND attempts < ?2",
@@ -570,19 +649,6 @@ fn attempt_statements(conn: &Connection, a: &AttemptRecord) -> Result<(), Histor
     )
     .map_err(sql("count an attempt"))?;
     Ok(())
-}
-
-/// `outcome` with its body bytes left out: they are stored once, in `body_preview`, not again
-/// (as text or hex) inside `outcome_json`.
-fn without_body_bytes(outcome: &AttemptOutcome) -> std::borrow::Cow<'_, AttemptOutcome> {
-    match outcome {
-        AttemptOutcome::Response(r) if !r.body.bytes.is_empty() => {
-            let mut bare = r.clone();
-            bare.body.bytes = Vec::new();
-            std::borrow::Cow::Owned(AttemptOutcome::Response(bare))
-        }
-        _ => std::borrow::Cow::Borrowed(outcome),
-    }
 }
 
 /// `outcome` with the `body_preview` column's bytes put back (rows written before the body
@@ -658,10 +724,12 @@ fn migrate(conn: &mut Connection) -> Result<(), rusqlite_migration::Error> {
     }
 }
 
-/// The run columns read back. `last_status` is set when a run finishes; for a run that never
+/// The run columns read back. The profile is the `profiles` row the run names (schema step 5),
+/// or its own `profile_json` for a row written without one. `last_status` is set when a run finishes; for a run that never
 /// did (interrupted, or still running) it is the status of its last attempt that got one.
 const RUN_COLUMNS: &str = "id, started_at, ended_at, app_version, method, url, request_json,
-    profile_name, profile_json, seed, outcome, outcome_message,
+    profile_name,
+    COALESCE((SELECT p.json FROM profiles p WHERE p.id = runs.profile_id), profile_json), seed, outcome, outcome_message,
     COALESCE(last_status, (SELECT a.status FROM attempts a WHERE a.run_id = runs.id
         AND a.status IS NOT NULL ORDER BY a.number DESC LIMIT 1)),
     attempts, elapsed_ms, batch_item_id";
@@ -734,6 +802,14 @@ fn attempt_row(r: &Row<'_>) -> RowResult<AttemptRecord> {
         (r.get(19)?, r.get(20)?, r.get(21)?);
     let body: Option<Vec<u8>> = r.get(22)?;
     let budget: Option<String> = r.get(23)?;
+    let response = ResponseColumns {
+        status: r.get(24)?,
+        reason: r.get(25)?,
+        version: r.get(26)?,
+        headers: r.get(27)?,
+        total_bytes: r.get(28)?,
+        truncated: r.get(29)?,
+    };
     Ok((|| {
         let wait = match (planned, explanation) {
             (Some(p), Some(e)) => Some(WaitRecord {
@@ -753,7 +829,11 @@ fn attempt_row(r: &Row<'_>) -> RowResult<AttemptRecord> {
             url,
             phases,
             timings: decode(&timings, &run_id, "timings")?,
-            outcome: with_body_bytes(decode(&outcome, &run_id, "outcome")?, body),
+            outcome: if outcome.is_empty() {
+                response.outcome(body, &run_id)?
+            } else {
+                with_body_bytes(decode(&outcome, &run_id, "outcome")?, body)
+            },
             hops: decode(&hops, &run_id, "hops")?,
             verdict: decode(&verdict, &run_id, "verdict")?,
             wait,
@@ -764,6 +844,44 @@ fn attempt_row(r: &Row<'_>) -> RowResult<AttemptRecord> {
             run_id: run_id.clone(),
         })
     })())
+}
+
+/// The response columns of an attempt row (schema step 6), read back when its `outcome_json` is
+/// `''`.
+struct ResponseColumns {
+    status: Option<u16>,
+    reason: Option<String>,
+    version: Option<String>,
+    headers: Option<String>,
+    total_bytes: Option<i64>,
+    truncated: Option<bool>,
+}
+
+impl ResponseColumns {
+    /// The response they hold, with `body` (the `body_preview` column); an error for a row
+    /// without a status (not a response).
+    fn outcome(self, body: Option<Vec<u8>>, id: &str) -> Result<AttemptOutcome, HistoryError> {
+        let missing = |what: &str| HistoryError::Decode {
+            id: id.to_owned(),
+            message: format!("outcome: an attempt without outcome_json has no {what}"),
+        };
+        Ok(AttemptOutcome::Response(ResponseSummary {
+            status: self.status.ok_or_else(|| missing("status"))?,
+            reason: self.reason.unwrap_or_default(),
+            version: self.version.unwrap_or_default(),
+            headers: match &self.headers {
+                Some(json) => decode(json, id, "headers")?,
+                None => Vec::new(),
+            },
+            body: BodyPreview {
+                bytes: body.unwrap_or_default(),
+                total_bytes: self
+                    .total_bytes
+                    .map_or(0, |n| u64::try_from(n).unwrap_or(0)),
+                truncated: self.truncated.unwrap_or(false),
+            },
+        }))
+    }
 }
 
 pub(super) fn time(text: &str, id: &str) -> Result<DateTime<FixedOffset>, HistoryError> {

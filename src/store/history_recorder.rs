@@ -13,8 +13,13 @@ use std::collections::HashMap;
 #[derive(Debug)]
 pub struct HistoryRecorder {
     id: String,
-    request: RequestSpec,
+    /// The masked request and profile, moved into the run's record by `RunStarted` (once;
+    /// `None` after).
+    request: Option<RequestSpec>,
     profile: serde_json::Value,
+    /// Method and (masked) URL of the request, for an attempt whose start was not seen.
+    method: String,
+    url: String,
     secrets: Vec<String>,
     body_cap: usize,
     batch_item_id: Option<String>,
@@ -70,12 +75,33 @@ impl RecorderSeed {
 
     /// The recorder (masks the request with the one rule, encodes the profile).
     pub fn into_recorder(self) -> HistoryRecorder {
+        self.into_recorder_with(&mut None)
+    }
+
+    /// [`Self::into_recorder`], reusing the profile's JSON form when the profile is `last`'s
+    /// (the writer keeps the last one: runs back to back mostly share their profile); `last`
+    /// then holds this seed's profile.
+    pub(crate) fn into_recorder_with(
+        self,
+        last: &mut Option<(RetryProfile, serde_json::Value)>,
+    ) -> HistoryRecorder {
+        let profile = match last {
+            Some((p, json)) if *p == self.profile => json.clone(),
+            _ => {
+                let json = serde_json::to_value(&self.profile).unwrap_or(serde_json::Value::Null);
+                *last = Some((self.profile, json.clone()));
+                json
+            }
+        };
         let mut all = self.secrets;
         all.extend(secrets::secret_values(&self.request));
+        let request = secrets::mask_spec(&self.request, &all);
         HistoryRecorder {
             id: self.id,
-            request: secrets::mask_spec(&self.request, &all),
-            profile: serde_json::to_value(&self.profile).unwrap_or(serde_json::Value::Null),
+            method: request.method.clone(),
+            url: request.url.clone(),
+            request: Some(request),
+            profile,
             secrets: all,
             body_cap: self.body_cap,
             batch_item_id: self.batch_item_id,
@@ -104,7 +130,7 @@ impl HistoryRecorder {
     }
 
     /// The row change `event` makes, if any (`AttemptStarted` makes none: an attempt is
-    /// written once it has finished).
+    /// written once it has finished; nor does a second `RunStarted`).
     pub fn fold(&mut self, event: &RunEvent) -> Option<HistoryWrite> {
         let masked = secrets::mask_event(event.clone(), &self.secrets);
         self.fold_masked(masked)
@@ -123,15 +149,17 @@ impl HistoryRecorder {
                 started_at,
                 ..
             } => Some(HistoryWrite::RunStarted(Box::new(RunRecord {
+                // A run starts once: a second `RunStarted` (the engine never sends one) makes
+                // no row (its id is taken anyway).
+                request: self.request.take()?,
                 id: self.id.clone(),
                 started_at,
                 ended_at: None,
                 app_version: env!("CARGO_PKG_VERSION").to_owned(),
                 method,
                 url,
-                request: self.request.clone(),
                 profile_name: profile,
-                profile: self.profile.clone(),
+                profile: std::mem::take(&mut self.profile),
                 seed,
                 outcome: None,
                 outcome_message: None,
@@ -165,8 +193,8 @@ impl HistoryRecorder {
                         (
                             chrono::Local::now().fixed_offset(),
                             0.0,
-                            self.request.method.clone(),
-                            self.request.url.clone(),
+                            self.method.clone(),
+                            self.url.clone(),
                         )
                     });
                 if let AttemptOutcome::Response(r) = &mut outcome

@@ -127,9 +127,42 @@ CREATE TABLE batch_items (
 CREATE INDEX batch_items_by_state ON batch_items (batch_id, state, position);
 ";
 
+/// Step 5: each distinct profile is stored once (BENCHMARKS.md "History"): a run names its
+/// profile by `profile_id` and its `profile_json` is `''`; runs recorded earlier are moved over
+/// (their JSON goes to `profiles`). The profile's JSON text is its key (`UNIQUE`), so the same
+/// profile, byte for byte, is one row however many runs use it. Profiles are never deleted
+/// (pruning runs leaves them: a handful of rows), so `profile_id` needs no foreign key.
+const V5: &str = "
+CREATE TABLE profiles (
+    id   INTEGER PRIMARY KEY,
+    json TEXT NOT NULL UNIQUE
+) STRICT;
+ALTER TABLE runs ADD COLUMN profile_id INTEGER;
+INSERT OR IGNORE INTO profiles (json) SELECT profile_json FROM runs WHERE profile_json <> '';
+UPDATE runs SET profile_id = (SELECT p.id FROM profiles p WHERE p.json = runs.profile_json),
+    profile_json = ''
+    WHERE profile_json <> '';
+";
+
+/// Step 6: a response's reason phrase and HTTP version get columns, so an attempt whose outcome
+/// is a response is whole in its columns (status, reason, version, headers, body) and its
+/// `outcome_json` is `''` instead of a second copy of them (BENCHMARKS.md "History"). Errors
+/// keep their `outcome_json`; rows written earlier keep theirs and are read as before.
+const V6: &str = "
+ALTER TABLE attempts ADD COLUMN response_reason TEXT;
+ALTER TABLE attempts ADD COLUMN response_version TEXT;
+";
+
 /// Every migration, oldest first.
 pub(crate) fn migrations() -> Migrations<'static> {
-    Migrations::new(vec![M::up(V1), M::up(V2), M::up(V3), M::up(V4)])
+    Migrations::new(vec![
+        M::up(V1),
+        M::up(V2),
+        M::up(V3),
+        M::up(V4),
+        M::up(V5),
+        M::up(V6),
+    ])
 }
 
 #[cfg(test)]
@@ -137,5 +170,48 @@ mod tests {
     #[test]
     fn migrations_are_valid() {
         assert!(super::migrations().validate().is_ok());
+    }
+
+    #[test]
+    fn step_5_moves_each_distinct_profile_of_existing_runs_into_profiles() {
+        let mut conn = rusqlite::Connection::open_in_memory().unwrap();
+        super::migrations().to_version(&mut conn, 4).unwrap();
+        for (id, profile) in [
+            ("a", "{\"name\":\"p\"}"),
+            ("b", "{\"name\":\"p\"}"),
+            ("c", "{\"name\":\"q\"}"),
+        ] {
+            conn.execute(
+                "INSERT INTO runs (id, started_at, started_unix_ms, app_version, method, url,
+                 request_json, profile_name, profile_json, seed)
+                 VALUES (?1, '', 0, '', 'GET', '', '{}', 'p', ?2, '1')",
+                [id, profile],
+            )
+            .unwrap();
+        }
+        super::migrations().to_latest(&mut conn).unwrap();
+        let profiles: i64 = conn
+            .query_row("SELECT COUNT(*) FROM profiles", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(profiles, 2);
+        let mut stmt = conn
+            .prepare(
+                "SELECT r.id, r.profile_json, p.json FROM runs r JOIN profiles p
+                 ON p.id = r.profile_id ORDER BY r.id",
+            )
+            .unwrap();
+        let rows: Vec<(String, String, String)> = stmt
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        assert_eq!(
+            rows,
+            [
+                ("a".into(), String::new(), "{\"name\":\"p\"}".into()),
+                ("b".into(), String::new(), "{\"name\":\"p\"}".into()),
+                ("c".into(), String::new(), "{\"name\":\"q\"}".into()),
+            ]
+        );
     }
 }

@@ -304,6 +304,8 @@ fn write_loop(
     latency: &Mutex<LatencyRecord>,
 ) {
     let mut recorders: HashMap<RunKey, HistoryRecorder> = HashMap::new();
+    // The last run's profile and its JSON form (runs back to back mostly share one).
+    let mut last_profile = None;
     loop {
         let first = match rx.try_recv() {
             Ok(m) => m,
@@ -326,7 +328,7 @@ fn write_loop(
             match message {
                 Message::Write(w, sent) => writes.push((w, sent)),
                 Message::Begin(key, seed) => {
-                    recorders.insert(key, seed.into_recorder());
+                    recorders.insert(key, seed.into_recorder_with(&mut last_profile));
                 }
                 Message::Event(key, event, sent) => {
                     let finished = matches!(*event, RunEvent::RunFinished { .. });

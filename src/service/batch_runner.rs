@@ -334,10 +334,10 @@ impl Coordinator<'_> {
                 self.pick()?
             };
             self.commit(tx).await?;
-            if self.in_flight == 0 && wake.is_none() {
+            let waiting_for_rate = wake.is_some() && !control.is_stopped();
+            if self.in_flight == 0 && !waiting_for_rate {
                 return Ok(());
             }
-            let waiting_for_rate = wake.is_some() && !control.is_stopped();
             let first = tokio::select! {
                 ended = rx.recv(), if self.in_flight > 0 => ended,
                 () = tokio::time::sleep_until(wake.unwrap_or_else(Instant::now)),

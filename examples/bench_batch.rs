@@ -90,19 +90,19 @@ fn bench_profile() -> Res<RetryProfile> {
     }))?)
 }
 
-/// Queues `n` items against `server` in `dir`; returns the batch id and the time it took, ms.
+/// Queues `n` items against `server` in `dir`, their secrets (the `key` query value, when
+/// `param` is `key`) kept in `secrets`; returns the batch id and the time it took, ms.
 fn queue_batch(
     server: &DemoServer,
     dir: &Path,
-    n: usize,
-    concurrency: usize,
+    (n, concurrency, param): (usize, usize, &str),
+    secrets: &Arc<dyn SecretStore>,
 ) -> Res<(String, f64)> {
-    let secrets: Arc<dyn SecretStore> = Arc::new(MemorySecretStore::new());
-    let mut queue = BatchQueue::open_in(dir, secrets)?;
+    let mut queue = BatchQueue::open_in(dir, Arc::clone(secrets))?;
     let items: Vec<BatchRequest> = (0..n)
         .map(|i| BatchRequest {
             name: None,
-            request: RequestSpec::get(server.url(&format!("/status/200?key=b{i}"))),
+            request: RequestSpec::get(server.url(&format!("/status/200?{param}=b{i}"))),
             profile: None,
             source_line: None,
         })
@@ -124,16 +124,23 @@ struct Worked {
     done: u64,
 }
 
-/// Works batch `id` in `dir` to its end on `runtime`, recording every run.
-fn work(runtime: &tokio::runtime::Runtime, dir: &Path, id: &str, n: usize) -> Res<Worked> {
-    let secrets: Arc<dyn SecretStore> = Arc::new(MemorySecretStore::new());
-    let queue = BatchQueue::open_in(dir, secrets)?;
+/// Works batch `id` in `dir` to its end on `runtime`, recording every run; item secrets are
+/// read from `secrets`.
+fn work(
+    runtime: &tokio::runtime::Runtime,
+    dir: &Path,
+    id: &str,
+    n: usize,
+    secrets: &Arc<dyn SecretStore>,
+) -> Res<Worked> {
+    let queue = BatchQueue::open_in(dir, Arc::clone(secrets))?;
     let writer = open_history_writer(dir)?;
     let runner = BatchRunner::new(queue).recording(Arc::clone(&writer), 4096);
     let (tx, mut rx) = tokio::sync::mpsc::channel(4096);
     let threads_before = thread_cpu();
     let cpu_before = process_cpu();
     let started = Instant::now();
+    let summary_id = id.to_owned();
     let id = id.to_owned();
     let summary = runtime.block_on(async move {
         let drain = tokio::spawn(async move { while rx.recv().await.is_some() {} });
@@ -142,6 +149,19 @@ fn work(runtime: &tokio::runtime::Runtime, dir: &Path, id: &str, n: usize) -> Re
         summary
     })?;
     writer.flush()?;
+    if summary.counts.error > 0 {
+        let failed = BatchQueue::open_in(dir, Arc::clone(secrets))?.items(
+            &summary_id,
+            Some(retryscope::model::BatchItemState::Error),
+            0,
+            1,
+        )?;
+        eprintln!(
+            "{} items ended in error, e.g. {:?}",
+            summary.counts.error,
+            failed.first().map(|i| &i.reason)
+        );
+    }
     let secs = started.elapsed().as_secs_f64();
     let threads = thread_delta(&threads_before, &thread_cpu(), n);
     Ok(Worked {
@@ -163,7 +183,8 @@ fn runtime() -> Res<tokio::runtime::Runtime> {
 fn run_queued(dir: &str, id: &str, n: usize) -> Res<()> {
     let runtime = runtime()?;
     let rss_start = status_kib("VmRSS").unwrap_or(0);
-    let w = work(&runtime, Path::new(dir), id, n)?;
+    let secrets: Arc<dyn SecretStore> = Arc::new(MemorySecretStore::new());
+    let w = work(&runtime, Path::new(dir), id, n, &secrets)?;
     println!(
         "runner alone | {n} items | run {:.2} s | {:.0} µs per item | CPU {:.0} µs per item ({}) | done {} | RSS at start {} KiB, peak {} KiB, at end {} KiB",
         w.secs,
@@ -192,7 +213,12 @@ fn main() -> Res<()> {
     let runtime = runtime()?;
     let server = runtime.block_on(DemoServer::start(0))?;
     let dir = tempfile::tempdir()?;
-    let (id, queue_ms) = queue_batch(&server, dir.path(), n, concurrency)?;
+    // Each item's URL carries a `key` query value, a secret by the one rule: it is masked in
+    // the database and its sendable request kept in the (memory) secret store, which a second
+    // process cannot read; the split run's items carry an `n` value instead.
+    let secrets: Arc<dyn SecretStore> = Arc::new(MemorySecretStore::new());
+    let param = if split { "n" } else { "key" };
+    let (id, queue_ms) = queue_batch(&server, dir.path(), (n, concurrency, param), &secrets)?;
     let rss_queued = status_kib("VmHWM").unwrap_or(0);
     if split {
         let cpu_before = process_cpu();
@@ -211,7 +237,7 @@ fn main() -> Res<()> {
         );
         return Ok(());
     }
-    let w = work(&runtime, dir.path(), &id, n)?;
+    let w = work(&runtime, dir.path(), &id, n, &secrets)?;
     println!(
         "| items | concurrency | queue ms | run s | items/s | µs per item | CPU µs per item | done | peak RSS KiB after queueing / at end |"
     );

@@ -366,3 +366,55 @@ fn a_csv_list_with_a_bad_line_is_queued_when_asked_and_reported_as_csv_and_junit
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--report: name a .csv, .jsonl or .xml"));
 }
+
+/// `--resume ID` with `--concurrency` / `--rate-per-host` works the batch with them and stores
+/// them (a later resume and `batch show` see them); without them the stored values stay.
+#[test]
+fn resume_honours_concurrency_and_rate_flags_and_stores_them() {
+    let demo = Demo::start();
+    let dir = tempfile::tempdir().unwrap();
+    let list = slow_list(&demo, dir.path(), 2, 1);
+    let out = retryscope(dir.path())
+        .args(["batch", list.to_str().unwrap(), "--concurrency", "1"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let id = queue(dir.path()).list(1).unwrap()[0].id.clone();
+    assert_eq!(queue(dir.path()).batch(&id).unwrap().options.concurrency, 1);
+
+    let out = retryscope(dir.path())
+        .args([
+            "batch",
+            "--resume",
+            &id,
+            "--concurrency",
+            "3",
+            "--rate-per-host",
+            "50",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let options = queue(dir.path()).batch(&id).unwrap().options;
+    assert_eq!(
+        (options.concurrency, options.rate_per_host),
+        (3, Some(50.0))
+    );
+
+    let out = retryscope(dir.path())
+        .args(["batch", "--resume", &id])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let options = queue(dir.path()).batch(&id).unwrap().options;
+    assert_eq!(
+        (options.concurrency, options.rate_per_host),
+        (3, Some(50.0))
+    );
+
+    let out = retryscope(dir.path())
+        .args(["batch", "--resume", &id, "--concurrency", "0"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+}

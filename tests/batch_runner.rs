@@ -406,3 +406,47 @@ fn an_item_profile_name_picks_a_builtin_and_an_unknown_one_is_an_error() {
             .name
     );
 }
+
+/// `--rate-per-host` paces each host before its item takes a slot: with one slot and one start
+/// per 1000 s per host, host A's second item waits for its turn without holding the slot, so
+/// hosts B and C go ahead of it (before, it held the only slot for 1000 s and they waited).
+#[test]
+fn a_host_waiting_for_its_rate_turn_holds_no_slot() {
+    let s = setup();
+    let b = s.runtime.block_on(DemoServer::start(0)).unwrap();
+    let c = s.runtime.block_on(DemoServer::start(0)).unwrap();
+    let items = vec![
+        item(s.server.url("/status/200?key=a1")),
+        item(s.server.url("/status/200?key=a2")),
+        item(b.url("/status/200?key=b1")),
+        item(c.url("/status/200?key=c1")),
+    ];
+    let options = BatchOptions {
+        concurrency: 1,
+        rate_per_host: Some(0.001),
+        ..BatchOptions::default()
+    };
+    let id = s.create(&fixed(1, 0), &options, &items);
+    let control = BatchControl::new();
+    let pauser = control.clone();
+    let runner = BatchRunner::new(s.queue());
+    let (tx, mut rx) = mpsc::channel(1000);
+    let summary = s.runtime.block_on(async move {
+        let task = tokio::spawn(async move { runner.run(&id.clone(), control, tx).await });
+        let mut finished = Vec::new();
+        while let Some(e) = rx.recv().await {
+            if let BatchEvent::ItemFinished { position, .. } = e {
+                finished.push(position);
+                if finished.len() == 3 {
+                    pauser.pause();
+                }
+            }
+        }
+        assert_eq!(finished, [0, 2, 3], "b1 and c1 went ahead of a2");
+        task.await.unwrap().unwrap()
+    });
+    assert!(summary.stopped);
+    assert_eq!((summary.counts.done, summary.counts.pending), (3, 1));
+    assert_eq!(s.server.log().len(), 1, "a2 was never sent");
+    assert_eq!((b.log().len(), c.log().len()), (1, 1));
+}

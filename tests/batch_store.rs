@@ -143,3 +143,85 @@ fn secret_requests_live_in_the_secret_store_not_the_database() {
     assert_eq!(pending[1].request, Err(SECRETS_LOST.to_owned()));
     assert!(pending[0].request.is_ok());
 }
+
+/// A group commit is all or none: an item that is not pending rolls the whole group back; a
+/// good group makes every change at once.
+#[test]
+fn a_group_commit_makes_every_change_or_none() {
+    use retryscope::store::ItemChange;
+    let dir = tempfile::tempdir().unwrap();
+    let secrets: Arc<dyn SecretStore> = Arc::new(MemorySecretStore::new());
+    let mut q = BatchQueue::open_in(dir.path(), secrets).unwrap();
+    let id = q
+        .create(None, &profile(), &BatchOptions::default(), &requests(4))
+        .unwrap();
+    q.mark_running(&id, 0, Some("run-0")).unwrap();
+    let done = ItemEnd {
+        state: BatchItemState::Done,
+        attempts: 1,
+        last_status: Some(200),
+        error_kind: None,
+        reason: "succeeded on attempt 1".into(),
+    };
+    let bad = [
+        ItemChange::Ended {
+            position: 0,
+            end: &done,
+        },
+        ItemChange::Running {
+            position: 1,
+            run_id: Some("run-1"),
+        },
+        ItemChange::Running {
+            position: 1,
+            run_id: Some("run-1b"),
+        },
+    ];
+    assert!(matches!(
+        q.commit_changes(&id, &bad),
+        Err(BatchError::WrongState { position: 1, .. })
+    ));
+    let c = q.counts(&id).unwrap();
+    assert_eq!((c.running, c.done, c.pending), (1, 0, 3), "nothing changed");
+
+    let good = [
+        ItemChange::Ended {
+            position: 0,
+            end: &done,
+        },
+        ItemChange::Running {
+            position: 1,
+            run_id: Some("run-1"),
+        },
+        ItemChange::Running {
+            position: 2,
+            run_id: None,
+        },
+    ];
+    q.commit_changes(&id, &good).unwrap();
+    let c = BatchQueue::open_in(dir.path(), Arc::new(MemorySecretStore::new()))
+        .unwrap()
+        .counts(&id)
+        .unwrap();
+    assert_eq!((c.running, c.done, c.pending), (2, 1, 1));
+}
+
+#[test]
+fn run_options_can_be_changed_for_a_resume_and_are_checked() {
+    let dir = tempfile::tempdir().unwrap();
+    let secrets: Arc<dyn SecretStore> = Arc::new(MemorySecretStore::new());
+    let mut q = BatchQueue::open_in(dir.path(), secrets).unwrap();
+    let id = q
+        .create(None, &profile(), &BatchOptions::default(), &requests(1))
+        .unwrap();
+    let o = q.set_run_options(&id, Some(2), None).unwrap();
+    assert_eq!((o.concurrency, o.rate_per_host), (2, None));
+    let o = q.set_run_options(&id, None, Some(5.0)).unwrap();
+    assert_eq!((o.concurrency, o.rate_per_host), (2, Some(5.0)));
+    assert_eq!(q.batch(&id).unwrap().options, o, "stored");
+    assert!(matches!(
+        q.set_run_options(&id, Some(0), None),
+        Err(BatchError::Options(_))
+    ));
+    assert_eq!(q.batch(&id).unwrap().options.concurrency, 2, "kept");
+}

@@ -35,6 +35,7 @@ Examples (start `retryscope demo-server --port 8080` first):
   retryscope batch requests.jsonl --rate-per-host 20 --expect-status 200-299 \\
       --expect-json /state=done --expect-body ok
   retryscope batch --resume 019a3c5e
+  retryscope batch --resume 019a3c5e --concurrency 2 --rate-per-host 5
   retryscope batch list
   retryscope batch show 019a3c5e --state error
 
@@ -51,7 +52,9 @@ Every item is stored in the history database before anything is sent, and every 
 its state (pending, running, done, error, cancelled) is committed before it is shown. Ctrl-C
 pauses the batch: runs in flight are cancelled, their items go back to pending, and the
 command that resumes the batch is printed; a killed process is resumed the same way (items
-left running are sent again from attempt 1; done items are never sent again).
+left running are sent again from attempt 1; done items are never sent again). --resume keeps
+the profile and assertions the batch was queued with; --concurrency and --rate-per-host given
+with it replace the stored values, which later resumes (and the window) then use.
 
 Assertions (all must hold for an item's final response, else it ends in error naming the
 first that failed): --expect-status SET (codes and ranges, `200-299,304`), --expect-json
@@ -84,18 +87,20 @@ pub struct BatchArgs {
     /// Built-in profile name (see `retryscope profile builtins`). Default: servicenow-exponential.
     #[arg(long, value_name = "NAME")]
     pub builtin: Option<String>,
-    /// Items in flight at once, 1–256.
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_CONCURRENCY,
-          value_parser = parse_concurrency)]
-    pub concurrency: usize,
+    /// Items in flight at once, 1–256 (default 4; with --resume: the batch's stored value).
+    #[arg(long, value_name = "N", value_parser = parse_concurrency)]
+    pub concurrency: Option<usize>,
     /// Most item starts per second against one host (scheme + host + port); retries are paced
-    /// by the profile and its retry budget, which all items of a host share.
+    /// by the profile and its retry budget, which all items of a host share. An item waiting
+    /// for its host's turn holds no concurrency slot. With --resume: default the batch's
+    /// stored value.
     #[arg(long, value_name = "R", value_parser = parse_rate)]
     pub rate_per_host: Option<f64>,
     /// Resume batch ID (full id, or a unique prefix of 8+ characters) with the profile and
-    /// options it was queued with.
+    /// assertions it was queued with; --concurrency and --rate-per-host given here replace the
+    /// stored ones (and are stored for the next resume).
     #[arg(long, value_name = "ID", conflicts_with_all = [
-        "file", "profile", "builtin", "rate_per_host", "expect_status", "expect_json", "expect_body",
+        "file", "profile", "builtin", "expect_status", "expect_json", "expect_body",
         "format", "skip_bad_lines"
     ])]
     pub resume: Option<String>,
@@ -196,10 +201,19 @@ fn work(args: &BatchArgs, dir: &Path) -> Result<u8, CliError> {
             id
         }
         (None, Some(id)) => {
-            queue
+            let id = queue
                 .batch(id)
                 .map_err(|e| CliError::usage(e.to_string()))?
-                .id
+                .id;
+            if args.concurrency.is_some() || args.rate_per_host.is_some() {
+                queue
+                    .set_run_options(&id, args.concurrency, args.rate_per_host)
+                    .map_err(|e| match e {
+                        crate::store::BatchError::Options(p) => CliError::usage(p),
+                        e => CliError::failed(e.to_string()),
+                    })?;
+            }
+            id
         }
         _ => {
             return Err(CliError::usage(
@@ -324,7 +338,7 @@ fn queue_file(args: &BatchArgs, queue: &mut BatchQueue, file: &Path) -> Result<S
     }
     let profile = profile_source::select(args.profile.as_deref(), args.builtin.as_deref())?;
     let options = BatchOptions {
-        concurrency: args.concurrency,
+        concurrency: args.concurrency.unwrap_or(DEFAULT_CONCURRENCY),
         rate_per_host: args.rate_per_host,
         assertions: assertions(args)?,
     };

@@ -28,6 +28,21 @@ impl RateSchedule {
         self.interval_ms
     }
 
+    /// How long a caller asking at `now_ms` would wait for its start, ms (0 when one is free
+    /// now), without booking it.
+    ///
+    /// ```
+    /// use retryscope::policy::RateSchedule;
+    /// let mut s = RateSchedule::new(4.0);
+    /// assert_eq!(s.wait_ms(1000.0), 0.0);
+    /// s.reserve(1000.0);
+    /// assert_eq!(s.wait_ms(1100.0), 150.0);
+    /// assert_eq!(s.wait_ms(1100.0), 150.0, "asking books nothing");
+    /// ```
+    pub fn wait_ms(&self, now_ms: f64) -> f64 {
+        (self.next_ms - now_ms).max(0.0)
+    }
+
     /// Books the next start for a caller asking at `now_ms`; returns how long it must wait
     /// first, ms (0 when a start is free now). Callers that ask together get consecutive
     /// slots, one interval apart; an idle host does not save up starts for a burst.

@@ -1,15 +1,19 @@
 //! The batch runner (issue 9): works a queued batch ([`BatchQueue`]) through the engine, at most
-//! `concurrency` items at once, each item's first attempt paced by the rate limit per host, the
-//! retry budget shared per host through one [`BudgetRegistry`], and every item's run recorded in
-//! the history (its row names the item, so the window can open it).
+//! `concurrency` items at once, each item's first attempt paced by the rate limit per host
+//! (before it takes a slot: an item waiting for its host's turn holds none), the retry budget
+//! shared per host through one [`BudgetRegistry`], and every item's run recorded in the history
+//! (its row names the item, so the window can open it).
 //!
-//! One coordinator task owns the queue's database connection and makes every state change;
-//! each item runs in a task of its own and asks the coordinator to mark it `running` (committed
-//! before its first attempt) and to store how it ended (committed before the
-//! [`BatchEvent::ItemFinished`] that reports it). A batch is resumable at any moment: items a
-//! dead process left `running` go back to `pending` when the batch is claimed again and are
-//! re-run from attempt 1; `done` items are never sent again.
+//! One coordinator task owns the queue's database connection and makes every state change, in
+//! rounds: it takes every item end that arrived, picks the items to start, commits all of it in
+//! one transaction (a group commit), and only then reports those changes
+//! ([`BatchEvent::ItemFinished`], [`BatchEvent::ItemStarted`]) and starts the picked items'
+//! tasks, so an item's `running` is durable before its first attempt is sent and no end is
+//! reported before it is durable. A batch is resumable at any moment: items a dead process left
+//! `running` go back to `pending` when the batch is claimed again and are re-run from attempt 1;
+//! `done` items are never sent again.
 
+use super::batch_pacer::{Offer, PARKED_LIMIT, StartPacer};
 use super::budget_registry::BudgetRegistry;
 use super::host_rate_limiter::HostRateLimiter;
 use super::run_recording::RunRecording;
@@ -19,11 +23,12 @@ use crate::model::{
     RetryProfile, RunEvent,
 };
 use crate::policy::BatchAssertions;
-use crate::store::{BatchError, BatchQueue, HistoryWriter, ItemEnd, QueuedItem};
+use crate::store::{BatchError, BatchQueue, HistoryWriter, ItemChange, ItemEnd, QueuedItem};
 use std::collections::VecDeque;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::mpsc;
+use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
 /// Pending items read from the database at a time (memory stays bounded for huge batches).
@@ -155,6 +160,11 @@ impl BatchRunner {
             }
         })?;
         let requeued = self.queue.claim(&id)?;
+        if self.writer.is_some() {
+            // The writer's checkpoint thread copies the WAL back; a state change never waits
+            // for it. (When this fails, SQLite checkpoints in our commits as before.)
+            let _ = self.queue.leave_checkpoints_to_the_writer();
+        }
         let counts = self.queue.counts(&id)?;
         let _ = events
             .send(BatchEvent::BatchStarted {
@@ -168,11 +178,11 @@ impl BatchRunner {
             writer: self.writer.clone(),
             body_cap: self.body_cap,
             budgets: self.budgets.clone(),
-            limiter: HostRateLimiter::new(batch.options.rate_per_host),
             assertions,
             control: control.clone(),
             run_ids: AtomicU64::new(0),
         });
+        let concurrency = batch.options.concurrency.max(1);
         let mut coordinator = Coordinator {
             queue: &mut self.queue,
             shared,
@@ -180,10 +190,17 @@ impl BatchRunner {
             batch_profile: batch.profile,
             counts,
             events,
+            concurrency,
+            pacer: StartPacer::new(
+                HostRateLimiter::new(batch.options.rate_per_host),
+                PARKED_LIMIT,
+            ),
+            feed: Feed::default(),
+            group: Group::default(),
+            in_flight: 0,
+            tasks: tokio::task::JoinSet::new(),
         };
-        let worked = coordinator
-            .work(batch.options.concurrency.max(1), &control)
-            .await;
+        let worked = coordinator.work().await;
         let events = coordinator.events;
         if worked.is_ok() && control.is_cancelled() {
             self.queue.cancel_pending(&id)?;
@@ -210,39 +227,60 @@ struct Shared {
     writer: Option<Arc<HistoryWriter>>,
     body_cap: usize,
     budgets: BudgetRegistry,
-    limiter: HostRateLimiter,
     assertions: BatchAssertions,
     control: BatchControl,
     run_ids: AtomicU64,
 }
 
-/// Pending items read ahead of the tasks, and where the next page starts.
+/// A pending item ready to send: its request and the profile it runs under.
+struct Prepared {
+    position: u64,
+    spec: RequestSpec,
+    profile: RetryProfile,
+}
+
+/// An item being started: its run's recording is open, its `running` not committed yet.
+struct Starting {
+    item: Prepared,
+    recording: RunRecording,
+}
+
+/// An item task's word to the coordinator: the item's run ended so.
+struct Ended {
+    position: u64,
+    end: ItemEnd,
+}
+
+/// The state changes made since the last group commit, each reported only once committed.
+#[derive(Default)]
+struct Group {
+    /// Items to mark `running`; their tasks start after the commit.
+    starting: Vec<Starting>,
+    /// Items that ended (the state they were in, how they ended).
+    ended: Vec<(u64, BatchItemState, ItemEnd)>,
+}
+
+impl Group {
+    fn len(&self) -> usize {
+        self.starting.len() + self.ended.len()
+    }
+}
+
+/// Pending items read ahead (a page at a time) and where the next page starts.
 #[derive(Default)]
 struct Feed {
-    /// The item tasks started (awaited before the batch returns, so nothing of it outlives
-    /// [`BatchRunner::run`]: the history writer can be closed right after).
-    tasks: tokio::task::JoinSet<()>,
     buffer: VecDeque<QueuedItem>,
     cursor: Option<u64>,
     exhausted: bool,
+    /// An item the pacer could not park (its parked items were at their limit): offered first
+    /// next time.
+    held: Option<Prepared>,
 }
 
-/// An item task's request to the coordinator.
-enum ToCoordinator {
-    /// Mark the item `running` with this history id; the reply says whether it may start.
-    Start {
-        position: u64,
-        run_id: Option<String>,
-        reply: oneshot::Sender<bool>,
-    },
-    /// The item never started (the batch stopped while it waited for its slot): it stays
-    /// `pending`.
-    NotStarted,
-    /// The item's run ended so.
-    End { position: u64, end: ItemEnd },
-}
-
-/// Owns the queue while a batch runs; the only maker of state changes.
+/// Owns the queue while a batch runs; the only maker of state changes. It picks the items to
+/// start (each paced by its host's rate before it takes a slot), marks them `running` and stores
+/// how items ended in one transaction per round (a group commit), and only then reports those
+/// changes and starts the items' tasks.
 struct Coordinator<'q> {
     queue: &'q mut BatchQueue,
     shared: Arc<Shared>,
@@ -250,93 +288,157 @@ struct Coordinator<'q> {
     batch_profile: RetryProfile,
     counts: BatchCounts,
     events: mpsc::Sender<BatchEvent>,
+    concurrency: usize,
+    pacer: StartPacer<Prepared>,
+    feed: Feed,
+    group: Group,
+    /// Items whose task runs (started, not yet heard back from).
+    in_flight: usize,
+    /// The item tasks started (awaited before the batch returns, so nothing of it outlives
+    /// [`BatchRunner::run`]: the history writer can be closed right after).
+    tasks: tokio::task::JoinSet<()>,
 }
 
 impl Coordinator<'_> {
-    /// Starts items up to `concurrency` at a time until none is pending (or the batch
-    /// stopped), handling each task's requests as they come. On a database error the batch is
-    /// paused and the error returned once every task has let go.
-    async fn work(&mut self, concurrency: usize, control: &BatchControl) -> Result<(), BatchError> {
-        let (tx, mut rx) = mpsc::channel::<ToCoordinator>(concurrency * 2 + 8);
-        let mut feed = Feed::default();
-        let mut in_flight = 0usize;
+    /// Works the batch until no item is pending (or it stopped). On a database error the batch
+    /// is paused and the error returned once every task has let go; what was not committed
+    /// stays `running` in the database for the next resume.
+    async fn work(&mut self) -> Result<(), BatchError> {
+        let (tx, mut rx) = mpsc::channel::<Ended>(self.concurrency * 2 + 8);
+        let worked = self.rounds(&tx, &mut rx).await;
+        if worked.is_err() {
+            self.shared.control.pause();
+            while self.in_flight > 0 && rx.recv().await.is_some() {
+                self.in_flight -= 1;
+            }
+        }
+        while self.tasks.join_next().await.is_some() {}
+        worked
+    }
+
+    /// One round per wake-up: take every item end that arrived, pick items to start, commit it
+    /// all in one transaction, report it and start the picked items.
+    async fn rounds(
+        &mut self,
+        tx: &mpsc::Sender<Ended>,
+        rx: &mut mpsc::Receiver<Ended>,
+    ) -> Result<(), BatchError> {
+        let control = self.shared.control.clone();
         loop {
             // A finished task stays in the set (its whole future) until joined: reap them as
             // they end, so memory follows the items in flight, not the batch's size.
-            while feed.tasks.try_join_next().is_some() {}
-            let step = match self.fill(&mut feed, concurrency, &mut in_flight, &tx, control) {
-                Ok(()) if in_flight == 0 => break,
-                Ok(()) => match rx.recv().await {
-                    Some(message) => self.handle(message, &mut in_flight).await,
-                    None => break,
-                },
-                Err(e) => Err(e),
+            while self.tasks.try_join_next().is_some() {}
+            let wake = if control.is_stopped() {
+                None
+            } else {
+                self.pick()?
             };
-            if let Err(e) = step {
-                // Stop everything; what is in flight stays `running` for the next resume.
-                control.pause();
-                while in_flight > 0 {
-                    match rx.recv().await {
-                        Some(ToCoordinator::Start { reply, .. }) => {
-                            let _ = reply.send(false);
-                            in_flight -= 1;
-                        }
-                        Some(ToCoordinator::NotStarted | ToCoordinator::End { .. }) => {
-                            in_flight -= 1;
-                        }
-                        None => break,
-                    }
-                }
-                while feed.tasks.join_next().await.is_some() {}
-                return Err(e);
+            self.commit(tx).await?;
+            let waiting_for_rate = wake.is_some() && !control.is_stopped();
+            if self.in_flight == 0 && !waiting_for_rate {
+                return Ok(());
             }
-        }
-        while feed.tasks.join_next().await.is_some() {}
-        Ok(())
-    }
-
-    /// Starts pending items (reading them a page at a time) until `concurrency` are in flight,
-    /// none is left, or the batch stopped.
-    fn fill(
-        &mut self,
-        feed: &mut Feed,
-        concurrency: usize,
-        in_flight: &mut usize,
-        tx: &mpsc::Sender<ToCoordinator>,
-        control: &BatchControl,
-    ) -> Result<(), BatchError> {
-        while *in_flight < concurrency && !control.is_stopped() {
-            if feed.buffer.is_empty() && !feed.exhausted {
-                let page =
-                    self.queue
-                        .next_pending(&self.shared.batch_id, feed.cursor, PENDING_PAGE)?;
-                feed.exhausted = page.is_empty();
-                feed.cursor = page.last().map(|i| i.position).or(feed.cursor);
-                feed.buffer.extend(page);
-            }
-            let Some(item) = feed.buffer.pop_front() else {
+            let first = tokio::select! {
+                ended = rx.recv(), if self.in_flight > 0 => ended,
+                () = tokio::time::sleep_until(wake.unwrap_or_else(Instant::now)),
+                    if waiting_for_rate => continue,
+                () = control.any.cancelled(), if waiting_for_rate => continue,
+            };
+            let Some(first) = first else {
                 return Ok(());
             };
-            if let Some((position, spec, profile)) = self.prepare(item)? {
-                *in_flight += 1;
-                feed.tasks.spawn(work_item(
-                    Arc::clone(&self.shared),
-                    position,
-                    spec,
-                    profile,
-                    tx.clone(),
-                ));
+            self.ended(first);
+            while let Ok(more) = rx.try_recv() {
+                self.ended(more);
             }
         }
-        Ok(())
     }
 
-    /// The item's request and profile, or `None` after ending it `error` at once (its secrets
-    /// are gone, its profile is unknown, or the engine refuses its request).
-    fn prepare(
-        &mut self,
-        item: QueuedItem,
-    ) -> Result<Option<(u64, RequestSpec, RetryProfile)>, BatchError> {
+    /// Notes an item task's end for the next commit.
+    fn ended(&mut self, Ended { position, end }: Ended) {
+        self.in_flight -= 1;
+        self.group
+            .ended
+            .push((position, BatchItemState::Running, end));
+    }
+
+    /// Picks items to start until every slot is taken (counting those picked), none is left,
+    /// or the batch stopped; items whose host has no free start are parked, not given a slot.
+    /// Returns when to look again for a parked item (`None`: no need, an item's end will wake
+    /// the coordinator, or nothing is left).
+    fn pick(&mut self) -> Result<Option<Instant>, BatchError> {
+        let now = Instant::now();
+        while self.in_flight + self.group.starting.len() < self.concurrency {
+            if self.shared.control.is_stopped() {
+                return Ok(None);
+            }
+            if self.group.len() >= GROUP_LIMIT {
+                // Commit what is picked and come back at once.
+                return Ok(Some(now));
+            }
+            if let Some(item) = self.pacer.take_ready(now) {
+                self.stage_start(item);
+                continue;
+            }
+            let item = if let Some(item) = self.feed.held.take() {
+                item
+            } else {
+                let Some(queued) = self.next_queued()? else {
+                    break;
+                };
+                let Some(item) = self.prepare(queued) else {
+                    continue;
+                };
+                item
+            };
+            let key = self.pacer.host_key(&item.spec.url);
+            match self.pacer.offer(key, item, now) {
+                Offer::Start(item) => self.stage_start(item),
+                Offer::Parked => {}
+                Offer::Full(item) => {
+                    self.feed.held = Some(item);
+                    break;
+                }
+            }
+        }
+        if self.in_flight + self.group.starting.len() >= self.concurrency {
+            return Ok(None);
+        }
+        Ok(self.pacer.next_ready(now))
+    }
+
+    /// The next pending item, reading a page when the buffer is empty.
+    fn next_queued(&mut self) -> Result<Option<QueuedItem>, BatchError> {
+        let feed = &mut self.feed;
+        if feed.buffer.is_empty() && !feed.exhausted {
+            let page = self
+                .queue
+                .next_pending(&self.shared.batch_id, feed.cursor, PENDING_PAGE)?;
+            feed.exhausted = page.is_empty();
+            feed.cursor = page.last().map(|i| i.position).or(feed.cursor);
+            feed.buffer.extend(page);
+        }
+        Ok(feed.buffer.pop_front())
+    }
+
+    /// Opens the item's run recording (its history id goes in the `running` change) and puts
+    /// it in the group.
+    fn stage_start(&mut self, item: Prepared) {
+        let recording = RunRecording::for_batch_item(
+            &item.spec,
+            &item.profile,
+            &[],
+            self.shared.writer.clone(),
+            self.shared.body_cap,
+            batch_item_id(&self.shared.batch_id, item.position),
+        );
+        self.group.starting.push(Starting { item, recording });
+    }
+
+    /// The item's request and profile, or `None` after putting its end (`error`, not sent) in
+    /// the group: its secrets are gone, its profile is unknown, or the engine refuses its
+    /// request.
+    fn prepare(&mut self, item: QueuedItem) -> Option<Prepared> {
         let refused = |reason: String| ItemEnd {
             state: BatchItemState::Error,
             attempts: 0,
@@ -344,140 +446,129 @@ impl Coordinator<'_> {
             error_kind: None,
             reason,
         };
+        let position = item.position;
         let spec = match item.request {
             Ok(spec) => spec,
             Err(reason) => {
-                self.end_now(item.position, &refused(reason))?;
-                return Ok(None);
+                self.group
+                    .ended
+                    .push((position, BatchItemState::Pending, refused(reason)));
+                return None;
             }
         };
         let profile = match &item.profile {
             None => self.batch_profile.clone(),
             Some(name) => {
                 let Some(p) = (self.profiles)(name) else {
-                    self.end_now(
-                        item.position,
-                        &refused(format!("not sent: unknown profile `{name}`")),
-                    )?;
-                    return Ok(None);
+                    let end = refused(format!("not sent: unknown profile `{name}`"));
+                    self.group
+                        .ended
+                        .push((position, BatchItemState::Pending, end));
+                    return None;
                 };
                 p
             }
         };
         if let Err(e) = engine::check_spec(&spec) {
-            self.end_now(item.position, &refused(format!("not sent: {e}")))?;
-            return Ok(None);
+            let end = refused(format!("not sent: {e}"));
+            self.group
+                .ended
+                .push((position, BatchItemState::Pending, end));
+            return None;
         }
-        Ok(Some((item.position, spec, profile)))
+        Some(Prepared {
+            position,
+            spec,
+            profile,
+        })
     }
 
-    /// Ends a pending item without sending it (committed, then reported).
-    fn end_now(&mut self, position: u64, end: &ItemEnd) -> Result<(), BatchError> {
-        self.queue.finish(&self.shared.batch_id, position, end)?;
-        self.counts.moved(BatchItemState::Pending, end.state);
-        self.report(finished_event(&self.shared.batch_id, position, end));
-        Ok(())
-    }
-
-    /// Sends `event` without waiting (a full or closed channel drops it: the database has it).
-    fn report(&self, event: BatchEvent) {
-        let _ = self.events.try_send(event);
-    }
-
-    async fn handle(
-        &mut self,
-        message: ToCoordinator,
-        in_flight: &mut usize,
-    ) -> Result<(), BatchError> {
-        let id = self.shared.batch_id.clone();
-        match message {
-            ToCoordinator::Start {
-                position,
-                run_id,
-                reply,
-            } => {
-                if self.shared.control.is_stopped() {
-                    let _ = reply.send(false);
-                    *in_flight -= 1;
-                    return Ok(());
-                }
-                if let Err(e) = self.queue.mark_running(&id, position, run_id.as_deref()) {
-                    let _ = reply.send(false);
-                    *in_flight -= 1;
-                    return Err(e);
-                }
-                self.counts
-                    .moved(BatchItemState::Pending, BatchItemState::Running);
-                let _ = self
-                    .events
-                    .send(BatchEvent::ItemStarted {
-                        batch_id: id,
-                        position,
-                        run_id,
-                    })
-                    .await;
-                let _ = reply.send(true);
-            }
-            ToCoordinator::NotStarted => *in_flight -= 1,
-            ToCoordinator::End { position, end } => {
-                *in_flight -= 1;
-                self.queue.finish(&id, position, &end)?;
-                self.counts.moved(BatchItemState::Running, end.state);
-                let _ = self.events.send(finished_event(&id, position, &end)).await;
-            }
+    /// Commits the group in one transaction, then reports its changes (ends first) and starts
+    /// the tasks of the items it marked `running`: no change is reported, and no item sent,
+    /// before it is durable. Items picked while the batch was being stopped are not started
+    /// (they stay `pending`).
+    async fn commit(&mut self, tx: &mpsc::Sender<Ended>) -> Result<(), BatchError> {
+        let mut group = std::mem::take(&mut self.group);
+        if self.shared.control.is_stopped() {
+            group.starting.clear();
+        }
+        if group.len() == 0 {
+            return Ok(());
+        }
+        let changes: Vec<ItemChange<'_>> = group
+            .ended
+            .iter()
+            .map(|(position, _, end)| ItemChange::Ended {
+                position: *position,
+                end,
+            })
+            .chain(group.starting.iter().map(|s| ItemChange::Running {
+                position: s.item.position,
+                run_id: s.recording.history_id(),
+            }))
+            .collect();
+        self.queue.commit_changes(&self.shared.batch_id, &changes)?;
+        drop(changes);
+        for (position, from, end) in group.ended {
+            self.counts.moved(from, end.state);
+            let _ = self
+                .events
+                .send(finished_event(&self.shared.batch_id, position, end))
+                .await;
+        }
+        for Starting { item, recording } in group.starting {
+            self.counts
+                .moved(BatchItemState::Pending, BatchItemState::Running);
+            let _ = self
+                .events
+                .send(BatchEvent::ItemStarted {
+                    batch_id: self.shared.batch_id.clone(),
+                    position: item.position,
+                    run_id: recording.history_id().map(str::to_owned),
+                })
+                .await;
+            self.in_flight += 1;
+            self.tasks.spawn(work_item(
+                Arc::clone(&self.shared),
+                item,
+                recording,
+                tx.clone(),
+            ));
         }
         Ok(())
     }
 }
 
-fn finished_event(batch_id: &str, position: u64, end: &ItemEnd) -> BatchEvent {
+/// Changes one group commit holds at most (a batch of items that all end at once, refused,
+/// is committed in rounds of this many).
+const GROUP_LIMIT: usize = 256;
+
+fn finished_event(batch_id: &str, position: u64, end: ItemEnd) -> BatchEvent {
     BatchEvent::ItemFinished {
         batch_id: batch_id.to_owned(),
         position,
         state: end.state,
         attempts: end.attempts,
         last_status: end.last_status,
-        error_kind: end.error_kind.clone(),
-        reason: end.reason.clone(),
+        error_kind: end.error_kind,
+        reason: end.reason,
     }
 }
 
-/// One item: waits for its slot at the host, has itself marked `running`, runs through the
-/// engine (every event recorded), checks the assertions and reports how it ended.
+/// One item, already marked `running` (committed): runs through the engine on this task (every
+/// event recorded), checks the assertions and reports how it ended.
 async fn work_item(
     shared: Arc<Shared>,
-    position: u64,
-    spec: RequestSpec,
-    profile: RetryProfile,
-    tx: mpsc::Sender<ToCoordinator>,
+    item: Prepared,
+    mut recording: RunRecording,
+    tx: mpsc::Sender<Ended>,
 ) {
+    let Prepared {
+        position,
+        spec,
+        profile,
+    } = item;
     let stop = shared.control.any.clone();
-    tokio::select! {
-        () = shared.limiter.wait_turn(&spec.url) => {}
-        () = stop.cancelled() => {
-            let _ = tx.send(ToCoordinator::NotStarted).await;
-            return;
-        }
-    }
-    let mut recording = RunRecording::for_batch_item(
-        &spec,
-        &profile,
-        &[],
-        shared.writer.clone(),
-        shared.body_cap,
-        batch_item_id(&shared.batch_id, position),
-    );
-    let (reply, allowed) = oneshot::channel();
-    let asked = tx
-        .send(ToCoordinator::Start {
-            position,
-            run_id: recording.history_id().map(str::to_owned),
-            reply,
-        })
-        .await;
-    if asked.is_err() || !allowed.await.unwrap_or(false) {
-        return;
-    }
     let budget = shared.budgets.bucket_for(&profile, &spec.url);
     let options = RunOptions {
         run_id: shared.run_ids.fetch_add(1, Ordering::Relaxed) + 1,
@@ -486,33 +577,41 @@ async fn work_item(
     };
     let (run_tx, mut run_rx) = mpsc::channel::<RunEvent>(crate::service::RUN_EVENT_CAPACITY);
     let (handle, run) = engine::prepare_run(spec, profile, options, run_tx, None);
-    tokio::spawn(run.drive());
-    let mut last: Option<AttemptOutcome> = None;
-    let mut finished = None;
-    let mut cancelling = false;
-    loop {
-        let event = tokio::select! {
-            event = run_rx.recv() => event,
-            () = stop.cancelled(), if !cancelling => {
-                cancelling = true;
-                handle.cancel();
-                continue;
+    // The assertions look at the response as received; without them the masked copy the
+    // recording hands back is enough (no clone of each response).
+    let keep_raw = !shared.assertions.is_empty();
+    let watch = async {
+        let mut last: Option<AttemptOutcome> = None;
+        let mut finished = None;
+        let mut cancelling = false;
+        loop {
+            let event = tokio::select! {
+                event = run_rx.recv() => event,
+                () = stop.cancelled(), if !cancelling => {
+                    cancelling = true;
+                    handle.cancel();
+                    continue;
+                }
+            };
+            let Some(event) = event else { break };
+            if keep_raw && let RunEvent::AttemptFinished { outcome, .. } = &event {
+                last = Some(outcome.clone());
             }
-        };
-        let Some(event) = event else { break };
-        if let RunEvent::AttemptFinished { outcome, .. } = &event {
-            last = Some(outcome.clone());
+            match recording.observe(event) {
+                RunEvent::AttemptFinished { outcome, .. } if !keep_raw => last = Some(outcome),
+                RunEvent::RunFinished {
+                    outcome, attempts, ..
+                } => finished = Some((outcome, attempts)),
+                _ => {}
+            }
         }
-        if let RunEvent::RunFinished {
-            outcome, attempts, ..
-        } = &event
-        {
-            finished = Some((outcome.clone(), *attempts));
-        }
-        recording.observe(event);
-    }
+        (last, finished)
+    };
+    // Driven here, beside the loop that watches it: no task of its own per run.
+    let ((), (last, finished)) = tokio::join!(run.drive(), watch);
     let end = item_end(&shared, last.as_ref(), finished);
-    let _ = tx.send(ToCoordinator::End { position, end }).await;
+    drop(recording);
+    let _ = tx.send(Ended { position, end }).await;
 }
 
 /// How an item ended, from its run's last attempt and its `RunFinished`.

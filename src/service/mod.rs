@@ -12,6 +12,7 @@ pub mod app_services;
 pub mod batch_assertion_text;
 pub mod batch_cancel;
 pub mod batch_list_file;
+pub mod batch_pacer;
 pub mod batch_results;
 pub mod batch_runner;
 pub mod batch_service;
@@ -26,6 +27,7 @@ pub use app_services::AppServices;
 pub use batch_assertion_text::{expect_assertions, parse_expect_json, parse_expect_status};
 pub use batch_cancel::cancel_queued;
 pub use batch_list_file::{MAX_LIST_FILE_BYTES, ReadList, read_batch_list};
+pub use batch_pacer::{Offer, PARKED_LIMIT, StartPacer};
 pub use batch_results::{batch_report, report_row};
 pub use batch_runner::{
     BatchControl, BatchRunner, BatchSummary, PENDING_PAGE, ProfileLookup, batch_item_id,

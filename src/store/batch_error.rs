@@ -40,6 +40,9 @@ pub enum BatchError {
         /// What is wrong.
         message: String,
     },
+    /// Batch options out of range (the words of [`crate::model::BatchOptions::problem`]).
+    #[error("{0}")]
+    Options(String),
     /// The secret store refused to keep the requests of items with secrets.
     #[error("cannot keep the batch's secrets in the keyring ({0}); nothing was queued")]
     Secrets(String),

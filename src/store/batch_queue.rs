@@ -1,6 +1,7 @@
 //! The durable batch queue (issue 9): tables `batches` and `batch_items` in the history
-//! database (migration step 3 of `history_schema`). Every state change is one SQLite commit made
-//! before the method returns, so a caller reports a change only once it survives a `kill -9`.
+//! database (migration step 3 of `history_schema`). Every state change is committed before the
+//! method returns (one transaction per call; [`BatchQueue::commit_changes`] groups many), so a
+//! caller reports a change only once it survives a `kill -9`.
 //!
 //! Requests are stored masked by the one secrets rule ([`secrets::mask_spec`]); the sendable
 //! request of an item whose request holds secrets is kept in the secret store (the OS keyring)
@@ -9,7 +10,7 @@
 //! ends they end `error` saying so (docs/DECISIONS.md "Batch runner").
 
 use super::batch_error::BatchError;
-use super::batch_records::{BatchItemRecord, BatchRecord, ItemEnd, QueuedItem};
+use super::batch_records::{BatchItemRecord, BatchRecord, ItemChange, ItemEnd, QueuedItem};
 use super::history::{HistoryStore, process_alive, sql, time};
 use super::secret_store::SecretStore;
 use crate::model::{
@@ -494,33 +495,7 @@ impl BatchQueue {
         position: u64,
         run_id: Option<&str>,
     ) -> Result<(), BatchError> {
-        let changed = self
-            .store
-            .conn
-            .prepare_cached(
-                "UPDATE batch_items SET state = 'running', run_id = COALESCE(?3, run_id),
-                 attempts = 0, last_status = NULL, error_kind = NULL, reason = NULL,
-                 started_at = ?4, ended_at = NULL
-                 WHERE batch_id = ?1 AND position = ?2 AND state = 'pending'",
-            )
-            .and_then(|mut s| {
-                s.execute(params![
-                    batch_id,
-                    to_i64(position),
-                    run_id,
-                    chrono::Local::now().fixed_offset().to_rfc3339()
-                ])
-            })
-            .map_err(sql("mark an item running"))?;
-        if changed == 1 {
-            Ok(())
-        } else {
-            Err(BatchError::WrongState {
-                batch: batch_id.to_owned(),
-                position,
-                expected: "pending",
-            })
-        }
+        self.commit_changes(batch_id, &[ItemChange::Running { position, run_id }])
     }
 
     /// Stores how item `position`'s run ended (its state, attempts, status or error kind,
@@ -535,31 +510,117 @@ impl BatchQueue {
         position: u64,
         end: &ItemEnd,
     ) -> Result<(), BatchError> {
-        let ended = end
-            .state
-            .is_final()
-            .then(|| chrono::Local::now().fixed_offset().to_rfc3339());
+        self.commit_changes(batch_id, &[ItemChange::Ended { position, end }])
+    }
+
+    /// Makes `changes` to items of batch `batch_id` in one transaction (a group commit: one
+    /// write of the pages they share instead of one per change), committed before this
+    /// returns; all or none. Timestamps are taken once for the group.
+    ///
+    /// # Errors
+    /// [`BatchError::WrongState`] when an item to mark `running` is not pending (nothing is
+    /// committed then); SQL errors.
+    pub fn commit_changes(
+        &mut self,
+        batch_id: &str,
+        changes: &[ItemChange<'_>],
+    ) -> Result<(), BatchError> {
+        if changes.is_empty() {
+            return Ok(());
+        }
+        let now = chrono::Local::now().fixed_offset().to_rfc3339();
+        let tx = self.store.conn.transaction().map_err(sql("begin"))?;
+        for change in changes {
+            match *change {
+                ItemChange::Running { position, run_id } => {
+                    let changed = tx
+                        .prepare_cached(
+                            "UPDATE batch_items SET state = 'running',
+                             run_id = COALESCE(?3, run_id), attempts = 0, last_status = NULL,
+                             error_kind = NULL, reason = NULL, started_at = ?4, ended_at = NULL
+                             WHERE batch_id = ?1 AND position = ?2 AND state = 'pending'",
+                        )
+                        .and_then(|mut s| {
+                            s.execute(params![batch_id, to_i64(position), run_id, now])
+                        })
+                        .map_err(sql("mark an item running"))?;
+                    if changed != 1 {
+                        // Dropping `tx` rolls the whole group back.
+                        return Err(BatchError::WrongState {
+                            batch: batch_id.to_owned(),
+                            position,
+                            expected: "pending",
+                        });
+                    }
+                }
+                ItemChange::Ended { position, end } => {
+                    let ended = end.state.is_final().then_some(now.as_str());
+                    tx.prepare_cached(
+                        "UPDATE batch_items SET state = ?3, attempts = ?4, last_status = ?5,
+                         error_kind = ?6, reason = ?7, ended_at = ?8
+                         WHERE batch_id = ?1 AND position = ?2",
+                    )
+                    .and_then(|mut s| {
+                        s.execute(params![
+                            batch_id,
+                            to_i64(position),
+                            end.state.id(),
+                            end.attempts,
+                            end.last_status,
+                            end.error_kind,
+                            end.reason,
+                            ended,
+                        ])
+                    })
+                    .map_err(sql("finish an item"))?;
+                }
+            }
+        }
+        tx.commit().map_err(sql("commit item changes"))?;
+        Ok(())
+    }
+
+    /// Changes the concurrency and the rate per host batch `batch_id` (a full id) is worked with
+    /// (`batch --resume ID --concurrency N --rate-per-host R`); `None` keeps the stored value.
+    /// Its assertions stay as queued.
+    ///
+    /// # Errors
+    /// [`BatchError::NotFound`], [`BatchError::Options`] when the result is out of range (see
+    /// [`BatchOptions::problem`]); SQL and decode errors.
+    pub fn set_run_options(
+        &mut self,
+        batch_id: &str,
+        concurrency: Option<usize>,
+        rate_per_host: Option<f64>,
+    ) -> Result<BatchOptions, BatchError> {
+        let mut options = self.read_batch(batch_id)?.options;
+        if let Some(n) = concurrency {
+            options.concurrency = n;
+        }
+        if let Some(r) = rate_per_host {
+            options.rate_per_host = Some(r);
+        }
+        if let Some(problem) = options.problem() {
+            return Err(BatchError::Options(problem));
+        }
         self.store
             .conn
-            .prepare_cached(
-                "UPDATE batch_items SET state = ?3, attempts = ?4, last_status = ?5,
-                 error_kind = ?6, reason = ?7, ended_at = ?8
-                 WHERE batch_id = ?1 AND position = ?2",
+            .execute(
+                "UPDATE batches SET options_json = ?2 WHERE id = ?1",
+                params![batch_id, encode(&options)?],
             )
-            .and_then(|mut s| {
-                s.execute(params![
-                    batch_id,
-                    to_i64(position),
-                    end.state.id(),
-                    end.attempts,
-                    end.last_status,
-                    end.error_kind,
-                    end.reason,
-                    ended,
-                ])
-            })
-            .map_err(sql("finish an item"))?;
-        Ok(())
+            .map_err(sql("store a batch's options"))?;
+        Ok(options)
+    }
+
+    /// Leaves WAL checkpoints to another connection (the history writer's, which checkpoints on
+    /// a thread of its own): no state change of the queue then waits for a checkpoint's copy
+    /// and fsync. Only when such a writer works on the same database, else the WAL would grow.
+    ///
+    /// # Errors
+    /// SQL errors.
+    pub fn leave_checkpoints_to_the_writer(&self) -> Result<(), BatchError> {
+        Ok(self.store.leave_checkpoints_to_another_connection()?)
     }
 
     /// Marks every `pending` item of the batch `cancelled` (the user cancelled the batch);

@@ -100,3 +100,23 @@ pub struct QueuedItem {
     /// The request to send, or why there is none.
     pub request: Result<RequestSpec, String>,
 }
+
+/// One state change of a group commit ([`super::BatchQueue::commit_changes`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ItemChange<'a> {
+    /// Mark the item `running` (it must be `pending`) with the history id of the run about to
+    /// start ([`super::BatchQueue::mark_running`]).
+    Running {
+        /// Position in the batch.
+        position: u64,
+        /// History id of its run, if recorded.
+        run_id: Option<&'a str>,
+    },
+    /// Store how the item's run ended ([`super::BatchQueue::finish`]).
+    Ended {
+        /// Position in the batch.
+        position: u64,
+        /// How it ended.
+        end: &'a ItemEnd,
+    },
+}

@@ -362,7 +362,9 @@ fn gaps_of(p: &RetryProfile) -> Vec<String> {
             gaps.push("combine max/clamp: a gRPC pushback replaces the computed wait".into());
         }
     }
-    if p.backoff.strategy != Strategy::ResponseHeader || !p.backoff.headers.contains(&pushback) {
+    // Said where the profile reads server delays at all (a profile that reads none has its
+    // own line for that: gRPC's waits are computed ones).
+    if p.backoff.strategy == Strategy::ResponseHeader && !p.backoff.headers.contains(&pushback) {
         gaps.push(
             "grpc-retry-pushback-ms: gRPC always honours the server's pushback (this profile does not read it)"
                 .into(),

@@ -464,8 +464,8 @@ fn finish(
     batch_view::print_failed(&queue, batch_id)?;
     let c = summary.counts;
     crate::cli_outln!(
-        "batch {batch_id}: {} items: {} in {:.1} s",
-        c.total(),
+        "batch {batch_id}: {}: {} in {:.1} s",
+        crate::model::counted(c.total(), "item", "items"),
         c.summary(),
         started.elapsed().as_secs_f64()
     );
@@ -476,14 +476,15 @@ fn finish(
             String::new()
         };
         super::out::write_stderr(&format!(
-            "{} items left pending; resume with: retryscope batch --resume {batch_id}{data_dir}\n",
-            c.pending
+            "{} left pending; resume with: retryscope batch --resume {batch_id}{data_dir}\n",
+            crate::model::counted(c.pending, "item", "items")
         ));
         let with_secrets = queue.secret_items(batch_id).unwrap_or(0);
         if secrets_in_memory && with_secrets > 0 {
             super::out::write_stderr(&format!(
-                "note: {with_secrets} items carry secrets that were kept in memory only (no OS keyring): \
-                 a resumed batch ends those still pending in error; queue the list again to send them\n"
+                "note: {} secrets that were kept in memory only (no OS keyring): \
+                 a resumed batch ends those still pending in error; queue the list again to send them\n",
+                crate::model::counted(with_secrets, "item carries", "items carry")
             ));
         }
     }

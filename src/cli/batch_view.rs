@@ -28,11 +28,11 @@ pub fn list(queue: &BatchQueue, limit: u32, json: bool) -> Result<u8, CliError> 
             crate::cli_outln!("{}", batch_json(b));
         } else {
             crate::cli_outln!(
-                "{}  {}  {}  {} items: {}{}",
+                "{}  {}  {}  {}: {}{}",
                 b.id,
                 b.created_at.format("%Y-%m-%d %H:%M:%S"),
                 b.profile_name,
-                b.counts.total(),
+                crate::model::counted(b.counts.total(), "item", "items"),
                 b.counts.summary(),
                 b.source
                     .as_ref()

@@ -13,6 +13,7 @@ mod batch_options;
 mod batch_report_row;
 mod batch_request;
 mod budget;
+mod counted;
 mod environment;
 mod event;
 mod outcome_class;
@@ -38,6 +39,7 @@ pub use batch_item_state::BatchItemState;
 pub use batch_options::{BatchOptions, DEFAULT_CONCURRENCY, MAX_CONCURRENCY};
 pub use batch_report_row::{BatchReportAttempt, BatchReportRow};
 pub use batch_request::BatchRequest;
+pub use counted::counted;
 pub use budget::{
     BudgetChange, BudgetChangeKind, BudgetCharge, BudgetCost, BudgetScope, RetryBudget,
 };

@@ -59,8 +59,8 @@ impl HarPicker {
             ui.set_max_width(760.0);
             ui.heading("Import HAR");
             ui.label(format!(
-                "{} entries in {name}; pick one to fill the composer.",
-                summaries.len()
+                "{} in {name}; pick one to fill the composer.",
+                crate::model::counted(summaries.len() as u64, "entry", "entries")
             ));
             ui.horizontal(|ui| {
                 let label = ui.label("Filter entries");

@@ -123,7 +123,8 @@ impl BatchPanel {
         let left = newest.counts.pending + newest.counts.running;
         Some(if unfinished.len() == 1 {
             format!(
-                "1 unfinished batch ({left} items left): resume it from the Batch tab's Earlier batches"
+                "1 unfinished batch ({} left): resume it from the Batch tab's Earlier batches",
+                crate::model::counted(left, "item", "items")
             )
         } else {
             format!(
@@ -231,7 +232,10 @@ impl BatchPanel {
     fn accept(&mut self, reply: BatchReply, now: Instant) {
         match reply {
             BatchReply::Queued { id, items, notes } => {
-                let mut notice = format!("queued {items} items as batch {id}");
+                let mut notice = format!(
+                    "queued {} as batch {id}",
+                    crate::model::counted(items, "item", "items")
+                );
                 for note in notes {
                     notice.push('\n');
                     notice.push_str(&note);
@@ -248,7 +252,10 @@ impl BatchPanel {
                 self.send(BatchCommand::List);
             }
             BatchReply::Cancelled { id, items } => {
-                self.notice = Some(format!("cancelled {items} items of batch {id}"));
+                self.notice = Some(format!(
+                    "cancelled {} of batch {id}",
+                    crate::model::counted(items, "item", "items")
+                ));
                 if self.batch.as_deref() == Some(id.as_str()) {
                     self.reload();
                 }
@@ -266,8 +273,8 @@ impl BatchPanel {
                 self.counts = summary.counts;
                 self.notice = Some(if summary.stopped {
                     format!(
-                        "paused: {} items pending (Resume sends them)",
-                        summary.counts.pending
+                        "paused: {} pending (Resume sends them)",
+                        crate::model::counted(summary.counts.pending, "item", "items")
                     )
                 } else {
                     format!("finished: {}", summary.counts.summary())

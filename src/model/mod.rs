@@ -39,10 +39,10 @@ pub use batch_item_state::BatchItemState;
 pub use batch_options::{BatchOptions, DEFAULT_CONCURRENCY, MAX_CONCURRENCY};
 pub use batch_report_row::{BatchReportAttempt, BatchReportRow};
 pub use batch_request::BatchRequest;
-pub use counted::counted;
 pub use budget::{
     BudgetChange, BudgetChangeKind, BudgetCharge, BudgetCost, BudgetScope, RetryBudget,
 };
+pub use counted::counted;
 pub use environment::{ENVIRONMENT_FORMAT, Environment, Variable};
 pub use event::{
     Draw, OutcomeKind, RunEvent, RunId, RunOutcome, TLS_UNVERIFIED_NOTE, WaitExplanation,

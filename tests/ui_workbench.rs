@@ -102,11 +102,11 @@ fn send_button_starts_a_run_against_the_demo_with_the_default_profile() {
     assert_eq!(spec.method, "GET");
     // The stub tree has no built-ins: the fallback retries 503 (the real seed 001 table: 429 only).
     let status = retryscope::ui::request_draft::demo_failure_status(profile);
-    let prefix = format!("{DEMO}/status/{status}?times=2&key=");
+    let prefix = format!("{DEMO}/status/{status}?times=2&case=");
     let key = spec
         .url
         .strip_prefix(&prefix)
-        .expect("the demo URL with a key");
+        .expect("the demo URL with a case");
     assert_eq!(key.len(), 36, "a UUID replaced the placeholder: {key}");
     assert!(
         profile.retry_on.status.contains(status),
@@ -417,7 +417,7 @@ fn persisted_workspace_round_trips_through_ron() {
     let status = retryscope::ui::request_draft::demo_failure_status(&restored.current.profile);
     assert_eq!(
         restored.composer.draft.url,
-        format!("http://127.0.0.1:7/status/{status}?times=2&key={{{{uuid}}}}"),
+        format!("http://127.0.0.1:7/status/{status}?times=2&case={{{{uuid}}}}"),
         "the demo URL follows the new port"
     );
     assert_eq!(restored.current.profile.max_retries, Some(7));

@@ -164,13 +164,14 @@ impl Default for RequestDraft {
 
 impl RequestDraft {
     /// The first-run request against the demo server at `base_url`:
-    /// `GET /status/{status}?times=2&key={{uuid}}`, so every Send gets its own counter on the
-    /// demo server (it fails twice with `status`, then answers 200). The key is part of the URL,
-    /// not a query row, so typing another URL leaves no stray `key` parameter behind. Pick
+    /// `GET /status/{status}?times=2&case={{uuid}}`, so every Send gets its own counter on the
+    /// demo server (it fails twice with `status`, then answers 200). `case`, not `key`: the
+    /// secrets rule masks a query parameter named `key`. The case is part of the URL,
+    /// not a query row, so typing another URL leaves no stray `case` parameter behind. Pick
     /// `status` with `ui::request_draft::demo_failure_status` so the selected profile retries it.
     pub fn demo(base_url: &str, status: u16) -> Self {
         Self {
-            url: format!("{base_url}/status/{status}?times=2&key={UUID_PLACEHOLDER}"),
+            url: format!("{base_url}/status/{status}?times=2&case={UUID_PLACEHOLDER}"),
             headers: vec![KeyValue::new("Accept", "application/json")],
             ..Self::default()
         }
@@ -404,8 +405,8 @@ mod tests {
         let vars = Variables::new();
         let a = draft.to_spec(&vars, "a1").expect("no variables");
         let b = draft.to_spec(&vars, "b2").expect("no variables");
-        assert_eq!(a.url, "http://127.0.0.1:9/status/503?times=2&key=a1");
-        assert_eq!(b.url, "http://127.0.0.1:9/status/503?times=2&key=b2");
+        assert_eq!(a.url, "http://127.0.0.1:9/status/503?times=2&case=a1");
+        assert_eq!(b.url, "http://127.0.0.1:9/status/503?times=2&case=b2");
         assert!(a.query.is_empty(), "no query row to outlive the URL");
     }
 

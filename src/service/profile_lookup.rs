@@ -25,12 +25,11 @@ struct LibraryCache {
     by_name: HashMap<String, RetryProfile>,
 }
 
-/// Reads every `*.json` profile in `dir` under its file stem and its `name` (a file that does
-/// not load is left out: the library picker shows why).
-fn read_library(dir: &Path) -> HashMap<String, RetryProfile> {
-    let mut out = HashMap::new();
+/// The `*.json` files in the profile library folder `dir`, sorted by name; empty when the
+/// folder does not exist or cannot be read.
+pub fn library_files(dir: &Path) -> Vec<PathBuf> {
     let Ok(entries) = std::fs::read_dir(dir) else {
-        return out;
+        return Vec::new();
     };
     let mut files: Vec<PathBuf> = entries
         .filter_map(Result::ok)
@@ -41,7 +40,14 @@ fn read_library(dir: &Path) -> HashMap<String, RetryProfile> {
         })
         .collect();
     files.sort();
-    for file in files {
+    files
+}
+
+/// Reads every `*.json` profile in `dir` under its file stem and its `name` (a file that does
+/// not load is left out: the library picker shows why).
+fn read_library(dir: &Path) -> HashMap<String, RetryProfile> {
+    let mut out = HashMap::new();
+    for file in library_files(dir) {
         let Ok(profile) = crate::profile::load_file(&file) else {
             continue;
         };

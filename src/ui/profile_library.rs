@@ -134,21 +134,10 @@ pub fn default_library_dir() -> Option<PathBuf> {
     crate::service::default_library_dir()
 }
 
-/// `*.json` files in `dir`, sorted by name; empty when the folder does not exist.
+/// `*.json` files in `dir`, sorted by name; empty when the folder does not exist
+/// ([`crate::service::library_files`]; call it off the frame).
 pub fn scan_library(dir: &Path) -> Vec<PathBuf> {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return Vec::new();
-    };
-    let mut files: Vec<PathBuf> = entries
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| {
-            p.extension()
-                .is_some_and(|e| e.eq_ignore_ascii_case("json"))
-        })
-        .collect();
-    files.sort();
-    files
+    crate::service::library_files(dir)
 }
 
 /// Picker entries: built-ins, then library files, then other opened files.

@@ -407,6 +407,37 @@ fn an_item_profile_name_picks_a_builtin_and_an_unknown_one_is_an_error() {
     );
 }
 
+/// `{{uuid}}` in an item becomes a fresh UUID on the wire, as on every Send; any other
+/// variable (a batch has no environment) ends the item in error, not sent, naming its place.
+#[test]
+fn variables_are_resolved_per_item_and_unknown_ones_are_refused() {
+    let s = setup();
+    let uuid_item = item(s.server.url("/status/200?case={{uuid}}"));
+    let mut unknown = item(s.server.url("/status/200?case=v2"));
+    unknown
+        .request
+        .headers
+        .push(retryscope::model::KeyValue::new("X-T", "{{token}}"));
+    let id = s.create(
+        &fixed(1, 0),
+        &BatchOptions::default(),
+        &[uuid_item, unknown],
+    );
+    s.run(&id, BatchControl::new());
+    let stored = all_items(&s.queue(), &id);
+    assert_eq!(stored[0].state, BatchItemState::Done);
+    assert_eq!(stored[1].state, BatchItemState::Error);
+    let reason = stored[1].reason.clone().unwrap_or_default();
+    assert!(
+        reason.contains("{{token}}") && reason.contains("X-T"),
+        "{reason}"
+    );
+    let sent: Vec<String> = s.server.log().into_iter().map(|e| e.path).collect();
+    assert_eq!(sent.len(), 1, "{sent:?}");
+    let case = sent[0].strip_prefix("/status/200?case=").unwrap();
+    assert_eq!(case.len(), 36, "a UUID, not the placeholder: {case}");
+}
+
 /// `--rate-per-host` paces each host before its item takes a slot: with one slot and one start
 /// per 1000 s per host, host A's second item waits for its turn without holding the slot, so
 /// hosts B and C go ahead of it (before, it held the only slot for 1000 s and they waited).

@@ -469,6 +469,20 @@ impl Coordinator<'_> {
                 p
             }
         };
+        // `{{uuid}}` becomes a fresh UUID per item (as on every Send); a batch has no
+        // environment, so any other `{{variable}}` is refused naming its place.
+        let fresh_uuid = uuid::Uuid::new_v4().to_string();
+        let spec =
+            match crate::model::resolve_spec(&spec, &crate::model::Variables::new(), &fresh_uuid) {
+                Ok(resolved) => resolved,
+                Err(e) => {
+                    let end = refused(format!("not sent: {e} (a batch has no environment)"));
+                    self.group
+                        .ended
+                        .push((position, BatchItemState::Pending, end));
+                    return None;
+                }
+            };
         if let Err(e) = engine::check_spec(&spec) {
             let end = refused(format!("not sent: {e}"));
             self.group

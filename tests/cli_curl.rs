@@ -214,3 +214,44 @@ fn no_history_among_the_curl_words_is_ours_and_records_nothing() {
         "nothing recorded"
     );
 }
+
+/// A command copied with secrets masked holds `***` where each secret was: `curl` (and `run`)
+/// refuse to send it, exit 2, naming the place, and nothing reaches the server.
+#[test]
+fn a_masked_secret_is_never_sent() {
+    let demo = Demo::start();
+    for (flag, value) in [
+        ("-H", "Authorization: ***"),
+        ("-H", "Authorization: Bearer ***"),
+        ("-u", "bob:***"),
+        ("-b", "sid=***"),
+    ] {
+        let url = demo.url("/echo?case=masked");
+        let out = retryscope()
+            .args(["curl", "curl", &url, flag, value])
+            .timeout(std::time::Duration::from_secs(30))
+            .assert()
+            .code(2)
+            .get_output()
+            .clone();
+        let stderr = String::from_utf8(out.stderr).expect("utf-8");
+        assert!(
+            stderr.contains("is `***`, the mask a copy or export writes for a secret"),
+            "{flag} {value}: {stderr}"
+        );
+    }
+    let out = retryscope()
+        .args([
+            "run",
+            "-H",
+            "X-Api-Key: ***",
+            &demo.url("/echo?case=masked"),
+        ])
+        .timeout(std::time::Duration::from_secs(30))
+        .assert()
+        .code(2)
+        .get_output()
+        .clone();
+    assert!(String::from_utf8_lossy(&out.stderr).contains("header X-Api-Key is `***`"));
+    assert!(demo.server.log().is_empty(), "nothing was sent");
+}

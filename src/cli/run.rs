@@ -320,6 +320,15 @@ pub fn run_spec(
     secrets: &[String],
 ) -> Result<u8, CliError> {
     engine::check_spec(&spec).map_err(|e| CliError::usage(e.to_string()))?;
+    // A copy made with secrets masked holds `***` where each secret was: never send the mask.
+    if let Some(place) = crate::model::secrets::masked_places(&spec)
+        .into_iter()
+        .next()
+    {
+        return Err(CliError::usage(format!(
+            "not sent: {place} is `***`, the mask a copy or export writes for a secret; put the real value in (nothing was sent)"
+        )));
+    }
     // The request headers, printed under the run's first line (secrets masked).
     let mut sent_headers = String::new();
     if !print.json && !print.silent {

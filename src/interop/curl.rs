@@ -597,13 +597,8 @@ fn build(mut p: Parsed) -> Result<CurlImport, CurlError> {
     }
     draft.timeouts.total_ms = p.max_time_ms;
     draft.timeouts.connect_ms = p.connect_ms;
-    let mut masked = crate::model::secrets::masked_places(&draft.spec_as_written());
-    if draft.auth.kind == AuthKind::Basic
-        && draft.auth.basic_password == crate::model::secrets::MASK
-    {
-        masked.push("the -u password".into());
-    }
-    for place in masked {
+    // (`-u user:***` is found in the Basic credentials it becomes.)
+    for place in crate::model::secrets::masked_places(&draft.spec_as_written()) {
         p.notes.push(format!(
             "{place} is `***`: the secret was masked when this command was copied; type the real value before sending"
         ));
@@ -724,12 +719,17 @@ mod tests {
             .filter(|n| n.contains("`***`"))
             .collect();
         assert_eq!(masked.len(), 3, "{:?}", i.unsupported);
-        assert!(
-            masked[0].starts_with("header X-Api-Key is `***`"),
-            "{masked:?}"
-        );
-        assert!(masked[1].starts_with("query parameter token"), "{masked:?}");
-        assert!(masked[2].starts_with("the -u password"), "{masked:?}");
+        // `-u alice:***` is found in the Basic credentials it becomes.
+        for place in [
+            "header X-Api-Key is",
+            "header Authorization is",
+            "query parameter token is",
+        ] {
+            assert!(
+                masked.iter().any(|n| n.starts_with(place)),
+                "{place}: {masked:?}"
+            );
+        }
     }
 
     #[test]

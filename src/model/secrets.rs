@@ -231,7 +231,8 @@ fn masked_value(value: &str) -> &str {
 
 /// Where `spec` holds the mask [`MASK`] itself, as a value the secrets rule writes for a secret
 /// (a request copied or exported with secrets masked, then imported): each enabled header whose
-/// value is `***` (`header Authorization`), the URL's user name or password, and query
+/// value is `***`, a scheme and `***` (`Bearer ***`), Basic credentials with a `***` part, or a
+/// cookie `name=***` (`header Authorization`), the URL's user name or password, and query
 /// parameters whose value is `***` (`query parameter sig`), in that order. Sending such a
 /// request would send the mask as the credential.
 ///
@@ -239,12 +240,25 @@ fn masked_value(value: &str) -> &str {
 /// use retryscope::model::{RequestSpec, secrets::masked_places};
 /// let spec = RequestSpec::get("http://127.0.0.1:8080/x?sig=***&a=1");
 /// assert_eq!(masked_places(&spec), ["query parameter sig"]);
+/// let mut spec = RequestSpec::get("http://127.0.0.1:8080/x");
+/// for (name, value) in [
+///     ("Authorization", "Bearer ***"),
+///     ("Proxy-Authorization", "Basic Ym9iOioqKg=="), // bob:***
+///     ("Cookie", "a=1; sid=***"),
+///     ("X-Note", "5 *** stars"),
+/// ] {
+///     spec.headers.push(retryscope::model::KeyValue::new(name, value));
+/// }
+/// assert_eq!(
+///     masked_places(&spec),
+///     ["header Authorization", "header Proxy-Authorization", "header Cookie"]
+/// );
 /// ```
 pub fn masked_places(spec: &RequestSpec) -> Vec<String> {
     let mut out: Vec<String> = spec
         .headers
         .iter()
-        .filter(|h| h.enabled && h.value.trim() == MASK)
+        .filter(|h| h.enabled && holds_mask(&h.name, &h.value))
         .map(|h| format!("header {}", h.name.trim()))
         .collect();
     let Ok(url) = url::Url::parse(spec.url.trim()) else {
@@ -263,6 +277,32 @@ pub fn masked_places(spec: &RequestSpec) -> Vec<String> {
             .map(|(k, _)| format!("query parameter {k}")),
     );
     out
+}
+
+/// Whether header `name: value` holds the mask where a secret was: the whole value, after an
+/// auth scheme (`Bearer ***`), in decoded Basic credentials (`user:***`), or as a cookie's value.
+fn holds_mask(name: &str, value: &str) -> bool {
+    let value = value.trim();
+    if value == MASK {
+        return true;
+    }
+    if let Some((scheme, rest)) = value.split_once(' ') {
+        let rest = rest.trim();
+        if rest == MASK && !scheme.is_empty() {
+            return true;
+        }
+        if scheme.eq_ignore_ascii_case("basic")
+            && let Ok(bytes) = base64::engine::general_purpose::STANDARD.decode(rest)
+            && let Ok(text) = String::from_utf8(bytes)
+            && let Some((user, password)) = text.split_once(':')
+        {
+            return user == MASK || password == MASK;
+        }
+    }
+    name.trim().eq_ignore_ascii_case("cookie")
+        && value
+            .split(';')
+            .any(|pair| pair.split_once('=').is_some_and(|(_, v)| v.trim() == MASK))
 }
 
 /// The secret values `spec` sends, for searching them in free text ([`mask_event`],

@@ -418,3 +418,45 @@ fn resume_honours_concurrency_and_rate_flags_and_stores_them() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2), "{out:?}");
 }
+
+/// `--resume ID --report FILE` refuses a FILE that is the list the batch was queued from
+/// (exit 2, the list unchanged), as a new batch refuses its own list.
+#[test]
+fn a_resumed_batch_never_writes_its_report_over_its_own_list() {
+    let demo = Demo::start();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("own.jsonl");
+    let list = format!("{{\"url\": \"{}\"}}\n", demo.url("/status/200?case=own"));
+    std::fs::write(&path, &list).unwrap();
+    let out = retryscope(dir.path())
+        .args(["batch", path.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let listed = retryscope(dir.path())
+        .args(["batch", "list"])
+        .output()
+        .unwrap();
+    let listed = String::from_utf8_lossy(&listed.stdout);
+    let id = listed.split_whitespace().next().unwrap().to_owned();
+    let out = retryscope(dir.path())
+        .args(["batch", "--resume", &id, "--report", path.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("--report names the list this batch was queued from"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        std::fs::read_to_string(&path).unwrap(),
+        list,
+        "the list is unchanged"
+    );
+}

@@ -201,10 +201,19 @@ fn work(args: &BatchArgs, dir: &Path) -> Result<u8, CliError> {
             id
         }
         (None, Some(id)) => {
-            let id = queue
+            let record = queue
                 .batch(id)
-                .map_err(|e| CliError::usage(e.to_string()))?
-                .id;
+                .map_err(|e| CliError::usage(e.to_string()))?;
+            // The batch's own list is as much the user's as a list given now.
+            if let (Some((path, _)), Some(source)) = (&report, &record.source)
+                && crate::store::same_file(Path::new(source), path)
+            {
+                return Err(CliError::usage(format!(
+                    "--report names the list this batch was queued from; write the report to another file: {}",
+                    path.display()
+                )));
+            }
+            let id = record.id;
             if args.concurrency.is_some() || args.rate_per_host.is_some() {
                 queue
                     .set_run_options(&id, args.concurrency, args.rate_per_host)

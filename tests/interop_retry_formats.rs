@@ -638,6 +638,15 @@ fn grpc_pushback_is_imported_as_a_header_delay_and_exported_without_a_gap() {
         doc["methodConfig"][0]["retryPolicy"]["initialBackoff"],
         "0.2s"
     );
+    // A6's own example retries UNAVAILABLE only: a connect timeout is a connection failure
+    // (UNAVAILABLE), not DEADLINE_EXCEEDED.
+    let a6 = retryscope::profile::builtin("grpc-a6").expect("built-in");
+    let doc: serde_json::Value =
+        serde_json::from_str(&export(&a6, RetryFormat::GrpcConfig).text).expect("JSON");
+    assert_eq!(
+        doc["methodConfig"][0]["retryPolicy"]["retryableStatusCodes"],
+        serde_json::json!(["UNAVAILABLE"])
+    );
 
     let aws = retryscope::profile::builtin("aws-standard-2026").expect("built-in");
     let out = export(&aws, RetryFormat::GrpcConfig);

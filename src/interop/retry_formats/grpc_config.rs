@@ -7,7 +7,8 @@
 //! with multiplier 2 that is `full_jitter` exactly. gRPC status codes map to HTTP statuses by
 //! gRPC's own HTTP → gRPC table (doc/http-grpc-status-mapping.md): 400 → INTERNAL,
 //! 401 → UNAUTHENTICATED, 403 → `PERMISSION_DENIED`, 404 → UNIMPLEMENTED,
-//! 429/502/503/504 → UNAVAILABLE, other → UNKNOWN; `DEADLINE_EXCEEDED` is the `timeout` error
+//! 429/502/503/504 → UNAVAILABLE (and connection failures, a connect timeout included), other →
+//! UNKNOWN; `DEADLINE_EXCEEDED` is the `timeout` error
 //! kind, `RESOURCE_EXHAUSTED` is 429 (the usual gateway mapping). `retryThrottling` is the
 //! budget of DESIGN.md §7 (the `grpc-a6` built-in): capacity = maxTokens (full at the start),
 //! every retryable failure costs 1 (`charge: failure`), every success adds tokenRatio (no
@@ -128,13 +129,19 @@ pub fn export(p: &RetryProfile) -> ExportedPolicy {
         );
     }
     let errors = &p.retry_on.errors;
-    if errors.contains(&ErrorKind::Timeout) || errors.contains(&ErrorKind::ConnectTimeout) {
+    // DEADLINE_EXCEEDED is the call's deadline passing (a read timeout here); a connect timeout
+    // is a connection failure, which gRPC reports as UNAVAILABLE.
+    if errors.contains(&ErrorKind::Timeout) {
         names.push("DEADLINE_EXCEEDED");
     }
     if errors.iter().any(|k| {
         matches!(
             k,
-            ErrorKind::Dns | ErrorKind::Connect | ErrorKind::Reset | ErrorKind::Body
+            ErrorKind::Dns
+                | ErrorKind::Connect
+                | ErrorKind::ConnectTimeout
+                | ErrorKind::Reset
+                | ErrorKind::Body
         )
     }) {
         gaps.push("connection errors: gRPC retries them transparently (before the RPC is committed) or reports UNAVAILABLE".into());
@@ -615,7 +622,7 @@ fn status_codes(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Result
             ));
         }
         if name == "DEADLINE_EXCEEDED" {
-            errors.extend([ErrorKind::Timeout, ErrorKind::ConnectTimeout]);
+            errors.push(ErrorKind::Timeout);
         } else if let Some(s) = statuses_of(&name) {
             statuses.extend_from_slice(s);
             if name == "RESOURCE_EXHAUSTED" {
@@ -647,6 +654,7 @@ fn status_codes(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Result
         errors.extend([
             ErrorKind::Dns,
             ErrorKind::Connect,
+            ErrorKind::ConnectTimeout,
             ErrorKind::Reset,
             ErrorKind::Body,
         ]);

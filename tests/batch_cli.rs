@@ -460,3 +460,24 @@ fn a_resumed_batch_never_writes_its_report_over_its_own_list() {
         "the list is unchanged"
     );
 }
+
+/// `batch list` and `batch show` read; on a data folder with nothing queued they create
+/// nothing (neither the folder nor the database).
+#[test]
+fn reading_an_empty_data_folder_creates_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("not-yet");
+    let out = retryscope(&missing)
+        .args(["batch", "list"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("no batches yet"));
+    let out = retryscope(&missing)
+        .args(["batch", "show", "019a"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("nothing was queued"));
+    assert!(!missing.exists(), "no folder was created");
+}

@@ -154,7 +154,19 @@ pub enum BatchCommand {
 /// Exit 2 for usage, profile and list problems; exit 1 when the database cannot be used.
 pub fn execute(args: &BatchArgs) -> Result<u8, CliError> {
     let dir = args.data_dir.resolve()?;
+    // Reading an empty data folder never creates the database (nor the folder).
+    let nothing_queued = !dir.join(crate::store::HISTORY_FILE).exists();
     match &args.command {
+        Some(BatchCommand::List { json, .. }) if nothing_queued => {
+            if !*json {
+                crate::cli_outln!("no batches yet (queue one with `retryscope batch FILE`)");
+            }
+            Ok(exit::SUCCESS)
+        }
+        Some(BatchCommand::Show { id, .. }) if nothing_queued => Err(CliError::usage(format!(
+            "no batch {id}: nothing was queued in {}",
+            dir.display()
+        ))),
         Some(BatchCommand::List { limit, json }) => {
             batch_view::list(&open_queue(&dir)?, *limit, *json)
         }

@@ -142,11 +142,12 @@ fn item_line(item: &BatchItemRecord) -> String {
         item.attempts,
         if item.attempts == 1 { " " } else { "s" },
         result,
-        item.label()
+        // Names and reasons come from the list file and the server: never drive the terminal.
+        super::mask::escape_controls(&item.label())
     );
     if let Some(reason) = &item.reason {
         line.push_str("  ");
-        line.push_str(reason);
+        line.push_str(&super::mask::escape_controls(reason));
     }
     if let Some(run) = &item.run_id {
         line.push_str("  run ");

@@ -88,13 +88,13 @@ pub struct BatchArgs {
     #[arg(long, value_name = "NAME")]
     pub builtin: Option<String>,
     /// Items in flight at once, 1–256 (default 4; with --resume: the batch's stored value).
-    #[arg(long, value_name = "N", value_parser = parse_concurrency)]
+    #[arg(long, value_name = "N", value_parser = parse_concurrency, allow_negative_numbers = true)]
     pub concurrency: Option<usize>,
     /// Most item starts per second against one host (scheme + host + port); retries are paced
     /// by the profile and its retry budget, which all items of a host share. An item waiting
     /// for its host's turn holds no concurrency slot. With --resume: default the batch's
     /// stored value.
-    #[arg(long, value_name = "R", value_parser = parse_rate)]
+    #[arg(long, value_name = "R", value_parser = parse_rate, allow_negative_numbers = true)]
     pub rate_per_host: Option<f64>,
     /// Resume batch ID (full id, or a unique prefix of 8+ characters) with the profile and
     /// assertions it was queued with; --concurrency and --rate-per-host given here replace the
@@ -128,7 +128,12 @@ pub enum BatchCommand {
     /// Batches, newest first: id, created, profile, counts per state, source file.
     List {
         /// At most N batches.
-        #[arg(long, value_name = "N", default_value_t = 50)]
+        #[arg(
+            long,
+            value_name = "N",
+            default_value_t = 50,
+            allow_negative_numbers = true
+        )]
         limit: u32,
         /// One JSON object per line.
         #[arg(long)]

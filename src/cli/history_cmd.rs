@@ -67,7 +67,12 @@ pub enum HistoryCommand {
     /// One line per run, newest first: id, start, method, URL (masked), outcome, attempts, elapsed.
     List {
         /// At most N runs.
-        #[arg(long, value_name = "N", default_value_t = 50)]
+        #[arg(
+            long,
+            value_name = "N",
+            default_value_t = 50,
+            allow_negative_numbers = true
+        )]
         limit: u32,
         /// Only runs with this outcome (succeeded, gave_up, stopped, deadline, cancelled, error,
         /// interrupted).

@@ -105,10 +105,22 @@ pub struct SimulateArgs {
           conflicts_with_all = ["profile", "builtin"])]
     pub stack: Vec<String>,
     /// Chance that one server attempt fails (with --stack), 0 to 1.
-    #[arg(long, value_name = "F", default_value_t = 1.0, requires = "stack")]
+    #[arg(
+        long,
+        value_name = "F",
+        default_value_t = 1.0,
+        requires = "stack",
+        allow_negative_numbers = true
+    )]
     pub failure_rate: f64,
     /// Time one server attempt takes (with --stack), ms.
-    #[arg(long, value_name = "MS", default_value_t = 0, requires = "stack")]
+    #[arg(
+        long,
+        value_name = "MS",
+        default_value_t = 0,
+        requires = "stack",
+        allow_negative_numbers = true
+    )]
     pub attempt_ms: u64,
     /// Print JSON (one object per line) instead of a table (with --contention or --stack).
     #[arg(long)]

@@ -150,8 +150,8 @@ fn print_json(
 /// The first lines: the failure and the layers, outer first.
 fn print_layers(layers: &[RetryProfile], analysis: &StackAnalysis, failure_rate: f64) {
     crate::cli_outln!(
-        "stack of {} layers (outer → inner), each server attempt failing with chance {} (answering {FAILURE_STATUS}):",
-        layers.len(),
+        "stack of {} (outer → inner), each server attempt failing with chance {} (answering {FAILURE_STATUS}):",
+        crate::model::counted(layers.len() as u64, "layer", "layers"),
         failure_rate
     );
     for (i, p) in layers.iter().enumerate() {

@@ -225,3 +225,71 @@ fn run_options_can_be_changed_for_a_resume_and_are_checked() {
     ));
     assert_eq!(q.batch(&id).unwrap().options.concurrency, 2, "kept");
 }
+
+#[test]
+fn item_changes_through_the_history_writer_commit_with_the_run_before_them_or_not_at_all() {
+    use retryscope::model::RunEvent;
+    use retryscope::store::{HistoryRecorder, HistoryStore, HistoryWriter, OwnedItemChange};
+    let dir = tempfile::tempdir().unwrap();
+    let secrets: Arc<dyn SecretStore> = Arc::new(MemorySecretStore::new());
+    let mut q = BatchQueue::open_in(dir.path(), Arc::clone(&secrets)).unwrap();
+    let id = q
+        .create(None, &profile(), &BatchOptions::default(), &requests(3))
+        .unwrap();
+    let writer = HistoryWriter::spawn(HistoryStore::open_in(dir.path()).unwrap()).unwrap();
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap();
+    let request = RequestSpec::get("http://127.0.0.1:9/x?i=0");
+    let mut recorder = HistoryRecorder::new(&request, &profile(), Vec::new(), 1024);
+    let run_id = recorder.id().to_owned();
+    let started = RunEvent::RunStarted {
+        run_id: 1,
+        seed: 7,
+        profile: "p".into(),
+        method: "GET".into(),
+        url: request.url.clone(),
+        started_at: chrono::Local::now().fixed_offset(),
+        tls_unverified: false,
+    };
+    writer.send(recorder.fold(&started).unwrap()).unwrap();
+    let running = |position: u64, run_id: Option<&str>| OwnedItemChange::Running {
+        position,
+        run_id: run_id.map(str::to_owned),
+    };
+
+    // Item 1 twice: the second is not pending, so none of the three changes is made.
+    let bad = vec![
+        running(0, Some(&run_id)),
+        running(1, None),
+        running(1, None),
+    ];
+    let failed = runtime.block_on(writer.commit_item_changes(&id, bad));
+    assert!(
+        matches!(failed, Err(BatchError::WrongState { position: 1, .. })),
+        "{failed:?}"
+    );
+    let c = q.counts(&id).unwrap();
+    assert_eq!(
+        (c.running, c.pending),
+        (0, 3),
+        "no change of the group is kept"
+    );
+    // ... while the run queued before the group is committed all the same.
+    let store = HistoryStore::open_in(dir.path()).unwrap();
+    assert!(store.run(&run_id).unwrap().is_some(), "the run's row");
+
+    let good = vec![running(0, Some(&run_id)), running(2, None)];
+    runtime
+        .block_on(writer.commit_item_changes(&id, good))
+        .unwrap();
+    let c = q.counts(&id).unwrap();
+    assert_eq!(
+        (c.running, c.pending),
+        (2, 1),
+        "committed when the call returns"
+    );
+    let items = q.items(&id, None, 0, 3).unwrap();
+    assert_eq!(items[0].run_id.as_deref(), Some(run_id.as_str()));
+    writer.close().unwrap();
+}

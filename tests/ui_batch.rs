@@ -245,14 +245,18 @@ fn earlier_batches_are_listed_offered_and_can_be_opened_resumed_and_cancelled() 
     };
     let mut h = tab_with(service_in(dir.path()));
     until(&mut h, &|t| t.panel.batches().is_some());
-    let offer = h.state_mut().panel.take_startup_offer();
+    let offer = h.state_mut().panel.take_startup_line();
     assert_eq!(
         offer.as_deref(),
         Some("2 unfinished batches: resume them from the Batch tab's Earlier batches")
     );
     assert!(
-        h.state_mut().panel.take_startup_offer().is_none(),
+        h.state_mut().panel.take_startup_line().is_none(),
         "offered once"
+    );
+    assert!(
+        !h.state().panel.is_working(),
+        "batches queued elsewhere are not resumed"
     );
     h.run();
     assert!(
@@ -286,7 +290,9 @@ fn earlier_batches_are_listed_offered_and_can_be_opened_resumed_and_cancelled() 
         h.query_by_label("Earlier batches (2)").is_some(),
         "none unfinished now"
     );
-    assert_eq!(h.query_all_by_label("finished").count(), 2);
+    assert_eq!(h.state().panel.startup_line(), None, "the offer is handled");
+    assert_eq!(h.query_all_by_label("finished").count(), 1);
+    assert_eq!(h.query_all_by_label("cancelled").count(), 1);
 }
 
 #[test]

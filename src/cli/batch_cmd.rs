@@ -262,9 +262,11 @@ fn work(args: &BatchArgs, dir: &Path) -> Result<u8, CliError> {
             None
         }
     };
-    let mut runner = BatchRunner::new(queue).with_profiles(crate::service::library_lookup(
-        crate::service::default_library_dir(),
-    ));
+    let mut runner = BatchRunner::new(queue)
+        .worked_by(crate::model::BatchWorker::Cli)
+        .with_profiles(crate::service::library_lookup(
+            crate::service::default_library_dir(),
+        ));
     if let Some(w) = &writer {
         runner = runner.recording(Arc::clone(w), args.history_body_cap);
     }

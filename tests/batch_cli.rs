@@ -239,6 +239,11 @@ fn errors_exit_1_and_list_and_show_read_the_queue() {
     let listed = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success());
     assert!(listed.contains("2 items: 1 done, 1 error"), "{listed}");
+    assert_eq!(
+        listed.split_whitespace().nth(3),
+        Some("finished"),
+        "a state word per batch: {listed}"
+    );
     let id = listed.split_whitespace().next().unwrap().to_owned();
 
     let out = retryscope(dir.path())

@@ -125,7 +125,8 @@ pub struct BatchArgs {
 /// `batch` subcommands.
 #[derive(Debug, Clone, Subcommand)]
 pub enum BatchCommand {
-    /// Batches, newest first: id, created, profile, counts per state, source file.
+    /// Batches, newest first: id, created, state (working, paused, interrupted, queued,
+    /// finished, cancelled), profile, counts per state, source file.
     List {
         /// At most N batches.
         #[arg(

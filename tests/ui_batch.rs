@@ -227,6 +227,7 @@ fn earlier_batches_are_listed_offered_and_can_be_opened_resumed_and_cancelled() 
             &list,
             None,
             retryscope::interop::batch_list::OnBadLines::Refuse,
+            None,
         )
         .unwrap()
         .items;

@@ -242,6 +242,7 @@ fn a_batch_left_running_by_a_killed_window_resumes_and_a_cli_batch_is_only_offer
         &list,
         None,
         retryscope::interop::batch_list::OnBadLines::Refuse,
+        None,
     )
     .unwrap()
     .items;

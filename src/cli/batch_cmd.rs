@@ -348,21 +348,19 @@ fn queue_file(args: &BatchArgs, queue: &mut BatchQueue, file: &Path) -> Result<S
     } else {
         OnBadLines::Refuse
     };
-    let list = crate::service::read_batch_list(file, args.format, on_bad).map_err(|e| {
-        if e.contains("skip bad lines") {
-            CliError::usage(format!("{e}\n(--skip-bad-lines queues the good lines)"))
-        } else {
-            CliError::usage(e)
-        }
-    })?;
-    let (items, skipped) = crate::service::check_item_profiles(
-        list.items,
-        &crate::service::library_lookup(crate::service::default_library_dir()),
-        on_bad,
-        &file.display().to_string(),
-    )
-    .map_err(|e| CliError::usage(format!("{e}\n(--skip-bad-lines queues the good lines)")))?;
-    for note in list.notes.iter().chain(&skipped) {
+    // Items naming a profile neither built in nor in the library are bad lines like the
+    // malformed ones (counted, refused or skipped with them).
+    let profiles = crate::service::library_lookup(crate::service::default_library_dir());
+    let list = crate::service::read_batch_list(file, args.format, on_bad, Some(&profiles))
+        .map_err(|e| {
+            if e.contains("skip bad lines") {
+                CliError::usage(format!("{e}\n(--skip-bad-lines queues the good lines)"))
+            } else {
+                CliError::usage(e)
+            }
+        })?;
+    let items = list.items;
+    for note in &list.notes {
         super::out::write_stderr(&format!("warning: {note}\n"));
     }
     let profile = profile_source::select(args.profile.as_deref(), args.builtin.as_deref())?;

@@ -18,10 +18,17 @@ use tokio::sync::mpsc;
 
 /// Reads a list of requests (JSON Lines, CSV, curl, HAR) into batch requests with the notes to
 /// show, or says which lines are malformed; the [`OnBadLines`] says whether malformed lines
-/// refuse the list or are skipped. The importers of `crate::interop` plug in here
-/// ([`super::read_batch_list`]).
-pub type BatchImporter =
-    Arc<dyn Fn(&Path, OnBadLines) -> Result<super::ReadList, String> + Send + Sync>;
+/// refuse the list or are skipped, and an item naming a profile the lookup does not find is
+/// such a line. The importers of `crate::interop` plug in here ([`super::read_batch_list`]).
+pub type BatchImporter = Arc<
+    dyn Fn(
+            &Path,
+            OnBadLines,
+            &super::batch_runner::ProfileLookup,
+        ) -> Result<super::ReadList, String>
+        + Send
+        + Sync,
+>;
 
 /// Capacity of the command and reply channels.
 pub const BATCH_CHANNEL: usize = 1024;
@@ -373,20 +380,11 @@ fn import(
     if let Err(e) = crate::policy::BatchAssertions::compile(&options.assertions) {
         return BatchReply::Problem(format!("assertion: {e}"));
     }
-    let (items, notes) = match (setup.importer)(path, on_bad) {
+    let (items, notes) = match (setup.importer)(path, on_bad, &setup.profiles) {
         Ok(list) if list.items.is_empty() => {
             return BatchReply::Problem(format!("no requests in the list: {}", path.display()));
         }
         Ok(list) => (list.items, list.notes),
-        Err(e) => return BatchReply::Problem(e),
-    };
-    let (items, notes) = match super::check_item_profiles(
-        items,
-        &setup.profiles,
-        on_bad,
-        &path.display().to_string(),
-    ) {
-        Ok((items, skipped)) => (items, notes.into_iter().chain(skipped).collect::<Vec<_>>()),
         Err(e) => return BatchReply::Problem(e),
     };
     match queue.create(Some(&path.display().to_string()), profile, options, &items) {

@@ -28,8 +28,8 @@ use std::time::{Duration, Instant};
 /// format from the file's extension; a list with a malformed line is refused whole, naming
 /// every such line, unless "Skip bad lines" is ticked (the CLI's `--skip-bad-lines`).
 pub fn list_importer() -> crate::service::BatchImporter {
-    std::sync::Arc::new(|path: &std::path::Path, on_bad| {
-        crate::service::read_batch_list(path, None, on_bad)
+    std::sync::Arc::new(|path: &std::path::Path, on_bad, profiles: &_| {
+        crate::service::read_batch_list(path, None, on_bad, Some(profiles))
     })
 }
 

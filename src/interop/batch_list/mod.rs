@@ -127,13 +127,12 @@ impl BatchList {
                 kept.push(item);
                 continue;
             };
-            let is_known = match answers.get(name) {
-                Some(k) => *k,
-                None => {
-                    let k = known(name);
-                    answers.insert(name.to_owned(), k);
-                    k
-                }
+            let is_known = if let Some(k) = answers.get(name) {
+                *k
+            } else {
+                let k = known(name);
+                answers.insert(name.to_owned(), k);
+                k
             };
             if is_known {
                 kept.push(item);

@@ -486,3 +486,26 @@ fn reading_an_empty_data_folder_creates_nothing() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("nothing was queued"));
     assert!(!missing.exists(), "no folder was created");
 }
+
+/// `--expect-body ''` would pass every body: refused before anything is read or queued.
+#[test]
+fn an_empty_expect_body_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let list = dir.path().join("l.jsonl");
+    std::fs::write(&list, "{\"url\": \"http://127.0.0.1:9/a\"}\n").unwrap();
+    let out = retryscope(dir.path())
+        .args(["batch", list.to_str().unwrap(), "--expect-body", ""])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("--expect-body")
+            && stderr.contains("an empty or blank text matches (nearly) every body"),
+        "{stderr}"
+    );
+    assert!(
+        !dir.path().join(retryscope::store::HISTORY_FILE).exists(),
+        "nothing queued"
+    );
+}

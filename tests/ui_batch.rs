@@ -359,6 +359,14 @@ fn assertions_show_inline_errors_and_a_failed_one_ends_items_in_error() {
         h.query_by_label("Expect JSON: needs POINTER=VALUE (e.g. /state=\"done\"), found `state`")
             .is_some()
     );
+    type_keys(&mut h, "Expect body", " ");
+    assert!(
+        h.query_by_label(
+            "Expect body: an empty or blank text matches (nearly) every body; give the text the body must contain"
+        )
+        .is_some(),
+        "a blank body text is refused as --expect-body ' ' is"
+    );
     type_keys(&mut h, "List file", list.to_str().unwrap());
     h.get_by_label("Import").click();
     h.run();
@@ -366,6 +374,7 @@ fn assertions_show_inline_errors_and_a_failed_one_ends_items_in_error() {
         h.state().panel.problem(),
         Some("fix the assertions first (the errors are under them)")
     );
+    h.state_mut().panel.assertions.body.clear();
     // Fixed: the status set holds, the body text does not.
     h.state_mut().panel.assertions.status.clear();
     h.state_mut().panel.assertions.json.clear();

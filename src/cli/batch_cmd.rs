@@ -111,8 +111,8 @@ pub struct BatchArgs {
     /// that is not JSON is a string: `/state=done`). Repeatable.
     #[arg(long, value_name = "POINTER=VALUE")]
     pub expect_json: Vec<String>,
-    /// Assertion: the body contains TEXT. Repeatable.
-    #[arg(long, value_name = "TEXT")]
+    /// Assertion: the body contains TEXT (not empty). Repeatable.
+    #[arg(long, value_name = "TEXT", value_parser = parse_body_text)]
     pub expect_body: Vec<String>,
     /// Most response body bytes kept per attempt in the history.
     #[arg(long, value_name = "BYTES", default_value_t = crate::store::DEFAULT_BODY_CAP)]
@@ -554,6 +554,10 @@ fn parse_rate(text: &str) -> Result<f64, String> {
 
 fn parse_status_set(text: &str) -> Result<StatusSet, String> {
     crate::service::parse_expect_status(text)
+}
+
+fn parse_body_text(text: &str) -> Result<String, String> {
+    crate::service::parse_expect_body(text)
 }
 
 fn parse_state(text: &str) -> Result<BatchItemState, String> {

@@ -685,7 +685,15 @@ fn item_end(
             "paused mid-run: sent again from attempt 1 on resume".to_owned(),
         ),
         OutcomeKind::Cancelled => (BatchItemState::Cancelled, outcome.message),
-        _ => (BatchItemState::Error, outcome.message),
+        // The run failed with a final response (a 404 the profile does not retry, or gave up
+        // on 503s): an assertion it fails is the reason in the user's own words.
+        _ => match last {
+            Some(AttemptOutcome::Response(_)) => match shared.assertions.check(last) {
+                Err(why) => (BatchItemState::Error, why),
+                Ok(()) => (BatchItemState::Error, outcome.message),
+            },
+            _ => (BatchItemState::Error, outcome.message),
+        },
     };
     ItemEnd {
         state,

@@ -513,7 +513,9 @@ fn sample_report() -> BatchReport {
     failed.outcome = Some(OutcomeKind::Stopped);
     failed.reason =
         "stopped: 404 is not retryable, body said \"sk-live-123456\", <b>&</b>, line\nbreak".into();
-    failed.assertion = Some("assertion assertions[0] failed: status 404 is not in 200-299".into());
+    failed.assertion = Some(
+        "assertion --expect-status 200-299 failed: status 404, expected one of 200-299".into(),
+    );
     failed.elapsed_ms = Some(12);
     let mut reset = BatchReportRow::new(
         &item(
@@ -697,10 +699,10 @@ fn the_junit_report_validates_against_the_junit_schema() {
         xml.contains("attempt 1: 503 (503 is in retry_on.status); waited 100 ms"),
         "{xml}"
     );
-    assert!(xml.contains(r#"<failure type="assertion" message="stopped: 404 is not retryable, body said &quot;***&quot;, &lt;b&gt;&amp;&lt;/b&gt;, line break">"#), "{xml}");
+    assert!(xml.contains(r#"<failure type="assertion" message="assertion --expect-status 200-299 failed: status 404, expected one of 200-299">"#), "{xml}");
     assert!(
-        xml.contains("assertion assertions[0] failed: status 404 is not in 200-299</failure>"),
-        "{xml}"
+        xml.contains("reason: stopped: 404 is not retryable, body said"),
+        "the reason, once, in the failure's text: {xml}"
     );
     assert!(
         xml.contains(r#"<failure type="reset" message="gave up after 4 attempts (reset)">"#),
@@ -714,6 +716,19 @@ fn the_junit_report_validates_against_the_junit_schema() {
     assert!(
         xml.contains("cancelled \u{fffd} control"),
         "a control character is replaced"
+    );
+    // Each sentence once: the message is not repeated in the failure's text or system-out.
+    assert_eq!(xml.matches("expected one of 200-299").count(), 1, "{xml}");
+    assert_eq!(
+        xml.matches("gave up after 4 attempts (reset)").count(),
+        1,
+        "{xml}"
+    );
+    assert!(
+        xml.contains(
+            r#"message="gave up after 4 attempts (reset)">attempt 1: reset; waited 50 ms</failure>"#
+        ),
+        "a failure's attempts are its text: {xml}"
     );
     // The check can fail: a report without the suite's required counts is refused.
     let broken = xml.replacen(" failures=\"2\" errors=\"0\" skipped", " skipped", 1);

@@ -239,6 +239,11 @@ fn errors_exit_1_and_list_and_show_read_the_queue() {
     let listed = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success());
     assert!(listed.contains("2 items: 1 done, 1 error"), "{listed}");
+    assert_eq!(
+        listed.split_whitespace().nth(3),
+        Some("finished"),
+        "a state word per batch: {listed}"
+    );
     let id = listed.split_whitespace().next().unwrap().to_owned();
 
     let out = retryscope(dir.path())
@@ -480,4 +485,27 @@ fn reading_an_empty_data_folder_creates_nothing() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("nothing was queued"));
     assert!(!missing.exists(), "no folder was created");
+}
+
+/// `--expect-body ''` would pass every body: refused before anything is read or queued.
+#[test]
+fn an_empty_expect_body_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let list = dir.path().join("l.jsonl");
+    std::fs::write(&list, "{\"url\": \"http://127.0.0.1:9/a\"}\n").unwrap();
+    let out = retryscope(dir.path())
+        .args(["batch", list.to_str().unwrap(), "--expect-body", ""])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("--expect-body")
+            && stderr.contains("an empty or blank text matches (nearly) every body"),
+        "{stderr}"
+    );
+    assert!(
+        !dir.path().join(retryscope::store::HISTORY_FILE).exists(),
+        "nothing queued"
+    );
 }

@@ -154,17 +154,87 @@ fn a_har_exported_with_masked_secrets_is_refused_entry_by_entry() {
     let located: Vec<String> = list.problems.iter().map(|p| p.located("x.har")).collect();
     assert_eq!(located.len(), 2, "{located:?}");
     assert!(
-        located[0].contains("entry 1: header Authorization is `***`"),
+        located[0].contains("entries[0]: header Authorization is `***`"),
         "{located:?}"
     );
     assert!(
-        located[1].contains("entry 2: query parameter sig is `***`"),
+        located[1].contains("entries[1]: query parameter sig is `***`"),
         "{located:?}"
     );
     assert_eq!(list.items.len(), 1);
 }
 
 /// Fragments lists are made of: good and bad lines of every format, quotes, continuations.
+/// An unknown profile name is a bad line like a malformed one: counted with them in the
+/// refusal, and skipped (named) with them when asked.
+#[test]
+fn unknown_profile_lines_count_with_the_malformed_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    let list = dir.path().join("mixed.jsonl");
+    std::fs::write(
+        &list,
+        "{\"url\": \"http://127.0.0.1:9/a\", \"profile\": \"nope\"}\n{\"url\": \n{\"url\": \"http://127.0.0.1:9/c\", \"profile\": \"aws-standard\"}\n{\"url\": \"http://127.0.0.1:9/d\"}\n",
+    )
+    .unwrap();
+    let lookup = retryscope::service::library_lookup(None);
+    let read = |on_bad| retryscope::service::read_batch_list(&list, None, on_bad, Some(&lookup));
+    let refused = read(OnBadLines::Refuse).unwrap_err();
+    let lines: Vec<&str> = refused.lines().collect();
+    assert_eq!(lines.len(), 3, "{refused}");
+    assert!(lines[0].ends_with("mixed.jsonl:1: unknown profile `nope` (use a built-in id, see `retryscope profile builtins`, or the name of a profile in your library)"), "{refused}");
+    assert!(lines[1].contains("mixed.jsonl:2:"), "{refused}");
+    assert!(
+        lines[2].starts_with("2 malformed lines (first: line 1: unknown profile `nope`")
+            && lines[2].contains("the other 2"),
+        "{refused}"
+    );
+    let skipped = read(OnBadLines::Skip).unwrap();
+    assert_eq!(skipped.items.len(), 2);
+    assert_eq!(skipped.notes.len(), 2, "{:?}", skipped.notes);
+    assert!(
+        skipped.notes[0].contains("unknown profile `nope`")
+            && skipped.notes[0].ends_with("(skipped)")
+    );
+}
+
+/// One bad entry of a HAR list spoils only itself: refused naming `entries[N]` (without our
+/// type names), skipped with "skip bad lines".
+#[test]
+fn a_bad_har_entry_is_skipped_like_a_bad_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let har = dir.path().join("two.har");
+    std::fs::write(
+        &har,
+        r#"{"log": {"version": "1.2", "entries": [
+            {"request": {"method": "GET", "url": "http://127.0.0.1:9/a"}},
+            {"request": {"method": "GET", "url": "http://127.0.0.1:9/b", "headers": {"x": 1}}},
+            {"request": {"method": "GET", "url": "http://127.0.0.1:9/c"}}
+        ]}}"#,
+    )
+    .unwrap();
+    let refused =
+        retryscope::service::read_batch_list(&har, None, OnBadLines::Refuse, None).unwrap_err();
+    assert!(
+        refused.contains(
+            "two.har: entries[1]: not a HAR entry: invalid type: map, expected a sequence"
+        ),
+        "{refused}"
+    );
+    assert!(refused.contains("1 malformed line"), "{refused}");
+    for rust_name in ["struct", "Entry", "Request", "NameValue"] {
+        assert!(!refused.contains(rust_name), "no type names: {refused}");
+    }
+    let read = retryscope::service::read_batch_list(&har, None, OnBadLines::Skip, None).unwrap();
+    assert_eq!(read.items.len(), 2);
+    assert_eq!(read.items[1].source_line, Some(3));
+    assert_eq!(read.notes.len(), 1);
+    assert!(
+        read.notes[0].contains("entries[1]") && read.notes[0].ends_with("(skipped)"),
+        "{:?}",
+        read.notes
+    );
+}
+
 fn fragment() -> impl Strategy<Value = String> {
     prop_oneof![
         Just(r#"{"url": "http://127.0.0.1:8080/a"}"#.to_owned()),
@@ -443,7 +513,9 @@ fn sample_report() -> BatchReport {
     failed.outcome = Some(OutcomeKind::Stopped);
     failed.reason =
         "stopped: 404 is not retryable, body said \"sk-live-123456\", <b>&</b>, line\nbreak".into();
-    failed.assertion = Some("assertion assertions[0] failed: status 404 is not in 200-299".into());
+    failed.assertion = Some(
+        "assertion --expect-status 200-299 failed: status 404, expected one of 200-299".into(),
+    );
     failed.elapsed_ms = Some(12);
     let mut reset = BatchReportRow::new(
         &item(
@@ -627,10 +699,10 @@ fn the_junit_report_validates_against_the_junit_schema() {
         xml.contains("attempt 1: 503 (503 is in retry_on.status); waited 100 ms"),
         "{xml}"
     );
-    assert!(xml.contains(r#"<failure type="assertion" message="stopped: 404 is not retryable, body said &quot;***&quot;, &lt;b&gt;&amp;&lt;/b&gt;, line break">"#), "{xml}");
+    assert!(xml.contains(r#"<failure type="assertion" message="assertion --expect-status 200-299 failed: status 404, expected one of 200-299">"#), "{xml}");
     assert!(
-        xml.contains("assertion assertions[0] failed: status 404 is not in 200-299</failure>"),
-        "{xml}"
+        xml.contains("reason: stopped: 404 is not retryable, body said"),
+        "the reason, once, in the failure's text: {xml}"
     );
     assert!(
         xml.contains(r#"<failure type="reset" message="gave up after 4 attempts (reset)">"#),
@@ -644,6 +716,19 @@ fn the_junit_report_validates_against_the_junit_schema() {
     assert!(
         xml.contains("cancelled \u{fffd} control"),
         "a control character is replaced"
+    );
+    // Each sentence once: the message is not repeated in the failure's text or system-out.
+    assert_eq!(xml.matches("expected one of 200-299").count(), 1, "{xml}");
+    assert_eq!(
+        xml.matches("gave up after 4 attempts (reset)").count(),
+        1,
+        "{xml}"
+    );
+    assert!(
+        xml.contains(
+            r#"message="gave up after 4 attempts (reset)">attempt 1: reset; waited 50 ms</failure>"#
+        ),
+        "a failure's attempts are its text: {xml}"
     );
     // The check can fail: a report without the suite's required counts is refused.
     let broken = xml.replacen(" failures=\"2\" errors=\"0\" skipped", " skipped", 1);

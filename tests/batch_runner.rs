@@ -203,6 +203,7 @@ fn a_failed_assertion_makes_the_item_an_error_naming_it() {
         item(s.server.url("/job?ready_after=0&key=a")),
         item(s.server.url("/job?ready_after=5&key=b")),
         item(s.server.url("/status/201?key=c")),
+        item(s.server.url("/status/404?key=d")),
     ];
     let options = BatchOptions {
         assertions: vec![
@@ -225,7 +226,7 @@ fn a_failed_assertion_makes_the_item_an_error_naming_it() {
     assert_eq!(stored[1].state, BatchItemState::Error);
     let reason = stored[1].reason.clone().unwrap();
     assert!(
-        reason.starts_with("assertion assertions[1] failed: "),
+        reason.starts_with("assertion --expect-json /state=\"done\" failed: "),
         "{reason}"
     );
     assert!(reason.contains("pending"), "{reason}");
@@ -235,9 +236,16 @@ fn a_failed_assertion_makes_the_item_an_error_naming_it() {
             .reason
             .as_deref()
             .unwrap()
-            .starts_with("assertion assertions[0] failed"),
+            .starts_with("assertion --expect-status 200 failed: status 201, expected one of 200"),
         "{:?}",
         stored[2]
+    );
+    // A 404 the profile does not retry ends the run "not retryable"; the assertion it fails is
+    // the reason all the same.
+    assert_eq!(stored[3].state, BatchItemState::Error);
+    assert_eq!(
+        stored[3].reason.as_deref(),
+        Some("assertion --expect-status 200 failed: status 404, expected one of 200")
     );
 }
 

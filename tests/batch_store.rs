@@ -77,7 +77,7 @@ fn items_are_queued_in_order_and_state_changes_persist_across_opens() {
         (b.counts.done, b.counts.running, b.counts.pending),
         (1, 1, 3)
     );
-    assert_eq!(q.claim(&id).unwrap(), 1);
+    assert_eq!(q.claim(&id, None).unwrap(), 1);
     let items = q.items(&id, None, 0, 100).unwrap();
     assert_eq!(items[0].state, BatchItemState::Done);
     assert_eq!(items[0].attempts, 2);

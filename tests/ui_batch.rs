@@ -227,6 +227,7 @@ fn earlier_batches_are_listed_offered_and_can_be_opened_resumed_and_cancelled() 
             &list,
             None,
             retryscope::interop::batch_list::OnBadLines::Refuse,
+            None,
         )
         .unwrap()
         .items;
@@ -245,14 +246,18 @@ fn earlier_batches_are_listed_offered_and_can_be_opened_resumed_and_cancelled() 
     };
     let mut h = tab_with(service_in(dir.path()));
     until(&mut h, &|t| t.panel.batches().is_some());
-    let offer = h.state_mut().panel.take_startup_offer();
+    let offer = h.state_mut().panel.take_startup_line();
     assert_eq!(
         offer.as_deref(),
         Some("2 unfinished batches: resume them from the Batch tab's Earlier batches")
     );
     assert!(
-        h.state_mut().panel.take_startup_offer().is_none(),
+        h.state_mut().panel.take_startup_line().is_none(),
         "offered once"
+    );
+    assert!(
+        !h.state().panel.is_working(),
+        "batches queued elsewhere are not resumed"
     );
     h.run();
     assert!(
@@ -286,7 +291,9 @@ fn earlier_batches_are_listed_offered_and_can_be_opened_resumed_and_cancelled() 
         h.query_by_label("Earlier batches (2)").is_some(),
         "none unfinished now"
     );
-    assert_eq!(h.query_all_by_label("finished").count(), 2);
+    assert_eq!(h.state().panel.startup_line(), None, "the offer is handled");
+    assert_eq!(h.query_all_by_label("finished").count(), 1);
+    assert_eq!(h.query_all_by_label("cancelled").count(), 1);
 }
 
 #[test]
@@ -352,6 +359,14 @@ fn assertions_show_inline_errors_and_a_failed_one_ends_items_in_error() {
         h.query_by_label("Expect JSON: needs POINTER=VALUE (e.g. /state=\"done\"), found `state`")
             .is_some()
     );
+    type_keys(&mut h, "Expect body", " ");
+    assert!(
+        h.query_by_label(
+            "Expect body: an empty or blank text matches (nearly) every body; give the text the body must contain"
+        )
+        .is_some(),
+        "a blank body text is refused as --expect-body ' ' is"
+    );
     type_keys(&mut h, "List file", list.to_str().unwrap());
     h.get_by_label("Import").click();
     h.run();
@@ -359,6 +374,7 @@ fn assertions_show_inline_errors_and_a_failed_one_ends_items_in_error() {
         h.state().panel.problem(),
         Some("fix the assertions first (the errors are under them)")
     );
+    h.state_mut().panel.assertions.body.clear();
     // Fixed: the status set holds, the body text does not.
     h.state_mut().panel.assertions.status.clear();
     h.state_mut().panel.assertions.json.clear();

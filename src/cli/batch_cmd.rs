@@ -111,8 +111,8 @@ pub struct BatchArgs {
     /// that is not JSON is a string: `/state=done`). Repeatable.
     #[arg(long, value_name = "POINTER=VALUE")]
     pub expect_json: Vec<String>,
-    /// Assertion: the body contains TEXT. Repeatable.
-    #[arg(long, value_name = "TEXT")]
+    /// Assertion: the body contains TEXT (not empty). Repeatable.
+    #[arg(long, value_name = "TEXT", value_parser = parse_body_text)]
     pub expect_body: Vec<String>,
     /// Most response body bytes kept per attempt in the history.
     #[arg(long, value_name = "BYTES", default_value_t = crate::store::DEFAULT_BODY_CAP)]
@@ -125,7 +125,8 @@ pub struct BatchArgs {
 /// `batch` subcommands.
 #[derive(Debug, Clone, Subcommand)]
 pub enum BatchCommand {
-    /// Batches, newest first: id, created, profile, counts per state, source file.
+    /// Batches, newest first: id, created, state (working, paused, interrupted, queued,
+    /// finished, cancelled), profile, counts per state, source file.
     List {
         /// At most N batches.
         #[arg(
@@ -262,9 +263,11 @@ fn work(args: &BatchArgs, dir: &Path) -> Result<u8, CliError> {
             None
         }
     };
-    let mut runner = BatchRunner::new(queue).with_profiles(crate::service::library_lookup(
-        crate::service::default_library_dir(),
-    ));
+    let mut runner = BatchRunner::new(queue)
+        .worked_by(crate::model::BatchWorker::Cli)
+        .with_profiles(crate::service::library_lookup(
+            crate::service::default_library_dir(),
+        ));
     if let Some(w) = &writer {
         runner = runner.recording(Arc::clone(w), args.history_body_cap);
     }
@@ -345,21 +348,19 @@ fn queue_file(args: &BatchArgs, queue: &mut BatchQueue, file: &Path) -> Result<S
     } else {
         OnBadLines::Refuse
     };
-    let list = crate::service::read_batch_list(file, args.format, on_bad).map_err(|e| {
-        if e.contains("skip bad lines") {
-            CliError::usage(format!("{e}\n(--skip-bad-lines queues the good lines)"))
-        } else {
-            CliError::usage(e)
-        }
-    })?;
-    let (items, skipped) = crate::service::check_item_profiles(
-        list.items,
-        &crate::service::library_lookup(crate::service::default_library_dir()),
-        on_bad,
-        &file.display().to_string(),
-    )
-    .map_err(|e| CliError::usage(format!("{e}\n(--skip-bad-lines queues the good lines)")))?;
-    for note in list.notes.iter().chain(&skipped) {
+    // Items naming a profile neither built in nor in the library are bad lines like the
+    // malformed ones (counted, refused or skipped with them).
+    let profiles = crate::service::library_lookup(crate::service::default_library_dir());
+    let list = crate::service::read_batch_list(file, args.format, on_bad, Some(&profiles))
+        .map_err(|e| {
+            if e.contains("skip bad lines") {
+                CliError::usage(format!("{e}\n(--skip-bad-lines queues the good lines)"))
+            } else {
+                CliError::usage(e)
+            }
+        })?;
+    let items = list.items;
+    for note in &list.notes {
         super::out::write_stderr(&format!("warning: {note}\n"));
     }
     let profile = profile_source::select(args.profile.as_deref(), args.builtin.as_deref())?;
@@ -553,6 +554,10 @@ fn parse_rate(text: &str) -> Result<f64, String> {
 
 fn parse_status_set(text: &str) -> Result<StatusSet, String> {
     crate::service::parse_expect_status(text)
+}
+
+fn parse_body_text(text: &str) -> Result<String, String> {
+    crate::service::parse_expect_body(text)
 }
 
 fn parse_state(text: &str) -> Result<BatchItemState, String> {

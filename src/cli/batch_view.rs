@@ -14,7 +14,8 @@ fn failed(e: &BatchError) -> CliError {
     }
 }
 
-/// `batch list`: one line (or JSON object) per batch, newest first.
+/// `batch list`: one line (or JSON object) per batch, newest first, with its state word
+/// ([`crate::model::BatchState`]: working, paused, interrupted, queued, finished, cancelled).
 ///
 /// # Errors
 /// Exit 1 when the database cannot be read.
@@ -28,9 +29,10 @@ pub fn list(queue: &BatchQueue, limit: u32, json: bool) -> Result<u8, CliError> 
             crate::cli_outln!("{}", batch_json(b));
         } else {
             crate::cli_outln!(
-                "{}  {}  {}  {}: {}{}",
+                "{}  {}  {:<11}  {}  {}: {}{}",
                 b.id,
                 b.created_at.format("%Y-%m-%d %H:%M:%S"),
+                b.state(false).word(),
                 b.profile_name,
                 crate::model::counted(b.counts.total(), "item", "items"),
                 b.counts.summary(),
@@ -52,6 +54,7 @@ fn batch_json(b: &BatchRecord) -> serde_json::Value {
         "profile": b.profile_name,
         "options": b.options,
         "counts": b.counts,
+        "state": b.state(false).word(),
     })
 }
 

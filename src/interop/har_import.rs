@@ -28,18 +28,23 @@ pub enum HarError {
     },
 }
 
+// `expecting` keeps Rust type names out of the messages users read ("expected struct
+// Request" would name our code, not their file).
 #[derive(Debug, Clone, Deserialize)]
+#[serde(expecting = "a HAR file (an object with a `log` object)")]
 struct Har {
     log: Log,
 }
 
 #[derive(Debug, Clone, Deserialize)]
+#[serde(expecting = "the HAR `log` object (with an `entries` list)")]
 struct Log {
     #[serde(default)]
     entries: Vec<Entry>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
+#[serde(expecting = "a HAR entry (an object with a `request` object)")]
 struct Entry {
     request: Request,
     #[serde(default)]
@@ -47,6 +52,7 @@ struct Entry {
 }
 
 #[derive(Debug, Clone, Deserialize)]
+#[serde(expecting = "a HAR request (an object with `method` and `url`)")]
 struct Request {
     method: String,
     url: String,
@@ -57,6 +63,7 @@ struct Request {
 }
 
 #[derive(Debug, Clone, Deserialize)]
+#[serde(expecting = "a header (an object with `name` and `value`)")]
 struct NameValue {
     name: String,
     #[serde(default)]
@@ -64,6 +71,7 @@ struct NameValue {
 }
 
 #[derive(Debug, Clone, Deserialize)]
+#[serde(expecting = "the request's `postData` object")]
 struct PostData {
     #[serde(default, rename = "mimeType")]
     mime_type: String,
@@ -74,6 +82,7 @@ struct PostData {
 }
 
 #[derive(Debug, Clone, Deserialize)]
+#[serde(expecting = "a form parameter (an object with `name` and `value`)")]
 struct Param {
     name: String,
     #[serde(default)]
@@ -81,9 +90,25 @@ struct Param {
 }
 
 #[derive(Debug, Clone, Deserialize)]
+#[serde(expecting = "a HAR response (an object with `status`)")]
 struct Response {
     #[serde(default)]
     status: i64,
+}
+
+/// The file's outline only, each entry kept as JSON to be read on its own
+/// ([`HarFile::parse_each`]).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(expecting = "a HAR file (an object with a `log` object)")]
+struct LooseHar {
+    log: LooseLog,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(expecting = "the HAR `log` object (with an `entries` list)")]
+struct LooseLog {
+    #[serde(default)]
+    entries: Vec<serde_json::Value>,
 }
 
 /// One entry as the picker lists it.
@@ -128,6 +153,34 @@ impl HarFile {
         Ok(Self {
             entries: har.log.entries,
         })
+    }
+
+    /// Parses HAR JSON `text` entry by entry (a batch list): the file must be JSON with a `log`
+    /// object, but an entry that is not the HAR shape spoils only itself. Returns the file
+    /// holding the good entries and, for every entry of `log.entries` in file order, its
+    /// position in that file (for [`Self::draft`]) or what is wrong with it (`serde_json`'s
+    /// words, no position: it is the entry's).
+    ///
+    /// # Errors
+    /// [`HarError::Json`] with the line and column when the file is not JSON or has no `log`.
+    pub fn parse_each(text: &str) -> Result<(Self, Vec<Result<usize, String>>), HarError> {
+        let har: LooseHar = serde_json::from_str(text).map_err(|e| HarError::Json {
+            message: e.to_string(),
+            line: e.line(),
+            column: e.column(),
+        })?;
+        let mut entries = Vec::new();
+        let each = har
+            .log
+            .entries
+            .into_iter()
+            .map(|value| {
+                let entry = serde_json::from_value::<Entry>(value).map_err(|e| e.to_string())?;
+                entries.push(entry);
+                Ok(entries.len() - 1)
+            })
+            .collect();
+        Ok((Self { entries }, each))
     }
 
     /// Every entry: method, masked URL, status.

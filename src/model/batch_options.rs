@@ -22,7 +22,8 @@ pub struct BatchOptions {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rate_per_host: Option<f64>,
     /// Conditions every item's final response must meet (all of them, in order); an item whose
-    /// run succeeded but fails one ends `error` naming it (`assertions[1]`). Each is one §8
+    /// final response fails one ends `error` naming it in the user's words (`--expect-json
+    /// /state="done"`, see `policy::assertion_label`). Each is one §8
     /// matcher (all its keys must hold).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub assertions: Vec<ResponseMatcher>,

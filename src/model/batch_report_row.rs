@@ -78,8 +78,8 @@ pub struct BatchReportRow {
     /// item is in its state (`cancelled before it was sent`); empty when there is none.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub reason: String,
-    /// The batch assertion that failed, in words (`assertion assertions[0] failed: status 404
-    /// is not in 200-299`), when that is why the item is `error`.
+    /// The batch assertion that failed, in words (`assertion --expect-status 200 failed: status
+    /// 404, expected one of 200`), when that is why the item is `error`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub assertion: Option<String>,
     /// The run's id in history, when it was recorded.

@@ -12,6 +12,7 @@ mod batch_item_state;
 mod batch_options;
 mod batch_report_row;
 mod batch_request;
+mod batch_state;
 mod budget;
 mod counted;
 mod environment;
@@ -39,6 +40,7 @@ pub use batch_item_state::BatchItemState;
 pub use batch_options::{BatchOptions, DEFAULT_CONCURRENCY, MAX_CONCURRENCY};
 pub use batch_report_row::{BatchReportAttempt, BatchReportRow};
 pub use batch_request::BatchRequest;
+pub use batch_state::{BatchState, BatchWorker};
 pub use budget::{
     BudgetChange, BudgetChangeKind, BudgetCharge, BudgetCost, BudgetScope, RetryBudget,
 };

@@ -1,6 +1,7 @@
 //! A batch's assertions (issue 9): conditions every item's final response must meet, each a §8
 //! matcher compiled with [`CompiledMatcher`]. All must hold; the first that fails names the item's
-//! error (`assertion assertions[0] failed: status 404 is not in 200-299`).
+//! error in the words the user gave it (`assertion --expect-status 200 failed: status 404,
+//! expected one of 200`; the Batch tab's fields take the same texts).
 
 use super::matchers::{CompiledMatcher, MatcherError};
 use crate::model::{AttemptOutcome, ResponseMatcher};
@@ -8,11 +9,63 @@ use crate::model::{AttemptOutcome, ResponseMatcher};
 /// Compiled assertions of one batch (empty: every successful run is `done`).
 #[derive(Debug, Clone, Default)]
 pub struct BatchAssertions {
-    checks: Vec<(String, CompiledMatcher)>,
+    /// Each assertion's label, whether it tests the status alone, and the compiled matcher.
+    checks: Vec<(String, Option<crate::model::StatusSet>, CompiledMatcher)>,
+}
+
+/// The assertion `m` in the words it was given: `--expect-status 200,201`,
+/// `--expect-json /state="done"`, `--expect-body "ok"`; another shape (not made by those flags
+/// or the Batch tab's fields) is `assertions[i]`.
+///
+/// ```
+/// use retryscope::model::{ResponseMatcher, StatusSet};
+/// let m = ResponseMatcher { status: Some(StatusSet::parse_list("200,201").unwrap()), ..ResponseMatcher::default() };
+/// assert_eq!(retryscope::policy::assertion_label(&m, 0), "--expect-status 200,201");
+/// ```
+pub fn assertion_label(m: &ResponseMatcher, index: usize) -> String {
+    let only = ResponseMatcher::default();
+    match m {
+        ResponseMatcher {
+            status: Some(set), ..
+        } if *m
+            == (ResponseMatcher {
+                status: Some(set.clone()),
+                ..only.clone()
+            }) =>
+        {
+            let codes: Vec<String> = set.0.iter().map(ToString::to_string).collect();
+            format!("--expect-status {}", codes.join(","))
+        }
+        ResponseMatcher {
+            json_pointer: Some(pointer),
+            equals: Some(value),
+            ..
+        } if *m
+            == (ResponseMatcher {
+                json_pointer: Some(pointer.clone()),
+                equals: Some(value.clone()),
+                ..only.clone()
+            }) =>
+        {
+            format!("--expect-json {pointer}={value}")
+        }
+        ResponseMatcher {
+            body_contains: Some(text),
+            ..
+        } if *m
+            == (ResponseMatcher {
+                body_contains: Some(text.clone()),
+                ..only
+            }) =>
+        {
+            format!("--expect-body {text:?}")
+        }
+        _ => format!("assertions[{index}]"),
+    }
 }
 
 impl BatchAssertions {
-    /// Compiles `assertions`; each is named `assertions[i]` in errors and verdicts.
+    /// Compiles `assertions`; each is named by [`assertion_label`] in verdicts.
     ///
     /// # Errors
     /// The first [`MatcherError`] (with its field path, `assertions[1].body_matches`).
@@ -21,8 +74,16 @@ impl BatchAssertions {
             .iter()
             .enumerate()
             .map(|(i, m)| {
-                let name = format!("assertions[{i}]");
-                CompiledMatcher::compile(m, &name).map(|c| (name, c))
+                let status_only = (m.status.is_some()
+                    && *m
+                        == ResponseMatcher {
+                            status: m.status.clone(),
+                            ..ResponseMatcher::default()
+                        })
+                .then(|| m.status.clone())
+                .flatten();
+                CompiledMatcher::compile(m, &format!("assertions[{i}]"))
+                    .map(|c| (assertion_label(m, i), status_only, c))
             })
             .collect::<Result<_, _>>()?;
         Ok(Self { checks })
@@ -39,11 +100,15 @@ impl BatchAssertions {
     /// # Errors
     /// `Err` is the "an assertion failed" answer, in words.
     pub fn check(&self, outcome: Option<&AttemptOutcome>) -> Result<(), String> {
-        for (name, matcher) in &self.checks {
+        for (name, status_only, matcher) in &self.checks {
             let why = match outcome {
-                Some(AttemptOutcome::Response(r)) => match matcher.check(r) {
-                    Ok(_) => continue,
-                    Err(why) => why,
+                Some(AttemptOutcome::Response(r)) => match (matcher.check(r), status_only) {
+                    (Ok(_), _) => continue,
+                    (Err(_), Some(set)) => {
+                        let codes: Vec<String> = set.0.iter().map(ToString::to_string).collect();
+                        format!("status {}, expected one of {}", r.status, codes.join(", "))
+                    }
+                    (Err(why), None) => why,
                 },
                 Some(AttemptOutcome::Error(e)) => format!("no response ({})", e.kind),
                 None => "no attempt was made".to_owned(),
@@ -91,12 +156,38 @@ mod tests {
         let err = a
             .check(Some(&response(200, r#"{"state":"pending"}"#)))
             .expect_err("fails");
-        assert!(err.starts_with("assertion assertions[1] failed: "), "{err}");
+        assert!(
+            err.starts_with("assertion --expect-json /state=\"done\" failed: "),
+            "{err}"
+        );
         assert!(err.contains("pending"), "{err}");
         let err = a.check(Some(&response(404, "{}"))).expect_err("fails");
-        assert!(err.starts_with("assertion assertions[0] failed"), "{err}");
+        assert_eq!(
+            err,
+            "assertion --expect-status 200-299 failed: status 404, expected one of 200-299"
+        );
         assert!(a.check(None).is_err());
         assert_eq!(BatchAssertions::default().check(None), Ok(()));
+    }
+
+    #[test]
+    fn labels_are_the_flags_and_other_shapes_their_place() {
+        let body = ResponseMatcher {
+            body_contains: Some("a \"b\"".into()),
+            ..ResponseMatcher::default()
+        };
+        assert_eq!(assertion_label(&body, 0), r#"--expect-body "a \"b\"""#);
+        let json = ResponseMatcher {
+            json_pointer: Some("/n".into()),
+            equals: Some(serde_json::json!(3)),
+            ..ResponseMatcher::default()
+        };
+        assert_eq!(assertion_label(&json, 1), "--expect-json /n=3");
+        let both = ResponseMatcher {
+            body_contains: Some("x".into()),
+            ..json
+        };
+        assert_eq!(assertion_label(&both, 2), "assertions[2]");
     }
 
     #[test]

@@ -50,12 +50,27 @@ pub fn parse_expect_json(raw: &str) -> Result<ResponseMatcher, String> {
     })
 }
 
+/// Checks a text the final body must contain (`--expect-body TEXT`, the tab's *Expect body*).
+///
+/// # Errors
+/// An empty or blank text: it would match (nearly) every body, so the assertion would test
+/// nothing.
+pub fn parse_expect_body(text: &str) -> Result<String, String> {
+    if text.trim().is_empty() {
+        return Err(
+            "an empty or blank text matches (nearly) every body; give the text the body must contain"
+                .into(),
+        );
+    }
+    Ok(text.to_owned())
+}
+
 /// The batch's assertions, in the order statuses, JSON pointers, bodies; each compiled once so
 /// a bad one is refused before anything is queued.
 ///
 /// # Errors
-/// `assertion: …` naming the first that does not compile (a bad JSON pointer, an empty body
-/// text).
+/// `assertion: …` naming the first that does not compile (a bad JSON pointer, an empty or
+/// blank body text).
 pub fn expect_assertions(
     statuses: &[StatusSet],
     jsons: Vec<ResponseMatcher>,
@@ -69,10 +84,13 @@ pub fn expect_assertions(
         })
         .collect();
     out.extend(jsons);
-    out.extend(bodies.iter().map(|text| ResponseMatcher {
-        body_contains: Some(text.clone()),
-        ..ResponseMatcher::default()
-    }));
+    for text in bodies {
+        parse_expect_body(text).map_err(|e| format!("assertion: {e}"))?;
+        out.push(ResponseMatcher {
+            body_contains: Some(text.clone()),
+            ..ResponseMatcher::default()
+        });
+    }
     crate::policy::BatchAssertions::compile(&out).map_err(|e| format!("assertion: {e}"))?;
     Ok(out)
 }
@@ -94,6 +112,20 @@ mod tests {
                 .unwrap_err()
                 .contains("not an HTTP status")
         );
+    }
+
+    #[test]
+    fn an_empty_or_blank_body_text_is_refused() {
+        for text in ["", "  ", "\t"] {
+            assert!(
+                parse_expect_body(text)
+                    .unwrap_err()
+                    .starts_with("an empty or blank text matches (nearly) every body"),
+                "{text:?}"
+            );
+            assert!(expect_assertions(&[], vec![], &[text.to_owned()]).is_err());
+        }
+        assert_eq!(parse_expect_body(" ok ").unwrap(), " ok ");
     }
 
     #[test]

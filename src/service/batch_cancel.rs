@@ -12,7 +12,7 @@ use crate::store::BatchQueue;
 pub fn cancel_queued(queue: &mut BatchQueue, id: &str) -> Result<u64, String> {
     let batch = queue.batch(id).map_err(|e| e.to_string())?;
     // Claiming puts items a dead process left `running` back to `pending`.
-    queue.claim(&batch.id).map_err(|e| e.to_string())?;
+    queue.claim(&batch.id, None).map_err(|e| e.to_string())?;
     let cancelled = queue.cancel_pending(&batch.id);
     let released = queue.release(&batch.id);
     let cancelled = cancelled.map_err(|e| e.to_string())?;

@@ -19,7 +19,9 @@ pub struct ReadList {
     pub notes: Vec<String>,
 }
 
-/// Reads the list at `path` in `format` (else the one its extension names).
+/// Reads the list at `path` in `format` (else the one its extension names). With `profiles`,
+/// an item naming a profile it does not find is a bad line like a malformed one (counted,
+/// refused or skipped with them).
 ///
 /// # Errors
 /// One message, lines joined by `\n`: an unknown format, a file that cannot be read, or the
@@ -29,6 +31,7 @@ pub fn read_batch_list(
     path: &Path,
     format: Option<BatchListFormat>,
     on_bad: OnBadLines,
+    profiles: Option<&super::batch_runner::ProfileLookup>,
 ) -> Result<ReadList, String> {
     let format = BatchListFormat::detect(path, format).map_err(|e| e.to_string())?;
     let name = path.display().to_string();
@@ -45,7 +48,10 @@ pub fn read_batch_list(
         ));
     }
     let bytes = std::fs::read(path).map_err(|e| format!("cannot read the list ({e}): {name}"))?;
-    let list = parse_batch_list_bytes(&bytes, format);
+    let mut list = parse_batch_list_bytes(&bytes, format);
+    if let Some(lookup) = profiles {
+        list.refuse_unknown_profiles(format, |name| lookup(name).is_some());
+    }
     let mut notes: Vec<String> = list
         .notes
         .iter()

@@ -19,7 +19,7 @@ use super::host_rate_limiter::HostRateLimiter;
 use super::run_recording::RunRecording;
 use crate::engine::{self, RunOptions};
 use crate::model::{
-    AttemptOutcome, BatchCounts, BatchEvent, BatchItemState, OutcomeKind, RequestSpec,
+    AttemptOutcome, BatchCounts, BatchEvent, BatchItemState, BatchWorker, OutcomeKind, RequestSpec,
     RetryProfile, RunEvent,
 };
 use crate::policy::BatchAssertions;
@@ -49,6 +49,7 @@ pub fn batch_item_id(batch_id: &str, position: u64) -> String {
 #[derive(Debug, Clone, Default)]
 pub struct BatchControl {
     pause: CancellationToken,
+    by_user: CancellationToken,
     cancel: CancellationToken,
     any: CancellationToken,
 }
@@ -67,6 +68,13 @@ impl BatchControl {
         self.any.cancel();
     }
 
+    /// Pause as the Pause button does: as [`Self::pause`], and the batch is stored as paused
+    /// by the user, so the window does not resume it by itself at its next start.
+    pub fn pause_by_user(&self) {
+        self.by_user.cancel();
+        self.pause();
+    }
+
     /// Cancel: the runs in flight are cancelled and every item not finished ends `cancelled`.
     pub fn cancel(&self) {
         self.cancel.cancel();
@@ -80,6 +88,11 @@ impl BatchControl {
 
     fn is_cancelled(&self) -> bool {
         self.cancel.is_cancelled()
+    }
+
+    /// True once [`Self::pause_by_user`] or [`Self::cancel`] was called.
+    fn stopped_by_user(&self) -> bool {
+        self.by_user.is_cancelled() || self.cancel.is_cancelled()
     }
 }
 
@@ -99,6 +112,7 @@ pub struct BatchRunner {
     body_cap: usize,
     budgets: BudgetRegistry,
     profiles: ProfileLookup,
+    worker: Option<BatchWorker>,
 }
 
 impl BatchRunner {
@@ -111,7 +125,16 @@ impl BatchRunner {
             body_cap: crate::store::DEFAULT_BODY_CAP,
             budgets: BudgetRegistry::new(),
             profiles: Arc::new(crate::profile::builtin),
+            worker: None,
         }
+    }
+
+    /// Stores `worker` as the face working the batch when it is claimed (before anything is
+    /// sent), clearing its "paused by the user" mark; without this the stored worker is kept.
+    #[must_use]
+    pub fn worked_by(mut self, worker: BatchWorker) -> Self {
+        self.worker = Some(worker);
+        self
     }
 
     /// Records every item's run in the history through `writer`, keeping at most `body_cap`
@@ -162,7 +185,7 @@ impl BatchRunner {
                 message: e.to_string(),
             }
         })?;
-        let requeued = self.queue.claim(&id)?;
+        let requeued = self.queue.claim(&id, self.worker)?;
         if self.writer.is_some() {
             // The writer's checkpoint thread copies the WAL back; a state change never waits
             // for it. (When this fails, SQLite checkpoints in our commits as before.)
@@ -207,6 +230,10 @@ impl BatchRunner {
         let events = coordinator.events;
         if worked.is_ok() && control.is_cancelled() {
             self.queue.cancel_pending(&id)?;
+        }
+        if control.stopped_by_user() {
+            // Again at the end: a pause that came before the claim was cleared by it.
+            self.queue.mark_paused_by_user(&id)?;
         }
         let released = self.queue.release(&id);
         worked?;
@@ -714,7 +741,15 @@ fn item_end(
             "paused mid-run: sent again from attempt 1 on resume".to_owned(),
         ),
         OutcomeKind::Cancelled => (BatchItemState::Cancelled, outcome.message),
-        _ => (BatchItemState::Error, outcome.message),
+        // The run failed with a final response (a 404 the profile does not retry, or gave up
+        // on 503s): an assertion it fails is the reason in the user's own words.
+        _ => match last {
+            Some(AttemptOutcome::Response(_)) => match shared.assertions.check(last) {
+                Err(why) => (BatchItemState::Error, why),
+                Ok(()) => (BatchItemState::Error, outcome.message),
+            },
+            _ => (BatchItemState::Error, outcome.message),
+        },
     };
     ItemEnd {
         state,

@@ -7,7 +7,9 @@ use super::batch_runner::{BatchControl, BatchRunner, BatchSummary};
 use super::budget_registry::BudgetRegistry;
 use crate::engine::Waker;
 use crate::interop::batch_list::OnBadLines;
-use crate::model::{BatchCounts, BatchEvent, BatchItemState, BatchOptions, RetryProfile};
+use crate::model::{
+    BatchCounts, BatchEvent, BatchItemState, BatchOptions, BatchWorker, RetryProfile,
+};
 use crate::store::{BatchItemRecord, BatchQueue, BatchRecord, HistoryWriter, SecretStore};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -16,10 +18,17 @@ use tokio::sync::mpsc;
 
 /// Reads a list of requests (JSON Lines, CSV, curl, HAR) into batch requests with the notes to
 /// show, or says which lines are malformed; the [`OnBadLines`] says whether malformed lines
-/// refuse the list or are skipped. The importers of `crate::interop` plug in here
-/// ([`super::read_batch_list`]).
-pub type BatchImporter =
-    Arc<dyn Fn(&Path, OnBadLines) -> Result<super::ReadList, String> + Send + Sync>;
+/// refuse the list or are skipped, and an item naming a profile the lookup does not find is
+/// such a line. The importers of `crate::interop` plug in here ([`super::read_batch_list`]).
+pub type BatchImporter = Arc<
+    dyn Fn(
+            &Path,
+            OnBadLines,
+            &super::batch_runner::ProfileLookup,
+        ) -> Result<super::ReadList, String>
+        + Send
+        + Sync,
+>;
 
 /// Capacity of the command and reply channels.
 pub const BATCH_CHANNEL: usize = 1024;
@@ -108,11 +117,14 @@ pub enum BatchReply {
     Problem(String),
 }
 
-/// Handle of the batch service. Dropping it pauses the batch being worked (it stays
-/// resumable) and stops the thread.
+/// Handle of the batch service. Dropping it (or [`Self::stop`]) pauses the batch being worked
+/// without marking it paused by the user: it stays resumable, and the window's next start
+/// resumes it by itself. The thread ends once the runs in flight have let go.
 pub struct BatchService {
     commands: mpsc::Sender<BatchCommand>,
     replies: mpsc::Receiver<BatchReply>,
+    /// Told when the service's thread has ended.
+    gone: std::sync::mpsc::Receiver<()>,
 }
 
 /// What the service's loop needs.
@@ -185,10 +197,33 @@ impl BatchService {
             waker,
             profiles,
         };
+        let (gone_tx, gone) = std::sync::mpsc::sync_channel(1);
         std::thread::Builder::new()
             .name("retryscope-batch".into())
-            .spawn(move || runtime.block_on(serve(setup, command_rx, reply_tx)))?;
-        Ok(Self { commands, replies })
+            .spawn(move || {
+                runtime.block_on(serve(setup, command_rx, reply_tx));
+                drop(runtime);
+                let _ = gone_tx.send(());
+            })?;
+        Ok(Self {
+            commands,
+            replies,
+            gone,
+        })
+    }
+
+    /// Stops the service as closing the window does (the batch being worked is paused, not
+    /// marked paused by the user) and waits at most `wait` for its thread to end; true when it
+    /// ended (the paused items are back to `pending` then).
+    pub fn stop(self, wait: std::time::Duration) -> bool {
+        let Self {
+            commands,
+            replies,
+            gone,
+        } = self;
+        drop(commands);
+        drop(replies);
+        gone.recv_timeout(wait).is_ok()
     }
 
     /// Sends a command without blocking; false when the service is gone or saturated.
@@ -266,13 +301,21 @@ async fn serve(
                 },
                 Err(e) => reply(BatchReply::Problem(e.to_string())),
             },
+            // Marked before the runner is told, so a window closed right after still leaves
+            // the batch paused on purpose (not resumed at the next start).
             BatchCommand::Pause => {
                 if let Some(w) = &working {
-                    w.control.pause();
+                    if let Err(e) = queue.mark_paused_by_user(&w.batch) {
+                        reply(BatchReply::Problem(e.to_string()));
+                    }
+                    w.control.pause_by_user();
                 }
             }
             BatchCommand::Cancel => {
                 if let Some(w) = &working {
+                    if let Err(e) = queue.mark_paused_by_user(&w.batch) {
+                        reply(BatchReply::Problem(e.to_string()));
+                    }
                     w.control.cancel();
                 }
             }
@@ -315,6 +358,8 @@ async fn serve(
             }
         }
     }
+    // The window closed: pause without marking it paused by the user, so the next start
+    // resumes it.
     if let Some(w) = working {
         w.control.pause();
         let _ = w.task.await;
@@ -335,20 +380,11 @@ fn import(
     if let Err(e) = crate::policy::BatchAssertions::compile(&options.assertions) {
         return BatchReply::Problem(format!("assertion: {e}"));
     }
-    let (items, notes) = match (setup.importer)(path, on_bad) {
+    let (items, notes) = match (setup.importer)(path, on_bad, &setup.profiles) {
         Ok(list) if list.items.is_empty() => {
             return BatchReply::Problem(format!("no requests in the list: {}", path.display()));
         }
         Ok(list) => (list.items, list.notes),
-        Err(e) => return BatchReply::Problem(e),
-    };
-    let (items, notes) = match super::check_item_profiles(
-        items,
-        &setup.profiles,
-        on_bad,
-        &path.display().to_string(),
-    ) {
-        Ok((items, skipped)) => (items, notes.into_iter().chain(skipped).collect::<Vec<_>>()),
         Err(e) => return BatchReply::Problem(e),
     };
     match queue.create(Some(&path.display().to_string()), profile, options, &items) {
@@ -362,6 +398,8 @@ fn import(
 }
 
 /// Starts working batch `id` unless one is being worked; its events are passed on as replies.
+/// The runner claims it as worked by the window before anything is sent, so a window closed or
+/// killed meanwhile resumes it at its next start.
 fn start(
     setup: &Setup,
     working: &mut Option<Working>,
@@ -383,6 +421,7 @@ fn start(
         }
     };
     let mut runner = BatchRunner::new(queue)
+        .worked_by(BatchWorker::Window)
         .with_budgets(setup.budgets.clone())
         .with_profiles(Arc::clone(&setup.profiles));
     if let Some(w) = &setup.writer {

@@ -24,7 +24,9 @@ pub mod run_recording;
 pub mod run_service;
 
 pub use app_services::AppServices;
-pub use batch_assertion_text::{expect_assertions, parse_expect_json, parse_expect_status};
+pub use batch_assertion_text::{
+    expect_assertions, parse_expect_body, parse_expect_json, parse_expect_status,
+};
 pub use batch_cancel::cancel_queued;
 pub use batch_list_file::{MAX_LIST_FILE_BYTES, ReadList, read_batch_list};
 pub use batch_pacer::{Offer, PARKED_LIMIT, StartPacer};
@@ -36,7 +38,7 @@ pub use batch_service::{BATCH_CHANNEL, BatchCommand, BatchImporter, BatchReply, 
 pub use budget_registry::BudgetRegistry;
 pub use history_service::{HistoryReply, HistoryRequest, HistoryService, MAX_PAGE_ROWS, Retention};
 pub use host_rate_limiter::HostRateLimiter;
-pub use profile_lookup::{check_item_profiles, default_library_dir, library_files, library_lookup};
+pub use profile_lookup::{default_library_dir, library_files, library_lookup};
 pub use run_recording::{HistoryPlace, RunRecording, open_history_writer};
 pub use run_service::{
     COMMAND_CAPACITY, Command, ENGINE_WORKERS, EVENT_CAPACITY, EngineService, RUN_EVENT_CAPACITY,

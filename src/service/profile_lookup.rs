@@ -4,9 +4,8 @@
 //! finds the profiles when the items are sent.
 
 use super::batch_runner::ProfileLookup;
-use crate::interop::batch_list::OnBadLines;
-use crate::model::{BatchRequest, RetryProfile};
-use std::collections::{BTreeSet, HashMap};
+use crate::model::RetryProfile;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
@@ -80,82 +79,12 @@ pub fn library_lookup(library: Option<PathBuf>) -> ProfileLookup {
     })
 }
 
-/// Checks the profile each item names against `lookup` (each distinct name looked up once).
-/// Returns the items to queue and a note per item skipped.
-///
-/// # Errors
-/// With [`OnBadLines::Refuse`] and an unknown name: one message, a line per such item
-/// (`FILE:LINE: unknown profile `x` …`) and the refusal; nothing is to be queued.
-pub fn check_item_profiles(
-    items: Vec<BatchRequest>,
-    lookup: &ProfileLookup,
-    on_bad: OnBadLines,
-    file: &str,
-) -> Result<(Vec<BatchRequest>, Vec<String>), String> {
-    let names: BTreeSet<&str> = items.iter().filter_map(|i| i.profile.as_deref()).collect();
-    let unknown: BTreeSet<String> = names
-        .into_iter()
-        .filter(|n| lookup(n).is_none())
-        .map(str::to_owned)
-        .collect();
-    if unknown.is_empty() {
-        return Ok((items, Vec::new()));
-    }
-    let is_bad = |i: &BatchRequest| i.profile.as_ref().is_some_and(|p| unknown.contains(p));
-    let problems: Vec<String> = items
-        .iter()
-        .enumerate()
-        .filter(|(_, i)| is_bad(i))
-        .map(|(n, i)| {
-            let place = i
-                .source_line
-                .map_or_else(|| format!("item {}", n + 1), |l| l.to_string());
-            format!(
-                "{file}:{place}: unknown profile `{}` (use a built-in id, see `retryscope profile builtins`, or the name of a profile in your library)",
-                i.profile.as_deref().unwrap_or_default()
-            )
-        })
-        .collect();
-    match on_bad {
-        OnBadLines::Refuse => {
-            let mut lines = problems;
-            lines.push(format!(
-                "nothing queued: fix the lines above or skip bad lines: {file}"
-            ));
-            Err(lines.join("\n"))
-        }
-        OnBadLines::Skip => {
-            let kept: Vec<BatchRequest> = items.into_iter().filter(|i| !is_bad(i)).collect();
-            if kept.is_empty() {
-                return Err(format!("no requests in the list: {file}"));
-            }
-            Ok((
-                kept,
-                problems
-                    .into_iter()
-                    .map(|p| format!("{p} (skipped)"))
-                    .collect(),
-            ))
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::RequestSpec;
-
-    fn item(line: u64, profile: Option<&str>) -> BatchRequest {
-        BatchRequest {
-            name: None,
-            request: RequestSpec::get("http://127.0.0.1:9/"),
-            profile: profile.map(str::to_owned),
-            source_line: Some(line),
-        }
-    }
 
     #[test]
-    fn library_profiles_are_found_by_file_and_name_and_unknown_ones_name_their_line() {
+    fn library_profiles_are_found_by_file_and_name_and_built_ins_first() {
         let dir = tempfile::tempdir().unwrap();
         let mut p = crate::ui::profile_library::fallback_default_profile();
         p.name = "Team default".into();
@@ -168,16 +97,6 @@ mod tests {
         assert!(lookup("team").is_some());
         assert!(lookup("Team default").is_some());
         assert!(lookup("aws-standard").is_some(), "built-ins first");
-        let items = vec![item(1, Some("team")), item(2, Some("nope")), item(3, None)];
-        let refused =
-            check_item_profiles(items.clone(), &lookup, OnBadLines::Refuse, "l.jsonl").unwrap_err();
-        assert!(
-            refused.starts_with("l.jsonl:2: unknown profile `nope`"),
-            "{refused}"
-        );
-        let (kept, notes) =
-            check_item_profiles(items, &lookup, OnBadLines::Skip, "l.jsonl").unwrap();
-        assert_eq!(kept.len(), 2);
-        assert!(notes[0].ends_with("(skipped)"));
+        assert!(lookup("nope").is_none());
     }
 }

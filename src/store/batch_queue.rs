@@ -14,7 +14,8 @@ use super::batch_records::{BatchItemRecord, BatchRecord, ItemChange, ItemEnd, Qu
 use super::history::{HistoryStore, process_alive, sql, time};
 use super::secret_store::SecretStore;
 use crate::model::{
-    BatchCounts, BatchItemState, BatchOptions, BatchRequest, RequestSpec, RetryProfile, secrets,
+    BatchCounts, BatchItemState, BatchOptions, BatchRequest, BatchWorker, RequestSpec,
+    RetryProfile, secrets,
 };
 use rusqlite::{OptionalExtension, Row, params};
 use std::collections::HashMap;
@@ -194,23 +195,31 @@ impl BatchQueue {
             .store
             .conn
             .query_row(
-                "SELECT created_at, source, profile_name, profile_json, options_json
-                 FROM batches WHERE id = ?1",
+                "SELECT created_at, source, profile_name, profile_json, options_json, worker,
+                 paused_by_user, runner_pid FROM batches WHERE id = ?1",
                 [id],
                 |r| {
                     Ok((
-                        r.get::<_, String>(0)?,
-                        r.get::<_, Option<String>>(1)?,
-                        r.get::<_, String>(2)?,
-                        r.get::<_, String>(3)?,
-                        r.get::<_, String>(4)?,
+                        (
+                            r.get::<_, String>(0)?,
+                            r.get::<_, Option<String>>(1)?,
+                            r.get::<_, String>(2)?,
+                            r.get::<_, String>(3)?,
+                            r.get::<_, String>(4)?,
+                        ),
+                        (
+                            r.get::<_, Option<String>>(5)?,
+                            r.get::<_, bool>(6)?,
+                            r.get::<_, Option<i64>>(7)?,
+                        ),
                     ))
                 },
             )
             .optional()
             .map_err(sql("read a batch"))?
             .ok_or_else(|| BatchError::NotFound(id.to_owned()))?;
-        let (created, source, profile_name, profile, options) = row;
+        let ((created, source, profile_name, profile, options), (worker, paused, runner)) = row;
+        let me = i64::from(std::process::id());
         Ok(BatchRecord {
             id: id.to_owned(),
             created_at: time(&created, id)?,
@@ -219,7 +228,26 @@ impl BatchQueue {
             profile: decode(&profile, id, "profile")?,
             options: decode(&options, id, "options")?,
             counts: self.counts(id)?,
+            worker: worker.as_deref().and_then(BatchWorker::from_id),
+            paused_by_user: paused,
+            held_elsewhere: runner.is_some_and(|pid| pid != me && process_alive(pid)),
         })
+    }
+
+    /// Notes durably that the user paused (or cancelled) batch `batch_id` (a full id): the
+    /// window does not resume it by itself at its next start.
+    ///
+    /// # Errors
+    /// SQL errors.
+    pub fn mark_paused_by_user(&mut self, batch_id: &str) -> Result<(), BatchError> {
+        self.store
+            .conn
+            .execute(
+                "UPDATE batches SET paused_by_user = 1 WHERE id = ?1",
+                [batch_id],
+            )
+            .map_err(sql("store that a batch was paused"))?;
+        Ok(())
     }
 
     /// The full id `id` (full, or a unique prefix or suffix of ≥ 8 characters) names.
@@ -345,11 +373,16 @@ impl BatchQueue {
     /// Claims batch `batch_id` for this process (so no other process works it at once) and
     /// puts its items a dead process left `running` back to `pending` (each is re-run from
     /// attempt 1; its earlier run stays in the history, marked `interrupted` when the history
-    /// was opened); returns how many were put back.
+    /// was opened); returns how many were put back. With a `worker`, stores it as the face
+    /// working the batch and clears its "paused by the user" mark, in the same transaction.
     ///
     /// # Errors
     /// [`BatchError::Busy`] when another live process works the batch; SQL errors.
-    pub fn claim(&mut self, batch_id: &str) -> Result<u64, BatchError> {
+    pub fn claim(
+        &mut self,
+        batch_id: &str,
+        worker: Option<BatchWorker>,
+    ) -> Result<u64, BatchError> {
         let me = i64::from(std::process::id());
         let tx = self.store.conn.transaction().map_err(sql("begin"))?;
         let owner: Option<i64> = tx
@@ -375,6 +408,13 @@ impl BatchQueue {
             params![batch_id, me],
         )
         .map_err(sql("claim a batch"))?;
+        if let Some(worker) = worker {
+            tx.execute(
+                "UPDATE batches SET worker = ?2, paused_by_user = 0 WHERE id = ?1",
+                params![batch_id, worker.id()],
+            )
+            .map_err(sql("store who works a batch"))?;
+        }
         let requeued = tx
             .execute(
                 "UPDATE batch_items SET state = 'pending', started_at = NULL

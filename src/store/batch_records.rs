@@ -1,6 +1,8 @@
 //! The batch queue's rows (DESIGN.md §10 "batch item"), as [`super::BatchQueue`] reads them.
 
-use crate::model::{BatchCounts, BatchItemState, BatchOptions, RequestSpec, RetryProfile};
+use crate::model::{
+    BatchCounts, BatchItemState, BatchOptions, BatchState, BatchWorker, RequestSpec, RetryProfile,
+};
 use chrono::{DateTime, FixedOffset};
 
 /// One batch: its profile and options, and how many of its items are in each state.
@@ -20,6 +22,35 @@ pub struct BatchRecord {
     pub options: BatchOptions,
     /// Items per state.
     pub counts: BatchCounts,
+    /// Which face last started or resumed it (`None`: never started, or queued before this
+    /// was stored).
+    pub worker: Option<BatchWorker>,
+    /// True when it was stopped with the Pause button (or cancelled) since it was last started.
+    pub paused_by_user: bool,
+    /// True when a live process other than this one holds it (works it now).
+    pub held_elsewhere: bool,
+}
+
+impl BatchRecord {
+    /// Where the batch is, in one word; `worked_here` is true when this process works it.
+    pub fn state(&self, worked_here: bool) -> BatchState {
+        BatchState::of(
+            &self.counts,
+            worked_here || self.held_elsewhere,
+            self.worker,
+            self.paused_by_user,
+        )
+    }
+
+    /// True when the window resumes it by itself at start-up: the window was working it when
+    /// it was closed or killed (not paused or cancelled there), items are left, and no other
+    /// live process holds it.
+    pub fn resumes_in_window(&self) -> bool {
+        self.worker == Some(BatchWorker::Window)
+            && !self.paused_by_user
+            && !self.held_elsewhere
+            && self.counts.pending + self.counts.running > 0
+    }
 }
 
 /// One item of a batch as stored.

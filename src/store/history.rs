@@ -928,9 +928,50 @@ pub(super) fn sql(action: &'static str) -> impl Fn(rusqlite::Error) -> HistoryEr
     }
 }
 
-/// Whether process `pid` still runs: this process, or (Linux) `/proc/PID` exists. Elsewhere
-/// other processes are taken as gone, so their unfinished runs count as interrupted.
+/// Whether process `pid` still runs: this process, or (Linux) `/proc/PID/status` names a
+/// process whose id is `pid` (`/proc/N` also exists for a *thread* N of any process, and a dead
+/// process's id is soon reused as one). Elsewhere other processes are taken as gone, so their
+/// unfinished runs count as interrupted.
 pub(super) fn process_alive(pid: i64) -> bool {
     pid == i64::from(std::process::id())
-        || (cfg!(target_os = "linux") && Path::new(&format!("/proc/{pid}")).exists())
+        || (cfg!(target_os = "linux")
+            && std::fs::read_to_string(Path::new(&format!("/proc/{pid}/status"))).is_ok_and(
+                |status| {
+                    status
+                        .lines()
+                        .filter_map(|l| l.strip_prefix("Tgid:"))
+                        .any(|tgid| tgid.trim().parse::<i64>() == Ok(pid))
+                },
+            ))
+}
+
+#[cfg(all(test, target_os = "linux"))]
+mod process_tests {
+    #[test]
+    fn a_thread_id_is_not_a_live_process() {
+        let (tx, rx) = std::sync::mpsc::channel::<()>();
+        let thread = std::thread::spawn(move || {
+            let _ = rx.recv();
+        });
+        let me = i64::from(std::process::id());
+        let tids: Vec<i64> = std::fs::read_dir("/proc/self/task")
+            .unwrap()
+            .filter_map(|e| e.ok()?.file_name().to_str()?.parse().ok())
+            .filter(|t| *t != me)
+            .collect();
+        assert!(!tids.is_empty());
+        for tid in tids {
+            assert!(std::path::Path::new(&format!("/proc/{tid}")).exists());
+            assert!(!super::process_alive(tid), "thread {tid}");
+        }
+        // The parent of this test process is a live process.
+        let parent = std::fs::read_to_string("/proc/self/status")
+            .unwrap()
+            .lines()
+            .find_map(|l| l.strip_prefix("PPid:")?.trim().parse::<i64>().ok())
+            .unwrap();
+        assert!(super::process_alive(parent));
+        tx.send(()).unwrap();
+        thread.join().unwrap();
+    }
 }

@@ -153,6 +153,17 @@ ALTER TABLE attempts ADD COLUMN response_reason TEXT;
 ALTER TABLE attempts ADD COLUMN response_version TEXT;
 ";
 
+/// Step 7: who last started or resumed a batch (`worker`: `window` or `cli`, NULL for batches
+/// never started or queued earlier) and whether it was stopped with the Pause button
+/// (`paused_by_user`), so the window resumes at its next start the batch it was working when it
+/// was closed or killed, and only that one (docs/DECISIONS.md "Window resumes its own
+/// batches"). The window sets both before it sends anything; Pause and Cancel set
+/// `paused_by_user`, a start or resume clears it.
+const V7: &str = "
+ALTER TABLE batches ADD COLUMN worker TEXT;
+ALTER TABLE batches ADD COLUMN paused_by_user INTEGER NOT NULL DEFAULT 0;
+";
+
 /// Every migration, oldest first.
 pub(crate) fn migrations() -> Migrations<'static> {
     Migrations::new(vec![
@@ -162,6 +173,7 @@ pub(crate) fn migrations() -> Migrations<'static> {
         M::up(V4),
         M::up(V5),
         M::up(V6),
+        M::up(V7),
     ])
 }
 

@@ -221,7 +221,19 @@ impl eframe::App for RetryscopeApp {
             eframe::set_value(storage, STORAGE_KEY, &self.workbench.to_persisted());
         }
     }
+
+    /// Closing pauses the batch being worked, not as the Pause button does (the next start
+    /// resumes it); waits briefly so its runs in flight are back to `pending` (a window that
+    /// exits sooner leaves them `running`, which the next start puts back all the same).
+    fn on_exit(&mut self, _gl: Option<&eframe::glow::Context>) {
+        if let Some(service) = self.workbench.batch.detach() {
+            let _ = service.stop(BATCH_STOP_WAIT);
+        }
+    }
 }
+
+/// Longest wait at exit for the batch service to pause its batch.
+const BATCH_STOP_WAIT: Duration = Duration::from_secs(2);
 
 /// Opens the window (glow renderer, 1280×800) and runs until it closes.
 ///

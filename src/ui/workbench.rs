@@ -148,6 +148,8 @@ pub struct WorkbenchState {
     pub batch: super::batch::BatchPanel,
     /// The centre shows the Batch tab (not persisted: a fresh start shows the timeline).
     batch_shown: bool,
+    /// The batch start-up line as last put in the status line (kept current while shown).
+    batch_line: Option<String>,
     /// Past runs opened from the history so far (their ids count up from [`PAST_RUN_IDS`]).
     past_runs: crate::model::RunId,
     /// "Export PNG…" of a run: waiting for a file name, then drawn and written off the frame.
@@ -255,6 +257,7 @@ impl WorkbenchState {
             ),
             batch: super::batch::BatchPanel::new(),
             batch_shown: false,
+            batch_line: None,
             past_runs: 0,
             png_export: super::png_export::PngExport::default(),
             retry_export: super::retry_export_modal::RetryExporter::default(),
@@ -472,10 +475,7 @@ impl WorkbenchState {
         self.poll_history();
         let now = self.now();
         self.batch.poll(now);
-        // Batches left unfinished by an earlier session are offered, not resumed unasked.
-        if let Some(offer) = self.batch.take_startup_offer() {
-            self.set_status(false, offer);
-        }
+        self.follow_batch_startup_line();
         while let Some(answer) = self.dialogs.poll() {
             self.on_dialog_answer(answer);
         }

@@ -11,25 +11,27 @@ use crate::model::BatchRequest;
 
 /// Reads every entry of HAR `text` into `list`.
 pub(super) fn parse(text: &str, list: &mut BatchList) {
-    let har = match HarFile::parse(text) {
-        Ok(har) => har,
+    // Entry by entry: a bad entry is a bad line (skipped with the others when asked), not a
+    // bad file.
+    let (har, each) = match HarFile::parse_each(text) {
+        Ok(read) => read,
         Err(e) => {
             list.problems.push(not_har(&e));
             return;
         }
     };
-    for index in 0..har.summaries().len() {
-        let ordinal = index as u64 + 1;
+    for (position, read) in (0u64..).zip(each) {
+        let ordinal = position + 1;
         let place = ListPlace::Entry { index: ordinal };
-        let spec = match har.draft(index) {
+        let read = read.map_err(|message| ListProblemKind::BadEntry { message });
+        let spec = match read.and_then(|index| {
+            har.draft(index).map_err(|e| ListProblemKind::BadEntry {
+                message: e.to_string(),
+            })
+        }) {
             Ok(draft) => draft.spec_as_written(),
-            Err(e) => {
-                list.problems.push(ListProblem::new(
-                    place,
-                    ListProblemKind::NotHar {
-                        message: e.to_string(),
-                    },
-                ));
+            Err(kind) => {
+                list.problems.push(ListProblem::new(place, kind));
                 continue;
             }
         };
@@ -98,12 +100,42 @@ mod tests {
     }
 
     #[test]
+    fn a_bad_entry_is_a_problem_of_its_own_named_by_its_place() {
+        let text = r#"{"log": {"entries": [
+            {"request": {"method": "GET", "url": "http://127.0.0.1:8080/a"}},
+            {"request": 5},
+            {"request": {"method": "GET", "url": {"x": 1}}},
+            {"request": {"method": "GET", "url": "http://127.0.0.1:8080/d"}}
+        ]}}"#;
+        let mut list = BatchList::default();
+        parse(text, &mut list);
+        assert_eq!(list.items.len(), 2);
+        assert_eq!(
+            list.items[1].source_line,
+            Some(4),
+            "numbered as in the file"
+        );
+        let shown: Vec<String> = list.problems.iter().map(|p| p.located("x.har")).collect();
+        assert_eq!(
+            shown,
+            [
+                "x.har: entries[1]: not a HAR entry: invalid type: integer `5`, expected a HAR request (an object with `method` and `url`)",
+                "x.har: entries[2]: not a HAR entry: invalid type: map, expected a string",
+            ]
+        );
+        assert!(list.problems.iter().all(|p| !p.kind.is_fatal()));
+        assert_eq!(
+            list.accept(crate::interop::batch_list::OnBadLines::Skip)
+                .unwrap()
+                .len(),
+            2
+        );
+    }
+
+    #[test]
     fn a_broken_file_is_one_fatal_problem_with_its_position() {
         let mut list = BatchList::default();
-        parse(
-            "{\"log\": {\"entries\": [\n  {\"request\": 5}]}}",
-            &mut list,
-        );
+        parse("{\"log\": {\"entries\": [\n  {\"request\": 5}]", &mut list);
         assert_eq!(list.items, []);
         assert_eq!(list.problems.len(), 1);
         assert!(list.problems[0].kind.is_fatal());
@@ -116,10 +148,7 @@ mod tests {
         ));
         let shown = list.problems[0].to_string();
         assert!(shown.starts_with("line 2, column "), "{shown}");
-        assert!(
-            shown.contains(": not a HAR file: invalid type: integer `5`"),
-            "{shown}"
-        );
+        assert!(shown.contains(": not a HAR file: EOF"), "{shown}");
         assert!(!shown.contains("at line"), "position said once: {shown}");
     }
 }

@@ -101,6 +101,63 @@ impl fmt::Display for BatchListRefused {
 impl std::error::Error for BatchListRefused {}
 
 impl BatchList {
+    /// Moves every item whose profile name `known` does not know from the items to the
+    /// problems (a [`ListProblemKind::UnknownProfile`] at its line, or its entry in a HAR list
+    /// read as `format`), so such lines are counted, refused and skipped as the malformed ones
+    /// are. Each distinct name is asked once.
+    ///
+    /// ```
+    /// use retryscope::interop::batch_list::{BatchListFormat, OnBadLines, parse_batch_list};
+    /// let text = "{\"url\": \"http://127.0.0.1:9/a\", \"profile\": \"nope\"}\n{\"url\": 5}\n{\"url\": \"http://127.0.0.1:9/c\"}\n";
+    /// let mut list = parse_batch_list(text, BatchListFormat::JsonLines);
+    /// list.refuse_unknown_profiles(BatchListFormat::JsonLines, |name| name == "aws-standard");
+    /// let refused = list.accept(OnBadLines::Refuse).unwrap_err();
+    /// assert!(refused.to_string().starts_with("2 malformed lines (first: line 1: unknown profile `nope`"));
+    /// ```
+    pub fn refuse_unknown_profiles(
+        &mut self,
+        format: BatchListFormat,
+        mut known: impl FnMut(&str) -> bool,
+    ) {
+        let mut answers: std::collections::HashMap<String, bool> = std::collections::HashMap::new();
+        let mut kept = Vec::with_capacity(self.items.len());
+        let mut moved = false;
+        for item in std::mem::take(&mut self.items) {
+            let Some(name) = item.profile.as_deref() else {
+                kept.push(item);
+                continue;
+            };
+            let is_known = if let Some(k) = answers.get(name) {
+                *k
+            } else {
+                let k = known(name);
+                answers.insert(name.to_owned(), k);
+                k
+            };
+            if is_known {
+                kept.push(item);
+                continue;
+            }
+            let ordinal = item.source_line.unwrap_or(0);
+            let place = if format == BatchListFormat::Har {
+                ListPlace::Entry { index: ordinal }
+            } else {
+                ListPlace::line(ordinal)
+            };
+            self.problems.push(ListProblem::new(
+                place,
+                ListProblemKind::UnknownProfile {
+                    name: name.to_owned(),
+                },
+            ));
+            moved = true;
+        }
+        self.items = kept;
+        if moved {
+            self.problems.sort_by_key(|p| p.place.ordinal());
+        }
+    }
+
     /// Whether the list has no problem at all.
     pub fn is_clean(&self) -> bool {
         self.problems.is_empty()

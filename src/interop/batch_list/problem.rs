@@ -27,7 +27,8 @@ impl ListPlace {
         Self::Line { line, column: None }
     }
 
-    /// The place as a compiler names it after the file: `12:5`, `12` or `entry 3`.
+    /// The place as a compiler names it after the file: `12:5`, `12` or `entries[2]` (a HAR
+    /// entry by its 0-based position in `log.entries`, as a JSON path names it).
     pub fn short(&self) -> String {
         match self {
             Self::Line {
@@ -35,7 +36,7 @@ impl ListPlace {
                 column: Some(c),
             } => format!("{line}:{c}"),
             Self::Line { line, column: None } => line.to_string(),
-            Self::Entry { index } => format!("entry {index}"),
+            Self::Entry { index } => format!("entries[{}]", index.saturating_sub(1)),
         }
     }
 
@@ -56,7 +57,7 @@ impl fmt::Display for ListPlace {
                 column: Some(c),
             } => write!(f, "line {line}, column {c}"),
             Self::Line { line, column: None } => write!(f, "line {line}"),
-            Self::Entry { index } => write!(f, "entry {index}"),
+            Self::Entry { index } => write!(f, "entries[{}]", index.saturating_sub(1)),
         }
     }
 }
@@ -157,6 +158,21 @@ pub enum ListProblemKind {
         /// What is wrong.
         message: String,
     },
+    /// One HAR entry is not the HAR shape (`serde_json`'s words); the other entries are read.
+    #[error("not a HAR entry: {message}")]
+    BadEntry {
+        /// What is wrong.
+        message: String,
+    },
+    /// An item names a profile that is neither built in nor in the user's library
+    /// ([`super::BatchList::refuse_unknown_profiles`]).
+    #[error(
+        "unknown profile `{name}` (use a built-in id, see `retryscope profile builtins`, or the name of a profile in your library)"
+    )]
+    UnknownProfile {
+        /// The name the item gives.
+        name: String,
+    },
     /// A secret's place holds the mask `***`: the file was exported with secrets masked
     /// (DESIGN.md §9), so the value to send is not in it.
     #[error(
@@ -201,7 +217,7 @@ impl ListProblem {
         Self { place, kind }
     }
 
-    /// The problem as `FILE:LINE:COLUMN: message` (`FILE:LINE: …`, `FILE: entry 3: …`), the
+    /// The problem as `FILE:LINE:COLUMN: message` (`FILE:LINE: …`, `FILE: entries[2]: …`), the
     /// form editors jump to.
     ///
     /// ```

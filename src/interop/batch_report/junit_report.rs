@@ -4,13 +4,16 @@
 //! (tests/fixtures/junit-schema/junit-10.xsd).
 //!
 //! - `done`: a passing test case.
-//! - `error`: `<failure type="…" message="reason">` with the reason and the failed assertion.
-//!   `type` is the assertion (`assertion`), else the last attempt's error kind, else the run's
-//!   outcome (`gave_up`).
+//! - `error`: `<failure type="…" message="…">`: the message is one short line (the failed
+//!   assertion, else the reason; at most [`FAILURE_MESSAGE_CHARS`] characters), the text holds
+//!   the attempts (and the reason when the message is the assertion and they differ), each said
+//!   once. `type` is the assertion (`assertion`), else the last attempt's error kind, else the
+//!   run's outcome (`gave_up`).
 //! - `cancelled`: `<skipped message="cancelled"/>`; `pending` / `running` (a report written
 //!   before the batch ended): `<skipped message="not finished (pending)"/>`.
-//! - `<system-out>`: the request, the state, the run id, and each attempt with its status (or
-//!   error kind), its verdict's reason and the wait after it.
+//! - `<system-out>`: the request, the state, the run id; for a case that did not fail, also the
+//!   reason and each attempt with its status (or error kind), its verdict's reason and the wait
+//!   after it (a failure has them in its text instead).
 
 use super::{BatchReport, ReportError, masked_row::masked_row, rfc3339, snake};
 use crate::model::{BatchItemState, BatchReportRow};
@@ -67,8 +70,42 @@ fn seconds(ms: u64) -> String {
     format!("{}.{:03}", ms / 1000, ms % 1000)
 }
 
-/// The `<system-out>` text of one (masked) row.
+/// Most characters of a `<failure>`'s `message` (longer ones end with `…`; the whole text is in
+/// the failure's body or the reason).
+pub const FAILURE_MESSAGE_CHARS: usize = 200;
+
+/// One line per attempt: `attempt 1: 503 (503 is in retry_on.status); waited 100 ms`.
+fn attempt_lines(row: &BatchReportRow) -> Vec<String> {
+    row.attempts_detail
+        .iter()
+        .map(|a| {
+            let mut line = format!("attempt {}: {}", a.attempt, a.result());
+            if !a.reason.is_empty() {
+                let _ = write!(line, " ({})", a.reason);
+            }
+            if let Some(ms) = a.wait_ms {
+                let _ = write!(line, "; waited {ms} ms");
+            }
+            line
+        })
+        .collect()
+}
+
+/// `text` on one line, at most [`FAILURE_MESSAGE_CHARS`] characters.
+fn short_line(text: &str) -> String {
+    let line = text.replace(['\n', '\r'], " ");
+    if line.chars().count() <= FAILURE_MESSAGE_CHARS {
+        return line;
+    }
+    let mut cut: String = line.chars().take(FAILURE_MESSAGE_CHARS - 1).collect();
+    cut.push('…');
+    cut
+}
+
+/// The `<system-out>` text of one (masked) row; a failed row's reason and attempts are in its
+/// `<failure>` instead.
 fn system_out(row: &BatchReportRow) -> String {
+    let failed = row.state == BatchItemState::Error;
     let mut out = format!("{} {}\nstate: {}", row.method, row.url, row.state);
     let _ = write!(
         out,
@@ -88,17 +125,15 @@ fn system_out(row: &BatchReportRow) -> String {
     if let Some(profile) = &row.profile {
         let _ = write!(out, "\nprofile: {profile}");
     }
+    if failed {
+        return out;
+    }
     if !row.reason.is_empty() {
         let _ = write!(out, "\nreason: {}", row.reason);
     }
-    for a in &row.attempts_detail {
-        let _ = write!(out, "\nattempt {}: {}", a.attempt, a.result());
-        if !a.reason.is_empty() {
-            let _ = write!(out, " ({})", a.reason);
-        }
-        if let Some(ms) = a.wait_ms {
-            let _ = write!(out, "; waited {ms} ms");
-        }
+    for line in attempt_lines(row) {
+        out.push('\n');
+        out.push_str(&line);
     }
     out
 }
@@ -155,14 +190,18 @@ fn write_case(w: &mut Writer<Vec<u8>>, row: &BatchReportRow, classname: &str) ->
                 } else {
                     "error".to_owned()
                 };
-                let message = row.reason.replace(['\n', '\r'], " ");
-                let mut text = row.reason.clone();
-                if let Some(assertion) = &row.assertion {
-                    if !text.is_empty() {
-                        text.push('\n');
-                    }
-                    text.push_str(assertion);
+                let headline = row.assertion.as_deref().unwrap_or(&row.reason);
+                let message = short_line(headline);
+                let mut lines = Vec::new();
+                if message != headline {
+                    // Cut short in the attribute: whole here, once.
+                    lines.push(headline.to_owned());
                 }
+                if row.assertion.is_some() && !row.reason.is_empty() && row.reason != headline {
+                    lines.push(format!("reason: {}", row.reason));
+                }
+                lines.extend(attempt_lines(row));
+                let text = lines.join("\n");
                 w.create_element("failure")
                     .with_attribute(attr("type", &kind))
                     .with_attribute(attr("message", &message))
@@ -250,4 +289,18 @@ pub fn report_junit(report: &BatchReport, secrets: &[String]) -> Result<String, 
     let rows: Vec<BatchReportRow> = report.rows.iter().map(|r| masked_row(r, secrets)).collect();
     let bytes = write_document(report, &rows).map_err(|e| ReportError::Xml(e.to_string()))?;
     String::from_utf8(bytes).map_err(|e| ReportError::Xml(e.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_failure_message_is_one_short_line() {
+        assert_eq!(short_line("a\nb"), "a b");
+        let long = "x".repeat(FAILURE_MESSAGE_CHARS + 5);
+        let cut = short_line(&long);
+        assert_eq!(cut.chars().count(), FAILURE_MESSAGE_CHARS);
+        assert!(cut.ends_with('…'));
+    }
 }

@@ -22,6 +22,8 @@ pub struct AssertionProblems {
     pub status: Option<String>,
     /// The JSON field's problem.
     pub json: Option<String>,
+    /// The body field's problem (a blank text).
+    pub body: Option<String>,
 }
 
 impl AssertionFields {
@@ -58,18 +60,25 @@ impl AssertionFields {
                 }
             }
         };
-        if problems != AssertionProblems::default() {
-            return Err(problems);
-        }
+        // Empty: no assertion; blank (only spaces): refused, as `--expect-body ' '` is.
         let bodies: Vec<String> = if self.body.is_empty() {
             Vec::new()
         } else {
-            vec![self.body.clone()]
+            match crate::service::parse_expect_body(&self.body) {
+                Ok(text) => vec![text],
+                Err(e) => {
+                    problems.body = Some(format!("Expect body: {e}"));
+                    Vec::new()
+                }
+            }
         };
+        if problems != AssertionProblems::default() {
+            return Err(problems);
+        }
         crate::service::expect_assertions(&statuses, jsons, &bodies).map_err(|e| {
             AssertionProblems {
                 status: Some(e),
-                json: None,
+                ..AssertionProblems::default()
             }
         })
     }
@@ -108,6 +117,17 @@ mod tests {
             p.json
                 .unwrap()
                 .starts_with("Expect JSON: needs POINTER=VALUE")
+        );
+        let blank = AssertionFields {
+            body: "   ".into(),
+            ..AssertionFields::default()
+        };
+        assert!(
+            blank
+                .problems()
+                .body
+                .unwrap()
+                .starts_with("Expect body: an empty or blank text matches (nearly) every body")
         );
     }
 }

@@ -1,27 +1,11 @@
-//! The Batch tab's list of earlier batches: id, created, source file, counts per state, state,
+//! The Batch tab's list of earlier batches: id, created, source file, counts per state, state
+//! ([`crate::model::BatchState`]),
 //! with Open (its items in the table), Resume (work what is left) and Cancel (its pending items).
 
 use super::BatchPanel;
 use crate::model::BatchCounts;
 use crate::service::BatchCommand;
 use crate::store::BatchRecord;
-
-/// What a listed batch is, in words: `working`, `interrupted` (items left `running` by a
-/// process that ended), `paused` (some items finished, some pending), `queued` (none sent yet)
-/// or `finished`.
-pub fn batch_state(counts: &BatchCounts, worked: bool) -> &'static str {
-    if worked {
-        "working"
-    } else if counts.running > 0 {
-        "interrupted"
-    } else if counts.pending > 0 && counts.finished() > 0 {
-        "paused"
-    } else if counts.pending > 0 {
-        "queued"
-    } else {
-        "finished"
-    }
-}
 
 /// The counts that are not 0 (`15 done · 25 pending`), `empty` for none.
 pub fn short_counts(c: &BatchCounts) -> String {
@@ -133,12 +117,7 @@ fn row(panel: &BatchPanel, ui: &mut egui::Ui, b: &BatchRecord) -> Option<Ask> {
             ask = Some(Ask::Cancel(b.id.clone()));
         }
     });
-    // The last 8 characters: ids made within a minute share their first 8 (UUID v7), and
-    // `batch --resume` takes a unique suffix too.
-    let short =
-        b.id.get(b.id.len().saturating_sub(8)..)
-            .unwrap_or(&b.id)
-            .to_owned();
+    let short = super::short_id(&b.id).to_owned();
     // The batch shown in the table is in bold.
     let label = if shown {
         egui::RichText::new(short).strong()
@@ -146,7 +125,7 @@ fn row(panel: &BatchPanel, ui: &mut egui::Ui, b: &BatchRecord) -> Option<Ask> {
         egui::RichText::new(short)
     };
     ui.label(label).on_hover_text(&b.id);
-    ui.label(batch_state(&b.counts, worked));
+    ui.label(b.state(worked).word());
     ui.label(short_counts(&b.counts))
         .on_hover_text(b.counts.summary());
     ui.label(b.created_at.format("%m-%d %H:%M").to_string())

@@ -5,9 +5,12 @@
 //! The panel holds a [`BatchService`] handle: it sends commands and drains replies; the frame
 //! never touches SQLite and never waits. Only one page of rows ([`PAGE_ROWS`]) is held.
 //!
-//! Earlier batches (paused from the CLI, or left by an app that was closed or killed) are
-//! listed with Open / Resume / Cancel; at start-up the unfinished ones are offered for resuming
-//! ([`BatchPanel::take_startup_offer`]), never resumed unasked (docs/DECISIONS.md).
+//! Earlier batches are listed with Open / Resume / Cancel. At start-up the batches this window
+//! was working when it was closed or killed are resumed by themselves (one after the other);
+//! the other unfinished ones (paused with the Pause button, cancelled, or left by the CLI) are
+//! only offered. A status line says so ([`BatchPanel::take_startup_line`], kept current by
+//! [`BatchPanel::startup_line`] until nothing it names is left; docs/DECISIONS.md "Window
+//! resumes its own batches").
 
 mod assertion_fields;
 mod earlier_view;
@@ -18,14 +21,15 @@ pub use assertion_fields::AssertionFields;
 use crate::model::{BatchCounts, BatchEvent, BatchItemState, BatchOptions, RetryProfile};
 use crate::service::{BatchCommand, BatchReply, BatchService};
 use crate::store::{BatchItemRecord, BatchRecord};
+use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
 /// The importer the window's Batch tab uses: [`crate::service::read_batch_list`] with the
 /// format from the file's extension; a list with a malformed line is refused whole, naming
 /// every such line, unless "Skip bad lines" is ticked (the CLI's `--skip-bad-lines`).
 pub fn list_importer() -> crate::service::BatchImporter {
-    std::sync::Arc::new(|path: &std::path::Path, on_bad| {
-        crate::service::read_batch_list(path, None, on_bad)
+    std::sync::Arc::new(|path: &std::path::Path, on_bad, profiles: &_| {
+        crate::service::read_batch_list(path, None, on_bad, Some(profiles))
     })
 }
 
@@ -64,8 +68,10 @@ pub struct BatchPanel {
     batches: Option<Vec<BatchRecord>>,
     /// The batch the service works, if any (from its `BatchStarted`).
     worked: Option<String>,
-    /// The start-up offer to resume unfinished batches was made (or is moot).
-    offered: bool,
+    /// What start-up found and did (set by the first list of batches).
+    startup: Option<Startup>,
+    /// The start-up line was handed to the workbench.
+    startup_taken: bool,
     batch: Option<String>,
     counts: BatchCounts,
     working: bool,
@@ -77,6 +83,17 @@ pub struct BatchPanel {
     stale_since: Option<Instant>,
     last_ask: Option<Instant>,
     selected: Option<u64>,
+}
+
+/// What the first list of batches held: batches to resume by themselves and batches offered.
+#[derive(Debug, Default)]
+struct Startup {
+    /// Batches the window was working when it was closed or killed, still to be resumed.
+    to_resume: VecDeque<String>,
+    /// The one resumed by itself now, if any.
+    resuming: Option<String>,
+    /// Unfinished batches only offered (the tab's Resume sends them).
+    offered: Vec<String>,
 }
 
 impl BatchPanel {
@@ -95,6 +112,13 @@ impl BatchPanel {
         self.send(BatchCommand::List);
     }
 
+    /// Takes the service out (what closing the window does to it: stop it with
+    /// [`BatchService::stop`], or drop it); the tab then says batches are not available.
+    pub fn detach(&mut self) -> Option<BatchService> {
+        self.problem = Some("batches are not available".into());
+        self.service.take()
+    }
+
     /// Earlier batches, newest first, as last listed (`None` until the service answers).
     pub fn batches(&self) -> Option<&[BatchRecord]> {
         self.batches.as_deref()
@@ -111,27 +135,116 @@ impl BatchPanel {
             .collect()
     }
 
-    /// Once, when the first list of batches holds unfinished ones: the line the window shows
-    /// to offer resuming them (the tab lists them with a Resume button).
-    pub fn take_startup_offer(&mut self) -> Option<String> {
-        if self.offered || self.batches.is_none() {
+    /// Once, after the first list of batches: the status line saying which batch was resumed
+    /// by itself (and how many items it has left) and how many unfinished ones are offered;
+    /// `None` when there is nothing to say.
+    pub fn take_startup_line(&mut self) -> Option<String> {
+        if self.startup_taken || self.startup.is_none() {
             return None;
         }
-        self.offered = true;
-        let unfinished = self.unfinished();
-        let newest = unfinished.first()?;
-        let left = newest.counts.pending + newest.counts.running;
-        Some(if unfinished.len() == 1 {
-            format!(
-                "1 unfinished batch ({} left): resume it from the Batch tab's Earlier batches",
+        self.startup_taken = true;
+        self.startup_line()
+    }
+
+    /// The start-up line as it stands now (see [`Self::take_startup_line`]): the count of items
+    /// left follows the work, and the line is `None` once every batch it named was resumed,
+    /// finished, paused or cancelled.
+    pub fn startup_line(&self) -> Option<String> {
+        let startup = self.startup.as_ref()?;
+        let mut parts = Vec::new();
+        if let Some(id) = &startup.resuming {
+            let counts = if self.batch.as_deref() == Some(id.as_str()) {
+                Some(self.counts)
+            } else {
+                self.listed(id).map(|b| b.counts)
+            };
+            let left = counts.map_or(0, |c| c.pending + c.running);
+            parts.push(format!(
+                "resumed batch …{} where it was left when Retryscope closed: {} left (Pause is in the Batch tab)",
+                short_id(id),
                 crate::model::counted(left, "item", "items")
-            )
-        } else {
-            format!(
+            ));
+            if !startup.to_resume.is_empty() {
+                parts.push(format!(
+                    "{} to resume after it",
+                    crate::model::counted(
+                        startup.to_resume.len() as u64,
+                        "more batch",
+                        "more batches"
+                    )
+                ));
+            }
+        }
+        let offered: Vec<&BatchRecord> = startup
+            .offered
+            .iter()
+            .filter_map(|id| self.listed(id))
+            .filter(|b| b.counts.pending + b.counts.running > 0)
+            .filter(|b| !self.is_worked(&b.id))
+            .collect();
+        match offered.as_slice() {
+            [] => {}
+            [one] => parts.push(format!(
+                "1 unfinished batch ({} left): resume it from the Batch tab's Earlier batches",
+                crate::model::counted(one.counts.pending + one.counts.running, "item", "items")
+            )),
+            more => parts.push(format!(
                 "{} unfinished batches: resume them from the Batch tab's Earlier batches",
-                unfinished.len()
-            )
-        })
+                more.len()
+            )),
+        }
+        (!parts.is_empty()).then(|| parts.join("; "))
+    }
+
+    /// The batch being resumed by itself at start-up, if any (the workbench shows the tab).
+    pub fn resuming_at_startup(&self) -> Option<&str> {
+        self.startup.as_ref()?.resuming.as_deref()
+    }
+
+    /// True when batch `id` is worked here, or was just asked to be (its start not answered
+    /// yet).
+    fn is_worked(&self, id: &str) -> bool {
+        match &self.worked {
+            Some(w) => w == id,
+            None => self.working && self.batch.as_deref() == Some(id),
+        }
+    }
+
+    fn listed(&self, id: &str) -> Option<&BatchRecord> {
+        self.batches.iter().flatten().find(|b| b.id == id)
+    }
+
+    /// The first list of batches: resume the first of those the window was working when it was
+    /// closed or killed, offer the other unfinished ones.
+    fn on_first_list(&mut self) {
+        let mut startup = Startup::default();
+        // Oldest first: the order they were queued in.
+        for b in self.batches.iter().flatten().rev() {
+            if b.resumes_in_window() {
+                startup.to_resume.push_back(b.id.clone());
+            } else if b.counts.pending + b.counts.running > 0 && !b.held_elsewhere {
+                startup.offered.push(b.id.clone());
+            }
+        }
+        startup.offered.reverse();
+        self.startup = Some(startup);
+        self.resume_next_at_startup();
+    }
+
+    /// Resumes the next batch left to resume at start-up, unless one is worked.
+    fn resume_next_at_startup(&mut self) {
+        if self.working {
+            return;
+        }
+        let Some(startup) = self.startup.as_mut() else {
+            return;
+        };
+        startup.resuming = startup.to_resume.pop_front();
+        let Some(id) = startup.resuming.clone() else {
+            return;
+        };
+        let counts = self.listed(&id).map(|b| b.counts).unwrap_or_default();
+        self.resume(&id, counts);
     }
 
     /// Shows the items of listed batch `id` in the table (as its Open button does); false when
@@ -267,6 +380,16 @@ impl BatchPanel {
                 self.working = false;
                 self.worked = None;
                 self.send(BatchCommand::List);
+                if let Some(startup) = self.startup.as_mut()
+                    && startup.resuming.take().is_some()
+                {
+                    if summary.stopped {
+                        // Paused or cancelled by the user: the rest wait for the next start.
+                        startup.to_resume.clear();
+                    } else {
+                        self.resume_next_at_startup();
+                    }
+                }
                 if !shown {
                     return;
                 }
@@ -294,7 +417,12 @@ impl BatchPanel {
                 }
                 self.asked = None;
             }
-            BatchReply::Batches(list) => self.batches = Some(list),
+            BatchReply::Batches(list) => {
+                self.batches = Some(list);
+                if self.startup.is_none() {
+                    self.on_first_list();
+                }
+            }
             BatchReply::Problem(p) => self.problem = Some(p),
         }
     }
@@ -438,6 +566,12 @@ impl BatchPanel {
     ) -> Vec<BatchAction> {
         panel_view::show(self, ui, profile, now)
     }
+}
+
+/// The last 8 characters of a batch id (ids made within a minute share their first 8, UUID v7;
+/// `batch --resume` takes a unique suffix too).
+pub(crate) fn short_id(id: &str) -> &str {
+    id.get(id.len().saturating_sub(8)..).unwrap_or(id)
 }
 
 #[cfg(test)]

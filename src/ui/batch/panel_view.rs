@@ -139,7 +139,10 @@ fn assertions_ui(panel: &mut BatchPanel, ui: &mut egui::Ui) {
         }
     });
     let problems = panel.assertions.problems();
-    for problem in [problems.status, problems.json].into_iter().flatten() {
+    for problem in [problems.status, problems.json, problems.body]
+        .into_iter()
+        .flatten()
+    {
         ui.colored_label(ui.visuals().error_fg_color, problem);
     }
 }

@@ -205,20 +205,29 @@ pub fn execute(args: &HistoryArgs) -> Result<u8, CliError> {
             let mut text = String::new();
             let mut timeline = TextTimeline::default();
             let interrupted = stored.run.outcome == Some(RecordedOutcome::Interrupted);
+            // An attempt cut off by a cancel says so instead of "aborted after …".
+            let cut_off = stored
+                .run
+                .outcome
+                .filter(|_| stored.unanswered.is_some() && !interrupted);
             for event in replay_events(&stored, 1) {
                 if let (
                     false,
-                    true,
                     crate::model::RunEvent::RunFinished {
                         outcome,
                         attempts,
                         elapsed_ms,
                         ..
                     },
-                ) = (*json, interrupted, &event)
+                ) = (*json, &event)
+                    && (interrupted || cut_off.is_some())
                 {
-                    // How long the open wait or attempt lasted is not known: say so.
-                    text.push_str(&timeline.close_interrupted());
+                    if let Some(how) = cut_off {
+                        text.push_str(&timeline.close_unanswered(how.id(), *elapsed_ms));
+                    } else {
+                        // How long the open wait or attempt lasted is not known: say so.
+                        text.push_str(&timeline.close_interrupted());
+                    }
                     text.push_str(&timeline.summary(outcome, *attempts, *elapsed_ms));
                 } else if *json {
                     text.push_str(&serde_json::to_string(&event).map_err(|e| {

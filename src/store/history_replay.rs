@@ -6,7 +6,8 @@ use crate::model::{OutcomeKind, RunEvent, RunId, RunOutcome};
 
 /// The events of `stored`, in order, with `run_id` as the event run id. An interrupted run
 /// ends with a `RunFinished` of kind `error` whose message says it was interrupted; a run still
-/// in progress (no outcome) has no `RunFinished`.
+/// in progress (no outcome) has no `RunFinished`. An attempt that started but has no record
+/// ([`StoredRun::unanswered`]) is an `AttemptStarted` with no `AttemptFinished`.
 pub fn replay_events(stored: &StoredRun, run_id: RunId) -> Vec<RunEvent> {
     let run = &stored.run;
     let mut events = vec![RunEvent::RunStarted {
@@ -59,6 +60,16 @@ pub fn replay_events(stored: &StoredRun, run_id: RunId) -> Vec<RunEvent> {
                 });
             }
         }
+    }
+    if let Some(u) = &stored.unanswered {
+        events.push(RunEvent::AttemptStarted {
+            run_id,
+            attempt: u.number,
+            method: u.method.clone(),
+            url: u.url.clone(),
+            started_at: u.started_at,
+            offset_ms: u.offset_ms,
+        });
     }
     if let Some(outcome) = run.outcome {
         let kind = outcome.engine_kind().unwrap_or(OutcomeKind::Error);

@@ -36,8 +36,8 @@ pub use history_error::HistoryError;
 pub use history_page::{RunQuery, RunSort, RunSummary};
 pub use history_recorder::{HistoryRecorder, RecorderSeed};
 pub use history_records::{
-    AttemptRecord, HistoryWrite, PhaseTimings, RecordedOutcome, RunFilter, RunRecord, StoredRun,
-    WaitRecord,
+    AttemptRecord, AttemptStart, HistoryWrite, PhaseTimings, RecordedOutcome, RunFilter, RunRecord,
+    StoredRun, WaitRecord,
 };
 pub use history_replay::replay_events;
 pub use history_writer::{CommitLatency, GATHER_WINDOW, HistoryWriter, RunKey, WRITER_QUEUE};

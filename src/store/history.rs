@@ -8,6 +8,7 @@ use super::history_records::{
     StoredRun, WaitRecord,
 };
 use super::history_schema::migrations;
+use super::private_files::{create_private_dir_all, make_private, open_private_append};
 use crate::model::{AttemptOutcome, BodyPreview, ResponseSummary};
 use chrono::{DateTime, FixedOffset};
 use rusqlite::{Connection, OptionalExtension, Row, params};
@@ -52,8 +53,16 @@ impl HistoryStore {
             path: path.to_path_buf(),
             message,
         };
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir).map_err(|e| open_err(e.to_string()))?;
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            create_private_dir_all(dir).map_err(|e| open_err(e.to_string()))?;
+        }
+        // Bodies are kept: the database is the user's alone (`0600` on Unix). SQLite gives its
+        // `-wal` and `-shm` files the database's mode; files of older versions are tightened.
+        open_private_append(path).map_err(|e| open_err(e.to_string()))?;
+        for suffix in ["", "-wal", "-shm"] {
+            let mut file = path.as_os_str().to_owned();
+            file.push(suffix);
+            make_private(Path::new(&file)).map_err(|e| open_err(e.to_string()))?;
         }
         let mut conn = Connection::open(path).map_err(|e| open_err(e.to_string()))?;
         conn.busy_timeout(std::time::Duration::from_secs(5))

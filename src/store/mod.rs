@@ -18,6 +18,7 @@ mod history_records;
 mod history_replay;
 mod history_schema;
 mod history_writer;
+mod private_files;
 mod request_library;
 mod run_log;
 mod secret_store;

@@ -148,7 +148,8 @@ fn parse_outcome(raw: &str) -> Result<RecordedOutcome, String> {
 /// Runs `history …`; returns the exit code.
 ///
 /// # Errors
-/// Exit 2 for an unknown run id or unusable flags; exit 1 when the database cannot be used.
+/// Exit 2 for an unknown or ambiguous run id or unusable flags; exit 1 when the database
+/// cannot be used.
 pub fn execute(args: &HistoryArgs) -> Result<u8, CliError> {
     let dir = args.data_dir.resolve()?;
     // Reading an empty data folder never creates the database (nor the folder).
@@ -409,6 +410,10 @@ fn open(dir: &Path) -> Result<HistoryStore, CliError> {
     reason = "by value so that it fits `map_err(failed)`"
 )]
 fn failed(e: store::HistoryError) -> CliError {
+    // An id prefix naming several runs is the user's to fix, as an unknown id is (exit 2).
+    if matches!(e, store::HistoryError::Ambiguous(_)) {
+        return CliError::usage(e.to_string());
+    }
     CliError::failed(e.to_string())
 }
 

@@ -2,7 +2,7 @@
 //! the records of DESIGN.md §10. Written by one thread ([`super::HistoryWriter`]); read by the
 //! CLI's `history` commands. The only module (with its siblings `history_*`) that uses SQLite.
 
-use super::history_error::HistoryError;
+use super::history_error::{HistoryError, io_open_reason, sqlite_open_reason};
 use super::history_records::{
     AttemptRecord, AttemptStart, HistoryWrite, PhaseTimings, RecordedOutcome, RunFilter, RunRecord,
     StoredRun, WaitRecord,
@@ -54,19 +54,21 @@ impl HistoryStore {
             message,
         };
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            create_private_dir_all(dir).map_err(|e| open_err(e.to_string()))?;
+            create_private_dir_all(dir)
+                .map_err(|e| open_err(io_open_reason("create its folder", &e)))?;
         }
         // Bodies are kept: the database is the user's alone (`0600` on Unix). SQLite gives its
         // `-wal` and `-shm` files the database's mode; files of older versions are tightened.
-        open_private_append(path).map_err(|e| open_err(e.to_string()))?;
+        open_private_append(path).map_err(|e| open_err(io_open_reason("open the file", &e)))?;
         for suffix in ["", "-wal", "-shm"] {
             let mut file = path.as_os_str().to_owned();
             file.push(suffix);
-            make_private(Path::new(&file)).map_err(|e| open_err(e.to_string()))?;
+            make_private(Path::new(&file))
+                .map_err(|e| open_err(io_open_reason("make it private", &e)))?;
         }
-        let mut conn = Connection::open(path).map_err(|e| open_err(e.to_string()))?;
+        let mut conn = Connection::open(path).map_err(|e| open_err(sqlite_open_reason(&e)))?;
         conn.busy_timeout(std::time::Duration::from_secs(5))
-            .map_err(|e| open_err(e.to_string()))?;
+            .map_err(|e| open_err(sqlite_open_reason(&e)))?;
         // Switching to WAL takes an exclusive lock, for which SQLite does not wait on the busy
         // handler: another process creating the same new database at this moment makes it fail
         // with "database is locked" at once. Retry for up to 2 s (opening is never on the UI thread).
@@ -82,7 +84,7 @@ impl HistoryStore {
                     tries += 1;
                     std::thread::sleep(std::time::Duration::from_millis(50));
                 }
-                Err(e) => return Err(open_err(e.to_string())),
+                Err(e) => return Err(open_err(sqlite_open_reason(&e))),
             }
         }
         migrate(&mut conn).map_err(|e| HistoryError::Migrate {

@@ -275,7 +275,7 @@ fn stack_reports_a_worst_case_past_u64_and_bounds_the_simulation() {
         "{text}"
     );
     assert!(
-        text.contains("note: 5 calls × the worst case per call exceed 2000000 simulated server attempts; simulated 1 calls instead"),
+        text.contains("note: 5 calls × the worst case per call exceed 2000000 simulated server attempts; simulated 1 call instead"),
         "{text}"
     );
 }

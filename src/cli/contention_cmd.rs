@@ -74,10 +74,10 @@ pub fn execute(args: &SimulateArgs, profile: &RetryProfile, seed: u64) -> Result
         .max(28);
     if !args.json {
         crate::cli_outln!(
-            "contention: {} clients against {}, {} runs each, network {}±{} ms, base {} ms, cap {} ms, seed {seed} (replay with --seed {seed})",
-            setup.clients,
+            "contention: {} against {}, {} each, network {}±{} ms, base {} ms, cap {} ms, seed {seed} (replay with --seed {seed})",
+            crate::model::counted(u64::from(setup.clients), "client", "clients"),
             model_text(model, status),
-            setup.runs,
+            crate::model::counted(u64::from(setup.runs), "run", "runs"),
             setup.network.mean_ms,
             setup.network.sd_ms,
             args.base_ms,

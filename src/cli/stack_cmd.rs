@@ -170,20 +170,20 @@ fn print_text(analysis: &StackAnalysis, sim: &StackSimulation, args: &SimulateAr
     }
     if sim.capped_runs {
         crate::cli_outln!(
-            "note: {} calls × the worst case per call exceed {STACK_ATTEMPT_BOUND} simulated server attempts; simulated {} calls instead (lower --runs or the layers' max retries to simulate them all)",
-            sim.requested_runs,
-            sim.runs
+            "note: {} × the worst case per call exceed {STACK_ATTEMPT_BOUND} simulated server attempts; simulated {} instead (lower --runs or the layers' max retries to simulate them all)",
+            crate::model::counted(u64::from(sim.requested_runs), "call", "calls"),
+            crate::model::counted(u64::from(sim.runs), "call", "calls")
         );
     }
     if sim.cut_calls > 0 {
         crate::cli_outln!(
-            "note: {} calls were cut at {STACK_ATTEMPT_BOUND} server attempts and count as failed",
-            sim.cut_calls
+            "note: {} cut at {STACK_ATTEMPT_BOUND} server attempts and count as failed",
+            crate::model::counted(u64::from(sim.cut_calls), "call was", "calls were")
         );
     }
     crate::cli_outln!(
-        "simulated {} calls (seed {seed}, {} ms per attempt): mean {:.2} attempts (max {}), mean {:.0} ms (max {:.0} ms), {:.1} % succeeded",
-        sim.runs,
+        "simulated {} (seed {seed}, {} ms per attempt): mean {:.2} attempts (max {}), mean {:.0} ms (max {:.0} ms), {:.1} % succeeded",
+        crate::model::counted(u64::from(sim.runs), "call", "calls"),
         args.attempt_ms,
         sim.mean_attempts,
         sim.max_attempts,

@@ -363,3 +363,20 @@ fn a_database_that_is_not_one_is_named_in_one_sentence() {
         )
     );
 }
+
+#[test]
+fn a_limit_of_zero_is_refused() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    drop(retryscope::store::HistoryStore::open_in(dir.path()).expect("opens"));
+    retryscope(dir.path())
+        .args(["history", "list", "--limit", "0"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(
+            "invalid value '0' for '--limit <N>': 0 is not in 1..=4294967295",
+        ));
+    retryscope(dir.path())
+        .args(["history", "list", "--limit", "1"])
+        .assert()
+        .code(0);
+}

@@ -66,12 +66,13 @@ pub struct HistoryArgs {
 pub enum HistoryCommand {
     /// One line per run, newest first: id, start, method, URL (masked), outcome, attempts, elapsed.
     List {
-        /// At most N runs.
+        /// At most N runs (at least 1).
         #[arg(
             long,
             value_name = "N",
             default_value_t = 50,
-            allow_negative_numbers = true
+            allow_negative_numbers = true,
+            value_parser = clap::value_parser!(u32).range(1..)
         )]
         limit: u32,
         /// Only runs with this outcome (succeeded, gave_up, stopped, deadline, cancelled, error,

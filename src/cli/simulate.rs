@@ -99,7 +99,8 @@ pub struct SimulateArgs {
     #[arg(long, value_name = "MS", default_value_t = crate::sim::POST_CAP_MS, requires = "contention")]
     pub cap_ms: u64,
     /// Layered retries: profiles outer → inner, comma-separated; each a profile file (a path
-    /// that exists or ends in .json) or a built-in name.
+    /// that exists or ends in .json), a built-in name, or the name of a profile in your library
+    /// (as batch items name them).
     #[arg(long, value_name = "A,B,C", value_delimiter = ',', num_args = 1..,
           conflicts_with_all = ["profile", "builtin"])]
     pub stack: Vec<String>,

@@ -94,11 +94,16 @@ pub fn replay_events(stored: &StoredRun, run_id: RunId) -> Vec<RunEvent> {
             },
             attempts: run.attempts,
             elapsed_ms: run.elapsed_ms.unwrap_or_else(|| {
-                last.map_or(0.0, |a| {
+                let seen = last.map_or(0.0, |a| {
                     a.offset_ms
                         + a.timings.total_ms
                         + a.wait.as_ref().and_then(|w| w.measured_ms).unwrap_or(0.0)
-                })
+                });
+                // At least until the unanswered attempt started (its end is not known).
+                stored
+                    .unanswered
+                    .as_ref()
+                    .map_or(seen, |u| seen.max(u.offset_ms))
             }),
         });
     }

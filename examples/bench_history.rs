@@ -71,6 +71,7 @@ fn run_writes(i: usize, profile: &serde_json::Value, out: &mut Vec<HistoryWrite>
         attempts: 0,
         elapsed_ms: None,
         batch_item_id: None,
+        attempt_started: None,
     })));
     for (n, status, verdict) in [
         (

@@ -186,9 +186,47 @@ fn stack_takes_files_and_names_unknown_ones() {
         .code(2)
         .get_output()
         .clone();
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown profile `no-such-profile`"));
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn stack_takes_library_profile_names_and_says_why_one_does_not_load() {
+    let config = tempfile::tempdir().expect("temp dir");
+    let library = config.path().join("retryscope").join("profiles");
+    std::fs::create_dir_all(&library).expect("library folder");
+    let fast = tempfile::tempdir().expect("temp dir");
+    let profile = std::fs::read_to_string(demo_support::fast_profile(&fast)).expect("profile");
+    std::fs::write(library.join("team.json"), &profile).expect("written");
+    std::fs::write(library.join("aws-standard.json"), &profile).expect("written");
+    std::fs::write(library.join("broken.json"), "{ \"format\": ").expect("written");
+    let stack = |spec: &str| {
+        demo_support::sandboxed()
+            .env("XDG_CONFIG_HOME", config.path())
+            .args(["simulate", "--stack", spec, "--runs", "2", "--seed", "1"])
+            .output()
+            .expect("runs")
+    };
+    let out = stack("team,aws-standard");
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
-        String::from_utf8_lossy(&out.stderr).contains("unknown built-in profile `no-such-profile`")
+        stderr.contains(
+            "warning: the built-in profile `aws-standard` hides the library profile of that name (rename it to use it): "
+        ),
+        "{stderr}"
     );
+    let out = stack("team,broken");
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("error: library profile `broken` does not load: ")
+            && stderr.contains("broken.json:1:"),
+        "{stderr}"
+    );
+    // Only the layers named are warned about.
+    let out = stack("team");
+    assert!(out.stderr.is_empty(), "{out:?}");
 }
 
 #[test]
@@ -275,7 +313,7 @@ fn stack_reports_a_worst_case_past_u64_and_bounds_the_simulation() {
         "{text}"
     );
     assert!(
-        text.contains("note: 5 calls × the worst case per call exceed 2000000 simulated server attempts; simulated 1 calls instead"),
+        text.contains("note: 5 calls × the worst case per call exceed 2000000 simulated server attempts; simulated 1 call instead"),
         "{text}"
     );
 }

@@ -187,3 +187,66 @@ fn an_output_file_in_a_missing_folder_or_a_folder_is_refused_before_sending() {
         ));
     assert!(demo.server.log().is_empty(), "nothing was sent");
 }
+
+/// `path`'s permission bits.
+#[cfg(unix)]
+fn mode_of(path: &std::path::Path) -> u32 {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path)
+        .expect("exists")
+        .permissions()
+        .mode()
+        & 0o777
+}
+
+#[cfg(unix)]
+#[test]
+fn the_data_folder_history_and_logs_are_the_users_alone() {
+    let demo = Demo::start();
+    let root = tempfile::tempdir().expect("tempdir");
+    let data = root.path().join("fresh").join("data");
+    let url = format!("{}/status/200", demo.base_url());
+    retryscope()
+        .env("RETRYSCOPE_DATA_DIR", &data)
+        .args(["run", &url])
+        .assert()
+        .code(0);
+    assert_eq!(mode_of(&data), 0o700, "the data folder");
+    assert_eq!(mode_of(&data.join("logs")), 0o700, "the log folder");
+    let db = data.join(retryscope::store::HISTORY_FILE);
+    assert_eq!(mode_of(&db), 0o600, "history.sqlite3");
+    let logs: Vec<_> = std::fs::read_dir(data.join("logs"))
+        .expect("logs folder")
+        .filter_map(Result::ok)
+        .collect();
+    assert_eq!(logs.len(), 1, "one daily file");
+    assert_eq!(mode_of(&logs[0].path()), 0o600, "the log file");
+
+    // While a connection is open its -wal and -shm exist, with the database's mode.
+    let store = retryscope::store::HistoryStore::open_in(&data).expect("opens");
+    for suffix in ["-wal", "-shm"] {
+        let side = data.join(format!("{}{suffix}", retryscope::store::HISTORY_FILE));
+        assert_eq!(mode_of(&side), 0o600, "{}", side.display());
+    }
+    drop(store);
+
+    // A database an older version left 0644 is tightened when opened.
+    std::fs::set_permissions(
+        &db,
+        <std::fs::Permissions as std::os::unix::fs::PermissionsExt>::from_mode(0o644),
+    )
+    .expect("chmod");
+    drop(retryscope::store::HistoryStore::open_in(&data).expect("opens"));
+    assert_eq!(mode_of(&db), 0o600);
+
+    // A --log-file the run creates is 0600 too.
+    let file = root.path().join("run.log");
+    retryscope()
+        .env("RETRYSCOPE_DATA_DIR", &data)
+        .args(["run", "--log-file"])
+        .arg(&file)
+        .arg(&url)
+        .assert()
+        .code(0);
+    assert_eq!(mode_of(&file), 0o600, "--log-file");
+}

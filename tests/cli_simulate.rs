@@ -146,3 +146,64 @@ fn huge_and_unlimited_counts_are_summarised() {
         assert!(rows <= 1000, "{rows} rows");
     }
 }
+
+/// A flag the chosen mode would ignore is refused (exit 2) instead of silently dropped.
+#[test]
+fn flags_the_mode_ignores_are_refused() {
+    let refused = [
+        (
+            &["--contention", "--capacity", "5"][..],
+            "--capacity applies to --model capacity only",
+        ),
+        (
+            &["--contention", "--retry-after"][..],
+            "--retry-after applies to --model capacity only",
+        ),
+        (
+            &["--contention", "--samples", "5"][..],
+            "the argument '--samples <N>' cannot be used with",
+        ),
+        (
+            &["--stack", "aws-standard", "--samples", "5"][..],
+            "the argument '--samples <N>' cannot be used with",
+        ),
+        (&["--json"][..], "<--contention|--stack <A,B,C>...>"),
+        (&["--runs", "5"][..], "<--contention|--stack <A,B,C>...>"),
+    ];
+    for (args, said) in refused {
+        demo_support::sandboxed()
+            .arg("simulate")
+            .args(args)
+            .assert()
+            .code(2)
+            .stderr(predicates::str::contains(said));
+    }
+    // The flags still work where they apply.
+    let out = demo_support::sandboxed()
+        .args([
+            "simulate",
+            "--contention",
+            "--model",
+            "capacity",
+            "--capacity",
+            "50",
+            "--retry-after",
+            "--clients",
+            "5",
+            "--runs",
+            "1",
+            "--seed",
+            "1",
+            "--json",
+        ])
+        .assert()
+        .code(0)
+        .get_output()
+        .clone();
+    let first = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .next()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).expect("JSON"))
+        .expect("a line");
+    assert_eq!(first["model"], "capacity");
+}

@@ -152,6 +152,50 @@ async fn redirect_sends_location_with_the_chosen_status() {
 }
 
 #[tokio::test]
+async fn redirect_refuses_targets_off_this_machine() {
+    let server = DemoServer::start(0).await.unwrap();
+    // The client follows no redirect: nothing here leaves loopback.
+    for to in [
+        "http%3A%2F%2Fexample.com%2F",
+        "%2F%2Fexample.com%2Fx",
+        "https%3A%2F%2F192.0.2.1%2F",
+        "ftp%3A%2F%2F127.0.0.1%2F",
+    ] {
+        let r = client()
+            .get(server.url(&format!("/redirect?to={to}")))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status().as_u16(), 400, "{to}");
+        assert!(r.headers().get("location").is_none(), "{to}");
+        let body: serde_json::Value = r.json().await.unwrap();
+        let error = body["error"].as_str().unwrap();
+        assert!(
+            error.starts_with("`to` must be a relative path or an http(s) URL to this machine"),
+            "{error}"
+        );
+    }
+    // Loopback URLs (this server itself) and relative paths still redirect.
+    let own = server.url("/echo");
+    let r = client()
+        .get(server.url(&format!(
+            "/redirect?to={}",
+            form_urlencoded::byte_serialize(own.as_bytes()).collect::<String>()
+        )))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 302);
+    assert_eq!(r.headers()["location"], own.as_str());
+    let r = client()
+        .get(server.url("/redirect?to=http%3A%2F%2Flocalhost%3A1%2Fx"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 302);
+}
+
+#[tokio::test]
 async fn reset_closes_the_connection_without_a_response() {
     let server = DemoServer::start(0).await.unwrap();
     let err = client().get(server.url("/reset")).send().await.unwrap_err();

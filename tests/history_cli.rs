@@ -283,3 +283,100 @@ fn prune_refuses_an_age_beyond_a_hundred_years_instead_of_crashing() {
     assert!(stderr.contains("--older-than"), "{stderr}");
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
+
+#[test]
+fn an_ambiguous_id_is_a_usage_error_like_an_unknown_one() {
+    use retryscope::store::{HistoryStore, HistoryWrite, RunRecord};
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut store = HistoryStore::open_in(dir.path()).expect("opens");
+    for id in [
+        "0193aaaa-0000-7000-8000-000000000001",
+        "0193aaaa-0000-7000-8000-000000000002",
+    ] {
+        let url = "http://127.0.0.1:9/x".to_owned();
+        store
+            .apply(&HistoryWrite::RunStarted(Box::new(RunRecord {
+                id: id.into(),
+                started_at: chrono::Local::now().fixed_offset(),
+                ended_at: None,
+                app_version: "test".into(),
+                method: "GET".into(),
+                url: url.clone(),
+                request: retryscope::model::RequestSpec::get(url),
+                profile_name: "p".into(),
+                profile: serde_json::Value::Null,
+                seed: 1,
+                outcome: None,
+                outcome_message: None,
+                last_status: None,
+                attempts: 0,
+                elapsed_ms: None,
+                batch_item_id: None,
+                attempt_started: None,
+            })))
+            .expect("written");
+    }
+    drop(store);
+    for extra in [&[][..], &["--format", "json"][..]] {
+        let command = if extra.is_empty() { "show" } else { "export" };
+        retryscope(dir.path())
+            .args(["history", command, "0193aaaa"])
+            .args(extra)
+            .assert()
+            .code(2)
+            .stderr(predicates::str::contains(
+                "`0193aaaa` names more than one run; give more of the id",
+            ));
+        retryscope(dir.path())
+            .args(["history", command, "0193bbbb"])
+            .args(extra)
+            .assert()
+            .code(2)
+            .stderr(predicates::str::contains(
+                "no run `0193bbbb` in the history",
+            ));
+    }
+}
+
+#[test]
+fn a_database_that_is_not_one_is_named_in_one_sentence() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = dir.path().join(retryscope::store::HISTORY_FILE);
+    std::fs::write(
+        &db,
+        "not a database at all, but long enough to be read as one ".repeat(40),
+    )
+    .expect("written");
+    let out = retryscope(dir.path())
+        .args(["history", "list"])
+        .assert()
+        .code(1)
+        .get_output()
+        .clone();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        stderr,
+        format!(
+            "error: cannot open the history database (the file is not a usable SQLite database; \
+             move it away to start a new history): {}\n",
+            db.display()
+        )
+    );
+}
+
+#[test]
+fn a_limit_of_zero_is_refused() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    drop(retryscope::store::HistoryStore::open_in(dir.path()).expect("opens"));
+    retryscope(dir.path())
+        .args(["history", "list", "--limit", "0"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(
+            "invalid value '0' for '--limit <N>': 0 is not in 1..=4294967295",
+        ));
+    retryscope(dir.path())
+        .args(["history", "list", "--limit", "1"])
+        .assert()
+        .code(0);
+}

@@ -119,3 +119,195 @@ fn a_killed_run_keeps_its_finished_attempts_and_shows_as_interrupted() {
     assert!(wait.planned_ms > 1_000, "{wait:?}");
     assert_eq!(wait.measured_ms, None, "the wait never ended");
 }
+
+/// Attempt 1 hangs until its 1 s timeout, then retry 1 (after 10 ms) hangs too.
+const HANG_PROFILE: &str = r#"{
+  "format": "retryscope-profile/1",
+  "name": "Hang",
+  "max_retries": 3,
+  "retry_on": { "status": ["500-599"], "errors": ["timeout"] },
+  "backoff": { "strategy": "fixed", "base_delay_ms": 10 },
+  "timeouts": { "total_ms": 1000 },
+  "seed": 1
+}"#;
+
+/// Starts `retryscope run --profile PROFILE URL` recording into `dir`.
+fn start_run(dir: &std::path::Path, profile_json: &str, url: &str) -> std::process::Child {
+    let profile = dir.join("profile.json");
+    std::fs::write(&profile, profile_json).expect("profile written");
+    std::process::Command::cargo_bin("retryscope")
+        .expect("binary built")
+        .env("RETRYSCOPE_KEYRING", "memory")
+        .env("RETRYSCOPE_DATA_DIR", dir)
+        .args(["run", "--profile"])
+        .arg(&profile)
+        .arg("--data-dir")
+        .arg(dir)
+        .arg(url)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("starts")
+}
+
+/// Waits until the one recorded run has a committed start of attempt `n` that has no record
+/// (the attempt is in flight); returns the run's id.
+fn wait_for_unanswered(dir: &std::path::Path, n: u32) -> String {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let exists = dir.join(HISTORY_FILE).exists();
+        let found = exists
+            .then(|| HistoryStore::open_in(dir).ok())
+            .flatten()
+            .and_then(|s| {
+                let id = s.list(&RunFilter::default()).ok()?.first()?.id.clone();
+                let stored = s.run(&id).ok()??;
+                Some((id, stored.unanswered?.number))
+            });
+        if let Some((id, number)) = found {
+            assert!(number <= n, "attempt {n} was missed (now {number})");
+            if number == n {
+                return id;
+            }
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the start of attempt {n} was never committed"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// `retryscope SUBCOMMAND… --data-dir DIR`'s standard output.
+fn cli_stdout(dir: &std::path::Path, args: &[&str]) -> String {
+    let out = std::process::Command::cargo_bin("retryscope")
+        .expect("binary built")
+        .args(args)
+        .arg("--data-dir")
+        .arg(dir)
+        .output()
+        .expect("runs");
+    assert!(out.status.success(), "{args:?}: {out:?}");
+    String::from_utf8(out.stdout).expect("utf-8")
+}
+
+#[test]
+fn an_attempt_killed_in_flight_is_recorded_as_started_and_interrupted_in_every_view() {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .expect("runtime");
+    let server = runtime
+        .block_on(DemoServer::start(0))
+        .expect("demo server binds a free port");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut child = start_run(dir.path(), HANG_PROFILE, &server.url("/hang"));
+    // Attempt 2's start is an update of the run's row (attempt 1's rode in its insert).
+    let id = wait_for_unanswered(dir.path(), 2);
+    child.kill().expect("SIGKILL");
+    child.wait().expect("reaped");
+    assert_eq!(server.log().len(), 2, "killed during attempt 2");
+
+    let listed: serde_json::Value =
+        serde_json::from_str(cli_stdout(dir.path(), &["history", "list", "--json"]).trim())
+            .expect("one JSON line");
+    assert_eq!(listed["outcome"], "interrupted");
+    assert_eq!(listed["attempts"], 2, "the cut-off attempt counts as made");
+
+    let shown = cli_stdout(dir.path(), &["history", "show", &id]);
+    let line = shown
+        .lines()
+        .find(|l| l.starts_with("attempt 2 "))
+        .unwrap_or_else(|| panic!("no line for attempt 2: {shown}"));
+    assert!(
+        line.ends_with("  no answer recorded (interrupted)"),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("timeout error"),
+        "attempt 1 timed out: {shown}"
+    );
+    assert!(shown.contains("interrupted after 2 attempts"), "{shown}");
+
+    let csv = cli_stdout(dir.path(), &["history", "export", &id, "--format", "csv"]);
+    let rows: Vec<&str> = csv.lines().collect();
+    assert_eq!(rows.len(), 3, "header, attempt 1, attempt 2: {csv}");
+    assert!(rows[2].contains(",2,"), "{csv}");
+    assert!(
+        rows[2].contains("no answer recorded (interrupted)"),
+        "{csv}"
+    );
+
+    let har: serde_json::Value = serde_json::from_str(&cli_stdout(
+        dir.path(),
+        &["history", "export", &id, "--format", "har"],
+    ))
+    .expect("HAR is JSON");
+    assert_eq!(har["log"]["_retryscope"]["outcome"], "interrupted");
+    let entries = har["log"]["entries"].as_array().expect("entries");
+    assert_eq!(entries.len(), 2);
+    assert_eq!(
+        entries[1]["response"]["_error"],
+        "no answer recorded (interrupted)"
+    );
+
+    let json: serde_json::Value = serde_json::from_str(&cli_stdout(
+        dir.path(),
+        &["history", "export", &id, "--format", "json"],
+    ))
+    .expect("JSON");
+    assert_eq!(json["run"]["outcome"], "interrupted");
+    assert_eq!(json["attempts"].as_array().map(Vec::len), Some(1));
+    assert_eq!(json["unanswered"]["number"], 2);
+    assert_eq!(json["unanswered"]["method"], "GET");
+}
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_during_an_attempt_records_it_as_started_and_the_run_as_cancelled() {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .expect("runtime");
+    let server = runtime
+        .block_on(DemoServer::start(0))
+        .expect("demo server binds a free port");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut child = start_run(dir.path(), SLOW_PROFILE, &server.url("/hang"));
+    let id = wait_for_unanswered(dir.path(), 1);
+    let sent = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(sent.success());
+    let status = child.wait().expect("reaped");
+    assert_eq!(status.code(), Some(130), "Ctrl-C exits 130");
+
+    let listed: serde_json::Value =
+        serde_json::from_str(cli_stdout(dir.path(), &["history", "list", "--json"]).trim())
+            .expect("one JSON line");
+    assert_eq!(listed["outcome"], "cancelled");
+    assert_eq!(listed["attempts"], 1);
+    let shown = cli_stdout(dir.path(), &["history", "show", &id]);
+    let line = shown
+        .lines()
+        .find(|l| l.starts_with("attempt 1 "))
+        .unwrap_or_else(|| panic!("no line for attempt 1: {shown}"));
+    assert!(
+        line.ends_with("  no answer recorded (cancelled)"),
+        "{shown}"
+    );
+    assert!(shown.contains("cancelled during attempt 1"), "{shown}");
+    let har: serde_json::Value = serde_json::from_str(&cli_stdout(
+        dir.path(),
+        &["history", "export", &id, "--format", "har"],
+    ))
+    .expect("HAR is JSON");
+    assert_eq!(har["log"]["_retryscope"]["outcome"], "cancelled");
+    assert_eq!(
+        har["log"]["entries"][0]["response"]["_error"],
+        "no answer recorded (cancelled)"
+    );
+}

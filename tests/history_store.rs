@@ -401,7 +401,10 @@ fn a_run_committed_in_one_group_is_stored_as_one_committed_write_by_write() {
         }
     }
     writer.close().expect("all written");
-    assert_eq!(writes, 6, "run, 2 attempts, wait planned and finished, end");
+    assert_eq!(
+        writes, 8,
+        "run, 2 attempt starts, 2 attempts, wait planned and finished, end"
+    );
     // Together: the writer folds the events on its thread and merges the run's start, attempts
     // and end into one row insert in one transaction.
     let together = tempfile::tempdir().expect("tempdir");
@@ -538,6 +541,11 @@ fn a_database_of_the_previous_schema_gains_the_budget_column_and_keeps_its_runs(
              ALTER TABLE attempts DROP COLUMN response_reason;
              ALTER TABLE attempts DROP COLUMN response_version;
              DROP TABLE batch_items; DROP TABLE batches;
+             ALTER TABLE runs DROP COLUMN started_attempt;
+             ALTER TABLE runs DROP COLUMN started_attempt_at;
+             ALTER TABLE runs DROP COLUMN started_attempt_offset_ms;
+             ALTER TABLE runs DROP COLUMN started_attempt_method;
+             ALTER TABLE runs DROP COLUMN started_attempt_url;
              ALTER TABLE attempts DROP COLUMN budget_json; PRAGMA user_version = 2;",
         )
         .expect("downgrades");

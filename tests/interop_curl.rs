@@ -348,3 +348,13 @@ fn multipart_form_parts_become_a_multipart_body() {
     assert!(command.contains("-F 'password=***'"), "{command}");
     assert!(command.contains("-F 'doc=@a.txt'"), "{command}");
 }
+
+#[test]
+fn no_body_is_curls_long_name_for_head() {
+    for flag in ["-I", "--head", "--no-body"] {
+        let got = parse_curl(&format!("curl {flag} http://127.0.0.1:9/x"))
+            .unwrap_or_else(|e| panic!("{flag}: {e}"));
+        assert_eq!(got.draft.method, "HEAD", "{flag}");
+        assert!(got.unsupported.is_empty(), "{flag}: {:?}", got.unsupported);
+    }
+}

@@ -892,3 +892,54 @@ fn cli_import_errors_with_a_position_read_file_line_column() {
         "{stderr}"
     );
 }
+
+/// gRPC A6's rules on a retry policy: each value it forbids is an error at its JSON path.
+#[test]
+fn grpc_values_a6_forbids_are_errors_at_their_path() {
+    let policy = |initial: &str, max: &str, multiplier: &str, attempts: &str, codes: &str| {
+        format!(
+            r#"{{"methodConfig":[{{"retryPolicy":{{"maxAttempts":{attempts},"initialBackoff":"{initial}","maxBackoff":"{max}","backoffMultiplier":{multiplier},"retryableStatusCodes":{codes}}}}}]}}"#
+        )
+    };
+    let at = "methodConfig[0].retryPolicy.";
+    for (text, key, said) in [
+        (
+            policy("0s", "1s", "2", "3", r#"["UNAVAILABLE"]"#),
+            "initialBackoff",
+            "initialBackoff must be greater than 0 (gRPC A6), found \"0s\"",
+        ),
+        (
+            policy("0.1s", "0.000s", "2", "3", r#"["UNAVAILABLE"]"#),
+            "maxBackoff",
+            "maxBackoff must be greater than 0 (gRPC A6), found \"0.000s\"",
+        ),
+        (
+            policy("0.1s", "1s", "0", "3", r#"["UNAVAILABLE"]"#),
+            "backoffMultiplier",
+            "backoffMultiplier must be greater than 0",
+        ),
+        (
+            policy("0.1s", "1s", "2", "1", r#"["UNAVAILABLE"]"#),
+            "maxAttempts",
+            "maxAttempts must be at least 2",
+        ),
+        (
+            policy("0.1s", "1s", "2", "3", "[]"),
+            "retryableStatusCodes",
+            "retryableStatusCodes must name at least one status code (gRPC A6)",
+        ),
+    ] {
+        let e = import(RetryFormat::GrpcConfig, &text, "x").expect_err(&text);
+        assert_eq!(e.path, format!("{at}{key}"), "{e}");
+        assert!(e.message.contains(said), "{e}");
+    }
+    // The smallest positive values import (rounded up to 1 ms).
+    let p = import(
+        RetryFormat::GrpcConfig,
+        &policy("0.0001s", "2s", "2", "2", r#"["UNAVAILABLE"]"#),
+        "x",
+    )
+    .expect("imports")
+    .profile;
+    assert_eq!(p.backoff.base_delay_ms, 1);
+}

@@ -8,25 +8,42 @@ use crate::model::RetryProfile;
 use crate::sim::{Contender, ContentionResult, ContentionSetup, ServerModel, contention_with};
 use std::sync::atomic::Ordering;
 
+/// Requests a second of the `capacity` server without `--capacity`.
+const DEFAULT_CAPACITY: f64 = 100.0;
+
 /// Runs the seven contenders for `args.clients` clients and prints the comparison.
 ///
 /// # Errors
-/// Exit 2 for a capacity that is not a positive number, a `--status` other than 429 or 503,
+/// Exit 2 for a capacity that is not a positive number, `--capacity` or `--retry-after` with the
+/// `occ` model (which ignores them), a `--status` other than 429 or 503,
 /// or a profile whose script or matchers do not compile; exit 1 when the signal handlers cannot
 /// start. Ctrl-C or SIGTERM stops it between runs: the strategies done stay printed, a line on
 /// stderr says where it stopped, exit 130 or 143.
 pub fn execute(args: &SimulateArgs, profile: &RetryProfile, seed: u64) -> Result<u8, CliError> {
     let model = match args.model {
-        ModelArg::Occ => ServerModel::Occ,
+        ModelArg::Occ => {
+            // The `occ` server has no capacity and sends no Retry-After: refuse what it ignores.
+            for (given, flag) in [
+                (args.capacity.is_some(), "--capacity"),
+                (args.retry_after, "--retry-after"),
+            ] {
+                if given {
+                    return Err(CliError::usage(format!(
+                        "{flag} applies to --model capacity only (the occ model ignores it)"
+                    )));
+                }
+            }
+            ServerModel::Occ
+        }
         ModelArg::Capacity => {
-            if !(args.capacity.is_finite() && args.capacity > 0.0) {
+            let capacity = args.capacity.unwrap_or(DEFAULT_CAPACITY);
+            if !(capacity.is_finite() && capacity > 0.0) {
                 return Err(CliError::usage(format!(
-                    "--capacity: expected a number of requests a second above 0, found {}",
-                    args.capacity
+                    "--capacity: expected a number of requests a second above 0, found {capacity}"
                 )));
             }
             ServerModel::Capacity {
-                per_second: args.capacity,
+                per_second: capacity,
                 retry_after: args.retry_after,
             }
         }
@@ -57,10 +74,10 @@ pub fn execute(args: &SimulateArgs, profile: &RetryProfile, seed: u64) -> Result
         .max(28);
     if !args.json {
         crate::cli_outln!(
-            "contention: {} clients against {}, {} runs each, network {}±{} ms, base {} ms, cap {} ms, seed {seed} (replay with --seed {seed})",
-            setup.clients,
+            "contention: {} against {}, {} each, network {}±{} ms, base {} ms, cap {} ms, seed {seed} (replay with --seed {seed})",
+            crate::model::counted(u64::from(setup.clients), "client", "clients"),
             model_text(model, status),
-            setup.runs,
+            crate::model::counted(u64::from(setup.runs), "run", "runs"),
             setup.network.mean_ms,
             setup.network.sd_ms,
             args.base_ms,

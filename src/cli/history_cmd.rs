@@ -66,12 +66,13 @@ pub struct HistoryArgs {
 pub enum HistoryCommand {
     /// One line per run, newest first: id, start, method, URL (masked), outcome, attempts, elapsed.
     List {
-        /// At most N runs.
+        /// At most N runs (at least 1).
         #[arg(
             long,
             value_name = "N",
             default_value_t = 50,
-            allow_negative_numbers = true
+            allow_negative_numbers = true,
+            value_parser = clap::value_parser!(u32).range(1..)
         )]
         limit: u32,
         /// Only runs with this outcome (succeeded, gave_up, stopped, deadline, cancelled, error,
@@ -148,7 +149,8 @@ fn parse_outcome(raw: &str) -> Result<RecordedOutcome, String> {
 /// Runs `history …`; returns the exit code.
 ///
 /// # Errors
-/// Exit 2 for an unknown run id or unusable flags; exit 1 when the database cannot be used.
+/// Exit 2 for an unknown or ambiguous run id or unusable flags; exit 1 when the database
+/// cannot be used.
 pub fn execute(args: &HistoryArgs) -> Result<u8, CliError> {
     let dir = args.data_dir.resolve()?;
     // Reading an empty data folder never creates the database (nor the folder).
@@ -205,20 +207,29 @@ pub fn execute(args: &HistoryArgs) -> Result<u8, CliError> {
             let mut text = String::new();
             let mut timeline = TextTimeline::default();
             let interrupted = stored.run.outcome == Some(RecordedOutcome::Interrupted);
+            // An attempt cut off by a cancel says so instead of "aborted after …".
+            let cut_off = stored
+                .run
+                .outcome
+                .filter(|_| stored.unanswered.is_some() && !interrupted);
             for event in replay_events(&stored, 1) {
                 if let (
                     false,
-                    true,
                     crate::model::RunEvent::RunFinished {
                         outcome,
                         attempts,
                         elapsed_ms,
                         ..
                     },
-                ) = (*json, interrupted, &event)
+                ) = (*json, &event)
+                    && (interrupted || cut_off.is_some())
                 {
-                    // How long the open wait or attempt lasted is not known: say so.
-                    text.push_str(&timeline.close_interrupted());
+                    if let Some(how) = cut_off {
+                        text.push_str(&timeline.close_unanswered(how.id(), *elapsed_ms));
+                    } else {
+                        // How long the open wait or attempt lasted is not known: say so.
+                        text.push_str(&timeline.close_interrupted());
+                    }
                     text.push_str(&timeline.summary(outcome, *attempts, *elapsed_ms));
                 } else if *json {
                     text.push_str(&serde_json::to_string(&event).map_err(|e| {
@@ -400,6 +411,10 @@ fn open(dir: &Path) -> Result<HistoryStore, CliError> {
     reason = "by value so that it fits `map_err(failed)`"
 )]
 fn failed(e: store::HistoryError) -> CliError {
+    // An id prefix naming several runs is the user's to fix, as an unknown id is (exit 2).
+    if matches!(e, store::HistoryError::Ambiguous(_)) {
+        return CliError::usage(e.to_string());
+    }
     CliError::failed(e.to_string())
 }
 

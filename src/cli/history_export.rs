@@ -25,12 +25,15 @@ pub fn png(stored: &StoredRun) -> Result<Vec<u8>, CliError> {
 /// The stored run as HAR 1.2 (pretty JSON ending with a newline), built by the same
 /// [`crate::interop::run_to_har`] as `run --har`: the run is replayed into its events
 /// ([`replay_events`]) and the stored request (masked when recorded) gives the headers and body.
+/// `_retryscope.outcome` is the recorded outcome (`interrupted` too, which the engine's kinds
+/// lack), and an attempt that started but has no record has the `_error` "no answer recorded
+/// (OUTCOME)", as `history show` and [`csv()`] say.
 ///
 /// # Errors
 /// Exit 1 when the document cannot be encoded.
 pub fn har(stored: &StoredRun) -> Result<String, CliError> {
     let events = replay_events(stored, 1);
-    let har = crate::interop::run_to_har(
+    let mut har = crate::interop::run_to_har(
         &events,
         &crate::interop::HarExport {
             request: Some(&stored.run.request),
@@ -38,12 +41,33 @@ pub fn har(stored: &StoredRun) -> Result<String, CliError> {
             include_secrets: false,
         },
     );
+    if let Some(outcome) = stored.run.outcome {
+        har["log"]["_retryscope"]["outcome"] = serde_json::json!(outcome.id());
+    }
+    if let (Some(u), Some(entries)) = (&stored.unanswered, har["log"]["entries"].as_array_mut()) {
+        for entry in entries
+            .iter_mut()
+            .filter(|e| e["_retryscope"]["attempt"] == serde_json::json!(u.number))
+        {
+            entry["response"]["_error"] = serde_json::json!(unanswered_text(stored));
+        }
+    }
     serde_json::to_string_pretty(&har)
         .map(|s| s + "\n")
         .map_err(|e| CliError::failed(format!("cannot encode the run as HAR: {e}")))
 }
 
-/// The run with its attempts as pretty JSON (ends with a newline).
+/// What the exports say of an attempt that started but has no record: "no answer recorded
+/// (interrupted)", "(cancelled)", or "(still running)" for a run without an outcome.
+fn unanswered_text(stored: &StoredRun) -> String {
+    format!(
+        "no answer recorded ({})",
+        stored.run.outcome.map_or("still running", |o| o.id())
+    )
+}
+
+/// The run with its attempts as pretty JSON (ends with a newline); an attempt that started but
+/// has no record is `unanswered` (number, start, method, URL).
 ///
 /// # Errors
 /// Exit 1 when the records cannot be encoded.
@@ -78,7 +102,9 @@ pub const CSV_COLUMNS: [&str; 18] = [
 /// One CSV row per attempt (RFC 4180: comma separated, fields quoted when needed, CRLF line
 /// ends), with a header row of [`CSV_COLUMNS`]. `tokens_before` / `tokens_after` are the retry
 /// budget's balance before the attempt's first budget change and after its last (empty without
-/// a budget).
+/// a budget). An attempt that started but has no record is a last row with its start, no
+/// status, verdict or timings, and the error message "no answer recorded (interrupted)" (or
+/// `cancelled`).
 pub fn csv(stored: &StoredRun) -> String {
     let mut out = CSV_COLUMNS.join(",") + "\r\n";
     let opt = |v: Option<f64>| v.map(|x| format!("{x:.3}")).unwrap_or_default();
@@ -121,6 +147,18 @@ pub fn csv(stored: &StoredRun) -> String {
                 .map(|c| crate::policy::tokens_text(c.after))
                 .unwrap_or_default(),
         ];
+        let row: Vec<String> = fields.iter().map(|f| csv_field(f)).collect();
+        out.push_str(&row.join(","));
+        out.push_str("\r\n");
+    }
+    if let Some(u) = &stored.unanswered {
+        let mut fields = vec![String::new(); CSV_COLUMNS.len()];
+        fields[0].clone_from(&stored.run.id);
+        fields[1] = u.number.to_string();
+        fields[2] = u.started_at.to_rfc3339();
+        fields[3].clone_from(&u.method);
+        fields[4].clone_from(&u.url);
+        fields[7] = unanswered_text(stored);
         let row: Vec<String> = fields.iter().map(|f| csv_field(f)).collect();
         out.push_str(&row.join(","));
         out.push_str("\r\n");

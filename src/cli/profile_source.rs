@@ -99,11 +99,12 @@ pub fn issue_lines(path: &Path, errors: &ProfileErrors) -> Vec<String> {
 }
 
 /// One entry of a list such as `--stack A,B,C`: a profile file when `spec` names a file that
-/// exists or ends in `.json`, else a built-in name.
+/// exists or ends in `.json`, else a built-in id or the name of a profile in the library folder
+/// `library` (as batch items name them: [`crate::service::find_profile`]).
 ///
 /// # Errors
-/// As [`select`]: the file's problems, or an unknown built-in name.
-pub fn resolve(spec: &str) -> Result<RetryProfile, CliError> {
+/// As [`select`]: the file's problems; a library profile's load error; an unknown name.
+pub fn resolve(spec: &str, library: Option<&Path>) -> Result<RetryProfile, CliError> {
     let spec = spec.trim();
     let path = Path::new(spec);
     let json = path
@@ -112,7 +113,7 @@ pub fn resolve(spec: &str) -> Result<RetryProfile, CliError> {
     if path.is_file() || json {
         select(Some(path), None)
     } else {
-        select(None, Some(spec))
+        crate::service::find_profile(spec, library).map_err(CliError::usage)
     }
 }
 

@@ -48,6 +48,7 @@ simulation applies. A stack whose worst case exceeds 2,000,000 simulated server 
 is simulated with fewer calls (and a call cut there), which the output says. Long runs show a
 progress bar on stderr when it is a terminal; Ctrl-C stops --stack and --contention, prints
 what was done and exits 130.")]
+#[command(group(clap::ArgGroup::new("lab").args(["contention", "stack"]).multiple(true)))]
 pub struct SimulateArgs {
     /// Profile file (JSON).
     #[arg(long, value_name = "FILE", conflicts_with = "builtin")]
@@ -55,9 +56,11 @@ pub struct SimulateArgs {
     /// Built-in profile name. Default: servicenow-exponential.
     #[arg(long, value_name = "NAME")]
     pub builtin: Option<String>,
-    /// Number of simulated runs (memory does not grow with it).
+    /// Number of simulated runs (memory does not grow with it); not with --contention or
+    /// --stack, which take --runs.
     #[arg(long, value_name = "N", default_value_t = 10_000,
-          value_parser = clap::value_parser!(u32).range(1..))]
+          value_parser = clap::value_parser!(u32).range(1..),
+          conflicts_with = "lab")]
     pub samples: u32,
     /// RNG seed (default: the profile's seed, else a fresh one, printed).
     #[arg(long, value_name = "N")]
@@ -74,24 +77,20 @@ pub struct SimulateArgs {
     /// writes wins), or `capacity`, C requests a second and 429/503 above.
     #[arg(long, value_enum, default_value_t = ModelArg::Occ, requires = "contention")]
     pub model: ModelArg,
-    /// Requests a second the `capacity` server handles.
-    #[arg(
-        long,
-        value_name = "C",
-        default_value_t = 100.0,
-        requires = "contention"
-    )]
-    pub capacity: f64,
+    /// Requests a second the `capacity` server handles (with --model capacity; default 100).
+    #[arg(long, value_name = "C", requires = "contention")]
+    pub capacity: Option<f64>,
     /// Status of a failed attempt, as the profile's triage sees it: 429 or 503 (default: 503
     /// for a lost `occ` write, 429 over `capacity`).
     #[arg(long, value_name = "STATUS", requires = "contention")]
     pub status: Option<u16>,
-    /// The `capacity` server sends Retry-After (whole seconds) with its 429/503.
+    /// The `capacity` server sends Retry-After (whole seconds) with its 429/503 (with
+    /// --model capacity).
     #[arg(long, requires = "contention")]
     pub retry_after: bool,
     /// Runs averaged per strategy (with --contention), or calls simulated (with --stack).
     #[arg(long, value_name = "N", default_value_t = 100,
-          value_parser = clap::value_parser!(u32).range(1..=100_000))]
+          value_parser = clap::value_parser!(u32).range(1..=100_000), requires = "lab")]
     pub runs: u32,
     /// Base delay of the standard strategies (with --contention), ms.
     #[arg(long, value_name = "MS", default_value_t = crate::sim::POST_BASE_MS, requires = "contention")]
@@ -100,7 +99,8 @@ pub struct SimulateArgs {
     #[arg(long, value_name = "MS", default_value_t = crate::sim::POST_CAP_MS, requires = "contention")]
     pub cap_ms: u64,
     /// Layered retries: profiles outer → inner, comma-separated; each a profile file (a path
-    /// that exists or ends in .json) or a built-in name.
+    /// that exists or ends in .json), a built-in name, or the name of a profile in your library
+    /// (as batch items name them).
     #[arg(long, value_name = "A,B,C", value_delimiter = ',', num_args = 1..,
           conflicts_with_all = ["profile", "builtin"])]
     pub stack: Vec<String>,
@@ -123,7 +123,7 @@ pub struct SimulateArgs {
     )]
     pub attempt_ms: u64,
     /// Print JSON (one object per line) instead of a table (with --contention or --stack).
-    #[arg(long)]
+    #[arg(long, requires = "lab")]
     pub json: bool,
 }
 

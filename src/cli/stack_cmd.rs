@@ -27,8 +27,8 @@ const PROGRESS_MIN_ATTEMPTS: u64 = 100_000;
 /// stderr says so, exit 130 or 143.
 ///
 /// # Errors
-/// Exit 2 for a failure rate outside 0–1, a profile that cannot be loaded (file errors or an
-/// unknown built-in name) or whose script or matchers do not compile; exit 1 when the signal
+/// Exit 2 for a failure rate outside 0–1, a profile that cannot be loaded (file errors, a library
+/// profile's load error, or an unknown name) or whose script or matchers do not compile; exit 1 when the signal
 /// handlers cannot start.
 pub fn execute(args: &SimulateArgs) -> Result<u8, CliError> {
     let f = args.failure_rate;
@@ -37,11 +37,20 @@ pub fn execute(args: &SimulateArgs) -> Result<u8, CliError> {
             "--failure-rate: expected a number from 0 to 1, found {f}"
         )));
     }
+    let library = crate::service::default_library_dir();
     let layers = args
         .stack
         .iter()
-        .map(|spec| profile_source::resolve(spec))
+        .map(|spec| profile_source::resolve(spec, library.as_deref()))
         .collect::<Result<Vec<_>, _>>()?;
+    // A library profile named like a built-in is never used: say so rather than pick silently.
+    if let Some(dir) = &library {
+        for (name, warning) in crate::service::shadowed_library_profiles(dir) {
+            if args.stack.iter().any(|s| s.trim() == name) {
+                out::write_stderr(&format!("warning: {warning}\n"));
+            }
+        }
+    }
     let seed = args.seed.unwrap_or_else(rand::random);
     let cannot = |e| CliError::usage(format!("cannot simulate the stack: {e}"));
     let analysis = analyse_stack(&layers, f, FAILURE_STATUS).map_err(cannot)?;
@@ -170,20 +179,20 @@ fn print_text(analysis: &StackAnalysis, sim: &StackSimulation, args: &SimulateAr
     }
     if sim.capped_runs {
         crate::cli_outln!(
-            "note: {} calls × the worst case per call exceed {STACK_ATTEMPT_BOUND} simulated server attempts; simulated {} calls instead (lower --runs or the layers' max retries to simulate them all)",
-            sim.requested_runs,
-            sim.runs
+            "note: {} × the worst case per call exceed {STACK_ATTEMPT_BOUND} simulated server attempts; simulated {} instead (lower --runs or the layers' max retries to simulate them all)",
+            crate::model::counted(u64::from(sim.requested_runs), "call", "calls"),
+            crate::model::counted(u64::from(sim.runs), "call", "calls")
         );
     }
     if sim.cut_calls > 0 {
         crate::cli_outln!(
-            "note: {} calls were cut at {STACK_ATTEMPT_BOUND} server attempts and count as failed",
-            sim.cut_calls
+            "note: {} cut at {STACK_ATTEMPT_BOUND} server attempts and count as failed",
+            crate::model::counted(u64::from(sim.cut_calls), "call was", "calls were")
         );
     }
     crate::cli_outln!(
-        "simulated {} calls (seed {seed}, {} ms per attempt): mean {:.2} attempts (max {}), mean {:.0} ms (max {:.0} ms), {:.1} % succeeded",
-        sim.runs,
+        "simulated {} (seed {seed}, {} ms per attempt): mean {:.2} attempts (max {}), mean {:.0} ms (max {:.0} ms), {:.1} % succeeded",
+        crate::model::counted(u64::from(sim.runs), "call", "calls"),
         args.attempt_ms,
         sim.mean_attempts,
         sim.max_attempts,

@@ -177,8 +177,20 @@ impl TextTimeline {
             out.push_str("  -> interrupted during the wait (the process ended)\n");
             self.wait_open = false;
         } else if self.attempt_open.is_some() {
-            out.push_str("interrupted during the attempt (the process ended)");
+            out.push_str("no answer recorded (interrupted)");
         }
+        self.close_attempt(&mut out);
+        out
+    }
+
+    /// Like [`Self::close_open`] for a recorded run whose last attempt started but has no
+    /// record (a cancelled run): that attempt's line says "no answer recorded (`how`)"; an
+    /// open wait ends as [`Self::close_open`] ends it.
+    pub fn close_unanswered(&mut self, how: &str, elapsed_ms: f64) -> String {
+        if self.wait_open || self.attempt_open.is_none() {
+            return self.close_open(elapsed_ms);
+        }
+        let mut out = format!("no answer recorded ({how})");
         self.close_attempt(&mut out);
         out
     }

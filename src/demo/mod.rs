@@ -19,7 +19,7 @@
 //! | `/reset` | reads the request, then closes the TCP connection with no response |
 //! | `/bytes?n=1024` | `n` bytes of `x`, streamed in 64 KiB chunks with a `Content-Length` |
 //! | `/echo` | method, path, headers and body back as JSON |
-//! | `/redirect?to=URL&status=302&times=N` | `status` with `Location: URL` (default `/status/200`) |
+//! | `/redirect?to=URL&status=302&times=N` | `status` with `Location: URL` (default `/status/200`); `URL` must be a relative path or an http(s) URL to loopback (`127.0.0.0/8`, `::1`, `localhost`), anything else answers 400 |
 //! | `/job?ready_after=N&key=K` | a polled job: 200 `{"state": "pending"}` (and `x-job-state: pending`) for the first N hits of its key (default 2), then `{"state": "done"}`; a fresh key (or query) is a fresh job |
 //! | `/soft-limit?times=N` | 200 with `{"error": "rate limit exceeded"}` for the first N hits (default 1), then the usual 200 |
 //! | `/log` | every request seen (except `/log*`) as JSON [`LogEntry`] values |
@@ -30,6 +30,7 @@
 mod byte_stream;
 mod connection;
 mod log_entry;
+mod redirect_target;
 mod routes;
 mod state;
 

@@ -1,6 +1,7 @@
 //! The demo server's endpoints (see the module docs of [`crate::demo`] for the list).
 
 use super::byte_stream::ByteStream;
+use super::redirect_target::check_redirect_target;
 use super::state::{DemoState, scenario_key};
 use axum::Json;
 use axum::Router;
@@ -267,6 +268,8 @@ async fn redirect(State(state): Shared, uri: Uri, Query(p): Params) -> Answer {
         .and_then(|c| StatusCode::from_u16(c).ok())
         .ok_or_else(|| Reject(format!("`status` must be a 3xx code, got {status}")))?;
     let to = p.get("to").map_or("/status/200", String::as_str);
+    // Never a way off this machine for a client following redirects.
+    check_redirect_target(to).map_err(Reject)?;
     let location = HeaderValue::from_str(to)
         .map_err(|_| Reject(format!("`to` cannot be sent as a Location header: `{to}`")))?;
     let mut headers = HeaderMap::new();

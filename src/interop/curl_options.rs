@@ -174,7 +174,7 @@ pub fn long(name: &str) -> Option<Opt> {
         "url" => Opt::Url,
         "url-query" => Opt::UrlQuery,
         "get" => Opt::Get,
-        "head" => Opt::Head,
+        "head" | "no-body" => Opt::Head,
         "user-agent" => Opt::UserAgent,
         "referer" => Opt::Referer,
         "cookie" => Opt::Cookie,

@@ -103,7 +103,11 @@ pub fn distribution_charts(
             .map(|(i, &c)| [h.low_ms as f64 + (i as f64 + 0.5) * width, f64::from(c)])
             .collect();
         charts.push(LabChart {
-            title: format!("histogram of wait {} ({} runs)", r.retry, r.reached),
+            title: format!(
+                "histogram of wait {} ({})",
+                r.retry,
+                crate::model::counted(u64::from(r.reached), "run", "runs")
+            ),
             x_label: "wait ms".to_owned(),
             y_label: "runs".to_owned(),
             series: vec![LabSeries {

@@ -11,7 +11,9 @@
 //!   `fixed`, `exponential`, `response_header` and `custom` (its script sees it), a ratio `p` (`jitter_ratio`, default 0.2)
 //!   other than the default outside `exponential_proportional`;
 //! - header settings (`headers`, `combine`, `fallback`) on a strategy that reads no header;
-//! - a `deadline_ms` shorter than the smallest wait before retry 1, so no retry can happen.
+//! - a `deadline_ms` shorter than the smallest wait before retry 1, so no retry can happen;
+//! - unlimited retries (`max_retries: null`) whose every wait is 0 ms, which retry as fast as
+//!   the server answers until the deadline.
 
 use super::issue::ProfileIssue;
 use crate::model::{Backoff, Combine, OtherStatusAction, RetryProfile, Strategy, Throttling};
@@ -27,7 +29,32 @@ pub fn warnings(profile: &RetryProfile) -> Vec<ProfileIssue> {
         dead_backoff_fields(b, "throttling.backoff", &mut out);
     }
     deadline_before_first_wait(profile, &mut out);
+    unlimited_without_waiting(profile, &mut out);
     out
+}
+
+/// Unlimited retries whose backoff never waits (every wait at most 0 ms): a hot loop against the
+/// server until the deadline. Strategies whose wait is not known in advance (`custom`,
+/// `response_header`) are left alone.
+fn unlimited_without_waiting(profile: &RetryProfile, out: &mut Vec<ProfileIssue>) {
+    if profile.max_retries.is_some() {
+        return;
+    }
+    let never_waits =
+        (1..=64).all(|n| crate::policy::max_wait_bound(&profile.backoff, n) == Some(0.0));
+    if !never_waits {
+        return;
+    }
+    let until = profile.deadline_ms.map_or_else(
+        || "the deadline".to_owned(),
+        |d| format!("the deadline ({d} ms)"),
+    );
+    out.push(ProfileIssue::new(
+        "max_retries",
+        format!(
+            "unlimited retries with a 0 ms wait retry as fast as the server answers until {until}; set backoff.base_delay_ms or a max_retries limit"
+        ),
+    ));
 }
 
 /// Jitter and header fields the backoff's strategy never reads (and the same in its fallback).
@@ -356,6 +383,43 @@ mod tests {
             "backoff": { "strategy": "fixed", "base_delay_ms": 2000 }
         }));
         assert!(paths(&none).is_empty());
+    }
+
+    #[test]
+    fn unlimited_retries_that_never_wait_are_named() {
+        let p = profile(&serde_json::json!({
+            "format": "retryscope-profile/2",
+            "max_retries": null, "deadline_ms": 5000,
+            "backoff": { "strategy": "exponential", "base_delay_ms": 0 }
+        }));
+        let w = warnings(&p);
+        assert_eq!(paths(&p), ["max_retries"]);
+        assert!(
+            w[0].message.starts_with(
+                "unlimited retries with a 0 ms wait retry as fast as the server answers until the deadline (5000 ms)"
+            ),
+            "{}",
+            w[0].message
+        );
+        let capped = profile(&serde_json::json!({
+            "max_retries": null, "deadline_ms": 5000,
+            "backoff": { "strategy": "fixed", "base_delay_ms": 100, "max_delay_ms": 0, "hard_cap": true }
+        }));
+        assert_eq!(paths(&capped), ["max_retries"]);
+        // A wait, a window, a limit, or a wait the server decides: no warning.
+        for extra in [
+            serde_json::json!({ "max_retries": null, "deadline_ms": 5000,
+                "backoff": { "strategy": "fixed", "base_delay_ms": 1 } }),
+            serde_json::json!({ "max_retries": null, "deadline_ms": 5000,
+                "backoff": { "strategy": "fixed", "base_delay_ms": 0, "jitter_window_ms": 10 } }),
+            serde_json::json!({ "max_retries": 3,
+                "backoff": { "strategy": "fixed", "base_delay_ms": 0 } }),
+            serde_json::json!({ "max_retries": null, "deadline_ms": 5000,
+                "backoff": { "strategy": "response_header", "base_delay_ms": 0 } }),
+        ] {
+            let p = profile(&extra);
+            assert!(paths(&p).is_empty(), "{extra}: {:?}", warnings(&p));
+        }
     }
 
     #[test]

@@ -38,7 +38,9 @@ pub use batch_service::{BATCH_CHANNEL, BatchCommand, BatchImporter, BatchReply, 
 pub use budget_registry::BudgetRegistry;
 pub use history_service::{HistoryReply, HistoryRequest, HistoryService, MAX_PAGE_ROWS, Retention};
 pub use host_rate_limiter::HostRateLimiter;
-pub use profile_lookup::{default_library_dir, library_files, library_lookup};
+pub use profile_lookup::{
+    default_library_dir, find_profile, library_files, library_lookup, shadowed_library_profiles,
+};
 pub use run_recording::{HistoryPlace, RunRecording, open_history_writer};
 pub use run_service::{
     COMMAND_CAPACITY, Command, ENGINE_WORKERS, EVENT_CAPACITY, EngineService, RUN_EVENT_CAPACITY,

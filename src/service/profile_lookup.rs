@@ -59,6 +59,92 @@ fn read_library(dir: &Path) -> HashMap<String, RetryProfile> {
     out
 }
 
+/// What an unknown profile name is told (a built-in id or a library profile's name is wanted).
+fn unknown_profile(name: &str) -> String {
+    format!(
+        "unknown profile `{name}` (use a built-in id, see `retryscope profile builtins`, or the name of a profile in your library)"
+    )
+}
+
+/// `FILE:line:col: path: message` of a library file's first problem (and how many more).
+fn load_problem(file: &Path, errors: &crate::profile::ProfileErrors) -> String {
+    let Some(first) = errors.issues.first() else {
+        return format!("{}: does not load", file.display());
+    };
+    let place = match (first.line, first.column) {
+        (Some(l), Some(c)) => format!("{}:{l}:{c}", file.display()),
+        _ => file.display().to_string(),
+    };
+    let more = errors.issues.len() - 1;
+    let tail = if more == 0 {
+        String::new()
+    } else {
+        format!(
+            " (and {} more)",
+            crate::model::counted(more as u64, "problem", "problems")
+        )
+    };
+    format!("{place}: {}{tail}", first.path_and_message())
+}
+
+/// The profile `name` names: a built-in id, else a profile in the library folder `library` (by
+/// file name without `.json`, or by the profile's `name`; the first file in name order wins), as
+/// [`library_lookup`] finds it.
+///
+/// # Errors
+/// A sentence for the user: the load error of the library file called `name` when it does not
+/// load (its path, line and column), else "unknown profile `name` …".
+pub fn find_profile(name: &str, library: Option<&Path>) -> Result<RetryProfile, String> {
+    if let Some(p) = crate::profile::builtin(name) {
+        return Ok(p);
+    }
+    let mut broken = None;
+    for file in library.map(library_files).unwrap_or_default() {
+        let stem_matches = file
+            .file_stem()
+            .is_some_and(|s| s.to_string_lossy() == name);
+        match crate::profile::load_file(&file) {
+            Ok(p) if stem_matches || p.name == name => return Ok(p),
+            Err(e) if stem_matches && broken.is_none() => broken = Some(load_problem(&file, &e)),
+            Ok(_) | Err(_) => {}
+        }
+    }
+    Err(broken.map_or_else(
+        || unknown_profile(name),
+        |problem| format!("library profile `{name}` does not load: {problem}"),
+    ))
+}
+
+/// The library profiles a built-in hides, as (built-in id, warning): a file whose name (without
+/// `.json`) or profile `name` is a built-in id is never found under that name, as built-ins
+/// come first.
+pub fn shadowed_library_profiles(dir: &Path) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for file in library_files(dir) {
+        let stem = file
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let name = crate::profile::load_file(&file).ok().map(|p| p.name);
+        let mut hidden: Vec<&str> = [Some(stem.as_str()), name.as_deref()]
+            .into_iter()
+            .flatten()
+            .filter(|n| crate::profile::builtin(n).is_some())
+            .collect();
+        hidden.dedup();
+        for n in hidden {
+            out.push((
+                n.to_owned(),
+                format!(
+                    "the built-in profile `{n}` hides the library profile of that name (rename it to use it): {}",
+                    file.display()
+                ),
+            ));
+        }
+    }
+    out
+}
+
 /// A lookup over the built-ins, then the profiles in `library` (when given). The folder is read
 /// again only when its modification time changes, so a lookup per item stays cheap.
 pub fn library_lookup(library: Option<PathBuf>) -> ProfileLookup {
@@ -98,5 +184,37 @@ mod tests {
         assert!(lookup("Team default").is_some());
         assert!(lookup("aws-standard").is_some(), "built-ins first");
         assert!(lookup("nope").is_none());
+    }
+
+    #[test]
+    fn a_broken_library_profile_says_why_and_a_hidden_one_is_named() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("broken.json"), "{ \"format\": ").unwrap();
+        let mut p = crate::ui::profile_library::fallback_default_profile();
+        p.name = "mine".into();
+        std::fs::write(
+            dir.path().join("aws-standard.json"),
+            serde_json::to_string(&p).unwrap(),
+        )
+        .unwrap();
+        let e = find_profile("broken", Some(dir.path())).unwrap_err();
+        assert!(
+            e.starts_with("library profile `broken` does not load: ")
+                && e.contains("broken.json:1:"),
+            "{e}"
+        );
+        assert!(
+            find_profile("nope", Some(dir.path()))
+                .unwrap_err()
+                .starts_with("unknown profile `nope`")
+        );
+        assert_eq!(find_profile("mine", Some(dir.path())).unwrap().name, "mine");
+        let hidden = shadowed_library_profiles(dir.path());
+        assert_eq!(hidden.len(), 1, "{hidden:?}");
+        assert_eq!(hidden[0].0, "aws-standard");
+        assert!(
+            hidden[0].1.contains("hides the library profile"),
+            "{hidden:?}"
+        );
     }
 }

@@ -98,7 +98,7 @@ impl StackAnalysis {
             Some(w) if self.worst_attempts_saturated => {
                 format!("more than {w} attempts (overflows u64)")
             }
-            Some(w) => format!("{w} attempts"),
+            Some(w) => crate::model::counted(w, "attempt", "attempts"),
         }
     }
 }

@@ -2,12 +2,13 @@
 //! the records of DESIGN.md §10. Written by one thread ([`super::HistoryWriter`]); read by the
 //! CLI's `history` commands. The only module (with its siblings `history_*`) that uses SQLite.
 
-use super::history_error::HistoryError;
+use super::history_error::{HistoryError, io_open_reason, sqlite_open_reason};
 use super::history_records::{
-    AttemptRecord, HistoryWrite, PhaseTimings, RecordedOutcome, RunFilter, RunRecord, StoredRun,
-    WaitRecord,
+    AttemptRecord, AttemptStart, HistoryWrite, PhaseTimings, RecordedOutcome, RunFilter, RunRecord,
+    StoredRun, WaitRecord,
 };
 use super::history_schema::migrations;
+use super::private_files::{create_private_dir_all, make_private, open_private_append};
 use crate::model::{AttemptOutcome, BodyPreview, ResponseSummary};
 use chrono::{DateTime, FixedOffset};
 use rusqlite::{Connection, OptionalExtension, Row, params};
@@ -52,12 +53,22 @@ impl HistoryStore {
             path: path.to_path_buf(),
             message,
         };
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir).map_err(|e| open_err(e.to_string()))?;
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            create_private_dir_all(dir)
+                .map_err(|e| open_err(io_open_reason("create its folder", &e)))?;
         }
-        let mut conn = Connection::open(path).map_err(|e| open_err(e.to_string()))?;
+        // Bodies are kept: the database is the user's alone (`0600` on Unix). SQLite gives its
+        // `-wal` and `-shm` files the database's mode; files of older versions are tightened.
+        open_private_append(path).map_err(|e| open_err(io_open_reason("open the file", &e)))?;
+        for suffix in ["", "-wal", "-shm"] {
+            let mut file = path.as_os_str().to_owned();
+            file.push(suffix);
+            make_private(Path::new(&file))
+                .map_err(|e| open_err(io_open_reason("make it private", &e)))?;
+        }
+        let mut conn = Connection::open(path).map_err(|e| open_err(sqlite_open_reason(&e)))?;
         conn.busy_timeout(std::time::Duration::from_secs(5))
-            .map_err(|e| open_err(e.to_string()))?;
+            .map_err(|e| open_err(sqlite_open_reason(&e)))?;
         // Switching to WAL takes an exclusive lock, for which SQLite does not wait on the busy
         // handler: another process creating the same new database at this moment makes it fail
         // with "database is locked" at once. Retry for up to 2 s (opening is never on the UI thread).
@@ -73,7 +84,7 @@ impl HistoryStore {
                     tries += 1;
                     std::thread::sleep(std::time::Duration::from_millis(50));
                 }
-                Err(e) => return Err(open_err(e.to_string())),
+                Err(e) => return Err(open_err(sqlite_open_reason(&e))),
             }
         }
         migrate(&mut conn).map_err(|e| HistoryError::Migrate {
@@ -135,7 +146,10 @@ impl HistoryStore {
             marked += self
                 .conn
                 .execute(
-                    "UPDATE runs SET outcome = ?2, outcome_message = ?3 WHERE id = ?1 AND outcome IS NULL",
+                    // An attempt cut off mid-flight counts as made, as the engine counts it.
+                    "UPDATE runs SET outcome = ?2, outcome_message = ?3,
+                         attempts = MAX(attempts, COALESCE(started_attempt, 0))
+                         WHERE id = ?1 AND outcome IS NULL",
                     params![
                         id,
                         RecordedOutcome::Interrupted.id(),
@@ -245,6 +259,24 @@ impl HistoryStore {
         match write {
             HistoryWrite::RunStarted(run) => self.insert_run(run),
             HistoryWrite::AttemptFinished(a) => self.insert_attempt(a),
+            HistoryWrite::AttemptStarted { run_id, start } => {
+                exec(
+                    &self.conn,
+                    "UPDATE runs SET started_attempt = ?2, started_attempt_at = ?3,
+                         started_attempt_offset_ms = ?4, started_attempt_method = ?5,
+                         started_attempt_url = ?6 WHERE id = ?1",
+                    params![
+                        run_id,
+                        start.number,
+                        start.started_at.to_rfc3339(),
+                        start.offset_ms,
+                        start.method,
+                        start.url
+                    ],
+                )
+                .map_err(sql("record an attempt's start"))?;
+                Ok(())
+            }
             HistoryWrite::WaitPlanned {
                 run_id,
                 attempt,
@@ -339,9 +371,11 @@ impl HistoryStore {
             &self.conn,
             "INSERT INTO runs (id, started_at, started_unix_ms, ended_at, app_version, method,
                  url, request_json, profile_name, profile_json, profile_id, seed, outcome,
-                 outcome_message, last_status, attempts, elapsed_ms, batch_item_id, writer_pid)
+                 outcome_message, last_status, attempts, elapsed_ms, batch_item_id, writer_pid,
+                 started_attempt, started_attempt_at, started_attempt_offset_ms,
+                 started_attempt_method, started_attempt_url)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, '', ?10, ?11, ?12, ?13, ?14, ?15, ?16,
-                 ?17, ?18)",
+                 ?17, ?18, ?19, ?20, ?21, ?22, ?23)",
             params![
                 run.id,
                 run.started_at.to_rfc3339(),
@@ -361,6 +395,13 @@ impl HistoryStore {
                 run.elapsed_ms,
                 run.batch_item_id,
                 std::process::id(),
+                run.attempt_started.as_ref().map(|a| a.number),
+                run.attempt_started
+                    .as_ref()
+                    .map(|a| a.started_at.to_rfc3339()),
+                run.attempt_started.as_ref().map(|a| a.offset_ms),
+                run.attempt_started.as_ref().map(|a| a.method.as_str()),
+                run.attempt_started.as_ref().map(|a| a.url.as_str()),
             ],
         )
         .map_err(sql("insert a run"))?;
@@ -460,7 +501,16 @@ impl HistoryStore {
             .map_err(sql("read attempts"))?
             .map(|r| r.map_err(sql("read an attempt")).and_then(|r| r))
             .collect::<Result<Vec<_>, _>>()?;
-        Ok(Some(StoredRun { run, attempts }))
+        let unanswered = run
+            .attempt_started
+            .as_ref()
+            .filter(|s| !attempts.iter().any(|a| a.number == s.number))
+            .cloned();
+        Ok(Some(StoredRun {
+            run,
+            attempts,
+            unanswered,
+        }))
     }
 
     /// The full id a user's `id` (full, or a unique prefix or suffix of ≥ 8 characters) names.
@@ -747,7 +797,8 @@ const RUN_COLUMNS: &str = "id, started_at, ended_at, app_version, method, url, r
     COALESCE((SELECT p.json FROM profiles p WHERE p.id = runs.profile_id), profile_json), seed, outcome, outcome_message,
     COALESCE(last_status, (SELECT a.status FROM attempts a WHERE a.run_id = runs.id
         AND a.status IS NOT NULL ORDER BY a.number DESC LIMIT 1)),
-    attempts, elapsed_ms, batch_item_id";
+    attempts, elapsed_ms, batch_item_id, started_attempt, started_attempt_at,
+    started_attempt_offset_ms, started_attempt_method, started_attempt_url";
 
 type RowResult<T> = rusqlite::Result<Result<T, HistoryError>>;
 
@@ -762,7 +813,24 @@ fn run_row(r: &Row<'_>) -> RowResult<RunRecord> {
     let (app_version, method, url, profile_name) = (r.get(3)?, r.get(4)?, r.get(5)?, r.get(7)?);
     let (outcome_message, last_status, attempts, elapsed_ms, batch_item_id) =
         (r.get(11)?, r.get(12)?, r.get(13)?, r.get(14)?, r.get(15)?);
+    let started_number: Option<u32> = r.get(16)?;
+    let started_at: Option<String> = r.get(17)?;
+    let (started_offset, started_method, started_url): (
+        Option<f64>,
+        Option<String>,
+        Option<String>,
+    ) = (r.get(18)?, r.get(19)?, r.get(20)?);
     Ok((|| {
+        let attempt_started = match (started_number, started_at) {
+            (Some(number), Some(at)) => Some(AttemptStart {
+                number,
+                started_at: time(&at, &id)?,
+                offset_ms: started_offset.unwrap_or(0.0),
+                method: started_method.unwrap_or_default(),
+                url: started_url.unwrap_or_default(),
+            }),
+            _ => None,
+        };
         Ok(RunRecord {
             started_at: time(&started, &id)?,
             ended_at: ended.map(|t| time(&t, &id)).transpose()?,
@@ -789,6 +857,7 @@ fn run_row(r: &Row<'_>) -> RowResult<RunRecord> {
             attempts,
             elapsed_ms,
             batch_item_id,
+            attempt_started,
             id: id.clone(),
         })
     })())

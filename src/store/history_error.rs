@@ -47,3 +47,36 @@ pub enum HistoryError {
     #[error("the history writer stopped: {0}")]
     WriterGone(String),
 }
+
+/// Why SQLite could not open (or set up) the database, as the part of [`HistoryError::Open`]'s
+/// sentence in parentheses: what is wrong and what to do, not SQLite's bare words.
+pub(super) fn sqlite_open_reason(e: &rusqlite::Error) -> String {
+    use rusqlite::ErrorCode;
+    match e.sqlite_error_code() {
+        Some(ErrorCode::NotADatabase | ErrorCode::DatabaseCorrupt) => {
+            "the file is not a usable SQLite database; move it away to start a new history".into()
+        }
+        Some(ErrorCode::ReadOnly | ErrorCode::CannotOpen | ErrorCode::PermissionDenied) => {
+            "it cannot be read and written, or its -wal file cannot be created beside it; check \
+             the permissions of the file and its folder"
+                .into()
+        }
+        Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) => {
+            "another program holds it locked; try again when it is done".into()
+        }
+        _ => e.to_string(),
+    }
+}
+
+/// Why the OS could not create the database's folder or file, for [`HistoryError::Open`].
+pub(super) fn io_open_reason(step: &str, e: &std::io::Error) -> String {
+    match e.kind() {
+        std::io::ErrorKind::PermissionDenied => {
+            format!("cannot {step}: permission denied; check the data folder's permissions")
+        }
+        std::io::ErrorKind::NotADirectory => {
+            format!("cannot {step}: a file is in the way of the data folder")
+        }
+        _ => format!("cannot {step}: {e}"),
+    }
+}

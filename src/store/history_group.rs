@@ -3,8 +3,8 @@
 
 use super::history_records::HistoryWrite;
 
-/// `writes` with every [`HistoryWrite::RunFinished`] (and the attempt count of every
-/// [`HistoryWrite::AttemptFinished`]) of a run whose [`HistoryWrite::RunStarted`] comes earlier
+/// `writes` with every [`HistoryWrite::RunFinished`] and [`HistoryWrite::AttemptStarted`] (and
+/// the attempt count of every [`HistoryWrite::AttemptFinished`]) of a run whose [`HistoryWrite::RunStarted`] comes earlier
 /// in the list folded into that run's record; the other writes keep their order. Applying the
 /// result in order leaves the database exactly as applying `writes` would.
 pub(crate) fn merge_group<T>(writes: Vec<(HistoryWrite, T)>) -> Vec<(HistoryWrite, T)> {
@@ -24,6 +24,15 @@ pub(crate) fn merge_group<T>(writes: Vec<(HistoryWrite, T)>) -> Vec<(HistoryWrit
             HistoryWrite::RunStarted(run) => {
                 started.push((run.id.clone(), out.len()));
                 out.push((HistoryWrite::RunStarted(run), extra));
+            }
+            HistoryWrite::AttemptStarted { run_id, start } => {
+                if let Some(i) = run_at(&run_id)
+                    && let Some((HistoryWrite::RunStarted(run), _)) = out.get_mut(i)
+                {
+                    run.attempt_started = Some(*start);
+                    continue;
+                }
+                out.push((HistoryWrite::AttemptStarted { run_id, start }, extra));
             }
             HistoryWrite::AttemptFinished(a) => {
                 if let Some(i) = run_at(&a.run_id)

@@ -2,7 +2,7 @@
 //! with the one rule ([`secrets::mask_event`]) and capping body previews.
 
 use super::history_records::{
-    AttemptRecord, HistoryWrite, PhaseTimings, RecordedOutcome, RunRecord, WaitRecord,
+    AttemptRecord, AttemptStart, HistoryWrite, PhaseTimings, RecordedOutcome, RunRecord, WaitRecord,
 };
 use crate::model::secrets;
 use crate::model::{AttemptOutcome, RequestSpec, RetryProfile, RunEvent};
@@ -129,8 +129,9 @@ impl HistoryRecorder {
         &self.id
     }
 
-    /// The row change `event` makes, if any (`AttemptStarted` makes none: an attempt is
-    /// written once it has finished; nor does a second `RunStarted`).
+    /// The row change `event` makes, if any (`AttemptStarted` notes the start on the run's row;
+    /// the attempt's own row is written once it has finished; a second `RunStarted` makes
+    /// none).
     pub fn fold(&mut self, event: &RunEvent) -> Option<HistoryWrite> {
         let masked = secrets::mask_event(event.clone(), &self.secrets);
         self.fold_masked(masked)
@@ -167,6 +168,7 @@ impl HistoryRecorder {
                 attempts: 0,
                 elapsed_ms: None,
                 batch_item_id: self.batch_item_id.clone(),
+                attempt_started: None,
             }))),
             RunEvent::AttemptStarted {
                 attempt,
@@ -176,9 +178,19 @@ impl HistoryRecorder {
                 offset_ms,
                 ..
             } => {
+                let start = AttemptStart {
+                    number: attempt,
+                    started_at,
+                    offset_ms,
+                    method: method.clone(),
+                    url: url.clone(),
+                };
                 self.starts
                     .insert(attempt, (started_at, offset_ms, method, url));
-                None
+                Some(HistoryWrite::AttemptStarted {
+                    run_id: self.id.clone(),
+                    start: Box::new(start),
+                })
             }
             RunEvent::AttemptFinished {
                 attempt,

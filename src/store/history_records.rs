@@ -121,6 +121,27 @@ pub struct RunRecord {
     pub elapsed_ms: Option<f64>,
     /// The batch item this run belongs to, if any.
     pub batch_item_id: Option<String>,
+    /// The last attempt the run started, written when it starts (schema step 8), so an attempt
+    /// cut off mid-flight (Ctrl-C, `kill -9`) leaves a trace; `None` before the first attempt
+    /// and for runs recorded before step 8. Its number has an [`AttemptRecord`] once it
+    /// finished; [`StoredRun::unanswered`] is the one that has none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attempt_started: Option<AttemptStart>,
+}
+
+/// When and how an attempt started (its `AttemptStarted` event, masked).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AttemptStart {
+    /// Attempt number, 1-based.
+    pub number: u32,
+    /// Wall-clock start with offset.
+    pub started_at: DateTime<FixedOffset>,
+    /// Monotonic ms since the run started.
+    pub offset_ms: f64,
+    /// Method sent.
+    pub method: String,
+    /// URL sent, masked.
+    pub url: String,
 }
 
 /// Per-phase timings of one attempt for the history's columns: each phase's end, ms from the
@@ -221,6 +242,10 @@ pub struct StoredRun {
     pub run: RunRecord,
     /// Its attempts, by number.
     pub attempts: Vec<AttemptRecord>,
+    /// The attempt that started but has no record: cut off by a cancel (outcome `cancelled`) or
+    /// by the end of the process (`interrupted`), or still in flight (no outcome yet).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unanswered: Option<AttemptStart>,
 }
 
 /// What [`super::HistoryStore::list`] selects.
@@ -239,6 +264,13 @@ pub struct RunFilter {
 pub enum HistoryWrite {
     /// Insert the run (no outcome yet).
     RunStarted(Box<RunRecord>),
+    /// Note on its run that attempt `start.number` started (no outcome yet).
+    AttemptStarted {
+        /// Run id.
+        run_id: String,
+        /// The attempt's start.
+        start: Box<AttemptStart>,
+    },
     /// Insert a finished attempt and count it on its run.
     AttemptFinished(Box<AttemptRecord>),
     /// Record the wait planned after attempt `attempt`.

@@ -6,7 +6,8 @@ use crate::model::{OutcomeKind, RunEvent, RunId, RunOutcome};
 
 /// The events of `stored`, in order, with `run_id` as the event run id. An interrupted run
 /// ends with a `RunFinished` of kind `error` whose message says it was interrupted; a run still
-/// in progress (no outcome) has no `RunFinished`.
+/// in progress (no outcome) has no `RunFinished`. An attempt that started but has no record
+/// ([`StoredRun::unanswered`]) is an `AttemptStarted` with no `AttemptFinished`.
 pub fn replay_events(stored: &StoredRun, run_id: RunId) -> Vec<RunEvent> {
     let run = &stored.run;
     let mut events = vec![RunEvent::RunStarted {
@@ -60,6 +61,16 @@ pub fn replay_events(stored: &StoredRun, run_id: RunId) -> Vec<RunEvent> {
             }
         }
     }
+    if let Some(u) = &stored.unanswered {
+        events.push(RunEvent::AttemptStarted {
+            run_id,
+            attempt: u.number,
+            method: u.method.clone(),
+            url: u.url.clone(),
+            started_at: u.started_at,
+            offset_ms: u.offset_ms,
+        });
+    }
     if let Some(outcome) = run.outcome {
         let kind = outcome.engine_kind().unwrap_or(OutcomeKind::Error);
         let message = match (outcome, &run.outcome_message) {
@@ -83,11 +94,16 @@ pub fn replay_events(stored: &StoredRun, run_id: RunId) -> Vec<RunEvent> {
             },
             attempts: run.attempts,
             elapsed_ms: run.elapsed_ms.unwrap_or_else(|| {
-                last.map_or(0.0, |a| {
+                let seen = last.map_or(0.0, |a| {
                     a.offset_ms
                         + a.timings.total_ms
                         + a.wait.as_ref().and_then(|w| w.measured_ms).unwrap_or(0.0)
-                })
+                });
+                // At least until the unanswered attempt started (its end is not known).
+                stored
+                    .unanswered
+                    .as_ref()
+                    .map_or(seen, |u| seen.max(u.offset_ms))
             }),
         });
     }

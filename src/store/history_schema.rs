@@ -164,6 +164,18 @@ ALTER TABLE batches ADD COLUMN worker TEXT;
 ALTER TABLE batches ADD COLUMN paused_by_user INTEGER NOT NULL DEFAULT 0;
 ";
 
+/// Step 8: the last attempt a run started, written when it starts, so an attempt cut off
+/// mid-flight (Ctrl-C, `kill -9`) leaves its number and start (docs/DECISIONS.md "Attempts cut
+/// off mid-flight"). One row update per attempt start, in the group commit of the events
+/// around it; attempt 1 rides in the run's own insert.
+const V8: &str = "
+ALTER TABLE runs ADD COLUMN started_attempt INTEGER;
+ALTER TABLE runs ADD COLUMN started_attempt_at TEXT;
+ALTER TABLE runs ADD COLUMN started_attempt_offset_ms REAL;
+ALTER TABLE runs ADD COLUMN started_attempt_method TEXT;
+ALTER TABLE runs ADD COLUMN started_attempt_url TEXT;
+";
+
 /// Every migration, oldest first.
 pub(crate) fn migrations() -> Migrations<'static> {
     Migrations::new(vec![
@@ -174,6 +186,7 @@ pub(crate) fn migrations() -> Migrations<'static> {
         M::up(V5),
         M::up(V6),
         M::up(V7),
+        M::up(V8),
     ])
 }
 

@@ -18,6 +18,7 @@ mod history_records;
 mod history_replay;
 mod history_schema;
 mod history_writer;
+mod private_files;
 mod request_library;
 mod run_log;
 mod secret_store;
@@ -38,8 +39,8 @@ pub use history_error::HistoryError;
 pub use history_page::{RunQuery, RunSort, RunSummary};
 pub use history_recorder::{HistoryRecorder, RecorderSeed};
 pub use history_records::{
-    AttemptRecord, HistoryWrite, PhaseTimings, RecordedOutcome, RunFilter, RunRecord, StoredRun,
-    WaitRecord,
+    AttemptRecord, AttemptStart, HistoryWrite, PhaseTimings, RecordedOutcome, RunFilter, RunRecord,
+    StoredRun, WaitRecord,
 };
 pub use history_replay::replay_events;
 pub use history_writer::{CommitLatency, GATHER_WINDOW, HistoryWriter, RunKey, WRITER_QUEUE};

@@ -6,6 +6,7 @@
 //! caller's thread. Events must be masked before they get here (the secrets rule); this module
 //! only formats.
 
+use super::private_files::{create_private_dir_all, make_private, open_private_append};
 use crate::model::RunEvent;
 use std::path::Path;
 use tracing_appender::non_blocking::WorkerGuard;
@@ -86,9 +87,20 @@ pub fn install(
     let appender = match target {
         LogTarget::DataDir(dir) => {
             let logs = dir.join(LOG_DIR);
-            std::fs::create_dir_all(&logs)
+            create_private_dir_all(&logs)
                 .map_err(|e| format!("cannot create the log folder ({e}): {}", logs.display()))?;
-            tracing_appender::rolling::daily(logs, LOG_PREFIX)
+            let appender = tracing_appender::rolling::daily(&logs, LOG_PREFIX);
+            // The appender made today's file with the default mode: the logs are the user's
+            // alone (`0600` on Unix; a file a later day adds is tightened at the next start,
+            // and the folder is `0700` meanwhile).
+            if let Ok(entries) = std::fs::read_dir(&logs) {
+                for entry in entries.flatten() {
+                    if entry.file_name().to_string_lossy().starts_with(LOG_PREFIX) {
+                        let _ = make_private(&entry.path());
+                    }
+                }
+            }
+            appender
         }
         LogTarget::File(path) => {
             let dir = path
@@ -106,10 +118,7 @@ pub fn install(
                 ));
             }
             // Opened here so an unwritable path is reported now, not lost in the writer thread.
-            std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(path)
+            open_private_append(path)
                 .map_err(|e| format!("cannot open the log file ({e}): {}", path.display()))?;
             tracing_appender::rolling::never(dir, name)
         }

@@ -271,6 +271,7 @@ mod tests {
             "http://127.0.0.1/a,GET,red,x,y\n",
             "http://127.0.0.1/b,GET\n",
             "ftp://127.0.0.1/c,GET,red,x,y\n",
+            "http://127.0.0.1/d\n",
         ));
         let shown: Vec<String> = list.problems.iter().map(ToString::to_string).collect();
         assert_eq!(
@@ -281,6 +282,7 @@ mod tests {
                 "line 1: column `header:Bad Name`: the header name is not a token (no spaces, colons or quotes)",
                 "line 3: 2 fields, but the header row has 5",
                 "line 4: scheme `ftp` is not supported; use http:// or https:// (URL ftp://127.0.0.1/c)",
+                "line 5: 1 field, but the header row has 5",
             ]
         );
         assert_eq!(list.items.len(), 1);

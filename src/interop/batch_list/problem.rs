@@ -136,7 +136,10 @@ pub enum ListProblemKind {
     )]
     NoUrlColumn,
     /// A CSV record has another number of fields than the header row.
-    #[error("{found} fields, but the header row has {expected}")]
+    #[error(
+        "{}, but the header row has {expected}",
+        crate::model::counted(*found as u64, "field", "fields")
+    )]
     FieldCount {
         /// Fields in the header row.
         expected: usize,

@@ -570,17 +570,29 @@ fn initial_backoff(
     path: &str,
     f: &mut Findings,
 ) -> Result<(), FormatError> {
-    d.profile.backoff.base_delay_ms =
-        parse_proto(&v.text(path)?).map_err(|e| FormatError::at(path, e))?;
+    d.profile.backoff.base_delay_ms = positive_duration(v, path, "initialBackoff")?;
     f.source("backoff.base_delay_ms", path);
     Ok(())
 }
 
 fn max_backoff(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Result<(), FormatError> {
-    d.profile.backoff.max_delay_ms =
-        Some(parse_proto(&v.text(path)?).map_err(|e| FormatError::at(path, e))?);
+    d.profile.backoff.max_delay_ms = Some(positive_duration(v, path, "maxBackoff")?);
     f.source("backoff.max_delay_ms", path);
     Ok(())
+}
+
+/// A duration A6 requires to be greater than 0 (`initialBackoff`, `maxBackoff`), in ms
+/// (rounded up, so only a zero duration is 0).
+fn positive_duration(v: &Node, path: &str, name: &str) -> Result<u64, FormatError> {
+    let text = v.text(path)?;
+    let ms = parse_proto(&text).map_err(|e| FormatError::at(path, e))?;
+    if ms == 0 {
+        return Err(FormatError::at(
+            path,
+            format!("{name} must be greater than 0 (gRPC A6), found {text:?}"),
+        ));
+    }
+    Ok(ms)
 }
 
 fn multiplier(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Result<(), FormatError> {
@@ -605,7 +617,14 @@ fn multiplier(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Result<(
 fn status_codes(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Result<(), FormatError> {
     let mut statuses: Vec<u16> = Vec::new();
     let mut errors: Vec<ErrorKind> = Vec::new();
-    for (i, item) in v.list(path)?.iter().enumerate() {
+    let items = v.list(path)?;
+    if items.is_empty() {
+        return Err(FormatError::at(
+            path,
+            "retryableStatusCodes must name at least one status code (gRPC A6)",
+        ));
+    }
+    for (i, item) in items.iter().enumerate() {
         let ipath = index(path, i);
         let name = match item {
             Node::Int(n) => usize::try_from(*n)

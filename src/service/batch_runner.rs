@@ -23,10 +23,7 @@ use crate::model::{
     RetryProfile, RunEvent,
 };
 use crate::policy::BatchAssertions;
-use crate::store::{
-    BatchError, BatchQueue, HistoryError, HistoryWriter, ItemChange, ItemEnd, OwnedItemChange,
-    QueuedItem,
-};
+use crate::store::{BatchError, BatchQueue, HistoryWriter, ItemChange, ItemEnd, QueuedItem};
 use std::collections::VecDeque;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -381,36 +378,6 @@ impl Coordinator<'_> {
             while let Ok(more) = rx.try_recv() {
                 self.ended(more);
             }
-            self.hold_for_more_ends(rx).await;
-        }
-    }
-
-    /// Lets item ends gather before a round commits them, so a fast batch commits a few ends
-    /// per transaction instead of one each: while fewer than a quarter of the slots are free,
-    /// items are still in flight and more wait to start, it waits for the next end, at most
-    /// [`ROUND_HOLD`] (nothing is reported before its commit either way).
-    async fn hold_for_more_ends(&mut self, rx: &mut mpsc::Receiver<Ended>) {
-        let want = (self.concurrency / 4).max(1);
-        let more_to_start = !self.feed.exhausted || !self.feed.buffer.is_empty();
-        if !more_to_start || self.shared.control.is_stopped() {
-            return;
-        }
-        let hold = tokio::time::sleep(ROUND_HOLD);
-        tokio::pin!(hold);
-        while self.in_flight > 0 && self.concurrency - self.in_flight.min(self.concurrency) < want {
-            tokio::select! {
-                ended = rx.recv() => match ended {
-                    Some(end) => {
-                        self.ended(end);
-                        while let Ok(more) = rx.try_recv() {
-                            self.ended(more);
-                        }
-                    }
-                    None => return,
-                },
-                () = &mut hold => return,
-                () = self.shared.control.any.cancelled() => return,
-            }
         }
     }
 
@@ -581,7 +548,7 @@ impl Coordinator<'_> {
                 run_id: s.recording.history_id(),
             }))
             .collect();
-        self.commit_durably(&changes).await?;
+        self.queue.commit_changes(&self.shared.batch_id, &changes)?;
         drop(changes);
         for (position, from, end) in group.ended {
             self.counts.moved(from, end.state);
@@ -612,29 +579,6 @@ impl Coordinator<'_> {
         Ok(())
     }
 }
-
-impl Coordinator<'_> {
-    /// Commits `changes`: through the history writer when runs are recorded (one transaction
-    /// with the rows of the runs that just ended, on its one connection), else, or when the
-    /// writer's thread is gone, on the queue's own connection.
-    async fn commit_durably(&mut self, changes: &[ItemChange<'_>]) -> Result<(), BatchError> {
-        if let Some(writer) = &self.shared.writer {
-            let owned = changes.iter().map(OwnedItemChange::from).collect();
-            match writer
-                .commit_item_changes(&self.shared.batch_id, owned)
-                .await
-            {
-                Err(BatchError::History(HistoryError::WriterGone(_))) => {}
-                other => return other,
-            }
-        }
-        self.queue.commit_changes(&self.shared.batch_id, changes)
-    }
-}
-
-/// Longest a round waits for more item ends before committing the ones it has
-/// ([`Coordinator::hold_for_more_ends`]).
-const ROUND_HOLD: std::time::Duration = std::time::Duration::from_millis(1);
 
 /// Changes one group commit holds at most (a batch of items that all end at once, refused,
 /// is committed in rounds of this many).

@@ -568,8 +568,54 @@ impl BatchQueue {
         if changes.is_empty() {
             return Ok(());
         }
+        let now = chrono::Local::now().fixed_offset().to_rfc3339();
         let tx = self.store.conn.transaction().map_err(sql("begin"))?;
-        write_item_changes(&tx, batch_id, changes)?;
+        for change in changes {
+            match *change {
+                ItemChange::Running { position, run_id } => {
+                    let changed = tx
+                        .prepare_cached(
+                            "UPDATE batch_items SET state = 'running',
+                             run_id = COALESCE(?3, run_id), attempts = 0, last_status = NULL,
+                             error_kind = NULL, reason = NULL, started_at = ?4, ended_at = NULL
+                             WHERE batch_id = ?1 AND position = ?2 AND state = 'pending'",
+                        )
+                        .and_then(|mut s| {
+                            s.execute(params![batch_id, to_i64(position), run_id, now])
+                        })
+                        .map_err(sql("mark an item running"))?;
+                    if changed != 1 {
+                        // Dropping `tx` rolls the whole group back.
+                        return Err(BatchError::WrongState {
+                            batch: batch_id.to_owned(),
+                            position,
+                            expected: "pending",
+                        });
+                    }
+                }
+                ItemChange::Ended { position, end } => {
+                    let ended = end.state.is_final().then_some(now.as_str());
+                    tx.prepare_cached(
+                        "UPDATE batch_items SET state = ?3, attempts = ?4, last_status = ?5,
+                         error_kind = ?6, reason = ?7, ended_at = ?8
+                         WHERE batch_id = ?1 AND position = ?2",
+                    )
+                    .and_then(|mut s| {
+                        s.execute(params![
+                            batch_id,
+                            to_i64(position),
+                            end.state.id(),
+                            end.attempts,
+                            end.last_status,
+                            end.error_kind,
+                            end.reason,
+                            ended,
+                        ])
+                    })
+                    .map_err(sql("finish an item"))?;
+                }
+            }
+        }
         tx.commit().map_err(sql("commit item changes"))?;
         Ok(())
     }
@@ -715,64 +761,4 @@ fn item_row(r: &Row<'_>) -> RowResult<BatchItemRecord> {
             batch_id: batch_id.clone(),
         })
     })())
-}
-
-/// Writes `changes` of batch `batch_id` (a full id) on `conn`, inside the caller's transaction,
-/// which a failure must roll back whole: [`BatchQueue::commit_changes`], and the history writer
-/// when it commits a batch's changes in one transaction with the runs they belong to
-/// ([`super::HistoryWriter::commit_item_changes`]).
-///
-/// # Errors
-/// [`BatchError::WrongState`] when a `Running` item is not `pending`; SQL errors.
-pub(super) fn write_item_changes(
-    conn: &rusqlite::Connection,
-    batch_id: &str,
-    changes: &[ItemChange<'_>],
-) -> Result<(), BatchError> {
-    let now = chrono::Local::now().fixed_offset().to_rfc3339();
-    for change in changes {
-        match *change {
-            ItemChange::Running { position, run_id } => {
-                let changed = conn
-                    .prepare_cached(
-                        "UPDATE batch_items SET state = 'running',
-                         run_id = COALESCE(?3, run_id), attempts = 0, last_status = NULL,
-                         error_kind = NULL, reason = NULL, started_at = ?4, ended_at = NULL
-                         WHERE batch_id = ?1 AND position = ?2 AND state = 'pending'",
-                    )
-                    .and_then(|mut s| s.execute(params![batch_id, to_i64(position), run_id, now]))
-                    .map_err(sql("mark an item running"))?;
-                if changed != 1 {
-                    // The caller's rollback undoes the whole group.
-                    return Err(BatchError::WrongState {
-                        batch: batch_id.to_owned(),
-                        position,
-                        expected: "pending",
-                    });
-                }
-            }
-            ItemChange::Ended { position, end } => {
-                let ended = end.state.is_final().then_some(now.as_str());
-                conn.prepare_cached(
-                    "UPDATE batch_items SET state = ?3, attempts = ?4, last_status = ?5,
-                     error_kind = ?6, reason = ?7, ended_at = ?8
-                     WHERE batch_id = ?1 AND position = ?2",
-                )
-                .and_then(|mut s| {
-                    s.execute(params![
-                        batch_id,
-                        to_i64(position),
-                        end.state.id(),
-                        end.attempts,
-                        end.last_status,
-                        end.error_kind,
-                        end.reason,
-                        ended,
-                    ])
-                })
-                .map_err(sql("finish an item"))?;
-            }
-        }
-    }
-    Ok(())
 }

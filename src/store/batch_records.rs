@@ -132,57 +132,6 @@ pub struct QueuedItem {
     pub request: Result<RequestSpec, String>,
 }
 
-/// An [`ItemChange`] that owns its data, as the history writer takes it
-/// ([`super::HistoryWriter::commit_item_changes`]).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum OwnedItemChange {
-    /// [`ItemChange::Running`].
-    Running {
-        /// Position in the batch.
-        position: u64,
-        /// History id of its run, if recorded.
-        run_id: Option<String>,
-    },
-    /// [`ItemChange::Ended`].
-    Ended {
-        /// Position in the batch.
-        position: u64,
-        /// How it ended.
-        end: ItemEnd,
-    },
-}
-
-impl From<&ItemChange<'_>> for OwnedItemChange {
-    fn from(change: &ItemChange<'_>) -> Self {
-        match *change {
-            ItemChange::Running { position, run_id } => Self::Running {
-                position,
-                run_id: run_id.map(str::to_owned),
-            },
-            ItemChange::Ended { position, end } => Self::Ended {
-                position,
-                end: end.clone(),
-            },
-        }
-    }
-}
-
-impl OwnedItemChange {
-    /// The change, borrowed.
-    pub fn as_change(&self) -> ItemChange<'_> {
-        match self {
-            Self::Running { position, run_id } => ItemChange::Running {
-                position: *position,
-                run_id: run_id.as_deref(),
-            },
-            Self::Ended { position, end } => ItemChange::Ended {
-                position: *position,
-                end,
-            },
-        }
-    }
-}
-
 /// One state change of a group commit ([`super::BatchQueue::commit_changes`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ItemChange<'a> {

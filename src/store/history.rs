@@ -170,17 +170,6 @@ impl HistoryStore {
         &mut self,
         writes: impl IntoIterator<Item = &'a HistoryWrite>,
     ) -> Result<(), HistoryError> {
-        self.apply_all_then(writes, |_| Ok(()))
-    }
-
-    /// [`Self::apply_all`], then `then` on the connection in the same transaction (the batch
-    /// runner's item changes, committed with the runs they belong to); an error of either rolls
-    /// back everything.
-    pub(crate) fn apply_all_then<'a>(
-        &mut self,
-        writes: impl IntoIterator<Item = &'a HistoryWrite>,
-        then: impl FnOnce(&Connection) -> Result<(), HistoryError>,
-    ) -> Result<(), HistoryError> {
         self.conn
             .execute_batch("BEGIN IMMEDIATE")
             .map_err(sql("begin"))?;
@@ -206,10 +195,6 @@ impl HistoryStore {
                 self.roll_back();
                 return Err(e);
             }
-        }
-        if let Err(e) = then(&self.conn) {
-            self.roll_back();
-            return Err(e);
         }
         if let Err(e) = self.conn.execute_batch("COMMIT") {
             self.roll_back();

@@ -4,23 +4,16 @@
 //! on its own thread; writes arriving together are committed in one transaction within
 //! [`GATHER_WINDOW`] of the first. As before the window, a send returns before its commit: a
 //! `kill -9` loses only what was sent in the last millisecond or so. Callers never wait on
-//! SQLite except when the channel is full, and except the batch runner, which hands the writer
-//! its item changes ([`HistoryWriter::commit_item_changes`]) and waits for their commit: they
-//! go into the same transaction as the runs' rows queued before them, on this one connection,
-//! and cut the gathering short. The writer also measures, for every attempt record, the time from
+//! SQLite except when the channel is full. The writer also measures, for every attempt record, the time from
 //! its send to its commit ([`HistoryWriter::attempt_commit_latency`]; BENCHMARKS.md).
 
-use super::batch_error::BatchError;
-use super::batch_queue::write_item_changes;
-use super::batch_records::{ItemChange, OwnedItemChange};
-use super::history::{Checkpointer, HistoryStore, sql};
+use super::history::{Checkpointer, HistoryStore};
 use super::history_error::HistoryError;
 use super::history_group::merge_group;
 use super::history_recorder::{HistoryRecorder, RecorderSeed};
 use super::history_records::HistoryWrite;
 use crate::model::RunEvent;
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
@@ -42,23 +35,6 @@ enum Message {
     /// The run will send no more events (its recorder is dropped).
     End(RunKey),
     Flush(SyncSender<()>),
-    /// Item changes of a batch, committed with the writes queued before them; the result goes
-    /// back on the channel.
-    Items(Box<ItemCommit>),
-}
-
-/// One [`Message::Items`]: the batch, its changes and where the commit's result goes.
-struct ItemCommit {
-    batch_id: String,
-    changes: Vec<OwnedItemChange>,
-    done: tokio::sync::oneshot::Sender<Result<(), BatchError>>,
-}
-
-impl Message {
-    /// A message someone waits for: the writer commits at once instead of gathering.
-    fn is_awaited(&self) -> bool {
-        matches!(self, Message::Flush(_) | Message::Items(_))
-    }
 }
 
 /// A run recorded through [`HistoryWriter::record_run`]: names it in
@@ -76,8 +52,6 @@ pub struct HistoryWriter {
     latency: Arc<Mutex<LatencyRecord>>,
     /// The last [`RunKey`] handed out.
     keys: std::sync::atomic::AtomicU64,
-    /// Set (and the thread unparked) when an awaited message is sent: ends the gathering.
-    urgent: Arc<AtomicBool>,
     /// Dropping it stops the checkpoint thread.
     checkpoint_stop: Option<SyncSender<()>>,
     checkpoint_thread: Option<JoinHandle<()>>,
@@ -122,7 +96,6 @@ impl std::fmt::Debug for Message {
             Message::Event(..) => "Event",
             Message::End(_) => "End",
             Message::Flush(_) => "Flush",
-            Message::Items(_) => "Items",
         })
     }
 }
@@ -169,11 +142,9 @@ impl HistoryWriter {
         let slot = Arc::clone(&failure);
         let latency = Arc::new(Mutex::new(LatencyRecord::new()));
         let times = Arc::clone(&latency);
-        let urgent = Arc::new(AtomicBool::new(false));
-        let hurry = Arc::clone(&urgent);
         let thread = std::thread::Builder::new()
             .name("history-writer".into())
-            .spawn(move || write_loop(store, &rx, &slot, &times, &hurry))
+            .spawn(move || write_loop(store, &rx, &slot, &times))
             .map_err(|e| HistoryError::WriterGone(format!("cannot start the thread: {e}")))?;
         Ok(Self {
             tx: Some(tx),
@@ -181,7 +152,6 @@ impl HistoryWriter {
             failure,
             latency,
             keys: std::sync::atomic::AtomicU64::new(0),
-            urgent,
             checkpoint_stop,
             checkpoint_thread,
         })
@@ -266,50 +236,10 @@ impl HistoryWriter {
             .ok_or_else(|| HistoryError::WriterGone("closed".into()))?
             .send(Message::Flush(done_tx))
             .map_err(|_| HistoryError::WriterGone("its thread ended".into()))?;
-        self.hurry();
         done_rx
             .recv()
             .map_err(|_| HistoryError::WriterGone("its thread ended".into()))?;
         self.check()
-    }
-
-    /// Commits `changes` to items of batch `batch_id` (a full id) in one transaction with every
-    /// write queued before them (the runs of the items that ended), and returns once that is
-    /// committed: the batch runner's group commit, on the writer's connection, so the queue and
-    /// the history never wait for each other's locks or re-read each other's pages. An earlier
-    /// failure of a history write does not stop item changes.
-    ///
-    /// # Errors
-    /// [`BatchError::WrongState`] (nothing of the changes is committed then) and SQL errors of
-    /// the changes; [`HistoryError::WriterGone`] (in [`BatchError::History`]) when the thread
-    /// ended, so the caller can commit them on a connection of its own.
-    pub async fn commit_item_changes(
-        &self,
-        batch_id: &str,
-        changes: Vec<OwnedItemChange>,
-    ) -> Result<(), BatchError> {
-        let gone = || BatchError::History(HistoryError::WriterGone("its thread ended".into()));
-        let (done, result) = tokio::sync::oneshot::channel();
-        let message = Message::Items(Box::new(ItemCommit {
-            batch_id: batch_id.to_owned(),
-            changes,
-            done,
-        }));
-        self.tx
-            .as_ref()
-            .ok_or_else(gone)?
-            .send(message)
-            .map_err(|_| gone())?;
-        self.hurry();
-        result.await.map_err(|_| gone())?
-    }
-
-    /// Ends the writer's gathering now (an awaited message is queued).
-    fn hurry(&self) {
-        self.urgent.store(true, Ordering::Release);
-        if let Some(t) = &self.thread {
-            t.thread().unpark();
-        }
     }
 
     /// Commits what is queued, stops the thread and reports the first failure, if any.
@@ -372,7 +302,6 @@ fn write_loop(
     rx: &Receiver<Message>,
     failure: &Mutex<Option<HistoryError>>,
     latency: &Mutex<LatencyRecord>,
-    urgent: &AtomicBool,
 ) {
     let mut recorders: HashMap<RunKey, HistoryRecorder> = HashMap::new();
     // The last run's profile and its JSON form (runs back to back mostly share one).
@@ -382,8 +311,9 @@ fn write_loop(
             Ok(m) => m,
             Err(std::sync::mpsc::TryRecvError::Empty) => match rx.recv() {
                 Ok(m) => {
-                    if !m.is_awaited() {
-                        gather(urgent);
+                    if !matches!(m, Message::Flush(_)) {
+                        // Senders do not wake a sleeping writer: the burst queues for free.
+                        std::thread::sleep(GATHER_WINDOW);
                     }
                     m
                 }
@@ -393,7 +323,6 @@ fn write_loop(
         };
         let mut writes: Vec<(HistoryWrite, Instant)> = Vec::new();
         let mut flushes = Vec::new();
-        let mut items = Vec::new();
         let mut next = Some(first);
         while let Some(message) = next {
             match message {
@@ -414,7 +343,6 @@ fn write_loop(
                     recorders.remove(&key);
                 }
                 Message::Flush(done) => flushes.push(done),
-                Message::Items(commit) => items.push(*commit),
             }
             next = if writes.len() < GROUP_MAX {
                 rx.try_recv().ok()
@@ -422,9 +350,8 @@ fn write_loop(
                 None
             };
         }
-        urgent.store(false, Ordering::Release);
         let writes = merge_group(writes);
-        commit_with_items(&mut store, &writes, items, failure);
+        commit_group(&mut store, &writes, failure);
         if let Ok(mut l) = latency.lock() {
             for (w, sent) in &writes {
                 if matches!(w, HistoryWrite::AttemptFinished(_)) {
@@ -436,75 +363,6 @@ fn write_loop(
             let _ = done.send(());
         }
     }
-}
-
-/// Sleeps [`GATHER_WINDOW`] while writes queue up (senders do not wake a sleeping writer: the
-/// burst queues for free), or less when an awaited message is sent (its sender sets `urgent`
-/// and unparks the thread).
-fn gather(urgent: &AtomicBool) {
-    let deadline = Instant::now() + GATHER_WINDOW;
-    loop {
-        if urgent.swap(false, Ordering::AcqRel) {
-            return;
-        }
-        let now = Instant::now();
-        if now >= deadline {
-            return;
-        }
-        std::thread::park_timeout(deadline - now);
-    }
-}
-
-/// Commits `writes` and the batch changes of `items` in one transaction and tells each item
-/// commit its result. When that fails, `writes` go as [`commit_group`] sends them and each
-/// item commit gets a transaction of its own, so one bad change costs only its own group.
-fn commit_with_items(
-    store: &mut HistoryStore,
-    writes: &[(HistoryWrite, Instant)],
-    items: Vec<ItemCommit>,
-    failure: &Mutex<Option<HistoryError>>,
-) {
-    if items.is_empty() {
-        commit_group(store, writes, failure);
-        return;
-    }
-    let together = store.apply_all_then(writes.iter().map(|(w, _)| w), |conn| {
-        for commit in &items {
-            let changes: Vec<ItemChange<'_>> = commit
-                .changes
-                .iter()
-                .map(OwnedItemChange::as_change)
-                .collect();
-            // The error itself is found again below, when the commit runs alone.
-            write_item_changes(conn, &commit.batch_id, &changes)
-                .map_err(|e| HistoryError::WriterGone(e.to_string()))?;
-        }
-        Ok(())
-    });
-    if together.is_ok() {
-        for commit in items {
-            let _ = commit.done.send(Ok(()));
-        }
-        return;
-    }
-    commit_group(store, writes, failure);
-    for commit in items {
-        let alone = commit_items_alone(store, &commit);
-        let _ = commit.done.send(alone);
-    }
-}
-
-/// Commits one [`ItemCommit`]'s changes in a transaction of their own.
-fn commit_items_alone(store: &mut HistoryStore, commit: &ItemCommit) -> Result<(), BatchError> {
-    let changes: Vec<ItemChange<'_>> = commit
-        .changes
-        .iter()
-        .map(OwnedItemChange::as_change)
-        .collect();
-    let tx = store.conn.transaction().map_err(sql("begin"))?;
-    write_item_changes(&tx, &commit.batch_id, &changes)?;
-    tx.commit().map_err(sql("commit item changes"))?;
-    Ok(())
 }
 
 /// Commits `writes` in one transaction; when that fails, one by one, so one bad write (kept as

@@ -29,9 +29,7 @@ pub use atomic_write::{
 };
 pub use batch_error::BatchError;
 pub use batch_queue::{BatchQueue, SECRETS_LOST, batch_secret_key};
-pub use batch_records::{
-    BatchItemRecord, BatchRecord, ItemChange, ItemEnd, OwnedItemChange, QueuedItem,
-};
+pub use batch_records::{BatchItemRecord, BatchRecord, ItemChange, ItemEnd, QueuedItem};
 pub use data_dir::{DATA_DIR_ENV, data_dir, data_dir_from};
 pub use environments::{EnvironmentStore, LoadedEnvironments, secret_key};
 pub use history::{DEFAULT_BODY_CAP, HISTORY_FILE, HistoryStore};

@@ -509,3 +509,38 @@ fn an_empty_expect_body_is_refused() {
         "nothing queued"
     );
 }
+
+#[test]
+fn an_item_naming_a_library_profile_that_does_not_load_gets_its_load_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = tempfile::tempdir().unwrap();
+    let library = config.path().join("retryscope").join("profiles");
+    std::fs::create_dir_all(&library).unwrap();
+    std::fs::write(
+        library.join("broken.json"),
+        "{\"name\": \"broken\",\n  \"max_retries\": }",
+    )
+    .unwrap();
+    let path = dir.path().join("list.jsonl");
+    std::fs::write(
+        &path,
+        "{\"url\": \"http://127.0.0.1:9/a\", \"profile\": \"broken\"}\n{\"url\": \"http://127.0.0.1:9/b\", \"profile\": \"nope\"}\n",
+    )
+    .unwrap();
+    let out = retryscope(dir.path())
+        .env("XDG_CONFIG_HOME", config.path())
+        .args(["batch", path.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("list.jsonl:1: library profile `broken` does not load: ")
+            && stderr.contains("broken.json:2:"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("list.jsonl:2: unknown profile `nope`"),
+        "{stderr}"
+    );
+}

@@ -50,7 +50,16 @@ pub fn read_batch_list(
     let bytes = std::fs::read(path).map_err(|e| format!("cannot read the list ({e}): {name}"))?;
     let mut list = parse_batch_list_bytes(&bytes, format);
     if let Some(lookup) = profiles {
-        list.refuse_unknown_profiles(format, |name| lookup(name).is_some());
+        let library = super::default_library_dir();
+        list.refuse_unknown_profiles_saying(
+            format,
+            |name| lookup(name).is_some(),
+            |name| {
+                super::find_profile(name, library.as_deref())
+                    .err()
+                    .filter(|why| why.starts_with("library profile"))
+            },
+        );
     }
     let mut notes: Vec<String> = list
         .notes

@@ -117,7 +117,19 @@ impl BatchList {
     pub fn refuse_unknown_profiles(
         &mut self,
         format: BatchListFormat,
+        known: impl FnMut(&str) -> bool,
+    ) {
+        self.refuse_unknown_profiles_saying(format, known, |_| None);
+    }
+
+    /// [`Self::refuse_unknown_profiles`], where `why` may give the sentence for a name that is
+    /// not known (a library file of that name that does not load, with its load error): such
+    /// an item's problem is a [`ListProblemKind::BrokenProfile`] saying it.
+    pub fn refuse_unknown_profiles_saying(
+        &mut self,
+        format: BatchListFormat,
         mut known: impl FnMut(&str) -> bool,
+        why: impl Fn(&str) -> Option<String>,
     ) {
         let mut answers: std::collections::HashMap<String, bool> = std::collections::HashMap::new();
         let mut kept = Vec::with_capacity(self.items.len());
@@ -144,12 +156,13 @@ impl BatchList {
             } else {
                 ListPlace::line(ordinal)
             };
-            self.problems.push(ListProblem::new(
-                place,
-                ListProblemKind::UnknownProfile {
+            let kind = why(name).map_or_else(
+                || ListProblemKind::UnknownProfile {
                     name: name.to_owned(),
                 },
-            ));
+                |message| ListProblemKind::BrokenProfile { message },
+            );
+            self.problems.push(ListProblem::new(place, kind));
             moved = true;
         }
         self.items = kept;

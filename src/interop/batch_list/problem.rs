@@ -176,6 +176,13 @@ pub enum ListProblemKind {
         /// The name the item gives.
         name: String,
     },
+    /// An item names a library profile whose file does not load (the sentence names the file,
+    /// line and column of its first problem).
+    #[error("{message}")]
+    BrokenProfile {
+        /// `library profile `x` does not load: FILE:LINE:COL: …`.
+        message: String,
+    },
     /// A secret's place holds the mask `***`: the file was exported with secrets masked
     /// (DESIGN.md §9), so the value to send is not in it.
     #[error(

@@ -79,12 +79,12 @@ pub fn show(
         }
         crate::cli_outln!("profile {}", b.profile_name);
         crate::cli_outln!(
-            "options concurrency {}, rate per host {}, {} assertion(s)",
+            "options concurrency {}, rate per host {}, {}",
             b.options.concurrency,
             b.options
                 .rate_per_host
                 .map_or_else(|| "unlimited".to_owned(), |r| format!("{r}/s")),
-            b.options.assertions.len()
+            crate::model::counted(b.options.assertions.len() as u64, "assertion", "assertions")
         );
         crate::cli_outln!("items   {}: {}", b.counts.total(), b.counts.summary());
     }

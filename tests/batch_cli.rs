@@ -544,3 +544,59 @@ fn an_item_naming_a_library_profile_that_does_not_load_gets_its_load_error() {
         "{stderr}"
     );
 }
+
+#[test]
+fn assertion_messages_names_and_reports_of_a_batch_keep_its_secrets_masked() {
+    let demo = Demo::start();
+    let dir = tempfile::tempdir().unwrap();
+    let list = dir.path().join("list.jsonl");
+    // /echo answers with the request's headers, so a failed JSON assertion quotes them.
+    std::fs::write(
+        &list,
+        format!(
+            "{{\"name\": \"echo SECRETTOK8\", \"url\": \"{}\", \"headers\": {{\"Authorization\": \"Bearer SECRETTOK8\", \"Cookie\": \"c=SECRETCK8\"}}}}\n",
+            demo.url("/echo?case=masked-assert")
+        ),
+    )
+    .unwrap();
+    let report = dir.path().join("out.xml");
+    let out = retryscope(dir.path())
+        .args([
+            "batch",
+            list.to_str().unwrap(),
+            "--expect-json",
+            "/headers=1",
+        ])
+        .arg("--report")
+        .arg(&report)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "the assertion fails: {stderr}");
+    let id = queue(dir.path()).list(1).unwrap()[0].id.clone();
+    let shown = retryscope(dir.path())
+        .args(["batch", "show", &id])
+        .output()
+        .unwrap();
+    let printed = format!(
+        "{}{}{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        stderr,
+        String::from_utf8_lossy(&shown.stdout),
+        std::fs::read_to_string(&report).unwrap()
+    );
+    assert!(printed.contains("--expect-json"), "{printed}");
+    for secret in ["SECRETTOK8", "SECRETCK8"] {
+        assert!(!printed.contains(secret), "{secret} in {printed}");
+    }
+    let db = std::fs::read(dir.path().join("history.sqlite3")).unwrap();
+    let wal = std::fs::read(dir.path().join("history.sqlite3-wal")).unwrap_or_default();
+    for secret in ["SECRETTOK8", "SECRETCK8"] {
+        for bytes in [&db, &wal] {
+            assert!(
+                !bytes.windows(secret.len()).any(|w| w == secret.as_bytes()),
+                "{secret} in the database"
+            );
+        }
+    }
+}

@@ -128,12 +128,13 @@ pub enum BatchCommand {
     /// Batches, newest first: id, created, state (working, paused, interrupted, queued,
     /// finished, cancelled), profile, counts per state, source file.
     List {
-        /// At most N batches.
+        /// At most N batches (at least 1).
         #[arg(
             long,
             value_name = "N",
             default_value_t = 50,
-            allow_negative_numbers = true
+            allow_negative_numbers = true,
+            value_parser = clap::value_parser!(u32).range(1..)
         )]
         limit: u32,
         /// One JSON object per line.
@@ -498,7 +499,11 @@ fn finish(
     );
     if summary.stopped {
         let data_dir = if dir_given {
-            format!(" --data-dir '{}'", dir.display())
+            // Quoted for a POSIX shell, so the command pastes as printed (`it's dir`).
+            format!(
+                " --data-dir {}",
+                shell_words::quote(&dir.display().to_string())
+            )
         } else {
             String::new()
         };

@@ -650,7 +650,13 @@ async fn work_item(
     };
     // Driven here, beside the loop that watches it: no task of its own per run.
     let ((), (last, finished)) = tokio::join!(run.drive(), watch);
-    let end = item_end(&shared, last.as_ref(), finished);
+    let mut end = item_end(&shared, last.as_ref(), finished);
+    // An assertion's message may quote the response as received (an echoed credential): the
+    // one secrets rule applies to it as to the events, before it is stored or reported.
+    end.reason = crate::model::mask_secret_values(
+        &crate::model::secrets::mask_text(&end.reason),
+        recording.secrets(),
+    );
     drop(recording);
     let _ = tx.send(Ended { position, end }).await;
 }

@@ -95,12 +95,18 @@ impl BatchQueue {
         let mut masked = Vec::with_capacity(items.len());
         let mut kept: HashMap<u64, RequestSpec> = HashMap::new();
         for (position, item) in (0u64..).zip(items) {
-            let shown = secrets::mask_spec(&item.request, &secrets::secret_values(&item.request));
+            let values = secrets::secret_values(&item.request);
+            let shown = secrets::mask_spec(&item.request, &values);
             let has_secrets = shown != item.request;
             if has_secrets {
                 kept.insert(position, item.request.clone());
             }
-            masked.push((position, shown, has_secrets));
+            // A name that repeats a secret the item sends is stored (and reported) masked.
+            let name = item
+                .name
+                .as_deref()
+                .map(|n| crate::model::mask_secret_values(n, &values));
+            masked.push((position, shown, has_secrets, name));
         }
         if !kept.is_empty() {
             let text = serde_json::to_string(
@@ -139,11 +145,11 @@ impl BatchQueue {
                 )
                 .map_err(sql("queue an item"))?;
             let queued_at = now.to_rfc3339();
-            for ((position, shown, has_secrets), item) in masked.iter().zip(items) {
+            for ((position, shown, has_secrets, name), item) in masked.iter().zip(items) {
                 stmt.execute(params![
                     id,
                     to_i64(*position),
-                    item.name,
+                    name,
                     shown.method,
                     shown.url,
                     encode(shown)?,

@@ -566,6 +566,24 @@ fn build(mut p: Parsed) -> Result<CurlImport, CurlError> {
         );
     }
     draft.headers = p.headers;
+    // curl sends a custom `-H 'Authorization: …'` instead of the header -u or --oauth2-bearer
+    // would make: the same here, said in a note.
+    let authorization_given = draft
+        .headers
+        .iter()
+        .any(|h| h.enabled && h.name.eq_ignore_ascii_case("authorization"));
+    if authorization_given {
+        for (flag, given) in [
+            ("-u", p.user.take().is_some()),
+            ("--oauth2-bearer", p.bearer.take().is_some()),
+        ] {
+            if given {
+                p.notes.push(format!(
+                    "{flag} and -H 'Authorization: …' both given: the -H header is sent, as curl does ({flag} is ignored)"
+                ));
+            }
+        }
+    }
     if let Some(token) = p.bearer {
         draft.auth.kind = AuthKind::Bearer;
         draft.auth.bearer_token = token;
@@ -730,6 +748,29 @@ mod tests {
                 "{place}: {masked:?}"
             );
         }
+    }
+
+    #[test]
+    fn an_authorization_header_wins_over_u_as_in_curl() {
+        let i =
+            parse_curl("curl -u u:pw9secret -H 'Authorization: Bearer TOK9' http://127.0.0.1:9/x")
+                .unwrap();
+        assert_ne!(i.draft.auth.kind, AuthKind::Basic, "-u is not applied");
+        assert!(
+            i.draft
+                .headers
+                .iter()
+                .any(|h| h.name == "Authorization" && h.value == "Bearer TOK9"),
+            "{:?}",
+            i.draft.headers
+        );
+        assert!(
+            i.unsupported
+                .iter()
+                .any(|n| n.starts_with("-u and -H 'Authorization: …' both given")),
+            "{:?}",
+            i.unsupported
+        );
     }
 
     #[test]

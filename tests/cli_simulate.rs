@@ -167,6 +167,15 @@ fn flags_the_mode_ignores_are_refused() {
             &["--stack", "aws-standard", "--samples", "5"][..],
             "the argument '--samples <N>' cannot be used with",
         ),
+        // Found by a fresh user: --stack ran "answering 503" with these silently dropped.
+        (
+            &["--stack", "aws-standard", "--clients", "5"][..],
+            "cannot be used with",
+        ),
+        (
+            &["--stack", "aws-standard", "--status", "429"][..],
+            "cannot be used with",
+        ),
         (&["--json"][..], "<--contention|--stack <A,B,C>...>"),
         (&["--runs", "5"][..], "<--contention|--stack <A,B,C>...>"),
     ];

@@ -71,32 +71,46 @@ pub struct SimulateArgs {
     pub contention: bool,
     /// Clients starting together (with --contention).
     #[arg(long, value_name = "N", default_value_t = 100, requires = "contention",
+          conflicts_with = "stack",
           value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub clients: u32,
     /// Server model (with --contention): `occ`, optimistic concurrency (one of the competing
     /// writes wins), or `capacity`, C requests a second and 429/503 above.
-    #[arg(long, value_enum, default_value_t = ModelArg::Occ, requires = "contention")]
+    #[arg(long, value_enum, default_value_t = ModelArg::Occ, requires = "contention",
+          conflicts_with = "stack")]
     pub model: ModelArg,
     /// Requests a second the `capacity` server handles (with --model capacity; default 100).
-    #[arg(long, value_name = "C", requires = "contention")]
+    #[arg(
+        long,
+        value_name = "C",
+        requires = "contention",
+        conflicts_with = "stack"
+    )]
     pub capacity: Option<f64>,
     /// Status of a failed attempt, as the profile's triage sees it: 429 or 503 (default: 503
     /// for a lost `occ` write, 429 over `capacity`).
-    #[arg(long, value_name = "STATUS", requires = "contention")]
+    #[arg(
+        long,
+        value_name = "STATUS",
+        requires = "contention",
+        conflicts_with = "stack"
+    )]
     pub status: Option<u16>,
     /// The `capacity` server sends Retry-After (whole seconds) with its 429/503 (with
     /// --model capacity).
-    #[arg(long, requires = "contention")]
+    #[arg(long, requires = "contention", conflicts_with = "stack")]
     pub retry_after: bool,
     /// Runs averaged per strategy (with --contention), or calls simulated (with --stack).
     #[arg(long, value_name = "N", default_value_t = 100,
           value_parser = clap::value_parser!(u32).range(1..=100_000), requires = "lab")]
     pub runs: u32,
     /// Base delay of the standard strategies (with --contention), ms.
-    #[arg(long, value_name = "MS", default_value_t = crate::sim::POST_BASE_MS, requires = "contention")]
+    #[arg(long, value_name = "MS", default_value_t = crate::sim::POST_BASE_MS, requires = "contention",
+          conflicts_with = "stack")]
     pub base_ms: u64,
     /// Max delay of the standard strategies (with --contention), ms.
-    #[arg(long, value_name = "MS", default_value_t = crate::sim::POST_CAP_MS, requires = "contention")]
+    #[arg(long, value_name = "MS", default_value_t = crate::sim::POST_CAP_MS, requires = "contention",
+          conflicts_with = "stack")]
     pub cap_ms: u64,
     /// Layered retries: profiles outer → inner, comma-separated; each a profile file (a path
     /// that exists or ends in .json), a built-in name, or the name of a profile in your library

@@ -80,7 +80,11 @@ impl StackAnalysis {
                 self.worst_attempts_text(),
                 self.worst_time_ms.map_or(
                     "no bound on the time (unlimited retries without a deadline)".to_owned(),
-                    |t| format!("a call takes at most {t} ms (waits at their maximum)")
+                    |t| if t == u64::MAX {
+                        format!("a call takes more than {t} ms (overflows u64)")
+                    } else {
+                        format!("a call takes at most {t} ms (waits at their maximum)")
+                    }
                 )
             ),
             format!(
@@ -441,5 +445,29 @@ impl Layered<'_, '_> {
             }
         }
         total
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::StackAnalysis;
+
+    #[test]
+    fn a_worst_time_past_u64_says_it_overflows() {
+        let saturated = StackAnalysis {
+            worst_time_ms: Some(u64::MAX),
+            ..StackAnalysis::default()
+        };
+        assert!(
+            saturated.summary_lines()[0]
+                .contains("a call takes more than 18446744073709551615 ms (overflows u64)"),
+            "{:?}",
+            saturated.summary_lines()
+        );
+        let plain = StackAnalysis {
+            worst_time_ms: Some(3000),
+            ..StackAnalysis::default()
+        };
+        assert!(plain.summary_lines()[0].contains("a call takes at most 3000 ms"));
     }
 }

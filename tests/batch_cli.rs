@@ -600,3 +600,66 @@ fn assertion_messages_names_and_reports_of_a_batch_keep_its_secrets_masked() {
         }
     }
 }
+
+#[test]
+fn timeout_ms_ends_an_item_that_never_answers_and_is_kept_for_a_resume() {
+    let demo = Demo::start();
+    let dir = tempfile::tempdir().unwrap();
+    let profile = dir.path().join("once.json");
+    std::fs::write(
+        &profile,
+        br#"{
+  "format": "retryscope-profile/1",
+  "name": "once",
+  "max_retries": 1,
+  "retry_on": { "status": [503], "errors": ["timeout"] },
+  "backoff": { "strategy": "fixed", "base_delay_ms": 1 }
+}"#,
+    )
+    .unwrap();
+    let list = dir.path().join("list.jsonl");
+    std::fs::write(
+        &list,
+        format!(
+            "{{\"url\": \"{}\"}}\n{{\"url\": \"{}\"}}\n",
+            demo.url("/hang?case=batch-timeout"),
+            demo.url("/status/200?case=batch-timeout-ok")
+        ),
+    )
+    .unwrap();
+    let started = Instant::now();
+    let out = retryscope(dir.path())
+        .args(["batch", list.to_str().unwrap(), "--timeout-ms", "200"])
+        .arg("--profile")
+        .arg(&profile)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "the hanging item is an error: {stderr}"
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(30),
+        "it did not hang"
+    );
+    let id = queue(dir.path()).list(1).unwrap()[0].id.clone();
+    let all = items(dir.path(), &id);
+    assert_eq!(all[0].state, BatchItemState::Error);
+    assert_eq!(all[0].attempts, 2, "timed out twice: {:?}", all[0].reason);
+    assert_eq!(all[1].state, BatchItemState::Done);
+    let stored = queue(dir.path()).batch(&id).unwrap();
+    assert_eq!(
+        stored.profile.timeouts.total_ms,
+        Some(200),
+        "kept for --resume"
+    );
+    retryscope(dir.path())
+        .args(["batch", list.to_str().unwrap(), "--timeout-ms", "0"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(
+            "--timeout-ms must be greater than 0",
+        ));
+}

@@ -96,12 +96,17 @@ pub struct BatchArgs {
     /// stored value.
     #[arg(long, value_name = "R", value_parser = parse_rate, allow_negative_numbers = true)]
     pub rate_per_host: Option<f64>,
+    /// Whole-attempt timeout of the batch's profile, ms (overrides its timeouts.total_ms; an
+    /// item that names a profile keeps that profile's). Stored with the batch, so a resume
+    /// keeps it. Without any, an endpoint that never answers holds its slot until Ctrl-C.
+    #[arg(long, value_name = "MS", allow_negative_numbers = true)]
+    pub timeout_ms: Option<u64>,
     /// Resume batch ID (full id, or a unique prefix of 8+ characters) with the profile and
     /// assertions it was queued with; --concurrency and --rate-per-host given here replace the
     /// stored ones (and are stored for the next resume).
     #[arg(long, value_name = "ID", conflicts_with_all = [
         "file", "profile", "builtin", "expect_status", "expect_json", "expect_body",
-        "format", "skip_bad_lines"
+        "format", "skip_bad_lines", "timeout_ms"
     ])]
     pub resume: Option<String>,
     /// Assertion: the final status is in SET (`200-299`, `200,204`). Repeatable.
@@ -364,7 +369,19 @@ fn queue_file(args: &BatchArgs, queue: &mut BatchQueue, file: &Path) -> Result<S
     for note in &list.notes {
         super::out::write_stderr(&format!("warning: {note}\n"));
     }
-    let profile = profile_source::select(args.profile.as_deref(), args.builtin.as_deref())?;
+    let mut profile = profile_source::select(args.profile.as_deref(), args.builtin.as_deref())?;
+    match args.timeout_ms {
+        Some(0) => {
+            return Err(CliError::usage(
+                "--timeout-ms must be greater than 0 (leave it out for the profile's value)",
+            ));
+        }
+        Some(ms) => {
+            profile.timeouts.total_ms = Some(ms);
+            profile_source::check_overridden(&profile, &[("timeouts.total_ms", "--timeout-ms")])?;
+        }
+        None => {}
+    }
     let options = BatchOptions {
         concurrency: args.concurrency.unwrap_or(DEFAULT_CONCURRENCY),
         rate_per_host: args.rate_per_host,

@@ -41,6 +41,8 @@ pub fn parse_expect_json(raw: &str) -> Result<ResponseMatcher, String> {
             "needs POINTER=VALUE (e.g. /state=\"done\"), found `{raw}`"
         ));
     };
+    // Checked here, so the message names the flag's text, not an internal field path.
+    crate::policy::pointer_tokens(pointer).map_err(|e| format!("`{raw}`: {e}"))?;
     let value =
         serde_json::from_str(value).unwrap_or_else(|_| serde_json::Value::String(value.to_owned()));
     Ok(ResponseMatcher {
@@ -139,11 +141,11 @@ mod tests {
                 .unwrap_err()
                 .contains("POINTER=VALUE")
         );
-        let bad = parse_expect_json("state=1").unwrap();
+        // A pointer without its `/` is refused where it is typed, in the user's words.
+        let bad = parse_expect_json("state=1").unwrap_err();
         assert!(
-            expect_assertions(&[], vec![bad], &[])
-                .unwrap_err()
-                .starts_with("assertion: ")
+            bad.starts_with("`state=1`: json pointer \"state\" must start with `/`"),
+            "{bad}"
         );
     }
 }

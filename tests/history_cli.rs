@@ -380,3 +380,14 @@ fn a_limit_of_zero_is_refused() {
         .assert()
         .code(0);
 }
+
+#[test]
+fn export_to_a_folder_is_refused_before_anything_is_read() {
+    let dir = tempfile::tempdir().unwrap();
+    retryscope(dir.path())
+        .args(["history", "export", "019a3c5e", "--format", "csv", "-o"])
+        .arg(dir.path())
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("-o needs a file name, not a folder"));
+}

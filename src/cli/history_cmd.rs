@@ -252,6 +252,9 @@ pub fn execute(args: &HistoryArgs) -> Result<u8, CliError> {
                     "--format png writes an image: give -o FILE.png",
                 ));
             }
+            if let Some(path) = output {
+                super::run::check_output_path(path, "-o")?;
+            }
             let stored = store
                 .run(id)
                 .map_err(failed)?

@@ -652,7 +652,7 @@ fn write_png(path: &std::path::Path, events: &[RunEvent]) -> Result<(), CliError
 
 /// `-o FILE` / `--har FILE` / `--png FILE` is checked before anything is sent: not a folder, and its folder exists (else the
 /// run would succeed and only then fail to save).
-fn check_output_path(path: &std::path::Path, flag: &str) -> Result<(), CliError> {
+pub(crate) fn check_output_path(path: &std::path::Path, flag: &str) -> Result<(), CliError> {
     if path.is_dir() {
         return Err(CliError::usage(format!(
             "{flag} needs a file name, not a folder: {}",

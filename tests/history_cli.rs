@@ -384,10 +384,13 @@ fn a_limit_of_zero_is_refused() {
 #[test]
 fn export_to_a_folder_is_refused_before_anything_is_read() {
     let dir = tempfile::tempdir().unwrap();
+    drop(retryscope::store::HistoryStore::open_in(dir.path()).unwrap());
     retryscope(dir.path())
         .args(["history", "export", "019a3c5e", "--format", "csv", "-o"])
         .arg(dir.path())
         .assert()
         .code(2)
-        .stderr(predicates::str::contains("-o needs a file name, not a folder"));
+        .stderr(predicates::str::contains(
+            "-o needs a file name, not a folder",
+        ));
 }

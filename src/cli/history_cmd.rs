@@ -252,8 +252,12 @@ pub fn execute(args: &HistoryArgs) -> Result<u8, CliError> {
                     "--format png writes an image: give -o FILE.png",
                 ));
             }
-            if let Some(path) = output {
-                super::run::check_output_path(path, "-o")?;
+            // Missing folders are made (`store::write_export`); a folder itself is no file.
+            if let Some(path) = output.as_deref().filter(|p| p.is_dir()) {
+                return Err(CliError::usage(format!(
+                    "-o needs a file name, not a folder: {}",
+                    path.display()
+                )));
             }
             let stored = store
                 .run(id)

@@ -1,8 +1,9 @@
 //! A `retryscope run` killed with SIGKILL mid-run: what it had finished is in the history, and
 //! the next start shows the run as `interrupted`.
 
+mod demo_support;
+
 use assert_cmd::cargo::CommandCargoExt;
-use retryscope::demo::DemoServer;
 use retryscope::store::{HISTORY_FILE, HistoryStore, RunFilter};
 use std::time::{Duration, Instant};
 
@@ -18,14 +19,8 @@ const SLOW_PROFILE: &str = r#"{
 
 #[test]
 fn a_killed_run_keeps_its_finished_attempts_and_shows_as_interrupted() {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(1)
-        .enable_all()
-        .build()
-        .expect("runtime");
-    let server = runtime
-        .block_on(DemoServer::start(0))
-        .expect("demo server binds a free port");
+    let demo = demo_support::Demo::start();
+    let server = &demo.server;
     let dir = tempfile::tempdir().expect("tempdir");
     let profile = dir.path().join("slow.json");
     std::fs::write(&profile, SLOW_PROFILE).expect("profile written");
@@ -193,14 +188,8 @@ fn cli_stdout(dir: &std::path::Path, args: &[&str]) -> String {
 
 #[test]
 fn an_attempt_killed_in_flight_is_recorded_as_started_and_interrupted_in_every_view() {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(1)
-        .enable_all()
-        .build()
-        .expect("runtime");
-    let server = runtime
-        .block_on(DemoServer::start(0))
-        .expect("demo server binds a free port");
+    let demo = demo_support::Demo::start();
+    let server = &demo.server;
     let dir = tempfile::tempdir().expect("tempdir");
     let mut child = start_run(dir.path(), HANG_PROFILE, &server.url("/hang"));
     // Attempt 2's start is an update of the run's row (attempt 1's rode in its insert).
@@ -266,14 +255,8 @@ fn an_attempt_killed_in_flight_is_recorded_as_started_and_interrupted_in_every_v
 #[cfg(unix)]
 #[test]
 fn ctrl_c_during_an_attempt_records_it_as_started_and_the_run_as_cancelled() {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(1)
-        .enable_all()
-        .build()
-        .expect("runtime");
-    let server = runtime
-        .block_on(DemoServer::start(0))
-        .expect("demo server binds a free port");
+    let demo = demo_support::Demo::start();
+    let server = &demo.server;
     let dir = tempfile::tempdir().expect("tempdir");
     let mut child = start_run(dir.path(), SLOW_PROFILE, &server.url("/hang"));
     let id = wait_for_unanswered(dir.path(), 1);

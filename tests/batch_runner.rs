@@ -489,3 +489,55 @@ fn a_host_waiting_for_its_rate_turn_holds_no_slot() {
     assert_eq!(s.server.log().len(), 1, "a2 was never sent");
     assert_eq!((b.log().len(), c.log().len()), (1, 1));
 }
+
+/// Items start as soon as a slot frees and their state changes are committed in groups: a
+/// reader opened when a change is reported must already find it stored (no item reported
+/// started or done before its commit), and every item is reported started before it ends.
+#[test]
+fn every_reported_state_change_is_already_committed() {
+    let s = setup();
+    let items: Vec<BatchRequest> = (0..60)
+        .map(|i| item(s.server.url(&format!("/status/200?n={i}"))))
+        .collect();
+    let options = BatchOptions {
+        concurrency: 8,
+        ..BatchOptions::default()
+    };
+    let id = s.create(&fixed(1, 0), &options, &items);
+    let runner = BatchRunner::new(s.queue());
+    let (tx, mut rx) = mpsc::channel(10);
+    let reader = s.queue();
+    let batch = id.clone();
+    let checked = s.runtime.block_on(async move {
+        let task = tokio::spawn(async move { runner.run(&batch, BatchControl::new(), tx).await });
+        let mut started = std::collections::HashSet::new();
+        let mut checked = 0;
+        while let Some(e) = rx.recv().await {
+            let (position, reported) = match e {
+                BatchEvent::ItemStarted { position, .. } => {
+                    started.insert(position);
+                    (position, BatchItemState::Running)
+                }
+                BatchEvent::ItemFinished {
+                    position, state, ..
+                } => {
+                    assert!(
+                        started.contains(&position),
+                        "item {position} ended unstarted"
+                    );
+                    (position, state)
+                }
+                _ => continue,
+            };
+            let stored = all_items(&reader, &id)[usize::try_from(position).unwrap()].state;
+            assert!(
+                stored == reported || (reported == BatchItemState::Running && stored.is_final()),
+                "item {position} reported {reported:?}, stored {stored:?}"
+            );
+            checked += 1;
+        }
+        task.await.unwrap().unwrap();
+        checked
+    });
+    assert_eq!(checked, 120, "60 starts and 60 ends reported");
+}

@@ -19,7 +19,9 @@ pub enum BatchEvent {
         /// Items found `running` and queued again (their earlier runs are `interrupted`).
         requeued: u64,
     },
-    /// Sent when an item is `running` (committed), before its first attempt.
+    /// Sent once an item's `running` is committed. Its first attempt may already be under way:
+    /// an item starts as soon as a slot frees, and its change is committed with others within
+    /// the runner's commit window (`service::COMMIT_WINDOW`, 1 ms).
     ItemStarted {
         /// Batch id.
         batch_id: String,

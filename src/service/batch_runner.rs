@@ -4,14 +4,17 @@
 //! shared per host through one [`BudgetRegistry`], and every item's run recorded in the history
 //! (its row names the item, so the window can open it).
 //!
-//! One coordinator task owns the queue's database connection and makes every state change, in
-//! rounds: it takes every item end that arrived, picks the items to start, commits all of it in
-//! one transaction (a group commit), and only then reports those changes
-//! ([`BatchEvent::ItemFinished`], [`BatchEvent::ItemStarted`]) and starts the picked items'
-//! tasks, so an item's `running` is durable before its first attempt is sent and no end is
-//! reported before it is durable. A batch is resumable at any moment: items a dead process left
-//! `running` go back to `pending` when the batch is claimed again and are re-run from attempt 1;
-//! `done` items are never sent again.
+//! One coordinator task owns the queue's database connection and makes every state change. An
+//! item's end frees its slot at once: the coordinator starts the next item's task right away and
+//! stages both changes (`running`, the end) for a group commit, made within [`COMMIT_WINDOW`]
+//! of the first staged change (or at once when nothing else is in flight, the batch stops, or
+//! [`GROUP_LIMIT`] changes wait); only after its commit is a change reported
+//! ([`BatchEvent::ItemStarted`], [`BatchEvent::ItemFinished`]), so no end is reported before it
+//! is durable. A batch is resumable at any moment: items a dead process left `running` go back
+//! to `pending` when the batch is claimed again, and items it had started whose `running` was
+//! not committed yet are still `pending`; both are re-run from attempt 1 (their partial runs
+//! stay in the history under the item's id, marked interrupted). `done` items are never sent
+//! again.
 
 use super::batch_pacer::{Offer, PARKED_LIMIT, StartPacer};
 use super::budget_registry::BudgetRegistry;
@@ -266,30 +269,49 @@ struct Prepared {
     profile: RetryProfile,
 }
 
-/// An item being started: its run's recording is open, its `running` not committed yet.
-struct Starting {
-    item: Prepared,
-    recording: RunRecording,
-}
-
 /// An item task's word to the coordinator: the item's run ended so.
 struct Ended {
     position: u64,
     end: ItemEnd,
 }
 
-/// The state changes made since the last group commit, each reported only once committed.
+/// A state change staged for the next group commit.
+enum Staged {
+    /// The item's task was started (its run's history id, when recorded).
+    Started {
+        position: u64,
+        run_id: Option<String>,
+    },
+    /// The item ended (the state it was in, how it ended).
+    Ended {
+        position: u64,
+        from: BatchItemState,
+        end: ItemEnd,
+    },
+}
+
+/// The state changes made since the last group commit, in the order they happened (an item's
+/// start before its end), each reported only once committed.
 #[derive(Default)]
 struct Group {
-    /// Items to mark `running`; their tasks start after the commit.
-    starting: Vec<Starting>,
-    /// Items that ended (the state they were in, how they ended).
-    ended: Vec<(u64, BatchItemState, ItemEnd)>,
+    changes: Vec<Staged>,
+    /// When the first of them was staged.
+    since: Option<Instant>,
 }
 
 impl Group {
     fn len(&self) -> usize {
-        self.starting.len() + self.ended.len()
+        self.changes.len()
+    }
+
+    fn stage(&mut self, change: Staged) {
+        self.since.get_or_insert_with(Instant::now);
+        self.changes.push(change);
+    }
+
+    /// When the group must be committed at the latest (`None`: it is empty).
+    fn due(&self) -> Option<Instant> {
+        self.since.map(|t| t + COMMIT_WINDOW)
     }
 }
 
@@ -305,9 +327,9 @@ struct Feed {
 }
 
 /// Owns the queue while a batch runs; the only maker of state changes. It picks the items to
-/// start (each paced by its host's rate before it takes a slot), marks them `running` and stores
-/// how items ended in one transaction per round (a group commit), and only then reports those
-/// changes and starts the items' tasks.
+/// start (each paced by its host's rate before it takes a slot) and starts their tasks, stages
+/// their `running` and how items ended for a group commit, and reports those changes once
+/// committed.
 struct Coordinator<'q> {
     queue: &'q mut BatchQueue,
     shared: Arc<Shared>,
@@ -343,8 +365,10 @@ impl Coordinator<'_> {
         worked
     }
 
-    /// One round per wake-up: take every item end that arrived, pick items to start, commit it
-    /// all in one transaction, report it and start the picked items.
+    /// One round per wake-up: take every item end that arrived, start items in the freed slots,
+    /// and commit the staged changes (then report them) when they are due: [`COMMIT_WINDOW`]
+    /// after the first, or at once when nothing else is in flight, the batch stopped, or
+    /// [`GROUP_LIMIT`] changes wait.
     async fn rounds(
         &mut self,
         tx: &mpsc::Sender<Ended>,
@@ -358,20 +382,32 @@ impl Coordinator<'_> {
             let wake = if control.is_stopped() {
                 None
             } else {
-                self.pick()?
+                self.pick(tx)?
             };
-            self.commit(tx).await?;
             let waiting_for_rate = wake.is_some() && !control.is_stopped();
-            if self.in_flight == 0 && !waiting_for_rate {
+            let idle = self.in_flight == 0;
+            let due = self.group.due();
+            if idle
+                || control.is_stopped()
+                || self.group.len() >= GROUP_LIMIT
+                || due.is_some_and(|t| t <= Instant::now())
+            {
+                self.commit().await?;
+            }
+            if idle && !waiting_for_rate {
                 return Ok(());
             }
+            let due = self.group.due();
             let first = tokio::select! {
                 ended = rx.recv(), if self.in_flight > 0 => ended,
                 () = tokio::time::sleep_until(wake.unwrap_or_else(Instant::now)),
                     if waiting_for_rate => continue,
-                () = control.any.cancelled(), if waiting_for_rate => continue,
+                () = tokio::time::sleep_until(due.unwrap_or_else(Instant::now)),
+                    if due.is_some() => continue,
+                () = control.any.cancelled(), if waiting_for_rate || due.is_some() => continue,
             };
             let Some(first) = first else {
+                self.commit().await?;
                 return Ok(());
             };
             self.ended(first);
@@ -381,21 +417,23 @@ impl Coordinator<'_> {
         }
     }
 
-    /// Notes an item task's end for the next commit.
+    /// Stages an item task's end for the next commit.
     fn ended(&mut self, Ended { position, end }: Ended) {
         self.in_flight -= 1;
-        self.group
-            .ended
-            .push((position, BatchItemState::Running, end));
+        self.group.stage(Staged::Ended {
+            position,
+            from: BatchItemState::Running,
+            end,
+        });
     }
 
     /// Picks items to start until every slot is taken (counting those picked), none is left,
     /// or the batch stopped; items whose host has no free start are parked, not given a slot.
     /// Returns when to look again for a parked item (`None`: no need, an item's end will wake
     /// the coordinator, or nothing is left).
-    fn pick(&mut self) -> Result<Option<Instant>, BatchError> {
+    fn pick(&mut self, tx: &mpsc::Sender<Ended>) -> Result<Option<Instant>, BatchError> {
         let now = Instant::now();
-        while self.in_flight + self.group.starting.len() < self.concurrency {
+        while self.in_flight < self.concurrency {
             if self.shared.control.is_stopped() {
                 return Ok(None);
             }
@@ -404,7 +442,7 @@ impl Coordinator<'_> {
                 return Ok(Some(now));
             }
             if let Some(item) = self.pacer.take_ready(now) {
-                self.stage_start(item);
+                self.start(item, tx);
                 continue;
             }
             let item = if let Some(item) = self.feed.held.take() {
@@ -420,7 +458,7 @@ impl Coordinator<'_> {
             };
             let key = self.pacer.host_key(&item.spec.url);
             match self.pacer.offer(key, item, now) {
-                Offer::Start(item) => self.stage_start(item),
+                Offer::Start(item) => self.start(item, tx),
                 Offer::Parked => {}
                 Offer::Full(item) => {
                     self.feed.held = Some(item);
@@ -428,7 +466,7 @@ impl Coordinator<'_> {
                 }
             }
         }
-        if self.in_flight + self.group.starting.len() >= self.concurrency {
+        if self.in_flight >= self.concurrency {
             return Ok(None);
         }
         Ok(self.pacer.next_ready(now))
@@ -448,9 +486,9 @@ impl Coordinator<'_> {
         Ok(feed.buffer.pop_front())
     }
 
-    /// Opens the item's run recording (its history id goes in the `running` change) and puts
-    /// it in the group.
-    fn stage_start(&mut self, item: Prepared) {
+    /// Opens the item's run recording, starts its task and stages its `running` (with the
+    /// run's history id) for the next commit.
+    fn start(&mut self, item: Prepared, tx: &mpsc::Sender<Ended>) {
         let recording = RunRecording::for_batch_item(
             &item.spec,
             &item.profile,
@@ -459,7 +497,17 @@ impl Coordinator<'_> {
             self.shared.body_cap,
             batch_item_id(&self.shared.batch_id, item.position),
         );
-        self.group.starting.push(Starting { item, recording });
+        self.group.stage(Staged::Started {
+            position: item.position,
+            run_id: recording.history_id().map(str::to_owned),
+        });
+        self.in_flight += 1;
+        self.tasks.spawn(work_item(
+            Arc::clone(&self.shared),
+            item,
+            recording,
+            tx.clone(),
+        ));
     }
 
     /// The item's request and profile, or `None` after putting its end (`error`, not sent) in
@@ -477,9 +525,11 @@ impl Coordinator<'_> {
         let spec = match item.request {
             Ok(spec) => spec,
             Err(reason) => {
-                self.group
-                    .ended
-                    .push((position, BatchItemState::Pending, refused(reason)));
+                self.group.stage(Staged::Ended {
+                    position,
+                    from: BatchItemState::Pending,
+                    end: refused(reason),
+                });
                 return None;
             }
         };
@@ -488,9 +538,11 @@ impl Coordinator<'_> {
             Some(name) => {
                 let Some(p) = (self.profiles)(name) else {
                     let end = refused(format!("not sent: unknown profile `{name}`"));
-                    self.group
-                        .ended
-                        .push((position, BatchItemState::Pending, end));
+                    self.group.stage(Staged::Ended {
+                        position,
+                        from: BatchItemState::Pending,
+                        end,
+                    });
                     return None;
                 };
                 p
@@ -504,17 +556,21 @@ impl Coordinator<'_> {
                 Ok(resolved) => resolved,
                 Err(e) => {
                     let end = refused(format!("not sent: {e} (a batch has no environment)"));
-                    self.group
-                        .ended
-                        .push((position, BatchItemState::Pending, end));
+                    self.group.stage(Staged::Ended {
+                        position,
+                        from: BatchItemState::Pending,
+                        end,
+                    });
                     return None;
                 }
             };
         if let Err(e) = engine::check_spec(&spec) {
             let end = refused(format!("not sent: {e}"));
-            self.group
-                .ended
-                .push((position, BatchItemState::Pending, end));
+            self.group.stage(Staged::Ended {
+                position,
+                from: BatchItemState::Pending,
+                end,
+            });
             return None;
         }
         Some(Prepared {
@@ -524,61 +580,60 @@ impl Coordinator<'_> {
         })
     }
 
-    /// Commits the group in one transaction, then reports its changes (ends first) and starts
-    /// the tasks of the items it marked `running`: no change is reported, and no item sent,
-    /// before it is durable. Items picked while the batch was being stopped are not started
-    /// (they stay `pending`).
-    async fn commit(&mut self, tx: &mpsc::Sender<Ended>) -> Result<(), BatchError> {
-        let mut group = std::mem::take(&mut self.group);
-        if self.shared.control.is_stopped() {
-            group.starting.clear();
-        }
+    /// Commits the staged changes in one transaction, in the order they happened, then
+    /// reports them: no change is reported before it is durable.
+    async fn commit(&mut self) -> Result<(), BatchError> {
+        let group = std::mem::take(&mut self.group);
         if group.len() == 0 {
             return Ok(());
         }
         let changes: Vec<ItemChange<'_>> = group
-            .ended
+            .changes
             .iter()
-            .map(|(position, _, end)| ItemChange::Ended {
-                position: *position,
-                end,
+            .map(|change| match change {
+                Staged::Started { position, run_id } => ItemChange::Running {
+                    position: *position,
+                    run_id: run_id.as_deref(),
+                },
+                Staged::Ended { position, end, .. } => ItemChange::Ended {
+                    position: *position,
+                    end,
+                },
             })
-            .chain(group.starting.iter().map(|s| ItemChange::Running {
-                position: s.item.position,
-                run_id: s.recording.history_id(),
-            }))
             .collect();
         self.queue.commit_changes(&self.shared.batch_id, &changes)?;
         drop(changes);
-        for (position, from, end) in group.ended {
-            self.counts.moved(from, end.state);
-            let _ = self
-                .events
-                .send(finished_event(&self.shared.batch_id, position, end))
-                .await;
-        }
-        for Starting { item, recording } in group.starting {
-            self.counts
-                .moved(BatchItemState::Pending, BatchItemState::Running);
-            let _ = self
-                .events
-                .send(BatchEvent::ItemStarted {
-                    batch_id: self.shared.batch_id.clone(),
-                    position: item.position,
-                    run_id: recording.history_id().map(str::to_owned),
-                })
-                .await;
-            self.in_flight += 1;
-            self.tasks.spawn(work_item(
-                Arc::clone(&self.shared),
-                item,
-                recording,
-                tx.clone(),
-            ));
+        for change in group.changes {
+            let event = match change {
+                Staged::Started { position, run_id } => {
+                    self.counts
+                        .moved(BatchItemState::Pending, BatchItemState::Running);
+                    BatchEvent::ItemStarted {
+                        batch_id: self.shared.batch_id.clone(),
+                        position,
+                        run_id,
+                    }
+                }
+                Staged::Ended {
+                    position,
+                    from,
+                    end,
+                } => {
+                    self.counts.moved(from, end.state);
+                    finished_event(&self.shared.batch_id, position, end)
+                }
+            };
+            let _ = self.events.send(event).await;
         }
         Ok(())
     }
 }
+
+/// How long a staged state change waits, at most, for others to share its commit (and so how
+/// much later than its end an item's end is reported). Items keep starting meanwhile; 10,000
+/// one-attempt items then cost about one commit per millisecond instead of one per item
+/// (BENCHMARKS.md "Batch runner").
+pub const COMMIT_WINDOW: std::time::Duration = std::time::Duration::from_millis(1);
 
 /// Changes one group commit holds at most (a batch of items that all end at once, refused,
 /// is committed in rounds of this many).
@@ -596,7 +651,7 @@ fn finished_event(batch_id: &str, position: u64, end: ItemEnd) -> BatchEvent {
     }
 }
 
-/// One item, already marked `running` (committed): runs through the engine on this task (every
+/// One item (its `running` staged, perhaps not committed yet): runs through the engine on this task (every
 /// event recorded), checks the assertions and reports how it ended.
 async fn work_item(
     shared: Arc<Shared>,

@@ -32,7 +32,8 @@ pub use batch_list_file::{MAX_LIST_FILE_BYTES, ReadList, read_batch_list};
 pub use batch_pacer::{Offer, PARKED_LIMIT, StartPacer};
 pub use batch_results::{batch_report, report_row};
 pub use batch_runner::{
-    BatchControl, BatchRunner, BatchSummary, PENDING_PAGE, ProfileLookup, batch_item_id,
+    BatchControl, BatchRunner, BatchSummary, COMMIT_WINDOW, PENDING_PAGE, ProfileLookup,
+    batch_item_id,
 };
 pub use batch_service::{BATCH_CHANNEL, BatchCommand, BatchImporter, BatchReply, BatchService};
 pub use budget_registry::BudgetRegistry;

@@ -1,11 +1,12 @@
 //! RFC 6901 JSON pointers looked up in a body without building the whole document: the walk
-//! follows the pointer's tokens, skips every other member with `IgnoredAny`, and stops as soon as
-//! the target is found or proved missing. So a `/state` at the top of a 1 MiB body costs
-//! microseconds, and even a pointer to the last member only scans (never allocates) the rest.
+//! follows the pointer's tokens, passes over every other member by its structure
+//! ([`super::json_skip`]), and stops as soon as the target is found or proved missing. So a
+//! `/state` at the top of a 1 MiB body costs microseconds, and even a pointer to the last member
+//! only scans (never allocates) the rest.
 
-use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use super::json_skip::{skip_space, string_end, value_end};
+use serde::Deserialize as _;
 use serde_json::Value;
-use std::fmt;
 
 /// What a pointer lookup found.
 #[derive(Debug, Clone, PartialEq)]
@@ -58,6 +59,12 @@ pub fn pointer_tokens(pointer: &str) -> Result<Vec<String>, String> {
 
 /// Looks `tokens` (from [`pointer_tokens`]) up in `body`.
 ///
+/// The walk follows the pointer's tokens through the document and passes over every other
+/// member or element by its structure (strings and brackets, [`super::json_skip`]); the value it
+/// finds is parsed by `serde_json`. So a member the pointer does not name is not validated: a body
+/// that is broken only inside such a member still answers for the pointer, as it would have
+/// had that member been cut off. The first of duplicate keys counts.
+///
 /// ```
 /// use retryscope::policy::{Lookup, lookup_pointer, pointer_tokens};
 /// let body = br#"{"job": {"state": "done", "steps": [1, 2]}, "pad": "x"}"#;
@@ -68,147 +75,113 @@ pub fn pointer_tokens(pointer: &str) -> Result<Vec<String>, String> {
 /// assert_eq!(lookup_pointer(b"<html>", &[]), Lookup::NotJson);
 /// ```
 pub fn lookup_pointer(body: &[u8], tokens: &[String]) -> Lookup {
-    let mut state = State::Pending;
-    let mut de = serde_json::Deserializer::from_slice(body);
-    let walked = Walk {
-        tokens,
-        state: &mut state,
+    let mut at = skip_space(body, 0);
+    for token in tokens {
+        let step = match body.get(at) {
+            Some(b'{') => member(body, at + 1, token),
+            Some(b'[') => element(body, at + 1, token),
+            // A scalar where the pointer wants to go deeper: missing, if it is JSON at all.
+            Some(_) => match parse_value(body, at) {
+                Some(_) => Step::Missing,
+                None => Step::Broken,
+            },
+            None => Step::Broken,
+        };
+        match step {
+            Step::At(next) => at = next,
+            Step::Missing => return Lookup::Missing,
+            Step::Broken => return Lookup::NotJson,
+        }
     }
-    .deserialize(&mut de)
-    .and_then(|()| de.end());
-    match (state, walked) {
-        (State::Found(v), _) => Lookup::Found(v),
-        (State::Missing, _) | (State::Pending, Ok(())) => Lookup::Missing,
-        (State::Pending, Err(_)) => Lookup::NotJson,
-    }
+    parse_value(body, at).map_or(Lookup::NotJson, Lookup::Found)
 }
 
-/// Where the walk ended; set before the walk stops early (with [`STOP`] as its error).
-enum State {
-    Pending,
-    Found(Value),
+/// The value starting at `at`, parsed by `serde_json` (the bytes after it are not read).
+fn parse_value(body: &[u8], at: usize) -> Option<Value> {
+    let mut de = serde_json::Deserializer::from_slice(body.get(at..)?);
+    Value::deserialize(&mut de).ok()
+}
+
+/// Where one token of the walk led.
+enum Step {
+    /// The token's value starts at this index.
+    At(usize),
+    /// The container is JSON as far as it was read and holds no such member or element.
     Missing,
+    /// Not JSON where the walk went (or cut before it got there).
+    Broken,
 }
 
-/// The error a walk returns to stop early once its [`State`] is decided.
-const STOP: &str = "json pointer walk stopped";
-
-struct Walk<'a> {
-    tokens: &'a [String],
-    state: &'a mut State,
-}
-
-impl Walk<'_> {
-    fn decide<E: de::Error>(self, state: State) -> Result<(), E> {
-        *self.state = state;
-        Err(E::custom(STOP))
-    }
-}
-
-impl<'de> DeserializeSeed<'de> for Walk<'_> {
-    type Value = ();
-
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-        if self.tokens.is_empty() {
-            let value = Value::deserialize(d)?;
-            return self.decide(State::Found(value));
+/// The member named `token` of the object whose `{` is just before `at`.
+fn member(body: &[u8], mut at: usize, token: &str) -> Step {
+    let mut first = true;
+    loop {
+        at = skip_space(body, at);
+        match body.get(at) {
+            Some(b'}') if first => return Step::Missing,
+            Some(b'"') => {}
+            _ => return Step::Broken,
         }
-        d.deserialize_any(self)
+        let Some(key_end) = string_end(body, at + 1) else {
+            return Step::Broken;
+        };
+        let Some(hit) = key_is(&body[at..key_end], token) else {
+            return Step::Broken;
+        };
+        at = skip_space(body, key_end);
+        if body.get(at) != Some(&b':') {
+            return Step::Broken;
+        }
+        at = skip_space(body, at + 1);
+        if hit {
+            return Step::At(at);
+        }
+        let Some(end) = value_end(body, at) else {
+            return Step::Broken;
+        };
+        at = skip_space(body, end);
+        match body.get(at) {
+            Some(b',') => at += 1,
+            Some(b'}') => return Step::Missing,
+            _ => return Step::Broken,
+        }
+        first = false;
     }
 }
 
-use serde::Deserialize as _;
+/// Whether the quoted key `quoted` (quotes included) is `token`; `None`: not a JSON string.
+fn key_is(quoted: &[u8], token: &str) -> Option<bool> {
+    let inner = &quoted[1..quoted.len() - 1];
+    if !inner.contains(&b'\\') {
+        return Some(inner == token.as_bytes());
+    }
+    let key: String = serde_json::from_slice(quoted).ok()?;
+    Some(key == token)
+}
 
-/// Missing: a scalar where the pointer wants to go deeper.
-macro_rules! scalar_is_missing {
-    ($($name:ident: $ty:ty),*) => {
-        $(fn $name<E: de::Error>(self, _: $ty) -> Result<(), E> {
-            self.decide(State::Missing)
-        })*
+/// The element `token` (an RFC 6901 index) of the array whose `[` is just before `at`.
+fn element(body: &[u8], mut at: usize, token: &str) -> Step {
+    // RFC 6901 §4: an index is `0` or digits without a leading zero; `-` never resolves.
+    let index = match token.parse::<usize>() {
+        Ok(i) if token == "0" || !token.starts_with('0') => i,
+        _ => return Step::Missing,
     };
-}
-
-impl<'de> Visitor<'de> for Walk<'_> {
-    type Value = ();
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a JSON value")
+    at = skip_space(body, at);
+    if body.get(at) == Some(&b']') {
+        return Step::Missing;
     }
-
-    scalar_is_missing!(visit_bool: bool, visit_i64: i64, visit_u64: u64, visit_f64: f64, visit_str: &str);
-
-    fn visit_unit<E: de::Error>(self) -> Result<(), E> {
-        self.decide(State::Missing)
-    }
-
-    fn visit_none<E: de::Error>(self) -> Result<(), E> {
-        self.decide(State::Missing)
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        let Some((token, rest)) = self.tokens.split_first() else {
-            return Ok(());
+    for _ in 0..index {
+        let Some(end) = value_end(body, at) else {
+            return Step::Broken;
         };
-        while let Some(hit) = map.next_key_seed(KeyIs(token))? {
-            if hit {
-                return map.next_value_seed(Walk {
-                    tokens: rest,
-                    state: self.state,
-                });
-            }
-            map.next_value::<IgnoredAny>()?;
-        }
-        self.decide(State::Missing)
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-        let Some((token, rest)) = self.tokens.split_first() else {
-            return Ok(());
-        };
-        // RFC 6901 §4: an index is `0` or digits without a leading zero; `-` never resolves.
-        let index = match token.parse::<usize>() {
-            Ok(i) if token == "0" || !token.starts_with('0') => i,
-            _ => return self.decide(State::Missing),
-        };
-        for _ in 0..index {
-            if seq.next_element::<IgnoredAny>()?.is_none() {
-                return self.decide(State::Missing);
-            }
-        }
-        let state = &mut *self.state;
-        if let Some(()) = seq.next_element_seed(Walk {
-            tokens: rest,
-            state,
-        })? {
-            Ok(())
-        } else {
-            *self.state = State::Missing;
-            Err(de::Error::custom(STOP))
+        at = skip_space(body, end);
+        match body.get(at) {
+            Some(b',') => at = skip_space(body, at + 1),
+            Some(b']') => return Step::Missing,
+            _ => return Step::Broken,
         }
     }
-}
-
-/// A key seed that answers whether the key equals the token, without allocating.
-struct KeyIs<'a>(&'a str);
-
-impl<'de> DeserializeSeed<'de> for KeyIs<'_> {
-    type Value = bool;
-
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<bool, D::Error> {
-        d.deserialize_str(self)
-    }
-}
-
-impl Visitor<'_> for KeyIs<'_> {
-    type Value = bool;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("an object key")
-    }
-
-    fn visit_str<E: de::Error>(self, key: &str) -> Result<bool, E> {
-        Ok(key == self.0)
-    }
+    Step::At(at)
 }
 
 #[cfg(test)]

@@ -37,6 +37,7 @@ mod conditions;
 mod draws;
 mod explain;
 mod json_pointer;
+mod json_skip;
 mod limits;
 mod matchers;
 mod outcome_class;

@@ -390,7 +390,14 @@ impl BatchQueue {
         worker: Option<BatchWorker>,
     ) -> Result<u64, BatchError> {
         let me = i64::from(std::process::id());
-        let tx = self.store.conn.transaction().map_err(sql("begin"))?;
+        // IMMEDIATE: take the write lock before reading the owner, so a claim racing another
+        // process's waits for it (busy timeout) and then reads its pid (`Busy`). A deferred
+        // transaction read first and failed to upgrade with SQLite's "database is locked".
+        let tx = self
+            .store
+            .conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+            .map_err(sql("begin"))?;
         let owner: Option<i64> = tx
             .query_row(
                 "SELECT runner_pid FROM batches WHERE id = ?1",

@@ -285,10 +285,33 @@ fn a_malformed_list_queues_nothing_and_names_the_line() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("list.jsonl:2:9: "), "{stderr}");
+    assert_eq!(
+        stderr.matches("2:9").count() + stderr.matches("line 2, column 9").count(),
+        1,
+        "the bad line is reported once: {stderr}"
+    );
     assert!(
         queue(dir.path()).list(10).unwrap().is_empty(),
         "nothing was queued"
     );
+}
+
+/// A folder given as the list says so, and what `batch` takes instead.
+#[test]
+fn a_folder_given_as_the_list_is_named_as_a_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = retryscope(dir.path())
+        .arg("batch")
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("this is a folder; batch takes a file of requests (JSON Lines, CSV, curl commands or HAR): "),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("list format"), "{stderr}");
 }
 
 #[test]

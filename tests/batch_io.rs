@@ -184,7 +184,7 @@ fn unknown_profile_lines_count_with_the_malformed_ones() {
     assert!(lines[0].ends_with("mixed.jsonl:1: unknown profile `nope` (use a built-in id, see `retryscope profile builtins`, or the name of a profile in your library)"), "{refused}");
     assert!(lines[1].contains("mixed.jsonl:2:"), "{refused}");
     assert!(
-        lines[2].starts_with("2 malformed lines (first: line 1: unknown profile `nope`")
+        lines[2].starts_with("2 malformed lines (above); nothing was queued")
             && lines[2].contains("the other 2"),
         "{refused}"
     );
@@ -221,6 +221,11 @@ fn a_bad_har_entry_is_skipped_like_a_bad_line() {
         "{refused}"
     );
     assert!(refused.contains("1 malformed line"), "{refused}");
+    assert_eq!(
+        refused.matches("expected a sequence").count(),
+        1,
+        "each problem is said once: {refused}"
+    );
     for rust_name in ["struct", "Entry", "Request", "NameValue"] {
         assert!(!refused.contains(rust_name), "no type names: {refused}");
     }

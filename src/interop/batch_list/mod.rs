@@ -98,6 +98,35 @@ impl fmt::Display for BatchListRefused {
     }
 }
 
+impl BatchListRefused {
+    /// The refusal as the last line under a listing of every problem (the CLI prints each
+    /// problem on its own line first): the same sentence as [`fmt::Display`] without repeating
+    /// the first problem.
+    ///
+    /// ```
+    /// use retryscope::interop::batch_list::{BatchListFormat, OnBadLines, parse_batch_list};
+    /// let list = parse_batch_list("{\"url\": 5}\n{\"url\": \"http://127.0.0.1:9/b\"}\n", BatchListFormat::JsonLines);
+    /// let refused = list.accept(OnBadLines::Refuse).unwrap_err();
+    /// assert_eq!(
+    ///     refused.below_listing(),
+    ///     "1 malformed line (above); nothing was queued: fix it or skip bad lines to queue the other 1"
+    /// );
+    /// ```
+    pub fn below_listing(&self) -> String {
+        let n = self.problems.len();
+        if self.fatal {
+            "the list cannot be queued (see above)".to_owned()
+        } else {
+            format!(
+                "{n} malformed line{} (above); nothing was queued: fix {} or skip bad lines to queue the other {}",
+                if n == 1 { "" } else { "s" },
+                if n == 1 { "it" } else { "them" },
+                self.good
+            )
+        }
+    }
+}
+
 impl std::error::Error for BatchListRefused {}
 
 impl BatchList {

@@ -139,6 +139,14 @@ fn skipped_header(name: &str) -> bool {
             .any(|n| n.eq_ignore_ascii_case(name))
 }
 
+/// `serde_json`'s message of `e` without its position (kept in [`HarError::Json`]), in plain
+/// words.
+fn plain_json_error(e: &serde_json::Error) -> String {
+    let text = e.to_string();
+    let suffix = format!(" at line {} column {}", e.line(), e.column());
+    crate::model::plain_parse_message(text.strip_suffix(&suffix).unwrap_or(&text))
+}
+
 impl HarFile {
     /// Parses HAR JSON `text`; only what a request needs is read (unknown fields ignored).
     ///
@@ -146,7 +154,7 @@ impl HarFile {
     /// [`HarError::Json`] with the line and column.
     pub fn parse(text: &str) -> Result<Self, HarError> {
         let har: Har = serde_json::from_str(text).map_err(|e| HarError::Json {
-            message: e.to_string(),
+            message: plain_json_error(&e),
             line: e.line(),
             column: e.column(),
         })?;
@@ -165,7 +173,7 @@ impl HarFile {
     /// [`HarError::Json`] with the line and column when the file is not JSON or has no `log`.
     pub fn parse_each(text: &str) -> Result<(Self, Vec<Result<usize, String>>), HarError> {
         let har: LooseHar = serde_json::from_str(text).map_err(|e| HarError::Json {
-            message: e.to_string(),
+            message: plain_json_error(&e),
             line: e.line(),
             column: e.column(),
         })?;
@@ -175,7 +183,8 @@ impl HarFile {
             .entries
             .into_iter()
             .map(|value| {
-                let entry = serde_json::from_value::<Entry>(value).map_err(|e| e.to_string())?;
+                let entry = serde_json::from_value::<Entry>(value)
+                    .map_err(|e| crate::model::plain_parse_message(&e.to_string()))?;
                 entries.push(entry);
                 Ok(entries.len() - 1)
             })

@@ -18,6 +18,7 @@ mod counted;
 mod environment;
 mod event;
 mod outcome_class;
+mod parse_words;
 mod phases;
 mod profile;
 mod request;
@@ -50,6 +51,7 @@ pub use event::{
     Draw, OutcomeKind, RunEvent, RunId, RunOutcome, TLS_UNVERIFIED_NOTE, WaitExplanation,
 };
 pub use outcome_class::{OutcomeClass, Throttling};
+pub use parse_words::plain_parse_message;
 pub use phases::{PhaseKind, PhaseSpan, phase_spans, phases_line};
 pub use profile::{
     Backoff, Combine, DelayHeader, HeaderUnit, OnExceedMax, OtherStatusAction, PROFILE_FORMAT,

@@ -356,7 +356,8 @@ fn bom_hint(text: &str) -> &'static str {
     }
 }
 
-/// `serde_json`'s message without its trailing ` at line L column C`.
+/// `serde_json`'s message without its trailing ` at line L column C`, in plain words
+/// ([`crate::model::plain_parse_message`]).
 fn bare_message(e: &serde_json::Error) -> String {
     let full = e.to_string();
     let suffix = format!(" at line {} column {}", e.line(), e.column());
@@ -365,5 +366,5 @@ fn bare_message(e: &serde_json::Error) -> String {
         // serde_json's limit: 128 nested arrays or objects.
         return "nested more than 128 levels deep (recursion limit exceeded)".into();
     }
-    bare.to_owned()
+    crate::model::plain_parse_message(bare)
 }

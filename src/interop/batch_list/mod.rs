@@ -12,7 +12,7 @@
 //! let text = "{\"url\": \"http://127.0.0.1:8080/status/200\"}\n{\"url\": 5}\n";
 //! let list = parse_batch_list(text, BatchListFormat::JsonLines);
 //! assert_eq!(list.items.len(), 1);
-//! assert_eq!(list.problems[0].located("smoke.jsonl"), "smoke.jsonl:2:9: invalid type: integer `5`, expected a string");
+//! assert_eq!(list.problems[0].located("smoke.jsonl"), "smoke.jsonl:2:9: expected a string, found the number 5");
 //! assert!(list.clone().accept(OnBadLines::Refuse).is_err());
 //! assert_eq!(list.accept(OnBadLines::Skip).map(|items| items.len()), Ok(1));
 //! ```

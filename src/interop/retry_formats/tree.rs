@@ -358,12 +358,13 @@ fn without_locations(message: &str) -> String {
     }
 }
 
-/// `serde_json` appends " at line L column C"; the error carries those separately.
+/// `serde_json` appends " at line L column C"; the error carries those separately. The rest
+/// is said in plain words ([`crate::model::plain_parse_message`]).
 fn strip_position(message: &str) -> String {
-    match message.rfind(" at line ") {
-        Some(i) => message[..i].to_owned(),
-        None => message.to_owned(),
-    }
+    crate::model::plain_parse_message(match message.rfind(" at line ") {
+        Some(i) => &message[..i],
+        None => message,
+    })
 }
 
 #[cfg(test)]

@@ -943,3 +943,28 @@ fn grpc_values_a6_forbids_are_errors_at_their_path() {
     .profile;
     assert_eq!(p.backoff.base_delay_ms, 1);
 }
+
+/// gRPC service-config syntax errors count columns from 1, in characters, like every other
+/// position (`serde_json` gives 0 at the start of a line and counts bytes).
+#[test]
+fn grpc_syntax_errors_have_one_based_character_columns() {
+    use retryscope::interop::retry_formats::RetryFormat;
+    let ended = retryscope::interop::retry_formats::import(
+        RetryFormat::GrpcConfig,
+        "{\"methodConfig\": [\n",
+        "g",
+    )
+    .expect_err("cut short");
+    assert_eq!((ended.line, ended.column), (Some(2), Some(1)), "{ended}");
+    let accented = retryscope::interop::retry_formats::import(
+        RetryFormat::GrpcConfig,
+        "{\"methodConfig\": [{\"name\": [{\"service\": \"é\"}], \"retryPolicy\": {\"maxAttempts\": tru}}]}",
+        "g",
+    )
+    .expect_err("bad literal");
+    assert_eq!(
+        (accented.line, accented.column),
+        (Some(1), Some(82)),
+        "{accented}"
+    );
+}

@@ -156,7 +156,7 @@ impl HarFile {
         let har: Har = serde_json::from_str(text).map_err(|e| HarError::Json {
             message: plain_json_error(&e),
             line: e.line(),
-            column: e.column(),
+            column: crate::model::char_column(text, e.line(), e.column()),
         })?;
         Ok(Self {
             entries: har.log.entries,
@@ -175,7 +175,7 @@ impl HarFile {
         let har: LooseHar = serde_json::from_str(text).map_err(|e| HarError::Json {
             message: plain_json_error(&e),
             line: e.line(),
-            column: e.column(),
+            column: crate::model::char_column(text, e.line(), e.column()),
         })?;
         let mut entries = Vec::new();
         let each = har

@@ -51,7 +51,7 @@ pub use event::{
     Draw, OutcomeKind, RunEvent, RunId, RunOutcome, TLS_UNVERIFIED_NOTE, WaitExplanation,
 };
 pub use outcome_class::{OutcomeClass, Throttling};
-pub use parse_words::plain_parse_message;
+pub use parse_words::{char_column, plain_parse_message};
 pub use phases::{PhaseKind, PhaseSpan, phase_spans, phases_line};
 pub use profile::{
     Backoff, Combine, DelayHeader, HeaderUnit, OnExceedMax, OtherStatusAction, PROFILE_FORMAT,

@@ -1,7 +1,9 @@
 //! Plain words for the messages `serde` and `serde_json` give about bad input ("key must be a
 //! string", "expected ident", "invalid type: integer `5`, expected a sequence"), so a user who
 //! typed a profile, a batch list or a HAR file reads what was expected there, not the parser's
-//! vocabulary. The caller keeps the line:column and field path; this only rewords the sentence.
+//! vocabulary. The caller keeps the line:column and field path; this only rewords the sentence
+//! ([`plain_parse_message`]) and turns `serde_json`'s byte columns into 1-based character
+//! columns ([`char_column`]).
 
 /// `message` (one of serde's or `serde_json`'s, without its position) in plain words; a
 /// message this does not know is returned as it is.
@@ -140,6 +142,27 @@ fn found_words(unexpected: &str) -> String {
         "unit value" | "null" => "null".into(),
         other => other.to_owned(),
     }
+}
+
+/// `serde_json`'s 1-based byte column on 1-based `line` as a 1-based character column (what
+/// every other position counts), pointing at the character that holds that byte; the
+/// column 0 `serde_json` gives at the very start of a line (the text ended after a line
+/// break) is column 1.
+///
+/// ```
+/// use retryscope::model::char_column;
+/// assert_eq!(char_column("{\"a\": \"é\" x}", 1, 12), 11); // é is 2 bytes
+/// assert_eq!(char_column("[\n", 2, 0), 1);
+/// ```
+pub fn char_column(text: &str, line: usize, byte_column: usize) -> usize {
+    let Some(this) = text.split('\n').nth(line.saturating_sub(1)) else {
+        return byte_column.max(1);
+    };
+    let mut at = byte_column.saturating_sub(1).min(this.len());
+    while !this.is_char_boundary(at) {
+        at -= 1;
+    }
+    this[..at].chars().count() + 1
 }
 
 #[cfg(test)]

@@ -54,7 +54,7 @@ pub fn load_str_noted(text: &str) -> Result<Loaded, ProfileErrors> {
         ProfileErrors::single(ProfileIssue {
             path: String::new(),
             line: Some(e.line()),
-            column: Some(char_column(text, e.line(), e.column())),
+            column: Some(crate::model::char_column(text, e.line(), e.column())),
             message: format!("invalid JSON: {}{}", bare_message(&e), bom_hint(text)),
         })
     })?;
@@ -332,19 +332,6 @@ fn not_utf8(bytes: &[u8], e: &std::str::Utf8Error) -> ProfileErrors {
         column: Some(column),
         message,
     })
-}
-
-/// `serde_json`'s 1-based byte column on 1-based `line` as a 1-based character column (what
-/// every other position counts), pointing at the character that holds that byte.
-fn char_column(text: &str, line: usize, byte_column: usize) -> usize {
-    let Some(this) = text.split('\n').nth(line.saturating_sub(1)) else {
-        return byte_column.max(1);
-    };
-    let mut at = byte_column.saturating_sub(1).min(this.len());
-    while !this.is_char_boundary(at) {
-        at -= 1;
-    }
-    this[..at].chars().count() + 1
 }
 
 /// A hint when the text starts with a UTF-8 byte-order mark (some Windows editors add one).

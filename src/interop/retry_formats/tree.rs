@@ -264,7 +264,8 @@ pub fn parse_json(text: &str) -> Result<Node, FormatError> {
     serde_json::from_str::<Node>(text).map_err(|e| {
         FormatError::syntax(
             Some(e.line()),
-            Some(e.column()),
+            // serde_json counts bytes, and 0 at a line's very start: 1-based characters.
+            Some(crate::model::char_column(text, e.line(), e.column())),
             strip_position(&e.to_string()),
         )
     })

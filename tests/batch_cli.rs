@@ -686,3 +686,25 @@ fn timeout_ms_ends_an_item_that_never_answers_and_is_kept_for_a_resume() {
             "--timeout-ms must be greater than 0",
         ));
 }
+
+/// A rate so low an item would wait years for its host's turn is refused, naming the flag.
+#[test]
+fn a_rate_per_host_below_one_an_hour_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("list.jsonl");
+    std::fs::write(&path, "{\"url\": \"http://127.0.0.1:9/a\"}\n").unwrap();
+    let out = retryscope(dir.path())
+        .args([
+            "batch",
+            path.to_str().unwrap(),
+            "--rate-per-host",
+            "0.0000001",
+        ])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("--rate-per-host"), "{stderr}");
+    assert!(stderr.contains("at least 1 per hour"), "{stderr}");
+    assert!(stderr.contains("one item start every 116 days"), "{stderr}");
+}

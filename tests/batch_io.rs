@@ -804,3 +804,49 @@ proptest! {
         prop_assert_eq!(names, want);
     }
 }
+
+/// A HAR written by `retryscope run --har` (one entry per attempt) is one item per run: the
+/// retries (attempt n + 1 after attempt n) fold into the run's first entry, a note says how
+/// many; a second run in the same file (attempt 1 again) is a second item.
+#[test]
+fn retry_entries_of_a_retryscope_har_fold_into_one_item() {
+    let entry = |path: &str, attempt: u32| {
+        format!(
+            r#"{{"request": {{"method": "GET", "url": "http://127.0.0.1:9{path}"}},
+                "_retryscope": {{"attempt": {attempt}}}}}"#
+        )
+    };
+    let text = format!(
+        r#"{{"log": {{"version": "1.2", "entries": [{}, {}, {}, {}, {}]}}}}"#,
+        entry("/a", 1),
+        entry("/a", 2),
+        entry("/a", 3),
+        entry("/b", 1),
+        entry("/b", 2)
+    );
+    let list = parse_batch_list(&text, BatchListFormat::Har);
+    assert!(list.problems.is_empty(), "{:?}", list.problems);
+    let urls: Vec<&str> = list.items.iter().map(|i| i.request.url.as_str()).collect();
+    assert_eq!(urls, ["http://127.0.0.1:9/a", "http://127.0.0.1:9/b"]);
+    assert_eq!(list.items[1].source_line, Some(4), "named by its entry");
+    let notes: Vec<String> = list
+        .notes
+        .iter()
+        .map(|n| format!("{}: {}", n.place.short(), n.message))
+        .collect();
+    assert_eq!(notes.len(), 2, "{notes:?}");
+    assert!(
+        notes[0].starts_with("entries[0]: 2 retries of this run"),
+        "{notes:?}"
+    );
+    assert!(
+        notes[1].starts_with("entries[3]: 1 retry of this run"),
+        "{notes:?}"
+    );
+
+    // A browser's HAR (no `_retryscope`) keeps every entry.
+    let plain = r#"{"log": {"entries": [
+        {"request": {"method": "GET", "url": "http://127.0.0.1:9/a"}},
+        {"request": {"method": "GET", "url": "http://127.0.0.1:9/a"}}]}}"#;
+    assert_eq!(parse_batch_list(plain, BatchListFormat::Har).items.len(), 2);
+}

@@ -285,10 +285,33 @@ fn a_malformed_list_queues_nothing_and_names_the_line() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("list.jsonl:2:9: "), "{stderr}");
+    assert_eq!(
+        stderr.matches("2:9").count() + stderr.matches("line 2, column 9").count(),
+        1,
+        "the bad line is reported once: {stderr}"
+    );
     assert!(
         queue(dir.path()).list(10).unwrap().is_empty(),
         "nothing was queued"
     );
+}
+
+/// A folder given as the list says so, and what `batch` takes instead.
+#[test]
+fn a_folder_given_as_the_list_is_named_as_a_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = retryscope(dir.path())
+        .arg("batch")
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("this is a folder; batch takes a file of requests (JSON Lines, CSV, curl commands or HAR): "),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("list format"), "{stderr}");
 }
 
 #[test]
@@ -662,4 +685,26 @@ fn timeout_ms_ends_an_item_that_never_answers_and_is_kept_for_a_resume() {
         .stderr(predicates::str::contains(
             "--timeout-ms must be greater than 0",
         ));
+}
+
+/// A rate so low an item would wait years for its host's turn is refused, naming the flag.
+#[test]
+fn a_rate_per_host_below_one_an_hour_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("list.jsonl");
+    std::fs::write(&path, "{\"url\": \"http://127.0.0.1:9/a\"}\n").unwrap();
+    let out = retryscope(dir.path())
+        .args([
+            "batch",
+            path.to_str().unwrap(),
+            "--rate-per-host",
+            "0.0000001",
+        ])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("--rate-per-host"), "{stderr}");
+    assert!(stderr.contains("at least 1 per hour"), "{stderr}");
+    assert!(stderr.contains("one item start every 116 days"), "{stderr}");
 }

@@ -123,8 +123,8 @@ fn every_malformed_line_is_reported_in_one_pass() {
         located,
         [
             "bad.jsonl:2:36: unknown key `hedaers` (an item has: method, url, headers, body, name, profile)",
-            "bad.jsonl:3:58: invalid type: integer `5`, expected a string",
-            "bad.jsonl:4:33: EOF while parsing an object",
+            "bad.jsonl:3:58: expected a string, found the number 5",
+            "bad.jsonl:4:33: the text ends inside an object: a `}` is missing",
             "bad.jsonl:5: `url` is missing or empty",
             "bad.jsonl:6: the URL has no scheme; start it with http:// or https:// (URL localhost:8080/x)",
         ]
@@ -184,7 +184,7 @@ fn unknown_profile_lines_count_with_the_malformed_ones() {
     assert!(lines[0].ends_with("mixed.jsonl:1: unknown profile `nope` (use a built-in id, see `retryscope profile builtins`, or the name of a profile in your library)"), "{refused}");
     assert!(lines[1].contains("mixed.jsonl:2:"), "{refused}");
     assert!(
-        lines[2].starts_with("2 malformed lines (first: line 1: unknown profile `nope`")
+        lines[2].starts_with("2 malformed lines (above); nothing was queued")
             && lines[2].contains("the other 2"),
         "{refused}"
     );
@@ -215,12 +215,15 @@ fn a_bad_har_entry_is_skipped_like_a_bad_line() {
     let refused =
         retryscope::service::read_batch_list(&har, None, OnBadLines::Refuse, None).unwrap_err();
     assert!(
-        refused.contains(
-            "two.har: entries[1]: not a HAR entry: invalid type: map, expected a sequence"
-        ),
+        refused.contains("two.har: entries[1]: not a HAR entry: expected a list, found an object"),
         "{refused}"
     );
     assert!(refused.contains("1 malformed line"), "{refused}");
+    assert_eq!(
+        refused.matches("expected a list").count(),
+        1,
+        "each problem is said once: {refused}"
+    );
     for rust_name in ["struct", "Entry", "Request", "NameValue"] {
         assert!(!refused.contains(rust_name), "no type names: {refused}");
     }
@@ -800,4 +803,50 @@ proptest! {
         let want: Vec<String> = rows.iter().map(|r| xml_safe(&r.label).into_owned()).collect();
         prop_assert_eq!(names, want);
     }
+}
+
+/// A HAR written by `retryscope run --har` (one entry per attempt) is one item per run: the
+/// retries (attempt n + 1 after attempt n) fold into the run's first entry, a note says how
+/// many; a second run in the same file (attempt 1 again) is a second item.
+#[test]
+fn retry_entries_of_a_retryscope_har_fold_into_one_item() {
+    let entry = |path: &str, attempt: u32| {
+        format!(
+            r#"{{"request": {{"method": "GET", "url": "http://127.0.0.1:9{path}"}},
+                "_retryscope": {{"attempt": {attempt}}}}}"#
+        )
+    };
+    let text = format!(
+        r#"{{"log": {{"version": "1.2", "entries": [{}, {}, {}, {}, {}]}}}}"#,
+        entry("/a", 1),
+        entry("/a", 2),
+        entry("/a", 3),
+        entry("/b", 1),
+        entry("/b", 2)
+    );
+    let list = parse_batch_list(&text, BatchListFormat::Har);
+    assert!(list.problems.is_empty(), "{:?}", list.problems);
+    let urls: Vec<&str> = list.items.iter().map(|i| i.request.url.as_str()).collect();
+    assert_eq!(urls, ["http://127.0.0.1:9/a", "http://127.0.0.1:9/b"]);
+    assert_eq!(list.items[1].source_line, Some(4), "named by its entry");
+    let notes: Vec<String> = list
+        .notes
+        .iter()
+        .map(|n| format!("{}: {}", n.place.short(), n.message))
+        .collect();
+    assert_eq!(notes.len(), 2, "{notes:?}");
+    assert!(
+        notes[0].starts_with("entries[0]: 2 retries of this run"),
+        "{notes:?}"
+    );
+    assert!(
+        notes[1].starts_with("entries[3]: 1 retry of this run"),
+        "{notes:?}"
+    );
+
+    // A browser's HAR (no `_retryscope`) keeps every entry.
+    let plain = r#"{"log": {"entries": [
+        {"request": {"method": "GET", "url": "http://127.0.0.1:9/a"}},
+        {"request": {"method": "GET", "url": "http://127.0.0.1:9/a"}}]}}"#;
+    assert_eq!(parse_batch_list(plain, BatchListFormat::Har).items.len(), 2);
 }

@@ -376,3 +376,59 @@ fn output_writes_the_raw_body_and_reports_its_byte_count() {
     );
     assert!(!stdout.contains("raw-secret-7"), "{stdout}");
 }
+
+/// `-b NAME=VALUE` (repeatable) sends one `Cookie` header, secret like every cookie; a value
+/// without `=` (curl's cookie file) is refused without repeating it.
+#[test]
+fn cookie_sends_one_secret_cookie_header() {
+    let demo = Demo::start();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (stdout, stderr) = output(
+        run(&dir)
+            .args(["-b", "session=abc123", "-b", "theme=dark"])
+            .arg(demo.url("/echo?key=cookie-b")),
+        0,
+    );
+    let sent = demo
+        .server
+        .log()
+        .iter()
+        .find_map(|e| e.header("cookie").map(str::to_owned))
+        .expect("the server got a Cookie header");
+    assert_eq!(sent, "session=abc123; theme=dark");
+    assert!(stdout.contains("> Cookie: ***"), "{stdout}");
+    assert!(
+        !stdout.contains("abc123") && !stderr.contains("abc123"),
+        "{stdout}{stderr}"
+    );
+    let (_, stderr) = output(
+        run(&dir)
+            .args(["-b", "jar-with-secret.txt"])
+            .arg(demo.url("/echo?key=cookie-file")),
+        2,
+    );
+    assert!(
+        stderr.contains("-b takes cookies as NAME=VALUE"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("jar-with-secret"), "{stderr}");
+}
+
+/// `retryscope curl … -o FILE` writes the final body to FILE, as `run -o` does (it was
+/// ignored with a warning).
+#[test]
+fn curl_output_writes_the_final_body() {
+    let demo = Demo::start();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = dir.path().join("body.json");
+    let mut cmd = demo_support::sandboxed();
+    cmd.args(["curl", "--no-history", "-o"])
+        .arg(&file)
+        .arg(demo.url("/status/200?key=curl-o"))
+        .timeout(Duration::from_secs(30));
+    let (stdout, stderr) = output(&mut cmd, 0);
+    assert!(!stderr.contains("ignored"), "{stderr}");
+    assert!(stdout.contains("saved to"), "{stdout}");
+    let body = std::fs::read_to_string(&file).expect("the body was written");
+    assert!(body.contains("\"status\":200"), "{body}");
+}

@@ -218,6 +218,37 @@ fn an_attempt_killed_in_flight_is_recorded_as_started_and_interrupted_in_every_v
         "attempt 1 timed out: {shown}"
     );
     assert!(shown.contains("interrupted after 2 attempts"), "{shown}");
+    // Never measured: how far the records reach (attempt 2's start, after attempt 1's 1 s
+    // timeout) is a lower bound, not "0.00 s" and not "error".
+    assert!(
+        shown.contains("interrupted after 2 attempts  (at least 1.")
+            && shown.contains("the process ended later, when is not recorded"),
+        "{shown}"
+    );
+    assert!(!shown.contains("error:"), "{shown}");
+
+    let lines: Vec<serde_json::Value> = cli_stdout(dir.path(), &["history", "show", &id, "--json"])
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON Lines"))
+        .collect();
+    assert!(
+        lines.iter().all(|l| l["run_id"] == id.as_str()),
+        "{lines:?}"
+    );
+    let [.., unanswered, finished] = lines.as_slice() else {
+        panic!("too few lines: {lines:?}");
+    };
+    assert_eq!(unanswered["event"], "attempt_unanswered");
+    assert_eq!(unanswered["attempt"], 2);
+    assert_eq!(unanswered["message"], "no answer recorded (interrupted)");
+    assert_eq!(finished["event"], "run_finished");
+    assert_eq!(finished["outcome"]["kind"], "interrupted");
+    assert_eq!(finished["elapsed_ms"], serde_json::Value::Null);
+    let until = finished["recorded_until_ms"].as_f64().expect("a number");
+    assert!(
+        until >= 1000.0,
+        "attempt 2 started after attempt 1's 1 s timeout: {until}"
+    );
 
     let csv = cli_stdout(dir.path(), &["history", "export", &id, "--format", "csv"]);
     let rows: Vec<&str> = csv.lines().collect();
@@ -239,6 +270,13 @@ fn an_attempt_killed_in_flight_is_recorded_as_started_and_interrupted_in_every_v
     assert_eq!(
         entries[1]["response"]["_error"],
         "no answer recorded (interrupted)"
+    );
+    assert_eq!(entries[1]["time"], -1.0, "not measured, not 0");
+    assert_eq!(entries[1]["timings"]["wait"], -1);
+    assert!(entries[0]["time"].as_f64().is_some_and(|t| t >= 1000.0));
+    assert_eq!(
+        har["log"]["_retryscope"]["elapsed_ms"],
+        serde_json::Value::Null
     );
 
     let json: serde_json::Value = serde_json::from_str(&cli_stdout(

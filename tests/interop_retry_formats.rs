@@ -943,3 +943,98 @@ fn grpc_values_a6_forbids_are_errors_at_their_path() {
     .profile;
     assert_eq!(p.backoff.base_delay_ms, 1);
 }
+
+/// gRPC service-config syntax errors count columns from 1, in characters, like every other
+/// position (`serde_json` gives 0 at the start of a line and counts bytes).
+#[test]
+fn grpc_syntax_errors_have_one_based_character_columns() {
+    use retryscope::interop::retry_formats::RetryFormat;
+    let ended = retryscope::interop::retry_formats::import(
+        RetryFormat::GrpcConfig,
+        "{\"methodConfig\": [\n",
+        "g",
+    )
+    .expect_err("cut short");
+    assert_eq!((ended.line, ended.column), (Some(2), Some(1)), "{ended}");
+    let accented = retryscope::interop::retry_formats::import(
+        RetryFormat::GrpcConfig,
+        "{\"methodConfig\": [{\"name\": [{\"service\": \"é\"}], \"retryPolicy\": {\"maxAttempts\": tru}}]}",
+        "g",
+    )
+    .expect_err("bad literal");
+    assert_eq!(
+        (accented.line, accented.column),
+        (Some(1), Some(82)),
+        "{accented}"
+    );
+}
+
+/// Numbers in exports print as typed, not with float noise (`1 − 0.7` as
+/// 0.30000000000000004): every format, over strategies, ratios and ms values whose sums and
+/// conversions are inexact in binary.
+#[test]
+fn exports_carry_no_float_noise() {
+    let noise = regex::Regex::new(r"\d\.\d{9,}").unwrap();
+    let strategies = [
+        "exponential",
+        "exponential_proportional",
+        "full_jitter",
+        "equal_jitter",
+        "decorrelated_jitter",
+        "fixed",
+    ];
+    for strategy in strategies {
+        for (base, cap) in [(300, 1200), (110, 3300), (70, 700)] {
+            for ratio in [0.1, 0.3, 0.7, 0.9] {
+                let text = format!(
+                    r#"{{"format": "retryscope-profile/2", "name": "n", "max_retries": 3,
+                    "backoff": {{"strategy": "{strategy}", "base_delay_ms": {base},
+                      "max_delay_ms": {cap}, "jitter_ratio": {ratio}, "jitter_window_ms": 300}},
+                    "timeouts": {{"connect_ms": 700, "read_ms": 1100, "total_ms": 3300}},
+                    "deadline_ms": 7100}}"#
+                );
+                let Ok(p) = retryscope::profile::load_str(&text) else {
+                    continue; // a field this strategy refuses
+                };
+                for format in RetryFormat::ALL {
+                    let out = export(&p, format);
+                    for said in std::iter::once(&out.text).chain(&out.not_expressed) {
+                        assert!(
+                            !noise.is_match(said),
+                            "{format:?} {strategy} {base}/{cap} p={ratio}: {said}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A profile that retries nothing (no retryable status or error) is exported as no retries in
+/// every format, not as the target's defaults for what is left empty.
+#[test]
+fn a_profile_that_retries_nothing_exports_as_no_retries() {
+    let text = r#"{"format": "retryscope-profile/2", "name": "none", "max_retries": 3,
+        "retry_on": {"status": [], "errors": []},
+        "backoff": {"strategy": "exponential", "base_delay_ms": 1000, "max_delay_ms": 10000}}"#;
+    let p = retryscope::profile::load_str(text).unwrap();
+    let said = |format| {
+        let out = export(&p, format);
+        format!("{}\n{}", out.text, out.not_expressed.join("\n"))
+    };
+    let dapr = said(RetryFormat::Dapr);
+    assert!(dapr.contains("maxRetries: 0"), "{dapr}");
+    let urllib3 = said(RetryFormat::Urllib3);
+    assert!(urllib3.contains("total=0"), "{urllib3}");
+    assert!(!urllib3.contains("429"), "{urllib3}");
+    let polly = said(RetryFormat::Polly);
+    assert!(polly.contains("\"MaxRetryAttempts\": 0"), "{polly}");
+    assert!(!polly.contains(" :"), "no stray space: {polly}");
+    let grpc = said(RetryFormat::GrpcConfig);
+    assert!(!grpc.contains("retryPolicy\""), "{grpc}");
+    assert!(grpc.contains("retries nothing"), "{grpc}");
+    assert!(said(RetryFormat::CurlFlags).contains("--retry 0"));
+    assert!(said(RetryFormat::Envoy).contains("num_retries: 0"));
+    assert!(said(RetryFormat::AwsConfig).contains("max_attempts = 1"));
+    assert!(said(RetryFormat::Tenacity).contains("stop_after_attempt(1)"));
+}

@@ -99,6 +99,24 @@ fn syntax_error_has_line_and_column() {
     let i = only("bad_syntax.json");
     assert!(i.message.starts_with("invalid JSON: "), "{i}");
     assert_eq!((i.line, i.column), (Some(4), Some(3)));
+    // Plain words, not serde_json's ("expected `,` or `}`").
+    assert_eq!(
+        i.message,
+        "invalid JSON: expected `,` before the next field or `}` to close the object"
+    );
+}
+
+/// A field name without quotes: `serde_json` says "key must be a string"; the user reads what
+/// was expected.
+#[test]
+fn an_unquoted_field_name_is_said_in_plain_words() {
+    let e = retryscope::profile::load_str("{x: 1}").expect_err("not JSON");
+    let i = &e.issues[0];
+    assert_eq!(
+        i.message,
+        "invalid JSON: expected a field name in double quotes"
+    );
+    assert_eq!((i.line, i.column), (Some(1), Some(2)));
 }
 
 #[test]

@@ -569,8 +569,8 @@ fn parse_concurrency(text: &str) -> Result<usize, String> {
 
 fn parse_rate(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
-        Ok(r) if r.is_finite() && r > 0.0 => Ok(r),
-        _ => Err("expected a number of requests per second above 0 (e.g. 10 or 0.5)".into()),
+        Ok(r) => crate::model::rate_per_host_problem(r).map_or(Ok(r), Err),
+        Err(_) => Err("expected a number of requests per second above 0 (e.g. 10 or 0.5)".into()),
     }
 }
 

@@ -1,4 +1,4 @@
-//! The curl-compatible flags of `retryscope run` (`-i -o -s -u -k --cacert -L --max-redirs -F`) and how
+//! The curl-compatible flags of `retryscope run` (`-i -o -s -u -b -k --cacert -L --max-redirs -F`) and how
 //! they change the request. What they print is in [`super::final_response`].
 
 use super::exit::CliError;
@@ -28,6 +28,11 @@ pub struct CurlArgs {
     /// Basic auth: sends `Authorization: Basic base64(USER:PASSWORD)` (secret: printed as ***).
     #[arg(short = 'u', long = "user", value_name = "USER:PASSWORD")]
     pub user: Option<String>,
+    /// Cookies to send, `NAME=VALUE; NAME2=VALUE2` as in curl's `-b` (repeatable: joined with
+    /// `; ` into one `Cookie` header, secret by the one rule: printed as ***). Cookie files are
+    /// not read.
+    #[arg(short = 'b', long = "cookie", value_name = "NAME=VALUE")]
+    pub cookie: Vec<String>,
     /// Do not verify TLS certificates (self-signed test servers). Off by default.
     #[arg(short = 'k', long = "insecure")]
     pub insecure: bool,
@@ -70,6 +75,9 @@ impl CurlArgs {
         if let Some(user) = &self.user {
             spec.headers.push(basic_auth(user, &spec.headers)?);
         }
+        if let Some(cookie) = cookie_header(&self.cookie, &spec.headers)? {
+            spec.headers.push(cookie);
+        }
         if self.insecure {
             spec.verify_tls = false;
         }
@@ -102,6 +110,42 @@ impl CurlArgs {
         }
         Ok(())
     }
+}
+
+/// `-b` values as one secret `Cookie` header (`None` without any).
+///
+/// # Errors
+/// Exit 2 for a value without `=` (curl reads that as a cookie file, which is not supported)
+/// or when `-H 'Cookie: …'` is given too.
+pub fn cookie_header(
+    cookies: &[String],
+    headers: &[KeyValue],
+) -> Result<Option<KeyValue>, CliError> {
+    if cookies.is_empty() {
+        return Ok(None);
+    }
+    if headers
+        .iter()
+        .any(|h| h.name.eq_ignore_ascii_case("cookie"))
+    {
+        return Err(CliError::usage(
+            "both -H 'Cookie: …' and -b given; use one of them",
+        ));
+    }
+    // The value is not repeated in the message: it may be a secret.
+    if cookies.iter().any(|c| !c.contains('=')) {
+        return Err(CliError::usage(
+            "-b takes cookies as NAME=VALUE (curl reads a value without `=` as a cookie file, which retryscope does not read)",
+        ));
+    }
+    let value = cookies
+        .iter()
+        .map(|c| c.trim().trim_end_matches(';').trim())
+        .collect::<Vec<_>>()
+        .join("; ");
+    let mut header = KeyValue::new("Cookie", value);
+    header.secret = true;
+    Ok(Some(header))
 }
 
 /// `-u USER:PASSWORD` as a secret `Authorization: Basic …` header (RFC 7617).

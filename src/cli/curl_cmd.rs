@@ -143,6 +143,11 @@ pub fn execute(args: &CurlArgs) -> Result<u8, CliError> {
     for note in &import.unsupported {
         super::out::write_stderr(&format!("warning: curl import: {note}\n"));
     }
+    // `-o FILE` writes the final body there, as `run -o` does (checked the same way).
+    let save_to = import.output.as_ref().map(std::path::PathBuf::from);
+    if let Some(out) = &save_to {
+        super::run::check_output_path(out, "-o")?;
+    }
     let draft = import.draft;
     check_url(&draft.url)?;
     if draft.body.kind == BodyKind::File {
@@ -171,6 +176,7 @@ pub fn execute(args: &CurlArgs) -> Result<u8, CliError> {
             seed: own.seed.or(args.seed),
             json: own.json || args.jsonl,
             har: args.har.clone(),
+            save_to,
             history: if own.no_history || args.no_history {
                 None
             } else {

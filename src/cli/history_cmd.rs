@@ -226,16 +226,17 @@ pub fn execute(args: &HistoryArgs) -> Result<u8, CliError> {
                 {
                     if let Some(how) = cut_off {
                         text.push_str(&timeline.close_unanswered(how.id(), *elapsed_ms));
+                        text.push_str(&timeline.summary(outcome, *attempts, *elapsed_ms));
                     } else {
                         // How long the open wait or attempt lasted is not known: say so.
                         text.push_str(&timeline.close_interrupted());
+                        text.push_str(&timeline.summary_interrupted(&outcome.message, *elapsed_ms));
                     }
-                    text.push_str(&timeline.summary(outcome, *attempts, *elapsed_ms));
                 } else if *json {
-                    text.push_str(&serde_json::to_string(&event).map_err(|e| {
-                        CliError::failed(format!("cannot encode event as JSON: {e}"))
-                    })?);
-                    text.push('\n');
+                    for line in super::history_json::show_lines(&stored, &event)? {
+                        text.push_str(&line);
+                        text.push('\n');
+                    }
                 } else {
                     text.push_str(&timeline.render(&event));
                 }

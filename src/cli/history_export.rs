@@ -27,7 +27,8 @@ pub fn png(stored: &StoredRun) -> Result<Vec<u8>, CliError> {
 /// ([`replay_events`]) and the stored request (masked when recorded) gives the headers and body.
 /// `_retryscope.outcome` is the recorded outcome (`interrupted` too, which the engine's kinds
 /// lack), and an attempt that started but has no record has the `_error` "no answer recorded
-/// (OUTCOME)", as `history show` and [`csv()`] say.
+/// (OUTCOME)", as `history show` and [`csv()`] say, and `time` -1 (not measured). An interrupted
+/// run's `elapsed_ms` is null and `recorded_until_ms` says how far its records reach.
 ///
 /// # Errors
 /// Exit 1 when the document cannot be encoded.
@@ -43,6 +44,15 @@ pub fn har(stored: &StoredRun) -> Result<String, CliError> {
     );
     if let Some(outcome) = stored.run.outcome {
         har["log"]["_retryscope"]["outcome"] = serde_json::json!(outcome.id());
+    }
+    if stored.run.outcome == Some(crate::store::RecordedOutcome::Interrupted) {
+        // Never measured: how far the records reach is a lower bound, not the length.
+        let facts = &mut har["log"]["_retryscope"];
+        if let Some(m) = &stored.run.outcome_message {
+            facts["message"] = serde_json::json!(m);
+        }
+        facts["elapsed_ms"] = serde_json::Value::Null;
+        facts["recorded_until_ms"] = serde_json::json!(stored.recorded_until_ms());
     }
     if let (Some(u), Some(entries)) = (&stored.unanswered, har["log"]["entries"].as_array_mut()) {
         for entry in entries

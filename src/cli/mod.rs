@@ -16,6 +16,7 @@ pub mod final_response;
 pub mod gui;
 pub mod history_cmd;
 pub mod history_export;
+pub mod history_json;
 pub mod log_args;
 pub mod mask;
 pub mod out;

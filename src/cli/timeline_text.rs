@@ -225,6 +225,24 @@ impl TextTimeline {
         out
     }
 
+    /// The summary of a recorded run whose process ended mid-run (`interrupted`): its length
+    /// was never measured, so it says how far the records reach (`recorded_until_ms`, see
+    /// [`crate::store::StoredRun::recorded_until_ms`]) as a lower bound, in ms below 1 s.
+    pub fn summary_interrupted(&self, message: &str, recorded_until_ms: f64) -> String {
+        let at_least = if recorded_until_ms < 1000.0 {
+            format!("{recorded_until_ms:.1} ms")
+        } else {
+            format!("{:.2} s", recorded_until_ms / 1000.0)
+        };
+        let mut out = format!(
+            "{message}  (at least {at_least}: the process ended later, when is not recorded)\n"
+        );
+        if let Some(seed) = self.seed {
+            let _ = writeln!(out, "seed {seed} (replay with --seed {seed})");
+        }
+        out
+    }
+
     /// Ends a started attempt line that never got its `AttemptFinished` (a cancelled attempt),
     /// so what follows starts on a fresh line.
     fn close_attempt(&mut self, out: &mut String) {

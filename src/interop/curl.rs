@@ -20,6 +20,21 @@ pub struct CurlImport {
     /// One line per option (or part of one) the draft does not carry, e.g.
     /// `--proxy (ignored: not supported)` or `-s (ignored: output option)`.
     pub unsupported: Vec<String>,
+    /// `-o FILE` / `--output FILE`: where the command writes the response body (`None`
+    /// without one, or for `-o -`, stdout). The draft has no place for it: `retryscope curl`
+    /// writes the final body there (as `run -o`); other importers list
+    /// [`CurlImport::output_note`] among the unsupported options.
+    pub output: Option<String>,
+}
+
+impl CurlImport {
+    /// The unsupported-option line for an importer that writes no body file (the window, a
+    /// batch list), when the command has `-o FILE`; the file name is not repeated.
+    pub fn output_note(&self) -> Option<String> {
+        self.output
+            .as_ref()
+            .map(|_| "-o FILE (ignored: the response body is not written to a file here; `retryscope curl -o FILE` writes it)".to_owned())
+    }
 }
 
 /// Why a curl command could not be read. Positions count the command's words: `curl` is
@@ -122,6 +137,7 @@ struct Parsed {
     url_query: Vec<KeyValue>,
     max_time_ms: Option<u64>,
     connect_ms: Option<u64>,
+    output: Option<String>,
     notes: Vec<String>,
 }
 
@@ -329,6 +345,7 @@ fn apply(
                     .push(format!("{shown} FILE (ignored: cookie files are not read)"));
             }
         }
+        Opt::Output => p.output = (v != "-").then_some(v),
         Opt::MaxTime => p.max_time_ms = Some(seconds_to_ms(&v).ok_or_else(|| bad(SECONDS))?),
         Opt::ConnectTimeout => {
             p.connect_ms = Some(seconds_to_ms(&v).ok_or_else(|| bad(SECONDS))?);
@@ -624,6 +641,7 @@ fn build(mut p: Parsed) -> Result<CurlImport, CurlError> {
     Ok(CurlImport {
         draft,
         unsupported: p.notes,
+        output: p.output,
     })
 }
 
@@ -847,5 +865,17 @@ mod tests {
             i.unsupported,
             ["a lone `\\` (word 2) ignored: a line continuation without its line break"]
         );
+    }
+
+    #[test]
+    fn output_is_kept_for_the_cli_and_named_for_the_other_importers() {
+        let i = parse_curl("curl -o out.json http://127.0.0.1:9/a").expect("parses");
+        assert_eq!(i.output.as_deref(), Some("out.json"));
+        assert!(i.unsupported.is_empty(), "{:?}", i.unsupported);
+        let note = i.output_note().expect("a note");
+        assert!(note.starts_with("-o FILE (ignored: "), "{note}");
+        assert!(!note.contains("out.json"), "{note}");
+        let long = parse_curl("curl --output - http://127.0.0.1:9/a").expect("parses");
+        assert_eq!(long.output, None, "-o - is stdout");
     }
 }

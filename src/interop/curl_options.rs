@@ -52,6 +52,8 @@ pub enum Opt {
     Referer,
     /// `-b`, `--cookie`.
     Cookie,
+    /// `-o`, `--output`: where curl writes the response body.
+    Output,
     /// `-m`, `--max-time`.
     MaxTime,
     /// `--connect-timeout`.
@@ -90,6 +92,7 @@ impl Opt {
             | Opt::UserAgent
             | Opt::Referer
             | Opt::Cookie
+            | Opt::Output
             | Opt::MaxTime
             | Opt::ConnectTimeout
             | Opt::CaCert
@@ -126,7 +129,8 @@ pub fn short(c: char) -> Option<Opt> {
             value: false,
             reason: OUTPUT,
         },
-        'o' | 'w' | 'D' | 'c' => Opt::Ignored {
+        'o' => Opt::Output,
+        'w' | 'D' | 'c' => Opt::Ignored {
             value: true,
             reason: OUTPUT,
         },
@@ -193,8 +197,9 @@ pub fn long(name: &str) -> Option<Opt> {
             value: false,
             reason: OUTPUT,
         },
-        "output" | "write-out" | "dump-header" | "cookie-jar" | "stderr" | "trace"
-        | "trace-ascii" | "output-dir" | "etag-save" | "libcurl" | "trace-config" => Opt::Ignored {
+        "output" => Opt::Output,
+        "write-out" | "dump-header" | "cookie-jar" | "stderr" | "trace" | "trace-ascii"
+        | "output-dir" | "etag-save" | "libcurl" | "trace-config" => Opt::Ignored {
             value: true,
             reason: OUTPUT,
         },

@@ -1,4 +1,6 @@
 //! A run as HAR 1.2 (one entry per attempt, in order), for tickets and other tools.
+//! An attempt that did not finish (cancelled or cut off) has `time` -1 and `send`/`wait`/
+//! `receive` -1: its length was not measured.
 //!
 //! `timings` hold what was measured and -1 where nothing was (see [`super::har_timings`]:
 //! `connect` for a new connection, -1 when reused; `ssl` -1 as it is inside `connect`; `send`
@@ -243,8 +245,12 @@ fn entry(a: &AttemptParts<'_>, export: &HarExport<'_>) -> Option<Value> {
                 "content": { "size": 0, "mimeType": "" }, "redirectURL": "",
                 "headersSize": -1, "bodySize": -1, "_error": "the attempt did not finish",
             }),
-            json!({ "send": 0, "wait": 0, "receive": 0 }),
-            0.0,
+            // Its length was never measured: -1 ("unknown"), not 0 ("took no time").
+            json!({
+                "send": -1, "wait": -1, "receive": -1,
+                "comment": "the attempt did not finish: its length was not measured",
+            }),
+            -1.0,
             None,
         ),
     };

@@ -139,6 +139,23 @@ fn skipped_header(name: &str) -> bool {
             .any(|n| n.eq_ignore_ascii_case(name))
 }
 
+/// `serde_json`'s message of `e` without its position (kept in [`HarError::Json`]), in plain
+/// words.
+fn plain_json_error(e: &serde_json::Error) -> String {
+    let text = e.to_string();
+    let suffix = format!(" at line {} column {}", e.line(), e.column());
+    crate::model::plain_parse_message(text.strip_suffix(&suffix).unwrap_or(&text))
+}
+
+/// One entry of [`HarFile::parse_each`], in file order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EachEntry {
+    /// Its position among the good entries (for [`HarFile::draft`]), or what is wrong with it.
+    pub read: Result<usize, String>,
+    /// Its `_retryscope.attempt` (1 = the run's first attempt), when Retryscope wrote it.
+    pub attempt: Option<u64>,
+}
+
 impl HarFile {
     /// Parses HAR JSON `text`; only what a request needs is read (unknown fields ignored).
     ///
@@ -146,9 +163,9 @@ impl HarFile {
     /// [`HarError::Json`] with the line and column.
     pub fn parse(text: &str) -> Result<Self, HarError> {
         let har: Har = serde_json::from_str(text).map_err(|e| HarError::Json {
-            message: e.to_string(),
+            message: plain_json_error(&e),
             line: e.line(),
-            column: e.column(),
+            column: crate::model::char_column(text, e.line(), e.column()),
         })?;
         Ok(Self {
             entries: har.log.entries,
@@ -159,15 +176,16 @@ impl HarFile {
     /// object, but an entry that is not the HAR shape spoils only itself. Returns the file
     /// holding the good entries and, for every entry of `log.entries` in file order, its
     /// position in that file (for [`Self::draft`]) or what is wrong with it (`serde_json`'s
-    /// words, no position: it is the entry's).
+    /// words, no position: it is the entry's), with the entry's `_retryscope.attempt` when it
+    /// has one (a HAR written by `retryscope run --har`: one entry per attempt).
     ///
     /// # Errors
     /// [`HarError::Json`] with the line and column when the file is not JSON or has no `log`.
-    pub fn parse_each(text: &str) -> Result<(Self, Vec<Result<usize, String>>), HarError> {
+    pub fn parse_each(text: &str) -> Result<(Self, Vec<EachEntry>), HarError> {
         let har: LooseHar = serde_json::from_str(text).map_err(|e| HarError::Json {
-            message: e.to_string(),
+            message: plain_json_error(&e),
             line: e.line(),
-            column: e.column(),
+            column: crate::model::char_column(text, e.line(), e.column()),
         })?;
         let mut entries = Vec::new();
         let each = har
@@ -175,9 +193,17 @@ impl HarFile {
             .entries
             .into_iter()
             .map(|value| {
-                let entry = serde_json::from_value::<Entry>(value).map_err(|e| e.to_string())?;
-                entries.push(entry);
-                Ok(entries.len() - 1)
+                let attempt = value
+                    .get("_retryscope")
+                    .and_then(|r| r.get("attempt"))
+                    .and_then(serde_json::Value::as_u64);
+                let read = serde_json::from_value::<Entry>(value)
+                    .map_err(|e| crate::model::plain_parse_message(&e.to_string()))
+                    .map(|entry| {
+                        entries.push(entry);
+                        entries.len() - 1
+                    });
+                EachEntry { read, attempt }
             })
             .collect();
         Ok((Self { entries }, each))

@@ -31,7 +31,7 @@ pub use curl_export::{curl_not_expressible, draft_to_curl, shell_quote, spec_to_
 pub use draft_of_spec::draft_of_spec;
 pub use events_json::{events_json_lines, mask_event};
 pub use har_export::{HarExport, run_to_har};
-pub use har_import::{HarEntrySummary, HarError, HarFile};
+pub use har_import::{EachEntry, HarEntrySummary, HarError, HarFile};
 pub use lab_csv::{distribution_csv, load_csv, sweep_csv};
 pub use lab_png::{
     LAB_PNG_CHART_HEIGHT, LAB_PNG_WIDTH, LabChart, LabSeries, distribution_charts, load_charts,

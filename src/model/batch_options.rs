@@ -10,6 +10,41 @@ pub const DEFAULT_CONCURRENCY: usize = 4;
 /// Most items in flight at once a batch accepts.
 pub const MAX_CONCURRENCY: usize = 256;
 
+/// The lowest rate per host a batch accepts: one item start per hour (in starts per second).
+/// Below it an item can wait days or years for its host's turn, which is a typo, not a plan.
+pub const MIN_RATE_PER_HOST: f64 = 1.0 / 3600.0;
+
+/// Why `rate` (item starts per second per host) is not accepted, if it is not: not a number,
+/// 0 or below, or under [`MIN_RATE_PER_HOST`] (saying how long an item would wait).
+///
+/// ```
+/// use retryscope::model::rate_per_host_problem as problem;
+/// assert_eq!(problem(0.5), None);
+/// assert_eq!(problem(1.0 / 3600.0), None);
+/// assert!(problem(0.0000001).is_some_and(|p| p.contains("at least 1 per hour")));
+/// ```
+pub fn rate_per_host_problem(rate: f64) -> Option<String> {
+    if !(rate.is_finite() && rate > 0.0) {
+        return Some(format!(
+            "expected a number of requests per second above 0 (e.g. 10 or 0.5), found {rate}"
+        ));
+    }
+    if rate < MIN_RATE_PER_HOST * (1.0 - 1e-9) {
+        let hours = 1.0 / rate / 3600.0;
+        let wait = if hours >= 24.0 * 365.0 {
+            format!("{:.0} years", hours / (24.0 * 365.0))
+        } else if hours >= 24.0 {
+            format!("{:.0} days", hours / 24.0)
+        } else {
+            format!("{hours:.1} hours")
+        };
+        return Some(format!(
+            "{rate} per second is one item start every {wait}; the rate must be at least 1 per hour ({MIN_RATE_PER_HOST:.6} per second)"
+        ));
+    }
+    None
+}
+
 /// Options of one batch.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct BatchOptions {
@@ -53,12 +88,8 @@ impl BatchOptions {
                 self.concurrency
             ));
         }
-        if let Some(r) = self.rate_per_host
-            && !(r.is_finite() && r > 0.0)
-        {
-            return Some(format!(
-                "the rate per host must be a number of requests per second above 0, found {r}"
-            ));
+        if let Some(problem) = self.rate_per_host.and_then(rate_per_host_problem) {
+            return Some(format!("the rate per host: {problem}"));
         }
         None
     }

@@ -18,6 +18,7 @@ mod counted;
 mod environment;
 mod event;
 mod outcome_class;
+mod parse_words;
 mod phases;
 mod profile;
 mod request;
@@ -37,7 +38,9 @@ pub use auth::{AuthDraft, AuthKind};
 pub use batch_counts::BatchCounts;
 pub use batch_event::BatchEvent;
 pub use batch_item_state::BatchItemState;
-pub use batch_options::{BatchOptions, DEFAULT_CONCURRENCY, MAX_CONCURRENCY};
+pub use batch_options::{
+    BatchOptions, DEFAULT_CONCURRENCY, MAX_CONCURRENCY, MIN_RATE_PER_HOST, rate_per_host_problem,
+};
 pub use batch_report_row::{BatchReportAttempt, BatchReportRow};
 pub use batch_request::BatchRequest;
 pub use batch_state::{BatchState, BatchWorker};
@@ -50,6 +53,7 @@ pub use event::{
     Draw, OutcomeKind, RunEvent, RunId, RunOutcome, TLS_UNVERIFIED_NOTE, WaitExplanation,
 };
 pub use outcome_class::{OutcomeClass, Throttling};
+pub use parse_words::{char_column, plain_parse_message};
 pub use phases::{PhaseKind, PhaseSpan, phase_spans, phases_line};
 pub use profile::{
     Backoff, Combine, DelayHeader, HeaderUnit, OnExceedMax, OtherStatusAction, PROFILE_FORMAT,

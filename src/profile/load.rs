@@ -54,7 +54,7 @@ pub fn load_str_noted(text: &str) -> Result<Loaded, ProfileErrors> {
         ProfileErrors::single(ProfileIssue {
             path: String::new(),
             line: Some(e.line()),
-            column: Some(char_column(text, e.line(), e.column())),
+            column: Some(crate::model::char_column(text, e.line(), e.column())),
             message: format!("invalid JSON: {}{}", bare_message(&e), bom_hint(text)),
         })
     })?;
@@ -334,19 +334,6 @@ fn not_utf8(bytes: &[u8], e: &std::str::Utf8Error) -> ProfileErrors {
     })
 }
 
-/// `serde_json`'s 1-based byte column on 1-based `line` as a 1-based character column (what
-/// every other position counts), pointing at the character that holds that byte.
-fn char_column(text: &str, line: usize, byte_column: usize) -> usize {
-    let Some(this) = text.split('\n').nth(line.saturating_sub(1)) else {
-        return byte_column.max(1);
-    };
-    let mut at = byte_column.saturating_sub(1).min(this.len());
-    while !this.is_char_boundary(at) {
-        at -= 1;
-    }
-    this[..at].chars().count() + 1
-}
-
 /// A hint when the text starts with a UTF-8 byte-order mark (some Windows editors add one).
 fn bom_hint(text: &str) -> &'static str {
     if text.starts_with('\u{feff}') {
@@ -356,7 +343,8 @@ fn bom_hint(text: &str) -> &'static str {
     }
 }
 
-/// `serde_json`'s message without its trailing ` at line L column C`.
+/// `serde_json`'s message without its trailing ` at line L column C`, in plain words
+/// ([`crate::model::plain_parse_message`]).
 fn bare_message(e: &serde_json::Error) -> String {
     let full = e.to_string();
     let suffix = format!(" at line {} column {}", e.line(), e.column());
@@ -365,5 +353,5 @@ fn bare_message(e: &serde_json::Error) -> String {
         // serde_json's limit: 128 nested arrays or objects.
         return "nested more than 128 levels deep (recursion limit exceeded)".into();
     }
-    bare.to_owned()
+    crate::model::plain_parse_message(bare)
 }

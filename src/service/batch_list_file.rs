@@ -33,13 +33,21 @@ pub fn read_batch_list(
     on_bad: OnBadLines,
     profiles: Option<&super::batch_runner::ProfileLookup>,
 ) -> Result<ReadList, String> {
-    let format = BatchListFormat::detect(path, format).map_err(|e| e.to_string())?;
     let name = path.display().to_string();
+    // What the path is comes before what its name says (a folder has no list format).
     let meta =
         std::fs::metadata(path).map_err(|e| format!("cannot read the list ({e}): {name}"))?;
-    if !meta.is_file() {
-        return Err(format!("not a regular file: {name}"));
+    if meta.is_dir() {
+        return Err(format!(
+            "this is a folder; batch takes a file of requests (JSON Lines, CSV, curl commands or HAR): {name}"
+        ));
     }
+    if !meta.is_file() {
+        return Err(format!(
+            "not a regular file (devices and pipes are not lists of requests): {name}"
+        ));
+    }
+    let format = BatchListFormat::detect(path, format).map_err(|e| e.to_string())?;
     if meta.len() > MAX_LIST_FILE_BYTES {
         return Err(format!(
             "the list is {} bytes, more than {} MiB: {name}",
@@ -75,7 +83,8 @@ pub fn read_batch_list(
         }
         Err(refused) => {
             let mut lines = problems;
-            lines.push(format!("{refused}: {name}"));
+            // Each problem is on its own line above: the last line does not repeat one.
+            lines.push(format!("{}: {name}", refused.below_listing()));
             Err(lines.join("\n"))
         }
     }

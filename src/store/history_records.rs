@@ -248,6 +248,23 @@ pub struct StoredRun {
     pub unanswered: Option<AttemptStart>,
 }
 
+impl StoredRun {
+    /// The last moment the records reach, ms from the run's start: the end of its last
+    /// finished attempt or measured wait, the start of a wait that never ended, or the start
+    /// of the attempt that has no record. For a run whose process died (`interrupted`) this is
+    /// all that is known of its length: it lasted at least this long.
+    pub fn recorded_until_ms(&self) -> f64 {
+        let finished = self.attempts.iter().map(|a| {
+            let attempt_end = a.offset_ms + a.timings.total_ms;
+            a.wait.as_ref().map_or(attempt_end, |w| {
+                attempt_end.max(w.offset_ms + w.measured_ms.unwrap_or(0.0))
+            })
+        });
+        let unanswered = self.unanswered.as_ref().map(|u| u.offset_ms);
+        finished.chain(unanswered).fold(0.0, f64::max)
+    }
+}
+
 /// What [`super::HistoryStore::list`] selects.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct RunFilter {

@@ -93,18 +93,8 @@ pub fn replay_events(stored: &StoredRun, run_id: RunId) -> Vec<RunEvent> {
                     .or_else(|| last.and_then(|a| a.outcome.status())),
             },
             attempts: run.attempts,
-            elapsed_ms: run.elapsed_ms.unwrap_or_else(|| {
-                let seen = last.map_or(0.0, |a| {
-                    a.offset_ms
-                        + a.timings.total_ms
-                        + a.wait.as_ref().and_then(|w| w.measured_ms).unwrap_or(0.0)
-                });
-                // At least until the unanswered attempt started (its end is not known).
-                stored
-                    .unanswered
-                    .as_ref()
-                    .map_or(seen, |u| seen.max(u.offset_ms))
-            }),
+            // Not measured (interrupted): as far as the records reach.
+            elapsed_ms: run.elapsed_ms.unwrap_or_else(|| stored.recorded_until_ms()),
         });
     }
     events

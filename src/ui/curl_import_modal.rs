@@ -33,7 +33,8 @@ impl CurlImporter {
         match parse_curl(command) {
             Ok(import) => {
                 self.error = None;
-                self.notes = import.unsupported;
+                self.notes.clone_from(&import.unsupported);
+                self.notes.extend(import.output_note());
                 Some(import.draft)
             }
             Err(e) => {

@@ -76,7 +76,12 @@ fn read_command(command: &str, line_no: u64) -> Result<(BatchRequest, Vec<String
             profile: None,
             source_line: Some(line_no),
         },
-        import.unsupported,
+        import
+            .unsupported
+            .iter()
+            .cloned()
+            .chain(import.output_note())
+            .collect(),
     ))
 }
 

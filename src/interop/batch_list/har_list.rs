@@ -2,10 +2,15 @@
 //! order, read with the same rules as "Import HAR…" (pseudo-headers, Host, Connection and
 //! Content-Length left out; redirects not followed, since an entry is one hop). Items are
 //! named by their 1-based entry index.
+//!
+//! A HAR written by `retryscope run --har` has one entry per attempt (`_retryscope.attempt`):
+//! an entry whose attempt follows the entry before it (attempt n + 1 after attempt n) is a
+//! retry of the same run, not another request, so it is folded into the item of the run's
+//! first entry, and a note on that item says how many were folded.
 
-use super::BatchList;
 use super::item_check::check_spec;
 use super::problem::{ListPlace, ListProblem, ListProblemKind};
+use super::{BatchList, ListNote};
 use crate::interop::{HarError, HarFile};
 use crate::model::BatchRequest;
 
@@ -20,10 +25,30 @@ pub(super) fn parse(text: &str, list: &mut BatchList) {
             return;
         }
     };
-    for (position, read) in (0u64..).zip(each) {
+    // (entry ordinal of the run's first entry, retries folded into it, last attempt seen)
+    let mut run: Option<(u64, u64, u64)> = None;
+    let mut folded_runs: Vec<(u64, u64)> = Vec::new();
+    for (position, entry) in (0u64..).zip(each) {
         let ordinal = position + 1;
+        match (entry.attempt, &mut run) {
+            (Some(n), Some((_, folded, last))) if n > 1 && n == *last + 1 => {
+                *folded += 1;
+                *last = n;
+                continue;
+            }
+            (attempt, _) => {
+                if let Some((first, folded, _)) = run.take()
+                    && folded > 0
+                {
+                    folded_runs.push((first, folded));
+                }
+                run = attempt.map(|n| (ordinal, 0, n));
+            }
+        }
         let place = ListPlace::Entry { index: ordinal };
-        let read = read.map_err(|message| ListProblemKind::BadEntry { message });
+        let read = entry
+            .read
+            .map_err(|message| ListProblemKind::BadEntry { message });
         let spec = match read.and_then(|index| {
             har.draft(index).map_err(|e| ListProblemKind::BadEntry {
                 message: e.to_string(),
@@ -44,6 +69,21 @@ pub(super) fn parse(text: &str, list: &mut BatchList) {
             }),
             Err(kind) => list.problems.push(ListProblem::new(place, kind)),
         }
+    }
+    if let Some((first, folded, _)) = run
+        && folded > 0
+    {
+        folded_runs.push((first, folded));
+    }
+    for (first, folded) in folded_runs {
+        list.notes.push(ListNote {
+            place: ListPlace::Entry { index: first },
+            message: format!(
+                "{folded} retr{} of this run (_retryscope.attempt 2–{}) folded into its item: a retry is not another request",
+                if folded == 1 { "y" } else { "ies" },
+                folded + 1
+            ),
+        });
     }
 }
 
@@ -119,8 +159,8 @@ mod tests {
         assert_eq!(
             shown,
             [
-                "x.har: entries[1]: not a HAR entry: invalid type: integer `5`, expected a HAR request (an object with `method` and `url`)",
-                "x.har: entries[2]: not a HAR entry: invalid type: map, expected a string",
+                "x.har: entries[1]: not a HAR entry: expected a HAR request (an object with `method` and `url`), found the number 5",
+                "x.har: entries[2]: not a HAR entry: expected a string, found an object",
             ]
         );
         assert!(list.problems.iter().all(|p| !p.kind.is_fatal()));
@@ -148,7 +188,10 @@ mod tests {
         ));
         let shown = list.problems[0].to_string();
         assert!(shown.starts_with("line 2, column "), "{shown}");
-        assert!(shown.contains(": not a HAR file: EOF"), "{shown}");
+        assert!(
+            shown.contains(": not a HAR file: the text ends inside"),
+            "{shown}"
+        );
         assert!(!shown.contains("at line"), "position said once: {shown}");
     }
 }

@@ -164,11 +164,11 @@ fn parse_line(line: &str, line_no: u64) -> Result<BatchRequest, Vec<ListProblem>
     })
 }
 
-/// `serde_json`'s message without the ` at line L column C` it appends.
+/// `serde_json`'s message without the ` at line L column C` it appends, in plain words.
 fn without_position(e: &serde_json::Error) -> String {
     let text = e.to_string();
     let suffix = format!(" at line {} column {}", e.line(), e.column());
-    text.strip_suffix(&suffix).unwrap_or(&text).to_owned()
+    crate::model::plain_parse_message(text.strip_suffix(&suffix).unwrap_or(&text))
 }
 
 #[cfg(test)]
@@ -239,7 +239,7 @@ mod tests {
         );
         assert!(
             list.problems[1].to_string().starts_with(
-                "line 3, column 42: invalid type: integer `5`, expected an object of header names"
+                "line 3, column 42: expected an object of header names to values, or a list of [name, value] pairs, found the number 5"
             ),
             "{}",
             list.problems[1]

@@ -12,7 +12,7 @@
 //! let text = "{\"url\": \"http://127.0.0.1:8080/status/200\"}\n{\"url\": 5}\n";
 //! let list = parse_batch_list(text, BatchListFormat::JsonLines);
 //! assert_eq!(list.items.len(), 1);
-//! assert_eq!(list.problems[0].located("smoke.jsonl"), "smoke.jsonl:2:9: invalid type: integer `5`, expected a string");
+//! assert_eq!(list.problems[0].located("smoke.jsonl"), "smoke.jsonl:2:9: expected a string, found the number 5");
 //! assert!(list.clone().accept(OnBadLines::Refuse).is_err());
 //! assert_eq!(list.accept(OnBadLines::Skip).map(|items| items.len()), Ok(1));
 //! ```
@@ -90,6 +90,35 @@ impl fmt::Display for BatchListRefused {
             write!(
                 f,
                 "{n} malformed line{} (first: {first}); nothing was queued: fix {} or skip bad lines to queue the other {}",
+                if n == 1 { "" } else { "s" },
+                if n == 1 { "it" } else { "them" },
+                self.good
+            )
+        }
+    }
+}
+
+impl BatchListRefused {
+    /// The refusal as the last line under a listing of every problem (the CLI prints each
+    /// problem on its own line first): the same sentence as [`fmt::Display`] without repeating
+    /// the first problem.
+    ///
+    /// ```
+    /// use retryscope::interop::batch_list::{BatchListFormat, OnBadLines, parse_batch_list};
+    /// let list = parse_batch_list("{\"url\": 5}\n{\"url\": \"http://127.0.0.1:9/b\"}\n", BatchListFormat::JsonLines);
+    /// let refused = list.accept(OnBadLines::Refuse).unwrap_err();
+    /// assert_eq!(
+    ///     refused.below_listing(),
+    ///     "1 malformed line (above); nothing was queued: fix it or skip bad lines to queue the other 1"
+    /// );
+    /// ```
+    pub fn below_listing(&self) -> String {
+        let n = self.problems.len();
+        if self.fatal {
+            "the list cannot be queued (see above)".to_owned()
+        } else {
+            format!(
+                "{n} malformed line{} (above); nothing was queued: fix {} or skip bad lines to queue the other {}",
                 if n == 1 { "" } else { "s" },
                 if n == 1 { "it" } else { "them" },
                 self.good

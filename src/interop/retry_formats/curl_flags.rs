@@ -94,10 +94,11 @@ pub fn export(p: &RetryProfile) -> ExportedPolicy {
 fn gaps_of(p: &RetryProfile) -> Vec<String> {
     let mut gaps = Vec::new();
     let ours = codes(&p.retry_on.status);
-    if ours != CURL_STATUSES {
+    // With --retry 0 which statuses curl would retry does not matter.
+    if ours != CURL_STATUSES && p.max_retries != Some(0) {
         gaps.push(format!(
             "retried statuses {}: curl always retries its transient set {} (no option changes it)",
-            compact(&ours),
+            super::facts::compact_or_none(&ours),
             compact(&CURL_STATUSES)
         ));
     }

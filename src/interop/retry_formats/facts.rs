@@ -20,6 +20,16 @@ pub fn compact(codes: &[u16]) -> String {
     join_runs(codes, 3, |first, last| format!("{first}-{last}"))
 }
 
+/// [`compact`] for a sentence: `none` for no codes (so "retried statuses none: …", never
+/// "retried statuses : …").
+pub fn compact_or_none(codes: &[u16]) -> String {
+    if codes.is_empty() {
+        "none".into()
+    } else {
+        compact(codes)
+    }
+}
+
 /// `codes` (sorted) joined with `, `: each run of consecutive codes at least `min_run` long is
 /// written by `range(first, last)`, the other codes one by one.
 pub fn join_runs(codes: &[u16], min_run: usize, range: impl Fn(u16, u16) -> String) -> String {
@@ -148,6 +158,56 @@ pub fn finish(
 pub fn py_seconds(ms: u64) -> String {
     let s = super::durations::format_seconds(ms);
     if s.contains('.') { s } else { format!("{s}.0") }
+}
+
+/// `x` as the shortest decimal that reads back as `x` rounded to nine places (`1.0 - 0.7` →
+/// `0.3`, not `0.30000000000000004`): a ratio or factor the user typed with a few decimals
+/// prints as typed after sums like 1 ± p. Nine places is below what any target's numbers
+/// resolve (ms of a second, thousandths of a token).
+///
+/// ```
+/// use retryscope::interop::retry_formats::decimal;
+/// assert_eq!(decimal(1.0 - 0.7), "0.3");
+/// assert_eq!(decimal(1200.0 * 0.001), "1.2");
+/// assert_eq!(decimal(1.7), "1.7");
+/// assert_eq!(decimal(2.0), "2");
+/// ```
+pub fn decimal(x: f64) -> String {
+    let rounded = (x * 1e9).round() / 1e9;
+    // -0 would print as "-0".
+    if rounded == 0.0 {
+        "0".into()
+    } else {
+        rounded.to_string()
+    }
+}
+
+/// Whether `p` never retries: max retries 0, or no outcome is retryable (no retried status,
+/// error kind or response matcher, other statuses stop, no `success_when` polling).
+pub fn retries_nothing(p: &RetryProfile) -> bool {
+    p.max_retries == Some(0)
+        || (codes(&p.retry_on.status).is_empty()
+            && p.retry_on.errors.is_empty()
+            && p.retry_on.response.is_empty()
+            && p.on_other_status == OtherStatusAction::Stop
+            && p.success_when.is_empty())
+}
+
+/// `p` as the exporters write a profile that [`retries_nothing`]: max retries 0 and nothing
+/// retryable, so every target says "no retries" (0 retries, no statuses) instead of its own
+/// defaults for what is left empty (Dapr's matching, curl's transient set, gRPC's codes).
+pub fn retrying_nothing(p: &RetryProfile) -> RetryProfile {
+    RetryProfile {
+        max_retries: Some(0),
+        retry_on: RetryOn {
+            status: StatusSet(Vec::new()),
+            errors: Vec::new(),
+            response: Vec::new(),
+            ..p.retry_on.clone()
+        },
+        on_other_status: OtherStatusAction::Stop,
+        ..p.clone()
+    }
 }
 
 /// A count of retries clamped to what the profile holds (0..=`u32::MAX`).

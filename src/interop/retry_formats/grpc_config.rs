@@ -96,7 +96,7 @@ pub fn export(p: &RetryProfile) -> ExportedPolicy {
     }
     let attempts = facts::export_count(p, "gRPC", u64::from(u32::MAX) - 1, &mut gaps) + 1;
     if attempts < 2 {
-        gaps.push("max retries 0: gRPC's maxAttempts must be at least 2; written as 2".into());
+        return no_retry_policy(p, gaps);
     } else if attempts > GRPC_MAX_ATTEMPTS {
         gaps.push(format!(
             "maxAttempts {attempts}: gRPC clients use at most 5 unless the channel's max retry attempts is raised"
@@ -176,6 +176,25 @@ pub fn export(p: &RetryProfile) -> ExportedPolicy {
     let text = serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n";
     ExportedPolicy {
         text,
+        not_expressed: gaps,
+        commented: false,
+    }
+}
+
+/// A profile that retries nothing: a `methodConfig` without `retryPolicy` (gRPC's maxAttempts
+/// must be at least 2, so no policy is how gRPC says "no retries"), with its deadline.
+fn no_retry_policy(p: &RetryProfile, mut gaps: Vec<String>) -> ExportedPolicy {
+    gaps.retain(|g| !g.starts_with("backoff ") && !g.starts_with("jitter "));
+    gaps.push(
+        "retries nothing: no retryPolicy written (gRPC's maxAttempts must be at least 2)".into(),
+    );
+    let mut method = serde_json::json!({ "name": [{}] });
+    if let Some(d) = p.deadline_ms {
+        method["timeout"] = serde_json::Value::from(format_proto(d));
+    }
+    let doc = serde_json::json!({ "methodConfig": [method] });
+    ExportedPolicy {
+        text: serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n",
         not_expressed: gaps,
         commented: false,
     }

@@ -24,6 +24,7 @@ mod tenacity;
 pub mod tree;
 mod urllib3;
 
+pub use facts::decimal;
 pub use report::{Carried, ExportedPolicy, FormatError, ImportedPolicy, Unmapped};
 
 use crate::model::RetryProfile;
@@ -133,7 +134,17 @@ impl RetryFormat {
 }
 
 /// Writes `profile` as the nearest equivalent in `format`, with what it cannot express.
+///
+/// A profile that retries nothing ([`facts::retries_nothing`]: max retries 0, or nothing
+/// retryable) is written as 0 retries with nothing retryable in every format.
 pub fn export(profile: &RetryProfile, format: RetryFormat) -> ExportedPolicy {
+    let nothing;
+    let profile = if facts::retries_nothing(profile) {
+        nothing = facts::retrying_nothing(profile);
+        &nothing
+    } else {
+        profile
+    };
     match format {
         RetryFormat::CurlFlags => curl_flags::export(profile),
         RetryFormat::Urllib3 => urllib3::export(profile),

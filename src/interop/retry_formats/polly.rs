@@ -13,7 +13,7 @@
 
 use super::curl_flags::push_comment_list;
 use super::durations::{format_timespan, parse_timespan};
-use super::facts::{self, codes, compact};
+use super::facts::{self, codes, compact_or_none};
 use super::import_table::{Key, Rule, walk};
 use super::report::{ExportedPolicy, Findings, FormatError, ImportedPolicy};
 use super::tree::{Node, parse_jsonc};
@@ -128,10 +128,11 @@ fn gaps_of(p: &RetryProfile, header: bool) -> Vec<String> {
     let mut gaps = Vec::new();
     let ours = codes(&p.retry_on.status);
     let polly = codes(&StatusSet::default_retry());
-    if ours != polly {
+    // With no retries (MaxRetryAttempts 0) which statuses would be retried does not matter.
+    if ours != polly && p.max_retries != Some(0) {
         gaps.push(format!(
             "retried statuses {}: Polly's HTTP predicate (408, 429, 500-599) is code (ShouldHandle)",
-            compact(&ours)
+            compact_or_none(&ours)
         ));
     }
     if !p.retry_on.non_idempotent {

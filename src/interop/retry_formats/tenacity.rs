@@ -165,8 +165,8 @@ fn wait_of(b: &Backoff, gaps: &mut Vec<String>) -> (String, Option<String>) {
         ),
         Strategy::ExponentialProportional => format!(
             "    wait = min({bs} * 2 ** (n - 1), {cs}) * random.uniform({}, {})\n",
-            1.0 - p,
-            1.0 + p
+            super::facts::decimal(1.0 - p),
+            super::facts::decimal(1.0 + p)
         ),
         Strategy::DecorrelatedJitter => format!(
             "    prev = getattr(retry_state, \"retryscope_prev\", {bs})\n    \

@@ -264,7 +264,8 @@ pub fn parse_json(text: &str) -> Result<Node, FormatError> {
     serde_json::from_str::<Node>(text).map_err(|e| {
         FormatError::syntax(
             Some(e.line()),
-            Some(e.column()),
+            // serde_json counts bytes, and 0 at a line's very start: 1-based characters.
+            Some(crate::model::char_column(text, e.line(), e.column())),
             strip_position(&e.to_string()),
         )
     })
@@ -358,12 +359,13 @@ fn without_locations(message: &str) -> String {
     }
 }
 
-/// `serde_json` appends " at line L column C"; the error carries those separately.
+/// `serde_json` appends " at line L column C"; the error carries those separately. The rest
+/// is said in plain words ([`crate::model::plain_parse_message`]).
 fn strip_position(message: &str) -> String {
-    match message.rfind(" at line ") {
-        Some(i) => message[..i].to_owned(),
-        None => message.to_owned(),
-    }
+    crate::model::plain_parse_message(match message.rfind(" at line ") {
+        Some(i) => &message[..i],
+        None => message,
+    })
 }
 
 #[cfg(test)]

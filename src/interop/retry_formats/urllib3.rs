@@ -53,9 +53,12 @@ pub fn export(p: &RetryProfile) -> ExportedPolicy {
         args.push("allowed_methods=None".into());
     } else {
         args.push(format!("allowed_methods={IDEMPOTENT}"));
-        gaps.push(
-            "status 429 on POST/PATCH: urllib3 retries statuses only for allowed_methods".into(),
-        );
+        if statuses.contains(&429) {
+            gaps.push(
+                "status 429 on POST/PATCH: urllib3 retries statuses only for allowed_methods"
+                    .into(),
+            );
+        }
     }
     // Backoff: urllib3's formula is b·2^(n−1) from retry 2 on, 0 before retry 1.
     args.push(format!("backoff_factor={}", py_seconds(b.base_delay_ms)));

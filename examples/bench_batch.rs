@@ -142,9 +142,16 @@ fn work(
     let started = Instant::now();
     let summary_id = id.to_owned();
     let id = id.to_owned();
+    // As `retryscope batch` and the window do: the runner is a task on the runtime's workers
+    // (not the thread blocking on the runtime).
     let summary = runtime.block_on(async move {
         let drain = tokio::spawn(async move { while rx.recv().await.is_some() {} });
-        let summary = runner.run(&id, BatchControl::new(), tx).await;
+        let summary: Res<_> =
+            match tokio::spawn(async move { runner.run(&id, BatchControl::new(), tx).await }).await
+            {
+                Ok(worked) => worked.map_err(Into::into),
+                Err(e) => Err(e.into()),
+            };
         let _ = drain.await;
         summary
     })?;

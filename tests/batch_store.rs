@@ -240,8 +240,8 @@ fn the_loser_of_a_claim_race_is_told_the_batch_is_busy() {
         .unwrap();
     drop(q);
 
-    let winner = rusqlite::Connection::open(dir.path().join(retryscope::store::HISTORY_FILE))
-        .unwrap();
+    let winner =
+        rusqlite::Connection::open(dir.path().join(retryscope::store::HISTORY_FILE)).unwrap();
     winner.execute_batch("BEGIN IMMEDIATE").unwrap();
     winner
         .execute("UPDATE batches SET runner_pid = 1 WHERE id = ?1", [&id])

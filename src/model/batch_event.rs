@@ -21,7 +21,7 @@ pub enum BatchEvent {
     },
     /// Sent once an item's `running` is committed. Its first attempt may already be under way:
     /// an item starts as soon as a slot frees, and its change is committed with others within
-    /// the runner's commit window (`service::COMMIT_WINDOW`, 1 ms).
+    /// the runner's commit window (`service::COMMIT_WINDOW`, 10 ms).
     ItemStarted {
         /// Batch id.
         batch_id: String,

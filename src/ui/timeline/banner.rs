@@ -29,6 +29,9 @@ impl Banner {
                 && starts_with_ignore_case(message, "canceled"))
             || (outcome.kind == OutcomeKind::Deadline
                 && message.to_lowercase().contains("deadline"))
+            // A past run cut off by a crash or kill (`interrupted after N attempts`, replayed
+            // from the history): not an engine error, so not prefixed with "Error".
+            || (outcome.kind == OutcomeKind::Error && starts_with_ignore_case(message, "interrupted"))
         {
             capitalize(message)
         } else {
@@ -96,6 +99,18 @@ mod tests {
             message: message.to_owned(),
             last_status,
         }
+    }
+
+    #[test]
+    fn an_interrupted_past_run_is_not_called_an_error() {
+        let b = Banner::from_outcome(
+            &outcome(OutcomeKind::Error, "interrupted after 2 attempts", None),
+            2,
+            1510.0,
+        );
+        assert_eq!(b.text, "Interrupted after 2 attempts");
+        let e = Banner::from_outcome(&outcome(OutcomeKind::Error, "bad script", None), 1, 0.0);
+        assert_eq!(e.text, "Error: bad script");
     }
 
     #[test]

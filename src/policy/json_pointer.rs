@@ -60,7 +60,7 @@ pub fn pointer_tokens(pointer: &str) -> Result<Vec<String>, String> {
 /// Looks `tokens` (from [`pointer_tokens`]) up in `body`.
 ///
 /// The walk follows the pointer's tokens through the document and passes over every other
-/// member or element by its structure (strings and brackets, [`super::json_skip`]); the value it
+/// member or element by its structure (strings and brackets, `policy::json_skip`); the value it
 /// finds is parsed by `serde_json`. So a member the pointer does not name is not validated: a body
 /// that is broken only inside such a member still answers for the pointer, as it would have
 /// had that member been cut off. The first of duplicate keys counts.

@@ -8,7 +8,7 @@
 //! item's end frees its slot at once: the coordinator starts the next item's task right away and
 //! stages both changes (`running`, the end) for a group commit, made within [`COMMIT_WINDOW`]
 //! of the first staged change (or at once when nothing else is in flight, the batch stops, or
-//! [`GROUP_LIMIT`] changes wait); only after its commit is a change reported
+//! 256 changes wait); only after its commit is a change reported
 //! ([`BatchEvent::ItemStarted`], [`BatchEvent::ItemFinished`]), so no end is reported before it
 //! is durable. A batch is resumable at any moment: items a dead process left `running` go back
 //! to `pending` when the batch is claimed again, and items it had started whose `running` was

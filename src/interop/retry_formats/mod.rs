@@ -135,7 +135,7 @@ impl RetryFormat {
 
 /// Writes `profile` as the nearest equivalent in `format`, with what it cannot express.
 ///
-/// A profile that retries nothing ([`facts::retries_nothing`]: max retries 0, or nothing
+/// A profile that retries nothing (`facts::retries_nothing`: max retries 0, or nothing
 /// retryable) is written as 0 retries with nothing retryable in every format.
 pub fn export(profile: &RetryProfile, format: RetryFormat) -> ExportedPolicy {
     let nothing;

@@ -73,11 +73,6 @@ impl RecorderSeed {
         &self.id
     }
 
-    /// True for the run of a batch item ([`Self::with_batch_item`]).
-    pub fn is_batch_item(&self) -> bool {
-        self.batch_item_id.is_some()
-    }
-
     /// The recorder (masks the request with the one rule, encodes the profile).
     pub fn into_recorder(self) -> HistoryRecorder {
         self.into_recorder_with(&mut None)

@@ -2,20 +2,16 @@
 //! [`HistoryWrite`]s from a bounded channel. Runs hand it their (masked) events
 //! ([`HistoryWriter::record_run`], [`HistoryWriter::record_event`]) and it folds them into rows
 //! on its own thread; writes arriving together are committed in one transaction within
-//! [`GATHER_WINDOW`] of the first ([`RELAXED_GATHER_WINDOW`] when only batch items' runs are
-//! queued, see [`super::writer_pace`]). As before the window, a send returns before its commit: a
-//! `kill -9` loses only what was sent in the last millisecond or so (10 ms of a batch). Callers never wait on
-//! SQLite except when the channel is full. The writer also measures, for every attempt record
-//! but a batch item's, the time from its send to its commit
-//! ([`HistoryWriter::attempt_commit_latency`]; BENCHMARKS.md).
+//! [`GATHER_WINDOW`] of the first. As before the window, a send returns before its commit: a
+//! `kill -9` loses only what was sent in the last millisecond or so. Callers never wait on
+//! SQLite except when the channel is full. The writer also measures, for every attempt record, the time from
+//! its send to its commit ([`HistoryWriter::attempt_commit_latency`]; BENCHMARKS.md).
 
 use super::history::{Checkpointer, HistoryStore};
 use super::history_error::HistoryError;
 use super::history_group::merge_group;
 use super::history_recorder::{HistoryRecorder, RecorderSeed};
 use super::history_records::HistoryWrite;
-use super::writer_pace::Pace;
-pub use super::writer_pace::{GATHER_WINDOW, RELAXED_GATHER_WINDOW};
 use crate::model::RunEvent;
 use std::collections::HashMap;
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
@@ -42,25 +38,9 @@ enum Message {
 }
 
 /// A run recorded through [`HistoryWriter::record_run`]: names it in
-/// [`HistoryWriter::record_event`]. Relaxed for a batch item's run (its writes may wait for
-/// [`RELAXED_GATHER_WINDOW`]).
+/// [`HistoryWriter::record_event`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct RunKey {
-    id: u64,
-    relaxed: bool,
-}
-
-impl Message {
-    /// Whether someone may be waiting to see this message committed (everything but a batch
-    /// item's run and a run's end): it is committed within [`GATHER_WINDOW`].
-    fn is_strict(&self) -> bool {
-        match self {
-            Message::Write(..) | Message::Flush(_) => true,
-            Message::Begin(key, _) | Message::Event(key, ..) => !key.relaxed,
-            Message::End(_) => false,
-        }
-    }
-}
+pub struct RunKey(u64);
 
 /// Handle of the writer thread. Dropping it (or [`Self::close`]) lets the thread finish the
 /// queued writes and end.
@@ -70,7 +50,6 @@ pub struct HistoryWriter {
     thread: Option<JoinHandle<()>>,
     failure: Arc<Mutex<Option<HistoryError>>>,
     latency: Arc<Mutex<LatencyRecord>>,
-    pace: Arc<Pace>,
     /// The last [`RunKey`] handed out.
     keys: std::sync::atomic::AtomicU64,
     /// Dropping it stops the checkpoint thread.
@@ -163,21 +142,15 @@ impl HistoryWriter {
         let slot = Arc::clone(&failure);
         let latency = Arc::new(Mutex::new(LatencyRecord::new()));
         let times = Arc::clone(&latency);
-        let pace = Arc::new(Pace::new());
-        let writer_pace = Arc::clone(&pace);
         let thread = std::thread::Builder::new()
             .name("history-writer".into())
-            .spawn(move || {
-                writer_pace.writer_started();
-                write_loop(store, &rx, &slot, &times, &writer_pace);
-            })
+            .spawn(move || write_loop(store, &rx, &slot, &times))
             .map_err(|e| HistoryError::WriterGone(format!("cannot start the thread: {e}")))?;
         Ok(Self {
             tx: Some(tx),
             thread: Some(thread),
             failure,
             latency,
-            pace,
             keys: std::sync::atomic::AtomicU64::new(0),
             checkpoint_stop,
             checkpoint_thread,
@@ -215,13 +188,11 @@ impl HistoryWriter {
     /// # Errors
     /// As [`Self::send`].
     pub fn record_run(&self, seed: RecorderSeed) -> Result<RunKey, HistoryError> {
-        let key = RunKey {
-            id: self
-                .keys
+        let key = RunKey(
+            self.keys
                 .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
                 .wrapping_add(1),
-            relaxed: seed.is_batch_item(),
-        };
+        );
         self.post(Message::Begin(key, Box::new(seed)))?;
         Ok(key)
     }
@@ -247,18 +218,11 @@ impl HistoryWriter {
 
     fn post(&self, message: Message) -> Result<(), HistoryError> {
         self.check()?;
-        let tx = self
-            .tx
+        self.tx
             .as_ref()
-            .ok_or_else(|| HistoryError::WriterGone("closed".into()))?;
-        let strict = message.is_strict();
-        self.pace.sending(strict);
-        if tx.send(message).is_err() {
-            self.pace.not_sent(strict);
-            return Err(HistoryError::WriterGone("its thread ended".into()));
-        }
-        self.pace.sent(strict);
-        Ok(())
+            .ok_or_else(|| HistoryError::WriterGone("closed".into()))?
+            .send(message)
+            .map_err(|_| HistoryError::WriterGone("its thread ended".into()))
     }
 
     /// Waits until every write queued before this call is committed.
@@ -267,16 +231,11 @@ impl HistoryWriter {
     /// As [`Self::send`].
     pub fn flush(&self) -> Result<(), HistoryError> {
         let (done_tx, done_rx) = sync_channel(1);
-        let tx = self
-            .tx
+        self.tx
             .as_ref()
-            .ok_or_else(|| HistoryError::WriterGone("closed".into()))?;
-        self.pace.sending(true);
-        if tx.send(Message::Flush(done_tx)).is_err() {
-            self.pace.not_sent(true);
-            return Err(HistoryError::WriterGone("its thread ended".into()));
-        }
-        self.pace.sent(true);
+            .ok_or_else(|| HistoryError::WriterGone("closed".into()))?
+            .send(Message::Flush(done_tx))
+            .map_err(|_| HistoryError::WriterGone("its thread ended".into()))?;
         done_rx
             .recv()
             .map_err(|_| HistoryError::WriterGone("its thread ended".into()))?;
@@ -327,9 +286,14 @@ impl Drop for HistoryWriter {
 /// Most queued writes committed in one transaction.
 const GROUP_MAX: usize = 256;
 
+/// How long the writer, woken from idle by a write, lets the writes that follow it (the rest of
+/// the attempt's or run's burst, other runs) queue up before committing them all in one
+/// transaction. Bounds the extra send-to-commit time of a write; 10,000 runs back to back then
+/// cost one wake and one commit per window instead of three each per run (BENCHMARKS.md).
+pub const GATHER_WINDOW: std::time::Duration = std::time::Duration::from_micros(500);
+
 /// Applies writes as they come. Woken from idle by a write, the writer waits
-/// [`GATHER_WINDOW`] (up to [`RELAXED_GATHER_WINDOW`] when only batch items' runs are queued,
-/// [`Pace::gather`]) and commits everything queued by then in one transaction (group commit);
+/// [`GATHER_WINDOW`] and commits everything queued by then in one transaction (group commit);
 /// when writes queued up while it was committing, it commits those at once without waiting.
 /// Either way no write waits for later ones beyond the window, so each finished attempt is
 /// committed within about a millisecond of its send, and a burst costs one commit, not many.
@@ -338,23 +302,18 @@ fn write_loop(
     rx: &Receiver<Message>,
     failure: &Mutex<Option<HistoryError>>,
     latency: &Mutex<LatencyRecord>,
-    pace: &Pace,
 ) {
     let mut recorders: HashMap<RunKey, HistoryRecorder> = HashMap::new();
     // The last run's profile and its JSON form (runs back to back mostly share one).
     let mut last_profile = None;
     loop {
         let first = match rx.try_recv() {
-            Ok(m) => {
-                pace.taken(m.is_strict());
-                m
-            }
+            Ok(m) => m,
             Err(std::sync::mpsc::TryRecvError::Empty) => match rx.recv() {
                 Ok(m) => {
-                    pace.taken(m.is_strict());
                     if !matches!(m, Message::Flush(_)) {
                         // Senders do not wake a sleeping writer: the burst queues for free.
-                        pace.gather(m.is_strict());
+                        std::thread::sleep(GATHER_WINDOW);
                     }
                     m
                 }
@@ -363,27 +322,17 @@ fn write_loop(
             Err(std::sync::mpsc::TryRecvError::Disconnected) => return,
         };
         let mut writes: Vec<(HistoryWrite, Instant)> = Vec::new();
-        // Send times of the strict attempt records (the latency the writer measures).
-        let mut strict_attempts: Vec<Instant> = Vec::new();
         let mut flushes = Vec::new();
         let mut next = Some(first);
         while let Some(message) = next {
             match message {
-                Message::Write(w, sent) => {
-                    if matches!(w, HistoryWrite::AttemptFinished(_)) {
-                        strict_attempts.push(sent);
-                    }
-                    writes.push((w, sent));
-                }
+                Message::Write(w, sent) => writes.push((w, sent)),
                 Message::Begin(key, seed) => {
                     recorders.insert(key, seed.into_recorder_with(&mut last_profile));
                 }
                 Message::Event(key, event, sent) => {
                     let finished = matches!(*event, RunEvent::RunFinished { .. });
                     if let Some(w) = recorders.get_mut(&key).and_then(|r| r.fold_masked(*event)) {
-                        if !key.relaxed && matches!(w, HistoryWrite::AttemptFinished(_)) {
-                            strict_attempts.push(sent);
-                        }
                         writes.push((w, sent));
                     }
                     if finished {
@@ -396,7 +345,7 @@ fn write_loop(
                 Message::Flush(done) => flushes.push(done),
             }
             next = if writes.len() < GROUP_MAX {
-                rx.try_recv().ok().inspect(|m| pace.taken(m.is_strict()))
+                rx.try_recv().ok()
             } else {
                 None
             };
@@ -404,8 +353,10 @@ fn write_loop(
         let writes = merge_group(writes);
         commit_group(&mut store, &writes, failure);
         if let Ok(mut l) = latency.lock() {
-            for sent in strict_attempts {
-                l.add(sent);
+            for (w, sent) in &writes {
+                if matches!(w, HistoryWrite::AttemptFinished(_)) {
+                    l.add(*sent);
+                }
             }
         }
         for done in flushes {

@@ -23,7 +23,6 @@ mod request_library;
 mod run_log;
 mod secret_store;
 mod store_error;
-mod writer_pace;
 
 pub use atomic_write::{
     Access, WriteError, same_file, write_atomic, write_atomic_with_hook, write_export,
@@ -42,9 +41,7 @@ pub use history_records::{
     StoredRun, WaitRecord,
 };
 pub use history_replay::replay_events;
-pub use history_writer::{
-    CommitLatency, GATHER_WINDOW, HistoryWriter, RELAXED_GATHER_WINDOW, RunKey, WRITER_QUEUE,
-};
+pub use history_writer::{CommitLatency, GATHER_WINDOW, HistoryWriter, RunKey, WRITER_QUEUE};
 pub use request_library::{LoadedRequests, RequestLibrary};
 pub use run_log::{
     LOG_DIR, LOG_LEVEL_ENV, LOG_PREFIX, LogTarget, RunLog, TIME_FORMAT, event_line, event_line_as,

@@ -1038,3 +1038,22 @@ fn a_profile_that_retries_nothing_exports_as_no_retries() {
     assert!(said(RetryFormat::AwsConfig).contains("max_attempts = 1"));
     assert!(said(RetryFormat::Tenacity).contains("stop_after_attempt(1)"));
 }
+
+/// A profile that retries connection errors only: Dapr reads an empty `httpStatusCodes` as
+/// "every HTTP error", so the export writes no list and says what Dapr will do instead.
+#[test]
+fn dapr_export_of_a_profile_retrying_no_status_says_dapr_retries_every_http_error() {
+    let mut p = base_profile(computed(Strategy::Fixed, 1000, None), &[]);
+    p.max_retries = Some(9);
+    let out = export(&p, RetryFormat::Dapr);
+    assert!(!out.text.contains("matching:"), "{}", out.text);
+    assert!(out.text.contains("every HTTP error status"), "{}", out.text);
+    p.max_retries = Some(0);
+    let none = export(&p, RetryFormat::Dapr);
+    assert!(none.text.contains("maxRetries: 0"), "{}", none.text);
+    assert!(
+        !none.text.contains("every HTTP error status"),
+        "{}",
+        none.text
+    );
+}

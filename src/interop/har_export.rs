@@ -1,6 +1,8 @@
 //! A run as HAR 1.2 (one entry per attempt, in order), for tickets and other tools.
-//! An attempt that did not finish (cancelled or cut off) has `time` -1 and `send`/`wait`/
-//! `receive` -1: its length was not measured.
+//! An attempt that did not finish (cancelled or cut off) has `time` 0 with `send`/`wait`/
+//! `receive` 0 (HAR 1.2 allows -1 only in `blocked`, `dns`, `connect`, `ssl`) and
+//! `_retryscope.length_measured: false`: its length was not measured. Times are whole
+//! microseconds.
 //!
 //! `timings` hold what was measured and -1 where nothing was (see [`super::har_timings`]:
 //! `connect` for a new connection, -1 when reused; `ssl` -1 as it is inside `connect`; `send`
@@ -235,7 +237,7 @@ fn entry(a: &AttemptParts<'_>, export: &HarExport<'_>) -> Option<Value> {
             (
                 response_of(outcome, export),
                 timing,
-                timings.total_ms,
+                crate::interop::har_timings::ms_to_micros(timings.total_ms),
                 Some(verdict),
             )
         }
@@ -245,17 +247,23 @@ fn entry(a: &AttemptParts<'_>, export: &HarExport<'_>) -> Option<Value> {
                 "content": { "size": 0, "mimeType": "" }, "redirectURL": "",
                 "headersSize": -1, "bodySize": -1, "_error": "the attempt did not finish",
             }),
-            // Its length was never measured: -1 ("unknown"), not 0 ("took no time").
+            // HAR 1.2 allows -1 only in blocked, dns, connect and ssl; send, wait and receive
+            // are numbers and `time` is their sum: 0, with the comment and `_retryscope` saying
+            // the length was not measured (not that it took no time).
             json!({
-                "send": -1, "wait": -1, "receive": -1,
-                "comment": "the attempt did not finish: its length was not measured",
+                "blocked": -1, "dns": -1, "connect": -1, "ssl": -1,
+                "send": 0, "wait": 0, "receive": 0,
+                "comment": "the attempt did not finish: its length was not measured (0 here is not a measurement)",
             }),
-            -1.0,
+            0.0,
             None,
         ),
     };
     let mut ours = serde_json::Map::new();
     ours.insert("attempt".into(), json!(attempt));
+    if a.finished.is_none() {
+        ours.insert("length_measured".into(), json!(false));
+    }
     if let Some(v) = verdict {
         // A success's reason is the `success_when` condition that held, if any.
         let (name, reason) = v.name_and_reason();
@@ -269,7 +277,10 @@ fn entry(a: &AttemptParts<'_>, export: &HarExport<'_>) -> Option<Value> {
         ours.insert("explanation".into(), json!(text));
     }
     if let Some((measured, skipped)) = a.measured {
-        ours.insert("measured_wait_ms".into(), json!(measured));
+        ours.insert(
+            "measured_wait_ms".into(),
+            json!(crate::interop::har_timings::ms_to_micros(measured)),
+        );
         ours.insert("wait_skipped".into(), json!(skipped));
     }
     if let (Some(first), Some(last)) = (a.budget.first(), a.budget.last()) {

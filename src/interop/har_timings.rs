@@ -27,7 +27,7 @@ pub(crate) fn har_timings(timings: &Timings, error: Option<ErrorKind>) -> Value 
     let mut send_split = false;
     let mut previous_end = 0.0_f64;
     for span in phase_spans(timings, error) {
-        let length = (span.end_ms - previous_end).max(0.0);
+        let length = micros_apart(previous_end, span.end_ms);
         previous_end = previous_end.max(span.end_ms);
         match span.kind {
             PhaseKind::Redirects => blocked = Some(length),
@@ -74,9 +74,39 @@ pub(crate) fn har_timings(timings: &Timings, error: Option<ErrorKind>) -> Value 
     value
 }
 
+/// Milliseconds from `from` to `to` (0 when `to` is earlier), at whole microseconds, as the
+/// shortest decimal (`0.036`, not `0.036003999999999925`): the clock's noise below a
+/// microsecond is not a measurement.
+fn micros_apart(from: f64, to: f64) -> f64 {
+    #[allow(clippy::cast_possible_truncation)] // ms of one attempt: far inside i64 µs
+    let us = (to * 1000.0).round() as i64 - (from * 1000.0).round() as i64;
+    #[allow(clippy::cast_precision_loss)]
+    let ms = us.max(0) as f64 / 1000.0;
+    ms
+}
+
+/// `ms` at whole microseconds, as the shortest decimal (see [`micros_apart`]).
+pub(crate) fn ms_to_micros(ms: f64) -> f64 {
+    micros_apart(0.0, ms)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn timings_are_whole_microseconds_without_float_noise() {
+        let t = Timings {
+            connection: ConnectionUse::Reused,
+            headers_ms: Some(0.113_277),
+            total_ms: 0.122_000_000_000_000_03,
+            ..Timings::default()
+        };
+        let v = har_timings(&t, None);
+        assert_eq!(v["wait"].to_string(), "0.113");
+        assert_eq!(v["receive"].to_string(), "0.009");
+        assert_eq!(ms_to_micros(1_090.005_461_999_999_9).to_string(), "1090.005");
+    }
 
     #[test]
     fn a_new_connection_fills_connect_and_the_fields_add_up_to_the_total() {

@@ -57,13 +57,15 @@ pub fn pointer_tokens(pointer: &str) -> Result<Vec<String>, String> {
         .collect()
 }
 
-/// Looks `tokens` (from [`pointer_tokens`]) up in `body`.
+/// Looks `tokens` (from [`pointer_tokens`]) up in `body`, the whole of a response body: it must
+/// be one JSON document (trailing bytes, a second document or an unclosed object make it
+/// [`Lookup::NotJson`]). Of duplicate keys the last counts, as for `serde_json::Value`.
 ///
-/// The walk follows the pointer's tokens through the document and passes over every other
-/// member or element by its structure (strings and brackets, `policy::json_skip`); the value it
-/// finds is parsed by `serde_json`. So a member the pointer does not name is not validated: a body
-/// that is broken only inside such a member still answers for the pointer, as it would have
-/// had that member been cut off. The first of duplicate keys counts.
+/// The walk checks the syntax of every object and array on the pointer's path (keys, colons,
+/// commas, the closing bracket) and passes over the members it does not name by their strings
+/// and brackets alone (`policy::json_skip`); the value it finds is parsed by `serde_json`. So
+/// a scalar inside a member the pointer does not name is not validated: a body broken only there
+/// (`{"log": [nul], "state": "done"}`) still answers for `/state` (DESIGN.md §8).
 ///
 /// ```
 /// use retryscope::policy::{Lookup, lookup_pointer, pointer_tokens};
@@ -73,27 +75,71 @@ pub fn pointer_tokens(pointer: &str) -> Result<Vec<String>, String> {
 /// assert_eq!(at("/job/steps/1"), Lookup::Found(serde_json::json!(2)));
 /// assert_eq!(at("/job/nope"), Lookup::Missing);
 /// assert_eq!(lookup_pointer(b"<html>", &[]), Lookup::NotJson);
+/// assert_eq!(lookup_pointer(br#"{"job": 1} trailing"#, &[]), Lookup::NotJson);
 /// ```
 pub fn lookup_pointer(body: &[u8], tokens: &[String]) -> Lookup {
+    walk(body, tokens, true)
+}
+
+/// [`lookup_pointer`] in a body preview cut short (the response was longer than the kept
+/// preview): what follows the cut is unknown, so the walk answers from what it has — a member
+/// found before the cut is found (the last of its duplicates seen), a pointer that needs what
+/// was cut off is [`Lookup::NotJson`].
+pub fn lookup_pointer_in_cut_body(body: &[u8], tokens: &[String]) -> Lookup {
+    walk(body, tokens, false)
+}
+
+fn walk(body: &[u8], tokens: &[String], complete: bool) -> Lookup {
     let mut at = skip_space(body, 0);
-    for token in tokens {
-        let step = match body.get(at) {
-            Some(b'{') => member(body, at + 1, token),
-            Some(b'[') => element(body, at + 1, token),
-            // A scalar where the pointer wants to go deeper: missing, if it is JSON at all.
-            Some(_) => match parse_value(body, at) {
-                Some(_) => Step::Missing,
-                None => Step::Broken,
-            },
-            None => Step::Broken,
+    // Where the top-level value ends (`None`: past the cut of a cut body).
+    let mut top_end = None;
+    for (depth, token) in tokens.iter().enumerate() {
+        let scan = match body.get(at) {
+            Some(b'{') => member(body, at + 1, token, complete),
+            Some(b'[') => element(body, at + 1, token, complete),
+            // A scalar where the pointer wants to go deeper: missing, if the body is JSON.
+            Some(_) => {
+                return match whole_or_prefix(body, at, complete) {
+                    Some(_) => Lookup::Missing,
+                    None => Lookup::NotJson,
+                };
+            }
+            None => return Lookup::NotJson,
         };
-        match step {
-            Step::At(next) => at = next,
-            Step::Missing => return Lookup::Missing,
-            Step::Broken => return Lookup::NotJson,
+        let Some(Scan { hit, end }) = scan else {
+            return Lookup::NotJson;
+        };
+        if depth == 0 {
+            top_end = end;
+        }
+        match hit {
+            Some(next) => at = next,
+            None if ends_clean(body, top_end, complete) => return Lookup::Missing,
+            None => return Lookup::NotJson,
         }
     }
-    parse_value(body, at).map_or(Lookup::NotJson, Lookup::Found)
+    if tokens.is_empty() {
+        return whole_or_prefix(body, at, complete).map_or(Lookup::NotJson, Lookup::Found);
+    }
+    match parse_value(body, at) {
+        Some(v) if ends_clean(body, top_end, complete) => Lookup::Found(v),
+        _ => Lookup::NotJson,
+    }
+}
+
+/// True when nothing but whitespace follows the top-level value (always, in a cut body).
+fn ends_clean(body: &[u8], top_end: Option<usize>, complete: bool) -> bool {
+    !complete || top_end.is_some_and(|end| skip_space(body, end) == body.len())
+}
+
+/// The value at `at`: the whole body parsed as one document when it is complete, else the
+/// value that starts there.
+fn whole_or_prefix(body: &[u8], at: usize, complete: bool) -> Option<Value> {
+    if complete {
+        serde_json::from_slice(body).ok()
+    } else {
+        parse_value(body, at)
+    }
 }
 
 /// The value starting at `at`, parsed by `serde_json` (the bytes after it are not read).
@@ -102,50 +148,59 @@ fn parse_value(body: &[u8], at: usize) -> Option<Value> {
     Value::deserialize(&mut de).ok()
 }
 
-/// Where one token of the walk led.
-enum Step {
-    /// The token's value starts at this index.
-    At(usize),
-    /// The container is JSON as far as it was read and holds no such member or element.
-    Missing,
-    /// Not JSON where the walk went (or cut before it got there).
-    Broken,
+/// What the scan of one object or array on the pointer's path found: where the token's value
+/// starts (`None`: no such member or element) and where the container ends (`None`: a cut body
+/// ended first).
+struct Scan {
+    hit: Option<usize>,
+    end: Option<usize>,
 }
 
-/// The member named `token` of the object whose `{` is just before `at`.
-fn member(body: &[u8], mut at: usize, token: &str) -> Step {
-    let mut first = true;
+/// Scans the object whose `{` is just before `at` to its `}`, noting where the last member
+/// named `token` starts. `None`: broken syntax (in a cut body: before any such member).
+fn member(body: &[u8], mut at: usize, token: &str, complete: bool) -> Option<Scan> {
+    let mut hit = None;
+    // In a cut body a failure after a hit is the cut: answer with the hit.
+    let cut = |hit: Option<usize>| (!complete && hit.is_some()).then_some(Scan { hit, end: None });
+    at = skip_space(body, at);
+    if body.get(at) == Some(&b'}') {
+        return Some(Scan {
+            hit: None,
+            end: Some(at + 1),
+        });
+    }
     loop {
-        at = skip_space(body, at);
-        match body.get(at) {
-            Some(b'}') if first => return Step::Missing,
-            Some(b'"') => {}
-            _ => return Step::Broken,
+        if body.get(at) != Some(&b'"') {
+            return cut(hit);
         }
         let Some(key_end) = string_end(body, at + 1) else {
-            return Step::Broken;
+            return cut(hit);
         };
-        let Some(hit) = key_is(&body[at..key_end], token) else {
-            return Step::Broken;
+        let Some(is_token) = key_is(&body[at..key_end], token) else {
+            return cut(hit);
         };
         at = skip_space(body, key_end);
         if body.get(at) != Some(&b':') {
-            return Step::Broken;
+            return cut(hit);
         }
         at = skip_space(body, at + 1);
-        if hit {
-            return Step::At(at);
+        if is_token {
+            hit = Some(at);
         }
         let Some(end) = value_end(body, at) else {
-            return Step::Broken;
+            return cut(hit);
         };
         at = skip_space(body, end);
         match body.get(at) {
-            Some(b',') => at += 1,
-            Some(b'}') => return Step::Missing,
-            _ => return Step::Broken,
+            Some(b',') => at = skip_space(body, at + 1),
+            Some(b'}') => {
+                return Some(Scan {
+                    hit,
+                    end: Some(at + 1),
+                });
+            }
+            _ => return cut(hit),
         }
-        first = false;
     }
 }
 
@@ -159,29 +214,44 @@ fn key_is(quoted: &[u8], token: &str) -> Option<bool> {
     Some(key == token)
 }
 
-/// The element `token` (an RFC 6901 index) of the array whose `[` is just before `at`.
-fn element(body: &[u8], mut at: usize, token: &str) -> Step {
+/// Scans the array whose `[` is just before `at` for element `token` (an RFC 6901 index), to
+/// its `]` in a complete body (in a cut body it stops at the element).
+fn element(body: &[u8], mut at: usize, token: &str, complete: bool) -> Option<Scan> {
     // RFC 6901 §4: an index is `0` or digits without a leading zero; `-` never resolves.
     let index = match token.parse::<usize>() {
-        Ok(i) if token == "0" || !token.starts_with('0') => i,
-        _ => return Step::Missing,
+        Ok(i) if token == "0" || !token.starts_with('0') => Some(i),
+        _ => None,
     };
     at = skip_space(body, at);
     if body.get(at) == Some(&b']') {
-        return Step::Missing;
+        return Some(Scan {
+            hit: None,
+            end: Some(at + 1),
+        });
     }
-    for _ in 0..index {
-        let Some(end) = value_end(body, at) else {
-            return Step::Broken;
-        };
+    let mut hit = None;
+    let mut i = 0;
+    loop {
+        if Some(i) == index {
+            hit = Some(at);
+            if !complete {
+                return Some(Scan { hit, end: None });
+            }
+        }
+        let end = value_end(body, at)?;
         at = skip_space(body, end);
         match body.get(at) {
             Some(b',') => at = skip_space(body, at + 1),
-            Some(b']') => return Step::Missing,
-            _ => return Step::Broken,
+            Some(b']') => {
+                return Some(Scan {
+                    hit,
+                    end: Some(at + 1),
+                });
+            }
+            _ => return None,
         }
+        i += 1;
     }
-    Step::At(at)
 }
 
 #[cfg(test)]
@@ -218,17 +288,62 @@ mod tests {
         }
     }
 
+    fn in_cut(body: &str, pointer: &str) -> Lookup {
+        lookup_pointer_in_cut_body(body.as_bytes(), &pointer_tokens(pointer).unwrap())
+    }
+
     #[test]
-    fn early_found_tolerates_a_cut_body_and_garbage_is_not_json() {
+    fn a_cut_body_answers_from_what_it_has_and_garbage_is_not_json() {
         assert_eq!(
-            at(r#"{"state": "pending", "log": "abc"#, "/state"),
+            in_cut(r#"{"state": "pending", "log": "abc"#, "/state"),
             Lookup::Found(json!("pending"))
         );
-        assert_eq!(at(r#"{"log": "abc"#, "/state"), Lookup::NotJson);
-        assert_eq!(at("rate limit exceeded", "/state"), Lookup::NotJson);
+        assert_eq!(
+            in_cut(r#"{"state": "pending", "state": "done", "lo"#, "/state"),
+            Lookup::Found(json!("done"))
+        );
+        assert_eq!(in_cut(r#"{"log": "abc"#, "/state"), Lookup::NotJson);
+        assert_eq!(
+            in_cut(r#"[1, 2, {"a": 3}, 4"#, "/2/a"),
+            Lookup::Found(json!(3))
+        );
+        assert_eq!(in_cut("rate limit exceeded", "/state"), Lookup::NotJson);
+        assert_eq!(in_cut("", "/state"), Lookup::NotJson);
+        // The same bodies whole: not one JSON document.
+        assert_eq!(
+            at(r#"{"state": "pending", "log": "abc"#, "/state"),
+            Lookup::NotJson
+        );
         assert_eq!(at("", "/state"), Lookup::NotJson);
-        // Decided before the trailing garbage is read: the walk stops as soon as it knows.
-        assert_eq!(at(r#"{"a": 1} trailing"#, "/b"), Lookup::Missing);
+    }
+
+    #[test]
+    fn a_whole_body_must_be_one_document_and_the_last_duplicate_counts() {
+        for body in [
+            r#"{"state": "done"} xyz"#,
+            r#"{"state": "done"}{"state": "pending"}"#,
+            r#"{"state": "done""#,
+            r#"{"state": "done", garbage"#,
+            r#"{"state": "done",}"#,
+            "[1, 2] 3",
+        ] {
+            assert_eq!(at(body, "/state"), Lookup::NotJson, "{body}");
+            assert_eq!(at(body, "/b"), Lookup::NotJson, "{body}");
+        }
+        assert_eq!(at(r#"{"a": 1} trailing"#, "/b"), Lookup::NotJson);
+        assert_eq!(at(r#" {"a": 1}  "#, "/b"), Lookup::Missing);
+        assert_eq!(
+            at(r#"{"state": "done", "state": "pending"}"#, "/state"),
+            Lookup::Found(json!("pending"))
+        );
+        assert_eq!(
+            at(r#"{"a": {"x": 1}, "a": {"y": 2}}"#, "/a/y"),
+            Lookup::Found(json!(2))
+        );
+        assert_eq!(
+            at(r#"{"a": {"x": 1}, "a": {"y": 2}}"#, "/a/x"),
+            Lookup::Missing
+        );
     }
 
     #[test]

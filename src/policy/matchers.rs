@@ -5,7 +5,7 @@
 //!
 //! Also the building block of the throttling class's `throttling.response` (DESIGN.md §7).
 
-use super::json_pointer::{Lookup, lookup_pointer, pointer_tokens};
+use super::json_pointer::{Lookup, lookup_pointer, lookup_pointer_in_cut_body, pointer_tokens};
 use crate::model::{ResponseMatcher, ResponseSummary, StatusSet};
 use serde_json::Value;
 
@@ -296,7 +296,14 @@ impl Check {
                 pointer,
                 tokens,
                 want,
-            } => pointer_check(pointer, lookup_pointer(&r.body.bytes, tokens), want),
+            } => {
+                let found = if r.body.truncated {
+                    lookup_pointer_in_cut_body(&r.body.bytes, tokens)
+                } else {
+                    lookup_pointer(&r.body.bytes, tokens)
+                };
+                pointer_check(pointer, found, want)
+            }
             Check::BodyContains(text, re) => {
                 if re.is_match(&r.body.bytes) {
                     Ok(format!("body contains {}", quote(text)))

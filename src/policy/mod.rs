@@ -64,7 +64,7 @@ pub use batch_assertions::{BatchAssertions, assertion_label};
 pub use bounds::{max_wait_bound, min_wait_bound, wait_range};
 pub use budget::{BudgetStep, RetryCharge, TokenBucket, tokens_text};
 pub use conditions::ResponseConditions;
-pub use json_pointer::{Lookup, lookup_pointer, pointer_tokens};
+pub use json_pointer::{Lookup, lookup_pointer, lookup_pointer_in_cut_body, pointer_tokens};
 pub use limits::MAX_WAIT_MS;
 pub use matchers::{CompiledMatcher, MAX_REGEX_SIZE, MatcherError, MatcherList};
 pub use outcome_class::{backoff_for, classify};

@@ -58,11 +58,20 @@ pub fn export(p: &RetryProfile) -> ExportedPolicy {
         .map_or_else(|| "-1".to_owned(), |n| n.to_string());
     let _ = writeln!(retry, "        maxRetries: {count}");
     let statuses = codes(&p.retry_on.status);
-    let _ = write!(
-        retry,
-        "        matching:\n          httpStatusCodes: \"{}\"\n",
-        compact(&statuses).replace(' ', "")
-    );
+    if statuses.is_empty() && !facts::retries_nothing(p) {
+        // An empty (or absent) `httpStatusCodes` means every HTTP error to Dapr: no list says
+        // "none", so say what Dapr will do instead of writing `""`.
+        gaps.push(
+            "HTTP statuses: the profile retries none, but Dapr without a list retries every HTTP error status (an empty httpStatusCodes means all)"
+                .into(),
+        );
+    } else if !statuses.is_empty() {
+        let _ = write!(
+            retry,
+            "        matching:\n          httpStatusCodes: \"{}\"\n",
+            compact(&statuses).replace(' ', "")
+        );
+    }
     gaps.extend(gaps_of(p));
     let mut y = format!("# {}\n", facts::origin(p, "dapr"));
     push_comment_list(

@@ -105,7 +105,10 @@ mod tests {
         let v = har_timings(&t, None);
         assert_eq!(v["wait"].to_string(), "0.113");
         assert_eq!(v["receive"].to_string(), "0.009");
-        assert_eq!(ms_to_micros(1_090.005_461_999_999_9).to_string(), "1090.005");
+        assert_eq!(
+            ms_to_micros(1_090.005_461_999_999_9).to_string(),
+            "1090.005"
+        );
     }
 
     #[test]

@@ -22,6 +22,7 @@ pub const MIN_RATE_PER_HOST: f64 = 1.0 / 3600.0;
 /// assert_eq!(problem(0.5), None);
 /// assert_eq!(problem(1.0 / 3600.0), None);
 /// assert!(problem(0.0000001).is_some_and(|p| p.contains("at least 1 per hour")));
+/// assert!(problem(1e-300).is_some_and(|p| p.contains("more than a million years") && p.len() < 200));
 /// ```
 pub fn rate_per_host_problem(rate: f64) -> Option<String> {
     if !(rate.is_finite() && rate > 0.0) {
@@ -31,15 +32,24 @@ pub fn rate_per_host_problem(rate: f64) -> Option<String> {
     }
     if rate < MIN_RATE_PER_HOST * (1.0 - 1e-9) {
         let hours = 1.0 / rate / 3600.0;
-        let wait = if hours >= 24.0 * 365.0 {
-            format!("{:.0} years", hours / (24.0 * 365.0))
+        let years = hours / (24.0 * 365.0);
+        let wait = if years >= 1e6 {
+            "more than a million years".to_owned()
+        } else if years >= 1.0 {
+            format!("{years:.0} years")
         } else if hours >= 24.0 {
             format!("{:.0} days", hours / 24.0)
         } else {
             format!("{hours:.1} hours")
         };
+        // Rust writes 1e-300 out in full: tiny rates in exponent form.
+        let shown = if rate < 1e-6 {
+            format!("{rate:e}")
+        } else {
+            rate.to_string()
+        };
         return Some(format!(
-            "{rate} per second is one item start every {wait}; the rate must be at least 1 per hour ({MIN_RATE_PER_HOST:.6} per second)"
+            "{shown} per second is one item start every {wait}; the rate must be at least 1 per hour ({MIN_RATE_PER_HOST:.6} per second)"
         ));
     }
     None

@@ -45,9 +45,9 @@ pub enum CurlError {
     #[error("this is not a curl command: it should start with `curl`")]
     NotCurl,
     /// A quote is never closed.
-    #[error("a quote opened at character {offset} of the curl command is never closed")]
+    #[error("a quote opened at character {} of the curl command is never closed", .offset + 1)]
     Quote {
-        /// 0-based character offset of the opening quote.
+        /// 0-based character offset of the opening quote (the message counts from 1).
         offset: usize,
     },
     /// An option is the last word but needs a value.

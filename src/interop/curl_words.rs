@@ -317,5 +317,12 @@ mod tests {
             split_words("curl -d $'abc").expect_err("open ansi-c quote"),
             CurlError::Quote { offset: 8 }
         );
+        // The quote is the 9th character: the message counts from 1, as columns do.
+        assert!(
+            split_words("curl -H 'x: y")
+                .expect_err("open quote")
+                .to_string()
+                .contains("at character 9 ")
+        );
     }
 }

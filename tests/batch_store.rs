@@ -102,6 +102,13 @@ fn items_are_queued_in_order_and_state_changes_persist_across_opens() {
         q.batch("ffffffffffff"),
         Err(BatchError::NotFound(_))
     ));
+    // A short prefix is refused for its length, as `history show` does, not "no batch".
+    let short = q.batch(&id[..4]).unwrap_err();
+    assert!(matches!(short, BatchError::ShortId(_)), "{short:?}");
+    assert!(
+        short.to_string().contains("at least 8 characters"),
+        "{short}"
+    );
     q.release(&id).unwrap();
 }
 

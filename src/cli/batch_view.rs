@@ -9,7 +9,9 @@ const PAGE: u64 = 1000;
 
 fn failed(e: &BatchError) -> CliError {
     match e {
-        BatchError::NotFound(_) | BatchError::Ambiguous(_) => CliError::usage(e.to_string()),
+        BatchError::NotFound(_) | BatchError::Ambiguous(_) | BatchError::ShortId(_) => {
+            CliError::usage(e.to_string())
+        }
         _ => CliError::failed(e.to_string()),
     }
 }

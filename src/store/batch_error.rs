@@ -11,6 +11,11 @@ pub enum BatchError {
     /// No batch has this id (or prefix).
     #[error("no batch `{0}` in the history database; `retryscope batch list` lists them")]
     NotFound(String),
+    /// An id shorter than 8 characters (it could name many batches), or not a batch id at all.
+    #[error(
+        "give at least 8 characters of the batch id (hex digits and dashes), not `{0}` (see `retryscope batch list`)"
+    )]
+    ShortId(String),
     /// An id prefix names several batches.
     #[error("`{0}` names more than one batch; give more of the id")]
     Ambiguous(String),

@@ -260,7 +260,7 @@ impl BatchQueue {
     fn resolve(&self, id: &str) -> Result<String, BatchError> {
         let id = id.trim().to_ascii_lowercase();
         if id.len() < 8 || !id.chars().all(|c| c.is_ascii_hexdigit() || c == '-') {
-            return Err(BatchError::NotFound(id));
+            return Err(BatchError::ShortId(id.escape_debug().to_string()));
         }
         let mut stmt = self
             .store

@@ -520,3 +520,45 @@ fn budget_tokens_reach_the_csv_the_har_and_the_png_title() {
             .contains("budget")
     );
 }
+
+/// An attempt that followed a redirect: its entry keeps the first request with the final
+/// response, says so in `comment`, and lists the hops (masked) in `_retryscope.redirects`; the
+/// draft imported from it follows redirects again (a browser's entry, one hop, does not).
+#[test]
+fn a_redirected_attempt_lists_its_hops_and_reimports_following_them() {
+    let mut events = events();
+    for e in &mut events {
+        if let RunEvent::AttemptFinished { attempt: 3, hops, .. } = e {
+            hops.push(retryscope::model::Hop {
+                method: "POST".into(),
+                url: URL.into(),
+                status: 302,
+                location: "/final?sig=hop-secret-5".into(),
+            });
+        }
+    }
+    let spec = spec();
+    let har = run_to_har(
+        &events,
+        &HarExport {
+            request: Some(&spec),
+            secrets: &[],
+            include_secrets: false,
+        },
+    );
+    assert_valid(&har);
+    let entry = &har["log"]["entries"][2];
+    assert_eq!(entry["_retryscope"]["redirects"][0]["status"], 302);
+    assert!(
+        entry["comment"]
+            .as_str()
+            .is_some_and(|c| c.contains("after 1 redirect")),
+        "{entry}"
+    );
+    let text = har.to_string();
+    assert!(!text.contains("hop-secret-5"), "{text}");
+    assert!(har["log"]["entries"][0].get("comment").is_none());
+    let file = HarFile::parse(&text).expect("reads back");
+    assert!(file.draft(2).expect("entry 2").follow_redirects);
+    assert!(!file.draft(0).expect("entry 0").follow_redirects);
+}

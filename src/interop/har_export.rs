@@ -222,13 +222,26 @@ fn entry(a: &AttemptParts<'_>, export: &HarExport<'_>) -> Option<Value> {
     if let Some(p) = post_data {
         request["postData"] = p;
     }
+    // The redirect hops the engine followed before the response (one entry per attempt: the
+    // request is the first hop, the response the last one's).
+    let mut redirects: Vec<Value> = Vec::new();
     let (response, timings, time, verdict) = match a.finished {
         Some(RunEvent::AttemptFinished {
             outcome,
             timings,
             verdict,
+            hops,
             ..
         }) => {
+            redirects = hops
+                .iter()
+                .map(|h| {
+                    json!({
+                        "method": h.method, "url": mask_url(&h.url), "status": h.status,
+                        "location": mask_url(&h.location),
+                    })
+                })
+                .collect();
             let error = match outcome {
                 AttemptOutcome::Error(e) => Some(e.kind),
                 AttemptOutcome::Response(_) => None,
@@ -264,6 +277,16 @@ fn entry(a: &AttemptParts<'_>, export: &HarExport<'_>) -> Option<Value> {
     if a.finished.is_none() {
         ours.insert("length_measured".into(), json!(false));
     }
+    let comment = (!redirects.is_empty()).then(|| {
+        format!(
+            "the request is the first hop; the response is the final one's, after {} redirect{} (_retryscope.redirects)",
+            redirects.len(),
+            if redirects.len() == 1 { "" } else { "s" }
+        )
+    });
+    if !redirects.is_empty() {
+        ours.insert("redirects".into(), Value::Array(redirects));
+    }
     if let Some(v) = verdict {
         // A success's reason is the `success_when` condition that held, if any.
         let (name, reason) = v.name_and_reason();
@@ -288,7 +311,7 @@ fn entry(a: &AttemptParts<'_>, export: &HarExport<'_>) -> Option<Value> {
         ours.insert("tokens_after".into(), json!(last.after));
         ours.insert("budget".into(), json!(a.budget));
     }
-    Some(json!({
+    let mut entry = json!({
         "startedDateTime": started_at.to_rfc3339_opts(chrono::SecondsFormat::Millis, false),
         "time": time,
         "request": request,
@@ -296,7 +319,11 @@ fn entry(a: &AttemptParts<'_>, export: &HarExport<'_>) -> Option<Value> {
         "cache": {},
         "timings": timings,
         "_retryscope": Value::Object(ours),
-    }))
+    });
+    if let Some(c) = comment {
+        entry["comment"] = Value::from(c);
+    }
+    Some(entry)
 }
 
 fn post_data_of(body: &Body, include_secrets: bool) -> Option<Value> {

@@ -49,6 +49,17 @@ struct Entry {
     request: Request,
     #[serde(default)]
     response: Option<Response>,
+    /// What Retryscope wrote beside the entry, when it did.
+    #[serde(default, rename = "_retryscope")]
+    ours: Option<Ours>,
+}
+
+/// The part of `_retryscope` the import reads: the redirect hops the run followed (its entry
+/// holds the first request and the final response).
+#[derive(Debug, Clone, Default, Deserialize)]
+struct Ours {
+    #[serde(default)]
+    redirects: Vec<serde_json::Value>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -230,7 +241,9 @@ impl HarFile {
     /// Entry `index`'s request as a draft: method, URL (with its query), headers (HTTP/2
     /// pseudo-headers, Host, Connection and Content-Length left out; the engine sets them) and
     /// body. JSON bodies go to the JSON editor, others to text with their MIME type, as in
-    /// the curl import. Redirects are not followed (a HAR entry is one hop).
+    /// the curl import. Redirects are not followed (a browser's HAR entry is one hop), except
+    /// for an entry Retryscope wrote after following redirects (`_retryscope.redirects`), whose
+    /// request is the first hop: it follows them again.
     ///
     /// # Errors
     /// [`HarError::NoEntry`] for an index past the end.
@@ -243,7 +256,7 @@ impl HarFile {
         let mut draft = RequestDraft {
             method: standard_method_case(req.method.trim()),
             url: req.url.clone(),
-            follow_redirects: false,
+            follow_redirects: entry.ours.as_ref().is_some_and(|o| !o.redirects.is_empty()),
             ..RequestDraft::default()
         };
         draft.headers = req

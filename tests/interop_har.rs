@@ -109,6 +109,19 @@ fn events() -> Vec<RunEvent> {
         .collect()
 }
 
+/// `events` of the request [`spec`] as HAR, no secret values, secrets masked.
+fn export_events(events: &[RunEvent]) -> Value {
+    let spec = spec();
+    run_to_har(
+        events,
+        &HarExport {
+            request: Some(&spec),
+            secrets: &[],
+            include_secrets: false,
+        },
+    )
+}
+
 fn export(include_secrets: bool) -> Value {
     let spec = spec();
     let secrets = vec!["var-secret-3".to_owned()];
@@ -327,15 +340,7 @@ fn measured_phases_fill_har_timings_and_a_reused_connection_is_not_zero() {
         .iter()
         .map(|(e, _)| e.clone())
         .collect();
-    let spec = spec();
-    let har = run_to_har(
-        &events,
-        &HarExport {
-            request: Some(&spec),
-            secrets: &[],
-            include_secrets: false,
-        },
-    );
+    let har = export_events(&events);
     assert_valid(&har);
     let first = &har["log"]["entries"][0]["timings"];
     assert_eq!(first["dns"], 0.5);
@@ -476,15 +481,7 @@ fn budget_tokens_reach_the_csv_the_har_and_the_png_title() {
             .ends_with(",,")
     );
 
-    let spec = spec();
-    let har = run_to_har(
-        &events,
-        &HarExport {
-            request: Some(&spec),
-            secrets: &[],
-            include_secrets: false,
-        },
-    );
+    let har = export_events(&events);
     assert_valid(&har);
     let entries = har["log"]["entries"].as_array().expect("entries");
     let ours = |i: usize| &entries[i]["_retryscope"];
@@ -497,14 +494,7 @@ fn budget_tokens_reach_the_csv_the_har_and_the_png_title() {
     );
     assert_eq!(ours(2)["budget"][0]["kind"], "refund");
     assert_eq!(ours(2)["budget"][0]["scope"], "host http://127.0.0.1:8080");
-    let plain_har = run_to_har(
-        &self::events(),
-        &HarExport {
-            request: Some(&spec),
-            secrets: &[],
-            include_secrets: false,
-        },
-    );
+    let plain_har = export_events(&self::events());
     assert!(plain_har["log"]["entries"][0]["_retryscope"]["budget"].is_null());
 
     let plot = retryscope::interop::TimelinePlot::from_events(&events);
@@ -528,7 +518,10 @@ fn budget_tokens_reach_the_csv_the_har_and_the_png_title() {
 fn a_redirected_attempt_lists_its_hops_and_reimports_following_them() {
     let mut events = events();
     for e in &mut events {
-        if let RunEvent::AttemptFinished { attempt: 3, hops, .. } = e {
+        if let RunEvent::AttemptFinished {
+            attempt: 3, hops, ..
+        } = e
+        {
             hops.push(retryscope::model::Hop {
                 method: "POST".into(),
                 url: URL.into(),
@@ -537,15 +530,7 @@ fn a_redirected_attempt_lists_its_hops_and_reimports_following_them() {
             });
         }
     }
-    let spec = spec();
-    let har = run_to_har(
-        &events,
-        &HarExport {
-            request: Some(&spec),
-            secrets: &[],
-            include_secrets: false,
-        },
-    );
+    let har = export_events(&events);
     assert_valid(&har);
     let entry = &har["log"]["entries"][2];
     assert_eq!(entry["_retryscope"]["redirects"][0]["status"], 302);

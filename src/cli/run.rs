@@ -21,7 +21,6 @@ pub use crate::service::HistoryPlace;
 use crate::service::RunRecording;
 use clap::Args;
 use std::fmt::Write as _;
-use std::io::Write;
 use std::path::PathBuf;
 use tokio::sync::mpsc;
 
@@ -62,7 +61,11 @@ limits the hops, --no-follow stops following. With --json stdout carries only th
 events: -o still saves the body, -i, -s and --no-body are refused.
 
 Exit codes: 0 success; 1 gave up, stopped, deadline or error outcome; 2 usage or profile
-error; 130 interrupted by Ctrl-C, 143 by SIGTERM (the run is cancelled cleanly first).")]
+error; 130 interrupted by Ctrl-C, 143 by SIGTERM (the run is cancelled cleanly first).
+A closed stdout (`| head -1`) or one that cannot be written (disk full) does not stop the
+run: it is still recorded and -o, --har and --png are written; then the exit code is the
+run's own when it did not succeed, else 141 (stdout closed) or 1 (write failed, said on
+stderr).")]
 pub struct RunArgs {
     /// Profile file (JSON, format retryscope-profile/2; /1 files are read too).
     #[arg(long, value_name = "FILE", conflicts_with = "builtin")]
@@ -347,6 +350,9 @@ pub fn run_spec(
             );
         }
     }
+    // A closed or full stdout must not lose the run: it is still recorded and its files are
+    // written; the loss decides the exit code at the end (`out::exit_code_after_output`).
+    super::out::keep_going_when_stdout_is_lost();
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -401,7 +407,7 @@ pub fn run_spec(
     {
         warn_history("not fully", &e);
     }
-    code
+    code.map(super::out::exit_code_after_output)
 }
 
 /// What `run` prints besides the events, from the flags.
@@ -476,7 +482,6 @@ async fn drive(
     // events are masked for printing and the history.
     let mut raw_last = FinalResponse::default();
     let mut interrupted: Option<Stop> = None;
-    let mut stdout = std::io::stdout();
     loop {
         let event = tokio::select! {
             event = rx.recv() => event,
@@ -536,7 +541,6 @@ async fn drive(
             )
         };
         crate::cli_out!("{chunk}");
-        let _ = stdout.flush();
         if let Some(kind) = finished {
             let mut code = match kind {
                 OutcomeKind::Succeeded => exit::SUCCESS,

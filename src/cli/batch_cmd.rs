@@ -43,7 +43,8 @@ The list: JSON Lines (.jsonl: one object per line with `url` and optionally `met
 GET, `headers`, `body`, `name`, `profile`), CSV (.csv: a header row naming url, method, body,
 name, profile and header:NAME columns), curl commands one per line (.curl, .sh, .txt) or a HAR
 file (.har: every entry); --format overrides the extension. Every malformed line is reported
-with its line number and nothing is queued, unless --skip-bad-lines queues the others.
+with its line number (the first 20, then how many more) and nothing is queued, unless
+--skip-bad-lines queues the others.
 
 --report FILE writes the results when the batch stops: CSV (.csv), JSON Lines (.jsonl) or
 JUnit XML (.xml: each item a test case, its attempts in system-out); secrets masked.

@@ -19,7 +19,7 @@ fn a_pasted_command_retries_under_the_profile_and_warns_about_ignored_options() 
         .args([
             "curl",
             "curl",
-            "-s",
+            "-S",
             &url,
             "-H",
             "X-Trace: t-1",
@@ -42,9 +42,53 @@ fn a_pasted_command_retries_under_the_profile_and_warns_about_ignored_options() 
     assert!(stdout.contains("seed 5"), "{stdout}");
     assert_eq!(
         stderr,
-        "warning: curl import: -s (ignored: output option)\n\
+        "warning: curl import: -S (ignored: output option)\n\
          warning: curl import: --proxy (ignored: not supported)\n"
     );
+}
+
+/// `-s` is honoured as `run -s` (no attempt, wait or request-header lines), never ignored
+/// silently; `-o -` writes the body to stdout as curl does, the timeline going to stderr.
+#[test]
+fn silent_hides_the_timeline_and_output_dash_writes_the_body_to_stdout() {
+    let demo = Demo::start();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let profile = demo_support::fast_profile(&dir);
+    let url = demo.url("/status/503?times=1&key=cli-curl-silent");
+    let out = retryscope()
+        .args(["curl", "-s", "-H", "X-Trace: t-2", &url, "--profile"])
+        .arg(&profile)
+        .assert()
+        .code(0)
+        .get_output()
+        .clone();
+    let stdout = String::from_utf8(out.stdout).expect("utf-8");
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "", "no warning for -s");
+    assert!(
+        !stdout.lines().any(|l| l.starts_with("attempt ") || l.starts_with("wait ")),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("> X-Trace"), "{stdout}");
+    assert!(stdout.contains("succeeded on attempt 2"), "{stdout}");
+
+    let out = retryscope()
+        .args(["curl", "-o", "-", &demo.url("/bytes?n=5000"), "--profile"])
+        .arg(&profile)
+        .assert()
+        .code(0)
+        .get_output()
+        .clone();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.stdout, vec![b'x'; 5000], "only the whole body: {stderr}");
+    assert!(stderr.contains("attempt 1 "), "{stderr}");
+    assert!(stderr.contains("body: 5000 bytes written to stdout"), "{stderr}");
+    retryscope()
+        .args(["curl", "--jsonl", "-o", "-", &demo.url("/status/200")])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(
+            "-o - writes the body to stdout, where --jsonl writes the events",
+        ));
 }
 
 #[test]

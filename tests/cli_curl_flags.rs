@@ -298,8 +298,34 @@ fn text_only_flags_are_refused_with_json() {
         );
         assert!(stderr.contains("cannot be used with"), "{flag}: {stderr}");
     }
-    let (_, stderr) = output(run(&dir).args(["-o", "-"]).arg(demo.url("/status/200")), 2);
-    assert!(stderr.contains("-o - is not supported"), "{stderr}");
+    let (_, stderr) = output(
+        run(&dir)
+            .args(["--json", "-o", "-"])
+            .arg(demo.url("/status/200")),
+        2,
+    );
+    assert!(
+        stderr.contains("-o - writes the body to stdout, where --json writes the events"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn output_dash_writes_the_whole_body_to_stdout_and_the_timeline_to_stderr() {
+    let demo = Demo::start();
+    let dir = tempfile::tempdir().expect("tempdir");
+    // 5000 bytes: longer than the 4 KiB printed by default, written whole.
+    let (stdout, stderr) = output(
+        run(&dir)
+            .args(["-o", "-"])
+            .arg(demo.url("/bytes?n=5000")),
+        0,
+    );
+    assert_eq!(stdout.len(), 5000, "{stderr}");
+    assert!(stdout.bytes().all(|b| b == b'x'), "only the body: {stdout}");
+    assert!(stderr.contains("attempt 1 "), "{stderr}");
+    assert!(stderr.contains("body: 5000 bytes written to stdout"), "{stderr}");
+    assert!(stderr.contains("succeeded on attempt 1"), "{stderr}");
 }
 
 #[test]

@@ -15,7 +15,8 @@ pub struct CurlArgs {
     /// Write the final attempt's response body to FILE (atomically; at most 100 MiB) instead of
     /// printing it, byte for byte as the server sent it: secrets the server echoed are masked
     /// on screen and in the history, not in the file you asked for; the byte count printed is
-    /// what was written. Works with --json too.
+    /// what was written. Works with --json too. `-o -` writes it to stdout (as curl does) and
+    /// the timeline to stderr (not with --json).
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// Do not print the final response body (by default it is printed when it is UTF-8 text of

@@ -16,7 +16,9 @@ use std::path::PathBuf;
 The curl options are read as curl reads them (-X, -H, -d/--data*, --json DATA, -u, -k, -L,
 --max-redirs, -m, --connect-timeout, -G, -A, -e, -b, -I, --url, …); options Retryscope cannot
 honour are printed to stderr as warnings and ignored. Without -L redirects are not followed,
-as in curl. A leading `curl` word is skipped, so a copied command can be pasted after
+as in curl. -o FILE saves the final body (as `run -o`); -o - writes it to stdout byte for
+byte, as curl does, and the timeline then goes to stderr. -s leaves out the attempt, wait
+and request-header lines (curl's progress is our timeline), as `run -s` does. A leading `curl` word is skipped, so a copied command can be pasted after
 `retryscope curl`; a whole command in one quoted argument works too.
 
 --profile, --builtin, --seed, --jsonl and --no-history may come anywhere. --jsonl prints JSON Lines (what
@@ -143,11 +145,14 @@ pub fn execute(args: &CurlArgs) -> Result<u8, CliError> {
     for note in &import.unsupported {
         super::out::write_stderr(&format!("warning: curl import: {note}\n"));
     }
-    // `-o FILE` writes the final body there, as `run -o` does (checked the same way).
-    let save_to = import.output.as_ref().map(std::path::PathBuf::from);
-    if let Some(out) = &save_to {
-        super::run::check_output_path(out, "-o")?;
-    }
+    // `-o FILE` writes the final body there, as `run -o` does (checked the same way); `-o -`
+    // writes it to stdout, as curl does.
+    let json = own.json || args.jsonl;
+    let save_to = import
+        .output
+        .as_deref()
+        .map(|o| super::run::SaveBody::checked(std::path::Path::new(o), json, "--jsonl"))
+        .transpose()?;
     let draft = import.draft;
     check_url(&draft.url)?;
     if draft.body.kind == BodyKind::File {
@@ -174,9 +179,11 @@ pub fn execute(args: &CurlArgs) -> Result<u8, CliError> {
         profile,
         super::run::RunPrint {
             seed: own.seed.or(args.seed),
-            json: own.json || args.jsonl,
+            json,
             har: args.har.clone(),
             save_to,
+            // `-s`: curl's progress meter is our timeline (as `run -s`).
+            silent: import.silent.is_some(),
             history: if own.no_history || args.no_history {
                 None
             } else {

@@ -50,8 +50,9 @@ Output: one line per attempt (start time, status or error, duration, verdict), o
 wait (the explanation of the planned wait, then the measured wait), and a summary with the
 seed (replay any run with --seed). Between the timeline and the summary: the final attempt's
 response headers with -i (`< name: value`), then its body when it is UTF-8 text of at most
-4 KiB (else one line with its size; --no-body hides it; -o FILE saves it instead). -s leaves
-out the attempt, wait and request-header lines. Secret headers (Authorization, Cookie,
+4 KiB (else one line with its size; --no-body hides it; -o FILE saves it instead; -o -
+writes it whole to stdout and the rest to stderr). -s leaves out the attempt, wait and
+request-header lines. Secret headers (Authorization, Cookie,
 *token*, …) print as ***, and so do secret values the request sent wherever they come back in
 the printed body (echo servers); -o saves the body byte for byte.
 
@@ -201,14 +202,12 @@ pub fn execute(args: &RunArgs) -> Result<u8, CliError> {
         args.data.as_deref(),
     )?;
     args.curl.apply(&mut spec, args.method.is_some())?;
-    if args.curl.output.as_deref() == Some(std::path::Path::new("-")) {
-        return Err(CliError::usage(
-            "-o - is not supported: stdout carries the timeline; give a file name",
-        ));
-    }
-    if let Some(out) = &args.curl.output {
-        check_output_path(out, "-o")?;
-    }
+    let save_to = args
+        .curl
+        .output
+        .as_ref()
+        .map(|o| SaveBody::checked(o, args.json, "--json"))
+        .transpose()?;
     if let Some(har) = &args.har {
         check_output_path(har, "--har")?;
     }
@@ -256,7 +255,7 @@ pub fn execute(args: &RunArgs) -> Result<u8, CliError> {
             silent: args.curl.silent,
             include: args.curl.include,
             show_body: !args.curl.no_body,
-            save_to: args.curl.output.clone(),
+            save_to,
             history: (!args.no_history).then(|| HistoryPlace {
                 data_dir: data_dir.clone(),
                 body_cap: args.history_body_cap,
@@ -264,6 +263,44 @@ pub fn execute(args: &RunArgs) -> Result<u8, CliError> {
         },
         &secrets,
     )
+}
+
+/// Where `-o` writes the final attempt's whole body.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SaveBody {
+    /// `-o FILE`: the file, written atomically.
+    File(PathBuf),
+    /// `-o -`: stdout, byte for byte, as curl writes it; the timeline then goes to stderr.
+    Stdout,
+}
+
+impl SaveBody {
+    /// `-o OUT` checked before anything is sent: `-` is stdout (refused with `json_flag`, whose
+    /// JSON Lines stdout carries), anything else a file in an existing folder
+    /// ([`check_output_path`]).
+    ///
+    /// # Errors
+    /// Exit 2 naming the flag.
+    pub fn checked(out: &std::path::Path, json: bool, json_flag: &str) -> Result<Self, CliError> {
+        if out == std::path::Path::new("-") {
+            if json {
+                return Err(CliError::usage(format!(
+                    "-o - writes the body to stdout, where {json_flag} writes the events; give -o a file name"
+                )));
+            }
+            return Ok(Self::Stdout);
+        }
+        check_output_path(out, "-o")?;
+        Ok(Self::File(out.to_path_buf()))
+    }
+
+    /// Where it goes, as messages name it: the path, or `stdout`.
+    fn shown(&self) -> String {
+        match self {
+            Self::File(path) => path.display().to_string(),
+            Self::Stdout => "stdout".to_owned(),
+        }
+    }
 }
 
 /// How [`run_spec`] runs, prints and records (the flags of `run`, the defaults for `curl`).
@@ -283,8 +320,8 @@ pub struct RunPrint {
     pub include: bool,
     /// Print the final body when it is short text.
     pub show_body: bool,
-    /// `-o FILE`: the final attempt's whole body.
-    pub save_to: Option<PathBuf>,
+    /// `-o FILE` / `-o -`: the final attempt's whole body.
+    pub save_to: Option<SaveBody>,
     /// Where to record the run (`None`: `--no-history`).
     pub history: Option<HistoryPlace>,
 }
@@ -420,8 +457,8 @@ struct Output {
     include: bool,
     /// The final body (unless `--no-body`).
     show_body: bool,
-    /// `-o FILE`.
-    save_to: Option<PathBuf>,
+    /// `-o FILE` / `-o -`.
+    save_to: Option<SaveBody>,
     /// Secret values the request sends (secret headers, secret variables), masked in the
     /// printed events, body and headers.
     secrets: Vec<String>,
@@ -514,11 +551,12 @@ async fn drive(
         };
         // `-o`: saved once, when the run has ended (a cancelled run saves nothing).
         let saved = match (&output.save_to, finished) {
-            (Some(path), Some(OutcomeKind::Cancelled)) => Some(Err(format!(
+            (Some(to), Some(OutcomeKind::Cancelled)) => Some(Err(format!(
                 "the run was cancelled, so no final body was saved: {}",
-                path.display()
+                to.shown()
             ))),
-            (Some(path), Some(_)) => Some(raw_last.save(path)),
+            (Some(SaveBody::File(path)), Some(_)) => Some(raw_last.save(path)),
+            (Some(SaveBody::Stdout), Some(_)) => Some(raw_last.write_to_stdout()),
             _ => None,
         };
         let chunk = if output.json {
@@ -540,7 +578,12 @@ async fn drive(
                 saved.as_ref(),
             )
         };
-        crate::cli_out!("{chunk}");
+        if output.save_to == Some(SaveBody::Stdout) {
+            // `-o -`: stdout is the body's; the timeline goes where curl's progress goes.
+            super::out::write_stderr(&chunk);
+        } else {
+            crate::cli_out!("{chunk}");
+        }
         if let Some(kind) = finished {
             let mut code = match kind {
                 OutcomeKind::Succeeded => exit::SUCCESS,
@@ -598,8 +641,11 @@ fn text_chunk(
                 chunk.push_str(&last.header_lines(&output.secrets));
             }
             match (saved, &output.save_to) {
-                (Some(Ok(bytes)), Some(path)) => {
+                (Some(Ok(bytes)), Some(SaveBody::File(path))) => {
                     let _ = writeln!(chunk, "body: {bytes} bytes saved to {}", path.display());
+                }
+                (Some(Ok(bytes)), Some(SaveBody::Stdout)) => {
+                    let _ = writeln!(chunk, "body: {bytes} bytes written to stdout");
                 }
                 (None, _) if output.show_body => chunk.push_str(&last.body_text(&output.secrets)),
                 _ => {}

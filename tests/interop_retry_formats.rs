@@ -64,7 +64,6 @@ fn every_builtin_exports_to_every_format_and_data_formats_read_back() {
                 // Unlimited has no count in these tools: written as their largest, read back as it.
                 let expected = match builtin.profile.max_retries {
                     None => back.profile.max_retries,
-                    Some(n) if format == RetryFormat::GrpcConfig => Some(n.max(1)),
                     Some(n) => Some(n),
                 };
                 assert_eq!(
@@ -1037,6 +1036,64 @@ fn a_profile_that_retries_nothing_exports_as_no_retries() {
     assert!(said(RetryFormat::Envoy).contains("num_retries: 0"));
     assert!(said(RetryFormat::AwsConfig).contains("max_attempts = 1"));
     assert!(said(RetryFormat::Tenacity).contains("stop_after_attempt(1)"));
+}
+
+/// A profile that retries nothing (max retries 0, or nothing retryable) round-trips through
+/// every format that is data as 0 retries, and every code format writes 0 retries.
+#[test]
+fn a_profile_that_retries_nothing_round_trips_through_every_format() {
+    let mut zero = retryscope::profile::builtin("aws-standard").expect("builtin");
+    zero.name = "zero".into();
+    zero.max_retries = Some(0);
+    let nothing = retryscope::profile::load_str(
+        r#"{"format": "retryscope-profile/2", "name": "nothing", "max_retries": 3,
+        "retry_on": {"status": [], "errors": []}, "deadline_ms": 5000,
+        "backoff": {"strategy": "exponential", "base_delay_ms": 1000, "max_delay_ms": 10000}}"#,
+    )
+    .expect("loads");
+    for p in [&zero, &nothing] {
+        for format in RetryFormat::ALL {
+            let out = export(p, format);
+            if format.can_import() {
+                let back = import(format, &out.text, "back").unwrap_or_else(|e| {
+                    panic!("{} via {}: {e}\n{}", p.name, format.id(), out.text)
+                });
+                assert_eq!(
+                    back.profile.max_retries,
+                    Some(0),
+                    "{} via {}:\n{}",
+                    p.name,
+                    format.id(),
+                    out.text
+                );
+            } else {
+                let said = match format {
+                    RetryFormat::CurlFlags => "--retry 0",
+                    RetryFormat::Urllib3 => "total=0",
+                    RetryFormat::Tenacity => "stop_after_attempt(1)",
+                    other => panic!("{} is data: it imports", other.id()),
+                };
+                assert!(out.text.contains(said), "{} → {}: {}", p.name, format.id(), out.text);
+            }
+        }
+    }
+    // The deadline a retry-nothing gRPC config keeps (its methodConfig `timeout`) comes back.
+    let grpc = export(&nothing, RetryFormat::GrpcConfig);
+    let back = import(RetryFormat::GrpcConfig, &grpc.text, "back").expect("imports");
+    assert_eq!(back.profile.deadline_ms, Some(5000), "{}", grpc.text);
+    assert!(
+        back.unmapped
+            .iter()
+            .any(|u| u.reason.contains("imported as max_retries 0")),
+        "{:?}",
+        back.unmapped
+    );
+    // Still refused: a negative count, and a config that configures no call at all.
+    let e = import(RetryFormat::Polly, r#"{"Retry": {"MaxRetryAttempts": -1}}"#, "x")
+        .expect_err("negative");
+    assert!(e.to_string().contains("must be 0 or more, found -1"), "{e}");
+    let e = import(RetryFormat::GrpcConfig, r#"{"methodConfig": []}"#, "x").expect_err("empty");
+    assert!(e.to_string().contains("no methodConfig entry"), "{e}");
 }
 
 /// A profile that retries connection errors only: Dapr reads an empty `httpStatusCodes` as

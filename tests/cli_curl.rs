@@ -299,3 +299,33 @@ fn a_masked_secret_is_never_sent() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("header X-Api-Key is `***`"));
     assert!(demo.server.log().is_empty(), "nothing was sent");
 }
+
+/// A missing `-d @FILE` or `-F name=@FILE` is refused before anything is sent, naming the
+/// file once, in the words `run` uses.
+#[test]
+fn a_missing_body_file_is_named_once_before_anything_is_sent() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let missing = dir.path().join("missing.json");
+    let missing = missing.display().to_string();
+    for (flag, value, said) in [
+        ("-d", format!("@{missing}"), "cannot read body file ("),
+        ("-F", format!("f=@{missing}"), "cannot read the file of -F f ("),
+    ] {
+        let out = retryscope()
+            .args(["curl", flag, &value, "http://127.0.0.1:9/echo"])
+            .assert()
+            .code(2)
+            .get_output()
+            .clone();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let error = stderr
+            .lines()
+            .find(|l| l.starts_with("error: "))
+            .unwrap_or_else(|| panic!("no error line: {stderr}"));
+        assert!(error.starts_with(&format!("error: {said}")), "{stderr}");
+        assert!(error.ends_with(&format!("): {missing}")), "{stderr}");
+        assert_eq!(stderr.matches(missing.as_str()).count(), 1, "{stderr}");
+        assert!(!stderr.contains("body.p"), "no field paths: {stderr}");
+        assert!(out.stdout.is_empty(), "nothing was run");
+    }
+}

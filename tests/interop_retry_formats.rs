@@ -1114,3 +1114,67 @@ fn dapr_export_of_a_profile_retrying_no_status_says_dapr_retries_every_http_erro
         none.text
     );
 }
+
+/// Messages written for a programmer by the libraries under the importers (`set
+/// DuplicateKeyPolicy in Options`, `stream did not contain valid UTF-8`, `curl --retry flags
+/// is code`) reach the user in plain words of what is wrong and where.
+#[test]
+fn cli_import_says_library_problems_in_plain_words() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let import = |from: &str, path: &std::path::Path| {
+        let out = demo_support::sandboxed()
+            .args(["profile", "import", "--from", from])
+            .arg(path)
+            .output()
+            .expect("runs");
+        assert_eq!(out.status.code(), Some(2), "{out:?}");
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let yaml = dir.path().join("route.yaml");
+    std::fs::write(&yaml, "retry_policy:\n  num_retries: 2\n  num_retries: 3\n").expect("write");
+    assert_eq!(
+        import("envoy", &yaml),
+        format!(
+            "error: {}:3:3: cannot import Envoy retry_policy (YAML): the key `num_retries` appears twice in the same map (keep one)\n",
+            yaml.display()
+        )
+    );
+    // Windows Notepad's "Unicode": UTF-16 with a byte-order mark.
+    let utf16 = dir.path().join("appsettings.json");
+    let bytes: Vec<u8> = [0xFF, 0xFE]
+        .into_iter()
+        .chain(
+            r#"{"Retry": {"MaxRetryAttempts": 2}}"#
+                .encode_utf16()
+                .flat_map(u16::to_le_bytes),
+        )
+        .collect();
+    std::fs::write(&utf16, bytes).expect("write");
+    assert_eq!(
+        import("polly", &utf16),
+        format!(
+            "error: {}:1:1: cannot import Polly v8 (appsettings JSON): the file is UTF-16 (it starts with a UTF-16 byte-order mark); save it as UTF-8\n",
+            utf16.display()
+        )
+    );
+    // A UTF-8 byte-order mark is passed over.
+    let bom = dir.path().join("bom.json");
+    std::fs::write(&bom, "\u{feff}{\"Retry\": {\"MaxRetryAttempts\": 2}}").expect("write");
+    demo_support::sandboxed()
+        .args(["profile", "import", "--from", "polly"])
+        .arg(&bom)
+        .assert()
+        .code(0)
+        .stdout(predicates::str::contains("\"max_retries\": 2"));
+    // A code format is refused before the file is read, in a sentence that is English.
+    let stderr = import("curl", &dir.path().join("never-read.txt"));
+    assert!(
+        stderr.starts_with(
+            "error: invalid value 'curl' for '--from <FORMAT>': curl --retry flags can be exported but not imported (it is code, not a settings file); --from takes polly, grpc, envoy, dapr, aws-config"
+        ),
+        "{stderr}"
+    );
+    for jargon in ["is code, not data", "Options", "stream did not contain"] {
+        assert!(!stderr.contains(jargon), "{stderr}");
+    }
+}

@@ -196,12 +196,7 @@ pub fn form_part(raw: &str) -> Result<MultipartPart, CliError> {
                 Some((path, mime)) if !mime.is_empty() => (path, Some(mime.to_owned())),
                 _ => (file, None),
             };
-            crate::engine::check_body_file(path).map_err(|e| match e {
-                crate::engine::SpecError::BodyFile { reason, .. } => CliError::usage(format!(
-                    "cannot read the file of -F {name} ({reason}): {path}"
-                )),
-                other => CliError::usage(format!("-F {name}=@{path}: {other}")),
-            })?;
+            check_part_file(name, path)?;
             PartSource::File {
                 path: path.to_owned(),
                 content_type,
@@ -215,6 +210,21 @@ pub fn form_part(raw: &str) -> Result<MultipartPart, CliError> {
         name: name.to_owned(),
         source,
     })
+}
+
+/// The file of `-F NAME=@FILE` is checked before anything is sent (`run`, `curl`).
+///
+/// # Errors
+/// Exit 2 naming the part and the file: `cannot read the file of -F NAME (REASON): FILE`.
+pub fn check_part_file(name: &str, path: &str) -> Result<(), CliError> {
+    crate::engine::check_body_file(path)
+        .map(|_| ())
+        .map_err(|e| match e {
+            crate::engine::SpecError::BodyFile { reason, .. } => CliError::usage(format!(
+                "cannot read the file of -F {name} ({reason}): {path}"
+            )),
+            other => CliError::usage(format!("-F {name}=@{path}: {other}")),
+        })
 }
 
 #[cfg(test)]

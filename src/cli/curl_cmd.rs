@@ -156,12 +156,7 @@ pub fn execute(args: &CurlArgs) -> Result<u8, CliError> {
     let draft = import.draft;
     check_url(&draft.url)?;
     if draft.body.kind == BodyKind::File {
-        crate::engine::check_body_file(&draft.body.file_path).map_err(|e| {
-            CliError::usage(format!(
-                "cannot read body file ({e}): {}",
-                draft.body.file_path
-            ))
-        })?;
+        super::request_args::check_data_file(&draft.body.file_path)?;
     }
     let spec = draft
         .to_spec(&Variables::new(), &uuid::Uuid::new_v4().to_string())
@@ -170,6 +165,14 @@ pub fn execute(args: &CurlArgs) -> Result<u8, CliError> {
                 "{e}; `retryscope curl` has no variables (use `retryscope run --var`)"
             ))
         })?;
+    // A missing `-F name=@FILE` is said before anything is sent, as `run -F` says it.
+    if let crate::model::Body::Multipart { parts } = &spec.body {
+        for part in parts {
+            if let crate::model::PartSource::File { path, .. } = &part.source {
+                super::curl_args::check_part_file(&part.name, path)?;
+            }
+        }
+    }
     // The draft's own secrets and what the one rule finds in the request (URL credentials,
     // secret query values), so an echoing server's body is masked as `run` masks it.
     let mut secrets = draft.secret_values();

@@ -236,6 +236,27 @@ fn redirects_are_followed_limited_or_not_followed() {
     let (stdout, _) = output(run(&dir).arg("--no-follow").arg(&url), 1);
     assert!(stdout.contains("  302  "), "{stdout}");
     assert!(!stdout.contains("  redirect "), "{stdout}");
+    // The answer the user asked to see, said as such with where it points (not "302 is not
+    // retryable"); still `stopped` (DESIGN.md §4: success is the profile's success_status).
+    let said = "302 redirect not followed (Location: /redirect?to=/status/200)";
+    assert!(stdout.contains(&format!("  stop: {said}\n")), "{stdout}");
+    assert!(stdout.contains(&format!("\nstopped: {said}  (1 attempt")), "{stdout}");
+    // A profile whose success_status takes 3xx ends such a run in success.
+    let profile = dir.path().join("redirect-ok.json");
+    std::fs::write(
+        &profile,
+        r#"{"format": "retryscope-profile/2", "name": "3xx ok", "max_retries": 0,
+            "success_status": ["200-399"], "backoff": {"strategy": "fixed", "base_delay_ms": 1}}"#,
+    )
+    .expect("write");
+    let (stdout, _) = output(
+        demo_support::sandboxed()
+            .args(["run", "--no-follow", "--profile"])
+            .arg(&profile)
+            .arg(&url),
+        0,
+    );
+    assert!(stdout.contains("  302  ") && stdout.contains("  success"), "{stdout}");
 }
 
 #[test]

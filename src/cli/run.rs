@@ -58,8 +58,10 @@ the printed body (echo servers); -o saves the body byte for byte.
 
 curl flags: -i, -o, -s, -u, -k, -F mean what they mean in curl. Redirects are followed by
 default (each hop shown in its attempt); -L is accepted and changes nothing, --max-redirs N
-limits the hops, --no-follow stops following. With --json stdout carries only the JSON Lines
-events: -o still saves the body, -i, -s and --no-body are refused.
+limits the hops, --no-follow stops following (a 3xx then ends the run: `stopped: 302 redirect
+not followed (Location: …)`, exit 1 unless the profile's success_status includes it).
+With --json stdout carries only the JSON Lines events: -o still saves the body, -i, -s and
+--no-body are refused.
 
 Exit codes: 0 success; 1 gave up, stopped, deadline or error outcome; 2 usage or profile
 error; 130 interrupted by Ctrl-C, 143 by SIGTERM (the run is cancelled cleanly first).

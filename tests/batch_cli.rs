@@ -719,11 +719,7 @@ fn a_closed_stdout_still_writes_the_report() {
     let report = dir.path().join("results.csv");
     let mut child = spawn_batch(
         dir.path(),
-        &[
-            list.to_str().unwrap(),
-            "--report",
-            report.to_str().unwrap(),
-        ],
+        &[list.to_str().unwrap(), "--report", report.to_str().unwrap()],
     );
     drop(child.stdout.take());
     let out = child.wait_with_output().unwrap();

@@ -63,9 +63,15 @@ fn silent_hides_the_timeline_and_output_dash_writes_the_body_to_stdout() {
         .get_output()
         .clone();
     let stdout = String::from_utf8(out.stdout).expect("utf-8");
-    assert_eq!(String::from_utf8_lossy(&out.stderr), "", "no warning for -s");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "",
+        "no warning for -s"
+    );
     assert!(
-        !stdout.lines().any(|l| l.starts_with("attempt ") || l.starts_with("wait ")),
+        !stdout
+            .lines()
+            .any(|l| l.starts_with("attempt ") || l.starts_with("wait ")),
         "{stdout}"
     );
     assert!(!stdout.contains("> X-Trace"), "{stdout}");
@@ -79,9 +85,16 @@ fn silent_hides_the_timeline_and_output_dash_writes_the_body_to_stdout() {
         .get_output()
         .clone();
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.stdout, vec![b'x'; 5000], "only the whole body: {stderr}");
+    assert_eq!(
+        out.stdout,
+        vec![b'x'; 5000],
+        "only the whole body: {stderr}"
+    );
     assert!(stderr.contains("attempt 1 "), "{stderr}");
-    assert!(stderr.contains("body: 5000 bytes written to stdout"), "{stderr}");
+    assert!(
+        stderr.contains("body: 5000 bytes written to stdout"),
+        "{stderr}"
+    );
     retryscope()
         .args(["curl", "--jsonl", "-o", "-", &demo.url("/status/200")])
         .assert()
@@ -309,7 +322,11 @@ fn a_missing_body_file_is_named_once_before_anything_is_sent() {
     let missing = missing.display().to_string();
     for (flag, value, said) in [
         ("-d", format!("@{missing}"), "cannot read body file ("),
-        ("-F", format!("f=@{missing}"), "cannot read the file of -F f ("),
+        (
+            "-F",
+            format!("f=@{missing}"),
+            "cannot read the file of -F f (",
+        ),
     ] {
         let out = retryscope()
             .args(["curl", flag, &value, "http://127.0.0.1:9/echo"])

@@ -240,7 +240,10 @@ fn redirects_are_followed_limited_or_not_followed() {
     // retryable"); still `stopped` (DESIGN.md §4: success is the profile's success_status).
     let said = "302 redirect not followed (Location: /redirect?to=/status/200)";
     assert!(stdout.contains(&format!("  stop: {said}\n")), "{stdout}");
-    assert!(stdout.contains(&format!("\nstopped: {said}  (1 attempt")), "{stdout}");
+    assert!(
+        stdout.contains(&format!("\nstopped: {said}  (1 attempt")),
+        "{stdout}"
+    );
     // A profile whose success_status takes 3xx ends such a run in success.
     let profile = dir.path().join("redirect-ok.json");
     std::fs::write(
@@ -256,7 +259,10 @@ fn redirects_are_followed_limited_or_not_followed() {
             .arg(&url),
         0,
     );
-    assert!(stdout.contains("  302  ") && stdout.contains("  success"), "{stdout}");
+    assert!(
+        stdout.contains("  302  ") && stdout.contains("  success"),
+        "{stdout}"
+    );
 }
 
 #[test]
@@ -337,15 +343,16 @@ fn output_dash_writes_the_whole_body_to_stdout_and_the_timeline_to_stderr() {
     let dir = tempfile::tempdir().expect("tempdir");
     // 5000 bytes: longer than the 4 KiB printed by default, written whole.
     let (stdout, stderr) = output(
-        run(&dir)
-            .args(["-o", "-"])
-            .arg(demo.url("/bytes?n=5000")),
+        run(&dir).args(["-o", "-"]).arg(demo.url("/bytes?n=5000")),
         0,
     );
     assert_eq!(stdout.len(), 5000, "{stderr}");
     assert!(stdout.bytes().all(|b| b == b'x'), "only the body: {stdout}");
     assert!(stderr.contains("attempt 1 "), "{stderr}");
-    assert!(stderr.contains("body: 5000 bytes written to stdout"), "{stderr}");
+    assert!(
+        stderr.contains("body: 5000 bytes written to stdout"),
+        "{stderr}"
+    );
     assert!(stderr.contains("succeeded on attempt 1"), "{stderr}");
 }
 

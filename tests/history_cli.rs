@@ -431,14 +431,21 @@ fn the_outcome_filter_takes_running_as_the_list_shows_it() {
         0,
     );
     assert_eq!(running.lines().count(), 1, "{running}");
-    assert!(running.starts_with(&id) && running.contains("  running  "), "{running}");
+    assert!(
+        running.starts_with(&id) && running.contains("  running  "),
+        "{running}"
+    );
     let json = listed(dir.path(), &["--outcome", "running"]);
     assert_eq!(json.len(), 1, "{json:?}");
     assert_eq!(json[0]["id"], id.as_str());
     assert!(json[0]["outcome"].is_null(), "{json:?}");
     // With a URL filter, and the other outcomes still exclude it.
     assert_eq!(
-        listed(dir.path(), &["--outcome", "running", "--url", "STILL-going"]).len(),
+        listed(
+            dir.path(),
+            &["--outcome", "running", "--url", "STILL-going"]
+        )
+        .len(),
         1
     );
     assert!(listed(dir.path(), &["--outcome", "running", "--url", "status"]).is_empty());

@@ -586,7 +586,10 @@ fn csv_rows_of_a_run_cut_off_say_so() {
     let events: Vec<RunEvent> = in_wait.events().iter().map(|(e, _)| e.clone()).collect();
     let csv = rows(&events);
     assert_eq!(csv.len(), 2, "{csv:?}");
-    assert_eq!(csv[1][verdict], "retry", "attempt 1 was answered and retryable");
+    assert_eq!(
+        csv[1][verdict], "retry",
+        "attempt 1 was answered and retryable"
+    );
     assert_eq!(
         csv[1][verdict + 1],
         "503 is retryable; the wait before retry 1 was cut off (interrupted)"

@@ -1073,7 +1073,13 @@ fn a_profile_that_retries_nothing_round_trips_through_every_format() {
                     RetryFormat::Tenacity => "stop_after_attempt(1)",
                     other => panic!("{} is data: it imports", other.id()),
                 };
-                assert!(out.text.contains(said), "{} → {}: {}", p.name, format.id(), out.text);
+                assert!(
+                    out.text.contains(said),
+                    "{} → {}: {}",
+                    p.name,
+                    format.id(),
+                    out.text
+                );
             }
         }
     }
@@ -1089,8 +1095,12 @@ fn a_profile_that_retries_nothing_round_trips_through_every_format() {
         back.unmapped
     );
     // Still refused: a negative count, and a config that configures no call at all.
-    let e = import(RetryFormat::Polly, r#"{"Retry": {"MaxRetryAttempts": -1}}"#, "x")
-        .expect_err("negative");
+    let e = import(
+        RetryFormat::Polly,
+        r#"{"Retry": {"MaxRetryAttempts": -1}}"#,
+        "x",
+    )
+    .expect_err("negative");
     assert!(e.to_string().contains("must be 0 or more, found -1"), "{e}");
     let e = import(RetryFormat::GrpcConfig, r#"{"methodConfig": []}"#, "x").expect_err("empty");
     assert!(e.to_string().contains("no methodConfig entry"), "{e}");

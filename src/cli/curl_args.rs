@@ -52,7 +52,7 @@ pub struct CurlArgs {
     pub max_redirs: Option<u32>,
     /// Do not follow redirects: a 3xx answer is the attempt's result, and the run stops there
     /// saying `302 redirect not followed (Location: …)` (outcome stopped, exit 1, unless the
-    /// profile's success_status includes the 3xx).
+    /// profile's success statuses include the 3xx).
     #[arg(long)]
     pub no_follow: bool,
     /// Multipart form field (repeatable, in order): NAME=VALUE, or NAME=@FILE[;type=MIME] for a

@@ -5,6 +5,7 @@
 use super::exit::CliError;
 use crate::model::AttemptOutcome;
 use crate::store::{StoredRun, replay_events};
+use std::fmt::Write as _;
 
 /// The stored run's timeline plot as PNG bytes
 /// ([`crate::interop::PNG_DEFAULT_WIDTH`] × [`crate::interop::PNG_DEFAULT_HEIGHT`] pixels),
@@ -138,10 +139,11 @@ pub fn csv(stored: &StoredRun) -> String {
             if !reason.is_empty() {
                 reason.push_str("; ");
             }
-            reason.push_str(&format!(
+            let _ = write!(
+                reason,
                 "the wait before retry {} was cut off ({how})",
                 w.explanation.retry
-            ));
+            );
         }
         let fields = [
             a.run_id.clone(),
@@ -188,7 +190,7 @@ pub fn csv(stored: &StoredRun) -> String {
         fields[4].clone_from(&u.url);
         fields[7] = unanswered_text(stored);
         // Cut off, not triaged: the verdict says how (nothing while the run is still going).
-        fields[8] = ended.unwrap_or_default().to_owned();
+        ended.unwrap_or_default().clone_into(&mut fields[8]);
         let row: Vec<String> = fields.iter().map(|f| csv_field(f)).collect();
         out.push_str(&row.join(","));
         out.push_str("\r\n");

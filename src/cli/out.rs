@@ -45,7 +45,9 @@ pub fn keep_going_when_stdout_is_lost() {
 
 /// How stdout was lost, if it was (after [`keep_going_when_stdout_is_lost`]).
 pub fn stdout_lost() -> Option<StdoutLost> {
-    *LOST.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    *LOST
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// The exit code of a command that kept going after losing stdout: its own `code` when that

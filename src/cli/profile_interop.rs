@@ -100,11 +100,8 @@ pub fn import(
         ))
     })?;
     let text = crate::model::utf8_text(&bytes).map_err(|e| {
-        let at = retry_formats::FormatError::syntax(
-            Some(e.line),
-            Some(e.column),
-            e.message("the file"),
-        );
+        let at =
+            retry_formats::FormatError::syntax(Some(e.line), Some(e.column), e.message("the file"));
         CliError::usage(import_error(format, file, &at))
     })?;
     // Some Windows editors start a UTF-8 file with a byte-order mark; no parser wants it.

@@ -279,7 +279,7 @@ pub enum SaveBody {
 impl SaveBody {
     /// `-o OUT` checked before anything is sent: `-` is stdout (refused with `json_flag`, whose
     /// JSON Lines stdout carries), anything else a file in an existing folder
-    /// ([`check_output_path`]).
+    /// (checked as `--har` and `--png` files are).
     ///
     /// # Errors
     /// Exit 2 naming the flag.

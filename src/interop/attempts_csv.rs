@@ -170,7 +170,10 @@ fn cut_off(r: &mut Row, attempt: usize, how: &str) {
         if !reason.is_empty() {
             reason.push_str("; ");
         }
-        let _ = write!(reason, "the wait before retry {attempt} was cut off ({how})");
+        let _ = write!(
+            reason,
+            "the wait before retry {attempt} was cut off ({how})"
+        );
     }
     r.waiting = false;
     r.answered = true;

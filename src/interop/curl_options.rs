@@ -200,10 +200,10 @@ pub fn long(name: &str) -> Option<Opt> {
             reason: COMPRESSED,
         },
         "silent" => Opt::Silent,
-        "show-error" | "verbose" | "include" | "progress-bar" | "no-progress-meter"
-        | "fail" | "fail-with-body" | "fail-early" | "no-buffer" | "remote-name"
-        | "remote-header-name" | "remote-time" | "list-only" | "styled-output"
-        | "no-styled-output" | "show-headers" | "create-dirs" | "remote-name-all" => Opt::Ignored {
+        "show-error" | "verbose" | "include" | "progress-bar" | "no-progress-meter" | "fail"
+        | "fail-with-body" | "fail-early" | "no-buffer" | "remote-name" | "remote-header-name"
+        | "remote-time" | "list-only" | "styled-output" | "no-styled-output" | "show-headers"
+        | "create-dirs" | "remote-name-all" => Opt::Ignored {
             value: false,
             reason: OUTPUT,
         },

@@ -450,7 +450,9 @@ mod tests {
         // Secrets in the Location are masked by the one rule (DESIGN.md §9).
         assert_eq!(
             t(&redirect(307, "http://u:p@127.0.0.1:9/next?token=t-1")),
-            stopped("307 redirect not followed (Location: http://***:***@127.0.0.1:9/next?token=***)")
+            stopped(
+                "307 redirect not followed (Location: http://***:***@127.0.0.1:9/next?token=***)"
+            )
         );
         // Without a Location (304) or outside 3xx it is the plain stop.
         assert_eq!(t(&redirect(304, " ")), stopped("304 is not retryable"));

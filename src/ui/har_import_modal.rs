@@ -29,7 +29,7 @@ impl HarPicker {
         let fail = |why: String| format!("cannot import HAR ({why}): {}", path.display());
         let bytes = contents.map_err(fail)?;
         let text = crate::model::utf8_text(&bytes).map_err(|e| fail(e.message("the file")))?;
-        self.open_text(&path.display().to_string(), &text)
+        self.open_text(&path.display().to_string(), text)
             .map_err(fail)
     }
 

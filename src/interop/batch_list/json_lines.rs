@@ -324,9 +324,7 @@ mod tests {
         };
         assert_eq!(said[0].0, at(1, 1));
         assert!(
-            said[0]
-                .1
-                .starts_with("expected an object with a `url`")
+            said[0].1.starts_with("expected an object with a `url`")
                 && said[0].1.ends_with("found the string \"just a string\""),
             "{said:?}"
         );

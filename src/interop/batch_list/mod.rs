@@ -345,7 +345,11 @@ mod tests {
         assert!(list.has_fatal_problem());
         let utf16: Vec<u8> = [0xFF, 0xFE]
             .into_iter()
-            .chain("curl http://127.0.0.1/\n".encode_utf16().flat_map(u16::to_le_bytes))
+            .chain(
+                "curl http://127.0.0.1/\n"
+                    .encode_utf16()
+                    .flat_map(u16::to_le_bytes),
+            )
             .collect();
         let list = parse_batch_list_bytes(&utf16, BatchListFormat::Curl);
         assert_eq!(

@@ -465,7 +465,11 @@ mod tests {
             said("a: *nope\n"),
             "an alias (`*name`) names no anchor (`&name`) defined before it"
         );
-        for text in ["a: 1\na: 2\n", "? [x]\n: 1\n? [x]\n: 2\n", "a: 1\n---\nb: 2\n"] {
+        for text in [
+            "a: 1\na: 2\n",
+            "? [x]\n: 1\n? [x]\n: 2\n",
+            "a: 1\n---\nb: 2\n",
+        ] {
             let message = said(text);
             for jargon in ["Options", "Policy", "from_str"] {
                 assert!(!message.contains(jargon), "{text:?}: {message}");

@@ -708,3 +708,24 @@ fn a_rate_per_host_below_one_an_hour_is_refused() {
     assert!(stderr.contains("at least 1 per hour"), "{stderr}");
     assert!(stderr.contains("one item start every 116 days"), "{stderr}");
 }
+
+/// `retryscope batch … --report FILE | head -0`: the batch is worked and its report written
+/// although stdout is gone; the exit code says the pipe closed.
+#[test]
+fn a_closed_stdout_still_writes_the_report() {
+    let demo = Demo::start();
+    let dir = tempfile::tempdir().unwrap();
+    let list = slow_list(&demo, dir.path(), 3, 1);
+    let report = dir.path().join("results.csv");
+    let mut child = spawn_batch(
+        dir.path(),
+        &[list.to_str().unwrap(), "--report", report.to_str().unwrap()],
+    );
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(141), "{stderr}");
+    assert!(stderr.contains("report written: "), "{stderr}");
+    let rows = std::fs::read_to_string(&report).unwrap();
+    assert_eq!(rows.lines().count(), 4, "a header and 3 items: {rows}");
+}

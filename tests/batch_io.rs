@@ -197,6 +197,46 @@ fn unknown_profile_lines_count_with_the_malformed_ones() {
     );
 }
 
+/// Thousands of bad lines: the first `LISTED_LINES` are named, the others counted in one line,
+/// refused or skipped; the refusal still counts every one.
+#[test]
+fn thousands_of_bad_lines_name_the_first_twenty_and_count_the_rest() {
+    let listed = retryscope::service::LISTED_LINES;
+    assert_eq!(listed, 20);
+    let dir = tempfile::tempdir().unwrap();
+    let list = dir.path().join("many.jsonl");
+    let mut text = String::from("{\"url\": \"http://127.0.0.1:9/ok\"}\n");
+    for _ in 0..5000 {
+        text.push_str("{\"url\": 5}\n");
+    }
+    std::fs::write(&list, text).unwrap();
+    let read = |on_bad| retryscope::service::read_batch_list(&list, None, on_bad, None);
+    let refused = read(OnBadLines::Refuse).unwrap_err();
+    let lines: Vec<&str> = refused.lines().collect();
+    assert_eq!(lines.len(), listed + 2, "{refused}");
+    assert!(lines[0].ends_with("many.jsonl:2:9: expected a string, found the number 5"));
+    assert!(lines[listed - 1].contains("many.jsonl:21:9: "), "{refused}");
+    assert_eq!(lines[listed], "… and 4980 more malformed lines");
+    assert!(
+        lines[listed + 1].starts_with("5000 malformed lines (above); nothing was queued"),
+        "{refused}"
+    );
+    let skipped = read(OnBadLines::Skip).unwrap();
+    assert_eq!(skipped.items.len(), 1);
+    assert_eq!(skipped.notes.len(), listed + 1, "{:?}", skipped.notes);
+    assert_eq!(
+        skipped.notes[listed],
+        "… and 4980 more malformed lines (skipped)"
+    );
+    // 21 bad lines: one more, in the singular.
+    std::fs::write(&list, "{\"url\": 5}\n".repeat(listed + 1)).unwrap();
+    let refused = read(OnBadLines::Refuse).unwrap_err();
+    assert!(
+        refused.contains("\n… and 1 more malformed line\n"),
+        "{refused}"
+    );
+}
+
 /// One bad entry of a HAR list spoils only itself: refused naming `entries[N]` (without our
 /// type names), skipped with "skip bad lines".
 #[test]

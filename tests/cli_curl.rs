@@ -19,7 +19,7 @@ fn a_pasted_command_retries_under_the_profile_and_warns_about_ignored_options() 
         .args([
             "curl",
             "curl",
-            "-s",
+            "-S",
             &url,
             "-H",
             "X-Trace: t-1",
@@ -42,9 +42,66 @@ fn a_pasted_command_retries_under_the_profile_and_warns_about_ignored_options() 
     assert!(stdout.contains("seed 5"), "{stdout}");
     assert_eq!(
         stderr,
-        "warning: curl import: -s (ignored: output option)\n\
+        "warning: curl import: -S (ignored: output option)\n\
          warning: curl import: --proxy (ignored: not supported)\n"
     );
+}
+
+/// `-s` is honoured as `run -s` (no attempt, wait or request-header lines), never ignored
+/// silently; `-o -` writes the body to stdout as curl does, the timeline going to stderr.
+#[test]
+fn silent_hides_the_timeline_and_output_dash_writes_the_body_to_stdout() {
+    let demo = Demo::start();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let profile = demo_support::fast_profile(&dir);
+    let url = demo.url("/status/503?times=1&key=cli-curl-silent");
+    let out = retryscope()
+        .args(["curl", "-s", "-H", "X-Trace: t-2", &url, "--profile"])
+        .arg(&profile)
+        .assert()
+        .code(0)
+        .get_output()
+        .clone();
+    let stdout = String::from_utf8(out.stdout).expect("utf-8");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "",
+        "no warning for -s"
+    );
+    assert!(
+        !stdout
+            .lines()
+            .any(|l| l.starts_with("attempt ") || l.starts_with("wait ")),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("> X-Trace"), "{stdout}");
+    assert!(stdout.contains("succeeded on attempt 2"), "{stdout}");
+
+    let out = retryscope()
+        .args(["curl", "-o", "-", &demo.url("/bytes?n=5000"), "--profile"])
+        .arg(&profile)
+        .assert()
+        .code(0)
+        .get_output()
+        .clone();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        out.stdout,
+        vec![b'x'; 5000],
+        "only the whole body: {stderr}"
+    );
+    assert!(stderr.contains("attempt 1 "), "{stderr}");
+    assert!(
+        stderr.contains("body: 5000 bytes written to stdout"),
+        "{stderr}"
+    );
+    retryscope()
+        .args(["curl", "--jsonl", "-o", "-", &demo.url("/status/200")])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(
+            "-o - writes the body to stdout, where --jsonl writes the events",
+        ));
 }
 
 #[test]
@@ -254,4 +311,38 @@ fn a_masked_secret_is_never_sent() {
         .clone();
     assert!(String::from_utf8_lossy(&out.stderr).contains("header X-Api-Key is `***`"));
     assert!(demo.server.log().is_empty(), "nothing was sent");
+}
+
+/// A missing `-d @FILE` or `-F name=@FILE` is refused before anything is sent, naming the
+/// file once, in the words `run` uses.
+#[test]
+fn a_missing_body_file_is_named_once_before_anything_is_sent() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let missing = dir.path().join("missing.json");
+    let missing = missing.display().to_string();
+    for (flag, value, said) in [
+        ("-d", format!("@{missing}"), "cannot read body file ("),
+        (
+            "-F",
+            format!("f=@{missing}"),
+            "cannot read the file of -F f (",
+        ),
+    ] {
+        let out = retryscope()
+            .args(["curl", flag, &value, "http://127.0.0.1:9/echo"])
+            .assert()
+            .code(2)
+            .get_output()
+            .clone();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let error = stderr
+            .lines()
+            .find(|l| l.starts_with("error: "))
+            .unwrap_or_else(|| panic!("no error line: {stderr}"));
+        assert!(error.starts_with(&format!("error: {said}")), "{stderr}");
+        assert!(error.ends_with(&format!("): {missing}")), "{stderr}");
+        assert_eq!(stderr.matches(missing.as_str()).count(), 1, "{stderr}");
+        assert!(!stderr.contains("body.p"), "no field paths: {stderr}");
+        assert!(out.stdout.is_empty(), "nothing was run");
+    }
 }

@@ -236,6 +236,33 @@ fn redirects_are_followed_limited_or_not_followed() {
     let (stdout, _) = output(run(&dir).arg("--no-follow").arg(&url), 1);
     assert!(stdout.contains("  302  "), "{stdout}");
     assert!(!stdout.contains("  redirect "), "{stdout}");
+    // The answer the user asked to see, said as such with where it points (not "302 is not
+    // retryable"); still `stopped` (DESIGN.md §4: success is the profile's success_status).
+    let said = "302 redirect not followed (Location: /redirect?to=/status/200)";
+    assert!(stdout.contains(&format!("  stop: {said}\n")), "{stdout}");
+    assert!(
+        stdout.contains(&format!("\nstopped: {said}  (1 attempt")),
+        "{stdout}"
+    );
+    // A profile whose success_status takes 3xx ends such a run in success.
+    let profile = dir.path().join("redirect-ok.json");
+    std::fs::write(
+        &profile,
+        r#"{"format": "retryscope-profile/2", "name": "3xx ok", "max_retries": 0,
+            "success_status": ["200-399"], "backoff": {"strategy": "fixed", "base_delay_ms": 1}}"#,
+    )
+    .expect("write");
+    let (stdout, _) = output(
+        demo_support::sandboxed()
+            .args(["run", "--no-follow", "--profile"])
+            .arg(&profile)
+            .arg(&url),
+        0,
+    );
+    assert!(
+        stdout.contains("  302  ") && stdout.contains("  success"),
+        "{stdout}"
+    );
 }
 
 #[test]
@@ -298,8 +325,35 @@ fn text_only_flags_are_refused_with_json() {
         );
         assert!(stderr.contains("cannot be used with"), "{flag}: {stderr}");
     }
-    let (_, stderr) = output(run(&dir).args(["-o", "-"]).arg(demo.url("/status/200")), 2);
-    assert!(stderr.contains("-o - is not supported"), "{stderr}");
+    let (_, stderr) = output(
+        run(&dir)
+            .args(["--json", "-o", "-"])
+            .arg(demo.url("/status/200")),
+        2,
+    );
+    assert!(
+        stderr.contains("-o - writes the body to stdout, where --json writes the events"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn output_dash_writes_the_whole_body_to_stdout_and_the_timeline_to_stderr() {
+    let demo = Demo::start();
+    let dir = tempfile::tempdir().expect("tempdir");
+    // 5000 bytes: longer than the 4 KiB printed by default, written whole.
+    let (stdout, stderr) = output(
+        run(&dir).args(["-o", "-"]).arg(demo.url("/bytes?n=5000")),
+        0,
+    );
+    assert_eq!(stdout.len(), 5000, "{stderr}");
+    assert!(stdout.bytes().all(|b| b == b'x'), "only the body: {stdout}");
+    assert!(stderr.contains("attempt 1 "), "{stderr}");
+    assert!(
+        stderr.contains("body: 5000 bytes written to stdout"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("succeeded on attempt 1"), "{stderr}");
 }
 
 #[test]

@@ -304,3 +304,100 @@ fn demo_server_stops_on_sigint_and_sigterm_with_a_final_line() {
         assert!(text.ends_with("\ndemo server stopped\n"), "{text:?}");
     }
 }
+
+/// `retryscope run … --har H -o O URL` with stdout closed before the first line (`| head -0`)
+/// or writing into a full disk (`> /dev/full`): the run still ends, is recorded, and its
+/// files are written; the exit code says what happened to stdout.
+fn run_without_stdout(
+    stdout: std::process::Stdio,
+    close_at_once: bool,
+    path: &str,
+) -> (Option<i32>, String, tempfile::TempDir, Demo) {
+    let demo = Demo::start();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let profile = demo_support::fast_profile(&dir);
+    let mut child = demo_support::sandboxed_std()
+        .env("RETRYSCOPE_DATA_DIR", dir.path())
+        .arg("run")
+        .arg("--profile")
+        .arg(&profile)
+        .arg("--har")
+        .arg(dir.path().join("run.har"))
+        .arg("-o")
+        .arg(dir.path().join("body.json"))
+        .arg(demo.url(path))
+        .stdout(stdout)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawns");
+    if close_at_once {
+        drop(child.stdout.take());
+    }
+    let out = child.wait_with_output().expect("exits");
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    (out.status.code(), stderr, dir, demo)
+}
+
+/// The runs `history list --json` shows in `dir`.
+fn recorded(dir: &std::path::Path) -> Vec<serde_json::Value> {
+    let out = demo_support::retryscope(dir)
+        .args(["history", "list", "--json"])
+        .assert()
+        .code(0)
+        .get_output()
+        .clone();
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("one JSON object per line"))
+        .collect()
+}
+
+#[test]
+fn a_closed_stdout_still_records_the_run_and_writes_its_files() {
+    let (code, stderr, dir, _demo) = run_without_stdout(
+        std::process::Stdio::piped(),
+        true,
+        "/status/503?times=2&key=closed-stdout",
+    );
+    assert_eq!(code, Some(141), "{stderr}");
+    assert_eq!(stderr, "", "a closed pipe is said by the exit code only");
+    let runs = recorded(dir.path());
+    assert_eq!(runs.len(), 1, "{runs:?}");
+    assert_eq!(runs[0]["outcome"], "succeeded", "{runs:?}");
+    assert_eq!(runs[0]["attempts"], 3, "{runs:?}");
+    let har: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.path().join("run.har")).expect("HAR written"))
+            .expect("HAR is JSON");
+    assert_eq!(har["log"]["entries"].as_array().map(Vec::len), Some(3));
+    let body = std::fs::read_to_string(dir.path().join("body.json")).expect("-o written");
+    assert!(body.contains("\"status\":200"), "{body}");
+
+    // A run that did not succeed keeps its own code: the failure says more than the pipe.
+    let (code, stderr, dir, _demo) = run_without_stdout(
+        std::process::Stdio::piped(),
+        true,
+        "/status/404?key=closed-stdout-404",
+    );
+    assert_eq!(code, Some(1), "{stderr}");
+    assert_eq!(recorded(dir.path())[0]["outcome"], "stopped");
+}
+
+#[test]
+fn a_full_stdout_still_records_the_run_and_says_so_once() {
+    let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
+        return; // Not Linux: no /dev/full to write to.
+    };
+    let (code, stderr, dir, _demo) =
+        run_without_stdout(full.into(), false, "/status/503?times=1&key=full-stdout");
+    assert_eq!(code, Some(1), "{stderr}");
+    assert_eq!(
+        stderr.matches("error: cannot write the output: ").count(),
+        1,
+        "{stderr}"
+    );
+    let runs = recorded(dir.path());
+    assert_eq!(runs.len(), 1, "{runs:?}");
+    assert_eq!(runs[0]["outcome"], "succeeded", "{runs:?}");
+    assert!(dir.path().join("run.har").is_file());
+    assert!(dir.path().join("body.json").is_file());
+}

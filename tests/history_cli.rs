@@ -394,3 +394,69 @@ fn export_to_a_folder_is_refused_before_anything_is_read() {
             "-o needs a file name, not a folder",
         ));
 }
+
+#[test]
+fn the_outcome_filter_takes_running_as_the_list_shows_it() {
+    use retryscope::store::{HistoryRecorder, HistoryStore};
+    let demo = Demo::start();
+    let dir = tempfile::tempdir().expect("tempdir");
+    stdout(
+        retryscope(dir.path()).args(["run", "--no-body", &demo.server.url("/status/200")]),
+        0,
+    );
+    // A run left open by this (live) process: the list shows it as `running`.
+    let mut store = HistoryStore::open_in(dir.path()).expect("opens");
+    let spec = retryscope::model::RequestSpec::get("http://127.0.0.1:9/still-going");
+    let profile = retryscope::profile::builtin("servicenow-exponential").expect("builtin");
+    let mut recorder = HistoryRecorder::new(&spec, &profile, Vec::new(), 1024);
+    let started = retryscope::model::RunEvent::RunStarted {
+        run_id: 1,
+        seed: 1,
+        profile: "p".into(),
+        method: "GET".into(),
+        url: spec.url.clone(),
+        started_at: chrono::Local::now().fixed_offset(),
+        tls_unverified: false,
+    };
+    store
+        .apply(&recorder.fold(&started).expect("a row"))
+        .expect("written");
+    let id = recorder.id().to_owned();
+    drop(store);
+
+    let all = stdout(retryscope(dir.path()).args(["history", "list"]), 0);
+    assert!(all.contains("  running  "), "{all}");
+    let running = stdout(
+        retryscope(dir.path()).args(["history", "list", "--outcome", "running"]),
+        0,
+    );
+    assert_eq!(running.lines().count(), 1, "{running}");
+    assert!(
+        running.starts_with(&id) && running.contains("  running  "),
+        "{running}"
+    );
+    let json = listed(dir.path(), &["--outcome", "running"]);
+    assert_eq!(json.len(), 1, "{json:?}");
+    assert_eq!(json[0]["id"], id.as_str());
+    assert!(json[0]["outcome"].is_null(), "{json:?}");
+    // With a URL filter, and the other outcomes still exclude it.
+    assert_eq!(
+        listed(
+            dir.path(),
+            &["--outcome", "running", "--url", "STILL-going"]
+        )
+        .len(),
+        1
+    );
+    assert!(listed(dir.path(), &["--outcome", "running", "--url", "status"]).is_empty());
+    let ended = listed(dir.path(), &["--outcome", "succeeded"]);
+    assert_eq!(ended.len(), 1, "{ended:?}");
+    assert_ne!(ended[0]["id"], id.as_str());
+    retryscope(dir.path())
+        .args(["history", "list", "--outcome", "runing"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(
+            "use one of succeeded, gave_up, stopped, deadline, cancelled, error, interrupted, running",
+        ));
+}

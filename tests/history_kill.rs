@@ -113,6 +113,18 @@ fn a_killed_run_keeps_its_finished_attempts_and_shows_as_interrupted() {
         .expect("the planned wait was committed");
     assert!(wait.planned_ms > 1_000, "{wait:?}");
     assert_eq!(wait.measured_ms, None, "the wait never ended");
+    let csv = std::process::Command::cargo_bin("retryscope")
+        .expect("binary built")
+        .args(["history", "export", id, "--format", "csv", "--data-dir"])
+        .arg(dir.path())
+        .output()
+        .expect("runs");
+    let csv = String::from_utf8(csv.stdout).expect("utf-8");
+    let row = csv.lines().nth(1).expect("attempt 1's row");
+    assert!(
+        row.contains(",retry,503 is retryable; the wait before retry 1 was cut off (interrupted),"),
+        "{csv}"
+    );
 }
 
 /// Attempt 1 hangs until its 1 s timeout, then retry 1 (after 10 ms) hangs too.
@@ -255,8 +267,8 @@ fn an_attempt_killed_in_flight_is_recorded_as_started_and_interrupted_in_every_v
     assert_eq!(rows.len(), 3, "header, attempt 1, attempt 2: {csv}");
     assert!(rows[2].contains(",2,"), "{csv}");
     assert!(
-        rows[2].contains("no answer recorded (interrupted)"),
-        "{csv}"
+        rows[2].contains("no answer recorded (interrupted),interrupted,"),
+        "the cut-off attempt's verdict says so: {csv}"
     );
 
     let har: serde_json::Value = serde_json::from_str(&cli_stdout(

@@ -547,3 +547,55 @@ fn a_redirected_attempt_lists_its_hops_and_reimports_following_them() {
     assert!(file.draft(2).expect("entry 2").follow_redirects);
     assert!(!file.draft(0).expect("entry 0").follow_redirects);
 }
+
+/// The CSV row of an attempt a run ended in says it was cut off; a wait cut off is said on the
+/// row of the attempt before it, whose verdict stays `retry`.
+#[test]
+fn csv_rows_of_a_run_cut_off_say_so() {
+    let start = DateTime::parse_from_rfc3339("2026-11-30T14:00:00.000+01:00").expect("valid");
+    let rows = |events: &[RunEvent]| -> Vec<Vec<String>> {
+        retryscope::interop::attempts_csv(events, &[])
+            .split("\r\n")
+            .filter(|l| !l.is_empty())
+            .map(|l| l.split(',').map(str::to_owned).collect())
+            .collect()
+    };
+    let verdict = retryscope::interop::CSV_COLUMNS
+        .iter()
+        .position(|c| *c == "verdict")
+        .expect("a verdict column");
+    // Cancelled during attempt 2.
+    let in_attempt = EventScript::new(1, "GET", URL, start)
+        .attempt(response(429, &[], ""), retry("429 is retryable"), 3.0)
+        .wait(10, 10.0)
+        .start_attempt()
+        .finish(OutcomeKind::Cancelled, "cancelled during attempt 2", None);
+    let events: Vec<RunEvent> = in_attempt.events().iter().map(|(e, _)| e.clone()).collect();
+    let csv = rows(&events);
+    assert_eq!(csv.len(), 3, "{csv:?}");
+    assert_eq!(csv[1][verdict], "retry");
+    assert_eq!(csv[1][verdict + 1], "429 is retryable");
+    assert_eq!(csv[2][verdict], "cancelled");
+    assert_eq!(csv[2][verdict + 1], "no answer recorded (cancelled)");
+    // A past run cut off by the end of its process during the wait before retry 1 (its replay
+    // ends in kind `error`, as `store::replay_events` gives it).
+    let in_wait = EventScript::new(1, "GET", URL, start)
+        .attempt(response(503, &[], ""), retry("503 is retryable"), 3.0)
+        .schedule_wait(500)
+        .finish(OutcomeKind::Error, "interrupted after 1 attempt", Some(503));
+    let events: Vec<RunEvent> = in_wait.events().iter().map(|(e, _)| e.clone()).collect();
+    let csv = rows(&events);
+    assert_eq!(csv.len(), 2, "{csv:?}");
+    assert_eq!(
+        csv[1][verdict], "retry",
+        "attempt 1 was answered and retryable"
+    );
+    assert_eq!(
+        csv[1][verdict + 1],
+        "503 is retryable; the wait before retry 1 was cut off (interrupted)"
+    );
+    // A run still going (no run_finished yet) is not cut off.
+    let live = EventScript::new(1, "GET", URL, start).start_attempt();
+    let events: Vec<RunEvent> = live.events().iter().map(|(e, _)| e.clone()).collect();
+    assert_eq!(rows(&events)[1][verdict], "");
+}

@@ -64,7 +64,6 @@ fn every_builtin_exports_to_every_format_and_data_formats_read_back() {
                 // Unlimited has no count in these tools: written as their largest, read back as it.
                 let expected = match builtin.profile.max_retries {
                     None => back.profile.max_retries,
-                    Some(n) if format == RetryFormat::GrpcConfig => Some(n.max(1)),
                     Some(n) => Some(n),
                 };
                 assert_eq!(
@@ -1039,6 +1038,74 @@ fn a_profile_that_retries_nothing_exports_as_no_retries() {
     assert!(said(RetryFormat::Tenacity).contains("stop_after_attempt(1)"));
 }
 
+/// A profile that retries nothing (max retries 0, or nothing retryable) round-trips through
+/// every format that is data as 0 retries, and every code format writes 0 retries.
+#[test]
+fn a_profile_that_retries_nothing_round_trips_through_every_format() {
+    let mut zero = retryscope::profile::builtin("aws-standard").expect("builtin");
+    zero.name = "zero".into();
+    zero.max_retries = Some(0);
+    let nothing = retryscope::profile::load_str(
+        r#"{"format": "retryscope-profile/2", "name": "nothing", "max_retries": 3,
+        "retry_on": {"status": [], "errors": []}, "deadline_ms": 5000,
+        "backoff": {"strategy": "exponential", "base_delay_ms": 1000, "max_delay_ms": 10000}}"#,
+    )
+    .expect("loads");
+    for p in [&zero, &nothing] {
+        for format in RetryFormat::ALL {
+            let out = export(p, format);
+            if format.can_import() {
+                let back = import(format, &out.text, "back").unwrap_or_else(|e| {
+                    panic!("{} via {}: {e}\n{}", p.name, format.id(), out.text)
+                });
+                assert_eq!(
+                    back.profile.max_retries,
+                    Some(0),
+                    "{} via {}:\n{}",
+                    p.name,
+                    format.id(),
+                    out.text
+                );
+            } else {
+                let said = match format {
+                    RetryFormat::CurlFlags => "--retry 0",
+                    RetryFormat::Urllib3 => "total=0",
+                    RetryFormat::Tenacity => "stop_after_attempt(1)",
+                    other => panic!("{} is data: it imports", other.id()),
+                };
+                assert!(
+                    out.text.contains(said),
+                    "{} → {}: {}",
+                    p.name,
+                    format.id(),
+                    out.text
+                );
+            }
+        }
+    }
+    // The deadline a retry-nothing gRPC config keeps (its methodConfig `timeout`) comes back.
+    let grpc = export(&nothing, RetryFormat::GrpcConfig);
+    let back = import(RetryFormat::GrpcConfig, &grpc.text, "back").expect("imports");
+    assert_eq!(back.profile.deadline_ms, Some(5000), "{}", grpc.text);
+    assert!(
+        back.unmapped
+            .iter()
+            .any(|u| u.reason.contains("imported as max_retries 0")),
+        "{:?}",
+        back.unmapped
+    );
+    // Still refused: a negative count, and a config that configures no call at all.
+    let e = import(
+        RetryFormat::Polly,
+        r#"{"Retry": {"MaxRetryAttempts": -1}}"#,
+        "x",
+    )
+    .expect_err("negative");
+    assert!(e.to_string().contains("must be 0 or more, found -1"), "{e}");
+    let e = import(RetryFormat::GrpcConfig, r#"{"methodConfig": []}"#, "x").expect_err("empty");
+    assert!(e.to_string().contains("no methodConfig entry"), "{e}");
+}
+
 /// A profile that retries connection errors only: Dapr reads an empty `httpStatusCodes` as
 /// "every HTTP error", so the export writes no list and says what Dapr will do instead.
 #[test]
@@ -1056,4 +1123,68 @@ fn dapr_export_of_a_profile_retrying_no_status_says_dapr_retries_every_http_erro
         "{}",
         none.text
     );
+}
+
+/// Messages written for a programmer by the libraries under the importers (`set
+/// DuplicateKeyPolicy in Options`, `stream did not contain valid UTF-8`, `curl --retry flags
+/// is code`) reach the user in plain words of what is wrong and where.
+#[test]
+fn cli_import_says_library_problems_in_plain_words() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let import = |from: &str, path: &std::path::Path| {
+        let out = demo_support::sandboxed()
+            .args(["profile", "import", "--from", from])
+            .arg(path)
+            .output()
+            .expect("runs");
+        assert_eq!(out.status.code(), Some(2), "{out:?}");
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let yaml = dir.path().join("route.yaml");
+    std::fs::write(&yaml, "retry_policy:\n  num_retries: 2\n  num_retries: 3\n").expect("write");
+    assert_eq!(
+        import("envoy", &yaml),
+        format!(
+            "error: {}:3:3: cannot import Envoy retry_policy (YAML): the key `num_retries` appears twice in the same map (keep one)\n",
+            yaml.display()
+        )
+    );
+    // Windows Notepad's "Unicode": UTF-16 with a byte-order mark.
+    let utf16 = dir.path().join("appsettings.json");
+    let bytes: Vec<u8> = [0xFF, 0xFE]
+        .into_iter()
+        .chain(
+            r#"{"Retry": {"MaxRetryAttempts": 2}}"#
+                .encode_utf16()
+                .flat_map(u16::to_le_bytes),
+        )
+        .collect();
+    std::fs::write(&utf16, bytes).expect("write");
+    assert_eq!(
+        import("polly", &utf16),
+        format!(
+            "error: {}:1:1: cannot import Polly v8 (appsettings JSON): the file is UTF-16 (it starts with a UTF-16 byte-order mark); save it as UTF-8\n",
+            utf16.display()
+        )
+    );
+    // A UTF-8 byte-order mark is passed over.
+    let bom = dir.path().join("bom.json");
+    std::fs::write(&bom, "\u{feff}{\"Retry\": {\"MaxRetryAttempts\": 2}}").expect("write");
+    demo_support::sandboxed()
+        .args(["profile", "import", "--from", "polly"])
+        .arg(&bom)
+        .assert()
+        .code(0)
+        .stdout(predicates::str::contains("\"max_retries\": 2"));
+    // A code format is refused before the file is read, in a sentence that is English.
+    let stderr = import("curl", &dir.path().join("never-read.txt"));
+    assert!(
+        stderr.starts_with(
+            "error: invalid value 'curl' for '--from <FORMAT>': curl --retry flags can be exported but not imported (it is code, not a settings file); --from takes polly, grpc, envoy, dapr, aws-config"
+        ),
+        "{stderr}"
+    );
+    for jargon in ["is code, not data", "Options", "stream did not contain"] {
+        assert!(!stderr.contains(jargon), "{stderr}");
+    }
 }

@@ -43,7 +43,8 @@ The list: JSON Lines (.jsonl: one object per line with `url` and optionally `met
 GET, `headers`, `body`, `name`, `profile`), CSV (.csv: a header row naming url, method, body,
 name, profile and header:NAME columns), curl commands one per line (.curl, .sh, .txt) or a HAR
 file (.har: every entry); --format overrides the extension. Every malformed line is reported
-with its line number and nothing is queued, unless --skip-bad-lines queues the others.
+with its line number (the first 20, then how many more) and nothing is queued, unless
+--skip-bad-lines queues the others.
 
 --report FILE writes the results when the batch stops: CSV (.csv), JSON Lines (.jsonl) or
 JUnit XML (.xml: each item a test case, its attempts in system-out); secrets masked.
@@ -62,7 +63,9 @@ POINTER=VALUE (RFC 6901 pointer; VALUE is JSON, or a plain string when it is not
 --expect-body TEXT (the body contains TEXT). Each flag may repeat.
 
 Exit codes: 0 every item done; 1 some item ended in error (or was cancelled); 2 usage,
-profile or list error; 130 Ctrl-C, 143 SIGTERM (the batch is left resumable)."
+profile or list error; 130 Ctrl-C, 143 SIGTERM (the batch is left resumable). A closed
+stdout (`| head`) or one that cannot be written does not stop the batch nor its --report;
+then the exit code is 141 (stdout closed) or 1 (write failed) unless it already says failure."
 )]
 pub struct BatchArgs {
     /// list, show.
@@ -277,6 +280,9 @@ fn work(args: &BatchArgs, dir: &Path) -> Result<u8, CliError> {
     if let Some(w) = &writer {
         runner = runner.recording(Arc::clone(w), args.history_body_cap);
     }
+    // A closed or full stdout must not lose the report: it is written all the same, and the
+    // loss decides the exit code at the end (`out::exit_code_after_output`).
+    super::out::keep_going_when_stdout_is_lost();
     let started = std::time::Instant::now();
     let (summary, stop) = runtime.block_on(drive(runner, &batch_id))?;
     close_writer(writer);
@@ -293,7 +299,7 @@ fn work(args: &BatchArgs, dir: &Path) -> Result<u8, CliError> {
     if let Some((path, format)) = report {
         write_report(&open_queue(dir)?, &batch_id, &path, format)?;
     }
-    Ok(code)
+    Ok(super::out::exit_code_after_output(code))
 }
 
 /// The `--report` path and its format (from the extension), checked before anything is sent.

@@ -15,7 +15,8 @@ pub struct CurlArgs {
     /// Write the final attempt's response body to FILE (atomically; at most 100 MiB) instead of
     /// printing it, byte for byte as the server sent it: secrets the server echoed are masked
     /// on screen and in the history, not in the file you asked for; the byte count printed is
-    /// what was written. Works with --json too.
+    /// what was written. Works with --json too. `-o -` writes it to stdout (as curl does) and
+    /// the timeline to stderr (not with --json).
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// Do not print the final response body (by default it is printed when it is UTF-8 text of
@@ -49,7 +50,9 @@ pub struct CurlArgs {
     /// "too many redirects" error.
     #[arg(long, value_name = "N", conflicts_with = "no_follow")]
     pub max_redirs: Option<u32>,
-    /// Do not follow redirects: a 3xx answer is the attempt's result.
+    /// Do not follow redirects: a 3xx answer is the attempt's result, and the run stops there
+    /// saying `302 redirect not followed (Location: …)` (outcome stopped, exit 1, unless the
+    /// profile's success statuses include the 3xx).
     #[arg(long)]
     pub no_follow: bool,
     /// Multipart form field (repeatable, in order): NAME=VALUE, or NAME=@FILE[;type=MIME] for a
@@ -195,12 +198,7 @@ pub fn form_part(raw: &str) -> Result<MultipartPart, CliError> {
                 Some((path, mime)) if !mime.is_empty() => (path, Some(mime.to_owned())),
                 _ => (file, None),
             };
-            crate::engine::check_body_file(path).map_err(|e| match e {
-                crate::engine::SpecError::BodyFile { reason, .. } => CliError::usage(format!(
-                    "cannot read the file of -F {name} ({reason}): {path}"
-                )),
-                other => CliError::usage(format!("-F {name}=@{path}: {other}")),
-            })?;
+            check_part_file(name, path)?;
             PartSource::File {
                 path: path.to_owned(),
                 content_type,
@@ -214,6 +212,21 @@ pub fn form_part(raw: &str) -> Result<MultipartPart, CliError> {
         name: name.to_owned(),
         source,
     })
+}
+
+/// The file of `-F NAME=@FILE` is checked before anything is sent (`run`, `curl`).
+///
+/// # Errors
+/// Exit 2 naming the part and the file: `cannot read the file of -F NAME (REASON): FILE`.
+pub fn check_part_file(name: &str, path: &str) -> Result<(), CliError> {
+    crate::engine::check_body_file(path)
+        .map(|_| ())
+        .map_err(|e| match e {
+            crate::engine::SpecError::BodyFile { reason, .. } => CliError::usage(format!(
+                "cannot read the file of -F {name} ({reason}): {path}"
+            )),
+            other => CliError::usage(format!("-F {name}=@{path}: {other}")),
+        })
 }
 
 #[cfg(test)]

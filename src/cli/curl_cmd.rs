@@ -16,7 +16,9 @@ use std::path::PathBuf;
 The curl options are read as curl reads them (-X, -H, -d/--data*, --json DATA, -u, -k, -L,
 --max-redirs, -m, --connect-timeout, -G, -A, -e, -b, -I, --url, …); options Retryscope cannot
 honour are printed to stderr as warnings and ignored. Without -L redirects are not followed,
-as in curl. A leading `curl` word is skipped, so a copied command can be pasted after
+as in curl. -o FILE saves the final body (as `run -o`); -o - writes it to stdout byte for
+byte, as curl does, and the timeline then goes to stderr. -s leaves out the attempt, wait
+and request-header lines (curl's progress is our timeline), as `run -s` does. A leading `curl` word is skipped, so a copied command can be pasted after
 `retryscope curl`; a whole command in one quoted argument works too.
 
 --profile, --builtin, --seed, --jsonl and --no-history may come anywhere. --jsonl prints JSON Lines (what
@@ -143,20 +145,18 @@ pub fn execute(args: &CurlArgs) -> Result<u8, CliError> {
     for note in &import.unsupported {
         super::out::write_stderr(&format!("warning: curl import: {note}\n"));
     }
-    // `-o FILE` writes the final body there, as `run -o` does (checked the same way).
-    let save_to = import.output.as_ref().map(std::path::PathBuf::from);
-    if let Some(out) = &save_to {
-        super::run::check_output_path(out, "-o")?;
-    }
+    // `-o FILE` writes the final body there, as `run -o` does (checked the same way); `-o -`
+    // writes it to stdout, as curl does.
+    let json = own.json || args.jsonl;
+    let save_to = import
+        .output
+        .as_deref()
+        .map(|o| super::run::SaveBody::checked(std::path::Path::new(o), json, "--jsonl"))
+        .transpose()?;
     let draft = import.draft;
     check_url(&draft.url)?;
     if draft.body.kind == BodyKind::File {
-        crate::engine::check_body_file(&draft.body.file_path).map_err(|e| {
-            CliError::usage(format!(
-                "cannot read body file ({e}): {}",
-                draft.body.file_path
-            ))
-        })?;
+        super::request_args::check_data_file(&draft.body.file_path)?;
     }
     let spec = draft
         .to_spec(&Variables::new(), &uuid::Uuid::new_v4().to_string())
@@ -165,6 +165,14 @@ pub fn execute(args: &CurlArgs) -> Result<u8, CliError> {
                 "{e}; `retryscope curl` has no variables (use `retryscope run --var`)"
             ))
         })?;
+    // A missing `-F name=@FILE` is said before anything is sent, as `run -F` says it.
+    if let crate::model::Body::Multipart { parts } = &spec.body {
+        for part in parts {
+            if let crate::model::PartSource::File { path, .. } = &part.source {
+                super::curl_args::check_part_file(&part.name, path)?;
+            }
+        }
+    }
     // The draft's own secrets and what the one rule finds in the request (URL credentials,
     // secret query values), so an echoing server's body is masked as `run` masks it.
     let mut secrets = draft.secret_values();
@@ -174,9 +182,11 @@ pub fn execute(args: &CurlArgs) -> Result<u8, CliError> {
         profile,
         super::run::RunPrint {
             seed: own.seed.or(args.seed),
-            json: own.json || args.jsonl,
+            json,
             har: args.har.clone(),
             save_to,
+            // `-s`: curl's progress meter is our timeline (as `run -s`).
+            silent: import.silent.is_some(),
             history: if own.no_history || args.no_history {
                 None
             } else {

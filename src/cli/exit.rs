@@ -12,6 +12,9 @@ pub const USAGE: u8 = 2;
 pub const INTERRUPTED: u8 = 130;
 /// Stopped by SIGTERM (128 + 15).
 pub const TERMINATED: u8 = 143;
+/// Stdout was closed by its reader (128 + SIGPIPE, as shells report a writer killed by it):
+/// `retryscope run … | head -1` after the run ended, was recorded and wrote its files.
+pub const STDOUT_CLOSED: u8 = 141;
 
 /// An error that ends a command: a one-line message for stderr and the exit code.
 #[derive(Debug, Clone, PartialEq, Eq)]

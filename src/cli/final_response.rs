@@ -1,5 +1,5 @@
 //! The final attempt's response as `retryscope run` shows or saves it: `-i` headers, the body
-//! when it is short text, `-o FILE`.
+//! when it is short text, `-o FILE` (or `-o -`, stdout).
 
 use super::mask;
 use crate::model::{AttemptOutcome, ResponseSummary};
@@ -93,7 +93,25 @@ impl FinalResponse {
     /// a network error), a body over the whole-body limit, or a write that failed (the file at
     /// `path`, if any, is then untouched).
     pub fn save(&self, path: &Path) -> Result<u64, String> {
-        let shown = path.display();
+        let bytes = self.whole_body(&path.display().to_string())?;
+        crate::store::write_export(path, bytes)
+            .map_err(|e| format!("cannot write the body: {e}"))?;
+        Ok(u64::try_from(bytes.len()).unwrap_or(u64::MAX))
+    }
+
+    /// Writes the final body to stdout byte for byte (`-o -`) and returns its size in bytes.
+    ///
+    /// # Errors
+    /// As [`Self::save`], the message ending with `stdout`; a stdout that cannot be written is
+    /// said by [`super::out`].
+    pub fn write_to_stdout(&self) -> Result<u64, String> {
+        let bytes = self.whole_body("stdout")?;
+        super::out::write_stdout_bytes(bytes);
+        Ok(u64::try_from(bytes.len()).unwrap_or(u64::MAX))
+    }
+
+    /// The whole final body, or why there is none to write to `shown` (a path, or `stdout`).
+    fn whole_body(&self, shown: &str) -> Result<&[u8], String> {
         let Some(r) = self.response() else {
             let why = match &self.outcome {
                 Some(AttemptOutcome::Error(e)) => {
@@ -112,9 +130,7 @@ impl FinalResponse {
                 crate::engine::WHOLE_BODY_LIMIT / (1024 * 1024)
             ));
         }
-        crate::store::write_export(path, &r.body.bytes)
-            .map_err(|e| format!("cannot write the body: {e}"))?;
-        Ok(u64::try_from(r.body.bytes.len()).unwrap_or(u64::MAX))
+        Ok(&r.body.bytes)
     }
 }
 

@@ -76,9 +76,9 @@ pub enum HistoryCommand {
         )]
         limit: u32,
         /// Only runs with this outcome (succeeded, gave_up, stopped, deadline, cancelled, error,
-        /// interrupted).
+        /// interrupted), or `running` for runs still being recorded.
         #[arg(long, value_name = "OUTCOME", value_parser = parse_outcome)]
-        outcome: Option<RecordedOutcome>,
+        outcome: Option<ListOutcome>,
         /// Only runs whose URL contains TEXT (case-insensitive).
         #[arg(long, value_name = "TEXT")]
         url: Option<String>,
@@ -139,11 +139,66 @@ pub enum ExportFormat {
     Png,
 }
 
-fn parse_outcome(raw: &str) -> Result<RecordedOutcome, String> {
-    RecordedOutcome::from_id(raw.trim()).ok_or_else(|| {
-        let all: Vec<&str> = RecordedOutcome::ALL.iter().map(|o| o.id()).collect();
-        format!("unknown outcome `{raw}`; use one of {}", all.join(", "))
-    })
+/// What `history list` shows in its outcome column for a run that has none yet.
+pub const RUNNING: &str = "running";
+
+/// What `history list --outcome` selects: runs that ended with an outcome, or those still
+/// running (every word the list shows in its outcome column).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ListOutcome {
+    /// Runs that ended so.
+    Ended(RecordedOutcome),
+    /// Runs without an outcome yet ([`RUNNING`]).
+    Running,
+}
+
+fn parse_outcome(raw: &str) -> Result<ListOutcome, String> {
+    let raw = raw.trim();
+    if raw == RUNNING {
+        return Ok(ListOutcome::Running);
+    }
+    RecordedOutcome::from_id(raw)
+        .map(ListOutcome::Ended)
+        .ok_or_else(|| {
+            let all: Vec<&str> = RecordedOutcome::ALL.iter().map(|o| o.id()).collect();
+            format!(
+                "unknown outcome `{raw}`; use one of {}, {RUNNING}",
+                all.join(", ")
+            )
+        })
+}
+
+/// The runs `history list` shows: newest first, at most `limit`.
+fn listed_runs(
+    store: &HistoryStore,
+    limit: u32,
+    outcome: Option<ListOutcome>,
+    url: Option<&String>,
+) -> Result<Vec<RunRecord>, CliError> {
+    let Some(ListOutcome::Running) = outcome else {
+        let filter = RunFilter {
+            limit: Some(limit),
+            outcome: match outcome {
+                Some(ListOutcome::Ended(o)) => Some(o),
+                _ => None,
+            },
+            url_contains: url.cloned(),
+        };
+        return store.list(&filter).map_err(failed);
+    };
+    let mut runs = Vec::new();
+    for id in store
+        .running_ids(url.map_or("", String::as_str), limit)
+        .map_err(failed)?
+    {
+        // A run that ended (or was deleted) since it was listed is no longer running.
+        if let Some(stored) = store.run(&id).map_err(failed)?
+            && stored.run.outcome.is_none()
+        {
+            runs.push(stored.run);
+        }
+    }
+    Ok(runs)
 }
 
 /// Runs `history …`; returns the exit code.
@@ -169,12 +224,7 @@ pub fn execute(args: &HistoryArgs) -> Result<u8, CliError> {
             url,
             json,
         } => {
-            let filter = RunFilter {
-                limit: Some(*limit),
-                outcome: *outcome,
-                url_contains: url.clone(),
-            };
-            let runs = store.list(&filter).map_err(failed)?;
+            let runs = listed_runs(&store, *limit, *outcome, url.as_ref())?;
             if runs.is_empty() && !*json {
                 let filtered = outcome.is_some() || url.is_some();
                 crate::cli_outln!(
@@ -442,7 +492,7 @@ fn list_line(run: &RunRecord) -> String {
         run.started_at.format("%Y-%m-%d %H:%M:%S%:z"),
         run.method,
         super::mask::escape_controls(&run.url),
-        run.outcome.map_or("running", RecordedOutcome::id),
+        run.outcome.map_or(RUNNING, RecordedOutcome::id),
         run.attempts,
         if run.attempts == 1 { "" } else { "s" },
         run.elapsed_ms.map_or_else(|| "-".to_owned(), elapsed_text),

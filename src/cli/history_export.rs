@@ -5,6 +5,7 @@
 use super::exit::CliError;
 use crate::model::AttemptOutcome;
 use crate::store::{StoredRun, replay_events};
+use std::fmt::Write as _;
 
 /// The stored run's timeline plot as PNG bytes
 /// ([`crate::interop::PNG_DEFAULT_WIDTH`] × [`crate::interop::PNG_DEFAULT_HEIGHT`] pixels),
@@ -113,18 +114,37 @@ pub const CSV_COLUMNS: [&str; 18] = [
 /// ends), with a header row of [`CSV_COLUMNS`]. `tokens_before` / `tokens_after` are the retry
 /// budget's balance before the attempt's first budget change and after its last (empty without
 /// a budget). An attempt that started but has no record is a last row with its start, no
-/// status, verdict or timings, and the error message "no answer recorded (interrupted)" (or
-/// `cancelled`).
+/// status or timings, the verdict `interrupted` (or `cancelled`; empty while the run is still
+/// running) and the error message "no answer recorded (interrupted)". When the run ended
+/// during a wait, the reason of the attempt before it says "the wait before retry N was cut
+/// off (interrupted)" after its own (as `interop::attempts_csv` does for the window's copy).
 pub fn csv(stored: &StoredRun) -> String {
     let mut out = CSV_COLUMNS.join(",") + "\r\n";
     let opt = |v: Option<f64>| v.map(|x| format!("{x:.3}")).unwrap_or_default();
-    for a in &stored.attempts {
+    let ended = stored.run.outcome.map(crate::store::RecordedOutcome::id);
+    for (i, a) in stored.attempts.iter().enumerate() {
         let (status, kind, message) = match &a.outcome {
             AttemptOutcome::Response(r) => (r.status.to_string(), String::new(), String::new()),
             AttemptOutcome::Error(e) => (String::new(), e.kind.to_string(), e.message.clone()),
         };
         let (verdict, reason) = a.verdict.name_and_reason();
-        let reason = reason.unwrap_or_default();
+        let mut reason = reason.unwrap_or_default().to_owned();
+        // The last attempt's wait never ended: the run ended (cancelled, process gone) in it.
+        if let (Some(how), Some(w), true, None) = (
+            ended,
+            &a.wait,
+            i + 1 == stored.attempts.len() && stored.unanswered.is_none(),
+            a.wait.as_ref().and_then(|w| w.measured_ms),
+        ) {
+            if !reason.is_empty() {
+                reason.push_str("; ");
+            }
+            let _ = write!(
+                reason,
+                "the wait before retry {} was cut off ({how})",
+                w.explanation.retry
+            );
+        }
         let fields = [
             a.run_id.clone(),
             a.number.to_string(),
@@ -135,7 +155,7 @@ pub fn csv(stored: &StoredRun) -> String {
             kind,
             message,
             verdict.to_owned(),
-            reason.to_owned(),
+            reason,
             format!("{:.3}", a.timings.total_ms),
             opt(a.phases.dns_ms),
             opt(a.phases.first_byte_ms),
@@ -169,6 +189,8 @@ pub fn csv(stored: &StoredRun) -> String {
         fields[3].clone_from(&u.method);
         fields[4].clone_from(&u.url);
         fields[7] = unanswered_text(stored);
+        // Cut off, not triaged: the verdict says how (nothing while the run is still going).
+        ended.unwrap_or_default().clone_into(&mut fields[8]);
         let row: Vec<String> = fields.iter().map(|f| csv_field(f)).collect();
         out.push_str(&row.join(","));
         out.push_str("\r\n");

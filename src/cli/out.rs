@@ -1,32 +1,100 @@
 //! Writing to stdout without panicking when the reader has gone (`retryscope run | head`).
 //!
-//! `print!` panics on a closed pipe; these macros write through a locked stdout. A closed pipe
-//! ends the process quietly with exit code 141 (128 + SIGPIPE, as shells report it); any other
-//! write error (a full disk, `> /dev/full`) prints one line on stderr and exits with 1, since
-//! the output the user asked for is incomplete.
+//! `print!` panics on a closed pipe; these macros write through a locked stdout. By default a
+//! closed pipe ends the process quietly with exit code 141 (128 + SIGPIPE, as shells report
+//! it); any other write error (a full disk, `> /dev/full`) prints one line on stderr and exits
+//! with 1, since the output the user asked for is incomplete.
+//!
+//! A command whose work must not stop with its output (`run` and `curl`: the run is recorded
+//! and its `-o`/`--har`/`--png` files are written; `batch`: its report) calls
+//! [`keep_going_when_stdout_is_lost`] first: stdout is then written until its first failure
+//! and skipped after it, the command finishes its work, and [`exit_code_after_output`] turns
+//! the loss into the exit code at the end.
 
+use super::exit;
 use std::io::Write;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Exit code when stdout is closed under us: 128 + SIGPIPE.
-pub const BROKEN_PIPE: i32 = 141;
+pub const BROKEN_PIPE: i32 = exit::STDOUT_CLOSED as i32;
 
 /// Exit code when stdout cannot be written for another reason (disk full, I/O error).
-pub const WRITE_FAILED: i32 = 1;
+pub const WRITE_FAILED: i32 = exit::FAILED as i32;
 
-/// Writes `text` to stdout and flushes; exits quietly with [`BROKEN_PIPE`] if stdout is gone,
-/// or with [`WRITE_FAILED`] and a message on stderr for any other write error.
-pub fn write_stdout(text: &str) {
-    let mut stdout = std::io::stdout().lock();
-    if let Err(e) = stdout
-        .write_all(text.as_bytes())
-        .and_then(|()| stdout.flush())
-    {
-        if e.kind() == std::io::ErrorKind::BrokenPipe {
-            std::process::exit(BROKEN_PIPE);
-        }
-        write_stderr(&format!("error: cannot write the output: {e}\n"));
-        std::process::exit(WRITE_FAILED);
+/// How stdout was lost.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StdoutLost {
+    /// The reader closed the pipe (`| head -1`).
+    Closed,
+    /// Another write error (`> /dev/full`); its message was printed on stderr.
+    Failed,
+}
+
+/// Set by [`keep_going_when_stdout_is_lost`].
+static KEEP_GOING: AtomicBool = AtomicBool::new(false);
+
+/// The first loss, once stdout failed (only kept when [`KEEP_GOING`] is set).
+static LOST: Mutex<Option<StdoutLost>> = Mutex::new(None);
+
+/// From now on a failed stdout write does not end the process: the failure is remembered,
+/// later output is skipped, and [`exit_code_after_output`] says it at the end.
+pub fn keep_going_when_stdout_is_lost() {
+    KEEP_GOING.store(true, Ordering::SeqCst);
+}
+
+/// How stdout was lost, if it was (after [`keep_going_when_stdout_is_lost`]).
+pub fn stdout_lost() -> Option<StdoutLost> {
+    *LOST
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// The exit code of a command that kept going after losing stdout: its own `code` when that
+/// is not success (the run failed: that says more), else [`exit::STDOUT_CLOSED`] (141) for a
+/// closed pipe and [`exit::FAILED`] (1) for a failed write; `code` when stdout was never lost.
+pub fn exit_code_after_output(code: u8) -> u8 {
+    match stdout_lost() {
+        Some(_) if code != exit::SUCCESS => code,
+        Some(StdoutLost::Closed) => exit::STDOUT_CLOSED,
+        Some(StdoutLost::Failed) => exit::FAILED,
+        None => code,
     }
+}
+
+/// Writes `text` to stdout and flushes; see [`write_stdout_bytes`].
+pub fn write_stdout(text: &str) {
+    write_stdout_bytes(text.as_bytes());
+}
+
+/// Writes `bytes` to stdout and flushes. If stdout is gone: exits quietly with [`BROKEN_PIPE`]
+/// (a closed pipe) or with [`WRITE_FAILED`] and a message on stderr (any other write error);
+/// after [`keep_going_when_stdout_is_lost`], remembers the loss instead (the message is still
+/// printed once) and skips this and every later write.
+pub fn write_stdout_bytes(bytes: &[u8]) {
+    let keep_going = KEEP_GOING.load(Ordering::SeqCst);
+    if keep_going && stdout_lost().is_some() {
+        return;
+    }
+    let mut stdout = std::io::stdout().lock();
+    let Err(e) = stdout.write_all(bytes).and_then(|()| stdout.flush()) else {
+        return;
+    };
+    let lost = if e.kind() == std::io::ErrorKind::BrokenPipe {
+        StdoutLost::Closed
+    } else {
+        write_stderr(&format!("error: cannot write the output: {e}\n"));
+        StdoutLost::Failed
+    };
+    if !keep_going {
+        std::process::exit(match lost {
+            StdoutLost::Closed => BROKEN_PIPE,
+            StdoutLost::Failed => WRITE_FAILED,
+        });
+    }
+    LOST.lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .get_or_insert(lost);
 }
 
 /// `print!` that survives a closed pipe.

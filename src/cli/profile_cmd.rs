@@ -72,7 +72,7 @@ pub enum ProfileAction {
     /// setting that did not map is listed on stderr with its path.
     Import {
         /// Source format: polly, grpc, envoy, dapr, aws-config.
-        #[arg(long = "from", value_name = "FORMAT", value_parser = profile_interop::parse_format)]
+        #[arg(long = "from", value_name = "FORMAT", value_parser = profile_interop::parse_import_format)]
         from: RetryFormat,
         /// The file to read.
         #[arg(value_name = "FILE")]

@@ -19,6 +19,23 @@ pub fn parse_format(text: &str) -> Result<RetryFormat, String> {
     })
 }
 
+/// Parses a `--from` value: a format that is data (`polly`, `grpc`, `envoy`, `dapr`,
+/// `aws-config`); the code formats are refused before any file is read.
+///
+/// # Errors
+/// An unknown id, or a format Retryscope only writes.
+pub fn parse_import_format(text: &str) -> Result<RetryFormat, String> {
+    let format = parse_format(text)?;
+    if !format.can_import() {
+        return Err(format!(
+            "{} can be exported but not imported (it is code, not a settings file); --from takes {}",
+            format.label(),
+            RetryFormat::ids(true)
+        ));
+    }
+    Ok(format)
+}
+
 /// Writes the profile (`file`, else the built-in `builtin`) as `format` to `out` or stdout.
 /// What the target cannot express goes to stderr when the output carries no comments (gRPC
 /// JSON) or goes to a file; otherwise it is in the output's comments.
@@ -76,18 +93,25 @@ pub fn import(
     if let Some(output) = out {
         refuse_overwrite(file, output)?;
     }
-    let text = std::fs::read_to_string(file).map_err(|e| {
+    let bytes = std::fs::read(file).map_err(|e| {
         CliError::usage(format!(
             "cannot read the file to import ({e}): {}",
             file.display()
         ))
     })?;
+    let text = crate::model::utf8_text(&bytes).map_err(|e| {
+        let at =
+            retry_formats::FormatError::syntax(Some(e.line), Some(e.column), e.message("the file"));
+        CliError::usage(import_error(format, file, &at))
+    })?;
+    // Some Windows editors start a UTF-8 file with a byte-order mark; no parser wants it.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let default_name = file.file_stem().map_or_else(
         || "imported".to_owned(),
         |s| s.to_string_lossy().into_owned(),
     );
     let name = name.unwrap_or(&default_name);
-    let imported = retry_formats::import(format, &text, name)
+    let imported = retry_formats::import(format, text, name)
         .map_err(|e| CliError::usage(import_error(format, file, &e)))?;
     let json = crate::profile::to_json_pretty(&imported.profile);
     match out {

@@ -43,6 +43,22 @@ pub fn check_url(url: &str) -> Result<(), CliError> {
         })
 }
 
+/// The file of `-d @FILE` is checked before anything is sent (`run`, `curl`): it exists, is a
+/// regular file and is not over the body size limit.
+///
+/// # Errors
+/// Exit 2 naming the file once: `cannot read body file (REASON): FILE`.
+pub fn check_data_file(path: &str) -> Result<(), CliError> {
+    crate::engine::check_body_file(path)
+        .map(|_| ())
+        .map_err(|e| match e {
+            crate::engine::SpecError::BodyFile { reason, .. } => {
+                CliError::usage(format!("cannot read body file ({reason}): {path}"))
+            }
+            other => CliError::usage(format!("-d @{path}: {other}")),
+        })
+}
+
 /// The body of `-d DATA` / `-d @FILE`; the Content-Type comes from a `-H Content-Type` if any.
 ///
 /// # Errors
@@ -53,12 +69,7 @@ pub fn body_from_data(data: &str, headers: &[KeyValue]) -> Result<Body, CliError
         .find(|h| h.name.eq_ignore_ascii_case("content-type"))
         .map(|h| h.value.clone());
     if let Some(path) = data.strip_prefix('@') {
-        crate::engine::check_body_file(path).map_err(|e| match e {
-            crate::engine::SpecError::BodyFile { reason, .. } => {
-                CliError::usage(format!("cannot read body file ({reason}): {path}"))
-            }
-            other => CliError::usage(format!("-d @{path}: {other}")),
-        })?;
+        check_data_file(path)?;
         return Ok(Body::File {
             path: path.to_owned(),
             content_type,

@@ -21,7 +21,6 @@ pub use crate::service::HistoryPlace;
 use crate::service::RunRecording;
 use clap::Args;
 use std::fmt::Write as _;
-use std::io::Write;
 use std::path::PathBuf;
 use tokio::sync::mpsc;
 
@@ -51,18 +50,25 @@ Output: one line per attempt (start time, status or error, duration, verdict), o
 wait (the explanation of the planned wait, then the measured wait), and a summary with the
 seed (replay any run with --seed). Between the timeline and the summary: the final attempt's
 response headers with -i (`< name: value`), then its body when it is UTF-8 text of at most
-4 KiB (else one line with its size; --no-body hides it; -o FILE saves it instead). -s leaves
-out the attempt, wait and request-header lines. Secret headers (Authorization, Cookie,
+4 KiB (else one line with its size; --no-body hides it; -o FILE saves it instead; -o -
+writes it whole to stdout and the rest to stderr). -s leaves out the attempt, wait and
+request-header lines. Secret headers (Authorization, Cookie,
 *token*, …) print as ***, and so do secret values the request sent wherever they come back in
 the printed body (echo servers); -o saves the body byte for byte.
 
 curl flags: -i, -o, -s, -u, -k, -F mean what they mean in curl. Redirects are followed by
 default (each hop shown in its attempt); -L is accepted and changes nothing, --max-redirs N
-limits the hops, --no-follow stops following. With --json stdout carries only the JSON Lines
-events: -o still saves the body, -i, -s and --no-body are refused.
+limits the hops, --no-follow stops following (a 3xx then ends the run: `stopped: 302 redirect
+not followed (Location: …)`, exit 1 unless the profile's success_status includes it).
+With --json stdout carries only the JSON Lines events: -o still saves the body, -i, -s and
+--no-body are refused.
 
 Exit codes: 0 success; 1 gave up, stopped, deadline or error outcome; 2 usage or profile
-error; 130 interrupted by Ctrl-C, 143 by SIGTERM (the run is cancelled cleanly first).")]
+error; 130 interrupted by Ctrl-C, 143 by SIGTERM (the run is cancelled cleanly first).
+A closed stdout (`| head -1`) or one that cannot be written (disk full) does not stop the
+run: it is still recorded and -o, --har and --png are written; then the exit code is the
+run's own when it did not succeed, else 141 (stdout closed) or 1 (write failed, said on
+stderr).")]
 pub struct RunArgs {
     /// Profile file (JSON, format retryscope-profile/2; /1 files are read too).
     #[arg(long, value_name = "FILE", conflicts_with = "builtin")]
@@ -198,14 +204,12 @@ pub fn execute(args: &RunArgs) -> Result<u8, CliError> {
         args.data.as_deref(),
     )?;
     args.curl.apply(&mut spec, args.method.is_some())?;
-    if args.curl.output.as_deref() == Some(std::path::Path::new("-")) {
-        return Err(CliError::usage(
-            "-o - is not supported: stdout carries the timeline; give a file name",
-        ));
-    }
-    if let Some(out) = &args.curl.output {
-        check_output_path(out, "-o")?;
-    }
+    let save_to = args
+        .curl
+        .output
+        .as_ref()
+        .map(|o| SaveBody::checked(o, args.json, "--json"))
+        .transpose()?;
     if let Some(har) = &args.har {
         check_output_path(har, "--har")?;
     }
@@ -253,7 +257,7 @@ pub fn execute(args: &RunArgs) -> Result<u8, CliError> {
             silent: args.curl.silent,
             include: args.curl.include,
             show_body: !args.curl.no_body,
-            save_to: args.curl.output.clone(),
+            save_to,
             history: (!args.no_history).then(|| HistoryPlace {
                 data_dir: data_dir.clone(),
                 body_cap: args.history_body_cap,
@@ -261,6 +265,44 @@ pub fn execute(args: &RunArgs) -> Result<u8, CliError> {
         },
         &secrets,
     )
+}
+
+/// Where `-o` writes the final attempt's whole body.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SaveBody {
+    /// `-o FILE`: the file, written atomically.
+    File(PathBuf),
+    /// `-o -`: stdout, byte for byte, as curl writes it; the timeline then goes to stderr.
+    Stdout,
+}
+
+impl SaveBody {
+    /// `-o OUT` checked before anything is sent: `-` is stdout (refused with `json_flag`, whose
+    /// JSON Lines stdout carries), anything else a file in an existing folder
+    /// (checked as `--har` and `--png` files are).
+    ///
+    /// # Errors
+    /// Exit 2 naming the flag.
+    pub fn checked(out: &std::path::Path, json: bool, json_flag: &str) -> Result<Self, CliError> {
+        if out == std::path::Path::new("-") {
+            if json {
+                return Err(CliError::usage(format!(
+                    "-o - writes the body to stdout, where {json_flag} writes the events; give -o a file name"
+                )));
+            }
+            return Ok(Self::Stdout);
+        }
+        check_output_path(out, "-o")?;
+        Ok(Self::File(out.to_path_buf()))
+    }
+
+    /// Where it goes, as messages name it: the path, or `stdout`.
+    fn shown(&self) -> String {
+        match self {
+            Self::File(path) => path.display().to_string(),
+            Self::Stdout => "stdout".to_owned(),
+        }
+    }
 }
 
 /// How [`run_spec`] runs, prints and records (the flags of `run`, the defaults for `curl`).
@@ -280,8 +322,8 @@ pub struct RunPrint {
     pub include: bool,
     /// Print the final body when it is short text.
     pub show_body: bool,
-    /// `-o FILE`: the final attempt's whole body.
-    pub save_to: Option<PathBuf>,
+    /// `-o FILE` / `-o -`: the final attempt's whole body.
+    pub save_to: Option<SaveBody>,
     /// Where to record the run (`None`: `--no-history`).
     pub history: Option<HistoryPlace>,
 }
@@ -347,6 +389,9 @@ pub fn run_spec(
             );
         }
     }
+    // A closed or full stdout must not lose the run: it is still recorded and its files are
+    // written; the loss decides the exit code at the end (`out::exit_code_after_output`).
+    super::out::keep_going_when_stdout_is_lost();
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -401,7 +446,7 @@ pub fn run_spec(
     {
         warn_history("not fully", &e);
     }
-    code
+    code.map(super::out::exit_code_after_output)
 }
 
 /// What `run` prints besides the events, from the flags.
@@ -414,8 +459,8 @@ struct Output {
     include: bool,
     /// The final body (unless `--no-body`).
     show_body: bool,
-    /// `-o FILE`.
-    save_to: Option<PathBuf>,
+    /// `-o FILE` / `-o -`.
+    save_to: Option<SaveBody>,
     /// Secret values the request sends (secret headers, secret variables), masked in the
     /// printed events, body and headers.
     secrets: Vec<String>,
@@ -476,7 +521,6 @@ async fn drive(
     // events are masked for printing and the history.
     let mut raw_last = FinalResponse::default();
     let mut interrupted: Option<Stop> = None;
-    let mut stdout = std::io::stdout();
     loop {
         let event = tokio::select! {
             event = rx.recv() => event,
@@ -509,11 +553,12 @@ async fn drive(
         };
         // `-o`: saved once, when the run has ended (a cancelled run saves nothing).
         let saved = match (&output.save_to, finished) {
-            (Some(path), Some(OutcomeKind::Cancelled)) => Some(Err(format!(
+            (Some(to), Some(OutcomeKind::Cancelled)) => Some(Err(format!(
                 "the run was cancelled, so no final body was saved: {}",
-                path.display()
+                to.shown()
             ))),
-            (Some(path), Some(_)) => Some(raw_last.save(path)),
+            (Some(SaveBody::File(path)), Some(_)) => Some(raw_last.save(path)),
+            (Some(SaveBody::Stdout), Some(_)) => Some(raw_last.write_to_stdout()),
             _ => None,
         };
         let chunk = if output.json {
@@ -535,8 +580,12 @@ async fn drive(
                 saved.as_ref(),
             )
         };
-        crate::cli_out!("{chunk}");
-        let _ = stdout.flush();
+        if output.save_to == Some(SaveBody::Stdout) {
+            // `-o -`: stdout is the body's; the timeline goes where curl's progress goes.
+            super::out::write_stderr(&chunk);
+        } else {
+            crate::cli_out!("{chunk}");
+        }
         if let Some(kind) = finished {
             let mut code = match kind {
                 OutcomeKind::Succeeded => exit::SUCCESS,
@@ -594,8 +643,11 @@ fn text_chunk(
                 chunk.push_str(&last.header_lines(&output.secrets));
             }
             match (saved, &output.save_to) {
-                (Some(Ok(bytes)), Some(path)) => {
+                (Some(Ok(bytes)), Some(SaveBody::File(path))) => {
                     let _ = writeln!(chunk, "body: {bytes} bytes saved to {}", path.display());
+                }
+                (Some(Ok(bytes)), Some(SaveBody::Stdout)) => {
+                    let _ = writeln!(chunk, "body: {bytes} bytes written to stdout");
                 }
                 (None, _) if output.show_body => chunk.push_str(&last.body_text(&output.secrets)),
                 _ => {}

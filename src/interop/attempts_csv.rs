@@ -2,9 +2,15 @@
 //! quote or line break quoted), one row per attempt, for spreadsheets. With a retry budget the
 //! last two columns hold its tokens before the attempt's first budget change and after its last
 //! (the charge for the retry that follows, a refund or a success increment).
+//!
+//! A run that ended with an attempt or a wait still open (cancelled, or cut off by the end of
+//! the process: a past run from the history) says so: the attempt's verdict is `cancelled` or
+//! `interrupted` (reason `no answer recorded (…)`), and a cut-off wait adds `; the wait before
+//! retry N was cut off (…)` to the reason of the attempt before it, whose verdict stays the
+//! `retry` it was.
 
 use super::secret_rule::mask_url;
-use crate::model::{AttemptOutcome, RunEvent, mask_secret_values};
+use crate::model::{AttemptOutcome, OutcomeKind, RunEvent, mask_secret_values};
 use std::fmt::Write as _;
 
 /// The header row's columns.
@@ -30,7 +36,14 @@ pub const CSV_COLUMNS: [&str; 16] = [
 #[derive(Default, Clone)]
 struct Row {
     cells: [String; 16],
+    /// Its `AttemptFinished` came.
+    answered: bool,
+    /// Its wait was scheduled and has not finished.
+    waiting: bool,
 }
+
+/// Column of the verdict (`reason` follows it).
+const VERDICT: usize = 9;
 
 /// The attempts of the run in `events` as CSV text: a header row ([`CSV_COLUMNS`]) then one
 /// row per attempt; empty cells where nothing was measured. URLs have their secrets masked and
@@ -67,6 +80,7 @@ pub fn attempts_csv(events: &[RunEvent], secrets: &[String]) -> String {
                 let Some(i) = row(&mut rows, *attempt) else {
                     continue;
                 };
+                rows[i].answered = true;
                 let c = &mut rows[i].cells;
                 match outcome {
                     AttemptOutcome::Response(r) => c[4] = r.status.to_string(),
@@ -93,6 +107,7 @@ pub fn attempts_csv(events: &[RunEvent], secrets: &[String]) -> String {
                 ..
             } => {
                 if let Some(i) = row(&mut rows, *retry) {
+                    rows[i].waiting = true;
                     rows[i].cells[11] = planned_ms.to_string();
                     rows[i].cells[13].clone_from(&explanation.text);
                 }
@@ -101,6 +116,7 @@ pub fn attempts_csv(events: &[RunEvent], secrets: &[String]) -> String {
                 retry, actual_ms, ..
             } => {
                 if let Some(i) = row(&mut rows, *retry) {
+                    rows[i].waiting = false;
                     rows[i].cells[12] = actual_ms.to_string();
                 }
             }
@@ -115,7 +131,17 @@ pub fn attempts_csv(events: &[RunEvent], secrets: &[String]) -> String {
                     c[15] = crate::policy::tokens_text(change.after);
                 }
             }
-            RunEvent::RunStarted { .. } | RunEvent::RunFinished { .. } => {}
+            RunEvent::RunFinished { outcome, .. } => {
+                let how = if outcome.kind == OutcomeKind::Cancelled {
+                    "cancelled"
+                } else {
+                    "interrupted"
+                };
+                for (i, r) in rows.iter_mut().enumerate() {
+                    cut_off(r, i + 1, how);
+                }
+            }
+            RunEvent::RunStarted { .. } => {}
         }
     }
     let mut out = String::new();
@@ -131,6 +157,26 @@ pub fn attempts_csv(events: &[RunEvent], secrets: &[String]) -> String {
         );
     }
     out
+}
+
+/// Marks row `attempt` of a run that ended `how` (`cancelled`, `interrupted`) if its attempt
+/// or its wait was still open then.
+fn cut_off(r: &mut Row, attempt: usize, how: &str) {
+    if !r.answered {
+        how.clone_into(&mut r.cells[VERDICT]);
+        r.cells[VERDICT + 1] = format!("no answer recorded ({how})");
+    } else if r.waiting {
+        let reason = &mut r.cells[VERDICT + 1];
+        if !reason.is_empty() {
+            reason.push_str("; ");
+        }
+        let _ = write!(
+            reason,
+            "the wait before retry {attempt} was cut off ({how})"
+        );
+    }
+    r.waiting = false;
+    r.answered = true;
 }
 
 fn quote(cell: &str) -> String {

@@ -18,22 +18,33 @@ pub struct CurlImport {
     /// The request, ready for the composer.
     pub draft: RequestDraft,
     /// One line per option (or part of one) the draft does not carry, e.g.
-    /// `--proxy (ignored: not supported)` or `-s (ignored: output option)`.
+    /// `--proxy (ignored: not supported)` or `-S (ignored: output option)`.
     pub unsupported: Vec<String>,
     /// `-o FILE` / `--output FILE`: where the command writes the response body (`None`
-    /// without one, or for `-o -`, stdout). The draft has no place for it: `retryscope curl`
-    /// writes the final body there (as `run -o`); other importers list
-    /// [`CurlImport::output_note`] among the unsupported options.
+    /// without one; `-` is stdout). The draft has no place for it: `retryscope curl` writes
+    /// the final body there (as `run -o`); other importers list [`CurlImport::output_notes`]
+    /// among the unsupported options.
     pub output: Option<String>,
+    /// `-s` / `--silent` as written, if the command has it. `retryscope curl` leaves out the
+    /// attempt, wait and request-header lines (as `run -s`: our progress is the timeline);
+    /// other importers list [`CurlImport::output_notes`] among the unsupported options.
+    pub silent: Option<String>,
 }
 
 impl CurlImport {
-    /// The unsupported-option line for an importer that writes no body file (the window, a
-    /// batch list), when the command has `-o FILE`; the file name is not repeated.
-    pub fn output_note(&self) -> Option<String> {
-        self.output
-            .as_ref()
-            .map(|_| "-o FILE (ignored: the response body is not written to a file here; `retryscope curl -o FILE` writes it)".to_owned())
+    /// The unsupported-option lines for an importer that prints and writes nothing (the
+    /// window, a batch list): `-s` and `-o FILE` (the file name is not repeated); `-o -` is
+    /// where such an importer shows the body anyway.
+    pub fn output_notes(&self) -> Vec<String> {
+        let mut notes: Vec<String> = self
+            .silent
+            .iter()
+            .map(|flag| format!("{flag} (ignored: output option)"))
+            .collect();
+        if self.output.as_deref().is_some_and(|o| o != "-") {
+            notes.push("-o FILE (ignored: the response body is not written to a file here; `retryscope curl -o FILE` writes it)".to_owned());
+        }
+        notes
     }
 }
 
@@ -138,6 +149,7 @@ struct Parsed {
     max_time_ms: Option<u64>,
     connect_ms: Option<u64>,
     output: Option<String>,
+    silent: Option<String>,
     notes: Vec<String>,
 }
 
@@ -149,10 +161,11 @@ struct Parsed {
 ///
 /// ```
 /// use retryscope::interop::parse_curl;
-/// let import = parse_curl("curl -sX PUT 'http://127.0.0.1:8080/echo' -H 'Accept: text/plain' -d 'a=1'").unwrap();
+/// let import = parse_curl("curl -sX PUT 'http://127.0.0.1:8080/echo' -H 'Accept: text/plain' -d 'a=1' --proxy http://p:1").unwrap();
 /// assert_eq!(import.draft.method, "PUT");
 /// assert_eq!(import.draft.body.text, "a=1");
-/// assert_eq!(import.unsupported, ["-s (ignored: output option)"]);
+/// assert_eq!(import.unsupported, ["--proxy (ignored: not supported)"]);
+/// assert_eq!(import.output_notes(), ["-s (ignored: output option)"]);
 /// ```
 ///
 /// # Errors
@@ -345,7 +358,8 @@ fn apply(
                     .push(format!("{shown} FILE (ignored: cookie files are not read)"));
             }
         }
-        Opt::Output => p.output = (v != "-").then_some(v),
+        Opt::Output => p.output = Some(v),
+        Opt::Silent => p.silent = Some(shown.to_owned()),
         Opt::MaxTime => p.max_time_ms = Some(seconds_to_ms(&v).ok_or_else(|| bad(SECONDS))?),
         Opt::ConnectTimeout => {
             p.connect_ms = Some(seconds_to_ms(&v).ok_or_else(|| bad(SECONDS))?);
@@ -642,6 +656,7 @@ fn build(mut p: Parsed) -> Result<CurlImport, CurlError> {
         draft,
         unsupported: p.notes,
         output: p.output,
+        silent: p.silent,
     })
 }
 
@@ -843,7 +858,8 @@ mod tests {
         let i = parse_curl("curl -sSLkXPATCH http://h/").expect("parses");
         assert_eq!(i.draft.method, "PATCH");
         assert!(i.draft.follow_redirects && !i.draft.verify_tls);
-        assert_eq!(i.unsupported.len(), 2, "{:?}", i.unsupported);
+        assert_eq!(i.unsupported, ["-S (ignored: output option)"]);
+        assert_eq!(i.silent.as_deref(), Some("-s"));
     }
 
     #[test]
@@ -872,10 +888,18 @@ mod tests {
         let i = parse_curl("curl -o out.json http://127.0.0.1:9/a").expect("parses");
         assert_eq!(i.output.as_deref(), Some("out.json"));
         assert!(i.unsupported.is_empty(), "{:?}", i.unsupported);
-        let note = i.output_note().expect("a note");
-        assert!(note.starts_with("-o FILE (ignored: "), "{note}");
-        assert!(!note.contains("out.json"), "{note}");
-        let long = parse_curl("curl --output - http://127.0.0.1:9/a").expect("parses");
-        assert_eq!(long.output, None, "-o - is stdout");
+        let notes = i.output_notes();
+        assert_eq!(notes.len(), 1, "{notes:?}");
+        assert!(notes[0].starts_with("-o FILE (ignored: "), "{notes:?}");
+        assert!(!notes[0].contains("out.json"), "{notes:?}");
+        let long = parse_curl("curl --output - --silent http://127.0.0.1:9/a").expect("parses");
+        assert_eq!(long.output.as_deref(), Some("-"), "-o - is stdout");
+        assert_eq!(long.silent.as_deref(), Some("--silent"));
+        assert!(long.unsupported.is_empty(), "{:?}", long.unsupported);
+        assert_eq!(
+            long.output_notes(),
+            ["--silent (ignored: output option)"],
+            "the window shows the body anyway: no note for -o -"
+        );
     }
 }

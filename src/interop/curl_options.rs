@@ -54,6 +54,8 @@ pub enum Opt {
     Cookie,
     /// `-o`, `--output`: where curl writes the response body.
     Output,
+    /// `-s`, `--silent`: no progress meter (`retryscope curl`: no attempt or wait lines).
+    Silent,
     /// `-m`, `--max-time`.
     MaxTime,
     /// `--connect-timeout`.
@@ -97,7 +99,13 @@ impl Opt {
             | Opt::ConnectTimeout
             | Opt::CaCert
             | Opt::Form { .. } => true,
-            Opt::Insecure | Opt::Location | Opt::Get | Opt::Head | Opt::Basic | Opt::Next => false,
+            Opt::Insecure
+            | Opt::Location
+            | Opt::Get
+            | Opt::Head
+            | Opt::Basic
+            | Opt::Next
+            | Opt::Silent => false,
             Opt::Ignored { value, .. } => value,
         }
     }
@@ -125,7 +133,8 @@ pub fn short(c: char) -> Option<Opt> {
         'b' => Opt::Cookie,
         'm' => Opt::MaxTime,
         ':' => Opt::Next,
-        's' | 'S' | 'v' | 'i' | '#' | 'f' | 'N' | 'q' | 'O' | 'J' | 'R' | 'l' => Opt::Ignored {
+        's' => Opt::Silent,
+        'S' | 'v' | 'i' | '#' | 'f' | 'N' | 'q' | 'O' | 'J' | 'R' | 'l' => Opt::Ignored {
             value: false,
             reason: OUTPUT,
         },
@@ -190,10 +199,11 @@ pub fn long(name: &str) -> Option<Opt> {
             value: false,
             reason: COMPRESSED,
         },
-        "silent" | "show-error" | "verbose" | "include" | "progress-bar" | "no-progress-meter"
-        | "fail" | "fail-with-body" | "fail-early" | "no-buffer" | "remote-name"
-        | "remote-header-name" | "remote-time" | "list-only" | "styled-output"
-        | "no-styled-output" | "show-headers" | "create-dirs" | "remote-name-all" => Opt::Ignored {
+        "silent" => Opt::Silent,
+        "show-error" | "verbose" | "include" | "progress-bar" | "no-progress-meter" | "fail"
+        | "fail-with-body" | "fail-early" | "no-buffer" | "remote-name" | "remote-header-name"
+        | "remote-time" | "list-only" | "styled-output" | "no-styled-output" | "show-headers"
+        | "create-dirs" | "remote-name-all" => Opt::Ignored {
             value: false,
             reason: OUTPUT,
         },

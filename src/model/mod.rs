@@ -28,6 +28,7 @@ mod saved_request;
 pub mod secrets;
 mod status_set;
 pub mod url_rule;
+mod utf8_text;
 mod variables;
 
 pub use attempt::{
@@ -66,6 +67,7 @@ pub use request_draft::{BodyDraft, BodyKind, RequestDraft, UUID_PLACEHOLDER};
 pub use response_matcher::ResponseMatcher;
 pub use saved_request::{SAVED_REQUEST_FORMAT, SavedRequest};
 pub use status_set::{StatusRange, StatusSet};
+pub use utf8_text::{NotUtf8, utf8_text};
 pub use variables::{
     Resolved, SECRET_MASK, UUID_VARIABLE, UnknownVariable, Variables, is_variable_name,
     mask_event_secrets, mask_secret_values, resolve_spec, resolve_text, resolve_text_masked,

@@ -35,7 +35,11 @@ pub fn plain_parse_message(message: &str) -> String {
     if let Some(rest) = message.strip_prefix("invalid length ")
         && let Some((len, expected)) = rest.split_once(", expected ")
     {
-        return format!("expected {}, found {len} items", expected_words(expected));
+        let found = len.parse::<u64>().map_or_else(
+            |_| format!("{len} items"),
+            |n| super::counted(n, "item", "items"),
+        );
+        return format!("expected {}, found {found}", expected_words(expected));
     }
     if let Some(field) = message.strip_prefix("missing field ") {
         return format!("the field {field} is missing");
@@ -115,7 +119,12 @@ fn expected_words(expected: &str) -> String {
         other if other.starts_with("struct ") => "an object",
         other if other.starts_with("tuple") => "a list",
         other if other.contains("enum ") => "one of the allowed values",
-        other => other,
+        other => {
+            if let Some(n) = other.strip_prefix("a tuple of size ") {
+                return format!("a list of {n} items");
+            }
+            other
+        }
     };
     plain.to_owned()
 }
@@ -215,5 +224,17 @@ mod tests {
             "unknown value `fixd` (allowed: `fixed`, `exponential`)"
         );
         assert_eq!(plain("something else"), "something else");
+    }
+
+    #[test]
+    fn lengths_say_how_many_items_in_plain_words() {
+        assert_eq!(
+            plain("invalid length 1, expected a tuple of size 2"),
+            "expected a list of 2 items, found 1 item"
+        );
+        assert_eq!(
+            plain("invalid length 3, expected a [name, value] pair"),
+            "expected a [name, value] pair, found 3 items"
+        );
     }
 }

@@ -31,7 +31,9 @@ pub fn is_idempotent(method: &str) -> bool {
 ///    trigger (`not ready: /state is "pending", want "done"`; several matchers' reasons are
 ///    joined by `; `), under the method gate like any other trigger.
 /// 2. A status in `retry_on.status` is a retry trigger (`503 is retryable`); any other status
-///    stops (`404 is not retryable`) unless `on_other_status` is `retry`.
+///    stops (`404 is not retryable`; a 3xx with a `Location`, a redirect the engine did not
+///    follow: `302 redirect not followed (Location: /next)`) unless `on_other_status` is
+///    `retry`.
 /// 3. A network error whose kind is in `retry_on.errors` is a trigger, else it stops.
 ///    **Decision on `dns`:** DESIGN.md says a name that does not exist is "reported as such and
 ///    not retried by default". We implement that as: a `dns` error is retried only when `dns` is in
@@ -85,7 +87,7 @@ pub fn triage(
                     false,
                 )
             } else {
-                return stop(format!("{status} is not retryable"));
+                return stop(other_status_reason(r));
             }
         }
         AttemptOutcome::Error(e) => match error_trigger(profile, e) {
@@ -106,6 +108,27 @@ pub fn triage(
         return stop(format!("not retried: {method} {NOT_IDEMPOTENT}"));
     };
     Verdict::Retry { reason }
+}
+
+/// Why a status that is neither success nor retryable stops the run: `404 is not retryable`;
+/// a 3xx with a `Location` is a redirect the engine did not follow (following is off, or a
+/// 3xx it never follows such as 300), said with where it points, secrets masked:
+/// `302 redirect not followed (Location: /status/200)`.
+fn other_status_reason(r: &crate::model::ResponseSummary) -> String {
+    let status = r.status;
+    let location = r
+        .headers
+        .iter()
+        .find(|(name, _)| name.eq_ignore_ascii_case("location"))
+        .map(|(_, value)| value.trim())
+        .filter(|value| !value.is_empty());
+    match location {
+        Some(to) if (300..400).contains(&status) => format!(
+            "{status} redirect not followed (Location: {})",
+            crate::model::secrets::mask_url(to)
+        ),
+        _ => format!("{status} is not retryable"),
+    }
 }
 
 /// The retry reason for a network error, or the stop verdict.
@@ -407,6 +430,33 @@ mod tests {
             ),
             retry("200 is not in retry_on.status; retried because on_other_status is retry")
         );
+    }
+
+    #[test]
+    fn a_redirect_not_followed_says_where_it_points() {
+        let p = profile();
+        let redirect = |code: u16, location: &str| {
+            let AttemptOutcome::Response(mut r) = status(code) else {
+                unreachable!("status() is a response")
+            };
+            r.headers.push(("location".into(), location.into()));
+            AttemptOutcome::Response(r)
+        };
+        let t = |o: &AttemptOutcome| triage(&p, &ResponseConditions::default(), "GET", false, o);
+        assert_eq!(
+            t(&redirect(302, "/status/200")),
+            stopped("302 redirect not followed (Location: /status/200)")
+        );
+        // Secrets in the Location are masked by the one rule (DESIGN.md §9).
+        assert_eq!(
+            t(&redirect(307, "http://u:p@127.0.0.1:9/next?token=t-1")),
+            stopped(
+                "307 redirect not followed (Location: http://***:***@127.0.0.1:9/next?token=***)"
+            )
+        );
+        // Without a Location (304) or outside 3xx it is the plain stop.
+        assert_eq!(t(&redirect(304, " ")), stopped("304 is not retryable"));
+        assert_eq!(t(&redirect(404, "/x")), stopped("404 is not retryable"));
     }
 
     fn json_response(code: u16, body: &str) -> AttemptOutcome {

@@ -279,7 +279,14 @@ pub fn load_bytes(bytes: &[u8]) -> Result<RetryProfile, ProfileErrors> {
 /// Bytes that are not UTF-8 (one issue at the first bad byte's line:column, naming a UTF-16
 /// byte-order mark when there is one), or any problem [`load_str_noted`] reports.
 pub fn load_bytes_noted(bytes: &[u8]) -> Result<Loaded, ProfileErrors> {
-    let text = std::str::from_utf8(bytes).map_err(|e| not_utf8(bytes, &e))?;
+    let text = crate::model::utf8_text(bytes).map_err(|e| {
+        ProfileErrors::single(ProfileIssue {
+            path: String::new(),
+            line: Some(e.line),
+            column: Some(e.column),
+            message: e.message("the file"),
+        })
+    })?;
     load_str_noted(text)
 }
 
@@ -314,25 +321,6 @@ fn too_large(len: u64) -> Option<ProfileErrors> {
 
 /// Largest profile file read, bytes (16 MiB; real profiles are a few KiB).
 pub const MAX_PROFILE_FILE_BYTES: u64 = 16 * 1024 * 1024;
-
-/// Where and why `bytes` are not UTF-8.
-fn not_utf8(bytes: &[u8], e: &std::str::Utf8Error) -> ProfileErrors {
-    let good = std::str::from_utf8(&bytes[..e.valid_up_to()]).unwrap_or_default();
-    let line = good.matches('\n').count() + 1;
-    let column = good.rsplit('\n').next().unwrap_or(good).chars().count() + 1;
-    let message = if bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]) {
-        "the file is UTF-16 (it starts with a UTF-16 byte-order mark); save it as UTF-8".to_owned()
-    } else {
-        let byte = bytes.get(e.valid_up_to()).copied().unwrap_or_default();
-        format!("the file is not UTF-8: byte 0x{byte:02X} is not valid here; save it as UTF-8")
-    };
-    ProfileErrors::single(ProfileIssue {
-        path: String::new(),
-        line: Some(line),
-        column: Some(column),
-        message,
-    })
-}
 
 /// A hint when the text starts with a UTF-8 byte-order mark (some Windows editors add one).
 fn bom_hint(text: &str) -> &'static str {

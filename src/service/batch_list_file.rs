@@ -9,6 +9,11 @@ use std::path::Path;
 /// Largest list file read, bytes (1 GiB: 100,000 requests with bodies fit many times over).
 pub const MAX_LIST_FILE_BYTES: u64 = 1024 * 1024 * 1024;
 
+/// Malformed lines (and notes on imported lines) named one by one; the others are counted in
+/// one line after them (`… and 4980 more malformed lines`), so a list of thousands of bad lines
+/// does not bury the refusal under thousands of errors.
+pub const LISTED_LINES: usize = 20;
+
 /// A list read: its requests, and the notes to show (curl options that were ignored, and the
 /// malformed lines that were skipped), each `FILE:line: …`.
 #[derive(Debug, Clone, PartialEq)]
@@ -69,12 +74,19 @@ pub fn read_batch_list(
             },
         );
     }
-    let mut notes: Vec<String> = list
-        .notes
-        .iter()
-        .map(|n| format!("{name}:{}: {}", n.place.short(), n.message))
-        .collect();
-    let problems: Vec<String> = list.problems.iter().map(|p| p.located(&name)).collect();
+    let mut notes = first_lines(
+        list.notes
+            .iter()
+            .map(|n| format!("{name}:{}: {}", n.place.short(), n.message)),
+        "note on an imported line",
+        "notes on imported lines",
+    );
+    // Only the lines shown are formatted (a list may have 100,000 bad lines).
+    let problems = first_lines(
+        list.problems.iter().map(|p| p.located(&name)),
+        "malformed line",
+        "malformed lines",
+    );
     match list.accept(on_bad) {
         Ok(items) if items.is_empty() => Err(format!("no requests in the list: {name}")),
         Ok(items) => {
@@ -88,4 +100,20 @@ pub fn read_batch_list(
             Err(lines.join("\n"))
         }
     }
+}
+
+/// The first [`LISTED_LINES`] of `lines`, then `… and N more PLURAL` (or `ONE`) for the rest;
+/// only the lines kept are made.
+fn first_lines(
+    lines: impl ExactSizeIterator<Item = String>,
+    one: &str,
+    plural: &str,
+) -> Vec<String> {
+    let more = lines.len().saturating_sub(LISTED_LINES);
+    let mut out: Vec<String> = lines.take(LISTED_LINES).collect();
+    if more > 0 {
+        let what = if more == 1 { one } else { plural };
+        out.push(format!("… and {more} more {what}"));
+    }
+    out
 }

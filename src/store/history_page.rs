@@ -1,6 +1,7 @@
 //! What the window's History panel asks of the database: a filtered, sorted count and one
 //! window of light rows at a time (so 100,000 runs never load whole), the file's size,
-//! keep-the-newest-N retention, and many writes in one transaction (benchmarks, imports).
+//! keep-the-newest-N retention, and many writes in one transaction (benchmarks, imports);
+//! and the runs without an outcome yet, which `history list --outcome running` shows.
 
 use super::history::{HistoryStore, sql, time};
 use super::history_error::HistoryError;
@@ -202,6 +203,33 @@ impl HistoryStore {
             });
         }
         Ok(out)
+    }
+
+    /// The ids of the runs that have no outcome yet (still running, as `history list` shows
+    /// them), newest first, at most `limit`, of those whose URL contains `url_contains` (as
+    /// [`RunQuery::url_contains`]; blank: every run).
+    ///
+    /// # Errors
+    /// [`HistoryError::Sql`].
+    pub fn running_ids(&self, url_contains: &str, limit: u32) -> Result<Vec<String>, HistoryError> {
+        let query = RunQuery {
+            url_contains: url_contains.to_owned(),
+            ..RunQuery::default()
+        };
+        let (p1, p2, p3, p4, p5) = filter_params(&query);
+        let mut stmt = self
+            .conn
+            .prepare_cached(&format!(
+                "SELECT id FROM runs {WHERE} AND outcome IS NULL
+                 ORDER BY started_unix_ms DESC, id DESC LIMIT ?6"
+            ))
+            .map_err(sql("list running runs"))?;
+        let rows = stmt
+            .query_map(params![p1, p2, p3, p4, p5, i64::from(limit)], |r| {
+                r.get::<_, String>(0)
+            })
+            .map_err(sql("list running runs"))?;
+        rows.map(|r| r.map_err(sql("read a run"))).collect()
     }
 
     /// Bytes the database takes on disk: the file plus its write-ahead log.

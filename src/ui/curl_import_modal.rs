@@ -34,7 +34,7 @@ impl CurlImporter {
             Ok(import) => {
                 self.error = None;
                 self.notes.clone_from(&import.unsupported);
-                self.notes.extend(import.output_note());
+                self.notes.extend(import.output_notes());
                 Some(import.draft)
             }
             Err(e) => {

@@ -28,8 +28,8 @@ impl HarPicker {
     ) -> Result<(), String> {
         let fail = |why: String| format!("cannot import HAR ({why}): {}", path.display());
         let bytes = contents.map_err(fail)?;
-        let text = String::from_utf8(bytes).map_err(|_| fail("the file is not UTF-8".into()))?;
-        self.open_text(&path.display().to_string(), &text)
+        let text = crate::model::utf8_text(&bytes).map_err(|e| fail(e.message("the file")))?;
+        self.open_text(&path.display().to_string(), text)
             .map_err(fail)
     }
 

@@ -57,7 +57,11 @@ impl RetryImporter {
             |s| s.to_string_lossy().into_owned(),
         );
         let result = contents
-            .and_then(|bytes| String::from_utf8(bytes).map_err(|_| "the file is not UTF-8".into()))
+            .and_then(|bytes| {
+                crate::model::utf8_text(&bytes)
+                    .map(|t| t.strip_prefix('\u{feff}').unwrap_or(t).to_owned())
+                    .map_err(|e| e.message("the file"))
+            })
             .map_err(|e| format!("cannot read the file ({e}): {}", path.display()))
             .and_then(|text| {
                 import(format, &text, &name).map_err(|e| {

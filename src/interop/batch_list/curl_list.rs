@@ -80,7 +80,7 @@ fn read_command(command: &str, line_no: u64) -> Result<(BatchRequest, Vec<String
             .unsupported
             .iter()
             .cloned()
-            .chain(import.output_note())
+            .chain(import.output_notes())
             .collect(),
     ))
 }

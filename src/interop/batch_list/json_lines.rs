@@ -70,7 +70,7 @@ impl<'de> Visitor<'de> for HeaderRowsVisitor {
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
         let mut rows = Vec::new();
-        while let Some((name, value)) = seq.next_element::<(String, String)>()? {
+        while let Some(HeaderPair(name, value)) = seq.next_element::<HeaderPair>()? {
             rows.push(KeyValue::new(name, value));
         }
         Ok(HeaderRows(rows))
@@ -78,6 +78,43 @@ impl<'de> Visitor<'de> for HeaderRowsVisitor {
 
     fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
         Ok(HeaderRows(Vec::new()))
+    }
+}
+
+/// One `["name", "value"]` of `headers` in its list shape (serde's tuple would say "a tuple of
+/// size 2").
+struct HeaderPair(String, String);
+
+impl<'de> Deserialize<'de> for HeaderPair {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_seq(HeaderPairVisitor)
+    }
+}
+
+struct HeaderPairVisitor;
+
+impl<'de> Visitor<'de> for HeaderPairVisitor {
+    type Value = HeaderPair;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a [name, value] pair of strings")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        let name = seq
+            .next_element::<String>()?
+            .ok_or_else(|| de::Error::invalid_length(0, &self))?;
+        let value = seq
+            .next_element::<String>()?
+            .ok_or_else(|| de::Error::invalid_length(1, &self))?;
+        let mut extra = 0;
+        while seq.next_element::<de::IgnoredAny>()?.is_some() {
+            extra += 1;
+        }
+        if extra > 0 {
+            return Err(de::Error::invalid_length(2 + extra, &self));
+        }
+        Ok(HeaderPair(name, value))
     }
 }
 
@@ -99,7 +136,15 @@ pub(super) fn parse(text: &str, list: &mut BatchList) {
 /// One non-blank line as an item, or its problems.
 fn parse_line(line: &str, line_no: u64) -> Result<BatchRequest, Vec<ListProblem>> {
     let parsed: Line = serde_json::from_str(line).map_err(|e| {
-        let column = (e.column() > 0).then(|| char_column(line, e.column()));
+        // A line that is JSON but not an object (`"just a string"`, `42`, `[1]`) is wrong from
+        // its first character: serde_json would point past the value.
+        let start = line.find(|c: char| !c.is_whitespace());
+        let column = match start {
+            Some(at) if e.is_data() && !line[at..].starts_with('{') => {
+                Some(char_column(line, at + 1))
+            }
+            _ => (e.column() > 0).then(|| char_column(line, e.column())),
+        };
         vec![ListProblem::new(
             ListPlace::Line {
                 line: line_no,
@@ -263,6 +308,50 @@ mod tests {
             "{}",
             list.problems[5]
         );
+    }
+
+    #[test]
+    fn a_line_that_is_not_an_object_is_named_at_its_first_character() {
+        let list = read("\"just a string\"\n  42\n[1, 2]\n");
+        let said: Vec<(ListPlace, String)> = list
+            .problems
+            .iter()
+            .map(|p| (p.place, p.kind.to_string()))
+            .collect();
+        let at = |line, column| ListPlace::Line {
+            line,
+            column: Some(column),
+        };
+        assert_eq!(said[0].0, at(1, 1));
+        assert!(
+            said[0].1.starts_with("expected an object with a `url`")
+                && said[0].1.ends_with("found the string \"just a string\""),
+            "{said:?}"
+        );
+        assert_eq!(said[1].0, at(2, 3));
+        assert!(said[1].1.ends_with("found the number 42"), "{said:?}");
+        assert_eq!(said[2].0, at(3, 1));
+        assert!(said[2].1.ends_with("found a list"), "{said:?}");
+    }
+
+    #[test]
+    fn a_header_pair_of_the_wrong_length_is_said_in_plain_words() {
+        let list = read(concat!(
+            r#"{"url": "http://127.0.0.1/a", "headers": [["X-A"]]}"#,
+            "\n",
+            r#"{"url": "http://127.0.0.1/b", "headers": [["X-A", "1", "2"]]}"#,
+        ));
+        let said: Vec<String> = list.problems.iter().map(ToString::to_string).collect();
+        assert_eq!(said.len(), 2, "{said:?}");
+        assert!(
+            said[0].ends_with("expected a [name, value] pair of strings, found 1 item"),
+            "{said:?}"
+        );
+        assert!(
+            said[1].ends_with("expected a [name, value] pair of strings, found 3 items"),
+            "{said:?}"
+        );
+        assert!(!said.iter().any(|s| s.contains("tuple")), "{said:?}");
     }
 
     #[test]

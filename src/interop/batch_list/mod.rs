@@ -252,28 +252,24 @@ pub fn parse_batch_list(text: &str, format: BatchListFormat) -> BatchList {
 }
 
 /// [`parse_batch_list`] for the bytes of a file: bytes that are not UTF-8 are one fatal
-/// [`ListProblemKind::NotUtf8`] at the line and column of the first bad byte.
+/// [`ListProblemKind::NotUtf8`] at the line and column of the first bad byte
+/// ([`ListProblemKind::Utf16`] at 1:1 for a file that starts with a UTF-16 byte-order mark).
 pub fn parse_batch_list_bytes(bytes: &[u8], format: BatchListFormat) -> BatchList {
-    match std::str::from_utf8(bytes) {
+    match crate::model::utf8_text(bytes) {
         Ok(text) => parse_batch_list(text, format),
         Err(e) => {
-            let good = &bytes[..e.valid_up_to()];
-            let line = good.split(|b| *b == b'\n').count() as u64;
-            let line_start = good
-                .iter()
-                .rposition(|b| *b == b'\n')
-                .map_or(0, |at| at + 1);
-            // `good` is valid UTF-8 by construction.
-            let column = std::str::from_utf8(&good[line_start..]).map_or(0, |s| s.chars().count())
-                as u64
-                + 1;
+            let (line, column, kind) = if e.utf16 {
+                (1, 1, ListProblemKind::Utf16)
+            } else {
+                (e.line as u64, e.column as u64, ListProblemKind::NotUtf8)
+            };
             BatchList {
                 problems: vec![ListProblem::new(
                     ListPlace::Line {
                         line,
                         column: Some(column),
                     },
-                    ListProblemKind::NotUtf8,
+                    kind,
                 )],
                 ..BatchList::default()
             }
@@ -345,6 +341,20 @@ mod tests {
         assert_eq!(
             list.problems[0].located("l.txt"),
             "l.txt:2:7: not UTF-8 text (save the list as UTF-8)"
+        );
+        assert!(list.has_fatal_problem());
+        let utf16: Vec<u8> = [0xFF, 0xFE]
+            .into_iter()
+            .chain(
+                "curl http://127.0.0.1/\n"
+                    .encode_utf16()
+                    .flat_map(u16::to_le_bytes),
+            )
+            .collect();
+        let list = parse_batch_list_bytes(&utf16, BatchListFormat::Curl);
+        assert_eq!(
+            list.problems[0].located("l.txt"),
+            "l.txt:1:1: the list is UTF-16 (it starts with a UTF-16 byte-order mark); save it as UTF-8"
         );
         assert!(list.has_fatal_problem());
     }

@@ -69,6 +69,9 @@ pub enum ListProblemKind {
     /// The bytes are not UTF-8 text.
     #[error("not UTF-8 text (save the list as UTF-8)")]
     NotUtf8,
+    /// The bytes are UTF-16 text (they start with a UTF-16 byte-order mark).
+    #[error("the list is UTF-16 (it starts with a UTF-16 byte-order mark); save it as UTF-8")]
+    Utf16,
     /// The list holds no request at all (only blank lines, comments or a header row).
     #[error("the list has no requests")]
     Empty,
@@ -202,6 +205,7 @@ impl ListProblemKind {
         matches!(
             self,
             Self::NotUtf8
+                | Self::Utf16
                 | Self::Empty
                 | Self::UnknownColumn { .. }
                 | Self::BadHeaderColumn { .. }

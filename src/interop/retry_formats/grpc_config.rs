@@ -420,6 +420,9 @@ struct Draft {
     profile: RetryProfile,
     multiplier: Option<f64>,
     seen_policy: bool,
+    /// The `methodConfig` entry imported when none has a `retryPolicy` (gRPC then makes one
+    /// attempt per call: 0 retries), if there was one.
+    without_policy: Option<String>,
 }
 
 /// Top level of the service config.
@@ -514,20 +517,31 @@ fn method_configs(
     path: &str,
     f: &mut Findings,
 ) -> Result<(), FormatError> {
-    for (i, m) in v.list(path)?.iter().enumerate() {
+    let list = v.list(path)?;
+    // Without any retryPolicy (how a retry-nothing profile is exported) the first entry is
+    // the one imported: gRPC makes one attempt per call, 0 retries.
+    let any_policy = list.iter().any(|m| m.get("retryPolicy").is_some());
+    for (i, m) in list.iter().enumerate() {
         let mpath = index(path, i);
-        if d.seen_policy {
+        if d.seen_policy || d.without_policy.is_some() {
             f.dropped(
                 &mpath,
                 m.describe(),
-                "only the first methodConfig with a retryPolicy is imported",
+                if any_policy {
+                    "only the first methodConfig with a retryPolicy is imported"
+                } else {
+                    "only the first methodConfig is imported"
+                },
             );
             continue;
         }
         let entries = m.map(&mpath)?;
-        if m.get("retryPolicy").is_none() && m.get("timeout").is_none() {
+        if any_policy && m.get("retryPolicy").is_none() && m.get("timeout").is_none() {
             f.dropped(&mpath, m.describe(), "no retryPolicy or timeout");
             continue;
+        }
+        if !any_policy {
+            d.without_policy = Some(mpath.clone());
         }
         walk(entries, &mpath, METHOD, TOOL, d, f)?;
     }
@@ -708,10 +722,11 @@ fn statuses_connection(p: &RetryProfile) -> bool {
     p.retry_on.status.contains(503)
 }
 
-/// Reads a service config into a profile.
+/// Reads a service config into a profile. A `methodConfig` whose entries have no
+/// `retryPolicy` (what the export writes for a profile that retries nothing) is 0 retries.
 ///
 /// # Errors
-/// Syntax, unreadable values (with path), or no `retryPolicy` at all.
+/// Syntax, unreadable values (with path), or no `methodConfig` entry at all.
 pub fn import(text: &str, name: &str) -> Result<ImportedPolicy, FormatError> {
     let root = parse_json(text)?;
     let entries = root.map("")?;
@@ -721,13 +736,24 @@ pub fn import(text: &str, name: &str) -> Result<ImportedPolicy, FormatError> {
         profile: facts::fresh(name, "grpc", 3, backoff),
         multiplier: None,
         seen_policy: false,
+        without_policy: None,
     };
     let mut f = Findings::default();
     walk(entries, "", ROOT, TOOL, &mut d, &mut f)?;
+    if let Some(path) = d.without_policy {
+        f.source("max_retries", &path);
+        f.approximated(
+            &path,
+            "no retryPolicy",
+            "gRPC makes one attempt per call without a retryPolicy: imported as max_retries 0",
+        );
+        d.profile.max_retries = Some(0);
+        return facts::finish(d.profile, f, TOOL);
+    }
     if !d.seen_policy {
         return Err(FormatError::at(
             "methodConfig",
-            "no methodConfig entry has a retryPolicy",
+            "no methodConfig entry: the service config configures no calls to import",
         ));
     }
     d.profile.retry_on.non_idempotent = true;

@@ -175,7 +175,7 @@ pub fn import(format: RetryFormat, text: &str, name: &str) -> Result<ImportedPol
             Err(FormatError::at(
                 "",
                 format!(
-                    "{} is code, not data: it can be exported but not imported; import one of {}",
+                    "{} can be exported but not imported (it is code, not a settings file); import one of {}",
                     format.label(),
                     RetryFormat::ids(true)
                 ),

@@ -282,10 +282,11 @@ fn max_retry_attempts(
     f: &mut Findings,
 ) -> Result<(), FormatError> {
     let n = v.int(path)?;
-    if n < 1 {
+    // Polly v8 accepts 0 (one attempt, no retry): how a profile that retries nothing is written.
+    if n < 0 {
         return Err(FormatError::at(
             path,
-            format!("MaxRetryAttempts must be at least 1, found {n}"),
+            format!("MaxRetryAttempts must be 0 or more, found {n}"),
         ));
     }
     if n > i128::from(INT_MAX) {

@@ -330,8 +330,38 @@ pub fn parse_yaml(text: &str) -> Result<Node, FormatError> {
                 usize::try_from(l.column()).ok(),
             )
         });
-        FormatError::syntax(line, column, without_locations(&first_line(&e.to_string())))
+        FormatError::syntax(
+            line,
+            column,
+            plain_yaml_message(&without_locations(&first_line(&e.to_string()))),
+        )
     })
+}
+
+/// The YAML parser's messages that speak to a programmer (`set DuplicateKeyPolicy in
+/// Options`, `use from_str_multiple`) in plain words of what is wrong in the file; serde's
+/// ones as [`crate::model::plain_parse_message`] says them; any other as it is.
+fn plain_yaml_message(message: &str) -> String {
+    if let Some(rest) = message.strip_prefix("duplicate mapping key") {
+        let key = rest
+            .split(", set DuplicateKeyPolicy")
+            .next()
+            .unwrap_or_default()
+            .trim_start_matches(':')
+            .trim();
+        return if key.is_empty() {
+            "a key appears twice in the same map (keep one)".to_owned()
+        } else {
+            format!("the key `{key}` appears twice in the same map (keep one)")
+        };
+    }
+    if message.starts_with("multiple YAML documents detected") {
+        return "more than one YAML document (a second `---`): give one document".to_owned();
+    }
+    if message == "alias references unknown anchor" {
+        return "an alias (`*name`) names no anchor (`&name`) defined before it".to_owned();
+    }
+    crate::model::plain_parse_message(message)
 }
 
 fn first_line(message: &str) -> String {
@@ -418,6 +448,33 @@ mod tests {
             ),
             "invalid u16"
         );
+    }
+
+    #[test]
+    fn yaml_messages_speak_of_the_file_not_of_the_parser() {
+        let said = |text: &str| parse_yaml(text).expect_err("refused").message;
+        assert_eq!(
+            said("a: 1\na: 2\n"),
+            "the key `a` appears twice in the same map (keep one)"
+        );
+        assert_eq!(
+            said("a: 1\n---\nb: 2\n"),
+            "more than one YAML document (a second `---`): give one document"
+        );
+        assert_eq!(
+            said("a: *nope\n"),
+            "an alias (`*name`) names no anchor (`&name`) defined before it"
+        );
+        for text in [
+            "a: 1\na: 2\n",
+            "? [x]\n: 1\n? [x]\n: 2\n",
+            "a: 1\n---\nb: 2\n",
+        ] {
+            let message = said(text);
+            for jargon in ["Options", "Policy", "from_str"] {
+                assert!(!message.contains(jargon), "{text:?}: {message}");
+            }
+        }
     }
 
     #[test]

@@ -31,6 +31,9 @@ use std::time::Instant;
 
 type Res<T> = Result<T, Box<dyn Error + Send + Sync>>;
 
+#[path = "support/wal_watch.rs"]
+mod wal_watch;
+
 /// `VmHWM` / `VmRSS` of this process, KiB (Linux).
 fn status_kib(field: &str) -> Option<u64> {
     let text = std::fs::read_to_string("/proc/self/status").ok()?;
@@ -119,6 +122,8 @@ fn queue_batch(
 /// What one worked batch measured.
 struct Worked {
     secs: f64,
+    /// Largest WAL file while the batch was worked, MiB.
+    wal_mib: f64,
     cpu: f64,
     threads: String,
     done: u64,
@@ -137,6 +142,7 @@ fn work(
     let writer = open_history_writer(dir)?;
     let runner = BatchRunner::new(queue).recording(Arc::clone(&writer), 4096);
     let (tx, mut rx) = tokio::sync::mpsc::channel(4096);
+    let wal = wal_watch::WalWatch::start(dir);
     let threads_before = thread_cpu();
     let cpu_before = process_cpu();
     let started = Instant::now();
@@ -173,6 +179,7 @@ fn work(
     let threads = thread_delta(&threads_before, &thread_cpu(), n);
     Ok(Worked {
         secs,
+        wal_mib: wal.stop(),
         cpu: process_cpu() - cpu_before,
         threads,
         done: summary.counts.done,
@@ -193,12 +200,13 @@ fn run_queued(dir: &str, id: &str, n: usize) -> Res<()> {
     let secrets: Arc<dyn SecretStore> = Arc::new(MemorySecretStore::new());
     let w = work(&runtime, Path::new(dir), id, n, &secrets)?;
     println!(
-        "runner alone | {n} items | run {:.2} s | {:.0} µs per item | CPU {:.0} µs per item ({}) | done {} | RSS at start {} KiB, peak {} KiB, at end {} KiB",
+        "runner alone | {n} items | run {:.2} s | {:.0} µs per item | CPU {:.0} µs per item ({}) | done {} | largest WAL {:.1} MiB | RSS at start {} KiB, peak {} KiB, at end {} KiB",
         w.secs,
         w.secs * 1e6 / n as f64,
         w.cpu * 1e6 / n as f64,
         w.threads,
         w.done,
+        w.wal_mib,
         rss_start,
         status_kib("VmHWM").unwrap_or(0),
         status_kib("VmRSS").unwrap_or(0),
@@ -259,5 +267,6 @@ fn main() -> Res<()> {
         status_kib("VmHWM").unwrap_or(0)
     );
     println!("CPU µs per item by thread: {}", w.threads);
+    println!("largest WAL file while the batch ran: {:.1} MiB", w.wal_mib);
     Ok(())
 }

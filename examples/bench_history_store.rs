@@ -49,6 +49,9 @@ use tokio::sync::mpsc;
 
 type Res<T> = Result<T, Box<dyn Error + Send + Sync>>;
 
+#[path = "support/wal_watch.rs"]
+mod wal_watch;
+
 /// Seconds the run's thread spent in [`RunRecording::new`] and in [`RunRecording::observe`]
 /// (all of a run's events), with history off (`[0]`) and on (`[1]`).
 static COSTS: std::sync::Mutex<[(f64, f64); 2]> = std::sync::Mutex::new([(0.0, 0.0); 2]);
@@ -181,6 +184,7 @@ async fn overhead_section(server: &DemoServer, n: u64) -> Res<()> {
         std::collections::BTreeMap::default(),
     );
     let load_before = load_average();
+    let wal = wal_watch::WalWatch::start(dir.path());
     for round in 0..ROUNDS {
         let first = 10_000 + round * per_round * 2;
         let history_first = round % 2 == 1;
@@ -199,6 +203,7 @@ async fn overhead_section(server: &DemoServer, n: u64) -> Res<()> {
         on += o;
         ratios.push(o / f);
     }
+    let wal_mib = wal.stop();
     let per = |s: f64| s * 1e6 / n as f64;
     let (median, _, _) = stats(&mut ratios);
     println!("| loop | total s | µs per GET | ratio to off (totals) | median of {ROUNDS} rounds |");
@@ -249,15 +254,23 @@ async fn overhead_section(server: &DemoServer, n: u64) -> Res<()> {
         total(&cpu_on),
         total(&cpu_on) - total(&cpu_off)
     );
+    println!("\nlargest WAL file during the rounds: {wal_mib:.1} MiB");
     println!("\n(target: ratio ≤ 1.10)\n");
     println!("## Attempt record: send → commit, measured in the writer\n");
     match writer.attempt_commit_latency() {
         Some(l) => {
-            println!("| attempt records | p50 ms | p99 ms | max ms |");
-            println!("|---:|---:|---:|---:|");
             println!(
-                "| {} | {:.3} | {:.3} | {:.3} |",
-                l.count, l.p50_ms, l.p99_ms, l.max_ms
+                "| attempt records | p50 ms | p99 ms | max ms | commits | writes per commit |"
+            );
+            println!("|---:|---:|---:|---:|---:|---:|");
+            println!(
+                "| {} | {:.3} | {:.3} | {:.3} | {} | {:.1} |",
+                l.count,
+                l.p50_ms,
+                l.p99_ms,
+                l.max_ms,
+                l.commits,
+                l.writes as f64 / l.commits.max(1) as f64
             );
         }
         None => println!("no attempt was committed"),

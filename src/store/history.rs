@@ -17,6 +17,9 @@ use std::path::{Path, PathBuf};
 /// File name of the history database inside the data folder.
 pub const HISTORY_FILE: &str = "history.sqlite3";
 
+/// How long a connection waits for another's lock before SQLite says "database is locked".
+const BUSY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
+
 /// Default cap on the response body kept per attempt, bytes (64 KiB).
 pub const DEFAULT_BODY_CAP: usize = 64 * 1024;
 
@@ -67,7 +70,7 @@ impl HistoryStore {
                 .map_err(|e| open_err(io_open_reason("make it private", &e)))?;
         }
         let mut conn = Connection::open(path).map_err(|e| open_err(sqlite_open_reason(&e)))?;
-        conn.busy_timeout(std::time::Duration::from_secs(5))
+        conn.busy_timeout(BUSY_TIMEOUT)
             .map_err(|e| open_err(sqlite_open_reason(&e)))?;
         // Switching to WAL takes an exclusive lock, for which SQLite does not wait on the busy
         // handler: another process creating the same new database at this moment makes it fail
@@ -119,6 +122,31 @@ impl HistoryStore {
                     .pragma_update(None, "journal_size_limit", 64 * 1024 * 1024)
             })
             .map_err(sql("set the checkpoint mode"))
+    }
+
+    /// Copies the WAL frames the [`Checkpointer`] left (those committed while it ran) back into
+    /// the database between two of the writer's commits, and starts the WAL over when no
+    /// reader is in it (`PRAGMA wal_checkpoint(RESTART)` without waiting: with a reader or
+    /// another connection's write in progress it does what a passive checkpoint does, and the
+    /// next catch-up tries again). Under a steady stream of commits the checkpoint thread alone
+    /// never empties the WAL (each of its checkpoints leaves the frames written during its
+    /// fsyncs), so it only grew, every commit writing into a new part of the file
+    /// (BENCHMARKS.md "History"). Costs the leftover frames' copy and two fsyncs.
+    ///
+    /// # Errors
+    /// [`HistoryError::Sql`]; the busy timeout is back at [`BUSY_TIMEOUT`] either way.
+    pub(crate) fn catch_up_checkpoint(&self) -> Result<(), HistoryError> {
+        self.conn
+            .busy_timeout(std::time::Duration::ZERO)
+            .map_err(sql("set the busy timeout"))?;
+        let checkpoint = self
+            .conn
+            .query_row("PRAGMA wal_checkpoint(RESTART)", [], |_| Ok(()))
+            .map_err(sql("checkpoint the WAL"));
+        self.conn
+            .busy_timeout(BUSY_TIMEOUT)
+            .map_err(sql("set the busy timeout"))?;
+        checkpoint
     }
 
     /// Marks `interrupted` every run without an outcome whose writing process is gone; returns
@@ -738,15 +766,24 @@ impl Checkpointer {
         Ok(Self(conn))
     }
 
-    /// One passive checkpoint (what is not copied now is copied next time).
+    /// One passive checkpoint (what is not copied now is copied next time); returns the frames
+    /// the WAL held when it began (0: nothing to copy). See [`passive_checkpoint`].
     ///
     /// # Errors
     /// [`HistoryError::Sql`].
-    pub(crate) fn checkpoint(&self) -> Result<(), HistoryError> {
-        self.0
-            .query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(()))
-            .map_err(sql("checkpoint the WAL"))
+    pub(crate) fn checkpoint(&self) -> Result<i64, HistoryError> {
+        passive_checkpoint(&self.0)
     }
+}
+
+/// A passive checkpoint on `conn` (never waits for the writer or readers; with `synchronous =
+/// NORMAL` it syncs the WAL before the copy and the database after it); returns the frames the
+/// WAL held when it began. Frames committed meanwhile are left for the next one.
+fn passive_checkpoint(conn: &Connection) -> Result<i64, HistoryError> {
+    // The pragma's row: busy (1 when another checkpoint held the lock), frames in the WAL as
+    // this checkpoint saw it, frames copied back (-1, -1 outside WAL mode).
+    conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |r| r.get(1))
+        .map_err(sql("checkpoint the WAL"))
 }
 
 /// Whether `e` is SQLite's "busy" / "locked" (another connection holds the lock).

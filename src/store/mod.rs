@@ -23,6 +23,8 @@ mod request_library;
 mod run_log;
 mod secret_store;
 mod store_error;
+#[cfg(test)]
+mod wal_restart_tests;
 
 pub use atomic_write::{
     Access, WriteError, same_file, write_atomic, write_atomic_with_hook, write_export,

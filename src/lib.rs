@@ -11,6 +11,13 @@
 // tests keeps `float_cmp`.
 #![cfg_attr(test, allow(clippy::float_cmp))]
 
+/// The process's memory allocator, for every binary built on this crate (the app, its tests and
+/// benchmarks): mimalloc instead of the C library's malloc. The engine, reqwest/hyper and the
+/// history writer allocate and free many small blocks per attempt; BENCHMARKS.md "Batch
+/// runner" has the per-item cost with each allocator.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 pub mod build_info;
 pub mod cli;
 pub mod demo;

@@ -235,27 +235,9 @@ fn an_empty_data_folder_is_read_without_creating_the_database() {
 
 #[test]
 fn deleting_a_run_still_being_recorded_asks_first() {
-    use retryscope::store::{HistoryRecorder, HistoryStore};
     let dir = tempfile::tempdir().expect("tempdir");
     // A run left open by this (live) process: it counts as still being recorded.
-    let mut store = HistoryStore::open_in(dir.path()).expect("opens");
-    let spec = retryscope::model::RequestSpec::get("http://127.0.0.1:9/x");
-    let profile = retryscope::profile::builtin("servicenow-exponential").expect("builtin");
-    let mut recorder = HistoryRecorder::new(&spec, &profile, Vec::new(), 1024);
-    let started = retryscope::model::RunEvent::RunStarted {
-        run_id: 1,
-        seed: 1,
-        profile: "p".into(),
-        method: "GET".into(),
-        url: spec.url.clone(),
-        started_at: chrono::Local::now().fixed_offset(),
-        tls_unverified: false,
-    };
-    store
-        .apply(&recorder.fold(&started).expect("a row"))
-        .expect("written");
-    let id = recorder.id().to_owned();
-    drop(store);
+    let id = open_run_of_this_process(dir.path(), "http://127.0.0.1:9/x");
     retryscope(dir.path())
         .args(["history", "delete", &id])
         .assert()
@@ -397,7 +379,6 @@ fn export_to_a_folder_is_refused_before_anything_is_read() {
 
 #[test]
 fn the_outcome_filter_takes_running_as_the_list_shows_it() {
-    use retryscope::store::{HistoryRecorder, HistoryStore};
     let demo = Demo::start();
     let dir = tempfile::tempdir().expect("tempdir");
     stdout(
@@ -405,24 +386,7 @@ fn the_outcome_filter_takes_running_as_the_list_shows_it() {
         0,
     );
     // A run left open by this (live) process: the list shows it as `running`.
-    let mut store = HistoryStore::open_in(dir.path()).expect("opens");
-    let spec = retryscope::model::RequestSpec::get("http://127.0.0.1:9/still-going");
-    let profile = retryscope::profile::builtin("servicenow-exponential").expect("builtin");
-    let mut recorder = HistoryRecorder::new(&spec, &profile, Vec::new(), 1024);
-    let started = retryscope::model::RunEvent::RunStarted {
-        run_id: 1,
-        seed: 1,
-        profile: "p".into(),
-        method: "GET".into(),
-        url: spec.url.clone(),
-        started_at: chrono::Local::now().fixed_offset(),
-        tls_unverified: false,
-    };
-    store
-        .apply(&recorder.fold(&started).expect("a row"))
-        .expect("written");
-    let id = recorder.id().to_owned();
-    drop(store);
+    let id = open_run_of_this_process(dir.path(), "http://127.0.0.1:9/still-going");
 
     let all = stdout(retryscope(dir.path()).args(["history", "list"]), 0);
     assert!(all.contains("  running  "), "{all}");
@@ -459,4 +423,27 @@ fn the_outcome_filter_takes_running_as_the_list_shows_it() {
         .stderr(predicates::str::contains(
             "use one of succeeded, gave_up, stopped, deadline, cancelled, error, interrupted, running",
         ));
+}
+
+/// Records in `data_dir` the start of a run of `url` that this (live) process leaves open, as a
+/// run still being recorded; returns its id.
+fn open_run_of_this_process(data_dir: &std::path::Path, url: &str) -> String {
+    use retryscope::store::{HistoryRecorder, HistoryStore};
+    let mut store = HistoryStore::open_in(data_dir).expect("opens");
+    let spec = retryscope::model::RequestSpec::get(url);
+    let profile = retryscope::profile::builtin("servicenow-exponential").expect("builtin");
+    let mut recorder = HistoryRecorder::new(&spec, &profile, Vec::new(), 1024);
+    let started = retryscope::model::RunEvent::RunStarted {
+        run_id: 1,
+        seed: 1,
+        profile: "p".into(),
+        method: "GET".into(),
+        url: spec.url.clone(),
+        started_at: chrono::Local::now().fixed_offset(),
+        tls_unverified: false,
+    };
+    store
+        .apply(&recorder.fold(&started).expect("a row"))
+        .expect("written");
+    recorder.id().to_owned()
 }

@@ -576,3 +576,29 @@ fn a_database_of_the_previous_schema_gains_the_budget_column_and_keeps_its_runs(
         retryscope::model::AttemptOutcome::Response(_)
     ));
 }
+
+#[test]
+fn a_run_waiting_for_its_first_answer_counts_that_attempt_in_both_lists() {
+    // As `history list` shows a run killed there ("interrupted  1 attempt"), a live one
+    // waiting for its first answer shows "running  1 attempt", not 0.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut store = HistoryStore::open_in(dir.path()).expect("opens");
+    let mut recorder = HistoryRecorder::new(&request(), &profile(), Vec::new(), 1024);
+    for event in events(false).iter().take(2) {
+        assert!(matches!(
+            event,
+            RunEvent::RunStarted { .. } | RunEvent::AttemptStarted { .. }
+        ));
+        if let Some(write) = recorder.fold(event) {
+            store.apply(&write).expect("applies");
+        }
+    }
+    let listed = store.list(&RunFilter::default()).expect("lists");
+    assert_eq!(listed.len(), 1);
+    assert_eq!(listed[0].outcome, None, "still running");
+    assert_eq!(listed[0].attempts, 1);
+    let page = store
+        .page_runs(&retryscope::store::RunQuery::default(), 0, 10)
+        .expect("pages");
+    assert_eq!(page[0].attempts, 1);
+}

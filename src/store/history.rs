@@ -814,12 +814,15 @@ fn migrate(conn: &mut Connection) -> Result<(), rusqlite_migration::Error> {
 /// The run columns read back. The profile is the `profiles` row the run names (schema step 5),
 /// or its own `profile_json` for a row written without one. `last_status` is set when a run finishes; for a run that never
 /// did (interrupted, or still running) it is the status of its last attempt that got one.
+/// A run's columns as [`run_row`] reads them. Its attempt count includes an attempt that has
+/// started and not finished (a run in progress shows `1 attempt` while its first attempt waits
+/// for an answer, as it does once [`HistoryStore::mark_interrupted`] has counted it).
 const RUN_COLUMNS: &str = "id, started_at, ended_at, app_version, method, url, request_json,
     profile_name,
     COALESCE((SELECT p.json FROM profiles p WHERE p.id = runs.profile_id), profile_json), seed, outcome, outcome_message,
     COALESCE(last_status, (SELECT a.status FROM attempts a WHERE a.run_id = runs.id
         AND a.status IS NOT NULL ORDER BY a.number DESC LIMIT 1)),
-    attempts, elapsed_ms, batch_item_id, started_attempt, started_attempt_at,
+    MAX(attempts, COALESCE(started_attempt, 0)), elapsed_ms, batch_item_id, started_attempt, started_attempt_at,
     started_attempt_offset_ms, started_attempt_method, started_attempt_url";
 
 type RowResult<T> = rusqlite::Result<Result<T, HistoryError>>;

@@ -154,8 +154,10 @@ impl HistoryStore {
         let mut stmt = self
             .conn
             .prepare_cached(&format!(
-                "SELECT id, started_at, method, url, outcome, last_status, attempts, elapsed_ms,
-                 profile_name FROM runs {WHERE}
+                // The attempt count includes one in flight, as `RUN_COLUMNS` does.
+                "SELECT id, started_at, method, url, outcome, last_status,
+                 MAX(attempts, COALESCE(started_attempt, 0)), elapsed_ms, profile_name
+                 FROM runs {WHERE}
                  ORDER BY {col} {dir}, id {dir} LIMIT ?6 OFFSET ?7",
                 col = query.sort.column()
             ))

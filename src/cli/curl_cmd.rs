@@ -5,7 +5,9 @@
 use super::exit::CliError;
 use super::profile_source;
 use super::request_args::check_url;
-use crate::interop::{parse_curl, parse_curl_words};
+use crate::interop::{
+    CurlError, CurlImport, is_curl_program, parse_curl, parse_curl_words, starts_with_curl_program,
+};
 use crate::model::{BodyKind, Variables};
 use clap::Args;
 use std::path::PathBuf;
@@ -18,7 +20,8 @@ The curl options are read as curl reads them (-X, -H, -d/--data*, --json DATA, -
 honour are printed to stderr as warnings and ignored. Without -L redirects are not followed,
 as in curl. -o FILE saves the final body (as `run -o`); -o - writes it to stdout byte for
 byte, as curl does, and the timeline then goes to stderr. -s leaves out the attempt, wait
-and request-header lines (curl's progress is our timeline), as `run -s` does. A leading `curl` word is skipped, so a copied command can be pasted after
+and request-header lines (curl's progress is our timeline), as `run -s` does. A leading `curl` word
+(or `curl.exe`, as Windows copies write it, or a path to either) is skipped, so a copied command can be pasted after
 `retryscope curl`; a whole command in one quoted argument works too.
 
 --profile, --builtin, --seed, --jsonl and --no-history may come anywhere. --jsonl prints JSON Lines (what
@@ -115,6 +118,21 @@ fn split_own(words: &[String]) -> Result<Own, CliError> {
     Ok(own)
 }
 
+/// The curl command in `words` (retryscope's own flags taken out): one quoted argument holding
+/// a whole command, or words that may start with the curl program (`curl`, `curl.exe`, a path
+/// to either: [`is_curl_program`]), which is skipped like a leading `curl`.
+fn read_curl_words(words: &[String]) -> Result<CurlImport, CurlError> {
+    match words {
+        [one] if starts_with_curl_program(one) => parse_curl(one),
+        words if words.first().is_some_and(|w| is_curl_program(w)) => parse_curl_words(words),
+        words => {
+            let mut all = vec!["curl".to_owned()];
+            all.extend_from_slice(words);
+            parse_curl_words(&all)
+        }
+    }
+}
+
 /// Runs the command; returns the exit code.
 ///
 /// # Errors
@@ -132,16 +150,7 @@ pub fn execute(args: &CurlArgs) -> Result<u8, CliError> {
         own.profile.as_deref().or(args.profile.as_deref()),
         own.builtin.as_deref().or(args.builtin.as_deref()),
     )?;
-    let import = match own.curl.as_slice() {
-        [one] if one.trim_start().starts_with("curl ") => parse_curl(one),
-        words if words.first().is_some_and(|w| w == "curl") => parse_curl_words(words),
-        words => {
-            let mut all = vec!["curl".to_owned()];
-            all.extend_from_slice(words);
-            parse_curl_words(&all)
-        }
-    }
-    .map_err(|e| CliError::usage(e.to_string()))?;
+    let import = read_curl_words(&own.curl).map_err(|e| CliError::usage(e.to_string()))?;
     for note in &import.unsupported {
         super::out::write_stderr(&format!("warning: curl import: {note}\n"));
     }
@@ -229,5 +238,36 @@ mod tests {
         let last = split_own(&w(&["http://h/", "--json", "{\"a\":1}"])).expect("valid");
         assert!(!last.json, "curl's --json DATA at the end");
         assert!(split_own(&w(&["http://h/", "--seed", "x"])).is_err());
+    }
+
+    #[test]
+    fn a_leading_curl_exe_or_curl_path_is_skipped_like_curl() {
+        let url = "http://127.0.0.1:8080/echo";
+        for program in [
+            "curl",
+            "curl.exe",
+            "CURL.EXE",
+            "Curl",
+            "/usr/bin/curl",
+            r"C:\Windows\System32\curl.exe",
+        ] {
+            let split = read_curl_words(&w(&[program, url, "-H", "X: 1"])).expect(program);
+            assert_eq!(split.draft.url, url, "{program}");
+            assert_eq!(split.unsupported, Vec::<String>::new(), "{program}");
+        }
+        for one in [
+            format!("curl.exe '{url}' -H 'X: 1'"),
+            format!("CURL.exe \"{url}\" -H \"X: 1\""),
+            format!("/usr/bin/curl '{url}' -H 'X: 1'"),
+        ] {
+            let import = read_curl_words(&w(&[&one])).expect(&one);
+            assert_eq!(import.draft.url, url, "{one}");
+            assert_eq!(import.draft.headers[0].value, "1", "{one}");
+        }
+        // Without a program word the words are curl's options and URL; a URL ending in
+        // `/curl` is a URL, not the program.
+        let bare = read_curl_words(&w(&["http://127.0.0.1:8080/curl"])).expect("a URL");
+        assert_eq!(bare.draft.url, "http://127.0.0.1:8080/curl");
+        assert_eq!(bare.unsupported, Vec::<String>::new());
     }
 }

@@ -171,11 +171,64 @@ struct Parsed {
 /// # Errors
 /// [`CurlError`] naming the option and its word position, an unclosed quote, or a missing URL.
 pub fn parse_curl(command: &str) -> Result<CurlImport, CurlError> {
-    parse_curl_words(&split_words(command.trim())?)
+    let command = command.trim();
+    // The program word is read as written: a Windows path (`C:\…\curl.exe`) has backslashes
+    // the shell rules would take for escapes. It becomes `curl` padded to its length, so the
+    // characters after it keep their positions (an unclosed quote's column).
+    let program = command
+        .split_once(char::is_whitespace)
+        .map(|(first, _)| first)
+        .filter(|first| is_curl_program(first.trim_matches(['"', '\''])));
+    match program {
+        Some(first) => {
+            let rest = &command[first.len()..];
+            let padding = " ".repeat(first.chars().count().saturating_sub(4));
+            parse_curl_words(&split_words(&format!("curl{padding}{rest}"))?)
+        }
+        None => parse_curl_words(&split_words(command)?),
+    }
+}
+
+/// Whether `word` names the curl program, as the first word of a pasted command: `curl` or
+/// `curl.exe` (Windows' "Copy as cURL" for cmd and PowerShell writes `curl.exe`) in any case,
+/// alone or at the end of a path (`/usr/bin/curl`, `./curl`, `C:\Windows\System32\curl.exe`).
+/// A URL ending in `/curl` (`http://h/curl`, `example.com/curl`) is not the program.
+///
+/// ```
+/// use retryscope::interop::is_curl_program;
+/// assert!(is_curl_program("curl") && is_curl_program("CURL.EXE") && is_curl_program("/usr/bin/curl"));
+/// assert!(!is_curl_program("http://127.0.0.1:8080/curl") && !is_curl_program("curly"));
+/// ```
+pub fn is_curl_program(word: &str) -> bool {
+    let name = word.rsplit(['/', '\\']).next().unwrap_or(word);
+    if !name.eq_ignore_ascii_case("curl") && !name.eq_ignore_ascii_case("curl.exe") {
+        return false;
+    }
+    let folder = &word[..word.len() - name.len()];
+    let bytes = folder.as_bytes();
+    let drive = bytes.len() >= 3 && bytes[0].is_ascii_alphabetic() && bytes[1] == b':';
+    folder.is_empty()
+        || !folder.contains("://")
+            && (folder.starts_with(['/', '.', '~']) || folder.contains('\\') || drive)
+}
+
+/// Whether `text` starts with the curl program ([`is_curl_program`], quotes around it
+/// allowed) followed by more words: a whole pasted command, not a URL. The window's URL field
+/// and `retryscope curl`'s one-argument form use it to decide to import.
+///
+/// ```
+/// use retryscope::interop::starts_with_curl_program;
+/// assert!(starts_with_curl_program("curl.exe 'http://127.0.0.1:8080/echo' -H 'X: 1'"));
+/// assert!(!starts_with_curl_program("http://127.0.0.1:8080/echo"));
+/// ```
+pub fn starts_with_curl_program(text: &str) -> bool {
+    text.trim_start()
+        .split_once(char::is_whitespace)
+        .is_some_and(|(first, _)| is_curl_program(first.trim_matches(['"', '\''])))
 }
 
 /// Like [`parse_curl`], for a command already split into words by a shell (`words[0]` is
-/// `curl`), as `retryscope curl` receives it.
+/// `curl`, `curl.exe` or a path to either: [`is_curl_program`]), as `retryscope curl` receives it.
 ///
 /// # Errors
 /// As [`parse_curl`], except quoting errors (the shell has removed the quotes).
@@ -183,8 +236,7 @@ pub fn parse_curl_words(words: &[String]) -> Result<CurlImport, CurlError> {
     let Some(first) = words.first() else {
         return Err(CurlError::NotCurl);
     };
-    let program = first.rsplit(['/', '\\']).next().unwrap_or(first);
-    if !program.eq_ignore_ascii_case("curl") && !program.eq_ignore_ascii_case("curl.exe") {
+    if !is_curl_program(first) {
         return Err(CurlError::NotCurl);
     }
     let mut parsed = Parsed::default();
@@ -758,6 +810,48 @@ fn body_of(p: &mut Parsed, draft: &mut RequestDraft) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn curl_exe_and_paths_to_curl_are_the_program_and_urls_are_not() {
+        for program in [
+            "curl",
+            "CURL",
+            "curl.exe",
+            "Curl.Exe",
+            "/usr/bin/curl",
+            "./curl",
+            "~/bin/curl",
+            r"C:\Windows\System32\curl.exe",
+            "C:/tools/curl.exe",
+        ] {
+            assert!(is_curl_program(program), "{program}");
+        }
+        for word in [
+            "http://127.0.0.1:8080/curl",
+            "127.0.0.1:8080/curl",
+            "example.com/curl.exe",
+            "curly",
+            "xcurl",
+            "curl.exe.txt",
+            "",
+        ] {
+            assert!(!is_curl_program(word), "{word}");
+        }
+        // Windows' "Copy as cURL (cmd)" / PowerShell copies start with `curl.exe`.
+        let i =
+            parse_curl("curl.exe \"http://127.0.0.1:8080/echo\" -H \"X: 1\"").expect("curl.exe");
+        assert_eq!(i.draft.url, "http://127.0.0.1:8080/echo");
+        assert_eq!(i.draft.headers[0].value, "1");
+        assert!(i.unsupported.is_empty(), "{:?}", i.unsupported);
+        assert!(starts_with_curl_program(
+            "  'curl.exe' http://127.0.0.1:8080/"
+        ));
+        assert!(
+            !starts_with_curl_program("curl.exe"),
+            "the program alone is no command"
+        );
+        assert!(!starts_with_curl_program("http://127.0.0.1:8080/curl -v"));
+    }
 
     #[test]
     fn a_copied_command_with_masked_secrets_says_where_the_mask_is() {

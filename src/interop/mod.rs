@@ -26,7 +26,9 @@ pub mod retry_formats;
 pub mod secret_rule;
 
 pub use attempts_csv::{CSV_COLUMNS, attempts_csv};
-pub use curl::{CurlError, CurlImport, parse_curl, parse_curl_words};
+pub use curl::{
+    CurlError, CurlImport, is_curl_program, parse_curl, parse_curl_words, starts_with_curl_program,
+};
 pub use curl_export::{curl_not_expressible, draft_to_curl, shell_quote, spec_to_curl};
 pub use draft_of_spec::draft_of_spec;
 pub use events_json::{events_json_lines, mask_event};

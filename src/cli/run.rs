@@ -597,7 +597,11 @@ async fn drive(
             };
             if let Some(Err(message)) = saved {
                 super::out::write_stderr(&format!("error: {message}\n"));
-                if code == exit::SUCCESS {
+                // A body cut short by a lost stdout keeps the lost stdout's code (141 for a
+                // closed pipe, 1 for a failed write: `out::exit_code_after_output`).
+                let stdout_went =
+                    output.save_to == Some(SaveBody::Stdout) && super::out::stdout_lost().is_some();
+                if code == exit::SUCCESS && !stdout_went {
                     code = exit::FAILED;
                 }
             }

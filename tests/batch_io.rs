@@ -237,6 +237,63 @@ fn thousands_of_bad_lines_name_the_first_twenty_and_count_the_rest() {
     );
 }
 
+/// A curl list's body files are checked when the list is read, in the words `run` and `curl`
+/// use, and a relative `@file` is read from the list's folder, not the current one.
+#[test]
+fn curl_list_body_files_are_checked_up_front_beside_the_list() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("lists")).unwrap();
+    std::fs::write(dir.path().join("lists/body.json"), "{\"a\":1}").unwrap();
+    std::fs::write(dir.path().join("lists/up.bin"), "x").unwrap();
+    let list = dir.path().join("lists/calls.curl");
+    std::fs::write(
+        &list,
+        "curl http://127.0.0.1:9/echo -F f=@/nonexistent/file.bin\n\
+         curl http://127.0.0.1:9/echo -d @/nonexistent/body.json\n\
+         curl http://127.0.0.1:9/echo --data-binary @body.json\n\
+         curl http://127.0.0.1:9/echo -F up=@up.bin\n",
+    )
+    .unwrap();
+    let name = list.display().to_string();
+    let refused =
+        retryscope::service::read_batch_list(&list, None, OnBadLines::Refuse, None).unwrap_err();
+    let lines: Vec<&str> = refused.lines().collect();
+    assert!(
+        lines[0].starts_with(&format!(
+            "{name}:1: cannot read the file of -F f (no such file"
+        )),
+        "{refused}"
+    );
+    assert!(lines[0].ends_with("): /nonexistent/file.bin"), "{refused}");
+    assert!(
+        lines[1].starts_with(&format!("{name}:2: cannot read body file (no such file")),
+        "{refused}"
+    );
+    assert!(
+        lines[2].starts_with("2 malformed lines (above); nothing was queued"),
+        "{refused}"
+    );
+    let read = retryscope::service::read_batch_list(&list, None, OnBadLines::Skip, None).unwrap();
+    assert_eq!(read.items.len(), 2, "{read:?}");
+    // Relative files are the list's neighbours (the test runs in the crate's folder).
+    match &read.items[0].request.body {
+        Body::File { path, .. } => {
+            assert_eq!(Path::new(path), dir.path().join("lists/body.json"));
+        }
+        other => panic!("{other:?}"),
+    }
+    match &read.items[1].request.body {
+        Body::Multipart { parts } => assert_eq!(
+            parts[0].source,
+            retryscope::model::PartSource::File {
+                path: dir.path().join("lists/up.bin").display().to_string(),
+                content_type: None
+            }
+        ),
+        other => panic!("{other:?}"),
+    }
+}
+
 /// One bad entry of a HAR list spoils only itself: refused naming `entries[N]` (without our
 /// type names), skipped with "skip bad lines".
 #[test]

@@ -219,14 +219,8 @@ pub fn form_part(raw: &str) -> Result<MultipartPart, CliError> {
 /// # Errors
 /// Exit 2 naming the part and the file: `cannot read the file of -F NAME (REASON): FILE`.
 pub fn check_part_file(name: &str, path: &str) -> Result<(), CliError> {
-    crate::engine::check_body_file(path)
-        .map(|_| ())
-        .map_err(|e| match e {
-            crate::engine::SpecError::BodyFile { reason, .. } => CliError::usage(format!(
-                "cannot read the file of -F {name} ({reason}): {path}"
-            )),
-            other => CliError::usage(format!("-F {name}=@{path}: {other}")),
-        })
+    crate::service::body_files::check_part_file(name, path)
+        .map_err(|e| CliError::usage(e.to_string()))
 }
 
 #[cfg(test)]

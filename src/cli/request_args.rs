@@ -49,14 +49,7 @@ pub fn check_url(url: &str) -> Result<(), CliError> {
 /// # Errors
 /// Exit 2 naming the file once: `cannot read body file (REASON): FILE`.
 pub fn check_data_file(path: &str) -> Result<(), CliError> {
-    crate::engine::check_body_file(path)
-        .map(|_| ())
-        .map_err(|e| match e {
-            crate::engine::SpecError::BodyFile { reason, .. } => {
-                CliError::usage(format!("cannot read body file ({reason}): {path}"))
-            }
-            other => CliError::usage(format!("-d @{path}: {other}")),
-        })
+    crate::service::body_files::check_data_file(path).map_err(|e| CliError::usage(e.to_string()))
 }
 
 /// The body of `-d DATA` / `-d @FILE`; the Content-Type comes from a `-H Content-Type` if any.

@@ -186,6 +186,13 @@ pub enum ListProblemKind {
         /// `library profile `x` does not load: FILE:LINE:COL: …`.
         message: String,
     },
+    /// A body file (`-d @FILE`, `-F name=@FILE`) cannot be read; the sentence is the one `run`
+    /// and `retryscope curl` give (`cannot read the file of -F f (REASON): FILE`).
+    #[error("{message}")]
+    BodyFile {
+        /// What is wrong, naming the option and the file.
+        message: String,
+    },
     /// A secret's place holds the mask `***`: the file was exported with secrets masked
     /// (DESIGN.md §9), so the value to send is not in it.
     #[error(

@@ -384,3 +384,79 @@ fn overrides_are_validated_with_the_profile_schema() {
         .success()
         .stdout(predicate::str::contains("Max retries R, 0–4294967295"));
 }
+
+/// Whole-number flags refuse a sign, a fraction, NaN and an overflow in one plain sentence
+/// with their range (never Rust's "invalid digit found in string" or clap's "unexpected
+/// argument '-1' found … use '-- -1'"), before anything is sent.
+#[test]
+fn whole_number_flags_say_their_range_for_negative_fractional_and_huge_values() {
+    let u64_range = "expected a whole number from 0 to 18446744073709551615";
+    let cases: [(&[&str], &str); 11] = [
+        (
+            &["run", "--timeout-ms", "-5", "http://127.0.0.1:1/"],
+            u64_range,
+        ),
+        (&["run", "--seed", "-1", "http://127.0.0.1:1/"], u64_range),
+        (
+            &[
+                "run",
+                "--seed",
+                "18446744073709551616",
+                "http://127.0.0.1:1/",
+            ],
+            u64_range,
+        ),
+        (
+            &["run", "--max-redirs", "-1", "http://127.0.0.1:1/"],
+            "expected a whole number from 0 to 4294967295",
+        ),
+        (
+            &["run", "--history-body-cap", "-1", "http://127.0.0.1:1/"],
+            "expected a whole number from 0 to",
+        ),
+        (
+            &[
+                "batch",
+                "--history-body-cap",
+                "99999999999999999999",
+                "x.jsonl",
+            ],
+            "expected a whole number from 0 to",
+        ),
+        (
+            &["simulate", "--samples", "-5"],
+            "expected a whole number from 1 to 4294967295",
+        ),
+        (
+            &["history", "prune", "--older-than", "1.5"],
+            "expected a whole number from 0 to 36500",
+        ),
+        (
+            &["history", "prune", "--older-than", "NaN"],
+            "expected a whole number from 0 to 36500",
+        ),
+        (
+            &["history", "prune", "--older-than", "-1"],
+            "expected a whole number from 0 to 36500",
+        ),
+        (&["curl", "http://127.0.0.1:1/", "--seed", "-1"], u64_range),
+    ];
+    for (args, expected) in cases {
+        let out = retryscope()
+            .args(args)
+            .assert()
+            .code(2)
+            .get_output()
+            .clone();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains(expected), "{args:?}: {stderr}");
+        for library in [
+            "invalid digit",
+            "too large to fit",
+            "unexpected argument",
+            "'-- -",
+        ] {
+            assert!(!stderr.contains(library), "{args:?}: {stderr}");
+        }
+    }
+}

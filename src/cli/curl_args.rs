@@ -48,7 +48,8 @@ pub struct CurlArgs {
     pub location: bool,
     /// Most redirect hops followed per attempt (default 10); one more ends the attempt with a
     /// "too many redirects" error.
-    #[arg(long, value_name = "N", conflicts_with = "no_follow")]
+    #[arg(long, value_name = "N", conflicts_with = "no_follow", allow_negative_numbers = true,
+          value_parser = crate::cli::whole_number::u32_value)]
     pub max_redirs: Option<u32>,
     /// Do not follow redirects: a 3xx answer is the attempt's result, and the run stops there
     /// saying `302 redirect not followed (Location: …)` (outcome stopped, exit 1, unless the

@@ -43,7 +43,7 @@ pub struct CurlArgs {
     #[arg(long, value_name = "NAME")]
     pub builtin: Option<String>,
     /// RNG seed for jitter (default: the profile's seed, else a fresh one, printed).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = crate::cli::whole_number::u64_value)]
     pub seed: Option<u64>,
     /// Print every run event as one JSON object per line (JSON Lines) instead of text (`run`
     /// spells it --json; here --json is curl's JSON body option).
@@ -101,9 +101,10 @@ fn split_own(words: &[String]) -> Result<Own, CliError> {
                 "--profile" => own.profile = Some(PathBuf::from(value)),
                 "--builtin" => own.builtin = Some(value),
                 _ => {
-                    own.seed = Some(value.parse().map_err(|_| {
-                        CliError::usage(format!("--seed takes a whole number, not `{value}`"))
-                    })?);
+                    own.seed = Some(
+                        super::whole_number::u64_value(&value)
+                            .map_err(|e| CliError::usage(format!("--seed `{value}`: {e}")))?,
+                    );
                 }
             }
         } else if word == "--jsonl" {

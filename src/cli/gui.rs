@@ -18,7 +18,7 @@ pub struct GuiArgs {
     #[arg(long, value_name = "PATH")]
     pub screenshot: Option<PathBuf>,
     /// Close the window after N ms (smoke tests).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = crate::cli::whole_number::u64_value)]
     pub exit_after_ms: Option<u64>,
     /// Open this profile file at start.
     #[arg(long, value_name = "FILE")]

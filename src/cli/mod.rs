@@ -30,6 +30,7 @@ pub mod simulate;
 pub mod stack_cmd;
 pub mod timeline_text;
 pub mod variables_args;
+pub mod whole_number;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;

@@ -86,22 +86,22 @@ pub struct RunArgs {
     #[arg(short = 'd', long = "data", value_name = "DATA|@FILE")]
     pub data: Option<String>,
     /// RNG seed for jitter (default: the profile's seed, else a fresh one, printed).
-    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = crate::cli::whole_number::u64_value)]
     pub seed: Option<u64>,
     /// Print every run event as one JSON object per line (JSON Lines) instead of text.
     #[arg(long)]
     pub json: bool,
     /// Whole-attempt timeout, ms (overrides the profile's timeouts.total_ms).
-    #[arg(long, value_name = "MS", allow_negative_numbers = true)]
+    #[arg(long, value_name = "MS", allow_negative_numbers = true, value_parser = crate::cli::whole_number::u64_value)]
     pub timeout_ms: Option<u64>,
     /// Connect timeout, ms.
-    #[arg(long, value_name = "MS", allow_negative_numbers = true)]
+    #[arg(long, value_name = "MS", allow_negative_numbers = true, value_parser = crate::cli::whole_number::u64_value)]
     pub connect_timeout_ms: Option<u64>,
     /// Read timeout (between chunks), ms.
-    #[arg(long, value_name = "MS", allow_negative_numbers = true)]
+    #[arg(long, value_name = "MS", allow_negative_numbers = true, value_parser = crate::cli::whole_number::u64_value)]
     pub read_timeout_ms: Option<u64>,
     /// Total budget of the run, ms, from the first attempt's start (overrides the profile).
-    #[arg(long, value_name = "MS", allow_negative_numbers = true)]
+    #[arg(long, value_name = "MS", allow_negative_numbers = true, value_parser = crate::cli::whole_number::u64_value)]
     pub deadline_ms: Option<u64>,
     /// Max retries R, 0–4294967295 (at most R + 1 attempts), or `unlimited` (retries until the
     /// deadline, which is then required); overrides the profile.
@@ -133,7 +133,8 @@ pub struct RunArgs {
     #[arg(long)]
     pub no_history: bool,
     /// Most response body bytes kept per attempt in the history.
-    #[arg(long, value_name = "BYTES", default_value_t = crate::store::DEFAULT_BODY_CAP)]
+    #[arg(long, value_name = "BYTES", default_value_t = crate::store::DEFAULT_BODY_CAP,
+          allow_negative_numbers = true, value_parser = crate::cli::whole_number::usize_value)]
     pub history_body_cap: usize,
     /// Also write the run as a HAR 1.2 file (one entry per attempt; secrets masked).
     #[arg(long, value_name = "FILE")]

@@ -59,11 +59,11 @@ pub struct SimulateArgs {
     /// Number of simulated runs (memory does not grow with it); not with --contention or
     /// --stack, which take --runs.
     #[arg(long, value_name = "N", default_value_t = 10_000,
-          value_parser = clap::value_parser!(u32).range(1..),
+          value_parser = crate::cli::whole_number::u32_at_least_1, allow_negative_numbers = true,
           conflicts_with = "lab")]
     pub samples: u32,
     /// RNG seed (default: the profile's seed, else a fresh one, printed).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = crate::cli::whole_number::u64_value)]
     pub seed: Option<u64>,
     /// Simulate many clients contending for one server, the standard strategies side by side
     /// with the profile, instead of sampling the profile's waits.
@@ -72,7 +72,7 @@ pub struct SimulateArgs {
     /// Clients starting together (with --contention).
     #[arg(long, value_name = "N", default_value_t = 100, requires = "contention",
           conflicts_with = "stack",
-          value_parser = clap::value_parser!(u32).range(1..=1000))]
+          allow_negative_numbers = true, value_parser = |t: &str| crate::cli::whole_number::u32_in(t, 1, 1000))]
     pub clients: u32,
     /// Server model (with --contention): `occ`, optimistic concurrency (one of the competing
     /// writes wins), or `capacity`, C requests a second and 429/503 above.
@@ -93,7 +93,9 @@ pub struct SimulateArgs {
         long,
         value_name = "STATUS",
         requires = "contention",
-        conflicts_with = "stack"
+        conflicts_with = "stack",
+        allow_negative_numbers = true,
+        value_parser = crate::cli::whole_number::u16_value
     )]
     pub status: Option<u16>,
     /// The `capacity` server sends Retry-After (whole seconds) with its 429/503 (with
@@ -102,15 +104,16 @@ pub struct SimulateArgs {
     pub retry_after: bool,
     /// Runs averaged per strategy (with --contention), or calls simulated (with --stack).
     #[arg(long, value_name = "N", default_value_t = 100,
-          value_parser = clap::value_parser!(u32).range(1..=100_000), requires = "lab")]
+          allow_negative_numbers = true,
+          value_parser = |t: &str| crate::cli::whole_number::u32_in(t, 1, 100_000), requires = "lab")]
     pub runs: u32,
     /// Base delay of the standard strategies (with --contention), ms.
     #[arg(long, value_name = "MS", default_value_t = crate::sim::POST_BASE_MS, requires = "contention",
-          conflicts_with = "stack")]
+          conflicts_with = "stack", allow_negative_numbers = true, value_parser = crate::cli::whole_number::u64_value)]
     pub base_ms: u64,
     /// Max delay of the standard strategies (with --contention), ms.
     #[arg(long, value_name = "MS", default_value_t = crate::sim::POST_CAP_MS, requires = "contention",
-          conflicts_with = "stack")]
+          conflicts_with = "stack", allow_negative_numbers = true, value_parser = crate::cli::whole_number::u64_value)]
     pub cap_ms: u64,
     /// Layered retries: profiles outer → inner, comma-separated; each a profile file (a path
     /// that exists or ends in .json), a built-in name, or the name of a profile in your library
@@ -133,7 +136,8 @@ pub struct SimulateArgs {
         value_name = "MS",
         default_value_t = 0,
         requires = "stack",
-        allow_negative_numbers = true
+        allow_negative_numbers = true,
+        value_parser = crate::cli::whole_number::u64_value
     )]
     pub attempt_ms: u64,
     /// Print JSON (one object per line) instead of a table (with --contention or --stack).

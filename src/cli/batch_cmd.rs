@@ -311,21 +311,7 @@ fn report_target(path: &Path) -> Result<(PathBuf, ReportFormat), CliError> {
             path.display()
         ))
     })?;
-    let folder = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    if path.is_dir() || !folder.is_dir() {
-        return Err(CliError::usage(format!(
-            "--report: {} (a file in an existing folder): {}",
-            if path.is_dir() {
-                "is a folder"
-            } else {
-                "the folder does not exist"
-            },
-            path.display()
-        )));
-    }
+    super::output_path::check_output_path(path, "--report")?;
     Ok((path.to_owned(), format))
 }
 

@@ -147,6 +147,9 @@ pub fn execute(args: &CurlArgs) -> Result<u8, CliError> {
             "give either --profile or --builtin, not both",
         ));
     }
+    if let Some(har) = &args.har {
+        super::output_path::check_output_path(har, "--har")?;
+    }
     let profile = profile_source::select(
         own.profile.as_deref().or(args.profile.as_deref()),
         own.builtin.as_deref().or(args.builtin.as_deref()),

@@ -304,12 +304,8 @@ pub fn execute(args: &HistoryArgs) -> Result<u8, CliError> {
                     "--format png writes an image: give -o FILE.png",
                 ));
             }
-            // Missing folders are made (`store::write_export`); a folder itself is no file.
-            if let Some(path) = output.as_deref().filter(|p| p.is_dir()) {
-                return Err(CliError::usage(format!(
-                    "-o needs a file name, not a folder: {}",
-                    path.display()
-                )));
+            if let Some(path) = output.as_deref() {
+                super::output_path::check_output_path(path, "-o")?;
             }
             let stored = store
                 .run(id)

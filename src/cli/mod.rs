@@ -20,6 +20,7 @@ pub mod history_json;
 pub mod log_args;
 pub mod mask;
 pub mod out;
+pub mod output_path;
 pub mod profile_cmd;
 pub mod profile_interop;
 pub mod profile_source;

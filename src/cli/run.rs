@@ -212,10 +212,10 @@ pub fn execute(args: &RunArgs) -> Result<u8, CliError> {
         .map(|o| SaveBody::checked(o, args.json, "--json"))
         .transpose()?;
     if let Some(har) = &args.har {
-        check_output_path(har, "--har")?;
+        super::output_path::check_output_path(har, "--har")?;
     }
     if let Some(png) = &args.png {
-        check_output_path(png, "--png")?;
+        super::output_path::check_output_path(png, "--png")?;
     }
     spec.timeouts.total_ms = args.timeout_ms.or(spec.timeouts.total_ms);
     spec.timeouts.connect_ms = args.connect_timeout_ms.or(spec.timeouts.connect_ms);
@@ -293,7 +293,7 @@ impl SaveBody {
             }
             return Ok(Self::Stdout);
         }
-        check_output_path(out, "-o")?;
+        super::output_path::check_output_path(out, "-o")?;
         Ok(Self::File(out.to_path_buf()))
     }
 
@@ -705,29 +705,6 @@ fn write_png(path: &std::path::Path, events: &[RunEvent]) -> Result<(), CliError
     .map_err(|e| CliError::failed(e.to_string()))?;
     crate::store::write_export(path, &bytes)
         .map_err(|e| CliError::failed(format!("cannot write the PNG file: {e}")))
-}
-
-/// `-o FILE` / `--har FILE` / `--png FILE` is checked before anything is sent: not a folder, and its folder exists (else the
-/// run would succeed and only then fail to save).
-pub(crate) fn check_output_path(path: &std::path::Path, flag: &str) -> Result<(), CliError> {
-    if path.is_dir() {
-        return Err(CliError::usage(format!(
-            "{flag} needs a file name, not a folder: {}",
-            path.display()
-        )));
-    }
-    let parent = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(std::path::Path::new("."));
-    if !parent.is_dir() {
-        return Err(CliError::usage(format!(
-            "{flag}: the folder {} does not exist: {}",
-            parent.display(),
-            path.display()
-        )));
-    }
-    Ok(())
 }
 
 /// The value of `--max-retries`: a count, or `None` for `unlimited`.

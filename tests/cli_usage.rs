@@ -460,3 +460,40 @@ fn whole_number_flags_say_their_range_for_negative_fractional_and_huge_values() 
         }
     }
 }
+
+/// A line break in `-H` or `--idempotency-key` is said with the flag and the character where
+/// it is, before anything is sent (not "invalid value for header … in headers[0]").
+#[test]
+fn a_line_break_in_a_header_or_idempotency_key_says_where() {
+    let out = retryscope()
+        .args(["run", "-H", "X-Token: abc\ndef", "http://127.0.0.1:1/"])
+        .assert()
+        .code(2)
+        .get_output()
+        .clone();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.starts_with(
+            "error: -H X-Token: the header value contains a line break at character 4;"
+        ),
+        "{stderr}"
+    );
+    let out = retryscope()
+        .args([
+            "run",
+            "-X",
+            "POST",
+            "--idempotency-key=ab\ncd",
+            "http://127.0.0.1:1/",
+        ])
+        .assert()
+        .code(2)
+        .get_output()
+        .clone();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr
+            .starts_with("error: --idempotency-key: the key contains a line break at character 3;"),
+        "{stderr}"
+    );
+}

@@ -237,6 +237,10 @@ pub fn execute(args: &RunArgs) -> Result<u8, CliError> {
             return Err(CliError::usage(
                 "--idempotency-key= needs a key after `=` (or give --idempotency-key alone for a random UUID)",
             ));
+        } else if let Some(problem) = super::request_args::one_line_problem(key) {
+            return Err(CliError::usage(format!(
+                "--idempotency-key: the key {problem}; it is sent as one header line"
+            )));
         } else {
             key.clone()
         });

@@ -218,8 +218,14 @@ fn rejected_before_the_run(args: &[&str], expected: &str) {
 #[test]
 fn bad_requests_are_rejected_before_the_run_with_one_line() {
     let url = "http://127.0.0.1:1/";
-    rejected_before_the_run(&["-H", "X-A: a\nb", url], "invalid value for header `X-A`");
-    rejected_before_the_run(&["--idempotency-key=a\nb", url], "idempotency_key");
+    rejected_before_the_run(
+        &["-H", "X-A: a\nb", url],
+        "-H X-A: the header value contains a line break at character 2",
+    );
+    rejected_before_the_run(
+        &["--idempotency-key=a\nb", url],
+        "--idempotency-key: the key contains a line break at character 2",
+    );
     let dir = std::env::temp_dir();
     rejected_before_the_run(
         &["-d", &format!("@{}", dir.display()), url],

@@ -171,7 +171,7 @@ fn profile_import_and_export_outputs_are_checked_like_every_other_output() {
     let polly = dir.path().join("polly.json");
     std::fs::write(&polly, r#"{"MaxRetryAttempts": 3}"#).expect("written");
     let missing = dir.path().join("nope").join("x.json");
-    let stderr = |args: &[&std::ffi::OsStr]| {
+    let stderr = |args: &[std::ffi::OsString]| {
         let out = retryscope()
             .args(args)
             .assert()
@@ -184,9 +184,8 @@ fn profile_import_and_export_outputs_are_checked_like_every_other_output() {
     let import = [os("profile"), os("import"), os("--from"), os("polly")];
     let mut args: Vec<std::ffi::OsString> = import.to_vec();
     args.extend([polly.clone().into(), os("-o"), dir.path().into()]);
-    let refs: Vec<&std::ffi::OsStr> = args.iter().map(|a| a.as_os_str()).collect();
     assert_eq!(
-        stderr(&refs),
+        stderr(&args),
         format!(
             "error: -o needs a file name, not a folder: {}\n",
             dir.path().display()
@@ -194,9 +193,8 @@ fn profile_import_and_export_outputs_are_checked_like_every_other_output() {
     );
     let mut args: Vec<std::ffi::OsString> = import.to_vec();
     args.extend([polly.clone().into(), os("-o"), missing.clone().into()]);
-    let refs: Vec<&std::ffi::OsStr> = args.iter().map(|a| a.as_os_str()).collect();
     assert_eq!(
-        stderr(&refs),
+        stderr(&args),
         format!(
             "error: -o: the folder {} does not exist (create it first): {}\n",
             dir.path().join("nope").display(),
@@ -206,8 +204,7 @@ fn profile_import_and_export_outputs_are_checked_like_every_other_output() {
     assert!(!dir.path().join("nope").exists(), "the folder is not made");
     let mut args: Vec<std::ffi::OsString> = import.to_vec();
     args.push(dir.path().into());
-    let refs: Vec<&std::ffi::OsStr> = args.iter().map(|a| a.as_os_str()).collect();
-    let said = stderr(&refs);
+    let said = stderr(&args);
     assert!(
         said.starts_with("error: this is a folder; profile import takes a "),
         "{said}"
@@ -222,9 +219,8 @@ fn profile_import_and_export_outputs_are_checked_like_every_other_output() {
         os("-o"),
         missing.clone().into(),
     ];
-    let refs: Vec<&std::ffi::OsStr> = args.iter().map(|a| a.as_os_str()).collect();
     assert!(
-        stderr(&refs).contains("-o: the folder "),
+        stderr(&args).contains("-o: the folder "),
         "export says it as import does"
     );
 }

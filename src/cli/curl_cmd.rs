@@ -6,7 +6,8 @@ use super::exit::CliError;
 use super::profile_source;
 use super::request_args::check_url;
 use crate::interop::{
-    CurlError, CurlImport, is_curl_program, parse_curl, parse_curl_words, starts_with_curl_program,
+    CurlError, CurlImport, is_curl_program, parse_curl, parse_curl_words, split_curl_command,
+    starts_with_curl_program,
 };
 use crate::model::{BodyKind, Variables};
 use clap::Args;
@@ -24,8 +25,10 @@ and request-header lines (curl's progress is our timeline), as `run -s` does. A 
 (or `curl.exe`, as Windows copies write it, or a path to either) is skipped, so a copied command can be pasted after
 `retryscope curl`; a whole command in one quoted argument works too.
 
---profile, --builtin, --seed, --jsonl and --no-history may come anywhere. --jsonl prints JSON Lines (what
-`run --json` prints); --json is always curl's --json DATA (a JSON body), wherever it stands.
+--profile, --builtin, --seed, --jsonl, --no-history and --har may come anywhere: before the curl
+command, after its URL, or inside a whole command given as one quoted argument (curl has none of
+these options). --jsonl prints JSON Lines (what `run --json` prints); --json is always curl's
+--json DATA (a JSON body), wherever it stands.
 
 Examples (start `retryscope demo-server --port 8080` first):
   retryscope curl -X POST -H 'Content-Type: application/json' -d '{\"a\":1}' \\
@@ -52,7 +55,7 @@ pub struct CurlArgs {
     /// Do not record this run in the history (may also come among the curl options).
     #[arg(long)]
     pub no_history: bool,
-    /// Also write the run as a HAR 1.2 file (give it before the curl options).
+    /// Also write the run as a HAR 1.2 file (may also come among the curl options).
     #[arg(long, value_name = "FILE")]
     pub har: Option<PathBuf>,
     /// The curl command's options and URL (a leading `curl` is optional).
@@ -73,11 +76,52 @@ struct Own {
     seed: Option<u64>,
     json: bool,
     no_history: bool,
+    har: Option<PathBuf>,
     curl: Vec<String>,
 }
 
-/// Takes `--profile`, `--builtin`, `--seed`, `--jsonl` and `--no-history` (anywhere) out of `words`; every
-/// other word, `--json` included, is curl's.
+/// Our own flags and the curl command of `words`: [`split_own`], and when what is left is one
+/// argument holding a whole command (`"curl 'URL' -u a:b --profile p.json"`), that command
+/// split into words and [`split_own`] again, so a flag inside it is ours, not an unknown curl
+/// option. A flag given both outside and inside is refused.
+fn own_and_curl(words: &[String]) -> Result<Own, CliError> {
+    let mut own = split_own(words)?;
+    let [one] = own.curl.as_slice() else {
+        return Ok(own);
+    };
+    if !starts_with_curl_program(one) {
+        return Ok(own);
+    }
+    let inner = split_own(&split_curl_command(one).map_err(|e| CliError::usage(e.to_string()))?)?;
+    let twice = |flag: &str| {
+        CliError::usage(format!(
+            "{flag} is given both outside and inside the quoted curl command; give it once"
+        ))
+    };
+    own.profile = once(own.profile, inner.profile, || twice("--profile"))?;
+    own.builtin = once(own.builtin, inner.builtin, || twice("--builtin"))?;
+    own.seed = once(own.seed, inner.seed, || twice("--seed"))?;
+    own.har = once(own.har, inner.har, || twice("--har"))?;
+    own.json |= inner.json;
+    own.no_history |= inner.no_history;
+    own.curl = inner.curl;
+    Ok(own)
+}
+
+/// `outer` or `inner`, refused with `err` when both are given.
+fn once<T>(
+    outer: Option<T>,
+    inner: Option<T>,
+    err: impl FnOnce() -> CliError,
+) -> Result<Option<T>, CliError> {
+    match (outer, inner) {
+        (Some(_), Some(_)) => Err(err()),
+        (a, b) => Ok(a.or(b)),
+    }
+}
+
+/// Takes `--profile`, `--builtin`, `--seed`, `--har`, `--jsonl` and `--no-history` (anywhere)
+/// out of `words`; every other word, `--json` included, is curl's.
 fn split_own(words: &[String]) -> Result<Own, CliError> {
     let mut own = Own::default();
     let mut i = 0;
@@ -87,7 +131,7 @@ fn split_own(words: &[String]) -> Result<Own, CliError> {
             Some((n, v)) if n.starts_with("--") => (n, Some(v.to_owned())),
             _ => (word, None),
         };
-        if matches!(name, "--profile" | "--builtin" | "--seed") {
+        if matches!(name, "--profile" | "--builtin" | "--seed" | "--har") {
             let value = if let Some(v) = inline {
                 v
             } else {
@@ -100,6 +144,7 @@ fn split_own(words: &[String]) -> Result<Own, CliError> {
             match name {
                 "--profile" => own.profile = Some(PathBuf::from(value)),
                 "--builtin" => own.builtin = Some(value),
+                "--har" => own.har = Some(PathBuf::from(value)),
                 _ => {
                     own.seed = Some(
                         super::whole_number::u64_value(&value)
@@ -139,7 +184,7 @@ fn read_curl_words(words: &[String]) -> Result<CurlImport, CurlError> {
 /// # Errors
 /// Exit 2 for a curl command that cannot be read, a bad URL, header, body file or profile.
 pub fn execute(args: &CurlArgs) -> Result<u8, CliError> {
-    let own = split_own(&args.words)?;
+    let own = own_and_curl(&args.words)?;
     if own.profile.is_some() && (own.builtin.is_some() || args.builtin.is_some())
         || own.builtin.is_some() && args.profile.is_some()
     {
@@ -147,7 +192,13 @@ pub fn execute(args: &CurlArgs) -> Result<u8, CliError> {
             "give either --profile or --builtin, not both",
         ));
     }
-    if let Some(har) = &args.har {
+    if own.profile.is_some() && args.profile.is_some() || own.har.is_some() && args.har.is_some() {
+        return Err(CliError::usage(
+            "--profile and --har are each given once (before or after the curl command)",
+        ));
+    }
+    let har = own.har.clone().or_else(|| args.har.clone());
+    if let Some(har) = &har {
         super::output_path::check_output_path(har, "--har")?;
     }
     let profile = profile_source::select(
@@ -196,7 +247,7 @@ pub fn execute(args: &CurlArgs) -> Result<u8, CliError> {
         super::run::RunPrint {
             seed: own.seed.or(args.seed),
             json,
-            har: args.har.clone(),
+            har,
             save_to,
             // `-s`: curl's progress meter is our timeline (as `run -s`).
             silent: import.silent.is_some(),
@@ -242,6 +293,42 @@ mod tests {
         let last = split_own(&w(&["http://h/", "--json", "{\"a\":1}"])).expect("valid");
         assert!(!last.json, "curl's --json DATA at the end");
         assert!(split_own(&w(&["http://h/", "--seed", "x"])).is_err());
+    }
+
+    #[test]
+    fn own_flags_after_the_url_or_inside_the_quoted_command_are_ours() {
+        let own = own_and_curl(&w(&[
+            "curl \"http://127.0.0.1:8080/echo\" -u a:b --profile fast.json --har out.har --seed=3",
+        ]))
+        .expect("valid");
+        assert_eq!(own.profile, Some(PathBuf::from("fast.json")));
+        assert_eq!(own.har, Some(PathBuf::from("out.har")));
+        assert_eq!(own.seed, Some(3));
+        assert_eq!(
+            own.curl,
+            w(&["curl", "http://127.0.0.1:8080/echo", "-u", "a:b"])
+        );
+        let after = own_and_curl(&w(&[
+            "-u",
+            "bob:x",
+            "http://127.0.0.1:8080/x",
+            "--profile",
+            "f.json",
+            "--har",
+            "out.har",
+        ]))
+        .expect("valid");
+        assert_eq!(after.profile, Some(PathBuf::from("f.json")));
+        assert_eq!(after.har, Some(PathBuf::from("out.har")));
+        assert_eq!(after.curl, w(&["-u", "bob:x", "http://127.0.0.1:8080/x"]));
+        let import = read_curl_words(&after.curl).expect("reads");
+        assert!(import.unsupported.is_empty(), "{:?}", import.unsupported);
+        let twice = own_and_curl(&w(&[
+            "curl http://127.0.0.1:8080/ --har a.har",
+            "--har",
+            "b.har",
+        ]));
+        assert!(twice.is_err_and(|e| e.message.contains("--har is given both outside and inside")),);
     }
 
     #[test]

@@ -170,7 +170,7 @@ mod tests {
             Some("cannot open the window: no display (neither DISPLAY nor WAYLAND_DISPLAY is set)")
         );
         assert_eq!(
-            no_display(|n| (n == "DISPLAY").then(|| std::ffi::OsString::new())).as_deref(),
+            no_display(|n| (n == "DISPLAY").then(std::ffi::OsString::new)).as_deref(),
             Some("cannot open the window: no display (neither DISPLAY nor WAYLAND_DISPLAY is set)"),
             "an empty DISPLAY names no display"
         );

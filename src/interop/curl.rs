@@ -171,6 +171,18 @@ struct Parsed {
 /// # Errors
 /// [`CurlError`] naming the option and its word position, an unclosed quote, or a missing URL.
 pub fn parse_curl(command: &str) -> Result<CurlImport, CurlError> {
+    parse_curl_words(&split_curl_command(command)?)
+}
+
+/// The words of a whole pasted curl command as a shell would split them (`\` continuations,
+/// `$'…'` and Windows cmd `^` quoting included); a leading curl program word
+/// ([`is_curl_program`], a Windows path too) becomes `curl`. [`parse_curl`] is this, then
+/// [`parse_curl_words`]; `retryscope curl` takes its own options out in between.
+///
+/// # Errors
+/// [`CurlError::Quote`] for a quote that is never closed (its character position in
+/// `command`, trimmed).
+pub fn split_curl_command(command: &str) -> Result<Vec<String>, CurlError> {
     let command = command.trim();
     // The program word is read as written: a Windows path (`C:\…\curl.exe`) has backslashes
     // the shell rules would take for escapes. It becomes `curl` padded to its length, so the
@@ -183,9 +195,9 @@ pub fn parse_curl(command: &str) -> Result<CurlImport, CurlError> {
         Some(first) => {
             let rest = &command[first.len()..];
             let padding = " ".repeat(first.chars().count().saturating_sub(4));
-            parse_curl_words(&split_words(&format!("curl{padding}{rest}"))?)
+            split_words(&format!("curl{padding}{rest}"))
         }
-        None => parse_curl_words(&split_words(command)?),
+        None => split_words(command),
     }
 }
 

@@ -27,7 +27,8 @@ pub mod secret_rule;
 
 pub use attempts_csv::{CSV_COLUMNS, attempts_csv};
 pub use curl::{
-    CurlError, CurlImport, is_curl_program, parse_curl, parse_curl_words, starts_with_curl_program,
+    CurlError, CurlImport, is_curl_program, parse_curl, parse_curl_words, split_curl_command,
+    starts_with_curl_program,
 };
 pub use curl_export::{curl_not_expressible, draft_to_curl, shell_quote, spec_to_curl};
 pub use draft_of_spec::draft_of_spec;

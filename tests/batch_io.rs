@@ -716,6 +716,26 @@ fn the_csv_report_parses_back() {
     assert_eq!(&records[4][col("attempts")], "0");
 }
 
+/// A label, URL or reason a spreadsheet would run as a formula is text in the CSV report: a
+/// leading `'` (the JSON Lines report keeps the value as it is).
+#[test]
+fn csv_report_cells_that_look_like_formulas_are_text() {
+    let mut report = sample_report();
+    report.rows[0].label = "=HYPERLINK(\"http://evil\",\"x\")".into();
+    report.rows[1].label = "+1".into();
+    report.rows[2].label = "@cmd".into();
+    report.rows[3].label = "-2".into();
+    let text = report_csv(&report, &[]).unwrap();
+    let mut reader = csv::Reader::from_reader(text.as_bytes());
+    let labels: Vec<String> = reader.records().map(|r| r.unwrap()[1].to_owned()).collect();
+    assert_eq!(
+        labels[..4],
+        ["'=HYPERLINK(\"http://evil\",\"x\")", "'+1", "'@cmd", "'-2"]
+    );
+    let jsonl = render_report(ReportFormat::JsonLines, &report, &[]).unwrap();
+    assert!(jsonl.contains("\"label\":\"=HYPERLINK("), "{jsonl}");
+}
+
 #[test]
 fn the_json_lines_report_parses_back_as_rows() {
     let report = sample_report();
@@ -856,7 +876,7 @@ fn state() -> impl Strategy<Value = BatchItemState> {
 proptest! {
     #![proptest_config(cases(200))]
 
-    /// Any labels and reasons: the CSV parses back to the same cells and the JUnit XML is
+    /// Any labels and reasons: the CSV parses back to the same cells (formula-safe) and the JUnit XML is
     /// well-formed with one test case per item, named by its label (XML-illegal characters as
     /// U+FFFD).
     #[test]
@@ -879,9 +899,11 @@ proptest! {
         let mut reader = csv::Reader::from_reader(text.as_bytes());
         let records: Vec<csv::StringRecord> = reader.records().collect::<Result<_, _>>().map_err(|e| TestCaseError::fail(e.to_string()))?;
         prop_assert_eq!(records.len(), rows.len());
+        // The same cells, a formula-like one behind the `'` that keeps it text.
+        let safe = |text: &str| retryscope::interop::csv_cell::formula_safe(text).into_owned();
         for (record, row) in records.iter().zip(&rows) {
-            prop_assert_eq!(&record[1], row.label.as_str());
-            prop_assert_eq!(&record[9], row.reason.as_str());
+            prop_assert_eq!(&record[1], safe(&row.label));
+            prop_assert_eq!(&record[9], safe(&row.reason));
         }
         let xml = report_junit(&report, &[]).unwrap();
         let mut reader = quick_xml::Reader::from_str(&xml);

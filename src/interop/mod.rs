@@ -10,6 +10,7 @@
 mod attempts_csv;
 pub mod batch_list;
 pub mod batch_report;
+pub mod csv_cell;
 mod curl;
 mod curl_export;
 mod curl_options;

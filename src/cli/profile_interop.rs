@@ -115,8 +115,6 @@ pub fn import(
             retry_formats::FormatError::syntax(Some(e.line), Some(e.column), e.message("the file"));
         CliError::usage(import_error(format, file, &at))
     })?;
-    // Some Windows editors start a UTF-8 file with a byte-order mark; no parser wants it.
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let default_name = file.file_stem().map_or_else(
         || "imported".to_owned(),
         |s| s.to_string_lossy().into_owned(),

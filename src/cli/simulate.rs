@@ -7,6 +7,7 @@ use super::signal::{Stop, StopSignals};
 use crate::policy::{self, Quantiles, RetryStats};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::fmt::Write as _;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -29,7 +30,9 @@ Examples:
 For every retry n it prints min / p50 / p95 / max of wait n and of the cumulative waiting up
 to it (ms), sampled assuming every attempt fails with 503 and sends no delay header, plus the
 formula's true maximum for wait n. `reached` counts the sampled runs that got to retry n (a custom
-script returning () stops a run early); the quantiles of row n are over those runs only.
+script returning () stops a run early); the quantiles of row n are over those runs only. A profile
+whose triage does not retry 503 (say it retries only 429) reaches no retry: it says so, as
+--stack does: its triage does not retry 503, one attempt per call.
 
 Memory stays bounded for any --samples: up to 2,097,152 sampled waits (samples × retries) the
 quantiles are exact; beyond that they come from histograms (p50/p95 within 0.1 %, exact below
@@ -177,6 +180,11 @@ pub fn execute(args: &SimulateArgs) -> Result<u8, CliError> {
     };
     // A script that does not compile is reported before anything is printed.
     policy::Policy::new(profile.clone()).map_err(cannot)?;
+    // Every simulated attempt answers 503: a profile that does not retry it never waits.
+    if !crate::sim::retries_failure(&profile, SIMULATED_STATUS).map_err(cannot)? {
+        crate::cli_out!("{}", no_retry_text(&profile, args.samples, seed));
+        return Ok(exit::SUCCESS);
+    }
     let (_runtime, stop) = watch_stop_signals()?;
     crate::cli_outln!(
         "profile \"{}\"  {} samples  seed {seed} (replay with --seed {seed})",
@@ -200,6 +208,27 @@ pub fn execute(args: &SimulateArgs) -> Result<u8, CliError> {
     };
     print_rows(&profile, &stats);
     Ok(exit::SUCCESS)
+}
+
+/// The status every simulated attempt answers (the help and `--stack` say 503).
+const SIMULATED_STATUS: u16 = 503;
+
+/// What `simulate` prints for a profile whose triage does not retry [`SIMULATED_STATUS`]: the
+/// first line, the reason, and no retry reached.
+fn no_retry_text(profile: &crate::model::RetryProfile, samples: u32, seed: u64) -> String {
+    let mut text = format!(
+        "profile \"{}\"  {samples} samples  seed {seed} (replay with --seed {seed})\n\
+         its triage does not retry {SIMULATED_STATUS}: one attempt per call, 0 retries reached\n",
+        profile.name
+    );
+    let retries = policy::listed_retries(profile);
+    if retries > 0 {
+        let _ = writeln!(
+            text,
+            "retries 1–{retries}: not reached by any sample (every attempt answers {SIMULATED_STATUS}, which this profile does not retry)"
+        );
+    }
+    text
 }
 
 /// [`Stop`] code stored in the flag for Ctrl-C (0 = keep going).

@@ -1,5 +1,5 @@
 //! CSV cells safe to open in a spreadsheet. A cell that starts with `=`, `+`, `-`, `@`, a tab
-//! or a carriage return is read by Excel, LibreOffice and Google Sheets as a formula
+//! or a carriage return is read by Excel, `LibreOffice` and Google Sheets as a formula
 //! ("CSV injection": an item named `=HYPERLINK("http://evil","x")` becomes a live link), so
 //! such a cell gets a leading single quote, which spreadsheets show as text and do not
 //! display. Every CSV Retryscope writes (batch reports, attempts, Lab exports) uses it; the

@@ -279,7 +279,7 @@ fn default_ratio() -> f64 {
 }
 
 impl Backoff {
-    /// Whether the strategy adds `jitter_window_ms` (fixed, exponential, response_header and
+    /// Whether the strategy adds `jitter_window_ms` (fixed, exponential, `response_header` and
     /// custom, whose script sees it); the others draw their own jitter.
     pub fn reads_jitter_window(&self) -> bool {
         matches!(
@@ -288,7 +288,7 @@ impl Backoff {
         )
     }
 
-    /// Whether the strategy reads `jitter_ratio` (only exponential_proportional's ±p).
+    /// Whether the strategy reads `jitter_ratio` (only `exponential_proportional`'s ±p).
     pub fn reads_jitter_ratio(&self) -> bool {
         self.strategy == Strategy::ExponentialProportional
     }

@@ -312,7 +312,9 @@ fn a_bad_har_entry_is_skipped_like_a_bad_line() {
     let refused =
         retryscope::service::read_batch_list(&har, None, OnBadLines::Refuse, None).unwrap_err();
     assert!(
-        refused.contains("two.har: entries[1]: not a HAR entry: expected a list, found an object"),
+        refused.contains(
+            "two.har:3:74: entries[1].request.headers: not a HAR entry: expected a list, found an object"
+        ),
         "{refused}"
     );
     assert!(refused.contains("1 malformed line"), "{refused}");
@@ -406,6 +408,10 @@ proptest! {
                     prop_assert!(column.is_none_or(|c| c >= 1), "{p}");
                 }
                 ListPlace::Entry { index } => prop_assert!(index >= 1),
+                ListPlace::EntryField { index, line, column, .. } => {
+                    prop_assert!(index >= 1 && column >= 1, "{p}");
+                    prop_assert!(line >= 1 && line <= line_count, "{p} past {line_count} lines");
+                }
             }
             prop_assert!(p.located("f").starts_with("f:"));
             prop_assert!(!p.kind.to_string().is_empty());

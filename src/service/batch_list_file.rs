@@ -92,7 +92,7 @@ pub fn read_batch_list(
     let mut notes = first_lines(
         list.notes
             .iter()
-            .map(|n| format!("{name}:{}: {}", n.place.short(), n.message)),
+            .map(|n| format!("{}: {}", n.place.after_file(&name), n.message)),
         "note on an imported line",
         "notes on imported lines",
     );

@@ -178,7 +178,7 @@ pub fn import(format: RetryFormat, text: &str, name: &str) -> Result<ImportedPol
 }
 
 /// `b` (and its fallback) with `jitter_ratio` at the strategy's default unless the strategy
-/// reads it (exponential_proportional), and `jitter_window_ms` 0 unless it reads a window:
+/// reads it (`exponential_proportional`), and `jitter_window_ms` 0 unless it reads a window:
 /// the rule of `profile::warnings`.
 fn drop_unread_jitter(b: &mut crate::model::Backoff) {
     if !b.reads_jitter_ratio() {

@@ -21,7 +21,9 @@ The curl options are read as curl reads them (-X, -H, -d/--data*, --json DATA, -
 honour are printed to stderr as warnings and ignored. Without -L redirects are not followed,
 as in curl. -o FILE saves the final body (as `run -o`); -o - writes it to stdout byte for
 byte, as curl does, and the timeline then goes to stderr. -s leaves out the attempt, wait
-and request-header lines (curl's progress is our timeline), as `run -s` does. A leading `curl` word
+and request-header lines (curl's progress is our timeline), as `run -s` does; -S is accepted
+(errors are always shown); -i prints the final response's headers, as `run -i` does. Stopped
+on a redirect without -L, the run ends with a hint to add -L. A leading `curl` word
 (or `curl.exe`, as Windows copies write it, or a path to either) is skipped, so a copied command can be pasted after
 `retryscope curl`; a whole command in one quoted argument works too.
 
@@ -218,6 +220,7 @@ pub fn execute(args: &CurlArgs) -> Result<u8, CliError> {
         .map(|o| super::run::SaveBody::checked(std::path::Path::new(o), json, "--jsonl"))
         .transpose()?;
     let draft = import.draft;
+    let draft_follows = draft.follow_redirects;
     check_url(&draft.url)?;
     if draft.body.kind == BodyKind::File {
         super::request_args::check_data_file(&draft.body.file_path)?;
@@ -251,6 +254,11 @@ pub fn execute(args: &CurlArgs) -> Result<u8, CliError> {
             save_to,
             // `-s`: curl's progress meter is our timeline (as `run -s`).
             silent: import.silent.is_some(),
+            // `-i`: the final response's headers, as `run -i`.
+            include: import.include.is_some(),
+            // curl follows a redirect only with -L; without it the run stops on the 3xx.
+            redirect_hint: (!draft_follows)
+                .then_some("hint: curl follows redirects only with -L: add -L to follow it"),
             history: if own.no_history || args.no_history {
                 None
             } else {

@@ -267,6 +267,7 @@ pub fn execute(args: &RunArgs) -> Result<u8, CliError> {
                 data_dir: data_dir.clone(),
                 body_cap: args.history_body_cap,
             }),
+            redirect_hint: None,
         },
         &secrets,
     )
@@ -331,6 +332,9 @@ pub struct RunPrint {
     pub save_to: Option<SaveBody>,
     /// Where to record the run (`None`: `--no-history`).
     pub history: Option<HistoryPlace>,
+    /// A line printed after the summary when the run stopped on a redirect it did not follow
+    /// (`retryscope curl` without -L: `hint: add -L to follow it …`).
+    pub redirect_hint: Option<&'static str>,
 }
 
 impl Default for RunPrint {
@@ -349,6 +353,7 @@ impl Default for RunPrint {
                 data_dir: crate::store::data_dir(),
                 body_cap: crate::store::DEFAULT_BODY_CAP,
             }),
+            redirect_hint: None,
         }
     }
 }
@@ -434,6 +439,7 @@ pub fn run_spec(
         secrets: secrets.to_vec(),
         har,
         png: print.png,
+        redirect_hint: print.redirect_hint,
     };
     let code = runtime.block_on(drive(
         spec,
@@ -473,6 +479,8 @@ struct Output {
     har: Option<(PathBuf, crate::model::RequestSpec)>,
     /// `--png FILE`.
     png: Option<PathBuf>,
+    /// [`RunPrint::redirect_hint`].
+    redirect_hint: Option<&'static str>,
 }
 
 /// The event with its response body cut back to the usual preview, so `--json -o` prints the
@@ -662,6 +670,13 @@ fn text_chunk(
                 _ => {}
             }
             chunk.push_str(&text.summary(outcome, attempts, elapsed_ms));
+            if let Some(hint) = output.redirect_hint
+                && outcome.kind == OutcomeKind::Stopped
+                && last.is_unfollowed_redirect()
+            {
+                chunk.push_str(hint);
+                chunk.push('\n');
+            }
             chunk
         }
         _ => {

@@ -18,7 +18,7 @@ pub struct CurlImport {
     /// The request, ready for the composer.
     pub draft: RequestDraft,
     /// One line per option (or part of one) the draft does not carry, e.g.
-    /// `--proxy (ignored: not supported)` or `-S (ignored: output option)`.
+    /// `--proxy (ignored: not supported)` or `-v (ignored: output option)`.
     pub unsupported: Vec<String>,
     /// `-o FILE` / `--output FILE`: where the command writes the response body (`None`
     /// without one; `-` is stdout). The draft has no place for it: `retryscope curl` writes
@@ -29,16 +29,20 @@ pub struct CurlImport {
     /// attempt, wait and request-header lines (as `run -s`: our progress is the timeline);
     /// other importers list [`CurlImport::output_notes`] among the unsupported options.
     pub silent: Option<String>,
+    /// `-i` / `--include` as written, if the command has it. `retryscope curl` prints the final
+    /// response's headers (as `run -i`); other importers list it among the unsupported options.
+    pub include: Option<String>,
 }
 
 impl CurlImport {
     /// The unsupported-option lines for an importer that prints and writes nothing (the
-    /// window, a batch list): `-s` and `-o FILE` (the file name is not repeated); `-o -` is
-    /// where such an importer shows the body anyway.
+    /// window, a batch list): `-s`, `-i` and `-o FILE` (the file name is not repeated); `-o -`
+    /// is where such an importer shows the body anyway.
     pub fn output_notes(&self) -> Vec<String> {
         let mut notes: Vec<String> = self
             .silent
             .iter()
+            .chain(&self.include)
             .map(|flag| format!("{flag} (ignored: output option)"))
             .collect();
         if self.output.as_deref().is_some_and(|o| o != "-") {
@@ -150,6 +154,7 @@ struct Parsed {
     connect_ms: Option<u64>,
     output: Option<String>,
     silent: Option<String>,
+    include: Option<String>,
     notes: Vec<String>,
 }
 
@@ -424,11 +429,13 @@ fn apply(
         }
         Opt::Output => p.output = Some(v),
         Opt::Silent => p.silent = Some(shown.to_owned()),
+        Opt::Include => p.include = Some(shown.to_owned()),
         Opt::MaxTime => p.max_time_ms = Some(seconds_to_ms(&v).ok_or_else(|| bad(SECONDS))?),
         Opt::ConnectTimeout => {
             p.connect_ms = Some(seconds_to_ms(&v).ok_or_else(|| bad(SECONDS))?);
         }
-        Opt::Basic => {}
+        // `--basic` is the default scheme; `-S`: errors are always shown.
+        Opt::Basic | Opt::ShowError => {}
         Opt::Next => {
             return Err(CurlError::Next {
                 option: shown.to_owned(),
@@ -721,6 +728,7 @@ fn build(mut p: Parsed) -> Result<CurlImport, CurlError> {
         unsupported: p.notes,
         output: p.output,
         silent: p.silent,
+        include: p.include,
     })
 }
 
@@ -964,8 +972,19 @@ mod tests {
         let i = parse_curl("curl -sSLkXPATCH http://h/").expect("parses");
         assert_eq!(i.draft.method, "PATCH");
         assert!(i.draft.follow_redirects && !i.draft.verify_tls);
-        assert_eq!(i.unsupported, ["-S (ignored: output option)"]);
+        assert_eq!(
+            i.unsupported,
+            Vec::<String>::new(),
+            "-S is accepted silently"
+        );
         assert_eq!(i.silent.as_deref(), Some("-s"));
+        let i = parse_curl("curl -si --show-error http://h/").expect("parses");
+        assert_eq!(i.include.as_deref(), Some("-i"));
+        assert!(i.unsupported.is_empty(), "{:?}", i.unsupported);
+        assert_eq!(
+            i.output_notes(),
+            ["-s (ignored: output option)", "-i (ignored: output option)"]
+        );
     }
 
     #[test]

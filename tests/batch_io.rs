@@ -237,6 +237,63 @@ fn thousands_of_bad_lines_name_the_first_twenty_and_count_the_rest() {
     );
 }
 
+/// A curl list's body files are checked when the list is read, in the words `run` and `curl`
+/// use, and a relative `@file` is read from the list's folder, not the current one.
+#[test]
+fn curl_list_body_files_are_checked_up_front_beside_the_list() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("lists")).unwrap();
+    std::fs::write(dir.path().join("lists/body.json"), "{\"a\":1}").unwrap();
+    std::fs::write(dir.path().join("lists/up.bin"), "x").unwrap();
+    let list = dir.path().join("lists/calls.curl");
+    std::fs::write(
+        &list,
+        "curl http://127.0.0.1:9/echo -F f=@/nonexistent/file.bin\n\
+         curl http://127.0.0.1:9/echo -d @/nonexistent/body.json\n\
+         curl http://127.0.0.1:9/echo --data-binary @body.json\n\
+         curl http://127.0.0.1:9/echo -F up=@up.bin\n",
+    )
+    .unwrap();
+    let name = list.display().to_string();
+    let refused =
+        retryscope::service::read_batch_list(&list, None, OnBadLines::Refuse, None).unwrap_err();
+    let lines: Vec<&str> = refused.lines().collect();
+    assert!(
+        lines[0].starts_with(&format!(
+            "{name}:1: cannot read the file of -F f (no such file"
+        )),
+        "{refused}"
+    );
+    assert!(lines[0].ends_with("): /nonexistent/file.bin"), "{refused}");
+    assert!(
+        lines[1].starts_with(&format!("{name}:2: cannot read body file (no such file")),
+        "{refused}"
+    );
+    assert!(
+        lines[2].starts_with("2 malformed lines (above); nothing was queued"),
+        "{refused}"
+    );
+    let read = retryscope::service::read_batch_list(&list, None, OnBadLines::Skip, None).unwrap();
+    assert_eq!(read.items.len(), 2, "{read:?}");
+    // Relative files are the list's neighbours (the test runs in the crate's folder).
+    match &read.items[0].request.body {
+        Body::File { path, .. } => {
+            assert_eq!(Path::new(path), dir.path().join("lists/body.json"));
+        }
+        other => panic!("{other:?}"),
+    }
+    match &read.items[1].request.body {
+        Body::Multipart { parts } => assert_eq!(
+            parts[0].source,
+            retryscope::model::PartSource::File {
+                path: dir.path().join("lists/up.bin").display().to_string(),
+                content_type: None
+            }
+        ),
+        other => panic!("{other:?}"),
+    }
+}
+
 /// One bad entry of a HAR list spoils only itself: refused naming `entries[N]` (without our
 /// type names), skipped with "skip bad lines".
 #[test]
@@ -255,7 +312,9 @@ fn a_bad_har_entry_is_skipped_like_a_bad_line() {
     let refused =
         retryscope::service::read_batch_list(&har, None, OnBadLines::Refuse, None).unwrap_err();
     assert!(
-        refused.contains("two.har: entries[1]: not a HAR entry: expected a list, found an object"),
+        refused.contains(
+            "two.har:3:74: entries[1].request.headers: not a HAR entry: expected a list, found an object"
+        ),
         "{refused}"
     );
     assert!(refused.contains("1 malformed line"), "{refused}");
@@ -349,6 +408,10 @@ proptest! {
                     prop_assert!(column.is_none_or(|c| c >= 1), "{p}");
                 }
                 ListPlace::Entry { index } => prop_assert!(index >= 1),
+                ListPlace::EntryField { index, line, column, .. } => {
+                    prop_assert!(index >= 1 && column >= 1, "{p}");
+                    prop_assert!(line >= 1 && line <= line_count, "{p} past {line_count} lines");
+                }
             }
             prop_assert!(p.located("f").starts_with("f:"));
             prop_assert!(!p.kind.to_string().is_empty());
@@ -659,6 +722,26 @@ fn the_csv_report_parses_back() {
     assert_eq!(&records[4][col("attempts")], "0");
 }
 
+/// A label, URL or reason a spreadsheet would run as a formula is text in the CSV report: a
+/// leading `'` (the JSON Lines report keeps the value as it is).
+#[test]
+fn csv_report_cells_that_look_like_formulas_are_text() {
+    let mut report = sample_report();
+    report.rows[0].label = "=HYPERLINK(\"http://evil\",\"x\")".into();
+    report.rows[1].label = "+1".into();
+    report.rows[2].label = "@cmd".into();
+    report.rows[3].label = "-2".into();
+    let text = report_csv(&report, &[]).unwrap();
+    let mut reader = csv::Reader::from_reader(text.as_bytes());
+    let labels: Vec<String> = reader.records().map(|r| r.unwrap()[1].to_owned()).collect();
+    assert_eq!(
+        labels[..4],
+        ["'=HYPERLINK(\"http://evil\",\"x\")", "'+1", "'@cmd", "'-2"]
+    );
+    let jsonl = render_report(ReportFormat::JsonLines, &report, &[]).unwrap();
+    assert!(jsonl.contains("\"label\":\"=HYPERLINK("), "{jsonl}");
+}
+
 #[test]
 fn the_json_lines_report_parses_back_as_rows() {
     let report = sample_report();
@@ -799,7 +882,7 @@ fn state() -> impl Strategy<Value = BatchItemState> {
 proptest! {
     #![proptest_config(cases(200))]
 
-    /// Any labels and reasons: the CSV parses back to the same cells and the JUnit XML is
+    /// Any labels and reasons: the CSV parses back to the same cells (formula-safe) and the JUnit XML is
     /// well-formed with one test case per item, named by its label (XML-illegal characters as
     /// U+FFFD).
     #[test]
@@ -822,9 +905,11 @@ proptest! {
         let mut reader = csv::Reader::from_reader(text.as_bytes());
         let records: Vec<csv::StringRecord> = reader.records().collect::<Result<_, _>>().map_err(|e| TestCaseError::fail(e.to_string()))?;
         prop_assert_eq!(records.len(), rows.len());
+        // The same cells, a formula-like one behind the `'` that keeps it text.
+        let safe = |text: &str| retryscope::interop::csv_cell::formula_safe(text).into_owned();
         for (record, row) in records.iter().zip(&rows) {
-            prop_assert_eq!(&record[1], row.label.as_str());
-            prop_assert_eq!(&record[9], row.reason.as_str());
+            prop_assert_eq!(&record[1], safe(&row.label));
+            prop_assert_eq!(&record[9], safe(&row.reason));
         }
         let xml = report_junit(&report, &[]).unwrap();
         let mut reader = quick_xml::Reader::from_str(&xml);

@@ -41,9 +41,8 @@ fn a_pasted_command_retries_under_the_profile_and_warns_about_ignored_options() 
     assert!(stdout.contains("> X-Trace: t-1"), "{stdout}");
     assert!(stdout.contains("seed 5"), "{stdout}");
     assert_eq!(
-        stderr,
-        "warning: curl import: -S (ignored: output option)\n\
-         warning: curl import: --proxy (ignored: not supported)\n"
+        stderr, "warning: curl import: --proxy (ignored: not supported)\n",
+        "-S is accepted without a warning (errors are always shown)"
     );
 }
 
@@ -345,4 +344,30 @@ fn a_missing_body_file_is_named_once_before_anything_is_sent() {
         assert!(!stderr.contains("body.p"), "no field paths: {stderr}");
         assert!(out.stdout.is_empty(), "nothing was run");
     }
+}
+
+/// Without -L a redirect stops the run (curl does not follow it either): the run ends with a
+/// hint to add -L; with -L, and for a 304, there is none.
+#[test]
+fn an_unfollowed_redirect_hints_at_minus_l() {
+    let demo = Demo::start();
+    let run = |args: &[&str]| {
+        let out = retryscope()
+            .arg("curl")
+            .arg("--no-history")
+            .args(args)
+            .timeout(std::time::Duration::from_secs(30))
+            .output()
+            .expect("runs");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let hint = "hint: curl follows redirects only with -L: add -L to follow it";
+    let stdout = run(&[&demo.url("/redirect?to=/status/200&status=302")]);
+    assert!(stdout.contains("302 redirect not followed"), "{stdout}");
+    assert!(stdout.trim_end().ends_with(hint), "{stdout}");
+    let stdout = run(&["-L", &demo.url("/redirect?to=/status/200&status=302")]);
+    assert!(!stdout.contains(hint), "{stdout}");
+    let stdout = run(&[&demo.url("/redirect?to=/status/200&status=304")]);
+    assert!(stdout.contains("304 is not retryable"), "{stdout}");
+    assert!(!stdout.contains(hint), "{stdout}");
 }

@@ -388,3 +388,26 @@ fn ctrl_c_stops_a_contention_simulation_with_exit_130() {
         "{stderr}"
     );
 }
+
+/// `--contention --cap-ms` below `--base-ms` is refused as a profile's max below its base
+/// is, before anything is simulated.
+#[test]
+fn a_contention_cap_below_its_base_is_refused() {
+    let out = demo_support::sandboxed_std()
+        .args([
+            "simulate",
+            "--contention",
+            "--base-ms",
+            "5000",
+            "--cap-ms",
+            "10",
+        ])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "error: --cap-ms 10 is smaller than --base-ms 5000; raise the cap or lower the base\n"
+    );
+    assert!(out.stdout.is_empty());
+}

@@ -161,3 +161,66 @@ fn validate_warns_about_settings_that_never_take_effect_and_still_says_ok() {
         "{stderr}"
     );
 }
+
+/// `profile import`/`export -o` check the file to write as `run -o`, `--har`, `--report` and
+/// `history export -o` do, in the same words: a folder is no file name, a missing folder is
+/// not created; a folder given as the file to import is said to be one.
+#[test]
+fn profile_import_and_export_outputs_are_checked_like_every_other_output() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let polly = dir.path().join("polly.json");
+    std::fs::write(&polly, r#"{"MaxRetryAttempts": 3}"#).expect("written");
+    let missing = dir.path().join("nope").join("x.json");
+    let stderr = |args: &[std::ffi::OsString]| {
+        let out = retryscope()
+            .args(args)
+            .assert()
+            .code(2)
+            .get_output()
+            .clone();
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let os = |s: &str| std::ffi::OsString::from(s);
+    let import = [os("profile"), os("import"), os("--from"), os("polly")];
+    let mut args: Vec<std::ffi::OsString> = import.to_vec();
+    args.extend([polly.clone().into(), os("-o"), dir.path().into()]);
+    assert_eq!(
+        stderr(&args),
+        format!(
+            "error: -o needs a file name, not a folder: {}\n",
+            dir.path().display()
+        )
+    );
+    let mut args: Vec<std::ffi::OsString> = import.to_vec();
+    args.extend([polly.clone().into(), os("-o"), missing.clone().into()]);
+    assert_eq!(
+        stderr(&args),
+        format!(
+            "error: -o: the folder {} does not exist (create it first): {}\n",
+            dir.path().join("nope").display(),
+            missing.display()
+        )
+    );
+    assert!(!dir.path().join("nope").exists(), "the folder is not made");
+    let mut args: Vec<std::ffi::OsString> = import.to_vec();
+    args.push(dir.path().into());
+    let said = stderr(&args);
+    assert!(
+        said.starts_with("error: this is a folder; profile import takes a "),
+        "{said}"
+    );
+    let args = [
+        os("profile"),
+        os("export"),
+        os("--to"),
+        os("polly"),
+        os("--builtin"),
+        os("aws-standard"),
+        os("-o"),
+        missing.clone().into(),
+    ];
+    assert!(
+        stderr(&args).contains("-o: the folder "),
+        "export says it as import does"
+    );
+}

@@ -401,3 +401,48 @@ fn a_full_stdout_still_records_the_run_and_says_so_once() {
     assert!(dir.path().join("run.har").is_file());
     assert!(dir.path().join("body.json").is_file());
 }
+
+/// `run -o - URL` whose stdout is closed or full before the body went out: the summary says
+/// how much of the body was written, never that all of it was.
+#[test]
+fn a_body_cut_short_on_stdout_is_not_called_written() {
+    let demo = Demo::start();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let run = |stdout: std::process::Stdio, close_at_once: bool| {
+        let mut child = demo_support::sandboxed_std()
+            .env("RETRYSCOPE_DATA_DIR", dir.path())
+            .args(["run", "--no-history", "-o", "-"])
+            .arg(demo.url("/bytes?n=5000000"))
+            .stdout(stdout)
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("spawns");
+        if close_at_once {
+            drop(child.stdout.take());
+        }
+        let out = child.wait_with_output().expect("exits");
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (code, stderr) = run(std::process::Stdio::piped(), true);
+    assert_eq!(code, Some(141), "{stderr}");
+    assert!(!stderr.contains("bytes written to stdout"), "{stderr}");
+    assert!(
+        stderr.contains(
+            "error: the body was not delivered whole: stdout was closed after 0 of 5000000 bytes"
+        ),
+        "{stderr}"
+    );
+    let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
+        return; // Not Linux: no /dev/full to write to.
+    };
+    let (code, stderr) = run(full.into(), false);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(!stderr.contains("bytes written to stdout"), "{stderr}");
+    assert!(
+        stderr.contains("stdout could not be written after 0 of 5000000 bytes"),
+        "{stderr}"
+    );
+}

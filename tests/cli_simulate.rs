@@ -216,3 +216,32 @@ fn flags_the_mode_ignores_are_refused() {
         .expect("a line");
     assert_eq!(first["model"], "capacity");
 }
+
+/// `simulate` assumes every attempt answers 503: a profile that retries only 429 makes one
+/// attempt per call, and says so as `--stack` does, with no retry reached.
+#[test]
+fn a_profile_that_does_not_retry_503_reaches_no_retry() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut profile = retryscope::profile::builtin("aws-standard").expect("built-in");
+    profile.name = "only429".into();
+    profile.retry_on.status = retryscope::model::StatusSet::from_codes(&[429]);
+    let path = dir.path().join("only429.json");
+    std::fs::write(&path, retryscope::profile::to_json_pretty(&profile)).expect("written");
+    let out = demo_support::sandboxed_std()
+        .args(["simulate", "--samples", "100", "--seed", "1", "--profile"])
+        .arg(&path)
+        .output()
+        .expect("runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(
+        lines[1],
+        "its triage does not retry 503: one attempt per call, 0 retries reached"
+    );
+    assert!(
+        lines[2].starts_with("retries 1–2: not reached by any sample"),
+        "{stdout}"
+    );
+    assert_eq!(lines.len(), 3, "no wait rows: {stdout}");
+}

@@ -218,8 +218,14 @@ fn rejected_before_the_run(args: &[&str], expected: &str) {
 #[test]
 fn bad_requests_are_rejected_before_the_run_with_one_line() {
     let url = "http://127.0.0.1:1/";
-    rejected_before_the_run(&["-H", "X-A: a\nb", url], "invalid value for header `X-A`");
-    rejected_before_the_run(&["--idempotency-key=a\nb", url], "idempotency_key");
+    rejected_before_the_run(
+        &["-H", "X-A: a\nb", url],
+        "-H X-A: the header value contains a line break at character 2",
+    );
+    rejected_before_the_run(
+        &["--idempotency-key=a\nb", url],
+        "--idempotency-key: the key contains a line break at character 2",
+    );
     let dir = std::env::temp_dir();
     rejected_before_the_run(
         &["-d", &format!("@{}", dir.display()), url],
@@ -383,4 +389,117 @@ fn overrides_are_validated_with_the_profile_schema() {
         .assert()
         .success()
         .stdout(predicate::str::contains("Max retries R, 0–4294967295"));
+}
+
+/// Whole-number flags refuse a sign, a fraction, NaN and an overflow in one plain sentence
+/// with their range (never Rust's "invalid digit found in string" or clap's "unexpected
+/// argument '-1' found … use '-- -1'"), before anything is sent.
+#[test]
+fn whole_number_flags_say_their_range_for_negative_fractional_and_huge_values() {
+    let u64_range = "expected a whole number from 0 to 18446744073709551615";
+    let cases: [(&[&str], &str); 11] = [
+        (
+            &["run", "--timeout-ms", "-5", "http://127.0.0.1:1/"],
+            u64_range,
+        ),
+        (&["run", "--seed", "-1", "http://127.0.0.1:1/"], u64_range),
+        (
+            &[
+                "run",
+                "--seed",
+                "18446744073709551616",
+                "http://127.0.0.1:1/",
+            ],
+            u64_range,
+        ),
+        (
+            &["run", "--max-redirs", "-1", "http://127.0.0.1:1/"],
+            "expected a whole number from 0 to 4294967295",
+        ),
+        (
+            &["run", "--history-body-cap", "-1", "http://127.0.0.1:1/"],
+            "expected a whole number from 0 to",
+        ),
+        (
+            &[
+                "batch",
+                "--history-body-cap",
+                "99999999999999999999",
+                "x.jsonl",
+            ],
+            "expected a whole number from 0 to",
+        ),
+        (
+            &["simulate", "--samples", "-5"],
+            "expected a whole number from 1 to 4294967295",
+        ),
+        (
+            &["history", "prune", "--older-than", "1.5"],
+            "expected a whole number from 0 to 36500",
+        ),
+        (
+            &["history", "prune", "--older-than", "NaN"],
+            "expected a whole number from 0 to 36500",
+        ),
+        (
+            &["history", "prune", "--older-than", "-1"],
+            "expected a whole number from 0 to 36500",
+        ),
+        (&["curl", "http://127.0.0.1:1/", "--seed", "-1"], u64_range),
+    ];
+    for (args, expected) in cases {
+        let out = retryscope()
+            .args(args)
+            .assert()
+            .code(2)
+            .get_output()
+            .clone();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains(expected), "{args:?}: {stderr}");
+        for library in [
+            "invalid digit",
+            "too large to fit",
+            "unexpected argument",
+            "'-- -",
+        ] {
+            assert!(!stderr.contains(library), "{args:?}: {stderr}");
+        }
+    }
+}
+
+/// A line break in `-H` or `--idempotency-key` is said with the flag and the character where
+/// it is, before anything is sent (not "invalid value for header … in headers[0]").
+#[test]
+fn a_line_break_in_a_header_or_idempotency_key_says_where() {
+    let out = retryscope()
+        .args(["run", "-H", "X-Token: abc\ndef", "http://127.0.0.1:1/"])
+        .assert()
+        .code(2)
+        .get_output()
+        .clone();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.starts_with(
+            "error: -H X-Token: the header value contains a line break at character 4;"
+        ),
+        "{stderr}"
+    );
+    let out = retryscope()
+        .args([
+            "run",
+            "-X",
+            "POST",
+            "--idempotency-key=ab\ncd",
+            "http://127.0.0.1:1/",
+        ])
+        .assert()
+        .code(2)
+        .get_output()
+        .clone();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr
+            .starts_with("error: --idempotency-key: the key contains a line break at character 3;"),
+        "{stderr}"
+    );
 }

@@ -110,7 +110,10 @@ fn runs_are_listed_shown_exported_deleted_and_pruned() {
         .get_output()
         .clone();
     assert!(
-        String::from_utf8_lossy(&refused.stderr).contains("the folder does not exist"),
+        String::from_utf8_lossy(&refused.stderr).contains(&format!(
+            "-o: the folder {} does not exist (create it first): ",
+            dir.path().join("out").display()
+        )),
         "{refused:?}"
     );
     std::fs::create_dir(dir.path().join("out")).expect("folder");
@@ -355,7 +358,7 @@ fn a_limit_of_zero_is_refused() {
         .assert()
         .code(2)
         .stderr(predicates::str::contains(
-            "invalid value '0' for '--limit <N>': 0 is not in 1..=4294967295",
+            "invalid value '0' for '--limit <N>': expected a whole number from 1 to 4294967295",
         ));
     retryscope(dir.path())
         .args(["history", "list", "--limit", "1"])

@@ -73,6 +73,15 @@ fn every_builtin_exports_to_every_format_and_data_formats_read_back() {
                     builtin.id,
                     format.id()
                 );
+                // An importer writes no setting that has no effect (`profile validate` would
+                // warn about it: `jitter_ratio 0 has no effect … remove it`).
+                let dead = retryscope::profile::warnings(&back.profile);
+                assert!(
+                    dead.iter().all(|w| !w.message.contains("has no effect")),
+                    "{} via {}: {dead:?}",
+                    builtin.id,
+                    format.id()
+                );
             }
         }
     }

@@ -436,10 +436,23 @@ fn every_kind_of_problem_is_reported_in_one_pass() {
     );
 }
 
+/// A UTF-8 byte-order mark (Windows Notepad writes one) is passed over, as in every other
+/// file Retryscope reads; positions count from the character after it.
 #[test]
-fn a_byte_order_mark_is_named() {
-    let e = load_str(&format!("\u{feff}{{\"format\": \"{PROFILE_FORMAT}\"}}")).expect_err("BOM");
-    assert!(e.issues[0].message.contains("byte-order mark"), "{e}");
+fn a_utf8_byte_order_mark_is_passed_over() {
+    let source = retryscope::profile::BUILTIN_SOURCES[0].1;
+    let with_bom = [b"\xEF\xBB\xBF".as_slice(), source.as_bytes()].concat();
+    let loaded = retryscope::profile::load_bytes(&with_bom).expect("a BOM is passed over");
+    assert_eq!(
+        loaded,
+        retryscope::profile::load_str(source).expect("built-in")
+    );
+    let e = retryscope::profile::load_bytes(b"\xEF\xBB\xBF{\"format\": 5}").expect_err("bad");
+    assert_eq!(
+        (e.issues[0].line, e.issues[0].column),
+        (Some(1), Some(2)),
+        "{e}"
+    );
 }
 
 #[test]

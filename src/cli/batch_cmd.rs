@@ -102,7 +102,7 @@ pub struct BatchArgs {
     /// Whole-attempt timeout of the batch's profile, ms (overrides its timeouts.total_ms; an
     /// item that names a profile keeps that profile's). Stored with the batch, so a resume
     /// keeps it. Without any, an endpoint that never answers holds its slot until Ctrl-C.
-    #[arg(long, value_name = "MS", allow_negative_numbers = true)]
+    #[arg(long, value_name = "MS", allow_negative_numbers = true, value_parser = crate::cli::whole_number::u64_value)]
     pub timeout_ms: Option<u64>,
     /// Resume batch ID (full id, or a unique prefix of 8+ characters) with the profile and
     /// assertions it was queued with; --concurrency and --rate-per-host given here replace the
@@ -123,7 +123,8 @@ pub struct BatchArgs {
     #[arg(long, value_name = "TEXT", value_parser = parse_body_text)]
     pub expect_body: Vec<String>,
     /// Most response body bytes kept per attempt in the history.
-    #[arg(long, value_name = "BYTES", default_value_t = crate::store::DEFAULT_BODY_CAP)]
+    #[arg(long, value_name = "BYTES", default_value_t = crate::store::DEFAULT_BODY_CAP,
+          allow_negative_numbers = true, value_parser = crate::cli::whole_number::usize_value)]
     pub history_body_cap: usize,
     /// Where the database lives.
     #[command(flatten)]
@@ -142,7 +143,7 @@ pub enum BatchCommand {
             value_name = "N",
             default_value_t = 50,
             allow_negative_numbers = true,
-            value_parser = clap::value_parser!(u32).range(1..)
+            value_parser = crate::cli::whole_number::u32_at_least_1
         )]
         limit: u32,
         /// One JSON object per line.
@@ -310,21 +311,7 @@ fn report_target(path: &Path) -> Result<(PathBuf, ReportFormat), CliError> {
             path.display()
         ))
     })?;
-    let folder = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    if path.is_dir() || !folder.is_dir() {
-        return Err(CliError::usage(format!(
-            "--report: {} (a file in an existing folder): {}",
-            if path.is_dir() {
-                "is a folder"
-            } else {
-                "the folder does not exist"
-            },
-            path.display()
-        )));
-    }
+    super::output_path::check_output_path(path, "--report")?;
     Ok((path.to_owned(), format))
 }
 

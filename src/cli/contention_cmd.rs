@@ -54,6 +54,13 @@ pub fn execute(args: &SimulateArgs, profile: &RetryProfile, seed: u64) -> Result
             "--status: expected 429 or 503, found {status}"
         )));
     }
+    // The strategies' cap below their base: refused as a profile refuses it.
+    if args.cap_ms < args.base_ms {
+        return Err(CliError::usage(format!(
+            "--cap-ms {} is smaller than --base-ms {}; raise the cap or lower the base",
+            args.cap_ms, args.base_ms
+        )));
+    }
     let contenders = Contender::lab(args.base_ms, args.cap_ms, profile).map_err(|e| {
         CliError::usage(format!("cannot simulate profile \"{}\": {e}", profile.name))
     })?;

@@ -48,7 +48,8 @@ pub struct CurlArgs {
     pub location: bool,
     /// Most redirect hops followed per attempt (default 10); one more ends the attempt with a
     /// "too many redirects" error.
-    #[arg(long, value_name = "N", conflicts_with = "no_follow")]
+    #[arg(long, value_name = "N", conflicts_with = "no_follow", allow_negative_numbers = true,
+          value_parser = crate::cli::whole_number::u32_value)]
     pub max_redirs: Option<u32>,
     /// Do not follow redirects: a 3xx answer is the attempt's result, and the run stops there
     /// saying `302 redirect not followed (Location: …)` (outcome stopped, exit 1, unless the
@@ -219,14 +220,8 @@ pub fn form_part(raw: &str) -> Result<MultipartPart, CliError> {
 /// # Errors
 /// Exit 2 naming the part and the file: `cannot read the file of -F NAME (REASON): FILE`.
 pub fn check_part_file(name: &str, path: &str) -> Result<(), CliError> {
-    crate::engine::check_body_file(path)
-        .map(|_| ())
-        .map_err(|e| match e {
-            crate::engine::SpecError::BodyFile { reason, .. } => CliError::usage(format!(
-                "cannot read the file of -F {name} ({reason}): {path}"
-            )),
-            other => CliError::usage(format!("-F {name}=@{path}: {other}")),
-        })
+    crate::service::body_files::check_part_file(name, path)
+        .map_err(|e| CliError::usage(e.to_string()))
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@ use clap::Args;
 #[command(after_help = after_help())]
 pub struct DemoServerArgs {
     /// Port on 127.0.0.1 (0 = any free port; the address is printed).
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, allow_negative_numbers = true, value_parser = crate::cli::whole_number::u16_value)]
     pub port: u16,
 }
 

@@ -24,6 +24,13 @@ impl FinalResponse {
     }
 
     /// The response, if the final attempt got one.
+    /// Whether the final attempt answered a redirect that was not followed (a 3xx with a
+    /// `Location`, 304 excepted: [`crate::policy::redirect_location`]).
+    pub fn is_unfollowed_redirect(&self) -> bool {
+        self.response()
+            .is_some_and(|r| crate::policy::redirect_location(r).is_some())
+    }
+
     fn response(&self) -> Option<&ResponseSummary> {
         match &self.outcome {
             Some(AttemptOutcome::Response(r)) => Some(r),
@@ -102,11 +109,23 @@ impl FinalResponse {
     /// Writes the final body to stdout byte for byte (`-o -`) and returns its size in bytes.
     ///
     /// # Errors
-    /// As [`Self::save`], the message ending with `stdout`; a stdout that cannot be written is
-    /// said by [`super::out`].
+    /// As [`Self::save`], the message ending with `stdout`; when stdout was closed or could not
+    /// be written before the whole body went out, how many bytes did (`the body was not
+    /// delivered whole: stdout was closed after 65536 of 5000000 bytes`; a write error itself
+    /// is said once by [`super::out`]).
     pub fn write_to_stdout(&self) -> Result<u64, String> {
         let bytes = self.whole_body("stdout")?;
-        super::out::write_stdout_bytes(bytes);
+        let written = super::out::write_stdout_counted(bytes);
+        if written < bytes.len() {
+            let what = match super::out::stdout_lost() {
+                Some(super::out::StdoutLost::Closed) => "was closed",
+                _ => "could not be written",
+            };
+            return Err(format!(
+                "the body was not delivered whole: stdout {what} after {written} of {} bytes",
+                bytes.len()
+            ));
+        }
         Ok(u64::try_from(bytes.len()).unwrap_or(u64::MAX))
     }
 

@@ -18,7 +18,7 @@ pub struct GuiArgs {
     #[arg(long, value_name = "PATH")]
     pub screenshot: Option<PathBuf>,
     /// Close the window after N ms (smoke tests).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = crate::cli::whole_number::u64_value)]
     pub exit_after_ms: Option<u64>,
     /// Open this profile file at start.
     #[arg(long, value_name = "FILE")]
@@ -89,6 +89,9 @@ pub fn execute(args: &GuiArgs) -> Result<u8, CliError> {
     if let Some(path) = &args.screenshot {
         screenshot_folder_exists(path).map_err(CliError::failed)?;
     }
+    if cfg!(all(unix, not(target_os = "macos"))) {
+        no_display(|name| std::env::var_os(name)).map_or(Ok(()), |m| Err(CliError::failed(m)))?;
+    }
     ui::run_app(args.to_options())
         .map(|()| exit::SUCCESS)
         .map_err(|e| CliError::failed(window_error(&e)))
@@ -104,6 +107,20 @@ fn screenshot_folder_exists(path: &std::path::Path) -> Result<(), String> {
         )),
         _ => Ok(()),
     }
+}
+
+/// On X11/Wayland systems, the plain sentence for a session without a display (winit's own
+/// error names its source file in the registry: `winit EventLoopError: os error at
+/// /root/.cargo/registry/…`); `None` when `var` (the environment) names one.
+fn no_display(var: impl Fn(&str) -> Option<std::ffi::OsString>) -> Option<String> {
+    let set = |name: &str| var(name).is_some_and(|v| !v.is_empty());
+    if set("DISPLAY") || set("WAYLAND_DISPLAY") || set("WAYLAND_SOCKET") {
+        return None;
+    }
+    Some(
+        "cannot open the window: no display (neither DISPLAY nor WAYLAND_DISPLAY is set)"
+            .to_owned(),
+    )
 }
 
 /// The UI's error under one `cannot open the window:` prefix (the UI's own messages may
@@ -144,6 +161,24 @@ mod tests {
         );
         assert!(screenshot_folder_exists(&dir.path().join("shot.png")).is_ok());
         assert!(screenshot_folder_exists(std::path::Path::new("shot.png")).is_ok());
+    }
+
+    #[test]
+    fn no_display_is_said_in_plain_words() {
+        assert_eq!(
+            no_display(|_| None).as_deref(),
+            Some("cannot open the window: no display (neither DISPLAY nor WAYLAND_DISPLAY is set)")
+        );
+        assert_eq!(
+            no_display(|n| (n == "DISPLAY").then(std::ffi::OsString::new)).as_deref(),
+            Some("cannot open the window: no display (neither DISPLAY nor WAYLAND_DISPLAY is set)"),
+            "an empty DISPLAY names no display"
+        );
+        assert_eq!(no_display(|n| (n == "DISPLAY").then(|| ":0".into())), None);
+        assert_eq!(
+            no_display(|n| (n == "WAYLAND_DISPLAY").then(|| "wayland-0".into())),
+            None
+        );
     }
 
     #[test]

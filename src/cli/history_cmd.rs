@@ -72,7 +72,7 @@ pub enum HistoryCommand {
             value_name = "N",
             default_value_t = 50,
             allow_negative_numbers = true,
-            value_parser = clap::value_parser!(u32).range(1..)
+            value_parser = crate::cli::whole_number::u32_at_least_1
         )]
         limit: u32,
         /// Only runs with this outcome (succeeded, gave_up, stopped, deadline, cancelled, error,
@@ -118,7 +118,8 @@ pub enum HistoryCommand {
     /// Delete runs that started more than DAYS days ago.
     Prune {
         /// Age in days, 0 to 36500 (0 deletes every run, and asks first).
-        #[arg(long, value_name = "DAYS", value_parser = clap::value_parser!(u32).range(0..=36_500))]
+        #[arg(long, value_name = "DAYS", allow_negative_numbers = true,
+              value_parser = |t: &str| crate::cli::whole_number::u32_in(t, 0, 36_500))]
         older_than: u32,
         /// Do not ask before `--older-than 0`.
         #[arg(long, short = 'y')]
@@ -303,12 +304,8 @@ pub fn execute(args: &HistoryArgs) -> Result<u8, CliError> {
                     "--format png writes an image: give -o FILE.png",
                 ));
             }
-            // Missing folders are made (`store::write_export`); a folder itself is no file.
-            if let Some(path) = output.as_deref().filter(|p| p.is_dir()) {
-                return Err(CliError::usage(format!(
-                    "-o needs a file name, not a folder: {}",
-                    path.display()
-                )));
+            if let Some(path) = output.as_deref() {
+                super::output_path::check_output_path(path, "-o")?;
             }
             let stored = store
                 .run(id)

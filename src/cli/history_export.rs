@@ -177,7 +177,10 @@ pub fn csv(stored: &StoredRun) -> String {
                 .map(|c| crate::policy::tokens_text(c.after))
                 .unwrap_or_default(),
         ];
-        let row: Vec<String> = fields.iter().map(|f| csv_field(f)).collect();
+        let row: Vec<String> = fields
+            .iter()
+            .map(|f| crate::interop::csv_cell::csv_cell(f))
+            .collect();
         out.push_str(&row.join(","));
         out.push_str("\r\n");
     }
@@ -191,27 +194,23 @@ pub fn csv(stored: &StoredRun) -> String {
         fields[7] = unanswered_text(stored);
         // Cut off, not triaged: the verdict says how (nothing while the run is still going).
         ended.unwrap_or_default().clone_into(&mut fields[8]);
-        let row: Vec<String> = fields.iter().map(|f| csv_field(f)).collect();
+        let row: Vec<String> = fields
+            .iter()
+            .map(|f| crate::interop::csv_cell::csv_cell(f))
+            .collect();
         out.push_str(&row.join(","));
         out.push_str("\r\n");
     }
     out
 }
 
-/// `field`, quoted (with `"` doubled) when it holds a comma, quote or line break.
-fn csv_field(field: &str) -> String {
-    if field.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", field.replace('"', "\"\""))
-    } else {
-        field.to_owned()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     #[test]
     fn fields_with_commas_and_quotes_are_quoted() {
-        assert_eq!(super::csv_field("a,b \"c\""), "\"a,b \"\"c\"\"\"");
-        assert_eq!(super::csv_field("plain"), "plain");
+        let cell = crate::interop::csv_cell::csv_cell;
+        assert_eq!(cell("a,b \"c\""), "\"a,b \"\"c\"\"\"");
+        assert_eq!(cell("plain"), "plain");
+        assert_eq!(cell("=1+1"), "'=1+1", "a formula is text in a spreadsheet");
     }
 }

@@ -20,6 +20,7 @@ pub mod history_json;
 pub mod log_args;
 pub mod mask;
 pub mod out;
+pub mod output_path;
 pub mod profile_cmd;
 pub mod profile_interop;
 pub mod profile_source;
@@ -30,6 +31,7 @@ pub mod simulate;
 pub mod stack_cmd;
 pub mod timeline_text;
 pub mod variables_args;
+pub mod whole_number;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;

@@ -77,9 +77,43 @@ pub fn write_stdout_bytes(bytes: &[u8]) {
         return;
     }
     let mut stdout = std::io::stdout().lock();
-    let Err(e) = stdout.write_all(bytes).and_then(|()| stdout.flush()) else {
-        return;
-    };
+    if let Err(e) = stdout.write_all(bytes).and_then(|()| stdout.flush()) {
+        stdout_failed(&e, keep_going);
+    }
+}
+
+/// Writes `bytes` to stdout as [`write_stdout_bytes`] does and returns how many of them are
+/// known to have reached it: all of them, or those written before stdout failed (0 when it was
+/// lost before). Each piece is flushed before it is counted, so the count never claims bytes
+/// that were only buffered (`-o -` says it: `body: N bytes written to stdout`).
+pub fn write_stdout_counted(bytes: &[u8]) -> usize {
+    let keep_going = KEEP_GOING.load(Ordering::SeqCst);
+    if keep_going && stdout_lost().is_some() {
+        return 0;
+    }
+    let mut stdout = std::io::stdout().lock();
+    let mut written = 0;
+    while written < bytes.len() {
+        let piece = match stdout.write(&bytes[written..]) {
+            Ok(0) => Err(std::io::Error::from(std::io::ErrorKind::WriteZero)),
+            Ok(n) => stdout.flush().map(|()| n),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => Ok(0),
+            Err(e) => Err(e),
+        };
+        match piece {
+            Ok(n) => written += n,
+            Err(e) => {
+                stdout_failed(&e, keep_going);
+                break;
+            }
+        }
+    }
+    written
+}
+
+/// A stdout write failed with `e`: exits (see [`write_stdout_bytes`]) unless `keep_going`, else
+/// remembers the loss.
+fn stdout_failed(e: &std::io::Error, keep_going: bool) {
     let lost = if e.kind() == std::io::ErrorKind::BrokenPipe {
         StdoutLost::Closed
     } else {

@@ -48,6 +48,9 @@ pub fn export(
     builtin: Option<&str>,
     out: Option<&Path>,
 ) -> Result<u8, CliError> {
+    if let Some(output) = out {
+        super::output_path::check_output_path(output, "-o")?;
+    }
     if let (Some(input), Some(output)) = (file, out) {
         refuse_overwrite(input, output)?;
     }
@@ -91,7 +94,15 @@ pub fn import(
     out: Option<&Path>,
 ) -> Result<u8, CliError> {
     if let Some(output) = out {
+        super::output_path::check_output_path(output, "-o")?;
         refuse_overwrite(file, output)?;
+    }
+    if file.is_dir() {
+        return Err(CliError::usage(format!(
+            "this is a folder; profile import takes a {} file: {}",
+            format.label(),
+            file.display()
+        )));
     }
     let bytes = std::fs::read(file).map_err(|e| {
         CliError::usage(format!(
@@ -104,8 +115,6 @@ pub fn import(
             retry_formats::FormatError::syntax(Some(e.line), Some(e.column), e.message("the file"));
         CliError::usage(import_error(format, file, &at))
     })?;
-    // Some Windows editors start a UTF-8 file with a byte-order mark; no parser wants it.
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let default_name = file.file_stem().map_or_else(
         || "imported".to_owned(),
         |s| s.to_string_lossy().into_owned(),

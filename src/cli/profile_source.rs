@@ -110,6 +110,11 @@ pub fn resolve(spec: &str, library: Option<&Path>) -> Result<RetryProfile, CliEr
     let json = path
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("json"));
+    if path.is_dir() {
+        return Err(CliError::usage(format!(
+            "this is a folder; a stack layer is a profile file, a built-in id or the name of a profile in your library: {spec}"
+        )));
+    }
     if path.is_file() || json {
         select(Some(path), None)
     } else {
@@ -120,6 +125,19 @@ pub fn resolve(spec: &str, library: Option<&Path>) -> Result<RetryProfile, CliEr
 #[cfg(test)]
 mod tests {
     use super::name_flags;
+
+    #[test]
+    fn a_folder_as_a_stack_layer_is_said_to_be_a_folder() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let shown = dir.path().display().to_string();
+        let e = super::resolve(&shown, None).expect_err("a folder");
+        assert_eq!(
+            e.message,
+            format!(
+                "this is a folder; a stack layer is a profile file, a built-in id or the name of a profile in your library: {shown}"
+            )
+        );
+    }
 
     #[test]
     fn advice_to_set_a_field_names_its_flag() {

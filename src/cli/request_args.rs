@@ -23,7 +23,28 @@ pub fn parse_header(raw: &str) -> Result<KeyValue, CliError> {
             "`{name}` is not a valid header name (in -H '{raw}')"
         )));
     }
-    Ok(KeyValue::new(name, value.trim()))
+    let value = value.trim();
+    if let Some(problem) = one_line_problem(value) {
+        return Err(CliError::usage(format!(
+            "-H {name}: the header value {problem}; a header value is one line (was the quote closed too late?)"
+        )));
+    }
+    Ok(KeyValue::new(name, value))
+}
+
+/// What keeps `value` from being one header line: `contains a line break at character 4`
+/// (1-based, counted in the value), or a control character (`U+0007`) there; `None` when it is
+/// one line. `-H` and `--idempotency-key` say it before anything is sent.
+pub fn one_line_problem(value: &str) -> Option<String> {
+    let (index, c) = value
+        .chars()
+        .enumerate()
+        .find(|(_, c)| c.is_control() && *c != '\t')?;
+    let what = match c {
+        '\n' | '\r' => "a line break".to_owned(),
+        _ => format!("a control character (U+{:04X})", u32::from(c)),
+    };
+    Some(format!("contains {what} at character {}", index + 1))
 }
 
 /// Checks that `url` is an absolute `http://` or `https://` URL.
@@ -49,14 +70,7 @@ pub fn check_url(url: &str) -> Result<(), CliError> {
 /// # Errors
 /// Exit 2 naming the file once: `cannot read body file (REASON): FILE`.
 pub fn check_data_file(path: &str) -> Result<(), CliError> {
-    crate::engine::check_body_file(path)
-        .map(|_| ())
-        .map_err(|e| match e {
-            crate::engine::SpecError::BodyFile { reason, .. } => {
-                CliError::usage(format!("cannot read body file ({reason}): {path}"))
-            }
-            other => CliError::usage(format!("-d @{path}: {other}")),
-        })
+    crate::service::body_files::check_data_file(path).map_err(|e| CliError::usage(e.to_string()))
 }
 
 /// The body of `-d DATA` / `-d @FILE`; the Content-Type comes from a `-H Content-Type` if any.
@@ -117,6 +131,21 @@ pub fn build_spec(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_header_value_with_a_line_break_says_where() {
+        let err = parse_header("X-Token: abc\ndef").expect_err("two lines");
+        assert_eq!(
+            err.message,
+            "-H X-Token: the header value contains a line break at character 4; a header value is one line (was the quote closed too late?)"
+        );
+        assert_eq!(
+            one_line_problem("a\u{7}b").as_deref(),
+            Some("contains a control character (U+0007) at character 2")
+        );
+        assert_eq!(one_line_problem("a\tb c"), None);
+        assert!(parse_header("X-Token: abc def").is_ok());
+    }
 
     #[test]
     fn data_implies_post_unless_x() {

@@ -86,22 +86,22 @@ pub struct RunArgs {
     #[arg(short = 'd', long = "data", value_name = "DATA|@FILE")]
     pub data: Option<String>,
     /// RNG seed for jitter (default: the profile's seed, else a fresh one, printed).
-    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = crate::cli::whole_number::u64_value)]
     pub seed: Option<u64>,
     /// Print every run event as one JSON object per line (JSON Lines) instead of text.
     #[arg(long)]
     pub json: bool,
     /// Whole-attempt timeout, ms (overrides the profile's timeouts.total_ms).
-    #[arg(long, value_name = "MS", allow_negative_numbers = true)]
+    #[arg(long, value_name = "MS", allow_negative_numbers = true, value_parser = crate::cli::whole_number::u64_value)]
     pub timeout_ms: Option<u64>,
     /// Connect timeout, ms.
-    #[arg(long, value_name = "MS", allow_negative_numbers = true)]
+    #[arg(long, value_name = "MS", allow_negative_numbers = true, value_parser = crate::cli::whole_number::u64_value)]
     pub connect_timeout_ms: Option<u64>,
     /// Read timeout (between chunks), ms.
-    #[arg(long, value_name = "MS", allow_negative_numbers = true)]
+    #[arg(long, value_name = "MS", allow_negative_numbers = true, value_parser = crate::cli::whole_number::u64_value)]
     pub read_timeout_ms: Option<u64>,
     /// Total budget of the run, ms, from the first attempt's start (overrides the profile).
-    #[arg(long, value_name = "MS", allow_negative_numbers = true)]
+    #[arg(long, value_name = "MS", allow_negative_numbers = true, value_parser = crate::cli::whole_number::u64_value)]
     pub deadline_ms: Option<u64>,
     /// Max retries R, 0–4294967295 (at most R + 1 attempts), or `unlimited` (retries until the
     /// deadline, which is then required); overrides the profile.
@@ -133,7 +133,8 @@ pub struct RunArgs {
     #[arg(long)]
     pub no_history: bool,
     /// Most response body bytes kept per attempt in the history.
-    #[arg(long, value_name = "BYTES", default_value_t = crate::store::DEFAULT_BODY_CAP)]
+    #[arg(long, value_name = "BYTES", default_value_t = crate::store::DEFAULT_BODY_CAP,
+          allow_negative_numbers = true, value_parser = crate::cli::whole_number::usize_value)]
     pub history_body_cap: usize,
     /// Also write the run as a HAR 1.2 file (one entry per attempt; secrets masked).
     #[arg(long, value_name = "FILE")]
@@ -211,10 +212,10 @@ pub fn execute(args: &RunArgs) -> Result<u8, CliError> {
         .map(|o| SaveBody::checked(o, args.json, "--json"))
         .transpose()?;
     if let Some(har) = &args.har {
-        check_output_path(har, "--har")?;
+        super::output_path::check_output_path(har, "--har")?;
     }
     if let Some(png) = &args.png {
-        check_output_path(png, "--png")?;
+        super::output_path::check_output_path(png, "--png")?;
     }
     spec.timeouts.total_ms = args.timeout_ms.or(spec.timeouts.total_ms);
     spec.timeouts.connect_ms = args.connect_timeout_ms.or(spec.timeouts.connect_ms);
@@ -236,6 +237,10 @@ pub fn execute(args: &RunArgs) -> Result<u8, CliError> {
             return Err(CliError::usage(
                 "--idempotency-key= needs a key after `=` (or give --idempotency-key alone for a random UUID)",
             ));
+        } else if let Some(problem) = super::request_args::one_line_problem(key) {
+            return Err(CliError::usage(format!(
+                "--idempotency-key: the key {problem}; it is sent as one header line"
+            )));
         } else {
             key.clone()
         });
@@ -262,6 +267,7 @@ pub fn execute(args: &RunArgs) -> Result<u8, CliError> {
                 data_dir: data_dir.clone(),
                 body_cap: args.history_body_cap,
             }),
+            redirect_hint: None,
         },
         &secrets,
     )
@@ -292,7 +298,7 @@ impl SaveBody {
             }
             return Ok(Self::Stdout);
         }
-        check_output_path(out, "-o")?;
+        super::output_path::check_output_path(out, "-o")?;
         Ok(Self::File(out.to_path_buf()))
     }
 
@@ -326,6 +332,9 @@ pub struct RunPrint {
     pub save_to: Option<SaveBody>,
     /// Where to record the run (`None`: `--no-history`).
     pub history: Option<HistoryPlace>,
+    /// A line printed after the summary when the run stopped on a redirect it did not follow
+    /// (`retryscope curl` without -L: `hint: add -L to follow it …`).
+    pub redirect_hint: Option<&'static str>,
 }
 
 impl Default for RunPrint {
@@ -344,6 +353,7 @@ impl Default for RunPrint {
                 data_dir: crate::store::data_dir(),
                 body_cap: crate::store::DEFAULT_BODY_CAP,
             }),
+            redirect_hint: None,
         }
     }
 }
@@ -429,6 +439,7 @@ pub fn run_spec(
         secrets: secrets.to_vec(),
         har,
         png: print.png,
+        redirect_hint: print.redirect_hint,
     };
     let code = runtime.block_on(drive(
         spec,
@@ -468,6 +479,8 @@ struct Output {
     har: Option<(PathBuf, crate::model::RequestSpec)>,
     /// `--png FILE`.
     png: Option<PathBuf>,
+    /// [`RunPrint::redirect_hint`].
+    redirect_hint: Option<&'static str>,
 }
 
 /// The event with its response body cut back to the usual preview, so `--json -o` prints the
@@ -597,7 +610,11 @@ async fn drive(
             };
             if let Some(Err(message)) = saved {
                 super::out::write_stderr(&format!("error: {message}\n"));
-                if code == exit::SUCCESS {
+                // A body cut short by a lost stdout keeps the lost stdout's code (141 for a
+                // closed pipe, 1 for a failed write: `out::exit_code_after_output`).
+                let stdout_went =
+                    output.save_to == Some(SaveBody::Stdout) && super::out::stdout_lost().is_some();
+                if code == exit::SUCCESS && !stdout_went {
                     code = exit::FAILED;
                 }
             }
@@ -653,6 +670,13 @@ fn text_chunk(
                 _ => {}
             }
             chunk.push_str(&text.summary(outcome, attempts, elapsed_ms));
+            if let Some(hint) = output.redirect_hint
+                && outcome.kind == OutcomeKind::Stopped
+                && last.is_unfollowed_redirect()
+            {
+                chunk.push_str(hint);
+                chunk.push('\n');
+            }
             chunk
         }
         _ => {
@@ -700,29 +724,6 @@ fn write_png(path: &std::path::Path, events: &[RunEvent]) -> Result<(), CliError
     .map_err(|e| CliError::failed(e.to_string()))?;
     crate::store::write_export(path, &bytes)
         .map_err(|e| CliError::failed(format!("cannot write the PNG file: {e}")))
-}
-
-/// `-o FILE` / `--har FILE` / `--png FILE` is checked before anything is sent: not a folder, and its folder exists (else the
-/// run would succeed and only then fail to save).
-pub(crate) fn check_output_path(path: &std::path::Path, flag: &str) -> Result<(), CliError> {
-    if path.is_dir() {
-        return Err(CliError::usage(format!(
-            "{flag} needs a file name, not a folder: {}",
-            path.display()
-        )));
-    }
-    let parent = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(std::path::Path::new("."));
-    if !parent.is_dir() {
-        return Err(CliError::usage(format!(
-            "{flag}: the folder {} does not exist: {}",
-            parent.display(),
-            path.display()
-        )));
-    }
-    Ok(())
 }
 
 /// The value of `--max-retries`: a count, or `None` for `unlimited`.

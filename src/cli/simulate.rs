@@ -7,6 +7,7 @@ use super::signal::{Stop, StopSignals};
 use crate::policy::{self, Quantiles, RetryStats};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::fmt::Write as _;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -29,7 +30,9 @@ Examples:
 For every retry n it prints min / p50 / p95 / max of wait n and of the cumulative waiting up
 to it (ms), sampled assuming every attempt fails with 503 and sends no delay header, plus the
 formula's true maximum for wait n. `reached` counts the sampled runs that got to retry n (a custom
-script returning () stops a run early); the quantiles of row n are over those runs only.
+script returning () stops a run early); the quantiles of row n are over those runs only. A profile
+whose triage does not retry 503 (say it retries only 429) reaches no retry: it says so, as
+--stack does: its triage does not retry 503, one attempt per call.
 
 Memory stays bounded for any --samples: up to 2,097,152 sampled waits (samples × retries) the
 quantiles are exact; beyond that they come from histograms (p50/p95 within 0.1 %, exact below
@@ -59,11 +62,11 @@ pub struct SimulateArgs {
     /// Number of simulated runs (memory does not grow with it); not with --contention or
     /// --stack, which take --runs.
     #[arg(long, value_name = "N", default_value_t = 10_000,
-          value_parser = clap::value_parser!(u32).range(1..),
+          value_parser = crate::cli::whole_number::u32_at_least_1, allow_negative_numbers = true,
           conflicts_with = "lab")]
     pub samples: u32,
     /// RNG seed (default: the profile's seed, else a fresh one, printed).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = crate::cli::whole_number::u64_value)]
     pub seed: Option<u64>,
     /// Simulate many clients contending for one server, the standard strategies side by side
     /// with the profile, instead of sampling the profile's waits.
@@ -72,7 +75,7 @@ pub struct SimulateArgs {
     /// Clients starting together (with --contention).
     #[arg(long, value_name = "N", default_value_t = 100, requires = "contention",
           conflicts_with = "stack",
-          value_parser = clap::value_parser!(u32).range(1..=1000))]
+          allow_negative_numbers = true, value_parser = |t: &str| crate::cli::whole_number::u32_in(t, 1, 1000))]
     pub clients: u32,
     /// Server model (with --contention): `occ`, optimistic concurrency (one of the competing
     /// writes wins), or `capacity`, C requests a second and 429/503 above.
@@ -93,7 +96,9 @@ pub struct SimulateArgs {
         long,
         value_name = "STATUS",
         requires = "contention",
-        conflicts_with = "stack"
+        conflicts_with = "stack",
+        allow_negative_numbers = true,
+        value_parser = crate::cli::whole_number::u16_value
     )]
     pub status: Option<u16>,
     /// The `capacity` server sends Retry-After (whole seconds) with its 429/503 (with
@@ -102,15 +107,16 @@ pub struct SimulateArgs {
     pub retry_after: bool,
     /// Runs averaged per strategy (with --contention), or calls simulated (with --stack).
     #[arg(long, value_name = "N", default_value_t = 100,
-          value_parser = clap::value_parser!(u32).range(1..=100_000), requires = "lab")]
+          allow_negative_numbers = true,
+          value_parser = |t: &str| crate::cli::whole_number::u32_in(t, 1, 100_000), requires = "lab")]
     pub runs: u32,
     /// Base delay of the standard strategies (with --contention), ms.
     #[arg(long, value_name = "MS", default_value_t = crate::sim::POST_BASE_MS, requires = "contention",
-          conflicts_with = "stack")]
+          conflicts_with = "stack", allow_negative_numbers = true, value_parser = crate::cli::whole_number::u64_value)]
     pub base_ms: u64,
     /// Max delay of the standard strategies (with --contention), ms.
     #[arg(long, value_name = "MS", default_value_t = crate::sim::POST_CAP_MS, requires = "contention",
-          conflicts_with = "stack")]
+          conflicts_with = "stack", allow_negative_numbers = true, value_parser = crate::cli::whole_number::u64_value)]
     pub cap_ms: u64,
     /// Layered retries: profiles outer → inner, comma-separated; each a profile file (a path
     /// that exists or ends in .json), a built-in name, or the name of a profile in your library
@@ -133,7 +139,8 @@ pub struct SimulateArgs {
         value_name = "MS",
         default_value_t = 0,
         requires = "stack",
-        allow_negative_numbers = true
+        allow_negative_numbers = true,
+        value_parser = crate::cli::whole_number::u64_value
     )]
     pub attempt_ms: u64,
     /// Print JSON (one object per line) instead of a table (with --contention or --stack).
@@ -173,6 +180,11 @@ pub fn execute(args: &SimulateArgs) -> Result<u8, CliError> {
     };
     // A script that does not compile is reported before anything is printed.
     policy::Policy::new(profile.clone()).map_err(cannot)?;
+    // Every simulated attempt answers 503: a profile that does not retry it never waits.
+    if !crate::sim::retries_failure(&profile, SIMULATED_STATUS).map_err(cannot)? {
+        crate::cli_out!("{}", no_retry_text(&profile, args.samples, seed));
+        return Ok(exit::SUCCESS);
+    }
     let (_runtime, stop) = watch_stop_signals()?;
     crate::cli_outln!(
         "profile \"{}\"  {} samples  seed {seed} (replay with --seed {seed})",
@@ -196,6 +208,27 @@ pub fn execute(args: &SimulateArgs) -> Result<u8, CliError> {
     };
     print_rows(&profile, &stats);
     Ok(exit::SUCCESS)
+}
+
+/// The status every simulated attempt answers (the help and `--stack` say 503).
+const SIMULATED_STATUS: u16 = 503;
+
+/// What `simulate` prints for a profile whose triage does not retry [`SIMULATED_STATUS`]: the
+/// first line, the reason, and no retry reached.
+fn no_retry_text(profile: &crate::model::RetryProfile, samples: u32, seed: u64) -> String {
+    let mut text = format!(
+        "profile \"{}\"  {samples} samples  seed {seed} (replay with --seed {seed})\n\
+         its triage does not retry {SIMULATED_STATUS}: one attempt per call, 0 retries reached\n",
+        profile.name
+    );
+    let retries = policy::listed_retries(profile);
+    if retries > 0 {
+        let _ = writeln!(
+            text,
+            "retries 1–{retries}: not reached by any sample (every attempt answers {SIMULATED_STATUS}, which this profile does not retry)"
+        );
+    }
+    text
 }
 
 /// [`Stop`] code stored in the flag for Ctrl-C (0 = keep going).

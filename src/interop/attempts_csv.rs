@@ -146,7 +146,7 @@ pub fn attempts_csv(events: &[RunEvent], secrets: &[String]) -> String {
     }
     let mut out = String::new();
     let line = |out: &mut String, cells: &mut dyn Iterator<Item = String>| {
-        let quoted: Vec<String> = cells.map(|c| quote(&c)).collect();
+        let quoted: Vec<String> = cells.map(|c| super::csv_cell::csv_cell(&c)).collect();
         let _ = write!(out, "{}\r\n", quoted.join(","));
     };
     line(&mut out, &mut CSV_COLUMNS.iter().map(|c| (*c).to_owned()));
@@ -177,12 +177,4 @@ fn cut_off(r: &mut Row, attempt: usize, how: &str) {
     }
     r.waiting = false;
     r.answered = true;
-}
-
-fn quote(cell: &str) -> String {
-    if cell.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", cell.replace('"', "\"\""))
-    } else {
-        cell.to_owned()
-    }
 }

@@ -18,7 +18,7 @@ pub struct CurlImport {
     /// The request, ready for the composer.
     pub draft: RequestDraft,
     /// One line per option (or part of one) the draft does not carry, e.g.
-    /// `--proxy (ignored: not supported)` or `-S (ignored: output option)`.
+    /// `--proxy (ignored: not supported)` or `-v (ignored: output option)`.
     pub unsupported: Vec<String>,
     /// `-o FILE` / `--output FILE`: where the command writes the response body (`None`
     /// without one; `-` is stdout). The draft has no place for it: `retryscope curl` writes
@@ -29,16 +29,20 @@ pub struct CurlImport {
     /// attempt, wait and request-header lines (as `run -s`: our progress is the timeline);
     /// other importers list [`CurlImport::output_notes`] among the unsupported options.
     pub silent: Option<String>,
+    /// `-i` / `--include` as written, if the command has it. `retryscope curl` prints the final
+    /// response's headers (as `run -i`); other importers list it among the unsupported options.
+    pub include: Option<String>,
 }
 
 impl CurlImport {
     /// The unsupported-option lines for an importer that prints and writes nothing (the
-    /// window, a batch list): `-s` and `-o FILE` (the file name is not repeated); `-o -` is
-    /// where such an importer shows the body anyway.
+    /// window, a batch list): `-s`, `-i` and `-o FILE` (the file name is not repeated); `-o -`
+    /// is where such an importer shows the body anyway.
     pub fn output_notes(&self) -> Vec<String> {
         let mut notes: Vec<String> = self
             .silent
             .iter()
+            .chain(&self.include)
             .map(|flag| format!("{flag} (ignored: output option)"))
             .collect();
         if self.output.as_deref().is_some_and(|o| o != "-") {
@@ -150,6 +154,7 @@ struct Parsed {
     connect_ms: Option<u64>,
     output: Option<String>,
     silent: Option<String>,
+    include: Option<String>,
     notes: Vec<String>,
 }
 
@@ -171,11 +176,76 @@ struct Parsed {
 /// # Errors
 /// [`CurlError`] naming the option and its word position, an unclosed quote, or a missing URL.
 pub fn parse_curl(command: &str) -> Result<CurlImport, CurlError> {
-    parse_curl_words(&split_words(command.trim())?)
+    parse_curl_words(&split_curl_command(command)?)
+}
+
+/// The words of a whole pasted curl command as a shell would split them (`\` continuations,
+/// `$'…'` and Windows cmd `^` quoting included); a leading curl program word
+/// ([`is_curl_program`], a Windows path too) becomes `curl`. [`parse_curl`] is this, then
+/// [`parse_curl_words`]; `retryscope curl` takes its own options out in between.
+///
+/// # Errors
+/// [`CurlError::Quote`] for a quote that is never closed (its character position in
+/// `command`, trimmed).
+pub fn split_curl_command(command: &str) -> Result<Vec<String>, CurlError> {
+    let command = command.trim();
+    // The program word is read as written: a Windows path (`C:\…\curl.exe`) has backslashes
+    // the shell rules would take for escapes. It becomes `curl` padded to its length, so the
+    // characters after it keep their positions (an unclosed quote's column).
+    let program = command
+        .split_once(char::is_whitespace)
+        .map(|(first, _)| first)
+        .filter(|first| is_curl_program(first.trim_matches(['"', '\''])));
+    match program {
+        Some(first) => {
+            let rest = &command[first.len()..];
+            let padding = " ".repeat(first.chars().count().saturating_sub(4));
+            split_words(&format!("curl{padding}{rest}"))
+        }
+        None => split_words(command),
+    }
+}
+
+/// Whether `word` names the curl program, as the first word of a pasted command: `curl` or
+/// `curl.exe` (Windows' "Copy as cURL" for cmd and PowerShell writes `curl.exe`) in any case,
+/// alone or at the end of a path (`/usr/bin/curl`, `./curl`, `C:\Windows\System32\curl.exe`).
+/// A URL ending in `/curl` (`http://h/curl`, `example.com/curl`) is not the program.
+///
+/// ```
+/// use retryscope::interop::is_curl_program;
+/// assert!(is_curl_program("curl") && is_curl_program("CURL.EXE") && is_curl_program("/usr/bin/curl"));
+/// assert!(!is_curl_program("http://127.0.0.1:8080/curl") && !is_curl_program("curly"));
+/// ```
+pub fn is_curl_program(word: &str) -> bool {
+    let name = word.rsplit(['/', '\\']).next().unwrap_or(word);
+    if !name.eq_ignore_ascii_case("curl") && !name.eq_ignore_ascii_case("curl.exe") {
+        return false;
+    }
+    let folder = &word[..word.len() - name.len()];
+    let bytes = folder.as_bytes();
+    let drive = bytes.len() >= 3 && bytes[0].is_ascii_alphabetic() && bytes[1] == b':';
+    folder.is_empty()
+        || !folder.contains("://")
+            && (folder.starts_with(['/', '.', '~']) || folder.contains('\\') || drive)
+}
+
+/// Whether `text` starts with the curl program ([`is_curl_program`], quotes around it
+/// allowed) followed by more words: a whole pasted command, not a URL. The window's URL field
+/// and `retryscope curl`'s one-argument form use it to decide to import.
+///
+/// ```
+/// use retryscope::interop::starts_with_curl_program;
+/// assert!(starts_with_curl_program("curl.exe 'http://127.0.0.1:8080/echo' -H 'X: 1'"));
+/// assert!(!starts_with_curl_program("http://127.0.0.1:8080/echo"));
+/// ```
+pub fn starts_with_curl_program(text: &str) -> bool {
+    text.trim_start()
+        .split_once(char::is_whitespace)
+        .is_some_and(|(first, _)| is_curl_program(first.trim_matches(['"', '\''])))
 }
 
 /// Like [`parse_curl`], for a command already split into words by a shell (`words[0]` is
-/// `curl`), as `retryscope curl` receives it.
+/// `curl`, `curl.exe` or a path to either: [`is_curl_program`]), as `retryscope curl` receives it.
 ///
 /// # Errors
 /// As [`parse_curl`], except quoting errors (the shell has removed the quotes).
@@ -183,8 +253,7 @@ pub fn parse_curl_words(words: &[String]) -> Result<CurlImport, CurlError> {
     let Some(first) = words.first() else {
         return Err(CurlError::NotCurl);
     };
-    let program = first.rsplit(['/', '\\']).next().unwrap_or(first);
-    if !program.eq_ignore_ascii_case("curl") && !program.eq_ignore_ascii_case("curl.exe") {
+    if !is_curl_program(first) {
         return Err(CurlError::NotCurl);
     }
     let mut parsed = Parsed::default();
@@ -360,11 +429,13 @@ fn apply(
         }
         Opt::Output => p.output = Some(v),
         Opt::Silent => p.silent = Some(shown.to_owned()),
+        Opt::Include => p.include = Some(shown.to_owned()),
         Opt::MaxTime => p.max_time_ms = Some(seconds_to_ms(&v).ok_or_else(|| bad(SECONDS))?),
         Opt::ConnectTimeout => {
             p.connect_ms = Some(seconds_to_ms(&v).ok_or_else(|| bad(SECONDS))?);
         }
-        Opt::Basic => {}
+        // `--basic` is the default scheme; `-S`: errors are always shown.
+        Opt::Basic | Opt::ShowError => {}
         Opt::Next => {
             return Err(CurlError::Next {
                 option: shown.to_owned(),
@@ -657,6 +728,7 @@ fn build(mut p: Parsed) -> Result<CurlImport, CurlError> {
         unsupported: p.notes,
         output: p.output,
         silent: p.silent,
+        include: p.include,
     })
 }
 
@@ -760,6 +832,48 @@ mod tests {
     use super::*;
 
     #[test]
+    fn curl_exe_and_paths_to_curl_are_the_program_and_urls_are_not() {
+        for program in [
+            "curl",
+            "CURL",
+            "curl.exe",
+            "Curl.Exe",
+            "/usr/bin/curl",
+            "./curl",
+            "~/bin/curl",
+            r"C:\Windows\System32\curl.exe",
+            "C:/tools/curl.exe",
+        ] {
+            assert!(is_curl_program(program), "{program}");
+        }
+        for word in [
+            "http://127.0.0.1:8080/curl",
+            "127.0.0.1:8080/curl",
+            "example.com/curl.exe",
+            "curly",
+            "xcurl",
+            "curl.exe.txt",
+            "",
+        ] {
+            assert!(!is_curl_program(word), "{word}");
+        }
+        // Windows' "Copy as cURL (cmd)" / PowerShell copies start with `curl.exe`.
+        let i =
+            parse_curl("curl.exe \"http://127.0.0.1:8080/echo\" -H \"X: 1\"").expect("curl.exe");
+        assert_eq!(i.draft.url, "http://127.0.0.1:8080/echo");
+        assert_eq!(i.draft.headers[0].value, "1");
+        assert!(i.unsupported.is_empty(), "{:?}", i.unsupported);
+        assert!(starts_with_curl_program(
+            "  'curl.exe' http://127.0.0.1:8080/"
+        ));
+        assert!(
+            !starts_with_curl_program("curl.exe"),
+            "the program alone is no command"
+        );
+        assert!(!starts_with_curl_program("http://127.0.0.1:8080/curl -v"));
+    }
+
+    #[test]
     fn a_copied_command_with_masked_secrets_says_where_the_mask_is() {
         let i =
             parse_curl("curl -u alice:*** -H 'X-Api-Key: ***' 'http://127.0.0.1:8080/x?token=***'")
@@ -858,8 +972,19 @@ mod tests {
         let i = parse_curl("curl -sSLkXPATCH http://h/").expect("parses");
         assert_eq!(i.draft.method, "PATCH");
         assert!(i.draft.follow_redirects && !i.draft.verify_tls);
-        assert_eq!(i.unsupported, ["-S (ignored: output option)"]);
+        assert_eq!(
+            i.unsupported,
+            Vec::<String>::new(),
+            "-S is accepted silently"
+        );
         assert_eq!(i.silent.as_deref(), Some("-s"));
+        let i = parse_curl("curl -si --show-error http://h/").expect("parses");
+        assert_eq!(i.include.as_deref(), Some("-i"));
+        assert!(i.unsupported.is_empty(), "{:?}", i.unsupported);
+        assert_eq!(
+            i.output_notes(),
+            ["-s (ignored: output option)", "-i (ignored: output option)"]
+        );
     }
 
     #[test]

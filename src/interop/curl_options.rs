@@ -56,6 +56,12 @@ pub enum Opt {
     Output,
     /// `-s`, `--silent`: no progress meter (`retryscope curl`: no attempt or wait lines).
     Silent,
+    /// `-S`, `--show-error`: show errors even with `-s`. Retryscope always shows them: accepted
+    /// and nothing to do (not listed as ignored, since nothing is lost).
+    ShowError,
+    /// `-i`, `--include`, `--show-headers`: the response headers before the body
+    /// (`retryscope curl`: as `run -i`).
+    Include,
     /// `-m`, `--max-time`.
     MaxTime,
     /// `--connect-timeout`.
@@ -105,7 +111,9 @@ impl Opt {
             | Opt::Head
             | Opt::Basic
             | Opt::Next
-            | Opt::Silent => false,
+            | Opt::Silent
+            | Opt::ShowError
+            | Opt::Include => false,
             Opt::Ignored { value, .. } => value,
         }
     }
@@ -134,7 +142,9 @@ pub fn short(c: char) -> Option<Opt> {
         'm' => Opt::MaxTime,
         ':' => Opt::Next,
         's' => Opt::Silent,
-        'S' | 'v' | 'i' | '#' | 'f' | 'N' | 'q' | 'O' | 'J' | 'R' | 'l' => Opt::Ignored {
+        'S' => Opt::ShowError,
+        'i' => Opt::Include,
+        'v' | '#' | 'f' | 'N' | 'q' | 'O' | 'J' | 'R' | 'l' => Opt::Ignored {
             value: false,
             reason: OUTPUT,
         },
@@ -200,10 +210,12 @@ pub fn long(name: &str) -> Option<Opt> {
             reason: COMPRESSED,
         },
         "silent" => Opt::Silent,
-        "show-error" | "verbose" | "include" | "progress-bar" | "no-progress-meter" | "fail"
-        | "fail-with-body" | "fail-early" | "no-buffer" | "remote-name" | "remote-header-name"
-        | "remote-time" | "list-only" | "styled-output" | "no-styled-output" | "show-headers"
-        | "create-dirs" | "remote-name-all" => Opt::Ignored {
+        "show-error" => Opt::ShowError,
+        "include" | "show-headers" => Opt::Include,
+        "verbose" | "progress-bar" | "no-progress-meter" | "fail" | "fail-with-body"
+        | "fail-early" | "no-buffer" | "remote-name" | "remote-header-name" | "remote-time"
+        | "list-only" | "styled-output" | "no-styled-output" | "create-dirs"
+        | "remote-name-all" => Opt::Ignored {
             value: false,
             reason: OUTPUT,
         },

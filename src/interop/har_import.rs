@@ -163,6 +163,9 @@ fn plain_json_error(e: &serde_json::Error) -> String {
 pub struct EachEntry {
     /// Its position among the good entries (for [`HarFile::draft`]), or what is wrong with it.
     pub read: Result<usize, String>,
+    /// Where in the entry what is wrong is: a field path such as `request.headers` (empty for
+    /// the entry itself, or when it was read).
+    pub field: String,
     /// Its `_retryscope.attempt` (1 = the run's first attempt), when Retryscope wrote it.
     pub attempt: Option<u64>,
 }
@@ -208,13 +211,24 @@ impl HarFile {
                     .get("_retryscope")
                     .and_then(|r| r.get("attempt"))
                     .and_then(serde_json::Value::as_u64);
-                let read = serde_json::from_value::<Entry>(value)
-                    .map_err(|e| crate::model::plain_parse_message(&e.to_string()))
+                let mut field = String::new();
+                let read = serde_path_to_error::deserialize::<_, Entry>(value)
+                    .map_err(|e| {
+                        let path = e.path().to_string();
+                        if path != "." {
+                            field = path;
+                        }
+                        crate::model::plain_parse_message(&e.inner().to_string())
+                    })
                     .map(|entry| {
                         entries.push(entry);
                         entries.len() - 1
                     });
-                EachEntry { read, attempt }
+                EachEntry {
+                    read,
+                    field,
+                    attempt,
+                }
             })
             .collect();
         Ok((Self { entries }, each))

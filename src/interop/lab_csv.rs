@@ -99,5 +99,8 @@ pub fn load_csv(results: &[ContentionResult]) -> String {
 
 /// A text cell in double quotes, inner quotes doubled.
 fn quoted(text: &str) -> String {
-    format!("\"{}\"", text.replace('"', "\"\""))
+    format!(
+        "\"{}\"",
+        super::csv_cell::formula_safe(text).replace('"', "\"\"")
+    )
 }

@@ -10,6 +10,7 @@
 mod attempts_csv;
 pub mod batch_list;
 pub mod batch_report;
+pub mod csv_cell;
 mod curl;
 mod curl_export;
 mod curl_options;
@@ -26,7 +27,10 @@ pub mod retry_formats;
 pub mod secret_rule;
 
 pub use attempts_csv::{CSV_COLUMNS, attempts_csv};
-pub use curl::{CurlError, CurlImport, parse_curl, parse_curl_words};
+pub use curl::{
+    CurlError, CurlImport, is_curl_program, parse_curl, parse_curl_words, split_curl_command,
+    starts_with_curl_program,
+};
 pub use curl_export::{curl_not_expressible, draft_to_curl, shell_quote, spec_to_curl};
 pub use draft_of_spec::draft_of_spec;
 pub use events_json::{events_json_lines, mask_event};

@@ -279,6 +279,20 @@ fn default_ratio() -> f64 {
 }
 
 impl Backoff {
+    /// Whether the strategy adds `jitter_window_ms` (fixed, exponential, `response_header` and
+    /// custom, whose script sees it); the others draw their own jitter.
+    pub fn reads_jitter_window(&self) -> bool {
+        matches!(
+            self.strategy,
+            Strategy::Fixed | Strategy::Exponential | Strategy::ResponseHeader | Strategy::Custom
+        )
+    }
+
+    /// Whether the strategy reads `jitter_ratio` (only `exponential_proportional`'s ±p).
+    pub fn reads_jitter_ratio(&self) -> bool {
+        self.strategy == Strategy::ExponentialProportional
+    }
+
     /// A backoff of `strategy` with defaults (b = 1000 ms, no cap, no window, p = 0.2).
     pub fn new(strategy: Strategy) -> Self {
         Self {

@@ -9,7 +9,10 @@
 //!   `id_token`, `api_key`, `apikey`, `key`, `sig`, `signature`, `password`, `passwd`, `secret`,
 //!   `client_secret`, `code`, `auth`, `session` ([`is_secret_param`]);
 //! - rows and variables marked secret;
-//! - the URL's user name and password.
+//! - the URL's user name and password;
+//! - the same places in a URL held by a query or fragment value (`?to=/next?token=…`,
+//!   `?redirect=http://user:pw@host/`), at any depth ([`is_url_shaped`]): a redirect target
+//!   or callback carries its secrets in clear however its parameter is named.
 //!
 //! A masked value reads [`MASK`]; names stay visible. Pure: no I/O.
 
@@ -209,10 +212,66 @@ fn mask_pairs(pairs: &str) -> String {
             Some((name, value)) if is_secret_param(name) => {
                 format!("{name}={}", masked_value(value))
             }
+            // A URL held by a value (`to=/next?token=…`) is masked as a URL.
+            Some((name, value)) if is_url_shaped(value) => format!("{name}={}", mask_url(value)),
             _ => pair.to_owned(),
         })
         .collect::<Vec<_>>()
         .join("&")
+}
+
+/// Whether a query or fragment value is itself a URL whose secrets the rule masks: an
+/// absolute URL (`http://user:pw@host/…`) or a path (`/next?token=…`), as redirect targets
+/// and callbacks are written.
+///
+/// ```
+/// use retryscope::model::secrets::{is_url_shaped, mask_url};
+/// assert!(is_url_shaped("/status/200?token=T") && is_url_shaped("http://u:p@h/"));
+/// assert!(!is_url_shaped("301"));
+/// assert_eq!(
+///     mask_url("http://127.0.0.1:9/redirect?to=/status/200?token=REDIRTOKEN&status=301"),
+///     "http://127.0.0.1:9/redirect?to=/status/200?token=***&status=301"
+/// );
+/// ```
+pub fn is_url_shaped(value: &str) -> bool {
+    value.starts_with('/') || value.contains("://")
+}
+
+/// Pushes the secret query values of `url` and, for every query value that is a URL
+/// ([`is_url_shaped`], as written or percent-decoded), its user name, password and secret
+/// query values, at any depth.
+fn query_secrets(url: &str, push: &mut dyn FnMut(&str)) {
+    let Some(q) = url.find('?') else {
+        return;
+    };
+    for part in url[q + 1..].split(['&', '#']) {
+        let Some((name, value)) = part.split_once('=') else {
+            continue;
+        };
+        if is_secret_param(name) {
+            push(value);
+            continue;
+        }
+        let decoded = percent_encoding::percent_decode_str(value).decode_utf8_lossy();
+        let mut nested = vec![value];
+        if decoded != value {
+            nested.push(decoded.as_ref());
+        }
+        for inner in nested.into_iter().filter(|v| is_url_shaped(v)) {
+            if let Some((_, after)) = inner.split_once("://") {
+                let authority = &after[..after.find(['/', '?', '#']).unwrap_or(after.len())];
+                if let Some(at) = authority.rfind('@') {
+                    let (user, password) = authority[..at]
+                        .split_once(':')
+                        .unwrap_or((&authority[..at], ""));
+                    push(user);
+                    push(password);
+                }
+            }
+            // A strictly shorter string each time: the recursion ends.
+            query_secrets(inner, push);
+        }
+    }
 }
 
 /// [`MASK`] for a secret value; an empty value, or one that is only a `{{name}}` reference
@@ -369,15 +428,7 @@ pub fn secret_values(spec: &RequestSpec) -> Vec<String> {
             ));
         }
     }
-    if let Some(q) = spec.url.find('?') {
-        for part in spec.url[q + 1..].split(['&', '#']) {
-            if let Some((name, value)) = part.split_once('=')
-                && is_secret_param(name)
-            {
-                push(value);
-            }
-        }
-    }
+    query_secrets(&spec.url, &mut push);
     out
 }
 
@@ -567,9 +618,33 @@ mod tests {
             ),
             ("http://h/?key=a{{uuid}}", "http://h/?key=***"),
             ("no url here", "no url here"),
+            (
+                "http://h/redirect?to=/status/200?token=REDIRTOKEN&status=301",
+                "http://h/redirect?to=/status/200?token=***&status=301",
+            ),
+            (
+                "http://h/redirect?to=http://user:PW@127.0.0.1:9/echo",
+                "http://h/redirect?to=http://***:***@127.0.0.1:9/echo",
+            ),
+            (
+                "http://h/a?next=/b?to=/c?sig=S#x",
+                "http://h/a?next=/b?to=/c?sig=***#x",
+            ),
+            ("http://h/a?path=/plain&n=1", "http://h/a?path=/plain&n=1"),
         ] {
             assert_eq!(mask_url(url), want, "{url}");
         }
+    }
+
+    #[test]
+    fn secrets_of_a_url_in_a_query_value_are_searched_for_too() {
+        let spec = RequestSpec::get(
+            "http://127.0.0.1:9/redirect?to=/status/200?token=REDIRTOKEN&status=301&back=http%3A%2F%2Fuser%3APASSWORD9%40h%2F",
+        );
+        let found = secret_values(&spec);
+        assert!(found.contains(&"REDIRTOKEN".to_owned()), "{found:?}");
+        assert!(found.contains(&"PASSWORD9".to_owned()), "{found:?}");
+        assert!(!found.iter().any(|v| v.contains("status")), "{found:?}");
     }
 
     #[test]

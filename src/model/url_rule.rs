@@ -13,6 +13,14 @@ pub enum UrlProblem {
     Empty,
     /// No `scheme://` at all (`127.0.0.1:8080/x`, `localhost:8080`).
     NoScheme,
+    /// The WHATWG parser refused it and the URL holds a blank (`http://exa mple.com/`): the
+    /// parser's words ("invalid international domain name") would not say so.
+    Blank {
+        /// What it is: `a space`, `a tab`, `a line break`.
+        what: &'static str,
+        /// 1-based character position in the trimmed URL.
+        at: usize,
+    },
     /// The WHATWG parser refused it (its words, lowercase).
     Invalid(String),
     /// A scheme other than `http` / `https` (the scheme as written).
@@ -30,6 +38,10 @@ impl fmt::Display for UrlProblem {
             Self::NoScheme => {
                 f.write_str("the URL has no scheme; start it with http:// or https://")
             }
+            Self::Blank { what, at } => write!(
+                f,
+                "the URL contains {what} at character {at} (remove it, or write a space in a path or query as %20)"
+            ),
             Self::Invalid(why) => f.write_str(why),
             Self::Scheme(scheme) => write!(
                 f,
@@ -54,7 +66,20 @@ pub fn parse_http_url(raw: &str) -> Result<Url, UrlProblem> {
         // `localhost:8080` would otherwise read as the scheme `localhost`.
         return Err(UrlProblem::NoScheme);
     }
-    let url = Url::parse(raw).map_err(|e| UrlProblem::Invalid(e.to_string().to_lowercase()))?;
+    let url = Url::parse(raw).map_err(|e| {
+        match raw.chars().enumerate().find(|(_, c)| c.is_whitespace()) {
+            Some((index, c)) => UrlProblem::Blank {
+                what: match c {
+                    '\n' | '\r' => "a line break",
+                    '\t' => "a tab",
+                    ' ' => "a space",
+                    _ => "a blank",
+                },
+                at: index + 1,
+            },
+            None => UrlProblem::Invalid(e.to_string().to_lowercase()),
+        }
+    })?;
     if url.scheme() != "http" && url.scheme() != "https" {
         return Err(UrlProblem::Scheme(url.scheme().to_owned()));
     }
@@ -104,6 +129,25 @@ mod tests {
             parse_http_url("http:///\""),
             Err(UrlProblem::NotHttpUri(_))
         ));
+    }
+
+    #[test]
+    fn a_blank_in_the_host_is_said_as_a_blank_not_as_an_idna_error() {
+        let e = parse_http_url("http://exa mple.com/").expect_err("a space in the host");
+        assert_eq!(
+            e,
+            UrlProblem::Blank {
+                what: "a space",
+                at: 11
+            }
+        );
+        assert_eq!(
+            e.to_string(),
+            "the URL contains a space at character 11 (remove it, or write a space in a path or query as %20)"
+        );
+        assert!(!e.to_string().contains("international"), "{e}");
+        // A space in a path is sent as %20 by the URL parser: not a problem.
+        assert!(parse_http_url("http://127.0.0.1:8080/a b").is_ok());
     }
 
     #[test]

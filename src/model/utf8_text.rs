@@ -2,7 +2,9 @@
 //! HAR file) checked for UTF-8 in one place, so every reader says the same plain words where
 //! they are not: the line and column of the first bad byte, and "UTF-16" when the file starts
 //! with a UTF-16 byte-order mark (Windows Notepad's "Unicode", PowerShell's `>`), instead of a
-//! library's "stream did not contain valid UTF-8".
+//! library's "stream did not contain valid UTF-8". A UTF-8 byte-order mark (Windows Notepad
+//! writes one) is passed over here, for every reader alike: positions count from the first
+//! character after it, as editors show them.
 
 /// Where and why bytes are not UTF-8 text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -46,11 +48,18 @@ impl NotUtf8 {
     }
 }
 
-/// `bytes` as text, or where and why they are not UTF-8.
+/// `bytes` as text without a leading UTF-8 byte-order mark, or where and why they are not
+/// UTF-8.
+///
+/// ```
+/// use retryscope::model::utf8_text;
+/// assert_eq!(utf8_text(b"\xEF\xBB\xBF{}"), Ok("{}"));
+/// ```
 ///
 /// # Errors
 /// [`NotUtf8`] at the first byte that is not valid.
 pub fn utf8_text(bytes: &[u8]) -> Result<&str, NotUtf8> {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     std::str::from_utf8(bytes).map_err(|e| {
         let good = std::str::from_utf8(&bytes[..e.valid_up_to()]).unwrap_or_default();
         NotUtf8 {

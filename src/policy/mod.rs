@@ -81,7 +81,7 @@ pub use simulate::{
     SIMULATE_EXACT_MAX, SIMULATE_MAX_RETRIES, SampledWait, for_each_sampled_wait, sample_wait_ms,
     simulate, simulate_with, unreached_reason,
 };
-pub use triage::is_idempotent;
+pub use triage::{is_idempotent, redirect_location};
 
 use crate::model::{
     AttemptOutcome, Backoff, OutcomeClass, RetryProfile, Strategy, Verdict, WaitExplanation,

@@ -116,19 +116,27 @@ pub fn triage(
 /// `302 redirect not followed (Location: /status/200)`.
 fn other_status_reason(r: &crate::model::ResponseSummary) -> String {
     let status = r.status;
-    let location = r
-        .headers
-        .iter()
-        .find(|(name, _)| name.eq_ignore_ascii_case("location"))
-        .map(|(_, value)| value.trim())
-        .filter(|value| !value.is_empty());
-    match location {
-        Some(to) if (300..400).contains(&status) => format!(
+    match redirect_location(r) {
+        Some(to) => format!(
             "{status} redirect not followed (Location: {})",
             crate::model::secrets::mask_url(to)
         ),
-        _ => format!("{status} is not retryable"),
+        None => format!("{status} is not retryable"),
     }
+}
+
+/// Where `r` redirects to, when it is a redirect: a 3xx with a non-empty `Location`, except
+/// 304 Not Modified, which answers a conditional request and never redirects (a `Location` on
+/// it is not followed by anyone).
+pub fn redirect_location(r: &crate::model::ResponseSummary) -> Option<&str> {
+    if !(300..400).contains(&r.status) || r.status == 304 {
+        return None;
+    }
+    r.headers
+        .iter()
+        .find(|(name, _)| name.eq_ignore_ascii_case("location"))
+        .map(|(_, value)| value.trim())
+        .filter(|value| !value.is_empty())
 }
 
 /// The retry reason for a network error, or the stop verdict.
@@ -456,6 +464,8 @@ mod tests {
         );
         // Without a Location (304) or outside 3xx it is the plain stop.
         assert_eq!(t(&redirect(304, " ")), stopped("304 is not retryable"));
+        // 304 Not Modified is no redirect, even with a Location.
+        assert_eq!(t(&redirect(304, "/x")), stopped("304 is not retryable"));
         assert_eq!(t(&redirect(404, "/x")), stopped("404 is not retryable"));
     }
 

@@ -60,11 +60,7 @@ fn unlimited_without_waiting(profile: &RetryProfile, out: &mut Vec<ProfileIssue>
 /// Jitter and header fields the backoff's strategy never reads (and the same in its fallback).
 fn dead_backoff_fields(b: &Backoff, path: &str, out: &mut Vec<ProfileIssue>) {
     let id = b.strategy.id();
-    let reads_window = matches!(
-        b.strategy,
-        Strategy::Fixed | Strategy::Exponential | Strategy::ResponseHeader | Strategy::Custom
-    );
-    if b.jitter_window_ms > 0 && !reads_window {
+    if b.jitter_window_ms > 0 && !b.reads_jitter_window() {
         out.push(ProfileIssue::new(
             format!("{path}.jitter_window_ms"),
             format!(
@@ -74,9 +70,7 @@ fn dead_backoff_fields(b: &Backoff, path: &str, out: &mut Vec<ProfileIssue>) {
         ));
     }
     let default_ratio = Backoff::new(b.strategy).jitter_ratio;
-    if (b.jitter_ratio - default_ratio).abs() > f64::EPSILON
-        && b.strategy != Strategy::ExponentialProportional
-    {
+    if (b.jitter_ratio - default_ratio).abs() > f64::EPSILON && !b.reads_jitter_ratio() {
         out.push(ProfileIssue::new(
             format!("{path}.jitter_ratio"),
             format!(

@@ -55,7 +55,7 @@ pub fn load_str_noted(text: &str) -> Result<Loaded, ProfileErrors> {
             path: String::new(),
             line: Some(e.line()),
             column: Some(crate::model::char_column(text, e.line(), e.column())),
-            message: format!("invalid JSON: {}{}", bare_message(&e), bom_hint(text)),
+            message: format!("invalid JSON: {}", bare_message(&e)),
         })
     })?;
     if let Some(problem) = gate(&value) {
@@ -321,15 +321,6 @@ fn too_large(len: u64) -> Option<ProfileErrors> {
 
 /// Largest profile file read, bytes (16 MiB; real profiles are a few KiB).
 pub const MAX_PROFILE_FILE_BYTES: u64 = 16 * 1024 * 1024;
-
-/// A hint when the text starts with a UTF-8 byte-order mark (some Windows editors add one).
-fn bom_hint(text: &str) -> &'static str {
-    if text.starts_with('\u{feff}') {
-        "; the file starts with a byte-order mark (BOM): save it as UTF-8 without BOM"
-    } else {
-        ""
-    }
-}
 
 /// `serde_json`'s message without its trailing ` at line L column C`, in plain words
 /// ([`crate::model::plain_parse_message`]).

@@ -31,6 +31,7 @@ mod validate_classes;
 
 pub use builtins::{BUILTIN_SOURCES, Builtin, DEFAULT_BUILTIN, builtin, builtin_ids, builtins};
 pub use dead_settings::warnings;
+pub(crate) use field_path::{Step, parse as parse_field_path};
 pub use issue::{ProfileErrors, ProfileIssue};
 pub use load::{
     Loaded, MAX_LISTED_PROBLEMS, MAX_PROFILE_FILE_BYTES, load_bytes, load_bytes_noted, load_file,
@@ -38,6 +39,7 @@ pub use load::{
 };
 pub use migrate::{Upgrade, upgrade_note};
 pub use positions::Position;
+pub(crate) use positions::Positions;
 pub use save::{SaveError, save_atomic, to_json_pretty};
 pub use schema::{SHIPPED_SCHEMA, schema_json};
 pub use validate::{DAY_MS, DRY_RUN_RETRIES, validate};

@@ -17,7 +17,7 @@ pub struct Position {
 }
 
 /// A document's syntax tree with byte ranges, and its line starts.
-pub(super) struct Positions<'t> {
+pub(crate) struct Positions<'t> {
     text: &'t str,
     root: Option<Node<'t>>,
     line_starts: Vec<usize>,

@@ -2,7 +2,9 @@
 //! the file's extension unless given, every malformed line reported, and nothing queued when
 //! there is one unless the user asked to skip bad lines.
 
-use crate::interop::batch_list::{BatchListFormat, OnBadLines, parse_batch_list_bytes};
+use crate::interop::batch_list::{
+    BatchListFormat, ListProblemKind, OnBadLines, parse_batch_list_bytes,
+};
 use crate::model::BatchRequest;
 use std::path::Path;
 
@@ -24,7 +26,10 @@ pub struct ReadList {
     pub notes: Vec<String>,
 }
 
-/// Reads the list at `path` in `format` (else the one its extension names). With `profiles`,
+/// Reads the list at `path` in `format` (else the one its extension names). A relative body
+/// file (`-d @body.json`, `-F f=@x.bin` in a curl list) is read from the list's folder, and an
+/// item whose body file cannot be read is a bad line (`cannot read the file of -F f (…): FILE`),
+/// as `run` and `curl` refuse it before sending. With `profiles`,
 /// an item naming a profile it does not find is a bad line like a malformed one (counted,
 /// refused or skipped with them).
 ///
@@ -62,6 +67,16 @@ pub fn read_batch_list(
     }
     let bytes = std::fs::read(path).map_err(|e| format!("cannot read the list ({e}): {name}"))?;
     let mut list = parse_batch_list_bytes(&bytes, format);
+    // Body files (`-d @FILE`, `-F f=@FILE`) are read from the list's folder when relative, and
+    // checked now, in the words `run` and `curl` use: a missing one is a malformed line.
+    let folder = path.parent().unwrap_or(Path::new(""));
+    list.refuse_items(format, |item| {
+        super::body_files::resolve_and_check(&mut item.request, folder)
+            .err()
+            .map(|e| ListProblemKind::BodyFile {
+                message: e.to_string(),
+            })
+    });
     if let Some(lookup) = profiles {
         let library = super::default_library_dir();
         list.refuse_unknown_profiles_saying(
@@ -77,7 +92,7 @@ pub fn read_batch_list(
     let mut notes = first_lines(
         list.notes
             .iter()
-            .map(|n| format!("{name}:{}: {}", n.place.short(), n.message)),
+            .map(|n| format!("{}: {}", n.place.after_file(&name), n.message)),
         "note on an imported line",
         "notes on imported lines",
     );

@@ -16,6 +16,7 @@ pub mod batch_pacer;
 pub mod batch_results;
 pub mod batch_runner;
 pub mod batch_service;
+pub mod body_files;
 pub mod budget_registry;
 pub mod history_service;
 pub mod host_rate_limiter;
@@ -36,6 +37,7 @@ pub use batch_runner::{
     batch_item_id,
 };
 pub use batch_service::{BATCH_CHANNEL, BatchCommand, BatchImporter, BatchReply, BatchService};
+pub use body_files::BodyFileProblem;
 pub use budget_registry::BudgetRegistry;
 pub use history_service::{HistoryReply, HistoryRequest, HistoryService, MAX_PAGE_ROWS, Retention};
 pub use host_rate_limiter::HostRateLimiter;

@@ -36,8 +36,8 @@ pub use network::NetworkDelay;
 pub use server_model::ServerModel;
 pub use spread::{HISTOGRAM_BINS, Histogram, Spread};
 pub use stack::{
-    STACK_ATTEMPT_BOUND, StackAnalysis, StackSetup, StackSimulation, analyse_stack, simulate_stack,
-    simulate_stack_with,
+    STACK_ATTEMPT_BOUND, StackAnalysis, StackSetup, StackSimulation, analyse_stack,
+    retries_failure, simulate_stack, simulate_stack_with,
 };
 pub use sweep::{MAX_CLIENTS, SweepPoint, sweep};
 pub use warnings::{

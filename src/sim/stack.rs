@@ -125,6 +125,16 @@ impl StackAnalysis {
 /// assert_eq!((a.worst_attempts, a.not_retrying.as_slice()), (Some(3), &[0][..]));
 /// ```
 ///
+/// Whether `profile`'s triage retries an attempt answering `failure_status` (503 in `simulate`
+/// and `--stack`) with no delay header, as the engine would for an idempotent request. A
+/// profile that does not makes one attempt per call there, whatever its max retries.
+///
+/// # Errors
+/// [`PolicyError`] when the profile's script or matchers do not compile (triage needs them).
+pub fn retries_failure(profile: &RetryProfile, failure_status: u16) -> Result<bool, PolicyError> {
+    Ok(Contender::profile(profile)?.retries(&failure_outcome(failure_status, None)))
+}
+
 /// # Errors
 /// [`PolicyError`] when a profile's script or matchers do not compile (triage needs them).
 pub fn analyse_stack(
@@ -133,14 +143,13 @@ pub fn analyse_stack(
     failure_status: u16,
 ) -> Result<StackAnalysis, PolicyError> {
     let f = clamp_rate(failure_rate);
-    let outcome = failure_outcome(failure_status, None);
     let mut out = StackAnalysis::default();
     let mut worst_attempts = Some(1u64);
     let mut expected = 1.0;
     let mut fail = f;
     let mut worst_time: Option<u64> = None;
     for (i, p) in layers.iter().enumerate().rev() {
-        let retrying = Contender::profile(p)?.retries(&outcome);
+        let retrying = retries_failure(p, failure_status)?;
         let shown;
         let p = if retrying {
             out.ignores_budgets |= p.retry_budget.is_some();

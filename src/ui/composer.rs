@@ -232,7 +232,7 @@ impl Composer {
         *changed |= url_changed;
         // A curl command pasted into the URL field fills the whole composer.
         if url_changed
-            && self.draft.url.trim_start().starts_with("curl ")
+            && crate::interop::starts_with_curl_program(&self.draft.url)
             && let Some(draft) = self.curl_import.import(&self.draft.url.clone())
         {
             self.draft = draft;

@@ -105,6 +105,16 @@ mod tests {
     }
 
     #[test]
+    fn a_curl_exe_line_is_a_command() {
+        let list = read(
+            "curl.exe \"http://127.0.0.1:8080/a\" -H \"X: 1\"\nC:\\Windows\\System32\\curl.exe http://127.0.0.1:8080/b\n",
+        );
+        assert_eq!(list.problems, []);
+        let urls: Vec<_> = list.items.iter().map(|i| i.request.url.as_str()).collect();
+        assert_eq!(urls, ["http://127.0.0.1:8080/a", "http://127.0.0.1:8080/b"]);
+    }
+
+    #[test]
     fn comments_continuations_and_notes() {
         let list = read(concat!(
             "# smoke list\n",

@@ -28,6 +28,8 @@ pub(super) fn parse(text: &str, list: &mut BatchList) {
     // (entry ordinal of the run's first entry, retries folded into it, last attempt seen)
     let mut run: Option<(u64, u64, u64)> = None;
     let mut folded_runs: Vec<(u64, u64)> = Vec::new();
+    // Bad entries: (ordinal, field path inside the entry, what), placed at the end.
+    let mut bad: Vec<(u64, String, ListProblemKind)> = Vec::new();
     for (position, entry) in (0u64..).zip(each) {
         let ordinal = position + 1;
         match (entry.attempt, &mut run) {
@@ -45,7 +47,7 @@ pub(super) fn parse(text: &str, list: &mut BatchList) {
                 run = attempt.map(|n| (ordinal, 0, n));
             }
         }
-        let place = ListPlace::Entry { index: ordinal };
+        let field = entry.field;
         let read = entry
             .read
             .map_err(|message| ListProblemKind::BadEntry { message });
@@ -56,7 +58,7 @@ pub(super) fn parse(text: &str, list: &mut BatchList) {
         }) {
             Ok(draft) => draft.spec_as_written(),
             Err(kind) => {
-                list.problems.push(ListProblem::new(place, kind));
+                bad.push((ordinal, field, kind));
                 continue;
             }
         };
@@ -67,7 +69,7 @@ pub(super) fn parse(text: &str, list: &mut BatchList) {
                 profile: None,
                 source_line: Some(ordinal),
             }),
-            Err(kind) => list.problems.push(ListProblem::new(place, kind)),
+            Err(kind) => bad.push((ordinal, String::new(), kind)),
         }
     }
     if let Some((first, folded, _)) = run
@@ -75,6 +77,7 @@ pub(super) fn parse(text: &str, list: &mut BatchList) {
     {
         folded_runs.push((first, folded));
     }
+    placed(text, bad, list);
     for (first, folded) in folded_runs {
         list.notes.push(ListNote {
             place: ListPlace::Entry { index: first },
@@ -84,6 +87,35 @@ pub(super) fn parse(text: &str, list: &mut BatchList) {
                 folded + 1
             ),
         });
+    }
+}
+
+/// Each bad entry as a problem at the line and column of its field (of the entry itself when
+/// the field is not in the text), named `entries[N].FIELD`. The text is parsed for positions
+/// only when there is a bad entry.
+fn placed(text: &str, bad: Vec<(u64, String, ListProblemKind)>, list: &mut BatchList) {
+    use crate::profile::{Positions, Step, parse_field_path};
+    if bad.is_empty() {
+        return;
+    }
+    let positions = Positions::of(text);
+    for (ordinal, field, kind) in bad {
+        let mut steps = vec![
+            Step::Key("log".into()),
+            Step::Key("entries".into()),
+            Step::Index(usize::try_from(ordinal.saturating_sub(1)).unwrap_or(usize::MAX)),
+        ];
+        steps.extend(parse_field_path(&field));
+        let at = positions.locate(&steps);
+        list.problems.push(ListProblem::new(
+            ListPlace::EntryField {
+                index: ordinal,
+                field,
+                line: at.line as u64,
+                column: at.column as u64,
+            },
+            kind,
+        ));
     }
 }
 
@@ -136,7 +168,26 @@ mod tests {
         );
         assert_eq!(list.items[1].source_line, Some(2));
         assert_eq!(list.problems.len(), 1);
-        assert_eq!(list.problems[0].place, ListPlace::Entry { index: 3 });
+        assert_eq!(
+            list.problems[0].place,
+            ListPlace::EntryField {
+                index: 3,
+                field: String::new(),
+                line: 4,
+                column: 13
+            }
+        );
+    }
+
+    #[test]
+    fn a_bad_field_is_named_by_its_path_at_its_line_and_column() {
+        let text = "{\"log\": {\"version\": \"1.2\", \"entries\": [\n  {\"request\": {\"method\": \"GET\", \"url\": \"http://127.0.0.1:8080/a\",\n    \"headers\": \"nope\"}}\n]}}";
+        let mut list = BatchList::default();
+        parse(text, &mut list);
+        assert_eq!(
+            list.problems[0].located("bad.har"),
+            "bad.har:3:5: entries[0].request.headers: not a HAR entry: expected a list, found the string \"nope\""
+        );
     }
 
     #[test]
@@ -159,8 +210,8 @@ mod tests {
         assert_eq!(
             shown,
             [
-                "x.har: entries[1]: not a HAR entry: expected a HAR request (an object with `method` and `url`), found the number 5",
-                "x.har: entries[2]: not a HAR entry: expected a string, found an object",
+                "x.har:3:14: entries[1].request: not a HAR entry: expected a HAR request (an object with `method` and `url`), found the number 5",
+                "x.har:4:43: entries[2].request.url: not a HAR entry: expected a string, found an object",
             ]
         );
         assert!(list.problems.iter().all(|p| !p.kind.is_fatal()));

@@ -36,7 +36,9 @@ pub(super) fn check_spec(spec: &RequestSpec) -> Result<(), ListProblemKind> {
     let unresolved = resolve_text(&filled, &Variables::new(), "", "URL").is_err();
     if !unresolved && let Err(problem) = parse_http_url(&filled) {
         let reason = match problem {
-            UrlProblem::Invalid(_) | UrlProblem::NotHttpUri(_) => format!("invalid URL: {problem}"),
+            UrlProblem::Invalid(_) | UrlProblem::NotHttpUri(_) | UrlProblem::Blank { .. } => {
+                format!("invalid URL: {problem}")
+            }
             _ => problem.to_string(),
         };
         return Err(ListProblemKind::BadUrl {

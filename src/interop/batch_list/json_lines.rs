@@ -174,7 +174,7 @@ fn parse_line(line: &str, line_no: u64) -> Result<BatchRequest, Vec<ListProblem>
             .collect();
         problems.sort_by_key(|p| match p.place {
             ListPlace::Line { column, .. } => column,
-            ListPlace::Entry { .. } => None,
+            ListPlace::Entry { .. } | ListPlace::EntryField { .. } => None,
         });
         return Err(problems);
     }
@@ -316,7 +316,7 @@ mod tests {
         let said: Vec<(ListPlace, String)> = list
             .problems
             .iter()
-            .map(|p| (p.place, p.kind.to_string()))
+            .map(|p| (p.place.clone(), p.kind.to_string()))
             .collect();
         let at = |line, column| ListPlace::Line {
             line,

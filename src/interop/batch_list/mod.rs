@@ -161,13 +161,8 @@ impl BatchList {
         why: impl Fn(&str) -> Option<String>,
     ) {
         let mut answers: std::collections::HashMap<String, bool> = std::collections::HashMap::new();
-        let mut kept = Vec::with_capacity(self.items.len());
-        let mut moved = false;
-        for item in std::mem::take(&mut self.items) {
-            let Some(name) = item.profile.as_deref() else {
-                kept.push(item);
-                continue;
-            };
+        self.refuse_items(format, |item| {
+            let name = item.profile.as_deref()?;
             let is_known = if let Some(k) = answers.get(name) {
                 *k
             } else {
@@ -176,21 +171,39 @@ impl BatchList {
                 k
             };
             if is_known {
+                return None;
+            }
+            Some(why(name).map_or_else(
+                || ListProblemKind::UnknownProfile {
+                    name: name.to_owned(),
+                },
+                |message| ListProblemKind::BrokenProfile { message },
+            ))
+        });
+    }
+
+    /// Moves every item for which `problem` gives a [`ListProblemKind`] from the items to the
+    /// problems (at its line, or its entry in a HAR list read as `format`), so such lines are
+    /// counted, refused and skipped as the malformed ones are. `problem` may change the items
+    /// it keeps (the caller resolves body file paths against the list's folder).
+    pub fn refuse_items(
+        &mut self,
+        format: BatchListFormat,
+        mut problem: impl FnMut(&mut BatchRequest) -> Option<ListProblemKind>,
+    ) {
+        let mut kept = Vec::with_capacity(self.items.len());
+        let mut moved = false;
+        for mut item in std::mem::take(&mut self.items) {
+            let Some(kind) = problem(&mut item) else {
                 kept.push(item);
                 continue;
-            }
+            };
             let ordinal = item.source_line.unwrap_or(0);
             let place = if format == BatchListFormat::Har {
                 ListPlace::Entry { index: ordinal }
             } else {
                 ListPlace::line(ordinal)
             };
-            let kind = why(name).map_or_else(
-                || ListProblemKind::UnknownProfile {
-                    name: name.to_owned(),
-                },
-                |message| ListProblemKind::BrokenProfile { message },
-            );
             self.problems.push(ListProblem::new(place, kind));
             moved = true;
         }

@@ -4,7 +4,7 @@ use crate::interop::CurlError;
 use std::fmt;
 
 /// Where a problem is in the list file.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ListPlace {
     /// A line of a JSON Lines, CSV or curl list (a CSV record or a `\`-continued curl command
     /// is named by its first line).
@@ -18,6 +18,18 @@ pub enum ListPlace {
     Entry {
         /// 1-based position in `log.entries`.
         index: u64,
+    },
+    /// A field of a HAR entry (or the entry itself), at its line and column in the file:
+    /// `FILE:3:45: entries[0].request.headers: …`.
+    EntryField {
+        /// 1-based position in `log.entries`.
+        index: u64,
+        /// The field path inside the entry (`request.headers`; empty for the entry itself).
+        field: String,
+        /// 1-based line of the field (its key) or the entry.
+        line: u64,
+        /// 1-based character column.
+        column: u64,
     },
 }
 
@@ -37,6 +49,17 @@ impl ListPlace {
             } => format!("{line}:{c}"),
             Self::Line { line, column: None } => line.to_string(),
             Self::Entry { index } => format!("entries[{}]", index.saturating_sub(1)),
+            Self::EntryField { line, column, .. } => format!("{line}:{column}"),
+        }
+    }
+
+    /// `FILE` and the place as editors jump to it, before the message: `list.jsonl:4:17`,
+    /// `list.curl:3`, `calls.har: entries[2]`, `calls.har:3:45: entries[0].request.headers`.
+    pub fn after_file(&self, file: &str) -> String {
+        match self {
+            Self::Line { .. } => format!("{file}:{}", self.short()),
+            Self::Entry { .. } => format!("{file}: {self}"),
+            Self::EntryField { line, column, .. } => format!("{file}:{line}:{column}: {self}"),
         }
     }
 
@@ -44,7 +67,7 @@ impl ListPlace {
     pub fn ordinal(&self) -> u64 {
         match self {
             Self::Line { line, .. } => *line,
-            Self::Entry { index } => *index,
+            Self::Entry { index } | Self::EntryField { index, .. } => *index,
         }
     }
 }
@@ -58,6 +81,12 @@ impl fmt::Display for ListPlace {
             } => write!(f, "line {line}, column {c}"),
             Self::Line { line, column: None } => write!(f, "line {line}"),
             Self::Entry { index } => write!(f, "entries[{}]", index.saturating_sub(1)),
+            Self::EntryField { index, field, .. } if field.is_empty() => {
+                write!(f, "entries[{}]", index.saturating_sub(1))
+            }
+            Self::EntryField { index, field, .. } => {
+                write!(f, "entries[{}].{field}", index.saturating_sub(1))
+            }
         }
     }
 }
@@ -186,6 +215,13 @@ pub enum ListProblemKind {
         /// `library profile `x` does not load: FILE:LINE:COL: …`.
         message: String,
     },
+    /// A body file (`-d @FILE`, `-F name=@FILE`) cannot be read; the sentence is the one `run`
+    /// and `retryscope curl` give (`cannot read the file of -F f (REASON): FILE`).
+    #[error("{message}")]
+    BodyFile {
+        /// What is wrong, naming the option and the file.
+        message: String,
+    },
     /// A secret's place holds the mask `***`: the file was exported with secrets masked
     /// (DESIGN.md §9), so the value to send is not in it.
     #[error(
@@ -243,10 +279,7 @@ impl ListProblem {
     /// assert!(p.located("list.jsonl").starts_with("list.jsonl:4:17: unknown key `hedaers`"));
     /// ```
     pub fn located(&self, file: &str) -> String {
-        match self.place {
-            ListPlace::Entry { .. } => format!("{file}: {}: {}", self.place, self.kind),
-            ListPlace::Line { .. } => format!("{file}:{}: {}", self.place.short(), self.kind),
-        }
+        format!("{}: {}", self.place.after_file(file), self.kind)
     }
 }
 

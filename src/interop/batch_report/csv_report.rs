@@ -1,5 +1,7 @@
 //! The batch results as CSV (RFC 4180: CRLF line ends, fields with a comma, quote or line
-//! break quoted), one row per item, for spreadsheets. Written with the `csv` crate.
+//! break quoted), one row per item, for spreadsheets. Written with the `csv` crate; a cell a
+//! spreadsheet would read as a formula (`=…`, `+…`, `-…`, `@…`) starts with `'`
+//! ([`crate::interop::csv_cell::formula_safe`]).
 
 use super::{BatchReport, ReportError, masked_row::masked_row, rfc3339, snake};
 use crate::model::BatchReportRow;
@@ -74,7 +76,12 @@ pub fn report_csv(report: &BatchReport, secrets: &[String]) -> Result<String, Re
         .from_writer(Vec::new());
     writer.write_record(REPORT_CSV_COLUMNS)?;
     for row in &report.rows {
-        writer.write_record(cells(&masked_row(row, secrets)))?;
+        let cells = cells(&masked_row(row, secrets));
+        writer.write_record(
+            cells
+                .iter()
+                .map(|c| crate::interop::csv_cell::formula_safe(c).into_owned()),
+        )?;
     }
     let bytes = writer
         .into_inner()

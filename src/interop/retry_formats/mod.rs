@@ -165,6 +165,39 @@ pub fn export(profile: &RetryProfile, format: RetryFormat) -> ExportedPolicy {
 /// that is code (curl, urllib3, tenacity: export only), or a result that fails
 /// [`crate::profile::validate`].
 pub fn import(format: RetryFormat, text: &str, name: &str) -> Result<ImportedPolicy, FormatError> {
+    let mut imported = import_as_read(format, text, name)?;
+    // An importer starts from a strategy's defaults and may change the strategy after setting
+    // a jitter field (Polly's Constant → fixed): a field the final strategy never reads would
+    // make `profile validate` warn "has no effect … remove it" about a file nobody wrote.
+    let p = &mut imported.profile;
+    drop_unread_jitter(&mut p.backoff);
+    if let Some(b) = &mut p.throttling.backoff {
+        drop_unread_jitter(b);
+    }
+    Ok(imported)
+}
+
+/// `b` (and its fallback) with `jitter_ratio` at the strategy's default unless the strategy
+/// reads it (`exponential_proportional`), and `jitter_window_ms` 0 unless it reads a window:
+/// the rule of `profile::warnings`.
+fn drop_unread_jitter(b: &mut crate::model::Backoff) {
+    if !b.reads_jitter_ratio() {
+        b.jitter_ratio = crate::model::Backoff::new(b.strategy).jitter_ratio;
+    }
+    if !b.reads_jitter_window() {
+        b.jitter_window_ms = 0;
+    }
+    if let Some(fb) = &mut b.fallback {
+        drop_unread_jitter(fb);
+    }
+}
+
+/// The importer of `format`, as it reads the text.
+fn import_as_read(
+    format: RetryFormat,
+    text: &str,
+    name: &str,
+) -> Result<ImportedPolicy, FormatError> {
     match format {
         RetryFormat::Polly => polly::import(text, name),
         RetryFormat::GrpcConfig => grpc_config::import(text, name),

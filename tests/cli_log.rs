@@ -250,3 +250,59 @@ fn the_data_folder_history_and_logs_are_the_users_alone() {
         .code(0);
     assert_eq!(mode_of(&file), 0o600, "--log-file");
 }
+
+/// Everything written under `dir/logs`.
+fn daily_log_text(dir: &std::path::Path) -> String {
+    std::fs::read_dir(dir.join("logs"))
+        .into_iter()
+        .flatten()
+        .filter_map(Result::ok)
+        .map(|e| std::fs::read_to_string(e.path()).unwrap_or_default())
+        .collect()
+}
+
+#[test]
+fn curl_and_batch_runs_are_logged_as_run_logs_its_run() {
+    let demo = Demo::start();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let secret = "CURLLOGSECRET";
+    retryscope()
+        .env("RETRYSCOPE_DATA_DIR", dir.path())
+        .args([
+            "curl",
+            &format!("{}/status/200?case=curl-log", demo.base_url()),
+            "-H",
+            &format!("Authorization: Bearer {secret}"),
+        ])
+        .assert()
+        .code(0);
+    let text = daily_log_text(dir.path());
+    assert!(text.contains("/status/200?case=curl-log"), "{text}");
+    assert!(text.contains("attempt 1: 200"), "{text}");
+    assert!(!text.contains(secret), "{text}");
+
+    let list = dir.path().join("items.jsonl");
+    std::fs::write(
+        &list,
+        format!(
+            "{{\"url\":\"{0}/status/200?case=batch-log-a\"}}\n{{\"url\":\"{0}/status/404?case=batch-log-b\"}}\n",
+            demo.base_url()
+        ),
+    )
+    .expect("list written");
+    let log = dir.path().join("batch.log");
+    retryscope()
+        .env("RETRYSCOPE_DATA_DIR", dir.path())
+        .args(["batch", "--builtin", "vbscript-module", "--log-file"])
+        .arg(&log)
+        .arg(&list)
+        .assert()
+        .code(1);
+    let text = std::fs::read_to_string(&log).expect("batch log written");
+    assert!(
+        text.contains("batch-log-a") && text.contains("batch-log-b"),
+        "{text}"
+    );
+    assert!(text.contains("attempt 1: 404"), "{text}");
+    assert!(text.lines().all(has_offset_timestamp), "{text}");
+}

@@ -129,6 +129,9 @@ pub struct BatchArgs {
     /// Where the database lives.
     #[command(flatten)]
     pub data_dir: DataDirArg,
+    /// Where each item's run is logged (as `run` logs its run).
+    #[command(flatten)]
+    pub log: super::log_args::LogArgs,
 }
 
 /// `batch` subcommands.
@@ -205,6 +208,9 @@ fn open_queue(dir: &Path) -> Result<BatchQueue, CliError> {
 fn work(args: &BatchArgs, dir: &Path) -> Result<u8, CliError> {
     // A report that could not be written after the batch ran would be found out too late.
     let report = args.report.as_deref().map(report_target).transpose()?;
+    // Each item's run is logged as `run` logs one: one line per attempt, wait and outcome,
+    // named by the run's history id (the item's row names that run too).
+    let _log = args.log.install(Some(dir))?;
     if let (Some((path, _)), Some(list)) = (&report, &args.file)
         && crate::store::same_file(list, path)
     {

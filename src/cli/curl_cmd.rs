@@ -244,6 +244,8 @@ pub fn execute(args: &CurlArgs) -> Result<u8, CliError> {
     // secret query values), so an echoing server's body is masked as `run` masks it.
     let mut secrets = draft.secret_values();
     secrets.extend(crate::model::secrets::secret_values(&spec));
+    // Logged as `run` logs its run (the daily files in the data folder; RETRYSCOPE_LOG_LEVEL).
+    let _log = super::log_args::LogArgs::default().install(crate::store::data_dir().as_deref())?;
     super::run::run_spec(
         spec,
         profile,

@@ -9,6 +9,17 @@ fn retryscope() -> Command {
     demo_support::sandboxed()
 }
 
+/// The stderr of `retryscope ARGS`, which must exit 2 (a usage error).
+fn usage_error(args: &[&str]) -> String {
+    let out = retryscope()
+        .args(args)
+        .assert()
+        .code(2)
+        .get_output()
+        .clone();
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
 fn no_panic() -> impl Predicate<str> {
     predicate::str::contains("panicked").not()
 }
@@ -259,18 +270,12 @@ fn demo_server_port_in_use_is_one_clear_line_exit_2() {
 
 #[test]
 fn a_missing_profile_names_the_file_once() {
-    let out = retryscope()
-        .args([
-            "run",
-            "--profile",
-            "/definitely/not/here.json",
-            "http://127.0.0.1:1/",
-        ])
-        .assert()
-        .code(2)
-        .get_output()
-        .clone();
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stderr = usage_error(&[
+        "run",
+        "--profile",
+        "/definitely/not/here.json",
+        "http://127.0.0.1:1/",
+    ]);
     assert_eq!(
         stderr.matches("/definitely/not/here.json").count(),
         1,
@@ -471,32 +476,20 @@ fn whole_number_flags_say_their_range_for_negative_fractional_and_huge_values() 
 /// it is, before anything is sent (not "invalid value for header … in headers[0]").
 #[test]
 fn a_line_break_in_a_header_or_idempotency_key_says_where() {
-    let out = retryscope()
-        .args(["run", "-H", "X-Token: abc\ndef", "http://127.0.0.1:1/"])
-        .assert()
-        .code(2)
-        .get_output()
-        .clone();
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stderr = usage_error(&["run", "-H", "X-Token: abc\ndef", "http://127.0.0.1:1/"]);
     assert!(
         stderr.starts_with(
             "error: -H X-Token: the header value contains a line break at character 4;"
         ),
         "{stderr}"
     );
-    let out = retryscope()
-        .args([
-            "run",
-            "-X",
-            "POST",
-            "--idempotency-key=ab\ncd",
-            "http://127.0.0.1:1/",
-        ])
-        .assert()
-        .code(2)
-        .get_output()
-        .clone();
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stderr = usage_error(&[
+        "run",
+        "-X",
+        "POST",
+        "--idempotency-key=ab\ncd",
+        "http://127.0.0.1:1/",
+    ]);
     assert!(
         stderr
             .starts_with("error: --idempotency-key: the key contains a line break at character 3;"),

@@ -285,7 +285,7 @@ fn curl_and_batch_runs_are_logged_as_run_logs_its_run() {
     std::fs::write(
         &list,
         format!(
-            "{{\"url\":\"{0}/status/200?case=batch-log-a\"}}\n{{\"url\":\"{0}/status/404?case=batch-log-b\"}}\n",
+            "{{\"url\":\"{0}/status/200?case=batch-log-a\",\"headers\":{{\"Authorization\":\"Bearer BATCHLOGSECRET\"}}}}\n{{\"url\":\"{0}/status/404?case=batch-log-b\"}}\n",
             demo.base_url()
         ),
     )
@@ -305,4 +305,5 @@ fn curl_and_batch_runs_are_logged_as_run_logs_its_run() {
     );
     assert!(text.contains("attempt 1: 404"), "{text}");
     assert!(text.lines().all(has_offset_timestamp), "{text}");
+    assert!(!text.contains("BATCHLOGSECRET"), "{text}");
 }

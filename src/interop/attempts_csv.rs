@@ -7,7 +7,10 @@
 //! the process: a past run from the history) says so: the attempt's verdict is `cancelled` or
 //! `interrupted` (reason `no answer recorded (…)`), and a cut-off wait adds `; the wait before
 //! retry N was cut off (…)` to the reason of the attempt before it, whose verdict stays the
-//! `retry` it was.
+//! `retry` it was. For a cancelled run the open attempt's `duration_ms` or the open wait's
+//! `measured_wait_ms` is how long it lasted until the run ended (as the text timeline's
+//! "aborted after …" / "cut short after …"); for an interrupted one it is not known and stays
+//! empty.
 
 use super::secret_rule::mask_url;
 use crate::model::{AttemptOutcome, OutcomeKind, RunEvent, mask_secret_values};
@@ -40,6 +43,8 @@ struct Row {
     answered: bool,
     /// Its wait was scheduled and has not finished.
     waiting: bool,
+    /// Monotonic ms since the run started when its attempt began, then when its wait began.
+    since_ms: f64,
 }
 
 /// Column of the verdict (`reason` follows it).
@@ -61,9 +66,13 @@ pub fn attempts_csv(events: &[RunEvent], secrets: &[String]) -> String {
                 method,
                 url,
                 started_at,
+                offset_ms,
                 ..
             } => {
-                let mut r = Row::default();
+                let mut r = Row {
+                    since_ms: *offset_ms,
+                    ..Row::default()
+                };
                 r.cells[0] = attempt.to_string();
                 r.cells[1] = started_at.to_rfc3339_opts(chrono::SecondsFormat::Millis, false);
                 r.cells[2].clone_from(method);
@@ -104,10 +113,12 @@ pub fn attempts_csv(events: &[RunEvent], secrets: &[String]) -> String {
                 retry,
                 planned_ms,
                 explanation,
+                offset_ms,
                 ..
             } => {
                 if let Some(i) = row(&mut rows, *retry) {
                     rows[i].waiting = true;
+                    rows[i].since_ms = *offset_ms;
                     rows[i].cells[11] = planned_ms.to_string();
                     rows[i].cells[13].clone_from(&explanation.text);
                 }
@@ -131,14 +142,20 @@ pub fn attempts_csv(events: &[RunEvent], secrets: &[String]) -> String {
                     c[15] = crate::policy::tokens_text(change.after);
                 }
             }
-            RunEvent::RunFinished { outcome, .. } => {
-                let how = if outcome.kind == OutcomeKind::Cancelled {
-                    "cancelled"
+            RunEvent::RunFinished {
+                outcome,
+                elapsed_ms,
+                ..
+            } => {
+                // A cancelled run's end is measured; an interrupted one's (the process ended)
+                // is only a lower bound, so how long its open part lasted is not known.
+                let (how, ended_ms) = if outcome.kind == OutcomeKind::Cancelled {
+                    ("cancelled", Some(*elapsed_ms))
                 } else {
-                    "interrupted"
+                    ("interrupted", None)
                 };
                 for (i, r) in rows.iter_mut().enumerate() {
-                    cut_off(r, i + 1, how);
+                    cut_off(r, i + 1, how, ended_ms);
                 }
             }
             RunEvent::RunStarted { .. } => {}
@@ -160,12 +177,21 @@ pub fn attempts_csv(events: &[RunEvent], secrets: &[String]) -> String {
 }
 
 /// Marks row `attempt` of a run that ended `how` (`cancelled`, `interrupted`) if its attempt
-/// or its wait was still open then.
-fn cut_off(r: &mut Row, attempt: usize, how: &str) {
+/// or its wait was still open then; with the run's end `ended_ms` (ms since it started, when
+/// measured) the open part's duration goes in its column.
+fn cut_off(r: &mut Row, attempt: usize, how: &str, ended_ms: Option<f64>) {
+    // Whole µs, as the measured columns are.
+    let lasted = ended_ms.map(|end| ((end - r.since_ms).max(0.0) * 1000.0).round() / 1000.0);
     if !r.answered {
         how.clone_into(&mut r.cells[VERDICT]);
         r.cells[VERDICT + 1] = format!("no answer recorded ({how})");
+        if let Some(ms) = lasted {
+            r.cells[6] = ms.to_string();
+        }
     } else if r.waiting {
+        if let Some(ms) = lasted {
+            r.cells[12] = ms.to_string();
+        }
         let reason = &mut r.cells[VERDICT + 1];
         if !reason.is_empty() {
             reason.push_str("; ");
@@ -177,4 +203,73 @@ fn cut_off(r: &mut Row, attempt: usize, how: &str) {
     }
     r.waiting = false;
     r.answered = true;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::OutcomeKind;
+    use crate::ui::timeline::event_script::{EventScript, response, retry};
+
+    fn script() -> EventScript {
+        let start = chrono::DateTime::parse_from_rfc3339("2026-12-01T10:00:00+00:00").unwrap();
+        EventScript::new(1, "GET", "http://127.0.0.1:9/x", start)
+    }
+
+    /// The cells of data row `n` (1-based) of `csv`.
+    fn row(csv: &str, n: usize) -> Vec<String> {
+        csv.split("\r\n")
+            .nth(n)
+            .unwrap()
+            .split(',')
+            .map(str::to_owned)
+            .collect()
+    }
+
+    #[test]
+    fn a_wait_cut_short_by_a_cancel_says_how_long_it_lasted() {
+        let events: Vec<RunEvent> = script()
+            .attempt(response(503, &[], ""), retry("503 is retryable"), 2.0)
+            .schedule_wait(5000)
+            .idle(940.25)
+            .finish(OutcomeKind::Cancelled, "cancelled", Some(503))
+            .events()
+            .iter()
+            .map(|(e, _)| e.clone())
+            .collect();
+        let cells = row(&attempts_csv(&events, &[]), 1);
+        assert_eq!(cells[11], "5000");
+        assert_eq!(cells[12], "940.25", "{cells:?}");
+        assert!(cells[10].contains("cut off (cancelled)"), "{cells:?}");
+    }
+
+    #[test]
+    fn an_attempt_aborted_by_a_cancel_says_how_long_it_lasted() {
+        let events: Vec<RunEvent> = script()
+            .start_attempt()
+            .idle(1431.0)
+            .finish(OutcomeKind::Cancelled, "cancelled", None)
+            .events()
+            .iter()
+            .map(|(e, _)| e.clone())
+            .collect();
+        let cells = row(&attempts_csv(&events, &[]), 1);
+        assert_eq!(cells[VERDICT], "cancelled");
+        assert_eq!(cells[6], "1431", "{cells:?}");
+    }
+
+    #[test]
+    fn an_interrupted_run_leaves_the_unknown_duration_empty() {
+        let events: Vec<RunEvent> = script()
+            .start_attempt()
+            .idle(1431.0)
+            .finish(OutcomeKind::Error, "interrupted", None)
+            .events()
+            .iter()
+            .map(|(e, _)| e.clone())
+            .collect();
+        let cells = row(&attempts_csv(&events, &[]), 1);
+        assert_eq!(cells[VERDICT], "interrupted");
+        assert_eq!(cells[6], "", "{cells:?}");
+    }
 }

@@ -171,15 +171,7 @@ fn profile_import_and_export_outputs_are_checked_like_every_other_output() {
     let polly = dir.path().join("polly.json");
     std::fs::write(&polly, r#"{"MaxRetryAttempts": 3}"#).expect("written");
     let missing = dir.path().join("nope").join("x.json");
-    let stderr = |args: &[std::ffi::OsString]| {
-        let out = retryscope()
-            .args(args)
-            .assert()
-            .code(2)
-            .get_output()
-            .clone();
-        String::from_utf8_lossy(&out.stderr).into_owned()
-    };
+    let stderr = |args: &[std::ffi::OsString]| demo_support::usage_error(args);
     let os = |s: &str| std::ffi::OsString::from(s);
     let import = [os("profile"), os("import"), os("--from"), os("polly")];
     let mut args: Vec<std::ffi::OsString> = import.to_vec();

@@ -316,7 +316,8 @@ fn run_without_stdout(
     let demo = Demo::start();
     let dir = tempfile::tempdir().expect("tempdir");
     let profile = demo_support::fast_profile(&dir);
-    let mut child = demo_support::sandboxed_std()
+    let mut child = demo_support::sandboxed_std();
+    child
         .env("RETRYSCOPE_DATA_DIR", dir.path())
         .arg("run")
         .arg("--profile")
@@ -325,7 +326,19 @@ fn run_without_stdout(
         .arg(dir.path().join("run.har"))
         .arg("-o")
         .arg(dir.path().join("body.json"))
-        .arg(demo.url(path))
+        .arg(demo.url(path));
+    let (code, stderr) = exit_and_stderr(child, stdout, close_at_once);
+    (code, stderr, dir, demo)
+}
+
+/// Runs `command` with `stdout` (closed as soon as it starts when `close_at_once`, as
+/// `| head -0` does); returns its exit code and stderr.
+fn exit_and_stderr(
+    mut command: std::process::Command,
+    stdout: std::process::Stdio,
+    close_at_once: bool,
+) -> (Option<i32>, String) {
+    let mut child = command
         .stdout(stdout)
         .stderr(std::process::Stdio::piped())
         .spawn()
@@ -334,8 +347,10 @@ fn run_without_stdout(
         drop(child.stdout.take());
     }
     let out = child.wait_with_output().expect("exits");
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    (out.status.code(), stderr, dir, demo)
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }
 
 /// The runs `history list --json` shows in `dir`.
@@ -409,22 +424,12 @@ fn a_body_cut_short_on_stdout_is_not_called_written() {
     let demo = Demo::start();
     let dir = tempfile::tempdir().expect("tempdir");
     let run = |stdout: std::process::Stdio, close_at_once: bool| {
-        let mut child = demo_support::sandboxed_std()
+        let mut command = demo_support::sandboxed_std();
+        command
             .env("RETRYSCOPE_DATA_DIR", dir.path())
             .args(["run", "--no-history", "-o", "-"])
-            .arg(demo.url("/bytes?n=5000000"))
-            .stdout(stdout)
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .expect("spawns");
-        if close_at_once {
-            drop(child.stdout.take());
-        }
-        let out = child.wait_with_output().expect("exits");
-        (
-            out.status.code(),
-            String::from_utf8_lossy(&out.stderr).into_owned(),
-        )
+            .arg(demo.url("/bytes?n=5000000"));
+        exit_and_stderr(command, stdout, close_at_once)
     };
     let (code, stderr) = run(std::process::Stdio::piped(), true);
     assert_eq!(code, Some(141), "{stderr}");

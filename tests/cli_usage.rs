@@ -9,17 +9,6 @@ fn retryscope() -> Command {
     demo_support::sandboxed()
 }
 
-/// The stderr of `retryscope ARGS`, which must exit 2 (a usage error).
-fn usage_error(args: &[&str]) -> String {
-    let out = retryscope()
-        .args(args)
-        .assert()
-        .code(2)
-        .get_output()
-        .clone();
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
-
 fn no_panic() -> impl Predicate<str> {
     predicate::str::contains("panicked").not()
 }
@@ -270,7 +259,7 @@ fn demo_server_port_in_use_is_one_clear_line_exit_2() {
 
 #[test]
 fn a_missing_profile_names_the_file_once() {
-    let stderr = usage_error(&[
+    let stderr = demo_support::usage_error([
         "run",
         "--profile",
         "/definitely/not/here.json",
@@ -453,13 +442,7 @@ fn whole_number_flags_say_their_range_for_negative_fractional_and_huge_values() 
         (&["curl", "http://127.0.0.1:1/", "--seed", "-1"], u64_range),
     ];
     for (args, expected) in cases {
-        let out = retryscope()
-            .args(args)
-            .assert()
-            .code(2)
-            .get_output()
-            .clone();
-        let stderr = String::from_utf8_lossy(&out.stderr);
+        let stderr = demo_support::usage_error(args);
         assert!(stderr.contains(expected), "{args:?}: {stderr}");
         for library in [
             "invalid digit",
@@ -476,14 +459,15 @@ fn whole_number_flags_say_their_range_for_negative_fractional_and_huge_values() 
 /// it is, before anything is sent (not "invalid value for header … in headers[0]").
 #[test]
 fn a_line_break_in_a_header_or_idempotency_key_says_where() {
-    let stderr = usage_error(&["run", "-H", "X-Token: abc\ndef", "http://127.0.0.1:1/"]);
+    let stderr =
+        demo_support::usage_error(["run", "-H", "X-Token: abc\ndef", "http://127.0.0.1:1/"]);
     assert!(
         stderr.starts_with(
             "error: -H X-Token: the header value contains a line break at character 4;"
         ),
         "{stderr}"
     );
-    let stderr = usage_error(&[
+    let stderr = demo_support::usage_error([
         "run",
         "-X",
         "POST",

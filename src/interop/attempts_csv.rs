@@ -216,6 +216,12 @@ mod tests {
         EventScript::new(1, "GET", "http://127.0.0.1:9/x", start)
     }
 
+    /// The attempts CSV of the run `script` made.
+    fn csv_of(script: &EventScript) -> String {
+        let events: Vec<RunEvent> = script.events().iter().map(|(e, _)| e.clone()).collect();
+        attempts_csv(&events, &[])
+    }
+
     /// The cells of data row `n` (1-based) of `csv`.
     fn row(csv: &str, n: usize) -> Vec<String> {
         csv.split("\r\n")
@@ -228,16 +234,12 @@ mod tests {
 
     #[test]
     fn a_wait_cut_short_by_a_cancel_says_how_long_it_lasted() {
-        let events: Vec<RunEvent> = script()
+        let events = script()
             .attempt(response(503, &[], ""), retry("503 is retryable"), 2.0)
             .schedule_wait(5000)
             .idle(940.25)
-            .finish(OutcomeKind::Cancelled, "cancelled", Some(503))
-            .events()
-            .iter()
-            .map(|(e, _)| e.clone())
-            .collect();
-        let cells = row(&attempts_csv(&events, &[]), 1);
+            .finish(OutcomeKind::Cancelled, "cancelled", Some(503));
+        let cells = row(&csv_of(&events), 1);
         assert_eq!(cells[11], "5000");
         assert_eq!(cells[12], "940.25", "{cells:?}");
         assert!(cells[10].contains("cut off (cancelled)"), "{cells:?}");
@@ -245,30 +247,24 @@ mod tests {
 
     #[test]
     fn an_attempt_aborted_by_a_cancel_says_how_long_it_lasted() {
-        let events: Vec<RunEvent> = script()
-            .start_attempt()
-            .idle(1431.0)
-            .finish(OutcomeKind::Cancelled, "cancelled", None)
-            .events()
-            .iter()
-            .map(|(e, _)| e.clone())
-            .collect();
-        let cells = row(&attempts_csv(&events, &[]), 1);
+        let events =
+            script()
+                .start_attempt()
+                .idle(1431.0)
+                .finish(OutcomeKind::Cancelled, "cancelled", None);
+        let cells = row(&csv_of(&events), 1);
         assert_eq!(cells[VERDICT], "cancelled");
         assert_eq!(cells[6], "1431", "{cells:?}");
     }
 
     #[test]
     fn an_interrupted_run_leaves_the_unknown_duration_empty() {
-        let events: Vec<RunEvent> = script()
-            .start_attempt()
-            .idle(1431.0)
-            .finish(OutcomeKind::Error, "interrupted", None)
-            .events()
-            .iter()
-            .map(|(e, _)| e.clone())
-            .collect();
-        let cells = row(&attempts_csv(&events, &[]), 1);
+        let events =
+            script()
+                .start_attempt()
+                .idle(1431.0)
+                .finish(OutcomeKind::Error, "interrupted", None);
+        let cells = row(&csv_of(&events), 1);
         assert_eq!(cells[VERDICT], "interrupted");
         assert_eq!(cells[6], "", "{cells:?}");
     }

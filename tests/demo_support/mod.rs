@@ -62,6 +62,17 @@ pub fn sandboxed() -> assert_cmd::Command {
     retryscope(&shared_data_dir())
 }
 
+/// The stderr of `retryscope ARGS` run [`sandboxed`], which must exit 2 (a usage error).
+#[allow(dead_code)]
+pub fn usage_error<I, S>(args: I) -> String
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<std::ffi::OsStr>,
+{
+    let out = sandboxed().args(args).assert().code(2).get_output().clone();
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
 /// The binary as a `std::process::Command` (for tests that signal or time it), with the
 /// [`shared_data_dir`] and the in-memory keyring.
 pub fn sandboxed_std() -> std::process::Command {

@@ -47,7 +47,7 @@ const DEFAULT_RUNS: usize = 100_000;
 const DEFAULT_FRAMES: usize = 300;
 
 /// The writes of run `i`: started, one 503 attempt, one 200 attempt, finished.
-fn run_writes(i: usize, profile: &serde_json::Value, out: &mut Vec<HistoryWrite>) {
+fn run_writes(i: usize, profile: &std::sync::Arc<serde_json::Value>, out: &mut Vec<HistoryWrite>) {
     let base =
         chrono::DateTime::parse_from_rfc3339("2026-11-01T08:00:00+01:00").unwrap_or_default();
     let started_at = base + ChronoDuration::seconds(i as i64 * 20);
@@ -63,7 +63,7 @@ fn run_writes(i: usize, profile: &serde_json::Value, out: &mut Vec<HistoryWrite>
         url: url.clone(),
         request: RequestSpec::get(url.clone()),
         profile_name: "servicenow-exponential".into(),
-        profile: profile.clone(),
+        profile: std::sync::Arc::clone(profile),
         seed: i as u64,
         outcome: None,
         outcome_message: None,
@@ -184,8 +184,10 @@ fn main() {
         eprintln!("cannot create a temporary folder");
         return;
     };
-    let profile = serde_json::to_value(retryscope::ui::profile_library::fallback_default_profile())
-        .unwrap_or_default();
+    let profile = std::sync::Arc::new(
+        serde_json::to_value(retryscope::ui::profile_library::fallback_default_profile())
+            .unwrap_or_default(),
+    );
     let filled = Instant::now();
     {
         let Ok(mut store) = HistoryStore::open_in(dir.path()) else {

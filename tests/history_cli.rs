@@ -289,7 +289,7 @@ fn an_ambiguous_id_is_a_usage_error_like_an_unknown_one() {
                 url: url.clone(),
                 request: retryscope::model::RequestSpec::get(url),
                 profile_name: "p".into(),
-                profile: serde_json::Value::Null,
+                profile: serde_json::Value::Null.into(),
                 seed: 1,
                 outcome: None,
                 outcome_message: None,

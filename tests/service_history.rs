@@ -159,7 +159,7 @@ fn sample_run(n: i64) -> Vec<retryscope::store::HistoryWrite> {
             url: url.clone(),
             request: RequestSpec::get(url),
             profile_name: "p".into(),
-            profile: serde_json::Value::Null,
+            profile: serde_json::Value::Null.into(),
             seed: 1,
             outcome: None,
             outcome_message: None,

@@ -13,6 +13,7 @@ use crate::model::{AttemptOutcome, BodyPreview, ResponseSummary};
 use chrono::{DateTime, FixedOffset};
 use rusqlite::{Connection, OptionalExtension, Row, params};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// File name of the history database inside the data folder.
 pub const HISTORY_FILE: &str = "history.sqlite3";
@@ -30,7 +31,7 @@ pub struct HistoryStore {
     path: PathBuf,
     /// The `profiles` ids of the profiles this connection wrote last, most recent first (at
     /// most [`PROFILE_MEMO`]): a run of one of them is inserted without encoding its profile.
-    profile_ids: Vec<(serde_json::Value, i64)>,
+    profile_ids: Vec<(Arc<serde_json::Value>, i64)>,
 }
 
 /// How many profiles [`HistoryStore`] remembers the `profiles` id of.
@@ -90,6 +91,9 @@ impl HistoryStore {
                 Err(e) => return Err(open_err(sqlite_open_reason(&e))),
             }
         }
+        // Every statement this store runs stays prepared (the writer's ~15 among them), so the
+        // cache never evicts one to parse it again (rusqlite keeps 16 by default).
+        conn.set_prepared_statement_cache_capacity(64);
         migrate(&mut conn).map_err(|e| HistoryError::Migrate {
             path: path.to_path_buf(),
             message: e.to_string(),
@@ -198,9 +202,8 @@ impl HistoryStore {
         &mut self,
         writes: impl IntoIterator<Item = &'a HistoryWrite>,
     ) -> Result<(), HistoryError> {
-        self.conn
-            .execute_batch("BEGIN IMMEDIATE")
-            .map_err(sql("begin"))?;
+        // Both statements come from the statement cache: a group commit parses no SQL.
+        exec(&self.conn, "BEGIN IMMEDIATE", []).map_err(sql("begin"))?;
         // Runs inserted by this group, with the attempt count their row already holds (the
         // writer's `merge_group` puts it there): their attempts need no count update.
         let mut counted: Vec<(&str, u32)> = Vec::new();
@@ -224,7 +227,7 @@ impl HistoryStore {
                 return Err(e);
             }
         }
-        if let Err(e) = self.conn.execute_batch("COMMIT") {
+        if let Err(e) = exec(&self.conn, "COMMIT", []) {
             self.roll_back();
             return Err(sql("commit a batch")(e));
         }
@@ -240,8 +243,15 @@ impl HistoryStore {
     /// The `profiles` id of `profile`, inserting it if it is new (step 5 of the schema). The
     /// profiles written last are remembered, so a run of one of them costs a comparison, not
     /// an encoding and a lookup.
-    fn profile_id(&mut self, profile: &serde_json::Value) -> Result<i64, HistoryError> {
-        if let Some(i) = self.profile_ids.iter().position(|(p, _)| p == profile) {
+    fn profile_id(&mut self, profile: &Arc<serde_json::Value>) -> Result<i64, HistoryError> {
+        // The writer hands runs of one profile the same value: its address is found first,
+        // without comparing the JSON.
+        let at = self
+            .profile_ids
+            .iter()
+            .position(|(p, _)| Arc::ptr_eq(p, profile))
+            .or_else(|| self.profile_ids.iter().position(|(p, _)| p == profile));
+        if let Some(i) = at {
             let hit = self.profile_ids.remove(i);
             let id = hit.1;
             self.profile_ids.insert(0, hit);
@@ -259,7 +269,7 @@ impl HistoryStore {
             .prepare_cached("SELECT id FROM profiles WHERE json = ?1")
             .and_then(|mut stmt| stmt.query_row([&json], |r| r.get(0)))
             .map_err(sql("find a profile"))?;
-        self.profile_ids.insert(0, (profile.clone(), id));
+        self.profile_ids.insert(0, (Arc::clone(profile), id));
         self.profile_ids.truncate(PROFILE_MEMO);
         Ok(id)
     }
@@ -864,7 +874,7 @@ fn run_row(r: &Row<'_>) -> RowResult<RunRecord> {
             url,
             request: decode(&request, &id, "request")?,
             profile_name,
-            profile: decode(&profile, &id, "profile")?,
+            profile: Arc::new(decode(&profile, &id, "profile")?),
             seed: seed.parse().map_err(|_| HistoryError::Decode {
                 id: id.clone(),
                 message: format!("seed `{seed}` is not a number"),
@@ -1043,21 +1053,21 @@ pub(super) fn process_alive(pid: i64) -> bool {
 mod process_tests {
     #[test]
     fn a_thread_id_is_not_a_live_process() {
+        // A thread of our own, which stays alive until told (other tests' threads may end
+        // at any moment, so only this one is checked).
+        let (tid_tx, tid_rx) = std::sync::mpsc::channel::<i64>();
         let (tx, rx) = std::sync::mpsc::channel::<()>();
         let thread = std::thread::spawn(move || {
+            // `/proc/thread-self` links to `PID/task/TID`.
+            let link = std::fs::read_link("/proc/thread-self").unwrap();
+            let tid = link.file_name().unwrap().to_str().unwrap().parse().unwrap();
+            tid_tx.send(tid).unwrap();
             let _ = rx.recv();
         });
-        let me = i64::from(std::process::id());
-        let tids: Vec<i64> = std::fs::read_dir("/proc/self/task")
-            .unwrap()
-            .filter_map(|e| e.ok()?.file_name().to_str()?.parse().ok())
-            .filter(|t| *t != me)
-            .collect();
-        assert!(!tids.is_empty());
-        for tid in tids {
-            assert!(std::path::Path::new(&format!("/proc/{tid}")).exists());
-            assert!(!super::process_alive(tid), "thread {tid}");
-        }
+        let tid = tid_rx.recv().unwrap();
+        assert_ne!(tid, i64::from(std::process::id()));
+        assert!(std::path::Path::new(&format!("/proc/{tid}")).exists());
+        assert!(!super::process_alive(tid), "thread {tid}");
         // The parent of this test process is a live process.
         let parent = std::fs::read_to_string("/proc/self/status")
             .unwrap()

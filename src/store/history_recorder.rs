@@ -8,6 +8,7 @@ use crate::model::secrets;
 use crate::model::{AttemptOutcome, RequestSpec, RetryProfile, RunEvent};
 use chrono::{DateTime, FixedOffset};
 use std::collections::HashMap;
+use std::sync::Arc;
 
 /// Turns the events of one run into rows. One recorder per run.
 #[derive(Debug)]
@@ -16,7 +17,7 @@ pub struct HistoryRecorder {
     /// The masked request and profile, moved into the run's record by `RunStarted` (once;
     /// `None` after).
     request: Option<RequestSpec>,
-    profile: serde_json::Value,
+    profile: Arc<serde_json::Value>,
     /// Method and (masked) URL of the request, for an attempt whose start was not seen.
     method: String,
     url: String,
@@ -83,13 +84,15 @@ impl RecorderSeed {
     /// then holds this seed's profile.
     pub(crate) fn into_recorder_with(
         self,
-        last: &mut Option<(RetryProfile, serde_json::Value)>,
+        last: &mut Option<(RetryProfile, Arc<serde_json::Value>)>,
     ) -> HistoryRecorder {
         let profile = match last {
-            Some((p, json)) if *p == self.profile => json.clone(),
+            Some((p, json)) if *p == self.profile => Arc::clone(json),
             _ => {
-                let json = serde_json::to_value(&self.profile).unwrap_or(serde_json::Value::Null);
-                *last = Some((self.profile, json.clone()));
+                let json = Arc::new(
+                    serde_json::to_value(&self.profile).unwrap_or(serde_json::Value::Null),
+                );
+                *last = Some((self.profile, Arc::clone(&json)));
                 json
             }
         };
@@ -160,7 +163,7 @@ impl HistoryRecorder {
                 method,
                 url,
                 profile_name: profile,
-                profile: std::mem::take(&mut self.profile),
+                profile: Arc::clone(&self.profile),
                 seed,
                 outcome: None,
                 outcome_message: None,

@@ -105,8 +105,9 @@ pub struct RunRecord {
     pub request: RequestSpec,
     /// Profile name.
     pub profile_name: String,
-    /// The full profile (its JSON form).
-    pub profile: serde_json::Value,
+    /// The full profile (its JSON form), shared: runs of one profile back to back hold the same
+    /// value, so recording one costs no copy of it and the store knows it by its address.
+    pub profile: std::sync::Arc<serde_json::Value>,
     /// RNG seed (replay with `--seed`).
     pub seed: u64,
     /// How it ended; `None` while running.

@@ -143,6 +143,10 @@ pub fn log_event(event: &RunEvent) {
 /// Writes `event`'s line (if it has one) at info level, naming the run `run` (its history id
 /// when it is recorded, so a log line leads to `retryscope history show ID`).
 pub fn log_event_as(event: &RunEvent, run: &str) {
+    // No line is made when nothing would write it (no log installed, or a quieter level).
+    if !tracing::enabled!(tracing::Level::INFO) {
+        return;
+    }
     if let Some(line) = event_line_as(event, run) {
         tracing::info!("{line}");
     }

@@ -133,7 +133,7 @@ impl WorkbenchState {
     /// else the recorded request fills the composer and is sent, unless a value in it was
     /// masked when recorded: then it stays in the composer and the status names the field.
     fn rerun(&mut self, stored: &StoredRun, same_seed: bool) {
-        let profile: RetryProfile = match serde_json::from_value(stored.run.profile.clone()) {
+        let profile: RetryProfile = match serde_json::from_value((*stored.run.profile).clone()) {
             Ok(p) => p,
             Err(e) => {
                 self.status = Some((

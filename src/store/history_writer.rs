@@ -8,10 +8,10 @@
 //! its send to its commit ([`HistoryWriter::attempt_commit_latency`]; BENCHMARKS.md).
 //!
 //! WAL checkpoints (copying the WAL back into the database, with its fsyncs) run on a second
-//! thread, `history-checkpoint`, every 200 ms; after each one the writer, between two of its
-//! commits, copies the frames committed meanwhile and starts the WAL over, so under a steady
-//! stream of runs the WAL stays near 200 ms of commits instead of growing for as long as the
-//! stream lasts ([`HistoryStore::catch_up_checkpoint`]).
+//! thread, `history-checkpoint`, every 200 ms; once the WAL holds [`CATCH_UP_FRAMES`] frames the
+//! writer, between two of its commits, copies the frames committed meanwhile and starts the WAL
+//! over, so under a steady stream of runs the WAL stays near 16 MiB instead of growing for as
+//! long as the stream lasts ([`HistoryStore::catch_up_checkpoint`]).
 
 use super::history::{Checkpointer, HistoryStore};
 use super::history_error::HistoryError;
@@ -28,6 +28,15 @@ use std::time::Instant;
 
 /// How many writes may wait for the writer before [`HistoryWriter::send`] blocks.
 pub const WRITER_QUEUE: usize = 1024;
+
+/// How many frames the WAL holds (about 16 MiB at SQLite's 4 KiB pages) before the writer
+/// copies the frames the checkpoint thread left and starts it over. That copy syncs the
+/// database on the writer's thread (1–6 ms here), holding up the commits behind it, so it is
+/// done when the WAL has grown this much, not after every checkpoint: a light stream never
+/// gets here (the checkpoint thread copies all and SQLite starts the WAL over by itself), a
+/// steady stream pays it every few seconds instead of five times a second (BENCHMARKS.md
+/// "History", session 11).
+const CATCH_UP_FRAMES: i64 = 4096;
 
 /// How often the checkpoint thread copies the WAL back into the database.
 const CHECKPOINT_EVERY: std::time::Duration = std::time::Duration::from_millis(200);
@@ -146,7 +155,10 @@ impl HistoryWriter {
                         // during its fsyncs are left, and under a steady stream of commits
                         // there always are some. The writer copies them between two of its
                         // commits, so the WAL starts over instead of growing.
-                        if checkpointer.checkpoint().is_ok_and(|frames| frames > 0) {
+                        if checkpointer
+                            .checkpoint()
+                            .is_ok_and(|frames| frames >= CATCH_UP_FRAMES)
+                        {
                             wanted.store(true, Ordering::Relaxed);
                         }
                     }

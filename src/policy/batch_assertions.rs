@@ -1,7 +1,8 @@
 //! A batch's assertions (issue 9): conditions every item's final response must meet, each a §8
 //! matcher compiled with [`CompiledMatcher`]. All must hold; the first that fails names the item's
 //! error in the words the user gave it (`assertion --expect-status 200 failed: status 404,
-//! expected one of 200`; the Batch tab's fields take the same texts).
+//! expected one of 200`; the Batch tab's fields take the same texts). An item whose run failed
+//! too keeps the run's words before it ([`failed_run_reason`]).
 
 use super::matchers::{CompiledMatcher, MatcherError};
 use crate::model::{AttemptOutcome, ResponseMatcher};
@@ -64,6 +65,40 @@ pub fn assertion_label(m: &ResponseMatcher, index: usize) -> String {
     }
 }
 
+/// How a failed assertion's reason starts (see [`BatchAssertions::check`]).
+const ASSERTION_PREFIX: &str = "assertion ";
+
+/// Between a failed run's words and the assertion its final response failed.
+const BETWEEN: &str = "; ";
+
+/// The reason of an item whose run failed (gave up, stopped, deadline) with a final response
+/// that also fails an assertion: both, the run banner's words first.
+///
+/// ```
+/// use retryscope::policy::{failed_assertion, failed_run_reason};
+/// let reason = failed_run_reason(
+///     "gave up after 3 attempts (503)",
+///     "assertion --expect-status 200 failed: status 503, expected one of 200",
+/// );
+/// assert_eq!(reason, "gave up after 3 attempts (503); assertion --expect-status 200 failed: status 503, expected one of 200");
+/// assert_eq!(failed_assertion(&reason), Some("assertion --expect-status 200 failed: status 503, expected one of 200"));
+/// ```
+pub fn failed_run_reason(run_words: &str, assertion: &str) -> String {
+    format!("{run_words}{BETWEEN}{assertion}")
+}
+
+/// The failed assertion an item's `reason` names, if any: the whole reason when it is one
+/// ([`BatchAssertions::check`]'s words), or the part after a failed run's words
+/// ([`failed_run_reason`]). Reports show it in their own column.
+pub fn failed_assertion(reason: &str) -> Option<&str> {
+    if reason.starts_with(ASSERTION_PREFIX) {
+        return Some(reason);
+    }
+    reason
+        .find(&format!("{BETWEEN}{ASSERTION_PREFIX}"))
+        .map(|at| &reason[at + BETWEEN.len()..])
+}
+
 impl BatchAssertions {
     /// Compiles `assertions`; each is named by [`assertion_label`] in verdicts.
     ///
@@ -113,7 +148,7 @@ impl BatchAssertions {
                 Some(AttemptOutcome::Error(e)) => format!("no response ({})", e.kind),
                 None => "no attempt was made".to_owned(),
             };
-            return Err(format!("assertion {name} failed: {why}"));
+            return Err(format!("{ASSERTION_PREFIX}{name} failed: {why}"));
         }
         Ok(())
     }
@@ -168,6 +203,15 @@ mod tests {
         );
         assert!(a.check(None).is_err());
         assert_eq!(BatchAssertions::default().check(None), Ok(()));
+    }
+
+    #[test]
+    fn a_reason_without_an_assertion_has_none() {
+        assert_eq!(failed_assertion("gave up after 2 attempts (503)"), None);
+        assert_eq!(failed_assertion("cancelled before it was sent"), None);
+        let a = "assertion --expect-body \"ok\" failed: the body does not contain \"ok\"";
+        assert_eq!(failed_assertion(a), Some(a));
+        assert_eq!(failed_assertion(&failed_run_reason("deadline", a)), Some(a));
     }
 
     #[test]

@@ -625,6 +625,71 @@ fn assertion_messages_names_and_reports_of_a_batch_keep_its_secrets_masked() {
 }
 
 #[test]
+fn an_assertion_holding_a_secret_an_item_sends_is_refused_before_anything_is_stored() {
+    let demo = Demo::start();
+    let dir = tempfile::tempdir().unwrap();
+    let list = dir.path().join("list.jsonl");
+    std::fs::write(
+        &list,
+        format!(
+            "{{\"url\": \"{}\"}}\n{{\"url\": \"{}\", \"headers\": {{\"Authorization\": \"Bearer SECRETTOK9\"}}}}\n",
+            demo.url("/echo?case=plain"),
+            demo.url("/echo?case=secret-assert")
+        ),
+    )
+    .unwrap();
+    let out = retryscope(dir.path())
+        .args([
+            "batch",
+            list.to_str().unwrap(),
+            "--expect-body",
+            "Bearer SECRETTOK9",
+        ])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains(
+            "error: the assertion --expect-body \"***\" holds a secret value that item 2 sends"
+        ),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("SECRETTOK9"), "{stderr}");
+    assert!(
+        queue(dir.path()).list(10).unwrap().is_empty(),
+        "nothing queued"
+    );
+    assert!(demo.server.log().is_empty(), "nothing sent");
+    let db = std::fs::read(dir.path().join("history.sqlite3")).unwrap_or_default();
+    let wal = std::fs::read(dir.path().join("history.sqlite3-wal")).unwrap_or_default();
+    for bytes in [&db, &wal] {
+        assert!(
+            !bytes.windows(10).any(|w| w == b"SECRETTOK9"),
+            "the secret is in the database"
+        );
+    }
+    // Text that is not the secret is an assertion like any other: queued and worked.
+    let out = retryscope(dir.path())
+        .args(["batch", list.to_str().unwrap(), "--expect-body", "Bearer"])
+        .output()
+        .unwrap();
+    assert_ne!(
+        out.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let batches = queue(dir.path()).list(10).unwrap();
+    assert_eq!(batches.len(), 1);
+    assert_eq!(
+        batches[0].options.assertions[0].body_contains.as_deref(),
+        Some("Bearer")
+    );
+    assert_eq!(demo.server.log().len(), 2, "both items sent");
+}
+
+#[test]
 fn an_item_that_gave_up_and_fails_an_assertion_says_both_in_show_and_every_report() {
     let demo = Demo::start();
     let dir = tempfile::tempdir().unwrap();

@@ -99,6 +99,71 @@ pub fn failed_assertion(reason: &str) -> Option<&str> {
         .map(|at| &reason[at + BETWEEN.len()..])
 }
 
+/// The first of `assertions` holding one of `secrets` (the secret values an item sends, as
+/// `model::secrets::secret_values` finds them) in any of its texts or numbers, named as
+/// [`assertion_label`] names it, with the secret masked. A batch's assertions are stored with
+/// it (and `batch list --json` prints them), so such an assertion would put the secret in the
+/// database: DESIGN.md §9 refuses that.
+///
+/// ```
+/// use retryscope::model::ResponseMatcher;
+/// let m = ResponseMatcher { body_contains: Some("Bearer tok-123456".into()), ..ResponseMatcher::default() };
+/// let secrets = vec!["tok-123456".to_owned()];
+/// assert_eq!(
+///     retryscope::policy::assertion_holding_secret(&[m], &secrets).as_deref(),
+///     Some(r#"--expect-body "Bearer ***""#)
+/// );
+/// ```
+pub fn assertion_holding_secret(
+    assertions: &[ResponseMatcher],
+    secrets: &[String],
+) -> Option<String> {
+    let masks = |text: &str| crate::model::mask_secret_values(text, secrets) != text;
+    assertions.iter().enumerate().find_map(|(i, m)| {
+        let mut value = serde_json::to_value(m).ok()?;
+        if !mask_leaves(&mut value, secrets, &masks) {
+            return None;
+        }
+        // Named from the masked matcher, so no quoting in the label can let a secret through.
+        Some(
+            serde_json::from_value::<ResponseMatcher>(value).map_or_else(
+                |_| format!("assertions[{i}]"),
+                |masked| assertion_label(&masked, i),
+            ),
+        )
+    })
+}
+
+/// Masks `secrets` in every string, number and key of `value`; whether one held any.
+fn mask_leaves(
+    value: &mut serde_json::Value,
+    secrets: &[String],
+    masks: &impl Fn(&str) -> bool,
+) -> bool {
+    use serde_json::Value;
+    match value {
+        Value::String(s) if masks(s) => {
+            *s = crate::model::mask_secret_values(s, secrets);
+            true
+        }
+        Value::Number(n) if masks(&n.to_string()) => {
+            *value = Value::String(crate::model::mask_secret_values(&n.to_string(), secrets));
+            true
+        }
+        Value::Array(items) => items
+            .iter_mut()
+            .fold(false, |held, v| mask_leaves(v, secrets, masks) | held),
+        Value::Object(map) => {
+            let mut held = map.keys().any(|k| masks(k));
+            for v in map.values_mut() {
+                held |= mask_leaves(v, secrets, masks);
+            }
+            held
+        }
+        _ => false,
+    }
+}
+
 impl BatchAssertions {
     /// Compiles `assertions`; each is named by [`assertion_label`] in verdicts.
     ///
@@ -203,6 +268,45 @@ mod tests {
         );
         assert!(a.check(None).is_err());
         assert_eq!(BatchAssertions::default().check(None), Ok(()));
+    }
+
+    #[test]
+    fn an_assertion_holding_a_secret_is_found_and_named_masked() {
+        let secrets = vec!["s3cr\"et-99".to_owned(), "1234567".to_owned()];
+        let body = ResponseMatcher {
+            body_contains: Some("x s3cr\"et-99".into()),
+            ..ResponseMatcher::default()
+        };
+        let json = ResponseMatcher {
+            json_pointer: Some("/n".into()),
+            equals: Some(serde_json::json!(1_234_567)),
+            ..ResponseMatcher::default()
+        };
+        let plain = ResponseMatcher {
+            json_pointer: Some("/state".into()),
+            equals: Some(serde_json::json!("done")),
+            ..ResponseMatcher::default()
+        };
+        assert_eq!(
+            assertion_holding_secret(&[plain.clone(), body], &secrets).as_deref(),
+            Some(r#"--expect-body "x ***""#)
+        );
+        assert_eq!(
+            assertion_holding_secret(&[json], &secrets).as_deref(),
+            Some(r#"--expect-json /n="***""#)
+        );
+        assert_eq!(assertion_holding_secret(&[plain], &secrets), None);
+        assert_eq!(
+            assertion_holding_secret(
+                &[ResponseMatcher {
+                    body_contains: Some("123456".into()),
+                    ..ResponseMatcher::default()
+                }],
+                &secrets
+            ),
+            None,
+            "a part of a secret is not the secret"
+        );
     }
 
     #[test]

@@ -392,7 +392,7 @@ fn list_section(runs: u64) -> Res<()> {
                 outcome: extra
                     .get(1)
                     .filter(|_| extra[0] == "--outcome")
-                    .and_then(|o| retryscope::store::RecordedOutcome::from_id(o)),
+                    .and_then(|o| retryscope::store::OutcomeFilter::parse(o).ok()),
                 url_contains: extra
                     .get(1)
                     .filter(|_| extra[0] == "--url")

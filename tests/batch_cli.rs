@@ -625,6 +625,148 @@ fn assertion_messages_names_and_reports_of_a_batch_keep_its_secrets_masked() {
 }
 
 #[test]
+fn an_assertion_holding_a_secret_an_item_sends_is_refused_before_anything_is_stored() {
+    let demo = Demo::start();
+    let dir = tempfile::tempdir().unwrap();
+    let list = dir.path().join("list.jsonl");
+    std::fs::write(
+        &list,
+        format!(
+            "{{\"url\": \"{}\"}}\n{{\"url\": \"{}\", \"headers\": {{\"Authorization\": \"Bearer SECRETTOK9\"}}}}\n",
+            demo.url("/echo?case=plain"),
+            demo.url("/echo?case=secret-assert")
+        ),
+    )
+    .unwrap();
+    let out = retryscope(dir.path())
+        .args([
+            "batch",
+            list.to_str().unwrap(),
+            "--expect-body",
+            "Bearer SECRETTOK9",
+        ])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains(
+            "error: the assertion --expect-body \"***\" holds a secret value that item 2 sends"
+        ),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("SECRETTOK9"), "{stderr}");
+    assert!(
+        queue(dir.path()).list(10).unwrap().is_empty(),
+        "nothing queued"
+    );
+    assert!(demo.server.log().is_empty(), "nothing sent");
+    let db = std::fs::read(dir.path().join("history.sqlite3")).unwrap_or_default();
+    let wal = std::fs::read(dir.path().join("history.sqlite3-wal")).unwrap_or_default();
+    for bytes in [&db, &wal] {
+        assert!(
+            !bytes.windows(10).any(|w| w == b"SECRETTOK9"),
+            "the secret is in the database"
+        );
+    }
+    // Text that is not the secret is an assertion like any other: queued and worked.
+    let out = retryscope(dir.path())
+        .args(["batch", list.to_str().unwrap(), "--expect-body", "Bearer"])
+        .output()
+        .unwrap();
+    assert_ne!(
+        out.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let batches = queue(dir.path()).list(10).unwrap();
+    assert_eq!(batches.len(), 1);
+    assert_eq!(
+        batches[0].options.assertions[0].body_contains.as_deref(),
+        Some("Bearer")
+    );
+    assert_eq!(demo.server.log().len(), 2, "both items sent");
+}
+
+#[test]
+fn an_item_that_gave_up_and_fails_an_assertion_says_both_in_show_and_every_report() {
+    let demo = Demo::start();
+    let dir = tempfile::tempdir().unwrap();
+    let profile = dir.path().join("fast.json");
+    std::fs::write(&profile, FAST_PROFILE).unwrap();
+    let list = dir.path().join("list.jsonl");
+    std::fs::write(
+        &list,
+        format!(
+            "{{\"url\": \"{}\"}}\n",
+            demo.url("/status/503?case=gave-up")
+        ),
+    )
+    .unwrap();
+    let csv_report = dir.path().join("out.csv");
+    let out = retryscope(dir.path())
+        .args(["batch", list.to_str().unwrap(), "--expect-status", "200"])
+        .arg("--profile")
+        .arg(&profile)
+        .arg("--report")
+        .arg(&csv_report)
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let assertion = "assertion --expect-status 200 failed: status 503, expected one of 200";
+    let id = queue(dir.path()).list(1).unwrap()[0].id.clone();
+    let item = &items(dir.path(), &id)[0];
+    assert_eq!(item.attempts, 3, "{item:?}");
+    let reason = item.reason.clone().unwrap();
+    assert!(reason.starts_with("gave up after 3 attempts"), "{reason}");
+    assert!(reason.ends_with(&format!("; {assertion}")), "{reason}");
+
+    let shown = retryscope(dir.path())
+        .args(["batch", "show", &id])
+        .output()
+        .unwrap();
+    let shown = String::from_utf8_lossy(&shown.stdout);
+    assert!(shown.contains(&reason), "{shown}");
+
+    let mut reader = csv::Reader::from_path(&csv_report).unwrap();
+    let header = reader.headers().unwrap().clone();
+    let row = reader.records().next().unwrap().unwrap();
+    let cell = |name: &str| row[header.iter().position(|h| h == name).unwrap()].to_owned();
+    assert_eq!(
+        (cell("reason"), cell("assertion")),
+        (reason.clone(), assertion.to_owned())
+    );
+
+    // The same batch's other reports (a resume of a finished batch sends nothing).
+    let jsonl = dir.path().join("out.jsonl");
+    let xml = dir.path().join("out.xml");
+    for report in [&jsonl, &xml] {
+        retryscope(dir.path())
+            .args(["batch", "--resume", &id, "--report"])
+            .arg(report)
+            .assert()
+            .code(1);
+    }
+    let line: serde_json::Value =
+        serde_json::from_str(std::fs::read_to_string(&jsonl).unwrap().trim()).unwrap();
+    assert_eq!(line["reason"], reason.as_str());
+    assert_eq!(line["assertion"], assertion);
+    let junit = std::fs::read_to_string(&xml).unwrap();
+    assert!(
+        junit.contains(&format!("message=\"{assertion}\"")),
+        "{junit}"
+    );
+    assert!(junit.contains(&reason), "the run's words too: {junit}");
+    assert_eq!(demo.server.log().len(), 3, "the resumes sent nothing");
+}
+
+#[test]
 fn timeout_ms_ends_an_item_that_never_answers_and_is_kept_for_a_resume() {
     let demo = Demo::start();
     let dir = tempfile::tempdir().unwrap();

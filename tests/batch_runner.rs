@@ -241,11 +241,13 @@ fn a_failed_assertion_makes_the_item_an_error_naming_it() {
         stored[2]
     );
     // A 404 the profile does not retry ends the run "not retryable"; the assertion it fails is
-    // the reason all the same.
+    // said after the run's words.
     assert_eq!(stored[3].state, BatchItemState::Error);
     assert_eq!(
         stored[3].reason.as_deref(),
-        Some("assertion --expect-status 200 failed: status 404, expected one of 200")
+        Some(
+            "404 is not retryable; assertion --expect-status 200 failed: status 404, expected one of 200"
+        )
     );
 }
 

@@ -428,6 +428,39 @@ fn the_outcome_filter_takes_running_as_the_list_shows_it() {
         ));
 }
 
+#[test]
+fn a_url_filter_finds_non_ascii_text_as_typed_or_percent_encoded() {
+    let demo = Demo::start();
+    let dir = tempfile::tempdir().expect("tempdir");
+    for city in ["ünï", "x"] {
+        let url = demo.server.url(&format!("/status/200?city={city}"));
+        stdout(retryscope(dir.path()).args(["run", "--no-body", &url]), 0);
+    }
+    let all = listed(dir.path(), &[]);
+    assert_eq!(all.len(), 2, "{all:?}");
+    // As the URL parser stores it: the text as typed is not in it.
+    let stored = all[1]["url"].as_str().expect("url").to_owned();
+    assert!(stored.ends_with("?city=%C3%BCn%C3%AF"), "{stored}");
+    for text in ["ünï", "city=ünï", "%C3%BCn%C3%AF", "%c3%bc", "ün"] {
+        let found = listed(dir.path(), &["--url", text]);
+        assert_eq!(found.len(), 1, "--url {text}: {found:?}");
+        assert_eq!(found[0]["url"], stored.as_str(), "--url {text}");
+    }
+    // With an outcome too, and text that is in neither form finds nothing.
+    assert_eq!(
+        listed(dir.path(), &["--url", "ünï", "--outcome", "succeeded"]).len(),
+        1
+    );
+    assert!(listed(dir.path(), &["--url", "ünïx"]).is_empty());
+    assert_eq!(
+        stdout(
+            retryscope(dir.path()).args(["history", "list", "--url", "ö"]),
+            0
+        ),
+        "no recorded run matches\n"
+    );
+}
+
 /// Records in `data_dir` the start of a run of `url` that this (live) process leaves open, as a
 /// run still being recorded; returns its id.
 fn open_run_of_this_process(data_dir: &std::path::Path, url: &str) -> String {

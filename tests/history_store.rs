@@ -271,8 +271,8 @@ fn list_filters_delete_and_prune() {
     assert!(dir.path().join(HISTORY_FILE).exists());
     let all = store.list(&RunFilter::default()).expect("lists");
     assert_eq!(all.len(), 2);
-    let only = |outcome| RunFilter {
-        outcome: Some(outcome),
+    let only = |outcome: RecordedOutcome| RunFilter {
+        outcome: Some(outcome.into()),
         ..RunFilter::default()
     };
     let ok = store

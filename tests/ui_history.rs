@@ -3,6 +3,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod demo_support;
 mod ui_support;
 
 use egui::accesskit::Role;
@@ -412,5 +413,78 @@ fn filters_and_sort_survive_a_restart() {
     assert!(
         restored.query_by_label("URL ↑").is_some(),
         "the sort arrow shows on URL"
+    );
+}
+
+#[test]
+fn the_url_filter_finds_non_ascii_text_in_a_run_recorded_against_the_demo_server() {
+    let demo = demo_support::Demo::start();
+    let dir = tempfile::tempdir().unwrap();
+    for city in ["ünï", "x"] {
+        assert_cmd::Command::cargo_bin("retryscope")
+            .unwrap()
+            .env("RETRYSCOPE_KEYRING", "memory")
+            .env("RETRYSCOPE_DATA_DIR", dir.path())
+            .timeout(Duration::from_secs(30))
+            .args(["run", "--no-body"])
+            .arg(demo.server.url(&format!("/status/200?city={city}")))
+            .assert()
+            .code(0);
+    }
+    let (mut state, _probe) = workbench();
+    state.attach_history(HistoryService::spawn(dir.path().to_path_buf(), Arc::new(|| {})).unwrap());
+    state.show_history(true);
+    let mut h = harness_sized(state, [1280.0, 800.0]);
+    settle(&mut h);
+    assert_eq!(h.state().history.total(), Some(2));
+    // The row shows the URL as stored: percent-encoded.
+    let stored = demo.server.url("/status/200?city=%C3%BCn%C3%AF");
+    assert!(h.query_by_label(&stored).is_some());
+    type_into(&mut h, "URL contains", "city=ünï");
+    settle(&mut h);
+    assert_eq!(h.state().history.total(), Some(1));
+    assert!(h.query_by_label(&stored).is_some());
+    type_into(&mut h, "URL contains", "%c3%bc");
+    settle(&mut h);
+    assert_eq!(h.state().history.total(), Some(1));
+    type_into(&mut h, "URL contains", "ünïx");
+    settle(&mut h);
+    assert_eq!(h.state().history.total(), Some(0));
+}
+
+#[test]
+fn the_outcome_filter_offers_running_as_the_rows_show_it() {
+    let mut f = fixture([1280.0, 800.0]);
+    // A run this (live) process leaves open: listed as `running`.
+    let delta = url("delta");
+    let mut store = HistoryStore::open_in(f.dir.path()).unwrap();
+    let spec = RequestSpec::get(&delta);
+    let profile = f.harness.state().current.profile.clone();
+    let mut recorder = HistoryRecorder::new(&spec, &profile, Vec::new(), 1024);
+    let started = retryscope::model::RunEvent::RunStarted {
+        run_id: 9,
+        seed: 1,
+        profile: "p".into(),
+        method: "GET".into(),
+        url: delta.clone(),
+        started_at: chrono::Local::now().fixed_offset(),
+        tls_unverified: false,
+    };
+    store.apply(&recorder.fold(&started).unwrap()).unwrap();
+    drop(store);
+    let h = &mut f.harness;
+    h.get_by_label("Refresh").click();
+    settle(h);
+    assert_eq!(h.state().history.total(), Some(4));
+    h.get_by_role_and_label(Role::ComboBox, "Outcome").click();
+    h.run();
+    h.get_by_role_and_label(Role::Button, "running").click();
+    settle(h);
+    assert_eq!(h.state().history.total(), Some(1));
+    assert!(h.query_by_label(&delta).is_some());
+    assert!(h.query_by_label(&url("alpha")).is_none());
+    assert_eq!(
+        h.state().history.filters.outcome,
+        Some(retryscope::store::OutcomeFilter::Running)
     );
 }

@@ -396,7 +396,10 @@ fn queue_file(args: &BatchArgs, queue: &mut BatchQueue, file: &Path) -> Result<S
             &options,
             &items,
         )
-        .map_err(|e| CliError::failed(e.to_string()))
+        .map_err(|e| match e {
+            crate::store::BatchError::SecretInAssertion { .. } => CliError::usage(e.to_string()),
+            e => CliError::failed(e.to_string()),
+        })
 }
 
 /// The assertions of the `--expect-*` flags, in the order: statuses, JSON pointers, bodies

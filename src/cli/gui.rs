@@ -84,7 +84,8 @@ impl GuiArgs {
 /// Opens the window until it is closed.
 ///
 /// # Errors
-/// Exit 1 with the UI's message (no display, no OpenGL…).
+/// Exit 1 with the UI's message: no display, or what failed in our words with the window
+/// system's own on a `detail:` line ([`ui::start_error`]).
 pub fn execute(args: &GuiArgs) -> Result<u8, CliError> {
     if let Some(path) = &args.screenshot {
         screenshot_folder_exists(path).map_err(CliError::failed)?;
@@ -113,8 +114,10 @@ fn screenshot_folder_exists(path: &std::path::Path) -> Result<(), String> {
 /// error names its source file in the registry: `winit EventLoopError: os error at
 /// /root/.cargo/registry/…`); `None` when `var` (the environment) names one.
 fn no_display(var: impl Fn(&str) -> Option<std::ffi::OsString>) -> Option<String> {
-    let set = |name: &str| var(name).is_some_and(|v| !v.is_empty());
-    if set("DISPLAY") || set("WAYLAND_DISPLAY") || set("WAYLAND_SOCKET") {
+    if ui::start_error::DISPLAY_VARS
+        .iter()
+        .any(|name| var(name).is_some_and(|v| !v.is_empty()))
+    {
         return None;
     }
     Some(

@@ -9,7 +9,10 @@
 use super::exit::{self, CliError};
 use super::history_export;
 use super::timeline_text::TextTimeline;
-use crate::store::{self, HistoryStore, RecordedOutcome, RunFilter, RunRecord, replay_events};
+use crate::store::{
+    self, HistoryStore, OutcomeFilter, RUNNING, RecordedOutcome, RunFilter, RunRecord,
+    replay_events,
+};
 use clap::{Args, Subcommand, ValueEnum};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -77,9 +80,10 @@ pub enum HistoryCommand {
         limit: u32,
         /// Only runs with this outcome (succeeded, gave_up, stopped, deadline, cancelled, error,
         /// interrupted), or `running` for runs still being recorded.
-        #[arg(long, value_name = "OUTCOME", value_parser = parse_outcome)]
-        outcome: Option<ListOutcome>,
-        /// Only runs whose URL contains TEXT (case-insensitive).
+        #[arg(long, value_name = "OUTCOME", value_parser = OutcomeFilter::parse)]
+        outcome: Option<OutcomeFilter>,
+        /// Only runs whose URL contains TEXT (case-insensitive), as typed or as URLs are stored
+        /// (non-ASCII text percent-encoded: ünï also finds %C3%BCn%C3%AF).
         #[arg(long, value_name = "TEXT")]
         url: Option<String>,
         /// One JSON object per line instead of text.
@@ -140,66 +144,19 @@ pub enum ExportFormat {
     Png,
 }
 
-/// What `history list` shows in its outcome column for a run that has none yet.
-pub const RUNNING: &str = "running";
-
-/// What `history list --outcome` selects: runs that ended with an outcome, or those still
-/// running (every word the list shows in its outcome column).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ListOutcome {
-    /// Runs that ended so.
-    Ended(RecordedOutcome),
-    /// Runs without an outcome yet ([`RUNNING`]).
-    Running,
-}
-
-fn parse_outcome(raw: &str) -> Result<ListOutcome, String> {
-    let raw = raw.trim();
-    if raw == RUNNING {
-        return Ok(ListOutcome::Running);
-    }
-    RecordedOutcome::from_id(raw)
-        .map(ListOutcome::Ended)
-        .ok_or_else(|| {
-            let all: Vec<&str> = RecordedOutcome::ALL.iter().map(|o| o.id()).collect();
-            format!(
-                "unknown outcome `{raw}`; use one of {}, {RUNNING}",
-                all.join(", ")
-            )
-        })
-}
-
 /// The runs `history list` shows: newest first, at most `limit`.
 fn listed_runs(
     store: &HistoryStore,
     limit: u32,
-    outcome: Option<ListOutcome>,
+    outcome: Option<OutcomeFilter>,
     url: Option<&String>,
 ) -> Result<Vec<RunRecord>, CliError> {
-    let Some(ListOutcome::Running) = outcome else {
-        let filter = RunFilter {
-            limit: Some(limit),
-            outcome: match outcome {
-                Some(ListOutcome::Ended(o)) => Some(o),
-                _ => None,
-            },
-            url_contains: url.cloned(),
-        };
-        return store.list(&filter).map_err(failed);
+    let filter = RunFilter {
+        limit: Some(limit),
+        outcome,
+        url_contains: url.cloned(),
     };
-    let mut runs = Vec::new();
-    for id in store
-        .running_ids(url.map_or("", String::as_str), limit)
-        .map_err(failed)?
-    {
-        // A run that ended (or was deleted) since it was listed is no longer running.
-        if let Some(stored) = store.run(&id).map_err(failed)?
-            && stored.run.outcome.is_none()
-        {
-            runs.push(stored.run);
-        }
-    }
-    Ok(runs)
+    store.list(&filter).map_err(failed)
 }
 
 /// Runs `history …`; returns the exit code.

@@ -7,6 +7,7 @@
 )]
 
 use super::exit::CliError;
+use super::output_path::check_output_path;
 use crate::store::{self, LogTarget, RunLog};
 use clap::Args;
 use std::path::{Path, PathBuf};
@@ -33,7 +34,8 @@ impl LogArgs {
     /// Starts the log: `--log-file`, else the daily files under `data_dir` (when known).
     ///
     /// # Errors
-    /// Exit 2 when `--log-file` cannot be opened (its folder must exist) or
+    /// Exit 2 when `--log-file` is a folder, its folder does not exist (the words of
+    /// [`check_output_path`], as every file a command writes) or it cannot be opened, or
     /// `RETRYSCOPE_LOG_LEVEL` is not a level. A data folder whose log cannot be created is
     /// reported on stderr and the run goes on without a log.
     pub fn install(&self, data_dir: Option<&Path>) -> Result<Option<RunLog>, CliError> {
@@ -42,6 +44,7 @@ impl LogArgs {
             None => store::level_from_env().map_err(CliError::usage)?,
         };
         if let Some(file) = &self.log_file {
+            check_output_path(file, "--log-file")?;
             return store::install_run_log(LogTarget::File(file), level)
                 .map_err(|e| CliError::usage(format!("--log-file: {e}")));
         }

@@ -1,7 +1,7 @@
 //! The one check of a file the user asks a command to write (`run -o/--har/--png`, `curl
-//! --har`, `batch --report`, `history export -o`, `profile export/import -o`), made before any
-//! work: a folder is no file name, and the file's folder must exist (it is never created: a
-//! typo in a folder name would be hidden). One wording for all of them.
+//! --har`, `batch --report`, `history export -o`, `profile export/import -o`, `--log-file`),
+//! made before any work: a folder is no file name, and the file's folder must exist (it is
+//! never created: a typo in a folder name would be hidden). One wording for all of them.
 
 use super::exit::CliError;
 use std::path::Path;

@@ -1,7 +1,8 @@
 //! A batch's assertions (issue 9): conditions every item's final response must meet, each a §8
 //! matcher compiled with [`CompiledMatcher`]. All must hold; the first that fails names the item's
 //! error in the words the user gave it (`assertion --expect-status 200 failed: status 404,
-//! expected one of 200`; the Batch tab's fields take the same texts).
+//! expected one of 200`; the Batch tab's fields take the same texts). An item whose run failed
+//! too keeps the run's words before it ([`failed_run_reason`]).
 
 use super::matchers::{CompiledMatcher, MatcherError};
 use crate::model::{AttemptOutcome, ResponseMatcher};
@@ -64,6 +65,105 @@ pub fn assertion_label(m: &ResponseMatcher, index: usize) -> String {
     }
 }
 
+/// How a failed assertion's reason starts (see [`BatchAssertions::check`]).
+const ASSERTION_PREFIX: &str = "assertion ";
+
+/// Between a failed run's words and the assertion its final response failed.
+const BETWEEN: &str = "; ";
+
+/// The reason of an item whose run failed (gave up, stopped, deadline) with a final response
+/// that also fails an assertion: both, the run banner's words first.
+///
+/// ```
+/// use retryscope::policy::{failed_assertion, failed_run_reason};
+/// let reason = failed_run_reason(
+///     "gave up after 3 attempts (503)",
+///     "assertion --expect-status 200 failed: status 503, expected one of 200",
+/// );
+/// assert_eq!(reason, "gave up after 3 attempts (503); assertion --expect-status 200 failed: status 503, expected one of 200");
+/// assert_eq!(failed_assertion(&reason), Some("assertion --expect-status 200 failed: status 503, expected one of 200"));
+/// ```
+pub fn failed_run_reason(run_words: &str, assertion: &str) -> String {
+    format!("{run_words}{BETWEEN}{assertion}")
+}
+
+/// The failed assertion an item's `reason` names, if any: the whole reason when it is one
+/// ([`BatchAssertions::check`]'s words), or the part after a failed run's words
+/// ([`failed_run_reason`]). Reports show it in their own column.
+pub fn failed_assertion(reason: &str) -> Option<&str> {
+    if reason.starts_with(ASSERTION_PREFIX) {
+        return Some(reason);
+    }
+    reason
+        .find(&format!("{BETWEEN}{ASSERTION_PREFIX}"))
+        .map(|at| &reason[at + BETWEEN.len()..])
+}
+
+/// The first of `assertions` holding one of `secrets` (the secret values an item sends, as
+/// `model::secrets::secret_values` finds them) in any of its texts or numbers, named as
+/// [`assertion_label`] names it, with the secret masked. A batch's assertions are stored with
+/// it (and `batch list --json` prints them), so such an assertion would put the secret in the
+/// database: DESIGN.md §9 refuses that.
+///
+/// ```
+/// use retryscope::model::ResponseMatcher;
+/// let m = ResponseMatcher { body_contains: Some("Bearer tok-123456".into()), ..ResponseMatcher::default() };
+/// let secrets = vec!["tok-123456".to_owned()];
+/// assert_eq!(
+///     retryscope::policy::assertion_holding_secret(&[m], &secrets).as_deref(),
+///     Some(r#"--expect-body "Bearer ***""#)
+/// );
+/// ```
+pub fn assertion_holding_secret(
+    assertions: &[ResponseMatcher],
+    secrets: &[String],
+) -> Option<String> {
+    let masks = |text: &str| crate::model::mask_secret_values(text, secrets) != text;
+    assertions.iter().enumerate().find_map(|(i, m)| {
+        let mut value = serde_json::to_value(m).ok()?;
+        if !mask_leaves(&mut value, secrets, &masks) {
+            return None;
+        }
+        // Named from the masked matcher, so no quoting in the label can let a secret through.
+        Some(
+            serde_json::from_value::<ResponseMatcher>(value).map_or_else(
+                |_| format!("assertions[{i}]"),
+                |masked| assertion_label(&masked, i),
+            ),
+        )
+    })
+}
+
+/// Masks `secrets` in every string, number and key of `value`; whether one held any.
+fn mask_leaves(
+    value: &mut serde_json::Value,
+    secrets: &[String],
+    masks: &impl Fn(&str) -> bool,
+) -> bool {
+    use serde_json::Value;
+    match value {
+        Value::String(s) if masks(s) => {
+            *s = crate::model::mask_secret_values(s, secrets);
+            true
+        }
+        Value::Number(n) if masks(&n.to_string()) => {
+            *value = Value::String(crate::model::mask_secret_values(&n.to_string(), secrets));
+            true
+        }
+        Value::Array(items) => items
+            .iter_mut()
+            .fold(false, |held, v| mask_leaves(v, secrets, masks) | held),
+        Value::Object(map) => {
+            let mut held = map.keys().any(|k| masks(k));
+            for v in map.values_mut() {
+                held |= mask_leaves(v, secrets, masks);
+            }
+            held
+        }
+        _ => false,
+    }
+}
+
 impl BatchAssertions {
     /// Compiles `assertions`; each is named by [`assertion_label`] in verdicts.
     ///
@@ -113,7 +213,7 @@ impl BatchAssertions {
                 Some(AttemptOutcome::Error(e)) => format!("no response ({})", e.kind),
                 None => "no attempt was made".to_owned(),
             };
-            return Err(format!("assertion {name} failed: {why}"));
+            return Err(format!("{ASSERTION_PREFIX}{name} failed: {why}"));
         }
         Ok(())
     }
@@ -168,6 +268,54 @@ mod tests {
         );
         assert!(a.check(None).is_err());
         assert_eq!(BatchAssertions::default().check(None), Ok(()));
+    }
+
+    #[test]
+    fn an_assertion_holding_a_secret_is_found_and_named_masked() {
+        let secrets = vec!["s3cr\"et-99".to_owned(), "1234567".to_owned()];
+        let body = ResponseMatcher {
+            body_contains: Some("x s3cr\"et-99".into()),
+            ..ResponseMatcher::default()
+        };
+        let json = ResponseMatcher {
+            json_pointer: Some("/n".into()),
+            equals: Some(serde_json::json!(1_234_567)),
+            ..ResponseMatcher::default()
+        };
+        let plain = ResponseMatcher {
+            json_pointer: Some("/state".into()),
+            equals: Some(serde_json::json!("done")),
+            ..ResponseMatcher::default()
+        };
+        assert_eq!(
+            assertion_holding_secret(&[plain.clone(), body], &secrets).as_deref(),
+            Some(r#"--expect-body "x ***""#)
+        );
+        assert_eq!(
+            assertion_holding_secret(&[json], &secrets).as_deref(),
+            Some(r#"--expect-json /n="***""#)
+        );
+        assert_eq!(assertion_holding_secret(&[plain], &secrets), None);
+        assert_eq!(
+            assertion_holding_secret(
+                &[ResponseMatcher {
+                    body_contains: Some("123456".into()),
+                    ..ResponseMatcher::default()
+                }],
+                &secrets
+            ),
+            None,
+            "a part of a secret is not the secret"
+        );
+    }
+
+    #[test]
+    fn a_reason_without_an_assertion_has_none() {
+        assert_eq!(failed_assertion("gave up after 2 attempts (503)"), None);
+        assert_eq!(failed_assertion("cancelled before it was sent"), None);
+        let a = "assertion --expect-body \"ok\" failed: the body does not contain \"ok\"";
+        assert_eq!(failed_assertion(a), Some(a));
+        assert_eq!(failed_assertion(&failed_run_reason("deadline", a)), Some(a));
     }
 
     #[test]

@@ -60,7 +60,9 @@ mod explain_props;
 #[cfg(test)]
 mod tests;
 
-pub use batch_assertions::{BatchAssertions, assertion_label};
+pub use batch_assertions::{
+    BatchAssertions, assertion_holding_secret, assertion_label, failed_assertion, failed_run_reason,
+};
 pub use bounds::{max_wait_bound, min_wait_bound, wait_range};
 pub use budget::{BudgetStep, RetryCharge, TokenBucket, tokens_text};
 pub use conditions::ResponseConditions;

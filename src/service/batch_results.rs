@@ -64,7 +64,11 @@ pub fn report_row(item: &BatchItemRecord, run: Option<&StoredRun>) -> BatchRepor
         .as_deref()
         .and_then(|id| ErrorKind::ALL.into_iter().find(|k| k.id() == id));
     row.reason = item.reason.clone().unwrap_or_default();
-    row.assertion = item.reason.clone().filter(|r| r.starts_with("assertion "));
+    row.assertion = item
+        .reason
+        .as_deref()
+        .and_then(crate::policy::failed_assertion)
+        .map(str::to_owned);
     row.run_id.clone_from(&item.run_id);
     row.started_at = item.started_at;
     row.finished_at = item.ended_at;

@@ -747,10 +747,14 @@ fn item_end(
         ),
         OutcomeKind::Cancelled => (BatchItemState::Cancelled, outcome.message),
         // The run failed with a final response (a 404 the profile does not retry, or gave up
-        // on 503s): an assertion it fails is the reason in the user's own words.
+        // on 503s): an assertion it fails is said too, in the user's own words, after the
+        // run's ("gave up after 4 attempts (503); assertion --expect-status 200 failed: …").
         _ => match last {
             Some(AttemptOutcome::Response(_)) => match shared.assertions.check(last) {
-                Err(why) => (BatchItemState::Error, why),
+                Err(why) => (
+                    BatchItemState::Error,
+                    crate::policy::failed_run_reason(&outcome.message, &why),
+                ),
                 Ok(()) => (BatchItemState::Error, outcome.message),
             },
             _ => (BatchItemState::Error, outcome.message),

@@ -48,6 +48,17 @@ pub enum BatchError {
     /// Batch options out of range (the words of [`crate::model::BatchOptions::problem`]).
     #[error("{0}")]
     Options(String),
+    /// An assertion holds a secret value an item sends: stored with the batch, it would put the
+    /// secret in the database (DESIGN.md §9).
+    #[error(
+        "the assertion {label} holds a secret value that item {item} sends; a batch's assertions are stored with it and secrets never are: assert on text that is not secret (nothing was queued)"
+    )]
+    SecretInAssertion {
+        /// The assertion in the user's words, the secret masked (`--expect-body "***"`).
+        label: String,
+        /// The item (1-based, as reports number them).
+        item: u64,
+    },
     /// The secret store refused to keep the requests of items with secrets.
     #[error("cannot keep the batch's secrets in the keyring ({0}); nothing was queued")]
     Secrets(String),

@@ -81,6 +81,7 @@ impl BatchQueue {
     /// kept in the secret store first.
     ///
     /// # Errors
+    /// [`BatchError::SecretInAssertion`] for an assertion holding a secret value an item sends;
     /// [`BatchError::Secrets`] when the secret store refuses them; SQL and encode errors.
     /// Nothing is queued then.
     pub fn create(
@@ -96,6 +97,14 @@ impl BatchQueue {
         let mut kept: HashMap<u64, RequestSpec> = HashMap::new();
         for (position, item) in (0u64..).zip(items) {
             let values = secrets::secret_values(&item.request);
+            if let Some(label) =
+                crate::policy::assertion_holding_secret(&options.assertions, &values)
+            {
+                return Err(BatchError::SecretInAssertion {
+                    label,
+                    item: position + 1,
+                });
+            }
             let shown = secrets::mask_spec(&item.request, &values);
             let has_secrets = shown != item.request;
             if has_secrets {

@@ -8,7 +8,9 @@ use super::history_records::{
     StoredRun, WaitRecord,
 };
 use super::history_schema::migrations;
+use super::outcome_filter::OutcomeFilter;
 use super::private_files::{create_private_dir_all, make_private, open_private_append};
+use super::url_filter::url_like_patterns;
 use crate::model::{AttemptOutcome, BodyPreview, ResponseSummary};
 use chrono::{DateTime, FixedOffset};
 use rusqlite::{Connection, OptionalExtension, Row, params};
@@ -447,40 +449,41 @@ impl HistoryStore {
     /// # Errors
     /// [`HistoryError::Sql`], [`HistoryError::Decode`] for a row this version cannot read.
     pub fn list(&self, filter: &RunFilter) -> Result<Vec<RunRecord>, HistoryError> {
-        let pattern = filter.url_contains.as_ref().map(|t| {
-            format!(
-                "%{}%",
-                t.replace('\\', "\\\\")
-                    .replace('%', "\\%")
-                    .replace('_', "\\_")
-            )
-        });
         // Only the conditions that apply, so SQLite can use the indexes (an `?1 IS NULL OR …`
         // form makes it read every run).
         let mut conditions = Vec::new();
-        if filter.outcome.is_some() {
-            conditions.push("outcome = ?1");
+        let mut values: Vec<rusqlite::types::Value> = Vec::new();
+        match filter.outcome {
+            Some(OutcomeFilter::Ended(o)) => {
+                values.push(o.id().to_owned().into());
+                conditions.push(format!("outcome = ?{}", values.len()));
+            }
+            Some(OutcomeFilter::Running) => conditions.push("outcome IS NULL".to_owned()),
+            None => {}
         }
-        if pattern.is_some() {
-            conditions.push("url LIKE ?2 ESCAPE '\\'");
+        let patterns = url_like_patterns(filter.url_contains.as_deref().unwrap_or(""));
+        if !patterns.is_empty() {
+            let mut any = Vec::new();
+            for pattern in patterns {
+                values.push(pattern.into());
+                any.push(format!("url LIKE ?{} ESCAPE '\\'", values.len()));
+            }
+            conditions.push(format!("({})", any.join(" OR ")));
         }
+        values.push(filter.limit.map_or(-1, i64::from).into());
         let mut stmt = self
             .conn
             .prepare_cached(&format!(
                 "SELECT {RUN_COLUMNS} FROM runs {} {}
                  ORDER BY started_unix_ms DESC, id DESC
-                 LIMIT ?3",
+                 LIMIT ?{}",
                 if conditions.is_empty() { "" } else { "WHERE" },
-                conditions.join(" AND ")
+                conditions.join(" AND "),
+                values.len()
             ))
             .map_err(sql("list runs"))?;
-        let limit = filter.limit.map_or(-1, i64::from);
-        // Unused numbers (a filter left out) are bound too: SQLite counts parameters up to ?3.
         let rows = stmt
-            .query_map(
-                params![filter.outcome.map(RecordedOutcome::id), pattern, limit],
-                run_row,
-            )
+            .query_map(rusqlite::params_from_iter(values), run_row)
             .map_err(sql("list runs"))?;
         rows.map(|r| r.map_err(sql("read a run")).and_then(|r| r))
             .collect()

@@ -1,11 +1,12 @@
 //! What the window's History panel asks of the database: a filtered, sorted count and one
 //! window of light rows at a time (so 100,000 runs never load whole), the file's size,
-//! keep-the-newest-N retention, and many writes in one transaction (benchmarks, imports);
-//! and the runs without an outcome yet, which `history list --outcome running` shows.
+//! keep-the-newest-N retention, and many writes in one transaction (benchmarks, imports).
 
 use super::history::{HistoryStore, sql, time};
 use super::history_error::HistoryError;
 use super::history_records::{HistoryWrite, RecordedOutcome};
+use super::outcome_filter::OutcomeFilter;
+use super::url_filter::{URL_FORMS, url_like_patterns};
 use chrono::{DateTime, FixedOffset};
 use rusqlite::params;
 
@@ -44,12 +45,13 @@ impl RunSort {
 /// Which runs a list shows and in what order. Empty / `None` fields filter nothing.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct RunQuery {
-    /// Only runs whose (masked) URL contains this text, case-insensitive (ASCII).
+    /// Only runs whose (masked) URL contains this text as typed or as the URL parser stores it
+    /// (percent-encoded, punycode host; [`super::url_filter_forms`]), case-insensitive (ASCII).
     pub url_contains: String,
     /// Only runs of this method (case-insensitive).
     pub method: Option<String>,
-    /// Only runs with this outcome.
-    pub outcome: Option<RecordedOutcome>,
+    /// Only runs with this outcome, or only those still running.
+    pub outcome: Option<OutcomeFilter>,
     /// Only runs started at or after this instant, Unix ms.
     pub since_unix_ms: Option<i64>,
     /// Only runs started before this instant, Unix ms.
@@ -83,15 +85,19 @@ pub struct RunSummary {
     pub profile_name: String,
 }
 
-/// `WHERE` clause and its five parameters (url pattern, method, outcome, since, until).
-const WHERE: &str = "WHERE (?1 IS NULL OR url LIKE ?1 ESCAPE '\\')
-      AND (?2 IS NULL OR method = ?2 COLLATE NOCASE)
-      AND (?3 IS NULL OR outcome = ?3)
-      AND (?4 IS NULL OR started_unix_ms >= ?4)
-      AND (?5 IS NULL OR started_unix_ms < ?5)";
+/// `WHERE` clause and its seven parameters ([`FilterParams`]): the URL's three forms (as typed,
+/// percent-encoded, punycode; a missing one is NULL and matches nothing), method, outcome (an
+/// outcome id, or [`RUNNING`](super::RUNNING) for runs without one), since, until.
+const WHERE: &str = "WHERE (?1 IS NULL OR url LIKE ?1 ESCAPE '\\'
+          OR url LIKE ?2 ESCAPE '\\' OR url LIKE ?3 ESCAPE '\\')
+      AND (?4 IS NULL OR method = ?4 COLLATE NOCASE)
+      AND (?5 IS NULL OR outcome = ?5 OR (?5 = 'running' AND outcome IS NULL))
+      AND (?6 IS NULL OR started_unix_ms >= ?6)
+      AND (?7 IS NULL OR started_unix_ms < ?7)";
 
+/// The values of [`WHERE`]'s `?1` to `?7`.
 type FilterParams = (
-    Option<String>,
+    [Option<String>; URL_FORMS],
     Option<String>,
     Option<&'static str>,
     Option<i64>,
@@ -99,22 +105,17 @@ type FilterParams = (
 );
 
 fn filter_params(q: &RunQuery) -> FilterParams {
-    let text = q.url_contains.trim();
-    let pattern = (!text.is_empty()).then(|| {
-        format!(
-            "%{}%",
-            text.replace('\\', "\\\\")
-                .replace('%', "\\%")
-                .replace('_', "\\_")
-        )
-    });
+    let mut urls: [Option<String>; URL_FORMS] = Default::default();
+    for (slot, pattern) in urls.iter_mut().zip(url_like_patterns(&q.url_contains)) {
+        *slot = Some(pattern);
+    }
     (
-        pattern,
+        urls,
         q.method
             .as_ref()
             .map(|m| m.trim().to_owned())
             .filter(|m| !m.is_empty()),
-        q.outcome.map(RecordedOutcome::id),
+        q.outcome.map(OutcomeFilter::id),
         q.since_unix_ms,
         q.until_unix_ms,
     )
@@ -126,12 +127,12 @@ impl HistoryStore {
     /// # Errors
     /// [`HistoryError::Sql`].
     pub fn count_runs(&self, query: &RunQuery) -> Result<u64, HistoryError> {
-        let (p1, p2, p3, p4, p5) = filter_params(query);
+        let ([u1, u2, u3], method, outcome, since, until) = filter_params(query);
         let n: i64 = self
             .conn
             .query_row(
                 &format!("SELECT COUNT(*) FROM runs {WHERE}"),
-                params![p1, p2, p3, p4, p5],
+                params![u1, u2, u3, method, outcome, since, until],
                 |r| r.get(0),
             )
             .map_err(sql("count runs"))?;
@@ -149,7 +150,7 @@ impl HistoryStore {
         offset: u64,
         limit: u32,
     ) -> Result<Vec<RunSummary>, HistoryError> {
-        let (p1, p2, p3, p4, p5) = filter_params(query);
+        let ([u1, u2, u3], method, outcome, since, until) = filter_params(query);
         let dir = if query.descending { "DESC" } else { "ASC" };
         let mut stmt = self
             .conn
@@ -158,18 +159,20 @@ impl HistoryStore {
                 "SELECT id, started_at, method, url, outcome, last_status,
                  MAX(attempts, COALESCE(started_attempt, 0)), elapsed_ms, profile_name
                  FROM runs {WHERE}
-                 ORDER BY {col} {dir}, id {dir} LIMIT ?6 OFFSET ?7",
+                 ORDER BY {col} {dir}, id {dir} LIMIT ?8 OFFSET ?9",
                 col = query.sort.column()
             ))
             .map_err(sql("list runs"))?;
         let rows = stmt
             .query_map(
                 params![
-                    p1,
-                    p2,
-                    p3,
-                    p4,
-                    p5,
+                    u1,
+                    u2,
+                    u3,
+                    method,
+                    outcome,
+                    since,
+                    until,
                     i64::from(limit),
                     i64::try_from(offset).unwrap_or(i64::MAX)
                 ],
@@ -205,33 +208,6 @@ impl HistoryStore {
             });
         }
         Ok(out)
-    }
-
-    /// The ids of the runs that have no outcome yet (still running, as `history list` shows
-    /// them), newest first, at most `limit`, of those whose URL contains `url_contains` (as
-    /// [`RunQuery::url_contains`]; blank: every run).
-    ///
-    /// # Errors
-    /// [`HistoryError::Sql`].
-    pub fn running_ids(&self, url_contains: &str, limit: u32) -> Result<Vec<String>, HistoryError> {
-        let query = RunQuery {
-            url_contains: url_contains.to_owned(),
-            ..RunQuery::default()
-        };
-        let (p1, p2, p3, p4, p5) = filter_params(&query);
-        let mut stmt = self
-            .conn
-            .prepare_cached(&format!(
-                "SELECT id FROM runs {WHERE} AND outcome IS NULL
-                 ORDER BY started_unix_ms DESC, id DESC LIMIT ?6"
-            ))
-            .map_err(sql("list running runs"))?;
-        let rows = stmt
-            .query_map(params![p1, p2, p3, p4, p5, i64::from(limit)], |r| {
-                r.get::<_, String>(0)
-            })
-            .map_err(sql("list running runs"))?;
-        rows.map(|r| r.map_err(sql("read a run"))).collect()
     }
 
     /// Bytes the database takes on disk: the file plus its write-ahead log.
@@ -277,17 +253,26 @@ impl HistoryStore {
 
 #[cfg(test)]
 mod tests {
+    use super::super::RUNNING;
     use super::*;
 
     #[test]
-    fn like_patterns_escape_wildcards_and_blank_filters_select_everything() {
+    fn blank_filters_select_everything_and_running_is_a_word_no_outcome_is_stored_as() {
         let q = RunQuery {
-            url_contains: " 50%_x ".into(),
+            url_contains: " ".into(),
             method: Some(" ".into()),
             ..RunQuery::default()
         };
-        let (pattern, method, outcome, since, until) = filter_params(&q);
-        assert_eq!(pattern.as_deref(), Some("%50\\%\\_x%"));
-        assert_eq!((method, outcome, since, until), (None, None, None, None));
+        assert_eq!(filter_params(&q), Default::default());
+        let q = RunQuery {
+            url_contains: "ünï".into(),
+            outcome: Some(OutcomeFilter::Running),
+            ..RunQuery::default()
+        };
+        let (urls, _, outcome, _, _) = filter_params(&q);
+        assert!(urls.iter().all(Option::is_some), "{urls:?}");
+        assert_eq!(outcome, Some(RUNNING));
+        assert!(WHERE.contains(&format!("?5 = '{RUNNING}'")));
+        assert!(RecordedOutcome::ALL.iter().all(|o| o.id() != RUNNING));
     }
 }

@@ -1,6 +1,7 @@
 //! The rows of the history database (DESIGN.md §10): a run and its attempts, secrets already
 //! masked by the one rule ([`crate::model::secrets`]).
 
+use super::outcome_filter::OutcomeFilter;
 use crate::model::{
     AttemptOutcome, BudgetChange, ConnectionUse, Hop, OutcomeKind, RequestSpec, Timings, Verdict,
     WaitExplanation,
@@ -271,9 +272,10 @@ impl StoredRun {
 pub struct RunFilter {
     /// At most this many runs (newest first); `None` = all.
     pub limit: Option<u32>,
-    /// Only runs with this outcome.
-    pub outcome: Option<RecordedOutcome>,
-    /// Only runs whose (masked) URL contains this text, case-insensitive.
+    /// Only runs with this outcome, or only those still running.
+    pub outcome: Option<OutcomeFilter>,
+    /// Only runs whose (masked) URL contains this text as typed or as the URL parser stores it
+    /// (percent-encoded, punycode host; [`super::url_filter_forms`]), case-insensitive (ASCII).
     pub url_contains: Option<String>,
 }
 

@@ -18,11 +18,13 @@ mod history_records;
 mod history_replay;
 mod history_schema;
 mod history_writer;
+mod outcome_filter;
 mod private_files;
 mod request_library;
 mod run_log;
 mod secret_store;
 mod store_error;
+mod url_filter;
 #[cfg(test)]
 mod wal_restart_tests;
 
@@ -44,6 +46,7 @@ pub use history_records::{
 };
 pub use history_replay::replay_events;
 pub use history_writer::{CommitLatency, GATHER_WINDOW, HistoryWriter, RunKey, WRITER_QUEUE};
+pub use outcome_filter::{OutcomeFilter, RUNNING};
 pub use request_library::{LoadedRequests, RequestLibrary};
 pub use run_log::{
     LOG_DIR, LOG_LEVEL_ENV, LOG_PREFIX, LogTarget, RunLog, TIME_FORMAT, event_line, event_line_as,
@@ -54,3 +57,4 @@ pub use secret_store::{
     SecretStore, SecretStoreError, memory_secret_store, open_secret_store,
 };
 pub use store_error::StoreError;
+pub use url_filter::url_filter_forms;

@@ -110,14 +110,9 @@ pub fn install(
             let name = path
                 .file_name()
                 .ok_or_else(|| format!("the log file needs a file name: {}", path.display()))?;
-            if !dir.is_dir() {
-                return Err(format!(
-                    "the log file's folder {} does not exist (create it first): {}",
-                    dir.display(),
-                    path.display()
-                ));
-            }
-            // Opened here so an unwritable path is reported now, not lost in the writer thread.
+            // Opened here so an unwritable path (or a missing folder, which is never created) is
+            // reported now, not lost in the writer thread. The CLI checks the path first in the
+            // words of every output file (`cli::output_path`).
             open_private_append(path)
                 .map_err(|e| format!("cannot open the log file ({e}): {}", path.display()))?;
             tracing_appender::rolling::never(dir, name)

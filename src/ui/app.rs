@@ -281,9 +281,7 @@ pub fn run(options: AppOptions) -> Result<(), String> {
             Ok(Box::new(app))
         }),
     )
-    .map_err(|e| {
-        format!("cannot open the window: {e}; is a display (X11/Wayland) with OpenGL available?")
-    })?;
+    .map_err(|e| super::start_error::window_start_error(&e, |name| std::env::var_os(name)))?;
     let smoke = result_slot.lock().ok().and_then(|s| s.clone());
     match smoke {
         Some(result) => match result.lock().ok().and_then(|r| r.clone()) {

@@ -47,6 +47,7 @@ pub mod retry_import_modal;
 pub mod script_editor;
 pub mod shortcuts;
 pub mod smoke_run;
+pub mod start_error;
 pub mod text_sizes;
 pub mod theme;
 pub mod timeline;

@@ -31,7 +31,7 @@ pub fn show(ui: &mut egui::Ui, runs: &[Option<Box<StoredRun>>; 2]) -> bool {
                 "{name}: {} {} · {} · {} attempt{} · {} · seed {} · {}",
                 r.method,
                 r.url,
-                r.outcome.map_or("running", |o| o.id()),
+                r.outcome.map_or(crate::store::RUNNING, |o| o.id()),
                 r.attempts,
                 if r.attempts == 1 { "" } else { "s" },
                 r.elapsed_ms

@@ -1,6 +1,6 @@
 //! The History panel's filter and sort fields, and the query they make.
 
-use crate::store::{RecordedOutcome, RunQuery, RunSort};
+use crate::store::{OutcomeFilter, RunQuery, RunSort};
 
 /// Methods offered by the method filter ("" = any).
 pub const METHODS: [&str; 8] = [
@@ -11,12 +11,13 @@ pub const METHODS: [&str; 8] = [
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(default)]
 pub struct HistoryFilters {
-    /// URL text (case-insensitive, anywhere in the masked URL).
+    /// URL text (case-insensitive, anywhere in the masked URL, as typed or percent-encoded:
+    /// [`crate::store::url_filter_forms`], the rule of `history list --url`).
     pub url: String,
     /// Method ("" = any).
     pub method: String,
-    /// Outcome (`None` = any).
-    pub outcome: Option<RecordedOutcome>,
+    /// Outcome, or runs still running (`None` = any), as `history list --outcome` takes it.
+    pub outcome: Option<OutcomeFilter>,
     /// First day, `YYYY-MM-DD` local ("" = no limit).
     pub since: String,
     /// Last day, `YYYY-MM-DD` local, inclusive ("" = no limit).

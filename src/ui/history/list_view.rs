@@ -4,7 +4,7 @@
 use super::filters::METHODS;
 use super::{HistoryPanel, Purpose, format_bytes};
 use crate::service::HistoryRequest;
-use crate::store::{RecordedOutcome, RunSort, RunSummary};
+use crate::store::{OutcomeFilter, RUNNING, RunSort, RunSummary};
 use egui::{RichText, Sense};
 use egui_extras::{Column, TableBuilder};
 
@@ -76,11 +76,11 @@ fn filters_ui(panel: &mut HistoryPanel, ui: &mut egui::Ui) {
             .labelled_by(label.id);
         let label = ui.label("Outcome");
         egui::ComboBox::from_id_salt("history.outcome")
-            .selected_text(f.outcome.map_or("any", RecordedOutcome::id))
+            .selected_text(f.outcome.map_or("any", OutcomeFilter::id))
             .width(96.0)
             .show_ui(ui, |ui| {
                 ui.selectable_value(&mut f.outcome, None, "any");
-                for o in RecordedOutcome::ALL {
+                for o in OutcomeFilter::ALL {
                     ui.selectable_value(&mut f.outcome, Some(o), o.id());
                 }
             })
@@ -401,7 +401,7 @@ fn row_cells(run: &RunSummary, narrow: bool, marked: bool) -> Vec<String> {
     let outcome = match (run.outcome, run.last_status) {
         (Some(o), Some(s)) if !narrow => format!("{} {s}", o.id()),
         (Some(o), _) => o.id().to_owned(),
-        (None, _) => "running".to_owned(),
+        (None, _) => RUNNING.to_owned(),
     };
     let elapsed = run.elapsed_ms.map_or_else(
         || "–".to_owned(),

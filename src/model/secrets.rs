@@ -384,6 +384,14 @@ pub fn secret_values(spec: &RequestSpec) -> Vec<String> {
     };
     for h in spec.headers.iter().filter(|h| h.enabled && h.is_secret()) {
         push(&h.value);
+        // `Cookie: sid=abc…; theme=x`: each cookie's value alone may be echoed elsewhere.
+        if h.name.trim().eq_ignore_ascii_case("cookie") {
+            for pair in h.value.split(';') {
+                if let Some((_, value)) = pair.split_once('=') {
+                    push(value.trim().trim_matches('"'));
+                }
+            }
+        }
         // `Bearer abc…`: the credential alone may be echoed elsewhere.
         if let Some((scheme, credential)) = h.value.trim().split_once(' ') {
             push(credential.trim());
@@ -686,5 +694,22 @@ mod tests {
             assert!(!json.contains(v.as_str()), "{v} in {json}");
         }
         assert!(json.contains("text/plain") && json.contains("12345"));
+    }
+
+    #[test]
+    fn each_cookie_value_is_a_secret_value_on_its_own() {
+        let mut spec = RequestSpec::get("http://h/x");
+        spec.headers.push(KeyValue::new(
+            "Cookie",
+            "sid=cookiesecret99; theme=\"darkmode42\"",
+        ));
+        let values = secret_values(&spec);
+        for v in ["cookiesecret99", "darkmode42"] {
+            assert!(values.iter().any(|x| x == v), "{v} missing in {values:?}");
+        }
+        assert_eq!(
+            mask_secret_values("echo: x cookiesecret99 y", &values),
+            "echo: x *** y"
+        );
     }
 }

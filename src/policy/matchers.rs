@@ -179,7 +179,16 @@ impl CompiledMatcher {
             }
         }
         if let Some(text) = &m.body_contains {
-            let re = bytes_regex(&regex::escape(text)).map_err(|e| fail("body_contains", e))?;
+            // The text is searched for as it is (escaped); only its length can make it fail.
+            let re = bytes_regex(&regex::escape(text)).map_err(|_| {
+                fail(
+                    "body_contains",
+                    format!(
+                        "the text is too long to look for ({} characters); use a shorter part of it",
+                        text.chars().count()
+                    ),
+                )
+            })?;
             checks.push(Check::BodyContains(text.clone(), re));
         }
         if let Some(pattern) = &m.body_matches {
@@ -628,5 +637,18 @@ mod tests {
             assert_eq!(e.path, path, "{v}");
             assert!(e.message.contains(message), "{v}: {}", e.message);
         }
+    }
+
+    #[test]
+    fn body_text_too_long_to_look_for_says_so_not_regex() {
+        let e = compile_error(json!([{"body_contains": "a".repeat(20_000)}]));
+        assert_eq!(e.path, "retry_on.response[0].body_contains");
+        assert!(
+            e.message
+                .contains("too long to look for (20000 characters)")
+                && !e.message.contains("regex"),
+            "{}",
+            e.message
+        );
     }
 }

@@ -47,6 +47,19 @@ fn slow_list(demo: &Demo, dir: &Path, n: usize, ms: u64) -> std::path::PathBuf {
     path
 }
 
+/// Writes `lines` (JSON Lines) to `list.jsonl` in `dir` and runs `retryscope batch` on it
+/// with `args` after the list; returns what the process gave.
+fn batch_of_lines(dir: &Path, lines: &str, args: &[&str]) -> std::process::Output {
+    let path = dir.join("list.jsonl");
+    std::fs::write(&path, lines).unwrap();
+    retryscope(dir)
+        .arg("batch")
+        .arg(&path)
+        .args(args)
+        .output()
+        .unwrap()
+}
+
 fn spawn_batch(dir: &Path, args: &[&str]) -> std::process::Child {
     std::process::Command::cargo_bin("retryscope")
         .unwrap()
@@ -204,25 +217,15 @@ fn ctrl_c_pauses_with_exit_130_and_prints_the_resume_command() {
 fn errors_exit_1_and_list_and_show_read_the_queue() {
     let demo = Demo::start();
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("list.jsonl");
-    std::fs::write(
-        &path,
-        format!(
+    let out = batch_of_lines(
+        dir.path(),
+        &format!(
             "{{\"url\": \"{}\"}}\n{{\"url\": \"{}\", \"name\": \"missing\"}}\n",
             demo.url("/status/200?key=a"),
             demo.url("/status/404?key=b")
         ),
-    )
-    .unwrap();
-    let out = retryscope(dir.path())
-        .args([
-            "batch",
-            path.to_str().unwrap(),
-            "--expect-status",
-            "200-299",
-        ])
-        .output()
-        .unwrap();
+        &["--expect-status", "200-299"],
+    );
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{stdout}");
     assert!(stdout.contains("2 items: 1 done, 1 error"), "{stdout}");
@@ -276,12 +279,11 @@ fn errors_exit_1_and_list_and_show_read_the_queue() {
 #[test]
 fn a_malformed_list_queues_nothing_and_names_the_line() {
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("list.jsonl");
-    std::fs::write(&path, "{\"url\": \"http://127.0.0.1:9/a\"}\n{\"url\": 3}\n").unwrap();
-    let out = retryscope(dir.path())
-        .args(["batch", path.to_str().unwrap()])
-        .output()
-        .unwrap();
+    let out = batch_of_lines(
+        dir.path(),
+        "{\"url\": \"http://127.0.0.1:9/a\"}\n{\"url\": 3}\n",
+        &[],
+    );
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("list.jsonl:2:9: "), "{stderr}");
@@ -628,25 +630,15 @@ fn assertion_messages_names_and_reports_of_a_batch_keep_its_secrets_masked() {
 fn an_assertion_holding_a_secret_an_item_sends_is_refused_before_anything_is_stored() {
     let demo = Demo::start();
     let dir = tempfile::tempdir().unwrap();
-    let list = dir.path().join("list.jsonl");
-    std::fs::write(
-        &list,
-        format!(
+    let out = batch_of_lines(
+        dir.path(),
+        &format!(
             "{{\"url\": \"{}\"}}\n{{\"url\": \"{}\", \"headers\": {{\"Authorization\": \"Bearer SECRETTOK9\"}}}}\n",
             demo.url("/echo?case=plain"),
             demo.url("/echo?case=secret-assert")
         ),
-    )
-    .unwrap();
-    let out = retryscope(dir.path())
-        .args([
-            "batch",
-            list.to_str().unwrap(),
-            "--expect-body",
-            "Bearer SECRETTOK9",
-        ])
-        .output()
-        .unwrap();
+        &["--expect-body", "Bearer SECRETTOK9"],
+    );
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(
@@ -670,6 +662,7 @@ fn an_assertion_holding_a_secret_an_item_sends_is_refused_before_anything_is_sto
         );
     }
     // Text that is not the secret is an assertion like any other: queued and worked.
+    let list = dir.path().join("list.jsonl");
     let out = retryscope(dir.path())
         .args(["batch", list.to_str().unwrap(), "--expect-body", "Bearer"])
         .output()

@@ -182,7 +182,14 @@ impl HistoryWriter {
         let times = Arc::clone(&latency);
         let thread = std::thread::Builder::new()
             .name("history-writer".into())
-            .spawn(move || write_loop(store, &rx, &slot, &times, &catch_up))
+            .spawn(move || {
+                // Engine and window threads go first; the writer's work waits a little, not
+                // past the send → commit bound (src/store/writer_priority.rs).
+                if let Err(e) = super::lower_current_thread(super::WRITER_NICE_STEPS) {
+                    tracing::debug!("history writer keeps its priority: {e}");
+                }
+                write_loop(store, &rx, &slot, &times, &catch_up)
+            })
             .map_err(|e| HistoryError::WriterGone(format!("cannot start the thread: {e}")))?;
         Ok(Self {
             tx: Some(tx),

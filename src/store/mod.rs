@@ -27,6 +27,7 @@ mod store_error;
 mod url_filter;
 #[cfg(test)]
 mod wal_restart_tests;
+mod writer_priority;
 
 pub use atomic_write::{
     Access, WriteError, same_file, write_atomic, write_atomic_with_hook, write_export,
@@ -58,3 +59,4 @@ pub use secret_store::{
 };
 pub use store_error::StoreError;
 pub use url_filter::url_filter_forms;
+pub use writer_priority::{WRITER_NICE_STEPS, lower_current_thread};

@@ -73,8 +73,7 @@ impl HistoryStore {
                 .map_err(|e| open_err(io_open_reason("make it private", &e)))?;
         }
         let mut conn = Connection::open(path).map_err(|e| open_err(sqlite_open_reason(&e)))?;
-        conn.busy_timeout(BUSY_TIMEOUT)
-            .map_err(|e| open_err(sqlite_open_reason(&e)))?;
+        set_busy_wait(&conn).map_err(|e| open_err(sqlite_open_reason(&e)))?;
         // Switching to WAL takes an exclusive lock, for which SQLite does not wait on the busy
         // handler: another process creating the same new database at this moment makes it fail
         // with "database is locked" at once. Retry for up to 2 s (opening is never on the UI thread).
@@ -140,7 +139,7 @@ impl HistoryStore {
     /// (BENCHMARKS.md "History"). Costs the leftover frames' copy and two fsyncs.
     ///
     /// # Errors
-    /// [`HistoryError::Sql`]; the busy timeout is back at [`BUSY_TIMEOUT`] either way.
+    /// [`HistoryError::Sql`]; the busy wait is back to [`set_busy_wait`]'s either way.
     pub(crate) fn catch_up_checkpoint(&self) -> Result<(), HistoryError> {
         self.conn
             .busy_timeout(std::time::Duration::ZERO)
@@ -149,9 +148,7 @@ impl HistoryStore {
             .conn
             .query_row("PRAGMA wal_checkpoint(RESTART)", [], |_| Ok(()))
             .map_err(sql("checkpoint the WAL"));
-        self.conn
-            .busy_timeout(BUSY_TIMEOUT)
-            .map_err(sql("set the busy timeout"))?;
+        set_busy_wait(&self.conn).map_err(sql("set the busy timeout"))?;
         checkpoint
     }
 
@@ -753,6 +750,34 @@ fn with_body_bytes(mut outcome: AttemptOutcome, body: Option<Vec<u8>>) -> Attemp
     outcome
 }
 
+/// Tries of [`wait_for_lock`] 100 µs apart before it waits 1 ms between tries.
+const SHORT_LOCK_TRIES: i32 = 50;
+
+/// Whether to try again for a write lock another connection holds, after waiting: 100 µs for
+/// the first [`SHORT_LOCK_TRIES`] tries (about 5 ms), then 1 ms, up to [`BUSY_TIMEOUT`] in all
+/// (counted in tries, so a loaded machine waits longer, never less). SQLite's own handler
+/// sleeps 1, 2, 5, 10 … ms while the writers here hold the lock for a group commit of
+/// ~0.1–0.3 ms; the batch runner's coordinator, which waits on a tokio worker, slept about
+/// 1,000 times per 10,000 items that way (BENCHMARKS.md "Batch runner", session 12).
+fn wait_for_lock(tries: i32) -> bool {
+    let long_tries =
+        i32::try_from(BUSY_TIMEOUT.as_millis()).unwrap_or(i32::MAX) - SHORT_LOCK_TRIES / 10;
+    if tries < SHORT_LOCK_TRIES {
+        std::thread::sleep(std::time::Duration::from_micros(100));
+        true
+    } else if tries - SHORT_LOCK_TRIES < long_tries {
+        std::thread::sleep(std::time::Duration::from_millis(1));
+        true
+    } else {
+        false
+    }
+}
+
+/// Makes `conn` wait for another connection's write lock with [`wait_for_lock`].
+fn set_busy_wait(conn: &Connection) -> rusqlite::Result<()> {
+    conn.busy_handler(Some(wait_for_lock))
+}
+
 /// Runs `sql` through the connection's statement cache (parsed once per connection, not per
 /// write: the writer runs the same few statements thousands of times).
 fn exec<P: rusqlite::Params>(conn: &Connection, sql: &str, params: P) -> rusqlite::Result<usize> {
@@ -1080,5 +1105,44 @@ mod process_tests {
         assert!(super::process_alive(parent));
         tx.send(()).unwrap();
         thread.join().unwrap();
+    }
+}
+
+#[cfg(test)]
+mod lock_wait_tests {
+    use super::{BUSY_TIMEOUT, SHORT_LOCK_TRIES, wait_for_lock};
+
+    #[test]
+    fn the_lock_wait_stops_after_the_busy_timeout_counted_in_tries() {
+        // 50 short tries of 100 µs (5 ms) and 1 ms tries for the rest of the 5 s.
+        let last = SHORT_LOCK_TRIES + i32::try_from(BUSY_TIMEOUT.as_millis()).unwrap()
+            - SHORT_LOCK_TRIES / 10
+            - 1;
+        assert!(wait_for_lock(0));
+        assert!(wait_for_lock(SHORT_LOCK_TRIES));
+        assert!(wait_for_lock(last));
+        assert!(!wait_for_lock(last + 1));
+        assert!(!wait_for_lock(i32::MAX));
+    }
+
+    #[test]
+    fn a_write_waits_for_another_connections_lock_and_then_commits() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("h.sqlite3");
+        let holder = super::HistoryStore::open(&path).unwrap();
+        let mut waiter = super::HistoryStore::open(&path).unwrap();
+        holder.conn.execute_batch("BEGIN IMMEDIATE").unwrap();
+        let released = std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(30));
+            holder.conn.execute_batch("COMMIT").unwrap();
+        });
+        // Past the short tries (30 ms > 5 ms): the write still gets the lock once it is free.
+        assert_eq!(
+            waiter
+                .prune_before(chrono::Utc::now().fixed_offset())
+                .unwrap(),
+            0
+        );
+        released.join().unwrap();
     }
 }

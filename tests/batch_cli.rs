@@ -108,7 +108,15 @@ fn a_batch_killed_mid_way_resumes_with_no_item_lost_or_sent_twice_after_done() {
     );
     let id = wait_for_done(dir.path(), 16);
     child.kill().unwrap();
-    child.wait().unwrap();
+    let killed = child.wait_with_output().unwrap();
+    // The id was printed before anything was sent: a killed batch leaves the way to resume it.
+    let stderr = String::from_utf8_lossy(&killed.stderr);
+    assert!(
+        stderr.contains(&format!(
+            "batch {id}: working it (Ctrl-C pauses; after a crash: retryscope batch --resume {id} --data-dir "
+        )),
+        "{stderr}"
+    );
 
     let at_kill = items(dir.path(), &id);
     let done_at_kill: Vec<u64> = at_kill

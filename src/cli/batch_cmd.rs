@@ -264,6 +264,13 @@ fn work(args: &BatchArgs, dir: &Path) -> Result<u8, CliError> {
             ));
         }
     };
+    let dir_given =
+        args.data_dir.data_dir.is_some() || std::env::var_os(crate::store::DATA_DIR_ENV).is_some();
+    // The id goes out before anything is sent: after a crash or `kill -9` the user has it.
+    super::out::write_stderr(&format!(
+        "batch {batch_id}: working it (Ctrl-C pauses; after a crash: {})\n",
+        resume_command(&batch_id, dir, dir_given)
+    ));
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .thread_name("retryscope-batch")
@@ -293,8 +300,6 @@ fn work(args: &BatchArgs, dir: &Path) -> Result<u8, CliError> {
     let started = std::time::Instant::now();
     let (summary, stop) = runtime.block_on(drive(runner, &batch_id))?;
     close_writer(writer);
-    let dir_given =
-        args.data_dir.data_dir.is_some() || std::env::var_os(crate::store::DATA_DIR_ENV).is_some();
     let secrets_in_memory = opened.fallback_reason.is_some();
     let code = finish(
         &batch_id,
@@ -307,6 +312,19 @@ fn work(args: &BatchArgs, dir: &Path) -> Result<u8, CliError> {
         write_report(&open_queue(dir)?, &batch_id, &path, format)?;
     }
     Ok(super::out::exit_code_after_output(code))
+}
+
+/// The command that resumes batch `batch_id`, with `--data-dir` when the folder was given (by
+/// flag or environment), quoted for a POSIX shell so it pastes as printed (`it's dir`).
+fn resume_command(batch_id: &str, dir: &Path, dir_given: bool) -> String {
+    if dir_given {
+        format!(
+            "retryscope batch --resume {batch_id} --data-dir {}",
+            shell_words::quote(&dir.display().to_string())
+        )
+    } else {
+        format!("retryscope batch --resume {batch_id}")
+    }
 }
 
 /// The `--report` path and its format (from the extension), checked before anything is sent.
@@ -517,18 +535,10 @@ fn finish(
         started.elapsed().as_secs_f64()
     );
     if summary.stopped {
-        let data_dir = if dir_given {
-            // Quoted for a POSIX shell, so the command pastes as printed (`it's dir`).
-            format!(
-                " --data-dir {}",
-                shell_words::quote(&dir.display().to_string())
-            )
-        } else {
-            String::new()
-        };
         super::out::write_stderr(&format!(
-            "{} left pending; resume with: retryscope batch --resume {batch_id}{data_dir}\n",
-            crate::model::counted(c.pending, "item", "items")
+            "{} left pending; resume with: {}\n",
+            crate::model::counted(c.pending, "item", "items"),
+            resume_command(batch_id, dir, dir_given)
         ));
         let with_secrets = queue.secret_items(batch_id).unwrap_or(0);
         if secrets_in_memory && with_secrets > 0 {

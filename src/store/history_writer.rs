@@ -188,7 +188,7 @@ impl HistoryWriter {
                 if let Err(e) = super::lower_current_thread(super::WRITER_NICE_STEPS) {
                     tracing::debug!("history writer keeps its priority: {e}");
                 }
-                write_loop(store, &rx, &slot, &times, &catch_up)
+                write_loop(store, &rx, &slot, &times, &catch_up);
             })
             .map_err(|e| HistoryError::WriterGone(format!("cannot start the thread: {e}")))?;
         Ok(Self {

@@ -41,6 +41,7 @@ pub fn lower_current_thread(_steps: i32) -> Result<Option<i32>, String> {
 }
 
 #[cfg(all(test, target_os = "linux"))]
+#[allow(clippy::unwrap_used)]
 mod tests {
     /// The nice value of thread `tid` of this process, from `/proc` (field 19 of `stat`).
     fn nice_of(tid: &str) -> i32 {

@@ -7,10 +7,10 @@
 /// How many nice steps the history writer's thread sits below the rest of the process.
 ///
 /// Measured on 2 vCPUs (`bench_history_store --only overhead`, interleaved runs, session 12):
-/// history on/off wall ratio 1.20–1.33 at 0 steps, 1.01–1.17 at 2, 1.05–1.13 at 3 (the
-/// build as committed, median 1.08), 1.04–1.12 at 4–5, 0.91–1.11 at 10; send → commit p99
-/// 0.9–1.0 ms at 0, 1.0–1.4 at 2–3, 1.2–2.6 at 4–5, 1.8–3.3 at 10. Three steps keep the p99
-/// under 2 ms with the smallest ratio; more starve the writer when both cores are busy.
+/// history on/off wall ratio 1.20–1.33 at 0 steps, 1.01–1.17 at 2, 0.99–1.13 at 3 (the build
+/// as committed, median 1.10 of eight runs), 1.04–1.12 at 4–5, 0.91–1.11 at 10; send → commit
+/// p99 0.9–1.0 ms at 0, 1.0–1.5 at 2–3, 1.2–2.6 at 4–5, 1.8–3.3 at 10. Three steps keep the
+/// p99 under 2 ms with the smallest ratio; more starve the writer when both cores are busy.
 pub const WRITER_NICE_STEPS: i32 = 3;
 
 /// Lowers the calling thread's CPU priority by `steps` nice steps (never above 19), leaving

@@ -602,3 +602,36 @@ fn a_run_waiting_for_its_first_answer_counts_that_attempt_in_both_lists() {
         .expect("pages");
     assert_eq!(page[0].attempts, 1);
 }
+
+#[test]
+fn an_attempt_of_a_run_deleted_while_it_ran_says_so() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut store = HistoryStore::open_in(dir.path()).expect("opens");
+    let mut recorder = HistoryRecorder::new(&request(), &profile(), Vec::new(), 1024);
+    let mut errors = Vec::new();
+    for (i, event) in events(true).iter().enumerate() {
+        if let Some(write) = recorder.fold(event)
+            && let Err(e) = store.apply(&write)
+        {
+            errors.push(e.to_string());
+        }
+        if i == 0 {
+            // `history prune --older-than 0 --yes` while the run records.
+            let id = recorder.id().to_owned();
+            assert_eq!(
+                store.delete(std::slice::from_ref(&id)).expect("deletes"),
+                [id]
+            );
+        }
+    }
+    assert!(!errors.is_empty());
+    let id = recorder.id();
+    for e in &errors {
+        assert_eq!(
+            e,
+            &format!(
+                "cannot insert an attempt in the history database: run {id} was deleted from the history while it ran"
+            )
+        );
+    }
+}

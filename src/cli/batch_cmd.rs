@@ -477,11 +477,26 @@ fn progress_bar() -> ProgressBar {
     }
     let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr());
     if let Ok(style) = ProgressStyle::with_template(
-        "{wide_bar} {pos}/{len} items, {per_sec}, eta {eta} · {msg} (Ctrl-C pauses)",
+        "{wide_bar} {pos}/{len} items, {per_sec}, {eta_once_known} · {msg} (Ctrl-C pauses)",
     ) {
-        bar.set_style(style);
+        bar.set_style(style.with_key("eta_once_known", eta_once_known));
     }
     bar
+}
+
+/// The bar's time left: "eta …" once an item has ended, "eta —" before (indicatif's own
+/// `{eta}` says "0s" while it has nothing to go by).
+fn eta_once_known(state: &indicatif::ProgressState, out: &mut dyn std::fmt::Write) {
+    let _ = out.write_str(&eta_text(state.pos(), state.eta()));
+}
+
+/// "eta —" while no item has ended (`finished` 0), else "eta " and `eta` as indicatif writes it.
+fn eta_text(finished: u64, eta: std::time::Duration) -> String {
+    if finished == 0 {
+        "eta —".to_owned()
+    } else {
+        format!("eta {:#}", indicatif::HumanDuration(eta))
+    }
 }
 
 fn show_progress(bar: &ProgressBar, event: &BatchEvent, counts: &mut crate::model::BatchCounts) {
@@ -601,4 +616,17 @@ fn parse_state(text: &str) -> Result<BatchItemState, String> {
             BatchItemState::ALL.map(BatchItemState::id).join(", ")
         )
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    #[test]
+    fn the_eta_waits_for_the_first_item_to_end() {
+        assert_eq!(super::eta_text(0, Duration::ZERO), "eta —");
+        assert_eq!(super::eta_text(0, Duration::from_secs(90)), "eta —");
+        assert_eq!(super::eta_text(3, Duration::from_secs(90)), "eta 2m");
+        assert_eq!(super::eta_text(3, Duration::from_secs(5)), "eta 5s");
+    }
 }

@@ -726,7 +726,19 @@ fn attempt_statements(
             reason_version.map(|(_, version)| version),
         ],
     )
-    .map_err(sql("insert an attempt"))?;
+    .map_err(|e| {
+        // The run's row is gone: `history delete` / `prune --yes` took a live run.
+        if e.sqlite_error()
+            .is_some_and(|f| f.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_FOREIGNKEY)
+        {
+            HistoryError::Sql {
+                action: "insert an attempt",
+                message: format!("run {} was deleted from the history while it ran", a.run_id),
+            }
+        } else {
+            sql("insert an attempt")(e)
+        }
+    })?;
     if !count {
         return Ok(());
     }

@@ -33,17 +33,32 @@ fn commit_from_git() -> Option<String> {
     if !same {
         return None;
     }
-    for watched in ["HEAD", "packed-refs"] {
-        if let Some(path) = git(&["rev-parse", "--git-path", watched]) {
-            println!("cargo:rerun-if-changed={path}");
-        }
-    }
-    if let Some(branch) = git(&["symbolic-ref", "-q", "HEAD"])
-        && let Some(path) = git(&["rev-parse", "--git-path", &branch])
-    {
-        println!("cargo:rerun-if-changed={path}");
+    let branch = git(&["symbolic-ref", "-q", "HEAD"]);
+    for watched in ["HEAD", "packed-refs"].into_iter().chain(branch.as_deref()) {
+        watch_if_present(watched);
     }
     git(&["rev-parse", "--short=12", "HEAD"])
+}
+
+/// Asks cargo to rerun this script when the git file `name` (`HEAD`, `packed-refs`, a branch's
+/// ref) changes, if the file exists: cargo counts a watched file that is missing as changed, so
+/// watching one a checkout lacks (a fresh clone has no `packed-refs`, a packed branch no loose
+/// ref) would rebuild the whole package on every build. When the file appears later, the files
+/// that are watched change with it (a commit moves `HEAD`'s branch ref; packing deletes it).
+/// A branch whose ref is missing (it lives in `packed-refs`) has its folder watched instead, so
+/// the loose ref the next commit writes there is seen (cargo scans a watched folder's files).
+fn watch_if_present(name: &str) {
+    let Some(path) = git(&["rev-parse", "--git-path", name]) else {
+        return;
+    };
+    let path = Path::new(&path);
+    if path.exists() {
+        println!("cargo:rerun-if-changed={}", path.display());
+    } else if name.starts_with("refs/")
+        && let Some(folder) = path.parent().filter(|f| f.is_dir())
+    {
+        println!("cargo:rerun-if-changed={}", folder.display());
+    }
 }
 
 /// `git ARGS` run in the package folder: its trimmed standard output, `None` on any failure.

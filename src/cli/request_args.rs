@@ -14,11 +14,7 @@ pub fn parse_header(raw: &str) -> Result<KeyValue, CliError> {
         )));
     };
     let name = name.trim();
-    let valid = !name.is_empty()
-        && name
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b));
-    if !valid {
+    if !crate::model::is_http_token(name) {
         return Err(CliError::usage(format!(
             "`{name}` is not a valid header name (in -H '{raw}')"
         )));

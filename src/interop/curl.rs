@@ -361,7 +361,7 @@ fn apply(
     let v = value.unwrap_or_default();
     match opt {
         Opt::Request => {
-            if v.is_empty() || !v.bytes().all(is_token_byte) {
+            if !crate::model::is_http_token(&v) {
                 return Err(bad("a method is one token such as GET or POST"));
             }
             p.method = Some((v, position));
@@ -470,7 +470,7 @@ fn header_row(
     };
     if let Some((name, value)) = raw.split_once(':') {
         let name = name.trim();
-        if name.is_empty() || !name.bytes().all(is_token_byte) {
+        if !crate::model::is_http_token(name) {
             return Err(bad_name(name));
         }
         let value = value.trim();
@@ -483,8 +483,7 @@ fn header_row(
         return Ok(Some(KeyValue::new(name, value)));
     }
     if let Some(name) = raw.trim().strip_suffix(';')
-        && !name.is_empty()
-        && name.bytes().all(is_token_byte)
+        && crate::model::is_http_token(name)
     {
         return Ok(Some(KeyValue::new(name, "")));
     }
@@ -493,10 +492,6 @@ fn header_row(
         position,
         reason: "a header needs a colon: 'Name: value'".into(),
     })
-}
-
-fn is_token_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b)
 }
 
 fn data_part(mode: DataMode, v: String) -> DataPart {

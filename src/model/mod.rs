@@ -17,6 +17,7 @@ mod budget;
 mod counted;
 mod environment;
 mod event;
+pub mod http_token;
 mod outcome_class;
 mod parse_words;
 mod phases;
@@ -53,6 +54,7 @@ pub use environment::{ENVIRONMENT_FORMAT, Environment, Variable};
 pub use event::{
     Draw, OutcomeKind, RunEvent, RunId, RunOutcome, TLS_UNVERIFIED_NOTE, WaitExplanation,
 };
+pub use http_token::is_http_token;
 pub use outcome_class::{OutcomeClass, Throttling};
 pub use parse_words::{char_column, plain_parse_message};
 pub use phases::{PhaseKind, PhaseSpan, phase_spans, phases_line};

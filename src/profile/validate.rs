@@ -259,7 +259,7 @@ fn check_response_header(b: &Backoff, path: &str, issues: &mut Findings) {
         );
     }
     for (i, h) in b.headers.iter().enumerate() {
-        if h.name.is_empty() || !h.name.bytes().all(is_token_byte) {
+        if !crate::model::is_http_token(&h.name) {
             issues.push(
                 format!("{path}.headers[{i}].name"),
                 if h.name.is_empty() {
@@ -290,11 +290,6 @@ fn check_response_header(b: &Backoff, path: &str, issues: &mut Findings) {
             check_backoff(fallback, &at, true, issues);
         }
     }
-}
-
-/// RFC 9110 `tchar`.
-fn is_token_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b)
 }
 
 /// Compiles a custom script through the policy layer; its error carries the line:column

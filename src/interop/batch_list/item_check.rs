@@ -6,15 +6,7 @@ use super::problem::ListProblemKind;
 use crate::model::url_rule::{UrlProblem, parse_http_url};
 use crate::model::{RequestSpec, UUID_PLACEHOLDER, Variables, resolve_text, secrets};
 
-/// Whether `c` may appear in an HTTP token (RFC 9110 §5.6.2 `tchar`).
-fn is_tchar(c: char) -> bool {
-    c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(c)
-}
-
-/// Whether `text` is a non-empty HTTP token.
-pub(super) fn is_token(text: &str) -> bool {
-    !text.is_empty() && text.chars().all(is_tchar)
-}
+pub(super) use crate::model::is_http_token as is_token;
 
 /// The first problem of `spec`, if any. A URL that uses `{{variables}}` other than
 /// `{{uuid}}` is checked when it is resolved (at send), not here.

@@ -119,7 +119,8 @@ pub const CSV_COLUMNS: [&str; 18] = [
 /// during a wait, the reason of the attempt before it says "the wait before retry N was cut
 /// off (interrupted)" after its own (as `interop::attempts_csv` does for the window's copy).
 pub fn csv(stored: &StoredRun) -> String {
-    let mut out = CSV_COLUMNS.join(",") + "\r\n";
+    let mut out = crate::interop::csv_cell::CsvText::new();
+    out.row(CSV_COLUMNS);
     let opt = |v: Option<f64>| v.map(|x| format!("{x:.3}")).unwrap_or_default();
     let ended = stored.run.outcome.map(crate::store::RecordedOutcome::id);
     for (i, a) in stored.attempts.iter().enumerate() {
@@ -177,12 +178,7 @@ pub fn csv(stored: &StoredRun) -> String {
                 .map(|c| crate::policy::tokens_text(c.after))
                 .unwrap_or_default(),
         ];
-        let row: Vec<String> = fields
-            .iter()
-            .map(|f| crate::interop::csv_cell::csv_cell(f))
-            .collect();
-        out.push_str(&row.join(","));
-        out.push_str("\r\n");
+        out.row(&fields);
     }
     if let Some(u) = &stored.unanswered {
         let mut fields = vec![String::new(); CSV_COLUMNS.len()];
@@ -194,21 +190,20 @@ pub fn csv(stored: &StoredRun) -> String {
         fields[7] = unanswered_text(stored);
         // Cut off, not triaged: the verdict says how (nothing while the run is still going).
         ended.unwrap_or_default().clone_into(&mut fields[8]);
-        let row: Vec<String> = fields
-            .iter()
-            .map(|f| crate::interop::csv_cell::csv_cell(f))
-            .collect();
-        out.push_str(&row.join(","));
-        out.push_str("\r\n");
+        out.row(&fields);
     }
-    out
+    out.finish()
 }
 
 #[cfg(test)]
 mod tests {
     #[test]
     fn fields_with_commas_and_quotes_are_quoted() {
-        let cell = crate::interop::csv_cell::csv_cell;
+        let cell = |c: &str| {
+            let mut csv = crate::interop::csv_cell::CsvText::new();
+            csv.row([c]);
+            csv.finish().trim_end().to_owned()
+        };
         assert_eq!(cell("a,b \"c\""), "\"a,b \"\"c\"\"\"");
         assert_eq!(cell("plain"), "plain");
         assert_eq!(cell("=1+1"), "'=1+1", "a formula is text in a spreadsheet");

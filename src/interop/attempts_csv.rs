@@ -161,19 +161,12 @@ pub fn attempts_csv(events: &[RunEvent], secrets: &[String]) -> String {
             RunEvent::RunStarted { .. } => {}
         }
     }
-    let mut out = String::new();
-    let line = |out: &mut String, cells: &mut dyn Iterator<Item = String>| {
-        let quoted: Vec<String> = cells.map(|c| super::csv_cell::csv_cell(&c)).collect();
-        let _ = write!(out, "{}\r\n", quoted.join(","));
-    };
-    line(&mut out, &mut CSV_COLUMNS.iter().map(|c| (*c).to_owned()));
+    let mut out = super::csv_cell::CsvText::new();
+    out.row(CSV_COLUMNS);
     for r in rows {
-        line(
-            &mut out,
-            &mut r.cells.into_iter().map(|c| mask_secret_values(&c, secrets)),
-        );
+        out.row(r.cells.iter().map(|c| mask_secret_values(c, secrets)));
     }
-    out
+    out.finish()
 }
 
 /// Marks row `attempt` of a run that ended `how` (`cancelled`, `interrupted`) if its attempt

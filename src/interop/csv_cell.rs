@@ -23,19 +23,52 @@ pub fn formula_safe(cell: &str) -> Cow<'_, str> {
     }
 }
 
-/// `cell` for a CSV line ([`formula_safe`]), quoted with `"` doubled when it holds a comma,
-/// quote or line break (RFC 4180).
+/// CSV text written by the `csv` crate (RFC 4180: comma separated, a cell quoted with `"`
+/// doubled when it holds a comma, quote or line break, CRLF line ends), every cell made
+/// [`formula_safe`]. Rows are added with [`Self::row`], the text taken with [`Self::finish`].
 ///
 /// ```
-/// use retryscope::interop::csv_cell::csv_cell;
-/// assert_eq!(csv_cell("a,b \"c\""), "\"a,b \"\"c\"\"\"");
-/// assert_eq!(csv_cell("+1,5"), "\"'+1,5\"");
+/// use retryscope::interop::csv_cell::CsvText;
+/// let mut csv = CsvText::new();
+/// csv.row(["a,b \"c\"", "+1,5", "plain"]);
+/// assert_eq!(csv.finish(), "\"a,b \"\"c\"\"\",\"'+1,5\",plain\r\n");
 /// ```
-pub fn csv_cell(cell: &str) -> String {
-    let safe = formula_safe(cell);
-    if safe.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", safe.replace('"', "\"\""))
-    } else {
-        safe.into_owned()
+pub struct CsvText(csv::Writer<Vec<u8>>);
+
+impl Default for CsvText {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl CsvText {
+    /// An empty text.
+    pub fn new() -> Self {
+        Self(
+            csv::WriterBuilder::new()
+                .terminator(csv::Terminator::CRLF)
+                .flexible(true)
+                .from_writer(Vec::new()),
+        )
+    }
+
+    /// Adds one row of `cells`.
+    pub fn row<I, S>(&mut self, cells: I)
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        // Writing to memory cannot fail.
+        let _ = self.0.write_record(
+            cells
+                .into_iter()
+                .map(|c| formula_safe(c.as_ref()).into_owned()),
+        );
+    }
+
+    /// The text written so far.
+    pub fn finish(self) -> String {
+        let bytes = self.0.into_inner().unwrap_or_default();
+        String::from_utf8(bytes).unwrap_or_default()
     }
 }

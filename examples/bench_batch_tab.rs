@@ -23,7 +23,7 @@
 
 use egui_kittest::Harness;
 use retryscope::model::{BatchOptions, BatchRequest, RequestSpec};
-use retryscope::service::{BatchService, BudgetRegistry};
+use retryscope::service::{BatchService, Core, CoreOptions};
 use retryscope::store::{BatchQueue, MemorySecretStore};
 use retryscope::ui::engine_link::ChannelEngine;
 use retryscope::ui::file_dialogs::ScriptedDialogs;
@@ -136,17 +136,18 @@ fn main() {
         library_dir: None,
         persisted: None,
     });
-    let Ok(service) = BatchService::spawn(
+    let Ok(core) = Core::new(CoreOptions::workers(2)) else {
+        eprintln!("cannot start the core");
+        return;
+    };
+    let service = BatchService::start(
+        &core,
         dir.path().to_path_buf(),
         secrets,
         retryscope::ui::batch::list_importer(),
-        None,
-        BudgetRegistry::new(),
         Arc::new(|| {}),
-    ) else {
-        eprintln!("cannot start the batch service");
-        return;
-    };
+        retryscope::service::library_lookup(None),
+    );
     state.attach_batch(service);
     state.show_batch(true);
     let mut h = Harness::builder()

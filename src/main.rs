@@ -1,4 +1,5 @@
-//! `retryscope`: the desktop app with no arguments, headless subcommands otherwise.
+//! `retryscope`: the desktop app with no arguments, headless subcommands otherwise. The process
+//! has one core (DESIGN.md §11), built here for the face the arguments ask for.
 
 use retryscope::cli::{self, Command};
 use std::process::ExitCode;
@@ -8,10 +9,16 @@ fn main() -> ExitCode {
         Ok(parsed) => parsed,
         Err(code) => return code,
     };
-    match &parsed.command {
+    let core = match cli::start_core(parsed.command.as_ref()) {
+        Ok(core) => core,
+        Err(code) => return code,
+    };
+    let code = match &parsed.command {
         // No subcommand (or `gui`): the window, through `retryscope::ui::run_app`.
-        None => cli::execute_gui(&parsed.gui),
-        Some(Command::Gui(args)) => cli::execute_gui(args),
-        Some(command) => cli::execute(command),
-    }
+        None => cli::execute_gui(&parsed.gui, &core),
+        Some(Command::Gui(args)) => cli::execute_gui(args, &core),
+        Some(command) => cli::execute(command, &core),
+    };
+    cli::stop_core(core);
+    code
 }

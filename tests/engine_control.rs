@@ -3,6 +3,7 @@
 
 #![allow(clippy::unwrap_used)]
 
+mod core_support;
 mod engine_support;
 
 use engine_support::*;
@@ -261,10 +262,13 @@ fn engine_service_runs_commands_on_its_own_thread_and_wakes_the_caller() {
     let server = demo_rt.block_on(DemoServer::start(0)).unwrap();
     let wakes = Arc::new(AtomicUsize::new(0));
     let counter = Arc::clone(&wakes);
-    let mut engine = EngineService::spawn(Arc::new(move || {
-        counter.fetch_add(1, Ordering::SeqCst);
-    }))
-    .unwrap();
+    let mut engine = EngineService::start(
+        core_support::shared_core(),
+        Arc::new(move || {
+            counter.fetch_add(1, Ordering::SeqCst);
+        }),
+        None,
+    );
 
     let ok_id = engine.next_run_id();
     let hang_id = engine.next_run_id();

@@ -4,6 +4,7 @@
 
 #![allow(clippy::unwrap_used)]
 
+mod core_support;
 mod engine_support;
 
 use engine_support::fixed;
@@ -34,14 +35,14 @@ fn a_run_started_through_the_service_is_in_the_history_with_its_attempts() {
     let demo_rt = tokio::runtime::Runtime::new().unwrap();
     let server = demo_rt.block_on(DemoServer::start(0)).unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let mut engine = EngineService::spawn_recording(
+    let mut engine = EngineService::start(
+        core_support::shared_core(),
         Arc::new(|| {}),
         Some(HistoryPlace {
             data_dir: Some(dir.path().to_path_buf()),
             body_cap: 1024,
         }),
-    )
-    .unwrap();
+    );
     assert!(engine.is_recording());
     assert_eq!(engine.history_problem(), None);
     let mut spec = RequestSpec::get(server.url("/status/503?times=1"));
@@ -89,14 +90,14 @@ fn a_history_that_cannot_open_leaves_runs_unrecorded_with_a_reason() {
     // A file where the data folder should be.
     let blocker = dir.path().join("not-a-folder");
     std::fs::write(&blocker, "x").unwrap();
-    let mut engine = EngineService::spawn_recording(
+    let mut engine = EngineService::start(
+        core_support::shared_core(),
         Arc::new(|| {}),
         Some(HistoryPlace {
             data_dir: Some(blocker),
             body_cap: 1024,
         }),
-    )
-    .unwrap();
+    );
     assert!(!engine.is_recording());
     let problem = engine.history_problem().unwrap().to_owned();
     assert!(problem.starts_with("runs are not recorded"), "{problem}");

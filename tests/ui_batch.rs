@@ -3,13 +3,14 @@
 
 #![allow(clippy::unwrap_used)]
 
+mod core_support;
 mod ui_support;
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use retryscope::demo::DemoServer;
 use retryscope::model::RetryProfile;
-use retryscope::service::{BatchService, BudgetRegistry};
+use retryscope::service::BatchService;
 use retryscope::store::MemorySecretStore;
 use retryscope::ui::batch::{BatchAction, BatchPanel};
 use std::sync::Arc;
@@ -71,16 +72,14 @@ fn import_start_and_open_an_items_run_by_label() {
     let dir = tempfile::tempdir().unwrap();
     let list = dir.path().join("paths.txt");
     std::fs::write(&list, format!("curl '{base}/status/200?key=a'\ncurl '{base}/status/404?key=b'\ncurl '{base}/status/200?key=c'\n")).unwrap();
-    let writer = retryscope::service::open_history_writer(dir.path()).unwrap();
-    let service = BatchService::spawn(
+    let service = BatchService::start(
+        core_support::shared_core(),
         dir.path().to_path_buf(),
         Arc::new(MemorySecretStore::new()),
         importer,
-        Some(writer),
-        BudgetRegistry::new(),
         Arc::new(|| {}),
-    )
-    .unwrap();
+        retryscope::service::library_lookup(None),
+    );
     let mut panel = BatchPanel::new();
     panel.attach(service);
     let mut h = harness(Tab {
@@ -162,15 +161,14 @@ fn the_workbench_has_a_batch_tab_beside_timeline_and_history() {
 
 /// A service over `dir` with the window's importer (the demo server's runs not recorded).
 fn service_in(dir: &std::path::Path) -> BatchService {
-    BatchService::spawn(
+    BatchService::start(
+        core_support::shared_core(),
         dir.to_path_buf(),
         Arc::new(MemorySecretStore::new()),
         retryscope::ui::batch::list_importer(),
-        None,
-        BudgetRegistry::new(),
         Arc::new(|| {}),
+        retryscope::service::library_lookup(None),
     )
-    .unwrap()
 }
 
 fn until(h: &mut Harness<'static, Tab>, what: &dyn Fn(&Tab) -> bool) {
@@ -412,16 +410,14 @@ fn items_may_name_library_profiles_and_an_unknown_name_is_refused_with_its_line(
         "{\"url\": \"http://127.0.0.1:9/a\", \"profile\": \"team\"}\n{\"url\": \"http://127.0.0.1:9/b\", \"profile\": \"nope\"}\n{\"url\": \"http://127.0.0.1:9/c\", \"profile\": \"aws-standard\"}\n",
     )
     .unwrap();
-    let service = BatchService::spawn_with_profiles(
+    let service = BatchService::start(
+        core_support::shared_core(),
         dir.path().to_path_buf(),
         Arc::new(MemorySecretStore::new()),
         retryscope::ui::batch::list_importer(),
-        None,
-        BudgetRegistry::new(),
         Arc::new(|| {}),
         retryscope::service::library_lookup(Some(library.path().to_path_buf())),
-    )
-    .unwrap();
+    );
     let mut h = tab_with(service);
     h.run();
     type_keys(&mut h, "List file", list.to_str().unwrap());

@@ -4,13 +4,14 @@
 
 #![allow(clippy::unwrap_used)]
 
+mod core_support;
 mod ui_support;
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use retryscope::demo::DemoServer;
 use retryscope::model::{BatchState, BatchWorker};
-use retryscope::service::{BatchService, BudgetRegistry};
+use retryscope::service::BatchService;
 use retryscope::store::{BatchQueue, MemorySecretStore};
 use retryscope::ui::workbench::WorkbenchState;
 use std::collections::HashMap;
@@ -23,15 +24,14 @@ const ITEMS: usize = 40;
 
 /// A service over `dir` as the window starts it (runs not recorded here).
 fn service_in(dir: &Path) -> BatchService {
-    BatchService::spawn(
+    BatchService::start(
+        core_support::shared_core(),
         dir.to_path_buf(),
         Arc::new(MemorySecretStore::new()),
         retryscope::ui::batch::list_importer(),
-        None,
-        BudgetRegistry::new(),
         Arc::new(|| {}),
+        retryscope::service::library_lookup(None),
     )
-    .unwrap()
 }
 
 /// A window (workbench) on the data folder `dir`.

@@ -8,8 +8,8 @@ use egui::{Key, Modifiers};
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 use retryscope::model::{Backoff, RetryProfile, Strategy};
-use retryscope::service::AppServices;
 use retryscope::service::{Command, EngineService};
+use retryscope::service::{Core, CoreOptions, Threads};
 use retryscope::store::SecretStore as _;
 use retryscope::ui::engine_link::{ChannelEngine, EngineProbe};
 use retryscope::ui::file_dialogs::ScriptedDialogs;
@@ -703,13 +703,17 @@ fn send_refuses_a_profile_whose_script_fails_its_dry_run() {
 
 struct Live {
     harness: Harness<'static, WorkbenchState>,
-    _services: AppServices,
+    _core: Core,
 }
 
 fn live(profile: Option<RetryProfile>) -> Live {
-    let services = AppServices::start().expect("runtime starts");
-    let demo = services.demo_base_url().expect("demo server on loopback");
-    let engine = EngineService::spawn(Arc::new(|| {})).expect("engine starts");
+    let core = Core::new(CoreOptions {
+        threads: Threads::Workers(2),
+        demo: true,
+    })
+    .expect("runtime starts");
+    let demo = core.demo_base_url().expect("demo server on loopback");
+    let engine = EngineService::start(&core, Arc::new(|| {}), None);
     let mut state = WorkbenchState::new(WorkbenchSetup {
         engine: Box::new(engine),
         dialogs: Box::new(ScriptedDialogs::default()),
@@ -727,7 +731,7 @@ fn live(profile: Option<RetryProfile>) -> Live {
     harness.run();
     Live {
         harness,
-        _services: services,
+        _core: core,
     }
 }
 

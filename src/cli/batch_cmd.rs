@@ -171,7 +171,7 @@ pub enum BatchCommand {
 ///
 /// # Errors
 /// Exit 2 for usage, profile and list problems; exit 1 when the database cannot be used.
-pub fn execute(args: &BatchArgs) -> Result<u8, CliError> {
+pub fn execute(args: &BatchArgs, core: &crate::service::Core) -> Result<u8, CliError> {
     let dir = args.data_dir.resolve()?;
     // Reading an empty data folder never creates the database (nor the folder).
     let nothing_queued = !dir.join(crate::store::HISTORY_FILE).exists();
@@ -192,7 +192,7 @@ pub fn execute(args: &BatchArgs) -> Result<u8, CliError> {
         Some(BatchCommand::Show { id, state, json }) => {
             batch_view::show(&open_queue(&dir)?, id, *state, *json)
         }
-        None => work(args, &dir),
+        None => work(args, &dir, core),
     }
 }
 
@@ -205,7 +205,7 @@ fn open_queue(dir: &Path) -> Result<BatchQueue, CliError> {
 }
 
 /// Queues the file (or finds the batch to resume) and works it.
-fn work(args: &BatchArgs, dir: &Path) -> Result<u8, CliError> {
+fn work(args: &BatchArgs, dir: &Path, core: &crate::service::Core) -> Result<u8, CliError> {
     // A report that could not be written after the batch ran would be found out too late.
     let report = args.report.as_deref().map(report_target).transpose()?;
     // Each item's run is logged as `run` logs one: one line per attempt, wait and outcome,
@@ -271,13 +271,7 @@ fn work(args: &BatchArgs, dir: &Path) -> Result<u8, CliError> {
         "batch {batch_id}: working it (Ctrl-C pauses; after a crash: {})\n",
         resume_command(&batch_id, dir, dir_given)
     ));
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .thread_name("retryscope-batch")
-        .enable_all()
-        .build()
-        .map_err(|e| CliError::failed(format!("cannot start the async runtime: {e}")))?;
-    let writer = match crate::service::open_history_writer(dir) {
+    let writer = match core.history_writer(dir) {
         Ok(w) => Some(w),
         Err(e) => {
             super::out::write_stderr(&format!(
@@ -288,6 +282,7 @@ fn work(args: &BatchArgs, dir: &Path) -> Result<u8, CliError> {
     };
     let mut runner = BatchRunner::new(queue)
         .worked_by(crate::model::BatchWorker::Cli)
+        .with_budgets(core.budgets().clone())
         .with_profiles(crate::service::library_lookup(
             crate::service::default_library_dir(),
         ));
@@ -298,8 +293,8 @@ fn work(args: &BatchArgs, dir: &Path) -> Result<u8, CliError> {
     // loss decides the exit code at the end (`out::exit_code_after_output`).
     super::out::keep_going_when_stdout_is_lost();
     let started = std::time::Instant::now();
-    let (summary, stop) = runtime.block_on(drive(runner, &batch_id))?;
-    close_writer(writer);
+    let (summary, stop) = core.block_on(drive(runner, &batch_id))?;
+    flush_writer(writer);
     let secrets_in_memory = opened.fallback_reason.is_some();
     let code = finish(
         &batch_id,
@@ -518,11 +513,11 @@ fn show_progress(bar: &ProgressBar, event: &BatchEvent, counts: &mut crate::mode
     bar.set_message(format!("{} done, {} error", counts.done, counts.error));
 }
 
-/// Closes the history writer so every run is committed before the process exits.
-fn close_writer(writer: Option<Arc<HistoryWriter>>) {
+/// Commits what the history writer holds, so every run is recorded before the summary is
+/// printed (the core closes the writer at exit).
+fn flush_writer(writer: Option<Arc<HistoryWriter>>) {
     if let Some(w) = writer
-        && let Ok(w) = Arc::try_unwrap(w)
-        && let Err(e) = w.close()
+        && let Err(e) = w.flush()
     {
         super::out::write_stderr(&format!(
             "warning: the batch's runs are not fully recorded in the history: {e}\n"

@@ -19,7 +19,12 @@ const DEFAULT_CAPACITY: f64 = 100.0;
 /// or a profile whose script or matchers do not compile; exit 1 when the signal handlers cannot
 /// start. Ctrl-C or SIGTERM stops it between runs: the strategies done stay printed, a line on
 /// stderr says where it stopped, exit 130 or 143.
-pub fn execute(args: &SimulateArgs, profile: &RetryProfile, seed: u64) -> Result<u8, CliError> {
+pub fn execute(
+    args: &SimulateArgs,
+    profile: &RetryProfile,
+    seed: u64,
+    core: &crate::service::Core,
+) -> Result<u8, CliError> {
     let model = match args.model {
         ModelArg::Occ => {
             // The `occ` server has no capacity and sends no Retry-After: refuse what it ignores.
@@ -71,7 +76,7 @@ pub fn execute(args: &SimulateArgs, profile: &RetryProfile, seed: u64) -> Result
     setup.model = model;
     setup.failure_status = status;
     setup.keep_load = false;
-    let (_runtime, stop) = watch_stop_signals()?;
+    let stop = watch_stop_signals(core);
     // The strategy column fits the longest label (a profile's name can be long).
     let width = contenders
         .iter()

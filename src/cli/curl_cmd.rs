@@ -185,7 +185,7 @@ fn read_curl_words(words: &[String]) -> Result<CurlImport, CurlError> {
 ///
 /// # Errors
 /// Exit 2 for a curl command that cannot be read, a bad URL, header, body file or profile.
-pub fn execute(args: &CurlArgs) -> Result<u8, CliError> {
+pub fn execute(args: &CurlArgs, core: &crate::service::Core) -> Result<u8, CliError> {
     let own = own_and_curl(&args.words)?;
     if own.profile.is_some() && (own.builtin.is_some() || args.builtin.is_some())
         || own.builtin.is_some() && args.profile.is_some()
@@ -247,6 +247,7 @@ pub fn execute(args: &CurlArgs) -> Result<u8, CliError> {
     // Logged as `run` logs its run (the daily files in the data folder; RETRYSCOPE_LOG_LEVEL).
     let _log = super::log_args::LogArgs::default().install(crate::store::data_dir().as_deref())?;
     super::run::run_spec(
+        core,
         spec,
         profile,
         super::run::RunPrint {

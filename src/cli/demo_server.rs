@@ -34,13 +34,8 @@ fn after_help() -> String {
 /// # Errors
 /// Exit 2 when the port is in use or not allowed; exit 1 when it cannot be bound otherwise or
 /// the runtime cannot start.
-pub fn execute(args: &DemoServerArgs) -> Result<u8, CliError> {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .map_err(|e| CliError::failed(format!("cannot start the async runtime: {e}")))?;
-    runtime.block_on(async {
+pub fn execute(args: &DemoServerArgs, core: &crate::service::Core) -> Result<u8, CliError> {
+    core.block_on(async {
         let mut signals = super::signal::StopSignals::install();
         let server = DemoServer::start(args.port)
             .await

@@ -86,14 +86,17 @@ impl GuiArgs {
 /// # Errors
 /// Exit 1 with the UI's message: no display, or what failed in our words with the window
 /// system's own on a `detail:` line ([`ui::start_error`]).
-pub fn execute(args: &GuiArgs) -> Result<u8, CliError> {
+pub fn execute(
+    args: &GuiArgs,
+    core: &std::sync::Arc<crate::service::Core>,
+) -> Result<u8, CliError> {
     if let Some(path) = &args.screenshot {
         screenshot_folder_exists(path).map_err(CliError::failed)?;
     }
     if cfg!(all(unix, not(target_os = "macos"))) {
         no_display(|name| std::env::var_os(name)).map_or(Ok(()), |m| Err(CliError::failed(m)))?;
     }
-    ui::run_app(args.to_options())
+    ui::run_app(args.to_options(), std::sync::Arc::clone(core))
         .map(|()| exit::SUCCESS)
         .map_err(|e| CliError::failed(window_error(&e)))
 }

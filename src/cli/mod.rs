@@ -33,8 +33,10 @@ pub mod timeline_text;
 pub mod variables_args;
 pub mod whole_number;
 
+use crate::service::{Core, CoreOptions, Threads};
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
+use std::sync::Arc;
 
 /// `retryscope`: retry flaky HTTP APIs by hand and watch every attempt.
 #[derive(Debug, Parser)]
@@ -105,21 +107,60 @@ pub fn parse() -> Result<Cli, ExitCode> {
     })
 }
 
-/// Runs a headless subcommand (or the window for `gui`) and returns the process exit code.
-pub fn execute(command: &Command) -> ExitCode {
-    exit::finish(match command {
-        Command::Run(a) => run::execute(a),
-        Command::Curl(a) => curl_cmd::execute(a),
-        Command::Simulate(a) => simulate::execute(a),
-        Command::Profile(a) => profile_cmd::execute(a),
-        Command::DemoServer(a) => demo_server::execute(a),
-        Command::History(a) => history_cmd::execute(a),
-        Command::Batch(a) => batch_cmd::execute(a),
-        Command::Gui(a) => gui::execute(a),
+/// The process's core for `command` (`None`: the window): the window gets worker threads and
+/// the demo server; `batch` and `demo-server` worker threads; `simulate` one worker (its
+/// signal handler); every other command a current-thread runtime, driven from `main`'s thread.
+///
+/// # Errors
+/// Exit 1, after an `error:` line, when the runtime cannot start.
+pub fn start_core(command: Option<&Command>) -> Result<Arc<Core>, ExitCode> {
+    let options = match command {
+        None | Some(Command::Gui(_)) => CoreOptions {
+            threads: Threads::Workers(2),
+            demo: true,
+        },
+        Some(Command::Batch(_) | Command::DemoServer(_)) => CoreOptions::workers(2),
+        Some(Command::Simulate(_)) => CoreOptions::workers(1),
+        Some(_) => CoreOptions::ONE_SHOT,
+    };
+    Core::new(options).map(Arc::new).map_err(|e| {
+        out::write_stderr(&format!("error: cannot start the async runtime: {e}\n"));
+        ExitCode::from(exit::FAILED)
     })
 }
 
-/// Opens the window with the top-level flags (no subcommand).
-pub fn execute_gui(args: &gui::GuiArgs) -> ExitCode {
-    exit::finish(gui::execute(args))
+/// Ends the core's work (runs record their end, the history commits what it holds); a history
+/// that could not commit everything is a warning on stderr.
+pub fn stop_core(core: Arc<Core>) {
+    let Ok(core) = Arc::try_unwrap(core) else {
+        return;
+    };
+    if let Err(e) = core.shutdown(CORE_STOP_WAIT) {
+        out::write_stderr(&format!(
+            "warning: the history did not record everything: {e}\n"
+        ));
+    }
+}
+
+/// Longest wait at exit for the core's tasks to end.
+const CORE_STOP_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// Runs a headless subcommand (or the window for `gui`) on `core` and returns the process exit
+/// code.
+pub fn execute(command: &Command, core: &Arc<Core>) -> ExitCode {
+    exit::finish(match command {
+        Command::Run(a) => run::execute(a, core),
+        Command::Curl(a) => curl_cmd::execute(a, core),
+        Command::Simulate(a) => simulate::execute(a, core),
+        Command::Profile(a) => profile_cmd::execute(a),
+        Command::DemoServer(a) => demo_server::execute(a, core),
+        Command::History(a) => history_cmd::execute(a),
+        Command::Batch(a) => batch_cmd::execute(a, core),
+        Command::Gui(a) => gui::execute(a, core),
+    })
+}
+
+/// Opens the window (no subcommand) on `core`.
+pub fn execute_gui(args: &gui::GuiArgs, core: &Arc<Core>) -> ExitCode {
+    exit::finish(gui::execute(args, core))
 }

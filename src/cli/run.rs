@@ -155,7 +155,7 @@ pub struct RunArgs {
 /// # Errors
 /// Exit 2 for usage/profile problems found before the run starts; exit 1 when the runtime
 /// cannot start.
-pub fn execute(args: &RunArgs) -> Result<u8, CliError> {
+pub fn execute(args: &RunArgs, core: &crate::service::Core) -> Result<u8, CliError> {
     let mut profile = profile_source::select(args.profile.as_deref(), args.builtin.as_deref())?;
     if let Some(MaxRetriesArg(r)) = args.max_retries {
         profile.max_retries = r;
@@ -252,6 +252,7 @@ pub fn execute(args: &RunArgs) -> Result<u8, CliError> {
     let mut secrets = variables.secret_values();
     secrets.extend(crate::model::secrets::secret_values(&spec));
     run_spec(
+        core,
         spec,
         profile,
         RunPrint {
@@ -366,6 +367,7 @@ impl Default for RunPrint {
 /// Exit 2 when the engine refuses the spec; exit 1 when the runtime cannot start or a file
 /// (`-o`, `--har`) cannot be written.
 pub fn run_spec(
+    core: &crate::service::Core,
     spec: crate::model::RequestSpec,
     profile: crate::model::RetryProfile,
     print: RunPrint,
@@ -402,22 +404,16 @@ pub fn run_spec(
     // A closed or full stdout must not lose the run: it is still recorded and its files are
     // written; the loss decides the exit code at the end (`out::exit_code_after_output`).
     super::out::keep_going_when_stdout_is_lost();
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| CliError::failed(format!("cannot start the async runtime: {e}")))?;
-    // One run per process: a `host` or `profile` budget has nobody to share with, so the
-    // run's own bucket is the same thing.
     let options = RunOptions {
         run_id: 1,
         seed: print.seed,
-        budget: None,
+        budget: core.budgets().bucket_for(&profile, &spec.url),
     };
     let writer = print
         .history
         .as_ref()
         .and_then(|place| place.data_dir.as_deref())
-        .and_then(|dir| match crate::service::open_history_writer(dir) {
+        .and_then(|dir| match core.history_writer(dir) {
             Ok(w) => Some(w),
             Err(e) => {
                 warn_history("not", &e);
@@ -441,7 +437,7 @@ pub fn run_spec(
         png: print.png,
         redirect_hint: print.redirect_hint,
     };
-    let code = runtime.block_on(drive(
+    let code = core.block_on(drive(
         spec,
         profile,
         options,
@@ -449,11 +445,10 @@ pub fn run_spec(
         sent_headers,
         recording,
     ));
-    // The recording (and its handle on the writer) ended with `drive`: close the writer, so
-    // every write is committed before the process exits.
+    // The recording ended with `drive`: every write is committed before the result is told
+    // (the core closes the writer at exit).
     if let Some(w) = writer
-        && let Ok(w) = std::sync::Arc::try_unwrap(w)
-        && let Err(e) = w.close()
+        && let Err(e) = w.flush()
     {
         warn_history("not fully", &e);
     }

@@ -5,6 +5,7 @@ use super::out;
 use super::profile_source;
 use super::signal::{Stop, StopSignals};
 use crate::policy::{self, Quantiles, RetryStats};
+use crate::service::Core;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::fmt::Write as _;
@@ -166,14 +167,14 @@ pub enum ModelArg {
 /// Exit 2 for an invalid profile, a script that does not compile, or a script that fails or returns
 /// a bad value while sampled (the message names the retry); exit 1 when the signal handlers
 /// cannot start.
-pub fn execute(args: &SimulateArgs) -> Result<u8, CliError> {
+pub fn execute(args: &SimulateArgs, core: &Core) -> Result<u8, CliError> {
     if !args.stack.is_empty() {
-        return super::stack_cmd::execute(args);
+        return super::stack_cmd::execute(args, core);
     }
     let profile = profile_source::select(args.profile.as_deref(), args.builtin.as_deref())?;
     let seed = args.seed.or(profile.seed).unwrap_or_else(rand::random);
     if args.contention {
-        return super::contention_cmd::execute(args, &profile, seed);
+        return super::contention_cmd::execute(args, &profile, seed, core);
     }
     let cannot = |e: policy::PolicyError| {
         CliError::usage(format!("cannot simulate profile \"{}\": {e}", profile.name))
@@ -185,7 +186,7 @@ pub fn execute(args: &SimulateArgs) -> Result<u8, CliError> {
         crate::cli_out!("{}", no_retry_text(&profile, args.samples, seed));
         return Ok(exit::SUCCESS);
     }
-    let (_runtime, stop) = watch_stop_signals()?;
+    let stop = watch_stop_signals(core);
     crate::cli_outln!(
         "profile \"{}\"  {} samples  seed {seed} (replay with --seed {seed})",
         profile.name,
@@ -244,30 +245,23 @@ pub(super) fn stopped_by(flag: u8) -> (u8, &'static str) {
     }
 }
 
-/// Installs the Ctrl-C / SIGTERM handlers on a one-worker runtime whose task sets the returned
-/// flag; the sampling (on this thread) reads it between batches. Keep the runtime alive while
-/// sampling.
-pub(super) fn watch_stop_signals() -> Result<(tokio::runtime::Runtime, Arc<AtomicU8>), CliError> {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(1)
-        .thread_name("retryscope-signals")
-        .enable_all()
-        .build()
-        .map_err(|e| CliError::failed(format!("cannot start the signal handler: {e}")))?;
+/// Installs the Ctrl-C / SIGTERM handlers on the core (a worker runs them) with a task that
+/// sets the returned flag; the sampling (on this thread) reads it between batches.
+pub(super) fn watch_stop_signals(core: &Core) -> Arc<AtomicU8> {
     let stop = Arc::new(AtomicU8::new(0));
     let mut signals = {
-        let _inside = runtime.enter();
+        let _inside = core.handle().enter();
         StopSignals::install()
     };
     let flag = Arc::clone(&stop);
-    runtime.spawn(async move {
+    core.handle().spawn(async move {
         let code = match signals.recv().await {
             Stop::Interrupt => INTERRUPTED,
             Stop::Terminate => TERMINATED,
         };
         flag.store(code, Ordering::Relaxed);
     });
-    Ok((runtime, stop))
+    stop
 }
 
 /// A bar on stderr for runs of at least [`PROGRESS_MIN_WAITS`] waits, hidden when stderr is not

@@ -30,7 +30,7 @@ const PROGRESS_MIN_ATTEMPTS: u64 = 100_000;
 /// Exit 2 for a failure rate outside 0–1, a profile that cannot be loaded (file errors, a library
 /// profile's load error, or an unknown name) or whose script or matchers do not compile; exit 1 when the signal
 /// handlers cannot start.
-pub fn execute(args: &SimulateArgs) -> Result<u8, CliError> {
+pub fn execute(args: &SimulateArgs, core: &crate::service::Core) -> Result<u8, CliError> {
     let f = args.failure_rate;
     if !(0.0..=1.0).contains(&f) {
         return Err(CliError::usage(format!(
@@ -54,7 +54,7 @@ pub fn execute(args: &SimulateArgs) -> Result<u8, CliError> {
     let seed = args.seed.unwrap_or_else(rand::random);
     let cannot = |e| CliError::usage(format!("cannot simulate the stack: {e}"));
     let analysis = analyse_stack(&layers, f, FAILURE_STATUS).map_err(cannot)?;
-    let (_runtime, stop) = watch_stop_signals()?;
+    let stop = watch_stop_signals(core);
     let setup = StackSetup {
         failure_rate: f,
         failure_status: FAILURE_STATUS,

@@ -1,5 +1,5 @@
-//! The batch runner as a service for the window's Batch tab: its own tokio runtime on a named
-//! thread, commands in, replies out, nothing blocking the frame. One batch is worked at a time;
+//! The batch runner as a service for the window's Batch tab, on the process's core: commands
+//! in, replies out, nothing blocking the frame. One batch is worked at a time;
 //! pages of its items are read on a connection of the service's own, so the table never touches
 //! SQLite.
 
@@ -119,11 +119,11 @@ pub enum BatchReply {
 
 /// Handle of the batch service. Dropping it (or [`Self::stop`]) pauses the batch being worked
 /// without marking it paused by the user: it stays resumable, and the window's next start
-/// resumes it by itself. The thread ends once the runs in flight have let go.
+/// resumes it by itself. Its task ends once the runs in flight have let go.
 pub struct BatchService {
     commands: mpsc::Sender<BatchCommand>,
     replies: mpsc::Receiver<BatchReply>,
-    /// Told when the service's thread has ended.
+    /// Told when the service's task has ended.
     gone: std::sync::mpsc::Receiver<()>,
 }
 
@@ -139,81 +139,46 @@ struct Setup {
 }
 
 impl BatchService {
-    /// Starts the thread `retryscope-batch` with its runtime. Lists are read with `importer`;
-    /// items with secrets are kept in `secrets`; runs are recorded through `writer` (the
-    /// engine service's, when the window has one) and draw retry budgets from `budgets`.
-    /// `waker` is called after each reply. Items may name built-in profiles only (see
-    /// [`Self::spawn_with_profiles`]).
-    ///
-    /// # Errors
-    /// When the runtime or its thread cannot be created.
-    pub fn spawn(
+    /// Starts the service's loop on `core` (which needs worker threads). Lists are read with
+    /// `importer`; items with secrets are kept in `secrets`; items may name a profile
+    /// `profiles` finds (the window passes [`super::library_lookup`] over the user's library;
+    /// a list naming one it does not know is refused naming the line, or that line skipped).
+    /// Runs are recorded through the core's history writer of `data_dir` and draw retry
+    /// budgets from the core's registry, as the engine service's runs do. `waker` is called
+    /// after each reply.
+    pub fn start(
+        core: &super::Core,
         data_dir: PathBuf,
         secrets: Arc<dyn SecretStore>,
         importer: BatchImporter,
-        writer: Option<Arc<HistoryWriter>>,
-        budgets: BudgetRegistry,
-        waker: Waker,
-    ) -> std::io::Result<Self> {
-        Self::spawn_with_profiles(
-            data_dir,
-            secrets,
-            importer,
-            writer,
-            budgets,
-            waker,
-            super::library_lookup(None),
-        )
-    }
-
-    /// As [`Self::spawn`], with the profiles items may name found by `profiles` (the window
-    /// passes [`super::library_lookup`] over the user's library). An imported list naming a
-    /// profile `profiles` does not know is refused naming the line (or that line skipped).
-    ///
-    /// # Errors
-    /// When the runtime or its thread cannot be created.
-    pub fn spawn_with_profiles(
-        data_dir: PathBuf,
-        secrets: Arc<dyn SecretStore>,
-        importer: BatchImporter,
-        writer: Option<Arc<HistoryWriter>>,
-        budgets: BudgetRegistry,
         waker: Waker,
         profiles: super::batch_runner::ProfileLookup,
-    ) -> std::io::Result<Self> {
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .thread_name("retryscope-batch-worker")
-            .enable_all()
-            .build()?;
+    ) -> Self {
         let (commands, command_rx) = mpsc::channel(BATCH_CHANNEL);
         let (reply_tx, replies) = mpsc::channel(BATCH_CHANNEL);
         let setup = Setup {
+            writer: core.history_writer(&data_dir).ok(),
+            budgets: core.budgets().clone(),
             data_dir,
             secrets,
             importer,
-            writer,
-            budgets,
             waker,
             profiles,
         };
         let (gone_tx, gone) = std::sync::mpsc::sync_channel(1);
-        std::thread::Builder::new()
-            .name("retryscope-batch".into())
-            .spawn(move || {
-                runtime.block_on(serve(setup, command_rx, reply_tx));
-                drop(runtime);
-                let _ = gone_tx.send(());
-            })?;
-        Ok(Self {
+        core.spawn(async move {
+            serve(setup, command_rx, reply_tx).await;
+            let _ = gone_tx.send(());
+        });
+        Self {
             commands,
             replies,
             gone,
-        })
+        }
     }
 
     /// Stops the service as closing the window does (the batch being worked is paused, not
-    /// marked paused by the user) and waits at most `wait` for its thread to end; true when it
+    /// marked paused by the user) and waits at most `wait` for its task to end; true when it
     /// ended (the paused items are back to `pending` then).
     pub fn stop(self, wait: std::time::Duration) -> bool {
         let Self {

@@ -7,24 +7,49 @@
 //!
 //! Two profiles with different budget settings never share a bucket, even for the same host: the
 //! key includes the settings (a bucket's capacity and costs are fixed when it is made). Buckets
-//! live as long as the registry (the window's engine service, a batch); there are a handful per
-//! process.
+//! live as long as the registry, which the process's core owns.
 
 use crate::engine::BudgetLink;
 use crate::model::{BudgetScope, RetryProfile};
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
+
+/// Registries alive in the process (clones count once).
+static LIVE: AtomicUsize = AtomicUsize::new(0);
 
 /// Hands out shared budget buckets. Clones share the registry.
 #[derive(Debug, Clone, Default)]
 pub struct BudgetRegistry {
-    buckets: Arc<Mutex<HashMap<String, BudgetLink>>>,
+    buckets: Arc<Buckets>,
+}
+
+/// The buckets by key; counted in [`LIVE`] while they exist.
+#[derive(Debug)]
+struct Buckets(Mutex<HashMap<String, BudgetLink>>);
+
+impl Default for Buckets {
+    fn default() -> Self {
+        LIVE.fetch_add(1, Ordering::SeqCst);
+        Self(Mutex::default())
+    }
+}
+
+impl Drop for Buckets {
+    fn drop(&mut self) {
+        LIVE.fetch_sub(1, Ordering::SeqCst);
+    }
 }
 
 impl BudgetRegistry {
-    /// An empty registry.
+    /// An empty registry. A process needs one: the core's ([`super::Core::budgets`]).
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// How many registries are alive in the process (clones of one count once).
+    pub fn live_count() -> usize {
+        LIVE.load(Ordering::SeqCst)
     }
 
     /// The bucket a run of `profile` against `url` draws from; `None` when the profile has no
@@ -42,7 +67,11 @@ impl BudgetRegistry {
         };
         let settings = serde_json::to_string(budget).unwrap_or_default();
         let key = format!("{name}\n{settings}");
-        let mut buckets = self.buckets.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut buckets = self
+            .buckets
+            .0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
         Some(
             buckets
                 .entry(key)
@@ -54,6 +83,7 @@ impl BudgetRegistry {
     /// How many shared buckets exist.
     pub fn len(&self) -> usize {
         self.buckets
+            .0
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .len()

@@ -1,14 +1,12 @@
-//! The app core both faces use (DESIGN.md §6): what runs things — the background runtime and the
-//! embedded demo server ([`AppServices`]), the engine service ([`EngineService`], commands in,
-//! events out, every run recorded in the history and logged), the History panel's reader
-//! ([`HistoryService`], queries off the UI thread) and the one event path both the
-//! window and the CLI send every run event through ([`RunRecording`]: mask, record, log). The
-//! window keeps handles to these, never owns a runtime and never imports rusqlite. The batch
-//! runner ([`BatchRunner`]) works a queued batch through the engine (issue 9); [`BatchService`]
-//! wraps it for the window's Batch tab. [`BudgetRegistry`] holds the retry budget buckets shared by runs
-//! (scope `host` / `profile`, DESIGN.md §7).
+//! The app core both faces use (DESIGN.md §11). [`Core`], built once per process by `main`, owns
+//! the runtime, the retry budget registry ([`BudgetRegistry`], §7), the history writer and the
+//! embedded demo server. Started on it: the engine service ([`EngineService`], commands in,
+//! events out, every run recorded in the history and logged), the batch service
+//! ([`BatchService`], the window's Batch tab over the [`BatchRunner`]) and the History panel's
+//! reader ([`HistoryService`], queries off the UI thread). Every run event of both faces goes
+//! through one path ([`RunRecording`]: mask, record, log). The faces keep handles to these,
+//! never build a runtime and never import rusqlite.
 
-pub mod app_services;
 pub mod batch_assertion_text;
 pub mod batch_cancel;
 pub mod batch_list_file;
@@ -18,13 +16,13 @@ pub mod batch_runner;
 pub mod batch_service;
 pub mod body_files;
 pub mod budget_registry;
+pub mod core;
 pub mod history_service;
 pub mod host_rate_limiter;
 pub mod profile_lookup;
 pub mod run_recording;
 pub mod run_service;
 
-pub use app_services::AppServices;
 pub use batch_assertion_text::{
     expect_assertions, parse_expect_body, parse_expect_json, parse_expect_status,
 };
@@ -39,6 +37,7 @@ pub use batch_runner::{
 pub use batch_service::{BATCH_CHANNEL, BatchCommand, BatchImporter, BatchReply, BatchService};
 pub use body_files::BodyFileProblem;
 pub use budget_registry::BudgetRegistry;
+pub use core::{CORE_THREAD_NAME, Census, Core, CoreOptions, Threads};
 pub use history_service::{HistoryReply, HistoryRequest, HistoryService, MAX_PAGE_ROWS, Retention};
 pub use host_rate_limiter::HostRateLimiter;
 pub use profile_lookup::{
@@ -46,5 +45,5 @@ pub use profile_lookup::{
 };
 pub use run_recording::{HistoryPlace, RunRecording, open_history_writer};
 pub use run_service::{
-    COMMAND_CAPACITY, Command, ENGINE_WORKERS, EVENT_CAPACITY, EngineService, RUN_EVENT_CAPACITY,
+    COMMAND_CAPACITY, Command, EVENT_CAPACITY, EngineService, RUN_EVENT_CAPACITY,
 };

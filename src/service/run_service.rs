@@ -1,9 +1,10 @@
-//! The engine as a service for a UI: its own tokio runtime on a named thread, commands in,
-//! events out, nothing blocking the caller; every run it starts is recorded in the history
-//! (one writer thread) and logged, through the same [`RunRecording`] the CLI uses.
+//! The engine as a service for a UI, on the process's [`Core`]: commands in, events out,
+//! nothing blocking the caller; every run it starts is recorded in the history (the core's
+//! writer) and logged, through the same [`RunRecording`] the CLI uses.
 
 use super::budget_registry::BudgetRegistry;
-use super::run_recording::{HistoryPlace, RunRecording, open_history_writer};
+use super::core::Core;
+use super::run_recording::{HistoryPlace, RunRecording};
 use crate::engine::{RunHandle, RunOptions, Waker, start_run};
 use crate::model::{RequestSpec, RetryProfile, RunEvent, RunId};
 use crate::store::HistoryWriter;
@@ -17,8 +18,6 @@ pub const COMMAND_CAPACITY: usize = 256;
 pub const EVENT_CAPACITY: usize = 4096;
 /// Capacity of each run's own event channel (engine → recorder), events.
 pub const RUN_EVENT_CAPACITY: usize = 256;
-/// Worker threads of the engine's runtime.
-pub const ENGINE_WORKERS: usize = 2;
 
 /// A command from a front end to the engine service.
 // `Start` is much larger than the other variants; commands are few and short-lived, and the
@@ -46,10 +45,10 @@ pub enum Command {
     SkipWait(RunId),
 }
 
-/// The engine as a service for a UI: its own tokio runtime ([`ENGINE_WORKERS`] workers) driven
-/// from a thread named `retryscope-engine`; commands in, events out. Nothing here blocks the
-/// caller. Dropping the service stops the thread and every run, then the history writer
-/// commits what is queued.
+/// The engine as a service for a UI, running on the process's [`Core`]: commands in, events
+/// out, nothing here blocks the caller. Every run draws retry budgets from the core's registry
+/// and is recorded through the core's history writer. Dropping the service cancels every run;
+/// each records its end (cancelled) before its task ends.
 pub struct EngineService {
     commands: mpsc::Sender<Command>,
     events: mpsc::Receiver<RunEvent>,
@@ -59,32 +58,18 @@ pub struct EngineService {
 }
 
 impl EngineService {
-    /// Starts the runtime thread without a history (runs are logged, not recorded). `waker` is
-    /// called after every queued event (keep it cheap, e.g. `ctx.request_repaint_after(10 ms)`).
-    ///
-    /// # Errors
-    /// When the runtime or its thread cannot be created.
-    pub fn spawn(waker: Waker) -> std::io::Result<Self> {
-        Self::spawn_recording(waker, None)
-    }
-
-    /// Like [`Self::spawn`], recording every run in the history of `history`'s data folder.
-    /// A history that cannot be opened is not an error: runs go on unrecorded and
-    /// [`Self::history_problem`] says why.
-    ///
-    /// # Errors
-    /// When the runtime or its thread cannot be created.
-    pub fn spawn_recording(waker: Waker, history: Option<HistoryPlace>) -> std::io::Result<Self> {
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(ENGINE_WORKERS)
-            .thread_name("retryscope-engine-worker")
-            .enable_all()
-            .build()?;
+    /// Starts the service's command loop on `core` (which needs worker threads: the caller
+    /// does not drive the runtime). `history`: record every run in the history of its data
+    /// folder; `None` (or no folder): runs are logged, not recorded. A history that cannot be
+    /// opened is not an error: runs go on unrecorded and [`Self::history_problem`] says why.
+    /// `waker` is called after every queued event (keep it cheap, e.g.
+    /// `ctx.request_repaint_after(10 ms)`).
+    pub fn start(core: &Core, waker: Waker, history: Option<HistoryPlace>) -> Self {
         let (writer, body_cap, history_problem) = match history {
             Some(HistoryPlace {
                 data_dir: Some(dir),
                 body_cap,
-            }) => match open_history_writer(&dir) {
+            }) => match core.history_writer(&dir) {
                 Ok(w) => (Some(w), body_cap, None),
                 Err(e) => (
                     None,
@@ -97,19 +82,19 @@ impl EngineService {
         let recording = writer.is_some();
         let (commands, command_rx) = mpsc::channel(COMMAND_CAPACITY);
         let (event_tx, events) = mpsc::channel(EVENT_CAPACITY);
-        let loop_state = Recording { writer, body_cap };
-        std::thread::Builder::new()
-            .name("retryscope-engine".into())
-            .spawn(move || {
-                runtime.block_on(command_loop(command_rx, event_tx, waker, loop_state));
-            })?;
-        Ok(Self {
+        let loop_state = Recording {
+            writer,
+            body_cap,
+            budgets: core.budgets().clone(),
+        };
+        core.spawn(command_loop(command_rx, event_tx, waker, loop_state));
+        Self {
             commands,
             events,
             next_id: 1,
             history_problem,
             recording,
-        })
+        }
     }
 
     /// Why runs are not recorded, when the history could not be opened.
@@ -140,10 +125,11 @@ impl EngineService {
     }
 }
 
-/// The history writer shared by every run of the service.
+/// What every run of the service shares: the history writer and the core's budget registry.
 struct Recording {
     writer: Option<Arc<HistoryWriter>>,
     body_cap: usize,
+    budgets: BudgetRegistry,
 }
 
 /// Serves commands until the service is dropped.
@@ -155,8 +141,6 @@ async fn command_loop(
 ) {
     let mut runs: HashMap<RunId, RunHandle> = HashMap::new();
     let mut forwarders = Vec::new();
-    // Retry budgets shared by the window's overlapping runs (scope host / profile).
-    let budgets = BudgetRegistry::new();
     while let Some(command) = commands.recv().await {
         runs.retain(|_, handle| !handle.is_finished());
         forwarders.retain(|f: &tokio::task::JoinHandle<()>| !f.is_finished());
@@ -176,7 +160,7 @@ async fn command_loop(
                     recording.body_cap,
                 );
                 let (run_tx, run_rx) = mpsc::channel(RUN_EVENT_CAPACITY);
-                let budget = budgets.bucket_for(&profile, &spec.url);
+                let budget = recording.budgets.bucket_for(&profile, &spec.url);
                 let options = RunOptions {
                     run_id,
                     seed,

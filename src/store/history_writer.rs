@@ -26,6 +26,9 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Instant;
 
+/// Writers alive in the process ([`HistoryWriter::live_count`]).
+static LIVE_WRITERS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
 /// How many writes may wait for the writer before [`HistoryWriter::send`] blocks.
 pub const WRITER_QUEUE: usize = 1024;
 
@@ -191,6 +194,7 @@ impl HistoryWriter {
                 write_loop(store, &rx, &slot, &times, &catch_up);
             })
             .map_err(|e| HistoryError::WriterGone(format!("cannot start the thread: {e}")))?;
+        LIVE_WRITERS.fetch_add(1, Ordering::SeqCst);
         Ok(Self {
             tx: Some(tx),
             thread: Some(thread),
@@ -200,6 +204,12 @@ impl HistoryWriter {
             checkpoint_stop,
             checkpoint_thread,
         })
+    }
+
+    /// How many writers (each a `history-writer` thread) are alive in the process: one per
+    /// data folder in use ([`crate::service::Core::history_writer`]).
+    pub fn live_count() -> usize {
+        LIVE_WRITERS.load(Ordering::SeqCst)
     }
 
     /// How long attempt records took from [`Self::send`] to their commit, so far; `None` before
@@ -322,6 +332,7 @@ impl HistoryWriter {
 
 impl Drop for HistoryWriter {
     fn drop(&mut self) {
+        LIVE_WRITERS.fetch_sub(1, Ordering::SeqCst);
         self.stop_checkpoints();
         self.tx = None;
         if let Some(t) = self.thread.take() {

@@ -1,5 +1,5 @@
-//! The thin eframe wrapper around [`WorkbenchState`]: services, engine waker, persistence,
-//! and the smoke-run automation.
+//! The thin eframe wrapper around [`WorkbenchState`]: the services it asks the process's core
+//! for, the engine waker, persistence, and the smoke-run automation.
 
 use super::file_dialogs::RfdDialogs;
 use super::fonts::install_fallback_fonts;
@@ -9,8 +9,7 @@ use super::profile_library::default_library_dir;
 use super::smoke_run::{SmokeResult, SmokeRun};
 use super::workbench::{WorkbenchSetup, WorkbenchState};
 use super::{AppOptions, MIN_WINDOW};
-use crate::service::EngineService;
-use crate::service::{AppServices, HistoryPlace};
+use crate::service::{BatchService, Core, EngineService, HistoryPlace, HistoryService};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -25,17 +24,17 @@ pub struct RetryscopeApp {
     persist: bool,
     /// The run log's writer (flushed when the app closes).
     _log: Option<crate::store::RunLog>,
-    // Declared last: dropped after the workbench (its dialogs use the runtime).
-    _services: AppServices,
+    // Declared last: dropped after the workbench (its services run on the core).
+    _core: Arc<Core>,
 }
 
 impl RetryscopeApp {
     fn new(
         cc: &eframe::CreationContext<'_>,
         options: &AppOptions,
-        services: AppServices,
+        core: Arc<Core>,
         launched: std::time::Instant,
-    ) -> Result<Self, String> {
+    ) -> Self {
         let ctx = cc.egui_ctx.clone();
         install_fallback_fonts(&ctx);
         let smoke_mode = options.screenshot.is_some() || options.exit_after_ms.is_some();
@@ -47,7 +46,8 @@ impl RetryscopeApp {
             crate::store::data_dir()
         };
         let waker_ctx = ctx.clone();
-        let engine = EngineService::spawn_recording(
+        let engine = EngineService::start(
+            &core,
             Arc::new(move || {
                 waker_ctx.request_repaint_after(Duration::from_millis(EVENT_REPAINT_MS));
             }),
@@ -57,8 +57,7 @@ impl RetryscopeApp {
                 data_dir: record_dir.clone(),
                 body_cap: crate::store::DEFAULT_BODY_CAP,
             }),
-        )
-        .map_err(|e| format!("cannot start the engine: {e}"))?;
+        );
         let history_problem = engine.history_problem().map(str::to_owned);
         let recording = engine.is_recording();
         let persisted: Option<PersistedWorkbench> = if smoke_mode {
@@ -69,14 +68,14 @@ impl RetryscopeApp {
         let library_dir = default_library_dir();
         let dialog_ctx = ctx.clone();
         let dialogs = RfdDialogs::new(
-            services.handle(),
+            core.handle().clone(),
             Arc::new(move || dialog_ctx.request_repaint()),
             library_dir.clone(),
         );
         let mut workbench = WorkbenchState::new(WorkbenchSetup {
             engine: Box::new(engine),
             dialogs: Box::new(dialogs),
-            demo_base_url: services.demo_base_url(),
+            demo_base_url: core.demo_base_url(),
             library_dir,
             persisted,
         });
@@ -95,7 +94,7 @@ impl RetryscopeApp {
                 crate::store::open_secret_store(),
             );
         }
-        if let Some(problem) = services.demo_problem() {
+        if let Some(problem) = core.demo_problem() {
             log_problem(&mut workbench, problem);
         }
         match (&record_dir, history_problem) {
@@ -106,7 +105,7 @@ impl RetryscopeApp {
             // Smoke runs read the folder's history without recording their own run.
             (Some(dir), None) if recording || smoke_mode => {
                 let history_ctx = ctx.clone();
-                match crate::service::HistoryService::spawn(
+                match HistoryService::spawn(
                     dir.clone(),
                     Arc::new(move || history_ctx.request_repaint()),
                 ) {
@@ -118,25 +117,22 @@ impl RetryscopeApp {
                 "No history: runs are not recorded (no data folder; smoke runs read the history only where RETRYSCOPE_DATA_DIR points).".into(),
             ),
         }
-        // The Batch tab: its own runtime thread; its runs are recorded in the same history.
+        // The Batch tab: on the same core, its runs recorded by the same history writer and
+        // drawing from the same budget buckets as the composer's runs.
         match &record_dir {
             Some(dir) if recording && !smoke_mode => {
                 let batch_ctx = ctx.clone();
-                match crate::service::BatchService::spawn_with_profiles(
+                workbench.attach_batch(BatchService::start(
+                    &core,
                     dir.clone(),
                     crate::store::open_secret_store().store,
                     super::batch::list_importer(),
-                    crate::service::open_history_writer(dir).ok(),
-                    crate::service::BudgetRegistry::new(),
                     Arc::new(move || {
                         batch_ctx.request_repaint_after(Duration::from_millis(EVENT_REPAINT_MS));
                     }),
                     // Items may name a built-in or a profile of the user's library.
                     crate::service::library_lookup(default_library_dir()),
-                ) {
-                    Ok(service) => workbench.attach_batch(service),
-                    Err(e) => workbench.set_batch_unavailable(format!("No batches: {e}")),
-                }
+                ));
             }
             _ => workbench.set_batch_unavailable(
                 "No batches: runs are not recorded (no data folder, or a smoke run).".into(),
@@ -167,15 +163,15 @@ impl RetryscopeApp {
         if let Some(path) = &options.profile {
             workbench.open_profile_path(path.clone());
         }
-        Ok(Self {
+        Self {
             workbench,
             smoke: smoke_mode
                 .then(|| SmokeRun::new(options.screenshot.clone(), options.exit_after_ms)),
             frame_stats: FrameStats::from_env(launched),
             persist: !smoke_mode,
             _log: log,
-            _services: services,
-        })
+            _core: core,
+        }
     }
 
     fn smoke_result(&self) -> Option<SmokeResult> {
@@ -240,10 +236,8 @@ const BATCH_STOP_WAIT: Duration = Duration::from_secs(2);
 /// # Errors
 /// A message when the window cannot be created (no display, no OpenGL), the runtime or engine
 /// cannot start, or the smoke-run screenshot could not be written.
-pub fn run(options: AppOptions) -> Result<(), String> {
+pub fn run(options: AppOptions, core: Arc<Core>) -> Result<(), String> {
     let launched = std::time::Instant::now();
-    let services =
-        AppServices::start().map_err(|e| format!("cannot start the background runtime: {e}"))?;
     let smoke_mode = options.screenshot.is_some() || options.exit_after_ms.is_some();
     let mut viewport = egui::ViewportBuilder::default()
         .with_title("Retryscope")
@@ -274,7 +268,7 @@ pub fn run(options: AppOptions) -> Result<(), String> {
         "Retryscope",
         native,
         Box::new(move |cc| {
-            let app = RetryscopeApp::new(cc, &options, services, launched)?;
+            let app = RetryscopeApp::new(cc, &options, Arc::clone(&core), launched);
             if let Ok(mut s) = slot.lock() {
                 *s = app.smoke_result();
             }

@@ -86,6 +86,9 @@ pub struct AppOptions {
 /// # Errors
 /// A message when the window cannot be created (no display, no OpenGL), the engine cannot
 /// start, or the screenshot cannot be written.
-pub fn run_app(options: AppOptions) -> Result<(), String> {
-    app::run(options)
+pub fn run_app(
+    options: AppOptions,
+    core: std::sync::Arc<crate::service::Core>,
+) -> Result<(), String> {
+    app::run(options, core)
 }

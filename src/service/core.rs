@@ -1,0 +1,266 @@
+//! The one core of a process (DESIGN.md §11): `main` builds it once, whether it opens the window
+//! or runs a CLI command, and both faces ask it for what does the work. It owns the one tokio
+//! runtime, the one retry budget registry (§7: shared by every run and batch item of a host),
+//! the history writer of each data folder (opened on first use, so a command that records
+//! nothing never opens the store) and the embedded demo server when asked for.
+//!
+//! Faces never build a runtime, a writer or a registry of their own: the engine service, the
+//! batch service and the History panel's reader are started *on* the core
+//! ([`super::EngineService::start`], [`super::BatchService::start`]).
+
+use super::budget_registry::BudgetRegistry;
+use crate::demo::DemoServer;
+use crate::store::{HistoryError, HistoryWriter};
+use std::future::Future;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+use tokio_util::task::TaskTracker;
+
+/// Longest wait for the demo server to bind at start-up, s.
+const DEMO_START_TIMEOUT_S: u64 = 5;
+
+/// Name of the core runtime's threads (the window's and the batch command's workers).
+pub const CORE_THREAD_NAME: &str = "retryscope-core";
+
+/// Cores alive in this process (see [`Core::census`]).
+static LIVE_CORES: AtomicUsize = AtomicUsize::new(0);
+
+/// How the core's runtime runs its tasks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Threads {
+    /// On the thread that calls [`Core::block_on`] only: a one-shot command (`run`, `curl`,
+    /// the lab's commands), whose run is driven from `main`'s thread with no hand-off between
+    /// threads (the wait precision the engine promises comes from this).
+    Current,
+    /// On this many worker threads named [`CORE_THREAD_NAME`]: the window and `batch`, whose
+    /// services run while the caller does other work.
+    Workers(usize),
+}
+
+/// What a face asks of its core.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CoreOptions {
+    /// The runtime's flavour.
+    pub threads: Threads,
+    /// Start the embedded demo server on `127.0.0.1:0` (the window's default request).
+    pub demo: bool,
+}
+
+impl CoreOptions {
+    /// A one-shot command's core: current-thread runtime, no demo server.
+    pub const ONE_SHOT: Self = Self {
+        threads: Threads::Current,
+        demo: false,
+    };
+
+    /// A core with `n` worker threads and no demo server.
+    pub const fn workers(n: usize) -> Self {
+        Self {
+            threads: Threads::Workers(n),
+            demo: false,
+        }
+    }
+}
+
+/// What a core holds, counted for tests and diagnostics ([`Core::census`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Census {
+    /// Cores alive in the process (one runtime each).
+    pub cores: usize,
+    /// Worker threads of this core's runtime (0 for [`Threads::Current`]).
+    pub workers: usize,
+    /// History writer threads alive in the process.
+    pub history_writers: usize,
+    /// Budget registries alive in the process.
+    pub budget_registries: usize,
+}
+
+/// The process's core. Dropping it stops the runtime without waiting; [`Self::shutdown`] lets
+/// the tasks end and commits what the history writers hold first.
+pub struct Core {
+    options: CoreOptions,
+    budgets: BudgetRegistry,
+    writers: Mutex<Vec<(PathBuf, Arc<HistoryWriter>)>>,
+    tasks: TaskTracker,
+    demo: Option<DemoServer>,
+    demo_problem: Option<String>,
+    // Declared last: dropped after everything that runs on it.
+    runtime: tokio::runtime::Runtime,
+}
+
+impl std::fmt::Debug for Core {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Core")
+            .field("options", &self.options)
+            .field("demo", &self.demo_base_url())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Core {
+    /// Builds the runtime and, when `options.demo`, starts the demo server on `127.0.0.1:0`
+    /// (waiting at most 5 s for it to bind). A demo server that cannot start is reported by
+    /// [`Self::demo_problem`], not as an error: the app still works against other URLs.
+    ///
+    /// # Errors
+    /// When the runtime cannot be created.
+    pub fn new(options: CoreOptions) -> std::io::Result<Self> {
+        let runtime = match options.threads {
+            Threads::Current => tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()?,
+            Threads::Workers(n) => tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(n.max(1))
+                .thread_name(CORE_THREAD_NAME)
+                .enable_all()
+                .build()?,
+        };
+        let (demo, demo_problem) = if options.demo {
+            start_demo(&runtime)
+        } else {
+            (None, None)
+        };
+        LIVE_CORES.fetch_add(1, Ordering::SeqCst);
+        Ok(Self {
+            options,
+            budgets: BudgetRegistry::new(),
+            writers: Mutex::new(Vec::new()),
+            tasks: TaskTracker::new(),
+            demo,
+            demo_problem,
+            runtime,
+        })
+    }
+
+    /// The runtime's handle (to spawn on, or to enter for a file dialog).
+    pub fn handle(&self) -> &tokio::runtime::Handle {
+        self.runtime.handle()
+    }
+
+    /// Runs `future` to its end on the calling thread (never from inside the runtime).
+    pub fn block_on<F: Future>(&self, future: F) -> F::Output {
+        self.runtime.block_on(future)
+    }
+
+    /// Spawns a long-lived task of a service; [`Self::shutdown`] waits for it to end.
+    pub fn spawn<F>(&self, future: F) -> tokio::task::JoinHandle<F::Output>
+    where
+        F: Future + Send + 'static,
+        F::Output: Send + 'static,
+    {
+        self.tasks.spawn_on(future, self.runtime.handle())
+    }
+
+    /// True when the runtime has worker threads (services that run while the caller does
+    /// other work need them).
+    pub fn has_workers(&self) -> bool {
+        matches!(self.options.threads, Threads::Workers(_))
+    }
+
+    /// The process's one budget registry (clones share its buckets).
+    pub fn budgets(&self) -> &BudgetRegistry {
+        &self.budgets
+    }
+
+    /// The history writer of `data_dir`, opened on the first call for that folder and shared
+    /// by every later caller (the window's runs and its batch items go through one writer).
+    ///
+    /// # Errors
+    /// The store's open or migration error; the caller runs on unrecorded and says so. A
+    /// failed open is tried again by the next call.
+    pub fn history_writer(&self, data_dir: &Path) -> Result<Arc<HistoryWriter>, HistoryError> {
+        let mut writers = self.writers.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some((_, w)) = writers.iter().find(|(dir, _)| dir == data_dir) {
+            return Ok(Arc::clone(w));
+        }
+        let writer = super::run_recording::open_history_writer(data_dir)?;
+        writers.push((data_dir.to_path_buf(), Arc::clone(&writer)));
+        Ok(writer)
+    }
+
+    /// `http://127.0.0.1:PORT` of the demo server, when it runs.
+    pub fn demo_base_url(&self) -> Option<String> {
+        self.demo.as_ref().map(DemoServer::base_url)
+    }
+
+    /// Why the demo server is not running, when it was asked for and is not.
+    pub fn demo_problem(&self) -> Option<&str> {
+        self.demo_problem.as_deref()
+    }
+
+    /// What this core and the process hold: one core, its workers, one history writer per
+    /// data folder, one budget registry — a face that built its own would show here.
+    pub fn census(&self) -> Census {
+        Census {
+            cores: LIVE_CORES.load(Ordering::SeqCst),
+            workers: match self.options.threads {
+                Threads::Current => 0,
+                Threads::Workers(n) => n.max(1),
+            },
+            history_writers: HistoryWriter::live_count(),
+            budget_registries: BudgetRegistry::live_count(),
+        }
+    }
+
+    /// Ends the process's work in order: waits at most `wait` for the services' tasks (runs
+    /// record their end as cancelled once their faces let go), then closes each history
+    /// writer, committing what it holds, then stops the runtime.
+    ///
+    /// # Errors
+    /// The first history writer's close error (what was not committed); the others are closed
+    /// all the same.
+    pub fn shutdown(self, wait: Duration) -> Result<(), HistoryError> {
+        self.tasks.close();
+        let tasks = self.tasks.clone();
+        if self.has_workers() {
+            self.runtime.block_on(async {
+                let _ = tokio::time::timeout(wait, tasks.wait()).await;
+            });
+        }
+        let writers =
+            std::mem::take(&mut *self.writers.lock().unwrap_or_else(PoisonError::into_inner));
+        let mut first_problem = None;
+        for (_, writer) in writers {
+            // A writer still shared (a service task that did not end in time) commits what it
+            // holds when its last handle drops.
+            if let Ok(writer) = Arc::try_unwrap(writer)
+                && let Err(e) = writer.close()
+            {
+                first_problem.get_or_insert(e);
+            }
+        }
+        first_problem.map_or(Ok(()), Err)
+    }
+}
+
+impl Drop for Core {
+    fn drop(&mut self) {
+        LIVE_CORES.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// Starts the demo server on the runtime: the server, or why it did not start.
+fn start_demo(runtime: &tokio::runtime::Runtime) -> (Option<DemoServer>, Option<String>) {
+    let started = runtime.block_on(async {
+        tokio::time::timeout(
+            Duration::from_secs(DEMO_START_TIMEOUT_S),
+            DemoServer::start(0),
+        )
+        .await
+    });
+    match started {
+        Ok(Ok(server)) => (Some(server), None),
+        Ok(Err(e)) => (
+            None,
+            Some(format!("the demo server could not bind 127.0.0.1: {e}")),
+        ),
+        Err(_) => (
+            None,
+            Some(format!(
+                "the demo server did not start within {DEMO_START_TIMEOUT_S} s"
+            )),
+        ),
+    }
+}

@@ -47,10 +47,26 @@ fn the_window_s_services_share_one_runtime_one_writer_and_one_budget_registry() 
     );
     #[cfg(target_os = "linux")]
     {
-        let names = thread_names();
-        let count = |n: &str| names.iter().filter(|t| t.as_str() == n).count();
-        assert_eq!(count("history-writer"), 1, "{names:?}");
-        assert_eq!(count(retryscope::service::CORE_THREAD_NAME), 2, "{names:?}");
+        // A thread names itself once it runs, so a just-spawned one may still carry its
+        // parent's name: look again until the names settle (at most 5 s).
+        let wanted = |names: &[String]| {
+            let count = |n: &str| names.iter().filter(|t| t.as_str() == n).count();
+            (
+                count("history-writer"),
+                count(retryscope::service::CORE_THREAD_NAME),
+            )
+        };
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+        let mut names = thread_names();
+        while wanted(&names) != (1, 2) && std::time::Instant::now() < deadline {
+            std::thread::sleep(std::time::Duration::from_millis(10));
+            names = thread_names();
+        }
+        assert_eq!(
+            wanted(&names),
+            (1, 2),
+            "history-writer, core threads: {names:?}"
+        );
     }
     drop((engine, batch, history));
     core.shutdown(std::time::Duration::from_secs(2)).unwrap();

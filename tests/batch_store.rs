@@ -233,41 +233,51 @@ fn run_options_can_be_changed_for_a_resume_and_are_checked() {
     assert_eq!(q.batch(&id).unwrap().options.concurrency, 2, "kept");
 }
 
-/// Two `batch --resume ID` at once: the one that loses the race to claim the batch says who
-/// works it (`BatchError::Busy`), not SQLite's "database is locked". The winner here is a raw
-/// connection that claims the batch for a live process (pid 1) and holds its write transaction
-/// while the loser reads the batch, as another process's claim does.
+/// Two `batch --resume ID` at once: the one that does not hold the batch's lock says who
+/// works it (`BatchError::Busy`, naming the holder's process), not SQLite's "database is
+/// locked". The holder here is another queue of this process (another open of the lock file,
+/// refused as another process's is); once it lets go, the claim succeeds.
 #[test]
-fn the_loser_of_a_claim_race_is_told_the_batch_is_busy() {
+fn a_claim_of_a_batch_another_claim_holds_is_told_the_batch_is_busy() {
     let dir = tempfile::tempdir().unwrap();
     let secrets: Arc<dyn SecretStore> = Arc::new(MemorySecretStore::new());
-    let mut q = BatchQueue::open_in(dir.path(), secrets.clone()).unwrap();
-    let id = q
+    let mut holder = BatchQueue::open_in(dir.path(), secrets.clone()).unwrap();
+    let id = holder
         .create(None, &profile(), &BatchOptions::default(), &requests(2))
         .unwrap();
-    drop(q);
-
-    let winner =
-        rusqlite::Connection::open(dir.path().join(retryscope::store::HISTORY_FILE)).unwrap();
-    winner.execute_batch("BEGIN IMMEDIATE").unwrap();
-    winner
-        .execute("UPDATE batches SET runner_pid = 1 WHERE id = ?1", [&id])
-        .unwrap();
+    holder.claim(&id, None).unwrap();
     let loser = std::thread::spawn({
-        let (dir, id) = (dir.path().to_owned(), id.clone());
+        let (dir, id, secrets) = (dir.path().to_owned(), id.clone(), secrets.clone());
         move || BatchQueue::open_in(&dir, secrets).unwrap().claim(&id, None)
     });
-    // Let the loser start its claim while the winner's claim is not yet committed (the hold is
-    // not measured: any length that covers the loser's start shows the race).
-    std::thread::sleep(std::time::Duration::from_millis(300));
-    winner.execute_batch("COMMIT").unwrap();
     let lost = loser.join().unwrap();
+    let pid = if cfg!(unix) {
+        Some(std::process::id())
+    } else {
+        None
+    };
     assert_eq!(
         lost,
         Err(BatchError::Busy {
             batch: id.clone(),
-            pid: 1
+            pid
         }),
         "{lost:?}"
     );
+    if let Err(e) = &lost
+        && cfg!(unix)
+    {
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "batch {id} is being worked by process {}; wait for it or stop it first",
+                std::process::id()
+            )
+        );
+    }
+    holder.release(&id).unwrap();
+    BatchQueue::open_in(dir.path(), secrets)
+        .unwrap()
+        .claim(&id, None)
+        .unwrap();
 }

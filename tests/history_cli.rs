@@ -240,7 +240,7 @@ fn an_empty_data_folder_is_read_without_creating_the_database() {
 fn deleting_a_run_still_being_recorded_asks_first() {
     let dir = tempfile::tempdir().expect("tempdir");
     // A run left open by this (live) process: it counts as still being recorded.
-    let id = open_run_of_this_process(dir.path(), "http://127.0.0.1:9/x");
+    let (id, _writer) = open_run_of_this_process(dir.path(), "http://127.0.0.1:9/x");
     retryscope(dir.path())
         .args(["history", "delete", &id])
         .assert()
@@ -389,7 +389,7 @@ fn the_outcome_filter_takes_running_as_the_list_shows_it() {
         0,
     );
     // A run left open by this (live) process: the list shows it as `running`.
-    let id = open_run_of_this_process(dir.path(), "http://127.0.0.1:9/still-going");
+    let (id, _writer) = open_run_of_this_process(dir.path(), "http://127.0.0.1:9/still-going");
 
     let all = stdout(retryscope(dir.path()).args(["history", "list"]), 0);
     assert!(all.contains("  running  "), "{all}");
@@ -462,8 +462,12 @@ fn a_url_filter_finds_non_ascii_text_as_typed_or_percent_encoded() {
 }
 
 /// Records in `data_dir` the start of a run of `url` that this (live) process leaves open, as a
-/// run still being recorded; returns its id.
-fn open_run_of_this_process(data_dir: &std::path::Path, url: &str) -> String {
+/// run still being recorded; returns its id and the connection that wrote it (keep it: while
+/// it is open it holds this process's writer lock, so other processes see the run as live).
+fn open_run_of_this_process(
+    data_dir: &std::path::Path,
+    url: &str,
+) -> (String, retryscope::store::HistoryStore) {
     use retryscope::store::{HistoryRecorder, HistoryStore};
     let mut store = HistoryStore::open_in(data_dir).expect("opens");
     let spec = retryscope::model::RequestSpec::get(url);
@@ -481,5 +485,5 @@ fn open_run_of_this_process(data_dir: &std::path::Path, url: &str) -> String {
     store
         .apply(&recorder.fold(&started).expect("a row"))
         .expect("written");
-    recorder.id().to_owned()
+    (recorder.id().to_owned(), store)
 }

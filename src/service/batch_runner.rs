@@ -10,8 +10,11 @@
 //! of the first staged change (or at once when nothing else is in flight, the batch stops, or
 //! 256 changes wait); only after its commit is a change reported
 //! ([`BatchEvent::ItemStarted`], [`BatchEvent::ItemFinished`]), so no end is reported before it
-//! is durable. A batch is resumable at any moment: items a dead process left `running` go back
-//! to `pending` when the batch is claimed again, and items it had started whose `running` was
+//! is durable. With a history, the history writer makes the commit, and each item's end goes
+//! with its run's end in the same transaction ([`HistoryWriter::commit_batch`]): a `kill -9`
+//! never leaves a run recorded finished with its item still `running`. A batch is resumable at
+//! any moment: items a dead process left `running` go back to `pending` when the batch is
+//! claimed again (one whose run the history holds as finished gets that run's end instead), and items it had started whose `running` was
 //! not committed yet are still `pending`; both are re-run from attempt 1 (their partial runs
 //! stay in the history under the item's id, marked interrupted). `done` items are never sent
 //! again.
@@ -22,11 +25,13 @@ use super::host_rate_limiter::HostRateLimiter;
 use super::run_recording::RunRecording;
 use crate::engine::{self, RunOptions};
 use crate::model::{
-    AttemptOutcome, BatchCounts, BatchEvent, BatchItemState, BatchWorker, OutcomeKind, RequestSpec,
+    AttemptOutcome, BatchCounts, BatchEvent, BatchItemState, BatchWorker, RequestSpec,
     RetryProfile, RunEvent,
 };
 use crate::policy::BatchAssertions;
-use crate::store::{BatchError, BatchQueue, HistoryWriter, ItemChange, ItemEnd, QueuedItem};
+use crate::store::{
+    BatchChange, BatchError, BatchQueue, HistoryWriter, ItemChange, ItemEnd, QueuedItem, RunEnd,
+};
 use std::collections::VecDeque;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -269,10 +274,12 @@ struct Prepared {
     profile: RetryProfile,
 }
 
-/// An item task's word to the coordinator: the item's run ended so.
+/// An item task's word to the coordinator: the item's run ended so (and its run's end, held
+/// back from the history writer to be committed with the item's).
 struct Ended {
     position: u64,
     end: ItemEnd,
+    run: Option<RunEnd>,
 }
 
 /// A state change staged for the next group commit.
@@ -282,11 +289,12 @@ enum Staged {
         position: u64,
         run_id: Option<String>,
     },
-    /// The item ended (the state it was in, how it ended).
+    /// The item ended (the state it was in, how it ended, its run's end when recorded).
     Ended {
         position: u64,
         from: BatchItemState,
         end: ItemEnd,
+        run: Option<RunEnd>,
     },
 }
 
@@ -418,12 +426,13 @@ impl Coordinator<'_> {
     }
 
     /// Stages an item task's end for the next commit.
-    fn ended(&mut self, Ended { position, end }: Ended) {
+    fn ended(&mut self, Ended { position, end, run }: Ended) {
         self.in_flight -= 1;
         self.group.stage(Staged::Ended {
             position,
             from: BatchItemState::Running,
             end,
+            run,
         });
     }
 
@@ -529,6 +538,7 @@ impl Coordinator<'_> {
                     position,
                     from: BatchItemState::Pending,
                     end: refused(reason),
+                    run: None,
                 });
                 return None;
             }
@@ -542,6 +552,7 @@ impl Coordinator<'_> {
                         position,
                         from: BatchItemState::Pending,
                         end,
+                        run: None,
                     });
                     return None;
                 };
@@ -560,6 +571,7 @@ impl Coordinator<'_> {
                         position,
                         from: BatchItemState::Pending,
                         end,
+                        run: None,
                     });
                     return None;
                 }
@@ -570,6 +582,7 @@ impl Coordinator<'_> {
                 position,
                 from: BatchItemState::Pending,
                 end,
+                run: None,
             });
             return None;
         }
@@ -581,28 +594,37 @@ impl Coordinator<'_> {
     }
 
     /// Commits the staged changes in one transaction, in the order they happened, then
-    /// reports them: no change is reported before it is durable.
+    /// reports them: no change is reported before it is durable. With a history, the history
+    /// writer commits them, each item's end with its run's end; without, the queue does.
     async fn commit(&mut self) -> Result<(), BatchError> {
-        let group = std::mem::take(&mut self.group);
+        let mut group = std::mem::take(&mut self.group);
         if group.len() == 0 {
             return Ok(());
         }
-        let changes: Vec<ItemChange<'_>> = group
+        let changes: Vec<BatchChange> = group
             .changes
-            .iter()
+            .iter_mut()
             .map(|change| match change {
-                Staged::Started { position, run_id } => ItemChange::Running {
+                Staged::Started { position, run_id } => BatchChange::Running {
                     position: *position,
-                    run_id: run_id.as_deref(),
+                    run_id: run_id.clone(),
                 },
-                Staged::Ended { position, end, .. } => ItemChange::Ended {
+                Staged::Ended {
+                    position, end, run, ..
+                } => BatchChange::Ended {
                     position: *position,
-                    end,
+                    end: end.clone(),
+                    run: run.take(),
                 },
             })
             .collect();
-        self.queue.commit_changes(&self.shared.batch_id, &changes)?;
-        drop(changes);
+        if let Some(writer) = &self.shared.writer {
+            writer.commit_batch(&self.shared.batch_id, changes).await?;
+        } else {
+            let changes: Vec<ItemChange<'_>> =
+                changes.iter().map(BatchChange::as_item_change).collect();
+            self.queue.commit_changes(&self.shared.batch_id, &changes)?;
+        }
         for change in group.changes {
             let event = match change {
                 Staged::Started { position, run_id } => {
@@ -618,6 +640,7 @@ impl Coordinator<'_> {
                     position,
                     from,
                     end,
+                    ..
                 } => {
                     self.counts.moved(from, end.state);
                     finished_event(&self.shared.batch_id, position, end)
@@ -712,8 +735,9 @@ async fn work_item(
         &crate::model::secrets::mask_text(&end.reason),
         recording.secrets(),
     );
+    let run = recording.take_end();
     drop(recording);
-    let _ = tx.send(Ended { position, end }).await;
+    let _ = tx.send(Ended { position, end, run }).await;
 }
 
 /// How an item ended, from its run's last attempt and its `RunFinished`.
@@ -736,35 +760,12 @@ fn item_end(
             reason: "the engine stopped without finishing the run".to_owned(),
         };
     };
-    let (state, reason) = match outcome.kind {
-        OutcomeKind::Succeeded => match shared.assertions.check(last) {
-            Ok(()) => (BatchItemState::Done, outcome.message),
-            Err(why) => (BatchItemState::Error, why),
-        },
-        OutcomeKind::Cancelled if !shared.control.is_cancelled() => (
-            BatchItemState::Pending,
-            "paused mid-run: sent again from attempt 1 on resume".to_owned(),
-        ),
-        OutcomeKind::Cancelled => (BatchItemState::Cancelled, outcome.message),
-        // The run failed with a final response (a 404 the profile does not retry, or gave up
-        // on 503s): an assertion it fails is said too, in the user's own words, after the
-        // run's ("gave up after 4 attempts (503); assertion --expect-status 200 failed: …").
-        _ => match last {
-            Some(AttemptOutcome::Response(_)) => match shared.assertions.check(last) {
-                Err(why) => (
-                    BatchItemState::Error,
-                    crate::policy::failed_run_reason(&outcome.message, &why),
-                ),
-                Ok(()) => (BatchItemState::Error, outcome.message),
-            },
-            _ => (BatchItemState::Error, outcome.message),
-        },
-    };
-    ItemEnd {
-        state,
+    ItemEnd::from_run(
+        outcome.kind,
+        outcome.message,
         attempts,
-        last_status,
-        error_kind,
-        reason,
-    }
+        last,
+        &shared.assertions,
+        shared.control.is_cancelled(),
+    )
 }

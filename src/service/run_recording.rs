@@ -4,7 +4,7 @@
 //! history id.
 
 use crate::model::{RequestSpec, RetryProfile, RunEvent};
-use crate::store::{HistoryError, HistoryStore, HistoryWriter, RecorderSeed, RunKey};
+use crate::store::{HistoryError, HistoryStore, HistoryWriter, RecorderSeed, RunEnd, RunKey};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -37,6 +37,11 @@ pub struct RunRecording {
     history: Option<Recorded>,
     failure: Option<HistoryError>,
     failure_reported: bool,
+    /// True for a batch item's run: its end is held back for [`Self::take_end`] (committed
+    /// with the item's end) instead of sent to the writer.
+    hold_end: bool,
+    /// The end held back, once it came.
+    held_end: Option<RunEnd>,
 }
 
 /// A recorded run: its id, its key with the writer (`None` once its start could not be sent
@@ -64,7 +69,8 @@ impl RunRecording {
     }
 
     /// [`Self::new`] for the run of a batch item: the run's history row names the item
-    /// (`batch_item_id`, `BATCH_ID/POSITION`).
+    /// (`batch_item_id`, `BATCH_ID/POSITION`), and its end is not sent to the writer but held
+    /// for [`Self::take_end`], so the batch commits it with the item's end.
     pub fn for_batch_item(
         spec: &RequestSpec,
         profile: &RetryProfile,
@@ -73,14 +79,16 @@ impl RunRecording {
         body_cap: usize,
         batch_item_id: String,
     ) -> Self {
-        Self::start(
+        let mut recording = Self::start(
             spec,
             profile,
             secrets,
             writer,
             body_cap,
             Some(batch_item_id),
-        )
+        );
+        recording.hold_end = true;
+        recording
     }
 
     fn start(
@@ -111,6 +119,8 @@ impl RunRecording {
             history,
             failure,
             failure_reported: false,
+            hold_end: false,
+            held_end: None,
         }
     }
 
@@ -124,20 +134,25 @@ impl RunRecording {
         &self.secrets
     }
 
-    /// Masks `event`, records it (the writer commits it off this thread; may block only while
-    /// [`crate::store::WRITER_QUEUE`] writes wait) and logs it; returns the masked event. The
+    /// Masks `event`, records it (the writer commits it off this thread; never blocks: past
+    /// [`crate::store::WRITER_QUEUE`] waiting messages the run's detail is dropped and its
+    /// record says so) and logs it; returns the masked event. The
     /// first failure stops recording (see [`Self::take_failure`]).
     pub fn observe(&mut self, event: RunEvent) -> RunEvent {
         let event = crate::model::secrets::mask_event(event, &self.secrets);
         match &mut self.history {
             Some(r) => {
                 if let Some(key) = r.key.filter(|_| self.failure.is_none()) {
-                    if matches!(event, RunEvent::RunFinished { .. }) {
+                    let finished = matches!(event, RunEvent::RunFinished { .. });
+                    if finished {
                         r.key = None;
                     }
-                    // Masked above with the recorder's own secret values (`all` in `new`); the
-                    // writer folds it ([`crate::store::HistoryRecorder::fold_masked`]).
-                    if let Err(e) = r.writer.record_event(key, event.clone()) {
+                    if finished && self.hold_end {
+                        self.held_end = Some(RunEnd::new(key, event.clone()));
+                    } else if let Err(e) = r.writer.record_event(key, event.clone()) {
+                        // Masked above with the recorder's own secret values (`all` in
+                        // `new`); the writer folds it
+                        // ([`crate::store::HistoryRecorder::fold_masked`]).
                         self.failure = Some(e);
                     }
                 }
@@ -146,6 +161,12 @@ impl RunRecording {
             None => crate::store::log_event(&event),
         }
         event
+    }
+
+    /// The run's end held back for its batch item (see [`Self::for_batch_item`]), once; `None`
+    /// before the run finished, when it is not recorded, or for a run that is no batch item.
+    pub fn take_end(&mut self) -> Option<RunEnd> {
+        self.held_end.take()
     }
 
     /// Waits until everything recorded so far is committed (so a reader sees the whole run).

@@ -19,13 +19,14 @@ pub enum BatchError {
     /// An id prefix names several batches.
     #[error("`{0}` names more than one batch; give more of the id")]
     Ambiguous(String),
-    /// Another live process is working the batch.
-    #[error("batch {batch} is being worked by process {pid}; wait for it or stop it first")]
+    /// A live process (another one, or another claim in this one) is working the batch: it
+    /// holds the batch's lock file in the data folder.
+    #[error("batch {batch} is being worked by {}; wait for it or stop it first", holder(*.pid))]
     Busy {
         /// The batch.
         batch: String,
-        /// The other process.
-        pid: i64,
+        /// The process working it, when its lock file says (not readable on Windows).
+        pid: Option<u32>,
     },
     /// The item is not in the state the change needs (another runner took it).
     #[error("item {position} of batch {batch} is not {expected}")]
@@ -62,4 +63,12 @@ pub enum BatchError {
     /// The secret store refused to keep the requests of items with secrets.
     #[error("cannot keep the batch's secrets in the keyring ({0}); nothing was queued")]
     Secrets(String),
+}
+
+/// "process N", or "another process" when its id is unknown.
+fn holder(pid: Option<u32>) -> String {
+    pid.map_or_else(
+        || "another process".to_owned(),
+        |pid| format!("process {pid}"),
+    )
 }

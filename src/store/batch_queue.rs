@@ -9,9 +9,11 @@
 //! keyring (memory store) such items can be sent only by the process that queued them; after it
 //! ends they end `error` saying so (docs/DECISIONS.md "Batch runner").
 
+use super::advisory_lock::{BatchLock, batch_is_held_elsewhere};
 use super::batch_error::BatchError;
+use super::batch_item_changes::apply_item_changes;
 use super::batch_records::{BatchItemRecord, BatchRecord, ItemChange, ItemEnd, QueuedItem};
-use super::history::{HistoryStore, process_alive, sql, time};
+use super::history::{HistoryStore, sql, time};
 use super::secret_store::SecretStore;
 use crate::model::{
     BatchCounts, BatchItemState, BatchOptions, BatchRequest, BatchWorker, RequestSpec,
@@ -33,10 +35,13 @@ pub fn batch_secret_key(batch_id: &str) -> String {
 
 /// The batch queue over its own connection to the history database.
 pub struct BatchQueue {
-    store: HistoryStore,
+    pub(super) store: HistoryStore,
     secrets: Arc<dyn SecretStore>,
     /// Sendable requests of items with secrets, per batch, read once from the secret store.
     kept: HashMap<String, HashMap<u64, RequestSpec>>,
+    /// The batches this queue claimed ([`Self::claim`]), each held by its OS lock until
+    /// [`Self::release`] or the queue's drop.
+    pub(super) claims: HashMap<String, BatchLock>,
 }
 
 impl std::fmt::Debug for BatchQueue {
@@ -67,6 +72,7 @@ impl BatchQueue {
             store,
             secrets,
             kept: HashMap::new(),
+            claims: HashMap::new(),
         }
     }
 
@@ -205,13 +211,13 @@ impl BatchQueue {
         self.read_batch(&full)
     }
 
-    fn read_batch(&self, id: &str) -> Result<BatchRecord, BatchError> {
+    pub(super) fn read_batch(&self, id: &str) -> Result<BatchRecord, BatchError> {
         let row = self
             .store
             .conn
             .query_row(
                 "SELECT created_at, source, profile_name, profile_json, options_json, worker,
-                 paused_by_user, runner_pid FROM batches WHERE id = ?1",
+                 paused_by_user FROM batches WHERE id = ?1",
                 [id],
                 |r| {
                     Ok((
@@ -222,19 +228,14 @@ impl BatchQueue {
                             r.get::<_, String>(3)?,
                             r.get::<_, String>(4)?,
                         ),
-                        (
-                            r.get::<_, Option<String>>(5)?,
-                            r.get::<_, bool>(6)?,
-                            r.get::<_, Option<i64>>(7)?,
-                        ),
+                        (r.get::<_, Option<String>>(5)?, r.get::<_, bool>(6)?),
                     ))
                 },
             )
             .optional()
             .map_err(sql("read a batch"))?
             .ok_or_else(|| BatchError::NotFound(id.to_owned()))?;
-        let ((created, source, profile_name, profile, options), (worker, paused, runner)) = row;
-        let me = i64::from(std::process::id());
+        let ((created, source, profile_name, profile, options), (worker, paused)) = row;
         Ok(BatchRecord {
             id: id.to_owned(),
             created_at: time(&created, id)?,
@@ -245,7 +246,7 @@ impl BatchQueue {
             counts: self.counts(id)?,
             worker: worker.as_deref().and_then(BatchWorker::from_id),
             paused_by_user: paused,
-            held_elsewhere: runner.is_some_and(|pid| pid != me && process_alive(pid)),
+            held_elsewhere: batch_is_held_elsewhere(self.store.data_dir(), id),
         })
     }
 
@@ -385,84 +386,6 @@ impl BatchQueue {
         .collect()
     }
 
-    /// Claims batch `batch_id` for this process (so no other process works it at once) and
-    /// puts its items a dead process left `running` back to `pending` (each is re-run from
-    /// attempt 1; its earlier run stays in the history, marked `interrupted` when the history
-    /// was opened); returns how many were put back. With a `worker`, stores it as the face
-    /// working the batch and clears its "paused by the user" mark, in the same transaction.
-    ///
-    /// # Errors
-    /// [`BatchError::Busy`] when another live process works the batch; SQL errors.
-    pub fn claim(
-        &mut self,
-        batch_id: &str,
-        worker: Option<BatchWorker>,
-    ) -> Result<u64, BatchError> {
-        let me = i64::from(std::process::id());
-        // IMMEDIATE: take the write lock before reading the owner, so a claim racing another
-        // process's waits for it (busy timeout) and then reads its pid (`Busy`). A deferred
-        // transaction read first and failed to upgrade with SQLite's "database is locked".
-        let tx = self
-            .store
-            .conn
-            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
-            .map_err(sql("begin"))?;
-        let owner: Option<i64> = tx
-            .query_row(
-                "SELECT runner_pid FROM batches WHERE id = ?1",
-                [batch_id],
-                |r| r.get(0),
-            )
-            .optional()
-            .map_err(sql("read a batch"))?
-            .ok_or_else(|| BatchError::NotFound(batch_id.to_owned()))?;
-        if let Some(pid) = owner
-            && pid != me
-            && process_alive(pid)
-        {
-            return Err(BatchError::Busy {
-                batch: batch_id.to_owned(),
-                pid,
-            });
-        }
-        tx.execute(
-            "UPDATE batches SET runner_pid = ?2 WHERE id = ?1",
-            params![batch_id, me],
-        )
-        .map_err(sql("claim a batch"))?;
-        if let Some(worker) = worker {
-            tx.execute(
-                "UPDATE batches SET worker = ?2, paused_by_user = 0 WHERE id = ?1",
-                params![batch_id, worker.id()],
-            )
-            .map_err(sql("store who works a batch"))?;
-        }
-        let requeued = tx
-            .execute(
-                "UPDATE batch_items SET state = 'pending', started_at = NULL
-                 WHERE batch_id = ?1 AND state = 'running'",
-                [batch_id],
-            )
-            .map_err(sql("queue running items again"))?;
-        tx.commit().map_err(sql("commit a claim"))?;
-        Ok(u64::try_from(requeued).unwrap_or(0))
-    }
-
-    /// Gives batch `batch_id` up (another process may work it now).
-    ///
-    /// # Errors
-    /// SQL errors.
-    pub fn release(&mut self, batch_id: &str) -> Result<(), BatchError> {
-        self.store
-            .conn
-            .execute(
-                "UPDATE batches SET runner_pid = NULL WHERE id = ?1 AND runner_pid = ?2",
-                params![batch_id, i64::from(std::process::id())],
-            )
-            .map_err(sql("release a batch"))?;
-        Ok(())
-    }
-
     /// Up to `limit` `pending` items of batch `batch_id` after position `after` (all from the
     /// start when `None`), in position order, each with its sendable request.
     ///
@@ -590,54 +513,9 @@ impl BatchQueue {
         if changes.is_empty() {
             return Ok(());
         }
-        let now = chrono::Local::now().fixed_offset().to_rfc3339();
         let tx = self.store.conn.transaction().map_err(sql("begin"))?;
-        for change in changes {
-            match *change {
-                ItemChange::Running { position, run_id } => {
-                    let changed = tx
-                        .prepare_cached(
-                            "UPDATE batch_items SET state = 'running',
-                             run_id = COALESCE(?3, run_id), attempts = 0, last_status = NULL,
-                             error_kind = NULL, reason = NULL, started_at = ?4, ended_at = NULL
-                             WHERE batch_id = ?1 AND position = ?2 AND state = 'pending'",
-                        )
-                        .and_then(|mut s| {
-                            s.execute(params![batch_id, to_i64(position), run_id, now])
-                        })
-                        .map_err(sql("mark an item running"))?;
-                    if changed != 1 {
-                        // Dropping `tx` rolls the whole group back.
-                        return Err(BatchError::WrongState {
-                            batch: batch_id.to_owned(),
-                            position,
-                            expected: "pending",
-                        });
-                    }
-                }
-                ItemChange::Ended { position, end } => {
-                    let ended = end.state.is_final().then_some(now.as_str());
-                    tx.prepare_cached(
-                        "UPDATE batch_items SET state = ?3, attempts = ?4, last_status = ?5,
-                         error_kind = ?6, reason = ?7, ended_at = ?8
-                         WHERE batch_id = ?1 AND position = ?2",
-                    )
-                    .and_then(|mut s| {
-                        s.execute(params![
-                            batch_id,
-                            to_i64(position),
-                            end.state.id(),
-                            end.attempts,
-                            end.last_status,
-                            end.error_kind,
-                            end.reason,
-                            ended,
-                        ])
-                    })
-                    .map_err(sql("finish an item"))?;
-                }
-            }
-        }
+        // Dropping `tx` on an error rolls the whole group back.
+        apply_item_changes(&tx, batch_id, changes)?;
         tx.commit().map_err(sql("commit item changes"))?;
         Ok(())
     }

@@ -1,8 +1,10 @@
 //! The batch queue's rows (DESIGN.md §10 "batch item"), as [`super::BatchQueue`] reads them.
 
 use crate::model::{
-    BatchCounts, BatchItemState, BatchOptions, BatchState, BatchWorker, RequestSpec, RetryProfile,
+    AttemptOutcome, BatchCounts, BatchItemState, BatchOptions, BatchState, BatchWorker,
+    OutcomeKind, RequestSpec, RetryProfile,
 };
+use crate::policy::BatchAssertions;
 use chrono::{DateTime, FixedOffset};
 
 /// One batch: its profile and options, and how many of its items are in each state.
@@ -118,6 +120,58 @@ pub struct ItemEnd {
     pub error_kind: Option<String>,
     /// Why (the run banner's words, or the failed assertion).
     pub reason: String,
+}
+
+impl ItemEnd {
+    /// How an item ends whose run finished as `kind` (banner words `message`) after
+    /// `attempts`, its last attempt's outcome `last`, checked against the batch's
+    /// `assertions`: `done` when it succeeded and every assertion holds, `error` otherwise
+    /// (the run's words, then the failed assertion's). A cancelled run ends the item
+    /// `cancelled` when `batch_cancelled`, else (a pause) puts it back to `pending`.
+    pub fn from_run(
+        kind: OutcomeKind,
+        message: String,
+        attempts: u32,
+        last: Option<&AttemptOutcome>,
+        assertions: &BatchAssertions,
+        batch_cancelled: bool,
+    ) -> Self {
+        let (state, reason) = match kind {
+            OutcomeKind::Succeeded => match assertions.check(last) {
+                Ok(()) => (BatchItemState::Done, message),
+                Err(why) => (BatchItemState::Error, why),
+            },
+            OutcomeKind::Cancelled if !batch_cancelled => (
+                BatchItemState::Pending,
+                "paused mid-run: sent again from attempt 1 on resume".to_owned(),
+            ),
+            OutcomeKind::Cancelled => (BatchItemState::Cancelled, message),
+            // The run failed with a final response (a 404 the profile does not retry, or gave
+            // up on 503s): an assertion it fails is said too, in the user's own words, after
+            // the run's ("gave up after 4 attempts (503); assertion --expect-status 200
+            // failed: …").
+            _ => match last {
+                Some(AttemptOutcome::Response(_)) => match assertions.check(last) {
+                    Err(why) => (
+                        BatchItemState::Error,
+                        crate::policy::failed_run_reason(&message, &why),
+                    ),
+                    Ok(()) => (BatchItemState::Error, message),
+                },
+                _ => (BatchItemState::Error, message),
+            },
+        };
+        Self {
+            state,
+            attempts,
+            last_status: last.and_then(AttemptOutcome::status),
+            error_kind: match last {
+                Some(AttemptOutcome::Error(e)) => Some(e.kind.id().to_owned()),
+                _ => None,
+            },
+            reason,
+        }
+    }
 }
 
 /// A pending item ready to send: its position and its request with secrets, or why it cannot

@@ -2,6 +2,7 @@
 //! the records of DESIGN.md §10. Written by one thread ([`super::HistoryWriter`]); read by the
 //! CLI's `history` commands. The only module (with its siblings `history_*`) that uses SQLite.
 
+use super::advisory_lock::{WriterLock, writer_is_alive};
 use super::history_error::{HistoryError, io_open_reason, sqlite_open_reason};
 use super::history_records::{
     AttemptRecord, AttemptStart, HistoryWrite, PhaseTimings, RecordedOutcome, RunFilter, RunRecord,
@@ -34,6 +35,9 @@ pub struct HistoryStore {
     /// The `profiles` ids of the profiles this connection wrote last, most recent first (at
     /// most [`PROFILE_MEMO`]): a run of one of them is inserted without encoding its profile.
     profile_ids: Vec<(Arc<serde_json::Value>, i64)>,
+    /// Held from this connection's first recorded run on: says to other processes that the
+    /// runs this process left without an outcome are still being written.
+    writer_lock: Option<WriterLock>,
 }
 
 /// How many profiles [`HistoryStore`] remembers the `profiles` id of.
@@ -103,6 +107,7 @@ impl HistoryStore {
             conn,
             path: path.to_path_buf(),
             profile_ids: Vec::new(),
+            writer_lock: None,
         };
         store.mark_interrupted()?;
         Ok(store)
@@ -152,8 +157,17 @@ impl HistoryStore {
         checkpoint
     }
 
-    /// Marks `interrupted` every run without an outcome whose writing process is gone; returns
-    /// how many. Runs of a live process (another `retryscope run` now) are left alone.
+    /// The data folder (the database's folder).
+    pub(super) fn data_dir(&self) -> &Path {
+        self.path
+            .parent()
+            .filter(|d| !d.as_os_str().is_empty())
+            .unwrap_or(Path::new("."))
+    }
+
+    /// Marks `interrupted` every run without an outcome whose writing process is gone (nobody
+    /// holds its writer lock `locks/writer-PID.lock`); returns how many. Runs of a live process
+    /// (another `retryscope run` now) are left alone.
     ///
     /// # Errors
     /// [`HistoryError::Sql`].
@@ -171,7 +185,7 @@ impl HistoryStore {
         };
         let mut marked = 0;
         for (id, pid) in open {
-            if pid.is_some_and(process_alive) {
+            if pid.is_some_and(|pid| writer_is_alive(self.data_dir(), pid)) {
                 continue;
             }
             marked += self
@@ -201,13 +215,51 @@ impl HistoryStore {
         &mut self,
         writes: impl IntoIterator<Item = &'a HistoryWrite>,
     ) -> Result<(), HistoryError> {
-        // Both statements come from the statement cache: a group commit parses no SQL.
+        self.begin()?;
+        if let Err(e) = self.apply_in_transaction(writes) {
+            self.roll_back();
+            return Err(e);
+        }
+        self.commit()
+    }
+
+    /// Opens a write transaction (`BEGIN IMMEDIATE`) for [`Self::apply_in_transaction`] and
+    /// more (the writer adds a batch's item changes to it).
+    ///
+    /// # Errors
+    /// [`HistoryError::Sql`].
+    pub(super) fn begin(&self) -> Result<(), HistoryError> {
+        // From the statement cache: a group commit parses no SQL.
         exec(&self.conn, "BEGIN IMMEDIATE", []).map_err(sql("begin"))?;
+        Ok(())
+    }
+
+    /// Commits the transaction [`Self::begin`] opened; rolls it back when that fails.
+    ///
+    /// # Errors
+    /// [`HistoryError::Sql`]; nothing is kept then.
+    pub(super) fn commit(&mut self) -> Result<(), HistoryError> {
+        if let Err(e) = exec(&self.conn, "COMMIT", []) {
+            self.roll_back();
+            return Err(sql("commit a batch")(e));
+        }
+        Ok(())
+    }
+
+    /// Applies `writes` in order inside the transaction [`Self::begin`] opened (the caller
+    /// commits, or rolls back on an error).
+    ///
+    /// # Errors
+    /// As [`Self::apply`].
+    pub(super) fn apply_in_transaction<'a>(
+        &mut self,
+        writes: impl IntoIterator<Item = &'a HistoryWrite>,
+    ) -> Result<(), HistoryError> {
         // Runs inserted by this group, with the attempt count their row already holds (the
         // writer's `merge_group` puts it there): their attempts need no count update.
         let mut counted: Vec<(&str, u32)> = Vec::new();
         for w in writes {
-            let applied = match w {
+            match w {
                 HistoryWrite::RunStarted(run) => {
                     counted.push((&run.id, run.attempts));
                     self.apply(w)
@@ -220,21 +272,13 @@ impl HistoryStore {
                     attempt_statements(&self.conn, a, false)
                 }
                 _ => self.apply(w),
-            };
-            if let Err(e) = applied {
-                self.roll_back();
-                return Err(e);
-            }
-        }
-        if let Err(e) = exec(&self.conn, "COMMIT", []) {
-            self.roll_back();
-            return Err(sql("commit a batch")(e));
+            }?;
         }
         Ok(())
     }
 
     /// Rolls the open transaction back; the profile ids it may have made are forgotten.
-    fn roll_back(&mut self) {
+    pub(super) fn roll_back(&mut self) {
         let _ = self.conn.execute_batch("ROLLBACK");
         self.profile_ids.clear();
     }
@@ -388,6 +432,14 @@ impl HistoryStore {
     }
 
     fn insert_run(&mut self, run: &RunRecord) -> Result<(), HistoryError> {
+        if self.writer_lock.is_none() {
+            // Without it another process would take this run for one left by a dead process.
+            let lock = WriterLock::take(self.data_dir()).map_err(|message| HistoryError::Sql {
+                action: "record a run",
+                message,
+            })?;
+            self.writer_lock = Some(lock);
+        }
         let profile_id = self.profile_id(&run.profile)?;
         exec(
             &self.conn,
@@ -1069,54 +1121,6 @@ pub(super) fn sql(action: &'static str) -> impl Fn(rusqlite::Error) -> HistoryEr
     move |e| HistoryError::Sql {
         action,
         message: e.to_string(),
-    }
-}
-
-/// Whether process `pid` still runs: this process, or (Linux) `/proc/PID/status` names a
-/// process whose id is `pid` (`/proc/N` also exists for a *thread* N of any process, and a dead
-/// process's id is soon reused as one). Elsewhere other processes are taken as gone, so their
-/// unfinished runs count as interrupted.
-pub(super) fn process_alive(pid: i64) -> bool {
-    pid == i64::from(std::process::id())
-        || (cfg!(target_os = "linux")
-            && std::fs::read_to_string(Path::new(&format!("/proc/{pid}/status"))).is_ok_and(
-                |status| {
-                    status
-                        .lines()
-                        .filter_map(|l| l.strip_prefix("Tgid:"))
-                        .any(|tgid| tgid.trim().parse::<i64>() == Ok(pid))
-                },
-            ))
-}
-
-#[cfg(all(test, target_os = "linux"))]
-mod process_tests {
-    #[test]
-    fn a_thread_id_is_not_a_live_process() {
-        // A thread of our own, which stays alive until told (other tests' threads may end
-        // at any moment, so only this one is checked).
-        let (tid_tx, tid_rx) = std::sync::mpsc::channel::<i64>();
-        let (tx, rx) = std::sync::mpsc::channel::<()>();
-        let thread = std::thread::spawn(move || {
-            // `/proc/thread-self` links to `PID/task/TID`.
-            let link = std::fs::read_link("/proc/thread-self").unwrap();
-            let tid = link.file_name().unwrap().to_str().unwrap().parse().unwrap();
-            tid_tx.send(tid).unwrap();
-            let _ = rx.recv();
-        });
-        let tid = tid_rx.recv().unwrap();
-        assert_ne!(tid, i64::from(std::process::id()));
-        assert!(std::path::Path::new(&format!("/proc/{tid}")).exists());
-        assert!(!super::process_alive(tid), "thread {tid}");
-        // The parent of this test process is a live process.
-        let parent = std::fs::read_to_string("/proc/self/status")
-            .unwrap()
-            .lines()
-            .find_map(|l| l.strip_prefix("PPid:")?.trim().parse::<i64>().ok())
-            .unwrap();
-        assert!(super::process_alive(parent));
-        tx.send(()).unwrap();
-        thread.join().unwrap();
     }
 }
 

@@ -88,8 +88,9 @@ ALTER TABLE attempts ADD COLUMN budget_json TEXT;
 /// and options so a resumed batch runs as it began; an item keeps its request masked by the one
 /// secrets rule (`request_json`), with `has_secrets` set when the sendable request lives in the
 /// secret store instead (docs/DECISIONS.md "Batch runner"). `run_id` is the item's latest run
-/// in `runs` (no foreign key: pruning the history keeps the queue). `runner_pid` is the process
-/// working the batch now, so two processes never work one batch at once.
+/// in `runs` (no foreign key: pruning the history keeps the queue). `runner_pid` is no longer
+/// written or read: the process working a batch holds its lock file instead
+/// (`locks/batch-BATCH_ID.lock`, `store::advisory_lock`).
 const V4: &str = "
 CREATE TABLE batches (
     id              TEXT PRIMARY KEY,

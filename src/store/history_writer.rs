@@ -4,7 +4,9 @@
 //! on its own thread; writes arriving together are committed in one transaction within
 //! [`GATHER_WINDOW`] of the first. As before the window, a send returns before its commit: a
 //! `kill -9` loses only what was sent in the last millisecond or so. Callers never wait on
-//! SQLite except when the channel is full. The writer also measures, for every attempt record, the time from
+//! SQLite, and never block: when [`WRITER_QUEUE`] messages wait, a run's detail events (an
+//! attempt's start and end, waits, budget changes) are not queued but counted, and the run's
+//! recorded outcome message says how many were not kept; its start and end always are. The writer also measures, for every attempt record, the time from
 //! its send to its commit ([`HistoryWriter::attempt_commit_latency`]; BENCHMARKS.md).
 //!
 //! WAL checkpoints (copying the WAL back into the database, with its fsyncs) run on a second
@@ -13,6 +15,8 @@
 //! over, so under a steady stream of runs the WAL stays near 16 MiB instead of growing for as
 //! long as the stream lasts ([`HistoryStore::catch_up_checkpoint`]).
 
+use super::batch_commit::{BatchChange, BatchCommit, commit_batch};
+use super::batch_error::BatchError;
 use super::history::{Checkpointer, HistoryStore};
 use super::history_error::HistoryError;
 use super::history_group::merge_group;
@@ -20,8 +24,9 @@ use super::history_recorder::{HistoryRecorder, RecorderSeed};
 use super::history_records::HistoryWrite;
 use crate::model::RunEvent;
 use std::collections::HashMap;
+use std::sync::atomic::AtomicUsize;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+use std::sync::mpsc::{Receiver, Sender, SyncSender, channel, sync_channel};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Instant;
@@ -29,7 +34,8 @@ use std::time::Instant;
 /// Writers alive in the process ([`HistoryWriter::live_count`]).
 static LIVE_WRITERS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 
-/// How many writes may wait for the writer before [`HistoryWriter::send`] blocks.
+/// How many messages may wait for the writer before a run's detail events are dropped (its
+/// start and end, batch commits and flushes are always queued; nothing ever blocks).
 pub const WRITER_QUEUE: usize = 1024;
 
 /// How many frames the WAL holds (about 16 MiB at SQLite's 4 KiB pages) before the writer
@@ -54,6 +60,8 @@ enum Message {
     /// The run will send no more events (its recorder is dropped).
     End(RunKey),
     Flush(SyncSender<()>),
+    /// A batch's item changes with their runs' ends, committed in one transaction.
+    Batch(Box<BatchCommit>),
 }
 
 /// A run recorded through [`HistoryWriter::record_run`]: names it in
@@ -65,7 +73,11 @@ pub struct RunKey(u64);
 /// queued writes and end.
 #[derive(Debug)]
 pub struct HistoryWriter {
-    tx: Option<SyncSender<Message>>,
+    tx: Option<Sender<Message>>,
+    /// Messages sent and not yet taken by the writer.
+    depth: Arc<AtomicUsize>,
+    /// Detail events not queued per run (the queue was full), said in its end's record.
+    dropped: Arc<Mutex<HashMap<RunKey, u64>>>,
     thread: Option<JoinHandle<()>>,
     failure: Arc<Mutex<Option<HistoryError>>>,
     latency: Arc<Mutex<LatencyRecord>>,
@@ -124,6 +136,7 @@ impl std::fmt::Debug for Message {
             Message::Event(..) => "Event",
             Message::End(_) => "End",
             Message::Flush(_) => "Flush",
+            Message::Batch(_) => "Batch",
         })
     }
 }
@@ -178,7 +191,16 @@ impl HistoryWriter {
                 }
             }
         }
-        let (tx, rx) = sync_channel(WRITER_QUEUE);
+        // Unbounded, with its depth counted: a send never blocks, and past WRITER_QUEUE only a
+        // run's start and end, batch commits and flushes are queued (few per run).
+        let (tx, rx) = channel();
+        let depth = Arc::new(AtomicUsize::new(0));
+        let dropped = Arc::new(Mutex::new(HashMap::new()));
+        let queue = Queue {
+            rx,
+            depth: Arc::clone(&depth),
+            dropped: Arc::clone(&dropped),
+        };
         let failure = Arc::new(Mutex::new(None));
         let slot = Arc::clone(&failure);
         let latency = Arc::new(Mutex::new(LatencyRecord::new()));
@@ -191,12 +213,14 @@ impl HistoryWriter {
                 if let Err(e) = super::lower_current_thread(super::WRITER_NICE_STEPS) {
                     tracing::debug!("history writer keeps its priority: {e}");
                 }
-                write_loop(store, &rx, &slot, &times, &catch_up);
+                write_loop(store, &queue, &slot, &times, &catch_up);
             })
             .map_err(|e| HistoryError::WriterGone(format!("cannot start the thread: {e}")))?;
         LIVE_WRITERS.fetch_add(1, Ordering::SeqCst);
         Ok(Self {
             tx: Some(tx),
+            depth,
+            dropped,
             thread: Some(thread),
             failure,
             latency,
@@ -229,7 +253,7 @@ impl HistoryWriter {
         })
     }
 
-    /// Queues `write` (blocking only while [`WRITER_QUEUE`] writes wait).
+    /// Queues `write` (never blocks, never dropped: imports and tests).
     ///
     /// # Errors
     /// The first failure of the writer (after which it keeps applying later writes), or
@@ -239,8 +263,7 @@ impl HistoryWriter {
     }
 
     /// Starts recording a run: the writer makes its [`HistoryRecorder`] from `seed` on its own
-    /// thread; the run then sends its events with [`Self::record_event`] (blocking only while
-    /// [`WRITER_QUEUE`] messages wait).
+    /// thread; the run then sends its events with [`Self::record_event`]. Never blocks.
     ///
     /// # Errors
     /// As [`Self::send`].
@@ -256,11 +279,24 @@ impl HistoryWriter {
 
     /// Records `event` of the run `key` (masked already, as [`HistoryRecorder::fold_masked`]
     /// takes it): the writer folds it into rows and commits them. After the run's
-    /// [`RunEvent::RunFinished`] the key is spent.
+    /// [`RunEvent::RunFinished`] the key is spent. Never blocks: while [`WRITER_QUEUE`]
+    /// messages wait, an event other than the run's start and end is counted instead of queued
+    /// (the engine never waits for the disk), and the run's outcome message says so.
     ///
     /// # Errors
     /// As [`Self::send`].
     pub fn record_event(&self, key: RunKey, event: RunEvent) -> Result<(), HistoryError> {
+        let essential = matches!(
+            event,
+            RunEvent::RunStarted { .. } | RunEvent::RunFinished { .. }
+        );
+        if !essential && self.depth.load(Ordering::Relaxed) >= WRITER_QUEUE {
+            self.check()?;
+            if let Ok(mut dropped) = self.dropped.lock() {
+                *dropped.entry(key).or_insert(0) += 1;
+            }
+            return Ok(());
+        }
         self.post(Message::Event(key, Box::new(event), Instant::now()))
     }
 
@@ -269,12 +305,47 @@ impl HistoryWriter {
     /// with a full queue the recorder stays until the writer ends.
     pub fn end_run(&self, key: RunKey) {
         if let Some(tx) = &self.tx {
-            let _ = tx.try_send(Message::End(key));
+            self.depth.fetch_add(1, Ordering::Relaxed);
+            let _ = tx.send(Message::End(key));
         }
+    }
+
+    /// Commits `changes` to items of batch `batch_id` (a full id) in one transaction, each
+    /// item's end with its run's end (the `run` of [`BatchChange::Ended`]), after every write queued
+    /// before it; returns once committed. All or none, except that a run end which cannot be
+    /// written (its run was deleted) is left out and kept as the writer's first failure.
+    ///
+    /// # Errors
+    /// [`BatchError::WrongState`] when an item to mark `running` is not pending (nothing is
+    /// committed then); SQL errors; [`HistoryError::WriterGone`] when the writer's thread ended.
+    pub async fn commit_batch(
+        &self,
+        batch_id: &str,
+        changes: Vec<BatchChange>,
+    ) -> Result<(), BatchError> {
+        if changes.is_empty() {
+            return Ok(());
+        }
+        let gone = || BatchError::History(HistoryError::WriterGone("its thread ended".into()));
+        let (reply, replied) = tokio::sync::oneshot::channel();
+        self.depth.fetch_add(1, Ordering::Relaxed);
+        // Not `post`: an earlier failure of the history (a run deleted while it ran) does not
+        // stop the batch's own commits.
+        self.tx
+            .as_ref()
+            .ok_or_else(gone)?
+            .send(Message::Batch(Box::new(BatchCommit {
+                batch_id: batch_id.to_owned(),
+                changes,
+                reply,
+            })))
+            .map_err(|_| gone())?;
+        replied.await.map_err(|_| gone())?
     }
 
     fn post(&self, message: Message) -> Result<(), HistoryError> {
         self.check()?;
+        self.depth.fetch_add(1, Ordering::Relaxed);
         self.tx
             .as_ref()
             .ok_or_else(|| HistoryError::WriterGone("closed".into()))?
@@ -288,6 +359,7 @@ impl HistoryWriter {
     /// As [`Self::send`].
     pub fn flush(&self) -> Result<(), HistoryError> {
         let (done_tx, done_rx) = sync_channel(1);
+        self.depth.fetch_add(1, Ordering::Relaxed);
         self.tx
             .as_ref()
             .ok_or_else(|| HistoryError::WriterGone("closed".into()))?
@@ -357,7 +429,7 @@ pub const GATHER_WINDOW: std::time::Duration = std::time::Duration::from_micros(
 /// committed within about a millisecond of its send, and a burst costs one commit, not many.
 fn write_loop(
     mut store: HistoryStore,
-    rx: &Receiver<Message>,
+    queue: &Queue,
     failure: &Mutex<Option<HistoryError>>,
     latency: &Mutex<LatencyRecord>,
     catch_up: &AtomicBool,
@@ -366,9 +438,9 @@ fn write_loop(
     // The last run's profile and its JSON form (runs back to back mostly share one).
     let mut last_profile = None;
     loop {
-        let first = match rx.try_recv() {
+        let first = match queue.try_recv() {
             Ok(m) => m,
-            Err(std::sync::mpsc::TryRecvError::Empty) => match rx.recv() {
+            Err(std::sync::mpsc::TryRecvError::Empty) => match queue.recv() {
                 Ok(m) => {
                     if !matches!(m, Message::Flush(_)) {
                         // Senders do not wake a sleeping writer: the burst queues for free.
@@ -382,6 +454,8 @@ fn write_loop(
         };
         let mut writes: Vec<(HistoryWrite, Instant)> = Vec::new();
         let mut flushes = Vec::new();
+        // A batch commit ends the group: it is committed after the writes before it.
+        let mut batch: Option<(Box<BatchCommit>, Vec<HistoryWrite>)> = None;
         let mut next = Some(first);
         while let Some(message) = next {
             match message {
@@ -392,7 +466,7 @@ fn write_loop(
                 Message::Event(key, event, sent) => {
                     let finished = matches!(*event, RunEvent::RunFinished { .. });
                     if let Some(w) = recorders.get_mut(&key).and_then(|r| r.fold_masked(*event)) {
-                        writes.push((w, sent));
+                        writes.push((queue.with_dropped(key, w, finished), sent));
                     }
                     if finished {
                         recorders.remove(&key);
@@ -400,17 +474,31 @@ fn write_loop(
                 }
                 Message::End(key) => {
                     recorders.remove(&key);
+                    queue.take_dropped(key);
                 }
                 Message::Flush(done) => flushes.push(done),
+                Message::Batch(mut commit) => {
+                    let runs = fold_run_ends(queue, &mut recorders, &mut commit.changes);
+                    batch = Some((commit, runs));
+                    break;
+                }
             }
             next = if writes.len() < GROUP_MAX {
-                rx.try_recv().ok()
+                queue.try_recv().ok()
             } else {
                 None
             };
         }
         let writes = merge_group(writes);
         commit_group(&mut store, &writes, failure);
+        if let Some((commit, runs)) = batch {
+            let (result, run_failure) =
+                commit_batch(&mut store, &commit.batch_id, &runs, &commit.changes);
+            if let Some(e) = run_failure {
+                keep_first(failure, e);
+            }
+            let _ = commit.reply.send(result);
+        }
         if catch_up.swap(false, Ordering::Relaxed) {
             // A failure leaves the frames for the checkpoint thread's next turn.
             let _ = store.catch_up_checkpoint();
@@ -429,6 +517,89 @@ fn write_loop(
         for done in flushes {
             let _ = done.send(());
         }
+    }
+}
+
+/// The history writes of the run ends in `changes` (each taken out of its change), folded by
+/// their runs' recorders, which are done then.
+fn fold_run_ends(
+    queue: &Queue,
+    recorders: &mut HashMap<RunKey, HistoryRecorder>,
+    changes: &mut [BatchChange],
+) -> Vec<HistoryWrite> {
+    let mut runs = Vec::new();
+    for change in changes {
+        if let BatchChange::Ended { run, .. } = change
+            && let Some(end) = run.take()
+            && let Some(mut recorder) = recorders.remove(&end.key)
+            && let Some(w) = recorder.fold_masked(*end.event)
+        {
+            runs.push(queue.with_dropped(end.key, w, true));
+        }
+    }
+    runs
+}
+
+/// The writer's end of the channel: counts what it takes off the queue, and knows the detail
+/// events dropped per run.
+struct Queue {
+    rx: Receiver<Message>,
+    depth: Arc<AtomicUsize>,
+    dropped: Arc<Mutex<HashMap<RunKey, u64>>>,
+}
+
+impl Queue {
+    fn try_recv(&self) -> Result<Message, std::sync::mpsc::TryRecvError> {
+        let m = self.rx.try_recv()?;
+        self.depth.fetch_sub(1, Ordering::Relaxed);
+        Ok(m)
+    }
+
+    fn recv(&self) -> Result<Message, std::sync::mpsc::RecvError> {
+        let m = self.rx.recv()?;
+        self.depth.fetch_sub(1, Ordering::Relaxed);
+        Ok(m)
+    }
+
+    /// How many detail events of run `key` were dropped (forgotten then).
+    fn take_dropped(&self, key: RunKey) -> u64 {
+        self.dropped
+            .lock()
+            .ok()
+            .and_then(|mut d| d.remove(&key))
+            .unwrap_or(0)
+    }
+
+    /// `write`, and when it is run `key`'s end (`finished`) and detail of it was dropped, its
+    /// outcome message saying how much.
+    fn with_dropped(&self, key: RunKey, mut write: HistoryWrite, finished: bool) -> HistoryWrite {
+        if !finished {
+            return write;
+        }
+        let n = self.take_dropped(key);
+        if n > 0
+            && let HistoryWrite::RunFinished { message, .. } = &mut write
+        {
+            message.push_str(&dropped_note(n));
+        }
+        write
+    }
+}
+
+/// What a run's outcome message says when `n` of its detail events were not recorded.
+pub(super) fn dropped_note(n: u64) -> String {
+    format!(
+        " (history: {} of this run not recorded, the history writer fell behind)",
+        crate::model::counted(n, "detail event", "detail events")
+    )
+}
+
+/// Keeps `e` as the writer's first failure unless one is kept already.
+fn keep_first(failure: &Mutex<Option<HistoryError>>, e: HistoryError) {
+    if let Ok(mut slot) = failure.lock()
+        && slot.is_none()
+    {
+        *slot = Some(e);
     }
 }
 

@@ -3,8 +3,12 @@
 //! keyring, or memory only where there is none). Never imports egui; every
 //! file carries a `format` field and is written atomically ([`write_atomic`]).
 
+mod advisory_lock;
 mod atomic_write;
+mod batch_claim;
+mod batch_commit;
 mod batch_error;
+mod batch_item_changes;
 mod batch_queue;
 mod batch_records;
 mod data_dir;
@@ -27,11 +31,14 @@ mod store_error;
 mod url_filter;
 #[cfg(test)]
 mod wal_restart_tests;
+#[cfg(test)]
+mod writer_backpressure_tests;
 mod writer_priority;
 
 pub use atomic_write::{
     Access, WriteError, same_file, write_atomic, write_atomic_with_hook, write_export,
 };
+pub use batch_commit::{BatchChange, RunEnd};
 pub use batch_error::BatchError;
 pub use batch_queue::{BatchQueue, SECRETS_LOST, batch_secret_key};
 pub use batch_records::{BatchItemRecord, BatchRecord, ItemChange, ItemEnd, QueuedItem};

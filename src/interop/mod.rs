@@ -12,6 +12,7 @@ pub mod batch_list;
 pub mod batch_report;
 pub mod csv_cell;
 mod curl;
+mod curl_data;
 mod curl_export;
 mod curl_options;
 mod curl_words;

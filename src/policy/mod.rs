@@ -58,6 +58,8 @@ mod classes_tests;
 #[cfg(test)]
 mod explain_props;
 #[cfg(test)]
+mod script_tests;
+#[cfg(test)]
 mod tests;
 
 pub use batch_assertions::{

@@ -28,8 +28,10 @@ pub fn format_seconds(ms: u64) -> String {
     }
 }
 
-/// Decimal seconds (`"1.5"`) → ms, rounding up; `None` for anything else or a negative value.
-fn seconds_to_ms(number: &str) -> Option<u64> {
+/// Decimal seconds (`"1.5"`, `".25"`, `"0"`) → ms, exactly (decimal digits, no float rounding),
+/// rounding up a fraction of a millisecond; `None` for anything else, a negative value or one
+/// past `u64::MAX` ms.
+pub fn seconds_to_ms(number: &str) -> Option<u64> {
     let (whole, frac) = number.split_once('.').unwrap_or((number, ""));
     if whole.is_empty() && frac.is_empty() {
         return None;

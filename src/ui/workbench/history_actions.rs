@@ -181,7 +181,7 @@ impl WorkbenchState {
     }
 
     /// [`Self::compose`] without touching the status line.
-    fn compose_quietly(&mut self) -> Option<super::ComposedRun> {
+    fn compose_quietly(&mut self) -> Option<super::run_actions::ComposedRun> {
         let status = self.status.clone();
         let composed = self.compose();
         self.status = status;

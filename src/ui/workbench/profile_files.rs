@@ -1,0 +1,422 @@
+//! The workbench's profile files: open, save, save as, drop, the library rescan, and switching
+//! profiles (asking first when the current one has unsaved edits).
+
+use super::WorkbenchState;
+use crate::profile::{self, ProfileIssue};
+use crate::ui::confirm_modal::{ConfirmAnswer, confirm_discard};
+use crate::ui::error_panel::LoadFailure;
+use crate::ui::file_dialogs::{DialogAnswer, DialogPurpose};
+use crate::ui::latest_worker::JobRunner;
+use crate::ui::persistence::PersistedProfile;
+use crate::ui::profile_library::{
+    CurrentProfile, DEFAULT_BUILTIN, ProfileSource, builtin_profile, fallback_default_profile,
+    scan_library,
+};
+use egui::Ui;
+use std::path::{Path, PathBuf};
+
+impl WorkbenchState {
+    /// Loads a profile file (Open…, drag-and-drop, `--profile`); asks first when the current
+    /// profile has unsaved edits. Invalid files leave the current profile untouched.
+    pub fn open_profile_path(&mut self, path: PathBuf) {
+        self.request_switch(Switch::LoadFile(path));
+    }
+
+    /// `cannot {action}: the profile has a problem: …` when `validate` finds any, else `None`.
+    pub(super) fn profile_problem(&mut self, action: &str) -> Option<String> {
+        if let Some(problem) = self.invalid_field_problem(action) {
+            return Some(problem);
+        }
+        // The worker's list when it is of this very value; else validate now (a click, not a
+        // frame of typing).
+        let issues = self
+            .preview
+            .issues_of(&self.current.profile)
+            .map_or_else(|| profile::validate(&self.current.profile), <[_]>::to_vec);
+        let first = issues.first()?;
+        let more = match issues.len() - 1 {
+            0 => String::new(),
+            n => format!(" (+{n} more, listed under Problems in the policy panel)"),
+        };
+        Some(format!(
+            "cannot {action}: the profile has a problem: {first}{more}"
+        ))
+    }
+
+    /// Save (Ctrl+S): to the profile's file, or Save As… when it has none. A profile with
+    /// problems is not saved (the file would not load again); it stays in the window.
+    pub fn save(&mut self) {
+        if let Some(problem) = self.profile_problem("save") {
+            self.status = Some((true, problem));
+            return;
+        }
+        match self.current.path().map(Path::to_path_buf) {
+            Some(path) => self.save_to(path),
+            None => self.save_as(),
+        }
+    }
+
+    /// Save As… (Ctrl+Shift+S): asks for a path off the UI thread (not for a profile with problems).
+    pub fn save_as(&mut self) {
+        if let Some(problem) = self.profile_problem("save") {
+            self.status = Some((true, problem));
+            return;
+        }
+        self.dialogs.request(DialogPurpose::SaveProfileAs {
+            suggested_name: suggested_file_name(&self.current.profile.name),
+        });
+    }
+
+    /// Whether a file chosen in the in-app picker is still being read (off the UI thread).
+    pub fn is_reading_a_file(&self) -> bool {
+        self.dialogs.is_reading()
+    }
+
+    /// Open… (Ctrl+O): asks for a path off the UI thread.
+    pub fn open_dialog(&mut self) {
+        self.dialogs.request(DialogPurpose::OpenProfile);
+    }
+
+    /// Drops a "cannot send / cannot save" message once the user edits what it was about: it
+    /// described the state before the edit.
+    pub(super) fn clear_refusal(&mut self) {
+        if self.status.as_ref().is_some_and(|(is_error, text)| {
+            *is_error && (text.starts_with("cannot send") || text.starts_with("cannot save"))
+        }) {
+            self.status = None;
+        }
+    }
+
+    pub(super) fn on_dialog_answer(&mut self, answer: DialogAnswer) {
+        let contents = answer.contents;
+        let Some(path) = answer.path else {
+            if let DialogPurpose::ExportPng { .. } = answer.purpose {
+                self.png_export.take_pending();
+            }
+            if let DialogPurpose::ExportRetrySettings { .. } = answer.purpose {
+                self.retry_export.take_pending();
+            }
+            if let DialogPurpose::ExportLab { .. } = answer.purpose {
+                self.lab.export.cancel();
+            }
+            // The prompt's Save As… was cancelled: the prompt comes back.
+            if let DialogPurpose::SaveProfileAs { .. } = answer.purpose
+                && let Some(switch) = self.switch_after_save.take()
+            {
+                self.pending_switch = Some(switch);
+            }
+            return;
+        };
+        match answer.purpose {
+            DialogPurpose::OpenProfile => match contents {
+                Some(read) => self.request_switch(Switch::LoadRead(path, read)),
+                None => self.open_profile_path(path),
+            },
+            DialogPurpose::SaveProfileAs { .. } => {
+                let path = if path.extension().is_some() {
+                    path
+                } else {
+                    path.with_extension("json")
+                };
+                self.save_to(path);
+                if let Some(switch) = self.switch_after_save.take() {
+                    self.after_prompt_save(switch);
+                }
+            }
+            DialogPurpose::BodyFile => {
+                self.composer.draft.body.file_path = path.display().to_string();
+                self.composer.edits += 1;
+            }
+            DialogPurpose::HarFile => {
+                let read = contents.unwrap_or_else(|| Err("the file was not read".into()));
+                if let Err(problem) = self.composer.har_import.open_read(&path, read) {
+                    self.status = Some((true, problem));
+                }
+            }
+            DialogPurpose::BatchList => self.batch.set_list_path(&path),
+            DialogPurpose::ExportLab { .. } => self.lab.export.start(path),
+            DialogPurpose::ExportRetrySettings { .. } | DialogPurpose::ImportRetrySettings(_) => {
+                self.on_retry_settings_path(&answer.purpose, &path, contents);
+            }
+            DialogPurpose::ExportPng { .. } => {
+                let events = self
+                    .png_export
+                    .take_pending()
+                    .and_then(|id| self.runs.timeline(id))
+                    .map(crate::ui::timeline::timeline_events);
+                if let Some(events) = events
+                    && let Err(problem) = self.png_export.start(events, path)
+                {
+                    self.status = Some((true, problem));
+                }
+            }
+        }
+    }
+
+    pub(super) fn on_dropped(&mut self, path: PathBuf) {
+        if path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("json"))
+        {
+            self.open_profile_path(path);
+        } else {
+            self.load_failure = Some(LoadFailure {
+                what: path.display().to_string(),
+                issues: vec![ProfileIssue {
+                    path: String::new(),
+                    line: None,
+                    column: None,
+                    message: "not a .json file; drop a Retryscope profile (JSON)".into(),
+                }],
+            });
+        }
+    }
+
+    pub(super) fn request_switch(&mut self, switch: Switch) {
+        if self.current.is_dirty() {
+            self.pending_switch = Some(switch);
+        } else {
+            self.perform_switch(switch);
+        }
+    }
+
+    pub(super) fn perform_switch(&mut self, switch: Switch) {
+        match switch {
+            Switch::To(ProfileSource::Builtin(id)) => match builtin_profile(&id) {
+                Some(p) => {
+                    self.current = CurrentProfile::clean(ProfileSource::Builtin(id), p);
+                    self.forget_typed_profile_fields = true;
+                    self.load_failure = None;
+                }
+                None => {
+                    self.status = Some((true, format!("no built-in profile named {id}")));
+                }
+            },
+            Switch::To(ProfileSource::File(path)) | Switch::LoadFile(path) => {
+                let loaded = profile::load_file_noted(&path);
+                self.apply_loaded(path, loaded);
+            }
+            Switch::LoadRead(path, read) => {
+                let loaded = profile::load_read_noted(read);
+                self.apply_loaded(path, loaded);
+            }
+            Switch::To(ProfileSource::Unsaved) => {}
+            Switch::Imported(profile) => {
+                let name = profile.name.clone();
+                self.current = CurrentProfile {
+                    source: ProfileSource::Unsaved,
+                    profile: *profile,
+                    saved: None,
+                };
+                self.forget_typed_profile_fields = true;
+                self.load_failure = None;
+                self.status = Some((false, format!("imported \"{name}\"; Save As… keeps it")));
+            }
+        }
+    }
+
+    /// The current profile becomes what was loaded from `path`, or the load failure is shown
+    /// (the current profile stays).
+    pub(super) fn apply_loaded(
+        &mut self,
+        path: PathBuf,
+        loaded: Result<profile::Loaded, profile::ProfileErrors>,
+    ) {
+        match loaded {
+            Ok(loaded) => {
+                let note = loaded.upgrade.map(|u| (false, u.note()));
+                self.current =
+                    CurrentProfile::clean(ProfileSource::File(path.clone()), loaded.profile);
+                self.forget_typed_profile_fields = true;
+                self.load_failure = None;
+                self.remember_opened(path);
+                // A `/1` file says that saving writes format 2 (DESIGN §7).
+                self.status = note;
+            }
+            Err(errors) => {
+                self.load_failure = Some(LoadFailure {
+                    what: path.display().to_string(),
+                    issues: errors.issues,
+                });
+            }
+        }
+    }
+
+    pub(super) fn save_to(&mut self, path: PathBuf) {
+        match profile::save_atomic(&path, &self.current.profile) {
+            Ok(()) => {
+                self.current = CurrentProfile::clean(
+                    ProfileSource::File(path.clone()),
+                    self.current.profile.clone(),
+                );
+                self.status = Some((false, format!("saved {}", path.display())));
+                self.remember_opened(path);
+            }
+            Err(e) => {
+                self.status = Some((
+                    true,
+                    format!(
+                        "cannot save the profile: {e}; pick another place with Save As… ({})",
+                        path.display()
+                    ),
+                ));
+            }
+        }
+    }
+
+    /// Keeps `path` in the picker; the library folder is listed again off the frame (the picker
+    /// shows a file of that folder once, as a library entry, when both lists hold it).
+    pub(super) fn remember_opened(&mut self, path: PathBuf) {
+        self.rescan_library();
+        if !self.library.contains(&path) && !self.opened.contains(&path) {
+            self.opened.push(path);
+        }
+    }
+
+    pub(super) fn rescan_library(&mut self) {
+        if let Some(dir) = &self.library_dir {
+            self.library_scan.submit(dir.clone());
+        }
+    }
+
+    pub(super) fn confirm_prompt(&mut self, ui: &Ui) {
+        let Some(switch) = self.pending_switch.clone() else {
+            return;
+        };
+        let problem = self.confirm_problem.as_deref();
+        let answer = confirm_discard(ui, &self.current.profile.name, &switch.describe(), problem);
+        if answer.is_some() {
+            self.pending_switch = None;
+            self.confirm_problem = None;
+        }
+        match answer {
+            Some(ConfirmAnswer::Save) => self.save_then_switch(switch),
+            Some(ConfirmAnswer::Discard) => self.perform_switch(switch),
+            Some(ConfirmAnswer::Cancel) | None => {}
+        }
+    }
+
+    /// The prompt's Save: saves to the profile's file (or asks where with Save As…, switching
+    /// once that has saved), then performs `switch`. A profile with problems is not saved: the
+    /// prompt stays open and says why.
+    pub(super) fn save_then_switch(&mut self, switch: Switch) {
+        if let Some(problem) = self.profile_problem("save") {
+            self.confirm_problem = Some(problem);
+            self.pending_switch = Some(switch);
+            return;
+        }
+        if let Some(path) = self.current.path().map(Path::to_path_buf) {
+            self.save_to(path);
+            self.after_prompt_save(switch);
+        } else {
+            self.switch_after_save = Some(switch);
+            self.save_as();
+        }
+    }
+
+    /// After the prompt's save: the switch when it saved, else the prompt again with the reason.
+    pub(super) fn after_prompt_save(&mut self, switch: Switch) {
+        if self.current.is_dirty() {
+            self.confirm_problem = self.status.as_ref().map(|(_, text)| text.clone());
+            self.pending_switch = Some(switch);
+        } else {
+            // Keep "saved …" in the status line unless the switch has news of its own.
+            let saved = self.status.take();
+            self.perform_switch(switch);
+            if self.status.is_none() {
+                self.status = saved;
+            }
+        }
+    }
+}
+
+/// Something that replaces the current profile (asks first when it has unsaved edits).
+#[derive(Debug, Clone, PartialEq)]
+pub(super) enum Switch {
+    To(ProfileSource),
+    LoadFile(PathBuf),
+    /// A profile file the picker already read (off the UI thread): its bytes or why not.
+    LoadRead(PathBuf, Result<Vec<u8>, String>),
+    /// A profile imported from another tool's settings ("Import from…"), unsaved.
+    Imported(Box<crate::model::RetryProfile>),
+}
+
+impl Switch {
+    pub(super) fn describe(&self) -> String {
+        match self {
+            Switch::To(ProfileSource::Builtin(id)) => format!("The built-in {id}"),
+            Switch::To(ProfileSource::File(p)) | Switch::LoadFile(p) | Switch::LoadRead(p, _) => {
+                format!("{}", p.display())
+            }
+            Switch::To(ProfileSource::Unsaved) => "Another profile".into(),
+            Switch::Imported(p) => format!("The imported profile \"{}\"", p.name),
+        }
+    }
+}
+
+pub(super) fn default_current() -> CurrentProfile {
+    let profile = builtin_profile(DEFAULT_BUILTIN).unwrap_or_else(fallback_default_profile);
+    CurrentProfile::clean(ProfileSource::Builtin(DEFAULT_BUILTIN.into()), profile)
+}
+
+pub(super) fn restore_profile(p: PersistedProfile) -> CurrentProfile {
+    let from_source = match &p.source {
+        ProfileSource::Builtin(id) => builtin_profile(id),
+        ProfileSource::File(path) => profile::load_file(path).ok(),
+        ProfileSource::Unsaved => None,
+    };
+    let embedded = p
+        .embedded_json
+        .as_deref()
+        .and_then(|j| profile::load_str(j).ok());
+    match (embedded, from_source) {
+        (Some(profile), saved) if p.dirty => CurrentProfile {
+            source: p.source,
+            profile,
+            saved,
+        },
+        (_, Some(saved)) => CurrentProfile::clean(p.source, saved),
+        (Some(profile), None) => CurrentProfile {
+            source: ProfileSource::Unsaved,
+            profile,
+            saved: None,
+        },
+        (None, None) => default_current(),
+    }
+}
+
+/// `My API (copy)` → `my-api-copy.json`.
+pub(super) fn suggested_file_name(name: &str) -> String {
+    let mut slug = String::new();
+    for c in name.chars() {
+        if c.is_ascii_alphanumeric() {
+            slug.push(c.to_ascii_lowercase());
+        } else if !slug.ends_with('-') && !slug.is_empty() {
+            slug.push('-');
+        }
+    }
+    let slug = slug.trim_end_matches('-');
+    if slug.is_empty() {
+        "profile.json".into()
+    } else {
+        format!("{slug}.json")
+    }
+}
+
+/// Lists `*.json` of the library folder (the library scan's job).
+pub(super) fn library_scanner() -> JobRunner<PathBuf, Vec<PathBuf>> {
+    std::sync::Arc::new(|dir: PathBuf, _: &mut dyn FnMut(u64, u64) -> bool| {
+        Some(scan_library(&dir))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::suggested_file_name;
+
+    #[test]
+    fn file_names_are_slugs() {
+        assert_eq!(suggested_file_name("My API (copy)"), "my-api-copy.json");
+        assert_eq!(suggested_file_name("???"), "profile.json");
+    }
+}

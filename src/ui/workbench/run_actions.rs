@@ -1,0 +1,175 @@
+//! Sending from the workbench: composing the request and profile into a run (refusing with
+//! the reason when a field is invalid or a secret is empty), starting and cancelling runs.
+
+use super::WorkbenchState;
+use crate::service::Command;
+use crate::ui::timeline::url_path;
+
+/// A request ready to start: resolved spec, the secret values it was built from, tab title.
+pub(super) struct ComposedRun {
+    pub(super) spec: crate::model::RequestSpec,
+    pub(super) secrets: Vec<String>,
+    pub(super) title: String,
+}
+
+impl WorkbenchState {
+    /// A secret variable the request uses that has no value (lost with the last session where
+    /// there is no keyring): sending would put an empty credential on the wire.
+    pub(super) fn empty_secret_used(&self, vars: &crate::model::Variables) -> Option<String> {
+        let draft = serde_json::to_string(&self.composer.draft).unwrap_or_default();
+        let used = |name: &str| {
+            draft.contains(&format!("{{{{{name}}}}}"))
+                || draft.contains(&format!("{{{{ {name} }}}}"))
+        };
+        let name = vars
+            .names()
+            .find(|n| vars.is_secret(n) && vars.get(n).is_some_and(str::is_empty) && used(n))?;
+        let why = self
+            .store
+            .memory_only
+            .as_deref()
+            .map_or(String::new(), |r| {
+                format!(" ({r}: secrets last only while the app runs)")
+            });
+        Some(format!(
+            "cannot send: the secret variable {{{{{name}}}}} has no value{why}; set it under Edit environments…"
+        ))
+    }
+
+    /// `cannot {action}: Field: message` for the first number field whose text is not a number.
+    pub(super) fn invalid_field_problem(&self, action: &str) -> Option<String> {
+        let (_, problem) = self.invalid_fields.0.iter().next()?;
+        Some(format!(
+            "cannot {action}: {problem} (fix the field, or undo the typing to keep the old value)"
+        ))
+    }
+
+    /// Starts a run of the composed request under the current profile (the Send button, Ctrl+Enter).
+    pub fn send(&mut self) {
+        self.send_seeded(None);
+    }
+
+    /// [`Self::send`] with a seed (`None`: the profile's, else a fresh one).
+    pub fn send_seeded(&mut self, seed: Option<u64>) {
+        if let Some(composed) = self.compose() {
+            self.start_composed(composed, seed);
+        }
+    }
+
+    /// The composer's request resolved and checked, with its secrets and tab title; `None`
+    /// (the reason in the status line) when it cannot be sent.
+    pub(super) fn compose(&mut self) -> Option<ComposedRun> {
+        if let Some(problem) = self.invalid_field_problem("send") {
+            self.status = Some((true, problem));
+            return None;
+        }
+        if let Some(problem) = self.composer.send_blocker() {
+            self.status = Some((true, format!("cannot send: {problem}")));
+            return None;
+        }
+        // The same checks `profile validate` and the CLI apply (including the custom script's
+        // dry run), so the window never sends under a profile the CLI would refuse.
+        if let Some(problem) = self.profile_problem("send") {
+            self.status = Some((true, problem));
+            return None;
+        }
+        let vars = self.environments.variables();
+        if let Some(problem) = self.empty_secret_used(&vars) {
+            self.status = Some((true, problem));
+            return None;
+        }
+        let fresh_uuid = uuid::Uuid::new_v4().to_string();
+        let spec = match self.composer.draft.to_spec(&vars, &fresh_uuid) {
+            Ok(spec) => spec,
+            Err(unknown) => {
+                self.status = Some((true, format!("cannot send: {unknown}")));
+                return None;
+            }
+        };
+        if let Some(problem) = crate::ui::url_check::url_problem(&spec.url) {
+            self.status = Some((
+                true,
+                format!("cannot send: the URL after variables: {problem}"),
+            ));
+            return None;
+        }
+        let mut secrets = vars.secret_values();
+        secrets.extend(
+            self.composer
+                .draft
+                .auth
+                .secret_values()
+                .into_iter()
+                .map(str::to_owned),
+        );
+        // What the one rule finds in the request itself (URL credentials, secret headers and
+        // query values): an echoing server sends them back in bodies the window shows and copies.
+        secrets.extend(crate::model::secrets::secret_values(&spec));
+        secrets.retain(|s| !s.is_empty());
+        // The tab already says `Run N`: the title is `METHOD /path?query`, like the timeline's,
+        // from the resolved URL with secret variables and URL credentials masked.
+        let shown_url = crate::model::secrets::mask_url(&crate::model::resolve_text_masked(
+            self.composer.draft.url.trim(),
+            &vars,
+            &fresh_uuid,
+        ));
+        let title = crate::model::mask_secret_values(
+            &format!("{} {}", spec.method, url_path(&shown_url)),
+            &secrets,
+        );
+        Some(ComposedRun {
+            spec,
+            secrets,
+            title,
+        })
+    }
+
+    /// Starts `composed` under the current profile with `seed`.
+    pub(super) fn start_composed(&mut self, composed: ComposedRun, seed: Option<u64>) {
+        let ComposedRun {
+            spec,
+            secrets,
+            title,
+        } = composed;
+        let run_id = self.engine.next_run_id();
+        let sent = crate::ui::timeline::SentRequest {
+            spec: spec.clone(),
+            secrets: secrets.clone(),
+        };
+        if !secrets.is_empty() {
+            self.store.run_secrets.insert(run_id, secrets.clone());
+        }
+        let command = Command::Start {
+            run_id,
+            spec,
+            profile: self.current.profile.clone(),
+            seed,
+            secrets,
+        };
+        if self.engine.send(command) {
+            self.runs.add_run(run_id, title);
+            self.runs.set_request(run_id, sent);
+            self.status = None;
+        } else {
+            self.status = Some((true, "cannot start the run: the engine is not running or is saturated; try again or restart Retryscope".into()));
+        }
+    }
+
+    /// Cancels the selected run if it is still running (Esc).
+    pub fn cancel_selected(&mut self) {
+        if let Some(id) = self.runs.selected()
+            && self.runs.active_runs().contains(&id)
+        {
+            self.send_command(Command::Cancel(id));
+        }
+    }
+
+    pub(super) fn send_command(&mut self, command: Command) {
+        if !self.engine.send(command) {
+            self.status = Some((
+                true,
+                "the engine did not take the command; restart Retryscope if this repeats".into(),
+            ));
+        }
+    }
+}

@@ -1,0 +1,166 @@
+//! The workbench's toolbar (profile picker, file actions, theme) and its policy panel.
+
+use super::WorkbenchState;
+use super::profile_files::Switch;
+
+use crate::ui::profile_library::{file_name, picker_entries};
+use crate::ui::profile_problems::{problems_ui, warnings_ui};
+use crate::ui::theme::ThemeChoice;
+use egui::Ui;
+
+impl WorkbenchState {
+    pub(super) fn toolbar(&mut self, ui: &mut Ui) {
+        ui.horizontal_wrapped(|ui| {
+            ui.strong("Retryscope");
+            ui.separator();
+            if ui
+                .button("Open…")
+                .on_hover_text("open a profile file (Ctrl+O)")
+                .clicked()
+            {
+                self.open_dialog();
+            }
+            if ui
+                .button("Save")
+                .on_hover_text("save the profile (Ctrl+S)")
+                .clicked()
+            {
+                self.save();
+            }
+            if ui
+                .button("Save As…")
+                .on_hover_text("save the profile to a new file (Ctrl+Shift+S)")
+                .clicked()
+            {
+                self.save_as();
+            }
+            ui.separator();
+            let dirty = if self.current.is_dirty() { " •" } else { "" };
+            ui.label(format!("Profile: {}{dirty}", self.current.profile.name))
+                .on_hover_text("• = unsaved changes");
+            ui.separator();
+            ui.label("Theme");
+            for choice in ThemeChoice::ALL {
+                ui.selectable_value(&mut self.theme, choice, choice.label());
+            }
+            ui.separator();
+            if ui
+                .button("About")
+                .on_hover_text("version, licence, and the folders Retryscope writes to")
+                .clicked()
+            {
+                self.about.show();
+            }
+            ui.separator();
+            let where_kept = match &self.store.memory_only {
+                None => "in the OS keyring, never in a file".to_owned(),
+                Some(reason) => format!("— but {reason}"),
+            };
+            let toggle = ui
+                .checkbox(&mut self.remember_secrets, "Remember secrets")
+                .on_hover_text(format!(
+                    "keep secret header/query/auth values across restarts {where_kept}"
+                ));
+            // Without a keyring the box cannot do what it says: say so when it is ticked.
+            if toggle.changed()
+                && self.remember_secrets
+                && let Some(reason) = &self.store.memory_only
+            {
+                self.status = Some((
+                    true,
+                    format!(
+                        "secrets cannot be remembered: {reason}; they are kept only until \
+                         Retryscope closes"
+                    ),
+                ));
+            }
+            if let Some((is_error, text)) = &self.status {
+                ui.separator();
+                // One line at most (a long message would push the whole layout down); the
+                // whole text on hover and in the accessibility tree.
+                let mut rich = egui::RichText::new(text.as_str());
+                if *is_error {
+                    rich = rich.color(ui.visuals().error_fg_color);
+                }
+                ui.add(egui::Label::new(rich).truncate())
+                    .on_hover_text(text.as_str());
+            }
+        });
+    }
+
+    pub(super) fn policy_panel(&mut self, ui: &mut Ui) {
+        ui.heading("Retry policy");
+        let entries = picker_entries(&self.library, &self.opened);
+        let selected_label = entries
+            .iter()
+            .find(|e| e.source == self.current.source)
+            .map_or_else(
+                || format!("{} (unsaved)", self.current.profile.name),
+                |e| e.label.clone(),
+            );
+        let mut chosen = None;
+        ui.horizontal(|ui| {
+            let label = ui.label("Profile");
+            egui::ComboBox::from_id_salt("profile_picker")
+                .selected_text(selected_label)
+                .width(ui.available_width() - 10.0)
+                .height(480.0)
+                .truncate()
+                .show_ui(ui, |ui| {
+                    for e in &entries {
+                        if ui
+                            .selectable_label(e.source == self.current.source, &e.label)
+                            .clicked()
+                        {
+                            chosen = Some(e.source.clone());
+                        }
+                    }
+                })
+                .response
+                .labelled_by(label.id);
+        });
+        if let Some(source) = chosen
+            && source != self.current.source
+        {
+            self.request_switch(Switch::To(source));
+        }
+        // Wraps at narrow panel widths instead of widening the panel.
+        ui.horizontal_wrapped(|ui| {
+            if self.current.is_read_only() {
+                ui.weak("built-in (read-only)");
+                if ui.button("Duplicate to edit").clicked() {
+                    self.current = self.current.duplicate();
+                }
+            } else if let Some(p) = self.current.path() {
+                ui.weak(format!("file: {}", file_name(p)))
+                    .on_hover_text(p.display().to_string());
+            } else {
+                ui.weak("not saved yet");
+            }
+            self.retry_settings_buttons(ui);
+            if let Some(dir) = &self.library_dir
+                && ui
+                    .small_button("Refresh library")
+                    .on_hover_text(format!("list *.json in {}", dir.display()))
+                    .clicked()
+            {
+                self.rescan_library();
+            }
+        });
+        ui.separator();
+        self.preview.ui(ui);
+        problems_ui(ui, self.preview.issues());
+        warnings_ui(ui, self.preview.warnings());
+        ui.separator();
+        let read_only = self.current.is_read_only();
+        let error = self.preview.error().cloned();
+        if self
+            .policy_editor
+            .ui(ui, &mut self.current.profile, read_only, error.as_ref())
+        {
+            self.clear_refusal();
+            // The analysis is asked for at the start of the next frame; make sure there is one.
+            ui.ctx().request_repaint();
+        }
+    }
+}

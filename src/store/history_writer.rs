@@ -44,7 +44,7 @@ pub const WRITER_QUEUE: usize = 1024;
 /// done when the WAL has grown this much, not after every checkpoint: a light stream never
 /// gets here (the checkpoint thread copies all and SQLite starts the WAL over by itself), a
 /// steady stream pays it every few seconds instead of five times a second (BENCHMARKS.md
-/// "History", session 11).
+/// "History").
 const CATCH_UP_FRAMES: i64 = 4096;
 
 /// How often the checkpoint thread copies the WAL back into the database.

@@ -1,16 +1,13 @@
 //! The history writer's thread runs a little below the engine's priority, so the scheduler
-//! lets a waking engine, demo-server or window thread go first (BENCHMARKS.md "History",
-//! session 12). Its work is only deferred: each finished attempt is still committed within
-//! about a millisecond (the send → commit p99), since it keeps its fair, slightly smaller share
-//! of the CPU.
+//! lets a waking engine, demo-server or window thread go first (BENCHMARKS.md "History").
+//! Its work is only deferred, never starved: it keeps its fair, slightly smaller share of the
+//! CPU, so the send → commit bound holds.
 
 /// How many nice steps the history writer's thread sits below the rest of the process.
 ///
-/// Measured on 2 vCPUs (`bench_history_store --only overhead`, interleaved runs, session 12):
-/// history on/off wall ratio 1.20–1.33 at 0 steps, 1.01–1.17 at 2, 0.99–1.13 at 3 (the build
-/// as committed, median 1.10 of eight runs), 1.04–1.12 at 4–5, 0.91–1.11 at 10; send → commit
-/// p99 0.9–1.0 ms at 0, 1.0–1.5 at 2–3, 1.2–2.6 at 4–5, 1.8–3.3 at 10. Three steps keep the
-/// p99 under 2 ms with the smallest ratio; more starve the writer when both cores are busy.
+/// Chosen by `bench_history_store --only overhead` over a range of steps (BENCHMARKS.md
+/// "History"): the fewest steps that bring the history on/off ratio down while keeping the send
+/// → commit p99 within its bound; more steps starve the writer when every core is busy.
 pub const WRITER_NICE_STEPS: i32 = 3;
 
 /// Lowers the calling thread's CPU priority by `steps` nice steps (never above 19), leaving

@@ -89,8 +89,7 @@ pub fn export(p: &RetryProfile) -> ExportedPolicy {
     }
 }
 
-/// Everything but the backoff and deadline that curl cannot say (the lead adds budget, class
-/// and matcher gaps here when those fields land).
+/// Everything but the backoff and deadline that curl's flags cannot say, one line each.
 fn gaps_of(p: &RetryProfile) -> Vec<String> {
     let mut gaps = Vec::new();
     let ours = codes(&p.retry_on.status);

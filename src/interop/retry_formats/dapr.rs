@@ -98,7 +98,7 @@ pub fn export(p: &RetryProfile) -> ExportedPolicy {
     }
 }
 
-/// Gaps beyond the backoff (the lead adds budget/class/matcher gaps here).
+/// What of the profile beyond its backoff Dapr's resiliency spec cannot say, one line each.
 fn gaps_of(p: &RetryProfile) -> Vec<String> {
     let mut gaps = Vec::new();
     if !p.retry_on.errors.is_empty() {

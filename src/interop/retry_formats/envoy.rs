@@ -148,8 +148,7 @@ fn gaps_note(y: &mut String, note: &str) {
     let _ = writeln!(y, "    # {note}");
 }
 
-/// Everything but backoff and conditions (the lead adds class → `retriable_headers`, matcher
-/// and budget gaps here when those fields land).
+/// Everything but backoff and conditions that Envoy's retry policy cannot say, one line each.
 fn gaps_of(p: &RetryProfile) -> Vec<String> {
     let mut gaps = Vec::new();
     if !p.retry_on.non_idempotent {

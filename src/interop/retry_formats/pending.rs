@@ -1,6 +1,6 @@
-//! Profile fields that other work adds (DESIGN.md §7 budgets and classes, §8 matchers): every
-//! mapping that waits for one says so with the reason below, so the lead can find them all
-//! (`grep -rn pending:: src/interop/retry_formats`) when the field lands.
+//! Profile fields (DESIGN.md §7 budgets and classes, §8 matchers) that some converters do not
+//! map yet: each such converter lists the gap in these words, so every unmapped field is said
+//! the same way and found in one place (`grep -rn pending:: src/interop/retry_formats`).
 
 /// A token-bucket retry budget (gRPC `retryThrottling`, the AWS retry quota).
 pub const BUDGET: &str = "this converter does not map retry budgets (retry_budget) yet";

@@ -123,7 +123,7 @@ pub fn export(p: &RetryProfile) -> ExportedPolicy {
     }
 }
 
-/// Gaps beyond the backoff (the lead adds budget/class/matcher gaps here).
+/// What of the profile beyond its backoff Polly's settings cannot say, one line each.
 fn gaps_of(p: &RetryProfile, header: bool) -> Vec<String> {
     let mut gaps = Vec::new();
     let ours = codes(&p.retry_on.status);

@@ -39,8 +39,8 @@ use retryscope::store::{
     DEFAULT_BODY_CAP, HISTORY_FILE, HistoryRecorder, HistoryStore, HistoryWrite, HistoryWriter,
     RunFilter,
 };
-use retryscope::ui::timeline::EventScript;
-use retryscope::ui::timeline::event_script::{response, retry};
+use retryscope::testkit::EventScript;
+use retryscope::testkit::{response, retry};
 use std::error::Error;
 use std::path::Path;
 use std::sync::Arc;

@@ -28,8 +28,9 @@
 use chrono::DateTime;
 use egui_kittest::Harness;
 use retryscope::model::{OutcomeKind, Verdict};
-use retryscope::ui::timeline::event_script::{response, retry};
-use retryscope::ui::timeline::{EventScript, RunsState};
+use retryscope::testkit::EventScript;
+use retryscope::testkit::{response, retry};
+use retryscope::ui::timeline::RunsState;
 use std::time::{Duration, Instant};
 
 #[path = "support/frame_clock.rs"]

@@ -29,4 +29,5 @@ pub mod profile;
 pub mod service;
 pub mod sim;
 pub mod store;
+pub mod testkit;
 pub mod ui;

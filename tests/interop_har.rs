@@ -5,8 +5,8 @@
 use chrono::DateTime;
 use retryscope::interop::{HarExport, HarFile, draft_of_spec, run_to_har};
 use retryscope::model::{Body, ErrorKind, KeyValue, OutcomeKind, RequestSpec, RunEvent, Verdict};
-use retryscope::ui::timeline::EventScript;
-use retryscope::ui::timeline::event_script::{net_error, response, retry};
+use retryscope::testkit::EventScript;
+use retryscope::testkit::{net_error, response, retry};
 use serde_json::Value;
 
 const SCHEMA_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/har-schema");

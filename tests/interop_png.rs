@@ -7,8 +7,8 @@ mod demo_support;
 use chrono::DateTime;
 use retryscope::interop::{PlotClass, TimelinePlot, render_png};
 use retryscope::model::{ErrorKind, OutcomeKind, RunEvent, Verdict};
-use retryscope::ui::timeline::EventScript;
-use retryscope::ui::timeline::event_script::{net_error, response, retry};
+use retryscope::testkit::EventScript;
+use retryscope::testkit::{net_error, response, retry};
 
 fn events() -> Vec<RunEvent> {
     let start = DateTime::parse_from_rfc3339("2026-11-30T14:00:00.000+01:00").expect("valid");

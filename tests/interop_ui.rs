@@ -9,8 +9,9 @@ use egui::{Key, Modifiers, OutputCommand};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use retryscope::model::{BodyKind, KeyValue, OutcomeKind, RequestSpec, Verdict};
-use retryscope::ui::timeline::event_script::{response, retry};
-use retryscope::ui::timeline::{EventScript, RunsState, SentRequest};
+use retryscope::testkit::EventScript;
+use retryscope::testkit::{response, retry};
+use retryscope::ui::timeline::{RunsState, SentRequest};
 use std::time::{Duration, Instant};
 use ui_support::workbench;
 

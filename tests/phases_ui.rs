@@ -5,8 +5,9 @@ use chrono::{DateTime, FixedOffset};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
 use retryscope::model::{ConnectionUse, OutcomeKind, RunEvent, Timings, Verdict};
-use retryscope::ui::timeline::event_script::{response, retry};
-use retryscope::ui::timeline::{EventScript, RunsState};
+use retryscope::testkit::EventScript;
+use retryscope::testkit::{response, retry};
+use retryscope::ui::timeline::RunsState;
 use std::time::{Duration, Instant};
 
 struct Screen {

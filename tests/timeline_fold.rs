@@ -2,10 +2,9 @@
 
 use chrono::{DateTime, FixedOffset};
 use retryscope::model::{ErrorKind, OutcomeKind, Verdict};
-use retryscope::ui::timeline::event_script::{net_error, response, retry, stop};
-use retryscope::ui::timeline::{
-    EventScript, LIVE_REPAINT, Phase, RunsState, Timeline, live_status,
-};
+use retryscope::testkit::EventScript;
+use retryscope::testkit::{net_error, response, retry, stop};
+use retryscope::ui::timeline::{LIVE_REPAINT, Phase, RunsState, Timeline, live_status};
 use std::time::{Duration, Instant};
 
 fn start() -> DateTime<FixedOffset> {

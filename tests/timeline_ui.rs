@@ -5,8 +5,9 @@ use chrono::{DateTime, FixedOffset};
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT as _, Queryable as _};
 use retryscope::model::{OutcomeKind, Verdict};
-use retryscope::ui::timeline::event_script::{response, retry};
-use retryscope::ui::timeline::{EventScript, RunsState, TimelineAction};
+use retryscope::testkit::EventScript;
+use retryscope::testkit::{response, retry};
+use retryscope::ui::timeline::{RunsState, TimelineAction};
 use std::time::{Duration, Instant};
 
 /// What the harness drives: the runs, the pinned clock, and every action returned.
@@ -256,7 +257,7 @@ fn clicking_the_plot_selects_the_attempt_under_the_pointer() {
 #[test]
 fn detail_pane_shows_network_errors_and_binary_bodies() {
     use retryscope::model::{AttemptOutcome, BodyPreview, ErrorKind, ResponseSummary};
-    use retryscope::ui::timeline::event_script::net_error;
+    use retryscope::testkit::net_error;
     let binary = AttemptOutcome::Response(ResponseSummary {
         status: 200,
         reason: "OK".to_owned(),

@@ -458,8 +458,8 @@ fn library_profiles_are_listed_in_the_picker_and_load_when_chosen() {
 
 #[test]
 fn at_1280_by_800_panels_keep_their_widths_and_the_table_fits_between_them() {
-    use retryscope::ui::timeline::EventScript;
-    use retryscope::ui::timeline::event_script::{response, retry};
+    use retryscope::testkit::EventScript;
+    use retryscope::testkit::{response, retry};
     let (mut state, _probe) = setup(vec![], None);
     // The widest rows of both panels: a body file (path + Browse…) and delay headers.
     state.composer.draft.body.kind = retryscope::ui::request_draft::BodyKind::File;

@@ -202,7 +202,7 @@ fn cut_off(r: &mut Row, attempt: usize, how: &str, ended_ms: Option<f64>) {
 mod tests {
     use super::*;
     use crate::model::OutcomeKind;
-    use crate::ui::timeline::event_script::{EventScript, response, retry};
+    use crate::testkit::{EventScript, response, retry};
 
     fn script() -> EventScript {
         let start = chrono::DateTime::parse_from_rfc3339("2026-12-01T10:00:00+00:00").unwrap();

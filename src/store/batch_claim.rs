@@ -150,7 +150,7 @@ mod tests {
         BatchItemState, BatchOptions, BatchRequest, OutcomeKind, RequestSpec, RunEvent, Verdict,
     };
     use crate::store::{BatchError, BatchQueue, HistoryStore, MemorySecretStore, RecorderSeed};
-    use crate::ui::timeline::event_script::{EventScript, response};
+    use crate::testkit::{EventScript, response};
     use std::sync::Arc;
 
     /// A one-attempt run answered `status`, finished (`Some`) or cut off (`None`).

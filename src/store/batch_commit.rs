@@ -138,7 +138,7 @@ mod tests {
         BatchError, BatchQueue, HistoryStore, HistoryWriter, ItemEnd, MemorySecretStore,
         RecordedOutcome, RecorderSeed,
     };
-    use crate::ui::timeline::event_script::{EventScript, response};
+    use crate::testkit::{EventScript, response};
     use std::sync::Arc;
 
     /// Records a succeeded run of item `position` through `writer`, all but its end; returns

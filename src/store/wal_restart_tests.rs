@@ -6,7 +6,7 @@ use super::history::{Checkpointer, HistoryStore};
 use super::history_recorder::HistoryRecorder;
 use super::history_records::HistoryWrite;
 use crate::model::{OutcomeKind, RequestSpec, RetryProfile, Verdict};
-use crate::ui::timeline::event_script::{EventScript, response};
+use crate::testkit::{EventScript, response};
 
 /// The writes of `count` single-attempt runs numbered from `first`.
 fn runs(first: u64, count: u64) -> Vec<HistoryWrite> {

@@ -7,7 +7,7 @@ use super::history_recorder::RecorderSeed;
 use super::history_records::RecordedOutcome;
 use super::history_writer::{HistoryWriter, WRITER_QUEUE};
 use crate::model::{OutcomeKind, RequestSpec, RunEvent, Verdict};
-use crate::ui::timeline::event_script::{EventScript, response};
+use crate::testkit::{EventScript, response};
 use std::time::{Duration, Instant};
 
 #[test]

@@ -147,8 +147,8 @@ pub fn extent_ms(timeline: &Timeline, now: Instant) -> f64 {
 mod tests {
     use super::*;
     use crate::model::{OutcomeKind, Verdict};
-    use crate::ui::timeline::EventScript;
-    use crate::ui::timeline::event_script::{response, retry};
+    use crate::testkit::EventScript;
+    use crate::testkit::{response, retry};
     use chrono::DateTime;
 
     /// `n` attempts of 10 ms, each followed by a 90 ms wait, then a success; folded at `t0`.

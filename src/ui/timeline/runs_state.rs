@@ -323,7 +323,7 @@ impl RunsState {
 mod tests {
     use super::*;
     use crate::model::OutcomeKind;
-    use crate::ui::timeline::EventScript;
+    use crate::testkit::EventScript;
     use chrono::DateTime;
 
     /// Registers run `id` and, when `finish`, feeds it a one-attempt success.

@@ -1,5 +1,7 @@
-//! Builds realistic `RunEvent` sequences with exact offsets, for tests, benchmarks and demos
-//! of the timeline without an engine.
+//! Test fixtures, not part of the product: builds realistic `RunEvent` sequences with exact
+//! offsets, so tests and benchmarks of every layer (timeline, store, exports) can feed a run
+//! without an engine. Nothing in the product calls it; it sits at the top of the library, apart
+//! from `ui/`, because store and interop tests use it too.
 
 use crate::model::{
     AttemptOutcome, BodyPreview, ErrorKind, NetError, OutcomeKind, ResponseSummary, RunEvent,

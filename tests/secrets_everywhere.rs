@@ -250,3 +250,48 @@ fn no_secret_is_printed_or_written_anywhere() {
         }
     }
 }
+
+/// A secret the server echoes inside a JSON string arrives escaped (`\"`, `\\`): it is masked
+/// in that form too, in what is printed and in every file written (history included).
+#[test]
+fn a_secret_echoed_escaped_inside_json_is_masked_too() {
+    let demo = Demo::start();
+    let folders = Folders::new();
+    let secret = r#"q"uo\te<&>Secret1"#;
+    let escaped = r#"q\"uo\\te<&>Secret1"#;
+    let url = format!("http://{}/echo", demo.server.addr());
+    let mut output = Vec::new();
+    for json in [false, true] {
+        let mut args: Vec<String> = vec![
+            "run".into(),
+            "--data-dir".into(),
+            folders.data().display().to_string(),
+            "-H".into(),
+            format!("X-Api-Key: {secret}"),
+        ];
+        if json {
+            args.push("--json".into());
+        }
+        args.push(url.clone());
+        output.extend(printed(&folders, &args));
+    }
+    assert_eq!(
+        demo.server.log()[0].header("x-api-key"),
+        Some(secret),
+        "the bytes sent are the secret itself"
+    );
+    let text = String::from_utf8_lossy(&output).into_owned();
+    assert!(text.contains("x-api-key"), "the echo was printed: {text}");
+    let mut files = Vec::new();
+    all_file_bytes(folders.root.path(), &mut files);
+    assert!(
+        files.iter().any(|(p, _)| p.ends_with("history.sqlite3")),
+        "history was written"
+    );
+    for form in [secret, escaped] {
+        assert!(!contains(&output, form), "{form} printed:\n{text}");
+        for (path, bytes) in &files {
+            assert!(!contains(bytes, form), "{form} written to {path}");
+        }
+    }
+}

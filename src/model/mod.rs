@@ -26,6 +26,7 @@ mod request;
 mod request_draft;
 mod response_matcher;
 mod saved_request;
+pub mod secret_echoes;
 pub mod secrets;
 mod status_set;
 pub mod url_rule;

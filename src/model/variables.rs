@@ -282,8 +282,19 @@ fn resolve_rows(
 
 /// `text` with every occurrence of each of `secrets` replaced by [`SECRET_MASK`] (longest
 /// first, so a secret containing another is masked whole). Empty secrets are ignored.
+///
+/// Each secret is searched for as it is and in the forms an echoing server encodes it
+/// ([`super::secret_echoes::echo_forms`]: JSON escapes, percent and form encoding, base64,
+/// HTML entities).
 pub fn mask_secret_values(text: &str, secrets: &[String]) -> String {
-    let mut sorted: Vec<&String> = secrets.iter().filter(|s| !s.is_empty()).collect();
+    let plain: Vec<&str> = secrets.iter().map(String::as_str).collect();
+    replace_secrets(text, &super::secret_echoes::with_echo_forms(&plain))
+}
+
+/// `text` with every occurrence of each of `patterns` (already with their echo forms) replaced
+/// by [`SECRET_MASK`], longest first.
+fn replace_secrets(text: &str, patterns: &[String]) -> String {
+    let mut sorted: Vec<&String> = patterns.iter().filter(|s| !s.is_empty()).collect();
     sorted.sort_by_key(|s| std::cmp::Reverse(s.len()));
     let mut out = text.to_owned();
     for s in sorted {
@@ -300,18 +311,19 @@ pub fn mask_secret_values(text: &str, secrets: &[String]) -> String {
 /// With no secrets the event is returned as is. Field by field (no JSON round trip): a string
 /// without any secret is left untouched, so an event without secrets costs a scan of its text.
 pub fn mask_event_secrets(mut event: RunEvent, secrets: &[String]) -> RunEvent {
-    let secrets: Vec<&str> = secrets
+    let plain: Vec<&str> = secrets
         .iter()
         .map(String::as_str)
         .filter(|s| !s.is_empty())
         .collect();
-    if secrets.is_empty() {
+    if plain.is_empty() {
         return event;
     }
+    let patterns = super::secret_echoes::with_echo_forms(&plain);
+    let secrets: Vec<&str> = patterns.iter().map(String::as_str).collect();
     let mask = |text: &mut String| {
         if secrets.iter().any(|s| text.contains(s)) {
-            let owned: Vec<String> = secrets.iter().map(|s| (*s).to_owned()).collect();
-            *text = mask_secret_values(text, &owned);
+            *text = replace_secrets(text, &patterns);
         }
     };
     // Every field is named (no `..`), so a new string field fails to compile until it is masked.
@@ -456,7 +468,7 @@ fn mask_body(bytes: &mut Vec<u8>, secrets: &[&str]) {
     }
     if let Ok(text) = std::str::from_utf8(bytes) {
         let owned: Vec<String> = secrets.iter().map(|s| (*s).to_owned()).collect();
-        *bytes = mask_secret_values(text, &owned).into_bytes();
+        *bytes = replace_secrets(text, &owned).into_bytes();
         return;
     }
     let mut sorted = secrets.to_vec();

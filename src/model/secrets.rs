@@ -3,11 +3,14 @@
 //!
 //! Secret are the values of:
 //! - headers named `Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie`, or whose
-//!   name contains `token`, `secret`, `api-key`, `apikey`, `api_key`, `password`, `session` or
-//!   `signature` ([`is_secret_header`]);
+//!   name contains `token`, `secret`, `api-key`, `apikey`, `api_key`, `password`, `session`,
+//!   `signature` or `credential`, or ends in `-key` / `_key` (not `Idempotency-Key`,
+//!   `Sec-WebSocket-Key`) ([`is_secret_header`]);
 //! - query parameters (and form fields) named `token`, `access_token`, `refresh_token`,
-//!   `id_token`, `api_key`, `apikey`, `key`, `sig`, `signature`, `password`, `passwd`, `secret`,
-//!   `client_secret`, `code`, `auth`, `session` ([`is_secret_param`]);
+//!   `id_token`, `api_key`, `api-key`, `apikey`, `key`, `sig`, `signature`, `password`,
+//!   `passwd`, `secret`, `client_secret`, `code`, `auth`, `session`, `subscription-key`,
+//!   `access_key`, `access-key`, `secret_key`, or containing one of the header words
+//!   ([`is_secret_param`]);
 //! - rows and variables marked secret;
 //! - the URL's user name and password;
 //! - the same places in a URL held by a query or fragment value (`?to=/next?token=…`,
@@ -37,7 +40,7 @@ const SECRET_HEADERS: [&str; 4] = [
     "cookie",
     "set-cookie",
 ];
-const SECRET_HEADER_PARTS: [&str; 8] = [
+const SECRET_HEADER_PARTS: [&str; 9] = [
     "token",
     "secret",
     "api-key",
@@ -46,8 +49,16 @@ const SECRET_HEADER_PARTS: [&str; 8] = [
     "password",
     "session",
     "signature",
+    // AWS presigned `X-Amz-Credential`, Google `X-Goog-Credential`.
+    "credential",
 ];
-const SECRET_PARAMS: [&str; 17] = [
+/// Header names ending in `-key` or `_key` are secret (Azure API Management's
+/// `Ocp-Apim-Subscription-Key`, Azure Functions' `x-functions-key`, `X-Access-Key`,
+/// Cloudflare's `X-Auth-Key`, Datadog's `DD-Application-Key`), except these, which name no
+/// credential.
+const NOT_SECRET_KEY_HEADERS: [&str; 3] =
+    ["idempotency-key", "x-idempotency-key", "sec-websocket-key"];
+const SECRET_PARAMS: [&str; 21] = [
     "token",
     "access_token",
     "refresh_token",
@@ -66,6 +77,11 @@ const SECRET_PARAMS: [&str; 17] = [
     "session",
     // Spelled with a dash by some APIs; the same credential as `api_key`.
     "api-key",
+    // Azure API Management's query form of its subscription key.
+    "subscription-key",
+    "access_key",
+    "access-key",
+    "secret_key",
 ];
 
 /// Whether a header named `name` (any case, surrounding spaces ignored) carries a secret value.
@@ -78,7 +94,10 @@ const SECRET_PARAMS: [&str; 17] = [
 /// ```
 pub fn is_secret_header(name: &str) -> bool {
     let n = name.trim().to_ascii_lowercase();
-    SECRET_HEADERS.contains(&n.as_str()) || SECRET_HEADER_PARTS.iter().any(|p| n.contains(p))
+    SECRET_HEADERS.contains(&n.as_str())
+        || SECRET_HEADER_PARTS.iter().any(|p| n.contains(p))
+        || ((n.ends_with("-key") || n.ends_with("_key"))
+            && !NOT_SECRET_KEY_HEADERS.contains(&n.as_str()))
 }
 
 /// Whether a query parameter or form field named `name` carries a secret value: one of the
@@ -577,6 +596,19 @@ mod tests {
             ("Cookies-Policy", false),
             ("Authorization-Hint", false),
             ("Idempotency-Key", false),
+            ("Ocp-Apim-Subscription-Key", true),
+            ("X-Access-Key", true),
+            ("x-functions-key", true),
+            ("X-Auth-Key", true),
+            ("DD-Application-Key", true),
+            ("X-Goog-Api-Key", true),
+            ("X-Amz-Security-Token", true),
+            ("X-Amz-Credential", true),
+            ("PRIVATE-TOKEN", true),
+            ("X-Vault-Token", true),
+            ("Sec-WebSocket-Key", false),
+            ("X-Idempotency-Key", false),
+            ("Keep-Alive", false),
         ] {
             assert_eq!(is_secret_header(name), secret, "{name}");
         }
@@ -588,7 +620,18 @@ mod tests {
             assert!(is_secret_param(name), "{name}");
             assert!(is_secret_param(&name.to_ascii_uppercase()), "{name}");
         }
-        for name in ["auth_token", "X-Api-Key", "session_id", "tokens"] {
+        for name in [
+            "auth_token",
+            "X-Api-Key",
+            "session_id",
+            "tokens",
+            "X-Amz-Credential",
+            "X-Amz-Signature",
+            "X-Amz-Security-Token",
+            "X-Goog-Credential",
+            "subscription-key",
+            "private_token",
+        ] {
             assert!(is_secret_param(name), "{name}");
         }
         for name in ["x", "keys", "monkey", "q", "codec", "author", "page", ""] {

@@ -5,7 +5,7 @@
 //! - [`RunsState`] holds every run of the session, the selection, and draws the views:
 //!   run tabs, banner / live status with Cancel and Retry now, the Gantt plot, the table and
 //!   the detail pane. It returns [`TimelineAction`]s; the shell turns them into engine commands.
-//! - [`EventScript`] writes event sequences with exact offsets for tests, benchmarks and demos.
+//! - Tests, benchmarks and demos write event sequences with [`crate::testkit::EventScript`].
 
 mod attempt_curl;
 mod attempt_row;

@@ -297,6 +297,15 @@ fn sigterm_cancels_the_run_cleanly_and_ends_with_a_newline() {
 }
 
 #[test]
+fn sighup_cancels_the_run_like_sigterm_with_exit_129() {
+    let demo = Demo::start();
+    let url = demo.url("/hang");
+    let (code, text) = stop_with(&["run", &url], "attempt 1  ", "-HUP");
+    assert_eq!(code, Some(129), "{text}");
+    assert!(text.contains("\ncancelled during attempt 1"), "{text}");
+}
+
+#[test]
 fn demo_server_stops_on_sigint_and_sigterm_with_a_final_line() {
     for signal in ["-INT", "-TERM"] {
         let (code, text) = stop_with(&["demo-server", "--port", "0"], "listening on", signal);

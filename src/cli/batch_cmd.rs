@@ -63,7 +63,7 @@ POINTER=VALUE (RFC 6901 pointer; VALUE is JSON, or a plain string when it is not
 --expect-body TEXT (the body contains TEXT). Each flag may repeat.
 
 Exit codes: 0 every item done; 1 some item ended in error (or was cancelled); 2 usage,
-profile or list error; 130 Ctrl-C, 143 SIGTERM (the batch is left resumable). A closed
+profile or list error; 130 Ctrl-C, 143 SIGTERM, 129 SIGHUP (the batch is left resumable). A closed
 stdout (`| head`) or one that cannot be written does not stop the batch nor its --report;
 then the exit code is 141 (stdout closed) or 1 (write failed) unless it already says failure."
 )]
@@ -560,8 +560,7 @@ fn finish(
         }
     }
     Ok(match stop {
-        Some(Stop::Interrupt) => exit::INTERRUPTED,
-        Some(Stop::Terminate) => exit::TERMINATED,
+        Some(stop) => stop.exit_code(),
         None if c.error > 0 || c.cancelled > 0 || c.pending > 0 => exit::FAILED,
         None => exit::SUCCESS,
     })

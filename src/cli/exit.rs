@@ -10,6 +10,8 @@ pub const FAILED: u8 = 1;
 pub const USAGE: u8 = 2;
 /// Interrupted by Ctrl-C (128 + SIGINT).
 pub const INTERRUPTED: u8 = 130;
+/// Stopped by SIGHUP, the terminal closing (128 + 1).
+pub const HUNG_UP: u8 = 129;
 /// Stopped by SIGTERM (128 + 15).
 pub const TERMINATED: u8 = 143;
 /// Stdout was closed by its reader (128 + SIGPIPE, as shells report a writer killed by it):

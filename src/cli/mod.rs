@@ -60,7 +60,7 @@ Examples:
   retryscope batch list.jsonl --concurrency 8  a resumable batch of requests
 
 Exit codes: 0 success, 1 the run did not succeed, 2 usage or profile error, 130 Ctrl-C,
-143 SIGTERM."
+143 SIGTERM, 129 SIGHUP (terminal closed)."
 )]
 pub struct Cli {
     /// Headless subcommand; none opens the window.

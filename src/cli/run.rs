@@ -598,8 +598,7 @@ async fn drive(
             let mut code = match kind {
                 OutcomeKind::Succeeded => exit::SUCCESS,
                 _ => match interrupted {
-                    Some(Stop::Interrupt) => exit::INTERRUPTED,
-                    Some(Stop::Terminate) => exit::TERMINATED,
+                    Some(stop) => stop.exit_code(),
                     None => exit::FAILED,
                 },
             };

@@ -1,4 +1,6 @@
-//! Waiting for the user to stop a command: Ctrl-C (SIGINT) or, on Unix, SIGTERM.
+//! Waiting for the user to stop a command: Ctrl-C (SIGINT) or, on Unix, SIGTERM or SIGHUP
+//! (the terminal was closed). Each stops the command the same clean way: the run is cancelled
+//! and recorded, a batch is left resumable; only the exit code (128 + signal number) differs.
 
 /// Which signal stopped the command.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -7,6 +9,28 @@ pub enum Stop {
     Interrupt,
     /// SIGTERM (Unix only).
     Terminate,
+    /// SIGHUP: the terminal was closed (Unix only).
+    Hangup,
+}
+
+impl Stop {
+    /// The exit code for this signal: 130, 143 or 129 (128 + the signal number, as shells report).
+    pub fn exit_code(self) -> u8 {
+        match self {
+            Self::Interrupt => super::exit::INTERRUPTED,
+            Self::Terminate => super::exit::TERMINATED,
+            Self::Hangup => super::exit::HUNG_UP,
+        }
+    }
+
+    /// How messages name the signal: `Ctrl-C`, `SIGTERM` or `SIGHUP`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Interrupt => "Ctrl-C",
+            Self::Terminate => "SIGTERM",
+            Self::Hangup => "SIGHUP",
+        }
+    }
 }
 
 /// Installed signal handlers. Created before anything tells the user the command is ready,
@@ -16,6 +40,8 @@ pub struct StopSignals {
     interrupt: Option<tokio::signal::unix::Signal>,
     #[cfg(unix)]
     terminate: Option<tokio::signal::unix::Signal>,
+    #[cfg(unix)]
+    hangup: Option<tokio::signal::unix::Signal>,
 }
 
 impl StopSignals {
@@ -28,13 +54,14 @@ impl StopSignals {
             Self {
                 interrupt: signal(SignalKind::interrupt()).ok(),
                 terminate: signal(SignalKind::terminate()).ok(),
+                hangup: signal(SignalKind::hangup()).ok(),
             }
         }
         #[cfg(not(unix))]
         Self {}
     }
 
-    /// Resolves at the next Ctrl-C or SIGTERM.
+    /// Resolves at the next Ctrl-C, SIGTERM or SIGHUP.
     pub async fn recv(&mut self) -> Stop {
         #[cfg(unix)]
         {
@@ -51,6 +78,7 @@ impl StopSignals {
             tokio::select! {
                 () = next(&mut self.interrupt) => Stop::Interrupt,
                 () = next(&mut self.terminate) => Stop::Terminate,
+                () = next(&mut self.hangup) => Stop::Hangup,
             }
         }
         #[cfg(not(unix))]

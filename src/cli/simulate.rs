@@ -232,20 +232,17 @@ fn no_retry_text(profile: &crate::model::RetryProfile, samples: u32, seed: u64) 
     text
 }
 
-/// [`Stop`] code stored in the flag for Ctrl-C (0 = keep going).
-pub(super) const INTERRUPTED: u8 = 1;
-/// [`Stop`] code stored in the flag for SIGTERM.
-pub(super) const TERMINATED: u8 = 2;
-
-/// The exit code and signal name of a stop flag's value (Ctrl-C unless it says SIGTERM).
+/// The exit code and signal name of a stop flag's value: the flag holds the stopping signal's
+/// exit code ([`Stop::exit_code`]); 0 (keep going) never reaches here and reads as Ctrl-C.
 pub(super) fn stopped_by(flag: u8) -> (u8, &'static str) {
-    match flag {
-        TERMINATED => (exit::TERMINATED, "SIGTERM"),
-        _ => (exit::INTERRUPTED, "Ctrl-C"),
-    }
+    let stop = [Stop::Terminate, Stop::Hangup]
+        .into_iter()
+        .find(|s| s.exit_code() == flag)
+        .unwrap_or(Stop::Interrupt);
+    (stop.exit_code(), stop.name())
 }
 
-/// Installs the Ctrl-C / SIGTERM handlers on the core (a worker runs them) with a task that
+/// Installs the Ctrl-C / SIGTERM / SIGHUP handlers on the core (a worker runs them) with a task that
 /// sets the returned flag; the sampling (on this thread) reads it between batches.
 pub(super) fn watch_stop_signals(core: &Core) -> Arc<AtomicU8> {
     let stop = Arc::new(AtomicU8::new(0));
@@ -255,11 +252,7 @@ pub(super) fn watch_stop_signals(core: &Core) -> Arc<AtomicU8> {
     };
     let flag = Arc::clone(&stop);
     core.handle().spawn(async move {
-        let code = match signals.recv().await {
-            Stop::Interrupt => INTERRUPTED,
-            Stop::Terminate => TERMINATED,
-        };
-        flag.store(code, Ordering::Relaxed);
+        flag.store(signals.recv().await.exit_code(), Ordering::Relaxed);
     });
     stop
 }

@@ -287,22 +287,18 @@ fn stop_with(args: &[&str], ready: &str, signal: &str) -> (Option<i32>, String) 
 }
 
 #[test]
-fn sigterm_cancels_the_run_cleanly_and_ends_with_a_newline() {
+fn sigterm_and_sighup_cancel_the_run_cleanly_and_end_with_a_newline() {
     let demo = Demo::start();
     let url = demo.url("/hang");
-    let (code, text) = stop_with(&["run", &url], "attempt 1  ", "-TERM");
-    assert_eq!(code, Some(143), "{text}");
-    assert!(text.contains("\ncancelled during attempt 1"), "{text}");
-    assert!(text.ends_with('\n'), "{text:?}");
-}
-
-#[test]
-fn sighup_cancels_the_run_like_sigterm_with_exit_129() {
-    let demo = Demo::start();
-    let url = demo.url("/hang");
-    let (code, text) = stop_with(&["run", &url], "attempt 1  ", "-HUP");
-    assert_eq!(code, Some(129), "{text}");
-    assert!(text.contains("\ncancelled during attempt 1"), "{text}");
+    for (signal, exit) in [("-TERM", 143), ("-HUP", 129)] {
+        let (code, text) = stop_with(&["run", &url], "attempt 1  ", signal);
+        assert_eq!(code, Some(exit), "{signal}: {text}");
+        assert!(
+            text.contains("\ncancelled during attempt 1"),
+            "{signal}: {text}"
+        );
+        assert!(text.ends_with('\n'), "{signal}: {text:?}");
+    }
 }
 
 #[test]

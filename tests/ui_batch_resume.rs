@@ -52,7 +52,7 @@ fn until(h: &mut Harness<'static, WorkbenchState>, what: &dyn Fn(&WorkbenchState
             h.state().status()
         );
         std::thread::sleep(Duration::from_millis(5));
-        h.run();
+        h.run_ok();
     }
 }
 
@@ -77,16 +77,16 @@ fn write_list(dir: &Path, base: &str, ms: u64) -> std::path::PathBuf {
 
 /// Imports `list` in the Batch tab and starts it; returns the batch id once `done` items ended.
 fn import_and_start(h: &mut Harness<'static, WorkbenchState>, list: &Path, done: u64) -> String {
-    h.run();
+    h.run_ok();
     h.get_by_label("Batch").click();
-    h.run();
+    h.run_ok();
     ui_support::type_into(h, "List file", list.to_str().unwrap());
     h.get_by_label("Import").click();
-    h.run();
+    h.run_ok();
     until(h, &|s| s.batch.batch_id().is_some());
-    h.run();
+    h.run_ok();
     h.get_by_label("Start").click();
-    h.run();
+    h.run_ok();
     until(h, &|s| s.batch.counts().done >= done);
     assert!(h.state().batch.is_working(), "stopped mid-batch");
     h.state().batch.batch_id().unwrap().to_owned()
@@ -156,12 +156,12 @@ fn a_batch_the_window_was_working_when_closed_resumes_by_itself_at_the_next_star
         "says how many are left: {line}"
     );
     assert!(h.state().batch_shown(), "the Batch tab is shown");
-    h.run();
+    h.run_ok();
     assert!(h.query_by_label("Pause").is_some(), "Pause is reachable");
     until(&mut h, &|s| {
         !s.batch.is_working() && s.batch.counts().done == ITEMS as u64
     });
-    h.run();
+    h.run_ok();
     assert!(
         status_text(h.state()).is_none_or(|t| !t.contains("resumed batch")),
         "the start-up line goes once the batch is finished: {:?}",
@@ -197,7 +197,7 @@ fn a_batch_paused_with_the_pause_button_is_offered_not_resumed() {
     let mut h = window(dir.path());
     let id = import_and_start(&mut h, &list, 3);
     h.get_by_label("Pause").click();
-    h.run();
+    h.run_ok();
     until(&mut h, &|s| !s.batch.is_working());
     close(h);
     let left = queue(dir.path()).batch(&id).unwrap();
@@ -219,11 +219,11 @@ fn a_batch_paused_with_the_pause_button_is_offered_not_resumed() {
     assert!(!h.state().batch_shown());
     // Resumed by hand from Earlier batches: the offer line goes away.
     h.get_by_label("Batch").click();
-    h.run();
+    h.run_ok();
     h.get_by_label("Resume").click();
-    h.run();
+    h.run_ok();
     until(&mut h, &|s| s.batch.is_working());
-    h.run();
+    h.run_ok();
     assert_eq!(status_text(h.state()), None, "handled: the line is gone");
     until(&mut h, &|s| {
         !s.batch.is_working() && s.batch.counts().done == ITEMS as u64
@@ -291,7 +291,7 @@ fn a_batch_left_running_by_a_killed_window_resumes_and_a_cli_batch_is_only_offer
         !s.batch.is_working() && s.batch.counts().done == ITEMS as u64
     });
     assert_eq!(h.state().batch.batch_id(), Some(killed.as_str()));
-    h.run();
+    h.run_ok();
     assert!(
         status_text(h.state()).is_some_and(|t| t.starts_with("1 unfinished batch")),
         "the CLI batch is still offered: {:?}",

@@ -306,6 +306,31 @@ fn a_malformed_list_queues_nothing_and_names_the_line() {
     );
 }
 
+/// A line with more headers than a request may send is a bad line (it used to panic the runner
+/// at send, and every resume again); with `--skip-bad-lines` the other lines are worked.
+#[test]
+fn a_line_past_the_header_limit_is_a_bad_line_not_a_panic() {
+    let dir = tempfile::tempdir().unwrap();
+    let demo = Demo::start();
+    let headers: serde_json::Map<String, serde_json::Value> = (0..33_000)
+        .map(|i| (format!("X-H{i}"), "v".into()))
+        .collect();
+    let big = serde_json::json!({"url": demo.url("/status/200"), "headers": headers});
+    let lines = format!("{big}\n{{\"url\": \"{}\"}}\n", demo.url("/status/200"));
+    let out = batch_of_lines(dir.path(), &lines, &[]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("list.jsonl:1: 33000 headers is too many"),
+        "{stderr}"
+    );
+    assert!(queue(dir.path()).list(10).unwrap().is_empty());
+    let out = batch_of_lines(dir.path(), &lines, &["--skip-bad-lines"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
 /// A folder given as the list says so, and what `batch` takes instead.
 #[test]
 fn a_folder_given_as_the_list_is_named_as_a_folder() {

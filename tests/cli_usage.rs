@@ -236,6 +236,26 @@ fn bad_requests_are_rejected_before_the_run_with_one_line() {
     rejected_before_the_run(&[""], "the URL is empty");
 }
 
+/// Past 32,768 headers the HTTP library panics: the request is refused in our words first,
+/// by `run` and by `curl` alike.
+#[test]
+fn too_many_headers_are_refused_before_the_library_panics() {
+    let mut args = vec!["http://127.0.0.1:1/".to_owned()];
+    for i in 0..33_000 {
+        args.extend(["-H".to_owned(), format!("X-H{i}: v")]);
+    }
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let expected = "33000 headers is too many: a request sends at most 1000";
+    rejected_before_the_run(&args, expected);
+    retryscope()
+        .arg("curl")
+        .args(&args)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(expected))
+        .stderr(no_panic());
+}
+
 #[test]
 fn demo_server_port_in_use_is_one_clear_line_exit_2() {
     let taken = std::net::TcpListener::bind("127.0.0.1:0").expect("binds");

@@ -8,8 +8,7 @@ use super::spec_error::SpecError;
 use std::io::Read;
 use std::path::Path;
 
-/// Largest body file the engine reads, bytes (100 MiB).
-pub const MAX_BODY_FILE_BYTES: u64 = 100 * 1024 * 1024;
+pub use crate::model::request_limits::MAX_BODY_FILE_BYTES;
 
 /// Checks that `path` is a regular file within [`MAX_BODY_FILE_BYTES`]; returns its size in bytes.
 ///

@@ -158,6 +158,7 @@ fn declared_content_type(body: &Body) -> Option<String> {
 
 /// Method, URL and headers (idempotency key included) of the spec, validated.
 fn head(spec: &RequestSpec) -> Result<(Method, Url, HeaderMap), SpecError> {
+    crate::model::check_limits(spec)?;
     let method = parse_method(&spec.method)?;
     let url = parse_url(spec)?;
     let mut headers = HeaderMap::new();

@@ -36,6 +36,9 @@ pub enum SpecError {
         /// The header's name.
         name: String,
     },
+    /// The request is past one of the limits of [`crate::model::request_limits`].
+    #[error(transparent)]
+    Limit(#[from] crate::model::LimitProblem),
     /// The idempotency key holds control characters or line breaks.
     #[error("invalid idempotency_key: remove control characters and line breaks")]
     IdempotencyKey,

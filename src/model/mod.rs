@@ -24,6 +24,7 @@ mod phases;
 mod profile;
 mod request;
 mod request_draft;
+pub mod request_limits;
 mod response_matcher;
 mod saved_request;
 pub mod secret_echoes;
@@ -67,6 +68,7 @@ pub use request::{
     Body, KeyValue, MultipartPart, PartSource, RequestSpec, Timeouts, standard_method_case,
 };
 pub use request_draft::{BodyDraft, BodyKind, RequestDraft, UUID_PLACEHOLDER};
+pub use request_limits::{LimitProblem, check_limits};
 pub use response_matcher::ResponseMatcher;
 pub use saved_request::{SAVED_REQUEST_FORMAT, SavedRequest};
 pub use status_set::{StatusRange, StatusSet};

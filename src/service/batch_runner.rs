@@ -22,6 +22,7 @@
 use super::batch_pacer::{Offer, PARKED_LIMIT, StartPacer};
 use super::budget_registry::BudgetRegistry;
 use super::host_rate_limiter::HostRateLimiter;
+use super::panic_guard::unless_panicked;
 use super::run_recording::RunRecording;
 use crate::engine::{self, RunOptions};
 use crate::model::{
@@ -674,14 +675,39 @@ fn finished_event(batch_id: &str, position: u64, end: ItemEnd) -> BatchEvent {
     }
 }
 
-/// One item (its `running` staged, perhaps not committed yet): runs through the engine on this task (every
-/// event recorded), checks the assertions and reports how it ended.
+/// One item (its `running` staged, perhaps not committed yet): runs through the engine on this
+/// task (every event recorded), checks the assertions and reports how it ended. A run that
+/// panics ends its item `error` with the panic's message, so one bad item never stalls or
+/// poisons the batch (nor every resume of it).
 async fn work_item(
     shared: Arc<Shared>,
     item: Prepared,
-    mut recording: RunRecording,
+    recording: RunRecording,
     tx: mpsc::Sender<Ended>,
 ) {
+    let position = item.position;
+    let ended = unless_panicked(Box::pin(run_item(shared, item, recording)), |message| {
+        Ended {
+            position,
+            end: ItemEnd {
+                state: BatchItemState::Error,
+                attempts: 0,
+                last_status: None,
+                error_kind: None,
+                reason: format!(
+                    "not finished: the run failed inside Retryscope ({message}); please report it"
+                ),
+            },
+            // Its run, if recorded, is found `interrupted` at the next start.
+            run: None,
+        }
+    })
+    .await;
+    let _ = tx.send(ended).await;
+}
+
+/// The item's run through the engine and how it ended (see [`work_item`]).
+async fn run_item(shared: Arc<Shared>, item: Prepared, mut recording: RunRecording) -> Ended {
     let Prepared {
         position,
         spec,
@@ -737,7 +763,7 @@ async fn work_item(
     );
     let run = recording.take_end();
     drop(recording);
-    let _ = tx.send(Ended { position, end, run }).await;
+    Ended { position, end, run }
 }
 
 /// How an item ended, from its run's last attempt and its `RunFinished`.

@@ -19,6 +19,7 @@ pub mod budget_registry;
 pub mod core;
 pub mod history_service;
 pub mod host_rate_limiter;
+mod panic_guard;
 pub mod profile_lookup;
 pub mod run_recording;
 pub mod run_service;

@@ -38,6 +38,7 @@ pub(super) fn check_spec(spec: &RequestSpec) -> Result<(), ListProblemKind> {
             url: secrets::mask_url(spec.url.trim()),
         });
     }
+    crate::model::check_limits(spec)?;
     for h in spec.headers.iter().filter(|h| h.enabled) {
         let name = h.name.trim();
         if !is_token(name) {

@@ -116,6 +116,9 @@ pub enum ListProblemKind {
         /// The key as written.
         key: String,
     },
+    /// The request is past one of the limits of [`crate::model::request_limits`].
+    #[error(transparent)]
+    Limit(#[from] crate::model::LimitProblem),
     /// A required field is absent or empty.
     #[error("`{field}` is missing or empty")]
     Missing {

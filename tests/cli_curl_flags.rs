@@ -218,6 +218,30 @@ fn user_sends_basic_auth_that_never_prints() {
     assert!(stderr.contains("-u needs USER:PASSWORD"), "{stderr}");
 }
 
+/// A redirect to another origin (another port) leaves the API key behind and the timeline says
+/// so; `--location-trusted` keeps it, as in curl.
+#[test]
+fn secret_headers_stop_at_another_origin_unless_location_trusted() {
+    let a = Demo::start();
+    let b = Demo::start();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let url = a.url(&format!("/redirect?to={}", b.url("/echo")));
+    let (stdout, _) = output(run(&dir).args(["-H", "X-Api-Key: k-1234567", &url]), 0);
+    assert!(
+        stdout.contains("(not sent to the new origin: x-api-key)\n"),
+        "{stdout}"
+    );
+    assert!(
+        !stdout.contains("\"x-api-key\""),
+        "the echo never saw it: {stdout}"
+    );
+    let (stdout, _) = output(
+        run(&dir).args(["--location-trusted", "-H", "X-Api-Key: k-1234567", &url]),
+        0,
+    );
+    assert!(!stdout.contains("not sent to the new origin"), "{stdout}");
+}
+
 #[test]
 fn redirects_are_followed_limited_or_not_followed() {
     let demo = Demo::start();

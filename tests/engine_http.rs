@@ -249,6 +249,68 @@ async fn redirect_303_turns_post_into_get_and_307_keeps_method_and_body() {
     assert_eq!(json["body"], r#"{"order":42}"#);
 }
 
+/// The header names the echo server received on the last hop of attempt 1, and that hop's
+/// list of dropped headers.
+async fn echoed_after_redirect(spec: RequestSpec) -> (Vec<String>, Vec<String>) {
+    let events = run(spec, fixed(5, 0)).await;
+    let tries = attempts(&events);
+    let AttemptOutcome::Response(echo) = &tries[0].0 else {
+        panic!("{:?}", tries[0].0)
+    };
+    let json: serde_json::Value = serde_json::from_slice(&echo.body.bytes).unwrap();
+    let names = json["headers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|pair| pair[0].as_str().unwrap().to_owned())
+        .collect();
+    (names, tries[0].1[0].dropped_headers.clone())
+}
+
+#[tokio::test]
+async fn a_redirect_to_another_origin_drops_every_secret_header_unless_trusted() {
+    let a = DemoServer::start(0).await.unwrap();
+    let b = DemoServer::start(0).await.unwrap();
+    let request = |to: &str| {
+        let mut spec = RequestSpec::get(a.url(&format!("/redirect?to={to}")));
+        spec.headers = vec![
+            KeyValue::new("Authorization", "Bearer abcdefgh"),
+            KeyValue::new("X-Api-Key", "k-1234567"),
+            KeyValue::new("X-Trace", "plain"),
+            KeyValue {
+                secret: true,
+                ..KeyValue::new("X-Mine", "marked-secret")
+            },
+        ];
+        spec
+    };
+    let secret = ["authorization", "x-api-key", "x-mine"];
+    let (received, dropped) = echoed_after_redirect(request(&b.url("/echo"))).await;
+    assert_eq!(dropped, secret, "named on the hop");
+    assert!(received.iter().any(|n| n == "x-trace"), "{received:?}");
+    for name in secret {
+        assert!(
+            !received.iter().any(|n| n == name),
+            "{name} reached {received:?}"
+        );
+    }
+
+    let mut trusted = request(&b.url("/echo"));
+    trusted.location_trusted = true;
+    let (received, dropped) = echoed_after_redirect(trusted).await;
+    assert!(dropped.is_empty());
+    for name in secret {
+        assert!(
+            received.iter().any(|n| n == name),
+            "{name} missing: {received:?}"
+        );
+    }
+
+    let (received, dropped) = echoed_after_redirect(request("/echo")).await;
+    assert!(dropped.is_empty(), "same origin keeps them: {dropped:?}");
+    assert!(received.iter().any(|n| n == "x-api-key"));
+}
+
 #[tokio::test]
 async fn a_redirect_loop_stops_at_max_redirects() {
     let server = DemoServer::start(0).await.unwrap();

@@ -527,6 +527,7 @@ fn a_redirected_attempt_lists_its_hops_and_reimports_following_them() {
                 url: URL.into(),
                 status: 302,
                 location: "/final?sig=hop-secret-5".into(),
+                dropped_headers: Vec::new(),
             });
         }
     }

@@ -116,6 +116,25 @@ fn send_button_starts_a_run_against_the_demo_with_the_default_profile() {
     assert_eq!(profile.backoff.strategy, Strategy::Exponential);
 }
 
+/// The redirect option is in the composer with its label, and what Send sends carries it.
+#[test]
+fn send_secret_headers_to_other_origins_reaches_the_request_sent() {
+    let (state, probe) = setup(vec![], None);
+    let mut h = harness(state);
+    h.run();
+    h.get_by_label("Timeouts and connection").click();
+    h.run();
+    h.get_by_label("Send").click();
+    h.run();
+    assert!(!starts(&probe)[0].1.location_trusted, "off by default");
+    h.get_by_label("Send secret headers to other origins")
+        .click();
+    h.run();
+    h.get_by_label("Send").click();
+    h.run();
+    assert!(starts(&probe)[0].1.location_trusted);
+}
+
 #[test]
 fn ctrl_enter_sends_and_every_send_gets_a_fresh_demo_key() {
     let (state, probe) = setup(vec![], None);

@@ -46,6 +46,11 @@ pub struct CurlArgs {
     /// default (each hop shown inside its attempt); --no-follow turns that off.
     #[arg(short = 'L', long = "location", conflicts_with = "no_follow")]
     pub location: bool,
+    /// On a redirect to another origin, keep sending secret headers (Authorization, Cookie,
+    /// API-key headers, headers marked secret), as curl's --location-trusted. Without it they
+    /// are dropped there and the hop names them.
+    #[arg(long, conflicts_with = "no_follow")]
+    pub location_trusted: bool,
     /// Most redirect hops followed per attempt (default 10); one more ends the attempt with a
     /// "too many redirects" error.
     #[arg(long, value_name = "N", conflicts_with = "no_follow", allow_negative_numbers = true,
@@ -98,6 +103,7 @@ impl CurlArgs {
         if self.no_follow {
             spec.follow_redirects = false;
         }
+        spec.location_trusted |= self.location_trusted;
         if let Some(n) = self.max_redirs {
             spec.max_redirects = n;
         }

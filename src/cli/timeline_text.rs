@@ -103,8 +103,12 @@ impl TextTimeline {
                 for hop in hops {
                     let _ = writeln!(
                         out,
-                        "  redirect {} {} {} -> {}",
-                        hop.status, hop.method, hop.url, hop.location
+                        "  redirect {} {} {} -> {}{}",
+                        hop.status,
+                        hop.method,
+                        hop.url,
+                        hop.location,
+                        hop.dropped_note()
                     );
                 }
             }

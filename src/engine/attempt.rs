@@ -32,6 +32,8 @@ pub(crate) struct AttemptRules<'a> {
     pub(crate) follow_redirects: bool,
     /// Most hops followed; one more is an error.
     pub(crate) max_redirects: u32,
+    /// Keep secret headers on a redirect to another origin ([`crate::model::RequestSpec::location_trusted`]).
+    pub(crate) location_trusted: bool,
     /// DNS lookup limit.
     pub(crate) resolve_timeout: Option<Duration>,
     /// The client's read timeout (between chunks), for error messages.
@@ -220,11 +222,16 @@ async fn exchange(
                 ),
                 dns: None,
             })?;
+            let (next, dropped_headers) =
+                progress
+                    .current
+                    .redirected(status, to.clone(), rules.location_trusted);
             progress.hops.push(Hop {
                 method: progress.current.method.to_string(),
                 url: progress.current.url.to_string(),
                 status,
                 location: to.to_string(),
+                dropped_headers,
             });
             if progress.hops.len() > rules.max_redirects as usize {
                 return Err(NetError {
@@ -236,7 +243,7 @@ async fn exchange(
                     dns: None,
                 });
             }
-            progress.current = progress.current.redirected(status, to);
+            progress.current = next;
             continue;
         }
         progress.headers_ms = Some(ms(start.elapsed()));

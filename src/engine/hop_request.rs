@@ -81,9 +81,17 @@ impl HopRequest {
     ///
     /// Method rules (as browsers and RFC 9110 §15.4 practice): 303 turns any method but HEAD into
     /// GET without a body; 301 and 302 turn POST into GET without a body and keep other methods;
-    /// 307 and 308 keep method and body. Credentials (`Authorization`, `Cookie`,
-    /// `Proxy-Authorization`) are dropped when the redirect leaves the origin (scheme, host, port).
-    pub(crate) fn redirected(&self, status: u16, to: Url) -> Self {
+    /// 307 and 308 keep method and body. When the redirect leaves the origin (scheme, host,
+    /// port), every secret header is dropped unless `keep_secrets` (curl's
+    /// `--location-trusted`): `Authorization`, `Cookie`, `Proxy-Authorization` and every value
+    /// marked sensitive (the secrets rule's names, rows the user marked, URL credentials).
+    /// Returns the request and the names of the headers dropped (lowercase, as HTTP/2 sends them).
+    pub(crate) fn redirected(
+        &self,
+        status: u16,
+        to: Url,
+        keep_secrets: bool,
+    ) -> (Self, Vec<String>) {
         let mut next = self.clone();
         let to_get = match status {
             303 => self.method != Method::HEAD,
@@ -101,17 +109,30 @@ impl HopRequest {
                 next.headers.remove(name);
             }
         }
-        if self.url.origin() != to.origin() {
-            for name in [
-                header::AUTHORIZATION,
-                header::COOKIE,
-                header::PROXY_AUTHORIZATION,
-            ] {
+        let mut dropped = Vec::new();
+        if !keep_secrets && self.url.origin() != to.origin() {
+            let credential = |name: &HeaderName| {
+                [
+                    header::AUTHORIZATION,
+                    header::COOKIE,
+                    header::PROXY_AUTHORIZATION,
+                ]
+                .contains(name)
+            };
+            for (name, value) in &next.headers {
+                if (credential(name) || value.is_sensitive())
+                    && !dropped.iter().any(|d: &HeaderName| d == name)
+                {
+                    dropped.push(name.clone());
+                }
+            }
+            for name in &dropped {
                 next.headers.remove(name);
             }
         }
         next.url = to;
-        next
+        let names = dropped.iter().map(|n| n.as_str().to_owned()).collect();
+        (next, names)
     }
 }
 
@@ -437,21 +458,21 @@ mod tests {
         let same = Url::parse("http://127.0.0.1:9/b").expect("url");
         let other = Url::parse("http://127.0.0.2:9/b").expect("url");
 
-        let r = post.redirected(303, same.clone());
+        let r = post.redirected(303, same.clone(), false).0;
         assert_eq!((r.method.as_str(), r.body.is_none()), ("GET", true));
         assert!(r.headers.get(header::CONTENT_TYPE).is_none());
         assert!(r.headers.get(header::AUTHORIZATION).is_some());
 
-        let r = post.redirected(302, same.clone());
+        let r = post.redirected(302, same.clone(), false).0;
         assert_eq!(r.method, Method::GET);
 
-        let r = post.redirected(307, same.clone());
+        let r = post.redirected(307, same.clone(), false).0;
         assert_eq!(
             (r.method.as_str(), r.body.as_deref()),
             ("POST", Some(&b"{}"[..]))
         );
 
-        let r = post.redirected(308, other);
+        let r = post.redirected(308, other, false).0;
         assert_eq!(r.method, Method::POST);
         assert!(
             r.headers.get(header::AUTHORIZATION).is_none(),
@@ -460,7 +481,7 @@ mod tests {
 
         let mut put = post.clone();
         put.method = Method::PUT;
-        assert_eq!(put.redirected(301, same).method, Method::PUT);
+        assert_eq!(put.redirected(301, same, false).0.method, Method::PUT);
     }
 
     #[test]

@@ -214,6 +214,7 @@ async fn drive(
         let rules = AttemptRules {
             follow_redirects: spec.follow_redirects,
             max_redirects: spec.max_redirects,
+            location_trusted: spec.location_trusted,
             resolve_timeout: timeouts.resolve,
             read_timeout: timeouts.read,
             total: total_limit(timeouts.total, time_left),

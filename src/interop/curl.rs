@@ -121,6 +121,8 @@ struct Parsed {
     insecure: bool,
     ca_cert: Option<String>,
     location: bool,
+    /// `--location-trusted` was given.
+    location_trusted: bool,
     max_redirs: Option<u32>,
     url_query: Vec<KeyValue>,
     max_time_ms: Option<u64>,
@@ -370,6 +372,10 @@ fn apply(
         Opt::Insecure => p.insecure = true,
         Opt::CaCert => p.ca_cert = Some(v),
         Opt::Location => p.location = true,
+        Opt::LocationTrusted => {
+            p.location = true;
+            p.location_trusted = true;
+        }
         Opt::MaxRedirs => {
             let n: i64 = v
                 .trim()
@@ -611,6 +617,7 @@ fn build(mut p: Parsed) -> Result<CurlImport, CurlError> {
         draft.ca_cert = path;
     }
     draft.follow_redirects = p.location;
+    draft.location_trusted = p.location_trusted;
     if let Some(n) = p.max_redirs {
         draft.max_redirects = n;
     }

@@ -101,7 +101,9 @@ pub fn draft_to_curl(draft: &RequestDraft, include_secrets: bool) -> String {
     } else if !draft.ca_cert.trim().is_empty() {
         lines.push(format!("--cacert {}", shell_quote(draft.ca_cert.trim())));
     }
-    if draft.follow_redirects {
+    if draft.follow_redirects && draft.location_trusted {
+        lines.push("--location-trusted".into());
+    } else if draft.follow_redirects {
         lines.push("-L".into());
     }
     if draft.max_redirects != DEFAULT_REDIRECTS {

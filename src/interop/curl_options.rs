@@ -36,6 +36,8 @@ pub enum Opt {
     CaCert,
     /// `-L`, `--location`.
     Location,
+    /// `--location-trusted`: follow, and keep secret headers on another origin.
+    LocationTrusted,
     /// `--max-redirs`.
     MaxRedirs,
     /// `--url`.
@@ -107,6 +109,7 @@ impl Opt {
             | Opt::Form { .. } => true,
             Opt::Insecure
             | Opt::Location
+            | Opt::LocationTrusted
             | Opt::Get
             | Opt::Head
             | Opt::Basic
@@ -192,7 +195,8 @@ pub fn long(name: &str) -> Option<Opt> {
         "oauth2-bearer" => Opt::Bearer,
         "insecure" => Opt::Insecure,
         "cacert" => Opt::CaCert,
-        "location" | "location-trusted" => Opt::Location,
+        "location" => Opt::Location,
+        "location-trusted" => Opt::LocationTrusted,
         "max-redirs" => Opt::MaxRedirs,
         "url" => Opt::Url,
         "url-query" => Opt::UrlQuery,

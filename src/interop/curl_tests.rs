@@ -136,6 +136,23 @@ fn cacert_becomes_the_trusted_ca_file_and_is_exported_back() {
 }
 
 #[test]
+fn location_trusted_follows_keeps_secrets_and_is_exported_back() {
+    let plain = parse_curl("curl -L https://h/").expect("parses");
+    assert!(plain.draft.follow_redirects && !plain.draft.location_trusted);
+    let i = parse_curl("curl --location-trusted https://h/").expect("parses");
+    assert!(i.draft.follow_redirects && i.draft.location_trusted);
+    let spec = i
+        .draft
+        .to_spec(&crate::model::Variables::new(), "")
+        .expect("resolves");
+    assert!(spec.location_trusted);
+    let text = crate::interop::draft_to_curl(&i.draft, false);
+    assert!(text.contains("--location-trusted"), "{text}");
+    let again = parse_curl(&text).expect("parses back");
+    assert!(again.draft.location_trusted);
+}
+
+#[test]
 fn combined_short_flags() {
     let i = parse_curl("curl -sSLkXPATCH http://h/").expect("parses");
     assert_eq!(i.draft.method, "PATCH");

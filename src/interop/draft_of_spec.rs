@@ -45,6 +45,7 @@ pub fn draft_of_spec(spec: &RequestSpec) -> RequestDraft {
         timeouts: spec.timeouts,
         follow_redirects: spec.follow_redirects,
         max_redirects: spec.max_redirects,
+        location_trusted: spec.location_trusted,
         verify_tls: spec.verify_tls,
         ca_cert: spec.ca_cert.clone().unwrap_or_default(),
         new_connection_per_attempt: spec.new_connection_per_attempt,

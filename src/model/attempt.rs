@@ -193,6 +193,36 @@ pub struct Hop {
     pub status: u16,
     /// Location it pointed to.
     pub location: String,
+    /// Headers not sent on to `location` because it is another origin and they are secret
+    /// (names as sent; empty when nothing was dropped).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub dropped_headers: Vec<String>,
+}
+
+impl Hop {
+    /// The hop as one line: `GET http://a/x → 302 → http://b/y`, then its
+    /// [`Self::dropped_note`].
+    pub fn line(&self) -> String {
+        format!(
+            "{} {} → {} → {}{}",
+            self.method,
+            self.url,
+            self.status,
+            self.location,
+            self.dropped_note()
+        )
+    }
+
+    /// ` (not sent to the new origin: x-api-key, cookie)` when headers were dropped, else empty.
+    pub fn dropped_note(&self) -> String {
+        if self.dropped_headers.is_empty() {
+            return String::new();
+        }
+        format!(
+            " (not sent to the new origin: {})",
+            self.dropped_headers.join(", ")
+        )
+    }
 }
 
 /// The final response of an attempt (after redirects).

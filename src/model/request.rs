@@ -226,6 +226,12 @@ pub struct RequestSpec {
     /// Max redirect hops per attempt. Default 10.
     #[serde(default = "default_redirects")]
     pub max_redirects: u32,
+    /// Keep sending secret headers after a redirect to another origin (curl's
+    /// `--location-trusted`). Off: every header the secrets rule or the user calls secret,
+    /// `Cookie` and URL credentials are dropped when a redirect changes scheme, host or port,
+    /// and the hop names them.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub location_trusted: bool,
     /// Verify TLS certificates. Default true; off only explicitly.
     #[serde(default = "yes")]
     pub verify_tls: bool,
@@ -259,6 +265,7 @@ impl RequestSpec {
             timeouts: Timeouts::default(),
             follow_redirects: true,
             max_redirects: default_redirects(),
+            location_trusted: false,
             verify_tls: true,
             ca_cert: None,
             new_connection_per_attempt: false,

@@ -125,6 +125,8 @@ pub struct RequestDraft {
     pub follow_redirects: bool,
     /// Max redirect hops per attempt.
     pub max_redirects: u32,
+    /// Keep secret headers on a redirect to another origin ([`RequestSpec::location_trusted`]).
+    pub location_trusted: bool,
     /// Verify TLS certificates.
     pub verify_tls: bool,
     /// Path of a PEM file of extra trusted root certificates (empty = the platform's roots
@@ -152,6 +154,7 @@ impl Default for RequestDraft {
             timeouts: spec.timeouts,
             follow_redirects: spec.follow_redirects,
             max_redirects: spec.max_redirects,
+            location_trusted: spec.location_trusted,
             verify_tls: spec.verify_tls,
             ca_cert: String::new(),
             new_connection_per_attempt: spec.new_connection_per_attempt,
@@ -227,6 +230,7 @@ impl RequestDraft {
             timeouts: self.timeouts,
             follow_redirects: self.follow_redirects,
             max_redirects: self.max_redirects,
+            location_trusted: self.location_trusted,
             verify_tls: self.verify_tls,
             ca_cert: Some(self.ca_cert.trim())
                 .filter(|p| !p.is_empty())

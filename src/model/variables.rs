@@ -387,6 +387,7 @@ pub fn mask_event_secrets(mut event: RunEvent, secrets: &[String]) -> RunEvent {
                 url,
                 status: _,
                 location,
+                dropped_headers: _,
             } in hops
             {
                 mask(method);
@@ -633,6 +634,7 @@ mod tests {
                 url: "http://h/a?k=tok-123456".into(),
                 status: 302,
                 location: "/b?k=tok-123456".into(),
+                dropped_headers: Vec::new(),
             }],
             timings: Timings::default(),
             verdict: Verdict::Retry {

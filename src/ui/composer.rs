@@ -291,6 +291,18 @@ impl Composer {
                 );
             });
         });
+        ui.add_enabled_ui(self.draft.follow_redirects, |ui| {
+            changed |= ui
+                .checkbox(
+                    &mut self.draft.location_trusted,
+                    "Send secret headers to other origins",
+                )
+                .on_hover_text(
+                    "as curl --location-trusted; off: Authorization, cookies and API-key headers \
+                     stop at a redirect to another host, and the hop names them",
+                )
+                .changed();
+        });
         changed |= ui
             .checkbox(&mut self.draft.verify_tls, "Verify TLS certificates")
             .on_hover_text("turn off only for test servers with self-signed certificates")

@@ -117,10 +117,7 @@ fn hops_ui(ui: &mut egui::Ui, result: &AttemptResult) {
     }
     ui.collapsing(format!("Redirects ({})", result.hops.len()), |ui| {
         for hop in &result.hops {
-            ui.label(format!(
-                "{} {} → {} → {}",
-                hop.method, hop.url, hop.status, hop.location
-            ));
+            ui.label(hop.line());
         }
     });
 }
@@ -324,11 +321,7 @@ pub fn attempt_text(
             if !result.hops.is_empty() {
                 out.push_str("redirects:\n");
                 for hop in &result.hops {
-                    let _ = writeln!(
-                        out,
-                        "  {} {} → {} → {}",
-                        hop.method, hop.url, hop.status, hop.location
-                    );
+                    let _ = writeln!(out, "  {}", hop.line());
                 }
             }
             if let AttemptOutcome::Response(resp) = &result.outcome {

@@ -74,13 +74,7 @@ fn run_writes(i: usize, profile: &std::sync::Arc<serde_json::Value>, out: &mut V
         attempt_started: None,
     })));
     for (n, status, verdict) in [
-        (
-            1,
-            503,
-            Verdict::Retry {
-                reason: "503 is retryable".into(),
-            },
-        ),
+        (1, 503, Verdict::retry("503 is retryable")),
         (2, 200, Verdict::SUCCESS),
     ] {
         let timings = Timings {

@@ -226,9 +226,7 @@ pub fn net_error(kind: ErrorKind, message: &str) -> AttemptOutcome {
 
 /// `Verdict::Retry` with `reason`.
 pub fn retry(reason: &str) -> Verdict {
-    Verdict::Retry {
-        reason: reason.to_owned(),
-    }
+    Verdict::retry(reason)
 }
 
 /// `Verdict::Stop` with `reason`.

@@ -49,9 +49,7 @@ async fn polling_the_job_endpoint_waits_until_done() {
         "{}",
         outcome.message
     );
-    let pending = Verdict::Retry {
-        reason: r#"not ready: /state is "pending", want "done""#.into(),
-    };
+    let pending = Verdict::not_ready(r#"/state is "pending", want "done""#);
     assert_eq!(
         verdicts(&events),
         [
@@ -125,9 +123,7 @@ async fn a_200_that_says_rate_limit_exceeded_is_retried() {
     )
     .await;
     assert_eq!(labels(&events), ["200", "200", "200"]);
-    let retry = Verdict::Retry {
-        reason: r#"body contains "rate limit exceeded""#.into(),
-    };
+    let retry = Verdict::retry(r#"body contains "rate limit exceeded""#);
     assert_eq!(verdicts(&events), [retry.clone(), retry, Verdict::SUCCESS]);
     assert_eq!(kind(&events), OutcomeKind::Succeeded);
 }
@@ -142,9 +138,7 @@ async fn a_header_matcher_polls_on_x_job_state() {
     let events = run(RequestSpec::get(server.url("/job?ready_after=1&key=h")), p).await;
     assert_eq!(
         verdicts(&events)[0],
-        Verdict::Retry {
-            reason: r#"not ready: header X-Job-State is "pending", want "done""#.into()
-        }
+        Verdict::not_ready(r#"header X-Job-State is "pending", want "done""#)
     );
     assert_eq!(kind(&events), OutcomeKind::Succeeded);
 }

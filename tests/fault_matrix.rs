@@ -501,7 +501,7 @@ async fn a_resolver_that_never_answers_hits_the_resolve_timeout_and_is_retried()
             e.message,
             "dns lookup of silent-dns.example failed: no answer within the resolve timeout of 50 ms"
         );
-        if let Verdict::Retry { reason } = verdict {
+        if let Verdict::Retry { reason, .. } = verdict {
             assert_eq!(reason, "dns error is retryable");
         }
     }
@@ -527,7 +527,7 @@ async fn a_temporary_failure_for_a_host_named_nxdomain_is_retried_then_answers()
     let events = run_with_lookup(RequestSpec::get(url), fixed(0, 3), lookup.clone()).await;
     assert_eq!(labels(&events), ["dns", "200"]);
     match &attempts(&events)[0] {
-        (AttemptOutcome::Error(e), _, Verdict::Retry { reason }) => {
+        (AttemptOutcome::Error(e), _, Verdict::Retry { reason, .. }) => {
             assert_eq!(e.dns, Some(DnsFailure::Temporary));
             assert_eq!(
                 e.message,

@@ -81,9 +81,7 @@ fn events(finished: bool) -> Vec<RunEvent> {
                 total_ms: 4.0,
                 ..Timings::default()
             },
-            verdict: Verdict::Retry {
-                reason: "503 is retryable".into(),
-            },
+            verdict: Verdict::retry("503 is retryable"),
         },
         RunEvent::WaitScheduled {
             run_id: 1,

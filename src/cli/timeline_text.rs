@@ -3,7 +3,7 @@
 //! A pure fold over [`RunEvent`]s returning the text to print, so it is tested without a run.
 
 use crate::model::{
-    AttemptOutcome, OutcomeKind, RunEvent, RunOutcome, TLS_UNVERIFIED_NOTE, Verdict,
+    AttemptOutcome, OutcomeKind, RetryCause, RunEvent, RunOutcome, TLS_UNVERIFIED_NOTE, Verdict,
 };
 use chrono::{DateTime, FixedOffset};
 use std::collections::HashMap;
@@ -93,10 +93,11 @@ impl TextTimeline {
                 let verdict = match verdict {
                     Verdict::Success { .. } => verdict.label(),
                     // A polling verdict says what it is (`not ready: /state is …`).
-                    Verdict::Retry { reason } if reason.starts_with("not ready: ") => {
-                        reason.clone()
-                    }
-                    Verdict::Retry { reason } => format!("retryable: {reason}"),
+                    Verdict::Retry {
+                        reason,
+                        cause: RetryCause::NotReady,
+                    } => reason.clone(),
+                    Verdict::Retry { reason, .. } => format!("retryable: {reason}"),
                     Verdict::Stop { reason } => format!("stop: {reason}"),
                 };
                 let _ = writeln!(out, "{what}  {:.1} ms  {verdict}", timings.total_ms);
@@ -310,9 +311,7 @@ mod tests {
                     total_ms: 12.34,
                     ..Timings::default()
                 },
-                verdict: Verdict::Retry {
-                    reason: "503 is retryable".into(),
-                },
+                verdict: Verdict::retry("503 is retryable"),
             },
             RunEvent::WaitScheduled {
                 run_id: 1,

@@ -345,6 +345,25 @@ impl Timings {
     }
 }
 
+/// Why a [`Verdict::Retry`] retries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RetryCause {
+    /// A retry trigger held: a retryable status, error kind or `retry_on` condition.
+    #[default]
+    Retryable,
+    /// Polling: a success status arrived but no `success_when` condition held yet (the
+    /// reason says what was seen and wanted).
+    NotReady,
+}
+
+impl RetryCause {
+    /// Whether this is [`RetryCause::Retryable`] (the default, left out of JSON).
+    pub fn is_retryable(&self) -> bool {
+        *self == RetryCause::Retryable
+    }
+}
+
 /// Triage verdict on one attempt's outcome (DESIGN.md §4).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "verdict", rename_all = "snake_case")]
@@ -359,8 +378,11 @@ pub enum Verdict {
     },
     /// Eligible for a retry (if retries and time remain).
     Retry {
-        /// Why, e.g. `503 is retryable`.
+        /// Why, e.g. `503 is retryable`, `not ready: /state is "pending", want "done"`.
         reason: String,
+        /// What kind of retry it is (a trigger, or polling); absent in JSON for a trigger.
+        #[serde(default, skip_serializing_if = "RetryCause::is_retryable")]
+        cause: RetryCause,
     },
     /// Not retried.
     Stop {
@@ -373,13 +395,29 @@ impl Verdict {
     /// A success decided by the status alone (no `success_when` condition).
     pub const SUCCESS: Verdict = Verdict::Success { condition: None };
 
+    /// A polling retry ([`RetryCause::NotReady`]) whose reason is `not ready: {what}`.
+    pub fn not_ready(what: &str) -> Verdict {
+        Verdict::Retry {
+            reason: format!("not ready: {what}"),
+            cause: RetryCause::NotReady,
+        }
+    }
+
+    /// A retry for `reason`, caused by a retry trigger ([`RetryCause::Retryable`]).
+    pub fn retry(reason: impl Into<String>) -> Verdict {
+        Verdict::Retry {
+            reason: reason.into(),
+            cause: RetryCause::Retryable,
+        }
+    }
+
     /// The verdict as the timeline, the CLI and the exports say it: `success`,
     /// `success: /state is "done"`, `retry: 503 is retryable`, `stop: 404 is not retryable`.
     pub fn label(&self) -> String {
         match self {
             Verdict::Success { condition: None } => "success".to_owned(),
             Verdict::Success { condition: Some(c) } => format!("success: {c}"),
-            Verdict::Retry { reason } => format!("retry: {reason}"),
+            Verdict::Retry { reason, .. } => format!("retry: {reason}"),
             Verdict::Stop { reason } => format!("stop: {reason}"),
         }
     }
@@ -389,8 +427,36 @@ impl Verdict {
     pub fn name_and_reason(&self) -> (&'static str, Option<&str>) {
         match self {
             Verdict::Success { condition } => ("success", condition.as_deref()),
-            Verdict::Retry { reason } => ("retry", Some(reason)),
+            Verdict::Retry { reason, .. } => ("retry", Some(reason)),
             Verdict::Stop { reason } => ("stop", Some(reason)),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{RetryCause, Verdict};
+
+    #[test]
+    fn a_polling_retry_says_so_in_json_and_a_trigger_stays_as_before() {
+        let polling = Verdict::not_ready(r#"/state is "pending""#);
+        let json = serde_json::to_value(&polling).expect("serializes");
+        assert_eq!(
+            json,
+            serde_json::json!({"verdict": "retry", "reason": "not ready: /state is \"pending\"", "cause": "not_ready"})
+        );
+        let trigger = serde_json::to_value(Verdict::retry("503 is retryable")).expect("serializes");
+        assert_eq!(
+            trigger,
+            serde_json::json!({"verdict": "retry", "reason": "503 is retryable"})
+        );
+        let stored: Verdict = serde_json::from_value(trigger).expect("reads back");
+        assert!(matches!(
+            stored,
+            Verdict::Retry {
+                cause: RetryCause::Retryable,
+                ..
+            }
+        ));
     }
 }

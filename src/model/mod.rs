@@ -36,7 +36,7 @@ mod variables;
 
 pub use attempt::{
     AttemptOutcome, BodyPreview, ConnectionUse, DnsFailure, ErrorKind, Hop, NetError,
-    ResponseSummary, Timings, Verdict,
+    ResponseSummary, RetryCause, Timings, Verdict,
 };
 pub use auth::{AuthDraft, AuthKind};
 pub use batch_counts::BatchCounts;

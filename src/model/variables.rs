@@ -399,7 +399,7 @@ pub fn mask_event_secrets(mut event: RunEvent, secrets: &[String]) -> RunEvent {
                 Verdict::Success {
                     condition: Some(reason),
                 }
-                | Verdict::Retry { reason }
+                | Verdict::Retry { reason, .. }
                 | Verdict::Stop { reason } => mask(reason),
             }
         }
@@ -637,9 +637,7 @@ mod tests {
                 dropped_headers: Vec::new(),
             }],
             timings: Timings::default(),
-            verdict: Verdict::Retry {
-                reason: "503 for tok-123456".into(),
-            },
+            verdict: Verdict::retry("503 for tok-123456"),
         };
         let mut binary = vec![0xff, 0xfe];
         binary.extend_from_slice(b"tok-123456");
@@ -675,9 +673,7 @@ mod tests {
                 outcome: AttemptOutcome::Response(r),
                 hops,
                 timings: Timings::default(),
-                verdict: Verdict::Retry {
-                    reason: "503 for ***".into(),
-                },
+                verdict: Verdict::retry("503 for ***"),
             }
         };
         let mut want_event = wanted(want.clone());

@@ -6,7 +6,8 @@
 
 use super::conditions::ResponseConditions;
 use crate::model::{
-    AttemptOutcome, DnsFailure, ErrorKind, NetError, OtherStatusAction, RetryProfile, Verdict,
+    AttemptOutcome, DnsFailure, ErrorKind, NetError, OtherStatusAction, RetryCause, RetryProfile,
+    Verdict,
 };
 
 /// The text of the non-idempotent stop, after `not retried: ` and the method.
@@ -54,6 +55,7 @@ pub fn triage(
     has_idempotency_key: bool,
     outcome: &AttemptOutcome,
 ) -> Verdict {
+    let mut cause = RetryCause::Retryable;
     let (trigger, unsent) = match outcome {
         AttemptOutcome::Response(r) => {
             let status = r.status;
@@ -75,7 +77,10 @@ pub fn triage(
                             condition: Some(held),
                         };
                     }
-                    Err(why) => (format!("not ready: {}", why.join("; ")), false),
+                    Err(why) => {
+                        cause = RetryCause::NotReady;
+                        (format!("not ready: {}", why.join("; ")), false)
+                    }
                 }
             } else if profile.retry_on.status.contains(status) {
                 (format!("{status} is retryable"), status == 429)
@@ -96,7 +101,10 @@ pub fn triage(
         },
     };
     if is_idempotent(method) {
-        return Verdict::Retry { reason: trigger };
+        return Verdict::Retry {
+            reason: trigger,
+            cause,
+        };
     }
     let reason = if unsent {
         format!("{trigger} ({method} retried: the request was provably not processed)")
@@ -107,7 +115,7 @@ pub fn triage(
     } else {
         return stop(format!("not retried: {method} {NOT_IDEMPOTENT}"));
     };
-    Verdict::Retry { reason }
+    Verdict::Retry { reason, cause }
 }
 
 /// Why a status that is neither success nor retryable stops the run: `404 is not retryable`;
@@ -212,7 +220,15 @@ mod tests {
     }
 
     fn retry(r: &str) -> Verdict {
-        Verdict::Retry { reason: r.into() }
+        let cause = if r.starts_with("not ready: ") {
+            RetryCause::NotReady
+        } else {
+            RetryCause::Retryable
+        };
+        Verdict::Retry {
+            reason: r.into(),
+            cause,
+        }
     }
 
     fn stopped(r: &str) -> Verdict {

@@ -86,7 +86,7 @@ fn report_attempt(a: &crate::store::AttemptRecord) -> BatchReportAttempt {
         AttemptOutcome::Error(e) => (None, Some(e.kind)),
     };
     let reason = match &a.verdict {
-        Verdict::Retry { reason } | Verdict::Stop { reason } => reason.clone(),
+        Verdict::Retry { reason, .. } | Verdict::Stop { reason } => reason.clone(),
         Verdict::Success { condition } => condition.clone().unwrap_or_default(),
     };
     BatchReportAttempt {

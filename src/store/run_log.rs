@@ -251,9 +251,7 @@ mod tests {
                 total_ms: 1.25,
                 ..Timings::default()
             },
-            verdict: Verdict::Retry {
-                reason: "connect is retryable".into(),
-            },
+            verdict: Verdict::retry("connect is retryable"),
         };
         assert_eq!(
             event_line(&finished).as_deref(),

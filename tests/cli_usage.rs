@@ -500,3 +500,66 @@ fn a_line_break_in_a_header_or_idempotency_key_says_where() {
         "{stderr}"
     );
 }
+
+/// Input quoted in an error can neither drive the terminal nor flood it: every path that
+/// quotes what it refuses (run's URL, method and header; JSON Lines, CSV and curl list lines)
+/// escapes control characters, and a 100,000-character URL is cut with its length said.
+#[test]
+fn messages_quoting_input_escape_control_characters_and_cut_long_text() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let check = |args: &[&str]| {
+        let out = retryscope()
+            .args(args)
+            .assert()
+            .code(2)
+            .get_output()
+            .clone();
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert!(!stderr.contains(['\u{1b}', '\u{7}', '\0']), "{stderr:?}");
+        assert!(stderr.contains("\\u{1b}"), "escaped, not dropped: {stderr}");
+        assert!(stderr.len() < 2_000, "{} bytes: {stderr}", stderr.len());
+        assert!(!stderr.contains("panicked"), "{stderr}");
+    };
+    check(&["run", "ht\u{1b}tp://x"]);
+    check(&["run", "-X", "G\u{1b}T", "http://127.0.0.1:1/"]);
+    check(&["run", "-H", "X\u{1b}\u{7}", "http://127.0.0.1:1/"]);
+    let long = format!("nota\u{1b}{}", "u".repeat(100_000));
+    let lists = [
+        (
+            "a.jsonl",
+            format!(
+                "{}\n{}\n",
+                serde_json::json!({"method": "G\u{1b}T", "url": "http://127.0.0.1:1/"}),
+                serde_json::json!({ "url": long })
+            ),
+        ),
+        (
+            "a.csv",
+            format!("method,url\nG\u{1b}ET,http://127.0.0.1:1/\nGET,{long}\n"),
+        ),
+        (
+            "a.txt",
+            format!("curl -H 'X\u{1b}: v' http://127.0.0.1:1/\ncurl '{long}'\n"),
+        ),
+    ];
+    for (name, text) in lists {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).expect("write list");
+        check(&["batch", path.to_str().expect("utf-8 path")]);
+    }
+    let out = retryscope()
+        .args([
+            "run",
+            &format!("http://127.0.0.1:1/{}", "a".repeat(100_000)),
+        ])
+        .assert()
+        .code(2)
+        .get_output()
+        .clone();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("characters)"),
+        "the length is said: {stderr}"
+    );
+    assert!(stderr.len() < 1_000, "{}", stderr.len());
+}

@@ -14,19 +14,7 @@ pub fn header_line(h: &KeyValue) -> String {
     )
 }
 
-/// `text` with control characters (newlines, escape, …) written as Rust escapes (`\n`,
-/// `\u{1b}`), so printing it can neither break a line nor drive the terminal.
-pub fn escape_controls(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        if c.is_control() {
-            out.extend(c.escape_default());
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
+pub use crate::model::quote::escape_controls;
 
 #[cfg(test)]
 mod tests {

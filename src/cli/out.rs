@@ -146,7 +146,29 @@ macro_rules! cli_outln {
 }
 
 /// Writes `text` to stderr, ignoring failure (`eprint!` panics when stderr is closed or full;
-/// there is nowhere left to report that, and the exit code still tells).
+/// there is nowhere left to report that, and the exit code still tells). Every control
+/// character but line feed and tab is escaped ([`terminal_safe`]): messages quote input, and
+/// no input may drive the terminal.
 pub fn write_stderr(text: &str) {
-    let _ = std::io::stderr().lock().write_all(text.as_bytes());
+    let _ = std::io::stderr()
+        .lock()
+        .write_all(terminal_safe(text).as_bytes());
+}
+
+/// `text` with every control character but `\n` and `\t` escaped as
+/// [`crate::model::quote::escape_controls`] does; borrowed when there is none.
+pub fn terminal_safe(text: &str) -> std::borrow::Cow<'_, str> {
+    let unsafe_char = |c: char| c.is_control() && c != '\n' && c != '\t';
+    if !text.chars().any(unsafe_char) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if unsafe_char(c) {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
 }

@@ -1,6 +1,7 @@
 //! Turning `run`'s curl-like flags into a [`RequestSpec`].
 
 use super::exit::CliError;
+use crate::model::quote::quote_input;
 use crate::model::{Body, KeyValue, RequestSpec};
 
 /// Parses `-H 'Name: value'`.
@@ -10,13 +11,16 @@ use crate::model::{Body, KeyValue, RequestSpec};
 pub fn parse_header(raw: &str) -> Result<KeyValue, CliError> {
     let Some((name, value)) = raw.split_once(':') else {
         return Err(CliError::usage(format!(
-            "header `{raw}` has no colon; write it as -H 'Name: value'"
+            "header `{}` has no colon; write it as -H 'Name: value'",
+            quote_input(raw)
         )));
     };
     let name = name.trim();
     if !crate::model::is_http_token(name) {
         return Err(CliError::usage(format!(
-            "`{name}` is not a valid header name (in -H '{raw}')"
+            "`{}` is not a valid header name (in -H '{}')",
+            quote_input(name),
+            quote_input(raw)
         )));
     }
     let value = value.trim();
@@ -51,7 +55,7 @@ pub fn check_url(url: &str) -> Result<(), CliError> {
     crate::model::url_rule::parse_http_url(url)
         .map(|_| ())
         .map_err(|why| {
-            let shown = crate::model::secrets::mask_url(url.trim());
+            let shown = quote_input(&crate::model::secrets::mask_url(url.trim()));
             if shown.is_empty() {
                 CliError::usage(format!("{why}; give an absolute http:// or https:// URL"))
             } else {
@@ -117,7 +121,10 @@ pub fn build_spec(
                 .bytes()
                 .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
         {
-            return Err(CliError::usage(format!("`{m}` is not a valid HTTP method")));
+            return Err(CliError::usage(format!(
+                "`{}` is not a valid HTTP method",
+                quote_input(m)
+            )));
         }
         spec.method = crate::model::standard_method_case(m);
     }

@@ -239,7 +239,7 @@ fn parse_method(raw: &str) -> Result<Method, SpecError> {
 fn parse_url(spec: &RequestSpec) -> Result<Url, SpecError> {
     let raw = spec.url.trim();
     let bad = |problem: crate::model::url_rule::UrlProblem| SpecError::Url {
-        url: shortened(&crate::model::secrets::mask_url(&spec.url)),
+        url: crate::model::quote::quote_input(&crate::model::secrets::mask_url(&spec.url)),
         reason: problem.to_string(),
     };
     let mut url = crate::model::url_rule::parse_http_url(raw).map_err(bad)?;
@@ -254,17 +254,6 @@ fn parse_url(spec: &RequestSpec) -> Result<Url, SpecError> {
     // 65,534 bytes) would fail every attempt.
     crate::model::url_rule::check_http_uri(&url).map_err(bad)?;
     Ok(url)
-}
-
-/// Most characters of a URL quoted in an error.
-const URL_QUOTE_MAX: usize = 200;
-
-/// `url`, cut to [`URL_QUOTE_MAX`] characters with `…` so an error stays one readable line.
-fn shortened(url: &str) -> String {
-    match url.char_indices().nth(URL_QUOTE_MAX) {
-        Some((cut, _)) => format!("{}…", &url[..cut]),
-        None => url.to_owned(),
-    }
 }
 
 /// Body bytes and the default content type for the body kind.

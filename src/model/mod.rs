@@ -22,6 +22,7 @@ mod outcome_class;
 mod parse_words;
 mod phases;
 mod profile;
+pub mod quote;
 mod request;
 mod request_draft;
 pub mod request_limits;

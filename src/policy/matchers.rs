@@ -403,10 +403,7 @@ fn quote(text: &str) -> String {
 }
 
 fn cut(text: &str) -> String {
-    match text.char_indices().nth(QUOTE_CHARS) {
-        Some((at, _)) => format!("{}…", &text[..at]),
-        None => text.to_owned(),
-    }
+    crate::model::quote::cut_chars(text, QUOTE_CHARS)
 }
 
 #[cfg(test)]

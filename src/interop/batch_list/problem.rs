@@ -1,6 +1,7 @@
 //! What can be wrong with one line (or entry) of a batch list, as typed kinds with their place.
 
 use crate::interop::CurlError;
+use crate::model::quote::quote_input;
 use std::fmt;
 
 /// Where a problem is in the list file.
@@ -111,7 +112,7 @@ pub enum ListProblemKind {
         message: String,
     },
     /// A JSON Lines item has a key the format does not know.
-    #[error("unknown key `{key}` (an item has: method, url, headers, body, name, profile)")]
+    #[error("unknown key `{}` (an item has: method, url, headers, body, name, profile)", quote_input(.key))]
     UnknownKey {
         /// The key as written.
         key: String,
@@ -126,13 +127,13 @@ pub enum ListProblemKind {
         field: &'static str,
     },
     /// The method is not an HTTP token (RFC 9110 §5.6.2).
-    #[error("method `{method}` is not a token (letters, digits and !#$%&'*+-.^_`|~ only)")]
+    #[error("method `{}` is not a token (letters, digits and !#$%&'*+-.^_`|~ only)", quote_input(.method))]
     BadMethod {
         /// The method as written.
         method: String,
     },
     /// The URL is not an absolute `http://` or `https://` URL (the engine's own rule).
-    #[error("{reason} (URL {url})")]
+    #[error("{reason} (URL {})", quote_input(.url))]
     BadUrl {
         /// What is wrong with it.
         reason: String,
@@ -140,7 +141,7 @@ pub enum ListProblemKind {
         url: String,
     },
     /// A header name is not a token, or its value holds a line break or NUL.
-    #[error("header `{name}`: {reason}")]
+    #[error("header `{}`: {reason}", quote_input(.name))]
     BadHeader {
         /// The header name as written.
         name: String,
@@ -148,19 +149,19 @@ pub enum ListProblemKind {
         reason: &'static str,
     },
     /// The CSV header row names a column the format does not know.
-    #[error("unknown column `{column}` (columns: method, url, body, name, profile, header:NAME)")]
+    #[error("unknown column `{}` (columns: method, url, body, name, profile, header:NAME)", quote_input(.column))]
     UnknownColumn {
         /// The column as written.
         column: String,
     },
     /// A CSV `header:NAME` column whose NAME is not a header name.
-    #[error("column `{column}`: the header name is not a token (no spaces, colons or quotes)")]
+    #[error("column `{}`: the header name is not a token (no spaces, colons or quotes)", quote_input(.column))]
     BadHeaderColumn {
         /// The column as written.
         column: String,
     },
     /// The CSV header row names a column twice.
-    #[error("column `{column}` is named twice in the header row")]
+    #[error("column `{}` is named twice in the header row", quote_input(.column))]
     RepeatedColumn {
         /// The column, lowercase.
         column: String,
@@ -205,7 +206,8 @@ pub enum ListProblemKind {
     /// An item names a profile that is neither built in nor in the user's library
     /// ([`super::BatchList::refuse_unknown_profiles`]).
     #[error(
-        "unknown profile `{name}` (use a built-in id, see `retryscope profile builtins`, or the name of a profile in your library)"
+        "unknown profile `{}` (use a built-in id, see `retryscope profile builtins`, or the name of a profile in your library)",
+        quote_input(.name)
     )]
     UnknownProfile {
         /// The name the item gives.

@@ -1,0 +1,64 @@
+//! How a message quotes what a user or a file gave: control characters escaped, so printing
+//! it can neither break a line nor drive the terminal (ESC sequences, BEL, NUL), and long text
+//! cut, so one 100,000-character URL does not make a 100 KB error line. Every message that
+//! quotes input goes through [`quote_input`] (or [`escape_controls`] where length is bounded).
+
+/// Most characters of input one message quotes before cutting it.
+pub const QUOTE_MAX_CHARS: usize = 200;
+
+/// `text` with control characters (newlines, escape, …) written as Rust escapes (`\n`,
+/// `\u{1b}`); everything else as is.
+pub fn escape_controls(text: &str) -> String {
+    if !text.chars().any(char::is_control) {
+        return text.to_owned();
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// `text` cut after `max` characters with `…` (whole when shorter); no escaping.
+pub fn cut_chars(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text.to_owned(),
+    }
+}
+
+/// `text` as a message quotes it: controls escaped ([`escape_controls`]) and, past
+/// [`QUOTE_MAX_CHARS`] characters, cut with `… (N characters)` giving the whole length.
+pub fn quote_input(text: &str) -> String {
+    let chars = text.chars().count();
+    if chars <= QUOTE_MAX_CHARS {
+        return escape_controls(text);
+    }
+    format!(
+        "{} ({chars} characters)",
+        escape_controls(&cut_chars(text, QUOTE_MAX_CHARS))
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn controls_are_escaped_and_long_text_is_cut_with_its_length() {
+        assert_eq!(
+            escape_controls("a\nb\u{1b}[31m\u{7}\0"),
+            "a\\nb\\u{1b}[31m\\u{7}\\u{0}"
+        );
+        assert_eq!(quote_input("plain"), "plain");
+        let long = "é".repeat(1000);
+        let quoted = quote_input(&long);
+        assert_eq!(quoted, format!("{}… (1000 characters)", "é".repeat(200)));
+        assert_eq!(cut_chars("abcdef", 3), "abc…");
+        assert_eq!(cut_chars("abc", 3), "abc");
+    }
+}

@@ -2,7 +2,7 @@
 //! labelled widgets with `egui_kittest` (temp data folder, in-memory secret store, no keyring).
 
 use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT as _, Queryable};
 use retryscope::model::RequestSpec;
 use retryscope::service::Command;
 use retryscope::store::{MemorySecretStore, OpenedSecretStore, SecretStore as _};
@@ -397,4 +397,105 @@ fn a_secret_variable_lost_with_the_last_session_refuses_send_instead_of_sending_
         status(&h)
     );
     assert!(starts(&probe).is_empty(), "no empty credential on the wire");
+}
+
+/// A keyring whose `set` waits until the test lets it go (a locked Secret Service prompting).
+struct HeldKeyring {
+    inner: MemorySecretStore,
+    gate: std::sync::Mutex<bool>,
+    opened: std::sync::Condvar,
+}
+
+impl retryscope::store::SecretStore for HeldKeyring {
+    fn get(&self, key: &str) -> Result<Option<String>, retryscope::store::SecretStoreError> {
+        self.inner.get(key)
+    }
+    fn set(&self, key: &str, value: &str) -> Result<(), retryscope::store::SecretStoreError> {
+        let mut open = self.gate.lock().expect("gate");
+        while !*open {
+            open = self.opened.wait(open).expect("gate");
+        }
+        self.inner.set(key, value)
+    }
+    fn delete(&self, key: &str) -> Result<(), retryscope::store::SecretStoreError> {
+        self.inner.delete(key)
+    }
+    fn is_persistent(&self) -> bool {
+        true
+    }
+}
+
+/// Saving an environment whose secret the keyring holds up never holds the frame: the window
+/// says it is saving, Save waits for the answer, and the answer arrives once the keyring lets go.
+#[test]
+fn a_keyring_that_hangs_holds_the_store_worker_not_the_frame() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (engine, _probe) = ChannelEngine::new();
+    let mut state = WorkbenchState::new(WorkbenchSetup {
+        engine: Box::new(engine),
+        dialogs: Box::new(ScriptedDialogs::new(vec![])),
+        demo_base_url: Some(DEMO.into()),
+        library_dir: None,
+        persisted: None,
+    });
+    state.analyse_in_background(Arc::new(|| {}));
+    let keyring = Arc::new(HeldKeyring {
+        inner: MemorySecretStore::new(),
+        gate: std::sync::Mutex::new(false),
+        opened: std::sync::Condvar::new(),
+    });
+    state.attach_store(
+        Some(dir.path()),
+        OpenedSecretStore {
+            store: keyring.clone(),
+            fallback_reason: None,
+        },
+    );
+    let mut h = harness(state);
+    h.run_ok();
+    h.get_by_label("Edit environments…").click();
+    h.run_ok();
+    h.get_by_label("Add variable").click();
+    h.run_ok();
+    type_into(&mut h, "variable 1 name", "token");
+    h.get_by_label("variable 1 secret").click();
+    h.run_ok();
+    type_into(&mut h, "variable 1 value", "tok-held-123");
+    h.get_by_label("Save environment").click();
+    h.run_ok();
+    assert!(
+        status(&h).starts_with("saving environment"),
+        "{}",
+        status(&h)
+    );
+    assert!(
+        h.get_by_label("Save environment")
+            .accesskit_node()
+            .is_disabled(),
+        "one write at a time"
+    );
+    *keyring.gate.lock().expect("gate") = true;
+    keyring.opened.notify_all();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while !status(&h).starts_with("saved environment") {
+        assert!(std::time::Instant::now() < deadline, "{}", status(&h));
+        std::thread::sleep(std::time::Duration::from_millis(5));
+        h.run_ok();
+    }
+    assert!(
+        !h.get_by_label("Save environment")
+            .accesskit_node()
+            .is_disabled()
+    );
+    assert_eq!(
+        keyring
+            .inner
+            .get("env/new environment/token")
+            .ok()
+            .flatten()
+            .as_deref(),
+        Some("tok-held-123"),
+        "{:?}",
+        keyring.inner.keys()
+    );
 }

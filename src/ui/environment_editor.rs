@@ -2,9 +2,43 @@
 //! window: add/remove variables, mark them secret (values masked, with a reveal toggle, kept in
 //! the OS keyring or in memory only, never in a file).
 
+use super::store_worker::StoreWorker;
 use crate::model::{Environment, Variable, Variables};
-use crate::store::EnvironmentStore;
+use crate::store::{EnvironmentStore, LoadedEnvironments};
 use egui::Ui;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// What a job of the store worker did, with the environments as they stand after it.
+struct StoreReply {
+    done: StoreDone,
+    loaded: LoadedEnvironments,
+}
+
+/// The write a job made, if any.
+enum StoreDone {
+    /// Only listed.
+    Listed,
+    /// Saved `name` to `path`; `renamed` from another name; `secrets` when it holds any.
+    Saved {
+        name: String,
+        path: PathBuf,
+        renamed: bool,
+        secrets: bool,
+    },
+    /// Deleted `name`.
+    Deleted { name: String },
+    /// The write failed: the message says why (nothing changed).
+    Failed(String),
+}
+
+/// Every environment as the store has it now.
+fn listed(store: &EnvironmentStore, done: StoreDone) -> StoreReply {
+    StoreReply {
+        done,
+        loaded: store.list(),
+    }
+}
 
 /// One variable row being edited, with an id fixed when the row was created (widget ids come
 /// from it, so renaming a variable while typing keeps focus).
@@ -33,10 +67,13 @@ impl Editing {
     }
 }
 
-/// The picker and editor state.
+/// The picker and editor state. Every store call (files, the OS keyring) runs on the store
+/// worker, never in the frame: a keyring that prompts holds the worker, not the window.
 #[derive(Debug, Default)]
 pub struct EnvironmentPanel {
-    store: Option<EnvironmentStore>,
+    store: Option<StoreWorker<EnvironmentStore, StoreReply>>,
+    /// Whether the store's first listing arrived (until then a restored selection is kept).
+    loaded: bool,
     environments: Vec<Environment>,
     selected: Option<String>,
     editing: Option<Editing>,
@@ -47,9 +84,19 @@ pub struct EnvironmentPanel {
 }
 
 impl EnvironmentPanel {
-    /// A panel over `store` (`None` = no data folder: environments cannot be saved), loading its
-    /// environments; `memory_only` says why secrets are not kept in the OS keyring, if so.
-    pub fn new(store: Option<EnvironmentStore>, memory_only: Option<String>) -> Self {
+    /// A panel over `store` (`None` = no data folder: environments cannot be saved), listing its
+    /// environments; `memory_only` says why secrets are not kept in the OS keyring, if so. With
+    /// a `waker` the store moves to a worker thread that calls it after each reply; without,
+    /// each job runs at once (tests) and its reply is applied at the next frame.
+    pub fn new(
+        store: Option<EnvironmentStore>,
+        memory_only: Option<String>,
+        waker: Option<Arc<dyn Fn() + Send + Sync>>,
+    ) -> Self {
+        let store = store.map(|s| match waker {
+            Some(waker) => StoreWorker::spawn("environments", s, waker),
+            None => StoreWorker::inline(s),
+        });
         let mut panel = Self {
             store,
             memory_only,
@@ -59,17 +106,75 @@ impl EnvironmentPanel {
         panel
     }
 
-    /// Re-reads every environment from the store (secrets included).
+    /// Re-reads every environment from the store (secrets included), on the store worker.
     pub fn reload(&mut self) {
-        if let Some(store) = &self.store {
-            let loaded = store.list();
-            self.environments = loaded.environments;
-            self.problems = loaded.problems;
+        match &mut self.store {
+            Some(store) => store.submit(|s| listed(s, StoreDone::Listed)),
+            None => self.loaded = true,
         }
-        if let Some(sel) = &self.selected
+    }
+
+    /// Applies the store's replies; returns the status line of the last write among them
+    /// (`(is_error, text)`).
+    fn poll(&mut self) -> Option<(bool, String)> {
+        let mut status = None;
+        while let Some(reply) = self.store.as_mut().and_then(StoreWorker::poll) {
+            self.loaded = true;
+            self.environments = reply.loaded.environments;
+            self.problems = reply.loaded.problems;
+            status = self.apply(reply.done).or(status);
+        }
+        if self.loaded
+            && let Some(sel) = &self.selected
             && !self.environments.iter().any(|e| &e.name == sel)
         {
             self.selected = None;
+        }
+        status
+    }
+
+    /// What the editor and the selection make of a finished write, and its status line.
+    fn apply(&mut self, done: StoreDone) -> Option<(bool, String)> {
+        match done {
+            StoreDone::Listed => None,
+            StoreDone::Saved {
+                name,
+                path,
+                renamed,
+                secrets,
+            } => {
+                if let Some(edit) = &mut self.editing
+                    && edit.name.trim() == name
+                {
+                    edit.original = Some(name.clone());
+                }
+                if renamed || self.selected.is_none() {
+                    self.selected = Some(name.clone());
+                }
+                let where_secrets = if self.memory_only.is_some() && secrets {
+                    "; secrets kept in memory only (no OS keyring)"
+                } else {
+                    ""
+                };
+                Some((
+                    false,
+                    format!(
+                        "saved environment \"{name}\"{where_secrets}: {}",
+                        path.display()
+                    ),
+                ))
+            }
+            StoreDone::Deleted { name } => {
+                if self
+                    .editing
+                    .as_ref()
+                    .is_some_and(|e| e.original.as_deref() == Some(name.as_str()))
+                {
+                    self.editing = None;
+                }
+                Some((false, format!("deleted environment \"{name}\"")))
+            }
+            StoreDone::Failed(message) => Some((true, message)),
         }
     }
 
@@ -83,10 +188,11 @@ impl EnvironmentPanel {
         self.selected.as_deref()
     }
 
-    /// Selects environment `name` (`None` = no environment); an unknown name selects none.
+    /// Selects environment `name` (`None` = no environment); an unknown name selects none
+    /// (before the store's first listing arrives, the name is kept until it does).
     pub fn select(&mut self, name: Option<&str>) {
         self.selected = name
-            .filter(|n| self.environments.iter().any(|e| e.name == *n))
+            .filter(|n| !self.loaded || self.environments.iter().any(|e| e.name == *n))
             .map(str::to_owned);
     }
 
@@ -200,16 +306,16 @@ impl EnvironmentPanel {
     /// Draws the editor window when open; returns a status line for the workbench
     /// (`(is_error, text)`) after Save or Delete.
     pub fn window_ui(&mut self, ctx: &egui::Context) -> Option<(bool, String)> {
+        let mut status = self.poll();
         let mut open = self.editing.is_some();
         if !open {
-            return None;
+            return status;
         }
-        let mut status = None;
         egui::Window::new("Environments")
             .id(egui::Id::unique("env.window"))
             .open(&mut open)
             .default_width(520.0)
-            .show(ctx, |ui| status = self.editor_ui(ui));
+            .show(ctx, |ui| status = self.editor_ui(ui).or(status.take()));
         if !open {
             self.editing = None;
         }
@@ -218,6 +324,8 @@ impl EnvironmentPanel {
 
     fn editor_ui(&mut self, ui: &mut Ui) -> Option<(bool, String)> {
         let mut status = None;
+        // One write at a time: Save and Delete wait for the store's answer to the last one.
+        let busy = self.store.as_ref().is_some_and(StoreWorker::is_busy);
         ui.horizontal_wrapped(|ui| {
             ui.label("Open");
             let current = self.editing.as_ref().and_then(|e| e.original.clone());
@@ -325,15 +433,24 @@ impl EnvironmentPanel {
                     shown: false,
                 });
             }
-            save = ui.button("Save environment").clicked();
-            if edit.original.is_some() && ui.button("Delete environment").clicked() {
+            save = ui
+                .add_enabled(!busy, egui::Button::new("Save environment"))
+                .clicked();
+            if edit.original.is_some()
+                && ui
+                    .add_enabled(!busy, egui::Button::new("Delete environment"))
+                    .clicked()
+            {
                 edit.confirm_delete = true;
             }
         });
         if edit.confirm_delete {
             ui.horizontal(|ui| {
                 ui.label(format!("Delete \"{}\" and its secrets?", edit.name));
-                if ui.button("Confirm delete").clicked() {
+                if ui
+                    .add_enabled(!busy, egui::Button::new("Confirm delete"))
+                    .clicked()
+                {
                     delete = true;
                 }
                 if ui.button("Cancel delete").clicked() {
@@ -350,7 +467,7 @@ impl EnvironmentPanel {
     }
 
     fn save_editing(&mut self) -> (bool, String) {
-        let (Some(store), Some(edit)) = (&self.store, &mut self.editing) else {
+        let (Some(store), Some(edit)) = (&mut self.store, &self.editing) else {
             return (
                 true,
                 "cannot save the environment: no data folder is known (set RETRYSCOPE_DATA_DIR)"
@@ -358,52 +475,43 @@ impl EnvironmentPanel {
             );
         };
         let env = edit.to_environment();
-        let renamed = edit.original.as_ref().filter(|o| **o != env.name).cloned();
-        let result = match &renamed {
-            Some(old) => store.rename(old, &env.name).and_then(|()| store.save(&env)),
-            None => store.save(&env),
-        };
-        match result {
-            Ok(path) => {
-                edit.original = Some(env.name.clone());
-                if renamed.is_some() || self.selected.is_none() {
-                    self.selected = Some(env.name.clone());
-                }
-                self.reload();
-                let where_secrets =
-                    if self.memory_only.is_some() && env.variables.iter().any(|v| v.secret) {
-                        "; secrets kept in memory only (no OS keyring)"
-                    } else {
-                        ""
-                    };
-                (
-                    false,
-                    format!(
-                        "saved environment \"{}\"{where_secrets}: {}",
-                        env.name,
-                        path.display()
-                    ),
-                )
-            }
-            Err(e) => (true, e.to_string()),
-        }
+        let renamed = edit.original.clone().filter(|o| *o != env.name);
+        let said = format!("saving environment \"{}\"…", env.name);
+        store.submit(move |s| {
+            let result = match &renamed {
+                Some(old) => s.rename(old, &env.name).and_then(|()| s.save(&env)),
+                None => s.save(&env),
+            };
+            let done = match result {
+                Ok(path) => StoreDone::Saved {
+                    secrets: env.variables.iter().any(|v| v.secret),
+                    name: env.name,
+                    path,
+                    renamed: renamed.is_some(),
+                },
+                Err(e) => StoreDone::Failed(e.to_string()),
+            };
+            listed(s, done)
+        });
+        (false, said)
     }
 
     fn delete_editing(&mut self) -> (bool, String) {
-        let (Some(store), Some(edit)) = (&self.store, &self.editing) else {
+        let (Some(store), Some(edit)) = (&mut self.store, &self.editing) else {
             return (true, "nothing to delete".into());
         };
         let Some(name) = edit.original.clone() else {
             return (true, "nothing to delete".into());
         };
-        match store.delete(&name) {
-            Ok(()) => {
-                self.editing = None;
-                self.reload();
-                (false, format!("deleted environment \"{name}\""))
-            }
-            Err(e) => (true, e.to_string()),
-        }
+        let said = format!("deleting environment \"{name}\"…");
+        store.submit(move |s| {
+            let done = match s.delete(&name) {
+                Ok(()) => StoreDone::Deleted { name },
+                Err(e) => StoreDone::Failed(e.to_string()),
+            };
+            listed(s, done)
+        });
+        (false, said)
     }
 }
 

@@ -48,6 +48,7 @@ pub mod script_editor;
 pub mod shortcuts;
 pub mod smoke_run;
 pub mod start_error;
+pub mod store_worker;
 pub mod text_sizes;
 pub mod theme;
 pub mod timeline;

@@ -139,6 +139,9 @@ pub struct WorkbenchState {
     pub lab: super::lab::LabPanel,
     /// The centre shows the Lab (not remembered between sessions).
     lab_shown: bool,
+    /// Set by [`Self::analyse_in_background`]: the stores attached after it (environments) run
+    /// on worker threads that call it; `None` keeps them inline (tests).
+    store_waker: Option<std::sync::Arc<dyn Fn() + Send + Sync>>,
 }
 
 /// The workbench's link to the data folder and the secret store.
@@ -236,14 +239,17 @@ impl WorkbenchState {
             ),
             lab: super::lab::LabPanel::default(),
             lab_shown: false,
+            store_waker: None,
         }
     }
 
-    /// Moves the profile analysis (compile check, problems, preview) to a worker thread that
-    /// calls `waker` when a result is ready (the app; tests keep it inline, in the frame).
+    /// Moves the profile analysis (compile check, problems, preview) and the environment store
+    /// (once attached) to worker threads that call `waker` when a result is ready (the app;
+    /// tests keep them inline, in the frame).
     /// The Lab's simulations move to worker threads too.
     pub fn analyse_in_background(&mut self, waker: std::sync::Arc<dyn Fn() + Send + Sync>) {
         self.lab = super::lab::LabPanel::spawn(&waker);
+        self.store_waker = Some(std::sync::Arc::clone(&waker));
         self.library_scan = LatestWorker::spawn(
             "library-scan",
             library_scanner(),
@@ -281,6 +287,7 @@ impl WorkbenchState {
         self.environments = EnvironmentPanel::new(
             data_dir.map(|d| EnvironmentStore::in_data_dir(d, secrets.store.clone())),
             secrets.fallback_reason.clone(),
+            self.store_waker.clone(),
         );
         self.environments
             .select(self.store.restored_env.take().as_deref());

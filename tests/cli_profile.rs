@@ -216,3 +216,38 @@ fn profile_import_and_export_outputs_are_checked_like_every_other_output() {
         "export says it as import does"
     );
 }
+
+/// `profile import` reads by the one input-file rule: a device is refused at once (it used to
+/// be read without end, gigabytes in seconds) and so is a file over the limit.
+#[test]
+fn profile_import_refuses_devices_and_oversized_files() {
+    let stderr = |args: &[std::ffi::OsString]| demo_support::usage_error(args);
+    let os = |s: &str| std::ffi::OsString::from(s);
+    let said = stderr(&[
+        os("profile"),
+        os("import"),
+        os("--from"),
+        os("polly"),
+        os("/dev/zero"),
+    ]);
+    assert_eq!(
+        said,
+        "error: cannot read the file to import (it is not a regular file (a device or a pipe has no end to read)): /dev/zero\n"
+    );
+    let dir = tempfile::tempdir().expect("tempdir");
+    let big = dir.path().join("appsettings.json");
+    std::fs::File::create(&big)
+        .and_then(|f| f.set_len(16 * 1024 * 1024 + 1))
+        .expect("sparse file");
+    let said = stderr(&[
+        os("profile"),
+        os("import"),
+        os("--from"),
+        os("polly"),
+        big.clone().into(),
+    ]);
+    assert!(
+        said.contains("more than the 16 MiB limit for retry settings to import"),
+        "{said}"
+    );
+}

@@ -595,14 +595,16 @@ fn devices_folders_and_huge_files_are_refused_without_reading_them_whole() {
     );
     let dir = tempfile::tempdir().expect("tempdir");
     let folder = retryscope::profile::load_file(dir.path()).expect_err("a folder is no profile");
-    assert!(folder.issues[0].message.contains("not a regular file"));
+    assert!(folder.issues[0].message.contains("it is a directory"));
     let big = dir.path().join("big.json");
     let file = std::fs::File::create(&big).expect("create");
     file.set_len(retryscope::profile::MAX_PROFILE_FILE_BYTES + 1)
         .expect("sparse file");
     let huge = retryscope::profile::load_file(&big).expect_err("too large");
     assert!(
-        huge.issues[0].message.contains("profiles are at most"),
+        huge.issues[0]
+            .message
+            .contains("more than the 16 MiB limit for a profile"),
         "{:?}",
         huge.issues
     );

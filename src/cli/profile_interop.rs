@@ -104,7 +104,11 @@ pub fn import(
             file.display()
         )));
     }
-    let bytes = std::fs::read(file).map_err(|e| {
+    let bytes = crate::store::input_file::read_input_file(
+        file,
+        crate::store::input_file::IMPORTED_SETTINGS,
+    )
+    .map_err(|e| {
         CliError::usage(format!(
             "cannot read the file to import ({e}): {}",
             file.display()

@@ -5,63 +5,33 @@
 //! are refused instead of being read without end.
 
 use super::spec_error::SpecError;
-use std::io::Read;
+use crate::store::input_file::{BODY_FILE, InputFileError, check_input_file, read_input_file};
 use std::path::Path;
 
 pub use crate::model::request_limits::MAX_BODY_FILE_BYTES;
+
+fn body_error(path: &str, e: &InputFileError) -> SpecError {
+    SpecError::BodyFile {
+        path: path.to_owned(),
+        reason: e.to_string(),
+    }
+}
 
 /// Checks that `path` is a regular file within [`MAX_BODY_FILE_BYTES`]; returns its size in bytes.
 ///
 /// # Errors
 /// [`SpecError::BodyFile`] naming the path: unreadable, a directory, not a regular file, or too large.
 pub fn check_body_file(path: &str) -> Result<u64, SpecError> {
-    let fail = |reason: String| SpecError::BodyFile {
-        path: path.to_owned(),
-        reason,
-    };
-    let meta =
-        std::fs::metadata(Path::new(path)).map_err(|e| fail(e.to_string().to_lowercase()))?;
-    if meta.is_dir() {
-        return Err(fail("it is a directory".into()));
-    }
-    if !meta.is_file() {
-        return Err(fail(
-            "it is not a regular file (devices and pipes have no end to send)".into(),
-        ));
-    }
-    if meta.len() > MAX_BODY_FILE_BYTES {
-        return Err(fail(format!(
-            "it is {} bytes, more than the {} MiB limit for a request body",
-            meta.len(),
-            MAX_BODY_FILE_BYTES / (1024 * 1024)
-        )));
-    }
-    Ok(meta.len())
+    check_input_file(Path::new(path), BODY_FILE).map_err(|e| body_error(path, &e))
 }
 
-/// Reads the body file after [`check_body_file`], never more than the limit (the file may grow
-/// between the check and the read).
+/// Reads the body file, never more than the limit (the file may grow between the check and
+/// the read).
 ///
 /// # Errors
 /// [`SpecError::BodyFile`] as [`check_body_file`], or when reading fails or passes the limit.
 pub(crate) fn read_body_file(path: &str) -> Result<Vec<u8>, SpecError> {
-    check_body_file(path)?;
-    let fail = |reason: String| SpecError::BodyFile {
-        path: path.to_owned(),
-        reason,
-    };
-    let file = std::fs::File::open(path).map_err(|e| fail(e.to_string().to_lowercase()))?;
-    let mut bytes = Vec::new();
-    file.take(MAX_BODY_FILE_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| fail(e.to_string().to_lowercase()))?;
-    if bytes.len() as u64 > MAX_BODY_FILE_BYTES {
-        return Err(fail(format!(
-            "it grew past the {} MiB limit for a request body while being read",
-            MAX_BODY_FILE_BYTES / (1024 * 1024)
-        )));
-    }
-    Ok(bytes)
+    read_input_file(Path::new(path), BODY_FILE).map_err(|e| body_error(path, &e))
 }
 
 #[cfg(test)]

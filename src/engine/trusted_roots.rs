@@ -7,10 +7,9 @@
 use super::spec_error::SpecError;
 use rustls::pki_types::CertificateDer;
 use rustls::pki_types::pem::PemObject;
-use std::io::Read;
 
 /// Largest CA certificate file read, bytes (1 MiB; a bundle of every public root is ~250 KiB).
-pub const MAX_CA_FILE_BYTES: u64 = 1024 * 1024;
+pub const MAX_CA_FILE_BYTES: u64 = crate::store::input_file::CA_FILE.max_bytes;
 
 /// The certificates of the file at `path`: every PEM `CERTIFICATE` block (other blocks, such
 /// as a private key, are skipped), or the file as one DER certificate when it holds no PEM.
@@ -25,29 +24,11 @@ pub fn read_trusted_roots(path: &str) -> Result<Vec<CertificateDer<'static>>, Sp
         path: path.to_owned(),
         reason,
     };
-    let meta = std::fs::metadata(path).map_err(|e| fail(e.to_string().to_lowercase()))?;
-    if meta.is_dir() {
-        return Err(fail("it is a directory".into()));
-    }
-    if !meta.is_file() {
-        return Err(fail("it is not a regular file".into()));
-    }
-    let too_large = || {
-        fail(format!(
-            "it is larger than {} KiB; a CA file holds a few certificates",
-            MAX_CA_FILE_BYTES / 1024
-        ))
-    };
-    if meta.len() > MAX_CA_FILE_BYTES {
-        return Err(too_large());
-    }
-    let mut bytes = Vec::new();
-    std::fs::File::open(path)
-        .and_then(|f| f.take(MAX_CA_FILE_BYTES + 1).read_to_end(&mut bytes))
-        .map_err(|e| fail(e.to_string().to_lowercase()))?;
-    if bytes.len() as u64 > MAX_CA_FILE_BYTES {
-        return Err(too_large());
-    }
+    let bytes = crate::store::input_file::read_input_file(
+        std::path::Path::new(path),
+        crate::store::input_file::CA_FILE,
+    )
+    .map_err(|e| fail(e.to_string()))?;
     parse_trusted_roots(&bytes).map_err(fail)
 }
 

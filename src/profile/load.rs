@@ -243,25 +243,9 @@ pub fn load_file(path: &Path) -> Result<RetryProfile, ProfileErrors> {
 /// [`load_str`] reports.
 pub fn load_file_noted(path: &Path) -> Result<Loaded, ProfileErrors> {
     let fail = |message: String| ProfileErrors::single(ProfileIssue::new("", message));
-    // Only regular files of a sane size: a device (/dev/zero) or a pipe has no end, and reading
-    // one whole would take all memory or hang.
-    let meta =
-        std::fs::metadata(path).map_err(|e| fail(format!("cannot read the profile file: {e}")))?;
-    if !meta.is_file() {
-        return Err(fail(
-            "not a regular file (devices, pipes and folders are not profiles)".into(),
-        ));
-    }
-    if let Some(too_large) = too_large(meta.len()) {
-        return Err(too_large);
-    }
-    let mut bytes = Vec::new();
-    std::fs::File::open(path)
-        .and_then(|f| {
-            use std::io::Read as _;
-            f.take(MAX_PROFILE_FILE_BYTES + 1).read_to_end(&mut bytes)
-        })
-        .map_err(|e| fail(format!("cannot read the profile file: {e}")))?;
+    let bytes =
+        crate::store::input_file::read_input_file(path, crate::store::input_file::PROFILE_FILE)
+            .map_err(|e| fail(format!("cannot read the profile file: {e}")))?;
     load_bytes_noted(&bytes)
 }
 
@@ -312,15 +296,19 @@ pub fn load_read_noted(read: Result<Vec<u8>, String>) -> Result<Loaded, ProfileE
 /// The one issue of a file over [`MAX_PROFILE_FILE_BYTES`], if it is.
 fn too_large(len: u64) -> Option<ProfileErrors> {
     (len > MAX_PROFILE_FILE_BYTES).then(|| {
+        let why = crate::store::input_file::InputFileError::TooLarge {
+            len,
+            kind: crate::store::input_file::PROFILE_FILE,
+        };
         ProfileErrors::single(ProfileIssue::new(
             "",
-            format!("the file is {len} bytes; profiles are at most {MAX_PROFILE_FILE_BYTES} bytes"),
+            format!("cannot read the profile file: {why}"),
         ))
     })
 }
 
 /// Largest profile file read, bytes (16 MiB; real profiles are a few KiB).
-pub const MAX_PROFILE_FILE_BYTES: u64 = 16 * 1024 * 1024;
+pub const MAX_PROFILE_FILE_BYTES: u64 = crate::store::input_file::PROFILE_FILE.max_bytes;
 
 /// `serde_json`'s message without its trailing ` at line L column C`, in plain words
 /// ([`crate::model::plain_parse_message`]).

@@ -6,10 +6,11 @@ use crate::interop::batch_list::{
     BatchListFormat, ListProblemKind, OnBadLines, parse_batch_list_bytes,
 };
 use crate::model::BatchRequest;
+use crate::store::input_file::{BATCH_LIST, InputFileError, check_input_file, read_input_file};
 use std::path::Path;
 
 /// Largest list file read, bytes (1 GiB: 100,000 requests with bodies fit many times over).
-pub const MAX_LIST_FILE_BYTES: u64 = 1024 * 1024 * 1024;
+pub const MAX_LIST_FILE_BYTES: u64 = BATCH_LIST.max_bytes;
 
 /// Malformed lines (and notes on imported lines) named one by one; the others are counted in
 /// one line after them (`… and 4980 more malformed lines`), so a list of thousands of bad lines
@@ -52,20 +53,10 @@ pub fn read_batch_list(
             "this is a folder; batch takes a file of requests (JSON Lines, CSV, curl commands or HAR): {name}"
         ));
     }
-    if !meta.is_file() {
-        return Err(format!(
-            "not a regular file (devices and pipes are not lists of requests): {name}"
-        ));
-    }
+    let unreadable = |e: InputFileError| format!("cannot read the list ({e}): {name}");
+    check_input_file(path, BATCH_LIST).map_err(unreadable)?;
     let format = BatchListFormat::detect(path, format).map_err(|e| e.to_string())?;
-    if meta.len() > MAX_LIST_FILE_BYTES {
-        return Err(format!(
-            "the list is {} bytes, more than {} MiB: {name}",
-            meta.len(),
-            MAX_LIST_FILE_BYTES / (1024 * 1024)
-        ));
-    }
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read the list ({e}): {name}"))?;
+    let bytes = read_input_file(path, BATCH_LIST).map_err(unreadable)?;
     let mut list = parse_batch_list_bytes(&bytes, format);
     // Body files (`-d @FILE`, `-F f=@FILE`) are read from the list's folder when relative, and
     // checked now, in the words `run` and `curl` use: a missing one is a malformed line.

@@ -281,15 +281,12 @@ fn slug(name: &str) -> String {
 }
 
 fn read_environment(path: &Path) -> Result<Environment, StoreError> {
-    let text = std::fs::read_to_string(path).map_err(|source| StoreError::Io {
-        action: "read",
-        path: path.to_owned(),
-        source,
-    })?;
     let parse = |message: String| StoreError::Parse {
         path: path.to_owned(),
         message,
     };
+    let text = super::input_file::read_input_text(path, super::input_file::SAVED_FILE)
+        .map_err(|e| parse(format!("cannot read it: {e}")))?;
     let mut env: Environment = serde_json::from_str(&text).map_err(|e| parse(e.to_string()))?;
     if env.format != ENVIRONMENT_FORMAT {
         return Err(parse(format!(

@@ -24,6 +24,7 @@ mod history_replay;
 mod history_rows;
 mod history_schema;
 mod history_writer;
+pub mod input_file;
 mod outcome_filter;
 mod private_files;
 mod request_library;

@@ -98,38 +98,16 @@ impl DialogAnswer {
 }
 
 /// Largest file a picker reads, bytes (256 MiB: a HAR of a long browser session).
-pub const MAX_PICKED_FILE_BYTES: u64 = 256 * 1024 * 1024;
+pub const MAX_PICKED_FILE_BYTES: u64 = crate::store::input_file::PICKED_FILE.max_bytes;
 
-/// Reads a picked file: only a regular file of at most [`MAX_PICKED_FILE_BYTES`] (a device or
-/// a pipe has no end).
+/// Reads a picked file by the one input-file rule ([`crate::store::input_file`]): a regular
+/// file of at most [`MAX_PICKED_FILE_BYTES`].
 ///
 /// # Errors
 /// The reason, lowercase, e.g. `no such file or directory (os error 2)`.
 pub fn read_picked_file(path: &Path) -> Result<Vec<u8>, String> {
-    use std::io::Read as _;
-    let lower = |e: std::io::Error| {
-        let text = e.to_string();
-        let mut chars = text.chars();
-        chars.next().map_or_else(String::new, |c| {
-            c.to_lowercase().collect::<String>() + chars.as_str()
-        })
-    };
-    let meta = std::fs::metadata(path).map_err(lower)?;
-    if !meta.is_file() {
-        return Err("not a regular file (devices, pipes and folders cannot be opened)".into());
-    }
-    if meta.len() > MAX_PICKED_FILE_BYTES {
-        return Err(format!(
-            "the file is {} bytes, more than the {} MiB that can be opened",
-            meta.len(),
-            MAX_PICKED_FILE_BYTES / (1024 * 1024)
-        ));
-    }
-    let mut bytes = Vec::new();
-    std::fs::File::open(path)
-        .and_then(|f| f.take(MAX_PICKED_FILE_BYTES + 1).read_to_end(&mut bytes))
-        .map_err(lower)?;
-    Ok(bytes)
+    crate::store::input_file::read_input_file(path, crate::store::input_file::PICKED_FILE)
+        .map_err(|e| e.to_string())
 }
 
 /// What a native picker reports back.
@@ -601,7 +579,7 @@ mod tests {
         );
         assert_eq!(
             read_picked_file(dir.path()),
-            Err("not a regular file (devices, pipes and folders cannot be opened)".into())
+            Err("it is a directory".into())
         );
         let missing = read_picked_file(&dir.path().join("gone.har")).expect_err("missing");
         assert!(missing.starts_with("no such file"), "{missing}");

@@ -669,3 +669,27 @@ fn a_format_1_file_loads_as_format_2_with_a_note() {
     assert_eq!(again.upgrade, None);
     assert_eq!(again.profile, loaded.profile);
 }
+
+/// Every profile has an idle (read) timeout unless it says otherwise: absent `read_ms` is
+/// 30 s, `"read_ms": null` is none, and saving keeps whichever was chosen.
+#[test]
+fn read_ms_defaults_to_30_s_and_null_turns_it_off() {
+    let base = r#"{"format": "retryscope-profile/2", "name": "p", "max_retries": 1,
+        "backoff": {"strategy": "fixed", "base_delay_ms": 10}"#;
+    let absent = retryscope::profile::load_str(&format!("{base}}}")).expect("loads");
+    assert_eq!(
+        absent.timeouts.read_ms,
+        Some(retryscope::model::DEFAULT_READ_MS)
+    );
+    assert_eq!(retryscope::model::DEFAULT_READ_MS, 30_000);
+    let off =
+        retryscope::profile::load_str(&format!(r#"{base}, "timeouts": {{"read_ms": null}}}}"#))
+            .expect("loads");
+    assert_eq!(off.timeouts.read_ms, None);
+    let saved = retryscope::profile::to_json_pretty(&off);
+    assert!(saved.contains("\"read_ms\": null"), "{saved}");
+    let again = retryscope::profile::load_str(&saved).expect("reloads");
+    assert_eq!(again.timeouts.read_ms, None, "null survives a save");
+    let builtin = retryscope::profile::builtin("aws-standard").expect("built in");
+    assert_eq!(builtin.timeouts.read_ms, Some(30_000));
+}

@@ -168,8 +168,9 @@ fn layered_retries_multiply_attempts() {
     let a = analyse_stack(&stack, 1.0, 429).expect("compiles");
     assert_eq!(a.worst_attempts, Some(12));
     assert_eq!(a.failure_chance, 1.0);
-    // Inner: full jitter ≤ 1000 + 2000 ms; outer: 4 inner calls + 2500 + 4500 + 8500 ms.
-    assert_eq!(a.worst_time_ms, Some(4 * 3000 + 15_500));
+    // Inner: 3 attempts, each up to the default 30 s idle timeout, + full jitter ≤ 1000 +
+    // 2000 ms; outer: 4 inner calls + 2500 + 4500 + 8500 ms.
+    assert_eq!(a.worst_time_ms, Some(4 * (3 * 30_000 + 3000) + 15_500));
     // Both retry 429; 10 calls use 400 of the quota's 500 tokens, so none is refused.
     let s = simulate_stack(&stack, 1.0, 429, 10, 10, 3).expect("compiles");
     assert_eq!((s.mean_attempts, s.max_attempts), (12.0, 12));

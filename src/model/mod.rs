@@ -62,8 +62,8 @@ pub use outcome_class::{OutcomeClass, Throttling};
 pub use parse_words::{char_column, plain_parse_message};
 pub use phases::{PhaseKind, PhaseSpan, phase_spans, phases_line};
 pub use profile::{
-    Backoff, Combine, DelayHeader, HeaderUnit, OnExceedMax, OtherStatusAction, PROFILE_FORMAT,
-    PROFILE_FORMAT_V1, ProfileTimeouts, RetryOn, RetryProfile, Strategy,
+    Backoff, Combine, DEFAULT_READ_MS, DelayHeader, HeaderUnit, OnExceedMax, OtherStatusAction,
+    PROFILE_FORMAT, PROFILE_FORMAT_V1, ProfileTimeouts, RetryOn, RetryProfile, Strategy,
 };
 pub use request::{
     Body, KeyValue, MultipartPart, PartSource, RequestSpec, Timeouts, standard_method_case,

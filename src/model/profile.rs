@@ -129,8 +129,22 @@ pub enum OtherStatusAction {
     Retry,
 }
 
+/// A profile's idle (read) timeout when its file does not set `read_ms`, ms: an attempt whose
+/// server sends no byte for 30 s (after the headers, or before them) ends as a `timeout`, so a
+/// stalled server never holds a run or a batch slot forever. `"read_ms": null` turns it off.
+pub const DEFAULT_READ_MS: u64 = 30_000;
+
+#[allow(
+    clippy::unnecessary_wraps,
+    reason = "serde's default of an Option field: absent is Some(30 s), null is None"
+)]
+fn default_read_ms() -> Option<u64> {
+    Some(DEFAULT_READ_MS)
+}
+
 /// Timeouts a profile recommends, ms; `null` = no limit. See [`crate::model::Timeouts`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+/// Every one but `read_ms` is unset by default; `read_ms` defaults to [`DEFAULT_READ_MS`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ProfileTimeouts {
     /// DNS resolution limit, ms.
@@ -139,12 +153,24 @@ pub struct ProfileTimeouts {
     /// TCP (+TLS) connect limit, ms.
     #[serde(default)]
     pub connect_ms: Option<u64>,
-    /// Limit between two reads of the response, ms.
-    #[serde(default)]
+    /// Limit between two reads of the response (idle timeout), ms; absent = 30,000, `null` =
+    /// no limit.
+    #[serde(default = "default_read_ms")]
     pub read_ms: Option<u64>,
     /// Limit for the whole attempt (all redirect hops, headers and body), ms.
     #[serde(default)]
     pub total_ms: Option<u64>,
+}
+
+impl Default for ProfileTimeouts {
+    fn default() -> Self {
+        Self {
+            resolve_ms: None,
+            connect_ms: None,
+            read_ms: default_read_ms(),
+            total_ms: None,
+        }
+    }
 }
 
 /// Backoff strategy ids (DESIGN.md §2).

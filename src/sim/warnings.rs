@@ -174,13 +174,17 @@ pub fn first_pinned_retry(b: &Backoff, retries: u32) -> Option<(u32, u64)> {
 }
 
 /// Worst-case total of a run, ms: every wait at its exact maximum ([`policy::wait_range`]) plus
-/// every attempt at its limit (`timeouts.total_ms`, else connect + read, else 0). `None` for
-/// unlimited retries or a wait without bounds.
+/// every attempt at its limit (`timeouts.total_ms`, else connect + read, else 0; a server that
+/// stalls is cut by the read (idle) timeout, 30 s by default). `None` for unlimited retries or
+/// a wait without bounds.
 ///
 /// ```
 /// use retryscope::sim::worst_case_ms;
-/// // seed 001: 3 retries, waits at most 2500, 4500, 8500 ms; no attempt limit in the profile.
+/// // seed 001: 3 retries, waits at most 2500, 4500, 8500 ms; each of the 4 attempts may stall
+/// // up to the default 30 s idle timeout.
 /// let mut p = retryscope::profile::builtin("servicenow-exponential").unwrap();
+/// assert_eq!(worst_case_ms(&p), Some(2500 + 4500 + 8500 + 4 * 30_000));
+/// p.timeouts.read_ms = None;
 /// assert_eq!(worst_case_ms(&p), Some(2500 + 4500 + 8500));
 /// p.timeouts.total_ms = Some(60_000);
 /// assert_eq!(worst_case_ms(&p), Some(2500 + 4500 + 8500 + 4 * 60_000));

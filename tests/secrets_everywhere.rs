@@ -295,3 +295,72 @@ fn a_secret_echoed_escaped_inside_json_is_masked_too() {
         }
     }
 }
+
+/// A JSON body member the rule calls secret (`password`, `client_secret`) is sent as typed
+/// but stored and printed as `***`, and the server's echo of it is masked too.
+#[test]
+fn secret_members_of_a_json_body_are_sent_but_never_stored_or_printed() {
+    let demo = Demo::start();
+    let folders = Folders::new();
+    let body = r#"{"username": "alice", "password": "pw-77-secret", "nested": {"client_secret": "cs-88-secret"}}"#;
+    let url = format!("http://{}/echo", demo.server.addr());
+    let args: Vec<String> = vec![
+        "run".into(),
+        "--data-dir".into(),
+        folders.data().display().to_string(),
+        "--json".into(),
+        "-H".into(),
+        "Content-Type: application/json".into(),
+        "-d".into(),
+        body.into(),
+        url,
+    ];
+    let output = printed(&folders, &args);
+    let received = demo.server.log()[0].body.clone();
+    assert!(
+        received.contains("pw-77-secret"),
+        "sent as typed: {received}"
+    );
+    let id = String::from_utf8_lossy(&printed(
+        &folders,
+        &[
+            "history".into(),
+            "list".into(),
+            "--data-dir".into(),
+            folders.data().display().to_string(),
+        ],
+    ))
+    .split_whitespace()
+    .next()
+    .unwrap_or_default()
+    .to_owned();
+    let shown = printed(
+        &folders,
+        &[
+            "history".into(),
+            "show".into(),
+            "--json".into(),
+            "--data-dir".into(),
+            folders.data().display().to_string(),
+            id,
+        ],
+    );
+    let echoed = String::from_utf8_lossy(&output).into_owned();
+    assert!(
+        echoed.contains(r#"\\\"password\\\": \\\"***\\\""#),
+        "the echo shows the member masked: {echoed}"
+    );
+    let mut files = Vec::new();
+    all_file_bytes(folders.root.path(), &mut files);
+    for secret in ["pw-77-secret", "cs-88-secret"] {
+        assert!(
+            !contains(&output, secret),
+            "{secret} printed: {}",
+            String::from_utf8_lossy(&output)
+        );
+        assert!(!contains(&shown, secret), "{secret} in history show");
+        for (path, bytes) in &files {
+            assert!(!contains(bytes, secret), "{secret} written to {path}");
+        }
+    }
+}

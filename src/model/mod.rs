@@ -29,6 +29,7 @@ pub mod request_limits;
 mod response_matcher;
 mod saved_request;
 pub mod secret_echoes;
+pub mod secret_members;
 pub mod secrets;
 mod status_set;
 pub mod url_rule;

@@ -436,6 +436,12 @@ pub fn secret_values(spec: &RequestSpec) -> Vec<String> {
             push(&row.value);
         }
     }
+    // A text body that parses as JSON (`-d '{…}'`) counts as JSON.
+    if let Body::Json { text } | Body::Text { text, .. } = &spec.body {
+        for value in super::secret_members::json_secret_members(text) {
+            push(&value);
+        }
+    }
     if let Some((_, after)) = spec.url.split_once("://") {
         let authority = &after[..after.find(['/', '?', '#']).unwrap_or(after.len())];
         if let Some(at) = authority.rfind('@') {
@@ -460,8 +466,9 @@ pub fn secret_values(spec: &RequestSpec) -> Vec<String> {
 }
 
 /// `spec` fit for a record or an export: URL masked ([`mask_url`]), secret header/query/form
-/// values replaced by [`MASK`], and any of `secrets` (see [`secret_values`], plus secret
-/// variables) masked in the URL and text bodies.
+/// values and secret JSON body members ([`super::secret_members`]) replaced by [`MASK`], and
+/// any of `secrets` (see [`secret_values`], plus secret variables) masked in the URL and text
+/// bodies.
 pub fn mask_spec(spec: &RequestSpec, secrets: &[String]) -> RequestSpec {
     let mut out = spec.clone();
     out.url = mask_secret_values(&mask_url(&spec.url), secrets);
@@ -482,8 +489,11 @@ pub fn mask_spec(spec: &RequestSpec, secrets: &[String]) -> RequestSpec {
     out.query.iter_mut().for_each(mask_param);
     match &mut out.body {
         Body::Form { fields } => fields.iter_mut().for_each(mask_param),
-        Body::Text { text, .. } | Body::Json { text } => {
-            *text = mask_secret_values(text, secrets);
+        Body::Json { text } | Body::Text { text, .. } => {
+            *text = mask_secret_values(
+                &super::secret_members::mask_json_secret_members(text),
+                secrets,
+            );
         }
         Body::Multipart { parts } => {
             for part in parts {

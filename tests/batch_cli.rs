@@ -284,6 +284,49 @@ fn errors_exit_1_and_list_and_show_read_the_queue() {
     );
 }
 
+/// `--idempotency-key` gives each item one key of its own, the same on every attempt (so its
+/// POST is retried on 503 as with any Idempotency-Key), and stores the choice with the batch.
+#[test]
+fn idempotency_keys_are_stable_per_item_and_stored_with_the_batch() {
+    let demo = Demo::start();
+    let dir = tempfile::tempdir().unwrap();
+    let line = |key: &str| {
+        format!(
+            "{{\"method\": \"POST\", \"url\": \"{}\", \"body\": \"x\"}}\n",
+            demo.url(&format!("/status/503?times=1&key={key}"))
+        )
+    };
+    let out = batch_of_lines(
+        dir.path(),
+        &format!("{}{}", line("first"), line("second")),
+        &["--idempotency-key", "--builtin", "aws-standard"],
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    let id = queue(dir.path()).list(10).unwrap()[0].id.clone();
+    let keys = |which: &str| -> Vec<String> {
+        demo.server
+            .log()
+            .iter()
+            .filter(|e| e.key == which)
+            .map(|e| e.header("idempotency-key").unwrap_or_default().to_owned())
+            .collect()
+    };
+    assert_eq!(
+        keys("first"),
+        vec![format!("retryscope-{id}-0"); 2],
+        "retried, same key"
+    );
+    assert_eq!(keys("second"), vec![format!("retryscope-{id}-1"); 2]);
+    assert!(
+        queue(dir.path())
+            .batch(&id)
+            .unwrap()
+            .options
+            .idempotency_keys
+    );
+}
+
 #[test]
 fn a_malformed_list_queues_nothing_and_names_the_line() {
     let dir = tempfile::tempdir().unwrap();

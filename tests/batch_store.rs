@@ -35,6 +35,7 @@ fn items_are_queued_in_order_and_state_changes_persist_across_opens() {
         concurrency: 7,
         rate_per_host: Some(2.5),
         assertions: vec![],
+        idempotency_keys: true,
     };
     let id = q
         .create(Some("list.jsonl"), &profile(), &options, &requests(5))

@@ -335,6 +335,28 @@ fn malformed_lines_refuse_the_list_unless_skip_bad_lines_is_ticked() {
     );
 }
 
+/// The Idempotency keys box is queued with the batch: its stored options say so.
+#[test]
+fn idempotency_keys_ticked_are_stored_with_the_batch() {
+    let dir = tempfile::tempdir().unwrap();
+    let list = dir.path().join("one.jsonl");
+    std::fs::write(&list, "{\"url\": \"http://127.0.0.1:9/a\"}\n").unwrap();
+    let mut h = tab_with(service_in(dir.path()));
+    h.run();
+    type_keys(&mut h, "List file", list.to_str().unwrap());
+    h.get_by_label("Idempotency keys").click();
+    h.run();
+    assert!(h.state().panel.idempotency_keys);
+    h.get_by_label("Import").click();
+    h.run();
+    until(&mut h, &|t| t.panel.batch_id().is_some());
+    let id = h.state().panel.batch_id().unwrap().to_owned();
+    let queue =
+        retryscope::store::BatchQueue::open_in(dir.path(), Arc::new(MemorySecretStore::new()))
+            .unwrap();
+    assert!(queue.batch(&id).unwrap().options.idempotency_keys);
+}
+
 #[test]
 fn assertions_show_inline_errors_and_a_failed_one_ends_items_in_error() {
     let rt = tokio::runtime::Runtime::new().unwrap();

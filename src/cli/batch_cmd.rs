@@ -99,6 +99,12 @@ pub struct BatchArgs {
     /// stored value.
     #[arg(long, value_name = "R", value_parser = parse_rate, allow_negative_numbers = true)]
     pub rate_per_host: Option<f64>,
+    /// Send every item an Idempotency-Key derived from the batch and the item
+    /// (`retryscope-BATCH-POSITION`), the same on every attempt and on every resume: a server
+    /// that honours it runs an item in flight at a crash only once, and POST items are retried
+    /// as the profile allows. Stored with the batch. An item with its own key keeps it.
+    #[arg(long)]
+    pub idempotency_key: bool,
     /// Whole-attempt timeout of the batch's profile, ms (overrides its timeouts.total_ms; an
     /// item that names a profile keeps that profile's). Stored with the batch, so a resume
     /// keeps it. Without any, an endpoint that never answers holds its slot until Ctrl-C.
@@ -109,7 +115,7 @@ pub struct BatchArgs {
     /// stored ones (and are stored for the next resume).
     #[arg(long, value_name = "ID", conflicts_with_all = [
         "file", "profile", "builtin", "expect_status", "expect_json", "expect_body",
-        "format", "skip_bad_lines", "timeout_ms"
+        "format", "skip_bad_lines", "timeout_ms", "idempotency_key"
     ])]
     pub resume: Option<String>,
     /// Assertion: the final status is in SET (`200-299`, `200,204`). Repeatable.
@@ -398,6 +404,7 @@ fn queue_file(args: &BatchArgs, queue: &mut BatchQueue, file: &Path) -> Result<S
         concurrency: args.concurrency.unwrap_or(DEFAULT_CONCURRENCY),
         rate_per_host: args.rate_per_host,
         assertions: assertions(args)?,
+        idempotency_keys: args.idempotency_key,
     };
     if let Some(problem) = options.problem() {
         return Err(CliError::usage(problem));

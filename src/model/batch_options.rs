@@ -72,6 +72,19 @@ pub struct BatchOptions {
     /// matcher (all its keys must hold).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub assertions: Vec<ResponseMatcher>,
+    /// Send every item an `Idempotency-Key` derived from the batch and the item
+    /// ([`batch_idempotency_key`]), the same on every attempt and on every resume, so a server
+    /// that honours the header runs an item in flight at a crash only once. An item that sets
+    /// its own key keeps it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub idempotency_keys: bool,
+}
+
+/// The `Idempotency-Key` of item `position` (0-based, as stored) of batch `batch_id`:
+/// `retryscope-{batch}-{position}`,
+/// stable across attempts and resumes.
+pub fn batch_idempotency_key(batch_id: &str, position: u64) -> String {
+    format!("retryscope-{batch_id}-{position}")
 }
 
 fn default_concurrency() -> usize {
@@ -85,6 +98,7 @@ impl Default for BatchOptions {
             concurrency: DEFAULT_CONCURRENCY,
             rate_per_host: None,
             assertions: Vec::new(),
+            idempotency_keys: false,
         }
     }
 }

@@ -45,7 +45,8 @@ pub use batch_counts::BatchCounts;
 pub use batch_event::BatchEvent;
 pub use batch_item_state::BatchItemState;
 pub use batch_options::{
-    BatchOptions, DEFAULT_CONCURRENCY, MAX_CONCURRENCY, MIN_RATE_PER_HOST, rate_per_host_problem,
+    BatchOptions, DEFAULT_CONCURRENCY, MAX_CONCURRENCY, MIN_RATE_PER_HOST, batch_idempotency_key,
+    rate_per_host_problem,
 };
 pub use batch_report_row::{BatchReportAttempt, BatchReportRow};
 pub use batch_request::BatchRequest;

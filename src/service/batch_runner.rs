@@ -19,6 +19,7 @@
 //! stay in the history under the item's id, marked interrupted). `done` items are never sent
 //! again.
 
+pub use super::batch_control::BatchControl;
 use super::batch_pacer::{Offer, PARKED_LIMIT, StartPacer};
 use super::budget_registry::BudgetRegistry;
 use super::host_rate_limiter::HostRateLimiter;
@@ -38,7 +39,6 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use tokio::sync::mpsc;
 use tokio::time::Instant;
-use tokio_util::sync::CancellationToken;
 
 /// Pending items read from the database at a time (memory stays bounded for huge batches).
 pub const PENDING_PAGE: u64 = 256;
@@ -49,57 +49,6 @@ pub type ProfileLookup = Arc<dyn Fn(&str) -> Option<RetryProfile> + Send + Sync>
 /// The id a batch item's run carries in the history (`runs.batch_item_id`): `BATCH_ID/POSITION`.
 pub fn batch_item_id(batch_id: &str, position: u64) -> String {
     format!("{batch_id}/{position}")
-}
-
-/// Stops a running batch. Clones control the same batch.
-#[derive(Debug, Clone, Default)]
-pub struct BatchControl {
-    pause: CancellationToken,
-    by_user: CancellationToken,
-    cancel: CancellationToken,
-    any: CancellationToken,
-}
-
-impl BatchControl {
-    /// A control that has not stopped anything.
-    pub fn new() -> Self {
-        Self::default()
-    }
-
-    /// Pause (also what Ctrl-C does): no item starts any more, the runs in flight are cancelled
-    /// and their items go back to `pending` (re-run from attempt 1 on resume); the batch ends
-    /// resumable.
-    pub fn pause(&self) {
-        self.pause.cancel();
-        self.any.cancel();
-    }
-
-    /// Pause as the Pause button does: as [`Self::pause`], and the batch is stored as paused
-    /// by the user, so the window does not resume it by itself at its next start.
-    pub fn pause_by_user(&self) {
-        self.by_user.cancel();
-        self.pause();
-    }
-
-    /// Cancel: the runs in flight are cancelled and every item not finished ends `cancelled`.
-    pub fn cancel(&self) {
-        self.cancel.cancel();
-        self.any.cancel();
-    }
-
-    /// True once [`Self::pause`] or [`Self::cancel`] was called.
-    pub fn is_stopped(&self) -> bool {
-        self.any.is_cancelled()
-    }
-
-    fn is_cancelled(&self) -> bool {
-        self.cancel.is_cancelled()
-    }
-
-    /// True once [`Self::pause_by_user`] or [`Self::cancel`] was called.
-    fn stopped_by_user(&self) -> bool {
-        self.by_user.is_cancelled() || self.cancel.is_cancelled()
-    }
 }
 
 /// How a batch run ended.
@@ -220,6 +169,7 @@ impl BatchRunner {
             shared,
             profiles: Arc::clone(&self.profiles),
             batch_profile: batch.profile,
+            idempotency_keys: batch.options.idempotency_keys,
             counts,
             events,
             concurrency,
@@ -344,6 +294,8 @@ struct Coordinator<'q> {
     shared: Arc<Shared>,
     profiles: ProfileLookup,
     batch_profile: RetryProfile,
+    /// Give each item without a key of its own its stable `Idempotency-Key`.
+    idempotency_keys: bool,
     counts: BatchCounts,
     events: mpsc::Sender<BatchEvent>,
     concurrency: usize,
@@ -563,7 +515,7 @@ impl Coordinator<'_> {
         // `{{uuid}}` becomes a fresh UUID per item (as on every Send); a batch has no
         // environment, so any other `{{variable}}` is refused naming its place.
         let fresh_uuid = uuid::Uuid::new_v4().to_string();
-        let spec =
+        let mut spec =
             match crate::model::resolve_spec(&spec, &crate::model::Variables::new(), &fresh_uuid) {
                 Ok(resolved) => resolved,
                 Err(e) => {
@@ -577,6 +529,12 @@ impl Coordinator<'_> {
                     return None;
                 }
             };
+        if self.idempotency_keys && spec.idempotency_key.is_none() {
+            spec.idempotency_key = Some(crate::model::batch_idempotency_key(
+                &self.shared.batch_id,
+                position,
+            ));
+        }
         if let Err(e) = engine::check_spec(&spec) {
             let end = refused(format!("not sent: {e}"));
             self.group.stage(Staged::Ended {

@@ -9,6 +9,7 @@
 
 pub mod batch_assertion_text;
 pub mod batch_cancel;
+mod batch_control;
 pub mod batch_list_file;
 pub mod batch_pacer;
 pub mod batch_results;

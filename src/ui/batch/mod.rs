@@ -62,6 +62,8 @@ pub struct BatchPanel {
     pub rate: String,
     /// Queue the good lines of a list with malformed ones (each is still reported).
     pub skip_bad_lines: bool,
+    /// Give every item its stable `Idempotency-Key` ([`BatchOptions::idempotency_keys`]).
+    pub idempotency_keys: bool,
     /// The batch's assertions as typed.
     pub assertions: AssertionFields,
     /// Earlier batches, newest first (`None` until the service answers).
@@ -551,6 +553,7 @@ impl BatchPanel {
                 concurrency: self.concurrency,
                 rate_per_host,
                 assertions,
+                idempotency_keys: self.idempotency_keys,
             },
             skip_bad_lines: self.skip_bad_lines,
         });

@@ -85,6 +85,12 @@ fn import_ui(
                 "queue the good lines of a list with malformed ones (each is still reported); \
                  unticked, nothing is queued then",
             );
+        ui.checkbox(&mut panel.idempotency_keys, "Idempotency keys")
+            .on_hover_text(
+                "send every item an Idempotency-Key made of the batch and item ids, the same on \
+                 every attempt and resume: a server that honours it runs an item in flight at a \
+                 crash only once",
+            );
         if ui
             .button("Import")
             .on_hover_text(format!(

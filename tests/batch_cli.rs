@@ -327,6 +327,92 @@ fn idempotency_keys_are_stable_per_item_and_stored_with_the_batch() {
     );
 }
 
+/// A batch whose item 1 (a POST) was in flight at a crash, and items 2 (a GET, also in flight)
+/// and 3 (a POST, not started) pending; the POSTs are keyed by `tag`.
+fn crashed_batch(dir: &Path, demo: &Demo, tag: &str) -> String {
+    let mut q = queue(dir);
+    let item = |method: &str, key: &str| {
+        let mut request =
+            retryscope::model::RequestSpec::get(demo.url(&format!("/status/200?n={tag}-{key}")));
+        request.method = method.into();
+        retryscope::model::BatchRequest {
+            name: None,
+            request,
+            profile: None,
+            source_line: None,
+        }
+    };
+    let id = q
+        .create(
+            None,
+            &retryscope::profile::builtin("aws-standard").unwrap(),
+            &retryscope::model::BatchOptions::default(),
+            &[item("POST", "a"), item("GET", "b"), item("POST", "c")],
+        )
+        .unwrap();
+    q.mark_running(&id, 0, None).unwrap();
+    q.mark_running(&id, 1, None).unwrap();
+    id
+}
+
+/// A resume lists the non-idempotent items that were in flight before sending them again, and
+/// `--skip-interrupted` ends them cancelled instead.
+#[test]
+fn a_resume_names_interrupted_posts_and_can_skip_them() {
+    let demo = Demo::start();
+    let dir = tempfile::tempdir().unwrap();
+    let sent = |n: &str| {
+        let query = format!("n={n}");
+        demo.server
+            .log()
+            .iter()
+            .filter(|e| e.path.ends_with(&query))
+            .count()
+    };
+
+    let id = crashed_batch(dir.path(), &demo, "said");
+    let out = retryscope(dir.path())
+        .args(["batch", "--resume", &id])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{stderr}{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert!(
+        stderr.contains("1 item in flight when the batch stopped was not idempotent and may have reached the server already"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("  #1 POST "), "{stderr}");
+    assert!(
+        !stderr.contains("#2 GET") && !stderr.contains("#3 POST"),
+        "{stderr}"
+    );
+    assert_eq!((sent("said-a"), sent("said-b"), sent("said-c")), (1, 1, 1));
+
+    let id = crashed_batch(dir.path(), &demo, "skip");
+    let out = retryscope(dir.path())
+        .args(["batch", "--resume", &id, "--skip-interrupted"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("ending it cancelled"), "{stderr}");
+    assert_eq!((sent("skip-a"), sent("skip-b"), sent("skip-c")), (0, 1, 1));
+    let first = &items(dir.path(), &id)[0];
+    assert_eq!(first.state, BatchItemState::Cancelled);
+    assert!(
+        first
+            .reason
+            .as_deref()
+            .unwrap_or("")
+            .contains("--skip-interrupted"),
+        "{first:?}"
+    );
+}
+
 #[test]
 fn a_malformed_list_queues_nothing_and_names_the_line() {
     let dir = tempfile::tempdir().unwrap();

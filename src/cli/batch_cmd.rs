@@ -99,6 +99,11 @@ pub struct BatchArgs {
     /// stored value.
     #[arg(long, value_name = "R", value_parser = parse_rate, allow_negative_numbers = true)]
     pub rate_per_host: Option<f64>,
+    /// With --resume: end the items that were in flight when the batch stopped and are not
+    /// idempotent (POST, PATCH… without an Idempotency-Key) `cancelled` instead of sending them
+    /// again; without it they are listed on stderr and sent again from attempt 1.
+    #[arg(long, requires = "resume")]
+    pub skip_interrupted: bool,
     /// Send every item an Idempotency-Key derived from the batch and the item
     /// (`retryscope-BATCH-POSITION`), the same on every attempt and on every resume: a server
     /// that honours it runs an item in flight at a crash only once, and POST items are retried
@@ -254,6 +259,12 @@ fn work(args: &BatchArgs, dir: &Path, core: &crate::service::Core) -> Result<u8,
                 )));
             }
             let id = record.id;
+            super::batch_interrupted::say_or_skip(
+                &mut queue,
+                &id,
+                record.options.idempotency_keys,
+                args.skip_interrupted,
+            )?;
             if args.concurrency.is_some() || args.rate_per_host.is_some() {
                 queue
                     .set_run_options(&id, args.concurrency, args.rate_per_host)

@@ -6,6 +6,7 @@
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
 pub mod batch_cmd;
+mod batch_interrupted;
 pub mod batch_view;
 pub mod contention_cmd;
 pub mod curl_args;

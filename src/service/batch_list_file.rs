@@ -110,7 +110,7 @@ pub fn read_batch_list(
 
 /// The first [`LISTED_LINES`] of `lines`, then `… and N more PLURAL` (or `ONE`) for the rest;
 /// only the lines kept are made.
-fn first_lines(
+pub fn first_lines(
     lines: impl ExactSizeIterator<Item = String>,
     one: &str,
     plural: &str,

@@ -563,6 +563,65 @@ impl BatchQueue {
         Ok(self.store.leave_checkpoints_to_another_connection()?)
     }
 
+    /// Items of batch `batch_id` that were in flight when it last stopped, so a resume sends
+    /// them again from attempt 1: `running` ones (the process crashed or was killed) and
+    /// `pending` ones with a run (a pause cancelled their run), in position order, at most
+    /// `limit`.
+    ///
+    /// # Errors
+    /// SQL and decode errors.
+    pub fn interrupted_items(
+        &self,
+        batch_id: &str,
+        limit: u64,
+    ) -> Result<Vec<BatchItemRecord>, BatchError> {
+        let mut stmt = self
+            .store
+            .conn
+            .prepare_cached(&format!(
+                "SELECT {ITEM_COLUMNS} FROM batch_items
+                 WHERE batch_id = ?1
+                   AND (state = 'running' OR (state = 'pending' AND run_id IS NOT NULL))
+                 ORDER BY position LIMIT ?2"
+            ))
+            .map_err(sql("list interrupted items"))?;
+        let rows = stmt
+            .query_map(params![batch_id, to_i64(limit)], item_row)
+            .map_err(sql("list interrupted items"))?;
+        rows.map(|r| {
+            r.map_err(|e| BatchError::from(sql("read an item")(e)))
+                .and_then(|r| r)
+        })
+        .collect()
+    }
+
+    /// Ends items `positions` of batch `batch_id` `cancelled` with `reason` if they are not
+    /// finished (a resume told to skip them); returns how many.
+    ///
+    /// # Errors
+    /// SQL errors.
+    pub fn skip_items(
+        &mut self,
+        batch_id: &str,
+        positions: &[u64],
+        reason: &str,
+    ) -> Result<u64, BatchError> {
+        let tx = self.store.conn.transaction().map_err(sql("skip items"))?;
+        let now = chrono::Local::now().fixed_offset().to_rfc3339();
+        let mut n = 0;
+        for position in positions {
+            n += tx
+                .execute(
+                    "UPDATE batch_items SET state = 'cancelled', reason = ?3, ended_at = ?4
+                     WHERE batch_id = ?1 AND position = ?2 AND state IN ('pending', 'running')",
+                    params![batch_id, to_i64(*position), reason, now],
+                )
+                .map_err(sql("skip items"))?;
+        }
+        tx.commit().map_err(sql("skip items"))?;
+        Ok(u64::try_from(n).unwrap_or(0))
+    }
+
     /// Marks every `pending` item of the batch `cancelled` (the user cancelled the batch);
     /// returns how many.
     ///

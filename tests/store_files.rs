@@ -319,3 +319,69 @@ fn same_slug_names_get_their_own_files() {
         Err(StoreError::Invalid(_))
     ));
 }
+
+#[cfg(unix)]
+#[test]
+fn an_export_through_a_symlink_writes_its_target_and_keeps_the_link() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let target = dir.path().join("real.json");
+    std::fs::write(&target, b"old").expect("seed");
+    let link = dir.path().join("link.json");
+    std::os::unix::fs::symlink("real.json", &link).expect("symlink");
+    retryscope::store::write_export(&link, b"new").expect("exports");
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .expect("meta")
+            .file_type()
+            .is_symlink()
+    );
+    assert_eq!(std::fs::read(&target).expect("read"), b"new");
+    // A dangling link creates the file it points to.
+    let dangling = dir.path().join("later.json");
+    std::os::unix::fs::symlink("made.json", &dangling).expect("symlink");
+    retryscope::store::write_export(&dangling, b"made").expect("exports");
+    assert!(
+        std::fs::symlink_metadata(&dangling)
+            .expect("meta")
+            .file_type()
+            .is_symlink()
+    );
+    assert_eq!(
+        std::fs::read(dir.path().join("made.json")).expect("read"),
+        b"made"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn an_export_to_a_fifo_writes_through_and_leaves_the_fifo_in_place() {
+    use std::os::unix::fs::FileTypeExt;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let fifo = dir.path().join("pipe");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success());
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::read(&fifo).expect("reads the fifo"))
+    };
+    retryscope::store::write_export(&fifo, b"through the pipe").expect("writes through");
+    // Checked before joining: a replaced fifo would leave the reader waiting for ever.
+    let kind = std::fs::symlink_metadata(&fifo).expect("meta").file_type();
+    assert!(kind.is_fifo(), "the fifo was replaced by a {kind:?}");
+    assert_eq!(reader.join().expect("reader"), b"through the pipe");
+    let leftovers: Vec<_> = std::fs::read_dir(dir.path()).expect("ls").collect();
+    assert_eq!(leftovers.len(), 1, "no temporary file is left");
+}
+
+#[test]
+fn an_export_onto_a_folder_is_refused() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let err = retryscope::store::write_export(dir.path(), b"x").expect_err("a folder");
+    assert!(
+        err.to_string().starts_with("is a folder, not a file: "),
+        "{err}"
+    );
+}

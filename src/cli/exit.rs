@@ -42,9 +42,9 @@ impl CliError {
     pub fn write(what: &str, e: &crate::store::WriteError) -> Self {
         let message = format!("{what}: {e}");
         match e {
-            crate::store::WriteError::NoFolder(_) | crate::store::WriteError::BadPath(_) => {
-                Self::usage(message)
-            }
+            crate::store::WriteError::NoFolder(_)
+            | crate::store::WriteError::BadPath(_)
+            | crate::store::WriteError::IsFolder(_) => Self::usage(message),
             crate::store::WriteError::Io { .. } => Self::failed(message),
         }
     }

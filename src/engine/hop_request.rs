@@ -84,8 +84,8 @@ impl HopRequest {
     /// 307 and 308 keep method and body. When the redirect leaves the origin (scheme, host,
     /// port), every secret header is dropped unless `keep_secrets` (curl's
     /// `--location-trusted`): `Authorization`, `Cookie`, `Proxy-Authorization` and every value
-    /// marked sensitive (the secrets rule's names, rows the user marked, URL credentials).
-    /// Returns the request and the names of the headers dropped (lowercase, as HTTP/2 sends them).
+    /// marked sensitive (the secrets rule's names, rows the user marked, URL credentials, which
+    /// are moved into the `Authorization` header they stand for). Returns the request and the names of the headers dropped (lowercase, as HTTP/2 sends them).
     pub(crate) fn redirected(
         &self,
         status: u16,
@@ -108,6 +108,13 @@ impl HopRequest {
             ] {
                 next.headers.remove(name);
             }
+        }
+        // URL credentials travel as the Authorization header they become, so the rules below
+        // keep them on the same origin (or when trusted) and name them when dropped.
+        if !next.headers.contains_key(header::AUTHORIZATION)
+            && let Some(value) = take_credentials(&mut next.url)
+        {
+            next.headers.insert(header::AUTHORIZATION, value);
         }
         let mut dropped = Vec::new();
         if !keep_secrets && self.url.origin() != to.origin() {
@@ -519,6 +526,35 @@ mod tests {
             "Basic dXMgZXI6cEBzcw=="
         );
         assert_eq!(hop.url.password(), Some("p%40ss"), "kept for the events");
+
+        let same = Url::parse("http://127.0.0.1:9/y").expect("url");
+        let (kept, dropped) = hop.redirected(302, same, false);
+        assert!(dropped.is_empty());
+        assert_eq!(
+            kept.to_request().headers()[header::AUTHORIZATION],
+            "Basic dXMgZXI6cEBzcw==",
+            "the same origin keeps URL credentials"
+        );
+        let other = Url::parse("http://localhost:9/y").expect("url");
+        let (left, dropped) = hop.redirected(302, other.clone(), false);
+        assert_eq!(
+            dropped,
+            ["authorization"],
+            "dropped URL credentials are named"
+        );
+        assert!(
+            !left
+                .to_request()
+                .headers()
+                .contains_key(header::AUTHORIZATION)
+        );
+        let (trusted, dropped) = hop.redirected(302, other, true);
+        assert!(dropped.is_empty());
+        assert_eq!(
+            trusted.to_request().headers()[header::AUTHORIZATION],
+            "Basic dXMgZXI6cEBzcw==",
+            "--location-trusted keeps URL credentials"
+        );
 
         let mut own = spec.clone();
         own.headers.push(KeyValue::new("Authorization", "Bearer t"));

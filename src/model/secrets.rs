@@ -436,7 +436,15 @@ pub fn secret_values(spec: &RequestSpec) -> Vec<String> {
             push(&row.value);
         }
     }
-    // A text body that parses as JSON (`-d '{…}'`) counts as JSON.
+    if let Body::Multipart { parts } = &spec.body {
+        for part in parts.iter().filter(|p| is_secret_param(&p.name)) {
+            if let crate::model::PartSource::Text { value } = &part.source {
+                push(value);
+            }
+        }
+    }
+    // A text body that parses as JSON (`-d '{…}'`) counts as JSON, one that reads as a form
+    // (`-d 'user=a&password=b'`) as a form.
     if let Body::Json { text } | Body::Text { text, .. } = &spec.body {
         for value in super::secret_members::json_secret_members(text) {
             push(&value);

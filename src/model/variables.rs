@@ -375,6 +375,9 @@ pub fn mask_event_secrets(mut event: RunEvent, secrets: &[String]) -> RunEvent {
                         mask(value);
                     }
                     mask_body(&mut body.bytes, &secrets);
+                    if body.truncated {
+                        mask_cut_tail(&mut body.bytes, &secrets);
+                    }
                 }
                 AttemptOutcome::Error(NetError {
                     kind: _,
@@ -456,6 +459,22 @@ pub fn mask_event_secrets(mut event: RunEvent, secrets: &[String]) -> RunEvent {
         }
     }
     event
+}
+
+/// A preview cut short that ends in the first bytes (two or more) of one of `secrets` has
+/// that tail masked too: the cut must not leave half a secret.
+fn mask_cut_tail(bytes: &mut Vec<u8>, secrets: &[&str]) {
+    let tail = secrets
+        .iter()
+        .filter_map(|s| {
+            let s = s.as_bytes();
+            (2..s.len()).rev().find(|&k| bytes.ends_with(&s[..k]))
+        })
+        .max();
+    if let Some(k) = tail {
+        bytes.truncate(bytes.len() - k);
+        bytes.extend_from_slice(SECRET_MASK.as_bytes());
+    }
 }
 
 /// `bytes` with each of `secrets` masked: as text when they are UTF-8, else byte for byte.
@@ -708,5 +727,28 @@ mod tests {
             panic!("same variant");
         };
         assert_eq!(r.body.bytes, [&[0xff][..], b"a***b"].concat());
+        // A preview cut inside a secret: the half that arrived is masked, but only when cut.
+        let mut cut = response(b"echo: tok-12".to_vec(), "v");
+        if let RunEvent::AttemptFinished {
+            outcome: AttemptOutcome::Response(r),
+            ..
+        } = &mut cut
+        {
+            r.body.truncated = true;
+        }
+        let bodies = [cut, response(b"echo: tok-12".to_vec(), "v")].map(|event| {
+            match mask_event_secrets(event, &secrets) {
+                RunEvent::AttemptFinished {
+                    outcome: AttemptOutcome::Response(r),
+                    ..
+                } => r.body.bytes,
+                _ => panic!("same variant"),
+            }
+        });
+        assert_eq!(bodies[0], b"echo: ***");
+        assert_eq!(
+            bodies[1], b"echo: tok-12",
+            "a whole body is not a cut secret"
+        );
     }
 }

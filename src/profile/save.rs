@@ -51,9 +51,9 @@ pub(crate) fn write_atomic(
 ) -> Result<(), SaveError> {
     crate::store::write_atomic_with_hook(path, bytes, crate::store::Access::Shared, before_rename)
         .map_err(|e| match e {
-            crate::store::WriteError::BadPath(p) | crate::store::WriteError::NoFolder(p) => {
-                SaveError::BadPath(p)
-            }
+            crate::store::WriteError::BadPath(p)
+            | crate::store::WriteError::NoFolder(p)
+            | crate::store::WriteError::IsFolder(p) => SaveError::BadPath(p),
             crate::store::WriteError::Io { step, path, source } => {
                 SaveError::Io { step, path, source }
             }

@@ -1,4 +1,8 @@
 //! Atomic file writes: temp file in the same folder, fsync, rename over the target.
+//!
+//! A path that is a symlink is followed (the link stays, its target gets the new bytes), and a
+//! target that is not a regular file (`/dev/null`, `/dev/stdout`, a FIFO) is written through
+//! in place: renaming over it would replace the device with a plain file.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -12,6 +16,9 @@ pub enum WriteError {
     /// An export's folder does not exist (it is not created: a typo would be hidden).
     #[error("the folder does not exist (create it first): {}", .0.display())]
     NoFolder(PathBuf),
+    /// The path names a folder, not a file.
+    #[error("is a folder, not a file: {}", .0.display())]
+    IsFolder(PathBuf),
     /// Creating, writing, syncing or renaming the temporary file failed.
     #[error("{step} failed: {source}: {}", .path.display())]
     Io {
@@ -74,11 +81,21 @@ pub fn write_atomic_with_hook(
     if path.file_name().is_none() {
         return Err(WriteError::BadPath(path.to_owned()));
     }
-    let dir = folder_of(path);
     let io = |step: &'static str| {
         let path = path.to_owned();
         move |source: std::io::Error| WriteError::Io { step, path, source }
     };
+    let resolved = follow_symlinks(path).map_err(io("follow symlink"))?;
+    let path = resolved.as_path();
+    if let Ok(meta) = std::fs::metadata(path) {
+        if meta.is_dir() {
+            return Err(WriteError::IsFolder(path.to_owned()));
+        }
+        if !meta.is_file() {
+            return write_through(path, bytes).map_err(io("write"));
+        }
+    }
+    let dir = folder_of(path);
     std::fs::create_dir_all(&dir).map_err(io("create folder"))?;
     let mut builder = tempfile::Builder::new();
     builder.prefix(".retryscope-").suffix(".tmp");
@@ -101,6 +118,39 @@ pub fn write_atomic_with_hook(
         let _ = d.sync_all();
     }
     Ok(())
+}
+
+/// `path` with every symlink at its end followed (a dangling link gives the path it points
+/// to, so the write creates the link's target); other paths unchanged.
+///
+/// # Errors
+/// The OS error of reading a link; `ELOOP`-like `InvalidInput` after 40 links.
+fn follow_symlinks(path: &Path) -> std::io::Result<PathBuf> {
+    let mut at = path.to_owned();
+    for _ in 0..40 {
+        match std::fs::symlink_metadata(&at) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                let target = std::fs::read_link(&at)?;
+                at = folder_of(&at).join(target);
+            }
+            _ => return Ok(at),
+        }
+    }
+    Err(std::io::Error::new(
+        std::io::ErrorKind::InvalidInput,
+        "more than 40 symlinks in a row",
+    ))
+}
+
+/// Writes `bytes` into an existing non-regular file (a device, a FIFO) in place, as a shell's
+/// `>` does; nothing to sync or rename.
+///
+/// # Errors
+/// The OS error of opening or writing (`/dev/full` gives "No space left on device").
+fn write_through(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let mut file = std::fs::OpenOptions::new().write(true).open(path)?;
+    file.write_all(bytes)?;
+    file.flush()
 }
 
 /// Whether `output` names the same existing file as `input` (through any spelling: `..`,

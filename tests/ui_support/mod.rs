@@ -42,8 +42,11 @@ pub fn harness_sized(state: WorkbenchState, size: [f32; 2]) -> Harness<'static, 
     // Explanations use `→` and `×`, which egui's bundled font lacks: add a system font, and
     // accept tofu only on machines without one.
     let has_fallback = retryscope::ui::fonts::install_fallback_fonts(&egui::Context::default());
+    // A click can start a background worker whose reply lands a few frames later: allow
+    // more than egui_kittest's default 4 frames for the UI to settle.
     let mut builder = Harness::builder()
         .with_size(size)
+        .with_max_steps(32)
         .with_context_setup(|ctx| {
             retryscope::ui::fonts::install_fallback_fonts(ctx);
         });

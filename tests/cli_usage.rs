@@ -523,6 +523,10 @@ fn messages_quoting_input_escape_control_characters_and_cut_long_text() {
     check(&["run", "ht\u{1b}tp://x"]);
     check(&["run", "-X", "G\u{1b}T", "http://127.0.0.1:1/"]);
     check(&["run", "-H", "X\u{1b}\u{7}", "http://127.0.0.1:1/"]);
+    // clap's own errors: the value escaped, not stripped, and cut.
+    check(&["simulate", "--builtin", "aws-2026", "--seed", "1\u{1b}[31m"]);
+    let huge = format!("1\u{1b}{}", "9".repeat(100_000));
+    check(&["simulate", "--builtin", "aws-2026", "--seed", &huge]);
     let long = format!("nota\u{1b}{}", "u".repeat(100_000));
     let lists = [
         (

@@ -66,6 +66,19 @@ fn runs_are_listed_shown_exported_deleted_and_pruned() {
     assert_eq!(listed(dir.path(), &["--outcome", "succeeded"]).len(), 1);
     assert_eq!(listed(dir.path(), &["--url", "X=STOP"]).len(), 1);
     assert_eq!(listed(dir.path(), &["--limit", "1"]).len(), 1);
+    let long = "u".repeat(50_000);
+    for (url, said) in [
+        (" ", "--url is blank"),
+        (long.as_str(), "--url is 50000 bytes long"),
+    ] {
+        let out = retryscope(dir.path())
+            .args(["history", "list", "--url", url])
+            .output()
+            .expect("runs");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(stderr.starts_with(&format!("error: {said}")), "{stderr}");
+    }
 
     let text = stdout(retryscope(dir.path()).args(["history", "list"]), 0);
     let line = text.lines().nth(1).expect("two lines");

@@ -112,7 +112,8 @@ pub struct BatchArgs {
     pub idempotency_key: bool,
     /// Whole-attempt timeout of the batch's profile, ms (overrides its timeouts.total_ms; an
     /// item that names a profile keeps that profile's). Stored with the batch, so a resume
-    /// keeps it. Without any, an endpoint that never answers holds its slot until Ctrl-C.
+    /// keeps it. Without it, an attempt ends only at the profile's idle timeout (read_ms, 30 s
+    /// without a byte by default) or its deadline.
     #[arg(long, value_name = "MS", allow_negative_numbers = true, value_parser = crate::cli::whole_number::u64_value)]
     pub timeout_ms: Option<u64>,
     /// Resume batch ID (full id, or a unique prefix of 8+ characters) with the profile and

@@ -151,6 +151,20 @@ fn listed_runs(
     outcome: Option<OutcomeFilter>,
     url: Option<&String>,
 ) -> Result<Vec<RunRecord>, CliError> {
+    if let Some(text) = url {
+        if text.trim().is_empty() {
+            return Err(CliError::usage(
+                "--url is blank: give the text the URL contains, or leave --url out for every run",
+            ));
+        }
+        if text.len() > store::URL_FILTER_MAX_BYTES {
+            return Err(CliError::usage(format!(
+                "--url is {} bytes long: a URL filter holds at most {} bytes",
+                text.len(),
+                store::URL_FILTER_MAX_BYTES
+            )));
+        }
+    }
     let filter = RunFilter {
         limit: Some(limit),
         outcome,

@@ -102,10 +102,35 @@ pub enum Command {
 /// The exit code to end with after `--help`, `--version` or a usage error.
 pub fn parse() -> Result<Cli, ExitCode> {
     Cli::try_parse().map_err(|e| {
-        let _ = e.print();
+        if e.use_stderr() {
+            out::write_stderr(&usage_error_text(&e));
+        } else {
+            let _ = e.print();
+        }
         // clap uses 2 for usage errors and 0 for --help / --version.
         ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(exit::USAGE))
     })
+}
+
+/// clap's usage error as plain text, the value it quotes as every message quotes input
+/// ([`crate::model::quote::quote_input`]: controls escaped, long values cut with their length).
+/// clap itself would strip escape sequences from the value without a word and print a long
+/// one whole.
+fn usage_error_text(e: &clap::Error) -> String {
+    use clap::error::{ContextKind, ContextValue};
+    let text = e.render().to_string();
+    match e.get(ContextKind::InvalidValue) {
+        Some(ContextValue::String(value)) if !value.is_empty() => {
+            // As the rendered text shows it: escape sequences stripped.
+            let shown = clap::builder::StyledStr::from(value.clone()).to_string();
+            text.replacen(
+                &format!("'{shown}'"),
+                &format!("'{}'", crate::model::quote::quote_input(value)),
+                1,
+            )
+        }
+        _ => text,
+    }
 }
 
 /// The process's core for `command` (`None`: the window): the window gets worker threads and

@@ -9,10 +9,15 @@ use std::path::Path;
 /// Checks that `path`, given to `flag`, can be written: not a folder, in a folder that exists.
 ///
 /// # Errors
-/// Exit 2: `FLAG needs a file name, not a folder: PATH` or `FLAG: the folder DIR does not exist
-/// (create it first): PATH`.
+/// Exit 2: `FLAG needs a file name, not a folder: PATH` (also for a path ending in `/`),
+/// `FLAG: DIR is a file, not a folder: PATH` or `FLAG: the folder DIR does not exist (create it
+/// first): PATH`.
 pub fn check_output_path(path: &Path, flag: &str) -> Result<(), CliError> {
-    if path.is_dir() {
+    let names_folder = path
+        .as_os_str()
+        .to_string_lossy()
+        .ends_with(std::path::is_separator);
+    if path.is_dir() || names_folder {
         return Err(CliError::usage(format!(
             "{flag} needs a file name, not a folder: {}",
             path.display()
@@ -22,6 +27,13 @@ pub fn check_output_path(path: &Path, flag: &str) -> Result<(), CliError> {
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
+    if parent.is_file() {
+        return Err(CliError::usage(format!(
+            "{flag}: {} is a file, not a folder: {}",
+            parent.display(),
+            path.display()
+        )));
+    }
     if !parent.is_dir() {
         return Err(CliError::usage(format!(
             "{flag}: the folder {} does not exist (create it first): {}",
@@ -56,6 +68,20 @@ mod tests {
                 dir.path().join("nope").display(),
                 missing.display()
             )
+        );
+        let slash = dir.path().join("new").join("");
+        let err = check_output_path(&slash, "--log-file").expect_err("a folder name");
+        assert!(
+            err.message
+                .starts_with("--log-file needs a file name, not a folder: ")
+        );
+        let file = dir.path().join("file.txt");
+        std::fs::write(&file, "x").expect("write");
+        let err = check_output_path(&file.join("out.har"), "--har").expect_err("file as folder");
+        assert!(
+            err.message.contains("file.txt is a file, not a folder: "),
+            "{}",
+            err.message
         );
         assert!(check_output_path(&dir.path().join("x.json"), "-o").is_ok());
         assert!(check_output_path(Path::new("x.json"), "-o").is_ok());

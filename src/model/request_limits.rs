@@ -32,9 +32,12 @@ pub enum LimitProblem {
     },
     /// A header row longer than [`MAX_HEADER_BYTES`].
     #[error(
-        "header headers[{index}] is {bytes} bytes long: a header (name and value) holds at most {MAX_HEADER_BYTES}"
+        "header {name} (row {}) is {bytes} bytes long: a header (name and value) holds at most {MAX_HEADER_BYTES}",
+        index + 1
     )]
     HeaderTooLong {
+        /// The header's name, quoted as messages quote input.
+        name: String,
         /// 0-based row in the header table.
         index: usize,
         /// Name plus value, bytes.
@@ -63,6 +66,7 @@ pub fn check_limits(spec: &RequestSpec) -> Result<(), LimitProblem> {
         enabled().find(|(_, h)| h.name.len() + h.value.len() > MAX_HEADER_BYTES)
     {
         return Err(LimitProblem::HeaderTooLong {
+            name: super::quote::quote_input(h.name.trim()),
             index,
             bytes: h.name.len() + h.value.len(),
         });
@@ -109,9 +113,15 @@ mod tests {
         assert_eq!(
             check_limits(&spec),
             Err(LimitProblem::HeaderTooLong {
+                name: "X-H1".into(),
                 index: 1,
                 bytes: MAX_HEADER_BYTES + 4
             })
+        );
+        let shown = check_limits(&spec).expect_err("too long").to_string();
+        assert!(
+            shown.starts_with("header X-H1 (row 2) is 65540 bytes long"),
+            "{shown}"
         );
         spec.headers[1].value.truncate(MAX_HEADER_BYTES - 4);
         assert_eq!(check_limits(&spec), Ok(()));

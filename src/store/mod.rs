@@ -68,5 +68,5 @@ pub use secret_store::{
     SecretStore, SecretStoreError, memory_secret_store, open_secret_store,
 };
 pub use store_error::StoreError;
-pub use url_filter::url_filter_forms;
+pub use url_filter::{URL_FILTER_MAX_BYTES, url_filter_forms};
 pub use writer_priority::{WRITER_NICE_STEPS, lower_current_thread};

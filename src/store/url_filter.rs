@@ -10,6 +10,10 @@ use percent_encoding::{AsciiSet, CONTROLS, utf8_percent_encode};
 /// WHATWG fragment set without the backtick, which a query keeps); non-ASCII is always encoded.
 const ENCODED_EVERYWHERE: &AsciiSet = &CONTROLS.add(b' ').add(b'"').add(b'<').add(b'>');
 
+/// Longest URL filter, bytes: SQLite refuses a `LIKE` pattern over 50,000 bytes, and the
+/// percent-encoded form of a filter can be three times its length.
+pub const URL_FILTER_MAX_BYTES: usize = 10_000;
+
 /// The texts a URL filter looks for, blank-trimmed: `text` as typed, then its percent-encoded
 /// form and its punycode host form when they differ from it. Empty for a blank filter (which
 /// selects every run).

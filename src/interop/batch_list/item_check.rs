@@ -47,10 +47,11 @@ pub(super) fn check_spec(spec: &RequestSpec) -> Result<(), ListProblemKind> {
                 reason: "the name is not a token (no spaces, colons or quotes)",
             });
         }
-        if h.value.contains(['\r', '\n', '\0']) {
+        // HTTP allows tab, visible characters and bytes over 0x7f in a value (RFC 9110 §5.5).
+        if h.value.chars().any(|c| c.is_ascii_control() && c != '\t') {
             return Err(ListProblemKind::BadHeader {
                 name: h.name.clone(),
-                reason: "the value holds a line break or NUL",
+                reason: "the value holds a control character (line break, NUL, ESC…)",
             });
         }
     }
@@ -118,5 +119,20 @@ mod tests {
             check_spec(&bad_header),
             Err(ListProblemKind::BadHeader { .. })
         ));
+    }
+
+    #[test]
+    fn a_header_value_with_a_control_character_is_a_bad_line() {
+        for value in ["a\u{1b}]0;title\u{7}", "a\rb", "nul\0", "del\u{7f}"] {
+            let mut spec = RequestSpec::get("http://127.0.0.1:8080/x");
+            spec.headers.push(KeyValue::new("X-A", value));
+            assert!(
+                matches!(check_spec(&spec), Err(ListProblemKind::BadHeader { .. })),
+                "{value:?}"
+            );
+        }
+        let mut spec = RequestSpec::get("http://127.0.0.1:8080/x");
+        spec.headers.push(KeyValue::new("X-A", "tab\tand é"));
+        assert_eq!(check_spec(&spec), Ok(()));
     }
 }

@@ -140,7 +140,7 @@ pub enum ListProblemKind {
         /// The URL, secrets masked.
         url: String,
     },
-    /// A header name is not a token, or its value holds a line break or NUL.
+    /// A header name is not a token, or its value holds a control character other than tab.
     #[error("header `{}`: {reason}", quote_input(.name))]
     BadHeader {
         /// The header name as written.

@@ -90,12 +90,13 @@ fn a_short_text_body_prints_before_the_summary_unless_no_body() {
 }
 
 #[test]
-fn output_saves_the_whole_final_body_beyond_the_preview_cap() {
+fn output_streams_the_whole_final_body_of_any_size_to_the_file() {
     let demo = Demo::start();
     let dir = tempfile::tempdir().expect("tempdir");
     let file = dir.path().join("answer.bin");
     std::fs::write(&file, b"old").expect("write");
-    let n = retryscope::engine::BODY_PREVIEW_CAP + 12_345;
+    // Past the 100 MiB a body kept in memory once had to stay under.
+    let n = 100 * 1024 * 1024 + 12_345;
     let url = demo.url(&format!("/bytes?n={n}"));
     let (stdout, _) = output(run(&dir).arg("-o").arg(&file).arg(&url), 0);
     assert!(

@@ -4,7 +4,6 @@
 use super::mask;
 use crate::model::{AttemptOutcome, ResponseSummary};
 use std::fmt::Write as _;
-use std::path::Path;
 
 /// Longest body printed on stdout by default, bytes (4 KiB).
 pub const PRINTED_BODY_MAX: usize = 4096;
@@ -92,64 +91,30 @@ impl FinalResponse {
         }
     }
 
-    /// Writes the final body to `path` atomically (temp file in the same folder, fsync, rename)
-    /// and returns its size in bytes.
-    ///
-    /// # Errors
-    /// A lowercase message ending with the path: no response to save (the final attempt ended in
-    /// a network error), a body over the whole-body limit, or a write that failed (the file at
-    /// `path`, if any, is then untouched).
-    pub fn save(&self, path: &Path) -> Result<u64, String> {
-        let bytes = self.whole_body(&path.display().to_string())?;
-        crate::store::write_export(path, bytes)
-            .map_err(|e| format!("cannot write the body: {e}"))?;
-        Ok(u64::try_from(bytes.len()).unwrap_or(u64::MAX))
+    /// The final attempt's number (0 before any finished).
+    pub fn attempt(&self) -> u32 {
+        self.attempt
     }
 
-    /// Writes the final body to stdout byte for byte (`-o -`) and returns its size in bytes.
+    /// Whether the final attempt got a response whose body can be saved to `shown` (a path,
+    /// or `stdout`).
     ///
     /// # Errors
-    /// As [`Self::save`], the message ending with `stdout`; when stdout was closed or could not
-    /// be written before the whole body went out, how many bytes did (`the body was not
-    /// delivered whole: stdout was closed after 65536 of 5000000 bytes`; a write error itself
-    /// is said once by [`super::out`]).
-    pub fn write_to_stdout(&self) -> Result<u64, String> {
-        let bytes = self.whole_body("stdout")?;
-        let written = super::out::write_stdout_counted(bytes);
-        if written < bytes.len() {
-            let what = match super::out::stdout_lost() {
-                Some(super::out::StdoutLost::Closed) => "was closed",
-                _ => "could not be written",
-            };
-            return Err(format!(
-                "the body was not delivered whole: stdout {what} after {written} of {} bytes",
-                bytes.len()
-            ));
+    /// Why there is none: `no response body to save (attempt 3 ended in a connect error); not
+    /// written: PATH`.
+    pub fn check_answered(&self, shown: &str) -> Result<(), String> {
+        if self.response().is_some() {
+            return Ok(());
         }
-        Ok(u64::try_from(bytes.len()).unwrap_or(u64::MAX))
-    }
-
-    /// The whole final body, or why there is none to write to `shown` (a path, or `stdout`).
-    fn whole_body(&self, shown: &str) -> Result<&[u8], String> {
-        let Some(r) = self.response() else {
-            let why = match &self.outcome {
-                Some(AttemptOutcome::Error(e)) => {
-                    format!("attempt {} ended in a {} error", self.attempt, e.kind)
-                }
-                _ => "no attempt finished".to_owned(),
-            };
-            return Err(format!(
-                "no response body to save ({why}); not written: {shown}"
-            ));
+        let why = match &self.outcome {
+            Some(AttemptOutcome::Error(e)) => {
+                format!("attempt {} ended in a {} error", self.attempt, e.kind)
+            }
+            _ => "no attempt finished".to_owned(),
         };
-        if r.body.truncated {
-            return Err(format!(
-                "the final body is {} bytes, more than the {} MiB limit of -o; not written: {shown}",
-                r.body.total_bytes,
-                crate::engine::WHOLE_BODY_LIMIT / (1024 * 1024)
-            ));
-        }
-        Ok(&r.body.bytes)
+        Err(format!(
+            "no response body to save ({why}); not written: {shown}"
+        ))
     }
 }
 
@@ -207,9 +172,7 @@ mod tests {
     }
 
     #[test]
-    fn save_is_refused_without_a_response_or_over_the_limit() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let path = dir.path().join("out.bin");
+    fn a_save_without_a_response_says_how_the_final_attempt_ended() {
         let mut f = FinalResponse::default();
         f.keep(
             3,
@@ -219,21 +182,9 @@ mod tests {
                 dns: None,
             }),
         );
-        let err = f.save(&path).expect_err("no response");
+        let err = f.check_answered("out.bin").expect_err("no response");
         assert!(err.contains("attempt 3 ended in a connect error"), "{err}");
-        assert!(answered(b"x", true).save(&path).is_err());
-        assert!(!path.exists());
-        assert_eq!(answered(b"\x00bytes", false).save(&path), Ok(6));
-        assert_eq!(std::fs::read(&path).expect("written"), b"\x00bytes");
-        let missing = dir.path().join("no/such/dir/out.bin");
-        let err = answered(b"x", false).save(&missing).expect_err("no folder");
-        assert_eq!(
-            err,
-            format!(
-                "cannot write the body: the folder does not exist (create it first): {}",
-                dir.path().join("no/such/dir").display()
-            )
-        );
-        assert!(!dir.path().join("no").exists(), "no folder is created");
+        assert!(err.ends_with("not written: out.bin"), "{err}");
+        assert_eq!(answered(b"x", false).check_answered("out.bin"), Ok(()));
     }
 }

@@ -8,10 +8,12 @@
 pub mod batch_cmd;
 mod batch_interrupted;
 pub mod batch_view;
+pub mod body_spool;
 pub mod contention_cmd;
 pub mod curl_args;
 pub mod curl_cmd;
 pub mod demo_server;
+pub mod download_progress;
 pub mod exit;
 pub mod final_response;
 pub mod gui;

@@ -16,12 +16,13 @@ use super::signal::{self, Stop};
 use super::timeline_text::TextTimeline;
 use super::variables_args::VariablesArgs;
 use crate::engine::{self, RunOptions};
-use crate::model::{AttemptOutcome, OutcomeKind, RunEvent};
+use crate::model::{OutcomeKind, RunEvent};
 pub use crate::service::HistoryPlace;
 use crate::service::RunRecording;
 use clap::Args;
 use std::fmt::Write as _;
 use std::path::PathBuf;
+use std::sync::Arc;
 use tokio::sync::mpsc;
 
 /// What clap stores for a bare `--idempotency-key`: a NUL, which no command-line argument can
@@ -304,7 +305,8 @@ impl SaveBody {
     }
 
     /// Where it goes, as messages name it: the path, or `stdout`.
-    fn shown(&self) -> String {
+    /// The target as messages name it: the path, or `stdout`.
+    pub fn shown(&self) -> String {
         match self {
             Self::File(path) => path.display().to_string(),
             Self::Stdout => "stdout".to_owned(),
@@ -478,21 +480,6 @@ struct Output {
     redirect_hint: Option<&'static str>,
 }
 
-/// The event with its response body cut back to the usual preview, so `--json -o` prints the
-/// same events as `--json` alone.
-fn preview_only(mut event: RunEvent) -> RunEvent {
-    if let RunEvent::AttemptFinished {
-        outcome: AttemptOutcome::Response(r),
-        ..
-    } = &mut event
-        && r.body.bytes.len() > engine::BODY_PREVIEW_CAP
-    {
-        r.body.bytes.truncate(engine::BODY_PREVIEW_CAP);
-        r.body.truncated = true;
-    }
-    event
-}
-
 /// One warning line on stderr: the run is `not` or `not fully` recorded.
 fn warn_history(how: &str, e: &crate::store::HistoryError) {
     super::out::write_stderr(&format!(
@@ -517,18 +504,29 @@ async fn drive(
     let mut signals = signal::StopSignals::install();
     let (tx, mut rx) = mpsc::channel::<RunEvent>(256);
     let (handle, run) = engine::prepare_run(spec, profile, options, tx, None);
-    let run = if output.save_to.is_some() {
-        run.keep_whole_bodies()
-    } else {
-        run
+    // `-o`: every attempt's body as the server sent it (the user asked for the file), spooled
+    // to disk as it arrives; the final attempt's is put in place when the run ends.
+    let meter = Arc::new(super::download_progress::BodyMeter::default());
+    let spool = output
+        .save_to
+        .clone()
+        .map(|to| Arc::new(super::body_spool::BodySpool::new(to, Arc::clone(&meter))));
+    let mut progress = super::download_progress::DownloadProgress::new(
+        Some(Arc::clone(&meter)),
+        !output.json && !output.silent,
+    );
+    let run = match &spool {
+        Some(spool) => run.with_body_sink(Arc::clone(spool) as Arc<dyn engine::BodySink>),
+        None if progress.wanted() => run.with_body_sink(meter as Arc<dyn engine::BodySink>),
+        None => run,
     };
     tokio::spawn(run.drive());
     let mut text = TextTimeline::default();
     let mut last = FinalResponse::default();
-    // `-o`: the final body as the server sent it (the user asked for the file), kept before the
-    // events are masked for printing and the history.
+    // The final attempt's outcome before masking, for what `-o` says.
     let mut raw_last = FinalResponse::default();
     let mut interrupted: Option<Stop> = None;
+    let mut tick = tokio::time::interval(super::download_progress::TICK);
     loop {
         let event = tokio::select! {
             event = rx.recv() => event,
@@ -537,7 +535,12 @@ async fn drive(
                 handle.cancel();
                 continue;
             }
+            _ = tick.tick(), if progress.wanted() => {
+                progress.show();
+                continue;
+            }
         };
+        progress.clear();
         let Some(event) = event else {
             return Err(CliError::failed(
                 "the engine stopped without finishing the run (no run_finished event)",
@@ -565,12 +568,11 @@ async fn drive(
                 "the run was cancelled, so no final body was saved: {}",
                 to.shown()
             ))),
-            (Some(SaveBody::File(path)), Some(_)) => Some(raw_last.save(path)),
-            (Some(SaveBody::Stdout), Some(_)) => Some(raw_last.write_to_stdout()),
+            (Some(_), Some(_)) => spool.as_ref().map(|spool| spool.save(&raw_last)),
             _ => None,
         };
         let chunk = if output.json {
-            match serde_json::to_string(&preview_only(event)) {
+            match serde_json::to_string(&event) {
                 Ok(line) => line + "\n",
                 Err(e) => {
                     return Err(CliError::failed(format!(

@@ -32,7 +32,7 @@ pub const ENDPOINTS: [&str; 18] = [
     "/slow?ms=1000",
     "/hang",
     "/reset",
-    "/bytes?n=1024",
+    "/bytes?n=1024&per_s=B",
     "/echo",
     "/redirect?to=URL&status=302&times=N",
     "/job?ready_after=N&key=K",
@@ -231,13 +231,26 @@ async fn hang() -> Response {
     StatusCode::OK.into_response()
 }
 
+/// `n` bytes (1024 by default), as fast as the connection takes them, or trickled at `per_s`
+/// bytes per second (a tenth every 100 ms) to try idle timeouts and the download progress line.
 async fn bytes(Query(p): Params) -> Answer {
     let n = number(&p, "n")?.unwrap_or(1024);
-    Ok((
-        [(header::CONTENT_TYPE, "application/octet-stream")],
-        Body::new(ByteStream::new(n)),
-    )
-        .into_response())
+    let body = match number(&p, "per_s")? {
+        None => Body::new(ByteStream::new(n)),
+        Some(per_s) => {
+            let step = (per_s / 10).clamp(1, 1 << 20);
+            Body::from_stream(futures_util::stream::unfold(n, move |left| async move {
+                if left == 0 {
+                    return None;
+                }
+                tokio::time::sleep(Duration::from_millis(100)).await;
+                let k = left.min(step);
+                let chunk = Bytes::from(vec![b'x'; usize::try_from(k).unwrap_or(1)]);
+                Some((Ok::<_, std::convert::Infallible>(chunk), left - k))
+            }))
+        }
+    };
+    Ok(([(header::CONTENT_TYPE, "application/octet-stream")], body).into_response())
 }
 
 async fn echo(method: Method, uri: Uri, headers: HeaderMap, body: Bytes) -> Response {

@@ -42,6 +42,8 @@ pub(crate) struct AttemptRules<'a> {
     pub(crate) total: Option<TotalLimit>,
     /// Bytes of the response body kept (the rest is counted).
     pub(crate) body_cap: usize,
+    /// Where the whole body goes as well, as this attempt's (see [`super::BodySink`]).
+    pub(crate) body_sink: Option<(&'a dyn super::BodySink, u32)>,
     /// The run's own name lookup, when one was given (else the system resolver).
     pub(crate) host_lookup: Option<&'a dyn HostLookup>,
 }
@@ -263,7 +265,13 @@ async fn exchange(
             .unwrap_or("")
             .to_owned();
         let version = format!("{:?}", response.version());
-        let body = read_preview(&mut response, rules.read_timeout, rules.body_cap).await?;
+        let body = read_preview(
+            &mut response,
+            rules.read_timeout,
+            rules.body_cap,
+            rules.body_sink,
+        )
+        .await?;
         return Ok(ResponseSummary {
             status,
             reason,

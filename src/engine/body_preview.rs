@@ -7,12 +7,8 @@ use crate::model::{BodyPreview, NetError};
 /// Bytes of a response body kept for display (1 MiB); the full size is still counted.
 pub const BODY_PREVIEW_CAP: usize = 1024 * 1024;
 
-/// Most bytes of a response body a run keeps when asked for whole bodies
-/// ([`PreparedRun::keep_whole_bodies`](super::PreparedRun::keep_whole_bodies), used by
-/// `retryscope run -o FILE`): 100 MiB, the same limit as a request body file.
-pub const WHOLE_BODY_LIMIT: usize = 100 * 1024 * 1024;
-
-/// Streams `response`'s body to the end, keeping its first `cap` bytes.
+/// Streams `response`'s body to the end, keeping its first `cap` bytes; every byte also goes to
+/// `sink` when there is one (as attempt `attempt`'s body).
 ///
 /// # Errors
 /// A classified [`NetError`] (`body` or `timeout`) when the body fails mid-way; its message
@@ -23,13 +19,31 @@ pub(crate) async fn read_preview(
     response: &mut reqwest::Response,
     read_timeout: Option<std::time::Duration>,
     cap: usize,
+    sink: Option<(&dyn super::BodySink, u32)>,
 ) -> Result<BodyPreview, NetError> {
     let mut preview = BodyPreview::default();
+    if let Some((sink, attempt)) = sink {
+        sink.begin(attempt);
+    }
+    let end = |complete: bool| {
+        if let Some((sink, _)) = sink {
+            sink.end(complete);
+        }
+    };
     loop {
         match response.chunk().await {
-            Ok(Some(chunk)) => keep_chunk(&mut preview, &chunk, cap),
-            Ok(None) => return Ok(preview),
+            Ok(Some(chunk)) => {
+                if let Some((sink, _)) = sink {
+                    sink.chunk(&chunk);
+                }
+                keep_chunk(&mut preview, &chunk, cap);
+            }
+            Ok(None) => {
+                end(true);
+                return Ok(preview);
+            }
             Err(e) => {
+                end(false);
                 let mut error = classify(&e, Phase::Body, read_timeout);
                 error.message = format!(
                     "{} (status {}, body failed after {} bytes)",

@@ -24,6 +24,7 @@
 mod attempt;
 mod body_file;
 mod body_preview;
+mod body_sink;
 mod budget_link;
 mod classify;
 mod client_cache;
@@ -40,7 +41,8 @@ mod timeouts;
 mod trusted_roots;
 
 pub use body_file::{MAX_BODY_FILE_BYTES, check_body_file};
-pub use body_preview::{BODY_PREVIEW_CAP, WHOLE_BODY_LIMIT};
+pub use body_preview::BODY_PREVIEW_CAP;
+pub use body_sink::BodySink;
 pub use budget_link::BudgetLink;
 pub use hop_request::check_spec;
 pub use host_lookup::{HostLookup, HostLookupError, LookupFuture};
@@ -130,14 +132,12 @@ pub struct PreparedRun {
 }
 
 impl PreparedRun {
-    /// Keeps each response body whole, up to [`WHOLE_BODY_LIMIT`] bytes, in its
-    /// `AttemptFinished` event instead of the first [`BODY_PREVIEW_CAP`] bytes (a longer body is
-    /// still read to the end and counted, with `truncated` set). For a front end that saves the
-    /// final body (`retryscope run -o FILE`); the window never asks for it. Each attempt's body
-    /// is held only until its event is consumed.
+    /// Sends every attempt's whole response body to `sink` as it arrives, of any size; the
+    /// `AttemptFinished` events still hold the first [`BODY_PREVIEW_CAP`] bytes. For a front end
+    /// that saves the final body (`retryscope run -o FILE`, `-o -`); the window never asks for it.
     #[must_use]
-    pub fn keep_whole_bodies(mut self) -> Self {
-        self.input.body_cap = WHOLE_BODY_LIMIT;
+    pub fn with_body_sink(mut self, sink: Arc<dyn BodySink>) -> Self {
+        self.input.body_sink = Some(sink);
         self
     }
 
@@ -183,6 +183,7 @@ pub fn prepare_run(
         budget: options.budget,
         body_cap: BODY_PREVIEW_CAP,
         host_lookup: None,
+        body_sink: None,
     };
     let control = RunControl {
         cancel: handle.cancel.clone(),

@@ -38,6 +38,8 @@ pub(crate) struct RunInput {
     pub(crate) body_cap: usize,
     /// Name lookup instead of the system resolver (see [`HostLookup`]).
     pub(crate) host_lookup: Option<std::sync::Arc<dyn HostLookup>>,
+    /// Where every attempt's whole body goes too (see [`super::BodySink`]).
+    pub(crate) body_sink: Option<std::sync::Arc<dyn super::BodySink>>,
 }
 
 /// Signals between a run and its handle.
@@ -133,6 +135,7 @@ async fn drive(
         budget,
         body_cap,
         host_lookup,
+        body_sink,
     } = input;
     let seed = seed.or(profile.seed).unwrap_or_else(rand::random);
     let profile_name = profile.name.clone();
@@ -219,6 +222,7 @@ async fn drive(
             read_timeout: timeouts.read,
             total: total_limit(timeouts.total, time_left),
             body_cap,
+            body_sink: body_sink.as_deref().map(|sink| (sink, attempt)),
             host_lookup: host_lookup.as_deref(),
         };
         let report = run_attempt(&client, current, rules).await;

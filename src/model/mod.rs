@@ -32,6 +32,7 @@ pub mod secret_echoes;
 pub mod secret_members;
 pub mod secrets;
 mod status_set;
+pub mod units;
 pub mod url_rule;
 mod utf8_text;
 mod variables;

@@ -60,11 +60,9 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), WriteError> {
 /// # Errors
 /// [`WriteError::NoFolder`] when the folder does not exist; else as [`write_atomic`].
 pub fn write_export(path: &Path, bytes: &[u8]) -> Result<(), WriteError> {
-    let dir = folder_of(path);
-    if !dir.is_dir() {
-        return Err(WriteError::NoFolder(dir));
-    }
-    write_atomic_with_hook(path, bytes, Access::Shared, |_| Ok(()))
+    let mut file = AtomicFile::create_export(path)?;
+    file.write(bytes)?;
+    file.commit()
 }
 
 /// [`write_atomic`] with the file's [`Access`] and a hook run on the temporary file just before
@@ -78,46 +76,133 @@ pub fn write_atomic_with_hook(
     access: Access,
     before_rename: impl FnOnce(&Path) -> std::io::Result<()>,
 ) -> Result<(), WriteError> {
-    if path.file_name().is_none() {
-        return Err(WriteError::BadPath(path.to_owned()));
-    }
-    let io = |step: &'static str| {
-        let path = path.to_owned();
-        move |source: std::io::Error| WriteError::Io { step, path, source }
-    };
-    let resolved = follow_symlinks(path).map_err(io("follow symlink"))?;
-    let path = resolved.as_path();
-    if let Ok(meta) = std::fs::metadata(path) {
-        if meta.is_dir() {
-            return Err(WriteError::IsFolder(path.to_owned()));
+    let mut file = AtomicFile::create(path, access)?;
+    file.write(bytes)?;
+    file.commit_with_hook(before_rename)
+}
+
+/// A file written in pieces and put in place whole at the end: the bytes go to a temporary
+/// file, and [`AtomicFile::commit`] renames it over the target (readers see the old file or
+/// the complete new one). A symlink is followed; a target that is not a regular file (a
+/// device, a FIFO) gets the bytes copied into it at commit instead. Dropped without a commit,
+/// the temporary file is removed and the target left as it was.
+#[derive(Debug)]
+pub struct AtomicFile {
+    tmp: tempfile::NamedTempFile,
+    /// The path as the user gave it, for messages.
+    shown: PathBuf,
+    /// The symlink-resolved target.
+    target: PathBuf,
+    /// The target is not a regular file: copy into it rather than rename over it.
+    through: bool,
+}
+
+impl AtomicFile {
+    /// Starts a file at `path` with `access`, creating its folder when missing (the app's
+    /// own data).
+    ///
+    /// # Errors
+    /// [`WriteError::BadPath`] without a file name, [`WriteError::IsFolder`] for a folder,
+    /// [`WriteError::Io`] when the folder or the temporary file cannot be created.
+    pub fn create(path: &Path, access: Access) -> Result<Self, WriteError> {
+        if path.file_name().is_none() {
+            return Err(WriteError::BadPath(path.to_owned()));
         }
-        if !meta.is_file() {
-            return write_through(path, bytes).map_err(io("write"));
+        let target = follow_symlinks(path).map_err(io_error(path, "follow symlink"))?;
+        let existing = std::fs::metadata(&target).ok();
+        if existing.as_ref().is_some_and(std::fs::Metadata::is_dir) {
+            return Err(WriteError::IsFolder(target));
         }
+        let through = existing.as_ref().is_some_and(|m| !m.is_file());
+        let mut builder = tempfile::Builder::new();
+        builder.prefix(".retryscope-").suffix(".tmp");
+        let tmp = if through {
+            builder.tempfile()
+        } else {
+            let dir = folder_of(&target);
+            std::fs::create_dir_all(&dir).map_err(io_error(path, "create folder"))?;
+            let replaced = existing.map(|m| m.permissions());
+            if access == Access::Shared
+                && let Some(mode) = replaced.or_else(new_shared_permissions)
+            {
+                // Created with the replaced file's mode, else 0666: the umask applies either way.
+                builder.permissions(mode);
+            }
+            builder.tempfile_in(&dir)
+        }
+        .map_err(io_error(path, "create temp file"))?;
+        Ok(Self {
+            tmp,
+            shown: path.to_owned(),
+            target,
+            through,
+        })
     }
-    let dir = folder_of(path);
-    std::fs::create_dir_all(&dir).map_err(io("create folder"))?;
-    let mut builder = tempfile::Builder::new();
-    builder.prefix(".retryscope-").suffix(".tmp");
-    let replaced = std::fs::metadata(path).ok().map(|m| m.permissions());
-    if access == Access::Shared
-        && let Some(mode) = replaced.or_else(new_shared_permissions)
-    {
-        // Created with the replaced file's mode, else 0666: the umask applies either way.
-        builder.permissions(mode);
+
+    /// [`Self::create`] for a file the user asked for ([`write_export`]'s rules).
+    ///
+    /// # Errors
+    /// [`WriteError::NoFolder`] when the folder does not exist; else as [`Self::create`].
+    pub fn create_export(path: &Path) -> Result<Self, WriteError> {
+        let dir = folder_of(path);
+        if !dir.is_dir() {
+            return Err(WriteError::NoFolder(dir));
+        }
+        Self::create(path, Access::Shared)
     }
-    let mut tmp = builder.tempfile_in(&dir).map_err(io("create temp file"))?;
-    tmp.write_all(bytes).map_err(io("write"))?;
-    tmp.flush().map_err(io("write"))?;
-    tmp.as_file().sync_all().map_err(io("sync"))?;
-    before_rename(tmp.path()).map_err(io("write"))?;
-    // On error `persist` hands the temp file back; dropping it deletes it.
-    tmp.persist(path).map_err(|e| io("rename")(e.error))?;
-    // Make the rename itself durable where the platform allows syncing a directory.
-    if let Ok(d) = std::fs::File::open(&dir) {
-        let _ = d.sync_all();
+
+    /// Appends `bytes`.
+    ///
+    /// # Errors
+    /// [`WriteError::Io`] (`write`) naming the target.
+    pub fn write(&mut self, bytes: &[u8]) -> Result<(), WriteError> {
+        self.tmp
+            .write_all(bytes)
+            .map_err(io_error(&self.shown, "write"))
     }
-    Ok(())
+
+    /// Puts the file in place: flushed to disk and renamed over the target, or copied into a
+    /// target that is not a regular file.
+    ///
+    /// # Errors
+    /// [`WriteError::Io`] naming the step; the target is then as it was (a device may have
+    /// received part of the bytes).
+    pub fn commit(self) -> Result<(), WriteError> {
+        self.commit_with_hook(|_| Ok(()))
+    }
+
+    /// [`Self::commit`] with a hook run on the temporary file just before the rename.
+    ///
+    /// # Errors
+    /// As [`Self::commit`]; a hook error counts as a failed `write`.
+    pub fn commit_with_hook(
+        self,
+        before_rename: impl FnOnce(&Path) -> std::io::Result<()>,
+    ) -> Result<(), WriteError> {
+        let shown = self.shown;
+        let mut tmp = self.tmp;
+        tmp.flush().map_err(io_error(&shown, "write"))?;
+        if self.through {
+            return copy_through(tmp.as_file_mut(), &self.target)
+                .map_err(io_error(&shown, "write"));
+        }
+        tmp.as_file().sync_all().map_err(io_error(&shown, "sync"))?;
+        before_rename(tmp.path()).map_err(io_error(&shown, "write"))?;
+        // On error `persist` hands the temp file back; dropping it deletes it.
+        tmp.persist(&self.target)
+            .map_err(|e| io_error(&shown, "rename")(e.error))?;
+        // Make the rename itself durable where the platform allows syncing a directory.
+        if let Ok(d) = std::fs::File::open(folder_of(&self.target)) {
+            let _ = d.sync_all();
+        }
+        Ok(())
+    }
+}
+
+/// A maker of the [`WriteError::Io`] of `step` on `path`.
+fn io_error(path: &Path, step: &'static str) -> impl FnOnce(std::io::Error) -> WriteError {
+    let path = path.to_owned();
+    move |source| WriteError::Io { step, path, source }
 }
 
 /// `path` with every symlink at its end followed (a dangling link gives the path it points
@@ -142,14 +227,16 @@ fn follow_symlinks(path: &Path) -> std::io::Result<PathBuf> {
     ))
 }
 
-/// Writes `bytes` into an existing non-regular file (a device, a FIFO) in place, as a shell's
-/// `>` does; nothing to sync or rename.
+/// Copies everything in `from` into an existing non-regular file (a device, a FIFO) in place,
+/// as a shell's `>` does; nothing to sync or rename.
 ///
 /// # Errors
 /// The OS error of opening or writing (`/dev/full` gives "No space left on device").
-fn write_through(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+fn copy_through(from: &mut std::fs::File, path: &Path) -> std::io::Result<()> {
+    use std::io::Seek;
+    from.rewind()?;
     let mut file = std::fs::OpenOptions::new().write(true).open(path)?;
-    file.write_all(bytes)?;
+    std::io::copy(from, &mut file)?;
     file.flush()
 }
 

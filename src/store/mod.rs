@@ -39,7 +39,7 @@ mod writer_backpressure_tests;
 mod writer_priority;
 
 pub use atomic_write::{
-    Access, WriteError, same_file, write_atomic, write_atomic_with_hook, write_export,
+    Access, AtomicFile, WriteError, same_file, write_atomic, write_atomic_with_hook, write_export,
 };
 pub use batch_commit::{BatchChange, RunEnd};
 pub use batch_error::BatchError;

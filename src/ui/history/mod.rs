@@ -262,20 +262,7 @@ impl HistoryPanel {
     }
 }
 
-/// `12.3 MiB`, `840 KiB`, `512 B`.
-pub fn format_bytes(bytes: u64) -> String {
-    const KIB: f64 = 1024.0;
-    let b = bytes as f64;
-    if b >= KIB * KIB * KIB {
-        format!("{:.1} GiB", b / (KIB * KIB * KIB))
-    } else if b >= KIB * KIB {
-        format!("{:.1} MiB", b / (KIB * KIB))
-    } else if b >= KIB {
-        format!("{:.0} KiB", b / KIB)
-    } else {
-        format!("{bytes} B")
-    }
-}
+pub use crate::model::units::format_bytes;
 
 #[cfg(test)]
 mod tests {
@@ -295,7 +282,5 @@ mod tests {
                 keep_runs: None
             })
         );
-        assert_eq!(format_bytes(512), "512 B");
-        assert_eq!(format_bytes(3 * 1024 * 1024 + 300_000), "3.3 MiB");
     }
 }

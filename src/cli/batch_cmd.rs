@@ -384,21 +384,6 @@ fn queue_file(args: &BatchArgs, queue: &mut BatchQueue, file: &Path) -> Result<S
     } else {
         OnBadLines::Refuse
     };
-    // Items naming a profile neither built in nor in the library are bad lines like the
-    // malformed ones (counted, refused or skipped with them).
-    let profiles = crate::service::library_lookup(crate::service::default_library_dir());
-    let list = crate::service::read_batch_list(file, args.format, on_bad, Some(&profiles))
-        .map_err(|e| {
-            if e.contains("skip bad lines") {
-                CliError::usage(format!("{e}\n(--skip-bad-lines queues the good lines)"))
-            } else {
-                CliError::usage(e)
-            }
-        })?;
-    let items = list.items;
-    for note in &list.notes {
-        super::out::write_stderr(&format!("warning: {note}\n"));
-    }
     let mut profile = profile_source::select(args.profile.as_deref(), args.builtin.as_deref())?;
     match args.timeout_ms {
         Some(0) => {
@@ -421,17 +406,52 @@ fn queue_file(args: &BatchArgs, queue: &mut BatchQueue, file: &Path) -> Result<S
     if let Some(problem) = options.problem() {
         return Err(CliError::usage(problem));
     }
-    queue
-        .create(
+    // Items naming a profile neither built in nor in the library are bad lines like the
+    // malformed ones (counted, refused or skipped with them). Each good item is queued as it
+    // is read, in the batch's one transaction, which a refused list rolls back.
+    let profiles = crate::service::library_lookup(crate::service::default_library_dir());
+    let mut read: Result<Vec<String>, String> = Ok(Vec::new());
+    let mut queue_error: Option<crate::store::BatchError> = None;
+    let id = queue
+        .create_streaming(
             Some(&file.display().to_string()),
             &profile,
             &options,
-            &items,
+            |queue_item| {
+                read = crate::service::stream_batch_list(
+                    file,
+                    args.format,
+                    on_bad,
+                    Some(&profiles),
+                    &mut |item| {
+                        queue_item(&item).map_err(|e| {
+                            let said = e.to_string();
+                            queue_error = Some(e);
+                            said
+                        })
+                    },
+                );
+                if let Some(e) = queue_error.take() {
+                    return Err(e);
+                }
+                Ok(read.is_ok())
+            },
         )
         .map_err(|e| match e {
             crate::store::BatchError::SecretInAssertion { .. } => CliError::usage(e.to_string()),
             e => CliError::failed(e.to_string()),
-        })
+        })?;
+    let notes = read.map_err(|e| {
+        if e.contains("skip bad lines") {
+            CliError::usage(format!("{e}\n(--skip-bad-lines queues the good lines)"))
+        } else {
+            CliError::usage(e)
+        }
+    })?;
+    for note in &notes {
+        super::out::write_stderr(&format!("warning: {note}\n"));
+    }
+    id.ok_or_else(|| CliError::failed("the list was read but not queued"))
 }
 
 /// The assertions of the `--expect-*` flags, in the order: statuses, JSON pointers, bodies

@@ -29,7 +29,9 @@ pub use batch_assertion_text::{
     expect_assertions, parse_expect_body, parse_expect_json, parse_expect_status,
 };
 pub use batch_cancel::cancel_queued;
-pub use batch_list_file::{LISTED_LINES, MAX_LIST_FILE_BYTES, ReadList, read_batch_list};
+pub use batch_list_file::{
+    LISTED_LINES, MAX_LIST_FILE_BYTES, ReadList, read_batch_list, stream_batch_list,
+};
 pub use batch_pacer::{Offer, PARKED_LIMIT, StartPacer};
 pub use batch_results::{batch_report, report_row};
 pub use batch_runner::{

@@ -97,46 +97,33 @@ impl BatchQueue {
         options: &BatchOptions,
         items: &[BatchRequest],
     ) -> Result<String, BatchError> {
+        let id = self.create_streaming(source, profile, options, |queue| {
+            items.iter().try_for_each(queue)?;
+            Ok(true)
+        })?;
+        Ok(id.unwrap_or_default())
+    }
+
+    /// [`Self::create`] for items that `feed` hands over one by one (a long list is never
+    /// held whole): `feed` gets the function that queues one item and returns whether to keep
+    /// the batch (`false`: a list refused after all; nothing is queued). Returns the batch id,
+    /// `None` when `feed` said not to keep it.
+    ///
+    /// # Errors
+    /// As [`Self::create`], and `feed`'s own error; nothing is queued then.
+    pub fn create_streaming(
+        &mut self,
+        source: Option<&str>,
+        profile: &RetryProfile,
+        options: &BatchOptions,
+        feed: impl FnOnce(
+            &mut dyn FnMut(&BatchRequest) -> Result<(), BatchError>,
+        ) -> Result<bool, BatchError>,
+    ) -> Result<Option<String>, BatchError> {
         let id = uuid::Uuid::now_v7().to_string();
         let now = chrono::Local::now().fixed_offset();
-        let mut masked = Vec::with_capacity(items.len());
         let mut kept: HashMap<u64, RequestSpec> = HashMap::new();
-        for (position, item) in (0u64..).zip(items) {
-            let values = secrets::secret_values(&item.request);
-            if let Some(label) =
-                crate::policy::assertion_holding_secret(&options.assertions, &values)
-            {
-                return Err(BatchError::SecretInAssertion {
-                    label,
-                    item: position + 1,
-                });
-            }
-            let shown = secrets::mask_spec(&item.request, &values);
-            let has_secrets = shown != item.request;
-            if has_secrets {
-                kept.insert(position, item.request.clone());
-            }
-            // A name that repeats a secret the item sends is stored (and reported) masked.
-            let name = item
-                .name
-                .as_deref()
-                .map(|n| crate::model::mask_secret_values(n, &values));
-            masked.push((position, shown, has_secrets, name));
-        }
-        if !kept.is_empty() {
-            let text = serde_json::to_string(
-                &kept
-                    .iter()
-                    .map(|(p, r)| (p.to_string(), r))
-                    .collect::<HashMap<_, _>>(),
-            )
-            .map_err(|e| BatchError::Secrets(e.to_string()))?;
-            self.secrets
-                .set(&batch_secret_key(&id), &text)
-                .map_err(|e| BatchError::Secrets(e.message))?;
-        }
-        let conn = &mut self.store.conn;
-        let tx = conn.transaction().map_err(sql("begin"))?;
+        let tx = self.store.conn.transaction().map_err(sql("begin"))?;
         tx.execute(
             "INSERT INTO batches (id, created_at, created_unix_ms, source, profile_name,
                  profile_json, options_json) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
@@ -151,7 +138,7 @@ impl BatchQueue {
             ],
         )
         .map_err(sql("insert a batch"))?;
-        {
+        let keep = {
             let mut stmt = tx
                 .prepare(
                     "INSERT INTO batch_items (batch_id, position, name, method, url, request_json,
@@ -160,25 +147,63 @@ impl BatchQueue {
                 )
                 .map_err(sql("queue an item"))?;
             let queued_at = now.to_rfc3339();
-            for ((position, shown, has_secrets, name), item) in masked.iter().zip(items) {
+            let mut position = 0u64;
+            let mut queue = |item: &BatchRequest| -> Result<(), BatchError> {
+                let values = secrets::secret_values(&item.request);
+                if let Some(label) =
+                    crate::policy::assertion_holding_secret(&options.assertions, &values)
+                {
+                    return Err(BatchError::SecretInAssertion {
+                        label,
+                        item: position + 1,
+                    });
+                }
+                let shown = secrets::mask_spec(&item.request, &values);
+                let has_secrets = shown != item.request;
+                if has_secrets {
+                    kept.insert(position, item.request.clone());
+                }
+                // A name that repeats a secret the item sends is stored (and reported) masked.
+                let name = item
+                    .name
+                    .as_deref()
+                    .map(|n| crate::model::mask_secret_values(n, &values));
                 stmt.execute(params![
                     id,
-                    to_i64(*position),
+                    to_i64(position),
                     name,
                     shown.method,
                     shown.url,
-                    encode(shown)?,
+                    encode(&shown)?,
                     has_secrets,
                     item.profile,
                     item.source_line.map(to_i64),
                     queued_at,
                 ])
                 .map_err(sql("queue an item"))?;
-            }
+                position += 1;
+                Ok(())
+            };
+            feed(&mut queue)?
+        };
+        if !keep {
+            return Ok(None);
+        }
+        if !kept.is_empty() {
+            let text = serde_json::to_string(
+                &kept
+                    .iter()
+                    .map(|(p, r)| (p.to_string(), r))
+                    .collect::<HashMap<_, _>>(),
+            )
+            .map_err(|e| BatchError::Secrets(e.to_string()))?;
+            self.secrets
+                .set(&batch_secret_key(&id), &text)
+                .map_err(|e| BatchError::Secrets(e.message))?;
         }
         tx.commit().map_err(sql("commit a batch"))?;
         self.kept.insert(id.clone(), kept);
-        Ok(id)
+        Ok(Some(id))
     }
 
     /// Batches, newest first, at most `limit`.

@@ -57,7 +57,7 @@ impl LineCounter<'_> {
 }
 
 /// Reads `text` into `list`.
-pub(super) fn parse(text: &str, list: &mut BatchList) {
+pub(super) fn parse(text: &str, list: &mut super::Feed<'_>) {
     let mut lines = LineCounter {
         text: text.as_bytes(),
         at: 0,
@@ -94,7 +94,7 @@ pub(super) fn parse(text: &str, list: &mut BatchList) {
             Ok(record) => {
                 let line = line_of(&record, &mut lines);
                 match read_record(&record, &columns, line) {
-                    Ok(item) => list.items.push(item),
+                    Ok(item) => list.push_item(item),
                     Err(kind) => list
                         .problems
                         .push(ListProblem::new(ListPlace::line(line), kind)),

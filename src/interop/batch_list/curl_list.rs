@@ -6,9 +6,9 @@
 //! Options the draft cannot hold (`-s`, `--compressed`, …) are notes, not problems: the
 //! request is queued without them, as the single-command import does.
 
+use super::ListNote;
 use super::item_check::check_spec;
 use super::problem::{ListPlace, ListProblem, ListProblemKind};
-use super::{BatchList, ListNote};
 use crate::interop::{CurlError, parse_curl};
 use crate::model::BatchRequest;
 
@@ -21,7 +21,7 @@ fn continues(line: &str) -> bool {
 }
 
 /// Reads every command of `text` into `list`.
-pub(super) fn parse(text: &str, list: &mut BatchList) {
+pub(super) fn parse(text: &str, list: &mut super::Feed<'_>) {
     let mut lines = text.split('\n').enumerate();
     while let Some((index, raw)) = lines.next() {
         let first = raw.strip_suffix('\r').unwrap_or(raw);
@@ -41,7 +41,7 @@ pub(super) fn parse(text: &str, list: &mut BatchList) {
         }
         match read_command(&command, line_no) {
             Ok((item, notes)) => {
-                list.items.push(item);
+                list.push_item(item);
                 list.notes.extend(notes.into_iter().map(|message| ListNote {
                     place: ListPlace::line(line_no),
                     message,
@@ -100,7 +100,7 @@ mod tests {
     use super::*;
     use crate::model::Body;
 
-    fn read(text: &str) -> BatchList {
+    fn read(text: &str) -> super::super::BatchList {
         super::super::parse_batch_list(text, super::super::BatchListFormat::Curl)
     }
 

@@ -15,7 +15,7 @@ use crate::interop::{HarError, HarFile};
 use crate::model::BatchRequest;
 
 /// Reads every entry of HAR `text` into `list`.
-pub(super) fn parse(text: &str, list: &mut BatchList) {
+pub(super) fn parse(text: &str, list: &mut super::Feed<'_>) {
     // Entry by entry: a bad entry is a bad line (skipped with the others when asked), not a
     // bad file.
     let (har, each) = match HarFile::parse_each(text) {
@@ -63,7 +63,7 @@ pub(super) fn parse(text: &str, list: &mut BatchList) {
             }
         };
         match check_spec(&spec) {
-            Ok(()) => list.items.push(BatchRequest {
+            Ok(()) => list.push_item(BatchRequest {
                 name: None,
                 request: spec,
                 profile: None,
@@ -158,8 +158,7 @@ mod tests {
             {"request": {"method": "POST", "url": "http://127.0.0.1:8080/b", "postData": {"mimeType": "application/json", "text": "{\"a\":1}"}}},
             {"request": {"method": "GET", "url": "chrome-extension://abc/x"}}
         ]}}"#;
-        let mut list = BatchList::default();
-        parse(text, &mut list);
+        let list = super::super::parse_batch_list(text, super::super::BatchListFormat::Har);
         assert_eq!(list.items.len(), 2);
         assert_eq!(
             list.items[0].request.headers.len(),
@@ -182,8 +181,7 @@ mod tests {
     #[test]
     fn a_bad_field_is_named_by_its_path_at_its_line_and_column() {
         let text = "{\"log\": {\"version\": \"1.2\", \"entries\": [\n  {\"request\": {\"method\": \"GET\", \"url\": \"http://127.0.0.1:8080/a\",\n    \"headers\": \"nope\"}}\n]}}";
-        let mut list = BatchList::default();
-        parse(text, &mut list);
+        let list = super::super::parse_batch_list(text, super::super::BatchListFormat::Har);
         assert_eq!(
             list.problems[0].located("bad.har"),
             "bad.har:3:5: entries[0].request.headers: not a HAR entry: expected a list, found the string \"nope\""
@@ -198,8 +196,7 @@ mod tests {
             {"request": {"method": "GET", "url": {"x": 1}}},
             {"request": {"method": "GET", "url": "http://127.0.0.1:8080/d"}}
         ]}}"#;
-        let mut list = BatchList::default();
-        parse(text, &mut list);
+        let list = super::super::parse_batch_list(text, super::super::BatchListFormat::Har);
         assert_eq!(list.items.len(), 2);
         assert_eq!(
             list.items[1].source_line,
@@ -225,8 +222,10 @@ mod tests {
 
     #[test]
     fn a_broken_file_is_one_fatal_problem_with_its_position() {
-        let mut list = BatchList::default();
-        parse("{\"log\": {\"entries\": [\n  {\"request\": 5}]", &mut list);
+        let list = super::super::parse_batch_list(
+            "{\"log\": {\"entries\": [\n  {\"request\": 5}]",
+            super::super::BatchListFormat::Har,
+        );
         assert_eq!(list.items, []);
         assert_eq!(list.problems.len(), 1);
         assert!(list.problems[0].kind.is_fatal());

@@ -12,9 +12,9 @@
 //!
 //! Unknown keys are problems (a typo such as `hedaers` would otherwise drop the headers).
 
+use super::char_column;
 use super::item_check::check_spec;
 use super::problem::{ListPlace, ListProblem, ListProblemKind};
-use super::{BatchList, char_column};
 use crate::model::{BatchRequest, Body, KeyValue, RequestSpec, standard_method_case};
 use serde::de::{self, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer};
@@ -119,7 +119,7 @@ impl<'de> Visitor<'de> for HeaderPairVisitor {
 }
 
 /// Reads every line of `text` into `list`.
-pub(super) fn parse(text: &str, list: &mut BatchList) {
+pub(super) fn parse(text: &str, list: &mut super::Feed<'_>) {
     for (index, raw) in text.split('\n').enumerate() {
         let line_no = index as u64 + 1;
         let line = raw.strip_suffix('\r').unwrap_or(raw);
@@ -127,7 +127,7 @@ pub(super) fn parse(text: &str, list: &mut BatchList) {
             continue;
         }
         match parse_line(line, line_no) {
-            Ok(item) => list.items.push(item),
+            Ok(item) => list.push_item(item),
             Err(problems) => list.problems.extend(problems),
         }
     }
@@ -220,7 +220,7 @@ fn without_position(e: &serde_json::Error) -> String {
 mod tests {
     use super::*;
 
-    fn read(text: &str) -> BatchList {
+    fn read(text: &str) -> super::super::BatchList {
         super::super::parse_batch_list(text, super::super::BatchListFormat::JsonLines)
     }
 

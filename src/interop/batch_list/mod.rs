@@ -130,89 +130,6 @@ impl BatchListRefused {
 impl std::error::Error for BatchListRefused {}
 
 impl BatchList {
-    /// Moves every item whose profile name `known` does not know from the items to the
-    /// problems (a [`ListProblemKind::UnknownProfile`] at its line, or its entry in a HAR list
-    /// read as `format`), so such lines are counted, refused and skipped as the malformed ones
-    /// are. Each distinct name is asked once.
-    ///
-    /// ```
-    /// use retryscope::interop::batch_list::{BatchListFormat, OnBadLines, parse_batch_list};
-    /// let text = "{\"url\": \"http://127.0.0.1:9/a\", \"profile\": \"nope\"}\n{\"url\": 5}\n{\"url\": \"http://127.0.0.1:9/c\"}\n";
-    /// let mut list = parse_batch_list(text, BatchListFormat::JsonLines);
-    /// list.refuse_unknown_profiles(BatchListFormat::JsonLines, |name| name == "aws-standard");
-    /// let refused = list.accept(OnBadLines::Refuse).unwrap_err();
-    /// assert!(refused.to_string().starts_with("2 malformed lines (first: line 1: unknown profile `nope`"));
-    /// ```
-    pub fn refuse_unknown_profiles(
-        &mut self,
-        format: BatchListFormat,
-        known: impl FnMut(&str) -> bool,
-    ) {
-        self.refuse_unknown_profiles_saying(format, known, |_| None);
-    }
-
-    /// [`Self::refuse_unknown_profiles`], where `why` may give the sentence for a name that is
-    /// not known (a library file of that name that does not load, with its load error): such
-    /// an item's problem is a [`ListProblemKind::BrokenProfile`] saying it.
-    pub fn refuse_unknown_profiles_saying(
-        &mut self,
-        format: BatchListFormat,
-        mut known: impl FnMut(&str) -> bool,
-        why: impl Fn(&str) -> Option<String>,
-    ) {
-        let mut answers: std::collections::HashMap<String, bool> = std::collections::HashMap::new();
-        self.refuse_items(format, |item| {
-            let name = item.profile.as_deref()?;
-            let is_known = if let Some(k) = answers.get(name) {
-                *k
-            } else {
-                let k = known(name);
-                answers.insert(name.to_owned(), k);
-                k
-            };
-            if is_known {
-                return None;
-            }
-            Some(why(name).map_or_else(
-                || ListProblemKind::UnknownProfile {
-                    name: name.to_owned(),
-                },
-                |message| ListProblemKind::BrokenProfile { message },
-            ))
-        });
-    }
-
-    /// Moves every item for which `problem` gives a [`ListProblemKind`] from the items to the
-    /// problems (at its line, or its entry in a HAR list read as `format`), so such lines are
-    /// counted, refused and skipped as the malformed ones are. `problem` may change the items
-    /// it keeps (the caller resolves body file paths against the list's folder).
-    pub fn refuse_items(
-        &mut self,
-        format: BatchListFormat,
-        mut problem: impl FnMut(&mut BatchRequest) -> Option<ListProblemKind>,
-    ) {
-        let mut kept = Vec::with_capacity(self.items.len());
-        let mut moved = false;
-        for mut item in std::mem::take(&mut self.items) {
-            let Some(kind) = problem(&mut item) else {
-                kept.push(item);
-                continue;
-            };
-            let ordinal = item.source_line.unwrap_or(0);
-            let place = if format == BatchListFormat::Har {
-                ListPlace::Entry { index: ordinal }
-            } else {
-                ListPlace::line(ordinal)
-            };
-            self.problems.push(ListProblem::new(place, kind));
-            moved = true;
-        }
-        self.items = kept;
-        if moved {
-            self.problems.sort_by_key(|p| p.place.ordinal());
-        }
-    }
-
     /// Whether the list has no problem at all.
     pub fn is_clean(&self) -> bool {
         self.problems.is_empty()
@@ -229,39 +146,125 @@ impl BatchList {
     /// # Errors
     /// [`BatchListRefused`] with every problem when the list has problems and `on_bad` is
     /// `Refuse`, or when skipping cannot help: a fatal problem, or no good item.
-    pub fn accept(self, on_bad: OnBadLines) -> Result<Vec<BatchRequest>, BatchListRefused> {
+    pub fn accept(mut self, on_bad: OnBadLines) -> Result<Vec<BatchRequest>, BatchListRefused> {
+        match self.refusal(self.items.len(), on_bad) {
+            Some(refused) => Err(refused),
+            None => Ok(self.items),
+        }
+    }
+
+    /// [`Self::accept`]'s decision for a list whose `good` items went elsewhere
+    /// ([`parse_batch_list_streaming`]): `None` to queue them, else the refusal, which takes
+    /// the problems.
+    pub fn refusal(&mut self, good: usize, on_bad: OnBadLines) -> Option<BatchListRefused> {
         if self.problems.is_empty() {
-            return Ok(self.items);
+            return None;
         }
-        let fatal = self.has_fatal_problem() || self.items.is_empty();
+        let fatal = self.has_fatal_problem() || good == 0;
         if on_bad == OnBadLines::Skip && !fatal {
-            return Ok(self.items);
+            return None;
         }
-        Err(BatchListRefused {
-            good: self.items.len(),
-            problems: self.problems,
+        Some(BatchListRefused {
+            good,
+            problems: std::mem::take(&mut self.problems),
             fatal,
         })
+    }
+}
+
+/// What a sink says of an item it was handed, with whether the list has had a problem so far
+/// (a list that will be refused need not be queued): `None` when it took it, else the problem
+/// that makes its line a bad one (a body file that cannot be read, an unknown profile).
+pub type ItemSink<'s> = dyn FnMut(BatchRequest, bool) -> Option<ListProblemKind> + 's;
+
+/// A list being read: problems and notes gathered in a [`BatchList`], items kept in it or
+/// handed one by one to a sink (so a long list is never held as requests).
+pub(super) struct Feed<'s> {
+    list: BatchList,
+    format: BatchListFormat,
+    sink: Option<&'s mut ItemSink<'s>>,
+    good: usize,
+}
+
+impl Feed<'_> {
+    /// Adds a good item: to the list, or to the sink, whose refusal becomes a problem at the
+    /// item's line (or HAR entry).
+    pub(super) fn push_item(&mut self, item: BatchRequest) {
+        let Some(sink) = self.sink.as_mut() else {
+            self.list.items.push(item);
+            self.good += 1;
+            return;
+        };
+        let ordinal = item.source_line.unwrap_or(0);
+        match sink(item, !self.list.problems.is_empty()) {
+            None => self.good += 1,
+            Some(kind) => {
+                let place = if self.format == BatchListFormat::Har {
+                    ListPlace::Entry { index: ordinal }
+                } else {
+                    ListPlace::line(ordinal)
+                };
+                self.list.problems.push(ListProblem::new(place, kind));
+            }
+        }
+    }
+}
+
+impl std::ops::Deref for Feed<'_> {
+    type Target = BatchList;
+    fn deref(&self) -> &BatchList {
+        &self.list
+    }
+}
+
+impl std::ops::DerefMut for Feed<'_> {
+    fn deref_mut(&mut self) -> &mut BatchList {
+        &mut self.list
     }
 }
 
 /// Reads list `text` in `format`: every line, in one pass. A leading byte-order mark is
 /// ignored. A list with no request and no other problem gets one [`ListProblemKind::Empty`].
 pub fn parse_batch_list(text: &str, format: BatchListFormat) -> BatchList {
+    parse_into(text, format, None).0
+}
+
+/// [`parse_batch_list`] that hands each good item to `sink` as it is read instead of keeping
+/// it (the list's `items` stay empty); returns the problems and notes, and how many items the
+/// sink took. Memory holds one item at a time, whatever the list's length.
+pub fn parse_batch_list_streaming<'s>(
+    text: &str,
+    format: BatchListFormat,
+    sink: &'s mut ItemSink<'s>,
+) -> (BatchList, usize) {
+    parse_into(text, format, Some(sink))
+}
+
+fn parse_into<'s>(
+    text: &str,
+    format: BatchListFormat,
+    sink: Option<&'s mut ItemSink<'s>>,
+) -> (BatchList, usize) {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let mut list = BatchList::default();
+    let mut feed = Feed {
+        list: BatchList::default(),
+        format,
+        sink,
+        good: 0,
+    };
     match format {
-        BatchListFormat::JsonLines => json_lines::parse(text, &mut list),
-        BatchListFormat::Csv => csv_list::parse(text, &mut list),
-        BatchListFormat::Curl => curl_list::parse(text, &mut list),
-        BatchListFormat::Har => har_list::parse(text, &mut list),
+        BatchListFormat::JsonLines => json_lines::parse(text, &mut feed),
+        BatchListFormat::Csv => csv_list::parse(text, &mut feed),
+        BatchListFormat::Curl => curl_list::parse(text, &mut feed),
+        BatchListFormat::Har => har_list::parse(text, &mut feed),
     }
-    if list.items.is_empty() && list.problems.is_empty() {
+    let Feed { mut list, good, .. } = feed;
+    if good == 0 && list.problems.is_empty() {
         list.problems
             .push(ListProblem::new(ListPlace::line(1), ListProblemKind::Empty));
     }
     list.problems.sort_by_key(|p| p.place.ordinal());
-    list
+    (list, good)
 }
 
 /// [`parse_batch_list`] for the bytes of a file: bytes that are not UTF-8 are one fatal
@@ -370,6 +373,34 @@ mod tests {
             "l.txt:1:1: the list is UTF-16 (it starts with a UTF-16 byte-order mark); save it as UTF-8"
         );
         assert!(list.has_fatal_problem());
+    }
+
+    #[test]
+    fn a_streamed_list_keeps_no_items_and_a_sink_refusal_is_a_bad_line() {
+        let text = "curl http://127.0.0.1:8080/a\nnope\ncurl http://127.0.0.1:8080/b\n";
+        let mut taken = Vec::new();
+        let mut sink = |item: BatchRequest, bad_so_far: bool| {
+            taken.push((item.request.url.clone(), bad_so_far));
+            item.request
+                .url
+                .ends_with("/b")
+                .then(|| ListProblemKind::UnknownProfile { name: "x".into() })
+        };
+        let (mut list, good) = parse_batch_list_streaming(text, BatchListFormat::Curl, &mut sink);
+        assert_eq!(good, 1);
+        assert!(list.items.is_empty(), "nothing held");
+        assert_eq!(
+            taken,
+            [
+                ("http://127.0.0.1:8080/a".to_owned(), false),
+                ("http://127.0.0.1:8080/b".to_owned(), true)
+            ]
+        );
+        let places: Vec<u64> = list.problems.iter().map(|p| p.place.ordinal()).collect();
+        assert_eq!(places, [2, 3]);
+        assert!(list.refusal(good, OnBadLines::Skip).is_none());
+        let refused = list.refusal(good, OnBadLines::Refuse).expect("refused");
+        assert_eq!((refused.good, refused.problems.len()), (1, 2));
     }
 
     #[test]

@@ -204,7 +204,7 @@ pub enum ListProblemKind {
         message: String,
     },
     /// An item names a profile that is neither built in nor in the user's library
-    /// ([`super::BatchList::refuse_unknown_profiles`]).
+    /// (`service::stream_batch_list` checks each name).
     #[error(
         "unknown profile `{}` (use a built-in id, see `retryscope profile builtins`, or the name of a profile in your library)",
         quote_input(.name)

@@ -308,3 +308,80 @@ fn a_batch_left_running_by_a_killed_window_resumes_and_a_cli_batch_is_only_offer
     assert_eq!(hits.len(), ITEMS);
     assert!(hits.values().all(|n| *n == 1), "{hits:?}");
 }
+
+/// Resume asks first when items that were in flight at a crash are not safe to send twice
+/// (a POST without an Idempotency-Key), and *Skip them* ends them cancelled before working
+/// the others.
+#[test]
+fn a_resume_asks_before_sending_interrupted_posts_again_and_can_skip_them() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let server = rt.block_on(DemoServer::start(0)).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let item = |method: &str, n: &str| {
+        let mut request =
+            retryscope::model::RequestSpec::get(format!("{}/status/200?n={n}", server.base_url()));
+        request.method = method.into();
+        retryscope::model::BatchRequest {
+            name: None,
+            request,
+            profile: None,
+            source_line: None,
+        }
+    };
+    let id = {
+        let mut q = queue(dir.path());
+        let id = q
+            .create(
+                None,
+                &retryscope::profile::builtin("aws-standard").unwrap(),
+                &retryscope::model::BatchOptions::default(),
+                &[item("POST", "a"), item("GET", "b"), item("POST", "c")],
+            )
+            .unwrap();
+        q.mark_running(&id, 0, None).unwrap();
+        q.mark_running(&id, 1, None).unwrap();
+        id
+    };
+
+    let mut h = window(dir.path());
+    until(&mut h, &|s| s.batch.batches().is_some());
+    h.get_by_label("Batch").click();
+    h.run_ok();
+    h.get_by_label("Resume").click();
+    h.run_ok();
+    until(&mut h, &|s| s.batch.resend_risk().is_some());
+    h.run_ok();
+    assert!(
+        !h.state().batch.is_working(),
+        "nothing sent before the answer"
+    );
+    let asked: Vec<u64> = h
+        .state()
+        .batch
+        .resend_risk()
+        .unwrap()
+        .iter()
+        .map(|i| i.position)
+        .collect();
+    assert_eq!(asked, [0], "only the POST that was in flight");
+    assert!(server.log().is_empty());
+    h.get_by_label("Skip them").click();
+    h.run_ok();
+    until(&mut h, &|s| {
+        !s.batch.is_working() && s.batch.counts().done == 2
+    });
+    assert_eq!(h.state().batch.counts().cancelled, 1);
+    close(h);
+    let paths: Vec<String> = server.log().into_iter().map(|e| e.path).collect();
+    assert!(!paths.iter().any(|p| p.ends_with("n=a")), "{paths:?}");
+    assert_eq!(paths.len(), 2, "{paths:?}");
+    let skipped = queue(dir.path())
+        .items(
+            &id,
+            Some(retryscope::model::BatchItemState::Cancelled),
+            0,
+            10,
+        )
+        .unwrap();
+    assert_eq!(skipped[0].position, 0);
+}

@@ -260,12 +260,7 @@ fn work(args: &BatchArgs, dir: &Path, core: &crate::service::Core) -> Result<u8,
                 )));
             }
             let id = record.id;
-            super::batch_interrupted::say_or_skip(
-                &mut queue,
-                &id,
-                record.options.idempotency_keys,
-                args.skip_interrupted,
-            )?;
+            super::batch_interrupted::say_or_skip(&mut queue, &id, args.skip_interrupted)?;
             if args.concurrency.is_some() || args.rate_per_host.is_some() {
                 queue
                     .set_run_options(&id, args.concurrency, args.rate_per_host)

@@ -4,47 +4,20 @@
 //! instead of sending them again.
 
 use super::exit::CliError;
-use crate::store::{BatchItemRecord, BatchQueue};
+use crate::store::BatchQueue;
 
 /// Most interrupted items looked at (the first 20 are listed one by one).
 const LOOKED_AT: u64 = 10_000;
-
-/// The items of batch `id` a resume would send again although they may have reached the
-/// server: in flight when it stopped ([`BatchQueue::interrupted_items`]), a method that is
-/// not idempotent, and no `Idempotency-Key` (neither the item's own nor the batch's,
-/// `keys_on`).
-///
-/// # Errors
-/// Exit 1 when the database cannot be read.
-pub fn unsafe_to_resend(
-    queue: &BatchQueue,
-    id: &str,
-    keys_on: bool,
-) -> Result<Vec<BatchItemRecord>, CliError> {
-    if keys_on {
-        return Ok(Vec::new());
-    }
-    let items = queue
-        .interrupted_items(id, LOOKED_AT)
-        .map_err(|e| CliError::failed(e.to_string()))?;
-    Ok(items
-        .into_iter()
-        .filter(|i| !crate::policy::is_idempotent(&i.method) && i.request.idempotency_key.is_none())
-        .collect())
-}
 
 /// Says on stderr which items a resume of `id` sends again although they may have reached the
 /// server, or, with `skip`, ends them `cancelled` and says so. Nothing when there are none.
 ///
 /// # Errors
 /// Exit 1 when the database cannot be read or written.
-pub fn say_or_skip(
-    queue: &mut BatchQueue,
-    id: &str,
-    keys_on: bool,
-    skip: bool,
-) -> Result<(), CliError> {
-    let items = unsafe_to_resend(queue, id, keys_on)?;
+pub fn say_or_skip(queue: &mut BatchQueue, id: &str, skip: bool) -> Result<(), CliError> {
+    let items = queue
+        .unsafe_to_resend(id, LOOKED_AT)
+        .map_err(|e| CliError::failed(e.to_string()))?;
     if items.is_empty() {
         return Ok(());
     }

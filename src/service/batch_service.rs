@@ -50,6 +50,15 @@ pub enum BatchCommand {
     },
     /// Work batch `id` (start, or resume a paused or interrupted one).
     Start(String),
+    /// Resume batch `id`, minding the items that were in flight when it stopped and may have
+    /// reached the server ([`crate::store::BatchQueue::unsafe_to_resend`]): see
+    /// [`Interrupted`].
+    Resume {
+        /// Batch id.
+        id: String,
+        /// What to do with such items.
+        interrupted: Interrupted,
+    },
     /// Pause the batch being worked (runs in flight go back to pending).
     Pause,
     /// Cancel the batch being worked.
@@ -74,6 +83,21 @@ pub enum BatchCommand {
     /// cancelled too. Answered with [`BatchReply::Cancelled`].
     CancelQueued(String),
 }
+
+/// What a resume does with items that were in flight when the batch stopped and are not safe
+/// to send twice (not idempotent, no `Idempotency-Key`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Interrupted {
+    /// Start nothing when there are any: answer [`BatchReply::ResendRisk`] listing them.
+    Ask,
+    /// Send them again from attempt 1 (the user accepted it).
+    Resend,
+    /// End them `cancelled`, then work the rest.
+    Skip,
+}
+
+/// Most items a [`BatchReply::ResendRisk`] lists.
+pub const RESEND_RISK_LISTED: u64 = 1000;
 
 /// What the service answers.
 #[derive(Debug, Clone)]
@@ -112,6 +136,14 @@ pub enum BatchReply {
         id: String,
         /// Items cancelled.
         items: u64,
+    },
+    /// Batch `id` was not resumed: `items` were in flight when it stopped and may have
+    /// reached the server (answer to [`Interrupted::Ask`]; at most [`RESEND_RISK_LISTED`]).
+    ResendRisk {
+        /// Batch id.
+        id: String,
+        /// The items, in position order.
+        items: Vec<BatchItemRecord>,
     },
     /// Something failed (what and where, ready to show).
     Problem(String),
@@ -259,6 +291,13 @@ async fn serve(
                 reply(import(&setup, queue, &path, &profile, &options, on_bad));
             }
             BatchCommand::Start(id) => start(&setup, &mut working, &replies, &id, &reply),
+            BatchCommand::Resume { id, interrupted } => {
+                match check_interrupted(queue, &id, interrupted) {
+                    Ok(None) => start(&setup, &mut working, &replies, &id, &reply),
+                    Ok(Some(items)) => reply(BatchReply::ResendRisk { id, items }),
+                    Err(e) => reply(BatchReply::Problem(e.to_string())),
+                }
+            }
             BatchCommand::RerunFailed(id) => match queue.batch(&id) {
                 Ok(b) => match queue.requeue_failed(&b.id) {
                     Ok(_) => start(&setup, &mut working, &replies, &b.id, &reply),
@@ -329,6 +368,32 @@ async fn serve(
         w.control.pause();
         let _ = w.task.await;
     }
+}
+
+/// The items to ask about before resuming batch `id` (`None`: resume now); with
+/// [`Interrupted::Skip`] they are ended `cancelled` first.
+fn check_interrupted(
+    queue: &mut BatchQueue,
+    id: &str,
+    interrupted: Interrupted,
+) -> Result<Option<Vec<BatchItemRecord>>, crate::store::BatchError> {
+    if interrupted == Interrupted::Resend {
+        return Ok(None);
+    }
+    let items = queue.unsafe_to_resend(id, RESEND_RISK_LISTED)?;
+    if items.is_empty() {
+        return Ok(None);
+    }
+    if interrupted == Interrupted::Ask {
+        return Ok(Some(items));
+    }
+    let positions: Vec<u64> = items.iter().map(|i| i.position).collect();
+    queue.skip_items(
+        id,
+        &positions,
+        "not sent again: it was in flight when the batch stopped (skipped at resume)",
+    )?;
+    Ok(None)
 }
 
 fn import(

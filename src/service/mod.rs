@@ -38,7 +38,9 @@ pub use batch_runner::{
     BatchControl, BatchRunner, BatchSummary, COMMIT_WINDOW, PENDING_PAGE, ProfileLookup,
     batch_item_id,
 };
-pub use batch_service::{BATCH_CHANNEL, BatchCommand, BatchImporter, BatchReply, BatchService};
+pub use batch_service::{
+    BATCH_CHANNEL, BatchCommand, BatchImporter, BatchReply, BatchService, Interrupted,
+};
 pub use body_files::BodyFileProblem;
 pub use budget_registry::BudgetRegistry;
 pub use core::{CORE_THREAD_NAME, Census, Core, CoreOptions, Threads};

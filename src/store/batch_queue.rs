@@ -620,6 +620,31 @@ impl BatchQueue {
         .collect()
     }
 
+    /// The items of batch `batch_id` a resume would send again although they may have
+    /// reached the server (at most `limit`): in flight when it stopped
+    /// ([`Self::interrupted_items`]), a method that is not idempotent, and no
+    /// `Idempotency-Key` (neither the item's own nor the batch's,
+    /// [`BatchOptions::idempotency_keys`]). What both faces show before a resume.
+    ///
+    /// # Errors
+    /// SQL and decode errors; an unknown batch.
+    pub fn unsafe_to_resend(
+        &self,
+        batch_id: &str,
+        limit: u64,
+    ) -> Result<Vec<BatchItemRecord>, BatchError> {
+        if self.batch(batch_id)?.options.idempotency_keys {
+            return Ok(Vec::new());
+        }
+        let items = self.interrupted_items(batch_id, limit)?;
+        Ok(items
+            .into_iter()
+            .filter(|i| {
+                !crate::policy::is_idempotent(&i.method) && i.request.idempotency_key.is_none()
+            })
+            .collect())
+    }
+
     /// Ends items `positions` of batch `batch_id` `cancelled` with `reason` if they are not
     /// finished (a resume told to skip them); returns how many.
     ///

@@ -85,6 +85,9 @@ pub struct BatchPanel {
     stale_since: Option<Instant>,
     last_ask: Option<Instant>,
     selected: Option<u64>,
+    /// A resume held back: the batch, its counts, and the items in flight when it stopped that
+    /// may have reached the server (the tab asks whether to send them again).
+    resend_ask: Option<(String, BatchCounts, Vec<BatchItemRecord>)>,
 }
 
 /// What the first list of batches held: batches to resume by themselves and batches offered.
@@ -283,11 +286,45 @@ impl BatchPanel {
         self.reload();
     }
 
-    /// Shows batch `id` and works its pending items (and those a dead process left running).
+    /// Shows batch `id` and works its pending items (and those a dead process left running),
+    /// unless some of those were in flight and are not safe to send twice: the tab then asks
+    /// first ([`crate::service::Interrupted::Ask`]).
     fn resume(&mut self, id: &str, counts: BatchCounts) {
+        self.resume_with(id, counts, crate::service::Interrupted::Ask);
+    }
+
+    /// [`Self::resume`] with the answer to the question about interrupted items.
+    fn resume_with(
+        &mut self,
+        id: &str,
+        counts: BatchCounts,
+        interrupted: crate::service::Interrupted,
+    ) {
+        self.resend_ask = None;
         self.open(id, counts);
-        self.send(BatchCommand::Start(id.to_owned()));
+        self.send(BatchCommand::Resume {
+            id: id.to_owned(),
+            interrupted,
+        });
         self.working = true;
+    }
+
+    /// The held-back resume's interrupted items, if the tab is asking about them.
+    pub fn resend_risk(&self) -> Option<&[BatchItemRecord]> {
+        self.resend_ask
+            .as_ref()
+            .map(|(_, _, items)| items.as_slice())
+    }
+
+    /// Answers the question about interrupted items: `Some(Resend)` or `Some(Skip)` resumes,
+    /// `None` leaves the batch as it is.
+    pub fn answer_resend(&mut self, answer: Option<crate::service::Interrupted>) {
+        let Some((id, counts, _)) = self.resend_ask.take() else {
+            return;
+        };
+        if let Some(answer) = answer {
+            self.resume_with(&id, counts, answer);
+        }
     }
 
     /// True when the batch shown is the one being worked (or asked to be).
@@ -424,6 +461,11 @@ impl BatchPanel {
                 if self.startup.is_none() {
                     self.on_first_list();
                 }
+            }
+            BatchReply::ResendRisk { id, items } => {
+                self.working = false;
+                let counts = self.listed(&id).map_or(self.counts, |b| b.counts);
+                self.resend_ask = Some((id, counts, items));
             }
             BatchReply::Problem(p) => self.problem = Some(p),
         }

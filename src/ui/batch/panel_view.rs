@@ -5,6 +5,7 @@ use crate::model::{BatchItemState, RetryProfile};
 use crate::service::BatchCommand;
 use egui::Sense;
 use egui_extras::{Column, TableBuilder};
+use std::fmt::Write as _;
 use std::time::Instant;
 
 /// Draws `panel`; returns the workbench's actions.
@@ -27,6 +28,7 @@ pub fn show(
     import_ui(panel, ui, profile, &mut actions);
     assertions_ui(panel, ui);
     super::earlier_view::show(panel, ui);
+    resend_ui(panel, ui);
     controls_ui(panel, ui);
     progress_ui(panel, ui, now);
     for (is_error, text) in [(true, &panel.problem), (false, &panel.notice)] {
@@ -41,6 +43,67 @@ pub fn show(
     }
     table_ui(panel, ui, now, &mut actions);
     actions
+}
+
+/// Items listed one by one in the question about interrupted items.
+const RESEND_LISTED: usize = 5;
+
+/// The question a held-back resume asks: the items in flight when the batch stopped that are
+/// not idempotent and carry no Idempotency-Key may have reached the server already.
+fn resend_ui(panel: &mut BatchPanel, ui: &mut egui::Ui) {
+    let Some(items) = panel.resend_risk() else {
+        return;
+    };
+    let n = items.len();
+    let mut text = format!(
+        "{n} item{} in flight when the batch stopped {} not idempotent and may have reached the server already:",
+        if n == 1 { "" } else { "s" },
+        if n == 1 { "was" } else { "were" }
+    );
+    for item in items.iter().take(RESEND_LISTED) {
+        let _ = write!(
+            text,
+            "\n  #{} {}",
+            item.position + 1,
+            crate::model::quote::quote_input(&item.label())
+        );
+    }
+    if n > RESEND_LISTED {
+        let _ = write!(text, "\n  … and {} more", n - RESEND_LISTED);
+    }
+    let mut answer = None;
+    let mut answered = false;
+    ui.group(|ui| {
+        ui.colored_label(ui.visuals().warn_fg_color, text);
+        ui.horizontal(|ui| {
+            if ui
+                .button("Send them again")
+                .on_hover_text("resume, sending these items again from attempt 1")
+                .clicked()
+            {
+                answer = Some(crate::service::Interrupted::Resend);
+                answered = true;
+            }
+            if ui
+                .button("Skip them")
+                .on_hover_text("end these items cancelled, then resume the others")
+                .clicked()
+            {
+                answer = Some(crate::service::Interrupted::Skip);
+                answered = true;
+            }
+            if ui
+                .button("Not now")
+                .on_hover_text("leave the batch as it is")
+                .clicked()
+            {
+                answered = true;
+            }
+        });
+    });
+    if answered {
+        panel.answer_resend(answer);
+    }
 }
 
 fn import_ui(

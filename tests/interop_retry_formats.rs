@@ -435,7 +435,7 @@ fn errors_say_what_and_where() {
     .expect_err("not a number");
     assert!(
         e.to_string()
-            .starts_with("[default].max_attempts: expected a whole number"),
+            .starts_with("line 2:1: [default].max_attempts: expected a whole number"),
         "{e}"
     );
     let e = import(RetryFormat::Polly, r#"{"Retry": {"Delay": "soon"}}"#, "x")
@@ -510,12 +510,14 @@ fn cli_export_and_import() {
     assert_eq!(out.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
-        stderr.contains("cannot import gRPC service config (JSON) (methodConfig: expected a list"),
+        stderr.contains(
+            "bad.json:1:3: cannot import gRPC service config (JSON): methodConfig: expected a list"
+        ),
         "{stderr}"
     );
     assert!(
-        stderr.trim_end().ends_with(&bad.display().to_string()),
-        "{stderr}"
+        stderr.starts_with(&format!("error: {}:", bad.display())),
+        "the file leads, as compilers write it: {stderr}"
     );
 
     let out = demo_support::sandboxed()

@@ -165,7 +165,7 @@ pub fn export(profile: &RetryProfile, format: RetryFormat) -> ExportedPolicy {
 /// that is code (curl, urllib3, tenacity: export only), or a result that fails
 /// [`crate::profile::validate`].
 pub fn import(format: RetryFormat, text: &str, name: &str) -> Result<ImportedPolicy, FormatError> {
-    let mut imported = import_as_read(format, text, name)?;
+    let mut imported = import_as_read(format, text, name).map_err(|e| e.located_in(text))?;
     // An importer starts from a strategy's defaults and may change the strategy after setting
     // a jitter field (Polly's Constant → fixed): a field the final strategy never reads would
     // make `profile validate` warn "has no effect … remove it" about a file nobody wrote.

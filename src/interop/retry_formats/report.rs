@@ -95,6 +95,77 @@ impl FormatError {
     }
 }
 
+impl FormatError {
+    /// This error with the line and column of its setting in `text` when it has a path but no
+    /// position (a value that does not read): the path's keys are looked for in order, each
+    /// after the one before it (`retry_policy.num_retries` finds `num_retries:` under
+    /// `retry_policy:`), in JSON (`"key":`), YAML (`key:`) and INI (`key =`) alike. Unchanged
+    /// when a key is not found.
+    #[must_use]
+    pub fn located_in(mut self, text: &str) -> Self {
+        if self.line.is_none()
+            && let Some((line, column)) = locate_path(text, &self.path)
+        {
+            self.line = Some(line);
+            self.column = Some(column);
+        }
+        self
+    }
+}
+
+/// The 1-based line and character column of the last key of `path` (`a.b[2].c`, `[N]`
+/// skipped) in `text`, each key found after the previous one.
+fn locate_path(text: &str, path: &str) -> Option<(usize, usize)> {
+    // `[profile x]` is an INI section, found as written; `[2]` an index, skipped.
+    let section = |k: &str| k.starts_with('[') && !k[1..].starts_with(|c: char| c.is_ascii_digit());
+    let keys: Vec<&str> = path
+        .split('.')
+        .map(|k| {
+            if section(k) {
+                k
+            } else {
+                k.split('[').next().unwrap_or_default()
+            }
+        })
+        .filter(|k| !k.is_empty())
+        .collect();
+    if keys.is_empty() {
+        return None;
+    }
+    let mut from = 0;
+    let mut at = None;
+    for key in keys {
+        let found = if section(key) {
+            text[from..].find(key)?
+        } else {
+            find_key(&text[from..], key)?
+        } + from;
+        at = Some(found);
+        from = found + key.len();
+    }
+    let at = at?;
+    let before = &text[..at];
+    let line = before.matches('\n').count() + 1;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    Some((line, text[line_start..at].chars().count() + 1))
+}
+
+/// The byte offset of the first `key` in `text` written as a key: not inside a longer name,
+/// and followed (after an optional closing quote and blanks) by `:` or `=`.
+fn find_key(text: &str, key: &str) -> Option<usize> {
+    let name_char = |c: char| c.is_alphanumeric() || c == '_' || c == '-';
+    text.match_indices(key).map(|(i, _)| i).find(|&i| {
+        let before_ok = text[..i].chars().next_back().is_none_or(|c| !name_char(c));
+        let after = &text[i + key.len()..];
+        let after_ok = after.chars().next().is_none_or(|c| !name_char(c))
+            && after
+                .trim_start_matches(['"', '\''])
+                .trim_start_matches([' ', '\t'])
+                .starts_with([':', '=']);
+        before_ok && after_ok
+    })
+}
+
 impl fmt::Display for FormatError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match (self.line, self.column) {
@@ -158,5 +229,37 @@ impl Findings {
             carried,
             reason: reason.to_owned(),
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_bad_value_is_placed_at_its_key_in_yaml_json_and_ini() {
+        let yaml = "retry_policy:\n  retry_on: \"5xx\"\n  num_retries: abc\n";
+        let e = FormatError::at("retry_policy.num_retries", "bad").located_in(yaml);
+        assert_eq!((e.line, e.column), (Some(3), Some(3)));
+        let json = "{\"retryPolicy\": {\"maxAttempts\": 2,\n  \"initialBackoff\": \"x\"}}";
+        let e = FormatError::at("methodConfig[0].retryPolicy.initialBackoff", "bad");
+        let e = e.located_in(json);
+        assert_eq!(
+            (e.line, e.column),
+            (None, None),
+            "methodConfig is not in the text"
+        );
+        let e = FormatError::at("retryPolicy.initialBackoff", "bad").located_in(json);
+        assert_eq!(
+            (e.line, e.column),
+            (Some(2), Some(4)),
+            "the name inside its quotes"
+        );
+        let ini = "[profile a]\nmax_attempts = 1\n[default]\nmax_attempts = x\n";
+        let e = FormatError::at("[default].max_attempts", "bad").located_in(ini);
+        assert_eq!((e.line, e.column), (Some(4), Some(1)));
+        // A longer name holding the key is not it.
+        let e = FormatError::at("retries", "bad").located_in("max_retries: 1\nretries: 2\n");
+        assert_eq!(e.line, Some(2));
     }
 }

@@ -358,10 +358,45 @@ fn plain_yaml_message(message: &str) -> String {
     if message.starts_with("multiple YAML documents detected") {
         return "more than one YAML document (a second `---`): give one document".to_owned();
     }
+    if let Some(what) = message.strip_prefix("budget breached:") {
+        return budget_message(what.trim());
+    }
     if message == "alias references unknown anchor" {
         return "an alias (`*name`) names no anchor (`&name`) defined before it".to_owned();
     }
     crate::model::plain_parse_message(message)
+}
+
+/// The YAML reader's safety limit `what` (`Nodes { nodes: 250001 }`, `Depth { depth: 129 }`)
+/// in our words: the document is too big or too deep to be a retry configuration.
+fn budget_message(what: &str) -> String {
+    let kind = what.split([' ', '{']).next().unwrap_or_default();
+    let count: String = what.chars().filter(char::is_ascii_digit).collect();
+    let thing = match kind {
+        "Nodes" => "values",
+        "Depth" | "InclusionDepth" | "PropertyExpansionDepth" => "levels of nesting",
+        "Aliases" | "AliasAnchorRatio" | "RecordedAnchorEvents" | "RecordedAnchorBytes" => {
+            "alias expansions (`*name`)"
+        }
+        "Anchors" => "anchors (`&name`)",
+        "Documents" => "documents",
+        "ScalarBytes" | "CommentBytes" | "InputBytes" => "bytes of text",
+        "MergeKeys" => "merge keys (`<<`)",
+        _ => "parser events",
+    };
+    let many = if count.is_empty() {
+        format!("too many {thing}")
+    } else {
+        format!(
+            "more than {} {thing}",
+            count
+                .parse::<u64>()
+                .map_or(count.clone(), |n| n.saturating_sub(1).to_string())
+        )
+    };
+    format!(
+        "the YAML document is too big to be a retry configuration ({many}); it was not read further"
+    )
 }
 
 fn first_line(message: &str) -> String {
@@ -448,6 +483,23 @@ mod tests {
             ),
             "invalid u16"
         );
+    }
+
+    #[test]
+    fn the_yaml_readers_limits_are_said_in_our_words() {
+        assert_eq!(
+            budget_message("Nodes { nodes: 250001 }"),
+            "the YAML document is too big to be a retry configuration (more than 250000 values); it was not read further"
+        );
+        assert!(budget_message("SequenceUnbalanced").contains("(too many parser events)"));
+        let text = format!("a: [{}]\n", vec!["1"; 260_000].join(","));
+        let e = parse_yaml(&text).expect_err("over the limit");
+        assert!(
+            e.message.starts_with("the YAML document is too big"),
+            "{}",
+            e.message
+        );
+        assert!(!e.message.contains('{'), "{}", e.message);
     }
 
     #[test]

@@ -113,7 +113,7 @@ fn an_import_error_is_shown_in_the_modal_and_keeps_the_profile() {
     h.run();
     h.run();
     let message = format!(
-        "cannot import gRPC service config (JSON) (methodConfig: expected a list, found 5): {}",
+        "{}:1:3: cannot import gRPC service config (JSON): methodConfig: expected a list, found 5",
         bad.display()
     );
     assert!(

@@ -117,7 +117,7 @@ pub fn import(
     let text = crate::model::utf8_text(&bytes).map_err(|e| {
         let at =
             retry_formats::FormatError::syntax(Some(e.line), Some(e.column), e.message("the file"));
-        CliError::usage(import_error(format, file, &at))
+        CliError::usage(at.shown(format, file))
     })?;
     let default_name = file.file_stem().map_or_else(
         || "imported".to_owned(),
@@ -125,7 +125,7 @@ pub fn import(
     );
     let name = name.unwrap_or(&default_name);
     let imported = retry_formats::import(format, text, name)
-        .map_err(|e| CliError::usage(import_error(format, file, &e)))?;
+        .map_err(|e| CliError::usage(e.shown(format, file)))?;
     let json = crate::profile::to_json_pretty(&imported.profile);
     match out {
         Some(path) => {
@@ -157,33 +157,6 @@ pub fn refuse_overwrite(input: &Path, output: &Path) -> Result<(), CliError> {
         )));
     }
     Ok(())
-}
-
-/// An import error as compilers write them when it has a position (`FILE:3:1: cannot import
-/// AWS shared config (INI): section header …`), else with the file last.
-fn import_error(format: RetryFormat, file: &Path, e: &retry_formats::FormatError) -> String {
-    let what = if e.path.is_empty() {
-        e.message.clone()
-    } else {
-        format!("{}: {}", e.path, e.message)
-    };
-    match (e.line, e.column) {
-        (Some(l), Some(c)) => format!(
-            "{}:{l}:{c}: cannot import {}: {what}",
-            file.display(),
-            format.label()
-        ),
-        (Some(l), None) => format!(
-            "{}:{l}: cannot import {}: {what}",
-            file.display(),
-            format.label()
-        ),
-        _ => format!(
-            "cannot import {} ({what}): {}",
-            format.label(),
-            file.display()
-        ),
-    }
 }
 
 fn write(path: &Path, text: &str) -> Result<(), CliError> {

@@ -103,6 +103,10 @@ impl SecretStore for MemorySecretStore {
     }
 }
 
+/// What the user is told when no OS keyring answers.
+const NO_KEYRING: &str = "no OS keyring answered (on Linux it is the Secret Service on the session bus: GNOME \
+     Keyring, KWallet or KeePassXC)";
+
 /// The OS keyring through `keyring` 4 (entries: service [`KEYRING_SERVICE`], user = the key).
 /// Calls block on the platform service (D-Bus on Linux); make them on user actions, not per frame.
 #[derive(Debug)]
@@ -116,9 +120,11 @@ impl KeyringSecretStore {
     /// # Errors
     /// When there is none (no Secret Service on the session bus, no session bus at all).
     pub fn open() -> Result<Self, SecretStoreError> {
-        keyring::Entry::store_status()
-            .as_ref()
-            .map_err(|e| SecretStoreError::new(format!("no OS keyring available ({e})")))?;
+        keyring::Entry::store_status().as_ref().map_err(|e| {
+            // The library's own words go to the log; the user gets ours.
+            tracing::debug!("keyring probe failed: {e}");
+            SecretStoreError::new(NO_KEYRING)
+        })?;
         Ok(Self {
             service: KEYRING_SERVICE.to_owned(),
         })

@@ -63,11 +63,7 @@ impl RetryImporter {
                     .map_err(|e| e.message("the file"))
             })
             .map_err(|e| format!("cannot read the file ({e}): {}", path.display()))
-            .and_then(|text| {
-                import(format, &text, &name).map_err(|e| {
-                    format!("cannot import {} ({e}): {}", format.label(), path.display())
-                })
-            });
+            .and_then(|text| import(format, &text, &name).map_err(|e| e.shown(format, path)));
         self.result = Some((path.display().to_string(), result));
         self.open = true;
     }

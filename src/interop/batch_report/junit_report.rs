@@ -150,10 +150,14 @@ struct Totals {
 fn totals(rows: &[BatchReportRow]) -> Totals {
     let first = rows.iter().filter_map(|r| r.started_at).min();
     let last = rows.iter().filter_map(|r| r.finished_at).max();
-    let time_ms = match (first, last) {
+    let wall_ms = match (first, last) {
         (Some(a), Some(b)) => u64::try_from((b - a).num_milliseconds()).unwrap_or(0),
         _ => 0,
     };
+    // Wall time from the first start to the last finish, but never less than one of its
+    // cases (timestamps are whole ms; a case's time is measured on the monotonic clock).
+    let longest_case = rows.iter().filter_map(|r| r.elapsed_ms).max().unwrap_or(0);
+    let time_ms = wall_ms.max(longest_case);
     Totals {
         tests: rows.len(),
         failures: rows
@@ -302,5 +306,27 @@ mod tests {
         let cut = short_line(&long);
         assert_eq!(cut.chars().count(), FAILURE_MESSAGE_CHARS);
         assert!(cut.ends_with('…'));
+    }
+
+    #[test]
+    fn the_suite_time_is_never_below_one_of_its_cases() {
+        let at =
+            chrono::DateTime::parse_from_rfc3339("2026-12-04T10:00:00.000+00:00").expect("time");
+        let mut row = BatchReportRow::new(
+            &crate::model::BatchRequest {
+                name: None,
+                request: crate::model::RequestSpec::get("http://127.0.0.1:1/x"),
+                profile: None,
+                source_line: None,
+            },
+            0,
+            BatchItemState::Done,
+        );
+        row.started_at = Some(at);
+        row.finished_at = Some(at + chrono::Duration::milliseconds(1_000));
+        row.elapsed_ms = Some(1_001);
+        assert_eq!(totals(&[row.clone()]).time_ms, 1_001);
+        row.elapsed_ms = Some(900);
+        assert_eq!(totals(&[row]).time_ms, 1_000, "the wall time when longer");
     }
 }

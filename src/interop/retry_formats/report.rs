@@ -96,6 +96,23 @@ impl FormatError {
 }
 
 impl FormatError {
+    /// The error as both faces show it: as compilers write it when it has a position
+    /// (`FILE:3:1: cannot import AWS shared config (INI): section header …`), else with the
+    /// file last (`cannot import … (what): FILE`).
+    pub fn shown(&self, format: super::RetryFormat, file: &std::path::Path) -> String {
+        let what = if self.path.is_empty() {
+            self.message.clone()
+        } else {
+            format!("{}: {}", self.path, self.message)
+        };
+        let (file, label) = (file.display(), format.label());
+        match (self.line, self.column) {
+            (Some(l), Some(c)) => format!("{file}:{l}:{c}: cannot import {label}: {what}"),
+            (Some(l), None) => format!("{file}:{l}: cannot import {label}: {what}"),
+            _ => format!("cannot import {label} ({what}): {file}"),
+        }
+    }
+
     /// This error with the line and column of its setting in `text` when it has a path but no
     /// position (a value that does not read): the path's keys are looked for in order, each
     /// after the one before it (`retry_policy.num_retries` finds `num_retries:` under

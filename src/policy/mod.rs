@@ -51,6 +51,7 @@ mod script;
 mod simulate;
 mod strategies;
 mod triage;
+mod unread_delay;
 mod wait_steps;
 
 #[cfg(test)]
@@ -291,7 +292,15 @@ impl Policy {
             _ => {
                 let mut draws = draws::Recording::new(rng);
                 match strategies::compute(backoff, ctx.retry, ctx.prev_wait_ms, &mut draws) {
-                    Some(c) => WaitDecision::Wait(explain::explanation(&c, draws.draws)),
+                    Some(c) => {
+                        let mut e = explain::explanation(&c, draws.draws);
+                        if let Some(note) =
+                            unread_delay::unread_delay_note(ctx.outcome, backoff.strategy)
+                        {
+                            e.text = format!("{}; {note}", e.text);
+                        }
+                        WaitDecision::Wait(e)
+                    }
                     None => WaitDecision::Stop {
                         reason: format!("strategy `{}` is not computed", backoff.strategy.id()),
                     },

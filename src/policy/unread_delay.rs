@@ -1,0 +1,96 @@
+//! A server's delay hint that the profile's strategy does not read: said in the wait's
+//! explanation, so a diagnosing user sees that the server asked for a delay and the profile
+//! waited its own way (`… = 1342 ms; the server asked for a delay (Retry-After: 2), which this
+//! profile's exponential strategy does not read`).
+
+use crate::model::{AttemptOutcome, Strategy};
+
+/// The delay headers a server sends, as DESIGN §3 reads them with `response_header`.
+const DELAY_HEADERS: [&str; 7] = [
+    "retry-after",
+    "retry-after-ms",
+    "x-ms-retry-after-ms",
+    "ratelimit",
+    "ratelimit-reset",
+    "x-ratelimit-reset",
+    "grpc-retry-pushback-ms",
+];
+
+/// Longest header value quoted, characters.
+const QUOTED_CHARS: usize = 40;
+
+/// The note for `outcome`'s delay headers when `strategy` does not read them (every computed
+/// strategy); `None` when the response has none or there is no response.
+pub fn unread_delay_note(outcome: &AttemptOutcome, strategy: Strategy) -> Option<String> {
+    let AttemptOutcome::Response(r) = outcome else {
+        return None;
+    };
+    let (name, value) = r
+        .headers
+        .iter()
+        .find(|(name, _)| DELAY_HEADERS.iter().any(|h| name.eq_ignore_ascii_case(h)))?;
+    let value = crate::model::quote::escape_controls(&crate::model::quote::cut_chars(
+        value.trim(),
+        QUOTED_CHARS,
+    ));
+    Some(format!(
+        "the server asked for a delay ({}: {value}), which this profile's {} strategy does not read",
+        shown_name(name),
+        strategy.id()
+    ))
+}
+
+/// `Retry-After`, `X-Ms-Retry-After-Ms`: the header name as people write it.
+fn shown_name(name: &str) -> String {
+    name.split('-')
+        .map(|part| {
+            let mut chars = part.chars();
+            chars.next().map_or_else(String::new, |first| {
+                format!(
+                    "{}{}",
+                    first.to_ascii_uppercase(),
+                    chars.as_str().to_ascii_lowercase()
+                )
+            })
+        })
+        .collect::<Vec<_>>()
+        .join("-")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{BodyPreview, ResponseSummary};
+
+    fn response(headers: &[(&str, &str)]) -> AttemptOutcome {
+        AttemptOutcome::Response(ResponseSummary {
+            status: 429,
+            reason: "Too Many Requests".into(),
+            version: "HTTP/1.1".into(),
+            headers: headers
+                .iter()
+                .map(|(n, v)| ((*n).to_owned(), (*v).to_owned()))
+                .collect(),
+            body: BodyPreview::default(),
+        })
+    }
+
+    #[test]
+    fn a_delay_header_the_strategy_does_not_read_is_named() {
+        assert_eq!(
+            unread_delay_note(&response(&[("retry-after", "2")]), Strategy::Exponential).as_deref(),
+            Some(
+                "the server asked for a delay (Retry-After: 2), which this profile's exponential strategy does not read"
+            )
+        );
+        let ms = unread_delay_note(
+            &response(&[("x-ms-retry-after-ms", "1500")]),
+            Strategy::Fixed,
+        );
+        assert!(ms.is_some_and(|n| n.contains("(X-Ms-Retry-After-Ms: 1500)")));
+        assert_eq!(
+            unread_delay_note(&response(&[("date", "x")]), Strategy::Fixed),
+            None
+        );
+    }
+}

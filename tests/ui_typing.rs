@@ -287,3 +287,26 @@ fn the_trusted_ca_file_is_typed_whole_and_sent_with_the_request() {
         .collect();
     assert_eq!(sent, [Some("/etc/ssl/private-ca.pem".to_owned())]);
 }
+
+/// *Add header* gives the new row's name field the keyboard, so what the user types next is
+/// its name (it was lost before: the row looked focused but was not).
+#[test]
+fn add_header_focuses_the_new_rows_name_and_typing_goes_there() {
+    let (state, _probe) = ui_support::workbench();
+    let mut h = ui_support::harness_sized(state, [1280.0, 800.0]);
+    h.run();
+    let before = h.state().composer.draft.headers.len();
+    let label = format!("header {} name", before + 1);
+    h.get_by_label("Add header").click();
+    h.run();
+    h.run();
+    assert!(
+        h.get_by_label(&label).is_focused(),
+        "the new name field has the keyboard"
+    );
+    for c in "X-Trace".chars() {
+        h.event(egui::Event::Text(c.to_string()));
+        h.run();
+    }
+    assert_eq!(h.state().composer.draft.headers[before].name, "X-Trace");
+}

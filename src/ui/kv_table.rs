@@ -38,6 +38,9 @@ pub fn kv_table(
 ) -> bool {
     let mut changed = false;
     let mut remove = None;
+    // The row *Add …* made last frame: its name field gets the keyboard, so typing goes on.
+    let focus_key = super::field_id::field_id(&format!("request.{table}.new_row"));
+    let focus_row = ui.ctx().data(|d| d.get_temp::<usize>(focus_key));
     // Fixed columns: [on] name value [secret][show] [x]; text fields share what is left.
     let fields = (ui.available_width() - 130.0).max(140.0);
     let height = ui.spacing().interact_size.y;
@@ -63,13 +66,21 @@ pub fn kv_table(
                     .accessible_name(format!("{table} {n} enabled"))
                     .on_hover_text("send this row")
                     .changed();
-                changed |= ui
+                let name = ui
                     .add_sized(
                         [fields * 0.4, height],
                         egui::TextEdit::singleline(&mut row.name).hint_text("name"),
                     )
-                    .accessible_name(format!("{table} {n} name"))
-                    .changed();
+                    .accessible_name(format!("{table} {n} name"));
+                if focus_row == Some(i) {
+                    if name.has_focus() {
+                        ui.ctx().data_mut(|d| d.remove_temp::<usize>(focus_key));
+                    } else {
+                        name.request_focus();
+                        ui.ctx().request_repaint();
+                    }
+                }
+                changed |= name.changed();
                 // The one rule (DESIGN.md §9): header names for headers, parameter names for
                 // query parameters and form fields.
                 let secret = if table == "header" {
@@ -124,6 +135,9 @@ pub fn kv_table(
     }
     if ui.button(format!("Add {table}")).clicked() {
         rows.push(KeyValue::new("", ""));
+        ui.ctx()
+            .data_mut(|d| d.insert_temp(focus_key, rows.len() - 1));
+        ui.ctx().request_repaint();
         changed = true;
     }
     changed

@@ -84,7 +84,7 @@ fn warnings_name_what_is_wrong() {
     assert!(
         texts
             .iter()
-            .any(|t| t.starts_with("worst case ") && t.contains("passes the 20000 ms deadline")),
+            .any(|t| t.starts_with("worst case ") && t.contains("passes the 20,000 ms deadline")),
         "{texts:?}"
     );
     // A header strategy without fallback.

@@ -29,6 +29,12 @@ pub enum LabWarning {
         /// The profile's deadline, ms.
         deadline_ms: u64,
     },
+    /// Without a deadline, every wait at its maximum plus every attempt at its time limit takes
+    /// longer than a day.
+    LongerThanADay {
+        /// Worst-case total, ms.
+        worst_ms: u64,
+    },
     /// The additive jitter window `w` is larger than the base delay `b`.
     JitterWindowAboveBase {
         /// Which backoff.
@@ -71,7 +77,14 @@ impl fmt::Display for LabWarning {
                 deadline_ms,
             } => write!(
                 f,
-                "worst case {worst_ms} ms (every wait at its maximum, every attempt at its time limit) passes the {deadline_ms} ms deadline: the last retries may never happen"
+                "worst case {} (every wait at its maximum, every attempt at its time limit) passes the {} deadline: the last retries may never happen",
+                crate::model::units::format_ms_human(*worst_ms),
+                crate::model::units::format_ms_human(*deadline_ms)
+            ),
+            Self::LongerThanADay { worst_ms } => write!(
+                f,
+                "worst case {} (every wait at its maximum, every attempt at its time limit) is longer than a day and the profile has no deadline: set deadline_ms to bound it",
+                crate::model::units::format_ms_human(*worst_ms)
             ),
             Self::JitterWindowAboveBase {
                 path,
@@ -89,6 +102,9 @@ impl fmt::Display for LabWarning {
         }
     }
 }
+
+/// A day, ms: a profile that can retry for longer without a deadline is warned about.
+const ONE_DAY_MS: u64 = 24 * 60 * 60 * 1000;
 
 /// Runs the budget check samples (sequential runs, see [`budget_dry`]).
 pub const BUDGET_CHECK_RUNS: u32 = 200;
@@ -118,6 +134,11 @@ pub fn warnings(profile: &RetryProfile, failure_rate: f64, seed: u64) -> Vec<Lab
             worst_ms,
             deadline_ms,
         });
+    }
+    if let (None, Some(worst_ms)) = (profile.deadline_ms, worst_case_ms(profile))
+        && worst_ms > ONE_DAY_MS
+    {
+        out.push(LabWarning::LongerThanADay { worst_ms });
     }
     if let Some(dry) = budget_dry(profile, failure_rate, BUDGET_CHECK_RUNS, seed) {
         out.push(LabWarning::BudgetRunsDry(dry));

@@ -204,9 +204,9 @@ impl PreviewCache {
         if let Some(last) = stats.get(reached.wrapping_sub(1)) {
             let worst = rows.worst_at(reached - 1);
             ui.label(format!(
-                "total over {} retries: worst case {} ms (formula), sampled p50 {} ms, sampled max {} ms",
+                "total over {} retries: worst case {} (formula), sampled p50 {} ms, sampled max {} ms",
                 last.retry,
-                ms(worst),
+                human_ms(worst),
                 ms(last.cumulative.p50),
                 ms(last.cumulative.max)
             ))
@@ -310,6 +310,17 @@ fn paint_band(ui: &Ui, rect: Rect, s: &RetryStats, scale: f64) {
         [egui::pos2(p, rect.top()), egui::pos2(p, rect.bottom())],
         Stroke::new(2.0, ui.visuals().strong_text_color()),
     );
+}
+
+/// `v` ms rounded up, in human units too once it is a minute or more.
+fn human_ms(v: f64) -> String {
+    #[allow(
+        clippy::cast_possible_truncation,
+        clippy::cast_sign_loss,
+        reason = "clamped to 0 first; waits are far below u64::MAX ms"
+    )]
+    let whole = v.max(0.0).ceil() as u64;
+    crate::model::units::format_ms_human(whole)
 }
 
 fn ms(v: f64) -> String {

@@ -147,3 +147,26 @@ fn the_toolbar_about_button_opens_the_window() {
     h.get_by_label(&format!("Retryscope {}", build_info::VERSION));
     assert_eq!(h.state().about.folders().len(), 3);
 }
+
+#[test]
+fn the_about_window_lists_every_shortcut() {
+    let root = tempfile::tempdir().unwrap();
+    let mut window = AboutWindow::new(folders(root.path()), Box::new(RecordingOpener::default()));
+    window.show();
+    let mut h = about_harness(window);
+    h.run();
+    assert!(h.query_by_label("Ctrl+Q").is_none(), "folded away at first");
+    h.get_by_label("Keyboard shortcuts").click();
+    h.run();
+    for keys in [
+        "Ctrl+Enter",
+        "Esc",
+        "Ctrl+O",
+        "Ctrl+S",
+        "Ctrl+Shift+S",
+        "Ctrl+Q",
+    ] {
+        h.get_by_label(keys);
+    }
+    h.get_by_label_contains("asks first while a run is waiting");
+}

@@ -178,6 +178,21 @@ impl AboutWindow {
             ui.colored_label(ui.visuals().error_fg_color, problem);
         }
         ui.separator();
+        egui::CollapsingHeader::new("Keyboard shortcuts")
+            .id_salt("about.shortcuts")
+            .show(ui, |ui| {
+                egui::Grid::new("about.shortcuts.grid")
+                    .num_columns(2)
+                    .show(ui, |ui| {
+                        for (keys, what) in super::shortcuts::KEYS {
+                            ui.strong(*keys);
+                            ui.label(*what);
+                            ui.end_row();
+                        }
+                    });
+                ui.weak("Cmd instead of Ctrl on macOS.");
+            });
+        ui.separator();
         ui.button("Close").clicked()
     }
 }

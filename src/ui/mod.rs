@@ -40,6 +40,7 @@ pub mod preview_strip;
 pub mod profile_analysis;
 pub mod profile_library;
 pub mod profile_problems;
+pub mod quit_guard;
 pub mod request_draft;
 pub mod request_library_panel;
 pub mod retry_export_modal;

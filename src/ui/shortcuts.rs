@@ -1,4 +1,5 @@
-//! Keyboard shortcuts: Ctrl+Enter send, Esc cancel, Ctrl+O open, Ctrl+S save, Ctrl+Shift+S save as
+//! Keyboard shortcuts: Ctrl+Enter send, Esc cancel, Ctrl+O open, Ctrl+S save, Ctrl+Shift+S save as,
+//! Ctrl+Q quit (asking first while a run or a batch is live)
 //! (Cmd instead of Ctrl on macOS).
 //!
 //! Esc belongs to whatever is open on top first: while a popup (a dropdown such as *Strategy*
@@ -6,6 +7,27 @@
 //! is left for it to close itself and never cancels a run.
 
 use egui::{Key, KeyboardShortcut, Modifiers};
+
+/// Every keyboard shortcut and what it does, as the About window lists them (docs/window.md
+/// has the same table).
+pub const KEYS: &[(&str, &str)] = &[
+    ("Ctrl+Enter", "send the composed request"),
+    (
+        "Esc",
+        "close the open popup, menu or dialog; with none open, cancel the selected run",
+    ),
+    ("Ctrl+O", "open a profile file"),
+    ("Ctrl+S", "save the profile"),
+    ("Ctrl+Shift+S", "save the profile as a new file"),
+    (
+        "Ctrl+Q",
+        "quit (asks first while a run is waiting or a batch is working)",
+    ),
+    (
+        "Ctrl+C",
+        "in the attempts table, no text field focused: copy the selected attempt row",
+    ),
+];
 
 /// A shortcut the user pressed this frame.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -20,6 +42,8 @@ pub enum Shortcut {
     Save,
     /// Ctrl+Shift+S.
     SaveAs,
+    /// Ctrl+Q.
+    Quit,
 }
 
 const SEND: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::Enter);
@@ -27,6 +51,7 @@ const OPEN: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::O)
 const SAVE_AS: KeyboardShortcut =
     KeyboardShortcut::new(Modifiers::COMMAND.plus(Modifiers::SHIFT), Key::S);
 const SAVE: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::S);
+const QUIT: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::Q);
 const CANCEL: KeyboardShortcut = KeyboardShortcut::new(Modifiers::NONE, Key::Escape);
 
 /// Whether a popup or a modal is open (from egui's memory of the previous frame), so Esc is
@@ -51,6 +76,9 @@ pub fn take_shortcuts(ctx: &egui::Context) -> Vec<Shortcut> {
             out.push(Shortcut::SaveAs);
         } else if i.consume_shortcut(&SAVE) {
             out.push(Shortcut::Save);
+        }
+        if i.consume_shortcut(&QUIT) {
+            out.push(Shortcut::Quit);
         }
         if esc_is_free && i.consume_shortcut(&CANCEL) {
             out.push(Shortcut::Cancel);

@@ -64,7 +64,7 @@ impl SmokeRun {
             if let Ok(mut slot) = self.result.lock() {
                 *slot = Some(Ok(()));
             }
-            self.close(ctx);
+            self.close(ctx, workbench);
             return;
         };
         match self.requested_at {
@@ -86,14 +86,14 @@ impl SmokeRun {
             Some(at) => {
                 let done = self.result.lock().map_or(true, |r| r.is_some());
                 if done {
-                    self.close(ctx);
+                    self.close(ctx, workbench);
                 } else if at.elapsed() > Duration::from_millis(SCREENSHOT_TIMEOUT_MS) {
                     if let Ok(mut slot) = self.result.lock() {
                         *slot = Some(Err(format!(
                             "no screenshot arrived within {SCREENSHOT_TIMEOUT_MS} ms; is the renderer running?"
                         )));
                     }
-                    self.close(ctx);
+                    self.close(ctx, workbench);
                 } else {
                     ctx.request_repaint_after(Duration::from_millis(50));
                 }
@@ -101,9 +101,10 @@ impl SmokeRun {
         }
     }
 
-    fn close(&mut self, ctx: &egui::Context) {
+    /// Closes without the quit question (a smoke run's own demo request may still be live).
+    fn close(&mut self, ctx: &egui::Context, workbench: &mut WorkbenchState) {
         self.closing = true;
-        ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+        workbench.quit.close_now(ctx);
     }
 }
 

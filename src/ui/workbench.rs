@@ -133,6 +133,8 @@ pub struct WorkbenchState {
     retry_export: super::retry_export_modal::RetryExporter,
     /// "Import from…": another tool's retry settings into a profile.
     retry_import: super::retry_import_modal::RetryImporter,
+    /// Asks before Ctrl+Q or the close button end live runs or a working batch.
+    pub quit: super::quit_guard::QuitGuard,
     /// The About window (version, licence, folders); tests may replace its folders and opener.
     pub about: super::about_window::AboutWindow,
     /// The Lab tab (centre, beside the timeline and the history).
@@ -233,6 +235,7 @@ impl WorkbenchState {
             png_export: super::png_export::PngExport::default(),
             retry_export: super::retry_export_modal::RetryExporter::default(),
             retry_import: super::retry_import_modal::RetryImporter::default(),
+            quit: super::quit_guard::QuitGuard::default(),
             about: super::about_window::AboutWindow::new(
                 super::about_window::current_folders(),
                 Box::new(super::about_window::SystemOpener),
@@ -450,6 +453,8 @@ impl WorkbenchState {
         self.poll_history();
         let now = self.now();
         self.batch.poll(now);
+        let live = self.live_work();
+        self.quit.intercept(ctx, live);
         self.follow_batch_startup_line();
         while let Some(answer) = self.dialogs.poll() {
             self.on_dialog_answer(answer);
@@ -498,7 +503,7 @@ impl WorkbenchState {
         }
         self.invalid_fields = super::number_field::invalid_fields(ui.ctx());
         for shortcut in take_shortcuts(ui.ctx()) {
-            self.on_shortcut(shortcut);
+            self.on_shortcut(ui.ctx(), shortcut);
         }
         self.preview.refresh(&self.current.profile);
         if let Some(library) = self.library_scan.poll() {
@@ -598,6 +603,8 @@ impl WorkbenchState {
         self.confirm_prompt(ui);
         self.dialogs.ui(ui, &self.opened);
         self.about.ui(ui.ctx());
+        let live = self.live_work();
+        self.quit.ui(ui.ctx(), live);
         if let Some(status) = self.environments.window_ui(ui.ctx()) {
             self.status = Some(status);
         }
@@ -683,7 +690,7 @@ impl WorkbenchState {
             .show(ui, |ui| self.policy_panel(ui));
     }
 
-    fn on_shortcut(&mut self, shortcut: Shortcut) {
+    fn on_shortcut(&mut self, ctx: &egui::Context, shortcut: Shortcut) {
         match shortcut {
             Shortcut::Send => self.send(),
             Shortcut::Cancel if self.pending_switch.is_none() => self.cancel_selected(),
@@ -691,6 +698,18 @@ impl WorkbenchState {
             Shortcut::Open => self.open_dialog(),
             Shortcut::Save => self.save(),
             Shortcut::SaveAs => self.save_as(),
+            Shortcut::Quit => {
+                let live = self.live_work();
+                self.quit.request(ctx, live);
+            }
+        }
+    }
+
+    /// What quitting now would interrupt: this session's unfinished runs, a batch worked here.
+    pub fn live_work(&self) -> super::quit_guard::LiveWork {
+        super::quit_guard::LiveWork {
+            runs: self.runs.active_runs().len(),
+            batch: self.batch.works_a_batch(),
         }
     }
 }

@@ -363,6 +363,11 @@ impl BatchPanel {
         self.counts
     }
 
+    /// True while this window works a batch (shown or not).
+    pub fn works_a_batch(&self) -> bool {
+        self.working
+    }
+
     /// True while the batch shown is being worked.
     pub fn is_working(&self) -> bool {
         self.shown_is_worked()

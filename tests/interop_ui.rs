@@ -112,6 +112,7 @@ fn import_curl_box_fills_the_composer_and_export_copies_it_masked() {
     assert_eq!(masked.len(), 1, "{masked:?}");
     assert!(masked[0].contains("-H 'Cookie: ***'"), "{}", masked[0]);
     assert!(!masked[0].contains("cookie-secret"));
+    h.get_by_label("Copied the request as curl (secrets masked)");
     h.get_by_label("Export curl…").click();
     h.run();
     h.get_by_label("Include secrets").click();
@@ -122,6 +123,7 @@ fn import_curl_box_fills_the_composer_and_export_copies_it_masked() {
         "{}",
         clear[0]
     );
+    h.get_by_label("Copied the request as curl, secrets included");
 }
 
 struct Screen {

@@ -55,6 +55,8 @@ fn harness() -> Harness<'static, Screen> {
         .build_ui_state(
             |ui, s: &mut Screen| {
                 let _ = s.runs.ui(ui, s.now);
+                // As the workbench does once per frame.
+                retryscope::ui::copied_toast::show(ui.ctx());
             },
             screen,
         );
@@ -93,8 +95,10 @@ fn select_attempt(h: &mut Harness<'static, Screen>, label: &str) {
 #[test]
 fn copy_as_text_puts_the_whole_run_on_the_clipboard() {
     let mut h = harness();
+    assert!(h.query_by_label_contains("Copied").is_none(), "no note yet");
     let texts = click_and_copy(&mut h, "Copy as text");
     assert_eq!(texts.len(), 1, "{texts:?}");
+    h.get_by_label("Copied the run as text (secrets masked)");
     let expected = h.state().runs.timeline(1).expect("run 1 exists").to_text();
     assert_eq!(texts[0], expected);
     assert!(
@@ -117,6 +121,7 @@ fn detail_pane_copies_a_header_the_body_and_the_explanation() {
         click_and_copy(&mut h, "Copy explanation"),
         vec!["retry 1: fixed 1000 ms = 1000 ms".to_owned()]
     );
+    h.get_by_label("Copied the explanation of retry 1");
 }
 
 #[test]
@@ -128,6 +133,7 @@ fn secret_headers_are_copied_masked_until_shown() {
         click_and_copy(&mut h, "Copy header set-cookie"),
         vec!["set-cookie: ***".to_owned()]
     );
+    h.get_by_label("Copied header set-cookie (secrets masked)");
     let whole = click_and_copy(&mut h, "Copy attempt");
     assert_eq!(
         whole,
@@ -152,7 +158,9 @@ fn secret_headers_are_copied_masked_until_shown() {
         click_and_copy(&mut h, "Copy header set-cookie"),
         vec!["set-cookie: sid=abc123".to_owned()]
     );
+    h.get_by_label("Copied header set-cookie, secrets included");
     let whole = click_and_copy(&mut h, "Copy attempt");
+    h.get_by_label("Copied attempt 1 as text, secrets included");
     assert!(
         whole[0].contains("  set-cookie: sid=abc123\n"),
         "revealed: {}",

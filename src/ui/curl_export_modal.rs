@@ -61,7 +61,16 @@ impl CurlExporter {
                     .on_hover_text("copy the command to the clipboard")
                     .clicked()
                 {
-                    ui.ctx().copy_text(command.clone());
+                    crate::ui::copied_toast::copy(
+                        ui.ctx(),
+                        command.clone(),
+                        "the request as curl",
+                        if self.include_secrets {
+                            crate::ui::copied_toast::Secrets::Included
+                        } else {
+                            crate::ui::copied_toast::Secrets::Masked
+                        },
+                    );
                     close = true;
                 }
                 if ui.button("Close").on_hover_text("close (Esc)").clicked() {

@@ -15,6 +15,7 @@ pub mod budget_editor;
 pub mod composer;
 pub mod conditions_editor;
 pub mod confirm_modal;
+pub mod copied_toast;
 pub mod curl_export_modal;
 pub mod curl_import_modal;
 pub mod engine_link;

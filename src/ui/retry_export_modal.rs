@@ -117,7 +117,12 @@ impl RetryExporter {
                     .on_hover_text("copy the exported settings to the clipboard")
                     .clicked()
                 {
-                    ui.ctx().copy_text(exported.text.clone());
+                    crate::ui::copied_toast::copy(
+                        ui.ctx(),
+                        exported.text.clone(),
+                        "the exported settings",
+                        crate::ui::copied_toast::Secrets::None,
+                    );
                 }
                 if ui
                     .button("Save…")

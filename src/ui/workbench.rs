@@ -603,6 +603,7 @@ impl WorkbenchState {
         self.confirm_prompt(ui);
         self.dialogs.ui(ui, &self.opened);
         self.about.ui(ui.ctx());
+        super::copied_toast::show(ui.ctx());
         let live = self.live_work();
         self.quit.ui(ui.ctx(), live);
         if let Some(status) = self.environments.window_ui(ui.ctx()) {

@@ -54,8 +54,12 @@ impl LabPanel {
                     .on_hover_text("calls, completion time, gave up and load per N and strategy")
                     .clicked()
                 {
-                    ui.ctx().copy_text(sweep_csv(&points));
-                    self.copied = Some("sweep");
+                    crate::ui::copied_toast::copy(
+                        ui.ctx(),
+                        sweep_csv(&points),
+                        "the sweep CSV",
+                        crate::ui::copied_toast::Secrets::None,
+                    );
                 }
                 ui.horizontal_wrapped(|ui| {
                     super::export_buttons(ui, &mut self.export, "sweep", &|| {
@@ -80,8 +84,12 @@ impl LabPanel {
                     .on_hover_text("calls per second per 10 ms bucket and strategy")
                     .clicked()
                 {
-                    ui.ctx().copy_text(load_csv(&results));
-                    self.copied = Some("load");
+                    crate::ui::copied_toast::copy(
+                        ui.ctx(),
+                        load_csv(&results),
+                        "the load CSV",
+                        crate::ui::copied_toast::Secrets::None,
+                    );
                 }
                 ui.horizontal_wrapped(|ui| {
                     super::export_buttons(ui, &mut self.export, "load", &|| {
@@ -95,9 +103,6 @@ impl LabPanel {
                 ui.colored_label(ui.visuals().error_fg_color, format!("cannot simulate: {e}"));
             }
             None => {}
-        }
-        if let Some(what) = self.copied {
-            ui.label(format!("copied the {what} CSV to the clipboard"));
         }
     }
 

@@ -29,8 +29,12 @@ impl LabPanel {
                 .on_hover_text("every retry's min, p5, p50, p95, max and exact bounds, as CSV")
                 .clicked()
             {
-                ui.ctx().copy_text(distribution_csv(&d));
-                self.copied = Some("distribution");
+                crate::ui::copied_toast::copy(
+                    ui.ctx(),
+                    distribution_csv(&d),
+                    "the distribution CSV",
+                    crate::ui::copied_toast::Secrets::None,
+                );
             }
             let (cumulative, histogram_retry) = (self.cumulative, self.histogram_retry);
             super::export_buttons(ui, &mut self.export, "distribution", &|| {

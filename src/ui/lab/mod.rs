@@ -109,8 +109,6 @@ pub struct LabPanel {
     /// Chance that one server attempt fails, for the stack calculator.
     pub failure_rate: f64,
     stack: Option<Result<(StackAnalysis, StackSimulation), String>>,
-    /// What the last "Copy … CSV" copied.
-    copied: Option<&'static str>,
     /// "Export … PNG…" / "Export … CSV…": waiting for the dialog, writing, results.
     pub export: export::LabExport,
 }
@@ -137,7 +135,6 @@ impl LabPanel {
             stack_layers: vec![None, Some("aws-standard".to_owned())],
             failure_rate: 1.0,
             stack: None,
-            copied: None,
             export: export::LabExport::default(),
         }
     }

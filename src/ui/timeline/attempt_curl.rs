@@ -62,8 +62,16 @@ pub fn copy_as_curl_ui(
         if button.clicked()
             && let Some(sent) = sent
         {
-            ui.ctx()
-                .copy_text(attempt_curl(sent, attempt, first_url, include));
+            crate::ui::copied_toast::copy(
+                ui.ctx(),
+                attempt_curl(sent, attempt, first_url, include),
+                &format!("attempt {} as curl", attempt.number),
+                if include {
+                    crate::ui::copied_toast::Secrets::Included
+                } else {
+                    crate::ui::copied_toast::Secrets::Masked
+                },
+            );
         }
         if ui
             .checkbox(&mut include, "with secrets")

@@ -74,7 +74,12 @@ pub fn show(
             .on_hover_text("Copy the whole timeline as plain text")
             .clicked()
         {
-            ui.ctx().copy_text(timeline.to_text());
+            crate::ui::copied_toast::copy(
+                ui.ctx(),
+                timeline.to_text(),
+                "the run as text",
+                crate::ui::copied_toast::Secrets::Masked,
+            );
         }
         super::har_copy::copy_as_har_ui(ui, timeline, request);
         if ui

@@ -140,8 +140,21 @@ fn copy_buttons(ui: &mut egui::Ui, run_id: RunId, attempt: &AttemptRow, body: Op
             .clicked()
         {
             let body_text = response.map(|resp| body_text(resp, body));
-            ui.ctx()
-                .copy_text(attempt_text(attempt, body_text.as_deref(), &revealed));
+            let shown_secret = response.is_some_and(|resp| {
+                resp.headers
+                    .iter()
+                    .any(|(name, _)| is_secret_header(name) && revealed(name))
+            });
+            crate::ui::copied_toast::copy(
+                ui.ctx(),
+                attempt_text(attempt, body_text.as_deref(), &revealed),
+                &format!("attempt {} as text", attempt.number),
+                if shown_secret {
+                    crate::ui::copied_toast::Secrets::Included
+                } else {
+                    crate::ui::copied_toast::Secrets::Masked
+                },
+            );
         }
         if let Some(resp) = response
             && ui
@@ -149,7 +162,12 @@ fn copy_buttons(ui: &mut egui::Ui, run_id: RunId, attempt: &AttemptRow, body: Op
                 .on_hover_text("copy the body as shown below (pretty JSON, text or hex dump)")
                 .clicked()
         {
-            ui.ctx().copy_text(body_text(resp, body));
+            crate::ui::copied_toast::copy(
+                ui.ctx(),
+                body_text(resp, body),
+                &format!("the body of attempt {}", attempt.number),
+                crate::ui::copied_toast::Secrets::Masked,
+            );
         }
         if let Some(wait) = &attempt.wait
             && ui
@@ -157,7 +175,12 @@ fn copy_buttons(ui: &mut egui::Ui, run_id: RunId, attempt: &AttemptRow, body: Op
                 .on_hover_text("copy the explanation of the wait after this attempt")
                 .clicked()
         {
-            ui.ctx().copy_text(wait.explanation.text.clone());
+            crate::ui::copied_toast::copy(
+                ui.ctx(),
+                wait.explanation.text.clone(),
+                &format!("the explanation of retry {}", wait.explanation.retry),
+                crate::ui::copied_toast::Secrets::None,
+            );
         }
     });
 }
@@ -241,8 +264,17 @@ fn header_row(
             let enabled = copy.enabled();
             copy.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, enabled, &label));
             if copy.clicked() {
-                ui.ctx()
-                    .copy_text(format!("{name}: {}", shown_value(name, value, revealed)));
+                let secrets = match (is_secret_header(name), revealed) {
+                    (false, _) => crate::ui::copied_toast::Secrets::None,
+                    (true, false) => crate::ui::copied_toast::Secrets::Masked,
+                    (true, true) => crate::ui::copied_toast::Secrets::Included,
+                };
+                crate::ui::copied_toast::copy(
+                    ui.ctx(),
+                    format!("{name}: {}", shown_value(name, value, revealed)),
+                    &format!("header {name}"),
+                    secrets,
+                );
             }
         });
     });

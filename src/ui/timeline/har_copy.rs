@@ -100,20 +100,24 @@ pub fn copy_as_har_ui(ui: &mut egui::Ui, timeline: &Timeline, sent: Option<&Arc<
         .on_hover_text("copy one row per attempt as CSV (secrets masked) for a spreadsheet")
         .clicked()
     {
-        ui.ctx().copy_text(crate::interop::attempts_csv(
-            &timeline_events(timeline),
-            secrets,
-        ));
+        crate::ui::copied_toast::copy(
+            ui.ctx(),
+            crate::interop::attempts_csv(&timeline_events(timeline), secrets),
+            "the attempts as CSV",
+            crate::ui::copied_toast::Secrets::Masked,
+        );
     }
     if ui
         .add_enabled(any, egui::Button::new("Copy events"))
         .on_hover_text("copy the run's events as JSON Lines, as `retryscope run --json` prints them (secrets masked)")
         .clicked()
     {
-        ui.ctx().copy_text(crate::interop::events_json_lines(
-            &timeline_events(timeline),
-            secrets,
-        ));
+        crate::ui::copied_toast::copy(
+            ui.ctx(),
+            crate::interop::events_json_lines(&timeline_events(timeline), secrets),
+            "the run's events as JSON Lines",
+            crate::ui::copied_toast::Secrets::Masked,
+        );
     }
     if ui
         .add_enabled(
@@ -126,7 +130,11 @@ pub fn copy_as_har_ui(ui: &mut egui::Ui, timeline: &Timeline, sent: Option<&Arc<
         )
         .clicked()
     {
-        ui.ctx()
-            .copy_text(timeline_har(timeline, sent.map(Arc::as_ref)));
+        crate::ui::copied_toast::copy(
+            ui.ctx(),
+            timeline_har(timeline, sent.map(Arc::as_ref)),
+            "the run as HAR",
+            crate::ui::copied_toast::Secrets::Masked,
+        );
     }
 }

@@ -59,7 +59,12 @@ pub fn show(
     if let Some(attempt) = selected_row.and_then(|i| rows.get(i))
         && copy_requested(ui.ctx())
     {
-        ui.ctx().copy_text(row_text(attempt, now));
+        crate::ui::copied_toast::copy(
+            ui.ctx(),
+            row_text(attempt, now),
+            &format!("the row of attempt {}", attempt.number),
+            crate::ui::copied_toast::Secrets::Masked,
+        );
     }
     let row_height = ui.text_style_height(&egui::TextStyle::Body) + 4.0;
     let mut clicked = None;

@@ -44,6 +44,8 @@ pub struct Composer {
     pub curl_export: super::curl_export_modal::CurlExporter,
     /// The entry picker of "Import HAR…" (open once a file is read).
     pub har_import: super::har_import_modal::HarPicker,
+    /// Undo and redo of the whole request (Ctrl+Z, Ctrl+Shift+Z).
+    pub undo: super::composer_undo::ComposerUndo,
 }
 
 impl Composer {
@@ -53,6 +55,28 @@ impl Composer {
             draft,
             ..Self::default()
         }
+    }
+
+    /// Replaces the whole request with `draft`, filled from `what` (`the pasted curl command`),
+    /// as one undo step; the composer offers Undo until the next change.
+    pub fn fill(&mut self, draft: RequestDraft, what: &str) {
+        self.undo.will_fill(what);
+        self.draft = draft;
+        self.edits += 1;
+    }
+
+    /// Undoes the last step; returns what was undone, `None` when there is nothing to undo.
+    pub fn undo(&mut self) -> Option<String> {
+        let undone = self.undo.undo(&mut self.draft)?;
+        self.edits += 1;
+        Some(undone)
+    }
+
+    /// Redoes the last undone step; returns what was redone.
+    pub fn redo(&mut self) -> Option<String> {
+        let redone = self.undo.redo(&mut self.draft)?;
+        self.edits += 1;
+        Some(redone)
     }
 
     /// Why the request cannot be sent now, if it cannot.
@@ -95,13 +119,12 @@ impl Composer {
             }
         });
         if let Some(draft) = self.har_import.modal_ui(ui) {
-            self.draft = draft;
-            changed = true;
+            self.fill(draft, "the HAR entry");
         }
         if let Some(draft) = self.curl_import.modal_ui(ui) {
-            self.draft = draft;
-            changed = true;
+            self.fill(draft, "the imported curl command");
         }
+        self.fill_notice_ui(ui);
         self.curl_export.modal_ui(ui, &self.draft);
         self.curl_import.notes_ui(ui);
         self.method_and_url(ui, &mut actions, &mut changed);
@@ -150,6 +173,30 @@ impl Composer {
             self.edits += 1;
         }
         actions
+    }
+
+    /// "Filled from the pasted curl command. [Undo]" while the last fill can be undone.
+    fn fill_notice_ui(&mut self, ui: &mut Ui) {
+        let Some(what) = self.undo.fill_notice().map(str::to_owned) else {
+            return;
+        };
+        ui.horizontal_wrapped(|ui| {
+            ui.label(format!("The whole request was replaced by {what}."));
+            if ui
+                .button("Undo")
+                .on_hover_text("put the request back as it was before (Ctrl+Z)")
+                .clicked()
+            {
+                self.undo();
+            }
+            if ui
+                .small_button("Keep")
+                .on_hover_text("hide this note (Ctrl+Z still undoes it)")
+                .clicked()
+            {
+                self.undo.dismiss_notice();
+            }
+        });
     }
 
     fn method_and_url(
@@ -235,8 +282,7 @@ impl Composer {
             && crate::interop::starts_with_curl_program(&self.draft.url)
             && let Some(draft) = self.curl_import.import(&self.draft.url.clone())
         {
-            self.draft = draft;
-            *changed = true;
+            self.fill(draft, "the pasted curl command");
         }
         if let Some(problem) = url_problem(&self.draft.url) {
             ui.colored_label(ui.visuals().error_fg_color, problem);

@@ -13,6 +13,7 @@ pub mod batch;
 pub mod body_editor;
 pub mod budget_editor;
 pub mod composer;
+pub mod composer_undo;
 pub mod conditions_editor;
 pub mod confirm_modal;
 pub mod copied_toast;

@@ -287,8 +287,10 @@ impl RequestLibraryPanel {
         match lib.load(id) {
             Ok(saved) => {
                 let draft = self.for_composer(&saved.request);
-                composer.draft = draft.clone();
-                composer.edits += 1;
+                composer.fill(
+                    draft.clone(),
+                    &format!("the saved request \"{}\"", saved.name),
+                );
                 self.current = Some(saved.id);
                 self.snapshot = Some(draft);
                 self.new_name.clone_from(&saved.name);

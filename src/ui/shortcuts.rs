@@ -1,5 +1,7 @@
 //! Keyboard shortcuts: Ctrl+Enter send, Esc cancel, Ctrl+O open, Ctrl+S save, Ctrl+Shift+S save as,
-//! Ctrl+Q quit (asking first while a run or a batch is live)
+//! Ctrl+Q quit (asking first while a run or a batch is live), Ctrl+Z / Ctrl+Shift+Z (or Ctrl+Y)
+//! undo and redo of the request (while the keyboard is in the composer or nowhere; a field of
+//! the policy keeps its own text undo)
 //! (Cmd instead of Ctrl on macOS).
 //!
 //! Esc belongs to whatever is open on top first: while a popup (a dropdown such as *Strategy*
@@ -24,6 +26,11 @@ pub const KEYS: &[(&str, &str)] = &[
         "quit (asks first while a run is waiting or a batch is working)",
     ),
     (
+        "Ctrl+Z",
+        "undo the last change of the request: a paste, an import, a load, typing",
+    ),
+    ("Ctrl+Shift+Z / Ctrl+Y", "redo it"),
+    (
         "Ctrl+C",
         "in the attempts table, no text field focused: copy the selected attempt row",
     ),
@@ -44,6 +51,10 @@ pub enum Shortcut {
     SaveAs,
     /// Ctrl+Q.
     Quit,
+    /// Ctrl+Z.
+    Undo,
+    /// Ctrl+Shift+Z or Ctrl+Y.
+    Redo,
 }
 
 const SEND: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::Enter);
@@ -51,6 +62,10 @@ const OPEN: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::O)
 const SAVE_AS: KeyboardShortcut =
     KeyboardShortcut::new(Modifiers::COMMAND.plus(Modifiers::SHIFT), Key::S);
 const SAVE: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::S);
+const REDO: KeyboardShortcut =
+    KeyboardShortcut::new(Modifiers::COMMAND.plus(Modifiers::SHIFT), Key::Z);
+const REDO_Y: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::Y);
+const UNDO: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::Z);
 const QUIT: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::Q);
 const CANCEL: KeyboardShortcut = KeyboardShortcut::new(Modifiers::NONE, Key::Escape);
 
@@ -60,9 +75,10 @@ pub fn overlay_open(ctx: &egui::Context) -> bool {
     egui::Popup::is_any_open(ctx) || ctx.memory(|m| m.top_modal_layer().is_some())
 }
 
-/// Consumes this frame's shortcuts (Save As is checked before Save, which would match it too).
-/// Esc is not taken while [`overlay_open`].
-pub fn take_shortcuts(ctx: &egui::Context) -> Vec<Shortcut> {
+/// Consumes this frame's shortcuts (Save As is checked before Save, and Redo before Undo, which
+/// would match them too). Esc is not taken while [`overlay_open`]; undo and redo only when
+/// `undo_is_free` (else they stay with the focused text field).
+pub fn take_shortcuts(ctx: &egui::Context, undo_is_free: bool) -> Vec<Shortcut> {
     let esc_is_free = !overlay_open(ctx);
     ctx.input_mut(|i| {
         let mut out = Vec::new();
@@ -76,6 +92,13 @@ pub fn take_shortcuts(ctx: &egui::Context) -> Vec<Shortcut> {
             out.push(Shortcut::SaveAs);
         } else if i.consume_shortcut(&SAVE) {
             out.push(Shortcut::Save);
+        }
+        if undo_is_free {
+            if i.consume_shortcut(&REDO) || i.consume_shortcut(&REDO_Y) {
+                out.push(Shortcut::Redo);
+            } else if i.consume_shortcut(&UNDO) {
+                out.push(Shortcut::Undo);
+            }
         }
         if i.consume_shortcut(&QUIT) {
             out.push(Shortcut::Quit);

@@ -133,6 +133,9 @@ pub struct WorkbenchState {
     retry_export: super::retry_export_modal::RetryExporter,
     /// "Import from…": another tool's retry settings into a profile.
     retry_import: super::retry_import_modal::RetryImporter,
+    /// Where the composer was drawn last frame (Ctrl+Z is the composer's while the keyboard
+    /// focus is in it); `None` while it is hidden.
+    composer_rect: Option<egui::Rect>,
     /// Asks before Ctrl+Q or the close button end live runs or a working batch.
     pub quit: super::quit_guard::QuitGuard,
     /// The About window (version, licence, folders); tests may replace its folders and opener.
@@ -235,6 +238,7 @@ impl WorkbenchState {
             png_export: super::png_export::PngExport::default(),
             retry_export: super::retry_export_modal::RetryExporter::default(),
             retry_import: super::retry_import_modal::RetryImporter::default(),
+            composer_rect: None,
             quit: super::quit_guard::QuitGuard::default(),
             about: super::about_window::AboutWindow::new(
                 super::about_window::current_folders(),
@@ -502,7 +506,9 @@ impl WorkbenchState {
             super::number_field::forget_typed_fields(ui.ctx(), "profile.");
         }
         self.invalid_fields = super::number_field::invalid_fields(ui.ctx());
-        for shortcut in take_shortcuts(ui.ctx()) {
+        let undo_is_free = self.focus_allows_composer_undo(ui.ctx());
+        self.composer_rect = None;
+        for shortcut in take_shortcuts(ui.ctx(), undo_is_free) {
             self.on_shortcut(ui.ctx(), shortcut);
         }
         self.preview.refresh(&self.current.profile);
@@ -604,6 +610,8 @@ impl WorkbenchState {
         self.dialogs.ui(ui, &self.opened);
         self.about.ui(ui.ctx());
         super::copied_toast::show(ui.ctx());
+        let now_s = ui.input(|i| i.time);
+        self.composer.undo.observe(&self.composer.draft, now_s);
         let live = self.live_work();
         self.quit.ui(ui.ctx(), live);
         if let Some(status) = self.environments.window_ui(ui.ctx()) {
@@ -670,7 +678,7 @@ impl WorkbenchState {
     fn composer_scroll(&mut self, ui: &mut Ui) -> Vec<ComposerAction> {
         // Vertical only: rows fit the panel's width (text fields shrink, long text is cut with
         // an ellipsis and shown whole on hover), so no sideways scroll can hide Send.
-        egui::ScrollArea::vertical()
+        let shown = egui::ScrollArea::vertical()
             .auto_shrink([false, true])
             .id_salt("composer_scroll")
             .show(ui, |ui| {
@@ -680,8 +688,9 @@ impl WorkbenchState {
                 self.environments.picker_ui(ui);
                 ui.separator();
                 self.composer.ui(ui)
-            })
-            .inner
+            });
+        self.composer_rect = Some(shown.inner_rect);
+        shown.inner
     }
 
     fn policy_scroll(&mut self, ui: &mut Ui) {
@@ -699,10 +708,37 @@ impl WorkbenchState {
             Shortcut::Open => self.open_dialog(),
             Shortcut::Save => self.save(),
             Shortcut::SaveAs => self.save_as(),
+            Shortcut::Undo => {
+                self.status = Some(match self.composer.undo() {
+                    Some(what) => (
+                        false,
+                        format!("Undid {what} in the request (Ctrl+Shift+Z redoes it)"),
+                    ),
+                    None => (false, "Nothing to undo in the request".to_owned()),
+                });
+            }
+            Shortcut::Redo => {
+                self.status = Some(match self.composer.redo() {
+                    Some(what) => (false, format!("Redid {what} in the request")),
+                    None => (false, "Nothing to redo in the request".to_owned()),
+                });
+            }
             Shortcut::Quit => {
                 let live = self.live_work();
                 self.quit.request(ctx, live);
             }
+        }
+    }
+
+    /// True when Ctrl+Z belongs to the composer: no widget has the keyboard, or the one that
+    /// has it was drawn inside the composer last frame (a policy field keeps its text undo).
+    fn focus_allows_composer_undo(&self, ctx: &egui::Context) -> bool {
+        let Some(focused) = ctx.memory(egui::Memory::focused) else {
+            return true;
+        };
+        match (self.composer_rect, ctx.read_response(focused)) {
+            (Some(rect), Some(widget)) => rect.contains(widget.rect.center()),
+            _ => false,
         }
     }
 

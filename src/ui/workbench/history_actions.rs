@@ -166,8 +166,10 @@ impl WorkbenchState {
             self.start_composed(composed, seed);
             return;
         }
-        self.composer.draft = crate::interop::draft_of_spec(&stored.run.request);
-        self.composer.edits += 1;
+        self.composer.fill(
+            crate::interop::draft_of_spec(&stored.run.request),
+            "the recorded run's request",
+        );
         if let Some(field) = masked_field(&stored.run.request) {
             self.status = Some((
                 true,

@@ -87,6 +87,7 @@ pub use simulate::{
     simulate, simulate_with, unreached_reason,
 };
 pub use triage::{is_idempotent, redirect_location};
+pub use unread_delay::{delay_hint, ignored_delay_warning};
 
 use crate::model::{
     AttemptOutcome, Backoff, OutcomeClass, RetryProfile, Strategy, Verdict, WaitExplanation,

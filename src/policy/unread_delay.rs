@@ -22,6 +22,16 @@ const QUOTED_CHARS: usize = 40;
 /// The note for `outcome`'s delay headers when `strategy` does not read them (every computed
 /// strategy); `None` when the response has none or there is no response.
 pub fn unread_delay_note(outcome: &AttemptOutcome, strategy: Strategy) -> Option<String> {
+    let hint = delay_hint(outcome)?;
+    Some(format!(
+        "the server asked for a delay ({hint}), which this profile's {} strategy does not read",
+        strategy.id()
+    ))
+}
+
+/// `Retry-After: 2`: the first delay header of `outcome`'s response as people write it (value
+/// trimmed, cut to 40 characters, control characters escaped); `None` without one.
+pub fn delay_hint(outcome: &AttemptOutcome) -> Option<String> {
     let AttemptOutcome::Response(r) = outcome else {
         return None;
     };
@@ -33,9 +43,20 @@ pub fn unread_delay_note(outcome: &AttemptOutcome, strategy: Strategy) -> Option
         value.trim(),
         QUOTED_CHARS,
     ));
+    Some(format!("{}: {value}", shown_name(name)))
+}
+
+/// The preview's and the Lab's warning when the last run's server sent a delay header
+/// (`hint`, from [`delay_hint`], on attempt `attempt`) that `strategy` does not read; `None`
+/// for the strategies that may read it (`response_header`, `custom`).
+pub fn ignored_delay_warning(hint: &str, attempt: u32, strategy: Strategy) -> Option<String> {
+    if matches!(strategy, Strategy::ResponseHeader | Strategy::Custom) {
+        return None;
+    }
     Some(format!(
-        "the server asked for a delay ({}: {value}), which this profile's {} strategy does not read",
-        shown_name(name),
+        "The last run's server asked for a delay ({hint} on attempt {attempt}); this profile's {} \
+         strategy does not read it and waits its own way. The response_header strategy honours it \
+         (with this one as its fallback).",
         strategy.id()
     ))
 }
@@ -90,6 +111,25 @@ mod tests {
         assert!(ms.is_some_and(|n| n.contains("(X-Ms-Retry-After-Ms: 1500)")));
         assert_eq!(
             unread_delay_note(&response(&[("date", "x")]), Strategy::Fixed),
+            None
+        );
+    }
+
+    #[test]
+    fn the_preview_warns_only_for_strategies_that_ignore_the_hint() {
+        let w = ignored_delay_warning("Retry-After: 2", 1, Strategy::Exponential);
+        assert!(
+            w.as_deref().is_some_and(|w| w.starts_with(
+                "The last run's server asked for a delay (Retry-After: 2 on attempt 1); this profile's exponential strategy does not read it"
+            )),
+            "{w:?}"
+        );
+        assert_eq!(
+            ignored_delay_warning("Retry-After: 2", 1, Strategy::ResponseHeader),
+            None
+        );
+        assert_eq!(
+            ignored_delay_warning("Retry-After: 2", 1, Strategy::Custom),
             None
         );
     }

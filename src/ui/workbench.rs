@@ -449,6 +449,9 @@ impl WorkbenchState {
                 self.history.refresh();
             }
             self.runs.apply(&event, now);
+            if matches!(event, crate::model::RunEvent::RunFinished { .. }) {
+                self.note_delay_hint(run_id);
+            }
             if start.elapsed() >= budget {
                 ctx.request_repaint();
                 break;
@@ -728,6 +731,20 @@ impl WorkbenchState {
                 self.quit.request(ctx, live);
             }
         }
+    }
+
+    /// Keeps the first delay header (`Retry-After: 2`) that run `run_id`'s server sent, for the
+    /// preview's and the Lab's warning when the profile does not read it; a run without one
+    /// clears it.
+    fn note_delay_hint(&mut self, run_id: crate::model::RunId) {
+        let Some(timeline) = self.runs.timeline(run_id) else {
+            return;
+        };
+        let hint = timeline.attempts().iter().find_map(|a| {
+            let result = a.result.as_ref()?;
+            crate::policy::delay_hint(&result.outcome).map(|hint| (hint, a.number))
+        });
+        self.lab.last_delay_hint = hint;
     }
 
     /// True when Ctrl+Z belongs to the composer: no widget has the keyboard, or the one that

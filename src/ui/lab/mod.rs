@@ -111,6 +111,9 @@ pub struct LabPanel {
     stack: Option<Result<(StackAnalysis, StackSimulation), String>>,
     /// "Export … PNG…" / "Export … CSV…": waiting for the dialog, writing, results.
     pub export: export::LabExport,
+    /// The first delay header the last finished run's server sent (`Retry-After: 2`) and its
+    /// attempt, set by the workbench; the Lab and the preview warn when the profile ignores it.
+    pub last_delay_hint: Option<(String, u32)>,
 }
 
 impl Default for LabPanel {
@@ -136,6 +139,7 @@ impl LabPanel {
             failure_rate: 1.0,
             stack: None,
             export: export::LabExport::default(),
+            last_delay_hint: None,
         }
     }
 
@@ -202,10 +206,21 @@ impl LabPanel {
         }
     }
 
+    /// The warning that `profile` ignores the delay the last run's server asked for, if it does.
+    pub fn ignored_delay_ui(&self, ui: &mut egui::Ui, profile: &RetryProfile) {
+        if let Some((hint, attempt)) = &self.last_delay_hint
+            && let Some(warning) =
+                crate::policy::ignored_delay_warning(hint, *attempt, profile.backoff.strategy)
+        {
+            ui.colored_label(ui.visuals().warn_fg_color, warning);
+        }
+    }
+
     /// Draws the tab for the profile being edited.
     pub fn ui(&mut self, ui: &mut egui::Ui, profile: &RetryProfile) {
         self.refresh(profile);
         self.export.poll();
+        self.ignored_delay_ui(ui, profile);
         egui::ScrollArea::vertical()
             .id_salt("lab.scroll")
             .show(ui, |ui| {

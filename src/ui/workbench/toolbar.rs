@@ -151,6 +151,7 @@ impl WorkbenchState {
         self.preview.ui(ui);
         problems_ui(ui, self.preview.issues());
         warnings_ui(ui, self.preview.warnings());
+        self.lab.ignored_delay_ui(ui, &self.current.profile);
         ui.separator();
         let read_only = self.current.is_read_only();
         let error = self.preview.error().cloned();

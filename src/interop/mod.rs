@@ -34,8 +34,8 @@ pub use curl::{
 };
 pub use curl_export::{curl_not_expressible, draft_to_curl, shell_quote, spec_to_curl};
 pub use draft_of_spec::draft_of_spec;
-pub use events_json::{events_json_lines, mask_event};
-pub use har_export::{HarExport, run_to_har};
+pub use events_json::events_json_lines;
+pub use har_export::run_to_har;
 pub use har_import::{EachEntry, HarEntrySummary, HarError, HarFile};
 pub use lab_csv::{distribution_csv, load_csv, sweep_csv};
 pub use lab_png::{
@@ -44,6 +44,6 @@ pub use lab_png::{
 };
 pub use plot_png::{
     DEFAULT_HEIGHT as PNG_DEFAULT_HEIGHT, DEFAULT_WIDTH as PNG_DEFAULT_WIDTH,
-    MAX_SIZE as PNG_MAX_SIZE, MIN_SIZE as PNG_MIN_SIZE, PlotAttempt, PlotClass, PlotError,
-    PlotWait, TimelinePlot, render_png,
+    MAX_SIZE as PNG_MAX_SIZE, MIN_SIZE as PNG_MIN_SIZE, PlotAttempt, PlotError, PlotWait,
+    TimelinePlot, render_png,
 };

@@ -7,9 +7,10 @@
 //! grey bar inside an outline of the planned wait, so a wait cut short or overrun shows as a
 //! difference between the two. The x axis is time since the run started.
 
-use crate::model::{AttemptOutcome, RunEvent, Verdict};
+use crate::model::{AttemptClass, RunFold};
 use plotters::prelude::*;
 use plotters::style::FontStyle;
+use std::fmt::Write as _;
 
 /// Default image width, pixels.
 pub const DEFAULT_WIDTH: u32 = 1200;
@@ -22,53 +23,27 @@ pub const MAX_SIZE: u32 = 8000;
 /// The font family name the renderer registers its embedded font under.
 pub(super) const FONT: &str = "sans-serif";
 
-/// How an attempt ended, for its colour (the same classes and colours as the window's plot).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum PlotClass {
-    /// A success status: green.
-    Success,
-    /// A retryable response: amber.
-    Retryable,
-    /// A response that stopped the run: red.
-    Stopped,
-    /// A network error (no response): purple.
-    NetworkError,
-    /// No result recorded (in flight, aborted or interrupted): grey-blue.
-    Unfinished,
+/// Fill colour of an attempt bar (RGB; the values of `ui::timeline::colors`): green success,
+/// amber retryable, red stopped, purple network error, grey-blue unfinished (in flight,
+/// aborted or interrupted).
+fn class_color(class: AttemptClass) -> RGBColor {
+    match class {
+        AttemptClass::Success => RGBColor(46, 160, 67),
+        AttemptClass::Retryable => RGBColor(219, 150, 20),
+        AttemptClass::Stopped => RGBColor(207, 34, 46),
+        AttemptClass::NetworkError => RGBColor(137, 87, 229),
+        AttemptClass::InFlight | AttemptClass::Aborted => RGBColor(110, 118, 129),
+    }
 }
 
-impl PlotClass {
-    /// The class of an attempt from its outcome and verdict (network errors win, as in the
-    /// window's table).
-    pub fn of(outcome: &AttemptOutcome, verdict: &Verdict) -> Self {
-        match (outcome, verdict) {
-            (AttemptOutcome::Error(_), _) => Self::NetworkError,
-            (_, Verdict::Success { .. }) => Self::Success,
-            (_, Verdict::Retry { .. }) => Self::Retryable,
-            (_, Verdict::Stop { .. }) => Self::Stopped,
-        }
-    }
-
-    /// Fill colour (RGB; the values of `ui::timeline::colors`).
-    fn color(self) -> RGBColor {
-        match self {
-            Self::Success => RGBColor(46, 160, 67),
-            Self::Retryable => RGBColor(219, 150, 20),
-            Self::Stopped => RGBColor(207, 34, 46),
-            Self::NetworkError => RGBColor(137, 87, 229),
-            Self::Unfinished => RGBColor(110, 118, 129),
-        }
-    }
-
-    /// Legend name.
-    fn name(self) -> &'static str {
-        match self {
-            Self::Success => "success",
-            Self::Retryable => "retryable",
-            Self::Stopped => "stopped",
-            Self::NetworkError => "network error",
-            Self::Unfinished => "unfinished",
-        }
+/// Legend name of an attempt class.
+fn class_name(class: AttemptClass) -> &'static str {
+    match class {
+        AttemptClass::Success => "success",
+        AttemptClass::Retryable => "retryable",
+        AttemptClass::Stopped => "stopped",
+        AttemptClass::NetworkError => "network error",
+        AttemptClass::InFlight | AttemptClass::Aborted => "unfinished",
     }
 }
 
@@ -82,7 +57,7 @@ pub struct PlotAttempt {
     /// Duration, ms; `None` when the attempt has no result (drawn as a thin marker).
     pub duration_ms: Option<f64>,
     /// Colour class.
-    pub class: PlotClass,
+    pub class: AttemptClass,
     /// Short text: the status (`503`) or error kind (`reset`); empty when unfinished.
     pub label: String,
 }
@@ -113,97 +88,63 @@ pub struct TimelinePlot {
 }
 
 impl TimelinePlot {
-    /// The plot of one run's `events` (in order; events of other runs than the first event's
-    /// are ignored). The title is the method, URL and outcome as the events carry them, so mask
-    /// the events first ([`crate::model::secrets::mask_event`]).
-    pub fn from_events(events: &[RunEvent]) -> Self {
-        let run_id = events.first().map(RunEvent::run_id);
-        let mut plot = Self::default();
-        let mut head = String::new();
-        let mut outcome = String::new();
-        // First balance, last balance, capacity.
-        let mut budget: Option<(f64, f64, f64)> = None;
-        for event in events.iter().filter(|e| Some(e.run_id()) == run_id) {
-            match event {
-                RunEvent::RunStarted { method, url, .. } => head = format!("{method} {url}"),
-                RunEvent::AttemptStarted {
-                    attempt, offset_ms, ..
-                } => plot.attempts.push(PlotAttempt {
-                    number: *attempt,
-                    start_ms: *offset_ms,
-                    duration_ms: None,
-                    class: PlotClass::Unfinished,
-                    label: String::new(),
-                }),
-                RunEvent::AttemptFinished {
-                    attempt,
-                    outcome,
-                    timings,
-                    verdict,
-                    ..
-                } => {
-                    if let Some(a) = plot.attempts.iter_mut().rfind(|a| a.number == *attempt) {
-                        a.duration_ms = Some(timings.total_ms);
-                        a.class = PlotClass::of(outcome, verdict);
-                        a.label = match outcome {
-                            AttemptOutcome::Response(r) => r.status.to_string(),
-                            AttemptOutcome::Error(e) => e.kind.to_string(),
-                        };
-                    }
-                }
-                RunEvent::WaitScheduled {
-                    retry,
-                    planned_ms,
-                    offset_ms,
-                    ..
-                } => plot.waits.push(PlotWait {
-                    after_attempt: *retry,
-                    start_ms: *offset_ms,
-                    planned_ms: *planned_ms,
-                    measured_ms: None,
-                }),
-                RunEvent::BudgetChanged { change, .. } => {
-                    let first = budget.map_or(change.before, |(b, _, _)| b);
-                    budget = Some((first, change.after, change.capacity));
-                }
-                RunEvent::WaitFinished {
-                    retry, actual_ms, ..
-                } => {
-                    if let Some(w) = plot.waits.iter_mut().rfind(|w| w.after_attempt == *retry) {
-                        w.measured_ms = Some(*actual_ms);
-                    }
-                }
-                RunEvent::RunFinished {
-                    outcome: o,
-                    attempts,
-                    elapsed_ms,
-                    ..
-                } => {
-                    let kind = serde_json::to_value(o.kind)
-                        .ok()
-                        .and_then(|v| v.as_str().map(str::to_owned))
-                        .unwrap_or_default();
-                    outcome = format!(
-                        " — {kind}, {attempts} attempt{}, {}",
-                        if *attempts == 1 { "" } else { "s" },
-                        ms_text(*elapsed_ms)
-                    );
-                }
-            }
-        }
-        plot.title = head + outcome.as_str();
-        if let Some((before, after, capacity)) = budget {
-            use std::fmt::Write as _;
-            let t = crate::policy::tokens_text;
+    /// The plot of the run `fold` (masked, so the title's URL is too).
+    pub fn of_fold(fold: &RunFold) -> Self {
+        let mut title = fold
+            .header
+            .as_ref()
+            .map(|h| format!("{} {}", h.method, h.url))
+            .unwrap_or_default();
+        if let Some(f) = &fold.finish {
             let _ = write!(
-                plot.title,
-                "; retry budget {} → {} of {} tokens",
-                t(before),
-                t(after),
-                t(capacity)
+                title,
+                " — {}, {} attempt{}, {}",
+                f.outcome.kind.id(),
+                f.attempts,
+                if f.attempts == 1 { "" } else { "s" },
+                ms_text(f.elapsed_ms)
             );
         }
-        plot
+        let budget = fold.attempts.iter().flat_map(|a| &a.budget);
+        if let (Some(first), Some(last)) = (budget.clone().next(), budget.last()) {
+            let t = crate::policy::tokens_text;
+            let _ = write!(
+                title,
+                "; retry budget {} → {} of {} tokens",
+                t(first.before),
+                t(last.after),
+                t(last.capacity)
+            );
+        }
+        let attempts = fold
+            .attempts
+            .iter()
+            .map(|a| PlotAttempt {
+                number: a.number,
+                start_ms: a.offset_ms,
+                duration_ms: a.result.as_ref().map(|r| r.timings.total_ms),
+                class: a.class(),
+                label: a.short_label().unwrap_or_default(),
+            })
+            .collect();
+        let waits = fold
+            .attempts
+            .iter()
+            .filter_map(|a| {
+                let w = a.wait.as_ref()?;
+                Some(PlotWait {
+                    after_attempt: w.retry,
+                    start_ms: w.offset_ms,
+                    planned_ms: w.planned_ms,
+                    measured_ms: w.actual_ms.filter(|_| !w.interrupted),
+                })
+            })
+            .collect();
+        Self {
+            title,
+            attempts,
+            waits,
+        }
     }
 
     /// The latest time shown, ms (the end of the last attempt or wait; at least 1).
@@ -344,7 +285,7 @@ fn draw(root: &Area<'_>, plot: &TimelinePlot) -> DrawResult {
                 (a.start_ms, ATTEMPT_LANE - ATTEMPT_HALF),
                 (end, ATTEMPT_LANE + ATTEMPT_HALF),
             ],
-            a.class.color().filled(),
+            class_color(a.class).filled(),
         )))?;
         let label = if a.label.is_empty() {
             format!("#{}", a.number)
@@ -414,19 +355,19 @@ fn draw_legend(area: &Area<'_>) -> DrawResult {
     let mut x: i32 = 12;
     let font = (FONT, 13).into_font().color(&BLACK);
     let keys = [
-        PlotClass::Success,
-        PlotClass::Retryable,
-        PlotClass::Stopped,
-        PlotClass::NetworkError,
-        PlotClass::Unfinished,
+        AttemptClass::Success,
+        AttemptClass::Retryable,
+        AttemptClass::Stopped,
+        AttemptClass::NetworkError,
+        AttemptClass::Aborted,
     ];
     for class in keys {
         area.draw(&Rectangle::new(
             [(x, 8), (x + 12, 20)],
-            class.color().filled(),
+            class_color(class).filled(),
         ))?;
-        area.draw(&Text::new(class.name(), (x + 16, 7), font.clone()))?;
-        x += 24 + 8 * i32::try_from(class.name().len()).unwrap_or(10);
+        area.draw(&Text::new(class_name(class), (x + 16, 7), font.clone()))?;
+        x += 24 + 8 * i32::try_from(class_name(class).len()).unwrap_or(10);
     }
     area.draw(&Rectangle::new([(x, 8), (x + 12, 20)], WAIT_FILL.filled()))?;
     area.draw(&Text::new("wait (measured)", (x + 16, 7), font.clone()))?;

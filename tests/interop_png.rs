@@ -49,16 +49,24 @@ fn the_plot_of_a_run_decodes_at_its_size_and_shows_its_bars() {
     let plot = TimelinePlot::of_fold(&fold());
     assert_eq!(plot.attempts.len(), 3);
     assert_eq!(
-        plot.attempts.iter().map(|a| a.class).collect::<Vec<_>>(),
+        plot.attempts
+            .iter()
+            .map(retryscope::model::AttemptRow::class)
+            .collect::<Vec<_>>(),
         [
             AttemptClass::Retryable,
             AttemptClass::NetworkError,
             AttemptClass::Success
         ]
     );
-    assert_eq!(plot.waits.len(), 2);
-    assert_eq!(plot.waits[0].planned_ms, 300);
-    assert_eq!(plot.waits[0].measured_ms, Some(301.5));
+    let waits: Vec<_> = plot
+        .attempts
+        .iter()
+        .filter_map(|a| a.wait.as_ref())
+        .collect();
+    assert_eq!(waits.len(), 2);
+    assert_eq!(waits[0].planned_ms, 300);
+    assert_eq!(waits[0].actual_ms, Some(301.5));
     assert!(
         plot.title
             .starts_with("GET http://127.0.0.1:8080/status/503"),

@@ -7,7 +7,7 @@
 //! grey bar inside an outline of the planned wait, so a wait cut short or overrun shows as a
 //! difference between the two. The x axis is time since the run started.
 
-use crate::model::{AttemptClass, RunFold};
+use crate::model::{AttemptClass, AttemptRow, RunFold, WaitRow};
 use plotters::prelude::*;
 use plotters::style::FontStyle;
 use std::fmt::Write as _;
@@ -47,44 +47,16 @@ fn class_name(class: AttemptClass) -> &'static str {
     }
 }
 
-/// One attempt bar.
-#[derive(Debug, Clone, PartialEq)]
-pub struct PlotAttempt {
-    /// Attempt number, 1-based.
-    pub number: u32,
-    /// Start, ms since the run started (monotonic clock).
-    pub start_ms: f64,
-    /// Duration, ms; `None` when the attempt has no result (drawn as a thin marker).
-    pub duration_ms: Option<f64>,
-    /// Colour class.
-    pub class: AttemptClass,
-    /// Short text: the status (`503`) or error kind (`reset`); empty when unfinished.
-    pub label: String,
-}
-
-/// One wait bar (the wait after attempt `after_attempt`).
-#[derive(Debug, Clone, PartialEq)]
-pub struct PlotWait {
-    /// The attempt it follows.
-    pub after_attempt: u32,
-    /// Start, ms since the run started.
-    pub start_ms: f64,
-    /// Planned length, ms.
-    pub planned_ms: u64,
-    /// Measured length, ms; `None` when the wait did not end (cancelled, interrupted).
-    pub measured_ms: Option<f64>,
-}
-
 /// What the plot shows: a run's attempts and waits, with a title line.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct TimelinePlot {
     /// Title, e.g. `GET http://127.0.0.1:8080/status/503 — gave_up, 3 attempts, 1.2 s` (secrets
     /// already masked), then `; retry budget 500 → 486 of 500 tokens` when the run drew on one.
     pub title: String,
-    /// Attempts in order.
-    pub attempts: Vec<PlotAttempt>,
-    /// Waits in order.
-    pub waits: Vec<PlotWait>,
+    /// The run's attempt rows in order, each with the wait after it: an attempt's bar is
+    /// coloured by its [`AttemptRow::class`] (thin when it has no result), a wait's bar is its
+    /// measured length inside an outline of its planned one.
+    pub attempts: Vec<AttemptRow>,
 }
 
 impl TimelinePlot {
@@ -116,49 +88,30 @@ impl TimelinePlot {
                 t(last.capacity)
             );
         }
-        let attempts = fold
-            .attempts
-            .iter()
-            .map(|a| PlotAttempt {
-                number: a.number,
-                start_ms: a.offset_ms,
-                duration_ms: a.result.as_ref().map(|r| r.timings.total_ms),
-                class: a.class(),
-                label: a.short_label().unwrap_or_default(),
-            })
-            .collect();
-        let waits = fold
-            .attempts
-            .iter()
-            .filter_map(|a| {
-                let w = a.wait.as_ref()?;
-                Some(PlotWait {
-                    after_attempt: w.retry,
-                    start_ms: w.offset_ms,
-                    planned_ms: w.planned_ms,
-                    measured_ms: w.actual_ms.filter(|_| !w.interrupted),
-                })
-            })
-            .collect();
         Self {
             title,
-            attempts,
-            waits,
+            attempts: fold.attempts.clone(),
         }
     }
 
     /// The latest time shown, ms (the end of the last attempt or wait; at least 1).
     pub fn extent_ms(&self) -> f64 {
-        let attempts = self
-            .attempts
-            .iter()
-            .map(|a| a.start_ms + a.duration_ms.unwrap_or(0.0));
-        let waits = self.waits.iter().map(|w| {
+        let attempts = self.attempts.iter().map(|a| a.offset_ms + bar_ms(a));
+        let waits = self.waits().map(|(w, measured)| {
             #[allow(clippy::cast_precision_loss)] // planned waits are at most 24 h in ms
             let planned = w.planned_ms as f64;
-            w.start_ms + planned.max(w.measured_ms.unwrap_or(0.0))
+            w.offset_ms + planned.max(measured.unwrap_or(0.0))
         });
         attempts.chain(waits).fold(1.0, f64::max)
+    }
+
+    /// The waits in order, each with its measured length (`None` when it did not end: the
+    /// run ended in it).
+    fn waits(&self) -> impl Iterator<Item = (&WaitRow, Option<f64>)> {
+        self.attempts
+            .iter()
+            .filter_map(|a| a.wait.as_ref())
+            .map(|w| (w, w.actual_ms.filter(|_| !w.interrupted)))
     }
 }
 
@@ -235,6 +188,11 @@ const WAIT_FILL: RGBColor = RGBColor(140, 140, 140);
 /// Outline of the planned wait.
 const PLANNED_LINE: RGBColor = RGBColor(60, 60, 60);
 
+/// The length of an attempt's bar, ms: its measured duration, 0 without a result.
+fn bar_ms(a: &AttemptRow) -> f64 {
+    a.result.as_ref().map_or(0.0, |r| r.timings.total_ms)
+}
+
 fn draw(root: &Area<'_>, plot: &TimelinePlot) -> DrawResult {
     root.fill(&WHITE)?;
     let (width, _) = root.dim_in_pixel();
@@ -277,36 +235,34 @@ fn draw(root: &Area<'_>, plot: &TimelinePlot) -> DrawResult {
     let plot_width = f64::from(chart.plotting_area().dim_in_pixel().0.max(1));
     let px_per_ms = plot_width / extent;
     for a in &plot.attempts {
-        let duration = a.duration_ms.unwrap_or(0.0);
         // A bar is at least ~2 px wide so a 0.3 ms attempt in a 10 s run still shows.
-        let end = a.start_ms + duration.max(2.0 / px_per_ms);
+        let end = a.offset_ms + bar_ms(a).max(2.0 / px_per_ms);
         chart.draw_series(std::iter::once(Rectangle::new(
             [
-                (a.start_ms, ATTEMPT_LANE - ATTEMPT_HALF),
+                (a.offset_ms, ATTEMPT_LANE - ATTEMPT_HALF),
                 (end, ATTEMPT_LANE + ATTEMPT_HALF),
             ],
-            class_color(a.class).filled(),
+            class_color(a.class()).filled(),
         )))?;
-        let label = if a.label.is_empty() {
-            format!("#{}", a.number)
-        } else {
-            format!("#{} {}", a.number, a.label)
+        let label = match a.short_label() {
+            None => format!("#{}", a.number),
+            Some(l) => format!("#{} {l}", a.number),
         };
         chart.draw_series(std::iter::once(Text::new(
             label,
-            (a.start_ms, ATTEMPT_LANE + ATTEMPT_HALF + 0.22),
+            (a.offset_ms, ATTEMPT_LANE + ATTEMPT_HALF + 0.22),
             (FONT, 13).into_font().color(&BLACK),
         )))?;
     }
-    for w in &plot.waits {
+    for (w, measured) in plot.waits() {
         #[allow(clippy::cast_precision_loss)] // planned waits are at most 24 h in ms
         let planned = w.planned_ms as f64;
-        if let Some(measured) = w.measured_ms {
+        if let Some(measured) = measured {
             chart.draw_series(std::iter::once(Rectangle::new(
                 [
-                    (w.start_ms, WAIT_LANE - WAIT_HALF),
+                    (w.offset_ms, WAIT_LANE - WAIT_HALF),
                     (
-                        w.start_ms + measured.max(1.0 / px_per_ms),
+                        w.offset_ms + measured.max(1.0 / px_per_ms),
                         WAIT_LANE + WAIT_HALF,
                     ),
                 ],
@@ -315,23 +271,23 @@ fn draw(root: &Area<'_>, plot: &TimelinePlot) -> DrawResult {
         }
         chart.draw_series(std::iter::once(Rectangle::new(
             [
-                (w.start_ms, WAIT_LANE - WAIT_HALF),
+                (w.offset_ms, WAIT_LANE - WAIT_HALF),
                 (
-                    w.start_ms + planned.max(1.0 / px_per_ms),
+                    w.offset_ms + planned.max(1.0 / px_per_ms),
                     WAIT_LANE + WAIT_HALF,
                 ),
             ],
             ShapeStyle::from(&PLANNED_LINE).stroke_width(1),
         )))?;
-        let text = match w.measured_ms {
+        let text = match measured {
             Some(m) => format!("{} planned, {} measured", ms_text(planned), ms_text(m)),
             None => format!("{} planned, did not end", ms_text(planned)),
         };
-        let short = ms_text(w.measured_ms.unwrap_or(planned));
+        let short = ms_text(measured.unwrap_or(planned));
         // About 7 px per character at 13 px text.
         #[allow(clippy::cast_precision_loss)]
         let fits =
-            |s: &str| planned.max(w.measured_ms.unwrap_or(0.0)) * px_per_ms >= 7.0 * s.len() as f64;
+            |s: &str| planned.max(measured.unwrap_or(0.0)) * px_per_ms >= 7.0 * s.len() as f64;
         let shown = if fits(&text) {
             Some(text)
         } else if fits(&short) {
@@ -342,7 +298,7 @@ fn draw(root: &Area<'_>, plot: &TimelinePlot) -> DrawResult {
         if let Some(t) = shown {
             chart.draw_series(std::iter::once(Text::new(
                 t,
-                (w.start_ms, WAIT_LANE - WAIT_HALF - 0.08),
+                (w.offset_ms, WAIT_LANE - WAIT_HALF - 0.08),
                 (FONT, 13).into_font().color(&BLACK),
             )))?;
         }
@@ -405,16 +361,15 @@ mod tests {
 
     #[test]
     fn extent_covers_the_longer_of_planned_and_measured() {
-        let plot = TimelinePlot {
-            title: String::new(),
-            attempts: vec![],
-            waits: vec![PlotWait {
-                after_attempt: 1,
-                start_ms: 10.0,
-                planned_ms: 100,
-                measured_ms: Some(120.0),
-            }],
-        };
-        assert!((plot.extent_ms() - 130.0).abs() < 1e-9);
+        let start = chrono::DateTime::parse_from_rfc3339("2026-12-01T10:00:00+00:00").unwrap();
+        let fold = crate::testkit::EventScript::new(1, "GET", "http://127.0.0.1:9/", start)
+            .attempt(
+                crate::testkit::response(503, &[], ""),
+                crate::testkit::retry("503"),
+                10.0,
+            )
+            .wait(100, 120.0)
+            .fold();
+        assert!((TimelinePlot::of_fold(&fold).extent_ms() - 130.0).abs() < 1e-9);
     }
 }

@@ -59,18 +59,3 @@ pub fn json(stored: &StoredRun) -> Result<String, CliError> {
         .map(|s| s + "\n")
         .map_err(|e| CliError::failed(format!("cannot encode the run as JSON: {e}")))
 }
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn fields_with_commas_and_quotes_are_quoted() {
-        let cell = |c: &str| {
-            let mut csv = crate::interop::csv_cell::CsvText::new();
-            csv.row([c]);
-            csv.finish().trim_end().to_owned()
-        };
-        assert_eq!(cell("a,b \"c\""), "\"a,b \"\"c\"\"\"");
-        assert_eq!(cell("plain"), "plain");
-        assert_eq!(cell("=1+1"), "'=1+1", "a formula is text in a spreadsheet");
-    }
-}

@@ -93,24 +93,22 @@ pub fn show(
             actions.push(TimelineAction::ExportPng(run_id));
         }
     });
-    if let Some(started) = timeline.started_at() {
-        let seed = timeline
-            .seed()
-            .map(|s| format!(" · seed {s}"))
-            .unwrap_or_default();
-        // One line; the full text shows on hover when it is cut.
-        ui.add(
-            egui::Label::new(format!(
-                "{} {} · profile {}{seed} · started {}",
-                timeline.method(),
-                timeline.url(),
-                timeline.profile(),
-                format_date_time(started)
-            ))
-            .truncate(),
-        );
-    }
-    if timeline.tls_unverified() {
+    let Some(h) = &timeline.fold().header else {
+        return;
+    };
+    // One line; the full text shows on hover when it is cut.
+    ui.add(
+        egui::Label::new(format!(
+            "{} {} · profile {} · seed {} · started {}",
+            h.method,
+            h.url,
+            h.profile,
+            h.seed,
+            format_date_time(&h.started_at)
+        ))
+        .truncate(),
+    );
+    if h.tls_unverified {
         ui.colored_label(
             ui.visuals().warn_fg_color,
             crate::model::TLS_UNVERIFIED_NOTE,

@@ -22,19 +22,19 @@ impl Timeline {
     pub fn to_text(&self) -> String {
         let mut out = String::new();
         let _ = writeln!(out, "Run {} · {}", self.run_id(), self.title());
-        if let Some(started) = self.started_at() {
-            let seed = self.seed().map(|s| s.to_string()).unwrap_or_default();
+        if let Some(h) = &self.fold().header {
             let _ = writeln!(
                 out,
-                "{} {} · profile {} · seed {seed} · started {}",
-                self.method(),
-                self.url(),
-                self.profile(),
-                format_date_time(started)
+                "{} {} · profile {} · seed {} · started {}",
+                h.method,
+                h.url,
+                h.profile,
+                h.seed,
+                format_date_time(&h.started_at)
             );
-        }
-        if self.tls_unverified() {
-            let _ = writeln!(out, "{}", crate::model::TLS_UNVERIFIED_NOTE);
+            if h.tls_unverified {
+                let _ = writeln!(out, "{}", crate::model::TLS_UNVERIFIED_NOTE);
+            }
         }
         for row in self.attempts() {
             let mut line = format!("#{}  {}", row.number, format_clock(&row.started_at));

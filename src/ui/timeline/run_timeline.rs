@@ -7,7 +7,6 @@ use super::banner::Banner;
 pub use crate::model::Phase;
 use crate::model::secrets::Masked;
 use crate::model::{AttemptRow, RunEvent, RunFinish, RunFold, RunId, WaitRow};
-use chrono::{DateTime, FixedOffset};
 use std::time::Instant;
 
 /// The end of a run with its banner.
@@ -136,34 +135,9 @@ impl Timeline {
         self.title = title.into();
     }
 
-    /// Whether TLS certificates were not verified in this run.
-    pub fn tls_unverified(&self) -> bool {
-        self.fold.header.as_ref().is_some_and(|h| h.tls_unverified)
-    }
-
-    /// RNG seed, once `RunStarted` arrived.
-    pub fn seed(&self) -> Option<u64> {
-        self.fold.header.as_ref().map(|h| h.seed)
-    }
-
-    /// Profile name (empty before `RunStarted`).
-    pub fn profile(&self) -> &str {
-        self.fold.header.as_ref().map_or("", |h| &h.profile)
-    }
-
-    /// Method of attempt 1 (empty before `RunStarted`).
-    pub fn method(&self) -> &str {
-        self.fold.header.as_ref().map_or("", |h| &h.method)
-    }
-
     /// URL of attempt 1 (empty before `RunStarted`).
     pub fn url(&self) -> &str {
         self.fold.header.as_ref().map_or("", |h| &h.url)
-    }
-
-    /// Wall-clock start with local offset, once `RunStarted` arrived.
-    pub fn started_at(&self) -> Option<&DateTime<FixedOffset>> {
-        self.fold.header.as_ref().map(|h| &h.started_at)
     }
 
     /// Attempt rows in order.

@@ -5,7 +5,6 @@ use super::TimelineAction;
 use super::colors::banner_color;
 use super::live_status::live_status;
 use super::run_timeline::{Phase, Timeline};
-use super::units::format_date_time;
 use egui::{Color32, RichText};
 use std::time::Instant;
 
@@ -93,22 +92,17 @@ pub fn show(
             actions.push(TimelineAction::ExportPng(run_id));
         }
     });
-    let Some(h) = &timeline.fold().header else {
+    let Some(line) = timeline.header_line() else {
         return;
     };
     // One line; the full text shows on hover when it is cut.
-    ui.add(
-        egui::Label::new(format!(
-            "{} {} · profile {} · seed {} · started {}",
-            h.method,
-            h.url,
-            h.profile,
-            h.seed,
-            format_date_time(&h.started_at)
-        ))
-        .truncate(),
-    );
-    if h.tls_unverified {
+    ui.add(egui::Label::new(line).truncate());
+    if timeline
+        .fold()
+        .header
+        .as_ref()
+        .is_some_and(|h| h.tls_unverified)
+    {
         ui.colored_label(
             ui.visuals().warn_fg_color,
             crate::model::TLS_UNVERIFIED_NOTE,

@@ -557,12 +557,6 @@ impl<T> Masked<T> {
     pub fn into_inner(self) -> T {
         self.0
     }
-
-    /// A value made only of parts that were masked already (the run fold's rows, read back
-    /// as events).
-    pub(in crate::model) fn of_masked_parts(value: T) -> Self {
-        Masked(value)
-    }
 }
 
 impl<T> std::ops::Deref for Masked<T> {

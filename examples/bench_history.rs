@@ -25,12 +25,11 @@
 use chrono::Duration as ChronoDuration;
 use egui_kittest::Harness;
 use retryscope::model::{
-    AttemptOutcome, BodyPreview, RequestSpec, ResponseSummary, Timings, Verdict,
+    AttemptOutcome, AttemptResult, AttemptRow, BodyPreview, OutcomeKind, RequestSpec,
+    ResponseSummary, Timings, Verdict,
 };
 use retryscope::service::HistoryService;
-use retryscope::store::{
-    AttemptRecord, HistoryStore, HistoryWrite, PhaseTimings, RecordedOutcome, RunRecord,
-};
+use retryscope::store::{AttemptRecord, HistoryStore, HistoryWrite, RunRecord};
 use retryscope::ui::engine_link::ChannelEngine;
 use retryscope::ui::file_dialogs::ScriptedDialogs;
 use retryscope::ui::workbench::{WorkbenchSetup, WorkbenchState};
@@ -81,14 +80,14 @@ fn run_writes(i: usize, profile: &std::sync::Arc<serde_json::Value>, out: &mut V
             total_ms: 4.0 + (i % 13) as f64,
             ..Timings::default()
         };
-        out.push(HistoryWrite::AttemptFinished(Box::new(AttemptRecord {
-            run_id: id.clone(),
-            number: n,
+        let mut row = AttemptRow::started(
+            n,
+            method.into(),
+            url.clone(),
             started_at,
-            offset_ms: if n == 1 { 0.0 } else { 1010.0 },
-            method: method.into(),
-            url: url.clone(),
-            phases: PhaseTimings::from_timings(&timings),
+            if n == 1 { 0.0 } else { 1010.0 },
+        );
+        row.result = Some(AttemptResult {
             timings,
             outcome: AttemptOutcome::Response(ResponseSummary {
                 status,
@@ -103,14 +102,16 @@ fn run_writes(i: usize, profile: &std::sync::Arc<serde_json::Value>, out: &mut V
             }),
             hops: Vec::new(),
             verdict,
-            wait: None,
-            budget: Vec::new(),
+        });
+        out.push(HistoryWrite::AttemptFinished(Box::new(AttemptRecord {
+            run_id: id.clone(),
+            row,
         })));
     }
     let outcome = if i.is_multiple_of(5) {
-        RecordedOutcome::GaveUp
+        OutcomeKind::GaveUp
     } else {
-        RecordedOutcome::Succeeded
+        OutcomeKind::Succeeded
     };
     out.push(HistoryWrite::RunFinished {
         run_id: id,

@@ -144,7 +144,7 @@ async fn engine_loop(
         let mut ok = false;
         let observed = Instant::now();
         while let Ok(event) = rx.try_recv() {
-            if let RunEvent::RunFinished { outcome, .. } = recording.observe(event) {
+            if let RunEvent::RunFinished { outcome, .. } = recording.observe(event).into_inner() {
                 ok = outcome.kind == OutcomeKind::Succeeded;
             }
         }

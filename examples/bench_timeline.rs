@@ -128,7 +128,7 @@ fn build(live: bool, select: bool, attempts: usize) -> Screen {
     let t0 = Instant::now();
     let mut runs = RunsState::default();
     runs.add_run(1, "GET /status/503".to_owned());
-    for (event, ms) in s.events() {
+    for (event, ms) in s.timed() {
         runs.apply(event, t0 + Duration::from_secs_f64(ms / 1000.0));
     }
     if select {

@@ -3,9 +3,10 @@
 //! without an engine. Nothing in the product calls it; it sits at the top of the library, apart
 //! from `ui/`, because store and interop tests use it too.
 
+use crate::model::secrets::{self, Masked};
 use crate::model::{
     AttemptOutcome, BodyPreview, ErrorKind, NetError, OutcomeKind, ResponseSummary, RunEvent,
-    RunId, RunOutcome, Strategy, Timings, Verdict, WaitExplanation,
+    RunFold, RunId, RunOutcome, Strategy, Timings, Verdict, WaitExplanation,
 };
 use chrono::{DateTime, Duration as ChronoDuration, FixedOffset};
 
@@ -185,6 +186,27 @@ impl EventScript {
     /// The events with their receipt times, ms after the run started.
     pub fn events(&self) -> &[TimedEvent] {
         &self.events
+    }
+
+    /// The events, masked (no secret values), in order.
+    pub fn masked_events(&self) -> Vec<Masked<RunEvent>> {
+        self.events
+            .iter()
+            .map(|(e, _)| secrets::mask_event(e.clone(), &[]))
+            .collect()
+    }
+
+    /// The masked events with their receipt times, ms after the run started.
+    pub fn timed(&self) -> Vec<(Masked<RunEvent>, f64)> {
+        self.events
+            .iter()
+            .map(|(e, ms)| (secrets::mask_event(e.clone(), &[]), *ms))
+            .collect()
+    }
+
+    /// The run as folded so far.
+    pub fn fold(&self) -> RunFold {
+        RunFold::of_events(self.run_id, self.masked_events())
     }
 
     /// Monotonic ms since run start at the end of the last step.

@@ -8,9 +8,9 @@ mod demo_support;
 
 use assert_cmd::cargo::CommandCargoExt;
 use demo_support::{Demo, retryscope};
-use retryscope::model::BatchItemState;
+use retryscope::model::{BatchItemState, OutcomeKind};
 use retryscope::store::{
-    BatchItemRecord, BatchQueue, HistoryStore, MemorySecretStore, RecordedOutcome, SecretStore,
+    BatchItemRecord, BatchQueue, HistoryStore, MemorySecretStore, SecretStore,
 };
 use std::path::Path;
 use std::sync::Arc;
@@ -178,11 +178,7 @@ fn a_batch_killed_mid_way_resumes_with_no_item_lost_or_sent_twice_after_done() {
         // A run whose start the writer had not committed yet (its first millisecond) is not
         // in the history at all; every other one is kept, marked interrupted.
         if let Some(run) = history.run(old_run).unwrap() {
-            assert_eq!(
-                run.run.outcome,
-                Some(RecordedOutcome::Interrupted),
-                "item {p}"
-            );
+            assert_eq!(run.run.outcome, Some(OutcomeKind::Interrupted), "item {p}");
         }
         assert_ne!(
             after[usize::try_from(*p).unwrap()].run_id.as_deref(),

@@ -145,12 +145,12 @@ async fn aws_2026_shows_both_classes_and_its_quota() {
     let now = std::time::Instant::now();
     let mut timeline = Timeline::new(1, "");
     for e in &events {
-        timeline.apply(e, now);
+        timeline.apply(retryscope::model::secrets::mask_event(e.clone(), &[]), now);
     }
     let rows: Vec<Option<String>> = timeline
         .attempts()
         .iter()
-        .map(retryscope::ui::timeline::AttemptRow::budget_label)
+        .map(retryscope::model::AttemptRow::budget_label)
         .collect();
     assert_eq!(
         rows,
@@ -161,8 +161,13 @@ async fn aws_2026_shows_both_classes_and_its_quota() {
         ]
     );
     // The CLI text timeline.
-    let mut text = TextTimeline::default();
-    let printed: String = events.iter().map(|e| text.render(e)).collect();
+    let fold = retryscope::model::RunFold::of_events(
+        1,
+        events
+            .iter()
+            .map(|e| retryscope::model::secrets::mask_event(e.clone(), &[])),
+    );
+    let printed = TextTimeline::default().delta(&fold);
     assert!(
         printed.contains("  retry budget 500 → 495 of 500 tokens (a throttling retry costs 5)\n"),
         "{printed}"

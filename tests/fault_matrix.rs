@@ -99,8 +99,13 @@ async fn with_verification_off_the_self_signed_server_answers() {
         "{:?}",
         events.first()
     );
-    let mut text = retryscope::cli::timeline_text::TextTimeline::default();
-    let rendered: String = events.iter().map(|e| text.render(e)).collect();
+    let fold = retryscope::model::RunFold::of_events(
+        events.first().map_or(0, RunEvent::run_id),
+        events
+            .iter()
+            .map(|e| retryscope::model::secrets::mask_event(e.clone(), &[])),
+    );
+    let rendered = retryscope::cli::timeline_text::TextTimeline::default().delta(&fold);
     assert!(
         rendered.contains(retryscope::model::TLS_UNVERIFIED_NOTE),
         "{rendered}"

@@ -9,8 +9,7 @@ use retryscope::model::{
     WaitExplanation,
 };
 use retryscope::store::{
-    HISTORY_FILE, HistoryRecorder, HistoryStore, HistoryWriter, RecordedOutcome, RunFilter,
-    replay_events,
+    HISTORY_FILE, HistoryRecorder, HistoryStore, HistoryWriter, RunFilter, StoredRun,
 };
 
 fn at(s: &str) -> DateTime<FixedOffset> {
@@ -143,6 +142,27 @@ fn events(finished: bool) -> Vec<RunEvent> {
     out
 }
 
+/// The events `stored`'s fold gives back, as run 1's.
+/// An attempt's phase columns: dns, connect and sent ends, first byte, reused.
+type Phases = (
+    Option<f64>,
+    Option<f64>,
+    Option<f64>,
+    Option<f64>,
+    Option<bool>,
+);
+
+fn replayed(stored: &StoredRun) -> Vec<RunEvent> {
+    stored
+        .fold
+        .clone()
+        .renumbered(1)
+        .events()
+        .into_iter()
+        .map(retryscope::model::secrets::Masked::into_inner)
+        .collect()
+}
+
 fn record(dir: &std::path::Path, finished: bool, body_cap: usize) -> String {
     let writer = HistoryWriter::spawn(HistoryStore::open_in(dir).expect("opens")).expect("spawns");
     let mut recorder = HistoryRecorder::new(&request(), &profile(), Vec::new(), body_cap);
@@ -163,31 +183,46 @@ fn a_recorded_run_round_trips_and_replays_as_its_events() {
     assert_eq!(&id[14..15], "7", "a UUID v7: {id}");
     let store = HistoryStore::open_in(dir.path()).expect("reopens");
     let stored = store.run(&id).expect("reads").expect("found");
-    assert_eq!(stored.run.outcome, Some(RecordedOutcome::Succeeded));
+    assert_eq!(stored.run.outcome, Some(OutcomeKind::Succeeded));
     assert_eq!(stored.run.attempts, 2);
     assert_eq!(stored.run.seed, 42);
     assert_eq!(stored.run.started_at, at("2026-12-01T10:00:00.000+01:00"));
     assert!(stored.run.ended_at.is_some());
     assert_eq!(stored.run.profile["name"], "Good fixture");
-    assert_eq!(stored.attempts.len(), 2);
-    let wait = stored.attempts[0]
+    assert_eq!(stored.fold.attempts.len(), 2);
+    let wait = stored.fold.attempts[0]
         .wait
         .as_ref()
         .expect("wait after attempt 1");
-    assert_eq!((wait.planned_ms, wait.measured_ms), (100, Some(101.5)));
+    assert_eq!((wait.planned_ms, wait.actual_ms), (100, Some(101.5)));
     assert_eq!(wait.explanation.text, "retry 1: exponential 100 ms");
-    assert_eq!(stored.attempts[1].phases.first_byte_ms, Some(2.0));
-    let first = stored.attempts[0].phases;
+    // The phase columns (for SQL readers) hold each phase's end.
+    let db = rusqlite::Connection::open(dir.path().join(HISTORY_FILE)).expect("opens");
+    let phases: Vec<Phases> = db
+        .prepare("SELECT dns_ms, connect_ms, sent_ms, first_byte_ms, reused FROM attempts ORDER BY number")
+        .expect("prepares")
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)))
+        .expect("reads")
+        .collect::<Result<_, _>>()
+        .expect("rows");
     assert_eq!(
-        (first.dns_ms, first.connect_ms, first.sent_ms, first.reused),
-        (Some(0.25), Some(1.5), Some(1.75), Some(false)),
+        phases[0],
+        (Some(0.25), Some(1.5), Some(1.75), Some(3.0), Some(false)),
         "connect and sent columns hold the phase ends"
     );
-    let second = stored.attempts[1].phases;
-    assert_eq!((second.connect_ms, second.reused), (None, Some(true)));
-    assert_eq!(stored.attempts[1].timings.connection, ConnectionUse::Reused);
-    // The events come back as they were recorded (secrets masked).
-    let replayed = replay_events(&stored, 1);
+    assert_eq!(
+        (phases[1].1, phases[1].3, phases[1].4),
+        (None, Some(2.0), Some(true))
+    );
+    assert_eq!(
+        stored.fold.attempts[1]
+            .result
+            .as_ref()
+            .map(|r| r.timings.connection),
+        Some(ConnectionUse::Reused)
+    );
+    // The run's fold gives back the events it was recorded from (secrets masked).
+    let replayed = replayed(&stored);
     let mut want = events(true);
     for e in &mut want {
         if let RunEvent::AttemptFinished {
@@ -239,7 +274,12 @@ fn bodies_are_capped() {
     let id = record(dir.path(), true, 10);
     let store = HistoryStore::open_in(dir.path()).expect("reopens");
     let stored = store.run(&id).expect("reads").expect("found");
-    let AttemptOutcome::Response(r) = &stored.attempts[0].outcome else {
+    let AttemptOutcome::Response(r) = &stored.fold.attempts[0]
+        .result
+        .as_ref()
+        .expect("answered")
+        .outcome
+    else {
         panic!("a response");
     };
     assert_eq!(r.body.bytes.len(), 10);
@@ -256,9 +296,9 @@ fn an_unfinished_run_of_a_live_process_stays_running_with_its_attempts() {
     let stored = store.run(&id).expect("reads").expect("found");
     assert_eq!(stored.run.outcome, None, "this process still runs");
     assert_eq!(stored.run.attempts, 2);
-    assert_eq!(stored.attempts.len(), 2);
+    assert_eq!(stored.fold.attempts.len(), 2);
     assert!(
-        !replay_events(&stored, 1)
+        !replayed(&stored)
             .iter()
             .any(|e| matches!(e, RunEvent::RunFinished { .. }))
     );
@@ -273,13 +313,11 @@ fn list_filters_delete_and_prune() {
     assert!(dir.path().join(HISTORY_FILE).exists());
     let all = store.list(&RunFilter::default()).expect("lists");
     assert_eq!(all.len(), 2);
-    let only = |outcome: RecordedOutcome| RunFilter {
+    let only = |outcome: OutcomeKind| RunFilter {
         outcome: Some(outcome.into()),
         ..RunFilter::default()
     };
-    let ok = store
-        .list(&only(RecordedOutcome::Succeeded))
-        .expect("lists");
+    let ok = store.list(&only(OutcomeKind::Succeeded)).expect("lists");
     assert_eq!(
         ok.iter().map(|r| r.id.as_str()).collect::<Vec<_>>(),
         [a.as_str()]
@@ -370,7 +408,12 @@ fn a_body_is_stored_once_and_commits_are_timed() {
         .run(recorder.id())
         .expect("reads")
         .expect("found");
-    let AttemptOutcome::Response(r) = &stored.attempts[0].outcome else {
+    let AttemptOutcome::Response(r) = &stored.fold.attempts[0]
+        .result
+        .as_ref()
+        .expect("answered")
+        .outcome
+    else {
         panic!("a response");
     };
     assert_eq!(r.body.bytes, marker.as_bytes(), "read back from its column");
@@ -385,9 +428,6 @@ fn stored_without_ids(dir: &std::path::Path, id: &str) -> retryscope::store::Sto
         .expect("found");
     stored.run.id.clear();
     stored.run.ended_at = None;
-    for a in &mut stored.attempts {
-        a.run_id.clear();
-    }
     stored
 }
 
@@ -430,9 +470,9 @@ fn a_run_committed_in_one_group_is_stored_as_one_committed_write_by_write() {
 
     let one = stored_without_ids(apart.path(), recorder.id());
     let other = stored_without_ids(together.path(), &id);
-    assert_eq!(one.run.outcome, Some(RecordedOutcome::Succeeded));
-    assert_eq!(one.attempts.len(), 2);
-    assert!(one.attempts[0].wait.is_some());
+    assert_eq!(one.run.outcome, Some(OutcomeKind::Succeeded));
+    assert_eq!(one.fold.attempts.len(), 2);
+    assert!(one.fold.attempts[0].wait.is_some());
     assert_eq!(one, other);
 }
 
@@ -492,6 +532,7 @@ fn budget_changes_are_stored_per_attempt_and_replayed_in_place() {
     let store = HistoryStore::open_in(dir.path()).expect("reopens");
     let stored = store.run(&id).expect("reads").expect("found");
     let tokens: Vec<Vec<(f64, f64)>> = stored
+        .fold
         .attempts
         .iter()
         .map(|a| a.budget.iter().map(|c| (c.before, c.after)).collect())
@@ -512,7 +553,7 @@ fn budget_changes_are_stored_per_attempt_and_replayed_in_place() {
         [(Some(500.0), Some(495.0)), (Some(495.0), Some(500.0))]
     );
     // Opening the past run shows the same events in the same places.
-    let replayed = replay_events(&stored, 1);
+    let replayed = replayed(&stored);
     let budget_of = |events: &[RunEvent]| -> Vec<(usize, u32)> {
         events
             .iter()
@@ -569,8 +610,8 @@ fn a_database_of_the_previous_schema_gains_the_budget_column_and_keeps_its_runs(
     assert!(before.1.contains("\"status\""), "{before:?}");
     let store = HistoryStore::open_in(dir.path()).expect("migrates");
     let stored = store.run(&id).expect("reads").expect("found");
-    assert_eq!(stored.attempts.len(), 2);
-    assert!(stored.attempts.iter().all(|a| a.budget.is_empty()));
+    assert_eq!(stored.fold.attempts.len(), 2);
+    assert!(stored.fold.attempts.iter().all(|a| a.budget.is_empty()));
     // The profile moved to `profiles` (step 5) and reads back the same.
     assert!(
         stored.run.profile.get("name").is_some(),
@@ -578,7 +619,11 @@ fn a_database_of_the_previous_schema_gains_the_budget_column_and_keeps_its_runs(
         stored.run.profile
     );
     assert!(matches!(
-        stored.attempts[0].outcome,
+        stored.fold.attempts[0]
+            .result
+            .as_ref()
+            .expect("answered")
+            .outcome,
         retryscope::model::AttemptOutcome::Response(_)
     ));
 }

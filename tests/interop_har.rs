@@ -3,8 +3,11 @@
 //! an entry back as a draft, export → import giving back the request.
 
 use chrono::DateTime;
-use retryscope::interop::{HarExport, HarFile, draft_of_spec, run_to_har};
-use retryscope::model::{Body, ErrorKind, KeyValue, OutcomeKind, RequestSpec, RunEvent, Verdict};
+use retryscope::interop::{HarFile, draft_of_spec, run_to_har};
+use retryscope::model::secrets::{Masked, mask_event, mask_spec, secret_values};
+use retryscope::model::{
+    Body, ErrorKind, KeyValue, OutcomeKind, RequestSpec, RunEvent, RunFold, Verdict,
+};
 use retryscope::testkit::EventScript;
 use retryscope::testkit::{net_error, response, retry};
 use serde_json::Value;
@@ -109,35 +112,36 @@ fn events() -> Vec<RunEvent> {
         .collect()
 }
 
-/// `events` of the request [`spec`] as HAR, no secret values, secrets masked.
-fn export_events(events: &[RunEvent]) -> Value {
-    let spec = spec();
-    run_to_har(
-        events,
-        &HarExport {
-            request: Some(&spec),
-            secrets: &[],
-            include_secrets: false,
-        },
-    )
+/// The secret values a run of [`spec`] masks: a secret variable's, and the request's own.
+fn secrets() -> Vec<String> {
+    let mut all = vec!["var-secret-3".to_owned()];
+    all.extend(secret_values(&spec()));
+    all
 }
 
-fn export(include_secrets: bool) -> Value {
-    let spec = spec();
-    let secrets = vec!["var-secret-3".to_owned()];
-    run_to_har(
-        &events(),
-        &HarExport {
-            request: Some(&spec),
-            secrets: &secrets,
-            include_secrets,
-        },
-    )
+/// The fold of `events`, masked with `secrets` as a run's recording masks them.
+fn fold_of(events: &[RunEvent], secrets: &[String]) -> RunFold {
+    RunFold::of_events(1, events.iter().map(|e| mask_event(e.clone(), secrets)))
+}
+
+/// [`spec`] masked as a run's recording masks it.
+fn masked_spec() -> Masked<RequestSpec> {
+    mask_spec(&spec(), &secrets())
+}
+
+/// `events` of the request [`spec`] as HAR, no secret values, secrets masked.
+fn export_events(events: &[RunEvent]) -> Value {
+    run_to_har(&fold_of(events, &[]), Some(&masked_spec()))
+}
+
+/// [`events`] as HAR, masked as a run masks them.
+fn export() -> Value {
+    run_to_har(&fold_of(&events(), &secrets()), Some(&masked_spec()))
 }
 
 #[test]
 fn export_is_valid_har_1_2_with_one_entry_per_attempt() {
-    let har = export(false);
+    let har = export();
     assert_valid(&har);
     // The schema has teeth: an entry without timings, or a request without headers, fails.
     let mut broken = har.clone();
@@ -173,8 +177,8 @@ fn export_is_valid_har_1_2_with_one_entry_per_attempt() {
 }
 
 #[test]
-fn export_masks_every_secret_unless_asked() {
-    let text = export(false).to_string();
+fn export_masks_every_secret() {
+    let text = export().to_string();
     for secret in [
         "tok-secret-1",
         "auth-secret-2",
@@ -183,23 +187,11 @@ fn export_masks_every_secret_unless_asked() {
     ] {
         assert!(!text.contains(secret), "{secret} leaked: {text}");
     }
-    let clear = export(true).to_string();
-    for secret in [
-        "tok-secret-1",
-        "auth-secret-2",
-        "var-secret-3",
-        "cookie-secret-4",
-    ] {
-        assert!(
-            clear.contains(secret),
-            "{secret} missing with secrets included"
-        );
-    }
 }
 
 #[test]
 fn export_then_import_gives_back_the_request() {
-    let text = serde_json::to_string_pretty(&export(true)).expect("json");
+    let text = serde_json::to_string_pretty(&export()).expect("json");
     let file = HarFile::parse(&text).expect("our HAR reads back");
     let list = file.summaries();
     assert_eq!(list.len(), 3);
@@ -212,7 +204,8 @@ fn export_then_import_gives_back_the_request() {
         list[0].url
     );
     let draft = file.draft(0).expect("entry 0");
-    let want = draft_of_spec(&spec());
+    // The request as the run recorded it: its secrets masked.
+    let want = draft_of_spec(&masked_spec());
     assert_eq!(draft.method, want.method);
     assert_eq!(draft.url, want.url);
     assert_eq!(draft.headers, want.headers);
@@ -271,27 +264,27 @@ fn a_browser_har_entry_fills_a_draft() {
 #[test]
 fn attempts_as_csv_and_events_as_json_lines_are_masked() {
     use retryscope::interop::{attempts_csv, events_json_lines};
-    let secrets = vec!["var-secret-3".to_owned()];
-    let csv = attempts_csv(&events(), &secrets);
+    let fold = fold_of(&events(), &secrets());
+    let csv = attempts_csv(&fold, "1");
     let lines: Vec<&str> = csv.split("\r\n").collect();
     assert_eq!(lines.len(), 5, "header, 3 attempts, final CRLF: {csv}");
-    assert!(lines[0].starts_with("attempt,started_at,method,url,status,error_kind,duration_ms"));
+    assert!(lines[0].starts_with("run_id,attempt,started_at,method,url,status,error_kind"));
     assert!(
         lines[1].starts_with(
-            "1,2026-11-30T14:00:00.000+01:00,POST,\
-             http://127.0.0.1:8080/status/503?times=2&token=***,503,,12,"
+            "1,1,2026-11-30T14:00:00+01:00,POST,\
+             http://127.0.0.1:8080/status/503?times=2&token=***,503,,,retry,503 is retryable,12.000,"
         ),
         "{}",
         lines[1]
     );
+    assert!(lines[1].contains(",100,101.500,"), "{}", lines[1]);
     assert!(
-        lines[1].contains(",retry,503 is retryable,100,101.5,"),
+        lines[2].contains(",reset,connection reset,retry,reset is retryable,3.000,"),
         "{}",
-        lines[1]
+        lines[2]
     );
-    assert!(lines[2].contains(",reset,3,"), "{}", lines[2]);
     assert!(!csv.contains("tok-secret-1"));
-    let json = events_json_lines(&events(), &secrets);
+    let json = events_json_lines(&fold);
     assert!(
         !json.contains("tok-secret-1") && !json.contains("cookie-secret-4"),
         "{json}"
@@ -461,10 +454,10 @@ fn events_with_budget() -> Vec<RunEvent> {
 #[test]
 fn budget_tokens_reach_the_csv_the_har_and_the_png_title() {
     let events = events_with_budget();
-    let csv = retryscope::interop::attempts_csv(&events, &[]);
+    let csv = retryscope::interop::attempts_csv(&fold_of(&events, &[]), "1");
     let lines: Vec<&str> = csv.split("\r\n").collect();
     assert!(
-        lines[0].ends_with(",explanation,tokens_before,tokens_after"),
+        lines[0].ends_with(",wait_explanation,tokens_before,tokens_after"),
         "{}",
         lines[0]
     );
@@ -472,7 +465,7 @@ fn budget_tokens_reach_the_csv_the_har_and_the_png_title() {
     assert!(lines[2].ends_with(",495,490"), "{}", lines[2]);
     assert!(lines[3].ends_with(",490,495"), "{}", lines[3]);
     // Without a budget the columns are there and empty.
-    let plain = retryscope::interop::attempts_csv(&self::events(), &[]);
+    let plain = retryscope::interop::attempts_csv(&fold_of(&self::events(), &[]), "1");
     assert!(
         plain
             .split("\r\n")
@@ -497,7 +490,7 @@ fn budget_tokens_reach_the_csv_the_har_and_the_png_title() {
     let plain_har = export_events(&self::events());
     assert!(plain_har["log"]["entries"][0]["_retryscope"]["budget"].is_null());
 
-    let plot = retryscope::interop::TimelinePlot::from_events(&events);
+    let plot = retryscope::interop::TimelinePlot::of_fold(&fold_of(&events, &[]));
     assert!(
         plot.title
             .ends_with("; retry budget 500 → 495 of 500 tokens"),
@@ -505,7 +498,7 @@ fn budget_tokens_reach_the_csv_the_har_and_the_png_title() {
         plot.title
     );
     assert!(
-        !retryscope::interop::TimelinePlot::from_events(&self::events())
+        !retryscope::interop::TimelinePlot::of_fold(&fold_of(&self::events(), &[]))
             .title
             .contains("budget")
     );
@@ -555,7 +548,7 @@ fn a_redirected_attempt_lists_its_hops_and_reimports_following_them() {
 fn csv_rows_of_a_run_cut_off_say_so() {
     let start = DateTime::parse_from_rfc3339("2026-11-30T14:00:00.000+01:00").expect("valid");
     let rows = |events: &[RunEvent]| -> Vec<Vec<String>> {
-        retryscope::interop::attempts_csv(events, &[])
+        retryscope::interop::attempts_csv(&fold_of(events, &[]), "1")
             .split("\r\n")
             .filter(|l| !l.is_empty())
             .map(|l| l.split(',').map(str::to_owned).collect())
@@ -577,13 +570,20 @@ fn csv_rows_of_a_run_cut_off_say_so() {
     assert_eq!(csv[1][verdict], "retry");
     assert_eq!(csv[1][verdict + 1], "429 is retryable");
     assert_eq!(csv[2][verdict], "cancelled");
-    assert_eq!(csv[2][verdict + 1], "no answer recorded (cancelled)");
-    // A past run cut off by the end of its process during the wait before retry 1 (its replay
-    // ends in kind `error`, as `store::replay_events` gives it).
+    assert_eq!(
+        csv[2][verdict - 1],
+        "no answer recorded (cancelled)",
+        "error_message"
+    );
+    // A past run cut off by the end of its process during the wait before retry 1.
     let in_wait = EventScript::new(1, "GET", URL, start)
         .attempt(response(503, &[], ""), retry("503 is retryable"), 3.0)
         .schedule_wait(500)
-        .finish(OutcomeKind::Error, "interrupted after 1 attempt", Some(503));
+        .finish(
+            OutcomeKind::Interrupted,
+            "interrupted after 1 attempt",
+            Some(503),
+        );
     let events: Vec<RunEvent> = in_wait.events().iter().map(|(e, _)| e.clone()).collect();
     let csv = rows(&events);
     assert_eq!(csv.len(), 2, "{csv:?}");

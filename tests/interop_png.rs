@@ -5,12 +5,12 @@
 mod demo_support;
 
 use chrono::DateTime;
-use retryscope::interop::{PlotClass, TimelinePlot, render_png};
-use retryscope::model::{ErrorKind, OutcomeKind, RunEvent, Verdict};
+use retryscope::interop::{TimelinePlot, render_png};
+use retryscope::model::{AttemptClass, ErrorKind, OutcomeKind, RunFold, Verdict};
 use retryscope::testkit::EventScript;
 use retryscope::testkit::{net_error, response, retry};
 
-fn events() -> Vec<RunEvent> {
+fn fold() -> RunFold {
     let start = DateTime::parse_from_rfc3339("2026-11-30T14:00:00.000+01:00").expect("valid");
     EventScript::new(1, "GET", "http://127.0.0.1:8080/status/503?times=2", start)
         .attempt(response(503, &[], "busy"), retry("503 is retryable"), 40.0)
@@ -23,10 +23,7 @@ fn events() -> Vec<RunEvent> {
         .wait(600, 600.25)
         .attempt(response(200, &[], "{}"), Verdict::SUCCESS, 50.0)
         .finish(OutcomeKind::Succeeded, "succeeded on attempt 3", Some(200))
-        .events()
-        .iter()
-        .map(|(e, _)| e.clone())
-        .collect()
+        .fold()
 }
 
 /// Width, height and RGB(A) pixels of a PNG.
@@ -49,19 +46,27 @@ fn count(pixels: &[[u8; 3]], rgb: [u8; 3]) -> usize {
 
 #[test]
 fn the_plot_of_a_run_decodes_at_its_size_and_shows_its_bars() {
-    let plot = TimelinePlot::from_events(&events());
+    let plot = TimelinePlot::of_fold(&fold());
     assert_eq!(plot.attempts.len(), 3);
     assert_eq!(
-        plot.attempts.iter().map(|a| a.class).collect::<Vec<_>>(),
+        plot.attempts
+            .iter()
+            .map(retryscope::model::AttemptRow::class)
+            .collect::<Vec<_>>(),
         [
-            PlotClass::Retryable,
-            PlotClass::NetworkError,
-            PlotClass::Success
+            AttemptClass::Retryable,
+            AttemptClass::NetworkError,
+            AttemptClass::Success
         ]
     );
-    assert_eq!(plot.waits.len(), 2);
-    assert_eq!(plot.waits[0].planned_ms, 300);
-    assert_eq!(plot.waits[0].measured_ms, Some(301.5));
+    let waits: Vec<_> = plot
+        .attempts
+        .iter()
+        .filter_map(|a| a.wait.as_ref())
+        .collect();
+    assert_eq!(waits.len(), 2);
+    assert_eq!(waits[0].planned_ms, 300);
+    assert_eq!(waits[0].actual_ms, Some(301.5));
     assert!(
         plot.title
             .starts_with("GET http://127.0.0.1:8080/status/503"),

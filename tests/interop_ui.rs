@@ -154,7 +154,7 @@ fn an_attempt_is_copied_as_curl_with_secrets_masked() {
             secrets: vec!["var-secret".into()],
         },
     );
-    for (event, ms) in script.events() {
+    for (event, ms) in script.timed() {
         runs.apply(event, t0 + Duration::from_secs_f64(ms / 1000.0));
     }
     let screen = Screen {

@@ -54,8 +54,8 @@ fn script() -> EventScript {
 fn harness() -> Harness<'static, Screen> {
     let t0 = Instant::now();
     let mut runs = RunsState::default();
-    for (event, ms) in script().events() {
-        if let RunEvent::RunStarted { run_id, .. } = event {
+    for (event, ms) in script().timed() {
+        if let RunEvent::RunStarted { run_id, .. } = &*event {
             runs.add_run(*run_id, "GET /status/503".into());
         }
         runs.apply(event, t0 + Duration::from_secs_f64(ms / 1000.0));
@@ -146,8 +146,8 @@ fn a_split_tls_handshake_has_its_own_row_and_an_unsplit_one_says_connect_plus_tl
         .finish(OutcomeKind::Succeeded, "succeeded on attempt 2", Some(200));
     let t0 = Instant::now();
     let mut runs = RunsState::default();
-    for (event, ms) in script.events() {
-        if let RunEvent::RunStarted { run_id, .. } = event {
+    for (event, ms) in script.timed() {
+        if let RunEvent::RunStarted { run_id, .. } = &*event {
             runs.add_run(*run_id, "GET /status/503".into());
         }
         runs.apply(event, t0 + Duration::from_secs_f64(ms / 1000.0));

@@ -11,7 +11,7 @@ use engine_support::fixed;
 use retryscope::demo::DemoServer;
 use retryscope::model::{KeyValue, OutcomeKind, RequestSpec, RunEvent};
 use retryscope::service::{Command, EngineService, HistoryPlace};
-use retryscope::store::{HistoryStore, RecordedOutcome, RunFilter};
+use retryscope::store::{HistoryStore, RunFilter};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -63,20 +63,19 @@ fn a_run_started_through_the_service_is_in_the_history_with_its_attempts() {
     let store = HistoryStore::open_in(dir.path()).unwrap();
     let runs = store.list(&RunFilter::default()).unwrap();
     assert_eq!(runs.len(), 1, "{runs:?}");
-    assert_eq!(runs[0].outcome, Some(RecordedOutcome::Succeeded));
+    assert_eq!(runs[0].outcome, Some(OutcomeKind::Succeeded));
     assert_eq!(runs[0].seed, 5);
     let stored = store.run(&runs[0].id).unwrap().unwrap();
-    let statuses: Vec<_> = stored.attempts.iter().map(|a| a.outcome.label()).collect();
+    let statuses: Vec<_> = stored
+        .fold
+        .attempts
+        .iter()
+        .filter_map(retryscope::model::AttemptRow::short_label)
+        .collect();
     assert_eq!(statuses, ["503", "200"]);
-    assert_eq!(stored.attempts[0].wait.as_ref().unwrap().planned_ms, 10);
-    assert!(
-        stored.attempts[0]
-            .wait
-            .as_ref()
-            .unwrap()
-            .measured_ms
-            .is_some()
-    );
+    let wait = stored.fold.attempts[0].wait.as_ref().unwrap();
+    assert_eq!(wait.planned_ms, 10);
+    assert!(wait.actual_ms.is_some() && !wait.interrupted);
     let request = serde_json::to_string(&stored.run.request).unwrap();
     assert!(!request.contains("VARSECRET42"), "{request}");
     drop(engine);
@@ -174,9 +173,9 @@ fn sample_run(n: i64) -> Vec<retryscope::store::HistoryWrite> {
             run_id: id,
             ended_at: base + chrono::Duration::seconds(n + 1),
             outcome: if n % 3 == 0 {
-                RecordedOutcome::GaveUp
+                OutcomeKind::GaveUp
             } else {
-                RecordedOutcome::Succeeded
+                OutcomeKind::Succeeded
             },
             message: "done".into(),
             last_status: Some(200),

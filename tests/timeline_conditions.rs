@@ -42,7 +42,10 @@ async fn not_ready_and_matched_retries_are_named_on_the_timeline() {
     let text = |events: &[retryscope::model::RunEvent]| {
         let mut timeline = Timeline::new(1, "");
         for e in events {
-            timeline.apply(e, Instant::now());
+            timeline.apply(
+                retryscope::model::secrets::mask_event(e.clone(), &[]),
+                Instant::now(),
+            );
         }
         timeline.to_text()
     };

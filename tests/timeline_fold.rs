@@ -18,10 +18,11 @@ fn at(t0: Instant, ms: f64) -> Instant {
 /// Folds every event of `script` into a fresh timeline, received at `t0` + its offset.
 fn fold(script: &EventScript, t0: Instant) -> Timeline {
     let mut timeline = Timeline::new(1, "");
-    for (event, ms) in script.events() {
+    for (event, ms) in script.timed() {
+        let shown = format!("{event:?}");
         assert!(
-            timeline.apply(event, at(t0, *ms)),
-            "event not folded: {event:?}"
+            timeline.apply(event, at(t0, ms)),
+            "event not folded: {shown}"
         );
     }
     timeline
@@ -124,7 +125,10 @@ fn cancel_mid_wait_shows_countdown_then_measured_part() {
         Some("Next attempt in 3.8 s")
     );
     let wait = timeline.current_wait().expect("a wait is running");
-    assert_eq!(wait.remaining_ms(now).map(f64::round), Some(3800.0));
+    assert_eq!(
+        timeline.remaining_ms(wait, now).map(f64::round),
+        Some(3800.0)
+    );
     assert!(timeline.to_text().contains(
         "    wait 1: planned 5000 ms, in progress · retry 1: fixed 5000 ms = 5000 ms\nWaiting 5000 ms before attempt 2\n"
     ));
@@ -133,8 +137,8 @@ fn cancel_mid_wait_shows_countdown_then_measured_part() {
     let cancelled = waiting
         .idle(1200.0)
         .finish(OutcomeKind::Cancelled, "cancelled", Some(503));
-    let (last, ms) = cancelled.events().last().expect("events").clone();
-    timeline.apply(&last, at(t0, ms));
+    let (last, ms) = cancelled.timed().pop().expect("events");
+    timeline.apply(last, at(t0, ms));
     let want = "\
 Run 1 · GET /status/503
 GET http://127.0.0.1:8080/status/503 · profile exponential · seed 7 · started 2026-11-30 14:00:00.000 +01:00
@@ -212,7 +216,7 @@ fn skipped_wait_is_marked() {
 fn events_of_other_runs_are_ignored() {
     let mut timeline = Timeline::new(2, "other");
     let script = success_script();
-    let (event, _) = &script.events()[0];
+    let (event, _) = script.timed().swap_remove(0);
     assert!(!timeline.apply(event, Instant::now()));
     assert_eq!(timeline.to_text(), "Run 2 · other\nStarting…\n");
 }
@@ -243,14 +247,15 @@ fn in_flight_attempt_and_live_status() {
 }
 
 /// Merges scripts by receipt time: `(script, when its run started, ms after t0)`.
-fn interleave(scripts: &[(&EventScript, f64)]) -> Vec<(retryscope::model::RunEvent, f64)> {
+fn interleave(
+    scripts: &[(&EventScript, f64)],
+) -> Vec<(
+    retryscope::model::secrets::Masked<retryscope::model::RunEvent>,
+    f64,
+)> {
     let mut all: Vec<_> = scripts
         .iter()
-        .flat_map(|(s, offset)| {
-            s.events()
-                .iter()
-                .map(move |(e, ms)| (e.clone(), ms + offset))
-        })
+        .flat_map(|(s, offset)| s.timed().into_iter().map(move |(e, ms)| (e, ms + offset)))
         .collect();
     all.sort_by(|a, b| a.1.total_cmp(&b.1));
     all
@@ -276,14 +281,14 @@ fn two_interleaved_runs_keep_separate_timelines() {
     assert_eq!(runs.repaint_after(t0), None, "no runs: idle");
     runs.add_run(1, "GET /status/503".to_owned());
     let mut saw_both_active = false;
-    for (event, ms) in &events {
-        if event.run_id() == 2 && matches!(event, retryscope::model::RunEvent::RunStarted { .. }) {
+    for (event, ms) in events {
+        if event.run_id() == 2 && matches!(*event, retryscope::model::RunEvent::RunStarted { .. }) {
             runs.add_run(2, "GET /missing".to_owned());
         }
-        runs.apply(event, at(t0, *ms));
+        runs.apply(event, at(t0, ms));
         if runs.active_runs() == vec![1, 2] {
             saw_both_active = true;
-            let due = runs.repaint_after(at(t0, *ms)).expect("live runs repaint");
+            let due = runs.repaint_after(at(t0, ms)).expect("live runs repaint");
             assert!(due <= LIVE_REPAINT, "{due:?}");
         }
     }
@@ -324,8 +329,8 @@ fn repaint_is_due_sooner_when_a_countdown_ends_first() {
         .attempt(response(503, &[], ""), retry("503 is retryable"), 10.0)
         .schedule_wait(50);
     let mut runs = RunsState::default();
-    for (event, ms) in script.events() {
-        runs.apply(event, at(t0, *ms));
+    for (event, ms) in script.timed() {
+        runs.apply(event, at(t0, ms));
     }
     // Wait received at 10 ms, planned 50 ms: at 40 ms, 20 ms are left.
     let due = runs.repaint_after(at(t0, 40.0)).expect("waiting");
@@ -341,15 +346,16 @@ fn add_run_after_early_events_keeps_them() {
     let t0 = Instant::now();
     let script = success_script();
     let mut runs = RunsState::default();
-    let (first, ms) = &script.events()[0];
-    runs.apply(first, at(t0, *ms));
+    let mut events = script.timed().into_iter();
+    let (first, ms) = events.next().expect("events");
+    runs.apply(first, at(t0, ms));
     assert_eq!(
         runs.timeline(1).map(Timeline::title),
         Some("GET /status/503")
     );
     runs.add_run(1, "my title".to_owned());
-    for (event, ms) in &script.events()[1..] {
-        runs.apply(event, at(t0, *ms));
+    for (event, ms) in events {
+        runs.apply(event, at(t0, ms));
     }
     let text = runs.timeline(1).expect("run 1").to_text();
     assert!(

@@ -61,11 +61,11 @@ fn screen(scripts: &[&EventScript], now_ms: f64) -> (Screen, Instant) {
     let t0 = Instant::now();
     let mut runs = RunsState::default();
     for s in scripts {
-        for (event, ms) in s.events() {
-            if let retryscope::model::RunEvent::RunStarted { run_id, .. } = event {
+        for (event, ms) in s.timed() {
+            if let retryscope::model::RunEvent::RunStarted { run_id, .. } = &*event {
                 runs.add_run(*run_id, format!("GET /run/{run_id}"));
             }
-            runs.apply(event, at(t0, *ms));
+            runs.apply(event, at(t0, ms));
         }
     }
     let screen = Screen {

@@ -174,7 +174,7 @@ fn opening_a_run_shows_its_attempts_read_only_in_the_timeline() {
     let results: Vec<String> = timeline
         .attempts()
         .iter()
-        .map(retryscope::ui::timeline::AttemptRow::result_label)
+        .map(retryscope::model::AttemptRow::result_label)
         .collect();
     assert_eq!(results.len(), 2, "{results:?}");
     assert!(results[0].contains("503"), "{results:?}");

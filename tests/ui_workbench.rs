@@ -494,7 +494,7 @@ fn at_1280_by_800_panels_keep_their_widths_and_the_table_fits_between_them() {
         .schedule_wait(2000);
     let t0 = Instant::now();
     state.runs.add_run(1, "GET /status/503".into());
-    for (event, ms) in script.events() {
+    for (event, ms) in script.timed() {
         state
             .runs
             .apply(event, t0 + Duration::from_secs_f64(ms / 1000.0));

@@ -9,10 +9,8 @@
 use super::exit::{self, CliError};
 use super::history_export;
 use super::timeline_text::TextTimeline;
-use crate::store::{
-    self, HistoryStore, OutcomeFilter, RUNNING, RecordedOutcome, RunFilter, RunRecord,
-    replay_events,
-};
+use crate::model::OutcomeKind;
+use crate::store::{self, HistoryStore, OutcomeFilter, RUNNING, RunFilter, RunRecord};
 use clap::{Args, Subcommand, ValueEnum};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -226,43 +224,12 @@ pub fn execute(args: &HistoryArgs) -> Result<u8, CliError> {
                 .run(id)
                 .map_err(failed)?
                 .ok_or_else(|| not_found(id, store.path()))?;
-            let mut text = String::new();
-            let mut timeline = TextTimeline::default();
-            let interrupted = stored.run.outcome == Some(RecordedOutcome::Interrupted);
-            // An attempt cut off by a cancel says so instead of "aborted after …".
-            let cut_off = stored
-                .run
-                .outcome
-                .filter(|_| stored.unanswered.is_some() && !interrupted);
-            for event in replay_events(&stored, 1) {
-                if let (
-                    false,
-                    crate::model::RunEvent::RunFinished {
-                        outcome,
-                        attempts,
-                        elapsed_ms,
-                        ..
-                    },
-                ) = (*json, &event)
-                    && (interrupted || cut_off.is_some())
-                {
-                    if let Some(how) = cut_off {
-                        text.push_str(&timeline.close_unanswered(how.id(), *elapsed_ms));
-                        text.push_str(&timeline.summary(outcome, *attempts, *elapsed_ms));
-                    } else {
-                        // How long the open wait or attempt lasted is not known: say so.
-                        text.push_str(&timeline.close_interrupted());
-                        text.push_str(&timeline.summary_interrupted(&outcome.message, *elapsed_ms));
-                    }
-                } else if *json {
-                    for line in super::history_json::show_lines(&stored, &event)? {
-                        text.push_str(&line);
-                        text.push('\n');
-                    }
-                } else {
-                    text.push_str(&timeline.render(&event));
-                }
-            }
+            let mut text = if *json {
+                super::history_json::show_lines(&stored)?
+            } else {
+                let mut timeline = TextTimeline::default();
+                timeline.delta(&stored.fold) + timeline.summary(&stored.fold).as_str()
+            };
             if !*json && stored.run.outcome.is_none() {
                 text.push_str("\n(still running or being recorded)\n");
             }
@@ -460,7 +427,7 @@ fn list_line(run: &RunRecord) -> String {
         run.started_at.format("%Y-%m-%d %H:%M:%S%:z"),
         run.method,
         super::mask::escape_controls(&run.url),
-        run.outcome.map_or(RUNNING, RecordedOutcome::id),
+        run.outcome.map_or(RUNNING, OutcomeKind::id),
         run.attempts,
         if run.attempts == 1 { "" } else { "s" },
         run.elapsed_ms.map_or_else(|| "-".to_owned(), elapsed_text),
@@ -485,7 +452,7 @@ fn list_json(run: &RunRecord) -> String {
         "url": run.url,
         "profile": run.profile_name,
         "seed": run.seed,
-        "outcome": run.outcome.map(RecordedOutcome::id),
+        "outcome": run.outcome.map(OutcomeKind::id),
         "last_status": run.last_status,
         "attempts": run.attempts,
         "elapsed_ms": run.elapsed_ms,

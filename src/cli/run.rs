@@ -16,7 +16,7 @@ use super::signal::{self, Stop};
 use super::timeline_text::TextTimeline;
 use super::variables_args::VariablesArgs;
 use crate::engine::{self, RunOptions};
-use crate::model::{OutcomeKind, RunEvent};
+use crate::model::{OutcomeKind, RunEvent, RunFold};
 pub use crate::service::HistoryPlace;
 use crate::service::RunRecording;
 use clap::Args;
@@ -500,7 +500,7 @@ async fn drive(
     mut sent_headers: String,
     mut recording: RunRecording,
 ) -> Result<u8, CliError> {
-    let mut recorded: Vec<RunEvent> = Vec::new();
+    let mut fold: Option<RunFold> = None;
     let mut signals = signal::StopSignals::install();
     let (tx, mut rx) = mpsc::channel::<RunEvent>(256);
     let (handle, run) = engine::prepare_run(spec, profile, options, tx, None);
@@ -555,10 +555,7 @@ async fn drive(
         }
         // Masked, recorded and logged; a recording failure is reported once, after the run.
         let event = recording.observe(event);
-        if output.har.is_some() || output.png.is_some() {
-            recorded.push(event.clone());
-        }
-        let finished = match &event {
+        let finished = match &*event {
             RunEvent::RunFinished { outcome, .. } => Some(outcome.kind),
             _ => None,
         };
@@ -571,24 +568,34 @@ async fn drive(
             (Some(_), Some(_)) => spool.as_ref().map(|spool| spool.save(&raw_last)),
             _ => None,
         };
-        let chunk = if output.json {
-            match serde_json::to_string(&event) {
-                Ok(line) => line + "\n",
-                Err(e) => {
-                    return Err(CliError::failed(format!(
-                        "cannot encode event as JSON: {e}"
-                    )));
-                }
-            }
+        let json = if output.json {
+            let line = serde_json::to_string(&event)
+                .map_err(|e| CliError::failed(format!("cannot encode event as JSON: {e}")))?;
+            Some(line + "\n")
         } else {
-            text_chunk(
-                event,
+            None
+        };
+        if let (
+            None,
+            RunEvent::AttemptFinished {
+                attempt, outcome, ..
+            },
+        ) = (&json, &*event)
+        {
+            last.keep(*attempt, outcome.clone());
+        }
+        let fold = fold.get_or_insert_with(|| RunFold::new(event.run_id()));
+        fold.apply(event);
+        let chunk = match json {
+            Some(line) => line,
+            None => text_chunk(
+                fold,
                 &output,
                 &mut text,
-                &mut last,
+                &last,
                 &mut sent_headers,
                 saved.as_ref(),
-            )
+            ),
         };
         if output.save_to == Some(SaveBody::Stdout) {
             // `-o -`: stdout is the body's; the timeline goes where curl's progress goes.
@@ -615,10 +622,11 @@ async fn drive(
                 }
             }
             if let Some((path, request)) = &output.har {
-                write_har(path, &recorded, request, &output.secrets)?;
+                let request = crate::model::secrets::mask_spec(request, recording.secrets());
+                write_har(path, fold, &request)?;
             }
             if let Some(path) = &output.png {
-                write_png(path, &recorded)?;
+                write_png(path, fold)?;
             }
             // One warning, after the run's output (never in the middle of a timeline line).
             if let Some(e) = recording.take_failure() {
@@ -629,89 +637,61 @@ async fn drive(
     }
 }
 
-/// The text `event` prints (text mode), keeping the final attempt's outcome in `last`.
-/// `saved` is the `-o` result (bytes written) once the run has ended.
+/// The text the run's last event added to `fold` prints (text mode). `last` is the final
+/// attempt's outcome; `saved` is the `-o` result (bytes written) once the run has ended.
 fn text_chunk(
-    event: RunEvent,
+    fold: &RunFold,
     output: &Output,
     text: &mut TextTimeline,
-    last: &mut FinalResponse,
+    last: &FinalResponse,
     sent_headers: &mut String,
     saved: Option<&Result<u64, String>>,
 ) -> String {
     let shown = |line: String| if output.silent { String::new() } else { line };
-    match event {
-        RunEvent::RunStarted { .. } => {
-            let line = text.render(&event);
-            shown(line + std::mem::take(sent_headers).as_str())
-        }
-        RunEvent::RunFinished {
-            ref outcome,
-            attempts,
-            elapsed_ms,
-            ..
-        } => {
-            let mut chunk = shown(text.close_open(elapsed_ms));
-            if output.include {
-                chunk.push_str(&last.header_lines(&output.secrets));
-            }
-            match (saved, &output.save_to) {
-                (Some(Ok(bytes)), Some(SaveBody::File(path))) => {
-                    let _ = writeln!(chunk, "body: {bytes} bytes saved to {}", path.display());
-                }
-                (Some(Ok(bytes)), Some(SaveBody::Stdout)) => {
-                    let _ = writeln!(chunk, "body: {bytes} bytes written to stdout");
-                }
-                (None, _) if output.show_body => chunk.push_str(&last.body_text(&output.secrets)),
-                _ => {}
-            }
-            chunk.push_str(&text.summary(outcome, attempts, elapsed_ms));
-            if let Some(hint) = output.redirect_hint
-                && outcome.kind == OutcomeKind::Stopped
-                && last.is_unfollowed_redirect()
-            {
-                chunk.push_str(hint);
-                chunk.push('\n');
-            }
-            chunk
-        }
-        _ => {
-            let line = shown(text.render(&event));
-            if let RunEvent::AttemptFinished {
-                attempt, outcome, ..
-            } = event
-            {
-                last.keep(attempt, outcome);
-            }
-            line
-        }
+    let mut chunk = shown(text.delta(fold) + std::mem::take(sent_headers).as_str());
+    let Some(finish) = &fold.finish else {
+        return chunk;
+    };
+    if output.include {
+        chunk.push_str(&last.header_lines(&output.secrets));
     }
+    match (saved, &output.save_to) {
+        (Some(Ok(bytes)), Some(SaveBody::File(path))) => {
+            let _ = writeln!(chunk, "body: {bytes} bytes saved to {}", path.display());
+        }
+        (Some(Ok(bytes)), Some(SaveBody::Stdout)) => {
+            let _ = writeln!(chunk, "body: {bytes} bytes written to stdout");
+        }
+        (None, _) if output.show_body => chunk.push_str(&last.body_text(&output.secrets)),
+        _ => {}
+    }
+    chunk.push_str(&text.summary(fold));
+    if let Some(hint) = output.redirect_hint
+        && finish.outcome.kind == OutcomeKind::Stopped
+        && last.is_unfollowed_redirect()
+    {
+        chunk.push_str(hint);
+        chunk.push('\n');
+    }
+    chunk
 }
 
-/// Writes the run's (already masked) `events` as HAR 1.2 to `path`, atomically.
+/// Writes the run `fold` as HAR 1.2 to `path`, atomically.
 fn write_har(
     path: &std::path::Path,
-    events: &[RunEvent],
-    request: &crate::model::RequestSpec,
-    secrets: &[String],
+    fold: &RunFold,
+    request: &crate::model::secrets::Masked<crate::model::RequestSpec>,
 ) -> Result<(), CliError> {
-    let har = crate::interop::run_to_har(
-        events,
-        &crate::interop::HarExport {
-            request: Some(request),
-            secrets,
-            include_secrets: false,
-        },
-    );
+    let har = crate::interop::run_to_har(fold, Some(request));
     let text = serde_json::to_string_pretty(&har)
         .map_err(|e| CliError::failed(format!("cannot encode the HAR file: {e}")))?;
     crate::store::write_export(path, text.as_bytes())
         .map_err(|e| CliError::failed(format!("cannot write the HAR file: {e}")))
 }
 
-/// Writes the timeline plot of the run's (already masked) `events` as PNG to `path`, atomically.
-fn write_png(path: &std::path::Path, events: &[RunEvent]) -> Result<(), CliError> {
-    let plot = crate::interop::TimelinePlot::from_events(events);
+/// Writes the timeline plot of the run `fold` as PNG to `path`, atomically.
+fn write_png(path: &std::path::Path, fold: &RunFold) -> Result<(), CliError> {
+    let plot = crate::interop::TimelinePlot::of_fold(fold);
     let bytes = crate::interop::render_png(
         &plot,
         crate::interop::PNG_DEFAULT_WIDTH,

@@ -1,201 +1,113 @@
 //! A run's attempts as CSV (RFC 4180: comma-separated, CRLF line ends, fields with a comma,
-//! quote or line break quoted), one row per attempt, for spreadsheets. With a retry budget the
-//! last two columns hold its tokens before the attempt's first budget change and after its last
-//! (the charge for the retry that follows, a refund or a success increment).
+//! quote or line break quoted), one row per attempt, for spreadsheets: the window's "Copy as
+//! CSV" and `history export --format csv`, from the run's [`RunFold`] (masked already).
 //!
-//! A run that ended with an attempt or a wait still open (cancelled, or cut off by the end of
-//! the process: a past run from the history) says so: the attempt's verdict is `cancelled` or
-//! `interrupted` (reason `no answer recorded (…)`), and a cut-off wait adds `; the wait before
-//! retry N was cut off (…)` to the reason of the attempt before it, whose verdict stays the
-//! `retry` it was. For a cancelled run the open attempt's `duration_ms` or the open wait's
-//! `measured_wait_ms` is how long it lasted until the run ended (as the text timeline's
-//! "aborted after …" / "cut short after …"); for an interrupted one it is not known and stays
-//! empty.
+//! With a retry budget the last two columns hold its tokens before the attempt's first budget
+//! change and after its last (the charge for the retry that follows, a refund or a success
+//! increment). A run that ended with an attempt or a wait still open (cancelled, or cut off by
+//! the end of the process) says so: the attempt's verdict is the run's outcome (`cancelled`,
+//! `interrupted`) with the error message `no answer recorded (…)`, and a cut-off wait adds
+//! `; the wait before retry N was cut off (…)` to the reason of the attempt before it, whose
+//! verdict stays the `retry` it was. When the run's end was measured, the open attempt's
+//! `total_ms` or the open wait's `wait_measured_ms` is how long it lasted until then; for an
+//! interrupted run it is not known and stays empty.
 
-use super::secret_rule::mask_url;
-use crate::model::{AttemptOutcome, OutcomeKind, RunEvent, mask_secret_values};
+use crate::model::{AttemptOutcome, AttemptRow, RunFold};
 use std::fmt::Write as _;
 
 /// The header row's columns.
-pub const CSV_COLUMNS: [&str; 16] = [
+pub const CSV_COLUMNS: [&str; 18] = [
+    "run_id",
     "attempt",
     "started_at",
     "method",
     "url",
     "status",
     "error_kind",
-    "duration_ms",
-    "resolve_ms",
-    "headers_ms",
+    "error_message",
     "verdict",
     "reason",
-    "planned_wait_ms",
-    "measured_wait_ms",
-    "explanation",
+    "total_ms",
+    "dns_ms",
+    "first_byte_ms",
+    "wait_planned_ms",
+    "wait_measured_ms",
+    "wait_explanation",
     "tokens_before",
     "tokens_after",
 ];
 
-#[derive(Default, Clone)]
-struct Row {
-    cells: [String; 16],
-    /// Its `AttemptFinished` came.
-    answered: bool,
-    /// Its wait was scheduled and has not finished.
-    waiting: bool,
-    /// Monotonic ms since the run started when its attempt began, then when its wait began.
-    since_ms: f64,
-}
-
-/// Column of the verdict (`reason` follows it).
-const VERDICT: usize = 9;
-
-/// The attempts of the run in `events` as CSV text: a header row ([`CSV_COLUMNS`]) then one
-/// row per attempt; empty cells where nothing was measured. URLs have their secrets masked and
-/// every value in `secrets` is written `***`.
-pub fn attempts_csv(events: &[RunEvent], secrets: &[String]) -> String {
-    let mut rows: Vec<Row> = Vec::new();
-    let row = |rows: &mut Vec<Row>, n: u32| -> Option<usize> {
-        let i = usize::try_from(n).ok()?.checked_sub(1)?;
-        (i < rows.len()).then_some(i)
-    };
-    for event in events {
-        match event {
-            RunEvent::AttemptStarted {
-                attempt,
-                method,
-                url,
-                started_at,
-                offset_ms,
-                ..
-            } => {
-                let mut r = Row {
-                    since_ms: *offset_ms,
-                    ..Row::default()
-                };
-                r.cells[0] = attempt.to_string();
-                r.cells[1] = started_at.to_rfc3339_opts(chrono::SecondsFormat::Millis, false);
-                r.cells[2].clone_from(method);
-                r.cells[3] = mask_url(url);
-                rows.push(r);
-            }
-            RunEvent::AttemptFinished {
-                attempt,
-                outcome,
-                timings,
-                verdict,
-                ..
-            } => {
-                let Some(i) = row(&mut rows, *attempt) else {
-                    continue;
-                };
-                rows[i].answered = true;
-                let c = &mut rows[i].cells;
-                match outcome {
-                    AttemptOutcome::Response(r) => c[4] = r.status.to_string(),
-                    AttemptOutcome::Error(e) => c[5] = e.kind.to_string(),
-                }
-                c[6] = timings.total_ms.to_string();
-                c[7] = timings
-                    .resolve_ms
-                    .map(|v| v.to_string())
-                    .unwrap_or_default();
-                c[8] = timings
-                    .headers_ms
-                    .map(|v| v.to_string())
-                    .unwrap_or_default();
-                // A success's reason is the `success_when` condition that held, if any.
-                let (name, reason) = verdict.name_and_reason();
-                name.clone_into(&mut c[9]);
-                reason.unwrap_or_default().clone_into(&mut c[10]);
-            }
-            RunEvent::WaitScheduled {
-                retry,
-                planned_ms,
-                explanation,
-                offset_ms,
-                ..
-            } => {
-                if let Some(i) = row(&mut rows, *retry) {
-                    rows[i].waiting = true;
-                    rows[i].since_ms = *offset_ms;
-                    rows[i].cells[11] = planned_ms.to_string();
-                    rows[i].cells[13].clone_from(&explanation.text);
-                }
-            }
-            RunEvent::WaitFinished {
-                retry, actual_ms, ..
-            } => {
-                if let Some(i) = row(&mut rows, *retry) {
-                    rows[i].waiting = false;
-                    rows[i].cells[12] = actual_ms.to_string();
-                }
-            }
-            RunEvent::BudgetChanged {
-                attempt, change, ..
-            } => {
-                if let Some(i) = row(&mut rows, *attempt) {
-                    let c = &mut rows[i].cells;
-                    if c[14].is_empty() {
-                        c[14] = crate::policy::tokens_text(change.before);
-                    }
-                    c[15] = crate::policy::tokens_text(change.after);
-                }
-            }
-            RunEvent::RunFinished {
-                outcome,
-                elapsed_ms,
-                ..
-            } => {
-                // A cancelled run's end is measured; an interrupted one's (the process ended)
-                // is only a lower bound, so how long its open part lasted is not known.
-                let (how, ended_ms) = if outcome.kind == OutcomeKind::Cancelled {
-                    ("cancelled", Some(*elapsed_ms))
-                } else {
-                    ("interrupted", None)
-                };
-                for (i, r) in rows.iter_mut().enumerate() {
-                    cut_off(r, i + 1, how, ended_ms);
-                }
-            }
-            RunEvent::RunStarted { .. } => {}
-        }
-    }
+/// The attempts of `fold` as CSV text: a header row ([`CSV_COLUMNS`]) then one row per attempt,
+/// `run_id` in the first column (the history id, or the window's run number); empty cells where
+/// nothing was measured, times in ms with three decimals.
+pub fn attempts_csv(fold: &RunFold, run_id: &str) -> String {
+    let ms = |v: Option<f64>| v.map(|x| format!("{x:.3}")).unwrap_or_default();
+    // How the run ended, when its end cut an attempt or a wait off; whether that end was
+    // measured (else the open part's length is unknown).
+    let end = fold
+        .finish
+        .as_ref()
+        .map(|f| (f.outcome.kind.id(), f.measured()));
     let mut out = super::csv_cell::CsvText::new();
     out.row(CSV_COLUMNS);
-    for r in rows {
-        out.row(r.cells.iter().map(|c| mask_secret_values(c, secrets)));
+    for a in &fold.attempts {
+        let mut c: [String; 18] = Default::default();
+        run_id.clone_into(&mut c[0]);
+        c[1] = a.number.to_string();
+        c[2] = a.started_at.to_rfc3339();
+        c[3].clone_from(&a.method);
+        c[4].clone_from(&a.url);
+        match &a.result {
+            Some(r) => {
+                match &r.outcome {
+                    AttemptOutcome::Response(resp) => c[5] = resp.status.to_string(),
+                    AttemptOutcome::Error(e) => {
+                        c[6] = e.kind.to_string();
+                        c[7].clone_from(&e.message);
+                    }
+                }
+                // A success's reason is the `success_when` condition that held, if any.
+                let (name, reason) = r.verdict.name_and_reason();
+                name.clone_into(&mut c[8]);
+                reason.unwrap_or_default().clone_into(&mut c[9]);
+                c[10] = ms(Some(r.timings.total_ms));
+                c[11] = ms(r.timings.resolve_ms);
+                c[12] = ms(r.timings.headers_ms);
+            }
+            None => {
+                if let Some((how, measured)) = end {
+                    how.clone_into(&mut c[8]);
+                    c[7] = format!("no answer recorded ({how})");
+                    c[10] = ms(a.aborted_after_ms.filter(|_| measured));
+                }
+            }
+        }
+        if let Some(w) = &a.wait {
+            c[13] = w.planned_ms.to_string();
+            c[14] = ms(w
+                .actual_ms
+                .filter(|_| !w.interrupted || end.is_some_and(|e| e.1)));
+            c[15].clone_from(&w.explanation.text);
+            if let (true, Some((how, _))) = (w.interrupted, end) {
+                cut_wait_reason(&mut c[9], a, how);
+            }
+        }
+        if let Some((before, after)) = a.budget_span() {
+            c[16] = crate::policy::tokens_text(before);
+            c[17] = crate::policy::tokens_text(after);
+        }
+        out.row(&c);
     }
     out.finish()
 }
 
-/// Marks row `attempt` of a run that ended `how` (`cancelled`, `interrupted`) if its attempt
-/// or its wait was still open then; with the run's end `ended_ms` (ms since it started, when
-/// measured) the open part's duration goes in its column.
-fn cut_off(r: &mut Row, attempt: usize, how: &str, ended_ms: Option<f64>) {
-    // Whole µs, as the measured columns are.
-    let lasted = ended_ms.map(|end| ((end - r.since_ms).max(0.0) * 1000.0).round() / 1000.0);
-    if !r.answered {
-        how.clone_into(&mut r.cells[VERDICT]);
-        r.cells[VERDICT + 1] = format!("no answer recorded ({how})");
-        if let Some(ms) = lasted {
-            r.cells[6] = ms.to_string();
-        }
-    } else if r.waiting {
-        if let Some(ms) = lasted {
-            r.cells[12] = ms.to_string();
-        }
-        let reason = &mut r.cells[VERDICT + 1];
-        if !reason.is_empty() {
-            reason.push_str("; ");
-        }
-        let _ = write!(
-            reason,
-            "the wait before retry {attempt} was cut off ({how})"
-        );
+/// Adds `the wait before retry N was cut off (how)` to `reason`.
+fn cut_wait_reason(reason: &mut String, a: &AttemptRow, how: &str) {
+    if !reason.is_empty() {
+        reason.push_str("; ");
     }
-    r.waiting = false;
-    r.answered = true;
+    let retry = a.wait.as_ref().map_or(a.number, |w| w.retry);
+    let _ = write!(reason, "the wait before retry {retry} was cut off ({how})");
 }
 
 #[cfg(test)]
@@ -209,20 +121,19 @@ mod tests {
         EventScript::new(1, "GET", "http://127.0.0.1:9/x", start)
     }
 
-    /// The attempts CSV of the run `script` made.
-    fn csv_of(script: &EventScript) -> String {
-        let events: Vec<RunEvent> = script.events().iter().map(|(e, _)| e.clone()).collect();
-        attempts_csv(&events, &[])
-    }
-
-    /// The cells of data row `n` (1-based) of `csv`.
-    fn row(csv: &str, n: usize) -> Vec<String> {
-        csv.split("\r\n")
+    /// The cells of data row `n` (1-based) of the CSV of `script`'s run.
+    fn row(script: &EventScript, n: usize) -> Vec<String> {
+        attempts_csv(&script.fold(), "1")
+            .split("\r\n")
             .nth(n)
             .unwrap()
             .split(',')
             .map(str::to_owned)
             .collect()
+    }
+
+    fn col(name: &str) -> usize {
+        CSV_COLUMNS.iter().position(|c| *c == name).unwrap()
     }
 
     #[test]
@@ -232,10 +143,13 @@ mod tests {
             .schedule_wait(5000)
             .idle(940.25)
             .finish(OutcomeKind::Cancelled, "cancelled", Some(503));
-        let cells = row(&csv_of(&events), 1);
-        assert_eq!(cells[11], "5000");
-        assert_eq!(cells[12], "940.25", "{cells:?}");
-        assert!(cells[10].contains("cut off (cancelled)"), "{cells:?}");
+        let cells = row(&events, 1);
+        assert_eq!(cells[col("wait_planned_ms")], "5000");
+        assert_eq!(cells[col("wait_measured_ms")], "940.250", "{cells:?}");
+        assert!(
+            cells[col("reason")].contains("cut off (cancelled)"),
+            "{cells:?}"
+        );
     }
 
     #[test]
@@ -245,20 +159,24 @@ mod tests {
                 .start_attempt()
                 .idle(1431.0)
                 .finish(OutcomeKind::Cancelled, "cancelled", None);
-        let cells = row(&csv_of(&events), 1);
-        assert_eq!(cells[VERDICT], "cancelled");
-        assert_eq!(cells[6], "1431", "{cells:?}");
+        let cells = row(&events, 1);
+        assert_eq!(cells[col("verdict")], "cancelled");
+        assert_eq!(
+            cells[col("error_message")],
+            "no answer recorded (cancelled)"
+        );
+        assert_eq!(cells[col("total_ms")], "1431.000", "{cells:?}");
     }
 
     #[test]
     fn an_interrupted_run_leaves_the_unknown_duration_empty() {
-        let events =
-            script()
-                .start_attempt()
-                .idle(1431.0)
-                .finish(OutcomeKind::Error, "interrupted", None);
-        let cells = row(&csv_of(&events), 1);
-        assert_eq!(cells[VERDICT], "interrupted");
-        assert_eq!(cells[6], "", "{cells:?}");
+        let events = script().start_attempt().idle(1431.0).finish(
+            OutcomeKind::Interrupted,
+            "interrupted",
+            None,
+        );
+        let cells = row(&events, 1);
+        assert_eq!(cells[col("verdict")], "interrupted");
+        assert_eq!(cells[col("total_ms")], "", "{cells:?}");
     }
 }

@@ -6,8 +6,8 @@
 //! as `***` unless `include_secrets` is true. `{{variables}}` are kept as typed.
 
 use super::draft_of_spec::draft_of_spec;
-use super::secret_rule::{is_secret_header, is_secret_query, mask_url};
-use crate::model::{AuthKind, BodyKind, KeyValue, RequestDraft, RequestSpec, SECRET_MASK};
+use crate::model::secrets::{is_secret_header, is_secret_param, mask_url};
+use crate::model::{AuthKind, BodyKind, RequestDraft, RequestSpec, SECRET_MASK};
 
 /// The composer's default redirect limit; `--max-redirs` is written only for other values.
 const DEFAULT_REDIRECTS: u32 = 10;
@@ -48,7 +48,7 @@ pub fn draft_to_curl(draft: &RequestDraft, include_secrets: bool) -> String {
         lines.push(format!("-X {}", shell_quote(&method)));
     }
     for row in draft.query.iter().filter(|r| r.enabled) {
-        let value = if is_secret_query(&row.name, row.secret) && !row.value.is_empty() {
+        let value = if row.is_secret_param() && !row.value.is_empty() {
             secret(&row.value)
         } else {
             row.value.clone()
@@ -66,7 +66,7 @@ pub fn draft_to_curl(draft: &RequestDraft, include_secrets: bool) -> String {
         }
     };
     for row in draft.headers.iter().filter(|r| r.enabled) {
-        let value = if is_secret_header(row) && !row.value.is_empty() {
+        let value = if row.is_secret() && !row.value.is_empty() {
             secret(&row.value)
         } else {
             row.value.clone()
@@ -149,8 +149,7 @@ fn body_lines(draft: &RequestDraft, lines: &mut Vec<String>, secret: &dyn Fn(&st
         }
         BodyKind::Form => {
             for field in body.form.iter().filter(|f| f.enabled) {
-                let value = if (is_secret_query(&field.name, field.secret)
-                    || is_secret_header(&KeyValue::new(field.name.clone(), String::new())))
+                let value = if (field.is_secret_param() || is_secret_header(&field.name))
                     && !field.value.is_empty()
                 {
                     secret(&field.value)
@@ -165,15 +164,15 @@ fn body_lines(draft: &RequestDraft, lines: &mut Vec<String>, secret: &dyn Fn(&st
         }
         BodyKind::Multipart => {
             for part in body.multipart.iter().filter(|p| p.enabled) {
-                let value = if (is_secret_query(&part.name, part.secret)
-                    || is_secret_header(&KeyValue::new(part.name.clone(), String::new())))
-                    && !part.value.is_empty()
-                    && !part.value.starts_with('@')
-                {
-                    secret(&part.value)
-                } else {
-                    part.value.clone()
-                };
+                let value =
+                    if (part.secret || is_secret_param(&part.name) || is_secret_header(&part.name))
+                        && !part.value.is_empty()
+                        && !part.value.starts_with('@')
+                    {
+                        secret(&part.value)
+                    } else {
+                        part.value.clone()
+                    };
                 lines.push(format!(
                     "-F {}",
                     shell_quote(&format!("{}={value}", part.name))
@@ -234,6 +233,7 @@ pub fn curl_not_expressible(draft: &RequestDraft) -> Vec<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::KeyValue;
 
     #[test]
     fn seconds_keep_their_millis() {

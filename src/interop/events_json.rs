@@ -1,40 +1,13 @@
-//! A run's events as JSON Lines (our own format: one [`RunEvent`] per line, as
-//! `retryscope run --json` prints them), secrets masked.
+//! A run's events as JSON Lines (our own format: one [`RunEvent`](crate::model::RunEvent) per
+//! line, as `retryscope run --json` prints them), from the run's masked [`RunFold`].
 
-use super::secret_rule::{is_secret_header, mask_url};
-use crate::model::{AttemptOutcome, KeyValue, RunEvent, SECRET_MASK, mask_event_secrets};
+use crate::model::RunFold;
 
-/// `event` with secret response header values, URL secrets and every value in `secrets`
-/// written `***`.
-pub fn mask_event(event: &RunEvent, secrets: &[String]) -> RunEvent {
-    let mut event = event.clone();
-    match &mut event {
-        RunEvent::RunStarted { url, .. } | RunEvent::AttemptStarted { url, .. } => {
-            *url = mask_url(url);
-        }
-        RunEvent::AttemptFinished { outcome, hops, .. } => {
-            for hop in hops {
-                hop.url = mask_url(&hop.url);
-                hop.location = mask_url(&hop.location);
-            }
-            if let AttemptOutcome::Response(r) = outcome {
-                for (name, value) in &mut r.headers {
-                    if is_secret_header(&KeyValue::new(name.clone(), String::new())) {
-                        SECRET_MASK.clone_into(value);
-                    }
-                }
-            }
-        }
-        _ => {}
-    }
-    mask_event_secrets(event, secrets)
-}
-
-/// The events as JSON Lines (each line one event, `\n` ends), masked by [`mask_event`].
-pub fn events_json_lines(events: &[RunEvent], secrets: &[String]) -> String {
+/// The events of `fold` ([`RunFold::events`]) as JSON Lines (each line one event, `\n` ends).
+pub fn events_json_lines(fold: &RunFold) -> String {
     let mut out = String::new();
-    for e in events {
-        if let Ok(line) = serde_json::to_string(&mask_event(e, secrets)) {
+    for e in fold.events() {
+        if let Ok(line) = serde_json::to_string(&e) {
             out.push_str(&line);
             out.push('\n');
         }

@@ -1,7 +1,7 @@
 //! Reading a HAR 1.2 file (a browser's network panel "Save all as HAR"): the list of its
 //! entries, and one entry's request as a composer draft.
 
-use super::secret_rule::mask_url;
+use crate::model::secrets::mask_url;
 use crate::model::{BodyKind, KeyValue, RequestDraft, standard_method_case};
 use serde::Deserialize;
 

@@ -4,7 +4,7 @@
 //! lab's plot data as CSV.
 //!
 //! Nothing here touches the network or the file system: a `-d @file` becomes a body file
-//! path, never its bytes. Every writer masks secrets ([`secret_rule`]) unless the caller asks
+//! path, never its bytes. Every writer masks secrets ([`crate::model::secrets`]) unless the caller asks
 //! for them explicitly.
 
 mod attempts_csv;
@@ -25,7 +25,6 @@ mod lab_csv;
 mod lab_png;
 mod plot_png;
 pub mod retry_formats;
-pub mod secret_rule;
 
 pub use attempts_csv::{CSV_COLUMNS, attempts_csv};
 pub use curl::{
@@ -34,8 +33,8 @@ pub use curl::{
 };
 pub use curl_export::{curl_not_expressible, draft_to_curl, shell_quote, spec_to_curl};
 pub use draft_of_spec::draft_of_spec;
-pub use events_json::{events_json_lines, mask_event};
-pub use har_export::{HarExport, run_to_har};
+pub use events_json::events_json_lines;
+pub use har_export::run_to_har;
 pub use har_import::{EachEntry, HarEntrySummary, HarError, HarFile};
 pub use lab_csv::{distribution_csv, load_csv, sweep_csv};
 pub use lab_png::{
@@ -44,6 +43,5 @@ pub use lab_png::{
 };
 pub use plot_png::{
     DEFAULT_HEIGHT as PNG_DEFAULT_HEIGHT, DEFAULT_WIDTH as PNG_DEFAULT_WIDTH,
-    MAX_SIZE as PNG_MAX_SIZE, MIN_SIZE as PNG_MIN_SIZE, PlotAttempt, PlotClass, PlotError,
-    PlotWait, TimelinePlot, render_png,
+    MAX_SIZE as PNG_MAX_SIZE, MIN_SIZE as PNG_MIN_SIZE, PlotError, TimelinePlot, render_png,
 };

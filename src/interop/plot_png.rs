@@ -7,9 +7,10 @@
 //! grey bar inside an outline of the planned wait, so a wait cut short or overrun shows as a
 //! difference between the two. The x axis is time since the run started.
 
-use crate::model::{AttemptOutcome, RunEvent, Verdict};
+use crate::model::{AttemptClass, AttemptRow, RunFold, WaitRow};
 use plotters::prelude::*;
 use plotters::style::FontStyle;
+use std::fmt::Write as _;
 
 /// Default image width, pixels.
 pub const DEFAULT_WIDTH: u32 = 1200;
@@ -22,82 +23,28 @@ pub const MAX_SIZE: u32 = 8000;
 /// The font family name the renderer registers its embedded font under.
 pub(super) const FONT: &str = "sans-serif";
 
-/// How an attempt ended, for its colour (the same classes and colours as the window's plot).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum PlotClass {
-    /// A success status: green.
-    Success,
-    /// A retryable response: amber.
-    Retryable,
-    /// A response that stopped the run: red.
-    Stopped,
-    /// A network error (no response): purple.
-    NetworkError,
-    /// No result recorded (in flight, aborted or interrupted): grey-blue.
-    Unfinished,
-}
-
-impl PlotClass {
-    /// The class of an attempt from its outcome and verdict (network errors win, as in the
-    /// window's table).
-    pub fn of(outcome: &AttemptOutcome, verdict: &Verdict) -> Self {
-        match (outcome, verdict) {
-            (AttemptOutcome::Error(_), _) => Self::NetworkError,
-            (_, Verdict::Success { .. }) => Self::Success,
-            (_, Verdict::Retry { .. }) => Self::Retryable,
-            (_, Verdict::Stop { .. }) => Self::Stopped,
-        }
-    }
-
-    /// Fill colour (RGB; the values of `ui::timeline::colors`).
-    fn color(self) -> RGBColor {
-        match self {
-            Self::Success => RGBColor(46, 160, 67),
-            Self::Retryable => RGBColor(219, 150, 20),
-            Self::Stopped => RGBColor(207, 34, 46),
-            Self::NetworkError => RGBColor(137, 87, 229),
-            Self::Unfinished => RGBColor(110, 118, 129),
-        }
-    }
-
-    /// Legend name.
-    fn name(self) -> &'static str {
-        match self {
-            Self::Success => "success",
-            Self::Retryable => "retryable",
-            Self::Stopped => "stopped",
-            Self::NetworkError => "network error",
-            Self::Unfinished => "unfinished",
-        }
+/// Fill colour of an attempt bar (RGB; the values of `ui::timeline::colors`): green success,
+/// amber retryable, red stopped, purple network error, grey-blue unfinished (in flight,
+/// aborted or interrupted).
+fn class_color(class: AttemptClass) -> RGBColor {
+    match class {
+        AttemptClass::Success => RGBColor(46, 160, 67),
+        AttemptClass::Retryable => RGBColor(219, 150, 20),
+        AttemptClass::Stopped => RGBColor(207, 34, 46),
+        AttemptClass::NetworkError => RGBColor(137, 87, 229),
+        AttemptClass::InFlight | AttemptClass::Aborted => RGBColor(110, 118, 129),
     }
 }
 
-/// One attempt bar.
-#[derive(Debug, Clone, PartialEq)]
-pub struct PlotAttempt {
-    /// Attempt number, 1-based.
-    pub number: u32,
-    /// Start, ms since the run started (monotonic clock).
-    pub start_ms: f64,
-    /// Duration, ms; `None` when the attempt has no result (drawn as a thin marker).
-    pub duration_ms: Option<f64>,
-    /// Colour class.
-    pub class: PlotClass,
-    /// Short text: the status (`503`) or error kind (`reset`); empty when unfinished.
-    pub label: String,
-}
-
-/// One wait bar (the wait after attempt `after_attempt`).
-#[derive(Debug, Clone, PartialEq)]
-pub struct PlotWait {
-    /// The attempt it follows.
-    pub after_attempt: u32,
-    /// Start, ms since the run started.
-    pub start_ms: f64,
-    /// Planned length, ms.
-    pub planned_ms: u64,
-    /// Measured length, ms; `None` when the wait did not end (cancelled, interrupted).
-    pub measured_ms: Option<f64>,
+/// Legend name of an attempt class.
+fn class_name(class: AttemptClass) -> &'static str {
+    match class {
+        AttemptClass::Success => "success",
+        AttemptClass::Retryable => "retryable",
+        AttemptClass::Stopped => "stopped",
+        AttemptClass::NetworkError => "network error",
+        AttemptClass::InFlight | AttemptClass::Aborted => "unfinished",
+    }
 }
 
 /// What the plot shows: a run's attempts and waits, with a title line.
@@ -106,118 +53,65 @@ pub struct TimelinePlot {
     /// Title, e.g. `GET http://127.0.0.1:8080/status/503 — gave_up, 3 attempts, 1.2 s` (secrets
     /// already masked), then `; retry budget 500 → 486 of 500 tokens` when the run drew on one.
     pub title: String,
-    /// Attempts in order.
-    pub attempts: Vec<PlotAttempt>,
-    /// Waits in order.
-    pub waits: Vec<PlotWait>,
+    /// The run's attempt rows in order, each with the wait after it: an attempt's bar is
+    /// coloured by its [`AttemptRow::class`] (thin when it has no result), a wait's bar is its
+    /// measured length inside an outline of its planned one.
+    pub attempts: Vec<AttemptRow>,
 }
 
 impl TimelinePlot {
-    /// The plot of one run's `events` (in order; events of other runs than the first event's
-    /// are ignored). The title is the method, URL and outcome as the events carry them, so mask
-    /// the events first ([`crate::model::secrets::mask_event`]).
-    pub fn from_events(events: &[RunEvent]) -> Self {
-        let run_id = events.first().map(RunEvent::run_id);
-        let mut plot = Self::default();
-        let mut head = String::new();
-        let mut outcome = String::new();
-        // First balance, last balance, capacity.
-        let mut budget: Option<(f64, f64, f64)> = None;
-        for event in events.iter().filter(|e| Some(e.run_id()) == run_id) {
-            match event {
-                RunEvent::RunStarted { method, url, .. } => head = format!("{method} {url}"),
-                RunEvent::AttemptStarted {
-                    attempt, offset_ms, ..
-                } => plot.attempts.push(PlotAttempt {
-                    number: *attempt,
-                    start_ms: *offset_ms,
-                    duration_ms: None,
-                    class: PlotClass::Unfinished,
-                    label: String::new(),
-                }),
-                RunEvent::AttemptFinished {
-                    attempt,
-                    outcome,
-                    timings,
-                    verdict,
-                    ..
-                } => {
-                    if let Some(a) = plot.attempts.iter_mut().rfind(|a| a.number == *attempt) {
-                        a.duration_ms = Some(timings.total_ms);
-                        a.class = PlotClass::of(outcome, verdict);
-                        a.label = match outcome {
-                            AttemptOutcome::Response(r) => r.status.to_string(),
-                            AttemptOutcome::Error(e) => e.kind.to_string(),
-                        };
-                    }
-                }
-                RunEvent::WaitScheduled {
-                    retry,
-                    planned_ms,
-                    offset_ms,
-                    ..
-                } => plot.waits.push(PlotWait {
-                    after_attempt: *retry,
-                    start_ms: *offset_ms,
-                    planned_ms: *planned_ms,
-                    measured_ms: None,
-                }),
-                RunEvent::BudgetChanged { change, .. } => {
-                    let first = budget.map_or(change.before, |(b, _, _)| b);
-                    budget = Some((first, change.after, change.capacity));
-                }
-                RunEvent::WaitFinished {
-                    retry, actual_ms, ..
-                } => {
-                    if let Some(w) = plot.waits.iter_mut().rfind(|w| w.after_attempt == *retry) {
-                        w.measured_ms = Some(*actual_ms);
-                    }
-                }
-                RunEvent::RunFinished {
-                    outcome: o,
-                    attempts,
-                    elapsed_ms,
-                    ..
-                } => {
-                    let kind = serde_json::to_value(o.kind)
-                        .ok()
-                        .and_then(|v| v.as_str().map(str::to_owned))
-                        .unwrap_or_default();
-                    outcome = format!(
-                        " — {kind}, {attempts} attempt{}, {}",
-                        if *attempts == 1 { "" } else { "s" },
-                        ms_text(*elapsed_ms)
-                    );
-                }
-            }
-        }
-        plot.title = head + outcome.as_str();
-        if let Some((before, after, capacity)) = budget {
-            use std::fmt::Write as _;
-            let t = crate::policy::tokens_text;
+    /// The plot of the run `fold` (masked, so the title's URL is too).
+    pub fn of_fold(fold: &RunFold) -> Self {
+        let mut title = fold
+            .header
+            .as_ref()
+            .map(|h| format!("{} {}", h.method, h.url))
+            .unwrap_or_default();
+        if let Some(f) = &fold.finish {
             let _ = write!(
-                plot.title,
-                "; retry budget {} → {} of {} tokens",
-                t(before),
-                t(after),
-                t(capacity)
+                title,
+                " — {}, {} attempt{}, {}",
+                f.outcome.kind.id(),
+                f.attempts,
+                if f.attempts == 1 { "" } else { "s" },
+                ms_text(f.elapsed_ms)
             );
         }
-        plot
+        let budget = fold.attempts.iter().flat_map(|a| &a.budget);
+        if let (Some(first), Some(last)) = (budget.clone().next(), budget.last()) {
+            let t = crate::policy::tokens_text;
+            let _ = write!(
+                title,
+                "; retry budget {} → {} of {} tokens",
+                t(first.before),
+                t(last.after),
+                t(last.capacity)
+            );
+        }
+        Self {
+            title,
+            attempts: fold.attempts.clone(),
+        }
     }
 
     /// The latest time shown, ms (the end of the last attempt or wait; at least 1).
     pub fn extent_ms(&self) -> f64 {
-        let attempts = self
-            .attempts
-            .iter()
-            .map(|a| a.start_ms + a.duration_ms.unwrap_or(0.0));
-        let waits = self.waits.iter().map(|w| {
+        let attempts = self.attempts.iter().map(|a| a.offset_ms + bar_ms(a));
+        let waits = self.waits().map(|(w, measured)| {
             #[allow(clippy::cast_precision_loss)] // planned waits are at most 24 h in ms
             let planned = w.planned_ms as f64;
-            w.start_ms + planned.max(w.measured_ms.unwrap_or(0.0))
+            w.offset_ms + planned.max(measured.unwrap_or(0.0))
         });
         attempts.chain(waits).fold(1.0, f64::max)
+    }
+
+    /// The waits in order, each with its measured length (`None` when it did not end: the
+    /// run ended in it).
+    fn waits(&self) -> impl Iterator<Item = (&WaitRow, Option<f64>)> {
+        self.attempts
+            .iter()
+            .filter_map(|a| a.wait.as_ref())
+            .map(|w| (w, w.actual_ms.filter(|_| !w.interrupted)))
     }
 }
 
@@ -294,6 +188,11 @@ const WAIT_FILL: RGBColor = RGBColor(140, 140, 140);
 /// Outline of the planned wait.
 const PLANNED_LINE: RGBColor = RGBColor(60, 60, 60);
 
+/// The length of an attempt's bar, ms: its measured duration, 0 without a result.
+fn bar_ms(a: &AttemptRow) -> f64 {
+    a.result.as_ref().map_or(0.0, |r| r.timings.total_ms)
+}
+
 fn draw(root: &Area<'_>, plot: &TimelinePlot) -> DrawResult {
     root.fill(&WHITE)?;
     let (width, _) = root.dim_in_pixel();
@@ -336,36 +235,34 @@ fn draw(root: &Area<'_>, plot: &TimelinePlot) -> DrawResult {
     let plot_width = f64::from(chart.plotting_area().dim_in_pixel().0.max(1));
     let px_per_ms = plot_width / extent;
     for a in &plot.attempts {
-        let duration = a.duration_ms.unwrap_or(0.0);
         // A bar is at least ~2 px wide so a 0.3 ms attempt in a 10 s run still shows.
-        let end = a.start_ms + duration.max(2.0 / px_per_ms);
+        let end = a.offset_ms + bar_ms(a).max(2.0 / px_per_ms);
         chart.draw_series(std::iter::once(Rectangle::new(
             [
-                (a.start_ms, ATTEMPT_LANE - ATTEMPT_HALF),
+                (a.offset_ms, ATTEMPT_LANE - ATTEMPT_HALF),
                 (end, ATTEMPT_LANE + ATTEMPT_HALF),
             ],
-            a.class.color().filled(),
+            class_color(a.class()).filled(),
         )))?;
-        let label = if a.label.is_empty() {
-            format!("#{}", a.number)
-        } else {
-            format!("#{} {}", a.number, a.label)
+        let label = match a.short_label() {
+            None => format!("#{}", a.number),
+            Some(l) => format!("#{} {l}", a.number),
         };
         chart.draw_series(std::iter::once(Text::new(
             label,
-            (a.start_ms, ATTEMPT_LANE + ATTEMPT_HALF + 0.22),
+            (a.offset_ms, ATTEMPT_LANE + ATTEMPT_HALF + 0.22),
             (FONT, 13).into_font().color(&BLACK),
         )))?;
     }
-    for w in &plot.waits {
+    for (w, measured) in plot.waits() {
         #[allow(clippy::cast_precision_loss)] // planned waits are at most 24 h in ms
         let planned = w.planned_ms as f64;
-        if let Some(measured) = w.measured_ms {
+        if let Some(measured) = measured {
             chart.draw_series(std::iter::once(Rectangle::new(
                 [
-                    (w.start_ms, WAIT_LANE - WAIT_HALF),
+                    (w.offset_ms, WAIT_LANE - WAIT_HALF),
                     (
-                        w.start_ms + measured.max(1.0 / px_per_ms),
+                        w.offset_ms + measured.max(1.0 / px_per_ms),
                         WAIT_LANE + WAIT_HALF,
                     ),
                 ],
@@ -374,23 +271,23 @@ fn draw(root: &Area<'_>, plot: &TimelinePlot) -> DrawResult {
         }
         chart.draw_series(std::iter::once(Rectangle::new(
             [
-                (w.start_ms, WAIT_LANE - WAIT_HALF),
+                (w.offset_ms, WAIT_LANE - WAIT_HALF),
                 (
-                    w.start_ms + planned.max(1.0 / px_per_ms),
+                    w.offset_ms + planned.max(1.0 / px_per_ms),
                     WAIT_LANE + WAIT_HALF,
                 ),
             ],
             ShapeStyle::from(&PLANNED_LINE).stroke_width(1),
         )))?;
-        let text = match w.measured_ms {
+        let text = match measured {
             Some(m) => format!("{} planned, {} measured", ms_text(planned), ms_text(m)),
             None => format!("{} planned, did not end", ms_text(planned)),
         };
-        let short = ms_text(w.measured_ms.unwrap_or(planned));
+        let short = ms_text(measured.unwrap_or(planned));
         // About 7 px per character at 13 px text.
         #[allow(clippy::cast_precision_loss)]
         let fits =
-            |s: &str| planned.max(w.measured_ms.unwrap_or(0.0)) * px_per_ms >= 7.0 * s.len() as f64;
+            |s: &str| planned.max(measured.unwrap_or(0.0)) * px_per_ms >= 7.0 * s.len() as f64;
         let shown = if fits(&text) {
             Some(text)
         } else if fits(&short) {
@@ -401,7 +298,7 @@ fn draw(root: &Area<'_>, plot: &TimelinePlot) -> DrawResult {
         if let Some(t) = shown {
             chart.draw_series(std::iter::once(Text::new(
                 t,
-                (w.start_ms, WAIT_LANE - WAIT_HALF - 0.08),
+                (w.offset_ms, WAIT_LANE - WAIT_HALF - 0.08),
                 (FONT, 13).into_font().color(&BLACK),
             )))?;
         }
@@ -414,19 +311,19 @@ fn draw_legend(area: &Area<'_>) -> DrawResult {
     let mut x: i32 = 12;
     let font = (FONT, 13).into_font().color(&BLACK);
     let keys = [
-        PlotClass::Success,
-        PlotClass::Retryable,
-        PlotClass::Stopped,
-        PlotClass::NetworkError,
-        PlotClass::Unfinished,
+        AttemptClass::Success,
+        AttemptClass::Retryable,
+        AttemptClass::Stopped,
+        AttemptClass::NetworkError,
+        AttemptClass::Aborted,
     ];
     for class in keys {
         area.draw(&Rectangle::new(
             [(x, 8), (x + 12, 20)],
-            class.color().filled(),
+            class_color(class).filled(),
         ))?;
-        area.draw(&Text::new(class.name(), (x + 16, 7), font.clone()))?;
-        x += 24 + 8 * i32::try_from(class.name().len()).unwrap_or(10);
+        area.draw(&Text::new(class_name(class), (x + 16, 7), font.clone()))?;
+        x += 24 + 8 * i32::try_from(class_name(class).len()).unwrap_or(10);
     }
     area.draw(&Rectangle::new([(x, 8), (x + 12, 20)], WAIT_FILL.filled()))?;
     area.draw(&Text::new("wait (measured)", (x + 16, 7), font.clone()))?;
@@ -464,16 +361,15 @@ mod tests {
 
     #[test]
     fn extent_covers_the_longer_of_planned_and_measured() {
-        let plot = TimelinePlot {
-            title: String::new(),
-            attempts: vec![],
-            waits: vec![PlotWait {
-                after_attempt: 1,
-                start_ms: 10.0,
-                planned_ms: 100,
-                measured_ms: Some(120.0),
-            }],
-        };
-        assert!((plot.extent_ms() - 130.0).abs() < 1e-9);
+        let start = chrono::DateTime::parse_from_rfc3339("2026-12-01T10:00:00+00:00").unwrap();
+        let fold = crate::testkit::EventScript::new(1, "GET", "http://127.0.0.1:9/", start)
+            .attempt(
+                crate::testkit::response(503, &[], ""),
+                crate::testkit::retry("503"),
+                10.0,
+            )
+            .wait(100, 120.0)
+            .fold();
+        assert!((TimelinePlot::of_fold(&fold).extent_ms() - 130.0).abs() < 1e-9);
     }
 }

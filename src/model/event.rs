@@ -65,6 +65,40 @@ pub enum OutcomeKind {
     Cancelled,
     /// A usage problem (bad URL, unreadable body file) or a custom script error.
     Error,
+    /// The process ended (crash, `kill -9`) before the run finished: found in the history on
+    /// the next open, never sent by the engine.
+    Interrupted,
+}
+
+impl OutcomeKind {
+    /// Every outcome, in display order.
+    pub const ALL: [OutcomeKind; 7] = [
+        Self::Succeeded,
+        Self::GaveUp,
+        Self::Stopped,
+        Self::Deadline,
+        Self::Cancelled,
+        Self::Error,
+        Self::Interrupted,
+    ];
+
+    /// The `snake_case` id stored, printed and used in JSON (`gave_up`).
+    pub fn id(self) -> &'static str {
+        match self {
+            Self::Succeeded => "succeeded",
+            Self::GaveUp => "gave_up",
+            Self::Stopped => "stopped",
+            Self::Deadline => "deadline",
+            Self::Cancelled => "cancelled",
+            Self::Error => "error",
+            Self::Interrupted => "interrupted",
+        }
+    }
+
+    /// The outcome whose [`Self::id`] is `id`, if any.
+    pub fn from_id(id: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|o| o.id() == id)
+    }
 }
 
 /// The end of a run, with the banner text.

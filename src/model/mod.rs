@@ -27,6 +27,7 @@ mod request;
 mod request_draft;
 pub mod request_limits;
 mod response_matcher;
+mod run_fold;
 mod saved_request;
 pub mod secret_echoes;
 pub mod secret_members;
@@ -74,10 +75,13 @@ pub use request::{
 pub use request_draft::{BodyDraft, BodyKind, RequestDraft, UUID_PLACEHOLDER};
 pub use request_limits::{LimitProblem, check_limits};
 pub use response_matcher::ResponseMatcher;
+pub use run_fold::{
+    AttemptClass, AttemptResult, AttemptRow, Phase, RunFinish, RunFold, RunHeader, WaitRow,
+};
 pub use saved_request::{SAVED_REQUEST_FORMAT, SavedRequest};
 pub use status_set::{StatusRange, StatusSet};
 pub use utf8_text::{NotUtf8, utf8_text};
 pub use variables::{
     Resolved, SECRET_MASK, UUID_VARIABLE, UnknownVariable, Variables, is_variable_name,
-    mask_event_secrets, mask_secret_values, resolve_spec, resolve_text, resolve_text_masked,
+    mask_secret_values, resolve_spec, resolve_text, resolve_text_masked,
 };

@@ -477,7 +477,7 @@ pub fn secret_values(spec: &RequestSpec) -> Vec<String> {
 /// values and secret JSON body members ([`super::secret_members`]) replaced by [`MASK`], and
 /// any of `secrets` (see [`secret_values`], plus secret variables) masked in the URL and text
 /// bodies.
-pub fn mask_spec(spec: &RequestSpec, secrets: &[String]) -> RequestSpec {
+pub fn mask_spec(spec: &RequestSpec, secrets: &[String]) -> Masked<RequestSpec> {
     let mut out = spec.clone();
     out.url = mask_secret_values(&mask_url(&spec.url), secrets);
     for h in &mut out.headers {
@@ -516,12 +516,12 @@ pub fn mask_spec(spec: &RequestSpec, secrets: &[String]) -> RequestSpec {
         }
         Body::None | Body::File { .. } => {}
     }
-    out
+    Masked(out)
 }
 
 /// `event` with its URLs ([`mask_url`]) and messages ([`mask_text`]) masked; response headers
-/// are left as they are. The engine sends every event through this, so no front end ever
-/// sees a URL credential.
+/// are left as they are. The first step of [`mask_event`]; the engine also sends every event
+/// through it, so not even its raw channel carries a URL credential.
 pub fn mask_event_urls(mut event: RunEvent) -> RunEvent {
     match &mut event {
         RunEvent::RunStarted { url, .. } | RunEvent::AttemptStarted { url, .. } => {
@@ -544,11 +544,34 @@ pub fn mask_event_urls(mut event: RunEvent) -> RunEvent {
     event
 }
 
-/// `event` fit for any writer (CLI text and JSON, history, exports): URLs and messages masked
-/// ([`mask_event_urls`]), secret response header values replaced by [`MASK`], and every one
-/// of `secrets` (request secrets from [`secret_values`], values of secret variables) masked
-/// wherever it appears, bodies included.
-pub fn mask_event(event: RunEvent, secrets: &[String]) -> RunEvent {
+/// A value that went through the one rule: only this module makes one ([`mask_event`]), so a
+/// sink that takes a `Masked<…>` (the run fold, the history writer, every export and print)
+/// cannot be handed unmasked data by mistake. Reads as the value it holds (`Deref`); serializes
+/// as it.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(transparent)]
+pub struct Masked<T>(T);
+
+impl<T> Masked<T> {
+    /// The masked value.
+    pub fn into_inner(self) -> T {
+        self.0
+    }
+}
+
+impl<T> std::ops::Deref for Masked<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+/// `event` fit for any writer (CLI text and JSON, history, exports, the window): URLs and
+/// messages masked ([`mask_event_urls`]), secret response header values replaced by [`MASK`],
+/// and every one of `secrets` (request secrets from [`secret_values`], values of secret
+/// variables) masked wherever it appears, bodies included. Masking a masked event again
+/// changes nothing.
+pub fn mask_event(event: RunEvent, secrets: &[String]) -> Masked<RunEvent> {
     let mut event = mask_event_urls(event);
     if let RunEvent::AttemptFinished {
         outcome: AttemptOutcome::Response(r),
@@ -561,7 +584,7 @@ pub fn mask_event(event: RunEvent, secrets: &[String]) -> RunEvent {
             }
         }
     }
-    mask_event_secrets(event, secrets)
+    Masked(mask_event_secrets(event, secrets))
 }
 
 #[cfg(test)]

@@ -4,10 +4,11 @@
 //! secrets rule.
 
 use crate::interop::batch_report::BatchReport;
+use crate::model::OutcomeKind;
 use crate::model::{
     AttemptOutcome, BatchReportAttempt, BatchReportRow, BatchRequest, ErrorKind, Verdict,
 };
-use crate::store::{BatchError, BatchItemRecord, BatchQueue, RecordedOutcome, StoredRun};
+use crate::store::{BatchError, BatchItemRecord, BatchQueue, StoredRun};
 
 /// Items read from the queue per page.
 const PAGE: u64 = 1000;
@@ -73,29 +74,33 @@ pub fn report_row(item: &BatchItemRecord, run: Option<&StoredRun>) -> BatchRepor
     row.started_at = item.started_at;
     row.finished_at = item.ended_at;
     if let Some(stored) = run {
-        row.outcome = stored.run.outcome.and_then(RecordedOutcome::engine_kind);
+        row.outcome = stored
+            .run
+            .outcome
+            .filter(|k| *k != OutcomeKind::Interrupted);
         row.elapsed_ms = stored.run.elapsed_ms.map(round_ms);
-        row.attempts_detail = stored.attempts.iter().map(report_attempt).collect();
+        row.attempts_detail = stored.answered().filter_map(report_attempt).collect();
     }
     row
 }
 
-fn report_attempt(a: &crate::store::AttemptRecord) -> BatchReportAttempt {
-    let (status, error_kind) = match &a.outcome {
+fn report_attempt(a: &crate::model::AttemptRow) -> Option<BatchReportAttempt> {
+    let r = a.result.as_ref()?;
+    let (status, error_kind) = match &r.outcome {
         AttemptOutcome::Response(r) => (Some(r.status), None),
         AttemptOutcome::Error(e) => (None, Some(e.kind)),
     };
-    let reason = match &a.verdict {
+    let reason = match &r.verdict {
         Verdict::Retry { reason, .. } | Verdict::Stop { reason } => reason.clone(),
         Verdict::Success { condition } => condition.clone().unwrap_or_default(),
     };
-    BatchReportAttempt {
+    Some(BatchReportAttempt {
         attempt: a.number,
         status,
         error_kind,
         reason,
         wait_ms: a.wait.as_ref().filter(|w| !w.skipped).map(|w| w.planned_ms),
-    }
+    })
 }
 
 /// Milliseconds as a whole number (negative and NaN read as 0).

@@ -700,7 +700,7 @@ async fn run_item(shared: Arc<Shared>, item: Prepared, mut recording: RunRecordi
             if keep_raw && let RunEvent::AttemptFinished { outcome, .. } = &event {
                 last = Some(outcome.clone());
             }
-            match recording.observe(event) {
+            match recording.observe(event).into_inner() {
                 RunEvent::AttemptFinished { outcome, .. } if !keep_raw => last = Some(outcome),
                 RunEvent::RunFinished {
                     outcome, attempts, ..

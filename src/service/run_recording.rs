@@ -3,6 +3,7 @@
 //! [`HistoryWriter`] as each attempt finishes) and write its log line, naming the run by its
 //! history id.
 
+use crate::model::secrets::Masked;
 use crate::model::{RequestSpec, RetryProfile, RunEvent};
 use crate::store::{HistoryError, HistoryStore, HistoryWriter, RecorderSeed, RunEnd, RunKey};
 use std::path::{Path, PathBuf};
@@ -134,16 +135,17 @@ impl RunRecording {
         &self.secrets
     }
 
-    /// Masks `event`, records it (the writer commits it off this thread; never blocks: past
+    /// Masks `event` by the one rule (the only place a run's events are masked), records it
+    /// (the writer commits it off this thread; never blocks: past
     /// [`crate::store::WRITER_QUEUE`] waiting messages the run's detail is dropped and its
-    /// record says so) and logs it; returns the masked event. The
-    /// first failure stops recording (see [`Self::take_failure`]).
-    pub fn observe(&mut self, event: RunEvent) -> RunEvent {
+    /// record says so) and logs it; returns the masked event, which is what every view takes.
+    /// The first failure stops recording (see [`Self::take_failure`]).
+    pub fn observe(&mut self, event: RunEvent) -> Masked<RunEvent> {
         let event = crate::model::secrets::mask_event(event, &self.secrets);
         match &mut self.history {
             Some(r) => {
                 if let Some(key) = r.key.filter(|_| self.failure.is_none()) {
-                    let finished = matches!(event, RunEvent::RunFinished { .. });
+                    let finished = matches!(*event, RunEvent::RunFinished { .. });
                     if finished {
                         r.key = None;
                     }

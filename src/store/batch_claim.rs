@@ -15,7 +15,6 @@ use super::batch_queue::BatchQueue;
 use super::batch_records::{ItemChange, ItemEnd};
 use super::history::sql;
 use super::history_error::HistoryError;
-use super::history_records::RecordedOutcome;
 use crate::model::{BatchWorker, OutcomeKind};
 use crate::policy::BatchAssertions;
 use rusqlite::params;
@@ -126,7 +125,7 @@ impl BatchQueue {
         let mut ends = Vec::with_capacity(finished.len());
         for (position, run_id, outcome, message) in finished {
             let Some(kind) =
-                RecordedOutcome::from_id(&outcome).and_then(RecordedOutcome::engine_kind)
+                OutcomeKind::from_id(&outcome).filter(|k| *k != OutcomeKind::Interrupted)
             else {
                 continue; // interrupted: sent again
             };
@@ -136,7 +135,11 @@ impl BatchQueue {
             let Some(run) = self.store.run(&run_id)? else {
                 continue;
             };
-            let last = run.attempts.last().map(|a| &a.outcome);
+            let last = run
+                .answered()
+                .last()
+                .and_then(|a| a.result.as_ref())
+                .map(|r| &r.outcome);
             let end = ItemEnd::from_run(kind, message, run.run.attempts, last, assertions, false);
             ends.push((position, end));
         }
@@ -241,7 +244,7 @@ mod tests {
             let run_id = seed.id().to_owned();
             let mut recorder = seed.into_recorder();
             for event in events(status, finished) {
-                if let Some(w) = recorder.fold_masked(event) {
+                if let Some(w) = recorder.fold(&event) {
                     history.apply(&w).unwrap();
                 }
             }

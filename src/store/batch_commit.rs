@@ -14,6 +14,7 @@ use super::history_error::HistoryError;
 use super::history_records::HistoryWrite;
 use super::history_writer::RunKey;
 use crate::model::RunEvent;
+use crate::model::secrets::Masked;
 
 /// The end of a batch item's run, held back from the writer until the item's end goes with it
 /// ([`BatchChange::Ended`]). One dropped undelivered leaves its run without an end (marked
@@ -21,13 +22,13 @@ use crate::model::RunEvent;
 #[derive(Debug)]
 pub struct RunEnd {
     pub(super) key: RunKey,
-    pub(super) event: Box<RunEvent>,
+    pub(super) event: Box<Masked<RunEvent>>,
 }
 
 impl RunEnd {
     /// The run `key`'s [`RunEvent::RunFinished`] (masked already, as
     /// [`super::HistoryWriter::record_event`] takes it).
-    pub fn new(key: RunKey, event: RunEvent) -> Self {
+    pub fn new(key: RunKey, event: Masked<RunEvent>) -> Self {
         Self {
             key,
             event: Box::new(event),
@@ -132,11 +133,12 @@ pub(super) fn commit_batch(
 #[cfg(test)]
 mod tests {
     use super::{BatchChange, RunEnd};
+    use crate::model::secrets::mask_event;
     use crate::model::{BatchItemState, BatchOptions, BatchRequest, OutcomeKind, RequestSpec};
     use crate::model::{RunEvent, Verdict};
     use crate::store::{
         BatchError, BatchQueue, HistoryStore, HistoryWriter, ItemEnd, MemorySecretStore,
-        RecordedOutcome, RecorderSeed,
+        RecorderSeed,
     };
     use crate::testkit::{EventScript, response};
     use std::sync::Arc;
@@ -157,9 +159,11 @@ mod tests {
         let mut end = None;
         for (event, _) in script.events() {
             if matches!(event, RunEvent::RunFinished { .. }) {
-                end = Some(RunEnd::new(key, event.clone()));
+                end = Some(RunEnd::new(key, mask_event(event.clone(), &[])));
             } else {
-                writer.record_event(key, event.clone()).unwrap();
+                writer
+                    .record_event(key, mask_event(event.clone(), &[]))
+                    .unwrap();
             }
         }
         (id, end.unwrap())
@@ -181,7 +185,7 @@ mod tests {
         batch: &str,
         run: &str,
         position: u64,
-    ) -> (Option<RecordedOutcome>, BatchItemState) {
+    ) -> (Option<OutcomeKind>, BatchItemState) {
         let history = HistoryStore::open_in(dir).unwrap();
         let outcome = history.run(run).unwrap().unwrap().run.outcome;
         let queue = BatchQueue::new(history, Arc::new(MemorySecretStore::new()));
@@ -260,7 +264,7 @@ mod tests {
         rt.block_on(writer.commit_batch(&batch, good)).unwrap();
         assert_eq!(
             seen(dir.path(), &batch, &run1, 1),
-            (Some(RecordedOutcome::Succeeded), BatchItemState::Done)
+            (Some(OutcomeKind::Succeeded), BatchItemState::Done)
         );
         writer.close().unwrap();
     }

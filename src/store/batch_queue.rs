@@ -158,7 +158,7 @@ impl BatchQueue {
                         item: position + 1,
                     });
                 }
-                let shown = secrets::mask_spec(&item.request, &values);
+                let shown = secrets::mask_spec(&item.request, &values).into_inner();
                 let has_secrets = shown != item.request;
                 if has_secrets {
                     kept.insert(position, item.request.clone());

@@ -6,14 +6,13 @@ use super::advisory_lock::{WriterLock, writer_is_alive};
 pub(crate) use super::history_connection::Checkpointer;
 use super::history_connection::{exec, is_busy, migrate, set_busy_wait};
 use super::history_error::{HistoryError, io_open_reason, sqlite_open_reason};
-use super::history_records::{
-    AttemptRecord, HistoryWrite, RecordedOutcome, RunFilter, RunRecord, StoredRun,
-};
+use super::history_records::{AttemptRecord, HistoryWrite, RunFilter, RunRecord, StoredRun};
 pub(super) use super::history_rows::time;
 use super::history_rows::{RUN_COLUMNS, attempt_row, attempt_statements, encode, run_row};
 use super::outcome_filter::OutcomeFilter;
 use super::private_files::{create_private_dir_all, make_private, open_private_append};
 use super::url_filter::url_like_patterns;
+use crate::model::OutcomeKind;
 use chrono::{DateTime, FixedOffset};
 use rusqlite::{Connection, OptionalExtension, params};
 use std::path::{Path, PathBuf};
@@ -198,7 +197,7 @@ impl HistoryStore {
                          WHERE id = ?1 AND outcome IS NULL",
                     params![
                         id,
-                        RecordedOutcome::Interrupted.id(),
+                        OutcomeKind::Interrupted.id(),
                         "interrupted: the process ended before the run finished"
                     ],
                 )
@@ -463,7 +462,7 @@ impl HistoryStore {
                 run.profile_name,
                 profile_id,
                 run.seed.to_string(),
-                run.outcome.map(RecordedOutcome::id),
+                run.outcome.map(OutcomeKind::id),
                 run.outcome_message,
                 run.last_status,
                 run.attempts,
@@ -577,16 +576,7 @@ impl HistoryStore {
             .map_err(sql("read attempts"))?
             .map(|r| r.map_err(sql("read an attempt")).and_then(|r| r))
             .collect::<Result<Vec<_>, _>>()?;
-        let unanswered = run
-            .attempt_started
-            .as_ref()
-            .filter(|s| !attempts.iter().any(|a| a.number == s.number))
-            .cloned();
-        Ok(Some(StoredRun {
-            run,
-            attempts,
-            unanswered,
-        }))
+        Ok(Some(StoredRun::read_back(run, attempts)))
     }
 
     /// The full id a user's `id` (full, or a unique prefix or suffix of ≥ 8 characters) names.

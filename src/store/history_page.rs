@@ -4,9 +4,10 @@
 
 use super::history::{HistoryStore, sql, time};
 use super::history_error::HistoryError;
-use super::history_records::{HistoryWrite, RecordedOutcome};
+use super::history_records::HistoryWrite;
 use super::outcome_filter::OutcomeFilter;
 use super::url_filter::{URL_FORMS, url_like_patterns};
+use crate::model::OutcomeKind;
 use chrono::{DateTime, FixedOffset};
 use rusqlite::params;
 
@@ -74,7 +75,7 @@ pub struct RunSummary {
     /// URL of attempt 1, masked.
     pub url: String,
     /// How it ended; `None` while running.
-    pub outcome: Option<RecordedOutcome>,
+    pub outcome: Option<OutcomeKind>,
     /// Status of the last response.
     pub last_status: Option<u16>,
     /// Attempts finished.
@@ -199,7 +200,7 @@ impl HistoryStore {
                 started_at: time(&started, &id)?,
                 method,
                 url,
-                outcome: outcome.as_deref().and_then(RecordedOutcome::from_id),
+                outcome: outcome.as_deref().and_then(OutcomeKind::from_id),
                 last_status,
                 attempts,
                 elapsed_ms,
@@ -273,6 +274,6 @@ mod tests {
         assert!(urls.iter().all(Option::is_some), "{urls:?}");
         assert_eq!(outcome, Some(RUNNING));
         assert!(WHERE.contains(&format!("?5 = '{RUNNING}'")));
-        assert!(RecordedOutcome::ALL.iter().all(|o| o.id() != RUNNING));
+        assert!(OutcomeKind::ALL.iter().all(|o| o.id() != RUNNING));
     }
 }

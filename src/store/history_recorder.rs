@@ -1,13 +1,10 @@
-//! Folds a run's [`RunEvent`]s into history rows ([`HistoryWrite`]), masking every secret
-//! with the one rule ([`secrets::mask_event`]) and capping body previews.
+//! A run's masked events as history rows ([`HistoryWrite`]): the history record is a view of
+//! the run's [`RunFold`] (the one fold), written row by row as each event changes one, with
+//! body previews capped.
 
-use super::history_records::{
-    AttemptRecord, AttemptStart, HistoryWrite, PhaseTimings, RecordedOutcome, RunRecord, WaitRecord,
-};
-use crate::model::secrets;
-use crate::model::{AttemptOutcome, RequestSpec, RetryProfile, RunEvent};
-use chrono::{DateTime, FixedOffset};
-use std::collections::HashMap;
+use super::history_records::{AttemptRecord, HistoryWrite, RunRecord};
+use crate::model::secrets::{self, Masked};
+use crate::model::{AttemptOutcome, RequestSpec, RetryProfile, RunEvent, RunFold};
 use std::sync::Arc;
 
 /// Turns the events of one run into rows. One recorder per run.
@@ -18,14 +15,11 @@ pub struct HistoryRecorder {
     /// `None` after).
     request: Option<RequestSpec>,
     profile: Arc<serde_json::Value>,
-    /// Method and (masked) URL of the request, for an attempt whose start was not seen.
-    method: String,
-    url: String,
     secrets: Vec<String>,
     body_cap: usize,
     batch_item_id: Option<String>,
-    starts: HashMap<u32, (DateTime<FixedOffset>, f64, String, String)>,
-    last_attempt: u32,
+    /// The run's fold, keeping only the row in progress.
+    fold: RunFold,
 }
 
 /// What a [`HistoryRecorder`] is made from, cheap to make on the run's thread (a fresh UUID v7
@@ -101,15 +95,12 @@ impl RecorderSeed {
         let request = secrets::mask_spec(&self.request, &all);
         HistoryRecorder {
             id: self.id,
-            method: request.method.clone(),
-            url: request.url.clone(),
-            request: Some(request),
+            request: Some(request.into_inner()),
             profile,
             secrets: all,
             body_cap: self.body_cap,
             batch_item_id: self.batch_item_id,
-            starts: HashMap::new(),
-            last_attempt: 0,
+            fold: RunFold::default(),
         }
     }
 }
@@ -134,152 +125,119 @@ impl HistoryRecorder {
 
     /// The row change `event` makes, if any (`AttemptStarted` notes the start on the run's row;
     /// the attempt's own row is written once it has finished; a second `RunStarted` makes
-    /// none).
+    /// none). The event is masked with this recorder's secret values first.
     pub fn fold(&mut self, event: &RunEvent) -> Option<HistoryWrite> {
-        let masked = secrets::mask_event(event.clone(), &self.secrets);
-        self.fold_masked(masked)
+        self.fold_masked(secrets::mask_event(event.clone(), &self.secrets))
     }
 
-    /// [`Self::fold`] for an event already passed through [`secrets::mask_event`] with this
-    /// recorder's secret values (or more), as the app core's run recording does before anything
-    /// sees an event: masking twice costs the same again and changes nothing.
-    pub fn fold_masked(&mut self, event: RunEvent) -> Option<HistoryWrite> {
-        match event {
-            RunEvent::RunStarted {
-                seed,
-                profile,
-                method,
-                url,
-                started_at,
-                ..
-            } => Some(HistoryWrite::RunStarted(Box::new(RunRecord {
-                // A run starts once: a second `RunStarted` (the engine never sends one) makes
-                // no row (its id is taken anyway).
-                request: self.request.take()?,
-                id: self.id.clone(),
-                started_at,
-                ended_at: None,
-                app_version: env!("CARGO_PKG_VERSION").to_owned(),
-                method,
-                url,
-                profile_name: profile,
-                profile: Arc::clone(&self.profile),
-                seed,
-                outcome: None,
-                outcome_message: None,
-                last_status: None,
-                attempts: 0,
-                elapsed_ms: None,
-                batch_item_id: self.batch_item_id.clone(),
-                attempt_started: None,
-            }))),
-            RunEvent::AttemptStarted {
-                attempt,
-                method,
-                url,
-                started_at,
-                offset_ms,
-                ..
-            } => {
-                let start = AttemptStart {
-                    number: attempt,
-                    started_at,
-                    offset_ms,
-                    method: method.clone(),
-                    url: url.clone(),
-                };
-                self.starts
-                    .insert(attempt, (started_at, offset_ms, method, url));
-                Some(HistoryWrite::AttemptStarted {
-                    run_id: self.id.clone(),
-                    start: Box::new(start),
-                })
+    /// [`Self::fold`] for an event masked already (as the app core's run recording does before
+    /// anything sees an event; it masks with this recorder's secret values or more).
+    pub fn fold_masked(&mut self, event: Masked<RunEvent>) -> Option<HistoryWrite> {
+        /// Which part of the fold an event changes.
+        enum Step {
+            Started,
+            Attempt,
+            Finished,
+            Budget(u32, Box<crate::model::BudgetChange>),
+            Wait(u32),
+            WaitEnd(u32),
+            End,
+        }
+        let step = match &*event {
+            RunEvent::RunStarted { .. } => Step::Started,
+            RunEvent::AttemptStarted { .. } => Step::Attempt,
+            RunEvent::AttemptFinished { .. } => Step::Finished,
+            RunEvent::BudgetChanged {
+                attempt, change, ..
+            } => Step::Budget(*attempt, Box::new(change.clone())),
+            RunEvent::WaitScheduled { retry, .. } => Step::Wait(*retry),
+            RunEvent::WaitFinished { retry, .. } => Step::WaitEnd(*retry),
+            RunEvent::RunFinished { .. } => Step::End,
+        };
+        // The recorder's fold takes the run's events whatever their in-process number.
+        if self.fold.run_id() != event.run_id() {
+            self.fold = std::mem::take(&mut self.fold).renumbered(event.run_id());
+        }
+        if !self.fold.apply(event) {
+            return None;
+        }
+        self.fold.keep_last_row();
+        let run_id = self.id.clone();
+        let row = self.fold.attempts.last_mut();
+        Some(match (step, row) {
+            (Step::Started, _) => {
+                let h = self.fold.header.clone()?;
+                HistoryWrite::RunStarted(Box::new(RunRecord {
+                    // A run starts once: a second `RunStarted` (the engine never sends one)
+                    // makes no row (its id is taken anyway).
+                    request: self.request.take()?,
+                    id: run_id,
+                    started_at: h.started_at,
+                    ended_at: None,
+                    app_version: env!("CARGO_PKG_VERSION").to_owned(),
+                    method: h.method,
+                    url: h.url,
+                    profile_name: h.profile,
+                    profile: Arc::clone(&self.profile),
+                    seed: h.seed,
+                    outcome: None,
+                    outcome_message: None,
+                    last_status: None,
+                    attempts: 0,
+                    elapsed_ms: None,
+                    batch_item_id: self.batch_item_id.clone(),
+                    attempt_started: None,
+                }))
             }
-            RunEvent::AttemptFinished {
-                attempt,
-                mut outcome,
-                hops,
-                timings,
-                verdict,
-                ..
-            } => {
-                let (started_at, offset_ms, method, url) =
-                    self.starts.remove(&attempt).unwrap_or_else(|| {
-                        (
-                            chrono::Local::now().fixed_offset(),
-                            0.0,
-                            self.method.clone(),
-                            self.url.clone(),
-                        )
-                    });
-                if let AttemptOutcome::Response(r) = &mut outcome
+            (Step::Attempt, Some(row)) => HistoryWrite::AttemptStarted {
+                run_id,
+                start: Box::new(row.clone()),
+            },
+            (Step::Finished, Some(row)) => {
+                if let Some(AttemptOutcome::Response(r)) =
+                    row.result.as_mut().map(|r| &mut r.outcome)
                     && r.body.bytes.len() > self.body_cap
                 {
                     r.body.bytes.truncate(self.body_cap);
                     r.body.truncated = true;
                 }
-                self.last_attempt = attempt;
-                Some(HistoryWrite::AttemptFinished(Box::new(AttemptRecord {
-                    run_id: self.id.clone(),
-                    number: attempt,
-                    started_at,
-                    offset_ms,
-                    method,
-                    url,
-                    phases: PhaseTimings::from_timings(&timings),
-                    timings,
-                    outcome,
-                    hops,
-                    verdict,
-                    wait: None,
-                    budget: Vec::new(),
-                })))
+                HistoryWrite::AttemptFinished(Box::new(AttemptRecord {
+                    run_id,
+                    row: row.clone(),
+                }))
             }
-            RunEvent::WaitScheduled {
-                planned_ms,
-                explanation,
-                offset_ms,
-                ..
-            } => Some(HistoryWrite::WaitPlanned {
-                run_id: self.id.clone(),
-                attempt: self.last_attempt,
-                wait: Box::new(WaitRecord {
-                    planned_ms,
-                    explanation,
-                    offset_ms,
-                    measured_ms: None,
-                    skipped: false,
-                }),
-            }),
-            RunEvent::BudgetChanged {
-                attempt, change, ..
-            } => Some(HistoryWrite::BudgetChanged {
-                run_id: self.id.clone(),
+            (Step::Budget(attempt, change), _) => HistoryWrite::BudgetChanged {
+                run_id,
                 attempt,
-                change: Box::new(change),
-            }),
-            RunEvent::WaitFinished {
-                actual_ms, skipped, ..
-            } => Some(HistoryWrite::WaitFinished {
-                run_id: self.id.clone(),
-                attempt: self.last_attempt,
-                measured_ms: actual_ms,
-                skipped,
-            }),
-            RunEvent::RunFinished {
-                outcome,
-                attempts,
-                elapsed_ms,
-                ..
-            } => Some(HistoryWrite::RunFinished {
-                run_id: self.id.clone(),
-                ended_at: chrono::Local::now().fixed_offset(),
-                outcome: RecordedOutcome::from(outcome.kind),
-                message: outcome.message,
-                last_status: outcome.last_status,
-                attempts,
-                elapsed_ms,
-            }),
-        }
+                change,
+            },
+            (Step::Wait(attempt), Some(row)) => HistoryWrite::WaitPlanned {
+                run_id,
+                attempt,
+                wait: Box::new(row.wait.clone()?),
+            },
+            (Step::WaitEnd(attempt), Some(row)) => {
+                let wait = row.wait.as_ref()?;
+                HistoryWrite::WaitFinished {
+                    run_id,
+                    attempt,
+                    measured_ms: wait.actual_ms?,
+                    skipped: wait.skipped,
+                }
+            }
+            (Step::End, _) => {
+                let f = self.fold.finish.as_ref()?;
+                HistoryWrite::RunFinished {
+                    run_id,
+                    ended_at: chrono::Local::now().fixed_offset(),
+                    outcome: f.outcome.kind,
+                    message: f.outcome.message.clone(),
+                    last_status: f.outcome.last_status,
+                    attempts: f.attempts,
+                    elapsed_ms: f.elapsed_ms,
+                }
+            }
+            (_, None) => return None,
+        })
     }
 }

@@ -3,89 +3,11 @@
 
 use super::outcome_filter::OutcomeFilter;
 use crate::model::{
-    AttemptOutcome, BudgetChange, ConnectionUse, Hop, OutcomeKind, RequestSpec, Timings, Verdict,
-    WaitExplanation,
+    AttemptRow, BudgetChange, ConnectionUse, OutcomeKind, RequestSpec, RunFinish, RunFold,
+    RunHeader, RunOutcome, Timings, WaitRow,
 };
 use chrono::{DateTime, FixedOffset};
 use serde::{Deserialize, Serialize};
-
-/// How a recorded run ended: a [`OutcomeKind`], or `interrupted` when the process died before
-/// the run finished (found on the next open).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum RecordedOutcome {
-    /// A success status arrived.
-    Succeeded,
-    /// Max retries reached.
-    GaveUp,
-    /// Triage or policy stopped retrying.
-    Stopped,
-    /// The deadline passed.
-    Deadline,
-    /// The user cancelled.
-    Cancelled,
-    /// A usage problem or script error.
-    Error,
-    /// The process ended (crash, `kill -9`) before the run finished.
-    Interrupted,
-}
-
-impl RecordedOutcome {
-    /// Every outcome, in display order.
-    pub const ALL: [RecordedOutcome; 7] = [
-        Self::Succeeded,
-        Self::GaveUp,
-        Self::Stopped,
-        Self::Deadline,
-        Self::Cancelled,
-        Self::Error,
-        Self::Interrupted,
-    ];
-
-    /// The `snake_case` id stored and printed (`gave_up`).
-    pub fn id(self) -> &'static str {
-        match self {
-            Self::Succeeded => "succeeded",
-            Self::GaveUp => "gave_up",
-            Self::Stopped => "stopped",
-            Self::Deadline => "deadline",
-            Self::Cancelled => "cancelled",
-            Self::Error => "error",
-            Self::Interrupted => "interrupted",
-        }
-    }
-
-    /// The outcome whose [`Self::id`] is `id`, if any.
-    pub fn from_id(id: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|o| o.id() == id)
-    }
-
-    /// The engine's outcome, or `None` for `interrupted` (the engine never reports it).
-    pub fn engine_kind(self) -> Option<OutcomeKind> {
-        Some(match self {
-            Self::Succeeded => OutcomeKind::Succeeded,
-            Self::GaveUp => OutcomeKind::GaveUp,
-            Self::Stopped => OutcomeKind::Stopped,
-            Self::Deadline => OutcomeKind::Deadline,
-            Self::Cancelled => OutcomeKind::Cancelled,
-            Self::Error => OutcomeKind::Error,
-            Self::Interrupted => return None,
-        })
-    }
-}
-
-impl From<OutcomeKind> for RecordedOutcome {
-    fn from(kind: OutcomeKind) -> Self {
-        match kind {
-            OutcomeKind::Succeeded => Self::Succeeded,
-            OutcomeKind::GaveUp => Self::GaveUp,
-            OutcomeKind::Stopped => Self::Stopped,
-            OutcomeKind::Deadline => Self::Deadline,
-            OutcomeKind::Cancelled => Self::Cancelled,
-            OutcomeKind::Error => Self::Error,
-        }
-    }
-}
 
 /// One recorded run (a `runs` row).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -111,8 +33,9 @@ pub struct RunRecord {
     pub profile: std::sync::Arc<serde_json::Value>,
     /// RNG seed (replay with `--seed`).
     pub seed: u64,
-    /// How it ended; `None` while running.
-    pub outcome: Option<RecordedOutcome>,
+    /// How it ended (`interrupted` when the process died first, found on the next open);
+    /// `None` while running.
+    pub outcome: Option<OutcomeKind>,
     /// The outcome's banner text (masked).
     pub outcome_message: Option<String>,
     /// Status of the last response.
@@ -123,27 +46,11 @@ pub struct RunRecord {
     pub elapsed_ms: Option<f64>,
     /// The batch item this run belongs to, if any.
     pub batch_item_id: Option<String>,
-    /// The last attempt the run started, written when it starts (schema step 8), so an attempt
-    /// cut off mid-flight (Ctrl-C, `kill -9`) leaves a trace; `None` before the first attempt
-    /// and for runs recorded before step 8. Its number has an [`AttemptRecord`] once it
-    /// finished; [`StoredRun::unanswered`] is the one that has none.
+    /// The last attempt the run started (its row without a result), written when it starts
+    /// (schema step 8), so an attempt cut off mid-flight (Ctrl-C, `kill -9`) leaves a trace;
+    /// `None` before the first attempt and for runs recorded before step 8.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub attempt_started: Option<AttemptStart>,
-}
-
-/// When and how an attempt started (its `AttemptStarted` event, masked).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct AttemptStart {
-    /// Attempt number, 1-based.
-    pub number: u32,
-    /// Wall-clock start with offset.
-    pub started_at: DateTime<FixedOffset>,
-    /// Monotonic ms since the run started.
-    pub offset_ms: f64,
-    /// Method sent.
-    pub method: String,
-    /// URL sent, masked.
-    pub url: String,
+    pub attempt_started: Option<AttemptRow>,
 }
 
 /// Per-phase timings of one attempt for the history's columns: each phase's end, ms from the
@@ -188,82 +95,93 @@ impl PhaseTimings {
     }
 }
 
-/// The wait after an attempt.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct WaitRecord {
-    /// Planned wait, ms.
-    pub planned_ms: u64,
-    /// Why the wait is that long (its `text` is the explanation shown).
-    pub explanation: WaitExplanation,
-    /// Monotonic ms since the run started when the wait began.
-    pub offset_ms: f64,
-    /// Measured wait, ms; `None` when the wait did not end (run cancelled or interrupted).
-    pub measured_ms: Option<f64>,
-    /// True when the wait was skipped ("Retry now").
-    pub skipped: bool,
-}
-
-/// One recorded attempt (an `attempts` row).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// One recorded attempt (an `attempts` row): the fold's row of a finished attempt, with its
+/// run's id. Reads as the row.
+#[derive(Debug, Clone, PartialEq)]
 pub struct AttemptRecord {
     /// The run's id.
     pub run_id: String,
-    /// Attempt number, 1-based.
-    pub number: u32,
-    /// Wall-clock start with offset.
-    pub started_at: DateTime<FixedOffset>,
-    /// Monotonic ms since the run started.
-    pub offset_ms: f64,
-    /// Method sent.
-    pub method: String,
-    /// URL sent, masked.
-    pub url: String,
-    /// Phase timings.
-    pub phases: PhaseTimings,
-    /// The engine's timings as measured.
-    pub timings: Timings,
-    /// Response (secret headers masked, body preview capped) or error.
-    pub outcome: AttemptOutcome,
-    /// Redirect hops (URLs masked).
-    pub hops: Vec<Hop>,
-    /// Triage verdict.
-    pub verdict: Verdict,
-    /// The wait that followed, if one was planned.
-    pub wait: Option<WaitRecord>,
-    /// The retry budget changes this attempt's outcome caused (`BudgetChanged` events, in
-    /// order: tokens before and after each); empty without a budget or for runs recorded
-    /// before the history kept them.
-    #[serde(default)]
-    pub budget: Vec<BudgetChange>,
+    /// The attempt (secret headers masked, body preview capped).
+    pub row: AttemptRow,
 }
 
-/// A run with its attempts in order.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+impl std::ops::Deref for AttemptRecord {
+    type Target = AttemptRow;
+    fn deref(&self) -> &AttemptRow {
+        &self.row
+    }
+}
+
+/// A run read back: its record and its [`RunFold`] (the same rows a live run folds into; the
+/// attempt that started but has no record, if any, is the last row without a result).
+#[derive(Debug, Clone, PartialEq)]
 pub struct StoredRun {
     /// The run.
     pub run: RunRecord,
-    /// Its attempts, by number.
-    pub attempts: Vec<AttemptRecord>,
-    /// The attempt that started but has no record: cut off by a cancel (outcome `cancelled`) or
-    /// by the end of the process (`interrupted`), or still in flight (no outcome yet).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub unanswered: Option<AttemptStart>,
+    /// Its attempts, by number, and its end.
+    pub fold: RunFold,
 }
 
 impl StoredRun {
-    /// The last moment the records reach, ms from the run's start: the end of its last
-    /// finished attempt or measured wait, the start of a wait that never ended, or the start
-    /// of the attempt that has no record. For a run whose process died (`interrupted`) this is
-    /// all that is known of its length: it lasted at least this long.
-    pub fn recorded_until_ms(&self) -> f64 {
-        let finished = self.attempts.iter().map(|a| {
-            let attempt_end = a.offset_ms + a.timings.total_ms;
-            a.wait.as_ref().map_or(attempt_end, |w| {
-                attempt_end.max(w.offset_ms + w.measured_ms.unwrap_or(0.0))
-            })
+    /// The run `run` with its finished `attempts` (by number), as one fold: the attempt it
+    /// started last and never finished joins as a row without a result, and its end closes
+    /// what it cut off. An `interrupted` run's end was never measured: its `elapsed_ms` is how
+    /// far the records reach, and its message says how it ended when none was recorded.
+    pub fn read_back(run: RunRecord, mut attempts: Vec<AttemptRow>) -> Self {
+        if let Some(start) = &run.attempt_started
+            && !attempts.iter().any(|a| a.number == start.number)
+        {
+            attempts.push(start.clone());
+        }
+        let header = RunHeader {
+            seed: run.seed,
+            profile: run.profile_name.clone(),
+            method: run.method.clone(),
+            url: run.url.clone(),
+            started_at: run.started_at,
+            tls_unverified: !run.request.verify_tls,
+        };
+        let mut fold = RunFold::from_rows(0, header, attempts, None);
+        let finish = run.outcome.map(|kind| {
+            let message = match (kind, &run.outcome_message) {
+                (OutcomeKind::Interrupted, _) | (_, None) => format!(
+                    "{} after {}",
+                    kind.id(),
+                    crate::model::counted(u64::from(run.attempts), "attempt", "attempts")
+                ),
+                (_, Some(m)) => m.clone(),
+            };
+            let last_status = run.last_status.or_else(|| {
+                fold.attempts
+                    .iter()
+                    .rev()
+                    .find_map(|a| a.result.as_ref()?.outcome.status())
+            });
+            RunFinish {
+                outcome: RunOutcome {
+                    kind,
+                    message,
+                    last_status,
+                },
+                attempts: run.attempts,
+                elapsed_ms: run.elapsed_ms.unwrap_or_else(|| fold.recorded_until_ms()),
+            }
         });
-        let unanswered = self.unanswered.as_ref().map(|u| u.offset_ms);
-        finished.chain(unanswered).fold(0.0, f64::max)
+        if let Some(f) = finish {
+            fold.end(f);
+        }
+        Self { run, fold }
+    }
+
+    /// The attempt that started but has no record: cut off by a cancel (outcome `cancelled`)
+    /// or by the end of the process (`interrupted`), or still in flight (no outcome yet).
+    pub fn unanswered(&self) -> Option<&AttemptRow> {
+        self.fold.attempts.last().filter(|a| a.result.is_none())
+    }
+
+    /// The attempts that have a record (finished), by number.
+    pub fn answered(&self) -> impl Iterator<Item = &AttemptRow> {
+        self.fold.attempts.iter().filter(|a| a.result.is_some())
     }
 }
 
@@ -288,8 +206,8 @@ pub enum HistoryWrite {
     AttemptStarted {
         /// Run id.
         run_id: String,
-        /// The attempt's start.
-        start: Box<AttemptStart>,
+        /// The attempt's row, as it started (no result).
+        start: Box<AttemptRow>,
     },
     /// Insert a finished attempt and count it on its run.
     AttemptFinished(Box<AttemptRecord>),
@@ -300,7 +218,7 @@ pub enum HistoryWrite {
         /// The attempt the wait follows.
         attempt: u32,
         /// The wait.
-        wait: Box<WaitRecord>,
+        wait: Box<WaitRow>,
     },
     /// Record a retry budget change caused by attempt `attempt`'s outcome.
     BudgetChanged {
@@ -329,7 +247,7 @@ pub enum HistoryWrite {
         /// Wall-clock end.
         ended_at: DateTime<FixedOffset>,
         /// How it ended.
-        outcome: RecordedOutcome,
+        outcome: OutcomeKind,
         /// Banner text (masked).
         message: String,
         /// Status of the last response.

@@ -4,24 +4,29 @@
 use super::history::sql;
 use super::history_connection::exec;
 use super::history_error::HistoryError;
-use super::history_records::{
-    AttemptRecord, AttemptStart, PhaseTimings, RecordedOutcome, RunRecord, WaitRecord,
+use super::history_records::{AttemptRecord, PhaseTimings, RunRecord};
+use crate::model::{
+    AttemptOutcome, AttemptResult, AttemptRow, BodyPreview, OutcomeKind, ResponseSummary, WaitRow,
 };
-use crate::model::{AttemptOutcome, BodyPreview, ResponseSummary};
 use chrono::{DateTime, FixedOffset};
 use rusqlite::{Connection, Row, params};
 use std::sync::Arc;
 
 /// The attempt's row and (with `count`) its count on the run, on `conn` (a savepoint or the
-/// group's transaction).
+/// group's transaction). An attempt without a result has no row (nothing is written).
 pub(super) fn attempt_statements(
     conn: &Connection,
-    a: &AttemptRecord,
+    record: &AttemptRecord,
     count: bool,
 ) -> Result<(), HistoryError> {
+    let (a, run_id) = (&record.row, &record.run_id);
+    let Some(result) = &a.result else {
+        return Ok(());
+    };
+    let phases = PhaseTimings::from_timings(&result.timings);
     // A response is whole in its columns (schema step 6): its `outcome_json` is `''`.
     let (status, error_kind, error_message, headers, body, reason_version, outcome_json) =
-        match &a.outcome {
+        match &result.outcome {
             AttemptOutcome::Response(r) => (
                 Some(r.status),
                 None,
@@ -38,10 +43,10 @@ pub(super) fn attempt_statements(
                 None,
                 None,
                 None,
-                encode(&a.outcome)?,
+                encode(&result.outcome)?,
             ),
         };
-    let (verdict, reason) = a.verdict.name_and_reason();
+    let (verdict, reason) = result.verdict.name_and_reason();
     exec(
         conn,
         "INSERT INTO attempts (run_id, number, started_at, offset_ms, method, url, dns_ms,
@@ -52,19 +57,19 @@ pub(super) fn attempt_statements(
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,
              ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31)",
         params![
-            a.run_id,
+            run_id,
             a.number,
             a.started_at.to_rfc3339(),
             a.offset_ms,
             a.method,
             a.url,
-            a.phases.dns_ms,
-            a.phases.connect_ms,
-            a.phases.tls_ms,
-            a.phases.sent_ms,
-            a.phases.first_byte_ms,
-            a.phases.done_ms,
-            a.phases.reused,
+            phases.dns_ms,
+            phases.connect_ms,
+            phases.tls_ms,
+            phases.sent_ms,
+            phases.first_byte_ms,
+            phases.done_ms,
+            phases.reused,
             status,
             error_kind,
             error_message,
@@ -75,9 +80,9 @@ pub(super) fn attempt_statements(
             body.map(|b| i64::try_from(b.total_bytes).unwrap_or(i64::MAX)),
             body.map(|b| b.truncated),
             outcome_json,
-            encode(&a.hops)?,
-            encode(&a.timings)?,
-            encode(&a.verdict)?,
+            encode(&result.hops)?,
+            encode(&result.timings)?,
+            encode(&result.verdict)?,
             if a.budget.is_empty() {
                 None
             } else {
@@ -96,7 +101,7 @@ pub(super) fn attempt_statements(
         {
             HistoryError::Sql {
                 action: "insert an attempt",
-                message: format!("run {} was deleted from the history while it ran", a.run_id),
+                message: format!("run {run_id} was deleted from the history while it ran"),
             }
         } else {
             sql("insert an attempt")(e)
@@ -108,7 +113,7 @@ pub(super) fn attempt_statements(
     exec(
         conn,
         "UPDATE runs SET attempts = ?2 WHERE id = ?1 AND attempts < ?2",
-        params![a.run_id, a.number],
+        params![run_id, a.number],
     )
     .map_err(sql("count an attempt"))?;
     Ok(())
@@ -164,13 +169,13 @@ pub(super) fn run_row(r: &Row<'_>) -> RowResult<RunRecord> {
     ) = (r.get(18)?, r.get(19)?, r.get(20)?);
     Ok((|| {
         let attempt_started = match (started_number, started_at) {
-            (Some(number), Some(at)) => Some(AttemptStart {
+            (Some(number), Some(at)) => Some(AttemptRow::started(
                 number,
-                started_at: time(&at, &id)?,
-                offset_ms: started_offset.unwrap_or(0.0),
-                method: started_method.unwrap_or_default(),
-                url: started_url.unwrap_or_default(),
-            }),
+                started_method.unwrap_or_default(),
+                started_url.unwrap_or_default(),
+                time(&at, &id)?,
+                started_offset.unwrap_or(0.0),
+            )),
             _ => None,
         };
         Ok(RunRecord {
@@ -188,7 +193,7 @@ pub(super) fn run_row(r: &Row<'_>) -> RowResult<RunRecord> {
             })?,
             outcome: outcome
                 .map(|o| {
-                    RecordedOutcome::from_id(&o).ok_or_else(|| HistoryError::Decode {
+                    OutcomeKind::from_id(&o).ok_or_else(|| HistoryError::Decode {
                         id: id.clone(),
                         message: format!("unknown outcome `{o}`"),
                     })
@@ -205,7 +210,9 @@ pub(super) fn run_row(r: &Row<'_>) -> RowResult<RunRecord> {
     })())
 }
 
-pub(super) fn attempt_row(r: &Row<'_>) -> RowResult<AttemptRecord> {
+/// An attempt's columns read back as its row (the dns … reused columns, index 6 to 12, are
+/// the phases the timings hold, for SQL readers; the row takes its timings whole).
+pub(super) fn attempt_row(r: &Row<'_>) -> RowResult<AttemptRow> {
     let run_id: String = r.get(0)?;
     let started: String = r.get(2)?;
     let outcome: String = r.get(13)?;
@@ -214,15 +221,6 @@ pub(super) fn attempt_row(r: &Row<'_>) -> RowResult<AttemptRecord> {
     let verdict: String = r.get(16)?;
     let planned: Option<i64> = r.get(17)?;
     let explanation: Option<String> = r.get(18)?;
-    let phases = PhaseTimings {
-        dns_ms: r.get(6)?,
-        connect_ms: r.get(7)?,
-        tls_ms: r.get(8)?,
-        sent_ms: r.get(9)?,
-        first_byte_ms: r.get(10)?,
-        done_ms: r.get(11)?,
-        reused: r.get(12)?,
-    };
     let (number, offset_ms, method, url) = (r.get(1)?, r.get(3)?, r.get(4)?, r.get(5)?);
     let (wait_offset, measured, skipped): (Option<f64>, Option<f64>, Option<bool>) =
         (r.get(19)?, r.get(20)?, r.get(21)?);
@@ -238,22 +236,23 @@ pub(super) fn attempt_row(r: &Row<'_>) -> RowResult<AttemptRecord> {
     };
     Ok((|| {
         let wait = match (planned, explanation) {
-            (Some(p), Some(e)) => Some(WaitRecord {
-                planned_ms: u64::try_from(p).unwrap_or(0),
-                explanation: decode(&e, &run_id, "wait explanation")?,
-                offset_ms: wait_offset.unwrap_or(0.0),
-                measured_ms: measured,
-                skipped: skipped.unwrap_or(false),
-            }),
+            (Some(p), Some(e)) => {
+                let explanation: crate::model::WaitExplanation =
+                    decode(&e, &run_id, "wait explanation")?;
+                Some(WaitRow {
+                    retry: explanation.retry,
+                    planned_ms: u64::try_from(p).unwrap_or(0),
+                    explanation,
+                    offset_ms: wait_offset.unwrap_or(0.0),
+                    actual_ms: measured,
+                    skipped: skipped.unwrap_or(false),
+                    interrupted: false,
+                })
+            }
             _ => None,
         };
-        Ok(AttemptRecord {
-            number,
-            started_at: time(&started, &run_id)?,
-            offset_ms,
-            method,
-            url,
-            phases,
+        let mut row = AttemptRow::started(number, method, url, time(&started, &run_id)?, offset_ms);
+        row.result = Some(AttemptResult {
             timings: decode(&timings, &run_id, "timings")?,
             outcome: if outcome.is_empty() {
                 response.outcome(body, &run_id)?
@@ -262,13 +261,12 @@ pub(super) fn attempt_row(r: &Row<'_>) -> RowResult<AttemptRecord> {
             },
             hops: decode(&hops, &run_id, "hops")?,
             verdict: decode(&verdict, &run_id, "verdict")?,
-            wait,
-            budget: match &budget {
-                Some(json) => decode(json, &run_id, "budget changes")?,
-                None => Vec::new(),
-            },
-            run_id: run_id.clone(),
-        })
+        });
+        row.wait = wait;
+        if let Some(json) = &budget {
+            row.budget = decode(json, &run_id, "budget changes")?;
+        }
+        Ok(row)
     })())
 }
 

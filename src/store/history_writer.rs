@@ -23,6 +23,7 @@ use super::history_group::merge_group;
 use super::history_recorder::{HistoryRecorder, RecorderSeed};
 use super::history_records::HistoryWrite;
 use crate::model::RunEvent;
+use crate::model::secrets::Masked;
 use std::collections::HashMap;
 use std::sync::atomic::AtomicUsize;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -56,7 +57,7 @@ enum Message {
     /// A run to record from now on: the writer makes its recorder.
     Begin(RunKey, Box<RecorderSeed>),
     /// An event of a run begun with [`Message::Begin`] (already masked) and when it was sent.
-    Event(RunKey, Box<RunEvent>, Instant),
+    Event(RunKey, Box<Masked<RunEvent>>, Instant),
     /// The run will send no more events (its recorder is dropped).
     End(RunKey),
     Flush(SyncSender<()>),
@@ -285,9 +286,9 @@ impl HistoryWriter {
     ///
     /// # Errors
     /// As [`Self::send`].
-    pub fn record_event(&self, key: RunKey, event: RunEvent) -> Result<(), HistoryError> {
+    pub fn record_event(&self, key: RunKey, event: Masked<RunEvent>) -> Result<(), HistoryError> {
         let essential = matches!(
-            event,
+            *event,
             RunEvent::RunStarted { .. } | RunEvent::RunFinished { .. }
         );
         if !essential && self.depth.load(Ordering::Relaxed) >= WRITER_QUEUE {
@@ -464,7 +465,7 @@ fn write_loop(
                     recorders.insert(key, seed.into_recorder_with(&mut last_profile));
                 }
                 Message::Event(key, event, sent) => {
-                    let finished = matches!(*event, RunEvent::RunFinished { .. });
+                    let finished = matches!(**event, RunEvent::RunFinished { .. });
                     if let Some(w) = recorders.get_mut(&key).and_then(|r| r.fold_masked(*event)) {
                         writes.push((queue.with_dropped(key, w, finished), sent));
                     }

@@ -20,7 +20,6 @@ mod history_group;
 mod history_page;
 mod history_recorder;
 mod history_records;
-mod history_replay;
 mod history_rows;
 mod history_schema;
 mod history_writer;
@@ -52,10 +51,8 @@ pub use history_error::HistoryError;
 pub use history_page::{RunQuery, RunSort, RunSummary};
 pub use history_recorder::{HistoryRecorder, RecorderSeed};
 pub use history_records::{
-    AttemptRecord, AttemptStart, HistoryWrite, PhaseTimings, RecordedOutcome, RunFilter, RunRecord,
-    StoredRun, WaitRecord,
+    AttemptRecord, HistoryWrite, PhaseTimings, RunFilter, RunRecord, StoredRun,
 };
-pub use history_replay::replay_events;
 pub use history_writer::{CommitLatency, GATHER_WINDOW, HistoryWriter, RunKey, WRITER_QUEUE};
 pub use outcome_filter::{OutcomeFilter, RUNNING};
 pub use request_library::{LoadedRequests, RequestLibrary};

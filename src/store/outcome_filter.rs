@@ -2,7 +2,7 @@
 //! "Outcome" box): runs that ended with an outcome, or runs that have none yet, which both lists
 //! show as [`RUNNING`].
 
-use super::history_records::RecordedOutcome;
+use crate::model::OutcomeKind;
 
 /// The word both lists show in the outcome column of a run that has no outcome yet.
 pub const RUNNING: &str = "running";
@@ -12,7 +12,7 @@ pub const RUNNING: &str = "running";
 #[serde(try_from = "String", into = "String")]
 pub enum OutcomeFilter {
     /// Runs that ended so.
-    Ended(RecordedOutcome),
+    Ended(OutcomeKind),
     /// Runs without an outcome yet ([`RUNNING`]; a run a dead process left is `interrupted`
     /// once the history is opened again).
     Running,
@@ -21,13 +21,13 @@ pub enum OutcomeFilter {
 impl OutcomeFilter {
     /// Every choice, in display order: the seven outcomes, then [`RUNNING`].
     pub const ALL: [Self; 8] = [
-        Self::Ended(RecordedOutcome::Succeeded),
-        Self::Ended(RecordedOutcome::GaveUp),
-        Self::Ended(RecordedOutcome::Stopped),
-        Self::Ended(RecordedOutcome::Deadline),
-        Self::Ended(RecordedOutcome::Cancelled),
-        Self::Ended(RecordedOutcome::Error),
-        Self::Ended(RecordedOutcome::Interrupted),
+        Self::Ended(OutcomeKind::Succeeded),
+        Self::Ended(OutcomeKind::GaveUp),
+        Self::Ended(OutcomeKind::Stopped),
+        Self::Ended(OutcomeKind::Deadline),
+        Self::Ended(OutcomeKind::Cancelled),
+        Self::Ended(OutcomeKind::Error),
+        Self::Ended(OutcomeKind::Interrupted),
         Self::Running,
     ];
 
@@ -45,9 +45,10 @@ impl OutcomeFilter {
     /// `unknown outcome `x`; use one of succeeded, …, interrupted, running`.
     ///
     /// ```
-    /// use retryscope::store::{OutcomeFilter, RecordedOutcome};
+    /// use retryscope::model::OutcomeKind;
+    /// use retryscope::store::OutcomeFilter;
     /// assert_eq!(OutcomeFilter::parse(" running"), Ok(OutcomeFilter::Running));
-    /// assert_eq!(OutcomeFilter::parse("gave_up"), Ok(OutcomeFilter::Ended(RecordedOutcome::GaveUp)));
+    /// assert_eq!(OutcomeFilter::parse("gave_up"), Ok(OutcomeFilter::Ended(OutcomeKind::GaveUp)));
     /// assert!(OutcomeFilter::parse("runing").is_err_and(|e| e.ends_with("interrupted, running")));
     /// ```
     pub fn parse(id: &str) -> Result<Self, String> {
@@ -59,8 +60,8 @@ impl OutcomeFilter {
     }
 }
 
-impl From<RecordedOutcome> for OutcomeFilter {
-    fn from(outcome: RecordedOutcome) -> Self {
+impl From<OutcomeKind> for OutcomeFilter {
+    fn from(outcome: OutcomeKind) -> Self {
         Self::Ended(outcome)
     }
 }
@@ -90,7 +91,7 @@ mod tests {
             assert_eq!(OutcomeFilter::parse(o.id()), Ok(o));
         }
         let old: Option<OutcomeFilter> = serde_json::from_str("\"gave_up\"").expect("loads");
-        assert_eq!(old, Some(RecordedOutcome::GaveUp.into()));
+        assert_eq!(old, Some(OutcomeKind::GaveUp.into()));
         assert_eq!(
             serde_json::to_string(&OutcomeFilter::Running).expect("saves"),
             "\"running\""

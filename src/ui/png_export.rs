@@ -1,8 +1,9 @@
 //! "Export PNG…": the selected run's timeline plot written to a file the user picks. The frame
-//! only collects the run's (already masked) events; drawing ([`crate::interop::render_png`]) and
+//! only takes the plot's bars from the run's (masked) fold; drawing ([`crate::interop::render_png`]) and
 //! the atomic write happen on a named worker thread, whose result comes back as a status line.
 
-use crate::model::{RunEvent, RunId};
+use crate::interop::TimelinePlot;
+use crate::model::RunId;
 use std::path::PathBuf;
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 
@@ -43,12 +44,12 @@ impl PngExport {
         self.pending.take()
     }
 
-    /// Draws `events` and writes them to `path` (`.png` added when it has no extension) on a
+    /// Draws `plot` and writes it to `path` (`.png` added when it has no extension) on a
     /// worker thread; the result arrives through [`Self::poll`].
     ///
     /// # Errors
     /// A status line when the worker thread cannot start.
-    pub fn start(&self, events: Vec<RunEvent>, path: PathBuf) -> Result<(), String> {
+    pub fn start(&self, plot: TimelinePlot, path: PathBuf) -> Result<(), String> {
         let path = if path.extension().is_some() {
             path
         } else {
@@ -59,7 +60,7 @@ impl PngExport {
         std::thread::Builder::new()
             .name("png-export".into())
             .spawn(move || {
-                let result = write_png(&events, &path).map(|()| path);
+                let result = write_png(&plot, &path).map(|()| path);
                 let _ = tx.try_send(result);
                 if let Some(ctx) = ctx {
                     ctx.request_repaint();
@@ -78,10 +79,9 @@ impl PngExport {
     }
 }
 
-fn write_png(events: &[RunEvent], path: &std::path::Path) -> Result<(), String> {
-    let plot = crate::interop::TimelinePlot::from_events(events);
+fn write_png(plot: &TimelinePlot, path: &std::path::Path) -> Result<(), String> {
     let bytes = crate::interop::render_png(
-        &plot,
+        plot,
         crate::interop::PNG_DEFAULT_WIDTH,
         crate::interop::PNG_DEFAULT_HEIGHT,
     )

@@ -439,17 +439,17 @@ impl WorkbenchState {
         while let Some(event) = self.engine.try_recv() {
             let now = self.now();
             let run_id = event.run_id();
-            let event = match self.store.run_secrets.get(&run_id) {
-                Some(secrets) => crate::model::mask_event_secrets(event, secrets),
-                None => event,
-            };
-            if matches!(event, crate::model::RunEvent::RunFinished { .. }) {
+            let secrets = self.store.run_secrets.get(&run_id);
+            let event =
+                crate::model::secrets::mask_event(event, secrets.map_or(&[], Vec::as_slice));
+            if matches!(*event, crate::model::RunEvent::RunFinished { .. }) {
                 self.store.run_secrets.remove(&run_id);
                 // Committed before this event arrived: the list shows the run now.
                 self.history.refresh();
             }
-            self.runs.apply(&event, now);
-            if matches!(event, crate::model::RunEvent::RunFinished { .. }) {
+            let finished = matches!(*event, crate::model::RunEvent::RunFinished { .. });
+            self.runs.apply(event, now);
+            if finished {
                 self.note_delay_hint(run_id);
             }
             if start.elapsed() >= budget {

@@ -17,7 +17,7 @@ pub(super) fn masked_row(row: &BatchReportRow, extra: &[String]) -> BatchReportR
             secrets.push(value.clone());
         }
     }
-    let masked = mask_spec(&spec, &secrets);
+    let masked = mask_spec(&spec, &secrets).into_inner();
     let text = |t: &str| mask_secret_values(&mask_text(t), &secrets);
     let mut out = row.clone();
     // The default label is `METHOD URL`: mask it as the URL it is (a URL with a space would

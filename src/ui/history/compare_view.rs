@@ -2,8 +2,9 @@
 //! by verdict, waits grey), and a table of their attempts (status, planned and measured wait).
 
 use super::list_view::short_id;
+use crate::model::AttemptRow;
 use crate::model::Verdict;
-use crate::store::{AttemptRecord, StoredRun};
+use crate::store::StoredRun;
 use egui::{Color32, RichText};
 use egui_extras::{Column, TableBuilder};
 use egui_plot::{Bar, BarChart, Plot};
@@ -59,13 +60,14 @@ fn verdict_color(verdict: &Verdict) -> Color32 {
 
 /// Ms from a run's start to the end of its last attempt or wait.
 fn extent_ms(run: &StoredRun) -> f64 {
-    run.attempts
+    run.fold
+        .attempts
         .iter()
         .map(|at| {
             let wait = at.wait.as_ref().map_or(0.0, |w| {
-                w.offset_ms - at.offset_ms + w.measured_ms.unwrap_or(w.planned_ms as f64)
+                w.offset_ms - at.offset_ms + w.actual_ms.unwrap_or(w.planned_ms as f64)
             });
-            at.offset_ms + at.timings.total_ms.max(wait)
+            at.offset_ms + at.duration_ms().unwrap_or(0.0).max(wait)
         })
         .fold(0.0, f64::max)
 }
@@ -76,20 +78,25 @@ fn plot(ui: &mut egui::Ui, a: &StoredRun, b: &StoredRun) {
     let mut attempt_bars = Vec::new();
     let mut wait_bars = Vec::new();
     for (lane, run, name) in [(LANES[0], a, "A"), (LANES[1], b, "B")] {
-        for at in &run.attempts {
+        for (at, r) in run
+            .fold
+            .attempts
+            .iter()
+            .filter_map(|a| Some((a, a.result.as_ref()?)))
+        {
             attempt_bars.push(
-                Bar::new(lane, at.timings.total_ms.max(min_attempt))
+                Bar::new(lane, r.timings.total_ms.max(min_attempt))
                     .base_offset(at.offset_ms)
                     .width(0.5)
-                    .fill(verdict_color(&at.verdict))
+                    .fill(verdict_color(&r.verdict))
                     .name(format!(
                         "{name} attempt {}: {}",
                         at.number,
-                        at.outcome.label()
+                        r.outcome.label()
                     )),
             );
             if let Some(w) = &at.wait {
-                let length = w.measured_ms.unwrap_or(w.planned_ms as f64);
+                let length = w.actual_ms.unwrap_or(w.planned_ms as f64);
                 wait_bars.push(
                     Bar::new(lane, length.max(0.5))
                         .base_offset(w.offset_ms)
@@ -99,7 +106,7 @@ fn plot(ui: &mut egui::Ui, a: &StoredRun, b: &StoredRun) {
                             "{name} wait {}: planned {} ms, measured {}",
                             w.explanation.retry,
                             w.planned_ms,
-                            w.measured_ms
+                            w.actual_ms
                                 .map_or_else(|| "–".to_owned(), |m| format!("{m:.0} ms"))
                         )),
                 );
@@ -141,23 +148,23 @@ fn plot(ui: &mut egui::Ui, a: &StoredRun, b: &StoredRun) {
 }
 
 /// `503`, `connect`, …
-fn status(a: Option<&AttemptRecord>) -> String {
-    a.map_or_else(String::new, |a| a.outcome.label())
+fn status(a: Option<&AttemptRow>) -> String {
+    a.and_then(AttemptRow::short_label).unwrap_or_default()
 }
 
-fn planned(a: Option<&AttemptRecord>) -> String {
+fn planned(a: Option<&AttemptRow>) -> String {
     a.and_then(|a| a.wait.as_ref())
         .map_or_else(String::new, |w| format!("{} ms", w.planned_ms))
 }
 
-fn measured(a: Option<&AttemptRecord>) -> String {
+fn measured(a: Option<&AttemptRow>) -> String {
     a.and_then(|a| a.wait.as_ref())
-        .and_then(|w| w.measured_ms)
+        .and_then(|w| w.actual_ms)
         .map_or_else(String::new, |m| format!("{m:.1} ms"))
 }
 
 fn table(ui: &mut egui::Ui, a: &StoredRun, b: &StoredRun) {
-    let rows = a.attempts.len().max(b.attempts.len());
+    let rows = a.fold.attempts.len().max(b.fold.attempts.len());
     let height = ui.text_style_height(&egui::TextStyle::Body) + 6.0;
     TableBuilder::new(ui)
         .id_salt("history.compare_table")
@@ -183,7 +190,7 @@ fn table(ui: &mut egui::Ui, a: &StoredRun, b: &StoredRun) {
         .body(|body| {
             body.rows(height, rows, |mut row| {
                 let i = row.index();
-                let (x, y) = (a.attempts.get(i), b.attempts.get(i));
+                let (x, y) = (a.fold.attempts.get(i), b.fold.attempts.get(i));
                 let cells = [
                     (i + 1).to_string(),
                     status(x),

@@ -1,8 +1,8 @@
 //! "Copy as curl" for one attempt: the request the run sent, as a curl command, with the URL
 //! and method that attempt used (a retry after redirects goes to the last hop).
 
-use super::attempt_row::AttemptRow;
 use crate::interop::spec_to_curl;
+use crate::model::AttemptRow;
 use crate::model::{Body, RequestSpec, mask_secret_values};
 use std::sync::Arc;
 

@@ -29,9 +29,6 @@ impl Banner {
                 && starts_with_ignore_case(message, "canceled"))
             || (outcome.kind == OutcomeKind::Deadline
                 && message.to_lowercase().contains("deadline"))
-            // A past run cut off by a crash or kill (`interrupted after N attempts`, replayed
-            // from the history): not an engine error, so not prefixed with "Error".
-            || (outcome.kind == OutcomeKind::Error && starts_with_ignore_case(message, "interrupted"))
         {
             capitalize(message)
         } else {
@@ -53,6 +50,7 @@ fn lead_word(kind: OutcomeKind) -> &'static str {
         OutcomeKind::Deadline => "deadline reached",
         OutcomeKind::Cancelled => "cancelled",
         OutcomeKind::Error => "error",
+        OutcomeKind::Interrupted => "interrupted",
     }
 }
 
@@ -72,6 +70,7 @@ fn fallback_text(outcome: &RunOutcome, attempts: u32, elapsed_ms: f64) -> String
         OutcomeKind::Deadline => "Deadline reached".to_owned(),
         OutcomeKind::Cancelled => "Cancelled".to_owned(),
         OutcomeKind::Error => "Error".to_owned(),
+        OutcomeKind::Interrupted => "Interrupted".to_owned(),
     }
 }
 
@@ -104,7 +103,11 @@ mod tests {
     #[test]
     fn an_interrupted_past_run_is_not_called_an_error() {
         let b = Banner::from_outcome(
-            &outcome(OutcomeKind::Error, "interrupted after 2 attempts", None),
+            &outcome(
+                OutcomeKind::Interrupted,
+                "interrupted after 2 attempts",
+                None,
+            ),
             2,
             1510.0,
         );

@@ -1,6 +1,6 @@
 //! Colours of attempt classes, waits and banners (same in table, plot and banner).
 
-use super::attempt_row::AttemptClass;
+use crate::model::AttemptClass;
 use crate::model::OutcomeKind;
 use egui::Color32;
 
@@ -54,7 +54,7 @@ pub fn banner_color(kind: OutcomeKind) -> Color32 {
         OutcomeKind::Succeeded => SUCCESS,
         OutcomeKind::GaveUp | OutcomeKind::Deadline => RETRYABLE,
         OutcomeKind::Stopped | OutcomeKind::Error => STOPPED,
-        OutcomeKind::Cancelled => CANCELLED,
+        OutcomeKind::Cancelled | OutcomeKind::Interrupted => CANCELLED,
     }
 }
 

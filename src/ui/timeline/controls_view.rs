@@ -5,7 +5,6 @@ use super::TimelineAction;
 use super::colors::banner_color;
 use super::live_status::live_status;
 use super::run_timeline::{Phase, Timeline};
-use super::units::format_date_time;
 use egui::{Color32, RichText};
 use std::time::Instant;
 
@@ -93,24 +92,17 @@ pub fn show(
             actions.push(TimelineAction::ExportPng(run_id));
         }
     });
-    if let Some(started) = timeline.started_at() {
-        let seed = timeline
-            .seed()
-            .map(|s| format!(" · seed {s}"))
-            .unwrap_or_default();
-        // One line; the full text shows on hover when it is cut.
-        ui.add(
-            egui::Label::new(format!(
-                "{} {} · profile {}{seed} · started {}",
-                timeline.method(),
-                timeline.url(),
-                timeline.profile(),
-                format_date_time(started)
-            ))
-            .truncate(),
-        );
-    }
-    if timeline.tls_unverified() {
+    let Some(line) = timeline.header_line() else {
+        return;
+    };
+    // One line; the full text shows on hover when it is cut.
+    ui.add(egui::Label::new(line).truncate());
+    if timeline
+        .fold()
+        .header
+        .as_ref()
+        .is_some_and(|h| h.tls_unverified)
+    {
         ui.colored_label(
             ui.visuals().warn_fg_color,
             crate::model::TLS_UNVERIFIED_NOTE,

@@ -2,22 +2,19 @@
 //! error, and the wait that followed with its explanation.
 //!
 //! Everything here can be copied to the system clipboard: one header (`name: value`), the body
-//! as shown, the wait's explanation, or the whole attempt as text ([`attempt_text`]). Secret
-//! header values ([`crate::model::secrets::is_secret_header`]) are shown and copied as `***` until the header's
-//! *Show* toggle reveals them.
+//! as shown, the wait's explanation, or the whole attempt as text ([`attempt_text`]). The run's
+//! events were masked by the one rule before the window got them, so secret header values read
+//! `***` here and in every copy.
 
-use super::attempt_row::{AttemptResult, AttemptRow, WaitRow};
 use super::body_render::{BodyRender, body_notices};
 use super::colors::class_text_color;
 use super::run_view::{BodyCache, RunView};
 use super::units::{format_bytes, format_date_time, format_ms, format_secs};
-use crate::model::{AttemptOutcome, ResponseSummary, RunId};
+use crate::model::{AttemptOutcome, ResponseSummary};
+use crate::model::{AttemptResult, AttemptRow, WaitRow};
 use egui::RichText;
 use std::fmt::Write as _;
 use std::time::Instant;
-
-/// What a masked secret header value reads (DESIGN.md §9).
-pub const SECRET_MASK: &str = crate::model::secrets::MASK;
 
 /// Height of the body viewer, points.
 const BODY_HEIGHT: f32 = 280.0;
@@ -27,7 +24,6 @@ pub fn show(ui: &mut egui::Ui, view: &mut RunView, now: Instant) {
     let selected = view.selected_row;
     let sent = view.request.clone();
     let (timeline, body) = view.timeline_and_body();
-    let run_id = timeline.run_id();
     let Some(attempt) = selected.and_then(|i| timeline.attempts().get(i)) else {
         ui.weak("Select an attempt (table row or plot bar) to see its response.");
         return;
@@ -66,19 +62,19 @@ pub fn show(ui: &mut egui::Ui, view: &mut RunView, now: Instant) {
             );
         }
     }
-    copy_buttons(ui, run_id, attempt, body);
+    copy_buttons(ui, attempt, body);
     super::attempt_curl::copy_as_curl_ui(ui, sent.as_ref(), attempt, timeline.url());
     ui.label(format!("{} {}", attempt.method, attempt.url));
     ui.label(format!("started {}", format_date_time(&attempt.started_at)));
     if let Some(result) = &attempt.result {
         hops_ui(ui, result);
         if let AttemptOutcome::Response(resp) = &result.outcome {
-            headers_ui(ui, resp, run_id, attempt.number);
+            headers_ui(ui, resp, attempt.number);
             body_ui(ui, resp, body, attempt.number);
         }
     }
     if let Some(wait) = &attempt.wait {
-        wait_ui(ui, wait, now);
+        wait_ui(ui, wait, timeline.remaining_ms(wait, now));
     }
 }
 
@@ -123,37 +119,26 @@ fn hops_ui(ui: &mut egui::Ui, result: &AttemptResult) {
 }
 
 /// Copy attempt / Copy body / Copy explanation, each putting text on the system clipboard.
-fn copy_buttons(ui: &mut egui::Ui, run_id: RunId, attempt: &AttemptRow, body: Option<&BodyCache>) {
+fn copy_buttons(ui: &mut egui::Ui, attempt: &AttemptRow, body: Option<&BodyCache>) {
     let response = attempt.result.as_ref().and_then(|r| match &r.outcome {
         AttemptOutcome::Response(resp) => Some(resp),
         AttemptOutcome::Error(_) => None,
     });
-    let ctx = ui.ctx().clone();
-    let revealed = |name: &str| is_revealed(&ctx, run_id, attempt.number, name);
     ui.horizontal_wrapped(|ui| {
         if ui
             .button("Copy attempt")
             .on_hover_text(
                 "copy this attempt as text: status, timings, verdict, headers, body and the wait \
-                 after it (secret header values stay *** unless shown)",
+                 after it (secrets masked)",
             )
             .clicked()
         {
             let body_text = response.map(|resp| body_text(resp, body));
-            let shown_secret = response.is_some_and(|resp| {
-                resp.headers
-                    .iter()
-                    .any(|(name, _)| is_secret_header(name) && revealed(name))
-            });
             crate::ui::copied_toast::copy(
                 ui.ctx(),
-                attempt_text(attempt, body_text.as_deref(), &revealed),
+                attempt_text(attempt, body_text.as_deref()),
                 &format!("attempt {} as text", attempt.number),
-                if shown_secret {
-                    crate::ui::copied_toast::Secrets::Included
-                } else {
-                    crate::ui::copied_toast::Secrets::Masked
-                },
+                crate::ui::copied_toast::Secrets::Masked,
             );
         }
         if let Some(resp) = response
@@ -185,31 +170,12 @@ fn copy_buttons(ui: &mut egui::Ui, run_id: RunId, attempt: &AttemptRow, body: Op
     });
 }
 
-/// Egui memory key of the *Show* toggle of header `name` of one attempt.
-fn reveal_id(run_id: RunId, attempt: u32, name: &str) -> egui::Id {
-    egui::Id::unique(("timeline.reveal_header", run_id, attempt, name))
-}
-
-fn is_revealed(ctx: &egui::Context, run_id: RunId, attempt: u32, name: &str) -> bool {
-    ctx.data(|d| d.get_temp::<bool>(reveal_id(run_id, attempt, name)))
-        .unwrap_or(false)
-}
-
-/// Whether a response header's value is secret (same rule as request headers).
-pub fn is_secret_header(name: &str) -> bool {
+/// Whether a response header's value is secret (masked at the source: it reads `***`).
+fn is_secret_header(name: &str) -> bool {
     crate::model::secrets::is_secret_header(name)
 }
 
-/// `value`, or [`SECRET_MASK`] when header `name` is secret and not revealed.
-pub fn shown_value<'a>(name: &str, value: &'a str, revealed: bool) -> &'a str {
-    if is_secret_header(name) && !revealed {
-        SECRET_MASK
-    } else {
-        value
-    }
-}
-
-fn headers_ui(ui: &mut egui::Ui, resp: &ResponseSummary, run_id: RunId, attempt: u32) {
+fn headers_ui(ui: &mut egui::Ui, resp: &ResponseSummary, attempt: u32) {
     egui::CollapsingHeader::new(format!("Headers ({})", resp.headers.len()))
         .id_salt(("headers", attempt))
         .default_open(true)
@@ -219,44 +185,20 @@ fn headers_ui(ui: &mut egui::Ui, resp: &ResponseSummary, run_id: RunId, attempt:
                 .num_columns(3)
                 .show(ui, |ui| {
                     for (index, (name, value)) in resp.headers.iter().enumerate() {
-                        header_row(ui, run_id, attempt, index, name, value);
+                        header_row(ui, index, name, value);
                         ui.end_row();
                     }
                 });
         });
 }
 
-/// One header: name, Show (secret only) and Copy, then the value (masked when secret). The short
-/// visible buttons carry longer accessible labels (`Show set-cookie`, `Copy header
-/// content-type`) for screen readers and tests. A name can repeat (`set-cookie`), so the
-/// buttons' ids also carry the header's position.
-fn header_row(
-    ui: &mut egui::Ui,
-    run_id: RunId,
-    attempt: u32,
-    index: usize,
-    name: &str,
-    value: &str,
-) {
-    let secret = is_secret_header(name);
-    let key = reveal_id(run_id, attempt, name);
-    let mut revealed = is_revealed(ui.ctx(), run_id, attempt, name);
+/// One header: name and Copy, then the value (`***` when secret). The short visible button
+/// carries a longer accessible label (`Copy header content-type`) for screen readers and tests.
+/// A name can repeat (`set-cookie`), so the button's id also carries the header's position.
+fn header_row(ui: &mut egui::Ui, index: usize, name: &str, value: &str) {
     ui.monospace(name);
     ui.horizontal(|ui| {
         ui.push_id(("header", index), |ui| {
-            if secret {
-                let toggle = ui
-                    .toggle_value(&mut revealed, "Show")
-                    .on_hover_text("secret: masked here and when copied unless shown");
-                let label = format!("Show {name}");
-                let (enabled, on) = (toggle.enabled(), revealed);
-                toggle.widget_info(|| {
-                    egui::WidgetInfo::selected(egui::Role::Button, enabled, on, &label)
-                });
-                if toggle.changed() {
-                    ui.data_mut(|d| d.insert_temp(key, revealed));
-                }
-            }
             let copy = ui
                 .small_button("Copy")
                 .on_hover_text(format!("copy `{name}: …` to the clipboard"));
@@ -264,14 +206,14 @@ fn header_row(
             let enabled = copy.enabled();
             copy.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, enabled, &label));
             if copy.clicked() {
-                let secrets = match (is_secret_header(name), revealed) {
-                    (false, _) => crate::ui::copied_toast::Secrets::None,
-                    (true, false) => crate::ui::copied_toast::Secrets::Masked,
-                    (true, true) => crate::ui::copied_toast::Secrets::Included,
+                let secrets = if is_secret_header(name) {
+                    crate::ui::copied_toast::Secrets::Masked
+                } else {
+                    crate::ui::copied_toast::Secrets::None
                 };
                 crate::ui::copied_toast::copy(
                     ui.ctx(),
-                    format!("{name}: {}", shown_value(name, value, revealed)),
+                    format!("{name}: {value}"),
                     &format!("header {name}"),
                     secrets,
                 );
@@ -279,7 +221,7 @@ fn header_row(
         });
     });
     // Last, so a long value wraps in the width that is left.
-    ui.add(egui::Label::new(RichText::new(shown_value(name, value, revealed)).monospace()).wrap());
+    ui.add(egui::Label::new(RichText::new(value).monospace()).wrap());
 }
 
 /// The body as the pane shows it: pretty JSON, text, or the hex dump (empty for no body).
@@ -299,7 +241,7 @@ fn body_text(resp: &ResponseSummary, cache: Option<&BodyCache>) -> String {
 }
 
 /// The whole attempt as plain text (Copy attempt): method and URL, start, status or error,
-/// verdict, timings, redirects, headers (secret values `***` unless `revealed(name)`), the body
+/// verdict, timings, redirects, headers (secret values `***`), the body
 /// `body` as shown, and the wait after it with its explanation, e.g.
 ///
 /// ```text
@@ -316,11 +258,7 @@ fn body_text(resp: &ResponseSummary, cache: Option<&BodyCache>) -> String {
 /// wait 1 before attempt 2: planned 1000 ms, actual 1003 ms
 /// retry 1: fixed 1000 ms = 1000 ms
 /// ```
-pub fn attempt_text(
-    attempt: &AttemptRow,
-    body: Option<&str>,
-    revealed: &dyn Fn(&str) -> bool,
-) -> String {
+pub fn attempt_text(attempt: &AttemptRow, body: Option<&str>) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -359,11 +297,7 @@ pub fn attempt_text(
             if let AttemptOutcome::Response(resp) = &result.outcome {
                 out.push_str("headers:\n");
                 for (name, value) in &resp.headers {
-                    let _ = writeln!(
-                        out,
-                        "  {name}: {}",
-                        shown_value(name, value, revealed(name))
-                    );
+                    let _ = writeln!(out, "  {name}: {value}");
                 }
                 let render = BodyRender::from_preview(&resp.body);
                 match body.filter(|b| !b.is_empty()) {
@@ -432,7 +366,7 @@ fn body_ui(ui: &mut egui::Ui, resp: &ResponseSummary, body: Option<&BodyCache>, 
         });
 }
 
-fn wait_ui(ui: &mut egui::Ui, wait: &WaitRow, now: Instant) {
+fn wait_ui(ui: &mut egui::Ui, wait: &WaitRow, remaining_ms: Option<f64>) {
     egui::CollapsingHeader::new(format!(
         "Wait {} before attempt {}",
         wait.retry,
@@ -442,7 +376,7 @@ fn wait_ui(ui: &mut egui::Ui, wait: &WaitRow, now: Instant) {
     .default_open(true)
     .show(ui, |ui| {
         ui.label(format!("planned {}", format_ms(wait.planned_ms as f64)));
-        match (wait.actual_ms, wait.remaining_ms(now)) {
+        match (wait.actual_ms, remaining_ms) {
             (Some(ms), _) => {
                 let skipped = if wait.skipped {
                     " (skipped: Retry now)"

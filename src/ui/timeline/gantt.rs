@@ -1,8 +1,8 @@
 //! Pure geometry of the Gantt plot: attempt and wait spans on a time axis (ms since run start),
 //! culled to the visible range and merged where they are closer than a pixel.
 
-use super::attempt_row::{AttemptClass, AttemptRow};
 use super::run_timeline::Timeline;
+use crate::model::{AttemptClass, AttemptRow};
 use std::ops::Range;
 use std::time::Instant;
 
@@ -165,7 +165,7 @@ mod tests {
             .finish(OutcomeKind::Succeeded, "", Some(200));
         let t0 = Instant::now();
         let mut tl = Timeline::new(1, "x");
-        for (e, ms) in s.events() {
+        for (e, ms) in s.timed() {
             tl.apply(e, t0 + std::time::Duration::from_secs_f64(ms / 1000.0));
         }
         (tl, t0)
@@ -207,7 +207,7 @@ mod tests {
             );
         let mut tl = Timeline::new(1, "x");
         let t0 = Instant::now();
-        for (e, ms) in script.events() {
+        for (e, ms) in script.timed() {
             tl.apply(e, t0 + std::time::Duration::from_secs_f64(ms / 1000.0));
         }
         let all = spans(&tl, None, 1.0, 0.0);

@@ -1,99 +1,21 @@
-//! "Copy as HAR": the selected run as a HAR 1.2 document on the clipboard (secrets masked), built
-//! from the folded timeline (the window keeps no raw event log) and the run's request.
+//! "Copy as HAR", "Copy as CSV" and "Copy events": the selected run's fold (masked) as a HAR
+//! 1.2 document, attempts CSV or JSON Lines events on the clipboard.
 
 use super::SentRequest;
 use super::run_timeline::Timeline;
-use crate::interop::{HarExport, run_to_har};
-use crate::model::RunEvent;
+use crate::interop::run_to_har;
+use crate::model::secrets::mask_spec;
 use std::sync::Arc;
 
-/// The events that fold into `timeline`, in order (what was measured; waits still running and
-/// attempts in flight are left as they are).
-pub fn timeline_events(timeline: &Timeline) -> Vec<RunEvent> {
-    let run_id = timeline.run_id();
-    let mut out = Vec::new();
-    if let Some(started_at) = timeline.started_at() {
-        out.push(RunEvent::RunStarted {
-            run_id,
-            seed: timeline.seed().unwrap_or(0),
-            profile: timeline.profile().to_owned(),
-            method: timeline.method().to_owned(),
-            url: timeline.url().to_owned(),
-            started_at: *started_at,
-            tls_unverified: timeline.tls_unverified(),
-        });
-    }
-    for row in timeline.attempts() {
-        out.push(RunEvent::AttemptStarted {
-            run_id,
-            attempt: row.number,
-            method: row.method.clone(),
-            url: row.url.clone(),
-            started_at: row.started_at,
-            offset_ms: row.offset_ms,
-        });
-        if let Some(result) = &row.result {
-            out.push(RunEvent::AttemptFinished {
-                run_id,
-                attempt: row.number,
-                outcome: result.outcome.clone(),
-                hops: result.hops.clone(),
-                timings: result.timings,
-                verdict: result.verdict.clone(),
-            });
-        }
-        out.extend(row.budget.iter().map(|change| RunEvent::BudgetChanged {
-            run_id,
-            attempt: row.number,
-            change: change.clone(),
-        }));
-        if let Some(wait) = &row.wait {
-            out.push(RunEvent::WaitScheduled {
-                run_id,
-                retry: wait.retry,
-                planned_ms: wait.planned_ms,
-                explanation: wait.explanation.clone(),
-                offset_ms: wait.offset_ms,
-            });
-            if let Some(actual_ms) = wait.actual_ms {
-                out.push(RunEvent::WaitFinished {
-                    run_id,
-                    retry: wait.retry,
-                    planned_ms: wait.planned_ms,
-                    actual_ms,
-                    skipped: wait.skipped,
-                });
-            }
-        }
-    }
-    if let Some(f) = timeline.finished() {
-        out.push(RunEvent::RunFinished {
-            run_id,
-            outcome: f.outcome.clone(),
-            attempts: f.attempts,
-            elapsed_ms: f.elapsed_ms,
-        });
-    }
-    out
-}
-
-/// The run as HAR 1.2 JSON text, secrets masked.
+/// The run as HAR 1.2 JSON text, secrets masked (the request `sent` masked by the one rule).
 pub fn timeline_har(timeline: &Timeline, sent: Option<&SentRequest>) -> String {
-    let no_secrets = Vec::new();
-    let har = run_to_har(
-        &timeline_events(timeline),
-        &HarExport {
-            request: sent.map(|s| &s.spec),
-            secrets: sent.map_or(&no_secrets, |s| &s.secrets),
-            include_secrets: false,
-        },
-    );
+    let spec = sent.map(|s| mask_spec(&s.spec, &s.secrets));
+    let har = run_to_har(timeline.fold(), spec.as_ref());
     serde_json::to_string_pretty(&har).unwrap_or_default()
 }
 
 /// The "Copy as HAR", "Copy as CSV" and "Copy events" buttons.
 pub fn copy_as_har_ui(ui: &mut egui::Ui, timeline: &Timeline, sent: Option<&Arc<SentRequest>>) {
-    let secrets = sent.map(|s| s.secrets.as_slice()).unwrap_or_default();
     let any = !timeline.attempts().is_empty();
     if ui
         .add_enabled(any, egui::Button::new("Copy as CSV"))
@@ -102,7 +24,7 @@ pub fn copy_as_har_ui(ui: &mut egui::Ui, timeline: &Timeline, sent: Option<&Arc<
     {
         crate::ui::copied_toast::copy(
             ui.ctx(),
-            crate::interop::attempts_csv(&timeline_events(timeline), secrets),
+            crate::interop::attempts_csv(timeline.fold(), &timeline.run_id().to_string()),
             "the attempts as CSV",
             crate::ui::copied_toast::Secrets::Masked,
         );
@@ -114,7 +36,7 @@ pub fn copy_as_har_ui(ui: &mut egui::Ui, timeline: &Timeline, sent: Option<&Arc<
     {
         crate::ui::copied_toast::copy(
             ui.ctx(),
-            crate::interop::events_json_lines(&timeline_events(timeline), secrets),
+            crate::interop::events_json_lines(timeline.fold()),
             "the run's events as JSON Lines",
             crate::ui::copied_toast::Secrets::Masked,
         );

@@ -16,7 +16,7 @@ pub fn live_status(timeline: &Timeline, now: Option<Instant>) -> Option<String> 
         Phase::InFlight(n) => format!("Attempt {n} in flight…"),
         Phase::Waiting(n) => {
             let wait = timeline.current_wait()?;
-            match now.and_then(|now| wait.remaining_ms(now)) {
+            match now.and_then(|now| timeline.remaining_ms(wait, now)) {
                 Some(left) => format!("Next attempt in {}", format_secs(left)),
                 None => format!(
                     "Waiting {} before attempt {}",
@@ -33,7 +33,10 @@ pub fn short_status(timeline: &Timeline, now: Instant) -> String {
     match timeline.phase() {
         Phase::Starting => "starting".to_owned(),
         Phase::InFlight(n) => format!("attempt {n} in flight"),
-        Phase::Waiting(_) => match timeline.current_wait().and_then(|w| w.remaining_ms(now)) {
+        Phase::Waiting(_) => match timeline
+            .current_wait()
+            .and_then(|w| timeline.remaining_ms(w, now))
+        {
             Some(left) => format!("waiting {}", format_secs(left)),
             None => "waiting".to_owned(),
         },
@@ -43,6 +46,7 @@ pub fn short_status(timeline: &Timeline, now: Instant) -> String {
             Some(OutcomeKind::Stopped) => "stopped",
             Some(OutcomeKind::Deadline) => "deadline",
             Some(OutcomeKind::Cancelled) => "cancelled",
+            Some(OutcomeKind::Interrupted) => "interrupted",
             Some(OutcomeKind::Error) | None => "error",
         }
         .to_owned(),

@@ -1,14 +1,13 @@
 //! The live timeline: a pure fold of run events plus its table, plot and detail views.
 //!
-//! - [`Timeline`] folds one run's [`RunEvent`](crate::model::RunEvent)s into attempt rows
-//!   (no clock, no egui); [`Timeline::to_text`] renders it as plain text.
+//! - [`Timeline`] holds one run's [`RunFold`](crate::model::RunFold) (the one fold of its
+//!   masked events) with its receive times; [`Timeline::to_text`] renders it as plain text.
 //! - [`RunsState`] holds every run of the session, the selection, and draws the views:
 //!   run tabs, banner / live status with Cancel and Retry now, the Gantt plot, the table and
 //!   the detail pane. It returns [`TimelineAction`]s; the shell turns them into engine commands.
 //! - Tests, benchmarks and demos write event sequences with [`crate::testkit::EventScript`].
 
 mod attempt_curl;
-mod attempt_row;
 mod banner;
 mod body_render;
 mod colors;
@@ -27,11 +26,10 @@ mod table_view;
 mod units;
 
 pub use attempt_curl::{SentRequest, attempt_curl};
-pub use attempt_row::{AttemptClass, AttemptResult, AttemptRow, WaitRow};
 pub use banner::Banner;
 pub use body_render::{BodyRender, HEX_DUMP_BYTES, body_notices, hex_dump, pretty_json};
 pub use gantt::{GanttSpan, SpanKind, spans};
-pub use har_copy::{timeline_events, timeline_har};
+pub use har_copy::timeline_har;
 pub use live_status::{live_status, short_status};
 pub use phase_waterfall::{REUSED_LABEL, phases_tooltip};
 pub(crate) use run_timeline::url_path;

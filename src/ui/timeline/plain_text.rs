@@ -6,6 +6,20 @@ use super::units::{format_bytes, format_clock, format_date_time, format_ms};
 use std::fmt::Write as _;
 
 impl Timeline {
+    /// The run's facts on one line, once `RunStarted` arrived:
+    /// `GET http://h/x · profile exponential · seed 7 · started 2026-11-30 14:00:00.000 +01:00`.
+    pub fn header_line(&self) -> Option<String> {
+        let h = self.fold().header.as_ref()?;
+        Some(format!(
+            "{} {} · profile {} · seed {} · started {}",
+            h.method,
+            h.url,
+            h.profile,
+            h.seed,
+            format_date_time(&h.started_at)
+        ))
+    }
+
     /// Renders the run as plain text, one line per attempt and one per wait, e.g.
     ///
     /// ```text
@@ -22,18 +36,15 @@ impl Timeline {
     pub fn to_text(&self) -> String {
         let mut out = String::new();
         let _ = writeln!(out, "Run {} · {}", self.run_id(), self.title());
-        if let Some(started) = self.started_at() {
-            let seed = self.seed().map(|s| s.to_string()).unwrap_or_default();
-            let _ = writeln!(
-                out,
-                "{} {} · profile {} · seed {seed} · started {}",
-                self.method(),
-                self.url(),
-                self.profile(),
-                format_date_time(started)
-            );
+        if let Some(line) = self.header_line() {
+            let _ = writeln!(out, "{line}");
         }
-        if self.tls_unverified() {
+        if self
+            .fold()
+            .header
+            .as_ref()
+            .is_some_and(|h| h.tls_unverified)
+        {
             let _ = writeln!(out, "{}", crate::model::TLS_UNVERIFIED_NOTE);
         }
         for row in self.attempts() {

@@ -4,11 +4,11 @@
 //! X zooms and pans; only spans in view are submitted, merged below a pixel, and labels are
 //! skipped where they would collide.
 
-use super::attempt_row::AttemptClass;
 use super::colors::{CANCELLED, WAIT, class_color, class_text_color};
 use super::gantt::{GanttSpan, SpanKind, extent_ms, row_at, spans};
 use super::run_timeline::Timeline;
 use super::units::{format_ms, format_secs};
+use crate::model::AttemptClass;
 use egui::{Color32, Stroke};
 use egui_plot::{Bar, BarChart, GridMark, Plot, PlotPoint, Text, VLine};
 use std::collections::HashMap;
@@ -389,7 +389,7 @@ fn add_labels(
                     continue;
                 };
                 let Some(wait) = &row.wait else { continue };
-                let text = match (wait.actual_ms, wait.remaining_ms(now)) {
+                let text = match (wait.actual_ms, timeline.remaining_ms(wait, now)) {
                     (Some(ms), _) if wait.interrupted => format!(
                         "{} of {} planned · cut short",
                         format_ms(ms),

@@ -8,7 +8,8 @@ use super::plot_view;
 use super::run_timeline::{Phase, Timeline};
 use super::run_view::RunView;
 use super::table_view;
-use crate::model::{RunEvent, RunId};
+use crate::model::secrets::Masked;
+use crate::model::{RunEvent, RunFold, RunId};
 use std::time::{Duration, Instant};
 
 /// Longest pause between repaints while a run is in flight or waiting (now-line, countdown).
@@ -55,22 +56,13 @@ impl RunsState {
         }
     }
 
-    /// Shows a past run (its recorded events, e.g. from [`crate::store::replay_events`]) as a
-    /// read-only tab marked `label` (`from history, <date>`), and selects it. Opening the same
-    /// `run_id` again just selects it.
-    pub fn add_past_run(
-        &mut self,
-        run_id: RunId,
-        title: String,
-        events: &[RunEvent],
-        label: String,
-        now: Instant,
-    ) {
+    /// Shows a past run (its fold read back from the history) as a read-only tab marked
+    /// `label` (`from history, <date>`), and selects it. Opening the same run id again just
+    /// selects it.
+    pub fn add_past_run(&mut self, fold: RunFold, title: String, label: String) {
+        let run_id = fold.run_id();
         if self.index(run_id).is_none() {
-            let mut view = RunView::new(Timeline::new(run_id, title));
-            for event in events {
-                view.timeline.apply(event, now);
-            }
+            let mut view = RunView::new(Timeline::of_fold(fold, title));
             view.read_only = Some(label);
             self.runs.push(view);
         }
@@ -112,7 +104,7 @@ impl RunsState {
     /// Folds one engine event into its run's timeline; `now` is when the UI received it.
     /// An event of an unregistered run registers it (titled from `RunStarted`) without
     /// changing the selection, unless nothing is selected yet.
-    pub fn apply(&mut self, event: &RunEvent, now: Instant) {
+    pub fn apply(&mut self, event: Masked<RunEvent>, now: Instant) {
         let run_id = event.run_id();
         if self.index(run_id).is_none() {
             self.runs
@@ -187,7 +179,7 @@ impl RunsState {
                 && let Some(left) = view
                     .timeline
                     .current_wait()
-                    .and_then(|w| w.remaining_ms(now))
+                    .and_then(|w| view.timeline.remaining_ms(w, now))
             {
                 due = due.min(Duration::from_secs_f64((left / 1000.0).max(0.001)));
             }
@@ -336,7 +328,7 @@ mod tests {
                 "ok",
                 Some(200),
             );
-            for (event, _) in script.events() {
+            for event in script.masked_events() {
                 runs.apply(event, Instant::now());
             }
         }

@@ -8,11 +8,11 @@
 //! Ctrl+C (Cmd+C) copies the selected row as text ([`row_text`]) while no text field has the
 //! keyboard and no label text is selected (those copy their own selection).
 
-use super::attempt_row::{AttemptRow, WaitRow};
 use super::colors::class_text_color;
 use super::run_timeline::Timeline;
 use super::units::{format_bytes, format_clock_compact, format_date_time, format_ms, format_secs};
 use crate::model::AttemptOutcome;
+use crate::model::{AttemptRow, WaitRow};
 use egui::RichText;
 use egui_extras::{Column, TableBuilder};
 use std::time::Instant;
@@ -56,6 +56,7 @@ pub fn show(
     now: Instant,
 ) -> Option<usize> {
     let rows = timeline.attempts();
+    let now = timeline.offset_at(now).unwrap_or(0.0);
     if let Some(attempt) = selected_row.and_then(|i| rows.get(i))
         && copy_requested(ui.ctx())
     {
@@ -130,7 +131,7 @@ pub fn show(
 }
 
 /// The cells after `#`.
-fn cells(row: &mut egui_extras::TableRow<'_, '_>, attempt: &AttemptRow, now: Instant) {
+fn cells(row: &mut egui_extras::TableRow<'_, '_>, attempt: &AttemptRow, now: f64) {
     row.col(|ui| {
         ui.add(
             egui::Label::new(format_clock_compact(&attempt.started_at))
@@ -247,7 +248,7 @@ fn copy_requested(ctx: &egui::Context) -> bool {
 /// One table row as text, the cells in [`COLUMNS`] order separated by tabs (so it pastes into
 /// a spreadsheet row), with the full explanation and the verdict after the result:
 /// `#2\t14:00:01.015+01\t9 ms\t200 (success)\t2 B\t\t\t`.
-pub fn row_text(attempt: &AttemptRow, now: Instant) -> String {
+pub fn row_text(attempt: &AttemptRow, now: f64) -> String {
     let result = attempt.result_label();
     let verdict = attempt.verdict_label();
     let result = if verdict.is_empty() {
@@ -274,7 +275,7 @@ pub fn row_text(attempt: &AttemptRow, now: Instant) -> String {
 }
 
 /// The measured-wait cell and, when the cell abbreviates, its hover text.
-fn measured_wait(w: &WaitRow, now: Instant) -> (String, Option<String>) {
+fn measured_wait(w: &WaitRow, now: f64) -> (String, Option<String>) {
     match (w.actual_ms, w.remaining_ms(now)) {
         (Some(ms), _) if w.skipped => (
             format!("{} skip", format_ms(ms)),

@@ -115,15 +115,14 @@ impl WorkbenchState {
     fn open_past_run(&mut self, stored: &StoredRun) {
         self.past_runs += 1;
         let run_id = PAST_RUN_IDS + self.past_runs;
-        let events = crate::store::replay_events(stored, run_id);
         let run = &stored.run;
         let title = format!("{} {}", run.method, crate::ui::timeline::url_path(&run.url));
         let label = format!(
             "from history, {}",
             run.started_at.format("%Y-%m-%d %H:%M:%S")
         );
-        let now = self.now();
-        self.runs.add_past_run(run_id, title, &events, label, now);
+        let fold = stored.fold.clone().renumbered(run_id);
+        self.runs.add_past_run(fold, title, label);
         self.layout.history_shown = false;
     }
 
@@ -160,7 +159,7 @@ impl WorkbenchState {
         self.layout.history_shown = false;
         // The composer as it is, when it builds the recorded request.
         if let Some(composed) = self.compose_quietly()
-            && crate::model::secrets::mask_spec(&composed.spec, &composed.secrets)
+            && *crate::model::secrets::mask_spec(&composed.spec, &composed.secrets)
                 == stored.run.request
         {
             self.start_composed(composed, seed);

@@ -139,13 +139,13 @@ impl WorkbenchState {
                 self.on_retry_settings_path(&answer.purpose, &path, contents);
             }
             DialogPurpose::ExportPng { .. } => {
-                let events = self
+                let plot = self
                     .png_export
                     .take_pending()
                     .and_then(|id| self.runs.timeline(id))
-                    .map(crate::ui::timeline::timeline_events);
-                if let Some(events) = events
-                    && let Err(problem) = self.png_export.start(events, path)
+                    .map(|t| crate::interop::TimelinePlot::of_fold(t.fold()));
+                if let Some(plot) = plot
+                    && let Err(problem) = self.png_export.start(plot, path)
                 {
                     self.status = Some((true, problem));
                 }

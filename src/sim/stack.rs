@@ -423,7 +423,7 @@ impl Layered<'_, '_> {
         if let Some(b) = layer.budget().filter(|b| b.scope == BudgetScope::Run) {
             buckets[i] = Some(TokenBucket::new(b, "lab"));
         }
-        let mut state = ClientState::new();
+        let mut state = ClientState::default();
         let mut total = Call {
             attempts: 0,
             time_ms: 0.0,

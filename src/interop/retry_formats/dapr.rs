@@ -12,7 +12,7 @@
 use super::curl_flags::push_comment_list;
 use super::durations::{format_go, parse_go};
 use super::facts::{self, codes, compact};
-use super::import_table::{Key, Rule, walk};
+use super::import_table::{Key, Mapped, walk};
 use super::pending;
 use super::report::{ExportedPolicy, Findings, FormatError, ImportedPolicy};
 use super::tree::{Node, join, parse_yaml};
@@ -136,45 +136,27 @@ struct Draft {
 
 /// One `spec.policies.retries.NAME`.
 const RETRY: &[Key<Draft>] = &[
-    Key {
-        name: "policy",
-        rule: Rule::Map(policy),
-    },
-    Key {
-        name: "duration",
-        rule: Rule::Map(duration),
-    },
-    Key {
-        name: "maxInterval",
-        rule: Rule::Map(max_interval),
-    },
-    Key {
-        name: "maxRetries",
-        rule: Rule::Map(max_retries),
-    },
-    Key {
-        name: "matching",
-        rule: Rule::Map(matching),
-    },
+    Key::map("policy", policy),
+    Key::map("duration", duration),
+    Key::map("maxInterval", max_interval),
+    Key::map("maxRetries", max_retries),
+    Key::nested("matching", MATCHING),
 ];
 
 /// `matching`.
 const MATCHING: &[Key<Draft>] = &[
-    Key {
-        name: "httpStatusCodes",
-        rule: Rule::Map(http_codes),
-    },
-    Key {
-        name: "gRPCStatusCodes",
-        rule: Rule::Dropped("gRPC status codes: the profile retries HTTP statuses"),
-    },
+    Key::map("httpStatusCodes", http_codes),
+    Key::dropped(
+        "gRPCStatusCodes",
+        "gRPC status codes: the profile retries HTTP statuses",
+    ),
 ];
 
 fn go_ms(v: &Node, path: &str) -> Result<u64, FormatError> {
     parse_go(&v.text(path)?).map_err(|e| FormatError::at(path, e))
 }
 
-fn policy(d: &mut Draft, v: &Node, path: &str, _: &mut Findings) -> Result<(), FormatError> {
+fn policy(d: &mut Draft, v: &Node, path: &str, _: &mut Findings) -> Mapped {
     let t = v.text(path)?;
     if t != "constant" && t != "exponential" {
         return Err(FormatError::at(
@@ -186,19 +168,19 @@ fn policy(d: &mut Draft, v: &Node, path: &str, _: &mut Findings) -> Result<(), F
     Ok(())
 }
 
-fn duration(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Result<(), FormatError> {
+fn duration(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Mapped {
     d.duration = go_ms(v, path)?;
     f.source("backoff.base_delay_ms", path);
     Ok(())
 }
 
-fn max_interval(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Result<(), FormatError> {
+fn max_interval(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Mapped {
     d.max_interval = go_ms(v, path)?;
     f.source("backoff.max_delay_ms", path);
     Ok(())
 }
 
-fn max_retries(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Result<(), FormatError> {
+fn max_retries(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Mapped {
     let n = v.int(path)?;
     if n < 0 {
         f.approximated(path, n.to_string(), pending::UNLIMITED);
@@ -209,11 +191,7 @@ fn max_retries(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Result<
     Ok(())
 }
 
-fn matching(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Result<(), FormatError> {
-    walk(v.map(path)?, path, MATCHING, TOOL, d, f)
-}
-
-fn http_codes(d: &mut Draft, v: &Node, path: &str, _: &mut Findings) -> Result<(), FormatError> {
+fn http_codes(d: &mut Draft, v: &Node, path: &str, _: &mut Findings) -> Mapped {
     let text = v.text(path)?;
     let set = StatusSet::parse_list(&text).map_err(|e| FormatError::at(path, e))?;
     d.profile.retry_on.status = set;

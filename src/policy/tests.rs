@@ -8,23 +8,7 @@ use crate::model::{
 };
 
 pub(super) fn profile(backoff: Backoff) -> RetryProfile {
-    RetryProfile {
-        format: crate::model::PROFILE_FORMAT.into(),
-        name: "test".into(),
-        provider: String::new(),
-        description: String::new(),
-        max_retries: Some(3),
-        success_status: crate::model::StatusSet::default_success(),
-        success_when: Vec::new(),
-        retry_on: crate::model::RetryOn::default(),
-        on_other_status: crate::model::OtherStatusAction::default(),
-        backoff,
-        deadline_ms: None,
-        timeouts: crate::model::ProfileTimeouts::default(),
-        seed: None,
-        throttling: crate::model::Throttling::default(),
-        retry_budget: None,
-    }
+    RetryProfile::new("test", backoff)
 }
 
 pub(super) fn response(status: u16, headers: &[(&str, &str)]) -> AttemptOutcome {

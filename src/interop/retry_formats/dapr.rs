@@ -91,11 +91,7 @@ pub fn export(p: &RetryProfile) -> ExportedPolicy {
     if p.timeouts.total_ms.is_some() {
         let _ = writeln!(y, "        timeout: {POLICY_NAME}");
     }
-    ExportedPolicy {
-        text: y,
-        not_expressed: gaps,
-        commented: true,
-    }
+    ExportedPolicy::new(y, gaps, true)
 }
 
 /// What of the profile beyond its backoff Dapr's resiliency spec cannot say, one line each.

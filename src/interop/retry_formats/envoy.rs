@@ -137,11 +137,7 @@ pub fn export(p: &RetryProfile) -> ExportedPolicy {
             let _ = writeln!(y, "    max_interval: {}", format_proto(c.max(1)));
         }
     }
-    ExportedPolicy {
-        text: y,
-        not_expressed: gaps,
-        commented: true,
-    }
+    ExportedPolicy::new(y, gaps, true)
 }
 
 fn gaps_note(y: &mut String, note: &str) {

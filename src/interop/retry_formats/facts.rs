@@ -78,6 +78,14 @@ pub fn has_jitter(b: &Backoff) -> bool {
     }
 }
 
+/// Whether `p` sets any per-attempt timeout (resolve, connect, read or total).
+pub fn any_timeout(p: &RetryProfile) -> bool {
+    let t = &p.timeouts;
+    [t.resolve_ms, t.connect_ms, t.read_ms, t.total_ms]
+        .iter()
+        .any(Option::is_some)
+}
+
 /// The first line of every exported file: where it came from.
 pub fn origin(profile: &RetryProfile, format_id: &str) -> String {
     format!(

@@ -174,11 +174,7 @@ pub fn export(p: &RetryProfile) -> ExportedPolicy {
         doc["retryThrottling"] = throttling_of(budget, &mut gaps);
     }
     let text = serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n";
-    ExportedPolicy {
-        text,
-        not_expressed: gaps,
-        commented: false,
-    }
+    ExportedPolicy::new(text, gaps, false)
 }
 
 /// A profile that retries nothing: a `methodConfig` without `retryPolicy` (gRPC's maxAttempts
@@ -193,11 +189,11 @@ fn no_retry_policy(p: &RetryProfile, mut gaps: Vec<String>) -> ExportedPolicy {
         method["timeout"] = serde_json::Value::from(format_proto(d));
     }
     let doc = serde_json::json!({ "methodConfig": [method] });
-    ExportedPolicy {
-        text: serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n",
-        not_expressed: gaps,
-        commented: false,
-    }
+    ExportedPolicy::new(
+        serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n",
+        gaps,
+        false,
+    )
 }
 
 /// gRPC's token ratio keeps 3 decimal places (A6: more are ignored).
@@ -396,12 +392,7 @@ fn gaps_of(p: &RetryProfile) -> Vec<String> {
             "deadline: written as methodConfig.timeout (the whole call, retries included)".into(),
         );
     }
-    let t = &p.timeouts;
-    if t.resolve_ms.is_some()
-        || t.connect_ms.is_some()
-        || t.read_ms.is_some()
-        || t.total_ms.is_some()
-    {
+    if facts::any_timeout(p) {
         gaps.push("per-attempt timeouts: gRPC has only the call's timeout".into());
     }
     if !p.retry_on.non_idempotent {

@@ -116,11 +116,7 @@ pub fn export(p: &RetryProfile) -> ExportedPolicy {
         "{{\n  \"Resilience\": {{\n{}\n  }}\n}}\n",
         sections.join(",\n")
     );
-    ExportedPolicy {
-        text,
-        not_expressed: gaps,
-        commented: true,
-    }
+    ExportedPolicy::new(text, gaps, true)
 }
 
 /// What of the profile beyond its backoff Polly's settings cannot say, one line each.

@@ -17,11 +17,10 @@ use super::host_lookup::HostLookup;
 use super::precise_sleep::sleep_until_precise;
 use super::timeouts::EffectiveTimeouts;
 use crate::model::{
-    BudgetChange, BudgetCharge, OutcomeKind, RequestSpec, RetryProfile, RunEvent, RunId,
-    RunOutcome, WaitExplanation,
+    OutcomeKind, RequestSpec, RetryProfile, RunEvent, RunId, RunOutcome, WaitExplanation,
 };
 use crate::policy::{
-    BeforeRetry, BudgetAccount, Next, Policy, RetryCharge, RetryState, StepClock, rng_from_seed,
+    BeforeRetry, BudgetAccount, Next, Policy, RetryState, StepClock, rng_from_seed,
 };
 use std::time::Duration;
 use tokio::sync::Notify;
@@ -314,18 +313,8 @@ async fn drive(
 }
 
 impl BudgetAccount for BudgetLink {
-    fn charges_at_failure(&self) -> bool {
-        self.budget().charge == BudgetCharge::Failure
-    }
-    fn retryable_failure(
-        &mut self,
-        class: crate::model::OutcomeClass,
-        retry_follows: bool,
-    ) -> Option<BudgetChange> {
-        BudgetLink::retryable_failure(self, class, retry_follows)
-    }
-    fn success(&mut self, last_charge: Option<RetryCharge>) -> Option<BudgetChange> {
-        BudgetLink::success(self, last_charge)
+    fn with_bucket<T>(&mut self, f: impl FnOnce(&mut crate::policy::TokenBucket) -> T) -> T {
+        self.with(f)
     }
 }
 

@@ -8,39 +8,20 @@
 
 use super::{Policy, PolicyRng, RetryCharge, TokenBucket, WaitContext, WaitDecision};
 use crate::model::{
-    AttemptOutcome, BudgetChange, BudgetChangeKind, BudgetCharge, OutcomeClass, OutcomeKind,
-    Strategy, Verdict, WaitExplanation,
+    AttemptOutcome, BudgetChange, BudgetChangeKind, BudgetCharge, OutcomeKind, Strategy, Verdict,
+    WaitExplanation,
 };
 use std::time::Duration;
 
 /// A retry budget the step draws from: a run's shared bucket or a simulated client's own.
 pub trait BudgetAccount {
-    /// Whether the cost is taken at the failure (`charge: failure`, gRPC) rather than just
-    /// before the retry (`charge: retry`, AWS).
-    fn charges_at_failure(&self) -> bool;
-    /// [`TokenBucket::retryable_failure`].
-    fn retryable_failure(
-        &mut self,
-        class: OutcomeClass,
-        retry_follows: bool,
-    ) -> Option<BudgetChange>;
-    /// [`TokenBucket::success`].
-    fn success(&mut self, last_charge: Option<RetryCharge>) -> Option<BudgetChange>;
+    /// `f` applied to the token bucket (a shared one is locked for that step only).
+    fn with_bucket<T>(&mut self, f: impl FnOnce(&mut TokenBucket) -> T) -> T;
 }
 
 impl BudgetAccount for TokenBucket {
-    fn charges_at_failure(&self) -> bool {
-        self.budget().charge == BudgetCharge::Failure
-    }
-    fn retryable_failure(
-        &mut self,
-        class: OutcomeClass,
-        retry_follows: bool,
-    ) -> Option<BudgetChange> {
-        TokenBucket::retryable_failure(self, class, retry_follows)
-    }
-    fn success(&mut self, last_charge: Option<RetryCharge>) -> Option<BudgetChange> {
-        TokenBucket::success(self, last_charge)
+    fn with_bucket<T>(&mut self, f: impl FnOnce(&mut TokenBucket) -> T) -> T {
+        f(self)
     }
 }
 
@@ -132,7 +113,7 @@ impl Policy {
         let (next, budget_change) = match &verdict {
             Verdict::Success { .. } => (
                 Next::Succeeded,
-                budget.and_then(|b| b.success(state.last_charge)),
+                budget.and_then(|b| b.with_bucket(|t| t.success(state.last_charge))),
             ),
             Verdict::Stop { reason } => (Next::End(OutcomeKind::Stopped, reason.clone()), None),
             Verdict::Retry { .. } => {
@@ -141,9 +122,13 @@ impl Policy {
                     .max_attempts()
                     .is_none_or(|m| u64::from(attempt) < m);
                 let class = self.classify(outcome);
-                let change = budget
-                    .filter(|b| b.charges_at_failure())
-                    .and_then(|b| b.retryable_failure(class, retry_follows));
+                // `charge: failure` (gRPC) takes the cost at every retryable failure.
+                let change = budget.and_then(|b| {
+                    b.with_bucket(|t| match t.budget().charge {
+                        BudgetCharge::Failure => t.retryable_failure(class, retry_follows),
+                        BudgetCharge::Retry => None,
+                    })
+                });
                 let next = match &change {
                     Some(c) if c.kind == BudgetChangeKind::Refused => {
                         Next::End(OutcomeKind::Stopped, c.text.clone())
@@ -236,22 +221,21 @@ impl Policy {
             );
             return BeforeRetry::End(OutcomeKind::Deadline, message, None);
         }
-        let mut budget_change = None;
-        if let Some(b) = budget.filter(|b| !b.charges_at_failure()) {
-            let class = self.classify(outcome);
-            if let Some(change) = b.retryable_failure(class, true) {
-                state.last_charge = Some(RetryCharge {
-                    class,
-                    cost: change.amount,
-                });
-                if change.kind == BudgetChangeKind::Refused {
-                    return BeforeRetry::End(
-                        OutcomeKind::Stopped,
-                        change.text.clone(),
-                        Some(change),
-                    );
-                }
-                budget_change = Some(change);
+        // `charge: retry` (AWS) takes the cost just before the retry, once it is sure to follow.
+        let class = self.classify(outcome);
+        let budget_change = budget.and_then(|b| {
+            b.with_bucket(|t| match t.budget().charge {
+                BudgetCharge::Retry => t.retryable_failure(class, true),
+                BudgetCharge::Failure => None,
+            })
+        });
+        if let Some(c) = &budget_change {
+            state.last_charge = Some(RetryCharge {
+                class,
+                cost: c.amount,
+            });
+            if c.kind == BudgetChangeKind::Refused {
+                return BeforeRetry::End(OutcomeKind::Stopped, c.text.clone(), budget_change);
             }
         }
         state.prev_wait_ms = Some(wait_ms);

@@ -3,8 +3,8 @@
 
 use crate::model::{AttemptOutcome, Backoff, RetryProfile, Strategy, Verdict};
 use crate::policy::{
-    BeforeRetry, BudgetAccount, Next, Policy, PolicyError, PolicyRng, RetryState, StepClock,
-    TokenBucket, sample_wait_ms,
+    BeforeRetry, Next, Policy, PolicyError, PolicyRng, RetryState, StepClock, TokenBucket,
+    sample_wait_ms,
 };
 use std::time::Duration;
 
@@ -166,7 +166,7 @@ impl Contender {
     /// An attempt succeeded: refund or increment the budget.
     pub(crate) fn succeeded(state: &ClientState, bucket: Option<&mut TokenBucket>) {
         if let Some(b) = bucket {
-            BudgetAccount::success(b, state.last_charge);
+            b.success(state.last_charge);
         }
     }
 

@@ -148,10 +148,6 @@ const MATCHING: &[Key<Draft>] = &[
     ),
 ];
 
-fn go_ms(v: &Node, path: &str) -> Result<u64, FormatError> {
-    parse_go(&v.text(path)?).map_err(|e| FormatError::at(path, e))
-}
-
 fn policy(d: &mut Draft, v: &Node, path: &str, _: &mut Findings) -> Mapped {
     let t = v.text(path)?;
     if t != "constant" && t != "exponential" {
@@ -165,13 +161,13 @@ fn policy(d: &mut Draft, v: &Node, path: &str, _: &mut Findings) -> Mapped {
 }
 
 fn duration(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Mapped {
-    d.duration = go_ms(v, path)?;
+    d.duration = v.duration(path, parse_go)?;
     f.source("backoff.base_delay_ms", path);
     Ok(())
 }
 
 fn max_interval(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Mapped {
-    d.max_interval = go_ms(v, path)?;
+    d.max_interval = v.duration(path, parse_go)?;
     f.source("backoff.max_delay_ms", path);
     Ok(())
 }
@@ -326,7 +322,7 @@ pub fn import(text: &str, name: &str) -> Result<ImportedPolicy, FormatError> {
                     for (n, v) in items {
                         let tpath = join(&gpath, n);
                         if timeout.as_deref() == Some(n.as_str()) {
-                            let ms = go_ms(v, &tpath)?;
+                            let ms = v.duration(&tpath, parse_go)?;
                             d.profile.timeouts.total_ms = (ms > 0).then_some(ms);
                         } else {
                             f.dropped(

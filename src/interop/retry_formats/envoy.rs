@@ -242,12 +242,8 @@ const RATE_LIMITED: &[Key<Draft>] = &[
     Key::map("max_interval", rate_max),
 ];
 
-fn ms_at(v: &Node, path: &str) -> Result<u64, FormatError> {
-    parse_proto(&v.text(path)?).map_err(|e| FormatError::at(path, e))
-}
-
 fn route_timeout(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Mapped {
-    let ms = ms_at(v, path)?;
+    let ms = v.duration(path, parse_proto)?;
     f.source("deadline_ms", path);
     d.profile.deadline_ms = (ms > 0).then_some(ms);
     Ok(())
@@ -271,13 +267,13 @@ fn num_retries(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Mapped 
 }
 
 fn per_try_timeout(d: &mut Draft, v: &Node, path: &str, _: &mut Findings) -> Mapped {
-    let ms = ms_at(v, path)?;
+    let ms = v.duration(path, parse_proto)?;
     d.profile.timeouts.total_ms = (ms > 0).then_some(ms);
     Ok(())
 }
 
 fn per_try_idle_timeout(d: &mut Draft, v: &Node, path: &str, _: &mut Findings) -> Mapped {
-    let ms = ms_at(v, path)?;
+    let ms = v.duration(path, parse_proto)?;
     d.profile.timeouts.read_ms = (ms > 0).then_some(ms);
     Ok(())
 }
@@ -301,7 +297,7 @@ fn retriable_codes(d: &mut Draft, v: &Node, path: &str, _: &mut Findings) -> Map
 }
 
 fn base_interval(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Mapped {
-    let ms = ms_at(v, path)?;
+    let ms = v.duration(path, parse_proto)?;
     f.source("backoff.base_delay_ms", path);
     if ms == 0 {
         return Err(FormatError::at(
@@ -314,7 +310,7 @@ fn base_interval(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Mappe
 }
 
 fn max_interval(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Mapped {
-    d.profile.backoff.max_delay_ms = Some(ms_at(v, path)?);
+    d.profile.backoff.max_delay_ms = Some(v.duration(path, parse_proto)?);
     f.source("backoff.max_delay_ms", path);
     d.explicit_max = true;
     Ok(())
@@ -365,7 +361,7 @@ fn reset_headers(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Mappe
 }
 
 fn rate_max(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Mapped {
-    let ms = ms_at(v, path)?;
+    let ms = v.duration(path, parse_proto)?;
     if let Some((_, max)) = d.headers.as_mut() {
         *max = Some(ms);
     }

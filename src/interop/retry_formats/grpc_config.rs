@@ -512,14 +512,14 @@ fn retry_policy(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Mapped
 }
 
 fn timeout(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Mapped {
-    let ms = parse_proto(&v.text(path)?).map_err(|e| FormatError::at(path, e))?;
+    let ms = v.duration(path, parse_proto)?;
     f.source("deadline_ms", path);
     d.profile.deadline_ms = (ms > 0).then_some(ms);
     Ok(())
 }
 
 fn per_attempt(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Mapped {
-    let ms = parse_proto(&v.text(path)?).map_err(|e| FormatError::at(path, e))?;
+    let ms = v.duration(path, parse_proto)?;
     f.source("timeouts.total_ms", path);
     d.profile.timeouts.total_ms = (ms > 0).then_some(ms);
     Ok(())

@@ -201,16 +201,12 @@ const STANDARD: &[Key<Draft>] = &[
     ),
 ];
 
-fn span(v: &Node, path: &str) -> Result<u64, FormatError> {
-    parse_timespan(&v.text(path)?).map_err(|e| FormatError::at(path, e))
-}
-
 fn timeout_of(v: &Node, path: &str, f: &mut Findings) -> Result<Option<u64>, FormatError> {
     let mut out = None;
     for (k, val) in v.map(path)? {
         let p = super::tree::join(path, k);
         if k == "Timeout" {
-            out = Some(span(val, &p)?);
+            out = Some(val.duration(&p, parse_timespan)?);
         } else {
             f.dropped(
                 &p,
@@ -277,7 +273,7 @@ fn use_jitter(d: &mut Draft, v: &Node, path: &str, _: &mut Findings) -> Mapped {
 }
 
 fn delay(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Mapped {
-    d.delay = span(v, path)?;
+    d.delay = v.duration(path, parse_timespan)?;
     f.source("backoff.base_delay_ms", path);
     Ok(())
 }
@@ -286,7 +282,7 @@ fn max_delay(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Mapped {
     f.source("backoff.max_delay_ms", path);
     d.max_delay = match v {
         Node::Null => None,
-        other => Some(span(other, path)?),
+        other => Some(other.duration(path, parse_timespan)?),
     };
     Ok(())
 }

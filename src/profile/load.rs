@@ -310,15 +310,11 @@ fn too_large(len: u64) -> Option<ProfileErrors> {
 /// Largest profile file read, bytes (16 MiB; real profiles are a few KiB).
 pub const MAX_PROFILE_FILE_BYTES: u64 = crate::store::input_file::PROFILE_FILE.max_bytes;
 
-/// `serde_json`'s message without its trailing ` at line L column C`, in plain words
-/// ([`crate::model::plain_parse_message`]).
+/// [`crate::model::plain_json_error`], saying `serde_json`'s nesting limit (128 arrays or objects)
+/// in words.
 fn bare_message(e: &serde_json::Error) -> String {
-    let full = e.to_string();
-    let suffix = format!(" at line {} column {}", e.line(), e.column());
-    let bare = full.strip_suffix(&suffix).unwrap_or(&full);
-    if bare == "recursion limit exceeded" {
-        // serde_json's limit: 128 nested arrays or objects.
+    if e.to_string().starts_with("recursion limit exceeded") {
         return "nested more than 128 levels deep (recursion limit exceeded)".into();
     }
-    crate::model::plain_parse_message(bare)
+    crate::model::plain_json_error(e)
 }

@@ -261,7 +261,7 @@ pub fn parse_json(text: &str) -> Result<Node, FormatError> {
             Some(e.line()),
             // serde_json counts bytes, and 0 at a line's very start: 1-based characters.
             Some(crate::model::char_column(text, e.line(), e.column())),
-            strip_position(&e.to_string()),
+            crate::model::plain_json_error(&e),
         )
     })
 }
@@ -417,15 +417,6 @@ fn without_locations(message: &str) -> String {
     } else {
         bare.to_owned()
     }
-}
-
-/// `serde_json` appends " at line L column C"; the error carries those separately. The rest
-/// is said in plain words ([`crate::model::plain_parse_message`]).
-fn strip_position(message: &str) -> String {
-    crate::model::plain_parse_message(match message.rfind(" at line ") {
-        Some(i) => &message[..i],
-        None => message,
-    })
 }
 
 #[cfg(test)]

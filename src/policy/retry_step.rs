@@ -134,11 +134,9 @@ impl Policy {
                         Next::End(OutcomeKind::Stopped, c.text.clone())
                     }
                     _ if !retry_follows => {
-                        let plural = if attempt == 1 { "" } else { "s" };
-                        let message = format!(
-                            "gave up after {attempt} attempt{plural} ({})",
-                            outcome.label()
-                        );
+                        let attempts =
+                            crate::model::counted(u64::from(attempt), "attempt", "attempts");
+                        let message = format!("gave up after {attempts} ({})", outcome.label());
                         Next::End(OutcomeKind::GaveUp, message)
                     }
                     Some(c) => {

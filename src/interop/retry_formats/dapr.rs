@@ -190,20 +190,31 @@ fn http_codes(d: &mut Draft, v: &Node, path: &str, _: &mut Findings) -> Mapped {
     Ok(())
 }
 
+/// Every target of `spec.targets` (apps, actors, components), its `outbound` part where it has
+/// one.
+fn targets(root: &Node) -> impl Iterator<Item = &Node> {
+    let kinds = match root.get("spec").and_then(|s| s.get("targets")) {
+        Some(Node::Map(kinds)) => kinds.as_slice(),
+        _ => &[],
+    };
+    kinds
+        .iter()
+        .filter_map(|(_, group)| match group {
+            Node::Map(items) => Some(items),
+            _ => None,
+        })
+        .flatten()
+        .map(|(_, target)| target.get("outbound").unwrap_or(target))
+}
+
 /// The retry policy to import: the first one a target names, else the first listed.
 fn chosen_policy(root: &Node) -> Option<String> {
-    let targets = root.get("spec")?.get("targets");
-    if let Some(Node::Map(kinds)) = targets {
-        for (_, group) in kinds {
-            if let Node::Map(items) = group {
-                for (_, target) in items {
-                    let t = target.get("outbound").unwrap_or(target);
-                    if let Some(Node::Str(name)) = t.get("retry") {
-                        return Some(name.clone());
-                    }
-                }
-            }
-        }
+    let named = targets(root).find_map(|t| match t.get("retry") {
+        Some(Node::Str(name)) => Some(name.clone()),
+        _ => None,
+    });
+    if named.is_some() {
+        return named;
     }
     match root.get("spec")?.get("policies")?.get("retries")? {
         Node::Map(entries) => entries.first().map(|(k, _)| k.clone()),
@@ -213,22 +224,10 @@ fn chosen_policy(root: &Node) -> Option<String> {
 
 /// The timeout a target pairs with `retry`, if any.
 fn paired_timeout(root: &Node, retry: &str) -> Option<String> {
-    let Some(Node::Map(kinds)) = root.get("spec")?.get("targets") else {
-        return None;
-    };
-    for (_, group) in kinds {
-        if let Node::Map(items) = group {
-            for (_, target) in items {
-                let t = target.get("outbound").unwrap_or(target);
-                if matches!(t.get("retry"), Some(Node::Str(r)) if r == retry)
-                    && let Some(Node::Str(timeout)) = t.get("timeout")
-                {
-                    return Some(timeout.clone());
-                }
-            }
-        }
-    }
-    None
+    targets(root).find_map(|t| match (t.get("retry"), t.get("timeout")) {
+        (Some(Node::Str(r)), Some(Node::Str(timeout))) if r == retry => Some(timeout.clone()),
+        _ => None,
+    })
 }
 
 /// Reads a Resiliency document into a profile (one retry policy, see [`chosen_policy`]).

@@ -221,7 +221,12 @@ impl EventScript {
 
 /// A response with `status`, `HTTP/1.1`, the given headers and a UTF-8 body.
 pub fn response(status: u16, headers: &[(&str, &str)], body: &str) -> AttemptOutcome {
-    AttemptOutcome::Response(ResponseSummary {
+    AttemptOutcome::Response(summary(status, headers, body))
+}
+
+/// [`response`]'s summary.
+pub fn summary(status: u16, headers: &[(&str, &str)], body: &str) -> ResponseSummary {
+    ResponseSummary {
         status,
         reason: reason_phrase(status).to_owned(),
         version: "HTTP/1.1".to_owned(),
@@ -234,7 +239,7 @@ pub fn response(status: u16, headers: &[(&str, &str)], body: &str) -> AttemptOut
             total_bytes: body.len() as u64,
             truncated: false,
         },
-    })
+    }
 }
 
 /// A classified network error.

@@ -434,7 +434,10 @@ proptest! {
         let list = parse_batch_list_bytes(&bytes, format);
         if std::str::from_utf8(&bytes).is_err() {
             prop_assert_eq!(list.problems.len(), 1);
-            prop_assert_eq!(&list.problems[0].kind, &ListProblemKind::NotUtf8);
+            // A UTF-16 byte-order mark is said as such.
+            let utf16 = bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]);
+            let want = if utf16 { ListProblemKind::Utf16 } else { ListProblemKind::NotUtf8 };
+            prop_assert_eq!(&list.problems[0].kind, &want);
             prop_assert!(list.items.is_empty());
         }
     }
@@ -526,6 +529,8 @@ proptest! {
     fn csv_reads_back_exactly(
         rows in prop::collection::vec((method(), "[a-z0-9]{0,8}", "[ -~\n\r]{0,24}", "[a-z]{0,4}", "[ -~]{0,8}"), 1..10),
     ) {
+        // `***` is the mask a copied secret leaves: refused by design (MaskedSecret).
+        prop_assume!(rows.iter().all(|(_, _, body, name, extra)| ![body, name, extra].iter().any(|c| c.contains("***"))));
         let record = |cells: &[&str]| {
             let mut w = csv::Writer::from_writer(Vec::new());
             w.write_record(cells).unwrap();
@@ -684,7 +689,7 @@ fn no_report_holds_a_secret() {
 #[test]
 fn the_csv_report_parses_back() {
     let report = sample_report();
-    let text = report_csv(&report, &[]).unwrap();
+    let text = report_csv(&report, &[]);
     assert!(text.contains("\r\n"), "RFC 4180 line ends");
     let mut reader = csv::Reader::from_reader(text.as_bytes());
     let header: Vec<String> = reader
@@ -731,7 +736,7 @@ fn csv_report_cells_that_look_like_formulas_are_text() {
     report.rows[1].label = "+1".into();
     report.rows[2].label = "@cmd".into();
     report.rows[3].label = "-2".into();
-    let text = report_csv(&report, &[]).unwrap();
+    let text = report_csv(&report, &[]);
     let mut reader = csv::Reader::from_reader(text.as_bytes());
     let labels: Vec<String> = reader.records().map(|r| r.unwrap()[1].to_owned()).collect();
     assert_eq!(
@@ -901,7 +906,7 @@ proptest! {
             prop_assume!(!r.label.contains("://") && !r.reason.contains("://"));
         }
         let report = BatchReport { batch_id: "b".into(), title: "t".into(), rows: rows.clone() };
-        let text = report_csv(&report, &[]).unwrap();
+        let text = report_csv(&report, &[]);
         let mut reader = csv::Reader::from_reader(text.as_bytes());
         let records: Vec<csv::StringRecord> = reader.records().collect::<Result<_, _>>().map_err(|e| TestCaseError::fail(e.to_string()))?;
         prop_assert_eq!(records.len(), rows.len());

@@ -72,14 +72,7 @@ pub fn write_stdout(text: &str) {
 /// after [`keep_going_when_stdout_is_lost`], remembers the loss instead (the message is still
 /// printed once) and skips this and every later write.
 pub fn write_stdout_bytes(bytes: &[u8]) {
-    let keep_going = KEEP_GOING.load(Ordering::SeqCst);
-    if keep_going && stdout_lost().is_some() {
-        return;
-    }
-    let mut stdout = std::io::stdout().lock();
-    if let Err(e) = stdout.write_all(bytes).and_then(|()| stdout.flush()) {
-        stdout_failed(&e, keep_going);
-    }
+    write_stdout_counted(bytes);
 }
 
 /// Writes `bytes` to stdout as [`write_stdout_bytes`] does and returns how many of them are

@@ -193,7 +193,13 @@ pub fn execute(args: &SimulateArgs, core: &Core) -> Result<u8, CliError> {
         args.samples
     );
     let retries = policy::listed_retries(&profile);
-    let bar = progress_bar(u64::from(args.samples), u64::from(retries));
+    // Shown for runs of at least PROGRESS_MIN_WAITS waits.
+    let samples = u64::from(args.samples);
+    let bar = progress_bar(
+        samples.saturating_mul(u64::from(retries)) >= PROGRESS_MIN_WAITS,
+        samples,
+        "{wide_bar} {human_pos}/{human_len} samples, eta {eta} (Ctrl-C stops)",
+    );
     let result = policy::simulate_with(&profile, args.samples, seed, &mut |done| {
         bar.set_position(u64::from(done));
         stop.load(Ordering::Relaxed) == 0
@@ -257,16 +263,14 @@ pub(super) fn watch_stop_signals(core: &Core) -> Arc<AtomicU8> {
     stop
 }
 
-/// A bar on stderr for runs of at least [`PROGRESS_MIN_WAITS`] waits, hidden when stderr is not
-/// a terminal.
-fn progress_bar(samples: u64, retries: u64) -> ProgressBar {
-    if samples.saturating_mul(retries) < PROGRESS_MIN_WAITS || !std::io::stderr().is_terminal() {
+/// A bar of `len` steps on stderr drawn with `template`, shown only when `show` and stderr is a
+/// terminal (hidden otherwise).
+pub(super) fn progress_bar(show: bool, len: u64, template: &str) -> ProgressBar {
+    if !show || !std::io::stderr().is_terminal() {
         return ProgressBar::hidden();
     }
-    let bar = ProgressBar::with_draw_target(Some(samples), ProgressDrawTarget::stderr());
-    if let Ok(style) = ProgressStyle::with_template(
-        "{wide_bar} {human_pos}/{human_len} samples, eta {eta} (Ctrl-C stops)",
-    ) {
+    let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
+    if let Ok(style) = ProgressStyle::with_template(template) {
         bar.set_style(style);
     }
     bar

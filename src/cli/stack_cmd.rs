@@ -11,9 +11,8 @@ use crate::sim::{
     STACK_ATTEMPT_BOUND, StackAnalysis, StackSetup, StackSimulation, analyse_stack,
     simulate_stack_with,
 };
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::ProgressBar;
 use std::fmt::Write as _;
-use std::io::IsTerminal;
 use std::sync::atomic::Ordering;
 
 /// Status every failed server attempt of the stack simulation answers.
@@ -92,23 +91,17 @@ pub fn execute(args: &SimulateArgs, core: &crate::service::Core) -> Result<u8, C
     Ok(exit::SUCCESS)
 }
 
-/// A bar of calls done on stderr when the worst case is large, hidden when stderr is not a
-/// terminal.
+/// A bar of calls done on stderr when the worst case is large (see [`super::simulate::progress_bar`]).
 fn progress_bar(analysis: &StackAnalysis, runs: u32) -> ProgressBar {
     let worst = analysis
         .worst_attempts
         .unwrap_or(u64::MAX)
         .saturating_mul(u64::from(runs));
-    if worst < PROGRESS_MIN_ATTEMPTS || !std::io::stderr().is_terminal() {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::with_draw_target(Some(u64::from(runs)), ProgressDrawTarget::stderr());
-    if let Ok(style) = ProgressStyle::with_template(
+    super::simulate::progress_bar(
+        worst >= PROGRESS_MIN_ATTEMPTS,
+        u64::from(runs),
         "{wide_bar} {human_pos}/{human_len} calls, {msg}, eta {eta} (Ctrl-C stops)",
-    ) {
-        bar.set_style(style);
-    }
-    bar
+    )
 }
 
 fn print_json(

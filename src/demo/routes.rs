@@ -151,16 +151,20 @@ async fn flaky(State(state): Shared, uri: Uri, Query(mut p): Params) -> Answer {
     Ok(scenario_answer(&s, fail, HeaderMap::new()))
 }
 
-/// Shared by the three header endpoints: `name: value` with `status` while failing.
-fn header_answer(state: &DemoState, uri: &Uri, p: &HashMap<String, String>, name: &str) -> Answer {
-    let status = status_code(number(p, "status")?.unwrap_or(429), "status")?;
+/// A map holding `name: value`, the value from the `value` query parameter (empty when absent).
+fn named_header(name: &str, p: &HashMap<String, String>) -> Result<HeaderMap, Reject> {
     let header_name = HeaderName::from_bytes(name.as_bytes())
         .map_err(|_| Reject(format!("`{name}` is not a valid header name")))?;
     let raw = p.get("value").map_or("", String::as_str);
     let value = HeaderValue::from_bytes(raw.as_bytes())
         .map_err(|_| Reject(format!("`{raw}` cannot be sent as a header value")))?;
-    let mut headers = HeaderMap::new();
-    headers.insert(header_name, value);
+    Ok(HeaderMap::from_iter([(header_name, value)]))
+}
+
+/// Shared by the three header endpoints: `name: value` with `status` while failing.
+fn header_answer(state: &DemoState, uri: &Uri, p: &HashMap<String, String>, name: &str) -> Answer {
+    let status = status_code(number(p, "status")?.unwrap_or(429), "status")?;
+    let headers = named_header(name, p)?;
     let s = scenario(state, uri, p)?;
     Ok(scenario_answer(&s, status, headers))
 }
@@ -197,15 +201,10 @@ async fn sequence(State(state): Shared, uri: Uri, Query(p): Params) -> Answer {
             status_code(n, "codes")
         })
         .collect::<Result<Vec<_>, _>>()?;
-    let mut headers = HeaderMap::new();
-    if let Some(name) = p.get("name") {
-        let header_name = HeaderName::from_bytes(name.as_bytes())
-            .map_err(|_| Reject(format!("`{name}` is not a valid header name")))?;
-        let raw = p.get("value").map_or("", String::as_str);
-        let value = HeaderValue::from_bytes(raw.as_bytes())
-            .map_err(|_| Reject(format!("`{raw}` cannot be sent as a header value")))?;
-        headers.insert(header_name, value);
-    }
+    let headers = match p.get("name") {
+        Some(name) => named_header(name, &p)?,
+        None => HeaderMap::new(),
+    };
     let key = scenario_key(uri.path(), uri.query());
     let attempt = state.hit(&key);
     let status = usize::try_from(attempt.saturating_sub(1))

@@ -49,7 +49,8 @@ impl BudgetLink {
         Arc::ptr_eq(&self.bucket, &other.bucket)
     }
 
-    fn with<T>(&self, f: impl FnOnce(&mut TokenBucket) -> T) -> T {
+    /// `f` applied to the bucket, locked for that call only.
+    pub(crate) fn with<T>(&self, f: impl FnOnce(&mut TokenBucket) -> T) -> T {
         // A panic while holding the lock cannot leave the bucket half-updated (each step is one
         // assignment), so a poisoned lock is still usable.
         let mut guard = self.bucket.lock().unwrap_or_else(PoisonError::into_inner);

@@ -17,10 +17,11 @@ use super::host_lookup::HostLookup;
 use super::precise_sleep::sleep_until_precise;
 use super::timeouts::EffectiveTimeouts;
 use crate::model::{
-    AttemptOutcome, BudgetChange, BudgetChangeKind, BudgetCharge, OutcomeKind, RequestSpec,
-    RetryProfile, RunEvent, RunId, RunOutcome, Verdict, WaitExplanation,
+    OutcomeKind, RequestSpec, RetryProfile, RunEvent, RunId, RunOutcome, WaitExplanation,
 };
-use crate::policy::{Policy, RetryCharge, WaitContext, WaitDecision, rng_from_seed};
+use crate::policy::{
+    BeforeRetry, BudgetAccount, Next, Policy, RetryState, StepClock, rng_from_seed,
+};
 use std::time::Duration;
 use tokio::sync::Notify;
 use tokio::time::Instant;
@@ -140,19 +141,12 @@ async fn drive(
     let seed = seed.or(profile.seed).unwrap_or_else(rand::random);
     let profile_name = profile.name.clone();
     let deadline = profile.deadline_ms.map(Duration::from_millis);
-    // `None`: unlimited retries (the profile then has a deadline; a cancel also ends the run).
-    let max_attempts = profile.max_attempts();
-    let budget = budget.or_else(|| {
+    let mut budget = budget.or_else(|| {
         profile
             .retry_budget
             .as_ref()
             .map(|b| BudgetLink::new(b, "run"))
     });
-    let charge_at_failure = budget
-        .as_ref()
-        .is_some_and(|b| b.budget().charge == BudgetCharge::Failure);
-    // What the retry now being attempted cost (refunded when it succeeds).
-    let mut last_charge: Option<RetryCharge> = None;
     let prepared = prepare(&spec, profile).await;
     state.clock = Instant::now();
     let clock = state.clock;
@@ -184,9 +178,9 @@ async fn drive(
     let mut rng = rng_from_seed(seed);
     let has_key = spec.has_idempotency_key();
     let mut first_start: Option<Instant> = None;
-    let mut prev_wait: Option<u64> = None;
-    let mut attempt: u32 = 1;
+    let mut retry = RetryState::default();
     loop {
+        let attempt = retry.attempt;
         let now = Instant::now();
         let t0 = *first_start.get_or_insert(now);
         let time_left = deadline.map(|d| d.saturating_sub(now - t0));
@@ -229,52 +223,25 @@ async fn drive(
         if let Some(status) = report.outcome.status() {
             state.last_status = Some(status);
         }
-        let verdict = policy.triage(report.last.method.as_str(), has_key, &report.outcome);
-        let class = policy.classify(&report.outcome);
-        let mut budget_change: Option<BudgetChange> = None;
+        let step = policy.after_attempt(
+            &mut retry,
+            report.last.method.as_str(),
+            has_key,
+            &report.outcome,
+            budget.as_mut(),
+        );
         // Decided before the event so the outcome moves into it; only a retry keeps a copy
         // (its wait may depend on the answer's headers).
-        let next = match &verdict {
-            Verdict::Success { .. } => {
-                budget_change = budget.as_ref().and_then(|b| b.success(last_charge));
+        let next = match step.next {
+            Next::Succeeded => {
                 let message = format!(
                     "succeeded on attempt {attempt} after {:.1} s",
                     clock.elapsed().as_secs_f64()
                 );
-                Next::End(ended(OutcomeKind::Succeeded, message, state))
+                Err(ended(OutcomeKind::Succeeded, message, state))
             }
-            Verdict::Stop { reason } => {
-                Next::End(ended(OutcomeKind::Stopped, reason.clone(), state))
-            }
-            Verdict::Retry { .. } => {
-                let retry_follows = max_attempts.is_none_or(|m| u64::from(attempt) < m);
-                if charge_at_failure {
-                    budget_change = budget
-                        .as_ref()
-                        .and_then(|b| b.retryable_failure(class, retry_follows));
-                }
-                match &budget_change {
-                    Some(c) if c.kind == BudgetChangeKind::Refused => {
-                        Next::End(ended(OutcomeKind::Stopped, c.text.clone(), state))
-                    }
-                    _ if !retry_follows => {
-                        let plural = if attempt == 1 { "" } else { "s" };
-                        let message = format!(
-                            "gave up after {attempt} attempt{plural} ({})",
-                            report.outcome.label()
-                        );
-                        Next::End(ended(OutcomeKind::GaveUp, message, state))
-                    }
-                    Some(c) => {
-                        last_charge = Some(RetryCharge {
-                            class,
-                            cost: c.amount,
-                        });
-                        Next::Retry(report.outcome.clone())
-                    }
-                    None => Next::Retry(report.outcome.clone()),
-                }
-            }
+            Next::End(kind, message) => Err(ended(kind, message, state)),
+            Next::Retry => Ok(report.outcome.clone()),
         };
         emitter
             .emit(RunEvent::AttemptFinished {
@@ -283,10 +250,10 @@ async fn drive(
                 outcome: report.outcome,
                 hops: report.hops,
                 timings: report.timings,
-                verdict,
+                verdict: step.verdict,
             })
             .await?;
-        if let Some(change) = budget_change {
+        if let Some(change) = step.budget_change {
             emitter
                 .emit(RunEvent::BudgetChanged {
                     run_id,
@@ -298,50 +265,33 @@ async fn drive(
         // A retry repeats the last hop's request (its URL and method), not the first URL.
         current = report.last;
         let outcome = match next {
-            Next::End(outcome) => return Ok(outcome),
-            Next::Retry(outcome) => outcome,
+            Err(outcome) => return Ok(outcome),
+            Ok(outcome) => outcome,
         };
-        let since_first = t0.elapsed();
-        let time_left = deadline.map(|d| d.saturating_sub(since_first));
-        let context = WaitContext {
-            retry: attempt,
-            outcome: &outcome,
+        let step_clock = StepClock {
             elapsed_ms: u64::try_from(clock.elapsed().as_millis()).unwrap_or(u64::MAX),
-            prev_wait_ms: prev_wait,
-            time_left_ms: time_left.map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX)),
+            since_first: t0.elapsed(),
             now_unix_ms: chrono::Utc::now().timestamp_millis(),
         };
-        let explanation = match policy.next_wait(&context, &mut rng) {
-            WaitDecision::Wait(explanation) => explanation,
-            WaitDecision::Stop { reason } => return Ok(ended(OutcomeKind::Stopped, reason, state)),
-            WaitDecision::ScriptError { message } => {
-                return Ok(ended(OutcomeKind::Error, message, state));
-            }
+        let before = policy.before_retry(
+            &mut retry,
+            &outcome,
+            step_clock,
+            &mut rng,
+            budget.as_mut(),
+            true,
+        );
+        let (explanation, budget_change) = match before {
+            BeforeRetry::Wait {
+                explanation,
+                budget_change,
+                ..
+            } => (Ok(explanation), budget_change),
+            BeforeRetry::End(kind, message, change) => (Err(ended(kind, message, state)), change),
         };
-        let planned = explanation.wait_ms;
-        if let Some(limit) = deadline
-            && since_first.saturating_add(Duration::from_millis(planned)) > limit
-        {
-            let left = limit.saturating_sub(since_first).as_millis();
-            let message = format!(
-                "deadline reached: waiting {planned} ms before retry {attempt} would pass the {} ms deadline ({left} ms left)",
-                limit.as_millis()
-            );
-            return Ok(ended(OutcomeKind::Deadline, message, state));
-        }
         // Budget `charge: retry` (AWS): the cost is taken just before the wait, once the retry
         // is sure to be attempted otherwise.
-        if !charge_at_failure
-            && let Some(change) = budget
-                .as_ref()
-                .and_then(|b| b.retryable_failure(class, true))
-        {
-            let refused = change.kind == BudgetChangeKind::Refused;
-            let text = change.text.clone();
-            last_charge = Some(RetryCharge {
-                class,
-                cost: change.amount,
-            });
+        if let Some(change) = budget_change {
             emitter
                 .emit(RunEvent::BudgetChanged {
                     run_id,
@@ -349,21 +299,23 @@ async fn drive(
                     change,
                 })
                 .await?;
-            if refused {
-                return Ok(ended(OutcomeKind::Stopped, text, state));
-            }
         }
+        let explanation = match explanation {
+            Ok(explanation) => explanation,
+            Err(outcome) => return Ok(outcome),
+        };
         state.stage = Stage::Waiting(attempt);
-        wait(run_id, attempt, explanation, emitter, skip, clock).await?;
-        prev_wait = Some(planned);
-        attempt = attempt.saturating_add(1);
+        // Asked for with `explain: true`, so always there.
+        if let Some(explanation) = explanation {
+            wait(run_id, attempt, explanation, emitter, skip, clock).await?;
+        }
     }
 }
 
-/// What follows an attempt: the end of the run, or a retry after a wait computed from the answer.
-enum Next {
-    End(RunOutcome),
-    Retry(AttemptOutcome),
+impl BudgetAccount for BudgetLink {
+    fn with_bucket<T>(&mut self, f: impl FnOnce(&mut crate::policy::TokenBucket) -> T) -> T {
+        self.with(f)
+    }
 }
 
 /// What a run needs once its request and profile proved usable.

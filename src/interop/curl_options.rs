@@ -127,6 +127,82 @@ const UNSUPPORTED: &str = "not supported";
 const RETRIES: &str = "retries come from the profile";
 const COMPRESSED: &str = "Retryscope asks for uncompressed answers";
 const HTTP_VERSION: &str = "the HTTP version is negotiated";
+const GLOBBED: &str = "URLs are never globbed";
+
+/// The options accepted and ignored, as data: (reason, whether it takes a value, the
+/// single-letter flags, the long names separated by spaces).
+const IGNORED: &[(&str, bool, &str, &str)] = &[
+    (COMPRESSED, false, "", "compressed"),
+    (
+        OUTPUT,
+        false,
+        "v#fNqOJRl",
+        "verbose progress-bar no-progress-meter fail fail-with-body fail-early no-buffer \
+        remote-name remote-header-name remote-time list-only styled-output no-styled-output \
+        create-dirs remote-name-all",
+    ),
+    (
+        OUTPUT,
+        true,
+        "wDc",
+        "write-out dump-header cookie-jar stderr trace trace-ascii output-dir etag-save libcurl \
+        trace-config",
+    ),
+    (RETRIES, true, "", "retry retry-delay retry-max-time"),
+    (RETRIES, false, "", "retry-connrefused retry-all-errors"),
+    (
+        HTTP_VERSION,
+        false,
+        "0",
+        "http1.0 http1.1 http2 http2-prior-knowledge http3 http3-only http0.9",
+    ),
+    (GLOBBED, false, "g", "globoff"),
+    (
+        UNSUPPORTED,
+        false,
+        "46123BjnpaMVhZ",
+        "path-as-is tcp-nodelay tcp-fastopen no-keepalive no-sessionid no-alpn no-npn digest \
+        ntlm ntlm-wb negotiate anyauth ipv4 ipv6 proxytunnel proxy-insecure proxy-basic \
+        proxy-digest proxy-ntlm proxy-negotiate proxy-anyauth ssl ssl-reqd sslv2 sslv3 tlsv1 \
+        tlsv1.0 tlsv1.1 tlsv1.2 tlsv1.3 ssl-no-revoke ssl-revoke-best-effort ssl-allow-beast \
+        cert-status false-start disable disable-eprt disable-epsv netrc netrc-optional raw \
+        tr-encoding post301 post302 post303 junk-session-cookies append crlf use-ascii \
+        doh-insecure parallel parallel-immediate mptcp xattr ca-native proxy-ca-native \
+        suppress-connect-headers haproxy-protocol socks5-gssapi socks5-basic no-clobber \
+        remove-on-error ignore-content-length sasl-ir manual help version",
+    ),
+    (
+        UNSUPPORTED,
+        true,
+        "CEKPQrtTUxyYz",
+        "proxy proxy-user proxy-header preproxy noproxy socks4 socks4a socks5 socks5-hostname \
+        resolve connect-to capath cert cert-type key key-type pass ciphers tls13-ciphers \
+        curves pinnedpubkey crlfile interface local-port limit-rate max-filesize speed-limit \
+        speed-time range continue-at upload-file config time-cond request-target unix-socket \
+        abstract-unix-socket dns-servers dns-interface dns-ipv4-addr dns-ipv6-addr doh-url \
+        aws-sigv4 alt-svc hsts expect100-timeout happy-eyeballs-timeout-ms keepalive-time rate \
+        parallel-max netrc-file proto proto-default proto-redir delegation engine egd-file \
+        random-file etag-compare proxy-cacert proxy-capath proxy-cert proxy-cert-type \
+        proxy-key proxy-key-type proxy-pass proxy-ciphers proxy-tls13-ciphers proxy-crlfile \
+        proxy-pinnedpubkey proxy-service-name service-name proxy-tlsauthtype proxy-tlspassword \
+        proxy-tlsuser tlsauthtype tlspassword tlsuser tls-max login-options sasl-authzid \
+        mail-auth mail-from mail-rcpt ftp-account ftp-method ftp-port quote telnet-option \
+        tftp-blksize krb pubkey hostpubmd5 hostpubsha256 create-file-mode ip-tos vlan-priority \
+        variable expand-url ech ipfs-gateway haproxy-clientip socks5-gssapi-service \
+        ftp-alternative-to-user ftp-ssl-ccc-mode",
+    ),
+];
+
+/// The ignored option for single-letter flag `c` or long name `name`.
+fn ignored(c: Option<char>, name: &str) -> Option<Opt> {
+    IGNORED.iter().find_map(|&(reason, value, short, long)| {
+        let found = match c {
+            Some(c) => short.contains(c),
+            None => long.split_whitespace().any(|n| n == name),
+        };
+        found.then_some(Opt::Ignored { value, reason })
+    })
+}
 
 /// The option for a single-letter flag (`X` of `-X`).
 pub fn short(c: char) -> Option<Opt> {
@@ -147,37 +223,9 @@ pub fn short(c: char) -> Option<Opt> {
         's' => Opt::Silent,
         'S' => Opt::ShowError,
         'i' => Opt::Include,
-        'v' | '#' | 'f' | 'N' | 'q' | 'O' | 'J' | 'R' | 'l' => Opt::Ignored {
-            value: false,
-            reason: OUTPUT,
-        },
         'o' => Opt::Output,
-        'w' | 'D' | 'c' => Opt::Ignored {
-            value: true,
-            reason: OUTPUT,
-        },
-        'g' => Opt::Ignored {
-            value: false,
-            reason: "URLs are never globbed",
-        },
         'F' => Opt::Form { literal: false },
-        '0' => Opt::Ignored {
-            value: false,
-            reason: HTTP_VERSION,
-        },
-        '4' | '6' | '1' | '2' | '3' | 'B' | 'j' | 'n' | 'p' | 'a' | 'M' | 'V' | 'h' | 'Z' => {
-            Opt::Ignored {
-                value: false,
-                reason: UNSUPPORTED,
-            }
-        }
-        'C' | 'E' | 'K' | 'P' | 'Q' | 'r' | 't' | 'T' | 'U' | 'x' | 'y' | 'Y' | 'z' => {
-            Opt::Ignored {
-                value: true,
-                reason: UNSUPPORTED,
-            }
-        }
-        _ => return None,
+        _ => return ignored(Some(c), ""),
     })
 }
 
@@ -209,227 +257,37 @@ pub fn long(name: &str) -> Option<Opt> {
         "connect-timeout" => Opt::ConnectTimeout,
         "basic" => Opt::Basic,
         "next" => Opt::Next,
-        "compressed" => Opt::Ignored {
-            value: false,
-            reason: COMPRESSED,
-        },
         "silent" => Opt::Silent,
         "show-error" => Opt::ShowError,
         "include" | "show-headers" => Opt::Include,
-        "verbose" | "progress-bar" | "no-progress-meter" | "fail" | "fail-with-body"
-        | "fail-early" | "no-buffer" | "remote-name" | "remote-header-name" | "remote-time"
-        | "list-only" | "styled-output" | "no-styled-output" | "create-dirs"
-        | "remote-name-all" => Opt::Ignored {
-            value: false,
-            reason: OUTPUT,
-        },
         "output" => Opt::Output,
-        "write-out" | "dump-header" | "cookie-jar" | "stderr" | "trace" | "trace-ascii"
-        | "output-dir" | "etag-save" | "libcurl" | "trace-config" => Opt::Ignored {
-            value: true,
-            reason: OUTPUT,
-        },
-        "retry" | "retry-delay" | "retry-max-time" => Opt::Ignored {
-            value: true,
-            reason: RETRIES,
-        },
-        "retry-connrefused" | "retry-all-errors" => Opt::Ignored {
-            value: false,
-            reason: RETRIES,
-        },
-        "http1.0"
-        | "http1.1"
-        | "http2"
-        | "http2-prior-knowledge"
-        | "http3"
-        | "http3-only"
-        | "http0.9" => Opt::Ignored {
-            value: false,
-            reason: HTTP_VERSION,
-        },
-        "globoff" => Opt::Ignored {
-            value: false,
-            reason: "URLs are never globbed",
-        },
-        "path-as-is"
-        | "tcp-nodelay"
-        | "tcp-fastopen"
-        | "no-keepalive"
-        | "no-sessionid"
-        | "no-alpn"
-        | "no-npn"
-        | "digest"
-        | "ntlm"
-        | "ntlm-wb"
-        | "negotiate"
-        | "anyauth"
-        | "ipv4"
-        | "ipv6"
-        | "proxytunnel"
-        | "proxy-insecure"
-        | "proxy-basic"
-        | "proxy-digest"
-        | "proxy-ntlm"
-        | "proxy-negotiate"
-        | "proxy-anyauth"
-        | "ssl"
-        | "ssl-reqd"
-        | "sslv2"
-        | "sslv3"
-        | "tlsv1"
-        | "tlsv1.0"
-        | "tlsv1.1"
-        | "tlsv1.2"
-        | "tlsv1.3"
-        | "ssl-no-revoke"
-        | "ssl-revoke-best-effort"
-        | "ssl-allow-beast"
-        | "cert-status"
-        | "false-start"
-        | "disable"
-        | "disable-eprt"
-        | "disable-epsv"
-        | "netrc"
-        | "netrc-optional"
-        | "raw"
-        | "tr-encoding"
-        | "post301"
-        | "post302"
-        | "post303"
-        | "junk-session-cookies"
-        | "append"
-        | "crlf"
-        | "use-ascii"
-        | "doh-insecure"
-        | "parallel"
-        | "parallel-immediate"
-        | "mptcp"
-        | "xattr"
-        | "ca-native"
-        | "proxy-ca-native"
-        | "suppress-connect-headers"
-        | "haproxy-protocol"
-        | "socks5-gssapi"
-        | "socks5-basic"
-        | "no-clobber"
-        | "remove-on-error"
-        | "ignore-content-length"
-        | "sasl-ir"
-        | "manual"
-        | "help"
-        | "version" => Opt::Ignored {
-            value: false,
-            reason: UNSUPPORTED,
-        },
         "form" => Opt::Form { literal: false },
         "form-string" => Opt::Form { literal: true },
-        "proxy"
-        | "proxy-user"
-        | "proxy-header"
-        | "preproxy"
-        | "noproxy"
-        | "socks4"
-        | "socks4a"
-        | "socks5"
-        | "socks5-hostname"
-        | "resolve"
-        | "connect-to"
-        | "capath"
-        | "cert"
-        | "cert-type"
-        | "key"
-        | "key-type"
-        | "pass"
-        | "ciphers"
-        | "tls13-ciphers"
-        | "curves"
-        | "pinnedpubkey"
-        | "crlfile"
-        | "interface"
-        | "local-port"
-        | "limit-rate"
-        | "max-filesize"
-        | "speed-limit"
-        | "speed-time"
-        | "range"
-        | "continue-at"
-        | "upload-file"
-        | "config"
-        | "time-cond"
-        | "request-target"
-        | "unix-socket"
-        | "abstract-unix-socket"
-        | "dns-servers"
-        | "dns-interface"
-        | "dns-ipv4-addr"
-        | "dns-ipv6-addr"
-        | "doh-url"
-        | "aws-sigv4"
-        | "alt-svc"
-        | "hsts"
-        | "expect100-timeout"
-        | "happy-eyeballs-timeout-ms"
-        | "keepalive-time"
-        | "rate"
-        | "parallel-max"
-        | "netrc-file"
-        | "proto"
-        | "proto-default"
-        | "proto-redir"
-        | "delegation"
-        | "engine"
-        | "egd-file"
-        | "random-file"
-        | "etag-compare"
-        | "proxy-cacert"
-        | "proxy-capath"
-        | "proxy-cert"
-        | "proxy-cert-type"
-        | "proxy-key"
-        | "proxy-key-type"
-        | "proxy-pass"
-        | "proxy-ciphers"
-        | "proxy-tls13-ciphers"
-        | "proxy-crlfile"
-        | "proxy-pinnedpubkey"
-        | "proxy-service-name"
-        | "service-name"
-        | "proxy-tlsauthtype"
-        | "proxy-tlspassword"
-        | "proxy-tlsuser"
-        | "tlsauthtype"
-        | "tlspassword"
-        | "tlsuser"
-        | "tls-max"
-        | "login-options"
-        | "sasl-authzid"
-        | "mail-auth"
-        | "mail-from"
-        | "mail-rcpt"
-        | "ftp-account"
-        | "ftp-method"
-        | "ftp-port"
-        | "quote"
-        | "telnet-option"
-        | "tftp-blksize"
-        | "krb"
-        | "pubkey"
-        | "hostpubmd5"
-        | "hostpubsha256"
-        | "create-file-mode"
-        | "ip-tos"
-        | "vlan-priority"
-        | "variable"
-        | "expand-url"
-        | "ech"
-        | "ipfs-gateway"
-        | "haproxy-clientip"
-        | "socks5-gssapi-service"
-        | "ftp-alternative-to-user"
-        | "ftp-ssl-ccc-mode" => Opt::Ignored {
-            value: true,
-            reason: UNSUPPORTED,
-        },
-        _ => return None,
+        _ => return ignored(None, name),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ignored_options_are_read_from_the_table_with_their_value_and_reason() {
+        let ignored = |value, reason| Some(Opt::Ignored { value, reason });
+        assert_eq!(short('v'), ignored(false, OUTPUT));
+        assert_eq!(short('w'), ignored(true, OUTPUT));
+        assert_eq!(short('x'), ignored(true, UNSUPPORTED));
+        assert_eq!(short('Z'), ignored(false, UNSUPPORTED));
+        assert_eq!(short('o'), Some(Opt::Output));
+        assert_eq!(long("retry"), ignored(true, RETRIES));
+        assert_eq!(long("retry-all-errors"), ignored(false, RETRIES));
+        assert_eq!(long("http2"), ignored(false, HTTP_VERSION));
+        assert_eq!(long("globoff"), ignored(false, GLOBBED));
+        assert_eq!(long("ftp-ssl-ccc-mode"), ignored(true, UNSUPPORTED));
+        assert_eq!(long("version"), ignored(false, UNSUPPORTED));
+        assert_eq!(long("proxy"), ignored(true, UNSUPPORTED));
+        // A part of a name is not the name.
+        assert_eq!(long("prox"), None);
+        assert_eq!(short('W'), None);
+    }
 }

@@ -150,14 +150,6 @@ fn skipped_header(name: &str) -> bool {
             .any(|n| n.eq_ignore_ascii_case(name))
 }
 
-/// `serde_json`'s message of `e` without its position (kept in [`HarError::Json`]), in plain
-/// words.
-fn plain_json_error(e: &serde_json::Error) -> String {
-    let text = e.to_string();
-    let suffix = format!(" at line {} column {}", e.line(), e.column());
-    crate::model::plain_parse_message(text.strip_suffix(&suffix).unwrap_or(&text))
-}
-
 /// One entry of [`HarFile::parse_each`], in file order.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EachEntry {
@@ -177,7 +169,7 @@ impl HarFile {
     /// [`HarError::Json`] with the line and column.
     pub fn parse(text: &str) -> Result<Self, HarError> {
         let har: Har = serde_json::from_str(text).map_err(|e| HarError::Json {
-            message: plain_json_error(&e),
+            message: crate::model::plain_json_error(&e),
             line: e.line(),
             column: crate::model::char_column(text, e.line(), e.column()),
         })?;
@@ -197,7 +189,7 @@ impl HarFile {
     /// [`HarError::Json`] with the line and column when the file is not JSON or has no `log`.
     pub fn parse_each(text: &str) -> Result<(Self, Vec<EachEntry>), HarError> {
         let har: LooseHar = serde_json::from_str(text).map_err(|e| HarError::Json {
-            message: plain_json_error(&e),
+            message: crate::model::plain_json_error(&e),
             line: e.line(),
             column: crate::model::char_column(text, e.line(), e.column()),
         })?;

@@ -5,6 +5,14 @@
 //! ([`plain_parse_message`]) and turns `serde_json`'s byte columns into 1-based character
 //! columns ([`char_column`]).
 
+/// `serde_json`'s message of `e` without its trailing ` at line L column C` (the error carries
+/// them apart), in plain words ([`plain_parse_message`]).
+pub fn plain_json_error(e: &serde_json::Error) -> String {
+    let text = e.to_string();
+    let suffix = format!(" at line {} column {}", e.line(), e.column());
+    plain_parse_message(text.strip_suffix(&suffix).unwrap_or(&text))
+}
+
 /// `message` (one of serde's or `serde_json`'s, without its position) in plain words; a
 /// message this does not know is returned as it is.
 ///

@@ -80,6 +80,28 @@ fn default_max_retries() -> Option<u32> {
 }
 
 impl RetryProfile {
+    /// A profile named `name` waiting by `backoff`, every other field at its default (what a
+    /// file that leaves it out means).
+    pub fn new(name: impl Into<String>, backoff: Backoff) -> Self {
+        Self {
+            format: PROFILE_FORMAT.to_owned(),
+            name: name.into(),
+            provider: String::new(),
+            description: String::new(),
+            max_retries: default_max_retries(),
+            success_status: StatusSet::default_success(),
+            success_when: Vec::new(),
+            retry_on: RetryOn::default(),
+            on_other_status: OtherStatusAction::default(),
+            backoff,
+            throttling: Throttling::default(),
+            retry_budget: None,
+            deadline_ms: None,
+            timeouts: ProfileTimeouts::default(),
+            seed: None,
+        }
+    }
+
     /// Most attempts a run may make: max retries + 1, `None` when retries are unlimited.
     pub fn max_attempts(&self) -> Option<u64> {
         self.max_retries.map(|r| u64::from(r) + 1)

@@ -222,20 +222,10 @@ impl BatchAssertions {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{BodyPreview, ResponseSummary, StatusSet};
+    use crate::model::StatusSet;
 
     fn response(status: u16, body: &str) -> AttemptOutcome {
-        AttemptOutcome::Response(ResponseSummary {
-            status,
-            reason: String::new(),
-            version: "HTTP/1.1".into(),
-            headers: vec![],
-            body: BodyPreview {
-                bytes: body.as_bytes().to_vec(),
-                total_bytes: body.len() as u64,
-                truncated: false,
-            },
-        })
+        crate::testkit::response(status, &[], body)
     }
 
     #[test]

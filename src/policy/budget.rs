@@ -365,6 +365,17 @@ mod tests {
         }
     }
 
+    /// A `run` bucket of `budget` holding `initial` tokens.
+    fn starting_with(budget: &RetryBudget, initial: f64) -> TokenBucket {
+        TokenBucket::new(
+            &RetryBudget {
+                initial: Some(initial),
+                ..budget.clone()
+            },
+            "run",
+        )
+    }
+
     fn kind(c: Option<&BudgetChange>) -> Option<BudgetChangeKind> {
         c.map(|c| c.kind)
     }
@@ -409,13 +420,7 @@ mod tests {
 
     #[test]
     fn aws_refuses_when_the_cost_does_not_fit_and_takes_nothing() {
-        let mut b = TokenBucket::new(
-            &RetryBudget {
-                initial: Some(8.0),
-                ..aws_legacy()
-            },
-            "run",
-        );
+        let mut b = starting_with(&aws_legacy(), 8.0);
         assert_eq!(
             kind(b.retryable_failure(Transient, true).as_ref()),
             Some(BudgetChangeKind::Charge)
@@ -433,13 +438,7 @@ mod tests {
             "a refusal takes nothing"
         );
         // Exactly the cost left is enough (balance − cost ≥ 0).
-        let mut exact = TokenBucket::new(
-            &RetryBudget {
-                initial: Some(5.0),
-                ..aws_legacy()
-            },
-            "run",
-        );
+        let mut exact = starting_with(&aws_legacy(), 5.0);
         assert_eq!(
             kind(exact.retryable_failure(Transient, true).as_ref()),
             Some(BudgetChangeKind::Charge)
@@ -459,13 +458,7 @@ mod tests {
             b.retryable_failure(Throttling, true).map(|c| c.after),
             Some(481.0)
         );
-        let mut low = TokenBucket::new(
-            &RetryBudget {
-                initial: Some(3.0),
-                ..aws_2026()
-            },
-            "run",
-        );
+        let mut low = starting_with(&aws_2026(), 3.0);
         assert_eq!(
             low.retryable_failure(Transient, true).map(|c| c.text),
             Some(
@@ -474,13 +467,7 @@ mod tests {
             )
         );
         // 35 tokens: two transient retries (14 each) fit, the third does not; throttling still does.
-        let mut mid = TokenBucket::new(
-            &RetryBudget {
-                initial: Some(35.0),
-                ..aws_2026()
-            },
-            "run",
-        );
+        let mut mid = starting_with(&aws_2026(), 35.0);
         let kinds: Vec<_> = [Transient, Transient, Transient, Throttling]
             .into_iter()
             .map(|c| kind(mid.retryable_failure(c, true).as_ref()))
@@ -524,13 +511,7 @@ mod tests {
         }
         assert_eq!(b.balance(), 4.0);
         // The last attempt's failure is charged too, and the count never goes below 0.
-        let mut empty = TokenBucket::new(
-            &RetryBudget {
-                initial: Some(0.5),
-                ..grpc(10.0, 0.1)
-            },
-            "run",
-        );
+        let mut empty = starting_with(&grpc(10.0, 0.1), 0.5);
         let c = empty.retryable_failure(Transient, false).expect("charged");
         assert_eq!((c.kind, c.after), (BudgetChangeKind::Charge, 0.0));
 
@@ -560,13 +541,7 @@ mod tests {
 
     #[test]
     fn initial_is_kept_within_zero_and_capacity_and_texts_round() {
-        let b = TokenBucket::new(
-            &RetryBudget {
-                initial: Some(9000.0),
-                ..aws_legacy()
-            },
-            "run",
-        );
+        let b = starting_with(&aws_legacy(), 9000.0);
         assert_eq!(b.balance(), 500.0);
         assert_eq!(tokens_text(249.5), "249.5");
         assert_eq!(tokens_text(0.1 + 0.2), "0.3");

@@ -1,10 +1,11 @@
 //! Tests of format 2's policy parts (DESIGN.md §7): outcome classes and their backoff, the header
 //! clamp, and summaries of huge or unlimited retry counts.
 
+use super::tests::{ctx, response};
 use super::*;
 use crate::model::{
-    Backoff, Combine, DelayHeader, ErrorKind, HeaderUnit, NetError, OutcomeClass, ResponseSummary,
-    RetryProfile, Strategy,
+    Backoff, Combine, DelayHeader, ErrorKind, HeaderUnit, NetError, OutcomeClass, RetryProfile,
+    Strategy,
 };
 
 #[allow(clippy::needless_pass_by_value, reason = "tests pass json! literals")]
@@ -17,32 +18,8 @@ fn profile(fields: serde_json::Value) -> RetryProfile {
     serde_json::from_value(doc).expect("test profile")
 }
 
-fn response(status: u16, headers: &[(&str, &str)]) -> AttemptOutcome {
-    AttemptOutcome::Response(ResponseSummary {
-        status,
-        reason: String::new(),
-        version: "HTTP/1.1".into(),
-        headers: headers
-            .iter()
-            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
-            .collect(),
-        body: crate::model::BodyPreview::default(),
-    })
-}
-
 fn wait(policy: &Policy, retry: u32, outcome: &AttemptOutcome, seed: u64) -> WaitExplanation {
-    let ctx = WaitContext {
-        retry,
-        outcome,
-        elapsed_ms: 0,
-        prev_wait_ms: None,
-        time_left_ms: None,
-        now_unix_ms: 0,
-    };
-    match policy.next_wait(&ctx, &mut rng_from_seed(seed)) {
-        WaitDecision::Wait(e) => e,
-        other => panic!("no wait: {other:?}"),
-    }
+    super::tests::wait(policy, &ctx(retry, outcome), &mut rng_from_seed(seed))
 }
 
 #[test]

@@ -35,7 +35,8 @@ pub(crate) fn body(computed: &Computed) -> String {
     out.push_str(label);
     let mut last_shown = None;
     for step in computed.steps.steps() {
-        if step_text(&mut out, step) {
+        if let Some(text) = step_text(step) {
+            out.push_str(&text);
             last_shown = Some(*step);
         }
     }
@@ -52,17 +53,14 @@ pub(crate) fn body(computed: &Computed) -> String {
     out
 }
 
-/// Appends one step's text; returns false when the step shows nothing (a 24 h stand-in cap that
-/// did not cut).
-pub(crate) fn step_text(out: &mut String, step: &Step) -> bool {
-    match *step {
+/// One step's text; `None` when the step shows nothing (a 24 h stand-in cap that did not cut).
+pub(crate) fn step_text(step: &Step) -> Option<String> {
+    Some(match *step {
         Step::Doubling {
             base,
             exponent,
             value,
-        } => {
-            let _ = write!(out, " {base} × 2^{exponent} = {} ms", num(value));
-        }
+        } => format!(" {base} × 2^{exponent} = {} ms", num(value)),
         Step::Multiplier {
             exponent,
             high,
@@ -77,96 +75,75 @@ pub(crate) fn step_text(out: &mut String, step: &Step) -> bool {
                 format!("2^{exponent}−1")
             };
             let m = if m < 1e6 { format!("{m:.4}") } else { num(m) };
-            let _ = write!(out, "exponential m={m} (U[0,{high}]) × {base} = ");
             // b × m is rounded up to whole ms; the unrounded product is shown when they differ.
-            if product.is_finite() && product.fract() != 0.0 && product < 1e15 {
-                // One decimal, as m has four: 0.9574 × 1000 reads 957.4, not 957.37.
-                let _ = write!(out, "{product:.1} → ");
-            }
-            let _ = write!(out, "{} ms", num(value));
+            // One decimal, as m has four: 0.9574 × 1000 reads 957.4, not 957.37.
+            let unrounded = if product.is_finite() && product.fract() != 0.0 && product < 1e15 {
+                format!("{product:.1} → ")
+            } else {
+                String::new()
+            };
+            format!(
+                "exponential m={m} (U[0,{high}]) × {base} = {unrounded}{} ms",
+                num(value)
+            )
         }
         Step::DecorrelatedDraw {
             base,
             prev,
             high,
             value,
-        } => {
-            let _ = write!(
-                out,
-                "decorrelated_jitter U[{base}, 3 × {} = {}] = {} ms",
-                num(prev),
-                num(high),
-                num(value)
-            );
-        }
-        Step::Fixed { value } => {
-            let _ = write!(out, " {} ms", num(value));
-        }
+        } => format!(
+            "decorrelated_jitter U[{base}, 3 × {} = {}] = {} ms",
+            num(prev),
+            num(high),
+            num(value)
+        ),
+        Step::Fixed { value } => format!(" {} ms", num(value)),
         Step::Cap {
             cap,
             explicit,
             before,
             ..
         } => match (explicit, before > cap) {
-            (true, true) => {
-                let _ = write!(out, " → cap {0} = {0} ms", num(cap));
-            }
-            (true, false) => {
-                let _ = write!(out, " → cap {}", num(cap));
-            }
-            (false, true) => {
-                let _ = write!(out, " → limit 24 h = {MAX_WAIT_MS} ms");
-            }
-            (false, false) => return false,
+            (true, true) => format!(" → cap {0} = {0} ms", num(cap)),
+            (true, false) => format!(" → cap {}", num(cap)),
+            (false, true) => format!(" → limit 24 h = {MAX_WAIT_MS} ms"),
+            (false, false) => return None,
         },
         Step::Window {
             window,
             jitter,
             value,
-        } => {
-            let _ = write!(
-                out,
-                " → + jitter {} (U[0,{window}]) = {} ms",
-                num(jitter),
-                num(value)
-            );
-        }
+        } => format!(
+            " → + jitter {} (U[0,{window}]) = {} ms",
+            num(jitter),
+            num(value)
+        ),
         Step::Factor {
             factor,
             low,
             high,
             value,
-        } => {
-            let _ = write!(
-                out,
-                " → × factor {factor:.3} (U[{},{}]) = {} ms",
-                num(low),
-                num(high),
-                num(value)
-            );
-        }
-        Step::FullDraw { high, value } => {
-            let _ = write!(out, " → U[0,{}] = {} ms", num(high), num(value));
-        }
+        } => format!(
+            " → × factor {factor:.3} (U[{},{}]) = {} ms",
+            num(low),
+            num(high),
+            num(value)
+        ),
+        Step::FullDraw { high, value } => format!(" → U[0,{}] = {} ms", num(high), num(value)),
         Step::HalfPlusJitter {
             half,
             jitter,
             value,
         } => {
             let half = num(half);
-            let _ = write!(
-                out,
+            format!(
                 " → {half} + jitter {} (U[0,{half}]) = {} ms",
                 num(jitter),
                 num(value)
-            );
+            )
         }
-        Step::HardCap { value } => {
-            let _ = write!(out, " → hard cap {0} = {0} ms", num(value));
-        }
-        Step::DayLimit { value } => {
-            let _ = write!(out, " → limit 24 h = {} ms", num(value));
-        }
-    }
-    true
+        Step::HardCap { value } => format!(" → hard cap {0} = {0} ms", num(value)),
+        Step::DayLimit { value } => format!(" → limit 24 h = {} ms", num(value)),
+    })
 }

@@ -410,25 +410,9 @@ fn cut(text: &str) -> String {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
-    use crate::model::BodyPreview;
     use serde_json::json;
 
-    fn response(status: u16, headers: &[(&str, &str)], body: &str) -> ResponseSummary {
-        ResponseSummary {
-            status,
-            reason: String::new(),
-            version: "HTTP/1.1".into(),
-            headers: headers
-                .iter()
-                .map(|(n, v)| ((*n).to_owned(), (*v).to_owned()))
-                .collect(),
-            body: BodyPreview {
-                bytes: body.as_bytes().to_vec(),
-                total_bytes: body.len() as u64,
-                truncated: false,
-            },
-        }
-    }
+    use crate::testkit::summary as response;
 
     fn list(v: serde_json::Value) -> MatcherList {
         let matchers: Vec<ResponseMatcher> = serde_json::from_value(v).unwrap();

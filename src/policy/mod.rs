@@ -6,7 +6,8 @@
 //! `strategies` (the computed formulas), `explain` (their text), `bounds` (exact min/max),
 //! `retry_after` (header parsing), `response_header` (that strategy), `script` (Rhai `custom`),
 //! `triage` (whether to retry), `outcome_class` (throttling / timeout / transient and the backoff
-//! each uses), `budget` (the retry budget's token bucket), `simulate` (sampled schedules),
+//! each uses), `budget` (the retry budget's token bucket), `retry_step` (the
+//! decision after an attempt, shared by the engine and the lab), `simulate` (sampled schedules),
 //! `sample_stats` (their quantiles in bounded memory), `retry_count` (summaries of huge or
 //! unlimited retry counts).
 //!
@@ -46,6 +47,7 @@ mod ratelimit_header;
 mod response_header;
 mod retry_after;
 mod retry_count;
+mod retry_step;
 mod sample_stats;
 mod script;
 mod simulate;
@@ -77,6 +79,7 @@ pub use rate_schedule::RateSchedule;
 pub use ratelimit_header::{RateLimitDelay, grpc_pushback_ms, parse_ratelimit, policy_summary};
 pub use retry_after::{DelayForm, HeaderDelay, parse_delay, parse_http_date_ms, reference_unix_ms};
 pub use retry_count::{listed_retries, retries_text, unlisted_retries_note};
+pub use retry_step::{AfterAttempt, BeforeRetry, BudgetAccount, Next, RetryState, StepClock};
 pub use sample_stats::STREAMING_SIGNIFICANT_DIGITS;
 pub use script::{
     CompiledScript, MAX_ARRAY_SIZE, MAX_CALL_LEVELS, MAX_MAP_SIZE, MAX_OPERATIONS, MAX_STRING_SIZE,

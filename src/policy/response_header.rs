@@ -113,7 +113,7 @@ pub(crate) fn wait(backoff: &Backoff, ctx: &WaitContext<'_>, rng: &mut PolicyRng
             explain::body(&computed)
         );
         if let Some(step) = &clamp {
-            explain::step_text(&mut text, step);
+            text.extend(explain::step_text(step));
         }
         WaitDecision::Wait(WaitExplanation {
             retry: ctx.retry,
@@ -285,7 +285,7 @@ fn with_header(
     }
     let (value, clamp) = final_clamp(backoff, total);
     if let Some(step) = &clamp {
-        explain::step_text(&mut text, step);
+        text.extend(explain::step_text(step));
     }
     WaitDecision::Wait(WaitExplanation {
         retry: ctx.retry,

@@ -8,23 +8,12 @@ use crate::model::{
 };
 
 pub(super) fn profile(backoff: Backoff) -> RetryProfile {
-    RetryProfile {
-        format: crate::model::PROFILE_FORMAT.into(),
-        name: "test".into(),
-        provider: String::new(),
-        description: String::new(),
-        max_retries: Some(3),
-        success_status: crate::model::StatusSet::default_success(),
-        success_when: Vec::new(),
-        retry_on: crate::model::RetryOn::default(),
-        on_other_status: crate::model::OtherStatusAction::default(),
-        backoff,
-        deadline_ms: None,
-        timeouts: crate::model::ProfileTimeouts::default(),
-        seed: None,
-        throttling: crate::model::Throttling::default(),
-        retry_budget: None,
-    }
+    RetryProfile::new("test", backoff)
+}
+
+/// The policy of a test profile waiting by `backoff`.
+pub(super) fn policy_of(backoff: Backoff) -> Policy {
+    Policy::new(profile(backoff)).expect("valid")
 }
 
 pub(super) fn response(status: u16, headers: &[(&str, &str)]) -> AttemptOutcome {
@@ -68,7 +57,7 @@ pub(super) fn backoff(strategy: Strategy, b: u64, c: Option<u64>, w: u64) -> Bac
 
 /// Waits 1..=n of a schedule with the given seed.
 fn schedule(bo: Backoff, n: u32, seed: u64) -> Vec<u64> {
-    let policy = Policy::new(profile(bo)).expect("valid");
+    let policy = policy_of(bo);
     let outcome = response(503, &[]);
     let mut rng = rng_from_seed(seed);
     let mut prev = None;
@@ -123,13 +112,7 @@ fn seeded_golden_values() {
 
 #[test]
 fn explanation_text_follows_design() {
-    let policy = Policy::new(profile(backoff(
-        Strategy::Exponential,
-        1000,
-        Some(10_000),
-        1500,
-    )))
-    .expect("valid");
+    let policy = policy_of(backoff(Strategy::Exponential, 1000, Some(10_000), 1500));
     let outcome = response(503, &[]);
     let e = wait(&policy, &ctx(1, &outcome), &mut rng_from_seed(42));
     assert_eq!(
@@ -184,8 +167,7 @@ fn explanation_text_follows_design() {
         ),
     ];
     for (strategy, retry, prefix) in texts {
-        let policy =
-            Policy::new(profile(backoff(strategy, 1000, Some(10_000), 1500))).expect("valid");
+        let policy = policy_of(backoff(strategy, 1000, Some(10_000), 1500));
         let e = wait(&policy, &ctx(retry, &outcome), &mut rng_from_seed(1));
         assert!(e.text.starts_with(prefix), "{}", e.text);
         assert!(
@@ -199,16 +181,9 @@ fn explanation_text_follows_design() {
 #[test]
 fn a_cap_not_reached_at_the_end_says_so() {
     // curl --retry: 1 s doubling, 600 s cap, no jitter: the text must still end in the wait.
-    let policy = Policy::new(profile(backoff(
-        Strategy::Exponential,
-        1000,
-        Some(600_000),
-        0,
-    )))
-    .expect("valid");
+    let policy = policy_of(backoff(Strategy::Exponential, 1000, Some(600_000), 0));
     let outcome = response(503, &[]);
-    let fixed =
-        Policy::new(profile(backoff(Strategy::Fixed, 1000, Some(600_000), 0))).expect("valid");
+    let fixed = policy_of(backoff(Strategy::Fixed, 1000, Some(600_000), 0));
     let e = wait(&fixed, &ctx(2, &outcome), &mut rng_from_seed(1));
     assert_eq!(
         e.text,
@@ -314,7 +289,7 @@ fn sampled_waits_stay_within_bounds() {
         ] {
             let mut bo = backoff(strategy, 1000, c, w);
             bo.hard_cap = hard;
-            let policy = Policy::new(profile(bo.clone())).expect("valid");
+            let policy = policy_of(bo.clone());
             let mut rng = rng_from_seed(9);
             let mut top = [0u64; 12];
             for _ in 0..300 {
@@ -371,7 +346,7 @@ fn extreme_parameters_never_panic_or_overflow() {
                     for p in [0.0, 1.0, -3.0, f64::NAN, f64::INFINITY] {
                         let mut bo = backoff(strategy, b, c, w);
                         bo.jitter_ratio = p;
-                        let policy = Policy::new(profile(bo.clone())).expect("valid");
+                        let policy = policy_of(bo.clone());
                         for retry in [0, 1, 63, 64, 1024, u32::MAX] {
                             let mut cx = ctx(retry, &outcome);
                             cx.prev_wait_ms = Some(u64::MAX);
@@ -391,7 +366,7 @@ fn extreme_parameters_never_panic_or_overflow() {
 #[test]
 fn decorrelated_uses_the_previous_wait() {
     let bo = backoff(Strategy::DecorrelatedJitter, 100, Some(1_000_000), 0);
-    let policy = Policy::new(profile(bo)).expect("valid");
+    let policy = policy_of(bo);
     let outcome = response(503, &[]);
     let mut cx = ctx(5, &outcome);
     cx.prev_wait_ms = Some(10_000);
@@ -413,7 +388,7 @@ pub(super) fn header_backoff(w: u64) -> Backoff {
 
 #[test]
 fn response_header_seconds_plus_window() {
-    let policy = Policy::new(profile(header_backoff(1500))).expect("valid");
+    let policy = policy_of(header_backoff(1500));
     let outcome = response(429, &[("Retry-After", "2")]);
     let e = wait(&policy, &ctx(1, &outcome), &mut rng_from_seed(42));
     let j = e.wait_ms - 2000;
@@ -429,7 +404,7 @@ fn response_header_seconds_plus_window() {
     assert_eq!(e.unjittered_ms, 2000.0);
     assert_eq!(e.draws.len(), 1);
     // Without a window: exactly the header.
-    let policy = Policy::new(profile(header_backoff(0))).expect("valid");
+    let policy = policy_of(header_backoff(0));
     let e = wait(&policy, &ctx(1, &outcome), &mut rng_from_seed(42));
     assert_eq!(
         (e.wait_ms, e.text.as_str()),
@@ -445,7 +420,7 @@ fn response_header_seconds_plus_window() {
 
 #[test]
 fn response_header_dates_use_the_date_header() {
-    let policy = Policy::new(profile(header_backoff(0))).expect("valid");
+    let policy = policy_of(header_backoff(0));
     let outcome = response(
         503,
         &[
@@ -467,7 +442,7 @@ fn response_header_dates_use_the_date_header() {
 
 #[test]
 fn response_header_unusable_or_missing_falls_back() {
-    let policy = Policy::new(profile(header_backoff(1500))).expect("valid");
+    let policy = policy_of(header_backoff(1500));
     let outcome = response(503, &[("Retry-After", "garbage")]);
     let e = wait(&policy, &ctx(2, &outcome), &mut rng_from_seed(5));
     assert!(
@@ -503,7 +478,7 @@ fn response_header_unusable_or_missing_falls_back() {
     // No fallback: stop, saying why.
     let mut bo = header_backoff(0);
     bo.fallback = None;
-    let policy = Policy::new(profile(bo)).expect("valid");
+    let policy = policy_of(bo);
     assert_eq!(
         policy.next_wait(&ctx(1, &outcome), &mut rng_from_seed(5)),
         WaitDecision::Stop {
@@ -533,7 +508,7 @@ fn response_header_tries_headers_in_order_with_units() {
             unit: HeaderUnit::RatelimitT,
         },
     ];
-    let policy = Policy::new(profile(bo)).expect("valid");
+    let policy = policy_of(bo);
     let outcome = response(
         429,
         &[("Retry-After", "3"), ("x-ms-retry-after-ms", "1500.5")],
@@ -564,7 +539,7 @@ fn response_header_tries_headers_in_order_with_units() {
 
 #[test]
 fn response_header_above_max_stops_or_caps() {
-    let policy = Policy::new(profile(header_backoff(0))).expect("valid");
+    let policy = policy_of(header_backoff(0));
     let outcome = response(429, &[("Retry-After", "3600")]);
     assert_eq!(
         policy.next_wait(&ctx(1, &outcome), &mut rng_from_seed(1)),
@@ -585,7 +560,7 @@ fn response_header_above_max_stops_or_caps() {
     );
     let mut bo = header_backoff(1500);
     bo.on_exceed_max = OnExceedMax::Cap;
-    let policy = Policy::new(profile(bo)).expect("valid");
+    let policy = policy_of(bo);
     let e = wait(&policy, &ctx(1, &outcome), &mut rng_from_seed(1));
     assert!(e.capped);
     assert!((10_000..=11_500).contains(&e.wait_ms));
@@ -601,7 +576,7 @@ fn response_header_above_max_stops_or_caps() {
     let mut bo = header_backoff(1500);
     bo.on_exceed_max = OnExceedMax::Cap;
     bo.hard_cap = true;
-    let policy = Policy::new(profile(bo)).expect("valid");
+    let policy = policy_of(bo);
     assert_eq!(
         wait(&policy, &ctx(1, &outcome), &mut rng_from_seed(1)).wait_ms,
         10_000
@@ -613,7 +588,7 @@ fn response_header_combine_max() {
     let mut bo = header_backoff(0);
     bo.combine = Combine::Max;
     bo.fallback = Some(Box::new(backoff(Strategy::Fixed, 4000, None, 0)));
-    let policy = Policy::new(profile(bo)).expect("valid");
+    let policy = policy_of(bo);
     let outcome = response(429, &[("Retry-After", "2")]);
     let e = wait(&policy, &ctx(1, &outcome), &mut rng_from_seed(1));
     assert_eq!(e.wait_ms, 4000);

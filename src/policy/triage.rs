@@ -171,51 +171,24 @@ fn stop(reason: String) -> Verdict {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Backoff, ResponseSummary, StatusSet, Strategy};
+    use crate::model::{Backoff, StatusSet, Strategy};
 
     fn profile() -> RetryProfile {
-        RetryProfile {
-            format: crate::model::PROFILE_FORMAT.into(),
-            name: "t".into(),
-            provider: String::new(),
-            description: String::new(),
-            max_retries: Some(3),
-            success_status: StatusSet::default_success(),
-            success_when: Vec::new(),
-            retry_on: crate::model::RetryOn::default(),
-            on_other_status: OtherStatusAction::Stop,
-            backoff: Backoff::new(Strategy::Fixed),
-            deadline_ms: None,
-            timeouts: crate::model::ProfileTimeouts::default(),
-            seed: None,
-            throttling: crate::model::Throttling::default(),
-            retry_budget: None,
-        }
+        RetryProfile::new("t", Backoff::new(Strategy::Fixed))
     }
 
     fn status(code: u16) -> AttemptOutcome {
-        AttemptOutcome::Response(ResponseSummary {
-            status: code,
-            reason: String::new(),
-            version: "HTTP/1.1".into(),
-            headers: Vec::new(),
-            body: crate::model::BodyPreview::default(),
-        })
+        json_response(code, "")
     }
 
     fn error(kind: ErrorKind, message: &str) -> AttemptOutcome {
-        AttemptOutcome::Error(NetError {
-            kind,
-            message: message.into(),
-            dns: None,
-        })
+        crate::testkit::net_error(kind, message)
     }
 
     fn dns_error(cause: DnsFailure, message: &str) -> AttemptOutcome {
         AttemptOutcome::Error(NetError {
-            kind: ErrorKind::Dns,
-            message: message.into(),
             dns: Some(cause),
+            ..NetError::new(ErrorKind::Dns, message)
         })
     }
 
@@ -237,6 +210,8 @@ mod tests {
 
     #[test]
     fn table() {
+        use DnsFailure::{NoAddresses, NoSuchName, Temporary};
+        use ErrorKind::{Connect, ConnectTimeout, Other, Reset, Timeout, Tls};
         let p = profile();
         let post_stop =
             "not retried: POST is not idempotent (set non_idempotent or send an Idempotency-Key)";
@@ -290,31 +265,31 @@ mod tests {
             (
                 "GET",
                 false,
-                error(ErrorKind::Connect, "refused"),
+                error(Connect, "refused"),
                 retry("connect error is retryable"),
             ),
             (
                 "GET",
                 false,
-                error(ErrorKind::Timeout, "read"),
+                error(Timeout, "read"),
                 retry("timeout error is retryable"),
             ),
             (
                 "GET",
                 false,
-                error(ErrorKind::Tls, "bad cert"),
+                error(Tls, "bad cert"),
                 stopped("tls error is not retryable"),
             ),
             (
                 "GET",
                 false,
-                error(ErrorKind::Other, "?"),
+                error(Other, "?"),
                 stopped("other error is not retryable"),
             ),
             (
                 "POST",
                 false,
-                error(ErrorKind::Connect, "refused"),
+                error(Connect, "refused"),
                 retry(
                     "connect error is retryable (POST retried: the request was provably not processed)",
                 ),
@@ -322,7 +297,7 @@ mod tests {
             (
                 "POST",
                 false,
-                error(ErrorKind::ConnectTimeout, "slow"),
+                error(ConnectTimeout, "slow"),
                 retry(
                     "connect_timeout error is retryable (POST retried: the request was provably not processed)",
                 ),
@@ -330,29 +305,21 @@ mod tests {
             (
                 "POST",
                 false,
-                error(ErrorKind::Reset, "reset by peer"),
+                error(Reset, "reset by peer"),
                 stopped(post_stop),
             ),
-            (
-                "POST",
-                false,
-                error(ErrorKind::Timeout, "read"),
-                stopped(post_stop),
-            ),
+            ("POST", false, error(Timeout, "read"), stopped(post_stop)),
             (
                 "GET",
                 false,
-                dns_error(
-                    DnsFailure::Temporary,
-                    "temporary failure in name resolution",
-                ),
+                dns_error(Temporary, "temporary failure in name resolution"),
                 retry("dns error is retryable"),
             ),
             (
                 "GET",
                 false,
                 dns_error(
-                    DnsFailure::NoSuchName,
+                    NoSuchName,
                     "failed to lookup address information: Name or service not known",
                 ),
                 stopped("host name does not exist"),
@@ -360,7 +327,7 @@ mod tests {
             (
                 "GET",
                 false,
-                dns_error(DnsFailure::NoAddresses, "the name has no addresses"),
+                dns_error(NoAddresses, "the name has no addresses"),
                 stopped("host name has no addresses"),
             ),
             // The review's case: the message names a host that reads like a verdict; only the
@@ -369,7 +336,7 @@ mod tests {
                 "GET",
                 false,
                 dns_error(
-                    DnsFailure::Temporary,
+                    Temporary,
                     "dns lookup of nxdomain-api.example failed: temporary failure in name resolution",
                 ),
                 retry("dns error is retryable"),
@@ -401,57 +368,27 @@ mod tests {
         p.on_other_status = OtherStatusAction::Retry;
         p.retry_on.errors = vec![ErrorKind::Tls];
         p.retry_on.status = StatusSet(vec![crate::model::StatusRange::single(429)]);
+        let none = ResponseConditions::default();
+        let t =
+            |p: &RetryProfile, method: &str, o: AttemptOutcome| triage(p, &none, method, false, &o);
         assert_eq!(
-            triage(
-                &p,
-                &ResponseConditions::default(),
-                "POST",
-                false,
-                &status(503)
-            ),
+            t(&p, "POST", status(503)),
             retry(
                 "503 is not in retry_on.status; retried because on_other_status is retry (POST retried: non_idempotent is on)"
             )
         );
         assert_eq!(
-            triage(
-                &p,
-                &ResponseConditions::default(),
-                "GET",
-                false,
-                &error(ErrorKind::Tls, "x")
-            ),
+            t(&p, "GET", error(ErrorKind::Tls, "x")),
             retry("tls error is retryable")
         );
         assert_eq!(
-            triage(
-                &p,
-                &ResponseConditions::default(),
-                "GET",
-                false,
-                &error(ErrorKind::Dns, "temporary")
-            ),
+            t(&p, "GET", error(ErrorKind::Dns, "temporary")),
             stopped("dns error is not retryable")
         );
         p.success_status = StatusSet(vec![crate::model::StatusRange::single(404)]);
+        assert_eq!(t(&p, "GET", status(404)), Verdict::SUCCESS);
         assert_eq!(
-            triage(
-                &p,
-                &ResponseConditions::default(),
-                "GET",
-                false,
-                &status(404)
-            ),
-            Verdict::SUCCESS
-        );
-        assert_eq!(
-            triage(
-                &p,
-                &ResponseConditions::default(),
-                "GET",
-                false,
-                &status(200)
-            ),
+            t(&p, "GET", status(200)),
             retry("200 is not in retry_on.status; retried because on_other_status is retry")
         );
     }
@@ -486,17 +423,7 @@ mod tests {
     }
 
     fn json_response(code: u16, body: &str) -> AttemptOutcome {
-        AttemptOutcome::Response(ResponseSummary {
-            status: code,
-            reason: String::new(),
-            version: "HTTP/1.1".into(),
-            headers: Vec::new(),
-            body: crate::model::BodyPreview {
-                bytes: body.as_bytes().to_vec(),
-                total_bytes: body.len() as u64,
-                truncated: false,
-            },
-        })
+        crate::testkit::response(code, &[], body)
     }
 
     #[allow(clippy::needless_pass_by_value, reason = "tests pass json! literals")]
@@ -576,26 +503,15 @@ mod tests {
                 {"json_pointer": "/result", "exists": true}
             ]
         }));
+        let t = |body: &str| triage(&p, &c, "GET", false, &json_response(200, body));
         assert_eq!(
-            triage(
-                &p,
-                &c,
-                "GET",
-                false,
-                &json_response(200, r#"{"result": 1}"#)
-            ),
+            t(r#"{"result": 1}"#),
             Verdict::Success {
                 condition: Some("/result exists".into())
             }
         );
         assert_eq!(
-            triage(
-                &p,
-                &c,
-                "GET",
-                false,
-                &json_response(200, r#"{"state": "queued"}"#)
-            ),
+            t(r#"{"state": "queued"}"#),
             retry(r#"not ready: /state is "queued", want "done"; /result is missing"#)
         );
     }

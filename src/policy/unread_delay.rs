@@ -81,19 +81,9 @@ fn shown_name(name: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{BodyPreview, ResponseSummary};
 
     fn response(headers: &[(&str, &str)]) -> AttemptOutcome {
-        AttemptOutcome::Response(ResponseSummary {
-            status: 429,
-            reason: "Too Many Requests".into(),
-            version: "HTTP/1.1".into(),
-            headers: headers
-                .iter()
-                .map(|(n, v)| ((*n).to_owned(), (*v).to_owned()))
-                .collect(),
-            body: BodyPreview::default(),
-        })
+        crate::testkit::response(429, headers, "")
     }
 
     #[test]

@@ -85,21 +85,14 @@ pub fn load_str_noted(text: &str) -> Result<Loaded, ProfileErrors> {
                 .map(|f| (parse(&f.issue.path), f.issue))
                 .collect();
             if findings.is_empty() {
-                let positions = Positions::of(text);
-                let mut warnings: Vec<(Position, ProfileIssue)> = super::warnings(&profile)
+                let warnings = super::warnings(&profile)
                     .into_iter()
-                    .map(|mut w| {
-                        let p = positions.locate(&parse(&w.path));
-                        w.line = Some(p.line);
-                        w.column = Some(p.column);
-                        (p, w)
-                    })
-                    .collect();
-                warnings.sort_by_key(|(p, _)| *p);
+                    .map(|w| (parse(&w.path), w));
+                let warnings = in_order(warnings, &Positions::of(text));
                 return Ok(Loaded {
                     profile,
                     upgrade,
-                    warnings: warnings.into_iter().map(|(_, w)| w).collect(),
+                    warnings,
                 });
             }
             return Err(positioned(findings, text));
@@ -160,25 +153,28 @@ fn positioned(issues: Vec<(Vec<Step>, ProfileIssue)>, text: &str) -> ProfileErro
 }
 
 /// Each issue at the line:column of its anchor (the field, else its nearest ancestor in the
-/// file), in document order, at most [`MAX_LISTED_PROBLEMS`] of them.
-fn place(issues: Vec<(Vec<Step>, ProfileIssue)>, positions: &Positions<'_>) -> ProfileErrors {
+/// file), in document order.
+fn in_order(
+    issues: impl Iterator<Item = (Vec<Step>, ProfileIssue)>,
+    positions: &Positions<'_>,
+) -> Vec<ProfileIssue> {
     let mut placed: Vec<(Position, ProfileIssue)> = issues
-        .into_iter()
         .map(|(anchor, mut issue)| {
             let p = positions.locate(&anchor);
-            issue.line = Some(p.line);
-            issue.column = Some(p.column);
+            (issue.line, issue.column) = (Some(p.line), Some(p.column));
             (p, issue)
         })
         .collect();
     placed.sort_by_key(|(p, _)| *p);
-    let total = placed.len();
-    let mut issues: Vec<ProfileIssue> = placed
-        .into_iter()
-        .take(MAX_LISTED_PROBLEMS)
-        .map(|(_, i)| i)
-        .collect();
-    if total > MAX_LISTED_PROBLEMS {
+    placed.into_iter().map(|(_, issue)| issue).collect()
+}
+
+/// Each issue at the line:column of its anchor (the field, else its nearest ancestor in the
+/// file), in document order, at most [`MAX_LISTED_PROBLEMS`] of them.
+fn place(issues: Vec<(Vec<Step>, ProfileIssue)>, positions: &Positions<'_>) -> ProfileErrors {
+    let mut issues = in_order(issues.into_iter(), positions);
+    if issues.len() > MAX_LISTED_PROBLEMS {
+        issues.truncate(MAX_LISTED_PROBLEMS);
         // Not a count: past a point the checks stop looking (see `shape::problems`).
         issues.push(ProfileIssue::new(
             "",
@@ -310,15 +306,11 @@ fn too_large(len: u64) -> Option<ProfileErrors> {
 /// Largest profile file read, bytes (16 MiB; real profiles are a few KiB).
 pub const MAX_PROFILE_FILE_BYTES: u64 = crate::store::input_file::PROFILE_FILE.max_bytes;
 
-/// `serde_json`'s message without its trailing ` at line L column C`, in plain words
-/// ([`crate::model::plain_parse_message`]).
+/// [`crate::model::plain_json_error`], saying `serde_json`'s nesting limit (128 arrays or objects)
+/// in words.
 fn bare_message(e: &serde_json::Error) -> String {
-    let full = e.to_string();
-    let suffix = format!(" at line {} column {}", e.line(), e.column());
-    let bare = full.strip_suffix(&suffix).unwrap_or(&full);
-    if bare == "recursion limit exceeded" {
-        // serde_json's limit: 128 nested arrays or objects.
+    if e.to_string().starts_with("recursion limit exceeded") {
         return "nested more than 128 levels deep (recursion limit exceeded)".into();
     }
-    crate::model::plain_parse_message(bare)
+    crate::model::plain_json_error(e)
 }

@@ -54,11 +54,7 @@ pub fn budget_dry(
     seed: u64,
 ) -> Option<BudgetDry> {
     let budget = profile.retry_budget.as_ref()?;
-    let f = if failure_rate.is_nan() {
-        0.0
-    } else {
-        failure_rate.clamp(0.0, 1.0)
-    };
+    let f = super::stack::clamp_rate(failure_rate);
     let attempts = u64::from(listed_retries(profile)) + 1;
     let class = OutcomeClass::Transient;
     let mut rng = rng_from_seed(seed);

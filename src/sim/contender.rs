@@ -1,14 +1,12 @@
 //! The retry strategies the contention simulator puts side by side, and how one client of each
 //! decides what to do after a failed attempt.
 
-use crate::model::{
-    AttemptOutcome, Backoff, BudgetChangeKind, BudgetCharge, OutcomeClass, RetryProfile, Strategy,
-    Verdict,
-};
+use crate::model::{AttemptOutcome, Backoff, RetryProfile, Strategy, Verdict};
 use crate::policy::{
-    Policy, PolicyError, PolicyRng, RetryCharge, TokenBucket, WaitContext, WaitDecision,
+    BeforeRetry, Next, Policy, PolicyError, PolicyRng, RetryState, StepClock, TokenBucket,
     sample_wait_ms,
 };
+use std::time::Duration;
 
 /// One strategy in the comparison.
 #[derive(Debug, Clone)]
@@ -28,16 +26,7 @@ pub(crate) enum Rules {
     Formula(Backoff),
     /// A user profile: its triage, max retries, deadline, budget and waits, as the engine runs
     /// them.
-    Profile(Box<ProfileRules>),
-}
-
-#[derive(Debug, Clone)]
-pub(crate) struct ProfileRules {
-    policy: Policy,
-    /// Computed strategy and no throttling backoff: waits come from the fast sampler.
-    fast: bool,
-    max_attempts: Option<u64>,
-    deadline_ms: Option<u64>,
+    Profile(Box<Policy>),
 }
 
 /// What a client does after a failed attempt.
@@ -49,25 +38,8 @@ pub(crate) enum Step {
     GiveUp,
 }
 
-/// A client's retry state.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct ClientState {
-    /// The attempt in flight (or the last one made), 1-based.
-    pub(crate) attempts: u32,
-    prev_wait_ms: Option<u64>,
-    last_charge: Option<RetryCharge>,
-}
-
-impl ClientState {
-    /// A client about to send attempt 1.
-    pub(crate) fn new() -> Self {
-        Self {
-            attempts: 1,
-            prev_wait_ms: None,
-            last_charge: None,
-        }
-    }
-}
+/// A client's retry state: the engine's.
+pub(crate) type ClientState = RetryState;
 
 impl Contender {
     /// The six standard strategies of the comparison with base delay `base_ms` and max delay
@@ -138,19 +110,10 @@ impl Contender {
     /// # Errors
     /// [`PolicyError`] when the profile's script or matchers do not compile.
     pub fn profile(profile: &RetryProfile) -> Result<Self, PolicyError> {
-        let fast = !matches!(
-            profile.backoff.strategy,
-            Strategy::ResponseHeader | Strategy::Custom
-        ) && profile.throttling.backoff.is_none();
         Ok(Self {
             id: "profile".to_owned(),
             label: format!("profile \"{}\"", profile.name),
-            rules: Rules::Profile(Box::new(ProfileRules {
-                policy: Policy::new(profile.clone())?,
-                fast,
-                max_attempts: profile.max_attempts(),
-                deadline_ms: profile.deadline_ms,
-            })),
+            rules: Rules::Profile(Box::new(Policy::new(profile.clone())?)),
         })
     }
 
@@ -172,7 +135,7 @@ impl Contender {
     pub(crate) fn budget(&self) -> Option<&crate::model::RetryBudget> {
         match &self.rules {
             Rules::Formula(_) => None,
-            Rules::Profile(p) => p.policy.profile().retry_budget.as_ref(),
+            Rules::Profile(p) => p.profile().retry_budget.as_ref(),
         }
     }
 
@@ -181,7 +144,7 @@ impl Contender {
     pub(crate) fn max_attempts(&self) -> Option<u64> {
         match &self.rules {
             Rules::Formula(_) => None,
-            Rules::Profile(p) => p.max_attempts,
+            Rules::Profile(p) => p.profile().max_attempts(),
         }
     }
 
@@ -191,10 +154,7 @@ impl Contender {
     pub(crate) fn retries(&self, outcome: &AttemptOutcome) -> bool {
         match &self.rules {
             Rules::Formula(_) => true,
-            Rules::Profile(p) => matches!(
-                p.policy.triage("PUT", false, outcome),
-                Verdict::Retry { .. }
-            ),
+            Rules::Profile(p) => matches!(p.triage("PUT", false, outcome), Verdict::Retry { .. }),
         }
     }
 
@@ -210,123 +170,44 @@ impl Contender {
         }
     }
 
-    /// The attempt `state.attempts` failed with `outcome` at `elapsed_ms` after the client's
-    /// start: retry after a wait, or give up. Follows the engine's order (triage, budget at
-    /// failure, retries left, wait, deadline, budget before the retry).
+    /// The attempt `state.attempt` failed with `outcome` at `elapsed_ms` after the client's
+    /// start: retry after a wait, or give up. A profile decides with the engine's step
+    /// ([`Policy::after_attempt`], [`Policy::before_retry`]) for an idempotent PUT.
     pub(crate) fn failed(
         &self,
         state: &mut ClientState,
         outcome: &AttemptOutcome,
         elapsed_ms: f64,
         rng: &mut PolicyRng,
-        bucket: Option<&mut TokenBucket>,
-    ) -> Step {
-        let retry = state.attempts;
-        let wait = match &self.rules {
-            Rules::Formula(b) => sample_wait_ms(b, retry, state.prev_wait_ms, rng).unwrap_or(0),
-            Rules::Profile(p) => {
-                let Some(wait) = p.decide(state, outcome, elapsed_ms, rng, bucket) else {
-                    return Step::GiveUp;
-                };
-                wait
-            }
-        };
-        state.prev_wait_ms = Some(wait);
-        state.attempts = state.attempts.saturating_add(1);
-        Step::Retry(wait)
-    }
-}
-
-impl ProfileRules {
-    /// The engine's decision after a failed attempt; `None` = give up.
-    fn decide(
-        &self,
-        state: &mut ClientState,
-        outcome: &AttemptOutcome,
-        elapsed_ms: f64,
-        rng: &mut PolicyRng,
         mut bucket: Option<&mut TokenBucket>,
-    ) -> Option<u64> {
-        let retry = state.attempts;
-        if !matches!(
-            self.policy.triage("PUT", false, outcome),
-            Verdict::Retry { .. }
-        ) {
-            return None;
-        }
-        let class = self.policy.classify(outcome);
-        let retry_follows = self.max_attempts.is_none_or(|m| u64::from(retry) < m);
-        let at_failure = self
-            .policy
-            .profile()
-            .retry_budget
-            .as_ref()
-            .is_some_and(|b| b.charge == BudgetCharge::Failure);
-        if at_failure {
-            charge(&mut bucket, state, class, retry_follows)?;
-        }
-        if !retry_follows {
-            return None;
+    ) -> Step {
+        let policy = match &self.rules {
+            Rules::Formula(b) => {
+                let wait = sample_wait_ms(b, state.attempt, state.prev_wait_ms, rng).unwrap_or(0);
+                state.prev_wait_ms = Some(wait);
+                state.attempt = state.attempt.saturating_add(1);
+                return Step::Retry(wait);
+            }
+            Rules::Profile(p) => p,
+        };
+        let after = policy.after_attempt(state, "PUT", false, outcome, bucket.as_deref_mut());
+        if after.next != Next::Retry {
+            return Step::GiveUp;
         }
         #[allow(
             clippy::cast_possible_truncation,
             clippy::cast_sign_loss,
             reason = "virtual ms since the start, non-negative and far below u64::MAX"
         )]
-        let elapsed = elapsed_ms.max(0.0) as u64;
-        let wait = if self.fast {
-            sample_wait_ms(
-                &self.policy.profile().backoff,
-                retry,
-                state.prev_wait_ms,
-                rng,
-            )?
-        } else {
-            let ctx = WaitContext {
-                retry,
-                outcome,
-                elapsed_ms: elapsed,
-                prev_wait_ms: state.prev_wait_ms,
-                time_left_ms: self.deadline_ms.map(|d| d.saturating_sub(elapsed)),
-                now_unix_ms: 0,
-            };
-            match self.policy.next_wait(&ctx, rng) {
-                WaitDecision::Wait(e) => e.wait_ms,
-                WaitDecision::Stop { .. } | WaitDecision::ScriptError { .. } => return None,
-            }
+        let elapsed_ms = elapsed_ms.max(0.0) as u64;
+        let clock = StepClock {
+            elapsed_ms,
+            since_first: Duration::from_millis(elapsed_ms),
+            now_unix_ms: 0,
         };
-        if self
-            .deadline_ms
-            .is_some_and(|d| elapsed.saturating_add(wait) > d)
-        {
-            return None;
+        match policy.before_retry(state, outcome, clock, rng, bucket, false) {
+            BeforeRetry::Wait { wait_ms, .. } => Step::Retry(wait_ms),
+            BeforeRetry::End(..) => Step::GiveUp,
         }
-        if !at_failure {
-            charge(&mut bucket, state, class, true)?;
-        }
-        Some(wait)
-    }
-}
-
-/// Charges the bucket for a retryable failure; `None` when the budget refuses the retry.
-fn charge(
-    bucket: &mut Option<&mut TokenBucket>,
-    state: &mut ClientState,
-    class: OutcomeClass,
-    retry_follows: bool,
-) -> Option<()> {
-    let Some(b) = bucket.as_deref_mut() else {
-        return Some(());
-    };
-    match b.retryable_failure(class, retry_follows) {
-        Some(c) if c.kind == BudgetChangeKind::Refused => None,
-        Some(c) => {
-            state.last_charge = Some(RetryCharge {
-                class,
-                cost: c.amount,
-            });
-            Some(())
-        }
-        None => Some(()),
     }
 }

@@ -190,7 +190,7 @@ fn run_once(setup: &ContentionSetup, contender: &Contender, run: u32, bucket_ms:
     rng.set_stream(u64::from(run));
     let n = setup.clients;
     let net = setup.network;
-    let mut clients = vec![ClientState::new(); n as usize];
+    let mut clients = vec![ClientState::default(); n as usize];
     let mut buckets: Vec<TokenBucket> = match contender.budget() {
         Some(b) if b.scope == BudgetScope::Run => {
             (0..n).map(|_| TokenBucket::new(b, "lab")).collect()

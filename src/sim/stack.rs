@@ -359,7 +359,8 @@ pub fn simulate_stack_with(
     Ok(out)
 }
 
-fn clamp_rate(f: f64) -> f64 {
+/// A chance `f` within 0–1 (NaN: 0).
+pub(super) fn clamp_rate(f: f64) -> f64 {
     if f.is_nan() { 0.0 } else { f.clamp(0.0, 1.0) }
 }
 
@@ -423,7 +424,7 @@ impl Layered<'_, '_> {
         if let Some(b) = layer.budget().filter(|b| b.scope == BudgetScope::Run) {
             buckets[i] = Some(TokenBucket::new(b, "lab"));
         }
-        let mut state = ClientState::new();
+        let mut state = ClientState::default();
         let mut total = Call {
             attempts: 0,
             time_ms: 0.0,

@@ -127,18 +127,17 @@ pub fn warnings(profile: &RetryProfile, failure_rate: f64, seed: u64) -> Vec<Lab
             backoff_warnings(&path, b, profile, &mut out);
         }
     }
-    if let (Some(deadline_ms), Some(worst_ms)) = (profile.deadline_ms, worst_case_ms(profile))
-        && worst_ms > deadline_ms
-    {
-        out.push(LabWarning::WorstCaseBeyondDeadline {
-            worst_ms,
-            deadline_ms,
-        });
-    }
-    if let (None, Some(worst_ms)) = (profile.deadline_ms, worst_case_ms(profile))
-        && worst_ms > ONE_DAY_MS
-    {
-        out.push(LabWarning::LongerThanADay { worst_ms });
+    match (profile.deadline_ms, worst_case_ms(profile)) {
+        (Some(deadline_ms), Some(worst_ms)) if worst_ms > deadline_ms => {
+            out.push(LabWarning::WorstCaseBeyondDeadline {
+                worst_ms,
+                deadline_ms,
+            });
+        }
+        (None, Some(worst_ms)) if worst_ms > ONE_DAY_MS => {
+            out.push(LabWarning::LongerThanADay { worst_ms });
+        }
+        _ => {}
     }
     if let Some(dry) = budget_dry(profile, failure_rate, BUDGET_CHECK_RUNS, seed) {
         out.push(LabWarning::BudgetRunsDry(dry));

@@ -151,7 +151,7 @@ fn parse_line(line: &str, line_no: u64) -> Result<BatchRequest, Vec<ListProblem>
                 column,
             },
             ListProblemKind::Json {
-                message: without_position(&e),
+                message: crate::model::plain_json_error(&e),
             },
         )]
     })?;
@@ -207,13 +207,6 @@ fn parse_line(line: &str, line_no: u64) -> Result<BatchRequest, Vec<ListProblem>
             .filter(|p| !p.is_empty()),
         source_line: Some(line_no),
     })
-}
-
-/// `serde_json`'s message without the ` at line L column C` it appends, in plain words.
-fn without_position(e: &serde_json::Error) -> String {
-    let text = e.to_string();
-    let suffix = format!(" at line {} column {}", e.line(), e.column());
-    crate::model::plain_parse_message(text.strip_suffix(&suffix).unwrap_or(&text))
 }
 
 #[cfg(test)]

@@ -78,7 +78,6 @@ pub struct BatchListRefused {
 
 impl fmt::Display for BatchListRefused {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let n = self.problems.len();
         let first = self
             .problems
             .first()
@@ -87,13 +86,7 @@ impl fmt::Display for BatchListRefused {
         if self.fatal {
             write!(f, "the list cannot be queued: {first}")
         } else {
-            write!(
-                f,
-                "{n} malformed line{} (first: {first}); nothing was queued: fix {} or skip bad lines to queue the other {}",
-                if n == 1 { "" } else { "s" },
-                if n == 1 { "it" } else { "them" },
-                self.good
-            )
+            f.write_str(&self.not_queued(&format!("first: {first}")))
         }
     }
 }
@@ -113,17 +106,22 @@ impl BatchListRefused {
     /// );
     /// ```
     pub fn below_listing(&self) -> String {
-        let n = self.problems.len();
         if self.fatal {
             "the list cannot be queued (see above)".to_owned()
         } else {
-            format!(
-                "{n} malformed line{} (above); nothing was queued: fix {} or skip bad lines to queue the other {}",
-                if n == 1 { "" } else { "s" },
-                if n == 1 { "it" } else { "them" },
-                self.good
-            )
+            self.not_queued("above")
         }
+    }
+
+    /// `3 malformed lines ({where_}); nothing was queued: fix them or skip bad lines to queue
+    /// the other 5`.
+    fn not_queued(&self, where_: &str) -> String {
+        let n = self.problems.len();
+        let (s, them) = if n == 1 { ("", "it") } else { ("s", "them") };
+        format!(
+            "{n} malformed line{s} ({where_}); nothing was queued: fix {them} or skip bad lines to queue the other {}",
+            self.good
+        )
     }
 }
 

@@ -3,7 +3,7 @@
 //! spreadsheet would read as a formula (`=…`, `+…`, `-…`, `@…`) starts with `'`
 //! ([`crate::interop::csv_cell::formula_safe`]).
 
-use super::{BatchReport, ReportError, masked_row::masked_row, rfc3339, snake};
+use super::{BatchReport, masked_row::masked_row, rfc3339, snake};
 use crate::model::BatchReportRow;
 
 /// The header row's columns.
@@ -65,26 +65,14 @@ fn cells(row: &BatchReportRow) -> [String; 19] {
     ]
 }
 
-/// `report` as CSV text: the header row ([`REPORT_CSV_COLUMNS`]) then one row per item,
-/// secrets masked ([`super::render_report`] has the rule).
-///
-/// # Errors
-/// [`ReportError::Csv`] if the CSV writer fails (it writes to memory; not expected).
-pub fn report_csv(report: &BatchReport, secrets: &[String]) -> Result<String, ReportError> {
-    let mut writer = csv::WriterBuilder::new()
-        .terminator(csv::Terminator::CRLF)
-        .from_writer(Vec::new());
-    writer.write_record(REPORT_CSV_COLUMNS)?;
+/// `report` as CSV text ([`crate::interop::csv_cell::CsvText`]): the header row
+/// ([`REPORT_CSV_COLUMNS`]) then one row per item, secrets masked ([`super::render_report`] has
+/// the rule).
+pub fn report_csv(report: &BatchReport, secrets: &[String]) -> String {
+    let mut csv = crate::interop::csv_cell::CsvText::new();
+    csv.row(REPORT_CSV_COLUMNS);
     for row in &report.rows {
-        let cells = cells(&masked_row(row, secrets));
-        writer.write_record(
-            cells
-                .iter()
-                .map(|c| crate::interop::csv_cell::formula_safe(c).into_owned()),
-        )?;
+        csv.row(cells(&masked_row(row, secrets)));
     }
-    let bytes = writer
-        .into_inner()
-        .map_err(|e| ReportError::Csv(e.error().to_string()))?;
-    String::from_utf8(bytes).map_err(|e| ReportError::Csv(e.to_string()))
+    csv.finish()
 }

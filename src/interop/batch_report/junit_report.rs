@@ -106,12 +106,10 @@ fn short_line(text: &str) -> String {
 /// `<failure>` instead.
 fn system_out(row: &BatchReportRow) -> String {
     let failed = row.state == BatchItemState::Error;
-    let mut out = format!("{} {}\nstate: {}", row.method, row.url, row.state);
-    let _ = write!(
-        out,
-        ", {} attempt{}",
-        row.attempts,
-        if row.attempts == 1 { "" } else { "s" }
+    let attempts = crate::model::counted(u64::from(row.attempts), "attempt", "attempts");
+    let mut out = format!(
+        "{} {}\nstate: {}, {attempts}",
+        row.method, row.url, row.state
     );
     if let Some(status) = row.final_status {
         let _ = write!(out, ", final status {status}");

@@ -58,12 +58,7 @@ pub fn export(p: &RetryProfile) -> ExportedPolicy {
     if p.deadline_ms.is_some() {
         gaps.push("deadline: not a shared-config setting (set it per client in code)".into());
     }
-    let t = &p.timeouts;
-    if t.resolve_ms.is_some()
-        || t.connect_ms.is_some()
-        || t.read_ms.is_some()
-        || t.total_ms.is_some()
-    {
+    if facts::any_timeout(p) {
         gaps.push("timeouts: per SDK client in code (e.g. botocore Config connect_timeout / read_timeout)".into());
     }
     quota_gap(p, is_2026, &mut gaps);
@@ -80,11 +75,7 @@ pub fn export(p: &RetryProfile) -> ExportedPolicy {
         text,
         "[default]\nretry_mode = standard\nmax_attempts = {attempts}\n"
     );
-    ExportedPolicy {
-        text,
-        not_expressed: gaps,
-        commented: true,
-    }
+    ExportedPolicy::new(text, gaps, true)
 }
 
 /// Every `[` line is a whole section header: the INI parser reads an unclosed `[default` on to

@@ -82,11 +82,7 @@ pub fn export(p: &RetryProfile) -> ExportedPolicy {
     push_comment_list(&mut text, "#", "not expressible with curl's flags", &gaps);
     text.push_str(&flags.join(" "));
     text.push('\n');
-    ExportedPolicy {
-        text,
-        not_expressed: gaps,
-        commented: true,
-    }
+    ExportedPolicy::new(text, gaps, true)
 }
 
 /// Everything but the backoff and deadline that curl's flags cannot say, one line each.

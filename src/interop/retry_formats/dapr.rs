@@ -12,7 +12,7 @@
 use super::curl_flags::push_comment_list;
 use super::durations::{format_go, parse_go};
 use super::facts::{self, codes, compact};
-use super::import_table::{Key, Rule, walk};
+use super::import_table::{Key, Mapped, walk};
 use super::pending;
 use super::report::{ExportedPolicy, Findings, FormatError, ImportedPolicy};
 use super::tree::{Node, join, parse_yaml};
@@ -91,11 +91,7 @@ pub fn export(p: &RetryProfile) -> ExportedPolicy {
     if p.timeouts.total_ms.is_some() {
         let _ = writeln!(y, "        timeout: {POLICY_NAME}");
     }
-    ExportedPolicy {
-        text: y,
-        not_expressed: gaps,
-        commented: true,
-    }
+    ExportedPolicy::new(y, gaps, true)
 }
 
 /// What of the profile beyond its backoff Dapr's resiliency spec cannot say, one line each.
@@ -136,45 +132,23 @@ struct Draft {
 
 /// One `spec.policies.retries.NAME`.
 const RETRY: &[Key<Draft>] = &[
-    Key {
-        name: "policy",
-        rule: Rule::Map(policy),
-    },
-    Key {
-        name: "duration",
-        rule: Rule::Map(duration),
-    },
-    Key {
-        name: "maxInterval",
-        rule: Rule::Map(max_interval),
-    },
-    Key {
-        name: "maxRetries",
-        rule: Rule::Map(max_retries),
-    },
-    Key {
-        name: "matching",
-        rule: Rule::Map(matching),
-    },
+    Key::map("policy", policy),
+    Key::map("duration", duration),
+    Key::map("maxInterval", max_interval),
+    Key::map("maxRetries", max_retries),
+    Key::nested("matching", MATCHING),
 ];
 
 /// `matching`.
 const MATCHING: &[Key<Draft>] = &[
-    Key {
-        name: "httpStatusCodes",
-        rule: Rule::Map(http_codes),
-    },
-    Key {
-        name: "gRPCStatusCodes",
-        rule: Rule::Dropped("gRPC status codes: the profile retries HTTP statuses"),
-    },
+    Key::map("httpStatusCodes", http_codes),
+    Key::dropped(
+        "gRPCStatusCodes",
+        "gRPC status codes: the profile retries HTTP statuses",
+    ),
 ];
 
-fn go_ms(v: &Node, path: &str) -> Result<u64, FormatError> {
-    parse_go(&v.text(path)?).map_err(|e| FormatError::at(path, e))
-}
-
-fn policy(d: &mut Draft, v: &Node, path: &str, _: &mut Findings) -> Result<(), FormatError> {
+fn policy(d: &mut Draft, v: &Node, path: &str, _: &mut Findings) -> Mapped {
     let t = v.text(path)?;
     if t != "constant" && t != "exponential" {
         return Err(FormatError::at(
@@ -186,19 +160,19 @@ fn policy(d: &mut Draft, v: &Node, path: &str, _: &mut Findings) -> Result<(), F
     Ok(())
 }
 
-fn duration(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Result<(), FormatError> {
-    d.duration = go_ms(v, path)?;
+fn duration(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Mapped {
+    d.duration = v.duration(path, parse_go)?;
     f.source("backoff.base_delay_ms", path);
     Ok(())
 }
 
-fn max_interval(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Result<(), FormatError> {
-    d.max_interval = go_ms(v, path)?;
+fn max_interval(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Mapped {
+    d.max_interval = v.duration(path, parse_go)?;
     f.source("backoff.max_delay_ms", path);
     Ok(())
 }
 
-fn max_retries(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Result<(), FormatError> {
+fn max_retries(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Mapped {
     let n = v.int(path)?;
     if n < 0 {
         f.approximated(path, n.to_string(), pending::UNLIMITED);
@@ -209,31 +183,38 @@ fn max_retries(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Result<
     Ok(())
 }
 
-fn matching(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Result<(), FormatError> {
-    walk(v.map(path)?, path, MATCHING, TOOL, d, f)
-}
-
-fn http_codes(d: &mut Draft, v: &Node, path: &str, _: &mut Findings) -> Result<(), FormatError> {
+fn http_codes(d: &mut Draft, v: &Node, path: &str, _: &mut Findings) -> Mapped {
     let text = v.text(path)?;
     let set = StatusSet::parse_list(&text).map_err(|e| FormatError::at(path, e))?;
     d.profile.retry_on.status = set;
     Ok(())
 }
 
+/// Every target of `spec.targets` (apps, actors, components), its `outbound` part where it has
+/// one.
+fn targets(root: &Node) -> impl Iterator<Item = &Node> {
+    let kinds = match root.get("spec").and_then(|s| s.get("targets")) {
+        Some(Node::Map(kinds)) => kinds.as_slice(),
+        _ => &[],
+    };
+    kinds
+        .iter()
+        .filter_map(|(_, group)| match group {
+            Node::Map(items) => Some(items),
+            _ => None,
+        })
+        .flatten()
+        .map(|(_, target)| target.get("outbound").unwrap_or(target))
+}
+
 /// The retry policy to import: the first one a target names, else the first listed.
 fn chosen_policy(root: &Node) -> Option<String> {
-    let targets = root.get("spec")?.get("targets");
-    if let Some(Node::Map(kinds)) = targets {
-        for (_, group) in kinds {
-            if let Node::Map(items) = group {
-                for (_, target) in items {
-                    let t = target.get("outbound").unwrap_or(target);
-                    if let Some(Node::Str(name)) = t.get("retry") {
-                        return Some(name.clone());
-                    }
-                }
-            }
-        }
+    let named = targets(root).find_map(|t| match t.get("retry") {
+        Some(Node::Str(name)) => Some(name.clone()),
+        _ => None,
+    });
+    if named.is_some() {
+        return named;
     }
     match root.get("spec")?.get("policies")?.get("retries")? {
         Node::Map(entries) => entries.first().map(|(k, _)| k.clone()),
@@ -243,22 +224,10 @@ fn chosen_policy(root: &Node) -> Option<String> {
 
 /// The timeout a target pairs with `retry`, if any.
 fn paired_timeout(root: &Node, retry: &str) -> Option<String> {
-    let Some(Node::Map(kinds)) = root.get("spec")?.get("targets") else {
-        return None;
-    };
-    for (_, group) in kinds {
-        if let Node::Map(items) = group {
-            for (_, target) in items {
-                let t = target.get("outbound").unwrap_or(target);
-                if matches!(t.get("retry"), Some(Node::Str(r)) if r == retry)
-                    && let Some(Node::Str(timeout)) = t.get("timeout")
-                {
-                    return Some(timeout.clone());
-                }
-            }
-        }
-    }
-    None
+    targets(root).find_map(|t| match (t.get("retry"), t.get("timeout")) {
+        (Some(Node::Str(r)), Some(Node::Str(timeout))) if r == retry => Some(timeout.clone()),
+        _ => None,
+    })
 }
 
 /// Reads a Resiliency document into a profile (one retry policy, see [`chosen_policy`]).
@@ -352,7 +321,7 @@ pub fn import(text: &str, name: &str) -> Result<ImportedPolicy, FormatError> {
                     for (n, v) in items {
                         let tpath = join(&gpath, n);
                         if timeout.as_deref() == Some(n.as_str()) {
-                            let ms = go_ms(v, &tpath)?;
+                            let ms = v.duration(&tpath, parse_go)?;
                             d.profile.timeouts.total_ms = (ms > 0).then_some(ms);
                         } else {
                             f.dropped(

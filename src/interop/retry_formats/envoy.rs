@@ -12,7 +12,7 @@
 use super::curl_flags::push_comment_list;
 use super::durations::{format_proto, parse_proto};
 use super::facts::{self, codes};
-use super::import_table::{Key, Rule, walk};
+use super::import_table::{Key, Mapped, walk};
 use super::pending;
 use super::report::{ExportedPolicy, Findings, FormatError, ImportedPolicy};
 use super::tree::{Node, index, join, parse_yaml};
@@ -137,11 +137,7 @@ pub fn export(p: &RetryProfile) -> ExportedPolicy {
             let _ = writeln!(y, "    max_interval: {}", format_proto(c.max(1)));
         }
     }
-    ExportedPolicy {
-        text: y,
-        not_expressed: gaps,
-        commented: true,
-    }
+    ExportedPolicy::new(y, gaps, true)
 }
 
 fn gaps_note(y: &mut String, note: &str) {
@@ -198,119 +194,67 @@ struct Draft {
 
 /// Outside `retry_policy` (a route fragment).
 const ROUTE: &[Key<Draft>] = &[
-    Key {
-        name: "retry_policy",
-        rule: Rule::Map(policy),
-    },
-    Key {
-        name: "timeout",
-        rule: Rule::Map(route_timeout),
-    },
+    Key::nested("retry_policy", POLICY),
+    Key::map("timeout", route_timeout),
 ];
 
 /// `retry_policy`.
 const POLICY: &[Key<Draft>] = &[
-    Key {
-        name: "retry_on",
-        rule: Rule::Map(retry_on),
-    },
-    Key {
-        name: "num_retries",
-        rule: Rule::Map(num_retries),
-    },
-    Key {
-        name: "per_try_timeout",
-        rule: Rule::Map(per_try_timeout),
-    },
-    Key {
-        name: "per_try_idle_timeout",
-        rule: Rule::Map(per_try_idle_timeout),
-    },
-    Key {
-        name: "retriable_status_codes",
-        rule: Rule::Map(retriable_codes),
-    },
-    Key {
-        name: "retry_back_off",
-        rule: Rule::Map(back_off),
-    },
-    Key {
-        name: "rate_limited_retry_back_off",
-        rule: Rule::Map(rate_limited),
-    },
-    Key {
-        name: "retriable_headers",
-        rule: Rule::Dropped(pending::MATCHERS),
-    },
-    Key {
-        name: "retriable_request_headers",
-        rule: Rule::Dropped(
-            "request matchers (which requests to retry) are not in the profile model",
-        ),
-    },
-    Key {
-        name: "retry_host_predicate",
-        rule: Rule::Dropped("host selection is not in the profile model"),
-    },
-    Key {
-        name: "host_selection_retry_max_attempts",
-        rule: Rule::Dropped("host selection is not in the profile model"),
-    },
-    Key {
-        name: "retry_priority",
-        rule: Rule::Dropped("host selection is not in the profile model"),
-    },
-    Key {
-        name: "retry_options_predicates",
-        rule: Rule::Dropped("retry option predicates are Envoy extensions"),
-    },
+    Key::map("retry_on", retry_on),
+    Key::map("num_retries", num_retries),
+    Key::map("per_try_timeout", per_try_timeout),
+    Key::map("per_try_idle_timeout", per_try_idle_timeout),
+    Key::map("retriable_status_codes", retriable_codes),
+    Key::nested("retry_back_off", BACK_OFF),
+    Key::map("rate_limited_retry_back_off", rate_limited),
+    Key::dropped("retriable_headers", pending::MATCHERS),
+    Key::dropped(
+        "retriable_request_headers",
+        "request matchers (which requests to retry) are not in the profile model",
+    ),
+    Key::dropped(
+        "retry_host_predicate",
+        "host selection is not in the profile model",
+    ),
+    Key::dropped(
+        "host_selection_retry_max_attempts",
+        "host selection is not in the profile model",
+    ),
+    Key::dropped(
+        "retry_priority",
+        "host selection is not in the profile model",
+    ),
+    Key::dropped(
+        "retry_options_predicates",
+        "retry option predicates are Envoy extensions",
+    ),
 ];
 
 /// `retry_back_off`.
 const BACK_OFF: &[Key<Draft>] = &[
-    Key {
-        name: "base_interval",
-        rule: Rule::Map(base_interval),
-    },
-    Key {
-        name: "max_interval",
-        rule: Rule::Map(max_interval),
-    },
+    Key::map("base_interval", base_interval),
+    Key::map("max_interval", max_interval),
 ];
 
 /// `rate_limited_retry_back_off`.
 const RATE_LIMITED: &[Key<Draft>] = &[
-    Key {
-        name: "reset_headers",
-        rule: Rule::Map(reset_headers),
-    },
-    Key {
-        name: "max_interval",
-        rule: Rule::Map(rate_max),
-    },
+    Key::map("reset_headers", reset_headers),
+    Key::map("max_interval", rate_max),
 ];
 
-fn policy(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Result<(), FormatError> {
-    walk(v.map(path)?, path, POLICY, TOOL, d, f)
-}
-
-fn ms_at(v: &Node, path: &str) -> Result<u64, FormatError> {
-    parse_proto(&v.text(path)?).map_err(|e| FormatError::at(path, e))
-}
-
-fn route_timeout(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Result<(), FormatError> {
-    let ms = ms_at(v, path)?;
+fn route_timeout(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Mapped {
+    let ms = v.duration(path, parse_proto)?;
     f.source("deadline_ms", path);
     d.profile.deadline_ms = (ms > 0).then_some(ms);
     Ok(())
 }
 
-fn retry_on(d: &mut Draft, v: &Node, path: &str, _: &mut Findings) -> Result<(), FormatError> {
+fn retry_on(d: &mut Draft, v: &Node, path: &str, _: &mut Findings) -> Mapped {
     d.retry_on = Some((path.to_owned(), v.text(path)?));
     Ok(())
 }
 
-fn num_retries(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Result<(), FormatError> {
+fn num_retries(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Mapped {
     let n = v.int(path)?;
     if n < 0 {
         return Err(FormatError::at(
@@ -322,34 +266,19 @@ fn num_retries(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Result<
     Ok(())
 }
 
-fn per_try_timeout(
-    d: &mut Draft,
-    v: &Node,
-    path: &str,
-    _: &mut Findings,
-) -> Result<(), FormatError> {
-    let ms = ms_at(v, path)?;
+fn per_try_timeout(d: &mut Draft, v: &Node, path: &str, _: &mut Findings) -> Mapped {
+    let ms = v.duration(path, parse_proto)?;
     d.profile.timeouts.total_ms = (ms > 0).then_some(ms);
     Ok(())
 }
 
-fn per_try_idle_timeout(
-    d: &mut Draft,
-    v: &Node,
-    path: &str,
-    _: &mut Findings,
-) -> Result<(), FormatError> {
-    let ms = ms_at(v, path)?;
+fn per_try_idle_timeout(d: &mut Draft, v: &Node, path: &str, _: &mut Findings) -> Mapped {
+    let ms = v.duration(path, parse_proto)?;
     d.profile.timeouts.read_ms = (ms > 0).then_some(ms);
     Ok(())
 }
 
-fn retriable_codes(
-    d: &mut Draft,
-    v: &Node,
-    path: &str,
-    _: &mut Findings,
-) -> Result<(), FormatError> {
+fn retriable_codes(d: &mut Draft, v: &Node, path: &str, _: &mut Findings) -> Mapped {
     for (i, item) in v.list(path)?.iter().enumerate() {
         let ipath = index(path, i);
         let n = item.int(&ipath)?;
@@ -367,12 +296,8 @@ fn retriable_codes(
     Ok(())
 }
 
-fn back_off(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Result<(), FormatError> {
-    walk(v.map(path)?, path, BACK_OFF, TOOL, d, f)
-}
-
-fn base_interval(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Result<(), FormatError> {
-    let ms = ms_at(v, path)?;
+fn base_interval(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Mapped {
+    let ms = v.duration(path, parse_proto)?;
     f.source("backoff.base_delay_ms", path);
     if ms == 0 {
         return Err(FormatError::at(
@@ -384,19 +309,19 @@ fn base_interval(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Resul
     Ok(())
 }
 
-fn max_interval(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Result<(), FormatError> {
-    d.profile.backoff.max_delay_ms = Some(ms_at(v, path)?);
+fn max_interval(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Mapped {
+    d.profile.backoff.max_delay_ms = Some(v.duration(path, parse_proto)?);
     f.source("backoff.max_delay_ms", path);
     d.explicit_max = true;
     Ok(())
 }
 
-fn rate_limited(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Result<(), FormatError> {
+fn rate_limited(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Mapped {
     d.headers.get_or_insert((Vec::new(), Some(300_000)));
     walk(v.map(path)?, path, RATE_LIMITED, TOOL, d, f)
 }
 
-fn reset_headers(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Result<(), FormatError> {
+fn reset_headers(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Mapped {
     let mut list = Vec::new();
     for (i, item) in v.list(path)?.iter().enumerate() {
         let ipath = index(path, i);
@@ -435,8 +360,8 @@ fn reset_headers(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Resul
     Ok(())
 }
 
-fn rate_max(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Result<(), FormatError> {
-    let ms = ms_at(v, path)?;
+fn rate_max(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Mapped {
+    let ms = v.duration(path, parse_proto)?;
     if let Some((_, max)) = d.headers.as_mut() {
         *max = Some(ms);
     }

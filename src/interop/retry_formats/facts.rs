@@ -2,10 +2,7 @@
 //! backoff behind a `response_header` one, a fresh profile to import into, and the final check.
 
 use super::report::{Findings, FormatError, ImportedPolicy};
-use crate::model::{
-    Backoff, OtherStatusAction, PROFILE_FORMAT, ProfileTimeouts, RetryOn, RetryProfile, StatusSet,
-    Strategy,
-};
+use crate::model::{Backoff, OtherStatusAction, RetryOn, RetryProfile, StatusSet, Strategy};
 use std::fmt::Write as _;
 
 /// Every code of `set` in 100–599, sorted, without repeats.
@@ -81,6 +78,14 @@ pub fn has_jitter(b: &Backoff) -> bool {
     }
 }
 
+/// Whether `p` sets any per-attempt timeout (resolve, connect, read or total).
+pub fn any_timeout(p: &RetryProfile) -> bool {
+    let t = &p.timeouts;
+    [t.resolve_ms, t.connect_ms, t.read_ms, t.total_ms]
+        .iter()
+        .any(Option::is_some)
+}
+
 /// The first line of every exported file: where it came from.
 pub fn origin(profile: &RetryProfile, format_id: &str) -> String {
     format!(
@@ -93,21 +98,9 @@ pub fn origin(profile: &RetryProfile, format_id: &str) -> String {
 /// rest, named `name`; the provider is the tool's id.
 pub fn fresh(name: &str, provider: &str, max_retries: u32, backoff: Backoff) -> RetryProfile {
     RetryProfile {
-        format: PROFILE_FORMAT.to_owned(),
-        name: name.to_owned(),
         provider: provider.to_owned(),
-        description: String::new(),
         max_retries: Some(max_retries),
-        success_status: StatusSet::default_success(),
-        success_when: Vec::new(),
-        retry_on: RetryOn::default(),
-        on_other_status: OtherStatusAction::Stop,
-        backoff,
-        deadline_ms: None,
-        timeouts: ProfileTimeouts::default(),
-        seed: None,
-        throttling: crate::model::Throttling::default(),
-        retry_budget: None,
+        ..RetryProfile::new(name, backoff)
     }
 }
 

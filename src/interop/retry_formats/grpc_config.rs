@@ -18,7 +18,7 @@
 
 use super::durations::{format_proto, parse_proto};
 use super::facts::{self, codes, compact};
-use super::import_table::{Key, Rule, walk};
+use super::import_table::{Key, Mapped, walk};
 use super::report::{ExportedPolicy, Findings, FormatError, ImportedPolicy};
 use super::tree::{Node, index, join, parse_json};
 use crate::model::{
@@ -174,11 +174,7 @@ pub fn export(p: &RetryProfile) -> ExportedPolicy {
         doc["retryThrottling"] = throttling_of(budget, &mut gaps);
     }
     let text = serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n";
-    ExportedPolicy {
-        text,
-        not_expressed: gaps,
-        commented: false,
-    }
+    ExportedPolicy::new(text, gaps, false)
 }
 
 /// A profile that retries nothing: a `methodConfig` without `retryPolicy` (gRPC's maxAttempts
@@ -193,11 +189,11 @@ fn no_retry_policy(p: &RetryProfile, mut gaps: Vec<String>) -> ExportedPolicy {
         method["timeout"] = serde_json::Value::from(format_proto(d));
     }
     let doc = serde_json::json!({ "methodConfig": [method] });
-    ExportedPolicy {
-        text: serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n",
-        not_expressed: gaps,
-        commented: false,
-    }
+    ExportedPolicy::new(
+        serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n",
+        gaps,
+        false,
+    )
 }
 
 /// gRPC's token ratio keeps 3 decimal places (A6: more are ignored).
@@ -296,12 +292,7 @@ fn budget_of(max_tokens: f64, ratio: f64) -> RetryBudget {
     }
 }
 
-fn retry_throttling(
-    d: &mut Draft,
-    v: &Node,
-    path: &str,
-    f: &mut Findings,
-) -> Result<(), FormatError> {
+fn retry_throttling(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Mapped {
     let mut max_tokens = None;
     let mut ratio = None;
     for (key, value) in v.map(path)? {
@@ -401,12 +392,7 @@ fn gaps_of(p: &RetryProfile) -> Vec<String> {
             "deadline: written as methodConfig.timeout (the whole call, retries included)".into(),
         );
     }
-    let t = &p.timeouts;
-    if t.resolve_ms.is_some()
-        || t.connect_ms.is_some()
-        || t.read_ms.is_some()
-        || t.total_ms.is_some()
-    {
+    if facts::any_timeout(p) {
         gaps.push("per-attempt timeouts: gRPC has only the call's timeout".into());
     }
     if !p.retry_on.non_idempotent {
@@ -427,96 +413,53 @@ struct Draft {
 
 /// Top level of the service config.
 const ROOT: &[Key<Draft>] = &[
-    Key {
-        name: "methodConfig",
-        rule: Rule::Map(method_configs),
-    },
-    Key {
-        name: "retryThrottling",
-        rule: Rule::Map(retry_throttling),
-    },
-    Key {
-        name: "loadBalancingConfig",
-        rule: Rule::Dropped("load balancing is not a retry setting"),
-    },
-    Key {
-        name: "loadBalancingPolicy",
-        rule: Rule::Dropped("load balancing is not a retry setting"),
-    },
-    Key {
-        name: "healthCheckConfig",
-        rule: Rule::Dropped("health checks are not a retry setting"),
-    },
+    Key::map("methodConfig", method_configs),
+    Key::map("retryThrottling", retry_throttling),
+    Key::dropped(
+        "loadBalancingConfig",
+        "load balancing is not a retry setting",
+    ),
+    Key::dropped(
+        "loadBalancingPolicy",
+        "load balancing is not a retry setting",
+    ),
+    Key::dropped("healthCheckConfig", "health checks are not a retry setting"),
 ];
 
 /// One `methodConfig` entry.
 const METHOD: &[Key<Draft>] = &[
-    Key {
-        name: "name",
-        rule: Rule::Dropped(
-            "the profile applies to the requests it is used for, not to named methods",
-        ),
-    },
-    Key {
-        name: "retryPolicy",
-        rule: Rule::Map(retry_policy),
-    },
-    Key {
-        name: "timeout",
-        rule: Rule::Map(timeout),
-    },
-    Key {
-        name: "hedgingPolicy",
-        rule: Rule::Dropped("hedging (parallel attempts) is not in the profile model"),
-    },
-    Key {
-        name: "waitForReady",
-        rule: Rule::Dropped("wait-for-ready is a channel setting"),
-    },
-    Key {
-        name: "maxRequestMessageBytes",
-        rule: Rule::Dropped("message size limits are not retry settings"),
-    },
-    Key {
-        name: "maxResponseMessageBytes",
-        rule: Rule::Dropped("message size limits are not retry settings"),
-    },
+    Key::dropped(
+        "name",
+        "the profile applies to the requests it is used for, not to named methods",
+    ),
+    Key::map("retryPolicy", retry_policy),
+    Key::map("timeout", timeout),
+    Key::dropped(
+        "hedgingPolicy",
+        "hedging (parallel attempts) is not in the profile model",
+    ),
+    Key::dropped("waitForReady", "wait-for-ready is a channel setting"),
+    Key::dropped(
+        "maxRequestMessageBytes",
+        "message size limits are not retry settings",
+    ),
+    Key::dropped(
+        "maxResponseMessageBytes",
+        "message size limits are not retry settings",
+    ),
 ];
 
 /// `retryPolicy`.
 const POLICY: &[Key<Draft>] = &[
-    Key {
-        name: "maxAttempts",
-        rule: Rule::Map(max_attempts),
-    },
-    Key {
-        name: "initialBackoff",
-        rule: Rule::Map(initial_backoff),
-    },
-    Key {
-        name: "maxBackoff",
-        rule: Rule::Map(max_backoff),
-    },
-    Key {
-        name: "backoffMultiplier",
-        rule: Rule::Map(multiplier),
-    },
-    Key {
-        name: "retryableStatusCodes",
-        rule: Rule::Map(status_codes),
-    },
-    Key {
-        name: "perAttemptRecvTimeout",
-        rule: Rule::Map(per_attempt),
-    },
+    Key::map("maxAttempts", max_attempts),
+    Key::map("initialBackoff", initial_backoff),
+    Key::map("maxBackoff", max_backoff),
+    Key::map("backoffMultiplier", multiplier),
+    Key::map("retryableStatusCodes", status_codes),
+    Key::map("perAttemptRecvTimeout", per_attempt),
 ];
 
-fn method_configs(
-    d: &mut Draft,
-    v: &Node,
-    path: &str,
-    f: &mut Findings,
-) -> Result<(), FormatError> {
+fn method_configs(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Mapped {
     let list = v.list(path)?;
     // Without any retryPolicy (how a retry-nothing profile is exported) the first entry is
     // the one imported: gRPC makes one attempt per call, 0 retries.
@@ -548,7 +491,7 @@ fn method_configs(
     Ok(())
 }
 
-fn retry_policy(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Result<(), FormatError> {
+fn retry_policy(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Mapped {
     let entries = v.map(path)?;
     for required in [
         "maxAttempts",
@@ -568,21 +511,21 @@ fn retry_policy(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Result
     walk(entries, path, POLICY, TOOL, d, f)
 }
 
-fn timeout(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Result<(), FormatError> {
-    let ms = parse_proto(&v.text(path)?).map_err(|e| FormatError::at(path, e))?;
+fn timeout(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Mapped {
+    let ms = v.duration(path, parse_proto)?;
     f.source("deadline_ms", path);
     d.profile.deadline_ms = (ms > 0).then_some(ms);
     Ok(())
 }
 
-fn per_attempt(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Result<(), FormatError> {
-    let ms = parse_proto(&v.text(path)?).map_err(|e| FormatError::at(path, e))?;
+fn per_attempt(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Mapped {
+    let ms = v.duration(path, parse_proto)?;
     f.source("timeouts.total_ms", path);
     d.profile.timeouts.total_ms = (ms > 0).then_some(ms);
     Ok(())
 }
 
-fn max_attempts(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Result<(), FormatError> {
+fn max_attempts(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Mapped {
     let n = v.int(path)?;
     if n < 2 {
         return Err(FormatError::at(
@@ -597,18 +540,13 @@ fn max_attempts(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Result
     Ok(())
 }
 
-fn initial_backoff(
-    d: &mut Draft,
-    v: &Node,
-    path: &str,
-    f: &mut Findings,
-) -> Result<(), FormatError> {
+fn initial_backoff(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Mapped {
     d.profile.backoff.base_delay_ms = positive_duration(v, path, "initialBackoff")?;
     f.source("backoff.base_delay_ms", path);
     Ok(())
 }
 
-fn max_backoff(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Result<(), FormatError> {
+fn max_backoff(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Mapped {
     d.profile.backoff.max_delay_ms = Some(positive_duration(v, path, "maxBackoff")?);
     f.source("backoff.max_delay_ms", path);
     Ok(())
@@ -628,7 +566,7 @@ fn positive_duration(v: &Node, path: &str, name: &str) -> Result<u64, FormatErro
     Ok(ms)
 }
 
-fn multiplier(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Result<(), FormatError> {
+fn multiplier(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Mapped {
     let m = v.number(path)?;
     if m <= 0.0 {
         return Err(FormatError::at(
@@ -647,7 +585,7 @@ fn multiplier(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Result<(
     Ok(())
 }
 
-fn status_codes(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Result<(), FormatError> {
+fn status_codes(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Mapped {
     let mut statuses: Vec<u16> = Vec::new();
     let mut errors: Vec<ErrorKind> = Vec::new();
     let items = v.list(path)?;

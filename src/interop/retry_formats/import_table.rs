@@ -4,22 +4,54 @@
 use super::report::{Findings, FormatError};
 use super::tree::{Node, join};
 
+/// What a mapping function returns: `Err` for a value it cannot read.
+pub type Mapped = Result<(), FormatError>;
+
 /// What happens to one key of the other tool's file.
-pub enum Rule<D> {
+pub enum Rule<D: 'static> {
     /// Mapped by this function (draft, value, the key's path, findings).
-    Map(fn(&mut D, &Node, &str, &mut Findings) -> Result<(), FormatError>),
+    Map(fn(&mut D, &Node, &str, &mut Findings) -> Mapped),
+    /// A map of settings walked with this table.
+    Nested(&'static [Key<D>]),
     /// Not mapped: the reason (e.g. one of [`super::pending`]).
     Dropped(&'static str),
-    /// Read by the importer elsewhere (a sibling's rule): nothing to do here.
-    Elsewhere,
 }
 
 /// One row of a mapping table.
-pub struct Key<D> {
+pub struct Key<D: 'static> {
     /// The key as the other tool spells it.
     pub name: &'static str,
     /// What it maps to.
     pub rule: Rule<D>,
+}
+
+impl<D> Key<D> {
+    /// `name` is mapped by `apply`.
+    pub const fn map(
+        name: &'static str,
+        apply: fn(&mut D, &Node, &str, &mut Findings) -> Mapped,
+    ) -> Self {
+        Self {
+            name,
+            rule: Rule::Map(apply),
+        }
+    }
+
+    /// `name` is a map of settings that `table` maps.
+    pub const fn nested(name: &'static str, table: &'static [Key<D>]) -> Self {
+        Self {
+            name,
+            rule: Rule::Nested(table),
+        }
+    }
+
+    /// `name` is not mapped, because `reason`.
+    pub const fn dropped(name: &'static str, reason: &'static str) -> Self {
+        Self {
+            name,
+            rule: Rule::Dropped(reason),
+        }
+    }
 }
 
 /// Applies `table` to every entry of the map at `parent`; keys the table does not know are
@@ -34,22 +66,15 @@ pub fn walk<D>(
     tool: &str,
     draft: &mut D,
     findings: &mut Findings,
-) -> Result<(), FormatError> {
+) -> Mapped {
     for (key, value) in entries {
         let path = join(parent, key);
-        match table.iter().find(|k| k.name == key) {
-            Some(Key {
-                rule: Rule::Map(apply),
-                ..
-            }) => apply(draft, value, &path, findings)?,
-            Some(Key {
-                rule: Rule::Dropped(reason),
-                ..
-            }) => findings.dropped(&path, value.describe(), reason),
-            Some(Key {
-                rule: Rule::Elsewhere,
-                ..
-            }) => {}
+        match table.iter().find(|k| k.name == key).map(|k| &k.rule) {
+            Some(Rule::Map(apply)) => apply(draft, value, &path, findings)?,
+            Some(Rule::Nested(inner)) => {
+                walk(value.map(&path)?, &path, inner, tool, draft, findings)?;
+            }
+            Some(Rule::Dropped(reason)) => findings.dropped(&path, value.describe(), reason),
             None => findings.dropped(
                 &path,
                 value.describe(),

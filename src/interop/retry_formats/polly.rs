@@ -14,7 +14,7 @@
 use super::curl_flags::push_comment_list;
 use super::durations::{format_timespan, parse_timespan};
 use super::facts::{self, codes, compact_or_none};
-use super::import_table::{Key, Rule, walk};
+use super::import_table::{Key, Mapped, walk};
 use super::report::{ExportedPolicy, Findings, FormatError, ImportedPolicy};
 use super::tree::{Node, parse_jsonc};
 use crate::model::{Backoff, DelayHeader, RetryProfile, StatusSet, Strategy};
@@ -116,11 +116,7 @@ pub fn export(p: &RetryProfile) -> ExportedPolicy {
         "{{\n  \"Resilience\": {{\n{}\n  }}\n}}\n",
         sections.join(",\n")
     );
-    ExportedPolicy {
-        text,
-        not_expressed: gaps,
-        commented: true,
-    }
+    ExportedPolicy::new(text, gaps, true)
 }
 
 /// What of the profile beyond its backoff Polly's settings cannot say, one line each.
@@ -181,74 +177,36 @@ struct Draft {
 
 /// `Retry` (`HttpRetryStrategyOptions` / `RetryStrategyOptions`).
 const RETRY: &[Key<Draft>] = &[
-    Key {
-        name: "MaxRetryAttempts",
-        rule: Rule::Map(max_retry_attempts),
-    },
-    Key {
-        name: "BackoffType",
-        rule: Rule::Map(backoff_type),
-    },
-    Key {
-        name: "UseJitter",
-        rule: Rule::Map(use_jitter),
-    },
-    Key {
-        name: "Delay",
-        rule: Rule::Map(delay),
-    },
-    Key {
-        name: "MaxDelay",
-        rule: Rule::Map(max_delay),
-    },
-    Key {
-        name: "ShouldRetryAfterHeader",
-        rule: Rule::Map(retry_after),
-    },
-    Key {
-        name: "Name",
-        rule: Rule::Dropped("strategy names are for telemetry"),
-    },
+    Key::map("MaxRetryAttempts", max_retry_attempts),
+    Key::map("BackoffType", backoff_type),
+    Key::map("UseJitter", use_jitter),
+    Key::map("Delay", delay),
+    Key::map("MaxDelay", max_delay),
+    Key::map("ShouldRetryAfterHeader", retry_after),
+    Key::dropped("Name", "strategy names are for telemetry"),
 ];
 
 /// `HttpStandardResilienceOptions`.
 const STANDARD: &[Key<Draft>] = &[
-    Key {
-        name: "Retry",
-        rule: Rule::Map(retry),
-    },
-    Key {
-        name: "AttemptTimeout",
-        rule: Rule::Map(attempt_timeout),
-    },
-    Key {
-        name: "TotalRequestTimeout",
-        rule: Rule::Map(total_timeout),
-    },
-    Key {
-        name: "CircuitBreaker",
-        rule: Rule::Dropped("circuit breakers are not in the profile model"),
-    },
-    Key {
-        name: "RateLimiter",
-        rule: Rule::Dropped("client-side rate limiting is not in the profile model"),
-    },
+    Key::nested("Retry", RETRY),
+    Key::map("AttemptTimeout", attempt_timeout),
+    Key::map("TotalRequestTimeout", total_timeout),
+    Key::dropped(
+        "CircuitBreaker",
+        "circuit breakers are not in the profile model",
+    ),
+    Key::dropped(
+        "RateLimiter",
+        "client-side rate limiting is not in the profile model",
+    ),
 ];
-
-fn span(v: &Node, path: &str) -> Result<u64, FormatError> {
-    parse_timespan(&v.text(path)?).map_err(|e| FormatError::at(path, e))
-}
-
-fn retry(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Result<(), FormatError> {
-    walk(v.map(path)?, path, RETRY, TOOL, d, f)
-}
 
 fn timeout_of(v: &Node, path: &str, f: &mut Findings) -> Result<Option<u64>, FormatError> {
     let mut out = None;
     for (k, val) in v.map(path)? {
         let p = super::tree::join(path, k);
         if k == "Timeout" {
-            out = Some(span(val, &p)?);
+            out = Some(val.duration(&p, parse_timespan)?);
         } else {
             f.dropped(
                 &p,
@@ -260,27 +218,17 @@ fn timeout_of(v: &Node, path: &str, f: &mut Findings) -> Result<Option<u64>, For
     Ok(out.filter(|ms| *ms > 0))
 }
 
-fn attempt_timeout(
-    d: &mut Draft,
-    v: &Node,
-    path: &str,
-    f: &mut Findings,
-) -> Result<(), FormatError> {
+fn attempt_timeout(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Mapped {
     d.profile.timeouts.total_ms = timeout_of(v, path, f)?;
     Ok(())
 }
 
-fn total_timeout(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Result<(), FormatError> {
+fn total_timeout(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Mapped {
     d.profile.deadline_ms = timeout_of(v, path, f)?;
     Ok(())
 }
 
-fn max_retry_attempts(
-    d: &mut Draft,
-    v: &Node,
-    path: &str,
-    f: &mut Findings,
-) -> Result<(), FormatError> {
+fn max_retry_attempts(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Mapped {
     let n = v.int(path)?;
     // Polly v8 accepts 0 (one attempt, no retry): how a profile that retries nothing is written.
     if n < 0 {
@@ -305,7 +253,7 @@ fn max_retry_attempts(
     Ok(())
 }
 
-fn backoff_type(d: &mut Draft, v: &Node, path: &str, _: &mut Findings) -> Result<(), FormatError> {
+fn backoff_type(d: &mut Draft, v: &Node, path: &str, _: &mut Findings) -> Mapped {
     let t = v.text(path)?;
     match t.as_str() {
         "Constant" | "Linear" | "Exponential" => {
@@ -319,27 +267,27 @@ fn backoff_type(d: &mut Draft, v: &Node, path: &str, _: &mut Findings) -> Result
     }
 }
 
-fn use_jitter(d: &mut Draft, v: &Node, path: &str, _: &mut Findings) -> Result<(), FormatError> {
+fn use_jitter(d: &mut Draft, v: &Node, path: &str, _: &mut Findings) -> Mapped {
     d.jitter = v.flag(path)?;
     Ok(())
 }
 
-fn delay(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Result<(), FormatError> {
-    d.delay = span(v, path)?;
+fn delay(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Mapped {
+    d.delay = v.duration(path, parse_timespan)?;
     f.source("backoff.base_delay_ms", path);
     Ok(())
 }
 
-fn max_delay(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Result<(), FormatError> {
+fn max_delay(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Mapped {
     f.source("backoff.max_delay_ms", path);
     d.max_delay = match v {
         Node::Null => None,
-        other => Some(span(other, path)?),
+        other => Some(other.duration(path, parse_timespan)?),
     };
     Ok(())
 }
 
-fn retry_after(d: &mut Draft, v: &Node, path: &str, _: &mut Findings) -> Result<(), FormatError> {
+fn retry_after(d: &mut Draft, v: &Node, path: &str, _: &mut Findings) -> Mapped {
     d.retry_after = v.flag(path)?;
     Ok(())
 }

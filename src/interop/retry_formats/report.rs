@@ -17,6 +17,17 @@ pub struct ExportedPolicy {
     pub commented: bool,
 }
 
+impl ExportedPolicy {
+    /// `text` that carries `gaps` as comments (`commented` true) or not.
+    pub fn new(text: String, gaps: Vec<String>, commented: bool) -> Self {
+        Self {
+            text,
+            not_expressed: gaps,
+            commented,
+        }
+    }
+}
+
 /// How far a setting of the other tool carried over into the profile.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Carried {

@@ -109,11 +109,7 @@ pub fn export(p: &RetryProfile) -> ExportedPolicy {
     );
     text.push_str("    retry_error_callback=_give_up,\n)\n");
     text.push_str("# use: @profile_retry on a function that returns the HTTP response\n");
-    ExportedPolicy {
-        text,
-        not_expressed: gaps,
-        commented: true,
-    }
+    ExportedPolicy::new(text, gaps, true)
 }
 
 /// The `wait=` expression, and the wait function it calls when no built-in fits.
@@ -210,12 +206,7 @@ fn gaps_of(p: &RetryProfile, b: &Backoff) -> Vec<String> {
                 .join(", ")
         ));
     }
-    let t = &p.timeouts;
-    if t.resolve_ms.is_some()
-        || t.connect_ms.is_some()
-        || t.read_ms.is_some()
-        || t.total_ms.is_some()
-    {
+    if facts::any_timeout(p) {
         gaps.push("per-attempt timeouts: set them on your HTTP client".into());
     }
     if facts::has_jitter(b) && p.seed.is_some() {

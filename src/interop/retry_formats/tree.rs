@@ -46,6 +46,11 @@ impl Node {
         }
     }
 
+    /// `expected {what}, found {this value}` at `path`.
+    fn expected(&self, path: &str, what: &str) -> FormatError {
+        FormatError::at(path, format!("expected {what}, found {}", self.describe()))
+    }
+
     /// The entries when this is a map.
     ///
     /// # Errors
@@ -53,10 +58,7 @@ impl Node {
     pub fn map(&self, path: &str) -> Result<&[(String, Node)], FormatError> {
         match self {
             Node::Map(entries) => Ok(entries),
-            other => Err(FormatError::at(
-                path,
-                format!("expected a map of settings, found {}", other.describe()),
-            )),
+            other => Err(other.expected(path, "a map of settings")),
         }
     }
 
@@ -67,10 +69,7 @@ impl Node {
     pub fn list(&self, path: &str) -> Result<&[Node], FormatError> {
         match self {
             Node::List(items) => Ok(items),
-            other => Err(FormatError::at(
-                path,
-                format!("expected a list, found {}", other.describe()),
-            )),
+            other => Err(other.expected(path, "a list")),
         }
     }
 
@@ -83,10 +82,7 @@ impl Node {
             Node::Str(s) => Ok(s.clone()),
             Node::Int(i) => Ok(i.to_string()),
             Node::Float(f) => Ok(f.to_string()),
-            other => Err(FormatError::at(
-                path,
-                format!("expected a string, found {}", other.describe()),
-            )),
+            other => Err(other.expected(path, "a string")),
         }
     }
 
@@ -95,12 +91,7 @@ impl Node {
     /// # Errors
     /// `expected a whole number` at `path`.
     pub fn int(&self, path: &str) -> Result<i128, FormatError> {
-        let bad = || {
-            FormatError::at(
-                path,
-                format!("expected a whole number, found {}", self.describe()),
-            )
-        };
+        let bad = || self.expected(path, "a whole number");
         match self {
             Node::Int(i) => Ok(*i),
             #[allow(clippy::cast_possible_truncation)]
@@ -115,12 +106,7 @@ impl Node {
     /// # Errors
     /// `expected a number` at `path`.
     pub fn number(&self, path: &str) -> Result<f64, FormatError> {
-        let bad = || {
-            FormatError::at(
-                path,
-                format!("expected a number, found {}", self.describe()),
-            )
-        };
+        let bad = || self.expected(path, "a number");
         match self {
             #[allow(clippy::cast_precision_loss)]
             Node::Int(i) => Ok(*i as f64),
@@ -144,11 +130,20 @@ impl Node {
             Node::Bool(b) => Ok(*b),
             Node::Str(s) if s.eq_ignore_ascii_case("true") => Ok(true),
             Node::Str(s) if s.eq_ignore_ascii_case("false") => Ok(false),
-            other => Err(FormatError::at(
-                path,
-                format!("expected true or false, found {}", other.describe()),
-            )),
+            other => Err(other.expected(path, "true or false")),
         }
+    }
+
+    /// A duration text read by `parse` (one of `super::durations`' parsers), in ms.
+    ///
+    /// # Errors
+    /// `expected a string`, or the parser's message, at `path`.
+    pub fn duration(
+        &self,
+        path: &str,
+        parse: fn(&str) -> Result<u64, String>,
+    ) -> Result<u64, FormatError> {
+        parse(&self.text(path)?).map_err(|e| FormatError::at(path, e))
     }
 
     /// The value under `key` when this is a map.
@@ -266,7 +261,7 @@ pub fn parse_json(text: &str) -> Result<Node, FormatError> {
             Some(e.line()),
             // serde_json counts bytes, and 0 at a line's very start: 1-based characters.
             Some(crate::model::char_column(text, e.line(), e.column())),
-            strip_position(&e.to_string()),
+            crate::model::plain_json_error(&e),
         )
     })
 }
@@ -422,15 +417,6 @@ fn without_locations(message: &str) -> String {
     } else {
         bare.to_owned()
     }
-}
-
-/// `serde_json` appends " at line L column C"; the error carries those separately. The rest
-/// is said in plain words ([`crate::model::plain_parse_message`]).
-fn strip_position(message: &str) -> String {
-    crate::model::plain_parse_message(match message.rfind(" at line ") {
-        Some(i) => &message[..i],
-        None => message,
-    })
 }
 
 #[cfg(test)]

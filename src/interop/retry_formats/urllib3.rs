@@ -142,11 +142,7 @@ pub fn export(p: &RetryProfile) -> ExportedPolicy {
     text.push_str(")\n");
     let _ = writeln!(text, "timeout = Timeout({})", timeout_args.join(", "));
     text.push_str("# use: urllib3.PoolManager(retries=retry, timeout=timeout)\n");
-    ExportedPolicy {
-        text,
-        not_expressed: gaps,
-        commented: true,
-    }
+    ExportedPolicy::new(text, gaps, true)
 }
 
 /// `[408, 429, *range(500, 600)]`: runs of ten or more as ranges.

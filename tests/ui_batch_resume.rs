@@ -125,7 +125,9 @@ fn a_batch_the_window_was_working_when_closed_resumes_by_itself_at_the_next_star
     let rt = tokio::runtime::Runtime::new().unwrap();
     let server = rt.block_on(DemoServer::start(0)).unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let list = write_list(dir.path(), &server.base_url(), 100);
+    // Items of 400 ms: the resumed batch is still working when the next window's first frames
+    // look for its start-up line, which goes once the batch is finished.
+    let list = write_list(dir.path(), &server.base_url(), 400);
 
     let mut h = window(dir.path());
     let id = import_and_start(&mut h, &list, 5);

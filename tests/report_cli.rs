@@ -161,9 +161,13 @@ fn whatif_ranks_the_profiles_and_marks_the_recorded_one() {
         candidates.iter().filter(|c| c["current"] == true).collect();
     assert_eq!(current.len(), 1);
     assert_eq!(current[0]["name"], "report test");
-    // Its own replay: attempt 1 of each run is the recorded one, so at least the five
-    // recorded successes that came on attempt 1 or 2 come back.
+    // Its own replay (no jitter) sends when the recorded attempts were sent, so it meets the
+    // recorded answers: the same share.
     assert_eq!(current[0]["success"]["value"], r["recorded"]["value"]);
+    // The what-if's recorded share is the report's success rate.
+    let report = json_report(dir.path(), &[]);
+    assert_eq!(r["recorded"]["value"], report["success_rate"]["value"]);
+    assert_eq!(r["recorded"]["trials"], report["success_rate"]["trials"]);
     let ranks: Vec<u64> = candidates
         .iter()
         .filter_map(|c| c["rank"].as_u64())

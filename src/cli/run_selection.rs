@@ -66,7 +66,10 @@ impl RunSelection {
         }
         for (key, at) in [("since", self.since), ("until", self.until)] {
             if let Some(at) = at {
-                out.insert(key.to_owned(), at.to_rfc3339());
+                out.insert(
+                    key.to_owned(),
+                    at.to_rfc3339_opts(chrono::SecondsFormat::Secs, false),
+                );
             }
         }
         out

@@ -259,8 +259,8 @@ fn range(chart: &LabChart, axis: usize) -> (f64, f64) {
     (lo, hi + (hi - lo) * 0.05)
 }
 
-/// A tick label: whole numbers as such; on a short axis (a few retries) other ticks get one
-/// decimal, so `1, 1.2, 1.4` is not printed `1, 1, 1`.
+/// A tick label: whole numbers as such; on a short axis (a few retries, a few runs) other ticks
+/// get one decimal, so `1, 1.2, 1.4` is not printed `1, 1, 1`.
 fn tick_text(x: f64, span: f64) -> String {
     if (x - x.round()).abs() < 1e-9 || span >= 20.0 {
         format!("{x:.0}")
@@ -285,7 +285,7 @@ where
         .x_desc(chart.x_label.as_str())
         .y_desc(chart.y_label.as_str())
         .x_label_formatter(&|x: &f64| tick_text(*x, x1 - x0))
-        .y_label_formatter(&|y: &f64| format!("{y:.0}"))
+        .y_label_formatter(&|y: &f64| tick_text(*y, y1 - y0))
         .label_style((FONT, 13))
         .axis_desc_style((FONT, 13))
         .draw()?;

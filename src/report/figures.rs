@@ -4,7 +4,7 @@
 
 use super::buckets::{Buckets, buckets, failed_attempts};
 use super::delays::{DelayHeaderSeen, delay_headers};
-use super::observed::{AttemptResult, ObservedRun};
+use super::observed::{AttemptResult, ObservedRun, outcome_id};
 use super::picks::{InformativeRun, informative_runs};
 use super::sent::SentRequest;
 use super::stats::{Percentiles, Proportion};
@@ -178,13 +178,11 @@ fn run_counts(runs: &[ObservedRun]) -> RunCounts {
             Some(OutcomeKind::Succeeded) => c.succeeded += 1,
             Some(OutcomeKind::Cancelled) => c.cancelled += 1,
             None => c.unfinished += 1,
-            Some(kind) => {
+            failed => {
                 c.failed += 1;
-                let id = serde_json::to_value(kind)
-                    .ok()
-                    .and_then(|v| v.as_str().map(str::to_owned))
-                    .unwrap_or_default();
-                *c.failed_by_outcome.entry(id).or_default() += 1;
+                *c.failed_by_outcome
+                    .entry(outcome_id(failed).to_owned())
+                    .or_default() += 1;
             }
         }
     }

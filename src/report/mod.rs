@@ -40,7 +40,7 @@ pub use figures::{
 pub use from_history::observed_run;
 pub use html::html;
 pub use markdown::{MarkdownReport, markdown};
-pub use observed::{AttemptResult, ObservedAttempt, ObservedRun};
+pub use observed::{AttemptResult, ObservedAttempt, ObservedRun, outcome_id};
 pub use picks::{InformativeRun, Pick};
 pub use sent::{BODY_SHOWN_CHARS, SentRequest};
 pub use stats::{Percentiles, Proportion, Z_95, nearest_rank};

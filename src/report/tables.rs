@@ -358,15 +358,10 @@ pub fn attempts_table(r: &ObservedRun) -> Table {
 
 /// `succeeded after 3 attempts in 2.4 s`.
 pub fn outcome_text(r: &ObservedRun) -> String {
-    let outcome = r.outcome.map_or("unfinished".to_owned(), |o| {
-        serde_json::to_value(o)
-            .ok()
-            .and_then(|v| v.as_str().map(str::to_owned))
-            .unwrap_or_default()
-    });
     let n = r.attempts.len();
     format!(
-        "{outcome} after {n} attempt{} in {}",
+        "{} after {n} attempt{} in {}",
+        super::observed::outcome_id(r.outcome),
         if n == 1 { "" } else { "s" },
         duration_text(r.last_attempt_end_ms())
     )

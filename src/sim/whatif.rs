@@ -19,7 +19,7 @@ use super::whatif_evidence::{Evidence, Lookup};
 use super::whatif_run::Replayer;
 use crate::model::{BudgetScope, OutcomeKind, RetryProfile};
 use crate::policy::{PolicyError, TokenBucket, rng_from_seed};
-use crate::report::{ObservedRun, Percentiles, Proportion};
+use crate::report::{ObservedRun, Percentiles, Proportion, outcome_id};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -300,11 +300,10 @@ fn replay_all(
         tally.succeeded += u64::from(e.outcome == OutcomeKind::Succeeded);
         tally.deadline_hits += u64::from(e.outcome == OutcomeKind::Deadline);
         tally.times.extend(e.time_to_success_ms);
-        let id = serde_json::to_value(e.outcome)
-            .ok()
-            .and_then(|v| v.as_str().map(str::to_owned))
-            .unwrap_or_default();
-        *tally.outcomes.entry(id).or_default() += 1;
+        *tally
+            .outcomes
+            .entry(outcome_id(Some(e.outcome)).to_owned())
+            .or_default() += 1;
     }
     tally
 }

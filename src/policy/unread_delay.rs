@@ -16,7 +16,9 @@ const DELAY_HEADERS: [&str; 7] = [
     "grpc-retry-pushback-ms",
 ];
 
-/// Whether `name` is one of the delay headers a server sends ([`DELAY_HEADERS`], any case).
+/// Whether `name` is one of the delay headers a server sends (`Retry-After`, `retry-after-ms`,
+/// `x-ms-retry-after-ms`, `RateLimit`, `RateLimit-Reset`, `X-RateLimit-Reset`,
+/// `grpc-retry-pushback-ms`; any case).
 pub fn is_delay_header(name: &str) -> bool {
     DELAY_HEADERS.iter().any(|h| name.eq_ignore_ascii_case(h))
 }

@@ -26,6 +26,7 @@ pub mod interop;
 pub mod model;
 pub mod policy;
 pub mod profile;
+pub mod report;
 pub mod service;
 pub mod sim;
 pub mod store;

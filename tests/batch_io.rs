@@ -7,6 +7,8 @@
 
 #![allow(clippy::unwrap_used)]
 
+mod tool_support;
+
 use proptest::prelude::*;
 use retryscope::interop::batch_list::{
     BatchListFormat, ListPlace, ListProblemKind, OnBadLines, parse_batch_list,
@@ -20,7 +22,6 @@ use retryscope::model::{
     BatchItemState, BatchReportAttempt, BatchReportRow, BatchRequest, Body, ErrorKind, KeyValue,
     OutcomeKind, RequestSpec,
 };
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -769,29 +770,6 @@ fn the_json_lines_report_parses_back_as_rows() {
     assert_eq!(first["outcome"], "succeeded");
 }
 
-/// Whether `xmllint` runs; when not, skips (returns false) or, in CI, fails.
-fn xmllint_available() -> bool {
-    let ok = Command::new("xmllint")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        let strict = std::env::var("RETRYSCOPE_REQUIRE_TOOLS").is_ok_and(|v| v == "1")
-            || std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false");
-        assert!(
-            !strict,
-            "`xmllint --version` failed, and CI must run this test: install libxml2-utils (see .ci/run)"
-        );
-        // Straight to stderr (not eprintln!, which the test harness captures): a skip is seen.
-        let _ = writeln!(
-            std::io::stderr(),
-            "skipped: `xmllint` is not available here (Debian: libxml2-utils; CI installs it; \
-             RETRYSCOPE_REQUIRE_TOOLS=1 turns this skip into a failure)"
-        );
-    }
-    ok
-}
-
 /// `xmllint --schema junit-10.xsd` on `xml`: Ok, or its complaint.
 fn validate(xml: &str) -> Result<(), String> {
     let dir = tempfile::tempdir().unwrap();
@@ -813,7 +791,7 @@ fn validate(xml: &str) -> Result<(), String> {
 
 #[test]
 fn the_junit_report_validates_against_the_junit_schema() {
-    if !xmllint_available() {
+    if !tool_support::tool_available("xmllint", &["--version"], "Debian: libxml2-utils") {
         return;
     }
     let report = sample_report();

@@ -6,46 +6,26 @@
 //! `RETRYSCOPE_REQUIRE_TOOLS=1` or `CI` is set (as .ci/run does): then they fail.
 
 mod demo_support;
+mod tool_support;
 
 use demo_support::Demo;
 use retryscope::interop::retry_formats::{RetryFormat, export};
 use retryscope::model::{Backoff, RetryProfile, StatusRange, StatusSet, Strategy};
 use retryscope::policy::{max_wait_bound, min_wait_bound};
-use std::io::Write;
 use std::process::Command;
+use tool_support::tool_available;
 
 /// Scheduling slack above a predicted maximum on a loaded 2-core machine, ms.
 const SLACK_MS: f64 = 400.0;
 /// Timer granularity below a predicted minimum, ms.
 const EARLY_MS: f64 = 5.0;
 
-/// Whether `program args` runs; when not, skips (returns false) or, in CI, fails.
-fn tool_available(program: &str, args: &[&str]) -> bool {
-    let ok = Command::new(program)
-        .args(args)
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        let strict = std::env::var("RETRYSCOPE_REQUIRE_TOOLS").is_ok_and(|v| v == "1")
-            || std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false");
-        assert!(
-            !strict,
-            "`{program} {}` failed, and CI must run this test: install it (see .ci/run)",
-            args.join(" ")
-        );
-        // Straight to stderr (not eprintln!, which the test harness captures): a skip is seen.
-        let _ = writeln!(
-            std::io::stderr(),
-            "skipped: `{program} {}` is not available here (CI installs it; \
-             RETRYSCOPE_REQUIRE_TOOLS=1 turns this skip into a failure)",
-            args.join(" ")
-        );
-    }
-    ok
-}
-
 fn python_ready() -> bool {
-    tool_available("python3", &["-c", "import urllib3, tenacity"])
+    tool_available(
+        "python3",
+        &["-c", "import urllib3, tenacity"],
+        "Python urllib3 and tenacity",
+    )
 }
 
 fn profile(max_retries: u32, statuses: &[u16], backoff: Backoff) -> RetryProfile {
@@ -294,7 +274,7 @@ fn run_curl(p: &RetryProfile, demo: &Demo, path: &str) -> String {
 
 #[test]
 fn curl_retry_delay_makes_the_predicted_attempts_and_waits() {
-    if !tool_available("curl", &["--version"]) {
+    if !tool_available("curl", &["--version"], "curl") {
         return;
     }
     let demo = Demo::start();
@@ -308,7 +288,7 @@ fn curl_retry_delay_makes_the_predicted_attempts_and_waits() {
 
 #[test]
 fn curl_default_backoff_doubles_from_one_second() {
-    if !tool_available("curl", &["--version"]) {
+    if !tool_available("curl", &["--version"], "curl") {
         return;
     }
     let demo = Demo::start();

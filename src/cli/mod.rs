@@ -27,13 +27,16 @@ pub mod output_path;
 pub mod profile_cmd;
 pub mod profile_interop;
 pub mod profile_source;
+pub mod report_cmd;
 pub mod request_args;
 pub mod run;
+pub mod run_selection;
 pub mod signal;
 pub mod simulate;
 pub mod stack_cmd;
 pub mod timeline_text;
 pub mod variables_args;
+pub mod whatif_cmd;
 pub mod whole_number;
 
 use crate::service::{Core, CoreOptions, Threads};
@@ -61,6 +64,8 @@ Examples:
   retryscope profile validate my-profile.json  check a profile file
   retryscope history list                      recorded runs, newest first
   retryscope batch list.jsonl --concurrency 8  a resumable batch of requests
+  retryscope report --url /orders --since 8h -o report.html   a flakiness report
+  retryscope whatif --url /orders --since 8h --profiles azure-sdk,aws-standard
 
 Exit codes: 0 success, 1 the run did not succeed, 2 usage or profile error, 130 Ctrl-C,
 143 SIGTERM, 129 SIGHUP (terminal closed)."
@@ -93,6 +98,10 @@ pub enum Command {
     History(history_cmd::HistoryArgs),
     /// Work a list of requests through a profile as a durable, resumable batch; list and show batches.
     Batch(batch_cmd::BatchArgs),
+    /// A flakiness report of recorded runs: HTML, Markdown with PNG plots, or JSON figures.
+    Report(report_cmd::ReportArgs),
+    /// What other retry profiles would have done against the endpoint the recorded runs saw.
+    Whatif(whatif_cmd::WhatIfArgs),
     /// Open the desktop app (same as no subcommand).
     Gui(gui::GuiArgs),
 }
@@ -184,6 +193,8 @@ pub fn execute(command: &Command, core: &Arc<Core>) -> ExitCode {
         Command::DemoServer(a) => demo_server::execute(a, core),
         Command::History(a) => history_cmd::execute(a),
         Command::Batch(a) => batch_cmd::execute(a, core),
+        Command::Report(a) => report_cmd::execute(a),
+        Command::Whatif(a) => whatif_cmd::execute(a),
         Command::Gui(a) => gui::execute(a, core),
     })
 }

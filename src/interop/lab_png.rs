@@ -3,8 +3,11 @@
 //! the Lab's "Export … PNG…" buttons and tests make the same picture. A figure is one or more
 //! charts stacked top to bottom, each a set of named line or bar series.
 
-use super::plot_png::{Area, DrawResult, FONT, PlotError, render_with};
+use super::plot_png::{
+    DrawResult, FONT, MAX_SIZE, MIN_SIZE, PlotError, register_font, render_with,
+};
 use crate::sim::{ContentionResult, Distribution, SweepPoint};
+use plotters::coord::Shift;
 use plotters::prelude::*;
 
 /// Default width of a lab PNG, pixels.
@@ -193,7 +196,32 @@ pub fn render_lab_png(charts: &[LabChart], width: u32) -> Result<Vec<u8>, PlotEr
     render_with(width, height, &|root| draw(root, charts))
 }
 
-fn draw(root: &Area<'_>, charts: &[LabChart]) -> DrawResult {
+/// `charts` stacked top to bottom as an SVG document (the report's HTML inlines it), `width`
+/// pixels wide and [`LAB_PNG_CHART_HEIGHT`] per chart: the same drawing as
+/// [`render_lab_png`], text left to the viewer's sans-serif font.
+///
+/// # Errors
+/// As [`render_lab_png`] ([`PlotError::Encode`] aside).
+pub fn render_lab_svg(charts: &[LabChart], width: u32) -> Result<String, PlotError> {
+    let count = u32::try_from(charts.len().max(1)).unwrap_or(u32::MAX);
+    let height = LAB_PNG_CHART_HEIGHT.saturating_mul(count);
+    if !(MIN_SIZE..=MAX_SIZE).contains(&width) || !(MIN_SIZE..=MAX_SIZE).contains(&height) {
+        return Err(PlotError::Size(width, height));
+    }
+    register_font()?;
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (width, height)).into_drawing_area();
+        draw(&root, charts).map_err(|e| PlotError::Draw(e.to_string()))?;
+        root.present().map_err(|e| PlotError::Draw(e.to_string()))?;
+    }
+    Ok(svg)
+}
+
+fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, charts: &[LabChart]) -> DrawResult
+where
+    DB::ErrorType: 'static,
+{
     root.fill(&WHITE)?;
     let areas = root.split_evenly((charts.len().max(1), 1));
     for (area, chart) in areas.iter().zip(charts) {
@@ -231,8 +259,8 @@ fn range(chart: &LabChart, axis: usize) -> (f64, f64) {
     (lo, hi + (hi - lo) * 0.05)
 }
 
-/// A tick label: whole numbers as such; on a short axis (a few retries) other ticks get one
-/// decimal, so `1, 1.2, 1.4` is not printed `1, 1, 1`.
+/// A tick label: whole numbers as such; on a short axis (a few retries, a few runs) other ticks
+/// get one decimal, so `1, 1.2, 1.4` is not printed `1, 1, 1`.
 fn tick_text(x: f64, span: f64) -> String {
     if (x - x.round()).abs() < 1e-9 || span >= 20.0 {
         format!("{x:.0}")
@@ -241,7 +269,10 @@ fn tick_text(x: f64, span: f64) -> String {
     }
 }
 
-fn draw_chart(area: &Area<'_>, chart: &LabChart) -> DrawResult {
+fn draw_chart<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, chart: &LabChart) -> DrawResult
+where
+    DB::ErrorType: 'static,
+{
     let (x0, x1) = range(chart, 0);
     let (y0, y1) = range(chart, 1);
     let mut c = ChartBuilder::on(area)
@@ -254,7 +285,7 @@ fn draw_chart(area: &Area<'_>, chart: &LabChart) -> DrawResult {
         .x_desc(chart.x_label.as_str())
         .y_desc(chart.y_label.as_str())
         .x_label_formatter(&|x: &f64| tick_text(*x, x1 - x0))
-        .y_label_formatter(&|y: &f64| format!("{y:.0}"))
+        .y_label_formatter(&|y: &f64| tick_text(*y, y1 - y0))
         .label_style((FONT, 13))
         .axis_desc_style((FONT, 13))
         .draw()?;

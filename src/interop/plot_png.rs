@@ -148,9 +148,7 @@ pub(super) fn render_with(
     if !(MIN_SIZE..=MAX_SIZE).contains(&width) || !(MIN_SIZE..=MAX_SIZE).contains(&height) {
         return Err(PlotError::Size(width, height));
     }
-    // Registering again replaces the same font, so no once-guard is needed.
-    plotters::style::register_font(FONT, FontStyle::Normal, epaint_default_fonts::HACK_REGULAR)
-        .map_err(|_| PlotError::Draw("the embedded font does not load".to_owned()))?;
+    register_font()?;
     let len = usize::try_from(u64::from(width) * u64::from(height) * 3)
         .map_err(|_| PlotError::Size(width, height))?;
     let mut pixels = vec![255_u8; len];
@@ -160,6 +158,13 @@ pub(super) fn render_with(
         root.present().map_err(|e| PlotError::Draw(e.to_string()))?;
     }
     encode(&pixels, width, height)
+}
+
+/// Registers the embedded font under [`FONT`] (plotters lays text out with it, in PNG and SVG
+/// alike). Registering again replaces the same font, so no once-guard is needed.
+pub(super) fn register_font() -> Result<(), PlotError> {
+    plotters::style::register_font(FONT, FontStyle::Normal, epaint_default_fonts::HACK_REGULAR)
+        .map_err(|_| PlotError::Draw("the embedded font does not load".to_owned()))
 }
 
 /// RGB `pixels` as PNG.

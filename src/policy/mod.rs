@@ -90,7 +90,7 @@ pub use simulate::{
     simulate, simulate_with, unreached_reason,
 };
 pub use triage::{is_idempotent, redirect_location};
-pub use unread_delay::{delay_hint, ignored_delay_warning};
+pub use unread_delay::{delay_hint, ignored_delay_warning, is_delay_header};
 
 use crate::model::{
     AttemptOutcome, Backoff, OutcomeClass, RetryProfile, Strategy, Verdict, WaitExplanation,

@@ -16,6 +16,13 @@ const DELAY_HEADERS: [&str; 7] = [
     "grpc-retry-pushback-ms",
 ];
 
+/// Whether `name` is one of the delay headers a server sends (`Retry-After`, `retry-after-ms`,
+/// `x-ms-retry-after-ms`, `RateLimit`, `RateLimit-Reset`, `X-RateLimit-Reset`,
+/// `grpc-retry-pushback-ms`; any case).
+pub fn is_delay_header(name: &str) -> bool {
+    DELAY_HEADERS.iter().any(|h| name.eq_ignore_ascii_case(h))
+}
+
 /// Longest header value quoted, characters.
 const QUOTED_CHARS: usize = 40;
 
@@ -35,10 +42,7 @@ pub fn delay_hint(outcome: &AttemptOutcome) -> Option<String> {
     let AttemptOutcome::Response(r) = outcome else {
         return None;
     };
-    let (name, value) = r
-        .headers
-        .iter()
-        .find(|(name, _)| DELAY_HEADERS.iter().any(|h| name.eq_ignore_ascii_case(h)))?;
+    let (name, value) = r.headers.iter().find(|(name, _)| is_delay_header(name))?;
     let value = crate::model::quote::escape_controls(&crate::model::quote::cut_chars(
         value.trim(),
         QUOTED_CHARS,

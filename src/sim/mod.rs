@@ -8,6 +8,8 @@
 //!   the [`Contender`]s: total calls, completion time, server load, clients that gave up.
 //! - [`analyse_stack`] / [`simulate_stack`]: layered retries (outer → inner) and how they
 //!   multiply the attempts reaching a failing server.
+//! - [`whatif()`]: recorded runs replayed under other profiles (DESIGN.md §12), with the
+//!   estimate's sampling band and how it grows with the sampling interval.
 //!
 //! Waits come from the policy layer ([`crate::policy::sample_wait_ms`],
 //! [`crate::policy::for_each_sampled_wait`], [`crate::policy::Policy`]), budgets from its
@@ -25,6 +27,11 @@ mod spread;
 mod stack;
 mod sweep;
 mod warnings;
+mod whatif;
+mod whatif_evidence;
+mod whatif_run;
+#[cfg(test)]
+mod whatif_tests;
 
 pub use budget_check::{BudgetDry, budget_dry};
 pub use contender::Contender;
@@ -43,3 +50,8 @@ pub use sweep::{MAX_CLIENTS, SweepPoint, sweep};
 pub use warnings::{
     BUDGET_CHECK_RUNS, LabWarning, first_pinned_retry, warnings, worst_case_ms, worst_case_with,
 };
+pub use whatif::{
+    ASSUMPTIONS, Band, CandidateEstimate, RESOLUTION_MIN_RUNS, RESOLUTION_STEPS, ResolutionRow,
+    WHATIF_FORMAT, WhatIfCandidate, WhatIfResult, whatif,
+};
+pub use whatif_run::WHATIF_MAX_ATTEMPTS;

@@ -1,0 +1,177 @@
+//! The recorded runs `report` and `whatif` read: the history's runs filtered by URL and start
+//! time, oldest first, as the report's input ([`crate::report::ObservedRun`]).
+
+#![allow(
+    clippy::doc_markdown,
+    reason = "clap prints these doc comments as --help text, where backticks would show"
+)]
+
+use super::exit::CliError;
+use super::history_cmd::DataDirArg;
+use crate::model::RequestSpec;
+use crate::report::{ObservedRun, observed_run};
+use crate::store::{self, HistoryStore, RunQuery};
+use chrono::{DateTime, FixedOffset};
+use clap::Args;
+use std::collections::BTreeMap;
+
+/// Runs read from the database per query.
+const PAGE: u32 = 1000;
+
+/// Which recorded runs to read.
+#[derive(Debug, Clone, Args)]
+pub struct RunSelection {
+    /// Only runs whose URL contains TEXT (case-insensitive, as `history list --url`).
+    #[arg(long, value_name = "TEXT")]
+    pub url: Option<String>,
+    /// Only runs started at or after WHEN: an RFC 3339 time (2026-12-05T10:00:00Z), a date
+    /// (2026-12-05, local midnight) or a time ago (8h, 90m, 30s, 2h30m, 7d).
+    #[arg(long, value_name = "WHEN", value_parser = parse_when)]
+    pub since: Option<DateTime<FixedOffset>>,
+    /// Only runs started before WHEN (same forms as --since).
+    #[arg(long, value_name = "WHEN", value_parser = parse_when)]
+    pub until: Option<DateTime<FixedOffset>>,
+    /// Where the database lives.
+    #[command(flatten)]
+    pub data_dir: DataDirArg,
+}
+
+/// The selected runs, with what the newest of them sent and ran under.
+#[derive(Debug, Default)]
+pub struct SelectedRuns {
+    /// Oldest first.
+    pub runs: Vec<ObservedRun>,
+    /// The newest run's request (masked as recorded).
+    pub request: Option<RequestSpec>,
+    /// The newest run's profile (its recorded JSON).
+    pub profile: Option<std::sync::Arc<serde_json::Value>>,
+}
+
+impl RunSelection {
+    /// The history query of this selection (oldest first).
+    pub fn query(&self) -> RunQuery {
+        RunQuery {
+            url_contains: self.url.clone().unwrap_or_default(),
+            since_unix_ms: self.since.map(|t| t.timestamp_millis()),
+            until_unix_ms: self.until.map(|t| t.timestamp_millis()),
+            ..RunQuery::default()
+        }
+    }
+
+    /// The selection as the report shows it (`url`, `since`, `until`).
+    pub fn described(&self) -> BTreeMap<String, String> {
+        let mut out = BTreeMap::new();
+        if let Some(url) = &self.url {
+            out.insert("url".to_owned(), crate::model::secrets::mask_url(url));
+        }
+        for (key, at) in [("since", self.since), ("until", self.until)] {
+            if let Some(at) = at {
+                out.insert(
+                    key.to_owned(),
+                    at.to_rfc3339_opts(chrono::SecondsFormat::Secs, false),
+                );
+            }
+        }
+        out
+    }
+
+    /// Reads the selected runs.
+    ///
+    /// # Errors
+    /// Exit 2 when no run is recorded or none matches, or for a blank or too long `--url`;
+    /// exit 1 when the database cannot be read.
+    pub fn load(&self) -> Result<SelectedRuns, CliError> {
+        if let Some(text) = &self.url
+            && (text.trim().is_empty() || text.len() > store::URL_FILTER_MAX_BYTES)
+        {
+            return Err(CliError::usage(format!(
+                "--url must hold 1 to {} bytes of the URL the runs had",
+                store::URL_FILTER_MAX_BYTES
+            )));
+        }
+        let dir = self.data_dir.resolve()?;
+        let db = dir.join(store::HISTORY_FILE);
+        if !db.exists() {
+            return Err(CliError::usage(format!(
+                "no runs recorded yet (no history at {})",
+                db.display()
+            )));
+        }
+        let failed = |e: store::HistoryError| CliError::failed(e.to_string());
+        let history = HistoryStore::open_in(&dir).map_err(failed)?;
+        let query = self.query();
+        let mut selected = SelectedRuns::default();
+        let mut offset = 0;
+        loop {
+            let page = history.page_runs(&query, offset, PAGE).map_err(failed)?;
+            for summary in &page {
+                // A run deleted between the page and this read is skipped.
+                if let Some(stored) = history.run(&summary.id).map_err(failed)? {
+                    selected.runs.push(observed_run(&stored));
+                    selected.request = Some(stored.run.request);
+                    selected.profile = Some(stored.run.profile);
+                }
+            }
+            if page.len() < PAGE as usize {
+                break;
+            }
+            offset += u64::from(PAGE);
+        }
+        if selected.runs.is_empty() {
+            return Err(CliError::usage(format!(
+                "no recorded run matches (see `retryscope history list`): {}",
+                db.display()
+            )));
+        }
+        Ok(selected)
+    }
+}
+
+/// `--since` / `--until`: an RFC 3339 time, a date (local midnight) or a Go-style duration ago.
+///
+/// # Errors
+/// A message naming the three forms.
+pub fn parse_when(text: &str) -> Result<DateTime<FixedOffset>, String> {
+    let t = text.trim();
+    if let Ok(at) = DateTime::parse_from_rfc3339(t) {
+        return Ok(at);
+    }
+    let now = chrono::Local::now();
+    if let Ok(day) = chrono::NaiveDate::parse_from_str(t, "%Y-%m-%d")
+        && let Some(midnight) = day
+            .and_hms_opt(0, 0, 0)
+            .and_then(|m| m.and_local_timezone(chrono::Local).earliest())
+    {
+        return Ok(midnight.fixed_offset());
+    }
+    let days = t
+        .strip_suffix('d')
+        .and_then(|n| n.parse::<u64>().ok())
+        .and_then(|d| d.checked_mul(86_400_000));
+    days.or_else(|| crate::interop::retry_formats::durations::parse_go(t).ok())
+        .and_then(|ms| now.checked_sub_signed(chrono::Duration::milliseconds(i64::try_from(ms).ok()?)))
+        .map(|at| at.fixed_offset())
+        .ok_or_else(|| {
+            format!(
+                "expected an RFC 3339 time (2026-12-05T10:00:00Z), a date (2026-12-05) or a time ago (8h, 90m, 2h30m, 7d), found {}",
+                crate::model::quote::quote_input(t)
+            )
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_when;
+
+    #[test]
+    fn when_takes_a_time_a_date_or_a_time_ago() {
+        let at = parse_when("2026-12-05T10:00:00Z").expect("rfc 3339");
+        assert_eq!(at.timestamp(), 1_796_464_800);
+        assert!(parse_when("2026-12-05").is_ok());
+        let ago = parse_when("2h").expect("ago");
+        let expected = chrono::Local::now() - chrono::Duration::hours(2);
+        assert!((ago.timestamp() - expected.timestamp()).abs() <= 2);
+        let e = parse_when("yesterday").expect_err("garbage");
+        assert!(e.contains("RFC 3339") && e.contains("yesterday"), "{e}");
+    }
+}

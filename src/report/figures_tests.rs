@@ -1,0 +1,230 @@
+//! The figures of small hand-made run sets, counted by hand.
+
+use super::*;
+use crate::model::{ErrorKind, OutcomeKind};
+
+const T0: i64 = 1_796_464_800_000; // 2026-12-05T10:00:00Z
+
+fn attempt(offset_ms: f64, result: AttemptResult) -> ObservedAttempt {
+    ObservedAttempt {
+        offset_ms,
+        duration_ms: 100.0,
+        result,
+        delay_headers: Vec::new(),
+    }
+}
+
+fn run(i: i64, outcome: Option<OutcomeKind>, attempts: Vec<ObservedAttempt>) -> ObservedRun {
+    ObservedRun {
+        id: format!("run-{i:03}"),
+        started_at: chrono::DateTime::from_timestamp_millis(T0 + i * 60_000)
+            .expect("time")
+            .fixed_offset(),
+        outcome,
+        profile_name: "p".into(),
+        method: "GET".into(),
+        idempotency_key: false,
+        attempts,
+    }
+}
+
+const OK: AttemptResult = AttemptResult::Status(200);
+const DOWN: AttemptResult = AttemptResult::Status(503);
+const RESET: AttemptResult = AttemptResult::Error(ErrorKind::Reset);
+
+/// Ten runs a minute apart: 0–2 fine, 3–5 give up (an outage of three), 6 cancelled,
+/// 7 succeeds after a 429 with Retry-After 2, 8 fails after a reset, 9 succeeds after two 503s.
+fn runs() -> Vec<ObservedRun> {
+    use OutcomeKind::{Cancelled, GaveUp, Succeeded};
+    let mut limited = attempt(0.0, AttemptResult::Status(429));
+    limited.delay_headers = vec![("Retry-After".into(), "2".into())];
+    vec![
+        run(0, Some(Succeeded), vec![attempt(0.0, OK)]),
+        run(1, Some(Succeeded), vec![attempt(0.0, OK)]),
+        run(2, Some(Succeeded), vec![attempt(0.0, OK)]),
+        run(
+            3,
+            Some(GaveUp),
+            vec![attempt(0.0, DOWN), attempt(1100.0, DOWN)],
+        ),
+        run(
+            4,
+            Some(GaveUp),
+            vec![attempt(0.0, DOWN), attempt(1100.0, DOWN)],
+        ),
+        run(
+            5,
+            Some(GaveUp),
+            vec![attempt(0.0, DOWN), attempt(1100.0, DOWN)],
+        ),
+        run(6, Some(Cancelled), vec![attempt(0.0, DOWN)]),
+        run(7, Some(Succeeded), vec![limited, attempt(2150.0, OK)]),
+        run(8, Some(OutcomeKind::Stopped), vec![attempt(0.0, RESET)]),
+        run(
+            9,
+            Some(Succeeded),
+            vec![
+                attempt(0.0, DOWN),
+                attempt(600.0, DOWN),
+                attempt(1700.0, OK),
+            ],
+        ),
+    ]
+}
+
+#[test]
+fn counts_rate_and_outage_match_a_hand_count() {
+    let mut shuffled = runs();
+    shuffled.reverse();
+    let f = figures(&shuffled, &ReportContext::default());
+    assert_eq!(f.format, REPORT_FORMAT);
+    assert_eq!(
+        (
+            f.runs.total,
+            f.runs.succeeded,
+            f.runs.failed,
+            f.runs.cancelled,
+            f.runs.unfinished
+        ),
+        (10, 5, 4, 1, 0)
+    );
+    assert_eq!(f.runs.failed_by_outcome.get("gave_up"), Some(&3));
+    assert_eq!((f.success_rate.successes, f.success_rate.trials), (5, 9));
+    assert!(f.success_rate.low < 5.0 / 9.0 && f.success_rate.high > 5.0 / 9.0);
+    let o = f.longest_outage.expect("an outage");
+    assert_eq!(
+        (o.runs, o.first_run_id.as_str(), o.last_run_id.as_str()),
+        (3, "run-003", "run-005")
+    );
+    // From run 3's start to the end of run 5's last attempt: 2 min + 1.2 s.
+    assert_eq!(o.duration_ms, 121_200.0);
+}
+
+#[test]
+fn time_to_success_attempts_and_failures_are_counted_per_attempt() {
+    let f = figures(&runs(), &ReportContext::default());
+    // Successes end at 100, 100, 100, 2250 and 1800 ms.
+    assert_eq!(f.time_to_success.count, 5);
+    assert_eq!(
+        (f.time_to_success.p50_ms, f.time_to_success.max_ms),
+        (100.0, 2250.0)
+    );
+    assert_eq!(f.attempts_per_run.total, 16);
+    assert_eq!(f.attempts_per_run.histogram.get(&2), Some(&4));
+    let failures: Vec<(&str, &str, u64, u64)> = f
+        .failures
+        .iter()
+        .map(|c| (c.label.as_str(), c.kind.as_str(), c.attempts, c.runs_ended))
+        .collect();
+    assert_eq!(
+        failures,
+        [
+            ("503", "status", 9, 3),
+            ("429", "status", 1, 0),
+            ("reset", "error", 1, 1)
+        ]
+    );
+}
+
+#[test]
+fn retry_after_is_seen_and_the_wait_after_it_is_checked() {
+    let f = figures(&runs(), &ReportContext::default());
+    let [d] = f.delay_headers.as_slice() else {
+        panic!("one header: {:?}", f.delay_headers)
+    };
+    assert_eq!(
+        (
+            d.name.as_str(),
+            d.responses,
+            d.retried,
+            d.waited_at_least_asked
+        ),
+        ("retry-after", 1, 1, 1)
+    );
+    assert_eq!((d.asked.p50_ms, d.waited.p50_ms), (2000.0, 2050.0));
+    assert_eq!(d.statuses.get("429"), Some(&1));
+}
+
+#[test]
+fn the_informative_runs_are_the_outage_start_the_slowest_success_and_the_delay_header() {
+    let f = figures(&runs(), &ReportContext::default());
+    let picked: Vec<(Pick, &str)> = f
+        .informative_runs
+        .iter()
+        .map(|r| (r.pick, r.run.id.as_str()))
+        .collect();
+    // Run 7 is both the slowest success and the one with the header: the third place goes
+    // to the run with the most attempts left (run 9).
+    assert_eq!(
+        picked,
+        [
+            (Pick::OutageStart, "run-003"),
+            (Pick::SlowestSuccess, "run-007"),
+            (Pick::MostAttempts, "run-009")
+        ]
+    );
+}
+
+#[test]
+fn buckets_hold_every_run_once() {
+    let f = figures(&runs(), &ReportContext::default());
+    // Nine minutes of runs: 30-second buckets (at most 48).
+    assert_eq!(f.buckets.width_ms, 30_000);
+    assert_eq!(f.buckets.items.iter().map(|b| b.runs).sum::<u64>(), 10);
+    let run_3 = &f.buckets.items[6];
+    assert_eq!((run_3.runs, run_3.failed), (1, 1));
+    assert_eq!(run_3.failed_attempts.get("503"), Some(&2));
+}
+
+#[test]
+fn no_runs_give_empty_figures() {
+    let f = figures(&[], &ReportContext::default());
+    assert_eq!(f.runs.total, 0);
+    assert!(f.longest_outage.is_none() && f.informative_runs.is_empty());
+    assert_eq!((f.success_rate.low, f.success_rate.high), (0.0, 1.0));
+    assert!(f.buckets.items.is_empty());
+}
+
+#[test]
+fn the_html_shows_every_figure_with_its_json_value() {
+    let f = figures(&runs(), &ReportContext::default());
+    let page = html(&f);
+    let json = serde_json::to_value(&f).expect("json");
+    let re = regex::Regex::new(r#"data-figure="([^"]+)" data-value="([^"]+)""#).expect("regex");
+    let mut checked = 0;
+    for cap in re.captures_iter(&page) {
+        let mut at = &json;
+        for key in cap[1].split('.') {
+            at = match at {
+                serde_json::Value::Array(items) => &items[key.parse::<usize>().expect("index")],
+                other => &other[key],
+            };
+        }
+        let shown: f64 = cap[2].parse().expect("number");
+        assert_eq!(at.as_f64(), Some(shown), "{}", &cap[1]);
+        checked += 1;
+    }
+    assert!(checked > 30, "{checked} figures");
+    assert!(page.contains("<svg") && page.contains("data:image/png;base64,"));
+    assert!(!page.contains("<script"));
+}
+
+#[test]
+fn the_markdown_links_every_image_it_lists() {
+    let f = figures(&runs(), &ReportContext::default());
+    let md = markdown(&f, "ticket");
+    let names: Vec<&str> = md.images.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "ticket-over-time.png",
+            "ticket-run-1.png",
+            "ticket-run-2.png",
+            "ticket-run-3.png"
+        ]
+    );
+    for (name, png) in &md.images {
+        assert!(md.text.contains(&format!("]({name})")), "{name}");
+        assert_eq!(&png.as_ref().expect("drawn")[1..4], b"PNG");
+    }
+}

@@ -1,0 +1,44 @@
+//! The one adapter from the history's stored run to the report's input.
+
+use super::observed::{AttemptResult, ObservedAttempt, ObservedRun};
+use crate::model::AttemptOutcome;
+use crate::store::StoredRun;
+
+/// `stored` as an [`ObservedRun`]: its finished attempts with their status or error kind and
+/// the delay headers of their responses ([`crate::policy::is_delay_header`]). An interrupted run,
+/// or one still running, has no outcome; an attempt that started but has no record is left out
+/// (nothing is known of its answer).
+pub fn observed_run(stored: &StoredRun) -> ObservedRun {
+    let run = &stored.run;
+    ObservedRun {
+        id: run.id.clone(),
+        started_at: run.started_at,
+        outcome: run
+            .outcome
+            .and_then(crate::store::RecordedOutcome::engine_kind),
+        profile_name: run.profile_name.clone(),
+        method: run.method.clone(),
+        idempotency_key: run.request.has_idempotency_key(),
+        attempts: stored
+            .attempts
+            .iter()
+            .map(|a| ObservedAttempt {
+                offset_ms: a.offset_ms,
+                duration_ms: a.timings.total_ms,
+                result: match &a.outcome {
+                    AttemptOutcome::Response(r) => AttemptResult::Status(r.status),
+                    AttemptOutcome::Error(e) => AttemptResult::Error(e.kind),
+                },
+                delay_headers: match &a.outcome {
+                    AttemptOutcome::Response(r) => r
+                        .headers
+                        .iter()
+                        .filter(|(name, _)| crate::policy::is_delay_header(name))
+                        .cloned()
+                        .collect(),
+                    AttemptOutcome::Error(_) => Vec::new(),
+                },
+            })
+            .collect(),
+    }
+}

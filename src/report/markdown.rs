@@ -1,0 +1,126 @@
+//! The report as Markdown with its plots as PNG files beside it (the lab's chart renderer and
+//! the timeline plot), for a ticket system that takes Markdown and attachments.
+
+use super::figures::Figures;
+use super::tables::{Cell, Table, attempts_table, outcome_text, tables};
+use super::text::time_text;
+use crate::interop::PlotError;
+use std::fmt::Write as _;
+
+/// Width of the PNG plots, pixels.
+const PNG_WIDTH: u32 = 1200;
+
+/// A Markdown report and the images it links to.
+#[derive(Debug)]
+pub struct MarkdownReport {
+    /// The Markdown text; images are linked by file name, relative to the text's folder.
+    pub text: String,
+    /// `(file name, PNG bytes or why it could not be drawn)` for each linked image: the plots
+    /// over time, then one timeline per informative run.
+    pub images: Vec<(String, Result<Vec<u8>, PlotError>)>,
+}
+
+/// The Markdown of `figures` (the same tables as the HTML page); image files are named
+/// `{stem}-over-time.png` and `{stem}-run-1.png` … (the caller writes them beside the text).
+pub fn markdown(figures: &Figures, stem: &str) -> MarkdownReport {
+    let f = figures;
+    let mut m = String::from("# Flakiness report\n\n");
+    let mut images = Vec::new();
+    if let Some(r) = &f.request {
+        let _ = writeln!(m, "{}\n", code(&format!("{} {}", r.method, r.url)));
+        for (name, value) in &r.headers {
+            let _ = writeln!(m, "- {}", code(&format!("{name}: {value}")));
+        }
+        if let Some(body) = &r.body {
+            let _ = writeln!(m, "- body: {}", code(body));
+        }
+        m.push_str("\nSecret values are masked (***) by Retryscope's secrets rule.\n\n");
+    }
+    let profiles: Vec<String> = f
+        .profiles
+        .iter()
+        .map(|p| format!("{} ({} runs)", code(&p.name), p.runs))
+        .collect();
+    let _ = writeln!(m, "Profile used: {}.\n", profiles.join(", "));
+    if let (Some(a), Some(b)) = (&f.first_run_at, &f.last_run_at) {
+        let _ = writeln!(
+            m,
+            "{} runs from {} to {}.\n",
+            f.runs.total,
+            time_text(a),
+            time_text(b)
+        );
+    }
+    for (i, table) in tables(f).iter().enumerate() {
+        render(&mut m, table);
+        if i == 0 {
+            let name = format!("{stem}-over-time.png");
+            let _ = writeln!(
+                m,
+                "## Over time\n\n![runs, failures and time to success over time]({name})\n"
+            );
+            images.push((
+                name,
+                crate::interop::render_lab_png(&super::report_charts(f), PNG_WIDTH),
+            ));
+        }
+    }
+    m.push_str("## Most informative runs\n");
+    for (i, picked) in f.informative_runs.iter().enumerate() {
+        let r = &picked.run;
+        let name = format!("{stem}-run-{}.png", i + 1);
+        let _ = writeln!(
+            m,
+            "\n### {}: {}\n\nStarted {}, {}.\n\n![timeline of run {}]({name})\n",
+            picked.pick.title(),
+            code(&r.id),
+            time_text(&r.started_at),
+            outcome_text(r),
+            r.id
+        );
+        render(&mut m, &attempts_table(r));
+        let plot = super::timeline_plot(r, &outcome_text(r));
+        images.push((
+            name,
+            crate::interop::render_png(&plot, PNG_WIDTH, crate::interop::PNG_DEFAULT_HEIGHT),
+        ));
+    }
+    MarkdownReport { text: m, images }
+}
+
+/// `text` as inline code (backticks inside become quotes).
+fn code(text: &str) -> String {
+    format!("`{}`", text.replace('`', "'"))
+}
+
+fn render(m: &mut String, t: &Table) {
+    if !t.title.is_empty() {
+        let _ = writeln!(m, "## {}\n", t.title);
+    }
+    if !t.note.is_empty() {
+        let _ = writeln!(m, "{}\n", t.note);
+    }
+    if t.rows.is_empty() {
+        if !t.empty.is_empty() {
+            let _ = writeln!(m, "{}\n", t.empty);
+        }
+        return;
+    }
+    let _ = writeln!(m, "| {} |", t.head.join(" | "));
+    let _ = writeln!(m, "|{}", "---|".repeat(t.head.len()));
+    for row in &t.rows {
+        let cells: Vec<String> = row
+            .iter()
+            .map(|c: &Cell| {
+                let text = c.text.replace('|', "\\|");
+                if c.code && !text.is_empty() {
+                    code(&text)
+                } else {
+                    text
+                }
+            })
+            .collect();
+        let _ = writeln!(m, "| {} |", cells.join(" | "));
+    }
+    m.push('\n');
+}

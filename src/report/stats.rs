@@ -1,0 +1,136 @@
+//! The two statistics the figures use: the Wilson score interval of a proportion and
+//! nearest-rank percentiles.
+
+use serde::{Deserialize, Serialize};
+
+/// z for a two-sided 95 % interval (the 0.975 quantile of the standard normal).
+pub const Z_95: f64 = 1.959_963_984_540_054;
+
+/// A proportion with its 95 % Wilson score interval.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Proportion {
+    /// k / n, in [0, 1]; 0 when n is 0.
+    pub value: f64,
+    /// Lower end of the 95 % Wilson interval, in [0, 1].
+    pub low: f64,
+    /// Upper end of the 95 % Wilson interval, in [0, 1].
+    pub high: f64,
+    /// Successes k.
+    pub successes: u64,
+    /// Trials n.
+    pub trials: u64,
+}
+
+impl Proportion {
+    /// k of n with its Wilson score interval (E. B. Wilson, 1927):
+    /// centre = (p̂ + z²/2n) / (1 + z²/n), half-width = z / (1 + z²/n) · √(p̂(1 − p̂)/n + z²/4n²),
+    /// z = [`Z_95`]. With n = 0 the interval is [0, 1] (nothing is known).
+    ///
+    /// ```
+    /// use retryscope::report::Proportion;
+    /// let p = Proportion::wilson(9, 10);
+    /// assert!((p.low - 0.5958).abs() < 1e-4 && (p.high - 0.9821).abs() < 1e-4);
+    /// assert_eq!((Proportion::wilson(0, 0).low, Proportion::wilson(0, 0).high), (0.0, 1.0));
+    /// ```
+    pub fn wilson(successes: u64, trials: u64) -> Self {
+        let k = successes.min(trials);
+        if trials == 0 {
+            return Self {
+                value: 0.0,
+                low: 0.0,
+                high: 1.0,
+                successes: 0,
+                trials: 0,
+            };
+        }
+        let n = trials as f64;
+        let p = k as f64 / n;
+        let z2 = Z_95 * Z_95;
+        let denominator = 1.0 + z2 / n;
+        let centre = (p + z2 / (2.0 * n)) / denominator;
+        let half = Z_95 / denominator * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
+        Self {
+            value: p,
+            low: (centre - half).clamp(0.0, 1.0),
+            high: (centre + half).clamp(0.0, 1.0),
+            successes: k,
+            trials,
+        }
+    }
+}
+
+/// p50 / p95 / p99 / max of a set of durations, ms (nearest rank: the ⌈p·N⌉-th smallest).
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+pub struct Percentiles {
+    /// How many values.
+    pub count: u64,
+    /// Median, ms.
+    pub p50_ms: f64,
+    /// 95th percentile, ms.
+    pub p95_ms: f64,
+    /// 99th percentile, ms.
+    pub p99_ms: f64,
+    /// Largest value, ms.
+    pub max_ms: f64,
+}
+
+impl Percentiles {
+    /// The percentiles of `values` (any order; NaN sorts last); all zero when empty.
+    ///
+    /// ```
+    /// use retryscope::report::Percentiles;
+    /// let p = Percentiles::of((1..=100).map(f64::from).collect());
+    /// assert_eq!((p.p50_ms, p.p95_ms, p.p99_ms, p.max_ms), (50.0, 95.0, 99.0, 100.0));
+    /// ```
+    pub fn of(mut values: Vec<f64>) -> Self {
+        if values.is_empty() {
+            return Self::default();
+        }
+        values.sort_unstable_by(f64::total_cmp);
+        Self {
+            count: values.len() as u64,
+            p50_ms: nearest_rank(&values, 0.50),
+            p95_ms: nearest_rank(&values, 0.95),
+            p99_ms: nearest_rank(&values, 0.99),
+            max_ms: values[values.len() - 1],
+        }
+    }
+}
+
+/// The ⌈q·N⌉-th smallest of `sorted` (q in [0, 1]); 0 when empty.
+pub fn nearest_rank(sorted: &[f64], q: f64) -> f64 {
+    #[allow(
+        clippy::cast_possible_truncation,
+        clippy::cast_sign_loss,
+        reason = "q is in [0, 1], so the rank lies in [0, len]"
+    )]
+    let rank = (q.clamp(0.0, 1.0) * sorted.len() as f64).ceil() as usize;
+    sorted
+        .get(rank.saturating_sub(1).min(sorted.len().saturating_sub(1)))
+        .copied()
+        .unwrap_or(0.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wilson_of_all_or_nothing_stays_inside_zero_one_and_is_not_a_point() {
+        let all = Proportion::wilson(20, 20);
+        assert_eq!(all.value, 1.0);
+        assert!(all.high <= 1.0 && all.low > 0.8 && all.low < 1.0, "{all:?}");
+        let none = Proportion::wilson(0, 20);
+        assert!(
+            none.low >= 0.0 && none.high > 0.0 && none.high < 0.2,
+            "{none:?}"
+        );
+    }
+
+    #[test]
+    fn nearest_rank_of_one_value_is_that_value() {
+        let p = Percentiles::of(vec![7.0]);
+        assert_eq!((p.count, p.p50_ms, p.p99_ms, p.max_ms), (1, 7.0, 7.0, 7.0));
+        assert_eq!(nearest_rank(&[], 0.5), 0.0);
+    }
+}

@@ -1,0 +1,368 @@
+//! The report's tables, built once from the figures; the HTML and the Markdown renderings
+//! only lay them out, so the two always show the same numbers.
+
+use super::figures::Figures;
+use super::observed::ObservedRun;
+use super::text::{duration_text, percent_text, time_text};
+
+/// One cell: its text, and the figure it shows (JSON path, raw value) when it shows one.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Cell {
+    /// The text shown.
+    pub text: String,
+    /// `(path into the JSON figures, value)`: `("success_rate.value", 0.93)`.
+    pub figure: Option<(String, f64)>,
+    /// Shown as code (ids, statuses, header names and values).
+    pub code: bool,
+}
+
+impl Cell {
+    /// Plain text.
+    pub fn text(text: impl Into<String>) -> Self {
+        Self {
+            text: text.into(),
+            ..Self::default()
+        }
+    }
+
+    /// Text shown as code.
+    pub fn code(text: impl Into<String>) -> Self {
+        Self {
+            text: text.into(),
+            code: true,
+            figure: None,
+        }
+    }
+
+    /// A figure: `text` showing `value`, found at `path` in the JSON.
+    pub fn figure(path: impl Into<String>, value: f64, text: impl Into<String>) -> Self {
+        Self {
+            text: text.into(),
+            figure: Some((path.into(), value)),
+            code: false,
+        }
+    }
+
+    fn count(path: impl Into<String>, n: u64) -> Self {
+        Self::figure(path, n as f64, n.to_string())
+    }
+
+    fn ms(path: impl Into<String>, ms: f64) -> Self {
+        Self::figure(path, ms, duration_text(ms))
+    }
+}
+
+/// A titled table.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Table {
+    /// Anchor id (`failures`).
+    pub id: &'static str,
+    /// Heading.
+    pub title: String,
+    /// A sentence under the heading (how to read it).
+    pub note: String,
+    /// Column headings.
+    pub head: Vec<&'static str>,
+    /// Rows of cells, as many as `head`.
+    pub rows: Vec<Vec<Cell>>,
+    /// Said instead of an empty table.
+    pub empty: &'static str,
+}
+
+/// The summary (figure, value, detail) and every table of the figures, in reading order.
+pub fn tables(f: &Figures) -> Vec<Table> {
+    vec![
+        summary(f),
+        failures(f),
+        time_to_success(f),
+        attempts(f),
+        delay_headers(f),
+        buckets(f),
+    ]
+}
+
+fn summary(f: &Figures) -> Table {
+    let s = &f.success_rate;
+    let t = &f.time_to_success;
+    let a = &f.attempts_per_run;
+    let outage = f.longest_outage.as_ref().map_or_else(
+        || {
+            vec![
+                Cell::text("longest outage"),
+                Cell::text("none"),
+                Cell::text("no failed run"),
+            ]
+        },
+        |o| {
+            vec![
+                Cell::text("longest outage"),
+                Cell::ms("longest_outage.duration_ms", o.duration_ms),
+                Cell::text(format!(
+                    "{} failed runs in a row from {} (run {}) to {} (run {})",
+                    o.runs,
+                    time_text(&o.from),
+                    o.first_run_id,
+                    time_text(&o.until),
+                    o.last_run_id
+                )),
+            ]
+        },
+    );
+    Table {
+        id: "summary",
+        title: "Summary".to_owned(),
+        head: vec!["figure", "value", "detail"],
+        rows: vec![
+            vec![
+                Cell::text("success rate"),
+                Cell::figure("success_rate.value", s.value, percent_text(s.value)),
+                Cell::text(format!(
+                    "95 % Wilson interval {} – {}; {} of {} runs (cancelled and unfinished runs left out)",
+                    percent_text(s.low),
+                    percent_text(s.high),
+                    s.successes,
+                    s.trials
+                )),
+            ],
+            vec![
+                Cell::text("time to success, median"),
+                Cell::ms("time_to_success.p50_ms", t.p50_ms),
+                Cell::text(format!(
+                    "p95 {}, p99 {}",
+                    duration_text(t.p95_ms),
+                    duration_text(t.p99_ms)
+                )),
+            ],
+            vec![
+                Cell::text("attempts per run"),
+                Cell::figure("attempts_per_run.mean", a.mean, format!("{:.2}", a.mean)),
+                Cell::text(format!(
+                    "{} attempts in all; at most {:.0} in a run",
+                    a.total, a.percentiles.max_ms
+                )),
+            ],
+            vec![
+                Cell::text("runs"),
+                Cell::count("runs.total", f.runs.total),
+                Cell::text(format!(
+                    "{} succeeded, {} failed, {} cancelled, {} unfinished",
+                    f.runs.succeeded, f.runs.failed, f.runs.cancelled, f.runs.unfinished
+                )),
+            ],
+            outage,
+        ],
+        ..Table::default()
+    }
+}
+
+fn failures(f: &Figures) -> Table {
+    Table {
+        id: "failures",
+        title: "Failures by status and error kind".to_owned(),
+        note: "Failed attempts: every attempt but the successful last one of a run that succeeded."
+            .to_owned(),
+        head: vec![
+            "status or error",
+            "kind",
+            "failed attempts",
+            "runs it ended",
+        ],
+        rows: f
+            .failures
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                vec![
+                    Cell::code(&c.label),
+                    Cell::text(&c.kind),
+                    Cell::count(format!("failures.{i}.attempts"), c.attempts),
+                    Cell::count(format!("failures.{i}.runs_ended"), c.runs_ended),
+                ]
+            })
+            .collect(),
+        empty: "No attempt failed.",
+    }
+}
+
+fn time_to_success(f: &Figures) -> Table {
+    let t = &f.time_to_success;
+    Table {
+        id: "time-to-success",
+        title: "Time to success".to_owned(),
+        note: format!(
+            "From a run's start to the end of its successful attempt, over {} successful runs (nearest-rank percentiles).",
+            t.count
+        ),
+        head: vec!["p50", "p95", "p99", "max"],
+        rows: vec![vec![
+            Cell::ms("time_to_success.p50_ms", t.p50_ms),
+            Cell::ms("time_to_success.p95_ms", t.p95_ms),
+            Cell::ms("time_to_success.p99_ms", t.p99_ms),
+            Cell::ms("time_to_success.max_ms", t.max_ms),
+        ]],
+        ..Table::default()
+    }
+}
+
+fn attempts(f: &Figures) -> Table {
+    Table {
+        id: "attempts",
+        title: "Attempts per run".to_owned(),
+        head: vec!["attempts", "runs"],
+        rows: f
+            .attempts_per_run
+            .histogram
+            .iter()
+            .map(|(n, runs)| {
+                vec![
+                    Cell::text(n.to_string()),
+                    Cell::count(format!("attempts_per_run.histogram.{n}"), *runs),
+                ]
+            })
+            .collect(),
+        ..Table::default()
+    }
+}
+
+fn delay_headers(f: &Figures) -> Table {
+    Table {
+        id: "delay-headers",
+        title: "Retry-After and other delay headers".to_owned(),
+        note:
+            "Asked: the delay the value asks for. Honoured: of the responses followed by another \
+               attempt, how many waited at least that long."
+                .to_owned(),
+        head: vec![
+            "header",
+            "responses",
+            "statuses",
+            "unusable",
+            "asked p50",
+            "asked max",
+            "honoured",
+            "waited p50",
+        ],
+        rows: f
+            .delay_headers
+            .iter()
+            .enumerate()
+            .map(|(i, d)| {
+                let statuses: Vec<String> = d
+                    .statuses
+                    .iter()
+                    .map(|(s, n)| format!("{s} ×{n}"))
+                    .collect();
+                vec![
+                    Cell::code(&d.name),
+                    Cell::count(format!("delay_headers.{i}.responses"), d.responses),
+                    Cell::text(statuses.join(", ")),
+                    Cell::text(d.unusable.to_string()),
+                    Cell::ms(format!("delay_headers.{i}.asked.p50_ms"), d.asked.p50_ms),
+                    Cell::ms(format!("delay_headers.{i}.asked.max_ms"), d.asked.max_ms),
+                    Cell::figure(
+                        format!("delay_headers.{i}.waited_at_least_asked"),
+                        d.waited_at_least_asked as f64,
+                        format!("{} of {}", d.waited_at_least_asked, d.retried),
+                    ),
+                    Cell::ms(format!("delay_headers.{i}.waited.p50_ms"), d.waited.p50_ms),
+                ]
+            })
+            .collect(),
+        empty: "The server sent no delay header (Retry-After, RateLimit, x-ms-retry-after-ms, …).",
+    }
+}
+
+fn buckets(f: &Figures) -> Table {
+    Table {
+        id: "buckets",
+        title: format!("Runs per {}", duration_text(f.buckets.width_ms as f64)),
+        head: vec![
+            "from",
+            "runs",
+            "succeeded",
+            "success",
+            "failed attempts",
+            "time to success p50",
+        ],
+        rows: f
+            .buckets
+            .items
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| b.runs > 0)
+            .map(|(i, b)| {
+                let failed: Vec<String> = b
+                    .failed_attempts
+                    .iter()
+                    .map(|(label, n)| format!("{label} ×{n}"))
+                    .collect();
+                vec![
+                    Cell::text(b.start.as_ref().map(time_text).unwrap_or_default()),
+                    Cell::count(format!("buckets.items.{i}.runs"), b.runs),
+                    Cell::count(format!("buckets.items.{i}.succeeded"), b.succeeded),
+                    Cell::text(percent_text(b.succeeded as f64 / b.runs as f64)),
+                    Cell::text(failed.join(", ")),
+                    if b.time_to_success.count > 0 {
+                        Cell::ms(
+                            format!("buckets.items.{i}.time_to_success.p50_ms"),
+                            b.time_to_success.p50_ms,
+                        )
+                    } else {
+                        Cell::default()
+                    },
+                ]
+            })
+            .collect(),
+        ..Table::default()
+    }
+}
+
+/// One run's attempts: start offset, duration, result, the wait before the next one, and its
+/// delay headers.
+pub fn attempts_table(r: &ObservedRun) -> Table {
+    Table {
+        head: vec![
+            "#",
+            "start",
+            "duration",
+            "result",
+            "wait after",
+            "delay headers",
+        ],
+        rows: r
+            .attempts
+            .iter()
+            .enumerate()
+            .map(|(i, a)| {
+                let wait = r.attempts.get(i + 1).map(|next| {
+                    duration_text((next.offset_ms - a.offset_ms - a.duration_ms).max(0.0))
+                });
+                let headers: Vec<String> = a
+                    .delay_headers
+                    .iter()
+                    .map(|(n, v)| format!("{n}: {v}"))
+                    .collect();
+                vec![
+                    Cell::text((i + 1).to_string()),
+                    Cell::text(format!("+{}", duration_text(a.offset_ms))),
+                    Cell::text(duration_text(a.duration_ms)),
+                    Cell::code(a.result.label()),
+                    Cell::text(wait.unwrap_or_default()),
+                    Cell::code(headers.join("; ")),
+                ]
+            })
+            .collect(),
+        ..Table::default()
+    }
+}
+
+/// `succeeded after 3 attempts in 2.4 s`.
+pub fn outcome_text(r: &ObservedRun) -> String {
+    let n = r.attempts.len();
+    format!(
+        "{} after {n} attempt{} in {}",
+        super::observed::outcome_id(r.outcome),
+        if n == 1 { "" } else { "s" },
+        duration_text(r.last_attempt_end_ms())
+    )
+}

@@ -26,7 +26,7 @@ use chrono::DateTime;
 use retryscope::cli::history_cmd::DataDirArg;
 use retryscope::cli::run_selection::RunSelection;
 use retryscope::model::{ErrorKind, OutcomeKind, RequestSpec, Verdict};
-use retryscope::report::{ReportContext, figures, html, markdown};
+use retryscope::report::{ReportContext, Timelines, figures, html, markdown};
 use retryscope::sim::{WhatIfCandidate, whatif};
 use retryscope::store::{DEFAULT_BODY_CAP, HistoryRecorder, HistoryStore};
 use retryscope::testkit::{EventScript, net_error, response, retry};
@@ -132,14 +132,14 @@ fn main() -> Res<()> {
     let f = f.ok_or("no figures")?;
     let mut page = String::new();
     let html_s = median_s(5, &mut || {
-        page = html(&f);
+        page = html(&f, &Timelines::new());
     });
     let mut json = String::new();
     let json_s = median_s(5, &mut || {
         json = serde_json::to_string(&f).unwrap_or_default();
     });
     let md_s = median_s(5, &mut || {
-        let _ = markdown(&f, "report");
+        let _ = markdown(&f, "report", &Timelines::new());
     });
     let candidates: Vec<WhatIfCandidate> = ["servicenow-exponential", "azure-sdk", "envoy-route"]
         .iter()

@@ -8,7 +8,7 @@
 
 use super::exit::{self, CliError};
 use super::run_selection::RunSelection;
-use crate::report::{ReportContext, SentRequest, figures, html, markdown};
+use crate::report::{ReportContext, SentRequest, Timelines, figures, html, markdown, outcome_text};
 use crate::store;
 use clap::{Args, ValueEnum};
 use std::path::{Path, PathBuf};
@@ -69,6 +69,16 @@ pub fn execute(args: &ReportArgs) -> Result<u8, CliError> {
         generated_at: Some(chrono::Local::now().fixed_offset()),
     };
     let figures = figures(&selected.runs, &context);
+    let timelines = if args.format == ReportFormat::Json {
+        Timelines::new()
+    } else {
+        args.selection.timelines(
+            figures
+                .informative_runs
+                .iter()
+                .map(|p| (p.run.id.as_str(), outcome_text(&p.run))),
+        )?
+    };
     let write = |path: &Path, bytes: &[u8]| {
         store::write_export(path, bytes).map_err(|e| CliError::write("cannot write the report", &e))
     };
@@ -82,12 +92,12 @@ pub fn execute(args: &ReportArgs) -> Result<u8, CliError> {
                 None => crate::cli_out!("{text}"),
             }
         }
-        (ReportFormat::Html, Some(path)) => write(path, html(&figures).as_bytes())?,
+        (ReportFormat::Html, Some(path)) => write(path, html(&figures, &timelines).as_bytes())?,
         (ReportFormat::Md, Some(path)) => {
             let stem = path
                 .file_stem()
                 .map_or_else(|| "report".to_owned(), |s| s.to_string_lossy().into_owned());
-            let report = markdown(&figures, &stem);
+            let report = markdown(&figures, &stem, &timelines);
             let folder = path.parent().unwrap_or_else(|| Path::new(""));
             for (name, png) in &report.images {
                 match png {

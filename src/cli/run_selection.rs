@@ -127,6 +127,32 @@ impl RunSelection {
     }
 }
 
+impl RunSelection {
+    /// The timelines of the runs `ids` (the report's informative runs), each drawn from its
+    /// stored fold under the title `titles` gives it; a run deleted meanwhile is left out.
+    ///
+    /// # Errors
+    /// Exit 1 when the database cannot be read.
+    pub fn timelines<'a>(
+        &self,
+        picks: impl IntoIterator<Item = (&'a str, String)>,
+    ) -> Result<crate::report::Timelines, CliError> {
+        let failed = |e: store::HistoryError| CliError::failed(e.to_string());
+        let dir = self.data_dir.resolve()?;
+        let history = HistoryStore::open_in(&dir).map_err(failed)?;
+        let mut out = crate::report::Timelines::new();
+        for (id, title) in picks {
+            if let Some(stored) = history.run(id).map_err(failed)? {
+                out.insert(
+                    id.to_owned(),
+                    crate::report::timeline_plot(&stored.fold, &title),
+                );
+            }
+        }
+        Ok(out)
+    }
+}
+
 /// `--since` / `--until`: an RFC 3339 time, a date (local midnight) or a Go-style duration ago.
 ///
 /// # Errors

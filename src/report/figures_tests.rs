@@ -185,10 +185,34 @@ fn no_runs_give_empty_figures() {
     assert!(f.buckets.items.is_empty());
 }
 
+/// A two-attempt timeline for each informative run of `f`, as the CLI reads them back.
+fn timelines(f: &Figures) -> Timelines {
+    let started = chrono::DateTime::parse_from_rfc3339("2026-12-05T10:00:00+00:00").expect("time");
+    f.informative_runs
+        .iter()
+        .map(|p| {
+            let fold = crate::testkit::EventScript::new(1, "GET", "http://127.0.0.1/x", started)
+                .attempt(
+                    crate::testkit::response(503, &[], ""),
+                    crate::testkit::retry("503"),
+                    4.0,
+                )
+                .wait(100, 100.2)
+                .attempt(
+                    crate::testkit::response(200, &[], "ok"),
+                    crate::model::Verdict::SUCCESS,
+                    3.0,
+                )
+                .fold();
+            (p.run.id.clone(), timeline_plot(&fold, "a run"))
+        })
+        .collect()
+}
+
 #[test]
 fn the_html_shows_every_figure_with_its_json_value() {
     let f = figures(&runs(), &ReportContext::default());
-    let page = html(&f);
+    let page = html(&f, &timelines(&f));
     let json = serde_json::to_value(&f).expect("json");
     let re = regex::Regex::new(r#"data-figure="([^"]+)" data-value="([^"]+)""#).expect("regex");
     let mut checked = 0;
@@ -212,7 +236,7 @@ fn the_html_shows_every_figure_with_its_json_value() {
 #[test]
 fn the_markdown_links_every_image_it_lists() {
     let f = figures(&runs(), &ReportContext::default());
-    let md = markdown(&f, "ticket");
+    let md = markdown(&f, "ticket", &timelines(&f));
     let names: Vec<&str> = md.images.iter().map(|(n, _)| n.as_str()).collect();
     assert_eq!(
         names,

@@ -1,7 +1,7 @@
 //! The one adapter from the history's stored run to the report's input.
 
 use super::observed::{AttemptResult, ObservedAttempt, ObservedRun};
-use crate::model::AttemptOutcome;
+use crate::model::{AttemptOutcome, OutcomeKind};
 use crate::store::StoredRun;
 
 /// `stored` as an [`ObservedRun`]: its finished attempts with their status or error kind and
@@ -13,17 +13,17 @@ pub fn observed_run(stored: &StoredRun) -> ObservedRun {
     ObservedRun {
         id: run.id.clone(),
         started_at: run.started_at,
-        outcome: run
-            .outcome
-            .and_then(crate::store::RecordedOutcome::engine_kind),
+        outcome: run.outcome.filter(|k| *k != OutcomeKind::Interrupted),
         profile_name: run.profile_name.clone(),
         method: run.method.clone(),
         idempotency_key: run.request.has_idempotency_key(),
         attempts: stored
+            .fold
             .attempts
             .iter()
-            .map(|a| ObservedAttempt {
-                offset_ms: a.offset_ms,
+            .filter_map(|row| Some((row.offset_ms, row.result.as_ref()?)))
+            .map(|(offset_ms, a)| ObservedAttempt {
+                offset_ms,
                 duration_ms: a.timings.total_ms,
                 result: match &a.outcome {
                     AttemptOutcome::Response(r) => AttemptResult::Status(r.status),

@@ -27,9 +27,9 @@ img,svg{max-width:100%;height:auto}.note{color:#59636e;font-size:13px}";
 
 /// The page of `figures`: the summary, what was sent, the plots over time
 /// ([`super::report_charts`]) inline as SVG, the tables, and each informative run with its
-/// timeline ([`super::timeline_plot`]) as a PNG data URL. A plot that cannot be drawn is left
+/// timeline (`timelines`, by run id) as a PNG data URL. A plot that cannot be drawn is left
 /// out with a note saying why.
-pub fn html(figures: &Figures) -> String {
+pub fn html(figures: &Figures, timelines: &super::Timelines) -> String {
     let f = figures;
     let mut h = String::with_capacity(64 * 1024);
     let title = f.request.as_ref().map_or_else(
@@ -83,7 +83,7 @@ pub fn html(figures: &Figures) -> String {
             render(&mut h, table);
         }
     }
-    runs(&mut h, f);
+    runs(&mut h, f, timelines);
     h.push_str("</main></body></html>\n");
     h
 }
@@ -199,7 +199,7 @@ fn sent(h: &mut String, f: &Figures) {
     h.push('\n');
 }
 
-fn runs(h: &mut String, f: &Figures) {
+fn runs(h: &mut String, f: &Figures, timelines: &super::Timelines) {
     use base64::Engine as _;
     h.push_str(
         "<h2 id=\"runs\">Most informative runs</h2>\n<p class=\"note\">Picked: the first failed run \
@@ -217,7 +217,11 @@ fn runs(h: &mut String, f: &Figures) {
             esc(&outcome_text(r))
         );
         let (w, ht) = TIMELINE_SIZE;
-        match crate::interop::render_png(&super::timeline_plot(r, &outcome_text(r)), w, ht) {
+        let plot = timelines
+            .get(&r.id)
+            .ok_or_else(|| "the run was not read back from the history".to_owned())
+            .and_then(|p| crate::interop::render_png(p, w, ht).map_err(|e| e.to_string()));
+        match plot {
             Ok(png) => {
                 let _ = write!(
                     h,
@@ -227,11 +231,8 @@ fn runs(h: &mut String, f: &Figures) {
                 );
             }
             Err(why) => {
-                let _ = write!(
-                    h,
-                    "<p class=\"note\">timeline left out: {}</p>",
-                    esc(&why.to_string())
-                );
+                let why: &str = &why;
+                let _ = write!(h, "<p class=\"note\">timeline left out: {}</p>", esc(why));
             }
         }
         render(h, &attempts_table(r));

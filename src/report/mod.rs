@@ -46,4 +46,4 @@ pub use sent::{BODY_SHOWN_CHARS, SentRequest};
 pub use stats::{Percentiles, Proportion, Z_95, nearest_rank};
 pub use tables::{Cell, Table, attempts_table, outcome_text, tables};
 pub use text::{duration_text, percent_text, time_text};
-pub use timeline::timeline_plot;
+pub use timeline::{Timelines, timeline_plot};

@@ -63,15 +63,7 @@ impl AttemptResult {
 
 /// An outcome's id as the history stores it (`succeeded`, `gave_up`, …); `unfinished` for none.
 pub fn outcome_id(outcome: Option<OutcomeKind>) -> &'static str {
-    match outcome {
-        Some(OutcomeKind::Succeeded) => "succeeded",
-        Some(OutcomeKind::GaveUp) => "gave_up",
-        Some(OutcomeKind::Stopped) => "stopped",
-        Some(OutcomeKind::Deadline) => "deadline",
-        Some(OutcomeKind::Cancelled) => "cancelled",
-        Some(OutcomeKind::Error) => "error",
-        None => "unfinished",
-    }
+    outcome.map_or("unfinished", OutcomeKind::id)
 }
 
 impl ObservedRun {

@@ -74,7 +74,7 @@ impl Replayer {
         rng: &mut PolicyRng,
         mut bucket: Option<&mut TokenBucket>,
     ) -> RunEstimate {
-        let mut state = ClientState::new();
+        let mut state = ClientState::default();
         let mut elapsed = 0.0_f64;
         let mut attempts = 0_u32;
         let end = |outcome, attempts| RunEstimate {

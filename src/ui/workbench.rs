@@ -8,7 +8,6 @@ mod retry_settings;
 mod run_actions;
 mod toolbar;
 
-use batch_actions::CentreTab;
 pub use history_actions::{PAST_RUN_IDS, masked_field};
 use profile_files::{Switch, default_current, library_scanner, restore_profile};
 
@@ -18,9 +17,9 @@ use super::environment_editor::EnvironmentPanel;
 use super::error_panel::LoadFailure;
 use super::file_dialogs::{DialogPurpose, FileDialogHost, FileDialogs};
 use super::latest_worker::LatestWorker;
-use super::persistence::{LayoutPrefs, PersistedProfile, PersistedWorkbench, SideTab};
+use super::persistence::{CentreTab, LayoutPrefs, PersistedProfile, PersistedWorkbench, SideTab};
 use super::policy_editor::PolicyEditor;
-use super::preview_strip::PreviewCache;
+use super::preview_strip::{HeldHeight, PreviewCache};
 use super::profile_library::{CurrentProfile, ProfileSource, scan_library};
 use super::request_draft::{RequestDraft, demo_failure_status};
 use super::request_library_panel::RequestLibraryPanel;
@@ -28,6 +27,7 @@ use super::shortcuts::{Shortcut, take_shortcuts};
 use super::text_sizes::install_text_sizes;
 use super::theme::ThemeChoice;
 use super::timeline::{RunsState, TimelineAction};
+use super::workspace_file::DemoAddress;
 use crate::profile::{self};
 use crate::service::Command;
 use crate::store::{EnvironmentStore, OpenedSecretStore, RequestLibrary, SecretStore};
@@ -58,8 +58,6 @@ fn side_panel_max(total: f32) -> (f32, f32) {
 pub const STACK_BELOW_WIDTH: f32 = 1100.0;
 /// Width the timeline keeps at least in the narrow layout, points.
 pub const MIN_STACKED_TIMELINE_WIDTH: f32 = 420.0;
-/// Stands for the demo server's base URL in persisted requests (its port changes per start).
-pub(crate) const DEMO_PLACEHOLDER: &str = "{{demo}}";
 
 /// Everything a workbench needs from outside.
 pub struct WorkbenchSetup {
@@ -88,6 +86,8 @@ pub struct WorkbenchState {
     policy_editor: PolicyEditor,
     /// Compile check, problems and preview of the current profile (computed off the frame).
     preview: PreviewCache,
+    /// Keeps the preview's height while the user types (see [`HeldHeight`]).
+    preview_hold: HeldHeight,
     /// Number fields whose text is not a number (Send and Save refuse meanwhile).
     invalid_fields: super::number_field::InvalidFields,
     /// Set when another profile replaced the current one: what was typed into its number
@@ -121,8 +121,6 @@ pub struct WorkbenchState {
     pub history: super::history::HistoryPanel,
     /// The Batch tab (centre, beside the timeline and the History panel).
     pub batch: super::batch::BatchPanel,
-    /// The centre shows the Batch tab (not persisted: a fresh start shows the timeline).
-    batch_shown: bool,
     /// The batch start-up line as last put in the status line (kept current while shown).
     batch_line: Option<String>,
     /// Past runs opened from the history so far (their ids count up from [`PAST_RUN_IDS`]).
@@ -142,8 +140,6 @@ pub struct WorkbenchState {
     pub about: super::about_window::AboutWindow,
     /// The Lab tab (centre, beside the timeline and the history).
     pub lab: super::lab::LabPanel,
-    /// The centre shows the Lab (not remembered between sessions).
-    lab_shown: bool,
     /// Set by [`Self::analyse_in_background`]: the stores attached after it (environments) run
     /// on worker threads that call it; `None` keeps them inline (tests).
     store_waker: Option<std::sync::Arc<dyn Fn() + Send + Sync>>,
@@ -175,13 +171,8 @@ impl WorkbenchState {
             .profile
             .clone()
             .map_or_else(default_current, restore_profile);
-        let draft = match persisted.request.clone() {
-            Some(mut d) => {
-                if let Some(base) = &demo {
-                    d.url = d.url.replace(DEMO_PLACEHOLDER, base);
-                }
-                d
-            }
+        let draft = match &persisted.request {
+            Some(d) => DemoAddress(demo.as_deref()).restored(d),
             None => RequestDraft::demo(
                 demo.as_deref().unwrap_or("http://127.0.0.1:8080"),
                 demo_failure_status(&current.profile),
@@ -200,6 +191,7 @@ impl WorkbenchState {
             runs: RunsState::default(),
             policy_editor: PolicyEditor::default(),
             preview: PreviewCache::default(),
+            preview_hold: HeldHeight::default(),
             invalid_fields: super::number_field::InvalidFields::default(),
             forget_typed_profile_fields: false,
             demo_base_url: demo,
@@ -232,7 +224,6 @@ impl WorkbenchState {
                 persisted.history_filters,
             ),
             batch: super::batch::BatchPanel::new(),
-            batch_shown: false,
             batch_line: None,
             past_runs: 0,
             png_export: super::png_export::PngExport::default(),
@@ -245,7 +236,6 @@ impl WorkbenchState {
                 Box::new(super::about_window::SystemOpener),
             ),
             lab: super::lab::LabPanel::default(),
-            lab_shown: false,
             store_waker: None,
         }
     }
@@ -267,14 +257,12 @@ impl WorkbenchState {
 
     /// Whether the centre shows the Lab tab.
     pub fn lab_shown(&self) -> bool {
-        self.lab_shown
+        self.layout.centre == CentreTab::Lab
     }
 
     /// Shows the Lab tab.
     pub fn show_lab(&mut self) {
-        self.lab_shown = true;
-        self.batch_shown = false;
-        self.layout.history_shown = false;
+        self.layout.centre = CentreTab::Lab;
     }
 
     /// Switches the theme (applied at the next frame).
@@ -401,12 +389,8 @@ impl WorkbenchState {
     pub fn to_persisted(&self) -> PersistedWorkbench {
         // Secret values never go to this (plain-text) state; "Remember secrets" keeps them in
         // the secret store instead (see `remember_secrets_now`).
-        let mut request = self.composer.draft.without_secrets();
-        if let Some(base) = &self.demo_base_url
-            && request.url.starts_with(base.as_str())
-        {
-            request.url = request.url.replacen(base.as_str(), DEMO_PLACEHOLDER, 1);
-        }
+        let request = DemoAddress(self.demo_base_url.as_deref())
+            .stored(&self.composer.draft.without_secrets());
         let dirty = self.current.is_dirty();
         PersistedWorkbench {
             request: Some(request),
@@ -519,6 +503,7 @@ impl WorkbenchState {
             self.library = library;
         }
         egui::Panel::top("toolbar").show(ui, |ui| self.toolbar(ui));
+        self.status_bar(ui);
         if let Some(failure) = self.load_failure.clone() {
             // A fixed height from the number of problems: a bottom panel otherwise keeps the
             // height of its first frame, and the list inside shrinks to fit it.
@@ -552,44 +537,38 @@ impl WorkbenchState {
         let actions = egui::CentralPanel::default()
             .show(ui, |ui| {
                 ui.horizontal(|ui| {
-                    let mut tab =
-                        match (self.lab_shown, self.batch_shown, self.layout.history_shown) {
-                            (true, _, _) => CentreTab::Lab,
-                            (false, true, _) => CentreTab::Batch,
-                            (false, false, true) => CentreTab::History,
-                            (false, false, false) => CentreTab::Timeline,
-                        };
-                    ui.selectable_value(&mut tab, CentreTab::Timeline, "Timeline")
+                    let tab = &mut self.layout.centre;
+                    ui.selectable_value(tab, CentreTab::Timeline, "Timeline")
                         .on_hover_text("the runs of this session, live");
-                    ui.selectable_value(&mut tab, CentreTab::History, "History")
+                    ui.selectable_value(tab, CentreTab::History, "History")
                         .on_hover_text("every recorded run: filter, open, re-run, compare, delete");
-                    ui.selectable_value(&mut tab, CentreTab::Batch, "Batch")
+                    ui.selectable_value(tab, CentreTab::Batch, "Batch")
                         .on_hover_text(
                             "work a list of requests through the current profile, durably",
                         );
-                    ui.selectable_value(&mut tab, CentreTab::Lab, "Lab").on_hover_text(
+                    ui.selectable_value(tab, CentreTab::Lab, "Lab").on_hover_text(
                         "the profile's wait distribution, many clients contending, layered retries",
                     );
-                    self.lab_shown = tab == CentreTab::Lab;
-                    self.batch_shown = tab == CentreTab::Batch;
-                    self.layout.history_shown = tab == CentreTab::History;
                 });
                 ui.separator();
-                if self.lab_shown {
-                    self.lab.ui(ui, &self.current.profile);
-                    if let Some(suggested_name) = self.lab.export.take_request() {
-                        self.dialogs
-                            .request(DialogPurpose::ExportLab { suggested_name });
+                match self.layout.centre {
+                    CentreTab::Lab => {
+                        self.lab.ui(ui, &self.current.profile);
+                        if let Some(suggested_name) = self.lab.export.take_request() {
+                            self.dialogs
+                                .request(DialogPurpose::ExportLab { suggested_name });
+                        }
+                        Vec::new()
                     }
-                    Vec::new()
-                } else if self.batch_shown {
-                    batch_actions = self.batch.ui(ui, &self.current.profile, now);
-                    Vec::new()
-                } else if self.layout.history_shown {
-                    self.history.ui(ui);
-                    Vec::new()
-                } else {
-                    self.runs.ui(ui, now)
+                    CentreTab::Batch => {
+                        batch_actions = self.batch.ui(ui, &self.current.profile, now);
+                        Vec::new()
+                    }
+                    CentreTab::History => {
+                        self.history.ui(ui);
+                        Vec::new()
+                    }
+                    CentreTab::Timeline => self.runs.ui(ui, now),
                 }
             })
             .inner;

@@ -6,6 +6,7 @@ use crate::model::{Body, RequestSpec, RetryProfile, RunId};
 use crate::service::HistoryService;
 use crate::store::StoredRun;
 use crate::ui::history::HistoryAction;
+use crate::ui::persistence::CentreTab;
 use crate::ui::profile_library::{CurrentProfile, ProfileSource};
 
 /// First run id given to a past run opened from the history (the engine's ids count up from 1,
@@ -91,14 +92,16 @@ impl WorkbenchState {
 
     /// Whether the centre shows the History panel (else the timeline).
     pub fn history_shown(&self) -> bool {
-        self.layout.history_shown
+        self.layout.centre == CentreTab::History
     }
 
     /// Shows the History panel (`true`) or the timeline.
     pub fn show_history(&mut self, shown: bool) {
-        self.layout.history_shown = shown;
-        self.lab_shown = false;
-        self.batch_shown = false;
+        self.layout.centre = if shown {
+            CentreTab::History
+        } else {
+            CentreTab::Timeline
+        };
     }
 
     /// Takes the History panel's replies and does what they ask.
@@ -124,7 +127,7 @@ impl WorkbenchState {
         );
         let now = self.now();
         self.runs.add_past_run(run_id, title, &events, label, now);
-        self.layout.history_shown = false;
+        self.layout.centre = CentreTab::Timeline;
     }
 
     /// Re-runs `stored`: its profile becomes the current one, and its request is sent. When the
@@ -157,7 +160,7 @@ impl WorkbenchState {
             self.current = CurrentProfile::clean(ProfileSource::Unsaved, profile);
         }
         let seed = same_seed.then_some(stored.run.seed);
-        self.layout.history_shown = false;
+        self.layout.centre = CentreTab::Timeline;
         // The composer as it is, when it builds the recorded request.
         if let Some(composed) = self.compose_quietly()
             && crate::model::secrets::mask_spec(&composed.spec, &composed.secrets)

@@ -9,8 +9,10 @@ use crate::ui::theme::ThemeChoice;
 use egui::Ui;
 
 impl WorkbenchState {
+    /// One row at every width from 800 points: the profile's name takes what is left and is
+    /// cut with an ellipsis (whole on hover).
     pub(super) fn toolbar(&mut self, ui: &mut Ui) {
-        ui.horizontal_wrapped(|ui| {
+        ui.horizontal(|ui| {
             ui.strong("Retryscope");
             ui.separator();
             if ui
@@ -34,10 +36,6 @@ impl WorkbenchState {
             {
                 self.save_as();
             }
-            ui.separator();
-            let dirty = if self.current.is_dirty() { " •" } else { "" };
-            ui.label(format!("Profile: {}{dirty}", self.current.profile.name))
-                .on_hover_text("• = unsaved changes");
             ui.separator();
             ui.label("Theme");
             for choice in ThemeChoice::ALL {
@@ -74,18 +72,33 @@ impl WorkbenchState {
                     ),
                 ));
             }
-            if let Some((is_error, text)) = &self.status {
-                ui.separator();
-                // One line at most (a long message would push the whole layout down); the
-                // whole text on hover and in the accessibility tree.
+            ui.separator();
+            let dirty = if self.current.is_dirty() { " •" } else { "" };
+            let profile = format!("Profile: {}{dirty}", self.current.profile.name);
+            ui.add(egui::Label::new(profile.as_str()).truncate())
+                .on_hover_text(format!("{profile} (• = unsaved changes)"));
+        });
+    }
+
+    /// The status line, at the bottom of the window: always one line high, empty or not, so a
+    /// message never moves what the user is typing into. Long text is cut with an ellipsis;
+    /// the whole text on hover and in the accessibility tree.
+    pub(super) fn status_bar(&self, ui: &mut Ui) {
+        let height = ui.text_style_height(&egui::TextStyle::Body) + 6.0;
+        egui::Panel::bottom("status_bar")
+            .resizable(false)
+            .exact_size(height)
+            .show(ui, |ui| {
+                let Some((is_error, text)) = &self.status else {
+                    return;
+                };
                 let mut rich = egui::RichText::new(text.as_str());
                 if *is_error {
                     rich = rich.color(ui.visuals().error_fg_color);
                 }
                 ui.add(egui::Label::new(rich).truncate())
                     .on_hover_text(text.as_str());
-            }
-        });
+            });
     }
 
     pub(super) fn policy_panel(&mut self, ui: &mut Ui) {
@@ -148,10 +161,12 @@ impl WorkbenchState {
             }
         });
         ui.separator();
-        self.preview.ui(ui);
-        problems_ui(ui, self.preview.issues());
-        warnings_ui(ui, self.preview.warnings());
-        self.lab.ignored_delay_ui(ui, &self.current.profile);
+        self.preview_hold.show(ui, "preview_held", |ui| {
+            self.preview.ui(ui);
+            problems_ui(ui, self.preview.issues());
+            warnings_ui(ui, self.preview.warnings());
+            self.lab.ignored_delay_ui(ui, &self.current.profile);
+        });
         ui.separator();
         let read_only = self.current.is_read_only();
         let error = self.preview.error().cloned();

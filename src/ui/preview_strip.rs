@@ -237,7 +237,8 @@ pub struct HeldHeight(f32);
 impl HeldHeight {
     /// Draws `add_contents` under `id`, at the held height while a field is focused.
     pub fn show(&mut self, ui: &mut Ui, id: &str, add_contents: impl FnOnce(&mut Ui)) {
-        let typing = ui.ctx().memory(|m| m.focused().is_some());
+        // A text field has the keyboard (a clicked button may hold the focus too: not typing).
+        let typing = ui.ctx().egui_wants_keyboard_input();
         if typing && self.0 > 0.0 {
             egui::ScrollArea::vertical()
                 .id_salt(id)

@@ -28,9 +28,6 @@ fn export_as_and_import_from_round_trip_through_files() {
     h.run();
     h.get_by_label("Export as…").click();
     h.run();
-    // The modal centres itself once its content is measured: one more frame before clicking
-    // inside it, as a person sees it settle.
-    h.run();
     assert!(
         h.query_by_label(
             "Not expressible in gRPC service config (JSON) (not in the text: this format has no comments):"

@@ -275,3 +275,59 @@ fn the_stack_view_says_which_layer_does_not_retry_and_what_is_ignored() {
             .is_some()
     );
 }
+
+/// The Lab speaks of the status the profile retries (the default retries 429, not 503), says
+/// each result in one plain sentence, and names the series above each plot (no legend over
+/// the data); the mouse wheel over a plot scrolls the page.
+#[test]
+fn the_lab_speaks_plainly_and_the_wheel_over_a_plot_scrolls_the_page() {
+    let (state, _probe) = ui_support::workbench();
+    let mut h = ui_support::harness_sized(state, [1280.0, 800.0]);
+    h.run();
+    h.get_by_label("Lab").click();
+    h.run();
+    h.run();
+    assert!(
+        h.query_by_label_contains("every attempt failing with 429 (a status this profile retries)")
+            .is_some()
+    );
+    assert!(h.query_by_label_contains("failing with 503").is_none());
+    assert!(
+        h.query_by_label_contains("A request that keeps failing has waited")
+            .is_some()
+    );
+    assert!(
+        h.query_by_label("━ exact max").is_some(),
+        "legend above the plot"
+    );
+    h.state_mut().lab.settings.max_clients = 3;
+    h.state_mut().lab.settings.runs = 2;
+    h.get_by_label("Run sweep").click();
+    h.run();
+    h.run();
+    assert!(
+        h.query_by_label_contains("With 3 clients, ").is_some(),
+        "one sentence for the sweep"
+    );
+
+    // The distribution plot starts under its legend row.
+    let legend = h.get_by_label("━ exact max").rect();
+    let below = h.get_by_label("Many clients (contention)").rect();
+    h.hover_at(egui::pos2(
+        legend.center().x + 200.0,
+        legend.bottom() + 80.0,
+    ));
+    h.event(egui::Event::MouseWheel {
+        unit: egui::MouseWheelUnit::Point,
+        delta: egui::vec2(0.0, -200.0),
+        phase: egui::TouchPhase::Move,
+        source: egui::MouseWheelSource::Wheel,
+        modifiers: egui::Modifiers::NONE,
+    });
+    h.run();
+    let after = h.get_by_label("Many clients (contention)").rect();
+    assert!(
+        after.top() < below.top() - 50.0,
+        "the page scrolled: {below:?} → {after:?}"
+    );
+}

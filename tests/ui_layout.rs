@@ -65,3 +65,22 @@ fn the_toolbar_is_one_row_at_800_wide() {
         );
     }
 }
+
+/// At 800×600 the environment editor's fields are wide enough to read what is typed (they were
+/// as narrow as their column headings, ~40 points).
+#[test]
+fn environment_fields_are_readable_at_800x600() {
+    let (state, _probe) = workbench();
+    let mut h = harness_sized(state, [800.0, 600.0]);
+    h.run();
+    h.get_by_label("Edit environments…").click();
+    h.run();
+    h.get_by_label("Add variable").click();
+    h.run();
+    type_into(&mut h, "variable 1 name", "token");
+    type_into(&mut h, "variable 1 value", "Bearer abc");
+    for (label, least) in [("variable 1 name", 120.0), ("variable 1 value", 160.0)] {
+        let width = h.get_by_label(label).rect().width();
+        assert!(width >= least, "{label} is {width} points wide");
+    }
+}

@@ -21,6 +21,7 @@ fn the_lab_tab_shows_distribution_sweep_and_stack() {
     assert!(h.state().lab_shown());
     let retries = h
         .state()
+        .profile
         .current
         .profile
         .max_retries
@@ -60,7 +61,7 @@ fn the_lab_tab_shows_distribution_sweep_and_stack() {
     h.run();
     // As `simulate --stack` works it out: the current profile's triage of the simulated 503
     // decides whether it multiplies the SDK's attempts.
-    let current = h.state().current.profile.clone();
+    let current = h.state().profile.current.profile.clone();
     let aws = retryscope::profile::builtin("aws-standard").expect("built-in");
     let a = retryscope::sim::analyse_stack(&[current, aws], 1.0, 503).expect("compiles");
     let worst = a.worst_attempts.expect("finite");

@@ -13,7 +13,7 @@ fn max_retries_does_not_move_while_the_preview_grows_above_it() {
     let mut h = editable([1280.0, 800.0]);
     let before = h.get_by_label("Max retries").rect();
     type_into(&mut h, "Max retries", "12");
-    assert_eq!(h.state().current.profile.max_retries, Some(12));
+    assert_eq!(h.state().profile.current.profile.max_retries, Some(12));
     let after = h.get_by_label("Max retries").rect();
     assert!(
         (before.top() - after.top()).abs() < 0.5,

@@ -18,7 +18,7 @@ fn typed_request_policy_and_tabs_come_back_exactly_after_a_restart() {
     let mut h = harness_sized(state, [1280.0, 800.0]);
     h.run();
     type_into(&mut h, "URL", "http://{{demo}}/status/503?times=2");
-    let row = h.state().composer.draft.headers.len() + 1;
+    let row = h.state().request.composer.draft.headers.len() + 1;
     h.get_by_label("Add header").click();
     h.run();
     type_into(&mut h, &format!("header {row} name"), "Authorization");
@@ -60,10 +60,13 @@ fn typed_request_policy_and_tabs_come_back_exactly_after_a_restart() {
     );
     // (A secret row's field shows dots: read the request itself.)
     assert_eq!(
-        h2.state().composer.draft.headers[row - 1].value,
+        h2.state().request.composer.draft.headers[row - 1].value,
         "Bearer {{token}}",
         "a value that only names a variable holds no secret and comes back"
     );
-    assert_eq!(h2.state().current.profile.max_retries, Some(12));
-    assert!(h2.state().current.is_dirty(), "the unsaved edit is kept");
+    assert_eq!(h2.state().profile.current.profile.max_retries, Some(12));
+    assert!(
+        h2.state().profile.current.is_dirty(),
+        "the unsaved edit is kept"
+    );
 }

@@ -3,24 +3,28 @@
 
 mod batch_actions;
 mod history_actions;
+mod library;
+mod profile_edit;
 mod profile_files;
+mod request_side;
 mod retry_settings;
 mod run_actions;
 mod toolbar;
 
 pub use history_actions::{PAST_RUN_IDS, masked_field};
-use profile_files::{Switch, default_current, library_scanner, restore_profile};
+use library::Library;
+pub use profile_edit::ProfileEdit;
+use profile_files::{default_current, restore_profile};
+pub use request_side::RequestSide;
 
 use super::composer::{Composer, ComposerAction};
 use super::engine_link::EngineLink;
 use super::environment_editor::EnvironmentPanel;
 use super::error_panel::LoadFailure;
 use super::file_dialogs::{DialogPurpose, FileDialogHost, FileDialogs};
-use super::latest_worker::LatestWorker;
 use super::persistence::{CentreTab, LayoutPrefs, PersistedProfile, PersistedWorkbench, SideTab};
-use super::policy_editor::PolicyEditor;
-use super::preview_strip::{HeldHeight, PreviewCache};
-use super::profile_library::{CurrentProfile, ProfileSource, scan_library};
+use super::preview_strip::PreviewCache;
+use super::profile_library::ProfileSource;
 use super::request_draft::{RequestDraft, demo_failure_status};
 use super::request_library_panel::RequestLibraryPanel;
 use super::shortcuts::{Shortcut, take_shortcuts};
@@ -77,34 +81,15 @@ pub struct WorkbenchSetup {
 pub struct WorkbenchState {
     engine: Box<dyn EngineLink>,
     dialogs: FileDialogHost,
-    /// The request composer.
-    pub composer: Composer,
-    /// The profile being edited.
-    pub current: CurrentProfile,
+    /// The request being composed (left).
+    pub request: RequestSide,
+    /// The profile being edited (right).
+    pub profile: ProfileEdit,
+    /// The profile files the picker lists.
+    library: Library,
     /// Every run of the session.
     pub runs: RunsState,
-    policy_editor: PolicyEditor,
-    /// Compile check, problems and preview of the current profile (computed off the frame).
-    preview: PreviewCache,
-    /// Keeps the preview's height while the user types (see [`HeldHeight`]).
-    preview_hold: HeldHeight,
-    /// Number fields whose text is not a number (Send and Save refuse meanwhile).
-    invalid_fields: super::number_field::InvalidFields,
-    /// Set when another profile replaced the current one: what was typed into its number
-    /// fields is dropped at the next frame.
-    forget_typed_profile_fields: bool,
     demo_base_url: Option<String>,
-    library_dir: Option<PathBuf>,
-    library: Vec<PathBuf>,
-    /// Re-lists the library folder off the frame (after a save or open, and on Refresh).
-    library_scan: LatestWorker<PathBuf, Vec<PathBuf>>,
-    opened: Vec<PathBuf>,
-    load_failure: Option<LoadFailure>,
-    pending_switch: Option<Switch>,
-    /// Why the prompt's Save did not save (shown in the prompt, which stays open).
-    confirm_problem: Option<String>,
-    /// The switch to perform once the prompt's Save As… has saved.
-    switch_after_save: Option<Switch>,
     status: Option<(bool, String)>,
     theme: ThemeChoice,
     applied_theme: Option<ThemeChoice>,
@@ -112,10 +97,6 @@ pub struct WorkbenchState {
     layout: LayoutPrefs,
     title: String,
     clock: Option<Box<dyn Fn() -> Instant>>,
-    /// Saved requests (left panel).
-    pub requests: RequestLibraryPanel,
-    /// Environments: picker and editor.
-    pub environments: EnvironmentPanel,
     store: StoreLink,
     /// The History panel (centre, beside the timeline).
     pub history: super::history::HistoryPanel,
@@ -127,13 +108,6 @@ pub struct WorkbenchState {
     past_runs: crate::model::RunId,
     /// "Export PNG…" of a run: waiting for a file name, then drawn and written off the frame.
     png_export: super::png_export::PngExport,
-    /// "Export as…": the profile as another tool's retry settings.
-    retry_export: super::retry_export_modal::RetryExporter,
-    /// "Import from…": another tool's retry settings into a profile.
-    retry_import: super::retry_import_modal::RetryImporter,
-    /// Where the composer was drawn last frame (Ctrl+Z is the composer's while the keyboard
-    /// focus is in it); `None` while it is hidden.
-    composer_rect: Option<egui::Rect>,
     /// Asks before Ctrl+Q or the close button end live runs or a working batch.
     pub quit: super::quit_guard::QuitGuard,
     /// The About window (version, licence, folders); tests may replace its folders and opener.
@@ -178,31 +152,14 @@ impl WorkbenchState {
                 demo_failure_status(&current.profile),
             ),
         };
-        let library = setup
-            .library_dir
-            .as_deref()
-            .map(scan_library)
-            .unwrap_or_default();
         Self {
             engine: setup.engine,
             dialogs: FileDialogHost::new(setup.dialogs, setup.library_dir.clone()),
-            composer: Composer::new(draft),
-            current,
+            request: RequestSide::new(Composer::new(draft)),
+            profile: ProfileEdit::new(current),
+            library: Library::new(setup.library_dir, persisted.opened_files),
             runs: RunsState::default(),
-            policy_editor: PolicyEditor::default(),
-            preview: PreviewCache::default(),
-            preview_hold: HeldHeight::default(),
-            invalid_fields: super::number_field::InvalidFields::default(),
-            forget_typed_profile_fields: false,
             demo_base_url: demo,
-            library_dir: setup.library_dir,
-            library,
-            library_scan: LatestWorker::inline(library_scanner()),
-            opened: persisted.opened_files,
-            load_failure: None,
-            pending_switch: None,
-            confirm_problem: None,
-            switch_after_save: None,
             status: None,
             theme: persisted.theme,
             applied_theme: None,
@@ -210,8 +167,6 @@ impl WorkbenchState {
             layout: persisted.layout,
             title: String::new(),
             clock: None,
-            requests: RequestLibraryPanel::default(),
-            environments: EnvironmentPanel::default(),
             store: StoreLink {
                 secrets: std::sync::Arc::new(crate::store::MemorySecretStore::new()),
                 memory_only: Some("no secret store attached".into()),
@@ -227,9 +182,6 @@ impl WorkbenchState {
             batch_line: None,
             past_runs: 0,
             png_export: super::png_export::PngExport::default(),
-            retry_export: super::retry_export_modal::RetryExporter::default(),
-            retry_import: super::retry_import_modal::RetryImporter::default(),
-            composer_rect: None,
             quit: super::quit_guard::QuitGuard::default(),
             about: super::about_window::AboutWindow::new(
                 super::about_window::current_folders(),
@@ -247,12 +199,10 @@ impl WorkbenchState {
     pub fn analyse_in_background(&mut self, waker: std::sync::Arc<dyn Fn() + Send + Sync>) {
         self.lab = super::lab::LabPanel::spawn(&waker);
         self.store_waker = Some(std::sync::Arc::clone(&waker));
-        self.library_scan = LatestWorker::spawn(
-            "library-scan",
-            library_scanner(),
-            std::sync::Arc::clone(&waker),
-        );
-        self.preview = PreviewCache::new(super::profile_analysis::AnalysisWorker::spawn(waker));
+        self.library
+            .scan_in_background(std::sync::Arc::clone(&waker));
+        self.profile.preview =
+            PreviewCache::new(super::profile_analysis::AnalysisWorker::spawn(waker));
     }
 
     /// Whether the centre shows the Lab tab.
@@ -275,16 +225,17 @@ impl WorkbenchState {
     /// the environment of the last session and, with "Remember secrets", fills the composer's
     /// blank secret fields from the secret store. Until called, secrets live in memory only.
     pub fn attach_store(&mut self, data_dir: Option<&Path>, secrets: OpenedSecretStore) {
-        self.requests = RequestLibraryPanel::new(
+        self.request.requests = RequestLibraryPanel::new(
             data_dir.map(RequestLibrary::in_data_dir),
             self.demo_base_url.clone(),
         );
-        self.environments = EnvironmentPanel::new(
+        self.request.environments = EnvironmentPanel::new(
             data_dir.map(|d| EnvironmentStore::in_data_dir(d, secrets.store.clone())),
             secrets.fallback_reason.clone(),
             self.store_waker.clone(),
         );
-        self.environments
+        self.request
+            .environments
             .select(self.store.restored_env.take().as_deref());
         self.store.secrets = secrets.store;
         self.store.memory_only = secrets.fallback_reason;
@@ -292,7 +243,7 @@ impl WorkbenchState {
             let store = self.store.secrets.clone();
             let failure = std::cell::RefCell::new(None);
             let found = std::cell::RefCell::new(Vec::new());
-            self.composer.draft.fill_secrets(|slot| {
+            self.request.composer.draft.fill_secrets(|slot| {
                 let value = store
                     .get(&format!("{REMEMBER_PREFIX}{slot}"))
                     .map_err(|e| *failure.borrow_mut() = Some(e))
@@ -314,7 +265,7 @@ impl WorkbenchState {
     /// the store; called when the app saves its state.
     pub fn remember_secrets_now(&mut self) {
         let slots = if self.remember_secrets {
-            self.composer.draft.secret_slots()
+            self.request.composer.draft.secret_slots()
         } else {
             Vec::new()
         };
@@ -356,23 +307,27 @@ impl WorkbenchState {
 
     /// The window title: `Retryscope — <profile name>`, with ` •` when it has unsaved edits.
     pub fn window_title(&self) -> String {
-        let dot = if self.current.is_dirty() { " •" } else { "" };
-        format!("Retryscope — {}{dot}", self.current.profile.name)
+        let dot = if self.profile.current.is_dirty() {
+            " •"
+        } else {
+            ""
+        };
+        format!("Retryscope — {}{dot}", self.profile.current.profile.name)
     }
 
     /// The last problem loading a profile, if shown.
     pub fn load_failure(&self) -> Option<&LoadFailure> {
-        self.load_failure.as_ref()
+        self.profile.load_failure.as_ref()
     }
 
     /// The preview cache (simulation of the current profile).
     pub fn preview(&self) -> &PreviewCache {
-        &self.preview
+        &self.profile.preview
     }
 
     /// Whether a confirm-discard prompt is open.
     pub fn is_confirm_open(&self) -> bool {
-        self.pending_switch.is_some()
+        self.profile.pending_switch.is_some()
     }
 
     /// The status line: `(is_error, text)`.
@@ -390,21 +345,22 @@ impl WorkbenchState {
         // Secret values never go to this (plain-text) state; "Remember secrets" keeps them in
         // the secret store instead (see `remember_secrets_now`).
         let request = DemoAddress(self.demo_base_url.as_deref())
-            .stored(&self.composer.draft.without_secrets());
-        let dirty = self.current.is_dirty();
+            .stored(&self.request.composer.draft.without_secrets());
+        let dirty = self.profile.current.is_dirty();
         PersistedWorkbench {
             request: Some(request),
             remember_secrets: self.remember_secrets,
             profile: Some(PersistedProfile {
-                source: self.current.source.clone(),
-                embedded_json: (dirty || self.current.source == ProfileSource::Unsaved)
-                    .then(|| profile::to_json_pretty(&self.current.profile)),
+                source: self.profile.current.source.clone(),
+                embedded_json: (dirty || self.profile.current.source == ProfileSource::Unsaved)
+                    .then(|| profile::to_json_pretty(&self.profile.current.profile)),
                 dirty,
             }),
-            opened_files: self.opened.clone(),
+            opened_files: self.library.opened.clone(),
             layout: self.layout,
             theme: self.theme,
             environment: self
+                .request
                 .environments
                 .selected()
                 .map(str::to_owned)
@@ -489,22 +445,20 @@ impl WorkbenchState {
     pub fn ui(&mut self, ui: &mut Ui) {
         // Number fields showing text that is not a number (drawn in an earlier frame, also
         // those now hidden in another tab or a collapsed section).
-        if std::mem::take(&mut self.forget_typed_profile_fields) {
+        if std::mem::take(&mut self.profile.forget_typed_fields) {
             super::number_field::forget_typed_fields(ui.ctx(), "profile.");
         }
-        self.invalid_fields = super::number_field::invalid_fields(ui.ctx());
-        let undo_is_free = self.focus_allows_composer_undo(ui.ctx());
-        self.composer_rect = None;
+        self.profile.invalid_fields = super::number_field::invalid_fields(ui.ctx());
+        let undo_is_free = self.request.owns_undo(ui.ctx());
+        self.request.rect = None;
         for shortcut in take_shortcuts(ui.ctx(), undo_is_free) {
             self.on_shortcut(ui.ctx(), shortcut);
         }
-        self.preview.refresh(&self.current.profile);
-        if let Some(library) = self.library_scan.poll() {
-            self.library = library;
-        }
+        self.profile.preview.refresh(&self.profile.current.profile);
+        self.library.poll();
         egui::Panel::top("toolbar").show(ui, |ui| self.toolbar(ui));
         self.status_bar(ui);
-        if let Some(failure) = self.load_failure.clone() {
+        if let Some(failure) = self.profile.load_failure.clone() {
             // A fixed height from the number of problems: a bottom panel otherwise keeps the
             // height of its first frame, and the list inside shrinks to fit it.
             egui::Panel::bottom("load_errors_panel")
@@ -512,17 +466,17 @@ impl WorkbenchState {
                 .exact_size(failure.panel_height(ui))
                 .show(ui, |ui| {
                     if failure.ui(ui) {
-                        self.load_failure = None;
+                        self.profile.load_failure = None;
                     }
                 });
         }
-        let edits_before = self.composer.edits;
+        let edits_before = self.request.composer.edits;
         let composer_actions = if ui.available_width() < STACK_BELOW_WIDTH {
             self.stacked_side_panel(ui)
         } else {
             self.side_panels(ui)
         };
-        if self.composer.edits != edits_before {
+        if self.request.composer.edits != edits_before {
             self.clear_refusal();
         }
         for action in composer_actions {
@@ -553,7 +507,7 @@ impl WorkbenchState {
                 ui.separator();
                 match self.layout.centre {
                     CentreTab::Lab => {
-                        self.lab.ui(ui, &self.current.profile);
+                        self.lab.ui(ui, &self.profile.current.profile);
                         if let Some(suggested_name) = self.lab.export.take_request() {
                             self.dialogs
                                 .request(DialogPurpose::ExportLab { suggested_name });
@@ -561,7 +515,7 @@ impl WorkbenchState {
                         Vec::new()
                     }
                     CentreTab::Batch => {
-                        batch_actions = self.batch.ui(ui, &self.current.profile, now);
+                        batch_actions = self.batch.ui(ui, &self.profile.current.profile, now);
                         Vec::new()
                     }
                     CentreTab::History => {
@@ -589,14 +543,17 @@ impl WorkbenchState {
         }
         self.retry_settings_modals(ui);
         self.confirm_prompt(ui);
-        self.dialogs.ui(ui, &self.opened);
+        self.dialogs.ui(ui, &self.library.opened);
         self.about.ui(ui.ctx());
         super::copied_toast::show(ui.ctx());
         let now_s = ui.input(|i| i.time);
-        self.composer.undo.observe(&self.composer.draft, now_s);
+        self.request
+            .composer
+            .undo
+            .observe(&self.request.composer.draft, now_s);
         let live = self.live_work();
         self.quit.ui(ui.ctx(), live);
-        if let Some(status) = self.environments.window_ui(ui.ctx()) {
+        if let Some(status) = self.request.environments.window_ui(ui.ctx()) {
             self.status = Some(status);
         }
         if ui.ctx().input(|i| !i.raw.hovered_files.is_empty()) {
@@ -658,21 +615,11 @@ impl WorkbenchState {
     }
 
     fn composer_scroll(&mut self, ui: &mut Ui) -> Vec<ComposerAction> {
-        // Vertical only: rows fit the panel's width (text fields shrink, long text is cut with
-        // an ellipsis and shown whole on hover), so no sideways scroll can hide Send.
-        let shown = egui::ScrollArea::vertical()
-            .auto_shrink([false, true])
-            .id_salt("composer_scroll")
-            .show(ui, |ui| {
-                if let Some(status) = self.requests.ui(ui, &mut self.composer) {
-                    self.status = Some(status);
-                }
-                self.environments.picker_ui(ui);
-                ui.separator();
-                self.composer.ui(ui)
-            });
-        self.composer_rect = Some(shown.inner_rect);
-        shown.inner
+        let (actions, status) = self.request.ui(ui);
+        if status.is_some() {
+            self.status = status;
+        }
+        actions
     }
 
     fn policy_scroll(&mut self, ui: &mut Ui) {
@@ -685,13 +632,13 @@ impl WorkbenchState {
     fn on_shortcut(&mut self, ctx: &egui::Context, shortcut: Shortcut) {
         match shortcut {
             Shortcut::Send => self.send(),
-            Shortcut::Cancel if self.pending_switch.is_none() => self.cancel_selected(),
+            Shortcut::Cancel if self.profile.pending_switch.is_none() => self.cancel_selected(),
             Shortcut::Cancel => {}
             Shortcut::Open => self.open_dialog(),
             Shortcut::Save => self.save(),
             Shortcut::SaveAs => self.save_as(),
             Shortcut::Undo => {
-                self.status = Some(match self.composer.undo() {
+                self.status = Some(match self.request.composer.undo() {
                     Some(what) => (
                         false,
                         format!("Undid {what} in the request (Ctrl+Shift+Z redoes it)"),
@@ -700,7 +647,7 @@ impl WorkbenchState {
                 });
             }
             Shortcut::Redo => {
-                self.status = Some(match self.composer.redo() {
+                self.status = Some(match self.request.composer.redo() {
                     Some(what) => (false, format!("Redid {what} in the request")),
                     None => (false, "Nothing to redo in the request".to_owned()),
                 });
@@ -724,18 +671,6 @@ impl WorkbenchState {
             crate::policy::delay_hint(&result.outcome).map(|hint| (hint, a.number))
         });
         self.lab.last_delay_hint = hint;
-    }
-
-    /// True when Ctrl+Z belongs to the composer: no widget has the keyboard, or the one that
-    /// has it was drawn inside the composer last frame (a policy field keeps its text undo).
-    fn focus_allows_composer_undo(&self, ctx: &egui::Context) -> bool {
-        let Some(focused) = ctx.memory(egui::Memory::focused) else {
-            return true;
-        };
-        match (self.composer_rect, ctx.read_response(focused)) {
-            (Some(rect), Some(widget)) => rect.contains(widget.rect.center()),
-            _ => false,
-        }
     }
 
     /// What quitting now would interrupt: this session's unfinished runs, a batch worked here.

@@ -146,18 +146,18 @@ impl WorkbenchState {
                 return;
             }
         };
-        if profile != self.current.profile {
-            if self.current.is_dirty() {
+        if profile != self.profile.current.profile {
+            if self.profile.current.is_dirty() {
                 self.status = Some((
                     true,
                     format!(
                         "cannot re-run: \"{}\" has unsaved changes; save or undo them first (the run used profile \"{}\")",
-                        self.current.profile.name, profile.name
+                        self.profile.current.profile.name, profile.name
                     ),
                 ));
                 return;
             }
-            self.current = CurrentProfile::clean(ProfileSource::Unsaved, profile);
+            self.profile.current = CurrentProfile::clean(ProfileSource::Unsaved, profile);
         }
         let seed = same_seed.then_some(stored.run.seed);
         self.layout.centre = CentreTab::Timeline;
@@ -169,7 +169,7 @@ impl WorkbenchState {
             self.start_composed(composed, seed);
             return;
         }
-        self.composer.fill(
+        self.request.composer.fill(
             crate::interop::draft_of_spec(&stored.run.request),
             "the recorded run's request",
         );

@@ -73,8 +73,12 @@ impl WorkbenchState {
                 ));
             }
             ui.separator();
-            let dirty = if self.current.is_dirty() { " •" } else { "" };
-            let profile = format!("Profile: {}{dirty}", self.current.profile.name);
+            let dirty = if self.profile.current.is_dirty() {
+                " •"
+            } else {
+                ""
+            };
+            let profile = format!("Profile: {}{dirty}", self.profile.current.profile.name);
             ui.add(egui::Label::new(profile.as_str()).truncate())
                 .on_hover_text(format!("{profile} (• = unsaved changes)"));
         });
@@ -103,12 +107,12 @@ impl WorkbenchState {
 
     pub(super) fn policy_panel(&mut self, ui: &mut Ui) {
         ui.heading("Retry policy");
-        let entries = picker_entries(&self.library, &self.opened);
+        let entries = picker_entries(&self.library.files, &self.library.opened);
         let selected_label = entries
             .iter()
-            .find(|e| e.source == self.current.source)
+            .find(|e| e.source == self.profile.current.source)
             .map_or_else(
-                || format!("{} (unsaved)", self.current.profile.name),
+                || format!("{} (unsaved)", self.profile.current.profile.name),
                 |e| e.label.clone(),
             );
         let mut chosen = None;
@@ -122,7 +126,7 @@ impl WorkbenchState {
                 .show_ui(ui, |ui| {
                     for e in &entries {
                         if ui
-                            .selectable_label(e.source == self.current.source, &e.label)
+                            .selectable_label(e.source == self.profile.current.source, &e.label)
                             .clicked()
                         {
                             chosen = Some(e.source.clone());
@@ -133,47 +137,49 @@ impl WorkbenchState {
                 .labelled_by(label.id);
         });
         if let Some(source) = chosen
-            && source != self.current.source
+            && source != self.profile.current.source
         {
             self.request_switch(Switch::To(source));
         }
         // Wraps at narrow panel widths instead of widening the panel.
         ui.horizontal_wrapped(|ui| {
-            if self.current.is_read_only() {
+            if self.profile.current.is_read_only() {
                 ui.weak("built-in (read-only)");
                 if ui.button("Duplicate to edit").clicked() {
-                    self.current = self.current.duplicate();
+                    self.profile.current = self.profile.current.duplicate();
                 }
-            } else if let Some(p) = self.current.path() {
+            } else if let Some(p) = self.profile.current.path() {
                 ui.weak(format!("file: {}", file_name(p)))
                     .on_hover_text(p.display().to_string());
             } else {
                 ui.weak("not saved yet");
             }
             self.retry_settings_buttons(ui);
-            if let Some(dir) = &self.library_dir
+            if let Some(dir) = &self.library.dir
                 && ui
                     .small_button("Refresh library")
                     .on_hover_text(format!("list *.json in {}", dir.display()))
                     .clicked()
             {
-                self.rescan_library();
+                self.library.rescan();
             }
         });
         ui.separator();
-        self.preview_hold.show(ui, "preview_held", |ui| {
-            self.preview.ui(ui);
-            problems_ui(ui, self.preview.issues());
-            warnings_ui(ui, self.preview.warnings());
-            self.lab.ignored_delay_ui(ui, &self.current.profile);
+        self.profile.preview_hold.show(ui, "preview_held", |ui| {
+            self.profile.preview.ui(ui);
+            problems_ui(ui, self.profile.preview.issues());
+            warnings_ui(ui, self.profile.preview.warnings());
+            self.lab.ignored_delay_ui(ui, &self.profile.current.profile);
         });
         ui.separator();
-        let read_only = self.current.is_read_only();
-        let error = self.preview.error().cloned();
-        if self
-            .policy_editor
-            .ui(ui, &mut self.current.profile, read_only, error.as_ref())
-        {
+        let read_only = self.profile.current.is_read_only();
+        let error = self.profile.preview.error().cloned();
+        if self.profile.editor.ui(
+            ui,
+            &mut self.profile.current.profile,
+            read_only,
+            error.as_ref(),
+        ) {
             self.clear_refusal();
             // The analysis is asked for at the start of the next frame; make sure there is one.
             ui.ctx().request_repaint();

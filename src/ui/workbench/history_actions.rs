@@ -120,7 +120,7 @@ impl WorkbenchState {
         let run_id = PAST_RUN_IDS + self.past_runs;
         let events = crate::store::replay_events(stored, run_id);
         let run = &stored.run;
-        let title = format!("{} {}", run.method, crate::ui::timeline::url_path(&run.url));
+        let title = super::run_actions::run_title(&run.method, &run.url);
         let label = format!(
             "from history, {}",
             run.started_at.format("%Y-%m-%d %H:%M:%S")

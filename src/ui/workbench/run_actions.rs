@@ -107,17 +107,15 @@ impl WorkbenchState {
         // query values): an echoing server sends them back in bodies the window shows and copies.
         secrets.extend(crate::model::secrets::secret_values(&spec));
         secrets.retain(|s| !s.is_empty());
-        // The tab already says `Run N`: the title is `METHOD /path?query`, like the timeline's,
-        // from the resolved URL with secret variables and URL credentials masked.
+        // The tab already says `Run N`: the title is `METHOD /path` ([`run_title`]) of the
+        // resolved URL with secret variables and URL credentials masked.
         let shown_url = crate::model::secrets::mask_url(&crate::model::resolve_text_masked(
             self.request.composer.draft.url.trim(),
             &vars,
             &fresh_uuid,
         ));
-        let title = crate::model::mask_secret_values(
-            &format!("{} {}", spec.method, url_path(&shown_url)),
-            &secrets,
-        );
+        let title =
+            crate::model::mask_secret_values(&run_title(&spec.method, &shown_url), &secrets);
         Some(ComposedRun {
             spec,
             secrets,
@@ -172,5 +170,42 @@ impl WorkbenchState {
                 "the engine did not take the command; restart Retryscope if this repeats".into(),
             ));
         }
+    }
+}
+
+/// A run's title for its tab: `METHOD /path` without the query (the whole URL is on the line
+/// under the tabs), a path longer than [`TITLE_PATH_CHARS`] cut in its middle with `…`, so a
+/// tab never shows a URL clipped at both ends.
+pub(super) fn run_title(method: &str, url: &str) -> String {
+    let path = url_path(url);
+    let path = path.split(['?', '#']).next().unwrap_or(path);
+    let chars: Vec<char> = path.chars().collect();
+    if chars.len() <= TITLE_PATH_CHARS {
+        return format!("{method} {path}");
+    }
+    let half = TITLE_PATH_CHARS / 2;
+    let head: String = chars[..half].iter().collect();
+    let tail: String = chars[chars.len() - half..].iter().collect();
+    format!("{method} {head}…{tail}")
+}
+
+/// Longest path a run's tab shows whole, characters.
+const TITLE_PATH_CHARS: usize = 40;
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_tab_title_drops_the_query_and_cuts_a_long_path_in_its_middle() {
+        assert_eq!(
+            super::run_title("GET", "http://h:1/status/429?times=2&case=abc"),
+            "GET /status/429"
+        );
+        let long = format!("http://h/{}", "a/".repeat(40));
+        let title = super::run_title("POST", &long);
+        assert!(
+            title.starts_with("POST /a/a/") && title.contains('…'),
+            "{title}"
+        );
+        assert_eq!(title.chars().count(), "POST ".len() + 41);
     }
 }

@@ -72,15 +72,15 @@ impl WorkbenchState {
                     ),
                 ));
             }
-            ui.separator();
-            let dirty = if self.profile.current.is_dirty() {
-                " •"
-            } else {
-                ""
-            };
-            let profile = format!("Profile: {}{dirty}", self.profile.current.profile.name);
-            ui.add(egui::Label::new(profile.as_str()).truncate())
-                .on_hover_text(format!("{profile} (• = unsaved changes)"));
+            // Only with room for a name: the Policy tab and the window title show it too.
+            if ui.available_width() > 120.0 {
+                ui.separator();
+                let current = &self.profile.current;
+                let dirty = if current.is_dirty() { " •" } else { "" };
+                let profile = format!("Profile: {}{dirty}", current.profile.name);
+                ui.add(egui::Label::new(profile.as_str()).truncate())
+                    .on_hover_text(format!("{profile} (• = unsaved changes)"));
+            }
         });
     }
 

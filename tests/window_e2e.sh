@@ -7,7 +7,7 @@
 # the remembered size, and takes screenshots at 1280×800 and 800×600 in both themes.
 # Every wait polls what the window shows (its title, its process, the demo server's request
 # log, the files it writes), with a deadline; no step relies on a fixed sleep alone.
-# Needs: Xvfb, xdotool, xclip, xwd + netpbm (screenshots), python3.
+# Needs: Xvfb, xdotool, xclip, xdpyinfo (x11-utils), xwd (x11-apps) + netpbm (screenshots), python3.
 # Usage: tests/window_e2e.sh [BINARY] [SCREENSHOT_DIR]   (defaults: target/release/retryscope,
 # ci-artifacts/window-e2e)
 set -euo pipefail
@@ -52,7 +52,7 @@ dead() { ! alive; }
 # A click, then a pause for the window to draw a frame with it (egui moves the keyboard focus
 # in the frame that sees the click: keys sent within the same frame would go elsewhere).
 click() {
-  xdotool mousemove --sync "$1" "$2" click 1
+  timeout 10 xdotool mousemove --sync "$1" "$2" click 1
   sleep 0.3
 }
 # Selects the field at X Y and types TEXT one key at a time.
@@ -74,7 +74,7 @@ start_window() {
   pids+=("$app")
   wait_for "the window" 60 xdotool search --onlyvisible --name '^Retryscope'
   win=$(xdotool search --onlyvisible --name '^Retryscope' | head -1)
-  xdotool windowfocus --sync "$win"
+  timeout 10 xdotool windowfocus --sync "$win" || fail "cannot give the window the keyboard"
 }
 
 step "demo server"
@@ -145,7 +145,7 @@ wait_for "the window to end on SIGTERM" 15 dead
 step "800×600: resized by the window system, then remembered; both themes"
 start_window
 wait_for "the restored copy in the title" 20 title_has "(copy) •"
-xdotool windowsize --sync "$win" 800 600
+timeout 10 xdotool windowsize --sync "$win" 800 600
 click 498 12 # Dark
 shot "workbench-800x600-dark"
 click 445 12 # Light

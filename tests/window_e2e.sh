@@ -44,7 +44,12 @@ wait_for() {
   done
 }
 wait_for "the X server" 10 xdpyinfo
-shot() { xwd -root -silent | xwdtopnm 2>/dev/null | pnmtopng >"$shots/$1.png"; }
+# NAME: the window (the whole screen before there is one) as $shots/NAME.png.
+shot() {
+  local what=(-root)
+  [ -n "${win:-}" ] && what=(-id "$win")
+  xwd "${what[@]}" -silent | xwdtopnm 2>/dev/null | pnmtopng >"$shots/$1.png"
+}
 title() { xdotool getwindowname "$win"; }
 title_has() { title | grep -qF -- "$1"; }
 alive() { kill -0 "$app" 2>/dev/null; }

@@ -84,3 +84,27 @@ fn environment_fields_are_readable_at_800x600() {
         assert!(width >= least, "{label} is {width} points wide");
     }
 }
+
+/// Typing `Authorization` into a new header's name makes the row secret (a *show* toggle
+/// appears): its value field and its remove button stay where they were, inside the panel.
+#[test]
+fn a_header_that_turns_secret_while_its_name_is_typed_does_not_move() {
+    let (state, _probe) = workbench();
+    let mut h = harness_sized(state, [1280.0, 800.0]);
+    h.run();
+    let row = h.state().request.composer.draft.headers.len() + 1;
+    h.get_by_label("Add header").click();
+    h.run();
+    let value = h.get_by_label(&format!("header {row} value")).rect();
+    let remove = h.get_by_label(&format!("header {row} remove")).rect();
+    type_into(&mut h, &format!("header {row} name"), "Authorization");
+    assert!(h.query_by_label(&format!("header {row} show")).is_some());
+    assert_eq!(h.get_by_label(&format!("header {row} value")).rect(), value);
+    let after = h.get_by_label(&format!("header {row} remove")).rect();
+    assert_eq!(after, remove);
+    let url = h.get_by_label("URL").rect();
+    assert!(
+        after.right() <= url.right() + 1.0,
+        "remove {after:?} past the panel ({url:?})"
+    );
+}

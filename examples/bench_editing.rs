@@ -59,7 +59,7 @@ fn main() {
     profile.max_retries = Some(RETRIES);
     profile.backoff.strategy = Strategy::Custom;
     profile.backoff.script = Some(SCRIPT.into());
-    state.current = CurrentProfile {
+    state.profile.current = CurrentProfile {
         source: ProfileSource::Unsaved,
         profile,
         saved: None,
@@ -140,6 +140,7 @@ fn main() {
     );
     let typed_len = h
         .state()
+        .profile
         .current
         .profile
         .backoff

@@ -49,7 +49,7 @@ fn pasting_a_curl_command_into_the_url_field_fills_the_composer() {
     h.run();
     h.event(egui::Event::Paste(COMMAND.into()));
     h.run();
-    let draft = &h.state().composer.draft;
+    let draft = &h.state().request.composer.draft;
     assert_eq!(draft.url, "http://127.0.0.1:9/echo");
     assert_eq!(draft.method, "POST");
     assert_eq!(draft.body.kind, BodyKind::Json);
@@ -94,7 +94,7 @@ fn import_curl_box_fills_the_composer_and_export_copies_it_masked() {
     h.get_by_label("Import").click();
     h.run();
     assert!(h.query_by_label("curl command").is_none(), "modal closed");
-    let draft = &h.state().composer.draft;
+    let draft = &h.state().request.composer.draft;
     assert_eq!(
         (draft.method.as_str(), draft.url.as_str()),
         ("PUT", "http://127.0.0.1:9/x")
@@ -102,6 +102,7 @@ fn import_curl_box_fills_the_composer_and_export_copies_it_masked() {
     assert_eq!(draft.body.text, "a=1");
 
     h.state_mut()
+        .request
         .composer
         .draft
         .headers
@@ -258,7 +259,7 @@ fn import_har_lists_entries_and_the_chosen_one_fills_the_composer() {
     h.get_by_label("POST http://127.0.0.1:9/second → 503")
         .click();
     h.run();
-    let draft = &h.state().composer.draft;
+    let draft = &h.state().request.composer.draft;
     assert_eq!(
         (draft.method.as_str(), draft.url.as_str()),
         ("POST", "http://127.0.0.1:9/second")
@@ -266,7 +267,7 @@ fn import_har_lists_entries_and_the_chosen_one_fills_the_composer() {
     assert_eq!(draft.body.kind, BodyKind::Json);
     assert_eq!(draft.body.json, "{\"n\":1}");
     assert_eq!(draft.headers, [KeyValue::new("X-A", "b")]);
-    assert!(!h.state().composer.har_import.is_open());
+    assert!(!h.state().request.composer.har_import.is_open());
 }
 
 #[test]

@@ -375,3 +375,43 @@ fn clicking_any_cell_of_a_row_selects_its_attempt() {
     harness.run();
     harness.get_by_label("Attempt 2");
 }
+
+/// The explanation column is cut with an ellipsis in the table; the selected row's detail shows
+/// the whole explanation, wrapped.
+#[test]
+fn the_selected_rows_detail_shows_the_whole_explanation() {
+    let (state, _) = screen(&[&script(true)], 10_000.0);
+    let mut harness = harness_sized(state, egui::vec2(800.0, 600.0));
+    harness.run();
+    assert!(
+        harness
+            .query_by_label("retry 1: fixed 1000 ms = 1000 ms")
+            .is_none(),
+        "no attempt selected yet: the whole text is not shown"
+    );
+    harness.get_by_label("#1").click();
+    harness.run();
+    harness.get_by_label("retry 1: fixed 1000 ms = 1000 ms");
+}
+
+/// Below the table (the window's usual layout), the response gets the space: the table keeps
+/// what its three rows need (no empty rows) and the attempt's detail starts right under them.
+#[test]
+fn the_detail_pane_gets_the_space_the_rows_do_not_need() {
+    let (state, _) = screen(&[&script(true)], 10_000.0);
+    let mut harness = harness_sized(state, egui::vec2(600.0, 800.0));
+    harness.run();
+    harness.get_by_label("#1").click();
+    harness.run();
+    let last_row = harness.get_by_label("#3").rect();
+    let heading = harness.get_by_label("Attempt 1").rect();
+    assert!(
+        heading.top() > last_row.bottom(),
+        "{heading:?} {last_row:?}"
+    );
+    assert!(
+        heading.top() - last_row.bottom() < 60.0,
+        "{} points of empty table between the last row and the detail",
+        heading.top() - last_row.bottom()
+    );
+}

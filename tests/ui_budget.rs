@@ -23,7 +23,7 @@ fn unlimited_retries_need_a_deadline_and_a_count_comes_back() {
     let mut h = editable();
     h.get_by_label("Unlimited retries").click();
     h.run();
-    assert_eq!(h.state().current.profile.max_retries, None);
+    assert_eq!(h.state().profile.current.profile.max_retries, None);
     assert!(
         h.query_by_label_contains("unlimited retries need a deadline; turn on Deadline below")
             .is_some()
@@ -34,16 +34,19 @@ fn unlimited_retries_need_a_deadline_and_a_count_comes_back() {
     );
     h.get_by_label("Deadline").click();
     h.run();
-    assert!(h.state().current.profile.deadline_ms.is_some());
+    assert!(h.state().profile.current.profile.deadline_ms.is_some());
     assert!(
         h.query_by_label_contains("retries go on until the deadline or a cancel")
             .is_some()
     );
     h.get_by_label("Unlimited retries").click();
     h.run();
-    assert_eq!(h.state().current.profile.max_retries, Some(3));
+    assert_eq!(h.state().profile.current.profile.max_retries, Some(3));
     type_into(&mut h, "Max retries", "4294967295");
-    assert_eq!(h.state().current.profile.max_retries, Some(u32::MAX));
+    assert_eq!(
+        h.state().profile.current.profile.max_retries,
+        Some(u32::MAX)
+    );
     assert!(h.query_by_label_contains("Problems (").is_none());
 }
 
@@ -52,14 +55,23 @@ fn throttling_statuses_and_own_backoff() {
     let mut h = editable();
     type_into(&mut h, "Throttling status", "429, 503");
     assert_eq!(
-        h.state().current.profile.throttling.status,
+        h.state().profile.current.profile.throttling.status,
         StatusSet(vec![StatusRange::single(429), StatusRange::single(503)])
     );
-    assert!(h.state().current.profile.throttling.backoff.is_none());
+    assert!(
+        h.state()
+            .profile
+            .current
+            .profile
+            .throttling
+            .backoff
+            .is_none()
+    );
     h.get_by_label("Own backoff for throttling").click();
     h.run();
     let own = h
         .state()
+        .profile
         .current
         .profile
         .throttling
@@ -68,7 +80,7 @@ fn throttling_statuses_and_own_backoff() {
         .expect("own backoff");
     assert_eq!(
         own.strategy,
-        h.state().current.profile.backoff.strategy,
+        h.state().profile.current.profile.backoff.strategy,
         "starts as the main one"
     );
 }
@@ -76,11 +88,12 @@ fn throttling_statuses_and_own_backoff() {
 #[test]
 fn a_retry_budget_is_typed_key_by_key() {
     let mut h = editable();
-    assert!(h.state().current.profile.retry_budget.is_none());
+    assert!(h.state().profile.current.profile.retry_budget.is_none());
     h.get_by_label("Retry budget").click();
     h.run();
     let b = h
         .state()
+        .profile
         .current
         .profile
         .retry_budget
@@ -99,6 +112,7 @@ fn a_retry_budget_is_typed_key_by_key() {
     h.run();
     let b = h
         .state()
+        .profile
         .current
         .profile
         .retry_budget
@@ -111,14 +125,14 @@ fn a_retry_budget_is_typed_key_by_key() {
     assert!(!b.refund_on_retry_success);
     h.get_by_label("Retry budget").click();
     h.run();
-    assert!(h.state().current.profile.retry_budget.is_none());
+    assert!(h.state().profile.current.profile.retry_budget.is_none());
 }
 
 #[test]
 fn clamp_is_picked_and_its_bound_typed() {
     let mut h = editable();
     {
-        let p = &mut h.state_mut().current.profile;
+        let p = &mut h.state_mut().profile.current.profile;
         p.backoff.strategy = Strategy::ResponseHeader;
         p.backoff.fallback = Some(Box::new(retryscope::model::Backoff::new(
             Strategy::FullJitter,
@@ -129,21 +143,27 @@ fn clamp_is_picked_and_its_bound_typed() {
     h.run();
     h.get_by_label("clamp").click();
     h.run();
-    assert_eq!(h.state().current.profile.backoff.combine, Combine::Clamp);
     assert_eq!(
-        h.state().current.profile.backoff.clamp_above_ms,
+        h.state().profile.current.profile.backoff.combine,
+        Combine::Clamp
+    );
+    assert_eq!(
+        h.state().profile.current.profile.backoff.clamp_above_ms,
         Some(5000),
         "AWS's 5 s to start"
     );
     type_into(&mut h, "Clamp above computed", "2500");
-    assert_eq!(h.state().current.profile.backoff.clamp_above_ms, Some(2500));
+    assert_eq!(
+        h.state().profile.current.profile.backoff.clamp_above_ms,
+        Some(2500)
+    );
 }
 
 #[test]
 fn a_clamp_bound_left_behind_by_another_combine_is_a_warning_not_a_problem() {
     let mut h = editable();
     {
-        let p = &mut h.state_mut().current.profile;
+        let p = &mut h.state_mut().profile.current.profile;
         p.backoff.strategy = Strategy::ResponseHeader;
         p.backoff.fallback = Some(Box::new(retryscope::model::Backoff::new(
             Strategy::FullJitter,

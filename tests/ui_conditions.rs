@@ -27,10 +27,10 @@ fn click(
 #[test]
 fn a_success_condition_is_added_typed_and_switched() {
     let mut h = editable();
-    assert!(h.state().current.profile.success_when.is_empty());
+    assert!(h.state().profile.current.profile.success_when.is_empty());
     click(&mut h, "Add success condition");
     assert_eq!(
-        h.state().current.profile.success_when,
+        h.state().profile.current.profile.success_when,
         vec![ResponseMatcher {
             json_pointer: Some("/state".into()),
             equals: Some(json!("done")),
@@ -40,27 +40,27 @@ fn a_success_condition_is_added_typed_and_switched() {
     type_into(&mut h, "success condition 1 JSON pointer", "/job/state");
     // Typed as JSON, key by key: the quotes stay while typing and the value is the string.
     type_into(&mut h, "success condition 1 JSON value", "\"ready\"");
-    let m = &h.state().current.profile.success_when[0];
+    let m = &h.state().profile.current.profile.success_when[0];
     assert_eq!(m.json_pointer.as_deref(), Some("/job/state"));
     assert_eq!(m.equals, Some(json!("ready")));
     type_into(&mut h, "success condition 1 JSON value", "3");
     assert_eq!(
-        h.state().current.profile.success_when[0].equals,
+        h.state().profile.current.profile.success_when[0].equals,
         Some(json!(3))
     );
     // Status typed with an invalid step on the way ("200-" is not a set yet).
     type_into(&mut h, "success condition 1 status", "200-204");
     assert_eq!(
-        h.state().current.profile.success_when[0].status,
+        h.state().profile.current.profile.success_when[0].status,
         Some(StatusSet(vec![StatusRange::new(200, 204)]))
     );
     // Switch the comparison: the pointer must be missing.
     click(&mut h, "success condition 1 comparison");
     click(&mut h, "is missing");
-    let m = &h.state().current.profile.success_when[0];
+    let m = &h.state().profile.current.profile.success_when[0];
     assert_eq!((m.equals.clone(), m.exists), (None, Some(false)));
     click(&mut h, "success condition 1 remove");
-    assert!(h.state().current.profile.success_when.is_empty());
+    assert!(h.state().profile.current.profile.success_when.is_empty());
 }
 
 #[test]
@@ -69,7 +69,7 @@ fn a_retry_condition_on_the_body_and_a_header_regex() {
     click(&mut h, "Add retry condition");
     type_into(&mut h, "retry condition 1 body contains", "quota exceeded");
     assert_eq!(
-        h.state().current.profile.retry_on.response[0]
+        h.state().profile.current.profile.retry_on.response[0]
             .body_contains
             .as_deref(),
         Some("quota exceeded")
@@ -79,7 +79,7 @@ fn a_retry_condition_on_the_body_and_a_header_regex() {
     h.key_press(egui::Key::Backspace);
     h.run();
     assert_eq!(
-        h.state().current.profile.retry_on.response[0].body_contains,
+        h.state().profile.current.profile.retry_on.response[0].body_contains,
         None
     );
     type_into(&mut h, "retry condition 1 body matches", "(?i)rate.?limit");
@@ -89,7 +89,7 @@ fn a_retry_condition_on_the_body_and_a_header_regex() {
     click(&mut h, "matches regex");
     type_into(&mut h, "retry condition 1 header name", "X-Throttle");
     type_into(&mut h, "retry condition 1 header regex", "^yes");
-    let m = &h.state().current.profile.retry_on.response[0];
+    let m = &h.state().profile.current.profile.retry_on.response[0];
     assert_eq!(
         m,
         &ResponseMatcher {

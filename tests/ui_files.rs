@@ -115,7 +115,7 @@ fn the_in_app_picker_appears_once_the_native_dialog_is_unavailable() {
     let dir = folder();
     let mut h = workbench(ScriptedDialogs::unavailable(NO_PORTAL), dir.path());
     assert!(h.query_by_label("Open profile").is_none());
-    let source = h.state().current.source.clone();
+    let source = h.state().profile.current.source.clone();
     h.get_by_label("Open…").click();
     settle(&mut h, "the library folder's listing", |h| {
         h.query_by_label("alpha-profile.json").is_some()
@@ -138,7 +138,7 @@ fn the_in_app_picker_appears_once_the_native_dialog_is_unavailable() {
     h.get_by_label("Cancel").click();
     h.run();
     assert!(h.query_by_label("Open profile").is_none(), "closed");
-    assert_eq!(h.state().current.source, source, "nothing opened");
+    assert_eq!(h.state().profile.current.source, source, "nothing opened");
 
     // Said once: the next Open… goes straight to the picker without a new notice.
     h.state_mut().set_status(false, "something else".into());
@@ -177,10 +177,10 @@ fn typing_a_path_with_tab_completion_opens_the_file() {
     });
     h.key_press(Key::Enter);
     settle(&mut h, "the profile to load", |h| {
-        h.state().current.profile.name == "Inner"
+        h.state().profile.current.profile.name == "Inner"
     });
     assert_eq!(
-        h.state().current.path(),
+        h.state().profile.current.path(),
         Some(dir.path().join("nested").join("inner.json").as_path())
     );
     assert!(h.query_by_label("Open profile").is_none(), "picker closed");
@@ -236,7 +236,7 @@ fn choosing_a_file_in_the_list_opens_it_and_it_becomes_recent() {
     settle(&mut h, "the profile to load", |h| {
         !h.state().is_reading_a_file()
     });
-    assert_eq!(h.state().current.profile, profile_named("Beta"));
+    assert_eq!(h.state().profile.current.profile, profile_named("Beta"));
 
     // Up from the library folder, then the recent list brings it back.
     h.get_by_label("Open…").click();
@@ -281,7 +281,7 @@ fn save_as_through_the_picker_writes_the_typed_file() {
     });
     let saved = dir.path().join("nested").join("mine.json");
     let loaded = retryscope::profile::load_file(&saved).expect("saved file loads");
-    assert_eq!(loaded, h.state().current.profile);
+    assert_eq!(loaded, h.state().profile.current.profile);
 }
 
 /// A workbench with `a.json` open and edited (its description), and Open… answering `b.json`.
@@ -292,8 +292,8 @@ fn edited_with_prompt_open() -> (tempfile::TempDir, Harness<'static, WorkbenchSt
     let mut h = workbench(ScriptedDialogs::new([Some(a.clone()), Some(b)]), dir.path());
     h.get_by_label("Open…").click();
     h.run();
-    assert_eq!(h.state().current.profile.name, "File A");
-    h.state_mut().current.profile.description = "edited".into();
+    assert_eq!(h.state().profile.current.profile.name, "File A");
+    h.state_mut().profile.current.profile.description = "edited".into();
     h.run();
     h.get_by_label("Open…").click();
     h.run();
@@ -311,7 +311,11 @@ fn save_in_the_unsaved_prompt_writes_the_file_and_switches() {
     assert!(!h.state().is_confirm_open());
     let written = retryscope::profile::load_file(&a).expect("a.json loads");
     assert_eq!(written.description, "edited", "the edits were saved");
-    assert_eq!(h.state().current.profile.name, "File B", "then switched");
+    assert_eq!(
+        h.state().profile.current.profile.name,
+        "File B",
+        "then switched"
+    );
 }
 
 #[test]
@@ -320,8 +324,8 @@ fn cancel_in_the_unsaved_prompt_keeps_the_edits() {
     h.get_by_label("Cancel").click();
     h.run();
     assert!(!h.state().is_confirm_open());
-    assert_eq!(h.state().current.profile.name, "File A");
-    assert_eq!(h.state().current.profile.description, "edited");
+    assert_eq!(h.state().profile.current.profile.name, "File A");
+    assert_eq!(h.state().profile.current.profile.description, "edited");
     assert!(h.state().window_title().ends_with(" •"), "still unsaved");
     let on_disk = retryscope::profile::load_file(&a).expect("a.json loads");
     assert_ne!(on_disk.description, "edited", "nothing written");
@@ -330,7 +334,7 @@ fn cancel_in_the_unsaved_prompt_keeps_the_edits() {
 #[test]
 fn a_profile_with_problems_is_not_saved_from_the_prompt() {
     let (_dir, mut h, a) = edited_with_prompt_open();
-    h.state_mut().current.profile.backoff.max_delay_ms = Some(1);
+    h.state_mut().profile.current.profile.backoff.max_delay_ms = Some(1);
     h.run();
     h.get_by_label("Save changes").click();
     h.run();
@@ -345,7 +349,7 @@ fn a_profile_with_problems_is_not_saved_from_the_prompt() {
     // Discard still works from there.
     h.get_by_label("Discard changes").click();
     h.run();
-    assert_eq!(h.state().current.profile.name, "File B");
+    assert_eq!(h.state().profile.current.profile.name, "File B");
 }
 
 #[test]
@@ -373,7 +377,7 @@ fn save_in_the_prompt_of_an_unsaved_profile_asks_where_then_switches() {
     type_path(&mut h, &format!("{base}kept"));
     h.get_by_label("Save file").click();
     settle(&mut h, "the switch", |h| {
-        h.state().current.profile.name == "Beta"
+        h.state().profile.current.profile.name == "Beta"
     });
     let kept = retryscope::profile::load_file(&dir.path().join("kept.json")).expect("saved");
     assert!(kept.name.ends_with("(copy)"), "{}", kept.name);

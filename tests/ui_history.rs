@@ -76,7 +76,7 @@ struct Fixture {
 fn fixture(size: [f32; 2]) -> Fixture {
     let (mut state, probe) = workbench();
     let dir = tempfile::tempdir().unwrap();
-    let profile = state.current.profile.clone();
+    let profile = state.profile.current.profile.clone();
     let mut store = HistoryStore::open_in(dir.path()).unwrap();
     seed_run(
         &mut store,
@@ -269,7 +269,7 @@ fn rerun_sends_the_recorded_request_with_its_seed_and_refuses_a_masked_secret() 
         text.contains("the header Authorization was masked"),
         "{text}"
     );
-    assert_eq!(h.state().composer.draft.url, url("beta"));
+    assert_eq!(h.state().request.composer.draft.url, url("beta"));
 }
 
 #[test]
@@ -277,18 +277,20 @@ fn rerun_of_the_request_in_the_composer_refills_its_secret_from_the_composer() {
     let (mut state, probe) = workbench();
     let dir = tempfile::tempdir().unwrap();
     // The composer holds the request that was recorded, with its live token.
-    state.composer.draft.url = url("delta");
+    state.request.composer.draft.url = url("delta");
     state
+        .request
         .composer
         .draft
         .headers
         .push(KeyValue::new("Authorization", "Bearer LIVETOKEN"));
     let spec = state
+        .request
         .composer
         .draft
         .to_spec(&retryscope::model::Variables::default(), "u")
         .unwrap();
-    let profile = state.current.profile.clone();
+    let profile = state.profile.current.profile.clone();
     let mut store = HistoryStore::open_in(dir.path()).unwrap();
     let mut recorder = HistoryRecorder::new(&spec, &profile, Vec::new(), 1024);
     let start = chrono::Local::now().fixed_offset();
@@ -459,7 +461,7 @@ fn the_outcome_filter_offers_running_as_the_rows_show_it() {
     let delta = url("delta");
     let mut store = HistoryStore::open_in(f.dir.path()).unwrap();
     let spec = RequestSpec::get(&delta);
-    let profile = f.harness.state().current.profile.clone();
+    let profile = f.harness.state().profile.current.profile.clone();
     let mut recorder = HistoryRecorder::new(&spec, &profile, Vec::new(), 1024);
     let started = retryscope::model::RunEvent::RunStarted {
         run_id: 9,

@@ -52,7 +52,7 @@ fn pasting_replaces_the_selected_url() {
     h.event(egui::Event::Paste("http://127.0.0.1:9/pasted?x=1".into()));
     h.run();
     assert_eq!(
-        h.state().composer.draft.url,
+        h.state().request.composer.draft.url,
         "http://127.0.0.1:9/pasted?x=1"
     );
 }

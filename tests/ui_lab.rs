@@ -21,6 +21,7 @@ fn the_lab_tab_shows_distribution_sweep_and_stack() {
     assert!(h.state().lab_shown());
     let retries = h
         .state()
+        .profile
         .current
         .profile
         .max_retries
@@ -60,7 +61,7 @@ fn the_lab_tab_shows_distribution_sweep_and_stack() {
     h.run();
     // As `simulate --stack` works it out: the current profile's triage of the simulated 503
     // decides whether it multiplies the SDK's attempts.
-    let current = h.state().current.profile.clone();
+    let current = h.state().profile.current.profile.clone();
     let aws = retryscope::profile::builtin("aws-standard").expect("built-in");
     let a = retryscope::sim::analyse_stack(&[current, aws], 1.0, 503).expect("compiles");
     let worst = a.worst_attempts.expect("finite");
@@ -273,5 +274,61 @@ fn the_stack_view_says_which_layer_does_not_retry_and_what_is_ignored() {
     assert!(
         h.query_by_label_contains("expected, ignoring budgets: 12.00 attempts")
             .is_some()
+    );
+}
+
+/// The Lab speaks of the status the profile retries (the default retries 429, not 503), says
+/// each result in one plain sentence, and names the series above each plot (no legend over
+/// the data); the mouse wheel over a plot scrolls the page.
+#[test]
+fn the_lab_speaks_plainly_and_the_wheel_over_a_plot_scrolls_the_page() {
+    let (state, _probe) = ui_support::workbench();
+    let mut h = ui_support::harness_sized(state, [1280.0, 800.0]);
+    h.run();
+    h.get_by_label("Lab").click();
+    h.run();
+    h.run();
+    assert!(
+        h.query_by_label_contains("every attempt failing with 429 (a status this profile retries)")
+            .is_some()
+    );
+    assert!(h.query_by_label_contains("failing with 503").is_none());
+    assert!(
+        h.query_by_label_contains("A request that keeps failing has waited")
+            .is_some()
+    );
+    assert!(
+        h.query_by_label("━ exact max").is_some(),
+        "legend above the plot"
+    );
+    h.state_mut().lab.settings.max_clients = 3;
+    h.state_mut().lab.settings.runs = 2;
+    h.get_by_label("Run sweep").click();
+    h.run();
+    h.run();
+    assert!(
+        h.query_by_label_contains("With 3 clients, ").is_some(),
+        "one sentence for the sweep"
+    );
+
+    // The distribution plot starts under its legend row.
+    let legend = h.get_by_label("━ exact max").rect();
+    let below = h.get_by_label("Many clients (contention)").rect();
+    h.hover_at(egui::pos2(
+        legend.center().x + 200.0,
+        legend.bottom() + 80.0,
+    ));
+    h.event(egui::Event::MouseWheel {
+        unit: egui::MouseWheelUnit::Point,
+        delta: egui::vec2(0.0, -200.0),
+        phase: egui::TouchPhase::Move,
+        source: egui::MouseWheelSource::Wheel,
+        modifiers: egui::Modifiers::NONE,
+    });
+    h.run();
+    let after = h.get_by_label("Many clients (contention)").rect();
+    assert!(
+        after.top() < below.top() - 50.0,
+        "the page scrolled: {below:?} → {after:?}"
     );
 }

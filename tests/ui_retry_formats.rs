@@ -28,9 +28,6 @@ fn export_as_and_import_from_round_trip_through_files() {
     h.run();
     h.get_by_label("Export as…").click();
     h.run();
-    // The modal centres itself once its content is measured: one more frame before clicking
-    // inside it, as a person sees it settle.
-    h.run();
     assert!(
         h.query_by_label(
             "Not expressible in gRPC service config (JSON) (not in the text: this format has no comments):"
@@ -85,7 +82,7 @@ fn export_as_and_import_from_round_trip_through_files() {
     );
     h.get_by_label("Use this profile").click();
     h.run();
-    let current = &h.state().current;
+    let current = &h.state().profile.current;
     assert_eq!(current.profile.name, "route");
     assert_eq!(current.profile.max_retries, Some(3));
     assert!(current.is_dirty(), "an imported profile is unsaved");
@@ -106,7 +103,7 @@ fn an_import_error_is_shown_in_the_modal_and_keeps_the_profile() {
     });
     let mut h = ui_support::harness_sized(state, [1400.0, 1000.0]);
     h.run();
-    let before = h.state().current.profile.clone();
+    let before = h.state().profile.current.profile.clone();
     h.get_by_label("Import from…").click();
     h.run();
     h.get_by_label("Choose file…").click();
@@ -123,5 +120,5 @@ fn an_import_error_is_shown_in_the_modal_and_keeps_the_profile() {
     assert!(h.query_by_label("Use this profile").is_none());
     h.get_by_label("Cancel").click();
     h.run();
-    assert_eq!(h.state().current.profile, before);
+    assert_eq!(h.state().profile.current.profile, before);
 }

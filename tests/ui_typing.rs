@@ -18,20 +18,23 @@ fn editable() -> egui_kittest::Harness<'static, retryscope::ui::workbench::Workb
 fn max_retries_takes_multi_digit_values_while_the_preview_and_problems_change() {
     let mut h = editable();
     type_into(&mut h, "Max retries", "12");
-    assert_eq!(h.state().current.profile.max_retries, Some(12));
+    assert_eq!(h.state().profile.current.profile.max_retries, Some(12));
     assert!(
         h.query_by_label_contains("attempts = retries + 1 = 13")
             .is_some()
     );
     type_into(&mut h, "Max retries", "100000");
-    assert_eq!(h.state().current.profile.max_retries, Some(100_000));
+    assert_eq!(h.state().profile.current.profile.max_retries, Some(100_000));
     assert!(
         h.query_by_label_contains("Problems (").is_none(),
         "format 2 takes any count up to u32::MAX: 100000 is no problem"
     );
     // Past u32: the text stays, the value keeps the last number that fits, the field says why.
     type_into(&mut h, "Max retries", "999999999999");
-    assert_eq!(h.state().current.profile.max_retries, Some(999_999_999));
+    assert_eq!(
+        h.state().profile.current.profile.max_retries,
+        Some(999_999_999)
+    );
     assert!(
         h.query_by_label_contains("`9999999999` is too large")
             .is_some()
@@ -43,7 +46,7 @@ fn max_retries_takes_multi_digit_values_while_the_preview_and_problems_change() 
     h.run();
     assert!(h.query_by_label_contains("is too large").is_some());
     type_into(&mut h, "Max retries", "7");
-    assert_eq!(h.state().current.profile.max_retries, Some(7));
+    assert_eq!(h.state().profile.current.profile.max_retries, Some(7));
     assert!(h.query_by_label_contains("is too large").is_none());
 }
 
@@ -62,7 +65,7 @@ fn every_delay_field_takes_the_typed_number_even_when_a_problem_appears_after_on
             type_into(&mut h, label, typed);
             let want: u64 = typed.parse().expect("digits");
             assert_eq!(
-                read(&h.state().current.profile),
+                read(&h.state().profile.current.profile),
                 want,
                 "{label} after {typed}"
             );
@@ -74,7 +77,7 @@ fn every_delay_field_takes_the_typed_number_even_when_a_problem_appears_after_on
     // the first key) and the value still ends as typed.
     type_into(&mut h, "Max delay value", "999999999999");
     assert_eq!(
-        h.state().current.profile.backoff.max_delay_ms,
+        h.state().profile.current.profile.backoff.max_delay_ms,
         Some(999_999_999_999)
     );
 }
@@ -85,14 +88,14 @@ fn the_deadline_and_the_jitter_ratio_take_typed_values() {
     h.get_by_label("Deadline").click();
     h.run();
     type_into(&mut h, "Deadline value", "100000");
-    assert_eq!(h.state().current.profile.deadline_ms, Some(100_000));
-    h.state_mut().current.profile.backoff.strategy = Strategy::ExponentialProportional;
+    assert_eq!(h.state().profile.current.profile.deadline_ms, Some(100_000));
+    h.state_mut().profile.current.profile.backoff.strategy = Strategy::ExponentialProportional;
     h.run();
     type_into(&mut h, "Jitter ratio", "0.35");
-    assert!((h.state().current.profile.backoff.jitter_ratio - 0.35).abs() < 1e-12);
+    assert!((h.state().profile.current.profile.backoff.jitter_ratio - 0.35).abs() < 1e-12);
     type_into(&mut h, "Jitter ratio", "0.3x");
     assert!(
-        (h.state().current.profile.backoff.jitter_ratio - 0.3).abs() < 1e-12,
+        (h.state().profile.current.profile.backoff.jitter_ratio - 0.3).abs() < 1e-12,
         "the last number typed stays"
     );
     assert!(
@@ -104,7 +107,7 @@ fn the_deadline_and_the_jitter_ratio_take_typed_values() {
 #[test]
 fn a_twenty_line_script_is_typed_whole_while_compile_errors_come_and_go() {
     let mut h = editable();
-    h.state_mut().current.profile.backoff.strategy = Strategy::Custom;
+    h.state_mut().profile.current.profile.backoff.strategy = Strategy::Custom;
     h.run();
     let script = "\
 // twenty lines, typed key by key
@@ -131,6 +134,7 @@ total
     type_into(&mut h, "Script", script);
     let typed = h
         .state()
+        .profile
         .current
         .profile
         .backoff
@@ -143,9 +147,13 @@ total
     h.key_press(Key::Enter);
     h.run();
     assert!(h.get_by_label("Script").is_focused());
-    assert_eq!(h.state().current.profile.backoff.strategy, Strategy::Custom);
+    assert_eq!(
+        h.state().profile.current.profile.backoff.strategy,
+        Strategy::Custom
+    );
     assert!(
         h.state()
+            .profile
             .current
             .profile
             .backoff
@@ -162,13 +170,13 @@ fn the_url_a_header_value_and_the_redirect_limit_are_typed_whole() {
     h.run();
     type_into(&mut h, "URL", "http://127.0.0.1:9/items?page=12");
     assert_eq!(
-        h.state().composer.draft.url,
+        h.state().request.composer.draft.url,
         "http://127.0.0.1:9/items?page=12"
     );
     h.get_by_label("Timeouts and connection").click();
     h.run();
     type_into(&mut h, "Redirect limit", "12");
-    assert_eq!(h.state().composer.draft.max_redirects, 12);
+    assert_eq!(h.state().request.composer.draft.max_redirects, 12);
 }
 
 #[test]
@@ -182,7 +190,10 @@ fn text_that_is_not_a_number_stays_and_blocks_send_until_fixed() {
     // Focus moves on: the text and its message stay, the value is the old one.
     h.get_by_label("Name").focus();
     h.run();
-    assert_eq!(h.state().current.profile.backoff.jitter_window_ms, 1500);
+    assert_eq!(
+        h.state().profile.current.profile.backoff.jitter_window_ms,
+        1500
+    );
     assert!(
         h.query_by_label_contains("`abc` is not a whole number")
             .is_some()
@@ -203,7 +214,10 @@ fn text_that_is_not_a_number_stays_and_blocks_send_until_fixed() {
     );
     // Fixed: the message and the refusal go, Send works.
     type_into(&mut h, "Jitter window", "250");
-    assert_eq!(h.state().current.profile.backoff.jitter_window_ms, 250);
+    assert_eq!(
+        h.state().profile.current.profile.backoff.jitter_window_ms,
+        250
+    );
     h.get_by_label("Send").click();
     h.run();
     assert_eq!(probe.drain_commands().len(), 1);
@@ -226,7 +240,7 @@ fn url_secrets_read_masked_once_the_field_is_left_and_show_reveals_them() {
     assert!(!shown.contains("SIG456"), "masked once left: {shown}");
     assert!(shown.contains("page=2"), "{shown}");
     assert_eq!(
-        h.state().composer.draft.url,
+        h.state().request.composer.draft.url,
         "http://127.0.0.1:9/x?sig=SIG456&page=2",
         "masking is display only"
     );
@@ -274,7 +288,10 @@ fn the_trusted_ca_file_is_typed_whole_and_sent_with_the_request() {
     h.get_by_label("Timeouts and connection").click();
     h.run();
     type_into(&mut h, "Trusted CA file", "/etc/ssl/private-ca.pem");
-    assert_eq!(h.state().composer.draft.ca_cert, "/etc/ssl/private-ca.pem");
+    assert_eq!(
+        h.state().request.composer.draft.ca_cert,
+        "/etc/ssl/private-ca.pem"
+    );
     h.get_by_label("Send").click();
     h.run();
     let sent: Vec<Option<String>> = probe
@@ -295,7 +312,7 @@ fn add_header_focuses_the_new_rows_name_and_typing_goes_there() {
     let (state, _probe) = ui_support::workbench();
     let mut h = ui_support::harness_sized(state, [1280.0, 800.0]);
     h.run();
-    let before = h.state().composer.draft.headers.len();
+    let before = h.state().request.composer.draft.headers.len();
     let label = format!("header {} name", before + 1);
     h.get_by_label("Add header").click();
     h.run();
@@ -308,5 +325,8 @@ fn add_header_focuses_the_new_rows_name_and_typing_goes_there() {
         h.event(egui::Event::Text(c.to_string()));
         h.run();
     }
-    assert_eq!(h.state().composer.draft.headers[before].name, "X-Trace");
+    assert_eq!(
+        h.state().request.composer.draft.headers[before].name,
+        "X-Trace"
+    );
 }

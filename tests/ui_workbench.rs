@@ -162,7 +162,7 @@ fn url_is_validated_as_you_type_and_blocks_send() {
     h.key_press_modifiers(Modifiers::COMMAND, Key::A);
     h.get_by_label("URL").type_text("ftp://example.com/x");
     h.run();
-    assert_eq!(h.state().composer.draft.url, "ftp://example.com/x");
+    assert_eq!(h.state().request.composer.draft.url, "ftp://example.com/x");
     assert!(
         h.query_by_label_contains("scheme `ftp` is not supported")
             .is_some()
@@ -178,6 +178,7 @@ fn url_is_validated_as_you_type_and_blocks_send() {
 fn secret_header_values_are_masked_until_shown_and_not_persisted() {
     let (mut state, _probe) = setup(vec![], None);
     state
+        .request
         .composer
         .draft
         .headers
@@ -230,9 +231,12 @@ fn secret_header_values_are_masked_until_shown_and_not_persisted() {
         Some("Bearer s3cret")
     );
     let (mut restored, _probe) = setup(vec![], Some(h.state().to_persisted()));
-    assert_eq!(restored.composer.draft.headers[1].value, "");
+    assert_eq!(restored.request.composer.draft.headers[1].value, "");
     restored.attach_store(None, opened());
-    assert_eq!(restored.composer.draft.headers[1].value, "Bearer s3cret");
+    assert_eq!(
+        restored.request.composer.draft.headers[1].value,
+        "Bearer s3cret"
+    );
 }
 
 #[test]
@@ -246,7 +250,7 @@ fn invalid_profile_file_shows_every_error_and_keeps_the_current_profile() {
     let (state, _probe) = setup(vec![Some(bad)], None);
     let mut h = harness(state);
     h.run();
-    let before = h.state().current.profile.clone();
+    let before = h.state().profile.current.profile.clone();
     h.key_press_modifiers(Modifiers::COMMAND, Key::O);
     h.run();
     let failure = h
@@ -268,7 +272,7 @@ fn invalid_profile_file_shows_every_error_and_keeps_the_current_profile() {
         failure.lines()
     );
     assert_eq!(
-        h.state().current.profile,
+        h.state().profile.current.profile,
         before,
         "current profile untouched"
     );
@@ -309,13 +313,13 @@ fn opening_a_valid_file_replaces_the_profile_after_confirming_unsaved_edits() {
     h.get_by_label("Cancel").click();
     h.run();
     assert!(!h.state().is_confirm_open());
-    assert!(h.state().current.profile.name.ends_with("(copy)"));
+    assert!(h.state().profile.current.profile.name.ends_with("(copy)"));
 
     h.get_by_label("Open…").click();
     h.run();
     h.get_by_label("Discard changes").click();
     h.run();
-    assert_eq!(h.state().current.profile, other);
+    assert_eq!(h.state().profile.current.profile, other);
     assert!(!h.state().window_title().contains('•'));
 }
 
@@ -332,9 +336,9 @@ fn save_as_writes_the_file_and_clears_the_unsaved_marker() {
     h.run();
     let saved = target.with_extension("json");
     let loaded = retryscope::profile::load_file(&saved).expect("saved file loads");
-    assert_eq!(loaded, h.state().current.profile);
+    assert_eq!(loaded, h.state().profile.current.profile);
     assert!(!h.state().window_title().contains('•'));
-    assert_eq!(h.state().current.path(), Some(saved.as_path()));
+    assert_eq!(h.state().profile.current.path(), Some(saved.as_path()));
 }
 
 #[test]
@@ -367,7 +371,7 @@ fn changing_base_delay_changes_the_preview_bounds() {
         runs_before,
         "cached while unchanged"
     );
-    h.state_mut().current.profile.backoff.base_delay_ms = 4000;
+    h.state_mut().profile.current.profile.backoff.base_delay_ms = 4000;
     h.run();
     let after = label_of(&h, "retry 1: wait");
     assert_ne!(before, after, "preview follows base delay");
@@ -400,7 +404,13 @@ fn retry_status_text_parses_codes_and_ranges_with_inline_errors() {
     h.run();
     assert!(h.query_by_label_contains("is not a status code").is_none());
     assert_eq!(
-        h.state().current.profile.retry_on.status.to_string(),
+        h.state()
+            .profile
+            .current
+            .profile
+            .retry_on
+            .status
+            .to_string(),
         "429, 502-504"
     );
 }
@@ -408,10 +418,10 @@ fn retry_status_text_parses_codes_and_ranges_with_inline_errors() {
 #[test]
 fn persisted_workspace_round_trips_through_ron() {
     let (mut state, _probe) = setup(vec![], None);
-    state.composer.draft.method = "POST".into();
-    let mut edited = state.current.duplicate();
+    state.request.composer.draft.method = "POST".into();
+    let mut edited = state.profile.current.duplicate();
     edited.profile.max_retries = Some(7);
-    state.current = edited;
+    state.profile.current = edited;
     let stored = state.to_persisted();
     assert!(
         stored
@@ -432,15 +442,16 @@ fn persisted_workspace_round_trips_through_ron() {
         library_dir: None,
         persisted: Some(back),
     });
-    assert_eq!(restored.composer.draft.method, "POST");
-    let status = retryscope::ui::request_draft::demo_failure_status(&restored.current.profile);
+    assert_eq!(restored.request.composer.draft.method, "POST");
+    let status =
+        retryscope::ui::request_draft::demo_failure_status(&restored.profile.current.profile);
     assert_eq!(
-        restored.composer.draft.url,
+        restored.request.composer.draft.url,
         format!("http://127.0.0.1:7/status/{status}?times=2&case={{{{uuid}}}}"),
         "the demo URL follows the new port"
     );
-    assert_eq!(restored.current.profile.max_retries, Some(7));
-    assert!(restored.current.is_dirty());
+    assert_eq!(restored.profile.current.profile.max_retries, Some(7));
+    assert!(restored.profile.current.is_dirty());
 }
 
 #[test]
@@ -470,8 +481,8 @@ fn library_profiles_are_listed_in_the_picker_and_load_when_chosen() {
     h.run();
     h.get_by_label("library: library-api.json").click();
     h.run();
-    assert_eq!(h.state().current.profile, lib);
-    assert_eq!(h.state().current.path(), Some(path.as_path()));
+    assert_eq!(h.state().profile.current.profile, lib);
+    assert_eq!(h.state().profile.current.path(), Some(path.as_path()));
     assert!(h.query_by_label("file: library-api.json").is_some());
 }
 
@@ -481,10 +492,10 @@ fn at_1280_by_800_panels_keep_their_widths_and_the_table_fits_between_them() {
     use retryscope::testkit::{response, retry};
     let (mut state, _probe) = setup(vec![], None);
     // The widest rows of both panels: a body file (path + Browse…) and delay headers.
-    state.composer.draft.body.kind = retryscope::ui::request_draft::BodyKind::File;
+    state.request.composer.draft.body.kind = retryscope::ui::request_draft::BodyKind::File;
     let mut profile = retryscope::ui::profile_library::fallback_default_profile();
     profile.backoff = Backoff::new(Strategy::ResponseHeader);
-    state.current.profile = profile;
+    state.profile.current.profile = profile;
     let started =
         chrono::DateTime::parse_from_rfc3339("2026-11-30T14:00:00.000+01:00").expect("rfc3339");
     let script = EventScript::new(1, "GET", "http://127.0.0.1:9/status/503", started)
@@ -544,8 +555,8 @@ fn at_1280_by_800_panels_keep_their_widths_and_the_table_fits_between_them() {
 fn browse_fills_the_body_file_path_from_the_picker() {
     let picked = PathBuf::from("/tmp/payload.bin");
     let (mut state, probe) = setup(vec![Some(picked.clone())], None);
-    state.composer.draft.method = "POST".into();
-    state.composer.draft.body.kind = retryscope::ui::request_draft::BodyKind::File;
+    state.request.composer.draft.method = "POST".into();
+    state.request.composer.draft.body.kind = retryscope::ui::request_draft::BodyKind::File;
     let mut h = harness(state);
     h.run();
     h.get_by_label("Body").click();
@@ -553,7 +564,7 @@ fn browse_fills_the_body_file_path_from_the_picker() {
     h.get_by_label("Browse…").click();
     h.run();
     assert_eq!(
-        h.state().composer.draft.body.file_path,
+        h.state().request.composer.draft.body.file_path,
         picked.display().to_string()
     );
     h.get_by_label("Send").click();
@@ -622,15 +633,15 @@ fn dropping_a_json_file_opens_it_and_other_files_are_refused() {
     h.run();
     assert!(h.query_by_label_contains("not a .json file").is_some());
     assert_eq!(
-        h.state().current.profile.name,
+        h.state().profile.current.profile.name,
         "ServiceNow example (exponential)"
     );
     h.input_mut()
         .dropped_files
         .push(Arc::new(DroppedPath(good.clone())));
     h.run();
-    assert_eq!(h.state().current.profile, other);
-    assert_eq!(h.state().current.path(), Some(good.as_path()));
+    assert_eq!(h.state().profile.current.profile, other);
+    assert_eq!(h.state().profile.current.path(), Some(good.as_path()));
 }
 
 #[test]
@@ -676,7 +687,7 @@ fn editing_custom_script(script: &str) -> (Harness<'static, WorkbenchState>, Eng
     h.get_by_label("Duplicate to edit").click();
     h.run();
     {
-        let backoff = &mut h.state_mut().current.profile.backoff;
+        let backoff = &mut h.state_mut().profile.current.profile.backoff;
         backoff.strategy = Strategy::Custom;
         backoff.script = Some(script.into());
     }
@@ -698,7 +709,7 @@ fn custom_script_compile_errors_show_inline_with_line_and_column() {
             .is_some(),
         "and in the Problems list"
     );
-    h.state_mut().current.profile.backoff.script =
+    h.state_mut().profile.current.profile.backoff.script =
         Some("fn get_delay(ctx) { 100 * ctx.retry }\n".into());
     h.run();
     assert!(h.query_by_label("script compiles").is_some());
@@ -741,7 +752,7 @@ fn live(profile: Option<RetryProfile>) -> Live {
         persisted: None,
     });
     if let Some(p) = profile {
-        state.current = retryscope::ui::profile_library::CurrentProfile::clean(
+        state.profile.current = retryscope::ui::profile_library::CurrentProfile::clean(
             retryscope::ui::profile_library::ProfileSource::Unsaved,
             p,
         );
@@ -882,7 +893,7 @@ fn profile_problems_are_listed_and_block_save_and_send() {
         "valid at first"
     );
     // The editor accepts a max delay below the base delay; the panel must say so.
-    h.state_mut().current.profile.backoff.max_delay_ms = Some(500);
+    h.state_mut().profile.current.profile.backoff.max_delay_ms = Some(500);
     h.run();
     assert!(h.query_by_label_contains("Problems (1)").is_some());
     assert!(
@@ -908,7 +919,7 @@ fn profile_problems_are_listed_and_block_save_and_send() {
     h.run();
     assert!(starts(&probe).is_empty(), "no run started");
     // Fixed: the list goes away and Save As writes the file.
-    h.state_mut().current.profile.backoff.max_delay_ms = Some(10_000);
+    h.state_mut().profile.current.profile.backoff.max_delay_ms = Some(10_000);
     h.run();
     assert!(h.query_by_label_contains("Problems (").is_none());
     h.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, Key::S);
@@ -925,8 +936,8 @@ fn preview_lists_only_retries_the_deadline_lets_happen() {
     h.run();
     // Exponential b = 1000, c = 10 000: wait 1 ≥ 0, but no run can wait past 1.5 s in total
     // by retry 10.
-    h.state_mut().current.profile.max_retries = Some(10);
-    h.state_mut().current.profile.deadline_ms = Some(1500);
+    h.state_mut().profile.current.profile.max_retries = Some(10);
+    h.state_mut().profile.current.profile.deadline_ms = Some(1500);
     h.run();
     assert!(
         h.query_by_label_contains("not reached in any sampled run (the 1500 ms deadline")

@@ -81,12 +81,20 @@ impl AuthDraft {
         }
     }
 
-    /// A copy with the token and the password blanked (for files).
+    /// A copy with the token and the password blanked (for files), unless they hold only
+    /// variable references (`{{token}}`).
     #[must_use]
     pub fn without_secrets(&self) -> Self {
+        let kept = |v: &str| {
+            if super::variables::only_references(v) {
+                v.to_owned()
+            } else {
+                String::new()
+            }
+        };
         Self {
-            bearer_token: String::new(),
-            basic_password: String::new(),
+            bearer_token: kept(&self.bearer_token),
+            basic_password: kept(&self.basic_password),
             ..self.clone()
         }
     }

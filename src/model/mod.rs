@@ -83,5 +83,5 @@ pub use status_set::{StatusRange, StatusSet};
 pub use utf8_text::{NotUtf8, utf8_text};
 pub use variables::{
     Resolved, SECRET_MASK, UUID_VARIABLE, UnknownVariable, Variables, is_variable_name,
-    mask_secret_values, resolve_spec, resolve_text, resolve_text_masked,
+    mask_secret_values, only_references, resolve_spec, resolve_text, resolve_text_masked,
 };

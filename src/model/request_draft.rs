@@ -242,12 +242,15 @@ impl RequestDraft {
     }
 
     /// A copy fit for a file: secret header/query/form values ([`KeyValue::is_secret`], [`KeyValue::is_secret_param`]) and the
-    /// auth helper's token and password blanked.
+    /// auth helper's token and password blanked, unless they hold only variable references
+    /// ([`super::variables::only_references`]: `Bearer {{token}}` is kept as typed).
     #[must_use]
     pub fn without_secrets(&self) -> Self {
         let mut out = self.clone();
         for row in out.secret_rows_mut() {
-            row.value.clear();
+            if !super::variables::only_references(&row.value) {
+                row.value.clear();
+            }
         }
         // The URL's user, password and secret query values (DESIGN.md §9) read `***`.
         out.url = super::secrets::mask_url(&self.url);
@@ -431,6 +434,16 @@ mod tests {
         assert_eq!(stored.headers[1].value, "text/plain");
         assert_eq!(stored.query[0].value, "");
         assert_eq!(stored.auth.bearer_token, "");
+        // A value that is only a variable reference holds no secret of its own: kept as typed.
+        draft.headers[0].value = "Bearer {{token}}".into();
+        draft.query[0].value = "{{q}}".into();
+        draft.auth.bearer_token = "{{token}}".into();
+        let stored = draft.without_secrets();
+        assert_eq!(stored.headers[0].value, "Bearer {{token}}");
+        assert_eq!(stored.query[0].value, "{{q}}");
+        assert_eq!(stored.auth.bearer_token, "{{token}}");
+        draft.headers[0].value = "Bearer abc{{token}}".into();
+        assert_eq!(draft.without_secrets().headers[0].value, "");
     }
 
     #[test]

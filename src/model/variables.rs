@@ -221,6 +221,35 @@ fn scan(text: &str, out: &mut String, mut on_var: impl FnMut(&str, &mut String))
     out.push_str(rest);
 }
 
+/// Whether `value` holds no secret of its own: one or more `{{name}}` references and nothing
+/// else, or an auth scheme word before them (`Bearer {{token}}`: a letter, then letters,
+/// digits or `-`, at most 20). The secret lives in the variable, under its own rule, so such a
+/// value is kept as typed where secret values are blanked.
+///
+/// ```
+/// use retryscope::model::only_references;
+/// assert!(only_references("Bearer {{token}}") && only_references("{{user}}:{{password}}"));
+/// assert!(!only_references("Bearer abc{{token}}") && !only_references("Bearer abc"));
+/// ```
+pub fn only_references(value: &str) -> bool {
+    let value = value.trim();
+    let rest = match value.split_once(char::is_whitespace) {
+        Some((scheme, rest))
+            if scheme.len() <= 20
+                && scheme.starts_with(|c: char| c.is_ascii_alphabetic())
+                && scheme
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '-') =>
+        {
+            rest
+        }
+        _ => value,
+    };
+    let (mut literal, mut found) = (String::new(), false);
+    scan(rest, &mut literal, |_, _| found = true);
+    found && literal.chars().all(|c| c.is_whitespace() || c == ':')
+}
+
 /// Whether `name` may be used as `{{name}}`: non-empty; letters, digits, `_`, `-`, `.`.
 pub fn is_variable_name(name: &str) -> bool {
     !name.is_empty()

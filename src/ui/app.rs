@@ -4,10 +4,11 @@
 use super::file_dialogs::RfdDialogs;
 use super::fonts::install_fallback_fonts;
 use super::frame_stats::FrameStats;
-use super::persistence::{PersistedWorkbench, STORAGE_KEY};
+use super::persistence::STORAGE_KEY;
 use super::profile_library::default_library_dir;
 use super::smoke_run::{SmokeResult, SmokeRun};
 use super::workbench::{WorkbenchSetup, WorkbenchState};
+use super::workspace_file::{self, WorkspaceSaver};
 use super::{AppOptions, MIN_WINDOW};
 use crate::service::{BatchService, Core, EngineService, HistoryPlace, HistoryService};
 use std::sync::Arc;
@@ -22,6 +23,10 @@ pub struct RetryscopeApp {
     smoke: Option<SmokeRun>,
     frame_stats: Option<FrameStats>,
     persist: bool,
+    /// Writes the workspace file after each change, at close and on a stop signal.
+    saver: WorkspaceSaver,
+    /// Set by SIGTERM, SIGHUP or Ctrl-C: save, then close without asking.
+    stop: workspace_file::StopSignal,
     /// The run log's writer (flushed when the app closes).
     _log: Option<crate::store::RunLog>,
     // Declared last: dropped after the workbench (its services run on the core).
@@ -60,10 +65,17 @@ impl RetryscopeApp {
         );
         let history_problem = engine.history_problem().map(str::to_owned);
         let recording = engine.is_recording();
-        let persisted: Option<PersistedWorkbench> = if smoke_mode {
-            None
-        } else {
-            cc.storage.and_then(|s| eframe::get_value(s, STORAGE_KEY))
+        // The workspace file (smoke runs neither read nor write it).
+        let workspace_path = (!smoke_mode)
+            .then(crate::store::data_dir)
+            .flatten()
+            .map(|d| workspace_file::path_in(&d));
+        let (persisted, restore_problem) = match &workspace_path {
+            Some(path) => match workspace_file::load(path, cc.storage) {
+                Ok(p) => (p, None),
+                Err(e) => (None, Some(e)),
+            },
+            None => (None, None),
         };
         let library_dir = default_library_dir();
         let dialog_ctx = ctx.clone();
@@ -77,8 +89,16 @@ impl RetryscopeApp {
             dialogs: Box::new(dialogs),
             demo_base_url: core.demo_base_url(),
             library_dir,
-            persisted,
+            persisted: persisted.clone(),
         });
+        let saver = WorkspaceSaver::spawn(workspace_path, persisted);
+        if let Some(problem) = restore_problem {
+            workbench.set_status(true, problem);
+        }
+        if let Some((w, h)) = options.window_size {
+            // A size given on the command line wins over the one eframe remembered.
+            ctx.send_viewport_cmd(egui::ViewportCommand::InnerSize(egui::vec2(w, h)));
+        }
         let analysis_ctx = ctx.clone();
         workbench.analyse_in_background(Arc::new(move || analysis_ctx.request_repaint()));
         if smoke_mode {
@@ -169,6 +189,8 @@ impl RetryscopeApp {
                 .then(|| SmokeRun::new(options.screenshot.clone(), options.exit_after_ms)),
             frame_stats: FrameStats::from_env(launched),
             persist: !smoke_mode,
+            saver,
+            stop: workspace_file::watch_stop_signals(core.handle(), &ctx),
             _log: log,
             _core: core,
         }
@@ -193,6 +215,16 @@ fn log_problem(workbench: &mut WorkbenchState, problem: &str) {
 impl eframe::App for RetryscopeApp {
     fn logic(&mut self, ctx: &egui::Context, _frame: &mut eframe::Frame) {
         self.workbench.logic(ctx);
+        if self.stop.is_set() && !self.workbench.quit.is_closing() {
+            self.saver.save_now(self.workbench.to_persisted());
+            self.workbench.quit.close_now(ctx);
+        } else if self.persist {
+            let now = ctx.input(|i| i.time);
+            self.saver.tick(ctx, now, || self.workbench.to_persisted());
+            if let Some(problem) = self.saver.take_problem() {
+                self.workbench.set_status(true, problem);
+            }
+        }
         if let Some(smoke) = &mut self.smoke {
             smoke.tick(ctx, &mut self.workbench);
         }
@@ -214,7 +246,11 @@ impl eframe::App for RetryscopeApp {
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
         if self.persist {
             self.workbench.remember_secrets_now();
-            eframe::set_value(storage, STORAGE_KEY, &self.workbench.to_persisted());
+            self.saver.submit(self.workbench.to_persisted());
+            // The workspace lives in its own file; an older version kept it here.
+            if storage.get_string(STORAGE_KEY).is_some() {
+                storage.remove_string(STORAGE_KEY);
+            }
         }
     }
 
@@ -222,6 +258,7 @@ impl eframe::App for RetryscopeApp {
     /// resumes it); waits briefly so its runs in flight are back to `pending` (a window that
     /// exits sooner leaves them `running`, which the next start puts back all the same).
     fn on_exit(&mut self, _gl: Option<&eframe::glow::Context>) {
+        self.saver.flush();
         if let Some(service) = self.workbench.batch.detach() {
             let _ = service.stop(BATCH_STOP_WAIT);
         }

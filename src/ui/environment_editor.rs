@@ -9,6 +9,11 @@ use egui::Ui;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+/// Width of a variable's name field in the editor, points.
+const NAME_WIDTH: f32 = 140.0;
+/// Width of a variable's value field, points (fixed: the window sizes itself to its content).
+const VALUE_WIDTH: f32 = 220.0;
+
 /// What a job of the store worker did, with the environments as they stand after it.
 struct StoreReply {
     done: StoreDone,
@@ -303,7 +308,7 @@ impl EnvironmentPanel {
         self.edit(&Environment::new(name), false);
     }
 
-    /// Draws the editor window when open; returns a status line for the workbench
+    /// Draws the editor window when open (520 points wide, less in a narrower window); returns a status line for the workbench
     /// (`(is_error, text)`) after Save or Delete.
     pub fn window_ui(&mut self, ctx: &egui::Context) -> Option<(bool, String)> {
         let mut status = self.poll();
@@ -365,6 +370,9 @@ impl EnvironmentPanel {
                 .labelled_by(label.id);
         });
         let mut remove = None;
+        // Sized cells: a grid gives a field only its column's width of the frame before, so
+        // a field sized by `desired_width` stayed as narrow as the column's heading.
+        let height = ui.spacing().interact_size.y;
         egui::Grid::new("env.variables")
             .num_columns(5)
             .striped(true)
@@ -377,19 +385,19 @@ impl EnvironmentPanel {
                 ui.end_row();
                 for (i, row) in edit.rows.iter_mut().enumerate() {
                     let n = i + 1;
-                    ui.add(
+                    ui.add_sized(
+                        [NAME_WIDTH, height],
                         egui::TextEdit::singleline(&mut row.variable.name)
                             .id_salt(format!("env.var.{}.name", row.uid))
-                            .hint_text("name")
-                            .desired_width(120.0),
+                            .hint_text("name"),
                     )
                     .accessible_name(format!("variable {n} name"));
-                    ui.add(
+                    ui.add_sized(
+                        [VALUE_WIDTH, height],
                         egui::TextEdit::singleline(&mut row.variable.value)
                             .id_salt(format!("env.var.{}.value", row.uid))
                             .hint_text("value")
-                            .password(row.variable.secret && !row.shown)
-                            .desired_width(200.0),
+                            .password(row.variable.secret && !row.shown),
                     )
                     .accessible_name(format!("variable {n} value"));
                     ui.add(egui::Checkbox::without_text(&mut row.variable.secret))

@@ -41,8 +41,10 @@ pub fn kv_table(
     // The row *Add …* made last frame: its name field gets the keyboard, so typing goes on.
     let focus_key = super::field_id::field_id(&format!("request.{table}.new_row"));
     let focus_row = ui.ctx().data(|d| d.get_temp::<usize>(focus_key));
-    // Fixed columns: [on] name value [secret][show] [x]; text fields share what is left.
-    let fields = (ui.available_width() - 130.0).max(140.0);
+    // Fixed columns: [on] name value [secret][show] [x]; text fields share what is left. The
+    // show slot is kept on every row, so a row that turns secret as its name is typed does
+    // not move or cut its fields.
+    let fields = (ui.available_width() - 155.0).max(120.0);
     let height = ui.spacing().interact_size.y;
     if !rows.is_empty() {
         ui.horizontal(|ui| {
@@ -106,16 +108,17 @@ pub fn kv_table(
                      (Authorization, Cookie, *token*, *secret*, *session* headers and token, key, sig, code … parameters are always secret)",
                 )
                 .changed();
-                if secret {
-                    let mut show = shown;
-                    if ui
-                        .toggle_value(&mut show, "show")
+                let mut show = shown;
+                let toggle = egui::Button::selectable(show, egui::RichText::new("show").small());
+                let toggled = ui.add_visible(secret, toggle);
+                if secret
+                    && toggled
                         .accessible_name(format!("{table} {n} show"))
                         .on_hover_text("show the secret value")
-                        .changed()
-                    {
-                        revealed.set(table, i, show);
-                    }
+                        .clicked()
+                {
+                    show = !show;
+                    revealed.set(table, i, show);
                 }
                 if ui
                     .small_button("x")

@@ -58,6 +58,7 @@ pub mod timeline;
 pub mod url_check;
 pub mod window_icon;
 pub mod workbench;
+pub mod workspace_file;
 
 use std::path::PathBuf;
 

@@ -22,8 +22,8 @@ pub struct LayoutPrefs {
     pub stacked_width: f32,
     /// Which of request / policy the narrow layout shows.
     pub side_tab: SideTab,
-    /// The centre shows the History panel instead of the timeline.
-    pub history_shown: bool,
+    /// Which view fills the centre.
+    pub centre: CentreTab,
 }
 
 impl Default for LayoutPrefs {
@@ -33,9 +33,23 @@ impl Default for LayoutPrefs {
             policy_width: 330.0,
             stacked_width: 330.0,
             side_tab: SideTab::Request,
-            history_shown: false,
+            centre: CentreTab::Timeline,
         }
     }
+}
+
+/// Which view fills the centre.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum CentreTab {
+    /// The runs of this session.
+    #[default]
+    Timeline,
+    /// Every recorded run.
+    History,
+    /// Batches.
+    Batch,
+    /// The strategy lab.
+    Lab,
 }
 
 /// The tab of the narrow layout's side panel.

@@ -227,6 +227,31 @@ impl PreviewCache {
     }
 }
 
+/// A block that keeps its height while a text field has the keyboard: the preview and the
+/// profile's warnings above the policy's fields, which grow and shrink as the user types, so
+/// the field being typed into never moves; the block takes its new height once the keyboard
+/// is elsewhere (its content scrolls inside meanwhile).
+#[derive(Debug, Default)]
+pub struct HeldHeight(f32);
+
+impl HeldHeight {
+    /// Draws `add_contents` under `id`, at the held height while a field is focused.
+    pub fn show(&mut self, ui: &mut Ui, id: &str, add_contents: impl FnOnce(&mut Ui)) {
+        // A text field has the keyboard (a clicked button may hold the focus too: not typing).
+        let typing = ui.ctx().egui_wants_keyboard_input();
+        if typing && self.0 > 0.0 {
+            egui::ScrollArea::vertical()
+                .id_salt(id)
+                .min_scrolled_height(self.0)
+                .max_height(self.0)
+                .auto_shrink([false, false])
+                .show(ui, add_contents);
+        } else {
+            self.0 = ui.scope(add_contents).response.rect.height();
+        }
+    }
+}
+
 /// What every preview row needs.
 struct PreviewRows<'a> {
     stats: &'a [RetryStats],

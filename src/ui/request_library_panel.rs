@@ -4,7 +4,7 @@
 //! come from `{{variables}}` of a secret environment variable.
 
 use super::composer::Composer;
-use super::workbench::DEMO_PLACEHOLDER;
+use super::workspace_file::DemoAddress;
 use crate::model::{RequestDraft, SavedRequest};
 use crate::store::RequestLibrary;
 use egui::Ui;
@@ -337,24 +337,14 @@ impl RequestLibraryPanel {
         }
     }
 
-    /// `draft` as stored: the demo address as `{{demo}}`.
+    /// `draft` as stored: a leading demo address as `{{demo}}` ([`DemoAddress`]).
     fn for_file(&self, draft: &RequestDraft) -> RequestDraft {
-        let mut out = draft.clone();
-        if let Some(base) = &self.demo_base_url
-            && out.url.starts_with(base.as_str())
-        {
-            out.url = out.url.replacen(base.as_str(), DEMO_PLACEHOLDER, 1);
-        }
-        out
+        DemoAddress(self.demo_base_url.as_deref()).stored(draft)
     }
 
-    /// `draft` from a file for the composer: `{{demo}}` back to the demo address.
+    /// `draft` from a file for the composer: a leading `{{demo}}` back to the demo address.
     fn for_composer(&self, draft: &RequestDraft) -> RequestDraft {
-        let mut out = draft.clone();
-        if let Some(base) = &self.demo_base_url {
-            out.url = out.url.replace(DEMO_PLACEHOLDER, base);
-        }
-        out
+        DemoAddress(self.demo_base_url.as_deref()).restored(draft)
     }
 
     /// The typed name, else `METHOD /path` of the composer's URL.

@@ -6,6 +6,11 @@ use crate::interop::retry_formats::{ExportedPolicy, RetryFormat, export};
 use crate::model::RetryProfile;
 use egui::{Id, Ui};
 
+/// Height of the exported text's box, points.
+const TEXT_HEIGHT: f32 = 300.0;
+/// Largest height of the list of what the target cannot express, points.
+const GAPS_HEIGHT: f32 = 160.0;
+
 /// The modal's state. The export is recomputed only when the format or the profile changes.
 #[derive(Debug)]
 pub struct RetryExporter {
@@ -61,8 +66,13 @@ impl RetryExporter {
         }
         let mut close = false;
         let mut save = None;
-        let modal = egui::Modal::new(Id::unique("retry_export_modal")).show(ui.ctx(), |ui| {
-            ui.set_max_width(720.0);
+        // Anchored by its top, at one width, its lists at fixed heights: egui centres a modal
+        // from its size in the frame before, so a modal whose lists are measured only once
+        // drawn moved between the frames of a click, and the first click on Format missed.
+        let id = Id::unique("retry_export_modal");
+        let area = egui::Modal::default_area(id).anchor(egui::Align2::CENTER_TOP, [0.0, 40.0]);
+        let modal = egui::Modal::new(id).area(area).show(ui.ctx(), |ui| {
+            ui.set_width(720.0_f32.min(ui.ctx().content_rect().width() - 60.0));
             ui.heading("Export as…");
             ui.horizontal(|ui| {
                 let label = ui.label("Format");
@@ -81,7 +91,9 @@ impl RetryExporter {
             let mut text = exported.text.clone();
             egui::ScrollArea::vertical()
                 .id_salt("retry_export.scroll")
-                .max_height(320.0)
+                .min_scrolled_height(TEXT_HEIGHT)
+                .max_height(TEXT_HEIGHT)
+                .auto_shrink(false)
                 .show(ui, |ui| {
                     let label = ui.label("Exported settings");
                     ui.add(
@@ -104,7 +116,7 @@ impl RetryExporter {
                 ui.label(format!("Not expressible in {} ({where_}):", format.label()));
                 egui::ScrollArea::vertical()
                     .id_salt("retry_export.gaps")
-                    .max_height(160.0)
+                    .max_height(GAPS_HEIGHT)
                     .show(ui, |ui| {
                         for gap in &exported.not_expressed {
                             ui.label(format!("• {gap}"));

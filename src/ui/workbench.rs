@@ -3,31 +3,35 @@
 
 mod batch_actions;
 mod history_actions;
+mod library;
+mod profile_edit;
 mod profile_files;
+mod request_side;
 mod retry_settings;
 mod run_actions;
 mod toolbar;
 
-use batch_actions::CentreTab;
 pub use history_actions::{PAST_RUN_IDS, masked_field};
-use profile_files::{Switch, default_current, library_scanner, restore_profile};
+use library::Library;
+pub use profile_edit::ProfileEdit;
+use profile_files::{default_current, restore_profile};
+pub use request_side::RequestSide;
 
 use super::composer::{Composer, ComposerAction};
 use super::engine_link::EngineLink;
 use super::environment_editor::EnvironmentPanel;
 use super::error_panel::LoadFailure;
 use super::file_dialogs::{DialogPurpose, FileDialogHost, FileDialogs};
-use super::latest_worker::LatestWorker;
-use super::persistence::{LayoutPrefs, PersistedProfile, PersistedWorkbench, SideTab};
-use super::policy_editor::PolicyEditor;
+use super::persistence::{CentreTab, LayoutPrefs, PersistedProfile, PersistedWorkbench, SideTab};
 use super::preview_strip::PreviewCache;
-use super::profile_library::{CurrentProfile, ProfileSource, scan_library};
+use super::profile_library::ProfileSource;
 use super::request_draft::{RequestDraft, demo_failure_status};
 use super::request_library_panel::RequestLibraryPanel;
 use super::shortcuts::{Shortcut, take_shortcuts};
 use super::text_sizes::install_text_sizes;
 use super::theme::ThemeChoice;
 use super::timeline::{RunsState, TimelineAction};
+use super::workspace_file::DemoAddress;
 use crate::profile::{self};
 use crate::service::Command;
 use crate::store::{EnvironmentStore, OpenedSecretStore, RequestLibrary, SecretStore};
@@ -58,8 +62,6 @@ fn side_panel_max(total: f32) -> (f32, f32) {
 pub const STACK_BELOW_WIDTH: f32 = 1100.0;
 /// Width the timeline keeps at least in the narrow layout, points.
 pub const MIN_STACKED_TIMELINE_WIDTH: f32 = 420.0;
-/// Stands for the demo server's base URL in persisted requests (its port changes per start).
-pub(crate) const DEMO_PLACEHOLDER: &str = "{{demo}}";
 
 /// Everything a workbench needs from outside.
 pub struct WorkbenchSetup {
@@ -79,32 +81,15 @@ pub struct WorkbenchSetup {
 pub struct WorkbenchState {
     engine: Box<dyn EngineLink>,
     dialogs: FileDialogHost,
-    /// The request composer.
-    pub composer: Composer,
-    /// The profile being edited.
-    pub current: CurrentProfile,
+    /// The request being composed (left).
+    pub request: RequestSide,
+    /// The profile being edited (right).
+    pub profile: ProfileEdit,
+    /// The profile files the picker lists.
+    library: Library,
     /// Every run of the session.
     pub runs: RunsState,
-    policy_editor: PolicyEditor,
-    /// Compile check, problems and preview of the current profile (computed off the frame).
-    preview: PreviewCache,
-    /// Number fields whose text is not a number (Send and Save refuse meanwhile).
-    invalid_fields: super::number_field::InvalidFields,
-    /// Set when another profile replaced the current one: what was typed into its number
-    /// fields is dropped at the next frame.
-    forget_typed_profile_fields: bool,
     demo_base_url: Option<String>,
-    library_dir: Option<PathBuf>,
-    library: Vec<PathBuf>,
-    /// Re-lists the library folder off the frame (after a save or open, and on Refresh).
-    library_scan: LatestWorker<PathBuf, Vec<PathBuf>>,
-    opened: Vec<PathBuf>,
-    load_failure: Option<LoadFailure>,
-    pending_switch: Option<Switch>,
-    /// Why the prompt's Save did not save (shown in the prompt, which stays open).
-    confirm_problem: Option<String>,
-    /// The switch to perform once the prompt's Save As… has saved.
-    switch_after_save: Option<Switch>,
     status: Option<(bool, String)>,
     theme: ThemeChoice,
     applied_theme: Option<ThemeChoice>,
@@ -112,38 +97,23 @@ pub struct WorkbenchState {
     layout: LayoutPrefs,
     title: String,
     clock: Option<Box<dyn Fn() -> Instant>>,
-    /// Saved requests (left panel).
-    pub requests: RequestLibraryPanel,
-    /// Environments: picker and editor.
-    pub environments: EnvironmentPanel,
     store: StoreLink,
     /// The History panel (centre, beside the timeline).
     pub history: super::history::HistoryPanel,
     /// The Batch tab (centre, beside the timeline and the History panel).
     pub batch: super::batch::BatchPanel,
-    /// The centre shows the Batch tab (not persisted: a fresh start shows the timeline).
-    batch_shown: bool,
     /// The batch start-up line as last put in the status line (kept current while shown).
     batch_line: Option<String>,
     /// Past runs opened from the history so far (their ids count up from [`PAST_RUN_IDS`]).
     past_runs: crate::model::RunId,
     /// "Export PNG…" of a run: waiting for a file name, then drawn and written off the frame.
     png_export: super::png_export::PngExport,
-    /// "Export as…": the profile as another tool's retry settings.
-    retry_export: super::retry_export_modal::RetryExporter,
-    /// "Import from…": another tool's retry settings into a profile.
-    retry_import: super::retry_import_modal::RetryImporter,
-    /// Where the composer was drawn last frame (Ctrl+Z is the composer's while the keyboard
-    /// focus is in it); `None` while it is hidden.
-    composer_rect: Option<egui::Rect>,
     /// Asks before Ctrl+Q or the close button end live runs or a working batch.
     pub quit: super::quit_guard::QuitGuard,
     /// The About window (version, licence, folders); tests may replace its folders and opener.
     pub about: super::about_window::AboutWindow,
     /// The Lab tab (centre, beside the timeline and the history).
     pub lab: super::lab::LabPanel,
-    /// The centre shows the Lab (not remembered between sessions).
-    lab_shown: bool,
     /// Set by [`Self::analyse_in_background`]: the stores attached after it (environments) run
     /// on worker threads that call it; `None` keeps them inline (tests).
     store_waker: Option<std::sync::Arc<dyn Fn() + Send + Sync>>,
@@ -175,42 +145,21 @@ impl WorkbenchState {
             .profile
             .clone()
             .map_or_else(default_current, restore_profile);
-        let draft = match persisted.request.clone() {
-            Some(mut d) => {
-                if let Some(base) = &demo {
-                    d.url = d.url.replace(DEMO_PLACEHOLDER, base);
-                }
-                d
-            }
+        let draft = match &persisted.request {
+            Some(d) => DemoAddress(demo.as_deref()).restored(d),
             None => RequestDraft::demo(
                 demo.as_deref().unwrap_or("http://127.0.0.1:8080"),
                 demo_failure_status(&current.profile),
             ),
         };
-        let library = setup
-            .library_dir
-            .as_deref()
-            .map(scan_library)
-            .unwrap_or_default();
         Self {
             engine: setup.engine,
             dialogs: FileDialogHost::new(setup.dialogs, setup.library_dir.clone()),
-            composer: Composer::new(draft),
-            current,
+            request: RequestSide::new(Composer::new(draft)),
+            profile: ProfileEdit::new(current),
+            library: Library::new(setup.library_dir, persisted.opened_files),
             runs: RunsState::default(),
-            policy_editor: PolicyEditor::default(),
-            preview: PreviewCache::default(),
-            invalid_fields: super::number_field::InvalidFields::default(),
-            forget_typed_profile_fields: false,
             demo_base_url: demo,
-            library_dir: setup.library_dir,
-            library,
-            library_scan: LatestWorker::inline(library_scanner()),
-            opened: persisted.opened_files,
-            load_failure: None,
-            pending_switch: None,
-            confirm_problem: None,
-            switch_after_save: None,
             status: None,
             theme: persisted.theme,
             applied_theme: None,
@@ -218,8 +167,6 @@ impl WorkbenchState {
             layout: persisted.layout,
             title: String::new(),
             clock: None,
-            requests: RequestLibraryPanel::default(),
-            environments: EnvironmentPanel::default(),
             store: StoreLink {
                 secrets: std::sync::Arc::new(crate::store::MemorySecretStore::new()),
                 memory_only: Some("no secret store attached".into()),
@@ -232,20 +179,15 @@ impl WorkbenchState {
                 persisted.history_filters,
             ),
             batch: super::batch::BatchPanel::new(),
-            batch_shown: false,
             batch_line: None,
             past_runs: 0,
             png_export: super::png_export::PngExport::default(),
-            retry_export: super::retry_export_modal::RetryExporter::default(),
-            retry_import: super::retry_import_modal::RetryImporter::default(),
-            composer_rect: None,
             quit: super::quit_guard::QuitGuard::default(),
             about: super::about_window::AboutWindow::new(
                 super::about_window::current_folders(),
                 Box::new(super::about_window::SystemOpener),
             ),
             lab: super::lab::LabPanel::default(),
-            lab_shown: false,
             store_waker: None,
         }
     }
@@ -257,24 +199,20 @@ impl WorkbenchState {
     pub fn analyse_in_background(&mut self, waker: std::sync::Arc<dyn Fn() + Send + Sync>) {
         self.lab = super::lab::LabPanel::spawn(&waker);
         self.store_waker = Some(std::sync::Arc::clone(&waker));
-        self.library_scan = LatestWorker::spawn(
-            "library-scan",
-            library_scanner(),
-            std::sync::Arc::clone(&waker),
-        );
-        self.preview = PreviewCache::new(super::profile_analysis::AnalysisWorker::spawn(waker));
+        self.library
+            .scan_in_background(std::sync::Arc::clone(&waker));
+        self.profile.preview =
+            PreviewCache::new(super::profile_analysis::AnalysisWorker::spawn(waker));
     }
 
     /// Whether the centre shows the Lab tab.
     pub fn lab_shown(&self) -> bool {
-        self.lab_shown
+        self.layout.centre == CentreTab::Lab
     }
 
     /// Shows the Lab tab.
     pub fn show_lab(&mut self) {
-        self.lab_shown = true;
-        self.batch_shown = false;
-        self.layout.history_shown = false;
+        self.layout.centre = CentreTab::Lab;
     }
 
     /// Switches the theme (applied at the next frame).
@@ -287,16 +225,17 @@ impl WorkbenchState {
     /// the environment of the last session and, with "Remember secrets", fills the composer's
     /// blank secret fields from the secret store. Until called, secrets live in memory only.
     pub fn attach_store(&mut self, data_dir: Option<&Path>, secrets: OpenedSecretStore) {
-        self.requests = RequestLibraryPanel::new(
+        self.request.requests = RequestLibraryPanel::new(
             data_dir.map(RequestLibrary::in_data_dir),
             self.demo_base_url.clone(),
         );
-        self.environments = EnvironmentPanel::new(
+        self.request.environments = EnvironmentPanel::new(
             data_dir.map(|d| EnvironmentStore::in_data_dir(d, secrets.store.clone())),
             secrets.fallback_reason.clone(),
             self.store_waker.clone(),
         );
-        self.environments
+        self.request
+            .environments
             .select(self.store.restored_env.take().as_deref());
         self.store.secrets = secrets.store;
         self.store.memory_only = secrets.fallback_reason;
@@ -304,7 +243,7 @@ impl WorkbenchState {
             let store = self.store.secrets.clone();
             let failure = std::cell::RefCell::new(None);
             let found = std::cell::RefCell::new(Vec::new());
-            self.composer.draft.fill_secrets(|slot| {
+            self.request.composer.draft.fill_secrets(|slot| {
                 let value = store
                     .get(&format!("{REMEMBER_PREFIX}{slot}"))
                     .map_err(|e| *failure.borrow_mut() = Some(e))
@@ -326,7 +265,7 @@ impl WorkbenchState {
     /// the store; called when the app saves its state.
     pub fn remember_secrets_now(&mut self) {
         let slots = if self.remember_secrets {
-            self.composer.draft.secret_slots()
+            self.request.composer.draft.secret_slots()
         } else {
             Vec::new()
         };
@@ -368,23 +307,27 @@ impl WorkbenchState {
 
     /// The window title: `Retryscope — <profile name>`, with ` •` when it has unsaved edits.
     pub fn window_title(&self) -> String {
-        let dot = if self.current.is_dirty() { " •" } else { "" };
-        format!("Retryscope — {}{dot}", self.current.profile.name)
+        let dot = if self.profile.current.is_dirty() {
+            " •"
+        } else {
+            ""
+        };
+        format!("Retryscope — {}{dot}", self.profile.current.profile.name)
     }
 
     /// The last problem loading a profile, if shown.
     pub fn load_failure(&self) -> Option<&LoadFailure> {
-        self.load_failure.as_ref()
+        self.profile.load_failure.as_ref()
     }
 
     /// The preview cache (simulation of the current profile).
     pub fn preview(&self) -> &PreviewCache {
-        &self.preview
+        &self.profile.preview
     }
 
     /// Whether a confirm-discard prompt is open.
     pub fn is_confirm_open(&self) -> bool {
-        self.pending_switch.is_some()
+        self.profile.pending_switch.is_some()
     }
 
     /// The status line: `(is_error, text)`.
@@ -401,26 +344,23 @@ impl WorkbenchState {
     pub fn to_persisted(&self) -> PersistedWorkbench {
         // Secret values never go to this (plain-text) state; "Remember secrets" keeps them in
         // the secret store instead (see `remember_secrets_now`).
-        let mut request = self.composer.draft.without_secrets();
-        if let Some(base) = &self.demo_base_url
-            && request.url.starts_with(base.as_str())
-        {
-            request.url = request.url.replacen(base.as_str(), DEMO_PLACEHOLDER, 1);
-        }
-        let dirty = self.current.is_dirty();
+        let request = DemoAddress(self.demo_base_url.as_deref())
+            .stored(&self.request.composer.draft.without_secrets());
+        let dirty = self.profile.current.is_dirty();
         PersistedWorkbench {
             request: Some(request),
             remember_secrets: self.remember_secrets,
             profile: Some(PersistedProfile {
-                source: self.current.source.clone(),
-                embedded_json: (dirty || self.current.source == ProfileSource::Unsaved)
-                    .then(|| profile::to_json_pretty(&self.current.profile)),
+                source: self.profile.current.source.clone(),
+                embedded_json: (dirty || self.profile.current.source == ProfileSource::Unsaved)
+                    .then(|| profile::to_json_pretty(&self.profile.current.profile)),
                 dirty,
             }),
-            opened_files: self.opened.clone(),
+            opened_files: self.library.opened.clone(),
             layout: self.layout,
             theme: self.theme,
             environment: self
+                .request
                 .environments
                 .selected()
                 .map(str::to_owned)
@@ -505,21 +445,20 @@ impl WorkbenchState {
     pub fn ui(&mut self, ui: &mut Ui) {
         // Number fields showing text that is not a number (drawn in an earlier frame, also
         // those now hidden in another tab or a collapsed section).
-        if std::mem::take(&mut self.forget_typed_profile_fields) {
+        if std::mem::take(&mut self.profile.forget_typed_fields) {
             super::number_field::forget_typed_fields(ui.ctx(), "profile.");
         }
-        self.invalid_fields = super::number_field::invalid_fields(ui.ctx());
-        let undo_is_free = self.focus_allows_composer_undo(ui.ctx());
-        self.composer_rect = None;
+        self.profile.invalid_fields = super::number_field::invalid_fields(ui.ctx());
+        let undo_is_free = self.request.owns_undo(ui.ctx());
+        self.request.rect = None;
         for shortcut in take_shortcuts(ui.ctx(), undo_is_free) {
             self.on_shortcut(ui.ctx(), shortcut);
         }
-        self.preview.refresh(&self.current.profile);
-        if let Some(library) = self.library_scan.poll() {
-            self.library = library;
-        }
+        self.profile.preview.refresh(&self.profile.current.profile);
+        self.library.poll();
         egui::Panel::top("toolbar").show(ui, |ui| self.toolbar(ui));
-        if let Some(failure) = self.load_failure.clone() {
+        self.status_bar(ui);
+        if let Some(failure) = self.profile.load_failure.clone() {
             // A fixed height from the number of problems: a bottom panel otherwise keeps the
             // height of its first frame, and the list inside shrinks to fit it.
             egui::Panel::bottom("load_errors_panel")
@@ -527,17 +466,17 @@ impl WorkbenchState {
                 .exact_size(failure.panel_height(ui))
                 .show(ui, |ui| {
                     if failure.ui(ui) {
-                        self.load_failure = None;
+                        self.profile.load_failure = None;
                     }
                 });
         }
-        let edits_before = self.composer.edits;
+        let edits_before = self.request.composer.edits;
         let composer_actions = if ui.available_width() < STACK_BELOW_WIDTH {
             self.stacked_side_panel(ui)
         } else {
             self.side_panels(ui)
         };
-        if self.composer.edits != edits_before {
+        if self.request.composer.edits != edits_before {
             self.clear_refusal();
         }
         for action in composer_actions {
@@ -552,44 +491,38 @@ impl WorkbenchState {
         let actions = egui::CentralPanel::default()
             .show(ui, |ui| {
                 ui.horizontal(|ui| {
-                    let mut tab =
-                        match (self.lab_shown, self.batch_shown, self.layout.history_shown) {
-                            (true, _, _) => CentreTab::Lab,
-                            (false, true, _) => CentreTab::Batch,
-                            (false, false, true) => CentreTab::History,
-                            (false, false, false) => CentreTab::Timeline,
-                        };
-                    ui.selectable_value(&mut tab, CentreTab::Timeline, "Timeline")
+                    let tab = &mut self.layout.centre;
+                    ui.selectable_value(tab, CentreTab::Timeline, "Timeline")
                         .on_hover_text("the runs of this session, live");
-                    ui.selectable_value(&mut tab, CentreTab::History, "History")
+                    ui.selectable_value(tab, CentreTab::History, "History")
                         .on_hover_text("every recorded run: filter, open, re-run, compare, delete");
-                    ui.selectable_value(&mut tab, CentreTab::Batch, "Batch")
+                    ui.selectable_value(tab, CentreTab::Batch, "Batch")
                         .on_hover_text(
                             "work a list of requests through the current profile, durably",
                         );
-                    ui.selectable_value(&mut tab, CentreTab::Lab, "Lab").on_hover_text(
+                    ui.selectable_value(tab, CentreTab::Lab, "Lab").on_hover_text(
                         "the profile's wait distribution, many clients contending, layered retries",
                     );
-                    self.lab_shown = tab == CentreTab::Lab;
-                    self.batch_shown = tab == CentreTab::Batch;
-                    self.layout.history_shown = tab == CentreTab::History;
                 });
                 ui.separator();
-                if self.lab_shown {
-                    self.lab.ui(ui, &self.current.profile);
-                    if let Some(suggested_name) = self.lab.export.take_request() {
-                        self.dialogs
-                            .request(DialogPurpose::ExportLab { suggested_name });
+                match self.layout.centre {
+                    CentreTab::Lab => {
+                        self.lab.ui(ui, &self.profile.current.profile);
+                        if let Some(suggested_name) = self.lab.export.take_request() {
+                            self.dialogs
+                                .request(DialogPurpose::ExportLab { suggested_name });
+                        }
+                        Vec::new()
                     }
-                    Vec::new()
-                } else if self.batch_shown {
-                    batch_actions = self.batch.ui(ui, &self.current.profile, now);
-                    Vec::new()
-                } else if self.layout.history_shown {
-                    self.history.ui(ui);
-                    Vec::new()
-                } else {
-                    self.runs.ui(ui, now)
+                    CentreTab::Batch => {
+                        batch_actions = self.batch.ui(ui, &self.profile.current.profile, now);
+                        Vec::new()
+                    }
+                    CentreTab::History => {
+                        self.history.ui(ui);
+                        Vec::new()
+                    }
+                    CentreTab::Timeline => self.runs.ui(ui, now),
                 }
             })
             .inner;
@@ -610,14 +543,17 @@ impl WorkbenchState {
         }
         self.retry_settings_modals(ui);
         self.confirm_prompt(ui);
-        self.dialogs.ui(ui, &self.opened);
+        self.dialogs.ui(ui, &self.library.opened);
         self.about.ui(ui.ctx());
         super::copied_toast::show(ui.ctx());
         let now_s = ui.input(|i| i.time);
-        self.composer.undo.observe(&self.composer.draft, now_s);
+        self.request
+            .composer
+            .undo
+            .observe(&self.request.composer.draft, now_s);
         let live = self.live_work();
         self.quit.ui(ui.ctx(), live);
-        if let Some(status) = self.environments.window_ui(ui.ctx()) {
+        if let Some(status) = self.request.environments.window_ui(ui.ctx()) {
             self.status = Some(status);
         }
         if ui.ctx().input(|i| !i.raw.hovered_files.is_empty()) {
@@ -679,21 +615,11 @@ impl WorkbenchState {
     }
 
     fn composer_scroll(&mut self, ui: &mut Ui) -> Vec<ComposerAction> {
-        // Vertical only: rows fit the panel's width (text fields shrink, long text is cut with
-        // an ellipsis and shown whole on hover), so no sideways scroll can hide Send.
-        let shown = egui::ScrollArea::vertical()
-            .auto_shrink([false, true])
-            .id_salt("composer_scroll")
-            .show(ui, |ui| {
-                if let Some(status) = self.requests.ui(ui, &mut self.composer) {
-                    self.status = Some(status);
-                }
-                self.environments.picker_ui(ui);
-                ui.separator();
-                self.composer.ui(ui)
-            });
-        self.composer_rect = Some(shown.inner_rect);
-        shown.inner
+        let (actions, status) = self.request.ui(ui);
+        if status.is_some() {
+            self.status = status;
+        }
+        actions
     }
 
     fn policy_scroll(&mut self, ui: &mut Ui) {
@@ -706,13 +632,13 @@ impl WorkbenchState {
     fn on_shortcut(&mut self, ctx: &egui::Context, shortcut: Shortcut) {
         match shortcut {
             Shortcut::Send => self.send(),
-            Shortcut::Cancel if self.pending_switch.is_none() => self.cancel_selected(),
+            Shortcut::Cancel if self.profile.pending_switch.is_none() => self.cancel_selected(),
             Shortcut::Cancel => {}
             Shortcut::Open => self.open_dialog(),
             Shortcut::Save => self.save(),
             Shortcut::SaveAs => self.save_as(),
             Shortcut::Undo => {
-                self.status = Some(match self.composer.undo() {
+                self.status = Some(match self.request.composer.undo() {
                     Some(what) => (
                         false,
                         format!("Undid {what} in the request (Ctrl+Shift+Z redoes it)"),
@@ -721,7 +647,7 @@ impl WorkbenchState {
                 });
             }
             Shortcut::Redo => {
-                self.status = Some(match self.composer.redo() {
+                self.status = Some(match self.request.composer.redo() {
                     Some(what) => (false, format!("Redid {what} in the request")),
                     None => (false, "Nothing to redo in the request".to_owned()),
                 });
@@ -745,18 +671,6 @@ impl WorkbenchState {
             crate::policy::delay_hint(&result.outcome).map(|hint| (hint, a.number))
         });
         self.lab.last_delay_hint = hint;
-    }
-
-    /// True when Ctrl+Z belongs to the composer: no widget has the keyboard, or the one that
-    /// has it was drawn inside the composer last frame (a policy field keeps its text undo).
-    fn focus_allows_composer_undo(&self, ctx: &egui::Context) -> bool {
-        let Some(focused) = ctx.memory(egui::Memory::focused) else {
-            return true;
-        };
-        match (self.composer_rect, ctx.read_response(focused)) {
-            (Some(rect), Some(widget)) => rect.contains(widget.rect.center()),
-            _ => false,
-        }
     }
 
     /// What quitting now would interrupt: this session's unfinished runs, a batch worked here.

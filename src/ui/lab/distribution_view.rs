@@ -5,11 +5,11 @@ use super::LabPanel;
 use super::export::LabExportData;
 use crate::interop::distribution_csv;
 use crate::sim::{Distribution, RetryDistribution};
-use egui_plot::{Bar, BarChart, BoxElem, BoxPlot, BoxSpread, Legend, Line, Plot};
+use egui_plot::{Bar, BarChart, BoxElem, BoxPlot, BoxSpread, Line};
 use std::sync::Arc;
 
 impl LabPanel {
-    pub(super) fn distribution_ui(&mut self, ui: &mut egui::Ui) {
+    pub(super) fn distribution_ui(&mut self, ui: &mut egui::Ui, failure_status: u16) {
         let Some(result) = &self.distribution else {
             ui.label("sampling the profile's waits…");
             return;
@@ -45,8 +45,11 @@ impl LabPanel {
                 }
             });
         });
+        if let Some(sentence) = plain_words(&d) {
+            ui.strong(sentence);
+        }
         ui.label(format!(
-            "{} sampled runs, every attempt failing with 503 and no Retry-After; boxes p5–p95, whiskers min–max, lines the exact bounds",
+            "{} sampled runs, every attempt failing with {failure_status} (a status this profile retries) and no delay header; boxes p5–p95, whiskers min–max, lines the exact bounds",
             d.samples
         ));
         if let Some(hovered) = self.band_plot(ui, &d) {
@@ -92,19 +95,15 @@ impl LabPanel {
         };
         let (low, high) = (bounds(|b| b.0), bounds(|b| b.1));
         let y = if cumulative { "elapsed ms" } else { "wait ms" };
-        Plot::new("lab.distribution_plot")
-            .height(220.0)
-            .legend(Legend::default().position(egui_plot::Corner::LeftTop))
-            .y_axis_min_width(48.0)
-            .y_grid_spacer(egui_plot::uniform_grid_spacer(|g| {
-                super::nice_grid_steps(g.bounds)
-            }))
+        let names = ["sampled (min, p5, p50, p95, max)", "exact max", "exact min"];
+        super::legend_row(ui, names);
+        super::lab_plot(ui, "lab.distribution_plot", 220.0)
             .x_axis_label("retry n")
             .y_axis_label(y)
             .show(ui, |plot_ui| {
-                plot_ui.box_plot(BoxPlot::new("sampled (min, p5, p50, p95, max)", boxes));
-                plot_ui.line(Line::new("exact max", high));
-                plot_ui.line(Line::new("exact min", low));
+                plot_ui.box_plot(BoxPlot::new(names[0], boxes).color(super::series_color(0)));
+                plot_ui.line(Line::new(names[1], high).color(super::series_color(1)));
+                plot_ui.line(Line::new(names[2], low).color(super::series_color(2)));
                 if plot_ui.response().hovered() {
                     plot_ui.pointer_coordinate().and_then(|p| retry_at(p.x))
                 } else {
@@ -113,6 +112,22 @@ impl LabPanel {
             })
             .inner
     }
+}
+
+/// The result in one sentence for someone who never read about retries, e.g. "A request that
+/// keeps failing has waited 7.7 s in all before its retry 3 in half of the runs, and never
+/// more than 15.5 s."; `None` when no retry was reached.
+fn plain_words(d: &Distribution) -> Option<String> {
+    let last = d.retries.iter().rfind(|r| r.reached > 0)?;
+    let most = last
+        .cumulative_bounds
+        .map_or(last.cumulative.max, |(_, high)| high);
+    Some(format!(
+        "A request that keeps failing has waited {} in all before its retry {} in half of the runs, and never more than {}.",
+        super::spoken_ms(last.cumulative.p50),
+        last.retry,
+        super::spoken_ms(most),
+    ))
 }
 
 /// The retry number nearest to plot coordinate `x`, if it is one.
@@ -142,8 +157,7 @@ fn histogram_plot(ui: &mut egui::Ui, r: &RetryDistribution) {
             Bar::new(h.low_ms as f64 + (i as f64 + 0.5) * width, f64::from(c)).width(width)
         })
         .collect();
-    Plot::new("lab.histogram_plot")
-        .height(120.0)
+    super::lab_plot(ui, "lab.histogram_plot", 120.0)
         .x_axis_label("wait ms")
         .y_axis_label("runs")
         .show(ui, |plot_ui| {

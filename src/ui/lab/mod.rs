@@ -43,6 +43,59 @@ pub fn nice_grid_steps(bounds: (f64, f64)) -> [f64; 3] {
     [step / 5.0, step, step * 5.0]
 }
 
+/// A Lab plot `height` points high: the mouse wheel scrolls the page unless Ctrl (Cmd on
+/// macOS) is held, which zooms it; a drag pans it. Its y axis gets [`nice_grid_steps`]. No
+/// legend inside: [`legend_row`] names the series above it, where it covers no data.
+pub(super) fn lab_plot(ui: &egui::Ui, id: &str, height: f32) -> egui_plot::Plot<'static> {
+    let zoom = ui.input(|i| i.modifiers.command);
+    egui_plot::Plot::new(id)
+        .height(height)
+        .allow_scroll(zoom)
+        .allow_zoom(zoom)
+        .y_axis_min_width(48.0)
+        .y_grid_spacer(egui_plot::uniform_grid_spacer(|g| {
+            nice_grid_steps(g.bounds)
+        }))
+}
+
+/// A duration for a sentence: `1.9 s` below a minute, else with human units (`2.7 years`).
+pub(super) fn spoken_ms(ms: f64) -> String {
+    if ms < 60_000.0 {
+        format!("{:.1} s", ms / 1000.0)
+    } else {
+        #[allow(
+            clippy::cast_possible_truncation,
+            clippy::cast_sign_loss,
+            reason = "at least a minute here; saturates far above any wait"
+        )]
+        crate::model::units::format_ms_human(ms as u64)
+    }
+}
+
+/// The colour of a Lab plot's series `i` (the legend row uses the same).
+pub(super) fn series_color(i: usize) -> egui::Color32 {
+    const PALETTE: [egui::Color32; 8] = [
+        egui::Color32::from_rgb(31, 119, 180),
+        egui::Color32::from_rgb(255, 127, 14),
+        egui::Color32::from_rgb(44, 160, 44),
+        egui::Color32::from_rgb(214, 39, 40),
+        egui::Color32::from_rgb(148, 103, 189),
+        egui::Color32::from_rgb(140, 86, 75),
+        egui::Color32::from_rgb(227, 119, 194),
+        egui::Color32::from_rgb(127, 127, 127),
+    ];
+    PALETTE[i % PALETTE.len()]
+}
+
+/// The legend of a plot, above it: `━ name` in each series' colour, wrapped to the width.
+pub(super) fn legend_row<'a>(ui: &mut egui::Ui, names: impl IntoIterator<Item = &'a str>) {
+    ui.horizontal_wrapped(|ui| {
+        for (i, name) in names.into_iter().enumerate() {
+            ui.label(egui::RichText::new(format!("━ {name}")).color(series_color(i)));
+        }
+    });
+}
+
 /// What the contention view simulates.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ContentionSettings {
@@ -227,7 +280,10 @@ impl LabPanel {
                 egui::CollapsingHeader::new("Wait distribution")
                     .id_salt("lab.distribution")
                     .default_open(true)
-                    .show(ui, |ui| self.distribution_ui(ui));
+                    .show(ui, |ui| {
+                        let status = crate::ui::request_draft::demo_failure_status(profile);
+                        self.distribution_ui(ui, status);
+                    });
                 egui::CollapsingHeader::new("Many clients (contention)")
                     .id_salt("lab.contention")
                     .default_open(true)

@@ -75,6 +75,11 @@ impl LabPanel {
                         i + 1
                     ));
                 }
+                ui.strong(format!(
+                    "In plain words: one call that meets a failing server becomes {:.1} attempts on it on average, and waits {} on average.",
+                    s.mean_attempts,
+                    super::spoken_ms(s.mean_time_ms)
+                ));
                 // The same wording as `simulate --stack`, saying what the figures ignore.
                 for line in a.summary_lines() {
                     ui.label(line);

@@ -16,7 +16,7 @@ use egui::RichText;
 use std::fmt::Write as _;
 use std::time::Instant;
 
-/// Height of the body viewer, points.
+/// Least height of the body viewer, points.
 const BODY_HEIGHT: f32 = 280.0;
 
 /// Draws the selected attempt of `view`, or a hint when none is selected.
@@ -354,9 +354,12 @@ fn body_ui(ui: &mut egui::Ui, resp: &ResponseSummary, body: Option<&BodyCache>, 
                 return;
             }
             let line_height = ui.text_style_height(&egui::TextStyle::Monospace);
+            // As tall as the pane shows (at least BODY_HEIGHT): scrolled into view, the body
+            // fills the pane instead of showing a few lines in a box inside it.
+            let visible = ui.clip_rect().height() - 24.0;
             egui::ScrollArea::both()
                 .id_salt(("body_lines", attempt))
-                .max_height(BODY_HEIGHT)
+                .max_height(visible.max(BODY_HEIGHT))
                 .auto_shrink([false, true])
                 .show_rows(ui, line_height, body.lines.len(), |ui, range| {
                     for line in &body.lines[range] {

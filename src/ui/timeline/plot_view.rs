@@ -359,7 +359,7 @@ struct LabelStyle {
 }
 
 /// Wait labels (`1000 ms`, or `2000 ms planned · 1.2 s left` for the running wait) where
-/// there is room, and attempt labels (`#2 503`) when attempts are far enough apart.
+/// they fit inside their wait, and attempt labels (`#2 503`) when attempts are far enough apart.
 fn add_labels(
     plot_ui: &mut egui_plot::PlotUi<'_>,
     all: &[GanttSpan],
@@ -403,6 +403,17 @@ fn add_labels(
                     ),
                     (None, _) => format_ms(wait.planned_ms as f64),
                 };
+                // Only a label that fits in its wait (the short form, else none): a wider one
+                // spilled over its neighbours' at 800 points.
+                let fits = |t: &str| t.chars().count() as f64 * LABEL_CHAR_WIDTH + 6.0 <= width_px;
+                let text = if fits(&text) {
+                    text
+                } else {
+                    format_ms(wait.actual_ms.unwrap_or(wait.planned_ms as f64))
+                };
+                if !fits(&text) {
+                    continue;
+                }
                 let mid = f64::midpoint(span.start_ms, span.end_ms);
                 plot_ui
                     .text(Text::new("", PlotPoint::new(mid, WAIT_LANE - 0.38), text).color(WAIT));

@@ -220,6 +220,8 @@ impl RunsState {
         }
         ui.separator();
         let run_id = view.timeline.run_id();
+        // The table's header and rows, points: the response below gets the rest.
+        let table_rows = 48.0 + 22.0 * view.timeline.attempts().len() as f32;
         let detail = |ui: &mut egui::Ui| {
             // Clear of the table's scroll bar and the panel's resize edge.
             ui.add_space(6.0);
@@ -243,7 +245,7 @@ impl RunsState {
             let most = (height - TABLE_MIN_HEIGHT).max(100.0);
             egui::Panel::bottom(("timeline_detail_bottom", run_id))
                 .resizable(true)
-                .default_size((height * 0.45).clamp(100.0, most))
+                .default_size((height - table_rows).max(height * 0.55).clamp(100.0, most))
                 .size_range(100.0..=most)
                 .show(ui, detail);
         }

@@ -5,19 +5,7 @@ use super::WorkbenchState;
 use crate::service::BatchService;
 use crate::ui::batch::BatchAction;
 use crate::ui::file_dialogs::DialogPurpose;
-
-/// Which view fills the centre.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum CentreTab {
-    /// The runs of this session.
-    Timeline,
-    /// Every recorded run.
-    History,
-    /// Batches.
-    Batch,
-    /// The strategy lab.
-    Lab,
-}
+use crate::ui::persistence::CentreTab;
 
 impl WorkbenchState {
     /// Connects the Batch tab to the batch service.
@@ -32,15 +20,15 @@ impl WorkbenchState {
 
     /// Whether the centre shows the Batch tab.
     pub fn batch_shown(&self) -> bool {
-        self.batch_shown
+        self.layout.centre == CentreTab::Batch
     }
 
     /// Shows the Batch tab (`true`) or the timeline.
     pub fn show_batch(&mut self, shown: bool) {
-        self.batch_shown = shown;
         if shown {
-            self.layout.history_shown = false;
-            self.lab_shown = false;
+            self.layout.centre = CentreTab::Batch;
+        } else if self.batch_shown() {
+            self.layout.centre = CentreTab::Timeline;
         }
     }
 
@@ -85,7 +73,7 @@ impl WorkbenchState {
             match action {
                 BatchAction::PickList => self.dialogs.request(DialogPurpose::BatchList),
                 BatchAction::OpenRun(id) => {
-                    self.batch_shown = false;
+                    self.layout.centre = CentreTab::Timeline;
                     self.history.open_run(id);
                 }
             }

@@ -6,6 +6,7 @@ use crate::model::{Body, RequestSpec, RetryProfile, RunId};
 use crate::service::HistoryService;
 use crate::store::StoredRun;
 use crate::ui::history::HistoryAction;
+use crate::ui::persistence::CentreTab;
 use crate::ui::profile_library::{CurrentProfile, ProfileSource};
 
 /// First run id given to a past run opened from the history (the engine's ids count up from 1,
@@ -91,14 +92,16 @@ impl WorkbenchState {
 
     /// Whether the centre shows the History panel (else the timeline).
     pub fn history_shown(&self) -> bool {
-        self.layout.history_shown
+        self.layout.centre == CentreTab::History
     }
 
     /// Shows the History panel (`true`) or the timeline.
     pub fn show_history(&mut self, shown: bool) {
-        self.layout.history_shown = shown;
-        self.lab_shown = false;
-        self.batch_shown = false;
+        self.layout.centre = if shown {
+            CentreTab::History
+        } else {
+            CentreTab::Timeline
+        };
     }
 
     /// Takes the History panel's replies and does what they ask.
@@ -116,14 +119,14 @@ impl WorkbenchState {
         self.past_runs += 1;
         let run_id = PAST_RUN_IDS + self.past_runs;
         let run = &stored.run;
-        let title = format!("{} {}", run.method, crate::ui::timeline::url_path(&run.url));
+        let title = super::run_actions::run_title(&run.method, &run.url);
         let label = format!(
             "from history, {}",
             run.started_at.format("%Y-%m-%d %H:%M:%S")
         );
         let fold = stored.fold.clone().renumbered(run_id);
         self.runs.add_past_run(fold, title, label);
-        self.layout.history_shown = false;
+        self.layout.centre = CentreTab::Timeline;
     }
 
     /// Re-runs `stored`: its profile becomes the current one, and its request is sent. When the
@@ -142,21 +145,21 @@ impl WorkbenchState {
                 return;
             }
         };
-        if profile != self.current.profile {
-            if self.current.is_dirty() {
+        if profile != self.profile.current.profile {
+            if self.profile.current.is_dirty() {
                 self.status = Some((
                     true,
                     format!(
                         "cannot re-run: \"{}\" has unsaved changes; save or undo them first (the run used profile \"{}\")",
-                        self.current.profile.name, profile.name
+                        self.profile.current.profile.name, profile.name
                     ),
                 ));
                 return;
             }
-            self.current = CurrentProfile::clean(ProfileSource::Unsaved, profile);
+            self.profile.current = CurrentProfile::clean(ProfileSource::Unsaved, profile);
         }
         let seed = same_seed.then_some(stored.run.seed);
-        self.layout.history_shown = false;
+        self.layout.centre = CentreTab::Timeline;
         // The composer as it is, when it builds the recorded request.
         if let Some(composed) = self.compose_quietly()
             && *crate::model::secrets::mask_spec(&composed.spec, &composed.secrets)
@@ -165,7 +168,7 @@ impl WorkbenchState {
             self.start_composed(composed, seed);
             return;
         }
-        self.composer.fill(
+        self.request.composer.fill(
             crate::interop::draft_of_spec(&stored.run.request),
             "the recorded run's request",
         );

@@ -6,11 +6,9 @@ use crate::profile::{self, ProfileIssue};
 use crate::ui::confirm_modal::{ConfirmAnswer, confirm_discard};
 use crate::ui::error_panel::LoadFailure;
 use crate::ui::file_dialogs::{DialogAnswer, DialogPurpose};
-use crate::ui::latest_worker::JobRunner;
 use crate::ui::persistence::PersistedProfile;
 use crate::ui::profile_library::{
     CurrentProfile, DEFAULT_BUILTIN, ProfileSource, builtin_profile, fallback_default_profile,
-    scan_library,
 };
 use egui::Ui;
 use std::path::{Path, PathBuf};
@@ -30,9 +28,13 @@ impl WorkbenchState {
         // The worker's list when it is of this very value; else validate now (a click, not a
         // frame of typing).
         let issues = self
+            .profile
             .preview
-            .issues_of(&self.current.profile)
-            .map_or_else(|| profile::validate(&self.current.profile), <[_]>::to_vec);
+            .issues_of(&self.profile.current.profile)
+            .map_or_else(
+                || profile::validate(&self.profile.current.profile),
+                <[_]>::to_vec,
+            );
         let first = issues.first()?;
         let more = match issues.len() - 1 {
             0 => String::new(),
@@ -50,7 +52,7 @@ impl WorkbenchState {
             self.status = Some((true, problem));
             return;
         }
-        match self.current.path().map(Path::to_path_buf) {
+        match self.profile.current.path().map(Path::to_path_buf) {
             Some(path) => self.save_to(path),
             None => self.save_as(),
         }
@@ -63,7 +65,7 @@ impl WorkbenchState {
             return;
         }
         self.dialogs.request(DialogPurpose::SaveProfileAs {
-            suggested_name: suggested_file_name(&self.current.profile.name),
+            suggested_name: suggested_file_name(&self.profile.current.profile.name),
         });
     }
 
@@ -94,16 +96,16 @@ impl WorkbenchState {
                 self.png_export.take_pending();
             }
             if let DialogPurpose::ExportRetrySettings { .. } = answer.purpose {
-                self.retry_export.take_pending();
+                self.profile.retry_export.take_pending();
             }
             if let DialogPurpose::ExportLab { .. } = answer.purpose {
                 self.lab.export.cancel();
             }
             // The prompt's Save As… was cancelled: the prompt comes back.
             if let DialogPurpose::SaveProfileAs { .. } = answer.purpose
-                && let Some(switch) = self.switch_after_save.take()
+                && let Some(switch) = self.profile.switch_after_save.take()
             {
-                self.pending_switch = Some(switch);
+                self.profile.pending_switch = Some(switch);
             }
             return;
         };
@@ -119,17 +121,17 @@ impl WorkbenchState {
                     path.with_extension("json")
                 };
                 self.save_to(path);
-                if let Some(switch) = self.switch_after_save.take() {
+                if let Some(switch) = self.profile.switch_after_save.take() {
                     self.after_prompt_save(switch);
                 }
             }
             DialogPurpose::BodyFile => {
-                self.composer.draft.body.file_path = path.display().to_string();
-                self.composer.edits += 1;
+                self.request.composer.draft.body.file_path = path.display().to_string();
+                self.request.composer.edits += 1;
             }
             DialogPurpose::HarFile => {
                 let read = contents.unwrap_or_else(|| Err("the file was not read".into()));
-                if let Err(problem) = self.composer.har_import.open_read(&path, read) {
+                if let Err(problem) = self.request.composer.har_import.open_read(&path, read) {
                     self.status = Some((true, problem));
                 }
             }
@@ -160,7 +162,7 @@ impl WorkbenchState {
         {
             self.open_profile_path(path);
         } else {
-            self.load_failure = Some(LoadFailure {
+            self.profile.load_failure = Some(LoadFailure {
                 what: path.display().to_string(),
                 issues: vec![ProfileIssue {
                     path: String::new(),
@@ -173,8 +175,8 @@ impl WorkbenchState {
     }
 
     pub(super) fn request_switch(&mut self, switch: Switch) {
-        if self.current.is_dirty() {
-            self.pending_switch = Some(switch);
+        if self.profile.current.is_dirty() {
+            self.profile.pending_switch = Some(switch);
         } else {
             self.perform_switch(switch);
         }
@@ -184,9 +186,9 @@ impl WorkbenchState {
         match switch {
             Switch::To(ProfileSource::Builtin(id)) => match builtin_profile(&id) {
                 Some(p) => {
-                    self.current = CurrentProfile::clean(ProfileSource::Builtin(id), p);
-                    self.forget_typed_profile_fields = true;
-                    self.load_failure = None;
+                    self.profile.current = CurrentProfile::clean(ProfileSource::Builtin(id), p);
+                    self.profile.forget_typed_fields = true;
+                    self.profile.load_failure = None;
                 }
                 None => {
                     self.status = Some((true, format!("no built-in profile named {id}")));
@@ -203,13 +205,13 @@ impl WorkbenchState {
             Switch::To(ProfileSource::Unsaved) => {}
             Switch::Imported(profile) => {
                 let name = profile.name.clone();
-                self.current = CurrentProfile {
+                self.profile.current = CurrentProfile {
                     source: ProfileSource::Unsaved,
                     profile: *profile,
                     saved: None,
                 };
-                self.forget_typed_profile_fields = true;
-                self.load_failure = None;
+                self.profile.forget_typed_fields = true;
+                self.profile.load_failure = None;
                 self.status = Some((false, format!("imported \"{name}\"; Save As… keeps it")));
             }
         }
@@ -225,16 +227,16 @@ impl WorkbenchState {
         match loaded {
             Ok(loaded) => {
                 let note = loaded.upgrade.map(|u| (false, u.note()));
-                self.current =
+                self.profile.current =
                     CurrentProfile::clean(ProfileSource::File(path.clone()), loaded.profile);
-                self.forget_typed_profile_fields = true;
-                self.load_failure = None;
+                self.profile.forget_typed_fields = true;
+                self.profile.load_failure = None;
                 self.remember_opened(path);
                 // A `/1` file says that saving writes format 2 (DESIGN §7).
                 self.status = note;
             }
             Err(errors) => {
-                self.load_failure = Some(LoadFailure {
+                self.profile.load_failure = Some(LoadFailure {
                     what: path.display().to_string(),
                     issues: errors.issues,
                 });
@@ -243,11 +245,11 @@ impl WorkbenchState {
     }
 
     pub(super) fn save_to(&mut self, path: PathBuf) {
-        match profile::save_atomic(&path, &self.current.profile) {
+        match profile::save_atomic(&path, &self.profile.current.profile) {
             Ok(()) => {
-                self.current = CurrentProfile::clean(
+                self.profile.current = CurrentProfile::clean(
                     ProfileSource::File(path.clone()),
-                    self.current.profile.clone(),
+                    self.profile.current.profile.clone(),
                 );
                 self.status = Some((false, format!("saved {}", path.display())));
                 self.remember_opened(path);
@@ -267,27 +269,26 @@ impl WorkbenchState {
     /// Keeps `path` in the picker; the library folder is listed again off the frame (the picker
     /// shows a file of that folder once, as a library entry, when both lists hold it).
     pub(super) fn remember_opened(&mut self, path: PathBuf) {
-        self.rescan_library();
-        if !self.library.contains(&path) && !self.opened.contains(&path) {
-            self.opened.push(path);
-        }
-    }
-
-    pub(super) fn rescan_library(&mut self) {
-        if let Some(dir) = &self.library_dir {
-            self.library_scan.submit(dir.clone());
+        self.library.rescan();
+        if !self.library.files.contains(&path) && !self.library.opened.contains(&path) {
+            self.library.opened.push(path);
         }
     }
 
     pub(super) fn confirm_prompt(&mut self, ui: &Ui) {
-        let Some(switch) = self.pending_switch.clone() else {
+        let Some(switch) = self.profile.pending_switch.clone() else {
             return;
         };
-        let problem = self.confirm_problem.as_deref();
-        let answer = confirm_discard(ui, &self.current.profile.name, &switch.describe(), problem);
+        let problem = self.profile.confirm_problem.as_deref();
+        let answer = confirm_discard(
+            ui,
+            &self.profile.current.profile.name,
+            &switch.describe(),
+            problem,
+        );
         if answer.is_some() {
-            self.pending_switch = None;
-            self.confirm_problem = None;
+            self.profile.pending_switch = None;
+            self.profile.confirm_problem = None;
         }
         match answer {
             Some(ConfirmAnswer::Save) => self.save_then_switch(switch),
@@ -301,24 +302,24 @@ impl WorkbenchState {
     /// prompt stays open and says why.
     pub(super) fn save_then_switch(&mut self, switch: Switch) {
         if let Some(problem) = self.profile_problem("save") {
-            self.confirm_problem = Some(problem);
-            self.pending_switch = Some(switch);
+            self.profile.confirm_problem = Some(problem);
+            self.profile.pending_switch = Some(switch);
             return;
         }
-        if let Some(path) = self.current.path().map(Path::to_path_buf) {
+        if let Some(path) = self.profile.current.path().map(Path::to_path_buf) {
             self.save_to(path);
             self.after_prompt_save(switch);
         } else {
-            self.switch_after_save = Some(switch);
+            self.profile.switch_after_save = Some(switch);
             self.save_as();
         }
     }
 
     /// After the prompt's save: the switch when it saved, else the prompt again with the reason.
     pub(super) fn after_prompt_save(&mut self, switch: Switch) {
-        if self.current.is_dirty() {
-            self.confirm_problem = self.status.as_ref().map(|(_, text)| text.clone());
-            self.pending_switch = Some(switch);
+        if self.profile.current.is_dirty() {
+            self.profile.confirm_problem = self.status.as_ref().map(|(_, text)| text.clone());
+            self.profile.pending_switch = Some(switch);
         } else {
             // Keep "saved …" in the status line unless the switch has news of its own.
             let saved = self.status.take();
@@ -401,13 +402,6 @@ pub(super) fn suggested_file_name(name: &str) -> String {
     } else {
         format!("{slug}.json")
     }
-}
-
-/// Lists `*.json` of the library folder (the library scan's job).
-pub(super) fn library_scanner() -> JobRunner<PathBuf, Vec<PathBuf>> {
-    std::sync::Arc::new(|dir: PathBuf, _: &mut dyn FnMut(u64, u64) -> bool| {
-        Some(scan_library(&dir))
-    })
 }
 
 #[cfg(test)]

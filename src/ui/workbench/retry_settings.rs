@@ -1,7 +1,8 @@
 //! The workbench's side of "Export as…" / "Import from…": the two modals, the file dialogs
 //! they ask for, writing the export and switching to an imported profile.
 
-use super::{Switch, WorkbenchState};
+use super::WorkbenchState;
+use super::profile_files::Switch;
 use crate::ui::file_dialogs::DialogPurpose;
 use crate::ui::retry_import_modal::ImportAction;
 use egui::Ui;
@@ -15,7 +16,7 @@ impl WorkbenchState {
             .on_hover_text("write this profile as curl flags, urllib3, tenacity, Polly, gRPC, Envoy, Dapr or AWS config settings")
             .clicked()
         {
-            self.retry_export.open();
+            self.profile.retry_export.open();
         }
         if ui
             .small_button("Import from…")
@@ -24,17 +25,21 @@ impl WorkbenchState {
             )
             .clicked()
         {
-            self.retry_import.open();
+            self.profile.retry_import.open();
         }
     }
 
     /// Draws the modals and acts on what they ask.
     pub(super) fn retry_settings_modals(&mut self, ui: &Ui) {
-        if let Some(suggested_name) = self.retry_export.modal_ui(ui, &self.current.profile) {
+        if let Some(suggested_name) = self
+            .profile
+            .retry_export
+            .modal_ui(ui, &self.profile.current.profile)
+        {
             self.dialogs
                 .request(DialogPurpose::ExportRetrySettings { suggested_name });
         }
-        match self.retry_import.modal_ui(ui) {
+        match self.profile.retry_import.modal_ui(ui) {
             Some(ImportAction::ChooseFile(format)) => {
                 self.dialogs
                     .request(DialogPurpose::ImportRetrySettings(format));
@@ -56,7 +61,7 @@ impl WorkbenchState {
     ) {
         match purpose {
             DialogPurpose::ExportRetrySettings { .. } => {
-                let Some(text) = self.retry_export.take_pending() else {
+                let Some(text) = self.profile.retry_export.take_pending() else {
                     return;
                 };
                 self.status = Some(match crate::store::write_export(path, text.as_bytes()) {
@@ -66,7 +71,7 @@ impl WorkbenchState {
             }
             DialogPurpose::ImportRetrySettings(format) => {
                 let contents = contents.unwrap_or_else(|| Err("the file was not read".into()));
-                self.retry_import.open_read(*format, path, contents);
+                self.profile.retry_import.open_read(*format, path, contents);
             }
             _ => {}
         }

@@ -16,7 +16,7 @@ impl WorkbenchState {
     /// A secret variable the request uses that has no value (lost with the last session where
     /// there is no keyring): sending would put an empty credential on the wire.
     pub(super) fn empty_secret_used(&self, vars: &crate::model::Variables) -> Option<String> {
-        let draft = serde_json::to_string(&self.composer.draft).unwrap_or_default();
+        let draft = serde_json::to_string(&self.request.composer.draft).unwrap_or_default();
         let used = |name: &str| {
             draft.contains(&format!("{{{{{name}}}}}"))
                 || draft.contains(&format!("{{{{ {name} }}}}"))
@@ -38,7 +38,7 @@ impl WorkbenchState {
 
     /// `cannot {action}: Field: message` for the first number field whose text is not a number.
     pub(super) fn invalid_field_problem(&self, action: &str) -> Option<String> {
-        let (_, problem) = self.invalid_fields.0.iter().next()?;
+        let (_, problem) = self.profile.invalid_fields.0.iter().next()?;
         Some(format!(
             "cannot {action}: {problem} (fix the field, or undo the typing to keep the old value)"
         ))
@@ -63,7 +63,7 @@ impl WorkbenchState {
             self.status = Some((true, problem));
             return None;
         }
-        if let Some(problem) = self.composer.send_blocker() {
+        if let Some(problem) = self.request.composer.send_blocker() {
             self.status = Some((true, format!("cannot send: {problem}")));
             return None;
         }
@@ -73,13 +73,13 @@ impl WorkbenchState {
             self.status = Some((true, problem));
             return None;
         }
-        let vars = self.environments.variables();
+        let vars = self.request.environments.variables();
         if let Some(problem) = self.empty_secret_used(&vars) {
             self.status = Some((true, problem));
             return None;
         }
         let fresh_uuid = uuid::Uuid::new_v4().to_string();
-        let spec = match self.composer.draft.to_spec(&vars, &fresh_uuid) {
+        let spec = match self.request.composer.draft.to_spec(&vars, &fresh_uuid) {
             Ok(spec) => spec,
             Err(unknown) => {
                 self.status = Some((true, format!("cannot send: {unknown}")));
@@ -95,7 +95,8 @@ impl WorkbenchState {
         }
         let mut secrets = vars.secret_values();
         secrets.extend(
-            self.composer
+            self.request
+                .composer
                 .draft
                 .auth
                 .secret_values()
@@ -106,17 +107,15 @@ impl WorkbenchState {
         // query values): an echoing server sends them back in bodies the window shows and copies.
         secrets.extend(crate::model::secrets::secret_values(&spec));
         secrets.retain(|s| !s.is_empty());
-        // The tab already says `Run N`: the title is `METHOD /path?query`, like the timeline's,
-        // from the resolved URL with secret variables and URL credentials masked.
+        // The tab already says `Run N`: the title is `METHOD /path` ([`run_title`]) of the
+        // resolved URL with secret variables and URL credentials masked.
         let shown_url = crate::model::secrets::mask_url(&crate::model::resolve_text_masked(
-            self.composer.draft.url.trim(),
+            self.request.composer.draft.url.trim(),
             &vars,
             &fresh_uuid,
         ));
-        let title = crate::model::mask_secret_values(
-            &format!("{} {}", spec.method, url_path(&shown_url)),
-            &secrets,
-        );
+        let title =
+            crate::model::mask_secret_values(&run_title(&spec.method, &shown_url), &secrets);
         Some(ComposedRun {
             spec,
             secrets,
@@ -142,7 +141,7 @@ impl WorkbenchState {
         let command = Command::Start {
             run_id,
             spec,
-            profile: self.current.profile.clone(),
+            profile: self.profile.current.profile.clone(),
             seed,
             secrets,
         };
@@ -171,5 +170,42 @@ impl WorkbenchState {
                 "the engine did not take the command; restart Retryscope if this repeats".into(),
             ));
         }
+    }
+}
+
+/// A run's title for its tab: `METHOD /path` without the query (the whole URL is on the line
+/// under the tabs), a path longer than [`TITLE_PATH_CHARS`] cut in its middle with `…`, so a
+/// tab never shows a URL clipped at both ends.
+pub(super) fn run_title(method: &str, url: &str) -> String {
+    let path = url_path(url);
+    let path = path.split(['?', '#']).next().unwrap_or(path);
+    let chars: Vec<char> = path.chars().collect();
+    if chars.len() <= TITLE_PATH_CHARS {
+        return format!("{method} {path}");
+    }
+    let half = TITLE_PATH_CHARS / 2;
+    let head: String = chars[..half].iter().collect();
+    let tail: String = chars[chars.len() - half..].iter().collect();
+    format!("{method} {head}…{tail}")
+}
+
+/// Longest path a run's tab shows whole, characters.
+const TITLE_PATH_CHARS: usize = 40;
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_tab_title_drops_the_query_and_cuts_a_long_path_in_its_middle() {
+        assert_eq!(
+            super::run_title("GET", "http://h:1/status/429?times=2&case=abc"),
+            "GET /status/429"
+        );
+        let long = format!("http://h/{}", "a/".repeat(40));
+        let title = super::run_title("POST", &long);
+        assert!(
+            title.starts_with("POST /a/a/") && title.contains('…'),
+            "{title}"
+        );
+        assert_eq!(title.chars().count(), "POST ".len() + 41);
     }
 }

@@ -9,8 +9,10 @@ use crate::ui::theme::ThemeChoice;
 use egui::Ui;
 
 impl WorkbenchState {
+    /// One row at every width from 800 points: the profile's name takes what is left and is
+    /// cut with an ellipsis (whole on hover).
     pub(super) fn toolbar(&mut self, ui: &mut Ui) {
-        ui.horizontal_wrapped(|ui| {
+        ui.horizontal(|ui| {
             ui.strong("Retryscope");
             ui.separator();
             if ui
@@ -34,10 +36,6 @@ impl WorkbenchState {
             {
                 self.save_as();
             }
-            ui.separator();
-            let dirty = if self.current.is_dirty() { " •" } else { "" };
-            ui.label(format!("Profile: {}{dirty}", self.current.profile.name))
-                .on_hover_text("• = unsaved changes");
             ui.separator();
             ui.label("Theme");
             for choice in ThemeChoice::ALL {
@@ -74,28 +72,47 @@ impl WorkbenchState {
                     ),
                 ));
             }
-            if let Some((is_error, text)) = &self.status {
+            // Only with room for a name: the Policy tab and the window title show it too.
+            if ui.available_width() > 120.0 {
                 ui.separator();
-                // One line at most (a long message would push the whole layout down); the
-                // whole text on hover and in the accessibility tree.
+                let current = &self.profile.current;
+                let dirty = if current.is_dirty() { " •" } else { "" };
+                let profile = format!("Profile: {}{dirty}", current.profile.name);
+                ui.add(egui::Label::new(profile.as_str()).truncate())
+                    .on_hover_text(format!("{profile} (• = unsaved changes)"));
+            }
+        });
+    }
+
+    /// The status line, at the bottom of the window: always one line high, empty or not, so a
+    /// message never moves what the user is typing into. Long text is cut with an ellipsis;
+    /// the whole text on hover and in the accessibility tree.
+    pub(super) fn status_bar(&self, ui: &mut Ui) {
+        let height = ui.text_style_height(&egui::TextStyle::Body) + 6.0;
+        egui::Panel::bottom("status_bar")
+            .resizable(false)
+            .exact_size(height)
+            .show(ui, |ui| {
+                let Some((is_error, text)) = &self.status else {
+                    return;
+                };
                 let mut rich = egui::RichText::new(text.as_str());
                 if *is_error {
                     rich = rich.color(ui.visuals().error_fg_color);
                 }
                 ui.add(egui::Label::new(rich).truncate())
                     .on_hover_text(text.as_str());
-            }
-        });
+            });
     }
 
     pub(super) fn policy_panel(&mut self, ui: &mut Ui) {
         ui.heading("Retry policy");
-        let entries = picker_entries(&self.library, &self.opened);
+        let entries = picker_entries(&self.library.files, &self.library.opened);
         let selected_label = entries
             .iter()
-            .find(|e| e.source == self.current.source)
+            .find(|e| e.source == self.profile.current.source)
             .map_or_else(
-                || format!("{} (unsaved)", self.current.profile.name),
+                || format!("{} (unsaved)", self.profile.current.profile.name),
                 |e| e.label.clone(),
             );
         let mut chosen = None;
@@ -109,7 +126,7 @@ impl WorkbenchState {
                 .show_ui(ui, |ui| {
                     for e in &entries {
                         if ui
-                            .selectable_label(e.source == self.current.source, &e.label)
+                            .selectable_label(e.source == self.profile.current.source, &e.label)
                             .clicked()
                         {
                             chosen = Some(e.source.clone());
@@ -120,45 +137,49 @@ impl WorkbenchState {
                 .labelled_by(label.id);
         });
         if let Some(source) = chosen
-            && source != self.current.source
+            && source != self.profile.current.source
         {
             self.request_switch(Switch::To(source));
         }
         // Wraps at narrow panel widths instead of widening the panel.
         ui.horizontal_wrapped(|ui| {
-            if self.current.is_read_only() {
+            if self.profile.current.is_read_only() {
                 ui.weak("built-in (read-only)");
                 if ui.button("Duplicate to edit").clicked() {
-                    self.current = self.current.duplicate();
+                    self.profile.current = self.profile.current.duplicate();
                 }
-            } else if let Some(p) = self.current.path() {
+            } else if let Some(p) = self.profile.current.path() {
                 ui.weak(format!("file: {}", file_name(p)))
                     .on_hover_text(p.display().to_string());
             } else {
                 ui.weak("not saved yet");
             }
             self.retry_settings_buttons(ui);
-            if let Some(dir) = &self.library_dir
+            if let Some(dir) = &self.library.dir
                 && ui
                     .small_button("Refresh library")
                     .on_hover_text(format!("list *.json in {}", dir.display()))
                     .clicked()
             {
-                self.rescan_library();
+                self.library.rescan();
             }
         });
         ui.separator();
-        self.preview.ui(ui);
-        problems_ui(ui, self.preview.issues());
-        warnings_ui(ui, self.preview.warnings());
-        self.lab.ignored_delay_ui(ui, &self.current.profile);
+        self.profile.preview_hold.show(ui, "preview_held", |ui| {
+            self.profile.preview.ui(ui);
+            problems_ui(ui, self.profile.preview.issues());
+            warnings_ui(ui, self.profile.preview.warnings());
+            self.lab.ignored_delay_ui(ui, &self.profile.current.profile);
+        });
         ui.separator();
-        let read_only = self.current.is_read_only();
-        let error = self.preview.error().cloned();
-        if self
-            .policy_editor
-            .ui(ui, &mut self.current.profile, read_only, error.as_ref())
-        {
+        let read_only = self.profile.current.is_read_only();
+        let error = self.profile.preview.error().cloned();
+        if self.profile.editor.ui(
+            ui,
+            &mut self.profile.current.profile,
+            read_only,
+            error.as_ref(),
+        ) {
             self.clear_refusal();
             // The analysis is asked for at the start of the next frame; make sure there is one.
             ui.ctx().request_repaint();

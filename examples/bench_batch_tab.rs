@@ -142,7 +142,7 @@ fn main() {
     };
     let service = BatchService::start(
         &core,
-        dir.path().to_path_buf(),
+        dir.path(),
         secrets,
         retryscope::ui::batch::list_importer(),
         Arc::new(|| {}),

@@ -3,8 +3,7 @@
 //! CLI's `history` commands. The only module (with its siblings `history_*`) that uses SQLite.
 
 use super::advisory_lock::{WriterLock, writer_is_alive};
-pub(crate) use super::history_connection::Checkpointer;
-use super::history_connection::{exec, is_busy, migrate, set_busy_wait};
+use super::history_connection::{exec, is_busy, migrate, passive_checkpoint};
 use super::history_error::{HistoryError, io_open_reason, sqlite_open_reason};
 use super::history_records::{
     AttemptRecord, HistoryWrite, RecordedOutcome, RunFilter, RunRecord, StoredRun,
@@ -78,7 +77,8 @@ impl HistoryStore {
                 .map_err(|e| open_err(io_open_reason("make it private", &e)))?;
         }
         let mut conn = Connection::open(path).map_err(|e| open_err(sqlite_open_reason(&e)))?;
-        set_busy_wait(&conn).map_err(|e| open_err(sqlite_open_reason(&e)))?;
+        conn.busy_timeout(BUSY_TIMEOUT)
+            .map_err(|e| open_err(sqlite_open_reason(&e)))?;
         // Switching to WAL takes an exclusive lock, for which SQLite does not wait on the busy
         // handler: another process creating the same new database at this moment makes it fail
         // with "database is locked" at once. Retry for up to 2 s (opening is never on the UI thread).
@@ -119,13 +119,13 @@ impl HistoryStore {
         &self.path
     }
 
-    /// Stops this connection from checkpointing the WAL at commit (SQLite's default every 1000
-    /// pages, which fsyncs the database inside the committing write); the writer's
-    /// [`Checkpointer`] does it instead, on its own thread.
+    /// Stops this connection from checkpointing the WAL inside its commits (SQLite's default
+    /// every 1000 pages, which syncs the database inside the committing write): the store actor
+    /// checkpoints between its commits instead ([`Self::checkpoint`]).
     ///
     /// # Errors
     /// [`HistoryError::Sql`].
-    pub(crate) fn leave_checkpoints_to_another_connection(&self) -> Result<(), HistoryError> {
+    pub(crate) fn take_over_checkpoints(&self) -> Result<(), HistoryError> {
         self.conn
             .pragma_update(None, "wal_autocheckpoint", 0)
             .and_then(|()| {
@@ -135,27 +135,15 @@ impl HistoryStore {
             .map_err(sql("set the checkpoint mode"))
     }
 
-    /// Copies the WAL frames the [`Checkpointer`] left (those committed while it ran) back into
-    /// the database between two of the writer's commits, and starts the WAL over when no
-    /// reader is in it (`PRAGMA wal_checkpoint(RESTART)` without waiting: with a reader or
-    /// another connection's write in progress it does what a passive checkpoint does, and the
-    /// next catch-up tries again). Under a steady stream of commits the checkpoint thread alone
-    /// never empties the WAL (each of its checkpoints leaves the frames written during its
-    /// fsyncs), so it only grew, every commit writing into a new part of the file
-    /// (BENCHMARKS.md "History"). Costs the leftover frames' copy and two fsyncs.
+    /// Copies the WAL back into the database (`PRAGMA wal_checkpoint(PASSIVE)`: never waits
+    /// for another connection); returns the frames the WAL held. With no other writer in the
+    /// process it copies every frame, and the next commit starts the WAL over (unless another
+    /// process reads an old snapshot meanwhile: then the next checkpoint copies the rest).
     ///
     /// # Errors
-    /// [`HistoryError::Sql`]; the busy wait is back to [`set_busy_wait`]'s either way.
-    pub(crate) fn catch_up_checkpoint(&self) -> Result<(), HistoryError> {
-        self.conn
-            .busy_timeout(std::time::Duration::ZERO)
-            .map_err(sql("set the busy timeout"))?;
-        let checkpoint = self
-            .conn
-            .query_row("PRAGMA wal_checkpoint(RESTART)", [], |_| Ok(()))
-            .map_err(sql("checkpoint the WAL"));
-        set_busy_wait(&self.conn).map_err(sql("set the busy timeout"))?;
-        checkpoint
+    /// [`HistoryError::Sql`].
+    pub(crate) fn checkpoint(&self) -> Result<i64, HistoryError> {
+        passive_checkpoint(&self.conn)
     }
 
     /// The data folder (the database's folder).
@@ -702,9 +690,17 @@ impl HistoryStore {
     }
 }
 
+/// The error of `action`: SQLite's words, or [`HistoryError::Locked`] for a lock another
+/// connection held past [`BUSY_TIMEOUT`].
 pub(super) fn sql(action: &'static str) -> impl Fn(rusqlite::Error) -> HistoryError {
-    move |e| HistoryError::Sql {
-        action,
-        message: e.to_string(),
+    move |e| {
+        if is_busy(&e) {
+            HistoryError::Locked(BUSY_TIMEOUT)
+        } else {
+            HistoryError::Sql {
+                action,
+                message: e.to_string(),
+            }
+        }
     }
 }

@@ -105,13 +105,11 @@ impl RetryscopeApp {
             // Smoke runs read the folder's history without recording their own run.
             (Some(dir), None) if recording || smoke_mode => {
                 let history_ctx = ctx.clone();
-                match HistoryService::spawn(
-                    dir.clone(),
+                workbench.attach_history(HistoryService::start(
+                    &core,
+                    dir,
                     Arc::new(move || history_ctx.request_repaint()),
-                ) {
-                    Ok(service) => workbench.attach_history(service),
-                    Err(e) => workbench.set_history_unavailable(format!("No history: {e}")),
-                }
+                ));
             }
             _ => workbench.set_history_unavailable(
                 "No history: runs are not recorded (no data folder; smoke runs read the history only where RETRYSCOPE_DATA_DIR points).".into(),
@@ -124,7 +122,7 @@ impl RetryscopeApp {
                 let batch_ctx = ctx.clone();
                 workbench.attach_batch(BatchService::start(
                     &core,
-                    dir.clone(),
+                    dir,
                     crate::store::open_secret_store().store,
                     super::batch::list_importer(),
                     Arc::new(move || {

@@ -232,7 +232,7 @@ fn work(args: &BatchArgs, dir: &Path, core: &crate::service::Core) -> Result<u8,
             path.display()
         )));
     }
-    let opened = crate::store::open_secret_store();
+    let opened = core.secret_store();
     let store = core
         .history_writer(dir)
         .map_err(|e| CliError::failed(e.to_string()))?;

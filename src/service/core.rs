@@ -11,17 +11,22 @@
 //! [`super::HistoryService::start`]).
 
 use super::budget_registry::BudgetRegistry;
+use super::keyring::Keyring;
 use crate::demo::DemoServer;
+use crate::store::OpenedSecretStore;
 use crate::store::{HistoryError, HistoryWriter};
 use std::future::Future;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::time::Duration;
 use tokio_util::task::TaskTracker;
 
 /// Longest wait for the demo server to bind at start-up, s.
 const DEMO_START_TIMEOUT_S: u64 = 5;
+
+/// Longest wait at shutdown for the keyring worker's last writes.
+const KEYRING_FINISH_LIMIT: Duration = Duration::from_secs(5);
 
 /// Longest wait at shutdown for a store actor to commit what it holds.
 pub const STORE_CLOSE_LIMIT: Duration = Duration::from_secs(10);
@@ -88,6 +93,8 @@ pub struct Core {
     options: CoreOptions,
     budgets: BudgetRegistry,
     writers: Mutex<Vec<(PathBuf, Arc<HistoryWriter>)>>,
+    /// The keyring worker, started on the first [`Self::secret_store`].
+    keyring: OnceLock<Result<Keyring, String>>,
     tasks: TaskTracker,
     demo: Option<DemoServer>,
     demo_problem: Option<String>,
@@ -132,6 +139,7 @@ impl Core {
             options,
             budgets: BudgetRegistry::new(),
             writers: Mutex::new(Vec::new()),
+            keyring: OnceLock::new(),
             tasks: TaskTracker::new(),
             demo,
             demo_problem,
@@ -186,6 +194,35 @@ impl Core {
         Ok(writer)
     }
 
+    /// The process's secret store (the OS keyring when one answers, else memory only with the
+    /// reason), every call of which the keyring worker makes ([`Keyring`]): writes return at
+    /// once, so no face waits for a keyring that prompts or hangs. Opened on the first call
+    /// (the probe of the OS keyring runs then, on the caller's thread); a worker thread that
+    /// cannot start leaves the store's calls on the caller's thread.
+    pub fn secret_store(&self) -> OpenedSecretStore {
+        let keyring = self.keyring.get_or_init(|| {
+            Keyring::start(crate::store::open_secret_store()).map_err(|e| e.to_string())
+        });
+        match keyring {
+            Ok(keyring) => keyring.store(),
+            Err(e) => crate::store::memory_secret_store(&format!(
+                "the keyring worker could not start ({e})"
+            )),
+        }
+    }
+
+    /// Waits at most 5 s for the keyring worker to make the writes queued so far (the
+    /// window's last "Remember secrets" save); [`Self::shutdown`] does it too.
+    pub fn finish_keyring(&self) {
+        if let Some(Ok(keyring)) = self.keyring.get()
+            && !keyring.finish(KEYRING_FINISH_LIMIT)
+        {
+            tracing::warn!(
+                "the keyring did not answer within 5 s; the last secrets saved may not be kept"
+            );
+        }
+    }
+
     /// `http://127.0.0.1:PORT` of the demo server, when it runs.
     pub fn demo_base_url(&self) -> Option<String> {
         self.demo.as_ref().map(DemoServer::base_url)
@@ -211,7 +248,8 @@ impl Core {
     }
 
     /// Ends the process's work in order: waits at most `wait` for the services' tasks (runs
-    /// record their end as cancelled once their faces let go), then closes each store actor,
+    /// record their end as cancelled once their faces let go), lets the keyring worker make the
+    /// writes queued (at most 5 s), then closes each store actor,
     /// committing what it holds (waiting at most [`STORE_CLOSE_LIMIT`]: a database another
     /// program keeps locked does not hold the process), then stops the runtime.
     ///
@@ -225,6 +263,13 @@ impl Core {
             self.runtime.block_on(async {
                 let _ = tokio::time::timeout(wait, tasks.wait()).await;
             });
+        }
+        if let Some(Ok(keyring)) = self.keyring.get()
+            && !keyring.finish(KEYRING_FINISH_LIMIT)
+        {
+            tracing::warn!(
+                "the keyring did not answer within 5 s; the last secrets may not be kept"
+            );
         }
         let writers =
             std::mem::take(&mut *self.writers.lock().unwrap_or_else(PoisonError::into_inner));

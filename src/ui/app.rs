@@ -89,10 +89,9 @@ impl RetryscopeApp {
                 crate::store::memory_secret_store("smoke run"),
             );
         } else {
-            workbench.attach_store(
-                crate::store::data_dir().as_deref(),
-                crate::store::open_secret_store(),
-            );
+            // Every keyring call goes through the core's keyring worker: "Remember secrets",
+            // saved with the app's state, never waits for the keyring on the frame.
+            workbench.attach_store(crate::store::data_dir().as_deref(), core.secret_store());
         }
         if let Some(problem) = core.demo_problem() {
             log_problem(&mut workbench, problem);
@@ -123,7 +122,7 @@ impl RetryscopeApp {
                 workbench.attach_batch(BatchService::start(
                     &core,
                     dir,
-                    crate::store::open_secret_store().store,
+                    core.secret_store().store,
                     super::batch::list_importer(),
                     Arc::new(move || {
                         batch_ctx.request_repaint_after(Duration::from_millis(EVENT_REPAINT_MS));

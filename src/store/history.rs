@@ -3,7 +3,8 @@
 //! CLI's `history` commands. The only module (with its siblings `history_*`) that uses SQLite.
 
 use super::advisory_lock::{WriterLock, writer_is_alive};
-use super::history_connection::{exec, is_busy, migrate, passive_checkpoint};
+pub(crate) use super::history_connection::Checkpointer;
+use super::history_connection::{exec, is_busy, migrate};
 use super::history_error::{HistoryError, io_open_reason, sqlite_open_reason};
 use super::history_records::{
     AttemptRecord, HistoryWrite, RecordedOutcome, RunFilter, RunRecord, StoredRun,
@@ -120,8 +121,8 @@ impl HistoryStore {
     }
 
     /// Stops this connection from checkpointing the WAL inside its commits (SQLite's default
-    /// every 1000 pages, which syncs the database inside the committing write): the store actor
-    /// checkpoints between its commits instead ([`Self::checkpoint`]).
+    /// every 1000 pages, which syncs the database inside the committing write): the store
+    /// actor's [`Checkpointer`] does it on a thread of its own.
     ///
     /// # Errors
     /// [`HistoryError::Sql`].
@@ -135,15 +136,28 @@ impl HistoryStore {
             .map_err(sql("set the checkpoint mode"))
     }
 
-    /// Copies the WAL back into the database (`PRAGMA wal_checkpoint(PASSIVE)`: never waits
-    /// for another connection); returns the frames the WAL held. With no other writer in the
-    /// process it copies every frame, and the next commit starts the WAL over (unless another
-    /// process reads an old snapshot meanwhile: then the next checkpoint copies the rest).
+    /// Copies the WAL frames the [`Checkpointer`] left (those committed while it ran) back into
+    /// the database between two of the actor's commits, and starts the WAL over when no reader
+    /// is in it (`PRAGMA wal_checkpoint(RESTART)` without waiting: with a reader or another
+    /// connection's write in progress it does what a passive checkpoint does, and the next
+    /// catch-up tries again). Under a steady stream of commits the checkpoint thread alone
+    /// never empties the WAL (each of its checkpoints leaves the frames written during its
+    /// fsyncs), so it only grew. Costs the leftover frames' copy and two fsyncs.
     ///
     /// # Errors
-    /// [`HistoryError::Sql`].
-    pub(crate) fn checkpoint(&self) -> Result<i64, HistoryError> {
-        passive_checkpoint(&self.conn)
+    /// [`HistoryError::Sql`]; the lock wait is back to [`BUSY_TIMEOUT`] either way.
+    pub(crate) fn catch_up_checkpoint(&self) -> Result<(), HistoryError> {
+        self.conn
+            .busy_timeout(std::time::Duration::ZERO)
+            .map_err(sql("set the busy timeout"))?;
+        let checkpoint = self
+            .conn
+            .query_row("PRAGMA wal_checkpoint(RESTART)", [], |_| Ok(()))
+            .map_err(sql("checkpoint the WAL"));
+        self.conn
+            .busy_timeout(BUSY_TIMEOUT)
+            .map_err(sql("set the busy timeout"))?;
+        checkpoint
     }
 
     /// The data folder (the database's folder).

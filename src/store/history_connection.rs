@@ -3,6 +3,7 @@
 
 use super::history_schema::migrations;
 use rusqlite::Connection;
+use std::path::Path;
 
 /// Runs `sql` through the connection's statement cache (parsed once per connection, not per
 /// write: the writer runs the same few statements thousands of times).
@@ -12,6 +13,36 @@ pub(super) fn exec<P: rusqlite::Params>(
     params: P,
 ) -> rusqlite::Result<usize> {
     conn.prepare_cached(sql)?.execute(params)
+}
+
+/// A second connection to a history database that only copies the WAL back into the database
+/// (`PRAGMA wal_checkpoint(PASSIVE)`: never blocks the store actor or readers), so the fsyncs
+/// of a checkpoint happen off the actor's thread and no commit waits for them.
+pub(crate) struct Checkpointer(Connection);
+
+impl Checkpointer {
+    /// Opens `path` (an existing database, already in WAL mode).
+    ///
+    /// # Errors
+    /// [`super::HistoryError::Open`].
+    pub(crate) fn open(path: &Path) -> Result<Self, super::HistoryError> {
+        let conn = Connection::open(path).map_err(|e| super::HistoryError::Open {
+            path: path.to_path_buf(),
+            message: e.to_string(),
+        })?;
+        conn.busy_timeout(std::time::Duration::from_secs(1))
+            .map_err(super::history::sql("set the busy timeout"))?;
+        Ok(Self(conn))
+    }
+
+    /// One passive checkpoint (what is not copied now is copied next time); returns the frames
+    /// the WAL held when it began (0: nothing to copy).
+    ///
+    /// # Errors
+    /// [`super::HistoryError::Sql`].
+    pub(crate) fn checkpoint(&self) -> Result<i64, super::HistoryError> {
+        passive_checkpoint(&self.0)
+    }
 }
 
 /// A passive checkpoint on `conn` (never waits for the writer or readers; with `synchronous =

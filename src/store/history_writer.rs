@@ -19,14 +19,17 @@
 //! process wait for each other's lock. The actor measures, for every attempt record, the time
 //! from its send to its commit ([`HistoryWriter::attempt_commit_latency`]).
 //!
-//! WAL checkpoints run on this thread too, between two commits ([`CHECKPOINT_EVERY`]): with no
-//! other writer in the process, a passive checkpoint copies every frame, and SQLite starts the
-//! WAL over at the next commit, so under a steady stream of runs the WAL stays small.
+//! WAL checkpoints (copying the WAL back into the database, with their fsyncs) run on a second
+//! thread, `retryscope-wal`, every [`CHECKPOINT_EVERY`], with a connection that only does that;
+//! once the WAL holds [`CATCH_UP_FRAMES`] frames the actor, between two of its commits, copies
+//! the frames committed meanwhile and starts the WAL over, so under a steady stream of runs the
+//! WAL stays near 16 MiB instead of growing for as long as the stream lasts
+//! ([`HistoryStore::catch_up_checkpoint`]).
 
 use super::batch_commit::{BatchChange, BatchCommit, commit_batch};
 use super::batch_error::BatchError;
 use super::batch_queue::BatchQueue;
-use super::history::HistoryStore;
+use super::history::{Checkpointer, HistoryStore};
 use super::history_error::HistoryError;
 use super::history_group::merge_group;
 use super::history_recorder::{HistoryRecorder, RecorderSeed};
@@ -34,7 +37,7 @@ use super::history_records::HistoryWrite;
 use crate::model::RunEvent;
 use std::collections::HashMap;
 use std::sync::atomic::AtomicUsize;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, Sender, SyncSender, channel, sync_channel};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
@@ -50,9 +53,17 @@ pub const STORE_THREAD_NAME: &str = "retryscope-db";
 /// start and end, batch commits, calls and flushes are always queued; nothing ever blocks).
 pub const WRITER_QUEUE: usize = 1024;
 
-/// How often, at most, the actor copies the WAL back into the database (a passive checkpoint
-/// between two commits, or when idle).
+/// How often the checkpoint thread copies the WAL back into the database.
 pub const CHECKPOINT_EVERY: Duration = Duration::from_millis(200);
+
+/// Name of the checkpoint thread.
+pub const CHECKPOINT_THREAD_NAME: &str = "retryscope-wal";
+
+/// How many frames the WAL holds (about 16 MiB at SQLite's 4 KiB pages) before the actor
+/// copies the frames the checkpoint thread left and starts it over. That copy syncs the
+/// database on the actor's thread, holding up the commits behind it, so it is done when the WAL
+/// has grown this much, not after every checkpoint.
+const CATCH_UP_FRAMES: i64 = 4096;
 
 /// A read or write run on the store thread with the process's connection; its result goes
 /// back through the channel the closure holds.
@@ -95,6 +106,9 @@ pub struct HistoryWriter {
     keys: std::sync::atomic::AtomicU64,
     /// The first failure was returned to a caller already (a close does not repeat it).
     told: std::sync::atomic::AtomicBool,
+    /// Dropping it stops the checkpoint thread.
+    checkpoint_stop: Option<SyncSender<()>>,
+    checkpoint_thread: Option<JoinHandle<()>>,
 }
 
 /// Send-to-commit times of attempt records, as [`HistoryWriter::attempt_commit_latency`]
@@ -153,14 +167,44 @@ impl std::fmt::Debug for Message {
 
 impl HistoryWriter {
     /// Starts the store thread [`STORE_THREAD_NAME`] owning `store`'s connection (the history
-    /// and the batch queue in it). The connection leaves WAL checkpoints to the actor's own
-    /// timed ones ([`CHECKPOINT_EVERY`]), so no commit pays for a copy of the whole WAL.
+    /// and the batch queue in it), and [`CHECKPOINT_THREAD_NAME`], which copies the WAL back
+    /// every [`CHECKPOINT_EVERY`] with a connection of its own, so no commit waits for that
+    /// copy's fsyncs. (When the checkpoint connection cannot open, the actor's connection keeps
+    /// SQLite's own checkpoints.)
     ///
     /// # Errors
-    /// [`HistoryError::WriterGone`] when the OS cannot start a thread; [`HistoryError::Sql`]
-    /// when the checkpoint mode cannot be set.
+    /// [`HistoryError::WriterGone`] when the OS cannot start a thread.
     pub fn spawn(store: HistoryStore) -> Result<Self, HistoryError> {
-        store.take_over_checkpoints()?;
+        // Set by the checkpoint thread when frames were left; the actor copies them after its
+        // next commit ([`HistoryStore::catch_up_checkpoint`]).
+        let catch_up = Arc::new(AtomicBool::new(false));
+        let (mut checkpoint_stop, mut checkpoint_thread) = (None, None);
+        if let Ok(checkpointer) = Checkpointer::open(store.path())
+            && store.take_over_checkpoints().is_ok()
+        {
+            let (stop_tx, stop_rx) = sync_channel::<()>(1);
+            let wanted = Arc::clone(&catch_up);
+            let handle = std::thread::Builder::new()
+                .name(CHECKPOINT_THREAD_NAME.into())
+                .spawn(move || {
+                    while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) =
+                        stop_rx.recv_timeout(CHECKPOINT_EVERY)
+                    {
+                        // A failed checkpoint is retried next time; the data is in the WAL.
+                        if checkpointer
+                            .checkpoint()
+                            .is_ok_and(|frames| frames >= CATCH_UP_FRAMES)
+                        {
+                            wanted.store(true, Ordering::Relaxed);
+                        }
+                    }
+                })
+                .map_err(|e| {
+                    HistoryError::WriterGone(format!("cannot start the checkpoint thread: {e}"))
+                })?;
+            checkpoint_stop = Some(stop_tx);
+            checkpoint_thread = Some(handle);
+        }
         let queue = BatchQueue::new(store, super::memory_secret_store("no secrets yet").store);
         // Unbounded, with its depth counted: a send never blocks, and past WRITER_QUEUE only a
         // run's start and end, batch commits, calls and flushes are queued (few per run).
@@ -178,7 +222,7 @@ impl HistoryWriter {
         let times = Arc::clone(&latency);
         let thread = std::thread::Builder::new()
             .name(STORE_THREAD_NAME.into())
-            .spawn(move || write_loop(queue, &queue_end, &slot, &times))
+            .spawn(move || write_loop(queue, &queue_end, &slot, &times, &catch_up))
             .map_err(|e| HistoryError::WriterGone(format!("cannot start the thread: {e}")))?;
         LIVE_WRITERS.fetch_add(1, Ordering::SeqCst);
         Ok(Self {
@@ -190,6 +234,8 @@ impl HistoryWriter {
             latency,
             keys: std::sync::atomic::AtomicU64::new(0),
             told: std::sync::atomic::AtomicBool::new(false),
+            checkpoint_stop,
+            checkpoint_thread,
         })
     }
 
@@ -426,15 +472,26 @@ impl HistoryWriter {
         if self.flushed(Some(limit))? {
             return self.close_now();
         }
-        // Dropping the handle does not wait for the thread.
+        // Dropping the handles does not wait for the threads.
+        self.checkpoint_stop = None;
+        self.checkpoint_thread = None;
         self.thread = None;
         self.tx = None;
         Err(HistoryError::Locked(limit))
     }
 
+    /// Ends the checkpoint thread (the actor's connection checkpoints when it closes).
+    fn stop_checkpoints(&mut self) {
+        self.checkpoint_stop = None;
+        if let Some(t) = self.checkpoint_thread.take() {
+            let _ = t.join();
+        }
+    }
+
     /// Ends the thread once it has applied what is queued; the first failure unless a caller
     /// was told it already.
     fn close_now(&mut self) -> Result<(), HistoryError> {
+        self.stop_checkpoints();
         self.tx = None;
         if let Some(t) = self.thread.take()
             && t.join().is_err()
@@ -466,6 +523,7 @@ fn gone() -> HistoryError {
 impl Drop for HistoryWriter {
     fn drop(&mut self) {
         LIVE_WRITERS.fetch_sub(1, Ordering::SeqCst);
+        self.stop_checkpoints();
         self.tx = None;
         if let Some(t) = self.thread.take() {
             let _ = t.join();
@@ -488,30 +546,22 @@ pub const GATHER_WINDOW: std::time::Duration = std::time::Duration::from_micros(
 /// Either way no write waits for later ones beyond the window, so each finished attempt is
 /// committed within about a millisecond of its send, and a burst costs one commit, not many. A
 /// batch commit or a call ends the group: it runs after the writes before it are committed.
-/// Between groups, at most every [`CHECKPOINT_EVERY`], the WAL is copied back.
+/// After a commit, when the checkpoint thread asked for it, the WAL is started over.
 fn write_loop(
     mut queue: BatchQueue,
     messages: &Queue,
     failure: &Mutex<Option<HistoryError>>,
     latency: &Mutex<LatencyRecord>,
+    catch_up: &AtomicBool,
 ) {
     let mut recorders: HashMap<RunKey, HistoryRecorder> = HashMap::new();
     // The last run's profile and its JSON form (runs back to back mostly share one).
     let mut last_profile = None;
-    let mut checkpointed = Instant::now();
-    let mut unchecked_commits = false;
     loop {
         let first = match messages.try_recv() {
             Ok(m) => m,
             Err(std::sync::mpsc::TryRecvError::Empty) => {
-                let idle = if unchecked_commits {
-                    messages.recv_timeout(CHECKPOINT_EVERY.saturating_sub(checkpointed.elapsed()))
-                } else {
-                    messages
-                        .recv()
-                        .map_err(|_| std::sync::mpsc::RecvTimeoutError::Disconnected)
-                };
-                match idle {
+                match messages.recv() {
                     Ok(m) => {
                         if !matches!(m, Message::Flush(_) | Message::Call(_) | Message::Batch(_)) {
                             // Senders do not wake a sleeping actor: the burst queues for free.
@@ -519,14 +569,7 @@ fn write_loop(
                         }
                         m
                     }
-                    Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
-                        // A failed checkpoint is retried next time; the data is in the WAL.
-                        let _ = queue.store.checkpoint();
-                        checkpointed = Instant::now();
-                        unchecked_commits = false;
-                        continue;
-                    }
-                    Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => return,
+                    Err(_) => return,
                 }
             }
             Err(std::sync::mpsc::TryRecvError::Disconnected) => return,
@@ -588,11 +631,9 @@ fn write_loop(
             // actor.
             let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| job(&mut queue)));
         }
-        unchecked_commits = true;
-        if checkpointed.elapsed() >= CHECKPOINT_EVERY {
-            let _ = queue.store.checkpoint();
-            checkpointed = Instant::now();
-            unchecked_commits = false;
+        if catch_up.swap(false, Ordering::Relaxed) {
+            // A failure leaves the frames for the checkpoint thread's next turn.
+            let _ = queue.store.catch_up_checkpoint();
         }
         if let Ok(mut l) = latency.lock() {
             if !writes.is_empty() {
@@ -648,12 +689,6 @@ impl Queue {
 
     fn recv(&self) -> Result<Message, std::sync::mpsc::RecvError> {
         let m = self.rx.recv()?;
-        self.depth.fetch_sub(1, Ordering::Relaxed);
-        Ok(m)
-    }
-
-    fn recv_timeout(&self, limit: Duration) -> Result<Message, std::sync::mpsc::RecvTimeoutError> {
-        let m = self.rx.recv_timeout(limit)?;
         self.depth.fetch_sub(1, Ordering::Relaxed);
         Ok(m)
     }

@@ -1,8 +1,8 @@
-//! The store actor's checkpoints keep the WAL small: with no other writer in the process a
-//! passive checkpoint copies every frame, and the next commit starts the WAL over instead of
-//! appending to it.
+//! The WAL starts over once the writer's catch-up checkpoint has copied the frames the
+//! checkpoint thread left ([`HistoryStore::catch_up_checkpoint`]); without it, a WAL whose
+//! checkpoints always leave a few frames only grows.
 
-use super::history::HistoryStore;
+use super::history::{Checkpointer, HistoryStore};
 use super::history_recorder::HistoryRecorder;
 use super::history_records::HistoryWrite;
 use crate::model::{OutcomeKind, RequestSpec, RetryProfile, Verdict};
@@ -25,16 +25,33 @@ fn runs(first: u64, count: u64) -> Vec<HistoryWrite> {
     writes
 }
 
-#[test]
-fn after_a_checkpoint_the_next_commit_starts_the_wal_over() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut store = HistoryStore::open_in(dir.path()).unwrap();
+/// A store whose WAL holds frames a checkpoint could not copy (a reader held an older
+/// snapshot while it ran, as the writer's own commits do during the checkpoint thread's
+/// fsyncs), the reader gone; returns the store, the checkpoint connection and the WAL's frames.
+fn store_with_frames_left(dir: &std::path::Path) -> (HistoryStore, Checkpointer, i64) {
+    let mut store = HistoryStore::open_in(dir).unwrap();
     store.take_over_checkpoints().unwrap();
-    store.apply_all(&runs(0, 40)).unwrap();
-    let frames = store.checkpoint().unwrap();
+    let checkpointer = Checkpointer::open(store.path()).unwrap();
+    store.apply_all(&runs(0, 20)).unwrap();
+    let reader = rusqlite::Connection::open(store.path()).unwrap();
+    reader.execute_batch("BEGIN").unwrap();
+    let _: i64 = reader
+        .query_row("SELECT COUNT(*) FROM runs", [], |r| r.get(0))
+        .unwrap();
+    store.apply_all(&runs(100, 20)).unwrap();
+    let frames = checkpointer.checkpoint().unwrap();
+    reader.execute_batch("COMMIT").unwrap();
+    (store, checkpointer, frames)
+}
+
+#[test]
+fn after_the_catch_up_checkpoint_the_next_commit_starts_the_wal_over() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut store, checkpointer, frames) = store_with_frames_left(dir.path());
     assert!(frames > 10, "the WAL held {frames} frames");
-    store.apply_all(&runs(100, 1)).unwrap();
-    let after = store.checkpoint().unwrap();
+    store.catch_up_checkpoint().unwrap();
+    store.apply_all(&runs(200, 1)).unwrap();
+    let after = checkpointer.checkpoint().unwrap();
     assert!(
         after < 10,
         "one run's commit should be alone in a restarted WAL: {after} frames (was {frames})"
@@ -42,14 +59,10 @@ fn after_a_checkpoint_the_next_commit_starts_the_wal_over() {
 }
 
 #[test]
-fn without_a_checkpoint_commits_append_to_the_wal() {
+fn without_it_the_next_commit_appends_to_the_frames_left() {
     let dir = tempfile::tempdir().unwrap();
-    let mut store = HistoryStore::open_in(dir.path()).unwrap();
-    store.take_over_checkpoints().unwrap();
-    store.apply_all(&runs(0, 40)).unwrap();
-    let wal = dir.path().join("history.sqlite3-wal");
-    let before = std::fs::metadata(&wal).unwrap().len();
-    store.apply_all(&runs(100, 1)).unwrap();
-    let after = std::fs::metadata(&wal).unwrap().len();
-    assert!(after > before, "{after} bytes after, {before} before");
+    let (mut store, checkpointer, frames) = store_with_frames_left(dir.path());
+    store.apply_all(&runs(200, 1)).unwrap();
+    let after = checkpointer.checkpoint().unwrap();
+    assert!(after > frames, "{after} frames after, {frames} before");
 }

@@ -138,9 +138,8 @@ fn work(
     n: usize,
     secrets: &Arc<dyn SecretStore>,
 ) -> Res<Worked> {
-    let queue = BatchQueue::open_in(dir, Arc::clone(secrets))?;
     let writer = open_history_writer(dir)?;
-    let runner = BatchRunner::new(queue).recording(Arc::clone(&writer), 4096);
+    let runner = BatchRunner::new(Arc::clone(&writer), Arc::clone(secrets)).body_cap(4096);
     let (tx, mut rx) = tokio::sync::mpsc::channel(4096);
     let wal = wal_watch::WalWatch::start(dir);
     let threads_before = thread_cpu();

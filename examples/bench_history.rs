@@ -211,7 +211,7 @@ fn main() {
         library_dir: None,
         persisted: None,
     });
-    let Ok(service) = HistoryService::spawn(dir.path().to_path_buf(), Arc::new(|| {})) else {
+    let Ok(service) = HistoryService::spawn(dir.path(), Arc::new(|| {})) else {
         eprintln!("cannot start the history reader");
         return;
     };

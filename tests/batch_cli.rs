@@ -1022,3 +1022,56 @@ fn a_closed_stdout_still_writes_the_report() {
     let rows = std::fs::read_to_string(&report).unwrap();
     assert_eq!(rows.lines().count(), 4, "a header and 3 items: {rows}");
 }
+
+/// Another program holding the database's write lock past the 5 s wait stops the batch with a
+/// sentence saying so, not SQLite's bare words, and the command that resumes it; the batch
+/// then resumes to its end once the lock is gone.
+#[test]
+fn a_batch_stopped_by_a_held_lock_says_so_and_how_to_resume() {
+    let demo = Demo::start();
+    let dir = tempfile::tempdir().unwrap();
+    let list = slow_list(&demo, dir.path(), 20, 100);
+    let profile = dir.path().join("fast.json");
+    std::fs::write(&profile, FAST_PROFILE).unwrap();
+    let child = spawn_batch(
+        dir.path(),
+        &[
+            list.to_str().unwrap(),
+            "--profile",
+            profile.to_str().unwrap(),
+            "--concurrency",
+            "1",
+        ],
+    );
+    let id = wait_for_done(dir.path(), 1);
+    let holder = rusqlite::Connection::open(dir.path().join("history.sqlite3")).unwrap();
+    holder.execute_batch("BEGIN IMMEDIATE").unwrap();
+    let out = child.wait_with_output().unwrap();
+    holder.execute_batch("ROLLBACK").unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains(&format!("error: batch {id} stopped: another program held the history database locked for more than 5 s")),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains(&format!("resume with: retryscope batch --resume {id}")),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("database is locked"), "{stderr}");
+    let resumed = retryscope(dir.path())
+        .args(["batch", "--resume", &id])
+        .output()
+        .unwrap();
+    assert_eq!(
+        resumed.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&resumed.stderr)
+    );
+    assert!(
+        items(dir.path(), &id)
+            .iter()
+            .all(|i| i.state == BatchItemState::Done)
+    );
+}

@@ -59,6 +59,12 @@ fn setup() -> Setup {
 }
 
 impl Setup {
+    /// A runner over a store actor of its own (closed when the runner is done).
+    fn runner(&self) -> BatchRunner {
+        let secrets: Arc<dyn SecretStore> = self.secrets.clone();
+        BatchRunner::new(open_history_writer(self.dir.path()).unwrap(), secrets)
+    }
+
     fn queue(&self) -> BatchQueue {
         let store: Arc<dyn SecretStore> = self.secrets.clone();
         BatchQueue::open_in(self.dir.path(), store).unwrap()
@@ -78,7 +84,8 @@ impl Setup {
     /// Runs the batch to its end with history recording; returns the events seen.
     fn run(&self, id: &str, control: BatchControl) -> Vec<BatchEvent> {
         let writer = open_history_writer(self.dir.path()).unwrap();
-        let runner = BatchRunner::new(self.queue()).recording(Arc::clone(&writer), 4096);
+        let secrets: Arc<dyn SecretStore> = self.secrets.clone();
+        let runner = BatchRunner::new(Arc::clone(&writer), secrets).body_cap(4096);
         let (tx, mut rx) = mpsc::channel(100_000);
         self.runtime.block_on(runner.run(id, control, tx)).unwrap();
         Arc::try_unwrap(writer).unwrap().close().unwrap();
@@ -264,8 +271,7 @@ fn pause_leaves_the_batch_resumable_and_resume_sends_no_done_item_again() {
     let id = s.create(&fixed(1, 0), &options, &items);
     let control = BatchControl::new();
     // Pause once two items have finished.
-    let writer = open_history_writer(s.dir.path()).unwrap();
-    let runner = BatchRunner::new(s.queue()).recording(Arc::clone(&writer), 4096);
+    let runner = s.runner().body_cap(4096);
     let (tx, mut rx) = mpsc::channel(1000);
     let pauser = control.clone();
     let summary = s.runtime.block_on(async move {
@@ -287,7 +293,6 @@ fn pause_leaves_the_batch_resumable_and_resume_sends_no_done_item_again() {
         }
         task.await.unwrap().unwrap()
     });
-    drop(writer);
     assert!(summary.stopped);
     assert_eq!(summary.counts.running, 0, "nothing is left running");
     assert!(
@@ -329,7 +334,7 @@ fn cancel_ends_every_unfinished_item_cancelled() {
     let id = s.create(&fixed(1, 0), &BatchOptions::default(), &items);
     let control = BatchControl::new();
     let canceller = control.clone();
-    let runner = BatchRunner::new(s.queue());
+    let runner = s.runner();
     let (tx, mut rx) = mpsc::channel(1000);
     let summary = s.runtime.block_on(async move {
         let task = tokio::spawn(async move { runner.run(&id.clone(), control, tx).await });
@@ -380,7 +385,7 @@ fn secrets_are_sent_but_stored_masked_and_lost_ones_are_reported() {
     // A second batch whose kept secrets are gone (another process, no keyring) is not sent.
     let id2 = s.create(&fixed(1, 0), &BatchOptions::default(), &items);
     let forgetful: Arc<dyn SecretStore> = Arc::new(MemorySecretStore::new());
-    let runner = BatchRunner::new(BatchQueue::open_in(s.dir.path(), forgetful).unwrap());
+    let runner = BatchRunner::new(open_history_writer(s.dir.path()).unwrap(), forgetful);
     let (tx, _rx) = mpsc::channel(100);
     s.runtime
         .block_on(runner.run(&id2, BatchControl::new(), tx))
@@ -470,7 +475,7 @@ fn a_host_waiting_for_its_rate_turn_holds_no_slot() {
     let id = s.create(&fixed(1, 0), &options, &items);
     let control = BatchControl::new();
     let pauser = control.clone();
-    let runner = BatchRunner::new(s.queue());
+    let runner = s.runner();
     let (tx, mut rx) = mpsc::channel(1000);
     let summary = s.runtime.block_on(async move {
         let task = tokio::spawn(async move { runner.run(&id.clone(), control, tx).await });
@@ -506,7 +511,7 @@ fn every_reported_state_change_is_already_committed() {
         ..BatchOptions::default()
     };
     let id = s.create(&fixed(1, 0), &options, &items);
-    let runner = BatchRunner::new(s.queue());
+    let runner = s.runner();
     let (tx, mut rx) = mpsc::channel(10);
     let reader = s.queue();
     let batch = id.clone();

@@ -41,7 +41,7 @@ fn import_work_page_and_rerun_failed_through_commands() {
     std::fs::write(&list, format!("curl '{base}/status/200?key=a'\ncurl '{base}/status/503?times=1&key=b'\ncurl '{base}/status/200?key=c'\n")).unwrap();
     let mut service = BatchService::start(
         core_support::shared_core(),
-        dir.path().to_path_buf(),
+        dir.path(),
         Arc::new(MemorySecretStore::new()),
         importer,
         Arc::new(|| {}),
@@ -140,7 +140,7 @@ fn a_composer_run_and_a_batch_item_to_one_host_draw_from_one_budget() {
     std::fs::write(&list, format!("curl '{base}/status/503?key=batch'\n")).unwrap();
     let mut service = BatchService::start(
         core,
-        dir.path().to_path_buf(),
+        dir.path(),
         Arc::new(MemorySecretStore::new()),
         retryscope::ui::batch::list_importer(),
         Arc::new(|| {}),

@@ -1,6 +1,7 @@
-//! One core per process (DESIGN §11): the window's services — engine, batch, History reader —
-//! started on one core share its one runtime, its one history writer and its one budget
-//! registry. Its own test binary, so the process-wide counts are this test's alone.
+//! One core per process (DESIGN §11): the window's services — engine, batch, History panel —
+//! started on one core share its one runtime, its one store actor (the only thread that
+//! touches SQLite) and its one budget registry. Its own test binary, so the process-wide
+//! counts are this test's alone.
 
 #![allow(clippy::unwrap_used)]
 
@@ -11,7 +12,7 @@ use retryscope::store::MemorySecretStore;
 use std::sync::Arc;
 
 #[test]
-fn the_window_s_services_share_one_runtime_one_writer_and_one_budget_registry() {
+fn the_window_s_services_share_one_runtime_one_store_thread_and_one_budget_registry() {
     let core = Core::new(CoreOptions {
         threads: Threads::Workers(2),
         demo: true,
@@ -29,19 +30,19 @@ fn the_window_s_services_share_one_runtime_one_writer_and_one_budget_registry() 
     assert!(engine.is_recording());
     let batch = BatchService::start(
         &core,
-        dir.path().to_path_buf(),
+        dir.path(),
         Arc::new(MemorySecretStore::new()),
         retryscope::ui::batch::list_importer(),
         Arc::new(|| {}),
         retryscope::service::library_lookup(None),
     );
-    let history = HistoryService::spawn(dir.path().to_path_buf(), Arc::new(|| {})).unwrap();
+    let history = HistoryService::start(&core, dir.path(), Arc::new(|| {}));
     assert_eq!(
         core.census(),
         Census {
             cores: 1,
             workers: 2,
-            history_writers: 1,
+            stores: 1,
             budget_registries: 1,
         }
     );
@@ -52,20 +53,22 @@ fn the_window_s_services_share_one_runtime_one_writer_and_one_budget_registry() 
         let wanted = |names: &[String]| {
             let count = |n: &str| names.iter().filter(|t| t.as_str() == n).count();
             (
-                count("history-writer"),
+                count(retryscope::store::STORE_THREAD_NAME),
                 count(retryscope::service::CORE_THREAD_NAME),
+                // Threads of their own for the History panel or for checkpoints: none.
+                names.iter().filter(|t| t.starts_with("history")).count(),
             )
         };
         let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
         let mut names = thread_names();
-        while wanted(&names) != (1, 2) && std::time::Instant::now() < deadline {
+        while wanted(&names) != (1, 2, 0) && std::time::Instant::now() < deadline {
             std::thread::sleep(std::time::Duration::from_millis(10));
             names = thread_names();
         }
         assert_eq!(
             wanted(&names),
-            (1, 2),
-            "history-writer, core threads: {names:?}"
+            (1, 2, 0),
+            "store, core and history-* threads: {names:?}"
         );
     }
     drop((engine, batch, history));

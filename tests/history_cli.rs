@@ -500,3 +500,36 @@ fn open_run_of_this_process(
         .expect("written");
     (recorder.id().to_owned(), store)
 }
+
+/// A database another program keeps locked holds a finished `run` back for one lock wait
+/// (5 s), not one per statement, and the warning says what happened.
+#[test]
+fn a_run_whose_history_is_locked_ends_after_one_lock_wait_and_says_why() {
+    let demo = Demo::start();
+    let dir = tempfile::tempdir().expect("tempdir");
+    stdout(
+        retryscope(dir.path()).args(["run", &demo.server.url("/status/200")]),
+        0,
+    );
+    let holder = rusqlite::Connection::open(dir.path().join("history.sqlite3")).expect("open");
+    holder.execute_batch("BEGIN IMMEDIATE").expect("lock");
+    let started = std::time::Instant::now();
+    let out = retryscope(dir.path())
+        .args(["run", "--no-body", &demo.server.url("/status/200?x=locked")])
+        .output()
+        .expect("run");
+    let took = started.elapsed();
+    holder.execute_batch("ROLLBACK").expect("unlock");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(
+        stderr.contains("another program held the history database locked for more than 5 s"),
+        "{stderr}"
+    );
+    assert_eq!(
+        stderr.matches("locked for more than").count(),
+        1,
+        "said once: {stderr}"
+    );
+    assert!(took < std::time::Duration::from_secs(12), "{took:?}");
+}

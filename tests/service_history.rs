@@ -214,7 +214,7 @@ fn the_history_reader_pages_filters_and_answers_the_latest_page_only() {
     assert!(store.file_size() > 0);
     drop(store);
 
-    let service = HistoryService::spawn(dir.path().to_path_buf(), Arc::new(|| {})).unwrap();
+    let service = HistoryService::spawn(dir.path(), Arc::new(|| {})).unwrap();
     // Three pages sent at once: those the worker finds queued together are answered only for
     // the last of them; the last one sent is always answered.
     for text in ["n1", "n2", "n3"] {

@@ -74,7 +74,7 @@ fn import_start_and_open_an_items_run_by_label() {
     std::fs::write(&list, format!("curl '{base}/status/200?key=a'\ncurl '{base}/status/404?key=b'\ncurl '{base}/status/200?key=c'\n")).unwrap();
     let service = BatchService::start(
         core_support::shared_core(),
-        dir.path().to_path_buf(),
+        dir.path(),
         Arc::new(MemorySecretStore::new()),
         importer,
         Arc::new(|| {}),
@@ -163,7 +163,7 @@ fn the_workbench_has_a_batch_tab_beside_timeline_and_history() {
 fn service_in(dir: &std::path::Path) -> BatchService {
     BatchService::start(
         core_support::shared_core(),
-        dir.to_path_buf(),
+        dir,
         Arc::new(MemorySecretStore::new()),
         retryscope::ui::batch::list_importer(),
         Arc::new(|| {}),
@@ -434,7 +434,7 @@ fn items_may_name_library_profiles_and_an_unknown_name_is_refused_with_its_line(
     .unwrap();
     let service = BatchService::start(
         core_support::shared_core(),
-        dir.path().to_path_buf(),
+        dir.path(),
         Arc::new(MemorySecretStore::new()),
         retryscope::ui::batch::list_importer(),
         Arc::new(|| {}),

@@ -26,7 +26,7 @@ const ITEMS: usize = 40;
 fn service_in(dir: &Path) -> BatchService {
     BatchService::start(
         core_support::shared_core(),
-        dir.to_path_buf(),
+        dir,
         Arc::new(MemorySecretStore::new()),
         retryscope::ui::batch::list_importer(),
         Arc::new(|| {}),

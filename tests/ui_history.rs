@@ -100,7 +100,7 @@ fn fixture(size: [f32; 2]) -> Fixture {
         false,
     );
     drop(store);
-    state.attach_history(HistoryService::spawn(dir.path().to_path_buf(), Arc::new(|| {})).unwrap());
+    state.attach_history(HistoryService::spawn(dir.path(), Arc::new(|| {})).unwrap());
     state.show_history(true);
     let mut harness = harness_sized(state, size);
     settle(&mut harness);
@@ -306,7 +306,7 @@ fn rerun_of_the_request_in_the_composer_refills_its_secret_from_the_composer() {
     let recorded = serde_json::to_string(&stored[0].request).unwrap();
     assert!(!recorded.contains("LIVETOKEN"), "{recorded}");
     drop(store);
-    state.attach_history(HistoryService::spawn(dir.path().to_path_buf(), Arc::new(|| {})).unwrap());
+    state.attach_history(HistoryService::spawn(dir.path(), Arc::new(|| {})).unwrap());
     state.show_history(true);
     let mut h = harness_sized(state, [1280.0, 800.0]);
     settle(&mut h);
@@ -399,9 +399,7 @@ fn filters_and_sort_survive_a_restart() {
         library_dir: None,
         persisted: Some(persisted),
     });
-    state.attach_history(
-        HistoryService::spawn(f.dir.path().to_path_buf(), Arc::new(|| {})).unwrap(),
-    );
+    state.attach_history(HistoryService::spawn(f.dir.path(), Arc::new(|| {})).unwrap());
     state.show_history(true);
     let mut restored = harness_sized(state, [1280.0, 800.0]);
     settle(&mut restored);
@@ -434,7 +432,7 @@ fn the_url_filter_finds_non_ascii_text_in_a_run_recorded_against_the_demo_server
             .code(0);
     }
     let (mut state, _probe) = workbench();
-    state.attach_history(HistoryService::spawn(dir.path().to_path_buf(), Arc::new(|| {})).unwrap());
+    state.attach_history(HistoryService::spawn(dir.path(), Arc::new(|| {})).unwrap());
     state.show_history(true);
     let mut h = harness_sized(state, [1280.0, 800.0]);
     settle(&mut h);

@@ -216,7 +216,8 @@ fn open_queue(dir: &Path) -> Result<BatchQueue, CliError> {
     BatchQueue::open_in(dir, secrets).map_err(|e| CliError::failed(e.to_string()))
 }
 
-/// Queues the file (or finds the batch to resume) and works it.
+/// Queues the file (or finds the batch to resume) and works it. Every read and write of the
+/// queue is a call to the core's store actor of `dir` (one connection for the whole command).
 fn work(args: &BatchArgs, dir: &Path, core: &crate::service::Core) -> Result<u8, CliError> {
     // A report that could not be written after the batch ran would be found out too late.
     let report = args.report.as_deref().map(report_target).transpose()?;
@@ -231,14 +232,28 @@ fn work(args: &BatchArgs, dir: &Path, core: &crate::service::Core) -> Result<u8,
             path.display()
         )));
     }
-    let opened = crate::store::open_secret_store();
-    let mut queue = BatchQueue::open_in(dir, Arc::clone(&opened.store))
+    let opened = core.secret_store();
+    let store = core
+        .history_writer(dir)
         .map_err(|e| CliError::failed(e.to_string()))?;
+    let secrets = Arc::clone(&opened.store);
+    let on_store = |job: QueueCall| {
+        let secrets = Arc::clone(&secrets);
+        store
+            .call_blocking(move |queue| {
+                queue.use_secrets(secrets);
+                job(queue)
+            })
+            .map_err(|e| CliError::failed(e.to_string()))?
+    };
     let batch_id = match (&args.file, &args.resume) {
         (Some(file), None) => {
-            let id = queue_file(args, &mut queue, file)?;
+            let id = on_store(queue_file(args, file)?)?;
+            let (batch, items_with_secrets) = (id.clone(), &store);
             if let Some(reason) = &opened.fallback_reason
-                && queue.secret_items(&id).is_ok_and(|n| n > 0)
+                && items_with_secrets
+                    .call_blocking(move |q| q.secret_items(&batch))
+                    .is_ok_and(|n| n.is_ok_and(|n| n > 0))
             {
                 super::out::write_stderr(&format!(
                     "warning: some items carry secrets, and {reason}: after this process ends they cannot be resumed\n"
@@ -247,29 +262,34 @@ fn work(args: &BatchArgs, dir: &Path, core: &crate::service::Core) -> Result<u8,
             id
         }
         (None, Some(id)) => {
-            let record = queue
-                .batch(id)
-                .map_err(|e| CliError::usage(e.to_string()))?;
-            // The batch's own list is as much the user's as a list given now.
-            if let (Some((path, _)), Some(source)) = (&report, &record.source)
-                && crate::store::same_file(Path::new(source), path)
-            {
-                return Err(CliError::usage(format!(
-                    "--report names the list this batch was queued from; write the report to another file: {}",
-                    path.display()
-                )));
-            }
-            let id = record.id;
-            super::batch_interrupted::say_or_skip(&mut queue, &id, args.skip_interrupted)?;
-            if args.concurrency.is_some() || args.rate_per_host.is_some() {
-                queue
-                    .set_run_options(&id, args.concurrency, args.rate_per_host)
-                    .map_err(|e| match e {
-                        crate::store::BatchError::Options(p) => CliError::usage(p),
-                        e => CliError::failed(e.to_string()),
-                    })?;
-            }
-            id
+            let (wanted, report_path) = (id.clone(), report.as_ref().map(|(p, _)| p.clone()));
+            let (skip, concurrency, rate) =
+                (args.skip_interrupted, args.concurrency, args.rate_per_host);
+            on_store(Box::new(move |queue| {
+                let record = queue
+                    .batch(&wanted)
+                    .map_err(|e| CliError::usage(e.to_string()))?;
+                // The batch's own list is as much the user's as a list given now.
+                if let (Some(path), Some(source)) = (&report_path, &record.source)
+                    && crate::store::same_file(Path::new(source), path)
+                {
+                    return Err(CliError::usage(format!(
+                        "--report names the list this batch was queued from; write the report to another file: {}",
+                        path.display()
+                    )));
+                }
+                let id = record.id;
+                super::batch_interrupted::say_or_skip(queue, &id, skip)?;
+                if concurrency.is_some() || rate.is_some() {
+                    queue
+                        .set_run_options(&id, concurrency, rate)
+                        .map_err(|e| match e {
+                            crate::store::BatchError::Options(p) => CliError::usage(p),
+                            e => CliError::failed(e.to_string()),
+                        })?;
+                }
+                Ok(id)
+            }))?
         }
         _ => {
             return Err(CliError::usage(
@@ -284,30 +304,23 @@ fn work(args: &BatchArgs, dir: &Path, core: &crate::service::Core) -> Result<u8,
         "batch {batch_id}: working it (Ctrl-C pauses; after a crash: {})\n",
         resume_command(&batch_id, dir, dir_given)
     ));
-    let writer = match core.history_writer(dir) {
-        Ok(w) => Some(w),
-        Err(e) => {
-            super::out::write_stderr(&format!(
-                "warning: the batch's runs are not recorded in the history: {e}\n"
-            ));
-            None
-        }
-    };
-    let mut runner = BatchRunner::new(queue)
+    let runner = BatchRunner::new(Arc::clone(&store), Arc::clone(&opened.store))
         .worked_by(crate::model::BatchWorker::Cli)
+        .body_cap(args.history_body_cap)
         .with_budgets(core.budgets().clone())
         .with_profiles(crate::service::library_lookup(
             crate::service::default_library_dir(),
         ));
-    if let Some(w) = &writer {
-        runner = runner.recording(Arc::clone(w), args.history_body_cap);
-    }
     // A closed or full stdout must not lose the report: it is written all the same, and the
     // loss decides the exit code at the end (`out::exit_code_after_output`).
     super::out::keep_going_when_stdout_is_lost();
     let started = std::time::Instant::now();
-    let (summary, stop) = core.block_on(drive(runner, &batch_id))?;
-    flush_writer(writer);
+    let (summary, stop) = match core.block_on(drive(runner, &batch_id)) {
+        Ok(ended) => ended,
+        Err((e, true)) => return Err(stopped_by(&batch_id, dir, dir_given, &e)),
+        Err((e, false)) => return Err(e),
+    };
+    flush_writer(&store);
     let secrets_in_memory = opened.fallback_reason.is_some();
     let code = finish(
         &batch_id,
@@ -321,6 +334,19 @@ fn work(args: &BatchArgs, dir: &Path, core: &crate::service::Core) -> Result<u8,
     }
     Ok(super::out::exit_code_after_output(code))
 }
+
+/// What a batch stopped by an error says (exit 1): the error in words, that the items not
+/// finished stay queued, and the command that resumes it.
+fn stopped_by(batch_id: &str, dir: &Path, dir_given: bool, e: &CliError) -> CliError {
+    CliError::failed(format!(
+        "batch {batch_id} stopped: {}\nthe items not finished stay queued; resume with: {}",
+        e.message,
+        resume_command(batch_id, dir, dir_given)
+    ))
+}
+
+/// A step of `work` run on the store actor; it returns the batch id.
+type QueueCall = Box<dyn FnOnce(&mut BatchQueue) -> Result<String, CliError> + Send>;
 
 /// The command that resumes batch `batch_id`, with `--data-dir` when the folder was given (by
 /// flag or environment), quoted for a POSIX shell so it pastes as printed (`it's dir`).
@@ -372,8 +398,10 @@ fn write_report(
     Ok(())
 }
 
-/// Reads and queues `file` under the flags' profile and options; returns the batch id.
-fn queue_file(args: &BatchArgs, queue: &mut BatchQueue, file: &Path) -> Result<String, CliError> {
+/// The store call that reads and queues `file` under the flags' profile and options (each good
+/// item inserted as it is read, in the batch's one transaction); it returns the batch id.
+/// The flags are checked here, before anything is read.
+fn queue_file(args: &BatchArgs, file: &Path) -> Result<QueueCall, CliError> {
     let on_bad = if args.skip_bad_lines {
         OnBadLines::Skip
     } else {
@@ -402,51 +430,55 @@ fn queue_file(args: &BatchArgs, queue: &mut BatchQueue, file: &Path) -> Result<S
         return Err(CliError::usage(problem));
     }
     // Items naming a profile neither built in nor in the library are bad lines like the
-    // malformed ones (counted, refused or skipped with them). Each good item is queued as it
-    // is read, in the batch's one transaction, which a refused list rolls back.
+    // malformed ones (counted, refused or skipped with them). A refused list is rolled back.
     let profiles = crate::service::library_lookup(crate::service::default_library_dir());
-    let mut read: Result<Vec<String>, String> = Ok(Vec::new());
-    let mut queue_error: Option<crate::store::BatchError> = None;
-    let id = queue
-        .create_streaming(
-            Some(&file.display().to_string()),
-            &profile,
-            &options,
-            |queue_item| {
-                read = crate::service::stream_batch_list(
-                    file,
-                    args.format,
-                    on_bad,
-                    Some(&profiles),
-                    &mut |item| {
-                        queue_item(&item).map_err(|e| {
-                            let said = e.to_string();
-                            queue_error = Some(e);
-                            said
-                        })
-                    },
-                );
-                if let Some(e) = queue_error.take() {
-                    return Err(e);
+    let (file, format) = (file.to_owned(), args.format);
+    Ok(Box::new(move |queue| {
+        let mut read: Result<Vec<String>, String> = Ok(Vec::new());
+        let mut queue_error: Option<crate::store::BatchError> = None;
+        let id = queue
+            .create_streaming(
+                Some(&file.display().to_string()),
+                &profile,
+                &options,
+                |queue_item| {
+                    read = crate::service::stream_batch_list(
+                        &file,
+                        format,
+                        on_bad,
+                        Some(&profiles),
+                        &mut |item| {
+                            queue_item(&item).map_err(|e| {
+                                let said = e.to_string();
+                                queue_error = Some(e);
+                                said
+                            })
+                        },
+                    );
+                    if let Some(e) = queue_error.take() {
+                        return Err(e);
+                    }
+                    Ok(read.is_ok())
+                },
+            )
+            .map_err(|e| match e {
+                crate::store::BatchError::SecretInAssertion { .. } => {
+                    CliError::usage(e.to_string())
                 }
-                Ok(read.is_ok())
-            },
-        )
-        .map_err(|e| match e {
-            crate::store::BatchError::SecretInAssertion { .. } => CliError::usage(e.to_string()),
-            e => CliError::failed(e.to_string()),
+                e => CliError::failed(e.to_string()),
+            })?;
+        let notes = read.map_err(|e| {
+            if e.contains("skip bad lines") {
+                CliError::usage(format!("{e}\n(--skip-bad-lines queues the good lines)"))
+            } else {
+                CliError::usage(e)
+            }
         })?;
-    let notes = read.map_err(|e| {
-        if e.contains("skip bad lines") {
-            CliError::usage(format!("{e}\n(--skip-bad-lines queues the good lines)"))
-        } else {
-            CliError::usage(e)
+        for note in &notes {
+            super::out::write_stderr(&format!("warning: {note}\n"));
         }
-    })?;
-    for note in &notes {
-        super::out::write_stderr(&format!("warning: {note}\n"));
-    }
-    id.ok_or_else(|| CliError::failed("the list was read but not queued"))
+        id.ok_or_else(|| CliError::failed("the list was read but not queued"))
+    }))
 }
 
 /// The assertions of the `--expect-*` flags, in the order: statuses, JSON pointers, bodies
@@ -463,11 +495,11 @@ fn assertions(args: &BatchArgs) -> Result<Vec<ResponseMatcher>, CliError> {
 }
 
 /// Works the batch, showing progress; Ctrl-C / SIGTERM pauses it. Returns the summary and the
-/// signal that stopped it, if any.
+/// signal that stopped it, if any; or the error and whether the batch had started.
 async fn drive(
     runner: BatchRunner,
     batch_id: &str,
-) -> Result<(BatchSummary, Option<Stop>), CliError> {
+) -> Result<(BatchSummary, Option<Stop>), (CliError, bool)> {
     let mut signals = StopSignals::install();
     let control = BatchControl::new();
     let (tx, mut rx) = mpsc::channel::<BatchEvent>(1024);
@@ -493,9 +525,15 @@ async fn drive(
         }
     };
     bar.finish_and_clear();
+    let started = counts.total() > 0;
     let summary = result
-        .map_err(|e| CliError::failed(format!("the batch runner stopped: {e}")))?
-        .map_err(|e| CliError::failed(e.to_string()))?;
+        .map_err(|e| {
+            (
+                CliError::failed(format!("the batch runner stopped: {e}")),
+                started,
+            )
+        })?
+        .map_err(|e| (CliError::failed(e.to_string()), started))?;
     Ok((summary, stop))
 }
 
@@ -547,12 +585,10 @@ fn show_progress(bar: &ProgressBar, event: &BatchEvent, counts: &mut crate::mode
     bar.set_message(format!("{} done, {} error", counts.done, counts.error));
 }
 
-/// Commits what the history writer holds, so every run is recorded before the summary is
-/// printed (the core closes the writer at exit).
-fn flush_writer(writer: Option<Arc<HistoryWriter>>) {
-    if let Some(w) = writer
-        && let Err(e) = w.flush()
-    {
+/// Commits what the store actor holds, so every run is recorded before the summary is
+/// printed (the core closes it at exit).
+fn flush_writer(store: &HistoryWriter) {
+    if let Err(e) = store.flush() {
         super::out::write_stderr(&format!(
             "warning: the batch's runs are not fully recorded in the history: {e}\n"
         ));

@@ -166,11 +166,17 @@ pub fn start_core(command: Option<&Command>) -> Result<Arc<Core>, ExitCode> {
     })
 }
 
-/// Ends the core's work (runs record their end, the history commits what it holds); a history
-/// that could not commit everything is a warning on stderr.
+/// Ends the core's work (runs record their end, the keyring worker makes its last writes, the
+/// history commits what it holds); a history that could not commit everything is a warning on
+/// stderr.
 pub fn stop_core(core: Arc<Core>) {
-    let Ok(core) = Arc::try_unwrap(core) else {
-        return;
+    let core = match Arc::try_unwrap(core) {
+        Ok(core) => core,
+        Err(shared) => {
+            // Something still holds the core: at least the last keyring writes are made.
+            shared.finish_keyring();
+            return;
+        }
     };
     if let Err(e) = core.shutdown(CORE_STOP_WAIT) {
         out::write_stderr(&format!(

@@ -4,13 +4,14 @@
 //! shared per host through one [`BudgetRegistry`], and every item's run recorded in the history
 //! (its row names the item, so the window can open it).
 //!
-//! One coordinator task owns the queue's database connection and makes every state change. An
+//! One coordinator task makes every state change; the queue's reads and writes are calls to the
+//! store actor ([`HistoryWriter::call`]), so no SQLite runs on a tokio worker. An
 //! item's end frees its slot at once: the coordinator starts the next item's task right away and
 //! stages both changes (`running`, the end) for a group commit, made within [`COMMIT_WINDOW`]
 //! of the first staged change (or at once when nothing else is in flight, the batch stops, or
 //! 256 changes wait); only after its commit is a change reported
 //! ([`BatchEvent::ItemStarted`], [`BatchEvent::ItemFinished`]), so no end is reported before it
-//! is durable. With a history, the history writer makes the commit, and each item's end goes
+//! is durable. The store actor makes the commit, and each item's end goes
 //! with its run's end in the same transaction ([`HistoryWriter::commit_batch`]): a `kill -9`
 //! never leaves a run recorded finished with its item still `running`. A batch is resumable at
 //! any moment: items a dead process left `running` go back to `pending` when the batch is
@@ -32,7 +33,7 @@ use crate::model::{
 };
 use crate::policy::BatchAssertions;
 use crate::store::{
-    BatchChange, BatchError, BatchQueue, HistoryWriter, ItemChange, ItemEnd, QueuedItem, RunEnd,
+    BatchChange, BatchError, HistoryWriter, ItemEnd, QueuedItem, RunEnd, SecretStore,
 };
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -62,8 +63,8 @@ pub struct BatchSummary {
 
 /// Works batches through the engine. Build it, then [`Self::run`] one batch.
 pub struct BatchRunner {
-    queue: BatchQueue,
-    writer: Option<Arc<HistoryWriter>>,
+    store: Arc<HistoryWriter>,
+    secrets: Arc<dyn SecretStore>,
     body_cap: usize,
     budgets: BudgetRegistry,
     profiles: ProfileLookup,
@@ -71,12 +72,13 @@ pub struct BatchRunner {
 }
 
 impl BatchRunner {
-    /// A runner over `queue`: runs not recorded, a fresh budget registry, item profile names
-    /// looked up among the built-in profiles.
-    pub fn new(queue: BatchQueue) -> Self {
+    /// A runner over the queue in `store`'s database (the store actor of its data folder),
+    /// every item's run recorded there; items with secrets read their sendable request from
+    /// `secrets`. A fresh budget registry, item profile names looked up among the built-ins.
+    pub fn new(store: Arc<HistoryWriter>, secrets: Arc<dyn SecretStore>) -> Self {
         Self {
-            queue,
-            writer: None,
+            store,
+            secrets,
             body_cap: crate::store::DEFAULT_BODY_CAP,
             budgets: BudgetRegistry::new(),
             profiles: Arc::new(crate::profile::builtin),
@@ -92,11 +94,9 @@ impl BatchRunner {
         self
     }
 
-    /// Records every item's run in the history through `writer`, keeping at most `body_cap`
-    /// response body bytes per attempt.
+    /// Keeps at most `body_cap` response body bytes per attempt in the history.
     #[must_use]
-    pub fn recording(mut self, writer: Arc<HistoryWriter>, body_cap: usize) -> Self {
-        self.writer = Some(writer);
+    pub fn body_cap(mut self, body_cap: usize) -> Self {
         self.body_cap = body_cap;
         self
     }
@@ -118,8 +118,8 @@ impl BatchRunner {
 
     /// Works batch `batch_id` (a full id, or a unique prefix) until no item is pending, or
     /// until `control` pauses or cancels it. Sends [`BatchEvent`]s to `events` (a closed
-    /// receiver is fine: the batch goes on). Must run on a tokio runtime; the coordinator makes
-    /// short SQLite commits on its own task.
+    /// receiver is fine: the batch goes on). Must run on a tokio runtime; every database step
+    /// is a call to the store actor.
     ///
     /// # Errors
     /// [`BatchError::NotFound`], [`BatchError::Busy`] (another process works the batch), a
@@ -127,26 +127,31 @@ impl BatchRunner {
     /// ([`BatchError::Decode`]), and database errors; after one, the items in flight are
     /// cancelled and stay `running` in the database, so the next run re-runs them.
     pub async fn run(
-        mut self,
+        self,
         batch_id: &str,
         control: BatchControl,
         events: mpsc::Sender<BatchEvent>,
     ) -> Result<BatchSummary, BatchError> {
-        let batch = self.queue.batch(batch_id)?;
+        let (secrets, worker, wanted) =
+            (Arc::clone(&self.secrets), self.worker, batch_id.to_owned());
+        let (batch, assertions, requeued, counts) = self
+            .store
+            .call(move |queue| {
+                queue.use_secrets(secrets);
+                let batch = queue.batch(&wanted)?;
+                let assertions =
+                    BatchAssertions::compile(&batch.options.assertions).map_err(|e| {
+                        BatchError::Decode {
+                            id: batch.id.clone(),
+                            message: e.to_string(),
+                        }
+                    })?;
+                let requeued = queue.claim(&batch.id, worker)?;
+                let counts = queue.counts(&batch.id)?;
+                Ok::<_, BatchError>((batch, assertions, requeued, counts))
+            })
+            .await??;
         let id = batch.id.clone();
-        let assertions = BatchAssertions::compile(&batch.options.assertions).map_err(|e| {
-            BatchError::Decode {
-                id: id.clone(),
-                message: e.to_string(),
-            }
-        })?;
-        let requeued = self.queue.claim(&id, self.worker)?;
-        if self.writer.is_some() {
-            // The writer's checkpoint thread copies the WAL back; a state change never waits
-            // for it. (When this fails, SQLite checkpoints in our commits as before.)
-            let _ = self.queue.leave_checkpoints_to_the_writer();
-        }
-        let counts = self.queue.counts(&id)?;
         let _ = events
             .send(BatchEvent::BatchStarted {
                 batch_id: id.clone(),
@@ -156,7 +161,7 @@ impl BatchRunner {
             .await;
         let shared = Arc::new(Shared {
             batch_id: id.clone(),
-            writer: self.writer.clone(),
+            store: Arc::clone(&self.store),
             body_cap: self.body_cap,
             budgets: self.budgets.clone(),
             assertions,
@@ -165,7 +170,6 @@ impl BatchRunner {
         });
         let concurrency = batch.options.concurrency.max(1);
         let mut coordinator = Coordinator {
-            queue: &mut self.queue,
             shared,
             profiles: Arc::clone(&self.profiles),
             batch_profile: batch.profile,
@@ -184,17 +188,30 @@ impl BatchRunner {
         };
         let worked = coordinator.work().await;
         let events = coordinator.events;
-        if worked.is_ok() && control.is_cancelled() {
-            self.queue.cancel_pending(&id)?;
-        }
-        if control.stopped_by_user() {
-            // Again at the end: a pause that came before the claim was cleared by it.
-            self.queue.mark_paused_by_user(&id)?;
-        }
-        let released = self.queue.release(&id);
+        let cancel = worked.is_ok() && control.is_cancelled();
+        // Again at the end: a pause that came before the claim was cleared by it.
+        let by_user = control.stopped_by_user();
+        let batch_id = id.clone();
+        let ended = self
+            .store
+            .call(move |queue| {
+                let stopped = (|| {
+                    if cancel {
+                        queue.cancel_pending(&batch_id)?;
+                    }
+                    if by_user {
+                        queue.mark_paused_by_user(&batch_id)?;
+                    }
+                    Ok::<_, BatchError>(())
+                })();
+                let released = queue.release(&batch_id);
+                stopped?;
+                released?;
+                queue.counts(&batch_id)
+            })
+            .await?;
         worked?;
-        released?;
-        let counts = self.queue.counts(&id)?;
+        let counts = ended?;
         let stopped = counts.pending > 0;
         let _ = events
             .send(BatchEvent::BatchFinished {
@@ -210,7 +227,7 @@ impl BatchRunner {
 /// What every item task of one batch shares.
 struct Shared {
     batch_id: String,
-    writer: Option<Arc<HistoryWriter>>,
+    store: Arc<HistoryWriter>,
     body_cap: usize,
     budgets: BudgetRegistry,
     assertions: BatchAssertions,
@@ -289,8 +306,7 @@ struct Feed {
 /// start (each paced by its host's rate before it takes a slot) and starts their tasks, stages
 /// their `running` and how items ended for a group commit, and reports those changes once
 /// committed.
-struct Coordinator<'q> {
-    queue: &'q mut BatchQueue,
+struct Coordinator {
     shared: Arc<Shared>,
     profiles: ProfileLookup,
     batch_profile: RetryProfile,
@@ -309,7 +325,7 @@ struct Coordinator<'q> {
     tasks: tokio::task::JoinSet<()>,
 }
 
-impl Coordinator<'_> {
+impl Coordinator {
     /// Works the batch until no item is pending (or it stopped). On a database error the batch
     /// is paused and the error returned once every task has let go; what was not committed
     /// stays `running` in the database for the next resume.
@@ -343,7 +359,7 @@ impl Coordinator<'_> {
             let wake = if control.is_stopped() {
                 None
             } else {
-                self.pick(tx)?
+                self.pick(tx).await?
             };
             let waiting_for_rate = wake.is_some() && !control.is_stopped();
             let idle = self.in_flight == 0;
@@ -393,7 +409,7 @@ impl Coordinator<'_> {
     /// or the batch stopped; items whose host has no free start are parked, not given a slot.
     /// Returns when to look again for a parked item (`None`: no need, an item's end will wake
     /// the coordinator, or nothing is left).
-    fn pick(&mut self, tx: &mpsc::Sender<Ended>) -> Result<Option<Instant>, BatchError> {
+    async fn pick(&mut self, tx: &mpsc::Sender<Ended>) -> Result<Option<Instant>, BatchError> {
         let now = Instant::now();
         while self.in_flight < self.concurrency {
             if self.shared.control.is_stopped() {
@@ -410,7 +426,7 @@ impl Coordinator<'_> {
             let item = if let Some(item) = self.feed.held.take() {
                 item
             } else {
-                let Some(queued) = self.next_queued()? else {
+                let Some(queued) = self.next_queued().await? else {
                     break;
                 };
                 let Some(item) = self.prepare(queued) else {
@@ -434,13 +450,17 @@ impl Coordinator<'_> {
         Ok(self.pacer.next_ready(now))
     }
 
-    /// The next pending item, reading a page when the buffer is empty.
-    fn next_queued(&mut self) -> Result<Option<QueuedItem>, BatchError> {
+    /// The next pending item, reading a page (a call to the store actor) when the buffer is
+    /// empty.
+    async fn next_queued(&mut self) -> Result<Option<QueuedItem>, BatchError> {
         let feed = &mut self.feed;
         if feed.buffer.is_empty() && !feed.exhausted {
+            let (batch_id, cursor) = (self.shared.batch_id.clone(), feed.cursor);
             let page = self
-                .queue
-                .next_pending(&self.shared.batch_id, feed.cursor, PENDING_PAGE)?;
+                .shared
+                .store
+                .call(move |queue| queue.next_pending(&batch_id, cursor, PENDING_PAGE))
+                .await??;
             feed.exhausted = page.is_empty();
             feed.cursor = page.last().map(|i| i.position).or(feed.cursor);
             feed.buffer.extend(page);
@@ -455,7 +475,7 @@ impl Coordinator<'_> {
             &item.spec,
             &item.profile,
             &[],
-            self.shared.writer.clone(),
+            Some(Arc::clone(&self.shared.store)),
             self.shared.body_cap,
             batch_item_id(&self.shared.batch_id, item.position),
         );
@@ -553,8 +573,8 @@ impl Coordinator<'_> {
     }
 
     /// Commits the staged changes in one transaction, in the order they happened, then
-    /// reports them: no change is reported before it is durable. With a history, the history
-    /// writer commits them, each item's end with its run's end; without, the queue does.
+    /// reports them: no change is reported before it is durable. The store actor commits
+    /// them, each item's end with its run's end.
     async fn commit(&mut self) -> Result<(), BatchError> {
         let mut group = std::mem::take(&mut self.group);
         if group.len() == 0 {
@@ -577,13 +597,10 @@ impl Coordinator<'_> {
                 },
             })
             .collect();
-        if let Some(writer) = &self.shared.writer {
-            writer.commit_batch(&self.shared.batch_id, changes).await?;
-        } else {
-            let changes: Vec<ItemChange<'_>> =
-                changes.iter().map(BatchChange::as_item_change).collect();
-            self.queue.commit_changes(&self.shared.batch_id, &changes)?;
-        }
+        self.shared
+            .store
+            .commit_batch(&self.shared.batch_id, changes)
+            .await?;
         for change in group.changes {
             let event = match change {
                 Staged::Started { position, run_id } => {

@@ -1,7 +1,7 @@
 //! The batch runner as a service for the window's Batch tab, on the process's core: commands
-//! in, replies out, nothing blocking the frame. One batch is worked at a time;
-//! pages of its items are read on a connection of the service's own, so the table never touches
-//! SQLite.
+//! in, replies out, nothing blocking the frame. One batch is worked at a time; pages of its
+//! items and every other read or write of the queue are calls to the core's store actor, so
+//! neither the table nor a tokio worker touches SQLite.
 
 use super::batch_runner::{BatchControl, BatchRunner, BatchSummary};
 use super::budget_registry::BudgetRegistry;
@@ -161,10 +161,9 @@ pub struct BatchService {
 
 /// What the service's loop needs.
 struct Setup {
-    data_dir: PathBuf,
     secrets: Arc<dyn SecretStore>,
     importer: BatchImporter,
-    writer: Option<Arc<HistoryWriter>>,
+    store: Result<Arc<HistoryWriter>, String>,
     budgets: BudgetRegistry,
     waker: Waker,
     profiles: super::batch_runner::ProfileLookup,
@@ -175,12 +174,12 @@ impl BatchService {
     /// `importer`; items with secrets are kept in `secrets`; items may name a profile
     /// `profiles` finds (the window passes [`super::library_lookup`] over the user's library;
     /// a list naming one it does not know is refused naming the line, or that line skipped).
-    /// Runs are recorded through the core's history writer of `data_dir` and draw retry
-    /// budgets from the core's registry, as the engine service's runs do. `waker` is called
-    /// after each reply.
+    /// The queue is the one in `data_dir`'s history, served by the core's store actor of that
+    /// folder, which records the runs too; runs draw retry budgets from the core's registry, as
+    /// the engine service's runs do. `waker` is called after each reply.
     pub fn start(
         core: &super::Core,
-        data_dir: PathBuf,
+        data_dir: impl AsRef<Path>,
         secrets: Arc<dyn SecretStore>,
         importer: BatchImporter,
         waker: Waker,
@@ -189,9 +188,10 @@ impl BatchService {
         let (commands, command_rx) = mpsc::channel(BATCH_CHANNEL);
         let (reply_tx, replies) = mpsc::channel(BATCH_CHANNEL);
         let setup = Setup {
-            writer: core.history_writer(&data_dir).ok(),
+            store: core
+                .history_writer(data_dir.as_ref())
+                .map_err(|e| format!("batches cannot be shown: {e}")),
             budgets: core.budgets().clone(),
-            data_dir,
             secrets,
             importer,
             waker,
@@ -255,13 +255,9 @@ async fn serve(
             (setup.waker)();
         }
     };
-    let mut reader = match BatchQueue::open_in(&setup.data_dir, Arc::clone(&setup.secrets)) {
-        Ok(q) => Some(q),
-        Err(e) => {
-            reply(BatchReply::Problem(format!("batches cannot be shown: {e}")));
-            None
-        }
-    };
+    if let Err(problem) = &setup.store {
+        reply(BatchReply::Problem(problem.clone()));
+    }
     let mut working: Option<Working> = None;
     while let Some(command) = commands.recv().await {
         if working
@@ -270,7 +266,7 @@ async fn serve(
         {
             working = None;
         }
-        let Some(queue) = reader.as_mut() else {
+        let Ok(store) = &setup.store else {
             reply(BatchReply::Problem(
                 "the batch queue is not available".into(),
             ));
@@ -288,39 +284,52 @@ async fn serve(
                 } else {
                     OnBadLines::Refuse
                 };
-                reply(import(&setup, queue, &path, &profile, &options, on_bad));
+                reply(import(&setup, store, path, *profile, options, on_bad).await);
             }
-            BatchCommand::Start(id) => start(&setup, &mut working, &replies, &id, &reply),
+            BatchCommand::Start(id) => start(&setup, store, &mut working, &replies, &id, &reply),
             BatchCommand::Resume { id, interrupted } => {
-                match check_interrupted(queue, &id, interrupted) {
-                    Ok(None) => start(&setup, &mut working, &replies, &id, &reply),
+                let wanted = id.clone();
+                match on_store(
+                    store,
+                    Box::new(move |q| check_interrupted(q, &wanted, interrupted)),
+                )
+                .await
+                {
+                    Ok(None) => start(&setup, store, &mut working, &replies, &id, &reply),
                     Ok(Some(items)) => reply(BatchReply::ResendRisk { id, items }),
-                    Err(e) => reply(BatchReply::Problem(e.to_string())),
+                    Err(e) => reply(BatchReply::Problem(e)),
                 }
             }
-            BatchCommand::RerunFailed(id) => match queue.batch(&id) {
-                Ok(b) => match queue.requeue_failed(&b.id) {
-                    Ok(_) => start(&setup, &mut working, &replies, &b.id, &reply),
-                    Err(e) => reply(BatchReply::Problem(e.to_string())),
-                },
-                Err(e) => reply(BatchReply::Problem(e.to_string())),
-            },
+            BatchCommand::RerunFailed(id) => {
+                let requeued = on_store(
+                    store,
+                    Box::new(move |q| {
+                        let b = q.batch(&id)?;
+                        q.requeue_failed(&b.id)?;
+                        Ok(b.id)
+                    }),
+                )
+                .await;
+                match requeued {
+                    Ok(id) => start(&setup, store, &mut working, &replies, &id, &reply),
+                    Err(e) => reply(BatchReply::Problem(e)),
+                }
+            }
             // Marked before the runner is told, so a window closed right after still leaves
             // the batch paused on purpose (not resumed at the next start).
-            BatchCommand::Pause => {
+            BatchCommand::Pause | BatchCommand::Cancel => {
                 if let Some(w) = &working {
-                    if let Err(e) = queue.mark_paused_by_user(&w.batch) {
-                        reply(BatchReply::Problem(e.to_string()));
+                    let batch = w.batch.clone();
+                    if let Err(e) =
+                        on_store(store, Box::new(move |q| q.mark_paused_by_user(&batch))).await
+                    {
+                        reply(BatchReply::Problem(e));
                     }
-                    w.control.pause_by_user();
-                }
-            }
-            BatchCommand::Cancel => {
-                if let Some(w) = &working {
-                    if let Err(e) = queue.mark_paused_by_user(&w.batch) {
-                        reply(BatchReply::Problem(e.to_string()));
+                    if matches!(command, BatchCommand::Pause) {
+                        w.control.pause_by_user();
+                    } else {
+                        w.control.cancel();
                     }
-                    w.control.cancel();
                 }
             }
             BatchCommand::Page {
@@ -329,23 +338,26 @@ async fn serve(
                 offset,
                 limit,
             } => reply(
-                queue
-                    .counts(&id)
-                    .and_then(|counts| {
+                on_store(
+                    store,
+                    Box::new(move |q| {
+                        let counts = q.counts(&id)?;
                         Ok(BatchReply::Page {
-                            rows: queue.items(&id, state, offset, limit)?,
+                            rows: q.items(&id, state, offset, limit)?,
                             id,
                             state,
                             offset,
                             counts,
                         })
-                    })
-                    .unwrap_or_else(|e| BatchReply::Problem(e.to_string())),
+                    }),
+                )
+                .await
+                .unwrap_or_else(BatchReply::Problem),
             ),
             BatchCommand::List => reply(
-                queue
-                    .list(100)
-                    .map_or_else(|e| BatchReply::Problem(e.to_string()), BatchReply::Batches),
+                on_store(store, Box::new(|q| q.list(100)))
+                    .await
+                    .map_or_else(BatchReply::Problem, BatchReply::Batches),
             ),
             BatchCommand::CancelQueued(id) => {
                 let worked = working.as_ref().is_some_and(|w| w.batch == id);
@@ -354,10 +366,16 @@ async fn serve(
                         "the batch is being worked; use Cancel batch above the table".into(),
                     )
                 } else {
-                    super::batch_cancel::cancel_queued(queue, &id).map_or_else(
-                        BatchReply::Problem,
-                        |items| BatchReply::Cancelled { id, items },
-                    )
+                    let wanted = id.clone();
+                    store
+                        .call(move |q| super::batch_cancel::cancel_queued(q, &wanted))
+                        .await
+                        .map_err(|e| e.to_string())
+                        .and_then(|r| r)
+                        .map_or_else(BatchReply::Problem, |items| BatchReply::Cancelled {
+                            id,
+                            items,
+                        })
                 });
             }
         }
@@ -368,6 +386,18 @@ async fn serve(
         w.control.pause();
         let _ = w.task.await;
     }
+}
+
+/// A queue job of the service: its result or what failed, ready to show.
+type QueueJob<R> = Box<dyn FnOnce(&mut BatchQueue) -> Result<R, crate::store::BatchError> + Send>;
+
+/// Runs `job` on the store actor; any failure as text.
+async fn on_store<R: Send + 'static>(store: &HistoryWriter, job: QueueJob<R>) -> Result<R, String> {
+    store
+        .call(job)
+        .await
+        .map_err(|e| e.to_string())?
+        .map_err(|e| e.to_string())
 }
 
 /// The items to ask about before resuming batch `id` (`None`: resume now); with
@@ -396,12 +426,14 @@ fn check_interrupted(
     Ok(None)
 }
 
-fn import(
+/// Reads the list at `path` (on a blocking thread: file I/O stays off the runtime's workers)
+/// and queues it in one call to the store actor.
+async fn import(
     setup: &Setup,
-    queue: &mut BatchQueue,
-    path: &Path,
-    profile: &RetryProfile,
-    options: &BatchOptions,
+    store: &HistoryWriter,
+    path: PathBuf,
+    profile: RetryProfile,
+    options: BatchOptions,
     on_bad: OnBadLines,
 ) -> BatchReply {
     if let Some(problem) = options.problem() {
@@ -410,20 +442,42 @@ fn import(
     if let Err(e) = crate::policy::BatchAssertions::compile(&options.assertions) {
         return BatchReply::Problem(format!("assertion: {e}"));
     }
-    let (items, notes) = match (setup.importer)(path, on_bad, &setup.profiles) {
-        Ok(list) if list.items.is_empty() => {
+    let (importer, profiles, file) = (
+        Arc::clone(&setup.importer),
+        Arc::clone(&setup.profiles),
+        path.clone(),
+    );
+    let read = tokio::task::spawn_blocking(move || importer(&file, on_bad, &profiles)).await;
+    let (items, notes) = match read {
+        Ok(Ok(list)) if list.items.is_empty() => {
             return BatchReply::Problem(format!("no requests in the list: {}", path.display()));
         }
-        Ok(list) => (list.items, list.notes),
-        Err(e) => return BatchReply::Problem(e),
+        Ok(Ok(list)) => (list.items, list.notes),
+        Ok(Err(e)) => return BatchReply::Problem(e),
+        Err(e) => return BatchReply::Problem(format!("the list could not be read: {e}")),
     };
-    match queue.create(Some(&path.display().to_string()), profile, options, &items) {
+    let secrets = Arc::clone(&setup.secrets);
+    let count = items.len() as u64;
+    let queued = on_store(
+        store,
+        Box::new(move |q| {
+            q.use_secrets(secrets);
+            q.create(
+                Some(&path.display().to_string()),
+                &profile,
+                &options,
+                &items,
+            )
+        }),
+    )
+    .await;
+    match queued {
         Ok(id) => BatchReply::Queued {
             id,
-            items: items.len() as u64,
+            items: count,
             notes,
         },
-        Err(e) => BatchReply::Problem(e.to_string()),
+        Err(e) => BatchReply::Problem(e),
     }
 }
 
@@ -432,6 +486,7 @@ fn import(
 /// killed meanwhile resumes it at its next start.
 fn start(
     setup: &Setup,
+    store: &Arc<HistoryWriter>,
     working: &mut Option<Working>,
     replies: &mpsc::Sender<BatchReply>,
     id: &str,
@@ -443,20 +498,10 @@ fn start(
         ));
         return;
     }
-    let queue = match BatchQueue::open_in(&setup.data_dir, Arc::clone(&setup.secrets)) {
-        Ok(q) => q,
-        Err(e) => {
-            reply(BatchReply::Problem(e.to_string()));
-            return;
-        }
-    };
-    let mut runner = BatchRunner::new(queue)
+    let runner = BatchRunner::new(Arc::clone(store), Arc::clone(&setup.secrets))
         .worked_by(BatchWorker::Window)
         .with_budgets(setup.budgets.clone())
         .with_profiles(Arc::clone(&setup.profiles));
-    if let Some(w) = &setup.writer {
-        runner = runner.recording(Arc::clone(w), crate::store::DEFAULT_BODY_CAP);
-    }
     let control = BatchControl::new();
     let (tx, mut rx) = mpsc::channel::<BatchEvent>(BATCH_CHANNEL);
     let replies = replies.clone();

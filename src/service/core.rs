@@ -1,25 +1,35 @@
 //! The one core of a process (DESIGN.md §11): `main` builds it once, whether it opens the window
 //! or runs a CLI command, and both faces ask it for what does the work. It owns the one tokio
 //! runtime, the one retry budget registry (§7: shared by every run and batch item of a host),
-//! the history writer of each data folder (opened on first use, so a command that records
-//! nothing never opens the store) and the embedded demo server when asked for.
+//! the store actor of each data folder (the one thread and connection that reads and writes its
+//! history and batch queue; opened on first use, so a command that records nothing never opens
+//! the store) and the embedded demo server when asked for.
 //!
-//! Faces never build a runtime, a writer or a registry of their own: the engine service, the
-//! batch service and the History panel's reader are started *on* the core
-//! ([`super::EngineService::start`], [`super::BatchService::start`]).
+//! Faces never build a runtime, a store or a registry of their own: the engine service, the
+//! batch service and the History panel's queries are started *on* the core
+//! ([`super::EngineService::start`], [`super::BatchService::start`],
+//! [`super::HistoryService::start`]).
 
 use super::budget_registry::BudgetRegistry;
+use super::keyring::Keyring;
 use crate::demo::DemoServer;
+use crate::store::OpenedSecretStore;
 use crate::store::{HistoryError, HistoryWriter};
 use std::future::Future;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::time::Duration;
 use tokio_util::task::TaskTracker;
 
 /// Longest wait for the demo server to bind at start-up, s.
 const DEMO_START_TIMEOUT_S: u64 = 5;
+
+/// Longest wait at shutdown for the keyring worker's last writes.
+const KEYRING_FINISH_LIMIT: Duration = Duration::from_secs(5);
+
+/// Longest wait at shutdown for a store actor to commit what it holds.
+pub const STORE_CLOSE_LIMIT: Duration = Duration::from_secs(10);
 
 /// Name of the core runtime's threads (the window's and the batch command's workers).
 pub const CORE_THREAD_NAME: &str = "retryscope-core";
@@ -71,8 +81,8 @@ pub struct Census {
     pub cores: usize,
     /// Worker threads of this core's runtime (0 for [`Threads::Current`]).
     pub workers: usize,
-    /// History writer threads alive in the process.
-    pub history_writers: usize,
+    /// Store actors (threads that own a SQLite connection) alive in the process.
+    pub stores: usize,
     /// Budget registries alive in the process.
     pub budget_registries: usize,
 }
@@ -83,6 +93,8 @@ pub struct Core {
     options: CoreOptions,
     budgets: BudgetRegistry,
     writers: Mutex<Vec<(PathBuf, Arc<HistoryWriter>)>>,
+    /// The keyring worker, started on the first [`Self::secret_store`].
+    keyring: OnceLock<Result<Keyring, String>>,
     tasks: TaskTracker,
     demo: Option<DemoServer>,
     demo_problem: Option<String>,
@@ -127,6 +139,7 @@ impl Core {
             options,
             budgets: BudgetRegistry::new(),
             writers: Mutex::new(Vec::new()),
+            keyring: OnceLock::new(),
             tasks: TaskTracker::new(),
             demo,
             demo_problem,
@@ -164,8 +177,9 @@ impl Core {
         &self.budgets
     }
 
-    /// The history writer of `data_dir`, opened on the first call for that folder and shared
-    /// by every later caller (the window's runs and its batch items go through one writer).
+    /// The store actor of `data_dir`, opened on the first call for that folder and shared by
+    /// every later caller (the window's runs, its batch and its History panel go through one
+    /// thread and one connection).
     ///
     /// # Errors
     /// The store's open or migration error; the caller runs on unrecorded and says so. A
@@ -180,6 +194,35 @@ impl Core {
         Ok(writer)
     }
 
+    /// The process's secret store (the OS keyring when one answers, else memory only with the
+    /// reason), every call of which the keyring worker makes ([`Keyring`]): writes return at
+    /// once, so no face waits for a keyring that prompts or hangs. Opened on the first call
+    /// (the probe of the OS keyring runs then, on the caller's thread); a worker thread that
+    /// cannot start leaves the store's calls on the caller's thread.
+    pub fn secret_store(&self) -> OpenedSecretStore {
+        let keyring = self.keyring.get_or_init(|| {
+            Keyring::start(crate::store::open_secret_store()).map_err(|e| e.to_string())
+        });
+        match keyring {
+            Ok(keyring) => keyring.store(),
+            Err(e) => crate::store::memory_secret_store(&format!(
+                "the keyring worker could not start ({e})"
+            )),
+        }
+    }
+
+    /// Waits at most 5 s for the keyring worker to make the writes queued so far (the
+    /// window's last "Remember secrets" save); [`Self::shutdown`] does it too.
+    pub fn finish_keyring(&self) {
+        if let Some(Ok(keyring)) = self.keyring.get()
+            && !keyring.finish(KEYRING_FINISH_LIMIT)
+        {
+            tracing::warn!(
+                "the keyring did not answer within 5 s; the last secrets saved may not be kept"
+            );
+        }
+    }
+
     /// `http://127.0.0.1:PORT` of the demo server, when it runs.
     pub fn demo_base_url(&self) -> Option<String> {
         self.demo.as_ref().map(DemoServer::base_url)
@@ -190,8 +233,8 @@ impl Core {
         self.demo_problem.as_deref()
     }
 
-    /// What this core and the process hold: one core, its workers, one history writer per
-    /// data folder, one budget registry — a face that built its own would show here.
+    /// What this core and the process hold: one core, its workers, one store actor per data
+    /// folder, one budget registry — a face that built its own would show here.
     pub fn census(&self) -> Census {
         Census {
             cores: LIVE_CORES.load(Ordering::SeqCst),
@@ -199,18 +242,20 @@ impl Core {
                 Threads::Current => 0,
                 Threads::Workers(n) => n.max(1),
             },
-            history_writers: HistoryWriter::live_count(),
+            stores: HistoryWriter::live_count(),
             budget_registries: BudgetRegistry::live_count(),
         }
     }
 
     /// Ends the process's work in order: waits at most `wait` for the services' tasks (runs
-    /// record their end as cancelled once their faces let go), then closes each history
-    /// writer, committing what it holds, then stops the runtime.
+    /// record their end as cancelled once their faces let go), lets the keyring worker make the
+    /// writes queued (at most 5 s), then closes each store actor,
+    /// committing what it holds (waiting at most [`STORE_CLOSE_LIMIT`]: a database another
+    /// program keeps locked does not hold the process), then stops the runtime.
     ///
     /// # Errors
-    /// The first history writer's close error (what was not committed); the others are closed
-    /// all the same.
+    /// The first store's close error (what was not committed); the others are closed all the
+    /// same.
     pub fn shutdown(self, wait: Duration) -> Result<(), HistoryError> {
         self.tasks.close();
         let tasks = self.tasks.clone();
@@ -219,6 +264,13 @@ impl Core {
                 let _ = tokio::time::timeout(wait, tasks.wait()).await;
             });
         }
+        if let Some(Ok(keyring)) = self.keyring.get()
+            && !keyring.finish(KEYRING_FINISH_LIMIT)
+        {
+            tracing::warn!(
+                "the keyring did not answer within 5 s; the last secrets may not be kept"
+            );
+        }
         let writers =
             std::mem::take(&mut *self.writers.lock().unwrap_or_else(PoisonError::into_inner));
         let mut first_problem = None;
@@ -226,7 +278,7 @@ impl Core {
             // A writer still shared (a service task that did not end in time) commits what it
             // holds when its last handle drops.
             if let Ok(writer) = Arc::try_unwrap(writer)
-                && let Err(e) = writer.close()
+                && let Err(e) = writer.close_within(STORE_CLOSE_LIMIT)
             {
                 first_problem.get_or_insert(e);
             }

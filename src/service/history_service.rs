@@ -1,13 +1,13 @@
-//! The history as a service for the window's History panel: one worker thread owning a
-//! connection to the database, requests in, replies out, so a frame never touches SQLite.
-//! Page requests are latest-wins: queued older pages are dropped unanswered when a newer one
-//! waits behind them (typing a filter key by key costs one query, not one per key).
+//! The history as a service for the window's History panel: requests in, replies out, each
+//! request a job of the store actor (the one thread and connection of the data folder), so a
+//! frame never touches SQLite. Page requests are latest-wins: a page request that a newer one
+//! follows is dropped unanswered when its turn comes (typing a filter key by key costs one
+//! query, not one per key).
 
 use crate::engine::Waker;
-use crate::store::{HistoryStore, RunQuery, RunSummary, StoredRun};
-use std::path::PathBuf;
+use crate::store::{BatchQueue, HistoryStore, HistoryWriter, RunQuery, RunSummary, StoredRun};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, Sender, channel};
 
 /// Most rows one page request may ask for.
@@ -78,47 +78,82 @@ pub enum HistoryReply {
     Problem(String),
 }
 
-/// Handle of the history worker. Dropping it ends the thread once it is idle.
+/// Handle of the panel's history service: a channel of replies fed by the store actor's jobs.
 pub struct HistoryService {
-    jobs: Sender<HistoryRequest>,
+    store: Result<Arc<HistoryWriter>, String>,
+    reply_tx: Sender<HistoryReply>,
     replies: Receiver<HistoryReply>,
     in_flight: Arc<AtomicUsize>,
+    /// The number of the newest page request (older ones are not answered).
+    latest_page: Arc<AtomicU64>,
+    waker: Waker,
 }
 
 impl HistoryService {
-    /// Starts the worker thread `history-reader`; it opens `history.sqlite3` in `data_dir`
-    /// (a failure comes back as a [`HistoryReply::Problem`]). `waker` is called after each
+    /// The service over the core's store actor of `data_dir` (a store that cannot be opened
+    /// answers every request with a [`HistoryReply::Problem`]). `waker` is called after each
     /// reply (e.g. `ctx.request_repaint()`).
-    ///
-    /// # Errors
-    /// A message when the OS cannot start a thread.
-    pub fn spawn(data_dir: PathBuf, waker: Waker) -> Result<Self, String> {
-        let (jobs, job_rx) = channel();
-        let (reply_tx, replies) = channel();
-        let in_flight = Arc::new(AtomicUsize::new(0));
-        let counter = Arc::clone(&in_flight);
-        std::thread::Builder::new()
-            .name("history-reader".into())
-            .spawn(move || {
-                let store = HistoryStore::open_in(&data_dir);
-                serve(store, &job_rx, &reply_tx, &counter, &waker);
-            })
-            .map_err(|e| format!("cannot start the history reader thread: {e}"))?;
-        Ok(Self {
-            jobs,
-            replies,
-            in_flight,
-        })
+    pub fn start(core: &super::Core, data_dir: &std::path::Path, waker: Waker) -> Self {
+        Self::over(core.history_writer(data_dir), waker)
     }
 
-    /// Queues `request`; false when the worker is gone.
+    /// The service over a store actor of its own for `data_dir` (tests and tools without a
+    /// core).
+    ///
+    /// # Errors
+    /// Never: a store that cannot be opened answers every request with a problem.
+    pub fn spawn(data_dir: impl AsRef<std::path::Path>, waker: Waker) -> Result<Self, String> {
+        Ok(Self::over(
+            super::open_history_writer(data_dir.as_ref()),
+            waker,
+        ))
+    }
+
+    fn over(store: Result<Arc<HistoryWriter>, crate::store::HistoryError>, waker: Waker) -> Self {
+        let (reply_tx, replies) = channel();
+        Self {
+            store: store.map_err(|e| format!("the history cannot be shown: {e}")),
+            reply_tx,
+            replies,
+            in_flight: Arc::new(AtomicUsize::new(0)),
+            latest_page: Arc::new(AtomicU64::new(0)),
+            waker,
+        }
+    }
+
+    /// Queues `request`; false when the store actor is gone.
     pub fn send(&self, request: HistoryRequest) -> bool {
+        let store = match &self.store {
+            Ok(store) => store,
+            Err(problem) => {
+                let _ = self.reply_tx.send(HistoryReply::Problem(problem.clone()));
+                (self.waker)();
+                return true;
+            }
+        };
+        let page = if matches!(request, HistoryRequest::Page { .. }) {
+            self.latest_page.fetch_add(1, Ordering::SeqCst) + 1
+        } else {
+            0
+        };
         self.in_flight.fetch_add(1, Ordering::SeqCst);
-        let sent = self.jobs.send(request).is_ok();
-        if !sent {
+        let (latest, in_flight, replies, waker) = (
+            Arc::clone(&self.latest_page),
+            Arc::clone(&self.in_flight),
+            self.reply_tx.clone(),
+            Arc::clone(&self.waker),
+        );
+        let sent = store.queue_job(Box::new(move |queue: &mut BatchQueue| {
+            if page == 0 || latest.load(Ordering::SeqCst) == page {
+                let _ = replies.send(answer(queue.history(), request));
+                waker();
+            }
+            in_flight.fetch_sub(1, Ordering::SeqCst);
+        }));
+        if sent.is_err() {
             self.in_flight.fetch_sub(1, Ordering::SeqCst);
         }
-        sent
+        sent.is_ok()
     }
 
     /// Takes one reply, if any, without blocking.
@@ -129,43 +164,6 @@ impl HistoryService {
     /// True when every request sent so far has been answered or dropped (tests wait on it).
     pub fn is_idle(&self) -> bool {
         self.in_flight.load(Ordering::SeqCst) == 0
-    }
-}
-
-fn serve(
-    store: Result<HistoryStore, crate::store::HistoryError>,
-    jobs: &Receiver<HistoryRequest>,
-    replies: &Sender<HistoryReply>,
-    in_flight: &AtomicUsize,
-    waker: &Waker,
-) {
-    let mut store = match store {
-        Ok(s) => Ok(s),
-        Err(e) => Err(format!("the history cannot be shown: {e}")),
-    };
-    while let Ok(first) = jobs.recv() {
-        let mut batch = vec![first];
-        while let Ok(job) = jobs.try_recv() {
-            batch.push(job);
-        }
-        // Latest wins: only the last page request of the batch is answered.
-        let last_page = batch
-            .iter()
-            .rposition(|j| matches!(j, HistoryRequest::Page { .. }));
-        for (i, job) in batch.into_iter().enumerate() {
-            let stale = matches!(job, HistoryRequest::Page { .. }) && Some(i) != last_page;
-            if !stale {
-                let reply = match &mut store {
-                    Ok(s) => answer(s, job),
-                    Err(problem) => HistoryReply::Problem(problem.clone()),
-                };
-                if replies.send(reply).is_err() {
-                    return;
-                }
-                waker();
-            }
-            in_flight.fetch_sub(1, Ordering::SeqCst);
-        }
     }
 }
 

@@ -1,11 +1,12 @@
 //! The app core both faces use (DESIGN.md §11). [`Core`], built once per process by `main`, owns
-//! the runtime, the retry budget registry ([`BudgetRegistry`], §7), the history writer and the
-//! embedded demo server. Started on it: the engine service ([`EngineService`], commands in,
-//! events out, every run recorded in the history and logged), the batch service
-//! ([`BatchService`], the window's Batch tab over the [`BatchRunner`]) and the History panel's
-//! reader ([`HistoryService`], queries off the UI thread). Every run event of both faces goes
-//! through one path ([`RunRecording`]: mask, record, log). The faces keep handles to these,
-//! never build a runtime and never import rusqlite.
+//! the runtime, the retry budget registry ([`BudgetRegistry`], §7), the store actor of each data
+//! folder (the one thread that runs SQLite), the keyring worker ([`Keyring`]) and the embedded
+//! demo server. Started on it: the engine service ([`EngineService`], commands in, events out,
+//! every run recorded in the history and logged), the batch service ([`BatchService`], the
+//! window's Batch tab over the [`BatchRunner`]) and the History panel's queries
+//! ([`HistoryService`], jobs of the store actor). Every run event of both faces goes through one
+//! path ([`RunRecording`]: mask, record, log). The faces keep handles to these, never build a
+//! runtime and never import rusqlite.
 
 pub mod batch_assertion_text;
 pub mod batch_cancel;
@@ -20,6 +21,7 @@ pub mod budget_registry;
 pub mod core;
 pub mod history_service;
 pub mod host_rate_limiter;
+pub mod keyring;
 mod panic_guard;
 pub mod profile_lookup;
 pub mod run_recording;
@@ -46,6 +48,7 @@ pub use budget_registry::BudgetRegistry;
 pub use core::{CORE_THREAD_NAME, Census, Core, CoreOptions, Threads};
 pub use history_service::{HistoryReply, HistoryRequest, HistoryService, MAX_PAGE_ROWS, Retention};
 pub use host_rate_limiter::HostRateLimiter;
+pub use keyring::{KEYRING_THREAD_NAME, Keyring};
 pub use profile_lookup::{
     default_library_dir, find_profile, library_files, library_lookup, shadowed_library_profiles,
 };

@@ -81,6 +81,20 @@ impl BatchQueue {
         self.store.path()
     }
 
+    /// The history in the same database (the store actor hands both to its calls).
+    pub fn history(&mut self) -> &mut HistoryStore {
+        &mut self.store
+    }
+
+    /// Keeps and reads the sendable requests of items with secrets in `secrets` from now on
+    /// (the face working a batch sets its own: the OS keyring, or memory only).
+    pub fn use_secrets(&mut self, secrets: Arc<dyn SecretStore>) {
+        if !Arc::ptr_eq(&self.secrets, &secrets) {
+            self.secrets = secrets;
+            self.kept.clear();
+        }
+    }
+
     /// Queues `items` as a new batch (all `pending`, positions 0, 1, … in order) under
     /// `profile` and `options`, in one transaction; returns its id (UUID v7). `source` is
     /// where the list came from (shown by `batch list`). Items whose request holds secrets are
@@ -576,16 +590,6 @@ impl BatchQueue {
             )
             .map_err(sql("store a batch's options"))?;
         Ok(options)
-    }
-
-    /// Leaves WAL checkpoints to another connection (the history writer's, which checkpoints on
-    /// a thread of its own): no state change of the queue then waits for a checkpoint's copy
-    /// and fsync. Only when such a writer works on the same database, else the WAL would grow.
-    ///
-    /// # Errors
-    /// SQL errors.
-    pub fn leave_checkpoints_to_the_writer(&self) -> Result<(), BatchError> {
-        Ok(self.store.leave_checkpoints_to_another_connection()?)
     }
 
     /// Items of batch `batch_id` that were in flight when it last stopped, so a resume sends

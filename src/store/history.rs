@@ -4,7 +4,7 @@
 
 use super::advisory_lock::{WriterLock, writer_is_alive};
 pub(crate) use super::history_connection::Checkpointer;
-use super::history_connection::{exec, is_busy, migrate, set_busy_wait};
+use super::history_connection::{exec, is_busy, migrate};
 use super::history_error::{HistoryError, io_open_reason, sqlite_open_reason};
 use super::history_records::{AttemptRecord, HistoryWrite, RunFilter, RunRecord, StoredRun};
 pub(super) use super::history_rows::time;
@@ -77,7 +77,8 @@ impl HistoryStore {
                 .map_err(|e| open_err(io_open_reason("make it private", &e)))?;
         }
         let mut conn = Connection::open(path).map_err(|e| open_err(sqlite_open_reason(&e)))?;
-        set_busy_wait(&conn).map_err(|e| open_err(sqlite_open_reason(&e)))?;
+        conn.busy_timeout(BUSY_TIMEOUT)
+            .map_err(|e| open_err(sqlite_open_reason(&e)))?;
         // Switching to WAL takes an exclusive lock, for which SQLite does not wait on the busy
         // handler: another process creating the same new database at this moment makes it fail
         // with "database is locked" at once. Retry for up to 2 s (opening is never on the UI thread).
@@ -118,13 +119,13 @@ impl HistoryStore {
         &self.path
     }
 
-    /// Stops this connection from checkpointing the WAL at commit (SQLite's default every 1000
-    /// pages, which fsyncs the database inside the committing write); the writer's
-    /// [`Checkpointer`] does it instead, on its own thread.
+    /// Stops this connection from checkpointing the WAL inside its commits (SQLite's default
+    /// every 1000 pages, which syncs the database inside the committing write): the store
+    /// actor's [`Checkpointer`] does it on a thread of its own.
     ///
     /// # Errors
     /// [`HistoryError::Sql`].
-    pub(crate) fn leave_checkpoints_to_another_connection(&self) -> Result<(), HistoryError> {
+    pub(crate) fn take_over_checkpoints(&self) -> Result<(), HistoryError> {
         self.conn
             .pragma_update(None, "wal_autocheckpoint", 0)
             .and_then(|()| {
@@ -135,16 +136,15 @@ impl HistoryStore {
     }
 
     /// Copies the WAL frames the [`Checkpointer`] left (those committed while it ran) back into
-    /// the database between two of the writer's commits, and starts the WAL over when no
-    /// reader is in it (`PRAGMA wal_checkpoint(RESTART)` without waiting: with a reader or
-    /// another connection's write in progress it does what a passive checkpoint does, and the
-    /// next catch-up tries again). Under a steady stream of commits the checkpoint thread alone
+    /// the database between two of the actor's commits, and starts the WAL over when no reader
+    /// is in it (`PRAGMA wal_checkpoint(RESTART)` without waiting: with a reader or another
+    /// connection's write in progress it does what a passive checkpoint does, and the next
+    /// catch-up tries again). Under a steady stream of commits the checkpoint thread alone
     /// never empties the WAL (each of its checkpoints leaves the frames written during its
-    /// fsyncs), so it only grew, every commit writing into a new part of the file
-    /// (BENCHMARKS.md "History"). Costs the leftover frames' copy and two fsyncs.
+    /// fsyncs), so it only grew. Costs the leftover frames' copy and two fsyncs.
     ///
     /// # Errors
-    /// [`HistoryError::Sql`]; the busy wait is back to [`set_busy_wait`]'s either way.
+    /// [`HistoryError::Sql`]; the lock wait is back to [`BUSY_TIMEOUT`] either way.
     pub(crate) fn catch_up_checkpoint(&self) -> Result<(), HistoryError> {
         self.conn
             .busy_timeout(std::time::Duration::ZERO)
@@ -153,7 +153,9 @@ impl HistoryStore {
             .conn
             .query_row("PRAGMA wal_checkpoint(RESTART)", [], |_| Ok(()))
             .map_err(sql("checkpoint the WAL"));
-        set_busy_wait(&self.conn).map_err(sql("set the busy timeout"))?;
+        self.conn
+            .busy_timeout(BUSY_TIMEOUT)
+            .map_err(sql("set the busy timeout"))?;
         checkpoint
     }
 
@@ -692,9 +694,17 @@ impl HistoryStore {
     }
 }
 
+/// The error of `action`: SQLite's words, or [`HistoryError::Locked`] for a lock another
+/// connection held past [`BUSY_TIMEOUT`].
 pub(super) fn sql(action: &'static str) -> impl Fn(rusqlite::Error) -> HistoryError {
-    move |e| HistoryError::Sql {
-        action,
-        message: e.to_string(),
+    move |e| {
+        if is_busy(&e) {
+            HistoryError::Locked(BUSY_TIMEOUT)
+        } else {
+            HistoryError::Sql {
+                action,
+                message: e.to_string(),
+            }
+        }
     }
 }

@@ -43,9 +43,16 @@ pub enum HistoryError {
     /// An id prefix names several runs.
     #[error("`{0}` names more than one run; give more of the id")]
     Ambiguous(String),
-    /// The writer thread is gone (it failed or was closed).
+    /// The store thread is gone (it failed or was closed).
     #[error("the history writer stopped: {0}")]
     WriterGone(String),
+    /// Another program held the database locked (or the disk fell that far behind) for this
+    /// long: what was to be written then is not.
+    #[error(
+        "another program held the history database locked for more than {} s (or the disk fell that far behind); what was to be written then is not recorded",
+        .0.as_secs()
+    )]
+    Locked(std::time::Duration),
 }
 
 /// Why SQLite could not open (or set up) the database, as the part of [`HistoryError::Open`]'s

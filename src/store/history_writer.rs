@@ -1,22 +1,34 @@
-//! The one history writer: a named thread that owns the database connection and applies
-//! [`HistoryWrite`]s from a bounded channel. Runs hand it their (masked) events
-//! ([`HistoryWriter::record_run`], [`HistoryWriter::record_event`]) and it folds them into rows
-//! on its own thread; writes arriving together are committed in one transaction within
-//! [`GATHER_WINDOW`] of the first. As before the window, a send returns before its commit: a
-//! `kill -9` loses only what was sent in the last millisecond or so. Callers never wait on
-//! SQLite, and never block: when [`WRITER_QUEUE`] messages wait, a run's detail events (an
-//! attempt's start and end, waits, budget changes) are not queued but counted, and the run's
-//! recorded outcome message says how many were not kept; its start and end always are. The writer also measures, for every attempt record, the time from
-//! its send to its commit ([`HistoryWriter::attempt_commit_latency`]; BENCHMARKS.md).
+//! The store actor: one named thread, `retryscope-db`, per data folder, owning the one
+//! SQLite connection of the process to that folder's `history.sqlite3` (the run history and
+//! the batch queue, [`BatchQueue`]). Everything that touches the database goes through it as a
+//! message on one unbounded channel, served in order:
+//! - a run's (masked) events, fire-and-forget ([`HistoryWriter::record_run`],
+//!   [`HistoryWriter::record_event`]): folded into rows on this thread and committed in one
+//!   transaction with the writes that arrive within [`GATHER_WINDOW`] of the first (a group
+//!   commit). A send never waits and never blocks: when [`WRITER_QUEUE`] messages wait, a run's
+//!   detail events (an attempt's start and end, waits, budget changes) are counted instead of
+//!   queued, and the run's recorded outcome message says how many were not kept; its start and
+//!   end always are;
+//! - a batch's item changes with their runs' ends, acknowledged after their one transaction
+//!   ([`HistoryWriter::commit_batch`]);
+//! - any other read or write of the history or the batch queue, acknowledged with its result
+//!   ([`HistoryWriter::call`], [`HistoryWriter::call_blocking`]): the batch runner's page reads
+//!   and claims, the Batch tab's and the History panel's queries.
 //!
-//! WAL checkpoints (copying the WAL back into the database, with its fsyncs) run on a second
-//! thread, `history-checkpoint`, every 200 ms; once the WAL holds [`CATCH_UP_FRAMES`] frames the
-//! writer, between two of its commits, copies the frames committed meanwhile and starts the WAL
-//! over, so under a steady stream of runs the WAL stays near 16 MiB instead of growing for as
-//! long as the stream lasts ([`HistoryStore::catch_up_checkpoint`]).
+//! So no SQLite call runs on a tokio worker or on the UI thread, and no two connections of one
+//! process wait for each other's lock. The actor measures, for every attempt record, the time
+//! from its send to its commit ([`HistoryWriter::attempt_commit_latency`]).
+//!
+//! WAL checkpoints (copying the WAL back into the database, with their fsyncs) run on a second
+//! thread, `retryscope-wal`, every [`CHECKPOINT_EVERY`], with a connection that only does that;
+//! once the WAL holds [`CATCH_UP_FRAMES`] frames the actor, between two of its commits, copies
+//! the frames committed meanwhile and starts the WAL over, so under a steady stream of runs the
+//! WAL stays near 16 MiB instead of growing for as long as the stream lasts
+//! ([`HistoryStore::catch_up_checkpoint`]).
 
 use super::batch_commit::{BatchChange, BatchCommit, commit_batch};
 use super::batch_error::BatchError;
+use super::batch_queue::BatchQueue;
 use super::history::{Checkpointer, HistoryStore};
 use super::history_error::HistoryError;
 use super::history_group::merge_group;
@@ -30,26 +42,33 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, Sender, SyncSender, channel, sync_channel};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
-/// Writers alive in the process ([`HistoryWriter::live_count`]).
+/// Store actors alive in the process ([`HistoryWriter::live_count`]).
 static LIVE_WRITERS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 
+/// Name of the store actor's thread.
+pub const STORE_THREAD_NAME: &str = "retryscope-db";
+
 /// How many messages may wait for the writer before a run's detail events are dropped (its
-/// start and end, batch commits and flushes are always queued; nothing ever blocks).
+/// start and end, batch commits, calls and flushes are always queued; nothing ever blocks).
 pub const WRITER_QUEUE: usize = 1024;
 
-/// How many frames the WAL holds (about 16 MiB at SQLite's 4 KiB pages) before the writer
+/// How often the checkpoint thread copies the WAL back into the database.
+pub const CHECKPOINT_EVERY: Duration = Duration::from_millis(200);
+
+/// Name of the checkpoint thread.
+pub const CHECKPOINT_THREAD_NAME: &str = "retryscope-wal";
+
+/// How many frames the WAL holds (about 16 MiB at SQLite's 4 KiB pages) before the actor
 /// copies the frames the checkpoint thread left and starts it over. That copy syncs the
-/// database on the writer's thread (1–6 ms here), holding up the commits behind it, so it is
-/// done when the WAL has grown this much, not after every checkpoint: a light stream never
-/// gets here (the checkpoint thread copies all and SQLite starts the WAL over by itself), a
-/// steady stream pays it every few seconds instead of five times a second (BENCHMARKS.md
-/// "History").
+/// database on the actor's thread, holding up the commits behind it, so it is done when the WAL
+/// has grown this much, not after every checkpoint.
 const CATCH_UP_FRAMES: i64 = 4096;
 
-/// How often the checkpoint thread copies the WAL back into the database.
-const CHECKPOINT_EVERY: std::time::Duration = std::time::Duration::from_millis(200);
+/// A read or write run on the store thread with the process's connection; its result goes
+/// back through the channel the closure holds.
+type Job = Box<dyn FnOnce(&mut BatchQueue) + Send>;
 
 enum Message {
     /// A write and when it was sent.
@@ -63,6 +82,8 @@ enum Message {
     Flush(SyncSender<()>),
     /// A batch's item changes with their runs' ends, committed in one transaction.
     Batch(Box<BatchCommit>),
+    /// Any other read or write (after the writes queued before it are committed).
+    Call(Job),
 }
 
 /// A run recorded through [`HistoryWriter::record_run`]: names it in
@@ -84,6 +105,8 @@ pub struct HistoryWriter {
     latency: Arc<Mutex<LatencyRecord>>,
     /// The last [`RunKey`] handed out.
     keys: std::sync::atomic::AtomicU64,
+    /// The first failure was returned to a caller already (a close does not repeat it).
+    told: std::sync::atomic::AtomicBool,
     /// Dropping it stops the checkpoint thread.
     checkpoint_stop: Option<SyncSender<()>>,
     checkpoint_thread: Option<JoinHandle<()>>,
@@ -138,40 +161,37 @@ impl std::fmt::Debug for Message {
             Message::End(_) => "End",
             Message::Flush(_) => "Flush",
             Message::Batch(_) => "Batch",
+            Message::Call(_) => "Call",
         })
     }
 }
 
 impl HistoryWriter {
-    /// Starts the thread `history-writer` owning `store`, and `history-checkpoint`, which
-    /// copies the WAL back into the database every 200 ms with a connection of its
-    /// own, so no commit waits for that copy's fsync. (When the checkpoint connection cannot
-    /// open, the writer keeps SQLite's own checkpoints.)
+    /// Starts the store thread [`STORE_THREAD_NAME`] owning `store`'s connection (the history
+    /// and the batch queue in it), and [`CHECKPOINT_THREAD_NAME`], which copies the WAL back
+    /// every [`CHECKPOINT_EVERY`] with a connection of its own, so no commit waits for that
+    /// copy's fsyncs. (When the checkpoint connection cannot open, the actor's connection keeps
+    /// SQLite's own checkpoints.)
     ///
     /// # Errors
     /// [`HistoryError::WriterGone`] when the OS cannot start a thread.
     pub fn spawn(store: HistoryStore) -> Result<Self, HistoryError> {
-        let mut checkpoint_stop = None;
-        let mut checkpoint_thread = None;
-        // Set by the checkpoint thread when frames were left; the writer copies them after its
+        // Set by the checkpoint thread when frames were left; the actor copies them after its
         // next commit ([`HistoryStore::catch_up_checkpoint`]).
         let catch_up = Arc::new(AtomicBool::new(false));
+        let (mut checkpoint_stop, mut checkpoint_thread) = (None, None);
         if let Ok(checkpointer) = Checkpointer::open(store.path())
-            && store.leave_checkpoints_to_another_connection().is_ok()
+            && store.take_over_checkpoints().is_ok()
         {
             let (stop_tx, stop_rx) = sync_channel::<()>(1);
             let wanted = Arc::clone(&catch_up);
-            let started = std::thread::Builder::new()
-                .name("history-checkpoint".into())
+            let handle = std::thread::Builder::new()
+                .name(CHECKPOINT_THREAD_NAME.into())
                 .spawn(move || {
                     while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) =
                         stop_rx.recv_timeout(CHECKPOINT_EVERY)
                     {
                         // A failed checkpoint is retried next time; the data is in the WAL.
-                        // The count is the WAL as the checkpoint began: frames committed
-                        // during its fsyncs are left, and under a steady stream of commits
-                        // there always are some. The writer copies them between two of its
-                        // commits, so the WAL starts over instead of growing.
                         if checkpointer
                             .checkpoint()
                             .is_ok_and(|frames| frames >= CATCH_UP_FRAMES)
@@ -179,25 +199,20 @@ impl HistoryWriter {
                             wanted.store(true, Ordering::Relaxed);
                         }
                     }
-                });
-            match started {
-                Ok(handle) => {
-                    checkpoint_stop = Some(stop_tx);
-                    checkpoint_thread = Some(handle);
-                }
-                Err(e) => {
-                    return Err(HistoryError::WriterGone(format!(
-                        "cannot start the checkpoint thread: {e}"
-                    )));
-                }
-            }
+                })
+                .map_err(|e| {
+                    HistoryError::WriterGone(format!("cannot start the checkpoint thread: {e}"))
+                })?;
+            checkpoint_stop = Some(stop_tx);
+            checkpoint_thread = Some(handle);
         }
+        let queue = BatchQueue::new(store, super::memory_secret_store("no secrets yet").store);
         // Unbounded, with its depth counted: a send never blocks, and past WRITER_QUEUE only a
-        // run's start and end, batch commits and flushes are queued (few per run).
+        // run's start and end, batch commits, calls and flushes are queued (few per run).
         let (tx, rx) = channel();
         let depth = Arc::new(AtomicUsize::new(0));
         let dropped = Arc::new(Mutex::new(HashMap::new()));
-        let queue = Queue {
+        let queue_end = Queue {
             rx,
             depth: Arc::clone(&depth),
             dropped: Arc::clone(&dropped),
@@ -207,15 +222,8 @@ impl HistoryWriter {
         let latency = Arc::new(Mutex::new(LatencyRecord::new()));
         let times = Arc::clone(&latency);
         let thread = std::thread::Builder::new()
-            .name("history-writer".into())
-            .spawn(move || {
-                // Engine and window threads go first; the writer's work waits a little, not
-                // past the send → commit bound (src/store/writer_priority.rs).
-                if let Err(e) = super::lower_current_thread(super::WRITER_NICE_STEPS) {
-                    tracing::debug!("history writer keeps its priority: {e}");
-                }
-                write_loop(store, &queue, &slot, &times, &catch_up);
-            })
+            .name(STORE_THREAD_NAME.into())
+            .spawn(move || write_loop(queue, &queue_end, &slot, &times, &catch_up))
             .map_err(|e| HistoryError::WriterGone(format!("cannot start the thread: {e}")))?;
         LIVE_WRITERS.fetch_add(1, Ordering::SeqCst);
         Ok(Self {
@@ -226,13 +234,14 @@ impl HistoryWriter {
             failure,
             latency,
             keys: std::sync::atomic::AtomicU64::new(0),
+            told: std::sync::atomic::AtomicBool::new(false),
             checkpoint_stop,
             checkpoint_thread,
         })
     }
 
-    /// How many writers (each a `history-writer` thread) are alive in the process: one per
-    /// data folder in use ([`crate::service::Core::history_writer`]).
+    /// How many store actors (each a [`STORE_THREAD_NAME`] thread) are alive in the process:
+    /// one per data folder in use ([`crate::service::Core::history_writer`]).
     pub fn live_count() -> usize {
         LIVE_WRITERS.load(Ordering::SeqCst)
     }
@@ -344,6 +353,59 @@ impl HistoryWriter {
         replied.await.map_err(|_| gone())?
     }
 
+    /// Runs `job` on the store thread with the process's connection (the history and the batch
+    /// queue), after every message queued before it (writes queued earlier are committed
+    /// first), and resolves to its result. For async callers: the task awaits the reply, no
+    /// tokio worker runs SQLite.
+    ///
+    /// # Errors
+    /// [`HistoryError::WriterGone`] when the store thread ended (an earlier failure of a run's
+    /// write does not stop calls).
+    pub async fn call<R, F>(&self, job: F) -> Result<R, HistoryError>
+    where
+        F: FnOnce(&mut BatchQueue) -> R + Send + 'static,
+        R: Send + 'static,
+    {
+        let (reply, replied) = tokio::sync::oneshot::channel();
+        self.queue_job(Box::new(move |queue| {
+            let _ = reply.send(job(queue));
+        }))?;
+        replied.await.map_err(|_| gone())
+    }
+
+    /// [`Self::call`] for a thread outside the runtime (the CLI's main thread, tests): blocks
+    /// until the reply. Never call it on a tokio worker or the UI thread.
+    ///
+    /// # Errors
+    /// As [`Self::call`].
+    pub fn call_blocking<R, F>(&self, job: F) -> Result<R, HistoryError>
+    where
+        F: FnOnce(&mut BatchQueue) -> R + Send + 'static,
+        R: Send + 'static,
+    {
+        let (reply, replied) = sync_channel(1);
+        self.queue_job(Box::new(move |queue| {
+            let _ = reply.send(job(queue));
+        }))?;
+        replied.recv().map_err(|_| gone())
+    }
+
+    /// Queues `job` without waiting for it (it sends its own reply, e.g. to a window's channel).
+    ///
+    /// # Errors
+    /// As [`Self::call`].
+    pub fn queue_job(
+        &self,
+        job: Box<dyn FnOnce(&mut BatchQueue) + Send>,
+    ) -> Result<(), HistoryError> {
+        self.depth.fetch_add(1, Ordering::Relaxed);
+        self.tx
+            .as_ref()
+            .ok_or_else(gone)?
+            .send(Message::Call(job))
+            .map_err(|_| gone())
+    }
+
     fn post(&self, message: Message) -> Result<(), HistoryError> {
         self.check()?;
         self.depth.fetch_add(1, Ordering::Relaxed);
@@ -351,7 +413,7 @@ impl HistoryWriter {
             .as_ref()
             .ok_or_else(|| HistoryError::WriterGone("closed".into()))?
             .send(message)
-            .map_err(|_| HistoryError::WriterGone("its thread ended".into()))
+            .map_err(|_| gone())
     }
 
     /// Waits until every write queued before this call is committed.
@@ -359,17 +421,38 @@ impl HistoryWriter {
     /// # Errors
     /// As [`Self::send`].
     pub fn flush(&self) -> Result<(), HistoryError> {
+        self.flush_within(None)
+    }
+
+    /// [`Self::flush`], waiting at most `limit` (`None`: as long as it takes).
+    ///
+    /// # Errors
+    /// As [`Self::send`]; [`HistoryError::Locked`] when `limit` passed first (another program
+    /// holds the database locked, or the disk fell far behind).
+    pub fn flush_within(&self, limit: Option<Duration>) -> Result<(), HistoryError> {
+        if !self.flushed(limit)? {
+            return Err(HistoryError::Locked(limit.unwrap_or_default()));
+        }
+        self.check()
+    }
+
+    /// Whether everything queued before this call was applied within `limit`.
+    fn flushed(&self, limit: Option<Duration>) -> Result<bool, HistoryError> {
         let (done_tx, done_rx) = sync_channel(1);
         self.depth.fetch_add(1, Ordering::Relaxed);
         self.tx
             .as_ref()
             .ok_or_else(|| HistoryError::WriterGone("closed".into()))?
             .send(Message::Flush(done_tx))
-            .map_err(|_| HistoryError::WriterGone("its thread ended".into()))?;
-        done_rx
-            .recv()
-            .map_err(|_| HistoryError::WriterGone("its thread ended".into()))?;
-        self.check()
+            .map_err(|_| gone())?;
+        match limit {
+            None => done_rx.recv().map(|()| true).map_err(|_| gone()),
+            Some(limit) => match done_rx.recv_timeout(limit) {
+                Ok(()) => Ok(true),
+                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => Ok(false),
+                Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => Err(gone()),
+            },
+        }
     }
 
     /// Commits what is queued, stops the thread and reports the first failure, if any.
@@ -377,17 +460,28 @@ impl HistoryWriter {
     /// # Errors
     /// As [`Self::send`].
     pub fn close(mut self) -> Result<(), HistoryError> {
-        self.stop_checkpoints();
-        self.tx = None;
-        if let Some(t) = self.thread.take()
-            && t.join().is_err()
-        {
-            return Err(HistoryError::WriterGone("its thread panicked".into()));
-        }
-        self.check()
+        self.close_now()
     }
 
-    /// Ends the checkpoint thread (the writer's connection checkpoints when it closes).
+    /// [`Self::close`] within `limit`: when what is queued is not committed by then, the thread
+    /// is left to finish on its own (the process ends meanwhile; SQLite keeps the database
+    /// whole) and [`HistoryError::Locked`] says so.
+    ///
+    /// # Errors
+    /// As [`Self::flush_within`].
+    pub fn close_within(mut self, limit: Duration) -> Result<(), HistoryError> {
+        if self.flushed(Some(limit))? {
+            return self.close_now();
+        }
+        // Dropping the handles does not wait for the threads.
+        self.checkpoint_stop = None;
+        self.checkpoint_thread = None;
+        self.thread = None;
+        self.tx = None;
+        Err(HistoryError::Locked(limit))
+    }
+
+    /// Ends the checkpoint thread (the actor's connection checkpoints when it closes).
     fn stop_checkpoints(&mut self) {
         self.checkpoint_stop = None;
         if let Some(t) = self.checkpoint_thread.take() {
@@ -395,12 +489,36 @@ impl HistoryWriter {
         }
     }
 
+    /// Ends the thread once it has applied what is queued; the first failure unless a caller
+    /// was told it already.
+    fn close_now(&mut self) -> Result<(), HistoryError> {
+        self.stop_checkpoints();
+        self.tx = None;
+        if let Some(t) = self.thread.take()
+            && t.join().is_err()
+        {
+            return Err(HistoryError::WriterGone("its thread panicked".into()));
+        }
+        if self.told.load(Ordering::Relaxed) {
+            return Ok(());
+        }
+        self.check()
+    }
+
     fn check(&self) -> Result<(), HistoryError> {
-        match self.failure.lock() {
+        let failed = match self.failure.lock() {
             Ok(f) => f.clone().map_or(Ok(()), Err),
             Err(_) => Err(HistoryError::WriterGone("its thread panicked".into())),
+        };
+        if failed.is_err() {
+            self.told.store(true, Ordering::Relaxed);
         }
+        failed
     }
+}
+
+fn gone() -> HistoryError {
+    HistoryError::WriterGone("its thread ended".into())
 }
 
 impl Drop for HistoryWriter {
@@ -423,14 +541,16 @@ const GROUP_MAX: usize = 256;
 /// cost one wake and one commit per window instead of three each per run (BENCHMARKS.md).
 pub const GATHER_WINDOW: std::time::Duration = std::time::Duration::from_micros(500);
 
-/// Applies writes as they come. Woken from idle by a write, the writer waits
+/// Applies messages as they come. Woken from idle by a write, the actor waits
 /// [`GATHER_WINDOW`] and commits everything queued by then in one transaction (group commit);
 /// when writes queued up while it was committing, it commits those at once without waiting.
 /// Either way no write waits for later ones beyond the window, so each finished attempt is
-/// committed within about a millisecond of its send, and a burst costs one commit, not many.
+/// committed within about a millisecond of its send, and a burst costs one commit, not many. A
+/// batch commit or a call ends the group: it runs after the writes before it are committed.
+/// After a commit, when the checkpoint thread asked for it, the WAL is started over.
 fn write_loop(
-    mut store: HistoryStore,
-    queue: &Queue,
+    mut queue: BatchQueue,
+    messages: &Queue,
     failure: &Mutex<Option<HistoryError>>,
     latency: &Mutex<LatencyRecord>,
     catch_up: &AtomicBool,
@@ -439,24 +559,27 @@ fn write_loop(
     // The last run's profile and its JSON form (runs back to back mostly share one).
     let mut last_profile = None;
     loop {
-        let first = match queue.try_recv() {
+        let first = match messages.try_recv() {
             Ok(m) => m,
-            Err(std::sync::mpsc::TryRecvError::Empty) => match queue.recv() {
-                Ok(m) => {
-                    if !matches!(m, Message::Flush(_)) {
-                        // Senders do not wake a sleeping writer: the burst queues for free.
-                        std::thread::sleep(GATHER_WINDOW);
+            Err(std::sync::mpsc::TryRecvError::Empty) => {
+                match messages.recv() {
+                    Ok(m) => {
+                        if !matches!(m, Message::Flush(_) | Message::Call(_) | Message::Batch(_)) {
+                            // Senders do not wake a sleeping actor: the burst queues for free.
+                            std::thread::sleep(GATHER_WINDOW);
+                        }
+                        m
                     }
-                    m
+                    Err(_) => return,
                 }
-                Err(_) => return,
-            },
+            }
             Err(std::sync::mpsc::TryRecvError::Disconnected) => return,
         };
         let mut writes: Vec<(HistoryWrite, Instant)> = Vec::new();
         let mut flushes = Vec::new();
-        // A batch commit ends the group: it is committed after the writes before it.
+        // A batch commit or a call ends the group: it runs after the writes before it.
         let mut batch: Option<(Box<BatchCommit>, Vec<HistoryWrite>)> = None;
+        let mut call: Option<Job> = None;
         let mut next = Some(first);
         while let Some(message) = next {
             match message {
@@ -467,7 +590,7 @@ fn write_loop(
                 Message::Event(key, event, sent) => {
                     let finished = matches!(**event, RunEvent::RunFinished { .. });
                     if let Some(w) = recorders.get_mut(&key).and_then(|r| r.fold_masked(*event)) {
-                        writes.push((queue.with_dropped(key, w, finished), sent));
+                        writes.push((messages.with_dropped(key, w, finished), sent));
                     }
                     if finished {
                         recorders.remove(&key);
@@ -475,34 +598,43 @@ fn write_loop(
                 }
                 Message::End(key) => {
                     recorders.remove(&key);
-                    queue.take_dropped(key);
+                    messages.take_dropped(key);
                 }
                 Message::Flush(done) => flushes.push(done),
                 Message::Batch(mut commit) => {
-                    let runs = fold_run_ends(queue, &mut recorders, &mut commit.changes);
+                    let runs = fold_run_ends(messages, &mut recorders, &mut commit.changes);
                     batch = Some((commit, runs));
+                    break;
+                }
+                Message::Call(job) => {
+                    call = Some(job);
                     break;
                 }
             }
             next = if writes.len() < GROUP_MAX {
-                queue.try_recv().ok()
+                messages.try_recv().ok()
             } else {
                 None
             };
         }
         let writes = merge_group(writes);
-        commit_group(&mut store, &writes, failure);
+        commit_group(&mut queue.store, &writes, failure);
         if let Some((commit, runs)) = batch {
             let (result, run_failure) =
-                commit_batch(&mut store, &commit.batch_id, &runs, &commit.changes);
+                commit_batch(&mut queue.store, &commit.batch_id, &runs, &commit.changes);
             if let Some(e) = run_failure {
                 keep_first(failure, e);
             }
             let _ = commit.reply.send(result);
         }
+        if let Some(job) = call {
+            // A job that panics loses its reply (its caller hears the store is gone), not the
+            // actor.
+            let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| job(&mut queue)));
+        }
         if catch_up.swap(false, Ordering::Relaxed) {
             // A failure leaves the frames for the checkpoint thread's next turn.
-            let _ = store.catch_up_checkpoint();
+            let _ = queue.store.catch_up_checkpoint();
         }
         if let Ok(mut l) = latency.lock() {
             if !writes.is_empty() {
@@ -611,8 +743,13 @@ fn commit_group(
     writes: &[(HistoryWrite, Instant)],
     failure: &Mutex<Option<HistoryError>>,
 ) {
-    if writes.len() > 1 && store.apply_all(writes.iter().map(|(w, _)| w)).is_ok() {
-        return;
+    if writes.len() > 1 {
+        match store.apply_all(writes.iter().map(|(w, _)| w)) {
+            Ok(()) => return,
+            // One by one, each would wait for the lock again: the group is lost whole.
+            Err(e @ HistoryError::Locked(_)) => return keep_first(failure, e),
+            Err(_) => {}
+        }
     }
     for (w, _) in writes {
         if let Err(e) = store.apply(w)

@@ -35,7 +35,6 @@ mod url_filter;
 mod wal_restart_tests;
 #[cfg(test)]
 mod writer_backpressure_tests;
-mod writer_priority;
 
 pub use atomic_write::{
     Access, AtomicFile, WriteError, same_file, write_atomic, write_atomic_with_hook, write_export,
@@ -53,7 +52,10 @@ pub use history_recorder::{HistoryRecorder, RecorderSeed};
 pub use history_records::{
     AttemptRecord, HistoryWrite, PhaseTimings, RunFilter, RunRecord, StoredRun,
 };
-pub use history_writer::{CommitLatency, GATHER_WINDOW, HistoryWriter, RunKey, WRITER_QUEUE};
+pub use history_writer::{
+    CHECKPOINT_EVERY, CommitLatency, GATHER_WINDOW, HistoryWriter, RunKey, STORE_THREAD_NAME,
+    WRITER_QUEUE,
+};
 pub use outcome_filter::{OutcomeFilter, RUNNING};
 pub use request_library::{LoadedRequests, RequestLibrary};
 pub use run_log::{
@@ -66,4 +68,3 @@ pub use secret_store::{
 };
 pub use store_error::StoreError;
 pub use url_filter::{URL_FILTER_MAX_BYTES, url_filter_forms};
-pub use writer_priority::{WRITER_NICE_STEPS, lower_current_thread};

@@ -30,7 +30,7 @@ fn runs(first: u64, count: u64) -> Vec<HistoryWrite> {
 /// fsyncs), the reader gone; returns the store, the checkpoint connection and the WAL's frames.
 fn store_with_frames_left(dir: &std::path::Path) -> (HistoryStore, Checkpointer, i64) {
     let mut store = HistoryStore::open_in(dir).unwrap();
-    store.leave_checkpoints_to_another_connection().unwrap();
+    store.take_over_checkpoints().unwrap();
     let checkpointer = Checkpointer::open(store.path()).unwrap();
     store.apply_all(&runs(0, 20)).unwrap();
     let reader = rusqlite::Connection::open(store.path()).unwrap();

@@ -109,10 +109,9 @@ impl RetryscopeApp {
                 crate::store::memory_secret_store("smoke run"),
             );
         } else {
-            workbench.attach_store(
-                crate::store::data_dir().as_deref(),
-                crate::store::open_secret_store(),
-            );
+            // Every keyring call goes through the core's keyring worker: "Remember secrets",
+            // saved with the app's state, never waits for the keyring on the frame.
+            workbench.attach_store(crate::store::data_dir().as_deref(), core.secret_store());
         }
         if let Some(problem) = core.demo_problem() {
             log_problem(&mut workbench, problem);
@@ -125,13 +124,11 @@ impl RetryscopeApp {
             // Smoke runs read the folder's history without recording their own run.
             (Some(dir), None) if recording || smoke_mode => {
                 let history_ctx = ctx.clone();
-                match HistoryService::spawn(
-                    dir.clone(),
+                workbench.attach_history(HistoryService::start(
+                    &core,
+                    dir,
                     Arc::new(move || history_ctx.request_repaint()),
-                ) {
-                    Ok(service) => workbench.attach_history(service),
-                    Err(e) => workbench.set_history_unavailable(format!("No history: {e}")),
-                }
+                ));
             }
             _ => workbench.set_history_unavailable(
                 "No history: runs are not recorded (no data folder; smoke runs read the history only where RETRYSCOPE_DATA_DIR points).".into(),
@@ -144,8 +141,8 @@ impl RetryscopeApp {
                 let batch_ctx = ctx.clone();
                 workbench.attach_batch(BatchService::start(
                     &core,
-                    dir.clone(),
-                    crate::store::open_secret_store().store,
+                    dir,
+                    core.secret_store().store,
                     super::batch::list_importer(),
                     Arc::new(move || {
                         batch_ctx.request_repaint_after(Duration::from_millis(EVENT_REPAINT_MS));

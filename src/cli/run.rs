@@ -177,21 +177,30 @@ pub fn execute(args: &RunArgs, core: &crate::service::Core) -> Result<u8, CliErr
         profile.deadline_ms = Some(d);
     }
     // The timeouts go to the request (they win over the profile's); checked as the profile's.
-    let mut checked = profile.clone();
-    let t = &mut checked.timeouts;
-    t.total_ms = args.timeout_ms.or(t.total_ms);
-    t.connect_ms = args.connect_timeout_ms.or(t.connect_ms);
-    t.read_ms = args.read_timeout_ms.or(t.read_ms);
-    profile_source::check_overridden(
-        &checked,
-        &[
-            ("max_retries", "--max-retries"),
-            ("deadline_ms", "--deadline-ms"),
-            ("timeouts.total_ms", "--timeout-ms"),
-            ("timeouts.connect_ms", "--connect-timeout-ms"),
-            ("timeouts.read_ms", "--read-timeout-ms"),
-        ],
-    )?;
+    // A profile as selected is checked already (a file by its load, a built-in by its test):
+    // only these flags can make it invalid.
+    let overridden = args.max_retries.is_some()
+        || args.deadline_ms.is_some()
+        || args.timeout_ms.is_some()
+        || args.connect_timeout_ms.is_some()
+        || args.read_timeout_ms.is_some();
+    if overridden {
+        let mut checked = profile.clone();
+        let t = &mut checked.timeouts;
+        t.total_ms = args.timeout_ms.or(t.total_ms);
+        t.connect_ms = args.connect_timeout_ms.or(t.connect_ms);
+        t.read_ms = args.read_timeout_ms.or(t.read_ms);
+        profile_source::check_overridden(
+            &checked,
+            &[
+                ("max_retries", "--max-retries"),
+                ("deadline_ms", "--deadline-ms"),
+                ("timeouts.total_ms", "--timeout-ms"),
+                ("timeouts.connect_ms", "--connect-timeout-ms"),
+                ("timeouts.read_ms", "--read-timeout-ms"),
+            ],
+        )?;
+    }
     let variables = args.variables.load()?;
     let data_dir = args
         .variables

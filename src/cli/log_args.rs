@@ -31,27 +31,33 @@ fn parse_level_arg(raw: &str) -> Result<tracing_subscriber::filter::LevelFilter,
 }
 
 impl LogArgs {
-    /// Starts the log: `--log-file`, else the daily files under `data_dir` (when known).
+    /// Starts the log: `--log-file`, else the daily files under `data_dir` (when known), with
+    /// a queue of `queue_lines` lines ([`store::LOG_QUEUE_LINES`] for a batch,
+    /// [`store::ONE_RUN_LOG_QUEUE_LINES`] for one run).
     ///
     /// # Errors
     /// Exit 2 when `--log-file` is a folder, its folder does not exist (the words of
     /// [`check_output_path`], as every file a command writes) or it cannot be opened, or
     /// `RETRYSCOPE_LOG_LEVEL` is not a level. A data folder whose log cannot be created is
     /// reported on stderr and the run goes on without a log.
-    pub fn install(&self, data_dir: Option<&Path>) -> Result<Option<RunLog>, CliError> {
+    pub fn install(
+        &self,
+        data_dir: Option<&Path>,
+        queue_lines: usize,
+    ) -> Result<Option<RunLog>, CliError> {
         let level = match self.log_level {
             Some(l) => Some(l),
             None => store::level_from_env().map_err(CliError::usage)?,
         };
         if let Some(file) = &self.log_file {
             check_output_path(file, "--log-file")?;
-            return store::install_run_log(LogTarget::File(file), level)
+            return store::install_run_log(LogTarget::File(file), level, queue_lines)
                 .map_err(|e| CliError::usage(format!("--log-file: {e}")));
         }
         let Some(dir) = data_dir else {
             return Ok(None);
         };
-        match store::install_run_log(LogTarget::DataDir(dir), level) {
+        match store::install_run_log(LogTarget::DataDir(dir), level, queue_lines) {
             Ok(log) => Ok(log),
             Err(e) => {
                 eprintln!("warning: {e}; the run is not logged");

@@ -18,6 +18,16 @@ pub const LOG_PREFIX: &str = "retryscope.log";
 /// Environment variable choosing the level: `error`, `warn`, `info` (default), `debug`,
 /// `trace` or `off`.
 pub const LOG_LEVEL_ENV: &str = "RETRYSCOPE_LOG_LEVEL";
+/// Lines that may wait for the log's writer thread before new ones are dropped, for a process
+/// that runs for long (the window, a batch): tracing-appender's default, so a disk that stalls
+/// for seconds under a stream of runs loses no line. The queue is allocated whole at start
+/// (32 bytes a line).
+pub const LOG_QUEUE_LINES: usize = 128_000;
+
+/// [`LOG_QUEUE_LINES`] for a one-shot command (`run`, `curl`): its run writes a few lines per
+/// attempt, and allocating the long queue (4 MiB) costs such a process more than its log.
+pub const ONE_RUN_LOG_QUEUE_LINES: usize = 8_192;
+
 /// Timestamp format of every line: local time with milliseconds and the UTC offset.
 pub const TIME_FORMAT: &str = "%Y-%m-%dT%H:%M:%S%.3f%:z";
 
@@ -69,7 +79,8 @@ pub fn level_from_env() -> Result<Option<tracing_subscriber::filter::LevelFilter
     }
 }
 
-/// Installs the process-wide log writer at `level` (default: [`LOG_LEVEL_ENV`], else info).
+/// Installs the process-wide log writer at `level` (default: [`LOG_LEVEL_ENV`], else info),
+/// with a queue of `queue_lines` lines ([`LOG_QUEUE_LINES`], [`ONE_RUN_LOG_QUEUE_LINES`]).
 /// Called once per process; a second call (or a logger already installed) returns `Ok(None)`.
 ///
 /// # Errors
@@ -79,6 +90,7 @@ pub fn level_from_env() -> Result<Option<tracing_subscriber::filter::LevelFilter
 pub fn install(
     target: LogTarget<'_>,
     level: Option<tracing_subscriber::filter::LevelFilter>,
+    queue_lines: usize,
 ) -> Result<Option<RunLog>, String> {
     let level = match level {
         Some(l) => l,
@@ -118,7 +130,9 @@ pub fn install(
             tracing_appender::rolling::never(dir, name)
         }
     };
-    let (writer, guard) = tracing_appender::non_blocking(appender);
+    let (writer, guard) = tracing_appender::non_blocking::NonBlockingBuilder::default()
+        .buffered_lines_limit(queue_lines)
+        .finish(appender);
     let installed = tracing_subscriber::fmt()
         .with_writer(writer)
         .with_ansi(false)

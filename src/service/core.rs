@@ -10,7 +10,7 @@
 
 use super::budget_registry::BudgetRegistry;
 use crate::demo::DemoServer;
-use crate::store::{HistoryError, HistoryWriter};
+use crate::store::{HistoryError, HistoryStore, HistoryWriter};
 use std::future::Future;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -175,7 +175,14 @@ impl Core {
         if let Some((_, w)) = writers.iter().find(|(dir, _)| dir == data_dir) {
             return Ok(Arc::clone(w));
         }
-        let writer = super::run_recording::open_history_writer(data_dir)?;
+        let writer = if self.has_workers() {
+            super::run_recording::open_history_writer(data_dir)?
+        } else {
+            // A one-shot command: no checkpoint thread, the WAL left for a later process.
+            HistoryStore::open_in(data_dir)
+                .and_then(HistoryWriter::spawn_for_one_shot)
+                .map(Arc::new)?
+        };
         writers.push((data_dir.to_path_buf(), Arc::clone(&writer)));
         Ok(writer)
     }

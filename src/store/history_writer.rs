@@ -150,12 +150,30 @@ impl HistoryWriter {
     /// # Errors
     /// [`HistoryError::WriterGone`] when the OS cannot start a thread.
     pub fn spawn(store: HistoryStore) -> Result<Self, HistoryError> {
+        Self::spawn_with(store, true)
+    }
+
+    /// Starts the thread `history-writer` owning `store` for a process that records a run or
+    /// two and ends (`retryscope run`, `curl`): no checkpoint thread, and the WAL is left for a
+    /// later process to copy back ([`HistoryStore::leave_checkpoints_to_later_processes`]), so
+    /// the process ends without waiting for a checkpoint's fsyncs.
+    ///
+    /// # Errors
+    /// [`HistoryError::Sql`] when the checkpoint settings cannot be made;
+    /// [`HistoryError::WriterGone`] when the OS cannot start the thread.
+    pub fn spawn_for_one_shot(store: HistoryStore) -> Result<Self, HistoryError> {
+        store.leave_checkpoints_to_later_processes()?;
+        Self::spawn_with(store, false)
+    }
+
+    fn spawn_with(store: HistoryStore, checkpoints: bool) -> Result<Self, HistoryError> {
         let mut checkpoint_stop = None;
         let mut checkpoint_thread = None;
         // Set by the checkpoint thread when frames were left; the writer copies them after its
         // next commit ([`HistoryStore::catch_up_checkpoint`]).
         let catch_up = Arc::new(AtomicBool::new(false));
-        if let Ok(checkpointer) = Checkpointer::open(store.path())
+        if checkpoints
+            && let Ok(checkpointer) = Checkpointer::open(store.path())
             && store.leave_checkpoints_to_another_connection().is_ok()
         {
             let (stop_tx, stop_rx) = sync_channel::<()>(1);

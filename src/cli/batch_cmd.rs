@@ -296,6 +296,7 @@ fn work(args: &BatchArgs, dir: &Path, core: &crate::service::Core) -> Result<u8,
     let mut runner = BatchRunner::new(queue)
         .worked_by(crate::model::BatchWorker::Cli)
         .with_budgets(core.budgets().clone())
+        .with_clients(core.clients())
         .with_profiles(crate::service::library_lookup(
             crate::service::default_library_dir(),
         ));

@@ -454,6 +454,7 @@ pub fn run_spec(
         spec,
         profile,
         options,
+        core.clients(),
         output,
         sent_headers,
         recording,
@@ -507,6 +508,7 @@ async fn drive(
     spec: crate::model::RequestSpec,
     profile: crate::model::RetryProfile,
     options: RunOptions,
+    clients: &engine::ClientCache,
     output: Output,
     mut sent_headers: String,
     mut recording: RunRecording,
@@ -515,6 +517,7 @@ async fn drive(
     let mut signals = signal::StopSignals::install();
     let (tx, mut rx) = mpsc::channel::<RunEvent>(256);
     let (handle, run) = engine::prepare_run(spec, profile, options, tx, None);
+    let run = run.with_clients(clients);
     // `-o`: every attempt's body as the server sent it (the user asked for the file), spooled
     // to disk as it arrives; the final attempt's is put in place when the run ends.
     let meter = Arc::new(super::download_progress::BodyMeter::default());

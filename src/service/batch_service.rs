@@ -166,6 +166,7 @@ struct Setup {
     importer: BatchImporter,
     writer: Option<Arc<HistoryWriter>>,
     budgets: BudgetRegistry,
+    clients: crate::engine::ClientCache,
     waker: Waker,
     profiles: super::batch_runner::ProfileLookup,
 }
@@ -191,6 +192,7 @@ impl BatchService {
         let setup = Setup {
             writer: core.history_writer(&data_dir).ok(),
             budgets: core.budgets().clone(),
+            clients: core.clients().clone(),
             data_dir,
             secrets,
             importer,
@@ -453,6 +455,7 @@ fn start(
     let mut runner = BatchRunner::new(queue)
         .worked_by(BatchWorker::Window)
         .with_budgets(setup.budgets.clone())
+        .with_clients(&setup.clients)
         .with_profiles(Arc::clone(&setup.profiles));
     if let Some(w) = &setup.writer {
         runner = runner.recording(Arc::clone(w), crate::store::DEFAULT_BODY_CAP);

@@ -1,6 +1,7 @@
 //! The one core of a process (DESIGN.md §11): `main` builds it once, whether it opens the window
 //! or runs a CLI command, and both faces ask it for what does the work. It owns the one tokio
 //! runtime, the one retry budget registry (§7: shared by every run and batch item of a host),
+//! the HTTP client cache,
 //! the history writer of each data folder (opened on first use, so a command that records
 //! nothing never opens the store) and the embedded demo server when asked for.
 //!
@@ -10,6 +11,7 @@
 
 use super::budget_registry::BudgetRegistry;
 use crate::demo::DemoServer;
+use crate::engine::ClientCache;
 use crate::store::{HistoryError, HistoryStore, HistoryWriter};
 use std::future::Future;
 use std::path::{Path, PathBuf};
@@ -82,6 +84,7 @@ pub struct Census {
 pub struct Core {
     options: CoreOptions,
     budgets: BudgetRegistry,
+    clients: ClientCache,
     writers: Mutex<Vec<(PathBuf, Arc<HistoryWriter>)>>,
     tasks: TaskTracker,
     demo: Option<DemoServer>,
@@ -126,6 +129,7 @@ impl Core {
         Ok(Self {
             options,
             budgets: BudgetRegistry::new(),
+            clients: ClientCache::default(),
             writers: Mutex::new(Vec::new()),
             tasks: TaskTracker::new(),
             demo,
@@ -162,6 +166,12 @@ impl Core {
     /// The process's one budget registry (clones share its buckets).
     pub fn budgets(&self) -> &BudgetRegistry {
         &self.budgets
+    }
+
+    /// The process's HTTP clients, shared by every run started on the core (keep-alive
+    /// connections across runs, the trust store loaded once).
+    pub fn clients(&self) -> &ClientCache {
+        &self.clients
     }
 
     /// The history writer of `data_dir`, opened on the first call for that folder and shared

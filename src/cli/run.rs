@@ -315,7 +315,6 @@ impl SaveBody {
         Ok(Self::File(out.to_path_buf()))
     }
 
-    /// Where it goes, as messages name it: the path, or `stdout`.
     /// The target as messages name it: the path, or `stdout`.
     pub fn shown(&self) -> String {
         match self {
@@ -438,17 +437,10 @@ pub fn run_spec(
         .as_ref()
         .map_or(crate::store::DEFAULT_BODY_CAP, |p| p.body_cap);
     let recording = RunRecording::new(&spec, &profile, secrets, writer.clone(), body_cap);
-    let har = print.har.clone().map(|path| (path, spec.clone()));
     let output = Output {
-        json: print.json,
-        silent: print.silent,
-        include: print.include,
-        show_body: print.show_body,
-        save_to: print.save_to,
+        har_request: print.har.is_some().then(|| spec.clone()),
+        print,
         secrets: secrets.to_vec(),
-        har,
-        png: print.png,
-        redirect_hint: print.redirect_hint,
     };
     let code = core.block_on(drive(
         spec,
@@ -469,27 +461,13 @@ pub fn run_spec(
     code.map(super::out::exit_code_after_output)
 }
 
-/// What `run` prints besides the events, from the flags.
+/// What `run` prints besides the events: the flags, the secret values the request sends
+/// (secret headers, secret variables), masked in the printed events, body and headers, and the
+/// request a `--har` file describes.
 struct Output {
-    /// JSON Lines events only.
-    json: bool,
-    /// `-s`: no attempt, wait or request-header lines.
-    silent: bool,
-    /// `-i`: the final response's headers.
-    include: bool,
-    /// The final body (unless `--no-body`).
-    show_body: bool,
-    /// `-o FILE` / `-o -`.
-    save_to: Option<SaveBody>,
-    /// Secret values the request sends (secret headers, secret variables), masked in the
-    /// printed events, body and headers.
+    print: RunPrint,
     secrets: Vec<String>,
-    /// `--har FILE` and the request it describes.
-    har: Option<(PathBuf, crate::model::RequestSpec)>,
-    /// `--png FILE`.
-    png: Option<PathBuf>,
-    /// [`RunPrint::redirect_hint`].
-    redirect_hint: Option<&'static str>,
+    har_request: Option<crate::model::RequestSpec>,
 }
 
 /// One warning line on stderr: the run is `not` or `not fully` recorded.
@@ -522,12 +500,13 @@ async fn drive(
     // to disk as it arrives; the final attempt's is put in place when the run ends.
     let meter = Arc::new(super::download_progress::BodyMeter::default());
     let spool = output
+        .print
         .save_to
         .clone()
         .map(|to| Arc::new(super::body_spool::BodySpool::new(to, Arc::clone(&meter))));
     let mut progress = super::download_progress::DownloadProgress::new(
         Some(Arc::clone(&meter)),
-        !output.json && !output.silent,
+        !output.print.json && !output.print.silent,
     );
     let run = match &spool {
         Some(spool) => run.with_body_sink(Arc::clone(spool) as Arc<dyn engine::BodySink>),
@@ -560,7 +539,7 @@ async fn drive(
                 "the engine stopped without finishing the run (no run_finished event)",
             ));
         };
-        if output.save_to.is_some()
+        if output.print.save_to.is_some()
             && let RunEvent::AttemptFinished {
                 attempt, outcome, ..
             } = &event
@@ -569,7 +548,7 @@ async fn drive(
         }
         // Masked, recorded and logged; a recording failure is reported once, after the run.
         let event = recording.observe(event);
-        if output.har.is_some() || output.png.is_some() {
+        if output.print.har.is_some() || output.print.png.is_some() {
             recorded.push(event.clone());
         }
         let finished = match &event {
@@ -577,7 +556,7 @@ async fn drive(
             _ => None,
         };
         // `-o`: saved once, when the run has ended (a cancelled run saves nothing).
-        let saved = match (&output.save_to, finished) {
+        let saved = match (&output.print.save_to, finished) {
             (Some(to), Some(OutcomeKind::Cancelled)) => Some(Err(format!(
                 "the run was cancelled, so no final body was saved: {}",
                 to.shown()
@@ -585,7 +564,7 @@ async fn drive(
             (Some(_), Some(_)) => spool.as_ref().map(|spool| spool.save(&raw_last)),
             _ => None,
         };
-        let chunk = if output.json {
+        let chunk = if output.print.json {
             match serde_json::to_string(&event) {
                 Ok(line) => line + "\n",
                 Err(e) => {
@@ -604,7 +583,7 @@ async fn drive(
                 saved.as_ref(),
             )
         };
-        if output.save_to == Some(SaveBody::Stdout) {
+        if output.print.save_to == Some(SaveBody::Stdout) {
             // `-o -`: stdout is the body's; the timeline goes where curl's progress goes.
             super::out::write_stderr(&chunk);
         } else {
@@ -622,16 +601,16 @@ async fn drive(
                 super::out::write_stderr(&format!("error: {message}\n"));
                 // A body cut short by a lost stdout keeps the lost stdout's code (141 for a
                 // closed pipe, 1 for a failed write: `out::exit_code_after_output`).
-                let stdout_went =
-                    output.save_to == Some(SaveBody::Stdout) && super::out::stdout_lost().is_some();
+                let stdout_went = output.print.save_to == Some(SaveBody::Stdout)
+                    && super::out::stdout_lost().is_some();
                 if code == exit::SUCCESS && !stdout_went {
                     code = exit::FAILED;
                 }
             }
-            if let Some((path, request)) = &output.har {
+            if let (Some(path), Some(request)) = (&output.print.har, &output.har_request) {
                 write_har(path, &recorded, request, &output.secrets)?;
             }
-            if let Some(path) = &output.png {
+            if let Some(path) = &output.print.png {
                 write_png(path, &recorded)?;
             }
             // One warning, after the run's output (never in the middle of a timeline line).
@@ -653,7 +632,13 @@ fn text_chunk(
     sent_headers: &mut String,
     saved: Option<&Result<u64, String>>,
 ) -> String {
-    let shown = |line: String| if output.silent { String::new() } else { line };
+    let shown = |line: String| {
+        if output.print.silent {
+            String::new()
+        } else {
+            line
+        }
+    };
     match event {
         RunEvent::RunStarted { .. } => {
             let line = text.render(&event);
@@ -666,21 +651,23 @@ fn text_chunk(
             ..
         } => {
             let mut chunk = shown(text.close_open(elapsed_ms));
-            if output.include {
+            if output.print.include {
                 chunk.push_str(&last.header_lines(&output.secrets));
             }
-            match (saved, &output.save_to) {
+            match (saved, &output.print.save_to) {
                 (Some(Ok(bytes)), Some(SaveBody::File(path))) => {
                     let _ = writeln!(chunk, "body: {bytes} bytes saved to {}", path.display());
                 }
                 (Some(Ok(bytes)), Some(SaveBody::Stdout)) => {
                     let _ = writeln!(chunk, "body: {bytes} bytes written to stdout");
                 }
-                (None, _) if output.show_body => chunk.push_str(&last.body_text(&output.secrets)),
+                (None, _) if output.print.show_body => {
+                    chunk.push_str(&last.body_text(&output.secrets));
+                }
                 _ => {}
             }
             chunk.push_str(&text.summary(outcome, attempts, elapsed_ms));
-            if let Some(hint) = output.redirect_hint
+            if let Some(hint) = output.print.redirect_hint
                 && outcome.kind == OutcomeKind::Stopped
                 && last.is_unfollowed_redirect()
             {

@@ -222,7 +222,9 @@ fn work(args: &BatchArgs, dir: &Path, core: &crate::service::Core) -> Result<u8,
     let report = args.report.as_deref().map(report_target).transpose()?;
     // Each item's run is logged as `run` logs one: one line per attempt, wait and outcome,
     // named by the run's history id (the item's row names that run too).
-    let _log = args.log.install(Some(dir), crate::store::LOG_QUEUE_LINES)?;
+    let _log = args
+        .log
+        .install(Some(dir), Some(crate::store::LOG_QUEUE_LINES))?;
     if let (Some((path, _)), Some(list)) = (&report, &args.file)
         && crate::store::same_file(list, path)
     {

@@ -31,9 +31,9 @@ fn parse_level_arg(raw: &str) -> Result<tracing_subscriber::filter::LevelFilter,
 }
 
 impl LogArgs {
-    /// Starts the log: `--log-file`, else the daily files under `data_dir` (when known), with
-    /// a queue of `queue_lines` lines ([`store::LOG_QUEUE_LINES`] for a batch,
-    /// [`store::ONE_RUN_LOG_QUEUE_LINES`] for one run).
+    /// Starts the log: `--log-file`, else the daily files under `data_dir` (when known),
+    /// written by a thread with a queue of `thread_queue` lines ([`store::LOG_QUEUE_LINES`] for
+    /// a batch), or by the logging thread (`None`: one run; see [`store::install_run_log`]).
     ///
     /// # Errors
     /// Exit 2 when `--log-file` is a folder, its folder does not exist (the words of
@@ -43,7 +43,7 @@ impl LogArgs {
     pub fn install(
         &self,
         data_dir: Option<&Path>,
-        queue_lines: usize,
+        thread_queue: Option<usize>,
     ) -> Result<Option<RunLog>, CliError> {
         let level = match self.log_level {
             Some(l) => Some(l),
@@ -51,13 +51,13 @@ impl LogArgs {
         };
         if let Some(file) = &self.log_file {
             check_output_path(file, "--log-file")?;
-            return store::install_run_log(LogTarget::File(file), level, queue_lines)
+            return store::install_run_log(LogTarget::File(file), level, thread_queue)
                 .map_err(|e| CliError::usage(format!("--log-file: {e}")));
         }
         let Some(dir) = data_dir else {
             return Ok(None);
         };
-        match store::install_run_log(LogTarget::DataDir(dir), level, queue_lines) {
+        match store::install_run_log(LogTarget::DataDir(dir), level, thread_queue) {
             Ok(log) => Ok(log),
             Err(e) => {
                 eprintln!("warning: {e}; the run is not logged");

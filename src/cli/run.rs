@@ -207,9 +207,7 @@ pub fn execute(args: &RunArgs, core: &crate::service::Core) -> Result<u8, CliErr
         .data_dir
         .clone()
         .or_else(crate::store::data_dir);
-    let _log = args
-        .log
-        .install(data_dir.as_deref(), crate::store::ONE_RUN_LOG_QUEUE_LINES)?;
+    let _log = args.log.install(data_dir.as_deref(), None)?;
     let mut spec = build_spec(
         &variables.url(&args.url)?,
         args.method.as_deref(),

@@ -156,7 +156,8 @@ impl HistoryWriter {
     /// Starts the thread `history-writer` owning `store` for a process that records a run or
     /// two and ends (`retryscope run`, `curl`): no checkpoint thread, and the WAL is left for a
     /// later process to copy back ([`HistoryStore::leave_checkpoints_to_later_processes`]), so
-    /// the process ends without waiting for a checkpoint's fsyncs.
+    /// the process ends without waiting for a checkpoint's fsyncs; each write is committed as
+    /// it comes (no [`GATHER_WINDOW`]: there are no other runs' writes to wait for).
     ///
     /// # Errors
     /// [`HistoryError::Sql`] when the checkpoint settings cannot be made;
@@ -166,13 +167,14 @@ impl HistoryWriter {
         Self::spawn_with(store, false)
     }
 
-    fn spawn_with(store: HistoryStore, checkpoints: bool) -> Result<Self, HistoryError> {
+    /// `long_running`: a checkpoint thread, and group commits gathered for [`GATHER_WINDOW`].
+    fn spawn_with(store: HistoryStore, long_running: bool) -> Result<Self, HistoryError> {
         let mut checkpoint_stop = None;
         let mut checkpoint_thread = None;
         // Set by the checkpoint thread when frames were left; the writer copies them after its
         // next commit ([`HistoryStore::catch_up_checkpoint`]).
         let catch_up = Arc::new(AtomicBool::new(false));
-        if checkpoints
+        if long_running
             && let Ok(checkpointer) = Checkpointer::open(store.path())
             && store.leave_checkpoints_to_another_connection().is_ok()
         {
@@ -231,7 +233,7 @@ impl HistoryWriter {
                 if let Err(e) = super::lower_current_thread(super::WRITER_NICE_STEPS) {
                     tracing::debug!("history writer keeps its priority: {e}");
                 }
-                write_loop(store, &queue, &slot, &times, &catch_up);
+                write_loop(store, &queue, &slot, &times, &catch_up, long_running);
             })
             .map_err(|e| HistoryError::WriterGone(format!("cannot start the thread: {e}")))?;
         LIVE_WRITERS.fetch_add(1, Ordering::SeqCst);
@@ -445,12 +447,14 @@ pub const GATHER_WINDOW: std::time::Duration = std::time::Duration::from_micros(
 /// when writes queued up while it was committing, it commits those at once without waiting.
 /// Either way no write waits for later ones beyond the window, so each finished attempt is
 /// committed within about a millisecond of its send, and a burst costs one commit, not many.
+/// Without `gather` (a one-shot process) it does not wait the window.
 fn write_loop(
     mut store: HistoryStore,
     queue: &Queue,
     failure: &Mutex<Option<HistoryError>>,
     latency: &Mutex<LatencyRecord>,
     catch_up: &AtomicBool,
+    gather: bool,
 ) {
     let mut recorders: HashMap<RunKey, HistoryRecorder> = HashMap::new();
     // The last run's profile and its JSON form (runs back to back mostly share one).
@@ -460,7 +464,7 @@ fn write_loop(
             Ok(m) => m,
             Err(std::sync::mpsc::TryRecvError::Empty) => match queue.recv() {
                 Ok(m) => {
-                    if !matches!(m, Message::Flush(_)) {
+                    if gather && !matches!(m, Message::Flush(_)) {
                         // Senders do not wake a sleeping writer: the burst queues for free.
                         std::thread::sleep(GATHER_WINDOW);
                     }

@@ -144,7 +144,7 @@ impl RetryscopeApp {
                 match crate::store::install_run_log(
                     crate::store::LogTarget::DataDir(&dir),
                     None,
-                    crate::store::LOG_QUEUE_LINES,
+                    Some(crate::store::LOG_QUEUE_LINES),
                 ) {
                     Ok(log) => log,
                     Err(e) => {

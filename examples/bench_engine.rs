@@ -22,7 +22,7 @@
 )]
 
 use retryscope::demo::DemoServer;
-use retryscope::engine::{RunOptions, prepare_run, start_run};
+use retryscope::engine::{ClientCache, RunOptions, prepare_run};
 use retryscope::model::{OutcomeKind, RequestSpec, RetryProfile, RunEvent, RunId};
 use std::collections::BTreeMap;
 use std::error::Error;
@@ -41,10 +41,13 @@ fn fixed(wait_ms: u64, max_retries: u32) -> Res<RetryProfile> {
     }))?)
 }
 
+/// The clients every run of the bench shares, as a process's core shares its own.
+static CLIENTS: std::sync::LazyLock<ClientCache> = std::sync::LazyLock::new(ClientCache::default);
+
 /// Runs one request under `profile` to the end and returns its events.
 async fn run(run_id: RunId, url: String, profile: RetryProfile) -> Res<Vec<RunEvent>> {
     let (tx, mut rx) = mpsc::channel(4096);
-    let _handle = start_run(
+    let (_handle, run) = prepare_run(
         RequestSpec::get(url),
         profile,
         RunOptions {
@@ -55,6 +58,7 @@ async fn run(run_id: RunId, url: String, profile: RetryProfile) -> Res<Vec<RunEv
         tx,
         None,
     );
+    tokio::spawn(run.with_clients(&CLIENTS).drive());
     let mut events = Vec::new();
     while let Some(event) = rx.recv().await {
         let last = matches!(event, RunEvent::RunFinished { .. });
@@ -163,13 +167,13 @@ async fn engine_loop(server: &DemoServer, n: u64, first_id: RunId, how: Drive) -
         };
         match how {
             Drive::Spawned => {
-                start_run(spec, profile.clone(), options, tx, None)
-                    .finished()
-                    .await;
+                let (handle, run) = prepare_run(spec, profile.clone(), options, tx, None);
+                tokio::spawn(run.with_clients(&CLIENTS).drive());
+                handle.finished().await;
             }
             Drive::Inline => {
                 let (_handle, run) = prepare_run(spec, profile.clone(), options, tx, None);
-                run.drive().await;
+                run.with_clients(&CLIENTS).drive().await;
             }
         }
         let mut events = Vec::new();

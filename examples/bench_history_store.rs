@@ -32,7 +32,7 @@
 
 use chrono::DateTime;
 use retryscope::demo::DemoServer;
-use retryscope::engine::{RunOptions, prepare_run};
+use retryscope::engine::{ClientCache, RunOptions, prepare_run};
 use retryscope::model::{OutcomeKind, RequestSpec, RetryProfile, RunEvent, Verdict};
 use retryscope::service::RunRecording;
 use retryscope::store::{
@@ -126,6 +126,8 @@ async fn engine_loop(
 ) -> Res<f64> {
     let profile = fixed(10, 0)?;
     let url = server.url("/status/200?key=history-overhead");
+    // Shared by the block's runs, as a process's core shares its clients.
+    let clients = ClientCache::default();
     let began = Instant::now();
     for i in 0..n {
         let (tx, mut rx) = mpsc::channel(64);
@@ -140,7 +142,7 @@ async fn engine_loop(
             budget: None,
         };
         let (_handle, run) = prepare_run(spec, profile.clone(), options, tx, None);
-        run.drive().await;
+        run.with_clients(&clients).drive().await;
         let mut ok = false;
         let observed = Instant::now();
         while let Ok(event) = rx.try_recv() {

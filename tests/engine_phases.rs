@@ -9,6 +9,7 @@ mod fault_support;
 
 use engine_support::*;
 use retryscope::demo::DemoServer;
+use retryscope::engine::{ClientCache, RunOptions, prepare_run};
 use retryscope::model::{
     Body, ConnectionUse, ErrorKind, PhaseKind, RequestSpec, RunEvent, Timings, phase_spans,
 };
@@ -54,6 +55,49 @@ fn assert_ordered(t: &Timings) {
             pair[1].1
         );
     }
+}
+
+/// How attempt 1 of a one-attempt GET of `url` got its connection, the run given `clients`.
+async fn first_connection(url: &str, clients: Option<&ClientCache>) -> ConnectionUse {
+    let (tx, mut rx) = tokio::sync::mpsc::channel(64);
+    let options = RunOptions {
+        run_id: 1,
+        seed: Some(7),
+        budget: None,
+    };
+    let (_handle, run) = prepare_run(
+        RequestSpec::get(url.to_owned()),
+        fixed(5, 0),
+        options,
+        tx,
+        None,
+    );
+    match clients {
+        Some(clients) => run.with_clients(clients).drive().await,
+        None => run.drive().await,
+    }
+    let mut events = Vec::new();
+    while let Ok(event) = rx.try_recv() {
+        events.push(event);
+    }
+    timings(&events)[0].connection
+}
+
+#[tokio::test]
+async fn runs_given_one_client_cache_share_its_kept_alive_connection() {
+    let server = DemoServer::start(0).await.unwrap();
+    let url = server.url("/status/200?key=shared-clients");
+    let clients = ClientCache::default();
+    assert_eq!(
+        first_connection(&url, Some(&clients)).await,
+        ConnectionUse::New
+    );
+    assert_eq!(
+        first_connection(&url, Some(&clients)).await,
+        ConnectionUse::Reused
+    );
+    // A run given no cache has clients of its own.
+    assert_eq!(first_connection(&url, None).await, ConnectionUse::New);
 }
 
 #[tokio::test]

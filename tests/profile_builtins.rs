@@ -2,7 +2,9 @@
 //! citations are the documented ones.
 
 use retryscope::model::{BudgetCharge, BudgetScope, Combine, HeaderUnit, OutcomeClass, Strategy};
-use retryscope::profile::{builtin, builtin_ids, builtins, load_str, to_json_pretty, validate};
+use retryscope::profile::{
+    BUILTIN_SOURCES, builtin, builtin_ids, builtins, load_str, to_json_pretty, validate,
+};
 
 const IDS: [&str; 13] = [
     "servicenow-exponential",
@@ -29,7 +31,14 @@ fn every_builtin_loads_validates_and_round_trips() {
         IDS,
         "all load"
     );
-    for b in all {
+    for (b, (_, source)) in all.into_iter().zip(BUILTIN_SOURCES) {
+        // `builtin` parses without checking: the checked load must give the same profile.
+        assert_eq!(
+            load_str(source).expect("loads checked"),
+            b.profile,
+            "{}",
+            b.id
+        );
         assert!(validate(&b.profile).is_empty(), "{} is invalid", b.id);
         let again = load_str(&to_json_pretty(&b.profile)).expect("round-trips");
         assert_eq!(again, b.profile, "{} changes in a round-trip", b.id);

@@ -223,7 +223,9 @@ fn work(args: &BatchArgs, dir: &Path, core: &crate::service::Core) -> Result<u8,
     let report = args.report.as_deref().map(report_target).transpose()?;
     // Each item's run is logged as `run` logs one: one line per attempt, wait and outcome,
     // named by the run's history id (the item's row names that run too).
-    let _log = args.log.install(Some(dir))?;
+    let _log = args
+        .log
+        .install(Some(dir), Some(crate::store::LOG_QUEUE_LINES))?;
     if let (Some((path, _)), Some(list)) = (&report, &args.file)
         && crate::store::same_file(list, path)
     {
@@ -308,6 +310,7 @@ fn work(args: &BatchArgs, dir: &Path, core: &crate::service::Core) -> Result<u8,
         .worked_by(crate::model::BatchWorker::Cli)
         .body_cap(args.history_body_cap)
         .with_budgets(core.budgets().clone())
+        .with_clients(core.clients())
         .with_profiles(crate::service::library_lookup(
             crate::service::default_library_dir(),
         ));

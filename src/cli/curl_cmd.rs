@@ -245,7 +245,8 @@ pub fn execute(args: &CurlArgs, core: &crate::service::Core) -> Result<u8, CliEr
     let mut secrets = draft.secret_values();
     secrets.extend(crate::model::secrets::secret_values(&spec));
     // Logged as `run` logs its run (the daily files in the data folder; RETRYSCOPE_LOG_LEVEL).
-    let _log = super::log_args::LogArgs::default().install(crate::store::data_dir().as_deref())?;
+    let _log =
+        super::log_args::LogArgs::default().install(crate::store::data_dir().as_deref(), None)?;
     super::run::run_spec(
         core,
         spec,

@@ -177,28 +177,37 @@ pub fn execute(args: &RunArgs, core: &crate::service::Core) -> Result<u8, CliErr
         profile.deadline_ms = Some(d);
     }
     // The timeouts go to the request (they win over the profile's); checked as the profile's.
-    let mut checked = profile.clone();
-    let t = &mut checked.timeouts;
-    t.total_ms = args.timeout_ms.or(t.total_ms);
-    t.connect_ms = args.connect_timeout_ms.or(t.connect_ms);
-    t.read_ms = args.read_timeout_ms.or(t.read_ms);
-    profile_source::check_overridden(
-        &checked,
-        &[
-            ("max_retries", "--max-retries"),
-            ("deadline_ms", "--deadline-ms"),
-            ("timeouts.total_ms", "--timeout-ms"),
-            ("timeouts.connect_ms", "--connect-timeout-ms"),
-            ("timeouts.read_ms", "--read-timeout-ms"),
-        ],
-    )?;
+    // A profile as selected is checked already (a file by its load, a built-in by its test):
+    // only these flags can make it invalid.
+    let overridden = args.max_retries.is_some()
+        || args.deadline_ms.is_some()
+        || args.timeout_ms.is_some()
+        || args.connect_timeout_ms.is_some()
+        || args.read_timeout_ms.is_some();
+    if overridden {
+        let mut checked = profile.clone();
+        let t = &mut checked.timeouts;
+        t.total_ms = args.timeout_ms.or(t.total_ms);
+        t.connect_ms = args.connect_timeout_ms.or(t.connect_ms);
+        t.read_ms = args.read_timeout_ms.or(t.read_ms);
+        profile_source::check_overridden(
+            &checked,
+            &[
+                ("max_retries", "--max-retries"),
+                ("deadline_ms", "--deadline-ms"),
+                ("timeouts.total_ms", "--timeout-ms"),
+                ("timeouts.connect_ms", "--connect-timeout-ms"),
+                ("timeouts.read_ms", "--read-timeout-ms"),
+            ],
+        )?;
+    }
     let variables = args.variables.load()?;
     let data_dir = args
         .variables
         .data_dir
         .clone()
         .or_else(crate::store::data_dir);
-    let _log = args.log.install(data_dir.as_deref())?;
+    let _log = args.log.install(data_dir.as_deref(), None)?;
     let mut spec = build_spec(
         &variables.url(&args.url)?,
         args.method.as_deref(),
@@ -304,7 +313,6 @@ impl SaveBody {
         Ok(Self::File(out.to_path_buf()))
     }
 
-    /// Where it goes, as messages name it: the path, or `stdout`.
     /// The target as messages name it: the path, or `stdout`.
     pub fn shown(&self) -> String {
         match self {
@@ -427,22 +435,16 @@ pub fn run_spec(
         .as_ref()
         .map_or(crate::store::DEFAULT_BODY_CAP, |p| p.body_cap);
     let recording = RunRecording::new(&spec, &profile, secrets, writer.clone(), body_cap);
-    let har = print.har.clone().map(|path| (path, spec.clone()));
     let output = Output {
-        json: print.json,
-        silent: print.silent,
-        include: print.include,
-        show_body: print.show_body,
-        save_to: print.save_to,
+        har_request: print.har.is_some().then(|| spec.clone()),
+        print,
         secrets: secrets.to_vec(),
-        har,
-        png: print.png,
-        redirect_hint: print.redirect_hint,
     };
     let code = core.block_on(drive(
         spec,
         profile,
         options,
+        core.clients(),
         output,
         sent_headers,
         recording,
@@ -457,27 +459,13 @@ pub fn run_spec(
     code.map(super::out::exit_code_after_output)
 }
 
-/// What `run` prints besides the events, from the flags.
+/// What `run` prints besides the events: the flags, the secret values the request sends
+/// (secret headers, secret variables), masked in the printed events, body and headers, and the
+/// request a `--har` file describes.
 struct Output {
-    /// JSON Lines events only.
-    json: bool,
-    /// `-s`: no attempt, wait or request-header lines.
-    silent: bool,
-    /// `-i`: the final response's headers.
-    include: bool,
-    /// The final body (unless `--no-body`).
-    show_body: bool,
-    /// `-o FILE` / `-o -`.
-    save_to: Option<SaveBody>,
-    /// Secret values the request sends (secret headers, secret variables), masked in the
-    /// printed events, body and headers.
+    print: RunPrint,
     secrets: Vec<String>,
-    /// `--har FILE` and the request it describes.
-    har: Option<(PathBuf, crate::model::RequestSpec)>,
-    /// `--png FILE`.
-    png: Option<PathBuf>,
-    /// [`RunPrint::redirect_hint`].
-    redirect_hint: Option<&'static str>,
+    har_request: Option<crate::model::RequestSpec>,
 }
 
 /// One warning line on stderr: the run is `not` or `not fully` recorded.
@@ -496,6 +484,7 @@ async fn drive(
     spec: crate::model::RequestSpec,
     profile: crate::model::RetryProfile,
     options: RunOptions,
+    clients: &engine::ClientCache,
     output: Output,
     mut sent_headers: String,
     mut recording: RunRecording,
@@ -504,16 +493,18 @@ async fn drive(
     let mut signals = signal::StopSignals::install();
     let (tx, mut rx) = mpsc::channel::<RunEvent>(256);
     let (handle, run) = engine::prepare_run(spec, profile, options, tx, None);
+    let run = run.with_clients(clients);
     // `-o`: every attempt's body as the server sent it (the user asked for the file), spooled
     // to disk as it arrives; the final attempt's is put in place when the run ends.
     let meter = Arc::new(super::download_progress::BodyMeter::default());
     let spool = output
+        .print
         .save_to
         .clone()
         .map(|to| Arc::new(super::body_spool::BodySpool::new(to, Arc::clone(&meter))));
     let mut progress = super::download_progress::DownloadProgress::new(
         Some(Arc::clone(&meter)),
-        !output.json && !output.silent,
+        !output.print.json && !output.print.silent,
     );
     let run = match &spool {
         Some(spool) => run.with_body_sink(Arc::clone(spool) as Arc<dyn engine::BodySink>),
@@ -546,7 +537,7 @@ async fn drive(
                 "the engine stopped without finishing the run (no run_finished event)",
             ));
         };
-        if output.save_to.is_some()
+        if output.print.save_to.is_some()
             && let RunEvent::AttemptFinished {
                 attempt, outcome, ..
             } = &event
@@ -560,7 +551,7 @@ async fn drive(
             _ => None,
         };
         // `-o`: saved once, when the run has ended (a cancelled run saves nothing).
-        let saved = match (&output.save_to, finished) {
+        let saved = match (&output.print.save_to, finished) {
             (Some(to), Some(OutcomeKind::Cancelled)) => Some(Err(format!(
                 "the run was cancelled, so no final body was saved: {}",
                 to.shown()
@@ -568,7 +559,7 @@ async fn drive(
             (Some(_), Some(_)) => spool.as_ref().map(|spool| spool.save(&raw_last)),
             _ => None,
         };
-        let json = if output.json {
+        let json = if output.print.json {
             let line = serde_json::to_string(&event)
                 .map_err(|e| CliError::failed(format!("cannot encode event as JSON: {e}")))?;
             Some(line + "\n")
@@ -597,7 +588,7 @@ async fn drive(
                 saved.as_ref(),
             ),
         };
-        if output.save_to == Some(SaveBody::Stdout) {
+        if output.print.save_to == Some(SaveBody::Stdout) {
             // `-o -`: stdout is the body's; the timeline goes where curl's progress goes.
             super::out::write_stderr(&chunk);
         } else {
@@ -615,17 +606,17 @@ async fn drive(
                 super::out::write_stderr(&format!("error: {message}\n"));
                 // A body cut short by a lost stdout keeps the lost stdout's code (141 for a
                 // closed pipe, 1 for a failed write: `out::exit_code_after_output`).
-                let stdout_went =
-                    output.save_to == Some(SaveBody::Stdout) && super::out::stdout_lost().is_some();
+                let stdout_went = output.print.save_to == Some(SaveBody::Stdout)
+                    && super::out::stdout_lost().is_some();
                 if code == exit::SUCCESS && !stdout_went {
                     code = exit::FAILED;
                 }
             }
-            if let Some((path, request)) = &output.har {
+            if let (Some(path), Some(request)) = (&output.print.har, &output.har_request) {
                 let request = crate::model::secrets::mask_spec(request, recording.secrets());
                 write_har(path, fold, &request)?;
             }
-            if let Some(path) = &output.png {
+            if let Some(path) = &output.print.png {
                 write_png(path, fold)?;
             }
             // One warning, after the run's output (never in the middle of a timeline line).
@@ -647,26 +638,32 @@ fn text_chunk(
     sent_headers: &mut String,
     saved: Option<&Result<u64, String>>,
 ) -> String {
-    let shown = |line: String| if output.silent { String::new() } else { line };
+    let shown = |line: String| {
+        if output.print.silent {
+            String::new()
+        } else {
+            line
+        }
+    };
     let mut chunk = shown(text.delta(fold) + std::mem::take(sent_headers).as_str());
     let Some(finish) = &fold.finish else {
         return chunk;
     };
-    if output.include {
+    if output.print.include {
         chunk.push_str(&last.header_lines(&output.secrets));
     }
-    match (saved, &output.save_to) {
+    match (saved, &output.print.save_to) {
         (Some(Ok(bytes)), Some(SaveBody::File(path))) => {
             let _ = writeln!(chunk, "body: {bytes} bytes saved to {}", path.display());
         }
         (Some(Ok(bytes)), Some(SaveBody::Stdout)) => {
             let _ = writeln!(chunk, "body: {bytes} bytes written to stdout");
         }
-        (None, _) if output.show_body => chunk.push_str(&last.body_text(&output.secrets)),
+        (None, _) if output.print.show_body => chunk.push_str(&last.body_text(&output.secrets)),
         _ => {}
     }
     chunk.push_str(&text.summary(fold));
-    if let Some(hint) = output.redirect_hint
+    if let Some(hint) = output.print.redirect_hint
         && finish.outcome.kind == OutcomeKind::Stopped
         && last.is_unfollowed_redirect()
     {

@@ -206,7 +206,16 @@ async fn exchange(
         progress.probe = Some(Arc::clone(&probe));
         progress.tls = progress.current.url.scheme() == "https";
         let request = progress.current.to_timed_request(&probe);
-        let executed = with_probe(Arc::clone(&probe), client.client.execute(request)).await;
+        // The TLS client was built before attempt 1 when it starts on `https`; a redirect from
+        // `http` to `https` builds it here, within the hop.
+        let hop_client = client
+            .for_url(&progress.current.url)
+            .map_err(|message| NetError {
+                kind: ErrorKind::Tls,
+                message,
+                dns: None,
+            })?;
+        let executed = with_probe(Arc::clone(&probe), hop_client.execute(request)).await;
         let mut response = executed.map_err(|e| classify(&e, Phase::Head, rules.read_timeout))?;
         progress.head_marks = Some(probe.marks());
         let status = response.status().as_u16();

@@ -16,8 +16,9 @@
 //!   client; environment proxies are not used;
 //! - TLS trusts the platform's roots plus the request's `ca_cert` file (a private CA, read once
 //!   before attempt 1), unless verification is off;
-//! - clients are shared per configuration and runtime (keep-alive across attempts and runs) unless
-//!   the request asks for a new connection per attempt, which builds a fresh client each time;
+//! - clients are shared per configuration and runtime (keep-alive across attempts, and across
+//!   the runs given one [`ClientCache`]) unless the request asks for a new connection per
+//!   attempt, which builds a fresh client each time; an `http://` run never loads the trust store;
 //! - timings use tokio's monotonic clock (a paused test clock applies); wall-clock stamps are
 //!   `chrono::Local` with offset.
 
@@ -44,6 +45,7 @@ pub use body_file::{MAX_BODY_FILE_BYTES, check_body_file};
 pub use body_preview::BODY_PREVIEW_CAP;
 pub use body_sink::BodySink;
 pub use budget_link::BudgetLink;
+pub use client_cache::ClientCache;
 pub use hop_request::check_spec;
 pub use host_lookup::{HostLookup, HostLookupError, LookupFuture};
 pub use spec_error::SpecError;
@@ -141,6 +143,14 @@ impl PreparedRun {
         self
     }
 
+    /// Shares `clients` (connections kept alive, trust store loaded once) with the other runs
+    /// given the same cache; without it, the run's clients are its own.
+    #[must_use]
+    pub fn with_clients(mut self, clients: &ClientCache) -> Self {
+        self.input.clients = clients.clone();
+        self
+    }
+
     /// Looks host names up with `lookup` instead of the system resolver (`getaddrinfo`): for
     /// tests that must answer names without a DNS query leaving the machine. The resolve
     /// timeout still bounds each lookup; `.invalid` names still fail without asking it.
@@ -184,6 +194,7 @@ pub fn prepare_run(
         body_cap: BODY_PREVIEW_CAP,
         host_lookup: None,
         body_sink: None,
+        clients: ClientCache::default(),
     };
     let control = RunControl {
         cancel: handle.cancel.clone(),

@@ -10,7 +10,7 @@
 
 use super::BudgetLink;
 use super::attempt::{AttemptRules, TotalLimit, ms, run_attempt};
-use super::client_cache::{EngineClient, fresh_client, shared_client};
+use super::client_cache::{ClientCache, EngineClient, fresh_client};
 use super::emitter::{Closed, Emitter};
 use super::hop_request::HopRequest;
 use super::host_lookup::HostLookup;
@@ -41,6 +41,8 @@ pub(crate) struct RunInput {
     pub(crate) host_lookup: Option<std::sync::Arc<dyn HostLookup>>,
     /// Where every attempt's whole body goes too (see [`super::BodySink`]).
     pub(crate) body_sink: Option<std::sync::Arc<dyn super::BodySink>>,
+    /// The clients the run shares with others (see [`ClientCache`]).
+    pub(crate) clients: ClientCache,
 }
 
 /// Signals between a run and its handle.
@@ -137,6 +139,7 @@ async fn drive(
         body_cap,
         host_lookup,
         body_sink,
+        clients,
     } = input;
     let seed = seed.or(profile.seed).unwrap_or_else(rand::random);
     let profile_name = profile.name.clone();
@@ -147,7 +150,7 @@ async fn drive(
             .as_ref()
             .map(|b| BudgetLink::new(b, "run"))
     });
-    let prepared = prepare(&spec, profile).await;
+    let prepared = prepare(&spec, profile, &clients).await;
     state.clock = Instant::now();
     let clock = state.clock;
     let (method, url) = match &prepared {
@@ -203,7 +206,10 @@ async fn drive(
             .await?;
         let client = match &shared {
             Some(client) => client.clone(),
-            None => match fresh_client(spec.verify_tls, &roots, &timeouts) {
+            None => match fresh_client(spec.verify_tls, &roots, &timeouts).and_then(|client| {
+                client.for_url(&current.url)?;
+                Ok(client)
+            }) {
                 Ok(client) => client,
                 Err(message) => return Ok(ended(OutcomeKind::Error, message, state)),
             },
@@ -335,7 +341,11 @@ struct Ready {
 ///
 /// # Errors
 /// The message `RunFinished` carries (kind `error`).
-async fn prepare(spec: &RequestSpec, profile: RetryProfile) -> Result<Ready, String> {
+async fn prepare(
+    spec: &RequestSpec,
+    profile: RetryProfile,
+    clients: &ClientCache,
+) -> Result<Ready, String> {
     let first = HopRequest::from_spec(spec)
         .await
         .map_err(|e| e.to_string())?;
@@ -360,7 +370,10 @@ async fn prepare(spec: &RequestSpec, profile: RetryProfile) -> Result<Ready, Str
     let shared = if spec.new_connection_per_attempt {
         None
     } else {
-        Some(shared_client(spec.verify_tls, &roots, &timeouts)?)
+        let client = clients.client(spec.verify_tls, &roots, &timeouts)?;
+        // An `https` run loads the trust store now, before attempt 1's clock starts.
+        client.for_url(&first.url)?;
+        Some(client)
     };
     Ok(Ready {
         first,

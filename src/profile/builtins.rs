@@ -1,9 +1,7 @@
 //! Built-in profiles: JSON files in `assets/profiles/`, embedded in the binary.
 //! Each file's `description` cites where its numbers come from.
 
-use super::load::load_str;
 use crate::model::RetryProfile;
-use std::sync::LazyLock;
 
 /// A built-in profile.
 #[derive(Debug, Clone)]
@@ -73,27 +71,29 @@ pub const BUILTIN_SOURCES: [(&str, &str); 13] = [
 /// The built-in used when none is named: the seed 001 exponential example.
 pub const DEFAULT_BUILTIN: &str = "servicenow-exponential";
 
-/// Parsed once per process: the sources are compiled in, so the result never changes.
-static PARSED: LazyLock<Vec<Builtin>> = LazyLock::new(|| {
+/// Parses the built-in `text`. Its JSON is compiled in and checked by a test (it loads through
+/// [`super::load_str`], schema, rules and dry run, to the same profile), so a process that runs one
+/// built-in parses only that one, without compiling the schema or simulating it.
+fn parse(id: &'static str, text: &str) -> Option<Builtin> {
+    serde_json::from_str(text)
+        .ok()
+        .map(|profile| Builtin { id, profile })
+}
+
+/// All built-in profiles, in listing order.
+///
+/// A built-in that fails to parse is left out (a test guarantees none does).
+pub fn builtins() -> Vec<Builtin> {
     BUILTIN_SOURCES
         .iter()
-        .filter_map(|(id, text)| load_str(text).ok().map(|profile| Builtin { id, profile }))
+        .filter_map(|(id, text)| parse(id, text))
         .collect()
-});
-
-/// All built-in profiles, in listing order (parsed once, then cloned).
-///
-/// A built-in that fails to load is left out (a test guarantees none does).
-pub fn builtins() -> Vec<Builtin> {
-    PARSED.clone()
 }
 
 /// The built-in named `id`.
 pub fn builtin(id: &str) -> Option<RetryProfile> {
-    PARSED
-        .iter()
-        .find(|b| b.id == id)
-        .map(|b| b.profile.clone())
+    let (id, text) = BUILTIN_SOURCES.iter().find(|(known, _)| *known == id)?;
+    parse(id, text).map(|b| b.profile)
 }
 
 /// The ids of every built-in, in listing order.

@@ -26,7 +26,7 @@ use super::budget_registry::BudgetRegistry;
 use super::host_rate_limiter::HostRateLimiter;
 use super::panic_guard::unless_panicked;
 use super::run_recording::RunRecording;
-use crate::engine::{self, RunOptions};
+use crate::engine::{self, ClientCache, RunOptions};
 use crate::model::{
     AttemptOutcome, BatchCounts, BatchEvent, BatchItemState, BatchWorker, RequestSpec,
     RetryProfile, RunEvent,
@@ -67,6 +67,7 @@ pub struct BatchRunner {
     secrets: Arc<dyn SecretStore>,
     body_cap: usize,
     budgets: BudgetRegistry,
+    clients: ClientCache,
     profiles: ProfileLookup,
     worker: Option<BatchWorker>,
 }
@@ -81,6 +82,7 @@ impl BatchRunner {
             secrets,
             body_cap: crate::store::DEFAULT_BODY_CAP,
             budgets: BudgetRegistry::new(),
+            clients: ClientCache::default(),
             profiles: Arc::new(crate::profile::builtin),
             worker: None,
         }
@@ -106,6 +108,14 @@ impl BatchRunner {
     #[must_use]
     pub fn with_budgets(mut self, budgets: BudgetRegistry) -> Self {
         self.budgets = budgets;
+        self
+    }
+
+    /// Sends through `clients` (the core's: connections shared with the window's runs);
+    /// without it the batch's items share clients of their own.
+    #[must_use]
+    pub fn with_clients(mut self, clients: &ClientCache) -> Self {
+        self.clients = clients.clone();
         self
     }
 
@@ -164,6 +174,7 @@ impl BatchRunner {
             store: Arc::clone(&self.store),
             body_cap: self.body_cap,
             budgets: self.budgets.clone(),
+            clients: self.clients.clone(),
             assertions,
             control: control.clone(),
             run_ids: AtomicU64::new(0),
@@ -230,6 +241,7 @@ struct Shared {
     store: Arc<HistoryWriter>,
     body_cap: usize,
     budgets: BudgetRegistry,
+    clients: ClientCache,
     assertions: BatchAssertions,
     control: BatchControl,
     run_ids: AtomicU64,
@@ -697,6 +709,7 @@ async fn run_item(shared: Arc<Shared>, item: Prepared, mut recording: RunRecordi
     };
     let (run_tx, mut run_rx) = mpsc::channel::<RunEvent>(crate::service::RUN_EVENT_CAPACITY);
     let (handle, run) = engine::prepare_run(spec, profile, options, run_tx, None);
+    let run = run.with_clients(&shared.clients);
     // The assertions look at the response as received; without them the masked copy the
     // recording hands back is enough (no clone of each response).
     let keep_raw = !shared.assertions.is_empty();

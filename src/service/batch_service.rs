@@ -165,6 +165,7 @@ struct Setup {
     importer: BatchImporter,
     store: Result<Arc<HistoryWriter>, String>,
     budgets: BudgetRegistry,
+    clients: crate::engine::ClientCache,
     waker: Waker,
     profiles: super::batch_runner::ProfileLookup,
 }
@@ -192,6 +193,7 @@ impl BatchService {
                 .history_writer(data_dir.as_ref())
                 .map_err(|e| format!("batches cannot be shown: {e}")),
             budgets: core.budgets().clone(),
+            clients: core.clients().clone(),
             secrets,
             importer,
             waker,
@@ -501,6 +503,7 @@ fn start(
     let runner = BatchRunner::new(Arc::clone(store), Arc::clone(&setup.secrets))
         .worked_by(BatchWorker::Window)
         .with_budgets(setup.budgets.clone())
+        .with_clients(&setup.clients)
         .with_profiles(Arc::clone(&setup.profiles));
     let control = BatchControl::new();
     let (tx, mut rx) = mpsc::channel::<BatchEvent>(BATCH_CHANNEL);

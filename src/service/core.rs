@@ -1,9 +1,9 @@
 //! The one core of a process (DESIGN.md §11): `main` builds it once, whether it opens the window
 //! or runs a CLI command, and both faces ask it for what does the work. It owns the one tokio
 //! runtime, the one retry budget registry (§7: shared by every run and batch item of a host),
-//! the store actor of each data folder (the one thread and connection that reads and writes its
-//! history and batch queue; opened on first use, so a command that records nothing never opens
-//! the store) and the embedded demo server when asked for.
+//! the HTTP client cache, the store actor of each data folder (the one thread and connection
+//! that reads and writes its history and batch queue; opened on first use, so a command that
+//! records nothing never opens the store) and the embedded demo server when asked for.
 //!
 //! Faces never build a runtime, a store or a registry of their own: the engine service, the
 //! batch service and the History panel's queries are started *on* the core
@@ -13,8 +13,9 @@
 use super::budget_registry::BudgetRegistry;
 use super::keyring::Keyring;
 use crate::demo::DemoServer;
+use crate::engine::ClientCache;
 use crate::store::OpenedSecretStore;
-use crate::store::{HistoryError, HistoryWriter};
+use crate::store::{HistoryError, HistoryStore, HistoryWriter};
 use std::future::Future;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -92,6 +93,7 @@ pub struct Census {
 pub struct Core {
     options: CoreOptions,
     budgets: BudgetRegistry,
+    clients: ClientCache,
     writers: Mutex<Vec<(PathBuf, Arc<HistoryWriter>)>>,
     /// The keyring worker, started on the first [`Self::secret_store`].
     keyring: OnceLock<Result<Keyring, String>>,
@@ -138,6 +140,7 @@ impl Core {
         Ok(Self {
             options,
             budgets: BudgetRegistry::new(),
+            clients: ClientCache::default(),
             writers: Mutex::new(Vec::new()),
             keyring: OnceLock::new(),
             tasks: TaskTracker::new(),
@@ -177,6 +180,12 @@ impl Core {
         &self.budgets
     }
 
+    /// The process's HTTP clients, shared by every run started on the core (keep-alive
+    /// connections across runs, the trust store loaded once).
+    pub fn clients(&self) -> &ClientCache {
+        &self.clients
+    }
+
     /// The store actor of `data_dir`, opened on the first call for that folder and shared by
     /// every later caller (the window's runs, its batch and its History panel go through one
     /// thread and one connection).
@@ -189,7 +198,14 @@ impl Core {
         if let Some((_, w)) = writers.iter().find(|(dir, _)| dir == data_dir) {
             return Ok(Arc::clone(w));
         }
-        let writer = super::run_recording::open_history_writer(data_dir)?;
+        let writer = if self.has_workers() {
+            super::run_recording::open_history_writer(data_dir)?
+        } else {
+            // A one-shot command: no checkpoint thread, the WAL left for a later process.
+            HistoryStore::open_in(data_dir)
+                .and_then(HistoryWriter::spawn_for_one_shot)
+                .map(Arc::new)?
+        };
         writers.push((data_dir.to_path_buf(), Arc::clone(&writer)));
         Ok(writer)
     }

@@ -5,7 +5,7 @@
 use super::budget_registry::BudgetRegistry;
 use super::core::Core;
 use super::run_recording::{HistoryPlace, RunRecording};
-use crate::engine::{RunHandle, RunOptions, Waker, start_run};
+use crate::engine::{ClientCache, RunHandle, RunOptions, Waker, prepare_run};
 use crate::model::{RequestSpec, RetryProfile, RunEvent, RunId};
 use crate::store::HistoryWriter;
 use std::collections::HashMap;
@@ -86,6 +86,7 @@ impl EngineService {
             writer,
             body_cap,
             budgets: core.budgets().clone(),
+            clients: core.clients().clone(),
         };
         core.spawn(command_loop(command_rx, event_tx, waker, loop_state));
         Self {
@@ -125,11 +126,13 @@ impl EngineService {
     }
 }
 
-/// What every run of the service shares: the history writer and the core's budget registry.
+/// What every run of the service shares: the history writer and the core's budget registry
+/// and HTTP clients.
 struct Recording {
     writer: Option<Arc<HistoryWriter>>,
     body_cap: usize,
     budgets: BudgetRegistry,
+    clients: ClientCache,
 }
 
 /// Serves commands until the service is dropped.
@@ -166,7 +169,8 @@ async fn command_loop(
                     seed,
                     budget,
                 };
-                let handle = start_run(spec, profile, options, run_tx, None);
+                let (handle, run) = prepare_run(spec, profile, options, run_tx, None);
+                tokio::spawn(run.with_clients(&recording.clients).drive());
                 forwarders.push(tokio::spawn(forward(
                     run_rx,
                     record,

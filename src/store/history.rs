@@ -135,6 +135,21 @@ impl HistoryStore {
             .map_err(sql("set the checkpoint mode"))
     }
 
+    /// For a process that writes a run or two and ends: closing this connection does not copy
+    /// the WAL back into the database (SQLite's checkpoint at close, with its fsyncs), and
+    /// commits copy it once it holds
+    /// [`super::history_connection::ONE_SHOT_CHECKPOINT_PAGES`] pages, so that copy is paid
+    /// once every few dozen runs, by whichever process commits then (the window's checkpoint
+    /// thread copies it too). The WAL file stays between processes, so no process pays for
+    /// creating it (an fsync of its header and one of the folder).
+    ///
+    /// # Errors
+    /// [`HistoryError::Sql`].
+    pub(crate) fn leave_checkpoints_to_later_processes(&self) -> Result<(), HistoryError> {
+        super::history_connection::leave_checkpoints_to_later_processes(&self.conn)
+            .map_err(sql("set the checkpoint mode"))
+    }
+
     /// Copies the WAL frames the [`Checkpointer`] left (those committed while it ran) back into
     /// the database between two of the actor's commits, and starts the WAL over when no reader
     /// is in it (`PRAGMA wal_checkpoint(RESTART)` without waiting: with a reader or another

@@ -45,6 +45,21 @@ impl Checkpointer {
     }
 }
 
+/// WAL pages after which a commit of a one-shot process copies the WAL back into the database
+/// (SQLite's default is 1,000). Each process that opens the database reads the whole WAL to
+/// rebuild its index, so it is kept short: 128 pages (512 KiB at 4 KiB pages) is a few dozen
+/// recorded runs.
+pub(crate) const ONE_SHOT_CHECKPOINT_PAGES: i64 = 128;
+
+/// See [`super::HistoryStore::leave_checkpoints_to_later_processes`].
+pub(super) fn leave_checkpoints_to_later_processes(conn: &Connection) -> rusqlite::Result<()> {
+    conn.set_db_config(
+        rusqlite::config::DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE,
+        true,
+    )?;
+    conn.pragma_update(None, "wal_autocheckpoint", ONE_SHOT_CHECKPOINT_PAGES)
+}
+
 /// A passive checkpoint on `conn` (never waits for the writer or readers; with `synchronous =
 /// NORMAL` it syncs the WAL before the copy and the database after it); returns the frames the
 /// WAL held when it began. Frames committed meanwhile are left for the next one.

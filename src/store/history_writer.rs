@@ -176,11 +176,31 @@ impl HistoryWriter {
     /// # Errors
     /// [`HistoryError::WriterGone`] when the OS cannot start a thread.
     pub fn spawn(store: HistoryStore) -> Result<Self, HistoryError> {
+        Self::spawn_with(store, true)
+    }
+
+    /// Starts the store thread for a process that records a run or two and ends
+    /// (`retryscope run`, `curl`): no checkpoint thread, and the WAL is left for a later process
+    /// to copy back ([`HistoryStore::leave_checkpoints_to_later_processes`]), so the process
+    /// ends without waiting for a checkpoint's fsyncs; each write is committed as it comes (no
+    /// [`GATHER_WINDOW`]: there are no other runs' writes to wait for).
+    ///
+    /// # Errors
+    /// [`HistoryError::Sql`] when the checkpoint settings cannot be made;
+    /// [`HistoryError::WriterGone`] when the OS cannot start the thread.
+    pub fn spawn_for_one_shot(store: HistoryStore) -> Result<Self, HistoryError> {
+        store.leave_checkpoints_to_later_processes()?;
+        Self::spawn_with(store, false)
+    }
+
+    /// `long_running`: a checkpoint thread, and group commits gathered for [`GATHER_WINDOW`].
+    fn spawn_with(store: HistoryStore, long_running: bool) -> Result<Self, HistoryError> {
         // Set by the checkpoint thread when frames were left; the actor copies them after its
         // next commit ([`HistoryStore::catch_up_checkpoint`]).
         let catch_up = Arc::new(AtomicBool::new(false));
         let (mut checkpoint_stop, mut checkpoint_thread) = (None, None);
-        if let Ok(checkpointer) = Checkpointer::open(store.path())
+        if long_running
+            && let Ok(checkpointer) = Checkpointer::open(store.path())
             && store.take_over_checkpoints().is_ok()
         {
             let (stop_tx, stop_rx) = sync_channel::<()>(1);
@@ -223,7 +243,7 @@ impl HistoryWriter {
         let times = Arc::clone(&latency);
         let thread = std::thread::Builder::new()
             .name(STORE_THREAD_NAME.into())
-            .spawn(move || write_loop(queue, &queue_end, &slot, &times, &catch_up))
+            .spawn(move || write_loop(queue, &queue_end, &slot, &times, &catch_up, long_running))
             .map_err(|e| HistoryError::WriterGone(format!("cannot start the thread: {e}")))?;
         LIVE_WRITERS.fetch_add(1, Ordering::SeqCst);
         Ok(Self {
@@ -547,13 +567,15 @@ pub const GATHER_WINDOW: std::time::Duration = std::time::Duration::from_micros(
 /// Either way no write waits for later ones beyond the window, so each finished attempt is
 /// committed within about a millisecond of its send, and a burst costs one commit, not many. A
 /// batch commit or a call ends the group: it runs after the writes before it are committed.
-/// After a commit, when the checkpoint thread asked for it, the WAL is started over.
+/// After a commit, when the checkpoint thread asked for it, the WAL is started over. Without
+/// `gather` (a one-shot process) it does not wait the window.
 fn write_loop(
     mut queue: BatchQueue,
     messages: &Queue,
     failure: &Mutex<Option<HistoryError>>,
     latency: &Mutex<LatencyRecord>,
     catch_up: &AtomicBool,
+    gather: bool,
 ) {
     let mut recorders: HashMap<RunKey, HistoryRecorder> = HashMap::new();
     // The last run's profile and its JSON form (runs back to back mostly share one).
@@ -564,7 +586,12 @@ fn write_loop(
             Err(std::sync::mpsc::TryRecvError::Empty) => {
                 match messages.recv() {
                     Ok(m) => {
-                        if !matches!(m, Message::Flush(_) | Message::Call(_) | Message::Batch(_)) {
+                        if gather
+                            && !matches!(
+                                m,
+                                Message::Flush(_) | Message::Call(_) | Message::Batch(_)
+                            )
+                        {
                             // Senders do not wake a sleeping actor: the burst queues for free.
                             std::thread::sleep(GATHER_WINDOW);
                         }

@@ -59,8 +59,9 @@ pub use history_writer::{
 pub use outcome_filter::{OutcomeFilter, RUNNING};
 pub use request_library::{LoadedRequests, RequestLibrary};
 pub use run_log::{
-    LOG_DIR, LOG_LEVEL_ENV, LOG_PREFIX, LogTarget, RunLog, TIME_FORMAT, event_line, event_line_as,
-    install as install_run_log, level_from_env, log_event, log_event_as, parse_level,
+    LOG_DIR, LOG_LEVEL_ENV, LOG_PREFIX, LOG_QUEUE_LINES, LogTarget, RunLog, TIME_FORMAT,
+    event_line, event_line_as, install as install_run_log, level_from_env, log_event, log_event_as,
+    parse_level,
 };
 pub use secret_store::{
     KEYRING_ENV, KEYRING_SERVICE, KeyringSecretStore, MemorySecretStore, OpenedSecretStore,

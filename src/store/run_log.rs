@@ -2,8 +2,9 @@
 //! (with its explanation) and per run outcome, with local timestamps and their UTC offset
 //! (`2026-12-01T11:02:03.125+01:00  INFO run 1 attempt 2: 503 in 4.2 ms; retry: 503 is
 //! retryable`). Daily rolling files `retryscope.log.YYYY-MM-DD` in `logs/` of the data folder
-//! (`tracing-appender`), or one file the user names (`--log-file`). Lines are written off the
-//! caller's thread. Events must be masked before they get here (the secrets rule); this module
+//! (`tracing-appender`), or one file the user names (`--log-file`). Lines are written by a
+//! thread of their own in the window and in a batch, by the thread that logs them in a one-shot
+//! command. Events must be masked before they get here (the secrets rule); this module
 //! only formats.
 
 use super::private_files::{create_private_dir_all, make_private, open_private_append};
@@ -18,6 +19,12 @@ pub const LOG_PREFIX: &str = "retryscope.log";
 /// Environment variable choosing the level: `error`, `warn`, `info` (default), `debug`,
 /// `trace` or `off`.
 pub const LOG_LEVEL_ENV: &str = "RETRYSCOPE_LOG_LEVEL";
+/// Lines that may wait for the log's writer thread before new ones are dropped, for a process
+/// that runs for long (the window, a batch): tracing-appender's default, so a disk that stalls
+/// for seconds under a stream of runs loses no line. The queue is allocated whole at start
+/// (32 bytes a line).
+pub const LOG_QUEUE_LINES: usize = 128_000;
+
 /// Timestamp format of every line: local time with milliseconds and the UTC offset.
 pub const TIME_FORMAT: &str = "%Y-%m-%dT%H:%M:%S%.3f%:z";
 
@@ -33,7 +40,7 @@ impl tracing_subscriber::fmt::time::FormatTime for LocalTime {
 
 /// Keeps the log writer running; dropping it flushes the last lines.
 pub struct RunLog {
-    _guard: WorkerGuard,
+    _guard: Option<WorkerGuard>,
 }
 
 /// Where log lines go.
@@ -70,6 +77,10 @@ pub fn level_from_env() -> Result<Option<tracing_subscriber::filter::LevelFilter
 }
 
 /// Installs the process-wide log writer at `level` (default: [`LOG_LEVEL_ENV`], else info).
+/// `thread_queue`: `Some(n)` writes the lines on a thread of their own, `n` of them waiting at
+/// most ([`LOG_QUEUE_LINES`]); `None` writes each line on the thread that logs it, for a
+/// one-shot command (`run`, `curl`), whose thread writes each event to stdout anyway: no thread
+/// to start, no queue to allocate, nothing to wait for at exit.
 /// Called once per process; a second call (or a logger already installed) returns `Ok(None)`.
 ///
 /// # Errors
@@ -79,6 +90,7 @@ pub fn level_from_env() -> Result<Option<tracing_subscriber::filter::LevelFilter
 pub fn install(
     target: LogTarget<'_>,
     level: Option<tracing_subscriber::filter::LevelFilter>,
+    thread_queue: Option<usize>,
 ) -> Result<Option<RunLog>, String> {
     let level = match level {
         Some(l) => l,
@@ -118,15 +130,20 @@ pub fn install(
             tracing_appender::rolling::never(dir, name)
         }
     };
-    let (writer, guard) = tracing_appender::non_blocking(appender);
-    let installed = tracing_subscriber::fmt()
-        .with_writer(writer)
+    let lines = tracing_subscriber::fmt()
         .with_ansi(false)
         .with_target(false)
         .with_timer(LocalTime)
-        .with_max_level(level)
-        .try_init()
-        .is_ok();
+        .with_max_level(level);
+    let (installed, guard) = match thread_queue {
+        Some(queue) => {
+            let (writer, guard) = tracing_appender::non_blocking::NonBlockingBuilder::default()
+                .buffered_lines_limit(queue)
+                .finish(appender);
+            (lines.with_writer(writer).try_init().is_ok(), Some(guard))
+        }
+        None => (lines.with_writer(appender).try_init().is_ok(), None),
+    };
     Ok(installed.then_some(RunLog { _guard: guard }))
 }
 

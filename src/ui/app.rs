@@ -158,7 +158,11 @@ impl RetryscopeApp {
         // The run log: daily files in the data folder.
         let log = match record_dir {
             Some(dir) => {
-                match crate::store::install_run_log(crate::store::LogTarget::DataDir(&dir), None) {
+                match crate::store::install_run_log(
+                    crate::store::LogTarget::DataDir(&dir),
+                    None,
+                    Some(crate::store::LOG_QUEUE_LINES),
+                ) {
                     Ok(log) => log,
                     Err(e) => {
                         workbench.set_status(true, format!("{e}; runs are not logged"));

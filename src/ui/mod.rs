@@ -8,6 +8,7 @@
 pub mod about_window;
 pub mod app;
 pub mod auth_editor;
+pub mod background;
 pub mod backoff_editor;
 pub mod batch;
 pub mod body_editor;

@@ -15,7 +15,7 @@
 //!   reason and each attempt with its status (or error kind), its verdict's reason and the wait
 //!   after it (a failure has them in its text instead).
 
-use super::{BatchReport, ReportError, masked_row::masked_row, rfc3339, snake};
+use super::{BatchReport, ReportError, masked_row::masked_row, snake};
 use crate::model::{BatchItemState, BatchReportRow};
 use quick_xml::Writer;
 use quick_xml::events::attributes::Attribute;
@@ -242,7 +242,7 @@ fn write_document(report: &BatchReport, rows: &[BatchReportRow]) -> io::Result<V
         .iter()
         .filter_map(|r| r.started_at)
         .min()
-        .map(|at| rfc3339(&at));
+        .map(|at| BatchReportRow::time(&at));
     w.create_element("testsuites")
         .with_attribute(attr("name", "retryscope batch"))
         .with_attribute(attr("tests", tests.as_str()))

@@ -538,6 +538,54 @@ fn cli_export_and_import() {
     );
 }
 
+/// `profile export -o FILE` counts what the target cannot express in words: "1 setting", "3
+/// settings", never "setting(s)".
+#[test]
+fn cli_export_counts_the_settings_not_expressible_in_words() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let pairs: Vec<(&str, RetryFormat, usize)> = retryscope::profile::builtins()
+        .iter()
+        .flat_map(|b| {
+            RetryFormat::ALL
+                .into_iter()
+                .map(move |f| (b.id, f, export(&b.profile, f).not_expressed.len()))
+        })
+        .collect();
+    let one = pairs
+        .iter()
+        .find(|(_, _, n)| *n == 1)
+        .expect("an export with one gap");
+    let more = pairs
+        .iter()
+        .find(|(_, _, n)| *n > 1)
+        .expect("an export with gaps");
+    for (builtin, format, n) in [one, more] {
+        let out = dir.path().join(format!("{builtin}.{}", format.extension()));
+        let run = demo_support::sandboxed()
+            .args([
+                "profile",
+                "export",
+                "--to",
+                format.id(),
+                "--builtin",
+                builtin,
+            ])
+            .arg("-o")
+            .arg(&out)
+            .output()
+            .expect("runs");
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert!(run.status.success(), "{stderr}");
+        let said = retryscope::model::counted(*n as u64, "setting", "settings");
+        assert!(
+            stderr.contains(&format!("; {said} not expressible")),
+            "{builtin} → {}: {stderr}",
+            format.id()
+        );
+        assert!(!stderr.contains("(s)"), "{stderr}");
+    }
+}
+
 /// Unlimited retries have no count in gRPC or the AWS config: the largest that fits is written,
 /// as attempts (retries + 1), and the note says retries. Format 2's budget is named as a gap.
 #[test]

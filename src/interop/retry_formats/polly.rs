@@ -15,7 +15,7 @@ use super::curl_flags::push_comment_list;
 use super::durations::{format_timespan, parse_timespan};
 use super::facts::{self, codes, compact_or_none};
 use super::import_table::{Key, Mapped, walk};
-use super::report::{ExportedPolicy, Findings, FormatError, ImportedPolicy};
+use super::report::{ExportedPolicy, Findings, FormatError, ImportError, ImportedPolicy};
 use super::tree::{Node, parse_jsonc};
 use crate::model::{Backoff, DelayHeader, RetryProfile, StatusSet, Strategy};
 use std::fmt::Write as _;
@@ -317,8 +317,8 @@ fn locate(node: &Node, path: String, depth: u8) -> Option<(&Node, String, bool)>
 /// Reads appsettings JSON (comments allowed) holding retry options.
 ///
 /// # Errors
-/// Syntax, unreadable values (with path), or no retry options found.
-pub fn import(text: &str, name: &str) -> Result<ImportedPolicy, FormatError> {
+/// Syntax, or no retry options found; else every unreadable value (with its path).
+pub fn import(text: &str, name: &str) -> Result<ImportedPolicy, ImportError> {
     let root = parse_jsonc(text)?;
     let (node, path, standard) = locate(&root, String::new(), 3).ok_or_else(|| {
         FormatError::at("", "no Polly retry options found (an object with MaxRetryAttempts, BackoffType or Delay, or a section with Retry)")
@@ -339,11 +339,8 @@ pub fn import(text: &str, name: &str) -> Result<ImportedPolicy, FormatError> {
     };
     let mut f = Findings::default();
     let entries = node.map(&path)?;
-    if standard {
-        walk(entries, &path, STANDARD, TOOL, &mut d, &mut f)?;
-    } else {
-        walk(entries, &path, RETRY, TOOL, &mut d, &mut f)?;
-    }
+    let table = if standard { STANDARD } else { RETRY };
+    walk(entries, &path, table, TOOL, &mut d, &mut f);
     let at = |k: &str| {
         super::tree::join(
             &if standard {

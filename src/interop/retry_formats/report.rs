@@ -228,12 +228,16 @@ impl From<FormatError> for ImportError {
 impl ImportError {
     /// Every problem as [`FormatError::shown`] writes it, one per line.
     pub fn shown(&self, format: super::RetryFormat, file: &std::path::Path) -> String {
-        let lines: Vec<String> = self
-            .problems
+        self.lines(|p| p.shown(format, file))
+    }
+
+    /// Every problem as `line` writes it, one per line.
+    fn lines(&self, line: impl Fn(&FormatError) -> String) -> String {
+        self.problems
             .iter()
-            .map(|p| p.shown(format, file))
-            .collect();
-        lines.join("\n")
+            .map(line)
+            .collect::<Vec<_>>()
+            .join("\n")
     }
 
     /// Every problem placed in `text` ([`FormatError::located_in`]) and sorted by line and
@@ -252,13 +256,7 @@ impl ImportError {
 
 impl fmt::Display for ImportError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, p) in self.problems.iter().enumerate() {
-            if i > 0 {
-                f.write_str("\n")?;
-            }
-            write!(f, "{p}")?;
-        }
-        Ok(())
+        f.write_str(&self.lines(ToString::to_string))
     }
 }
 

@@ -201,20 +201,22 @@ const STANDARD: &[Key<Draft>] = &[
     ),
 ];
 
+/// `AttemptTimeout` / `TotalRequestTimeout` (a timeout, ms, when one is read).
+const TIMEOUT: &[Key<Option<u64>>] = &[Key::map("Timeout", |out, v, path, _| {
+    *out = Some(v.duration(path, parse_timespan)?);
+    Ok(())
+})];
+
 fn timeout_of(v: &Node, path: &str, f: &mut Findings) -> Result<Option<u64>, FormatError> {
     let mut out = None;
-    for (k, val) in v.map(path)? {
-        let p = super::tree::join(path, k);
-        if k == "Timeout" {
-            out = Some(val.duration(&p, parse_timespan)?);
-        } else {
-            f.dropped(
-                &p,
-                val.describe(),
-                "unknown setting for Polly's timeout options",
-            );
-        }
-    }
+    walk(
+        v.map(path)?,
+        path,
+        TIMEOUT,
+        "Polly's timeout options",
+        &mut out,
+        f,
+    );
     Ok(out.filter(|ms| *ms > 0))
 }
 

@@ -913,7 +913,12 @@ fn an_item_that_gave_up_and_fails_an_assertion_says_both_in_show_and_every_repor
         junit.contains(&format!("message=\"{assertion}\"")),
         "{junit}"
     );
-    assert!(junit.contains(&reason), "the run's words too: {junit}");
+    let run_words = reason.strip_suffix(&format!("; {assertion}")).unwrap();
+    assert!(
+        junit.contains(&format!("reason: {run_words}\n")),
+        "the run's words too: {junit}"
+    );
+    assert_eq!(junit.matches(assertion).count(), 1, "said once: {junit}");
     assert_eq!(demo.server.log().len(), 3, "the resumes sent nothing");
 }
 

@@ -155,14 +155,11 @@ fn import_ui(
                  every attempt and resume: a server that honours it runs an item in flight at a \
                  crash only once",
             );
-        if ui
-            .button("Import")
-            .on_hover_text(format!(
-                "queue the list under the current profile ({})",
-                profile.name
-            ))
-            .clicked()
-        {
+        let tip = format!(
+            "queue the list under the current profile ({})",
+            profile.name
+        );
+        if button(ui, true, "Import", tip) {
             panel.import(profile);
         }
     });

@@ -66,7 +66,22 @@ impl RunRecording {
         writer: Option<Arc<HistoryWriter>>,
         body_cap: usize,
     ) -> Self {
-        Self::start(spec, profile, secrets, writer, body_cap, None)
+        Self::start(spec, profile, secrets, writer, body_cap, |seed| seed)
+    }
+
+    /// [`Self::new`] for a run of watch `watch_id` (DESIGN.md §12): its history row names the
+    /// watch (`runs.watch_id`).
+    pub fn for_watch(
+        spec: &RequestSpec,
+        profile: &RetryProfile,
+        secrets: &[String],
+        writer: Option<Arc<HistoryWriter>>,
+        body_cap: usize,
+        watch_id: String,
+    ) -> Self {
+        Self::start(spec, profile, secrets, writer, body_cap, |seed| {
+            seed.with_watch(watch_id)
+        })
     }
 
     /// [`Self::new`] for the run of a batch item: the run's history row names the item
@@ -80,14 +95,9 @@ impl RunRecording {
         body_cap: usize,
         batch_item_id: String,
     ) -> Self {
-        let mut recording = Self::start(
-            spec,
-            profile,
-            secrets,
-            writer,
-            body_cap,
-            Some(batch_item_id),
-        );
+        let mut recording = Self::start(spec, profile, secrets, writer, body_cap, |seed| {
+            seed.with_batch_item(batch_item_id)
+        });
         recording.hold_end = true;
         recording
     }
@@ -98,7 +108,7 @@ impl RunRecording {
         secrets: &[String],
         writer: Option<Arc<HistoryWriter>>,
         body_cap: usize,
-        batch_item_id: Option<String>,
+        tag: impl FnOnce(RecorderSeed) -> RecorderSeed,
     ) -> Self {
         let mut all = secrets.to_vec();
         all.extend(crate::model::secrets::secret_values(spec));
@@ -107,10 +117,7 @@ impl RunRecording {
         all.dedup();
         let mut failure = None;
         let history = writer.map(|writer| {
-            let mut seed = RecorderSeed::new(spec, profile, all.clone(), body_cap);
-            if let Some(item) = batch_item_id {
-                seed = seed.with_batch_item(item);
-            }
+            let seed = tag(RecorderSeed::new(spec, profile, all.clone(), body_cap));
             let id = seed.id().to_owned();
             let key = writer.record_run(seed).map_err(|e| failure = Some(e)).ok();
             Recorded { id, key, writer }

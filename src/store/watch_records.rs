@@ -10,7 +10,7 @@
 use super::advisory_lock::{BatchLock, LockRefused, lock_holder};
 use super::history::{HistoryStore, sql, time};
 use super::history_error::HistoryError;
-use super::history_rows::encode;
+use super::history_rows::{decode, encode};
 use crate::model::RequestSpec;
 use crate::policy::WatchSchedule;
 use chrono::{DateTime, FixedOffset};
@@ -339,15 +339,25 @@ impl HistoryStore {
     /// # Errors
     /// SQL and decode errors.
     pub fn watches(&self, limit: u32) -> Result<Vec<WatchRecord>, HistoryError> {
+        self.select_watches(
+            "ORDER BY created_unix_ms DESC, id DESC LIMIT ?1",
+            &i64::from(limit),
+        )
+    }
+
+    /// The watches `tail` (a WHERE / ORDER BY / LIMIT clause with one parameter) selects.
+    fn select_watches(
+        &self,
+        tail: &str,
+        param: &dyn rusqlite::ToSql,
+    ) -> Result<Vec<WatchRecord>, HistoryError> {
         let mut stmt = self
             .conn
-            .prepare(&format!(
-                "SELECT {WATCH_COLUMNS} FROM watches ORDER BY created_unix_ms DESC, id DESC LIMIT ?1"
-            ))
-            .map_err(sql("list watches"))?;
+            .prepare(&format!("SELECT {WATCH_COLUMNS} FROM watches {tail}"))
+            .map_err(sql("read watches"))?;
         let rows = stmt
-            .query_map([i64::from(limit)], |r| Ok(self.watch_row(r)))
-            .map_err(sql("list watches"))?;
+            .query_map([param], |r| Ok(self.watch_row(r)))
+            .map_err(sql("read watches"))?;
         let mut out = Vec::new();
         for row in rows {
             out.push(row.map_err(sql("read a watch"))??);
@@ -361,19 +371,7 @@ impl HistoryStore {
     /// [`WatchError::NotFound`], [`WatchError::Ambiguous`]; SQL and decode errors.
     pub fn watch(&self, id: &str) -> Result<WatchRecord, WatchError> {
         let id = id.trim().to_ascii_lowercase();
-        let mut stmt = self
-            .conn
-            .prepare(&format!(
-                "SELECT {WATCH_COLUMNS} FROM watches WHERE id >= ?1 AND id < ?1 || '~' LIMIT 2"
-            ))
-            .map_err(sql("find a watch"))?;
-        let rows = stmt
-            .query_map([&id], |r| Ok(self.watch_row(r)))
-            .map_err(sql("find a watch"))?;
-        let mut found = Vec::new();
-        for row in rows {
-            found.push(row.map_err(sql("read a watch"))??);
-        }
+        let mut found = self.select_watches("WHERE id >= ?1 AND id < ?1 || '~' LIMIT 2", &id)?;
         match found.len() {
             0 => Err(WatchError::NotFound(id)),
             1 => Ok(found.remove(0)),
@@ -437,16 +435,6 @@ impl HistoryStore {
     }
 
     fn watch_row(&self, r: &rusqlite::Row<'_>) -> Result<WatchRecord, HistoryError> {
-        fn decode<T: serde::de::DeserializeOwned>(
-            text: &str,
-            id: &str,
-            what: &str,
-        ) -> Result<T, HistoryError> {
-            serde_json::from_str(text).map_err(|e| HistoryError::Decode {
-                id: id.to_owned(),
-                message: format!("{what}: {e}"),
-            })
-        }
         let get = |e: rusqlite::Error| HistoryError::Decode {
             id: "watch".into(),
             message: e.to_string(),

@@ -10,7 +10,7 @@ use super::exit::CliError;
 use super::history_cmd::DataDirArg;
 use crate::model::RequestSpec;
 use crate::report::{ObservedRun, observed_run};
-use crate::store::{self, HistoryStore, RunQuery};
+use crate::store::{self, RunQuery};
 use chrono::{DateTime, FixedOffset};
 use clap::Args;
 use std::collections::BTreeMap;
@@ -95,22 +95,13 @@ impl RunSelection {
                 store::URL_FILTER_MAX_BYTES
             )));
         }
-        let dir = self.data_dir.resolve()?;
-        let db = dir.join(store::HISTORY_FILE);
-        if !db.exists() {
-            return Err(CliError::usage(format!(
-                "no runs recorded yet (no history at {})",
-                db.display()
-            )));
-        }
+        let history = super::watch_cmd::open_history(&self.data_dir, "runs")?;
         let failed = |e: store::HistoryError| CliError::failed(e.to_string());
-        let history = HistoryStore::open_in(&dir).map_err(failed)?;
         let query = self.query();
         let ids = if let Some(watch) = &self.watch {
-            let watch = history.watch(watch).map_err(|e| match e {
-                store::WatchError::History(e) => failed(e),
-                e => CliError::usage(e.to_string()),
-            })?;
+            let watch = history
+                .watch(watch)
+                .map_err(super::watch_cmd::watch_error)?;
             history
                 .watch_run_ids(&watch.id, query.since_unix_ms, query.until_unix_ms)
                 .map_err(failed)?
@@ -137,6 +128,7 @@ impl RunSelection {
             }
         }
         if selected.runs.is_empty() {
+            let db = self.data_dir.resolve()?.join(store::HISTORY_FILE);
             return Err(CliError::usage(format!(
                 "no recorded run matches (see `retryscope history list`): {}",
                 db.display()
@@ -157,8 +149,7 @@ impl RunSelection {
         picks: impl IntoIterator<Item = (&'a str, String)>,
     ) -> Result<crate::report::Timelines, CliError> {
         let failed = |e: store::HistoryError| CliError::failed(e.to_string());
-        let dir = self.data_dir.resolve()?;
-        let history = HistoryStore::open_in(&dir).map_err(failed)?;
+        let history = super::watch_cmd::open_history(&self.data_dir, "runs")?;
         let mut out = crate::report::Timelines::new();
         for (id, title) in picks {
             if let Some(stored) = history.run(id).map_err(failed)? {

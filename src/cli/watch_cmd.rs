@@ -424,7 +424,7 @@ fn summary_text(f: &Figures, runs: &[ObservedRun]) -> String {
 
 /// `watch list`.
 fn list(args: &WatchListArgs) -> Result<u8, CliError> {
-    let store = open(&args.data_dir)?;
+    let store = open_history(&args.data_dir, "watches")?;
     let watches = store
         .watches(args.limit)
         .map_err(|e| CliError::failed(e.to_string()))?;
@@ -450,19 +450,8 @@ fn list(args: &WatchListArgs) -> Result<u8, CliError> {
 
 /// `watch show ID`.
 fn show(args: &WatchShowArgs) -> Result<u8, CliError> {
-    let store = open(&args.data_dir)?;
-    let watch = store.watch(&args.id).map_err(|e| match e {
-        crate::store::WatchError::History(e) => CliError::failed(e.to_string()),
-        e => CliError::usage(e.to_string()),
-    })?;
-    let failed = |e: crate::store::HistoryError| CliError::failed(e.to_string());
-    let slots = store.watch_slots(&watch.id).map_err(failed)?;
-    let mut runs = Vec::new();
-    for id in store.watch_run_ids(&watch.id, None, None).map_err(failed)? {
-        if let Some(stored) = store.run(&id).map_err(failed)? {
-            runs.push(crate::report::observed_run(&stored));
-        }
-    }
+    let store = open_history(&args.data_dir, "watches")?;
+    let (watch, slots, runs) = watch_service::read_watch(&store, &args.id).map_err(watch_error)?;
     let f = summary_figures(&runs);
     if args.json {
         let value = serde_json::json!({
@@ -504,12 +493,26 @@ fn slot_line(slot: &WatchSlot, run: Option<&&ObservedRun>) -> String {
     }
 }
 
-fn open(dir: &DataDirArg) -> Result<crate::store::HistoryStore, CliError> {
+/// The CLI's error for a watch that cannot be read: exit 2 for an unknown or ambiguous id (and
+/// one that cannot be resumed), exit 1 when the history fails.
+pub(super) fn watch_error(e: crate::store::WatchError) -> CliError {
+    match e {
+        crate::store::WatchError::History(e) => CliError::failed(e.to_string()),
+        e => CliError::usage(e.to_string()),
+    }
+}
+
+/// The history database of `dir`, opened to read `what` (`runs`, `watches`): exit 2 when none
+/// is recorded yet (reading never creates it), exit 1 when it cannot be opened.
+pub(super) fn open_history(
+    dir: &DataDirArg,
+    what: &str,
+) -> Result<crate::store::HistoryStore, CliError> {
     let dir = dir.resolve()?;
     let db = dir.join(crate::store::HISTORY_FILE);
     if !db.exists() {
         return Err(CliError::usage(format!(
-            "no watches recorded yet (no history at {})",
+            "no {what} recorded yet (no history at {})",
             db.display()
         )));
     }

@@ -18,8 +18,8 @@ use crate::model::{RequestSpec, RetryProfile, RunEvent, RunFold};
 use crate::policy::WatchSchedule;
 use crate::report::{ObservedRun, observed_fold, observed_run};
 use crate::store::{
-    HistoryError, HistoryWriter, Missed, NewWatch, SecretStore, WatchError, WatchRecord, WatchSlot,
-    WatchState,
+    HistoryError, HistoryStore, HistoryWriter, Missed, NewWatch, SecretStore, WatchError,
+    WatchRecord, WatchSlot, WatchState,
 };
 use std::path::Path;
 use std::sync::Arc;
@@ -287,29 +287,33 @@ pub fn resume(core: &Core, data_dir: &Path, id: &str) -> Result<WatchHandle, His
 }
 
 /// Watch `id` (full or a unique prefix) with its slots and its runs (oldest first), as the
-/// report reads them; for `watch show` and a face's Watch view.
+/// report reads them; for `watch show` and a face's Watch view, on the store actor's thread.
 ///
 /// # Errors
 /// Not found, ambiguous, or the history's error.
-pub async fn watch_runs(
-    writer: &HistoryWriter,
-    id: &str,
-) -> Result<(WatchRecord, Vec<WatchSlot>, Vec<ObservedRun>), WatchError> {
+pub async fn watch_runs(writer: &HistoryWriter, id: &str) -> Result<WatchRuns, WatchError> {
     let id = id.to_owned();
-    writer
-        .call(move |q| {
-            let store = q.history();
-            let record = store.watch(&id)?;
-            let slots = store.watch_slots(&record.id)?;
-            let mut runs = Vec::new();
-            for run_id in store.watch_run_ids(&record.id, None, None)? {
-                if let Some(stored) = store.run(&run_id)? {
-                    runs.push(observed_run(&stored));
-                }
-            }
-            Ok((record, slots, runs))
-        })
-        .await?
+    writer.call(move |q| read_watch(q.history(), &id)).await?
+}
+
+/// A watch, its slots and its runs (oldest first).
+pub type WatchRuns = (WatchRecord, Vec<WatchSlot>, Vec<ObservedRun>);
+
+/// [`watch_runs`] read from `store` directly (a CLI reader, or a job on the store actor).
+///
+/// # Errors
+/// As [`watch_runs`].
+pub fn read_watch(store: &HistoryStore, id: &str) -> Result<WatchRuns, WatchError> {
+    let record = store.watch(id)?;
+    let slots = store.watch_slots(&record.id)?;
+    let mut runs = Vec::new();
+    for run_id in store.watch_run_ids(&record.id, None, None)? {
+        // A run deleted between the list and this read is skipped.
+        if let Some(stored) = store.run(&run_id)? {
+            runs.push(observed_run(&stored));
+        }
+    }
+    Ok((record, slots, runs))
 }
 
 fn handle(

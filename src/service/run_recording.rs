@@ -3,6 +3,7 @@
 //! [`HistoryWriter`] as each attempt finishes) and write its log line, naming the run by its
 //! history id.
 
+use crate::engine::{PreparedRun, RunHandle};
 use crate::model::secrets::Masked;
 use crate::model::{RequestSpec, RetryProfile, RunEvent};
 use crate::store::{HistoryError, HistoryStore, HistoryWriter, RecorderSeed, RunEnd, RunKey};
@@ -27,6 +28,37 @@ pub fn open_history_writer(data_dir: &Path) -> Result<Arc<HistoryWriter>, Histor
     HistoryStore::open_in(data_dir)
         .and_then(HistoryWriter::spawn)
         .map(Arc::new)
+}
+
+/// Drives `run` on the calling task beside a loop that hands each of its events (arriving on
+/// `events`, the receiver of the sender the run was prepared with) to `each`; once `stop`
+/// resolves, the run is cancelled through `handle` and still ends with its `RunFinished`.
+/// Returns when the run has ended and every event has been handed on. For faces that await a
+/// run (a batch item, a watch's slot): no task of its own per run.
+pub async fn drive_events(
+    run: PreparedRun,
+    handle: &RunHandle,
+    mut events: tokio::sync::mpsc::Receiver<RunEvent>,
+    stop: impl Future<Output = ()>,
+    mut each: impl FnMut(RunEvent),
+) {
+    let handed = async {
+        tokio::pin!(stop);
+        let mut cancelling = false;
+        loop {
+            let event = tokio::select! {
+                event = events.recv() => event,
+                () = &mut stop, if !cancelling => {
+                    cancelling = true;
+                    handle.cancel();
+                    continue;
+                }
+            };
+            let Some(event) = event else { break };
+            each(event);
+        }
+    };
+    tokio::join!(run.drive(), handed);
 }
 
 /// One run's recording: its history id, the shared writer (which folds the run's events into

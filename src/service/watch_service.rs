@@ -12,7 +12,7 @@
 //! Missed slots are recorded, never sent late in a burst (docs/DECISIONS.md "Watches").
 
 use super::core::Core;
-use super::run_recording::RunRecording;
+use super::run_recording::{RunRecording, drive_events};
 use crate::engine::{self, RunOptions};
 use crate::model::{RequestSpec, RetryProfile, RunEvent, RunFold};
 use crate::policy::WatchSchedule;
@@ -520,7 +520,7 @@ async fn run_slot(
         }],
     )
     .await?;
-    let (tx, mut rx) = mpsc::channel::<RunEvent>(256);
+    let (tx, rx) = mpsc::channel::<RunEvent>(super::RUN_EVENT_CAPACITY);
     let options = RunOptions {
         run_id: slot + 1,
         seed: None,
@@ -528,46 +528,42 @@ async fn run_slot(
     };
     let (handle, run) =
         engine::prepare_run(ctx.request.clone(), ctx.profile.clone(), options, tx, None);
-    tokio::spawn(run.with_clients(&ctx.clients).drive());
-    let mut fold = RunFold::new(slot + 1);
-    let mut stopped = None;
-    loop {
-        let event = tokio::select! {
-            event = rx.recv() => event,
-            changed = stop.changed(), if stopped.is_none() => {
-                if changed.is_ok() && let Some(state) = *stop.borrow_and_update() {
-                    stopped = Some(state);
-                    handle.cancel();
-                }
-                continue;
+    let asked = async {
+        while stop.changed().await.is_ok() {
+            if stop.borrow_and_update().is_some() {
+                return;
             }
-        };
-        let Some(event) = event else {
-            return Err(WatchError::History(HistoryError::WriterGone(
-                "the engine stopped without finishing a run".into(),
-            )));
-        };
-        let event = recording.observe(event);
-        let finished = match &*event {
-            RunEvent::RunFinished { outcome, .. } => Some(outcome.message.clone()),
-            _ => None,
-        };
-        fold.apply(event);
-        if let Some(message) = finished {
-            if let Some(e) = recording.take_failure() {
-                return Err(WatchError::History(e));
-            }
-            if let Some(run) = observed_fold(&run_id, &fold, ctx.request.idempotency_key.is_some())
-            {
-                let _ = ctx.events.send(WatchEvent::Ran {
-                    slot,
-                    run: Box::new(run),
-                    message,
-                });
-            }
-            return Ok(stopped);
         }
+        // The handle is gone: nobody can stop the watch any more.
+        std::future::pending::<()>().await;
+    };
+    let mut fold = RunFold::new(slot + 1);
+    let mut finished = None;
+    let run = run.with_clients(&ctx.clients);
+    drive_events(run, &handle, rx, asked, |event| {
+        let event = recording.observe(event);
+        if let RunEvent::RunFinished { outcome, .. } = &*event {
+            finished = Some(outcome.message.clone());
+        }
+        fold.apply(event);
+    })
+    .await;
+    let Some(message) = finished else {
+        return Err(WatchError::History(HistoryError::WriterGone(
+            "the engine stopped without finishing a run".into(),
+        )));
+    };
+    if let Some(e) = recording.take_failure() {
+        return Err(WatchError::History(e));
     }
+    if let Some(run) = observed_fold(&run_id, &fold, ctx.request.idempotency_key.is_some()) {
+        let _ = ctx.events.send(WatchEvent::Ran {
+            slot,
+            run: Box::new(run),
+            message,
+        });
+    }
+    Ok(*stop.borrow())
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@
 //! the previous run still goes is missed (`busy`); a slot whose time passed by more than half an
 //! interval while nothing ran (the machine slept: the wall clock jumped) is missed (`late`);
 //! slots that passed while no process ran the watch are missed (`down`) when it is resumed.
-//! Missed slots are recorded, never sent late in a burst (docs/DECISIONS.md "Watches").
+//! Missed slots are recorded, never sent late in a burst (DESIGN.md §12 "Watches").
 
 use super::core::Core;
 use super::run_recording::{RunRecording, drive_events};

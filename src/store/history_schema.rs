@@ -177,7 +177,7 @@ ALTER TABLE runs ADD COLUMN started_attempt_method TEXT;
 ALTER TABLE runs ADD COLUMN started_attempt_url TEXT;
 ";
 
-/// Step 9: watches (DESIGN.md §12, docs/formats.md "Watch record"). A watch keeps its request
+/// Step 9: watches (DESIGN.md §12, docs/formats.md "Watch records"). A watch keeps its request
 /// masked by the one secrets rule (`has_secrets`: the sendable request is in the secret store,
 /// as a batch item's is), its profile and its schedule (slot k is due at `start_unix_ms + k ·
 /// every_ms`, moved by up to `± jitter · every_ms` drawn from `seed`; it ends after `count`

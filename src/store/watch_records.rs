@@ -133,7 +133,7 @@ pub struct NewWatch {
     pub schedule: WatchSchedule,
 }
 
-/// A stored watch, as `watch list` / `watch show` print it (docs/formats.md "Watch record").
+/// A stored watch, as `watch list` / `watch show` print it (docs/formats.md "Watch records").
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct WatchRecord {
     /// UUID v7.

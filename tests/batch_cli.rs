@@ -694,6 +694,67 @@ fn an_empty_expect_body_is_refused() {
 }
 
 #[test]
+fn batch_delete_removes_a_finished_batch_and_names_an_unknown_one() {
+    let demo = Demo::start();
+    let dir = tempfile::tempdir().unwrap();
+    let line = format!("{{\"url\": \"{}\"}}\n", demo.url("/status/200"));
+    let out = batch_of_lines(dir.path(), &line.repeat(2), &[]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let id = queue(dir.path()).list(10).unwrap()[0].id.clone();
+    let out = retryscope(dir.path())
+        .args(["batch", "delete", &id])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert!(
+        stdout.contains(&format!("deleted batch {id} (2 items)")),
+        "{stdout}"
+    );
+    assert!(queue(dir.path()).list(10).unwrap().is_empty());
+    let out = retryscope(dir.path())
+        .args(["batch", "delete", &id])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    // The runs stay in the history.
+    let history = HistoryStore::open_in(dir.path()).unwrap();
+    let runs = history
+        .list(&retryscope::store::RunFilter::default())
+        .unwrap();
+    assert_eq!(runs.len(), 2);
+}
+
+#[test]
+fn an_item_naming_a_built_in_that_hides_a_library_profile_is_warned_about() {
+    let demo = Demo::start();
+    let dir = tempfile::tempdir().unwrap();
+    let config = tempfile::tempdir().unwrap();
+    let library = config.path().join("retryscope").join("profiles");
+    std::fs::create_dir_all(&library).unwrap();
+    std::fs::write(library.join("azure-sdk.json"), FAST_PROFILE).unwrap();
+    let path = dir.path().join("list.jsonl");
+    let line = format!(
+        "{{\"url\": \"{}\", \"profile\": \"azure-sdk\"}}\n",
+        demo.url("/status/200")
+    );
+    std::fs::write(&path, line).unwrap();
+    let out = retryscope(dir.path())
+        .env("XDG_CONFIG_HOME", config.path())
+        .args(["batch", path.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(
+        stderr.contains(
+            "warning: the built-in profile `azure-sdk` hides the library profile of that name (rename it to use it): "
+        ) && stderr.contains("azure-sdk.json"),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn an_item_naming_a_library_profile_that_does_not_load_gets_its_load_error() {
     let dir = tempfile::tempdir().unwrap();
     let config = tempfile::tempdir().unwrap();
@@ -913,7 +974,12 @@ fn an_item_that_gave_up_and_fails_an_assertion_says_both_in_show_and_every_repor
         junit.contains(&format!("message=\"{assertion}\"")),
         "{junit}"
     );
-    assert!(junit.contains(&reason), "the run's words too: {junit}");
+    let run_words = reason.strip_suffix(&format!("; {assertion}")).unwrap();
+    assert!(
+        junit.contains(&format!("reason: {run_words}\n")),
+        "the run's words too: {junit}"
+    );
+    assert_eq!(junit.matches(assertion).count(), 1, "said once: {junit}");
     assert_eq!(demo.server.log().len(), 3, "the resumes sent nothing");
 }
 

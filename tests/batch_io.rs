@@ -770,6 +770,22 @@ fn the_json_lines_report_parses_back_as_rows() {
     assert_eq!(first["outcome"], "succeeded");
 }
 
+/// CSV, JSON Lines and JUnit write a time the same way: RFC 3339, milliseconds, the offset as
+/// `+00:00` (not nanoseconds and `Z` in one format and milliseconds in the others).
+#[test]
+fn every_report_writes_times_alike() {
+    let mut report = sample_report();
+    report.rows[0].started_at = Some(at("2026-12-01T17:59:59.123456789Z"));
+    for format in ReportFormat::ALL {
+        let text = render_report(format, &report, &[]).unwrap();
+        assert!(
+            text.contains("2026-12-01T17:59:59.123+00:00"),
+            "{format}: {text}"
+        );
+        assert!(!text.contains("59.123456789"), "{format}: {text}");
+    }
+}
+
 /// `xmllint --schema junit-10.xsd` on `xml`: Ok, or its complaint.
 fn validate(xml: &str) -> Result<(), String> {
     let dir = tempfile::tempdir().unwrap();

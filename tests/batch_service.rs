@@ -32,7 +32,6 @@ fn import_work_page_and_rerun_failed_through_commands() {
     let rt = tokio::runtime::Runtime::new().unwrap();
     let server = rt.block_on(DemoServer::start(0)).unwrap();
     let base = server.base_url();
-    // A stand-in for the list importers: every line of the file is a URL path.
     // The window's importer: a `.txt` list is one curl command a line.
     let importer = retryscope::ui::batch::list_importer();
     let dir = tempfile::tempdir().unwrap();

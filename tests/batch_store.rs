@@ -282,3 +282,38 @@ fn a_claim_of_a_batch_another_claim_holds_is_told_the_batch_is_busy() {
         .claim(&id, None)
         .unwrap();
 }
+
+#[test]
+fn deleting_a_batch_removes_its_rows_and_secrets_and_is_refused_while_it_is_worked() {
+    let dir = tempfile::tempdir().unwrap();
+    let memory = Arc::new(MemorySecretStore::new());
+    let secrets: Arc<dyn SecretStore> = memory.clone();
+    let mut q = BatchQueue::open_in(dir.path(), secrets.clone()).unwrap();
+    let mut items = requests(3);
+    items[2]
+        .request
+        .headers
+        .push(KeyValue::new("X-Api-Key", "k-abcdefghij"));
+    let id = q
+        .create(None, &profile(), &BatchOptions::default(), &items)
+        .unwrap();
+    let kept = q
+        .create(None, &profile(), &BatchOptions::default(), &requests(1))
+        .unwrap();
+    assert_eq!(memory.keys(), vec![batch_secret_key(&id)]);
+
+    // A batch another claim works is not deleted.
+    let mut worker = BatchQueue::open_in(dir.path(), secrets).unwrap();
+    worker.claim(&id, None).unwrap();
+    assert!(matches!(q.delete(&id), Err(BatchError::Busy { .. })));
+    assert_eq!(q.items(&id, None, 0, 10).unwrap().len(), 3);
+    worker.release(&id).unwrap();
+
+    assert_eq!(q.delete(&id).unwrap(), 3);
+    assert!(matches!(q.batch(&id), Err(BatchError::NotFound(_))));
+    assert!(q.items(&id, None, 0, 10).unwrap().is_empty());
+    assert!(memory.keys().is_empty(), "{:?}", memory.keys());
+    // The other batch is untouched.
+    assert_eq!(q.list(10).unwrap().len(), 1);
+    assert_eq!(q.batch(&kept).unwrap().counts.total(), 1);
+}

@@ -4,10 +4,18 @@
 
 mod demo_support;
 
-use retryscope::interop::retry_formats::{Carried, RetryFormat, export, import};
+use retryscope::interop::retry_formats::{
+    Carried, FormatError, ImportError, RetryFormat, export, import,
+};
 use retryscope::model::{
     Backoff, ErrorKind, HeaderUnit, RetryProfile, StatusRange, StatusSet, Strategy,
 };
+
+/// The one problem of a failed import (a second one would be a problem the file does not have).
+fn one(e: ImportError) -> FormatError {
+    assert_eq!(e.problems.len(), 1, "one problem expected: {e}");
+    e.problems.into_iter().next().expect("one")
+}
 
 fn base_profile(backoff: Backoff, statuses: &[u16]) -> RetryProfile {
     let mut p = retryscope::profile::builtin("aws-standard").expect("builtin");
@@ -412,8 +420,9 @@ fn polly_circuit_breaker_and_linear_are_reported() {
 #[test]
 fn errors_say_what_and_where() {
     let bad_duration = r#"{"methodConfig":[{"retryPolicy":{"maxAttempts":3,"initialBackoff":"100ms","maxBackoff":"1s","backoffMultiplier":2,"retryableStatusCodes":["UNAVAILABLE"]}}]}"#;
-    let e =
-        import(RetryFormat::GrpcConfig, bad_duration, "x").expect_err("100ms is not proto JSON");
+    let e = import(RetryFormat::GrpcConfig, bad_duration, "x")
+        .map_err(one)
+        .expect_err("100ms is not proto JSON");
     assert_eq!(e.path, "methodConfig[0].retryPolicy.initialBackoff");
     assert!(
         e.to_string()
@@ -425,6 +434,7 @@ fn errors_say_what_and_where() {
         "retry_policy:\n  num_retries: [1\n",
         "x",
     )
+    .map_err(one)
     .expect_err("syntax");
     assert!(e.line.is_some(), "{e:?}");
     let e = import(
@@ -432,6 +442,7 @@ fn errors_say_what_and_where() {
         "[default]\nmax_attempts = many\n",
         "x",
     )
+    .map_err(one)
     .expect_err("not a number");
     assert!(
         e.to_string()
@@ -439,14 +450,131 @@ fn errors_say_what_and_where() {
         "{e}"
     );
     let e = import(RetryFormat::Polly, r#"{"Retry": {"Delay": "soon"}}"#, "x")
+        .map_err(one)
         .expect_err("bad TimeSpan");
     assert_eq!(e.path, "Retry.Delay");
-    let e = import(RetryFormat::Dapr, "kind: Component\n", "x").expect_err("wrong kind");
+    let e = import(RetryFormat::Dapr, "kind: Component\n", "x")
+        .map_err(one)
+        .expect_err("wrong kind");
     assert!(e.to_string().contains("expected Resiliency"), "{e}");
-    let e = import(RetryFormat::Urllib3, "retry = Retry(3)", "x").expect_err("code");
+    let e = import(RetryFormat::Urllib3, "retry = Retry(3)", "x")
+        .map_err(one)
+        .expect_err("code");
     assert!(
         e.to_string().contains("can be exported but not imported"),
         "{e}"
+    );
+}
+
+/// A file with two bad values lists both, each at its own line:column, in file order: JSON
+/// (gRPC), JSON with comments (Polly, whose reader sorts keys), YAML (Envoy, Dapr) and INI (AWS).
+#[test]
+fn every_bad_value_is_listed_at_its_line_and_column() {
+    let grpc = r#"{
+  "methodConfig": [{
+    "retryPolicy": {
+      "maxAttempts": "many",
+      "initialBackoff": "100ms",
+      "maxBackoff": "1s",
+      "backoffMultiplier": 2,
+      "retryableStatusCodes": ["UNAVAILABLE"]
+    }
+  }]
+}"#;
+    let polly = "{\"Retry\": {\n  \"MaxRetryAttempts\": -1,\n  \"Delay\": \"soon\"\n}}";
+    let envoy = "retry_policy:\n  retry_on: 5xx\n  num_retries: many\n  per_try_timeout: soon\n";
+    let dapr = "kind: Resiliency\nspec:\n  policies:\n    retries:\n      r:\n        policy: constant\n        duration: soon\n        maxRetries: many\n";
+    let aws = "[default]\nretry_mode = bogus\nmax_attempts = many\n";
+    let policy = "methodConfig[0].retryPolicy";
+    let cases = [
+        (
+            RetryFormat::GrpcConfig,
+            grpc,
+            [
+                ("methodConfig[0].retryPolicy.maxAttempts", 4, 8),
+                ("methodConfig[0].retryPolicy.initialBackoff", 5, 8),
+            ],
+        ),
+        (
+            RetryFormat::Polly,
+            polly,
+            [("Retry.MaxRetryAttempts", 2, 4), ("Retry.Delay", 3, 4)],
+        ),
+        (
+            RetryFormat::Envoy,
+            envoy,
+            [
+                ("retry_policy.num_retries", 3, 3),
+                ("retry_policy.per_try_timeout", 4, 3),
+            ],
+        ),
+        (
+            RetryFormat::Dapr,
+            dapr,
+            [
+                ("spec.policies.retries.r.duration", 7, 9),
+                ("spec.policies.retries.r.maxRetries", 8, 9),
+            ],
+        ),
+        (
+            RetryFormat::AwsConfig,
+            aws,
+            [
+                ("[default].retry_mode", 2, 1),
+                ("[default].max_attempts", 3, 1),
+            ],
+        ),
+    ];
+    for (format, text, want) in cases {
+        let e = import(format, text, "x").expect_err(text);
+        let got: Vec<(&str, Option<usize>, Option<usize>)> = e
+            .problems
+            .iter()
+            .map(|p| (p.path.as_str(), p.line, p.column))
+            .collect();
+        let want: Vec<(&str, Option<usize>, Option<usize>)> = want
+            .iter()
+            .map(|(path, line, column)| (*path, Some(*line), Some(*column)))
+            .collect();
+        assert_eq!(got, want, "{}: {e}", format.id());
+    }
+    // Each bad item of a list is said; the good ones between are read.
+    let codes = r#"{"methodConfig":[{"retryPolicy":{"maxAttempts":3,"initialBackoff":"1s","maxBackoff":"2s","backoffMultiplier":2,"retryableStatusCodes":["NOPE","UNAVAILABLE",99]}}]}"#;
+    let e = import(RetryFormat::GrpcConfig, codes, "x").expect_err("two bad codes");
+    let paths: Vec<&str> = e.problems.iter().map(|p| p.path.as_str()).collect();
+    assert_eq!(
+        paths,
+        [
+            format!("{policy}.retryableStatusCodes[0]"),
+            format!("{policy}.retryableStatusCodes[2]"),
+        ],
+        "{e}"
+    );
+    // Both faces print one `FILE:LINE:COL:` line per problem.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("route.yaml");
+    std::fs::write(&file, envoy).expect("write");
+    let out = demo_support::sandboxed()
+        .args(["profile", "import", "--from", "envoy"])
+        .arg(&file)
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 2, "{stderr}");
+    let shown = file.display();
+    assert!(
+        lines[0].starts_with(&format!(
+            "error: {shown}:3:3: cannot import Envoy retry_policy (YAML): retry_policy.num_retries: expected a whole number"
+        )),
+        "{stderr}"
+    );
+    assert!(
+        lines[1].starts_with(&format!(
+            "{shown}:4:3: cannot import Envoy retry_policy (YAML): retry_policy.per_try_timeout:"
+        )),
+        "{stderr}"
     );
 }
 
@@ -536,6 +664,54 @@ fn cli_export_and_import() {
         String::from_utf8_lossy(&out.stderr)
             .contains("unknown format `yaml`; expected one of curl, urllib3")
     );
+}
+
+/// `profile export -o FILE` counts what the target cannot express in words: "1 setting", "3
+/// settings", never "setting(s)".
+#[test]
+fn cli_export_counts_the_settings_not_expressible_in_words() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let pairs: Vec<(&str, RetryFormat, usize)> = retryscope::profile::builtins()
+        .iter()
+        .flat_map(|b| {
+            RetryFormat::ALL
+                .into_iter()
+                .map(move |f| (b.id, f, export(&b.profile, f).not_expressed.len()))
+        })
+        .collect();
+    let one = pairs
+        .iter()
+        .find(|(_, _, n)| *n == 1)
+        .expect("an export with one gap");
+    let more = pairs
+        .iter()
+        .find(|(_, _, n)| *n > 1)
+        .expect("an export with gaps");
+    for (builtin, format, n) in [one, more] {
+        let out = dir.path().join(format!("{builtin}.{}", format.extension()));
+        let run = demo_support::sandboxed()
+            .args([
+                "profile",
+                "export",
+                "--to",
+                format.id(),
+                "--builtin",
+                builtin,
+            ])
+            .arg("-o")
+            .arg(&out)
+            .output()
+            .expect("runs");
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert!(run.status.success(), "{stderr}");
+        let said = retryscope::model::counted(*n as u64, "setting", "settings");
+        assert!(
+            stderr.contains(&format!("; {said} not expressible")),
+            "{builtin} → {}: {stderr}",
+            format.id()
+        );
+        assert!(!stderr.contains("(s)"), "{stderr}");
+    }
 }
 
 /// Unlimited retries have no count in gRPC or the AWS config: the largest that fits is written,
@@ -699,7 +875,7 @@ fn a_budget_grpc_cannot_hold_is_written_nearest_with_its_gaps() {
         r#"{"methodConfig":[{"retryPolicy":{"maxAttempts":3,"initialBackoff":"1s","maxBackoff":"2s","backoffMultiplier":2,"retryableStatusCodes":["UNAVAILABLE"]}}],"retryThrottling":{"maxTokens":5000,"tokenRatio":0.1}}"#,
         "x",
     )
-    .expect_err("maxTokens above 1000");
+    .map_err(one).expect_err("maxTokens above 1000");
     assert_eq!(e.path, "retryThrottling.maxTokens");
 }
 
@@ -811,24 +987,31 @@ fn polly_int_max_value_is_unlimited_with_a_deadline_and_says_why_without_one() {
 #[test]
 fn an_unclosed_ini_section_header_is_named_at_its_own_line() {
     let text = "# shared config\n[default\nretry_mode = standard\nmax_attempts = 3\n";
-    let e = import(RetryFormat::AwsConfig, text, "x").expect_err("unclosed header");
+    let e = import(RetryFormat::AwsConfig, text, "x")
+        .map_err(one)
+        .expect_err("unclosed header");
     assert_eq!((e.line, e.column), (Some(2), Some(1)), "{e:?}");
     assert_eq!(e.message, "section header `[default` has no closing `]`");
     assert!(!e.message.contains("Some("), "no Rust debug text: {e}");
     // A `]` further down must not swallow the lines between into a section name.
     let text = "[default\nmax_attempts = 3\n[profile dev]\n";
-    let e = import(RetryFormat::AwsConfig, text, "x").expect_err("unclosed header");
+    let e = import(RetryFormat::AwsConfig, text, "x")
+        .map_err(one)
+        .expect_err("unclosed header");
     assert_eq!(e.line, Some(1), "{e:?}");
     // Indented headers point at the `[`.
-    let e = import(RetryFormat::AwsConfig, "  [default\n", "x").expect_err("unclosed");
+    let e = import(RetryFormat::AwsConfig, "  [default\n", "x")
+        .map_err(one)
+        .expect_err("unclosed");
     assert_eq!((e.line, e.column), (Some(1), Some(3)), "{e:?}");
 }
 
 #[test]
 fn yaml_syntax_errors_give_the_position_once() {
     for format in [RetryFormat::Envoy, RetryFormat::Dapr] {
-        let e =
-            import(format, "retry_policy:\n  num_retries: [1\n  x: 2\n", "x").expect_err("syntax");
+        let e = import(format, "retry_policy:\n  num_retries: [1\n  x: 2\n", "x")
+            .map_err(one)
+            .expect_err("syntax");
         assert!(e.line.is_some() && e.column.is_some(), "{e:?}");
         let shown = e.to_string();
         assert_eq!(
@@ -844,22 +1027,36 @@ fn yaml_syntax_errors_give_the_position_once() {
 fn a_value_the_profile_refuses_is_named_by_the_files_own_key() {
     // 25 h: more than a profile's 24 h limit for a delay.
     let grpc = r#"{"methodConfig":[{"retryPolicy":{"maxAttempts":3,"initialBackoff":"90000s","maxBackoff":"90000s","backoffMultiplier":2,"retryableStatusCodes":["UNAVAILABLE"]}}]}"#;
-    let e = import(RetryFormat::GrpcConfig, grpc, "x").expect_err("too long");
-    assert_eq!(e.path, "methodConfig[0].retryPolicy.initialBackoff", "{e}");
-    assert!(e.message.contains("more than 24 h"), "{e}");
-    assert!(
-        e.message.contains("backoff.base_delay_ms"),
-        "the profile field is said after: {e}"
-    );
+    let both = import(RetryFormat::GrpcConfig, grpc, "x").expect_err("too long");
+    let [base, max] = both.problems.as_slice() else {
+        panic!("both delays are too long: {both}");
+    };
+    for (e, key, field) in [
+        (base, "initialBackoff", "profile's backoff.base_delay_ms"),
+        (max, "maxBackoff", "profile's backoff.fallback.max_delay_ms"),
+    ] {
+        assert_eq!(e.path, format!("methodConfig[0].retryPolicy.{key}"), "{e}");
+        assert!(e.message.contains("more than 24 h"), "{e}");
+        assert!(
+            e.message.contains(field),
+            "the profile field is said after: {e}"
+        );
+    }
     // Max below base: the max's key is named.
     let grpc = r#"{"methodConfig":[{"retryPolicy":{"maxAttempts":3,"initialBackoff":"2s","maxBackoff":"1s","backoffMultiplier":2,"retryableStatusCodes":["UNAVAILABLE"]}}]}"#;
-    let e = import(RetryFormat::GrpcConfig, grpc, "x").expect_err("max below base");
+    let e = import(RetryFormat::GrpcConfig, grpc, "x")
+        .map_err(one)
+        .expect_err("max below base");
     assert_eq!(e.path, "methodConfig[0].retryPolicy.maxBackoff", "{e}");
     let envoy = "retry_policy:\n  retry_on: 5xx\n  retry_back_off:\n    base_interval: 90000s\n";
-    let e = import(RetryFormat::Envoy, envoy, "x").expect_err("too long");
+    let e = import(RetryFormat::Envoy, envoy, "x")
+        .map_err(one)
+        .expect_err("too long");
     assert_eq!(e.path, "retry_policy.retry_back_off.base_interval", "{e}");
     let polly = r#"{"Retry": {"Delay": "1.02:00:00", "UseJitter": false}}"#;
-    let e = import(RetryFormat::Polly, polly, "x").expect_err("too long");
+    let e = import(RetryFormat::Polly, polly, "x")
+        .map_err(one)
+        .expect_err("too long");
     assert_eq!(e.path, "Retry.Delay", "{e}");
     // A count beyond what a profile holds is cut, and said so at the file's key.
     let grpc = r#"{"methodConfig":[{"retryPolicy":{"maxAttempts":99999999999,"initialBackoff":"1s","maxBackoff":"2s","backoffMultiplier":2,"retryableStatusCodes":["UNAVAILABLE"]}}]}"#;
@@ -939,7 +1136,9 @@ fn grpc_values_a6_forbids_are_errors_at_their_path() {
             "retryableStatusCodes must name at least one status code (gRPC A6)",
         ),
     ] {
-        let e = import(RetryFormat::GrpcConfig, &text, "x").expect_err(&text);
+        let e = import(RetryFormat::GrpcConfig, &text, "x")
+            .map_err(one)
+            .expect_err(&text);
         assert_eq!(e.path, format!("{at}{key}"), "{e}");
         assert!(e.message.contains(said), "{e}");
     }
@@ -964,6 +1163,7 @@ fn grpc_syntax_errors_have_one_based_character_columns() {
         "{\"methodConfig\": [\n",
         "g",
     )
+    .map_err(one)
     .expect_err("cut short");
     assert_eq!((ended.line, ended.column), (Some(2), Some(1)), "{ended}");
     let accented = retryscope::interop::retry_formats::import(
@@ -971,7 +1171,7 @@ fn grpc_syntax_errors_have_one_based_character_columns() {
         "{\"methodConfig\": [{\"name\": [{\"service\": \"é\"}], \"retryPolicy\": {\"maxAttempts\": tru}}]}",
         "g",
     )
-    .expect_err("bad literal");
+    .map_err(one).expect_err("bad literal");
     assert_eq!(
         (accented.line, accented.column),
         (Some(1), Some(82)),
@@ -1111,9 +1311,12 @@ fn a_profile_that_retries_nothing_round_trips_through_every_format() {
         r#"{"Retry": {"MaxRetryAttempts": -1}}"#,
         "x",
     )
+    .map_err(one)
     .expect_err("negative");
     assert!(e.to_string().contains("must be 0 or more, found -1"), "{e}");
-    let e = import(RetryFormat::GrpcConfig, r#"{"methodConfig": []}"#, "x").expect_err("empty");
+    let e = import(RetryFormat::GrpcConfig, r#"{"methodConfig": []}"#, "x")
+        .map_err(one)
+        .expect_err("empty");
     assert!(e.to_string().contains("no methodConfig entry"), "{e}");
 }
 

@@ -12,15 +12,11 @@ use retryscope::policy::{
     rng_from_seed,
 };
 
-fn policy(headers: &[(&str, HeaderUnit)]) -> Policy {
-    let mut p: RetryProfile = serde_json::from_value(serde_json::json!({
-        "format": "retryscope-profile/1",
-        "name": "headers",
-        "backoff": { "strategy": "fixed" }
-    }))
-    .expect("minimal profile");
+/// A `response_header` backoff over `headers` (name, unit) with a max delay of `max_ms`, and
+/// `fallback` computing the wait when no header gives one.
+fn header_backoff(headers: &[(&str, HeaderUnit)], fallback: Backoff, max_ms: u64) -> Backoff {
     let mut bo = Backoff::new(Strategy::ResponseHeader);
-    bo.max_delay_ms = Some(120_000);
+    bo.max_delay_ms = Some(max_ms);
     bo.headers = headers
         .iter()
         .map(|(name, unit)| DelayHeader {
@@ -28,11 +24,22 @@ fn policy(headers: &[(&str, HeaderUnit)]) -> Policy {
             unit: *unit,
         })
         .collect();
-    let mut fb = Backoff::new(Strategy::Fixed);
-    fb.base_delay_ms = 7;
-    bo.fallback = Some(Box::new(fb));
-    p.backoff = bo;
+    bo.fallback = Some(Box::new(fallback));
+    bo
+}
+
+/// The policy of a profile waiting by `backoff`, every other field at its default; the profile
+/// passes the checks a profile file gets.
+fn policy_of(backoff: Backoff) -> Policy {
+    let p = RetryProfile::new("headers", backoff);
+    let issues = retryscope::profile::validate(&p);
+    assert!(issues.is_empty(), "{issues:?}");
     Policy::new(p).expect("valid")
+}
+
+/// A policy that waits as `headers` say, up to 120 s, else a fixed 7 ms.
+fn policy(headers: &[(&str, HeaderUnit)]) -> Policy {
+    policy_of(header_backoff(headers, fixed_ms(7), 120_000))
 }
 
 fn response(headers: &[(&str, &str)]) -> AttemptOutcome {
@@ -48,16 +55,33 @@ fn response(headers: &[(&str, &str)]) -> AttemptOutcome {
     })
 }
 
-fn decide(policy: &Policy, outcome: &AttemptOutcome) -> WaitDecision {
+/// The decision before retry 1 after `outcome`, with `time_left_ms` before the deadline and the
+/// RNG seeded with `seed`.
+fn decide_with(
+    policy: &Policy,
+    outcome: &AttemptOutcome,
+    time_left_ms: Option<u64>,
+    seed: u64,
+) -> WaitDecision {
     let ctx = WaitContext {
         retry: 1,
         outcome,
         elapsed_ms: 0,
         prev_wait_ms: None,
-        time_left_ms: None,
+        time_left_ms,
         now_unix_ms: 0,
     };
-    policy.next_wait(&ctx, &mut rng_from_seed(1))
+    policy.next_wait(&ctx, &mut rng_from_seed(seed))
+}
+
+/// [`decide_with`] after a 429 with `headers`, no deadline, seed 1.
+fn decide(policy: &Policy, headers: &[(&str, &str)]) -> WaitDecision {
+    decide_with(policy, &response(headers), None, 1)
+}
+
+/// The wait [`decide`] gives (ms) and its explanation.
+fn wait(policy: &Policy, headers: &[(&str, &str)]) -> (u64, String) {
+    wait_text(decide(policy, headers))
 }
 
 fn wait_text(d: WaitDecision) -> (u64, String) {
@@ -70,46 +94,34 @@ fn wait_text(d: WaitDecision) -> (u64, String) {
 #[test]
 fn retry_after_wins_over_ratelimit_whatever_the_order() {
     let p = policy(&[("RateLimit", HeaderUnit::RatelimitT)]);
-    let (ms, text) = wait_text(decide(
-        &p,
-        &response(&[("RateLimit", "\"default\";r=0;t=30"), ("Retry-After", "5")]),
-    ));
-    assert_eq!(ms, 5000, "{text}");
-    assert!(
-        text.contains("Retry-After \"5\" (seconds, wins over RateLimit)"),
-        "{text}"
-    );
-    // Without Retry-After, RateLimit decides, naming the policy and its quota.
-    let (ms, text) = wait_text(decide(
-        &p,
-        &response(&[
-            ("RateLimit", "\"default\";r=0;t=30"),
-            ("RateLimit-Policy", "\"default\";q=100;w=60"),
-        ]),
-    ));
-    assert_eq!(ms, 30_000);
-    assert!(
-        text.contains(r#"(RateLimit t, policy "default" q=100 per 60 s) = 30000 ms"#),
-        "{text}"
-    );
-    // An unusable Retry-After does not win.
-    let (ms, _) = wait_text(decide(
-        &p,
-        &response(&[
-            ("RateLimit", "\"default\";r=0;t=30"),
-            ("Retry-After", "soon"),
-        ]),
-    ));
-    assert_eq!(ms, 30_000);
+    let exhausted = ("RateLimit", "\"default\";r=0;t=30");
+    // (headers, the wait in ms, what its explanation says)
+    let cases = [
+        (
+            [exhausted, ("Retry-After", "5")],
+            5000,
+            "Retry-After \"5\" (seconds, wins over RateLimit)",
+        ),
+        // Without Retry-After, RateLimit decides, naming the policy and its quota.
+        (
+            [exhausted, ("RateLimit-Policy", "\"default\";q=100;w=60")],
+            30_000,
+            r#"(RateLimit t, policy "default" q=100 per 60 s) = 30000 ms"#,
+        ),
+        // An unusable Retry-After does not win.
+        ([exhausted, ("Retry-After", "soon")], 30_000, "RateLimit t"),
+    ];
+    for (headers, want, said) in cases {
+        let (ms, text) = wait(&p, &headers);
+        assert_eq!(ms, want, "{headers:?}: {text}");
+        assert!(text.contains(said), "{headers:?}: {text}");
+    }
 }
 
 #[test]
 fn ratelimit_with_quota_left_falls_back() {
     let p = policy(&[("RateLimit", HeaderUnit::RatelimitT)]);
-    let (ms, text) = wait_text(decide(
-        &p,
-        &response(&[("RateLimit", "\"default\";r=5;t=30")]),
-    ));
+    let (ms, text) = wait(&p, &[("RateLimit", "\"default\";r=5;t=30")]);
     assert_eq!(ms, 7, "{text}");
     assert!(text.contains("fallback"), "{text}");
 }
@@ -120,16 +132,9 @@ fn older_drafts_and_reset_headers_are_read() {
         ("RateLimit-Reset", HeaderUnit::RatelimitT),
         ("RateLimit", HeaderUnit::RatelimitT),
     ]);
+    assert_eq!(wait(&p, &[("RateLimit-Reset", "12")]).0, 12_000);
     assert_eq!(
-        wait_text(decide(&p, &response(&[("RateLimit-Reset", "12")]))).0,
-        12_000
-    );
-    assert_eq!(
-        wait_text(decide(
-            &p,
-            &response(&[("RateLimit", "limit=10, remaining=0, reset=9")])
-        ))
-        .0,
+        wait(&p, &[("RateLimit", "limit=10, remaining=0, reset=9")]).0,
         9000
     );
 }
@@ -138,7 +143,7 @@ fn older_drafts_and_reset_headers_are_read() {
 fn grpc_pushback_negative_or_garbage_stops_the_run() {
     let p = policy(&[("grpc-retry-pushback-ms", HeaderUnit::GrpcPushbackMs)]);
     for raw in ["-1", "soon", "", "1.5"] {
-        match decide(&p, &response(&[("grpc-retry-pushback-ms", raw)])) {
+        match decide(&p, &[("grpc-retry-pushback-ms", raw)]) {
             WaitDecision::Stop { reason } => assert!(
                 reason.contains("the server asked not to retry") && reason.contains("gRPC A6"),
                 "{raw:?}: {reason}"
@@ -147,11 +152,8 @@ fn grpc_pushback_negative_or_garbage_stops_the_run() {
         }
     }
     // Absent: the fallback decides (nothing was said).
-    assert_eq!(wait_text(decide(&p, &response(&[]))).0, 7);
-    assert_eq!(
-        wait_text(decide(&p, &response(&[("grpc-retry-pushback-ms", "250")]))).0,
-        250
-    );
+    assert_eq!(wait(&p, &[]).0, 7);
+    assert_eq!(wait(&p, &[("grpc-retry-pushback-ms", "250")]).0, 250);
 }
 
 fn token() -> impl proptest::strategy::Strategy<Value = String> {
@@ -210,21 +212,7 @@ fn clamped(
     max_ms: u64,
     stop_above_max: bool,
 ) -> Policy {
-    let mut p: RetryProfile = serde_json::from_value(serde_json::json!({
-        "format": "retryscope-profile/2",
-        "name": "clamp",
-        "backoff": { "strategy": "fixed" }
-    }))
-    .expect("minimal profile");
-    let mut bo = Backoff::new(Strategy::ResponseHeader);
-    bo.max_delay_ms = Some(max_ms);
-    bo.headers = headers
-        .iter()
-        .map(|(name, unit)| DelayHeader {
-            name: (*name).into(),
-            unit: *unit,
-        })
-        .collect();
+    let mut bo = header_backoff(headers, fallback, max_ms);
     bo.combine = retryscope::model::Combine::Clamp;
     bo.clamp_above_ms = Some(x);
     bo.on_exceed_max = if stop_above_max {
@@ -232,37 +220,13 @@ fn clamped(
     } else {
         retryscope::model::OnExceedMax::Cap
     };
-    bo.fallback = Some(Box::new(fallback));
-    p.backoff = bo;
-    assert!(
-        retryscope::profile::validate(&p).is_empty(),
-        "{:?}",
-        retryscope::profile::validate(&p)
-    );
-    Policy::new(p).expect("valid")
+    policy_of(bo)
 }
 
 fn fixed_ms(ms: u64) -> Backoff {
     let mut b = Backoff::new(Strategy::Fixed);
     b.base_delay_ms = ms;
     b
-}
-
-fn decide_with(
-    policy: &Policy,
-    outcome: &AttemptOutcome,
-    time_left_ms: Option<u64>,
-    seed: u64,
-) -> WaitDecision {
-    let ctx = WaitContext {
-        retry: 1,
-        outcome,
-        elapsed_ms: 0,
-        prev_wait_ms: None,
-        time_left_ms,
-        now_unix_ms: 0,
-    };
-    policy.next_wait(&ctx, &mut rng_from_seed(seed))
 }
 
 #[test]
@@ -285,7 +249,7 @@ fn clamp_bounds_retry_after_and_pushback_to_computed_plus_x() {
         (&[], 1000),
     ];
     for (hs, want) in cases {
-        let (ms, text) = wait_text(decide(&p, &response(hs)));
+        let (ms, text) = wait(&p, hs);
         assert_eq!(ms, want, "{hs:?}: {text}");
         if !hs.is_empty() {
             assert!(
@@ -295,7 +259,7 @@ fn clamp_bounds_retry_after_and_pushback_to_computed_plus_x() {
         }
     }
     // A pushback that says "do not retry" still stops the run under clamp (gRPC A6).
-    let stop = decide(&p, &response(&[("grpc-retry-pushback-ms", "-1")]));
+    let stop = decide(&p, &[("grpc-retry-pushback-ms", "-1")]);
     assert!(
         matches!(&stop, WaitDecision::Stop { reason } if reason.contains("asked not to retry")),
         "{stop:?}"
@@ -339,7 +303,7 @@ fn a_clamped_wait_past_the_max_or_the_deadline_quotes_what_the_server_asked() {
     let headers = [("Retry-After", HeaderUnit::Seconds)];
     // Max delay 4 s, stop above it: 60 s clamps to 6 s, which is still too long.
     let p = clamped(&headers, 5000, fixed_ms(1000), 4000, true);
-    let WaitDecision::Stop { reason } = decide(&p, &response(&[("Retry-After", "60")])) else {
+    let WaitDecision::Stop { reason } = decide(&p, &[("Retry-After", "60")]) else {
         panic!("expected a stop");
     };
     assert_eq!(
@@ -348,29 +312,27 @@ fn a_clamped_wait_past_the_max_or_the_deadline_quotes_what_the_server_asked() {
     );
     // With cap, the clamped wait is cut to the max delay.
     let p = clamped(&headers, 5000, fixed_ms(1000), 4000, false);
-    let (ms, text) = wait_text(decide(&p, &response(&[("Retry-After", "60")])));
+    let (ms, text) = wait(&p, &[("Retry-After", "60")]);
     assert_eq!(ms, 4000, "{text}");
-    // The time left before the deadline bounds it the same way.
+    // The time left before the deadline bounds it the same way; inside the window nothing is
+    // clamped, and the server's figure is quoted alone.
     let p = clamped(&headers, 5000, fixed_ms(1000), 120_000, true);
-    let WaitDecision::Stop { reason } =
-        decide_with(&p, &response(&[("Retry-After", "60")]), Some(3000), 1)
-    else {
-        panic!("expected a stop");
-    };
-    assert_eq!(
-        reason,
-        "server asked for 60 s (clamped to 6 s), only 3 s left before the deadline"
-    );
-    // Inside the window nothing is clamped, and the server's figure is quoted alone.
-    let WaitDecision::Stop { reason } =
-        decide_with(&p, &response(&[("Retry-After", "4")]), Some(3000), 1)
-    else {
-        panic!("expected a stop");
-    };
-    assert_eq!(
-        reason,
-        "server asked for 4 s, only 3 s left before the deadline"
-    );
+    for (asked, said) in [
+        (
+            "60",
+            "server asked for 60 s (clamped to 6 s), only 3 s left before the deadline",
+        ),
+        (
+            "4",
+            "server asked for 4 s, only 3 s left before the deadline",
+        ),
+    ] {
+        let decision = decide_with(&p, &response(&[("Retry-After", asked)]), Some(3000), 1);
+        let WaitDecision::Stop { reason } = decision else {
+            panic!("{asked}: expected a stop, got {decision:?}");
+        };
+        assert_eq!(reason, said);
+    }
 }
 
 #[test]

@@ -415,3 +415,34 @@ fn the_detail_pane_gets_the_space_the_rows_do_not_need() {
         heading.top() - last_row.bottom()
     );
 }
+
+#[test]
+fn the_detail_pane_opens_at_the_size_it_was_left() {
+    use retryscope::ui::persistence::DetailPaneSize;
+    // Narrow: the pane below the table, left at 250 points tall by an earlier window.
+    let (mut state, _) = screen(&[&script(true)], 10_000.0);
+    state.runs.detail = DetailPaneSize {
+        width: None,
+        height: Some(250.0),
+    };
+    let mut narrow = harness_sized(state, egui::vec2(600.0, 800.0));
+    narrow.run();
+    narrow.get_by_label("#1").click();
+    narrow.run();
+    let heading = narrow.get_by_label("Attempt 1").rect();
+    assert!(
+        (800.0 - heading.top() - 250.0).abs() < 20.0,
+        "the pane's top at {} for a 250-point pane in 800",
+        heading.top()
+    );
+    let kept = narrow.state().runs.detail.height.expect("the size is kept");
+    assert!((kept - 250.0).abs() < 1.0, "{kept}");
+
+    // Wide: the pane right of the table keeps its width the same way.
+    let (mut state, _) = screen(&[&script(true)], 10_000.0);
+    state.runs.detail.width = Some(420.0);
+    let mut wide = harness(state);
+    wide.run();
+    let kept = wide.state().runs.detail.width.expect("the size is kept");
+    assert!((kept - 420.0).abs() < 1.0, "{kept}");
+}

@@ -177,6 +177,12 @@ pub enum BatchCommand {
         #[arg(long)]
         json: bool,
     },
+    /// Deletes a batch that no process works: its queue rows and the secrets its items kept in
+    /// the OS keyring. The runs its items made stay in the history.
+    Delete {
+        /// Batch id (or a unique prefix or suffix of 8+ characters).
+        id: String,
+    },
 }
 
 /// Runs `batch`; returns the exit code.
@@ -194,15 +200,20 @@ pub fn execute(args: &BatchArgs, core: &crate::service::Core) -> Result<u8, CliE
             }
             Ok(exit::SUCCESS)
         }
-        Some(BatchCommand::Show { id, .. }) if nothing_queued => Err(CliError::usage(format!(
-            "no batch {id}: nothing was queued in {}",
-            dir.display()
-        ))),
+        Some(BatchCommand::Show { id, .. } | BatchCommand::Delete { id }) if nothing_queued => {
+            Err(CliError::usage(format!(
+                "no batch {id}: nothing was queued in {}",
+                dir.display()
+            )))
+        }
         Some(BatchCommand::List { limit, json }) => {
             batch_view::list(&open_queue(&dir)?, *limit, *json)
         }
         Some(BatchCommand::Show { id, state, json }) => {
             batch_view::show(&open_queue(&dir)?, id, *state, *json)
+        }
+        Some(BatchCommand::Delete { id }) => {
+            batch_view::delete(&mut open_queue(&dir)?, id, &|| core.secret_store().store)
         }
         None => work(args, &dir, core),
     }

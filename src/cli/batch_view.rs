@@ -100,6 +100,30 @@ pub fn show(
     Ok(exit::SUCCESS)
 }
 
+/// `batch delete ID`: deletes the batch (refused while a process works it); `keyring` opens
+/// the secret store, asked only when items of the batch kept secrets there.
+///
+/// # Errors
+/// Exit 2 for an unknown or ambiguous id; exit 1 while the batch is worked, or when the
+/// database or the keyring refuses the delete.
+pub fn delete(
+    queue: &mut BatchQueue,
+    id: &str,
+    keyring: &dyn Fn() -> std::sync::Arc<dyn crate::store::SecretStore>,
+) -> Result<u8, CliError> {
+    let b = queue.batch(id).map_err(|e| failed(&e))?;
+    if queue.secret_items(&b.id).map_err(|e| failed(&e))? > 0 {
+        queue.use_secrets(keyring());
+    }
+    let items = queue.delete(&b.id).map_err(|e| failed(&e))?;
+    crate::cli_outln!(
+        "deleted batch {} ({}); the runs its items made stay in the history",
+        b.id,
+        crate::model::counted(items, "item", "items")
+    );
+    Ok(exit::SUCCESS)
+}
+
 /// The items in `error` and `cancelled` of batch `batch_id`, one line each (under a summary).
 ///
 /// # Errors

@@ -12,10 +12,10 @@ pub struct CurlArgs {
     /// Print the final attempt's response headers (`< name: value`; secret ones as ***).
     #[arg(short = 'i', long = "include", conflicts_with = "json")]
     pub include: bool,
-    /// Write the final attempt's response body to FILE (atomically; at most 100 MiB) instead of
-    /// printing it, byte for byte as the server sent it: secrets the server echoed are masked
-    /// on screen and in the history, not in the file you asked for; the byte count printed is
-    /// what was written. Works with --json too. `-o -` writes it to stdout (as curl does) and
+    /// Write the final attempt's response body to FILE (streamed to disk, committed atomically;
+    /// any size) instead of printing it, byte for byte as the server sent it: secrets the
+    /// server echoed are masked on screen and in the history, not in the file you asked for;
+    /// the byte count printed is what was written. Works with --json too. `-o -` writes it to stdout (as curl does) and
     /// the timeline to stderr (not with --json).
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     pub output: Option<PathBuf>,

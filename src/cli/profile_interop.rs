@@ -60,10 +60,10 @@ pub fn export(
         Some(path) => {
             write(path, &exported.text)?;
             crate::cli::out::write_stderr(&format!(
-                "wrote {} ({}; {} setting(s) not expressible{})\n",
+                "wrote {} ({}; {} not expressible{})\n",
                 path.display(),
                 format.label(),
-                exported.not_expressed.len(),
+                crate::model::counted(exported.not_expressed.len() as u64, "setting", "settings"),
                 if exported.commented {
                     ", listed in its comments"
                 } else {

@@ -85,11 +85,19 @@ pub struct BatchReportRow {
     /// The run's id in history, when it was recorded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub run_id: Option<String>,
-    /// When the item's run started.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// When the item's run started (written as [`BatchReportRow::time`] writes it).
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "serialize_time"
+    )]
     pub started_at: Option<DateTime<FixedOffset>>,
     /// When it reached its state (for a final state), else `None`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "serialize_time"
+    )]
     pub finished_at: Option<DateTime<FixedOffset>>,
     /// Elapsed time of the run, ms.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -100,6 +108,18 @@ pub struct BatchReportRow {
 }
 
 impl BatchReportRow {
+    /// A time as every report format writes it (CSV, JSON Lines, JUnit): RFC 3339 with
+    /// milliseconds and the offset it was recorded with.
+    ///
+    /// ```
+    /// use retryscope::model::BatchReportRow;
+    /// let at = chrono::DateTime::parse_from_rfc3339("2026-12-01T18:00:00.250999Z").unwrap();
+    /// assert_eq!(BatchReportRow::time(&at), "2026-12-01T18:00:00.250+00:00");
+    /// ```
+    pub fn time(at: &DateTime<FixedOffset>) -> String {
+        at.to_rfc3339_opts(chrono::SecondsFormat::Millis, false)
+    }
+
     /// A row for `item` at 1-based `position` in `state`, request fields filled from the item
     /// and everything about its run empty, for the runner to fill in.
     ///
@@ -131,5 +151,20 @@ impl BatchReportRow {
             elapsed_ms: None,
             attempts_detail: Vec::new(),
         }
+    }
+}
+
+/// `started_at` / `finished_at` as [`BatchReportRow::time`] writes them.
+#[allow(
+    clippy::ref_option,
+    reason = "serde's serialize_with passes the field by reference"
+)]
+fn serialize_time<S: serde::Serializer>(
+    at: &Option<DateTime<FixedOffset>>,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    match at {
+        Some(at) => s.serialize_str(&BatchReportRow::time(at)),
+        None => s.serialize_none(),
     }
 }

@@ -75,28 +75,30 @@ const BETWEEN: &str = "; ";
 /// that also fails an assertion: both, the run banner's words first.
 ///
 /// ```
-/// use retryscope::policy::{failed_assertion, failed_run_reason};
-/// let reason = failed_run_reason(
-///     "gave up after 3 attempts (503)",
-///     "assertion --expect-status 200 failed: status 503, expected one of 200",
-/// );
-/// assert_eq!(reason, "gave up after 3 attempts (503); assertion --expect-status 200 failed: status 503, expected one of 200");
-/// assert_eq!(failed_assertion(&reason), Some("assertion --expect-status 200 failed: status 503, expected one of 200"));
+/// use retryscope::policy::{failed_run_reason, split_failed_assertion};
+/// let assertion = "assertion --expect-status 200 failed: status 503, expected one of 200";
+/// let reason = failed_run_reason("gave up after 3 attempts (503)", assertion);
+/// assert_eq!(reason, format!("gave up after 3 attempts (503); {assertion}"));
+/// assert_eq!(split_failed_assertion(&reason), ("gave up after 3 attempts (503)", Some(assertion)));
+/// assert_eq!(split_failed_assertion(assertion), ("", Some(assertion)));
+/// assert_eq!(split_failed_assertion("gave up"), ("gave up", None));
 /// ```
 pub fn failed_run_reason(run_words: &str, assertion: &str) -> String {
     format!("{run_words}{BETWEEN}{assertion}")
 }
 
-/// The failed assertion an item's `reason` names, if any: the whole reason when it is one
-/// ([`BatchAssertions::check`]'s words), or the part after a failed run's words
-/// ([`failed_run_reason`]). Reports show it in their own column.
-pub fn failed_assertion(reason: &str) -> Option<&str> {
+/// An item's `reason` as (the run's own words, the failed assertion it names): the whole
+/// reason is the assertion when it is one ([`BatchAssertions::check`]'s words, no run words),
+/// or the part after a failed run's words ([`failed_run_reason`]); no assertion otherwise.
+/// Reports show the assertion in their own column, and JUnit each part once.
+pub fn split_failed_assertion(reason: &str) -> (&str, Option<&str>) {
     if reason.starts_with(ASSERTION_PREFIX) {
-        return Some(reason);
+        return ("", Some(reason));
     }
-    reason
-        .find(&format!("{BETWEEN}{ASSERTION_PREFIX}"))
-        .map(|at| &reason[at + BETWEEN.len()..])
+    match reason.find(&format!("{BETWEEN}{ASSERTION_PREFIX}")) {
+        Some(at) => (&reason[..at], Some(&reason[at + BETWEEN.len()..])),
+        None => (reason, None),
+    }
 }
 
 /// The first of `assertions` holding one of `secrets` (the secret values an item sends, as
@@ -301,11 +303,17 @@ mod tests {
 
     #[test]
     fn a_reason_without_an_assertion_has_none() {
-        assert_eq!(failed_assertion("gave up after 2 attempts (503)"), None);
-        assert_eq!(failed_assertion("cancelled before it was sent"), None);
+        let none = |reason| (reason, None);
+        let reason = "gave up after 2 attempts (503)";
+        assert_eq!(split_failed_assertion(reason), none(reason));
+        let reason = "cancelled before it was sent";
+        assert_eq!(split_failed_assertion(reason), none(reason));
         let a = "assertion --expect-body \"ok\" failed: the body does not contain \"ok\"";
-        assert_eq!(failed_assertion(a), Some(a));
-        assert_eq!(failed_assertion(&failed_run_reason("deadline", a)), Some(a));
+        assert_eq!(split_failed_assertion(a), ("", Some(a)));
+        assert_eq!(
+            split_failed_assertion(&failed_run_reason("deadline", a)),
+            ("deadline", Some(a))
+        );
     }
 
     #[test]

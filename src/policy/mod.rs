@@ -67,7 +67,8 @@ mod script_tests;
 mod tests;
 
 pub use batch_assertions::{
-    BatchAssertions, assertion_holding_secret, assertion_label, failed_assertion, failed_run_reason,
+    BatchAssertions, assertion_holding_secret, assertion_label, failed_run_reason,
+    split_failed_assertion,
 };
 pub use bounds::{max_wait_bound, min_wait_bound, wait_range};
 pub use budget::{BudgetStep, RetryCharge, TokenBucket, tokens_text};

@@ -65,10 +65,8 @@ pub fn report_row(item: &BatchItemRecord, run: Option<&StoredRun>) -> BatchRepor
         .as_deref()
         .and_then(|id| ErrorKind::ALL.into_iter().find(|k| k.id() == id));
     row.reason = item.reason.clone().unwrap_or_default();
-    row.assertion = item
-        .reason
-        .as_deref()
-        .and_then(crate::policy::failed_assertion)
+    row.assertion = crate::policy::split_failed_assertion(&row.reason)
+        .1
         .map(str::to_owned);
     row.run_id.clone_from(&item.run_id);
     row.started_at = item.started_at;

@@ -1,4 +1,4 @@
-//! The batch runner (issue 9): works a queued batch ([`BatchQueue`]) through the engine, at most
+//! The batch runner (issue 9): works a queued batch ([`crate::store::BatchQueue`]) through the engine, at most
 //! `concurrency` items at once, each item's first attempt paced by the rate limit per host
 //! (before it takes a slot: an item waiting for its host's turn holds none), the retry budget
 //! shared per host through one [`BudgetRegistry`], and every item's run recorded in the history

@@ -38,16 +38,7 @@ impl BatchQueue {
         worker: Option<BatchWorker>,
     ) -> Result<u64, BatchError> {
         let batch = self.read_batch(batch_id)?;
-        let lock = BatchLock::take(self.store.data_dir(), batch_id).map_err(|e| match e {
-            LockRefused::Held(pid) => BatchError::Busy {
-                batch: batch_id.to_owned(),
-                pid,
-            },
-            LockRefused::Io(message) => BatchError::History(HistoryError::Sql {
-                action: "claim a batch",
-                message,
-            }),
-        })?;
+        let lock = self.lock(batch_id)?;
         let assertions = BatchAssertions::compile(&batch.options.assertions).map_err(|e| {
             BatchError::Decode {
                 id: batch_id.to_owned(),
@@ -81,6 +72,48 @@ impl BatchQueue {
         tx.commit().map_err(sql("commit a claim"))?;
         self.claims.insert(batch_id.to_owned(), lock);
         Ok(u64::try_from(requeued).unwrap_or(0))
+    }
+
+    /// Deletes batch `batch_id` (a full id): its row and its items in one transaction, then the
+    /// sendable requests of its items with secrets from the secret store (the OS keyring).
+    /// The runs its items made stay in the history (its retention prunes them); returns how
+    /// many items were deleted.
+    ///
+    /// # Errors
+    /// [`BatchError::NotFound`]; [`BatchError::Busy`] while a process works the batch (pause
+    /// or cancel it first); [`BatchError::SecretsKept`] when the secret store refuses the
+    /// delete (the queue's rows are gone then, the keyring entry stays); SQL errors.
+    pub fn delete(&mut self, batch_id: &str) -> Result<u64, BatchError> {
+        self.read_batch(batch_id)?;
+        let lock = self.lock(batch_id)?;
+        // A batch without secrets has no keyring entry: the keyring is not contacted.
+        let had_secrets = self.secret_items(batch_id)? > 0;
+        let tx = self.store.conn.transaction().map_err(sql("begin"))?;
+        let items = tx
+            .execute("DELETE FROM batch_items WHERE batch_id = ?1", [batch_id])
+            .map_err(sql("delete a batch's items"))?;
+        tx.execute("DELETE FROM batches WHERE id = ?1", [batch_id])
+            .map_err(sql("delete a batch"))?;
+        tx.commit().map_err(sql("commit a batch's delete"))?;
+        drop(lock);
+        if had_secrets {
+            self.forget_secrets(batch_id)?;
+        }
+        Ok(u64::try_from(items).unwrap_or(0))
+    }
+
+    /// Takes the OS lock of batch `batch_id`.
+    fn lock(&self, batch_id: &str) -> Result<BatchLock, BatchError> {
+        BatchLock::take(self.store.data_dir(), batch_id).map_err(|e| match e {
+            LockRefused::Held(pid) => BatchError::Busy {
+                batch: batch_id.to_owned(),
+                pid,
+            },
+            LockRefused::Io(message) => BatchError::History(HistoryError::Sql {
+                action: "claim a batch",
+                message,
+            }),
+        })
     }
 
     /// Gives batch `batch_id` up: its lock is released (another process may work it now).

@@ -63,6 +63,16 @@ pub enum BatchError {
     /// The secret store refused to keep the requests of items with secrets.
     #[error("cannot keep the batch's secrets in the keyring ({0}); nothing was queued")]
     Secrets(String),
+    /// The batch was deleted but the secret store refused to delete its secrets.
+    #[error(
+        "the batch is deleted, but the keyring refused to delete its secrets ({message}); delete the entry `{key}` of service `dev.retryscope.Retryscope` by hand"
+    )]
+    SecretsKept {
+        /// The secret store's key (`batch/ID/requests`).
+        key: String,
+        /// What the secret store said.
+        message: String,
+    },
 }
 
 /// "process N", or "another process" when its id is unknown.

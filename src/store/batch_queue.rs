@@ -76,6 +76,17 @@ impl BatchQueue {
         }
     }
 
+    /// Deletes batch `batch_id`'s secrets from the secret store and from this queue's memory.
+    pub(super) fn forget_secrets(&mut self, batch_id: &str) -> Result<(), BatchError> {
+        self.kept.remove(batch_id);
+        self.secrets
+            .delete(&batch_secret_key(batch_id))
+            .map_err(|e| BatchError::SecretsKept {
+                key: batch_secret_key(batch_id),
+                message: e.to_string(),
+            })
+    }
+
     /// The database file.
     pub fn path(&self) -> &Path {
         self.store.path()

@@ -168,7 +168,7 @@ impl std::fmt::Debug for Message {
 
 impl HistoryWriter {
     /// Starts the store thread [`STORE_THREAD_NAME`] owning `store`'s connection (the history
-    /// and the batch queue in it), and [`CHECKPOINT_THREAD_NAME`], which copies the WAL back
+    /// and the batch queue in it), and `retryscope-wal`, which copies the WAL back
     /// every [`CHECKPOINT_EVERY`] with a connection of its own, so no commit waits for that
     /// copy's fsyncs. (When the checkpoint connection cannot open, the actor's connection keeps
     /// SQLite's own checkpoints.)
@@ -181,7 +181,7 @@ impl HistoryWriter {
 
     /// Starts the store thread for a process that records a run or two and ends
     /// (`retryscope run`, `curl`): no checkpoint thread, and the WAL is left for a later process
-    /// to copy back ([`HistoryStore::leave_checkpoints_to_later_processes`]), so the process
+    /// to copy back (`HistoryStore::leave_checkpoints_to_later_processes`), so the process
     /// ends without waiting for a checkpoint's fsyncs; each write is committed as it comes (no
     /// [`GATHER_WINDOW`]: there are no other runs' writes to wait for).
     ///

@@ -239,7 +239,7 @@ impl eframe::App for RetryscopeApp {
     }
 
     /// egui's memory holds scroll offsets (a composer scrolled sideways by a long URL would hide
-    /// Send after a restart); what should survive is persisted in [`PersistedWorkbench`].
+    /// Send after a restart); what should survive is persisted in [`super::persistence::PersistedWorkbench`].
     fn persist_egui_memory(&self) -> bool {
         false
     }

@@ -24,6 +24,20 @@ pub struct LayoutPrefs {
     pub side_tab: SideTab,
     /// Which view fills the centre.
     pub centre: CentreTab,
+    /// The attempt detail pane's size.
+    pub detail: DetailPaneSize,
+}
+
+/// The attempt detail pane's size, points: its width right of the attempts table (wide
+/// windows) and its height below it (narrow ones); `None` until first drawn, when a default
+/// gives the response most of the room.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct DetailPaneSize {
+    /// Width right of the table, points.
+    pub width: Option<f32>,
+    /// Height below the table, points.
+    pub height: Option<f32>,
 }
 
 impl Default for LayoutPrefs {
@@ -34,6 +48,7 @@ impl Default for LayoutPrefs {
             stacked_width: 330.0,
             side_tab: SideTab::Request,
             centre: CentreTab::Timeline,
+            detail: DetailPaneSize::default(),
         }
     }
 }

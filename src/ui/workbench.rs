@@ -158,7 +158,7 @@ impl WorkbenchState {
             request: RequestSide::new(Composer::new(draft)),
             profile: ProfileEdit::new(current),
             library: Library::new(setup.library_dir, persisted.opened_files),
-            runs: RunsState::default(),
+            runs: RunsState::with_detail(persisted.layout.detail),
             demo_base_url: demo,
             status: None,
             theme: persisted.theme,
@@ -357,7 +357,10 @@ impl WorkbenchState {
                 dirty,
             }),
             opened_files: self.library.opened.clone(),
-            layout: self.layout,
+            layout: LayoutPrefs {
+                detail: self.runs.detail,
+                ..self.layout
+            },
             theme: self.theme,
             environment: self
                 .request

@@ -158,13 +158,13 @@ impl WorkspaceSaver {
     }
 
     /// Writes `workspace` now (when changed) and waits for it to reach the disk (at most
-    /// [`CLOSE_WAIT`]): at close and on a stop signal.
+    /// `CLOSE_WAIT`): at close and on a stop signal.
     pub fn save_now(&mut self, workspace: PersistedWorkbench) {
         self.submit(workspace);
         self.flush();
     }
 
-    /// Waits until every write handed over is on disk (at most [`CLOSE_WAIT`]).
+    /// Waits until every write handed over is on disk (at most `CLOSE_WAIT`).
     pub fn flush(&self) {
         if let Some(jobs) = &self.jobs {
             let (tx, rx) = channel();
@@ -205,7 +205,7 @@ impl StopSignal {
 
 /// Catches SIGTERM, SIGHUP and Ctrl-C on `runtime` (Unix): each sets the returned flag and
 /// repaints `ctx`, so the next frame saves and closes; a window that has not closed
-/// [`SIGNAL_GRACE`] later is ended with exit code 128 + the signal's number.
+/// `SIGNAL_GRACE` later is ended with exit code 128 + the signal's number.
 pub fn watch_stop_signals(runtime: &tokio::runtime::Handle, ctx: &egui::Context) -> StopSignal {
     let flag = StopSignal::default();
     #[cfg(unix)]

@@ -67,41 +67,92 @@ pub(super) fn parse(text: &str, list: &mut super::Feed<'_>) {
         .has_headers(false)
         .flexible(true)
         .from_reader(text.as_bytes());
-    let mut records = reader.records();
-    let header = loop {
-        match records.next() {
-            None => return,
-            Some(Ok(record)) if is_blank(&record) => {}
-            Some(Ok(record)) => break record,
-            Some(Err(e)) => {
-                list.problems.push(csv_problem(&e, &mut lines));
-                return;
-            }
-        }
-    };
-    let header_line = line_of(&header, &mut lines);
-    let columns = read_header(&header, header_line, list);
-    if !columns.contains(&Column::Url) {
-        list.problems.push(ListProblem::new(
-            ListPlace::line(header_line),
-            ListProblemKind::NoUrlColumn,
-        ));
-        return;
-    }
-    for record in records {
-        match record {
-            Ok(record) if is_blank(&record) => {}
-            Ok(record) => {
+    let mut record = csv::StringRecord::new();
+    let mut columns: Option<Vec<Column>> = None;
+    loop {
+        match reader.read_record(&mut record) {
+            Ok(false) => return,
+            Ok(true) => {
                 let line = line_of(&record, &mut lines);
-                match read_record(&record, &columns, line) {
-                    Ok(item) => list.push_item(item),
-                    Err(kind) => list
-                        .problems
-                        .push(ListProblem::new(ListPlace::line(line), kind)),
+                // A quote left open reads the rest of the file into one field.
+                if let Some(kind) = unclosed_quote(text, &record, reader.position().byte()) {
+                    list.problems
+                        .push(ListProblem::new(ListPlace::line(line), kind));
+                    return;
+                }
+                if is_blank(&record) {
+                    continue;
+                }
+                if let Some(columns) = &columns {
+                    match read_record(&record, columns, line) {
+                        Ok(item) => list.push_item(item),
+                        Err(kind) => list
+                            .problems
+                            .push(ListProblem::new(ListPlace::line(line), kind)),
+                    }
+                    continue;
+                }
+                let header = read_header(&record, line, list);
+                if !header.contains(&Column::Url) {
+                    list.problems.push(ListProblem::new(
+                        ListPlace::line(line),
+                        ListProblemKind::NoUrlColumn,
+                    ));
+                    return;
+                }
+                columns = Some(header);
+            }
+            Err(e) => {
+                list.problems.push(csv_problem(&e, &mut lines));
+                if columns.is_none() {
+                    return;
                 }
             }
-            Err(e) => list.problems.push(csv_problem(&e, &mut lines)),
         }
+    }
+}
+
+/// [`ListProblemKind::UnterminatedQuote`] when `record`, read up to byte `end` of `text`, ends the
+/// text inside a quoted field: the `csv` crate then takes everything after the opening quote
+/// as that field's text, without a word.
+fn unclosed_quote(text: &str, record: &csv::StringRecord, end: u64) -> Option<ListProblemKind> {
+    if usize::try_from(end).ok()? < text.len() {
+        return None;
+    }
+    let start = usize::try_from(record.position()?.byte()).ok()?;
+    let opened = open_quote(text.as_bytes().get(start..)?)? + start;
+    let before = &text[..opened];
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    Some(ListProblemKind::UnterminatedQuote {
+        line: before.matches('\n').count() as u64 + 1,
+        column: before[line_start..].chars().count() as u64 + 1,
+    })
+}
+
+/// The offset in `bytes` (a record's start to the end of the text) of a quote that opens a
+/// field and is never closed, read as the `csv` crate reads RFC 4180: a quote opens a field
+/// only as its first character, and `""` inside a quoted field is a quote.
+fn open_quote(bytes: &[u8]) -> Option<usize> {
+    #[derive(Clone, Copy)]
+    enum At {
+        FieldStart,
+        Unquoted,
+        Quoted(usize),
+        QuoteInQuoted(usize),
+    }
+    let mut at = At::FieldStart;
+    for (i, b) in bytes.iter().enumerate() {
+        at = match (at, *b) {
+            (At::FieldStart, b'"') => At::Quoted(i),
+            (At::Quoted(open), b'"') => At::QuoteInQuoted(open),
+            (At::Quoted(open), _) | (At::QuoteInQuoted(open), b'"') => At::Quoted(open),
+            (_, b',' | b'\n' | b'\r') => At::FieldStart,
+            _ => At::Unquoted,
+        };
+    }
+    match at {
+        At::Quoted(open) => Some(open),
+        _ => None,
     }
 }
 
@@ -287,6 +338,51 @@ mod tests {
         );
         assert_eq!(list.items.len(), 1);
         assert!(list.problems[..3].iter().all(|p| p.kind.is_fatal()));
+    }
+
+    #[test]
+    fn an_unterminated_quote_is_named_where_it_opens() {
+        let shown = |text: &str| -> Vec<String> {
+            read(text)
+                .problems
+                .iter()
+                .map(ToString::to_string)
+                .collect()
+        };
+        let list = read("url,method\n\"http://127.0.0.1/a,GET\nhttp://127.0.0.1/b,GET\n");
+        assert_eq!(list.items, []);
+        assert_eq!(
+            shown("url,method\n\"http://127.0.0.1/a,GET\nhttp://127.0.0.1/b,GET\n"),
+            [
+                "line 2: unterminated quote that opens at 2:1: its field runs to the end of the file (close it with `\"`; write a quote inside a quoted field as `\"\"`)"
+            ]
+        );
+        assert!(
+            list.problems[0].kind.is_fatal(),
+            "the lines after it were not read"
+        );
+        // In a later field of a later record, after a multi-line quoted field that is closed.
+        let problems = shown(concat!(
+            "url,name\n",
+            "http://127.0.0.1/a,\"two\nlines\"\n",
+            "http://127.0.0.1/é,\"open\n",
+            "more\n",
+        ));
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert!(
+            problems[0].starts_with("line 4: unterminated quote that opens at 4:20:"),
+            "{problems:?}"
+        );
+        // In the header row.
+        assert!(
+            shown("\"url,method\nhttp://127.0.0.1/a,GET\n")[0]
+                .starts_with("line 1: unterminated quote that opens at 1:1:")
+        );
+        // Closed quotes, `\"\"` inside them and a quote inside an unquoted field are fine.
+        let list =
+            read("url,name\nhttp://127.0.0.1/a,\"say \"\"hi\"\"\"\nhttp://127.0.0.1/b,5\"\n");
+        assert_eq!(list.problems, []);
+        assert_eq!(list.items.len(), 2);
     }
 
     #[test]

@@ -182,6 +182,17 @@ pub enum ListProblemKind {
         /// Fields in this record.
         found: usize,
     },
+    /// A CSV field opened by a quote that is never closed: the reader took the rest of the file
+    /// as that field's text, so the lines after it were not read as requests.
+    #[error(
+        "unterminated quote that opens at {line}:{column}: its field runs to the end of the file (close it with `\"`; write a quote inside a quoted field as `\"\"`)"
+    )]
+    UnterminatedQuote {
+        /// 1-based line of the opening quote.
+        line: u64,
+        /// 1-based character column of the opening quote.
+        column: u64,
+    },
     /// The CSV reader refused the record.
     #[error("{message}")]
     Csv {
@@ -240,8 +251,8 @@ pub enum ListProblemKind {
 
 impl ListProblemKind {
     /// Whether the problem spoils the whole list, not one line: bytes that are not UTF-8, an
-    /// empty list, a bad CSV header row, a HAR file that does not parse. Skipping bad lines
-    /// does not skip these.
+    /// empty list, a bad CSV header row, a CSV quote never closed (the lines after it were not
+    /// read), a HAR file that does not parse. Skipping bad lines does not skip these.
     pub fn is_fatal(&self) -> bool {
         matches!(
             self,
@@ -252,6 +263,7 @@ impl ListProblemKind {
                 | Self::BadHeaderColumn { .. }
                 | Self::RepeatedColumn { .. }
                 | Self::NoUrlColumn
+                | Self::UnterminatedQuote { .. }
                 | Self::NotHar { .. }
         )
     }

@@ -3,7 +3,7 @@
 //! spreadsheet would read as a formula (`=…`, `+…`, `-…`, `@…`) starts with `'`
 //! ([`crate::interop::csv_cell::formula_safe`]).
 
-use super::{BatchReport, masked_row::masked_row, rfc3339, snake};
+use super::{BatchReport, masked_row::masked_row, snake};
 use crate::model::BatchReportRow;
 
 /// The header row's columns.
@@ -47,8 +47,8 @@ fn cells(row: &BatchReportRow) -> [String; 19] {
         row.reason.clone(),
         opt(row.assertion.clone()),
         opt(row.run_id.clone()),
-        opt(row.started_at.as_ref().map(rfc3339)),
-        opt(row.finished_at.as_ref().map(rfc3339)),
+        opt(row.started_at.as_ref().map(BatchReportRow::time)),
+        opt(row.finished_at.as_ref().map(BatchReportRow::time)),
         opt(row.elapsed_ms.map(|ms| ms.to_string())),
         row.attempts_detail
             .iter()

@@ -1,6 +1,6 @@
 //! The batch results as JSON Lines: one [`BatchReportRow`](crate::model::BatchReportRow)
-//! object per line (its serde shape: empty fields left out, timestamps RFC 3339), for `jq`
-//! and scripts.
+//! object per line (its serde shape: empty fields left out, times as every report writes them,
+//! [`BatchReportRow::time`](crate::model::BatchReportRow::time)), for `jq` and scripts.
 
 use super::{BatchReport, ReportError, masked_row::masked_row};
 

@@ -6,8 +6,8 @@
 //! - `done`: a passing test case.
 //! - `error`: `<failure type="…" message="…">`: the message is one short line (the failed
 //!   assertion, else the reason; at most [`FAILURE_MESSAGE_CHARS`] characters), the text holds
-//!   the attempts (and the reason when the message is the assertion and they differ), each said
-//!   once. `type` is the assertion (`assertion`), else the last attempt's error kind, else the
+//!   the attempts (and, when the message is the assertion, the run's own words of the reason
+//!   without it), each said once. `type` is the assertion (`assertion`), else the last attempt's error kind, else the
 //!   run's outcome (`gave_up`).
 //! - `cancelled`: `<skipped message="cancelled"/>`; `pending` / `running` (a report written
 //!   before the batch ended): `<skipped message="not finished (pending)"/>`.
@@ -15,7 +15,7 @@
 //!   reason and each attempt with its status (or error kind), its verdict's reason and the wait
 //!   after it (a failure has them in its text instead).
 
-use super::{BatchReport, ReportError, masked_row::masked_row, rfc3339, snake};
+use super::{BatchReport, ReportError, masked_row::masked_row, snake};
 use crate::model::{BatchItemState, BatchReportRow};
 use quick_xml::Writer;
 use quick_xml::events::attributes::Attribute;
@@ -199,8 +199,10 @@ fn write_case(w: &mut Writer<Vec<u8>>, row: &BatchReportRow, classname: &str) ->
                     // Cut short in the attribute: whole here, once.
                     lines.push(headline.to_owned());
                 }
-                if row.assertion.is_some() && !row.reason.is_empty() && row.reason != headline {
-                    lines.push(format!("reason: {}", row.reason));
+                // The run's own words, without the assertion its reason ends with.
+                let run_words = crate::policy::split_failed_assertion(&row.reason).0;
+                if row.assertion.is_some() && !run_words.is_empty() && run_words != headline {
+                    lines.push(format!("reason: {run_words}"));
                 }
                 lines.extend(attempt_lines(row));
                 let text = lines.join("\n");
@@ -242,7 +244,7 @@ fn write_document(report: &BatchReport, rows: &[BatchReportRow]) -> io::Result<V
         .iter()
         .filter_map(|r| r.started_at)
         .min()
-        .map(|at| rfc3339(&at));
+        .map(|at| BatchReportRow::time(&at));
     w.create_element("testsuites")
         .with_attribute(attr("name", "retryscope batch"))
         .with_attribute(attr("tests", tests.as_str()))
@@ -306,20 +308,42 @@ mod tests {
         assert!(cut.ends_with('…'));
     }
 
+    fn row(state: BatchItemState) -> BatchReportRow {
+        let item = crate::model::BatchRequest {
+            name: None,
+            request: crate::model::RequestSpec::get("http://127.0.0.1:1/x"),
+            profile: None,
+            source_line: None,
+        };
+        BatchReportRow::new(&item, 1, state)
+    }
+
+    #[test]
+    fn a_failed_assertion_after_the_runs_words_is_written_once() {
+        let assertion =
+            "assertion --expect-status 200-299 failed: status 404, expected one of 200-299";
+        let mut failed = row(BatchItemState::Error);
+        failed.reason = format!("404 is not retryable; {assertion}");
+        failed.assertion = Some(assertion.to_owned());
+        let report = BatchReport {
+            rows: vec![failed],
+            ..BatchReport::default()
+        };
+        let xml = report_junit(&report, &[]).expect("writes");
+        assert_eq!(xml.matches(assertion).count(), 1, "{xml}");
+        assert!(xml.contains(&format!("message=\"{assertion}\"")), "{xml}");
+        assert!(
+            xml.contains("reason: 404 is not retryable\n")
+                || xml.contains("reason: 404 is not retryable<"),
+            "the run's words, without the assertion: {xml}"
+        );
+    }
+
     #[test]
     fn the_suite_time_is_never_below_one_of_its_cases() {
         let at =
             chrono::DateTime::parse_from_rfc3339("2026-12-04T10:00:00.000+00:00").expect("time");
-        let mut row = BatchReportRow::new(
-            &crate::model::BatchRequest {
-                name: None,
-                request: crate::model::RequestSpec::get("http://127.0.0.1:1/x"),
-                profile: None,
-                source_line: None,
-            },
-            0,
-            BatchItemState::Done,
-        );
+        let mut row = row(BatchItemState::Done);
         row.started_at = Some(at);
         row.finished_at = Some(at + chrono::Duration::milliseconds(1_000));
         row.elapsed_ms = Some(1_001);

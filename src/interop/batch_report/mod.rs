@@ -30,7 +30,6 @@ pub use jsonl_report::report_json_lines;
 pub use junit_report::{report_junit, xml_safe};
 
 use crate::model::BatchReportRow;
-use chrono::{DateTime, FixedOffset};
 use std::fmt;
 use std::path::Path;
 use std::str::FromStr;
@@ -154,12 +153,6 @@ pub fn render_report(
         ReportFormat::JsonLines => report_json_lines(report, secrets),
         ReportFormat::Junit => report_junit(report, secrets),
     }
-}
-
-/// RFC 3339 with milliseconds and the offset (`2026-12-01T18:00:00.250+00:00`), as the
-/// history CSV writes times.
-fn rfc3339(at: &DateTime<FixedOffset>) -> String {
-    at.to_rfc3339_opts(chrono::SecondsFormat::Millis, false)
 }
 
 /// A unit enum's serde name (`gave_up`).

@@ -15,7 +15,7 @@
 //! profile's budget is not the quota the SDK will use.
 
 use super::facts;
-use super::report::{ExportedPolicy, Findings, FormatError, ImportedPolicy};
+use super::report::{ExportedPolicy, Findings, FormatError, ImportError, ImportedPolicy};
 use crate::model::{Backoff, ErrorKind, RetryProfile, Strategy};
 use std::fmt::Write as _;
 
@@ -151,12 +151,29 @@ fn quota_gap(p: &RetryProfile, is_2026: bool, gaps: &mut Vec<String>) {
     }
 }
 
+/// `max_attempts = value` (at `path`) as a count of attempts, at least 1.
+fn max_attempts(value: &str, path: &str) -> Result<i128, FormatError> {
+    let n: i128 = value.trim().parse().map_err(|_| {
+        FormatError::at(
+            path,
+            format!("expected a whole number of attempts, found {value:?}"),
+        )
+    })?;
+    if n < 1 {
+        return Err(FormatError::at(
+            path,
+            format!("max_attempts must be at least 1, found {n}"),
+        ));
+    }
+    Ok(n)
+}
+
 /// Reads a shared config file: the `[default]` section, else the first `[profile …]`.
 ///
 /// # Errors
-/// INI syntax (with line:column), a bad `retry_mode` or `max_attempts` (with its path), or a
-/// file without sections.
-pub fn import(text: &str, name: &str) -> Result<ImportedPolicy, FormatError> {
+/// INI syntax (with line:column), or a file without sections; else a bad `retry_mode` and a
+/// bad `max_attempts` (with their paths), both when both are.
+pub fn import(text: &str, name: &str) -> Result<ImportedPolicy, ImportError> {
     check_section_headers(text)?;
     let ini = ini::Ini::load_from_str(text)
         .map_err(|e| FormatError::syntax(Some(e.line), Some(e.col), ini_message(&e.msg)))?;
@@ -191,21 +208,10 @@ pub fn import(text: &str, name: &str) -> Result<ImportedPolicy, FormatError> {
         let path = format!("[{chosen}].{k}");
         match k.as_str() {
             "retry_mode" => mode = v.trim().to_ascii_lowercase(),
-            "max_attempts" => {
-                let n: i128 = v.trim().parse().map_err(|_| {
-                    FormatError::at(
-                        &path,
-                        format!("expected a whole number of attempts, found {v:?}"),
-                    )
-                })?;
-                if n < 1 {
-                    return Err(FormatError::at(
-                        &path,
-                        format!("max_attempts must be at least 1, found {n}"),
-                    ));
-                }
-                attempts = Some((n, path.clone()));
-            }
+            "max_attempts" => match max_attempts(v, &path) {
+                Ok(n) => attempts = Some((n, path.clone())),
+                Err(e) => f.problem(e),
+            },
             _ => f.dropped(&path, format!("{v:?}"), "not a retry setting"),
         }
     }
@@ -255,10 +261,10 @@ pub fn import(text: &str, name: &str) -> Result<ImportedPolicy, FormatError> {
             p
         }
         other => {
-            return Err(FormatError::at(
+            return Err(f.refuse(FormatError::at(
                 &mode_path,
                 format!("expected legacy, standard or adaptive, found {other:?}"),
-            ));
+            )));
         }
     };
     if let Some((n, path)) = attempts {

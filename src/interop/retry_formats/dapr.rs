@@ -14,7 +14,7 @@ use super::durations::{format_go, parse_go};
 use super::facts::{self, codes, compact};
 use super::import_table::{Key, Mapped, walk};
 use super::pending;
-use super::report::{ExportedPolicy, Findings, FormatError, ImportedPolicy};
+use super::report::{ExportedPolicy, Findings, FormatError, ImportError, ImportedPolicy};
 use super::tree::{Node, join, parse_yaml};
 use crate::model::{Backoff, RetryProfile, StatusSet, Strategy};
 use std::fmt::Write as _;
@@ -233,8 +233,8 @@ fn paired_timeout(root: &Node, retry: &str) -> Option<String> {
 /// Reads a Resiliency document into a profile (one retry policy, see [`chosen_policy`]).
 ///
 /// # Errors
-/// Syntax, unreadable values (with path), or no retry policy.
-pub fn import(text: &str, name: &str) -> Result<ImportedPolicy, FormatError> {
+/// Syntax, or no retry policy; else every unreadable value (with its path).
+pub fn import(text: &str, name: &str) -> Result<ImportedPolicy, ImportError> {
     let root = parse_yaml(text)?;
     if let Some(kind) = root.get("kind")
         && kind.text("kind")? != "Resiliency"
@@ -242,7 +242,8 @@ pub fn import(text: &str, name: &str) -> Result<ImportedPolicy, FormatError> {
         return Err(FormatError::at(
             "kind",
             format!("expected Resiliency, found {}", kind.describe()),
-        ));
+        )
+        .into());
     }
     let retry_name = chosen_policy(&root)
         .ok_or_else(|| FormatError::at("spec.policies.retries", "no retry policy found"))?;
@@ -280,7 +281,7 @@ pub fn import(text: &str, name: &str) -> Result<ImportedPolicy, FormatError> {
         TOOL,
         &mut d,
         &mut f,
-    )?;
+    );
     let mut b = Backoff::new(Strategy::Fixed);
     if d.policy == "constant" {
         b.base_delay_ms = d.duration;
@@ -321,8 +322,10 @@ pub fn import(text: &str, name: &str) -> Result<ImportedPolicy, FormatError> {
                     for (n, v) in items {
                         let tpath = join(&gpath, n);
                         if timeout.as_deref() == Some(n.as_str()) {
-                            let ms = v.duration(&tpath, parse_go)?;
-                            d.profile.timeouts.total_ms = (ms > 0).then_some(ms);
+                            match v.duration(&tpath, parse_go) {
+                                Ok(ms) => d.profile.timeouts.total_ms = (ms > 0).then_some(ms),
+                                Err(e) => f.problem(e),
+                            }
                         } else {
                             f.dropped(
                                 &tpath,

@@ -12,10 +12,10 @@
 use super::curl_flags::push_comment_list;
 use super::durations::{format_proto, parse_proto};
 use super::facts::{self, codes};
-use super::import_table::{Key, Mapped, walk};
+use super::import_table::{Key, Mapped, each_item, walk};
 use super::pending;
-use super::report::{ExportedPolicy, Findings, FormatError, ImportedPolicy};
-use super::tree::{Node, index, join, parse_yaml};
+use super::report::{ExportedPolicy, Findings, FormatError, ImportError, ImportedPolicy};
+use super::tree::{Node, join, parse_yaml};
 use crate::model::{
     Backoff, Combine, DelayHeader, ErrorKind, HeaderUnit, OnExceedMax, RetryProfile, StatusSet,
     Strategy,
@@ -278,21 +278,20 @@ fn per_try_idle_timeout(d: &mut Draft, v: &Node, path: &str, _: &mut Findings) -
     Ok(())
 }
 
-fn retriable_codes(d: &mut Draft, v: &Node, path: &str, _: &mut Findings) -> Mapped {
-    for (i, item) in v.list(path)?.iter().enumerate() {
-        let ipath = index(path, i);
-        let n = item.int(&ipath)?;
-        let code = u16::try_from(n)
+fn retriable_codes(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Mapped {
+    let codes = each_item(v, path, f, |item, ipath, _| {
+        let n = item.int(ipath)?;
+        u16::try_from(n)
             .ok()
             .filter(|c| (100..=599).contains(c))
             .ok_or_else(|| {
                 FormatError::at(
-                    &ipath,
+                    ipath,
                     format!("expected a status code in 100-599, found {n}"),
                 )
-            })?;
-        d.codes.push(code);
-    }
+            })
+    })?;
+    d.codes.extend(codes);
     Ok(())
 }
 
@@ -318,42 +317,41 @@ fn max_interval(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Mapped
 
 fn rate_limited(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Mapped {
     d.headers.get_or_insert((Vec::new(), Some(300_000)));
-    walk(v.map(path)?, path, RATE_LIMITED, TOOL, d, f)
+    walk(v.map(path)?, path, RATE_LIMITED, TOOL, d, f);
+    Ok(())
 }
 
 fn reset_headers(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Mapped {
-    let mut list = Vec::new();
-    for (i, item) in v.list(path)?.iter().enumerate() {
-        let ipath = index(path, i);
+    let list = each_item(v, path, f, |item, ipath, f| {
         let name = item
             .get("name")
-            .ok_or_else(|| FormatError::at(&ipath, "a reset header needs a name"))?
-            .text(&join(&ipath, "name"))?;
+            .ok_or_else(|| FormatError::at(ipath, "a reset header needs a name"))?
+            .text(&join(ipath, "name"))?;
         let format = match item.get("format") {
             None => "SECONDS".to_owned(),
-            Some(n) => n.text(&join(&ipath, "format"))?,
+            Some(n) => n.text(&join(ipath, "format"))?,
         };
         let unit = match format.as_str() {
             "SECONDS" => HeaderUnit::Seconds,
             "UNIX_TIMESTAMP" => HeaderUnit::UnixTimestamp,
             other => {
                 return Err(FormatError::at(
-                    &join(&ipath, "format"),
+                    &join(ipath, "format"),
                     format!("expected SECONDS or UNIX_TIMESTAMP, found {other:?}"),
                 ));
             }
         };
-        for (k, val) in item.map(&ipath)? {
+        for (k, val) in item.map(ipath)? {
             if k != "name" && k != "format" {
                 f.dropped(
-                    &join(&ipath, k),
+                    &join(ipath, k),
                     val.describe(),
                     "unknown setting for Envoy reset_headers",
                 );
             }
         }
-        list.push(DelayHeader { name, unit });
-    }
+        Ok(DelayHeader { name, unit })
+    })?;
     if let Some((h, _)) = d.headers.as_mut() {
         *h = list;
     }
@@ -432,8 +430,8 @@ fn conditions(d: &mut Draft, f: &mut Findings) {
 /// Reads a `retry_policy` (bare, under `retry_policy:`, or in a route with `timeout`).
 ///
 /// # Errors
-/// Syntax or unreadable values, with their path.
-pub fn import(text: &str, name: &str) -> Result<ImportedPolicy, FormatError> {
+/// Syntax; else every unreadable value, with its path, and a missing `retry_on`.
+pub fn import(text: &str, name: &str) -> Result<ImportedPolicy, ImportError> {
     let root = parse_yaml(text)?;
     let mut backoff = Backoff::new(Strategy::FullJitter);
     backoff.base_delay_ms = 25;
@@ -457,18 +455,23 @@ pub fn import(text: &str, name: &str) -> Result<ImportedPolicy, FormatError> {
             .into_iter()
             .filter(|(k, _)| ROUTE.iter().any(|r| r.name == k))
             .collect();
-        walk(&known, "", ROUTE, TOOL, &mut d, &mut f)?;
+        walk(&known, "", ROUTE, TOOL, &mut d, &mut f);
     } else {
-        walk(entries, "retry_policy", POLICY, TOOL, &mut d, &mut f)?;
+        walk(entries, "retry_policy", POLICY, TOOL, &mut d, &mut f);
     }
-    if d.retry_on.is_none() {
-        return Err(FormatError::at(
+    let policy = root.get("retry_policy").unwrap_or(&root);
+    if policy.get("retry_on").is_none() {
+        return Err(f.refuse(FormatError::at(
             "retry_policy.retry_on",
             "missing: Envoy retries nothing without retry_on",
-        ));
+        )));
     }
     conditions(&mut d, &mut f);
     if !d.explicit_max {
+        // Envoy's default max_interval is 10 × base_interval: the max comes from that setting.
+        if let Some(base) = f.source_of("backoff.base_delay_ms").map(str::to_owned) {
+            f.source("backoff.max_delay_ms", &base);
+        }
         d.profile.backoff.max_delay_ms = Some(d.profile.backoff.base_delay_ms.saturating_mul(10));
     }
     if let Some((headers, max)) = d.headers.take() {

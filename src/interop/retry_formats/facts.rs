@@ -1,7 +1,7 @@
 //! What exporters and importers ask of a profile: status codes as a plain list, the computed
 //! backoff behind a `response_header` one, a fresh profile to import into, and the final check.
 
-use super::report::{Findings, FormatError, ImportedPolicy};
+use super::report::{Findings, FormatError, ImportError, ImportedPolicy};
 use crate::model::{Backoff, OtherStatusAction, RetryOn, RetryProfile, StatusSet, Strategy};
 use std::fmt::Write as _;
 
@@ -108,12 +108,14 @@ pub fn fresh(name: &str, provider: &str, max_retries: u32, backoff: Backoff) -> 
 /// where it came from and which settings did not map.
 ///
 /// # Errors
-/// The first problem `validate` finds, with its profile field path.
+/// Every value the walk could not read; else every problem `validate` finds, each named by the
+/// file's setting it came from (else by its profile field path).
 pub fn finish(
     mut profile: RetryProfile,
-    findings: Findings,
+    mut findings: Findings,
     label: &str,
-) -> Result<ImportedPolicy, FormatError> {
+) -> Result<ImportedPolicy, ImportError> {
+    findings.checked()?;
     let mut description = format!("Imported from {label} by Retryscope.");
     if !findings.unmapped.is_empty() {
         let paths: Vec<&str> = findings.unmapped.iter().map(|u| u.path.as_str()).collect();
@@ -125,13 +127,21 @@ pub fn finish(
         );
     }
     profile.description = description;
-    if let Some(issue) = crate::profile::validate(&profile).into_iter().next() {
+    let mut problems: Vec<FormatError> = Vec::new();
+    let mut said: Vec<&str> = Vec::new();
+    for issue in crate::profile::validate(&profile) {
         // Named as the file names it when the field came from one of its settings.
-        return Err(match findings.source_of(&issue.path) {
-            Some(source) => FormatError::at(
-                source,
-                format!("{}; read into the profile's {}", issue.message, issue.path),
-            ),
+        let problem = match findings.source_of(&issue.path) {
+            // One setting read into two fields (a delay-header backoff's base and its
+            // fallback's; Envoy's default max, 10 × the base) is one problem of the file.
+            Some(source) if said.contains(&source) => continue,
+            Some(source) => {
+                said.push(source);
+                FormatError::at(
+                    source,
+                    format!("{}; read into the profile's {}", issue.message, issue.path),
+                )
+            }
             None => FormatError::at(
                 "",
                 format!(
@@ -139,7 +149,11 @@ pub fn finish(
                     issue.path, issue.message
                 ),
             ),
-        });
+        };
+        problems.push(problem);
+    }
+    if !problems.is_empty() {
+        return Err(ImportError { problems });
     }
     Ok(ImportedPolicy {
         profile,

@@ -18,8 +18,8 @@
 
 use super::durations::{format_proto, parse_proto};
 use super::facts::{self, codes, compact};
-use super::import_table::{Key, Mapped, walk};
-use super::report::{ExportedPolicy, Findings, FormatError, ImportedPolicy};
+use super::import_table::{Key, Mapped, each_item, walk};
+use super::report::{ExportedPolicy, Findings, FormatError, ImportError, ImportedPolicy};
 use super::tree::{Node, index, join, parse_json};
 use crate::model::{
     Backoff, BudgetCharge, BudgetCost, BudgetScope, Combine, DelayHeader, ErrorKind, HeaderUnit,
@@ -292,68 +292,80 @@ fn budget_of(max_tokens: f64, ratio: f64) -> RetryBudget {
     }
 }
 
+/// What `retryThrottling` says, as read.
+#[derive(Default)]
+struct Throttling {
+    max_tokens: Option<f64>,
+    ratio: Option<f64>,
+}
+
+/// `retryThrottling`.
+const THROTTLING: &[Key<Throttling>] = &[
+    Key::map("maxTokens", max_tokens),
+    Key::map("tokenRatio", token_ratio),
+];
+
+fn max_tokens(t: &mut Throttling, v: &Node, path: &str, _: &mut Findings) -> Mapped {
+    let n = v.int(path)?;
+    if !(1..=1000).contains(&n) {
+        return Err(FormatError::at(
+            path,
+            format!("maxTokens must be from 1 to 1000 (gRPC A6), found {n}"),
+        ));
+    }
+    #[allow(clippy::cast_precision_loss, reason = "at most 1000")]
+    let n = n as f64;
+    t.max_tokens = Some(n);
+    Ok(())
+}
+
+fn token_ratio(t: &mut Throttling, v: &Node, path: &str, f: &mut Findings) -> Mapped {
+    let r = v.number(path)?;
+    if r <= 0.0 {
+        return Err(FormatError::at(
+            path,
+            format!("tokenRatio must be greater than 0 (gRPC A6), found {r}"),
+        ));
+    }
+    let kept = three_places(r);
+    if (kept - r).abs() > 1e-9 {
+        f.approximated(
+            path,
+            v.describe(),
+            "gRPC keeps 3 decimal places of tokenRatio: imported as that",
+        );
+    }
+    t.ratio = Some(kept);
+    Ok(())
+}
+
 fn retry_throttling(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Mapped {
-    let mut max_tokens = None;
-    let mut ratio = None;
-    for (key, value) in v.map(path)? {
-        let at = join(path, key);
-        match key.as_str() {
-            "maxTokens" => {
-                let n = value.int(&at)?;
-                if !(1..=1000).contains(&n) {
-                    return Err(FormatError::at(
-                        &at,
-                        format!("maxTokens must be from 1 to 1000 (gRPC A6), found {n}"),
-                    ));
-                }
-                #[allow(clippy::cast_precision_loss, reason = "at most 1000")]
-                let n = n as f64;
-                max_tokens = Some(n);
-            }
-            "tokenRatio" => {
-                let r = value.number(&at)?;
-                if r <= 0.0 {
-                    return Err(FormatError::at(
-                        &at,
-                        format!("tokenRatio must be greater than 0 (gRPC A6), found {r}"),
-                    ));
-                }
-                let kept = three_places(r);
-                if (kept - r).abs() > 1e-9 {
-                    f.approximated(
-                        &at,
-                        value.describe(),
-                        "gRPC keeps 3 decimal places of tokenRatio: imported as that",
-                    );
-                }
-                ratio = Some(kept);
-            }
-            _ => f.dropped(
-                &at,
-                value.describe(),
-                "unknown setting for gRPC retryThrottling",
-            ),
+    let entries = v.map(path)?;
+    required(v, path, &["maxTokens", "tokenRatio"], f);
+    let mut t = Throttling::default();
+    walk(entries, path, THROTTLING, "gRPC retryThrottling", &mut t, f);
+    if let (Some(max_tokens), Some(ratio)) = (t.max_tokens, t.ratio) {
+        d.profile.retry_budget = Some(budget_of(max_tokens, ratio));
+        f.source("retry_budget", path);
+        f.approximated(
+            path,
+            "per channel",
+            "gRPC keeps one bucket per channel and server name: the budget is shared per host (scope host)",
+        );
+    }
+    Ok(())
+}
+
+/// A problem in `f` for each of `keys` that the map `v` at `path` lacks (gRPC requires them).
+fn required(v: &Node, path: &str, keys: &[&str], f: &mut Findings) {
+    for key in keys {
+        if v.get(key).is_none() {
+            f.problem(FormatError::at(
+                &join(path, key),
+                "missing (gRPC requires it)",
+            ));
         }
     }
-    let (Some(max_tokens), Some(ratio)) = (max_tokens, ratio) else {
-        let missing = if max_tokens.is_none() {
-            "maxTokens"
-        } else {
-            "tokenRatio"
-        };
-        return Err(FormatError::at(
-            &join(path, missing),
-            "missing (gRPC requires it)",
-        ));
-    };
-    d.profile.retry_budget = Some(budget_of(max_tokens, ratio));
-    f.source("retry_budget", path);
-    f.approximated(
-        path,
-        "per channel",
-        "gRPC keeps one bucket per channel and server name: the budget is shared per host (scope host)",
-    );
-    Ok(())
 }
 
 /// What gRPC cannot say beyond backoff, codes and the budget.
@@ -486,29 +498,28 @@ fn method_configs(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Mapp
         if !any_policy {
             d.without_policy = Some(mpath.clone());
         }
-        walk(entries, &mpath, METHOD, TOOL, d, f)?;
+        walk(entries, &mpath, METHOD, TOOL, d, f);
     }
     Ok(())
 }
 
 fn retry_policy(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Mapped {
     let entries = v.map(path)?;
-    for required in [
-        "maxAttempts",
-        "initialBackoff",
-        "maxBackoff",
-        "backoffMultiplier",
-        "retryableStatusCodes",
-    ] {
-        if v.get(required).is_none() {
-            return Err(FormatError::at(
-                &join(path, required),
-                "missing (gRPC requires it)",
-            ));
-        }
-    }
+    required(
+        v,
+        path,
+        &[
+            "maxAttempts",
+            "initialBackoff",
+            "maxBackoff",
+            "backoffMultiplier",
+            "retryableStatusCodes",
+        ],
+        f,
+    );
     d.seen_policy = true;
-    walk(entries, path, POLICY, TOOL, d, f)
+    walk(entries, path, POLICY, TOOL, d, f);
+    Ok(())
 }
 
 fn timeout(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Mapped {
@@ -588,55 +599,41 @@ fn multiplier(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Mapped {
 fn status_codes(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Mapped {
     let mut statuses: Vec<u16> = Vec::new();
     let mut errors: Vec<ErrorKind> = Vec::new();
-    let items = v.list(path)?;
-    if items.is_empty() {
+    if v.list(path)?.is_empty() {
         return Err(FormatError::at(
             path,
             "retryableStatusCodes must name at least one status code (gRPC A6)",
         ));
     }
-    for (i, item) in items.iter().enumerate() {
-        let ipath = index(path, i);
-        let name = match item {
-            Node::Int(n) => usize::try_from(*n)
-                .ok()
-                .and_then(|n| CODE_NAMES.get(n).copied())
-                .ok_or_else(|| FormatError::at(&ipath, format!("no gRPC status code {n}")))?
-                .to_owned(),
-            other => other.text(&ipath)?.to_ascii_uppercase(),
-        };
-        if !CODE_NAMES.contains(&name.as_str()) {
-            return Err(FormatError::at(
-                &ipath,
-                format!("`{name}` is not a gRPC status code"),
-            ));
-        }
+    each_item(v, path, f, |item, ipath, f| {
+        let name = code_name(item, ipath)?;
         if name == "DEADLINE_EXCEEDED" {
             errors.push(ErrorKind::Timeout);
-        } else if let Some(s) = statuses_of(&name) {
+        } else if let Some(s) = statuses_of(name) {
             statuses.extend_from_slice(s);
             if name == "RESOURCE_EXHAUSTED" {
                 f.approximated(
-                    &ipath,
+                    ipath,
                     item.describe(),
                     "imported as HTTP 429 (the usual gateway mapping)",
                 );
             }
             if name == "UNKNOWN" {
                 f.approximated(
-                    &ipath,
+                    ipath,
                     item.describe(),
                     "gRPC's code for every HTTP status without one of its own: imported as 500",
                 );
             }
         } else {
             f.dropped(
-                &ipath,
+                ipath,
                 item.describe(),
                 "no HTTP answer maps to this gRPC code",
             );
         }
-    }
+        Ok(())
+    })?;
     statuses.sort_unstable();
     statuses.dedup();
     d.profile.retry_on.status = StatusSet(statuses.into_iter().map(StatusRange::single).collect());
@@ -655,6 +652,24 @@ fn status_codes(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Mapped
     Ok(())
 }
 
+/// The gRPC status code name `item` (at `path`) gives: a name in any case, or its number.
+fn code_name(item: &Node, path: &str) -> Result<&'static str, FormatError> {
+    let name = match item {
+        Node::Int(n) => {
+            return usize::try_from(*n)
+                .ok()
+                .and_then(|n| CODE_NAMES.get(n).copied())
+                .ok_or_else(|| FormatError::at(path, format!("no gRPC status code {n}")));
+        }
+        other => other.text(path)?.to_ascii_uppercase(),
+    };
+    CODE_NAMES
+        .iter()
+        .find(|c| **c == name)
+        .copied()
+        .ok_or_else(|| FormatError::at(path, format!("`{name}` is not a gRPC status code")))
+}
+
 /// A connection failure reaches a gRPC client as UNAVAILABLE.
 fn statuses_connection(p: &RetryProfile) -> bool {
     p.retry_on.status.contains(503)
@@ -664,8 +679,9 @@ fn statuses_connection(p: &RetryProfile) -> bool {
 /// `retryPolicy` (what the export writes for a profile that retries nothing) is 0 retries.
 ///
 /// # Errors
-/// Syntax, unreadable values (with path), or no `methodConfig` entry at all.
-pub fn import(text: &str, name: &str) -> Result<ImportedPolicy, FormatError> {
+/// Syntax; every unreadable value and every missing required key (with its path); or no
+/// `methodConfig` entry at all.
+pub fn import(text: &str, name: &str) -> Result<ImportedPolicy, ImportError> {
     let root = parse_json(text)?;
     let entries = root.map("")?;
     let mut backoff = Backoff::new(Strategy::FullJitter);
@@ -677,7 +693,7 @@ pub fn import(text: &str, name: &str) -> Result<ImportedPolicy, FormatError> {
         without_policy: None,
     };
     let mut f = Findings::default();
-    walk(entries, "", ROOT, TOOL, &mut d, &mut f)?;
+    walk(entries, "", ROOT, TOOL, &mut d, &mut f);
     if let Some(path) = d.without_policy {
         f.source("max_retries", &path);
         f.approximated(
@@ -688,11 +704,14 @@ pub fn import(text: &str, name: &str) -> Result<ImportedPolicy, FormatError> {
         d.profile.max_retries = Some(0);
         return facts::finish(d.profile, f, TOOL);
     }
+    // A methodConfig that does not read says so itself.
+    f.checked()?;
     if !d.seen_policy {
         return Err(FormatError::at(
             "methodConfig",
             "no methodConfig entry: the service config configures no calls to import",
-        ));
+        )
+        .into());
     }
     d.profile.retry_on.non_idempotent = true;
     f.approximated(

@@ -2,7 +2,7 @@
 //! or why it does not map (yet). Keys not in the table are reported as unknown.
 
 use super::report::{Findings, FormatError};
-use super::tree::{Node, join};
+use super::tree::{Node, index, join};
 
 /// What a mapping function returns: `Err` for a value it cannot read.
 pub type Mapped = Result<(), FormatError>;
@@ -55,10 +55,8 @@ impl<D> Key<D> {
 }
 
 /// Applies `table` to every entry of the map at `parent`; keys the table does not know are
-/// reported as `unknown setting for {tool}`.
-///
-/// # Errors
-/// The first value a rule cannot read.
+/// reported as `unknown setting for {tool}`. A value a rule cannot read is a problem in
+/// `findings`, and the walk goes on, so one import lists every bad value.
 pub fn walk<D>(
     entries: &[(String, Node)],
     parent: &str,
@@ -66,21 +64,51 @@ pub fn walk<D>(
     tool: &str,
     draft: &mut D,
     findings: &mut Findings,
-) -> Mapped {
+) {
     for (key, value) in entries {
         let path = join(parent, key);
-        match table.iter().find(|k| k.name == key).map(|k| &k.rule) {
-            Some(Rule::Map(apply)) => apply(draft, value, &path, findings)?,
-            Some(Rule::Nested(inner)) => {
-                walk(value.map(&path)?, &path, inner, tool, draft, findings)?;
+        let read = match table.iter().find(|k| k.name == key).map(|k| &k.rule) {
+            Some(Rule::Map(apply)) => apply(draft, value, &path, findings),
+            Some(Rule::Nested(inner)) => value
+                .map(&path)
+                .map(|inner_entries| walk(inner_entries, &path, inner, tool, draft, findings)),
+            Some(Rule::Dropped(reason)) => {
+                findings.dropped(&path, value.describe(), reason);
+                Ok(())
             }
-            Some(Rule::Dropped(reason)) => findings.dropped(&path, value.describe(), reason),
-            None => findings.dropped(
-                &path,
-                value.describe(),
-                &format!("unknown setting for {tool}"),
-            ),
+            None => {
+                findings.dropped(
+                    &path,
+                    value.describe(),
+                    &format!("unknown setting for {tool}"),
+                );
+                Ok(())
+            }
+        };
+        if let Err(e) = read {
+            findings.problem(e);
         }
     }
-    Ok(())
+}
+
+/// Reads every item of the list `v` at `path` with `read` (the item, its path `path[i]`, the
+/// findings), each item that cannot be read a problem in `findings`: the values of the others,
+/// in order.
+///
+/// # Errors
+/// `expected a list` when `v` is not one.
+pub fn each_item<T>(
+    v: &Node,
+    path: &str,
+    findings: &mut Findings,
+    mut read: impl FnMut(&Node, &str, &mut Findings) -> Result<T, FormatError>,
+) -> Result<Vec<T>, FormatError> {
+    let mut out = Vec::new();
+    for (i, item) in v.list(path)?.iter().enumerate() {
+        match read(item, &index(path, i), findings) {
+            Ok(value) => out.push(value),
+            Err(e) => findings.problem(e),
+        }
+    }
+    Ok(out)
 }

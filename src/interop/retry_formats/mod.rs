@@ -25,7 +25,7 @@ pub mod tree;
 mod urllib3;
 
 pub use facts::decimal;
-pub use report::{Carried, ExportedPolicy, FormatError, ImportedPolicy, Unmapped};
+pub use report::{Carried, ExportedPolicy, FormatError, ImportError, ImportedPolicy, Unmapped};
 
 use crate::model::RetryProfile;
 
@@ -161,10 +161,10 @@ pub fn export(profile: &RetryProfile, format: RetryFormat) -> ExportedPolicy {
 /// did not map.
 ///
 /// # Errors
-/// A syntax error (with line:column), a value that cannot be read (with its path), a format
-/// that is code (curl, urllib3, tenacity: export only), or a result that fails
-/// [`crate::profile::validate`].
-pub fn import(format: RetryFormat, text: &str, name: &str) -> Result<ImportedPolicy, FormatError> {
+/// A syntax error (with line:column); else every value that cannot be read (each with its path
+/// and line:column), or every problem [`crate::profile::validate`] finds in the result; a
+/// format that is code (curl, urllib3, tenacity: export only).
+pub fn import(format: RetryFormat, text: &str, name: &str) -> Result<ImportedPolicy, ImportError> {
     let mut imported = import_as_read(format, text, name).map_err(|e| e.located_in(text))?;
     // An importer starts from a strategy's defaults and may change the strategy after setting
     // a jitter field (Polly's Constant → fixed): a field the final strategy never reads would
@@ -197,7 +197,7 @@ fn import_as_read(
     format: RetryFormat,
     text: &str,
     name: &str,
-) -> Result<ImportedPolicy, FormatError> {
+) -> Result<ImportedPolicy, ImportError> {
     match format {
         RetryFormat::Polly => polly::import(text, name),
         RetryFormat::GrpcConfig => grpc_config::import(text, name),
@@ -212,7 +212,8 @@ fn import_as_read(
                     format.label(),
                     RetryFormat::ids(true)
                 ),
-            ))
+            )
+            .into())
         }
     }
 }

@@ -15,7 +15,7 @@ use super::curl_flags::push_comment_list;
 use super::durations::{format_timespan, parse_timespan};
 use super::facts::{self, codes, compact_or_none};
 use super::import_table::{Key, Mapped, walk};
-use super::report::{ExportedPolicy, Findings, FormatError, ImportedPolicy};
+use super::report::{ExportedPolicy, Findings, FormatError, ImportError, ImportedPolicy};
 use super::tree::{Node, parse_jsonc};
 use crate::model::{Backoff, DelayHeader, RetryProfile, StatusSet, Strategy};
 use std::fmt::Write as _;
@@ -201,20 +201,22 @@ const STANDARD: &[Key<Draft>] = &[
     ),
 ];
 
+/// `AttemptTimeout` / `TotalRequestTimeout` (a timeout, ms, when one is read).
+const TIMEOUT: &[Key<Option<u64>>] = &[Key::map("Timeout", |out, v, path, _| {
+    *out = Some(v.duration(path, parse_timespan)?);
+    Ok(())
+})];
+
 fn timeout_of(v: &Node, path: &str, f: &mut Findings) -> Result<Option<u64>, FormatError> {
     let mut out = None;
-    for (k, val) in v.map(path)? {
-        let p = super::tree::join(path, k);
-        if k == "Timeout" {
-            out = Some(val.duration(&p, parse_timespan)?);
-        } else {
-            f.dropped(
-                &p,
-                val.describe(),
-                "unknown setting for Polly's timeout options",
-            );
-        }
-    }
+    walk(
+        v.map(path)?,
+        path,
+        TIMEOUT,
+        "Polly's timeout options",
+        &mut out,
+        f,
+    );
     Ok(out.filter(|ms| *ms > 0))
 }
 
@@ -317,8 +319,8 @@ fn locate(node: &Node, path: String, depth: u8) -> Option<(&Node, String, bool)>
 /// Reads appsettings JSON (comments allowed) holding retry options.
 ///
 /// # Errors
-/// Syntax, unreadable values (with path), or no retry options found.
-pub fn import(text: &str, name: &str) -> Result<ImportedPolicy, FormatError> {
+/// Syntax, or no retry options found; else every unreadable value (with its path).
+pub fn import(text: &str, name: &str) -> Result<ImportedPolicy, ImportError> {
     let root = parse_jsonc(text)?;
     let (node, path, standard) = locate(&root, String::new(), 3).ok_or_else(|| {
         FormatError::at("", "no Polly retry options found (an object with MaxRetryAttempts, BackoffType or Delay, or a section with Retry)")
@@ -339,11 +341,8 @@ pub fn import(text: &str, name: &str) -> Result<ImportedPolicy, FormatError> {
     };
     let mut f = Findings::default();
     let entries = node.map(&path)?;
-    if standard {
-        walk(entries, &path, STANDARD, TOOL, &mut d, &mut f)?;
-    } else {
-        walk(entries, &path, RETRY, TOOL, &mut d, &mut f)?;
-    }
+    let table = if standard { STANDARD } else { RETRY };
+    walk(entries, &path, table, TOOL, &mut d, &mut f);
     let at = |k: &str| {
         super::tree::join(
             &if standard {

@@ -70,8 +70,8 @@ pub struct ImportedPolicy {
     pub unmapped: Vec<Unmapped>,
 }
 
-/// Why a file could not be imported: a syntax error (with position) or a setting whose value
-/// cannot be read (with its path).
+/// One reason a file cannot be imported: a syntax error (with position) or a setting whose
+/// value cannot be read (with its path).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FormatError {
     /// Setting path (`retryPolicy.initialBackoff`), empty for syntax errors.
@@ -210,17 +210,100 @@ impl fmt::Display for FormatError {
 
 impl std::error::Error for FormatError {}
 
-/// Collects unmapped settings while an importer walks a file, and which setting of the file
-/// each profile field came from (so a value the profile refuses is named as the file names it).
+/// Why a file could not be imported: every problem found, at least one. A syntax error stops
+/// the reading, so it comes alone; otherwise every setting whose value cannot be read is
+/// listed, or, when all of them read, every problem of the profile they make.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ImportError {
+    /// The problems, in file order once [`ImportError::located_in`] has placed them.
+    pub problems: Vec<FormatError>,
+}
+
+impl From<FormatError> for ImportError {
+    fn from(e: FormatError) -> Self {
+        Self { problems: vec![e] }
+    }
+}
+
+impl ImportError {
+    /// Every problem as [`FormatError::shown`] writes it, one per line.
+    pub fn shown(&self, format: super::RetryFormat, file: &std::path::Path) -> String {
+        self.lines(|p| p.shown(format, file))
+    }
+
+    /// Every problem as `line` writes it, one per line.
+    fn lines(&self, line: impl Fn(&FormatError) -> String) -> String {
+        self.problems
+            .iter()
+            .map(line)
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    /// Every problem placed in `text` ([`FormatError::located_in`]) and sorted by line and
+    /// column; problems with no place keep their order, after the others.
+    #[must_use]
+    pub fn located_in(self, text: &str) -> Self {
+        let mut problems: Vec<FormatError> = self
+            .problems
+            .into_iter()
+            .map(|p| p.located_in(text))
+            .collect();
+        problems.sort_by_key(|p| (p.line.is_none(), p.line, p.column));
+        Self { problems }
+    }
+}
+
+impl fmt::Display for ImportError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.lines(ToString::to_string))
+    }
+}
+
+impl std::error::Error for ImportError {}
+
+/// Collects unmapped settings and values that cannot be read while an importer walks a file,
+/// and which setting of the file each profile field came from (so a value the profile refuses
+/// is named as the file names it).
 #[derive(Debug, Default)]
 pub struct Findings {
     /// Settings left out or approximated, in file order.
     pub unmapped: Vec<Unmapped>,
+    /// Values that cannot be read: the walk goes on past each, so all are reported at once.
+    problems: Vec<FormatError>,
     /// (profile field path, the file's setting path), latest last.
     sources: Vec<(String, String)>,
 }
 
 impl Findings {
+    /// A value that cannot be read (the walk goes on).
+    pub fn problem(&mut self, e: FormatError) {
+        self.problems.push(e);
+    }
+
+    /// Every problem found so far and `last`, which ends the import (the file lacks what the
+    /// rest needs).
+    pub fn refuse(mut self, last: FormatError) -> ImportError {
+        self.problems.push(last);
+        ImportError {
+            problems: self.problems,
+        }
+    }
+
+    /// The problems found, as the import's error, when there are any.
+    ///
+    /// # Errors
+    /// Every problem found.
+    pub fn checked(&mut self) -> Result<(), ImportError> {
+        if self.problems.is_empty() {
+            Ok(())
+        } else {
+            Err(ImportError {
+                problems: std::mem::take(&mut self.problems),
+            })
+        }
+    }
+
     /// The profile field `field` (`backoff.base_delay_ms`) was set from the file's `path`
     /// (`methodConfig[0].retryPolicy.initialBackoff`).
     pub fn source(&mut self, field: &str, path: &str) {

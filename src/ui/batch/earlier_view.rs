@@ -91,8 +91,14 @@ pub fn show(panel: &mut BatchPanel, ui: &mut egui::Ui) {
 fn row(panel: &BatchPanel, ui: &mut egui::Ui, b: &BatchRecord) -> Option<Ask> {
     let worked = panel.worked.as_deref() == Some(b.id.as_str());
     let shown = panel.batch.as_deref() == Some(b.id.as_str());
+    // The batch being worked and shown has live counts; the list's are from its last reply.
+    let counts = if worked && shown {
+        panel.counts
+    } else {
+        b.counts
+    };
     // The buttons come first so a narrow window keeps them in view.
-    let left = b.counts.pending + b.counts.running > 0;
+    let left = counts.pending + counts.running > 0;
     let mut ask = None;
     ui.horizontal(|ui| {
         if ui
@@ -100,14 +106,14 @@ fn row(panel: &BatchPanel, ui: &mut egui::Ui, b: &BatchRecord) -> Option<Ask> {
             .on_hover_text("show this batch's items in the table")
             .clicked()
         {
-            ask = Some(Ask::Open(b.id.clone(), b.counts));
+            ask = Some(Ask::Open(b.id.clone(), counts));
         }
         if ui
             .add_enabled(!panel.working && left, egui::Button::new("Resume").small())
             .on_hover_text("send the items left pending (items left running by a closed app are sent again from attempt 1)")
             .clicked()
         {
-            ask = Some(Ask::Resume(b.id.clone(), b.counts));
+            ask = Some(Ask::Resume(b.id.clone(), counts));
         }
         if ui
             .add_enabled(!worked && left, egui::Button::new("Cancel").small())
@@ -126,8 +132,8 @@ fn row(panel: &BatchPanel, ui: &mut egui::Ui, b: &BatchRecord) -> Option<Ask> {
     };
     ui.label(label).on_hover_text(&b.id);
     ui.label(b.state(worked).word());
-    ui.label(short_counts(&b.counts))
-        .on_hover_text(b.counts.summary());
+    ui.label(short_counts(&counts))
+        .on_hover_text(counts.summary());
     ui.label(b.created_at.format("%m-%d %H:%M").to_string())
         .on_hover_text(b.created_at.to_rfc3339());
     let source = b.source.as_deref().map_or_else(

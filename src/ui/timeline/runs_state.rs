@@ -33,9 +33,19 @@ pub struct RunsState {
     selected: Option<RunId>,
     /// The run whose tab was last scrolled into view.
     tab_in_view: Option<RunId>,
+    /// The detail pane's size (the workbench keeps it in its layout prefs across restarts).
+    pub detail: crate::ui::persistence::DetailPaneSize,
 }
 
 impl RunsState {
+    /// No runs yet; the detail pane opens at `detail` (restored layout prefs).
+    pub fn with_detail(detail: crate::ui::persistence::DetailPaneSize) -> Self {
+        Self {
+            detail,
+            ..Self::default()
+        }
+    }
+
     /// Registers a run the app just started (before its first event), and selects it.
     /// Registering a known id (e.g. after its first events) keeps its events, sets the title and
     /// selects it.
@@ -202,7 +212,10 @@ impl RunsState {
             return actions;
         }
         self.tabs_ui(ui, now);
-        let Some(view) = self.selected.and_then(|id| self.view_mut(id)) else {
+        let selected = self.selected;
+        let Some(view) =
+            selected.and_then(|id| self.runs.iter_mut().find(|v| v.timeline.run_id() == id))
+        else {
             return actions;
         };
         controls_view::show(
@@ -231,23 +244,35 @@ impl RunsState {
                 .show(ui, |ui| detail_view::show(ui, view, now));
         };
         let width = ui.available_width();
+        // One pane for every run (ids not per run), its size kept in the layout prefs.
+        let size = &mut self.detail;
         if width >= WIDE_LAYOUT {
             // Wide: detail pane on the right of the table.
-            egui::Panel::right(("timeline_detail_right", run_id))
+            let shown = egui::Panel::right("timeline_detail_right")
                 .resizable(true)
-                .default_size((width * 0.38).clamp(300.0, 560.0))
+                .default_size(
+                    size.width
+                        .unwrap_or((width * 0.38).clamp(300.0, 560.0))
+                        .min(width * 0.7),
+                )
                 .size_range(240.0..=width * 0.7)
                 .show(ui, detail);
+            size.width = Some(shown.response.rect.width());
         } else {
             // Narrow (side panels open): detail pane below the table.
             let height = ui.available_height();
             // The table keeps room for its header and a few rows whatever the height.
             let most = (height - TABLE_MIN_HEIGHT).max(100.0);
-            egui::Panel::bottom(("timeline_detail_bottom", run_id))
+            let shown = egui::Panel::bottom("timeline_detail_bottom")
                 .resizable(true)
-                .default_size((height - table_rows).max(height * 0.55).clamp(100.0, most))
+                .default_size(
+                    size.height
+                        .unwrap_or((height - table_rows).max(height * 0.55))
+                        .clamp(100.0, most),
+                )
                 .size_range(100.0..=most)
                 .show(ui, detail);
+            size.height = Some(shown.response.rect.height());
         }
         crate::ui::theme::sideways_scroll(ui, ("timeline_table_h", run_id), |ui| {
             // Narrower than its columns, the table scrolls sideways instead of cutting them.

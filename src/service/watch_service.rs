@@ -200,8 +200,15 @@ pub fn start_on(
         events,
     };
     core.spawn(async move {
+        // Slot 0 is due when the watch is stored, so the time the store takes to get to it
+        // never makes the first slot late.
+        let clock = Arc::clone(&ctx.clock);
         let created = writer
             .call(move |q| {
+                let mut new = new;
+                let moved = clock.now_unix_ms() - new.schedule.start_unix_ms;
+                new.schedule.start_unix_ms += moved;
+                new.schedule.until_unix_ms = new.schedule.until_unix_ms.map(|u| u + moved);
                 let claim = q.history().create_watch(&new)?;
                 let record = q.history().watch(&new.id)?;
                 Ok::<_, WatchError>((claim, record))
@@ -209,6 +216,8 @@ pub fn start_on(
             .await;
         match created {
             Ok(Ok((claim, record))) => {
+                let mut ctx = ctx;
+                ctx.schedule = record.schedule;
                 let _ = ctx.events.send(WatchEvent::Started(Box::new(record)));
                 run_loop(ctx, stop, 0, Missed::Late).await;
                 drop(claim);

@@ -134,38 +134,23 @@ struct Context {
 }
 
 /// Starts a new watch of `plan` recorded in `data_dir`'s history; returns at once (the watch is
-/// created on the store actor, then its first slot is due now).
+/// created on the store actor; its first slot is due when it is stored).
 ///
 /// # Errors
 /// The store's open error.
 pub fn start(core: &Core, data_dir: &Path, plan: WatchPlan) -> Result<WatchHandle, HistoryError> {
-    start_on(core, data_dir, plan, Arc::new(SystemClock))
-}
-
-/// [`start`] on `clock` (tests move the wall clock).
-///
-/// # Errors
-/// As [`start`].
-pub fn start_on(
-    core: &Core,
-    data_dir: &Path,
-    plan: WatchPlan,
-    clock: Arc<dyn WallClock>,
-) -> Result<WatchHandle, HistoryError> {
     let writer = core.history_writer(data_dir)?;
     let keyring = core.secret_store().store;
     let id = uuid::Uuid::now_v7().to_string();
     let (handle, stop, events) = handle(&id);
-    let now = clock.now_unix_ms();
+    // Start and end are set when the watch is stored (below).
     let schedule = WatchSchedule {
-        start_unix_ms: now,
+        start_unix_ms: 0,
         every_ms: plan.every_ms.max(1),
         jitter: plan.jitter,
         seed: rand::random(),
         count: plan.count,
-        until_unix_ms: plan
-            .for_ms
-            .map(|ms| now.saturating_add(i64::try_from(ms).unwrap_or(i64::MAX))),
+        until_unix_ms: plan.for_ms.map(|ms| i64::try_from(ms).unwrap_or(i64::MAX)),
     };
     let mut secrets = plan.secrets;
     secrets.extend(crate::model::secrets::secret_values(&plan.request));
@@ -196,7 +181,7 @@ pub fn start_on(
         writer: Arc::clone(&writer),
         core_budgets: core.budgets().clone(),
         clients: core.clients().clone(),
-        clock,
+        clock: Arc::new(SystemClock),
         events,
     };
     core.spawn(async move {
@@ -206,9 +191,10 @@ pub fn start_on(
         let created = writer
             .call(move |q| {
                 let mut new = new;
-                let moved = clock.now_unix_ms() - new.schedule.start_unix_ms;
-                new.schedule.start_unix_ms += moved;
-                new.schedule.until_unix_ms = new.schedule.until_unix_ms.map(|u| u + moved);
+                let now = clock.now_unix_ms();
+                new.schedule.start_unix_ms = now;
+                new.schedule.until_unix_ms =
+                    new.schedule.until_unix_ms.map(|ms| now.saturating_add(ms));
                 let claim = q.history().create_watch(&new)?;
                 let record = q.history().watch(&new.id)?;
                 Ok::<_, WatchError>((claim, record))

@@ -70,6 +70,7 @@ fn run_writes(i: usize, profile: &std::sync::Arc<serde_json::Value>, out: &mut V
         attempts: 0,
         elapsed_ms: None,
         batch_item_id: None,
+        watch_id: None,
         attempt_started: None,
     })));
     for (n, status, verdict) in [

@@ -113,6 +113,7 @@ fn main() -> Res<()> {
     }
     let selection = RunSelection {
         url: Some("/orders".to_owned()),
+        watch: None,
         since: None,
         until: None,
         data_dir: DataDirArg {

@@ -310,6 +310,7 @@ fn an_ambiguous_id_is_a_usage_error_like_an_unknown_one() {
                 attempts: 0,
                 elapsed_ms: None,
                 batch_item_id: None,
+                watch_id: None,
                 attempt_started: None,
             })))
             .expect("written");

@@ -588,6 +588,8 @@ fn a_database_of_the_previous_schema_gains_the_budget_column_and_keeps_its_runs(
              ALTER TABLE attempts DROP COLUMN response_reason;
              ALTER TABLE attempts DROP COLUMN response_version;
              DROP TABLE batch_items; DROP TABLE batches;
+             DROP TABLE watch_slots; DROP TABLE watches; DROP INDEX runs_by_watch;
+             ALTER TABLE runs DROP COLUMN watch_id;
              ALTER TABLE runs DROP COLUMN started_attempt;
              ALTER TABLE runs DROP COLUMN started_attempt_at;
              ALTER TABLE runs DROP COLUMN started_attempt_offset_ms;

@@ -167,6 +167,7 @@ fn sample_run(n: i64) -> Vec<retryscope::store::HistoryWrite> {
             attempts: 0,
             elapsed_ms: None,
             batch_item_id: None,
+            watch_id: None,
             attempt_started: None,
         })),
         HistoryWrite::RunFinished {

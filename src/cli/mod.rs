@@ -36,6 +36,7 @@ pub mod simulate;
 pub mod stack_cmd;
 pub mod timeline_text;
 pub mod variables_args;
+pub mod watch_cmd;
 pub mod whatif_cmd;
 pub mod whole_number;
 
@@ -66,6 +67,7 @@ Examples:
   retryscope batch list.jsonl --concurrency 8  a resumable batch of requests
   retryscope report --url /orders --since 8h -o report.html   a flakiness report
   retryscope whatif --url /orders --since 8h --profiles azure-sdk,aws-standard
+  retryscope watch --every 30s --for 8h http://127.0.0.1:8080/outage   a flaky endpoint over hours
 
 Exit codes: 0 success, 1 the run did not succeed, 2 usage or profile error, 130 Ctrl-C,
 143 SIGTERM, 129 SIGHUP (terminal closed)."
@@ -102,6 +104,9 @@ pub enum Command {
     Report(report_cmd::ReportArgs),
     /// What other retry profiles would have done against the endpoint the recorded runs saw.
     Whatif(whatif_cmd::WhatIfArgs),
+    /// Send a request on a schedule for hours, every run recorded under one watch; list, show
+    /// and resume watches.
+    Watch(watch_cmd::WatchArgs),
     /// Open the desktop app (same as no subcommand).
     Gui(gui::GuiArgs),
 }
@@ -156,7 +161,9 @@ pub fn start_core(command: Option<&Command>) -> Result<Arc<Core>, ExitCode> {
             threads: Threads::Workers(2),
             demo: true,
         },
-        Some(Command::Batch(_) | Command::DemoServer(_)) => CoreOptions::workers(2),
+        Some(Command::Batch(_) | Command::DemoServer(_) | Command::Watch(_)) => {
+            CoreOptions::workers(2)
+        }
         Some(Command::Simulate(_)) => CoreOptions::workers(1),
         Some(_) => CoreOptions::ONE_SHOT,
     };
@@ -201,6 +208,7 @@ pub fn execute(command: &Command, core: &Arc<Core>) -> ExitCode {
         Command::Batch(a) => batch_cmd::execute(a, core),
         Command::Report(a) => report_cmd::execute(a),
         Command::Whatif(a) => whatif_cmd::execute(a),
+        Command::Watch(a) => watch_cmd::execute(a, core),
         Command::Gui(a) => gui::execute(a, core),
     })
 }

@@ -157,6 +157,54 @@ pub struct RunArgs {
 /// Exit 2 for usage/profile problems found before the run starts; exit 1 when the runtime
 /// cannot start.
 pub fn execute(args: &RunArgs, core: &crate::service::Core) -> Result<u8, CliError> {
+    let prepared = prepare(args)?;
+    let _log = prepared.log;
+    run_spec(
+        core,
+        prepared.spec,
+        prepared.profile,
+        RunPrint {
+            seed: args.seed,
+            json: args.json,
+            har: args.har.clone(),
+            png: args.png.clone(),
+            silent: args.curl.silent,
+            include: args.curl.include,
+            show_body: !args.curl.no_body,
+            save_to: prepared.save_to,
+            history: (!args.no_history).then_some(HistoryPlace {
+                data_dir: prepared.data_dir,
+                body_cap: args.history_body_cap,
+            }),
+            redirect_hint: None,
+        },
+        &prepared.secrets,
+    )
+}
+
+/// The request `run`'s flags describe, ready to send: shared by `run` and `watch`.
+pub struct PreparedRequest {
+    /// The request as sent (variables filled in, secrets included).
+    pub spec: crate::model::RequestSpec,
+    /// The profile with the flags' overrides.
+    pub profile: crate::model::RetryProfile,
+    /// What the one rule (DESIGN.md §9) hides in everything printed: secret variables and the
+    /// request's own secrets.
+    pub secrets: Vec<String>,
+    /// The data folder (`--data-dir`, else the default).
+    pub data_dir: Option<PathBuf>,
+    /// The run log, installed (kept for as long as the command runs).
+    pub log: Option<crate::store::RunLog>,
+    /// `-o`, checked.
+    pub save_to: Option<SaveBody>,
+}
+
+/// Builds the request and profile of `args` (profile, overrides, variables, request and curl
+/// flags, Idempotency-Key) and installs the run log.
+///
+/// # Errors
+/// Exit 2 for usage or profile problems.
+pub fn prepare(args: &RunArgs) -> Result<PreparedRequest, CliError> {
     let mut profile = profile_source::select(args.profile.as_deref(), args.builtin.as_deref())?;
     if let Some(MaxRetriesArg(r)) = args.max_retries {
         profile.max_retries = r;
@@ -207,7 +255,7 @@ pub fn execute(args: &RunArgs, core: &crate::service::Core) -> Result<u8, CliErr
         .data_dir
         .clone()
         .or_else(crate::store::data_dir);
-    let _log = args.log.install(data_dir.as_deref(), None)?;
+    let log = args.log.install(data_dir.as_deref(), None)?;
     let mut spec = build_spec(
         &variables.url(&args.url)?,
         args.method.as_deref(),
@@ -261,27 +309,32 @@ pub fn execute(args: &RunArgs, core: &crate::service::Core) -> Result<u8, CliErr
     // request's own secrets (URL user and password, secret headers, query values).
     let mut secrets = variables.secret_values();
     secrets.extend(crate::model::secrets::secret_values(&spec));
-    run_spec(
-        core,
+    Ok(PreparedRequest {
         spec,
         profile,
-        RunPrint {
-            seed: args.seed,
-            json: args.json,
-            har: args.har.clone(),
-            png: args.png.clone(),
-            silent: args.curl.silent,
-            include: args.curl.include,
-            show_body: !args.curl.no_body,
-            save_to,
-            history: (!args.no_history).then(|| HistoryPlace {
-                data_dir: data_dir.clone(),
-                body_cap: args.history_body_cap,
-            }),
-            redirect_hint: None,
-        },
-        &secrets,
-    )
+        secrets,
+        data_dir,
+        log,
+        save_to,
+    })
+}
+
+/// Refuses a request the engine cannot send, or one holding `***` where a secret was (a masked
+/// copy: never send the mask).
+///
+/// # Errors
+/// Exit 2 naming the problem.
+pub fn check_sendable(spec: &crate::model::RequestSpec) -> Result<(), CliError> {
+    engine::check_spec(spec).map_err(|e| CliError::usage(e.to_string()))?;
+    if let Some(place) = crate::model::secrets::masked_places(spec)
+        .into_iter()
+        .next()
+    {
+        return Err(CliError::usage(format!(
+            "not sent: {place} is `***`, the mask a copy or export writes for a secret; put the real value in (nothing was sent)"
+        )));
+    }
+    Ok(())
 }
 
 /// Where `-o` writes the final attempt's whole body.
@@ -383,16 +436,7 @@ pub fn run_spec(
     print: RunPrint,
     secrets: &[String],
 ) -> Result<u8, CliError> {
-    engine::check_spec(&spec).map_err(|e| CliError::usage(e.to_string()))?;
-    // A copy made with secrets masked holds `***` where each secret was: never send the mask.
-    if let Some(place) = crate::model::secrets::masked_places(&spec)
-        .into_iter()
-        .next()
-    {
-        return Err(CliError::usage(format!(
-            "not sent: {place} is `***`, the mask a copy or export writes for a secret; put the real value in (nothing was sent)"
-        )));
-    }
+    check_sendable(&spec)?;
     // The request headers, printed under the run's first line (secrets masked).
     let mut sent_headers = String::new();
     if !print.json && !print.silent {

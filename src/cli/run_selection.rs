@@ -10,7 +10,7 @@ use super::exit::CliError;
 use super::history_cmd::DataDirArg;
 use crate::model::RequestSpec;
 use crate::report::{ObservedRun, observed_run};
-use crate::store::{self, HistoryStore, RunQuery};
+use crate::store::{self, RunQuery};
 use chrono::{DateTime, FixedOffset};
 use clap::Args;
 use std::collections::BTreeMap;
@@ -24,6 +24,9 @@ pub struct RunSelection {
     /// Only runs whose URL contains TEXT (case-insensitive, as `history list --url`).
     #[arg(long, value_name = "TEXT")]
     pub url: Option<String>,
+    /// Only the runs of watch ID (full, or a unique start of it; see `retryscope watch list`).
+    #[arg(long, value_name = "ID", conflicts_with = "url")]
+    pub watch: Option<String>,
     /// Only runs started at or after WHEN: an RFC 3339 time (2026-12-05T10:00:00Z), a date
     /// (2026-12-05, local midnight) or a time ago (8h, 90m, 30s, 2h30m, 7d).
     #[arg(long, value_name = "WHEN", value_parser = parse_when)]
@@ -61,6 +64,9 @@ impl RunSelection {
     /// The selection as the report shows it (`url`, `since`, `until`).
     pub fn described(&self) -> BTreeMap<String, String> {
         let mut out = BTreeMap::new();
+        if let Some(watch) = &self.watch {
+            out.insert("watch".to_owned(), watch.trim().to_owned());
+        }
         if let Some(url) = &self.url {
             out.insert("url".to_owned(), crate::model::secrets::mask_url(url));
         }
@@ -89,35 +95,40 @@ impl RunSelection {
                 store::URL_FILTER_MAX_BYTES
             )));
         }
-        let dir = self.data_dir.resolve()?;
-        let db = dir.join(store::HISTORY_FILE);
-        if !db.exists() {
-            return Err(CliError::usage(format!(
-                "no runs recorded yet (no history at {})",
-                db.display()
-            )));
-        }
+        let history = super::watch_cmd::open_history(&self.data_dir, "runs")?;
         let failed = |e: store::HistoryError| CliError::failed(e.to_string());
-        let history = HistoryStore::open_in(&dir).map_err(failed)?;
         let query = self.query();
-        let mut selected = SelectedRuns::default();
-        let mut offset = 0;
-        loop {
-            let page = history.page_runs(&query, offset, PAGE).map_err(failed)?;
-            for summary in &page {
-                // A run deleted between the page and this read is skipped.
-                if let Some(stored) = history.run(&summary.id).map_err(failed)? {
-                    selected.runs.push(observed_run(&stored));
-                    selected.request = Some(stored.run.request);
-                    selected.profile = Some(stored.run.profile);
+        let ids = if let Some(watch) = &self.watch {
+            let watch = history
+                .watch(watch)
+                .map_err(super::watch_cmd::watch_error)?;
+            history
+                .watch_run_ids(&watch.id, query.since_unix_ms, query.until_unix_ms)
+                .map_err(failed)?
+        } else {
+            let mut ids = Vec::new();
+            loop {
+                let page = history
+                    .page_runs(&query, ids.len() as u64, PAGE)
+                    .map_err(failed)?;
+                let last = page.len() < PAGE as usize;
+                ids.extend(page.into_iter().map(|summary| summary.id));
+                if last {
+                    break ids;
                 }
             }
-            if page.len() < PAGE as usize {
-                break;
+        };
+        let mut selected = SelectedRuns::default();
+        for id in &ids {
+            // A run deleted between the list and this read is skipped.
+            if let Some(stored) = history.run(id).map_err(failed)? {
+                selected.runs.push(observed_run(&stored));
+                selected.request = Some(stored.run.request);
+                selected.profile = Some(stored.run.profile);
             }
-            offset += u64::from(PAGE);
         }
         if selected.runs.is_empty() {
+            let db = self.data_dir.resolve()?.join(store::HISTORY_FILE);
             return Err(CliError::usage(format!(
                 "no recorded run matches (see `retryscope history list`): {}",
                 db.display()
@@ -138,8 +149,7 @@ impl RunSelection {
         picks: impl IntoIterator<Item = (&'a str, String)>,
     ) -> Result<crate::report::Timelines, CliError> {
         let failed = |e: store::HistoryError| CliError::failed(e.to_string());
-        let dir = self.data_dir.resolve()?;
-        let history = HistoryStore::open_in(&dir).map_err(failed)?;
+        let history = super::watch_cmd::open_history(&self.data_dir, "runs")?;
         let mut out = crate::report::Timelines::new();
         for (id, title) in picks {
             if let Some(stored) = history.run(id).map_err(failed)? {
@@ -151,6 +161,16 @@ impl RunSelection {
         }
         Ok(out)
     }
+}
+
+/// A duration as typed: Go-style (`200ms`, `30s`, `1m30s`, `8h`) or whole days (`7d`), in ms.
+pub fn duration_ms(text: &str) -> Option<u64> {
+    let t = text.trim();
+    let days = t
+        .strip_suffix('d')
+        .and_then(|n| n.parse::<u64>().ok())
+        .and_then(|d| d.checked_mul(86_400_000));
+    days.or_else(|| crate::interop::retry_formats::durations::parse_go(t).ok())
 }
 
 /// `--since` / `--until`: an RFC 3339 time, a date (local midnight) or a Go-style duration ago.
@@ -170,11 +190,7 @@ pub fn parse_when(text: &str) -> Result<DateTime<FixedOffset>, String> {
     {
         return Ok(midnight.fixed_offset());
     }
-    let days = t
-        .strip_suffix('d')
-        .and_then(|n| n.parse::<u64>().ok())
-        .and_then(|d| d.checked_mul(86_400_000));
-    days.or_else(|| crate::interop::retry_formats::durations::parse_go(t).ok())
+    duration_ms(t)
         .and_then(|ms| now.checked_sub_signed(chrono::Duration::milliseconds(i64::try_from(ms).ok()?)))
         .map(|at| at.fixed_offset())
         .ok_or_else(|| {

@@ -22,6 +22,7 @@
 //! | `/redirect?to=URL&status=302&times=N` | `status` with `Location: URL` (default `/status/200`); `URL` must be a relative path or an http(s) URL to loopback (`127.0.0.0/8`, `::1`, `localhost`), anything else answers 400 |
 //! | `/job?ready_after=N&key=K` | a polled job: 200 `{"state": "pending"}` (and `x-job-state: pending`) for the first N hits of its key (default 2), then `{"state": "done"}`; a fresh key (or query) is a fresh job |
 //! | `/soft-limit?times=N` | 200 with `{"error": "rate limit exceeded"}` for the first N hits (default 1), then the usual 200 |
+//! | `/outage?down_min=5&period_min=60&status=503&retry_after=S` | a scheduled outage by the wall clock: `status` (with `Retry-After: S` when given) during the first `down_min` minutes of every `period_min` (default: minutes 0–4 of each hour), else 200; `down_s=2&period_s=10` for seconds |
 //! | `/log` | every request seen (except `/log*`) as JSON [`LogEntry`] values |
 //! | `/log/clear` | empties the log and every hit counter |
 //!

@@ -22,7 +22,7 @@ type Shared = State<Arc<DemoState>>;
 const MAX_SLOW_MS: u64 = 600_000;
 
 /// Every endpoint, listed by the 404 answer and by `retryscope demo-server --help`.
-pub const ENDPOINTS: [&str; 18] = [
+pub const ENDPOINTS: [&str; 19] = [
     "/status/{code}?times=N&key=K",
     "/flaky?fail=503&times=2",
     "/retry-after?value=RAW&status=429&times=N",
@@ -37,6 +37,7 @@ pub const ENDPOINTS: [&str; 18] = [
     "/redirect?to=URL&status=302&times=N",
     "/job?ready_after=N&key=K",
     "/soft-limit?times=N",
+    "/outage?down_min=5&period_min=60&status=503&retry_after=S (or down_s=2&period_s=10)",
     "/log",
     "/log/clear",
     "(every endpoint counts hits per scenario: case=NAME or key=NAME, else path+query)",
@@ -59,6 +60,7 @@ pub(crate) fn router(state: Arc<DemoState>) -> Router {
         .route("/redirect", any(redirect))
         .route("/job", any(job))
         .route("/soft-limit", any(soft_limit))
+        .route("/outage", any(outage))
         .route("/log", get(log))
         .route("/log/clear", any(clear_log))
         .fallback(not_found)
@@ -322,6 +324,58 @@ async fn soft_limit(State(state): Shared, uri: Uri, Query(mut p): Params) -> Ans
     }
 }
 
+/// A scheduled outage by the wall clock: `status` (default 503, with `Retry-After: S` when
+/// `retry_after` is given) during the first `down` of every `period` since the Unix epoch —
+/// `down_min` of every `period_min` minutes (default: the first 5 minutes of each hour), or
+/// `down_s` / `period_s` seconds (short periods for tests) — and 200 otherwise. The JSON body
+/// says which and how many ms into the period the request came.
+async fn outage(Query(p): Params) -> Answer {
+    let seconds = p.contains_key("down_s") || p.contains_key("period_s");
+    let (down, period, unit) = if seconds {
+        (
+            number(&p, "down_s")?.unwrap_or(2),
+            number(&p, "period_s")?.unwrap_or(10),
+            1000,
+        )
+    } else {
+        (
+            number(&p, "down_min")?.unwrap_or(5),
+            number(&p, "period_min")?.unwrap_or(60),
+            60_000,
+        )
+    };
+    if period == 0 || down > period {
+        return Err(Reject(format!(
+            "the outage must fit its period (0 ≤ down ≤ period, period > 0), got down {down}, period {period}"
+        )));
+    }
+    let status = status_code(number(&p, "status")?.unwrap_or(503), "status")?;
+    let now_ms = u64::try_from(chrono::Utc::now().timestamp_millis()).unwrap_or(0);
+    let (down, into) = outage_at(
+        now_ms,
+        down.saturating_mul(unit),
+        period.saturating_mul(unit),
+    );
+    let body = Json(json!({ "down": down, "ms_into_period": into }));
+    if !down {
+        return Ok((StatusCode::OK, body).into_response());
+    }
+    let mut headers = HeaderMap::new();
+    if let Some(raw) = p.get("retry_after") {
+        let value = HeaderValue::from_str(raw)
+            .map_err(|_| Reject(format!("`{raw}` cannot be sent as a header value")))?;
+        headers.insert(header::RETRY_AFTER, value);
+    }
+    Ok((status, headers, body).into_response())
+}
+
+/// Whether the scheduled outage is on at `now_ms` (Unix ms) — the first `down_ms` of every
+/// `period_ms` since the epoch — and how many ms into its period `now_ms` is.
+fn outage_at(now_ms: u64, down_ms: u64, period_ms: u64) -> (bool, u64) {
+    let into = now_ms % period_ms.max(1);
+    (into < down_ms, into)
+}
+
 async fn log(State(state): Shared) -> Response {
     Json(state.log()).into_response()
 }
@@ -340,4 +394,26 @@ async fn not_found(uri: Uri) -> Response {
         })),
     )
         .into_response()
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_outage_is_on_for_the_first_minutes_of_each_period_only() {
+        let hour = 3_600_000;
+        let down = 5 * 60_000;
+        // 10:00:00 to 10:04:59.999 of any hour fail, 10:05 on answer 200.
+        let ten = 10 * hour;
+        assert_eq!(super::outage_at(ten, down, hour), (true, 0));
+        assert_eq!(
+            super::outage_at(ten + down - 1, down, hour),
+            (true, down - 1)
+        );
+        assert_eq!(super::outage_at(ten + down, down, hour), (false, down));
+        assert!(!super::outage_at(ten + hour - 1, down, hour).0);
+        assert!(super::outage_at(ten + hour, down, hour).0);
+        // Down for the whole period: always; for none of it: never.
+        assert!((0..50).all(|t| super::outage_at(t * 7_919, hour, hour).0));
+        assert!((0..50).all(|t| !super::outage_at(t * 7_919, 0, hour).0));
+    }
 }

@@ -55,6 +55,7 @@ mod strategies;
 mod triage;
 mod unread_delay;
 mod wait_steps;
+mod watch_schedule;
 
 #[cfg(test)]
 mod classes_tests;
@@ -92,6 +93,7 @@ pub use simulate::{
 };
 pub use triage::{is_idempotent, redirect_location};
 pub use unread_delay::{delay_hint, ignored_delay_warning, is_delay_header};
+pub use watch_schedule::{MAX_JITTER, SlotPlan, WatchSchedule};
 
 use crate::model::{
     AttemptOutcome, Backoff, OutcomeClass, RetryProfile, Strategy, Verdict, WaitExplanation,

@@ -1,7 +1,7 @@
 //! The one adapter from the history's stored run to the report's input.
 
 use super::observed::{AttemptResult, ObservedAttempt, ObservedRun};
-use crate::model::{AttemptOutcome, OutcomeKind};
+use crate::model::{AttemptOutcome, OutcomeKind, RunFold};
 use crate::store::StoredRun;
 
 /// `stored` as an [`ObservedRun`]: its finished attempts with their status or error kind and
@@ -10,15 +10,43 @@ use crate::store::StoredRun;
 /// (nothing is known of its answer).
 pub fn observed_run(stored: &StoredRun) -> ObservedRun {
     let run = &stored.run;
+    observed(
+        ObservedRun {
+            id: run.id.clone(),
+            started_at: run.started_at,
+            outcome: run.outcome.filter(|k| *k != OutcomeKind::Interrupted),
+            profile_name: run.profile_name.clone(),
+            method: run.method.clone(),
+            idempotency_key: run.request.has_idempotency_key(),
+            attempts: Vec::new(),
+        },
+        &stored.fold,
+    )
+}
+
+/// A run that ended in this process, from its fold (a watch's slot, before it is read back
+/// from the history): as [`observed_run`] would read it once stored. `None` before its
+/// `RunStarted`.
+pub fn observed_fold(id: &str, fold: &RunFold, idempotency_key: bool) -> Option<ObservedRun> {
+    let header = fold.header.as_ref()?;
+    Some(observed(
+        ObservedRun {
+            id: id.to_owned(),
+            started_at: header.started_at,
+            outcome: fold.finish.as_ref().map(|f| f.outcome.kind),
+            profile_name: header.profile.clone(),
+            method: header.method.clone(),
+            idempotency_key,
+            attempts: Vec::new(),
+        },
+        fold,
+    ))
+}
+
+/// `run` with the finished attempts of `fold`.
+fn observed(run: ObservedRun, fold: &RunFold) -> ObservedRun {
     ObservedRun {
-        id: run.id.clone(),
-        started_at: run.started_at,
-        outcome: run.outcome.filter(|k| *k != OutcomeKind::Interrupted),
-        profile_name: run.profile_name.clone(),
-        method: run.method.clone(),
-        idempotency_key: run.request.has_idempotency_key(),
-        attempts: stored
-            .fold
+        attempts: fold
             .attempts
             .iter()
             .filter_map(|row| Some((row.offset_ms, row.result.as_ref()?)))
@@ -40,5 +68,6 @@ pub fn observed_run(stored: &StoredRun) -> ObservedRun {
                 },
             })
             .collect(),
+        ..run
     }
 }

@@ -37,7 +37,7 @@ pub use figures::{
     AttemptsPerRun, FailureCount, Figures, Outage, ProfileUse, REPORT_FORMAT, ReportContext,
     RunCounts, figures,
 };
-pub use from_history::observed_run;
+pub use from_history::{observed_fold, observed_run};
 pub use html::html;
 pub use markdown::{MarkdownReport, markdown};
 pub use observed::{AttemptResult, ObservedAttempt, ObservedRun, outcome_id};

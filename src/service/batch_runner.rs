@@ -25,7 +25,7 @@ use super::batch_pacer::{Offer, PARKED_LIMIT, StartPacer};
 use super::budget_registry::BudgetRegistry;
 use super::host_rate_limiter::HostRateLimiter;
 use super::panic_guard::unless_panicked;
-use super::run_recording::RunRecording;
+use super::run_recording::{RunRecording, drive_events};
 use crate::engine::{self, ClientCache, RunOptions};
 use crate::model::{
     AttemptOutcome, BatchCounts, BatchEvent, BatchItemState, BatchWorker, RequestSpec,
@@ -707,41 +707,27 @@ async fn run_item(shared: Arc<Shared>, item: Prepared, mut recording: RunRecordi
         seed: None,
         budget,
     };
-    let (run_tx, mut run_rx) = mpsc::channel::<RunEvent>(crate::service::RUN_EVENT_CAPACITY);
+    let (run_tx, run_rx) = mpsc::channel::<RunEvent>(crate::service::RUN_EVENT_CAPACITY);
     let (handle, run) = engine::prepare_run(spec, profile, options, run_tx, None);
     let run = run.with_clients(&shared.clients);
     // The assertions look at the response as received; without them the masked copy the
     // recording hands back is enough (no clone of each response).
     let keep_raw = !shared.assertions.is_empty();
-    let watch = async {
-        let mut last: Option<AttemptOutcome> = None;
-        let mut finished = None;
-        let mut cancelling = false;
-        loop {
-            let event = tokio::select! {
-                event = run_rx.recv() => event,
-                () = stop.cancelled(), if !cancelling => {
-                    cancelling = true;
-                    handle.cancel();
-                    continue;
-                }
-            };
-            let Some(event) = event else { break };
-            if keep_raw && let RunEvent::AttemptFinished { outcome, .. } = &event {
-                last = Some(outcome.clone());
-            }
-            match recording.observe(event).into_inner() {
-                RunEvent::AttemptFinished { outcome, .. } if !keep_raw => last = Some(outcome),
-                RunEvent::RunFinished {
-                    outcome, attempts, ..
-                } => finished = Some((outcome, attempts)),
-                _ => {}
-            }
+    let mut last: Option<AttemptOutcome> = None;
+    let mut finished = None;
+    drive_events(run, &handle, run_rx, stop.cancelled(), |event| {
+        if keep_raw && let RunEvent::AttemptFinished { outcome, .. } = &event {
+            last = Some(outcome.clone());
         }
-        (last, finished)
-    };
-    // Driven here, beside the loop that watches it: no task of its own per run.
-    let ((), (last, finished)) = tokio::join!(run.drive(), watch);
+        match recording.observe(event).into_inner() {
+            RunEvent::AttemptFinished { outcome, .. } if !keep_raw => last = Some(outcome),
+            RunEvent::RunFinished {
+                outcome, attempts, ..
+            } => finished = Some((outcome, attempts)),
+            _ => {}
+        }
+    })
+    .await;
     let mut end = item_end(&shared, last.as_ref(), finished);
     // An assertion's message may quote the response as received (an echoed credential): the
     // one secrets rule applies to it as to the events, before it is stored or reported.

@@ -26,6 +26,7 @@ mod panic_guard;
 pub mod profile_lookup;
 pub mod run_recording;
 pub mod run_service;
+pub mod watch_service;
 
 pub use batch_assertion_text::{
     expect_assertions, parse_expect_body, parse_expect_json, parse_expect_status,
@@ -55,4 +56,7 @@ pub use profile_lookup::{
 pub use run_recording::{HistoryPlace, RunRecording, open_history_writer};
 pub use run_service::{
     COMMAND_CAPACITY, Command, EVENT_CAPACITY, EngineService, RUN_EVENT_CAPACITY,
+};
+pub use watch_service::{
+    SystemClock, Waited, WallClock, WatchEvent, WatchHandle, WatchPlan, watch_runs,
 };

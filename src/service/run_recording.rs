@@ -3,6 +3,7 @@
 //! [`HistoryWriter`] as each attempt finishes) and write its log line, naming the run by its
 //! history id.
 
+use crate::engine::{PreparedRun, RunHandle};
 use crate::model::secrets::Masked;
 use crate::model::{RequestSpec, RetryProfile, RunEvent};
 use crate::store::{HistoryError, HistoryStore, HistoryWriter, RecorderSeed, RunEnd, RunKey};
@@ -27,6 +28,37 @@ pub fn open_history_writer(data_dir: &Path) -> Result<Arc<HistoryWriter>, Histor
     HistoryStore::open_in(data_dir)
         .and_then(HistoryWriter::spawn)
         .map(Arc::new)
+}
+
+/// Drives `run` on the calling task beside a loop that hands each of its events (arriving on
+/// `events`, the receiver of the sender the run was prepared with) to `each`; once `stop`
+/// resolves, the run is cancelled through `handle` and still ends with its `RunFinished`.
+/// Returns when the run has ended and every event has been handed on. For faces that await a
+/// run (a batch item, a watch's slot): no task of its own per run.
+pub async fn drive_events(
+    run: PreparedRun,
+    handle: &RunHandle,
+    mut events: tokio::sync::mpsc::Receiver<RunEvent>,
+    stop: impl Future<Output = ()>,
+    mut each: impl FnMut(RunEvent),
+) {
+    let handed = async {
+        tokio::pin!(stop);
+        let mut cancelling = false;
+        loop {
+            let event = tokio::select! {
+                event = events.recv() => event,
+                () = &mut stop, if !cancelling => {
+                    cancelling = true;
+                    handle.cancel();
+                    continue;
+                }
+            };
+            let Some(event) = event else { break };
+            each(event);
+        }
+    };
+    tokio::join!(run.drive(), handed);
 }
 
 /// One run's recording: its history id, the shared writer (which folds the run's events into
@@ -66,7 +98,22 @@ impl RunRecording {
         writer: Option<Arc<HistoryWriter>>,
         body_cap: usize,
     ) -> Self {
-        Self::start(spec, profile, secrets, writer, body_cap, None)
+        Self::start(spec, profile, secrets, writer, body_cap, |seed| seed)
+    }
+
+    /// [`Self::new`] for a run of watch `watch_id` (DESIGN.md §12): its history row names the
+    /// watch (`runs.watch_id`).
+    pub fn for_watch(
+        spec: &RequestSpec,
+        profile: &RetryProfile,
+        secrets: &[String],
+        writer: Option<Arc<HistoryWriter>>,
+        body_cap: usize,
+        watch_id: String,
+    ) -> Self {
+        Self::start(spec, profile, secrets, writer, body_cap, |seed| {
+            seed.with_watch(watch_id)
+        })
     }
 
     /// [`Self::new`] for the run of a batch item: the run's history row names the item
@@ -80,14 +127,9 @@ impl RunRecording {
         body_cap: usize,
         batch_item_id: String,
     ) -> Self {
-        let mut recording = Self::start(
-            spec,
-            profile,
-            secrets,
-            writer,
-            body_cap,
-            Some(batch_item_id),
-        );
+        let mut recording = Self::start(spec, profile, secrets, writer, body_cap, |seed| {
+            seed.with_batch_item(batch_item_id)
+        });
         recording.hold_end = true;
         recording
     }
@@ -98,7 +140,7 @@ impl RunRecording {
         secrets: &[String],
         writer: Option<Arc<HistoryWriter>>,
         body_cap: usize,
-        batch_item_id: Option<String>,
+        tag: impl FnOnce(RecorderSeed) -> RecorderSeed,
     ) -> Self {
         let mut all = secrets.to_vec();
         all.extend(crate::model::secrets::secret_values(spec));
@@ -107,10 +149,7 @@ impl RunRecording {
         all.dedup();
         let mut failure = None;
         let history = writer.map(|writer| {
-            let mut seed = RecorderSeed::new(spec, profile, all.clone(), body_cap);
-            if let Some(item) = batch_item_id {
-                seed = seed.with_batch_item(item);
-            }
+            let seed = tag(RecorderSeed::new(spec, profile, all.clone(), body_cap));
             let id = seed.id().to_owned();
             let key = writer.record_run(seed).map_err(|e| failure = Some(e)).ok();
             Recorded { id, key, writer }

@@ -10,6 +10,9 @@
 //! - `locks/batch-BATCH_ID.lock`: held exclusively by the process working the batch, for as long as
 //!   it works it ([`BatchLock`]); it holds that process's id as text (shown in "being worked by
 //!   process N"; unreadable while locked on Windows).
+//! - `locks/watch-WATCH_ID.lock`: the same lock for the process running a watch
+//!   ([`BatchLock::take_named`]); a `running` watch whose lock nobody holds was left by a
+//!   process that is gone (`interrupted`).
 //! - `locks/writer-PID.lock`: held shared by every history connection of process PID that recorded a
 //!   run ([`WriterLock`]); a run without an outcome whose writer's file nobody holds was left by
 //!   a process that is gone.
@@ -71,7 +74,15 @@ impl BatchLock {
     /// [`LockRefused::Held`] while another open holds it (tried [`CLAIM_TRIES`] times, 10 ms
     /// apart); [`LockRefused::Io`] when the folder or file cannot be made or locked.
     pub(super) fn take(data_dir: &Path, batch_id: &str) -> Result<Self, LockRefused> {
-        let path = batch_lock_path(data_dir, batch_id);
+        Self::take_named(data_dir, "batch", batch_id)
+    }
+
+    /// [`Self::take`] for the lock `locks/KIND-ID.lock` (`batch`, `watch`).
+    ///
+    /// # Errors
+    /// As [`Self::take`].
+    pub(super) fn take_named(data_dir: &Path, kind: &str, id: &str) -> Result<Self, LockRefused> {
+        let path = lock_path(data_dir, kind, id);
         let io_err = |what: &str, e: io::Error| {
             LockRefused::Io(format!(
                 "cannot {what} the batch lock ({e}): {}",
@@ -115,22 +126,29 @@ impl BatchLock {
 /// Whether another live process works batch `batch_id`: some open of its lock file holds it,
 /// and not one of this process. A missing or unreadable file counts as not held.
 pub(super) fn batch_is_held_elsewhere(data_dir: &Path, batch_id: &str) -> bool {
-    let path = batch_lock_path(data_dir, batch_id);
+    lock_holder(data_dir, "batch", batch_id) == Some(false)
+}
+
+/// Who holds the lock `locks/KIND-ID.lock`: `Some(true)` this process, `Some(false)` another
+/// live process, `None` nobody (a missing or unreadable file counts as not held).
+pub(super) fn lock_holder(data_dir: &Path, kind: &str, id: &str) -> Option<bool> {
+    let path = lock_path(data_dir, kind, id);
     if held_here().contains(&path) {
-        return false;
+        return Some(true);
     }
     File::open(path)
         .is_ok_and(|file| matches!(file.try_lock_shared(), Err(TryLockError::WouldBlock)))
+        .then_some(false)
 }
 
-/// The lock file of batch `batch_id`: `locks/batch-BATCH_ID.lock` (a batch id is a UUID; any
-/// other character than a hex digit or a dash is left out, so the name stays in the folder).
-fn batch_lock_path(data_dir: &Path, batch_id: &str) -> PathBuf {
-    let name: String = batch_id
+/// The lock file `locks/KIND-ID.lock` (an id is a UUID; any other character than a hex digit
+/// or a dash is left out, so the name stays in the folder).
+fn lock_path(data_dir: &Path, kind: &str, id: &str) -> PathBuf {
+    let name: String = id
         .chars()
         .filter(|c| c.is_ascii_hexdigit() || *c == '-')
         .collect();
-    data_dir.join(LOCKS).join(format!("batch-{name}.lock"))
+    data_dir.join(LOCKS).join(format!("{kind}-{name}.lock"))
 }
 
 /// The process id a batch lock file holds, if it can be read.
@@ -220,7 +238,7 @@ mod tests {
             "another batch"
         );
         drop(held);
-        assert!(!held_here().contains(&batch_lock_path(dir.path(), "0190-ab")));
+        assert!(!held_here().contains(&lock_path(dir.path(), "batch", "0190-ab")));
         assert!(BatchLock::take(dir.path(), "0190-ab").is_ok(), "free again");
     }
 

@@ -464,9 +464,9 @@ impl HistoryStore {
                  url, request_json, profile_name, profile_json, profile_id, seed, outcome,
                  outcome_message, last_status, attempts, elapsed_ms, batch_item_id, writer_pid,
                  started_attempt, started_attempt_at, started_attempt_offset_ms,
-                 started_attempt_method, started_attempt_url)
+                 started_attempt_method, started_attempt_url, watch_id)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, '', ?10, ?11, ?12, ?13, ?14, ?15, ?16,
-                 ?17, ?18, ?19, ?20, ?21, ?22, ?23)",
+                 ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24)",
             params![
                 run.id,
                 run.started_at.to_rfc3339(),
@@ -493,6 +493,7 @@ impl HistoryStore {
                 run.attempt_started.as_ref().map(|a| a.offset_ms),
                 run.attempt_started.as_ref().map(|a| a.method.as_str()),
                 run.attempt_started.as_ref().map(|a| a.url.as_str()),
+                run.watch_id,
             ],
         )
         .map_err(sql("insert a run"))?;

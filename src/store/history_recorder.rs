@@ -18,6 +18,7 @@ pub struct HistoryRecorder {
     secrets: Vec<String>,
     body_cap: usize,
     batch_item_id: Option<String>,
+    watch_id: Option<String>,
     /// The run's fold, keeping only the row in progress.
     fold: RunFold,
 }
@@ -34,6 +35,7 @@ pub struct RecorderSeed {
     secrets: Vec<String>,
     body_cap: usize,
     batch_item_id: Option<String>,
+    watch_id: Option<String>,
 }
 
 impl RecorderSeed {
@@ -52,6 +54,7 @@ impl RecorderSeed {
             secrets: secret_values,
             body_cap,
             batch_item_id: None,
+            watch_id: None,
         }
     }
 
@@ -60,6 +63,13 @@ impl RecorderSeed {
     #[must_use]
     pub fn with_batch_item(mut self, batch_item_id: String) -> Self {
         self.batch_item_id = Some(batch_item_id);
+        self
+    }
+
+    /// The same seed for a run of a watch: its run row names the watch (`runs.watch_id`).
+    #[must_use]
+    pub fn with_watch(mut self, watch_id: String) -> Self {
+        self.watch_id = Some(watch_id);
         self
     }
 
@@ -100,6 +110,7 @@ impl RecorderSeed {
             secrets: all,
             body_cap: self.body_cap,
             batch_item_id: self.batch_item_id,
+            watch_id: self.watch_id,
             fold: RunFold::default(),
         }
     }
@@ -186,6 +197,7 @@ impl HistoryRecorder {
                     attempts: 0,
                     elapsed_ms: None,
                     batch_item_id: self.batch_item_id.clone(),
+                    watch_id: self.watch_id.clone(),
                     attempt_started: None,
                 }))
             }

@@ -46,6 +46,9 @@ pub struct RunRecord {
     pub elapsed_ms: Option<f64>,
     /// The batch item this run belongs to, if any.
     pub batch_item_id: Option<String>,
+    /// The watch this run is a slot of, if any (schema step 9).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub watch_id: Option<String>,
     /// The last attempt the run started (its row without a result), written when it starts
     /// (schema step 8), so an attempt cut off mid-flight (Ctrl-C, `kill -9`) leaves a trace;
     /// `None` before the first attempt and for runs recorded before step 8.

@@ -145,7 +145,7 @@ pub(super) const RUN_COLUMNS: &str = "id, started_at, ended_at, app_version, met
     COALESCE(last_status, (SELECT a.status FROM attempts a WHERE a.run_id = runs.id
         AND a.status IS NOT NULL ORDER BY a.number DESC LIMIT 1)),
     MAX(attempts, COALESCE(started_attempt, 0)), elapsed_ms, batch_item_id, started_attempt, started_attempt_at,
-    started_attempt_offset_ms, started_attempt_method, started_attempt_url";
+    started_attempt_offset_ms, started_attempt_method, started_attempt_url, watch_id";
 
 pub(super) type RowResult<T> = rusqlite::Result<Result<T, HistoryError>>;
 
@@ -167,6 +167,7 @@ pub(super) fn run_row(r: &Row<'_>) -> RowResult<RunRecord> {
         Option<String>,
         Option<String>,
     ) = (r.get(18)?, r.get(19)?, r.get(20)?);
+    let watch_id: Option<String> = r.get(21)?;
     Ok((|| {
         let attempt_started = match (started_number, started_at) {
             (Some(number), Some(at)) => Some(AttemptRow::started(
@@ -204,6 +205,7 @@ pub(super) fn run_row(r: &Row<'_>) -> RowResult<RunRecord> {
             attempts,
             elapsed_ms,
             batch_item_id,
+            watch_id,
             attempt_started,
             id: id.clone(),
         })

@@ -177,6 +177,49 @@ ALTER TABLE runs ADD COLUMN started_attempt_method TEXT;
 ALTER TABLE runs ADD COLUMN started_attempt_url TEXT;
 ";
 
+/// Step 9: watches (DESIGN.md §12, docs/formats.md "Watch records"). A watch keeps its request
+/// masked by the one secrets rule (`has_secrets`: the sendable request is in the secret store,
+/// as a batch item's is), its profile and its schedule (slot k is due at `start_unix_ms + k ·
+/// every_ms`, moved by up to `± jitter · every_ms` drawn from `seed`; it ends after `count`
+/// slots or at `until_unix_ms`). `state` is what its process last wrote; a `running` watch whose
+/// lock (`locks/watch-ID.lock`) nobody holds reads as `interrupted`. Each slot is a row: the run
+/// it started (`run_id`) or why it was missed (`missed`: `late`, `busy`, `down`). A run of a
+/// watch names it (`runs.watch_id`).
+const V9: &str = "
+CREATE TABLE watches (
+    id              TEXT PRIMARY KEY,
+    created_at      TEXT NOT NULL,
+    created_unix_ms INTEGER NOT NULL,
+    method          TEXT NOT NULL,
+    url             TEXT NOT NULL,
+    request_json    TEXT NOT NULL,
+    has_secrets     INTEGER NOT NULL,
+    profile_name    TEXT NOT NULL,
+    profile_json    TEXT NOT NULL,
+    start_unix_ms   INTEGER NOT NULL,
+    every_ms        INTEGER NOT NULL,
+    jitter          REAL NOT NULL,
+    seed            TEXT NOT NULL,
+    count           INTEGER,
+    until_unix_ms   INTEGER,
+    state           TEXT NOT NULL,
+    updated_at      TEXT NOT NULL
+) STRICT;
+CREATE INDEX watches_by_created ON watches (created_unix_ms);
+
+CREATE TABLE watch_slots (
+    watch_id    TEXT NOT NULL REFERENCES watches (id) ON DELETE CASCADE,
+    slot        INTEGER NOT NULL,
+    due_unix_ms INTEGER NOT NULL,
+    run_id      TEXT,
+    missed      TEXT,
+    PRIMARY KEY (watch_id, slot)
+) STRICT;
+
+ALTER TABLE runs ADD COLUMN watch_id TEXT;
+CREATE INDEX runs_by_watch ON runs (watch_id, started_unix_ms) WHERE watch_id IS NOT NULL;
+";
+
 /// Every migration, oldest first.
 pub(crate) fn migrations() -> Migrations<'static> {
     Migrations::new(vec![
@@ -188,6 +231,7 @@ pub(crate) fn migrations() -> Migrations<'static> {
         M::up(V6),
         M::up(V7),
         M::up(V8),
+        M::up(V9),
     ])
 }
 
@@ -196,6 +240,32 @@ mod tests {
     #[test]
     fn migrations_are_valid() {
         assert!(super::migrations().validate().is_ok());
+    }
+
+    #[test]
+    fn a_history_of_step_8_opens_with_its_runs_and_gains_watches() {
+        let mut conn = rusqlite::Connection::open_in_memory().unwrap();
+        super::migrations().to_version(&mut conn, 8).unwrap();
+        conn.execute(
+            "INSERT INTO runs (id, started_at, started_unix_ms, app_version, method, url,
+             request_json, profile_name, profile_json, seed, outcome)
+             VALUES ('r1', '', 5, '', 'GET', 'http://a/', '{}', 'p', '', '1', 'succeeded')",
+            [],
+        )
+        .unwrap();
+        super::migrations().to_latest(&mut conn).unwrap();
+        let (outcome, watch): (String, Option<String>) = conn
+            .query_row(
+                "SELECT outcome, watch_id FROM runs WHERE id = 'r1'",
+                [],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .unwrap();
+        assert_eq!((outcome.as_str(), watch), ("succeeded", None));
+        let watches: i64 = conn
+            .query_row("SELECT COUNT(*) FROM watches", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(watches, 0);
     }
 
     #[test]

@@ -33,6 +33,7 @@ mod store_error;
 mod url_filter;
 #[cfg(test)]
 mod wal_restart_tests;
+mod watch_records;
 #[cfg(test)]
 mod writer_backpressure_tests;
 
@@ -69,3 +70,6 @@ pub use secret_store::{
 };
 pub use store_error::StoreError;
 pub use url_filter::{URL_FILTER_MAX_BYTES, url_filter_forms};
+pub use watch_records::{
+    Missed, NewWatch, WatchClaim, WatchError, WatchRecord, WatchSlot, WatchState,
+};

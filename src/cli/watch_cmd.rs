@@ -1,0 +1,520 @@
+//! `retryscope watch`: send a request on a schedule (each slot a full run under the profile,
+//! recorded in the history under one watch), one line per run and a live summary on a
+//! terminal; `watch --resume ID`, `watch list`, `watch show ID` (DESIGN.md §12).
+
+#![allow(
+    clippy::doc_markdown,
+    reason = "clap prints these doc comments as --help text, where backticks would show"
+)]
+
+use super::exit::{self, CliError};
+use super::history_cmd::DataDirArg;
+use super::run::{RunArgs, check_sendable, prepare};
+use super::run_selection::duration_ms;
+use super::signal::{Stop, StopSignals};
+use crate::report::{
+    Figures, ObservedRun, ReportContext, duration_text, figures, outcome_id, percent_text,
+    time_text,
+};
+use crate::service::watch_service::{self, WatchEvent, WatchHandle, WatchPlan};
+use crate::store::{Missed, WatchRecord, WatchSlot, WatchState};
+use clap::{Args, Subcommand};
+use std::fmt::Write as _;
+use std::io::IsTerminal;
+
+/// Flags of `retryscope watch`.
+#[derive(Debug, Clone, Args)]
+#[command(
+    args_conflicts_with_subcommands = true,
+    subcommand_negates_reqs = true,
+    mut_arg("url", |a| a.required(false).default_value("")),
+    after_help = "\
+Examples (start `retryscope demo-server --port 8080` first):
+  retryscope watch --builtin azure-sdk --every 30s --for 8h http://127.0.0.1:8080/outage
+  retryscope watch --every 200ms --count 5 --jitter 10% 'http://127.0.0.1:8080/outage?down_s=2&period_s=10'
+  retryscope watch --resume 0193a7c2
+  retryscope watch list
+  retryscope watch show 0193a7c2
+  retryscope report --watch 0193a7c2 -o watch.html
+
+Every slot is a full run under the profile, recorded in the history with the watch's id. Slot k
+is due at start + k × every (± the jitter); one run at a time: a slot whose time passes while
+the previous run still goes is missed, and so is one whose time passed by more than half an
+interval while nothing could send (the machine slept): missed slots are recorded, never sent
+late. One line per run (time, slot, outcome, attempts, time to success, status or error); on a
+terminal a live summary line below them. Ctrl-C, SIGTERM or SIGHUP stop it cleanly (the run in
+flight is cancelled and recorded, the watch is `paused`: `watch --resume ID` carries it on).
+
+Exit codes: 0 the watch ran to its end and every run succeeded; 1 it ended and some run did not
+succeed, or it could not go on; 2 usage or profile error; 130, 143, 129 stopped by Ctrl-C,
+SIGTERM, SIGHUP (paused, resumable).")]
+pub struct WatchArgs {
+    /// `list` or `show`.
+    #[command(subcommand)]
+    pub action: Option<WatchAction>,
+    /// Carry on the paused or interrupted watch ID (full, or a unique start of it); the slots
+    /// that passed meanwhile are recorded as missed.
+    #[arg(long, value_name = "ID")]
+    pub resume: Option<String>,
+    /// Interval between slots: 200ms, 30s, 5m, 1h.
+    #[arg(long, value_name = "DURATION", value_parser = parse_interval)]
+    pub every: Option<u64>,
+    /// Stop after this long: 8h, 90m, 2d (default: until stopped).
+    #[arg(long = "for", value_name = "DURATION", value_parser = parse_interval, conflicts_with = "count")]
+    pub for_ms: Option<u64>,
+    /// Stop after N slots (runs and missed slots).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub count: Option<u64>,
+    /// Move each slot by a random share of the interval, at most this much either way: 10% or
+    /// 0.1 (below 50 %).
+    #[arg(long, value_name = "SHARE", default_value = "0", value_parser = parse_jitter)]
+    pub jitter: f64,
+    /// The request and profile, as `retryscope run` takes them.
+    #[command(flatten)]
+    pub run: Box<RunArgs>,
+}
+
+/// `watch list` and `watch show`.
+#[derive(Debug, Clone, Subcommand)]
+pub enum WatchAction {
+    /// Watches, newest first.
+    List(WatchListArgs),
+    /// One watch: its record, the summary of its runs and every slot.
+    Show(WatchShowArgs),
+}
+
+/// Flags of `watch list`.
+#[derive(Debug, Clone, Args)]
+pub struct WatchListArgs {
+    /// At most N watches.
+    #[arg(long, value_name = "N", default_value_t = 50)]
+    pub limit: u32,
+    /// Where the database lives.
+    #[command(flatten)]
+    pub data_dir: DataDirArg,
+}
+
+/// Flags of `watch show`.
+#[derive(Debug, Clone, Args)]
+pub struct WatchShowArgs {
+    /// The watch (full id, or a unique start of it).
+    pub id: String,
+    /// The record, its slots and the summary's figures as JSON (docs/formats.md).
+    #[arg(long)]
+    pub json: bool,
+    /// Where the database lives.
+    #[command(flatten)]
+    pub data_dir: DataDirArg,
+}
+
+fn parse_interval(text: &str) -> Result<u64, String> {
+    match duration_ms(text) {
+        Some(0) => Err("must be longer than 0".to_owned()),
+        Some(ms) => Ok(ms),
+        None => Err(format!(
+            "expected a duration such as 200ms, 30s, 1m30s, 8h or 2d, found {}",
+            crate::model::quote::quote_input(text.trim())
+        )),
+    }
+}
+
+fn parse_jitter(text: &str) -> Result<f64, String> {
+    let t = text.trim();
+    let ratio = match t.strip_suffix('%') {
+        Some(p) => p.trim().parse::<f64>().map(|p| p / 100.0),
+        None => t.parse::<f64>(),
+    };
+    match ratio {
+        Ok(r) if (0.0..crate::policy::MAX_JITTER).contains(&r) => Ok(r),
+        _ => Err(format!(
+            "expected a share of the interval below 50 % (10% or 0.1), found {}",
+            crate::model::quote::quote_input(t)
+        )),
+    }
+}
+
+/// Runs `watch`; returns the exit code.
+///
+/// # Errors
+/// Exit 2 for usage or profile problems, an unknown watch or one that cannot be resumed; exit
+/// 1 when the history cannot be opened.
+pub fn execute(args: &WatchArgs, core: &crate::service::Core) -> Result<u8, CliError> {
+    match &args.action {
+        Some(WatchAction::List(a)) => return list(a),
+        Some(WatchAction::Show(a)) => return show(a),
+        None => {}
+    }
+    let run = &args.run;
+    if let Some(id) = &args.resume {
+        if !run.url.is_empty() || args.every.is_some() || args.count.is_some() {
+            return Err(CliError::usage(
+                "--resume carries a watch on as it began: give no URL, --every or --count with it",
+            ));
+        }
+        let dir = data_dir(run)?;
+        let log = run.log.install(Some(&dir), None)?;
+        let handle =
+            watch_service::resume(core, &dir, id).map_err(|e| CliError::failed(e.to_string()))?;
+        return core.block_on(follow(handle, writer(core, &dir)?, log));
+    }
+    if run.url.is_empty() {
+        return Err(CliError::usage(
+            "give the URL to watch (or --resume ID, `watch list`, `watch show ID`)",
+        ));
+    }
+    let Some(every_ms) = args.every else {
+        return Err(CliError::usage("give --every DURATION (e.g. --every 30s)"));
+    };
+    refuse_run_only_flags(run)?;
+    let prepared = prepare(run)?;
+    check_sendable(&prepared.spec)?;
+    let dir = data_dir(run)?;
+    let plan = WatchPlan {
+        request: prepared.spec,
+        profile: prepared.profile,
+        secrets: prepared.secrets,
+        every_ms,
+        jitter: args.jitter,
+        count: args.count,
+        for_ms: args.for_ms,
+        body_cap: run.history_body_cap,
+    };
+    let handle =
+        watch_service::start(core, &dir, plan).map_err(|e| CliError::failed(e.to_string()))?;
+    // The log guard lives as long as the watch does.
+    core.block_on(follow(handle, writer(core, &dir)?, prepared.log))
+}
+
+fn writer(
+    core: &crate::service::Core,
+    dir: &std::path::Path,
+) -> Result<std::sync::Arc<crate::store::HistoryWriter>, CliError> {
+    core.history_writer(dir)
+        .map_err(|e| CliError::failed(e.to_string()))
+}
+
+/// The data folder a watch is recorded in (`--data-dir`, else the default).
+fn data_dir(run: &RunArgs) -> Result<std::path::PathBuf, CliError> {
+    DataDirArg {
+        data_dir: run.variables.data_dir.clone(),
+    }
+    .resolve()
+}
+
+/// Flags of `run` that have no place in a watch.
+fn refuse_run_only_flags(run: &RunArgs) -> Result<(), CliError> {
+    let given = [
+        ("--json", run.json),
+        ("--har", run.har.is_some()),
+        ("--png", run.png.is_some()),
+        ("-o", run.curl.output.is_some()),
+        ("-i", run.curl.include),
+        ("--no-history", run.no_history),
+        ("--seed", run.seed.is_some()),
+    ];
+    match given.iter().find(|(_, on)| *on) {
+        Some((flag, _)) => Err(CliError::usage(format!(
+            "{flag} is a flag of `run`; a watch prints one line per run and records every run (open one with `retryscope history show ID`)"
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// Prints the watch's events until it ends; a signal stops it (paused).
+/// `writer`: the store actor the watch records through (a resumed watch's earlier runs are read
+/// from it for the summary); `_log`: the run log, kept open as long as the watch runs.
+async fn follow(
+    mut handle: WatchHandle,
+    writer: std::sync::Arc<crate::store::HistoryWriter>,
+    _log: Option<crate::store::RunLog>,
+) -> Result<u8, CliError> {
+    let mut signals = StopSignals::install();
+    let mut stopped: Option<Stop> = None;
+    let live = std::io::stdout().is_terminal();
+    let mut runs: Vec<ObservedRun> = Vec::new();
+    let mut summary_shown = false;
+    loop {
+        let event = tokio::select! {
+            event = handle.events.recv() => event,
+            signal = signals.recv(), if stopped.is_none() => {
+                stopped = Some(signal);
+                handle.stop(WatchState::Paused);
+                continue;
+            }
+        };
+        let Some(event) = event else {
+            return Err(CliError::failed("the watch stopped without a word"));
+        };
+        let mut text = String::new();
+        if summary_shown {
+            // Erase the live summary line before printing under it.
+            text.push_str("\r\x1b[2K");
+        }
+        let code = match event {
+            WatchEvent::Started(record) => {
+                text.push_str(&started_line(&record));
+                if record.next_slot > 0 {
+                    // A resume: say where it carries on (before the line's newline).
+                    text.pop();
+                    let _ = writeln!(
+                        text,
+                        " (resumed at slot {}, {} runs before)",
+                        record.next_slot + 1,
+                        record.runs
+                    );
+                }
+                if record.runs > 0 {
+                    runs = watch_service::watch_runs(&writer, &record.id)
+                        .await
+                        .map_err(|e| CliError::failed(e.to_string()))?
+                        .2;
+                }
+                handle.id.clone_from(&record.id);
+                None
+            }
+            WatchEvent::Ran { slot, run, message } => {
+                text.push_str(&run_line(slot, &run, &message));
+                runs.push(*run);
+                None
+            }
+            WatchEvent::Missed { slots, reason } => {
+                text.push_str(&missed_line(&slots, reason));
+                None
+            }
+            WatchEvent::Ended(state) => {
+                let f = summary_figures(&runs);
+                let _ = writeln!(text, "watch {}: {}", handle.id, state.id());
+                text.push_str(&summary_text(&f, &runs));
+                if state == WatchState::Paused {
+                    let _ = writeln!(
+                        text,
+                        "carry on with: retryscope watch --resume {}",
+                        handle.id
+                    );
+                }
+                Some(match stopped {
+                    Some(signal) => signal.exit_code(),
+                    None if f.runs.failed == 0 => exit::SUCCESS,
+                    None => exit::FAILED,
+                })
+            }
+            WatchEvent::Failed(message) => {
+                crate::cli::out::write_stderr(&format!("error: {message}\n"));
+                Some(exit::FAILED)
+            }
+        };
+        summary_shown = false;
+        if code.is_none() && live && !runs.is_empty() {
+            text.push_str(&summary_text(&summary_figures(&runs), &runs));
+            summary_shown = true;
+        }
+        crate::cli::out::write_stdout_bytes(text.as_bytes());
+        if let Some(code) = code {
+            return Ok(code);
+        }
+    }
+}
+
+fn started_line(w: &WatchRecord) -> String {
+    let mut line = format!(
+        "watch {} of {} {} under {}: every {}",
+        w.id,
+        w.method,
+        w.url,
+        w.profile_name,
+        duration_text(w.schedule.every_ms as f64)
+    );
+    if w.schedule.jitter > 0.0 {
+        let _ = write!(line, " ± {}", percent_text(w.schedule.jitter));
+    }
+    if let Some(n) = w.schedule.count {
+        let _ = write!(line, ", {n} slots");
+    }
+    if let Some(until) = w.schedule.until_unix_ms
+        && let Some(t) = chrono::DateTime::from_timestamp_millis(until)
+    {
+        let _ = write!(
+            line,
+            ", until {}",
+            time_text(&t.with_timezone(&chrono::Local).fixed_offset())
+        );
+    }
+    line.push('\n');
+    line
+}
+
+/// `2026-12-06 03:10:00 +00:00  #3  gave_up  3 attempts  —  503  gave up after 3 attempts (503)`.
+fn run_line(slot: u64, run: &ObservedRun, message: &str) -> String {
+    let tts = if run.succeeded() {
+        duration_text(run.last_attempt_end_ms())
+    } else {
+        "—".to_owned()
+    };
+    let last = run
+        .attempts
+        .last()
+        .map_or_else(|| "no answer".to_owned(), |a| a.result.label());
+    let attempts = crate::model::counted(run.attempts.len() as u64, "attempt", "attempts");
+    let mut line = format!(
+        "{}  #{}  {}  {attempts}  {tts}  {last}",
+        time_text(&run.started_at),
+        slot + 1,
+        outcome_id(run.outcome)
+    );
+    if !run.succeeded() {
+        let _ = write!(line, "  {message}");
+    }
+    line.push('\n');
+    line
+}
+
+fn missed_line(slots: &std::ops::Range<u64>, reason: Missed) -> String {
+    let which = if slots.end - slots.start == 1 {
+        format!("#{}", slots.start + 1)
+    } else {
+        format!("#{}–#{}", slots.start + 1, slots.end)
+    };
+    format!("{which}  {}\n", reason.text())
+}
+
+fn summary_figures(runs: &[ObservedRun]) -> Figures {
+    figures(runs, &ReportContext::default())
+}
+
+/// `12 runs · success 83.3 % (55.2–95.3 %) · time to success p50 12 ms, p95 1.2 s · errors
+/// 503 ×4, timeout ×1 · last failure 2026-… gave_up 503`.
+fn summary_text(f: &Figures, runs: &[ObservedRun]) -> String {
+    let mut line = format!(
+        "{} · success {} ({}–{})",
+        crate::model::counted(f.runs.total, "run", "runs"),
+        percent_text(f.success_rate.value),
+        percent_text(f.success_rate.low),
+        percent_text(f.success_rate.high)
+    );
+    if f.time_to_success.count > 0 {
+        let _ = write!(
+            line,
+            " · time to success p50 {}, p95 {}",
+            duration_text(f.time_to_success.p50_ms),
+            duration_text(f.time_to_success.p95_ms)
+        );
+    }
+    if !f.failures.is_empty() {
+        let kinds: Vec<String> = f
+            .failures
+            .iter()
+            .map(|c| format!("{} ×{}", c.label, c.attempts))
+            .collect();
+        let _ = write!(line, " · errors {}", kinds.join(", "));
+    }
+    if let Some(run) = runs.iter().rev().find(|r| r.failed()) {
+        let _ = write!(
+            line,
+            " · last failure {} {}",
+            time_text(&run.started_at),
+            outcome_id(run.outcome)
+        );
+        if let Some(a) = run.attempts.last() {
+            let _ = write!(line, " {}", a.result.label());
+        }
+    }
+    line.push('\n');
+    line
+}
+
+/// `watch list`.
+fn list(args: &WatchListArgs) -> Result<u8, CliError> {
+    let store = open_history(&args.data_dir, "watches")?;
+    let watches = store
+        .watches(args.limit)
+        .map_err(|e| CliError::failed(e.to_string()))?;
+    if watches.is_empty() {
+        crate::cli_outln!("no watches recorded");
+        return Ok(exit::SUCCESS);
+    }
+    for w in watches {
+        crate::cli_outln!(
+            "{}  {}  {:<11}  every {}  {} runs, {} missed  {} {}",
+            w.id,
+            time_text(&w.created_at),
+            w.state.id(),
+            duration_text(w.schedule.every_ms as f64),
+            w.runs,
+            w.missed,
+            w.method,
+            w.url
+        );
+    }
+    Ok(exit::SUCCESS)
+}
+
+/// `watch show ID`.
+fn show(args: &WatchShowArgs) -> Result<u8, CliError> {
+    let store = open_history(&args.data_dir, "watches")?;
+    let (watch, slots, runs) = watch_service::read_watch(&store, &args.id).map_err(watch_error)?;
+    let f = summary_figures(&runs);
+    if args.json {
+        let value = serde_json::json!({
+            "format": "retryscope-watch/1",
+            "watch": watch,
+            "slots": slots,
+            "figures": f,
+        });
+        let mut text = serde_json::to_string_pretty(&value)
+            .map_err(|e| CliError::failed(format!("cannot encode the watch: {e}")))?;
+        text.push('\n');
+        crate::cli_out!("{text}");
+        return Ok(exit::SUCCESS);
+    }
+    let mut text = started_line(&watch);
+    let _ = writeln!(text, "state: {}", watch.state.id());
+    text.push_str(&summary_text(&f, &runs));
+    let by_id: std::collections::HashMap<&str, &ObservedRun> =
+        runs.iter().map(|r| (r.id.as_str(), r)).collect();
+    for slot in &slots {
+        text.push_str(&slot_line(
+            slot,
+            by_id.get(slot.run_id.as_deref().unwrap_or("")),
+        ));
+    }
+    crate::cli_out!("{text}");
+    Ok(exit::SUCCESS)
+}
+
+fn slot_line(slot: &WatchSlot, run: Option<&&ObservedRun>) -> String {
+    match (slot.missed, run) {
+        (Some(reason), _) => missed_line(&(slot.slot..slot.slot + 1), reason),
+        (None, Some(run)) => run_line(slot.slot, run, ""),
+        (None, None) => format!(
+            "#{}  run {} (not recorded: the process ended before it started)\n",
+            slot.slot + 1,
+            slot.run_id.as_deref().unwrap_or("?")
+        ),
+    }
+}
+
+/// The CLI's error for a watch that cannot be read: exit 2 for an unknown or ambiguous id (and
+/// one that cannot be resumed), exit 1 when the history fails.
+pub(super) fn watch_error(e: crate::store::WatchError) -> CliError {
+    match e {
+        crate::store::WatchError::History(e) => CliError::failed(e.to_string()),
+        e => CliError::usage(e.to_string()),
+    }
+}
+
+/// The history database of `dir`, opened to read `what` (`runs`, `watches`): exit 2 when none
+/// is recorded yet (reading never creates it), exit 1 when it cannot be opened.
+pub(super) fn open_history(
+    dir: &DataDirArg,
+    what: &str,
+) -> Result<crate::store::HistoryStore, CliError> {
+    let dir = dir.resolve()?;
+    let db = dir.join(crate::store::HISTORY_FILE);
+    if !db.exists() {
+        return Err(CliError::usage(format!(
+            "no {what} recorded yet (no history at {})",
+            db.display()
+        )));
+    }
+    crate::store::HistoryStore::open_in(&dir).map_err(|e| CliError::failed(e.to_string()))
+}

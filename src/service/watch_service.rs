@@ -1,0 +1,637 @@
+//! Watches (DESIGN.md §12): a request sent on a schedule, each slot a full engine run under the
+//! profile, recorded in the history with the watch's id, on the process's core (its runtime,
+//! budget registry, HTTP clients, store actor and keyring worker; no runtime, writer or
+//! connection of its own).
+//!
+//! One command each for a face: [`start`] and [`resume`] return a [`WatchHandle`] at once (the
+//! watch's id, its events, [`WatchHandle::stop`]); [`watch_runs`] reads a watch, its slots and
+//! its runs. The loop never runs two runs of one watch at once: a slot whose time passes while
+//! the previous run still goes is missed (`busy`); a slot whose time passed by more than half an
+//! interval while nothing ran (the machine slept: the wall clock jumped) is missed (`late`);
+//! slots that passed while no process ran the watch are missed (`down`) when it is resumed.
+//! Missed slots are recorded, never sent late in a burst (DESIGN.md §12 "Watches").
+
+use super::core::Core;
+use super::run_recording::{RunRecording, drive_events};
+use crate::engine::{self, RunOptions};
+use crate::model::{RequestSpec, RetryProfile, RunEvent, RunFold};
+use crate::policy::WatchSchedule;
+use crate::report::{ObservedRun, observed_fold, observed_run};
+use crate::store::{
+    HistoryError, HistoryStore, HistoryWriter, Missed, NewWatch, SecretStore, WatchError,
+    WatchRecord, WatchSlot, WatchState,
+};
+use std::path::Path;
+use std::sync::Arc;
+use tokio::sync::{mpsc, watch};
+
+/// Longest sleep between two looks at the wall clock while waiting for a slot, ms: a machine
+/// that slept is noticed within this much of waking.
+pub const WALL_CLOCK_CHECK_MS: i64 = 1000;
+
+/// The secret store key of a watch's sendable request and secret values (JSON), when its
+/// request holds secrets.
+pub fn watch_secret_key(watch_id: &str) -> String {
+    format!("watch-request-{watch_id}")
+}
+
+/// The wall clock a watch's schedule is read on, Unix ms.
+pub trait WallClock: Send + Sync {
+    /// Now, Unix ms.
+    fn now_unix_ms(&self) -> i64;
+}
+
+/// The system's wall clock.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SystemClock;
+
+impl WallClock for SystemClock {
+    fn now_unix_ms(&self) -> i64 {
+        chrono::Utc::now().timestamp_millis()
+    }
+}
+
+/// A new watch.
+#[derive(Debug, Clone)]
+pub struct WatchPlan {
+    /// The request as sent (secrets included: kept in memory, or in the secret store).
+    pub request: RequestSpec,
+    /// The profile each run follows.
+    pub profile: RetryProfile,
+    /// Secret values to mask besides the request's own (secret variables).
+    pub secrets: Vec<String>,
+    /// Interval, ms (≥ 1).
+    pub every_ms: u64,
+    /// Jitter ratio in `[0, 0.5)`.
+    pub jitter: f64,
+    /// End after this many slots.
+    pub count: Option<u64>,
+    /// End this long after the start, ms.
+    pub for_ms: Option<u64>,
+    /// Most response body bytes kept per attempt in the history.
+    pub body_cap: usize,
+}
+
+/// What a running watch reports, in order.
+#[derive(Debug, Clone, PartialEq)]
+pub enum WatchEvent {
+    /// The watch runs (created, or claimed again by a resume).
+    Started(Box<WatchRecord>),
+    /// Slot `slot`'s run ended (masked, as recorded); `message` is its outcome's banner.
+    Ran {
+        /// Slot index.
+        slot: u64,
+        /// The run as the report reads it.
+        run: Box<ObservedRun>,
+        /// Its outcome banner (masked), e.g. `gave up after 3 attempts (503)`.
+        message: String,
+    },
+    /// Slots not sent, recorded as missed.
+    Missed {
+        /// Slot indexes.
+        slots: std::ops::Range<u64>,
+        /// Why.
+        reason: Missed,
+    },
+    /// The watch stopped: `finished`, `paused` or `cancelled`.
+    Ended(WatchState),
+    /// The watch could not start or its history failed (what and where); it stopped.
+    Failed(String),
+}
+
+/// A watch running on the core: its id, its events and its stop. (A resumed watch's handle holds
+/// the id as given, perhaps a prefix; its [`WatchEvent::Started`] names it in full.)
+#[derive(Debug)]
+pub struct WatchHandle {
+    /// The watch's id (UUID v7).
+    pub id: String,
+    /// Its events; closed after [`WatchEvent::Ended`] or [`WatchEvent::Failed`].
+    pub events: mpsc::UnboundedReceiver<WatchEvent>,
+    stop: watch::Sender<Option<WatchState>>,
+}
+
+impl WatchHandle {
+    /// Stops the watch: a run in flight is cancelled (and recorded), then the watch is stored
+    /// `state` — [`WatchState::Paused`] (resumable) or [`WatchState::Cancelled`].
+    pub fn stop(&self, state: WatchState) {
+        let _ = self.stop.send(Some(state));
+    }
+}
+
+/// What the loop runs with: the core's pieces it shares.
+struct Context {
+    id: String,
+    request: RequestSpec,
+    profile: RetryProfile,
+    secrets: Vec<String>,
+    schedule: WatchSchedule,
+    body_cap: usize,
+    writer: Arc<HistoryWriter>,
+    core_budgets: super::BudgetRegistry,
+    clients: engine::ClientCache,
+    clock: Arc<dyn WallClock>,
+    events: mpsc::UnboundedSender<WatchEvent>,
+}
+
+/// Starts a new watch of `plan` recorded in `data_dir`'s history; returns at once (the watch is
+/// created on the store actor; its first slot is due when it is stored).
+///
+/// # Errors
+/// The store's open error.
+pub fn start(core: &Core, data_dir: &Path, plan: WatchPlan) -> Result<WatchHandle, HistoryError> {
+    let writer = core.history_writer(data_dir)?;
+    let keyring = core.secret_store().store;
+    let id = uuid::Uuid::now_v7().to_string();
+    let (handle, stop, events) = handle(&id);
+    // Start and end are set when the watch is stored (below).
+    let schedule = WatchSchedule {
+        start_unix_ms: 0,
+        every_ms: plan.every_ms.max(1),
+        jitter: plan.jitter,
+        seed: rand::random(),
+        count: plan.count,
+        until_unix_ms: plan.for_ms.map(|ms| i64::try_from(ms).unwrap_or(i64::MAX)),
+    };
+    let mut secrets = plan.secrets;
+    secrets.extend(crate::model::secrets::secret_values(&plan.request));
+    secrets.retain(|s| !s.is_empty());
+    let masked = crate::model::secrets::mask_spec(&plan.request, &secrets).into_inner();
+    let has_secrets = masked != plan.request || !secrets.is_empty();
+    let new = NewWatch {
+        id: id.clone(),
+        request: masked,
+        has_secrets,
+        profile_name: plan.profile.name.clone(),
+        profile: serde_json::to_value(&plan.profile).unwrap_or(serde_json::Value::Null),
+        schedule,
+    };
+    if has_secrets {
+        let kept = serde_json::json!({ "request": plan.request, "secrets": secrets });
+        // Queued on the keyring worker; a failure leaves the watch unresumable in another
+        // process, which `--resume` then says.
+        let _ = keyring.set(&watch_secret_key(&id), &kept.to_string());
+    }
+    let ctx = Context {
+        id: id.clone(),
+        request: plan.request,
+        profile: plan.profile,
+        secrets,
+        schedule,
+        body_cap: plan.body_cap,
+        writer: Arc::clone(&writer),
+        core_budgets: core.budgets().clone(),
+        clients: core.clients().clone(),
+        clock: Arc::new(SystemClock),
+        events,
+    };
+    core.spawn(async move {
+        // Slot 0 is due when the watch is stored, so the time the store takes to get to it
+        // never makes the first slot late.
+        let clock = Arc::clone(&ctx.clock);
+        let created = writer
+            .call(move |q| {
+                let mut new = new;
+                let now = clock.now_unix_ms();
+                new.schedule.start_unix_ms = now;
+                new.schedule.until_unix_ms =
+                    new.schedule.until_unix_ms.map(|ms| now.saturating_add(ms));
+                let claim = q.history().create_watch(&new)?;
+                let record = q.history().watch(&new.id)?;
+                Ok::<_, WatchError>((claim, record))
+            })
+            .await;
+        match created {
+            Ok(Ok((claim, record))) => {
+                let mut ctx = ctx;
+                ctx.schedule = record.schedule;
+                let _ = ctx.events.send(WatchEvent::Started(Box::new(record)));
+                run_loop(ctx, stop, 0, Missed::Late).await;
+                drop(claim);
+            }
+            Ok(Err(e)) => fail(&ctx.events, &e),
+            Err(e) => fail(&ctx.events, &e),
+        }
+    });
+    Ok(handle)
+}
+
+/// Carries on watch `id` (a full id or a unique prefix) recorded in `data_dir`: claims it, reads
+/// its sendable request from the secret store when it holds secrets, records the slots that
+/// passed meanwhile as missed (`down`) and goes on with the next one. Returns at once; a watch
+/// that cannot be resumed (unknown, running elsewhere, finished, its secrets gone) is a
+/// [`WatchEvent::Failed`].
+///
+/// # Errors
+/// The store's open error.
+pub fn resume(core: &Core, data_dir: &Path, id: &str) -> Result<WatchHandle, HistoryError> {
+    let writer = core.history_writer(data_dir)?;
+    let keyring = core.secret_store().store;
+    let (handle, stop, events) = handle(id);
+    let wanted = id.to_owned();
+    let clients = core.clients().clone();
+    let budgets = core.budgets().clone();
+    core.spawn(async move {
+        let claimed = writer
+            .call(move |q| q.history().claim_watch(&wanted))
+            .await
+            .map_err(WatchError::from)
+            .and_then(|r| r);
+        let (record, claim) = match claimed {
+            Ok(c) => c,
+            Err(e) => return fail(&events, &e),
+        };
+        let sendable = match kept_request(&record, keyring).await {
+            Ok(s) => s,
+            Err(message) => {
+                let _ = events.send(WatchEvent::Failed(message));
+                let id = record.id.clone();
+                let _ = writer
+                    .call(move |q| q.history().set_watch_state(&id, WatchState::Paused))
+                    .await;
+                return drop(claim);
+            }
+        };
+        let profile = match crate::profile::load_str(&record.profile.to_string()) {
+            Ok(p) => p,
+            Err(e) => {
+                let _ = events.send(WatchEvent::Failed(format!(
+                    "the watch's profile cannot be read: {e}"
+                )));
+                return drop(claim);
+            }
+        };
+        let ctx = Context {
+            id: record.id.clone(),
+            request: sendable.0,
+            profile,
+            secrets: sendable.1,
+            schedule: record.schedule,
+            body_cap: crate::store::DEFAULT_BODY_CAP,
+            writer,
+            core_budgets: budgets,
+            clients,
+            clock: Arc::new(SystemClock),
+            events,
+        };
+        let next = record.next_slot;
+        let _ = ctx.events.send(WatchEvent::Started(Box::new(record)));
+        run_loop(ctx, stop, next, Missed::Down).await;
+        drop(claim);
+    });
+    Ok(handle)
+}
+
+/// Watch `id` (full or a unique prefix) with its slots and its runs (oldest first), as the
+/// report reads them; for `watch show` and a face's Watch view, on the store actor's thread.
+///
+/// # Errors
+/// Not found, ambiguous, or the history's error.
+pub async fn watch_runs(writer: &HistoryWriter, id: &str) -> Result<WatchRuns, WatchError> {
+    let id = id.to_owned();
+    writer.call(move |q| read_watch(q.history(), &id)).await?
+}
+
+/// A watch, its slots and its runs (oldest first).
+pub type WatchRuns = (WatchRecord, Vec<WatchSlot>, Vec<ObservedRun>);
+
+/// [`watch_runs`] read from `store` directly (a CLI reader, or a job on the store actor).
+///
+/// # Errors
+/// As [`watch_runs`].
+pub fn read_watch(store: &HistoryStore, id: &str) -> Result<WatchRuns, WatchError> {
+    let record = store.watch(id)?;
+    let slots = store.watch_slots(&record.id)?;
+    let mut runs = Vec::new();
+    for run_id in store.watch_run_ids(&record.id, None, None)? {
+        // A run deleted between the list and this read is skipped.
+        if let Some(stored) = store.run(&run_id)? {
+            runs.push(observed_run(&stored));
+        }
+    }
+    Ok((record, slots, runs))
+}
+
+fn handle(
+    id: &str,
+) -> (
+    WatchHandle,
+    watch::Receiver<Option<WatchState>>,
+    mpsc::UnboundedSender<WatchEvent>,
+) {
+    let (stop_tx, stop_rx) = watch::channel(None);
+    let (events_tx, events_rx) = mpsc::unbounded_channel();
+    (
+        WatchHandle {
+            id: id.to_owned(),
+            events: events_rx,
+            stop: stop_tx,
+        },
+        stop_rx,
+        events_tx,
+    )
+}
+
+fn fail(events: &mpsc::UnboundedSender<WatchEvent>, e: &dyn std::fmt::Display) {
+    let _ = events.send(WatchEvent::Failed(e.to_string()));
+}
+
+/// The watch's sendable request and secret values: the recorded (masked) request when it held
+/// no secrets, else the secret store's copy (read on the blocking pool: a keyring may prompt).
+async fn kept_request(
+    record: &WatchRecord,
+    keyring: Arc<dyn SecretStore>,
+) -> Result<(RequestSpec, Vec<String>), String> {
+    if !record.has_secrets {
+        return Ok((record.request.clone(), Vec::new()));
+    }
+    let key = watch_secret_key(&record.id);
+    let kept = tokio::task::spawn_blocking(move || keyring.get(&key))
+        .await
+        .map_err(|e| e.to_string())?
+        .map_err(|e| {
+            format!(
+                "cannot read the watch's secrets from the keyring: {}",
+                e.message
+            )
+        })?;
+    let lost = || {
+        "the watch's request holds secrets that were kept in memory only (no OS keyring) by the process that started it; start a new watch".to_owned()
+    };
+    let value: serde_json::Value = serde_json::from_str(&kept.ok_or_else(lost)?)
+        .map_err(|e| format!("the watch's kept request cannot be read: {e}"))?;
+    let request = serde_json::from_value(value["request"].clone())
+        .map_err(|e| format!("the watch's kept request cannot be read: {e}"))?;
+    let secrets = serde_json::from_value(value["secrets"].clone()).unwrap_or_default();
+    Ok((request, secrets))
+}
+
+/// How a wait for a slot ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Waited {
+    /// The slot's time came (the wall clock reached it).
+    Due,
+    /// The watch was asked to stop, as this state.
+    Stopped(WatchState),
+}
+
+/// Waits until the wall clock reaches `at` (Unix ms), looking at it at least every
+/// [`WALL_CLOCK_CHECK_MS`] (the monotonic clock stops while the machine sleeps; the wall clock
+/// does not), or until a stop is asked.
+pub async fn wait_for(
+    clock: &dyn WallClock,
+    at: i64,
+    stop: &mut watch::Receiver<Option<WatchState>>,
+) -> Waited {
+    loop {
+        if let Some(state) = *stop.borrow_and_update() {
+            return Waited::Stopped(state);
+        }
+        let left = at - clock.now_unix_ms();
+        if left <= 0 {
+            return Waited::Due;
+        }
+        let nap = u64::try_from(left.min(WALL_CLOCK_CHECK_MS)).unwrap_or(0);
+        tokio::select! {
+            () = tokio::time::sleep(std::time::Duration::from_millis(nap)) => {}
+            changed = stop.changed() => {
+                if changed.is_err() {
+                    // The handle is gone: nobody can stop it any more; it runs to its end.
+                    tokio::time::sleep(std::time::Duration::from_millis(nap)).await;
+                }
+            }
+        }
+    }
+}
+
+/// The watch's slots from `first` on until its schedule ends or a stop is asked; slots missed
+/// before the first send are `initial` (`late` for a new watch, `down` for a resume).
+async fn run_loop(
+    ctx: Context,
+    mut stop: watch::Receiver<Option<WatchState>>,
+    first: u64,
+    initial: Missed,
+) {
+    let mut next = first;
+    let mut reason = initial;
+    let end = loop {
+        let now = ctx.clock.now_unix_ms();
+        let plan = ctx.schedule.plan(next, now);
+        if !plan.missed.is_empty() {
+            let slots: Vec<WatchSlot> = plan
+                .missed
+                .clone()
+                .map(|slot| WatchSlot {
+                    slot,
+                    due_unix_ms: ctx.schedule.slot_time(slot),
+                    run_id: None,
+                    missed: Some(reason),
+                })
+                .collect();
+            if let Err(e) = record_slots(&ctx, slots).await {
+                break Err(e);
+            }
+            let _ = ctx.events.send(WatchEvent::Missed {
+                slots: plan.missed.clone(),
+                reason,
+            });
+            next = plan.missed.end;
+        }
+        let Some((slot, at)) = plan.next else {
+            break Ok(WatchState::Finished);
+        };
+        if let Waited::Stopped(state) = wait_for(ctx.clock.as_ref(), at, &mut stop).await {
+            break Ok(state);
+        }
+        if ctx.clock.now_unix_ms() - at > ctx.schedule.grace_ms() {
+            // The wall clock jumped past the slot while waiting: the machine slept.
+            reason = Missed::Late;
+            continue;
+        }
+        match run_slot(&ctx, slot, at, &mut stop).await {
+            Ok(stopped) => {
+                next = slot + 1;
+                reason = Missed::Busy;
+                if let Some(state) = stopped {
+                    break Ok(state);
+                }
+            }
+            Err(e) => break Err(e),
+        }
+    };
+    match end {
+        Ok(state) => {
+            let id = ctx.id.clone();
+            let stored = ctx
+                .writer
+                .call(move |q| q.history().set_watch_state(&id, state))
+                .await;
+            match stored
+                .map_err(WatchError::from)
+                .and_then(|r| r.map_err(WatchError::from))
+            {
+                Ok(()) => {
+                    let _ = ctx.events.send(WatchEvent::Ended(state));
+                }
+                Err(e) => fail(&ctx.events, &e),
+            }
+        }
+        Err(e) => fail(&ctx.events, &e),
+    }
+}
+
+async fn record_slots(ctx: &Context, slots: Vec<WatchSlot>) -> Result<(), WatchError> {
+    let id = ctx.id.clone();
+    ctx.writer
+        .call(move |q| q.history().record_slots(&id, &slots))
+        .await??;
+    Ok(())
+}
+
+/// Sends slot `slot` (due at `due`) as one run: its slot row names the run before it starts
+/// (committed first), then the run is driven to its end, each event masked and recorded by
+/// [`RunRecording`]. A stop asked meanwhile cancels the run; returns that stop.
+async fn run_slot(
+    ctx: &Context,
+    slot: u64,
+    due: i64,
+    stop: &mut watch::Receiver<Option<WatchState>>,
+) -> Result<Option<WatchState>, WatchError> {
+    let mut recording = RunRecording::for_watch(
+        &ctx.request,
+        &ctx.profile,
+        &ctx.secrets,
+        Some(Arc::clone(&ctx.writer)),
+        ctx.body_cap,
+        ctx.id.clone(),
+    );
+    let run_id = recording.history_id().unwrap_or_default().to_owned();
+    record_slots(
+        ctx,
+        vec![WatchSlot {
+            slot,
+            due_unix_ms: due,
+            run_id: Some(run_id.clone()),
+            missed: None,
+        }],
+    )
+    .await?;
+    let (tx, rx) = mpsc::channel::<RunEvent>(super::RUN_EVENT_CAPACITY);
+    let options = RunOptions {
+        run_id: slot + 1,
+        seed: None,
+        budget: ctx.core_budgets.bucket_for(&ctx.profile, &ctx.request.url),
+    };
+    let (handle, run) =
+        engine::prepare_run(ctx.request.clone(), ctx.profile.clone(), options, tx, None);
+    let asked = async {
+        while stop.changed().await.is_ok() {
+            if stop.borrow_and_update().is_some() {
+                return;
+            }
+        }
+        // The handle is gone: nobody can stop the watch any more.
+        std::future::pending::<()>().await;
+    };
+    let mut fold = RunFold::new(slot + 1);
+    let mut finished = None;
+    let run = run.with_clients(&ctx.clients);
+    drive_events(run, &handle, rx, asked, |event| {
+        let event = recording.observe(event);
+        if let RunEvent::RunFinished { outcome, .. } = &*event {
+            finished = Some(outcome.message.clone());
+        }
+        fold.apply(event);
+    })
+    .await;
+    let Some(message) = finished else {
+        return Err(WatchError::History(HistoryError::WriterGone(
+            "the engine stopped without finishing a run".into(),
+        )));
+    };
+    if let Some(e) = recording.take_failure() {
+        return Err(WatchError::History(e));
+    }
+    if let Some(run) = observed_fold(&run_id, &fold, ctx.request.idempotency_key.is_some()) {
+        let _ = ctx.events.send(WatchEvent::Ran {
+            slot,
+            run: Box::new(run),
+            message,
+        });
+    }
+    Ok(*stop.borrow())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicI64, Ordering};
+
+    /// A wall clock that follows tokio's (paused) clock, plus jumps a test makes (a suspend:
+    /// the wall clock moves, the monotonic clock does not).
+    struct TestClock {
+        base: i64,
+        origin: tokio::time::Instant,
+        jumped: AtomicI64,
+    }
+
+    impl WallClock for TestClock {
+        fn now_unix_ms(&self) -> i64 {
+            let ran = i64::try_from(self.origin.elapsed().as_millis()).unwrap_or(i64::MAX);
+            self.base + ran + self.jumped.load(Ordering::SeqCst)
+        }
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_wait_ends_when_the_wall_clock_reaches_the_slot_even_after_a_suspend() {
+        let clock = Arc::new(TestClock {
+            base: 1_000_000,
+            origin: tokio::time::Instant::now(),
+            jumped: AtomicI64::new(0),
+        });
+        let (_stop_tx, mut stop) = watch::channel(None);
+        // On the monotonic clock alone: due after 10 s.
+        let began = tokio::time::Instant::now();
+        assert_eq!(
+            wait_for(clock.as_ref(), 1_010_000, &mut stop).await,
+            Waited::Due
+        );
+        assert_eq!(began.elapsed().as_millis(), 10_000);
+        // The machine sleeps an hour 2 s into a 10 s wait: noticed within a second of waking.
+        let sleeper = Arc::clone(&clock);
+        tokio::spawn(async move {
+            tokio::time::sleep(std::time::Duration::from_secs(2)).await;
+            sleeper.jumped.store(3_600_000, Ordering::SeqCst);
+        });
+        let began = tokio::time::Instant::now();
+        let at = clock.now_unix_ms() + 10_000;
+        assert_eq!(wait_for(clock.as_ref(), at, &mut stop).await, Waited::Due);
+        assert!(began.elapsed().as_millis() <= 3000, "{:?}", began.elapsed());
+        // And the schedule then calls the slot missed, not due.
+        let s = WatchSchedule {
+            start_unix_ms: at,
+            every_ms: 10_000,
+            jitter: 0.0,
+            seed: 1,
+            count: None,
+            until_unix_ms: None,
+        };
+        let plan = s.plan(0, clock.now_unix_ms());
+        assert_eq!(plan.missed.start, 0);
+        assert!(plan.missed.end >= 359, "{plan:?}");
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_stop_ends_the_wait_at_once() {
+        let clock = SystemClock;
+        let (stop_tx, mut stop) = watch::channel(None);
+        tokio::spawn(async move {
+            tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+            let _ = stop_tx.send(Some(WatchState::Paused));
+        });
+        let at = clock.now_unix_ms() + 3_600_000;
+        assert_eq!(
+            wait_for(&clock, at, &mut stop).await,
+            Waited::Stopped(WatchState::Paused)
+        );
+    }
+}

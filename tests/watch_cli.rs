@@ -1,0 +1,261 @@
+//! `retryscope watch` against the demo server on 127.0.0.1: every slot a run recorded under the
+//! watch, `watch list` / `watch show` and `report --watch` agree with the history, a signal
+//! pauses the watch and `--resume` carries it on, recording the slots it missed.
+
+mod demo_support;
+
+use demo_support::{Demo, retryscope};
+use retryscope::store::HistoryStore;
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+
+/// The watch id in `watch ID of GET …`, the first line a watch prints.
+fn watch_id(stdout: &str) -> String {
+    let first = stdout.lines().next().expect("a first line");
+    let id = first
+        .strip_prefix("watch ")
+        .and_then(|rest| rest.split_whitespace().next())
+        .expect("`watch ID of …`");
+    assert_eq!(id.len(), 36, "a UUID: {first}");
+    id.to_owned()
+}
+
+fn stdout_of(dir: &Path, args: &[&str], code: i32) -> String {
+    let out = retryscope(dir)
+        .args(args)
+        .assert()
+        .code(code)
+        .get_output()
+        .clone();
+    String::from_utf8(out.stdout).expect("UTF-8")
+}
+
+fn show_json(dir: &Path, id: &str) -> serde_json::Value {
+    serde_json::from_str(&stdout_of(dir, &["watch", "show", id, "--json"], 0)).expect("JSON")
+}
+
+#[test]
+fn every_slot_is_a_run_recorded_under_the_watch_and_watch_show_agrees() {
+    let demo = Demo::start();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let url = demo.url("/status/200");
+    // A slot more than half an interval late is missed, never sent late: on a loaded machine
+    // one may be, so the test counts runs and missed slots, and checks that all agree.
+    let out = stdout_of(
+        dir.path(),
+        &["watch", "--every", "250ms", "--count", "5", &url],
+        0,
+    );
+    let id = watch_id(&out);
+    let shown = show_json(dir.path(), &id);
+    let runs = shown["watch"]["runs"].as_u64().expect("runs");
+    let missed = shown["watch"]["missed"].as_u64().expect("missed");
+    assert_eq!(runs + missed, 5, "every slot is a run or missed: {shown}");
+    assert!(runs >= 1, "{out}");
+    let run_lines = out.lines().filter(|l| l.contains("  succeeded  ")).count();
+    assert_eq!(run_lines as u64, runs, "one line per run:\n{out}");
+    assert!(out.contains(&format!("watch {id}: finished")), "{out}");
+    assert!(
+        out.contains(&format!("{runs} runs · success 100.0 %")),
+        "the summary:\n{out}"
+    );
+
+    // The history holds the watch's runs, each naming the watch, each one request sent.
+    let store = HistoryStore::open_in(dir.path()).expect("history");
+    let ids = store.watch_run_ids(&id, None, None).expect("runs");
+    assert_eq!(ids.len() as u64, runs);
+    for run_id in &ids {
+        let run = store.run(run_id).expect("read").expect("stored");
+        assert_eq!(run.run.watch_id.as_deref(), Some(id.as_str()));
+    }
+    assert_eq!(demo.server.log().len() as u64, runs, "one request per run");
+
+    // `watch show` agrees with the history; `watch list` names the watch.
+    assert_eq!(shown["watch"]["state"], "finished");
+    assert_eq!(shown["figures"]["runs"]["total"], runs);
+    let slot_runs: Vec<&str> = shown["slots"]
+        .as_array()
+        .expect("slots")
+        .iter()
+        .filter_map(|s| s["run_id"].as_str())
+        .collect();
+    let mut sorted = ids.clone();
+    sorted.sort();
+    let mut slots_sorted = slot_runs.clone();
+    slots_sorted.sort_unstable();
+    assert_eq!(slots_sorted, sorted);
+    let listed = stdout_of(dir.path(), &["watch", "list"], 0);
+    assert!(
+        listed.contains(&id) && listed.contains(&format!("{runs} runs, {missed} missed")),
+        "{listed}"
+    );
+
+    // `report --watch` and `whatif --watch` select the watch's runs only.
+    retryscope(dir.path())
+        .args(["run", "--no-body", &demo.url("/status/200?key=other")])
+        .assert()
+        .success();
+    let report: serde_json::Value = serde_json::from_str(&stdout_of(
+        dir.path(),
+        &["report", "--watch", &id, "--format", "json"],
+        0,
+    ))
+    .expect("JSON report");
+    assert_eq!(report["runs"]["total"], runs);
+    let whatif = stdout_of(
+        dir.path(),
+        &["whatif", "--watch", &id, "--profiles", "azure-sdk"],
+        0,
+    );
+    assert!(
+        whatif.contains(&format!("what-if over {runs} recorded runs")),
+        "{whatif}"
+    );
+}
+
+#[test]
+fn a_watch_of_the_scheduled_outage_fails_in_its_window() {
+    let demo = Demo::start();
+    let dir = tempfile::tempdir().expect("tempdir");
+    // Down for the whole of every 10 s period: every run falls in the window.
+    let url = demo.url("/outage?down_s=10&period_s=10&retry_after=0");
+    let out = stdout_of(
+        dir.path(),
+        &[
+            "watch",
+            "--every",
+            "250ms",
+            "--count",
+            "2",
+            "--max-retries",
+            "1",
+            &url,
+        ],
+        1,
+    );
+    let id = watch_id(&out);
+    let shown = show_json(dir.path(), &id);
+    let runs = shown["watch"]["runs"].as_u64().expect("runs");
+    assert!(runs >= 1, "{out}");
+    assert_eq!(shown["figures"]["runs"]["failed"], runs, "{shown}");
+    assert!(
+        out.contains(&format!("{runs} runs · success 0.0 %")),
+        "{out}"
+    );
+    assert!(out.contains("errors 503 ×"), "{out}");
+    // Outside the window (no downtime): every run succeeds.
+    let url = demo.url("/outage?down_s=0&period_s=10");
+    let out = stdout_of(
+        dir.path(),
+        &["watch", "--every", "250ms", "--count", "1", &url],
+        0,
+    );
+    assert!(out.contains("1 run · success 100.0 %"), "{out}");
+}
+
+/// `retryscope watch --every 200ms --count 10 URL` in the background, once its first run is
+/// printed: the process, its remaining stdout lines and the watch id.
+#[cfg(unix)]
+fn spawn_watch(
+    dir: &Path,
+    url: &str,
+) -> (
+    std::process::Child,
+    std::io::Lines<BufReader<std::process::ChildStdout>>,
+    String,
+) {
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("retryscope"))
+        .env("RETRYSCOPE_DATA_DIR", dir)
+        .env("RETRYSCOPE_KEYRING", "memory")
+        .args(["watch", "--every", "200ms", "--count", "10", url])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let mut lines = BufReader::new(child.stdout.take().expect("stdout")).lines();
+    let first = lines.next().expect("a line").expect("UTF-8");
+    let id = watch_id(&first);
+    let run = lines.next().expect("a run line").expect("UTF-8");
+    assert!(run.contains("#1  succeeded"), "{run}");
+    (child, lines, id)
+}
+
+#[cfg(unix)]
+fn signal(child: &std::process::Child, which: &str) {
+    let sent = std::process::Command::new("kill")
+        .args([which, &child.id().to_string()])
+        .status()
+        .expect("kill");
+    assert!(sent.success());
+}
+
+#[cfg(unix)]
+#[test]
+fn a_watch_killed_mid_way_keeps_its_finished_runs_and_reads_interrupted_until_resumed() {
+    let demo = Demo::start();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (mut child, _lines, id) = spawn_watch(dir.path(), &demo.url("/status/200"));
+    signal(&child, "-KILL");
+    let _ = child.wait().expect("wait");
+    let killed = show_json(dir.path(), &id);
+    assert_eq!(
+        killed["watch"]["state"], "interrupted",
+        "its lock went with it"
+    );
+    assert!(
+        killed["watch"]["runs"].as_u64().expect("runs") >= 1,
+        "{killed}"
+    );
+    let out = stdout_of(dir.path(), &["watch", "--resume", &id], 0);
+    assert!(out.contains(&format!("watch {id}: finished")), "{out}");
+    let done = show_json(dir.path(), &id);
+    let slots = done["slots"].as_array().expect("slots").len();
+    assert_eq!(slots, 10, "every slot recorded: {done}");
+}
+
+#[cfg(unix)]
+#[test]
+fn sigterm_pauses_the_watch_and_resume_carries_it_on_recording_missed_slots() {
+    let demo = Demo::start();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (mut child, lines, id) = spawn_watch(dir.path(), &demo.url("/status/200"));
+    signal(&child, "-TERM");
+    let status = child.wait().expect("wait");
+    assert_eq!(status.code(), Some(143), "SIGTERM's exit code");
+    let rest: Vec<String> = lines.map_while(Result::ok).collect();
+    assert!(
+        rest.iter().any(|l| l == &format!("watch {id}: paused")),
+        "{rest:?}"
+    );
+    let paused = show_json(dir.path(), &id);
+    assert_eq!(paused["watch"]["state"], "paused");
+    let ran_before = paused["watch"]["runs"].as_u64().expect("runs");
+    assert!(ran_before >= 1);
+
+    // A pause longer than a slot: the slots it spans are missed (down), the rest are sent.
+    std::thread::sleep(std::time::Duration::from_millis(600));
+    let out = stdout_of(dir.path(), &["watch", "--resume", &id], 0);
+    assert!(out.contains("(resumed at slot"), "{out}");
+    assert!(out.contains("missed (the watch was not running)"), "{out}");
+    let done = show_json(dir.path(), &id);
+    assert_eq!(done["watch"]["state"], "finished");
+    let (runs, missed) = (
+        done["watch"]["runs"].as_u64().expect("runs"),
+        done["watch"]["missed"].as_u64().expect("missed"),
+    );
+    assert_eq!(runs + missed, 10, "every slot is a run or missed: {done}");
+    assert!(missed >= 1 && runs > ran_before, "{done}");
+    let store = HistoryStore::open_in(dir.path()).expect("history");
+    assert_eq!(
+        store.watch_run_ids(&id, None, None).expect("runs").len() as u64,
+        runs
+    );
+    // A finished watch is not resumed.
+    let err = retryscope(dir.path())
+        .args(["watch", "--resume", &id])
+        .assert()
+        .code(1)
+        .get_output()
+        .stderr
+        .clone();
+    assert!(String::from_utf8_lossy(&err).contains("cannot be resumed"));
+}

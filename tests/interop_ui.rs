@@ -311,7 +311,11 @@ fn export_png_saves_the_selected_runs_plot_off_the_frame() {
     }
     let bytes = std::fs::read(&written).expect("the plot was written");
     assert_eq!(&bytes[1..4], b"PNG");
-    h.run();
+    // The file is renamed into place before the worker sends its result.
+    while h.query_by_label_contains("timeline plot saved").is_none() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+        h.run();
+    }
     assert!(
         h.query_by_label_contains("timeline plot saved").is_some(),
         "the status line says where it went"

@@ -259,3 +259,25 @@ fn sigterm_pauses_the_watch_and_resume_carries_it_on_recording_missed_slots() {
         .clone();
     assert!(String::from_utf8_lossy(&err).contains("cannot be resumed"));
 }
+
+#[test]
+fn resume_refuses_flags_that_would_change_the_watch() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    for flags in [
+        &["--for", "1h"][..],
+        &["--jitter", "10%"],
+        &["--builtin", "aws-standard"],
+    ] {
+        let out = retryscope(dir.path())
+            .args(["watch", "--resume", "0193a7c2"])
+            .args(flags)
+            .output()
+            .expect("runs");
+        assert_eq!(out.status.code(), Some(2), "{flags:?}: {out:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains("cannot be used with"),
+            "{flags:?}: {stderr}"
+        );
+    }
+}

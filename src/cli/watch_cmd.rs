@@ -53,8 +53,13 @@ pub struct WatchArgs {
     #[command(subcommand)]
     pub action: Option<WatchAction>,
     /// Carry on the paused or interrupted watch ID (full, or a unique start of it); the slots
-    /// that passed meanwhile are recorded as missed.
-    #[arg(long, value_name = "ID")]
+    /// that passed meanwhile are recorded as missed. The watch keeps its request, profile and
+    /// schedule: flags that would change them are refused with it.
+    #[arg(long, value_name = "ID", conflicts_with_all = [
+        "every", "for_ms", "count", "jitter", "profile", "builtin", "method", "headers", "data",
+        "seed", "timeout_ms", "connect_timeout_ms", "read_timeout_ms", "deadline_ms",
+        "max_retries", "idempotency_key", "history_body_cap",
+    ])]
     pub resume: Option<String>,
     /// Interval between slots: 200ms, 30s, 5m, 1h.
     #[arg(long, value_name = "DURATION", value_parser = parse_interval)]

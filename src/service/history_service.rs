@@ -4,7 +4,10 @@
 //! follows is dropped unanswered when its turn comes (typing a filter key by key costs one
 //! query, not one per key).
 
+use super::watch_service::{WatchRuns, read_watch};
 use crate::engine::Waker;
+use crate::report::{Figures, Proportion, ReportContext, figures};
+use crate::store::WatchRecord;
 use crate::store::{BatchQueue, HistoryStore, HistoryWriter, RunQuery, RunSummary, StoredRun};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -45,6 +48,13 @@ pub enum HistoryRequest {
     Delete(Vec<String>),
     /// Apply a retention rule now.
     Retain(Retention),
+    /// The recorded watches, newest first, at most `limit`.
+    Watches {
+        /// Most watches listed.
+        limit: u32,
+    },
+    /// Watch `id` (full id) with its slots, runs and figures.
+    Watch(String),
 }
 
 /// What the worker answers.
@@ -74,6 +84,10 @@ pub enum HistoryReply {
     Deleted(Vec<String>),
     /// A retention rule applied: how many runs it deleted.
     Retained(usize),
+    /// The recorded watches, each with its success rate ([`crate::report::figures`]).
+    Watches(Vec<(WatchRecord, Proportion)>),
+    /// A watch read whole, with the report's figures of its runs.
+    Watch(Box<(WatchRuns, Figures)>),
     /// Something failed (what and where, ready to show).
     Problem(String),
 }
@@ -107,6 +121,20 @@ impl HistoryService {
             super::open_history_writer(data_dir.as_ref()),
             waker,
         ))
+    }
+
+    /// A second handle on the same store actor with replies of its own (another panel's).
+    #[must_use]
+    pub fn sibling(&self) -> Self {
+        let (reply_tx, replies) = channel();
+        Self {
+            store: self.store.clone(),
+            reply_tx,
+            replies,
+            in_flight: Arc::new(AtomicUsize::new(0)),
+            latest_page: Arc::new(AtomicU64::new(0)),
+            waker: Arc::clone(&self.waker),
+        }
     }
 
     fn over(store: Result<Arc<HistoryWriter>, crate::store::HistoryError>, waker: Waker) -> Self {
@@ -189,8 +217,32 @@ fn answer(store: &mut HistoryStore, job: HistoryRequest) -> HistoryReply {
         }),
         HistoryRequest::Delete(ids) => store.delete(&ids).map(HistoryReply::Deleted),
         HistoryRequest::Retain(rule) => retain(store, rule).map(HistoryReply::Retained),
+        HistoryRequest::Watches { limit } => return watches(store, limit),
+        HistoryRequest::Watch(id) => {
+            return match read_watch(store, &id) {
+                Ok(read) => {
+                    let figures = figures(&read.2, &ReportContext::default());
+                    HistoryReply::Watch(Box::new((read, figures)))
+                }
+                Err(e) => HistoryReply::Problem(format!("watch {id}: {e}")),
+            };
+        }
     };
     result.unwrap_or_else(|e| HistoryReply::Problem(e.to_string()))
+}
+
+/// The watches with the success rate of each one's runs.
+fn watches(store: &HistoryStore, limit: u32) -> HistoryReply {
+    let listed = store.watches(limit).map_err(|e| e.to_string());
+    let rated = listed.and_then(|list| {
+        list.into_iter()
+            .map(|w| {
+                let (_, _, runs) = read_watch(store, &w.id).map_err(|e| e.to_string())?;
+                Ok((w, figures(&runs, &ReportContext::default()).success_rate))
+            })
+            .collect::<Result<Vec<_>, String>>()
+    });
+    rated.map_or_else(HistoryReply::Problem, HistoryReply::Watches)
 }
 
 fn retain(store: &mut HistoryStore, rule: Retention) -> Result<usize, crate::store::HistoryError> {

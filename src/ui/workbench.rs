@@ -114,6 +114,8 @@ pub struct WorkbenchState {
     pub about: super::about_window::AboutWindow,
     /// The Lab tab (centre, beside the timeline and the history).
     pub lab: super::lab::LabPanel,
+    /// The Watches tab (centre): recorded watches, read-only.
+    pub watches: super::watch::WatchPanel,
     /// Set by [`Self::analyse_in_background`]: the stores attached after it (environments) run
     /// on worker threads that call it; `None` keeps them inline (tests).
     store_waker: Option<std::sync::Arc<dyn Fn() + Send + Sync>>,
@@ -188,6 +190,7 @@ impl WorkbenchState {
                 Box::new(super::about_window::SystemOpener),
             ),
             lab: super::lab::LabPanel::default(),
+            watches: super::watch::WatchPanel::default(),
             store_waker: None,
         }
     }
@@ -506,6 +509,8 @@ impl WorkbenchState {
                     ui.selectable_value(tab, CentreTab::Lab, "Lab").on_hover_text(
                         "the profile's wait distribution, many clients contending, layered retries",
                     );
+                    ui.selectable_value(tab, CentreTab::Watches, "Watches")
+                        .on_hover_text("recorded watches: runs over time, failures, delay headers");
                 });
                 ui.separator();
                 match self.layout.centre {
@@ -523,6 +528,10 @@ impl WorkbenchState {
                     }
                     CentreTab::History => {
                         self.history.ui(ui);
+                        Vec::new()
+                    }
+                    CentreTab::Watches => {
+                        self.watches.ui(ui);
                         Vec::new()
                     }
                     CentreTab::Timeline => self.runs.ui(ui, now),

@@ -201,6 +201,7 @@ impl HistoryPanel {
                     self.cache.invalidate();
                 }
                 HistoryReply::Problem(p) => self.problem = Some(p),
+                HistoryReply::Watches(_) | HistoryReply::Watch(_) => {}
             }
         }
         actions

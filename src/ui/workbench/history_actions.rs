@@ -82,6 +82,7 @@ pub fn masked_field(spec: &RequestSpec) -> Option<String> {
 impl WorkbenchState {
     /// Connects the History panel to its reader (and applies the retention settings once).
     pub fn attach_history(&mut self, service: HistoryService) {
+        self.watches.attach(service.sibling());
         self.history.attach(service);
     }
 
@@ -106,6 +107,9 @@ impl WorkbenchState {
 
     /// Takes the History panel's replies and does what they ask.
     pub(super) fn poll_history(&mut self) {
+        for run_id in self.watches.poll() {
+            self.history.open_run(run_id);
+        }
         for action in self.history.poll() {
             match action {
                 HistoryAction::Open(run) => self.open_past_run(&run),

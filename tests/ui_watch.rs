@@ -1,0 +1,98 @@
+//! The Watches tab, driven as a user would: a watch recorded by `retryscope watch` against the
+//! demo server into a temporary data folder, read by the tab's own reader thread; the list, the
+//! breakdown of the selected watch, and a run opened in the timeline.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod demo_support;
+mod ui_support;
+
+use demo_support::{Demo, retryscope};
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use retryscope::service::HistoryService;
+use retryscope::store::HistoryStore;
+use retryscope::ui::workbench::WorkbenchState;
+use std::sync::Arc;
+use std::time::Duration;
+use ui_support::{harness_sized, workbench};
+
+/// Runs frames until neither the Watches tab nor the History panel waits on a reply (5 s at
+/// most).
+fn settle(h: &mut Harness<'_, WorkbenchState>) {
+    let mut calm = 0;
+    for _ in 0..1000 {
+        h.run();
+        if h.state().watches.is_idle() && h.state().history.is_idle() {
+            calm += 1;
+            if calm == 3 {
+                return;
+            }
+        } else {
+            calm = 0;
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+    panic!("the Watches tab never became idle");
+}
+
+#[test]
+fn a_recorded_watch_is_listed_broken_down_and_its_run_opens_in_the_timeline() {
+    let demo = Demo::start();
+    let dir = tempfile::tempdir().unwrap();
+    // The first hit answers 429 with `Retry-After: 0`, every later one 200: the first run
+    // takes two attempts, the others one.
+    let url = demo.url("/retry-after?value=0&status=429&times=1");
+    retryscope(dir.path())
+        .args(["watch", "--every", "250ms", "--count", "4", &url])
+        .assert()
+        .code(0);
+    let store = HistoryStore::open_in(dir.path()).unwrap();
+    let watch = store.watches(10).unwrap().remove(0);
+    // A slot of a loaded machine may be missed (never sent late): count what was recorded.
+    let runs = watch.runs;
+    assert!(runs >= 1);
+    drop(store);
+
+    let (mut state, _probe) = workbench();
+    state.attach_history(HistoryService::spawn(dir.path(), Arc::new(|| {})).unwrap());
+    let mut h = harness_sized(state, [1280.0, 900.0]);
+    h.run();
+    h.get_by_label("Watches").click();
+    settle(&mut h);
+    let short = &watch.id[..13];
+    assert!(h.query_by_label(short).is_some(), "the watch is listed");
+    assert!(
+        h.query_by_label(&format!("{runs} runs, {} missed", watch.missed))
+            .is_some()
+    );
+    assert!(h.query_by_label("100.0 % success").is_some());
+
+    h.get_by_label(short).click();
+    settle(&mut h);
+    assert!(
+        h.query_by_label("status 429").is_some(),
+        "failed attempts by status"
+    );
+    assert!(h.query_by_label("1 failed attempts").is_some());
+    assert!(
+        h.query_by_label("retry-after").is_some(),
+        "delay headers seen"
+    );
+    assert_eq!(
+        h.query_all_by_label_contains(" · succeeded · 1 attempt")
+            .count() as u64,
+        runs - 1
+    );
+
+    h.get_by_label_contains(" · succeeded · 2 attempts").click();
+    settle(&mut h);
+    assert!(
+        h.query_by_label_contains("from history, ").is_some(),
+        "the run opens read-only in the timeline"
+    );
+    let id = h.state().runs.selected().unwrap();
+    assert!(h.state().runs.is_read_only(id));
+    let attempts = h.state().runs.timeline(id).unwrap().attempts().len();
+    assert_eq!(attempts, 2);
+}

@@ -14,26 +14,13 @@ use retryscope::service::HistoryService;
 use retryscope::store::HistoryStore;
 use retryscope::ui::workbench::WorkbenchState;
 use std::sync::Arc;
-use std::time::Duration;
 use ui_support::{harness_sized, workbench};
 
-/// Runs frames until neither the Watches tab nor the History panel waits on a reply (5 s at
-/// most).
+/// Runs frames until neither the Watches tab nor the History panel waits on a reply.
 fn settle(h: &mut Harness<'_, WorkbenchState>) {
-    let mut calm = 0;
-    for _ in 0..1000 {
-        h.run();
-        if h.state().watches.is_idle() && h.state().history.is_idle() {
-            calm += 1;
-            if calm == 3 {
-                return;
-            }
-        } else {
-            calm = 0;
-            std::thread::sleep(Duration::from_millis(5));
-        }
-    }
-    panic!("the Watches tab never became idle");
+    ui_support::settle_until(h, "the Watches tab", |s| {
+        s.watches.is_idle() && s.history.is_idle()
+    });
 }
 
 #[test]

@@ -30,6 +30,8 @@ pub struct WatchPanel {
     service: Option<HistoryService>,
     /// The watches with their success rates; `None` until (re)loaded.
     listed: Option<Vec<(WatchRecord, Proportion)>>,
+    /// The list was asked for and has not come back yet.
+    listing: bool,
     /// The selected watch's id.
     selected: Option<String>,
     /// The selected watch, loaded.
@@ -65,7 +67,10 @@ impl WatchPanel {
     pub fn poll(&mut self) -> Vec<String> {
         while let Some(reply) = self.service.as_ref().and_then(HistoryService::try_recv) {
             match reply {
-                HistoryReply::Watches(list) => self.listed = Some(list),
+                HistoryReply::Watches(list) => {
+                    self.listed = Some(list);
+                    self.listing = false;
+                }
                 HistoryReply::Watch(loaded) => {
                     let ((watch, slots, runs), figures) = *loaded;
                     if self.selected.as_deref() == Some(watch.id.as_str()) {
@@ -73,7 +78,10 @@ impl WatchPanel {
                             Some(Box::new(PreparedWatch::new(watch, &slots, &runs, figures)));
                     }
                 }
-                HistoryReply::Problem(p) => self.problem = Some(p),
+                HistoryReply::Problem(p) => {
+                    self.problem = Some(p);
+                    self.listing = false;
+                }
                 _ => {}
             }
         }
@@ -103,8 +111,8 @@ impl WatchPanel {
             ui.label("No history: watches are not recorded.");
             return;
         }
-        if self.listed.is_none() && self.is_idle() {
-            self.listed = Some(Vec::new());
+        if self.listed.is_none() && !self.listing {
+            self.listing = true;
             self.send(HistoryRequest::Watches {
                 limit: LISTED_WATCHES,
             });
@@ -121,11 +129,13 @@ impl WatchPanel {
                 ui.colored_label(ui.visuals().error_fg_color, p);
             }
         });
-        if let Some(id) = list_view::show(
-            ui,
-            self.listed.as_deref().unwrap_or(&[]),
-            self.selected.as_deref(),
-        ) {
+        let clicked = if let Some(listed) = &self.listed {
+            list_view::show(ui, listed, self.selected.as_deref())
+        } else {
+            ui.weak("Reading the watches…");
+            None
+        };
+        if let Some(id) = clicked {
             self.select(&id);
         }
         ui.separator();

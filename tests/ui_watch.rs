@@ -61,7 +61,7 @@ fn a_recorded_watch_is_listed_broken_down_and_its_run_opens_in_the_timeline() {
         h.query_by_label("status 429").is_some(),
         "failed attempts by status"
     );
-    assert!(h.query_by_label("1 failed attempts").is_some());
+    assert!(h.query_by_label("failed attempts: 1").is_some());
     assert!(
         h.query_by_label("retry-after").is_some(),
         "delay headers seen"

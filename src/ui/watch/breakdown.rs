@@ -18,8 +18,8 @@ pub fn show(ui: &mut egui::Ui, w: &PreparedWatch) -> Option<String> {
             .show(&mut cols[0], |ui| {
                 for c in &f.failures {
                     ui.label(format!("{} {}", c.kind, c.label));
-                    ui.label(format!("{} failed attempts", c.attempts));
-                    ui.label(format!("{} runs ended so", c.runs_ended));
+                    ui.label(format!("failed attempts: {}", c.attempts));
+                    ui.label(format!("runs ended so: {}", c.runs_ended));
                     ui.end_row();
                 }
             });

@@ -18,7 +18,6 @@ fn plot(id: &str, height: f32) -> Plot<'static> {
         .allow_scroll(false)
         .allow_zoom(false)
         .allow_drag(false)
-        .legend(egui_plot::Legend::default())
         .x_axis_label("seconds since the first slot")
 }
 
@@ -30,6 +29,14 @@ pub fn show(ui: &mut egui::Ui, w: &PreparedWatch) -> Option<String> {
         ("failed", FAILED),
         ("cancelled or unfinished", NEITHER),
     ];
+    // The series are named in a row above the plot (as the Lab's are), so no legend covers
+    // the runs.
+    ui.horizontal(|ui| {
+        for (name, colour) in strip {
+            ui.colored_label(colour, format!("● {name}"));
+        }
+        ui.colored_label(MISSED, "✕ missed slot");
+    });
     let clicked = plot("watch.strip", 140.0)
         .y_axis_label("attempts")
         .include_y(0.0)
@@ -73,7 +80,7 @@ pub fn show(ui: &mut egui::Ui, w: &PreparedWatch) -> Option<String> {
                         .color(SUCCEEDED),
                 );
             });
-        cols[1].strong("Time to success per bucket (ms)");
+        cols[1].strong("Time to success per bucket (ms): p50, p95");
         plot("watch.time_to_success", 120.0)
             .include_y(0.0)
             .show(&mut cols[1], |p| {

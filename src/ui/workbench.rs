@@ -107,7 +107,7 @@ pub struct WorkbenchState {
     /// Past runs opened from the history so far (their ids count up from [`PAST_RUN_IDS`]).
     past_runs: crate::model::RunId,
     /// "Export PNG…" of a run: waiting for a file name, then drawn and written off the frame.
-    png_export: super::png_export::PngExport,
+    run_export: super::run_export::RunExport,
     /// Asks before Ctrl+Q or the close button end live runs or a working batch.
     pub quit: super::quit_guard::QuitGuard,
     /// The About window (version, licence, folders); tests may replace its folders and opener.
@@ -181,7 +181,7 @@ impl WorkbenchState {
             batch: super::batch::BatchPanel::new(),
             batch_line: None,
             past_runs: 0,
-            png_export: super::png_export::PngExport::default(),
+            run_export: super::run_export::RunExport::default(),
             quit: super::quit_guard::QuitGuard::default(),
             about: super::about_window::AboutWindow::new(
                 super::about_window::current_folders(),
@@ -409,7 +409,7 @@ impl WorkbenchState {
         while let Some(answer) = self.dialogs.poll() {
             self.on_dialog_answer(answer);
         }
-        if let Some(status) = self.png_export.poll() {
+        if let Some(status) = self.run_export.poll() {
             self.status = Some(status);
         }
         if let Some(notice) = self.dialogs.take_notice() {
@@ -534,10 +534,11 @@ impl WorkbenchState {
             let command = match action {
                 TimelineAction::Cancel(id) => Command::Cancel(id),
                 TimelineAction::SkipWait(id) => Command::SkipWait(id),
-                TimelineAction::ExportPng(id) => {
-                    self.png_export.ask(id, ui.ctx());
-                    self.dialogs.request(DialogPurpose::ExportPng {
-                        suggested_name: format!("retryscope-run-{id}.png"),
+                TimelineAction::Export(id, file) => {
+                    self.run_export.ask(id, file, ui.ctx());
+                    self.dialogs.request(DialogPurpose::ExportRun {
+                        file,
+                        suggested_name: format!("retryscope-run-{id}.{}", file.extension()),
                     });
                     continue;
                 }

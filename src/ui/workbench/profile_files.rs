@@ -92,8 +92,8 @@ impl WorkbenchState {
     pub(super) fn on_dialog_answer(&mut self, answer: DialogAnswer) {
         let contents = answer.contents;
         let Some(path) = answer.path else {
-            if let DialogPurpose::ExportPng { .. } = answer.purpose {
-                self.png_export.take_pending();
+            if let DialogPurpose::ExportRun { .. } = answer.purpose {
+                self.run_export.take_pending();
             }
             if let DialogPurpose::ExportRetrySettings { .. } = answer.purpose {
                 self.profile.retry_export.take_pending();
@@ -140,14 +140,12 @@ impl WorkbenchState {
             DialogPurpose::ExportRetrySettings { .. } | DialogPurpose::ImportRetrySettings(_) => {
                 self.on_retry_settings_path(&answer.purpose, &path, contents);
             }
-            DialogPurpose::ExportPng { .. } => {
-                let plot = self
-                    .png_export
-                    .take_pending()
-                    .and_then(|id| self.runs.timeline(id))
-                    .map(|t| crate::interop::TimelinePlot::of_fold(t.fold()));
-                if let Some(plot) = plot
-                    && let Err(problem) = self.png_export.start(plot, path)
+            DialogPurpose::ExportRun { .. } => {
+                let Some((id, file)) = self.run_export.take_pending() else {
+                    return;
+                };
+                if let Some(contents) = self.runs.file_contents(id, file)
+                    && let Err(problem) = self.run_export.start(file, contents, path)
                 {
                     self.status = Some((true, problem));
                 }

@@ -55,6 +55,12 @@ pub enum DialogPurpose {
     ImportRetrySettings(crate::interop::retry_formats::RetryFormat),
     /// Pick a list of requests to queue as a batch (the Batch tab).
     BatchList,
+    /// Save a flakiness report (History's Report…), suggesting this file name (its extension
+    /// says the format).
+    ExportReport {
+        /// Suggested file name, e.g. `retryscope-report.html`.
+        suggested_name: String,
+    },
 }
 
 impl DialogPurpose {
@@ -254,6 +260,13 @@ impl FileDialogs for RfdDialogs {
                     dialog
                         .set_title("Export lab plot")
                         .add_filter(filter, &[ext])
+                        .set_file_name(suggested_name.clone())
+                        .save_file()
+                        .await
+                }
+                DialogPurpose::ExportReport { suggested_name } => {
+                    dialog
+                        .set_title("Save report")
                         .set_file_name(suggested_name.clone())
                         .save_file()
                         .await
@@ -529,7 +542,8 @@ impl FileDialogHost {
             }
             DialogPurpose::ExportPng { suggested_name }
             | DialogPurpose::ExportLab { suggested_name }
-            | DialogPurpose::ExportRetrySettings { suggested_name } => (
+            | DialogPurpose::ExportRetrySettings { suggested_name }
+            | DialogPurpose::ExportReport { suggested_name } => (
                 PickerMode::Save {
                     suggested_name: suggested_name.clone(),
                 },
@@ -551,6 +565,7 @@ fn is_profile(purpose: &DialogPurpose) -> bool {
             | DialogPurpose::ExportPng { .. }
             | DialogPurpose::ExportLab { .. }
             | DialogPurpose::ExportRetrySettings { .. }
+            | DialogPurpose::ExportReport { .. }
             | DialogPurpose::ImportRetrySettings(_)
     )
 }

@@ -692,6 +692,7 @@ fn title(purpose: &DialogPurpose) -> &'static str {
         DialogPurpose::ExportRetrySettings { .. } => "Export retry settings",
         DialogPurpose::ImportRetrySettings(_) => "Import retry settings",
         DialogPurpose::BatchList => "Import batch list",
+        DialogPurpose::ExportReport { .. } => "Save report",
     }
 }
 

@@ -162,7 +162,15 @@ fn actions_ui(panel: &mut HistoryPanel, ui: &mut egui::Ui) {
         {
             panel.confirm_delete.clone_from(&selected);
         }
+        if ui
+            .add(egui::Button::new(super::REPORT_LABEL).selected(panel.report.open))
+            .on_hover_text("the flakiness report of the runs the filters select, written to a file")
+            .clicked()
+        {
+            panel.report.open = !panel.report.open;
+        }
     });
+    super::report_dialog::show(panel, ui);
     if let Some(id) = panel.confirm_delete.clone() {
         ui.horizontal_wrapped(|ui| {
             ui.colored_label(

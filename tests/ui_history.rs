@@ -536,10 +536,7 @@ fn report_writes_the_html_report_of_the_runs_the_filters_select() {
     let listed = h.state().history.total().unwrap();
     assert_eq!(listed, 3);
     assert!(h.query_by_label_contains("Not applied").is_none());
-    assert!(
-        h.query_by_label_contains("URL contains `status/503`")
-            .is_some()
-    );
+    assert!(h.query_by_label_contains("url `status/503`").is_some());
     assert!(h.query_by_label("Format").is_some());
     h.get_by_label("Save report…").click();
     let html = path.with_extension("html");

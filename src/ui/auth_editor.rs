@@ -3,6 +3,7 @@
 //! "show" is on, never written to a file (saved requests blank them; "Remember secrets" keeps
 //! them in the OS keyring).
 
+use super::controls::picker;
 use crate::model::{AuthDraft, AuthKind};
 use egui::Ui;
 
@@ -11,20 +12,8 @@ use egui::Ui;
 /// (`Show Bearer token`, `Show Basic auth password`).
 pub fn auth_editor(ui: &mut Ui, auth: &mut AuthDraft) -> bool {
     let mut changed = false;
-    ui.horizontal(|ui| {
-        let label = ui.label("Auth type");
-        egui::ComboBox::from_id_salt("request.auth.kind")
-            .selected_text(auth.kind.label())
-            .show_ui(ui, |ui| {
-                for kind in AuthKind::ALL {
-                    changed |= ui
-                        .selectable_value(&mut auth.kind, kind, kind.label())
-                        .changed();
-                }
-            })
-            .response
-            .labelled_by(label.id);
-    });
+    let kinds = AuthKind::ALL.map(|k| (k, k.label(), ""));
+    changed |= picker(ui, "request.auth.kind", "Auth type", &mut auth.kind, &kinds).changed();
     match auth.kind {
         AuthKind::None => {
             ui.weak("no Authorization header is added");

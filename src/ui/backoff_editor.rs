@@ -1,6 +1,7 @@
 //! Strategy picker and the strategy's parameters, with units and the formula in every tooltip
 //! (DESIGN.md §2). Used for the main backoff and for `response_header`'s fallback.
 
+use super::controls::picker;
 use super::field_id::keyed;
 use super::header_delay_editor::header_delay_editor;
 use super::ms_field::{ms_field, optional_ms_field};
@@ -24,29 +25,28 @@ pub fn backoff_editor(
     script_error: Option<&PolicyError>,
 ) -> bool {
     let mut changed = false;
-    ui.horizontal(|ui| {
-        let label = ui.label(if nested {
-            "Fallback strategy"
-        } else {
-            "Strategy"
-        });
-        egui::ComboBox::from_id_salt((id, "strategy"))
-            .selected_text(backoff.strategy.id())
-            .show_ui(ui, |ui| {
-                for s in Strategy::ALL {
-                    if nested && matches!(s, Strategy::ResponseHeader | Strategy::Custom) {
-                        continue;
-                    }
-                    changed |= ui
-                        .selectable_value(&mut backoff.strategy, s, s.id())
-                        .on_hover_text(formula_text(s))
-                        .changed();
-                }
-            })
-            .response
-            .labelled_by(label.id)
-            .on_hover_text(formula_text(backoff.strategy));
-    });
+    let formulas: Vec<(Strategy, String)> = Strategy::ALL
+        .into_iter()
+        .filter(|&s| {
+            // A fallback may not use these (the problems list says so when one does).
+            !nested
+                || s == backoff.strategy
+                || !matches!(s, Strategy::ResponseHeader | Strategy::Custom)
+        })
+        .map(|s| (s, formula_text(s)))
+        .collect();
+    let choices: Vec<_> = formulas
+        .iter()
+        .map(|(s, f)| (*s, s.id(), f.as_str()))
+        .collect();
+    let label = if nested {
+        "Fallback strategy"
+    } else {
+        "Strategy"
+    };
+    changed |= picker(ui, (id, "strategy"), label, &mut backoff.strategy, &choices)
+        .on_hover_text(formula_text(backoff.strategy))
+        .changed();
     ui.label(
         egui::RichText::new(formula_text(backoff.strategy))
             .small()

@@ -1,8 +1,10 @@
 //! The body editor: none, JSON (with Pretty / Validate), text, form fields, or a file path.
 
+use super::controls::picker;
 use super::field_id::field_id;
 use super::kv_table::{RevealedSecrets, kv_table};
 use super::request_draft::{BodyDraft, BodyKind};
+use crate::ui::controls::button;
 use egui::Ui;
 
 /// What the body editor asks the workbench to do.
@@ -25,10 +27,7 @@ pub struct JsonCheck {
 /// `line L, column C: message` for the first syntax error.
 pub fn validate_json(text: &str) -> Result<serde_json::Value, String> {
     serde_json::from_str(text).map_err(|e| {
-        // serde_json's message ends with ` at line L column C`: say the position once, first.
-        let full = e.to_string();
-        let suffix = format!(" at line {} column {}", e.line(), e.column());
-        let message = full.strip_suffix(&suffix).unwrap_or(&full);
+        let message = crate::model::plain_json_error(&e);
         format!("line {}, column {}: {message}", e.line(), e.column())
     })
 }
@@ -42,31 +41,15 @@ pub fn body_editor(
     changed: &mut bool,
 ) -> Option<BodyAction> {
     let mut action = None;
-    ui.horizontal(|ui| {
-        let label = ui.label("Body type");
-        egui::ComboBox::from_id_salt("body_kind")
-            .selected_text(body.kind.label())
-            .show_ui(ui, |ui| {
-                for kind in BodyKind::ALL {
-                    *changed |= ui
-                        .selectable_value(&mut body.kind, kind, kind.label())
-                        .changed();
-                }
-            })
-            .response
-            .labelled_by(label.id);
-    });
+    let kinds = BodyKind::ALL.map(|k| (k, k.label(), ""));
+    *changed |= picker(ui, "body_kind", "Body type", &mut body.kind, &kinds).changed();
     match body.kind {
         BodyKind::None => {
             ui.weak("no body is sent");
         }
         BodyKind::Json => {
             ui.horizontal(|ui| {
-                if ui
-                    .button("Pretty")
-                    .on_hover_text("re-indent the JSON")
-                    .clicked()
-                {
+                if button(ui, true, "Pretty", "re-indent the JSON") {
                     match validate_json(&body.json) {
                         Ok(v) => {
                             body.json = serde_json::to_string_pretty(&v)
@@ -77,11 +60,7 @@ pub fn body_editor(
                         Err(e) => check.result = Some(Err(e)),
                     }
                 }
-                if ui
-                    .button("Validate")
-                    .on_hover_text("check the JSON syntax")
-                    .clicked()
-                {
+                if button(ui, true, "Validate", "check the JSON syntax") {
                     check.result = Some(validate_json(&body.json).map(|_| ()));
                 }
             });
@@ -145,11 +124,7 @@ pub fn body_editor(
                 let label = ui.label("File");
                 // Right to left: the button first, then the path takes exactly what is left.
                 ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                    if ui
-                        .button("Browse…")
-                        .on_hover_text("pick the body file")
-                        .clicked()
-                    {
+                    if button(ui, true, "Browse…", "pick the body file") {
                         action = Some(BodyAction::BrowseFile);
                     }
                     *changed |= ui

@@ -4,11 +4,12 @@
 //! Every control is labelled and keyed by the field path it edits (`profile.retry_budget.capacity`).
 
 use super::backoff_editor::backoff_editor;
+use super::controls::picker;
 use super::field_id::{field_id, keyed};
 use super::number_field::{NumberSpec, number_field, optional_number_field};
-use crate::model::{
-    Backoff, BudgetCharge, BudgetScope, RetryBudget, RetryProfile, StatusSet, Strategy,
-};
+use super::policy_editor::status_row;
+use super::typed_text::TypedText;
+use crate::model::{Backoff, BudgetCharge, BudgetScope, RetryBudget, RetryProfile, Strategy};
 use egui::Ui;
 
 /// Max retries given when "Unlimited retries" is turned off.
@@ -58,9 +59,7 @@ pub fn max_retries_editor(ui: &mut Ui, profile: &mut RetryProfile) -> bool {
 /// UI-only state of the throttling and budget sections: the status text as typed.
 #[derive(Debug, Default)]
 pub struct ClassesEditor {
-    status_text: String,
-    status_error: Option<String>,
-    synced: Option<StatusSet>,
+    status: TypedText,
 }
 
 impl ClassesEditor {
@@ -69,7 +68,13 @@ impl ClassesEditor {
         let mut changed = false;
         ui.strong("Throttling class")
             .on_hover_text("retryable outcomes are throttling (these statuses), timeout (timeout and connect_timeout errors) or transient (the rest)");
-        changed |= self.throttling_status(ui, profile);
+        changed |= status_row(
+            &mut self.status,
+            ui,
+            ("profile.throttling.status", "Throttling status"),
+            &mut profile.throttling.status,
+            "statuses classed as throttling, e.g. 429 (they must also be retryable)",
+        );
         let mut own = profile.throttling.backoff.is_some();
         if keyed(ui, "profile.throttling.backoff.enabled", |ui| {
             ui.checkbox(&mut own, "Own backoff for throttling")
@@ -86,46 +91,6 @@ impl ClassesEditor {
         }
         ui.separator();
         changed |= budget_section(ui, profile);
-        changed
-    }
-
-    fn throttling_status(&mut self, ui: &mut Ui, profile: &mut RetryProfile) -> bool {
-        let set = &mut profile.throttling.status;
-        if self.synced.as_ref() != Some(set) {
-            self.status_text = set.to_string();
-            self.status_error = None;
-        }
-        let mut changed = false;
-        ui.horizontal(|ui| {
-            let l = ui.label("Throttling status");
-            if ui
-                .add(
-                    egui::TextEdit::singleline(&mut self.status_text)
-                        .id(field_id("profile.throttling.status"))
-                        .desired_width(f32::INFINITY),
-                )
-                .labelled_by(l.id)
-                .on_hover_text(
-                    "statuses classed as throttling, e.g. 429 (they must also be retryable)",
-                )
-                .changed()
-            {
-                match StatusSet::parse_list(&self.status_text) {
-                    Ok(parsed) => {
-                        self.status_error = None;
-                        if *set != parsed {
-                            *set = parsed;
-                            changed = true;
-                        }
-                    }
-                    Err(e) => self.status_error = Some(e),
-                }
-            }
-        });
-        if let Some(e) = &self.status_error {
-            ui.colored_label(ui.visuals().error_fg_color, e.as_str());
-        }
-        self.synced = Some(profile.throttling.status.clone());
         changed
     }
 }
@@ -248,7 +213,7 @@ fn budget_section(ui: &mut Ui, profile: &mut RetryProfile) -> bool {
     });
     changed |= picker(
         ui,
-        "profile.retry_budget.charge",
+        field_id("profile.retry_budget.charge"),
         "Cost taken",
         &mut b.charge,
         &[
@@ -263,10 +228,11 @@ fn budget_section(ui: &mut Ui, profile: &mut RetryProfile) -> bool {
                 "gRPC: even the last or a refused one",
             ),
         ],
-    );
+    )
+    .changed();
     changed |= picker(
         ui,
-        "profile.retry_budget.scope",
+        field_id("profile.retry_budget.scope"),
         "Budget shared by",
         &mut b.scope,
         &[
@@ -282,37 +248,7 @@ fn budget_section(ui: &mut Ui, profile: &mut RetryProfile) -> bool {
             ),
             (BudgetScope::Run, "run", "nobody: a fresh bucket per run"),
         ],
-    );
-    changed
-}
-
-/// A labelled combo box over `choices` (value, text, tooltip), keyed by `path`.
-fn picker<T: PartialEq + Copy>(
-    ui: &mut Ui,
-    path: &str,
-    label: &str,
-    value: &mut T,
-    choices: &[(T, &str, &str)],
-) -> bool {
-    let mut changed = false;
-    ui.horizontal(|ui| {
-        let l = ui.label(label);
-        let selected = choices
-            .iter()
-            .find(|(v, _, _)| v == value)
-            .map_or("?", |(_, t, _)| t);
-        egui::ComboBox::from_id_salt(field_id(path))
-            .selected_text(selected)
-            .show_ui(ui, |ui| {
-                for (v, text, tip) in choices {
-                    changed |= ui
-                        .selectable_value(value, *v, *text)
-                        .on_hover_text(*tip)
-                        .changed();
-                }
-            })
-            .response
-            .labelled_by(l.id);
-    });
+    )
+    .changed();
     changed
 }

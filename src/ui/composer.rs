@@ -8,6 +8,7 @@ use super::ms_field::optional_ms_field;
 use super::number_field::{NumberSpec, number_field};
 use super::request_draft::{RequestDraft, UUID_PLACEHOLDER};
 use super::url_check::url_problem;
+use crate::ui::controls::button;
 use egui::Ui;
 
 /// Methods offered in the picker; any other token can be typed.
@@ -96,25 +97,28 @@ impl Composer {
         ui.heading("Request");
         // Wrapped: three buttons must never widen a narrow request panel.
         ui.horizontal_wrapped(|ui| {
-            if ui
-                .button("Import curl…")
-                .on_hover_text("fill the composer from a pasted curl command")
-                .clicked()
-            {
+            if button(
+                ui,
+                true,
+                "Import curl…",
+                "fill the composer from a pasted curl command",
+            ) {
                 self.curl_import.open();
             }
-            if ui
-                .button("Export curl…")
-                .on_hover_text("this request as a curl command, to copy")
-                .clicked()
-            {
+            if button(
+                ui,
+                true,
+                "Export curl…",
+                "this request as a curl command, to copy",
+            ) {
                 self.curl_export.open();
             }
-            if ui
-                .button("Import HAR…")
-                .on_hover_text("pick a request from a HAR file saved by a browser's network panel")
-                .clicked()
-            {
+            if button(
+                ui,
+                true,
+                "Import HAR…",
+                "pick a request from a HAR file saved by a browser's network panel",
+            ) {
                 actions.push(ComposerAction::ImportHar);
             }
         });
@@ -182,11 +186,12 @@ impl Composer {
         };
         ui.horizontal_wrapped(|ui| {
             ui.label(format!("The whole request was replaced by {what}."));
-            if ui
-                .button("Undo")
-                .on_hover_text("put the request back as it was before (Ctrl+Z)")
-                .clicked()
-            {
+            if button(
+                ui,
+                true,
+                "Undo",
+                "put the request back as it was before (Ctrl+Z)",
+            ) {
                 self.undo();
             }
             if ui

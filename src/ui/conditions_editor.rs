@@ -7,7 +7,9 @@
 //! pointer`). Texts that parse (status sets, JSON values) are kept as typed, so typing key by
 //! key never rewrites the field under the caret.
 
+use super::controls::{picker, text_row};
 use super::field_id::field_id;
+use super::typed_text::{TypedRow, TypedText};
 use crate::model::{ResponseMatcher, StatusSet};
 use egui::Ui;
 use serde_json::Value;
@@ -58,14 +60,7 @@ enum Test {
 /// UI-only state: texts as typed, keyed by field path, with the value each was last synced to.
 #[derive(Debug, Default)]
 pub struct ConditionsEditor {
-    texts: HashMap<String, Typed>,
-}
-
-#[derive(Debug, Default)]
-struct Typed {
-    text: String,
-    synced: Option<String>,
-    error: Option<String>,
+    texts: HashMap<String, TypedText>,
 }
 
 impl ConditionsEditor {
@@ -129,20 +124,17 @@ impl ConditionsEditor {
         } else {
             Subject::Nothing
         };
+        let subjects = [Subject::Nothing, Subject::Header, Subject::Pointer]
+            .map(|s| (s, subject_label(s), ""));
         let before = subject;
-        ui.horizontal(|ui| {
-            let l = ui.label("Test");
-            egui::ComboBox::from_id_salt(field_id(&format!("{path}.subject")))
-                .selected_text(subject_label(subject))
-                .show_ui(ui, |ui| {
-                    for s in [Subject::Nothing, Subject::Header, Subject::Pointer] {
-                        ui.selectable_value(&mut subject, s, subject_label(s));
-                    }
-                })
-                .response
-                .labelled_by(l.id)
-                .accessible_name(format!("{name} test"));
-        });
+        picker(
+            ui,
+            field_id(&format!("{path}.subject")),
+            "Test",
+            &mut subject,
+            &subjects,
+        )
+        .accessible_name(format!("{name} test"));
         if subject != before {
             m.header = (subject == Subject::Header).then(|| "X-Job-State".to_owned());
             m.json_pointer = (subject == Subject::Pointer).then(|| "/state".to_owned());
@@ -181,41 +173,23 @@ impl ConditionsEditor {
         status: &mut Option<StatusSet>,
     ) -> bool {
         let key = format!("{path}.status");
-        let current = status.as_ref().map(ToString::to_string).unwrap_or_default();
-        let typed = self.typed(&key, &current);
-        let mut changed = false;
-        ui.horizontal(|ui| {
-            let l = ui.label("Status");
-            let r = ui
-                .add(
-                    egui::TextEdit::singleline(&mut typed.text)
-                        .id(field_id(&key))
-                        .hint_text("any (e.g. 200, 500-599)")
-                        .desired_width(f32::INFINITY),
-                )
-                .labelled_by(l.id)
-                .accessible_name(format!("{name} status"));
-            if r.changed() {
-                let parsed = if typed.text.trim().is_empty() {
-                    Ok(None)
-                } else {
-                    StatusSet::parse_list(&typed.text).map(Some)
-                };
-                match parsed {
-                    Ok(set) => {
-                        typed.error = None;
-                        typed.synced =
-                            Some(set.as_ref().map(ToString::to_string).unwrap_or_default());
-                        if *status != set {
-                            *status = set;
-                            changed = true;
-                        }
-                    }
-                    Err(e) => typed.error = Some(e),
-                }
+        let row = TypedRow {
+            path: &key,
+            label: "Status",
+            hint: "any (e.g. 200, 500-599)",
+            tooltip: "",
+        };
+        let show = |s: &Option<StatusSet>| s.as_ref().map(ToString::to_string).unwrap_or_default();
+        let parse = |t: &str| {
+            if t.trim().is_empty() {
+                Ok(None)
+            } else {
+                StatusSet::parse_list(t).map(Some)
             }
-        });
-        show_error(ui, typed.error.as_deref());
+        };
+        let typed = self.texts.entry(key.clone()).or_default();
+        let (changed, r) = typed.ui(ui, row, status, show, parse);
+        r.accessible_name(format!("{name} status"));
         changed
     }
 
@@ -232,7 +206,7 @@ impl ConditionsEditor {
     ) -> bool {
         let mut changed = false;
         let mut header = m.header.clone().unwrap_or_default();
-        if text_row(
+        if named_row(
             ui,
             &format!("{path}.header"),
             "Header",
@@ -267,7 +241,7 @@ impl ConditionsEditor {
                     Some(other) => other.to_string(),
                     None => String::new(),
                 };
-                if text_row(
+                if named_row(
                     ui,
                     &format!("{path}.equals"),
                     "Value",
@@ -280,7 +254,7 @@ impl ConditionsEditor {
             }
             Test::Matches => {
                 let mut v = m.matches.clone().unwrap_or_default();
-                if text_row(
+                if named_row(
                     ui,
                     &format!("{path}.matches"),
                     "Regex",
@@ -305,7 +279,7 @@ impl ConditionsEditor {
     ) -> bool {
         let mut changed = false;
         let mut pointer = m.json_pointer.clone().unwrap_or_default();
-        if text_row(
+        if named_row(
             ui,
             &format!("{path}.json_pointer"),
             "JSON pointer",
@@ -333,42 +307,19 @@ impl ConditionsEditor {
         }
         if test == Test::Equals {
             let key = format!("{path}.equals");
-            let current = m.equals.as_ref().map(json_text).unwrap_or_default();
-            let typed = self.typed(&key, &current);
-            ui.horizontal(|ui| {
-                let l = ui.label("Value (JSON)").on_hover_text(
-                    "a JSON value: \"done\", 3, true, null, {…}; text that is not JSON is taken as a string",
-                );
-                let r = ui
-                    .add(
-                        egui::TextEdit::singleline(&mut typed.text)
-                            .id(field_id(&key))
-                            .desired_width(f32::INFINITY),
-                    )
-                    .labelled_by(l.id)
-                    .accessible_name(format!("{name} JSON value"));
-                if r.changed() {
-                    let value = typed_json(&typed.text);
-                    typed.synced = Some(json_text(&value));
-                    if m.equals.as_ref() != Some(&value) {
-                        m.equals = Some(value);
-                        changed = true;
-                    }
-                }
-            });
+            let row = TypedRow {
+                path: &key,
+                label: "Value (JSON)",
+                hint: "",
+                tooltip: "a JSON value: \"done\", 3, true, null, {…}; text that is not JSON is taken as a string",
+            };
+            let show = |v: &Option<Value>| v.as_ref().map(json_text).unwrap_or_default();
+            let typed = self.texts.entry(key.clone()).or_default();
+            let (edited, r) = typed.ui(ui, row, &mut m.equals, show, |t| Ok(Some(typed_json(t))));
+            r.accessible_name(format!("{name} JSON value"));
+            changed |= edited;
         }
         changed
-    }
-
-    /// The typed text of `key`, reset to `current` when the model changed elsewhere.
-    fn typed(&mut self, key: &str, current: &str) -> &mut Typed {
-        let typed = self.texts.entry(key.to_owned()).or_default();
-        if typed.synced.as_deref() != Some(current) {
-            current.clone_into(&mut typed.text);
-            typed.synced = Some(current.to_owned());
-            typed.error = None;
-        }
-        typed
     }
 }
 
@@ -403,36 +354,23 @@ fn test_label(t: Test) -> &'static str {
 }
 
 fn test_picker(ui: &mut Ui, path: &str, name: &str, test: &mut Test, choices: &[Test]) -> bool {
-    let before = *test;
-    ui.horizontal(|ui| {
-        let l = ui.label("Holds when it");
-        egui::ComboBox::from_id_salt(field_id(&format!("{path}.test")))
-            .selected_text(test_label(*test))
-            .show_ui(ui, |ui| {
-                for &t in choices {
-                    ui.selectable_value(test, t, test_label(t));
-                }
-            })
-            .response
-            .labelled_by(l.id)
-            .accessible_name(format!("{name} comparison"));
-    });
-    *test != before
+    let choices: Vec<_> = choices.iter().map(|&t| (t, test_label(t), "")).collect();
+    picker(
+        ui,
+        field_id(&format!("{path}.test")),
+        "Holds when it",
+        test,
+        &choices,
+    )
+    .accessible_name(format!("{name} comparison"))
+    .changed()
 }
 
-fn text_row(ui: &mut Ui, path: &str, label: &str, name: &str, value: &mut String) -> bool {
-    ui.horizontal(|ui| {
-        let l = ui.label(label);
-        ui.add(
-            egui::TextEdit::singleline(value)
-                .id(field_id(path))
-                .desired_width(f32::INFINITY),
-        )
-        .labelled_by(l.id)
+/// A text row named `name` for assistive technology.
+fn named_row(ui: &mut Ui, path: &str, label: &str, name: &str, value: &mut String) -> bool {
+    text_row(ui, path, label, value)
         .accessible_name(name)
         .changed()
-    })
-    .inner
 }
 
 /// A text key that is absent when empty (`body_contains`, `body_matches`).
@@ -444,17 +382,11 @@ fn optional_text(
     value: &mut Option<String>,
 ) -> bool {
     let mut text = value.clone().unwrap_or_default();
-    if text_row(ui, path, label, name, &mut text) {
+    if named_row(ui, path, label, name, &mut text) {
         *value = (!text.is_empty()).then_some(text);
         return true;
     }
     false
-}
-
-fn show_error(ui: &mut Ui, error: Option<&str>) {
-    if let Some(e) = error {
-        ui.colored_label(ui.visuals().error_fg_color, e);
-    }
 }
 
 #[cfg(test)]

@@ -1,6 +1,7 @@
 //! The modal asking before unsaved profile edits are lost: Save, Discard or Cancel.
 
-use egui::{Id, Ui};
+use super::controls::{answer_buttons, error_line, modal};
+use egui::Ui;
 
 /// The user's answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -22,46 +23,32 @@ pub fn confirm_discard(
     what: &str,
     problem: Option<&str>,
 ) -> Option<ConfirmAnswer> {
-    let mut answer = None;
-    let modal = egui::Modal::new(Id::unique("confirm_discard")).show(ui.ctx(), |ui| {
-        ui.set_max_width(520.0);
-        ui.heading("Unsaved changes");
-        ui.label(format!(
-            "\"{profile_name}\" has unsaved changes. {what} will replace it: save the changes \
+    let (answer, dismissed) = modal(
+        ui.ctx(),
+        "confirm_discard",
+        520.0,
+        "Unsaved changes",
+        |ui| {
+            ui.label(format!(
+                "\"{profile_name}\" has unsaved changes. {what} will replace it: save the changes \
              first, or discard them?"
-        ));
-        if let Some(problem) = problem {
-            ui.colored_label(ui.visuals().error_fg_color, problem);
-        }
-        ui.horizontal(|ui| {
-            if ui
-                .button("Save changes")
-                .on_hover_text(
-                    "save the profile (to its file, or choose one), then go on; a profile with \
-                     problems cannot be saved",
-                )
-                .clicked()
-            {
-                answer = Some(ConfirmAnswer::Save);
-            }
-            if ui
-                .button("Discard changes")
-                .on_hover_text("throw the changes away and go on")
-                .clicked()
-            {
-                answer = Some(ConfirmAnswer::Discard);
-            }
-            if ui
-                .button("Cancel")
-                .on_hover_text("keep editing (Esc)")
-                .clicked()
-            {
-                answer = Some(ConfirmAnswer::Cancel);
-            }
-        });
-    });
-    if answer.is_none() && modal.should_close() {
-        answer = Some(ConfirmAnswer::Cancel);
-    }
-    answer
+            ));
+            error_line(ui, problem);
+            let save_tip = "save the profile (to its file, or choose one), then go on; a profile \
+                        with problems cannot be saved";
+            answer_buttons(
+                ui,
+                &[
+                    ("Save changes", save_tip, ConfirmAnswer::Save),
+                    (
+                        "Discard changes",
+                        "throw the changes away and go on",
+                        ConfirmAnswer::Discard,
+                    ),
+                    ("Cancel", "keep editing (Esc)", ConfirmAnswer::Cancel),
+                ],
+            )
+        },
+    );
+    answer.or(dismissed.then_some(ConfirmAnswer::Cancel))
 }

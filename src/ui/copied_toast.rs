@@ -17,6 +17,17 @@ pub enum Secrets {
     None,
 }
 
+impl Secrets {
+    /// `Included` when the user asked for secrets, else `Masked`.
+    pub fn included_if(include: bool) -> Self {
+        if include {
+            Secrets::Included
+        } else {
+            Secrets::Masked
+        }
+    }
+}
+
 #[derive(Debug, Clone)]
 struct Note {
     text: String,
@@ -47,6 +58,22 @@ pub fn copy(ctx: &Context, text: String, what: &str, secrets: Secrets) {
     };
     ctx.data_mut(|d| d.insert_temp(note_id(), note));
     ctx.request_repaint();
+}
+
+/// A Copy button (`text`, `tooltip`; greyed out unless `enabled`) that copies what `make`
+/// returns, made only when clicked, noting it as `what`; true when clicked.
+pub fn copy_button(
+    ui: &mut egui::Ui,
+    enabled: bool,
+    (text, tooltip): (&str, &str),
+    (what, secrets): (&str, Secrets),
+    make: impl FnOnce() -> String,
+) -> bool {
+    let clicked = super::controls::button(ui, enabled, text, tooltip);
+    if clicked {
+        copy(ui.ctx(), make(), what, secrets);
+    }
+    clicked
 }
 
 /// The note shown now, if any.

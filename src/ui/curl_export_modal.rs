@@ -1,9 +1,11 @@
 //! "Export curl…": the composer's request as a curl command, shown in a modal with an
 //! "Include secrets" checkbox (off by default) and a Copy button for the system clipboard.
 
+use super::controls::{button, modal};
+use super::copied_toast::{Secrets, copy_button};
 use crate::interop::{curl_not_expressible, draft_to_curl};
 use crate::model::RequestDraft;
-use egui::{Id, Ui};
+use egui::Ui;
 
 /// The modal's state.
 #[derive(Debug, Default)]
@@ -26,10 +28,7 @@ impl CurlExporter {
         if !self.open {
             return;
         }
-        let mut close = false;
-        let modal = egui::Modal::new(Id::unique("curl_export_modal")).show(ui.ctx(), |ui| {
-            ui.set_max_width(640.0);
-            ui.heading("Export curl");
+        let (close, dismissed) = modal(ui.ctx(), "curl_export_modal", 640.0, "Export curl", |ui| {
             ui.checkbox(&mut self.include_secrets, "Include secrets")
                 .on_hover_text(
                     "write tokens, passwords, cookies and secret query values as they are \
@@ -56,29 +55,15 @@ impl CurlExporter {
             }
             ui.weak("{{variables}} are written as typed");
             ui.horizontal(|ui| {
-                if ui
-                    .button("Copy")
-                    .on_hover_text("copy the command to the clipboard")
-                    .clicked()
-                {
-                    crate::ui::copied_toast::copy(
-                        ui.ctx(),
-                        command.clone(),
-                        "the request as curl",
-                        if self.include_secrets {
-                            crate::ui::copied_toast::Secrets::Included
-                        } else {
-                            crate::ui::copied_toast::Secrets::Masked
-                        },
-                    );
-                    close = true;
-                }
-                if ui.button("Close").on_hover_text("close (Esc)").clicked() {
-                    close = true;
-                }
-            });
+                let tip = "copy the command to the clipboard";
+                let secrets = Secrets::included_if(self.include_secrets);
+                let what = ("the request as curl", secrets);
+                let copied = copy_button(ui, true, ("Copy", tip), what, || command);
+                button(ui, true, "Close", "close (Esc)") || copied
+            })
+            .inner
         });
-        if close || modal.should_close() {
+        if close || dismissed {
             self.open = false;
         }
     }

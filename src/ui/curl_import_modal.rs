@@ -2,9 +2,10 @@
 //! the last import (what it could not carry over), shown under the composer's buttons. A
 //! command pasted into the URL field goes through [`CurlImporter::import`] too.
 
+use super::controls::{button, error_line, modal};
 use crate::interop::parse_curl;
 use crate::model::RequestDraft;
-use egui::{Id, Ui};
+use egui::Ui;
 
 /// The modal's state and the notes of the last import.
 #[derive(Debug, Default)]
@@ -49,48 +50,40 @@ impl CurlImporter {
         if !self.open {
             return None;
         }
-        let mut imported = None;
-        let mut close = false;
-        let modal = egui::Modal::new(Id::unique("curl_import_modal")).show(ui.ctx(), |ui| {
-            ui.set_max_width(640.0);
-            ui.heading("Import curl");
-            ui.label(
-                "Paste a curl command (bash, or Windows cmd as browsers copy it); it replaces \
+        let ((imported, close), dismissed) =
+            modal(ui.ctx(), "curl_import_modal", 640.0, "Import curl", |ui| {
+                ui.label(
+                    "Paste a curl command (bash, or Windows cmd as browsers copy it); it replaces \
                  the request in the composer.",
-            );
-            let label = ui.label("curl command");
-            egui::ScrollArea::vertical()
-                .max_height(300.0)
-                .show(ui, |ui| {
-                    ui.add(
-                        egui::TextEdit::multiline(&mut self.text)
-                            .id_salt("curl_import.text")
-                            .code_editor()
-                            .desired_rows(10)
-                            .desired_width(f32::INFINITY),
-                    )
-                    .labelled_by(label.id);
-                });
-            if let Some(error) = &self.error {
-                ui.colored_label(ui.visuals().error_fg_color, error);
-            }
-            ui.horizontal(|ui| {
-                let ready = !self.text.trim().is_empty();
-                if ui
-                    .add_enabled(ready, egui::Button::new("Import"))
-                    .on_hover_text("fill the composer from this command")
-                    .clicked()
-                {
-                    let text = self.text.clone();
-                    imported = self.import(&text);
-                    close = imported.is_some();
-                }
-                if ui.button("Cancel").on_hover_text("close (Esc)").clicked() {
-                    close = true;
-                }
+                );
+                let label = ui.label("curl command");
+                egui::ScrollArea::vertical()
+                    .max_height(300.0)
+                    .show(ui, |ui| {
+                        ui.add(
+                            egui::TextEdit::multiline(&mut self.text)
+                                .id_salt("curl_import.text")
+                                .code_editor()
+                                .desired_rows(10)
+                                .desired_width(f32::INFINITY),
+                        )
+                        .labelled_by(label.id);
+                    });
+                error_line(ui, self.error.as_deref());
+                ui.horizontal(|ui| {
+                    let ready = !self.text.trim().is_empty();
+                    let mut imported = None;
+                    if button(ui, ready, "Import", "fill the composer from this command") {
+                        let text = self.text.clone();
+                        imported = self.import(&text);
+                    }
+                    let cancel = button(ui, true, "Cancel", "close (Esc)");
+                    let close = cancel || imported.is_some();
+                    (imported, close)
+                })
+                .inner
             });
-        });
-        if close || modal.should_close() {
+        if close || dismissed {
             self.open = false;
         }
         imported
@@ -103,8 +96,8 @@ impl CurlImporter {
         }
         let mut dismiss = false;
         ui.group(|ui| {
-            if let Some(error) = self.error.as_ref().filter(|_| !self.open) {
-                ui.colored_label(ui.visuals().error_fg_color, error);
+            if let Some(error) = self.error.as_deref().filter(|_| !self.open) {
+                error_line(ui, Some(error));
             } else {
                 ui.label("Imported from curl; not carried over:");
                 for note in &self.notes {

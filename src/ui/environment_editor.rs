@@ -5,6 +5,7 @@
 use super::store_worker::StoreWorker;
 use crate::model::{Environment, Variable, Variables};
 use crate::store::{EnvironmentStore, LoadedEnvironments};
+use crate::ui::controls::button;
 use egui::Ui;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -255,11 +256,12 @@ impl EnvironmentPanel {
             if let Some(choice) = chosen {
                 self.selected = choice;
             }
-            if ui
-                .button("Edit environments…")
-                .on_hover_text("add, change or delete environments and their variables")
-                .clicked()
-            {
+            if button(
+                ui,
+                true,
+                "Edit environments…",
+                "add, change or delete environments and their variables",
+            ) {
                 self.open_editor();
             }
         });

@@ -10,7 +10,8 @@
 //! A picker that opens a file (a profile, a HAR file, another tool's settings) also reads it off
 //! the UI thread ([`DialogAnswer::contents`]): the frame only parses what arrived.
 
-use super::file_picker::{FilePicker, PickerMode};
+use super::background::Background;
+use super::file_picker::FilePicker;
 use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -64,6 +65,76 @@ pub enum DialogPurpose {
 }
 
 impl DialogPurpose {
+    /// The dialog's title, e.g. `Open profile`.
+    pub fn title(&self) -> String {
+        match self {
+            DialogPurpose::OpenProfile => "Open profile".into(),
+            DialogPurpose::SaveProfileAs { .. } => "Save profile as".into(),
+            DialogPurpose::BodyFile => "Body file".into(),
+            DialogPurpose::HarFile => "Import HAR".into(),
+            DialogPurpose::ExportPng { .. } => "Export PNG".into(),
+            DialogPurpose::ExportLab { .. } => "Export lab plot".into(),
+            DialogPurpose::ExportRetrySettings { .. } => "Export retry settings".into(),
+            DialogPurpose::ImportRetrySettings(format) => format!("Import {}", format.label()),
+            DialogPurpose::BatchList => "Import batch list".into(),
+            DialogPurpose::ExportReport { .. } => "Save report".into(),
+        }
+    }
+
+    /// The file name a save dialog suggests; `None` for a dialog that opens a file.
+    pub fn suggested_name(&self) -> Option<&str> {
+        match self {
+            DialogPurpose::SaveProfileAs { suggested_name }
+            | DialogPurpose::ExportPng { suggested_name }
+            | DialogPurpose::ExportLab { suggested_name }
+            | DialogPurpose::ExportRetrySettings { suggested_name }
+            | DialogPurpose::ExportReport { suggested_name } => Some(suggested_name),
+            _ => None,
+        }
+    }
+
+    /// Whether it picks a profile (the library folder, `*.json`) rather than another file.
+    pub fn is_profile(&self) -> bool {
+        matches!(
+            self,
+            DialogPurpose::OpenProfile | DialogPurpose::SaveProfileAs { .. }
+        )
+    }
+
+    /// The system dialog's file filters: (name, extensions), in order.
+    fn filters(&self) -> Vec<(String, Vec<&'static str>)> {
+        let one = |name: &str, exts: &[&'static str]| vec![(name.to_owned(), exts.to_vec())];
+        let all = ("All files".to_owned(), vec!["*"]);
+        match self {
+            DialogPurpose::OpenProfile | DialogPurpose::SaveProfileAs { .. } => {
+                one("Retryscope profile (JSON)", &["json"])
+            }
+            DialogPurpose::BodyFile
+            | DialogPurpose::ExportRetrySettings { .. }
+            | DialogPurpose::ExportReport { .. } => Vec::new(),
+            DialogPurpose::HarFile => one("HTTP Archive (HAR)", &["har", "json"]),
+            DialogPurpose::ExportPng { .. } => one("PNG image", &["png"]),
+            DialogPurpose::ExportLab { suggested_name } => {
+                if Path::new(suggested_name)
+                    .extension()
+                    .is_some_and(|e| e.eq_ignore_ascii_case("csv"))
+                {
+                    one("CSV", &["csv"])
+                } else {
+                    one("PNG image", &["png"])
+                }
+            }
+            DialogPurpose::ImportRetrySettings(format) => {
+                let exts = [format.extension(), "json", "yaml", "yml", "ini", "config"];
+                vec![(format.label().to_owned(), exts.to_vec()), all]
+            }
+            DialogPurpose::BatchList => {
+                let exts = ["jsonl", "csv", "txt", "har", "json"];
+                vec![("Request lists".to_owned(), exts.to_vec()), all]
+            }
+        }
+    }
+
     /// Whether the chosen file is read for the caller (profiles, HAR, retry settings; not a
     /// body file, which the engine reads when it sends, nor a file to write).
     pub fn reads_file(&self) -> bool {
@@ -223,87 +294,13 @@ impl FileDialogs for RfdDialogs {
                 }
             }
             let asked = Instant::now();
-            let picked = match &purpose {
-                DialogPurpose::OpenProfile => {
-                    dialog
-                        .set_title("Open profile")
-                        .add_filter("Retryscope profile (JSON)", &["json"])
-                        .pick_file()
-                        .await
-                }
-                DialogPurpose::SaveProfileAs { suggested_name } => {
-                    dialog
-                        .set_title("Save profile as")
-                        .add_filter("Retryscope profile (JSON)", &["json"])
-                        .set_file_name(suggested_name.clone())
-                        .save_file()
-                        .await
-                }
-                DialogPurpose::BodyFile => dialog.set_title("Body file").pick_file().await,
-                DialogPurpose::ExportPng { suggested_name } => {
-                    dialog
-                        .set_title("Export PNG")
-                        .add_filter("PNG image", &["png"])
-                        .set_file_name(suggested_name.clone())
-                        .save_file()
-                        .await
-                }
-                DialogPurpose::ExportLab { suggested_name } => {
-                    let (filter, ext) = if std::path::Path::new(suggested_name)
-                        .extension()
-                        .is_some_and(|e| e.eq_ignore_ascii_case("csv"))
-                    {
-                        ("CSV", "csv")
-                    } else {
-                        ("PNG image", "png")
-                    };
-                    dialog
-                        .set_title("Export lab plot")
-                        .add_filter(filter, &[ext])
-                        .set_file_name(suggested_name.clone())
-                        .save_file()
-                        .await
-                }
-                DialogPurpose::ExportReport { suggested_name } => {
-                    dialog
-                        .set_title("Save report")
-                        .set_file_name(suggested_name.clone())
-                        .save_file()
-                        .await
-                }
-                DialogPurpose::ExportRetrySettings { suggested_name } => {
-                    dialog
-                        .set_title("Export retry settings")
-                        .set_file_name(suggested_name.clone())
-                        .save_file()
-                        .await
-                }
-                DialogPurpose::ImportRetrySettings(format) => {
-                    dialog
-                        .set_title(format!("Import {}", format.label()))
-                        .add_filter(
-                            format.label(),
-                            &[format.extension(), "json", "yaml", "yml", "ini", "config"],
-                        )
-                        .add_filter("All files", &["*"])
-                        .pick_file()
-                        .await
-                }
-                DialogPurpose::HarFile => {
-                    dialog
-                        .set_title("Import HAR")
-                        .add_filter("HTTP Archive (HAR)", &["har", "json"])
-                        .pick_file()
-                        .await
-                }
-                DialogPurpose::BatchList => {
-                    dialog
-                        .set_title("Import batch list")
-                        .add_filter("Request lists", &["jsonl", "csv", "txt", "har", "json"])
-                        .add_filter("All files", &["*"])
-                        .pick_file()
-                        .await
-                }
+            dialog = dialog.set_title(purpose.title());
+            for (name, extensions) in purpose.filters() {
+                dialog = dialog.add_filter(name, &extensions);
+            }
+            let picked = match purpose.suggested_name() {
+                Some(name) => dialog.set_file_name(name).save_file().await,
+                None => dialog.pick_file().await,
             };
             let path = picked.map(|h| h.path().to_path_buf());
             let fast_cancel = path.is_none() && asked.elapsed() < FAST_FAILURE;
@@ -398,9 +395,7 @@ pub struct FileDialogHost {
     recent: Vec<(bool, PathBuf)>,
     start_dir: Option<PathBuf>,
     /// Answers of the in-app picker whose file a `picked-file` thread is reading.
-    reads_tx: SyncSender<DialogAnswer>,
-    reads_rx: Receiver<DialogAnswer>,
-    reading: usize,
+    reads: Background<DialogAnswer>,
 }
 
 /// How many chosen paths [`FileDialogHost`] remembers.
@@ -410,11 +405,8 @@ impl FileDialogHost {
     /// A host over `native` pickers; the in-app picker starts in `start_dir` (the library
     /// folder) for profiles when set, else in the home folder.
     pub fn new(native: Box<dyn FileDialogs>, start_dir: Option<PathBuf>) -> Self {
-        let (reads_tx, reads_rx) = sync_channel(4);
         Self {
-            reads_tx,
-            reads_rx,
-            reading: 0,
+            reads: Background::default(),
             native,
             picker: FilePicker::default(),
             native_unavailable: false,
@@ -437,8 +429,7 @@ impl FileDialogHost {
 
     /// An answer that has arrived (from either picker), if any.
     pub fn poll(&mut self) -> Option<DialogAnswer> {
-        while let Ok(answer) = self.reads_rx.try_recv() {
-            self.reading = self.reading.saturating_sub(1);
+        while let Some(answer) = self.reads.poll() {
             self.ready.push_back(answer);
         }
         while let Some(reply) = self.native.poll() {
@@ -455,7 +446,7 @@ impl FileDialogHost {
         }
         let answer = self.ready.pop_front()?;
         if let Some(path) = &answer.path {
-            let entry = (is_profile(&answer.purpose), path.clone());
+            let entry = (answer.purpose.is_profile(), path.clone());
             self.recent.retain(|e| *e != entry);
             self.recent.insert(0, entry);
             self.recent.truncate(RECENT_LIMIT);
@@ -470,7 +461,7 @@ impl FileDialogHost {
 
     /// Whether a file chosen in the in-app picker is still being read.
     pub fn is_reading(&self) -> bool {
-        self.reading > 0
+        self.reads.is_running()
     }
 
     /// Whether the in-app picker is open.
@@ -485,7 +476,7 @@ impl FileDialogHost {
         let Some(purpose) = self.picker.purpose() else {
             return;
         };
-        let profile = is_profile(purpose);
+        let profile = purpose.is_profile();
         let mut all: Vec<PathBuf> = self
             .recent
             .iter()
@@ -507,67 +498,26 @@ impl FileDialogHost {
             ui.ctx().request_repaint();
             return;
         }
-        let (tx, ctx) = (self.reads_tx.clone(), ui.ctx().clone());
         let DialogAnswer { purpose, path, .. } = answer;
-        let started = std::thread::Builder::new()
-            .name("picked-file".into())
-            .spawn(move || {
-                let _ = tx.send(DialogAnswer::read(purpose, path));
-                ctx.request_repaint();
-            });
-        match started {
-            Ok(_) => self.reading += 1,
-            Err(e) => self.notice = Some(format!("cannot read the chosen file: {e}")),
+        let read = move || DialogAnswer::read(purpose, path);
+        if let Err(e) = self
+            .reads
+            .start("picked-file", Some(ui.ctx().clone()), read)
+        {
+            self.notice = Some(format!("cannot read the chosen file: {e}"));
         }
     }
 
     fn open_picker(&mut self, purpose: DialogPurpose) {
         let home = home_dir();
-        let (mode, dir) = match &purpose {
-            DialogPurpose::OpenProfile => (
-                PickerMode::Open { json_only: true },
-                self.start_dir.clone().or(home),
-            ),
-            DialogPurpose::SaveProfileAs { suggested_name } => (
-                PickerMode::Save {
-                    suggested_name: suggested_name.clone(),
-                },
-                self.start_dir.clone().or(home),
-            ),
-            DialogPurpose::BodyFile
-            | DialogPurpose::HarFile
-            | DialogPurpose::BatchList
-            | DialogPurpose::ImportRetrySettings(_) => {
-                (PickerMode::Open { json_only: false }, home)
-            }
-            DialogPurpose::ExportPng { suggested_name }
-            | DialogPurpose::ExportLab { suggested_name }
-            | DialogPurpose::ExportRetrySettings { suggested_name }
-            | DialogPurpose::ExportReport { suggested_name } => (
-                PickerMode::Save {
-                    suggested_name: suggested_name.clone(),
-                },
-                home,
-            ),
+        let dir = if purpose.is_profile() {
+            self.start_dir.clone().or(home)
+        } else {
+            home
         };
         let dir = dir.unwrap_or_else(|| PathBuf::from("/"));
-        self.picker.open(purpose, mode, dir);
+        self.picker.open(purpose, dir);
     }
-}
-
-/// Whether `purpose` picks a profile (rather than a body file).
-fn is_profile(purpose: &DialogPurpose) -> bool {
-    !matches!(
-        purpose,
-        DialogPurpose::BodyFile
-            | DialogPurpose::HarFile
-            | DialogPurpose::BatchList
-            | DialogPurpose::ExportPng { .. }
-            | DialogPurpose::ExportLab { .. }
-            | DialogPurpose::ExportRetrySettings { .. }
-            | DialogPurpose::ExportReport { .. }
-            | DialogPurpose::ImportRetrySettings(_)
-    )
 }
 
 /// The user's home folder (`$HOME`), if known.

@@ -2,41 +2,18 @@
 //! no zenity): a path field with Tab completion, the entries of the folder it names, a recent
 //! list, and Up / Home / Refresh.
 //!
-//! Folder listings are I/O, so a named worker thread does them ([`list_dir`]); the frame only
+//! Folder listings are I/O, so each runs on its own named thread ([`list_dir`]); the frame only
 //! reads the cache. A folder is listed when the picker first needs it (open, Tab, a new folder
 //! typed into the field, Up, Home, a click on a folder) and again only on Refresh or the next
 //! time the picker opens; never per frame. Answers go back through
 //! [`super::file_dialogs::FileDialogHost`] exactly like the system dialog's.
 
+use super::background::Background;
 use super::file_dialogs::{DialogAnswer, DialogPurpose, home_dir};
+use crate::ui::controls::button;
 use egui::{Key, Modifiers, RichText};
 use std::collections::{HashMap, HashSet};
 use std::path::{MAIN_SEPARATOR, Path, PathBuf};
-use std::sync::mpsc::{Receiver, SyncSender, TrySendError, sync_channel};
-
-/// What the picker picks.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum PickerMode {
-    /// An existing file; `json_only` lists only `*.json` files (and folders).
-    Open {
-        /// List only `*.json` files.
-        json_only: bool,
-    },
-    /// A file to write (new or existing, `*.json` listed), starting with `suggested_name`.
-    Save {
-        /// File name put in the path field at first.
-        suggested_name: String,
-    },
-}
-
-impl PickerMode {
-    fn json_only(&self) -> bool {
-        match self {
-            PickerMode::Open { json_only } => *json_only,
-            PickerMode::Save { .. } => true,
-        }
-    }
-}
 
 /// One entry of a folder listing.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -149,48 +126,9 @@ pub fn complete(prefix: &str, entries: &[Entry], json_only: bool) -> Option<Stri
     }
 }
 
-/// A listing job for the worker: list `dir`, creating it first when `create` (the library
-/// folder the first time something is saved there).
-struct ListJob {
-    dir: PathBuf,
-    create: bool,
-    ctx: egui::Context,
-}
-
-/// The worker thread and its channels (started on first use).
-struct Lister {
-    jobs: SyncSender<ListJob>,
-    done: Receiver<(PathBuf, Listing)>,
-}
-
-impl Lister {
-    fn start() -> Option<Self> {
-        let (jobs, job_rx) = sync_channel::<ListJob>(32);
-        let (done_tx, done) = sync_channel(32);
-        std::thread::Builder::new()
-            .name("file-picker-lister".into())
-            .spawn(move || {
-                while let Ok(job) = job_rx.recv() {
-                    if job.create {
-                        // A failure shows as the listing's own error just below.
-                        let _ = std::fs::create_dir_all(&job.dir);
-                    }
-                    let listing = list_dir(&job.dir);
-                    if done_tx.send((job.dir, listing)).is_err() {
-                        break;
-                    }
-                    job.ctx.request_repaint();
-                }
-            })
-            .ok()?;
-        Some(Self { jobs, done })
-    }
-}
-
 /// One open picker.
 struct Session {
     purpose: DialogPurpose,
-    mode: PickerMode,
     /// Where relative paths start (the folder the picker opened in).
     base: PathBuf,
     /// The path field.
@@ -207,6 +145,18 @@ struct Session {
     caret_to_end: bool,
 }
 
+impl Session {
+    /// Whether it picks a file to write (its purpose suggests a name).
+    fn saving(&self) -> bool {
+        self.purpose.suggested_name().is_some()
+    }
+
+    /// Whether only `*.json` files (and folders) are listed: profiles, and files to write.
+    fn json_only(&self) -> bool {
+        self.purpose.is_profile() || self.saving()
+    }
+}
+
 /// What the user did this frame (applied after drawing).
 enum Action {
     SetText(String),
@@ -220,7 +170,8 @@ enum Action {
 #[derive(Default)]
 pub struct FilePicker {
     session: Option<Session>,
-    lister: Option<Lister>,
+    /// Folder listings under way, one `file-picker-lister` thread each.
+    listings: Background<(PathBuf, Listing)>,
     cache: HashMap<PathBuf, Listing>,
     pending: HashSet<PathBuf>,
     /// The folder to create before listing (Save into a library folder not made yet).
@@ -237,19 +188,17 @@ pub fn path_field_id() -> egui::Id {
 impl FilePicker {
     /// Opens the picker for `purpose` in `dir` (forgetting earlier listings, so the folder is
     /// read fresh). Saving puts `dir/suggested_name` in the field and creates `dir` if needed.
-    pub fn open(&mut self, purpose: DialogPurpose, mode: PickerMode, dir: PathBuf) {
+    pub fn open(&mut self, purpose: DialogPurpose, dir: PathBuf) {
         self.cache.clear();
         self.home = home_dir();
         let mut text = with_slash(&dir);
-        if let PickerMode::Save { suggested_name } = &mode {
-            text.push_str(suggested_name);
+        self.create_dir = None;
+        if let Some(name) = purpose.suggested_name() {
+            text.push_str(name);
             self.create_dir = Some(dir.clone());
-        } else {
-            self.create_dir = None;
         }
         self.session = Some(Session {
             purpose,
-            mode,
             base: dir,
             text,
             pending_tab: false,
@@ -320,8 +269,7 @@ impl FilePicker {
 
     /// Takes finished listings from the worker into the cache.
     fn receive(&mut self) {
-        let Some(lister) = &self.lister else { return };
-        while let Ok((dir, listing)) = lister.done.try_recv() {
+        while let Some((dir, listing)) = self.listings.poll() {
             self.pending.remove(&dir);
             self.cache.insert(dir, listing);
         }
@@ -332,31 +280,26 @@ impl FilePicker {
         if self.cache.contains_key(dir) || self.pending.contains(dir) {
             return;
         }
-        let Some(ctx) = self.ctx.clone() else { return };
-        if self.lister.is_none() {
-            self.lister = Lister::start();
-        }
-        let Some(lister) = &self.lister else {
-            self.cache.insert(
-                dir.to_path_buf(),
-                Err("cannot start the folder lister thread".into()),
-            );
-            return;
+        let dir = dir.to_path_buf();
+        // The library folder the first time something is saved there.
+        let create = self.create_dir.as_ref() == Some(&dir);
+        let job_dir = dir.clone();
+        let list = move || {
+            if create {
+                // A failure shows as the listing's own error just below.
+                let _ = std::fs::create_dir_all(&job_dir);
+            }
+            let listing = list_dir(&job_dir);
+            (job_dir, listing)
         };
-        let create = self.create_dir.as_deref() == Some(dir);
-        match lister.jobs.try_send(ListJob {
-            dir: dir.to_path_buf(),
-            create,
-            ctx,
-        }) {
-            Ok(()) => {
-                self.pending.insert(dir.to_path_buf());
-            }
-            // Busy: asked again next frame (the worker wakes the UI when it finishes one).
-            Err(TrySendError::Full(_)) => {}
-            Err(TrySendError::Disconnected(_)) => {
-                self.lister = None;
-            }
+        if let Err(e) = self
+            .listings
+            .start("file-picker-lister", self.ctx.clone(), list)
+        {
+            self.cache
+                .insert(dir, Err(format!("cannot list the folder ({e})")));
+        } else {
+            self.pending.insert(dir);
         }
     }
 
@@ -388,29 +331,19 @@ impl FilePicker {
         let mut action = None;
         let modal = egui::Modal::new(egui::Id::unique("file_picker")).show(ui.ctx(), |ui| {
             ui.set_width(580.0);
-            ui.heading(title(&s.purpose));
+            ui.heading(s.purpose.title());
             ui.horizontal(|ui| {
-                if ui
-                    .button("Up")
-                    .on_hover_text("go to the parent folder")
-                    .clicked()
+                if button(ui, true, "Up", "go to the parent folder")
                     && let Some(parent) = dir.parent()
                 {
                     action = Some(Action::SetText(with_slash(parent)));
                 }
                 if let Some(home) = home.as_deref()
-                    && ui
-                        .button("Home")
-                        .on_hover_text(home.display().to_string())
-                        .clicked()
+                    && button(ui, true, "Home", home.display().to_string())
                 {
                     action = Some(Action::SetText(with_slash(home)));
                 }
-                if ui
-                    .button("Refresh")
-                    .on_hover_text("list this folder again")
-                    .clicked()
-                {
+                if button(ui, true, "Refresh", "list this folder again") {
                     action = Some(Action::Refresh);
                 }
                 ui.add(
@@ -422,7 +355,7 @@ impl FilePicker {
             }
             let (_, prefix) = split_typed(&s.text);
             let prefix = prefix.to_owned();
-            let json_only = s.mode.json_only();
+            let json_only = s.json_only();
             let filter_note = if json_only {
                 " (.json files and folders)"
             } else {
@@ -454,17 +387,14 @@ impl FilePicker {
             }
             ui.separator();
             ui.horizontal(|ui| {
-                let verb = match s.mode {
-                    PickerMode::Open { .. } => "Open file",
-                    PickerMode::Save { .. } => "Save file",
-                };
+                let verb = if s.saving() { "Save file" } else { "Open file" };
                 if ui.button(verb).clicked() {
                     action = Some(Action::Choose);
                 }
                 if ui.button("Cancel").clicked() {
                     action = Some(Action::Cancel);
                 }
-                if matches!(s.mode, PickerMode::Save { .. })
+                if s.saving()
                     && let Some(Ok(entries)) = listing
                     && entries.iter().any(|e| !e.is_dir && e.name == prefix)
                 {
@@ -501,10 +431,10 @@ impl FilePicker {
                     Some(Err(e)) => Step::Message(e.clone()),
                     Some(Ok(entries)) => {
                         let name = name.to_string_lossy();
-                        match (entries.iter().find(|e| e.name == name), &s.mode) {
+                        match (entries.iter().find(|e| e.name == name), s.saving()) {
                             (Some(e), _) if e.is_dir => Step::Enter(path),
-                            (Some(_), _) | (None, PickerMode::Save { .. }) => Step::Pick(path),
-                            (None, PickerMode::Open { .. }) => {
+                            (Some(_), _) | (None, true) => Step::Pick(path),
+                            (None, false) => {
                                 Step::Message(format!("no such file: {}", path.display()))
                             }
                         }
@@ -609,7 +539,7 @@ fn path_field(ui: &mut egui::Ui, s: &mut Session, listing: Option<&Listing>) -> 
 fn apply_completion(s: &mut Session, entries: Option<&Vec<Entry>>) {
     let Some(entries) = entries else { return };
     let (dir, prefix) = split_typed(&s.text);
-    if let Some(done) = complete(prefix, entries, s.mode.json_only()) {
+    if let Some(done) = complete(prefix, entries, s.json_only()) {
         s.text = format!("{dir}{done}");
         s.caret_to_end = true;
     }
@@ -679,21 +609,6 @@ fn recent_list(ui: &mut egui::Ui, recent: &[PathBuf], json_only: bool) -> Option
             }
         });
     action
-}
-
-fn title(purpose: &DialogPurpose) -> &'static str {
-    match purpose {
-        DialogPurpose::OpenProfile => "Open profile",
-        DialogPurpose::SaveProfileAs { .. } => "Save profile as",
-        DialogPurpose::BodyFile => "Body file",
-        DialogPurpose::HarFile => "Import HAR",
-        DialogPurpose::ExportPng { .. } => "Export PNG",
-        DialogPurpose::ExportLab { .. } => "Export lab plot",
-        DialogPurpose::ExportRetrySettings { .. } => "Export retry settings",
-        DialogPurpose::ImportRetrySettings(_) => "Import retry settings",
-        DialogPurpose::BatchList => "Import batch list",
-        DialogPurpose::ExportReport { .. } => "Save report",
-    }
 }
 
 /// `dir` as text ending in `/` (the field's form of a folder).

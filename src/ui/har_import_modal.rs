@@ -1,9 +1,10 @@
 //! "Import HAR…": after a HAR file is picked, a modal lists its entries (method, URL with
 //! secrets masked, status); the chosen entry fills the composer.
 
+use super::controls::{button, modal};
 use crate::interop::{HarEntrySummary, HarFile};
 use crate::model::RequestDraft;
-use egui::{Id, Ui};
+use egui::Ui;
 use std::path::Path;
 
 /// The picker's state: the file read, its entries, and the filter text.
@@ -54,10 +55,7 @@ impl HarPicker {
     pub fn modal_ui(&mut self, ui: &Ui) -> Option<RequestDraft> {
         let (name, file, summaries) = self.file.as_ref()?;
         let mut chosen = None;
-        let mut close = false;
-        let modal = egui::Modal::new(Id::unique("har_import_modal")).show(ui.ctx(), |ui| {
-            ui.set_max_width(760.0);
-            ui.heading("Import HAR");
+        let (cancel, dismissed) = modal(ui.ctx(), "har_import_modal", 760.0, "Import HAR", |ui| {
             ui.label(format!(
                 "{} in {name}; pick one to fill the composer.",
                 crate::model::counted(summaries.len() as u64, "entry", "entries")
@@ -85,18 +83,15 @@ impl HarPicker {
                             .on_hover_text("fill the composer with this request")
                             .clicked()
                         {
-                            chosen = file.draft(entry.index).ok();
-                            close = true;
+                            chosen = Some(file.draft(entry.index).ok());
                         }
                     }
                 });
-            if ui.button("Cancel").on_hover_text("close (Esc)").clicked() {
-                close = true;
-            }
+            button(ui, true, "Cancel", "close (Esc)")
         });
-        if close || modal.should_close() {
+        if cancel || dismissed || chosen.is_some() {
             self.file = None;
         }
-        chosen
+        chosen.flatten()
     }
 }

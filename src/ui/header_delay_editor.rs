@@ -1,6 +1,7 @@
 //! `response_header` settings: the delay headers tried in order (name + unit), how the header
 //! delay combines with the fallback, and what happens when the server asks for too long.
 
+use super::controls::picker;
 use super::field_id::field_id;
 use super::ms_field::ms_field;
 use crate::model::{Backoff, Combine, DelayHeader, HeaderUnit, OnExceedMax};
@@ -80,31 +81,26 @@ pub fn header_delay_editor(ui: &mut Ui, id: &str, backoff: &mut Backoff) -> bool
         });
         changed = true;
     }
-    ui.horizontal(|ui| {
-        let l = ui.label("Combine");
-        egui::ComboBox::from_id_salt((id, "combine"))
-            .selected_text(match backoff.combine {
-                Combine::Replace => "replace",
-                Combine::Max => "max",
-                Combine::Clamp => "clamp",
-            })
-            .show_ui(ui, |ui| {
-                changed |= ui
-                    .selectable_value(&mut backoff.combine, Combine::Replace, "replace")
-                    .on_hover_text("the header's delay replaces the computed one (seed 001)")
-                    .changed();
-                changed |= ui
-                    .selectable_value(&mut backoff.combine, Combine::Max, "max")
-                    .on_hover_text("the larger of header delay and fallback wait (Azure SDKs)")
-                    .changed();
-                changed |= ui
-                    .selectable_value(&mut backoff.combine, Combine::Clamp, "clamp")
-                    .on_hover_text(CLAMP_TIP)
-                    .changed();
-            })
-            .response
-            .labelled_by(l.id);
-    });
+    changed |= picker(
+        ui,
+        (id, "combine"),
+        "Combine",
+        &mut backoff.combine,
+        &[
+            (
+                Combine::Replace,
+                "replace",
+                "the header's delay replaces the computed one (seed 001)",
+            ),
+            (
+                Combine::Max,
+                "max",
+                "the larger of header delay and fallback wait (Azure SDKs)",
+            ),
+            (Combine::Clamp, "clamp", CLAMP_TIP),
+        ],
+    )
+    .changed();
     if backoff.combine == Combine::Clamp {
         let mut x = backoff.clamp_above_ms.unwrap_or(DEFAULT_CLAMP_ABOVE_MS);
         let edited = ms_field(
@@ -119,25 +115,24 @@ pub fn header_delay_editor(ui: &mut Ui, id: &str, backoff: &mut Backoff) -> bool
             changed = true;
         }
     }
-    ui.horizontal(|ui| {
-        let l = ui.label("Header above max delay");
-        egui::ComboBox::from_id_salt((id, "on_exceed"))
-            .selected_text(match backoff.on_exceed_max {
-                OnExceedMax::Stop => "stop",
-                OnExceedMax::Cap => "cap",
-            })
-            .show_ui(ui, |ui| {
-                changed |= ui
-                    .selectable_value(&mut backoff.on_exceed_max, OnExceedMax::Stop, "stop")
-                    .on_hover_text("never retry earlier than the server asked: end the run")
-                    .changed();
-                changed |= ui
-                    .selectable_value(&mut backoff.on_exceed_max, OnExceedMax::Cap, "cap")
-                    .on_hover_text("wait the max delay and retry anyway")
-                    .changed();
-            })
-            .response
-            .labelled_by(l.id);
-    });
+    changed |= picker(
+        ui,
+        (id, "on_exceed"),
+        "Header above max delay",
+        &mut backoff.on_exceed_max,
+        &[
+            (
+                OnExceedMax::Stop,
+                "stop",
+                "never retry earlier than the server asked: end the run",
+            ),
+            (
+                OnExceedMax::Cap,
+                "cap",
+                "wait the max delay and retry anyway",
+            ),
+        ],
+    )
+    .changed();
     changed
 }

@@ -2,34 +2,22 @@
 //! only takes the plot's bars from the run's (masked) fold; drawing ([`crate::interop::render_png`]) and
 //! the atomic write happen on a named worker thread, whose result comes back as a status line.
 
+use super::background::Background;
 use crate::interop::TimelinePlot;
 use crate::model::RunId;
 use std::path::PathBuf;
-use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 
 /// Label of the button beside the run's Copy actions.
 pub const EXPORT_PNG_LABEL: &str = "Export PNG…";
 
-/// The export waiting for its file name, and the results of finished exports.
+/// The export waiting for its file name, and the exports being written.
+#[derive(Default)]
 pub struct PngExport {
     /// The run whose plot is exported once the save dialog answers.
     pending: Option<RunId>,
-    tx: SyncSender<Result<PathBuf, String>>,
-    rx: Receiver<Result<PathBuf, String>>,
+    jobs: Background<Result<PathBuf, String>>,
     /// Repaints the window when a result arrives (set from the frame that asked).
     ctx: Option<egui::Context>,
-}
-
-impl Default for PngExport {
-    fn default() -> Self {
-        let (tx, rx) = sync_channel(4);
-        Self {
-            pending: None,
-            tx,
-            rx,
-            ctx: None,
-        }
-    }
 }
 
 impl PngExport {
@@ -55,24 +43,16 @@ impl PngExport {
         } else {
             path.with_extension("png")
         };
-        let tx = self.tx.clone();
-        let ctx = self.ctx.clone();
-        std::thread::Builder::new()
-            .name("png-export".into())
-            .spawn(move || {
-                let result = write_png(&plot, &path).map(|()| path);
-                let _ = tx.try_send(result);
-                if let Some(ctx) = ctx {
-                    ctx.request_repaint();
-                }
+        self.jobs
+            .start("png-export", self.ctx.clone(), move || {
+                write_png(&plot, &path).map(|()| path)
             })
-            .map(|_| ())
             .map_err(|e| format!("cannot start the PNG export: {e}"))
     }
 
     /// A finished export's status line (`(is_error, text)`), if one has arrived.
     pub fn poll(&self) -> Option<(bool, String)> {
-        self.rx.try_recv().ok().map(|r| match r {
+        self.jobs.poll().map(|r| match r {
             Ok(path) => (false, format!("timeline plot saved: {}", path.display())),
             Err(e) => (true, e),
         })

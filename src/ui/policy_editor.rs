@@ -4,8 +4,10 @@
 use super::backoff_editor::backoff_editor;
 use super::budget_editor::{ClassesEditor, max_retries_editor};
 use super::conditions_editor::{ConditionsEditor, RETRY_ON_RESPONSE, SUCCESS_WHEN};
-use super::field_id::{field_id, keyed};
+use super::controls::text_row;
+use super::field_id::keyed;
 use super::ms_field::optional_ms_field;
+use super::typed_text::{TypedRow, TypedText};
 use crate::model::{ErrorKind, OtherStatusAction, RetryProfile, StatusSet};
 use crate::policy::PolicyError;
 use egui::Ui;
@@ -21,12 +23,8 @@ const OTHER_STATUS_TIP: &str =
 /// UI-only state of the editor: the status-code texts as typed (they may be invalid).
 #[derive(Debug, Default)]
 pub struct PolicyEditor {
-    retry_text: String,
-    retry_error: Option<String>,
-    retry_synced: Option<StatusSet>,
-    success_text: String,
-    success_error: Option<String>,
-    success_synced: Option<StatusSet>,
+    retry_status: TypedText,
+    success_status: TypedText,
     conditions: ConditionsEditor,
     classes: ClassesEditor,
 }
@@ -42,17 +40,19 @@ impl PolicyEditor {
         read_only: bool,
         script_error: Option<&PolicyError>,
     ) -> bool {
-        self.sync_texts(profile);
         ui.add_enabled_ui(!read_only, |ui| {
             let mut changed = false;
-            changed |= text_row(ui, "profile.name", "Name", &mut profile.name);
-            changed |= text_row(ui, "profile.provider", "Provider", &mut profile.provider);
-            changed |= text_row(
-                ui,
-                "profile.description",
-                "Description",
-                &mut profile.description,
-            );
+            for (path, label, value) in [
+                ("profile.name", "Name", &mut profile.name),
+                ("profile.provider", "Provider", &mut profile.provider),
+                (
+                    "profile.description",
+                    "Description",
+                    &mut profile.description,
+                ),
+            ] {
+                changed |= text_row(ui, path, label, value).changed();
+            }
             changed |= max_retries_editor(ui, profile);
             changed |= optional_ms_field(
                 ui,
@@ -65,25 +65,19 @@ impl PolicyEditor {
             ui.separator();
             ui.strong("When to retry");
             changed |= status_row(
+                &mut self.retry_status,
                 ui,
-                "profile.retry_on.status",
-                "Retry on status",
-                &mut self.retry_text,
-                &mut self.retry_error,
+                ("profile.retry_on.status", "Retry on status"),
                 &mut profile.retry_on.status,
                 "codes and ranges, e.g. 408, 429, 500-599",
             );
             changed |= status_row(
+                &mut self.success_status,
                 ui,
-                "profile.success_status",
-                "Success status",
-                &mut self.success_text,
-                &mut self.success_error,
+                ("profile.success_status", "Success status"),
                 &mut profile.success_status,
                 "statuses that end the run OK, e.g. 200-299",
             );
-            self.retry_synced = Some(profile.retry_on.status.clone());
-            self.success_synced = Some(profile.success_status.clone());
             ui.label("Retry on network errors");
             keyed(ui, "profile.retry_on.errors", |ui| {
                 ui.horizontal_wrapped(|ui| {
@@ -145,69 +139,24 @@ impl PolicyEditor {
         })
         .inner
     }
-
-    fn sync_texts(&mut self, profile: &RetryProfile) {
-        if self.retry_synced.as_ref() != Some(&profile.retry_on.status) {
-            self.retry_text = profile.retry_on.status.to_string();
-            self.retry_error = None;
-        }
-        if self.success_synced.as_ref() != Some(&profile.success_status) {
-            self.success_text = profile.success_status.to_string();
-            self.success_error = None;
-        }
-    }
 }
 
-fn text_row(ui: &mut Ui, path: &str, label: &str, value: &mut String) -> bool {
-    ui.horizontal(|ui| {
-        let l = ui.label(label);
-        ui.add(
-            egui::TextEdit::singleline(value)
-                .id(field_id(path))
-                .desired_width(f32::INFINITY),
-        )
-        .labelled_by(l.id)
-        .changed()
-    })
-    .inner
-}
-
-fn status_row(
+/// A status set typed as codes and ranges (`408, 429, 500-599`) at `(path, label)`; true when
+/// the set changed.
+pub fn status_row(
+    typed: &mut TypedText,
     ui: &mut Ui,
-    path: &str,
-    label: &str,
-    text: &mut String,
-    error: &mut Option<String>,
+    (path, label): (&str, &str),
     set: &mut StatusSet,
     tooltip: &str,
 ) -> bool {
-    let mut changed = false;
-    ui.horizontal(|ui| {
-        let l = ui.label(label).on_hover_text(tooltip);
-        if ui
-            .add(
-                egui::TextEdit::singleline(text)
-                    .id(field_id(path))
-                    .desired_width(f32::INFINITY),
-            )
-            .labelled_by(l.id)
-            .on_hover_text(tooltip)
-            .changed()
-        {
-            match StatusSet::parse_list(text) {
-                Ok(parsed) => {
-                    *error = None;
-                    if *set != parsed {
-                        *set = parsed;
-                        changed = true;
-                    }
-                }
-                Err(e) => *error = Some(e),
-            }
-        }
-    });
-    if let Some(e) = error {
-        ui.colored_label(ui.visuals().error_fg_color, e.as_str());
-    }
-    changed
+    let row = TypedRow {
+        path,
+        label,
+        hint: "",
+        tooltip,
+    };
+    typed
+        .ui(ui, row, set, ToString::to_string, StatusSet::parse_list)
+        .0
 }

@@ -2,7 +2,8 @@
 //! manager): a run that is waiting or sending is cancelled by quitting, a batch being worked is
 //! paused and resumes at the next start. With nothing live the window closes at once.
 
-use egui::{Context, Id, ViewportCommand};
+use super::controls::{answer_buttons, modal};
+use egui::{Context, ViewportCommand};
 
 /// What quitting now would interrupt.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -127,35 +128,24 @@ impl QuitGuard {
             return;
         }
         self.asking = Some(live);
-        let mut answer = None;
-        let modal = egui::Modal::new(Id::unique("quit_guard")).show(ctx, |ui| {
-            ui.set_max_width(520.0);
-            ui.heading("Quit Retryscope?");
+        let (answer, dismissed) = modal(ctx, "quit_guard", 520.0, "Quit Retryscope?", |ui| {
             ui.label(live.question());
             for line in live.consequences() {
                 ui.label(line);
             }
-            ui.horizontal(|ui| {
-                if ui
-                    .button("Quit anyway")
-                    .on_hover_text("close the window now")
-                    .clicked()
-                {
-                    answer = Some(QuitAnswer::Quit);
-                }
-                if ui
-                    .button("Keep working")
-                    .on_hover_text("leave the window open (Esc)")
-                    .clicked()
-                {
-                    answer = Some(QuitAnswer::Stay);
-                }
-            });
+            answer_buttons(
+                ui,
+                &[
+                    ("Quit anyway", "close the window now", QuitAnswer::Quit),
+                    (
+                        "Keep working",
+                        "leave the window open (Esc)",
+                        QuitAnswer::Stay,
+                    ),
+                ],
+            )
         });
-        if answer.is_none() && modal.should_close() {
-            answer = Some(QuitAnswer::Stay);
-        }
-        match answer {
+        match answer.or(dismissed.then_some(QuitAnswer::Stay)) {
             Some(QuitAnswer::Quit) => self.close(ctx),
             Some(QuitAnswer::Stay) => self.asking = None,
             None => {}

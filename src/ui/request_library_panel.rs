@@ -7,6 +7,7 @@ use super::composer::Composer;
 use super::workspace_file::DemoAddress;
 use crate::model::{RequestDraft, SavedRequest};
 use crate::store::RequestLibrary;
+use crate::ui::controls::button;
 use egui::Ui;
 
 /// What waits for a confirmation.
@@ -148,18 +149,20 @@ impl RequestLibraryPanel {
             .labelled_by(label.id);
         });
         ui.horizontal_wrapped(|ui| {
-            if ui
-                .button("Save request")
-                .on_hover_text("save over the selected request (secret values are not saved)")
-                .clicked()
-            {
+            if button(
+                ui,
+                true,
+                "Save request",
+                "save over the selected request (secret values are not saved)",
+            ) {
                 status = Some(self.save(&lib, composer));
             }
-            if ui
-                .button("Save as new")
-                .on_hover_text("save as a new request named as typed (secret values are not saved)")
-                .clicked()
-            {
+            if button(
+                ui,
+                true,
+                "Save as new",
+                "save as a new request named as typed (secret values are not saved)",
+            ) {
                 status = Some(self.save_new(&lib, composer));
             }
             let selected = self.current.clone();

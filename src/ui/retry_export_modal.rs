@@ -2,6 +2,8 @@
 //! tenacity, Polly, gRPC, Envoy, Dapr, AWS config), with what the target cannot express, a
 //! Copy button and Save… (the workbench asks for the path and writes the file).
 
+use super::controls::{button, picker};
+use super::copied_toast::{Secrets, copy_button};
 use crate::interop::retry_formats::{ExportedPolicy, RetryFormat, export};
 use crate::model::RetryProfile;
 use egui::{Id, Ui};
@@ -74,18 +76,14 @@ impl RetryExporter {
         let modal = egui::Modal::new(id).area(area).show(ui.ctx(), |ui| {
             ui.set_width(720.0_f32.min(ui.ctx().content_rect().width() - 60.0));
             ui.heading("Export as…");
-            ui.horizontal(|ui| {
-                let label = ui.label("Format");
-                egui::ComboBox::from_id_salt("retry_export.format")
-                    .selected_text(self.format.label())
-                    .show_ui(ui, |ui| {
-                        for f in RetryFormat::ALL {
-                            ui.selectable_value(&mut self.format, f, f.label());
-                        }
-                    })
-                    .response
-                    .labelled_by(label.id);
-            });
+            let formats = RetryFormat::ALL.map(|f| (f, f.label(), ""));
+            picker(
+                ui,
+                "retry_export.format",
+                "Format",
+                &mut self.format,
+                &formats,
+            );
             let format = self.format;
             let exported = self.exported(profile);
             let mut text = exported.text.clone();
@@ -124,30 +122,15 @@ impl RetryExporter {
                     });
             }
             ui.horizontal(|ui| {
-                if ui
-                    .button("Copy")
-                    .on_hover_text("copy the exported settings to the clipboard")
-                    .clicked()
-                {
-                    crate::ui::copied_toast::copy(
-                        ui.ctx(),
-                        exported.text.clone(),
-                        "the exported settings",
-                        crate::ui::copied_toast::Secrets::None,
-                    );
-                }
-                if ui
-                    .button("Save…")
-                    .on_hover_text("save the exported settings to a file")
-                    .clicked()
-                {
+                let tip = "copy the exported settings to the clipboard";
+                let what = ("the exported settings", Secrets::None);
+                copy_button(ui, true, ("Copy", tip), what, || exported.text.clone());
+                if button(ui, true, "Save…", "save the exported settings to a file") {
                     self.pending = Some(exported.text.clone());
                     save = Some(suggested_name(&profile.name, format));
                     close = true;
                 }
-                if ui.button("Close").on_hover_text("close (Esc)").clicked() {
-                    close = true;
-                }
+                close |= button(ui, true, "Close", "close (Esc)");
             });
         });
         if close || modal.should_close() {

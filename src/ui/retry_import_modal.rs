@@ -2,9 +2,11 @@
 //! the imported profile's name and every setting that did not map, and "Use this profile"
 //! replaces the current profile (asking first when it has unsaved edits).
 
+use super::controls::{button, modal, picker};
 use crate::interop::retry_formats::{Carried, ImportedPolicy, RetryFormat, import};
 use crate::model::RetryProfile;
-use egui::{Id, Ui};
+use crate::model::counted;
+use egui::Ui;
 use std::path::Path;
 
 /// What the user asked for in the modal.
@@ -74,76 +76,71 @@ impl RetryImporter {
             return None;
         }
         let mut action = None;
-        let mut close = false;
-        let modal = egui::Modal::new(Id::unique("retry_import_modal")).show(ui.ctx(), |ui| {
-            ui.set_max_width(720.0);
-            ui.heading("Import from…");
-            ui.horizontal(|ui| {
-                let label = ui.label("Format");
-                egui::ComboBox::from_id_salt("retry_import.format")
-                    .selected_text(self.format.label())
-                    .show_ui(ui, |ui| {
-                        for f in RetryFormat::ALL.into_iter().filter(|f| f.can_import()) {
-                            ui.selectable_value(&mut self.format, f, f.label());
+        let (cancel, dismissed) = modal(
+            ui.ctx(),
+            "retry_import_modal",
+            720.0,
+            "Import from…",
+            |ui| {
+                ui.horizontal(|ui| {
+                    let formats: Vec<_> = RetryFormat::ALL
+                        .into_iter()
+                        .filter(|f| f.can_import())
+                        .map(|f| (f, f.label(), ""))
+                        .collect();
+                    picker(
+                        ui,
+                        "retry_import.format",
+                        "Format",
+                        &mut self.format,
+                        &formats,
+                    );
+                    if button(ui, true, "Choose file…", "pick the file to import") {
+                        action = Some(ImportAction::ChooseFile(self.format));
+                    }
+                });
+                match &self.result {
+                    None => {
+                        ui.weak("pick a file: settings that do not map are listed here before you use the profile");
+                    }
+                    Some((file, Err(problem))) => {
+                        ui.colored_label(ui.visuals().error_fg_color, problem.as_str())
+                            .on_hover_text(file.as_str());
+                    }
+                    Some((file, Ok(imported))) => {
+                        ui.label(format!("Profile \"{}\" from {file}", imported.profile.name));
+                        if imported.unmapped.is_empty() {
+                            ui.weak("every setting mapped exactly");
+                        } else {
+                            ui.label(format!(
+                                "{} did not map exactly:",
+                                counted(imported.unmapped.len() as u64, "setting", "settings")
+                            ));
+                            egui::ScrollArea::vertical()
+                                .id_salt("retry_import.unmapped")
+                                .max_height(240.0)
+                                .show(ui, |ui| {
+                                    for u in &imported.unmapped {
+                                        let what = match u.carried {
+                                            Carried::Dropped => "not mapped",
+                                            Carried::Approximated => "approximated",
+                                        };
+                                        ui.label(format!("• {what}: {} = {}", u.path, u.value))
+                                            .on_hover_text(u.reason.as_str());
+                                        ui.weak(format!("   {}", u.reason));
+                                    }
+                                });
                         }
-                    })
-                    .response
-                    .labelled_by(label.id);
-                if ui
-                    .button("Choose file…")
-                    .on_hover_text("pick the file to import")
-                    .clicked()
-                {
-                    action = Some(ImportAction::ChooseFile(self.format));
-                }
-            });
-            match &self.result {
-                None => {
-                    ui.weak("pick a file: settings that do not map are listed here before you use the profile");
-                }
-                Some((file, Err(problem))) => {
-                    ui.colored_label(ui.visuals().error_fg_color, problem.as_str())
-                        .on_hover_text(file.as_str());
-                }
-                Some((file, Ok(imported))) => {
-                    ui.label(format!("Profile \"{}\" from {file}", imported.profile.name));
-                    if imported.unmapped.is_empty() {
-                        ui.weak("every setting mapped exactly");
-                    } else {
-                        ui.label(format!(
-                            "{} setting(s) did not map exactly:",
-                            imported.unmapped.len()
-                        ));
-                        egui::ScrollArea::vertical()
-                            .id_salt("retry_import.unmapped")
-                            .max_height(240.0)
-                            .show(ui, |ui| {
-                                for u in &imported.unmapped {
-                                    let what = match u.carried {
-                                        Carried::Dropped => "not mapped",
-                                        Carried::Approximated => "approximated",
-                                    };
-                                    ui.label(format!("• {what}: {} = {}", u.path, u.value))
-                                        .on_hover_text(u.reason.as_str());
-                                    ui.weak(format!("   {}", u.reason));
-                                }
-                            });
-                    }
-                    if ui
-                        .button("Use this profile")
-                        .on_hover_text("replace the current profile with the imported one (unsaved)")
-                        .clicked()
-                    {
-                        action = Some(ImportAction::Use(Box::new(imported.profile.clone())));
-                        close = true;
+                        let tip = "replace the current profile with the imported one (unsaved)";
+                        if button(ui, true, "Use this profile", tip) {
+                            action = Some(ImportAction::Use(Box::new(imported.profile.clone())));
+                        }
                     }
                 }
-            }
-            if ui.button("Cancel").on_hover_text("close (Esc)").clicked() {
-                close = true;
-            }
-        });
-        if close || modal.should_close() {
+                button(ui, true, "Cancel", "close (Esc)")
+            },
+        );
+        if cancel || dismissed || matches!(action, Some(ImportAction::Use(_))) {
             self.open = false;
         }
         action

@@ -3,6 +3,8 @@
 use super::{BatchAction, BatchPanel};
 use crate::model::{BatchItemState, RetryProfile};
 use crate::service::BatchCommand;
+use crate::ui::click_row::click_row;
+use crate::ui::controls::button;
 use egui::Sense;
 use egui_extras::{Column, TableBuilder};
 use std::fmt::Write as _;
@@ -76,27 +78,25 @@ fn resend_ui(panel: &mut BatchPanel, ui: &mut egui::Ui) {
     ui.group(|ui| {
         ui.colored_label(ui.visuals().warn_fg_color, text);
         ui.horizontal(|ui| {
-            if ui
-                .button("Send them again")
-                .on_hover_text("resume, sending these items again from attempt 1")
-                .clicked()
-            {
+            if button(
+                ui,
+                true,
+                "Send them again",
+                "resume, sending these items again from attempt 1",
+            ) {
                 answer = Some(crate::service::Interrupted::Resend);
                 answered = true;
             }
-            if ui
-                .button("Skip them")
-                .on_hover_text("end these items cancelled, then resume the others")
-                .clicked()
-            {
+            if button(
+                ui,
+                true,
+                "Skip them",
+                "end these items cancelled, then resume the others",
+            ) {
                 answer = Some(crate::service::Interrupted::Skip);
                 answered = true;
             }
-            if ui
-                .button("Not now")
-                .on_hover_text("leave the batch as it is")
-                .clicked()
-            {
+            if button(ui, true, "Not now", "leave the batch as it is") {
                 answered = true;
             }
         });
@@ -121,11 +121,12 @@ fn import_ui(
                 .desired_width(220.0),
         )
         .labelled_by(label.id);
-        if ui
-            .button("Choose list…")
-            .on_hover_text("pick the list of requests to import")
-            .clicked()
-        {
+        if button(
+            ui,
+            true,
+            "Choose list…",
+            "pick the list of requests to import",
+        ) {
             actions.push(BatchAction::PickList);
         }
         let label = ui.label("Concurrency");
@@ -154,14 +155,11 @@ fn import_ui(
                  every attempt and resume: a server that honours it runs an item in flight at a \
                  crash only once",
             );
-        if ui
-            .button("Import")
-            .on_hover_text(format!(
-                "queue the list under the current profile ({})",
-                profile.name
-            ))
-            .clicked()
-        {
+        let tip = format!(
+            "queue the list under the current profile ({})",
+            profile.name
+        );
+        if button(ui, true, "Import", tip) {
             panel.import(profile);
         }
     });
@@ -230,33 +228,32 @@ fn controls_ui(panel: &mut BatchPanel, ui: &mut egui::Ui) {
         } else {
             "Start"
         };
-        if ui
-            .add_enabled(!busy && pending, egui::Button::new(start_label))
-            .on_hover_text("send the pending items")
-            .clicked()
-        {
+        if button(ui, !busy && pending, start_label, "send the pending items") {
             panel.send(BatchCommand::Start(id.clone()));
             panel.working = true;
         }
-        if ui
-            .add_enabled(working, egui::Button::new("Pause"))
-            .on_hover_text("start no more items; runs in flight go back to pending")
-            .clicked()
-        {
+        if button(
+            ui,
+            working,
+            "Pause",
+            "start no more items; runs in flight go back to pending",
+        ) {
             panel.send(BatchCommand::Pause);
         }
-        if ui
-            .add_enabled(working, egui::Button::new("Cancel batch"))
-            .on_hover_text("cancel the runs in flight and every pending item")
-            .clicked()
-        {
+        if button(
+            ui,
+            working,
+            "Cancel batch",
+            "cancel the runs in flight and every pending item",
+        ) {
             panel.send(BatchCommand::Cancel);
         }
-        if ui
-            .add_enabled(!busy && failed, egui::Button::new("Re-run failed"))
-            .on_hover_text("send the error and cancelled items again")
-            .clicked()
-        {
+        if button(
+            ui,
+            !busy && failed,
+            "Re-run failed",
+            "send the error and cancelled items again",
+        ) {
             panel.send(BatchCommand::RerunFailed(id.clone()));
             panel.working = true;
         }
@@ -325,11 +322,12 @@ fn table_ui(
                 .and_then(|(_, rows)| rows.iter().find(|r| r.position == p))
         })
         .and_then(|r| r.run_id.clone());
-    if ui
-        .add_enabled(run.is_some(), egui::Button::new("Open run"))
-        .on_hover_text("show the selected item's run in the timeline (or double-click the row)")
-        .clicked()
-        && let Some(run) = run
+    if button(
+        ui,
+        run.is_some(),
+        "Open run",
+        "show the selected item's run in the timeline (or double-click the row)",
+    ) && let Some(run) = run
     {
         actions.push(BatchAction::OpenRun(run));
     }
@@ -385,23 +383,7 @@ fn table_ui(
                         None => item.label(),
                     },
                 ];
-                // A click on a cell's label counts for the row (as in the History list).
-                let mut click: Option<bool> = None;
-                let mut note = |r: &egui::Response| {
-                    if r.double_clicked() {
-                        click = Some(true);
-                    } else if r.clicked() && click.is_none() {
-                        click = Some(false);
-                    }
-                };
-                for text in cells {
-                    let (_, cell) = row.col(|ui| {
-                        let r = ui.add(egui::Label::new(text).truncate().sense(Sense::click()));
-                        note(&r);
-                    });
-                    note(&cell);
-                }
-                note(&row.response());
+                let click = click_row(&mut row, cells.into_iter().map(|c| (c, None)).collect());
                 if let Some(double) = click {
                     clicked = Some((item.position, item.run_id.clone(), double));
                 }

@@ -5,6 +5,7 @@ use super::list_view::short_id;
 use crate::model::AttemptRow;
 use crate::model::Verdict;
 use crate::store::StoredRun;
+use crate::ui::controls::button;
 use egui::{Color32, RichText};
 use egui_extras::{Column, TableBuilder};
 use egui_plot::{Bar, BarChart, Plot};
@@ -17,10 +18,7 @@ const LANES: [f64; 2] = [1.0, 0.0];
 /// Draws the comparison of `runs` (a slot is `None` while it loads); returns true when the
 /// user goes back to the list.
 pub fn show(ui: &mut egui::Ui, runs: &[Option<Box<StoredRun>>; 2]) -> bool {
-    let back = ui
-        .button("Back to the list")
-        .on_hover_text("leave the comparison")
-        .clicked();
+    let back = button(ui, true, "Back to the list", "leave the comparison");
     let (Some(a), Some(b)) = (&runs[0], &runs[1]) else {
         ui.label("Loading the two runs…");
         return back;

@@ -5,6 +5,8 @@ use super::filters::METHODS;
 use super::{HistoryPanel, Purpose, format_bytes};
 use crate::service::HistoryRequest;
 use crate::store::{OutcomeFilter, RUNNING, RunSort, RunSummary};
+use crate::ui::click_row::click_row;
+use crate::ui::controls::button;
 use egui::{RichText, Sense};
 use egui_extras::{Column, TableBuilder};
 
@@ -102,11 +104,7 @@ fn filters_ui(panel: &mut HistoryPanel, ui: &mut egui::Ui) {
             .labelled_by(label.id)
             .on_hover_text("a local date; both ends included; empty = no limit");
         }
-        if ui
-            .button("Refresh")
-            .on_hover_text("read the list again")
-            .clicked()
-        {
+        if button(ui, true, "Refresh", "read the list again") {
             panel.cache.invalidate();
         }
     });
@@ -116,19 +114,21 @@ fn actions_ui(panel: &mut HistoryPanel, ui: &mut egui::Ui) {
     let selected = panel.selected.clone();
     let has = selected.is_some();
     ui.horizontal_wrapped(|ui| {
-        if ui
-            .add_enabled(has, egui::Button::new("Open"))
-            .on_hover_text("show the selected run in the timeline, read-only (or double-click it)")
-            .clicked()
-            && let Some(id) = selected.clone()
+        if button(
+            ui,
+            has,
+            "Open",
+            "show the selected run in the timeline, read-only (or double-click it)",
+        ) && let Some(id) = selected.clone()
         {
             panel.open(id, Purpose::View);
         }
-        if ui
-            .add_enabled(has, egui::Button::new("Re-run"))
-            .on_hover_text("put the run's request and profile into the composer and send it")
-            .clicked()
-            && let Some(id) = selected.clone()
+        if button(
+            ui,
+            has,
+            "Re-run",
+            "put the run's request and profile into the composer and send it",
+        ) && let Some(id) = selected.clone()
         {
             panel.open(id, Purpose::Rerun);
         }
@@ -148,25 +148,28 @@ fn actions_ui(panel: &mut HistoryPanel, ui: &mut egui::Ui) {
         {
             panel.toggle_mark(&id);
         }
-        if ui
-            .add_enabled(panel.marked.len() == 2, egui::Button::new("Compare"))
-            .on_hover_text("the two marked runs side by side")
-            .clicked()
-        {
+        if button(
+            ui,
+            panel.marked.len() == 2,
+            "Compare",
+            "the two marked runs side by side",
+        ) {
             panel.start_compare();
         }
-        if ui
-            .add_enabled(has, egui::Button::new("Delete…"))
-            .on_hover_text("delete the selected run from the history")
-            .clicked()
-        {
+        if button(
+            ui,
+            has,
+            "Delete…",
+            "delete the selected run from the history",
+        ) {
             panel.confirm_delete.clone_from(&selected);
         }
-        if ui
-            .add(egui::Button::new(super::REPORT_LABEL).selected(panel.report.open))
-            .on_hover_text("the flakiness report of the runs the filters select, written to a file")
-            .clicked()
-        {
+        if button(
+            ui,
+            true,
+            super::REPORT_LABEL,
+            "the flakiness report of the runs the filters select, written to a file",
+        ) {
             panel.report.open = !panel.report.open;
         }
     });
@@ -220,11 +223,12 @@ fn footer_ui(panel: &mut HistoryPanel, ui: &mut egui::Ui) {
         .labelled_by(label.id)
         .on_hover_text("keep only this many newest runs (0: keep all)");
         let rule = panel.retention.rule();
-        if ui
-            .add_enabled(rule.is_some(), egui::Button::new("Apply retention"))
-            .on_hover_text("delete what the rule does not keep now (also done at every start)")
-            .clicked()
-            && let Some(rule) = rule
+        if button(
+            ui,
+            rule.is_some(),
+            "Apply retention",
+            "delete what the rule does not keep now (also done at every start)",
+        ) && let Some(rule) = rule
         {
             panel.send(HistoryRequest::Retain(rule));
         }
@@ -337,40 +341,14 @@ fn table_ui(
                 let is_selected = selected.as_deref() == Some(run.id.as_str());
                 row.set_selected(is_selected);
                 let is_marked = marked.contains(&run.id);
-                let cells = row_cells(run, narrow, is_marked);
-                let mut any_click = None;
-                for (i, text) in cells.iter().enumerate() {
-                    let mut label_click = None;
-                    let (_, response) = row.col(|ui| {
-                        let label = egui::Label::new(text.as_str())
-                            .truncate()
-                            .sense(Sense::click());
-                        let mut r = ui.add(label);
-                        if i + 1 == cells.len() {
-                            r = r.on_hover_text(&run.url);
-                        }
-                        if r.double_clicked() {
-                            label_click = Some(true);
-                        } else if r.clicked() {
-                            label_click = Some(false);
-                        }
-                    });
-                    if response.double_clicked() {
-                        label_click = Some(true);
-                    } else if response.clicked() && label_click.is_none() {
-                        label_click = Some(false);
-                    }
-                    if label_click.is_some() && any_click != Some(true) {
-                        any_click = label_click;
-                    }
+                let mut cells: Vec<(String, Option<&str>)> = row_cells(run, narrow, is_marked)
+                    .into_iter()
+                    .map(|c| (c, None))
+                    .collect();
+                if let Some(last) = cells.last_mut() {
+                    last.1 = Some(&run.url);
                 }
-                // A click on a cell's label counts for the row too.
-                let response = row.response();
-                if response.double_clicked() {
-                    any_click = Some(true);
-                } else if response.clicked() && any_click.is_none() {
-                    any_click = Some(false);
-                }
+                let any_click = click_row(&mut row, cells);
                 if let Some(double) = any_click {
                     clicked = Some((run.id.clone(), double));
                 }

@@ -7,8 +7,9 @@
 
 use super::{HistoryAction, HistoryFilters, HistoryPanel};
 use crate::service::HistoryRequest;
-use crate::service::report_file::{ReportFormat, WrittenReport};
+use crate::service::report_file::{ReportFormat, WrittenReport, describe};
 use crate::store::RunQuery;
+use crate::ui::controls::{answer_buttons, picker};
 use std::path::PathBuf;
 
 /// Label of the button that opens the dialog.
@@ -47,19 +48,13 @@ pub fn report_query(filters: &HistoryFilters) -> (RunQuery, Vec<String>) {
     (query, left_out)
 }
 
-/// What the dialog says the report covers: `runs whose URL contains `/orders`, from
-/// 2026-12-01, to 2026-12-02` or `every recorded run`.
-fn applied(filters: &HistoryFilters, query: &RunQuery) -> String {
-    let mut parts = Vec::new();
-    if !query.url_contains.is_empty() {
-        parts.push(format!("URL contains `{}`", query.url_contains));
-    }
-    if query.since_unix_ms.is_some() {
-        parts.push(format!("From {}", filters.since.trim()));
-    }
-    if query.until_unix_ms.is_some() {
-        parts.push(format!("To {}", filters.until.trim()));
-    }
+/// What the dialog says the report covers, as the report names its selection
+/// ([`describe`]): `url `/orders`, since 2026-12-01T00:00:00+01:00` or `every recorded run`.
+fn applied(query: &RunQuery) -> String {
+    let parts: Vec<String> = describe(query)
+        .iter()
+        .map(|(k, v)| format!("{k} `{v}`"))
+        .collect();
     if parts.is_empty() {
         "every recorded run".to_owned()
     } else {
@@ -119,7 +114,7 @@ pub fn show(panel: &mut HistoryPanel, ui: &mut egui::Ui) {
         ui.strong("Flakiness report");
         ui.label(format!(
             "Covers {}, as `retryscope report` selects them; secrets are masked.",
-            applied(&panel.filters, &query)
+            applied(&query)
         ));
         if !left_out.is_empty() {
             ui.colored_label(
@@ -130,32 +125,24 @@ pub fn show(panel: &mut HistoryPanel, ui: &mut egui::Ui) {
                 ),
             );
         }
-        ui.horizontal_wrapped(|ui| {
-            let label = ui.label("Format");
-            egui::ComboBox::from_id_salt("history.report.format")
-                .selected_text(panel.report.format.label())
-                .show_ui(ui, |ui| {
-                    for f in ReportFormat::ALL {
-                        ui.selectable_value(&mut panel.report.format, f, f.label());
-                    }
-                })
-                .response
-                .labelled_by(label.id);
-            if ui
-                .button(SAVE_REPORT_LABEL)
-                .on_hover_text("choose the file; the report is written in the background")
-                .clicked()
-            {
-                let format = panel.report.format;
-                panel.report.pending = Some((query, format));
-                panel.report.open = false;
-                panel.actions.push(HistoryAction::ChooseReportFile {
-                    suggested_name: format!("retryscope-report.{}", format.extension()),
-                });
-            }
-            if ui.button("Cancel report").clicked() {
-                panel.report.open = false;
-            }
-        });
+        let formats = ReportFormat::ALL.map(|f| (f, f.label(), ""));
+        let format = &mut panel.report.format;
+        picker(ui, "history.report.format", "Format", format, &formats);
+        let tip = "choose the file; the report is written in the background";
+        let answers = [
+            (SAVE_REPORT_LABEL, tip, true),
+            ("Cancel report", "no report", false),
+        ];
+        let Some(save) = answer_buttons(ui, &answers) else {
+            return;
+        };
+        panel.report.open = false;
+        if save {
+            let format = panel.report.format;
+            panel.report.pending = Some((query, format));
+            panel.actions.push(HistoryAction::ChooseReportFile {
+                suggested_name: format!("retryscope-report.{}", format.extension()),
+            });
+        }
     });
 }

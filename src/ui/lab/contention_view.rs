@@ -7,6 +7,7 @@ use super::{LabPanel, Running};
 use crate::interop::{load_csv, sweep_csv};
 use crate::model::RetryProfile;
 use crate::sim::{ContentionResult, ContentionSetup, MAX_CLIENTS, ServerModel, SweepPoint};
+use crate::ui::controls::button;
 use egui_plot::Line;
 use std::sync::Arc;
 
@@ -15,11 +16,12 @@ impl LabPanel {
         self.contention_settings_ui(ui);
         ui.horizontal(|ui| {
             let idle = self.running.is_none();
-            if ui
-                .add_enabled(idle, egui::Button::new("Run sweep"))
-                .on_hover_text("simulate N = 1 … the largest N for every strategy")
-                .clicked()
-            {
+            if button(
+                ui,
+                idle,
+                "Run sweep",
+                "simulate N = 1 … the largest N for every strategy",
+            ) {
                 let job = LabJob::Sweep {
                     setup: self.setup(1),
                     profile: profile.clone(),
@@ -28,11 +30,12 @@ impl LabPanel {
                 };
                 self.start(Running::Sweep, job);
             }
-            if ui
-                .add_enabled(idle, egui::Button::new("Simulate load over time"))
-                .on_hover_text("the server's calls per second over time at the chosen N")
-                .clicked()
-            {
+            if button(
+                ui,
+                idle,
+                "Simulate load over time",
+                "the server's calls per second over time at the chosen N",
+            ) {
                 let mut setup = self.setup(self.settings.load_clients);
                 setup.keep_load = true;
                 let job = LabJob::Load {
@@ -49,22 +52,15 @@ impl LabPanel {
         match &self.sweep {
             Some(Ok(points)) => {
                 let points = Arc::clone(points);
-                if ui
-                    .button("Copy sweep CSV")
-                    .on_hover_text("calls, completion time, gave up and load per N and strategy")
-                    .clicked()
-                {
-                    crate::ui::copied_toast::copy(
-                        ui.ctx(),
-                        sweep_csv(&points),
-                        "the sweep CSV",
-                        crate::ui::copied_toast::Secrets::None,
-                    );
-                }
                 ui.horizontal_wrapped(|ui| {
-                    super::export_buttons(ui, &mut self.export, "sweep", &|| {
-                        LabExportData::Sweep(Arc::clone(&points))
-                    });
+                    let copy_hover = "calls, completion time, gave up and load per N and strategy";
+                    super::export_buttons(
+                        ui,
+                        &mut self.export,
+                        ("sweep", copy_hover),
+                        &|| sweep_csv(&points),
+                        &|| LabExportData::Sweep(Arc::clone(&points)),
+                    );
                 });
                 if let Some(sentence) = points.last().and_then(|p| plain_words(&p.results)) {
                     ui.strong(sentence);
@@ -82,22 +78,15 @@ impl LabPanel {
         match &self.load {
             Some(Ok(results)) => {
                 let results = Arc::clone(results);
-                if ui
-                    .button("Copy load CSV")
-                    .on_hover_text("calls per second per 10 ms bucket and strategy")
-                    .clicked()
-                {
-                    crate::ui::copied_toast::copy(
-                        ui.ctx(),
-                        load_csv(&results),
-                        "the load CSV",
-                        crate::ui::copied_toast::Secrets::None,
-                    );
-                }
                 ui.horizontal_wrapped(|ui| {
-                    super::export_buttons(ui, &mut self.export, "load", &|| {
-                        LabExportData::Load(Arc::clone(&results))
-                    });
+                    let copy_hover = "calls per second per 10 ms bucket and strategy";
+                    super::export_buttons(
+                        ui,
+                        &mut self.export,
+                        ("load", copy_hover),
+                        &|| load_csv(&results),
+                        &|| LabExportData::Load(Arc::clone(&results)),
+                    );
                 });
                 if let Some(sentence) = plain_words(&results) {
                     ui.strong(sentence);

@@ -24,26 +24,19 @@ impl LabPanel {
         ui.horizontal_wrapped(|ui| {
             ui.checkbox(&mut self.cumulative, "Show cumulative elapsed time")
                 .on_hover_text("the sum of waits 1…n instead of wait n");
-            if ui
-                .button("Copy distribution CSV")
-                .on_hover_text("every retry's min, p5, p50, p95, max and exact bounds, as CSV")
-                .clicked()
-            {
-                crate::ui::copied_toast::copy(
-                    ui.ctx(),
-                    distribution_csv(&d),
-                    "the distribution CSV",
-                    crate::ui::copied_toast::Secrets::None,
-                );
-            }
             let (cumulative, histogram_retry) = (self.cumulative, self.histogram_retry);
-            super::export_buttons(ui, &mut self.export, "distribution", &|| {
-                LabExportData::Distribution {
+            let copy_hover = "every retry's min, p5, p50, p95, max and exact bounds, as CSV";
+            super::export_buttons(
+                ui,
+                &mut self.export,
+                ("distribution", copy_hover),
+                &|| distribution_csv(&d),
+                &|| LabExportData::Distribution {
                     data: Arc::clone(&d),
                     cumulative,
                     histogram_retry,
-                }
-            });
+                },
+            );
         });
         if let Some(sentence) = plain_words(&d) {
             ui.strong(sentence);

@@ -6,9 +6,9 @@
 //! drawing in the frame.
 
 use crate::sim::{ContentionResult, Distribution, SweepPoint};
+use crate::ui::background::Background;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 
 /// Which plot's data is exported.
 #[derive(Debug, Clone)]
@@ -112,31 +112,17 @@ impl LabExportJob {
 }
 
 /// The export waiting for its file name, and the results of finished exports.
+#[derive(Default)]
 pub struct LabExport {
     /// Asked for by a button, not yet handed to the dialog.
     requested: Option<LabExportJob>,
     /// Handed to the dialog, waiting for its answer.
     pending: Option<LabExportJob>,
-    tx: SyncSender<Result<String, String>>,
-    rx: Receiver<Result<String, String>>,
+    jobs: Background<Result<String, String>>,
     /// Repaints the window when a result arrives.
     ctx: Option<egui::Context>,
     /// The last finished export's status line: `(is_error, text)`.
     pub status: Option<(bool, String)>,
-}
-
-impl Default for LabExport {
-    fn default() -> Self {
-        let (tx, rx) = sync_channel(4);
-        Self {
-            requested: None,
-            pending: None,
-            tx,
-            rx,
-            ctx: None,
-            status: None,
-        }
-    }
 }
 
 impl LabExport {
@@ -170,22 +156,14 @@ impl LabExport {
         } else {
             path.with_extension(job.format.extension())
         };
-        let tx = self.tx.clone();
-        let ctx = self.ctx.clone();
-        let spawned = std::thread::Builder::new()
-            .name("lab-export".into())
-            .spawn(move || {
-                let what = format!("{} {}", job.data.name(), job.format.extension());
-                let result = job.bytes().and_then(|bytes| {
-                    crate::store::write_export(&path, &bytes)
-                        .map(|()| format!("lab {what} saved: {}", path.display()))
-                        .map_err(|e| format!("cannot save the lab {what}: {e}"))
-                });
-                let _ = tx.try_send(result);
-                if let Some(ctx) = ctx {
-                    ctx.request_repaint();
-                }
-            });
+        let spawned = self.jobs.start("lab-export", self.ctx.clone(), move || {
+            let what = format!("{} {}", job.data.name(), job.format.extension());
+            job.bytes().and_then(|bytes| {
+                crate::store::write_export(&path, &bytes)
+                    .map(|()| format!("lab {what} saved: {}", path.display()))
+                    .map_err(|e| format!("cannot save the lab {what}: {e}"))
+            })
+        });
         if let Err(e) = spawned {
             self.status = Some((true, format!("cannot start the lab export: {e}")));
         }
@@ -193,7 +171,7 @@ impl LabExport {
 
     /// Takes finished exports' results into [`Self::status`].
     pub fn poll(&mut self) {
-        while let Ok(r) = self.rx.try_recv() {
+        while let Some(r) = self.jobs.poll() {
             self.status = Some(match r {
                 Ok(text) => (false, text),
                 Err(e) => (true, e),

@@ -14,6 +14,7 @@ use crate::sim::{
     ContentionResult, Distribution, POST_BASE_MS, POST_CAP_MS, StackAnalysis, StackSimulation,
     SweepPoint,
 };
+use crate::ui::controls::button;
 use jobs::{LabJob, LabOutput};
 use std::sync::Arc;
 pub use worker::{LabWorker, inline_lab_worker, spawn_lab_worker};
@@ -319,11 +320,12 @@ impl LabPanel {
                     .show_percentage()
                     .desired_width(200.0),
             );
-            if ui
-                .button("Cancel simulation")
-                .on_hover_text("stop the running simulation; nothing is shown for it")
-                .clicked()
-            {
+            if button(
+                ui,
+                true,
+                "Cancel simulation",
+                "stop the running simulation; nothing is shown for it",
+            ) {
                 self.run_worker.cancel();
                 self.running = None;
             }
@@ -331,14 +333,19 @@ impl LabPanel {
     }
 }
 
-/// "Export {what} PNG…" and "Export {what} CSV…" beside a plot: a click asks for a file name
-/// (the workbench opens the save dialog); `data` makes the job's data only when clicked.
+/// "Copy {what} CSV" (`copy_hover` says what the CSV holds; `csv` makes it only when clicked),
+/// then "Export {what} PNG…" and "Export {what} CSV…" beside a plot: an export click asks for a
+/// file name (the workbench opens the save dialog); `data` makes the job's data only then.
 fn export_buttons(
     ui: &mut egui::Ui,
     export: &mut export::LabExport,
-    what: &str,
+    (what, copy_hover): (&str, &str),
+    csv: &dyn Fn() -> String,
     data: &dyn Fn() -> export::LabExportData,
 ) {
+    let (copy, copied) = (format!("Copy {what} CSV"), format!("the {what} CSV"));
+    let secrets = crate::ui::copied_toast::Secrets::None;
+    crate::ui::copied_toast::copy_button(ui, true, (&copy, copy_hover), (&copied, secrets), csv);
     for (format, label, hover) in [
         (
             export::LabFileFormat::Png,
@@ -351,14 +358,12 @@ fn export_buttons(
             "save the plotted numbers as a CSV file",
         ),
     ] {
-        if ui.button(label).on_hover_text(hover).clicked() {
-            export.ask(
-                export::LabExportJob {
-                    data: data(),
-                    format,
-                },
-                ui.ctx(),
-            );
+        if button(ui, true, label, hover) {
+            let job = export::LabExportJob {
+                data: data(),
+                format,
+            };
+            export.ask(job, ui.ctx());
         }
     }
 }

@@ -66,11 +66,7 @@ pub fn copy_as_curl_ui(
                 ui.ctx(),
                 attempt_curl(sent, attempt, first_url, include),
                 &format!("attempt {} as curl", attempt.number),
-                if include {
-                    crate::ui::copied_toast::Secrets::Included
-                } else {
-                    crate::ui::copied_toast::Secrets::Masked
-                },
+                crate::ui::copied_toast::Secrets::included_if(include),
             );
         }
         if ui

@@ -5,6 +5,8 @@ use super::TimelineAction;
 use super::colors::banner_color;
 use super::live_status::live_status;
 use super::run_timeline::{Phase, Timeline};
+use crate::ui::controls::button;
+use crate::ui::copied_toast::{Secrets, copy_button};
 use egui::{Color32, RichText};
 use std::time::Instant;
 
@@ -52,34 +54,27 @@ pub fn show(
         }
         let active = timeline.is_active() && read_only.is_none();
         let waiting = matches!(timeline.phase(), Phase::Waiting(_)) && read_only.is_none();
-        if read_only.is_none()
-            && ui
-                .add_enabled(active, egui::Button::new("Cancel"))
-                .on_hover_text("End this run now (Esc)")
-                .clicked()
-        {
+        if read_only.is_none() && button(ui, active, "Cancel", "End this run now (Esc)") {
             actions.push(TimelineAction::Cancel(run_id));
         }
         if read_only.is_none()
-            && ui
-                .add_enabled(waiting, egui::Button::new("Retry now"))
-                .on_hover_text("Skip the rest of this wait and start the next attempt")
-                .clicked()
+            && button(
+                ui,
+                waiting,
+                "Retry now",
+                "Skip the rest of this wait and start the next attempt",
+            )
         {
             actions.push(TimelineAction::SkipWait(run_id));
         }
-        if ui
-            .button("Copy as text")
-            .on_hover_text("Copy the whole timeline as plain text")
-            .clicked()
-        {
-            crate::ui::copied_toast::copy(
-                ui.ctx(),
-                timeline.to_text(),
-                "the run as text",
-                crate::ui::copied_toast::Secrets::Masked,
-            );
-        }
+        let tip = "Copy the whole timeline as plain text";
+        copy_button(
+            ui,
+            true,
+            ("Copy as text", tip),
+            ("the run as text", Secrets::Masked),
+            || timeline.to_text(),
+        );
         super::har_copy::copy_as_har_ui(ui, timeline, request);
         if ui
             .add_enabled(

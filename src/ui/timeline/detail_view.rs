@@ -12,6 +12,7 @@ use super::run_view::{BodyCache, RunView};
 use super::units::{format_bytes, format_date_time, format_ms, format_secs};
 use crate::model::{AttemptOutcome, ResponseSummary};
 use crate::model::{AttemptResult, AttemptRow, WaitRow};
+use crate::ui::copied_toast::{Secrets, copy_button};
 use egui::RichText;
 use std::fmt::Write as _;
 use std::time::Instant;
@@ -125,46 +126,40 @@ fn copy_buttons(ui: &mut egui::Ui, attempt: &AttemptRow, body: Option<&BodyCache
         AttemptOutcome::Error(_) => None,
     });
     ui.horizontal_wrapped(|ui| {
-        if ui
-            .button("Copy attempt")
-            .on_hover_text(
-                "copy this attempt as text: status, timings, verdict, headers, body and the wait \
-                 after it (secrets masked)",
-            )
-            .clicked()
-        {
-            let body_text = response.map(|resp| body_text(resp, body));
-            crate::ui::copied_toast::copy(
-                ui.ctx(),
-                attempt_text(attempt, body_text.as_deref()),
-                &format!("attempt {} as text", attempt.number),
-                crate::ui::copied_toast::Secrets::Masked,
+        let tip = "copy this attempt as text: status, timings, verdict, headers, body and the \
+                   wait after it (secrets masked)";
+        let what = format!("attempt {} as text", attempt.number);
+        copy_button(
+            ui,
+            true,
+            ("Copy attempt", tip),
+            (&what, Secrets::Masked),
+            || {
+                let body_text = response.map(|resp| body_text(resp, body));
+                attempt_text(attempt, body_text.as_deref())
+            },
+        );
+        if let Some(resp) = response {
+            let tip = "copy the body as shown below (pretty JSON, text or hex dump)";
+            let what = format!("the body of attempt {}", attempt.number);
+            let any = !resp.body.bytes.is_empty();
+            copy_button(
+                ui,
+                any,
+                ("Copy body", tip),
+                (&what, Secrets::Masked),
+                || body_text(resp, body),
             );
         }
-        if let Some(resp) = response
-            && ui
-                .add_enabled(!resp.body.bytes.is_empty(), egui::Button::new("Copy body"))
-                .on_hover_text("copy the body as shown below (pretty JSON, text or hex dump)")
-                .clicked()
-        {
-            crate::ui::copied_toast::copy(
-                ui.ctx(),
-                body_text(resp, body),
-                &format!("the body of attempt {}", attempt.number),
-                crate::ui::copied_toast::Secrets::Masked,
-            );
-        }
-        if let Some(wait) = &attempt.wait
-            && ui
-                .button("Copy explanation")
-                .on_hover_text("copy the explanation of the wait after this attempt")
-                .clicked()
-        {
-            crate::ui::copied_toast::copy(
-                ui.ctx(),
-                wait.explanation.text.clone(),
-                &format!("the explanation of retry {}", wait.explanation.retry),
-                crate::ui::copied_toast::Secrets::None,
+        if let Some(wait) = &attempt.wait {
+            let tip = "copy the explanation of the wait after this attempt";
+            let what = format!("the explanation of retry {}", wait.explanation.retry);
+            copy_button(
+                ui,
+                true,
+                ("Copy explanation", tip),
+                (&what, Secrets::None),
+                || wait.explanation.text.clone(),
             );
         }
     });
@@ -207,9 +202,9 @@ fn header_row(ui: &mut egui::Ui, index: usize, name: &str, value: &str) {
             copy.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, enabled, &label));
             if copy.clicked() {
                 let secrets = if is_secret_header(name) {
-                    crate::ui::copied_toast::Secrets::Masked
+                    Secrets::Masked
                 } else {
-                    crate::ui::copied_toast::Secrets::None
+                    Secrets::None
                 };
                 crate::ui::copied_toast::copy(
                     ui.ctx(),

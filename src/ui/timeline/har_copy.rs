@@ -5,6 +5,7 @@ use super::SentRequest;
 use super::run_timeline::Timeline;
 use crate::interop::run_to_har;
 use crate::model::secrets::mask_spec;
+use crate::ui::copied_toast::{Secrets, copy_button};
 use std::sync::Arc;
 
 /// The run as HAR 1.2 JSON text, secrets masked (the request `sent` masked by the one rule).
@@ -17,46 +18,27 @@ pub fn timeline_har(timeline: &Timeline, sent: Option<&SentRequest>) -> String {
 /// The "Copy as HAR", "Copy as CSV" and "Copy events" buttons.
 pub fn copy_as_har_ui(ui: &mut egui::Ui, timeline: &Timeline, sent: Option<&Arc<SentRequest>>) {
     let any = !timeline.attempts().is_empty();
-    if ui
-        .add_enabled(any, egui::Button::new("Copy as CSV"))
-        .on_hover_text("copy one row per attempt as CSV (secrets masked) for a spreadsheet")
-        .clicked()
-    {
-        crate::ui::copied_toast::copy(
-            ui.ctx(),
-            crate::interop::attempts_csv(timeline.fold(), &timeline.run_id().to_string()),
-            "the attempts as CSV",
-            crate::ui::copied_toast::Secrets::Masked,
-        );
-    }
-    if ui
-        .add_enabled(any, egui::Button::new("Copy events"))
-        .on_hover_text("copy the run's events as JSON Lines, as `retryscope run --json` prints them (secrets masked)")
-        .clicked()
-    {
-        crate::ui::copied_toast::copy(
-            ui.ctx(),
-            crate::interop::events_json_lines(timeline.fold()),
-            "the run's events as JSON Lines",
-            crate::ui::copied_toast::Secrets::Masked,
-        );
-    }
-    if ui
-        .add_enabled(
-            !timeline.attempts().is_empty(),
-            egui::Button::new("Copy as HAR"),
-        )
-        .on_hover_text(
-            "copy the run as a HAR 1.2 file (one entry per attempt, secrets masked) to paste \
-             into a .har file or a ticket",
-        )
-        .clicked()
-    {
-        crate::ui::copied_toast::copy(
-            ui.ctx(),
-            timeline_har(timeline, sent.map(Arc::as_ref)),
-            "the run as HAR",
-            crate::ui::copied_toast::Secrets::Masked,
-        );
-    }
+    let tip = "copy one row per attempt as CSV (secrets masked) for a spreadsheet";
+    copy_button(
+        ui,
+        any,
+        ("Copy as CSV", tip),
+        ("the attempts as CSV", Secrets::Masked),
+        || crate::interop::attempts_csv(timeline.fold(), &timeline.run_id().to_string()),
+    );
+    let tip = "copy the run's events as JSON Lines, as `retryscope run --json` prints them \
+               (secrets masked)";
+    let what = ("the run's events as JSON Lines", Secrets::Masked);
+    copy_button(ui, any, ("Copy events", tip), what, || {
+        crate::interop::events_json_lines(timeline.fold())
+    });
+    let tip = "copy the run as a HAR 1.2 file (one entry per attempt, secrets masked) to paste \
+               into a .har file or a ticket";
+    copy_button(
+        ui,
+        any,
+        ("Copy as HAR", tip),
+        ("the run as HAR", Secrets::Masked),
+        || timeline_har(timeline, sent.map(Arc::as_ref)),
+    );
 }

@@ -3,6 +3,7 @@
 use super::WorkbenchState;
 use super::profile_files::Switch;
 
+use crate::ui::controls::button;
 use crate::ui::profile_library::{file_name, picker_entries};
 use crate::ui::profile_problems::{problems_ui, warnings_ui};
 use crate::ui::theme::ThemeChoice;
@@ -15,25 +16,18 @@ impl WorkbenchState {
         ui.horizontal(|ui| {
             ui.strong("Retryscope");
             ui.separator();
-            if ui
-                .button("Open…")
-                .on_hover_text("open a profile file (Ctrl+O)")
-                .clicked()
-            {
+            if button(ui, true, "Open…", "open a profile file (Ctrl+O)") {
                 self.open_dialog();
             }
-            if ui
-                .button("Save")
-                .on_hover_text("save the profile (Ctrl+S)")
-                .clicked()
-            {
+            if button(ui, true, "Save", "save the profile (Ctrl+S)") {
                 self.save();
             }
-            if ui
-                .button("Save As…")
-                .on_hover_text("save the profile to a new file (Ctrl+Shift+S)")
-                .clicked()
-            {
+            if button(
+                ui,
+                true,
+                "Save As…",
+                "save the profile to a new file (Ctrl+Shift+S)",
+            ) {
                 self.save_as();
             }
             ui.separator();
@@ -42,11 +36,12 @@ impl WorkbenchState {
                 ui.selectable_value(&mut self.theme, choice, choice.label());
             }
             ui.separator();
-            if ui
-                .button("About")
-                .on_hover_text("version, licence, and the folders Retryscope writes to")
-                .clicked()
-            {
+            if button(
+                ui,
+                true,
+                "About",
+                "version, licence, and the folders Retryscope writes to",
+            ) {
                 self.about.show();
             }
             ui.separator();

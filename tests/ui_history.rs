@@ -14,10 +14,11 @@ use retryscope::service::{Command, HistoryService};
 use retryscope::store::{HistoryRecorder, HistoryStore, RunFilter};
 use retryscope::testkit::EventScript;
 use retryscope::testkit::{response, retry};
+use retryscope::ui::file_dialogs::ScriptedDialogs;
 use retryscope::ui::workbench::WorkbenchState;
 use std::sync::Arc;
 use std::time::Duration;
-use ui_support::{DEMO, harness_sized, type_into, workbench};
+use ui_support::{DEMO, harness_sized, type_into, workbench, workbench_with};
 
 /// Records a run of `GET url` (503, wait 100 ms, 200; or 503 then give up when `fails`) under
 /// `profile`, with `headers` on the request.
@@ -74,7 +75,12 @@ struct Fixture {
 /// A workbench with the History panel shown, on a history holding `alpha` (gave up), `beta`
 /// (succeeded, with an Authorization header) and `gamma` (succeeded).
 fn fixture(size: [f32; 2]) -> Fixture {
-    let (mut state, probe) = workbench();
+    fixture_with(size, ScriptedDialogs::default())
+}
+
+/// [`fixture`] whose save dialog answers as `dialogs` says.
+fn fixture_with(size: [f32; 2], dialogs: ScriptedDialogs) -> Fixture {
+    let (mut state, probe) = workbench_with(dialogs);
     let dir = tempfile::tempdir().unwrap();
     let profile = state.profile.current.profile.clone();
     let mut store = HistoryStore::open_in(dir.path()).unwrap();
@@ -487,4 +493,88 @@ fn the_outcome_filter_offers_running_as_the_rows_show_it() {
         h.state().history.filters.outcome,
         Some(retryscope::store::OutcomeFilter::Running)
     );
+}
+
+/// Runs frames until the status line tells of a report (10 s at most: the store actor writes
+/// it); returns it.
+fn report_status(h: &mut Harness<'_, WorkbenchState>) -> (bool, String) {
+    for _ in 0..1000 {
+        h.run();
+        if let Some(status) = h.state().status()
+            && (status.1.starts_with("Report of") || status.1.starts_with("No report"))
+        {
+            return status.clone();
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    panic!("no report status; status: {:?}", h.state().status());
+}
+
+#[test]
+fn report_writes_the_html_report_of_the_runs_the_filters_select() {
+    let out = tempfile::tempdir().unwrap();
+    let path = out.path().join("ticket");
+    let mut f = fixture_with([1280.0, 800.0], ScriptedDialogs::new([Some(path.clone())]));
+    let h = &mut f.harness;
+    type_into(h, "URL contains", "status/503");
+    h.get_by_role_and_label(Role::ComboBox, "Outcome").click();
+    h.run();
+    h.get_by_role_and_label(Role::Button, "gave_up").click();
+    settle(h);
+    assert_eq!(h.state().history.total(), Some(1));
+    h.get_by_label("Report…").click();
+    h.run();
+    // The outcome filter has no counterpart in a report's selection: the dialog says so.
+    assert!(
+        h.query_by_label_contains("Not applied: Outcome gave_up")
+            .is_some()
+    );
+    h.get_by_role_and_label(Role::ComboBox, "Outcome").click();
+    h.run();
+    h.get_by_role_and_label(Role::Button, "any").click();
+    settle(h);
+    let listed = h.state().history.total().unwrap();
+    assert_eq!(listed, 3);
+    assert!(h.query_by_label_contains("Not applied").is_none());
+    assert!(h.query_by_label_contains("url `status/503`").is_some());
+    assert!(h.query_by_label("Format").is_some());
+    h.get_by_label("Save report…").click();
+    let html = path.with_extension("html");
+    let (is_error, text) = report_status(h);
+    assert!(!is_error, "{text}");
+    assert_eq!(
+        text,
+        format!("Report of {listed} runs written to {}", html.display())
+    );
+    let page = std::fs::read_to_string(&html).expect("the report was written");
+    assert!(page.starts_with("<!DOCTYPE html>"), "{}", &page[..80]);
+    assert!(
+        page.contains(&format!(
+            "data-figure=\"runs.total\" data-value=\"{listed}\""
+        )),
+        "the page's run count is the panel's"
+    );
+    assert!(page.contains("status/503"), "the selection is named");
+    assert!(!page.contains("SECRETBETA"), "secrets stay masked");
+    assert!(page.contains("***"));
+}
+
+#[test]
+fn report_of_no_runs_writes_nothing_and_says_so() {
+    let out = tempfile::tempdir().unwrap();
+    let path = out.path().join("empty.html");
+    let mut f = fixture_with([1280.0, 800.0], ScriptedDialogs::new([Some(path.clone())]));
+    let h = &mut f.harness;
+    type_into(h, "URL contains", "nothing-like-this");
+    settle(h);
+    assert_eq!(h.state().history.total(), Some(0));
+    h.get_by_label("Report…").click();
+    h.run();
+    h.get_by_label("Save report…").click();
+    let (is_error, text) = report_status(h);
+    assert!(is_error);
+    assert!(text.contains("no runs selected"), "{text}");
+    assert!(text.contains("nothing was written"), "{text}");
+    assert!(!path.exists());
+    assert_eq!(std::fs::read_dir(out.path()).unwrap().count(), 0);
 }

@@ -45,6 +45,16 @@ pub enum HistoryRequest {
     Delete(Vec<String>),
     /// Apply a retention rule now.
     Retain(Retention),
+    /// Write the flakiness report of `query`'s runs to `path`
+    /// ([`super::report_file::write_report`]).
+    Report {
+        /// The runs (oldest first whatever its sort).
+        query: RunQuery,
+        /// The format.
+        format: super::report_file::ReportFormat,
+        /// The file.
+        path: std::path::PathBuf,
+    },
 }
 
 /// What the worker answers.
@@ -74,6 +84,8 @@ pub enum HistoryReply {
     Deleted(Vec<String>),
     /// A retention rule applied: how many runs it deleted.
     Retained(usize),
+    /// A report written, or why not (ready to show).
+    Reported(Result<super::report_file::WrittenReport, String>),
     /// Something failed (what and where, ready to show).
     Problem(String),
 }
@@ -189,6 +201,14 @@ fn answer(store: &mut HistoryStore, job: HistoryRequest) -> HistoryReply {
         }),
         HistoryRequest::Delete(ids) => store.delete(&ids).map(HistoryReply::Deleted),
         HistoryRequest::Retain(rule) => retain(store, rule).map(HistoryReply::Retained),
+        HistoryRequest::Report {
+            query,
+            format,
+            path,
+        } => Ok(HistoryReply::Reported(
+            super::report_file::write_report(store, &query, format, &path)
+                .map_err(|e| e.to_string()),
+        )),
     };
     result.unwrap_or_else(|e| HistoryReply::Problem(e.to_string()))
 }

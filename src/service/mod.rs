@@ -24,6 +24,7 @@ pub mod host_rate_limiter;
 pub mod keyring;
 mod panic_guard;
 pub mod profile_lookup;
+pub mod report_file;
 pub mod run_recording;
 pub mod run_service;
 pub mod watch_service;

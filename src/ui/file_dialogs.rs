@@ -58,6 +58,12 @@ pub enum DialogPurpose {
     ImportRetrySettings(crate::interop::retry_formats::RetryFormat),
     /// Pick a list of requests to queue as a batch (the Batch tab).
     BatchList,
+    /// Save a flakiness report (History's Report…), suggesting this file name (its extension
+    /// says the format).
+    ExportReport {
+        /// Suggested file name, e.g. `retryscope-report.html`.
+        suggested_name: String,
+    },
 }
 
 impl DialogPurpose {
@@ -76,6 +82,7 @@ impl DialogPurpose {
             DialogPurpose::ExportRetrySettings { .. } => "Export retry settings".into(),
             DialogPurpose::ImportRetrySettings(format) => format!("Import {}", format.label()),
             DialogPurpose::BatchList => "Import batch list".into(),
+            DialogPurpose::ExportReport { .. } => "Save report".into(),
         }
     }
 
@@ -85,7 +92,8 @@ impl DialogPurpose {
             DialogPurpose::SaveProfileAs { suggested_name }
             | DialogPurpose::ExportRun { suggested_name, .. }
             | DialogPurpose::ExportLab { suggested_name }
-            | DialogPurpose::ExportRetrySettings { suggested_name } => Some(suggested_name),
+            | DialogPurpose::ExportRetrySettings { suggested_name }
+            | DialogPurpose::ExportReport { suggested_name } => Some(suggested_name),
             _ => None,
         }
     }
@@ -106,7 +114,9 @@ impl DialogPurpose {
             DialogPurpose::OpenProfile | DialogPurpose::SaveProfileAs { .. } => {
                 one("Retryscope profile (JSON)", &["json"])
             }
-            DialogPurpose::BodyFile | DialogPurpose::ExportRetrySettings { .. } => Vec::new(),
+            DialogPurpose::BodyFile
+            | DialogPurpose::ExportRetrySettings { .. }
+            | DialogPurpose::ExportReport { .. } => Vec::new(),
             DialogPurpose::HarFile => one("HTTP Archive (HAR)", &["har", "json"]),
             DialogPurpose::ExportRun { file, .. } => one(file.label(), &[file.extension()]),
             DialogPurpose::ExportLab { suggested_name } => {

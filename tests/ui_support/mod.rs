@@ -15,10 +15,15 @@ pub const DEMO: &str = "http://127.0.0.1:9";
 
 /// A fresh workbench (first-run state) and the probe of its engine.
 pub fn workbench() -> (WorkbenchState, EngineProbe) {
+    workbench_with(ScriptedDialogs::default())
+}
+
+/// [`workbench`] whose file dialogs answer as `dialogs` says.
+pub fn workbench_with(dialogs: ScriptedDialogs) -> (WorkbenchState, EngineProbe) {
     let (engine, probe) = ChannelEngine::new();
     let state = WorkbenchState::new(WorkbenchSetup {
         engine: Box::new(engine),
-        dialogs: Box::new(ScriptedDialogs::default()),
+        dialogs: Box::new(dialogs),
         demo_base_url: Some(DEMO.into()),
         library_dir: None,
         persisted: None,

@@ -1,5 +1,6 @@
 //! The History panel: every recorded run, filtered, sorted and virtualised; open one read-only
-//! in the timeline, re-run it, compare two, delete, retention and the database size.
+//! in the timeline, re-run it, compare two, delete, retention, the database size, and the
+//! flakiness report of the runs the filters select (Report…).
 //!
 //! The panel holds a [`HistoryService`] handle: it sends requests and drains replies; the frame
 //! never touches SQLite. Only one window of rows ([`PAGE_ROWS`]) around what is on screen is
@@ -9,9 +10,11 @@ mod compare_view;
 mod filters;
 mod list_view;
 mod page_cache;
+mod report_dialog;
 
 pub use filters::{HistoryFilters, parse_day};
 pub use page_cache::{PAGE_ROWS, PageCache};
+pub use report_dialog::{REPORT_LABEL, SAVE_REPORT_LABEL, report_query};
 
 use crate::service::{HistoryReply, HistoryRequest, HistoryService, Retention};
 use crate::store::StoredRun;
@@ -31,6 +34,13 @@ pub enum HistoryAction {
         /// Re-use the recorded seed.
         same_seed: bool,
     },
+    /// Ask for the report's file (the save dialog), suggesting this name.
+    ChooseReportFile {
+        /// e.g. `retryscope-report.html`.
+        suggested_name: String,
+    },
+    /// Show this in the status line: `(is_error, text)`.
+    Status(bool, String),
 }
 
 /// Retention settings (persisted); 0 = no limit.
@@ -94,6 +104,10 @@ pub struct HistoryPanel {
     pub same_seed: bool,
     next_tag: u64,
     opening: HashMap<u64, Purpose>,
+    /// Report…: the format picked and the report waiting for its file.
+    report: report_dialog::ReportDialog,
+    /// Actions the drawing asked for, handed out by the next [`Self::poll`].
+    actions: Vec<HistoryAction>,
 }
 
 impl HistoryPanel {
@@ -147,7 +161,7 @@ impl HistoryPanel {
 
     /// Drains the worker's replies; returns what the workbench must do.
     pub fn poll(&mut self) -> Vec<HistoryAction> {
-        let mut actions = Vec::new();
+        let mut actions = std::mem::take(&mut self.actions);
         let Some(service) = &self.service else {
             return actions;
         };
@@ -199,6 +213,10 @@ impl HistoryPanel {
                         if n == 1 { "" } else { "s" }
                     ));
                     self.cache.invalidate();
+                }
+                HistoryReply::Reported(result) => {
+                    let (is_error, text) = report_dialog::report_status(result);
+                    actions.push(HistoryAction::Status(is_error, text));
                 }
                 HistoryReply::Problem(p) => self.problem = Some(p),
             }

@@ -5,6 +5,7 @@ use super::WorkbenchState;
 use crate::model::{Body, RequestSpec, RetryProfile, RunId};
 use crate::service::HistoryService;
 use crate::store::StoredRun;
+use crate::ui::file_dialogs::DialogPurpose;
 use crate::ui::history::HistoryAction;
 use crate::ui::persistence::CentreTab;
 use crate::ui::profile_library::{CurrentProfile, ProfileSource};
@@ -110,6 +111,11 @@ impl WorkbenchState {
             match action {
                 HistoryAction::Open(run) => self.open_past_run(&run),
                 HistoryAction::Rerun { run, same_seed } => self.rerun(&run, same_seed),
+                HistoryAction::ChooseReportFile { suggested_name } => {
+                    self.dialogs
+                        .request(DialogPurpose::ExportReport { suggested_name });
+                }
+                HistoryAction::Status(is_error, text) => self.status = Some((is_error, text)),
             }
         }
     }

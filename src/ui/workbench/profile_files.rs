@@ -90,6 +90,10 @@ impl WorkbenchState {
     }
 
     pub(super) fn on_dialog_answer(&mut self, answer: DialogAnswer) {
+        if let DialogPurpose::ExportReport { .. } = answer.purpose {
+            self.history.write_report(answer.path);
+            return;
+        }
         let contents = answer.contents;
         let Some(path) = answer.path else {
             if let DialogPurpose::ExportRun { .. } = answer.purpose {
@@ -136,6 +140,7 @@ impl WorkbenchState {
                 }
             }
             DialogPurpose::BatchList => self.batch.set_list_path(&path),
+            DialogPurpose::ExportReport { .. } => {}
             DialogPurpose::ExportLab { .. } => self.lab.export.start(path),
             DialogPurpose::ExportRetrySettings { .. } | DialogPurpose::ImportRetrySettings(_) => {
                 self.on_retry_settings_path(&answer.purpose, &path, contents);

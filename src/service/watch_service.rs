@@ -16,7 +16,7 @@ use super::run_recording::{RunRecording, drive_events};
 use crate::engine::{self, RunOptions};
 use crate::model::{RequestSpec, RetryProfile, RunEvent, RunFold};
 use crate::policy::WatchSchedule;
-use crate::report::{ObservedRun, observed_fold, observed_run};
+use crate::report::{ObservedRun, observed_fold};
 use crate::store::{
     HistoryError, HistoryStore, HistoryWriter, Missed, NewWatch, SecretStore, WatchError,
     WatchRecord, WatchSlot, WatchState,
@@ -301,13 +301,11 @@ pub type WatchRuns = (WatchRecord, Vec<WatchSlot>, Vec<ObservedRun>);
 pub fn read_watch(store: &HistoryStore, id: &str) -> Result<WatchRuns, WatchError> {
     let record = store.watch(id)?;
     let slots = store.watch_slots(&record.id)?;
-    let mut runs = Vec::new();
-    for run_id in store.watch_run_ids(&record.id, None, None)? {
-        // A run deleted between the list and this read is skipped.
-        if let Some(stored) = store.run(&run_id)? {
-            runs.push(observed_run(&stored));
-        }
-    }
+    let query = crate::store::RunQuery {
+        watch_id: Some(record.id.clone()),
+        ..crate::store::RunQuery::default()
+    };
+    let runs = super::report_file::select_runs(store, &query)?.runs;
     Ok((record, slots, runs))
 }
 

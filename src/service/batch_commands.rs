@@ -189,7 +189,10 @@ struct Working {
 /// Serves the store part's commands, in order, until the link lets go; then pauses the batch
 /// being worked without marking it paused by the user, so the next start resumes it.
 pub(super) async fn serve(setup: Setup, mut commands: mpsc::UnboundedReceiver<(CoreCommand, u64)>) {
-    let reply = |r: BatchReply| setup.out.try_send(CoreEvent::Batch(r));
+    let out = &setup.out;
+    let reply = |r: BatchReply| async move {
+        out.send(CoreEvent::Batch(r)).await;
+    };
     let mut working: Option<Working> = None;
     while let Some((command, page)) = commands.recv().await {
         if working
@@ -198,30 +201,25 @@ pub(super) async fn serve(setup: Setup, mut commands: mpsc::UnboundedReceiver<(C
         {
             working = None;
         }
-        let command = match (command, &setup.store) {
-            (CoreCommand::History(request), store) => {
-                let answer = match store {
-                    Ok(store) => {
-                        let latest = setup.queries.latest_page();
-                        store
-                            .call(move |q| answer_unless_superseded(q, request, page, &latest))
-                            .await
-                            .unwrap_or_else(|e| Some(HistoryReply::Problem(e.to_string())))
-                    }
-                    Err(problem) => Some(HistoryReply::Problem(problem.clone())),
-                };
-                if let Some(answer) = answer {
-                    setup.out.send(CoreEvent::History(answer)).await;
-                }
-                setup.queries.answered();
-                continue;
+        if let CoreCommand::History(request) = command {
+            let latest = setup.queries.latest_page();
+            let answer = match &setup.store {
+                Ok(store) => store
+                    .call(move |q| answer_unless_superseded(q, request, page, &latest))
+                    .await
+                    .unwrap_or_else(|e| Some(HistoryReply::Problem(e.to_string()))),
+                Err(problem) => Some(HistoryReply::Problem(problem.clone())),
+            };
+            if let Some(answer) = answer {
+                setup.out.send(CoreEvent::History(answer)).await;
             }
-            (command, _) => command,
-        };
+            setup.queries.answered();
+            continue;
+        }
         let (CoreCommand::Batch(command), Ok(store), Some(batches)) =
             (command, &setup.store, &setup.batches)
         else {
-            reply(BatchReply::Problem("batches are not available".into()));
+            reply(BatchReply::Problem("batches are not available".into())).await;
             continue;
         };
         match command {
@@ -236,35 +234,27 @@ pub(super) async fn serve(setup: Setup, mut commands: mpsc::UnboundedReceiver<(C
                 } else {
                     OnBadLines::Refuse
                 };
-                reply(import(batches, store, path, *profile, options, on_bad).await);
+                reply(import(batches, store, path, *profile, options, on_bad).await).await;
             }
             BatchCommand::Start(id) => start(&setup, batches, store, &mut working, &id),
             BatchCommand::Resume { id, interrupted } => {
                 let wanted = id.clone();
-                match on_store(
-                    store,
-                    Box::new(move |q| check_interrupted(q, &wanted, interrupted)),
-                )
-                .await
-                {
+                match on_store(store, move |q| check_interrupted(q, &wanted, interrupted)).await {
                     Ok(None) => start(&setup, batches, store, &mut working, &id),
-                    Ok(Some(items)) => reply(BatchReply::ResendRisk { id, items }),
-                    Err(e) => reply(BatchReply::Problem(e)),
+                    Ok(Some(items)) => reply(BatchReply::ResendRisk { id, items }).await,
+                    Err(e) => reply(BatchReply::Problem(e)).await,
                 }
             }
             BatchCommand::RerunFailed(id) => {
-                let requeued = on_store(
-                    store,
-                    Box::new(move |q| {
-                        let b = q.batch(&id)?;
-                        q.requeue_failed(&b.id)?;
-                        Ok(b.id)
-                    }),
-                )
+                let requeued = on_store(store, move |q| {
+                    let b = q.batch(&id)?;
+                    q.requeue_failed(&b.id)?;
+                    Ok(b.id)
+                })
                 .await;
                 match requeued {
                     Ok(id) => start(&setup, batches, store, &mut working, &id),
-                    Err(e) => reply(BatchReply::Problem(e)),
+                    Err(e) => reply(BatchReply::Problem(e)).await,
                 }
             }
             // Marked before the runner is told, so a window closed right after still leaves
@@ -272,10 +262,8 @@ pub(super) async fn serve(setup: Setup, mut commands: mpsc::UnboundedReceiver<(C
             BatchCommand::Pause | BatchCommand::Cancel => {
                 if let Some(w) = &working {
                     let batch = w.batch.clone();
-                    if let Err(e) =
-                        on_store(store, Box::new(move |q| q.mark_paused_by_user(&batch))).await
-                    {
-                        reply(BatchReply::Problem(e));
+                    if let Err(e) = on_store(store, move |q| q.mark_paused_by_user(&batch)).await {
+                        reply(BatchReply::Problem(e)).await;
                     }
                     if matches!(command, BatchCommand::Pause) {
                         w.control.pause_by_user();
@@ -289,28 +277,25 @@ pub(super) async fn serve(setup: Setup, mut commands: mpsc::UnboundedReceiver<(C
                 state,
                 offset,
                 limit,
-            } => reply(
-                on_store(
-                    store,
-                    Box::new(move |q| {
-                        let counts = q.counts(&id)?;
-                        Ok(BatchReply::Page {
-                            rows: q.items(&id, state, offset, limit)?,
-                            id,
-                            state,
-                            offset,
-                            counts,
-                        })
-                    }),
-                )
-                .await
-                .unwrap_or_else(BatchReply::Problem),
-            ),
-            BatchCommand::List => reply(
-                on_store(store, Box::new(|q| q.list(100)))
-                    .await
-                    .map_or_else(BatchReply::Problem, BatchReply::Batches),
-            ),
+            } => {
+                let page = on_store(store, move |q| {
+                    let counts = q.counts(&id)?;
+                    let rows = q.items(&id, state, offset, limit)?;
+                    Ok(BatchReply::Page {
+                        id,
+                        state,
+                        offset,
+                        counts,
+                        rows,
+                    })
+                })
+                .await;
+                reply(page.unwrap_or_else(BatchReply::Problem)).await;
+            }
+            BatchCommand::List => {
+                let listed = on_store(store, |q| q.list(100)).await;
+                reply(listed.map_or_else(BatchReply::Problem, BatchReply::Batches)).await;
+            }
             BatchCommand::CancelQueued(id) => {
                 let worked = working.as_ref().is_some_and(|w| w.batch == id);
                 reply(if worked {
@@ -328,7 +313,8 @@ pub(super) async fn serve(setup: Setup, mut commands: mpsc::UnboundedReceiver<(C
                             id,
                             items,
                         })
-                });
+                })
+                .await;
             }
         }
     }
@@ -340,11 +326,12 @@ pub(super) async fn serve(setup: Setup, mut commands: mpsc::UnboundedReceiver<(C
     }
 }
 
-/// A queue job of the service: its result or what failed, ready to show.
-type QueueJob<R> = Box<dyn FnOnce(&mut BatchQueue) -> Result<R, crate::store::BatchError> + Send>;
-
-/// Runs `job` on the store actor; any failure as text.
-async fn on_store<R: Send + 'static>(store: &HistoryWriter, job: QueueJob<R>) -> Result<R, String> {
+/// Runs `job` on the store actor; any failure as text, ready to show.
+async fn on_store<R, F>(store: &HistoryWriter, job: F) -> Result<R, String>
+where
+    R: Send + 'static,
+    F: FnOnce(&mut BatchQueue) -> Result<R, crate::store::BatchError> + Send + 'static,
+{
     store
         .call(job)
         .await
@@ -410,18 +397,15 @@ async fn import(
     };
     let secrets = Arc::clone(&setup.secrets);
     let count = items.len() as u64;
-    let queued = on_store(
-        store,
-        Box::new(move |q| {
-            q.use_secrets(secrets);
-            q.create(
-                Some(&path.display().to_string()),
-                &profile,
-                &options,
-                &items,
-            )
-        }),
-    )
+    let queued = on_store(store, move |q| {
+        q.use_secrets(secrets);
+        q.create(
+            Some(&path.display().to_string()),
+            &profile,
+            &options,
+            &items,
+        )
+    })
     .await;
     match queued {
         Ok(id) => BatchReply::Queued {

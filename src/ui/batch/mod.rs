@@ -505,7 +505,7 @@ impl BatchPanel {
     fn send(&mut self, command: BatchCommand) {
         match &self.service {
             Some(s) if s.send(CoreCommand::Batch(command)) => {}
-            Some(_) => self.problem = Some("the batch service stopped; restart Retryscope".into()),
+            Some(_) => self.problem = Some("the core is not taking commands; restart".into()),
             None => self.problem = Some("batches are not available".into()),
         }
     }

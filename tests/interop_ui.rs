@@ -222,7 +222,7 @@ fn an_attempt_is_copied_as_curl_with_secrets_masked() {
 
 #[test]
 fn import_har_lists_entries_and_the_chosen_one_fills_the_composer() {
-    use retryscope::ui::engine_link::ChannelEngine;
+    use retryscope::service::CoreLink;
     use retryscope::ui::file_dialogs::ScriptedDialogs;
     use retryscope::ui::workbench::{WorkbenchSetup, WorkbenchState};
     let dir = tempfile::tempdir().expect("tempdir");
@@ -238,9 +238,9 @@ fn import_har_lists_entries_and_the_chosen_one_fills_the_composer() {
            "response":{"status":503}}]}}"#,
     )
     .expect("write HAR");
-    let (engine, _probe) = ChannelEngine::new();
+    let (engine, _probe) = CoreLink::probe();
     let state = WorkbenchState::new(WorkbenchSetup {
-        engine: Box::new(engine),
+        link: engine,
         dialogs: Box::new(ScriptedDialogs::new([Some(path)])),
         demo_base_url: Some(ui_support::DEMO.into()),
         library_dir: None,
@@ -272,15 +272,15 @@ fn import_har_lists_entries_and_the_chosen_one_fills_the_composer() {
 
 #[test]
 fn export_png_saves_the_selected_runs_plot_off_the_frame() {
-    use retryscope::ui::engine_link::ChannelEngine;
+    use retryscope::service::CoreLink;
     use retryscope::ui::file_dialogs::ScriptedDialogs;
     use retryscope::ui::workbench::{WorkbenchSetup, WorkbenchState};
     let dir = tempfile::tempdir().expect("tempdir");
     // No extension: `.png` is added.
     let chosen = dir.path().join("plot");
-    let (engine, probe) = ChannelEngine::new();
+    let (engine, probe) = CoreLink::probe();
     let state = WorkbenchState::new(WorkbenchSetup {
-        engine: Box::new(engine),
+        link: engine,
         dialogs: Box::new(ScriptedDialogs::new([Some(chosen.clone())])),
         demo_base_url: Some(ui_support::DEMO.into()),
         library_dir: None,
@@ -297,7 +297,7 @@ fn export_png_saves_the_selected_runs_plot_off_the_frame() {
         .attempt(response(200, &[], "ok"), Verdict::SUCCESS, 3.0)
         .finish(OutcomeKind::Succeeded, "succeeded on attempt 2", Some(200));
     for (event, _) in script.events() {
-        probe.events.send(event.clone()).expect("workbench listens");
+        assert!(probe.send_run(event.clone()), "workbench listens");
     }
     h.run();
     h.get_by_label("Export PNG…").click();
@@ -324,14 +324,14 @@ fn export_png_saves_the_selected_runs_plot_off_the_frame() {
 
 #[test]
 fn save_as_file_writes_the_runs_har_csv_and_events_off_the_frame() {
-    use retryscope::ui::engine_link::ChannelEngine;
+    use retryscope::service::CoreLink;
     use retryscope::ui::file_dialogs::ScriptedDialogs;
     use retryscope::ui::workbench::{WorkbenchSetup, WorkbenchState};
     let dir = tempfile::tempdir().expect("tempdir");
     let names = ["run", "attempts", "events"];
-    let (engine, probe) = ChannelEngine::new();
+    let (link, probe) = CoreLink::probe();
     let state = WorkbenchState::new(WorkbenchSetup {
-        engine: Box::new(engine),
+        link,
         dialogs: Box::new(ScriptedDialogs::new(
             names.iter().map(|n| Some(dir.path().join(n))),
         )),
@@ -350,7 +350,7 @@ fn save_as_file_writes_the_runs_har_csv_and_events_off_the_frame() {
         .attempt(response(200, &[], "ok"), Verdict::SUCCESS, 3.0)
         .finish(OutcomeKind::Succeeded, "succeeded on attempt 2", Some(200));
     for (event, _) in script.events() {
-        probe.events.send(event.clone()).expect("workbench listens");
+        assert!(probe.send_run(event.clone()), "workbench listens");
     }
     h.run();
     // (file written, what it starts with, the status line's words)

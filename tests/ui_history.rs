@@ -3,6 +3,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod core_support;
 mod demo_support;
 mod ui_support;
 
@@ -10,15 +11,14 @@ use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use retryscope::model::{KeyValue, OutcomeKind, RequestSpec, RetryProfile, Verdict};
-use retryscope::service::{Command, HistoryService};
+use retryscope::service::{CoreCommand, CoreLink, CoreProbe};
 use retryscope::store::{HistoryRecorder, HistoryStore, RunFilter};
 use retryscope::testkit::EventScript;
 use retryscope::testkit::{response, retry};
 use retryscope::ui::file_dialogs::ScriptedDialogs;
 use retryscope::ui::workbench::WorkbenchState;
-use std::sync::Arc;
 use std::time::Duration;
-use ui_support::{DEMO, harness_sized, type_into, workbench, workbench_with};
+use ui_support::{DEMO, harness_sized, type_into};
 
 /// Records a run of `GET url` (503, wait 100 ms, 200; or 503 then give up when `fails`) under
 /// `profile`, with `headers` on the request.
@@ -66,10 +66,17 @@ fn seed_run(
     std::thread::sleep(Duration::from_millis(3));
 }
 
+/// A workbench whose History panel reads `dir`'s history (its runs observed by the probe).
+fn workbench_over(dir: &std::path::Path, dialogs: ScriptedDialogs) -> (WorkbenchState, CoreProbe) {
+    let core = core_support::shared_core();
+    let (link, probe) = CoreLink::start_probed(core, core_support::history_setup(dir));
+    (ui_support::workbench_on_with(link, None, dialogs), probe)
+}
+
 struct Fixture {
     dir: tempfile::TempDir,
     harness: Harness<'static, WorkbenchState>,
-    probe: retryscope::ui::engine_link::EngineProbe,
+    probe: retryscope::service::CoreProbe,
 }
 
 /// A workbench with the History panel shown, on a history holding `alpha` (gave up), `beta`
@@ -80,8 +87,8 @@ fn fixture(size: [f32; 2]) -> Fixture {
 
 /// [`fixture`] whose save dialog answers as `dialogs` says.
 fn fixture_with(size: [f32; 2], dialogs: ScriptedDialogs) -> Fixture {
-    let (mut state, probe) = workbench_with(dialogs);
     let dir = tempfile::tempdir().unwrap();
+    let (mut state, probe) = workbench_over(dir.path(), dialogs);
     let profile = state.profile.current.profile.clone();
     let mut store = HistoryStore::open_in(dir.path()).unwrap();
     seed_run(
@@ -106,7 +113,6 @@ fn fixture_with(size: [f32; 2], dialogs: ScriptedDialogs) -> Fixture {
         false,
     );
     drop(store);
-    state.attach_history(HistoryService::spawn(dir.path(), Arc::new(|| {})).unwrap());
     state.show_history(true);
     let mut harness = harness_sized(state, size);
     settle(&mut harness);
@@ -255,7 +261,7 @@ fn rerun_sends_the_recorded_request_with_its_seed_and_refuses_a_masked_secret() 
         .drain_commands()
         .into_iter()
         .filter_map(|c| match c {
-            Command::Start { spec, seed, .. } => Some((spec.url, seed)),
+            CoreCommand::Start { spec, seed, .. } => Some((spec.url, seed)),
             _ => None,
         })
         .collect();
@@ -280,8 +286,8 @@ fn rerun_sends_the_recorded_request_with_its_seed_and_refuses_a_masked_secret() 
 
 #[test]
 fn rerun_of_the_request_in_the_composer_refills_its_secret_from_the_composer() {
-    let (mut state, probe) = workbench();
     let dir = tempfile::tempdir().unwrap();
+    let (mut state, probe) = workbench_over(dir.path(), ScriptedDialogs::default());
     // The composer holds the request that was recorded, with its live token.
     state.request.composer.draft.url = url("delta");
     state
@@ -312,7 +318,6 @@ fn rerun_of_the_request_in_the_composer_refills_its_secret_from_the_composer() {
     let recorded = serde_json::to_string(&stored[0].request).unwrap();
     assert!(!recorded.contains("LIVETOKEN"), "{recorded}");
     drop(store);
-    state.attach_history(HistoryService::spawn(dir.path(), Arc::new(|| {})).unwrap());
     state.show_history(true);
     let mut h = harness_sized(state, [1280.0, 800.0]);
     settle(&mut h);
@@ -324,7 +329,7 @@ fn rerun_of_the_request_in_the_composer_refills_its_secret_from_the_composer() {
         .drain_commands()
         .into_iter()
         .filter_map(|c| match c {
-            Command::Start { spec, .. } => Some(spec),
+            CoreCommand::Start { spec, .. } => Some(spec),
             _ => None,
         })
         .collect();
@@ -397,15 +402,9 @@ fn filters_and_sort_survive_a_restart() {
     // Through the JSON eframe stores, then a new window from it.
     let json = serde_json::to_string(&h.state().to_persisted()).unwrap();
     let persisted = serde_json::from_str(&json).unwrap();
-    let (engine, _probe) = retryscope::ui::engine_link::ChannelEngine::new();
-    let mut state = WorkbenchState::new(retryscope::ui::workbench::WorkbenchSetup {
-        engine: Box::new(engine),
-        dialogs: Box::new(retryscope::ui::file_dialogs::ScriptedDialogs::default()),
-        demo_base_url: Some(DEMO.into()),
-        library_dir: None,
-        persisted: Some(persisted),
-    });
-    state.attach_history(HistoryService::spawn(f.dir.path(), Arc::new(|| {})).unwrap());
+    let core = core_support::shared_core();
+    let (link, _probe) = CoreLink::start_probed(core, core_support::history_setup(f.dir.path()));
+    let mut state = ui_support::workbench_on(link, Some(persisted));
     state.show_history(true);
     let mut restored = harness_sized(state, [1280.0, 800.0]);
     settle(&mut restored);
@@ -437,8 +436,7 @@ fn the_url_filter_finds_non_ascii_text_in_a_run_recorded_against_the_demo_server
             .assert()
             .code(0);
     }
-    let (mut state, _probe) = workbench();
-    state.attach_history(HistoryService::spawn(dir.path(), Arc::new(|| {})).unwrap());
+    let (mut state, _probe) = workbench_over(dir.path(), ScriptedDialogs::default());
     state.show_history(true);
     let mut h = harness_sized(state, [1280.0, 800.0]);
     settle(&mut h);

@@ -1,14 +1,11 @@
-//! The history as a service for the window's History panel: requests in, replies out, each
-//! request a job of the store actor (the one thread and connection of the data folder), so a
-//! frame never touches SQLite. Page requests are latest-wins: a page request that a newer one
-//! follows is dropped unanswered when its turn comes (typing a filter key by key costs one
-//! query, not one per key).
+//! The history queries of the window's History panel ([`super::CoreCommand::History`],
+//! answered with [`super::CoreEvent::History`]): each a job of the store actor (the one thread
+//! and connection of the data folder), so a frame never touches SQLite. Page requests are
+//! latest-wins: a page request that a newer one follows is dropped unanswered when its turn
+//! comes.
 
-use crate::engine::Waker;
-use crate::store::{BatchQueue, HistoryStore, HistoryWriter, RunQuery, RunSummary, StoredRun};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::mpsc::{Receiver, Sender, channel};
+use crate::store::{BatchQueue, HistoryStore, RunQuery, RunSummary, StoredRun};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Most rows one page request may ask for.
 pub const MAX_PAGE_ROWS: u32 = 2000;
@@ -57,7 +54,7 @@ pub enum HistoryRequest {
     },
 }
 
-/// What the worker answers.
+/// What the core answers a history query.
 #[derive(Debug, Clone, PartialEq)]
 pub enum HistoryReply {
     /// A page of a list.
@@ -90,93 +87,17 @@ pub enum HistoryReply {
     Problem(String),
 }
 
-/// Handle of the panel's history service: a channel of replies fed by the store actor's jobs.
-pub struct HistoryService {
-    store: Result<Arc<HistoryWriter>, String>,
-    reply_tx: Sender<HistoryReply>,
-    replies: Receiver<HistoryReply>,
-    in_flight: Arc<AtomicUsize>,
-    /// The number of the newest page request (older ones are not answered).
-    latest_page: Arc<AtomicU64>,
-    waker: Waker,
-}
-
-impl HistoryService {
-    /// The service over the core's store actor of `data_dir` (a store that cannot be opened
-    /// answers every request with a [`HistoryReply::Problem`]). `waker` is called after each
-    /// reply (e.g. `ctx.request_repaint()`).
-    pub fn start(core: &super::Core, data_dir: &std::path::Path, waker: Waker) -> Self {
-        Self::over(core.history_writer(data_dir), waker)
-    }
-
-    /// The service over a store actor of its own for `data_dir` (tests and tools without a
-    /// core).
-    ///
-    /// # Errors
-    /// Never: a store that cannot be opened answers every request with a problem.
-    pub fn spawn(data_dir: impl AsRef<std::path::Path>, waker: Waker) -> Result<Self, String> {
-        Ok(Self::over(
-            super::open_history_writer(data_dir.as_ref()),
-            waker,
-        ))
-    }
-
-    fn over(store: Result<Arc<HistoryWriter>, crate::store::HistoryError>, waker: Waker) -> Self {
-        let (reply_tx, replies) = channel();
-        Self {
-            store: store.map_err(|e| format!("the history cannot be shown: {e}")),
-            reply_tx,
-            replies,
-            in_flight: Arc::new(AtomicUsize::new(0)),
-            latest_page: Arc::new(AtomicU64::new(0)),
-            waker,
-        }
-    }
-
-    /// Queues `request`; false when the store actor is gone.
-    pub fn send(&self, request: HistoryRequest) -> bool {
-        let store = match &self.store {
-            Ok(store) => store,
-            Err(problem) => {
-                let _ = self.reply_tx.send(HistoryReply::Problem(problem.clone()));
-                (self.waker)();
-                return true;
-            }
-        };
-        let page = if matches!(request, HistoryRequest::Page { .. }) {
-            self.latest_page.fetch_add(1, Ordering::SeqCst) + 1
-        } else {
-            0
-        };
-        self.in_flight.fetch_add(1, Ordering::SeqCst);
-        let (latest, in_flight, replies, waker) = (
-            Arc::clone(&self.latest_page),
-            Arc::clone(&self.in_flight),
-            self.reply_tx.clone(),
-            Arc::clone(&self.waker),
-        );
-        let sent = store.queue_job(Box::new(move |queue: &mut BatchQueue| {
-            if page == 0 || latest.load(Ordering::SeqCst) == page {
-                let _ = replies.send(answer(queue.history(), request));
-                waker();
-            }
-            in_flight.fetch_sub(1, Ordering::SeqCst);
-        }));
-        if sent.is_err() {
-            self.in_flight.fetch_sub(1, Ordering::SeqCst);
-        }
-        sent.is_ok()
-    }
-
-    /// Takes one reply, if any, without blocking.
-    pub fn try_recv(&self) -> Option<HistoryReply> {
-        self.replies.try_recv().ok()
-    }
-
-    /// True when every request sent so far has been answered or dropped (tests wait on it).
-    pub fn is_idle(&self) -> bool {
-        self.in_flight.load(Ordering::SeqCst) == 0
-    }
+/// Answers `request` on the store actor's thread, unless it is a page request (numbered `page`,
+/// counted from 1; 0 for every other request) that a newer one follows: that one is dropped
+/// unanswered (`None`), so typing a filter key by key costs one query, not one per key.
+pub(super) fn answer_unless_superseded(
+    queue: &mut BatchQueue,
+    request: HistoryRequest,
+    page: u64,
+    latest_page: &AtomicU64,
+) -> Option<HistoryReply> {
+    (page == 0 || latest_page.load(Ordering::SeqCst) == page)
+        .then(|| answer(queue.history(), request))
 }
 
 fn answer(store: &mut HistoryStore, job: HistoryRequest) -> HistoryReply {

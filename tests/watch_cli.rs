@@ -288,3 +288,50 @@ fn watch_run_ids(store: &HistoryStore, id: &str) -> Vec<String> {
     let runs = store.page_runs(&query, 0, 100_000).expect("runs");
     runs.into_iter().map(|r| r.id).collect()
 }
+
+#[test]
+fn each_run_of_a_watch_gets_its_own_uuid_and_idempotency_key() {
+    let demo = Demo::start();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let url = demo.url("/echo?id={{uuid}}");
+    let out = stdout_of(
+        dir.path(),
+        &[
+            "watch",
+            "-X",
+            "POST",
+            "-d",
+            "x",
+            "--idempotency-key",
+            "--every",
+            "250ms",
+            "--count",
+            "3",
+            &url,
+        ],
+        0,
+    );
+    let id = watch_id(&out);
+    let store = HistoryStore::open_in(dir.path()).expect("history");
+    let mut urls = Vec::new();
+    let mut keys = Vec::new();
+    for run_id in watch_run_ids(&store, &id) {
+        let run = store.run(&run_id).expect("read").expect("stored").run;
+        assert!(!run.request.url.contains("{{uuid}}"), "{}", run.request.url);
+        urls.push(run.request.url);
+        keys.push(run.request.idempotency_key.expect("a key"));
+    }
+    assert!(urls.len() >= 2, "{out}");
+    for list in [&urls, &keys] {
+        let mut distinct = list.clone();
+        distinct.sort();
+        distinct.dedup();
+        assert_eq!(distinct.len(), list.len(), "one per run: {list:?}");
+    }
+    // The resume refuses output flags as a new watch does.
+    let out = retryscope(dir.path())
+        .args(["watch", "--resume", &id, "--json"])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+}

@@ -494,8 +494,10 @@ async fn run_slot(
     due: i64,
     stop: &mut watch::Receiver<Option<WatchState>>,
 ) -> Result<Option<WatchState>, WatchError> {
+    // A run of its own: a fresh `{{uuid}}` (and automatic Idempotency-Key) each slot.
+    let request = crate::model::fill_uuid(&ctx.request, &uuid::Uuid::new_v4().to_string());
     let mut recording = RunRecording::for_watch(
-        &ctx.request,
+        &request,
         &ctx.profile,
         &ctx.secrets,
         Some(Arc::clone(&ctx.writer)),
@@ -517,10 +519,9 @@ async fn run_slot(
     let options = RunOptions {
         run_id: slot + 1,
         seed: None,
-        budget: ctx.core_budgets.bucket_for(&ctx.profile, &ctx.request.url),
+        budget: ctx.core_budgets.bucket_for(&ctx.profile, &request.url),
     };
-    let (handle, run) =
-        engine::prepare_run(ctx.request.clone(), ctx.profile.clone(), options, tx, None);
+    let (handle, run) = engine::prepare_run(request, ctx.profile.clone(), options, tx, None);
     let asked = async {
         while stop.changed().await.is_ok() {
             if stop.borrow_and_update().is_some() {

@@ -26,9 +26,9 @@
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use retryscope::model::{BatchOptions, BatchRequest, RequestSpec};
-use retryscope::service::{BatchService, Core, CoreOptions};
+use retryscope::service::CoreLink;
+use retryscope::service::{BatchSetup, Core, CoreOptions, LinkSetup};
 use retryscope::store::{BatchQueue, MemorySecretStore};
-use retryscope::ui::engine_link::ChannelEngine;
 use retryscope::ui::file_dialogs::ScriptedDialogs;
 use retryscope::ui::workbench::{WorkbenchSetup, WorkbenchState};
 use std::sync::Arc;
@@ -167,23 +167,26 @@ fn main() {
             }
         }
     };
-    let (engine, _probe) = ChannelEngine::new();
+    let mut setup = LinkSetup {
+        waker: std::sync::Arc::new(|| {}),
+        data_dir: Some(dir.path().to_path_buf()),
+        record_runs: false,
+        body_cap: 0,
+        batches: None,
+    };
+    setup.batches = Some(BatchSetup {
+        importer: retryscope::ui::batch::list_importer(),
+        secrets,
+        profiles: retryscope::service::library_lookup(None),
+    });
+    let (link, _probe) = CoreLink::start_probed(&core, setup);
     let mut state = WorkbenchState::new(WorkbenchSetup {
-        engine: Box::new(engine),
+        link,
         dialogs: Box::new(ScriptedDialogs::default()),
         demo_base_url: Some("http://127.0.0.1:9".into()),
         library_dir: None,
         persisted: None,
     });
-    let service = BatchService::start(
-        &core,
-        dir.path(),
-        secrets,
-        retryscope::ui::batch::list_importer(),
-        Arc::new(|| {}),
-        retryscope::service::library_lookup(None),
-    );
-    state.attach_batch(service);
     state.show_batch(true);
     let mut h = Harness::builder()
         .with_size(egui::vec2(1280.0, 800.0))

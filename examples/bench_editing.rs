@@ -22,7 +22,7 @@ use egui::{Key, Modifiers};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use retryscope::model::Strategy;
-use retryscope::ui::engine_link::ChannelEngine;
+use retryscope::service::CoreLink;
 use retryscope::ui::file_dialogs::ScriptedDialogs;
 use retryscope::ui::profile_library::{CurrentProfile, ProfileSource, fallback_default_profile};
 use retryscope::ui::workbench::{WorkbenchSetup, WorkbenchState};
@@ -46,9 +46,9 @@ fn main() {
         .nth(1)
         .and_then(|a| a.parse().ok())
         .unwrap_or(DEFAULT_FRAMES);
-    let (engine, _probe) = ChannelEngine::new();
+    let (engine, _probe) = CoreLink::probe();
     let mut state = WorkbenchState::new(WorkbenchSetup {
-        engine: Box::new(engine),
+        link: engine,
         dialogs: Box::new(ScriptedDialogs::default()),
         demo_base_url: Some("http://127.0.0.1:9".into()),
         library_dir: None,

@@ -28,12 +28,11 @@ use retryscope::model::{
     AttemptOutcome, AttemptResult, AttemptRow, BodyPreview, OutcomeKind, RequestSpec,
     ResponseSummary, Timings, Verdict,
 };
-use retryscope::service::HistoryService;
+use retryscope::service::CoreLink;
+use retryscope::service::{Core, CoreOptions, LinkSetup};
 use retryscope::store::{AttemptRecord, HistoryStore, HistoryWrite, RunRecord};
-use retryscope::ui::engine_link::ChannelEngine;
 use retryscope::ui::file_dialogs::ScriptedDialogs;
 use retryscope::ui::workbench::{WorkbenchSetup, WorkbenchState};
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 #[path = "support/frame_clock.rs"]
@@ -204,19 +203,27 @@ fn main() {
             retryscope::ui::history::format_bytes(store.file_size())
         );
     }
-    let (engine, _probe) = ChannelEngine::new();
+    let Ok(core) = Core::new(CoreOptions::workers(1)) else {
+        eprintln!("cannot start the core");
+        return;
+    };
+    let (link, _probe) = CoreLink::start_probed(
+        &core,
+        LinkSetup {
+            waker: std::sync::Arc::new(|| {}),
+            data_dir: Some(dir.path().to_path_buf()),
+            record_runs: false,
+            body_cap: 0,
+            batches: None,
+        },
+    );
     let mut state = WorkbenchState::new(WorkbenchSetup {
-        engine: Box::new(engine),
+        link,
         dialogs: Box::new(ScriptedDialogs::default()),
         demo_base_url: Some("http://127.0.0.1:9".into()),
         library_dir: None,
         persisted: None,
     });
-    let Ok(service) = HistoryService::spawn(dir.path(), Arc::new(|| {})) else {
-        eprintln!("cannot start the history reader");
-        return;
-    };
-    state.attach_history(service);
     state.show_history(true);
     let mut h = Harness::builder()
         .with_size(egui::vec2(1280.0, 800.0))

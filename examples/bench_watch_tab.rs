@@ -27,11 +27,10 @@ use retryscope::model::{
     ResponseSummary, Timings, Verdict,
 };
 use retryscope::policy::WatchSchedule;
-use retryscope::service::HistoryService;
+use retryscope::service::{Core, CoreLink, CoreOptions, LinkSetup};
 use retryscope::store::{
     AttemptRecord, HistoryStore, HistoryWrite, Missed, NewWatch, RunRecord, WatchSlot, WatchState,
 };
-use retryscope::ui::engine_link::ChannelEngine;
 use retryscope::ui::file_dialogs::ScriptedDialogs;
 use retryscope::ui::workbench::{WorkbenchSetup, WorkbenchState};
 use std::sync::Arc;
@@ -201,19 +200,27 @@ fn main() {
         "a watch of {slots} slots written in {:.1} s",
         filled.elapsed().as_secs_f64()
     );
-    let (engine, _probe) = ChannelEngine::new();
-    let mut state = WorkbenchState::new(WorkbenchSetup {
-        engine: Box::new(engine),
+    let Ok(core) = Core::new(CoreOptions::workers(1)) else {
+        eprintln!("cannot start the core");
+        return;
+    };
+    let (link, _probe) = CoreLink::start_probed(
+        &core,
+        LinkSetup {
+            waker: Arc::new(|| {}),
+            data_dir: Some(dir.path().to_path_buf()),
+            record_runs: false,
+            body_cap: 0,
+            batches: None,
+        },
+    );
+    let state = WorkbenchState::new(WorkbenchSetup {
+        link,
         dialogs: Box::new(ScriptedDialogs::default()),
         demo_base_url: Some("http://127.0.0.1:9".into()),
         library_dir: None,
         persisted: None,
     });
-    let Ok(service) = HistoryService::spawn(dir.path(), Arc::new(|| {})) else {
-        eprintln!("cannot start the history reader");
-        return;
-    };
-    state.attach_history(service);
     let mut h = Harness::builder()
         .with_size(egui::vec2(1280.0, 900.0))
         .with_accessibility_check(false)

@@ -1,42 +1,38 @@
-//! One core per process (DESIGN §11): the window's services — engine, batch, History panel —
-//! started on one core share its one runtime, its one store actor (the only thread that
-//! touches SQLite) and its one budget registry. Its own test binary, so the process-wide
+//! One core per process (DESIGN §11): the window's one link to the core — runs, batches,
+//! History panel queries — shares the core's one runtime, its one store actor (the only thread
+//! that touches SQLite) and its one budget registry. Its own test binary, so the process-wide
 //! counts are this test's alone.
 
 #![allow(clippy::unwrap_used)]
 
-use retryscope::service::{
-    BatchService, Census, Core, CoreOptions, EngineService, HistoryPlace, HistoryService, Threads,
-};
+use retryscope::service::{BatchSetup, Census, Core, CoreLink, CoreOptions, LinkSetup, Threads};
 use retryscope::store::MemorySecretStore;
 use std::sync::Arc;
 
 #[test]
-fn the_window_s_services_share_one_runtime_one_store_thread_and_one_budget_registry() {
+fn the_window_s_link_shares_one_runtime_one_store_thread_and_one_budget_registry() {
     let core = Core::new(CoreOptions {
         threads: Threads::Workers(2),
         demo: true,
     })
     .unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let engine = EngineService::start(
+    let link = CoreLink::start(
         &core,
-        Arc::new(|| {}),
-        Some(HistoryPlace {
+        LinkSetup {
+            waker: Arc::new(|| {}),
             data_dir: Some(dir.path().to_path_buf()),
+            record_runs: true,
             body_cap: 1024,
-        }),
+            batches: Some(BatchSetup {
+                importer: retryscope::ui::batch::list_importer(),
+                secrets: Arc::new(MemorySecretStore::new()),
+                profiles: retryscope::service::library_lookup(None),
+            }),
+        },
     );
-    assert!(engine.is_recording());
-    let batch = BatchService::start(
-        &core,
-        dir.path(),
-        Arc::new(MemorySecretStore::new()),
-        retryscope::ui::batch::list_importer(),
-        Arc::new(|| {}),
-        retryscope::service::library_lookup(None),
-    );
-    let history = HistoryService::start(&core, dir.path(), Arc::new(|| {}));
+    let offer = link.offer();
+    assert!(offer.recording && offer.history && offer.batches);
     assert_eq!(
         core.census(),
         Census {
@@ -71,7 +67,7 @@ fn the_window_s_services_share_one_runtime_one_store_thread_and_one_budget_regis
             "store, core and history-* threads: {names:?}"
         );
     }
-    drop((engine, batch, history));
+    drop(link);
     core.shutdown(std::time::Duration::from_secs(2)).unwrap();
     assert_eq!(retryscope::store::HistoryWriter::live_count(), 0);
 }

@@ -9,7 +9,7 @@ mod engine_support;
 use engine_support::*;
 use retryscope::demo::DemoServer;
 use retryscope::model::{ErrorKind, OutcomeKind, RequestSpec, RunEvent};
-use retryscope::service::{Command, EngineService};
+use retryscope::service::{CoreCommand, CoreEvent, CoreLink, LinkSetup};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
@@ -257,30 +257,35 @@ async fn paused_clock_deadline_counts_virtual_time_exactly() {
 }
 
 #[test]
-fn engine_service_runs_commands_on_its_own_thread_and_wakes_the_caller() {
+fn a_core_link_runs_commands_on_the_core_and_wakes_the_caller() {
     let demo_rt = tokio::runtime::Runtime::new().unwrap();
     let server = demo_rt.block_on(DemoServer::start(0)).unwrap();
     let wakes = Arc::new(AtomicUsize::new(0));
     let counter = Arc::clone(&wakes);
-    let mut engine = EngineService::start(
+    let mut engine = CoreLink::start(
         core_support::shared_core(),
-        Arc::new(move || {
-            counter.fetch_add(1, Ordering::SeqCst);
-        }),
-        None,
+        LinkSetup {
+            waker: Arc::new(move || {
+                counter.fetch_add(1, Ordering::SeqCst);
+            }),
+            data_dir: None,
+            record_runs: false,
+            body_cap: 0,
+            batches: None,
+        },
     );
 
     let ok_id = engine.next_run_id();
     let hang_id = engine.next_run_id();
     assert_ne!(ok_id, hang_id);
-    assert!(engine.send(Command::Start {
+    assert!(engine.send(CoreCommand::Start {
         run_id: ok_id,
         spec: RequestSpec::get(server.url("/status/503?times=1")),
         profile: fixed(10, 3),
         seed: Some(1),
         secrets: Vec::new(),
     }));
-    assert!(engine.send(Command::Start {
+    assert!(engine.send(CoreCommand::Start {
         run_id: hang_id,
         spec: RequestSpec::get(server.url("/hang")),
         profile: fixed(10, 3),
@@ -293,11 +298,13 @@ fn engine_service_runs_commands_on_its_own_thread_and_wakes_the_caller() {
     let mut cancelled = false;
     while ends.len() < 2 && began.elapsed() < Duration::from_secs(10) {
         match engine.try_recv() {
-            Some(RunEvent::RunFinished {
+            Some(CoreEvent::Run(RunEvent::RunFinished {
                 run_id, outcome, ..
-            }) => ends.push((run_id, outcome.kind)),
-            Some(RunEvent::AttemptStarted { run_id, .. }) if run_id == hang_id && !cancelled => {
-                cancelled = engine.send(Command::Cancel(hang_id));
+            })) => ends.push((run_id, outcome.kind)),
+            Some(CoreEvent::Run(RunEvent::AttemptStarted { run_id, .. }))
+                if run_id == hang_id && !cancelled =>
+            {
+                cancelled = engine.send(CoreCommand::Cancel(hang_id));
             }
             Some(_) => {}
             None => std::thread::sleep(Duration::from_millis(2)),

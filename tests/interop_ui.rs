@@ -222,7 +222,7 @@ fn an_attempt_is_copied_as_curl_with_secrets_masked() {
 
 #[test]
 fn import_har_lists_entries_and_the_chosen_one_fills_the_composer() {
-    use retryscope::ui::engine_link::ChannelEngine;
+    use retryscope::service::CoreLink;
     use retryscope::ui::file_dialogs::ScriptedDialogs;
     use retryscope::ui::workbench::{WorkbenchSetup, WorkbenchState};
     let dir = tempfile::tempdir().expect("tempdir");
@@ -238,9 +238,9 @@ fn import_har_lists_entries_and_the_chosen_one_fills_the_composer() {
            "response":{"status":503}}]}}"#,
     )
     .expect("write HAR");
-    let (engine, _probe) = ChannelEngine::new();
+    let (engine, _probe) = CoreLink::probe();
     let state = WorkbenchState::new(WorkbenchSetup {
-        engine: Box::new(engine),
+        link: engine,
         dialogs: Box::new(ScriptedDialogs::new([Some(path)])),
         demo_base_url: Some(ui_support::DEMO.into()),
         library_dir: None,
@@ -272,15 +272,15 @@ fn import_har_lists_entries_and_the_chosen_one_fills_the_composer() {
 
 #[test]
 fn export_png_saves_the_selected_runs_plot_off_the_frame() {
-    use retryscope::ui::engine_link::ChannelEngine;
+    use retryscope::service::CoreLink;
     use retryscope::ui::file_dialogs::ScriptedDialogs;
     use retryscope::ui::workbench::{WorkbenchSetup, WorkbenchState};
     let dir = tempfile::tempdir().expect("tempdir");
     // No extension: `.png` is added.
     let chosen = dir.path().join("plot");
-    let (engine, probe) = ChannelEngine::new();
+    let (engine, probe) = CoreLink::probe();
     let state = WorkbenchState::new(WorkbenchSetup {
-        engine: Box::new(engine),
+        link: engine,
         dialogs: Box::new(ScriptedDialogs::new([Some(chosen.clone())])),
         demo_base_url: Some(ui_support::DEMO.into()),
         library_dir: None,
@@ -297,7 +297,7 @@ fn export_png_saves_the_selected_runs_plot_off_the_frame() {
         .attempt(response(200, &[], "ok"), Verdict::SUCCESS, 3.0)
         .finish(OutcomeKind::Succeeded, "succeeded on attempt 2", Some(200));
     for (event, _) in script.events() {
-        probe.events.send(event.clone()).expect("workbench listens");
+        assert!(probe.send_run(event.clone()), "workbench listens");
     }
     h.run();
     h.get_by_label("Export PNG…").click();
@@ -320,4 +320,73 @@ fn export_png_saves_the_selected_runs_plot_off_the_frame() {
         h.query_by_label_contains("timeline plot saved").is_some(),
         "the status line says where it went"
     );
+}
+
+#[test]
+fn save_as_file_writes_the_runs_har_csv_and_events_off_the_frame() {
+    use retryscope::service::CoreLink;
+    use retryscope::ui::file_dialogs::ScriptedDialogs;
+    use retryscope::ui::workbench::{WorkbenchSetup, WorkbenchState};
+    let dir = tempfile::tempdir().expect("tempdir");
+    let names = ["run", "attempts", "events"];
+    let (link, probe) = CoreLink::probe();
+    let state = WorkbenchState::new(WorkbenchSetup {
+        link,
+        dialogs: Box::new(ScriptedDialogs::new(
+            names.iter().map(|n| Some(dir.path().join(n))),
+        )),
+        demo_base_url: Some(ui_support::DEMO.into()),
+        library_dir: None,
+        persisted: None,
+    });
+    let mut h = ui_support::harness_sized(state, [1400.0, 1000.0]);
+    h.run();
+    h.get_by_label("Send").click();
+    h.run();
+    let start = DateTime::parse_from_rfc3339("2026-11-30T14:00:00.000+01:00").expect("valid");
+    let script = EventScript::new(1, "GET", "http://127.0.0.1:9/status/503", start)
+        .attempt(response(503, &[], "busy"), retry("503 is retryable"), 12.0)
+        .wait(10, 11.0)
+        .attempt(response(200, &[], "ok"), Verdict::SUCCESS, 3.0)
+        .finish(OutcomeKind::Succeeded, "succeeded on attempt 2", Some(200));
+    for (event, _) in script.events() {
+        assert!(probe.send_run(event.clone()), "workbench listens");
+    }
+    h.run();
+    // (file written, what it starts with, the status line's words)
+    let expected = [
+        ("run.har", "{", "run as HAR saved"),
+        ("attempts.csv", "run_id,", "attempts CSV saved"),
+        ("events.jsonl", "{", "run's events saved"),
+    ];
+    for (item, (file, starts, said)) in ["HAR file…", "CSV file…", "Events file (JSON Lines)…"]
+        .into_iter()
+        .zip(expected)
+    {
+        h.get_by_label("Save as file").click();
+        h.run();
+        h.get_by_label(item).click();
+        h.run();
+        let written = dir.path().join(file);
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while (!written.exists() || h.query_by_label_contains(said).is_none())
+            && Instant::now() < deadline
+        {
+            // Steps the frame while the worker writes (a failure bound, not a timing test).
+            std::thread::sleep(Duration::from_millis(20));
+            h.run();
+        }
+        let text = std::fs::read_to_string(&written).expect("the file was written");
+        assert!(text.starts_with(starts), "{file}: {text}");
+        assert!(
+            h.query_by_label_contains(said).is_some(),
+            "the status line says where {file} went"
+        );
+    }
+    let har: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("run.har")).expect("har"))
+            .expect("HAR is JSON");
+    assert_eq!(har["log"]["entries"].as_array().map(Vec::len), Some(2));
+    let events = std::fs::read_to_string(dir.path().join("events.jsonl")).expect("events");
+    assert!(events.lines().count() >= 5, "{events}");
 }

@@ -1,4 +1,4 @@
-//! The one core under both faces: every run the engine service starts is recorded in the
+//! The one core under both faces: every run a link to the core starts is recorded in the
 //! history (attempts included, secrets masked), a history that cannot be opened leaves runs
 //! going unrecorded with a reason, and the window's layer never touches SQLite itself.
 
@@ -10,19 +10,25 @@ mod engine_support;
 use engine_support::fixed;
 use retryscope::demo::DemoServer;
 use retryscope::model::{KeyValue, OutcomeKind, RequestSpec, RunEvent};
-use retryscope::service::{Command, EngineService, HistoryPlace};
+use retryscope::service::{CoreCommand, CoreEvent, CoreLink};
 use retryscope::store::{HistoryStore, RunFilter};
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+/// A link on the shared core that records its runs in `data_dir`'s history.
+fn recording_link(data_dir: &std::path::Path) -> CoreLink {
+    let mut setup = core_support::history_setup(data_dir);
+    (setup.record_runs, setup.body_cap) = (true, 1024);
+    CoreLink::start(core_support::shared_core(), setup)
+}
+
 /// Drains `engine` until run `id` finishes (10 s at most); returns its outcome.
-fn wait_finished(engine: &mut EngineService, id: u64) -> OutcomeKind {
+fn wait_finished(engine: &mut CoreLink, id: u64) -> OutcomeKind {
     let began = Instant::now();
     while began.elapsed() < Duration::from_secs(10) {
         match engine.try_recv() {
-            Some(RunEvent::RunFinished {
+            Some(CoreEvent::Run(RunEvent::RunFinished {
                 run_id, outcome, ..
-            }) if run_id == id => return outcome.kind,
+            })) if run_id == id => return outcome.kind,
             Some(_) => {}
             None => std::thread::sleep(Duration::from_millis(2)),
         }
@@ -35,20 +41,13 @@ fn a_run_started_through_the_service_is_in_the_history_with_its_attempts() {
     let demo_rt = tokio::runtime::Runtime::new().unwrap();
     let server = demo_rt.block_on(DemoServer::start(0)).unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let mut engine = EngineService::start(
-        core_support::shared_core(),
-        Arc::new(|| {}),
-        Some(HistoryPlace {
-            data_dir: Some(dir.path().to_path_buf()),
-            body_cap: 1024,
-        }),
-    );
-    assert!(engine.is_recording());
-    assert_eq!(engine.history_problem(), None);
+    let mut engine = recording_link(dir.path());
+    assert!(engine.offer().recording);
+    assert_eq!(engine.offer().history_problem, None);
     let mut spec = RequestSpec::get(server.url("/status/503?times=1"));
     spec.headers.push(KeyValue::new("X-Note", "VARSECRET42"));
     let id = engine.next_run_id();
-    assert!(engine.send(Command::Start {
+    assert!(engine.send(CoreCommand::Start {
         run_id: id,
         spec,
         profile: fixed(10, 3),
@@ -89,19 +88,12 @@ fn a_history_that_cannot_open_leaves_runs_unrecorded_with_a_reason() {
     // A file where the data folder should be.
     let blocker = dir.path().join("not-a-folder");
     std::fs::write(&blocker, "x").unwrap();
-    let mut engine = EngineService::start(
-        core_support::shared_core(),
-        Arc::new(|| {}),
-        Some(HistoryPlace {
-            data_dir: Some(blocker),
-            body_cap: 1024,
-        }),
-    );
-    assert!(!engine.is_recording());
-    let problem = engine.history_problem().unwrap().to_owned();
+    let mut engine = recording_link(&blocker);
+    assert!(!engine.offer().recording);
+    let problem = engine.offer().history_problem.clone().unwrap();
     assert!(problem.starts_with("runs are not recorded"), "{problem}");
     let id = engine.next_run_id();
-    assert!(engine.send(Command::Start {
+    assert!(engine.send(CoreCommand::Start {
         run_id: id,
         spec: RequestSpec::get(server.url("/status/200")),
         profile: fixed(10, 0),
@@ -188,7 +180,7 @@ fn sample_run(n: i64) -> Vec<retryscope::store::HistoryWrite> {
 
 #[test]
 fn the_history_reader_pages_filters_and_answers_the_latest_page_only() {
-    use retryscope::service::{HistoryReply, HistoryRequest, HistoryService, Retention};
+    use retryscope::service::{HistoryReply, HistoryRequest, Retention};
     use retryscope::store::{RunQuery, RunSort};
     let dir = tempfile::tempdir().unwrap();
     let mut store = HistoryStore::open_in(dir.path()).unwrap();
@@ -215,26 +207,30 @@ fn the_history_reader_pages_filters_and_answers_the_latest_page_only() {
     assert!(store.file_size() > 0);
     drop(store);
 
-    let service = HistoryService::spawn(dir.path(), Arc::new(|| {})).unwrap();
+    let mut service = CoreLink::start(
+        core_support::shared_core(),
+        core_support::history_setup(dir.path()),
+    );
+    let idle = service.sender();
     // Three pages sent at once: those the worker finds queued together are answered only for
     // the last of them; the last one sent is always answered.
     for text in ["n1", "n2", "n3"] {
-        assert!(service.send(HistoryRequest::Page {
+        assert!(service.send(CoreCommand::History(HistoryRequest::Page {
             query: RunQuery {
                 url_contains: text.into(),
                 ..RunQuery::default()
             },
             offset: 0,
             limit: 50,
-        }));
+        })));
     }
     let began = Instant::now();
-    while !service.is_idle() && began.elapsed() < Duration::from_secs(10) {
+    while !idle.queries_idle() && began.elapsed() < Duration::from_secs(10) {
         std::thread::sleep(Duration::from_millis(2));
     }
     let mut pages = Vec::new();
     while let Some(reply) = service.try_recv() {
-        if let HistoryReply::Page { query, total, .. } = reply {
+        if let CoreEvent::History(HistoryReply::Page { query, total, .. }) = reply {
             pages.push((query.url_contains, total));
         }
     }
@@ -242,15 +238,20 @@ fn the_history_reader_pages_filters_and_answers_the_latest_page_only() {
     // `n3` matches n3 and n30–n39.
     assert_eq!(pages.last(), Some(&("n3".to_owned(), 11)));
 
-    assert!(service.send(HistoryRequest::Retain(Retention {
-        keep_days: None,
-        keep_runs: Some(10),
-    })));
+    assert!(
+        service.send(CoreCommand::History(HistoryRequest::Retain(Retention {
+            keep_days: None,
+            keep_runs: Some(10),
+        })))
+    );
     let began = Instant::now();
-    while !service.is_idle() && began.elapsed() < Duration::from_secs(10) {
+    while !idle.queries_idle() && began.elapsed() < Duration::from_secs(10) {
         std::thread::sleep(Duration::from_millis(2));
     }
-    assert_eq!(service.try_recv(), Some(HistoryReply::Retained(50)));
+    assert!(matches!(
+        service.try_recv(),
+        Some(CoreEvent::History(HistoryReply::Retained(50)))
+    ));
     let left = HistoryStore::open_in(dir.path())
         .unwrap()
         .list(&RunFilter::default())

@@ -10,7 +10,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use retryscope::demo::DemoServer;
 use retryscope::model::RetryProfile;
-use retryscope::service::BatchService;
+use retryscope::service::{CoreEvent, CoreLink};
 use retryscope::store::MemorySecretStore;
 use retryscope::ui::batch::{BatchAction, BatchPanel};
 use std::sync::Arc;
@@ -18,6 +18,8 @@ use std::time::{Duration, Instant};
 
 struct Tab {
     panel: BatchPanel,
+    /// The link the panel sends through; its batch replies reach the panel each frame.
+    link: Option<CoreLink>,
     profile: RetryProfile,
     actions: Vec<BatchAction>,
 }
@@ -30,7 +32,11 @@ fn harness(tab: Tab) -> Harness<'static, Tab> {
         .build_ui_state(
             |ui, t: &mut Tab| {
                 let now = Instant::now();
-                t.panel.poll(now);
+                while let Some(event) = t.link.as_mut().and_then(CoreLink::try_recv) {
+                    if let CoreEvent::Batch(reply) = event {
+                        t.panel.accept(reply, now);
+                    }
+                }
                 let actions = t.panel.ui(ui, &t.profile, now);
                 t.actions.extend(actions);
             },
@@ -52,6 +58,7 @@ fn without_a_service_the_tab_says_why() {
     panel.set_unavailable("batches are not available: no data folder".into());
     let mut h = harness(Tab {
         panel,
+        link: None,
         profile: profile(),
         actions: Vec::new(),
     });
@@ -68,22 +75,15 @@ fn import_start_and_open_an_items_run_by_label() {
     let server = rt.block_on(DemoServer::start(0)).unwrap();
     let base = server.base_url();
     // The window's importer: a `.txt` list is one curl command a line.
-    let importer = retryscope::ui::batch::list_importer();
     let dir = tempfile::tempdir().unwrap();
     let list = dir.path().join("paths.txt");
     std::fs::write(&list, format!("curl '{base}/status/200?key=a'\ncurl '{base}/status/404?key=b'\ncurl '{base}/status/200?key=c'\n")).unwrap();
-    let service = BatchService::start(
-        core_support::shared_core(),
-        dir.path(),
-        Arc::new(MemorySecretStore::new()),
-        importer,
-        Arc::new(|| {}),
-        retryscope::service::library_lookup(None),
-    );
+    let link = core_support::batch_link(dir.path(), None);
     let mut panel = BatchPanel::new();
-    panel.attach(service);
+    panel.attach(link.sender());
     let mut h = harness(Tab {
         panel,
+        link: Some(link),
         profile: profile(),
         actions: Vec::new(),
     });
@@ -159,16 +159,9 @@ fn the_workbench_has_a_batch_tab_beside_timeline_and_history() {
     assert!(!h.state().batch_shown());
 }
 
-/// A service over `dir` with the window's importer (the demo server's runs not recorded).
-fn service_in(dir: &std::path::Path) -> BatchService {
-    BatchService::start(
-        core_support::shared_core(),
-        dir,
-        Arc::new(MemorySecretStore::new()),
-        retryscope::ui::batch::list_importer(),
-        Arc::new(|| {}),
-        retryscope::service::library_lookup(None),
-    )
+/// A link over `dir` with the window's importer (the demo server's runs not recorded).
+fn service_in(dir: &std::path::Path) -> CoreLink {
+    core_support::batch_link(dir, None)
 }
 
 fn until(h: &mut Harness<'static, Tab>, what: &dyn Fn(&Tab) -> bool) {
@@ -195,11 +188,12 @@ fn type_keys(h: &mut Harness<'static, Tab>, label: &str, text: &str) {
     }
 }
 
-fn tab_with(service: BatchService) -> Harness<'static, Tab> {
+fn tab_with(link: CoreLink) -> Harness<'static, Tab> {
     let mut panel = BatchPanel::new();
-    panel.attach(service);
+    panel.attach(link.sender());
     harness(Tab {
         panel,
+        link: Some(link),
         profile: profile(),
         actions: Vec::new(),
     })
@@ -432,15 +426,8 @@ fn items_may_name_library_profiles_and_an_unknown_name_is_refused_with_its_line(
         "{\"url\": \"http://127.0.0.1:9/a\", \"profile\": \"team\"}\n{\"url\": \"http://127.0.0.1:9/b\", \"profile\": \"nope\"}\n{\"url\": \"http://127.0.0.1:9/c\", \"profile\": \"aws-standard\"}\n",
     )
     .unwrap();
-    let service = BatchService::start(
-        core_support::shared_core(),
-        dir.path(),
-        Arc::new(MemorySecretStore::new()),
-        retryscope::ui::batch::list_importer(),
-        Arc::new(|| {}),
-        retryscope::service::library_lookup(Some(library.path().to_path_buf())),
-    );
-    let mut h = tab_with(service);
+    let link = core_support::batch_link(dir.path(), Some(library.path().to_path_buf()));
+    let mut h = tab_with(link);
     h.run();
     type_keys(&mut h, "List file", list.to_str().unwrap());
     h.get_by_label("Import").click();

@@ -11,7 +11,6 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use retryscope::demo::DemoServer;
 use retryscope::model::{BatchState, BatchWorker};
-use retryscope::service::BatchService;
 use retryscope::store::{BatchQueue, MemorySecretStore};
 use retryscope::ui::workbench::WorkbenchState;
 use std::collections::HashMap;
@@ -22,22 +21,10 @@ use std::time::{Duration, Instant};
 
 const ITEMS: usize = 40;
 
-/// A service over `dir` as the window starts it (runs not recorded here).
-fn service_in(dir: &Path) -> BatchService {
-    BatchService::start(
-        core_support::shared_core(),
-        dir,
-        Arc::new(MemorySecretStore::new()),
-        retryscope::ui::batch::list_importer(),
-        Arc::new(|| {}),
-        retryscope::service::library_lookup(None),
-    )
-}
-
-/// A window (workbench) on the data folder `dir`.
+/// A window (workbench) on the data folder `dir`, its link to the core as the window starts
+/// it (runs not recorded here).
 fn window(dir: &Path) -> Harness<'static, WorkbenchState> {
-    let (mut state, _probe) = ui_support::workbench();
-    state.attach_batch(service_in(dir));
+    let state = ui_support::workbench_on(core_support::batch_link(dir, None), None);
     ui_support::harness_sized(state, [1280.0, 800.0])
 }
 
@@ -56,11 +43,11 @@ fn until(h: &mut Harness<'static, WorkbenchState>, what: &dyn Fn(&WorkbenchState
     }
 }
 
-/// Closes the window as eframe does: the batch service goes with it (waited for, so the next
+/// Closes the window as eframe does: its link to the core stops (waited for, so the next
 /// window of this test process does not race the old one's last commits).
 fn close(mut h: Harness<'static, WorkbenchState>) {
-    let service = h.state_mut().batch.detach().unwrap();
-    assert!(service.stop(Duration::from_secs(20)), "the service ended");
+    let stopped = h.state_mut().stop_core(Duration::from_secs(20));
+    assert!(stopped, "the link's task ended");
 }
 
 /// A list of `ITEMS` items answering after `ms` each (`n=iN`: no `key=`, which reads as a

@@ -8,7 +8,7 @@ use egui::{Key, Modifiers};
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT as _, Queryable as _};
 use retryscope::model::RetryProfile;
-use retryscope::ui::engine_link::ChannelEngine;
+use retryscope::service::CoreLink;
 use retryscope::ui::file_dialogs::ScriptedDialogs;
 use retryscope::ui::profile_library::fallback_default_profile;
 use retryscope::ui::workbench::{WorkbenchSetup, WorkbenchState};
@@ -18,9 +18,9 @@ use std::time::{Duration, Instant};
 const NO_PORTAL: &str = "no system file dialog (no D-Bus session bus for a portal, no zenity)";
 
 fn workbench(dialogs: ScriptedDialogs, library: &Path) -> Harness<'static, WorkbenchState> {
-    let (engine, _probe) = ChannelEngine::new();
+    let (engine, _probe) = CoreLink::probe();
     let state = WorkbenchState::new(WorkbenchSetup {
-        engine: Box::new(engine),
+        link: engine,
         dialogs: Box::new(dialogs),
         demo_base_url: Some("http://127.0.0.1:9".into()),
         library_dir: Some(library.to_path_buf()),

@@ -3,6 +3,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod core_support;
 mod demo_support;
 mod ui_support;
 
@@ -10,14 +11,14 @@ use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use retryscope::model::{KeyValue, OutcomeKind, RequestSpec, RetryProfile, Verdict};
-use retryscope::service::{Command, HistoryService};
+use retryscope::service::{CoreCommand, CoreLink, CoreProbe};
 use retryscope::store::{HistoryRecorder, HistoryStore, RunFilter};
 use retryscope::testkit::EventScript;
 use retryscope::testkit::{response, retry};
+use retryscope::ui::file_dialogs::ScriptedDialogs;
 use retryscope::ui::workbench::WorkbenchState;
-use std::sync::Arc;
 use std::time::Duration;
-use ui_support::{DEMO, harness_sized, type_into, workbench};
+use ui_support::{DEMO, harness_sized, type_into};
 
 /// Records a run of `GET url` (503, wait 100 ms, 200; or 503 then give up when `fails`) under
 /// `profile`, with `headers` on the request.
@@ -65,17 +66,29 @@ fn seed_run(
     std::thread::sleep(Duration::from_millis(3));
 }
 
+/// A workbench whose History panel reads `dir`'s history (its runs observed by the probe).
+fn workbench_over(dir: &std::path::Path, dialogs: ScriptedDialogs) -> (WorkbenchState, CoreProbe) {
+    let core = core_support::shared_core();
+    let (link, probe) = CoreLink::start_probed(core, core_support::history_setup(dir));
+    (ui_support::workbench_on_with(link, None, dialogs), probe)
+}
+
 struct Fixture {
     dir: tempfile::TempDir,
     harness: Harness<'static, WorkbenchState>,
-    probe: retryscope::ui::engine_link::EngineProbe,
+    probe: retryscope::service::CoreProbe,
 }
 
 /// A workbench with the History panel shown, on a history holding `alpha` (gave up), `beta`
 /// (succeeded, with an Authorization header) and `gamma` (succeeded).
 fn fixture(size: [f32; 2]) -> Fixture {
-    let (mut state, probe) = workbench();
+    fixture_with(size, ScriptedDialogs::default())
+}
+
+/// [`fixture`] whose save dialog answers as `dialogs` says.
+fn fixture_with(size: [f32; 2], dialogs: ScriptedDialogs) -> Fixture {
     let dir = tempfile::tempdir().unwrap();
+    let (mut state, probe) = workbench_over(dir.path(), dialogs);
     let profile = state.profile.current.profile.clone();
     let mut store = HistoryStore::open_in(dir.path()).unwrap();
     seed_run(
@@ -100,7 +113,6 @@ fn fixture(size: [f32; 2]) -> Fixture {
         false,
     );
     drop(store);
-    state.attach_history(HistoryService::spawn(dir.path(), Arc::new(|| {})).unwrap());
     state.show_history(true);
     let mut harness = harness_sized(state, size);
     settle(&mut harness);
@@ -236,7 +248,7 @@ fn rerun_sends_the_recorded_request_with_its_seed_and_refuses_a_masked_secret() 
         .drain_commands()
         .into_iter()
         .filter_map(|c| match c {
-            Command::Start { spec, seed, .. } => Some((spec.url, seed)),
+            CoreCommand::Start { spec, seed, .. } => Some((spec.url, seed)),
             _ => None,
         })
         .collect();
@@ -261,8 +273,8 @@ fn rerun_sends_the_recorded_request_with_its_seed_and_refuses_a_masked_secret() 
 
 #[test]
 fn rerun_of_the_request_in_the_composer_refills_its_secret_from_the_composer() {
-    let (mut state, probe) = workbench();
     let dir = tempfile::tempdir().unwrap();
+    let (mut state, probe) = workbench_over(dir.path(), ScriptedDialogs::default());
     // The composer holds the request that was recorded, with its live token.
     state.request.composer.draft.url = url("delta");
     state
@@ -293,7 +305,6 @@ fn rerun_of_the_request_in_the_composer_refills_its_secret_from_the_composer() {
     let recorded = serde_json::to_string(&stored[0].request).unwrap();
     assert!(!recorded.contains("LIVETOKEN"), "{recorded}");
     drop(store);
-    state.attach_history(HistoryService::spawn(dir.path(), Arc::new(|| {})).unwrap());
     state.show_history(true);
     let mut h = harness_sized(state, [1280.0, 800.0]);
     settle(&mut h);
@@ -305,7 +316,7 @@ fn rerun_of_the_request_in_the_composer_refills_its_secret_from_the_composer() {
         .drain_commands()
         .into_iter()
         .filter_map(|c| match c {
-            Command::Start { spec, .. } => Some(spec),
+            CoreCommand::Start { spec, .. } => Some(spec),
             _ => None,
         })
         .collect();
@@ -378,15 +389,9 @@ fn filters_and_sort_survive_a_restart() {
     // Through the JSON eframe stores, then a new window from it.
     let json = serde_json::to_string(&h.state().to_persisted()).unwrap();
     let persisted = serde_json::from_str(&json).unwrap();
-    let (engine, _probe) = retryscope::ui::engine_link::ChannelEngine::new();
-    let mut state = WorkbenchState::new(retryscope::ui::workbench::WorkbenchSetup {
-        engine: Box::new(engine),
-        dialogs: Box::new(retryscope::ui::file_dialogs::ScriptedDialogs::default()),
-        demo_base_url: Some(DEMO.into()),
-        library_dir: None,
-        persisted: Some(persisted),
-    });
-    state.attach_history(HistoryService::spawn(f.dir.path(), Arc::new(|| {})).unwrap());
+    let core = core_support::shared_core();
+    let (link, _probe) = CoreLink::start_probed(core, core_support::history_setup(f.dir.path()));
+    let mut state = ui_support::workbench_on(link, Some(persisted));
     state.show_history(true);
     let mut restored = harness_sized(state, [1280.0, 800.0]);
     settle(&mut restored);
@@ -418,8 +423,7 @@ fn the_url_filter_finds_non_ascii_text_in_a_run_recorded_against_the_demo_server
             .assert()
             .code(0);
     }
-    let (mut state, _probe) = workbench();
-    state.attach_history(HistoryService::spawn(dir.path(), Arc::new(|| {})).unwrap());
+    let (mut state, _probe) = workbench_over(dir.path(), ScriptedDialogs::default());
     state.show_history(true);
     let mut h = harness_sized(state, [1280.0, 800.0]);
     settle(&mut h);
@@ -474,4 +478,88 @@ fn the_outcome_filter_offers_running_as_the_rows_show_it() {
         h.state().history.filters.outcome,
         Some(retryscope::store::OutcomeFilter::Running)
     );
+}
+
+/// Runs frames until the status line tells of a report (10 s at most: the store actor writes
+/// it); returns it.
+fn report_status(h: &mut Harness<'_, WorkbenchState>) -> (bool, String) {
+    for _ in 0..1000 {
+        h.run();
+        if let Some(status) = h.state().status()
+            && (status.1.starts_with("Report of") || status.1.starts_with("No report"))
+        {
+            return status.clone();
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    panic!("no report status; status: {:?}", h.state().status());
+}
+
+#[test]
+fn report_writes_the_html_report_of_the_runs_the_filters_select() {
+    let out = tempfile::tempdir().unwrap();
+    let path = out.path().join("ticket");
+    let mut f = fixture_with([1280.0, 800.0], ScriptedDialogs::new([Some(path.clone())]));
+    let h = &mut f.harness;
+    type_into(h, "URL contains", "status/503");
+    h.get_by_role_and_label(Role::ComboBox, "Outcome").click();
+    h.run();
+    h.get_by_role_and_label(Role::Button, "gave_up").click();
+    settle(h);
+    assert_eq!(h.state().history.total(), Some(1));
+    h.get_by_label("Report…").click();
+    h.run();
+    // The outcome filter has no counterpart in a report's selection: the dialog says so.
+    assert!(
+        h.query_by_label_contains("Not applied: Outcome gave_up")
+            .is_some()
+    );
+    h.get_by_role_and_label(Role::ComboBox, "Outcome").click();
+    h.run();
+    h.get_by_role_and_label(Role::Button, "any").click();
+    settle(h);
+    let listed = h.state().history.total().unwrap();
+    assert_eq!(listed, 3);
+    assert!(h.query_by_label_contains("Not applied").is_none());
+    assert!(h.query_by_label_contains("url `status/503`").is_some());
+    assert!(h.query_by_label("Format").is_some());
+    h.get_by_label("Save report…").click();
+    let html = path.with_extension("html");
+    let (is_error, text) = report_status(h);
+    assert!(!is_error, "{text}");
+    assert_eq!(
+        text,
+        format!("Report of {listed} runs written to {}", html.display())
+    );
+    let page = std::fs::read_to_string(&html).expect("the report was written");
+    assert!(page.starts_with("<!DOCTYPE html>"), "{}", &page[..80]);
+    assert!(
+        page.contains(&format!(
+            "data-figure=\"runs.total\" data-value=\"{listed}\""
+        )),
+        "the page's run count is the panel's"
+    );
+    assert!(page.contains("status/503"), "the selection is named");
+    assert!(!page.contains("SECRETBETA"), "secrets stay masked");
+    assert!(page.contains("***"));
+}
+
+#[test]
+fn report_of_no_runs_writes_nothing_and_says_so() {
+    let out = tempfile::tempdir().unwrap();
+    let path = out.path().join("empty.html");
+    let mut f = fixture_with([1280.0, 800.0], ScriptedDialogs::new([Some(path.clone())]));
+    let h = &mut f.harness;
+    type_into(h, "URL contains", "nothing-like-this");
+    settle(h);
+    assert_eq!(h.state().history.total(), Some(0));
+    h.get_by_label("Report…").click();
+    h.run();
+    h.get_by_label("Save report…").click();
+    let (is_error, text) = report_status(h);
+    assert!(is_error);
+    assert!(text.contains("no runs selected"), "{text}");
+    assert!(text.contains("nothing was written"), "{text}");
+    assert!(!path.exists());
+    assert_eq!(std::fs::read_dir(out.path()).unwrap().count(), 0);
 }

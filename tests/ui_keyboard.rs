@@ -4,15 +4,15 @@
 use egui::{Key, Modifiers};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
-use retryscope::service::Command;
-use retryscope::ui::engine_link::{ChannelEngine, EngineProbe};
+use retryscope::service::CoreCommand;
+use retryscope::service::{CoreLink, CoreProbe};
 use retryscope::ui::file_dialogs::ScriptedDialogs;
 use retryscope::ui::workbench::{WorkbenchSetup, WorkbenchState};
 
-fn workbench() -> (Harness<'static, WorkbenchState>, EngineProbe) {
-    let (engine, probe) = ChannelEngine::new();
+fn workbench() -> (Harness<'static, WorkbenchState>, CoreProbe) {
+    let (engine, probe) = CoreLink::probe();
     let state = WorkbenchState::new(WorkbenchSetup {
-        engine: Box::new(engine),
+        link: engine,
         dialogs: Box::new(ScriptedDialogs::default()),
         demo_base_url: Some("http://127.0.0.1:9".into()),
         library_dir: None,
@@ -33,11 +33,11 @@ fn workbench() -> (Harness<'static, WorkbenchState>, EngineProbe) {
     (h, probe)
 }
 
-fn cancels(probe: &EngineProbe) -> usize {
+fn cancels(probe: &CoreProbe) -> usize {
     probe
         .drain_commands()
         .into_iter()
-        .filter(|c| matches!(c, Command::Cancel(_)))
+        .filter(|c| matches!(c, CoreCommand::Cancel(_)))
         .count()
 }
 

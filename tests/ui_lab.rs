@@ -85,12 +85,12 @@ fn the_lab_tab_shows_distribution_sweep_and_stack() {
 fn lab_with_dialogs(
     answers: Vec<Option<std::path::PathBuf>>,
 ) -> egui_kittest::Harness<'static, retryscope::ui::workbench::WorkbenchState> {
-    use retryscope::ui::engine_link::ChannelEngine;
+    use retryscope::service::CoreLink;
     use retryscope::ui::file_dialogs::ScriptedDialogs;
     use retryscope::ui::workbench::{WorkbenchSetup, WorkbenchState};
-    let (engine, _probe) = ChannelEngine::new();
+    let (engine, _probe) = CoreLink::probe();
     let state = WorkbenchState::new(WorkbenchSetup {
-        engine: Box::new(engine),
+        link: engine,
         dialogs: Box::new(ScriptedDialogs::new(answers)),
         demo_base_url: Some(ui_support::DEMO.into()),
         library_dir: None,

@@ -4,9 +4,9 @@
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT as _, Queryable};
 use retryscope::model::RequestSpec;
-use retryscope::service::Command;
+use retryscope::service::CoreCommand;
+use retryscope::service::{CoreLink, CoreProbe};
 use retryscope::store::{MemorySecretStore, OpenedSecretStore, SecretStore as _};
-use retryscope::ui::engine_link::{ChannelEngine, EngineProbe};
 use retryscope::ui::file_dialogs::ScriptedDialogs;
 use retryscope::ui::workbench::{WorkbenchSetup, WorkbenchState};
 use std::path::Path;
@@ -14,10 +14,10 @@ use std::sync::Arc;
 
 const DEMO: &str = "http://127.0.0.1:9";
 
-fn setup(data: &Path) -> (WorkbenchState, EngineProbe, Arc<MemorySecretStore>) {
-    let (engine, probe) = ChannelEngine::new();
+fn setup(data: &Path) -> (WorkbenchState, CoreProbe, Arc<MemorySecretStore>) {
+    let (engine, probe) = CoreLink::probe();
     let mut state = WorkbenchState::new(WorkbenchSetup {
-        engine: Box::new(engine),
+        link: engine,
         dialogs: Box::new(ScriptedDialogs::new(vec![])),
         demo_base_url: Some(DEMO.into()),
         library_dir: None,
@@ -58,12 +58,12 @@ fn type_into(h: &mut Harness<'_, WorkbenchState>, label: &str, text: &str) {
     }
 }
 
-fn starts(probe: &EngineProbe) -> Vec<RequestSpec> {
+fn starts(probe: &CoreProbe) -> Vec<RequestSpec> {
     probe
         .drain_commands()
         .into_iter()
         .filter_map(|c| match c {
-            Command::Start { spec, .. } => Some(spec),
+            CoreCommand::Start { spec, .. } => Some(spec),
             _ => None,
         })
         .collect()
@@ -379,9 +379,9 @@ fn a_secret_variable_lost_with_the_last_session_refuses_send_instead_of_sending_
     retryscope::store::EnvironmentStore::in_data_dir(dir.path(), earlier)
         .save(&env)
         .expect("saves");
-    let (engine, probe) = ChannelEngine::new();
+    let (engine, probe) = CoreLink::probe();
     let mut state = WorkbenchState::new(WorkbenchSetup {
-        engine: Box::new(engine),
+        link: engine,
         dialogs: Box::new(ScriptedDialogs::new(vec![])),
         demo_base_url: Some(DEMO.into()),
         library_dir: None,
@@ -441,9 +441,9 @@ impl retryscope::store::SecretStore for HeldKeyring {
 #[test]
 fn a_keyring_that_hangs_holds_the_store_worker_not_the_frame() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let (engine, _probe) = ChannelEngine::new();
+    let (engine, _probe) = CoreLink::probe();
     let mut state = WorkbenchState::new(WorkbenchSetup {
-        engine: Box::new(engine),
+        link: engine,
         dialogs: Box::new(ScriptedDialogs::new(vec![])),
         demo_base_url: Some(DEMO.into()),
         library_dir: None,

@@ -5,7 +5,7 @@
 mod ui_support;
 
 use egui_kittest::kittest::Queryable;
-use retryscope::ui::engine_link::ChannelEngine;
+use retryscope::service::CoreLink;
 use retryscope::ui::file_dialogs::ScriptedDialogs;
 use retryscope::ui::persistence::PersistedWorkbench;
 use retryscope::ui::workbench::{WorkbenchSetup, WorkbenchState};
@@ -39,9 +39,9 @@ fn typed_request_policy_and_tabs_come_back_exactly_after_a_restart() {
         .expect("saved");
     assert_eq!(back, left);
 
-    let (engine, _probe) = ChannelEngine::new();
+    let (engine, _probe) = CoreLink::probe();
     let restored = WorkbenchState::new(WorkbenchSetup {
-        engine: Box::new(engine),
+        link: engine,
         dialogs: Box::new(ScriptedDialogs::default()),
         demo_base_url: Some("http://127.0.0.1:7".into()),
         library_dir: None,

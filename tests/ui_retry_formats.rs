@@ -5,7 +5,7 @@
 mod ui_support;
 
 use egui_kittest::kittest::Queryable;
-use retryscope::ui::engine_link::ChannelEngine;
+use retryscope::service::CoreLink;
 use retryscope::ui::file_dialogs::ScriptedDialogs;
 use retryscope::ui::workbench::{WorkbenchSetup, WorkbenchState};
 
@@ -13,9 +13,9 @@ use retryscope::ui::workbench::{WorkbenchSetup, WorkbenchState};
 fn export_as_and_import_from_round_trip_through_files() {
     let dir = tempfile::tempdir().expect("temp dir");
     let exported = dir.path().join("route.yaml");
-    let (engine, _probe) = ChannelEngine::new();
+    let (engine, _probe) = CoreLink::probe();
     let state = WorkbenchState::new(WorkbenchSetup {
-        engine: Box::new(engine),
+        link: engine,
         dialogs: Box::new(ScriptedDialogs::new([
             Some(exported.clone()),
             Some(exported.clone()),
@@ -93,9 +93,9 @@ fn an_import_error_is_shown_in_the_modal_and_keeps_the_profile() {
     let dir = tempfile::tempdir().expect("temp dir");
     let bad = dir.path().join("bad.json");
     std::fs::write(&bad, "{\"methodConfig\": 5}").expect("write");
-    let (engine, _probe) = ChannelEngine::new();
+    let (engine, _probe) = CoreLink::probe();
     let state = WorkbenchState::new(WorkbenchSetup {
-        engine: Box::new(engine),
+        link: engine,
         dialogs: Box::new(ScriptedDialogs::new([Some(bad.clone())])),
         demo_base_url: Some(ui_support::DEMO.into()),
         library_dir: None,

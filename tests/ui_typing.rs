@@ -298,7 +298,7 @@ fn the_trusted_ca_file_is_typed_whole_and_sent_with_the_request() {
         .drain_commands()
         .into_iter()
         .filter_map(|c| match c {
-            retryscope::service::Command::Start { spec, .. } => Some(spec.ca_cert),
+            retryscope::service::CoreCommand::Start { spec, .. } => Some(spec.ca_cert),
             _ => None,
         })
         .collect();

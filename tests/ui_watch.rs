@@ -4,17 +4,18 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod core_support;
 mod demo_support;
 mod ui_support;
 
 use demo_support::{Demo, retryscope};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use retryscope::service::HistoryService;
+use retryscope::service::CoreLink;
 use retryscope::store::HistoryStore;
+use retryscope::ui::file_dialogs::ScriptedDialogs;
 use retryscope::ui::workbench::WorkbenchState;
-use std::sync::Arc;
-use ui_support::{harness_sized, workbench};
+use ui_support::harness_sized;
 
 /// Runs frames until neither the Watches tab nor the History panel waits on a reply.
 fn settle(h: &mut Harness<'_, WorkbenchState>) {
@@ -41,8 +42,11 @@ fn a_recorded_watch_is_listed_broken_down_and_its_run_opens_in_the_timeline() {
     assert!(runs >= 1);
     drop(store);
 
-    let (mut state, _probe) = workbench();
-    state.attach_history(HistoryService::spawn(dir.path(), Arc::new(|| {})).unwrap());
+    let (link, _probe) = CoreLink::start_probed(
+        core_support::shared_core(),
+        core_support::history_setup(dir.path()),
+    );
+    let state = ui_support::workbench_on_with(link, None, ScriptedDialogs::default());
     let mut h = harness_sized(state, [1280.0, 900.0]);
     h.run();
     h.get_by_label("Watches").click();

@@ -1,6 +1,6 @@
 //! The workbench driven through its accessible widgets with `egui_kittest` (no window, no GPU).
 //!
-//! Tests at the top use a [`ChannelEngine`] to observe the commands the UI sends; the ones under
+//! Tests at the top use a [`CoreLink::probe`] to observe the commands the UI sends; the ones under
 //! "real engine" run against the embedded demo server on 127.0.0.1 and need the merged engine,
 //! demo server and timeline.
 
@@ -8,10 +8,10 @@ use egui::{Key, Modifiers};
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 use retryscope::model::{Backoff, RetryProfile, Strategy};
-use retryscope::service::{Command, EngineService};
-use retryscope::service::{Core, CoreOptions, Threads};
+use retryscope::service::{
+    Core, CoreCommand, CoreLink, CoreOptions, CoreProbe, LinkSetup, Threads,
+};
 use retryscope::store::SecretStore as _;
-use retryscope::ui::engine_link::{ChannelEngine, EngineProbe};
 use retryscope::ui::file_dialogs::ScriptedDialogs;
 use retryscope::ui::persistence::PersistedWorkbench;
 use retryscope::ui::workbench::{WorkbenchSetup, WorkbenchState};
@@ -24,10 +24,10 @@ const DEMO: &str = "http://127.0.0.1:9";
 fn setup(
     dialog_answers: Vec<Option<PathBuf>>,
     persisted: Option<PersistedWorkbench>,
-) -> (WorkbenchState, EngineProbe) {
-    let (engine, probe) = ChannelEngine::new();
+) -> (WorkbenchState, CoreProbe) {
+    let (engine, probe) = CoreLink::probe();
     let state = WorkbenchState::new(WorkbenchSetup {
-        engine: Box::new(engine),
+        link: engine,
         dialogs: Box::new(ScriptedDialogs::new(dialog_answers)),
         demo_base_url: Some(DEMO.into()),
         library_dir: None,
@@ -58,12 +58,12 @@ fn harness(state: WorkbenchState) -> Harness<'static, WorkbenchState> {
     )
 }
 
-fn starts(probe: &EngineProbe) -> Vec<(u64, retryscope::model::RequestSpec, RetryProfile)> {
+fn starts(probe: &CoreProbe) -> Vec<(u64, retryscope::model::RequestSpec, RetryProfile)> {
     probe
         .drain_commands()
         .into_iter()
         .filter_map(|c| match c {
-            Command::Start {
+            CoreCommand::Start {
                 run_id,
                 spec,
                 profile,
@@ -434,9 +434,9 @@ fn persisted_workspace_round_trips_through_ron() {
     let text = ron::ser::to_string(&stored).expect("serializes as RON");
     let back: PersistedWorkbench = ron::from_str(&text).expect("deserializes from RON");
     assert_eq!(back, stored);
-    let (engine, _p) = ChannelEngine::new();
+    let (engine, _p) = CoreLink::probe();
     let restored = WorkbenchState::new(WorkbenchSetup {
-        engine: Box::new(engine),
+        link: engine,
         dialogs: Box::new(ScriptedDialogs::default()),
         demo_base_url: Some("http://127.0.0.1:7".into()),
         library_dir: None,
@@ -464,9 +464,9 @@ fn library_profiles_are_listed_in_the_picker_and_load_when_chosen() {
         "library-api.json",
         &retryscope::profile::to_json_pretty(&lib),
     );
-    let (engine, _probe) = ChannelEngine::new();
+    let (engine, _probe) = CoreLink::probe();
     let state = WorkbenchState::new(WorkbenchSetup {
-        engine: Box::new(engine),
+        link: engine,
         dialogs: Box::new(ScriptedDialogs::default()),
         demo_base_url: Some(DEMO.into()),
         library_dir: Some(dir.path().to_path_buf()),
@@ -680,7 +680,7 @@ fn idle_workbench_does_not_repaint_continuously() {
 }
 
 /// A workbench with the default profile duplicated and switched to `custom` with `script`.
-fn editing_custom_script(script: &str) -> (Harness<'static, WorkbenchState>, EngineProbe) {
+fn editing_custom_script(script: &str) -> (Harness<'static, WorkbenchState>, CoreProbe) {
     let (state, probe) = setup(vec![], None);
     let mut h = harness(state);
     h.run();
@@ -743,9 +743,15 @@ fn live(profile: Option<RetryProfile>) -> Live {
     })
     .expect("runtime starts");
     let demo = core.demo_base_url().expect("demo server on loopback");
-    let engine = EngineService::start(&core, Arc::new(|| {}), None);
+    let setup = LinkSetup {
+        waker: Arc::new(|| {}),
+        data_dir: None,
+        record_runs: false,
+        body_cap: 0,
+        batches: None,
+    };
     let mut state = WorkbenchState::new(WorkbenchSetup {
-        engine: Box::new(engine),
+        link: CoreLink::start(&core, setup),
         dialogs: Box::new(ScriptedDialogs::default()),
         demo_base_url: Some(demo),
         library_dir: None,

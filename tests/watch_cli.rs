@@ -62,7 +62,7 @@ fn every_slot_is_a_run_recorded_under_the_watch_and_watch_show_agrees() {
 
     // The history holds the watch's runs, each naming the watch, each one request sent.
     let store = HistoryStore::open_in(dir.path()).expect("history");
-    let ids = store.watch_run_ids(&id, None, None).expect("runs");
+    let ids = watch_run_ids(&store, &id);
     assert_eq!(ids.len() as u64, runs);
     for run_id in &ids {
         let run = store.run(run_id).expect("read").expect("stored");
@@ -245,10 +245,7 @@ fn sigterm_pauses_the_watch_and_resume_carries_it_on_recording_missed_slots() {
     assert_eq!(runs + missed, 10, "every slot is a run or missed: {done}");
     assert!(missed >= 1 && runs > ran_before, "{done}");
     let store = HistoryStore::open_in(dir.path()).expect("history");
-    assert_eq!(
-        store.watch_run_ids(&id, None, None).expect("runs").len() as u64,
-        runs
-    );
+    assert_eq!(watch_run_ids(&store, &id).len() as u64, runs);
     // A finished watch is not resumed.
     let err = retryscope(dir.path())
         .args(["watch", "--resume", &id])
@@ -280,4 +277,61 @@ fn resume_refuses_flags_that_would_change_the_watch() {
             "{flags:?}: {stderr}"
         );
     }
+}
+
+/// The ids of watch `id`'s runs, oldest first, as the history's run query selects them.
+fn watch_run_ids(store: &HistoryStore, id: &str) -> Vec<String> {
+    let query = retryscope::store::RunQuery {
+        watch_id: Some(id.to_owned()),
+        ..Default::default()
+    };
+    let runs = store.page_runs(&query, 0, 100_000).expect("runs");
+    runs.into_iter().map(|r| r.id).collect()
+}
+
+#[test]
+fn each_run_of_a_watch_gets_its_own_uuid_and_idempotency_key() {
+    let demo = Demo::start();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let url = demo.url("/echo?id={{uuid}}");
+    let out = stdout_of(
+        dir.path(),
+        &[
+            "watch",
+            "-X",
+            "POST",
+            "-d",
+            "x",
+            "--idempotency-key",
+            "--every",
+            "250ms",
+            "--count",
+            "3",
+            &url,
+        ],
+        0,
+    );
+    let id = watch_id(&out);
+    let store = HistoryStore::open_in(dir.path()).expect("history");
+    let mut urls = Vec::new();
+    let mut keys = Vec::new();
+    for run_id in watch_run_ids(&store, &id) {
+        let run = store.run(&run_id).expect("read").expect("stored").run;
+        assert!(!run.request.url.contains("{{uuid}}"), "{}", run.request.url);
+        urls.push(run.request.url);
+        keys.push(run.request.idempotency_key.expect("a key"));
+    }
+    assert!(urls.len() >= 2, "{out}");
+    for list in [&urls, &keys] {
+        let mut distinct = list.clone();
+        distinct.sort();
+        distinct.dedup();
+        assert_eq!(distinct.len(), list.len(), "one per run: {list:?}");
+    }
+    // The resume refuses output flags as a new watch does.
+    let out = retryscope(dir.path())
+        .args(["watch", "--resume", &id, "--json"])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
 }

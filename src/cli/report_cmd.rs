@@ -7,11 +7,11 @@
 )]
 
 use super::exit::{self, CliError};
-use super::run_selection::RunSelection;
-use crate::report::{ReportContext, SentRequest, Timelines, figures, html, markdown, outcome_text};
-use crate::store;
-use clap::{Args, ValueEnum};
-use std::path::{Path, PathBuf};
+use super::run_selection::{RunSelection, no_match};
+pub use crate::service::report_file::ReportFormat;
+use crate::service::report_file::{ReportError, build_report, write_report};
+use clap::Args;
+use std::path::PathBuf;
 
 /// Flags of `retryscope report`.
 #[derive(Debug, Clone, Args)]
@@ -37,17 +37,6 @@ pub struct ReportArgs {
     pub output: Option<PathBuf>,
 }
 
-/// Formats of `report`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ReportFormat {
-    /// One HTML file: inline CSS, plots as inline SVG and PNG, no network access needed.
-    Html,
-    /// Markdown, with FILE-over-time.png and FILE-run-N.png beside it.
-    Md,
-    /// The figures as JSON (docs/formats.md describes them).
-    Json,
-}
-
 /// Runs `report`; returns the exit code.
 ///
 /// # Errors
@@ -62,59 +51,25 @@ pub fn execute(args: &ReportArgs) -> Result<u8, CliError> {
     if let Some(path) = &args.output {
         super::output_path::check_output_path(path, "-o")?;
     }
-    let selected = args.selection.load()?;
-    let context = ReportContext {
-        selection: args.selection.described(),
-        request: selected.request.as_ref().map(SentRequest::of),
-        generated_at: Some(chrono::Local::now().fixed_offset()),
+    let (history, query) = args.selection.open()?;
+    let failed = |e: ReportError| match e {
+        ReportError::NoRuns => no_match(),
+        ReportError::Write(e) => CliError::write("cannot write the report", &e),
+        e => CliError::failed(e.to_string()),
     };
-    let figures = figures(&selected.runs, &context);
-    let timelines = if args.format == ReportFormat::Json {
-        Timelines::new()
-    } else {
-        args.selection.timelines(
-            figures
-                .informative_runs
-                .iter()
-                .map(|p| (p.run.id.as_str(), outcome_text(&p.run))),
-        )?
+    let Some(path) = &args.output else {
+        let report = build_report(&history, &query, args.format, "report").map_err(failed)?;
+        crate::cli_out!("{}", report.text);
+        return Ok(exit::SUCCESS);
     };
-    let write = |path: &Path, bytes: &[u8]| {
-        store::write_export(path, bytes).map_err(|e| CliError::write("cannot write the report", &e))
-    };
-    match (args.format, &args.output) {
-        (ReportFormat::Json, output) => {
-            let mut text = serde_json::to_string_pretty(&figures)
-                .map_err(|e| CliError::failed(format!("cannot encode the figures: {e}")))?;
-            text.push('\n');
-            match output {
-                Some(path) => write(path, text.as_bytes())?,
-                None => crate::cli_out!("{text}"),
-            }
-        }
-        (ReportFormat::Html, Some(path)) => write(path, html(&figures, &timelines).as_bytes())?,
-        (ReportFormat::Md, Some(path)) => {
-            let stem = path
-                .file_stem()
-                .map_or_else(|| "report".to_owned(), |s| s.to_string_lossy().into_owned());
-            let report = markdown(&figures, &stem, &timelines);
-            let folder = path.parent().unwrap_or_else(|| Path::new(""));
-            for (name, png) in &report.images {
-                match png {
-                    Ok(bytes) => write(&folder.join(name), bytes)?,
-                    Err(e) => super::out::write_stderr(&format!("warning: {name} left out: {e}\n")),
-                }
-            }
-            write(path, report.text.as_bytes())?;
-        }
-        (_, None) => unreachable!("checked above"),
+    let written = write_report(&history, &query, args.format, path).map_err(failed)?;
+    for why in &written.left_out {
+        super::out::write_stderr(&format!("warning: {why} (left out)\n"));
     }
-    if let Some(path) = &args.output {
-        crate::cli_outln!(
-            "wrote the report of {} runs to {}",
-            figures.runs.total,
-            path.display()
-        );
-    }
+    crate::cli_outln!(
+        "wrote the report of {} runs to {}",
+        written.runs,
+        path.display()
+    );
     Ok(exit::SUCCESS)
 }

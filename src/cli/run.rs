@@ -197,6 +197,9 @@ pub struct PreparedRequest {
     pub log: Option<crate::store::RunLog>,
     /// `-o`, checked.
     pub save_to: Option<SaveBody>,
+    /// The run's `{{uuid}}`, also its automatic Idempotency-Key (a watch makes a new one per
+    /// run).
+    pub fresh_uuid: String,
 }
 
 /// Builds the request and profile of `args` (profile, overrides, variables, request and curl
@@ -290,7 +293,7 @@ pub fn prepare(args: &RunArgs) -> Result<PreparedRequest, CliError> {
     }
     if let Some(key) = &args.idempotency_key {
         spec.idempotency_key = Some(if key == AUTO_KEY {
-            uuid::Uuid::new_v4().to_string()
+            variables.fresh_uuid().to_owned()
         } else if key.trim().is_empty() {
             return Err(CliError::usage(
                 "--idempotency-key= needs a key after `=` (or give --idempotency-key alone for a random UUID)",
@@ -305,6 +308,7 @@ pub fn prepare(args: &RunArgs) -> Result<PreparedRequest, CliError> {
     }
 
     let spec = variables.spec(spec, &args.url)?;
+    let fresh_uuid = variables.fresh_uuid().to_owned();
     // What the one rule (DESIGN.md §9) hides in everything printed: secret variables and the
     // request's own secrets (URL user and password, secret headers, query values).
     let mut secrets = variables.secret_values();
@@ -316,6 +320,7 @@ pub fn prepare(args: &RunArgs) -> Result<PreparedRequest, CliError> {
         data_dir,
         log,
         save_to,
+        fresh_uuid,
     })
 }
 

@@ -8,15 +8,10 @@
 
 use super::exit::CliError;
 use super::history_cmd::DataDirArg;
-use crate::model::RequestSpec;
-use crate::report::{ObservedRun, observed_run};
-use crate::store::{self, RunQuery};
+use crate::service::report_file::{SelectedRuns, select_runs};
+use crate::store::{self, HistoryStore, RunQuery};
 use chrono::{DateTime, FixedOffset};
 use clap::Args;
-use std::collections::BTreeMap;
-
-/// Runs read from the database per query.
-const PAGE: u32 = 1000;
 
 /// Which recorded runs to read.
 #[derive(Debug, Clone, Args)]
@@ -39,17 +34,6 @@ pub struct RunSelection {
     pub data_dir: DataDirArg,
 }
 
-/// The selected runs, with what the newest of them sent and ran under.
-#[derive(Debug, Default)]
-pub struct SelectedRuns {
-    /// Oldest first.
-    pub runs: Vec<ObservedRun>,
-    /// The newest run's request (masked as recorded).
-    pub request: Option<RequestSpec>,
-    /// The newest run's profile (its recorded JSON).
-    pub profile: Option<std::sync::Arc<serde_json::Value>>,
-}
-
 impl RunSelection {
     /// The history query of this selection (oldest first).
     pub fn query(&self) -> RunQuery {
@@ -61,32 +45,13 @@ impl RunSelection {
         }
     }
 
-    /// The selection as the report shows it (`url`, `since`, `until`).
-    pub fn described(&self) -> BTreeMap<String, String> {
-        let mut out = BTreeMap::new();
-        if let Some(watch) = &self.watch {
-            out.insert("watch".to_owned(), watch.trim().to_owned());
-        }
-        if let Some(url) = &self.url {
-            out.insert("url".to_owned(), crate::model::secrets::mask_url(url));
-        }
-        for (key, at) in [("since", self.since), ("until", self.until)] {
-            if let Some(at) = at {
-                out.insert(
-                    key.to_owned(),
-                    at.to_rfc3339_opts(chrono::SecondsFormat::Secs, false),
-                );
-            }
-        }
-        out
-    }
-
-    /// Reads the selected runs.
+    /// Opens the history this selection reads, with the query of its runs (a `--watch` id
+    /// resolved to the watch's full id).
     ///
     /// # Errors
-    /// Exit 2 when no run is recorded or none matches, or for a blank or too long `--url`;
-    /// exit 1 when the database cannot be read.
-    pub fn load(&self) -> Result<SelectedRuns, CliError> {
+    /// Exit 2 when no run is recorded, or for a blank or too long `--url`; exit 1 when the
+    /// database cannot be opened.
+    pub fn open(&self) -> Result<(HistoryStore, RunQuery), CliError> {
         if let Some(text) = &self.url
             && (text.trim().is_empty() || text.len() > store::URL_FILTER_MAX_BYTES)
         {
@@ -96,71 +61,34 @@ impl RunSelection {
             )));
         }
         let history = super::watch_cmd::open_history(&self.data_dir, "runs")?;
-        let failed = |e: store::HistoryError| CliError::failed(e.to_string());
-        let query = self.query();
-        let ids = if let Some(watch) = &self.watch {
+        let mut query = self.query();
+        if let Some(watch) = &self.watch {
             let watch = history
                 .watch(watch)
                 .map_err(super::watch_cmd::watch_error)?;
-            history
-                .watch_run_ids(&watch.id, query.since_unix_ms, query.until_unix_ms)
-                .map_err(failed)?
-        } else {
-            let mut ids = Vec::new();
-            loop {
-                let page = history
-                    .page_runs(&query, ids.len() as u64, PAGE)
-                    .map_err(failed)?;
-                let last = page.len() < PAGE as usize;
-                ids.extend(page.into_iter().map(|summary| summary.id));
-                if last {
-                    break ids;
-                }
-            }
-        };
-        let mut selected = SelectedRuns::default();
-        for id in &ids {
-            // A run deleted between the list and this read is skipped.
-            if let Some(stored) = history.run(id).map_err(failed)? {
-                selected.runs.push(observed_run(&stored));
-                selected.request = Some(stored.run.request);
-                selected.profile = Some(stored.run.profile);
-            }
+            query.watch_id = Some(watch.id);
         }
+        Ok((history, query))
+    }
+
+    /// Reads the selected runs ([`select_runs`]).
+    ///
+    /// # Errors
+    /// As [`Self::open`], and exit 2 when no run matches ([`no_match`]).
+    pub fn load(&self) -> Result<SelectedRuns, CliError> {
+        let (history, query) = self.open()?;
+        let selected =
+            select_runs(&history, &query).map_err(|e| CliError::failed(e.to_string()))?;
         if selected.runs.is_empty() {
-            let db = self.data_dir.resolve()?.join(store::HISTORY_FILE);
-            return Err(CliError::usage(format!(
-                "no recorded run matches (see `retryscope history list`): {}",
-                db.display()
-            )));
+            return Err(no_match());
         }
         Ok(selected)
     }
 }
 
-impl RunSelection {
-    /// The timelines of the runs `ids` (the report's informative runs), each drawn from its
-    /// stored fold under the title `titles` gives it; a run deleted meanwhile is left out.
-    ///
-    /// # Errors
-    /// Exit 1 when the database cannot be read.
-    pub fn timelines<'a>(
-        &self,
-        picks: impl IntoIterator<Item = (&'a str, String)>,
-    ) -> Result<crate::report::Timelines, CliError> {
-        let failed = |e: store::HistoryError| CliError::failed(e.to_string());
-        let history = super::watch_cmd::open_history(&self.data_dir, "runs")?;
-        let mut out = crate::report::Timelines::new();
-        for (id, title) in picks {
-            if let Some(stored) = history.run(id).map_err(failed)? {
-                out.insert(
-                    id.to_owned(),
-                    crate::report::timeline_plot(&stored.fold, &title),
-                );
-            }
-        }
-        Ok(out)
-    }
+/// The error of a selection that matches no run (exit 2).
+pub fn no_match() -> CliError {
+    CliError::usage("no recorded run matches (see `retryscope history list`)")
 }
 
 /// A duration as typed: Go-style (`200ms`, `30s`, `1m30s`, `8h`) or whole days (`7d`), in ms.

@@ -143,6 +143,11 @@ impl VariablesArgs {
 }
 
 impl RunVariables {
+    /// This run's `{{uuid}}` (also its automatic Idempotency-Key).
+    pub fn fresh_uuid(&self) -> &str {
+        &self.fresh_uuid
+    }
+
     /// `raw` URL with variables resolved (for checking it before the request is built).
     ///
     /// # Errors

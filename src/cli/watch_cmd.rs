@@ -156,6 +156,7 @@ pub fn execute(args: &WatchArgs, core: &crate::service::Core) -> Result<u8, CliE
                 "--resume carries a watch on as it began: give no URL, --every or --count with it",
             ));
         }
+        refuse_run_only_flags(run)?;
         let dir = data_dir(run)?;
         let log = run.log.install(Some(&dir), None)?;
         let handle =
@@ -175,7 +176,8 @@ pub fn execute(args: &WatchArgs, core: &crate::service::Core) -> Result<u8, CliE
     check_sendable(&prepared.spec)?;
     let dir = data_dir(run)?;
     let plan = WatchPlan {
-        request: prepared.spec,
+        // Each run gets its own `{{uuid}}` and automatic Idempotency-Key.
+        request: crate::model::uuid_template(&prepared.spec, &prepared.fresh_uuid),
         profile: prepared.profile,
         secrets: prepared.secrets,
         every_ms,

@@ -1,8 +1,8 @@
 //! The attempt loop: tokio + reqwest. The only layer that touches the network.
 //!
 //! [`start_run`] runs one request under a profile on the current tokio runtime and reports
-//! every step as a [`RunEvent`]; `crate::service::EngineService` wraps that for a UI (own
-//! runtime thread, commands in, events out). The cycle is attempt → classify → decide → wait → attempt; see
+//! every step as a [`RunEvent`]; `crate::service::CoreLink` wraps that for a UI (on the core's
+//! runtime, commands in, events out). The cycle is attempt → classify → decide → wait → attempt; see
 //! `run_loop` for the exact event order and how a run ends.
 //!
 //! Transport facts the timeline relies on:

@@ -82,6 +82,7 @@ pub use saved_request::{SAVED_REQUEST_FORMAT, SavedRequest};
 pub use status_set::{StatusRange, StatusSet};
 pub use utf8_text::{NotUtf8, utf8_text};
 pub use variables::{
-    Resolved, SECRET_MASK, UUID_VARIABLE, UnknownVariable, Variables, is_variable_name,
+    Resolved, SECRET_MASK, UUID_VARIABLE, UnknownVariable, Variables, fill_uuid, is_variable_name,
     mask_secret_values, only_references, resolve_spec, resolve_text, resolve_text_masked,
+    uuid_template,
 };

@@ -294,6 +294,27 @@ pub fn resolve_spec(
     Ok(out)
 }
 
+/// `spec` made a template of its run's `{{uuid}}`: every occurrence of `fresh_uuid` (the UUID
+/// its `{{uuid}}` and automatic Idempotency-Key were filled with) becomes `{{uuid}}` again, so
+/// [`fill_uuid`] gives each later run its own. A UUID is random hex and hyphens: it never
+/// occurs by chance, and needs no escaping in any field.
+pub fn uuid_template(spec: &RequestSpec, fresh_uuid: &str) -> RequestSpec {
+    if fresh_uuid.is_empty() {
+        return spec.clone();
+    }
+    serde_json::to_string(spec)
+        .ok()
+        .map(|json| json.replace(fresh_uuid, "{{uuid}}"))
+        .and_then(|json| serde_json::from_str(&json).ok())
+        .unwrap_or_else(|| spec.clone())
+}
+
+/// `template` (from [`uuid_template`]) with its `{{uuid}}` filled with `fresh_uuid`; every other
+/// variable was resolved when the template was made.
+pub fn fill_uuid(template: &RequestSpec, fresh_uuid: &str) -> RequestSpec {
+    resolve_spec(template, &Variables::new(), fresh_uuid).unwrap_or_else(|_| template.clone())
+}
+
 fn resolve_rows(
     rows: &mut [KeyValue],
     vars: &Variables,

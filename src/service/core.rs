@@ -5,10 +5,8 @@
 //! that reads and writes its history and batch queue; opened on first use, so a command that
 //! records nothing never opens the store) and the embedded demo server when asked for.
 //!
-//! Faces never build a runtime, a store or a registry of their own: the engine service, the
-//! batch service and the History panel's queries are started *on* the core
-//! ([`super::EngineService::start`], [`super::BatchService::start`],
-//! [`super::HistoryService::start`]).
+//! Faces never build a runtime, a store or a registry of their own: the window drives the core
+//! through a [`super::CoreLink`] started on it.
 
 use super::budget_registry::BudgetRegistry;
 use super::keyring::Keyring;

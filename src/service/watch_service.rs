@@ -16,7 +16,7 @@ use super::run_recording::{RunRecording, drive_events};
 use crate::engine::{self, RunOptions};
 use crate::model::{RequestSpec, RetryProfile, RunEvent, RunFold};
 use crate::policy::WatchSchedule;
-use crate::report::{ObservedRun, observed_fold, observed_run};
+use crate::report::{ObservedRun, observed_fold};
 use crate::store::{
     HistoryError, HistoryStore, HistoryWriter, Missed, NewWatch, SecretStore, WatchError,
     WatchRecord, WatchSlot, WatchState,
@@ -326,13 +326,11 @@ pub type WatchRuns = (WatchRecord, Vec<WatchSlot>, Vec<ObservedRun>);
 pub fn read_watch(store: &HistoryStore, id: &str) -> Result<WatchRuns, WatchError> {
     let record = store.watch(id)?;
     let slots = store.watch_slots(&record.id)?;
-    let mut runs = Vec::new();
-    for run_id in store.watch_run_ids(&record.id, None, None)? {
-        // A run deleted between the list and this read is skipped.
-        if let Some(stored) = store.run(&run_id)? {
-            runs.push(observed_run(&stored));
-        }
-    }
+    let query = crate::store::RunQuery {
+        watch_id: Some(record.id.clone()),
+        ..crate::store::RunQuery::default()
+    };
+    let runs = super::report_file::select_runs(store, &query)?.runs;
     Ok((record, slots, runs))
 }
 
@@ -521,8 +519,10 @@ async fn run_slot(
     due: i64,
     stop: &mut watch::Receiver<Option<WatchState>>,
 ) -> Result<Option<WatchState>, WatchError> {
+    // A run of its own: a fresh `{{uuid}}` (and automatic Idempotency-Key) each slot.
+    let request = crate::model::fill_uuid(&ctx.request, &uuid::Uuid::new_v4().to_string());
     let mut recording = RunRecording::for_watch(
-        &ctx.request,
+        &request,
         &ctx.profile,
         &ctx.secrets,
         Some(Arc::clone(&ctx.writer)),
@@ -544,10 +544,9 @@ async fn run_slot(
     let options = RunOptions {
         run_id: slot + 1,
         seed: None,
-        budget: ctx.core_budgets.bucket_for(&ctx.profile, &ctx.request.url),
+        budget: ctx.core_budgets.bucket_for(&ctx.profile, &request.url),
     };
-    let (handle, run) =
-        engine::prepare_run(ctx.request.clone(), ctx.profile.clone(), options, tx, None);
+    let (handle, run) = engine::prepare_run(request, ctx.profile.clone(), options, tx, None);
     let asked = async {
         while stop.changed().await.is_ok() {
             if stop.borrow_and_update().is_some() {

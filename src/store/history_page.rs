@@ -57,6 +57,8 @@ pub struct RunQuery {
     pub since_unix_ms: Option<i64>,
     /// Only runs started before this instant, Unix ms.
     pub until_unix_ms: Option<i64>,
+    /// Only the runs of this watch (its full id).
+    pub watch_id: Option<String>,
     /// Sort column.
     pub sort: RunSort,
     /// Largest first (newest first for [`RunSort::Started`]).
@@ -86,23 +88,25 @@ pub struct RunSummary {
     pub profile_name: String,
 }
 
-/// `WHERE` clause and its seven parameters ([`FilterParams`]): the URL's three forms (as typed,
+/// `WHERE` clause and its eight parameters ([`FilterParams`]): the URL's three forms (as typed,
 /// percent-encoded, punycode; a missing one is NULL and matches nothing), method, outcome (an
-/// outcome id, or [`RUNNING`](super::RUNNING) for runs without one), since, until.
+/// outcome id, or [`RUNNING`](super::RUNNING) for runs without one), since, until, watch id.
 const WHERE: &str = "WHERE (?1 IS NULL OR url LIKE ?1 ESCAPE '\\'
           OR url LIKE ?2 ESCAPE '\\' OR url LIKE ?3 ESCAPE '\\')
       AND (?4 IS NULL OR method = ?4 COLLATE NOCASE)
       AND (?5 IS NULL OR outcome = ?5 OR (?5 = 'running' AND outcome IS NULL))
       AND (?6 IS NULL OR started_unix_ms >= ?6)
-      AND (?7 IS NULL OR started_unix_ms < ?7)";
+      AND (?7 IS NULL OR started_unix_ms < ?7)
+      AND (?8 IS NULL OR watch_id = ?8)";
 
-/// The values of [`WHERE`]'s `?1` to `?7`.
+/// The values of [`WHERE`]'s `?1` to `?8`.
 type FilterParams = (
     [Option<String>; URL_FORMS],
     Option<String>,
     Option<&'static str>,
     Option<i64>,
     Option<i64>,
+    Option<String>,
 );
 
 fn filter_params(q: &RunQuery) -> FilterParams {
@@ -119,6 +123,7 @@ fn filter_params(q: &RunQuery) -> FilterParams {
         q.outcome.map(OutcomeFilter::id),
         q.since_unix_ms,
         q.until_unix_ms,
+        q.watch_id.clone(),
     )
 }
 
@@ -128,12 +133,12 @@ impl HistoryStore {
     /// # Errors
     /// [`HistoryError::Sql`].
     pub fn count_runs(&self, query: &RunQuery) -> Result<u64, HistoryError> {
-        let ([u1, u2, u3], method, outcome, since, until) = filter_params(query);
+        let ([u1, u2, u3], method, outcome, since, until, watch) = filter_params(query);
         let n: i64 = self
             .conn
             .query_row(
                 &format!("SELECT COUNT(*) FROM runs {WHERE}"),
-                params![u1, u2, u3, method, outcome, since, until],
+                params![u1, u2, u3, method, outcome, since, until, watch],
                 |r| r.get(0),
             )
             .map_err(sql("count runs"))?;
@@ -151,7 +156,7 @@ impl HistoryStore {
         offset: u64,
         limit: u32,
     ) -> Result<Vec<RunSummary>, HistoryError> {
-        let ([u1, u2, u3], method, outcome, since, until) = filter_params(query);
+        let ([u1, u2, u3], method, outcome, since, until, watch) = filter_params(query);
         let dir = if query.descending { "DESC" } else { "ASC" };
         let mut stmt = self
             .conn
@@ -160,7 +165,7 @@ impl HistoryStore {
                 "SELECT id, started_at, method, url, outcome, last_status,
                  MAX(attempts, COALESCE(started_attempt, 0)), elapsed_ms, profile_name
                  FROM runs {WHERE}
-                 ORDER BY {col} {dir}, id {dir} LIMIT ?8 OFFSET ?9",
+                 ORDER BY {col} {dir}, id {dir} LIMIT ?9 OFFSET ?10",
                 col = query.sort.column()
             ))
             .map_err(sql("list runs"))?;
@@ -174,6 +179,7 @@ impl HistoryStore {
                     outcome,
                     since,
                     until,
+                    watch,
                     i64::from(limit),
                     i64::try_from(offset).unwrap_or(i64::MAX)
                 ],
@@ -270,7 +276,7 @@ mod tests {
             outcome: Some(OutcomeFilter::Running),
             ..RunQuery::default()
         };
-        let (urls, _, outcome, _, _) = filter_params(&q);
+        let (urls, _, outcome, _, _, _) = filter_params(&q);
         assert!(urls.iter().all(Option::is_some), "{urls:?}");
         assert_eq!(outcome, Some(RUNNING));
         assert!(WHERE.contains(&format!("?5 = '{RUNNING}'")));

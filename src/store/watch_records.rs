@@ -408,32 +408,6 @@ impl HistoryStore {
             .map_err(sql("read watch slots"))
     }
 
-    /// The ids of watch `id`'s runs (a full id) started in `[since, until)` (Unix ms; `None`:
-    /// unbounded), oldest first.
-    ///
-    /// # Errors
-    /// SQL errors.
-    pub fn watch_run_ids(
-        &self,
-        id: &str,
-        since: Option<i64>,
-        until: Option<i64>,
-    ) -> Result<Vec<String>, HistoryError> {
-        let mut stmt = self
-            .conn
-            .prepare_cached(
-                "SELECT id FROM runs WHERE watch_id = ?1
-                 AND (?2 IS NULL OR started_unix_ms >= ?2) AND (?3 IS NULL OR started_unix_ms < ?3)
-                 ORDER BY started_unix_ms, id",
-            )
-            .map_err(sql("list a watch's runs"))?;
-        let rows = stmt
-            .query_map(params![id, since, until], |r| r.get(0))
-            .map_err(sql("list a watch's runs"))?;
-        rows.collect::<Result<_, _>>()
-            .map_err(sql("list a watch's runs"))
-    }
-
     fn watch_row(&self, r: &rusqlite::Row<'_>) -> Result<WatchRecord, HistoryError> {
         let get = |e: rusqlite::Error| HistoryError::Decode {
             id: "watch".into(),

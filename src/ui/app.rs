@@ -10,7 +10,7 @@ use super::smoke_run::{SmokeResult, SmokeRun};
 use super::workbench::{WorkbenchSetup, WorkbenchState};
 use super::workspace_file::{self, WorkspaceSaver};
 use super::{AppOptions, MIN_WINDOW};
-use crate::service::{BatchService, Core, EngineService, HistoryPlace, HistoryService};
+use crate::service::{BatchSetup, Core, CoreLink, LinkSetup};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -51,20 +51,28 @@ impl RetryscopeApp {
             crate::store::data_dir()
         };
         let waker_ctx = ctx.clone();
-        let engine = EngineService::start(
+        // One link to the core: the composer's runs (recorded, except a smoke run's own demo
+        // request, which would fill the list an operator is looking at), the History panel's
+        // queries (smoke runs read the folder's history) and the Batch tab (not in smoke runs),
+        // whose runs are recorded by the same store actor and draw from the same budgets.
+        let link = CoreLink::start(
             &core,
-            Arc::new(move || {
-                waker_ctx.request_repaint_after(Duration::from_millis(EVENT_REPAINT_MS));
-            }),
-            // A smoke run's own demo request is never recorded: it would fill the list an
-            // operator is looking at (the History panel still shows that folder's runs).
-            (!smoke_mode).then(|| HistoryPlace {
+            LinkSetup {
+                waker: Arc::new(move || {
+                    waker_ctx.request_repaint_after(Duration::from_millis(EVENT_REPAINT_MS));
+                }),
                 data_dir: record_dir.clone(),
+                record_runs: !smoke_mode,
                 body_cap: crate::store::DEFAULT_BODY_CAP,
-            }),
+                batches: (!smoke_mode).then(|| BatchSetup {
+                    importer: super::batch::list_importer(),
+                    secrets: core.secret_store().store,
+                    // Items may name a built-in or a profile of the user's library.
+                    profiles: crate::service::library_lookup(default_library_dir()),
+                }),
+            },
         );
-        let history_problem = engine.history_problem().map(str::to_owned);
-        let recording = engine.is_recording();
+        let offer = link.offer().clone();
         // The workspace file (smoke runs neither read nor write it).
         let workspace_path = (!smoke_mode)
             .then(crate::store::data_dir)
@@ -85,7 +93,7 @@ impl RetryscopeApp {
             library_dir.clone(),
         );
         let mut workbench = WorkbenchState::new(WorkbenchSetup {
-            engine: Box::new(engine),
+            link,
             dialogs: Box::new(dialogs),
             demo_base_url: core.demo_base_url(),
             library_dir,
@@ -116,44 +124,20 @@ impl RetryscopeApp {
         if let Some(problem) = core.demo_problem() {
             log_problem(&mut workbench, problem);
         }
-        match (&record_dir, history_problem) {
-            (_, Some(problem)) => {
-                workbench.set_history_unavailable(format!("No history: {problem}"));
-                workbench.set_status(true, problem);
-            }
-            // Smoke runs read the folder's history without recording their own run.
-            (Some(dir), None) if recording || smoke_mode => {
-                let history_ctx = ctx.clone();
-                workbench.attach_history(HistoryService::start(
-                    &core,
-                    dir,
-                    Arc::new(move || history_ctx.request_repaint()),
-                ));
-            }
-            _ => workbench.set_history_unavailable(
+        if let Some(problem) = offer.history_problem {
+            workbench
+                .history
+                .set_unavailable(format!("No history: {problem}"));
+            workbench.set_status(true, problem);
+        } else if !offer.history {
+            workbench.history.set_unavailable(
                 "No history: runs are not recorded (no data folder; smoke runs read the history only where RETRYSCOPE_DATA_DIR points).".into(),
-            ),
+            );
         }
-        // The Batch tab: on the same core, its runs recorded by the same history writer and
-        // drawing from the same budget buckets as the composer's runs.
-        match &record_dir {
-            Some(dir) if recording && !smoke_mode => {
-                let batch_ctx = ctx.clone();
-                workbench.attach_batch(BatchService::start(
-                    &core,
-                    dir,
-                    core.secret_store().store,
-                    super::batch::list_importer(),
-                    Arc::new(move || {
-                        batch_ctx.request_repaint_after(Duration::from_millis(EVENT_REPAINT_MS));
-                    }),
-                    // Items may name a built-in or a profile of the user's library.
-                    crate::service::library_lookup(default_library_dir()),
-                ));
-            }
-            _ => workbench.set_batch_unavailable(
+        if !offer.batches {
+            workbench.batch.set_unavailable(
                 "No batches: runs are not recorded (no data folder, or a smoke run).".into(),
-            ),
+            );
         }
         // The run log: daily files in the data folder.
         let log = match record_dir {
@@ -256,18 +240,17 @@ impl eframe::App for RetryscopeApp {
     }
 
     /// Closing pauses the batch being worked, not as the Pause button does (the next start
-    /// resumes it); waits briefly so its runs in flight are back to `pending` (a window that
-    /// exits sooner leaves them `running`, which the next start puts back all the same).
+    /// resumes it), and cancels the runs; waits briefly so the batch's runs in flight are back
+    /// to `pending` (a window that exits sooner leaves them `running`, which the next start puts
+    /// back all the same).
     fn on_exit(&mut self, _gl: Option<&eframe::glow::Context>) {
         self.saver.flush();
-        if let Some(service) = self.workbench.batch.detach() {
-            let _ = service.stop(BATCH_STOP_WAIT);
-        }
+        let _ = self.workbench.stop_core(CORE_STOP_WAIT);
     }
 }
 
-/// Longest wait at exit for the batch service to pause its batch.
-const BATCH_STOP_WAIT: Duration = Duration::from_secs(2);
+/// Longest wait at exit for the link to the core to pause its batch and end its runs.
+const CORE_STOP_WAIT: Duration = Duration::from_secs(2);
 
 /// Opens the window (glow renderer, 1280×800) and runs until it closes.
 ///

@@ -36,8 +36,10 @@ pub enum DialogPurpose {
     BodyFile,
     /// Pick a HAR file to import a request from.
     HarFile,
-    /// Save a run's timeline plot (PNG filter), suggesting this file name.
-    ExportPng {
+    /// Save one of a run's files (its plot as PNG, CSV, events, HAR), suggesting this name.
+    ExportRun {
+        /// Which file.
+        file: super::run_export::RunFile,
         /// Suggested file name, e.g. `retryscope-run-3.png`.
         suggested_name: String,
     },
@@ -56,6 +58,12 @@ pub enum DialogPurpose {
     ImportRetrySettings(crate::interop::retry_formats::RetryFormat),
     /// Pick a list of requests to queue as a batch (the Batch tab).
     BatchList,
+    /// Save a flakiness report (History's Report…), suggesting this file name (its extension
+    /// says the format).
+    ExportReport {
+        /// Suggested file name, e.g. `retryscope-report.html`.
+        suggested_name: String,
+    },
 }
 
 impl DialogPurpose {
@@ -66,11 +74,15 @@ impl DialogPurpose {
             DialogPurpose::SaveProfileAs { .. } => "Save profile as".into(),
             DialogPurpose::BodyFile => "Body file".into(),
             DialogPurpose::HarFile => "Import HAR".into(),
-            DialogPurpose::ExportPng { .. } => "Export PNG".into(),
+            DialogPurpose::ExportRun { file, .. } => match file {
+                super::run_export::RunFile::Png => "Export PNG".into(),
+                other => format!("Save the run as a {}", other.label()),
+            },
             DialogPurpose::ExportLab { .. } => "Export lab plot".into(),
             DialogPurpose::ExportRetrySettings { .. } => "Export retry settings".into(),
             DialogPurpose::ImportRetrySettings(format) => format!("Import {}", format.label()),
             DialogPurpose::BatchList => "Import batch list".into(),
+            DialogPurpose::ExportReport { .. } => "Save report".into(),
         }
     }
 
@@ -78,9 +90,10 @@ impl DialogPurpose {
     pub fn suggested_name(&self) -> Option<&str> {
         match self {
             DialogPurpose::SaveProfileAs { suggested_name }
-            | DialogPurpose::ExportPng { suggested_name }
+            | DialogPurpose::ExportRun { suggested_name, .. }
             | DialogPurpose::ExportLab { suggested_name }
-            | DialogPurpose::ExportRetrySettings { suggested_name } => Some(suggested_name),
+            | DialogPurpose::ExportRetrySettings { suggested_name }
+            | DialogPurpose::ExportReport { suggested_name } => Some(suggested_name),
             _ => None,
         }
     }
@@ -101,9 +114,11 @@ impl DialogPurpose {
             DialogPurpose::OpenProfile | DialogPurpose::SaveProfileAs { .. } => {
                 one("Retryscope profile (JSON)", &["json"])
             }
-            DialogPurpose::BodyFile | DialogPurpose::ExportRetrySettings { .. } => Vec::new(),
+            DialogPurpose::BodyFile
+            | DialogPurpose::ExportRetrySettings { .. }
+            | DialogPurpose::ExportReport { .. } => Vec::new(),
             DialogPurpose::HarFile => one("HTTP Archive (HAR)", &["har", "json"]),
-            DialogPurpose::ExportPng { .. } => one("PNG image", &["png"]),
+            DialogPurpose::ExportRun { file, .. } => one(file.label(), &[file.extension()]),
             DialogPurpose::ExportLab { suggested_name } => {
                 if Path::new(suggested_name)
                     .extension()

@@ -1,5 +1,6 @@
-//! The desktop workbench (eframe/egui 0.37, glow renderer). Talks to the engine only through
-//! commands and events ([`engine_link::EngineLink`]); never touches the network itself.
+//! The desktop workbench (eframe/egui 0.37, glow renderer). Talks to the process's core only
+//! through one command enum and one event stream ([`crate::service::CoreLink`]); never touches
+//! the network itself.
 //!
 //! [`workbench::WorkbenchState`] holds all state and draws the frame (testable with
 //! `egui_kittest`); [`app`] is the thin eframe wrapper; `run_app` and [`AppOptions`] are the
@@ -22,7 +23,6 @@ pub mod controls;
 pub mod copied_toast;
 pub mod curl_export_modal;
 pub mod curl_import_modal;
-pub mod engine_link;
 pub mod environment_editor;
 pub mod error_panel;
 pub mod field_id;
@@ -39,7 +39,6 @@ pub mod latest_worker;
 pub mod ms_field;
 pub mod number_field;
 pub mod persistence;
-pub mod png_export;
 pub mod policy_editor;
 pub mod preview_strip;
 pub mod profile_analysis;
@@ -50,6 +49,7 @@ pub mod request_draft;
 pub mod request_library_panel;
 pub mod retry_export_modal;
 pub mod retry_import_modal;
+pub mod run_export;
 pub mod script_editor;
 pub mod shortcuts;
 pub mod smoke_run;

@@ -18,7 +18,6 @@ use profile_files::{default_current, restore_profile};
 pub use request_side::RequestSide;
 
 use super::composer::{Composer, ComposerAction};
-use super::engine_link::EngineLink;
 use super::environment_editor::EnvironmentPanel;
 use super::error_panel::LoadFailure;
 use super::file_dialogs::{DialogPurpose, FileDialogHost, FileDialogs};
@@ -33,7 +32,7 @@ use super::theme::ThemeChoice;
 use super::timeline::{RunsState, TimelineAction};
 use super::workspace_file::DemoAddress;
 use crate::profile::{self};
-use crate::service::Command;
+use crate::service::{CoreCommand, CoreEvent, CoreLink};
 use crate::store::{EnvironmentStore, OpenedSecretStore, RequestLibrary, SecretStore};
 use egui::Ui;
 use std::path::{Path, PathBuf};
@@ -65,8 +64,10 @@ pub const MIN_STACKED_TIMELINE_WIDTH: f32 = 420.0;
 
 /// Everything a workbench needs from outside.
 pub struct WorkbenchSetup {
-    /// The engine (real service or a [`super::engine_link::ChannelEngine`] in tests).
-    pub engine: Box<dyn EngineLink>,
+    /// The one link to the process's core: runs, batches and history queries in, their events
+    /// out (a [`CoreLink::probe`] in tests). The History panel and the Batch tab are connected
+    /// to it when it serves them.
+    pub link: CoreLink,
     /// File pickers (real rfd ones or [`super::file_dialogs::ScriptedDialogs`]).
     pub dialogs: Box<dyn FileDialogs>,
     /// `http://127.0.0.1:PORT` of the embedded demo server, when running.
@@ -79,7 +80,7 @@ pub struct WorkbenchSetup {
 
 /// The whole workbench.
 pub struct WorkbenchState {
-    engine: Box<dyn EngineLink>,
+    link: CoreLink,
     dialogs: FileDialogHost,
     /// The request being composed (left).
     pub request: RequestSide,
@@ -107,7 +108,7 @@ pub struct WorkbenchState {
     /// Past runs opened from the history so far (their ids count up from [`PAST_RUN_IDS`]).
     past_runs: crate::model::RunId,
     /// "Export PNG…" of a run: waiting for a file name, then drawn and written off the frame.
-    png_export: super::png_export::PngExport,
+    run_export: super::run_export::RunExport,
     /// Asks before Ctrl+Q or the close button end live runs or a working batch.
     pub quit: super::quit_guard::QuitGuard,
     /// The About window (version, licence, folders); tests may replace its folders and opener.
@@ -154,8 +155,21 @@ impl WorkbenchState {
                 demo_failure_status(&current.profile),
             ),
         };
+        let mut history = super::history::HistoryPanel::with_prefs(
+            persisted.history_retention,
+            persisted.history_filters,
+        );
+        let mut watches = super::watch::WatchPanel::default();
+        if setup.link.offer().history {
+            history.attach(setup.link.sender());
+            watches.attach(setup.link.sender());
+        }
+        let mut batch = super::batch::BatchPanel::new();
+        if setup.link.offer().batches {
+            batch.attach(setup.link.sender());
+        }
         Self {
-            engine: setup.engine,
+            link: setup.link,
             dialogs: FileDialogHost::new(setup.dialogs, setup.library_dir.clone()),
             request: RequestSide::new(Composer::new(draft)),
             profile: ProfileEdit::new(current),
@@ -176,21 +190,18 @@ impl WorkbenchState {
                 remembered: Vec::new(),
                 run_secrets: std::collections::HashMap::new(),
             },
-            history: super::history::HistoryPanel::with_prefs(
-                persisted.history_retention,
-                persisted.history_filters,
-            ),
-            batch: super::batch::BatchPanel::new(),
+            history,
+            batch,
             batch_line: None,
             past_runs: 0,
-            png_export: super::png_export::PngExport::default(),
+            run_export: super::run_export::RunExport::default(),
             quit: super::quit_guard::QuitGuard::default(),
             about: super::about_window::AboutWindow::new(
                 super::about_window::current_folders(),
                 Box::new(super::about_window::SystemOpener),
             ),
             lab: super::lab::LabPanel::default(),
-            watches: super::watch::WatchPanel::default(),
+            watches,
             store_waker: None,
         }
     }
@@ -376,43 +387,68 @@ impl WorkbenchState {
         }
     }
 
-    /// Per-frame work outside drawing: drain engine events (time-boxed to
+    /// One run event from the core: masked with the run's secrets, then shown.
+    fn on_run_event(&mut self, event: crate::model::RunEvent, now: Instant) {
+        let run_id = event.run_id();
+        let secrets = self.store.run_secrets.get(&run_id);
+        let event = crate::model::secrets::mask_event(event, secrets.map_or(&[], Vec::as_slice));
+        let finished = matches!(*event, crate::model::RunEvent::RunFinished { .. });
+        if finished {
+            self.store.run_secrets.remove(&run_id);
+            // Committed before this event arrived: the list shows the run now.
+            self.history.refresh();
+        }
+        self.runs.apply(event, now);
+        if finished {
+            self.note_delay_hint(run_id);
+        }
+    }
+
+    /// Stops the link to the core as closing the window does (see [`CoreLink::stop`]); true
+    /// when its task ended within `wait`.
+    pub fn stop_core(&mut self, wait: Duration) -> bool {
+        self.link.stop(wait)
+    }
+
+    /// Per-frame work outside drawing: drain the core's events (time-boxed to
     /// [`DRAIN_BUDGET_MS`]), take dialog answers and dropped files, apply theme and title, and
     /// schedule the next repaint only when the timeline needs one.
     pub fn logic(&mut self, ctx: &egui::Context) {
         let start = Instant::now();
         let budget = Duration::from_millis(DRAIN_BUDGET_MS);
-        while let Some(event) = self.engine.try_recv() {
+        while let Some(event) = self.link.try_recv() {
             let now = self.now();
-            let run_id = event.run_id();
-            let secrets = self.store.run_secrets.get(&run_id);
-            let event =
-                crate::model::secrets::mask_event(event, secrets.map_or(&[], Vec::as_slice));
-            if matches!(*event, crate::model::RunEvent::RunFinished { .. }) {
-                self.store.run_secrets.remove(&run_id);
-                // Committed before this event arrived: the list shows the run now.
-                self.history.refresh();
-            }
-            let finished = matches!(*event, crate::model::RunEvent::RunFinished { .. });
-            self.runs.apply(event, now);
-            if finished {
-                self.note_delay_hint(run_id);
+            match event {
+                CoreEvent::Run(event) => self.on_run_event(event, now),
+                CoreEvent::Batch(reply) => self.batch.accept(reply, now),
+                CoreEvent::History(
+                    reply @ (crate::service::HistoryReply::Watches(_)
+                    | crate::service::HistoryReply::Watch(_)),
+                ) => self.watches.accept(reply),
+                CoreEvent::History(reply) => {
+                    if let Some(action) = self.history.accept(reply) {
+                        self.on_history_action(action);
+                    }
+                }
             }
             if start.elapsed() >= budget {
                 ctx.request_repaint();
                 break;
             }
         }
-        self.poll_history();
-        let now = self.now();
-        self.batch.poll(now);
+        for action in self.history.take_actions() {
+            self.on_history_action(action);
+        }
+        for run_id in self.watches.take_open() {
+            self.history.open_run(run_id);
+        }
         let live = self.live_work();
         self.quit.intercept(ctx, live);
         self.follow_batch_startup_line();
         while let Some(answer) = self.dialogs.poll() {
             self.on_dialog_answer(answer);
         }
-        if let Some(status) = self.png_export.poll() {
+        if let Some(status) = self.run_export.poll() {
             self.status = Some(status);
         }
         if let Some(notice) = self.dialogs.take_notice() {
@@ -541,12 +577,13 @@ impl WorkbenchState {
         self.on_batch_actions(batch_actions);
         for action in actions {
             let command = match action {
-                TimelineAction::Cancel(id) => Command::Cancel(id),
-                TimelineAction::SkipWait(id) => Command::SkipWait(id),
-                TimelineAction::ExportPng(id) => {
-                    self.png_export.ask(id, ui.ctx());
-                    self.dialogs.request(DialogPurpose::ExportPng {
-                        suggested_name: format!("retryscope-run-{id}.png"),
+                TimelineAction::Cancel(id) => CoreCommand::Cancel(id),
+                TimelineAction::SkipWait(id) => CoreCommand::SkipWait(id),
+                TimelineAction::Export(id, file) => {
+                    self.run_export.ask(id, file, ui.ctx());
+                    self.dialogs.request(DialogPurpose::ExportRun {
+                        file,
+                        suggested_name: format!("retryscope-run-{id}.{}", file.extension()),
                     });
                     continue;
                 }

@@ -1,4 +1,4 @@
-//! Shared set-up of the egui_kittest workbench tests: a workbench on a [`ChannelEngine`] (the
+//! Shared set-up of the egui_kittest workbench tests: a workbench on a [`CoreLink::probe`] (the
 //! commands it sends are observable, nothing touches the network) and a harness that draws it.
 
 #![allow(dead_code)]
@@ -6,24 +6,41 @@
 use egui::{Key, Modifiers};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use retryscope::ui::engine_link::{ChannelEngine, EngineProbe};
+use retryscope::service::{CoreLink, CoreProbe};
 use retryscope::ui::file_dialogs::ScriptedDialogs;
 use retryscope::ui::workbench::{WorkbenchSetup, WorkbenchState};
 
 /// The demo base URL the tests pretend to have (nothing listens there).
 pub const DEMO: &str = "http://127.0.0.1:9";
 
-/// A fresh workbench (first-run state) and the probe of its engine.
-pub fn workbench() -> (WorkbenchState, EngineProbe) {
-    let (engine, probe) = ChannelEngine::new();
-    let state = WorkbenchState::new(WorkbenchSetup {
-        engine: Box::new(engine),
-        dialogs: Box::new(ScriptedDialogs::default()),
+/// A fresh workbench (first-run state) and the probe of its link to the core.
+pub fn workbench() -> (WorkbenchState, CoreProbe) {
+    let (link, probe) = CoreLink::probe();
+    (workbench_on(link, None), probe)
+}
+
+/// A workbench on `link` (its History panel and Batch tab connected when the link serves
+/// them), restored from `persisted` when given.
+pub fn workbench_on(
+    link: CoreLink,
+    persisted: Option<retryscope::ui::persistence::PersistedWorkbench>,
+) -> WorkbenchState {
+    workbench_on_with(link, persisted, ScriptedDialogs::default())
+}
+
+/// [`workbench_on`] whose file dialogs answer as `dialogs` says.
+pub fn workbench_on_with(
+    link: CoreLink,
+    persisted: Option<retryscope::ui::persistence::PersistedWorkbench>,
+    dialogs: ScriptedDialogs,
+) -> WorkbenchState {
+    WorkbenchState::new(WorkbenchSetup {
+        link,
+        dialogs: Box::new(dialogs),
         demo_base_url: Some(DEMO.into()),
         library_dir: None,
-        persisted: None,
-    });
-    (state, probe)
+        persisted,
+    })
 }
 
 /// A harness `size` points large on a fresh workbench whose built-in profile was duplicated,

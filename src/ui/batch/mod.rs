@@ -2,8 +2,8 @@
 //! with counts per state, rate and ETA, a virtualised table of items filtered by state whose
 //! rows open the item's run, "re-run failed".
 //!
-//! The panel holds a [`BatchService`] handle: it sends commands and drains replies; the frame
-//! never touches SQLite and never waits. Only one page of rows ([`PAGE_ROWS`]) is held.
+//! The panel sends [`BatchCommand`]s through a [`CoreSender`]; the workbench hands it the core's
+//! replies ([`BatchPanel::accept`]); the frame never touches SQLite and never waits. Only one page of rows ([`PAGE_ROWS`]) is held.
 //!
 //! Earlier batches are listed with Open / Resume / Cancel. At start-up the batches this window
 //! was working when it was closed or killed are resumed by themselves (one after the other);
@@ -19,7 +19,7 @@ mod panel_view;
 pub use assertion_fields::AssertionFields;
 
 use crate::model::{BatchCounts, BatchEvent, BatchItemState, BatchOptions, RetryProfile};
-use crate::service::{BatchCommand, BatchReply, BatchService};
+use crate::service::{BatchCommand, BatchReply, CoreCommand, CoreSender};
 use crate::store::{BatchItemRecord, BatchRecord};
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
@@ -51,7 +51,7 @@ pub enum BatchAction {
 /// The Batch tab's state.
 #[derive(Default)]
 pub struct BatchPanel {
-    service: Option<BatchService>,
+    service: Option<CoreSender>,
     problem: Option<String>,
     notice: Option<String>,
     /// The list file to import.
@@ -110,18 +110,11 @@ impl BatchPanel {
         }
     }
 
-    /// Connects the panel to the batch service.
-    pub fn attach(&mut self, service: BatchService) {
+    /// Connects the panel to the core (which works batches).
+    pub fn attach(&mut self, service: CoreSender) {
         self.service = Some(service);
         self.problem = None;
         self.send(BatchCommand::List);
-    }
-
-    /// Takes the service out (what closing the window does to it: stop it with
-    /// [`BatchService::stop`], or drop it); the tab then says batches are not available.
-    pub fn detach(&mut self) -> Option<BatchService> {
-        self.problem = Some("batches are not available".into());
-        self.service.take()
     }
 
     /// Earlier batches, newest first, as last listed (`None` until the service answers).
@@ -373,20 +366,8 @@ impl BatchPanel {
         self.shown_is_worked()
     }
 
-    /// Drains the service's replies (call once per frame, before drawing).
-    pub fn poll(&mut self, now: Instant) {
-        let mut replies = Vec::new();
-        if let Some(service) = &mut self.service {
-            while let Some(reply) = service.try_recv() {
-                replies.push(reply);
-            }
-        }
-        for reply in replies {
-            self.accept(reply, now);
-        }
-    }
-
-    fn accept(&mut self, reply: BatchReply, now: Instant) {
+    /// Takes one of the core's batch replies (the workbench passes them on as they arrive).
+    pub fn accept(&mut self, reply: BatchReply, now: Instant) {
         match reply {
             BatchReply::Queued { id, items, notes } => {
                 let mut notice = format!(
@@ -523,8 +504,8 @@ impl BatchPanel {
 
     fn send(&mut self, command: BatchCommand) {
         match &self.service {
-            Some(s) if s.send(command) => {}
-            Some(_) => self.problem = Some("the batch service stopped; restart Retryscope".into()),
+            Some(s) if s.send(CoreCommand::Batch(command)) => {}
+            Some(_) => self.problem = Some("the core is not taking commands; restart".into()),
             None => self.problem = Some("batches are not available".into()),
         }
     }

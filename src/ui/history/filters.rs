@@ -85,6 +85,7 @@ impl HistoryFilters {
                 outcome: self.outcome,
                 since_unix_ms: since,
                 until_unix_ms: until,
+                watch_id: None,
                 sort: self.sort,
                 descending: self.descending,
             },

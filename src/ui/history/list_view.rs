@@ -164,7 +164,16 @@ fn actions_ui(panel: &mut HistoryPanel, ui: &mut egui::Ui) {
         ) {
             panel.confirm_delete.clone_from(&selected);
         }
+        if button(
+            ui,
+            true,
+            super::REPORT_LABEL,
+            "the flakiness report of the runs the filters select, written to a file",
+        ) {
+            panel.report.open = !panel.report.open;
+        }
     });
+    super::report_dialog::show(panel, ui);
     if let Some(id) = panel.confirm_delete.clone() {
         ui.horizontal_wrapped(|ui| {
             ui.colored_label(

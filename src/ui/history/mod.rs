@@ -1,19 +1,22 @@
 //! The History panel: every recorded run, filtered, sorted and virtualised; open one read-only
-//! in the timeline, re-run it, compare two, delete, retention and the database size.
+//! in the timeline, re-run it, compare two, delete, retention, the database size, and the
+//! flakiness report of the runs the filters select (Report…).
 //!
-//! The panel holds a [`HistoryService`] handle: it sends requests and drains replies; the frame
-//! never touches SQLite. Only one window of rows ([`PAGE_ROWS`]) around what is on screen is
+//! The panel sends [`HistoryRequest`]s through a [`CoreSender`]; the workbench hands it the
+//! core's replies ([`HistoryPanel::accept`]); the frame never touches SQLite. Only one window of rows ([`PAGE_ROWS`]) around what is on screen is
 //! held, so 100,000 runs scroll without loading whole.
 
 mod compare_view;
 mod filters;
 mod list_view;
 mod page_cache;
+mod report_dialog;
 
 pub use filters::{HistoryFilters, parse_day};
 pub use page_cache::{PAGE_ROWS, PageCache};
+pub use report_dialog::{REPORT_LABEL, SAVE_REPORT_LABEL, report_query};
 
-use crate::service::{HistoryReply, HistoryRequest, HistoryService, Retention};
+use crate::service::{CoreCommand, CoreSender, HistoryReply, HistoryRequest, Retention};
 use crate::store::StoredRun;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -31,6 +34,13 @@ pub enum HistoryAction {
         /// Re-use the recorded seed.
         same_seed: bool,
     },
+    /// Ask for the report's file (the save dialog), suggesting this name.
+    ChooseReportFile {
+        /// e.g. `retryscope-report.html`.
+        suggested_name: String,
+    },
+    /// Show this in the status line: `(is_error, text)`.
+    Status(bool, String),
 }
 
 /// Retention settings (persisted); 0 = no limit.
@@ -73,7 +83,7 @@ enum View {
 /// The History panel's state.
 #[derive(Default)]
 pub struct HistoryPanel {
-    service: Option<HistoryService>,
+    service: Option<CoreSender>,
     /// Why there is no history, or the last failure.
     problem: Option<String>,
     /// The last thing done (deleted, pruned).
@@ -94,6 +104,10 @@ pub struct HistoryPanel {
     pub same_seed: bool,
     next_tag: u64,
     opening: HashMap<u64, Purpose>,
+    /// Report…: the format picked and the report waiting for its file.
+    report: report_dialog::ReportDialog,
+    /// Actions the drawing asked for, handed out by the next [`Self::poll`].
+    actions: Vec<HistoryAction>,
 }
 
 impl HistoryPanel {
@@ -106,10 +120,11 @@ impl HistoryPanel {
         }
     }
 
-    /// Connects the panel to the history worker and applies the retention settings once.
-    pub fn attach(&mut self, service: HistoryService) {
+    /// Connects the panel to the core (which answers history queries) and applies the
+    /// retention settings once.
+    pub fn attach(&mut self, service: CoreSender) {
         if let Some(rule) = self.retention.rule() {
-            service.send(HistoryRequest::Retain(rule));
+            service.send(CoreCommand::History(HistoryRequest::Retain(rule)));
         }
         self.service = Some(service);
         self.problem = None;
@@ -124,7 +139,7 @@ impl HistoryPanel {
 
     /// True when every request has been answered (tests wait on it); true without a history.
     pub fn is_idle(&self) -> bool {
-        self.service.as_ref().is_none_or(HistoryService::is_idle)
+        self.service.as_ref().is_none_or(CoreSender::queries_idle)
     }
 
     /// Reloads the list (a run finished, something was deleted).
@@ -145,71 +160,73 @@ impl HistoryPanel {
             .or_else(|| self.notice.as_deref().map(|n| (false, n)))
     }
 
-    /// Drains the worker's replies; returns what the workbench must do.
-    pub fn poll(&mut self) -> Vec<HistoryAction> {
-        let mut actions = Vec::new();
-        let Some(service) = &self.service else {
-            return actions;
-        };
-        let mut replies = Vec::new();
-        while let Some(reply) = service.try_recv() {
-            replies.push(reply);
-        }
-        for reply in replies {
-            match reply {
-                HistoryReply::Page {
-                    query,
-                    offset,
-                    total,
-                    rows,
-                    db_bytes,
-                } => self.cache.accept(query, offset, total, rows, db_bytes),
-                HistoryReply::Opened { tag, run } => {
-                    let purpose = self.opening.remove(&tag);
-                    match (purpose, run) {
-                        (_, None) => {
-                            self.notice = Some("that run is no longer in the history".into());
-                            self.cache.invalidate();
-                        }
-                        (Some(Purpose::View), Some(run)) => actions.push(HistoryAction::Open(run)),
-                        (Some(Purpose::Rerun), Some(run)) => actions.push(HistoryAction::Rerun {
-                            run,
-                            same_seed: self.same_seed,
-                        }),
-                        (Some(Purpose::Compare(slot)), Some(run)) => {
-                            self.compare[slot] = Some(run);
-                        }
-                        (None, Some(_)) => {}
+    /// Takes one of the core's history replies (the workbench passes them on as they
+    /// arrive); returns what the workbench must do.
+    pub fn accept(&mut self, reply: HistoryReply) -> Option<HistoryAction> {
+        match reply {
+            HistoryReply::Page {
+                query,
+                offset,
+                total,
+                rows,
+                db_bytes,
+            } => self.cache.accept(query, offset, total, rows, db_bytes),
+            HistoryReply::Opened { tag, run } => {
+                let purpose = self.opening.remove(&tag);
+                match (purpose, run) {
+                    (_, None) => {
+                        self.notice = Some("that run is no longer in the history".into());
+                        self.cache.invalidate();
                     }
-                }
-                HistoryReply::Deleted(ids) => {
-                    self.notice = Some(match ids.len() {
-                        1 => "deleted 1 run".to_owned(),
-                        n => format!("deleted {n} runs"),
-                    });
-                    self.marked.retain(|m| !ids.contains(m));
-                    if self.selected.as_ref().is_some_and(|s| ids.contains(s)) {
-                        self.selected = None;
+                    (Some(Purpose::View), Some(run)) => return Some(HistoryAction::Open(run)),
+                    (Some(Purpose::Rerun), Some(run)) => {
+                        let same_seed = self.same_seed;
+                        return Some(HistoryAction::Rerun { run, same_seed });
                     }
-                    self.cache.invalidate();
+                    (Some(Purpose::Compare(slot)), Some(run)) => {
+                        self.compare[slot] = Some(run);
+                    }
+                    (None, Some(_)) => {}
                 }
-                HistoryReply::Retained(n) => {
-                    self.notice = Some(format!(
-                        "retention applied: {n} run{} deleted",
-                        if n == 1 { "" } else { "s" }
-                    ));
-                    self.cache.invalidate();
-                }
-                HistoryReply::Problem(p) => self.problem = Some(p),
-                HistoryReply::Watches(_) | HistoryReply::Watch(_) => {}
             }
+            HistoryReply::Deleted(ids) => {
+                self.notice = Some(match ids.len() {
+                    1 => "deleted 1 run".to_owned(),
+                    n => format!("deleted {n} runs"),
+                });
+                self.marked.retain(|m| !ids.contains(m));
+                if self.selected.as_ref().is_some_and(|s| ids.contains(s)) {
+                    self.selected = None;
+                }
+                self.cache.invalidate();
+            }
+            HistoryReply::Retained(n) => {
+                self.notice = Some(format!(
+                    "retention applied: {n} run{} deleted",
+                    if n == 1 { "" } else { "s" }
+                ));
+                self.cache.invalidate();
+            }
+            HistoryReply::Reported(result) => {
+                let (is_error, text) = report_dialog::report_status(result);
+                return Some(HistoryAction::Status(is_error, text));
+            }
+            HistoryReply::Problem(p) => self.problem = Some(p),
+            // The Watches tab's replies (the workbench hands them to it).
+            HistoryReply::Watches(_) | HistoryReply::Watch(_) => {}
         }
-        actions
+        None
+    }
+
+    /// What the panel's own controls asked of the workbench since the last call (Report…'s
+    /// file dialog).
+    pub fn take_actions(&mut self) -> Vec<HistoryAction> {
+        std::mem::take(&mut self.actions)
     }
 
     fn send(&mut self, request: HistoryRequest) {
         if let Some(service) = &self.service
-            && !service.send(request)
+            && !service.send(CoreCommand::History(request))
         {
             self.problem = Some("the history reader stopped; restart Retryscope".into());
         }

@@ -1,5 +1,5 @@
 //! The selected run's header: banner or live status, Cancel / Retry now / Copy as text /
-//! Export PNG….
+//! Export PNG… / Save as file (HAR, CSV, events).
 
 use super::TimelineAction;
 use super::colors::banner_color;
@@ -7,6 +7,7 @@ use super::live_status::live_status;
 use super::run_timeline::{Phase, Timeline};
 use crate::ui::controls::button;
 use crate::ui::copied_toast::{Secrets, copy_button};
+use crate::ui::run_export::{self, RunFile};
 use egui::{Color32, RichText};
 use std::time::Instant;
 
@@ -76,16 +77,26 @@ pub fn show(
             || timeline.to_text(),
         );
         super::har_copy::copy_as_har_ui(ui, timeline, request);
+        let any = !timeline.attempts().is_empty();
         if ui
-            .add_enabled(
-                !timeline.attempts().is_empty(),
-                egui::Button::new(crate::ui::png_export::EXPORT_PNG_LABEL),
-            )
+            .add_enabled(any, egui::Button::new(run_export::EXPORT_PNG_LABEL))
             .on_hover_text("save the timeline plot as a PNG image (secrets masked)")
             .clicked()
         {
-            actions.push(TimelineAction::ExportPng(run_id));
+            actions.push(TimelineAction::Export(run_id, RunFile::Png));
         }
+        ui.add_enabled_ui(any, |ui| {
+            ui.menu_button(run_export::SAVE_AS_FILE_LABEL, |ui| {
+                for file in RunFile::TEXT {
+                    if ui.button(format!("{}…", file.label())).clicked() {
+                        actions.push(TimelineAction::Export(run_id, file));
+                        ui.close();
+                    }
+                }
+            })
+            .response
+            .on_hover_text("save the run as a HAR, CSV or events file (secrets masked)");
+        });
     });
     let Some(line) = timeline.header_line() else {
         return;

@@ -45,6 +45,6 @@ pub enum TimelineAction {
     Cancel(RunId),
     /// Skip this run's current wait ("Retry now").
     SkipWait(RunId),
-    /// Save this run's timeline plot as a PNG image ("Export PNG…": the shell asks for a file).
-    ExportPng(RunId),
+    /// Save one of this run's files ("Export PNG…", "Save as file": the shell asks where).
+    Export(RunId, crate::ui::run_export::RunFile),
 }

@@ -172,6 +172,29 @@ impl RunsState {
         self.index(run_id).map(|i| &self.runs[i].timeline)
     }
 
+    /// What run `run_id`'s `file` holds, built from its (masked) fold as the Copy buttons
+    /// build it; `None` when the run is gone.
+    pub fn file_contents(
+        &self,
+        run_id: RunId,
+        file: crate::ui::run_export::RunFile,
+    ) -> Option<crate::ui::run_export::RunFileContents> {
+        use crate::ui::run_export::{RunFile, RunFileContents};
+        let view = &self.runs[self.index(run_id)?];
+        let fold = view.timeline.fold();
+        Some(match file {
+            RunFile::Png => RunFileContents::Plot(crate::interop::TimelinePlot::of_fold(fold)),
+            RunFile::Csv => {
+                RunFileContents::Text(crate::interop::attempts_csv(fold, &run_id.to_string()))
+            }
+            RunFile::Events => RunFileContents::Text(crate::interop::events_json_lines(fold)),
+            RunFile::Har => RunFileContents::Text(super::har_copy::timeline_har(
+                &view.timeline,
+                view.request.as_deref(),
+            )),
+        })
+    }
+
     /// When the next repaint is needed for a moving "now" line or countdown; `None` when idle.
     ///
     /// While any run is unfinished (every run shows its state in the run list): at most

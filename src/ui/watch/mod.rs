@@ -3,7 +3,7 @@
 //! runs over time, success rate and time to success per bucket, failures by status and error
 //! kind, and the delay headers seen. A click on a run opens it in the timeline.
 //!
-//! The panel holds its own [`HistoryService`] handle: the store actor reads the watch and the
+//! The panel sends history queries through a [`CoreSender`]: the store actor reads the watch and the
 //! report's [`crate::report::figures`] are computed there; a load is turned into plot points
 //! once ([`prepared`]), so a frame only draws.
 //!
@@ -18,7 +18,7 @@ mod prepared;
 pub use prepared::PreparedWatch;
 
 use crate::report::Proportion;
-use crate::service::{HistoryReply, HistoryRequest, HistoryService};
+use crate::service::{CoreCommand, CoreSender, HistoryReply, HistoryRequest};
 use crate::store::WatchRecord;
 
 /// Most watches the list shows (newest first).
@@ -27,7 +27,7 @@ pub const LISTED_WATCHES: u32 = 50;
 /// The Watches tab's state.
 #[derive(Default)]
 pub struct WatchPanel {
-    service: Option<HistoryService>,
+    service: Option<CoreSender>,
     /// The watches with their success rates; `None` until (re)loaded.
     listed: Option<Vec<(WatchRecord, Proportion)>>,
     /// The list was asked for and has not come back yet.
@@ -44,7 +44,7 @@ pub struct WatchPanel {
 
 impl WatchPanel {
     /// Connects the panel to the history; the list loads when first drawn.
-    pub fn attach(&mut self, service: HistoryService) {
+    pub fn attach(&mut self, service: CoreSender) {
         self.service = Some(service);
         self.listed = None;
         self.problem = None;
@@ -52,7 +52,7 @@ impl WatchPanel {
 
     /// True when every request has been answered (tests wait on it); true without a history.
     pub fn is_idle(&self) -> bool {
-        self.service.as_ref().is_none_or(HistoryService::is_idle)
+        self.service.as_ref().is_none_or(CoreSender::queries_idle)
     }
 
     /// Reloads the list and the selected watch.
@@ -63,34 +63,35 @@ impl WatchPanel {
         }
     }
 
-    /// Drains the worker's replies; returns the ids of the runs to open in the timeline.
-    pub fn poll(&mut self) -> Vec<String> {
-        while let Some(reply) = self.service.as_ref().and_then(HistoryService::try_recv) {
-            match reply {
-                HistoryReply::Watches(list) => {
-                    self.listed = Some(list);
-                    self.listing = false;
+    /// Takes one of the core's watch replies (the workbench passes them on as they arrive).
+    pub fn accept(&mut self, reply: HistoryReply) {
+        match reply {
+            HistoryReply::Watches(list) => {
+                self.listing = false;
+                match list {
+                    Ok(list) => self.listed = Some(list),
+                    Err(p) => self.problem = Some(p),
                 }
-                HistoryReply::Watch(loaded) => {
-                    let ((watch, slots, runs), figures) = *loaded;
-                    if self.selected.as_deref() == Some(watch.id.as_str()) {
-                        self.shown =
-                            Some(Box::new(PreparedWatch::new(watch, &slots, &runs, figures)));
-                    }
-                }
-                HistoryReply::Problem(p) => {
-                    self.problem = Some(p);
-                    self.listing = false;
-                }
-                _ => {}
             }
+            HistoryReply::Watch(Ok(loaded)) => {
+                let ((watch, slots, runs), figures) = *loaded;
+                if self.selected.as_deref() == Some(watch.id.as_str()) {
+                    self.shown = Some(Box::new(PreparedWatch::new(watch, &slots, &runs, figures)));
+                }
+            }
+            HistoryReply::Watch(Err(p)) => self.problem = Some(p),
+            _ => {}
         }
+    }
+
+    /// The ids of the runs clicked since the last call, to open in the timeline.
+    pub fn take_open(&mut self) -> Vec<String> {
         std::mem::take(&mut self.to_open)
     }
 
     fn send(&mut self, request: HistoryRequest) {
         if let Some(service) = &self.service
-            && !service.send(request)
+            && !service.send(CoreCommand::History(request))
         {
             self.problem = Some("the history reader stopped; restart Retryscope".into());
         }

@@ -1,23 +1,12 @@
-//! The workbench's side of the Batch tab: attaching its service, the list picker, and opening
+//! The workbench's side of the Batch tab: the list picker, and opening
 //! an item's run in the timeline (through the History panel's reader).
 
 use super::WorkbenchState;
-use crate::service::BatchService;
 use crate::ui::batch::BatchAction;
 use crate::ui::file_dialogs::DialogPurpose;
 use crate::ui::persistence::CentreTab;
 
 impl WorkbenchState {
-    /// Connects the Batch tab to the batch service.
-    pub fn attach_batch(&mut self, service: BatchService) {
-        self.batch.attach(service);
-    }
-
-    /// Says in the Batch tab why batches are not available.
-    pub fn set_batch_unavailable(&mut self, reason: String) {
-        self.batch.set_unavailable(reason);
-    }
-
     /// Whether the centre shows the Batch tab.
     pub fn batch_shown(&self) -> bool {
         self.layout.centre == CentreTab::Batch

@@ -3,8 +3,8 @@
 
 use super::WorkbenchState;
 use crate::model::{Body, RequestSpec, RetryProfile, RunId};
-use crate::service::HistoryService;
 use crate::store::StoredRun;
+use crate::ui::file_dialogs::DialogPurpose;
 use crate::ui::history::HistoryAction;
 use crate::ui::persistence::CentreTab;
 use crate::ui::profile_library::{CurrentProfile, ProfileSource};
@@ -80,17 +80,6 @@ pub fn masked_field(spec: &RequestSpec) -> Option<String> {
 }
 
 impl WorkbenchState {
-    /// Connects the History panel to its reader (and applies the retention settings once).
-    pub fn attach_history(&mut self, service: HistoryService) {
-        self.watches.attach(service.sibling());
-        self.history.attach(service);
-    }
-
-    /// Says in the History panel why there is no history.
-    pub fn set_history_unavailable(&mut self, reason: String) {
-        self.history.set_unavailable(reason);
-    }
-
     /// Whether the centre shows the History panel (else the timeline).
     pub fn history_shown(&self) -> bool {
         self.layout.centre == CentreTab::History
@@ -105,16 +94,16 @@ impl WorkbenchState {
         };
     }
 
-    /// Takes the History panel's replies and does what they ask.
-    pub(super) fn poll_history(&mut self) {
-        for run_id in self.watches.poll() {
-            self.history.open_run(run_id);
-        }
-        for action in self.history.poll() {
-            match action {
-                HistoryAction::Open(run) => self.open_past_run(&run),
-                HistoryAction::Rerun { run, same_seed } => self.rerun(&run, same_seed),
+    /// Does what the History panel asks (after a reply, or from its own controls).
+    pub(super) fn on_history_action(&mut self, action: HistoryAction) {
+        match action {
+            HistoryAction::Open(run) => self.open_past_run(&run),
+            HistoryAction::Rerun { run, same_seed } => self.rerun(&run, same_seed),
+            HistoryAction::ChooseReportFile { suggested_name } => {
+                self.dialogs
+                    .request(DialogPurpose::ExportReport { suggested_name });
             }
+            HistoryAction::Status(is_error, text) => self.status = Some((is_error, text)),
         }
     }
 

@@ -90,10 +90,14 @@ impl WorkbenchState {
     }
 
     pub(super) fn on_dialog_answer(&mut self, answer: DialogAnswer) {
+        if let DialogPurpose::ExportReport { .. } = answer.purpose {
+            self.history.write_report(answer.path);
+            return;
+        }
         let contents = answer.contents;
         let Some(path) = answer.path else {
-            if let DialogPurpose::ExportPng { .. } = answer.purpose {
-                self.png_export.take_pending();
+            if let DialogPurpose::ExportRun { .. } = answer.purpose {
+                self.run_export.take_pending();
             }
             if let DialogPurpose::ExportRetrySettings { .. } = answer.purpose {
                 self.profile.retry_export.take_pending();
@@ -136,18 +140,17 @@ impl WorkbenchState {
                 }
             }
             DialogPurpose::BatchList => self.batch.set_list_path(&path),
+            DialogPurpose::ExportReport { .. } => {}
             DialogPurpose::ExportLab { .. } => self.lab.export.start(path),
             DialogPurpose::ExportRetrySettings { .. } | DialogPurpose::ImportRetrySettings(_) => {
                 self.on_retry_settings_path(&answer.purpose, &path, contents);
             }
-            DialogPurpose::ExportPng { .. } => {
-                let plot = self
-                    .png_export
-                    .take_pending()
-                    .and_then(|id| self.runs.timeline(id))
-                    .map(|t| crate::interop::TimelinePlot::of_fold(t.fold()));
-                if let Some(plot) = plot
-                    && let Err(problem) = self.png_export.start(plot, path)
+            DialogPurpose::ExportRun { .. } => {
+                let Some((id, file)) = self.run_export.take_pending() else {
+                    return;
+                };
+                if let Some(contents) = self.runs.file_contents(id, file)
+                    && let Err(problem) = self.run_export.start(file, contents, path)
                 {
                     self.status = Some((true, problem));
                 }

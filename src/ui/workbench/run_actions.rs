@@ -2,7 +2,7 @@
 //! the reason when a field is invalid or a secret is empty), starting and cancelling runs.
 
 use super::WorkbenchState;
-use crate::service::Command;
+use crate::service::CoreCommand;
 use crate::ui::timeline::url_path;
 
 /// A request ready to start: resolved spec, the secret values it was built from, tab title.
@@ -130,7 +130,7 @@ impl WorkbenchState {
             secrets,
             title,
         } = composed;
-        let run_id = self.engine.next_run_id();
+        let run_id = self.link.next_run_id();
         let sent = crate::ui::timeline::SentRequest {
             spec: spec.clone(),
             secrets: secrets.clone(),
@@ -138,14 +138,14 @@ impl WorkbenchState {
         if !secrets.is_empty() {
             self.store.run_secrets.insert(run_id, secrets.clone());
         }
-        let command = Command::Start {
+        let command = CoreCommand::Start {
             run_id,
             spec,
             profile: self.profile.current.profile.clone(),
             seed,
             secrets,
         };
-        if self.engine.send(command) {
+        if self.link.send(command) {
             self.runs.add_run(run_id, title);
             self.runs.set_request(run_id, sent);
             self.status = None;
@@ -159,12 +159,12 @@ impl WorkbenchState {
         if let Some(id) = self.runs.selected()
             && self.runs.active_runs().contains(&id)
         {
-            self.send_command(Command::Cancel(id));
+            self.send_command(CoreCommand::Cancel(id));
         }
     }
 
-    pub(super) fn send_command(&mut self, command: Command) {
-        if !self.engine.send(command) {
+    pub(super) fn send_command(&mut self, command: CoreCommand) {
+        if !self.link.send(command) {
             self.status = Some((
                 true,
                 "the engine did not take the command; restart Retryscope if this repeats".into(),

@@ -1,11 +1,13 @@
-//! The batch runner as a service for the window's Batch tab, on the process's core: commands
-//! in, replies out, nothing blocking the frame. One batch is worked at a time; pages of its
-//! items and every other read or write of the queue are calls to the core's store actor, so
-//! neither the table nor a tokio worker touches SQLite.
+//! The store part of a [`super::CoreLink`]: the window's batch commands
+//! ([`super::CoreCommand::Batch`], over the [`BatchRunner`]) and history queries, served in the
+//! order asked by one task on the core. One batch is worked at a time; pages of its items and
+//! every other read or write of the queue are calls to the core's store actor, so neither the
+//! table nor a tokio worker touches SQLite.
 
 use super::batch_runner::{BatchControl, BatchRunner, BatchSummary};
 use super::budget_registry::BudgetRegistry;
-use crate::engine::Waker;
+use super::history_queries::{HistoryReply, answer_unless_superseded};
+use super::link::{CoreCommand, CoreEvent, Out, Queries};
 use crate::interop::batch_list::OnBadLines;
 use crate::model::{
     BatchCounts, BatchEvent, BatchItemState, BatchOptions, BatchWorker, RetryProfile,
@@ -30,10 +32,10 @@ pub type BatchImporter = Arc<
         + Sync,
 >;
 
-/// Capacity of the command and reply channels.
+/// Capacity of the channel of the worked batch's events (runner → link).
 pub const BATCH_CHANNEL: usize = 1024;
 
-/// What the Batch tab asks for.
+/// What the Batch tab asks for ([`super::CoreCommand::Batch`]).
 #[derive(Debug, Clone)]
 pub enum BatchCommand {
     /// Import `path` with the service's importer and queue it under `profile` and `options`.
@@ -99,7 +101,7 @@ pub enum Interrupted {
 /// Most items a [`BatchReply::ResendRisk`] lists.
 pub const RESEND_RISK_LISTED: u64 = 1000;
 
-/// What the service answers.
+/// What the core answers a batch command ([`super::CoreEvent::Batch`]).
 #[derive(Debug, Clone)]
 pub enum BatchReply {
     /// A list was imported and queued as batch `id` with `items` items.
@@ -149,91 +151,29 @@ pub enum BatchReply {
     Problem(String),
 }
 
-/// Handle of the batch service. Dropping it (or [`Self::stop`]) pauses the batch being worked
-/// without marking it paused by the user: it stays resumable, and the window's next start
-/// resumes it by itself. Its task ends once the runs in flight have let go.
-pub struct BatchService {
-    commands: mpsc::Sender<BatchCommand>,
-    replies: mpsc::Receiver<BatchReply>,
-    /// Told when the service's task has ended.
-    gone: std::sync::mpsc::Receiver<()>,
+/// What a face's batch commands need besides the core: how lists are read, where items'
+/// secrets are kept, and the profiles items may name.
+pub struct BatchSetup {
+    /// Reads a list file (the window passes `ui::batch::list_importer`).
+    pub importer: BatchImporter,
+    /// Where items with secrets keep them.
+    pub secrets: Arc<dyn SecretStore>,
+    /// Profiles items may name (the window passes [`super::library_lookup`] over the user's
+    /// library; a list naming one it does not know is refused naming the line, or that line
+    /// skipped).
+    pub profiles: super::batch_runner::ProfileLookup,
 }
 
-/// What the service's loop needs.
-struct Setup {
-    secrets: Arc<dyn SecretStore>,
-    importer: BatchImporter,
-    store: Result<Arc<HistoryWriter>, String>,
-    budgets: BudgetRegistry,
-    clients: crate::engine::ClientCache,
-    waker: Waker,
-    profiles: super::batch_runner::ProfileLookup,
-}
-
-impl BatchService {
-    /// Starts the service's loop on `core` (which needs worker threads). Lists are read with
-    /// `importer`; items with secrets are kept in `secrets`; items may name a profile
-    /// `profiles` finds (the window passes [`super::library_lookup`] over the user's library;
-    /// a list naming one it does not know is refused naming the line, or that line skipped).
-    /// The queue is the one in `data_dir`'s history, served by the core's store actor of that
-    /// folder, which records the runs too; runs draw retry budgets from the core's registry, as
-    /// the engine service's runs do. `waker` is called after each reply.
-    pub fn start(
-        core: &super::Core,
-        data_dir: impl AsRef<Path>,
-        secrets: Arc<dyn SecretStore>,
-        importer: BatchImporter,
-        waker: Waker,
-        profiles: super::batch_runner::ProfileLookup,
-    ) -> Self {
-        let (commands, command_rx) = mpsc::channel(BATCH_CHANNEL);
-        let (reply_tx, replies) = mpsc::channel(BATCH_CHANNEL);
-        let setup = Setup {
-            store: core
-                .history_writer(data_dir.as_ref())
-                .map_err(|e| format!("batches cannot be shown: {e}")),
-            budgets: core.budgets().clone(),
-            clients: core.clients().clone(),
-            secrets,
-            importer,
-            waker,
-            profiles,
-        };
-        let (gone_tx, gone) = std::sync::mpsc::sync_channel(1);
-        core.spawn(async move {
-            serve(setup, command_rx, reply_tx).await;
-            let _ = gone_tx.send(());
-        });
-        Self {
-            commands,
-            replies,
-            gone,
-        }
-    }
-
-    /// Stops the service as closing the window does (the batch being worked is paused, not
-    /// marked paused by the user) and waits at most `wait` for its task to end; true when it
-    /// ended (the paused items are back to `pending` then).
-    pub fn stop(self, wait: std::time::Duration) -> bool {
-        let Self {
-            commands,
-            replies,
-            gone,
-        } = self;
-        drop(commands);
-        drop(replies);
-        gone.recv_timeout(wait).is_ok()
-    }
-
-    /// Sends a command without blocking; false when the service is gone or saturated.
-    pub fn send(&self, command: BatchCommand) -> bool {
-        self.commands.try_send(command).is_ok()
-    }
-
-    /// Takes one reply, if any, without blocking.
-    pub fn try_recv(&mut self) -> Option<BatchReply> {
-        self.replies.try_recv().ok()
-    }
+/// What the store part serves with: the store actor of the link's data folder (or why there
+/// is none), the batch setup (`None`: the face offers no batches) and the core's budgets and
+/// HTTP clients, which the batch's runs share with the engine's.
+pub(super) struct Setup {
+    pub(super) store: Result<Arc<HistoryWriter>, String>,
+    pub(super) batches: Option<BatchSetup>,
+    pub(super) budgets: BudgetRegistry,
+    pub(super) clients: crate::engine::ClientCache,
+    pub(super) out: Out,
+    pub(super) queries: Queries,
 }
 
 /// The batch being worked: its control, the task that ends with its summary, and whether the
@@ -246,32 +186,40 @@ struct Working {
     ended: Arc<AtomicBool>,
 }
 
-async fn serve(
-    setup: Setup,
-    mut commands: mpsc::Receiver<BatchCommand>,
-    replies: mpsc::Sender<BatchReply>,
-) {
-    let reply = |r: BatchReply| {
-        let sent = replies.try_send(r).is_ok();
-        if sent {
-            (setup.waker)();
-        }
+/// Serves the store part's commands, in order, until the link lets go; then pauses the batch
+/// being worked without marking it paused by the user, so the next start resumes it.
+pub(super) async fn serve(setup: Setup, mut commands: mpsc::UnboundedReceiver<(CoreCommand, u64)>) {
+    let out = &setup.out;
+    let reply = |r: BatchReply| async move {
+        out.send(CoreEvent::Batch(r)).await;
     };
-    if let Err(problem) = &setup.store {
-        reply(BatchReply::Problem(problem.clone()));
-    }
     let mut working: Option<Working> = None;
-    while let Some(command) = commands.recv().await {
+    while let Some((command, page)) = commands.recv().await {
         if working
             .as_ref()
             .is_some_and(|w| w.ended.load(Ordering::SeqCst))
         {
             working = None;
         }
-        let Ok(store) = &setup.store else {
-            reply(BatchReply::Problem(
-                "the batch queue is not available".into(),
-            ));
+        if let CoreCommand::History(request) = command {
+            let latest = setup.queries.latest_page();
+            let answer = match &setup.store {
+                Ok(store) => store
+                    .call(move |q| answer_unless_superseded(q, request, page, &latest))
+                    .await
+                    .unwrap_or_else(|e| Some(HistoryReply::Problem(e.to_string()))),
+                Err(problem) => Some(HistoryReply::Problem(problem.clone())),
+            };
+            if let Some(answer) = answer {
+                setup.out.send(CoreEvent::History(answer)).await;
+            }
+            setup.queries.answered();
+            continue;
+        }
+        let (CoreCommand::Batch(command), Ok(store), Some(batches)) =
+            (command, &setup.store, &setup.batches)
+        else {
+            reply(BatchReply::Problem("batches are not available".into())).await;
             continue;
         };
         match command {
@@ -286,35 +234,27 @@ async fn serve(
                 } else {
                     OnBadLines::Refuse
                 };
-                reply(import(&setup, store, path, *profile, options, on_bad).await);
+                reply(import(batches, store, path, *profile, options, on_bad).await).await;
             }
-            BatchCommand::Start(id) => start(&setup, store, &mut working, &replies, &id, &reply),
+            BatchCommand::Start(id) => start(&setup, batches, store, &mut working, &id),
             BatchCommand::Resume { id, interrupted } => {
                 let wanted = id.clone();
-                match on_store(
-                    store,
-                    Box::new(move |q| check_interrupted(q, &wanted, interrupted)),
-                )
-                .await
-                {
-                    Ok(None) => start(&setup, store, &mut working, &replies, &id, &reply),
-                    Ok(Some(items)) => reply(BatchReply::ResendRisk { id, items }),
-                    Err(e) => reply(BatchReply::Problem(e)),
+                match on_store(store, move |q| check_interrupted(q, &wanted, interrupted)).await {
+                    Ok(None) => start(&setup, batches, store, &mut working, &id),
+                    Ok(Some(items)) => reply(BatchReply::ResendRisk { id, items }).await,
+                    Err(e) => reply(BatchReply::Problem(e)).await,
                 }
             }
             BatchCommand::RerunFailed(id) => {
-                let requeued = on_store(
-                    store,
-                    Box::new(move |q| {
-                        let b = q.batch(&id)?;
-                        q.requeue_failed(&b.id)?;
-                        Ok(b.id)
-                    }),
-                )
+                let requeued = on_store(store, move |q| {
+                    let b = q.batch(&id)?;
+                    q.requeue_failed(&b.id)?;
+                    Ok(b.id)
+                })
                 .await;
                 match requeued {
-                    Ok(id) => start(&setup, store, &mut working, &replies, &id, &reply),
-                    Err(e) => reply(BatchReply::Problem(e)),
+                    Ok(id) => start(&setup, batches, store, &mut working, &id),
+                    Err(e) => reply(BatchReply::Problem(e)).await,
                 }
             }
             // Marked before the runner is told, so a window closed right after still leaves
@@ -322,10 +262,8 @@ async fn serve(
             BatchCommand::Pause | BatchCommand::Cancel => {
                 if let Some(w) = &working {
                     let batch = w.batch.clone();
-                    if let Err(e) =
-                        on_store(store, Box::new(move |q| q.mark_paused_by_user(&batch))).await
-                    {
-                        reply(BatchReply::Problem(e));
+                    if let Err(e) = on_store(store, move |q| q.mark_paused_by_user(&batch)).await {
+                        reply(BatchReply::Problem(e)).await;
                     }
                     if matches!(command, BatchCommand::Pause) {
                         w.control.pause_by_user();
@@ -339,28 +277,25 @@ async fn serve(
                 state,
                 offset,
                 limit,
-            } => reply(
-                on_store(
-                    store,
-                    Box::new(move |q| {
-                        let counts = q.counts(&id)?;
-                        Ok(BatchReply::Page {
-                            rows: q.items(&id, state, offset, limit)?,
-                            id,
-                            state,
-                            offset,
-                            counts,
-                        })
-                    }),
-                )
-                .await
-                .unwrap_or_else(BatchReply::Problem),
-            ),
-            BatchCommand::List => reply(
-                on_store(store, Box::new(|q| q.list(100)))
-                    .await
-                    .map_or_else(BatchReply::Problem, BatchReply::Batches),
-            ),
+            } => {
+                let page = on_store(store, move |q| {
+                    let counts = q.counts(&id)?;
+                    let rows = q.items(&id, state, offset, limit)?;
+                    Ok(BatchReply::Page {
+                        id,
+                        state,
+                        offset,
+                        counts,
+                        rows,
+                    })
+                })
+                .await;
+                reply(page.unwrap_or_else(BatchReply::Problem)).await;
+            }
+            BatchCommand::List => {
+                let listed = on_store(store, |q| q.list(100)).await;
+                reply(listed.map_or_else(BatchReply::Problem, BatchReply::Batches)).await;
+            }
             BatchCommand::CancelQueued(id) => {
                 let worked = working.as_ref().is_some_and(|w| w.batch == id);
                 reply(if worked {
@@ -378,7 +313,8 @@ async fn serve(
                             id,
                             items,
                         })
-                });
+                })
+                .await;
             }
         }
     }
@@ -390,11 +326,12 @@ async fn serve(
     }
 }
 
-/// A queue job of the service: its result or what failed, ready to show.
-type QueueJob<R> = Box<dyn FnOnce(&mut BatchQueue) -> Result<R, crate::store::BatchError> + Send>;
-
-/// Runs `job` on the store actor; any failure as text.
-async fn on_store<R: Send + 'static>(store: &HistoryWriter, job: QueueJob<R>) -> Result<R, String> {
+/// Runs `job` on the store actor; any failure as text, ready to show.
+async fn on_store<R, F>(store: &HistoryWriter, job: F) -> Result<R, String>
+where
+    R: Send + 'static,
+    F: FnOnce(&mut BatchQueue) -> Result<R, crate::store::BatchError> + Send + 'static,
+{
     store
         .call(job)
         .await
@@ -431,7 +368,7 @@ fn check_interrupted(
 /// Reads the list at `path` (on a blocking thread: file I/O stays off the runtime's workers)
 /// and queues it in one call to the store actor.
 async fn import(
-    setup: &Setup,
+    setup: &BatchSetup,
     store: &HistoryWriter,
     path: PathBuf,
     profile: RetryProfile,
@@ -460,18 +397,15 @@ async fn import(
     };
     let secrets = Arc::clone(&setup.secrets);
     let count = items.len() as u64;
-    let queued = on_store(
-        store,
-        Box::new(move |q| {
-            q.use_secrets(secrets);
-            q.create(
-                Some(&path.display().to_string()),
-                &profile,
-                &options,
-                &items,
-            )
-        }),
-    )
+    let queued = on_store(store, move |q| {
+        q.use_secrets(secrets);
+        q.create(
+            Some(&path.display().to_string()),
+            &profile,
+            &options,
+            &items,
+        )
+    })
     .await;
     match queued {
         Ok(id) => BatchReply::Queued {
@@ -488,27 +422,25 @@ async fn import(
 /// killed meanwhile resumes it at its next start.
 fn start(
     setup: &Setup,
+    batches: &BatchSetup,
     store: &Arc<HistoryWriter>,
     working: &mut Option<Working>,
-    replies: &mpsc::Sender<BatchReply>,
     id: &str,
-    reply: &dyn Fn(BatchReply),
 ) {
     if working.is_some() {
-        reply(BatchReply::Problem(
+        setup.out.try_send(CoreEvent::Batch(BatchReply::Problem(
             "a batch is being worked; pause or cancel it first".into(),
-        ));
+        )));
         return;
     }
-    let runner = BatchRunner::new(Arc::clone(store), Arc::clone(&setup.secrets))
+    let runner = BatchRunner::new(Arc::clone(store), Arc::clone(&batches.secrets))
         .worked_by(BatchWorker::Window)
         .with_budgets(setup.budgets.clone())
         .with_clients(&setup.clients)
-        .with_profiles(Arc::clone(&setup.profiles));
+        .with_profiles(Arc::clone(&batches.profiles));
     let control = BatchControl::new();
     let (tx, mut rx) = mpsc::channel::<BatchEvent>(BATCH_CHANNEL);
-    let replies = replies.clone();
-    let waker = Arc::clone(&setup.waker);
+    let out = setup.out.clone();
     let id = id.to_owned();
     let batch_id = id.clone();
     let worker_control = control.clone();
@@ -517,9 +449,7 @@ fn start(
     let task = tokio::spawn(async move {
         let run = tokio::spawn(async move { runner.run(&id, worker_control, tx).await });
         while let Some(event) = rx.recv().await {
-            if replies.send(BatchReply::Event(event)).await.is_ok() {
-                waker();
-            }
+            out.send(CoreEvent::Batch(BatchReply::Event(event))).await;
         }
         let reply = match run.await {
             Ok(Ok(summary)) => BatchReply::Ended(summary),
@@ -527,9 +457,7 @@ fn start(
             Err(e) => BatchReply::Problem(format!("the batch runner stopped: {e}")),
         };
         ended_flag.store(true, Ordering::SeqCst);
-        if replies.send(reply).await.is_ok() {
-            waker();
-        }
+        out.send(CoreEvent::Batch(reply)).await;
     });
     *working = Some(Working {
         batch: batch_id,

@@ -224,6 +224,10 @@ fn main() {
     let mut h = Harness::builder()
         .with_size(egui::vec2(1280.0, 900.0))
         .with_accessibility_check(false)
+        // The strip's key (● ✕) comes from a system font, as in the app.
+        .with_context_setup(|ctx| {
+            retryscope::ui::fonts::install_fallback_fonts(ctx);
+        })
         .build_ui_state(
             |ui, s: &mut WorkbenchState| {
                 let ctx = ui.ctx().clone();

@@ -108,7 +108,7 @@ fn every_slot_is_a_run_recorded_under_the_watch_and_watch_show_agrees() {
         0,
     );
     assert!(
-        whatif.contains(&format!("what-if over {runs} recorded runs")),
+        whatif.contains(&format!("what-if over {runs} recorded run")),
         "{whatif}"
     );
 }

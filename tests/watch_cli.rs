@@ -335,3 +335,17 @@ fn each_run_of_a_watch_gets_its_own_uuid_and_idempotency_key() {
         .expect("runs");
     assert_eq!(out.status.code(), Some(2), "{out:?}");
 }
+
+#[test]
+fn a_watch_whose_reader_goes_is_paused_not_killed() {
+    let demo = Demo::start();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (mut child, lines, id) = spawn_watch(dir.path(), &demo.url("/status/200"));
+    // The reader goes (`| head -2`): the next line the watch writes finds the pipe closed.
+    drop(lines);
+    let status = child.wait().expect("wait");
+    assert_eq!(status.code(), Some(141), "a closed stdout's exit code");
+    let shown = show_json(dir.path(), &id);
+    assert_eq!(shown["watch"]["state"], "paused", "{shown}");
+    assert!(shown["watch"]["runs"].as_u64().expect("runs") >= 1);
+}

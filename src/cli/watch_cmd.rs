@@ -263,6 +263,10 @@ async fn follow(
 ) -> Result<u8, CliError> {
     let mut signals = StopSignals::install();
     let mut stopped: Option<Stop> = None;
+    // A reader that goes (`| head -4`) pauses the watch as a stop signal does: the run in
+    // flight is recorded and the watch can be resumed.
+    crate::cli::out::keep_going_when_stdout_is_lost();
+    let mut stdout_gone = false;
     let live = std::io::stdout().is_terminal();
     let mut runs: Vec<ObservedRun> = Vec::new();
     let mut summary_shown = false;
@@ -325,11 +329,11 @@ async fn follow(
                         handle.id
                     );
                 }
-                Some(match stopped {
+                Some(crate::cli::out::exit_code_after_output(match stopped {
                     Some(signal) => signal.exit_code(),
-                    None if f.runs.failed == 0 => exit::SUCCESS,
+                    None if f.runs.failed == 0 || stdout_gone => exit::SUCCESS,
                     None => exit::FAILED,
-                })
+                }))
             }
             WatchEvent::Failed(message) => {
                 crate::cli::out::write_stderr(&format!("error: {message}\n"));
@@ -344,6 +348,10 @@ async fn follow(
         crate::cli::out::write_stdout_bytes(text.as_bytes());
         if let Some(code) = code {
             return Ok(code);
+        }
+        if !stdout_gone && stopped.is_none() && crate::cli::out::stdout_lost().is_some() {
+            stdout_gone = true;
+            handle.stop(WatchState::Paused);
         }
     }
 }

@@ -298,3 +298,38 @@ fn the_html_report_renders_in_chromium_without_console_errors_and_shows_the_json
         png.len()
     );
 }
+
+#[test]
+fn dash_is_stdout_and_empty_profile_lists_are_refused() {
+    let demo = Demo::start();
+    let dir = tempfile::tempdir().expect("tempdir");
+    record(&demo, dir.path());
+    // `-o -` is stdout, as in `run`: JSON and HTML, never a file named `-`.
+    let json = json_report(dir.path(), &["-o", "-"]);
+    assert_eq!(json["runs"]["total"], 6, "{json}");
+    let html = retryscope(dir.path())
+        .args(["report", "-o", "-"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    assert!(String::from_utf8_lossy(&html).starts_with("<!DOCTYPE html>"));
+    assert!(!dir.path().join("-").exists(), "no file named -");
+    // Markdown writes PNGs beside its file: it needs one.
+    retryscope(dir.path())
+        .args(["report", "--format", "md", "-o", "-"])
+        .assert()
+        .code(2);
+    for profiles in ["", ",,"] {
+        let out = retryscope(dir.path())
+            .args(["whatif", "--profiles", profiles])
+            .output()
+            .expect("runs");
+        assert_eq!(out.status.code(), Some(2), "{profiles:?}: {out:?}");
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains("--profiles names no profile"),
+            "{out:?}"
+        );
+    }
+}

@@ -108,7 +108,7 @@ fn every_slot_is_a_run_recorded_under_the_watch_and_watch_show_agrees() {
         0,
     );
     assert!(
-        whatif.contains(&format!("what-if over {runs} recorded runs")),
+        whatif.contains(&format!("what-if over {runs} recorded run")),
         "{whatif}"
     );
 }
@@ -334,4 +334,18 @@ fn each_run_of_a_watch_gets_its_own_uuid_and_idempotency_key() {
         .output()
         .expect("runs");
     assert_eq!(out.status.code(), Some(2), "{out:?}");
+}
+
+#[test]
+fn a_watch_whose_reader_goes_is_paused_not_killed() {
+    let demo = Demo::start();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (mut child, lines, id) = spawn_watch(dir.path(), &demo.url("/status/200"));
+    // The reader goes (`| head -2`): the next line the watch writes finds the pipe closed.
+    drop(lines);
+    let status = child.wait().expect("wait");
+    assert_eq!(status.code(), Some(141), "a closed stdout's exit code");
+    let shown = show_json(dir.path(), &id);
+    assert_eq!(shown["watch"]["state"], "paused", "{shown}");
+    assert!(shown["watch"]["runs"].as_u64().expect("runs") >= 1);
 }

@@ -43,12 +43,20 @@ pub struct ReportArgs {
 /// Exit 2 for unusable flags, an empty history or no matching run; exit 1 when the history
 /// cannot be read or a file cannot be written.
 pub fn execute(args: &ReportArgs) -> Result<u8, CliError> {
-    if args.output.is_none() && args.format != ReportFormat::Json {
+    // `-o -` is stdout, as in `run`.
+    let output = args.output.as_ref().filter(|p| p.as_os_str() != "-");
+    let stdout = args.output.is_some() && output.is_none();
+    if output.is_none() && args.format == ReportFormat::Md {
         return Err(CliError::usage(
-            "an HTML or Markdown report is a file: give -o FILE (or --format json for stdout)",
+            "a Markdown report is a file with PNG files beside it: give -o FILE",
         ));
     }
-    if let Some(path) = &args.output {
+    if output.is_none() && !stdout && args.format == ReportFormat::Html {
+        return Err(CliError::usage(
+            "an HTML report is a file: give -o FILE (or -o - for stdout)",
+        ));
+    }
+    if let Some(path) = output {
         super::output_path::check_output_path(path, "-o")?;
     }
     let (history, query) = args.selection.open()?;
@@ -57,7 +65,7 @@ pub fn execute(args: &ReportArgs) -> Result<u8, CliError> {
         ReportError::Write(e) => CliError::write("cannot write the report", &e),
         e => CliError::failed(e.to_string()),
     };
-    let Some(path) = &args.output else {
+    let Some(path) = output else {
         let report = build_report(&history, &query, args.format, "report").map_err(failed)?;
         crate::cli_out!("{}", report.text);
         return Ok(exit::SUCCESS);
@@ -67,8 +75,8 @@ pub fn execute(args: &ReportArgs) -> Result<u8, CliError> {
         super::out::write_stderr(&format!("warning: {why} (left out)\n"));
     }
     crate::cli_outln!(
-        "wrote the report of {} runs to {}",
-        written.runs,
+        "wrote the report of {} to {}",
+        crate::model::counted(written.runs, "run", "runs"),
         path.display()
     );
     Ok(exit::SUCCESS)

@@ -65,7 +65,8 @@ With --json stdout carries only the JSON Lines events: -o still saves the body, 
 --no-body are refused.
 
 Exit codes: 0 success; 1 gave up, stopped, deadline or error outcome; 2 usage or profile
-error; 130 interrupted by Ctrl-C, 143 by SIGTERM (the run is cancelled cleanly first).
+error; 130 interrupted by Ctrl-C, 143 by SIGTERM, 129 by SIGHUP (the run is cancelled cleanly
+first).
 A closed stdout (`| head -1`) or one that cannot be written (disk full) does not stop the
 run: it is still recorded and -o, --har and --png are written; then the exit code is the
 run's own when it did not succeed, else 141 (stdout closed) or 1 (write failed, said on

@@ -61,14 +61,14 @@ pub struct WatchArgs {
         "max_retries", "idempotency_key", "history_body_cap",
     ])]
     pub resume: Option<String>,
-    /// Interval between slots: 200ms, 30s, 5m, 1h.
-    #[arg(long, value_name = "DURATION", value_parser = parse_interval)]
+    /// Interval between slots: 200ms, 30s, 5m, 1h (at least 100ms).
+    #[arg(long, value_name = "DURATION", value_parser = parse_every)]
     pub every: Option<u64>,
     /// Stop after this long: 8h, 90m, 2d (default: until stopped).
     #[arg(long = "for", value_name = "DURATION", value_parser = parse_interval, conflicts_with = "count")]
     pub for_ms: Option<u64>,
     /// Stop after N slots (runs and missed slots).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = count_value)]
     pub count: Option<u64>,
     /// Move each slot by a random share of the interval, at most this much either way: 10% or
     /// 0.1 (below 50 %).
@@ -91,8 +91,14 @@ pub enum WatchAction {
 /// Flags of `watch list`.
 #[derive(Debug, Clone, Args)]
 pub struct WatchListArgs {
-    /// At most N watches.
-    #[arg(long, value_name = "N", default_value_t = 50)]
+    /// At most N watches (at least 1).
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 50,
+        allow_negative_numbers = true,
+        value_parser = crate::cli::whole_number::u32_at_least_1
+    )]
     pub limit: u32,
     /// Where the database lives.
     #[command(flatten)]
@@ -121,6 +127,26 @@ fn parse_interval(text: &str) -> Result<u64, String> {
             crate::model::quote::quote_input(text.trim())
         )),
     }
+}
+
+/// Shortest `--every`, ms: below it a slot's own start-up (a run, its history rows) takes a
+/// good part of the interval and slots read as missed.
+const MIN_EVERY_MS: u64 = 100;
+
+/// `--count`: 1 or more slots, as every whole-number flag reads it.
+fn count_value(text: &str) -> Result<u64, String> {
+    crate::cli::whole_number::whole_in(text, 1, u64::MAX)
+}
+
+fn parse_every(text: &str) -> Result<u64, String> {
+    let ms = parse_interval(text)?;
+    if ms < MIN_EVERY_MS {
+        return Err(format!(
+            "must be at least {MIN_EVERY_MS}ms (a watch sends one run at a time), found {}",
+            crate::model::quote::quote_input(text.trim())
+        ));
+    }
+    Ok(ms)
 }
 
 fn parse_jitter(text: &str) -> Result<f64, String> {
@@ -237,6 +263,10 @@ async fn follow(
 ) -> Result<u8, CliError> {
     let mut signals = StopSignals::install();
     let mut stopped: Option<Stop> = None;
+    // A reader that goes (`| head -4`) pauses the watch as a stop signal does: the run in
+    // flight is recorded and the watch can be resumed.
+    crate::cli::out::keep_going_when_stdout_is_lost();
+    let mut stdout_gone = false;
     let live = std::io::stdout().is_terminal();
     let mut runs: Vec<ObservedRun> = Vec::new();
     let mut summary_shown = false;
@@ -265,9 +295,9 @@ async fn follow(
                     text.pop();
                     let _ = writeln!(
                         text,
-                        " (resumed at slot {}, {} runs before)",
+                        " (resumed at slot {}, {} before)",
                         record.next_slot + 1,
-                        record.runs
+                        crate::model::counted(record.runs, "run", "runs")
                     );
                 }
                 if record.runs > 0 {
@@ -299,11 +329,11 @@ async fn follow(
                         handle.id
                     );
                 }
-                Some(match stopped {
+                Some(crate::cli::out::exit_code_after_output(match stopped {
                     Some(signal) => signal.exit_code(),
-                    None if f.runs.failed == 0 => exit::SUCCESS,
+                    None if f.runs.failed == 0 || stdout_gone => exit::SUCCESS,
                     None => exit::FAILED,
-                })
+                }))
             }
             WatchEvent::Failed(message) => {
                 crate::cli::out::write_stderr(&format!("error: {message}\n"));
@@ -318,6 +348,10 @@ async fn follow(
         crate::cli::out::write_stdout_bytes(text.as_bytes());
         if let Some(code) = code {
             return Ok(code);
+        }
+        if !stdout_gone && stopped.is_none() && crate::cli::out::stdout_lost().is_some() {
+            stdout_gone = true;
+            handle.stop(WatchState::Paused);
         }
     }
 }
@@ -374,13 +408,18 @@ fn summary_figures(runs: &[ObservedRun]) -> Figures {
 /// `12 runs · success 83.3 % (55.2–95.3 %) · time to success p50 12 ms, p95 1.2 s · errors
 /// 503 ×4, timeout ×1 · last failure 2026-… gave_up 503`.
 fn summary_text(f: &Figures, runs: &[ObservedRun]) -> String {
-    let mut line = format!(
-        "{} · success {} ({}–{})",
-        crate::model::counted(f.runs.total, "run", "runs"),
-        percent_text(f.success_rate.value),
-        percent_text(f.success_rate.low),
-        percent_text(f.success_rate.high)
-    );
+    let runs_text = crate::model::counted(f.runs.total, "run", "runs");
+    let mut line = if f.success_rate.trials == 0 {
+        // Cancelled or unfinished runs only: no evidence either way.
+        format!("{runs_text} · success n/a (no run finished)")
+    } else {
+        format!(
+            "{runs_text} · success {} ({}–{})",
+            percent_text(f.success_rate.value),
+            percent_text(f.success_rate.low),
+            percent_text(f.success_rate.high)
+        )
+    };
     if f.time_to_success.count > 0 {
         let _ = write!(
             line,
@@ -424,12 +463,12 @@ fn list(args: &WatchListArgs) -> Result<u8, CliError> {
     }
     for w in watches {
         crate::cli_outln!(
-            "{}  {}  {:<11}  every {}  {} runs, {} missed  {} {}",
+            "{}  {}  {:<11}  every {}  {}, {} missed  {} {}",
             w.id,
             time_text(&w.created_at),
             w.state.id(),
             duration_text(w.schedule.every_ms as f64),
-            w.runs,
+            crate::model::counted(w.runs, "run", "runs"),
             w.missed,
             w.method,
             w.url

@@ -61,6 +61,11 @@ pub fn execute(args: &WhatIfArgs) -> Result<u8, CliError> {
             })
         })
         .collect::<Result<Vec<_>, _>>()?;
+    if candidates.is_empty() {
+        return Err(CliError::usage(
+            "--profiles names no profile: give one or more, comma-separated (built-in names, library names or files)",
+        ));
+    }
     let selected = args.selection.load()?;
     // The newest run's profile is "current"; a listed profile equal to it is marked instead
     // of replayed twice.
@@ -86,6 +91,12 @@ pub fn execute(args: &WhatIfArgs) -> Result<u8, CliError> {
     }
     let result = whatif(&selected.runs, &candidates, args.seed)
         .map_err(|e| CliError::usage(format!("cannot replay a profile: {e}")))?;
+    if result.runs == 0 {
+        return Err(CliError::usage(format!(
+            "nothing to replay: the {} selected ended before an attempt finished (cancelled or unfinished)",
+            crate::model::counted(selected.runs.len() as u64, "run", "runs")
+        )));
+    }
     if args.json {
         let text = serde_json::to_string_pretty(&result)
             .map_err(|e| CliError::failed(format!("cannot encode the result: {e}")))?;
@@ -101,8 +112,8 @@ pub fn table(r: &WhatIfResult) -> String {
     let mut t = String::new();
     let _ = writeln!(
         t,
-        "what-if over {} recorded runs ({} attempts as samples, a run every {}), seed {}",
-        r.runs,
+        "what-if over {} ({} attempts as samples, a run every {}), seed {}",
+        crate::model::counted(r.runs, "recorded run", "recorded runs"),
         r.samples,
         duration_text(r.sampling_interval_ms),
         r.seed

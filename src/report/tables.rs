@@ -115,7 +115,15 @@ fn summary(f: &Figures) -> Table {
         rows: vec![
             vec![
                 Cell::text("success rate"),
-                Cell::figure("success_rate.value", s.value, percent_text(s.value)),
+                Cell::figure(
+                    "success_rate.value",
+                    s.value,
+                    if s.trials == 0 {
+                        "n/a".to_owned()
+                    } else {
+                        percent_text(s.value)
+                    },
+                ),
                 Cell::text(format!(
                     "95 % Wilson interval {} – {}; {} of {} runs (cancelled and unfinished runs left out)",
                     percent_text(s.low),

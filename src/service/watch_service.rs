@@ -301,7 +301,7 @@ pub fn schedule_text(s: &crate::policy::WatchSchedule) -> String {
         let _ = write!(text, " ± {}", percent_text(s.jitter));
     }
     if let Some(n) = s.count {
-        let _ = write!(text, ", {n} slots");
+        let _ = write!(text, ", {}", crate::model::counted(n, "slot", "slots"));
     }
     if let Some(t) = s
         .until_unix_ms

@@ -371,6 +371,10 @@ impl HistoryStore {
     /// [`WatchError::NotFound`], [`WatchError::Ambiguous`]; SQL and decode errors.
     pub fn watch(&self, id: &str) -> Result<WatchRecord, WatchError> {
         let id = id.trim().to_ascii_lowercase();
+        if id.is_empty() {
+            // An empty prefix would name every watch.
+            return Err(WatchError::NotFound(id));
+        }
         let mut found = self.select_watches("WHERE id >= ?1 AND id < ?1 || '~' LIMIT 2", &id)?;
         match found.len() {
             0 => Err(WatchError::NotFound(id)),

@@ -125,20 +125,7 @@ fn fixture_with(size: [f32; 2], dialogs: ScriptedDialogs) -> Fixture {
 
 /// Runs frames until the History panel has no request in flight (5 s at most).
 fn settle(h: &mut Harness<'_, WorkbenchState>) {
-    let mut calm = 0;
-    for _ in 0..1000 {
-        h.run();
-        if h.state().history.is_idle() {
-            calm += 1;
-            if calm == 3 {
-                return;
-            }
-        } else {
-            calm = 0;
-            std::thread::sleep(Duration::from_millis(5));
-        }
-    }
-    panic!("the history panel never became idle");
+    ui_support::settle_until(h, "the history panel", |s| s.history.is_idle());
 }
 
 fn url(name: &str) -> String {

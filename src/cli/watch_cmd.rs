@@ -357,31 +357,14 @@ async fn follow(
 }
 
 fn started_line(w: &WatchRecord) -> String {
-    let mut line = format!(
-        "watch {} of {} {} under {}: every {}",
+    format!(
+        "watch {} of {} {} under {}: {}\n",
         w.id,
         w.method,
         w.url,
         w.profile_name,
-        duration_text(w.schedule.every_ms as f64)
-    );
-    if w.schedule.jitter > 0.0 {
-        let _ = write!(line, " ± {}", percent_text(w.schedule.jitter));
-    }
-    if let Some(n) = w.schedule.count {
-        let _ = write!(line, ", {}", crate::model::counted(n, "slot", "slots"));
-    }
-    if let Some(until) = w.schedule.until_unix_ms
-        && let Some(t) = chrono::DateTime::from_timestamp_millis(until)
-    {
-        let _ = write!(
-            line,
-            ", until {}",
-            time_text(&t.with_timezone(&chrono::Local).fixed_offset())
-        );
-    }
-    line.push('\n');
-    line
+        watch_service::schedule_text(&w.schedule)
+    )
 }
 
 /// `2026-12-06 03:10:00 +00:00  #3  gave_up  3 attempts  —  503  gave up after 3 attempts (503)`.

@@ -4,7 +4,9 @@
 //! latest-wins: a page request that a newer one follows is dropped unanswered when its turn
 //! comes.
 
-use crate::store::{BatchQueue, HistoryStore, RunQuery, RunSummary, StoredRun};
+use super::watch_service::{WatchRuns, read_watch};
+use crate::report::{Figures, Proportion, ReportContext, figures};
+use crate::store::{BatchQueue, HistoryStore, RunQuery, RunSummary, StoredRun, WatchRecord};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Most rows one page request may ask for.
@@ -52,6 +54,13 @@ pub enum HistoryRequest {
         /// The file.
         path: std::path::PathBuf,
     },
+    /// The recorded watches, newest first, at most `limit`.
+    Watches {
+        /// Most watches listed.
+        limit: u32,
+    },
+    /// Watch `id` (full id) with its slots, runs and figures.
+    Watch(String),
 }
 
 /// What the core answers a history query.
@@ -83,6 +92,11 @@ pub enum HistoryReply {
     Retained(usize),
     /// A report written, or why not (ready to show).
     Reported(Result<super::report_file::WrittenReport, String>),
+    /// The recorded watches, each with its success rate ([`crate::report::figures`]), or why
+    /// not.
+    Watches(Result<Vec<(WatchRecord, Proportion)>, String>),
+    /// A watch read whole, with the report's figures of its runs, or why not.
+    Watch(Result<Box<(WatchRuns, Figures)>, String>),
     /// Something failed (what and where, ready to show).
     Problem(String),
 }
@@ -130,8 +144,29 @@ fn answer(store: &mut HistoryStore, job: HistoryRequest) -> HistoryReply {
             super::report_file::write_report(store, &query, format, &path)
                 .map_err(|e| e.to_string()),
         )),
+        HistoryRequest::Watches { limit } => Ok(HistoryReply::Watches(watches(store, limit))),
+        HistoryRequest::Watch(id) => Ok(HistoryReply::Watch(
+            read_watch(store, &id)
+                .map(|read| {
+                    let figures = figures(&read.2, &ReportContext::default());
+                    Box::new((read, figures))
+                })
+                .map_err(|e| format!("watch {id}: {e}")),
+        )),
     };
     result.unwrap_or_else(|e| HistoryReply::Problem(e.to_string()))
+}
+
+/// The watches with the success rate of each one's runs.
+fn watches(store: &HistoryStore, limit: u32) -> Result<Vec<(WatchRecord, Proportion)>, String> {
+    let listed = store.watches(limit).map_err(|e| e.to_string())?;
+    listed
+        .into_iter()
+        .map(|w| {
+            let (_, _, runs) = read_watch(store, &w.id).map_err(|e| e.to_string())?;
+            Ok((w, figures(&runs, &ReportContext::default()).success_rate))
+        })
+        .collect()
 }
 
 fn retain(store: &mut HistoryStore, rule: Retention) -> Result<usize, crate::store::HistoryError> {

@@ -291,6 +291,31 @@ pub async fn watch_runs(writer: &HistoryWriter, id: &str) -> Result<WatchRuns, W
     writer.call(move |q| read_watch(q.history(), &id)).await?
 }
 
+/// `every 30 s ± 10 %, 5 slots, until 2026-12-06 12:00:00 +01:00`: a watch's schedule as the
+/// CLI and the window write it (times in the local offset).
+pub fn schedule_text(s: &crate::policy::WatchSchedule) -> String {
+    use crate::report::{duration_text, percent_text, time_text};
+    use std::fmt::Write as _;
+    let mut text = format!("every {}", duration_text(s.every_ms as f64));
+    if s.jitter > 0.0 {
+        let _ = write!(text, " ± {}", percent_text(s.jitter));
+    }
+    if let Some(n) = s.count {
+        let _ = write!(text, ", {}", crate::model::counted(n, "slot", "slots"));
+    }
+    if let Some(t) = s
+        .until_unix_ms
+        .and_then(chrono::DateTime::from_timestamp_millis)
+    {
+        let _ = write!(
+            text,
+            ", until {}",
+            time_text(&t.with_timezone(&chrono::Local).fixed_offset())
+        );
+    }
+    text
+}
+
 /// A watch, its slots and its runs (oldest first).
 pub type WatchRuns = (WatchRecord, Vec<WatchSlot>, Vec<ObservedRun>);
 

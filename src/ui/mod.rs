@@ -60,6 +60,7 @@ pub mod theme;
 pub mod timeline;
 pub mod typed_text;
 pub mod url_check;
+pub mod watch;
 pub mod window_icon;
 pub mod workbench;
 pub mod workspace_file;

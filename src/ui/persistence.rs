@@ -65,6 +65,8 @@ pub enum CentreTab {
     Batch,
     /// The strategy lab.
     Lab,
+    /// Recorded watches.
+    Watches,
 }
 
 /// The tab of the narrow layout's side panel.

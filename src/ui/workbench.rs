@@ -115,6 +115,8 @@ pub struct WorkbenchState {
     pub about: super::about_window::AboutWindow,
     /// The Lab tab (centre, beside the timeline and the history).
     pub lab: super::lab::LabPanel,
+    /// The Watches tab (centre): recorded watches, read-only.
+    pub watches: super::watch::WatchPanel,
     /// Set by [`Self::analyse_in_background`]: the stores attached after it (environments) run
     /// on worker threads that call it; `None` keeps them inline (tests).
     store_waker: Option<std::sync::Arc<dyn Fn() + Send + Sync>>,
@@ -157,8 +159,10 @@ impl WorkbenchState {
             persisted.history_retention,
             persisted.history_filters,
         );
+        let mut watches = super::watch::WatchPanel::default();
         if setup.link.offer().history {
             history.attach(setup.link.sender());
+            watches.attach(setup.link.sender());
         }
         let mut batch = super::batch::BatchPanel::new();
         if setup.link.offer().batches {
@@ -197,6 +201,7 @@ impl WorkbenchState {
                 Box::new(super::about_window::SystemOpener),
             ),
             lab: super::lab::LabPanel::default(),
+            watches,
             store_waker: None,
         }
     }
@@ -416,6 +421,10 @@ impl WorkbenchState {
             match event {
                 CoreEvent::Run(event) => self.on_run_event(event, now),
                 CoreEvent::Batch(reply) => self.batch.accept(reply, now),
+                CoreEvent::History(
+                    reply @ (crate::service::HistoryReply::Watches(_)
+                    | crate::service::HistoryReply::Watch(_)),
+                ) => self.watches.accept(reply),
                 CoreEvent::History(reply) => {
                     if let Some(action) = self.history.accept(reply) {
                         self.on_history_action(action);
@@ -429,6 +438,9 @@ impl WorkbenchState {
         }
         for action in self.history.take_actions() {
             self.on_history_action(action);
+        }
+        for run_id in self.watches.take_open() {
+            self.history.open_run(run_id);
         }
         let live = self.live_work();
         self.quit.intercept(ctx, live);
@@ -533,6 +545,8 @@ impl WorkbenchState {
                     ui.selectable_value(tab, CentreTab::Lab, "Lab").on_hover_text(
                         "the profile's wait distribution, many clients contending, layered retries",
                     );
+                    ui.selectable_value(tab, CentreTab::Watches, "Watches")
+                        .on_hover_text("recorded watches: runs over time, failures, delay headers");
                 });
                 ui.separator();
                 match self.layout.centre {
@@ -550,6 +564,10 @@ impl WorkbenchState {
                     }
                     CentreTab::History => {
                         self.history.ui(ui);
+                        Vec::new()
+                    }
+                    CentreTab::Watches => {
+                        self.watches.ui(ui);
                         Vec::new()
                     }
                     CentreTab::Timeline => self.runs.ui(ui, now),

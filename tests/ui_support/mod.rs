@@ -102,3 +102,26 @@ pub fn type_into(h: &mut Harness<'_, WorkbenchState>, label: &str, text: &str) {
         );
     }
 }
+
+/// Runs frames until `idle` holds for three frames in a row (a background reader answered
+/// everything asked); panics naming `what` after 1,000 frames.
+pub fn settle_until(
+    h: &mut Harness<'_, WorkbenchState>,
+    what: &str,
+    idle: impl Fn(&WorkbenchState) -> bool,
+) {
+    let mut calm = 0;
+    for _ in 0..1000 {
+        h.run();
+        if idle(h.state()) {
+            calm += 1;
+            if calm == 3 {
+                return;
+            }
+        } else {
+            calm = 0;
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+    }
+    panic!("{what} never became idle");
+}

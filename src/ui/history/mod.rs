@@ -212,6 +212,8 @@ impl HistoryPanel {
                 return Some(HistoryAction::Status(is_error, text));
             }
             HistoryReply::Problem(p) => self.problem = Some(p),
+            // The Watches tab's replies (the workbench hands them to it).
+            HistoryReply::Watches(_) | HistoryReply::Watch(_) => {}
         }
         None
     }

@@ -1,0 +1,93 @@
+//! The selected watch's plots: runs over time (one mark per run, coloured by outcome, height =
+//! attempts; missed slots on the axis), success rate per bucket, time to success p50/p95 per
+//! bucket. The points were made once per load; a frame lends them to `egui_plot`.
+
+use super::PreparedWatch;
+use super::prepared::run_near;
+use egui::Color32;
+use egui_plot::{Line, MarkerShape, Plot, PlotPoints, Points};
+
+const SUCCEEDED: Color32 = Color32::from_rgb(0x2e, 0x9e, 0x4f);
+const FAILED: Color32 = Color32::from_rgb(0xd2, 0x3c, 0x3c);
+const NEITHER: Color32 = Color32::from_rgb(0x88, 0x88, 0x88);
+const MISSED: Color32 = Color32::from_rgb(0xe0, 0x9b, 0x1a);
+
+fn plot(id: &str, height: f32) -> Plot<'static> {
+    Plot::new(id)
+        .height(height)
+        .allow_scroll(false)
+        .allow_zoom(false)
+        .allow_drag(false)
+        .x_axis_label("seconds since the first slot")
+}
+
+/// Draws the plots of `w`; returns the id of the run clicked in the strip.
+pub fn show(ui: &mut egui::Ui, w: &PreparedWatch) -> Option<String> {
+    ui.strong("Runs over time (height: attempts)");
+    let strip = [
+        ("succeeded", SUCCEEDED),
+        ("failed", FAILED),
+        ("cancelled or unfinished", NEITHER),
+    ];
+    // The series are named in a row above the plot (as the Lab's are), so no legend covers
+    // the runs.
+    ui.horizontal(|ui| {
+        for (name, colour) in strip {
+            ui.colored_label(colour, format!("● {name}"));
+        }
+        ui.colored_label(MISSED, "✕ missed slot");
+    });
+    let clicked = plot("watch.strip", 140.0)
+        .y_axis_label("attempts")
+        .include_y(0.0)
+        .show(ui, |p| {
+            for ((name, colour), points) in strip.into_iter().zip(&w.strip) {
+                p.points(
+                    Points::new(name, PlotPoints::Borrowed(points))
+                        .color(colour)
+                        .radius(3.0)
+                        .shape(MarkerShape::Circle),
+                );
+            }
+            p.points(
+                Points::new("missed slot", PlotPoints::Borrowed(&w.missed))
+                    .color(MISSED)
+                    .radius(4.0)
+                    .shape(MarkerShape::Cross),
+            );
+            if p.response().clicked() {
+                p.pointer_coordinate()
+            } else {
+                None
+            }
+        })
+        .inner;
+    ui.label(format!(
+        "success rate {} · time to success p50 {}, p95 {} ({} s buckets)",
+        crate::report::percent_text(w.figures.success_rate.value),
+        crate::report::duration_text(w.figures.time_to_success.p50_ms),
+        crate::report::duration_text(w.figures.time_to_success.p95_ms),
+        w.figures.buckets.width_ms / 1000,
+    ));
+    ui.columns(2, |cols| {
+        cols[0].strong("Success rate per bucket (%)");
+        plot("watch.success_rate", 120.0)
+            .include_y(0.0)
+            .include_y(100.0)
+            .show(&mut cols[0], |p| {
+                p.line(
+                    Line::new("success rate", PlotPoints::Borrowed(&w.success_rate))
+                        .color(SUCCEEDED),
+                );
+            });
+        cols[1].strong("Time to success per bucket (ms): p50, p95");
+        plot("watch.time_to_success", 120.0)
+            .include_y(0.0)
+            .show(&mut cols[1], |p| {
+                for (name, points) in ["p50", "p95"].into_iter().zip(&w.time_to_success) {
+                    p.line(Line::new(name, PlotPoints::Borrowed(points)));
+                }
+            });
+    });
+    clicked.and_then(|at| run_near(&w.runs, at.x).map(str::to_owned))
+}

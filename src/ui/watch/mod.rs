@@ -1,0 +1,165 @@
+//! The Watches tab: the recorded watches (DESIGN.md §12), read-only. The list gives each
+//! watch's schedule, state, runs, missed slots and success rate; the selected watch shows its
+//! runs over time, success rate and time to success per bucket, failures by status and error
+//! kind, and the delay headers seen. A click on a run opens it in the timeline.
+//!
+//! The panel sends history queries through a [`CoreSender`]: the store actor reads the watch and the
+//! report's [`crate::report::figures`] are computed there; a load is turned into plot points
+//! once ([`prepared`]), so a frame only draws.
+//!
+//! Files: `prepared` (a loaded watch as what is drawn), `list_view` (the watches), `charts`
+//! (the plots), `breakdown` (the tables and the list of runs).
+
+mod breakdown;
+mod charts;
+mod list_view;
+mod prepared;
+
+pub use prepared::PreparedWatch;
+
+use crate::report::Proportion;
+use crate::service::{CoreCommand, CoreSender, HistoryReply, HistoryRequest};
+use crate::store::WatchRecord;
+
+/// Most watches the list shows (newest first).
+pub const LISTED_WATCHES: u32 = 50;
+
+/// The Watches tab's state.
+#[derive(Default)]
+pub struct WatchPanel {
+    service: Option<CoreSender>,
+    /// The watches with their success rates; `None` until (re)loaded.
+    listed: Option<Vec<(WatchRecord, Proportion)>>,
+    /// The list was asked for and has not come back yet.
+    listing: bool,
+    /// The selected watch's id.
+    selected: Option<String>,
+    /// The selected watch, loaded.
+    shown: Option<Box<PreparedWatch>>,
+    /// The last failure.
+    problem: Option<String>,
+    /// Runs to open in the timeline (ids), taken by the workbench.
+    to_open: Vec<String>,
+}
+
+impl WatchPanel {
+    /// Connects the panel to the history; the list loads when first drawn.
+    pub fn attach(&mut self, service: CoreSender) {
+        self.service = Some(service);
+        self.listed = None;
+        self.problem = None;
+    }
+
+    /// True when every request has been answered (tests wait on it); true without a history.
+    pub fn is_idle(&self) -> bool {
+        self.service.as_ref().is_none_or(CoreSender::queries_idle)
+    }
+
+    /// Reloads the list and the selected watch.
+    pub fn refresh(&mut self) {
+        self.listed = None;
+        if let Some(id) = self.selected.clone() {
+            self.send(HistoryRequest::Watch(id));
+        }
+    }
+
+    /// Takes one of the core's watch replies (the workbench passes them on as they arrive).
+    pub fn accept(&mut self, reply: HistoryReply) {
+        match reply {
+            HistoryReply::Watches(list) => {
+                self.listing = false;
+                match list {
+                    Ok(list) => self.listed = Some(list),
+                    Err(p) => self.problem = Some(p),
+                }
+            }
+            HistoryReply::Watch(Ok(loaded)) => {
+                let ((watch, slots, runs), figures) = *loaded;
+                if self.selected.as_deref() == Some(watch.id.as_str()) {
+                    self.shown = Some(Box::new(PreparedWatch::new(watch, &slots, &runs, figures)));
+                }
+            }
+            HistoryReply::Watch(Err(p)) => self.problem = Some(p),
+            _ => {}
+        }
+    }
+
+    /// The ids of the runs clicked since the last call, to open in the timeline.
+    pub fn take_open(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.to_open)
+    }
+
+    fn send(&mut self, request: HistoryRequest) {
+        if let Some(service) = &self.service
+            && !service.send(CoreCommand::History(request))
+        {
+            self.problem = Some("the history reader stopped; restart Retryscope".into());
+        }
+    }
+
+    /// Selects watch `id` and reads it.
+    fn select(&mut self, id: &str) {
+        if self.selected.as_deref() != Some(id) {
+            self.selected = Some(id.to_owned());
+            self.shown = None;
+            self.send(HistoryRequest::Watch(id.to_owned()));
+        }
+    }
+
+    /// Draws the tab into the rest of `ui`.
+    pub fn ui(&mut self, ui: &mut egui::Ui) {
+        if self.service.is_none() {
+            ui.label("No history: watches are not recorded.");
+            return;
+        }
+        if self.listed.is_none() && !self.listing {
+            self.listing = true;
+            self.send(HistoryRequest::Watches {
+                limit: LISTED_WATCHES,
+            });
+        }
+        ui.horizontal(|ui| {
+            if ui
+                .button("Reload watches")
+                .on_hover_text("read the watches again (a watch may be running)")
+                .clicked()
+            {
+                self.refresh();
+            }
+            if let Some(p) = &self.problem {
+                ui.colored_label(ui.visuals().error_fg_color, p);
+            }
+        });
+        let clicked = if let Some(listed) = &self.listed {
+            list_view::show(ui, listed, self.selected.as_deref())
+        } else {
+            ui.weak("Reading the watches…");
+            None
+        };
+        if let Some(id) = clicked {
+            self.select(&id);
+        }
+        ui.separator();
+        match (&self.shown, &self.selected) {
+            (Some(shown), _) => {
+                egui::ScrollArea::vertical()
+                    .id_salt("watch.details")
+                    .auto_shrink([false, false])
+                    .show(ui, |ui| {
+                        if let Some(run) = charts::show(ui, shown) {
+                            self.to_open.push(run);
+                        }
+                        if let Some(run) = breakdown::show(ui, shown) {
+                            self.to_open.push(run);
+                        }
+                    });
+            }
+            (None, Some(_)) => {
+                ui.spinner();
+            }
+            (None, None) => {
+                ui.weak("Select a watch to see its runs over time.");
+            }
+        }
+    }
+}

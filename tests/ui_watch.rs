@@ -1,0 +1,89 @@
+//! The Watches tab, driven as a user would: a watch recorded by `retryscope watch` against the
+//! demo server into a temporary data folder, read by the tab's own reader thread; the list, the
+//! breakdown of the selected watch, and a run opened in the timeline.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod core_support;
+mod demo_support;
+mod ui_support;
+
+use demo_support::{Demo, retryscope};
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use retryscope::service::CoreLink;
+use retryscope::store::HistoryStore;
+use retryscope::ui::file_dialogs::ScriptedDialogs;
+use retryscope::ui::workbench::WorkbenchState;
+use ui_support::harness_sized;
+
+/// Runs frames until neither the Watches tab nor the History panel waits on a reply.
+fn settle(h: &mut Harness<'_, WorkbenchState>) {
+    ui_support::settle_until(h, "the Watches tab", |s| {
+        s.watches.is_idle() && s.history.is_idle()
+    });
+}
+
+#[test]
+fn a_recorded_watch_is_listed_broken_down_and_its_run_opens_in_the_timeline() {
+    let demo = Demo::start();
+    let dir = tempfile::tempdir().unwrap();
+    // The first hit answers 429 with `Retry-After: 0`, every later one 200: the first run
+    // takes two attempts, the others one.
+    let url = demo.url("/retry-after?value=0&status=429&times=1");
+    retryscope(dir.path())
+        .args(["watch", "--every", "250ms", "--count", "4", &url])
+        .assert()
+        .code(0);
+    let store = HistoryStore::open_in(dir.path()).unwrap();
+    let watch = store.watches(10).unwrap().remove(0);
+    // A slot of a loaded machine may be missed (never sent late): count what was recorded.
+    let runs = watch.runs;
+    assert!(runs >= 1);
+    drop(store);
+
+    let (link, _probe) = CoreLink::start_probed(
+        core_support::shared_core(),
+        core_support::history_setup(dir.path()),
+    );
+    let state = ui_support::workbench_on_with(link, None, ScriptedDialogs::default());
+    let mut h = harness_sized(state, [1280.0, 900.0]);
+    h.run();
+    h.get_by_label("Watches").click();
+    settle(&mut h);
+    let short = &watch.id[..13];
+    assert!(h.query_by_label(short).is_some(), "the watch is listed");
+    assert!(
+        h.query_by_label(&format!("{runs} runs, {} missed", watch.missed))
+            .is_some()
+    );
+    assert!(h.query_by_label("100.0 % success").is_some());
+
+    h.get_by_label(short).click();
+    settle(&mut h);
+    assert!(
+        h.query_by_label("status 429").is_some(),
+        "failed attempts by status"
+    );
+    assert!(h.query_by_label("failed attempts: 1").is_some());
+    assert!(
+        h.query_by_label("retry-after").is_some(),
+        "delay headers seen"
+    );
+    assert_eq!(
+        h.query_all_by_label_contains(" · succeeded · 1 attempt")
+            .count() as u64,
+        runs - 1
+    );
+
+    h.get_by_label_contains(" · succeeded · 2 attempts").click();
+    settle(&mut h);
+    assert!(
+        h.query_by_label_contains("from history, ").is_some(),
+        "the run opens read-only in the timeline"
+    );
+    let id = h.state().runs.selected().unwrap();
+    assert!(h.state().runs.is_read_only(id));
+    let attempts = h.state().runs.timeline(id).unwrap().attempts().len();
+    assert_eq!(attempts, 2);
+}

@@ -63,7 +63,7 @@ pub struct SelectedRuns {
 }
 
 /// Reads the runs `query` selects, oldest first (`query`'s sort is ignored), a page of
-/// [`PAGE`] at a time; a run deleted between a page and its read is skipped.
+/// `PAGE` at a time; a run deleted between a page and its read is skipped.
 ///
 /// # Errors
 /// The database cannot be read.

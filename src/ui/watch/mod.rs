@@ -5,7 +5,7 @@
 //!
 //! The panel sends history queries through a [`CoreSender`]: the store actor reads the watch and the
 //! report's [`crate::report::figures`] are computed there; a load is turned into plot points
-//! once ([`prepared`]), so a frame only draws.
+//! once (`prepared`), so a frame only draws.
 //!
 //! Files: `prepared` (a loaded watch as what is drawn), `list_view` (the watches), `charts`
 //! (the plots), `breakdown` (the tables and the list of runs).

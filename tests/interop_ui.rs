@@ -270,18 +270,17 @@ fn import_har_lists_entries_and_the_chosen_one_fills_the_composer() {
     assert!(!h.state().request.composer.har_import.is_open());
 }
 
-#[test]
-fn export_png_saves_the_selected_runs_plot_off_the_frame() {
+/// A workbench whose run 1 went 503, wait, 200 (events played through its link), its file
+/// dialogs answering as `dialogs` says.
+fn finished_run_with(
+    dialogs: retryscope::ui::file_dialogs::ScriptedDialogs,
+) -> egui_kittest::Harness<'static, retryscope::ui::workbench::WorkbenchState> {
     use retryscope::service::CoreLink;
-    use retryscope::ui::file_dialogs::ScriptedDialogs;
     use retryscope::ui::workbench::{WorkbenchSetup, WorkbenchState};
-    let dir = tempfile::tempdir().expect("tempdir");
-    // No extension: `.png` is added.
-    let chosen = dir.path().join("plot");
-    let (engine, probe) = CoreLink::probe();
+    let (link, probe) = CoreLink::probe();
     let state = WorkbenchState::new(WorkbenchSetup {
-        link: engine,
-        dialogs: Box::new(ScriptedDialogs::new([Some(chosen.clone())])),
+        link,
+        dialogs: Box::new(dialogs),
         demo_base_url: Some(ui_support::DEMO.into()),
         library_dir: None,
         persisted: None,
@@ -300,6 +299,16 @@ fn export_png_saves_the_selected_runs_plot_off_the_frame() {
         assert!(probe.send_run(event.clone()), "workbench listens");
     }
     h.run();
+    h
+}
+
+#[test]
+fn export_png_saves_the_selected_runs_plot_off_the_frame() {
+    use retryscope::ui::file_dialogs::ScriptedDialogs;
+    let dir = tempfile::tempdir().expect("tempdir");
+    // No extension: `.png` is added.
+    let chosen = dir.path().join("plot");
+    let mut h = finished_run_with(ScriptedDialogs::new([Some(chosen.clone())]));
     h.get_by_label("Export PNG…").click();
     h.run();
     let written = dir.path().join("plot.png");
@@ -324,35 +333,12 @@ fn export_png_saves_the_selected_runs_plot_off_the_frame() {
 
 #[test]
 fn save_as_file_writes_the_runs_har_csv_and_events_off_the_frame() {
-    use retryscope::service::CoreLink;
     use retryscope::ui::file_dialogs::ScriptedDialogs;
-    use retryscope::ui::workbench::{WorkbenchSetup, WorkbenchState};
     let dir = tempfile::tempdir().expect("tempdir");
     let names = ["run", "attempts", "events"];
-    let (link, probe) = CoreLink::probe();
-    let state = WorkbenchState::new(WorkbenchSetup {
-        link,
-        dialogs: Box::new(ScriptedDialogs::new(
-            names.iter().map(|n| Some(dir.path().join(n))),
-        )),
-        demo_base_url: Some(ui_support::DEMO.into()),
-        library_dir: None,
-        persisted: None,
-    });
-    let mut h = ui_support::harness_sized(state, [1400.0, 1000.0]);
-    h.run();
-    h.get_by_label("Send").click();
-    h.run();
-    let start = DateTime::parse_from_rfc3339("2026-11-30T14:00:00.000+01:00").expect("valid");
-    let script = EventScript::new(1, "GET", "http://127.0.0.1:9/status/503", start)
-        .attempt(response(503, &[], "busy"), retry("503 is retryable"), 12.0)
-        .wait(10, 11.0)
-        .attempt(response(200, &[], "ok"), Verdict::SUCCESS, 3.0)
-        .finish(OutcomeKind::Succeeded, "succeeded on attempt 2", Some(200));
-    for (event, _) in script.events() {
-        assert!(probe.send_run(event.clone()), "workbench listens");
-    }
-    h.run();
+    let mut h = finished_run_with(ScriptedDialogs::new(
+        names.iter().map(|n| Some(dir.path().join(n))),
+    ));
     // (file written, what it starts with, the status line's words)
     let expected = [
         ("run.har", "{", "run as HAR saved"),

@@ -285,7 +285,7 @@ fn finished_run_with(
         library_dir: None,
         persisted: None,
     });
-    let mut h = ui_support::harness_sized(state, [1400.0, 1000.0]);
+    let mut h = ui_support::harness_sized(state, [1280.0, 800.0]);
     h.run();
     h.get_by_label("Send").click();
     h.run();
@@ -345,6 +345,12 @@ fn save_as_file_writes_the_runs_har_csv_and_events_off_the_frame() {
         ("attempts.csv", "run_id,", "attempts CSV saved"),
         ("events.jsonl", "{", "run's events saved"),
     ];
+    // The menu button sits on a line of its own when the row is full, never wrapped inside.
+    let button = h.get_by_label("Save as file").rect();
+    assert!(
+        button.height() < 40.0 && button.width() > 60.0,
+        "one line: {button:?}"
+    );
     for (item, (file, starts, said)) in ["HAR file…", "CSV file…", "Events file (JSON Lines)…"]
         .into_iter()
         .zip(expected)

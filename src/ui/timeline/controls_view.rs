@@ -85,7 +85,9 @@ pub fn show(
         {
             actions.push(TimelineAction::Export(run_id, RunFile::Png));
         }
-        ui.add_enabled_ui(any, |ui| {
+        let tip = "save the run as a HAR, CSV or events file (secrets masked)";
+        if any {
+            // In this row's own Ui (not a child scope), so a full row wraps it whole.
             ui.menu_button(run_export::SAVE_AS_FILE_LABEL, |ui| {
                 for file in RunFile::TEXT {
                     if ui.button(format!("{}…", file.label())).clicked() {
@@ -95,8 +97,11 @@ pub fn show(
                 }
             })
             .response
-            .on_hover_text("save the run as a HAR, CSV or events file (secrets masked)");
-        });
+            .on_hover_text(tip);
+        } else {
+            ui.add_enabled(false, egui::Button::new(run_export::SAVE_AS_FILE_LABEL))
+                .on_disabled_hover_text(tip);
+        }
     });
     let Some(line) = timeline.header_line() else {
         return;

@@ -3,7 +3,8 @@
 //! failed after 3 attempts with `Retry-After`, the others succeeded on attempt 1 or 2), the real
 //! workbench (egui_kittest harness, 1280×900) with the tab's reader thread, the watch selected,
 //! the pointer moving across the runs strip one step a frame (egui_plot's hover search runs on
-//! every frame). Target: every frame ≤ 8 ms CPU (release).
+//! every frame). Target: every frame ≤ 8 ms CPU (release). Also prints the window's resident
+//! memory before the tab opens and with the watch shown (`/proc/self/status`, Linux).
 //!
 //! ```text
 //! cargo run --release --example bench_watch_tab -- [SLOTS] [FRAMES]   # default 8640 300
@@ -38,7 +39,7 @@ use std::time::{Duration, Instant};
 
 #[path = "support/frame_clock.rs"]
 mod frame_clock;
-use frame_clock::{FrameClock, report};
+use frame_clock::{FrameClock, report, status_kib};
 
 const WATCH_ID: &str = "0000beef-0000-7000-8000-000000000001";
 const EVERY_MS: i64 = 10_000;
@@ -237,6 +238,7 @@ fn main() {
             state,
         );
     h.step();
+    let rss_before = status_kib("VmRSS").unwrap_or(0);
     h.get_by_label("Watches").click();
     let short = &WATCH_ID[..13];
     let listed = wait(&mut h, |h| h.query_by_label(short).is_some());
@@ -252,6 +254,12 @@ fn main() {
     println!(
         "watch read, figures computed and drawn after {:.0} ms",
         shown.as_secs_f64() * 1000.0
+    );
+    let rss_shown = status_kib("VmRSS").unwrap_or(0);
+    println!(
+        "resident memory: {rss_before} KiB before the tab opened, {rss_shown} KiB with the watch shown \
+         (+{} KiB)",
+        rss_shown.saturating_sub(rss_before)
     );
     let Some(strip) = h
         .query_by_label("Runs over time (height: attempts)")
@@ -293,4 +301,9 @@ fn main() {
         .filter_map(|t| t.cpu_ms)
         .fold(0.0_f64, f64::max);
     println!("largest frame CPU time: {worst:.2} ms");
+    println!(
+        "resident memory at the end: VmRSS {} KiB, peak VmHWM {} KiB",
+        status_kib("VmRSS").unwrap_or(0),
+        status_kib("VmHWM").unwrap_or(0)
+    );
 }

@@ -9,7 +9,6 @@
 //! for it, and a newer *Compare* supersedes an older one.
 
 use super::PreparedWatch;
-use crate::report::ObservedRun;
 use crate::sim::{Comparison, WHATIF_COLUMNS, compare, resolution_text, whatif_cells};
 use crate::ui::field_id::keyed;
 use crate::ui::latest_worker::{JobRunner, LatestWorker};
@@ -21,20 +20,13 @@ use std::sync::Arc;
 /// The built-ins ticked at first.
 pub const DEFAULT_CANDIDATES: [&str; 3] = ["aws-standard", "azure-sdk", "envoy-route"];
 
-/// One comparison to run.
-struct Job {
-    runs: Arc<Vec<ObservedRun>>,
-    recorded: serde_json::Value,
-    specs: Vec<String>,
-    library: Option<PathBuf>,
-    seed: u64,
-}
-
 type Answer = Result<Comparison, String>;
+/// One comparison to run.
+type Job = Box<dyn FnOnce() -> Answer + Send>;
 
 /// The What-if section's state.
 pub struct WhatIfView {
-    /// Built-ins offered, (id, checkbox label); read at the first draw.
+    /// Built-ins offered, (id, checkbox label).
     builtins: Vec<(String, String)>,
     /// Ticked candidates: built-in ids and library names (file names without `.json`).
     picked: BTreeSet<String>,
@@ -50,7 +42,15 @@ pub struct WhatIfView {
 impl Default for WhatIfView {
     fn default() -> Self {
         Self {
-            builtins: Vec::new(),
+            builtins: crate::profile::builtins()
+                .into_iter()
+                .map(|b| {
+                    (
+                        b.id.to_owned(),
+                        format!("{} — built-in {}", b.profile.name, b.id),
+                    )
+                })
+                .collect(),
             picked: DEFAULT_CANDIDATES.iter().map(|&s| s.to_owned()).collect(),
             seed: 0,
             worker: None,
@@ -87,17 +87,6 @@ impl WhatIfView {
             self.waiting = false;
             self.shown = Some(answer);
         }
-        if self.builtins.is_empty() {
-            self.builtins = crate::profile::builtins()
-                .into_iter()
-                .map(|b| {
-                    (
-                        b.id.to_owned(),
-                        format!("{} — built-in {}", b.profile.name, b.id),
-                    )
-                })
-                .collect();
-        }
         ui.strong("What-if: other profiles replayed over these runs");
         let own = format!("{} — this watch's profile (current)", w.watch.profile_name);
         ui.add_enabled(false, egui::Checkbox::new(&mut true, own))
@@ -106,6 +95,10 @@ impl WhatIfView {
             .iter()
             .filter_map(|p| {
                 let stem = p.file_stem()?.to_string_lossy().into_owned();
+                // A built-in's id finds the built-in (`find_profile`): such a file is hidden.
+                if self.builtins.iter().any(|(id, _)| *id == stem) {
+                    return None;
+                }
                 Some((
                     stem,
                     format!("library: {}", crate::ui::profile_library::file_name(p)),
@@ -158,30 +151,19 @@ impl WhatIfView {
     fn submit(&mut self, ctx: &egui::Context, w: &PreparedWatch, library_dir: Option<&Path>) {
         let worker = self.worker.get_or_insert_with(|| {
             let ctx = ctx.clone();
-            LatestWorker::spawn("whatif", runner(), Arc::new(move || ctx.request_repaint()))
+            let run: JobRunner<Job, Answer> =
+                Arc::new(|job: Job, _: &mut dyn FnMut(u64, u64) -> bool| Some(job()));
+            LatestWorker::spawn("whatif", run, Arc::new(move || ctx.request_repaint()))
         });
-        worker.submit(Job {
-            runs: Arc::clone(&w.observed),
-            recorded: w.watch.profile.clone(),
-            specs: self.picked.iter().cloned().collect(),
-            library: library_dir.map(Path::to_path_buf),
-            seed: self.seed,
-        });
+        let (runs, recorded) = (Arc::clone(&w.observed), w.watch.profile.clone());
+        let specs: Vec<String> = self.picked.iter().cloned().collect();
+        let (library, seed) = (library_dir.map(Path::to_path_buf), self.seed);
+        worker.submit(Box::new(move || {
+            let lookup = |spec: &str| crate::service::find_profile(spec, library.as_deref());
+            compare(&runs, Some(&recorded), &specs, lookup, seed)
+        }));
         self.waiting = true;
     }
-}
-
-fn runner() -> JobRunner<Job, Answer> {
-    Arc::new(|job: Job, _: &mut dyn FnMut(u64, u64) -> bool| {
-        let library = job.library.as_deref();
-        Some(compare(
-            &job.runs,
-            Some(&job.recorded),
-            &job.specs,
-            |spec| crate::service::find_profile(spec, library),
-            job.seed,
-        ))
-    })
 }
 
 /// The ranked table, the current profile's resolution lines and the assumptions.

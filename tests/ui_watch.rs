@@ -1,6 +1,6 @@
 //! The Watches tab, driven as a user would: a watch recorded by `retryscope watch` against the
 //! demo server into a temporary data folder, read by the tab's own reader thread; the list, the
-//! breakdown of the selected watch, and a run opened in the timeline.
+//! breakdown of the selected watch, a run opened in the timeline, and the what-if.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -10,9 +10,9 @@ mod ui_support;
 
 use demo_support::{Demo, retryscope};
 use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT, Queryable};
 use retryscope::service::CoreLink;
-use retryscope::store::HistoryStore;
+use retryscope::store::{HistoryStore, WatchRecord};
 use retryscope::ui::file_dialogs::ScriptedDialogs;
 use retryscope::ui::workbench::WorkbenchState;
 use ui_support::harness_sized;
@@ -24,12 +24,11 @@ fn settle(h: &mut Harness<'_, WorkbenchState>) {
     });
 }
 
-#[test]
-fn a_recorded_watch_is_listed_broken_down_and_its_run_opens_in_the_timeline() {
-    let demo = Demo::start();
+/// A watch of up to 4 runs at 250 ms recorded by `retryscope watch` (default profile) into a
+/// new data folder; the first hit answers 429 with `Retry-After: 0`, every later one 200, so
+/// the first run takes two attempts and the others one.
+fn recorded_watch(demo: &Demo) -> (tempfile::TempDir, WatchRecord) {
     let dir = tempfile::tempdir().unwrap();
-    // The first hit answers 429 with `Retry-After: 0`, every later one 200: the first run
-    // takes two attempts, the others one.
     let url = demo.url("/retry-after?value=0&status=429&times=1");
     retryscope(dir.path())
         .args(["watch", "--every", "250ms", "--count", "4", &url])
@@ -38,29 +37,41 @@ fn a_recorded_watch_is_listed_broken_down_and_its_run_opens_in_the_timeline() {
     let store = HistoryStore::open_in(dir.path()).unwrap();
     let watch = store.watches(10).unwrap().remove(0);
     // A slot of a loaded machine may be missed (never sent late): count what was recorded.
-    let runs = watch.runs;
-    assert!(runs >= 1);
-    drop(store);
+    assert!(watch.runs >= 1);
+    (dir, watch)
+}
 
+/// The window on the data folder `dir`, its Watches tab open and `watch` selected.
+fn watch_selected(dir: &std::path::Path, watch: &WatchRecord) -> Harness<'static, WorkbenchState> {
     let (link, _probe) = CoreLink::start_probed(
         core_support::shared_core(),
-        core_support::history_setup(dir.path()),
+        core_support::history_setup(dir),
     );
     let state = ui_support::workbench_on_with(link, None, ScriptedDialogs::default());
     let mut h = harness_sized(state, [1280.0, 900.0]);
     h.run();
     h.get_by_label("Watches").click();
     settle(&mut h);
-    let short = &watch.id[..13];
-    assert!(h.query_by_label(short).is_some(), "the watch is listed");
+    h.get_by_label(&watch.id[..13]).click();
+    settle(&mut h);
+    h
+}
+
+#[test]
+fn a_recorded_watch_is_listed_broken_down_and_its_run_opens_in_the_timeline() {
+    let demo = Demo::start();
+    let (dir, watch) = recorded_watch(&demo);
+    let runs = watch.runs;
+    let mut h = watch_selected(dir.path(), &watch);
+    assert!(
+        h.query_by_label(&watch.id[..13]).is_some(),
+        "the watch is listed"
+    );
     assert!(
         h.query_by_label(&format!("{runs} runs, {} missed", watch.missed))
             .is_some()
     );
     assert!(h.query_by_label("100.0 % success").is_some());
-
-    h.get_by_label(short).click();
-    settle(&mut h);
     assert!(
         h.query_by_label("status 429").is_some(),
         "failed attempts by status"
@@ -86,4 +97,53 @@ fn a_recorded_watch_is_listed_broken_down_and_its_run_opens_in_the_timeline() {
     assert!(h.state().runs.is_read_only(id));
     let attempts = h.state().runs.timeline(id).unwrap().attempts().len();
     assert_eq!(attempts, 2);
+}
+
+#[test]
+fn compare_ranks_the_ticked_profiles_with_the_watch_own_marked_current() {
+    let demo = Demo::start();
+    let (dir, watch) = recorded_watch(&demo);
+    let mut h = watch_selected(dir.path(), &watch);
+    // A built-in beside the ones ticked at first.
+    h.get_by_label_contains("built-in curl-retry")
+        .scroll_to_me();
+    h.run();
+    h.get_by_label_contains("built-in curl-retry").click();
+    h.run();
+    h.get_by_label("Compare").scroll_to_me();
+    h.run();
+    h.get_by_label("Compare").click();
+    settle(&mut h);
+    assert!(
+        h.query_by_label_contains(&format!("what-if over {} recorded run", watch.runs))
+            .is_some()
+    );
+    assert!(
+        h.query_by_label("attempts/run").is_some(),
+        "the table's header"
+    );
+    // The watch ran the default built-in, which is not ticked: it is put in, marked current.
+    let current: Vec<String> = h
+        .query_all_by_label_contains(" — current")
+        .filter_map(|n| n.accesskit_node().value())
+        .collect();
+    assert_eq!(current, [format!("{} — current", watch.profile_name)]);
+    for id in [
+        "aws-standard (",
+        "azure-sdk (",
+        "envoy-route (",
+        "curl-retry (",
+    ] {
+        assert!(h.query_by_label_contains(id).is_some(), "{id} is ranked");
+    }
+    assert!(h.query_by_label("rank").is_some());
+    assert!(
+        h.query_by_label("The current profile's band as the samples thin out:")
+            .is_some()
+    );
+    assert!(
+        h.query_by_label_contains("between two recorded attempts is unknown")
+            .is_some(),
+        "the assumptions are stated"
+    );
 }

@@ -9,10 +9,8 @@
 use super::exit::{self, CliError};
 use super::profile_source;
 use super::run_selection::RunSelection;
-use crate::report::{duration_text, percent_text};
-use crate::sim::{WhatIfCandidate, WhatIfResult, whatif};
+use crate::sim::{compare, whatif_table};
 use clap::Args;
-use std::fmt::Write as _;
 
 /// Flags of `retryscope whatif`.
 #[derive(Debug, Clone, Args)]
@@ -42,139 +40,39 @@ pub struct WhatIfArgs {
     pub json: bool,
 }
 
-/// Runs `whatif`; returns the exit code.
+/// Runs `whatif` ([`crate::sim::compare`]); returns the exit code.
 ///
 /// # Errors
 /// Exit 2 for an unknown or invalid profile, an empty history or no matching run; exit 1 when
 /// the history cannot be read.
 pub fn execute(args: &WhatIfArgs) -> Result<u8, CliError> {
-    let library = crate::service::default_library_dir();
-    let mut candidates = args
-        .profiles
-        .iter()
-        .filter(|spec| !spec.trim().is_empty())
-        .map(|spec| {
-            profile_source::resolve(spec, library.as_deref()).map(|profile| WhatIfCandidate {
-                id: spec.trim().to_owned(),
-                profile,
-                current: false,
-            })
-        })
-        .collect::<Result<Vec<_>, _>>()?;
-    if candidates.is_empty() {
+    if args.profiles.iter().all(|spec| spec.trim().is_empty()) {
         return Err(CliError::usage(
             "--profiles names no profile: give one or more, comma-separated (built-in names, library names or files)",
         ));
     }
+    let library = crate::service::default_library_dir();
     let selected = args.selection.load()?;
-    // The newest run's profile is "current"; a listed profile equal to it is marked instead
-    // of replayed twice.
-    let recorded = selected
-        .profile
-        .as_ref()
-        .and_then(|json| crate::profile::load_str(&json.to_string()).ok());
-    match recorded {
-        Some(own) => match candidates.iter_mut().find(|c| c.profile == own) {
-            Some(c) => c.current = true,
-            None => candidates.insert(
-                0,
-                WhatIfCandidate {
-                    id: "recorded".to_owned(),
-                    profile: own,
-                    current: true,
-                },
-            ),
-        },
-        None => super::out::write_stderr(
+    // The newest run's profile is "current".
+    let compared = compare(
+        &selected.runs,
+        selected.profile.as_deref(),
+        &args.profiles,
+        |spec| profile_source::resolve(spec, library.as_deref()).map_err(|e| e.message),
+        args.seed,
+    )
+    .map_err(CliError::usage)?;
+    if compared.recorded_left_out {
+        super::out::write_stderr(
             "warning: the recorded profile cannot be read back; it is left out of the table\n",
-        ),
-    }
-    let result = whatif(&selected.runs, &candidates, args.seed)
-        .map_err(|e| CliError::usage(format!("cannot replay a profile: {e}")))?;
-    if result.runs == 0 {
-        return Err(CliError::usage(format!(
-            "nothing to replay: the {} selected ended before an attempt finished (cancelled or unfinished)",
-            crate::model::counted(selected.runs.len() as u64, "run", "runs")
-        )));
+        );
     }
     if args.json {
-        let text = serde_json::to_string_pretty(&result)
+        let text = serde_json::to_string_pretty(&compared.result)
             .map_err(|e| CliError::failed(format!("cannot encode the result: {e}")))?;
         crate::cli_outln!("{text}");
     } else {
-        crate::cli_out!("{}", table(&result));
+        crate::cli_out!("{}", whatif_table(&compared.result));
     }
     Ok(exit::SUCCESS)
-}
-
-/// The ranked table, the resolution lines of the current profile and the assumptions.
-pub fn table(r: &WhatIfResult) -> String {
-    let mut t = String::new();
-    let _ = writeln!(
-        t,
-        "what-if over {} ({} attempts as samples, a run every {}), seed {}",
-        crate::model::counted(r.runs, "recorded run", "recorded runs"),
-        r.samples,
-        duration_text(r.sampling_interval_ms),
-        r.seed
-    );
-    let _ = writeln!(
-        t,
-        "recorded: {} succeeded (95 % interval {} – {})\n",
-        percent_text(r.recorded.value),
-        percent_text(r.recorded.low),
-        percent_text(r.recorded.high)
-    );
-    let _ = writeln!(
-        t,
-        "rank  {:<36} {:>8}  {:>17}  {:>8} {:>8} {:>8}  {:>12}  {:>8}",
-        "profile", "success", "band", "p50", "p95", "p99", "attempts/run", "deadline"
-    );
-    for c in &r.candidates {
-        let name = if c.id == c.name || c.id == "recorded" {
-            c.name.clone()
-        } else {
-            format!("{} ({})", c.id, c.name)
-        };
-        let name: String = name.chars().take(36).collect();
-        let _ = writeln!(
-            t,
-            "{}{:>3}  {:<36} {:>8}  {:>17}  {:>8} {:>8} {:>8}  {:>12.2}  {:>8}",
-            if c.current { "*" } else { " " },
-            c.rank,
-            name,
-            percent_text(c.success.value),
-            format!(
-                "{} – {}",
-                percent_text(c.band.low),
-                percent_text(c.band.high)
-            ),
-            duration_text(c.time_to_success.p50_ms),
-            duration_text(c.time_to_success.p95_ms),
-            duration_text(c.time_to_success.p99_ms),
-            c.attempts_per_run,
-            c.deadline_hits
-        );
-    }
-    if let Some(current) = r.candidates.iter().find(|c| c.current) {
-        let _ = writeln!(
-            t,
-            "\n* the recorded runs' profile. Its band as the samples thin out:"
-        );
-        for row in &current.resolution {
-            let _ = writeln!(
-                t,
-                "  a run every {:>8}: {} (band {} – {})",
-                duration_text(row.sampling_interval_ms),
-                percent_text(row.success_share),
-                percent_text(row.band.low),
-                percent_text(row.band.high)
-            );
-        }
-    }
-    t.push_str("\nassumptions:\n");
-    for a in &r.assumptions {
-        let _ = writeln!(t, "- {a}");
-    }
-    t
 }

@@ -9,7 +9,9 @@
 //! - [`analyse_stack`] / [`simulate_stack`]: layered retries (outer → inner) and how they
 //!   multiply the attempts reaching a failing server.
 //! - [`whatif()`]: recorded runs replayed under other profiles (DESIGN.md §12), with the
-//!   estimate's sampling band and how it grows with the sampling interval.
+//!   estimate's sampling band and how it grows with the sampling interval; [`compare()`] is
+//!   the what-if both faces run (the recorded profile marked current), [`whatif_table()`] its
+//!   text.
 //!
 //! Waits come from the policy layer ([`crate::policy::sample_wait_ms`],
 //! [`crate::policy::for_each_sampled_wait`], [`crate::policy::Policy`]), budgets from its
@@ -32,6 +34,7 @@ mod whatif_evidence;
 mod whatif_run;
 #[cfg(test)]
 mod whatif_tests;
+mod whatif_text;
 
 pub use budget_check::{BudgetDry, budget_dry};
 pub use contender::Contender;
@@ -51,7 +54,11 @@ pub use warnings::{
     BUDGET_CHECK_RUNS, LabWarning, first_pinned_retry, warnings, worst_case_ms, worst_case_with,
 };
 pub use whatif::{
-    ASSUMPTIONS, Band, CandidateEstimate, RESOLUTION_MIN_RUNS, RESOLUTION_STEPS, ResolutionRow,
-    WHATIF_FORMAT, WhatIfCandidate, WhatIfResult, whatif,
+    ASSUMPTIONS, Band, CandidateEstimate, Comparison, RESOLUTION_MIN_RUNS, RESOLUTION_STEPS,
+    ResolutionRow, WHATIF_FORMAT, WhatIfCandidate, WhatIfResult, compare, whatif, with_recorded,
 };
 pub use whatif_run::WHATIF_MAX_ATTEMPTS;
+pub use whatif_text::{
+    WHATIF_COLUMNS, cells as whatif_cells, resolution_text, summary_lines as whatif_summary,
+    table as whatif_table,
+};

@@ -119,6 +119,85 @@ pub struct ResolutionRow {
     pub band: Band,
 }
 
+/// A comparison as both faces run it ([`compare`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Comparison {
+    /// The ranked estimates.
+    pub result: WhatIfResult,
+    /// The recorded runs' own profile is not in the table: none was given, or its stored JSON
+    /// no longer loads.
+    pub recorded_left_out: bool,
+}
+
+/// The candidates of a comparison: `listed` (how the user named each, its profile) in order,
+/// the first one equal to the recorded runs' own profile `recorded` marked current, or
+/// `recorded` put first as `recorded` when none equals it (so it is replayed once, always).
+pub fn with_recorded(
+    listed: Vec<(String, RetryProfile)>,
+    recorded: Option<RetryProfile>,
+) -> Vec<WhatIfCandidate> {
+    let mut out: Vec<WhatIfCandidate> = listed
+        .into_iter()
+        .map(|(id, profile)| WhatIfCandidate {
+            id,
+            profile,
+            current: false,
+        })
+        .collect();
+    if let Some(own) = recorded {
+        match out.iter_mut().find(|c| c.profile == own) {
+            Some(c) => c.current = true,
+            None => out.insert(
+                0,
+                WhatIfCandidate {
+                    id: "recorded".to_owned(),
+                    profile: own,
+                    current: true,
+                },
+            ),
+        }
+    }
+    out
+}
+
+/// The what-if of `retryscope whatif` and of the Watches tab: each of `specs` (blank ones
+/// skipped) resolved by `resolve` (the face's lookup of a built-in id, a library name or a
+/// file), the recorded runs' own profile `recorded` (its stored JSON) marked current by
+/// [`with_recorded`], then [`whatif`] over `runs` with `seed`.
+///
+/// # Errors
+/// A sentence for the user: the message of the first spec `resolve` refuses, a candidate whose
+/// script or matchers do not compile, or no run to replay (each one cancelled or unfinished).
+pub fn compare(
+    runs: &[ObservedRun],
+    recorded: Option<&serde_json::Value>,
+    specs: &[String],
+    mut resolve: impl FnMut(&str) -> Result<RetryProfile, String>,
+    seed: u64,
+) -> Result<Comparison, String> {
+    let listed = specs
+        .iter()
+        .map(|spec| spec.trim())
+        .filter(|spec| !spec.is_empty())
+        .map(|spec| resolve(spec).map(|profile| (spec.to_owned(), profile)))
+        .collect::<Result<Vec<_>, _>>()?;
+    let own = recorded.and_then(|json| crate::profile::load_str(&json.to_string()).ok());
+    let recorded_left_out = own.is_none();
+    let candidates = with_recorded(listed, own);
+    let result =
+        whatif(runs, &candidates, seed).map_err(|e| format!("cannot replay a profile: {e}"))?;
+    if result.runs == 0 {
+        return Err(format!(
+            "nothing to replay: the {} selected ended before an attempt finished (cancelled or unfinished)",
+            crate::model::counted(runs.len() as u64, "run", "runs")
+        ));
+    }
+    Ok(Comparison {
+        result,
+        recorded_left_out,
+    })
+}
+
 /// Replays every candidate over `runs` (any order) with `seed`.
 ///
 /// # Errors

@@ -1,7 +1,7 @@
 //! The what-if replay against endpoints whose true state is known: recorded runs are made by
 //! replaying a profile against the truth, then the what-if replays them from the record.
 
-use super::whatif::{WhatIfCandidate, whatif};
+use super::whatif::{Comparison, WhatIfCandidate, compare, whatif, with_recorded};
 use super::whatif_run::Replayer;
 use crate::model::{
     AttemptOutcome, Backoff, BodyPreview, ErrorKind, NetError, OutcomeKind, ResponseSummary,
@@ -217,6 +217,79 @@ fn thinning_the_evidence_widens_the_band_and_lengthens_the_interval() {
     assert_eq!(rows[3].sampling_interval_ms, 80_000.0);
     let width = |r: &super::whatif::ResolutionRow| r.band.high - r.band.low;
     assert!(width(&rows[3]) > width(&rows[0]), "{rows:#?}");
+}
+
+#[test]
+fn the_recorded_profile_is_marked_current_where_listed_and_put_first_where_not() {
+    let own = profile("own", 1, backoff(Strategy::Fixed, 1000, 0));
+    let other = profile("other", 3, backoff(Strategy::Fixed, 500, 0));
+    let order = |c: &[WhatIfCandidate]| -> Vec<(String, bool)> {
+        c.iter().map(|c| (c.id.clone(), c.current)).collect()
+    };
+    let listed = vec![("other".to_owned(), other.clone())];
+    assert_eq!(
+        order(&with_recorded(listed.clone(), Some(own.clone()))),
+        [("recorded".into(), true), ("other".into(), false)]
+    );
+    assert_eq!(
+        order(&with_recorded(listed, Some(other.clone()))),
+        [("other".into(), true)]
+    );
+
+    let runs = record(
+        &own,
+        &truth(120_000.0, 30_000.0),
+        1_800_000_000_000,
+        10_000,
+        12,
+        10.0,
+        1,
+    );
+    let json = serde_json::to_value(&own).expect("json");
+    let lookup = |spec: &str| match spec {
+        "own" => Ok(own.clone()),
+        "other" => Ok(other.clone()),
+        _ => Err(format!("unknown profile `{spec}`")),
+    };
+    let run = |recorded: Option<&serde_json::Value>, specs: &[&str]| {
+        let specs: Vec<String> = specs.iter().map(|s| (*s).to_owned()).collect();
+        compare(&runs, recorded, &specs, lookup, 0)
+    };
+    let marked = |c: &Comparison| -> Vec<(String, bool)> {
+        let mut v: Vec<(String, bool)> = c
+            .result
+            .candidates
+            .iter()
+            .map(|e| (e.id.clone(), e.current))
+            .collect();
+        v.sort();
+        v
+    };
+    let listed = run(Some(&json), &["other", " own ", ""]).expect("compare");
+    assert_eq!(
+        marked(&listed),
+        [("other".into(), false), ("own".into(), true)],
+        "listed: marked and replayed once; blank specs skipped"
+    );
+    let inserted = run(Some(&json), &["other"]).expect("compare");
+    assert_eq!(
+        marked(&inserted),
+        [("other".into(), false), ("recorded".into(), true)]
+    );
+    assert!(!inserted.recorded_left_out);
+    let unreadable =
+        run(Some(&serde_json::json!({ "format": "nope" })), &["other"]).expect("compare");
+    assert!(unreadable.recorded_left_out);
+    assert_eq!(marked(&unreadable), [("other".into(), false)]);
+    assert_eq!(
+        run(None, &["other", "nope"]).expect_err("unknown"),
+        "unknown profile `nope`"
+    );
+    let none = compare(&[], Some(&json), &[], lookup, 0).expect_err("no runs");
+    assert!(
+        none.starts_with("nothing to replay: the 0 runs selected"),
+        "{none}"
+    );
 }
 
 proptest! {

@@ -567,7 +567,8 @@ impl WorkbenchState {
                         Vec::new()
                     }
                     CentreTab::Watches => {
-                        self.watches.ui(ui);
+                        self.watches
+                            .ui(ui, &self.library.files, self.library.dir.as_deref());
                         Vec::new()
                     }
                     CentreTab::Timeline => self.runs.ui(ui, now),

@@ -8,44 +8,42 @@ use crate::report::{duration_text, percent_text};
 /// Draws the tables of `w`; returns the id of the run whose button was clicked.
 pub fn show(ui: &mut egui::Ui, w: &PreparedWatch) -> Option<String> {
     let f = &w.figures;
-    ui.columns(2, |cols| {
-        cols[0].strong("Failures by status and error kind");
-        if f.failures.is_empty() {
-            cols[0].weak("no failed attempt");
-        }
-        egui::Grid::new("watch.failures")
-            .striped(true)
-            .show(&mut cols[0], |ui| {
-                for c in &f.failures {
-                    ui.label(format!("{} {}", c.kind, c.label));
-                    ui.label(format!("failed attempts: {}", c.attempts));
-                    ui.label(format!("runs ended so: {}", c.runs_ended));
-                    ui.end_row();
-                }
-            });
-        cols[1].strong("Retry-After and rate-limit headers");
-        if f.delay_headers.is_empty() {
-            cols[1].weak("none seen");
-        }
-        egui::Grid::new("watch.delay_headers")
-            .striped(true)
-            .show(&mut cols[1], |ui| {
-                for h in &f.delay_headers {
-                    ui.label(&h.name);
-                    ui.label(format!("{} responses", h.responses));
-                    ui.label(format!(
-                        "asked p50 {}, max {}",
-                        duration_text(h.asked.p50_ms),
-                        duration_text(h.asked.max_ms)
-                    ));
-                    ui.label(format!(
-                        "{} of {} retries waited it",
-                        h.waited_at_least_asked, h.retried
-                    ));
-                    ui.end_row();
-                }
-            });
-    });
+    ui.strong("Failures by status and error kind");
+    if f.failures.is_empty() {
+        ui.weak("no failed attempt");
+    }
+    egui::Grid::new("watch.failures")
+        .striped(true)
+        .show(ui, |ui| {
+            for c in &f.failures {
+                ui.label(format!("{} {}", c.kind, c.label));
+                ui.label(format!("failed attempts: {}", c.attempts));
+                ui.label(format!("runs ended so: {}", c.runs_ended));
+                ui.end_row();
+            }
+        });
+    ui.strong("Retry-After and rate-limit headers");
+    if f.delay_headers.is_empty() {
+        ui.weak("none seen");
+    }
+    egui::Grid::new("watch.delay_headers")
+        .striped(true)
+        .show(ui, |ui| {
+            for h in &f.delay_headers {
+                ui.label(&h.name);
+                ui.label(format!("{} responses", h.responses));
+                ui.label(format!(
+                    "asked p50 {}, max {}",
+                    duration_text(h.asked.p50_ms),
+                    duration_text(h.asked.max_ms)
+                ));
+                ui.label(format!(
+                    "{} of {} retries waited it",
+                    h.waited_at_least_asked, h.retried
+                ));
+                ui.end_row();
+            }
+        });
     ui.label(format!(
         "{} runs: {} succeeded, {} failed, {} cancelled, {} unfinished · success {} (95 % interval {}–{})",
         f.runs.total,

@@ -1,25 +1,28 @@
 //! The Watches tab: the recorded watches (DESIGN.md §12), read-only. The list gives each
 //! watch's schedule, state, runs, missed slots and success rate; the selected watch shows its
 //! runs over time, success rate and time to success per bucket, failures by status and error
-//! kind, and the delay headers seen. A click on a run opens it in the timeline.
+//! kind, and the delay headers seen. A click on a run opens it in the timeline. Its *What-if*
+//! replays the runs under other profiles (`whatif_view`).
 //!
 //! The panel sends history queries through a [`CoreSender`]: the store actor reads the watch and the
 //! report's [`crate::report::figures`] are computed there; a load is turned into plot points
 //! once (`prepared`), so a frame only draws.
 //!
 //! Files: `prepared` (a loaded watch as what is drawn), `list_view` (the watches), `charts`
-//! (the plots), `breakdown` (the tables and the list of runs).
+//! (the plots), `breakdown` (the tables and the list of runs), `whatif_view` (the what-if).
 
 mod breakdown;
 mod charts;
 mod list_view;
 mod prepared;
+mod whatif_view;
 
 pub use prepared::PreparedWatch;
 
 use crate::report::Proportion;
 use crate::service::{CoreCommand, CoreSender, HistoryReply, HistoryRequest};
 use crate::store::WatchRecord;
+use std::path::{Path, PathBuf};
 
 /// Most watches the list shows (newest first).
 pub const LISTED_WATCHES: u32 = 50;
@@ -40,6 +43,8 @@ pub struct WatchPanel {
     problem: Option<String>,
     /// Runs to open in the timeline (ids), taken by the workbench.
     to_open: Vec<String>,
+    /// The selected watch's what-if.
+    whatif: whatif_view::WhatIfView,
 }
 
 impl WatchPanel {
@@ -50,9 +55,10 @@ impl WatchPanel {
         self.problem = None;
     }
 
-    /// True when every request has been answered (tests wait on it); true without a history.
+    /// True when every request has been answered and no what-if is running (tests wait on
+    /// it); true without a history.
     pub fn is_idle(&self) -> bool {
-        self.service.as_ref().is_none_or(CoreSender::queries_idle)
+        self.service.as_ref().is_none_or(CoreSender::queries_idle) && self.whatif.is_idle()
     }
 
     /// Reloads the list and the selected watch.
@@ -76,7 +82,7 @@ impl WatchPanel {
             HistoryReply::Watch(Ok(loaded)) => {
                 let ((watch, slots, runs), figures) = *loaded;
                 if self.selected.as_deref() == Some(watch.id.as_str()) {
-                    self.shown = Some(Box::new(PreparedWatch::new(watch, &slots, &runs, figures)));
+                    self.shown = Some(Box::new(PreparedWatch::new(watch, &slots, runs, figures)));
                 }
             }
             HistoryReply::Watch(Err(p)) => self.problem = Some(p),
@@ -102,12 +108,14 @@ impl WatchPanel {
         if self.selected.as_deref() != Some(id) {
             self.selected = Some(id.to_owned());
             self.shown = None;
+            self.whatif.forget();
             self.send(HistoryRequest::Watch(id.to_owned()));
         }
     }
 
-    /// Draws the tab into the rest of `ui`.
-    pub fn ui(&mut self, ui: &mut egui::Ui) {
+    /// Draws the tab into the rest of `ui`; `library` lists the profile files of the library
+    /// folder `library_dir` (the what-if offers them).
+    pub fn ui(&mut self, ui: &mut egui::Ui, library: &[PathBuf], library_dir: Option<&Path>) {
         if self.service.is_none() {
             ui.label("No history: watches are not recorded.");
             return;
@@ -152,6 +160,8 @@ impl WatchPanel {
                         if let Some(run) = breakdown::show(ui, shown) {
                             self.to_open.push(run);
                         }
+                        ui.separator();
+                        self.whatif.ui(ui, shown, library, library_dir);
                     });
             }
             (None, Some(_)) => {

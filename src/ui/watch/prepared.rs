@@ -22,6 +22,8 @@ pub struct PreparedWatch {
     pub success_rate: Vec<PlotPoint>,
     /// Time to success per bucket, (bucket start x, ms): p50 and p95.
     pub time_to_success: [Vec<PlotPoint>; 2],
+    /// The runs themselves, the what-if's evidence (shared with its worker).
+    pub observed: std::sync::Arc<Vec<ObservedRun>>,
 }
 
 impl PreparedWatch {
@@ -29,7 +31,7 @@ impl PreparedWatch {
     pub fn new(
         watch: WatchRecord,
         slots: &[WatchSlot],
-        runs: &[ObservedRun],
+        runs: Vec<ObservedRun>,
         figures: Figures,
     ) -> Self {
         let origin = watch.schedule.start_unix_ms;
@@ -40,7 +42,7 @@ impl PreparedWatch {
             .collect();
         let mut strip: [Vec<PlotPoint>; 3] = Default::default();
         let mut rows = Vec::with_capacity(runs.len());
-        for run in runs {
+        for run in &runs {
             let at = x(run.start_unix_ms());
             let class = if run.succeeded() {
                 0
@@ -92,6 +94,7 @@ impl PreparedWatch {
             missed,
             success_rate,
             time_to_success,
+            observed: std::sync::Arc::new(runs),
         }
     }
 }

@@ -146,4 +146,14 @@ fn compare_ranks_the_ticked_profiles_with_the_watch_own_marked_current() {
             .is_some(),
         "the assumptions are stated"
     );
+    // A reload brings the watch's runs again: the table replayed over the old ones goes.
+    h.get_by_label("Reload watches").scroll_to_me();
+    h.run();
+    h.get_by_label("Reload watches").click();
+    settle(&mut h);
+    assert!(
+        h.query_by_label("attempts/run").is_none(),
+        "no table over the runs before the reload"
+    );
+    assert!(h.query_by_label("Compare").is_some());
 }

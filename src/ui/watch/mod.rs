@@ -82,6 +82,9 @@ impl WatchPanel {
             HistoryReply::Watch(Ok(loaded)) => {
                 let ((watch, slots, runs), figures) = *loaded;
                 if self.selected.as_deref() == Some(watch.id.as_str()) {
+                    // A reload brings new evidence: a table replayed over the old runs would
+                    // no longer match the figures shown beside it.
+                    self.whatif.forget();
                     self.shown = Some(Box::new(PreparedWatch::new(watch, &slots, runs, figures)));
                 }
             }

@@ -212,6 +212,7 @@ fn main() {
             record_runs: false,
             body_cap: 0,
             batches: None,
+            secrets: None,
         },
     );
     let state = WorkbenchState::new(WorkbenchSetup {

@@ -34,9 +34,14 @@ fn frames_until(
     panic!("{what} did not happen in 10 s");
 }
 
-#[test]
-fn watch_starts_a_watch_of_the_request_shows_its_run_and_stop_pauses_it() {
-    let demo = Demo::start();
+/// A workbench on a link over a fresh history whose composer watches `path` of the demo
+/// server every `every` for `length` (typed key by key), once the toggle shows `watching`.
+fn watching(
+    demo: &Demo,
+    path: &str,
+    (every, length): (&str, &str),
+    watching: &str,
+) -> (Harness<'static, WorkbenchState>, tempfile::TempDir) {
     let dir = tempfile::tempdir().unwrap();
     let link = CoreLink::start(
         core_support::shared_core(),
@@ -44,15 +49,21 @@ fn watch_starts_a_watch_of_the_request_shows_its_run_and_stop_pauses_it() {
     );
     let mut h = harness_sized(ui_support::workbench_on(link, None), [1280.0, 900.0]);
     h.run();
-    // The server never answers: slot 1's run is in flight while the watch is looked at.
-    type_into(&mut h, "URL", &demo.url("/hang"));
-    type_into(&mut h, "every", "1s");
-    type_into(&mut h, "for", "1h");
+    type_into(&mut h, "URL", &demo.url(path));
+    type_into(&mut h, "every", every);
+    type_into(&mut h, "for", length);
     h.get_by_label("Watch").click();
-    frames_until(&mut h, "slot 1's run", |h| {
-        h.query_by_label_contains("Watching: slot 1 of 3600")
-            .is_some()
+    frames_until(&mut h, watching, |h| {
+        h.query_by_label_contains(watching).is_some()
     });
+    (h, dir)
+}
+
+#[test]
+fn watch_starts_a_watch_of_the_request_shows_its_run_and_stop_pauses_it() {
+    let demo = Demo::start();
+    // The server never answers: slot 1's run is in flight while the watch is looked at.
+    let (mut h, dir) = watching(&demo, "/hang", ("1s", "1h"), "Watching: slot 1 of 3600");
     assert!(
         h.query_by_label("Watch").is_none(),
         "the toggle shows the watch"
@@ -127,19 +138,7 @@ fn a_bad_schedule_shows_why_beside_the_fields_and_starts_nothing() {
 #[test]
 fn quitting_with_a_watch_running_asks_and_leaves_the_watch_paused() {
     let demo = Demo::start();
-    let dir = tempfile::tempdir().unwrap();
-    let link = CoreLink::start(
-        core_support::shared_core(),
-        core_support::history_setup(dir.path()),
-    );
-    let mut h = harness_sized(ui_support::workbench_on(link, None), [1280.0, 900.0]);
-    h.run();
-    type_into(&mut h, "URL", &demo.url("/status/200"));
-    type_into(&mut h, "every", "200ms");
-    h.get_by_label("Watch").click();
-    frames_until(&mut h, "the watch's start", |h| {
-        h.query_by_label_contains("Watching: slot").is_some()
-    });
+    let (mut h, dir) = watching(&demo, "/status/200", ("200ms", "8h"), "Watching: slot");
     h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Q);
     h.run();
     assert!(h.state().quit.is_asking());

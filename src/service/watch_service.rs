@@ -4,7 +4,7 @@
 //! connection of its own).
 //!
 //! Faces drive watches through the link ([`super::WatchCommand`]); behind it [`start`] and
-//! [`resume`] return a [`WatchHandle`] at once (the watch's id, its events, its
+//! [`resume`] return a [`WatchHandle`] at once (the watch's events and its
 //! [`WatchStop`]); [`watch_runs`] reads a watch, its slots and its runs. The loop never runs two
 //! runs of one watch at once: a slot whose time passes while the previous run still goes is
 //! missed (`busy`); a slot whose time passed by more than half an interval while nothing ran
@@ -163,12 +163,9 @@ pub enum WatchEvent {
     Failed(String),
 }
 
-/// A watch running on the core: its id, its events and its stop. (A resumed watch's handle holds
-/// the id as given, perhaps a prefix; its [`WatchEvent::Started`] names it in full.)
+/// A watch running on the core: its events and its stop.
 #[derive(Debug)]
 pub struct WatchHandle {
-    /// The watch's id (UUID v7).
-    pub id: String,
     /// Its events; closed after [`WatchEvent::Ended`] or [`WatchEvent::Failed`].
     pub events: mpsc::UnboundedReceiver<WatchEvent>,
     /// Its stop.
@@ -224,7 +221,7 @@ struct Context {
 /// stored). A store that fails is a [`WatchEvent::Failed`].
 pub fn start(parts: WatchParts, plan: WatchPlan) -> WatchHandle {
     let id = plan.id.clone();
-    let (handle, stop, events) = handle(&id);
+    let (handle, stop, events) = handle();
     // Start and end are set when the watch is stored (below).
     let schedule = WatchSchedule {
         start_unix_ms: 0,
@@ -302,7 +299,7 @@ pub fn start(parts: WatchParts, plan: WatchPlan) -> WatchHandle {
 /// that cannot be resumed (unknown, running elsewhere, finished, its secrets gone) is a
 /// [`WatchEvent::Failed`].
 pub fn resume(parts: WatchParts, id: &str) -> WatchHandle {
-    let (handle, stop, events) = handle(id);
+    let (handle, stop, events) = handle();
     let wanted = id.to_owned();
     tokio::spawn(async move {
         let writer = Arc::clone(&parts.writer);
@@ -407,24 +404,14 @@ pub fn read_watch(store: &HistoryStore, id: &str) -> Result<WatchRuns, WatchErro
     Ok((record, slots, runs))
 }
 
-fn handle(
-    id: &str,
-) -> (
-    WatchHandle,
-    watch::Receiver<Option<WatchState>>,
-    mpsc::UnboundedSender<WatchEvent>,
-) {
+/// The loop's side of a [`WatchStop`]: `Some(state)` once a stop is asked.
+pub type StopReceiver = watch::Receiver<Option<WatchState>>;
+
+fn handle() -> (WatchHandle, StopReceiver, mpsc::UnboundedSender<WatchEvent>) {
     let (stop_tx, stop_rx) = watch::channel(None);
-    let (events_tx, events_rx) = mpsc::unbounded_channel();
-    (
-        WatchHandle {
-            id: id.to_owned(),
-            events: events_rx,
-            stop: WatchStop(stop_tx),
-        },
-        stop_rx,
-        events_tx,
-    )
+    let (events_tx, events) = mpsc::unbounded_channel();
+    let stop = WatchStop(stop_tx);
+    (WatchHandle { events, stop }, stop_rx, events_tx)
 }
 
 fn fail(events: &mpsc::UnboundedSender<WatchEvent>, e: &dyn std::fmt::Display) {
@@ -473,11 +460,7 @@ pub enum Waited {
 /// Waits until the wall clock reaches `at` (Unix ms), looking at it at least every
 /// [`WALL_CLOCK_CHECK_MS`] (the monotonic clock stops while the machine sleeps; the wall clock
 /// does not), or until a stop is asked.
-pub async fn wait_for(
-    clock: &dyn WallClock,
-    at: i64,
-    stop: &mut watch::Receiver<Option<WatchState>>,
-) -> Waited {
+pub async fn wait_for(clock: &dyn WallClock, at: i64, stop: &mut StopReceiver) -> Waited {
     loop {
         if let Some(state) = *stop.borrow_and_update() {
             return Waited::Stopped(state);
@@ -501,12 +484,7 @@ pub async fn wait_for(
 
 /// The watch's slots from `first` on until its schedule ends or a stop is asked; slots missed
 /// before the first send are `initial` (`late` for a new watch, `down` for a resume).
-async fn run_loop(
-    ctx: Context,
-    mut stop: watch::Receiver<Option<WatchState>>,
-    first: u64,
-    initial: Missed,
-) {
+async fn run_loop(ctx: Context, mut stop: StopReceiver, first: u64, initial: Missed) {
     let mut next = first;
     let mut reason = initial;
     let end = loop {
@@ -592,7 +570,7 @@ async fn run_slot(
     ctx: &Context,
     slot: u64,
     due: i64,
-    stop: &mut watch::Receiver<Option<WatchState>>,
+    stop: &mut StopReceiver,
 ) -> Result<Option<WatchState>, WatchError> {
     // A run of its own: a fresh `{{uuid}}` (and automatic Idempotency-Key) each slot.
     let request = crate::model::fill_uuid(&ctx.request, &uuid::Uuid::new_v4().to_string());

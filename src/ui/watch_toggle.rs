@@ -237,19 +237,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_schedule_is_read_by_the_cli_parsers_and_says_what_is_wrong() {
-        let mut t = WatchToggle::default();
-        assert_eq!(t.schedule(), (Ok(30_000), Ok(Some(28_800_000))));
-        t.every = "50ms".into();
-        t.length = String::new();
-        let (every, length) = t.schedule();
-        assert!(every.unwrap_err().contains("at least 100ms"));
-        assert_eq!(length, Ok(None));
-        t.every = "abc".into();
-        assert!(t.schedule().0.unwrap_err().contains("expected a duration"));
-    }
-
-    #[test]
     fn the_watching_line_counts_slots_and_the_time_to_the_next() {
         let mut t = WatchToggle::default();
         t.started("w1".into(), "GET /".into());

@@ -1,4 +1,4 @@
-//! The *Watch* toggle beside Send (DESIGN.md §12): "every [30s] for [8h]", typed as text and
+//! The *Watch* toggle beside Send (DESIGN.md §12): `every [30s] for [8h]`, typed as text and
 //! read by the CLI's own parsers (`--every`, `--for`), with the reason beside a field that does
 //! not parse; while a watch of the composed request runs, where it is (slot n of N, next run
 //! in …) and its Stop.

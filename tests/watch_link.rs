@@ -188,3 +188,41 @@ fn a_link_without_a_history_refuses_a_watch_and_says_why() {
         "{events:#?}"
     );
 }
+
+#[test]
+fn the_faces_cancel_reaches_a_watched_run_and_the_watch_goes_on() {
+    let demo = Demo::start();
+    let dir = tempfile::tempdir().unwrap();
+    let mut link = CoreLink::start(
+        core_support::shared_core(),
+        core_support::history_setup(dir.path()),
+    );
+    let plan = plan(&demo.url("/hang"), 1);
+    let id = plan.id.clone();
+    link.send(CoreCommand::Watch(WatchCommand::Start {
+        plan: Box::new(plan),
+        live: true,
+    }));
+    let events = events_until(&mut link, |e| {
+        matches!(e, CoreEvent::Run(RunEvent::AttemptStarted { .. }))
+    });
+    let run_id = watch_events(&events)
+        .iter()
+        .find_map(|e| match e {
+            WatchEvent::RunStarted { run_id, .. } => Some(*run_id),
+            _ => None,
+        })
+        .unwrap();
+    // The timeline's Cancel of that run, as for a run of its own.
+    link.send(CoreCommand::Cancel(run_id));
+    let events = events_until(&mut link, ended);
+    assert_eq!(
+        watch_events(&events).last(),
+        Some(&&WatchEvent::Ended(WatchState::Finished)),
+        "the watch ran its one slot to its end"
+    );
+    let store = HistoryStore::open_in(dir.path()).unwrap();
+    let (_record, _slots, runs) = read_watch(&store, &id).unwrap();
+    assert_eq!(runs.len(), 1);
+    assert!(!runs[0].succeeded());
+}

@@ -14,11 +14,10 @@ use super::core::Core;
 use super::history_queries::{HistoryReply, HistoryRequest};
 use super::run_recording::RunRecording;
 use super::watch_link::{WatchCommand, WatchUpdate, Watches};
-use super::watch_service::WatchParts;
-use crate::engine::{ClientCache, RunHandle, RunOptions, Waker, prepare_run};
+use super::watch_service::{LiveRuns, WatchParts};
+use crate::engine::{ClientCache, RunOptions, Waker, prepare_run};
 use crate::model::{RequestSpec, RetryProfile, RunEvent, RunId};
 use crate::store::{HistoryWriter, SecretStore};
-use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -163,8 +162,9 @@ impl CoreSender {
 pub struct CoreLink {
     sender: CoreSender,
     events: mpsc::Receiver<CoreEvent>,
-    /// The face's run ids, shared with the watches part (a live watch's runs take theirs).
-    run_ids: Arc<AtomicU64>,
+    /// The face's run ids and runs in flight, shared with the engine part and the watches it
+    /// shows live (their runs take ids from it).
+    runs: LiveRuns,
     offer: LinkOffer,
     /// Told when the link's task has ended (`None`: a probe, no task).
     ended: Option<std::sync::mpsc::Receiver<()>>,
@@ -243,7 +243,10 @@ impl CoreLink {
         Self {
             sender,
             events,
-            run_ids: Arc::new(AtomicU64::new(1)),
+            runs: LiveRuns {
+                ids: Arc::new(AtomicU64::new(1)),
+                handles: Arc::default(),
+            },
             offer,
             ended,
         }
@@ -280,7 +283,7 @@ impl CoreLink {
             }),
             budgets: core.budgets().clone(),
             clients: core.clients().clone(),
-            live: Some(Arc::clone(&link.run_ids)),
+            live: Some(link.runs.clone()),
         });
         let runs = match probe {
             Some(probe) => Runs::Probe(probe),
@@ -289,7 +292,7 @@ impl CoreLink {
                 body_cap: setup.body_cap,
                 budgets: core.budgets().clone(),
                 clients: core.clients().clone(),
-                runs: HashMap::new(),
+                runs: link.runs.clone(),
                 forwarders: Vec::new(),
                 watches: Watches::new(watch_parts.map_err(|p| format!("cannot watch: {p}"))),
             }),
@@ -311,7 +314,7 @@ impl CoreLink {
 
     /// A fresh run id for [`CoreCommand::Start`].
     pub fn next_run_id(&mut self) -> RunId {
-        self.run_ids.fetch_add(1, Ordering::SeqCst)
+        self.runs.ids.fetch_add(1, Ordering::SeqCst)
     }
 
     /// Queues `command` without blocking; false when the core is gone or saturated.
@@ -430,14 +433,14 @@ struct Engine {
     body_cap: usize,
     budgets: BudgetRegistry,
     clients: ClientCache,
-    runs: HashMap<RunId, RunHandle>,
+    runs: LiveRuns,
     forwarders: Vec<tokio::task::JoinHandle<()>>,
     watches: Watches,
 }
 
 impl Engine {
     fn command(&mut self, command: CoreCommand, out: &Out) {
-        self.runs.retain(|_, handle| !handle.is_finished());
+        self.runs.lock().retain(|_, handle| !handle.is_finished());
         self.forwarders.retain(|f| !f.is_finished());
         match command {
             CoreCommand::Start {
@@ -465,15 +468,15 @@ impl Engine {
                 tokio::spawn(run.with_clients(&self.clients).drive());
                 let forwarder = tokio::spawn(forward(run_rx, record, out.clone()));
                 self.forwarders.push(forwarder);
-                self.runs.insert(run_id, handle);
+                self.runs.lock().insert(run_id, handle);
             }
             CoreCommand::Cancel(run_id) => {
-                if let Some(handle) = self.runs.get(&run_id) {
+                if let Some(handle) = self.runs.lock().get(&run_id) {
                     handle.cancel();
                 }
             }
             CoreCommand::SkipWait(run_id) => {
-                if let Some(handle) = self.runs.get(&run_id) {
+                if let Some(handle) = self.runs.lock().get(&run_id) {
                     handle.skip_wait();
                 }
             }
@@ -484,10 +487,13 @@ impl Engine {
 
     /// Cancels every run and pauses every watch, and lets each record its end.
     async fn close(self) {
-        for handle in self.runs.values() {
+        // The watches first: each is paused (its run cancelled by that), not left to go on
+        // after its run is cancelled.
+        let watches = self.watches.close();
+        for handle in self.runs.lock().values() {
             handle.cancel();
         }
-        self.watches.close().await;
+        watches.await;
         for f in self.forwarders {
             let _ = f.await;
         }

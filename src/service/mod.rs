@@ -60,6 +60,6 @@ pub use profile_lookup::{
 pub use run_recording::{HistoryPlace, RunRecording, open_history_writer};
 pub use watch_link::{WatchCommand, WatchUpdate};
 pub use watch_service::{
-    SystemClock, Waited, WallClock, WatchEvent, WatchHandle, WatchParts, WatchPlan, WatchStop,
-    watch_runs,
+    LiveRuns, SystemClock, Waited, WallClock, WatchEvent, WatchHandle, WatchParts, WatchPlan,
+    WatchStop, watch_runs,
 };

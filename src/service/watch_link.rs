@@ -101,14 +101,16 @@ impl Watches {
         self.running.insert(id, (handle.stop, task));
     }
 
-    /// Pauses every watch (closing the window: each is left resumable) and waits until each
-    /// has recorded its end.
-    pub(super) async fn close(self) {
+    /// Pauses every watch at once (closing the window: each is left resumable); the future
+    /// returned ends when each has recorded its end.
+    pub(super) fn close(self) -> impl Future<Output = ()> {
         for (stop, _) in self.running.values() {
             stop.stop(WatchState::Paused);
         }
-        for (_, (_, task)) in self.running {
-            let _ = task.await;
+        async move {
+            for (_, (_, task)) in self.running {
+                let _ = task.await;
+            }
         }
     }
 }

@@ -14,7 +14,7 @@
 
 use super::budget_registry::BudgetRegistry;
 use super::run_recording::{RunRecording, drive_events};
-use crate::engine::{self, RunOptions};
+use crate::engine::{self, RunHandle, RunOptions};
 use crate::model::{RequestSpec, RetryProfile, RunEvent, RunFold, RunId};
 use crate::policy::WatchSchedule;
 use crate::report::{ObservedRun, observed_fold};
@@ -22,8 +22,9 @@ use crate::store::{
     HistoryError, HistoryStore, HistoryWriter, Missed, NewWatch, SecretStore, WatchError,
     WatchRecord, WatchSlot, WatchState,
 };
-use std::sync::Arc;
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 use tokio::sync::{mpsc, watch};
 
 /// Longest sleep between two looks at the wall clock while waiting for a slot, ms: a machine
@@ -184,11 +185,30 @@ impl WatchStop {
     }
 }
 
+/// The face's side of the runs it sees: its run-id counter and the handles of its runs in
+/// flight (its Cancel and Retry now reach them), shared by its own runs and the runs of the
+/// watches it shows live.
+#[derive(Debug, Clone, Default)]
+pub struct LiveRuns {
+    /// The next run id.
+    pub ids: Arc<AtomicU64>,
+    /// The runs in flight, by id.
+    pub handles: Arc<Mutex<HashMap<RunId, RunHandle>>>,
+}
+
+impl LiveRuns {
+    /// The handles, locked (a poisoned lock is taken over: a handle map has no invariant to
+    /// break).
+    pub fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<RunId, RunHandle>> {
+        self.handles.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
 /// The core's pieces a watch runs on: the store actor it records through, the secret store
 /// that keeps a request with secrets (for a resume in another process), the budget registry
-/// and the HTTP clients. `live`: the face's run-id counter when the watch's runs are shown
-/// live (each run takes its id from it and its events are passed on); `None`: slot k's run is
-/// run `k + 1` and its events stay inside.
+/// and the HTTP clients. `live`: the face's runs when the watch's runs are shown live (each
+/// run takes its id from them, its handle is among them while it runs and its events are
+/// passed on); `None`: slot k's run is run `k + 1` and its events stay inside.
 #[derive(Clone)]
 pub struct WatchParts {
     /// The store actor of the history the watch is recorded in.
@@ -199,8 +219,8 @@ pub struct WatchParts {
     pub budgets: BudgetRegistry,
     /// The core's HTTP clients.
     pub clients: engine::ClientCache,
-    /// The face's run ids, when its runs are shown live.
-    pub live: Option<Arc<AtomicU64>>,
+    /// The face's runs, when the watch's runs are shown live.
+    pub live: Option<LiveRuns>,
 }
 
 /// What the loop runs with: the core's pieces it shares.
@@ -595,7 +615,7 @@ async fn run_slot(
     .await?;
     let (tx, rx) = mpsc::channel::<RunEvent>(super::RUN_EVENT_CAPACITY);
     let live = ctx.parts.live.as_ref();
-    let face_run = live.map_or(slot + 1, |ids| ids.fetch_add(1, Ordering::SeqCst));
+    let face_run = live.map_or(slot + 1, |l| l.ids.fetch_add(1, Ordering::SeqCst));
     if live.is_some() {
         let _ = ctx.events.send(WatchEvent::RunStarted {
             slot,
@@ -608,6 +628,9 @@ async fn run_slot(
         budget: ctx.parts.budgets.bucket_for(&ctx.profile, &request.url),
     };
     let (handle, run) = engine::prepare_run(request, ctx.profile.clone(), options, tx, None);
+    if let Some(live) = live {
+        live.lock().insert(face_run, handle.clone());
+    }
     let asked = async {
         while stop.changed().await.is_ok() {
             if stop.borrow_and_update().is_some() {
@@ -631,6 +654,9 @@ async fn run_slot(
         fold.apply(event);
     })
     .await;
+    if let Some(live) = live {
+        live.lock().remove(&face_run);
+    }
     let Some(message) = finished else {
         return Err(WatchError::History(HistoryError::WriterGone(
             "the engine stopped without finishing a run".into(),

@@ -207,6 +207,10 @@ fn watch_on_link(
     id: &str,
     log: Option<crate::store::RunLog>,
 ) -> Result<u8, CliError> {
+    // Opened first, to say why it cannot be; the link then serves the same store actor.
+    let writer = core
+        .history_writer(dir)
+        .map_err(|e| CliError::failed(e.to_string()))?;
     let mut link = CoreLink::start(
         core,
         crate::service::LinkSetup {
@@ -218,12 +222,6 @@ fn watch_on_link(
             secrets: Some(core.secret_store().store),
         },
     );
-    if let Some(problem) = &link.offer().history_problem {
-        return Err(CliError::failed(problem.clone()));
-    }
-    let writer = core
-        .history_writer(dir)
-        .map_err(|e| CliError::failed(e.to_string()))?;
     link.send(CoreCommand::Watch(command));
     let code = core.block_on(follow(&mut link, id, writer, log));
     // The watch has ended: nothing is left for the link to close.

@@ -173,6 +173,7 @@ fn main() {
         record_runs: false,
         body_cap: 0,
         batches: None,
+        secrets: None,
     };
     setup.batches = Some(BatchSetup {
         importer: retryscope::ui::batch::list_importer(),

@@ -215,6 +215,7 @@ fn main() {
             record_runs: false,
             body_cap: 0,
             batches: None,
+            secrets: None,
         },
     );
     let mut state = WorkbenchState::new(WorkbenchSetup {

@@ -213,6 +213,7 @@ fn main() {
             record_runs: false,
             body_cap: 0,
             batches: None,
+            secrets: None,
         },
     );
     let state = WorkbenchState::new(WorkbenchSetup {

@@ -29,6 +29,7 @@ fn the_window_s_link_shares_one_runtime_one_store_thread_and_one_budget_registry
                 secrets: Arc::new(MemorySecretStore::new()),
                 profiles: retryscope::service::library_lookup(None),
             }),
+            secrets: None,
         },
     );
     let offer = link.offer();

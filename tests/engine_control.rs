@@ -272,6 +272,7 @@ fn a_core_link_runs_commands_on_the_core_and_wakes_the_caller() {
             record_runs: false,
             body_cap: 0,
             batches: None,
+            secrets: None,
         },
     );
 

@@ -749,6 +749,7 @@ fn live(profile: Option<RetryProfile>) -> Live {
         record_runs: false,
         body_cap: 0,
         batches: None,
+        secrets: None,
     };
     let mut state = WorkbenchState::new(WorkbenchSetup {
         link: CoreLink::start(&core, setup),

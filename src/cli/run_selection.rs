@@ -91,15 +91,7 @@ pub fn no_match() -> CliError {
     CliError::usage("no recorded run matches (see `retryscope history list`)")
 }
 
-/// A duration as typed: Go-style (`200ms`, `30s`, `1m30s`, `8h`) or whole days (`7d`), in ms.
-pub fn duration_ms(text: &str) -> Option<u64> {
-    let t = text.trim();
-    let days = t
-        .strip_suffix('d')
-        .and_then(|n| n.parse::<u64>().ok())
-        .and_then(|d| d.checked_mul(86_400_000));
-    days.or_else(|| crate::interop::retry_formats::durations::parse_go(t).ok())
-}
+pub use crate::service::watch_service::duration_ms;
 
 /// `--since` / `--until`: an RFC 3339 time, a date (local midnight) or a Go-style duration ago.
 ///

@@ -10,13 +10,13 @@
 use super::exit::{self, CliError};
 use super::history_cmd::DataDirArg;
 use super::run::{RunArgs, check_sendable, prepare};
-use super::run_selection::duration_ms;
 use super::signal::{Stop, StopSignals};
 use crate::report::{
     Figures, ObservedRun, ReportContext, duration_text, figures, outcome_id, percent_text,
     time_text,
 };
-use crate::service::watch_service::{self, WatchEvent, WatchHandle, WatchPlan};
+use crate::service::watch_service::{self, WatchEvent, WatchPlan, parse_every, parse_length};
+use crate::service::{CoreCommand, CoreEvent, CoreLink, WatchCommand, WatchUpdate};
 use crate::store::{Missed, WatchRecord, WatchSlot, WatchState};
 use clap::{Args, Subcommand};
 use std::fmt::Write as _;
@@ -65,7 +65,7 @@ pub struct WatchArgs {
     #[arg(long, value_name = "DURATION", value_parser = parse_every)]
     pub every: Option<u64>,
     /// Stop after this long: 8h, 90m, 2d (default: until stopped).
-    #[arg(long = "for", value_name = "DURATION", value_parser = parse_interval, conflicts_with = "count")]
+    #[arg(long = "for", value_name = "DURATION", value_parser = parse_length, conflicts_with = "count")]
     pub for_ms: Option<u64>,
     /// Stop after N slots (runs and missed slots).
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = count_value)]
@@ -118,35 +118,9 @@ pub struct WatchShowArgs {
     pub data_dir: DataDirArg,
 }
 
-fn parse_interval(text: &str) -> Result<u64, String> {
-    match duration_ms(text) {
-        Some(0) => Err("must be longer than 0".to_owned()),
-        Some(ms) => Ok(ms),
-        None => Err(format!(
-            "expected a duration such as 200ms, 30s, 1m30s, 8h or 2d, found {}",
-            crate::model::quote::quote_input(text.trim())
-        )),
-    }
-}
-
-/// Shortest `--every`, ms: below it a slot's own start-up (a run, its history rows) takes a
-/// good part of the interval and slots read as missed.
-const MIN_EVERY_MS: u64 = 100;
-
 /// `--count`: 1 or more slots, as every whole-number flag reads it.
 fn count_value(text: &str) -> Result<u64, String> {
     crate::cli::whole_number::whole_in(text, 1, u64::MAX)
-}
-
-fn parse_every(text: &str) -> Result<u64, String> {
-    let ms = parse_interval(text)?;
-    if ms < MIN_EVERY_MS {
-        return Err(format!(
-            "must be at least {MIN_EVERY_MS}ms (a watch sends one run at a time), found {}",
-            crate::model::quote::quote_input(text.trim())
-        ));
-    }
-    Ok(ms)
 }
 
 fn parse_jitter(text: &str) -> Result<f64, String> {
@@ -185,9 +159,11 @@ pub fn execute(args: &WatchArgs, core: &crate::service::Core) -> Result<u8, CliE
         refuse_run_only_flags(run)?;
         let dir = data_dir(run)?;
         let log = run.log.install(Some(&dir), None)?;
-        let handle =
-            watch_service::resume(core, &dir, id).map_err(|e| CliError::failed(e.to_string()))?;
-        return core.block_on(follow(handle, writer(core, &dir)?, log));
+        let command = WatchCommand::Resume {
+            id: id.clone(),
+            live: false,
+        };
+        return watch_on_link(core, &dir, command, id, log);
     }
     if run.url.is_empty() {
         return Err(CliError::usage(
@@ -202,6 +178,7 @@ pub fn execute(args: &WatchArgs, core: &crate::service::Core) -> Result<u8, CliE
     check_sendable(&prepared.spec)?;
     let dir = data_dir(run)?;
     let plan = WatchPlan {
+        id: watch_service::new_watch_id(),
         // Each run gets its own `{{uuid}}` and automatic Idempotency-Key.
         request: crate::model::uuid_template(&prepared.spec, &prepared.fresh_uuid),
         profile: prepared.profile,
@@ -212,18 +189,44 @@ pub fn execute(args: &WatchArgs, core: &crate::service::Core) -> Result<u8, CliE
         for_ms: args.for_ms,
         body_cap: run.history_body_cap,
     };
-    let handle =
-        watch_service::start(core, &dir, plan).map_err(|e| CliError::failed(e.to_string()))?;
+    let id = plan.id.clone();
+    let command = WatchCommand::Start {
+        plan: Box::new(plan),
+        live: false,
+    };
     // The log guard lives as long as the watch does.
-    core.block_on(follow(handle, writer(core, &dir)?, prepared.log))
+    watch_on_link(core, &dir, command, &id, prepared.log)
 }
 
-fn writer(
+/// Drives the watch through a link to the core over `dir`'s history, as the window does:
+/// sends `command`, then prints watch `id`'s events until it ends.
+fn watch_on_link(
     core: &crate::service::Core,
     dir: &std::path::Path,
-) -> Result<std::sync::Arc<crate::store::HistoryWriter>, CliError> {
-    core.history_writer(dir)
-        .map_err(|e| CliError::failed(e.to_string()))
+    command: WatchCommand,
+    id: &str,
+    log: Option<crate::store::RunLog>,
+) -> Result<u8, CliError> {
+    // Opened first, to say why it cannot be; the link then serves the same store actor.
+    let writer = core
+        .history_writer(dir)
+        .map_err(|e| CliError::failed(e.to_string()))?;
+    let mut link = CoreLink::start(
+        core,
+        crate::service::LinkSetup {
+            waker: std::sync::Arc::new(|| {}),
+            data_dir: Some(dir.to_path_buf()),
+            record_runs: false,
+            body_cap: 0,
+            batches: None,
+            secrets: Some(core.secret_store().store),
+        },
+    );
+    link.send(CoreCommand::Watch(command));
+    let code = core.block_on(follow(&mut link, id, writer, log));
+    // The watch has ended: nothing is left for the link to close.
+    link.stop(std::time::Duration::from_secs(5));
+    code
 }
 
 /// The data folder a watch is recorded in (`--data-dir`, else the default).
@@ -253,14 +256,18 @@ fn refuse_run_only_flags(run: &RunArgs) -> Result<(), CliError> {
     }
 }
 
-/// Prints the watch's events until it ends; a signal stops it (paused).
-/// `writer`: the store actor the watch records through (a resumed watch's earlier runs are read
-/// from it for the summary); `_log`: the run log, kept open as long as the watch runs.
+/// Prints watch `name`'s events (it is named so on the link) until it ends; a signal stops it
+/// (paused). `writer`: the store actor the watch records through (a resumed watch's earlier
+/// runs are read from it for the summary); `_log`: the run log, kept open as long as the
+/// watch runs.
 async fn follow(
-    mut handle: WatchHandle,
+    link: &mut CoreLink,
+    name: &str,
     writer: std::sync::Arc<crate::store::HistoryWriter>,
     _log: Option<crate::store::RunLog>,
 ) -> Result<u8, CliError> {
+    let stop = |link: &CoreLink| link.send(CoreCommand::Watch(WatchCommand::Stop(name.to_owned())));
+    let mut id = name.to_owned();
     let mut signals = StopSignals::install();
     let mut stopped: Option<Stop> = None;
     // A reader that goes (`| head -4`) pauses the watch as a stop signal does: the run in
@@ -272,15 +279,17 @@ async fn follow(
     let mut summary_shown = false;
     loop {
         let event = tokio::select! {
-            event = handle.events.recv() => event,
+            event = link.recv() => event,
             signal = signals.recv(), if stopped.is_none() => {
                 stopped = Some(signal);
-                handle.stop(WatchState::Paused);
+                stop(link);
                 continue;
             }
         };
-        let Some(event) = event else {
-            return Err(CliError::failed("the watch stopped without a word"));
+        let event = match event {
+            Some(CoreEvent::Watch(WatchUpdate { watch, event })) if watch == name => event,
+            Some(_) => continue,
+            None => return Err(CliError::failed("the watch stopped without a word")),
         };
         let mut text = String::new();
         if summary_shown {
@@ -306,9 +315,11 @@ async fn follow(
                         .map_err(|e| CliError::failed(e.to_string()))?
                         .2;
                 }
-                handle.id.clone_from(&record.id);
+                id.clone_from(&record.id);
                 None
             }
+            // Events of a watch shown live only.
+            WatchEvent::RunStarted { .. } | WatchEvent::Run(_) => continue,
             WatchEvent::Ran { slot, run, message } => {
                 text.push_str(&run_line(slot, &run, &message));
                 runs.push(*run);
@@ -320,14 +331,10 @@ async fn follow(
             }
             WatchEvent::Ended(state) => {
                 let f = summary_figures(&runs);
-                let _ = writeln!(text, "watch {}: {}", handle.id, state.id());
+                let _ = writeln!(text, "watch {id}: {}", state.id());
                 text.push_str(&summary_text(&f, &runs));
                 if state == WatchState::Paused {
-                    let _ = writeln!(
-                        text,
-                        "carry on with: retryscope watch --resume {}",
-                        handle.id
-                    );
+                    let _ = writeln!(text, "carry on with: retryscope watch --resume {id}");
                 }
                 Some(crate::cli::out::exit_code_after_output(match stopped {
                     Some(signal) => signal.exit_code(),
@@ -351,7 +358,7 @@ async fn follow(
         }
         if !stdout_gone && stopped.is_none() && crate::cli::out::stdout_lost().is_some() {
             stdout_gone = true;
-            handle.stop(WatchState::Paused);
+            stop(link);
         }
     }
 }

@@ -2,9 +2,10 @@
 //! stream of [`CoreEvent`]s out, through one handle, [`CoreLink`]. Behind it one task on the
 //! core passes each command on without waiting for the store: a run command goes to the engine
 //! part (every run draws retry budgets from the core's registry, uses its HTTP clients and is
-//! recorded and logged through [`RunRecording`]), batch commands and history queries go, in
-//! the order asked, to the store part ([`super::batch_commands`]), whose calls are jobs of the
-//! store actor. [`CoreLink::probe`] is the same handle with a [`CoreProbe`] behind it: the
+//! recorded and logged through [`RunRecording`]), a watch command to the watches part
+//! ([`super::watch_link`]: each watch's slots are runs of the same engine, recorded under the
+//! watch), batch commands and history queries go, in the order asked, to the store part
+//! ([`super::batch_commands`]), whose calls are jobs of the store actor. [`CoreLink::probe`] is the same handle with a [`CoreProbe`] behind it: the
 //! window's tests see every command and feed the events.
 
 use super::batch_commands::{BatchCommand, BatchReply, BatchSetup, Setup};
@@ -12,10 +13,11 @@ use super::budget_registry::BudgetRegistry;
 use super::core::Core;
 use super::history_queries::{HistoryReply, HistoryRequest};
 use super::run_recording::RunRecording;
-use crate::engine::{ClientCache, RunHandle, RunOptions, Waker, prepare_run};
+use super::watch_link::{WatchCommand, WatchUpdate, Watches};
+use super::watch_service::{LiveRuns, WatchParts};
+use crate::engine::{ClientCache, RunOptions, Waker, prepare_run};
 use crate::model::{RequestSpec, RetryProfile, RunEvent, RunId};
-use crate::store::HistoryWriter;
-use std::collections::HashMap;
+use crate::store::{HistoryWriter, SecretStore};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -57,6 +59,8 @@ pub enum CoreCommand {
     /// A history query, answered with [`CoreEvent::History`] (a page request that a newer one
     /// follows goes unanswered).
     History(HistoryRequest),
+    /// A watch command; each watch's events come back as [`CoreEvent::Watch`].
+    Watch(WatchCommand),
 }
 
 /// What the core tells a face.
@@ -69,6 +73,9 @@ pub enum CoreEvent {
     Batch(BatchReply),
     /// A history answer.
     History(HistoryReply),
+    /// An event of a watch the face started or resumed (its runs' events, for a watch shown
+    /// live, come as [`CoreEvent::Run`]).
+    Watch(WatchUpdate),
 }
 
 /// What a link is started with.
@@ -84,6 +91,9 @@ pub struct LinkSetup {
     pub body_cap: usize,
     /// What batch commands need; `None`: the face offers no batches.
     pub batches: Option<BatchSetup>,
+    /// Where a watch whose request holds secrets keeps them, for a resume by another process
+    /// (the OS keyring through the core's worker); `None`: in memory only.
+    pub secrets: Option<Arc<dyn SecretStore>>,
 }
 
 /// History queries asked and not yet answered or dropped, and the number of the newest page
@@ -152,7 +162,9 @@ impl CoreSender {
 pub struct CoreLink {
     sender: CoreSender,
     events: mpsc::Receiver<CoreEvent>,
-    next_id: RunId,
+    /// The face's run ids and runs in flight, shared with the engine part and the watches it
+    /// shows live (their runs take ids from it).
+    runs: LiveRuns,
     offer: LinkOffer,
     /// Told when the link's task has ended (`None`: a probe, no task).
     ended: Option<std::sync::mpsc::Receiver<()>>,
@@ -228,11 +240,13 @@ impl CoreLink {
     ) -> Self {
         let queries = Queries::default();
         let sender = CoreSender { commands, queries };
-        let next_id = 1;
         Self {
             sender,
             events,
-            next_id,
+            runs: LiveRuns {
+                ids: Arc::new(AtomicU64::new(1)),
+                handles: Arc::default(),
+            },
             offer,
             ended,
         }
@@ -262,6 +276,15 @@ impl CoreLink {
             events: events_tx.clone(),
             waker: setup.waker,
         };
+        let watch_parts = store.clone().map(|writer| WatchParts {
+            writer,
+            keyring: setup.secrets.unwrap_or_else(|| {
+                Arc::new(crate::store::MemorySecretStore::new()) as Arc<dyn SecretStore>
+            }),
+            budgets: core.budgets().clone(),
+            clients: core.clients().clone(),
+            live: Some(link.runs.clone()),
+        });
         let runs = match probe {
             Some(probe) => Runs::Probe(probe),
             None => Runs::Engine(Engine {
@@ -269,8 +292,9 @@ impl CoreLink {
                 body_cap: setup.body_cap,
                 budgets: core.budgets().clone(),
                 clients: core.clients().clone(),
-                runs: HashMap::new(),
+                runs: link.runs.clone(),
                 forwarders: Vec::new(),
+                watches: Watches::new(watch_parts.map_err(|p| format!("cannot watch: {p}"))),
             }),
         };
         let store_part = Setup {
@@ -290,9 +314,7 @@ impl CoreLink {
 
     /// A fresh run id for [`CoreCommand::Start`].
     pub fn next_run_id(&mut self) -> RunId {
-        let id = self.next_id;
-        self.next_id += 1;
-        id
+        self.runs.ids.fetch_add(1, Ordering::SeqCst)
     }
 
     /// Queues `command` without blocking; false when the core is gone or saturated.
@@ -303,6 +325,12 @@ impl CoreLink {
     /// Takes one pending event, if any, without blocking.
     pub fn try_recv(&mut self) -> Option<CoreEvent> {
         self.events.try_recv().ok()
+    }
+
+    /// Waits for the next event (a face that awaits, such as the CLI's `watch`); `None` once
+    /// the link's task has ended.
+    pub async fn recv(&mut self) -> Option<CoreEvent> {
+        self.events.recv().await
     }
 
     /// A sending half for a panel that asks the core for things.
@@ -405,13 +433,14 @@ struct Engine {
     body_cap: usize,
     budgets: BudgetRegistry,
     clients: ClientCache,
-    runs: HashMap<RunId, RunHandle>,
+    runs: LiveRuns,
     forwarders: Vec<tokio::task::JoinHandle<()>>,
+    watches: Watches,
 }
 
 impl Engine {
     fn command(&mut self, command: CoreCommand, out: &Out) {
-        self.runs.retain(|_, handle| !handle.is_finished());
+        self.runs.lock().retain(|_, handle| !handle.is_finished());
         self.forwarders.retain(|f| !f.is_finished());
         match command {
             CoreCommand::Start {
@@ -439,27 +468,32 @@ impl Engine {
                 tokio::spawn(run.with_clients(&self.clients).drive());
                 let forwarder = tokio::spawn(forward(run_rx, record, out.clone()));
                 self.forwarders.push(forwarder);
-                self.runs.insert(run_id, handle);
+                self.runs.lock().insert(run_id, handle);
             }
             CoreCommand::Cancel(run_id) => {
-                if let Some(handle) = self.runs.get(&run_id) {
+                if let Some(handle) = self.runs.lock().get(&run_id) {
                     handle.cancel();
                 }
             }
             CoreCommand::SkipWait(run_id) => {
-                if let Some(handle) = self.runs.get(&run_id) {
+                if let Some(handle) = self.runs.lock().get(&run_id) {
                     handle.skip_wait();
                 }
             }
+            CoreCommand::Watch(command) => self.watches.command(command, out),
             CoreCommand::Batch(_) | CoreCommand::History(_) => {}
         }
     }
 
-    /// Cancels every run and lets each record its end (cancelled).
+    /// Cancels every run and pauses every watch, and lets each record its end.
     async fn close(self) {
-        for handle in self.runs.values() {
+        // The watches first: each is paused (its run cancelled by that), not left to go on
+        // after its run is cancelled.
+        let watches = self.watches.close();
+        for handle in self.runs.lock().values() {
             handle.cancel();
         }
+        watches.await;
         for f in self.forwarders {
             let _ = f.await;
         }

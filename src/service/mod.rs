@@ -25,6 +25,7 @@ mod panic_guard;
 pub mod profile_lookup;
 pub mod report_file;
 pub mod run_recording;
+pub mod watch_link;
 pub mod watch_service;
 
 pub use batch_assertion_text::{
@@ -57,6 +58,8 @@ pub use profile_lookup::{
     default_library_dir, find_profile, library_files, library_lookup, shadowed_library_profiles,
 };
 pub use run_recording::{HistoryPlace, RunRecording, open_history_writer};
+pub use watch_link::{WatchCommand, WatchUpdate};
 pub use watch_service::{
-    SystemClock, Waited, WallClock, WatchEvent, WatchHandle, WatchPlan, watch_runs,
+    LiveRuns, SystemClock, Waited, WallClock, WatchEvent, WatchHandle, WatchParts, WatchPlan,
+    WatchStop, watch_runs,
 };

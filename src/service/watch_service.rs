@@ -3,26 +3,28 @@
 //! budget registry, HTTP clients, store actor and keyring worker; no runtime, writer or
 //! connection of its own).
 //!
-//! One command each for a face: [`start`] and [`resume`] return a [`WatchHandle`] at once (the
-//! watch's id, its events, [`WatchHandle::stop`]); [`watch_runs`] reads a watch, its slots and
-//! its runs. The loop never runs two runs of one watch at once: a slot whose time passes while
-//! the previous run still goes is missed (`busy`); a slot whose time passed by more than half an
-//! interval while nothing ran (the machine slept: the wall clock jumped) is missed (`late`);
-//! slots that passed while no process ran the watch are missed (`down`) when it is resumed.
-//! Missed slots are recorded, never sent late in a burst (DESIGN.md §12 "Watches").
+//! Faces drive watches through the link ([`super::WatchCommand`]); behind it [`start`] and
+//! [`resume`] return a [`WatchHandle`] at once (the watch's events and its
+//! [`WatchStop`]); [`watch_runs`] reads a watch, its slots and its runs. The loop never runs two
+//! runs of one watch at once: a slot whose time passes while the previous run still goes is
+//! missed (`busy`); a slot whose time passed by more than half an interval while nothing ran
+//! (the machine slept: the wall clock jumped) is missed (`late`); slots that passed while no
+//! process ran the watch are missed (`down`) when it is resumed. Missed slots are recorded,
+//! never sent late in a burst (DESIGN.md §12 "Watches").
 
-use super::core::Core;
+use super::budget_registry::BudgetRegistry;
 use super::run_recording::{RunRecording, drive_events};
-use crate::engine::{self, RunOptions};
-use crate::model::{RequestSpec, RetryProfile, RunEvent, RunFold};
+use crate::engine::{self, RunHandle, RunOptions};
+use crate::model::{RequestSpec, RetryProfile, RunEvent, RunFold, RunId};
 use crate::policy::WatchSchedule;
 use crate::report::{ObservedRun, observed_fold};
 use crate::store::{
     HistoryError, HistoryStore, HistoryWriter, Missed, NewWatch, SecretStore, WatchError,
     WatchRecord, WatchSlot, WatchState,
 };
-use std::path::Path;
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 use tokio::sync::{mpsc, watch};
 
 /// Longest sleep between two looks at the wall clock while waiting for a slot, ms: a machine
@@ -33,6 +35,57 @@ pub const WALL_CLOCK_CHECK_MS: i64 = 1000;
 /// request holds secrets.
 pub fn watch_secret_key(watch_id: &str) -> String {
     format!("watch-request-{watch_id}")
+}
+
+/// Shortest interval between slots, ms: below it a slot's own start-up (a run, its history
+/// rows) takes a good part of the interval and slots read as missed.
+pub const MIN_EVERY_MS: u64 = 100;
+
+/// A duration as typed: `2d`, or Go-style `200ms`, `30s`, `1m30s`, `8h`; `None` when it is
+/// neither.
+pub fn duration_ms(text: &str) -> Option<u64> {
+    let t = text.trim();
+    let days = t
+        .strip_suffix('d')
+        .and_then(|n| n.parse::<u64>().ok())
+        .and_then(|d| d.checked_mul(86_400_000));
+    days.or_else(|| crate::interop::retry_formats::durations::parse_go(t).ok())
+}
+
+/// A watch's length (the CLI's `--for`, the window's *for* field), ms.
+///
+/// # Errors
+/// A message saying what is expected, naming the text: not a duration, or zero.
+pub fn parse_length(text: &str) -> Result<u64, String> {
+    match duration_ms(text) {
+        Some(0) => Err("must be longer than 0".to_owned()),
+        Some(ms) => Ok(ms),
+        None => Err(format!(
+            "expected a duration such as 200ms, 30s, 1m30s, 8h or 2d, found {}",
+            crate::model::quote::quote_input(text.trim())
+        )),
+    }
+}
+
+/// A watch's interval (the CLI's `--every`, the window's *every* field), ms: a duration of at
+/// least [`MIN_EVERY_MS`].
+///
+/// # Errors
+/// As [`parse_length`], or a duration below [`MIN_EVERY_MS`].
+pub fn parse_every(text: &str) -> Result<u64, String> {
+    let ms = parse_length(text)?;
+    if ms < MIN_EVERY_MS {
+        return Err(format!(
+            "must be at least {MIN_EVERY_MS}ms (a watch sends one run at a time), found {}",
+            crate::model::quote::quote_input(text.trim())
+        ));
+    }
+    Ok(ms)
+}
+
+/// A fresh watch id (UUID v7: ids sort by creation time).
+pub fn new_watch_id() -> String {
+    uuid::Uuid::now_v7().to_string()
 }
 
 /// The wall clock a watch's schedule is read on, Unix ms.
@@ -54,6 +107,8 @@ impl WallClock for SystemClock {
 /// A new watch.
 #[derive(Debug, Clone)]
 pub struct WatchPlan {
+    /// Its id ([`new_watch_id`]), chosen by the face so that it can stop the watch at once.
+    pub id: String,
     /// The request as sent (secrets included: kept in memory, or in the secret store).
     pub request: RequestSpec,
     /// The profile each run follows.
@@ -86,6 +141,16 @@ pub enum WatchEvent {
         /// Its outcome banner (masked), e.g. `gave up after 3 attempts (503)`.
         message: String,
     },
+    /// Slot `slot`'s run starts as run `run_id` of the face (its events follow as
+    /// [`WatchEvent::Run`] when the watch is shown live).
+    RunStarted {
+        /// Slot index.
+        slot: u64,
+        /// The run's id among the face's runs.
+        run_id: RunId,
+    },
+    /// An event of the run in flight, masked as recorded (only for a watch shown live).
+    Run(Box<RunEvent>),
     /// Slots not sent, recorded as missed.
     Missed {
         /// Slot indexes.
@@ -99,23 +164,63 @@ pub enum WatchEvent {
     Failed(String),
 }
 
-/// A watch running on the core: its id, its events and its stop. (A resumed watch's handle holds
-/// the id as given, perhaps a prefix; its [`WatchEvent::Started`] names it in full.)
+/// A watch running on the core: its events and its stop.
 #[derive(Debug)]
 pub struct WatchHandle {
-    /// The watch's id (UUID v7).
-    pub id: String,
     /// Its events; closed after [`WatchEvent::Ended`] or [`WatchEvent::Failed`].
     pub events: mpsc::UnboundedReceiver<WatchEvent>,
-    stop: watch::Sender<Option<WatchState>>,
+    /// Its stop.
+    pub stop: WatchStop,
 }
 
-impl WatchHandle {
+/// Stops a watch.
+#[derive(Debug)]
+pub struct WatchStop(watch::Sender<Option<WatchState>>);
+
+impl WatchStop {
     /// Stops the watch: a run in flight is cancelled (and recorded), then the watch is stored
     /// `state` — [`WatchState::Paused`] (resumable) or [`WatchState::Cancelled`].
     pub fn stop(&self, state: WatchState) {
-        let _ = self.stop.send(Some(state));
+        let _ = self.0.send(Some(state));
     }
+}
+
+/// The face's side of the runs it sees: its run-id counter and the handles of its runs in
+/// flight (its Cancel and Retry now reach them), shared by its own runs and the runs of the
+/// watches it shows live.
+#[derive(Debug, Clone, Default)]
+pub struct LiveRuns {
+    /// The next run id.
+    pub ids: Arc<AtomicU64>,
+    /// The runs in flight, by id.
+    pub handles: Arc<Mutex<HashMap<RunId, RunHandle>>>,
+}
+
+impl LiveRuns {
+    /// The handles, locked (a poisoned lock is taken over: a handle map has no invariant to
+    /// break).
+    pub fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<RunId, RunHandle>> {
+        self.handles.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+/// The core's pieces a watch runs on: the store actor it records through, the secret store
+/// that keeps a request with secrets (for a resume in another process), the budget registry
+/// and the HTTP clients. `live`: the face's runs when the watch's runs are shown live (each
+/// run takes its id from them, its handle is among them while it runs and its events are
+/// passed on); `None`: slot k's run is run `k + 1` and its events stay inside.
+#[derive(Clone)]
+pub struct WatchParts {
+    /// The store actor of the history the watch is recorded in.
+    pub writer: Arc<HistoryWriter>,
+    /// Where a request with secrets is kept.
+    pub keyring: Arc<dyn SecretStore>,
+    /// The core's budget registry.
+    pub budgets: BudgetRegistry,
+    /// The core's HTTP clients.
+    pub clients: engine::ClientCache,
+    /// The face's runs, when the watch's runs are shown live.
+    pub live: Option<LiveRuns>,
 }
 
 /// What the loop runs with: the core's pieces it shares.
@@ -126,23 +231,17 @@ struct Context {
     secrets: Vec<String>,
     schedule: WatchSchedule,
     body_cap: usize,
-    writer: Arc<HistoryWriter>,
-    core_budgets: super::BudgetRegistry,
-    clients: engine::ClientCache,
+    parts: WatchParts,
     clock: Arc<dyn WallClock>,
     events: mpsc::UnboundedSender<WatchEvent>,
 }
 
-/// Starts a new watch of `plan` recorded in `data_dir`'s history; returns at once (the watch is
-/// created on the store actor; its first slot is due when it is stored).
-///
-/// # Errors
-/// The store's open error.
-pub fn start(core: &Core, data_dir: &Path, plan: WatchPlan) -> Result<WatchHandle, HistoryError> {
-    let writer = core.history_writer(data_dir)?;
-    let keyring = core.secret_store().store;
-    let id = uuid::Uuid::now_v7().to_string();
-    let (handle, stop, events) = handle(&id);
+/// Starts watch `plan.id` of `plan` on the calling runtime, recorded through `parts.writer`;
+/// returns at once (the watch is created on the store actor; its first slot is due when it is
+/// stored). A store that fails is a [`WatchEvent::Failed`].
+pub fn start(parts: WatchParts, plan: WatchPlan) -> WatchHandle {
+    let id = plan.id.clone();
+    let (handle, stop, events) = handle();
     // Start and end are set when the watch is stored (below).
     let schedule = WatchSchedule {
         start_unix_ms: 0,
@@ -169,22 +268,21 @@ pub fn start(core: &Core, data_dir: &Path, plan: WatchPlan) -> Result<WatchHandl
         let kept = serde_json::json!({ "request": plan.request, "secrets": secrets });
         // Queued on the keyring worker; a failure leaves the watch unresumable in another
         // process, which `--resume` then says.
-        let _ = keyring.set(&watch_secret_key(&id), &kept.to_string());
+        let _ = parts.keyring.set(&watch_secret_key(&id), &kept.to_string());
     }
-    let ctx = Context {
-        id: id.clone(),
+    let writer = Arc::clone(&parts.writer);
+    let mut ctx = Context {
+        id,
         request: plan.request,
         profile: plan.profile,
         secrets,
         schedule,
         body_cap: plan.body_cap,
-        writer: Arc::clone(&writer),
-        core_budgets: core.budgets().clone(),
-        clients: core.clients().clone(),
+        parts,
         clock: Arc::new(SystemClock),
         events,
     };
-    core.spawn(async move {
+    tokio::spawn(async move {
         // Slot 0 is due when the watch is stored, so the time the store takes to get to it
         // never makes the first slot late.
         let clock = Arc::clone(&ctx.clock);
@@ -199,38 +297,32 @@ pub fn start(core: &Core, data_dir: &Path, plan: WatchPlan) -> Result<WatchHandl
                 let record = q.history().watch(&new.id)?;
                 Ok::<_, WatchError>((claim, record))
             })
-            .await;
+            .await
+            .map_err(WatchError::from)
+            .and_then(|r| r);
         match created {
-            Ok(Ok((claim, record))) => {
-                let mut ctx = ctx;
+            Ok((claim, record)) => {
                 ctx.schedule = record.schedule;
                 let _ = ctx.events.send(WatchEvent::Started(Box::new(record)));
                 run_loop(ctx, stop, 0, Missed::Late).await;
                 drop(claim);
             }
-            Ok(Err(e)) => fail(&ctx.events, &e),
             Err(e) => fail(&ctx.events, &e),
         }
     });
-    Ok(handle)
+    handle
 }
 
-/// Carries on watch `id` (a full id or a unique prefix) recorded in `data_dir`: claims it, reads
+/// Carries on watch `id` (a full id or a unique prefix) on the calling runtime: claims it, reads
 /// its sendable request from the secret store when it holds secrets, records the slots that
 /// passed meanwhile as missed (`down`) and goes on with the next one. Returns at once; a watch
 /// that cannot be resumed (unknown, running elsewhere, finished, its secrets gone) is a
 /// [`WatchEvent::Failed`].
-///
-/// # Errors
-/// The store's open error.
-pub fn resume(core: &Core, data_dir: &Path, id: &str) -> Result<WatchHandle, HistoryError> {
-    let writer = core.history_writer(data_dir)?;
-    let keyring = core.secret_store().store;
-    let (handle, stop, events) = handle(id);
+pub fn resume(parts: WatchParts, id: &str) -> WatchHandle {
+    let (handle, stop, events) = handle();
     let wanted = id.to_owned();
-    let clients = core.clients().clone();
-    let budgets = core.budgets().clone();
-    core.spawn(async move {
+    tokio::spawn(async move {
+        let writer = Arc::clone(&parts.writer);
         let claimed = writer
             .call(move |q| q.history().claim_watch(&wanted))
             .await
@@ -240,7 +332,7 @@ pub fn resume(core: &Core, data_dir: &Path, id: &str) -> Result<WatchHandle, His
             Ok(c) => c,
             Err(e) => return fail(&events, &e),
         };
-        let sendable = match kept_request(&record, keyring).await {
+        let sendable = match kept_request(&record, Arc::clone(&parts.keyring)).await {
             Ok(s) => s,
             Err(message) => {
                 let _ = events.send(WatchEvent::Failed(message));
@@ -267,9 +359,7 @@ pub fn resume(core: &Core, data_dir: &Path, id: &str) -> Result<WatchHandle, His
             secrets: sendable.1,
             schedule: record.schedule,
             body_cap: crate::store::DEFAULT_BODY_CAP,
-            writer,
-            core_budgets: budgets,
-            clients,
+            parts,
             clock: Arc::new(SystemClock),
             events,
         };
@@ -278,7 +368,7 @@ pub fn resume(core: &Core, data_dir: &Path, id: &str) -> Result<WatchHandle, His
         run_loop(ctx, stop, next, Missed::Down).await;
         drop(claim);
     });
-    Ok(handle)
+    handle
 }
 
 /// Watch `id` (full or a unique prefix) with its slots and its runs (oldest first), as the
@@ -334,24 +424,14 @@ pub fn read_watch(store: &HistoryStore, id: &str) -> Result<WatchRuns, WatchErro
     Ok((record, slots, runs))
 }
 
-fn handle(
-    id: &str,
-) -> (
-    WatchHandle,
-    watch::Receiver<Option<WatchState>>,
-    mpsc::UnboundedSender<WatchEvent>,
-) {
+/// The loop's side of a [`WatchStop`]: `Some(state)` once a stop is asked.
+pub type StopReceiver = watch::Receiver<Option<WatchState>>;
+
+fn handle() -> (WatchHandle, StopReceiver, mpsc::UnboundedSender<WatchEvent>) {
     let (stop_tx, stop_rx) = watch::channel(None);
-    let (events_tx, events_rx) = mpsc::unbounded_channel();
-    (
-        WatchHandle {
-            id: id.to_owned(),
-            events: events_rx,
-            stop: stop_tx,
-        },
-        stop_rx,
-        events_tx,
-    )
+    let (events_tx, events) = mpsc::unbounded_channel();
+    let stop = WatchStop(stop_tx);
+    (WatchHandle { events, stop }, stop_rx, events_tx)
 }
 
 fn fail(events: &mpsc::UnboundedSender<WatchEvent>, e: &dyn std::fmt::Display) {
@@ -400,11 +480,7 @@ pub enum Waited {
 /// Waits until the wall clock reaches `at` (Unix ms), looking at it at least every
 /// [`WALL_CLOCK_CHECK_MS`] (the monotonic clock stops while the machine sleeps; the wall clock
 /// does not), or until a stop is asked.
-pub async fn wait_for(
-    clock: &dyn WallClock,
-    at: i64,
-    stop: &mut watch::Receiver<Option<WatchState>>,
-) -> Waited {
+pub async fn wait_for(clock: &dyn WallClock, at: i64, stop: &mut StopReceiver) -> Waited {
     loop {
         if let Some(state) = *stop.borrow_and_update() {
             return Waited::Stopped(state);
@@ -428,12 +504,7 @@ pub async fn wait_for(
 
 /// The watch's slots from `first` on until its schedule ends or a stop is asked; slots missed
 /// before the first send are `initial` (`late` for a new watch, `down` for a resume).
-async fn run_loop(
-    ctx: Context,
-    mut stop: watch::Receiver<Option<WatchState>>,
-    first: u64,
-    initial: Missed,
-) {
+async fn run_loop(ctx: Context, mut stop: StopReceiver, first: u64, initial: Missed) {
     let mut next = first;
     let mut reason = initial;
     let end = loop {
@@ -485,6 +556,7 @@ async fn run_loop(
         Ok(state) => {
             let id = ctx.id.clone();
             let stored = ctx
+                .parts
                 .writer
                 .call(move |q| q.history().set_watch_state(&id, state))
                 .await;
@@ -504,7 +576,8 @@ async fn run_loop(
 
 async fn record_slots(ctx: &Context, slots: Vec<WatchSlot>) -> Result<(), WatchError> {
     let id = ctx.id.clone();
-    ctx.writer
+    ctx.parts
+        .writer
         .call(move |q| q.history().record_slots(&id, &slots))
         .await??;
     Ok(())
@@ -517,7 +590,7 @@ async fn run_slot(
     ctx: &Context,
     slot: u64,
     due: i64,
-    stop: &mut watch::Receiver<Option<WatchState>>,
+    stop: &mut StopReceiver,
 ) -> Result<Option<WatchState>, WatchError> {
     // A run of its own: a fresh `{{uuid}}` (and automatic Idempotency-Key) each slot.
     let request = crate::model::fill_uuid(&ctx.request, &uuid::Uuid::new_v4().to_string());
@@ -525,7 +598,7 @@ async fn run_slot(
         &request,
         &ctx.profile,
         &ctx.secrets,
-        Some(Arc::clone(&ctx.writer)),
+        Some(Arc::clone(&ctx.parts.writer)),
         ctx.body_cap,
         ctx.id.clone(),
     );
@@ -541,12 +614,23 @@ async fn run_slot(
     )
     .await?;
     let (tx, rx) = mpsc::channel::<RunEvent>(super::RUN_EVENT_CAPACITY);
+    let live = ctx.parts.live.as_ref();
+    let face_run = live.map_or(slot + 1, |l| l.ids.fetch_add(1, Ordering::SeqCst));
+    if live.is_some() {
+        let _ = ctx.events.send(WatchEvent::RunStarted {
+            slot,
+            run_id: face_run,
+        });
+    }
     let options = RunOptions {
-        run_id: slot + 1,
+        run_id: face_run,
         seed: None,
-        budget: ctx.core_budgets.bucket_for(&ctx.profile, &request.url),
+        budget: ctx.parts.budgets.bucket_for(&ctx.profile, &request.url),
     };
     let (handle, run) = engine::prepare_run(request, ctx.profile.clone(), options, tx, None);
+    if let Some(live) = live {
+        live.lock().insert(face_run, handle.clone());
+    }
     let asked = async {
         while stop.changed().await.is_ok() {
             if stop.borrow_and_update().is_some() {
@@ -556,17 +640,23 @@ async fn run_slot(
         // The handle is gone: nobody can stop the watch any more.
         std::future::pending::<()>().await;
     };
-    let mut fold = RunFold::new(slot + 1);
+    let mut fold = RunFold::new(face_run);
     let mut finished = None;
-    let run = run.with_clients(&ctx.clients);
+    let run = run.with_clients(&ctx.parts.clients);
     drive_events(run, &handle, rx, asked, |event| {
         let event = recording.observe(event);
         if let RunEvent::RunFinished { outcome, .. } = &*event {
             finished = Some(outcome.message.clone());
         }
+        if live.is_some() {
+            let _ = ctx.events.send(WatchEvent::Run(Box::new((*event).clone())));
+        }
         fold.apply(event);
     })
     .await;
+    if let Some(live) = live {
+        live.lock().remove(&face_run);
+    }
     let Some(message) = finished else {
         return Err(WatchError::History(HistoryError::WriterGone(
             "the engine stopped without finishing a run".into(),

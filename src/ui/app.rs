@@ -70,6 +70,8 @@ impl RetryscopeApp {
                     // Items may name a built-in or a profile of the user's library.
                     profiles: crate::service::library_lookup(default_library_dir()),
                 }),
+                // A watch's request with secrets is kept in the keyring, for `--resume`.
+                secrets: (!smoke_mode).then(|| core.secret_store().store),
             },
         );
         let offer = link.offer().clone();

@@ -1,5 +1,6 @@
-//! The request composer: method, URL (validated as you type), query and header tables, body,
-//! per-attempt timeouts and transport toggles.
+//! The request composer: method, URL (validated as you type), Send and the Watch toggle
+//! ([`super::watch_toggle`]), query and header tables, body, per-attempt timeouts and transport
+//! toggles.
 
 use super::body_editor::{BodyAction, JsonCheck, body_editor};
 use super::field_id::field_id;
@@ -15,10 +16,12 @@ use egui::Ui;
 pub const COMMON_METHODS: [&str; 7] = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"];
 
 /// What the composer asks the workbench to do.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ComposerAction {
     /// Send the request (the Send button).
     Send,
+    /// Start or stop a watch of the request (the Watch toggle).
+    Watch(super::watch_toggle::WatchAction),
     /// Pick a body file.
     BrowseBodyFile,
     /// Pick a HAR file to import a request from ("Import HAR…").
@@ -47,6 +50,8 @@ pub struct Composer {
     pub har_import: super::har_import_modal::HarPicker,
     /// Undo and redo of the whole request (Ctrl+Z, Ctrl+Shift+Z).
     pub undo: super::composer_undo::ComposerUndo,
+    /// The Watch toggle under Send: its schedule and the watch it runs.
+    pub watch: super::watch_toggle::WatchToggle,
 }
 
 impl Composer {
@@ -245,6 +250,10 @@ impl Composer {
                 actions.push(ComposerAction::Send);
             }
         });
+        let blocked = self.send_blocker();
+        if let Some(action) = self.watch.ui(ui, blocked.as_deref()) {
+            actions.push(ComposerAction::Watch(action));
+        }
         let mut url_changed = false;
         ui.horizontal(|ui| {
             let label = ui.label("URL");

@@ -61,6 +61,7 @@ pub mod timeline;
 pub mod typed_text;
 pub mod url_check;
 pub mod watch;
+pub mod watch_toggle;
 pub mod window_icon;
 pub mod workbench;
 pub mod workspace_file;

@@ -1,6 +1,7 @@
 //! Asks before the window closes on live work (Ctrl+Q, the window's close button, the window
 //! manager): a run that is waiting or sending is cancelled by quitting, a batch being worked is
-//! paused and resumes at the next start. With nothing live the window closes at once.
+//! paused and resumes at the next start, a watch is paused (`retryscope watch --resume ID`).
+//! With nothing live the window closes at once.
 
 use super::controls::{answer_buttons, modal};
 use egui::{Context, ViewportCommand};
@@ -12,12 +13,14 @@ pub struct LiveWork {
     pub runs: usize,
     /// True while this window works a batch.
     pub batch: bool,
+    /// True while a watch started in this window runs.
+    pub watch: bool,
 }
 
 impl LiveWork {
     /// True when quitting would interrupt nothing.
     pub fn is_idle(self) -> bool {
-        self.runs == 0 && !self.batch
+        self.runs == 0 && !self.batch && !self.watch
     }
 
     /// The question, e.g. "1 run is waiting or sending, 1 batch is working: quit anyway?".
@@ -30,6 +33,9 @@ impl LiveWork {
         }
         if self.batch {
             parts.push("1 batch is working".to_owned());
+        }
+        if self.watch {
+            parts.push("1 watch is running".to_owned());
         }
         format!("{}: quit anyway?", parts.join(", "))
     }
@@ -47,6 +53,12 @@ impl LiveWork {
             lines.push(
                 "The batch is paused, not lost: items in flight go back to pending and the \
                  window resumes it at its next start (or: retryscope batch resume ID).",
+            );
+        }
+        if self.watch {
+            lines.push(
+                "The watch is paused: its run in flight is cancelled and recorded; carry it on \
+                 with retryscope watch --resume ID (the id is in the Watches tab).",
             );
         }
         lines
@@ -159,18 +171,19 @@ mod tests {
 
     #[test]
     fn the_question_counts_what_is_live() {
-        let both = LiveWork {
+        let all = LiveWork {
             runs: 1,
             batch: true,
+            watch: true,
         };
         assert_eq!(
-            both.question(),
-            "1 run is waiting or sending, 1 batch is working: quit anyway?"
+            all.question(),
+            "1 run is waiting or sending, 1 batch is working, 1 watch is running: quit anyway?"
         );
-        assert_eq!(both.consequences().len(), 2);
+        assert_eq!(all.consequences().len(), 3);
         let runs = LiveWork {
             runs: 3,
-            batch: false,
+            ..LiveWork::default()
         };
         assert_eq!(
             runs.question(),
@@ -178,5 +191,11 @@ mod tests {
         );
         assert!(LiveWork::default().is_idle());
         assert!(!runs.is_idle());
+        let watch = LiveWork {
+            watch: true,
+            ..LiveWork::default()
+        };
+        assert!(!watch.is_idle());
+        assert_eq!(watch.question(), "1 watch is running: quit anyway?");
     }
 }

@@ -420,6 +420,7 @@ impl WorkbenchState {
             let now = self.now();
             match event {
                 CoreEvent::Run(event) => self.on_run_event(event, now),
+                CoreEvent::Watch(update) => self.on_watch_update(&update),
                 CoreEvent::Batch(reply) => self.batch.accept(reply, now),
                 CoreEvent::History(
                     reply @ (crate::service::HistoryReply::Watches(_)
@@ -524,6 +525,7 @@ impl WorkbenchState {
         for action in composer_actions {
             match action {
                 ComposerAction::Send => self.send(),
+                ComposerAction::Watch(action) => self.watch_action(action),
                 ComposerAction::BrowseBodyFile => self.dialogs.request(DialogPurpose::BodyFile),
                 ComposerAction::ImportHar => self.dialogs.request(DialogPurpose::HarFile),
             }
@@ -723,11 +725,13 @@ impl WorkbenchState {
         self.lab.last_delay_hint = hint;
     }
 
-    /// What quitting now would interrupt: this session's unfinished runs, a batch worked here.
+    /// What quitting now would interrupt: this session's unfinished runs, a batch worked here,
+    /// the watch started here.
     pub fn live_work(&self) -> super::quit_guard::LiveWork {
         super::quit_guard::LiveWork {
             runs: self.runs.active_runs().len(),
             batch: self.batch.works_a_batch(),
+            watch: self.request.composer.watch.watching().is_some(),
         }
     }
 }

@@ -20,6 +20,7 @@ pub fn history_setup(data_dir: &std::path::Path) -> retryscope::service::LinkSet
         record_runs: false,
         body_cap: 0,
         batches: None,
+        secrets: None,
     }
 }
 

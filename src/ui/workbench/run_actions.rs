@@ -1,15 +1,20 @@
 //! Sending from the workbench: composing the request and profile into a run (refusing with
-//! the reason when a field is invalid or a secret is empty), starting and cancelling runs.
+//! the reason when a field is invalid or a secret is empty), starting and cancelling runs, and
+//! starting and stopping a watch of the composed request (the Watch toggle).
 
 use super::WorkbenchState;
-use crate::service::CoreCommand;
+use crate::service::{CoreCommand, WatchCommand, WatchEvent, WatchPlan, WatchUpdate};
 use crate::ui::timeline::url_path;
+use crate::ui::watch_toggle::WatchAction;
 
 /// A request ready to start: resolved spec, the secret values it was built from, tab title.
 pub(super) struct ComposedRun {
     pub(super) spec: crate::model::RequestSpec,
     pub(super) secrets: Vec<String>,
     pub(super) title: String,
+    /// The value `{{uuid}}` was filled with (a watch puts the placeholder back: a fresh one
+    /// each slot).
+    pub(super) fresh_uuid: String,
 }
 
 impl WorkbenchState {
@@ -120,6 +125,7 @@ impl WorkbenchState {
             spec,
             secrets,
             title,
+            fresh_uuid,
         })
     }
 
@@ -129,6 +135,7 @@ impl WorkbenchState {
             spec,
             secrets,
             title,
+            ..
         } = composed;
         let run_id = self.link.next_run_id();
         let sent = crate::ui::timeline::SentRequest {
@@ -151,6 +158,62 @@ impl WorkbenchState {
             self.status = None;
         } else {
             self.status = Some((true, "cannot start the run: the engine is not running or is saturated; try again or restart Retryscope".into()));
+        }
+    }
+
+    /// The Watch toggle: starts a watch of the composed request under the current profile
+    /// (refused with the reason as Send is), or stops the watch started here (paused).
+    pub(super) fn watch_action(&mut self, action: WatchAction) {
+        let (every_ms, for_ms) = match action {
+            WatchAction::Stop(id) => {
+                self.request.composer.watch.stopping();
+                return self.send_command(CoreCommand::Watch(WatchCommand::Stop(id)));
+            }
+            WatchAction::Start { every_ms, for_ms } => (every_ms, for_ms),
+        };
+        let Some(composed) = self.compose() else {
+            return;
+        };
+        let plan = WatchPlan {
+            id: crate::service::watch_service::new_watch_id(),
+            // Each slot's run gets its own `{{uuid}}` and automatic Idempotency-Key.
+            request: crate::model::uuid_template(&composed.spec, &composed.fresh_uuid),
+            profile: self.profile.current.profile.clone(),
+            secrets: composed.secrets,
+            every_ms,
+            jitter: 0.0,
+            count: None,
+            for_ms,
+            body_cap: crate::store::DEFAULT_BODY_CAP,
+        };
+        let id = plan.id.clone();
+        let command = WatchCommand::Start {
+            plan: Box::new(plan),
+            live: true,
+        };
+        if self.link.send(CoreCommand::Watch(command)) {
+            self.request.composer.watch.started(id, composed.title);
+            self.status = None;
+        } else {
+            self.status = Some((true, "cannot start the watch: the engine is not running or is saturated; try again or restart Retryscope".into()));
+        }
+    }
+
+    /// An event of a watch: its runs join the runs list as a Send's do (their events follow
+    /// as runs' events); the Watches tab is read again when it starts and when it ends.
+    pub(super) fn on_watch_update(&mut self, update: &WatchUpdate) {
+        match &update.event {
+            WatchEvent::RunStarted { slot, run_id } => {
+                let title = self.request.composer.watch.run_title(*slot);
+                self.runs.add_run(*run_id, title);
+            }
+            WatchEvent::Started(_) | WatchEvent::Ended(_) | WatchEvent::Failed(_) => {
+                self.watches.refresh();
+            }
+            _ => {}
+        }
+        if let Some(status) = self.request.composer.watch.accept(update) {
+            self.status = Some(status);
         }
     }
 

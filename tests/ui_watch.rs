@@ -24,14 +24,14 @@ fn settle(h: &mut Harness<'_, WorkbenchState>) {
     });
 }
 
-/// A watch of up to 4 runs at 250 ms recorded by `retryscope watch` (default profile) into a
+/// A watch of up to 4 runs at 250 ms (`--for 1s`: a long schedule text) recorded by `retryscope watch` (default profile) into a
 /// new data folder; the first hit answers 429 with `Retry-After: 0`, every later one 200, so
 /// the first run takes two attempts and the others one.
 fn recorded_watch(demo: &Demo) -> (tempfile::TempDir, WatchRecord) {
     let dir = tempfile::tempdir().unwrap();
     let url = demo.url("/retry-after?value=0&status=429&times=1");
     retryscope(dir.path())
-        .args(["watch", "--every", "250ms", "--count", "4", &url])
+        .args(["watch", "--every", "250ms", "--for", "1s", &url])
         .assert()
         .code(0);
     let store = HistoryStore::open_in(dir.path()).unwrap();
@@ -41,14 +41,18 @@ fn recorded_watch(demo: &Demo) -> (tempfile::TempDir, WatchRecord) {
     (dir, watch)
 }
 
-/// The window on the data folder `dir`, its Watches tab open and `watch` selected.
-fn watch_selected(dir: &std::path::Path, watch: &WatchRecord) -> Harness<'static, WorkbenchState> {
+/// The window on the data folder `dir` at `size`, its Watches tab open and `watch` selected.
+fn watch_selected_at(
+    dir: &std::path::Path,
+    watch: &WatchRecord,
+    size: [f32; 2],
+) -> Harness<'static, WorkbenchState> {
     let (link, _probe) = CoreLink::start_probed(
         core_support::shared_core(),
         core_support::history_setup(dir),
     );
     let state = ui_support::workbench_on_with(link, None, ScriptedDialogs::default());
-    let mut h = harness_sized(state, [1280.0, 900.0]);
+    let mut h = harness_sized(state, size);
     h.run();
     h.get_by_label("Watches").click();
     settle(&mut h);
@@ -57,12 +61,18 @@ fn watch_selected(dir: &std::path::Path, watch: &WatchRecord) -> Harness<'static
     h
 }
 
+/// [`watch_selected_at`] 1280×900.
+fn watch_selected(dir: &std::path::Path, watch: &WatchRecord) -> Harness<'static, WorkbenchState> {
+    watch_selected_at(dir, watch, [1280.0, 900.0])
+}
+
 #[test]
 fn a_recorded_watch_is_listed_broken_down_and_its_run_opens_in_the_timeline() {
     let demo = Demo::start();
     let (dir, watch) = recorded_watch(&demo);
     let runs = watch.runs;
-    let mut h = watch_selected(dir.path(), &watch);
+    // A small window: the list's row is wider than the tab.
+    let mut h = watch_selected_at(dir.path(), &watch, [1000.0, 800.0]);
     assert!(
         h.query_by_label(&watch.id[..13]).is_some(),
         "the watch is listed"
@@ -72,6 +82,17 @@ fn a_recorded_watch_is_listed_broken_down_and_its_run_opens_in_the_timeline() {
             .is_some()
     );
     assert!(h.query_by_label("100.0 % success").is_some());
+    // Nothing of the tab reaches under the policy panel: a wide list row scrolls on its own.
+    let strip = h.get_by_label("Runs over time (height: attempts)").rect();
+    // The policy panel's left edge, or the window's right edge when the panel is folded away.
+    let limit = h
+        .query_by_label("Retry policy")
+        .map_or(1000.0, |n| n.rect().left());
+    assert!(
+        strip.right() <= limit,
+        "the strip ends at {} but the tab at {limit}",
+        strip.right(),
+    );
     assert!(
         h.query_by_label("status 429").is_some(),
         "failed attempts by status"

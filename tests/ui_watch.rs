@@ -178,3 +178,29 @@ fn compare_ranks_the_ticked_profiles_with_the_watch_own_marked_current() {
     );
     assert!(h.query_by_label("Compare").is_some());
 }
+
+#[test]
+fn a_watch_with_no_finished_run_reads_n_a_not_zero_percent() {
+    let demo = Demo::start();
+    let dir = tempfile::tempdir().unwrap();
+    // Killed while its only run waits on a server that never answers: the run is unfinished,
+    // no evidence either way.
+    let _ = retryscope(dir.path())
+        .args(["watch", "--every", "10s", "--count", "1", &demo.url("/hang")])
+        .timeout(std::time::Duration::from_secs(2))
+        .output();
+    let store = HistoryStore::open_in(dir.path()).unwrap();
+    let watch = store.watches(10).unwrap().remove(0);
+    let h = watch_selected(dir.path(), &watch);
+    assert!(
+        h.query_by_label_contains("success n/a (no run finished)")
+            .is_some(),
+        "the breakdown's rate"
+    );
+    assert!(
+        h.query_by_label_contains("success rate n/a (no run finished) · time to success n/a")
+            .is_some(),
+        "the charts' line"
+    );
+    assert!(h.query_by_label_contains("0.0 %").is_none());
+}

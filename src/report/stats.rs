@@ -57,6 +57,26 @@ impl Proportion {
             trials,
         }
     }
+
+    /// The rate as the window and `watch show` print it: `91.9 % (95 % interval 90.8 %–92.8 %)`,
+    /// or `n/a (no run finished)` with no trials (cancelled or unfinished runs are no evidence).
+    ///
+    /// ```
+    /// use retryscope::report::Proportion;
+    /// assert_eq!(Proportion::wilson(0, 0).text(), "n/a (no run finished)");
+    /// assert!(Proportion::wilson(9, 10).text().starts_with("90.0 % (95 % interval 59.6 %"));
+    /// ```
+    pub fn text(&self) -> String {
+        if self.trials == 0 {
+            return "n/a (no run finished)".to_owned();
+        }
+        format!(
+            "{} (95 % interval {}–{})",
+            super::percent_text(self.value),
+            super::percent_text(self.low),
+            super::percent_text(self.high)
+        )
+    }
 }
 
 /// p50 / p95 / p99 / max of a set of durations, ms (nearest rank: the ⌈p·N⌉-th smallest).

@@ -3,7 +3,7 @@
 //! the timeline.
 
 use super::PreparedWatch;
-use crate::report::{duration_text, percent_text};
+use crate::report::duration_text;
 
 /// Draws the tables of `w`; returns the id of the run whose button was clicked.
 pub fn show(ui: &mut egui::Ui, w: &PreparedWatch) -> Option<String> {
@@ -18,7 +18,7 @@ pub fn show(ui: &mut egui::Ui, w: &PreparedWatch) -> Option<String> {
             for c in &f.failures {
                 ui.label(format!("{} {}", c.kind, c.label));
                 ui.label(format!("failed attempts: {}", c.attempts));
-                ui.label(format!("runs ended so: {}", c.runs_ended));
+                ui.label(format!("runs it ended: {}", c.runs_ended));
                 ui.end_row();
             }
         });
@@ -45,15 +45,13 @@ pub fn show(ui: &mut egui::Ui, w: &PreparedWatch) -> Option<String> {
             }
         });
     ui.label(format!(
-        "{} runs: {} succeeded, {} failed, {} cancelled, {} unfinished · success {} (95 % interval {}–{})",
-        f.runs.total,
+        "{}: {} succeeded, {} failed, {} cancelled, {} unfinished · success {}",
+        crate::model::counted(f.runs.total, "run", "runs"),
         f.runs.succeeded,
         f.runs.failed,
         f.runs.cancelled,
         f.runs.unfinished,
-        percent_text(f.success_rate.value),
-        percent_text(f.success_rate.low),
-        percent_text(f.success_rate.high),
+        f.success_rate.text(),
     ));
     ui.strong("Runs (click one to open it in the timeline)");
     let mut open = None;

@@ -62,11 +62,19 @@ pub fn show(ui: &mut egui::Ui, w: &PreparedWatch) -> Option<String> {
             }
         })
         .inner;
+    let t = &w.figures.time_to_success;
+    let time_to_success = if t.count == 0 {
+        "n/a (no run succeeded)".to_owned()
+    } else {
+        format!(
+            "p50 {}, p95 {}",
+            crate::report::duration_text(t.p50_ms),
+            crate::report::duration_text(t.p95_ms)
+        )
+    };
     ui.label(format!(
-        "success rate {} · time to success p50 {}, p95 {} ({} s buckets)",
-        crate::report::percent_text(w.figures.success_rate.value),
-        crate::report::duration_text(w.figures.time_to_success.p50_ms),
-        crate::report::duration_text(w.figures.time_to_success.p95_ms),
+        "success rate {} · time to success {time_to_success} ({} s buckets)",
+        w.figures.success_rate.text(),
         w.figures.buckets.width_ms / 1000,
     ));
     ui.columns(2, |cols| {

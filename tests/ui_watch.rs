@@ -78,8 +78,12 @@ fn a_recorded_watch_is_listed_broken_down_and_its_run_opens_in_the_timeline() {
         "the watch is listed"
     );
     assert!(
-        h.query_by_label(&format!("{runs} runs, {} missed", watch.missed))
-            .is_some()
+        h.query_by_label(&format!(
+            "{}, {} missed",
+            retryscope::model::counted(runs, "run", "runs"),
+            watch.missed
+        ))
+        .is_some()
     );
     assert!(h.query_by_label("100.0 % success").is_some());
     // Nothing of the tab reaches under the policy panel: a wide list row scrolls on its own.
@@ -186,7 +190,14 @@ fn a_watch_with_no_finished_run_reads_n_a_not_zero_percent() {
     // Killed while its only run waits on a server that never answers: the run is unfinished,
     // no evidence either way.
     let _ = retryscope(dir.path())
-        .args(["watch", "--every", "10s", "--count", "1", &demo.url("/hang")])
+        .args([
+            "watch",
+            "--every",
+            "10s",
+            "--count",
+            "1",
+            &demo.url("/hang"),
+        ])
         .timeout(std::time::Duration::from_secs(2))
         .output();
     let store = HistoryStore::open_in(dir.path()).unwrap();

@@ -44,7 +44,11 @@ pub fn show(
                             ui.add(egui::Label::new(format!("{} {}", w.method, w.url)).truncate());
                             ui.label(crate::service::watch_service::schedule_text(&w.schedule));
                             ui.label(w.state.id());
-                            ui.label(format!("{} runs, {} missed", w.runs, w.missed));
+                            ui.label(format!(
+                                "{}, {} missed",
+                                crate::model::counted(w.runs, "run", "runs"),
+                                w.missed
+                            ));
                             ui.label(if rate.trials == 0 {
                                 "—".to_owned()
                             } else {

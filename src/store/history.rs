@@ -415,27 +415,19 @@ impl HistoryStore {
                 .map_err(sql("record a wait's end"))?;
                 Ok(())
             }
-            HistoryWrite::RunFinished {
-                run_id,
-                ended_at,
-                outcome,
-                message,
-                last_status,
-                attempts,
-                elapsed_ms,
-            } => {
+            HistoryWrite::RunFinished(end) => {
                 exec(
                     &self.conn,
                     "UPDATE runs SET ended_at = ?2, outcome = ?3, outcome_message = ?4,
                          last_status = ?5, attempts = ?6, elapsed_ms = ?7 WHERE id = ?1",
                     params![
-                        run_id,
-                        ended_at.to_rfc3339(),
-                        outcome.id(),
-                        message,
-                        last_status,
-                        attempts,
-                        elapsed_ms
+                        end.run_id,
+                        end.ended_at.to_rfc3339(),
+                        end.outcome.id(),
+                        end.message,
+                        end.last_status,
+                        end.attempts,
+                        end.elapsed_ms
                     ],
                 )
                 .map_err(sql("finish a run"))?;

@@ -51,7 +51,7 @@ pub use history_error::HistoryError;
 pub use history_page::{RunQuery, RunSort, RunSummary};
 pub use history_recorder::{HistoryRecorder, RecorderSeed};
 pub use history_records::{
-    AttemptRecord, HistoryWrite, PhaseTimings, RunFilter, RunRecord, StoredRun,
+    AttemptRecord, FinishedRun, HistoryWrite, PhaseTimings, RunFilter, RunRecord, StoredRun,
 };
 pub use history_writer::{
     CHECKPOINT_EVERY, CommitLatency, GATHER_WINDOW, HistoryWriter, RunKey, STORE_THREAD_NAME,

@@ -38,7 +38,8 @@ mod watch_records;
 mod writer_backpressure_tests;
 
 pub use atomic_write::{
-    Access, AtomicFile, WriteError, same_file, write_atomic, write_atomic_with_hook, write_export,
+    Access, AtomicFile, WriteError, same_file, with_default_extension, write_atomic,
+    write_atomic_with_hook, write_export,
 };
 pub use batch_commit::{BatchChange, RunEnd};
 pub use batch_error::BatchError;

@@ -104,11 +104,7 @@ impl RunExport {
         contents: RunFileContents,
         path: PathBuf,
     ) -> Result<(), String> {
-        let path = if path.extension().is_some() {
-            path
-        } else {
-            path.with_extension(file.extension())
-        };
+        let path = crate::store::with_default_extension(path, file.extension());
         self.jobs
             .start("run-export", self.ctx.clone(), move || {
                 write(file, contents, &path).map(|()| (file, path))

@@ -91,11 +91,7 @@ impl HistoryPanel {
         let (Some((query, format)), Some(path)) = (self.report.pending.take(), path) else {
             return;
         };
-        let path = if path.extension().is_some() {
-            path
-        } else {
-            path.with_extension(format.extension())
-        };
+        let path = crate::store::with_default_extension(path, format.extension());
         self.send(HistoryRequest::Report {
             query,
             format,

@@ -430,17 +430,9 @@ fn list_line(run: &RunRecord) -> String {
         run.outcome.map_or(RUNNING, OutcomeKind::id),
         run.attempts,
         if run.attempts == 1 { "" } else { "s" },
-        run.elapsed_ms.map_or_else(|| "-".to_owned(), elapsed_text),
+        run.elapsed_ms
+            .map_or_else(|| "-".to_owned(), crate::model::units::ms_or_seconds),
     )
-}
-
-/// `840 ms`, `12.3 s`.
-fn elapsed_text(ms: f64) -> String {
-    if ms < 1000.0 {
-        format!("{ms:.0} ms")
-    } else {
-        format!("{:.1} s", ms / 1000.0)
-    }
 }
 
 fn list_json(run: &RunRecord) -> String {

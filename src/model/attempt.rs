@@ -269,6 +269,14 @@ impl AttemptOutcome {
         }
     }
 
+    /// The error's kind, when the exchange failed.
+    pub fn error_kind(&self) -> Option<ErrorKind> {
+        match self {
+            AttemptOutcome::Error(e) => Some(e.kind),
+            AttemptOutcome::Response(_) => None,
+        }
+    }
+
     /// Short label: `503` or `connect`.
     pub fn label(&self) -> String {
         match self {

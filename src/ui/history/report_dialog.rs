@@ -72,9 +72,8 @@ pub fn report_status(result: Result<WrittenReport, String>) -> (bool, String) {
                 format!(" (left out: {})", w.left_out.join("; "))
             };
             let text = format!(
-                "Report of {} run{} written to {}{left_out}",
-                w.runs,
-                if w.runs == 1 { "" } else { "s" },
+                "Report of {} written to {}{left_out}",
+                crate::model::counted(w.runs, "run", "runs"),
                 w.path.display()
             );
             (false, text)

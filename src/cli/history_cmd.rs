@@ -1,11 +1,6 @@
 //! `retryscope history …`: list, show, export, delete and prune recorded runs (the database of
 //! [`crate::store::HistoryStore`] in the data folder).
 
-#![allow(
-    clippy::doc_markdown,
-    reason = "clap prints these doc comments as --help text, where backticks would show"
-)]
-
 use super::exit::{self, CliError};
 use super::history_export;
 use super::timeline_text::TextTimeline;

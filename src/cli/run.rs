@@ -1,10 +1,5 @@
 //! `retryscope run`: one request under a profile, printed live as a timeline or JSON Lines.
 
-#![allow(
-    clippy::doc_markdown,
-    reason = "clap prints these doc comments as --help text, where backticks would show"
-)]
-
 use super::curl_args::CurlArgs;
 use super::exit::{self, CliError};
 use super::final_response::FinalResponse;

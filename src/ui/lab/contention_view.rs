@@ -48,60 +48,46 @@ impl LabPanel {
         if matches!(self.running, Some(Running::Sweep | Running::Load)) {
             self.progress_ui(ui);
         }
-        match &self.sweep {
-            Some(Ok(points)) => {
-                let points = Arc::clone(points);
-                ui.horizontal_wrapped(|ui| {
-                    let copy_hover = "calls, completion time, gave up and load per N and strategy";
-                    super::export_buttons(
-                        ui,
-                        &mut self.export,
-                        ("sweep", copy_hover),
-                        &|| sweep_csv(&points),
-                        &|| LabExportData::Sweep(Arc::clone(&points)),
-                    );
-                });
-                if let Some(sentence) = points.last().and_then(|p| plain_words(&p.results)) {
-                    ui.strong(sentence);
-                }
-                for (id, chart) in ["lab.calls_plot", "lab.completion_plot"]
-                    .into_iter()
-                    .zip(sweep_charts(&points))
-                {
-                    super::chart_plot(ui, id, 180.0, chart);
-                }
+        if let Some(points) = super::simulated(ui, self.sweep.as_ref()) {
+            ui.horizontal_wrapped(|ui| {
+                let copy_hover = "calls, completion time, gave up and load per N and strategy";
+                super::export_buttons(
+                    ui,
+                    &mut self.export,
+                    ("sweep", copy_hover),
+                    &|| sweep_csv(points),
+                    &|| LabExportData::Sweep(Arc::clone(points)),
+                );
+            });
+            if let Some(sentence) = points.last().and_then(|p| plain_words(&p.results)) {
+                ui.strong(sentence);
             }
-            Some(Err(e)) => {
-                ui.colored_label(ui.visuals().error_fg_color, format!("cannot simulate: {e}"));
+            for (id, chart) in ["lab.calls_plot", "lab.completion_plot"]
+                .into_iter()
+                .zip(sweep_charts(points))
+            {
+                super::chart_plot(ui, id, 180.0, chart);
             }
-            None => {}
         }
-        match &self.load {
-            Some(Ok(results)) => {
-                let results = Arc::clone(results);
-                ui.horizontal_wrapped(|ui| {
-                    let copy_hover = "calls per second per 10 ms bucket and strategy";
-                    super::export_buttons(
-                        ui,
-                        &mut self.export,
-                        ("load", copy_hover),
-                        &|| load_csv(&results),
-                        &|| LabExportData::Load(Arc::clone(&results)),
-                    );
-                });
-                if let Some(sentence) = plain_words(&results) {
-                    ui.strong(sentence);
-                }
-                for chart in load_charts(&results) {
-                    ui.label(&chart.title);
-                    super::chart_plot(ui, "lab.load_plot", 180.0, chart);
-                }
-                load_table(ui, &results);
+        if let Some(results) = super::simulated(ui, self.load.as_ref()) {
+            ui.horizontal_wrapped(|ui| {
+                let copy_hover = "calls per second per 10 ms bucket and strategy";
+                super::export_buttons(
+                    ui,
+                    &mut self.export,
+                    ("load", copy_hover),
+                    &|| load_csv(results),
+                    &|| LabExportData::Load(Arc::clone(results)),
+                );
+            });
+            if let Some(sentence) = plain_words(results) {
+                ui.strong(sentence);
             }
-            Some(Err(e)) => {
-                ui.colored_label(ui.visuals().error_fg_color, format!("cannot simulate: {e}"));
+            for chart in load_charts(results) {
+                ui.label(&chart.title);
+                super::chart_plot(ui, "lab.load_plot", 180.0, chart);
             }
-            None => {}
+            load_table(ui, results);
         }
     }
 

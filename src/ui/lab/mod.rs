@@ -112,6 +112,18 @@ pub(super) fn chart_plot(ui: &mut egui::Ui, id: &str, height: f32, chart: LabCha
         });
 }
 
+/// A simulation's result once it has arrived: its value, or `None` after saying
+/// `cannot simulate: …` for an error.
+fn simulated<'a, T>(ui: &mut egui::Ui, result: Option<&'a Result<T, String>>) -> Option<&'a T> {
+    match result? {
+        Ok(value) => Some(value),
+        Err(e) => {
+            ui.colored_label(ui.visuals().error_fg_color, format!("cannot simulate: {e}"));
+            None
+        }
+    }
+}
+
 /// What the contention view simulates.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ContentionSettings {

@@ -94,6 +94,15 @@ impl TimelinePlot {
         }
     }
 
+    /// The plot as PNG bytes at [`DEFAULT_WIDTH`] × [`DEFAULT_HEIGHT`] pixels ([`render_png`]):
+    /// `run --png`, `history export --format png` and the window's "Export PNG…".
+    ///
+    /// # Errors
+    /// As [`render_png`].
+    pub fn png(&self) -> Result<Vec<u8>, PlotError> {
+        render_png(self, DEFAULT_WIDTH, DEFAULT_HEIGHT)
+    }
+
     /// The latest time shown, ms (the end of the last attempt or wait; at least 1).
     pub fn extent_ms(&self) -> f64 {
         let attempts = self.attempts.iter().map(|a| a.offset_ms + bar_ms(a));

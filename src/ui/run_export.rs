@@ -123,12 +123,7 @@ impl RunExport {
 
 fn write(file: RunFile, contents: RunFileContents, path: &std::path::Path) -> Result<(), String> {
     let bytes = match contents {
-        RunFileContents::Plot(plot) => crate::interop::render_png(
-            &plot,
-            crate::interop::PNG_DEFAULT_WIDTH,
-            crate::interop::PNG_DEFAULT_HEIGHT,
-        )
-        .map_err(|e| e.to_string())?,
+        RunFileContents::Plot(plot) => plot.png().map_err(|e| e.to_string())?,
         RunFileContents::Text(text) => text.into_bytes(),
     };
     crate::store::write_export(path, &bytes)

@@ -140,14 +140,7 @@ impl BatchQueue {
              WHERE i.batch_id = ?1 AND i.state = 'running' AND r.outcome IS NOT NULL",
             [batch_id],
             "read running items",
-            |r| {
-                Ok((
-                    u64::try_from(r.get::<_, i64>(0)?).unwrap_or(0),
-                    r.get(1)?,
-                    r.get(2)?,
-                    r.get(3)?,
-                ))
-            },
+            super::batch_queue::position_and_three,
         )?;
         let mut ends = Vec::with_capacity(finished.len());
         for (position, run_id, outcome, message) in finished {

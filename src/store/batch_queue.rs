@@ -431,14 +431,7 @@ impl BatchQueue {
              ORDER BY position LIMIT ?3",
             params![batch_id, after.map_or(-1, to_i64), to_i64(limit)],
             "read pending items",
-            |r| {
-                Ok((
-                    u64::try_from(r.get::<_, i64>(0)?).unwrap_or(0),
-                    r.get(1)?,
-                    r.get(2)?,
-                    r.get(3)?,
-                ))
-            },
+            position_and_three,
         )?;
         let mut out = Vec::with_capacity(rows.len());
         for (position, profile, request_json, has_secrets) in rows {
@@ -683,6 +676,17 @@ impl BatchQueue {
             .map_err(sql("queue failed items again"))?;
         Ok(u64::try_from(n).unwrap_or(0))
     }
+}
+
+/// An item's position (column 0) and the next three columns of a row.
+pub(super) fn position_and_three<A, B, C>(r: &Row<'_>) -> rusqlite::Result<(u64, A, B, C)>
+where
+    A: rusqlite::types::FromSql,
+    B: rusqlite::types::FromSql,
+    C: rusqlite::types::FromSql,
+{
+    let position = u64::try_from(r.get::<_, i64>(0)?).unwrap_or(0);
+    Ok((position, r.get(1)?, r.get(2)?, r.get(3)?))
 }
 
 fn to_i64(n: u64) -> i64 {

@@ -30,7 +30,7 @@ use retryscope::model::{
 };
 use retryscope::service::CoreLink;
 use retryscope::service::{Core, CoreOptions, LinkSetup};
-use retryscope::store::{AttemptRecord, HistoryStore, HistoryWrite, RunRecord};
+use retryscope::store::{AttemptRecord, FinishedRun, HistoryStore, HistoryWrite, RunRecord};
 use retryscope::ui::file_dialogs::ScriptedDialogs;
 use retryscope::ui::workbench::{WorkbenchSetup, WorkbenchState};
 use std::time::{Duration, Instant};
@@ -113,7 +113,7 @@ fn run_writes(i: usize, profile: &std::sync::Arc<serde_json::Value>, out: &mut V
     } else {
         OutcomeKind::Succeeded
     };
-    out.push(HistoryWrite::RunFinished {
+    out.push(HistoryWrite::RunFinished(FinishedRun {
         run_id: id,
         ended_at: started_at + ChronoDuration::milliseconds(1020),
         outcome,
@@ -121,7 +121,7 @@ fn run_writes(i: usize, profile: &std::sync::Arc<serde_json::Value>, out: &mut V
         last_status: Some(200),
         attempts: 2,
         elapsed_ms: 1020.0 + (i % 97) as f64,
-    });
+    }));
 }
 
 /// Frames until the panel has its first page, or 60 s.

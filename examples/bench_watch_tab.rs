@@ -30,7 +30,8 @@ use retryscope::model::{
 use retryscope::policy::WatchSchedule;
 use retryscope::service::{Core, CoreLink, CoreOptions, LinkSetup};
 use retryscope::store::{
-    AttemptRecord, HistoryStore, HistoryWrite, Missed, NewWatch, RunRecord, WatchSlot, WatchState,
+    AttemptRecord, FinishedRun, HistoryStore, HistoryWrite, Missed, NewWatch, RunRecord, WatchSlot,
+    WatchState,
 };
 use retryscope::ui::file_dialogs::ScriptedDialogs;
 use retryscope::ui::workbench::{WorkbenchSetup, WorkbenchState};
@@ -108,7 +109,7 @@ fn run_writes(k: usize, at: chrono::DateTime<chrono::FixedOffset>, out: &mut Vec
             row,
         })));
     }
-    out.push(HistoryWrite::RunFinished {
+    out.push(HistoryWrite::RunFinished(FinishedRun {
         run_id: id,
         ended_at: at + ChronoDuration::milliseconds(2100),
         outcome: if failed {
@@ -120,7 +121,7 @@ fn run_writes(k: usize, at: chrono::DateTime<chrono::FixedOffset>, out: &mut Vec
         last_status: Some(statuses[statuses.len() - 1]),
         attempts: statuses.len() as u32,
         elapsed_ms: 2100.0,
-    });
+    }));
 }
 
 /// Stores the watch of `slots` slots in `dir`.

@@ -137,7 +137,7 @@ fn the_ui_layer_never_imports_rusqlite_or_owns_a_runtime() {
 
 /// A finished one-attempt run `n` of `GET http://127.0.0.1:9/n{n}` started `n` s after a base.
 fn sample_run(n: i64) -> Vec<retryscope::store::HistoryWrite> {
-    use retryscope::store::{HistoryWrite, RunRecord};
+    use retryscope::store::{FinishedRun, HistoryWrite, RunRecord};
     let base = chrono::DateTime::parse_from_rfc3339("2026-11-01T08:00:00+01:00").unwrap();
     let id = format!("{n:08x}-0000-7000-8000-000000000000");
     let url = format!("http://127.0.0.1:9/n{n}");
@@ -162,7 +162,7 @@ fn sample_run(n: i64) -> Vec<retryscope::store::HistoryWrite> {
             watch_id: None,
             attempt_started: None,
         })),
-        HistoryWrite::RunFinished {
+        HistoryWrite::RunFinished(FinishedRun {
             run_id: id,
             ended_at: base + chrono::Duration::seconds(n + 1),
             outcome: if n % 3 == 0 {
@@ -174,7 +174,7 @@ fn sample_run(n: i64) -> Vec<retryscope::store::HistoryWrite> {
             last_status: Some(200),
             attempts: 1,
             elapsed_ms: n as f64,
-        },
+        }),
     ]
 }
 

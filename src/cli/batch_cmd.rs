@@ -1,11 +1,6 @@
 //! `retryscope batch`: queue a list of requests and work it through a profile (issue 9), resume
 //! a batch, list batches, show one.
 
-#![allow(
-    clippy::doc_markdown,
-    reason = "clap prints these doc comments as --help text, where backticks would show"
-)]
-
 use super::batch_view;
 use super::exit::{self, CliError};
 use super::history_cmd::DataDirArg;

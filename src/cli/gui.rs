@@ -1,10 +1,5 @@
 //! The desktop app's command-line flags (`retryscope` with no subcommand, or `retryscope gui`).
 
-#![allow(
-    clippy::doc_markdown,
-    reason = "clap prints these doc comments as --help text, where backticks would show"
-)]
-
 use super::exit::{self, CliError};
 use crate::ui::theme::ThemeChoice;
 use crate::ui::{self, AppOptions, MIN_WINDOW};

@@ -1,11 +1,6 @@
 //! `retryscope history …`: list, show, export, delete and prune recorded runs (the database of
 //! [`crate::store::HistoryStore`] in the data folder).
 
-#![allow(
-    clippy::doc_markdown,
-    reason = "clap prints these doc comments as --help text, where backticks would show"
-)]
-
 use super::exit::{self, CliError};
 use super::history_export;
 use super::timeline_text::TextTimeline;
@@ -430,17 +425,9 @@ fn list_line(run: &RunRecord) -> String {
         run.outcome.map_or(RUNNING, OutcomeKind::id),
         run.attempts,
         if run.attempts == 1 { "" } else { "s" },
-        run.elapsed_ms.map_or_else(|| "-".to_owned(), elapsed_text),
+        run.elapsed_ms
+            .map_or_else(|| "-".to_owned(), crate::model::units::ms_or_seconds),
     )
-}
-
-/// `840 ms`, `12.3 s`.
-fn elapsed_text(ms: f64) -> String {
-    if ms < 1000.0 {
-        format!("{ms:.0} ms")
-    } else {
-        format!("{:.1} s", ms / 1000.0)
-    }
 }
 
 fn list_json(run: &RunRecord) -> String {

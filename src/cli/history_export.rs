@@ -5,20 +5,15 @@
 use super::exit::CliError;
 use crate::store::StoredRun;
 
-/// The stored run's timeline plot as PNG bytes
-/// ([`crate::interop::PNG_DEFAULT_WIDTH`] × [`crate::interop::PNG_DEFAULT_HEIGHT`] pixels),
-/// drawn by the same renderer as `run --png` and the window's "Export PNG…".
+/// The stored run's timeline plot as PNG bytes ([`crate::interop::TimelinePlot::png`], as
+/// `run --png` and the window's "Export PNG…" draw it).
 ///
 /// # Errors
 /// Exit 1 when the plot cannot be drawn or encoded.
 pub fn png(stored: &StoredRun) -> Result<Vec<u8>, CliError> {
-    let plot = crate::interop::TimelinePlot::of_fold(&stored.fold);
-    crate::interop::render_png(
-        &plot,
-        crate::interop::PNG_DEFAULT_WIDTH,
-        crate::interop::PNG_DEFAULT_HEIGHT,
-    )
-    .map_err(|e| CliError::failed(e.to_string()))
+    crate::interop::TimelinePlot::of_fold(&stored.fold)
+        .png()
+        .map_err(|e| CliError::failed(e.to_string()))
 }
 
 /// The stored run as HAR 1.2 (pretty JSON ending with a newline), by the same

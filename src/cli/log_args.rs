@@ -1,11 +1,6 @@
 //! `--log-file` / `--log-level` of the commands that run requests: where the run log goes
 //! ([`crate::store::install_run_log`]); by default the daily files in the data folder.
 
-#![allow(
-    clippy::doc_markdown,
-    reason = "clap prints these doc comments as --help text, where backticks would show"
-)]
-
 use super::exit::CliError;
 use super::output_path::check_output_path;
 use crate::store::{self, LogTarget, RunLog};

@@ -4,6 +4,10 @@
 //! The only module that prints to stdout. Errors are one `error: …` line on stderr; exit codes
 //! are in [`exit`].
 #![allow(clippy::print_stdout, clippy::print_stderr)]
+#![allow(
+    clippy::doc_markdown,
+    reason = "clap prints the doc comments of the commands' flags as --help text, where backticks would show"
+)]
 
 pub mod batch_cmd;
 mod batch_interrupted;

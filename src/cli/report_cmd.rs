@@ -1,11 +1,6 @@
 //! `retryscope report`: the flakiness report of recorded runs, as a self-contained HTML page,
 //! Markdown with PNG plots beside it, or the figures as JSON.
 
-#![allow(
-    clippy::doc_markdown,
-    reason = "clap prints these doc comments as --help text, where backticks would show"
-)]
-
 use super::exit::{self, CliError};
 use super::run_selection::{RunSelection, no_match};
 pub use crate::service::report_file::ReportFormat;

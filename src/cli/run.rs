@@ -1,10 +1,5 @@
 //! `retryscope run`: one request under a profile, printed live as a timeline or JSON Lines.
 
-#![allow(
-    clippy::doc_markdown,
-    reason = "clap prints these doc comments as --help text, where backticks would show"
-)]
-
 use super::curl_args::CurlArgs;
 use super::exit::{self, CliError};
 use super::final_response::FinalResponse;
@@ -738,13 +733,9 @@ fn write_har(
 
 /// Writes the timeline plot of the run `fold` as PNG to `path`, atomically.
 fn write_png(path: &std::path::Path, fold: &RunFold) -> Result<(), CliError> {
-    let plot = crate::interop::TimelinePlot::of_fold(fold);
-    let bytes = crate::interop::render_png(
-        &plot,
-        crate::interop::PNG_DEFAULT_WIDTH,
-        crate::interop::PNG_DEFAULT_HEIGHT,
-    )
-    .map_err(|e| CliError::failed(e.to_string()))?;
+    let bytes = crate::interop::TimelinePlot::of_fold(fold)
+        .png()
+        .map_err(|e| CliError::failed(e.to_string()))?;
     crate::store::write_export(path, &bytes)
         .map_err(|e| CliError::failed(format!("cannot write the PNG file: {e}")))
 }

@@ -1,11 +1,6 @@
 //! The recorded runs `report` and `whatif` read: the history's runs filtered by URL and start
 //! time, oldest first, as the report's input ([`crate::report::ObservedRun`]).
 
-#![allow(
-    clippy::doc_markdown,
-    reason = "clap prints these doc comments as --help text, where backticks would show"
-)]
-
 use super::exit::CliError;
 use super::history_cmd::DataDirArg;
 use crate::service::report_file::{SelectedRuns, select_runs};

@@ -1,11 +1,6 @@
 //! `run --env NAME`, `--var k=v` and `--data-dir DIR`: `{{name}}` variables resolved with the
 //! same function as the window ([`crate::model::resolve_spec`]).
 
-#![allow(
-    clippy::doc_markdown,
-    reason = "clap prints these doc comments as --help text, where backticks would show"
-)]
-
 use super::exit::CliError;
 use crate::model::{RequestSpec, Variables, is_variable_name, resolve_spec, resolve_text};
 use crate::store::{self, EnvironmentStore, open_secret_store};

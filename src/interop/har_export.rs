@@ -121,9 +121,8 @@ fn entry(a: &AttemptRow, spec: Option<&RequestSpec>, unanswered: &str) -> Value 
                 })
                 .collect();
             comment = Some(format!(
-                "the request is the first hop; the response is the final one's, after {} redirect{} (_retryscope.redirects)",
-                hops.len(),
-                if hops.len() == 1 { "" } else { "s" }
+                "the request is the first hop; the response is the final one's, after {} (_retryscope.redirects)",
+                crate::model::counted(hops.len() as u64, "redirect", "redirects")
             ));
             ours.insert("redirects".into(), Value::Array(hops));
         }
@@ -133,10 +132,7 @@ fn entry(a: &AttemptRow, spec: Option<&RequestSpec>, unanswered: &str) -> Value 
         if let Some(reason) = reason {
             ours.insert("reason".into(), json!(reason));
         }
-        let error = match &r.outcome {
-            AttemptOutcome::Error(e) => Some(e.kind),
-            AttemptOutcome::Response(_) => None,
-        };
+        let error = r.outcome.error_kind();
         (
             response_of(&r.outcome),
             har_timings(&r.timings, error),

@@ -47,7 +47,6 @@ struct Log {
 #[serde(expecting = "a HAR entry (an object with a `request` object)")]
 struct Entry {
     request: Request,
-    #[serde(default)]
     response: Option<Response>,
     /// What Retryscope wrote beside the entry, when it did.
     #[serde(default, rename = "_retryscope")]
@@ -86,7 +85,6 @@ struct NameValue {
 struct PostData {
     #[serde(default, rename = "mimeType")]
     mime_type: String,
-    #[serde(default)]
     text: Option<String>,
     #[serde(default)]
     params: Vec<Param>,
@@ -96,7 +94,6 @@ struct PostData {
 #[serde(expecting = "a form parameter (an object with `name` and `value`)")]
 struct Param {
     name: String,
-    #[serde(default)]
     value: Option<String>,
 }
 

@@ -6,7 +6,7 @@
 use super::plot_png::{
     DrawResult, FONT, MAX_SIZE, MIN_SIZE, PlotError, register_font, render_with,
 };
-use crate::sim::{ContentionResult, Distribution, SweepPoint};
+use crate::sim::{ContentionResult, Distribution, Histogram, SweepPoint};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -65,19 +65,6 @@ pub fn distribution_charts(
             })
             .collect()
     };
-    let bound = |high: bool| -> Vec<[f64; 2]> {
-        d.retries
-            .iter()
-            .filter_map(|r| {
-                let b = if cumulative {
-                    r.cumulative_bounds
-                } else {
-                    r.wait_bounds
-                };
-                b.map(|(lo, hi)| [f64::from(r.retry), if high { hi } else { lo }])
-            })
-            .collect()
-    };
     let what = if cumulative { "elapsed ms" } else { "wait ms" };
     let mut charts = vec![LabChart {
         title: format!(
@@ -92,19 +79,11 @@ pub fn distribution_charts(
             line("sampled p50", spread(|s| s.p50)),
             line("sampled p95", spread(|s| s.p95)),
             line("sampled max", spread(|s| s.max)),
-            line("exact min", bound(false)),
-            line("exact max", bound(true)),
+            line("exact min", exact_bound(d, cumulative, false)),
+            line("exact max", exact_bound(d, cumulative, true)),
         ],
     }];
     if let Some(r) = d.retries.iter().find(|r| r.retry == histogram_retry) {
-        let h = &r.histogram;
-        let width = h.bin_ms as f64;
-        let bars = h
-            .counts
-            .iter()
-            .enumerate()
-            .map(|(i, &c)| [h.low_ms as f64 + (i as f64 + 0.5) * width, f64::from(c)])
-            .collect();
         charts.push(LabChart {
             title: format!(
                 "histogram of wait {} ({})",
@@ -115,12 +94,38 @@ pub fn distribution_charts(
             y_label: "runs".to_owned(),
             series: vec![LabSeries {
                 name: format!("wait {}", r.retry),
-                points: bars,
-                bar_width: Some(width),
+                points: histogram_bars(&r.histogram),
+                bar_width: Some(r.histogram.bin_ms as f64),
             }],
         });
     }
     charts
+}
+
+/// The exact lower (or, `high`, upper) bound of every retry's wait (or, `cumulative`, of the
+/// elapsed time before it) as `[retry, ms]` points; retries without bounds are left out.
+pub fn exact_bound(d: &Distribution, cumulative: bool, high: bool) -> Vec<[f64; 2]> {
+    d.retries
+        .iter()
+        .filter_map(|r| {
+            let b = if cumulative {
+                r.cumulative_bounds
+            } else {
+                r.wait_bounds
+            };
+            b.map(|(lo, hi)| [f64::from(r.retry), if high { hi } else { lo }])
+        })
+        .collect()
+}
+
+/// A histogram's bins as `[bin centre ms, count]` points.
+pub fn histogram_bars(h: &Histogram) -> Vec<[f64; 2]> {
+    let width = h.bin_ms as f64;
+    h.counts
+        .iter()
+        .enumerate()
+        .map(|(i, &c)| [h.low_ms as f64 + (i as f64 + 0.5) * width, f64::from(c)])
+        .collect()
 }
 
 /// The sweep's two plots: total calls and completion time against N, one line per strategy.

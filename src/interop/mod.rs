@@ -38,8 +38,8 @@ pub use har_export::run_to_har;
 pub use har_import::{EachEntry, HarEntrySummary, HarError, HarFile};
 pub use lab_csv::{distribution_csv, load_csv, sweep_csv};
 pub use lab_png::{
-    LAB_PNG_CHART_HEIGHT, LAB_PNG_WIDTH, LabChart, LabSeries, distribution_charts, load_charts,
-    render_lab_png, render_lab_svg, sweep_charts,
+    LAB_PNG_CHART_HEIGHT, LAB_PNG_WIDTH, LabChart, LabSeries, distribution_charts, exact_bound,
+    histogram_bars, load_charts, render_lab_png, render_lab_svg, sweep_charts,
 };
 pub use plot_png::{
     DEFAULT_HEIGHT as PNG_DEFAULT_HEIGHT, DEFAULT_WIDTH as PNG_DEFAULT_WIDTH,

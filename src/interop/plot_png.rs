@@ -7,6 +7,7 @@
 //! grey bar inside an outline of the planned wait, so a wait cut short or overrun shows as a
 //! difference between the two. The x axis is time since the run started.
 
+use crate::model::units::ms_or_seconds;
 use crate::model::{AttemptClass, AttemptRow, RunFold, WaitRow};
 use plotters::prelude::*;
 use plotters::style::FontStyle;
@@ -70,11 +71,10 @@ impl TimelinePlot {
         if let Some(f) = &fold.finish {
             let _ = write!(
                 title,
-                " — {}, {} attempt{}, {}",
+                " — {}, {}, {}",
                 f.outcome.kind.id(),
-                f.attempts,
-                if f.attempts == 1 { "" } else { "s" },
-                ms_text(f.elapsed_ms)
+                crate::model::counted(u64::from(f.attempts), "attempt", "attempts"),
+                ms_or_seconds(f.elapsed_ms)
             );
         }
         let budget = fold.attempts.iter().flat_map(|a| &a.budget);
@@ -92,6 +92,15 @@ impl TimelinePlot {
             title,
             attempts: fold.attempts.clone(),
         }
+    }
+
+    /// The plot as PNG bytes at [`DEFAULT_WIDTH`] × [`DEFAULT_HEIGHT`] pixels ([`render_png`]):
+    /// `run --png`, `history export --format png` and the window's "Export PNG…".
+    ///
+    /// # Errors
+    /// As [`render_png`].
+    pub fn png(&self) -> Result<Vec<u8>, PlotError> {
+        render_png(self, DEFAULT_WIDTH, DEFAULT_HEIGHT)
     }
 
     /// The latest time shown, ms (the end of the last attempt or wait; at least 1).
@@ -285,10 +294,14 @@ fn draw(root: &Area<'_>, plot: &TimelinePlot) -> DrawResult {
             ShapeStyle::from(&PLANNED_LINE).stroke_width(1),
         )))?;
         let text = match measured {
-            Some(m) => format!("{} planned, {} measured", ms_text(planned), ms_text(m)),
-            None => format!("{} planned, did not end", ms_text(planned)),
+            Some(m) => format!(
+                "{} planned, {} measured",
+                ms_or_seconds(planned),
+                ms_or_seconds(m)
+            ),
+            None => format!("{} planned, did not end", ms_or_seconds(planned)),
         };
-        let short = ms_text(measured.unwrap_or(planned));
+        let short = ms_or_seconds(measured.unwrap_or(planned));
         // About 7 px per character at 13 px text.
         #[allow(clippy::cast_precision_loss)]
         let fits =
@@ -339,15 +352,6 @@ fn draw_legend(area: &Area<'_>) -> DrawResult {
     ))?;
     area.draw(&Text::new("wait (planned)", (x + 16, 7), font))?;
     Ok(())
-}
-
-/// `840 ms`, `12.3 s`.
-fn ms_text(ms: f64) -> String {
-    if ms < 1000.0 {
-        format!("{ms:.0} ms")
-    } else {
-        format!("{:.1} s", ms / 1000.0)
-    }
 }
 
 #[cfg(test)]

@@ -269,6 +269,14 @@ impl AttemptOutcome {
         }
     }
 
+    /// The error's kind, when the exchange failed.
+    pub fn error_kind(&self) -> Option<ErrorKind> {
+        match self {
+            AttemptOutcome::Error(e) => Some(e.kind),
+            AttemptOutcome::Response(_) => None,
+        }
+    }
+
     /// Short label: `503` or `connect`.
     pub fn label(&self) -> String {
         match self {
@@ -306,22 +314,18 @@ pub struct Timings {
     pub resolve_ms: Option<f64>,
     /// Offset at which the final hop began, when redirects came before it; `None` without
     /// redirects.
-    #[serde(default)]
     pub last_hop_start_ms: Option<f64>,
     /// New connection or reused one, for the final hop.
     #[serde(default)]
     pub connection: ConnectionUse,
     /// Offset at which the final hop's new connection began; `None` when reused or not known.
-    #[serde(default)]
     pub connect_start_ms: Option<f64>,
     /// Duration of the new connection's set-up: TCP connect plus, for `https`, the TLS
     /// handshake (`tls_ms` of it when split, else `tls_in_connect`). `None` when reused, or
     /// when the set-up never finished (cut by a timeout).
-    #[serde(default)]
     pub connect_ms: Option<f64>,
     /// Duration of the TLS handshake, measured apart; it is part of `connect_ms` (as in HAR).
     /// `None` for plain `http`, a reused connection, or when it could not be split.
-    #[serde(default)]
     pub tls_ms: Option<f64>,
     /// True when `connect_ms` includes a TLS handshake (an `https` URL) that could not be
     /// measured apart: one phase, `connect + TLS`.
@@ -330,7 +334,6 @@ pub struct Timings {
     /// Offset at which the last byte of the request body was handed to the connection; `None`
     /// for a request without a body (its head goes out with no separate signal, so "send" is
     /// folded into the wait) or a body that was never sent in full.
-    #[serde(default)]
     pub sent_ms: Option<f64>,
     /// Offset of the final response's headers (first byte).
     pub headers_ms: Option<f64>,

@@ -153,29 +153,42 @@ fn phase_ms(ms: f64) -> String {
     }
 }
 
+/// The phases of an attempt in order, each written by `part`, with `reused` (the words for a
+/// pooled connection) once where its connect would stand; empty when nothing was measured. What
+/// [`phases_line`] and the timeline's phase tooltip are made of.
+pub fn phase_parts(
+    timings: &Timings,
+    error: Option<ErrorKind>,
+    reused: &str,
+    part: impl Fn(&PhaseSpan) -> String,
+) -> Vec<String> {
+    let mut parts: Vec<String> = Vec::new();
+    let mut reuse_said = timings.connection != ConnectionUse::Reused;
+    for span in &phase_spans(timings, error) {
+        if !reuse_said && !matches!(span.kind, PhaseKind::Redirects | PhaseKind::Dns) {
+            parts.push(reused.to_owned());
+            reuse_said = true;
+        }
+        parts.push(part(span));
+    }
+    if !reuse_said {
+        parts.push(reused.to_owned());
+    }
+    parts
+}
+
 /// One line of phases for a tooltip or the CLI, e.g.
 /// `DNS 0.21 · connect 0.35 · send + wait (TTFB) 2.1 · download 0.12 ms`, or with a pooled
 /// connection `DNS 0.20 · connection reused · …`. Empty when nothing was measured.
 pub fn phases_line(timings: &Timings, error: Option<ErrorKind>) -> String {
-    let spans = phase_spans(timings, error);
-    let mut parts: Vec<String> = Vec::new();
-    let reused = timings.connection == ConnectionUse::Reused;
-    let mut reuse_said = false;
-    for span in &spans {
-        if reused && !reuse_said && !matches!(span.kind, PhaseKind::Redirects | PhaseKind::Dns) {
-            parts.push("connection reused".into());
-            reuse_said = true;
-        }
+    let parts = phase_parts(timings, error, "connection reused", |span| {
         let failed = if span.failed { " (failed)" } else { "" };
-        parts.push(format!(
+        format!(
             "{} {}{failed}",
             span.kind.label(),
             phase_ms(span.duration_ms())
-        ));
-    }
-    if reused && !reuse_said {
-        parts.push("connection reused".into());
-    }
+        )
+    });
     if parts.is_empty() {
         return String::new();
     }

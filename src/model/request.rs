@@ -64,7 +64,6 @@ pub enum Body {
         /// The text.
         text: String,
         /// Content-Type to send, if not the default.
-        #[serde(default)]
         content_type: Option<String>,
     },
     /// JSON text, sent with `Content-Type: application/json`.
@@ -82,7 +81,6 @@ pub enum Body {
         /// Path of the file.
         path: String,
         /// Content-Type to send; default `application/octet-stream`.
-        #[serde(default)]
         content_type: Option<String>,
     },
     /// `multipart/form-data` (RFC 7578), as curl's `-F`: text fields and files, in order. Files
@@ -162,7 +160,6 @@ pub enum PartSource {
         /// Path of the file.
         path: String,
         /// Content-Type of the part; default `application/octet-stream`.
-        #[serde(default)]
         content_type: Option<String>,
     },
 }
@@ -186,18 +183,15 @@ pub fn standard_method_case(method: &str) -> String {
 /// between reads, and the request is sent within the same budget); `total_ms` bounds the whole
 /// attempt including redirects and the body.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(default)]
 pub struct Timeouts {
     /// DNS resolution limit, ms.
-    #[serde(default)]
     pub resolve_ms: Option<u64>,
     /// Connect limit, ms.
-    #[serde(default)]
     pub connect_ms: Option<u64>,
     /// Read limit (between chunks), ms.
-    #[serde(default)]
     pub read_ms: Option<u64>,
     /// Whole-attempt limit, ms.
-    #[serde(default)]
     pub total_ms: Option<u64>,
 }
 
@@ -245,7 +239,6 @@ pub struct RequestSpec {
     #[serde(default)]
     pub new_connection_per_attempt: bool,
     /// When set, sent as `Idempotency-Key` with the same value on every attempt.
-    #[serde(default)]
     pub idempotency_key: Option<String>,
 }
 

@@ -16,6 +16,16 @@ pub fn format_bytes(bytes: u64) -> String {
     format!("{bytes} B")
 }
 
+/// A measured duration short: whole ms below a second, else seconds with one decimal
+/// (`840 ms`, `12.3 s`).
+pub fn ms_or_seconds(ms: f64) -> String {
+    if ms < 1000.0 {
+        format!("{ms:.0} ms")
+    } else {
+        format!("{:.1} s", ms / 1000.0)
+    }
+}
+
 /// A duration in whole ms with thousands separators, and in human units next to it once it is a
 /// minute or more: `850 ms`, `12,000 ms`, `85,148,678,000 ms ≈ 2.7 years`.
 pub fn format_ms_human(ms: u64) -> String {

@@ -366,11 +366,10 @@ pub fn attempts_table(r: &ObservedRun) -> Table {
 
 /// `succeeded after 3 attempts in 2.4 s`.
 pub fn outcome_text(r: &ObservedRun) -> String {
-    let n = r.attempts.len();
     format!(
-        "{} after {n} attempt{} in {}",
+        "{} after {} in {}",
         super::observed::outcome_id(r.outcome),
-        if n == 1 { "" } else { "s" },
+        crate::model::counted(r.attempts.len() as u64, "attempt", "attempts"),
         duration_text(r.last_attempt_end_ms())
     )
 }

@@ -65,6 +65,16 @@ pub fn write_export(path: &Path, bytes: &[u8]) -> Result<(), WriteError> {
     file.commit()
 }
 
+/// `path` as a file the user named in a save dialog: with `extension` added when it has none
+/// (`report` → `report.html`), else as it is.
+pub fn with_default_extension(path: PathBuf, extension: &str) -> PathBuf {
+    if path.extension().is_some() {
+        path
+    } else {
+        path.with_extension(extension)
+    }
+}
+
 /// [`write_atomic`] with the file's [`Access`] and a hook run on the temporary file just before
 /// the rename (tests inject failures there; a hook error counts as a failed `write`).
 ///

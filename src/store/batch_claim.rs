@@ -13,7 +13,7 @@ use super::batch_error::BatchError;
 use super::batch_item_changes::apply_item_changes;
 use super::batch_queue::BatchQueue;
 use super::batch_records::{ItemChange, ItemEnd};
-use super::history::sql;
+use super::history::{query_rows, sql};
 use super::history_error::HistoryError;
 use crate::model::{BatchWorker, OutcomeKind};
 use crate::policy::BatchAssertions;
@@ -133,28 +133,15 @@ impl BatchQueue {
         batch_id: &str,
         assertions: &BatchAssertions,
     ) -> Result<Vec<(u64, ItemEnd)>, BatchError> {
-        let finished: Vec<(u64, String, String, String)> = {
-            let mut stmt = self
-                .store
-                .conn
-                .prepare(
-                    "SELECT i.position, i.run_id, r.outcome, COALESCE(r.outcome_message, '')
-                     FROM batch_items i JOIN runs r ON r.id = i.run_id
-                     WHERE i.batch_id = ?1 AND i.state = 'running' AND r.outcome IS NOT NULL",
-                )
-                .map_err(sql("read running items"))?;
-            stmt.query_map([batch_id], |r| {
-                Ok((
-                    u64::try_from(r.get::<_, i64>(0)?).unwrap_or(0),
-                    r.get(1)?,
-                    r.get(2)?,
-                    r.get(3)?,
-                ))
-            })
-            .map_err(sql("read running items"))?
-            .collect::<Result<_, _>>()
-            .map_err(sql("read running items"))?
-        };
+        let finished: Vec<(u64, String, String, String)> = query_rows(
+            &self.store.conn,
+            "SELECT i.position, i.run_id, r.outcome, COALESCE(r.outcome_message, '')
+             FROM batch_items i JOIN runs r ON r.id = i.run_id
+             WHERE i.batch_id = ?1 AND i.state = 'running' AND r.outcome IS NOT NULL",
+            [batch_id],
+            "read running items",
+            super::batch_queue::position_and_three,
+        )?;
         let mut ends = Vec::with_capacity(finished.len());
         for (position, run_id, outcome, message) in finished {
             let Some(kind) =

@@ -13,7 +13,7 @@ use super::advisory_lock::{BatchLock, batch_is_held_elsewhere};
 use super::batch_error::BatchError;
 use super::batch_item_changes::apply_item_changes;
 use super::batch_records::{BatchItemRecord, BatchRecord, ItemChange, ItemEnd, QueuedItem};
-use super::history::{HistoryStore, sql, time};
+use super::history::{HistoryStore, query_decoded, query_rows, sql, time};
 use super::secret_store::SecretStore;
 use crate::model::{
     BatchCounts, BatchItemState, BatchOptions, BatchRequest, BatchWorker, RequestSpec,
@@ -236,17 +236,13 @@ impl BatchQueue {
     /// # Errors
     /// SQL and decode errors.
     pub fn list(&self, limit: u32) -> Result<Vec<BatchRecord>, BatchError> {
-        let ids: Vec<String> = {
-            let mut stmt = self
-                .store
-                .conn
-                .prepare("SELECT id FROM batches ORDER BY created_unix_ms DESC, id DESC LIMIT ?1")
-                .map_err(sql("list batches"))?;
-            stmt.query_map([i64::from(limit)], |r| r.get(0))
-                .map_err(sql("list batches"))?
-                .collect::<Result<_, _>>()
-                .map_err(sql("list batches"))?
-        };
+        let ids: Vec<String> = query_rows(
+            &self.store.conn,
+            "SELECT id FROM batches ORDER BY created_unix_ms DESC, id DESC LIMIT ?1",
+            [i64::from(limit)],
+            "list batches",
+            |r| r.get(0),
+        )?;
         ids.iter()
             .map(|id| self.read_batch(id))
             .collect::<Result<Vec<_>, _>>()
@@ -322,19 +318,14 @@ impl BatchQueue {
         if id.len() < 8 || !id.chars().all(|c| c.is_ascii_hexdigit() || c == '-') {
             return Err(BatchError::ShortId(id.escape_debug().to_string()));
         }
-        let mut stmt = self
-            .store
-            .conn
-            .prepare(
-                "SELECT id FROM batches WHERE (id >= ?1 AND id < ?1 || '~') OR id LIKE '%' || ?1
-                 LIMIT 2",
-            )
-            .map_err(sql("find a batch"))?;
-        let found: Vec<String> = stmt
-            .query_map([&id], |r| r.get(0))
-            .map_err(sql("find a batch"))?
-            .collect::<Result<_, _>>()
-            .map_err(sql("find a batch"))?;
+        let found: Vec<String> = query_rows(
+            &self.store.conn,
+            "SELECT id FROM batches WHERE (id >= ?1 AND id < ?1 || '~') OR id LIKE '%' || ?1
+             LIMIT 2",
+            [&id],
+            "find a batch",
+            |r| r.get(0),
+        )?;
         match found.as_slice() {
             [] => Err(BatchError::NotFound(id)),
             [one] => Ok(one.clone()),
@@ -347,21 +338,15 @@ impl BatchQueue {
     /// # Errors
     /// SQL errors.
     pub fn counts(&self, batch_id: &str) -> Result<BatchCounts, BatchError> {
-        let mut stmt = self
-            .store
-            .conn
-            .prepare_cached(
-                "SELECT state, COUNT(*) FROM batch_items WHERE batch_id = ?1 GROUP BY state",
-            )
-            .map_err(sql("count items"))?;
-        let rows = stmt
-            .query_map([batch_id], |r| {
-                Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?))
-            })
-            .map_err(sql("count items"))?;
+        let rows = query_rows(
+            &self.store.conn,
+            "SELECT state, COUNT(*) FROM batch_items WHERE batch_id = ?1 GROUP BY state",
+            [batch_id],
+            "count items",
+            |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)),
+        )?;
         let mut counts = BatchCounts::default();
-        for row in rows {
-            let (state, n) = row.map_err(sql("count items"))?;
+        for (state, n) in rows {
             if let Some(s) = BatchItemState::from_id(&state) {
                 *counts.get_mut(s) = u64::try_from(n).unwrap_or(0);
             }
@@ -409,31 +394,22 @@ impl BatchQueue {
         offset: u64,
         limit: u64,
     ) -> Result<Vec<BatchItemRecord>, BatchError> {
-        let mut stmt = self
-            .store
-            .conn
-            .prepare_cached(&format!(
+        query_decoded(
+            &self.store.conn,
+            &format!(
                 "SELECT {ITEM_COLUMNS} FROM batch_items
                  WHERE batch_id = ?1 AND (?2 IS NULL OR state = ?2)
                  ORDER BY position LIMIT ?3 OFFSET ?4"
-            ))
-            .map_err(sql("list items"))?;
-        let rows = stmt
-            .query_map(
-                params![
-                    batch_id,
-                    state.map(BatchItemState::id),
-                    to_i64(limit),
-                    to_i64(offset)
-                ],
-                item_row,
-            )
-            .map_err(sql("list items"))?;
-        rows.map(|r| {
-            r.map_err(|e| BatchError::from(sql("read an item")(e)))
-                .and_then(|r| r)
-        })
-        .collect()
+            ),
+            params![
+                batch_id,
+                state.map(BatchItemState::id),
+                to_i64(limit),
+                to_i64(offset)
+            ],
+            ("list items", "read an item"),
+            item_row,
+        )
     }
 
     /// Up to `limit` `pending` items of batch `batch_id` after position `after` (all from the
@@ -448,31 +424,15 @@ impl BatchQueue {
         after: Option<u64>,
         limit: u64,
     ) -> Result<Vec<QueuedItem>, BatchError> {
-        let rows: Vec<(u64, Option<String>, String, bool)> = {
-            let mut stmt = self
-                .store
-                .conn
-                .prepare_cached(
-                    "SELECT position, item_profile, request_json, has_secrets FROM batch_items
-                     WHERE batch_id = ?1 AND state = 'pending' AND position > ?2
-                     ORDER BY position LIMIT ?3",
-                )
-                .map_err(sql("read pending items"))?;
-            stmt.query_map(
-                params![batch_id, after.map_or(-1, to_i64), to_i64(limit)],
-                |r| {
-                    Ok((
-                        u64::try_from(r.get::<_, i64>(0)?).unwrap_or(0),
-                        r.get(1)?,
-                        r.get(2)?,
-                        r.get(3)?,
-                    ))
-                },
-            )
-            .map_err(sql("read pending items"))?
-            .collect::<Result<_, _>>()
-            .map_err(sql("read pending items"))?
-        };
+        let rows: Vec<(u64, Option<String>, String, bool)> = query_rows(
+            &self.store.conn,
+            "SELECT position, item_profile, request_json, has_secrets FROM batch_items
+             WHERE batch_id = ?1 AND state = 'pending' AND position > ?2
+             ORDER BY position LIMIT ?3",
+            params![batch_id, after.map_or(-1, to_i64), to_i64(limit)],
+            "read pending items",
+            position_and_three,
+        )?;
         let mut out = Vec::with_capacity(rows.len());
         for (position, profile, request_json, has_secrets) in rows {
             let request = if has_secrets {
@@ -615,24 +575,18 @@ impl BatchQueue {
         batch_id: &str,
         limit: u64,
     ) -> Result<Vec<BatchItemRecord>, BatchError> {
-        let mut stmt = self
-            .store
-            .conn
-            .prepare_cached(&format!(
+        query_decoded(
+            &self.store.conn,
+            &format!(
                 "SELECT {ITEM_COLUMNS} FROM batch_items
                  WHERE batch_id = ?1
                    AND (state = 'running' OR (state = 'pending' AND run_id IS NOT NULL))
                  ORDER BY position LIMIT ?2"
-            ))
-            .map_err(sql("list interrupted items"))?;
-        let rows = stmt
-            .query_map(params![batch_id, to_i64(limit)], item_row)
-            .map_err(sql("list interrupted items"))?;
-        rows.map(|r| {
-            r.map_err(|e| BatchError::from(sql("read an item")(e)))
-                .and_then(|r| r)
-        })
-        .collect()
+            ),
+            params![batch_id, to_i64(limit)],
+            ("list interrupted items", "read an item"),
+            item_row,
+        )
     }
 
     /// The items of batch `batch_id` a resume would send again although they may have
@@ -722,6 +676,17 @@ impl BatchQueue {
             .map_err(sql("queue failed items again"))?;
         Ok(u64::try_from(n).unwrap_or(0))
     }
+}
+
+/// An item's position (column 0) and the next three columns of a row.
+pub(super) fn position_and_three<A, B, C>(r: &Row<'_>) -> rusqlite::Result<(u64, A, B, C)>
+where
+    A: rusqlite::types::FromSql,
+    B: rusqlite::types::FromSql,
+    C: rusqlite::types::FromSql,
+{
+    let position = u64::try_from(r.get::<_, i64>(0)?).unwrap_or(0);
+    Ok((position, r.get(1)?, r.get(2)?, r.get(3)?))
 }
 
 fn to_i64(n: u64) -> i64 {

@@ -189,17 +189,13 @@ impl HistoryStore {
     /// # Errors
     /// [`HistoryError::Sql`].
     pub fn mark_interrupted(&mut self) -> Result<usize, HistoryError> {
-        let open: Vec<(String, Option<i64>)> = {
-            let mut stmt = self
-                .conn
-                .prepare("SELECT id, writer_pid FROM runs WHERE outcome IS NULL")
-                .map_err(sql("list unfinished runs"))?;
-            let rows = stmt
-                .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
-                .map_err(sql("list unfinished runs"))?;
-            rows.collect::<Result<_, _>>()
-                .map_err(sql("list unfinished runs"))?
-        };
+        let open: Vec<(String, Option<i64>)> = query_rows(
+            &self.conn,
+            "SELECT id, writer_pid FROM runs WHERE outcome IS NULL",
+            [],
+            "list unfinished runs",
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )?;
         let mut marked = 0;
         for (id, pid) in open {
             if pid.is_some_and(|pid| writer_is_alive(self.data_dir(), pid)) {
@@ -419,27 +415,19 @@ impl HistoryStore {
                 .map_err(sql("record a wait's end"))?;
                 Ok(())
             }
-            HistoryWrite::RunFinished {
-                run_id,
-                ended_at,
-                outcome,
-                message,
-                last_status,
-                attempts,
-                elapsed_ms,
-            } => {
+            HistoryWrite::RunFinished(end) => {
                 exec(
                     &self.conn,
                     "UPDATE runs SET ended_at = ?2, outcome = ?3, outcome_message = ?4,
                          last_status = ?5, attempts = ?6, elapsed_ms = ?7 WHERE id = ?1",
                     params![
-                        run_id,
-                        ended_at.to_rfc3339(),
-                        outcome.id(),
-                        message,
-                        last_status,
-                        attempts,
-                        elapsed_ms
+                        end.run_id,
+                        end.ended_at.to_rfc3339(),
+                        end.outcome.id(),
+                        end.message,
+                        end.last_status,
+                        end.attempts,
+                        end.elapsed_ms
                     ],
                 )
                 .map_err(sql("finish a run"))?;
@@ -538,22 +526,21 @@ impl HistoryStore {
             conditions.push(format!("({})", any.join(" OR ")));
         }
         values.push(filter.limit.map_or(-1, i64::from).into());
-        let mut stmt = self
-            .conn
-            .prepare_cached(&format!(
-                "SELECT {RUN_COLUMNS} FROM runs {} {}
-                 ORDER BY started_unix_ms DESC, id DESC
-                 LIMIT ?{}",
-                if conditions.is_empty() { "" } else { "WHERE" },
-                conditions.join(" AND "),
-                values.len()
-            ))
-            .map_err(sql("list runs"))?;
-        let rows = stmt
-            .query_map(rusqlite::params_from_iter(values), run_row)
-            .map_err(sql("list runs"))?;
-        rows.map(|r| r.map_err(sql("read a run")).and_then(|r| r))
-            .collect()
+        let query = format!(
+            "SELECT {RUN_COLUMNS} FROM runs {} {}
+             ORDER BY started_unix_ms DESC, id DESC
+             LIMIT ?{}",
+            if conditions.is_empty() { "" } else { "WHERE" },
+            conditions.join(" AND "),
+            values.len()
+        );
+        query_decoded(
+            &self.conn,
+            &query,
+            rusqlite::params_from_iter(values),
+            ("list runs", "read a run"),
+            run_row,
+        )
     }
 
     /// The run `id` (a full id, or a prefix of at least 8 characters naming one run) with its
@@ -577,23 +564,19 @@ impl HistoryStore {
         let Some(run) = run.transpose()? else {
             return Ok(None);
         };
-        let mut stmt = self
-            .conn
-            .prepare(
-                "SELECT run_id, number, started_at, offset_ms, method, url, dns_ms, connect_ms,
+        let attempts = query_decoded(
+            &self.conn,
+            "SELECT run_id, number, started_at, offset_ms, method, url, dns_ms, connect_ms,
                  tls_ms, sent_ms, first_byte_ms, done_ms, reused, outcome_json, hops_json,
                  timings_json, verdict_json, wait_planned_ms, wait_explanation_json,
                  wait_offset_ms, wait_measured_ms, wait_skipped, body_preview, budget_json,
                  status, response_reason, response_version, headers_json, body_total_bytes,
                  body_truncated
                  FROM attempts WHERE run_id = ?1 ORDER BY number",
-            )
-            .map_err(sql("read attempts"))?;
-        let attempts = stmt
-            .query_map([&id], attempt_row)
-            .map_err(sql("read attempts"))?
-            .map(|r| r.map_err(sql("read an attempt")).and_then(|r| r))
-            .collect::<Result<Vec<_>, _>>()?;
+            [&id],
+            ("read attempts", "read an attempt"),
+            attempt_row,
+        )?;
         Ok(Some(StoredRun::read_back(run, attempts)))
     }
 
@@ -603,28 +586,22 @@ impl HistoryStore {
         if id.len() < 8 || !id.chars().all(|c| c.is_ascii_hexdigit() || c == '-') {
             return Ok(None);
         }
-        let mut stmt = self
-            .conn
-            // A range on the primary key (ids are lowercase hex and `-`, all below `~`), so a
-            // prefix is found through the index, not by reading every id.
-            .prepare("SELECT id FROM runs WHERE id >= ?1 AND id < ?1 || '~' LIMIT 2")
-            .map_err(sql("find a run"))?;
-        let mut found: Vec<String> = stmt
-            .query_map([id.to_ascii_lowercase()], |r| r.get(0))
-            .map_err(sql("find a run"))?
-            .collect::<Result<_, _>>()
-            .map_err(sql("find a run"))?;
+        let find = |query| {
+            query_rows(
+                &self.conn,
+                query,
+                [id.to_ascii_lowercase()],
+                "find a run",
+                |r| r.get(0),
+            )
+        };
+        // A range on the primary key (ids are lowercase hex and `-`, all below `~`), so a
+        // prefix is found through the index, not by reading every id.
+        let mut found: Vec<String> =
+            find("SELECT id FROM runs WHERE id >= ?1 AND id < ?1 || '~' LIMIT 2")?;
         if found.is_empty() {
             // A suffix (the random end of a UUID v7, as the window shows it): read every id.
-            let mut stmt = self
-                .conn
-                .prepare("SELECT id FROM runs WHERE id LIKE '%' || ?1 LIMIT 2")
-                .map_err(sql("find a run"))?;
-            found = stmt
-                .query_map([id.to_ascii_lowercase()], |r| r.get(0))
-                .map_err(sql("find a run"))?
-                .collect::<Result<_, _>>()
-                .map_err(sql("find a run"))?;
+            found = find("SELECT id FROM runs WHERE id LIKE '%' || ?1 LIMIT 2")?;
         }
         match found.as_slice() {
             [] => Ok(None),
@@ -708,6 +685,35 @@ impl HistoryStore {
             )
             .map_err(sql("prune runs"))
     }
+}
+
+/// The rows `query` gives for `params` (through the statement cache), each read by `row`; a
+/// failure to prepare, run or read is [`sql`]`(action)`'s error.
+pub(super) fn query_rows<T, P: rusqlite::Params>(
+    conn: &Connection,
+    query: &str,
+    params: P,
+    action: &'static str,
+    row: impl FnMut(&rusqlite::Row<'_>) -> rusqlite::Result<T>,
+) -> Result<Vec<T>, HistoryError> {
+    let mut stmt = conn.prepare_cached(query).map_err(sql(action))?;
+    let rows = stmt.query_map(params, row).map_err(sql(action))?;
+    rows.collect::<Result<_, _>>().map_err(sql(action))
+}
+
+/// [`query_rows`] for rows `row` also decodes (SQL errors: [`sql`]`(action)` while preparing
+/// and running, [`sql`]`(row_action)` while reading a row; a decode error is `row`'s own).
+pub(super) fn query_decoded<T, E: From<HistoryError>, P: rusqlite::Params>(
+    conn: &Connection,
+    query: &str,
+    params: P,
+    (action, row_action): (&'static str, &'static str),
+    row: impl FnMut(&rusqlite::Row<'_>) -> rusqlite::Result<Result<T, E>>,
+) -> Result<Vec<T>, E> {
+    let mut stmt = conn.prepare_cached(query).map_err(sql(action))?;
+    let rows = stmt.query_map(params, row).map_err(sql(action))?;
+    rows.map(|r| r.map_err(|e| E::from(sql(row_action)(e))).and_then(|r| r))
+        .collect()
 }
 
 /// The error of `action`: SQLite's words, or [`HistoryError::Locked`] for a lock another

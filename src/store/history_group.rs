@@ -42,38 +42,14 @@ pub(crate) fn merge_group<T>(writes: Vec<(HistoryWrite, T)>) -> Vec<(HistoryWrit
                 }
                 out.push((HistoryWrite::AttemptFinished(a), extra));
             }
-            HistoryWrite::RunFinished {
-                run_id,
-                ended_at,
-                outcome,
-                message,
-                last_status,
-                attempts,
-                elapsed_ms,
-            } => {
-                if let Some(i) = run_at(&run_id)
+            HistoryWrite::RunFinished(end) => {
+                if let Some(i) = run_at(&end.run_id)
                     && let Some((HistoryWrite::RunStarted(run), _)) = out.get_mut(i)
                 {
-                    run.ended_at = Some(ended_at);
-                    run.outcome = Some(outcome);
-                    run.outcome_message = Some(message);
-                    run.last_status = last_status;
-                    run.attempts = attempts;
-                    run.elapsed_ms = Some(elapsed_ms);
+                    run.finish(end);
                     continue;
                 }
-                out.push((
-                    HistoryWrite::RunFinished {
-                        run_id,
-                        ended_at,
-                        outcome,
-                        message,
-                        last_status,
-                        attempts,
-                        elapsed_ms,
-                    },
-                    extra,
-                ));
+                out.push((HistoryWrite::RunFinished(end), extra));
             }
             other => out.push((other, extra)),
         }

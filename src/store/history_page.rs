@@ -2,7 +2,7 @@
 //! window of light rows at a time (so 100,000 runs never load whole), the file's size,
 //! keep-the-newest-N retention, and many writes in one transaction (benchmarks, imports).
 
-use super::history::{HistoryStore, sql, time};
+use super::history::{HistoryStore, query_decoded, sql, time};
 use super::history_error::HistoryError;
 use super::history_records::HistoryWrite;
 use super::outcome_filter::OutcomeFilter;
@@ -158,63 +158,54 @@ impl HistoryStore {
     ) -> Result<Vec<RunSummary>, HistoryError> {
         let ([u1, u2, u3], method, outcome, since, until, watch) = filter_params(query);
         let dir = if query.descending { "DESC" } else { "ASC" };
-        let mut stmt = self
-            .conn
-            .prepare_cached(&format!(
-                // The attempt count includes one in flight, as `RUN_COLUMNS` does.
-                "SELECT id, started_at, method, url, outcome, last_status,
-                 MAX(attempts, COALESCE(started_attempt, 0)), elapsed_ms, profile_name
-                 FROM runs {WHERE}
-                 ORDER BY {col} {dir}, id {dir} LIMIT ?9 OFFSET ?10",
-                col = query.sort.column()
-            ))
-            .map_err(sql("list runs"))?;
-        let rows = stmt
-            .query_map(
-                params![
-                    u1,
-                    u2,
-                    u3,
-                    method,
-                    outcome,
-                    since,
-                    until,
-                    watch,
-                    i64::from(limit),
-                    i64::try_from(offset).unwrap_or(i64::MAX)
-                ],
-                |r| {
-                    Ok((
-                        r.get::<_, String>(0)?,
-                        r.get::<_, String>(1)?,
-                        r.get::<_, String>(2)?,
-                        r.get::<_, String>(3)?,
-                        r.get::<_, Option<String>>(4)?,
-                        r.get::<_, Option<u16>>(5)?,
-                        r.get::<_, u32>(6)?,
-                        r.get::<_, Option<f64>>(7)?,
-                        r.get::<_, String>(8)?,
-                    ))
-                },
-            )
-            .map_err(sql("list runs"))?;
-        let mut out = Vec::new();
-        for row in rows {
-            let (id, started, method, url, outcome, last_status, attempts, elapsed_ms, profile) =
-                row.map_err(sql("read a run"))?;
-            out.push(RunSummary {
-                started_at: time(&started, &id)?,
-                method,
-                url,
-                outcome: outcome.as_deref().and_then(OutcomeKind::from_id),
-                last_status,
-                attempts,
-                elapsed_ms,
-                profile_name: profile,
-                id,
-            });
-        }
-        Ok(out)
+        let query = format!(
+            // The attempt count includes one in flight, as `RUN_COLUMNS` does.
+            "SELECT id, started_at, method, url, outcome, last_status,
+             MAX(attempts, COALESCE(started_attempt, 0)), elapsed_ms, profile_name
+             FROM runs {WHERE}
+             ORDER BY {col} {dir}, id {dir} LIMIT ?9 OFFSET ?10",
+            col = query.sort.column()
+        );
+        let params = params![
+            u1,
+            u2,
+            u3,
+            method,
+            outcome,
+            since,
+            until,
+            watch,
+            i64::from(limit),
+            i64::try_from(offset).unwrap_or(i64::MAX)
+        ];
+        query_decoded(
+            &self.conn,
+            &query,
+            params,
+            ("list runs", "read a run"),
+            |r| {
+                let id: String = r.get(0)?;
+                let started: String = r.get(1)?;
+                let started_at = match time(&started, &id) {
+                    Ok(at) => at,
+                    Err(e) => return Ok(Err(e)),
+                };
+                Ok(Ok(RunSummary {
+                    started_at,
+                    method: r.get(2)?,
+                    url: r.get(3)?,
+                    outcome: r
+                        .get::<_, Option<String>>(4)?
+                        .as_deref()
+                        .and_then(OutcomeKind::from_id),
+                    last_status: r.get(5)?,
+                    attempts: r.get(6)?,
+                    elapsed_ms: r.get(7)?,
+                    profile_name: r.get(8)?,
+                    id,
+                }))
+            },
+        )
     }
 
     /// Bytes the database takes on disk: the file plus its write-ahead log.

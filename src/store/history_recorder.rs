@@ -2,7 +2,7 @@
 //! the run's [`RunFold`] (the one fold), written row by row as each event changes one, with
 //! body previews capped.
 
-use super::history_records::{AttemptRecord, HistoryWrite, RunRecord};
+use super::history_records::{AttemptRecord, FinishedRun, HistoryWrite, RunRecord};
 use crate::model::secrets::{self, Masked};
 use crate::model::{AttemptOutcome, RequestSpec, RetryProfile, RunEvent, RunFold};
 use std::sync::Arc;
@@ -239,7 +239,7 @@ impl HistoryRecorder {
             }
             (Step::End, _) => {
                 let f = self.fold.finish.as_ref()?;
-                HistoryWrite::RunFinished {
+                HistoryWrite::RunFinished(FinishedRun {
                     run_id,
                     ended_at: chrono::Local::now().fixed_offset(),
                     outcome: f.outcome.kind,
@@ -247,7 +247,7 @@ impl HistoryRecorder {
                     last_status: f.outcome.last_status,
                     attempts: f.attempts,
                     elapsed_ms: f.elapsed_ms,
-                }
+                })
             }
             (_, None) => return None,
         })

@@ -244,20 +244,36 @@ pub enum HistoryWrite {
         skipped: bool,
     },
     /// Close the run.
-    RunFinished {
-        /// Run id.
-        run_id: String,
-        /// Wall-clock end.
-        ended_at: DateTime<FixedOffset>,
-        /// How it ended.
-        outcome: OutcomeKind,
-        /// Banner text (masked).
-        message: String,
-        /// Status of the last response.
-        last_status: Option<u16>,
-        /// Attempts made.
-        attempts: u32,
-        /// Monotonic ms from start to end.
-        elapsed_ms: f64,
-    },
+    RunFinished(FinishedRun),
+}
+
+/// How a run ended, as [`HistoryWrite::RunFinished`] records it on its `runs` row.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FinishedRun {
+    /// Run id.
+    pub run_id: String,
+    /// Wall-clock end.
+    pub ended_at: DateTime<FixedOffset>,
+    /// How it ended.
+    pub outcome: OutcomeKind,
+    /// Banner text (masked).
+    pub message: String,
+    /// Status of the last response.
+    pub last_status: Option<u16>,
+    /// Attempts made.
+    pub attempts: u32,
+    /// Monotonic ms from start to end.
+    pub elapsed_ms: f64,
+}
+
+impl RunRecord {
+    /// The record with `end`'s fields filled in, as the `runs` row reads once `end` is applied.
+    pub(super) fn finish(&mut self, end: FinishedRun) {
+        self.ended_at = Some(end.ended_at);
+        self.outcome = Some(end.outcome);
+        self.outcome_message = Some(end.message);
+        self.last_status = end.last_status;
+        self.attempts = end.attempts;
+        self.elapsed_ms = Some(end.elapsed_ms);
+    }
 }

@@ -738,9 +738,9 @@ impl Queue {
         }
         let n = self.take_dropped(key);
         if n > 0
-            && let HistoryWrite::RunFinished { message, .. } = &mut write
+            && let HistoryWrite::RunFinished(end) = &mut write
         {
-            message.push_str(&dropped_note(n));
+            end.message.push_str(&dropped_note(n));
         }
         write
     }

@@ -38,7 +38,8 @@ mod watch_records;
 mod writer_backpressure_tests;
 
 pub use atomic_write::{
-    Access, AtomicFile, WriteError, same_file, write_atomic, write_atomic_with_hook, write_export,
+    Access, AtomicFile, WriteError, same_file, with_default_extension, write_atomic,
+    write_atomic_with_hook, write_export,
 };
 pub use batch_commit::{BatchChange, RunEnd};
 pub use batch_error::BatchError;
@@ -51,7 +52,7 @@ pub use history_error::HistoryError;
 pub use history_page::{RunQuery, RunSort, RunSummary};
 pub use history_recorder::{HistoryRecorder, RecorderSeed};
 pub use history_records::{
-    AttemptRecord, HistoryWrite, PhaseTimings, RunFilter, RunRecord, StoredRun,
+    AttemptRecord, FinishedRun, HistoryWrite, PhaseTimings, RunFilter, RunRecord, StoredRun,
 };
 pub use history_writer::{
     CHECKPOINT_EVERY, CommitLatency, GATHER_WINDOW, HistoryWriter, RunKey, STORE_THREAD_NAME,

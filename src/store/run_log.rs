@@ -237,13 +237,13 @@ pub fn event_line_as(event: &RunEvent, run_id: &str) -> Option<String> {
             elapsed_ms,
             ..
         } => format!(
-            "run {run_id} {}: {}; {attempts} attempt{} in {elapsed_ms:.0} ms",
+            "run {run_id} {}: {}; {} in {elapsed_ms:.0} ms",
             serde_json::to_value(outcome.kind)
                 .ok()
                 .and_then(|v| v.as_str().map(str::to_owned))
                 .unwrap_or_default(),
             outcome.message,
-            if *attempts == 1 { "" } else { "s" }
+            crate::model::counted(u64::from(*attempts), "attempt", "attempts")
         ),
     })
 }

@@ -8,7 +8,7 @@
 //! left by a process that died and reads as [`WatchState::Interrupted`].
 
 use super::advisory_lock::{BatchLock, LockRefused, lock_holder};
-use super::history::{HistoryStore, sql, time};
+use super::history::{HistoryStore, query_decoded, query_rows, sql, time};
 use super::history_error::HistoryError;
 use super::history_rows::{decode, encode};
 use crate::model::RequestSpec;
@@ -351,18 +351,13 @@ impl HistoryStore {
         tail: &str,
         param: &dyn rusqlite::ToSql,
     ) -> Result<Vec<WatchRecord>, HistoryError> {
-        let mut stmt = self
-            .conn
-            .prepare(&format!("SELECT {WATCH_COLUMNS} FROM watches {tail}"))
-            .map_err(sql("read watches"))?;
-        let rows = stmt
-            .query_map([param], |r| Ok(self.watch_row(r)))
-            .map_err(sql("read watches"))?;
-        let mut out = Vec::new();
-        for row in rows {
-            out.push(row.map_err(sql("read a watch"))??);
-        }
-        Ok(out)
+        query_decoded(
+            &self.conn,
+            &format!("SELECT {WATCH_COLUMNS} FROM watches {tail}"),
+            [param],
+            ("read watches", "read a watch"),
+            |r| Ok(self.watch_row(r)),
+        )
     }
 
     /// Watch `id` (a full id or a unique prefix).
@@ -388,15 +383,13 @@ impl HistoryStore {
     /// # Errors
     /// SQL errors.
     pub fn watch_slots(&self, id: &str) -> Result<Vec<WatchSlot>, HistoryError> {
-        let mut stmt = self
-            .conn
-            .prepare_cached(
-                "SELECT slot, due_unix_ms, run_id, missed FROM watch_slots WHERE watch_id = ?1
-                 ORDER BY slot",
-            )
-            .map_err(sql("read watch slots"))?;
-        let rows = stmt
-            .query_map([id], |r| {
+        query_rows(
+            &self.conn,
+            "SELECT slot, due_unix_ms, run_id, missed FROM watch_slots WHERE watch_id = ?1
+             ORDER BY slot",
+            [id],
+            "read watch slots",
+            |r| {
                 Ok(WatchSlot {
                     slot: u64::try_from(r.get::<_, i64>(0)?).unwrap_or(0),
                     due_unix_ms: r.get(1)?,
@@ -406,10 +399,8 @@ impl HistoryStore {
                         .as_deref()
                         .and_then(Missed::from_id),
                 })
-            })
-            .map_err(sql("read watch slots"))?;
-        rows.collect::<Result<_, _>>()
-            .map_err(sql("read watch slots"))
+            },
+        )
     }
 
     fn watch_row(&self, r: &rusqlite::Row<'_>) -> Result<WatchRecord, HistoryError> {

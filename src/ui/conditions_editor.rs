@@ -204,18 +204,13 @@ impl ConditionsEditor {
         name: &str,
         m: &mut ResponseMatcher,
     ) -> bool {
-        let mut changed = false;
-        let mut header = m.header.clone().unwrap_or_default();
-        if named_row(
+        let mut changed = kept_text(
             ui,
             &format!("{path}.header"),
             "Header",
             &format!("{name} header name"),
-            &mut header,
-        ) {
-            m.header = Some(header);
-            changed = true;
-        }
+            &mut m.header,
+        );
         let mut test = if m.matches.is_some() {
             Test::Matches
         } else if m.equals.is_some() {
@@ -253,17 +248,13 @@ impl ConditionsEditor {
                 }
             }
             Test::Matches => {
-                let mut v = m.matches.clone().unwrap_or_default();
-                if named_row(
+                changed |= kept_text(
                     ui,
                     &format!("{path}.matches"),
                     "Regex",
                     &format!("{name} header regex"),
-                    &mut v,
-                ) {
-                    m.matches = Some(v);
-                    changed = true;
-                }
+                    &mut m.matches,
+                );
             }
             Test::Present | Test::Missing => {}
         }
@@ -277,18 +268,13 @@ impl ConditionsEditor {
         name: &str,
         m: &mut ResponseMatcher,
     ) -> bool {
-        let mut changed = false;
-        let mut pointer = m.json_pointer.clone().unwrap_or_default();
-        if named_row(
+        let mut changed = kept_text(
             ui,
             &format!("{path}.json_pointer"),
             "JSON pointer",
             &format!("{name} JSON pointer"),
-            &mut pointer,
-        ) {
-            m.json_pointer = Some(pointer);
-            changed = true;
-        }
+            &mut m.json_pointer,
+        );
         let mut test = match (&m.equals, m.exists) {
             (Some(_), _) => Test::Equals,
             (None, Some(false)) => Test::Missing,
@@ -371,6 +357,17 @@ fn named_row(ui: &mut Ui, path: &str, label: &str, name: &str, value: &mut Strin
     text_row(ui, path, label, value)
         .accessible_name(name)
         .changed()
+}
+
+/// A text key that stays set, even empty, once its subject or test is chosen (the header name,
+/// the JSON pointer, the regex).
+fn kept_text(ui: &mut Ui, path: &str, label: &str, name: &str, value: &mut Option<String>) -> bool {
+    let mut text = value.clone().unwrap_or_default();
+    let changed = named_row(ui, path, label, name, &mut text);
+    if changed {
+        *value = Some(text);
+    }
+    changed
 }
 
 /// A text key that is absent when empty (`body_contains`, `body_matches`).

@@ -202,11 +202,6 @@ impl EnvironmentPanel {
             .map(str::to_owned);
     }
 
-    /// Whether the editor window is open.
-    pub fn is_editing(&self) -> bool {
-        self.editing.is_some()
-    }
-
     /// The variables Send resolves with: the selected environment's, including unsaved edits
     /// when it is open in the editor.
     pub fn variables(&self) -> Variables {

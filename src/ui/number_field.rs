@@ -149,9 +149,7 @@ pub fn number_field<T: FieldNumber>(ui: &mut Ui, spec: NumberSpec<'_>, value: &m
                 error
             })
             .inner;
-        if let Some(error) = error {
-            ui.colored_label(ui.visuals().error_fg_color, error);
-        }
+        super::controls::error_line(ui, error.as_deref());
         changed
     })
 }
@@ -196,9 +194,7 @@ pub fn optional_number_field<T: FieldNumber>(
                 }
             })
             .inner;
-        if let Some(error) = error {
-            ui.colored_label(ui.visuals().error_fg_color, error);
-        }
+        super::controls::error_line(ui, error.as_deref());
         changed
     })
 }

@@ -104,11 +104,7 @@ impl RunExport {
         contents: RunFileContents,
         path: PathBuf,
     ) -> Result<(), String> {
-        let path = if path.extension().is_some() {
-            path
-        } else {
-            path.with_extension(file.extension())
-        };
+        let path = crate::store::with_default_extension(path, file.extension());
         self.jobs
             .start("run-export", self.ctx.clone(), move || {
                 write(file, contents, &path).map(|()| (file, path))
@@ -127,12 +123,7 @@ impl RunExport {
 
 fn write(file: RunFile, contents: RunFileContents, path: &std::path::Path) -> Result<(), String> {
     let bytes = match contents {
-        RunFileContents::Plot(plot) => crate::interop::render_png(
-            &plot,
-            crate::interop::PNG_DEFAULT_WIDTH,
-            crate::interop::PNG_DEFAULT_HEIGHT,
-        )
-        .map_err(|e| e.to_string())?,
+        RunFileContents::Plot(plot) => plot.png().map_err(|e| e.to_string())?,
         RunFileContents::Text(text) => text.into_bytes(),
     };
     crate::store::write_export(path, &bytes)

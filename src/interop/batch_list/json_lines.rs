@@ -25,17 +25,11 @@ use std::fmt;
 #[derive(Deserialize)]
 #[serde(expecting = "an object with a `url` (and optionally method, headers, body, name, profile)")]
 struct Line {
-    #[serde(default)]
     method: Option<String>,
-    #[serde(default)]
     url: Option<String>,
-    #[serde(default)]
     headers: Option<HeaderRows>,
-    #[serde(default)]
     body: Option<serde_json::Value>,
-    #[serde(default)]
     name: Option<String>,
-    #[serde(default)]
     profile: Option<String>,
     /// Every other key: each one is a problem.
     #[serde(flatten)]

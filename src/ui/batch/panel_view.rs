@@ -4,7 +4,7 @@ use super::{BatchAction, BatchPanel};
 use crate::model::{BatchItemState, RetryProfile};
 use crate::service::BatchCommand;
 use crate::ui::click_row::click_row;
-use crate::ui::controls::button;
+use crate::ui::controls::{button, picker};
 use egui::Sense;
 use egui_extras::{Column, TableBuilder};
 use std::fmt::Write as _;
@@ -257,20 +257,10 @@ fn controls_ui(panel: &mut BatchPanel, ui: &mut egui::Ui) {
             panel.send(BatchCommand::RerunFailed(id.clone()));
             panel.working = true;
         }
-        let label = ui.label("Show");
-        let before = panel.filter;
-        egui::ComboBox::from_id_salt("batch.filter")
-            .selected_text(panel.filter.map_or("all", BatchItemState::id))
-            .width(90.0)
-            .show_ui(ui, |ui| {
-                ui.selectable_value(&mut panel.filter, None, "all");
-                for s in BatchItemState::ALL {
-                    ui.selectable_value(&mut panel.filter, Some(s), s.id());
-                }
-            })
-            .response
-            .labelled_by(label.id);
-        if panel.filter != before {
+        let states: Vec<_> = std::iter::once((None, "all", ""))
+            .chain(BatchItemState::ALL.map(|s| (Some(s), s.id(), "")))
+            .collect();
+        if picker(ui, "batch.filter", "Show", &mut panel.filter, &states).changed() {
             panel.reload();
         }
     });

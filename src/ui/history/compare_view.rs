@@ -27,12 +27,11 @@ pub fn show(ui: &mut egui::Ui, runs: &[Option<Box<StoredRun>>; 2]) -> bool {
         let r = &run.run;
         ui.add(
             egui::Label::new(format!(
-                "{name}: {} {} · {} · {} attempt{} · {} · seed {} · {}",
+                "{name}: {} {} · {} · {} · {} · seed {} · {}",
                 r.method,
                 r.url,
                 r.outcome.map_or(crate::store::RUNNING, |o| o.id()),
-                r.attempts,
-                if r.attempts == 1 { "" } else { "s" },
+                crate::model::counted(u64::from(r.attempts), "attempt", "attempts"),
                 r.elapsed_ms
                     .map_or_else(|| "–".to_owned(), |ms| format!("{ms:.0} ms")),
                 r.seed,

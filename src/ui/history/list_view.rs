@@ -6,7 +6,7 @@ use super::{HistoryPanel, Purpose, format_bytes};
 use crate::service::HistoryRequest;
 use crate::store::{OutcomeFilter, RUNNING, RunSort, RunSummary};
 use crate::ui::click_row::click_row;
-use crate::ui::controls::button;
+use crate::ui::controls::{button, picker};
 use egui::{RichText, Sense};
 use egui_extras::{Column, TableBuilder};
 
@@ -76,18 +76,10 @@ fn filters_ui(panel: &mut HistoryPanel, ui: &mut egui::Ui) {
             })
             .response
             .labelled_by(label.id);
-        let label = ui.label("Outcome");
-        egui::ComboBox::from_id_salt("history.outcome")
-            .selected_text(f.outcome.map_or("any", OutcomeFilter::id))
-            .width(96.0)
-            .show_ui(ui, |ui| {
-                ui.selectable_value(&mut f.outcome, None, "any");
-                for o in OutcomeFilter::ALL {
-                    ui.selectable_value(&mut f.outcome, Some(o), o.id());
-                }
-            })
-            .response
-            .labelled_by(label.id);
+        let outcomes: Vec<_> = std::iter::once((None, "any", ""))
+            .chain(OutcomeFilter::ALL.map(|o| (Some(o), o.id(), "")))
+            .collect();
+        picker(ui, "history.outcome", "Outcome", &mut f.outcome, &outcomes);
     });
     ui.horizontal_wrapped(|ui| {
         for (text, value, salt) in [
@@ -193,17 +185,19 @@ fn actions_ui(panel: &mut HistoryPanel, ui: &mut egui::Ui) {
 
 fn footer_ui(panel: &mut HistoryPanel, ui: &mut egui::Ui) {
     ui.horizontal_wrapped(|ui| {
+        // 0 keeps all.
+        let all_at_zero = |v: f64, _| {
+            if v == 0.0 {
+                "all".into()
+            } else {
+                format!("{v}")
+            }
+        };
         let label = ui.label("Keep days");
         ui.add(
             egui::DragValue::new(&mut panel.retention.keep_days)
                 .range(0..=36_500)
-                .custom_formatter(|v, _| {
-                    if v == 0.0 {
-                        "all".into()
-                    } else {
-                        format!("{v}")
-                    }
-                }),
+                .custom_formatter(all_at_zero),
         )
         .labelled_by(label.id)
         .on_hover_text("delete runs older than this many days (0: keep all)");
@@ -212,13 +206,7 @@ fn footer_ui(panel: &mut HistoryPanel, ui: &mut egui::Ui) {
             egui::DragValue::new(&mut panel.retention.keep_runs)
                 .range(0..=10_000_000)
                 .speed(10.0)
-                .custom_formatter(|v, _| {
-                    if v == 0.0 {
-                        "all".into()
-                    } else {
-                        format!("{v}")
-                    }
-                }),
+                .custom_formatter(all_at_zero),
         )
         .labelled_by(label.id)
         .on_hover_text("keep only this many newest runs (0: keep all)");

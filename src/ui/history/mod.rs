@@ -201,10 +201,8 @@ impl HistoryPanel {
                 self.cache.invalidate();
             }
             HistoryReply::Retained(n) => {
-                self.notice = Some(format!(
-                    "retention applied: {n} run{} deleted",
-                    if n == 1 { "" } else { "s" }
-                ));
+                let runs = crate::model::counted(n as u64, "run", "runs");
+                self.notice = Some(format!("retention applied: {runs} deleted"));
                 self.cache.invalidate();
             }
             HistoryReply::Reported(result) => {

@@ -72,9 +72,8 @@ pub fn report_status(result: Result<WrittenReport, String>) -> (bool, String) {
                 format!(" (left out: {})", w.left_out.join("; "))
             };
             let text = format!(
-                "Report of {} run{} written to {}{left_out}",
-                w.runs,
-                if w.runs == 1 { "" } else { "s" },
+                "Report of {} written to {}{left_out}",
+                crate::model::counted(w.runs, "run", "runs"),
                 w.path.display()
             );
             (false, text)
@@ -91,11 +90,7 @@ impl HistoryPanel {
         let (Some((query, format)), Some(path)) = (self.report.pending.take(), path) else {
             return;
         };
-        let path = if path.extension().is_some() {
-            path
-        } else {
-            path.with_extension(format.extension())
-        };
+        let path = crate::store::with_default_extension(path, format.extension());
         self.send(HistoryRequest::Report {
             query,
             format,

@@ -4,11 +4,10 @@
 use super::export::LabExportData;
 use super::jobs::LabJob;
 use super::{LabPanel, Running};
-use crate::interop::{load_csv, sweep_csv};
+use crate::interop::{load_charts, load_csv, sweep_charts, sweep_csv};
 use crate::model::RetryProfile;
-use crate::sim::{ContentionResult, ContentionSetup, MAX_CLIENTS, ServerModel, SweepPoint};
+use crate::sim::{ContentionResult, ContentionSetup, MAX_CLIENTS, ServerModel};
 use crate::ui::controls::button;
-use egui_plot::Line;
 use std::sync::Arc;
 
 impl LabPanel {
@@ -49,55 +48,46 @@ impl LabPanel {
         if matches!(self.running, Some(Running::Sweep | Running::Load)) {
             self.progress_ui(ui);
         }
-        match &self.sweep {
-            Some(Ok(points)) => {
-                let points = Arc::clone(points);
-                ui.horizontal_wrapped(|ui| {
-                    let copy_hover = "calls, completion time, gave up and load per N and strategy";
-                    super::export_buttons(
-                        ui,
-                        &mut self.export,
-                        ("sweep", copy_hover),
-                        &|| sweep_csv(&points),
-                        &|| LabExportData::Sweep(Arc::clone(&points)),
-                    );
-                });
-                if let Some(sentence) = points.last().and_then(|p| plain_words(&p.results)) {
-                    ui.strong(sentence);
-                }
-                sweep_plot(ui, "lab.calls_plot", "calls", &points, |r| r.total_calls);
-                sweep_plot(ui, "lab.completion_plot", "completion ms", &points, |r| {
-                    r.completion_ms
-                });
+        if let Some(points) = super::simulated(ui, self.sweep.as_ref()) {
+            ui.horizontal_wrapped(|ui| {
+                let copy_hover = "calls, completion time, gave up and load per N and strategy";
+                super::export_buttons(
+                    ui,
+                    &mut self.export,
+                    ("sweep", copy_hover),
+                    &|| sweep_csv(points),
+                    &|| LabExportData::Sweep(Arc::clone(points)),
+                );
+            });
+            if let Some(sentence) = points.last().and_then(|p| plain_words(&p.results)) {
+                ui.strong(sentence);
             }
-            Some(Err(e)) => {
-                ui.colored_label(ui.visuals().error_fg_color, format!("cannot simulate: {e}"));
+            for (id, chart) in ["lab.calls_plot", "lab.completion_plot"]
+                .into_iter()
+                .zip(sweep_charts(points))
+            {
+                super::chart_plot(ui, id, 180.0, chart);
             }
-            None => {}
         }
-        match &self.load {
-            Some(Ok(results)) => {
-                let results = Arc::clone(results);
-                ui.horizontal_wrapped(|ui| {
-                    let copy_hover = "calls per second per 10 ms bucket and strategy";
-                    super::export_buttons(
-                        ui,
-                        &mut self.export,
-                        ("load", copy_hover),
-                        &|| load_csv(&results),
-                        &|| LabExportData::Load(Arc::clone(&results)),
-                    );
-                });
-                if let Some(sentence) = plain_words(&results) {
-                    ui.strong(sentence);
-                }
-                load_plot(ui, &results);
-                load_table(ui, &results);
+        if let Some(results) = super::simulated(ui, self.load.as_ref()) {
+            ui.horizontal_wrapped(|ui| {
+                let copy_hover = "calls per second per 10 ms bucket and strategy";
+                super::export_buttons(
+                    ui,
+                    &mut self.export,
+                    ("load", copy_hover),
+                    &|| load_csv(results),
+                    &|| LabExportData::Load(Arc::clone(results)),
+                );
+            });
+            if let Some(sentence) = plain_words(results) {
+                ui.strong(sentence);
             }
-            Some(Err(e)) => {
-                ui.colored_label(ui.visuals().error_fg_color, format!("cannot simulate: {e}"));
+            for chart in load_charts(results) {
+                ui.label(&chart.title);
+                super::chart_plot(ui, "lab.load_plot", 180.0, chart);
             }
-            None => {}
+            load_table(ui, results);
         }
     }
 
@@ -179,56 +169,6 @@ fn plain_words(results: &[ContentionResult]) -> Option<String> {
         best.label,
         super::spoken_ms(best.completion_ms)
     ))
-}
-
-/// One line per strategy of `value` against N.
-fn sweep_plot(
-    ui: &mut egui::Ui,
-    id: &str,
-    y: &str,
-    points: &[SweepPoint],
-    value: fn(&ContentionResult) -> f64,
-) {
-    let strategies = points.first().map_or(0, |p| p.results.len());
-    if let Some(first) = points.first() {
-        super::legend_row(ui, first.results.iter().map(|r| r.label.as_str()));
-    }
-    super::lab_plot(ui, id, 180.0)
-        .x_axis_label("clients N")
-        .y_axis_label(y)
-        .show(ui, |plot_ui| {
-            for i in 0..strategies {
-                let name = points[0].results[i].label.clone();
-                let line: Vec<[f64; 2]> = points
-                    .iter()
-                    .filter_map(|p| p.results.get(i).map(|r| [f64::from(p.clients), value(r)]))
-                    .collect();
-                plot_ui.line(Line::new(name, line).color(super::series_color(i)));
-            }
-        });
-}
-
-/// The server load over time, one line per strategy.
-fn load_plot(ui: &mut egui::Ui, results: &[ContentionResult]) {
-    let clients = results.first().map_or(0, |r| r.clients);
-    ui.label(format!(
-        "server load at N = {clients} (calls a second, mean of the runs)"
-    ));
-    super::legend_row(ui, results.iter().map(|r| r.label.as_str()));
-    super::lab_plot(ui, "lab.load_plot", 180.0)
-        .x_axis_label("time ms")
-        .y_axis_label("calls/s")
-        .show(ui, |plot_ui| {
-            for (i, r) in results.iter().enumerate() {
-                let line: Vec<[f64; 2]> = r
-                    .load
-                    .iter()
-                    .enumerate()
-                    .map(|(i, &v)| [i as f64 * r.bucket_ms, v])
-                    .collect();
-                plot_ui.line(Line::new(r.label.clone(), line).color(super::series_color(i)));
-            }
-        });
 }
 
 /// Per strategy at the load view's N: calls, completion time, clients that gave up and the

@@ -3,7 +3,7 @@
 
 use super::LabPanel;
 use super::export::LabExportData;
-use crate::interop::distribution_csv;
+use crate::interop::{distribution_csv, exact_bound, histogram_bars};
 use crate::sim::{Distribution, RetryDistribution};
 use egui_plot::{Bar, BarChart, BoxElem, BoxPlot, BoxSpread, Line};
 use std::sync::Arc;
@@ -80,20 +80,8 @@ impl LabPanel {
                 .name(format!("retry {}", r.retry))
             })
             .collect();
-        let bounds = |pick: fn((f64, f64)) -> f64| -> Vec<[f64; 2]> {
-            d.retries
-                .iter()
-                .filter_map(|r| {
-                    let b = if cumulative {
-                        r.cumulative_bounds
-                    } else {
-                        r.wait_bounds
-                    };
-                    b.map(|b| [f64::from(r.retry), pick(b)])
-                })
-                .collect()
-        };
-        let (low, high) = (bounds(|b| b.0), bounds(|b| b.1));
+        let low = exact_bound(d, cumulative, false);
+        let high = exact_bound(d, cumulative, true);
         let y = if cumulative { "elapsed ms" } else { "wait ms" };
         let names = ["sampled (min, p5, p50, p95, max)", "exact max", "exact min"];
         super::legend_row(ui, names);
@@ -147,15 +135,10 @@ fn histogram_plot(ui: &mut egui::Ui, r: &RetryDistribution) {
         "histogram of wait {} ({} runs; hover the plot above to pick a retry)",
         r.retry, r.reached
     ));
-    let h = &r.histogram;
-    let width = h.bin_ms as f64;
-    let bars: Vec<Bar> = h
-        .counts
-        .iter()
-        .enumerate()
-        .map(|(i, &c)| {
-            Bar::new(h.low_ms as f64 + (i as f64 + 0.5) * width, f64::from(c)).width(width)
-        })
+    let width = r.histogram.bin_ms as f64;
+    let bars: Vec<Bar> = histogram_bars(&r.histogram)
+        .into_iter()
+        .map(|[x, n]| Bar::new(x, n).width(width))
         .collect();
     super::lab_plot(ui, "lab.histogram_plot", 120.0)
         .x_axis_label("wait ms")

@@ -151,11 +151,7 @@ impl LabExport {
         let Some(job) = self.pending.take() else {
             return;
         };
-        let path = if path.extension().is_some() {
-            path
-        } else {
-            path.with_extension(job.format.extension())
-        };
+        let path = crate::store::with_default_extension(path, job.format.extension());
         let spawned = self.jobs.start("lab-export", self.ctx.clone(), move || {
             let what = format!("{} {}", job.data.name(), job.format.extension());
             job.bytes().and_then(|bytes| {

@@ -9,6 +9,7 @@ pub mod jobs;
 mod stack_view;
 pub mod worker;
 
+use crate::interop::LabChart;
 use crate::model::RetryProfile;
 use crate::sim::{
     ContentionResult, Distribution, POST_BASE_MS, POST_CAP_MS, StackAnalysis, StackSimulation,
@@ -95,6 +96,32 @@ pub(super) fn legend_row<'a>(ui: &mut egui::Ui, names: impl IntoIterator<Item = 
             ui.label(egui::RichText::new(format!("━ {name}")).color(series_color(i)));
         }
     });
+}
+
+/// `chart` (the series its PNG export draws) as Lab plot `id`, `height` points high: the
+/// legend above it, one line per series in [`series_color`] order. Not its title.
+pub(super) fn chart_plot(ui: &mut egui::Ui, id: &str, height: f32, chart: LabChart) {
+    legend_row(ui, chart.series.iter().map(|s| s.name.as_str()));
+    lab_plot(ui, id, height)
+        .x_axis_label(chart.x_label)
+        .y_axis_label(chart.y_label)
+        .show(ui, |plot_ui| {
+            for (i, s) in chart.series.into_iter().enumerate() {
+                plot_ui.line(egui_plot::Line::new(s.name, s.points).color(series_color(i)));
+            }
+        });
+}
+
+/// A simulation's result once it has arrived: its value, or `None` after saying
+/// `cannot simulate: …` for an error.
+fn simulated<'a, T>(ui: &mut egui::Ui, result: Option<&'a Result<T, String>>) -> Option<&'a T> {
+    match result? {
+        Ok(value) => Some(value),
+        Err(e) => {
+            ui.colored_label(ui.visuals().error_fg_color, format!("cannot simulate: {e}"));
+            None
+        }
+    }
 }
 
 /// What the contention view simulates.

@@ -67,49 +67,43 @@ impl LabPanel {
         if self.running == Some(Running::Stack) {
             self.progress_ui(ui);
         }
-        match &self.stack {
-            Some(Ok((a, s))) => {
-                for &i in &a.not_retrying {
-                    ui.label(format!(
-                        "layer {}: its triage does not retry {STACK_FAILURE_STATUS}, so it makes one attempt per call",
-                        i + 1
-                    ));
-                }
-                ui.strong(format!(
-                    "In plain words: one call that meets a failing server becomes {:.1} attempts on it on average, and waits {} on average.",
-                    s.mean_attempts,
-                    super::spoken_ms(s.mean_time_ms)
-                ));
-                // The same wording as `simulate --stack`, saying what the figures ignore.
-                for line in a.summary_lines() {
-                    ui.label(line);
-                }
-                if s.capped_runs {
-                    ui.label(format!(
-                        "simulated {} of {} calls: the worst case would pass {STACK_ATTEMPT_BOUND} simulated server attempts",
-                        s.runs, s.requested_runs
-                    ));
-                }
-                if s.cut_calls > 0 {
-                    ui.label(format!(
-                        "{} calls were cut at {STACK_ATTEMPT_BOUND} server attempts and count as failed",
-                        s.cut_calls
-                    ));
-                }
+        if let Some((a, s)) = super::simulated(ui, self.stack.as_ref()) {
+            for &i in &a.not_retrying {
                 ui.label(format!(
-                    "simulated {} calls, every failed attempt answering {STACK_FAILURE_STATUS}: mean {:.2} attempts (max {}), mean {:.0} ms waiting (max {:.0} ms), {:.1} % succeeded",
-                    s.runs,
-                    s.mean_attempts,
-                    s.max_attempts,
-                    s.mean_time_ms,
-                    s.max_time_ms,
-                    s.success_share * 100.0
+                    "layer {}: its triage does not retry {STACK_FAILURE_STATUS}, so it makes one attempt per call",
+                    i + 1
                 ));
             }
-            Some(Err(e)) => {
-                ui.colored_label(ui.visuals().error_fg_color, format!("cannot simulate: {e}"));
+            ui.strong(format!(
+                "In plain words: one call that meets a failing server becomes {:.1} attempts on it on average, and waits {} on average.",
+                s.mean_attempts,
+                super::spoken_ms(s.mean_time_ms)
+            ));
+            // The same wording as `simulate --stack`, saying what the figures ignore.
+            for line in a.summary_lines() {
+                ui.label(line);
             }
-            None => {}
+            if s.capped_runs {
+                ui.label(format!(
+                    "simulated {} of {} calls: the worst case would pass {STACK_ATTEMPT_BOUND} simulated server attempts",
+                    s.runs, s.requested_runs
+                ));
+            }
+            if s.cut_calls > 0 {
+                ui.label(format!(
+                    "{} calls were cut at {STACK_ATTEMPT_BOUND} server attempts and count as failed",
+                    s.cut_calls
+                ));
+            }
+            ui.label(format!(
+                "simulated {} calls, every failed attempt answering {STACK_FAILURE_STATUS}: mean {:.2} attempts (max {}), mean {:.0} ms waiting (max {:.0} ms), {:.1} % succeeded",
+                s.runs,
+                s.mean_attempts,
+                s.max_attempts,
+                s.mean_time_ms,
+                s.max_time_ms,
+                s.success_share * 100.0
+            ));
         }
     }
 }

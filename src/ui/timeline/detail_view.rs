@@ -59,7 +59,7 @@ pub fn show(ui: &mut egui::Ui, view: &mut RunView, now: Instant) {
                 ui,
                 attempt.number,
                 &result.timings,
-                error_kind(result),
+                result.outcome.error_kind(),
             );
         }
     }
@@ -101,13 +101,6 @@ pub fn timings_line(result: &AttemptResult) -> String {
 }
 
 /// The error kind of a failed attempt.
-fn error_kind(result: &AttemptResult) -> Option<crate::model::ErrorKind> {
-    match &result.outcome {
-        AttemptOutcome::Error(e) => Some(e.kind),
-        AttemptOutcome::Response(_) => None,
-    }
-}
-
 fn hops_ui(ui: &mut egui::Ui, result: &AttemptResult) {
     if result.hops.is_empty() {
         return;
@@ -280,7 +273,8 @@ pub fn attempt_text(attempt: &AttemptRow, body: Option<&str>) -> String {
             let _ = writeln!(out, "verdict: {}", attempt.verdict_label());
             let _ = writeln!(out, "{}", timings_line(result));
             if result.timings.connection != crate::model::ConnectionUse::Unknown {
-                let phases = crate::model::phases_line(&result.timings, error_kind(result));
+                let phases =
+                    crate::model::phases_line(&result.timings, result.outcome.error_kind());
                 let _ = writeln!(out, "phases: {phases}");
             }
             if !result.hops.is_empty() {

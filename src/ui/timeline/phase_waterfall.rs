@@ -6,7 +6,7 @@
 //! `reused` instead of a zero-length bar.
 
 use super::units::format_ms;
-use crate::model::{ConnectionUse, ErrorKind, PhaseKind, Timings, phase_spans};
+use crate::model::{ConnectionUse, ErrorKind, PhaseKind, Timings, phase_parts, phase_spans};
 use egui::{Color32, RichText};
 
 /// Width kept for a phase's label, points (fits `send + wait (TTFB)`).
@@ -205,25 +205,15 @@ fn notes(timings: &Timings, error: Option<ErrorKind>) -> Vec<&'static str> {
 /// The phases as tooltip text, one per line (`connect  0.35 ms`), with a reused connection
 /// said as such; empty when none was measured.
 pub fn phases_tooltip(timings: &Timings, error: Option<ErrorKind>) -> String {
-    let spans = phase_spans(timings, error);
-    let reused = timings.connection == ConnectionUse::Reused;
-    let mut lines = Vec::new();
-    let mut reuse_said = false;
-    for span in &spans {
-        if reused && !reuse_said && !matches!(span.kind, PhaseKind::Redirects | PhaseKind::Dns) {
-            lines.push(format!("{REUSED_LABEL} (no connect, no TLS)"));
-            reuse_said = true;
-        }
+    let reused = format!("{REUSED_LABEL} (no connect, no TLS)");
+    let lines = phase_parts(timings, error, &reused, |span| {
         let failed = if span.failed { " (failed)" } else { "" };
-        lines.push(format!(
+        format!(
             "{}{failed}  {}",
             span.kind.label(),
             phase_ms(span.duration_ms())
-        ));
-    }
-    if reused && !reuse_said {
-        lines.push(format!("{REUSED_LABEL} (no connect, no TLS)"));
-    }
+        )
+    });
     lines.join("\n")
 }
 

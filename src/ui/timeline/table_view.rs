@@ -11,7 +11,6 @@
 use super::colors::class_text_color;
 use super::run_timeline::Timeline;
 use super::units::{format_bytes, format_clock_compact, format_date_time, format_ms, format_secs};
-use crate::model::AttemptOutcome;
 use crate::model::{AttemptRow, WaitRow};
 use egui::RichText;
 use egui_extras::{Column, TableBuilder};
@@ -153,10 +152,7 @@ fn cells(row: &mut egui_extras::TableRow<'_, '_>, attempt: &AttemptRow, now: f64
                 .show_tooltip_when_elided(false),
         );
         if let Some(result) = &attempt.result {
-            let error = match &result.outcome {
-                AttemptOutcome::Error(e) => Some(e.kind),
-                AttemptOutcome::Response(_) => None,
-            };
+            let error = result.outcome.error_kind();
             let phases = super::phase_waterfall::phases_tooltip(&result.timings, error);
             if !phases.is_empty() {
                 label.on_hover_text(format!("phases of attempt {}\n{phases}", attempt.number));

@@ -119,11 +119,7 @@ impl WorkbenchState {
                 None => self.open_profile_path(path),
             },
             DialogPurpose::SaveProfileAs { .. } => {
-                let path = if path.extension().is_some() {
-                    path
-                } else {
-                    path.with_extension("json")
-                };
+                let path = crate::store::with_default_extension(path, "json");
                 self.save_to(path);
                 if let Some(switch) = self.profile.switch_after_save.take() {
                     self.after_prompt_save(switch);

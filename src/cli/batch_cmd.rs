@@ -282,6 +282,10 @@ fn work(args: &BatchArgs, dir: &Path, core: &crate::service::Core) -> Result<u8,
                 let record = queue
                     .batch(&wanted)
                     .map_err(|e| CliError::usage(e.to_string()))?;
+                // Refused before anything is said of it or changed.
+                queue
+                    .check_free(&record.id)
+                    .map_err(|e| CliError::failed(e.to_string()))?;
                 // The batch's own list is as much the user's as a list given now.
                 if let (Some(path), Some(source)) = (&report_path, &record.source)
                     && crate::store::same_file(Path::new(source), path)

@@ -11,7 +11,7 @@ use super::advisory_lock::{BatchLock, LockRefused, lock_holder};
 use super::history::{HistoryStore, sql, time};
 use super::history_error::HistoryError;
 use super::history_rows::{decode, encode};
-use crate::model::RequestSpec;
+use crate::model::{OutcomeKind, RequestSpec};
 use crate::policy::WatchSchedule;
 use chrono::{DateTime, FixedOffset};
 use rusqlite::params;
@@ -343,6 +343,40 @@ impl HistoryStore {
             "ORDER BY created_unix_ms DESC, id DESC LIMIT ?1",
             &i64::from(limit),
         )
+    }
+
+    /// The runs of each watch of `ids` (full ids) by outcome (`None`: not finished), in one
+    /// GROUP BY over `runs.watch_id`: `(watch id, outcome, runs)`.
+    ///
+    /// # Errors
+    /// SQL errors.
+    pub fn watch_outcomes(
+        &self,
+        ids: &[&str],
+    ) -> Result<Vec<(String, Option<OutcomeKind>, u64)>, HistoryError> {
+        if ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        let marks = vec!["?"; ids.len()].join(", ");
+        let mut stmt = self
+            .conn
+            .prepare(&format!(
+                "SELECT watch_id, outcome, COUNT(*) FROM runs WHERE watch_id IN ({marks})
+                 GROUP BY watch_id, outcome"
+            ))
+            .map_err(sql("count a watch's outcomes"))?;
+        let rows = stmt
+            .query_map(rusqlite::params_from_iter(ids), |r| {
+                let outcome: Option<String> = r.get(1)?;
+                Ok((
+                    r.get(0)?,
+                    outcome.as_deref().and_then(OutcomeKind::from_id),
+                    u64::try_from(r.get::<_, i64>(2)?).unwrap_or(0),
+                ))
+            })
+            .map_err(sql("count a watch's outcomes"))?;
+        rows.collect::<Result<_, _>>()
+            .map_err(sql("count a watch's outcomes"))
     }
 
     /// The watches `tail` (a WHERE / ORDER BY / LIMIT clause with one parameter) selects.

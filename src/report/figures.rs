@@ -217,10 +217,7 @@ fn profiles(runs: &[ObservedRun]) -> Vec<ProfileUse> {
 }
 
 fn attempts_per_run(runs: &[ObservedRun]) -> AttemptsPerRun {
-    let counts: Vec<u32> = runs
-        .iter()
-        .map(|r| u32::try_from(r.attempts.len()).unwrap_or(u32::MAX))
-        .collect();
+    let counts: Vec<u32> = runs.iter().map(|r| r.attempts_made).collect();
     let total: u64 = counts.iter().map(|&c| u64::from(c)).sum();
     let mut histogram = BTreeMap::new();
     for &c in &counts {

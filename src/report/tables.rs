@@ -366,7 +366,7 @@ pub fn attempts_table(r: &ObservedRun) -> Table {
 
 /// `succeeded after 3 attempts in 2.4 s`.
 pub fn outcome_text(r: &ObservedRun) -> String {
-    let n = r.attempts.len();
+    let n = r.attempts_made;
     format!(
         "{} after {n} attempt{} in {}",
         super::observed::outcome_id(r.outcome),

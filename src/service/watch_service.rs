@@ -152,14 +152,12 @@ pub struct WatchPlan {
 pub enum WatchEvent {
     /// The watch runs (created, or claimed again by a resume).
     Started(Box<WatchRecord>),
-    /// Slot `slot`'s run ended (masked, as recorded); `message` is its outcome's banner.
+    /// Slot `slot`'s run ended (masked, as recorded: its message is its outcome's banner).
     Ran {
         /// Slot index.
         slot: u64,
         /// The run as the report reads it.
         run: Box<ObservedRun>,
-        /// Its outcome banner (masked), e.g. `gave up after 3 attempts (503)`.
-        message: String,
     },
     /// Slot `slot`'s run starts as run `run_id` of the face (its events follow as
     /// [`WatchEvent::Run`] when the watch is shown live).
@@ -661,13 +659,9 @@ async fn run_slot(
         std::future::pending::<()>().await;
     };
     let mut fold = RunFold::new(face_run);
-    let mut finished = None;
     let run = run.with_clients(&ctx.parts.clients);
     drive_events(run, &handle, rx, asked, |event| {
         let event = recording.observe(event);
-        if let RunEvent::RunFinished { outcome, .. } = &*event {
-            finished = Some(outcome.message.clone());
-        }
         if live.is_some() {
             let _ = ctx.events.send(WatchEvent::Run(Box::new((*event).clone())));
         }
@@ -677,11 +671,11 @@ async fn run_slot(
     if let Some(live) = live {
         live.lock().remove(&face_run);
     }
-    let Some(message) = finished else {
+    if fold.finish.is_none() {
         return Err(WatchError::History(HistoryError::WriterGone(
             "the engine stopped without finishing a run".into(),
         )));
-    };
+    }
     if let Some(e) = recording.take_failure() {
         return Err(WatchError::History(e));
     }
@@ -689,7 +683,6 @@ async fn run_slot(
         let _ = ctx.events.send(WatchEvent::Ran {
             slot,
             run: Box::new(run),
-            message,
         });
     }
     Ok(*stop.borrow())

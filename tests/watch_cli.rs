@@ -351,7 +351,7 @@ fn a_watch_whose_reader_goes_is_paused_not_killed() {
 }
 
 #[test]
-fn watch_show_reads_each_run_back_as_its_line() {
+fn watch_show_reads_each_run_back_as_its_line_and_names_a_deleted_run() {
     let demo = Demo::start();
     let dir = tempfile::tempdir().expect("tempdir");
     let url = demo.url("/status/503");
@@ -378,6 +378,32 @@ fn watch_show_reads_each_run_back_as_its_line() {
             "{line}\nnot in:\n{shown}"
         );
     }
+
+    // A run deleted from the history is named so, and no longer counted.
+    let store = HistoryStore::open_in(dir.path()).expect("history");
+    let ids = watch_run_ids(&store, &id);
+    drop(store);
+    stdout_of(dir.path(), &["history", "delete", &ids[0], "--yes"], 0);
+    let shown = stdout_of(dir.path(), &["watch", "show", &id], 0);
+    assert!(
+        shown.contains(&format!("run {} (deleted from the history)", ids[0])),
+        "{shown}"
+    );
+    assert!(!shown.contains("not recorded"), "{shown}");
+    let json = show_json(dir.path(), &id);
+    let runs = json["watch"]["runs"].as_u64().expect("runs");
+    assert_eq!(runs, ids.len() as u64 - 1, "{json}");
+    let missed = json["watch"]["missed"].as_u64().expect("missed");
+    let listed = stdout_of(dir.path(), &["watch", "list"], 0);
+    let counted = if runs == 1 {
+        "1 run".to_owned()
+    } else {
+        format!("{runs} runs")
+    };
+    assert!(
+        listed.contains(&format!("{counted}, {missed} missed")),
+        "{listed}"
+    );
 }
 
 /// An attempt cut off by the process's end counts as made, in the history's list, in `watch

@@ -523,9 +523,14 @@ fn slot_line(slot: &WatchSlot, run: Option<&&ObservedRun>) -> String {
         (Some(reason), _) => missed_line(&(slot.slot..slot.slot + 1), reason),
         (None, Some(run)) => run_line(slot.slot, run),
         (None, None) => format!(
-            "#{}  run {} (not recorded: the process ended before it started)\n",
+            "#{}  run {} ({})\n",
             slot.slot + 1,
-            slot.run_id.as_deref().unwrap_or("?")
+            slot.run_id.as_deref().unwrap_or("?"),
+            if slot.run_deleted {
+                "deleted from the history"
+            } else {
+                "not recorded: the process ended before it started"
+            }
         ),
     }
 }

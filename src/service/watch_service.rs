@@ -537,6 +537,7 @@ async fn run_loop(ctx: Context, mut stop: StopReceiver, first: u64, initial: Mis
                     due_unix_ms: ctx.schedule.slot_time(slot),
                     run_id: None,
                     missed: Some(reason),
+                    run_deleted: false,
                 })
                 .collect();
             if let Err(e) = record_slots(&ctx, slots).await {
@@ -628,6 +629,7 @@ async fn run_slot(
             due_unix_ms: due,
             run_id: Some(run_id.clone()),
             missed: None,
+            run_deleted: false,
         }],
     )
     .await?;

@@ -114,6 +114,9 @@ pub struct WatchSlot {
     /// Why it was not sent, when missed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub missed: Option<Missed>,
+    /// Its run was deleted from the history (`history delete`, retention).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub run_deleted: bool,
 }
 
 /// A watch to create.
@@ -158,7 +161,7 @@ pub struct WatchRecord {
     pub state: WatchState,
     /// When its state last changed.
     pub updated_at: DateTime<FixedOffset>,
-    /// Slots sent (runs).
+    /// Its runs in the history (a run deleted from it is not counted).
     pub runs: u64,
     /// Slots missed.
     pub missed: u64,
@@ -205,7 +208,7 @@ pub enum WatchError {
 
 const WATCH_COLUMNS: &str = "id, created_at, method, url, request_json, has_secrets, profile_name,
     profile_json, start_unix_ms, every_ms, jitter, seed, count, until_unix_ms, state, updated_at,
-    (SELECT COUNT(*) FROM watch_slots s WHERE s.watch_id = watches.id AND s.run_id IS NOT NULL),
+    (SELECT COUNT(*) FROM runs r WHERE r.watch_id = watches.id),
     (SELECT COUNT(*) FROM watch_slots s WHERE s.watch_id = watches.id AND s.missed IS NOT NULL),
     (SELECT COALESCE(MAX(slot) + 1, 0) FROM watch_slots s WHERE s.watch_id = watches.id)";
 
@@ -425,8 +428,8 @@ impl HistoryStore {
         let mut stmt = self
             .conn
             .prepare_cached(
-                "SELECT slot, due_unix_ms, run_id, missed FROM watch_slots WHERE watch_id = ?1
-                 ORDER BY slot",
+                "SELECT slot, due_unix_ms, run_id, missed, run_deleted FROM watch_slots
+                 WHERE watch_id = ?1 ORDER BY slot",
             )
             .map_err(sql("read watch slots"))?;
         let rows = stmt
@@ -439,6 +442,7 @@ impl HistoryStore {
                         .get::<_, Option<String>>(3)?
                         .as_deref()
                         .and_then(Missed::from_id),
+                    run_deleted: r.get(4)?,
                 })
             })
             .map_err(sql("read watch slots"))?;
@@ -533,20 +537,23 @@ mod tests {
                         due_unix_ms: 1000,
                         run_id: Some("r0".into()),
                         missed: None,
+                        run_deleted: false,
                     },
                     WatchSlot {
                         slot: 1,
                         due_unix_ms: 1200,
                         run_id: None,
                         missed: Some(Missed::Busy),
+                        run_deleted: false,
                     },
                 ],
             )
             .unwrap();
         let w = store.watch("0190aaaa").unwrap();
+        // Run r0 is not in the history: a slot's run is counted once the run exists.
         assert_eq!(
             (w.state, w.runs, w.missed, w.next_slot),
-            (WatchState::Running, 1, 1, 2)
+            (WatchState::Running, 0, 1, 2)
         );
         assert!(matches!(
             store.claim_watch(id),

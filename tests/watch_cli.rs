@@ -460,3 +460,33 @@ fn an_interrupted_run_counts_its_attempt_in_flight_in_every_view() {
         "{report}"
     );
 }
+
+#[test]
+fn a_watch_holding_secrets_with_no_os_keyring_is_warned_about_at_start() {
+    let demo = Demo::start();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let url = demo.url("/status/200");
+    let out = retryscope(dir.path())
+        .args(["watch", "-H", "Authorization: Bearer s3cr3t-token"])
+        .args(["--every", "200ms", "--count", "1", &url])
+        .assert()
+        .code(0)
+        .get_output()
+        .clone();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(
+            "warning: the watch's runs carry secrets, and secrets are kept in memory only"
+        ) && stderr.contains("after this process ends they cannot be resumed"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("s3cr3t-token"), "{stderr}");
+    // A watch without secrets says nothing of them.
+    let out = retryscope(dir.path())
+        .args(["watch", "--every", "200ms", "--count", "1", &url])
+        .assert()
+        .code(0)
+        .get_output()
+        .clone();
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("warning"));
+}

@@ -268,9 +268,7 @@ fn work(args: &BatchArgs, dir: &Path, core: &crate::service::Core) -> Result<u8,
                     .call_blocking(move |q| q.secret_items(&batch))
                     .is_ok_and(|n| n.is_ok_and(|n| n > 0))
             {
-                super::out::write_stderr(&format!(
-                    "warning: some items carry secrets, and {reason}: after this process ends they cannot be resumed\n"
-                ));
+                warn_unresumable("some items carry secrets", reason);
             }
             id
         }
@@ -351,6 +349,14 @@ fn work(args: &BatchArgs, dir: &Path, core: &crate::service::Core) -> Result<u8,
         write_report(&open_queue(dir)?, &batch_id, &path, format)?;
     }
     Ok(super::out::exit_code_after_output(code))
+}
+
+/// Says on stderr that work holding secrets (`what`: `some items carry secrets`) cannot be
+/// resumed by another process: no OS keyring keeps them (`reason`, the secret store's).
+pub(super) fn warn_unresumable(what: &str, reason: &str) {
+    super::out::write_stderr(&format!(
+        "warning: {what}, and {reason}: after this process ends they cannot be resumed\n"
+    ));
 }
 
 /// What a batch stopped by an error says (exit 1): the error in words, that the items not

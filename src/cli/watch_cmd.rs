@@ -189,6 +189,11 @@ pub fn execute(args: &WatchArgs, core: &crate::service::Core) -> Result<u8, CliE
         for_ms: args.for_ms,
         body_cap: run.history_body_cap,
     };
+    if let Some(reason) = &core.secret_store().fallback_reason
+        && plan.holds_secrets()
+    {
+        super::batch_cmd::warn_unresumable("the watch's runs carry secrets", reason);
+    }
     let id = plan.id.clone();
     let command = WatchCommand::Start {
         plan: Box::new(plan),

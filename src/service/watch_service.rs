@@ -103,6 +103,24 @@ pub fn parse_every(text: &str) -> Result<u64, String> {
     Ok(ms)
 }
 
+/// `request` masked by the one secrets rule, and every secret value it masks (`secrets` and
+/// the request's own).
+fn masked_request(request: &RequestSpec, mut secrets: Vec<String>) -> (RequestSpec, Vec<String>) {
+    secrets.extend(crate::model::secrets::secret_values(request));
+    secrets.retain(|s| !s.is_empty());
+    let masked = crate::model::secrets::mask_spec(request, &secrets).into_inner();
+    (masked, secrets)
+}
+
+impl WatchPlan {
+    /// Whether its request holds secrets (kept in the secret store for a resume in another
+    /// process: with no OS keyring, none can resume it).
+    pub fn holds_secrets(&self) -> bool {
+        let (masked, secrets) = masked_request(&self.request, self.secrets.clone());
+        masked != self.request || !secrets.is_empty()
+    }
+}
+
 /// A fresh watch id (UUID v7: ids sort by creation time).
 pub fn new_watch_id() -> String {
     uuid::Uuid::now_v7().to_string()
@@ -269,10 +287,7 @@ pub fn start(parts: WatchParts, plan: WatchPlan) -> WatchHandle {
         count: plan.count,
         until_unix_ms: plan.for_ms.map(|ms| i64::try_from(ms).unwrap_or(i64::MAX)),
     };
-    let mut secrets = plan.secrets;
-    secrets.extend(crate::model::secrets::secret_values(&plan.request));
-    secrets.retain(|s| !s.is_empty());
-    let masked = crate::model::secrets::mask_spec(&plan.request, &secrets).into_inner();
+    let (masked, secrets) = masked_request(&plan.request, plan.secrets);
     let has_secrets = masked != plan.request || !secrets.is_empty();
     let new = NewWatch {
         id: id.clone(),

@@ -168,10 +168,12 @@ impl WorkbenchState {
         if setup.link.offer().batches {
             batch.attach(setup.link.sender());
         }
+        let mut composer = Composer::new(draft);
+        composer.watch.text = persisted.watch_schedule;
         Self {
             link: setup.link,
             dialogs: FileDialogHost::new(setup.dialogs, setup.library_dir.clone()),
-            request: RequestSide::new(Composer::new(draft)),
+            request: RequestSide::new(composer),
             profile: ProfileEdit::new(current),
             library: Library::new(setup.library_dir, persisted.opened_files),
             runs: RunsState::with_detail(persisted.layout.detail),
@@ -384,6 +386,7 @@ impl WorkbenchState {
                 .or_else(|| self.store.restored_env.clone()),
             history_retention: self.history.retention,
             history_filters: self.history.filters.clone(),
+            watch_schedule: self.request.composer.watch.text.clone(),
         }
     }
 

@@ -89,7 +89,8 @@ impl WatchToggle {
         }
     }
 
-    /// Watch `id` of the request titled `title` was asked for.
+    /// Watch `id` of the request titled `title` was asked for (started, or resumed from the
+    /// Watches tab).
     pub fn started(&mut self, id: String, title: String) {
         self.watching = Some(Watching {
             id,
@@ -112,7 +113,11 @@ impl WatchToggle {
     pub fn accept(&mut self, update: &WatchUpdate) -> Option<(bool, String)> {
         let watching = self.watching.as_mut().filter(|w| w.id == update.watch)?;
         match &update.event {
-            WatchEvent::Started(record) => watching.schedule = Some(record.schedule),
+            WatchEvent::Started(record) => {
+                // A resumed watch carries on at its next slot.
+                watching.schedule = Some(record.schedule);
+                watching.next_slot = record.next_slot;
+            }
             WatchEvent::RunStarted { slot, .. } => {
                 watching.next_slot = slot + 1;
                 watching.running = true;

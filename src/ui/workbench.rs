@@ -446,6 +446,9 @@ impl WorkbenchState {
         for run_id in self.watches.take_open() {
             self.history.open_run(run_id);
         }
+        if let Some(watch) = self.watches.take_resume() {
+            self.resume_watch(&watch);
+        }
         let live = self.live_work();
         self.quit.intercept(ctx, live);
         self.follow_batch_startup_line();
@@ -572,8 +575,13 @@ impl WorkbenchState {
                         Vec::new()
                     }
                     CentreTab::Watches => {
-                        self.watches
-                            .ui(ui, &self.library.files, self.library.dir.as_deref());
+                        let watching = self.request.composer.watch.watching().is_some();
+                        self.watches.ui(
+                            ui,
+                            &self.library.files,
+                            self.library.dir.as_deref(),
+                            watching,
+                        );
                         Vec::new()
                     }
                     CentreTab::Timeline => self.runs.ui(ui, now),

@@ -159,6 +159,7 @@ fn fill(dir: &std::path::Path, slots: usize) -> Result<(), String> {
             due_unix_ms: due.timestamp_millis(),
             run_id: (!missed).then(|| format!("{k:08x}-0000-7000-8000-{k:012x}")),
             missed: missed.then_some(Missed::Late),
+            run_deleted: false,
         });
     }
     store.apply_batch(&writes).map_err(|e| e.to_string())?;

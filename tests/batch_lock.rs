@@ -75,6 +75,7 @@ fn a_batch_being_worked_is_refused_to_a_second_process_until_its_worker_dies() {
         format!("batch {id} is being worked by")
     };
     assert!(stderr.contains(&busy), "{stderr}");
+    assert!(!stderr.contains("working it"), "refused first: {stderr}");
     // The refused process sent nothing twice, and its open of the history left the worker's
     // run in flight unfinished (not `interrupted`: its writer is alive).
     let at_refusal = queue(dir.path()).items(&id, None, 0, 1000).unwrap();

@@ -588,6 +588,7 @@ fn a_database_of_the_previous_schema_gains_the_budget_column_and_keeps_its_runs(
              ALTER TABLE attempts DROP COLUMN response_reason;
              ALTER TABLE attempts DROP COLUMN response_version;
              DROP TABLE batch_items; DROP TABLE batches;
+             DROP TRIGGER watch_run_deleted;
              DROP TABLE watch_slots; DROP TABLE watches; DROP INDEX runs_by_watch;
              ALTER TABLE runs DROP COLUMN watch_id;
              ALTER TABLE runs DROP COLUMN started_attempt;

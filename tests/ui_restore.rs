@@ -26,6 +26,8 @@ fn typed_request_policy_and_tabs_come_back_exactly_after_a_restart() {
     h.get_by_label("Duplicate to edit").click();
     h.run();
     type_into(&mut h, "Max retries", "12");
+    type_into(&mut h, "every", "45s");
+    type_into(&mut h, "for", "2h");
     h.get_by_label("Lab").click();
     h.run();
     let left = h.state().to_persisted();
@@ -65,6 +67,9 @@ fn typed_request_policy_and_tabs_come_back_exactly_after_a_restart() {
         "a value that only names a variable holds no secret and comes back"
     );
     assert_eq!(h2.state().profile.current.profile.max_retries, Some(12));
+    // The Watch toggle's schedule as typed.
+    assert_eq!(h2.get_by_label("every").value().as_deref(), Some("45s"));
+    assert_eq!(h2.get_by_label("for").value().as_deref(), Some("2h"));
     assert!(
         h2.state().profile.current.is_dirty(),
         "the unsaved edit is kept"

@@ -151,3 +151,53 @@ fn quitting_with_a_watch_running_asks_and_leaves_the_watch_paused() {
     let watch = store.watches(10).unwrap().remove(0);
     assert_eq!(watch.state, WatchState::Paused, "resumable with --resume");
 }
+
+#[test]
+fn resume_in_the_watches_tab_carries_a_paused_watch_on_live_in_the_timeline() {
+    let demo = Demo::start();
+    // The server never answers: each slot's run is in flight until Stop.
+    let (mut h, dir) = watching(&demo, "/hang", ("1s", "1h"), "Watching: slot 1 of 3600");
+    h.get_by_label("Stop").click();
+    frames_until(&mut h, "the pause", |h| {
+        h.query_by_label_contains("paused: carry it on with")
+            .is_some()
+    });
+    let id = HistoryStore::open_in(dir.path())
+        .unwrap()
+        .watches(10)
+        .unwrap()[0]
+        .id
+        .clone();
+
+    h.get_by_label("Watches").click();
+    ui_support::settle_until(&mut h, "the Watches tab", |s| s.watches.is_idle());
+    h.get_by_label(&id[..13]).click();
+    ui_support::settle_until(&mut h, "the watch", |s| s.watches.is_idle());
+    assert!(h.query_by_label("This watch is paused.").is_some());
+    let runs_before = h.state().runs.len();
+    h.get_by_label("Resume").click();
+    frames_until(&mut h, "the resumed watch's next run", |h| {
+        h.state().runs.len() > runs_before && h.query_by_label_contains("Watching: slot").is_some()
+    });
+    assert!(h.state().live_work().watch, "the quit guard would ask");
+    assert!(
+        (2..100).any(|k| h
+            .query_by_label_contains(&format!("GET /hang · watch slot {k}"))
+            .is_some()),
+        "its next slot's run is a run of the timeline"
+    );
+    // The toggle shows it as a watch started here: Stop pauses it again.
+    h.get_by_label("Stop").click();
+    frames_until(&mut h, "the second pause", |h| {
+        h.query_by_label_contains("paused: carry it on with")
+            .is_some()
+            && !h.state().live_work().watch
+    });
+    let store = HistoryStore::open_in(dir.path()).unwrap();
+    let watch = store.watch(&id).unwrap();
+    assert_eq!(watch.state, WatchState::Paused);
+    assert_eq!(
+        watch.runs, 2,
+        "one run before the pause, one after the resume"
+    );
+}

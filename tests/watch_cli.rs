@@ -349,3 +349,144 @@ fn a_watch_whose_reader_goes_is_paused_not_killed() {
     assert_eq!(shown["watch"]["state"], "paused", "{shown}");
     assert!(shown["watch"]["runs"].as_u64().expect("runs") >= 1);
 }
+
+#[test]
+fn watch_show_reads_each_run_back_as_its_line_and_names_a_deleted_run() {
+    let demo = Demo::start();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let url = demo.url("/status/503");
+    let args = [
+        "watch",
+        "--max-retries",
+        "0",
+        "--every",
+        "250ms",
+        "--count",
+        "3",
+        &url,
+    ];
+    let out = stdout_of(dir.path(), &args, 1);
+    let id = watch_id(&out);
+    let run_lines: Vec<&str> = out.lines().filter(|l| l.contains("  stopped  ")).collect();
+    assert!(!run_lines.is_empty(), "{out}");
+    // Each run as the live line printed it, its outcome's sentence included.
+    let shown = stdout_of(dir.path(), &["watch", "show", &id], 0);
+    for line in &run_lines {
+        assert!(line.ends_with("  503  503 is not retryable"), "{line}");
+        assert!(
+            shown.lines().any(|l| l == *line),
+            "{line}\nnot in:\n{shown}"
+        );
+    }
+
+    // A run deleted from the history is named so, and no longer counted.
+    let store = HistoryStore::open_in(dir.path()).expect("history");
+    let ids = watch_run_ids(&store, &id);
+    drop(store);
+    stdout_of(dir.path(), &["history", "delete", &ids[0], "--yes"], 0);
+    let shown = stdout_of(dir.path(), &["watch", "show", &id], 0);
+    assert!(
+        shown.contains(&format!("run {} (deleted from the history)", ids[0])),
+        "{shown}"
+    );
+    assert!(!shown.contains("not recorded"), "{shown}");
+    let json = show_json(dir.path(), &id);
+    let runs = json["watch"]["runs"].as_u64().expect("runs");
+    assert_eq!(runs, ids.len() as u64 - 1, "{json}");
+    let missed = json["watch"]["missed"].as_u64().expect("missed");
+    let listed = stdout_of(dir.path(), &["watch", "list"], 0);
+    let counted = if runs == 1 {
+        "1 run".to_owned()
+    } else {
+        format!("{runs} runs")
+    };
+    assert!(
+        listed.contains(&format!("{counted}, {missed} missed")),
+        "{listed}"
+    );
+}
+
+/// An attempt cut off by the process's end counts as made, in the history's list, in `watch
+/// show` and in the report's attempts per run alike.
+#[cfg(unix)]
+#[test]
+fn an_interrupted_run_counts_its_attempt_in_flight_in_every_view() {
+    let demo = Demo::start();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("retryscope"))
+        .env("RETRYSCOPE_DATA_DIR", dir.path())
+        .env("RETRYSCOPE_KEYRING", "memory")
+        .args(["watch", "--every", "1s", "--count", "1", &demo.url("/hang")])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let mut lines = BufReader::new(child.stdout.take().expect("stdout")).lines();
+    let id = watch_id(&lines.next().expect("a line").expect("UTF-8"));
+    let began = std::time::Instant::now();
+    let run_id = loop {
+        let store = HistoryStore::open_in(dir.path()).expect("history");
+        let started = watch_run_ids(&store, &id).into_iter().find(|r| {
+            store
+                .run(r)
+                .expect("read")
+                .is_some_and(|s| s.run.attempt_started.is_some())
+        });
+        if let Some(run) = started {
+            break run;
+        }
+        assert!(began.elapsed().as_secs() < 10, "attempt 1 never started");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    signal(&child, "-KILL");
+    let _ = child.wait().expect("wait");
+
+    let listed = stdout_of(dir.path(), &["history", "list"], 0);
+    let line = listed
+        .lines()
+        .find(|l| l.starts_with(&run_id))
+        .expect("listed");
+    assert!(line.contains("  interrupted  1 attempt  "), "{line}");
+    let shown = stdout_of(dir.path(), &["watch", "show", &id], 0);
+    assert!(shown.contains("  #1  unfinished  1 attempt  "), "{shown}");
+    let report: serde_json::Value = serde_json::from_str(&stdout_of(
+        dir.path(),
+        &["report", "--watch", &id, "--format", "json"],
+        0,
+    ))
+    .expect("JSON report");
+    assert_eq!(
+        report["attempts_per_run"]["histogram"],
+        serde_json::json!({"1": 1}),
+        "{report}"
+    );
+}
+
+#[test]
+fn a_watch_holding_secrets_with_no_os_keyring_is_warned_about_at_start() {
+    let demo = Demo::start();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let url = demo.url("/status/200");
+    let out = retryscope(dir.path())
+        .args(["watch", "-H", "Authorization: Bearer s3cr3t-token"])
+        .args(["--every", "200ms", "--count", "1", &url])
+        .assert()
+        .code(0)
+        .get_output()
+        .clone();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(
+            "warning: the watch's runs carry secrets, and secrets are kept in memory only"
+        ) && stderr.contains("after this process ends they cannot be resumed"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("s3cr3t-token"), "{stderr}");
+    // A watch without secrets says nothing of them.
+    let out = retryscope(dir.path())
+        .args(["watch", "--every", "200ms", "--count", "1", &url])
+        .assert()
+        .code(0)
+        .get_output()
+        .clone();
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("warning"));
+}

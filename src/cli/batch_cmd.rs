@@ -263,9 +263,7 @@ fn work(args: &BatchArgs, dir: &Path, core: &crate::service::Core) -> Result<u8,
                     .call_blocking(move |q| q.secret_items(&batch))
                     .is_ok_and(|n| n.is_ok_and(|n| n > 0))
             {
-                super::out::write_stderr(&format!(
-                    "warning: some items carry secrets, and {reason}: after this process ends they cannot be resumed\n"
-                ));
+                warn_unresumable("some items carry secrets", reason);
             }
             id
         }
@@ -277,6 +275,10 @@ fn work(args: &BatchArgs, dir: &Path, core: &crate::service::Core) -> Result<u8,
                 let record = queue
                     .batch(&wanted)
                     .map_err(|e| CliError::usage(e.to_string()))?;
+                // Refused before anything is said of it or changed.
+                queue
+                    .check_free(&record.id)
+                    .map_err(|e| CliError::failed(e.to_string()))?;
                 // The batch's own list is as much the user's as a list given now.
                 if let (Some(path), Some(source)) = (&report_path, &record.source)
                     && crate::store::same_file(Path::new(source), path)
@@ -342,6 +344,14 @@ fn work(args: &BatchArgs, dir: &Path, core: &crate::service::Core) -> Result<u8,
         write_report(&open_queue(dir)?, &batch_id, &path, format)?;
     }
     Ok(super::out::exit_code_after_output(code))
+}
+
+/// Says on stderr that work holding secrets (`what`: `some items carry secrets`) cannot be
+/// resumed by another process: no OS keyring keeps them (`reason`, the secret store's).
+pub(super) fn warn_unresumable(what: &str, reason: &str) {
+    super::out::write_stderr(&format!(
+        "warning: {what}, and {reason}: after this process ends they cannot be resumed\n"
+    ));
 }
 
 /// What a batch stopped by an error says (exit 1): the error in words, that the items not

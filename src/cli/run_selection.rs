@@ -106,6 +106,7 @@ pub fn parse_when(text: &str) -> Result<DateTime<FixedOffset>, String> {
         return Ok(midnight.fixed_offset());
     }
     duration_ms(t)
+        .ok()
         .and_then(|ms| now.checked_sub_signed(chrono::Duration::milliseconds(i64::try_from(ms).ok()?)))
         .map(|at| at.fixed_offset())
         .ok_or_else(|| {

@@ -189,6 +189,11 @@ pub fn execute(args: &WatchArgs, core: &crate::service::Core) -> Result<u8, CliE
         for_ms: args.for_ms,
         body_cap: run.history_body_cap,
     };
+    if let Some(reason) = &core.secret_store().fallback_reason
+        && plan.holds_secrets()
+    {
+        super::batch_cmd::warn_unresumable("the watch's runs carry secrets", reason);
+    }
     let id = plan.id.clone();
     let command = WatchCommand::Start {
         plan: Box::new(plan),
@@ -320,8 +325,8 @@ async fn follow(
             }
             // Events of a watch shown live only.
             WatchEvent::RunStarted { .. } | WatchEvent::Run(_) => continue,
-            WatchEvent::Ran { slot, run, message } => {
-                text.push_str(&run_line(slot, &run, &message));
+            WatchEvent::Ran { slot, run } => {
+                text.push_str(&run_line(slot, &run));
                 runs.push(*run);
                 None
             }
@@ -374,8 +379,9 @@ fn started_line(w: &WatchRecord) -> String {
     )
 }
 
-/// `2026-12-06 03:10:00 +00:00  #3  gave_up  3 attempts  —  503  gave up after 3 attempts (503)`.
-fn run_line(slot: u64, run: &ObservedRun, message: &str) -> String {
+/// `2026-12-06 03:10:00 +00:00  #3  gave_up  3 attempts  —  503  gave up after 3 attempts (503)`:
+/// a run as it ends and as `watch show` reads it back.
+fn run_line(slot: u64, run: &ObservedRun) -> String {
     let tts = if run.succeeded() {
         duration_text(run.last_attempt_end_ms())
     } else {
@@ -385,14 +391,14 @@ fn run_line(slot: u64, run: &ObservedRun, message: &str) -> String {
         .attempts
         .last()
         .map_or_else(|| "no answer".to_owned(), |a| a.result.label());
-    let attempts = crate::model::counted(run.attempts.len() as u64, "attempt", "attempts");
+    let attempts = crate::model::counted(u64::from(run.attempts_made), "attempt", "attempts");
     let mut line = format!(
         "{}  #{}  {}  {attempts}  {tts}  {last}",
         time_text(&run.started_at),
         slot + 1,
         outcome_id(run.outcome)
     );
-    if !run.succeeded() {
+    if let Some(message) = run.message.as_deref().filter(|_| !run.succeeded()) {
         let _ = write!(line, "  {message}");
     }
     line.push('\n');
@@ -520,11 +526,16 @@ fn show(args: &WatchShowArgs) -> Result<u8, CliError> {
 fn slot_line(slot: &WatchSlot, run: Option<&&ObservedRun>) -> String {
     match (slot.missed, run) {
         (Some(reason), _) => missed_line(&(slot.slot..slot.slot + 1), reason),
-        (None, Some(run)) => run_line(slot.slot, run, ""),
+        (None, Some(run)) => run_line(slot.slot, run),
         (None, None) => format!(
-            "#{}  run {} (not recorded: the process ended before it started)\n",
+            "#{}  run {} ({})\n",
             slot.slot + 1,
-            slot.run_id.as_deref().unwrap_or("?")
+            slot.run_id.as_deref().unwrap_or("?"),
+            if slot.run_deleted {
+                "deleted from the history"
+            } else {
+                "not recorded: the process ended before it started"
+            }
         ),
     }
 }

@@ -311,6 +311,13 @@ impl RunFold {
         fold
     }
 
+    /// Attempts made: every attempt that started counts, finished or cut off (as the engine
+    /// counts them in `RunFinished`, and the history once it marks a run interrupted).
+    pub fn attempts_made(&self) -> u32 {
+        let started = self.attempts.last().map_or(0, |row| row.number);
+        started.max(self.finish.as_ref().map_or(0, |f| f.attempts))
+    }
+
     /// Run id.
     pub fn run_id(&self) -> RunId {
         self.run_id

@@ -4,7 +4,7 @@
 
 use super::buckets::{Buckets, buckets, failed_attempts};
 use super::delays::{DelayHeaderSeen, delay_headers};
-use super::observed::{AttemptResult, ObservedRun, outcome_id};
+use super::observed::{AttemptResult, ObservedRun};
 use super::picks::{InformativeRun, informative_runs};
 use super::sent::SentRequest;
 use super::stats::{Percentiles, Proportion};
@@ -151,7 +151,7 @@ pub fn figures(runs: &[ObservedRun], context: &ReportContext) -> Figures {
         profiles: profiles(runs),
         first_run_at: runs.first().map(|r| r.started_at),
         last_run_at: runs.last().map(|r| r.started_at),
-        success_rate: Proportion::wilson(counts.succeeded, counts.succeeded + counts.failed),
+        success_rate: counts.success_rate(),
         runs: counts,
         time_to_success: Percentiles::of(
             runs.iter()
@@ -169,24 +169,35 @@ pub fn figures(runs: &[ObservedRun], context: &ReportContext) -> Figures {
 }
 
 fn run_counts(runs: &[ObservedRun]) -> RunCounts {
-    let mut c = RunCounts {
-        total: runs.len() as u64,
-        ..RunCounts::default()
-    };
+    let mut c = RunCounts::default();
     for r in runs {
-        match r.outcome {
-            Some(OutcomeKind::Succeeded) => c.succeeded += 1,
-            Some(OutcomeKind::Cancelled) => c.cancelled += 1,
-            None => c.unfinished += 1,
-            failed => {
-                c.failed += 1;
-                *c.failed_by_outcome
-                    .entry(outcome_id(failed).to_owned())
-                    .or_default() += 1;
+        c.add(r.outcome, 1);
+    }
+    c
+}
+
+impl RunCounts {
+    /// Counts `n` more runs that ended `outcome` (`None` or `interrupted`: unfinished).
+    pub fn add(&mut self, outcome: Option<OutcomeKind>, n: u64) {
+        self.total += n;
+        match outcome {
+            Some(OutcomeKind::Succeeded) => self.succeeded += n,
+            Some(OutcomeKind::Cancelled) => self.cancelled += n,
+            None | Some(OutcomeKind::Interrupted) => self.unfinished += n,
+            Some(failed) => {
+                self.failed += n;
+                *self
+                    .failed_by_outcome
+                    .entry(failed.id().to_owned())
+                    .or_default() += n;
             }
         }
     }
-    c
+
+    /// Succeeded runs over succeeded and failed ones, with its 95 % Wilson interval.
+    pub fn success_rate(&self) -> Proportion {
+        Proportion::wilson(self.succeeded, self.succeeded + self.failed)
+    }
 }
 
 fn profiles(runs: &[ObservedRun]) -> Vec<ProfileUse> {
@@ -206,10 +217,7 @@ fn profiles(runs: &[ObservedRun]) -> Vec<ProfileUse> {
 }
 
 fn attempts_per_run(runs: &[ObservedRun]) -> AttemptsPerRun {
-    let counts: Vec<u32> = runs
-        .iter()
-        .map(|r| u32::try_from(r.attempts.len()).unwrap_or(u32::MAX))
-        .collect();
+    let counts: Vec<u32> = runs.iter().map(|r| r.attempts_made).collect();
     let total: u64 = counts.iter().map(|&c| u64::from(c)).sum();
     let mut histogram = BTreeMap::new();
     for &c in &counts {

@@ -24,7 +24,9 @@ fn run(i: i64, outcome: Option<OutcomeKind>, attempts: Vec<ObservedAttempt>) -> 
         profile_name: "p".into(),
         method: "GET".into(),
         idempotency_key: false,
+        attempts_made: u32::try_from(attempts.len()).unwrap_or(u32::MAX),
         attempts,
+        message: None,
     }
 }
 

@@ -7,7 +7,7 @@ use crate::store::StoredRun;
 /// `stored` as an [`ObservedRun`]: its finished attempts with their status or error kind and
 /// the delay headers of their responses ([`crate::policy::is_delay_header`]). An interrupted run,
 /// or one still running, has no outcome; an attempt that started but has no record is left out
-/// (nothing is known of its answer).
+/// of its attempts (nothing is known of its answer) and counted among those it made.
 pub fn observed_run(stored: &StoredRun) -> ObservedRun {
     let run = &stored.run;
     observed(
@@ -19,6 +19,8 @@ pub fn observed_run(stored: &StoredRun) -> ObservedRun {
             method: run.method.clone(),
             idempotency_key: run.request.has_idempotency_key(),
             attempts: Vec::new(),
+            attempts_made: 0,
+            message: run.outcome_message.clone(),
         },
         &stored.fold,
     )
@@ -38,14 +40,17 @@ pub fn observed_fold(id: &str, fold: &RunFold, idempotency_key: bool) -> Option<
             method: header.method.clone(),
             idempotency_key,
             attempts: Vec::new(),
+            attempts_made: 0,
+            message: fold.finish.as_ref().map(|f| f.outcome.message.clone()),
         },
         fold,
     ))
 }
 
-/// `run` with the finished attempts of `fold`.
+/// `run` with the finished attempts of `fold` and the count of those it made.
 fn observed(run: ObservedRun, fold: &RunFold) -> ObservedRun {
     ObservedRun {
+        attempts_made: fold.attempts_made(),
         attempts: fold
             .attempts
             .iter()

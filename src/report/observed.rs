@@ -24,6 +24,12 @@ pub struct ObservedRun {
     pub idempotency_key: bool,
     /// Its finished attempts, in order.
     pub attempts: Vec<ObservedAttempt>,
+    /// Attempts made: an attempt started counts, finished or not ([`crate::model::RunFold::attempts_made`]).
+    #[serde(default)]
+    pub attempts_made: u32,
+    /// Its outcome's message (masked, as recorded): `gave up after 3 attempts (503)`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
 }
 
 /// One finished attempt.

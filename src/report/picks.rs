@@ -80,7 +80,7 @@ pub fn informative_runs(runs: &[ObservedRun], outage_start: Option<usize>) -> Ve
             .iter()
             .enumerate()
             .filter(|(i, _)| !picked.iter().any(|(_, p)| p == i))
-            .max_by_key(|&(i, r)| (r.attempts.len(), std::cmp::Reverse(i)));
+            .max_by_key(|&(i, r)| (r.attempts_made, std::cmp::Reverse(i)));
         let Some((i, _)) = most else { break };
         picked.push((Pick::MostAttempts, i));
     }

@@ -369,7 +369,7 @@ pub fn outcome_text(r: &ObservedRun) -> String {
     format!(
         "{} after {} in {}",
         super::observed::outcome_id(r.outcome),
-        crate::model::counted(r.attempts.len() as u64, "attempt", "attempts"),
+        crate::model::counted(u64::from(r.attempts_made), "attempt", "attempts"),
         duration_text(r.last_attempt_end_ms())
     )
 }

@@ -5,8 +5,9 @@
 //! comes.
 
 use super::watch_service::{WatchRuns, read_watch};
-use crate::report::{Figures, Proportion, ReportContext, figures};
+use crate::report::{Figures, Proportion, ReportContext, RunCounts, figures};
 use crate::store::{BatchQueue, HistoryStore, RunQuery, RunSummary, StoredRun, WatchRecord};
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Most rows one page request may ask for.
@@ -157,16 +158,24 @@ fn answer(store: &mut HistoryStore, job: HistoryRequest) -> HistoryReply {
     result.unwrap_or_else(|e| HistoryReply::Problem(e.to_string()))
 }
 
-/// The watches with the success rate of each one's runs.
+/// The watches with the success rate of each one's runs (counted in SQL: no run is read).
 fn watches(store: &HistoryStore, limit: u32) -> Result<Vec<(WatchRecord, Proportion)>, String> {
     let listed = store.watches(limit).map_err(|e| e.to_string())?;
-    listed
+    let ids: Vec<&str> = listed.iter().map(|w| w.id.as_str()).collect();
+    let mut counts: HashMap<String, RunCounts> = HashMap::new();
+    for (id, outcome, n) in store.watch_outcomes(&ids).map_err(|e| e.to_string())? {
+        counts.entry(id).or_default().add(outcome, n);
+    }
+    Ok(listed
         .into_iter()
         .map(|w| {
-            let (_, _, runs) = read_watch(store, &w.id).map_err(|e| e.to_string())?;
-            Ok((w, figures(&runs, &ReportContext::default()).success_rate))
+            let rate = counts.get(&w.id).map(RunCounts::success_rate);
+            (
+                w,
+                rate.unwrap_or_else(|| RunCounts::default().success_rate()),
+            )
         })
-        .collect()
+        .collect())
 }
 
 fn retain(store: &mut HistoryStore, rule: Retention) -> Result<usize, crate::store::HistoryError> {
@@ -179,4 +188,105 @@ fn retain(store: &mut HistoryStore, rule: Retention) -> Result<usize, crate::sto
         removed += store.keep_newest(n)?;
     }
     Ok(removed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::OutcomeKind::{Cancelled, Deadline, GaveUp, Interrupted, Stopped, Succeeded};
+    use crate::model::{OutcomeKind, RequestSpec};
+    use crate::store::{HistoryWrite, NewWatch, RunRecord};
+
+    fn run_writes(id: &str, watch: &str, outcome: Option<OutcomeKind>) -> Vec<HistoryWrite> {
+        let at = chrono::Local::now().fixed_offset();
+        let mut writes = vec![HistoryWrite::RunStarted(Box::new(RunRecord {
+            id: id.to_owned(),
+            started_at: at,
+            ended_at: None,
+            app_version: "test".into(),
+            method: "GET".into(),
+            url: "http://127.0.0.1:9/".into(),
+            request: RequestSpec::get("http://127.0.0.1:9/"),
+            profile_name: "p".into(),
+            profile: std::sync::Arc::new(serde_json::Value::Null),
+            seed: 1,
+            outcome: None,
+            outcome_message: None,
+            last_status: None,
+            attempts: 0,
+            elapsed_ms: None,
+            batch_item_id: None,
+            watch_id: Some(watch.to_owned()),
+            attempt_started: None,
+        }))];
+        if let Some(outcome) = outcome {
+            writes.push(HistoryWrite::RunFinished(crate::store::FinishedRun {
+                run_id: id.to_owned(),
+                ended_at: at,
+                outcome,
+                message: outcome.id().into(),
+                last_status: None,
+                attempts: 1,
+                elapsed_ms: 1.0,
+            }));
+        }
+        writes
+    }
+
+    #[test]
+    fn the_list_counts_each_watchs_outcomes_in_sql_with_the_reports_success_rate() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = HistoryStore::open_in(dir.path()).unwrap();
+        let ids = [
+            "0190aaaa-0000-7000-8000-000000000001",
+            "0190aaaa-0000-7000-8000-000000000002",
+        ];
+        for id in ids {
+            let _claim = store
+                .create_watch(&NewWatch {
+                    id: id.to_owned(),
+                    request: RequestSpec::get("http://127.0.0.1:9/"),
+                    has_secrets: false,
+                    profile_name: "p".into(),
+                    profile: serde_json::json!({"name": "p"}),
+                    schedule: crate::policy::WatchSchedule {
+                        start_unix_ms: 0,
+                        every_ms: 1000,
+                        jitter: 0.0,
+                        seed: 1,
+                        count: Some(10),
+                        until_unix_ms: None,
+                    },
+                })
+                .unwrap();
+        }
+        let outcomes = [
+            Some(Succeeded),
+            Some(Succeeded),
+            Some(Succeeded),
+            Some(GaveUp),
+            Some(Stopped),
+            Some(Deadline),
+            Some(Cancelled),
+            Some(Interrupted),
+            None,
+        ];
+        let mut writes = Vec::new();
+        for (i, outcome) in outcomes.into_iter().enumerate() {
+            writes.extend(run_writes(
+                &format!("0190bbbb-0000-7000-8000-{i:012}"),
+                ids[0],
+                outcome,
+            ));
+        }
+        store.apply_batch(&writes).unwrap();
+        let listed = watches(&store, 10).unwrap();
+        for (watch, rate) in &listed {
+            let runs = read_watch(&store, &watch.id).unwrap().2;
+            let report = figures(&runs, &ReportContext::default()).success_rate;
+            assert_eq!(*rate, report, "{}", watch.id);
+        }
+        let first = listed.iter().find(|(w, _)| w.id == ids[0]).unwrap();
+        assert_eq!((first.1.successes, first.1.trials), (3, 6));
+    }
 }

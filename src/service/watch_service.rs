@@ -41,34 +41,54 @@ pub fn watch_secret_key(watch_id: &str) -> String {
 /// rows) takes a good part of the interval and slots read as missed.
 pub const MIN_EVERY_MS: u64 = 100;
 
-/// A duration as typed: `2d`, or Go-style `200ms`, `30s`, `1m30s`, `8h`; `None` when it is
-/// neither.
-pub fn duration_ms(text: &str) -> Option<u64> {
+/// Longest duration a watch takes (`--every`, `--for`), ms: 2562047 h, the longest Go
+/// duration in whole hours (Go's `time.Duration` counts nanoseconds in an `i64`: about 292
+/// years), the help calling its durations Go-style.
+pub const MAX_DURATION_MS: u64 = 2_562_047 * 3_600_000;
+
+/// A duration as typed, ms: `2d`, or Go-style `200ms`, `30s`, `1m30s`, `8h` (parts summed as
+/// Go sums them: `1s2s` is 3 s).
+///
+/// # Errors
+/// A message naming the text: not a duration, or longer than [`MAX_DURATION_MS`].
+pub fn duration_ms(text: &str) -> Result<u64, String> {
     let t = text.trim();
     let days = t
         .strip_suffix('d')
-        .and_then(|n| n.parse::<u64>().ok())
-        .and_then(|d| d.checked_mul(86_400_000));
-    days.or_else(|| crate::interop::retry_formats::durations::parse_go(t).ok())
-}
-
-/// A watch's length (the CLI's `--for`, the window's *for* field), ms.
-///
-/// # Errors
-/// A message saying what is expected, naming the text: not a duration, or zero.
-pub fn parse_length(text: &str) -> Result<u64, String> {
-    match duration_ms(text) {
-        Some(0) => Err("must be longer than 0".to_owned()),
-        Some(ms) => Ok(ms),
+        .filter(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+    let ms = match days {
+        Some(n) => n.parse::<f64>().ok().map(|d| d * 86_400_000.0),
+        None => crate::interop::retry_formats::durations::parse_go_ns(t)
+            .ok()
+            .map(|ns| (ns / 1e6).ceil()),
+    };
+    let found = crate::model::quote::quote_input(t);
+    match ms {
         None => Err(format!(
-            "expected a duration such as 200ms, 30s, 1m30s, 8h or 2d, found {}",
-            crate::model::quote::quote_input(text.trim())
+            "expected a duration such as 200ms, 30s, 1m30s, 8h or 2d, found {found}"
         )),
+        Some(ms) if ms > MAX_DURATION_MS as f64 => Err(format!(
+            "too long: at most 2562047h (about 292 years), found {found}"
+        )),
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        Some(ms) => Ok(ms as u64),
     }
 }
 
-/// A watch's interval (the CLI's `--every`, the window's *every* field), ms: a duration of at
-/// least [`MIN_EVERY_MS`].
+/// A watch's length (the CLI's `--for`, the window's *for* field), ms: a duration
+/// ([`duration_ms`]) longer than 0.
+///
+/// # Errors
+/// As [`duration_ms`], or zero.
+pub fn parse_length(text: &str) -> Result<u64, String> {
+    match duration_ms(text)? {
+        0 => Err("must be longer than 0".to_owned()),
+        ms => Ok(ms),
+    }
+}
+
+/// A watch's interval (the CLI's `--every`, the window's *every* field), ms: a duration
+/// ([`duration_ms`]) of at least [`MIN_EVERY_MS`].
 ///
 /// # Errors
 /// As [`parse_length`], or a duration below [`MIN_EVERY_MS`].
@@ -81,6 +101,24 @@ pub fn parse_every(text: &str) -> Result<u64, String> {
         ));
     }
     Ok(ms)
+}
+
+/// `request` masked by the one secrets rule, and every secret value it masks (`secrets` and
+/// the request's own).
+fn masked_request(request: &RequestSpec, mut secrets: Vec<String>) -> (RequestSpec, Vec<String>) {
+    secrets.extend(crate::model::secrets::secret_values(request));
+    secrets.retain(|s| !s.is_empty());
+    let masked = crate::model::secrets::mask_spec(request, &secrets).into_inner();
+    (masked, secrets)
+}
+
+impl WatchPlan {
+    /// Whether its request holds secrets (kept in the secret store for a resume in another
+    /// process: with no OS keyring, none can resume it).
+    pub fn holds_secrets(&self) -> bool {
+        let (masked, secrets) = masked_request(&self.request, self.secrets.clone());
+        masked != self.request || !secrets.is_empty()
+    }
 }
 
 /// A fresh watch id (UUID v7: ids sort by creation time).
@@ -132,14 +170,12 @@ pub struct WatchPlan {
 pub enum WatchEvent {
     /// The watch runs (created, or claimed again by a resume).
     Started(Box<WatchRecord>),
-    /// Slot `slot`'s run ended (masked, as recorded); `message` is its outcome's banner.
+    /// Slot `slot`'s run ended (masked, as recorded: its message is its outcome's banner).
     Ran {
         /// Slot index.
         slot: u64,
         /// The run as the report reads it.
         run: Box<ObservedRun>,
-        /// Its outcome banner (masked), e.g. `gave up after 3 attempts (503)`.
-        message: String,
     },
     /// Slot `slot`'s run starts as run `run_id` of the face (its events follow as
     /// [`WatchEvent::Run`] when the watch is shown live).
@@ -251,10 +287,7 @@ pub fn start(parts: WatchParts, plan: WatchPlan) -> WatchHandle {
         count: plan.count,
         until_unix_ms: plan.for_ms.map(|ms| i64::try_from(ms).unwrap_or(i64::MAX)),
     };
-    let mut secrets = plan.secrets;
-    secrets.extend(crate::model::secrets::secret_values(&plan.request));
-    secrets.retain(|s| !s.is_empty());
-    let masked = crate::model::secrets::mask_spec(&plan.request, &secrets).into_inner();
+    let (masked, secrets) = masked_request(&plan.request, plan.secrets);
     let has_secrets = masked != plan.request || !secrets.is_empty();
     let new = NewWatch {
         id: id.clone(),
@@ -519,6 +552,7 @@ async fn run_loop(ctx: Context, mut stop: StopReceiver, first: u64, initial: Mis
                     due_unix_ms: ctx.schedule.slot_time(slot),
                     run_id: None,
                     missed: Some(reason),
+                    run_deleted: false,
                 })
                 .collect();
             if let Err(e) = record_slots(&ctx, slots).await {
@@ -610,6 +644,7 @@ async fn run_slot(
             due_unix_ms: due,
             run_id: Some(run_id.clone()),
             missed: None,
+            run_deleted: false,
         }],
     )
     .await?;
@@ -641,13 +676,9 @@ async fn run_slot(
         std::future::pending::<()>().await;
     };
     let mut fold = RunFold::new(face_run);
-    let mut finished = None;
     let run = run.with_clients(&ctx.parts.clients);
     drive_events(run, &handle, rx, asked, |event| {
         let event = recording.observe(event);
-        if let RunEvent::RunFinished { outcome, .. } = &*event {
-            finished = Some(outcome.message.clone());
-        }
         if live.is_some() {
             let _ = ctx.events.send(WatchEvent::Run(Box::new((*event).clone())));
         }
@@ -657,11 +688,11 @@ async fn run_slot(
     if let Some(live) = live {
         live.lock().remove(&face_run);
     }
-    let Some(message) = finished else {
+    if fold.finish.is_none() {
         return Err(WatchError::History(HistoryError::WriterGone(
             "the engine stopped without finishing a run".into(),
         )));
-    };
+    }
     if let Some(e) = recording.take_failure() {
         return Err(WatchError::History(e));
     }
@@ -669,7 +700,6 @@ async fn run_slot(
         let _ = ctx.events.send(WatchEvent::Ran {
             slot,
             run: Box::new(run),
-            message,
         });
     }
     Ok(*stop.borrow())
@@ -693,6 +723,29 @@ mod tests {
             let ran = i64::try_from(self.origin.elapsed().as_millis()).unwrap_or(i64::MAX);
             self.base + ran + self.jumped.load(Ordering::SeqCst)
         }
+    }
+
+    #[test]
+    fn a_duration_too_long_for_the_clock_is_called_too_long_and_go_sums_its_parts() {
+        for text in [
+            "1000000000h",
+            "2562048h",
+            "106752d",
+            "99999999999999999999999d",
+        ] {
+            let e = parse_every(text).unwrap_err();
+            assert!(e.starts_with("too long: at most 2562047h"), "{text}: {e}");
+        }
+        assert_eq!(parse_length("2562047h"), Ok(MAX_DURATION_MS));
+        assert_eq!(parse_length("2d"), Ok(172_800_000));
+        // Go's own reading of a duration: its parts are summed.
+        assert_eq!(parse_every("1s2s"), Ok(3000));
+        assert!(
+            parse_length("abc")
+                .unwrap_err()
+                .starts_with("expected a duration")
+        );
+        assert_eq!(parse_length("0s"), Err("must be longer than 0".to_owned()));
     }
 
     #[tokio::test(start_paused = true)]

@@ -94,7 +94,9 @@ fn record(
                 profile_name: p.name.clone(),
                 method: "GET".into(),
                 idempotency_key: false,
+                attempts_made: u32::try_from(attempts.len()).unwrap_or(u32::MAX),
                 attempts,
+                message: None,
             }
         })
         .collect()
@@ -343,7 +345,7 @@ fn the_worked_example_of_design_12() {
         result: AttemptResult::Status(code),
         delay_headers: Vec::new(),
     };
-    let run = |i: i64, outcome, attempts| ObservedRun {
+    let run = |i: i64, outcome, attempts: Vec<ObservedAttempt>| ObservedRun {
         id: format!("run-{i}"),
         started_at: chrono::DateTime::from_timestamp_millis(t0 + i * 10_000)
             .expect("time")
@@ -352,7 +354,9 @@ fn the_worked_example_of_design_12() {
         profile_name: "A".into(),
         method: "GET".into(),
         idempotency_key: false,
+        attempts_made: u32::try_from(attempts.len()).unwrap_or(u32::MAX),
         attempts,
+        message: None,
     };
     let runs = vec![
         run(0, OutcomeKind::Succeeded, vec![a(0.0, 200)]),

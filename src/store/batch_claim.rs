@@ -102,6 +102,15 @@ impl BatchQueue {
         Ok(u64::try_from(items).unwrap_or(0))
     }
 
+    /// Whether batch `batch_id` (a full id) can be claimed now: its lock is taken and let go.
+    ///
+    /// # Errors
+    /// [`BatchError::Busy`] while a live process works it (with its process id when known);
+    /// [`BatchError::History`] when the lock file cannot be made or locked.
+    pub fn check_free(&self, batch_id: &str) -> Result<(), BatchError> {
+        self.lock(batch_id).map(drop)
+    }
+
     /// Takes the OS lock of batch `batch_id`.
     fn lock(&self, batch_id: &str) -> Result<BatchLock, BatchError> {
         BatchLock::take(self.store.data_dir(), batch_id).map_err(|e| match e {

@@ -220,6 +220,18 @@ ALTER TABLE runs ADD COLUMN watch_id TEXT;
 CREATE INDEX runs_by_watch ON runs (watch_id, started_unix_ms) WHERE watch_id IS NOT NULL;
 ";
 
+/// Step 10: a watch's slot says when its run was deleted from the history (`run_deleted`, set
+/// by a trigger on every delete of a run of a watch: `history delete`, retention), so that
+/// `watch show` tells a deleted run from one its process never started.
+const V10: &str = "
+ALTER TABLE watch_slots ADD COLUMN run_deleted INTEGER NOT NULL DEFAULT 0;
+CREATE INDEX watch_slots_by_run ON watch_slots (run_id);
+CREATE TRIGGER watch_run_deleted AFTER DELETE ON runs WHEN OLD.watch_id IS NOT NULL
+BEGIN
+    UPDATE watch_slots SET run_deleted = 1 WHERE run_id = OLD.id;
+END;
+";
+
 /// Every migration, oldest first.
 pub(crate) fn migrations() -> Migrations<'static> {
     Migrations::new(vec![
@@ -232,6 +244,7 @@ pub(crate) fn migrations() -> Migrations<'static> {
         M::up(V7),
         M::up(V8),
         M::up(V9),
+        M::up(V10),
     ])
 }
 

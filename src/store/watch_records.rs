@@ -11,7 +11,7 @@ use super::advisory_lock::{BatchLock, LockRefused, lock_holder};
 use super::history::{HistoryStore, query_decoded, query_rows, sql, time};
 use super::history_error::HistoryError;
 use super::history_rows::{decode, encode};
-use crate::model::RequestSpec;
+use crate::model::{OutcomeKind, RequestSpec};
 use crate::policy::WatchSchedule;
 use chrono::{DateTime, FixedOffset};
 use rusqlite::params;
@@ -114,6 +114,9 @@ pub struct WatchSlot {
     /// Why it was not sent, when missed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub missed: Option<Missed>,
+    /// Its run was deleted from the history (`history delete`, retention).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub run_deleted: bool,
 }
 
 /// A watch to create.
@@ -158,7 +161,7 @@ pub struct WatchRecord {
     pub state: WatchState,
     /// When its state last changed.
     pub updated_at: DateTime<FixedOffset>,
-    /// Slots sent (runs).
+    /// Its runs in the history (a run deleted from it is not counted).
     pub runs: u64,
     /// Slots missed.
     pub missed: u64,
@@ -205,7 +208,7 @@ pub enum WatchError {
 
 const WATCH_COLUMNS: &str = "id, created_at, method, url, request_json, has_secrets, profile_name,
     profile_json, start_unix_ms, every_ms, jitter, seed, count, until_unix_ms, state, updated_at,
-    (SELECT COUNT(*) FROM watch_slots s WHERE s.watch_id = watches.id AND s.run_id IS NOT NULL),
+    (SELECT COUNT(*) FROM runs r WHERE r.watch_id = watches.id),
     (SELECT COUNT(*) FROM watch_slots s WHERE s.watch_id = watches.id AND s.missed IS NOT NULL),
     (SELECT COALESCE(MAX(slot) + 1, 0) FROM watch_slots s WHERE s.watch_id = watches.id)";
 
@@ -345,6 +348,40 @@ impl HistoryStore {
         )
     }
 
+    /// The runs of each watch of `ids` (full ids) by outcome (`None`: not finished), in one
+    /// GROUP BY over `runs.watch_id`: `(watch id, outcome, runs)`.
+    ///
+    /// # Errors
+    /// SQL errors.
+    pub fn watch_outcomes(
+        &self,
+        ids: &[&str],
+    ) -> Result<Vec<(String, Option<OutcomeKind>, u64)>, HistoryError> {
+        if ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        let marks = vec!["?"; ids.len()].join(", ");
+        let mut stmt = self
+            .conn
+            .prepare(&format!(
+                "SELECT watch_id, outcome, COUNT(*) FROM runs WHERE watch_id IN ({marks})
+                 GROUP BY watch_id, outcome"
+            ))
+            .map_err(sql("count a watch's outcomes"))?;
+        let rows = stmt
+            .query_map(rusqlite::params_from_iter(ids), |r| {
+                let outcome: Option<String> = r.get(1)?;
+                Ok((
+                    r.get(0)?,
+                    outcome.as_deref().and_then(OutcomeKind::from_id),
+                    u64::try_from(r.get::<_, i64>(2)?).unwrap_or(0),
+                ))
+            })
+            .map_err(sql("count a watch's outcomes"))?;
+        rows.collect::<Result<_, _>>()
+            .map_err(sql("count a watch's outcomes"))
+    }
+
     /// The watches `tail` (a WHERE / ORDER BY / LIMIT clause with one parameter) selects.
     fn select_watches(
         &self,
@@ -385,8 +422,8 @@ impl HistoryStore {
     pub fn watch_slots(&self, id: &str) -> Result<Vec<WatchSlot>, HistoryError> {
         query_rows(
             &self.conn,
-            "SELECT slot, due_unix_ms, run_id, missed FROM watch_slots WHERE watch_id = ?1
-             ORDER BY slot",
+            "SELECT slot, due_unix_ms, run_id, missed, run_deleted FROM watch_slots
+             WHERE watch_id = ?1 ORDER BY slot",
             [id],
             "read watch slots",
             |r| {
@@ -398,6 +435,7 @@ impl HistoryStore {
                         .get::<_, Option<String>>(3)?
                         .as_deref()
                         .and_then(Missed::from_id),
+                    run_deleted: r.get(4)?,
                 })
             },
         )
@@ -490,20 +528,23 @@ mod tests {
                         due_unix_ms: 1000,
                         run_id: Some("r0".into()),
                         missed: None,
+                        run_deleted: false,
                     },
                     WatchSlot {
                         slot: 1,
                         due_unix_ms: 1200,
                         run_id: None,
                         missed: Some(Missed::Busy),
+                        run_deleted: false,
                     },
                 ],
             )
             .unwrap();
         let w = store.watch("0190aaaa").unwrap();
+        // Run r0 is not in the history: a slot's run is counted once the run exists.
         assert_eq!(
             (w.state, w.runs, w.missed, w.next_slot),
-            (WatchState::Running, 1, 1, 2)
+            (WatchState::Running, 0, 1, 2)
         );
         assert!(matches!(
             store.claim_watch(id),

@@ -1,5 +1,5 @@
-//! What survives a restart (eframe storage, key [`STORAGE_KEY`]): the request, the selected
-//! profile, layout, theme and environment. Secret values are always blanked here; "Remember
+//! What survives a restart (eframe storage, key [`STORAGE_KEY`]): the request, the Watch
+//! toggle's schedule, the selected profile, layout, theme and environment. Secret values are always blanked here; "Remember
 //! secrets" keeps them in the secret store (OS keyring) instead.
 
 use super::profile_library::ProfileSource;
@@ -114,4 +114,6 @@ pub struct PersistedWorkbench {
     pub history_retention: super::history::RetentionPrefs,
     /// History filters and sort, as last left.
     pub history_filters: super::history::HistoryFilters,
+    /// The Watch toggle's every / for, as typed.
+    pub watch_schedule: super::watch_toggle::ScheduleText,
 }

@@ -23,21 +23,28 @@ pub enum WatchAction {
 }
 
 /// The toggle: the schedule as typed, and the watch running from this window, if any.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct WatchToggle {
+    /// The schedule as typed (kept in the workspace).
+    pub text: ScheduleText,
+    watching: Option<Watching>,
+}
+
+/// A watch's schedule as typed in the toggle, kept across restarts in the workspace.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
+pub struct ScheduleText {
     /// The interval as typed (`30s`).
     pub every: String,
     /// The length as typed (`8h`; empty: until stopped).
     pub length: String,
-    watching: Option<Watching>,
 }
 
-impl Default for WatchToggle {
+impl Default for ScheduleText {
     fn default() -> Self {
         Self {
             every: "30s".into(),
             length: "8h".into(),
-            watching: None,
         }
     }
 }
@@ -61,11 +68,11 @@ struct Watching {
 impl WatchToggle {
     /// The schedule typed: interval and length, ms, or the problem of each field.
     pub fn schedule(&self) -> (Result<u64, String>, Result<Option<u64>, String>) {
-        let every = watch_service::parse_every(&self.every);
-        let length = if self.length.trim().is_empty() {
+        let every = watch_service::parse_every(&self.text.every);
+        let length = if self.text.length.trim().is_empty() {
             Ok(None)
         } else {
-            watch_service::parse_length(&self.length).map(Some)
+            watch_service::parse_length(&self.text.length).map(Some)
         };
         (every, length)
     }
@@ -82,7 +89,8 @@ impl WatchToggle {
         }
     }
 
-    /// Watch `id` of the request titled `title` was asked for.
+    /// Watch `id` of the request titled `title` was asked for (started, or resumed from the
+    /// Watches tab).
     pub fn started(&mut self, id: String, title: String) {
         self.watching = Some(Watching {
             id,
@@ -105,7 +113,11 @@ impl WatchToggle {
     pub fn accept(&mut self, update: &WatchUpdate) -> Option<(bool, String)> {
         let watching = self.watching.as_mut().filter(|w| w.id == update.watch)?;
         match &update.event {
-            WatchEvent::Started(record) => watching.schedule = Some(record.schedule),
+            WatchEvent::Started(record) => {
+                // A resumed watch carries on at its next slot.
+                watching.schedule = Some(record.schedule);
+                watching.next_slot = record.next_slot;
+            }
             WatchEvent::RunStarted { slot, .. } => {
                 watching.next_slot = slot + 1;
                 watching.running = true;
@@ -158,12 +170,13 @@ impl WatchToggle {
                     for_ms: *for_ms,
                 });
             }
-            schedule_field(ui, "every", "request.watch.every", &mut self.every, "30s");
+            let text = &mut self.text;
+            schedule_field(ui, "every", "request.watch.every", &mut text.every, "30s");
             schedule_field(
                 ui,
                 "for",
                 "request.watch.for",
-                &mut self.length,
+                &mut text.length,
                 "until stopped",
             );
         });

@@ -168,10 +168,12 @@ impl WorkbenchState {
         if setup.link.offer().batches {
             batch.attach(setup.link.sender());
         }
+        let mut composer = Composer::new(draft);
+        composer.watch.text = persisted.watch_schedule;
         Self {
             link: setup.link,
             dialogs: FileDialogHost::new(setup.dialogs, setup.library_dir.clone()),
-            request: RequestSide::new(Composer::new(draft)),
+            request: RequestSide::new(composer),
             profile: ProfileEdit::new(current),
             library: Library::new(setup.library_dir, persisted.opened_files),
             runs: RunsState::with_detail(persisted.layout.detail),
@@ -384,6 +386,7 @@ impl WorkbenchState {
                 .or_else(|| self.store.restored_env.clone()),
             history_retention: self.history.retention,
             history_filters: self.history.filters.clone(),
+            watch_schedule: self.request.composer.watch.text.clone(),
         }
     }
 
@@ -442,6 +445,9 @@ impl WorkbenchState {
         }
         for run_id in self.watches.take_open() {
             self.history.open_run(run_id);
+        }
+        if let Some(watch) = self.watches.take_resume() {
+            self.resume_watch(&watch);
         }
         let live = self.live_work();
         self.quit.intercept(ctx, live);
@@ -569,8 +575,13 @@ impl WorkbenchState {
                         Vec::new()
                     }
                     CentreTab::Watches => {
-                        self.watches
-                            .ui(ui, &self.library.files, self.library.dir.as_deref());
+                        let watching = self.request.composer.watch.watching().is_some();
+                        self.watches.ui(
+                            ui,
+                            &self.library.files,
+                            self.library.dir.as_deref(),
+                            watching,
+                        );
                         Vec::new()
                     }
                     CentreTab::Timeline => self.runs.ui(ui, now),

@@ -61,15 +61,31 @@ pub fn seconds_to_ms(number: &str) -> Option<u64> {
     Some(ms)
 }
 
-/// Parses a Go duration: `"500ms"`, `"5s"`, `"1m30s"`, `"1.5h"`, `"250us"`, `"0"`.
+/// Parses a Go duration: `"500ms"`, `"5s"`, `"1m30s"`, `"1.5h"`, `"250us"`, `"0"`; at most
+/// 10^15 ms.
 ///
 /// # Errors
 /// A message naming the expected form.
 pub fn parse_go(text: &str) -> Result<u64, String> {
-    let bad = || format!("expected a duration like \"5s\", \"500ms\" or \"1m30s\", found {text:?}");
+    let ms = (parse_go_ns(text)? / 1e6).ceil();
+    if ms.is_finite() && (0.0..1e15).contains(&ms) {
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        Ok(ms as u64)
+    } else {
+        Err(go_form(text))
+    }
+}
+
+/// A Go duration's length in nanoseconds, its parts summed as Go's `time.ParseDuration` sums
+/// them (`"1m30s"`, and `"1s2s"` is 3 s); no upper bound (a caller applies its own).
+///
+/// # Errors
+/// A message naming the expected form.
+pub fn parse_go_ns(text: &str) -> Result<f64, String> {
+    let bad = || go_form(text);
     let t = text.trim();
     if t == "0" {
-        return Ok(0);
+        return Ok(0.0);
     }
     if t.is_empty() {
         return Err(bad());
@@ -100,13 +116,11 @@ pub fn parse_go(text: &str) -> Result<u64, String> {
         rest = &rest[unit_len..];
         total_ns += value * scale;
     }
-    let ms = (total_ns / 1e6).ceil();
-    if ms.is_finite() && (0.0..1e15).contains(&ms) {
-        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-        Ok(ms as u64)
-    } else {
-        Err(bad())
-    }
+    Ok(total_ns)
+}
+
+fn go_form(text: &str) -> String {
+    format!("expected a duration like \"5s\", \"500ms\" or \"1m30s\", found {text:?}")
 }
 
 /// `500` → `"500ms"`, `5000` → `"5s"`, `90000` → `"90s"`.

@@ -2,7 +2,8 @@
 //! watch's schedule, state, runs, missed slots and success rate; the selected watch shows its
 //! runs over time, success rate and time to success per bucket, failures by status and error
 //! kind, and the delay headers seen. A click on a run opens it in the timeline. Its *What-if*
-//! replays the runs under other profiles (`whatif_view`).
+//! replays the runs under other profiles (`whatif_view`). A paused or interrupted watch offers
+//! *Resume*: the workbench carries it on as the Watch toggle's watch, live in the timeline.
 //!
 //! The panel sends history queries through a [`CoreSender`]: the store actor reads the watch and the
 //! report's [`crate::report::figures`] are computed there; a load is turned into plot points
@@ -43,6 +44,8 @@ pub struct WatchPanel {
     problem: Option<String>,
     /// Runs to open in the timeline (ids), taken by the workbench.
     to_open: Vec<String>,
+    /// The watch whose Resume was pressed, taken by the workbench.
+    to_resume: Option<WatchRecord>,
     /// The selected watch's what-if.
     whatif: whatif_view::WhatIfView,
 }
@@ -98,6 +101,11 @@ impl WatchPanel {
         std::mem::take(&mut self.to_open)
     }
 
+    /// The watch whose Resume was pressed since the last call, to carry on.
+    pub fn take_resume(&mut self) -> Option<WatchRecord> {
+        self.to_resume.take()
+    }
+
     fn send(&mut self, request: HistoryRequest) {
         if let Some(service) = &self.service
             && !service.send(CoreCommand::History(request))
@@ -117,8 +125,15 @@ impl WatchPanel {
     }
 
     /// Draws the tab into the rest of `ui`; `library` lists the profile files of the library
-    /// folder `library_dir` (the what-if offers them).
-    pub fn ui(&mut self, ui: &mut egui::Ui, library: &[PathBuf], library_dir: Option<&Path>) {
+    /// folder `library_dir` (the what-if offers them); `watching`: a watch runs from this
+    /// window (one at a time: Resume waits for its end).
+    pub fn ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        library: &[PathBuf],
+        library_dir: Option<&Path>,
+        watching: bool,
+    ) {
         if self.service.is_none() {
             ui.label("No history: watches are not recorded.");
             return;
@@ -153,6 +168,9 @@ impl WatchPanel {
         ui.separator();
         match (&self.shown, &self.selected) {
             (Some(shown), _) => {
+                if resume_line(ui, &shown.watch, watching) {
+                    self.to_resume = Some(shown.watch.clone());
+                }
                 egui::ScrollArea::vertical()
                     .id_salt("watch.details")
                     .auto_shrink([false, false])
@@ -175,4 +193,22 @@ impl WatchPanel {
             }
         }
     }
+}
+
+/// `This watch is paused. [Resume]` for a paused or interrupted watch; true when Resume was
+/// pressed (disabled while a watch runs from this window).
+fn resume_line(ui: &mut egui::Ui, w: &WatchRecord, watching: bool) -> bool {
+    if !w.state.resumable() {
+        return false;
+    }
+    ui.horizontal(|ui| {
+        ui.label(format!("This watch is {}.", w.state.id()));
+        ui.add_enabled(!watching, egui::Button::new("Resume"))
+            .on_hover_text(
+                "carry the watch on from its next slot (the slots passed meanwhile are recorded as missed); its runs show live in the timeline",
+            )
+            .on_disabled_hover_text("a watch runs from this window: stop it first")
+            .clicked()
+    })
+    .inner
 }

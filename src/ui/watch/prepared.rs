@@ -51,11 +51,11 @@ impl PreparedWatch {
             } else {
                 2
             };
-            strip[class].push(PlotPoint::new(at, run.attempts.len() as f64));
+            strip[class].push(PlotPoint::new(at, f64::from(run.attempts_made)));
             let slot = slot_of
                 .get(run.id.as_str())
                 .map_or_else(String::new, |k| format!("#{k} · "));
-            let n = run.attempts.len();
+            let n = run.attempts_made;
             rows.push((
                 at,
                 run.id.clone(),

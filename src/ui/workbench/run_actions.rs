@@ -162,7 +162,8 @@ impl WorkbenchState {
     }
 
     /// The Watch toggle: starts a watch of the composed request under the current profile
-    /// (refused with the reason as Send is), or stops the watch started here (paused).
+    /// (refused with the reason as Send is), or stops the watch started or resumed here
+    /// (paused).
     pub(super) fn watch_action(&mut self, action: WatchAction) {
         let (every_ms, for_ms) = match action {
             WatchAction::Stop(id) => {
@@ -191,8 +192,25 @@ impl WorkbenchState {
             plan: Box::new(plan),
             live: true,
         };
+        self.watch_live(command, id, composed.title);
+    }
+
+    /// The Watches tab's Resume: carries watch `w` on as the toggle's watch, its runs live in
+    /// the timeline as a started watch's are.
+    pub(super) fn resume_watch(&mut self, w: &crate::store::WatchRecord) {
+        let command = WatchCommand::Resume {
+            id: w.id.clone(),
+            live: true,
+        };
+        self.watch_live(command, w.id.clone(), run_title(&w.method, &w.url));
+        self.layout.centre = crate::ui::persistence::CentreTab::Timeline;
+    }
+
+    /// Sends `command` (start or resume watch `id`, live) and follows the watch in the toggle;
+    /// `title`: its runs' tabs' title.
+    fn watch_live(&mut self, command: WatchCommand, id: String, title: String) {
         if self.link.send(CoreCommand::Watch(command)) {
-            self.request.composer.watch.started(id, composed.title);
+            self.request.composer.watch.started(id, title);
             self.status = None;
         } else {
             self.status = Some((true, "cannot start the watch: the engine is not running or is saturated; try again or restart Retryscope".into()));

@@ -252,3 +252,22 @@ fn the_markdown_links_every_image_it_lists() {
         assert_eq!(&png.as_ref().expect("drawn")[1..4], b"PNG");
     }
 }
+
+#[test]
+fn a_request_without_headers_says_so() {
+    let context = ReportContext {
+        request: Some(SentRequest {
+            method: "GET".into(),
+            url: "http://127.0.0.1/x".into(),
+            headers: Vec::new(),
+            body: None,
+        }),
+        ..ReportContext::default()
+    };
+    let f = figures(&runs(), &context);
+    let page = html(&f, &Timelines::new());
+    assert!(page.contains("<p>No headers.</p>"), "an empty header table");
+    assert!(!page.contains("<th>header</th><th>value</th>"));
+    let md = markdown(&f, "t", &Timelines::new());
+    assert!(md.text.contains("- no headers"));
+}

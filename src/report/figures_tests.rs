@@ -271,3 +271,58 @@ fn a_request_without_headers_says_so() {
     let md = markdown(&f, "t", &Timelines::new());
     assert!(md.text.contains("- no headers"));
 }
+
+/// The series of `f`'s report chart titled `title…`.
+fn chart(f: &Figures, title: &str) -> crate::interop::LabChart {
+    let charts = report_charts(f);
+    let found = charts.iter().find(|c| c.title.starts_with(title));
+    found.cloned().expect("chart")
+}
+
+/// How many times `needle` occurs in the SVG of `chart` alone.
+fn svg_count(chart: &crate::interop::LabChart, needle: &str) -> usize {
+    let svg = crate::interop::render_lab_svg(std::slice::from_ref(chart), 800).expect("svg");
+    svg.matches(needle).count()
+}
+
+#[test]
+fn a_bucket_without_succeeded_or_failed_runs_has_no_success_rate() {
+    let f = figures(&runs(), &ReportContext::default());
+    // Run 6 (cancelled) is alone in bucket 12: no evidence, so no rate in the table …
+    let table = tables(&f).pop().expect("buckets table");
+    let rates: Vec<&str> = table.rows.iter().map(|r| r[3].text.as_str()).collect();
+    assert_eq!(
+        rates,
+        [
+            "100.0 %", "100.0 %", "100.0 %", "0.0 %", "0.0 %", "0.0 %", "—", "100.0 %", "0.0 %",
+            "100.0 %"
+        ]
+    );
+    // … and no point in the plot, as in the empty buckets between the runs.
+    let rate = chart(&f, "success rate per");
+    let points = &rate.series[0].points;
+    assert_eq!(points.len(), f.buckets.items.len());
+    let shown: Vec<usize> = (0..points.len())
+        .filter(|&i| points[i][1].is_finite())
+        .collect();
+    assert_eq!(shown, [0, 2, 4, 6, 8, 10, 14, 16, 18]);
+}
+
+#[test]
+fn a_line_breaks_where_a_value_is_missing() {
+    let line = |ys: &[f64]| crate::interop::LabChart {
+        title: "t".into(),
+        x_label: "x".into(),
+        y_label: "y".into(),
+        series: vec![crate::interop::LabSeries {
+            name: "a".into(),
+            points: (ys.iter().enumerate())
+                .map(|(i, &y)| [i as f64, y])
+                .collect(),
+            bar_width: None,
+        }],
+    };
+    let whole = svg_count(&line(&[1.0, 2.0, 2.5, 3.0, 4.0]), "<polyline");
+    let broken = svg_count(&line(&[1.0, 2.0, f64::NAN, 3.0, 4.0]), "<polyline");
+    assert_eq!(broken, whole + 1);
+}

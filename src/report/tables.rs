@@ -308,7 +308,10 @@ fn buckets(f: &Figures) -> Table {
                     Cell::text(b.start.as_ref().map(time_text).unwrap_or_default()),
                     Cell::count(format!("buckets.items.{i}.runs"), b.runs),
                     Cell::count(format!("buckets.items.{i}.succeeded"), b.succeeded),
-                    Cell::text(percent_text(b.succeeded as f64 / b.runs as f64)),
+                    Cell::text(
+                        b.success_share()
+                            .map_or_else(|| "—".to_owned(), percent_text),
+                    ),
                     Cell::text(failed.join(", ")),
                     if b.time_to_success.count > 0 {
                         Cell::ms(

@@ -301,17 +301,17 @@ where
             }))?
         } else {
             // Paths (plotters' `LineSeries` needs a feature we do not build), broken where y is
-            // not finite (a gap).
+            // not finite (a gap); a point alone between gaps is a dot, as a path of one point
+            // would not show.
             let segments = s.points.split(|p| !p[1].is_finite());
             let segments: Vec<Vec<(f64, f64)>> = segments
                 .filter(|run| !run.is_empty())
                 .map(|run| run.iter().map(|p| (p[0], p[1])).collect())
                 .collect();
-            c.draw_series(
-                segments
-                    .into_iter()
-                    .map(|run| PathElement::new(run, color.stroke_width(2))),
-            )?
+            c.draw_series(segments.into_iter().map(|run| match run.as_slice() {
+                [dot] => Circle::new(*dot, 4, color.filled()).into_dyn(),
+                _ => PathElement::new(run, color.stroke_width(2)).into_dyn(),
+            }))?
         };
         drawn.label(s.name.as_str()).legend(move |(x, y)| {
             PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(3))

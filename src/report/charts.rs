@@ -28,7 +28,8 @@ fn unit(figures: &Figures) -> (f64, &'static str) {
 /// by status or error kind (the [`CHART_LABELS`] most frequent, the rest as `other`), the
 /// success rate per bucket and time-to-success p50 / p95 / p99 per bucket. Bars of one bucket
 /// stand side by side; the lines break at a bucket without a value (no succeeded or failed run;
-/// no success). x is time since the first bucket's start.
+/// no success), and a value alone between gaps is a dot. x is time since the first bucket's
+/// start.
 pub fn report_charts(figures: &Figures) -> Vec<LabChart> {
     let b = &figures.buckets;
     let (per, unit_name) = unit(figures);

@@ -326,3 +326,34 @@ fn a_line_breaks_where_a_value_is_missing() {
     let broken = svg_count(&line(&[1.0, 2.0, f64::NAN, 3.0, 4.0]), "<polyline");
     assert_eq!(broken, whole + 1);
 }
+
+#[test]
+fn a_value_alone_between_gaps_is_a_dot() {
+    let f = figures(&runs(), &ReportContext::default());
+    // Runs a minute apart in 30 s buckets: every value stands alone between empty buckets, so
+    // each is a dot and no line joins them across the gaps.
+    let rate = chart(&f, "success rate per");
+    assert_eq!(svg_count(&rate, "<circle"), 9);
+    let joined = chart(&f, "runs per"); // bars only: no dot
+    assert_eq!(svg_count(&joined, "<circle"), 0);
+    // A line over consecutive buckets stays one line: with the gaps filled it has no dot.
+    let mut filled = rate.clone();
+    for p in &mut filled.series[0].points {
+        p[1] = if p[1].is_finite() { p[1] } else { 50.0 };
+    }
+    assert_eq!(svg_count(&filled, "<circle"), 0);
+}
+
+#[test]
+fn time_to_success_in_one_bucket_only_is_drawn_as_a_dot() {
+    use OutcomeKind::{GaveUp, Succeeded};
+    let some = vec![
+        run(0, Some(GaveUp), vec![attempt(0.0, DOWN)]),
+        run(1, Some(Succeeded), vec![attempt(0.0, OK)]),
+        run(2, Some(GaveUp), vec![attempt(0.0, DOWN)]),
+    ];
+    let f = figures(&some, &ReportContext::default());
+    let tts = chart(&f, "time to success per");
+    // p50, p95 and p99: one dot each.
+    assert_eq!(svg_count(&tts, "<circle"), 3);
+}

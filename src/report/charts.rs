@@ -29,16 +29,17 @@ fn unit(figures: &Figures) -> (f64, &'static str) {
 /// success rate per bucket and time-to-success p50 / p95 / p99 per bucket. Bars of one bucket
 /// stand side by side; the lines break at a bucket without a value (no succeeded or failed run;
 /// no success), and a value alone between gaps is a dot. x is time since the first bucket's
-/// start.
+/// start, which the x label names to the second.
 pub fn report_charts(figures: &Figures) -> Vec<LabChart> {
     let b = &figures.buckets;
     let (per, unit_name) = unit(figures);
     let width = b.width_ms as f64 / per;
-    let since = b
-        .items
-        .first()
-        .and_then(|i| i.start)
-        .map_or_else(String::new, |t| t.format("%Y-%m-%d %H:%M %:z").to_string());
+    // The exact origin of x, to the second: a bucket of 1, 5, 10 or 30 s starts within a minute.
+    let since = b.items.first().and_then(|i| i.start);
+    let since = since
+        .as_ref()
+        .map(super::text::time_text)
+        .unwrap_or_default();
     let x_label = format!("{unit_name} since {since}");
     let mid = |i: usize| (i as f64 + 0.5) * width;
     let grouped = |names: &[String], value: &dyn Fn(usize, usize) -> f64| -> Vec<LabSeries> {

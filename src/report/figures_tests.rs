@@ -357,3 +357,28 @@ fn time_to_success_in_one_bucket_only_is_drawn_as_a_dot() {
     // p50, p95 and p99: one dot each.
     assert_eq!(svg_count(&tts, "<circle"), 3);
 }
+
+#[test]
+fn the_plots_measure_x_from_the_origin_they_name_to_the_second() {
+    // Two runs 12 s apart from 10:00:58: 1 s buckets, the first starting at 10:00:58.
+    let mut late = runs();
+    late.truncate(1);
+    late[0].started_at += chrono::Duration::seconds(58);
+    let mut second = late[0].clone();
+    second.id = "run-b".into();
+    second.started_at += chrono::Duration::seconds(12);
+    late.push(second);
+    let f = figures(&late, &ReportContext::default());
+    assert_eq!(f.buckets.width_ms, 1_000);
+    for c in report_charts(&f) {
+        assert_eq!(c.x_label, "seconds since 2026-12-05 10:00:58 +00:00");
+    }
+    // The first run is in the first bucket: its bar's middle is half a second from the origin.
+    let runs_chart = chart(&f, "runs per");
+    let succeeded = &runs_chart.series[1];
+    assert!(
+        (succeeded.points[0][0] - 0.5).abs() < 0.25,
+        "{:?}",
+        succeeded.points[0]
+    );
+}

@@ -253,25 +253,6 @@ fn the_markdown_links_every_image_it_lists() {
     }
 }
 
-#[test]
-fn a_request_without_headers_says_so() {
-    let context = ReportContext {
-        request: Some(SentRequest {
-            method: "GET".into(),
-            url: "http://127.0.0.1/x".into(),
-            headers: Vec::new(),
-            body: None,
-        }),
-        ..ReportContext::default()
-    };
-    let f = figures(&runs(), &context);
-    let page = html(&f, &Timelines::new());
-    assert!(page.contains("<p>No headers.</p>"), "an empty header table");
-    assert!(!page.contains("<th>header</th><th>value</th>"));
-    let md = markdown(&f, "t", &Timelines::new());
-    assert!(md.text.contains("- no headers"));
-}
-
 /// The series of `f`'s report chart titled `title…`.
 fn chart(f: &Figures, title: &str) -> crate::interop::LabChart {
     let charts = report_charts(f);
@@ -381,4 +362,74 @@ fn the_plots_measure_x_from_the_origin_they_name_to_the_second() {
         "{:?}",
         succeeded.points[0]
     );
+}
+
+#[test]
+fn a_request_without_headers_says_so() {
+    let context = ReportContext {
+        request: Some(SentRequest {
+            method: "GET".into(),
+            url: "http://127.0.0.1/x".into(),
+            headers: Vec::new(),
+            body: None,
+        }),
+        ..ReportContext::default()
+    };
+    let f = figures(&runs(), &context);
+    let page = html(&f, &Timelines::new());
+    assert!(page.contains("<p>No headers.</p>"), "an empty header table");
+    assert!(!page.contains("<th>header</th><th>value</th>"));
+    let md = markdown(&f, "t", &Timelines::new());
+    assert!(md.text.contains("- no headers"));
+}
+
+#[test]
+fn a_watch_report_shows_the_schedule_and_the_missed_slots_by_why() {
+    let context = ReportContext {
+        watch: Some(WatchFigures {
+            id: "0193-watch".into(),
+            state: "paused".into(),
+            schedule: crate::policy::WatchSchedule {
+                start_unix_ms: T0,
+                every_ms: 30_000,
+                jitter: 0.1,
+                seed: 1,
+                count: Some(240),
+                until_unix_ms: None,
+            },
+            schedule_text: "every 30 s ± 10.0 %, 240 slots".into(),
+            slots: 231,
+            sent: 20,
+            missed: MissedSlots {
+                total: 211,
+                busy: 1,
+                late: 200,
+                down: 10,
+            },
+        }),
+        ..ReportContext::default()
+    };
+    let f = figures(&runs(), &context);
+    let json = serde_json::to_value(&f).expect("json");
+    assert_eq!(json["watch"]["missed"]["late"], 200);
+    assert_eq!(json["watch"]["schedule"]["every_ms"], 30_000);
+    let page = html(&f, &Timelines::new());
+    for text in [
+        "every 30 s ± 10.0 %, 240 slots",
+        "watch 0193-watch, paused",
+        "data-figure=\"watch.missed.total\" data-value=\"211\"",
+        "1 busy",
+        "200 late",
+        "10 down",
+    ] {
+        assert!(page.contains(text), "{text} not in the page");
+    }
+    let md = markdown(&f, "t", &Timelines::new()).text;
+    assert!(
+        md.contains("| missed slots | 211 | of 231 slots (20 sent): 1 busy"),
+        "{md}"
+    );
+    // Without a watch the JSON has no `watch` member.
+    let plain = serde_json::to_value(figures(&runs(), &ReportContext::default())).expect("json");
+    assert!(plain.get("watch").is_none());
 }

@@ -333,3 +333,77 @@ fn dash_is_stdout_and_empty_profile_lists_are_refused() {
         );
     }
 }
+
+#[test]
+fn a_watch_report_names_the_schedule_and_the_slots_missed_while_a_run_went_on() {
+    let demo = Demo::start();
+    let dir = tempfile::tempdir().expect("tempdir");
+    // Each run takes 700 ms: the slots due while it goes on are missed (busy).
+    let out = retryscope(dir.path())
+        .args(["watch", "--every", "200ms", "--count", "5"])
+        .arg(demo.url("/slow?ms=700"))
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let out = String::from_utf8(out).expect("UTF-8");
+    let id = out
+        .lines()
+        .next()
+        .and_then(|l| l.strip_prefix("watch "))
+        .and_then(|rest| rest.split_whitespace().next())
+        .expect("`watch ID of …`")
+        .to_owned();
+    let out = retryscope(dir.path())
+        .args(["report", "--watch", &id, "--format", "json"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let f: serde_json::Value = serde_json::from_slice(&out).expect("JSON figures");
+    let w = &f["watch"];
+    assert_eq!(w["id"], id.as_str(), "{f}");
+    assert_eq!(w["state"], "finished");
+    assert_eq!(w["schedule"]["every_ms"], 200);
+    assert_eq!(w["schedule"]["count"], 5);
+    assert_eq!(w["schedule_text"], "every 200 ms, 5 slots");
+    assert_eq!(w["slots"], 5);
+    assert_eq!(w["sent"], f["runs"]["total"]);
+    let missed = &w["missed"];
+    let by_kind: Vec<u64> = ["busy", "late", "down"]
+        .iter()
+        .filter_map(|k| missed[k].as_u64())
+        .collect();
+    assert!(missed["busy"].as_u64() >= Some(1), "{w}");
+    assert_eq!(missed["total"].as_u64(), Some(by_kind.iter().sum()));
+    assert_eq!(
+        w["sent"]
+            .as_u64()
+            .zip(missed["total"].as_u64())
+            .map(|(a, b)| a + b),
+        Some(5)
+    );
+    // The HTML summary says it too.
+    let page = dir.path().join("watch.html");
+    retryscope(dir.path())
+        .args(["report", "--watch", &id, "-o"])
+        .arg(&page)
+        .assert()
+        .success();
+    let html = std::fs::read_to_string(&page).expect("html");
+    assert!(
+        html.contains("every 200 ms, 5 slots"),
+        "no schedule in the page"
+    );
+    assert!(
+        html.contains(&format!(
+            "data-figure=\"watch.missed.total\" data-value=\"{}\"",
+            missed["total"]
+        )),
+        "no missed slots in the page"
+    );
+    // A report of other runs has no watch.
+    assert!(json_report(dir.path(), &[]).get("watch").is_none());
+}

@@ -20,7 +20,8 @@ pub const LAB_PNG_CHART_HEIGHT: u32 = 420;
 pub struct LabSeries {
     /// Legend text, e.g. `full jitter` or `p95`.
     pub name: String,
-    /// `[x, y]` points in x order.
+    /// `[x, y]` points in x order; a line breaks at a point whose y is not finite (NaN: no
+    /// value there).
     pub points: Vec<[f64; 2]>,
     /// Drawn as bars of this width (x units) instead of a line.
     pub bar_width: Option<f64>,
@@ -304,11 +305,18 @@ where
                 )
             }))?
         } else {
-            // A path (plotters' `LineSeries` needs a feature we do not build).
-            c.draw_series(std::iter::once(PathElement::new(
-                s.points.iter().map(|p| (p[0], p[1])).collect::<Vec<_>>(),
-                color.stroke_width(2),
-            )))?
+            // Paths (plotters' `LineSeries` needs a feature we do not build), broken where y is
+            // not finite (a gap); a point alone between gaps is a dot, as a path of one point
+            // would not show.
+            let segments = s.points.split(|p| !p[1].is_finite());
+            let segments: Vec<Vec<(f64, f64)>> = segments
+                .filter(|run| !run.is_empty())
+                .map(|run| run.iter().map(|p| (p[0], p[1])).collect())
+                .collect();
+            c.draw_series(segments.into_iter().map(|run| match run.as_slice() {
+                [dot] => Circle::new(*dot, 4, color.filled()).into_dyn(),
+                _ => PathElement::new(run, color.stroke_width(2)).into_dyn(),
+            }))?
         };
         drawn.label(s.name.as_str()).legend(move |(x, y)| {
             PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(3))

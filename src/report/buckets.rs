@@ -60,6 +60,15 @@ pub struct Bucket {
     pub time_to_success: Percentiles,
 }
 
+impl Bucket {
+    /// Succeeded over succeeded + failed runs, in [0, 1]; `None` without either (cancelled and
+    /// unfinished runs are no evidence), as the report's overall success rate.
+    pub fn success_share(&self) -> Option<f64> {
+        let trials = self.succeeded + self.failed;
+        (trials > 0).then(|| self.succeeded as f64 / trials as f64)
+    }
+}
+
 /// The runs (sorted by start) in buckets.
 pub fn buckets(runs: &[ObservedRun]) -> Buckets {
     let (Some(first), Some(last)) = (runs.first(), runs.last()) else {

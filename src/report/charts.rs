@@ -2,6 +2,7 @@
 //! code makes the HTML's inline SVG ([`crate::interop::render_lab_svg`]) and the Markdown's PNG
 //! ([`crate::interop::render_lab_png`]).
 
+use super::buckets::Bucket;
 use super::figures::Figures;
 use crate::interop::{LabChart, LabSeries};
 
@@ -23,19 +24,22 @@ fn unit(figures: &Figures) -> (f64, &'static str) {
     }
 }
 
-/// The three charts: runs per bucket (failed, succeeded, neither), failed attempts per bucket
-/// by status or error kind (the [`CHART_LABELS`] most frequent, the rest as `other`), and
-/// time-to-success p50 / p95 / p99 per bucket. Bars of one bucket stand side by side; x is
-/// time since the first bucket's start.
+/// The four charts: runs per bucket (failed, succeeded, neither), failed attempts per bucket
+/// by status or error kind (the [`CHART_LABELS`] most frequent, the rest as `other`), the
+/// success rate per bucket and time-to-success p50 / p95 / p99 per bucket. Bars of one bucket
+/// stand side by side; the lines break at a bucket without a value (no succeeded or failed run;
+/// no success), and a value alone between gaps is a dot. x is time since the first bucket's
+/// start, which the x label names to the second.
 pub fn report_charts(figures: &Figures) -> Vec<LabChart> {
     let b = &figures.buckets;
     let (per, unit_name) = unit(figures);
     let width = b.width_ms as f64 / per;
-    let since = b
-        .items
-        .first()
-        .and_then(|i| i.start)
-        .map_or_else(String::new, |t| t.format("%Y-%m-%d %H:%M %:z").to_string());
+    // The exact origin of x, to the second: a bucket of 1, 5, 10 or 30 s starts within a minute.
+    let since = b.items.first().and_then(|i| i.start);
+    let since = since
+        .as_ref()
+        .map(super::text::time_text)
+        .unwrap_or_default();
     let x_label = format!("{unit_name} since {since}");
     let mid = |i: usize| (i as f64 + 0.5) * width;
     let grouped = |names: &[String], value: &dyn Fn(usize, usize) -> f64| -> Vec<LabSeries> {
@@ -88,16 +92,18 @@ pub fn report_charts(figures: &Figures) -> Vec<LabChart> {
                 .sum(),
         }) as f64
     });
-    let percentile = |name: &str, pick: fn(&super::Percentiles) -> f64| LabSeries {
+    // A line with a point per bucket, NaN (a gap) where the bucket has no value.
+    let line = |name: &str, value: &dyn Fn(&Bucket) -> Option<f64>| LabSeries {
         name: name.to_owned(),
-        points: b
-            .items
-            .iter()
-            .enumerate()
-            .filter(|(_, item)| item.time_to_success.count > 0)
-            .map(|(i, item)| [mid(i), pick(&item.time_to_success)])
+        points: (b.items.iter().enumerate())
+            .map(|(i, item)| [mid(i), value(item).unwrap_or(f64::NAN)])
             .collect(),
         bar_width: None,
+    };
+    let percentile = |name: &str, pick: fn(&super::Percentiles) -> f64| {
+        line(name, &|item: &Bucket| {
+            (item.time_to_success.count > 0).then(|| pick(&item.time_to_success))
+        })
     };
     let width_text = super::text::duration_text(b.width_ms as f64);
     vec![
@@ -112,6 +118,14 @@ pub fn report_charts(figures: &Figures) -> Vec<LabChart> {
             x_label: x_label.clone(),
             y_label: "attempts".to_owned(),
             series: failures,
+        },
+        LabChart {
+            title: format!("success rate per {width_text} (succeeded of succeeded + failed)"),
+            x_label: x_label.clone(),
+            y_label: "%".to_owned(),
+            series: vec![line("success rate", &|item: &Bucket| {
+                item.success_share().map(|share| 100.0 * share)
+            })],
         },
         LabChart {
             title: format!("time to success per {width_text}"),

@@ -9,6 +9,7 @@ use super::picks::{InformativeRun, informative_runs};
 use super::sent::SentRequest;
 use super::stats::{Percentiles, Proportion};
 use crate::model::OutcomeKind;
+use crate::policy::WatchSchedule;
 use chrono::{DateTime, FixedOffset};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -25,6 +26,41 @@ pub struct ReportContext {
     pub request: Option<SentRequest>,
     /// When the report was made.
     pub generated_at: Option<DateTime<FixedOffset>>,
+    /// The watch the runs are of, when the selection is one watch's runs.
+    pub watch: Option<WatchFigures>,
+}
+
+/// The watch a report is of: its schedule and what became of its slots, so a reader sees
+/// how often the endpoint was asked and which times went unsampled.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WatchFigures {
+    /// The watch's id.
+    pub id: String,
+    /// `running`, `paused`, `finished`, `cancelled` or `interrupted`.
+    pub state: String,
+    /// When its slots are due (interval and Unix times in ms, jitter a ratio).
+    pub schedule: WatchSchedule,
+    /// The schedule as the CLI writes it (`every 30 s ± 10 %, 5 slots`).
+    pub schedule_text: String,
+    /// Slots recorded so far: sent and missed.
+    pub slots: u64,
+    /// Slots sent (each started a run).
+    pub sent: u64,
+    /// Slots missed, by why.
+    pub missed: MissedSlots,
+}
+
+/// A watch's missed slots by why (slots not sent: no evidence for their times).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct MissedSlots {
+    /// All missed slots.
+    pub total: u64,
+    /// The watch's previous run was still going.
+    pub busy: u64,
+    /// Its time passed while nothing could send (the machine slept).
+    pub late: u64,
+    /// No process ran the watch (paused, or its process died).
+    pub down: u64,
 }
 
 /// Every figure of a report. Times are RFC 3339 with offset; durations are ms.
@@ -64,6 +100,9 @@ pub struct Figures {
     pub delay_headers: Vec<DelayHeaderSeen>,
     /// Up to three runs worth reading, with their timelines.
     pub informative_runs: Vec<InformativeRun>,
+    /// The watch the runs are of; absent unless the selection is one watch's runs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub watch: Option<WatchFigures>,
 }
 
 /// How many runs used a profile.
@@ -165,6 +204,7 @@ pub fn figures(runs: &[ObservedRun], context: &ReportContext) -> Figures {
         longest_outage: outage,
         delay_headers: delay_headers(runs),
         informative_runs: informative_runs(runs, outage_start),
+        watch: context.watch.clone(),
     }
 }
 

@@ -254,3 +254,184 @@ fn the_markdown_links_every_image_it_lists() {
         assert_eq!(&png.as_ref().expect("drawn")[1..4], b"PNG");
     }
 }
+
+/// The series of `f`'s report chart titled `title…`.
+fn chart(f: &Figures, title: &str) -> crate::interop::LabChart {
+    let charts = report_charts(f);
+    let found = charts.iter().find(|c| c.title.starts_with(title));
+    found.cloned().expect("chart")
+}
+
+/// How many times `needle` occurs in the SVG of `chart` alone.
+fn svg_count(chart: &crate::interop::LabChart, needle: &str) -> usize {
+    let svg = crate::interop::render_lab_svg(std::slice::from_ref(chart), 800).expect("svg");
+    svg.matches(needle).count()
+}
+
+#[test]
+fn a_bucket_without_succeeded_or_failed_runs_has_no_success_rate() {
+    let f = figures(&runs(), &ReportContext::default());
+    // Run 6 (cancelled) is alone in bucket 12: no evidence, so no rate in the table …
+    let table = tables(&f).pop().expect("buckets table");
+    let rates: Vec<&str> = table.rows.iter().map(|r| r[3].text.as_str()).collect();
+    assert_eq!(
+        rates,
+        [
+            "100.0 %", "100.0 %", "100.0 %", "0.0 %", "0.0 %", "0.0 %", "—", "100.0 %", "0.0 %",
+            "100.0 %"
+        ]
+    );
+    // … and no point in the plot, as in the empty buckets between the runs.
+    let rate = chart(&f, "success rate per");
+    let points = &rate.series[0].points;
+    assert_eq!(points.len(), f.buckets.items.len());
+    let shown: Vec<usize> = (0..points.len())
+        .filter(|&i| points[i][1].is_finite())
+        .collect();
+    assert_eq!(shown, [0, 2, 4, 6, 8, 10, 14, 16, 18]);
+}
+
+#[test]
+fn a_line_breaks_where_a_value_is_missing() {
+    let line = |ys: &[f64]| crate::interop::LabChart {
+        title: "t".into(),
+        x_label: "x".into(),
+        y_label: "y".into(),
+        series: vec![crate::interop::LabSeries {
+            name: "a".into(),
+            points: (ys.iter().enumerate())
+                .map(|(i, &y)| [i as f64, y])
+                .collect(),
+            bar_width: None,
+        }],
+    };
+    let whole = svg_count(&line(&[1.0, 2.0, 2.5, 3.0, 4.0]), "<polyline");
+    let broken = svg_count(&line(&[1.0, 2.0, f64::NAN, 3.0, 4.0]), "<polyline");
+    assert_eq!(broken, whole + 1);
+}
+
+#[test]
+fn a_value_alone_between_gaps_is_a_dot() {
+    let f = figures(&runs(), &ReportContext::default());
+    // Runs a minute apart in 30 s buckets: every value stands alone between empty buckets, so
+    // each is a dot and no line joins them across the gaps.
+    let rate = chart(&f, "success rate per");
+    assert_eq!(svg_count(&rate, "<circle"), 9);
+    let joined = chart(&f, "runs per"); // bars only: no dot
+    assert_eq!(svg_count(&joined, "<circle"), 0);
+    // A line over consecutive buckets stays one line: with the gaps filled it has no dot.
+    let mut filled = rate.clone();
+    for p in &mut filled.series[0].points {
+        p[1] = if p[1].is_finite() { p[1] } else { 50.0 };
+    }
+    assert_eq!(svg_count(&filled, "<circle"), 0);
+}
+
+#[test]
+fn time_to_success_in_one_bucket_only_is_drawn_as_a_dot() {
+    use OutcomeKind::{GaveUp, Succeeded};
+    let some = vec![
+        run(0, Some(GaveUp), vec![attempt(0.0, DOWN)]),
+        run(1, Some(Succeeded), vec![attempt(0.0, OK)]),
+        run(2, Some(GaveUp), vec![attempt(0.0, DOWN)]),
+    ];
+    let f = figures(&some, &ReportContext::default());
+    let tts = chart(&f, "time to success per");
+    // p50, p95 and p99: one dot each.
+    assert_eq!(svg_count(&tts, "<circle"), 3);
+}
+
+#[test]
+fn the_plots_measure_x_from_the_origin_they_name_to_the_second() {
+    // Two runs 12 s apart from 10:00:58: 1 s buckets, the first starting at 10:00:58.
+    let mut late = runs();
+    late.truncate(1);
+    late[0].started_at += chrono::Duration::seconds(58);
+    let mut second = late[0].clone();
+    second.id = "run-b".into();
+    second.started_at += chrono::Duration::seconds(12);
+    late.push(second);
+    let f = figures(&late, &ReportContext::default());
+    assert_eq!(f.buckets.width_ms, 1_000);
+    for c in report_charts(&f) {
+        assert_eq!(c.x_label, "seconds since 2026-12-05 10:00:58 +00:00");
+    }
+    // The first run is in the first bucket: its bar's middle is half a second from the origin.
+    let runs_chart = chart(&f, "runs per");
+    let succeeded = &runs_chart.series[1];
+    assert!(
+        (succeeded.points[0][0] - 0.5).abs() < 0.25,
+        "{:?}",
+        succeeded.points[0]
+    );
+}
+
+#[test]
+fn a_request_without_headers_says_so() {
+    let context = ReportContext {
+        request: Some(SentRequest {
+            method: "GET".into(),
+            url: "http://127.0.0.1/x".into(),
+            headers: Vec::new(),
+            body: None,
+        }),
+        ..ReportContext::default()
+    };
+    let f = figures(&runs(), &context);
+    let page = html(&f, &Timelines::new());
+    assert!(page.contains("<p>No headers.</p>"), "an empty header table");
+    assert!(!page.contains("<th>header</th><th>value</th>"));
+    let md = markdown(&f, "t", &Timelines::new());
+    assert!(md.text.contains("- no headers"));
+}
+
+#[test]
+fn a_watch_report_shows_the_schedule_and_the_missed_slots_by_why() {
+    let context = ReportContext {
+        watch: Some(WatchFigures {
+            id: "0193-watch".into(),
+            state: "paused".into(),
+            schedule: crate::policy::WatchSchedule {
+                start_unix_ms: T0,
+                every_ms: 30_000,
+                jitter: 0.1,
+                seed: 1,
+                count: Some(240),
+                until_unix_ms: None,
+            },
+            schedule_text: "every 30 s ± 10.0 %, 240 slots".into(),
+            slots: 231,
+            sent: 20,
+            missed: MissedSlots {
+                total: 211,
+                busy: 1,
+                late: 200,
+                down: 10,
+            },
+        }),
+        ..ReportContext::default()
+    };
+    let f = figures(&runs(), &context);
+    let json = serde_json::to_value(&f).expect("json");
+    assert_eq!(json["watch"]["missed"]["late"], 200);
+    assert_eq!(json["watch"]["schedule"]["every_ms"], 30_000);
+    let page = html(&f, &Timelines::new());
+    for text in [
+        "every 30 s ± 10.0 %, 240 slots",
+        "watch 0193-watch, paused",
+        "data-figure=\"watch.missed.total\" data-value=\"211\"",
+        "1 busy",
+        "200 late",
+        "10 down",
+    ] {
+        assert!(page.contains(text), "{text} not in the page");
+    }
+    let md = markdown(&f, "t", &Timelines::new()).text;
+    assert!(
+        md.contains("| missed slots | 211 | of 231 slots (20 sent): 1 busy"),
+        "{md}"
+    );
+    // Without a watch the JSON has no `watch` member.
+    let plain = serde_json::to_value(figures(&runs(), &ReportContext::default())).expect("json");
+    assert!(plain.get("watch").is_none());
+}

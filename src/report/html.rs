@@ -172,6 +172,7 @@ fn sent(h: &mut String, f: &Figures) {
             &Table {
                 head: vec!["header", "value"],
                 rows,
+                empty: "No headers.",
                 ..Table::default()
             },
         );

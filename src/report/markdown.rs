@@ -28,6 +28,9 @@ pub fn markdown(figures: &Figures, stem: &str, timelines: &super::Timelines) -> 
     let mut images = Vec::new();
     if let Some(r) = &f.request {
         let _ = writeln!(m, "{}\n", code(&format!("{} {}", r.method, r.url)));
+        if r.headers.is_empty() {
+            m.push_str("- no headers\n");
+        }
         for (name, value) in &r.headers {
             let _ = writeln!(m, "- {}", code(&format!("{name}: {value}")));
         }

@@ -34,8 +34,8 @@ pub use buckets::{Bucket, Buckets, MAX_BUCKETS, failed_attempts};
 pub use charts::{CHART_LABELS, report_charts};
 pub use delays::{DelayHeaderSeen, HONOUR_SLACK_MS, asked_ms, unit_of};
 pub use figures::{
-    AttemptsPerRun, FailureCount, Figures, Outage, ProfileUse, REPORT_FORMAT, ReportContext,
-    RunCounts, figures,
+    AttemptsPerRun, FailureCount, Figures, MissedSlots, Outage, ProfileUse, REPORT_FORMAT,
+    ReportContext, RunCounts, WatchFigures, figures,
 };
 pub use from_history::{observed_fold, observed_run};
 pub use html::html;

@@ -108,57 +108,76 @@ fn summary(f: &Figures) -> Table {
             ]
         },
     );
+    let mut rows = vec![
+        vec![
+            Cell::text("success rate"),
+            Cell::figure(
+                "success_rate.value",
+                s.value,
+                if s.trials == 0 {
+                    "n/a".to_owned()
+                } else {
+                    percent_text(s.value)
+                },
+            ),
+            Cell::text(format!(
+                "95 % Wilson interval {} – {}; {} of {} runs (cancelled and unfinished runs left out)",
+                percent_text(s.low),
+                percent_text(s.high),
+                s.successes,
+                s.trials
+            )),
+        ],
+        vec![
+            Cell::text("time to success, median"),
+            Cell::ms("time_to_success.p50_ms", t.p50_ms),
+            Cell::text(format!(
+                "p95 {}, p99 {}",
+                duration_text(t.p95_ms),
+                duration_text(t.p99_ms)
+            )),
+        ],
+        vec![
+            Cell::text("attempts per run"),
+            Cell::figure("attempts_per_run.mean", a.mean, format!("{:.2}", a.mean)),
+            Cell::text(format!(
+                "{} attempts in all; at most {:.0} in a run",
+                a.total, a.percentiles.max_ms
+            )),
+        ],
+        vec![
+            Cell::text("runs"),
+            Cell::count("runs.total", f.runs.total),
+            Cell::text(format!(
+                "{} succeeded, {} failed, {} cancelled, {} unfinished",
+                f.runs.succeeded, f.runs.failed, f.runs.cancelled, f.runs.unfinished
+            )),
+        ],
+        outage,
+    ];
+    if let Some(w) = &f.watch {
+        let m = &w.missed;
+        rows.push(vec![
+            Cell::text("schedule"),
+            Cell::text(&w.schedule_text),
+            Cell::text(format!("watch {}, {}", w.id, w.state)),
+        ]);
+        rows.push(vec![
+            Cell::text("missed slots"),
+            Cell::count("watch.missed.total", m.total),
+            Cell::text(format!(
+                "of {} slots ({} sent): {} busy (the previous run was still going), {} late \
+                 (nothing could send: the machine slept?), {} down (the watch was not running); \
+                 nothing was sampled at a missed slot's time",
+                w.slots, w.sent, m.busy, m.late, m.down
+            )),
+        ]);
+    }
     Table {
         id: "summary",
         title: "Summary".to_owned(),
         head: vec!["figure", "value", "detail"],
-        rows: vec![
-            vec![
-                Cell::text("success rate"),
-                Cell::figure(
-                    "success_rate.value",
-                    s.value,
-                    if s.trials == 0 {
-                        "n/a".to_owned()
-                    } else {
-                        percent_text(s.value)
-                    },
-                ),
-                Cell::text(format!(
-                    "95 % Wilson interval {} – {}; {} of {} runs (cancelled and unfinished runs left out)",
-                    percent_text(s.low),
-                    percent_text(s.high),
-                    s.successes,
-                    s.trials
-                )),
-            ],
-            vec![
-                Cell::text("time to success, median"),
-                Cell::ms("time_to_success.p50_ms", t.p50_ms),
-                Cell::text(format!(
-                    "p95 {}, p99 {}",
-                    duration_text(t.p95_ms),
-                    duration_text(t.p99_ms)
-                )),
-            ],
-            vec![
-                Cell::text("attempts per run"),
-                Cell::figure("attempts_per_run.mean", a.mean, format!("{:.2}", a.mean)),
-                Cell::text(format!(
-                    "{} attempts in all; at most {:.0} in a run",
-                    a.total, a.percentiles.max_ms
-                )),
-            ],
-            vec![
-                Cell::text("runs"),
-                Cell::count("runs.total", f.runs.total),
-                Cell::text(format!(
-                    "{} succeeded, {} failed, {} cancelled, {} unfinished",
-                    f.runs.succeeded, f.runs.failed, f.runs.cancelled, f.runs.unfinished
-                )),
-            ],
-            outage,
-        ],
+        rows,
         ..Table::default()
     }
 }
@@ -308,7 +327,10 @@ fn buckets(f: &Figures) -> Table {
                     Cell::text(b.start.as_ref().map(time_text).unwrap_or_default()),
                     Cell::count(format!("buckets.items.{i}.runs"), b.runs),
                     Cell::count(format!("buckets.items.{i}.succeeded"), b.succeeded),
-                    Cell::text(percent_text(b.succeeded as f64 / b.runs as f64)),
+                    Cell::text(
+                        b.success_share()
+                            .map_or_else(|| "—".to_owned(), percent_text),
+                    ),
                     Cell::text(failed.join(", ")),
                     if b.time_to_success.count > 0 {
                         Cell::ms(

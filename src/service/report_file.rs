@@ -6,10 +6,10 @@
 
 use crate::model::RequestSpec;
 use crate::report::{
-    ObservedRun, ReportContext, SentRequest, Timelines, figures, html, markdown, observed_run,
-    outcome_text, timeline_plot,
+    MissedSlots, ObservedRun, ReportContext, SentRequest, Timelines, WatchFigures, figures, html,
+    markdown, observed_run, outcome_text, timeline_plot,
 };
-use crate::store::{self, HistoryError, HistoryStore, RunQuery, WriteError};
+use crate::store::{self, HistoryError, HistoryStore, Missed, RunQuery, WatchError, WriteError};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -130,12 +130,43 @@ pub enum ReportError {
     /// The history could not be read.
     #[error("cannot read the history: {0}")]
     History(#[from] HistoryError),
+    /// The selection's watch could not be read.
+    #[error("cannot read the watch: {0}")]
+    Watch(#[from] WatchError),
     /// The figures could not be encoded as JSON.
     #[error("cannot encode the figures: {0}")]
     Encode(#[from] serde_json::Error),
     /// The report's file could not be written.
     #[error("cannot write the report: {0}")]
     Write(#[from] WriteError),
+}
+
+/// Watch `id`'s schedule and slots as a report shows them, read from `history` (the handle the
+/// report reads its runs from).
+///
+/// # Errors
+/// The watch is not found or the database cannot be read.
+pub fn watch_figures(history: &HistoryStore, id: &str) -> Result<WatchFigures, ReportError> {
+    let record = history.watch(id)?;
+    let slots = history.watch_slots(&record.id)?;
+    let mut missed = MissedSlots::default();
+    for kind in slots.iter().filter_map(|s| s.missed) {
+        missed.total += 1;
+        *match kind {
+            Missed::Busy => &mut missed.busy,
+            Missed::Late => &mut missed.late,
+            Missed::Down => &mut missed.down,
+        } += 1;
+    }
+    Ok(WatchFigures {
+        schedule_text: super::watch_service::schedule_text(&record.schedule),
+        state: record.state.id().to_owned(),
+        schedule: record.schedule,
+        slots: slots.len() as u64,
+        sent: slots.iter().filter(|s| s.run_id.is_some()).count() as u64,
+        missed,
+        id: record.id,
+    })
 }
 
 /// A report, rendered: the document and the images it links to (Markdown only).
@@ -154,7 +185,8 @@ pub struct BuiltReport {
 ///
 /// # Errors
 /// [`ReportError::NoRuns`] when the selection is empty, [`ReportError::History`] when the
-/// database cannot be read, [`ReportError::Encode`] when the JSON cannot be made.
+/// database cannot be read, [`ReportError::Watch`] when the selection's watch cannot be read,
+/// [`ReportError::Encode`] when the JSON cannot be made.
 pub fn build_report(
     history: &HistoryStore,
     query: &RunQuery,
@@ -165,10 +197,15 @@ pub fn build_report(
     if selected.runs.is_empty() {
         return Err(ReportError::NoRuns);
     }
+    let watch = match &query.watch_id {
+        Some(id) => Some(watch_figures(history, id)?),
+        None => None,
+    };
     let context = ReportContext {
         selection: describe(query),
         request: selected.request.as_ref().map(SentRequest::of),
         generated_at: Some(chrono::Local::now().fixed_offset()),
+        watch,
     };
     let figures = figures(&selected.runs, &context);
     let mut timelines = Timelines::new();

@@ -47,11 +47,21 @@ fn watch_selected_at(
     watch: &WatchRecord,
     size: [f32; 2],
 ) -> Harness<'static, WorkbenchState> {
+    watch_selected_with(dir, watch, size, ScriptedDialogs::default())
+}
+
+/// [`watch_selected_at`], the file dialogs answering with `dialogs`.
+fn watch_selected_with(
+    dir: &std::path::Path,
+    watch: &WatchRecord,
+    size: [f32; 2],
+    dialogs: ScriptedDialogs,
+) -> Harness<'static, WorkbenchState> {
     let (link, _probe) = CoreLink::start_probed(
         core_support::shared_core(),
         core_support::history_setup(dir),
     );
-    let state = ui_support::workbench_on_with(link, None, ScriptedDialogs::default());
+    let state = ui_support::workbench_on_with(link, None, dialogs);
     let mut h = harness_sized(state, size);
     h.run();
     h.get_by_label("Watches").click();
@@ -214,4 +224,40 @@ fn a_watch_with_no_finished_run_reads_n_a_not_zero_percent() {
         "the charts' line"
     );
     assert!(h.query_by_label_contains("0.0 %").is_none());
+}
+
+#[test]
+fn the_report_of_the_selected_watch_is_written_through_the_save_dialog() {
+    let demo = Demo::start();
+    let (dir, watch) = recorded_watch(&demo);
+    let out = tempfile::tempdir().unwrap();
+    let path = out.path().join("ticket");
+    let mut h = watch_selected_with(
+        dir.path(),
+        &watch,
+        [1280.0, 900.0],
+        ScriptedDialogs::new([Some(path.clone())]),
+    );
+    let json = path.with_extension("json");
+    // The format picked beside the button: JSON, to read the figures back.
+    h.get_by_label("Report format").click();
+    h.run();
+    h.get_by_label("JSON").click();
+    h.run();
+    h.get_by_label("Report of this watch…").click();
+    for _ in 0..2000 {
+        h.run();
+        if json.exists() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let text = std::fs::read_to_string(&json).expect("the report is written");
+    let figures: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(figures["runs"]["total"], watch.runs);
+    assert_eq!(
+        figures["watch"]["id"],
+        watch.id.as_str(),
+        "a watch's report names its watch"
+    );
 }

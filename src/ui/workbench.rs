@@ -446,6 +446,9 @@ impl WorkbenchState {
         for run_id in self.watches.take_open() {
             self.history.open_run(run_id);
         }
+        if let Some((query, format)) = self.watches.take_report() {
+            self.history.report_for(query, format);
+        }
         if let Some(watch) = self.watches.take_resume() {
             self.resume_watch(&watch);
         }

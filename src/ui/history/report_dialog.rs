@@ -83,6 +83,19 @@ pub fn report_status(result: Result<WrittenReport, String>) -> (bool, String) {
 }
 
 impl HistoryPanel {
+    /// Asks for the file of the report of `query` in `format`, then writes it as
+    /// [`Self::write_report`] does: Report… and the Watches tab's report of a watch.
+    pub fn report_for(&mut self, query: RunQuery, format: ReportFormat) {
+        let stem = query.watch_id.as_deref().map_or_else(
+            || "retryscope-report".to_owned(),
+            |w| format!("watch-{}", &w[..w.len().min(8)]),
+        );
+        self.report.pending = Some((query, format));
+        self.actions.push(HistoryAction::ChooseReportFile {
+            suggested_name: format!("{stem}.{}", format.extension()),
+        });
+    }
+
     /// Writes the report asked for with [`SAVE_REPORT_LABEL`] to `path` (its format's
     /// extension added when it has none), off the UI thread; `None` (the save dialog was
     /// cancelled) drops it.
@@ -134,10 +147,7 @@ pub fn show(panel: &mut HistoryPanel, ui: &mut egui::Ui) {
         panel.report.open = false;
         if save {
             let format = panel.report.format;
-            panel.report.pending = Some((query, format));
-            panel.actions.push(HistoryAction::ChooseReportFile {
-                suggested_name: format!("retryscope-report.{}", format.extension()),
-            });
+            panel.report_for(query, format);
         }
     });
 }

@@ -21,9 +21,13 @@ mod whatif_view;
 pub use prepared::PreparedWatch;
 
 use crate::report::Proportion;
+use crate::service::report_file::ReportFormat;
 use crate::service::{CoreCommand, CoreSender, HistoryReply, HistoryRequest};
-use crate::store::WatchRecord;
+use crate::store::{RunQuery, WatchRecord};
 use std::path::{Path, PathBuf};
+
+/// Label of the button that writes the selected watch's flakiness report.
+pub const REPORT_WATCH_LABEL: &str = "Report of this watch…";
 
 /// Most watches the list shows (newest first).
 pub const LISTED_WATCHES: u32 = 50;
@@ -48,6 +52,10 @@ pub struct WatchPanel {
     to_resume: Option<WatchRecord>,
     /// The selected watch's what-if.
     whatif: whatif_view::WhatIfView,
+    /// The format of *Report of this watch…*.
+    report_format: ReportFormat,
+    /// The report asked for, taken by the workbench (the History panel writes it).
+    to_report: Option<(RunQuery, ReportFormat)>,
 }
 
 impl WatchPanel {
@@ -104,6 +112,11 @@ impl WatchPanel {
     /// The watch whose Resume was pressed since the last call, to carry on.
     pub fn take_resume(&mut self) -> Option<WatchRecord> {
         self.to_resume.take()
+    }
+
+    /// The report of a watch asked for since the last call: its runs' query and format.
+    pub fn take_report(&mut self) -> Option<(RunQuery, ReportFormat)> {
+        self.to_report.take()
     }
 
     fn send(&mut self, request: HistoryRequest) {
@@ -171,6 +184,13 @@ impl WatchPanel {
                 if resume_line(ui, &shown.watch, watching) {
                     self.to_resume = Some(shown.watch.clone());
                 }
+                if report_line(ui, &mut self.report_format) {
+                    let query = RunQuery {
+                        watch_id: Some(shown.watch.id.clone()),
+                        ..RunQuery::default()
+                    };
+                    self.to_report = Some((query, self.report_format));
+                }
                 egui::ScrollArea::vertical()
                     .id_salt("watch.details")
                     .auto_shrink([false, false])
@@ -209,6 +229,22 @@ fn resume_line(ui: &mut egui::Ui, w: &WatchRecord, watching: bool) -> bool {
             )
             .on_disabled_hover_text("a watch runs from this window: stop it first")
             .clicked()
+    })
+    .inner
+}
+
+/// The format picker and *Report of this watch…*; true when the button was pressed.
+fn report_line(ui: &mut egui::Ui, format: &mut ReportFormat) -> bool {
+    ui.horizontal(|ui| {
+        let pressed = ui
+            .button(REPORT_WATCH_LABEL)
+            .on_hover_text(
+                "the flakiness report of this watch's runs, as `retryscope report --watch ID` writes it; secrets are masked",
+            )
+            .clicked();
+        let formats = ReportFormat::ALL.map(|f| (f, f.label(), ""));
+        crate::ui::controls::picker(ui, "watch.report.format", "Report format", format, &formats);
+        pressed
     })
     .inner
 }

@@ -58,7 +58,9 @@ pub fn execute(args: &WhatIfArgs) -> Result<u8, CliError> {
         &selected.runs,
         selected.profile.as_deref(),
         &args.profiles,
-        |spec| profile_source::resolve(spec, library.as_deref()).map_err(|e| e.message),
+        |spec| {
+            profile_source::resolve(spec, library.as_deref(), "--profiles").map_err(|e| e.message)
+        },
         args.seed,
     )
     .map_err(CliError::usage)?;

@@ -187,15 +187,24 @@ pub fn compare(
     let result =
         whatif(runs, &candidates, seed).map_err(|e| format!("cannot replay a profile: {e}"))?;
     if result.runs == 0 {
-        return Err(format!(
-            "nothing to replay: the {} selected ended before an attempt finished (cancelled or unfinished)",
-            crate::model::counted(runs.len() as u64, "run", "runs")
-        ));
+        return Err(nothing_to_replay(runs.len() as u64));
     }
     Ok(Comparison {
         result,
         recorded_left_out,
     })
+}
+
+/// Why `selected` runs, none of which succeeded or failed, give nothing to replay.
+fn nothing_to_replay(selected: u64) -> String {
+    let why = match selected {
+        0 => "no run is selected".to_owned(),
+        1 => "the run selected was cancelled or did not finish".to_owned(),
+        n => format!("the {n} runs selected were all cancelled or unfinished"),
+    };
+    format!(
+        "nothing to replay: {why}, so no run has an outcome (succeeded or failed) to compare with"
+    )
 }
 
 /// Replays every candidate over `runs` (any order) with `seed`.

@@ -236,15 +236,7 @@ fn the_recorded_profile_is_marked_current_where_listed_and_put_first_where_not()
         [("other".into(), true)]
     );
 
-    let runs = record(
-        &own,
-        &truth(120_000.0, 30_000.0),
-        1_800_000_000_000,
-        10_000,
-        12,
-        10.0,
-        1,
-    );
+    let runs = recorded_runs();
     let json = serde_json::to_value(&own).expect("json");
     let lookup = |spec: &str| match spec {
         "own" => Ok(own.clone()),
@@ -287,8 +279,46 @@ fn the_recorded_profile_is_marked_current_where_listed_and_put_first_where_not()
     );
     let none = compare(&[], Some(&json), &[], lookup, 0).expect_err("no runs");
     assert!(
-        none.starts_with("nothing to replay: the 0 runs selected"),
+        none.starts_with("nothing to replay: no run is selected"),
         "{none}"
+    );
+}
+
+/// 12 runs of `own` (1 retry after 1 s) every 10 s against an endpoint down 30 s of every 2 min.
+fn recorded_runs() -> Vec<ObservedRun> {
+    let own = profile("own", 1, backoff(Strategy::Fixed, 1000, 0));
+    record(
+        &own,
+        &truth(120_000.0, 30_000.0),
+        1_800_000_000_000,
+        10_000,
+        12,
+        10.0,
+        1,
+    )
+}
+
+#[test]
+fn cancelled_runs_with_finished_attempts_are_said_to_have_no_outcome() {
+    let mut runs = recorded_runs();
+    runs.truncate(3);
+    assert!(runs.iter().all(|r| !r.attempts.is_empty()));
+    let own = profile("own", 1, backoff(Strategy::Fixed, 1000, 0));
+    let json = serde_json::to_value(&own).expect("json");
+    let lookup = |_: &str| Ok(own.clone());
+    for run in &mut runs {
+        run.outcome = Some(OutcomeKind::Cancelled);
+    }
+    runs[2].outcome = None;
+    let e = compare(&runs, Some(&json), &[], lookup, 0).expect_err("nothing");
+    assert_eq!(
+        e,
+        "nothing to replay: the 3 runs selected were all cancelled or unfinished, so no run has an outcome (succeeded or failed) to compare with"
+    );
+    let e = compare(&runs[..1], Some(&json), &[], lookup, 0).expect_err("nothing");
+    assert_eq!(
+        e,
+        "nothing to replay: the run selected was cancelled or did not finish, so no run has an outcome (succeeded or failed) to compare with"
     );
 }
 

@@ -162,8 +162,9 @@ pub fn with_recorded(
 
 /// The what-if of `retryscope whatif` and of the Watches tab: each of `specs` (blank ones
 /// skipped) resolved by `resolve` (the face's lookup of a built-in id, a library name or a
-/// file), the recorded runs' own profile `recorded` (its stored JSON) marked current by
-/// [`with_recorded`], then [`whatif`] over `runs` with `seed`.
+/// file), compared once when several resolve to the same profile (the first name kept); the
+/// recorded runs' own profile `recorded` (its stored JSON) marked current by [`with_recorded`],
+/// then [`whatif`] over `runs` with `seed`.
 ///
 /// # Errors
 /// A sentence for the user: the message of the first spec `resolve` refuses, a candidate whose
@@ -175,12 +176,13 @@ pub fn compare(
     mut resolve: impl FnMut(&str) -> Result<RetryProfile, String>,
     seed: u64,
 ) -> Result<Comparison, String> {
-    let listed = specs
-        .iter()
-        .map(|spec| spec.trim())
-        .filter(|spec| !spec.is_empty())
-        .map(|spec| resolve(spec).map(|profile| (spec.to_owned(), profile)))
-        .collect::<Result<Vec<_>, _>>()?;
+    let mut listed: Vec<(String, RetryProfile)> = Vec::new();
+    for spec in specs.iter().map(|s| s.trim()).filter(|s| !s.is_empty()) {
+        let profile = resolve(spec)?;
+        if !listed.iter().any(|(_, seen)| *seen == profile) {
+            listed.push((spec.to_owned(), profile));
+        }
+    }
     let own = recorded.and_then(|json| crate::profile::load_str(&json.to_string()).ok());
     let recorded_left_out = own.is_none();
     let candidates = with_recorded(listed, own);

@@ -247,16 +247,6 @@ fn the_recorded_profile_is_marked_current_where_listed_and_put_first_where_not()
         let specs: Vec<String> = specs.iter().map(|s| (*s).to_owned()).collect();
         compare(&runs, recorded, &specs, lookup, 0)
     };
-    let marked = |c: &Comparison| -> Vec<(String, bool)> {
-        let mut v: Vec<(String, bool)> = c
-            .result
-            .candidates
-            .iter()
-            .map(|e| (e.id.clone(), e.current))
-            .collect();
-        v.sort();
-        v
-    };
     let listed = run(Some(&json), &["other", " own ", ""]).expect("compare");
     assert_eq!(
         marked(&listed),
@@ -284,6 +274,32 @@ fn the_recorded_profile_is_marked_current_where_listed_and_put_first_where_not()
     );
 }
 
+/// The (id, current) pairs of a comparison's candidates, sorted by id.
+fn marked(c: &Comparison) -> Vec<(String, bool)> {
+    let mut v: Vec<(String, bool)> = c
+        .result
+        .candidates
+        .iter()
+        .map(|e| (e.id.clone(), e.current))
+        .collect();
+    v.sort();
+    v
+}
+
+/// `runs` compared with `specs`: `own` and `own.json` name the runs' own profile, any other
+/// name another profile.
+fn compare_named(runs: &[ObservedRun], specs: &[&str]) -> Comparison {
+    let own = profile("own", 1, backoff(Strategy::Fixed, 1000, 0));
+    let other = profile("other", 3, backoff(Strategy::Fixed, 500, 0));
+    let json = serde_json::to_value(&own).expect("json");
+    let specs: Vec<String> = specs.iter().map(|s| (*s).to_owned()).collect();
+    let lookup = |spec: &str| match spec {
+        "own" | "own.json" => Ok(own.clone()),
+        _ => Ok(other.clone()),
+    };
+    compare(runs, Some(&json), &specs, lookup, 0).expect("compare")
+}
+
 /// 12 runs of `own` (1 retry after 1 s) every 10 s against an endpoint down 30 s of every 2 min.
 fn recorded_runs() -> Vec<ObservedRun> {
     let own = profile("own", 1, backoff(Strategy::Fixed, 1000, 0));
@@ -296,6 +312,13 @@ fn recorded_runs() -> Vec<ObservedRun> {
         10.0,
         1,
     )
+}
+
+#[test]
+fn a_profile_named_twice_or_under_two_names_is_compared_once() {
+    let runs = recorded_runs();
+    let c = compare_named(&runs, &["other", "other", "own", "own.json"]);
+    assert_eq!(marked(&c), [("other".into(), false), ("own".into(), true)]);
 }
 
 #[test]

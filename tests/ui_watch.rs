@@ -149,6 +149,11 @@ fn compare_ranks_the_ticked_profiles_with_the_watch_own_marked_current() {
         .filter_map(|n| n.accesskit_node().value())
         .collect();
     assert_eq!(current, [format!("{} — current", watch.profile_name)]);
+    // A long name is cut to its column in the table (egui shows it whole on hover); its
+    // accessible text is whole.
+    let envoy = "envoy-route (Envoy route retry policy (defaults, retry_on 5xx))";
+    let cell = h.get_by_label(envoy).rect();
+    assert!(cell.width() <= 261.0, "{cell:?}");
     for id in [
         "aws-standard (",
         "azure-sdk (",

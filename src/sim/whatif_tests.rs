@@ -437,3 +437,21 @@ fn the_worked_example_of_design_12() {
     let a = &result.candidates[1];
     assert_eq!((a.success.value, a.attempts, a.current), (0.6, 7, true));
 }
+
+#[test]
+fn a_long_profile_name_is_cut_with_an_ellipsis_in_the_table() {
+    let runs = recorded_runs();
+    let mut r = compare_named(&runs, &["other"]).result;
+    r.candidates[0].id = "aws-standard".into();
+    r.candidates[0].name = "AWS SDK standard retry mode, as the SDKs ship it".into();
+    let table = super::whatif_text::table(&r);
+    let row = table
+        .lines()
+        .find(|l| l.contains("aws-standard"))
+        .expect("the row");
+    // The column is 36 characters wide, the last one `…`; the next column follows.
+    assert_eq!(
+        row.chars().skip(6).take(37).collect::<String>(),
+        "aws-standard (AWS SDK standard retr… "
+    );
+}

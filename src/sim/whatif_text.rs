@@ -75,8 +75,9 @@ pub fn resolution_text(row: &ResolutionRow) -> String {
     )
 }
 
-/// The ranked table (the current profile marked `*`), the resolution lines of the current
-/// profile and the assumptions, as `retryscope whatif` prints them.
+/// The ranked table (the current profile marked `*`, a name longer than its column cut with
+/// `…`), the resolution lines of the current profile and the assumptions, as `retryscope
+/// whatif` prints them.
 pub fn table(r: &WhatIfResult) -> String {
     let mut t = String::new();
     let [runs, recorded] = summary_lines(r);
@@ -89,7 +90,7 @@ pub fn table(r: &WhatIfResult) -> String {
     );
     for e in &r.candidates {
         let [rank, name, success, band, p50, p95, p99, attempts, deadline] = cells(e);
-        let name: String = name.chars().take(36).collect();
+        let name = crate::model::quote::fit_chars(&name, 36);
         let mark = if e.current { "*" } else { " " };
         let _ = writeln!(
             t,

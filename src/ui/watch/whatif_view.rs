@@ -1,7 +1,7 @@
 //! The selected watch's *What-if* (DESIGN.md §12): the profiles to compare (the watch's own
 //! always, marked current; built-ins and library profiles ticked by the user), a seed and
-//! *Compare*; the ranked table, the resolution lines of the current profile and the model's
-//! assumptions, as `retryscope whatif` prints them ([`crate::sim::compare`],
+//! *Compare*; the ranked table (a long profile name cut with `…`, whole on hover), the
+//! resolution lines of the current profile and the model's assumptions, as `retryscope whatif` prints them ([`crate::sim::compare`],
 //! [`crate::sim::whatif_cells`]).
 //!
 //! The replay runs on the `whatif` [`LatestWorker`] thread over the runs the watch's load
@@ -19,6 +19,9 @@ use std::sync::Arc;
 
 /// The built-ins ticked at first.
 pub const DEFAULT_CANDIDATES: [&str; 3] = ["aws-standard", "azure-sdk", "envoy-route"];
+
+/// Widest a profile's name is drawn in the table, points (longer ones are cut with `…`).
+const NAME_WIDTH: f32 = 260.0;
 
 type Answer = Result<Comparison, String>;
 /// One comparison to run.
@@ -194,8 +197,16 @@ fn show(ui: &mut egui::Ui, c: &Comparison) {
                         if e.current {
                             cells[1].push_str(" — current");
                         }
-                        for cell in cells {
-                            ui.label(cell);
+                        for (k, cell) in cells.into_iter().enumerate() {
+                            if k == 1 {
+                                // egui's truncation, which shows the whole name on hover.
+                                ui.scope(|ui| {
+                                    ui.set_max_width(NAME_WIDTH);
+                                    ui.add(egui::Label::new(cell).truncate());
+                                });
+                            } else {
+                                ui.label(cell);
+                            }
                         }
                         ui.end_row();
                     }

@@ -1,5 +1,5 @@
 //! The selected watch's *What-if* (DESIGN.md §12): the profiles to compare (the watch's own
-//! always, marked current; built-ins and library profiles ticked by the user), a seed and
+//! always, marked current, its built-in not offered again; built-ins and library profiles ticked by the user), a seed and
 //! *Compare*; the ranked table (a long profile name cut with `…`, whole on hover), the
 //! resolution lines of the current profile and the model's assumptions, as `retryscope whatif` prints them ([`crate::sim::compare`],
 //! [`crate::sim::whatif_cells`]).
@@ -33,6 +33,8 @@ pub struct WhatIfView {
     builtins: Vec<(String, String)>,
     /// Ticked candidates: built-in ids and library names (file names without `.json`).
     picked: BTreeSet<String>,
+    /// (watch id, the built-in its profile is): worked out once per watch shown.
+    own: Option<(String, Option<String>)>,
     seed: u64,
     /// Started at the first *Compare*.
     worker: Option<LatestWorker<Job, Answer>>,
@@ -55,6 +57,7 @@ impl Default for WhatIfView {
                 })
                 .collect(),
             picked: DEFAULT_CANDIDATES.iter().map(|&s| s.to_owned()).collect(),
+            own: None,
             seed: 0,
             worker: None,
             waiting: false,
@@ -91,7 +94,17 @@ impl WhatIfView {
             self.shown = Some(answer);
         }
         ui.strong("What-if: other profiles replayed over these runs");
-        let own = format!("{} — this watch's profile (current)", w.watch.profile_name);
+        if self.own.as_ref().is_none_or(|(id, _)| *id != w.watch.id) {
+            self.own = Some((w.watch.id.clone(), builtin_of(&w.watch.profile)));
+        }
+        let own_builtin = self.own.as_ref().and_then(|(_, b)| b.as_deref());
+        let own = match own_builtin {
+            Some(id) => format!(
+                "{} — built-in {id}, this watch's profile (current)",
+                w.watch.profile_name
+            ),
+            None => format!("{} — this watch's profile (current)", w.watch.profile_name),
+        };
         ui.add_enabled(false, egui::Checkbox::new(&mut true, own))
             .on_disabled_hover_text("always compared");
         let names: Vec<(String, String)> = library
@@ -108,7 +121,13 @@ impl WhatIfView {
                 ))
             })
             .collect();
-        let offered: Vec<&(String, String)> = self.builtins.iter().chain(&names).collect();
+        // The watch's own built-in is the current row already: not offered again.
+        let offered: Vec<&(String, String)> = self
+            .builtins
+            .iter()
+            .filter(|(id, _)| Some(id.as_str()) != own_builtin)
+            .chain(&names)
+            .collect();
         let half = offered.len().div_ceil(2);
         ui.columns(2, |cols| {
             for (k, (spec, label)) in offered.into_iter().enumerate() {
@@ -222,4 +241,13 @@ fn show(ui: &mut egui::Ui, c: &Comparison) {
     for a in &r.assumptions {
         ui.label(format!("• {a}"));
     }
+}
+
+/// The id of the built-in `profile` (a watch's stored JSON) is, if it is one.
+fn builtin_of(profile: &serde_json::Value) -> Option<String> {
+    let own = crate::profile::load_str(&profile.to_string()).ok()?;
+    crate::profile::builtins()
+        .into_iter()
+        .find(|b| b.profile == own)
+        .map(|b| b.id.to_owned())
 }

@@ -1,7 +1,8 @@
 //! The selected watch's *What-if* (DESIGN.md §12): the profiles to compare (the watch's own
-//! always, marked current, its built-in not offered again; built-ins and library profiles ticked by the user), a seed and
-//! *Compare*; the ranked table (a long profile name cut with `…`, whole on hover), the
-//! resolution lines of the current profile and the model's assumptions, as `retryscope whatif` prints them ([`crate::sim::compare`],
+//! always, marked current, its built-in not offered again; built-ins and library profiles
+//! ticked by the user), a seed and *Compare*; the ranked table (a long profile name cut with
+//! `…`, whole on hover), the resolution lines of the current profile and the model's
+//! assumptions, as `retryscope whatif` prints them ([`crate::sim::compare`],
 //! [`crate::sim::whatif_cells`]).
 //!
 //! The replay runs on the `whatif` [`LatestWorker`] thread over the runs the watch's load
@@ -9,7 +10,9 @@
 //! for it, and a newer *Compare* supersedes an older one.
 
 use super::PreparedWatch;
-use crate::sim::{Comparison, WHATIF_COLUMNS, compare, resolution_text, whatif_cells};
+use crate::sim::{
+    Comparison, RecordedWith, WHATIF_COLUMNS, compare, resolution_text, whatif_cells,
+};
 use crate::ui::field_id::keyed;
 use crate::ui::latest_worker::{JobRunner, LatestWorker};
 use crate::ui::number_field::{NumberSpec, number_field};
@@ -177,12 +180,15 @@ impl WhatIfView {
                 Arc::new(|job: Job, _: &mut dyn FnMut(u64, u64) -> bool| Some(job()));
             LatestWorker::spawn("whatif", run, Arc::new(move || ctx.request_repaint()))
         });
-        let (runs, recorded) = (Arc::clone(&w.observed), w.watch.profile.clone());
+        let (runs, recorded) = (Arc::clone(&w.observed), Arc::new(w.watch.profile.clone()));
+        // A watch's runs are one profile and one request.
+        let mut with = RecordedWith::default();
+        with.add(&recorded, &w.watch.method, &w.watch.url);
         let specs: Vec<String> = self.picked.iter().cloned().collect();
         let (library, seed) = (library_dir.map(Path::to_path_buf), self.seed);
         worker.submit(Box::new(move || {
             let lookup = |spec: &str| crate::service::find_profile(spec, library.as_deref());
-            compare(&runs, Some(&recorded), &specs, lookup, seed)
+            compare(&runs, Some(&recorded), &with, &specs, lookup, seed)
         }));
         self.waiting = true;
     }
@@ -193,6 +199,9 @@ fn show(ui: &mut egui::Ui, c: &Comparison) {
     let r = &c.result;
     for line in crate::sim::whatif_summary(r) {
         ui.label(line);
+    }
+    if let Some(warning) = &r.warning {
+        ui.colored_label(ui.visuals().warn_fg_color, warning);
     }
     if c.recorded_left_out {
         ui.colored_label(

@@ -139,6 +139,20 @@ fn compare_ranks_the_ticked_profiles_with_the_watch_own_marked_current() {
     let demo = Demo::start();
     let (dir, watch) = recorded_watch(&demo);
     let mut h = watch_selected(dir.path(), &watch);
+    // The watch ran the default built-in: it is the current one, not offered again.
+    let own = retryscope::profile::DEFAULT_BUILTIN;
+    assert!(
+        h.query_by_label(&format!(
+            "{} — built-in {own}, this watch's profile (current)",
+            watch.profile_name
+        ))
+        .is_some()
+    );
+    assert!(
+        h.query_by_label(&format!("{} — built-in {own}", watch.profile_name))
+            .is_none(),
+        "the watch's own built-in has no checkbox of its own"
+    );
     // A built-in beside the ones ticked at first.
     h.get_by_label_contains("built-in curl-retry")
         .scroll_to_me();
@@ -163,6 +177,11 @@ fn compare_ranks_the_ticked_profiles_with_the_watch_own_marked_current() {
         .filter_map(|n| n.accesskit_node().value())
         .collect();
     assert_eq!(current, [format!("{} — current", watch.profile_name)]);
+    // A long name is cut to its column in the table (egui shows it whole on hover); its
+    // accessible text is whole.
+    let envoy = "envoy-route (Envoy route retry policy (defaults, retry_on 5xx))";
+    let cell = h.get_by_label(envoy).rect();
+    assert!(cell.width() <= 261.0, "{cell:?}");
     for id in [
         "aws-standard (",
         "azure-sdk (",

@@ -98,13 +98,15 @@ pub fn issue_lines(path: &Path, errors: &ProfileErrors) -> Vec<String> {
         .collect()
 }
 
-/// One entry of a list such as `--stack A,B,C`: a profile file when `spec` names a file that
-/// exists or ends in `.json`, else a built-in id or the name of a profile in the library folder
-/// `library` (as batch items name them: [`crate::service::find_profile`]).
+/// One entry of the list `flag` gave (`--stack A,B,C`, `--profiles A,B`): a profile file when
+/// `spec` names a file that exists or ends in `.json`, else a built-in id or the name of a
+/// profile in the library folder `library` (as batch items name them:
+/// [`crate::service::find_profile`]).
 ///
 /// # Errors
-/// As [`select`]: the file's problems; a library profile's load error; an unknown name.
-pub fn resolve(spec: &str, library: Option<&Path>) -> Result<RetryProfile, CliError> {
+/// As [`select`]: the file's problems; a library profile's load error; an unknown name; a
+/// folder (`--profiles: /tmp is a folder, not a profile file`).
+pub fn resolve(spec: &str, library: Option<&Path>, flag: &str) -> Result<RetryProfile, CliError> {
     let spec = spec.trim();
     let path = Path::new(spec);
     let json = path
@@ -112,7 +114,7 @@ pub fn resolve(spec: &str, library: Option<&Path>) -> Result<RetryProfile, CliEr
         .is_some_and(|e| e.eq_ignore_ascii_case("json"));
     if path.is_dir() {
         return Err(CliError::usage(format!(
-            "this is a folder; a stack layer is a profile file, a built-in id or the name of a profile in your library: {spec}"
+            "{flag}: {spec} is a folder, not a profile file (give a profile file, a built-in id or the name of a profile in your library)"
         )));
     }
     if path.is_file() || json {
@@ -127,16 +129,18 @@ mod tests {
     use super::name_flags;
 
     #[test]
-    fn a_folder_as_a_stack_layer_is_said_to_be_a_folder() {
+    fn a_folder_given_as_a_profile_is_said_to_be_a_folder_under_its_flag() {
         let dir = tempfile::tempdir().expect("tempdir");
         let shown = dir.path().display().to_string();
-        let e = super::resolve(&shown, None).expect_err("a folder");
-        assert_eq!(
-            e.message,
-            format!(
-                "this is a folder; a stack layer is a profile file, a built-in id or the name of a profile in your library: {shown}"
-            )
-        );
+        for flag in ["--stack", "--profiles"] {
+            let e = super::resolve(&shown, None, flag).expect_err("a folder");
+            assert_eq!(
+                e.message,
+                format!(
+                    "{flag}: {shown} is a folder, not a profile file (give a profile file, a built-in id or the name of a profile in your library)"
+                )
+            );
+        }
     }
 
     #[test]

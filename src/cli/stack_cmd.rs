@@ -40,7 +40,7 @@ pub fn execute(args: &SimulateArgs, core: &crate::service::Core) -> Result<u8, C
     let layers = args
         .stack
         .iter()
-        .map(|spec| profile_source::resolve(spec, library.as_deref()))
+        .map(|spec| profile_source::resolve(spec, library.as_deref(), "--stack"))
         .collect::<Result<Vec<_>, _>>()?;
     // A library profile named like a built-in is never used: say so rather than pick silently.
     if let Some(dir) = &library {

@@ -21,9 +21,10 @@ Examples:
 
 Each recorded run is replayed under each profile from the run's start: an attempt at time t gets
 the answer recorded nearest to t, waits follow the profile's formulas (seeded). The recorded
-runs' own profile is replayed too and marked `*`. The band is the success share with answers
-between two samples taken as the worse or the better of the two; the resolution lines show it
-with the evidence of every 2nd, 4th and 8th run only.")]
+runs' own profile is replayed too and marked `*` (the newest run's, with a warning, when the runs
+mix profiles or endpoints); a profile named twice is compared once. The band is the success
+share with answers between two samples taken as the worse or the better of the two; the
+resolution lines show it with the evidence of every 2nd, 4th and 8th run only.")]
 pub struct WhatIfArgs {
     /// Which runs.
     #[command(flatten)]
@@ -57,8 +58,11 @@ pub fn execute(args: &WhatIfArgs) -> Result<u8, CliError> {
     let compared = compare(
         &selected.runs,
         selected.profile.as_deref(),
+        &selected.recorded_with,
         &args.profiles,
-        |spec| profile_source::resolve(spec, library.as_deref()).map_err(|e| e.message),
+        |spec| {
+            profile_source::resolve(spec, library.as_deref(), "--profiles").map_err(|e| e.message)
+        },
         args.seed,
     )
     .map_err(CliError::usage)?;

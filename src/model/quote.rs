@@ -31,6 +31,15 @@ pub fn cut_chars(text: &str, max: usize) -> String {
     }
 }
 
+/// `text` in at most `width` characters: whole when it fits, else cut with `…` as its last
+/// character (a table column, a one-line message).
+pub fn fit_chars(text: &str, width: usize) -> String {
+    if text.chars().count() <= width {
+        return text.to_owned();
+    }
+    cut_chars(text, width.saturating_sub(1))
+}
+
 /// `text` as a message quotes it: controls escaped ([`escape_controls`]) and, past
 /// [`QUOTE_MAX_CHARS`] characters, cut with `… (N characters)` giving the whole length.
 pub fn quote_input(text: &str) -> String {
@@ -60,5 +69,7 @@ mod tests {
         assert_eq!(quoted, format!("{}… (1000 characters)", "é".repeat(200)));
         assert_eq!(cut_chars("abcdef", 3), "abc…");
         assert_eq!(cut_chars("abc", 3), "abc");
+        assert_eq!(fit_chars("abcdef", 4), "abc…");
+        assert_eq!(fit_chars("abcd", 4), "abcd");
     }
 }

@@ -60,6 +60,8 @@ pub struct SelectedRuns {
     pub request: Option<RequestSpec>,
     /// The newest run's profile (its recorded JSON).
     pub profile: Option<std::sync::Arc<serde_json::Value>>,
+    /// The different profiles and endpoints the runs were recorded with.
+    pub recorded_with: crate::sim::RecordedWith,
 }
 
 /// Reads the runs `query` selects, oldest first (`query`'s sort is ignored), a page of
@@ -80,6 +82,10 @@ pub fn select_runs(history: &HistoryStore, query: &RunQuery) -> Result<SelectedR
         for summary in &page {
             if let Some(stored) = history.run(&summary.id)? {
                 selected.runs.push(observed_run(&stored));
+                let run = &stored.run;
+                selected
+                    .recorded_with
+                    .add(&run.profile, &run.method, &run.url);
                 selected.request = Some(stored.run.request);
                 selected.profile = Some(stored.run.profile);
             }

@@ -55,7 +55,8 @@ pub use warnings::{
 };
 pub use whatif::{
     ASSUMPTIONS, Band, CandidateEstimate, Comparison, RESOLUTION_MIN_RUNS, RESOLUTION_STEPS,
-    ResolutionRow, WHATIF_FORMAT, WhatIfCandidate, WhatIfResult, compare, whatif, with_recorded,
+    RecordedWith, ResolutionRow, WHATIF_FORMAT, WhatIfCandidate, WhatIfResult, compare, endpoint,
+    mixed_warning, whatif, with_recorded,
 };
 pub use whatif_run::WHATIF_MAX_ATTEMPTS;
 pub use whatif_text::{

@@ -21,7 +21,8 @@ use crate::model::{BudgetScope, OutcomeKind, RetryProfile};
 use crate::policy::{PolicyError, TokenBucket, rng_from_seed};
 use crate::report::{ObservedRun, Percentiles, Proportion, outcome_id};
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 /// The `format` of a what-if result's JSON.
 pub const WHATIF_FORMAT: &str = "retryscope-whatif/1";
@@ -59,6 +60,15 @@ pub struct WhatIfResult {
     pub sampling_interval_ms: f64,
     /// The recorded runs' own success share (succeeded over replayed runs), with its interval.
     pub recorded: Proportion,
+    /// Different profiles (by content) the selected runs were recorded under ([`RecordedWith`]).
+    #[serde(default = "one")]
+    pub recorded_profiles: u64,
+    /// Different endpoints (method and URL, [`endpoint`]) the selected runs were sent to.
+    #[serde(default = "one")]
+    pub recorded_endpoints: u64,
+    /// Said when the runs mix profiles or endpoints ([`mixed_warning`]); absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub warning: Option<String>,
     /// The assumptions of the model, as sentences.
     pub assumptions: Vec<String>,
     /// One estimate per candidate, best first.
@@ -75,7 +85,8 @@ pub struct CandidateEstimate {
     pub id: String,
     /// The profile's name.
     pub name: String,
-    /// Whether the runs were recorded with it.
+    /// Whether the runs were recorded with it (the newest run's profile when they were
+    /// recorded under several: [`WhatIfResult::recorded_profiles`]).
     pub current: bool,
     /// Share of runs that would have succeeded (nearest sample), with its 95 % Wilson interval.
     pub success: Proportion,
@@ -160,10 +171,75 @@ pub fn with_recorded(
     out
 }
 
+/// What the selected runs were recorded with: their different profiles (by content) and
+/// endpoints ([`endpoint`]). A watch's runs are one of each.
+#[derive(Debug, Clone, Default)]
+pub struct RecordedWith {
+    profiles: Vec<Arc<serde_json::Value>>,
+    endpoints: BTreeSet<String>,
+}
+
+impl RecordedWith {
+    /// Counts a run recorded under `profile` (its stored JSON) that sent `method` to `url`.
+    pub fn add(&mut self, profile: &Arc<serde_json::Value>, method: &str, url: &str) {
+        if !self
+            .profiles
+            .iter()
+            .any(|p| Arc::ptr_eq(p, profile) || p == profile)
+        {
+            self.profiles.push(Arc::clone(profile));
+        }
+        self.endpoints.insert(endpoint(method, url));
+    }
+
+    /// How many different profiles.
+    pub fn profiles(&self) -> u64 {
+        self.profiles.len() as u64
+    }
+
+    /// How many different endpoints.
+    pub fn endpoints(&self) -> u64 {
+        self.endpoints.len() as u64
+    }
+}
+
+/// A run's endpoint as the what-if tells them apart: the method and the URL with its query
+/// (`GET http://127.0.0.1:8080/outage?down_s=2&period_s=10`), the host in lower case, a
+/// default port and the fragment (never sent) left out. The query stays: it often selects
+/// what the server does (a scenario, a version, a filter).
+pub fn endpoint(method: &str, url: &str) -> String {
+    let url = match url::Url::parse(url) {
+        Ok(mut parsed) => {
+            parsed.set_fragment(None);
+            parsed.to_string()
+        }
+        Err(_) => url.split('#').next().unwrap_or(url).to_owned(),
+    };
+    format!("{} {url}", method.to_ascii_uppercase())
+}
+
+/// The warning of `runs` selected runs recorded under more than one profile or sent to more
+/// than one endpoint (`None` otherwise): the replay takes them as samples of one endpoint, and
+/// the current profile is the newest run's.
+pub fn mixed_warning(runs: u64, with: &RecordedWith) -> Option<String> {
+    let (profiles, endpoints) = (with.profiles(), with.endpoints());
+    if profiles <= 1 && endpoints <= 1 {
+        return None;
+    }
+    Some(format!(
+        "the {} selected were recorded under {} and sent to {} (method and URL): the replay takes them all as samples of one endpoint, and the current profile is the newest run's, not every run's; select the runs of one profile and one endpoint to compare like with like",
+        crate::model::counted(runs, "run", "runs"),
+        crate::model::counted(profiles, "profile", "profiles"),
+        crate::model::counted(endpoints, "endpoint", "endpoints"),
+    ))
+}
+
 /// The what-if of `retryscope whatif` and of the Watches tab: each of `specs` (blank ones
 /// skipped) resolved by `resolve` (the face's lookup of a built-in id, a library name or a
-/// file), the recorded runs' own profile `recorded` (its stored JSON) marked current by
-/// [`with_recorded`], then [`whatif`] over `runs` with `seed`.
+/// file), compared once when several resolve to the same profile (the first name kept); the
+/// newest run's profile `recorded` (its stored JSON) marked current by [`with_recorded`];
+/// then [`whatif`] over `runs` with `seed`, with what the runs were recorded `with` and the
+/// [`mixed_warning`] it calls for.
 ///
 /// # Errors
 /// A sentence for the user: the message of the first spec `resolve` refuses, a candidate whose
@@ -171,31 +247,45 @@ pub fn with_recorded(
 pub fn compare(
     runs: &[ObservedRun],
     recorded: Option<&serde_json::Value>,
+    with: &RecordedWith,
     specs: &[String],
     mut resolve: impl FnMut(&str) -> Result<RetryProfile, String>,
     seed: u64,
 ) -> Result<Comparison, String> {
-    let listed = specs
-        .iter()
-        .map(|spec| spec.trim())
-        .filter(|spec| !spec.is_empty())
-        .map(|spec| resolve(spec).map(|profile| (spec.to_owned(), profile)))
-        .collect::<Result<Vec<_>, _>>()?;
+    let mut listed: Vec<(String, RetryProfile)> = Vec::new();
+    for spec in specs.iter().map(|s| s.trim()).filter(|s| !s.is_empty()) {
+        let profile = resolve(spec)?;
+        if !listed.iter().any(|(_, seen)| *seen == profile) {
+            listed.push((spec.to_owned(), profile));
+        }
+    }
     let own = recorded.and_then(|json| crate::profile::load_str(&json.to_string()).ok());
     let recorded_left_out = own.is_none();
     let candidates = with_recorded(listed, own);
-    let result =
+    let mut result =
         whatif(runs, &candidates, seed).map_err(|e| format!("cannot replay a profile: {e}"))?;
     if result.runs == 0 {
-        return Err(format!(
-            "nothing to replay: the {} selected ended before an attempt finished (cancelled or unfinished)",
-            crate::model::counted(runs.len() as u64, "run", "runs")
-        ));
+        return Err(nothing_to_replay(runs.len() as u64));
     }
+    result.recorded_profiles = with.profiles().max(1);
+    result.recorded_endpoints = with.endpoints().max(1);
+    result.warning = mixed_warning(runs.len() as u64, with);
     Ok(Comparison {
         result,
         recorded_left_out,
     })
+}
+
+/// Why `selected` runs, none of which succeeded or failed, give nothing to replay.
+fn nothing_to_replay(selected: u64) -> String {
+    let why = match selected {
+        0 => "no run is selected".to_owned(),
+        1 => "the run selected was cancelled or did not finish".to_owned(),
+        n => format!("the {n} runs selected were all cancelled or unfinished"),
+    };
+    format!(
+        "nothing to replay: {why}, so no run has an outcome (succeeded or failed) to compare with"
+    )
 }
 
 /// Replays every candidate over `runs` (any order) with `seed`.
@@ -265,6 +355,9 @@ pub fn whatif(
         samples: all.samples.len() as u64,
         sampling_interval_ms: start_gap(owned.iter()),
         recorded: Proportion::wilson(recorded_ok, replayed.len() as u64),
+        recorded_profiles: 1,
+        recorded_endpoints: 1,
+        warning: None,
         assumptions: ASSUMPTIONS.iter().map(|s| (*s).to_owned()).collect(),
         candidates: estimates,
     })
@@ -277,6 +370,11 @@ pub const ASSUMPTIONS: [&str; 4] = [
     "the estimate's resolution is the sampling interval: an outage shorter than the time between samples may be missed",
     "a response is judged by its status and recorded delay headers only (bodies and other headers are not recorded as evidence); a recorded answer slower than the candidate's total timeout becomes a timeout",
 ];
+
+/// 1: the serde default of a count of what the runs were recorded with.
+fn one() -> u64 {
+    1
+}
 
 /// The median gap between consecutive runs' starts, ms (0 with fewer than two runs).
 fn start_gap<'a>(runs: impl Iterator<Item = &'a ObservedRun>) -> f64 {

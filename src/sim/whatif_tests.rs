@@ -1,7 +1,9 @@
 //! The what-if replay against endpoints whose true state is known: recorded runs are made by
 //! replaying a profile against the truth, then the what-if replays them from the record.
 
-use super::whatif::{Comparison, WhatIfCandidate, compare, whatif, with_recorded};
+use super::whatif::{
+    Comparison, RecordedWith, WhatIfCandidate, compare, endpoint, whatif, with_recorded,
+};
 use super::whatif_run::Replayer;
 use crate::model::{
     AttemptOutcome, Backoff, BodyPreview, ErrorKind, NetError, OutcomeKind, ResponseSummary,
@@ -238,15 +240,7 @@ fn the_recorded_profile_is_marked_current_where_listed_and_put_first_where_not()
         [("other".into(), true)]
     );
 
-    let runs = record(
-        &own,
-        &truth(120_000.0, 30_000.0),
-        1_800_000_000_000,
-        10_000,
-        12,
-        10.0,
-        1,
-    );
+    let runs = recorded_runs();
     let json = serde_json::to_value(&own).expect("json");
     let lookup = |spec: &str| match spec {
         "own" => Ok(own.clone()),
@@ -255,17 +249,7 @@ fn the_recorded_profile_is_marked_current_where_listed_and_put_first_where_not()
     };
     let run = |recorded: Option<&serde_json::Value>, specs: &[&str]| {
         let specs: Vec<String> = specs.iter().map(|s| (*s).to_owned()).collect();
-        compare(&runs, recorded, &specs, lookup, 0)
-    };
-    let marked = |c: &Comparison| -> Vec<(String, bool)> {
-        let mut v: Vec<(String, bool)> = c
-            .result
-            .candidates
-            .iter()
-            .map(|e| (e.id.clone(), e.current))
-            .collect();
-        v.sort();
-        v
+        compare(&runs, recorded, &RecordedWith::default(), &specs, lookup, 0)
     };
     let listed = run(Some(&json), &["other", " own ", ""]).expect("compare");
     assert_eq!(
@@ -287,10 +271,162 @@ fn the_recorded_profile_is_marked_current_where_listed_and_put_first_where_not()
         run(None, &["other", "nope"]).expect_err("unknown"),
         "unknown profile `nope`"
     );
-    let none = compare(&[], Some(&json), &[], lookup, 0).expect_err("no runs");
+    let none =
+        compare(&[], Some(&json), &RecordedWith::default(), &[], lookup, 0).expect_err("no runs");
     assert!(
-        none.starts_with("nothing to replay: the 0 runs selected"),
+        none.starts_with("nothing to replay: no run is selected"),
         "{none}"
+    );
+}
+
+/// The (id, current) pairs of a comparison's candidates, sorted by id.
+fn marked(c: &Comparison) -> Vec<(String, bool)> {
+    let mut v: Vec<(String, bool)> = c
+        .result
+        .candidates
+        .iter()
+        .map(|e| (e.id.clone(), e.current))
+        .collect();
+    v.sort();
+    v
+}
+
+/// `runs` compared with `specs` and `with`: `own` and `own.json` name the runs' own profile,
+/// any other name another profile.
+fn compare_named(runs: &[ObservedRun], specs: &[&str], with: &RecordedWith) -> Comparison {
+    let own = profile("own", 1, backoff(Strategy::Fixed, 1000, 0));
+    let other = profile("other", 3, backoff(Strategy::Fixed, 500, 0));
+    let json = serde_json::to_value(&own).expect("json");
+    let specs: Vec<String> = specs.iter().map(|s| (*s).to_owned()).collect();
+    let lookup = |spec: &str| match spec {
+        "own" | "own.json" => Ok(own.clone()),
+        _ => Ok(other.clone()),
+    };
+    compare(runs, Some(&json), with, &specs, lookup, 0).expect("compare")
+}
+
+/// 12 runs of `own` (1 retry after 1 s) every 10 s against an endpoint down 30 s of every 2 min.
+fn recorded_runs() -> Vec<ObservedRun> {
+    let own = profile("own", 1, backoff(Strategy::Fixed, 1000, 0));
+    record(
+        &own,
+        &truth(120_000.0, 30_000.0),
+        1_800_000_000_000,
+        10_000,
+        12,
+        10.0,
+        1,
+    )
+}
+
+#[test]
+fn a_profile_named_twice_or_under_two_names_is_compared_once() {
+    let runs = recorded_runs();
+    let c = compare_named(
+        &runs,
+        &["other", "other", "own", "own.json"],
+        &RecordedWith::default(),
+    );
+    assert_eq!(marked(&c), [("other".into(), false), ("own".into(), true)]);
+}
+
+#[test]
+fn runs_of_several_profiles_or_endpoints_are_said_to_be_mixed() {
+    let runs = recorded_runs();
+    let own = std::sync::Arc::new(serde_json::json!({ "name": "own" }));
+    let other = std::sync::Arc::new(serde_json::json!({ "name": "other" }));
+    let mut one = RecordedWith::default();
+    for _ in 0..3 {
+        one.add(&own, "get", "http://Example.COM/outage?down_s=2#top");
+        one.add(&own, "GET", "http://example.com:80/outage?down_s=2");
+    }
+    assert_eq!((one.profiles(), one.endpoints()), (1, 1));
+    let plain = compare_named(&runs, &["other"], &one).result;
+    assert_eq!(plain.warning, None);
+    assert_eq!((plain.recorded_profiles, plain.recorded_endpoints), (1, 1));
+    let table = super::whatif_text::table(&plain);
+    assert!(!table.contains("warning:"), "{table}");
+    assert!(table.contains("* the recorded runs' profile."), "{table}");
+
+    // The query is part of the endpoint: /outage with another schedule is another one.
+    let mut mixed = one.clone();
+    mixed.add(&other, "GET", "http://example.com/outage?down_s=20");
+    mixed.add(&own, "GET", "http://example.com/status/400");
+    assert_eq!((mixed.profiles(), mixed.endpoints()), (2, 3));
+    let r = compare_named(&runs, &["other"], &mixed).result;
+    assert_eq!((r.recorded_profiles, r.recorded_endpoints), (2, 3));
+    let warning = r.warning.clone().expect("a warning");
+    assert!(
+        warning.starts_with("the 12 runs selected were recorded under 2 profiles and sent to 3 endpoints (method and URL)"),
+        "{warning}"
+    );
+    let table = super::whatif_text::table(&r);
+    assert!(
+        table.contains(&format!("\nwarning: {warning}\n")),
+        "{table}"
+    );
+    assert!(
+        table.contains(
+            "* the newest run's profile (the runs were recorded under 2 profiles). Its band"
+        ),
+        "{table}"
+    );
+    let json = serde_json::to_value(&r).expect("json");
+    assert_eq!(json["recorded_profiles"], 2);
+    assert_eq!(json["recorded_endpoints"], 3);
+    assert_eq!(json["warning"], warning.as_str());
+    assert!(
+        serde_json::to_value(&plain)
+            .expect("json")
+            .get("warning")
+            .is_none()
+    );
+    assert_eq!(
+        endpoint("post", "https://H.example/a?b=1#c"),
+        "POST https://h.example/a?b=1"
+    );
+}
+
+#[test]
+fn cancelled_runs_with_finished_attempts_are_said_to_have_no_outcome() {
+    let mut runs = recorded_runs();
+    runs.truncate(3);
+    assert!(runs.iter().all(|r| !r.attempts.is_empty()));
+    let own = profile("own", 1, backoff(Strategy::Fixed, 1000, 0));
+    let json = serde_json::to_value(&own).expect("json");
+    let lookup = |_: &str| Ok(own.clone());
+    for run in &mut runs {
+        run.outcome = Some(OutcomeKind::Cancelled);
+    }
+    runs[2].outcome = None;
+    let with = RecordedWith::default();
+    let e = compare(&runs, Some(&json), &with, &[], lookup, 0).expect_err("nothing");
+    assert_eq!(
+        e,
+        "nothing to replay: the 3 runs selected were all cancelled or unfinished, so no run has an outcome (succeeded or failed) to compare with"
+    );
+    let e = compare(&runs[..1], Some(&json), &with, &[], lookup, 0).expect_err("nothing");
+    assert_eq!(
+        e,
+        "nothing to replay: the run selected was cancelled or did not finish, so no run has an outcome (succeeded or failed) to compare with"
+    );
+}
+
+#[test]
+fn a_long_profile_name_is_cut_with_an_ellipsis_in_the_table() {
+    let runs = recorded_runs();
+    let mut r = compare_named(&runs, &["other"], &RecordedWith::default()).result;
+    r.candidates[0].id = "aws-standard".into();
+    r.candidates[0].name = "AWS SDK standard retry mode, as the SDKs ship it".into();
+    let table = super::whatif_text::table(&r);
+    let row = table
+        .lines()
+        .find(|l| l.contains("aws-standard"))
+        .expect("the row");
+    // The column is 36 characters wide, the last one `…`; the next column follows.
+    assert_eq!(
+        row.chars().skip(6).take(37).collect::<String>(),
+        "aws-standard (AWS SDK standard retr… "
     );
 }
 

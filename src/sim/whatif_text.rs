@@ -75,12 +75,31 @@ pub fn resolution_text(row: &ResolutionRow) -> String {
     )
 }
 
-/// The ranked table (the current profile marked `*`), the resolution lines of the current
-/// profile and the assumptions, as `retryscope whatif` prints them.
+/// What the current mark stands for: `the recorded runs' profile`, or `the newest run's profile
+/// (the runs were recorded under 3 profiles)` when they were recorded under several.
+fn current_text(r: &WhatIfResult) -> String {
+    if r.recorded_profiles > 1 {
+        format!(
+            "the newest run's profile (the runs were recorded under {} profiles)",
+            r.recorded_profiles
+        )
+    } else {
+        "the recorded runs' profile".to_owned()
+    }
+}
+
+/// The ranked table (the current profile marked `*`, a name longer than its column cut with
+/// `…`), the resolution lines of the current profile and the assumptions, as `retryscope
+/// whatif` prints them; a `warning:` line under the summary when the runs are mixed
+/// ([`WhatIfResult::warning`]).
 pub fn table(r: &WhatIfResult) -> String {
     let mut t = String::new();
     let [runs, recorded] = summary_lines(r);
-    let _ = writeln!(t, "{runs}\n{recorded}\n");
+    let _ = writeln!(t, "{runs}\n{recorded}");
+    if let Some(warning) = &r.warning {
+        let _ = writeln!(t, "warning: {warning}");
+    }
+    t.push('\n');
     let c = WHATIF_COLUMNS;
     let _ = writeln!(
         t,
@@ -89,7 +108,7 @@ pub fn table(r: &WhatIfResult) -> String {
     );
     for e in &r.candidates {
         let [rank, name, success, band, p50, p95, p99, attempts, deadline] = cells(e);
-        let name: String = name.chars().take(36).collect();
+        let name = crate::model::quote::fit_chars(&name, 36);
         let mark = if e.current { "*" } else { " " };
         let _ = writeln!(
             t,
@@ -97,7 +116,11 @@ pub fn table(r: &WhatIfResult) -> String {
         );
     }
     if let Some(current) = r.candidates.iter().find(|c| c.current) {
-        t.push_str("\n* the recorded runs' profile. Its band as the samples thin out:\n");
+        let _ = writeln!(
+            t,
+            "\n* {}. Its band as the samples thin out:",
+            current_text(r)
+        );
         for row in &current.resolution {
             let _ = writeln!(t, "  {}", resolution_text(row));
         }

@@ -93,13 +93,7 @@ fn attempt_lines(row: &BatchReportRow) -> Vec<String> {
 
 /// `text` on one line, at most [`FAILURE_MESSAGE_CHARS`] characters.
 fn short_line(text: &str) -> String {
-    let line = text.replace(['\n', '\r'], " ");
-    if line.chars().count() <= FAILURE_MESSAGE_CHARS {
-        return line;
-    }
-    let mut cut: String = line.chars().take(FAILURE_MESSAGE_CHARS - 1).collect();
-    cut.push('…');
-    cut
+    crate::model::quote::fit_chars(&text.replace(['\n', '\r'], " "), FAILURE_MESSAGE_CHARS)
 }
 
 /// The `<system-out>` text of one (masked) row; a failed row's reason and attempts are in its

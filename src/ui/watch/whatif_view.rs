@@ -1,6 +1,7 @@
 //! The selected watch's *What-if* (DESIGN.md §12): the profiles to compare (the watch's own
-//! always, marked current; built-ins and library profiles ticked by the user), a seed and
-//! *Compare*; the ranked table, the resolution lines of the current profile and the model's
+//! always, marked current, its built-in not offered again; built-ins and library profiles
+//! ticked by the user), a seed and *Compare*; the ranked table (a long profile name cut with
+//! `…`, whole on hover), the resolution lines of the current profile and the model's
 //! assumptions, as `retryscope whatif` prints them ([`crate::sim::compare`],
 //! [`crate::sim::whatif_cells`]).
 //!
@@ -9,7 +10,9 @@
 //! for it, and a newer *Compare* supersedes an older one.
 
 use super::PreparedWatch;
-use crate::sim::{Comparison, WHATIF_COLUMNS, compare, resolution_text, whatif_cells};
+use crate::sim::{
+    Comparison, RecordedWith, WHATIF_COLUMNS, compare, resolution_text, whatif_cells,
+};
 use crate::ui::field_id::keyed;
 use crate::ui::latest_worker::{JobRunner, LatestWorker};
 use crate::ui::number_field::{NumberSpec, number_field};
@@ -19,6 +22,9 @@ use std::sync::Arc;
 
 /// The built-ins ticked at first.
 pub const DEFAULT_CANDIDATES: [&str; 3] = ["aws-standard", "azure-sdk", "envoy-route"];
+
+/// Widest a profile's name is drawn in the table, points (longer ones are cut with `…`).
+const NAME_WIDTH: f32 = 260.0;
 
 type Answer = Result<Comparison, String>;
 /// One comparison to run.
@@ -30,6 +36,8 @@ pub struct WhatIfView {
     builtins: Vec<(String, String)>,
     /// Ticked candidates: built-in ids and library names (file names without `.json`).
     picked: BTreeSet<String>,
+    /// (watch id, the built-in its profile is): worked out once per watch shown.
+    own: Option<(String, Option<String>)>,
     seed: u64,
     /// Started at the first *Compare*.
     worker: Option<LatestWorker<Job, Answer>>,
@@ -52,6 +60,7 @@ impl Default for WhatIfView {
                 })
                 .collect(),
             picked: DEFAULT_CANDIDATES.iter().map(|&s| s.to_owned()).collect(),
+            own: None,
             seed: 0,
             worker: None,
             waiting: false,
@@ -88,7 +97,17 @@ impl WhatIfView {
             self.shown = Some(answer);
         }
         ui.strong("What-if: other profiles replayed over these runs");
-        let own = format!("{} — this watch's profile (current)", w.watch.profile_name);
+        if self.own.as_ref().is_none_or(|(id, _)| *id != w.watch.id) {
+            self.own = Some((w.watch.id.clone(), builtin_of(&w.watch.profile)));
+        }
+        let own_builtin = self.own.as_ref().and_then(|(_, b)| b.as_deref());
+        let own = match own_builtin {
+            Some(id) => format!(
+                "{} — built-in {id}, this watch's profile (current)",
+                w.watch.profile_name
+            ),
+            None => format!("{} — this watch's profile (current)", w.watch.profile_name),
+        };
         ui.add_enabled(false, egui::Checkbox::new(&mut true, own))
             .on_disabled_hover_text("always compared");
         let names: Vec<(String, String)> = library
@@ -105,7 +124,13 @@ impl WhatIfView {
                 ))
             })
             .collect();
-        let offered: Vec<&(String, String)> = self.builtins.iter().chain(&names).collect();
+        // The watch's own built-in is the current row already: not offered again.
+        let offered: Vec<&(String, String)> = self
+            .builtins
+            .iter()
+            .filter(|(id, _)| Some(id.as_str()) != own_builtin)
+            .chain(&names)
+            .collect();
         let half = offered.len().div_ceil(2);
         ui.columns(2, |cols| {
             for (k, (spec, label)) in offered.into_iter().enumerate() {
@@ -155,12 +180,15 @@ impl WhatIfView {
                 Arc::new(|job: Job, _: &mut dyn FnMut(u64, u64) -> bool| Some(job()));
             LatestWorker::spawn("whatif", run, Arc::new(move || ctx.request_repaint()))
         });
-        let (runs, recorded) = (Arc::clone(&w.observed), w.watch.profile.clone());
+        let (runs, recorded) = (Arc::clone(&w.observed), Arc::new(w.watch.profile.clone()));
+        // A watch's runs are one profile and one request.
+        let mut with = RecordedWith::default();
+        with.add(&recorded, &w.watch.method, &w.watch.url);
         let specs: Vec<String> = self.picked.iter().cloned().collect();
         let (library, seed) = (library_dir.map(Path::to_path_buf), self.seed);
         worker.submit(Box::new(move || {
             let lookup = |spec: &str| crate::service::find_profile(spec, library.as_deref());
-            compare(&runs, Some(&recorded), &specs, lookup, seed)
+            compare(&runs, Some(&recorded), &with, &specs, lookup, seed)
         }));
         self.waiting = true;
     }
@@ -171,6 +199,9 @@ fn show(ui: &mut egui::Ui, c: &Comparison) {
     let r = &c.result;
     for line in crate::sim::whatif_summary(r) {
         ui.label(line);
+    }
+    if let Some(warning) = &r.warning {
+        ui.colored_label(ui.visuals().warn_fg_color, warning);
     }
     if c.recorded_left_out {
         ui.colored_label(
@@ -194,8 +225,16 @@ fn show(ui: &mut egui::Ui, c: &Comparison) {
                         if e.current {
                             cells[1].push_str(" — current");
                         }
-                        for cell in cells {
-                            ui.label(cell);
+                        for (k, cell) in cells.into_iter().enumerate() {
+                            if k == 1 {
+                                // egui's truncation, which shows the whole name on hover.
+                                ui.scope(|ui| {
+                                    ui.set_max_width(NAME_WIDTH);
+                                    ui.add(egui::Label::new(cell).truncate());
+                                });
+                            } else {
+                                ui.label(cell);
+                            }
                         }
                         ui.end_row();
                     }
@@ -211,4 +250,13 @@ fn show(ui: &mut egui::Ui, c: &Comparison) {
     for a in &r.assumptions {
         ui.label(format!("• {a}"));
     }
+}
+
+/// The id of the built-in `profile` (a watch's stored JSON) is, if it is one.
+fn builtin_of(profile: &serde_json::Value) -> Option<String> {
+    let own = crate::profile::load_str(&profile.to_string()).ok()?;
+    crate::profile::builtins()
+        .into_iter()
+        .find(|b| b.profile == own)
+        .map(|b| b.id.to_owned())
 }

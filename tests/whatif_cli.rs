@@ -1,0 +1,124 @@
+//! `retryscope whatif` over runs recorded against the demo server on 127.0.0.1: a selection
+//! that mixes profiles and URLs is said to be mixed, a profile named twice is ranked once, and
+//! a folder given to `--profiles` is named under that flag.
+
+mod demo_support;
+
+use demo_support::{Demo, retryscope};
+use std::path::Path;
+
+fn run(dir: &Path, args: &[&str]) -> std::process::Output {
+    retryscope(dir).args(args).output().expect("runs")
+}
+
+/// The candidates of `whatif --json` with `args`.
+fn candidates(dir: &Path, args: &[&str]) -> Vec<serde_json::Value> {
+    let out = run(dir, &[&["whatif", "--json"], args].concat());
+    let r: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    r["candidates"].as_array().expect("candidates").clone()
+}
+
+/// Two runs under the default built-in against `/status/200`, one under `aws-standard`
+/// against `/status/400`.
+fn record_mixed(demo: &Demo, dir: &Path) {
+    for (url, builtin) in [
+        ("/status/200", None),
+        ("/status/200", None),
+        ("/status/400", Some("aws-standard")),
+    ] {
+        let mut cmd = retryscope(dir);
+        cmd.args(["run", "--no-body"]);
+        if let Some(name) = builtin {
+            cmd.args(["--builtin", name]);
+        }
+        cmd.arg(demo.url(url)).output().expect("run");
+    }
+}
+
+#[test]
+fn a_selection_of_several_profiles_and_urls_is_said_to_be_mixed() {
+    let demo = Demo::start();
+    let dir = tempfile::tempdir().expect("tempdir");
+    record_mixed(&demo, dir.path());
+    let out = run(
+        dir.path(),
+        &["whatif", "--url", "/status/", "--profiles", "azure-sdk"],
+    );
+    assert!(out.status.success(), "{out:?}");
+    let table = String::from_utf8(out.stdout).expect("utf-8");
+    assert!(
+        table.contains(
+            "\nwarning: the 3 runs selected were recorded under 2 profiles and sent to 2 endpoints (method and URL)"
+        ),
+        "{table}"
+    );
+    assert!(
+        table.contains("* the newest run's profile (the runs were recorded under 2 profiles)"),
+        "{table}"
+    );
+    let out = run(
+        dir.path(),
+        &[
+            "whatif",
+            "--url",
+            "/status/",
+            "--json",
+            "--profiles",
+            "azure-sdk",
+        ],
+    );
+    let r: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(r["recorded_profiles"], 2);
+    assert_eq!(r["recorded_endpoints"], 2);
+    assert!(
+        r["warning"]
+            .as_str()
+            .is_some_and(|w| w.contains("2 profiles"))
+    );
+    // The newest run ran aws-standard: it is the current one.
+    let listed = candidates(
+        dir.path(),
+        &["--url", "/status/", "--profiles", "azure-sdk"],
+    );
+    let current: Vec<&serde_json::Value> = listed.iter().filter(|c| c["current"] == true).collect();
+    assert_eq!(current.len(), 1);
+    assert!(
+        current[0]["name"]
+            .as_str()
+            .is_some_and(|n| n.starts_with("AWS")),
+        "{listed:?}"
+    );
+
+    // The runs of one URL and one profile: no warning.
+    let out = run(
+        dir.path(),
+        &["whatif", "--url", "/status/200", "--profiles", "azure-sdk"],
+    );
+    let table = String::from_utf8(out.stdout).expect("utf-8");
+    assert!(!table.contains("warning:"), "{table}");
+    assert!(table.contains("* the recorded runs' profile."), "{table}");
+}
+
+#[test]
+fn a_profile_named_twice_is_ranked_once_and_a_folder_is_named_under_its_flag() {
+    let demo = Demo::start();
+    let dir = tempfile::tempdir().expect("tempdir");
+    record_mixed(&demo, dir.path());
+    let listed = candidates(dir.path(), &["--profiles", "azure-sdk,azure-sdk"]);
+    let ids: Vec<&str> = listed.iter().filter_map(|c| c["id"].as_str()).collect();
+    assert_eq!(
+        ids.iter().filter(|id| **id == "azure-sdk").count(),
+        1,
+        "{ids:?}"
+    );
+
+    let folder = dir.path().display().to_string();
+    let out = run(dir.path(), &["whatif", "--profiles", &folder]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr).trim_end(),
+        format!(
+            "error: --profiles: {folder} is a folder, not a profile file (give a profile file, a built-in id or the name of a profile in your library)"
+        )
+    );
+}

@@ -490,3 +490,108 @@ fn a_watch_holding_secrets_with_no_os_keyring_is_warned_about_at_start() {
         .clone();
     assert!(!String::from_utf8_lossy(&out.stderr).contains("warning"));
 }
+
+/// `retryscope watch --every 200ms --count 3 URL/hang`, stopped by SIGTERM once slot 1's
+/// attempt has hung for over a second: the process's stdout lines and the watch id.
+#[cfg(unix)]
+fn hung_then_stopped(dir: &Path, url: &str) -> (Vec<String>, String) {
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("retryscope"))
+        .env("RETRYSCOPE_DATA_DIR", dir)
+        .env("RETRYSCOPE_KEYRING", "memory")
+        .args(["watch", "--every", "200ms", "--count", "3", url])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let mut lines = BufReader::new(child.stdout.take().expect("stdout")).lines();
+    let id = watch_id(&lines.next().expect("a line").expect("UTF-8"));
+    let began = std::time::Instant::now();
+    loop {
+        let store = HistoryStore::open_in(dir).expect("history");
+        let started = watch_run_ids(&store, &id).into_iter().any(|r| {
+            store
+                .run(&r)
+                .expect("read")
+                .is_some_and(|s| s.run.attempt_started.is_some())
+        });
+        if started {
+            break;
+        }
+        assert!(began.elapsed().as_secs() < 10, "attempt 1 never started");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    // Slots 2 and 3 pass while slot 1's run hangs.
+    std::thread::sleep(std::time::Duration::from_secs(1));
+    signal(&child, "-TERM");
+    assert_eq!(child.wait().expect("wait").code(), Some(143));
+    (lines.map_while(Result::ok).collect(), id)
+}
+
+/// A watch that ends with no finished run (its one run cancelled, every other slot missed)
+/// shows nothing works: exit 1, not 0.
+#[cfg(unix)]
+#[test]
+fn a_watch_with_no_finished_run_exits_1() {
+    let demo = Demo::start();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (_, id) = hung_then_stopped(dir.path(), &demo.url("/hang"));
+    let out = stdout_of(dir.path(), &["watch", "--resume", &id], 1);
+    assert!(out.contains(&format!("watch {id}: finished")), "{out}");
+    assert!(out.contains("success n/a (no run finished)"), "{out}");
+}
+
+/// `watch --help` shows only what a watch takes, and each example reads as one command.
+#[test]
+fn watch_help_lists_only_the_flags_a_watch_takes() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let help = stdout_of(dir.path(), &["watch", "--help"], 0);
+    for refused in [
+        "--json",
+        "--seed",
+        "--include",
+        "--output",
+        "--no-body",
+        "--no-history",
+        "--har",
+        "--png",
+        "[default: \"\"]",
+    ] {
+        assert!(!help.contains(refused), "{refused} in:\n{help}");
+    }
+    assert!(help.contains("--silent"), "{help}");
+    let examples = help
+        .split("Examples")
+        .nth(1)
+        .expect("examples")
+        .split("\n\n")
+        .next()
+        .expect("their block");
+    for line in examples.lines().skip(1) {
+        assert!(
+            line.starts_with("  retryscope ") || line.starts_with("      '"),
+            "a wrapped example line: {line:?}\n{help}"
+        );
+    }
+}
+
+/// `watch -s` prints no line per run: the start, the end and the summary only.
+#[test]
+fn a_silent_watch_prints_the_summary_only() {
+    let demo = Demo::start();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = stdout_of(
+        dir.path(),
+        &[
+            "watch",
+            "-s",
+            "--every",
+            "200ms",
+            "--count",
+            "2",
+            &demo.url("/status/200"),
+        ],
+        0,
+    );
+    assert!(!out.contains("  #1  "), "{out}");
+    assert!(out.contains(": finished"), "{out}");
+    assert!(out.contains("· success 100.0 %"), "{out}");
+}

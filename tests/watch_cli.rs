@@ -595,3 +595,23 @@ fn a_silent_watch_prints_the_summary_only() {
     assert!(out.contains(": finished"), "{out}");
     assert!(out.contains("· success 100.0 %"), "{out}");
 }
+
+/// A stop while a run hangs: the slots that passed during it are missed as busy (not `down`
+/// at the resume), and the cancelled run counts the attempt it had started.
+#[cfg(unix)]
+#[test]
+fn a_stop_during_a_hanging_run_records_the_slots_it_spanned_as_busy() {
+    let demo = Demo::start();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (lines, id) = hung_then_stopped(dir.path(), &demo.url("/hang"));
+    assert!(
+        lines
+            .iter()
+            .any(|l| l == "#2–#3  missed (the previous run was still going)"),
+        "{lines:?}"
+    );
+    let run = lines.iter().find(|l| l.contains("  #1  ")).expect("run #1");
+    assert!(run.contains("  1 attempt  "), "{run}");
+    let shown = show_json(dir.path(), &id);
+    assert_eq!(shown["watch"]["missed"], 2, "{shown}");
+}

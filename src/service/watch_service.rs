@@ -543,27 +543,10 @@ async fn run_loop(ctx: Context, mut stop: StopReceiver, first: u64, initial: Mis
     let end = loop {
         let now = ctx.clock.now_unix_ms();
         let plan = ctx.schedule.plan(next, now);
-        if !plan.missed.is_empty() {
-            let slots: Vec<WatchSlot> = plan
-                .missed
-                .clone()
-                .map(|slot| WatchSlot {
-                    slot,
-                    due_unix_ms: ctx.schedule.slot_time(slot),
-                    run_id: None,
-                    missed: Some(reason),
-                    run_deleted: false,
-                })
-                .collect();
-            if let Err(e) = record_slots(&ctx, slots).await {
-                break Err(e);
-            }
-            let _ = ctx.events.send(WatchEvent::Missed {
-                slots: plan.missed.clone(),
-                reason,
-            });
-            next = plan.missed.end;
+        if let Err(e) = record_missed(&ctx, plan.missed.clone(), reason).await {
+            break Err(e);
         }
+        next = next.max(plan.missed.end);
         let Some((slot, at)) = plan.next else {
             break Ok(WatchState::Finished);
         };
@@ -580,7 +563,16 @@ async fn run_loop(ctx: Context, mut stop: StopReceiver, first: u64, initial: Mis
                 next = slot + 1;
                 reason = Missed::Busy;
                 if let Some(state) = stopped {
-                    break Ok(state);
+                    // The slots due while the stopped run went were missed as busy, not as
+                    // `down` by the resume.
+                    let now = ctx.clock.now_unix_ms();
+                    let busy = ctx
+                        .schedule
+                        .plan(next, now.saturating_add(ctx.schedule.grace_ms()))
+                        .missed;
+                    break record_missed(&ctx, busy, Missed::Busy)
+                        .await
+                        .map(|()| state);
                 }
             }
             Err(e) => break Err(e),
@@ -606,6 +598,30 @@ async fn run_loop(ctx: Context, mut stop: StopReceiver, first: u64, initial: Mis
         }
         Err(e) => fail(&ctx.events, &e),
     }
+}
+
+/// Records `slots` as missed for `reason` and says so (nothing when empty).
+async fn record_missed(
+    ctx: &Context,
+    slots: std::ops::Range<u64>,
+    reason: Missed,
+) -> Result<(), WatchError> {
+    if slots.is_empty() {
+        return Ok(());
+    }
+    let rows: Vec<WatchSlot> = slots
+        .clone()
+        .map(|slot| WatchSlot {
+            slot,
+            due_unix_ms: ctx.schedule.slot_time(slot),
+            run_id: None,
+            missed: Some(reason),
+            run_deleted: false,
+        })
+        .collect();
+    record_slots(ctx, rows).await?;
+    let _ = ctx.events.send(WatchEvent::Missed { slots, reason });
+    Ok(())
 }
 
 async fn record_slots(ctx: &Context, slots: Vec<WatchSlot>) -> Result<(), WatchError> {

@@ -615,3 +615,18 @@ fn a_stop_during_a_hanging_run_records_the_slots_it_spanned_as_busy() {
     let shown = show_json(dir.path(), &id);
     assert_eq!(shown["watch"]["missed"], 2, "{shown}");
 }
+
+/// `watch show` prints a range of slots missed for one reason as one line, as the live output
+/// does.
+#[cfg(unix)]
+#[test]
+fn watch_show_prints_a_missed_range_as_one_line_as_the_live_output_does() {
+    let demo = Demo::start();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (lines, id) = hung_then_stopped(dir.path(), &demo.url("/hang"));
+    let live: Vec<&String> = lines.iter().filter(|l| l.contains("missed (")).collect();
+    assert!(!live.is_empty(), "{lines:?}");
+    let shown = stdout_of(dir.path(), &["watch", "show", &id], 0);
+    let missed: Vec<&str> = shown.lines().filter(|l| l.contains("missed (")).collect();
+    assert_eq!(missed, live, "{shown}");
+}

@@ -539,21 +539,34 @@ fn show(args: &WatchShowArgs) -> Result<u8, CliError> {
     text.push_str(&summary_text(&f, &runs));
     let by_id: std::collections::HashMap<&str, &ObservedRun> =
         runs.iter().map(|r| (r.id.as_str(), r)).collect();
-    for slot in &slots {
+    let mut rest = slots.as_slice();
+    while let Some(slot) = rest.first() {
+        if let Some(reason) = slot.missed {
+            // Consecutive slots missed for one reason: one line, as the live output prints them.
+            let n = rest
+                .iter()
+                .zip(slot.slot..)
+                .take_while(|(s, k)| s.missed == Some(reason) && s.slot == *k)
+                .count();
+            text.push_str(&missed_line(&(slot.slot..slot.slot + n as u64), reason));
+            rest = &rest[n..];
+            continue;
+        }
         text.push_str(&slot_line(
             slot,
             by_id.get(slot.run_id.as_deref().unwrap_or("")),
         ));
+        rest = &rest[1..];
     }
     crate::cli_out!("{text}");
     Ok(exit::SUCCESS)
 }
 
+/// A slot that ran: its run's line, or why its run cannot be read.
 fn slot_line(slot: &WatchSlot, run: Option<&&ObservedRun>) -> String {
-    match (slot.missed, run) {
-        (Some(reason), _) => missed_line(&(slot.slot..slot.slot + 1), reason),
-        (None, Some(run)) => run_line(slot.slot, run),
-        (None, None) => format!(
+    match run {
+        Some(run) => run_line(slot.slot, run),
+        None => format!(
             "#{}  run {} ({})\n",
             slot.slot + 1,
             slot.run_id.as_deref().unwrap_or("?"),

@@ -47,6 +47,8 @@ fn every_slot_is_a_run_recorded_under_the_watch_and_watch_show_agrees() {
         0,
     );
     let id = watch_id(&out);
+    let lock = dir.path().join("locks").join(format!("watch-{id}.lock"));
+    assert!(!lock.exists(), "a finished watch leaves no lock file");
     let shown = show_json(dir.path(), &id);
     let runs = shown["watch"]["runs"].as_u64().expect("runs");
     let missed = shown["watch"]["missed"].as_u64().expect("missed");

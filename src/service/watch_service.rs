@@ -337,8 +337,7 @@ pub fn start(parts: WatchParts, plan: WatchPlan) -> WatchHandle {
             Ok((claim, record)) => {
                 ctx.schedule = record.schedule;
                 let _ = ctx.events.send(WatchEvent::Started(Box::new(record)));
-                run_loop(ctx, stop, 0, Missed::Late).await;
-                drop(claim);
+                release(claim, run_loop(ctx, stop, 0, Missed::Late).await);
             }
             Err(e) => fail(&ctx.events, &e),
         }
@@ -398,8 +397,7 @@ pub fn resume(parts: WatchParts, id: &str) -> WatchHandle {
         };
         let next = record.next_slot;
         let _ = ctx.events.send(WatchEvent::Started(Box::new(record)));
-        run_loop(ctx, stop, next, Missed::Down).await;
-        drop(claim);
+        release(claim, run_loop(ctx, stop, next, Missed::Down).await);
     });
     handle
 }
@@ -535,9 +533,24 @@ pub async fn wait_for(clock: &dyn WallClock, at: i64, stop: &mut StopReceiver) -
     }
 }
 
+/// Lets go of a watch's `claim` once its loop ended as `ended` (the state stored): the lock
+/// file of a watch that ended for good is deleted, one that can be resumed keeps it.
+fn release(claim: crate::store::WatchClaim, ended: Option<WatchState>) {
+    match ended {
+        Some(WatchState::Finished | WatchState::Cancelled) => claim.end(),
+        _ => drop(claim),
+    }
+}
+
 /// The watch's slots from `first` on until its schedule ends or a stop is asked; slots missed
-/// before the first send are `initial` (`late` for a new watch, `down` for a resume).
-async fn run_loop(ctx: Context, mut stop: StopReceiver, first: u64, initial: Missed) {
+/// before the first send are `initial` (`late` for a new watch, `down` for a resume). Returns
+/// the state stored at its end (`None` when its history failed).
+async fn run_loop(
+    ctx: Context,
+    mut stop: StopReceiver,
+    first: u64,
+    initial: Missed,
+) -> Option<WatchState> {
     let mut next = first;
     let mut reason = initial;
     let end = loop {
@@ -592,11 +605,18 @@ async fn run_loop(ctx: Context, mut stop: StopReceiver, first: u64, initial: Mis
             {
                 Ok(()) => {
                     let _ = ctx.events.send(WatchEvent::Ended(state));
+                    Some(state)
                 }
-                Err(e) => fail(&ctx.events, &e),
+                Err(e) => {
+                    fail(&ctx.events, &e);
+                    None
+                }
             }
         }
-        Err(e) => fail(&ctx.events, &e),
+        Err(e) => {
+            fail(&ctx.events, &e);
+            None
+        }
     }
 }
 

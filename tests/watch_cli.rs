@@ -632,3 +632,38 @@ fn watch_show_prints_a_missed_range_as_one_line_as_the_live_output_does() {
     let missed: Vec<&str> = shown.lines().filter(|l| l.contains("missed (")).collect();
     assert_eq!(missed, live, "{shown}");
 }
+
+/// The run log names the watch: its start, its end, and on each of its runs' lines.
+#[test]
+fn the_run_log_names_the_watch_its_start_end_and_runs() {
+    let demo = Demo::start();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let log = dir.path().join("watch.log");
+    let out = stdout_of(
+        dir.path(),
+        &[
+            "watch",
+            "--log-file",
+            log.to_str().expect("UTF-8 path"),
+            "--every",
+            "200ms",
+            "--count",
+            "2",
+            &demo.url("/status/200"),
+        ],
+        0,
+    );
+    let id = watch_id(&out);
+    let text = std::fs::read_to_string(&log).expect("the log");
+    assert!(
+        text.contains(&format!("watch {id} started: GET ")),
+        "{text}"
+    );
+    assert!(text.contains(&format!("watch {id} finished")), "{text}");
+    let run_lines = text.lines().filter(|l| l.contains(" succeeded")).count();
+    let of_watch = text
+        .lines()
+        .filter(|l| l.contains(" succeeded") && l.contains(&format!("(watch {id})")))
+        .count();
+    assert!(run_lines >= 1 && of_watch == run_lines, "{text}");
+}

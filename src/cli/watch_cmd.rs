@@ -432,12 +432,9 @@ fn run_line(slot: u64, run: &ObservedRun) -> String {
 }
 
 fn missed_line(slots: &std::ops::Range<u64>, reason: Missed) -> String {
-    let which = if slots.end - slots.start == 1 {
-        format!("#{}", slots.start + 1)
-    } else {
-        format!("#{}–#{}", slots.start + 1, slots.end)
-    };
-    format!("{which}  {}\n", reason.text())
+    let mut line = watch_service::missed_text(slots, reason);
+    line.push('\n');
+    line
 }
 
 fn summary_figures(runs: &[ObservedRun]) -> Figures {

@@ -336,7 +336,7 @@ pub fn start(parts: WatchParts, plan: WatchPlan) -> WatchHandle {
         match created {
             Ok((claim, record)) => {
                 ctx.schedule = record.schedule;
-                let _ = ctx.events.send(WatchEvent::Started(Box::new(record)));
+                started(&ctx.events, record);
                 release(claim, run_loop(ctx, stop, 0, Missed::Late).await);
             }
             Err(e) => fail(&ctx.events, &e),
@@ -396,7 +396,7 @@ pub fn resume(parts: WatchParts, id: &str) -> WatchHandle {
             events,
         };
         let next = record.next_slot;
-        let _ = ctx.events.send(WatchEvent::Started(Box::new(record)));
+        started(&ctx.events, record);
         release(claim, run_loop(ctx, stop, next, Missed::Down).await);
     });
     handle
@@ -410,6 +410,17 @@ pub fn resume(parts: WatchParts, id: &str) -> WatchHandle {
 pub async fn watch_runs(writer: &HistoryWriter, id: &str) -> Result<WatchRuns, WatchError> {
     let id = id.to_owned();
     writer.call(move |q| read_watch(q.history(), &id)).await?
+}
+
+/// `#12–#37  missed (the previous run was still going)`: slots missed for one reason as the
+/// CLI prints them and the run log writes them (slots 1-based, a range as one line).
+pub fn missed_text(slots: &std::ops::Range<u64>, reason: Missed) -> String {
+    let which = if slots.end - slots.start == 1 {
+        format!("#{}", slots.start + 1)
+    } else {
+        format!("#{}–#{}", slots.start + 1, slots.end)
+    };
+    format!("{which}  {}", reason.text())
 }
 
 /// `every 30 s ± 10 %, 5 slots, until 2026-12-06 12:00:00 +01:00`: a watch's schedule as the
@@ -466,7 +477,26 @@ fn handle() -> (WatchHandle, StopReceiver, mpsc::UnboundedSender<WatchEvent>) {
 }
 
 fn fail(events: &mpsc::UnboundedSender<WatchEvent>, e: &dyn std::fmt::Display) {
+    tracing::warn!("a watch stopped: {e}");
     let _ = events.send(WatchEvent::Failed(e.to_string()));
+}
+
+/// Logs that watch `record` runs (started, or resumed at its next slot) and says so.
+fn started(events: &mpsc::UnboundedSender<WatchEvent>, record: WatchRecord) {
+    let how = if record.next_slot > 0 {
+        format!("resumed at slot #{}", record.next_slot + 1)
+    } else {
+        "started".to_owned()
+    };
+    tracing::info!(
+        "watch {} {how}: {} {} under {}, {}",
+        record.id,
+        record.method,
+        record.url,
+        record.profile_name,
+        schedule_text(&record.schedule)
+    );
+    let _ = events.send(WatchEvent::Started(Box::new(record)));
 }
 
 /// The watch's sendable request and secret values: the recorded (masked) request when it held
@@ -604,6 +634,7 @@ async fn run_loop(
                 .and_then(|r| r.map_err(WatchError::from))
             {
                 Ok(()) => {
+                    tracing::info!("watch {} {}", ctx.id, state.id());
                     let _ = ctx.events.send(WatchEvent::Ended(state));
                     Some(state)
                 }
@@ -640,6 +671,7 @@ async fn record_missed(
         })
         .collect();
     record_slots(ctx, rows).await?;
+    tracing::info!("watch {} {}", ctx.id, missed_text(&slots, reason));
     let _ = ctx.events.send(WatchEvent::Missed { slots, reason });
     Ok(())
 }

@@ -155,6 +155,30 @@ fn a_watch_of_the_scheduled_outage_fails_in_its_window() {
     assert!(out.contains("1 run · success 100.0 %"), "{out}");
 }
 
+/// `retryscope watch ARGS` in the background: the process, its stdout lines after the first
+/// and the watch id.
+#[cfg(unix)]
+fn spawn(
+    dir: &Path,
+    args: &[&str],
+) -> (
+    std::process::Child,
+    std::io::Lines<BufReader<std::process::ChildStdout>>,
+    String,
+) {
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("retryscope"))
+        .env("RETRYSCOPE_DATA_DIR", dir)
+        .env("RETRYSCOPE_KEYRING", "memory")
+        .arg("watch")
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let mut lines = BufReader::new(child.stdout.take().expect("stdout")).lines();
+    let id = watch_id(&lines.next().expect("a line").expect("UTF-8"));
+    (child, lines, id)
+}
+
 /// `retryscope watch --every 200ms --count 10 URL` in the background, once its first run is
 /// printed: the process, its remaining stdout lines and the watch id.
 #[cfg(unix)]
@@ -166,19 +190,30 @@ fn spawn_watch(
     std::io::Lines<BufReader<std::process::ChildStdout>>,
     String,
 ) {
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("retryscope"))
-        .env("RETRYSCOPE_DATA_DIR", dir)
-        .env("RETRYSCOPE_KEYRING", "memory")
-        .args(["watch", "--every", "200ms", "--count", "10", url])
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .expect("spawn");
-    let mut lines = BufReader::new(child.stdout.take().expect("stdout")).lines();
-    let first = lines.next().expect("a line").expect("UTF-8");
-    let id = watch_id(&first);
+    let (child, mut lines, id) = spawn(dir, &["--every", "200ms", "--count", "10", url]);
     let run = lines.next().expect("a run line").expect("UTF-8");
     assert!(run.contains("#1  succeeded"), "{run}");
     (child, lines, id)
+}
+
+/// The history id of watch `id`'s first run once its first attempt has started (within 10 s).
+#[cfg(unix)]
+fn first_attempt_started(dir: &Path, id: &str) -> String {
+    let began = std::time::Instant::now();
+    loop {
+        let store = HistoryStore::open_in(dir).expect("history");
+        let started = watch_run_ids(&store, id).into_iter().find(|r| {
+            store
+                .run(r)
+                .expect("read")
+                .is_some_and(|s| s.run.attempt_started.is_some())
+        });
+        if let Some(run) = started {
+            return run;
+        }
+        assert!(began.elapsed().as_secs() < 10, "attempt 1 never started");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
 }
 
 #[cfg(unix)]
@@ -415,30 +450,11 @@ fn watch_show_reads_each_run_back_as_its_line_and_names_a_deleted_run() {
 fn an_interrupted_run_counts_its_attempt_in_flight_in_every_view() {
     let demo = Demo::start();
     let dir = tempfile::tempdir().expect("tempdir");
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("retryscope"))
-        .env("RETRYSCOPE_DATA_DIR", dir.path())
-        .env("RETRYSCOPE_KEYRING", "memory")
-        .args(["watch", "--every", "1s", "--count", "1", &demo.url("/hang")])
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .expect("spawn");
-    let mut lines = BufReader::new(child.stdout.take().expect("stdout")).lines();
-    let id = watch_id(&lines.next().expect("a line").expect("UTF-8"));
-    let began = std::time::Instant::now();
-    let run_id = loop {
-        let store = HistoryStore::open_in(dir.path()).expect("history");
-        let started = watch_run_ids(&store, &id).into_iter().find(|r| {
-            store
-                .run(r)
-                .expect("read")
-                .is_some_and(|s| s.run.attempt_started.is_some())
-        });
-        if let Some(run) = started {
-            break run;
-        }
-        assert!(began.elapsed().as_secs() < 10, "attempt 1 never started");
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    };
+    let (mut child, _lines, id) = spawn(
+        dir.path(),
+        &["--every", "1s", "--count", "1", &demo.url("/hang")],
+    );
+    let run_id = first_attempt_started(dir.path(), &id);
     signal(&child, "-KILL");
     let _ = child.wait().expect("wait");
 
@@ -497,30 +513,8 @@ fn a_watch_holding_secrets_with_no_os_keyring_is_warned_about_at_start() {
 /// attempt has hung for over a second: the process's stdout lines and the watch id.
 #[cfg(unix)]
 fn hung_then_stopped(dir: &Path, url: &str) -> (Vec<String>, String) {
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("retryscope"))
-        .env("RETRYSCOPE_DATA_DIR", dir)
-        .env("RETRYSCOPE_KEYRING", "memory")
-        .args(["watch", "--every", "200ms", "--count", "3", url])
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .expect("spawn");
-    let mut lines = BufReader::new(child.stdout.take().expect("stdout")).lines();
-    let id = watch_id(&lines.next().expect("a line").expect("UTF-8"));
-    let began = std::time::Instant::now();
-    loop {
-        let store = HistoryStore::open_in(dir).expect("history");
-        let started = watch_run_ids(&store, &id).into_iter().any(|r| {
-            store
-                .run(&r)
-                .expect("read")
-                .is_some_and(|s| s.run.attempt_started.is_some())
-        });
-        if started {
-            break;
-        }
-        assert!(began.elapsed().as_secs() < 10, "attempt 1 never started");
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
+    let (mut child, lines, id) = spawn(dir, &["--every", "200ms", "--count", "3", url]);
+    first_attempt_started(dir, &id);
     // Slots 2 and 3 pass while slot 1's run hangs.
     std::thread::sleep(std::time::Duration::from_secs(1));
     signal(&child, "-TERM");

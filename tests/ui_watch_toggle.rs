@@ -68,6 +68,10 @@ fn watch_starts_a_watch_of_the_request_shows_its_run_and_stop_pauses_it() {
         h.query_by_label("Watch").is_none(),
         "the toggle shows the watch"
     );
+    // Stop comes first: the status text after it changes length without moving it.
+    let stop = h.get_by_label("Stop").rect();
+    let status = h.get_by_label_contains("Watching: slot").rect();
+    assert!(stop.right() <= status.left(), "{stop:?} then {status:?}");
     assert!(h.state().live_work().watch, "the quit guard would ask");
     assert!(
         h.query_by_label_contains("GET /hang · watch slot 1")
@@ -121,6 +125,17 @@ fn a_bad_schedule_shows_why_beside_the_fields_and_starts_nothing() {
         );
         assert!(h.query_by_label_contains("Watching").is_none());
     }
+    // An empty interval says what to type.
+    h.get_by_label("every").focus();
+    h.run();
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    h.run();
+    h.key_press(egui::Key::Backspace);
+    h.run();
+    assert!(
+        h.query_by_label("every: type a duration such as 30s")
+            .is_some()
+    );
     type_into(&mut h, "every", "30s");
     type_into(&mut h, "for", "0s");
     assert!(h.query_by_label_contains("must be longer than 0").is_some());

@@ -47,6 +47,8 @@ fn every_slot_is_a_run_recorded_under_the_watch_and_watch_show_agrees() {
         0,
     );
     let id = watch_id(&out);
+    let lock = dir.path().join("locks").join(format!("watch-{id}.lock"));
+    assert!(!lock.exists(), "a finished watch leaves no lock file");
     let shown = show_json(dir.path(), &id);
     let runs = shown["watch"]["runs"].as_u64().expect("runs");
     let missed = shown["watch"]["missed"].as_u64().expect("missed");
@@ -153,6 +155,30 @@ fn a_watch_of_the_scheduled_outage_fails_in_its_window() {
     assert!(out.contains("1 run · success 100.0 %"), "{out}");
 }
 
+/// `retryscope watch ARGS` in the background: the process, its stdout lines after the first
+/// and the watch id.
+#[cfg(unix)]
+fn spawn(
+    dir: &Path,
+    args: &[&str],
+) -> (
+    std::process::Child,
+    std::io::Lines<BufReader<std::process::ChildStdout>>,
+    String,
+) {
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("retryscope"))
+        .env("RETRYSCOPE_DATA_DIR", dir)
+        .env("RETRYSCOPE_KEYRING", "memory")
+        .arg("watch")
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let mut lines = BufReader::new(child.stdout.take().expect("stdout")).lines();
+    let id = watch_id(&lines.next().expect("a line").expect("UTF-8"));
+    (child, lines, id)
+}
+
 /// `retryscope watch --every 200ms --count 10 URL` in the background, once its first run is
 /// printed: the process, its remaining stdout lines and the watch id.
 #[cfg(unix)]
@@ -164,19 +190,30 @@ fn spawn_watch(
     std::io::Lines<BufReader<std::process::ChildStdout>>,
     String,
 ) {
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("retryscope"))
-        .env("RETRYSCOPE_DATA_DIR", dir)
-        .env("RETRYSCOPE_KEYRING", "memory")
-        .args(["watch", "--every", "200ms", "--count", "10", url])
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .expect("spawn");
-    let mut lines = BufReader::new(child.stdout.take().expect("stdout")).lines();
-    let first = lines.next().expect("a line").expect("UTF-8");
-    let id = watch_id(&first);
+    let (child, mut lines, id) = spawn(dir, &["--every", "200ms", "--count", "10", url]);
     let run = lines.next().expect("a run line").expect("UTF-8");
     assert!(run.contains("#1  succeeded"), "{run}");
     (child, lines, id)
+}
+
+/// The history id of watch `id`'s first run once its first attempt has started (within 10 s).
+#[cfg(unix)]
+fn first_attempt_started(dir: &Path, id: &str) -> String {
+    let began = std::time::Instant::now();
+    loop {
+        let store = HistoryStore::open_in(dir).expect("history");
+        let started = watch_run_ids(&store, id).into_iter().find(|r| {
+            store
+                .run(r)
+                .expect("read")
+                .is_some_and(|s| s.run.attempt_started.is_some())
+        });
+        if let Some(run) = started {
+            return run;
+        }
+        assert!(began.elapsed().as_secs() < 10, "attempt 1 never started");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
 }
 
 #[cfg(unix)]
@@ -413,30 +450,11 @@ fn watch_show_reads_each_run_back_as_its_line_and_names_a_deleted_run() {
 fn an_interrupted_run_counts_its_attempt_in_flight_in_every_view() {
     let demo = Demo::start();
     let dir = tempfile::tempdir().expect("tempdir");
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("retryscope"))
-        .env("RETRYSCOPE_DATA_DIR", dir.path())
-        .env("RETRYSCOPE_KEYRING", "memory")
-        .args(["watch", "--every", "1s", "--count", "1", &demo.url("/hang")])
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .expect("spawn");
-    let mut lines = BufReader::new(child.stdout.take().expect("stdout")).lines();
-    let id = watch_id(&lines.next().expect("a line").expect("UTF-8"));
-    let began = std::time::Instant::now();
-    let run_id = loop {
-        let store = HistoryStore::open_in(dir.path()).expect("history");
-        let started = watch_run_ids(&store, &id).into_iter().find(|r| {
-            store
-                .run(r)
-                .expect("read")
-                .is_some_and(|s| s.run.attempt_started.is_some())
-        });
-        if let Some(run) = started {
-            break run;
-        }
-        assert!(began.elapsed().as_secs() < 10, "attempt 1 never started");
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    };
+    let (mut child, _lines, id) = spawn(
+        dir.path(),
+        &["--every", "1s", "--count", "1", &demo.url("/hang")],
+    );
+    let run_id = first_attempt_started(dir.path(), &id);
     signal(&child, "-KILL");
     let _ = child.wait().expect("wait");
 
@@ -489,4 +507,157 @@ fn a_watch_holding_secrets_with_no_os_keyring_is_warned_about_at_start() {
         .get_output()
         .clone();
     assert!(!String::from_utf8_lossy(&out.stderr).contains("warning"));
+}
+
+/// `retryscope watch --every 200ms --count 3 URL/hang`, stopped by SIGTERM once slot 1's
+/// attempt has hung for over a second: the process's stdout lines and the watch id.
+#[cfg(unix)]
+fn hung_then_stopped(dir: &Path, url: &str) -> (Vec<String>, String) {
+    let (mut child, lines, id) = spawn(dir, &["--every", "200ms", "--count", "3", url]);
+    first_attempt_started(dir, &id);
+    // Slots 2 and 3 pass while slot 1's run hangs.
+    std::thread::sleep(std::time::Duration::from_secs(1));
+    signal(&child, "-TERM");
+    assert_eq!(child.wait().expect("wait").code(), Some(143));
+    (lines.map_while(Result::ok).collect(), id)
+}
+
+/// A watch that ends with no finished run (its one run cancelled, every other slot missed)
+/// shows nothing works: exit 1, not 0.
+#[cfg(unix)]
+#[test]
+fn a_watch_with_no_finished_run_exits_1() {
+    let demo = Demo::start();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (_, id) = hung_then_stopped(dir.path(), &demo.url("/hang"));
+    let out = stdout_of(dir.path(), &["watch", "--resume", &id], 1);
+    assert!(out.contains(&format!("watch {id}: finished")), "{out}");
+    assert!(out.contains("success n/a (no run finished)"), "{out}");
+}
+
+/// `watch --help` shows only what a watch takes, and each example reads as one command.
+#[test]
+fn watch_help_lists_only_the_flags_a_watch_takes() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let help = stdout_of(dir.path(), &["watch", "--help"], 0);
+    for refused in [
+        "--json",
+        "--seed",
+        "--include",
+        "--output",
+        "--no-body",
+        "--no-history",
+        "--har",
+        "--png",
+        "[default: \"\"]",
+    ] {
+        assert!(!help.contains(refused), "{refused} in:\n{help}");
+    }
+    assert!(help.contains("--silent"), "{help}");
+    let examples = help
+        .split("Examples")
+        .nth(1)
+        .expect("examples")
+        .split("\n\n")
+        .next()
+        .expect("their block");
+    for line in examples.lines().skip(1) {
+        assert!(
+            line.starts_with("  retryscope ") || line.starts_with("      '"),
+            "a wrapped example line: {line:?}\n{help}"
+        );
+    }
+}
+
+/// `watch -s` prints no line per run: the start, the end and the summary only.
+#[test]
+fn a_silent_watch_prints_the_summary_only() {
+    let demo = Demo::start();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = stdout_of(
+        dir.path(),
+        &[
+            "watch",
+            "-s",
+            "--every",
+            "200ms",
+            "--count",
+            "2",
+            &demo.url("/status/200"),
+        ],
+        0,
+    );
+    assert!(!out.contains("  #1  "), "{out}");
+    assert!(out.contains(": finished"), "{out}");
+    assert!(out.contains("· success 100.0 %"), "{out}");
+}
+
+/// A stop while a run hangs: the slots that passed during it are missed as busy (not `down`
+/// at the resume), and the cancelled run counts the attempt it had started.
+#[cfg(unix)]
+#[test]
+fn a_stop_during_a_hanging_run_records_the_slots_it_spanned_as_busy() {
+    let demo = Demo::start();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (lines, id) = hung_then_stopped(dir.path(), &demo.url("/hang"));
+    assert!(
+        lines
+            .iter()
+            .any(|l| l == "#2–#3  missed (the previous run was still going)"),
+        "{lines:?}"
+    );
+    let run = lines.iter().find(|l| l.contains("  #1  ")).expect("run #1");
+    assert!(run.contains("  1 attempt  "), "{run}");
+    let shown = show_json(dir.path(), &id);
+    assert_eq!(shown["watch"]["missed"], 2, "{shown}");
+}
+
+/// `watch show` prints a range of slots missed for one reason as one line, as the live output
+/// does.
+#[cfg(unix)]
+#[test]
+fn watch_show_prints_a_missed_range_as_one_line_as_the_live_output_does() {
+    let demo = Demo::start();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (lines, id) = hung_then_stopped(dir.path(), &demo.url("/hang"));
+    let live: Vec<&String> = lines.iter().filter(|l| l.contains("missed (")).collect();
+    assert!(!live.is_empty(), "{lines:?}");
+    let shown = stdout_of(dir.path(), &["watch", "show", &id], 0);
+    let missed: Vec<&str> = shown.lines().filter(|l| l.contains("missed (")).collect();
+    assert_eq!(missed, live, "{shown}");
+}
+
+/// The run log names the watch: its start, its end, and on each of its runs' lines.
+#[test]
+fn the_run_log_names_the_watch_its_start_end_and_runs() {
+    let demo = Demo::start();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let log = dir.path().join("watch.log");
+    let out = stdout_of(
+        dir.path(),
+        &[
+            "watch",
+            "--log-file",
+            log.to_str().expect("UTF-8 path"),
+            "--every",
+            "200ms",
+            "--count",
+            "2",
+            &demo.url("/status/200"),
+        ],
+        0,
+    );
+    let id = watch_id(&out);
+    let text = std::fs::read_to_string(&log).expect("the log");
+    assert!(
+        text.contains(&format!("watch {id} started: GET ")),
+        "{text}"
+    );
+    assert!(text.contains(&format!("watch {id} finished")), "{text}");
+    let run_lines = text.lines().filter(|l| l.contains(" succeeded")).count();
+    let of_watch = text
+        .lines()
+        .filter(|l| l.contains(" succeeded") && l.contains(&format!("(watch {id})")))
+        .count();
+    assert!(run_lines >= 1 && of_watch == run_lines, "{text}");
 }

@@ -27,11 +27,22 @@ use std::io::IsTerminal;
 #[command(
     args_conflicts_with_subcommands = true,
     subcommand_negates_reqs = true,
-    mut_arg("url", |a| a.required(false).default_value("")),
+    mut_arg("url", |a| a.required(false).default_value("").hide_default_value(true)),
+    // Flags of `run` a watch refuses (refuse_run_only_flags): kept off watch's help.
+    mut_arg("json", |a| a.hide(true)),
+    mut_arg("seed", |a| a.hide(true)),
+    mut_arg("include", |a| a.hide(true)),
+    mut_arg("output", |a| a.hide(true)),
+    mut_arg("no_body", |a| a.hide(true)),
+    mut_arg("no_history", |a| a.hide(true)),
+    mut_arg("har", |a| a.hide(true)),
+    mut_arg("png", |a| a.hide(true)),
+    mut_arg("silent", |a| a.help("Summary only: no line per run or missed slot")),
     after_help = "\
 Examples (start `retryscope demo-server --port 8080` first):
-  retryscope watch --builtin azure-sdk --every 30s --for 8h http://127.0.0.1:8080/outage
-  retryscope watch --every 200ms --count 5 --jitter 10% 'http://127.0.0.1:8080/outage?down_s=2&period_s=10'
+  retryscope watch --every 30s --for 8h --jitter 10% http://127.0.0.1:8080/outage
+  retryscope watch --builtin azure-sdk --every 200ms --count 5 \\
+      'http://127.0.0.1:8080/outage?down_s=2&period_s=10'
   retryscope watch --resume 0193a7c2
   retryscope watch list
   retryscope watch show 0193a7c2
@@ -45,8 +56,9 @@ late. One line per run (time, slot, outcome, attempts, time to success, status o
 terminal a live summary line below them. Ctrl-C, SIGTERM or SIGHUP stop it cleanly (the run in
 flight is cancelled and recorded, the watch is `paused`: `watch --resume ID` carries it on).
 
-Exit codes: 0 the watch ran to its end and every run succeeded; 1 it ended and some run did not
-succeed, or it could not go on; 2 usage or profile error; 130, 143, 129 stopped by Ctrl-C,
+Exit codes: 0 the watch ran to its end, at least one run finished and every finished run
+succeeded (cancelled runs and missed slots count neither way); 1 it ended with a failed run or
+with no finished run, or it could not go on; 2 usage or profile error; 130, 143, 129 stopped by Ctrl-C,
 SIGTERM, SIGHUP (paused, resumable).")]
 pub struct WatchArgs {
     /// `list` or `show`.
@@ -163,7 +175,7 @@ pub fn execute(args: &WatchArgs, core: &crate::service::Core) -> Result<u8, CliE
             id: id.clone(),
             live: false,
         };
-        return watch_on_link(core, &dir, command, id, log);
+        return watch_on_link(core, &dir, command, id, log, run.curl.silent);
     }
     if run.url.is_empty() {
         return Err(CliError::usage(
@@ -200,17 +212,18 @@ pub fn execute(args: &WatchArgs, core: &crate::service::Core) -> Result<u8, CliE
         live: false,
     };
     // The log guard lives as long as the watch does.
-    watch_on_link(core, &dir, command, &id, prepared.log)
+    watch_on_link(core, &dir, command, &id, prepared.log, run.curl.silent)
 }
 
 /// Drives the watch through a link to the core over `dir`'s history, as the window does:
-/// sends `command`, then prints watch `id`'s events until it ends.
+/// sends `command`, then prints watch `id`'s events until it ends (`silent`: the summary only).
 fn watch_on_link(
     core: &crate::service::Core,
     dir: &std::path::Path,
     command: WatchCommand,
     id: &str,
     log: Option<crate::store::RunLog>,
+    silent: bool,
 ) -> Result<u8, CliError> {
     // Opened first, to say why it cannot be; the link then serves the same store actor.
     let writer = core
@@ -228,7 +241,7 @@ fn watch_on_link(
         },
     );
     link.send(CoreCommand::Watch(command));
-    let code = core.block_on(follow(&mut link, id, writer, log));
+    let code = core.block_on(follow(&mut link, id, writer, log, silent));
     // The watch has ended: nothing is left for the link to close.
     link.stop(std::time::Duration::from_secs(5));
     code
@@ -251,6 +264,7 @@ fn refuse_run_only_flags(run: &RunArgs) -> Result<(), CliError> {
         ("-o", run.curl.output.is_some()),
         ("-i", run.curl.include),
         ("--no-history", run.no_history),
+        ("--no-body", run.curl.no_body),
         ("--seed", run.seed.is_some()),
     ];
     match given.iter().find(|(_, on)| *on) {
@@ -264,12 +278,13 @@ fn refuse_run_only_flags(run: &RunArgs) -> Result<(), CliError> {
 /// Prints watch `name`'s events (it is named so on the link) until it ends; a signal stops it
 /// (paused). `writer`: the store actor the watch records through (a resumed watch's earlier
 /// runs are read from it for the summary); `_log`: the run log, kept open as long as the
-/// watch runs.
+/// watch runs; `silent`: no line per run or missed slot.
 async fn follow(
     link: &mut CoreLink,
     name: &str,
     writer: std::sync::Arc<crate::store::HistoryWriter>,
     _log: Option<crate::store::RunLog>,
+    silent: bool,
 ) -> Result<u8, CliError> {
     let stop = |link: &CoreLink| link.send(CoreCommand::Watch(WatchCommand::Stop(name.to_owned())));
     let mut id = name.to_owned();
@@ -326,12 +341,16 @@ async fn follow(
             // Events of a watch shown live only.
             WatchEvent::RunStarted { .. } | WatchEvent::Run(_) => continue,
             WatchEvent::Ran { slot, run } => {
-                text.push_str(&run_line(slot, &run));
+                if !silent {
+                    text.push_str(&run_line(slot, &run));
+                }
                 runs.push(*run);
                 None
             }
             WatchEvent::Missed { slots, reason } => {
-                text.push_str(&missed_line(&slots, reason));
+                if !silent {
+                    text.push_str(&missed_line(&slots, reason));
+                }
                 None
             }
             WatchEvent::Ended(state) => {
@@ -343,7 +362,7 @@ async fn follow(
                 }
                 Some(crate::cli::out::exit_code_after_output(match stopped {
                     Some(signal) => signal.exit_code(),
-                    None if f.runs.failed == 0 || stdout_gone => exit::SUCCESS,
+                    None if stdout_gone || all_succeeded(&f) => exit::SUCCESS,
                     None => exit::FAILED,
                 }))
             }
@@ -366,6 +385,13 @@ async fn follow(
             stop(link);
         }
     }
+}
+
+/// The exit rule of a watch that ended on its own: at least one run finished and every finished
+/// run succeeded (cancelled runs and missed slots count neither way; a watch with no finished
+/// run proves nothing, so it is not a success).
+fn all_succeeded(f: &Figures) -> bool {
+    f.success_rate.trials > 0 && f.runs.failed == 0
 }
 
 fn started_line(w: &WatchRecord) -> String {
@@ -406,12 +432,9 @@ fn run_line(slot: u64, run: &ObservedRun) -> String {
 }
 
 fn missed_line(slots: &std::ops::Range<u64>, reason: Missed) -> String {
-    let which = if slots.end - slots.start == 1 {
-        format!("#{}", slots.start + 1)
-    } else {
-        format!("#{}–#{}", slots.start + 1, slots.end)
-    };
-    format!("{which}  {}\n", reason.text())
+    let mut line = watch_service::missed_text(slots, reason);
+    line.push('\n');
+    line
 }
 
 fn summary_figures(runs: &[ObservedRun]) -> Figures {
@@ -513,21 +536,34 @@ fn show(args: &WatchShowArgs) -> Result<u8, CliError> {
     text.push_str(&summary_text(&f, &runs));
     let by_id: std::collections::HashMap<&str, &ObservedRun> =
         runs.iter().map(|r| (r.id.as_str(), r)).collect();
-    for slot in &slots {
+    let mut rest = slots.as_slice();
+    while let Some(slot) = rest.first() {
+        if let Some(reason) = slot.missed {
+            // Consecutive slots missed for one reason: one line, as the live output prints them.
+            let n = rest
+                .iter()
+                .zip(slot.slot..)
+                .take_while(|(s, k)| s.missed == Some(reason) && s.slot == *k)
+                .count();
+            text.push_str(&missed_line(&(slot.slot..slot.slot + n as u64), reason));
+            rest = &rest[n..];
+            continue;
+        }
         text.push_str(&slot_line(
             slot,
             by_id.get(slot.run_id.as_deref().unwrap_or("")),
         ));
+        rest = &rest[1..];
     }
     crate::cli_out!("{text}");
     Ok(exit::SUCCESS)
 }
 
+/// A slot that ran: its run's line, or why its run cannot be read.
 fn slot_line(slot: &WatchSlot, run: Option<&&ObservedRun>) -> String {
-    match (slot.missed, run) {
-        (Some(reason), _) => missed_line(&(slot.slot..slot.slot + 1), reason),
-        (None, Some(run)) => run_line(slot.slot, run),
-        (None, None) => format!(
+    match run {
+        Some(run) => run_line(slot.slot, run),
+        None => format!(
             "#{}  run {} ({})\n",
             slot.slot + 1,
             slot.run_id.as_deref().unwrap_or("?"),

@@ -25,6 +25,7 @@ mod panic_guard;
 pub mod profile_lookup;
 pub mod report_file;
 pub mod run_recording;
+pub mod watch_durations;
 pub mod watch_link;
 pub mod watch_service;
 

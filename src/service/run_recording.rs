@@ -75,6 +75,9 @@ pub struct RunRecording {
     hold_end: bool,
     /// The end held back, once it came.
     held_end: Option<RunEnd>,
+    /// How the run log names the run when not by its history id alone (a watch's run:
+    /// `ID (watch WATCH_ID)`).
+    log_name: Option<String>,
 }
 
 /// A recorded run: its id, its key with the writer (`None` once its start could not be sent
@@ -102,7 +105,7 @@ impl RunRecording {
     }
 
     /// [`Self::new`] for a run of watch `watch_id` (DESIGN.md §12): its history row names the
-    /// watch (`runs.watch_id`).
+    /// watch (`runs.watch_id`), and so do its log lines (`run ID (watch WATCH_ID) …`).
     pub fn for_watch(
         spec: &RequestSpec,
         profile: &RetryProfile,
@@ -111,9 +114,12 @@ impl RunRecording {
         body_cap: usize,
         watch_id: String,
     ) -> Self {
-        Self::start(spec, profile, secrets, writer, body_cap, |seed| {
+        let log_name = format!(" (watch {watch_id})");
+        let mut recording = Self::start(spec, profile, secrets, writer, body_cap, |seed| {
             seed.with_watch(watch_id)
-        })
+        });
+        recording.log_name = recording.history_id().map(|id| format!("{id}{log_name}"));
+        recording
     }
 
     /// [`Self::new`] for the run of a batch item: the run's history row names the item
@@ -161,6 +167,7 @@ impl RunRecording {
             failure_reported: false,
             hold_end: false,
             held_end: None,
+            log_name: None,
         }
     }
 
@@ -197,7 +204,7 @@ impl RunRecording {
                         self.failure = Some(e);
                     }
                 }
-                crate::store::log_event_as(&event, &r.id);
+                crate::store::log_event_as(&event, self.log_name.as_deref().unwrap_or(&r.id));
             }
             None => crate::store::log_event(&event),
         }

@@ -37,72 +37,6 @@ pub fn watch_secret_key(watch_id: &str) -> String {
     format!("watch-request-{watch_id}")
 }
 
-/// Shortest interval between slots, ms: below it a slot's own start-up (a run, its history
-/// rows) takes a good part of the interval and slots read as missed.
-pub const MIN_EVERY_MS: u64 = 100;
-
-/// Longest duration a watch takes (`--every`, `--for`), ms: 2562047 h, the longest Go
-/// duration in whole hours (Go's `time.Duration` counts nanoseconds in an `i64`: about 292
-/// years), the help calling its durations Go-style.
-pub const MAX_DURATION_MS: u64 = 2_562_047 * 3_600_000;
-
-/// A duration as typed, ms: `2d`, or Go-style `200ms`, `30s`, `1m30s`, `8h` (parts summed as
-/// Go sums them: `1s2s` is 3 s).
-///
-/// # Errors
-/// A message naming the text: not a duration, or longer than [`MAX_DURATION_MS`].
-pub fn duration_ms(text: &str) -> Result<u64, String> {
-    let t = text.trim();
-    let days = t
-        .strip_suffix('d')
-        .filter(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
-    let ms = match days {
-        Some(n) => n.parse::<f64>().ok().map(|d| d * 86_400_000.0),
-        None => crate::interop::retry_formats::durations::parse_go_ns(t)
-            .ok()
-            .map(|ns| (ns / 1e6).ceil()),
-    };
-    let found = crate::model::quote::quote_input(t);
-    match ms {
-        None => Err(format!(
-            "expected a duration such as 200ms, 30s, 1m30s, 8h or 2d, found {found}"
-        )),
-        Some(ms) if ms > MAX_DURATION_MS as f64 => Err(format!(
-            "too long: at most 2562047h (about 292 years), found {found}"
-        )),
-        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-        Some(ms) => Ok(ms as u64),
-    }
-}
-
-/// A watch's length (the CLI's `--for`, the window's *for* field), ms: a duration
-/// ([`duration_ms`]) longer than 0.
-///
-/// # Errors
-/// As [`duration_ms`], or zero.
-pub fn parse_length(text: &str) -> Result<u64, String> {
-    match duration_ms(text)? {
-        0 => Err("must be longer than 0".to_owned()),
-        ms => Ok(ms),
-    }
-}
-
-/// A watch's interval (the CLI's `--every`, the window's *every* field), ms: a duration
-/// ([`duration_ms`]) of at least [`MIN_EVERY_MS`].
-///
-/// # Errors
-/// As [`parse_length`], or a duration below [`MIN_EVERY_MS`].
-pub fn parse_every(text: &str) -> Result<u64, String> {
-    let ms = parse_length(text)?;
-    if ms < MIN_EVERY_MS {
-        return Err(format!(
-            "must be at least {MIN_EVERY_MS}ms (a watch sends one run at a time), found {}",
-            crate::model::quote::quote_input(text.trim())
-        ));
-    }
-    Ok(ms)
-}
-
 /// `request` masked by the one secrets rule, and every secret value it masks (`secrets` and
 /// the request's own).
 fn masked_request(request: &RequestSpec, mut secrets: Vec<String>) -> (RequestSpec, Vec<String>) {
@@ -120,6 +54,10 @@ impl WatchPlan {
         masked != self.request || !secrets.is_empty()
     }
 }
+
+pub use super::watch_durations::{
+    MAX_DURATION_MS, MIN_EVERY_MS, duration_ms, parse_every, parse_length,
+};
 
 /// A fresh watch id (UUID v7: ids sort by creation time).
 pub fn new_watch_id() -> String {
@@ -336,9 +274,8 @@ pub fn start(parts: WatchParts, plan: WatchPlan) -> WatchHandle {
         match created {
             Ok((claim, record)) => {
                 ctx.schedule = record.schedule;
-                let _ = ctx.events.send(WatchEvent::Started(Box::new(record)));
-                run_loop(ctx, stop, 0, Missed::Late).await;
-                drop(claim);
+                started(&ctx.events, record);
+                release(claim, run_loop(ctx, stop, 0, Missed::Late).await);
             }
             Err(e) => fail(&ctx.events, &e),
         }
@@ -397,9 +334,8 @@ pub fn resume(parts: WatchParts, id: &str) -> WatchHandle {
             events,
         };
         let next = record.next_slot;
-        let _ = ctx.events.send(WatchEvent::Started(Box::new(record)));
-        run_loop(ctx, stop, next, Missed::Down).await;
-        drop(claim);
+        started(&ctx.events, record);
+        release(claim, run_loop(ctx, stop, next, Missed::Down).await);
     });
     handle
 }
@@ -412,6 +348,17 @@ pub fn resume(parts: WatchParts, id: &str) -> WatchHandle {
 pub async fn watch_runs(writer: &HistoryWriter, id: &str) -> Result<WatchRuns, WatchError> {
     let id = id.to_owned();
     writer.call(move |q| read_watch(q.history(), &id)).await?
+}
+
+/// `#12–#37  missed (the previous run was still going)`: slots missed for one reason as the
+/// CLI prints them and the run log writes them (slots 1-based, a range as one line).
+pub fn missed_text(slots: &std::ops::Range<u64>, reason: Missed) -> String {
+    let which = if slots.end - slots.start == 1 {
+        format!("#{}", slots.start + 1)
+    } else {
+        format!("#{}–#{}", slots.start + 1, slots.end)
+    };
+    format!("{which}  {}", reason.text())
 }
 
 /// `every 30 s ± 10 %, 5 slots, until 2026-12-06 12:00:00 +01:00`: a watch's schedule as the
@@ -468,7 +415,26 @@ fn handle() -> (WatchHandle, StopReceiver, mpsc::UnboundedSender<WatchEvent>) {
 }
 
 fn fail(events: &mpsc::UnboundedSender<WatchEvent>, e: &dyn std::fmt::Display) {
+    tracing::warn!("a watch stopped: {e}");
     let _ = events.send(WatchEvent::Failed(e.to_string()));
+}
+
+/// Logs that watch `record` runs (started, or resumed at its next slot) and says so.
+fn started(events: &mpsc::UnboundedSender<WatchEvent>, record: WatchRecord) {
+    let how = if record.next_slot > 0 {
+        format!("resumed at slot #{}", record.next_slot + 1)
+    } else {
+        "started".to_owned()
+    };
+    tracing::info!(
+        "watch {} {how}: {} {} under {}, {}",
+        record.id,
+        record.method,
+        record.url,
+        record.profile_name,
+        schedule_text(&record.schedule)
+    );
+    let _ = events.send(WatchEvent::Started(Box::new(record)));
 }
 
 /// The watch's sendable request and secret values: the recorded (masked) request when it held
@@ -535,35 +501,33 @@ pub async fn wait_for(clock: &dyn WallClock, at: i64, stop: &mut StopReceiver) -
     }
 }
 
+/// Lets go of a watch's `claim` once its loop ended as `ended` (the state stored): the lock
+/// file of a watch that ended for good is deleted, one that can be resumed keeps it.
+fn release(claim: crate::store::WatchClaim, ended: Option<WatchState>) {
+    match ended {
+        Some(WatchState::Finished | WatchState::Cancelled) => claim.end(),
+        _ => drop(claim),
+    }
+}
+
 /// The watch's slots from `first` on until its schedule ends or a stop is asked; slots missed
-/// before the first send are `initial` (`late` for a new watch, `down` for a resume).
-async fn run_loop(ctx: Context, mut stop: StopReceiver, first: u64, initial: Missed) {
+/// before the first send are `initial` (`late` for a new watch, `down` for a resume). Returns
+/// the state stored at its end (`None` when its history failed).
+async fn run_loop(
+    ctx: Context,
+    mut stop: StopReceiver,
+    first: u64,
+    initial: Missed,
+) -> Option<WatchState> {
     let mut next = first;
     let mut reason = initial;
     let end = loop {
         let now = ctx.clock.now_unix_ms();
         let plan = ctx.schedule.plan(next, now);
-        if !plan.missed.is_empty() {
-            let slots: Vec<WatchSlot> = plan
-                .missed
-                .clone()
-                .map(|slot| WatchSlot {
-                    slot,
-                    due_unix_ms: ctx.schedule.slot_time(slot),
-                    run_id: None,
-                    missed: Some(reason),
-                    run_deleted: false,
-                })
-                .collect();
-            if let Err(e) = record_slots(&ctx, slots).await {
-                break Err(e);
-            }
-            let _ = ctx.events.send(WatchEvent::Missed {
-                slots: plan.missed.clone(),
-                reason,
-            });
-            next = plan.missed.end;
+        if let Err(e) = record_missed(&ctx, plan.missed.clone(), reason).await {
+            break Err(e);
         }
+        next = next.max(plan.missed.end);
         let Some((slot, at)) = plan.next else {
             break Ok(WatchState::Finished);
         };
@@ -580,7 +544,16 @@ async fn run_loop(ctx: Context, mut stop: StopReceiver, first: u64, initial: Mis
                 next = slot + 1;
                 reason = Missed::Busy;
                 if let Some(state) = stopped {
-                    break Ok(state);
+                    // The slots due while the stopped run went were missed as busy, not as
+                    // `down` by the resume.
+                    let now = ctx.clock.now_unix_ms();
+                    let busy = ctx
+                        .schedule
+                        .plan(next, now.saturating_add(ctx.schedule.grace_ms()))
+                        .missed;
+                    break record_missed(&ctx, busy, Missed::Busy)
+                        .await
+                        .map(|()| state);
                 }
             }
             Err(e) => break Err(e),
@@ -599,13 +572,46 @@ async fn run_loop(ctx: Context, mut stop: StopReceiver, first: u64, initial: Mis
                 .and_then(|r| r.map_err(WatchError::from))
             {
                 Ok(()) => {
+                    tracing::info!("watch {} {}", ctx.id, state.id());
                     let _ = ctx.events.send(WatchEvent::Ended(state));
+                    Some(state)
                 }
-                Err(e) => fail(&ctx.events, &e),
+                Err(e) => {
+                    fail(&ctx.events, &e);
+                    None
+                }
             }
         }
-        Err(e) => fail(&ctx.events, &e),
+        Err(e) => {
+            fail(&ctx.events, &e);
+            None
+        }
     }
+}
+
+/// Records `slots` as missed for `reason` and says so (nothing when empty).
+async fn record_missed(
+    ctx: &Context,
+    slots: std::ops::Range<u64>,
+    reason: Missed,
+) -> Result<(), WatchError> {
+    if slots.is_empty() {
+        return Ok(());
+    }
+    let rows: Vec<WatchSlot> = slots
+        .clone()
+        .map(|slot| WatchSlot {
+            slot,
+            due_unix_ms: ctx.schedule.slot_time(slot),
+            run_id: None,
+            missed: Some(reason),
+            run_deleted: false,
+        })
+        .collect();
+    record_slots(ctx, rows).await?;
+    tracing::info!("watch {} {}", ctx.id, missed_text(&slots, reason));
+    let _ = ctx.events.send(WatchEvent::Missed { slots, reason });
+    Ok(())
 }
 
 async fn record_slots(ctx: &Context, slots: Vec<WatchSlot>) -> Result<(), WatchError> {
@@ -723,29 +729,6 @@ mod tests {
             let ran = i64::try_from(self.origin.elapsed().as_millis()).unwrap_or(i64::MAX);
             self.base + ran + self.jumped.load(Ordering::SeqCst)
         }
-    }
-
-    #[test]
-    fn a_duration_too_long_for_the_clock_is_called_too_long_and_go_sums_its_parts() {
-        for text in [
-            "1000000000h",
-            "2562048h",
-            "106752d",
-            "99999999999999999999999d",
-        ] {
-            let e = parse_every(text).unwrap_err();
-            assert!(e.starts_with("too long: at most 2562047h"), "{text}: {e}");
-        }
-        assert_eq!(parse_length("2562047h"), Ok(MAX_DURATION_MS));
-        assert_eq!(parse_length("2d"), Ok(172_800_000));
-        // Go's own reading of a duration: its parts are summed.
-        assert_eq!(parse_every("1s2s"), Ok(3000));
-        assert!(
-            parse_length("abc")
-                .unwrap_err()
-                .starts_with("expected a duration")
-        );
-        assert_eq!(parse_length("0s"), Err("must be longer than 0".to_owned()));
     }
 
     #[tokio::test(start_paused = true)]

@@ -121,6 +121,12 @@ impl BatchLock {
         held_here().push(path.clone());
         Ok(Self { _file: file, path })
     }
+
+    /// Deletes the lock file while still holding it, then releases it: for a batch or watch
+    /// that has ended for good (nobody claims it again; a failed delete leaves the file).
+    pub(super) fn remove(self) {
+        let _ = std::fs::remove_file(&self.path);
+    }
 }
 
 /// Whether another live process works batch `batch_id`: some open of its lock file holds it,

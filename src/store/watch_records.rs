@@ -173,7 +173,15 @@ pub struct WatchRecord {
 /// however it ends).
 #[derive(Debug)]
 pub struct WatchClaim {
-    _lock: BatchLock,
+    lock: BatchLock,
+}
+
+impl WatchClaim {
+    /// Releases the claim of a watch that has ended for good (`finished`, `cancelled`: stored
+    /// so first), deleting its lock file while still holding it.
+    pub fn end(self) {
+        self.lock.remove();
+    }
 }
 
 /// Why a watch cannot be claimed or found.
@@ -279,7 +287,7 @@ impl HistoryStore {
 
     fn lock_watch(&self, id: &str) -> Result<WatchClaim, WatchError> {
         BatchLock::take_named(self.data_dir(), "watch", id)
-            .map(|lock| WatchClaim { _lock: lock })
+            .map(|lock| WatchClaim { lock })
             .map_err(|e| match e {
                 LockRefused::Held(pid) => WatchError::Busy {
                     id: id.to_owned(),

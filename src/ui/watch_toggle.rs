@@ -68,7 +68,11 @@ struct Watching {
 impl WatchToggle {
     /// The schedule typed: interval and length, ms, or the problem of each field.
     pub fn schedule(&self) -> (Result<u64, String>, Result<Option<u64>, String>) {
-        let every = watch_service::parse_every(&self.text.every);
+        let every = if self.text.every.trim().is_empty() {
+            Err("every: type a duration such as 30s".to_owned())
+        } else {
+            watch_service::parse_every(&self.text.every)
+        };
         let length = if self.text.length.trim().is_empty() {
             Ok(None)
         } else {
@@ -199,11 +203,11 @@ fn schedule_field(ui: &mut egui::Ui, label: &str, id: &str, text: &mut String, h
     .on_hover_text("a duration: 200ms, 30s, 5m, 8h, 2d (the interval at least 100ms)");
 }
 
-/// "Watching: slot 3 of 960 · next run in 12 s [Stop]".
+/// "[Stop] Watching: slot 3 of 960 · next run in 12 s": Stop first, so that it stays where it
+/// is as the text changes; the text is cut to the room left (whole on hover).
 fn watching_ui(ui: &mut egui::Ui, w: &Watching) -> Option<WatchAction> {
     let mut action = None;
-    ui.horizontal_wrapped(|ui| {
-        ui.label(watching_text(w, chrono::Utc::now().timestamp_millis()));
+    ui.horizontal(|ui| {
         if ui
             .add_enabled(!w.stopping, egui::Button::new("Stop"))
             .on_hover_text(
@@ -213,6 +217,9 @@ fn watching_ui(ui: &mut egui::Ui, w: &Watching) -> Option<WatchAction> {
         {
             action = Some(WatchAction::Stop(w.id.clone()));
         }
+        ui.add(
+            egui::Label::new(watching_text(w, chrono::Utc::now().timestamp_millis())).truncate(),
+        );
     });
     // The countdown moves each second.
     ui.ctx()

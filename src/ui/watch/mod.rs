@@ -93,6 +93,15 @@ impl WatchPanel {
             HistoryReply::Watch(Ok(loaded)) => {
                 let ((watch, slots, runs), figures) = *loaded;
                 if self.selected.as_deref() == Some(watch.id.as_str()) {
+                    // The list's row says what the detail beside it says.
+                    if let Some(row) = self
+                        .listed
+                        .iter_mut()
+                        .flatten()
+                        .find(|(w, _)| w.id == watch.id)
+                    {
+                        *row = (watch.clone(), figures.success_rate);
+                    }
                     // A reload brings new evidence: a table replayed over the old runs would
                     // no longer match the figures shown beside it.
                     self.whatif.forget();
@@ -247,4 +256,56 @@ fn report_line(ui: &mut egui::Ui, format: &mut ReportFormat) -> bool {
         pressed
     })
     .inner
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::{ReportContext, figures};
+    use crate::store::{HistoryStore, NewWatch, WatchSlot};
+
+    #[test]
+    fn the_selected_watch_row_follows_its_detail_when_it_reloads() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let mut store = HistoryStore::open_in(dir.path()).expect("history");
+        let id = "0190aaaa-0000-7000-8000-000000000001";
+        let _claim = store
+            .create_watch(&NewWatch {
+                id: id.to_owned(),
+                request: crate::model::RequestSpec::get("http://127.0.0.1:9/x"),
+                has_secrets: false,
+                profile_name: "p".into(),
+                profile: serde_json::json!({"name": "p"}),
+                schedule: crate::policy::WatchSchedule {
+                    start_unix_ms: 1000,
+                    every_ms: 200,
+                    jitter: 0.0,
+                    seed: 1,
+                    count: None,
+                    until_unix_ms: None,
+                },
+            })
+            .expect("created");
+        let mut panel = WatchPanel::default();
+        let before = store.watch(id).expect("read");
+        let rate = figures(&[], &ReportContext::default()).success_rate;
+        panel.accept(HistoryReply::Watches(Ok(vec![(before, rate)])));
+        panel.select(id);
+        let missed = |slot| WatchSlot {
+            slot,
+            due_unix_ms: 1000,
+            run_id: None,
+            missed: Some(crate::store::Missed::Busy),
+            run_deleted: false,
+        };
+        store
+            .record_slots(id, &[missed(0), missed(1)])
+            .expect("recorded");
+        let (watch, slots, runs) =
+            crate::service::watch_service::read_watch(&store, id).expect("read");
+        let f = figures(&runs, &ReportContext::default());
+        panel.accept(HistoryReply::Watch(Ok(Box::new(((watch, slots, runs), f)))));
+        let listed = panel.listed.as_ref().expect("listed");
+        assert_eq!(listed[0].0.missed, 2, "the row as the detail");
+    }
 }

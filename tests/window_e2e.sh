@@ -96,16 +96,16 @@ start_window --window-size 1280x800
 wait_for "the built-in profile in the title" 20 title_has "ServiceNow example"
 click 1129 84 # Duplicate to edit
 wait_for "the copy in the title" 10 title_has "(copy) •"
-type_at 165 358 "$base/status/429?case=e2e"
+type_at 165 381 "$base/status/429?case=e2e"
 # The window saves a moment after each change: the file says when the keys have landed.
 wait_for "the typed URL" 10 grep -qF "case=e2e\"" "$RETRYSCOPE_DATA_DIR/workspace.json"
 type_at 1105 383 "12"
 wait_for "12 retries" 10 max_retries_is 12
-click 67 539 # Add header: its name field takes the keys
+click 67 562 # Add header: its name field takes the keys
 xdotool type --delay 40 "X-Trace"
 wait_for "the header's name" 10 grep -qF '"X-Trace"' "$RETRYSCOPE_DATA_DIR/workspace.json"
 printf 'from-the-clipboard' | xclip -selection clipboard
-click 163 539
+click 163 562
 xdotool key ctrl+v
 wait_for "the pasted value" 10 grep -qF '"from-the-clipboard"' "$RETRYSCOPE_DATA_DIR/workspace.json"
 xdotool key ctrl+Return
@@ -141,7 +141,7 @@ cmp -s "$work/first.json" "$RETRYSCOPE_DATA_DIR/workspace.json" ||
 step "SIGTERM right after a keystroke: the keystroke is saved, then the window closes"
 start_window --window-size 1280x800
 wait_for "the restored copy in the title" 20 title_has "(copy) •"
-type_at 165 358 "$base/status/200?case=term"
+type_at 165 381 "$base/status/200?case=term"
 kill -TERM "$app"
 wait_for "the window to end on SIGTERM" 15 dead
 [ "$(workspace 'w["request"]["url"]')" = "$base/status/200?case=term" ] ||

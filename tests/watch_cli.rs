@@ -301,6 +301,19 @@ fn resume_refuses_flags_that_would_change_the_watch() {
         &["--for", "1h"][..],
         &["--jitter", "10%"],
         &["--builtin", "aws-standard"],
+        // Request flags beyond -H/-d/-X: each would change what is sent, so each is refused
+        // rather than dropped.
+        &["-u", "alice:pw123456"],
+        &["-b", "a=b"],
+        &["-F", "a=b"],
+        &["--var", "p=status/500"],
+        &["--env", "staging"],
+        &["-k"],
+        &["--cacert", "ca.pem"],
+        &["--no-follow"],
+        &["-L"],
+        &["--location-trusted"],
+        &["--max-redirs", "1"],
     ] {
         let out = retryscope(dir.path())
             .args(["watch", "--resume", "0193a7c2"])

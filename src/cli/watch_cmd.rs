@@ -70,7 +70,9 @@ pub struct WatchArgs {
     #[arg(long, value_name = "ID", conflicts_with_all = [
         "every", "for_ms", "count", "jitter", "profile", "builtin", "method", "headers", "data",
         "seed", "timeout_ms", "connect_timeout_ms", "read_timeout_ms", "deadline_ms",
-        "max_retries", "idempotency_key", "history_body_cap",
+        "max_retries", "idempotency_key", "history_body_cap", "user", "cookie", "form",
+        "insecure", "cacert", "location", "location_trusted", "max_redirs", "no_follow", "env",
+        "vars",
     ])]
     pub resume: Option<String>,
     /// Interval between slots: 200ms, 30s, 5m, 1h (at least 100ms).

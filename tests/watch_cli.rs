@@ -508,7 +508,7 @@ fn a_watch_holding_secrets_with_no_os_keyring_is_warned_about_at_start() {
     assert!(
         stderr.contains(
             "warning: the watch's runs carry secrets, and secrets are kept in memory only"
-        ) && stderr.contains("after this process ends they cannot be resumed"),
+        ) && stderr.contains("after this process ends the watch cannot be resumed"),
         "{stderr}"
     );
     assert!(!stderr.contains("s3cr3t-token"), "{stderr}");
@@ -520,6 +520,36 @@ fn a_watch_holding_secrets_with_no_os_keyring_is_warned_about_at_start() {
         .get_output()
         .clone();
     assert!(!String::from_utf8_lossy(&out.stderr).contains("warning"));
+}
+
+/// Stopped, a watch whose secrets live in its process only says it cannot be resumed instead
+/// of printing a `--resume` line that would fail.
+#[cfg(unix)]
+#[test]
+fn a_watch_whose_secrets_live_in_memory_only_says_so_when_stopped() {
+    let demo = Demo::start();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let url = demo.url("/hang");
+    let args = [
+        "-H",
+        "Authorization: Bearer s3cr3t-token",
+        "--every",
+        "200ms",
+        "--count",
+        "3",
+        &url,
+    ];
+    let (mut child, lines, id) = spawn(dir.path(), &args);
+    first_attempt_started(dir.path(), &id);
+    signal(&child, "-TERM");
+    assert_eq!(child.wait().expect("wait").code(), Some(143));
+    let out: Vec<String> = lines.map_while(Result::ok).collect();
+    assert!(
+        out.iter()
+            .any(|l| l.contains("this watch cannot be resumed")),
+        "{out:?}"
+    );
+    assert!(!out.iter().any(|l| l.contains("carry on with")), "{out:?}");
 }
 
 /// `retryscope watch --every 200ms --count 3 URL/hang`, stopped by SIGTERM once slot 1's

@@ -263,7 +263,7 @@ fn work(args: &BatchArgs, dir: &Path, core: &crate::service::Core) -> Result<u8,
                     .call_blocking(move |q| q.secret_items(&batch))
                     .is_ok_and(|n| n.is_ok_and(|n| n > 0))
             {
-                warn_unresumable("some items carry secrets", reason);
+                warn_unresumable("some items carry secrets", "the batch", reason);
             }
             id
         }
@@ -346,11 +346,12 @@ fn work(args: &BatchArgs, dir: &Path, core: &crate::service::Core) -> Result<u8,
     Ok(super::out::exit_code_after_output(code))
 }
 
-/// Says on stderr that work holding secrets (`what`: `some items carry secrets`) cannot be
-/// resumed by another process: no OS keyring keeps them (`reason`, the secret store's).
-pub(super) fn warn_unresumable(what: &str, reason: &str) {
+/// Says on stderr that work holding secrets (`what`: `some items carry secrets`; `subject`:
+/// `the batch`) cannot be resumed by another process: no OS keyring keeps them (`reason`, the
+/// secret store's).
+pub(super) fn warn_unresumable(what: &str, subject: &str, reason: &str) {
     super::out::write_stderr(&format!(
-        "warning: {what}, and {reason}: after this process ends they cannot be resumed\n"
+        "warning: {what}, and {reason}: after this process ends {subject} cannot be resumed\n"
     ));
 }
 

@@ -177,7 +177,7 @@ pub fn execute(args: &WatchArgs, core: &crate::service::Core) -> Result<u8, CliE
             id: id.clone(),
             live: false,
         };
-        return watch_on_link(core, &dir, command, id, log, run.curl.silent);
+        return watch_on_link(core, &dir, command, id, log, run.curl.silent, true);
     }
     if run.url.is_empty() {
         return Err(CliError::usage(
@@ -203,10 +203,12 @@ pub fn execute(args: &WatchArgs, core: &crate::service::Core) -> Result<u8, CliE
         for_ms: args.for_ms,
         body_cap: run.history_body_cap,
     };
-    if let Some(reason) = &core.secret_store().fallback_reason
-        && plan.holds_secrets()
-    {
-        super::batch_cmd::warn_unresumable("the watch's runs carry secrets", reason);
+    let unresumable = core
+        .secret_store()
+        .fallback_reason
+        .filter(|_| plan.holds_secrets());
+    if let Some(reason) = &unresumable {
+        super::batch_cmd::warn_unresumable("the watch's runs carry secrets", "the watch", reason);
     }
     let id = plan.id.clone();
     let command = WatchCommand::Start {
@@ -214,11 +216,22 @@ pub fn execute(args: &WatchArgs, core: &crate::service::Core) -> Result<u8, CliE
         live: false,
     };
     // The log guard lives as long as the watch does.
-    watch_on_link(core, &dir, command, &id, prepared.log, run.curl.silent)
+    let resumable = unresumable.is_none();
+    watch_on_link(
+        core,
+        &dir,
+        command,
+        &id,
+        prepared.log,
+        run.curl.silent,
+        resumable,
+    )
 }
 
 /// Drives the watch through a link to the core over `dir`'s history, as the window does:
-/// sends `command`, then prints watch `id`'s events until it ends (`silent`: the summary only).
+/// sends `command`, then prints watch `id`'s events until it ends (`silent`: the summary only;
+/// `resumable`: a paused watch can be carried on by another process, else its secrets live in
+/// this process only and the end says so instead of how to resume it).
 fn watch_on_link(
     core: &crate::service::Core,
     dir: &std::path::Path,
@@ -226,6 +239,7 @@ fn watch_on_link(
     id: &str,
     log: Option<crate::store::RunLog>,
     silent: bool,
+    resumable: bool,
 ) -> Result<u8, CliError> {
     // Opened first, to say why it cannot be; the link then serves the same store actor.
     let writer = core
@@ -243,7 +257,7 @@ fn watch_on_link(
         },
     );
     link.send(CoreCommand::Watch(command));
-    let code = core.block_on(follow(&mut link, id, writer, log, silent));
+    let code = core.block_on(follow(&mut link, id, writer, log, silent, resumable));
     // The watch has ended: nothing is left for the link to close.
     link.stop(std::time::Duration::from_secs(5));
     code
@@ -287,6 +301,7 @@ async fn follow(
     writer: std::sync::Arc<crate::store::HistoryWriter>,
     _log: Option<crate::store::RunLog>,
     silent: bool,
+    resumable: bool,
 ) -> Result<u8, CliError> {
     let stop = |link: &CoreLink| link.send(CoreCommand::Watch(WatchCommand::Stop(name.to_owned())));
     let mut id = name.to_owned();
@@ -359,8 +374,13 @@ async fn follow(
                 let f = summary_figures(&runs);
                 let _ = writeln!(text, "watch {id}: {}", state.id());
                 text.push_str(&summary_text(&f, &runs));
-                if state == WatchState::Paused {
+                if state == WatchState::Paused && resumable {
                     let _ = writeln!(text, "carry on with: retryscope watch --resume {id}");
+                } else if state == WatchState::Paused {
+                    let _ = writeln!(
+                        text,
+                        "this watch cannot be resumed: its secrets were kept in this process only (no OS keyring); start a new watch"
+                    );
                 }
                 Some(crate::cli::out::exit_code_after_output(match stopped {
                     Some(signal) => signal.exit_code(),

@@ -63,6 +63,9 @@ struct Watching {
     running: bool,
     /// Stop was pressed.
     stopping: bool,
+    /// Another process can carry it on once paused (false: its secrets live in this window
+    /// only, no OS keyring).
+    resumable: bool,
 }
 
 impl WatchToggle {
@@ -94,9 +97,10 @@ impl WatchToggle {
     }
 
     /// Watch `id` of the request titled `title` was asked for (started, or resumed from the
-    /// Watches tab).
-    pub fn started(&mut self, id: String, title: String) {
+    /// Watches tab); `resumable`: it can be carried on once paused.
+    pub fn started(&mut self, id: String, title: String, resumable: bool) {
         self.watching = Some(Watching {
+            resumable,
             id,
             title,
             schedule: None,
@@ -132,10 +136,13 @@ impl WatchToggle {
             }
             WatchEvent::Run(_) => {}
             WatchEvent::Ended(state) => {
-                let id = self.watching.take()?.id;
+                let Watching { id, resumable, .. } = self.watching.take()?;
                 let text = match state {
-                    WatchState::Paused => format!(
+                    WatchState::Paused if resumable => format!(
                         "Watch {id} paused: carry it on with `retryscope watch --resume {id}`"
+                    ),
+                    WatchState::Paused => format!(
+                        "Watch {id} paused; it cannot be resumed: its secrets were kept in this window only (no OS keyring)"
                     ),
                     state => format!("Watch {id} {}", state.id()),
                 };
@@ -259,7 +266,7 @@ mod tests {
     #[test]
     fn the_watching_line_counts_slots_and_the_time_to_the_next() {
         let mut t = WatchToggle::default();
-        t.started("w1".into(), "GET /".into());
+        t.started("w1".into(), "GET /".into(), true);
         let mut w = t.watching.clone().unwrap();
         assert_eq!(watching_text(&w, 0), "Watching: starting…");
         w.schedule = Some(WatchSchedule {
@@ -275,5 +282,25 @@ mod tests {
             watching_text(&w, 1_000 + 78_000),
             "Watching: slot 3 of 960 · next run in 12 s"
         );
+    }
+
+    #[test]
+    fn a_paused_watch_says_how_to_resume_it_only_when_it_can_be() {
+        let paused = |resumable| {
+            let mut t = WatchToggle::default();
+            t.started("w1".into(), "GET /".into(), resumable);
+            let update = WatchUpdate {
+                watch: "w1".into(),
+                event: WatchEvent::Ended(WatchState::Paused),
+            };
+            t.accept(&update).map(|(_, text)| text).unwrap_or_default()
+        };
+        assert!(paused(true).contains("retryscope watch --resume w1"));
+        let kept_in_memory = paused(false);
+        assert!(
+            kept_in_memory.contains("cannot be resumed"),
+            "{kept_in_memory}"
+        );
+        assert!(!kept_in_memory.contains("--resume"), "{kept_in_memory}");
     }
 }

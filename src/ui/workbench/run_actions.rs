@@ -188,11 +188,23 @@ impl WorkbenchState {
             body_cap: crate::store::DEFAULT_BODY_CAP,
         };
         let id = plan.id.clone();
+        let unresumable = self
+            .secrets_memory_only()
+            .filter(|_| plan.holds_secrets())
+            .map(str::to_owned);
         let command = WatchCommand::Start {
             plan: Box::new(plan),
             live: true,
         };
-        self.watch_live(command, id, composed.title);
+        self.watch_live(command, id, composed.title, unresumable.is_none());
+        if let Some(reason) = unresumable {
+            self.status = Some((
+                true,
+                format!(
+                    "The watch's request holds secrets, and {reason}: once stopped, it cannot be resumed"
+                ),
+            ));
+        }
     }
 
     /// The Watches tab's Resume: carries watch `w` on as the toggle's watch, its runs live in
@@ -202,15 +214,15 @@ impl WorkbenchState {
             id: w.id.clone(),
             live: true,
         };
-        self.watch_live(command, w.id.clone(), run_title(&w.method, &w.url));
+        self.watch_live(command, w.id.clone(), run_title(&w.method, &w.url), true);
         self.layout.centre = crate::ui::persistence::CentreTab::Timeline;
     }
 
     /// Sends `command` (start or resume watch `id`, live) and follows the watch in the toggle;
-    /// `title`: its runs' tabs' title.
-    fn watch_live(&mut self, command: WatchCommand, id: String, title: String) {
+    /// `title`: its runs' tabs' title; `resumable`: it can be carried on once paused.
+    fn watch_live(&mut self, command: WatchCommand, id: String, title: String, resumable: bool) {
         if self.link.send(CoreCommand::Watch(command)) {
-            self.request.composer.watch.started(id, title);
+            self.request.composer.watch.started(id, title, resumable);
             self.status = None;
         } else {
             self.status = Some((true, "cannot start the watch: the engine is not running or is saturated; try again or restart Retryscope".into()));

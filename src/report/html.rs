@@ -51,8 +51,8 @@ pub fn html(figures: &Figures, timelines: &super::Timelines) -> String {
         (Some(a), Some(b)) => {
             let _ = write!(
                 h,
-                "{} runs from {} to {}",
-                f.runs.total,
+                "{} from {} to {}",
+                crate::model::counted(f.runs.total, "run", "runs"),
                 esc(&time_text(a)),
                 esc(&time_text(b))
             );
@@ -186,7 +186,10 @@ fn sent(h: &mut String, f: &Figures) {
     let profiles: Vec<String> = f
         .profiles
         .iter()
-        .map(|p| format!("<code>{}</code> ({} runs)", esc(&p.name), p.runs))
+        .map(|p| {
+            let runs = crate::model::counted(p.runs, "run", "runs");
+            format!("<code>{}</code> ({runs})", esc(&p.name))
+        })
         .collect();
     let _ = write!(h, "<p>Profile used: {}.</p>", profiles.join(", "));
     if !f.selection.is_empty() {

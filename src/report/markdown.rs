@@ -42,14 +42,17 @@ pub fn markdown(figures: &Figures, stem: &str, timelines: &super::Timelines) -> 
     let profiles: Vec<String> = f
         .profiles
         .iter()
-        .map(|p| format!("{} ({} runs)", code(&p.name), p.runs))
+        .map(|p| {
+            let runs = crate::model::counted(p.runs, "run", "runs");
+            format!("{} ({runs})", code(&p.name))
+        })
         .collect();
     let _ = writeln!(m, "Profile used: {}.\n", profiles.join(", "));
     if let (Some(a), Some(b)) = (&f.first_run_at, &f.last_run_at) {
         let _ = writeln!(
             m,
-            "{} runs from {} to {}.\n",
-            f.runs.total,
+            "{} from {} to {}.\n",
+            crate::model::counted(f.runs.total, "run", "runs"),
             time_text(a),
             time_text(b)
         );

@@ -141,8 +141,9 @@ fn summary(f: &Figures) -> Table {
             Cell::text("attempts per run"),
             Cell::figure("attempts_per_run.mean", a.mean, format!("{:.2}", a.mean)),
             Cell::text(format!(
-                "{} attempts in all; at most {:.0} in a run",
-                a.total, a.percentiles.max_ms
+                "{} in all; at most {:.0} in a run",
+                crate::model::counted(a.total, "attempt", "attempts"),
+                a.percentiles.max_ms
             )),
         ],
         vec![
@@ -166,10 +167,14 @@ fn summary(f: &Figures) -> Table {
             Cell::text("missed slots"),
             Cell::count("watch.missed.total", m.total),
             Cell::text(format!(
-                "of {} slots ({} sent): {} busy (the previous run was still going), {} late \
+                "of {} ({} sent): {} busy (the previous run was still going), {} late \
                  (nothing could send: the machine slept?), {} down (the watch was not running); \
                  nothing was sampled at a missed slot's time",
-                w.slots, w.sent, m.busy, m.late, m.down
+                crate::model::counted(w.slots, "slot", "slots"),
+                w.sent,
+                m.busy,
+                m.late,
+                m.down
             )),
         ]);
     }

@@ -14,8 +14,9 @@
 //!   ([`BatchLock::take_named`]); a `running` watch whose lock nobody holds was left by a
 //!   process that is gone (`interrupted`).
 //! - `locks/writer-PID.lock`: held shared by every history connection of process PID that recorded a
-//!   run ([`WriterLock`]); a run without an outcome whose writer's file nobody holds was left by
-//!   a process that is gone.
+//!   run ([`WriterLock`]); a run without an outcome whose writer's file nobody holds (or which is
+//!   missing) was left by a process that is gone. The file goes with its last holder, or with the
+//!   next writer's sweep after a `kill -9`.
 
 use super::private_files::create_private_dir_all;
 use std::fs::{File, OpenOptions, TryLockError};
@@ -166,15 +167,29 @@ fn read_pid(file: &mut File) -> Option<u32> {
 }
 
 /// The shared lock that says "process PID still writes runs here", held by a history
-/// connection from its first recorded run until it closes.
+/// connection from its first recorded run until it closes. The last of a process's writer locks
+/// on a data folder deletes its file as it closes; the files of processes that ended without
+/// closing (`kill -9`) are deleted by the next process that takes one ([`sweep_writer_locks`]).
 #[derive(Debug)]
 pub(super) struct WriterLock {
-    _file: File,
+    file: Option<File>,
+    path: PathBuf,
+}
+
+/// How many [`WriterLock`]s this process holds, per lock file.
+static WRITER_LOCKS: std::sync::Mutex<Vec<(PathBuf, usize)>> = std::sync::Mutex::new(Vec::new());
+
+fn writer_locks() -> std::sync::MutexGuard<'static, Vec<(PathBuf, usize)>> {
+    // A panic while holding it leaves a plain list: still usable.
+    WRITER_LOCKS
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 impl WriterLock {
     /// Takes this process's writer lock in `data_dir` (waiting the microseconds a look at it by
-    /// [`writer_is_alive`] may hold it).
+    /// [`writer_is_alive`] may hold it). The first one of the process sweeps the files of writers
+    /// that are gone.
     ///
     /// # Errors
     /// What failed and where, when the folder or file cannot be made or locked.
@@ -185,16 +200,78 @@ impl WriterLock {
             create_private_dir_all(dir)
                 .map_err(|e| io_err("create the folder of writer locks", e))?;
         }
-        let file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(&path)
-            .map_err(|e| io_err("open the writer lock", e))?;
-        file.lock_shared()
-            .map_err(|e| io_err("lock the writer lock", e))?;
-        Ok(Self { _file: file })
+        let mut held = writer_locks();
+        let first = !held.iter().any(|(p, _)| *p == path);
+        if first {
+            sweep_writer_locks(data_dir);
+        }
+        let file = loop {
+            let file = OpenOptions::new()
+                .read(true)
+                .write(true)
+                .create(true)
+                .truncate(false)
+                .open(&path)
+                .map_err(|e| io_err("open the writer lock", e))?;
+            file.lock_shared()
+                .map_err(|e| io_err("lock the writer lock", e))?;
+            // Another process's sweep may have deleted the file between the open and the lock
+            // (it was not held then): a lock on a deleted file says nothing, so take a new one.
+            if path.exists() {
+                break file;
+            }
+        };
+        match held.iter_mut().find(|(p, _)| *p == path) {
+            Some((_, n)) => *n += 1,
+            None => held.push((path.clone(), 1)),
+        }
+        Ok(Self {
+            file: Some(file),
+            path,
+        })
+    }
+}
+
+impl Drop for WriterLock {
+    fn drop(&mut self) {
+        let mut held = writer_locks();
+        if let Some(i) = held.iter().position(|(p, _)| *p == self.path) {
+            held[i].1 -= 1;
+            if held[i].1 == 0 {
+                held.swap_remove(i);
+                // Deleted while still held: a look at it meanwhile sees a live writer.
+                let _ = std::fs::remove_file(&self.path);
+            }
+        }
+        self.file = None;
+    }
+}
+
+/// Deletes the writer lock files in `data_dir` that nobody holds (their processes ended without
+/// closing their history). Each is locked exclusively before it is deleted, so a live writer's
+/// file is never deleted; a writer that opened its file but has not locked it yet notices the
+/// deletion and takes a new one ([`WriterLock::take`]).
+fn sweep_writer_locks(data_dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(data_dir.join(LOCKS)) else {
+        return;
+    };
+    let own = writer_lock_path(data_dir, std::process::id());
+    for entry in entries.flatten() {
+        let path = entry.path();
+        // Only the names `writer_lock_path` makes.
+        let is_writer = path.extension().is_some_and(|e| e == "lock")
+            && path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with("writer-"));
+        if !is_writer || path == own {
+            continue;
+        }
+        if let Ok(file) = OpenOptions::new().read(true).write(true).open(&path)
+            && file.try_lock().is_ok()
+        {
+            let _ = std::fs::remove_file(&path);
+        }
     }
 }
 
@@ -263,5 +340,32 @@ mod tests {
         let a = WriterLock::take(dir.path()).unwrap();
         let b = WriterLock::take(dir.path()).unwrap();
         drop((a, b));
+    }
+
+    #[test]
+    fn writer_lock_files_go_with_their_last_holder_and_stale_ones_are_swept() {
+        let dir = tempfile::tempdir().unwrap();
+        let own = writer_lock_path(dir.path(), std::process::id());
+        std::fs::create_dir_all(dir.path().join(LOCKS)).unwrap();
+        // Left by a process that ended without closing (nobody holds it).
+        let stale = writer_lock_path(dir.path(), 1 << 23);
+        std::fs::write(&stale, "").unwrap();
+        // Held by a live process: another open holding it (as another process would).
+        let live = writer_lock_path(dir.path(), (1 << 23) + 1);
+        let held = File::create(&live).unwrap();
+        held.lock_shared().unwrap();
+        let a = WriterLock::take(dir.path()).unwrap();
+        assert!(!stale.exists(), "the first take sweeps files nobody holds");
+        assert!(live.exists(), "a held file stays");
+        let b = WriterLock::take(dir.path()).unwrap();
+        drop(a);
+        assert!(own.exists(), "one connection still holds it");
+        assert!(writer_is_alive(dir.path(), i64::from(std::process::id())));
+        drop(b);
+        assert!(!own.exists(), "the last holder deletes it");
+        drop(held);
+        let _c = WriterLock::take(dir.path()).unwrap();
+        assert!(!live.exists(), "swept once its holder is gone");
+        assert!(own.exists());
     }
 }

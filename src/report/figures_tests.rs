@@ -187,6 +187,29 @@ fn no_runs_give_empty_figures() {
     assert!(f.buckets.items.is_empty());
 }
 
+#[test]
+fn with_nothing_finished_the_rate_and_percentiles_are_null_and_the_page_says_n_a() {
+    let unfinished = vec![
+        run(0, None, vec![attempt(0.0, DOWN)]),
+        run(1, Some(OutcomeKind::Cancelled), vec![attempt(0.0, DOWN)]),
+    ];
+    let f = figures(&unfinished, &ReportContext::default());
+    let json = serde_json::to_value(&f).expect("json");
+    assert_eq!(json["success_rate"]["value"], serde_json::Value::Null);
+    assert_eq!(json["success_rate"]["trials"], 0);
+    assert_eq!(json["time_to_success"]["p50_ms"], serde_json::Value::Null);
+    let page = html(&f, &timelines(&f));
+    assert!(
+        !page.contains("data-figure=\"success_rate.value\""),
+        "no value to show"
+    );
+    assert!(
+        !page.contains("data-figure=\"time_to_success."),
+        "no time to show"
+    );
+    assert!(page.contains("n/a"));
+}
+
 /// A two-attempt timeline for each informative run of `f`, as the CLI reads them back.
 fn timelines(f: &Figures) -> Timelines {
     let started = chrono::DateTime::parse_from_rfc3339("2026-12-05T10:00:00+00:00").expect("time");

@@ -6,8 +6,10 @@ use serde::{Deserialize, Serialize};
 /// z for a two-sided 95 % interval (the 0.975 quantile of the standard normal).
 pub const Z_95: f64 = 1.959_963_984_540_054;
 
-/// A proportion with its 95 % Wilson score interval.
+/// A proportion with its 95 % Wilson score interval. In JSON `value` is `null` when n is 0
+/// (nothing to read), not 0.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(into = "ProportionJson", from = "ProportionJson")]
 pub struct Proportion {
     /// k / n, in [0, 1]; 0 when n is 0.
     pub value: f64,
@@ -79,8 +81,44 @@ impl Proportion {
     }
 }
 
-/// p50 / p95 / p99 / max of a set of durations, ms (nearest rank: the ⌈p·N⌉-th smallest).
+/// [`Proportion`] as JSON: the value is `null` without trials.
+#[derive(Serialize, Deserialize)]
+struct ProportionJson {
+    value: Option<f64>,
+    low: f64,
+    high: f64,
+    successes: u64,
+    trials: u64,
+}
+
+impl From<Proportion> for ProportionJson {
+    fn from(p: Proportion) -> Self {
+        Self {
+            value: (p.trials > 0).then_some(p.value),
+            low: p.low,
+            high: p.high,
+            successes: p.successes,
+            trials: p.trials,
+        }
+    }
+}
+
+impl From<ProportionJson> for Proportion {
+    fn from(p: ProportionJson) -> Self {
+        Self {
+            value: p.value.unwrap_or(0.0),
+            low: p.low,
+            high: p.high,
+            successes: p.successes,
+            trials: p.trials,
+        }
+    }
+}
+
+/// p50 / p95 / p99 / max of a set of durations, ms (nearest rank: the ⌈p·N⌉-th smallest). In
+/// JSON the four are `null` when `count` is 0 (nothing to read), not 0.
 #[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+#[serde(into = "PercentilesJson", from = "PercentilesJson")]
 pub struct Percentiles {
     /// How many values.
     pub count: u64,
@@ -117,6 +155,41 @@ impl Percentiles {
     }
 }
 
+/// [`Percentiles`] as JSON: the figures are `null` without values.
+#[derive(Serialize, Deserialize)]
+struct PercentilesJson {
+    count: u64,
+    p50_ms: Option<f64>,
+    p95_ms: Option<f64>,
+    p99_ms: Option<f64>,
+    max_ms: Option<f64>,
+}
+
+impl From<Percentiles> for PercentilesJson {
+    fn from(p: Percentiles) -> Self {
+        let some = |v: f64| (p.count > 0).then_some(v);
+        Self {
+            count: p.count,
+            p50_ms: some(p.p50_ms),
+            p95_ms: some(p.p95_ms),
+            p99_ms: some(p.p99_ms),
+            max_ms: some(p.max_ms),
+        }
+    }
+}
+
+impl From<PercentilesJson> for Percentiles {
+    fn from(p: PercentilesJson) -> Self {
+        Self {
+            count: p.count,
+            p50_ms: p.p50_ms.unwrap_or(0.0),
+            p95_ms: p.p95_ms.unwrap_or(0.0),
+            p99_ms: p.p99_ms.unwrap_or(0.0),
+            max_ms: p.max_ms.unwrap_or(0.0),
+        }
+    }
+}
+
 /// The ⌈q·N⌉-th smallest of `sorted` (q in [0, 1]); 0 when empty.
 pub fn nearest_rank(sorted: &[f64], q: f64) -> f64 {
     #[allow(
@@ -145,6 +218,27 @@ mod tests {
             none.low >= 0.0 && none.high > 0.0 && none.high < 0.2,
             "{none:?}"
         );
+    }
+
+    #[test]
+    fn nothing_to_read_is_null_in_json_not_zero() {
+        let json = serde_json::to_value(Proportion::wilson(0, 0)).unwrap();
+        assert_eq!(json["value"], serde_json::Value::Null);
+        assert_eq!(
+            (json["low"].as_f64(), json["high"].as_f64()),
+            (Some(0.0), Some(1.0))
+        );
+        let json = serde_json::to_value(Percentiles::of(Vec::new())).unwrap();
+        assert_eq!(json["count"], 0);
+        assert_eq!(json["p50_ms"], serde_json::Value::Null);
+        assert_eq!(json["max_ms"], serde_json::Value::Null);
+        // Figures with evidence are numbers, and both read back.
+        let p = Proportion::wilson(9, 10);
+        let back: Proportion = serde_json::from_value(serde_json::to_value(p).unwrap()).unwrap();
+        assert_eq!(back, p);
+        let back: Percentiles =
+            serde_json::from_value(serde_json::to_value(Percentiles::default()).unwrap()).unwrap();
+        assert_eq!(back, Percentiles::default());
     }
 
     #[test]

@@ -3,6 +3,7 @@
 
 use super::figures::Figures;
 use super::observed::ObservedRun;
+use super::stats::Percentiles;
 use super::text::{duration_text, percent_text, time_text};
 
 /// One cell: its text, and the figure it shows (JSON path, raw value) when it shows one.
@@ -49,6 +50,16 @@ impl Cell {
 
     fn ms(path: impl Into<String>, ms: f64) -> Self {
         Self::figure(path, ms, duration_text(ms))
+    }
+
+    /// A percentile of `p` (picked by `ms`) at `path`, or `—` when `p` has no values (its JSON
+    /// figure is `null` then).
+    fn percentile(path: impl Into<String>, p: &Percentiles, ms: fn(&Percentiles) -> f64) -> Self {
+        if p.count == 0 {
+            Self::text("—")
+        } else {
+            Self::ms(path, ms(p))
+        }
     }
 }
 
@@ -111,15 +122,11 @@ fn summary(f: &Figures) -> Table {
     let mut rows = vec![
         vec![
             Cell::text("success rate"),
-            Cell::figure(
-                "success_rate.value",
-                s.value,
-                if s.trials == 0 {
-                    "n/a".to_owned()
-                } else {
-                    percent_text(s.value)
-                },
-            ),
+            if s.trials == 0 {
+                Cell::text("n/a")
+            } else {
+                Cell::figure("success_rate.value", s.value, percent_text(s.value))
+            },
             Cell::text(format!(
                 "95 % Wilson interval {} – {}; {} of {} runs (cancelled and unfinished runs left out)",
                 percent_text(s.low),
@@ -130,12 +137,16 @@ fn summary(f: &Figures) -> Table {
         ],
         vec![
             Cell::text("time to success, median"),
-            Cell::ms("time_to_success.p50_ms", t.p50_ms),
-            Cell::text(format!(
-                "p95 {}, p99 {}",
-                duration_text(t.p95_ms),
-                duration_text(t.p99_ms)
-            )),
+            Cell::percentile("time_to_success.p50_ms", t, |p| p.p50_ms),
+            Cell::text(if t.count == 0 {
+                "no run succeeded".to_owned()
+            } else {
+                format!(
+                    "p95 {}, p99 {}",
+                    duration_text(t.p95_ms),
+                    duration_text(t.p99_ms)
+                )
+            }),
         ],
         vec![
             Cell::text("attempts per run"),
@@ -227,10 +238,10 @@ fn time_to_success(f: &Figures) -> Table {
         ),
         head: vec!["p50", "p95", "p99", "max"],
         rows: vec![vec![
-            Cell::ms("time_to_success.p50_ms", t.p50_ms),
-            Cell::ms("time_to_success.p95_ms", t.p95_ms),
-            Cell::ms("time_to_success.p99_ms", t.p99_ms),
-            Cell::ms("time_to_success.max_ms", t.max_ms),
+            Cell::percentile("time_to_success.p50_ms", t, |p| p.p50_ms),
+            Cell::percentile("time_to_success.p95_ms", t, |p| p.p95_ms),
+            Cell::percentile("time_to_success.p99_ms", t, |p| p.p99_ms),
+            Cell::percentile("time_to_success.max_ms", t, |p| p.max_ms),
         ]],
         ..Table::default()
     }
@@ -289,14 +300,20 @@ fn delay_headers(f: &Figures) -> Table {
                     Cell::count(format!("delay_headers.{i}.responses"), d.responses),
                     Cell::text(statuses.join(", ")),
                     Cell::text(d.unusable.to_string()),
-                    Cell::ms(format!("delay_headers.{i}.asked.p50_ms"), d.asked.p50_ms),
-                    Cell::ms(format!("delay_headers.{i}.asked.max_ms"), d.asked.max_ms),
+                    Cell::percentile(format!("delay_headers.{i}.asked.p50_ms"), &d.asked, |p| {
+                        p.p50_ms
+                    }),
+                    Cell::percentile(format!("delay_headers.{i}.asked.max_ms"), &d.asked, |p| {
+                        p.max_ms
+                    }),
                     Cell::figure(
                         format!("delay_headers.{i}.waited_at_least_asked"),
                         d.waited_at_least_asked as f64,
                         format!("{} of {}", d.waited_at_least_asked, d.retried),
                     ),
-                    Cell::ms(format!("delay_headers.{i}.waited.p50_ms"), d.waited.p50_ms),
+                    Cell::percentile(format!("delay_headers.{i}.waited.p50_ms"), &d.waited, |p| {
+                        p.p50_ms
+                    }),
                 ]
             })
             .collect(),
@@ -337,14 +354,11 @@ fn buckets(f: &Figures) -> Table {
                             .map_or_else(|| "—".to_owned(), percent_text),
                     ),
                     Cell::text(failed.join(", ")),
-                    if b.time_to_success.count > 0 {
-                        Cell::ms(
-                            format!("buckets.items.{i}.time_to_success.p50_ms"),
-                            b.time_to_success.p50_ms,
-                        )
-                    } else {
-                        Cell::default()
-                    },
+                    Cell::percentile(
+                        format!("buckets.items.{i}.time_to_success.p50_ms"),
+                        &b.time_to_success,
+                        |p| p.p50_ms,
+                    ),
                 ]
             })
             .collect(),

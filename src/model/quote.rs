@@ -40,6 +40,34 @@ pub fn fit_chars(text: &str, width: usize) -> String {
     cut_chars(text, width.saturating_sub(1))
 }
 
+/// `text` filling exactly `width` terminal columns (Unicode East Asian width, as terminals draw
+/// it: a CJK character or an emoji takes two): padded with spaces when narrower, cut with `…`
+/// when wider. For the name column of a table printed on a terminal.
+pub fn fit_columns(text: &str, width: usize) -> String {
+    use unicode_width::UnicodeWidthChar;
+    let char_width = |c: char| c.width().unwrap_or(0);
+    let total: usize = text.chars().map(char_width).sum();
+    let mut out = String::with_capacity(text.len() + width);
+    let mut used = 0;
+    if total <= width {
+        out.push_str(text);
+        used = total;
+    } else {
+        for c in text.chars() {
+            let w = char_width(c);
+            if used + w + 1 > width {
+                break;
+            }
+            out.push(c);
+            used += w;
+        }
+        out.push('…');
+        used += 1;
+    }
+    out.extend(std::iter::repeat_n(' ', width.saturating_sub(used)));
+    out
+}
+
 /// `text` as a message quotes it: controls escaped ([`escape_controls`]) and, past
 /// [`QUOTE_MAX_CHARS`] characters, cut with `… (N characters)` giving the whole length.
 pub fn quote_input(text: &str) -> String {
@@ -56,6 +84,24 @@ pub fn quote_input(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fit_columns_counts_wide_characters_twice() {
+        assert_eq!(fit_columns("abc", 5), "abc  ");
+        // Two CJK characters are four columns.
+        assert_eq!(fit_columns("東京", 5), "東京 ");
+        assert_eq!(fit_columns("東京大阪", 5), "東京…");
+        assert_eq!(fit_columns("東京大阪", 6), "東京… ");
+        assert_eq!(fit_columns("abcdefgh", 5), "abcd…");
+        for text in ["東京大阪名古屋", "a🚀b🚀c🚀", "plain ascii name"] {
+            let fitted = fit_columns(text, 7);
+            let columns: usize = fitted
+                .chars()
+                .map(|c| unicode_width::UnicodeWidthChar::width(c).unwrap_or(0))
+                .sum();
+            assert_eq!(columns, 7, "{fitted:?}");
+        }
+    }
 
     #[test]
     fn controls_are_escaped_and_long_text_is_cut_with_its_length() {

@@ -88,8 +88,8 @@ fn current_text(r: &WhatIfResult) -> String {
     }
 }
 
-/// The ranked table (the current profile marked `*`, a name longer than its column cut with
-/// `…`), the resolution lines of the current profile and the assumptions, as `retryscope
+/// The ranked table (the current profile marked `*`, a name wider than its 36 terminal columns
+/// cut with `…`), the resolution lines of the current profile and the assumptions, as `retryscope
 /// whatif` prints them; a `warning:` line under the summary when the runs are mixed
 /// ([`WhatIfResult::warning`]).
 pub fn table(r: &WhatIfResult) -> String {
@@ -108,11 +108,11 @@ pub fn table(r: &WhatIfResult) -> String {
     );
     for e in &r.candidates {
         let [rank, name, success, band, p50, p95, p99, attempts, deadline] = cells(e);
-        let name = crate::model::quote::fit_chars(&name, 36);
+        let name = crate::model::quote::fit_columns(&name, 36);
         let mark = if e.current { "*" } else { " " };
         let _ = writeln!(
             t,
-            "{mark}{rank:>3}  {name:<36} {success:>8}  {band:>17}  {p50:>8} {p95:>8} {p99:>8}  {attempts:>12}  {deadline:>8}"
+            "{mark}{rank:>3}  {name} {success:>8}  {band:>17}  {p50:>8} {p95:>8} {p99:>8}  {attempts:>12}  {deadline:>8}"
         );
     }
     if let Some(current) = r.candidates.iter().find(|c| c.current) {

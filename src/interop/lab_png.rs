@@ -28,7 +28,7 @@ pub struct LabSeries {
 }
 
 /// One chart: axes, title and series.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct LabChart {
     /// Caption above the chart.
     pub title: String,
@@ -38,6 +38,22 @@ pub struct LabChart {
     pub y_label: String,
     /// The series, drawn in order (colours from plotters' 99-colour palette).
     pub series: Vec<LabSeries>,
+    /// The x axis's span, when charts stacked together must line up (`None`: the series'
+    /// own, bars' widths included).
+    pub x_range: Option<(f64, f64)>,
+    /// The y axis counts things: only whole-number ticks are labelled.
+    pub whole_y: bool,
+}
+
+impl LabChart {
+    /// Whether any series has a value to draw (a finite point; for bars, a nonzero one).
+    pub fn has_data(&self) -> bool {
+        self.series.iter().any(|s| {
+            s.points
+                .iter()
+                .any(|p| p[1].is_finite() && (s.bar_width.is_none() || p[1] != 0.0))
+        })
+    }
 }
 
 fn line(name: &str, points: Vec<[f64; 2]>) -> LabSeries {
@@ -83,6 +99,7 @@ pub fn distribution_charts(
             line("exact min", exact_bound(d, cumulative, false)),
             line("exact max", exact_bound(d, cumulative, true)),
         ],
+        ..LabChart::default()
     }];
     if let Some(r) = d.retries.iter().find(|r| r.retry == histogram_retry) {
         charts.push(LabChart {
@@ -98,6 +115,8 @@ pub fn distribution_charts(
                 points: histogram_bars(&r.histogram),
                 bar_width: Some(r.histogram.bin_ms as f64),
             }],
+            whole_y: true,
+            ..LabChart::default()
         });
     }
     charts
@@ -146,6 +165,7 @@ pub fn sweep_charts(points: &[SweepPoint]) -> Vec<LabChart> {
                 bar_width: None,
             })
             .collect(),
+        ..LabChart::default()
     };
     vec![
         chart("total calls against N (mean of the runs)", "calls", |r| {
@@ -179,6 +199,7 @@ pub fn load_charts(results: &[ContentionResult]) -> Vec<LabChart> {
                 bar_width: None,
             })
             .collect(),
+        ..LabChart::default()
     }]
 }
 
@@ -188,7 +209,8 @@ pub fn load_charts(results: &[ContentionResult]) -> Vec<LabChart> {
 /// ```
 /// use retryscope::interop::{LabChart, LabSeries, render_lab_png};
 /// let chart = LabChart { title: "t".into(), x_label: "x".into(), y_label: "y".into(),
-///     series: vec![LabSeries { name: "a".into(), points: vec![[0.0, 1.0], [1.0, 3.0]], bar_width: None }] };
+///     series: vec![LabSeries { name: "a".into(), points: vec![[0.0, 1.0], [1.0, 3.0]], bar_width: None }],
+///     ..LabChart::default() };
 /// let png = render_lab_png(&[chart], 600).unwrap();
 /// assert_eq!(&png[1..4], b"PNG");
 /// ```
@@ -279,8 +301,15 @@ fn draw_chart<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, chart: &LabChar
 where
     DB::ErrorType: 'static,
 {
-    let (x0, x1) = range(chart, 0);
+    let (x0, x1) = chart.x_range.unwrap_or_else(|| range(chart, 0));
     let (y0, y1) = range(chart, 1);
+    let y_tick = |y: &f64| {
+        if chart.whole_y && (y - y.round()).abs() > 1e-9 {
+            String::new()
+        } else {
+            tick_text(*y, y1 - y0)
+        }
+    };
     let mut c = ChartBuilder::on(area)
         .caption(&chart.title, (FONT, 16))
         .margin(12)
@@ -291,7 +320,7 @@ where
         .x_desc(chart.x_label.as_str())
         .y_desc(chart.y_label.as_str())
         .x_label_formatter(&|x: &f64| tick_text(*x, x1 - x0))
-        .y_label_formatter(&|y: &f64| tick_text(*y, y1 - y0))
+        .y_label_formatter(&y_tick)
         .label_style((FONT, 13))
         .axis_desc_style((FONT, 13))
         .draw()?;

@@ -38,11 +38,12 @@ pub struct Buckets {
     /// 15 min, 30 min, 1 h, 2 h, 3 h, 6 h, 12 h, 1 d, 2 d, 7 d that gives at most
     /// [`MAX_BUCKETS`] buckets.
     pub width_ms: u64,
-    /// Every bucket from the first run's to the last run's, empty ones included, in time order.
+    /// Every bucket from the first run's start to the last attempt's start, empty ones included,
+    /// in time order.
     pub items: Vec<Bucket>,
 }
 
-/// The runs that started in one bucket.
+/// The runs that started in one bucket, and the failed attempts sent in it.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct Bucket {
     /// Bucket start (a multiple of the width since the Unix epoch), in the first run's offset.
@@ -53,8 +54,8 @@ pub struct Bucket {
     pub succeeded: u64,
     /// Of those, runs that failed (`gave_up`, `stopped`, `deadline`, `error`).
     pub failed: u64,
-    /// Failed attempts (every attempt but a success) by status or error kind (`"503"`,
-    /// `"reset"`), counted by attempt.
+    /// Failed attempts (every attempt but a success) sent in this bucket, whichever bucket
+    /// their run started in, by status or error kind (`"503"`, `"reset"`).
     pub failed_attempts: BTreeMap<String, u64>,
     /// Time to success of its successful runs, ms (all zero without one).
     pub time_to_success: Percentiles,
@@ -74,9 +75,24 @@ pub fn buckets(runs: &[ObservedRun]) -> Buckets {
     let (Some(first), Some(last)) = (runs.first(), runs.last()) else {
         return Buckets::default();
     };
+    // Up to the last attempt's start: a failed attempt counts in the bucket it was sent in.
+    #[allow(
+        clippy::cast_possible_truncation,
+        reason = "an offset is ms within one run, far inside i64; `as` saturates anyway"
+    )]
+    let attempt_at = |run: &ObservedRun, a: &super::observed::ObservedAttempt| {
+        run.start_unix_ms() + a.offset_ms.max(0.0).floor() as i64
+    };
+    let last_attempt = runs
+        .iter()
+        .filter_map(|r| r.attempts.last().map(|a| attempt_at(r, a)))
+        .max()
+        .unwrap_or(i64::MIN);
     let (from, to) = (
         first.start_unix_ms(),
-        last.start_unix_ms().max(first.start_unix_ms()),
+        last.start_unix_ms()
+            .max(first.start_unix_ms())
+            .max(last_attempt),
     );
     let span = u64::try_from(to - from).unwrap_or(0);
     let width = WIDTHS_MS
@@ -95,16 +111,20 @@ pub fn buckets(runs: &[ObservedRun]) -> Buckets {
         })
         .collect();
     let mut tts: Vec<Vec<f64>> = vec![Vec::new(); count];
-    for run in runs {
-        let i = usize::try_from((run.start_unix_ms() - base) / w)
+    let at = |unix_ms: i64| {
+        usize::try_from((unix_ms - base) / w)
             .unwrap_or(0)
-            .min(count - 1);
+            .min(count - 1)
+    };
+    for run in runs {
+        let i = at(run.start_unix_ms());
         let b = &mut items[i];
         b.runs += 1;
         b.succeeded += u64::from(run.succeeded());
         b.failed += u64::from(run.failed());
         for a in failed_attempts(run) {
-            *b.failed_attempts.entry(a.result.label()).or_default() += 1;
+            let sent_in = &mut items[at(attempt_at(run, a))];
+            *sent_in.failed_attempts.entry(a.result.label()).or_default() += 1;
         }
         if run.succeeded() {
             tts[i].push(run.last_attempt_end_ms());

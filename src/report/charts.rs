@@ -25,11 +25,12 @@ fn unit(figures: &Figures) -> (f64, &'static str) {
 }
 
 /// The four charts: runs per bucket (failed, succeeded, neither), failed attempts per bucket
-/// by status or error kind (the [`CHART_LABELS`] most frequent, the rest as `other`), the
+/// they were sent in, by status or error kind (the [`CHART_LABELS`] most frequent, the rest as `other`), the
 /// success rate per bucket and time-to-success p50 / p95 / p99 per bucket. Bars of one bucket
 /// stand side by side; the lines break at a bucket without a value (no succeeded or failed run;
 /// no success), and a value alone between gaps is a dot. x is time since the first bucket's
-/// start, which the x label names to the second.
+/// start, which the x label names to the second; every chart spans the same buckets edge to
+/// edge, and count axes label whole numbers only.
 pub fn report_charts(figures: &Figures) -> Vec<LabChart> {
     let b = &figures.buckets;
     let (per, unit_name) = unit(figures);
@@ -106,18 +107,24 @@ pub fn report_charts(figures: &Figures) -> Vec<LabChart> {
         })
     };
     let width_text = super::text::duration_text(b.width_ms as f64);
+    // Every chart spans the buckets edge to edge, so the four x axes line up.
+    let x_range = Some((0.0, width * b.items.len().max(1) as f64));
     vec![
         LabChart {
             title: format!("runs per {width_text}"),
             x_label: x_label.clone(),
             y_label: "runs".to_owned(),
             series: runs,
+            x_range,
+            whole_y: true,
         },
         LabChart {
-            title: format!("failed attempts per {width_text}, by status or error kind"),
+            title: format!("failed attempts per {width_text} sent, by status or error kind"),
             x_label: x_label.clone(),
             y_label: "attempts".to_owned(),
             series: failures,
+            x_range,
+            whole_y: true,
         },
         LabChart {
             title: format!("success rate per {width_text} (succeeded of succeeded + failed)"),
@@ -126,6 +133,8 @@ pub fn report_charts(figures: &Figures) -> Vec<LabChart> {
             series: vec![line("success rate", &|item: &Bucket| {
                 item.success_share().map(|share| 100.0 * share)
             })],
+            x_range,
+            whole_y: false,
         },
         LabChart {
             title: format!("time to success per {width_text}"),
@@ -136,6 +145,22 @@ pub fn report_charts(figures: &Figures) -> Vec<LabChart> {
                 percentile("p95", |p| p.p95_ms),
                 percentile("p99", |p| p.p99_ms),
             ],
+            x_range,
+            whole_y: false,
         },
     ]
+}
+
+/// [`report_charts`] split into those with something to draw and, for each of the others, the
+/// sentence a report prints in its place (`nothing to plot in "time to success per 1 min": no
+/// value in any bucket`).
+pub fn drawable_report_charts(figures: &Figures) -> (Vec<LabChart>, Vec<String>) {
+    let (drawn, empty): (Vec<LabChart>, Vec<LabChart>) = report_charts(figures)
+        .into_iter()
+        .partition(LabChart::has_data);
+    let notes = empty
+        .iter()
+        .map(|c| format!("nothing to plot in \"{}\": no value in any bucket", c.title))
+        .collect();
+    (drawn, notes)
 }

@@ -327,6 +327,7 @@ fn a_line_breaks_where_a_value_is_missing() {
                 .collect(),
             bar_width: None,
         }],
+        ..crate::interop::LabChart::default()
     };
     let whole = svg_count(&line(&[1.0, 2.0, 2.5, 3.0, 4.0]), "<polyline");
     let broken = svg_count(&line(&[1.0, 2.0, f64::NAN, 3.0, 4.0]), "<polyline");
@@ -457,4 +458,81 @@ fn a_watch_report_shows_the_schedule_and_the_missed_slots_by_why() {
     // Without a watch the JSON has no `watch` member.
     let plain = serde_json::to_value(figures(&runs(), &ReportContext::default())).expect("json");
     assert!(plain.get("watch").is_none());
+}
+
+#[test]
+fn a_failed_attempt_counts_in_the_bucket_it_was_sent_in() {
+    use OutcomeKind::{GaveUp, Succeeded};
+    // Runs a minute apart; run 1's second attempt goes 70 s after its start, after run 2's.
+    let some = vec![
+        run(0, Some(Succeeded), vec![attempt(0.0, OK)]),
+        run(
+            1,
+            Some(GaveUp),
+            vec![attempt(0.0, DOWN), attempt(70_000.0, RESET)],
+        ),
+        run(2, Some(Succeeded), vec![attempt(0.0, OK)]),
+    ];
+    let f = figures(&some, &ReportContext::default());
+    let bucket = |ms: u64| usize::try_from(ms / f.buckets.width_ms).expect("index");
+    let failed_in = |label: &str| -> Vec<usize> {
+        (f.buckets.items.iter().enumerate())
+            .filter(|(_, b)| b.failed_attempts.contains_key(label))
+            .map(|(i, _)| i)
+            .collect()
+    };
+    assert_eq!(
+        failed_in("503"),
+        [bucket(60_000)],
+        "sent with its run's start"
+    );
+    assert_eq!(failed_in("reset"), [bucket(130_000)], "sent 70 s later");
+    assert_eq!(f.buckets.items[bucket(60_000)].runs, 1);
+    assert_eq!(
+        f.buckets.items[bucket(130_000)].runs,
+        0,
+        "no run started then"
+    );
+    assert_eq!(
+        f.buckets.items.len(),
+        bucket(130_000) + 1,
+        "up to the last attempt"
+    );
+}
+
+#[test]
+fn the_report_charts_line_up_count_whole_numbers_and_leave_out_empty_ones() {
+    let f = figures(&runs(), &ReportContext::default());
+    let charts = report_charts(&f);
+    let span = f.buckets.width_ms as f64 / 1_000.0 * f.buckets.items.len() as f64;
+    for c in &charts {
+        let (from, to) = c.x_range.expect("a shared x range");
+        assert_eq!(from, 0.0, "{}", c.title);
+        // 30 s buckets of ten minutes' runs: the x axis is in minutes.
+        assert!((to - span / 60.0).abs() < 1e-9, "{}: {to}", c.title);
+    }
+    let whole: Vec<bool> = charts.iter().map(|c| c.whole_y).collect();
+    assert_eq!(
+        whole,
+        [true, true, false, false],
+        "runs and attempts are counts"
+    );
+
+    // Nothing failed: the failures chart is a sentence, the other three are drawn.
+    let fine = vec![
+        run(0, Some(OutcomeKind::Succeeded), vec![attempt(0.0, OK)]),
+        run(1, Some(OutcomeKind::Succeeded), vec![attempt(0.0, OK)]),
+    ];
+    let f = figures(&fine, &ReportContext::default());
+    let (drawn, notes) = drawable_report_charts(&f);
+    assert_eq!(drawn.len(), 3);
+    assert_eq!(notes.len(), 1);
+    assert!(
+        notes[0].starts_with("nothing to plot in \"failed attempts per"),
+        "{notes:?}"
+    );
+    let page = html(&f, &timelines(&f));
+    assert!(page.contains("nothing to plot in &quot;failed attempts per"));
+    let md = markdown(&f, "r", &timelines(&f));
+    assert!(md.text.contains("nothing to plot in \"failed attempts per"));
 }

@@ -68,14 +68,22 @@ pub fn html(figures: &Figures, timelines: &super::Timelines) -> String {
             cards(&mut h, table);
             sent(&mut h, f);
             h.push_str("<h2 id=\"over-time\">Over time</h2>\n");
-            match crate::interop::render_lab_svg(&super::report_charts(f), CHART_WIDTH) {
-                Ok(svg) => h.push_str(svg.find("<svg").map_or(svg.as_str(), |at| &svg[at..])),
-                Err(why) => {
-                    let _ = write!(
-                        h,
-                        "<p class=\"note\">plots left out: {}</p>",
-                        esc(&why.to_string())
-                    );
+            let (charts, empty) = super::drawable_report_charts(f);
+            for note in &empty {
+                let _ = write!(h, "<p class=\"note\">{}</p>", esc(note));
+            }
+            if !charts.is_empty() {
+                match crate::interop::render_lab_svg(&charts, CHART_WIDTH) {
+                    Ok(svg) => {
+                        h.push_str(svg.find("<svg").map_or(svg.as_str(), |at| &svg[at..]));
+                    }
+                    Err(why) => {
+                        let _ = write!(
+                            h,
+                            "<p class=\"note\">plots left out: {}</p>",
+                            esc(&why.to_string())
+                        );
+                    }
                 }
             }
             h.push('\n');

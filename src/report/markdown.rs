@@ -60,15 +60,19 @@ pub fn markdown(figures: &Figures, stem: &str, timelines: &super::Timelines) -> 
     for (i, table) in tables(f).iter().enumerate() {
         render(&mut m, table);
         if i == 0 {
-            let name = format!("{stem}-over-time.png");
-            let _ = writeln!(
-                m,
-                "## Over time\n\n![runs, failures and time to success over time]({name})\n"
-            );
-            images.push((
-                name,
-                crate::interop::render_lab_png(&super::report_charts(f), PNG_WIDTH),
-            ));
+            let (charts, empty) = super::drawable_report_charts(f);
+            m.push_str("## Over time\n\n");
+            for note in &empty {
+                let _ = writeln!(m, "{note}.\n");
+            }
+            if !charts.is_empty() {
+                let name = format!("{stem}-over-time.png");
+                let _ = writeln!(
+                    m,
+                    "![runs, failures and time to success over time]({name})\n"
+                );
+                images.push((name, crate::interop::render_lab_png(&charts, PNG_WIDTH)));
+            }
         }
     }
     m.push_str("## Most informative runs\n");

@@ -31,7 +31,7 @@ mod text;
 mod timeline;
 
 pub use buckets::{Bucket, Buckets, MAX_BUCKETS, failed_attempts};
-pub use charts::{CHART_LABELS, report_charts};
+pub use charts::{CHART_LABELS, drawable_report_charts, report_charts};
 pub use delays::{DelayHeaderSeen, HONOUR_SLACK_MS, asked_ms, unit_of};
 pub use figures::{
     AttemptsPerRun, FailureCount, Figures, MissedSlots, Outage, ProfileUse, REPORT_FORMAT,

@@ -653,6 +653,21 @@ fn a_stop_during_a_hanging_run_records_the_slots_it_spanned_as_busy() {
     assert!(run.contains("  1 attempt  "), "{run}");
     let shown = show_json(dir.path(), &id);
     assert_eq!(shown["watch"]["missed"], 2, "{shown}");
+    // The two are one entry of the JSON, as they are one line of the text.
+    let ranges: Vec<&serde_json::Value> = (shown["slots"].as_array().expect("slots").iter())
+        .filter(|s| s.get("missed").is_some())
+        .collect();
+    assert_eq!(ranges.len(), 1, "{shown}");
+    let r = ranges[0];
+    assert_eq!(
+        (&r["slot"], &r["last_slot"], &r["count"]),
+        (&1.into(), &2.into(), &2.into())
+    );
+    assert_eq!(r["missed"], "busy");
+    assert!(
+        r["last_due_unix_ms"].as_i64() > r["due_unix_ms"].as_i64(),
+        "{r}"
+    );
 }
 
 /// `watch show` prints a range of slots missed for one reason as one line, as the live output

@@ -541,6 +541,23 @@ fn show(args: &WatchShowArgs) -> Result<u8, CliError> {
     let (watch, slots, runs) = watch_service::read_watch(&store, &args.id).map_err(watch_error)?;
     let f = summary_figures(&runs);
     if args.json {
+        let slots: Vec<serde_json::Value> = slot_groups(&slots)
+            .into_iter()
+            .map(|g| match g {
+                SlotGroup::Sent(slot) => serde_json::json!(slot),
+                SlotGroup::Missed(run) => {
+                    let (first, last) = (&run[0], &run[run.len() - 1]);
+                    serde_json::json!({
+                        "slot": first.slot,
+                        "last_slot": last.slot,
+                        "count": run.len(),
+                        "due_unix_ms": first.due_unix_ms,
+                        "last_due_unix_ms": last.due_unix_ms,
+                        "missed": first.missed,
+                    })
+                }
+            })
+            .collect();
         let value = serde_json::json!({
             "format": "retryscope-watch/1",
             "watch": watch,
@@ -558,27 +575,53 @@ fn show(args: &WatchShowArgs) -> Result<u8, CliError> {
     text.push_str(&summary_text(&f, &runs));
     let by_id: std::collections::HashMap<&str, &ObservedRun> =
         runs.iter().map(|r| (r.id.as_str(), r)).collect();
-    let mut rest = slots.as_slice();
-    while let Some(slot) = rest.first() {
-        if let Some(reason) = slot.missed {
-            // Consecutive slots missed for one reason: one line, as the live output prints them.
-            let n = rest
-                .iter()
-                .zip(slot.slot..)
-                .take_while(|(s, k)| s.missed == Some(reason) && s.slot == *k)
-                .count();
-            text.push_str(&missed_line(&(slot.slot..slot.slot + n as u64), reason));
-            rest = &rest[n..];
-            continue;
+    for group in slot_groups(&slots) {
+        match group {
+            SlotGroup::Sent(slot) => text.push_str(&slot_line(
+                slot,
+                by_id.get(slot.run_id.as_deref().unwrap_or("")),
+            )),
+            SlotGroup::Missed(run) => {
+                let (first, n) = (run[0].slot, run.len() as u64);
+                if let Some(reason) = run[0].missed {
+                    text.push_str(&missed_line(&(first..first + n), reason));
+                }
+            }
         }
-        text.push_str(&slot_line(
-            slot,
-            by_id.get(slot.run_id.as_deref().unwrap_or("")),
-        ));
-        rest = &rest[1..];
     }
     crate::cli_out!("{text}");
     Ok(exit::SUCCESS)
+}
+
+/// A slot that sent a run, or consecutive slots missed for one reason (never empty).
+enum SlotGroup<'a> {
+    Sent(&'a WatchSlot),
+    Missed(&'a [WatchSlot]),
+}
+
+/// `slots` (in order) with each run of consecutive slots missed for one reason as one group:
+/// one line of `watch show`, as the live output prints them, and one entry of its JSON.
+fn slot_groups(slots: &[WatchSlot]) -> Vec<SlotGroup<'_>> {
+    let mut groups = Vec::new();
+    let mut rest = slots;
+    while let Some(slot) = rest.first() {
+        let n = match slot.missed {
+            Some(reason) => rest
+                .iter()
+                .zip(slot.slot..)
+                .take_while(|(s, k)| s.missed == Some(reason) && s.slot == *k)
+                .count(),
+            None => 0,
+        };
+        if n == 0 {
+            groups.push(SlotGroup::Sent(slot));
+            rest = &rest[1..];
+        } else {
+            groups.push(SlotGroup::Missed(&rest[..n]));
+            rest = &rest[n..];
+        }
+    }
+    groups
 }
 
 /// A slot that ran: its run's line, or why its run cannot be read.

@@ -122,3 +122,40 @@ fn a_profile_named_twice_is_ranked_once_and_a_folder_is_named_under_its_flag() {
         )
     );
 }
+
+/// A library profile named like a built-in is never what `--profiles` picks: whatif says so,
+/// as `simulate --stack` and batch lists do.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_library_profile_hidden_by_a_built_in_is_warned_about() {
+    let demo = Demo::start();
+    let dir = tempfile::tempdir().expect("tempdir");
+    record_mixed(&demo, dir.path());
+    let config = tempfile::tempdir().expect("temp dir");
+    let library = config.path().join("retryscope").join("profiles");
+    std::fs::create_dir_all(&library).expect("library folder");
+    let profile = retryscope(dir.path())
+        .args(["profile", "show", "azure-sdk"])
+        .output()
+        .expect("runs")
+        .stdout;
+    std::fs::write(library.join("aws-standard.json"), profile).expect("written");
+    let out = retryscope(dir.path())
+        .env("XDG_CONFIG_HOME", config.path())
+        .args(["whatif", "--profiles", "aws-standard,azure-sdk"])
+        .output()
+        .expect("runs");
+    assert!(out.status.success(), "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        stderr.matches("hides the library profile").count(),
+        1,
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains(
+            "warning: the built-in profile `aws-standard` hides the library profile of that name (rename it to use it): "
+        ),
+        "{stderr}"
+    );
+}

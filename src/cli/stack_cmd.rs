@@ -43,12 +43,8 @@ pub fn execute(args: &SimulateArgs, core: &crate::service::Core) -> Result<u8, C
         .map(|spec| profile_source::resolve(spec, library.as_deref(), "--stack"))
         .collect::<Result<Vec<_>, _>>()?;
     // A library profile named like a built-in is never used: say so rather than pick silently.
-    if let Some(dir) = &library {
-        for (name, warning) in crate::service::shadowed_library_profiles(dir) {
-            if args.stack.iter().any(|s| s.trim() == name) {
-                out::write_stderr(&format!("warning: {warning}\n"));
-            }
-        }
+    for warning in crate::service::shadowed_among(library.as_deref(), &args.stack) {
+        out::write_stderr(&format!("warning: {warning}\n"));
     }
     let seed = args.seed.unwrap_or_else(rand::random);
     let cannot = |e| CliError::usage(format!("cannot simulate the stack: {e}"));

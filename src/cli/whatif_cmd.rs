@@ -66,6 +66,10 @@ pub fn execute(args: &WhatIfArgs) -> Result<u8, CliError> {
         args.seed,
     )
     .map_err(CliError::usage)?;
+    // A library profile named like a built-in is never used: say so rather than pick silently.
+    for warning in crate::service::shadowed_among(library.as_deref(), &args.profiles) {
+        super::out::write_stderr(&format!("warning: {warning}\n"));
+    }
     if compared.recorded_left_out {
         super::out::write_stderr(
             "warning: the recorded profile cannot be read back; it is left out of the table\n",

@@ -145,6 +145,22 @@ pub fn shadowed_library_profiles(dir: &Path) -> Vec<(String, String)> {
     out
 }
 
+/// The warnings of [`shadowed_library_profiles`] in `dir` (when given) for the names `specs`
+/// give (as typed: surrounding spaces ignored), each once: a command that takes profile names
+/// says when a name it was given picks a built-in over a library profile.
+pub fn shadowed_among<S: AsRef<str>>(dir: Option<&Path>, specs: &[S]) -> Vec<String> {
+    let Some(dir) = dir else {
+        return Vec::new();
+    };
+    let mut warnings: Vec<String> = shadowed_library_profiles(dir)
+        .into_iter()
+        .filter(|(name, _)| specs.iter().any(|s| s.as_ref().trim() == name))
+        .map(|(_, warning)| warning)
+        .collect();
+    warnings.dedup();
+    warnings
+}
+
 /// A lookup over the built-ins, then the profiles in `library` (when given). The folder is read
 /// again only when its modification time changes, so a lookup per item stays cheap.
 pub fn library_lookup(library: Option<PathBuf>) -> ProfileLookup {

@@ -536,3 +536,21 @@ fn the_report_charts_line_up_count_whole_numbers_and_leave_out_empty_ones() {
     let md = markdown(&f, "r", &timelines(&f));
     assert!(md.text.contains("nothing to plot in \"failed attempts per"));
 }
+
+#[test]
+fn a_cut_off_attempt_is_a_row_of_its_run_saying_so() {
+    let mut cancelled = run(0, Some(OutcomeKind::Cancelled), vec![attempt(0.0, DOWN)]);
+    cancelled.attempts_made = 2;
+    let rows = attempts_table(&cancelled).rows;
+    assert_eq!(rows.len(), 2);
+    assert_eq!(rows[1][0].text, "2");
+    assert_eq!(rows[1][3].text, "no answer: cut off by the cancel");
+    let mut unfinished = run(1, None, Vec::new());
+    unfinished.attempts_made = 1;
+    let rows = attempts_table(&unfinished).rows;
+    assert_eq!(rows.len(), 1);
+    assert_eq!(
+        rows[0][3].text,
+        "no answer recorded: the run did not finish"
+    );
+}

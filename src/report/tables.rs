@@ -367,7 +367,7 @@ fn buckets(f: &Figures) -> Table {
 }
 
 /// One run's attempts: start offset, duration, result, the wait before the next one, and its
-/// delay headers.
+/// delay headers; an attempt it made that has no record (cut off) is a row saying so.
 pub fn attempts_table(r: &ObservedRun) -> Table {
     Table {
         head: vec![
@@ -400,9 +400,32 @@ pub fn attempts_table(r: &ObservedRun) -> Table {
                     Cell::code(headers.join("; ")),
                 ]
             })
+            .chain(unanswered_rows(r))
             .collect(),
         ..Table::default()
     }
+}
+
+/// A row for each attempt `r` made that has no record (started, then cut off by a cancel or
+/// by the process ending): nothing is known of its answer.
+fn unanswered_rows(r: &ObservedRun) -> impl Iterator<Item = Vec<Cell>> + '_ {
+    let recorded = r.attempts.len() + 1;
+    let made = usize::try_from(r.attempts_made).unwrap_or(usize::MAX);
+    let why = if r.outcome == Some(crate::model::OutcomeKind::Cancelled) {
+        "no answer: cut off by the cancel"
+    } else {
+        "no answer recorded: the run did not finish"
+    };
+    (recorded..=made).map(move |n| {
+        vec![
+            Cell::text(n.to_string()),
+            Cell::text("—"),
+            Cell::text("—"),
+            Cell::text(why),
+            Cell::default(),
+            Cell::default(),
+        ]
+    })
 }
 
 /// `succeeded after 3 attempts in 2.4 s`.

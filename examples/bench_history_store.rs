@@ -19,7 +19,7 @@
 //!
 //! Run: `cargo build --release --bin retryscope --example bench_history_store &&
 //! target/release/examples/bench_history_store` (`--quick` for a tenth of everything,
-//! `--only overhead|list|size`). Traffic stays on 127.0.0.1; databases go to a temp folder.
+//! `--only overhead|list|size`; `--gather-us N` sets the store's group-commit window). Traffic stays on 127.0.0.1; databases go to a temp folder.
 
 #![allow(
     clippy::print_stdout,
@@ -36,15 +36,15 @@ use retryscope::engine::{ClientCache, RunOptions, prepare_run};
 use retryscope::model::{OutcomeKind, RequestSpec, RetryProfile, RunEvent, Verdict};
 use retryscope::service::RunRecording;
 use retryscope::store::{
-    DEFAULT_BODY_CAP, HISTORY_FILE, HistoryRecorder, HistoryStore, HistoryWrite, HistoryWriter,
-    RunFilter,
+    DEFAULT_BODY_CAP, GATHER_WINDOW, HISTORY_FILE, HistoryRecorder, HistoryStore, HistoryWrite,
+    HistoryWriter, RunFilter,
 };
 use retryscope::testkit::EventScript;
 use retryscope::testkit::{response, retry};
 use std::error::Error;
 use std::path::Path;
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
 
 type Res<T> = Result<T, Box<dyn Error + Send + Sync>>;
@@ -170,11 +170,18 @@ async fn engine_loop(
     Ok(began.elapsed().as_secs_f64())
 }
 
-async fn overhead_section(server: &DemoServer, n: u64) -> Res<()> {
+async fn overhead_section(server: &DemoServer, n: u64, gather: Option<Duration>) -> Res<()> {
     const ROUNDS: u64 = 20;
-    println!("## History on vs off ({n} sequential single-attempt GETs, inline engine)\n");
+    println!(
+        "## History on vs off ({n} sequential single-attempt GETs, inline engine; group commit window {} µs)\n",
+        gather.unwrap_or(GATHER_WINDOW).as_micros()
+    );
     let dir = tempfile::tempdir()?;
-    let writer = Arc::new(HistoryWriter::spawn(HistoryStore::open_in(dir.path())?)?);
+    let store = HistoryStore::open_in(dir.path())?;
+    let writer = Arc::new(match gather {
+        Some(window) => HistoryWriter::spawn_gathering(store, window)?,
+        None => HistoryWriter::spawn(store)?,
+    });
     // Warm-up of both loops (connections, page cache, the database's first pages).
     engine_loop(server, 200, 1, None).await?;
     engine_loop(server, 200, 1_000, Some(&writer)).await?;
@@ -449,9 +456,16 @@ async fn main() -> Res<()> {
         .and_then(|i| args.get(i + 1).cloned());
     let wanted = |section: &str| only.as_deref().is_none_or(|o| o == section);
     let scale = |n: u64| if quick { n / 10 } else { n };
+    // `--gather-us N`: the store's group-commit window for the overhead section.
+    let gather = match args.iter().position(|a| a == "--gather-us") {
+        Some(i) => Some(Duration::from_micros(
+            args.get(i + 1).ok_or("--gather-us takes µs")?.parse()?,
+        )),
+        None => None,
+    };
     if wanted("overhead") {
         let server = DemoServer::start(0).await?;
-        overhead_section(&server, scale(10_000)).await?;
+        overhead_section(&server, scale(10_000), gather).await?;
     }
     if wanted("list") {
         list_section(scale(100_000))?;

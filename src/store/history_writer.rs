@@ -176,7 +176,17 @@ impl HistoryWriter {
     /// # Errors
     /// [`HistoryError::WriterGone`] when the OS cannot start a thread.
     pub fn spawn(store: HistoryStore) -> Result<Self, HistoryError> {
-        Self::spawn_with(store, true)
+        Self::spawn_with(store, Some(GATHER_WINDOW))
+    }
+
+    /// [`Self::spawn`] with group commits gathered for `window` instead of [`GATHER_WINDOW`]
+    /// (the history benchmark compares windows: a longer one commits less often and makes each
+    /// write wait longer).
+    ///
+    /// # Errors
+    /// As [`Self::spawn`].
+    pub fn spawn_gathering(store: HistoryStore, window: Duration) -> Result<Self, HistoryError> {
+        Self::spawn_with(store, Some(window))
     }
 
     /// Starts the store thread for a process that records a run or two and ends
@@ -190,11 +200,13 @@ impl HistoryWriter {
     /// [`HistoryError::WriterGone`] when the OS cannot start the thread.
     pub fn spawn_for_one_shot(store: HistoryStore) -> Result<Self, HistoryError> {
         store.leave_checkpoints_to_later_processes()?;
-        Self::spawn_with(store, false)
+        Self::spawn_with(store, None)
     }
 
-    /// `long_running`: a checkpoint thread, and group commits gathered for [`GATHER_WINDOW`].
-    fn spawn_with(store: HistoryStore, long_running: bool) -> Result<Self, HistoryError> {
+    /// `gather`: a long-running store, with a checkpoint thread and group commits gathered for
+    /// that window; `None`: a one-shot process's.
+    fn spawn_with(store: HistoryStore, gather: Option<Duration>) -> Result<Self, HistoryError> {
+        let long_running = gather.is_some();
         // Set by the checkpoint thread when frames were left; the actor copies them after its
         // next commit ([`HistoryStore::catch_up_checkpoint`]).
         let catch_up = Arc::new(AtomicBool::new(false));
@@ -243,7 +255,7 @@ impl HistoryWriter {
         let times = Arc::clone(&latency);
         let thread = std::thread::Builder::new()
             .name(STORE_THREAD_NAME.into())
-            .spawn(move || write_loop(queue, &queue_end, &slot, &times, &catch_up, long_running))
+            .spawn(move || write_loop(queue, &queue_end, &slot, &times, &catch_up, gather))
             .map_err(|e| HistoryError::WriterGone(format!("cannot start the thread: {e}")))?;
         LIVE_WRITERS.fetch_add(1, Ordering::SeqCst);
         Ok(Self {
@@ -568,14 +580,14 @@ pub const GATHER_WINDOW: std::time::Duration = std::time::Duration::from_micros(
 /// committed within about a millisecond of its send, and a burst costs one commit, not many. A
 /// batch commit or a call ends the group: it runs after the writes before it are committed.
 /// After a commit, when the checkpoint thread asked for it, the WAL is started over. Without
-/// `gather` (a one-shot process) it does not wait the window.
+/// `gather` (a one-shot process) it does not wait.
 fn write_loop(
     mut queue: BatchQueue,
     messages: &Queue,
     failure: &Mutex<Option<HistoryError>>,
     latency: &Mutex<LatencyRecord>,
     catch_up: &AtomicBool,
-    gather: bool,
+    gather: Option<Duration>,
 ) {
     let mut recorders: HashMap<RunKey, HistoryRecorder> = HashMap::new();
     // The last run's profile and its JSON form (runs back to back mostly share one).
@@ -586,14 +598,14 @@ fn write_loop(
             Err(std::sync::mpsc::TryRecvError::Empty) => {
                 match messages.recv() {
                     Ok(m) => {
-                        if gather
+                        if let Some(window) = gather
                             && !matches!(
                                 m,
                                 Message::Flush(_) | Message::Call(_) | Message::Batch(_)
                             )
                         {
                             // Senders do not wake a sleeping actor: the burst queues for free.
-                            std::thread::sleep(GATHER_WINDOW);
+                            std::thread::sleep(window);
                         }
                         m
                     }

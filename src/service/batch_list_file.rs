@@ -133,13 +133,8 @@ pub fn stream_batch_list(
         "notes on imported lines",
     );
     // A library profile named like a built-in is never used: say so for each name items use.
-    if let Some(dir) = library.as_deref() {
-        for (used, warning) in super::shadowed_library_profiles(dir) {
-            if known.contains_key(&used) {
-                notes.push(warning);
-            }
-        }
-    }
+    let used: Vec<&String> = known.keys().collect();
+    notes.extend(super::shadowed_among(library.as_deref(), &used));
     match list.refusal(good, on_bad) {
         None => {
             // Only the lines shown are formatted (a list may have 100,000 bad lines).

@@ -57,7 +57,6 @@ pub use link::{
 };
 pub use profile_lookup::{
     default_library_dir, find_profile, library_files, library_lookup, shadowed_among,
-    shadowed_library_profiles,
 };
 pub use run_recording::{HistoryPlace, RunRecording, open_history_writer};
 pub use watch_link::{WatchCommand, WatchUpdate};

@@ -118,7 +118,7 @@ pub fn find_profile(name: &str, library: Option<&Path>) -> Result<RetryProfile, 
 /// The library profiles a built-in hides, as (built-in id, warning): a file whose name (without
 /// `.json`) or profile `name` is a built-in id is never found under that name, as built-ins
 /// come first.
-pub fn shadowed_library_profiles(dir: &Path) -> Vec<(String, String)> {
+fn shadowed_library_profiles(dir: &Path) -> Vec<(String, String)> {
     let mut out = Vec::new();
     for file in library_files(dir) {
         let stem = file

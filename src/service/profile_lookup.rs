@@ -148,7 +148,7 @@ fn shadowed_library_profiles(dir: &Path) -> Vec<(String, String)> {
 /// A warning for each library profile in `dir` (when given) that a built-in hides and whose
 /// name `specs` give (as typed: surrounding spaces ignored), each once: a command that takes
 /// profile names says when a name it was given picks a built-in over a library profile
-/// (`the built-in profile `aws-standard` hides the library profile of that name …: FILE`).
+/// ("the built-in profile `aws-standard` hides the library profile of that name …: FILE").
 pub fn shadowed_among<S: AsRef<str>>(dir: Option<&Path>, specs: &[S]) -> Vec<String> {
     let Some(dir) = dir else {
         return Vec::new();

@@ -3,10 +3,8 @@
 use super::{BatchAction, BatchPanel};
 use crate::model::{BatchItemState, RetryProfile};
 use crate::service::BatchCommand;
-use crate::ui::click_row::click_row;
+use crate::ui::click_row::{click_row, click_table, row_height};
 use crate::ui::controls::{button, picker};
-use egui::Sense;
-use egui_extras::{Column, TableBuilder};
 use std::fmt::Write as _;
 use std::time::Instant;
 
@@ -290,10 +288,6 @@ fn progress_ui(panel: &BatchPanel, ui: &mut egui::Ui, now: Instant) {
     ));
 }
 
-fn row_height(ui: &egui::Ui) -> f32 {
-    ui.text_style_height(&egui::TextStyle::Body) + 6.0
-}
-
 fn table_ui(
     panel: &mut BatchPanel,
     ui: &mut egui::Ui,
@@ -328,17 +322,7 @@ fn table_ui(
     let mut wanted: Vec<u64> = Vec::new();
     let mut clicked: Option<(u64, Option<String>, bool)> = None;
     let selected = panel.selected;
-    TableBuilder::new(ui)
-        .id_salt("batch.table")
-        .striped(true)
-        .sense(Sense::click())
-        .cell_layout(egui::Layout::left_to_right(egui::Align::Center))
-        .auto_shrink([false, false])
-        .column(Column::exact(52.0))
-        .column(Column::exact(76.0))
-        .column(Column::exact(36.0))
-        .column(Column::exact(64.0))
-        .column(Column::remainder().clip(true))
+    click_table(ui, "batch.table", &[52.0, 76.0, 36.0, 64.0, 0.0])
         .header(height, |mut header| {
             for title in ["#", "State", "Att.", "Result", "Item · reason"] {
                 header.col(|ui| {

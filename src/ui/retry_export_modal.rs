@@ -142,17 +142,8 @@ impl RetryExporter {
 
 /// `My API` + gRPC → `my-api.grpc.json`.
 fn suggested_name(profile_name: &str, format: RetryFormat) -> String {
-    let mut slug = String::new();
-    for c in profile_name.chars() {
-        if c.is_ascii_alphanumeric() {
-            slug.push(c.to_ascii_lowercase());
-        } else if !slug.is_empty() && !slug.ends_with('-') {
-            slug.push('-');
-        }
-    }
-    let slug = slug.trim_end_matches('-');
-    let slug = if slug.is_empty() { "profile" } else { slug };
-    format!("{slug}.{}.{}", format.id(), format.extension())
+    let stem = super::profile_library::file_stem(profile_name);
+    format!("{stem}.{}.{}", format.id(), format.extension())
 }
 
 #[cfg(test)]

@@ -469,11 +469,6 @@ impl FileDialogHost {
         self.reads.is_running()
     }
 
-    /// Whether the in-app picker is open.
-    pub fn is_picker_open(&self) -> bool {
-        self.picker.is_open()
-    }
-
     /// Draws the in-app picker when open. `recent_profiles` are the caller's recent profile
     /// files (oldest first, e.g. those opened before), listed for profile pickers after the
     /// paths chosen this session.

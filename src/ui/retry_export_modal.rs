@@ -14,7 +14,7 @@ const TEXT_HEIGHT: f32 = 300.0;
 const GAPS_HEIGHT: f32 = 160.0;
 
 /// The modal's state. The export is recomputed only when the format or the profile changes.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub struct RetryExporter {
     /// Whether the modal is open.
     pub open: bool,
@@ -23,17 +23,6 @@ pub struct RetryExporter {
     cache: Option<(RetryFormat, RetryProfile, ExportedPolicy)>,
     /// The text Save… is writing (set when it was clicked, taken by the workbench).
     pending: Option<String>,
-}
-
-impl Default for RetryExporter {
-    fn default() -> Self {
-        Self {
-            open: false,
-            format: RetryFormat::GrpcConfig,
-            cache: None,
-            pending: None,
-        }
-    }
 }
 
 impl RetryExporter {

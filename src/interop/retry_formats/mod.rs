@@ -29,8 +29,9 @@ pub use report::{Carried, ExportedPolicy, FormatError, ImportError, ImportedPoli
 
 use crate::model::RetryProfile;
 
-/// A tool whose retry settings Retryscope writes (and, for data formats, reads).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// A tool whose retry settings Retryscope writes (and, for data formats, reads). The default,
+/// gRPC service config, is where the window's Export as… and Import from… start.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum RetryFormat {
     /// curl's `--retry*` flags (and `--connect-timeout`/`--max-time`).
     CurlFlags,
@@ -42,6 +43,7 @@ pub enum RetryFormat {
     /// Microsoft.Extensions.Http.Resilience's standard handler options).
     Polly,
     /// gRPC service config JSON: `methodConfig[].retryPolicy` (+ `retryThrottling`).
+    #[default]
     GrpcConfig,
     /// Envoy route `retry_policy` YAML.
     Envoy,

@@ -119,6 +119,21 @@ fn default_budget() -> RetryBudget {
     }
 }
 
+/// The "Cost taken" picker's choices: value, text, tooltip.
+#[rustfmt::skip]
+const CHARGES: [(BudgetCharge, &str, &str); 2] = [
+    (BudgetCharge::Retry, "before each retry", "AWS: a refused retry takes nothing"),
+    (BudgetCharge::Failure, "on every retryable failure", "gRPC: even the last or a refused one"),
+];
+
+/// The "Budget shared by" picker's choices: value, text, tooltip.
+#[rustfmt::skip]
+const SCOPES: [(BudgetScope, &str, &str); 3] = [
+    (BudgetScope::Host, "host", "every run to the same scheme, host and port"),
+    (BudgetScope::Profile, "profile", "every run with this profile name"),
+    (BudgetScope::Run, "run", "nobody: a fresh bucket per run"),
+];
+
 fn budget_section(ui: &mut Ui, profile: &mut RetryProfile) -> bool {
     let mut changed = false;
     let mut on = profile.retry_budget.is_some();
@@ -194,18 +209,7 @@ fn budget_section(ui: &mut Ui, profile: &mut RetryProfile) -> bool {
         field_id("profile.retry_budget.charge"),
         "Cost taken",
         &mut b.charge,
-        &[
-            (
-                BudgetCharge::Retry,
-                "before each retry",
-                "AWS: a refused retry takes nothing",
-            ),
-            (
-                BudgetCharge::Failure,
-                "on every retryable failure",
-                "gRPC: even the last or a refused one",
-            ),
-        ],
+        &CHARGES,
     )
     .changed();
     changed |= picker(
@@ -213,19 +217,7 @@ fn budget_section(ui: &mut Ui, profile: &mut RetryProfile) -> bool {
         field_id("profile.retry_budget.scope"),
         "Budget shared by",
         &mut b.scope,
-        &[
-            (
-                BudgetScope::Host,
-                "host",
-                "every run to the same scheme, host and port",
-            ),
-            (
-                BudgetScope::Profile,
-                "profile",
-                "every run with this profile name",
-            ),
-            (BudgetScope::Run, "run", "nobody: a fresh bucket per run"),
-        ],
+        &SCOPES,
     )
     .changed();
     changed

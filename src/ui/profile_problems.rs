@@ -11,20 +11,12 @@ use egui::Ui;
 pub fn problems_ui(ui: &mut Ui, issues: &[ProfileIssue], warnings: &[ProfileIssue]) {
     let error = ui.visuals().error_fg_color;
     let warn = ui.visuals().warn_fg_color;
-    for (list, color, title, meaning) in [
-        (
-            issues,
-            error,
-            "Problems",
-            "Send and Save are refused until they are fixed",
-        ),
-        (
-            warnings,
-            warn,
-            "Warnings",
-            "these settings never take effect",
-        ),
-    ] {
+    #[rustfmt::skip]
+    let lists = [
+        (issues, error, "Problems", "Send and Save are refused until they are fixed"),
+        (warnings, warn, "Warnings", "these settings never take effect"),
+    ];
+    for (list, color, title, meaning) in lists {
         if list.is_empty() {
             continue;
         }

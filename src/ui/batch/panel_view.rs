@@ -165,33 +165,19 @@ fn import_ui(
 
 /// The optional assertions, each with its error under it while it does not parse.
 fn assertions_ui(panel: &mut BatchPanel, ui: &mut egui::Ui) {
+    let a = &mut panel.assertions;
+    // (label, id, hint, text, tooltip)
+    #[rustfmt::skip]
     let fields = [
-        (
-            "Expect status",
-            "batch.expect_status",
-            "200-299,304",
-            "an item passes only if its final status is in this set",
-        ),
-        (
-            "Expect JSON",
-            "batch.expect_json",
-            "/state=\"done\"",
-            "POINTER=VALUE: the JSON body at the RFC 6901 pointer equals VALUE (JSON, or a plain string)",
-        ),
-        (
-            "Expect body",
-            "batch.expect_body",
-            "text the body contains",
-            "an item passes only if its final body contains this text",
-        ),
+        ("Expect status", "batch.expect_status", "200-299,304", &mut a.status,
+         "an item passes only if its final status is in this set"),
+        ("Expect JSON", "batch.expect_json", "/state=\"done\"", &mut a.json,
+         "POINTER=VALUE: the JSON body at the RFC 6901 pointer equals VALUE (JSON, or a plain string)"),
+        ("Expect body", "batch.expect_body", "text the body contains", &mut a.body,
+         "an item passes only if its final body contains this text"),
     ];
     ui.horizontal_wrapped(|ui| {
-        for (label, id, hint, help) in fields {
-            let text = match id {
-                "batch.expect_status" => &mut panel.assertions.status,
-                "batch.expect_json" => &mut panel.assertions.json,
-                _ => &mut panel.assertions.body,
-            };
+        for (label, id, hint, text, help) in fields {
             let l = ui.label(label);
             ui.add(
                 egui::TextEdit::singleline(text)

@@ -212,34 +212,21 @@ fn controls_ui(panel: &mut BatchPanel, ui: &mut egui::Ui) {
         } else {
             "Start"
         };
-        if button(ui, !busy && pending, start_label, "send the pending items") {
-            panel.send(BatchCommand::Start(id.clone()));
-            panel.working = true;
-        }
-        if button(
-            ui,
-            working,
-            "Pause",
-            "start no more items; runs in flight go back to pending",
-        ) {
-            panel.send(BatchCommand::Pause);
-        }
-        if button(
-            ui,
-            working,
-            "Cancel batch",
-            "cancel the runs in flight and every pending item",
-        ) {
-            panel.send(BatchCommand::Cancel);
-        }
-        if button(
-            ui,
-            !busy && failed,
-            "Re-run failed",
-            "send the error and cancelled items again",
-        ) {
-            panel.send(BatchCommand::RerunFailed(id.clone()));
-            panel.working = true;
+        // (enabled, label, tooltip, command)
+        #[rustfmt::skip]
+        let commands = [
+            (!busy && pending, start_label, "send the pending items", BatchCommand::Start(id.clone())),
+            (working, "Pause", "start no more items; runs in flight go back to pending", BatchCommand::Pause),
+            (working, "Cancel batch", "cancel the runs in flight and every pending item", BatchCommand::Cancel),
+            (!busy && failed, "Re-run failed", "send the error and cancelled items again",
+             BatchCommand::RerunFailed(id.clone())),
+        ];
+        for (enabled, label, tip, command) in commands {
+            if button(ui, enabled, label, tip) {
+                let works = matches!(command, BatchCommand::Start(_) | BatchCommand::RerunFailed(_));
+                panel.send(command);
+                panel.working |= works;
+            }
         }
         let states: Vec<_> = std::iter::once((None, "all", ""))
             .chain(BatchItemState::ALL.map(|s| (Some(s), s.id(), "")))

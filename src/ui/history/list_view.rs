@@ -1,7 +1,6 @@
 //! The History list: filters, actions on the selected run, the virtualised table (only the rows
 //! on screen are drawn, only a page around them is held) and the retention footer.
 
-use super::filters::METHODS;
 use super::{HistoryPanel, Purpose, format_bytes};
 use crate::service::HistoryRequest;
 use crate::store::{OutcomeFilter, RUNNING, RunSort, RunSummary};
@@ -65,7 +64,8 @@ fn filters_ui(panel: &mut HistoryPanel, ui: &mut egui::Ui) {
             })
             .width(80.0)
             .show_ui(ui, |ui| {
-                for m in METHODS {
+                // "" = any method, then the composer's common ones.
+                for m in std::iter::once("").chain(crate::ui::composer::COMMON_METHODS) {
                     ui.selectable_value(
                         &mut f.method,
                         m.to_owned(),

@@ -1,14 +1,18 @@
 //! Test fixtures, not part of the product: builds realistic `RunEvent` sequences with exact
 //! offsets, so tests and benchmarks of every layer (timeline, store, exports) can feed a run
-//! without an engine. Nothing in the product calls it; it sits at the top of the library, apart
-//! from `ui/`, because store and interop tests use it too.
+//! without an engine, and [`ScriptedDialogs`], file pickers that answer from a script. Nothing
+//! in the product calls it; it sits at the top of the library, apart from `ui/`, because store
+//! and interop tests use it too.
 
 use crate::model::secrets::{self, Masked};
 use crate::model::{
     AttemptOutcome, BodyPreview, ErrorKind, NetError, OutcomeKind, ResponseSummary, RunEvent,
     RunFold, RunId, RunOutcome, Strategy, Timings, Verdict, WaitExplanation,
 };
+use crate::ui::file_dialogs::{DialogAnswer, DialogPurpose, DialogReply, FileDialogs};
 use chrono::{DateTime, Duration as ChronoDuration, FixedOffset};
+use std::collections::VecDeque;
+use std::path::PathBuf;
 
 /// One event plus when the UI receives it, ms after the run started.
 pub type TimedEvent = (RunEvent, f64);
@@ -285,5 +289,57 @@ fn reason_phrase(status: u16) -> &'static str {
         503 => "Service Unavailable",
         504 => "Gateway Timeout",
         _ => "",
+    }
+}
+
+/// Test pickers: each request is answered at once with the next scripted path
+/// (`None` = cancelled; an empty script answers `None`), or, for [`ScriptedDialogs::unavailable`],
+/// with [`DialogReply::Unavailable`].
+#[derive(Debug, Default)]
+pub struct ScriptedDialogs {
+    answers: VecDeque<Option<PathBuf>>,
+    ready: VecDeque<DialogReply>,
+    unavailable: Option<String>,
+    /// Every request seen, in order.
+    pub requests: Vec<DialogPurpose>,
+}
+
+impl ScriptedDialogs {
+    /// Pickers that answer with `answers` in order.
+    pub fn new(answers: impl IntoIterator<Item = Option<PathBuf>>) -> Self {
+        Self {
+            answers: answers.into_iter().collect(),
+            ..Self::default()
+        }
+    }
+
+    /// Pickers that never open, as on a desktop without portal or zenity; `reason` is what
+    /// the reply says.
+    pub fn unavailable(reason: &str) -> Self {
+        Self {
+            unavailable: Some(reason.to_owned()),
+            ..Self::default()
+        }
+    }
+}
+
+impl FileDialogs for ScriptedDialogs {
+    fn request(&mut self, purpose: DialogPurpose) {
+        self.requests.push(purpose.clone());
+        let reply = if let Some(reason) = &self.unavailable {
+            DialogReply::Unavailable {
+                purpose,
+                reason: reason.clone(),
+            }
+        } else {
+            // Tests: read at once, so an answer is complete on the next frame.
+            let path = self.answers.pop_front().flatten();
+            DialogReply::Answered(DialogAnswer::read(purpose, path))
+        };
+        self.ready.push_back(reply);
+    }
+
+    fn poll(&mut self) -> Option<DialogReply> {
+        self.ready.pop_front()
     }
 }

@@ -312,8 +312,8 @@ pub fn execute(args: &HistoryArgs) -> Result<u8, CliError> {
             }
             let n = store.prune_before(cutoff).map_err(failed)?;
             crate::cli_outln!(
-                "deleted {n} run{} started before {}",
-                if n == 1 { "" } else { "s" },
+                "deleted {} started before {}",
+                crate::model::counted(n as u64, "run", "runs"),
                 cutoff.format("%Y-%m-%d %H:%M:%S%:z")
             );
             Ok(exit::SUCCESS)
@@ -417,14 +417,13 @@ fn not_found(id: &str, db: &Path) -> CliError {
 /// `id  start  METHOD url  outcome  N attempts  elapsed`.
 fn list_line(run: &RunRecord) -> String {
     format!(
-        "{}  {}  {} {}  {}  {} attempt{}  {}",
+        "{}  {}  {} {}  {}  {}  {}",
         run.id,
         run.started_at.format("%Y-%m-%d %H:%M:%S%:z"),
         run.method,
         super::mask::escape_controls(&run.url),
         run.outcome.map_or(RUNNING, OutcomeKind::id),
-        run.attempts,
-        if run.attempts == 1 { "" } else { "s" },
+        crate::model::counted(u64::from(run.attempts), "attempt", "attempts"),
         run.elapsed_ms
             .map_or_else(|| "-".to_owned(), crate::model::units::ms_or_seconds),
     )

@@ -208,12 +208,13 @@ pub fn prepare(args: &RunArgs) -> Result<PreparedRequest, CliError> {
     if let Some(MaxRetriesArg(r)) = args.max_retries {
         profile.max_retries = r;
     }
-    for (flag, value) in [
+    let flags = [
         ("--deadline-ms", args.deadline_ms),
         ("--timeout-ms", args.timeout_ms),
         ("--connect-timeout-ms", args.connect_timeout_ms),
         ("--read-timeout-ms", args.read_timeout_ms),
-    ] {
+    ];
+    for (flag, value) in flags {
         if value == Some(0) {
             return Err(CliError::usage(format!(
                 "{flag} must be greater than 0 (leave it out for the profile's value)"
@@ -226,12 +227,7 @@ pub fn prepare(args: &RunArgs) -> Result<PreparedRequest, CliError> {
     // The timeouts go to the request (they win over the profile's); checked as the profile's.
     // A profile as selected is checked already (a file by its load, a built-in by its test):
     // only these flags can make it invalid.
-    let overridden = args.max_retries.is_some()
-        || args.deadline_ms.is_some()
-        || args.timeout_ms.is_some()
-        || args.connect_timeout_ms.is_some()
-        || args.read_timeout_ms.is_some();
-    if overridden {
+    if args.max_retries.is_some() || flags.iter().any(|(_, value)| value.is_some()) {
         let mut checked = profile.clone();
         let t = &mut checked.timeouts;
         t.total_ms = args.timeout_ms.or(t.total_ms);
@@ -268,11 +264,10 @@ pub fn prepare(args: &RunArgs) -> Result<PreparedRequest, CliError> {
         .as_ref()
         .map(|o| SaveBody::checked(o, args.json, "--json"))
         .transpose()?;
-    if let Some(har) = &args.har {
-        super::output_path::check_output_path(har, "--har")?;
-    }
-    if let Some(png) = &args.png {
-        super::output_path::check_output_path(png, "--png")?;
+    for (path, flag) in [(&args.har, "--har"), (&args.png, "--png")] {
+        if let Some(path) = path {
+            super::output_path::check_output_path(path, flag)?;
+        }
     }
     spec.timeouts.total_ms = args.timeout_ms.or(spec.timeouts.total_ms);
     spec.timeouts.connect_ms = args.connect_timeout_ms.or(spec.timeouts.connect_ms);

@@ -271,28 +271,22 @@ fn draw(root: &Area<'_>, plot: &TimelinePlot) -> DrawResult {
     for (w, measured) in plot.waits() {
         #[allow(clippy::cast_precision_loss)] // planned waits are at most 24 h in ms
         let planned = w.planned_ms as f64;
-        if let Some(measured) = measured {
-            chart.draw_series(std::iter::once(Rectangle::new(
-                [
-                    (w.offset_ms, WAIT_LANE - WAIT_HALF),
-                    (
-                        w.offset_ms + measured.max(1.0 / px_per_ms),
-                        WAIT_LANE + WAIT_HALF,
-                    ),
-                ],
-                WAIT_FILL.filled(),
-            )))?;
-        }
-        chart.draw_series(std::iter::once(Rectangle::new(
-            [
+        // The wait's bar `ms` long (at least a pixel), filled when measured, outlined when planned.
+        let bar = |ms: f64, style: ShapeStyle| {
+            let end = w.offset_ms + ms.max(1.0 / px_per_ms);
+            let corners = [
                 (w.offset_ms, WAIT_LANE - WAIT_HALF),
-                (
-                    w.offset_ms + planned.max(1.0 / px_per_ms),
-                    WAIT_LANE + WAIT_HALF,
-                ),
-            ],
+                (end, WAIT_LANE + WAIT_HALF),
+            ];
+            std::iter::once(Rectangle::new(corners, style))
+        };
+        if let Some(measured) = measured {
+            chart.draw_series(bar(measured, WAIT_FILL.filled()))?;
+        }
+        chart.draw_series(bar(
+            planned,
             ShapeStyle::from(&PLANNED_LINE).stroke_width(1),
-        )))?;
+        ))?;
         let text = match measured {
             Some(m) => format!(
                 "{} planned, {} measured",

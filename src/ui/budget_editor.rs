@@ -119,6 +119,21 @@ fn default_budget() -> RetryBudget {
     }
 }
 
+/// The "Cost taken" picker's choices: value, text, tooltip.
+#[rustfmt::skip]
+const CHARGES: [(BudgetCharge, &str, &str); 2] = [
+    (BudgetCharge::Retry, "before each retry", "AWS: a refused retry takes nothing"),
+    (BudgetCharge::Failure, "on every retryable failure", "gRPC: even the last or a refused one"),
+];
+
+/// The "Budget shared by" picker's choices: value, text, tooltip.
+#[rustfmt::skip]
+const SCOPES: [(BudgetScope, &str, &str); 3] = [
+    (BudgetScope::Host, "host", "every run to the same scheme, host and port"),
+    (BudgetScope::Profile, "profile", "every run with this profile name"),
+    (BudgetScope::Run, "run", "nobody: a fresh bucket per run"),
+];
+
 fn budget_section(ui: &mut Ui, profile: &mut RetryProfile) -> bool {
     let mut changed = false;
     let mut on = profile.retry_budget.is_some();
@@ -156,56 +171,34 @@ fn budget_section(ui: &mut Ui, profile: &mut RetryProfile) -> bool {
         &mut b.initial,
         capacity,
     );
-    changed |= number_field(
-        ui,
-        tokens(
-            "profile.retry_budget.cost.transient",
-            "Transient retry cost",
-            "tokens a retry of a transient outcome takes",
-        ),
-        &mut b.cost.transient,
-    );
-    changed |= number_field(
-        ui,
-        tokens(
-            "profile.retry_budget.cost.timeout",
-            "Timeout retry cost",
-            "tokens a retry after a timeout takes",
-        ),
-        &mut b.cost.timeout,
-    );
-    changed |= number_field(
-        ui,
-        tokens(
-            "profile.retry_budget.cost.throttling",
-            "Throttling retry cost",
-            "tokens a retry of a throttling outcome takes",
-        ),
-        &mut b.cost.throttling,
-    );
+    // (field path, label, value, tooltip)
+    #[rustfmt::skip]
+    let costs = [
+        ("profile.retry_budget.cost.transient", "Transient retry cost", &mut b.cost.transient,
+         "tokens a retry of a transient outcome takes"),
+        ("profile.retry_budget.cost.timeout", "Timeout retry cost", &mut b.cost.timeout,
+         "tokens a retry after a timeout takes"),
+        ("profile.retry_budget.cost.throttling", "Throttling retry cost", &mut b.cost.throttling,
+         "tokens a retry of a throttling outcome takes"),
+    ];
+    for (path, label, value, tip) in costs {
+        changed |= number_field(ui, tokens(path, label, tip), value);
+    }
     changed |= keyed(ui, "profile.retry_budget.refund_on_retry_success", |ui| {
         ui.checkbox(&mut b.refund_on_retry_success, "Refund on retry success")
             .on_hover_text("a retried attempt that succeeds gives back its retry's cost")
             .changed()
     });
-    changed |= number_field(
-        ui,
-        tokens(
-            "profile.retry_budget.success_increment",
-            "Success increment",
-            "tokens a success adds when nothing is refunded (AWS 1 on a first-attempt success; gRPC tokenRatio)",
-        ),
-        &mut b.success_increment,
-    );
-    changed |= number_field(
-        ui,
-        tokens(
-            "profile.retry_budget.min_balance",
-            "Minimum balance",
-            "a retry needs the balance after its cost to stay at least this (gRPC: maxTokens / 2)",
-        ),
-        &mut b.min_balance,
-    );
+    #[rustfmt::skip]
+    let balance = [
+        ("profile.retry_budget.success_increment", "Success increment", &mut b.success_increment,
+         "tokens a success adds when nothing is refunded (AWS 1 on a first-attempt success; gRPC tokenRatio)"),
+        ("profile.retry_budget.min_balance", "Minimum balance", &mut b.min_balance,
+         "a retry needs the balance after its cost to stay at least this (gRPC: maxTokens / 2)"),
+    ];
+    for (path, label, value, tip) in balance {
+        changed |= number_field(ui, tokens(path, label, tip), value);
+    }
     changed |= keyed(ui, "profile.retry_budget.min_balance_exclusive", |ui| {
         ui.checkbox(&mut b.min_balance_exclusive, "Strictly above minimum")
             .on_hover_text("the balance must stay above the minimum, not at it (gRPC)")
@@ -216,18 +209,7 @@ fn budget_section(ui: &mut Ui, profile: &mut RetryProfile) -> bool {
         field_id("profile.retry_budget.charge"),
         "Cost taken",
         &mut b.charge,
-        &[
-            (
-                BudgetCharge::Retry,
-                "before each retry",
-                "AWS: a refused retry takes nothing",
-            ),
-            (
-                BudgetCharge::Failure,
-                "on every retryable failure",
-                "gRPC: even the last or a refused one",
-            ),
-        ],
+        &CHARGES,
     )
     .changed();
     changed |= picker(
@@ -235,19 +217,7 @@ fn budget_section(ui: &mut Ui, profile: &mut RetryProfile) -> bool {
         field_id("profile.retry_budget.scope"),
         "Budget shared by",
         &mut b.scope,
-        &[
-            (
-                BudgetScope::Host,
-                "host",
-                "every run to the same scheme, host and port",
-            ),
-            (
-                BudgetScope::Profile,
-                "profile",
-                "every run with this profile name",
-            ),
-            (BudgetScope::Run, "run", "nobody: a fresh bucket per run"),
-        ],
+        &SCOPES,
     )
     .changed();
     changed

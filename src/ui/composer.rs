@@ -305,38 +305,23 @@ impl Composer {
 
     fn transport(&mut self, ui: &mut Ui) -> bool {
         let t = &mut self.draft.timeouts;
-        let mut changed = optional_ms_field(
-            ui,
-            "request.timeouts.resolve_ms",
-            "Resolve timeout",
-            &mut t.resolve_ms,
-            5000,
-            "DNS lookup limit — the VBScript seed's resolveTimeout",
-        );
-        changed |= optional_ms_field(
-            ui,
-            "request.timeouts.connect_ms",
-            "Connect timeout",
-            &mut t.connect_ms,
-            5000,
-            "TCP + TLS connect limit — the seed's connectTimeout",
-        );
-        changed |= optional_ms_field(
-            ui,
-            "request.timeouts.read_ms",
-            "Read timeout",
-            &mut t.read_ms,
-            30000,
-            "limit between reads; covers the seed's sendTimeout and receiveTimeout (the request is sent within the same budget)",
-        );
-        changed |= optional_ms_field(
-            ui,
-            "request.timeouts.total_ms",
-            "Total timeout",
-            &mut t.total_ms,
-            60000,
-            "whole attempt incl. redirects and body; no seed equivalent (the seed's four limits add up to it)",
-        );
+        let mut changed = false;
+        // (field, label, value, ms when switched on, tooltip)
+        #[rustfmt::skip]
+        let fields = [
+            ("resolve_ms", "Resolve timeout", &mut t.resolve_ms, 5000,
+             "DNS lookup limit — the VBScript seed's resolveTimeout"),
+            ("connect_ms", "Connect timeout", &mut t.connect_ms, 5000,
+             "TCP + TLS connect limit — the seed's connectTimeout"),
+            ("read_ms", "Read timeout", &mut t.read_ms, 30000,
+             "limit between reads; covers the seed's sendTimeout and receiveTimeout (the request is sent within the same budget)"),
+            ("total_ms", "Total timeout", &mut t.total_ms, 60000,
+             "whole attempt incl. redirects and body; no seed equivalent (the seed's four limits add up to it)"),
+        ];
+        for (field, label, value, on_ms, tip) in fields {
+            let path = format!("request.timeouts.{field}");
+            changed |= optional_ms_field(ui, &path, label, value, on_ms, tip);
+        }
         ui.weak("unset timeouts use the profile's values");
         ui.horizontal(|ui| {
             changed |= ui

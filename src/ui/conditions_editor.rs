@@ -143,10 +143,8 @@ impl ConditionsEditor {
             m.equals = None;
             changed = true;
         }
-        match subject {
-            Subject::Header => changed |= self.header_rows(ui, path, name, m),
-            Subject::Pointer => changed |= self.pointer_rows(ui, path, name, m),
-            Subject::Nothing => {}
+        if subject != Subject::Nothing {
+            changed |= self.subject_rows(ui, (path, name), subject == Subject::Header, m);
         }
         changed |= optional_text(
             ui,
@@ -193,117 +191,80 @@ impl ConditionsEditor {
         changed
     }
 
-    #[allow(
-        clippy::unused_self,
-        reason = "drawn like its sibling rows, which use the state"
-    )]
-    fn header_rows(
+    /// The rows of a header or a JSON pointer test: its key, the comparison, and the value
+    /// compared with (a header's as text, a JSON pointer's as a typed JSON value).
+    fn subject_rows(
         &mut self,
         ui: &mut Ui,
-        path: &str,
-        name: &str,
+        (path, name): (&str, &str),
+        header: bool,
         m: &mut ResponseMatcher,
     ) -> bool {
-        let mut changed = kept_text(
-            ui,
-            &format!("{path}.header"),
-            "Header",
-            &format!("{name} header name"),
-            &mut m.header,
-        );
-        let mut test = if m.matches.is_some() {
-            Test::Matches
-        } else if m.equals.is_some() {
-            Test::Equals
+        let (field, label, key, tests) = if header {
+            let tests = [Test::Present, Test::Equals, Test::Matches];
+            ("header", "Header", &mut m.header, tests)
         } else {
-            Test::Present
+            let tests = [Test::Present, Test::Missing, Test::Equals];
+            ("json_pointer", "JSON pointer", &mut m.json_pointer, tests)
         };
-        if test_picker(
-            ui,
-            path,
-            name,
-            &mut test,
-            &[Test::Present, Test::Equals, Test::Matches],
-        ) {
+        let noun = if header {
+            "header name"
+        } else {
+            "JSON pointer"
+        };
+        let key_name = format!("{name} {noun}");
+        let mut changed = kept_text(ui, &format!("{path}.{field}"), label, &key_name, key);
+        let set = [
+            (Test::Matches, m.matches.is_some()),
+            (Test::Equals, m.equals.is_some()),
+            (Test::Missing, m.exists == Some(false)),
+        ];
+        let mut test = set
+            .into_iter()
+            .find(|&(t, on)| on && tests.contains(&t))
+            .map_or(Test::Present, |(t, _)| t);
+        if test_picker(ui, path, name, &mut test, &tests) {
             m.equals = (test == Test::Equals).then(|| Value::String(String::new()));
-            m.matches = (test == Test::Matches).then(String::new);
+            if header {
+                m.matches = (test == Test::Matches).then(String::new);
+            } else {
+                m.exists = (test == Test::Missing).then_some(false);
+            }
             changed = true;
         }
         match test {
-            Test::Equals => {
+            Test::Equals if header => {
                 let mut v = match &m.equals {
                     Some(Value::String(s)) => s.clone(),
                     Some(other) => other.to_string(),
                     None => String::new(),
                 };
-                if named_row(
-                    ui,
-                    &format!("{path}.equals"),
-                    "Value",
-                    &format!("{name} header value"),
-                    &mut v,
-                ) {
+                let (path, name) = (format!("{path}.equals"), format!("{name} header value"));
+                if named_row(ui, &path, "Value", &name, &mut v) {
                     m.equals = Some(Value::String(v));
                     changed = true;
                 }
             }
+            Test::Equals => {
+                let key = format!("{path}.equals");
+                let row = TypedRow {
+                    path: &key,
+                    label: "Value (JSON)",
+                    hint: "",
+                    tooltip: "a JSON value: \"done\", 3, true, null, {…}; text that is not JSON is taken as a string",
+                };
+                let show = |v: &Option<Value>| v.as_ref().map(json_text).unwrap_or_default();
+                let typed = self.texts.entry(key.clone()).or_default();
+                let (edited, r) =
+                    typed.ui(ui, row, &mut m.equals, show, |t| Ok(Some(typed_json(t))));
+                r.accessible_name(format!("{name} JSON value"));
+                changed |= edited;
+            }
             Test::Matches => {
-                changed |= kept_text(
-                    ui,
-                    &format!("{path}.matches"),
-                    "Regex",
-                    &format!("{name} header regex"),
-                    &mut m.matches,
-                );
+                let (path, name) = (format!("{path}.matches"), format!("{name} header regex"));
+                changed |= kept_text(ui, &path, "Regex", &name, &mut m.matches);
             }
             Test::Present | Test::Missing => {}
-        }
-        changed
-    }
-
-    fn pointer_rows(
-        &mut self,
-        ui: &mut Ui,
-        path: &str,
-        name: &str,
-        m: &mut ResponseMatcher,
-    ) -> bool {
-        let mut changed = kept_text(
-            ui,
-            &format!("{path}.json_pointer"),
-            "JSON pointer",
-            &format!("{name} JSON pointer"),
-            &mut m.json_pointer,
-        );
-        let mut test = match (&m.equals, m.exists) {
-            (Some(_), _) => Test::Equals,
-            (None, Some(false)) => Test::Missing,
-            (None, _) => Test::Present,
-        };
-        if test_picker(
-            ui,
-            path,
-            name,
-            &mut test,
-            &[Test::Present, Test::Missing, Test::Equals],
-        ) {
-            m.equals = (test == Test::Equals).then(|| Value::String(String::new()));
-            m.exists = (test == Test::Missing).then_some(false);
-            changed = true;
-        }
-        if test == Test::Equals {
-            let key = format!("{path}.equals");
-            let row = TypedRow {
-                path: &key,
-                label: "Value (JSON)",
-                hint: "",
-                tooltip: "a JSON value: \"done\", 3, true, null, {…}; text that is not JSON is taken as a string",
-            };
-            let show = |v: &Option<Value>| v.as_ref().map(json_text).unwrap_or_default();
-            let typed = self.texts.entry(key.clone()).or_default();
-            let (edited, r) = typed.ui(ui, row, &mut m.equals, show, |t| Ok(Some(typed_json(t))));
-            r.accessible_name(format!("{name} JSON value"));
-            changed |= edited;
         }
         changed
     }

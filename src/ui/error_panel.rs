@@ -53,10 +53,9 @@ impl LoadFailure {
             ui.colored_label(
                 ui.visuals().error_fg_color,
                 format!(
-                    "Cannot load profile {} ({} problem{}); the current profile is unchanged",
+                    "Cannot load profile {} ({}); the current profile is unchanged",
                     self.what,
-                    self.issues.len(),
-                    if self.issues.len() == 1 { "" } else { "s" }
+                    crate::model::counted(self.issues.len() as u64, "problem", "problems")
                 ),
             );
             dismissed = ui.button("Dismiss").clicked();

@@ -334,57 +334,8 @@ impl FileDialogs for RfdDialogs {
     }
 }
 
-/// Test pickers: each request is answered at once with the next scripted path
-/// (`None` = cancelled; an empty script answers `None`), or, for [`ScriptedDialogs::unavailable`],
-/// with [`DialogReply::Unavailable`].
-#[derive(Debug, Default)]
-pub struct ScriptedDialogs {
-    answers: VecDeque<Option<PathBuf>>,
-    ready: VecDeque<DialogReply>,
-    unavailable: Option<String>,
-    /// Every request seen, in order.
-    pub requests: Vec<DialogPurpose>,
-}
-
-impl ScriptedDialogs {
-    /// Pickers that answer with `answers` in order.
-    pub fn new(answers: impl IntoIterator<Item = Option<PathBuf>>) -> Self {
-        Self {
-            answers: answers.into_iter().collect(),
-            ..Self::default()
-        }
-    }
-
-    /// Pickers that never open, as on a desktop without portal or zenity; `reason` is what
-    /// the reply says.
-    pub fn unavailable(reason: &str) -> Self {
-        Self {
-            unavailable: Some(reason.to_owned()),
-            ..Self::default()
-        }
-    }
-}
-
-impl FileDialogs for ScriptedDialogs {
-    fn request(&mut self, purpose: DialogPurpose) {
-        self.requests.push(purpose.clone());
-        let reply = if let Some(reason) = &self.unavailable {
-            DialogReply::Unavailable {
-                purpose,
-                reason: reason.clone(),
-            }
-        } else {
-            // Tests: read at once, so an answer is complete on the next frame.
-            let path = self.answers.pop_front().flatten();
-            DialogReply::Answered(DialogAnswer::read(purpose, path))
-        };
-        self.ready.push_back(reply);
-    }
-
-    fn poll(&mut self) -> Option<DialogReply> {
-        self.ready.pop_front()
-    }
-}
+/// The test double of [`FileDialogs`] (scripted answers), with the other fixtures.
+pub use crate::testkit::ScriptedDialogs;
 
 /// The file pickers the workbench talks to: the native ones, and the in-app [`FilePicker`]
 /// once they turn out to be unavailable (then for the rest of the session, announced once).
@@ -467,11 +418,6 @@ impl FileDialogHost {
     /// Whether a file chosen in the in-app picker is still being read.
     pub fn is_reading(&self) -> bool {
         self.reads.is_running()
-    }
-
-    /// Whether the in-app picker is open.
-    pub fn is_picker_open(&self) -> bool {
-        self.picker.is_open()
     }
 
     /// Draws the in-app picker when open. `recent_profiles` are the caller's recent profile

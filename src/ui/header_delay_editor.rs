@@ -29,6 +29,21 @@ fn unit_label(unit: HeaderUnit) -> &'static str {
         .map_or("?", |(_, l)| l)
 }
 
+/// The "Combine" picker's choices: value, text, tooltip.
+#[rustfmt::skip]
+const COMBINES: [(Combine, &str, &str); 3] = [
+    (Combine::Replace, "replace", "the header's delay replaces the computed one (seed 001)"),
+    (Combine::Max, "max", "the larger of header delay and fallback wait (Azure SDKs)"),
+    (Combine::Clamp, "clamp", CLAMP_TIP),
+];
+
+/// The "Header above max delay" picker's choices: value, text, tooltip.
+#[rustfmt::skip]
+const ON_EXCEED: [(OnExceedMax, &str, &str); 2] = [
+    (OnExceedMax::Stop, "stop", "never retry earlier than the server asked: end the run"),
+    (OnExceedMax::Cap, "cap", "wait the max delay and retry anyway"),
+];
+
 /// Draws the header list and the combine / on-exceed pickers; true when changed.
 pub fn header_delay_editor(ui: &mut Ui, id: &str, backoff: &mut Backoff) -> bool {
     let mut changed = false;
@@ -86,19 +101,7 @@ pub fn header_delay_editor(ui: &mut Ui, id: &str, backoff: &mut Backoff) -> bool
         (id, "combine"),
         "Combine",
         &mut backoff.combine,
-        &[
-            (
-                Combine::Replace,
-                "replace",
-                "the header's delay replaces the computed one (seed 001)",
-            ),
-            (
-                Combine::Max,
-                "max",
-                "the larger of header delay and fallback wait (Azure SDKs)",
-            ),
-            (Combine::Clamp, "clamp", CLAMP_TIP),
-        ],
+        &COMBINES,
     )
     .changed();
     if backoff.combine == Combine::Clamp {
@@ -120,18 +123,7 @@ pub fn header_delay_editor(ui: &mut Ui, id: &str, backoff: &mut Backoff) -> bool
         (id, "on_exceed"),
         "Header above max delay",
         &mut backoff.on_exceed_max,
-        &[
-            (
-                OnExceedMax::Stop,
-                "stop",
-                "never retry earlier than the server asked: end the run",
-            ),
-            (
-                OnExceedMax::Cap,
-                "cap",
-                "wait the max delay and retry anyway",
-            ),
-        ],
+        &ON_EXCEED,
     )
     .changed();
     changed

@@ -9,6 +9,21 @@ use std::path::{Path, PathBuf};
 /// The built-in selected on first run (seed 001's exponential example).
 pub const DEFAULT_BUILTIN: &str = "servicenow-exponential";
 
+/// A profile file's name stem from its profile's name: `My API (copy)` → `my-api-copy`
+/// (ASCII letters and digits, lowercase, other runs as one `-`; `profile` when none is left).
+pub fn file_stem(profile_name: &str) -> String {
+    let mut slug = String::new();
+    for c in profile_name.chars() {
+        if c.is_ascii_alphanumeric() {
+            slug.push(c.to_ascii_lowercase());
+        } else if !slug.is_empty() && !slug.ends_with('-') {
+            slug.push('-');
+        }
+    }
+    let slug = slug.trim_end_matches('-');
+    if slug.is_empty() { "profile" } else { slug }.to_owned()
+}
+
 /// Where the current profile came from.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum ProfileSource {
@@ -175,6 +190,12 @@ pub fn file_name(p: &Path) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn file_stems_are_slugs() {
+        assert_eq!(file_stem("My API (copy)"), "my-api-copy");
+        assert_eq!(file_stem("???"), "profile");
+    }
 
     #[test]
     fn default_builtin_always_exists() {

@@ -5,42 +5,25 @@
 use crate::profile::ProfileIssue;
 use egui::Ui;
 
-/// `Problems (N)` and one line per problem (`path: message`), in the error colour; nothing
-/// when there are none.
-pub fn problems_ui(ui: &mut Ui, issues: &[ProfileIssue]) {
-    if issues.is_empty() {
-        return;
-    }
-    ui.separator();
-    let color = ui.visuals().error_fg_color;
-    ui.colored_label(
-        color,
-        format!(
-            "Problems ({}): Send and Save are refused until they are fixed",
-            issues.len()
-        ),
-    );
-    for issue in issues {
-        ui.colored_label(color, format!("• {}", issue.path_and_message()));
-    }
-}
-
-/// `Warnings (N)` and one line per setting that never takes effect (`path: message`), in the
-/// warning colour; nothing when there are none. Send and Save still work.
-pub fn warnings_ui(ui: &mut Ui, warnings: &[ProfileIssue]) {
-    if warnings.is_empty() {
-        return;
-    }
-    ui.separator();
-    let color = ui.visuals().warn_fg_color;
-    ui.colored_label(
-        color,
-        format!(
-            "Warnings ({}): these settings never take effect",
-            warnings.len()
-        ),
-    );
-    for w in warnings {
-        ui.colored_label(color, format!("• {}", w.path_and_message()));
+/// `Problems (N)` and one line per problem (`path: message`) in the error colour, then
+/// `Warnings (N)` and one line per setting that never takes effect in the warning colour (Send
+/// and Save still work); nothing for an empty list.
+pub fn problems_ui(ui: &mut Ui, issues: &[ProfileIssue], warnings: &[ProfileIssue]) {
+    let error = ui.visuals().error_fg_color;
+    let warn = ui.visuals().warn_fg_color;
+    #[rustfmt::skip]
+    let lists = [
+        (issues, error, "Problems", "Send and Save are refused until they are fixed"),
+        (warnings, warn, "Warnings", "these settings never take effect"),
+    ];
+    for (list, color, title, meaning) in lists {
+        if list.is_empty() {
+            continue;
+        }
+        ui.separator();
+        ui.colored_label(color, format!("{title} ({}): {meaning}", list.len()));
+        for issue in list {
+            ui.colored_label(color, format!("• {}", issue.path_and_message()));
+        }
     }
 }

@@ -155,7 +155,7 @@ impl RequestLibraryPanel {
                 "Save request",
                 "save over the selected request (secret values are not saved)",
             ) {
-                status = Some(self.save(&lib, composer));
+                status = Some(self.save(&lib, composer, false));
             }
             if button(
                 ui,
@@ -163,7 +163,7 @@ impl RequestLibraryPanel {
                 "Save as new",
                 "save as a new request named as typed (secret values are not saved)",
             ) {
-                status = Some(self.save_new(&lib, composer));
+                status = Some(self.save(&lib, composer, true));
             }
             let selected = self.current.clone();
             ui.add_enabled_ui(selected.is_some(), |ui| {
@@ -303,38 +303,27 @@ impl RequestLibraryPanel {
         }
     }
 
-    fn save(&mut self, lib: &RequestLibrary, composer: &Composer) -> (bool, String) {
-        let Some(id) = self.current.clone() else {
-            return self.save_new(lib, composer);
-        };
-        let name = self
-            .name_of(&id)
-            .unwrap_or_else(|| self.typed_name(composer));
-        let saved = SavedRequest::new(id, name, &self.for_file(&composer.draft));
-        match lib.save(&saved) {
-            Ok(_) => {
-                self.snapshot = Some(composer.draft.without_secrets());
-                self.reload();
-                (
-                    false,
-                    format!("saved \"{}\" (without secret values)", saved.name),
-                )
+    /// Saves the composer over the selected request, or (`as_new`, or none selected) as a new
+    /// one named as typed; the status line's (error, text).
+    fn save(&mut self, lib: &RequestLibrary, composer: &Composer, as_new: bool) -> (bool, String) {
+        let draft = self.for_file(&composer.draft);
+        let saved = match self.current.clone().filter(|_| !as_new) {
+            Some(id) => {
+                let name = self
+                    .name_of(&id)
+                    .unwrap_or_else(|| self.typed_name(composer));
+                let saved = SavedRequest::new(id, name, &draft);
+                lib.save(&saved).map(|_| saved)
             }
-            Err(e) => (true, e.to_string()),
-        }
-    }
-
-    fn save_new(&mut self, lib: &RequestLibrary, composer: &Composer) -> (bool, String) {
-        let name = self.typed_name(composer);
-        match lib.save_new(&name, &self.for_file(&composer.draft)) {
+            None => lib.save_new(&self.typed_name(composer), &draft),
+        };
+        match saved {
             Ok(saved) => {
                 self.current = Some(saved.id.clone());
                 self.snapshot = Some(composer.draft.without_secrets());
                 self.reload();
-                (
-                    false,
-                    format!("saved \"{}\" (without secret values)", saved.name),
-                )
+                let text = format!("saved \"{}\" (without secret values)", saved.name);
+                (false, text)
             }
             Err(e) => (true, e.to_string()),
         }

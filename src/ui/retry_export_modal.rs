@@ -14,7 +14,7 @@ const TEXT_HEIGHT: f32 = 300.0;
 const GAPS_HEIGHT: f32 = 160.0;
 
 /// The modal's state. The export is recomputed only when the format or the profile changes.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub struct RetryExporter {
     /// Whether the modal is open.
     pub open: bool,
@@ -23,17 +23,6 @@ pub struct RetryExporter {
     cache: Option<(RetryFormat, RetryProfile, ExportedPolicy)>,
     /// The text Save… is writing (set when it was clicked, taken by the workbench).
     pending: Option<String>,
-}
-
-impl Default for RetryExporter {
-    fn default() -> Self {
-        Self {
-            open: false,
-            format: RetryFormat::GrpcConfig,
-            cache: None,
-            pending: None,
-        }
-    }
 }
 
 impl RetryExporter {
@@ -142,17 +131,8 @@ impl RetryExporter {
 
 /// `My API` + gRPC → `my-api.grpc.json`.
 fn suggested_name(profile_name: &str, format: RetryFormat) -> String {
-    let mut slug = String::new();
-    for c in profile_name.chars() {
-        if c.is_ascii_alphanumeric() {
-            slug.push(c.to_ascii_lowercase());
-        } else if !slug.is_empty() && !slug.ends_with('-') {
-            slug.push('-');
-        }
-    }
-    let slug = slug.trim_end_matches('-');
-    let slug = if slug.is_empty() { "profile" } else { slug };
-    format!("{slug}.{}.{}", format.id(), format.extension())
+    let stem = super::profile_library::file_stem(profile_name);
+    format!("{stem}.{}.{}", format.id(), format.extension())
 }
 
 #[cfg(test)]

@@ -19,23 +19,13 @@ pub enum ImportAction {
 }
 
 /// The modal's state: the format and the last file read (its result).
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub struct RetryImporter {
     /// Whether the modal is open.
     pub open: bool,
     /// The source format (kept between openings).
     pub format: RetryFormat,
     result: Option<(String, Result<ImportedPolicy, String>)>,
-}
-
-impl Default for RetryImporter {
-    fn default() -> Self {
-        Self {
-            open: false,
-            format: RetryFormat::GrpcConfig,
-            result: None,
-        }
-    }
 }
 
 impl RetryImporter {

@@ -12,28 +12,17 @@ use egui::{Key, KeyboardShortcut, Modifiers};
 
 /// Every keyboard shortcut and what it does, as the About window lists them (docs/window.md
 /// has the same table).
+#[rustfmt::skip]
 pub const KEYS: &[(&str, &str)] = &[
     ("Ctrl+Enter", "send the composed request"),
-    (
-        "Esc",
-        "close the open popup, menu or dialog; with none open, cancel the selected run",
-    ),
+    ("Esc", "close the open popup, menu or dialog; with none open, cancel the selected run"),
     ("Ctrl+O", "open a profile file"),
     ("Ctrl+S", "save the profile"),
     ("Ctrl+Shift+S", "save the profile as a new file"),
-    (
-        "Ctrl+Q",
-        "quit (asks first while a run is waiting or a batch is working)",
-    ),
-    (
-        "Ctrl+Z",
-        "undo the last change of the request: a paste, an import, a load, typing",
-    ),
+    ("Ctrl+Q", "quit (asks first while a run is waiting or a batch is working)"),
+    ("Ctrl+Z", "undo the last change of the request: a paste, an import, a load, typing"),
     ("Ctrl+Shift+Z / Ctrl+Y", "redo it"),
-    (
-        "Ctrl+C",
-        "in the attempts table, no text field focused: copy the selected attempt row",
-    ),
+    ("Ctrl+C", "in the attempts table, no text field focused: copy the selected attempt row"),
 ];
 
 /// A shortcut the user pressed this frame.

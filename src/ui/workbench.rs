@@ -68,7 +68,7 @@ pub struct WorkbenchSetup {
     /// out (a [`CoreLink::probe`] in tests). The History panel and the Batch tab are connected
     /// to it when it serves them.
     pub link: CoreLink,
-    /// File pickers (real rfd ones or [`super::file_dialogs::ScriptedDialogs`]).
+    /// File pickers (real rfd ones or [`crate::testkit::ScriptedDialogs`]).
     pub dialogs: Box<dyn FileDialogs>,
     /// `http://127.0.0.1:PORT` of the embedded demo server, when running.
     pub demo_base_url: Option<String>,

@@ -140,12 +140,10 @@ const RETRY: &[Key<Draft>] = &[
 ];
 
 /// `matching`.
+#[rustfmt::skip]
 const MATCHING: &[Key<Draft>] = &[
     Key::map("httpStatusCodes", http_codes),
-    Key::dropped(
-        "gRPCStatusCodes",
-        "gRPC status codes: the profile retries HTTP statuses",
-    ),
+    Key::dropped("gRPCStatusCodes", "gRPC status codes: the profile retries HTTP statuses"),
 ];
 
 fn policy(d: &mut Draft, v: &Node, path: &str, _: &mut Findings) -> Mapped {

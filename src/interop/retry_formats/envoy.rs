@@ -199,6 +199,7 @@ const ROUTE: &[Key<Draft>] = &[
 ];
 
 /// `retry_policy`.
+#[rustfmt::skip]
 const POLICY: &[Key<Draft>] = &[
     Key::map("retry_on", retry_on),
     Key::map("num_retries", num_retries),
@@ -208,26 +209,11 @@ const POLICY: &[Key<Draft>] = &[
     Key::nested("retry_back_off", BACK_OFF),
     Key::map("rate_limited_retry_back_off", rate_limited),
     Key::dropped("retriable_headers", pending::MATCHERS),
-    Key::dropped(
-        "retriable_request_headers",
-        "request matchers (which requests to retry) are not in the profile model",
-    ),
-    Key::dropped(
-        "retry_host_predicate",
-        "host selection is not in the profile model",
-    ),
-    Key::dropped(
-        "host_selection_retry_max_attempts",
-        "host selection is not in the profile model",
-    ),
-    Key::dropped(
-        "retry_priority",
-        "host selection is not in the profile model",
-    ),
-    Key::dropped(
-        "retry_options_predicates",
-        "retry option predicates are Envoy extensions",
-    ),
+    Key::dropped("retriable_request_headers", "request matchers (which requests to retry) are not in the profile model"),
+    Key::dropped("retry_host_predicate", "host selection is not in the profile model"),
+    Key::dropped("host_selection_retry_max_attempts", "host selection is not in the profile model"),
+    Key::dropped("retry_priority", "host selection is not in the profile model"),
+    Key::dropped("retry_options_predicates", "retry option predicates are Envoy extensions"),
 ];
 
 /// `retry_back_off`.

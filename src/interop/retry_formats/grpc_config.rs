@@ -424,41 +424,25 @@ struct Draft {
 }
 
 /// Top level of the service config.
+#[rustfmt::skip]
 const ROOT: &[Key<Draft>] = &[
     Key::map("methodConfig", method_configs),
     Key::map("retryThrottling", retry_throttling),
-    Key::dropped(
-        "loadBalancingConfig",
-        "load balancing is not a retry setting",
-    ),
-    Key::dropped(
-        "loadBalancingPolicy",
-        "load balancing is not a retry setting",
-    ),
+    Key::dropped("loadBalancingConfig", "load balancing is not a retry setting"),
+    Key::dropped("loadBalancingPolicy", "load balancing is not a retry setting"),
     Key::dropped("healthCheckConfig", "health checks are not a retry setting"),
 ];
 
 /// One `methodConfig` entry.
+#[rustfmt::skip]
 const METHOD: &[Key<Draft>] = &[
-    Key::dropped(
-        "name",
-        "the profile applies to the requests it is used for, not to named methods",
-    ),
+    Key::dropped("name", "the profile applies to the requests it is used for, not to named methods"),
     Key::map("retryPolicy", retry_policy),
     Key::map("timeout", timeout),
-    Key::dropped(
-        "hedgingPolicy",
-        "hedging (parallel attempts) is not in the profile model",
-    ),
+    Key::dropped("hedgingPolicy", "hedging (parallel attempts) is not in the profile model"),
     Key::dropped("waitForReady", "wait-for-ready is a channel setting"),
-    Key::dropped(
-        "maxRequestMessageBytes",
-        "message size limits are not retry settings",
-    ),
-    Key::dropped(
-        "maxResponseMessageBytes",
-        "message size limits are not retry settings",
-    ),
+    Key::dropped("maxRequestMessageBytes", "message size limits are not retry settings"),
+    Key::dropped("maxResponseMessageBytes", "message size limits are not retry settings"),
 ];
 
 /// `retryPolicy`.

@@ -29,8 +29,9 @@ pub use report::{Carried, ExportedPolicy, FormatError, ImportError, ImportedPoli
 
 use crate::model::RetryProfile;
 
-/// A tool whose retry settings Retryscope writes (and, for data formats, reads).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// A tool whose retry settings Retryscope writes (and, for data formats, reads). The default,
+/// gRPC service config, is where the window's Export as… and Import from… start.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum RetryFormat {
     /// curl's `--retry*` flags (and `--connect-timeout`/`--max-time`).
     CurlFlags,
@@ -42,6 +43,7 @@ pub enum RetryFormat {
     /// Microsoft.Extensions.Http.Resilience's standard handler options).
     Polly,
     /// gRPC service config JSON: `methodConfig[].retryPolicy` (+ `retryThrottling`).
+    #[default]
     GrpcConfig,
     /// Envoy route `retry_policy` YAML.
     Envoy,
@@ -50,6 +52,20 @@ pub enum RetryFormat {
     /// AWS shared config file keys (`retry_mode`, `max_attempts`).
     AwsConfig,
 }
+
+/// Each format in menu order: the format, its CLI id, its menu label, its usual file
+/// extension, and whether [`import`] reads it (code formats are export-only).
+#[rustfmt::skip]
+const FORMATS: [(RetryFormat, &str, &str, &str, bool); 8] = [
+    (RetryFormat::CurlFlags, "curl", "curl --retry flags", "txt", false),
+    (RetryFormat::Urllib3, "urllib3", "Python urllib3 Retry", "py", false),
+    (RetryFormat::Tenacity, "tenacity", "Python tenacity @retry", "py", false),
+    (RetryFormat::Polly, "polly", "Polly v8 (appsettings JSON)", "json", true),
+    (RetryFormat::GrpcConfig, "grpc", "gRPC service config (JSON)", "json", true),
+    (RetryFormat::Envoy, "envoy", "Envoy retry_policy (YAML)", "yaml", true),
+    (RetryFormat::Dapr, "dapr", "Dapr resiliency (YAML)", "yaml", true),
+    (RetryFormat::AwsConfig, "aws-config", "AWS shared config (INI)", "ini", true),
+];
 
 impl RetryFormat {
     /// Every format, in menu order.
@@ -66,16 +82,7 @@ impl RetryFormat {
 
     /// The id the CLI takes (`--to grpc`).
     pub fn id(self) -> &'static str {
-        match self {
-            RetryFormat::CurlFlags => "curl",
-            RetryFormat::Urllib3 => "urllib3",
-            RetryFormat::Tenacity => "tenacity",
-            RetryFormat::Polly => "polly",
-            RetryFormat::GrpcConfig => "grpc",
-            RetryFormat::Envoy => "envoy",
-            RetryFormat::Dapr => "dapr",
-            RetryFormat::AwsConfig => "aws-config",
-        }
+        FORMATS[self as usize].1
     }
 
     /// The format named `id` (case-insensitive).
@@ -87,39 +94,17 @@ impl RetryFormat {
 
     /// What the menus show, e.g. `gRPC service config (JSON)`.
     pub fn label(self) -> &'static str {
-        match self {
-            RetryFormat::CurlFlags => "curl --retry flags",
-            RetryFormat::Urllib3 => "Python urllib3 Retry",
-            RetryFormat::Tenacity => "Python tenacity @retry",
-            RetryFormat::Polly => "Polly v8 (appsettings JSON)",
-            RetryFormat::GrpcConfig => "gRPC service config (JSON)",
-            RetryFormat::Envoy => "Envoy retry_policy (YAML)",
-            RetryFormat::Dapr => "Dapr resiliency (YAML)",
-            RetryFormat::AwsConfig => "AWS shared config (INI)",
-        }
+        FORMATS[self as usize].2
     }
 
     /// Whether the format is data that [`import`] reads (code formats are export-only).
     pub fn can_import(self) -> bool {
-        matches!(
-            self,
-            RetryFormat::Polly
-                | RetryFormat::GrpcConfig
-                | RetryFormat::Envoy
-                | RetryFormat::Dapr
-                | RetryFormat::AwsConfig
-        )
+        FORMATS[self as usize].4
     }
 
     /// The usual file extension, without the dot (`json`, `yaml`, `py`, `ini`, `txt`).
     pub fn extension(self) -> &'static str {
-        match self {
-            RetryFormat::CurlFlags => "txt",
-            RetryFormat::Urllib3 | RetryFormat::Tenacity => "py",
-            RetryFormat::Polly | RetryFormat::GrpcConfig => "json",
-            RetryFormat::Envoy | RetryFormat::Dapr => "yaml",
-            RetryFormat::AwsConfig => "ini",
-        }
+        FORMATS[self as usize].3
     }
 
     /// Every id, comma-separated (for help and error messages).
@@ -215,5 +200,25 @@ fn import_as_read(
             )
             .into())
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_format_has_its_own_row_in_the_table() {
+        for (i, format) in RetryFormat::ALL.into_iter().enumerate() {
+            assert_eq!((format as usize, FORMATS[i].0), (i, format));
+        }
+        assert_eq!(
+            RetryFormat::from_id("AWS-CONFIG"),
+            Some(RetryFormat::AwsConfig)
+        );
+        assert_eq!(
+            RetryFormat::ids(true),
+            "polly, grpc, envoy, dapr, aws-config"
+        );
     }
 }

@@ -187,18 +187,13 @@ const RETRY: &[Key<Draft>] = &[
 ];
 
 /// `HttpStandardResilienceOptions`.
+#[rustfmt::skip]
 const STANDARD: &[Key<Draft>] = &[
     Key::nested("Retry", RETRY),
     Key::map("AttemptTimeout", attempt_timeout),
     Key::map("TotalRequestTimeout", total_timeout),
-    Key::dropped(
-        "CircuitBreaker",
-        "circuit breakers are not in the profile model",
-    ),
-    Key::dropped(
-        "RateLimiter",
-        "client-side rate limiting is not in the profile model",
-    ),
+    Key::dropped("CircuitBreaker", "circuit breakers are not in the profile model"),
+    Key::dropped("RateLimiter", "client-side rate limiting is not in the profile model"),
 ];
 
 /// `AttemptTimeout` / `TotalRequestTimeout` (a timeout, ms, when one is read).

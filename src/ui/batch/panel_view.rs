@@ -3,10 +3,8 @@
 use super::{BatchAction, BatchPanel};
 use crate::model::{BatchItemState, RetryProfile};
 use crate::service::BatchCommand;
-use crate::ui::click_row::click_row;
+use crate::ui::click_row::{click_row, click_table, row_height};
 use crate::ui::controls::{button, picker};
-use egui::Sense;
-use egui_extras::{Column, TableBuilder};
 use std::fmt::Write as _;
 use std::time::Instant;
 
@@ -167,33 +165,19 @@ fn import_ui(
 
 /// The optional assertions, each with its error under it while it does not parse.
 fn assertions_ui(panel: &mut BatchPanel, ui: &mut egui::Ui) {
+    let a = &mut panel.assertions;
+    // (label, id, hint, text, tooltip)
+    #[rustfmt::skip]
     let fields = [
-        (
-            "Expect status",
-            "batch.expect_status",
-            "200-299,304",
-            "an item passes only if its final status is in this set",
-        ),
-        (
-            "Expect JSON",
-            "batch.expect_json",
-            "/state=\"done\"",
-            "POINTER=VALUE: the JSON body at the RFC 6901 pointer equals VALUE (JSON, or a plain string)",
-        ),
-        (
-            "Expect body",
-            "batch.expect_body",
-            "text the body contains",
-            "an item passes only if its final body contains this text",
-        ),
+        ("Expect status", "batch.expect_status", "200-299,304", &mut a.status,
+         "an item passes only if its final status is in this set"),
+        ("Expect JSON", "batch.expect_json", "/state=\"done\"", &mut a.json,
+         "POINTER=VALUE: the JSON body at the RFC 6901 pointer equals VALUE (JSON, or a plain string)"),
+        ("Expect body", "batch.expect_body", "text the body contains", &mut a.body,
+         "an item passes only if its final body contains this text"),
     ];
     ui.horizontal_wrapped(|ui| {
-        for (label, id, hint, help) in fields {
-            let text = match id {
-                "batch.expect_status" => &mut panel.assertions.status,
-                "batch.expect_json" => &mut panel.assertions.json,
-                _ => &mut panel.assertions.body,
-            };
+        for (label, id, hint, text, help) in fields {
             let l = ui.label(label);
             ui.add(
                 egui::TextEdit::singleline(text)
@@ -228,34 +212,21 @@ fn controls_ui(panel: &mut BatchPanel, ui: &mut egui::Ui) {
         } else {
             "Start"
         };
-        if button(ui, !busy && pending, start_label, "send the pending items") {
-            panel.send(BatchCommand::Start(id.clone()));
-            panel.working = true;
-        }
-        if button(
-            ui,
-            working,
-            "Pause",
-            "start no more items; runs in flight go back to pending",
-        ) {
-            panel.send(BatchCommand::Pause);
-        }
-        if button(
-            ui,
-            working,
-            "Cancel batch",
-            "cancel the runs in flight and every pending item",
-        ) {
-            panel.send(BatchCommand::Cancel);
-        }
-        if button(
-            ui,
-            !busy && failed,
-            "Re-run failed",
-            "send the error and cancelled items again",
-        ) {
-            panel.send(BatchCommand::RerunFailed(id.clone()));
-            panel.working = true;
+        // (enabled, label, tooltip, command)
+        #[rustfmt::skip]
+        let commands = [
+            (!busy && pending, start_label, "send the pending items", BatchCommand::Start(id.clone())),
+            (working, "Pause", "start no more items; runs in flight go back to pending", BatchCommand::Pause),
+            (working, "Cancel batch", "cancel the runs in flight and every pending item", BatchCommand::Cancel),
+            (!busy && failed, "Re-run failed", "send the error and cancelled items again",
+             BatchCommand::RerunFailed(id.clone())),
+        ];
+        for (enabled, label, tip, command) in commands {
+            if button(ui, enabled, label, tip) {
+                let works = matches!(command, BatchCommand::Start(_) | BatchCommand::RerunFailed(_));
+                panel.send(command);
+                panel.working |= works;
+            }
         }
         let states: Vec<_> = std::iter::once((None, "all", ""))
             .chain(BatchItemState::ALL.map(|s| (Some(s), s.id(), "")))
@@ -288,10 +259,6 @@ fn progress_ui(panel: &BatchPanel, ui: &mut egui::Ui, now: Instant) {
         "{} done · {} error · {} cancelled · {} pending · {} running",
         c.done, c.error, c.cancelled, c.pending, c.running
     ));
-}
-
-fn row_height(ui: &egui::Ui) -> f32 {
-    ui.text_style_height(&egui::TextStyle::Body) + 6.0
 }
 
 fn table_ui(
@@ -328,17 +295,7 @@ fn table_ui(
     let mut wanted: Vec<u64> = Vec::new();
     let mut clicked: Option<(u64, Option<String>, bool)> = None;
     let selected = panel.selected;
-    TableBuilder::new(ui)
-        .id_salt("batch.table")
-        .striped(true)
-        .sense(Sense::click())
-        .cell_layout(egui::Layout::left_to_right(egui::Align::Center))
-        .auto_shrink([false, false])
-        .column(Column::exact(52.0))
-        .column(Column::exact(76.0))
-        .column(Column::exact(36.0))
-        .column(Column::exact(64.0))
-        .column(Column::remainder().clip(true))
+    click_table(ui, "batch.table", &[52.0, 76.0, 36.0, 64.0, 0.0])
         .header(height, |mut header| {
             for title in ["#", "State", "Att.", "Result", "Item · reason"] {
                 header.col(|ui| {

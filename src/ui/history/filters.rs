@@ -2,11 +2,6 @@
 
 use crate::store::{OutcomeFilter, RunQuery, RunSort};
 
-/// Methods offered by the method filter ("" = any).
-pub const METHODS: [&str; 8] = [
-    "", "GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS",
-];
-
 /// What the user typed and picked above the list (kept across restarts).
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(default)]

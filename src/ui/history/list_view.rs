@@ -1,14 +1,12 @@
 //! The History list: filters, actions on the selected run, the virtualised table (only the rows
 //! on screen are drawn, only a page around them is held) and the retention footer.
 
-use super::filters::METHODS;
 use super::{HistoryPanel, Purpose, format_bytes};
 use crate::service::HistoryRequest;
 use crate::store::{OutcomeFilter, RUNNING, RunSort, RunSummary};
-use crate::ui::click_row::click_row;
+use crate::ui::click_row::{click_row, click_table, row_height};
 use crate::ui::controls::{button, picker};
-use egui::{RichText, Sense};
-use egui_extras::{Column, TableBuilder};
+use egui::RichText;
 
 /// Below this width (points) the list drops its method and elapsed columns.
 pub const NARROW_BELOW: f32 = 560.0;
@@ -66,7 +64,8 @@ fn filters_ui(panel: &mut HistoryPanel, ui: &mut egui::Ui) {
             })
             .width(80.0)
             .show_ui(ui, |ui| {
-                for m in METHODS {
+                // "" = any method, then the composer's common ones.
+                for m in std::iter::once("").chain(crate::ui::composer::COMMON_METHODS) {
                     ui.selectable_value(
                         &mut f.method,
                         m.to_owned(),
@@ -236,11 +235,6 @@ fn footer_ui(panel: &mut HistoryPanel, ui: &mut egui::Ui) {
     });
 }
 
-/// Height of one list row, points.
-fn row_height(ui: &egui::Ui) -> f32 {
-    ui.text_style_height(&egui::TextStyle::Body) + 6.0
-}
-
 fn table_ui(
     panel: &mut HistoryPanel,
     ui: &mut egui::Ui,
@@ -275,19 +269,8 @@ fn table_ui(
             ("URL", RunSort::Url, 0.0),
         ]
     };
-    let mut table = TableBuilder::new(ui)
-        .id_salt("history.table")
-        .striped(true)
-        .sense(Sense::click())
-        .cell_layout(egui::Layout::left_to_right(egui::Align::Center))
-        .auto_shrink([false, false]);
-    for &(_, _, width) in columns {
-        table = table.column(if width > 0.0 {
-            Column::exact(width)
-        } else {
-            Column::remainder().clip(true)
-        });
-    }
+    let widths: Vec<f32> = columns.iter().map(|&(_, _, width)| width).collect();
+    let mut table = click_table(ui, "history.table", &widths);
     if scroll_top {
         table = table.scroll_to_row(0, Some(egui::Align::TOP));
     }

@@ -373,18 +373,12 @@ fn export_buttons(
     let (copy, copied) = (format!("Copy {what} CSV"), format!("the {what} CSV"));
     let secrets = crate::ui::copied_toast::Secrets::None;
     crate::ui::copied_toast::copy_button(ui, true, (&copy, copy_hover), (&copied, secrets), csv);
-    for (format, label, hover) in [
-        (
-            export::LabFileFormat::Png,
-            format!("Export {what} PNG…"),
-            "save the plot as a PNG image",
-        ),
-        (
-            export::LabFileFormat::Csv,
-            format!("Export {what} CSV…"),
-            "save the plotted numbers as a CSV file",
-        ),
-    ] {
+    #[rustfmt::skip]
+    let files = [
+        (export::LabFileFormat::Png, format!("Export {what} PNG…"), "save the plot as a PNG image"),
+        (export::LabFileFormat::Csv, format!("Export {what} CSV…"), "save the plotted numbers as a CSV file"),
+    ];
+    for (format, label, hover) in files {
         if button(ui, true, label, hover) {
             let job = export::LabExportJob {
                 data: data(),

@@ -21,7 +21,7 @@ impl Banner {
     /// falls back to text built from `attempts`, `elapsed_ms` and `last_status`.
     pub fn from_outcome(outcome: &RunOutcome, attempts: u32, elapsed_ms: f64) -> Self {
         let message = outcome.message.trim();
-        let lead = lead_word(outcome.kind);
+        let lead = &lead_word(outcome.kind);
         let text = if message.is_empty() {
             fallback_text(outcome, attempts, elapsed_ms)
         } else if starts_with_ignore_case(message, lead)
@@ -41,16 +41,11 @@ impl Banner {
     }
 }
 
-/// The word a banner of this kind starts with.
-fn lead_word(kind: OutcomeKind) -> &'static str {
+/// The word a banner of this kind starts with: its id in words (`gave up`), `deadline reached`.
+fn lead_word(kind: OutcomeKind) -> String {
     match kind {
-        OutcomeKind::Succeeded => "succeeded",
-        OutcomeKind::GaveUp => "gave up",
-        OutcomeKind::Stopped => "stopped",
-        OutcomeKind::Deadline => "deadline reached",
-        OutcomeKind::Cancelled => "cancelled",
-        OutcomeKind::Error => "error",
-        OutcomeKind::Interrupted => "interrupted",
+        OutcomeKind::Deadline => "deadline reached".to_owned(),
+        other => other.id().replace('_', " "),
     }
 }
 

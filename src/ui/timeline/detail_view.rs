@@ -100,7 +100,7 @@ pub fn timings_line(result: &AttemptResult) -> String {
     parts.join(" · ")
 }
 
-/// The error kind of a failed attempt.
+/// The attempt's redirect hops, one line each, folded under `Redirects (N)`.
 fn hops_ui(ui: &mut egui::Ui, result: &AttemptResult) {
     if result.hops.is_empty() {
         return;

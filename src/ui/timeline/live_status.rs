@@ -40,15 +40,11 @@ pub fn short_status(timeline: &Timeline, now: Instant) -> String {
             Some(left) => format!("waiting {}", format_secs(left)),
             None => "waiting".to_owned(),
         },
-        Phase::Finished => match timeline.finished().map(|f| f.outcome.kind) {
-            Some(OutcomeKind::Succeeded) => "succeeded",
-            Some(OutcomeKind::GaveUp) => "gave up",
-            Some(OutcomeKind::Stopped) => "stopped",
-            Some(OutcomeKind::Deadline) => "deadline",
-            Some(OutcomeKind::Cancelled) => "cancelled",
-            Some(OutcomeKind::Interrupted) => "interrupted",
-            Some(OutcomeKind::Error) | None => "error",
-        }
-        .to_owned(),
+        // The outcome's id in words (`gave up`).
+        Phase::Finished => timeline
+            .finished()
+            .map_or(OutcomeKind::Error, |f| f.outcome.kind)
+            .id()
+            .replace('_', " "),
     }
 }

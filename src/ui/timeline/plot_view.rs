@@ -144,22 +144,20 @@ fn axis_time(ms: f64, span_ms: f64) -> String {
 fn legend(ui: &mut egui::Ui) {
     ui.horizontal_wrapped(|ui| {
         let keys = [
-            (SpanKind::Attempt(AttemptClass::Success), "success"),
-            (SpanKind::Attempt(AttemptClass::Retryable), "retryable"),
-            (SpanKind::Attempt(AttemptClass::Stopped), "stopped"),
-            (
-                SpanKind::Attempt(AttemptClass::NetworkError),
-                "network error",
-            ),
-            (SpanKind::Attempt(AttemptClass::InFlight), "in flight"),
-            (SpanKind::Wait, "wait"),
-            (SpanKind::PlannedWait, "wait (running)"),
-            (SpanKind::CutWait, "wait (cut short)"),
+            SpanKind::Attempt(AttemptClass::Success),
+            SpanKind::Attempt(AttemptClass::Retryable),
+            SpanKind::Attempt(AttemptClass::Stopped),
+            SpanKind::Attempt(AttemptClass::NetworkError),
+            SpanKind::Attempt(AttemptClass::InFlight),
+            SpanKind::Wait,
+            SpanKind::PlannedWait,
+            SpanKind::CutWait,
         ];
         // Small text keeps all eight keys on one line in a 630-point centre.
         let font = egui::TextStyle::Small.resolve(ui.style());
         let text_color = ui.visuals().text_color();
-        for (kind, name) in keys {
+        for kind in keys {
+            let name = kind_name(kind);
             // Swatch and name are one widget, so wrapping never parts them.
             let galley = ui
                 .painter()

@@ -16,33 +16,32 @@ use egui::RichText;
 use egui_extras::{Column, TableBuilder};
 use std::time::Instant;
 
-/// Column headings, in order (`\n` splits a heading over the two-line header).
-pub const COLUMNS: [&str; 8] = [
-    "#",
-    "Start",
-    "Duration",
-    "Result",
-    "Size",
-    "Wait\nplanned",
-    "Wait\nmeasured",
-    "Explanation",
-];
-
-/// Hover text of each heading, in [`COLUMNS`] order.
-const COLUMN_HINTS: [&str; 8] = [
-    "attempt number; click a row to see its response",
-    "wall-clock start, local time with ms and UTC offset (hover a cell for the date)",
-    "measured duration of the attempt",
-    "status code or network error kind; the colour is the verdict (hover for it)",
-    "response body size",
-    "the wait the policy planned after this attempt",
-    "the wait as measured on the monotonic clock (or the countdown while it runs)",
-    "why the wait is as long as it is (hover for the full text)",
+/// Each column, in order: heading (`\n` splits it over the two-line header), its hover text,
+/// initial and least width, points (the explanation takes the rest of the row, at least its
+/// least width).
+#[rustfmt::skip]
+const COLUMNS: [(&str, &str, f32, f32); 8] = [
+    ("#", "attempt number; click a row to see its response", 40.0, 30.0),
+    ("Start", "wall-clock start, local time with ms and UTC offset (hover a cell for the date)", 98.0, 60.0),
+    ("Duration", "measured duration of the attempt", 58.0, 40.0),
+    ("Result", "status code or network error kind; the colour is the verdict (hover for it)", 62.0, 36.0),
+    ("Size", "response body size", 52.0, 36.0),
+    ("Wait\nplanned", "the wait the policy planned after this attempt", 58.0, 40.0),
+    ("Wait\nmeasured", "the wait as measured on the monotonic clock (or the countdown while it runs)", 70.0, 40.0),
+    ("Explanation", "why the wait is as long as it is (hover for the full text)", 100.0, 100.0),
 ];
 
 /// Width the table needs to show every column at its initial width (the explanation at its
-/// 100-point minimum), points. In a narrower place the table scrolls sideways.
-pub const MIN_WIDTH: f32 = 40.0 + 98.0 + 58.0 + 62.0 + 52.0 + 58.0 + 70.0 + 100.0 + 8.0 * 6.0;
+/// least), points, with the spacing between them. In a narrower place the table scrolls
+/// sideways.
+pub const MIN_WIDTH: f32 = {
+    let (mut width, mut i) = (6.0 * COLUMNS.len() as f32, 0);
+    while i < COLUMNS.len() {
+        width += COLUMNS[i].2;
+        i += 1;
+    }
+    width
+};
 
 /// Draws the table; only the rows in view are laid out (`TableBody::rows`), so 10,000
 /// attempts cost what 20 do. Scrolls `scroll_to_row` into view when given. Returns the row
@@ -76,7 +75,7 @@ pub fn show(
             .scroll_to_row(row, Some(egui::Align::Center))
             .animate_scrolling(false);
     }
-    table
+    table = table
         .id_salt(("timeline_table", timeline.run_id()))
         .striped(true)
         .resizable(true)
@@ -85,20 +84,21 @@ pub fn show(
         .auto_shrink(false)
         // Fit the space left above the detail pane (the default 200 pt minimum overflows it).
         .min_scrolled_height(0.0)
-        .cell_layout(egui::Layout::left_to_right(egui::Align::Center))
-        .column(Column::initial(40.0).at_least(30.0).clip(true))
-        .column(Column::initial(98.0).at_least(60.0).clip(true))
-        .column(Column::initial(58.0).at_least(40.0).clip(true))
-        .column(Column::initial(62.0).at_least(36.0).clip(true))
-        .column(Column::initial(52.0).at_least(36.0).clip(true))
-        .column(Column::initial(58.0).at_least(40.0).clip(true))
-        .column(Column::initial(70.0).at_least(40.0).clip(true))
-        .column(Column::remainder().at_least(100.0).clip(true))
+        .cell_layout(egui::Layout::left_to_right(egui::Align::Center));
+    for (i, &(_, _, initial, least)) in COLUMNS.iter().enumerate() {
+        let column = if i + 1 == COLUMNS.len() {
+            Column::remainder()
+        } else {
+            Column::initial(initial)
+        };
+        table = table.column(column.at_least(least).clip(true));
+    }
+    table
         .header(2.0 * row_height, |mut header| {
-            for (title, hint) in COLUMNS.iter().zip(COLUMN_HINTS) {
+            for (title, hint, _, _) in COLUMNS {
                 header.col(|ui| {
                     ui.add(
-                        egui::Label::new(RichText::new(*title).strong())
+                        egui::Label::new(RichText::new(title).strong())
                             .extend()
                             .selectable(false),
                     )
@@ -241,7 +241,7 @@ fn copy_requested(ctx: &egui::Context) -> bool {
     !label_selection && ctx.input(|i| i.events.iter().any(|e| matches!(e, egui::Event::Copy)))
 }
 
-/// One table row as text, the cells in [`COLUMNS`] order separated by tabs (so it pastes into
+/// One table row as text, the cells in the columns' order separated by tabs (so it pastes into
 /// a spreadsheet row), with the full explanation and the verdict after the result:
 /// `#2\t14:00:01.015+01\t9 ms\t200 (success)\t2 B\t\t\t`.
 pub fn row_text(attempt: &AttemptRow, now: f64) -> String {
@@ -335,6 +335,15 @@ fn short_explanation(text: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_minimum_width_is_every_initial_width_and_the_spacing() {
+        let spacing = 8.0 * 6.0;
+        assert!(
+            (MIN_WIDTH - (40.0 + 98.0 + 58.0 + 62.0 + 52.0 + 58.0 + 70.0 + 100.0 + spacing)).abs()
+                < 1e-3
+        );
+    }
 
     #[test]
     fn explanation_prefix_is_dropped_only_when_present() {

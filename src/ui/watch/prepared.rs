@@ -60,10 +60,10 @@ impl PreparedWatch {
                 at,
                 run.id.clone(),
                 format!(
-                    "{slot}{} · {} · {n} attempt{}",
+                    "{slot}{} · {} · {}",
                     time_text(&run.started_at),
                     outcome_id(run.outcome),
-                    if n == 1 { "" } else { "s" }
+                    crate::model::counted(u64::from(n), "attempt", "attempts")
                 ),
             ));
         }

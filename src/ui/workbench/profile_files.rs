@@ -9,6 +9,7 @@ use crate::ui::file_dialogs::{DialogAnswer, DialogPurpose};
 use crate::ui::persistence::PersistedProfile;
 use crate::ui::profile_library::{
     CurrentProfile, DEFAULT_BUILTIN, ProfileSource, builtin_profile, fallback_default_profile,
+    file_stem,
 };
 use egui::Ui;
 use std::path::{Path, PathBuf};
@@ -65,7 +66,7 @@ impl WorkbenchState {
             return;
         }
         self.dialogs.request(DialogPurpose::SaveProfileAs {
-            suggested_name: suggested_file_name(&self.profile.current.profile.name),
+            suggested_name: format!("{}.json", file_stem(&self.profile.current.profile.name)),
         });
     }
 
@@ -382,34 +383,5 @@ pub(super) fn restore_profile(p: PersistedProfile) -> CurrentProfile {
             saved: None,
         },
         (None, None) => default_current(),
-    }
-}
-
-/// `My API (copy)` → `my-api-copy.json`.
-pub(super) fn suggested_file_name(name: &str) -> String {
-    let mut slug = String::new();
-    for c in name.chars() {
-        if c.is_ascii_alphanumeric() {
-            slug.push(c.to_ascii_lowercase());
-        } else if !slug.ends_with('-') && !slug.is_empty() {
-            slug.push('-');
-        }
-    }
-    let slug = slug.trim_end_matches('-');
-    if slug.is_empty() {
-        "profile.json".into()
-    } else {
-        format!("{slug}.json")
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::suggested_file_name;
-
-    #[test]
-    fn file_names_are_slugs() {
-        assert_eq!(suggested_file_name("My API (copy)"), "my-api-copy.json");
-        assert_eq!(suggested_file_name("???"), "profile.json");
     }
 }

@@ -5,7 +5,7 @@ use super::profile_files::Switch;
 
 use crate::ui::controls::button;
 use crate::ui::profile_library::{file_name, picker_entries};
-use crate::ui::profile_problems::{problems_ui, warnings_ui};
+use crate::ui::profile_problems::problems_ui;
 use crate::ui::theme::ThemeChoice;
 use egui::Ui;
 
@@ -162,8 +162,8 @@ impl WorkbenchState {
         ui.separator();
         self.profile.preview_hold.show(ui, "preview_held", |ui| {
             self.profile.preview.ui(ui);
-            problems_ui(ui, self.profile.preview.issues());
-            warnings_ui(ui, self.profile.preview.warnings());
+            let preview = &self.profile.preview;
+            problems_ui(ui, preview.issues(), preview.warnings());
             self.lab.ignored_delay_ui(ui, &self.profile.current.profile);
         });
         ui.separator();

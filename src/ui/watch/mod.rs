@@ -32,6 +32,10 @@ pub const REPORT_WATCH_LABEL: &str = "Report of this watch…";
 /// Most watches the list shows (newest first).
 pub const LISTED_WATCHES: u32 = 50;
 
+/// How often the list is read again while a watch in it is running (here or in another
+/// process): its rows' runs, missed slots and rates move on without a click.
+pub const LIST_REFRESH: std::time::Duration = std::time::Duration::from_secs(5);
+
 /// The Watches tab's state.
 #[derive(Default)]
 pub struct WatchPanel {
@@ -40,6 +44,10 @@ pub struct WatchPanel {
     listed: Option<Vec<(WatchRecord, Proportion)>>,
     /// The list was asked for and has not come back yet.
     listing: bool,
+    /// When the list last came back.
+    listed_at: Option<std::time::Instant>,
+    /// The last list read has more of the selected watch than its detail shows.
+    newer: bool,
     /// The selected watch's id.
     selected: Option<String>,
     /// The selected watch, loaded.
@@ -85,8 +93,20 @@ impl WatchPanel {
         match reply {
             HistoryReply::Watches(list) => {
                 self.listing = false;
+                self.listed_at = Some(std::time::Instant::now());
                 match list {
-                    Ok(list) => self.listed = Some(list),
+                    Ok(mut list) => {
+                        // The selected row stays what its detail says; a newer read of it is
+                        // offered, not swapped in under the figures beside it.
+                        if let Some(shown) = &self.shown
+                            && let Some(row) = list.iter_mut().find(|(w, _)| w.id == shown.watch.id)
+                        {
+                            self.newer = row.0.next_slot != shown.watch.next_slot
+                                || row.0.state != shown.watch.state;
+                            *row = (shown.watch.clone(), shown.figures.success_rate);
+                        }
+                        self.listed = Some(list);
+                    }
                     Err(p) => self.problem = Some(p),
                 }
             }
@@ -105,6 +125,7 @@ impl WatchPanel {
                     // A reload brings new evidence: a table replayed over the old runs would
                     // no longer match the figures shown beside it.
                     self.whatif.forget();
+                    self.newer = false;
                     self.shown = Some(Box::new(PreparedWatch::new(watch, &slots, runs, figures)));
                 }
             }
@@ -136,6 +157,23 @@ impl WatchPanel {
         }
     }
 
+    /// Whether a watch in the list is running.
+    fn any_running(&self) -> bool {
+        self.listed
+            .iter()
+            .flatten()
+            .any(|(w, _)| w.state == crate::store::WatchState::Running)
+    }
+
+    /// Whether the list is due to be read again at `now`: a watch in it runs and the last read
+    /// is [`LIST_REFRESH`] old.
+    fn list_refresh_due(&self, now: std::time::Instant) -> bool {
+        self.any_running()
+            && self
+                .listed_at
+                .is_none_or(|at| now.saturating_duration_since(at) >= LIST_REFRESH)
+    }
+
     /// Selects watch `id` and reads it.
     fn select(&mut self, id: &str) {
         if self.selected.as_deref() != Some(id) {
@@ -160,11 +198,15 @@ impl WatchPanel {
             ui.label("No history: watches are not recorded.");
             return;
         }
-        if self.listed.is_none() && !self.listing {
+        let now = std::time::Instant::now();
+        if !self.listing && (self.listed.is_none() || self.list_refresh_due(now)) {
             self.listing = true;
             self.send(HistoryRequest::Watches {
                 limit: LISTED_WATCHES,
             });
+        }
+        if self.any_running() {
+            ui.ctx().request_repaint_after(LIST_REFRESH);
         }
         ui.horizontal(|ui| {
             if ui
@@ -190,6 +232,11 @@ impl WatchPanel {
         ui.separator();
         match (&self.shown, &self.selected) {
             (Some(shown), _) => {
+                if self.newer {
+                    ui.weak(
+                        "This watch has moved on since it was read: Reload watches reads it again.",
+                    );
+                }
                 if resume_line(ui, &shown.watch, watching) {
                     self.to_resume = Some(shown.watch.clone());
                 }
@@ -307,5 +354,21 @@ mod tests {
         panel.accept(HistoryReply::Watch(Ok(Box::new(((watch, slots, runs), f)))));
         let listed = panel.listed.as_ref().expect("listed");
         assert_eq!(listed[0].0.missed, 2, "the row as the detail");
+
+        // A running watch's list is read again every LIST_REFRESH; a read with more slots of
+        // the selected watch keeps its row as the detail and offers the newer read.
+        assert!(
+            !panel.list_refresh_due(std::time::Instant::now()),
+            "just read"
+        );
+        let later = std::time::Instant::now() + LIST_REFRESH;
+        assert!(panel.list_refresh_due(later), "running: read again");
+        store.record_slots(id, &[missed(2)]).expect("recorded");
+        let newer = store.watch(id).expect("read");
+        panel.accept(HistoryReply::Watches(Ok(vec![(newer, rate)])));
+        let listed = panel.listed.as_ref().expect("listed");
+        assert_eq!(listed[0].0.missed, 2, "still the row as the detail");
+        assert!(panel.newer, "the newer read is offered");
+        assert!(!panel.list_refresh_due(std::time::Instant::now()));
     }
 }

@@ -4,6 +4,17 @@ use super::exit::CliError;
 use crate::model::quote::quote_input;
 use crate::model::{Body, KeyValue, RequestSpec};
 
+/// A malformed `-H` text as a message quotes it: up to its first space or `=`, then `…`. Where
+/// the colon is missing nobody knows where the name ends, and what follows it may be a secret
+/// (`Authorization Bearer …`, `X-Api-Key=…`).
+fn header_head(raw: &str) -> String {
+    let raw = raw.trim();
+    match raw.find(|c: char| c.is_whitespace() || c == '=') {
+        Some(at) => format!("{}…", quote_input(&raw[..at])),
+        None => quote_input(raw),
+    }
+}
+
 /// Parses `-H 'Name: value'`.
 ///
 /// # Errors
@@ -12,15 +23,14 @@ pub fn parse_header(raw: &str) -> Result<KeyValue, CliError> {
     let Some((name, value)) = raw.split_once(':') else {
         return Err(CliError::usage(format!(
             "header `{}` has no colon; write it as -H 'Name: value'",
-            quote_input(raw)
+            header_head(raw)
         )));
     };
     let name = name.trim();
     if !crate::model::is_http_token(name) {
         return Err(CliError::usage(format!(
-            "`{}` is not a valid header name (in -H '{}')",
-            quote_input(name),
-            quote_input(raw)
+            "`{}` is not a valid header name; write it as -H 'Name: value'",
+            header_head(name)
         )));
     }
     let value = value.trim();
@@ -134,6 +144,24 @@ pub fn build_spec(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_malformed_header_is_quoted_without_what_may_be_its_secret() {
+        let err = parse_header("Authorization Bearer s3cr3tZZ").expect_err("no colon");
+        assert_eq!(
+            err.message,
+            "header `Authorization…` has no colon; write it as -H 'Name: value'"
+        );
+        let err = parse_header("X-Api-Key=k3yk3yZZ").expect_err("no colon");
+        assert!(!err.message.contains("k3y"), "{}", err.message);
+        let err = parse_header("Authorization Bearer s3cr3tZZ: x").expect_err("bad name");
+        assert_eq!(
+            err.message,
+            "`Authorization…` is not a valid header name; write it as -H 'Name: value'"
+        );
+        let err = parse_header("NoColon").expect_err("no colon");
+        assert!(err.message.contains("`NoColon`"), "{}", err.message);
+    }
 
     #[test]
     fn a_header_value_with_a_line_break_says_where() {

@@ -236,6 +236,19 @@ fn empty_name_and_hard_cap_without_max() {
 }
 
 #[test]
+fn a_name_with_control_characters_is_refused_where_it_stands() {
+    let text = "{\"format\": \"retryscope-profile/1\",\n \"name\": \"tab\\there\\u0007bell\\u001b[31mred\",\n \"backoff\": {\"strategy\": \"fixed\"}}";
+    let e = load_str(text).expect_err("refused");
+    assert_eq!(e.issues.len(), 1, "{e}");
+    let i = &e.issues[0];
+    assert_eq!((i.path.as_str(), i.line), ("name", Some(2)), "{e}");
+    assert_eq!(
+        i.message,
+        "name contains a control character (U+0009) at character 4; a name is one line of plain text"
+    );
+}
+
+#[test]
 fn unreadable_file_is_one_issue_at_the_root() {
     let e = load_file(Path::new("tests/fixtures/does-not-exist.json")).expect_err("missing");
     assert_eq!(e.issues.len(), 1, "{e}");

@@ -42,19 +42,11 @@ pub fn parse_header(raw: &str) -> Result<KeyValue, CliError> {
     Ok(KeyValue::new(name, value))
 }
 
-/// What keeps `value` from being one header line: `contains a line break at character 4`
-/// (1-based, counted in the value), or a control character (`U+0007`) there; `None` when it is
-/// one line. `-H` and `--idempotency-key` say it before anything is sent.
+/// What keeps `value` from being one header line (a tab is allowed there): see
+/// [`crate::model::quote::control_problem`]. `-H` and `--idempotency-key` say it before
+/// anything is sent.
 pub fn one_line_problem(value: &str) -> Option<String> {
-    let (index, c) = value
-        .chars()
-        .enumerate()
-        .find(|(_, c)| c.is_control() && *c != '\t')?;
-    let what = match c {
-        '\n' | '\r' => "a line break".to_owned(),
-        _ => format!("a control character (U+{:04X})", u32::from(c)),
-    };
-    Some(format!("contains {what} at character {}", index + 1))
+    crate::model::quote::control_problem(value, true)
 }
 
 /// Checks that `url` is an absolute `http://` or `https://` URL.

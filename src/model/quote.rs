@@ -23,6 +23,21 @@ pub fn escape_controls(text: &str) -> String {
     out
 }
 
+/// What keeps `text` from being one line of plain text: `contains a line break at character 4`
+/// (1-based, counted in `text`), or `contains a control character (U+0007) at character 4`;
+/// `None` when there is none. `tab_ok`: a tab is allowed (a header value).
+pub fn control_problem(text: &str, tab_ok: bool) -> Option<String> {
+    let (index, c) = text
+        .chars()
+        .enumerate()
+        .find(|(_, c)| c.is_control() && !(tab_ok && *c == '\t'))?;
+    let what = match c {
+        '\n' | '\r' => "a line break".to_owned(),
+        _ => format!("a control character (U+{:04X})", u32::from(c)),
+    };
+    Some(format!("contains {what} at character {}", index + 1))
+}
+
 /// `text` cut after `max` characters with `…` (whole when shorter); no escaping.
 pub fn cut_chars(text: &str, max: usize) -> String {
     match text.char_indices().nth(max) {

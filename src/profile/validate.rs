@@ -113,6 +113,16 @@ pub(super) fn rules(profile: &RetryProfile, others_found: bool) -> Vec<Finding> 
             "name is empty; give the profile a name to show in pickers",
         );
     }
+    // Names are printed in tables, titles and terminals: a control character there could
+    // break a line or drive the terminal of whoever uses a shared profile.
+    for (path, text) in [("name", &profile.name), ("provider", &profile.provider)] {
+        if let Some(problem) = crate::model::quote::control_problem(text, false) {
+            issues.push(
+                path,
+                format!("{path} {problem}; a {path} is one line of plain text"),
+            );
+        }
+    }
     check_status_set(&profile.success_status, "success_status", &mut issues);
     check_status_set(&profile.retry_on.status, "retry_on.status", &mut issues);
     check_success_and_retry(profile, &mut issues);

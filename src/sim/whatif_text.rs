@@ -40,7 +40,7 @@ pub fn summary_lines(r: &WhatIfResult) -> [String; 2] {
 
 /// One candidate's row under [`WHATIF_COLUMNS`]: rank, the name it was given (with the
 /// profile's name when they differ), success share, sampling band, time-to-success p50/p95/p99,
-/// attempts per run, deadline hits.
+/// attempts per run, deadline hits (`—` for the times when no replayed run succeeded).
 pub fn cells(c: &CandidateEstimate) -> [String; 9] {
     let name = if c.id == c.name || c.id == "recorded" {
         c.name.clone()
@@ -56,12 +56,21 @@ pub fn cells(c: &CandidateEstimate) -> [String; 9] {
             percent_text(c.band.low),
             percent_text(c.band.high)
         ),
-        duration_text(c.time_to_success.p50_ms),
-        duration_text(c.time_to_success.p95_ms),
-        duration_text(c.time_to_success.p99_ms),
+        percentile_text(&c.time_to_success, c.time_to_success.p50_ms),
+        percentile_text(&c.time_to_success, c.time_to_success.p95_ms),
+        percentile_text(&c.time_to_success, c.time_to_success.p99_ms),
         format!("{:.2}", c.attempts_per_run),
         c.deadline_hits.to_string(),
     ]
+}
+
+/// `ms` of `p` as a duration, or `—` when no replayed run succeeded (no time to read).
+fn percentile_text(p: &crate::report::Percentiles, ms: f64) -> String {
+    if p.count == 0 {
+        "—".to_owned()
+    } else {
+        duration_text(ms)
+    }
 }
 
 /// One resolution row: `a run every    40 s: 75.0 % (band 50.0 % – 75.0 %)`.
@@ -116,11 +125,12 @@ pub fn table(r: &WhatIfResult) -> String {
         );
     }
     if let Some(current) = r.candidates.iter().find(|c| c.current) {
-        let _ = writeln!(
-            t,
-            "\n* {}. Its band as the samples thin out:",
-            current_text(r)
-        );
+        let _ = write!(t, "\n* {}.", current_text(r));
+        if current.resolution.is_empty() {
+            t.push('\n');
+        } else {
+            let _ = writeln!(t, " Its band as the samples thin out:");
+        }
         for row in &current.resolution {
             let _ = writeln!(t, "  {}", resolution_text(row));
         }
@@ -130,4 +140,46 @@ pub fn table(r: &WhatIfResult) -> String {
         let _ = writeln!(t, "- {a}");
     }
     t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::{Percentiles, Proportion};
+
+    #[test]
+    fn no_success_shows_no_time_and_no_empty_band_heading() {
+        let estimate = CandidateEstimate {
+            rank: 1,
+            id: "recorded".into(),
+            name: "p".into(),
+            current: true,
+            success: Proportion::wilson(0, 3),
+            band: crate::sim::whatif::Band::default(),
+            time_to_success: Percentiles::default(),
+            attempts: 12,
+            attempts_per_run: 4.0,
+            deadline_hits: 0,
+            outcomes: std::collections::BTreeMap::new(),
+            resolution: Vec::new(),
+        };
+        let row = cells(&estimate);
+        assert_eq!(row[4..7], ["—", "—", "—"]);
+        let result = WhatIfResult {
+            format: String::new(),
+            seed: 1,
+            runs: 3,
+            samples: 12,
+            sampling_interval_ms: 10_000.0,
+            recorded: Proportion::wilson(0, 3),
+            recorded_profiles: 1,
+            recorded_endpoints: 1,
+            warning: None,
+            assumptions: Vec::new(),
+            candidates: vec![estimate],
+        };
+        let text = table(&result);
+        assert!(text.contains("\n* the recorded runs' profile.\n"), "{text}");
+        assert!(!text.contains("thin out"), "{text}");
+    }
 }

@@ -719,3 +719,41 @@ fn the_run_log_names_the_watch_its_start_end_and_runs() {
         .count();
     assert!(run_lines >= 1 && of_watch == run_lines, "{text}");
 }
+
+/// A negative duration, share, time or seed is refused in the flag's own words, not with
+/// clap's `use '-- -1'` tip (which would make the value a URL).
+#[test]
+fn negative_values_are_refused_in_the_flags_own_words() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    for (args, expected) in [
+        (
+            &["watch", "--every", "-1s", "http://127.0.0.1:1/"][..],
+            "'--every <DURATION>': expected a duration",
+        ),
+        (
+            &[
+                "watch",
+                "--every",
+                "1s",
+                "--jitter",
+                "-1%",
+                "http://127.0.0.1:1/",
+            ][..],
+            "'--jitter <SHARE>': expected a share",
+        ),
+        (
+            &["report", "--since", "-1h"][..],
+            "'--since <WHEN>': expected",
+        ),
+        (
+            &["whatif", "--profiles", "azure-sdk", "--seed", "-1"][..],
+            "expected a whole number from 0 to 18446744073709551615",
+        ),
+    ] {
+        let out = retryscope(dir.path()).args(args).output().expect("runs");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains(expected), "{args:?}: {stderr}");
+        assert!(!stderr.contains("tip:"), "{args:?}: {stderr}");
+    }
+}

@@ -19,10 +19,10 @@ pub struct RunSelection {
     pub watch: Option<String>,
     /// Only runs started at or after WHEN: an RFC 3339 time (2026-12-05T10:00:00Z), a date
     /// (2026-12-05, local midnight) or a time ago (8h, 90m, 30s, 2h30m, 7d).
-    #[arg(long, value_name = "WHEN", value_parser = parse_when)]
+    #[arg(long, value_name = "WHEN", allow_hyphen_values = true, value_parser = parse_when)]
     pub since: Option<DateTime<FixedOffset>>,
     /// Only runs started before WHEN (same forms as --since).
-    #[arg(long, value_name = "WHEN", value_parser = parse_when)]
+    #[arg(long, value_name = "WHEN", allow_hyphen_values = true, value_parser = parse_when)]
     pub until: Option<DateTime<FixedOffset>>,
     /// Where the database lives.
     #[command(flatten)]

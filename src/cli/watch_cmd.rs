@@ -76,17 +76,19 @@ pub struct WatchArgs {
     ])]
     pub resume: Option<String>,
     /// Interval between slots: 200ms, 30s, 5m, 1h (at least 100ms).
-    #[arg(long, value_name = "DURATION", value_parser = parse_every)]
+    #[arg(long, value_name = "DURATION", allow_hyphen_values = true, value_parser = parse_every)]
     pub every: Option<u64>,
     /// Stop after this long: 8h, 90m, 2d (default: until stopped).
-    #[arg(long = "for", value_name = "DURATION", value_parser = parse_length, conflicts_with = "count")]
+    #[arg(long = "for", value_name = "DURATION", allow_hyphen_values = true, value_parser = parse_length,
+          conflicts_with = "count")]
     pub for_ms: Option<u64>,
     /// Stop after N slots (runs and missed slots).
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = count_value)]
     pub count: Option<u64>,
     /// Move each slot by a random share of the interval, at most this much either way: 10% or
     /// 0.1 (below 50 %).
-    #[arg(long, value_name = "SHARE", default_value = "0", value_parser = parse_jitter)]
+    #[arg(long, value_name = "SHARE", default_value = "0", allow_hyphen_values = true,
+          value_parser = parse_jitter)]
     pub jitter: f64,
     /// The request and profile, as `retryscope run` takes them.
     #[command(flatten)]

@@ -34,7 +34,8 @@ pub struct WhatIfArgs {
     #[arg(long, value_name = "A,B,…", value_delimiter = ',', required = true)]
     pub profiles: Vec<String>,
     /// RNG seed of the replays (the same seed gives the same table).
-    #[arg(long, value_name = "N", default_value_t = 0)]
+    #[arg(long, value_name = "N", default_value_t = 0, allow_negative_numbers = true,
+          value_parser = crate::cli::whole_number::u64_value)]
     pub seed: u64,
     /// The result as JSON (docs/formats.md) instead of a table.
     #[arg(long)]

@@ -109,8 +109,8 @@ fn summary(f: &Figures) -> Table {
                 Cell::text("longest outage"),
                 Cell::ms("longest_outage.duration_ms", o.duration_ms),
                 Cell::text(format!(
-                    "{} failed runs in a row from {} (run {}) to {} (run {})",
-                    o.runs,
+                    "{} in a row from {} (run {}) to {} (run {})",
+                    crate::model::counted(o.runs, "failed run", "failed runs"),
                     time_text(&o.from),
                     o.first_run_id,
                     time_text(&o.until),

@@ -415,7 +415,8 @@ fn handle() -> (WatchHandle, StopReceiver, mpsc::UnboundedSender<WatchEvent>) {
 }
 
 fn fail(events: &mpsc::UnboundedSender<WatchEvent>, e: &dyn std::fmt::Display) {
-    tracing::warn!("a watch stopped: {e}");
+    // Also a start that was refused (its watch runs in another process): say what, not "stopped".
+    tracing::warn!("watch not carried on here: {e}");
     let _ = events.send(WatchEvent::Failed(e.to_string()));
 }
 

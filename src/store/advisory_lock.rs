@@ -18,7 +18,7 @@
 //!   missing) was left by a process that is gone. The file goes with its last holder, or with the
 //!   next writer's sweep after a `kill -9`.
 
-use super::private_files::create_private_dir_all;
+use super::private_files::{create_private_dir_all, private_options};
 use std::fs::{File, OpenOptions, TryLockError};
 use std::io::{self, Read, Seek, Write};
 use std::path::{Path, PathBuf};
@@ -93,7 +93,7 @@ impl BatchLock {
         if let Some(dir) = path.parent() {
             create_private_dir_all(dir).map_err(|e| io_err("create the folder of", e))?;
         }
-        let mut file = OpenOptions::new()
+        let mut file = private_options()
             .read(true)
             .write(true)
             .create(true)
@@ -206,7 +206,7 @@ impl WriterLock {
             sweep_writer_locks(data_dir);
         }
         let file = loop {
-            let file = OpenOptions::new()
+            let file = private_options()
                 .read(true)
                 .write(true)
                 .create(true)
@@ -323,6 +323,15 @@ mod tests {
         drop(held);
         assert!(!held_here().contains(&lock_path(dir.path(), "batch", "0190-ab")));
         assert!(BatchLock::take(dir.path(), "0190-ab").is_ok(), "free again");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(lock_path(dir.path(), "batch", "0190-ab"))
+                .unwrap()
+                .permissions()
+                .mode();
+            assert_eq!(mode & 0o777, 0o600, "only the user's");
+        }
     }
 
     #[test]

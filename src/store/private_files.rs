@@ -22,19 +22,24 @@ pub(crate) fn create_private_dir_all(dir: &Path) -> io::Result<()> {
     builder.create(dir)
 }
 
-/// Opens `path` for appending, creating it `0600` on Unix when it does not exist.
-///
-/// # Errors
-/// The OS error.
-pub(crate) fn open_private_append(path: &Path) -> io::Result<File> {
+/// Options that create a file `0600` on Unix (the caller adds read, write, append, create).
+pub(crate) fn private_options() -> std::fs::OpenOptions {
+    #[allow(unused_mut, reason = "only Unix sets a mode")]
     let mut options = std::fs::OpenOptions::new();
-    options.create(true).append(true);
     #[cfg(unix)]
     {
         use std::os::unix::fs::OpenOptionsExt;
         options.mode(0o600);
     }
-    options.open(path)
+    options
+}
+
+/// Opens `path` for appending, creating it `0600` on Unix when it does not exist.
+///
+/// # Errors
+/// The OS error.
+pub(crate) fn open_private_append(path: &Path) -> io::Result<File> {
+    private_options().create(true).append(true).open(path)
 }
 
 /// Takes group and other access away from the existing file `path` (Unix; files written by

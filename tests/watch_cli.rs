@@ -757,3 +757,20 @@ fn negative_values_are_refused_in_the_flags_own_words() {
         assert!(!stderr.contains("tip:"), "{args:?}: {stderr}");
     }
 }
+
+/// A data folder that is a file is an error, not an empty history.
+#[test]
+fn a_data_folder_that_is_a_file_is_not_read_as_an_empty_history() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = dir.path().join("not-a-folder");
+    std::fs::write(&file, "x").expect("written");
+    for args in [&["watch", "list"][..], &["history", "list"][..]] {
+        let out = retryscope(&file).args(args).output().expect("runs");
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {out:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains("the data folder is a file, not a folder: "),
+            "{args:?}: {stderr}"
+        );
+    }
+}

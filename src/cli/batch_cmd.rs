@@ -187,7 +187,7 @@ pub enum BatchCommand {
 pub fn execute(args: &BatchArgs, core: &crate::service::Core) -> Result<u8, CliError> {
     let dir = args.data_dir.resolve()?;
     // Reading an empty data folder never creates the database (nor the folder).
-    let nothing_queued = !dir.join(crate::store::HISTORY_FILE).exists();
+    let nothing_queued = !super::watch_cmd::history_exists(&dir.join(crate::store::HISTORY_FILE))?;
     match &args.command {
         Some(BatchCommand::List { json, .. }) if nothing_queued => {
             if !*json {

@@ -175,7 +175,7 @@ pub fn execute(args: &HistoryArgs) -> Result<u8, CliError> {
     let dir = args.data_dir.resolve()?;
     // Reading an empty data folder never creates the database (nor the folder).
     let db = dir.join(store::HISTORY_FILE);
-    if !db.exists() {
+    if !super::watch_cmd::history_exists(&db)? {
         return nothing_recorded(&args.command, &db);
     }
     for id in command_ids(&args.command) {

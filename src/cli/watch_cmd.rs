@@ -660,11 +660,33 @@ pub(super) fn open_history(
 ) -> Result<crate::store::HistoryStore, CliError> {
     let dir = dir.resolve()?;
     let db = dir.join(crate::store::HISTORY_FILE);
-    if !db.exists() {
+    if !history_exists(&db)? {
         return Err(CliError::usage(format!(
             "no {what} recorded yet (no history at {})",
             db.display()
         )));
     }
     crate::store::HistoryStore::open_in(&dir).map_err(|e| CliError::failed(e.to_string()))
+}
+
+/// Whether the history database `db` exists, for a command that reads it (and never creates
+/// it). A folder that cannot be looked into, or a data folder that is a file, is an error (exit
+/// 1) rather than "nothing recorded yet".
+///
+/// # Errors
+/// Exit 1 naming the folder and the OS's reason.
+pub(super) fn history_exists(db: &std::path::Path) -> Result<bool, CliError> {
+    let folder = db.parent().unwrap_or(db);
+    if folder.is_file() {
+        return Err(CliError::failed(format!(
+            "the data folder is a file, not a folder: {}",
+            folder.display()
+        )));
+    }
+    db.try_exists().map_err(|e| {
+        CliError::failed(format!(
+            "cannot read the data folder ({e}; check its permissions): {}",
+            folder.display()
+        ))
+    })
 }

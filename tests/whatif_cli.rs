@@ -159,3 +159,36 @@ fn a_library_profile_hidden_by_a_built_in_is_warned_about() {
         "{stderr}"
     );
 }
+
+/// A report over runs of several profiles and URLs says so at its top, as whatif does.
+#[test]
+fn a_report_of_mixed_runs_warns_that_its_figures_mix_them() {
+    let demo = Demo::start();
+    let dir = tempfile::tempdir().expect("tempdir");
+    record_mixed(&demo, dir.path());
+    let out = run(
+        dir.path(),
+        &["report", "--url", "/status/", "--format", "json", "-o", "-"],
+    );
+    assert!(out.status.success(), "{out:?}");
+    let r: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let warning = r["warning"].as_str().expect("a warning");
+    assert!(
+        warning.starts_with("the 3 runs were recorded under 2 profiles and sent to 2 endpoints"),
+        "{warning}"
+    );
+    let out = run(
+        dir.path(),
+        &[
+            "report",
+            "--url",
+            "/status/200",
+            "--format",
+            "json",
+            "-o",
+            "-",
+        ],
+    );
+    let r: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert!(r.get("warning").is_none(), "one profile, one endpoint: {r}");
+}

@@ -28,6 +28,8 @@ pub struct ReportContext {
     pub generated_at: Option<DateTime<FixedOffset>>,
     /// The watch the runs are of, when the selection is one watch's runs.
     pub watch: Option<WatchFigures>,
+    /// Said at the top of the report: the runs mix profiles or endpoints.
+    pub warning: Option<String>,
 }
 
 /// The watch a report is of: its schedule and what became of its slots, so a reader sees
@@ -103,6 +105,10 @@ pub struct Figures {
     /// The watch the runs are of; absent unless the selection is one watch's runs.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub watch: Option<WatchFigures>,
+    /// Said when the runs were recorded under several profiles or sent to several endpoints
+    /// (the figures mix them); absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub warning: Option<String>,
 }
 
 /// How many runs used a profile.
@@ -205,6 +211,7 @@ pub fn figures(runs: &[ObservedRun], context: &ReportContext) -> Figures {
         delay_headers: delay_headers(runs),
         informative_runs: informative_runs(runs, outage_start),
         watch: context.watch.clone(),
+        warning: context.warning.clone(),
     }
 }
 

@@ -554,3 +554,28 @@ fn a_cut_off_attempt_is_a_row_of_its_run_saying_so() {
         "no answer recorded: the run did not finish"
     );
 }
+
+#[test]
+fn a_warning_of_the_context_heads_every_format() {
+    let context = ReportContext {
+        warning: Some("the 3 runs were recorded under 2 profiles".into()),
+        ..ReportContext::default()
+    };
+    let f = figures(&runs(), &context);
+    let json = serde_json::to_value(&f).expect("json");
+    assert_eq!(json["warning"], "the 3 runs were recorded under 2 profiles");
+    let page = html(&f, &Timelines::new());
+    assert!(page.contains("<strong>warning:</strong> the 3 runs were recorded under 2 profiles"));
+    let md = markdown(&f, "t", &Timelines::new());
+    assert!(
+        md.text
+            .contains("**Warning:** the 3 runs were recorded under 2 profiles")
+    );
+    let plain = figures(&runs(), &ReportContext::default());
+    assert!(
+        serde_json::to_value(&plain)
+            .expect("json")
+            .get("warning")
+            .is_none()
+    );
+}

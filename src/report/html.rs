@@ -63,6 +63,13 @@ pub fn html(figures: &Figures, timelines: &super::Timelines) -> String {
         let _ = write!(h, "; generated {}", esc(&time_text(at)));
     }
     h.push_str("</p>\n");
+    if let Some(w) = &f.warning {
+        let _ = writeln!(
+            h,
+            "<p class=\"note\"><strong>warning:</strong> {}</p>",
+            esc(w)
+        );
+    }
     for (i, table) in tables(f).iter().enumerate() {
         if i == 0 {
             cards(&mut h, table);

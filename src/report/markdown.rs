@@ -26,6 +26,9 @@ pub fn markdown(figures: &Figures, stem: &str, timelines: &super::Timelines) -> 
     let f = figures;
     let mut m = String::from("# Flakiness report\n\n");
     let mut images = Vec::new();
+    if let Some(w) = &f.warning {
+        let _ = writeln!(m, "**Warning:** {w}\n");
+    }
     if let Some(r) = &f.request {
         let _ = writeln!(m, "{}\n", code(&format!("{} {}", r.method, r.url)));
         if r.headers.is_empty() {

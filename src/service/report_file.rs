@@ -207,11 +207,21 @@ pub fn build_report(
         Some(id) => Some(watch_figures(history, id)?),
         None => None,
     };
+    let with = &selected.recorded_with;
+    let warning = (with.profiles() > 1 || with.endpoints() > 1).then(|| {
+        format!(
+            "the {} were recorded under {} and sent to {} (method and URL): the figures mix them, and \"What was sent\" is the newest run's request; select one profile's runs to one endpoint to read one endpoint's behaviour",
+            crate::model::counted(selected.runs.len() as u64, "run", "runs"),
+            crate::model::counted(with.profiles(), "profile", "profiles"),
+            crate::model::counted(with.endpoints(), "endpoint", "endpoints"),
+        )
+    });
     let context = ReportContext {
         selection: describe(query),
         request: selected.request.as_ref().map(SentRequest::of),
         generated_at: Some(chrono::Local::now().fixed_offset()),
         watch,
+        warning,
     };
     let figures = figures(&selected.runs, &context);
     let mut timelines = Timelines::new();

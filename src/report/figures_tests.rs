@@ -455,6 +455,20 @@ fn a_watch_report_shows_the_schedule_and_the_missed_slots_by_why() {
         md.contains("| missed slots | 211 | of 231 slots (20 sent): 1 busy"),
         "{md}"
     );
+    assert!(
+        !md.contains("these count the whole watch"),
+        "no time selected"
+    );
+    // Narrowed by time, the slots still count the whole watch, and the page says so.
+    let mut narrowed = context.clone();
+    narrowed
+        .selection
+        .insert("since".into(), "2026-12-05T10:00:00+00:00".into());
+    let md = markdown(&figures(&runs(), &narrowed), "t", &Timelines::new()).text;
+    assert!(
+        md.contains("these count the whole watch, not only the runs of the time selected"),
+        "{md}"
+    );
     // Without a watch the JSON has no `watch` member.
     let plain = serde_json::to_value(figures(&runs(), &ReportContext::default())).expect("json");
     assert!(plain.get("watch").is_none());

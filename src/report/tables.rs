@@ -180,12 +180,17 @@ fn summary(f: &Figures) -> Table {
             Cell::text(format!(
                 "of {} ({} sent): {} busy (the previous run was still going), {} late \
                  (nothing could send: the machine slept?), {} down (the watch was not running); \
-                 nothing was sampled at a missed slot's time",
+                 nothing was sampled at a missed slot's time{}",
                 crate::model::counted(w.slots, "slot", "slots"),
                 w.sent,
                 m.busy,
                 m.late,
-                m.down
+                m.down,
+                if f.selection.contains_key("since") || f.selection.contains_key("until") {
+                    "; these count the whole watch, not only the runs of the time selected"
+                } else {
+                    ""
+                }
             )),
         ]);
     }

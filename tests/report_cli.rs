@@ -137,6 +137,22 @@ fn markdown_is_written_with_its_png_plots_beside_it() {
         assert_eq!(&png[1..4], b"PNG", "{name}");
     }
     assert!(!text.contains("tops3cret"));
+
+    // Without --format, -o's extension picks it.
+    for (file, starts) in [("guess.md", "# Flakiness report"), ("guess.json", "{")] {
+        let path = dir.path().join(file);
+        retryscope(dir.path())
+            .args(["report", "--since", "1h", "-o"])
+            .arg(&path)
+            .assert()
+            .success();
+        let text = std::fs::read_to_string(&path).expect("written");
+        assert!(
+            text.starts_with(starts),
+            "{file}: {}",
+            &text[..40.min(text.len())]
+        );
+    }
 }
 
 #[test]

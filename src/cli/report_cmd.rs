@@ -24,9 +24,9 @@ pub struct ReportArgs {
     #[command(flatten)]
     pub selection: RunSelection,
     /// Output format: a self-contained HTML page, Markdown (PNG plots written beside it) or the
-    /// figures as JSON.
-    #[arg(long, value_enum, default_value_t = ReportFormat::Html)]
-    pub format: ReportFormat,
+    /// figures as JSON [default: from -o's extension (.md, .json), else html].
+    #[arg(long, value_enum)]
+    pub format: Option<ReportFormat>,
     /// Write to FILE (atomically); JSON may go to stdout without it.
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     pub output: Option<PathBuf>,
@@ -41,12 +41,16 @@ pub fn execute(args: &ReportArgs) -> Result<u8, CliError> {
     // `-o -` is stdout, as in `run`.
     let output = args.output.as_ref().filter(|p| p.as_os_str() != "-");
     let stdout = args.output.is_some() && output.is_none();
-    if output.is_none() && args.format == ReportFormat::Md {
+    let format = args
+        .format
+        .or_else(|| output.and_then(|p| ReportFormat::from_extension(p)))
+        .unwrap_or_default();
+    if output.is_none() && format == ReportFormat::Md {
         return Err(CliError::usage(
             "a Markdown report is a file with PNG files beside it: give -o FILE",
         ));
     }
-    if output.is_none() && !stdout && args.format == ReportFormat::Html {
+    if output.is_none() && !stdout && format == ReportFormat::Html {
         return Err(CliError::usage(
             "an HTML report is a file: give -o FILE (or -o - for stdout)",
         ));
@@ -61,11 +65,11 @@ pub fn execute(args: &ReportArgs) -> Result<u8, CliError> {
         e => CliError::failed(e.to_string()),
     };
     let Some(path) = output else {
-        let report = build_report(&history, &query, args.format, "report").map_err(failed)?;
+        let report = build_report(&history, &query, format, "report").map_err(failed)?;
         crate::cli_out!("{}", report.text);
         return Ok(exit::SUCCESS);
     };
-    let written = write_report(&history, &query, args.format, path).map_err(failed)?;
+    let written = write_report(&history, &query, format, path).map_err(failed)?;
     for why in &written.left_out {
         super::out::write_stderr(&format!("warning: {why} (left out)\n"));
     }

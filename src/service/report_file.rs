@@ -41,6 +41,18 @@ impl ReportFormat {
         }
     }
 
+    /// The format a file name's extension names (`.md`, `.markdown`, `.json`, `.html`,
+    /// `.htm`; any case), if any.
+    pub fn from_extension(path: &std::path::Path) -> Option<Self> {
+        let ext = path.extension()?.to_str()?.to_ascii_lowercase();
+        match ext.as_str() {
+            "html" | "htm" => Some(Self::Html),
+            "md" | "markdown" => Some(Self::Md),
+            "json" => Some(Self::Json),
+            _ => None,
+        }
+    }
+
     /// The name shown in the window (`HTML`, `Markdown`, `JSON`).
     pub fn label(self) -> &'static str {
         match self {

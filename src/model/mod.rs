@@ -32,6 +32,7 @@ mod saved_request;
 pub mod secret_echoes;
 pub mod secret_members;
 pub mod secrets;
+mod slug;
 mod status_set;
 pub mod units;
 pub mod url_rule;
@@ -79,6 +80,7 @@ pub use run_fold::{
     AttemptClass, AttemptResult, AttemptRow, Phase, RunFinish, RunFold, RunHeader, WaitRow,
 };
 pub use saved_request::{SAVED_REQUEST_FORMAT, SavedRequest};
+pub use slug::slug;
 pub use status_set::{StatusRange, StatusSet};
 pub use utf8_text::{NotUtf8, utf8_text};
 pub use variables::{

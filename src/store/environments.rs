@@ -252,7 +252,7 @@ impl EnvironmentStore {
 
     /// `<slug>.json`, or `<slug>-2.json`, … when taken.
     fn free_path(&self, name: &str) -> PathBuf {
-        let slug = slug(name);
+        let slug = crate::model::slug(name, "environment");
         let mut path = self.dir.join(format!("{slug}.json"));
         let mut n = 2;
         while path.exists() {
@@ -260,23 +260,6 @@ impl EnvironmentStore {
             n += 1;
         }
         path
-    }
-}
-
-fn slug(name: &str) -> String {
-    let mut out = String::new();
-    for c in name.chars() {
-        if c.is_ascii_alphanumeric() {
-            out.push(c.to_ascii_lowercase());
-        } else if !out.is_empty() && !out.ends_with('-') {
-            out.push('-');
-        }
-    }
-    let out = out.trim_end_matches('-');
-    if out.is_empty() {
-        "environment".into()
-    } else {
-        out.to_owned()
     }
 }
 

@@ -10,18 +10,9 @@ use std::path::{Path, PathBuf};
 pub const DEFAULT_BUILTIN: &str = "servicenow-exponential";
 
 /// A profile file's name stem from its profile's name: `My API (copy)` → `my-api-copy`
-/// (ASCII letters and digits, lowercase, other runs as one `-`; `profile` when none is left).
+/// ([`crate::model::slug`]; `profile` when nothing is left).
 pub fn file_stem(profile_name: &str) -> String {
-    let mut slug = String::new();
-    for c in profile_name.chars() {
-        if c.is_ascii_alphanumeric() {
-            slug.push(c.to_ascii_lowercase());
-        } else if !slug.is_empty() && !slug.ends_with('-') {
-            slug.push('-');
-        }
-    }
-    let slug = slug.trim_end_matches('-');
-    if slug.is_empty() { "profile" } else { slug }.to_owned()
+    crate::model::slug(profile_name, "profile")
 }
 
 /// Where the current profile came from.

@@ -184,14 +184,26 @@ impl WatchClaim {
     }
 }
 
+/// `no watch `ID` (see …)`, the id quoted as input is; `no watch id given` for an empty one.
+fn not_found_text(id: &str) -> String {
+    if id.trim().is_empty() {
+        "no watch id given (see `retryscope watch list`)".to_owned()
+    } else {
+        format!(
+            "no watch `{}` (see `retryscope watch list`)",
+            crate::model::quote::quote_input(id)
+        )
+    }
+}
+
 /// Why a watch cannot be claimed or found.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum WatchError {
     /// No watch has that id.
-    #[error("no watch `{0}` (see `retryscope watch list`)")]
+    #[error("{}", not_found_text(.0))]
     NotFound(String),
     /// The id prefix names several watches.
-    #[error("`{0}` names more than one watch; give more of the id")]
+    #[error("`{}` names more than one watch; give more of the id", crate::model::quote::quote_input(.0))]
     Ambiguous(String),
     /// Another process (or this one) runs it.
     #[error("watch {id} is running in {}", .pid.map_or_else(|| "another process".to_owned(), |p| format!("process {p}")))]

@@ -87,6 +87,11 @@ fn settle(
     }
 }
 
+/// No profile file is being read or written (their replies arrive from worker threads).
+fn files_done(h: &Harness<'static, WorkbenchState>) -> bool {
+    !h.state().is_reading_a_file() && !h.state().is_saving_a_file()
+}
+
 fn path_text(h: &Harness<'static, WorkbenchState>) -> String {
     h.get_by_label("File path")
         .accesskit_node()
@@ -291,12 +296,12 @@ fn edited_with_prompt_open() -> (tempfile::TempDir, Harness<'static, WorkbenchSt
     let b = write_profile(dir.path(), "b.json", &profile_named("File B"));
     let mut h = workbench(ScriptedDialogs::new([Some(a.clone()), Some(b)]), dir.path());
     h.get_by_label("Open…").click();
-    h.run();
+    settle(&mut h, "a.json", files_done);
     assert_eq!(h.state().profile.current.profile.name, "File A");
     h.state_mut().profile.current.profile.description = "edited".into();
     h.run();
     h.get_by_label("Open…").click();
-    h.run();
+    settle(&mut h, "b.json", files_done);
     assert!(h.state().is_confirm_open());
     h.get_by_label("Save changes");
     h.get_by_label("Discard changes");
@@ -307,7 +312,7 @@ fn edited_with_prompt_open() -> (tempfile::TempDir, Harness<'static, WorkbenchSt
 fn save_in_the_unsaved_prompt_writes_the_file_and_switches() {
     let (_dir, mut h, a) = edited_with_prompt_open();
     h.get_by_label("Save changes").click();
-    h.run();
+    settle(&mut h, "the save", files_done);
     assert!(!h.state().is_confirm_open());
     let written = retryscope::profile::load_file(&a).expect("a.json loads");
     assert_eq!(written.description, "edited", "the edits were saved");
@@ -363,7 +368,7 @@ fn save_in_the_prompt_of_an_unsaved_profile_asks_where_then_switches() {
     h.get_by_label("library: beta.json").scroll_to_me();
     h.run();
     h.get_by_label("library: beta.json").click();
-    h.run();
+    settle(&mut h, "beta.json", files_done);
     assert!(h.state().is_confirm_open());
     h.get_by_label("Save changes").click();
     settle(&mut h, "the save picker", |h| {
@@ -381,4 +386,77 @@ fn save_in_the_prompt_of_an_unsaved_profile_asks_where_then_switches() {
     });
     let kept = retryscope::profile::load_file(&dir.path().join("kept.json")).expect("saved");
     assert!(kept.name.ends_with("(copy)"), "{}", kept.name);
+}
+
+#[test]
+fn a_save_lands_through_the_frame_and_an_edit_made_meanwhile_stays_unsaved() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let a = write_profile(dir.path(), "a.json", &profile_named("File A"));
+    let mut h = workbench(ScriptedDialogs::new([Some(a.clone())]), dir.path());
+    h.get_by_label("Open…").click();
+    settle(&mut h, "a.json", files_done);
+    h.get_by_label("Description").focus();
+    h.run();
+    h.get_by_label("Description").type_text("1");
+    h.run();
+    let first = h.state().profile.current.profile.clone();
+    assert!(h.state().window_title().ends_with(" •"), "edited");
+    // Save (Ctrl+S's action) starts the write; only a later frame takes its reply.
+    h.state_mut().save();
+    assert!(h.state().is_saving_a_file());
+    let saving = h.state().status().cloned();
+    assert_eq!(saving, Some((false, format!("saving {} …", a.display()))));
+    assert!(h.state().window_title().ends_with(" •"), "not saved yet");
+    h.get_by_label("Description").type_text("2");
+    h.run();
+    settle(&mut h, "the save", files_done);
+    let on_disk = retryscope::profile::load_file(&a).expect("a.json loads");
+    assert_eq!(on_disk, first, "what was there at Ctrl+S is written");
+    assert_eq!(h.state().profile.current.saved.as_ref(), Some(&first));
+    assert!(
+        h.state()
+            .profile
+            .current
+            .profile
+            .description
+            .ends_with("12"),
+        "{}",
+        h.state().profile.current.profile.description
+    );
+    assert!(
+        h.state().window_title().ends_with(" •"),
+        "the edit made meanwhile stays unsaved"
+    );
+    assert!(
+        h.query_by_label_contains(&format!("saved {}", a.display()))
+            .is_some()
+    );
+}
+
+#[test]
+fn a_failed_save_keeps_the_profile_unsaved_and_the_prompt_switches_only_after_a_save() {
+    let (dir, mut h, a) = edited_with_prompt_open();
+    // The file's folder becomes a file: the atomic write cannot create its temp file there.
+    let blocked = dir.path().join("blocked");
+    std::fs::write(&blocked, "").expect("write");
+    h.state_mut().profile.current.source =
+        retryscope::ui::profile_library::ProfileSource::File(blocked.join("a.json"));
+    h.get_by_label("Save changes").click();
+    settle(&mut h, "the save", files_done);
+    assert!(h.state().is_confirm_open(), "the prompt comes back");
+    assert!(
+        h.query_all_by_label_contains("cannot save the profile")
+            .next()
+            .is_some(),
+        "and says why"
+    );
+    assert_eq!(
+        h.state().profile.current.profile.name,
+        "File A",
+        "not switched"
+    );
+    assert_eq!(h.state().profile.current.profile.description, "edited");
+    assert!(h.state().window_title().ends_with(" •"), "still unsaved");
+    let on_disk = retryscope::profile::load_file(&a).expect("a.json loads");
+    assert_ne!(on_disk.description, "edited", "nothing written");
 }

@@ -36,6 +36,23 @@ fn setup(
     (state, probe)
 }
 
+/// Runs frames until no profile file is being read or written (their replies arrive from
+/// worker threads); fails after 10 s.
+fn settle_files(h: &mut Harness<'static, WorkbenchState>) {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        h.run();
+        if !h.state().is_reading_a_file() && !h.state().is_saving_a_file() {
+            return;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "a profile file's reply never came"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
 fn harness(state: WorkbenchState) -> Harness<'static, WorkbenchState> {
     // Wait explanations use `→` and `×`, which egui's bundled font lacks: add a system font,
     // and accept tofu only on machines without one.
@@ -333,7 +350,7 @@ fn save_as_writes_the_file_and_clears_the_unsaved_marker() {
     h.get_by_label("Duplicate to edit").click();
     h.run();
     h.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, Key::S);
-    h.run();
+    settle_files(&mut h);
     let saved = target.with_extension("json");
     let loaded = retryscope::profile::load_file(&saved).expect("saved file loads");
     assert_eq!(loaded, h.state().profile.current.profile);
@@ -480,7 +497,7 @@ fn library_profiles_are_listed_in_the_picker_and_load_when_chosen() {
     h.get_by_label("library: library-api.json").scroll_to_me();
     h.run();
     h.get_by_label("library: library-api.json").click();
-    h.run();
+    settle_files(&mut h);
     assert_eq!(h.state().profile.current.profile, lib);
     assert_eq!(h.state().profile.current.path(), Some(path.as_path()));
     assert!(h.query_by_label("file: library-api.json").is_some());
@@ -639,9 +656,49 @@ fn dropping_a_json_file_opens_it_and_other_files_are_refused() {
     h.input_mut()
         .dropped_files
         .push(Arc::new(DroppedPath(good.clone())));
-    h.run();
+    settle_files(&mut h);
     assert_eq!(h.state().profile.current.profile, other);
     assert_eq!(h.state().profile.current.path(), Some(good.as_path()));
+}
+
+#[test]
+fn a_dropped_file_is_read_off_the_frame_and_a_failed_read_keeps_the_edited_profile() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let gone = dir.path().join("gone.json");
+    let (state, _probe) = setup(vec![], None);
+    let mut h = harness(state);
+    h.run();
+    h.get_by_label("Duplicate to edit").click();
+    h.run();
+    let edited = h.state().profile.current.clone();
+    h.input_mut()
+        .dropped_files
+        .push(Arc::new(DroppedPath(gone.clone())));
+    // The frame that takes the drop starts the read and says so where the name shows.
+    h.step();
+    assert!(h.state().is_reading_a_file());
+    let picker = format!("{:?}", h.get_by_label("Profile").accesskit_node());
+    assert!(picker.contains("reading gone.json …"), "{picker}");
+    settle_files(&mut h);
+    let failure = h
+        .state()
+        .load_failure()
+        .cloned()
+        .expect("load failure shown");
+    assert!(
+        failure.issues[0]
+            .message
+            .starts_with("cannot read the profile file: no such file"),
+        "{:?}",
+        failure.issues
+    );
+    assert!(!h.state().is_confirm_open(), "nothing to discard edits for");
+    assert_eq!(
+        h.state().profile.current,
+        edited,
+        "the edited profile stays"
+    );
+    assert!(h.state().window_title().ends_with(" •"), "still unsaved");
 }
 
 #[test]
@@ -930,7 +987,7 @@ fn profile_problems_are_listed_and_block_save_and_send() {
     h.run();
     assert!(h.query_by_label_contains("Problems (").is_none());
     h.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, Key::S);
-    h.run();
+    settle_files(&mut h);
     assert!(target.with_extension("json").exists(), "saved once valid");
 }
 

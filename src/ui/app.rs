@@ -168,6 +168,7 @@ impl RetryscopeApp {
             workbench.show_lab();
         }
         if let Some(path) = &options.profile {
+            workbench.repaint_on_file_replies(&ctx);
             workbench.open_profile_path(path.clone());
         }
         Self {

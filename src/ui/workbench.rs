@@ -458,6 +458,7 @@ impl WorkbenchState {
         while let Some(answer) = self.dialogs.poll() {
             self.on_dialog_answer(answer);
         }
+        self.poll_profile_io(ctx);
         if let Some(status) = self.run_export.poll() {
             self.status = Some(status);
         }

@@ -30,8 +30,10 @@ pub struct ProfileEdit {
     pub(super) pending_switch: Option<Switch>,
     /// Why the prompt's Save did not save (shown in the prompt, which stays open).
     pub(super) confirm_problem: Option<String>,
-    /// The switch to perform once the prompt's Save As… has saved.
+    /// The switch to perform once the prompt's Save (or Save As…) has saved.
     pub(super) switch_after_save: Option<Switch>,
+    /// Profile files being read or written off the frame.
+    pub(super) io: super::profile_files::ProfileIo,
     /// "Export as…": the profile as another tool's retry settings.
     pub(super) retry_export: RetryExporter,
     /// "Import from…": another tool's retry settings into a profile.
@@ -52,6 +54,7 @@ impl ProfileEdit {
             pending_switch: None,
             confirm_problem: None,
             switch_after_save: None,
+            io: super::profile_files::ProfileIo::default(),
             retry_export: RetryExporter::default(),
             retry_import: RetryImporter::default(),
         }

@@ -2,7 +2,10 @@
 //! profiles (asking first when the current one has unsaved edits).
 
 use super::WorkbenchState;
+use crate::model::RetryProfile;
 use crate::profile::{self, ProfileIssue};
+use crate::store::input_file::{PROFILE_FILE, read_input_file};
+use crate::ui::background::Background;
 use crate::ui::confirm_modal::{ConfirmAnswer, confirm_discard};
 use crate::ui::error_panel::LoadFailure;
 use crate::ui::file_dialogs::{DialogAnswer, DialogPurpose};
@@ -15,10 +18,59 @@ use egui::Ui;
 use std::path::{Path, PathBuf};
 
 impl WorkbenchState {
-    /// Loads a profile file (Open…, drag-and-drop, `--profile`); asks first when the current
-    /// profile has unsaved edits. Invalid files leave the current profile untouched.
+    /// Loads a profile file (a library entry, drag-and-drop, `--profile`): read on the thread
+    /// `profile-read`, then, when its bytes arrive, asks first when the current profile has
+    /// unsaved edits. A newer read or switch drops an older read's reply; a file that cannot be
+    /// read or is invalid leaves the current profile untouched.
     pub fn open_profile_path(&mut self, path: PathBuf) {
-        self.request_switch(Switch::LoadFile(path));
+        let io = &mut self.profile.io;
+        let number = io.next();
+        let target = path.clone();
+        let read = move || {
+            let read = read_input_file(&target, PROFILE_FILE).map_err(|e| e.to_string());
+            (number, target, read)
+        };
+        match io.reads.start("profile-read", io.ctx.clone(), read) {
+            Ok(()) => io.reading = Some((number, path)),
+            Err(e) => self.on_profile_read(path, Err(e.to_string())),
+        }
+    }
+
+    /// Repaints `ctx` when a profile file's read or write ends (set by the first frame; the app
+    /// sets it before, for `--profile`).
+    pub fn repaint_on_file_replies(&mut self, ctx: &egui::Context) {
+        self.profile.io.ctx = Some(ctx.clone());
+    }
+
+    /// Applies the replies of profile reads and saves that have arrived (every frame).
+    pub(super) fn poll_profile_io(&mut self, ctx: &egui::Context) {
+        self.profile.io.ctx.get_or_insert_with(|| ctx.clone());
+        while let Some((number, path, read)) = self.profile.io.reads.poll() {
+            if self
+                .profile
+                .io
+                .reading
+                .as_ref()
+                .is_some_and(|(n, _)| *n == number)
+            {
+                self.profile.io.reading = None;
+                self.on_profile_read(path, read);
+            }
+        }
+        while let Some((number, path, written)) = self.profile.io.writes.poll() {
+            self.on_saved(number, path, written);
+        }
+    }
+
+    /// A profile file's bytes arrived (or why not): an unreadable file is shown as a load
+    /// failure at once, a read one replaces the current profile (asking first when it has
+    /// unsaved edits).
+    fn on_profile_read(&mut self, path: PathBuf, read: Result<Vec<u8>, String>) {
+        if read.is_ok() {
+            self.request_switch(Switch::LoadRead(path, read));
+        } else {
+            self.apply_loaded(path, profile::load_read_noted(read));
+        }
     }
 
     /// `cannot {action}: the profile has a problem: …` when `validate` finds any, else `None`.
@@ -70,9 +122,24 @@ impl WorkbenchState {
         });
     }
 
-    /// Whether a file chosen in the in-app picker is still being read (off the UI thread).
+    /// Whether a profile file, or a file chosen in the in-app picker, is still being read (off
+    /// the UI thread).
     pub fn is_reading_a_file(&self) -> bool {
-        self.dialogs.is_reading()
+        self.dialogs.is_reading() || self.profile.io.reading.is_some()
+    }
+
+    /// Whether a profile is still being written (off the UI thread).
+    pub fn is_saving_a_file(&self) -> bool {
+        self.profile.io.saving
+    }
+
+    /// The profile file being read, if one is (the picker says so where the name shows).
+    pub(super) fn profile_being_read(&self) -> Option<&Path> {
+        self.profile
+            .io
+            .reading
+            .as_ref()
+            .map(|(_, path)| path.as_path())
     }
 
     /// Open… (Ctrl+O): asks for a path off the UI thread.
@@ -116,15 +183,11 @@ impl WorkbenchState {
         };
         match answer.purpose {
             DialogPurpose::OpenProfile => match contents {
-                Some(read) => self.request_switch(Switch::LoadRead(path, read)),
+                Some(read) => self.on_profile_read(path, read),
                 None => self.open_profile_path(path),
             },
             DialogPurpose::SaveProfileAs { .. } => {
-                let path = crate::store::with_default_extension(path, "json");
-                self.save_to(path);
-                if let Some(switch) = self.profile.switch_after_save.take() {
-                    self.after_prompt_save(switch);
-                }
+                self.save_to(crate::store::with_default_extension(path, "json"));
             }
             DialogPurpose::BodyFile => {
                 self.request.composer.draft.body.file_path = path.display().to_string();
@@ -174,8 +237,12 @@ impl WorkbenchState {
         }
     }
 
+    /// Replaces the current profile by `switch`, asking first when it has unsaved edits; a
+    /// profile file is read first (off the frame), the question comes with its bytes.
     pub(super) fn request_switch(&mut self, switch: Switch) {
-        if self.profile.current.is_dirty() {
+        if let Switch::To(ProfileSource::File(path)) = switch {
+            self.open_profile_path(path);
+        } else if self.profile.current.is_dirty() {
             self.profile.pending_switch = Some(switch);
         } else {
             self.perform_switch(switch);
@@ -183,6 +250,10 @@ impl WorkbenchState {
     }
 
     pub(super) fn perform_switch(&mut self, switch: Switch) {
+        // The newest switch wins: a read still under way is dropped, and a save under way no
+        // longer changes the profile that replaced the one it writes.
+        self.profile.io.reading = None;
+        self.profile.io.switched_at = self.profile.io.next();
         match switch {
             Switch::To(ProfileSource::Builtin(id)) => match builtin_profile(&id) {
                 Some(p) => {
@@ -194,10 +265,7 @@ impl WorkbenchState {
                     self.status = Some((true, format!("no built-in profile named {id}")));
                 }
             },
-            Switch::To(ProfileSource::File(path)) | Switch::LoadFile(path) => {
-                let loaded = profile::load_file_noted(&path);
-                self.apply_loaded(path, loaded);
-            }
+            Switch::To(ProfileSource::File(path)) => self.open_profile_path(path),
             Switch::LoadRead(path, read) => {
                 let loaded = profile::load_read_noted(read);
                 self.apply_loaded(path, loaded);
@@ -244,13 +312,40 @@ impl WorkbenchState {
         }
     }
 
+    /// Writes the profile to `path` on the thread `profile-save`; its reply marks the profile
+    /// saved with what was written ([`Self::on_saved`]). One write at a time, so they land in
+    /// order: a save asked for meanwhile waits, and only the newest waiting one is written.
     pub(super) fn save_to(&mut self, path: PathBuf) {
-        match profile::save_atomic(&path, &self.profile.current.profile) {
+        let io = &mut self.profile.io;
+        if io.saving {
+            io.queued = Some(path);
+            return;
+        }
+        let number = io.next();
+        let (target, written) = (path.clone(), self.profile.current.profile.clone());
+        let write = move || {
+            let result = profile::save_atomic(&target, &written).map_err(|e| e.to_string());
+            (number, target, result.map(|()| written))
+        };
+        match io.writes.start("profile-save", io.ctx.clone(), write) {
             Ok(()) => {
-                self.profile.current = CurrentProfile::clean(
-                    ProfileSource::File(path.clone()),
-                    self.profile.current.profile.clone(),
-                );
+                io.saving = true;
+                self.status = Some((false, format!("saving {} …", path.display())));
+            }
+            Err(e) => self.on_saved(number, path, Err(e.to_string())),
+        }
+    }
+
+    /// A save's reply: the file holds `written` (an edit made meanwhile stays unsaved), or the
+    /// error is shown and everything kept. Then the waiting save, else the prompt's switch.
+    fn on_saved(&mut self, number: u64, path: PathBuf, written: Result<RetryProfile, String>) {
+        self.profile.io.saving = false;
+        match written {
+            Ok(written) => {
+                if self.profile.io.switched_at < number {
+                    self.profile.current.source = ProfileSource::File(path.clone());
+                    self.profile.current.saved = Some(written);
+                }
                 self.status = Some((false, format!("saved {}", path.display())));
                 self.remember_opened(path);
             }
@@ -263,6 +358,11 @@ impl WorkbenchState {
                     ),
                 ));
             }
+        }
+        if let Some(next) = self.profile.io.queued.take() {
+            self.save_to(next);
+        } else if let Some(switch) = self.profile.switch_after_save.take() {
+            self.after_prompt_save(switch);
         }
     }
 
@@ -297,21 +397,19 @@ impl WorkbenchState {
         }
     }
 
-    /// The prompt's Save: saves to the profile's file (or asks where with Save As…, switching
-    /// once that has saved), then performs `switch`. A profile with problems is not saved: the
-    /// prompt stays open and says why.
+    /// The prompt's Save: saves to the profile's file (or asks where with Save As…), and
+    /// performs `switch` once the save's reply says it was written. A profile with problems is
+    /// not saved: the prompt stays open and says why.
     pub(super) fn save_then_switch(&mut self, switch: Switch) {
         if let Some(problem) = self.profile_problem("save") {
             self.profile.confirm_problem = Some(problem);
             self.profile.pending_switch = Some(switch);
             return;
         }
-        if let Some(path) = self.profile.current.path().map(Path::to_path_buf) {
-            self.save_to(path);
-            self.after_prompt_save(switch);
-        } else {
-            self.profile.switch_after_save = Some(switch);
-            self.save_as();
+        self.profile.switch_after_save = Some(switch);
+        match self.profile.current.path().map(Path::to_path_buf) {
+            Some(path) => self.save_to(path),
+            None => self.save_as(),
         }
     }
 
@@ -335,8 +433,7 @@ impl WorkbenchState {
 #[derive(Debug, Clone, PartialEq)]
 pub(super) enum Switch {
     To(ProfileSource),
-    LoadFile(PathBuf),
-    /// A profile file the picker already read (off the UI thread): its bytes or why not.
+    /// A profile file already read (off the UI thread): its bytes or why not.
     LoadRead(PathBuf, Result<Vec<u8>, String>),
     /// A profile imported from another tool's settings ("Import from…"), unsaved.
     Imported(Box<crate::model::RetryProfile>),
@@ -346,7 +443,7 @@ impl Switch {
     pub(super) fn describe(&self) -> String {
         match self {
             Switch::To(ProfileSource::Builtin(id)) => format!("The built-in {id}"),
-            Switch::To(ProfileSource::File(p)) | Switch::LoadFile(p) | Switch::LoadRead(p, _) => {
+            Switch::To(ProfileSource::File(p)) | Switch::LoadRead(p, _) => {
                 format!("{}", p.display())
             }
             Switch::To(ProfileSource::Unsaved) => "Another profile".into(),
@@ -383,5 +480,34 @@ pub(super) fn restore_profile(p: PersistedProfile) -> CurrentProfile {
             saved: None,
         },
         (None, None) => default_current(),
+    }
+}
+
+/// Reads and writes of profile files, each on a thread of its own: the frame starts them and
+/// applies their replies ([`WorkbenchState::poll_profile_io`]), never waiting.
+#[derive(Default)]
+pub(super) struct ProfileIo {
+    /// Replies of reads: (job number, file, its bytes or why not).
+    reads: Background<(u64, PathBuf, Result<Vec<u8>, String>)>,
+    /// The newest read (its job number and file): replies of other reads are dropped.
+    reading: Option<(u64, PathBuf)>,
+    /// Replies of saves: (job number, file, the profile written or why not).
+    writes: Background<(u64, PathBuf, Result<RetryProfile, String>)>,
+    /// Whether a save is being written.
+    saving: bool,
+    /// Where the next save goes once `saving` is done (the newest Save asked for).
+    queued: Option<PathBuf>,
+    /// Job numbers given so far (reads, saves and switches share them).
+    jobs: u64,
+    /// The number of the latest switch: a save started before it changes no profile.
+    switched_at: u64,
+    /// Repainted when a reply arrives.
+    ctx: Option<egui::Context>,
+}
+
+impl ProfileIo {
+    fn next(&mut self) -> u64 {
+        self.jobs += 1;
+        self.jobs
     }
 }

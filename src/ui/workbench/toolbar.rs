@@ -103,13 +103,16 @@ impl WorkbenchState {
     pub(super) fn policy_panel(&mut self, ui: &mut Ui) {
         ui.heading("Retry policy");
         let entries = picker_entries(&self.library.files, &self.library.opened);
-        let selected_label = entries
-            .iter()
-            .find(|e| e.source == self.profile.current.source)
-            .map_or_else(
-                || format!("{} (unsaved)", self.profile.current.profile.name),
-                |e| e.label.clone(),
-            );
+        let selected_label = match self.profile_being_read() {
+            Some(path) => format!("reading {} …", file_name(path)),
+            None => entries
+                .iter()
+                .find(|e| e.source == self.profile.current.source)
+                .map_or_else(
+                    || format!("{} (unsaved)", self.profile.current.profile.name),
+                    |e| e.label.clone(),
+                ),
+        };
         let mut chosen = None;
         ui.horizontal(|ui| {
             let label = ui.label("Profile");

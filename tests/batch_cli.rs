@@ -748,7 +748,7 @@ fn an_item_naming_a_built_in_that_hides_a_library_profile_is_warned_about() {
     assert_eq!(out.status.code(), Some(0), "{stderr}");
     assert!(
         stderr.contains(
-            "warning: the built-in profile `azure-sdk` hides the library profile of that name (rename it to use it): "
+            "warning: the built-in profile `azure-sdk` hides the library profile of that name (pick it by `Fast`, or rename it): "
         ) && stderr.contains("azure-sdk.json"),
         "{stderr}"
     );

@@ -212,7 +212,7 @@ fn stack_takes_library_profile_names_and_says_why_one_does_not_load() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
         stderr.contains(
-            "warning: the built-in profile `aws-standard` hides the library profile of that name (rename it to use it): "
+            "warning: the built-in profile `aws-standard` hides the library profile of that name (pick it by `fast`, or rename it): "
         ),
         "{stderr}"
     );

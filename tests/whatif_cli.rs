@@ -154,7 +154,7 @@ fn a_library_profile_hidden_by_a_built_in_is_warned_about() {
     );
     assert!(
         stderr.contains(
-            "warning: the built-in profile `aws-standard` hides the library profile of that name (rename it to use it): "
+            "warning: the built-in profile `aws-standard` hides the library profile of that name (pick it by `Azure SDK for .NET (Azure.Core defaults)`, or rename it): "
         ),
         "{stderr}"
     );

@@ -117,7 +117,7 @@ pub fn find_profile(name: &str, library: Option<&Path>) -> Result<RetryProfile, 
 
 /// The library profiles a built-in hides, as (built-in id, warning): a file whose name (without
 /// `.json`) or profile `name` is a built-in id is never found under that name, as built-ins
-/// come first.
+/// come first; the warning gives its other name when that one still finds it.
 fn shadowed_library_profiles(dir: &Path) -> Vec<(String, String)> {
     let mut out = Vec::new();
     for file in library_files(dir) {
@@ -133,10 +133,26 @@ fn shadowed_library_profiles(dir: &Path) -> Vec<(String, String)> {
             .collect();
         hidden.dedup();
         for n in hidden {
+            // Its other name (the profile's, or the file's) still finds it, unless a built-in
+            // hides that one too.
+            let other = if n == stem {
+                name.as_deref()
+            } else {
+                Some(stem.as_str())
+            };
+            let how = match other {
+                Some(o) if !o.trim().is_empty() && crate::profile::builtin(o).is_none() => {
+                    format!(
+                        "pick it by `{}`, or rename it",
+                        crate::model::quote::quote_input(o)
+                    )
+                }
+                _ => "rename it to use it".to_owned(),
+            };
             out.push((
                 n.to_owned(),
                 format!(
-                    "the built-in profile `{n}` hides the library profile of that name (rename it to use it): {}",
+                    "the built-in profile `{n}` hides the library profile of that name ({how}): {}",
                     file.display()
                 ),
             ));

@@ -37,15 +37,14 @@ use super::history_records::HistoryWrite;
 use crate::model::RunEvent;
 use crate::model::secrets::Masked;
 use std::collections::HashMap;
-use std::sync::atomic::AtomicUsize;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, Sender, SyncSender, channel, sync_channel};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 /// Store actors alive in the process ([`HistoryWriter::live_count`]).
-static LIVE_WRITERS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+static LIVE_WRITERS: AtomicUsize = AtomicUsize::new(0);
 
 /// Name of the store actor's thread.
 pub const STORE_THREAD_NAME: &str = "retryscope-db";
@@ -104,9 +103,9 @@ pub struct HistoryWriter {
     failure: Arc<Mutex<Option<HistoryError>>>,
     latency: Arc<Mutex<LatencyRecord>>,
     /// The last [`RunKey`] handed out.
-    keys: std::sync::atomic::AtomicU64,
+    keys: AtomicU64,
     /// The first failure was returned to a caller already (a close does not repeat it).
-    told: std::sync::atomic::AtomicBool,
+    told: AtomicBool,
     /// Dropping it stops the checkpoint thread.
     checkpoint_stop: Option<SyncSender<()>>,
     checkpoint_thread: Option<JoinHandle<()>>,
@@ -265,8 +264,8 @@ impl HistoryWriter {
             thread: Some(thread),
             failure,
             latency,
-            keys: std::sync::atomic::AtomicU64::new(0),
-            told: std::sync::atomic::AtomicBool::new(false),
+            keys: AtomicU64::new(0),
+            told: AtomicBool::new(false),
             checkpoint_stop,
             checkpoint_thread,
         })
@@ -310,11 +309,7 @@ impl HistoryWriter {
     /// # Errors
     /// As [`Self::send`].
     pub fn record_run(&self, seed: RecorderSeed) -> Result<RunKey, HistoryError> {
-        let key = RunKey(
-            self.keys
-                .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
-                .wrapping_add(1),
-        );
+        let key = RunKey(self.keys.fetch_add(1, Ordering::Relaxed).wrapping_add(1));
         self.post(Message::Begin(key, Box::new(seed)))?;
         Ok(key)
     }
@@ -346,10 +341,7 @@ impl HistoryWriter {
     /// ended; the next open marks it `interrupted` once this process is gone). Never blocks:
     /// with a full queue the recorder stays until the writer ends.
     pub fn end_run(&self, key: RunKey) {
-        if let Some(tx) = &self.tx {
-            self.depth.fetch_add(1, Ordering::Relaxed);
-            let _ = tx.send(Message::End(key));
-        }
+        let _ = self.enqueue(Message::End(key));
     }
 
     /// Commits `changes` to items of batch `batch_id` (a full id) in one transaction, each
@@ -368,21 +360,15 @@ impl HistoryWriter {
         if changes.is_empty() {
             return Ok(());
         }
-        let gone = || BatchError::History(HistoryError::WriterGone("its thread ended".into()));
         let (reply, replied) = tokio::sync::oneshot::channel();
-        self.depth.fetch_add(1, Ordering::Relaxed);
         // Not `post`: an earlier failure of the history (a run deleted while it ran) does not
         // stop the batch's own commits.
-        self.tx
-            .as_ref()
-            .ok_or_else(gone)?
-            .send(Message::Batch(Box::new(BatchCommit {
-                batch_id: batch_id.to_owned(),
-                changes,
-                reply,
-            })))
-            .map_err(|_| gone())?;
-        replied.await.map_err(|_| gone())?
+        self.enqueue(Message::Batch(Box::new(BatchCommit {
+            batch_id: batch_id.to_owned(),
+            changes,
+            reply,
+        })))?;
+        replied.await.map_err(|_| BatchError::History(gone()))?
     }
 
     /// Runs `job` on the store thread with the process's connection (the history and the batch
@@ -430,16 +416,17 @@ impl HistoryWriter {
         &self,
         job: Box<dyn FnOnce(&mut BatchQueue) + Send>,
     ) -> Result<(), HistoryError> {
-        self.depth.fetch_add(1, Ordering::Relaxed);
-        self.tx
-            .as_ref()
-            .ok_or_else(gone)?
-            .send(Message::Call(job))
-            .map_err(|_| gone())
+        self.enqueue(Message::Call(job))
     }
 
+    /// [`Self::enqueue`] unless the writer failed already.
     fn post(&self, message: Message) -> Result<(), HistoryError> {
         self.check()?;
+        self.enqueue(message)
+    }
+
+    /// Queues `message`, counting it in the queue's depth.
+    fn enqueue(&self, message: Message) -> Result<(), HistoryError> {
         self.depth.fetch_add(1, Ordering::Relaxed);
         self.tx
             .as_ref()
@@ -471,12 +458,7 @@ impl HistoryWriter {
     /// Whether everything queued before this call was applied within `limit`.
     fn flushed(&self, limit: Option<Duration>) -> Result<bool, HistoryError> {
         let (done_tx, done_rx) = sync_channel(1);
-        self.depth.fetch_add(1, Ordering::Relaxed);
-        self.tx
-            .as_ref()
-            .ok_or_else(|| HistoryError::WriterGone("closed".into()))?
-            .send(Message::Flush(done_tx))
-            .map_err(|_| gone())?;
+        self.enqueue(Message::Flush(done_tx))?;
         match limit {
             None => done_rx.recv().map(|()| true).map_err(|_| gone()),
             Some(limit) => match done_rx.recv_timeout(limit) {
@@ -571,7 +553,7 @@ const GROUP_MAX: usize = 256;
 /// the attempt's or run's burst, other runs) queue up before committing them all in one
 /// transaction. Bounds the extra send-to-commit time of a write; 10,000 runs back to back then
 /// cost one wake and one commit per window instead of three each per run (BENCHMARKS.md).
-pub const GATHER_WINDOW: std::time::Duration = std::time::Duration::from_micros(500);
+pub const GATHER_WINDOW: Duration = Duration::from_micros(500);
 
 /// Applies messages as they come. Woken from idle by a write, the actor waits
 /// [`GATHER_WINDOW`] and commits everything queued by then in one transaction (group commit);

@@ -508,76 +508,50 @@ impl Coordinator {
     /// the group: its secrets are gone, its profile is unknown, or the engine refuses its
     /// request.
     fn prepare(&mut self, item: QueuedItem) -> Option<Prepared> {
-        let refused = |reason: String| ItemEnd {
-            state: BatchItemState::Error,
-            attempts: 0,
-            last_status: None,
-            error_kind: None,
-            reason,
-        };
         let position = item.position;
-        let spec = match item.request {
-            Ok(spec) => spec,
+        match self.prepared(item) {
+            Ok(prepared) => Some(prepared),
             Err(reason) => {
                 self.group.stage(Staged::Ended {
                     position,
                     from: BatchItemState::Pending,
-                    end: refused(reason),
+                    end: ItemEnd {
+                        state: BatchItemState::Error,
+                        attempts: 0,
+                        last_status: None,
+                        error_kind: None,
+                        reason,
+                    },
                     run: None,
                 });
-                return None;
+                None
             }
-        };
+        }
+    }
+
+    /// [`Self::prepare`]'s work; `Err` is the reason the item is not sent.
+    fn prepared(&self, item: QueuedItem) -> Result<Prepared, String> {
+        let position = item.position;
+        let spec = item.request?;
         let profile = match &item.profile {
             None => self.batch_profile.clone(),
-            Some(name) => {
-                let Some(p) = (self.profiles)(name) else {
-                    let end = refused(format!("not sent: unknown profile `{name}`"));
-                    self.group.stage(Staged::Ended {
-                        position,
-                        from: BatchItemState::Pending,
-                        end,
-                        run: None,
-                    });
-                    return None;
-                };
-                p
-            }
+            Some(name) => (self.profiles)(name)
+                .ok_or_else(|| format!("not sent: unknown profile `{name}`"))?,
         };
         // `{{uuid}}` becomes a fresh UUID per item (as on every Send); a batch has no
         // environment, so any other `{{variable}}` is refused naming its place.
         let fresh_uuid = uuid::Uuid::new_v4().to_string();
         let mut spec =
-            match crate::model::resolve_spec(&spec, &crate::model::Variables::new(), &fresh_uuid) {
-                Ok(resolved) => resolved,
-                Err(e) => {
-                    let end = refused(format!("not sent: {e} (a batch has no environment)"));
-                    self.group.stage(Staged::Ended {
-                        position,
-                        from: BatchItemState::Pending,
-                        end,
-                        run: None,
-                    });
-                    return None;
-                }
-            };
+            crate::model::resolve_spec(&spec, &crate::model::Variables::new(), &fresh_uuid)
+                .map_err(|e| format!("not sent: {e} (a batch has no environment)"))?;
         if self.idempotency_keys && spec.idempotency_key.is_none() {
             spec.idempotency_key = Some(crate::model::batch_idempotency_key(
                 &self.shared.batch_id,
                 position,
             ));
         }
-        if let Err(e) = engine::check_spec(&spec) {
-            let end = refused(format!("not sent: {e}"));
-            self.group.stage(Staged::Ended {
-                position,
-                from: BatchItemState::Pending,
-                end,
-                run: None,
-            });
-            return None;
-        }
-        Some(Prepared {
+        engine::check_spec(&spec).map_err(|e| format!("not sent: {e}"))?;
+        Ok(Prepared {
             position,
             spec,
             profile,

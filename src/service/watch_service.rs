@@ -364,11 +364,14 @@ pub fn missed_text(slots: &std::ops::Range<u64>, reason: Missed) -> String {
 /// `every 30 s ± 10 %, 5 slots, until 2026-12-06 12:00:00 +01:00`: a watch's schedule as the
 /// CLI and the window write it (times in the local offset).
 pub fn schedule_text(s: &crate::policy::WatchSchedule) -> String {
-    use crate::report::{duration_text, percent_text, time_text};
+    use crate::report::{duration_text, time_text};
     use std::fmt::Write as _;
     let mut text = format!("every {}", duration_text(s.every_ms as f64));
     if s.jitter > 0.0 {
-        let _ = write!(text, " ± {}", percent_text(s.jitter));
+        // To 0.01 %, trailing zeros dropped: 49.99 % (below the 50 % limit) must not read 50.
+        let percent = format!("{:.2}", s.jitter * 100.0);
+        let percent = percent.trim_end_matches('0').trim_end_matches('.');
+        let _ = write!(text, " ± {percent} %");
     }
     if let Some(n) = s.count {
         let _ = write!(text, ", {}", crate::model::counted(n, "slot", "slots"));
@@ -784,5 +787,27 @@ mod tests {
             wait_for(&clock, at, &mut stop).await,
             Waited::Stopped(WatchState::Paused)
         );
+    }
+
+    #[test]
+    fn the_schedule_text_gives_the_jitter_to_a_hundredth_of_a_percent() {
+        let schedule = |jitter| crate::policy::WatchSchedule {
+            start_unix_ms: 0,
+            every_ms: 30_000,
+            jitter,
+            seed: 1,
+            count: Some(5),
+            until_unix_ms: None,
+        };
+        assert_eq!(schedule_text(&schedule(0.1)), "every 30 s ± 10 %, 5 slots");
+        assert_eq!(
+            schedule_text(&schedule(0.4999)),
+            "every 30 s ± 49.99 %, 5 slots"
+        );
+        assert_eq!(
+            schedule_text(&schedule(0.005)),
+            "every 30 s ± 0.5 %, 5 slots"
+        );
+        assert_eq!(schedule_text(&schedule(0.0)), "every 30 s, 5 slots");
     }
 }

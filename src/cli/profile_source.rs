@@ -99,7 +99,8 @@ pub fn issue_lines(path: &Path, errors: &ProfileErrors) -> Vec<String> {
 }
 
 /// One entry of the list `flag` gave (`--stack A,B,C`, `--profiles A,B`): a profile file when
-/// `spec` names a file that exists or ends in `.json`, else a built-in id or the name of a
+/// `spec` names a file that exists (a device or pipe too, which the input-file rule refuses) or
+/// ends in `.json`, else a built-in id or the name of a
 /// profile in the library folder `library` (as batch items name them:
 /// [`crate::service::find_profile`]).
 ///
@@ -117,7 +118,7 @@ pub fn resolve(spec: &str, library: Option<&Path>, flag: &str) -> Result<RetryPr
             "{flag}: {spec} is a folder, not a profile file (give a profile file, a built-in id or the name of a profile in your library)"
         )));
     }
-    if path.is_file() || json {
+    if path.exists() || json {
         select(Some(path), None)
     } else {
         crate::service::find_profile(spec, library).map_err(CliError::usage)
@@ -141,6 +142,14 @@ mod tests {
                 )
             );
         }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_device_given_as_a_profile_is_read_as_a_file_and_refused_as_one() {
+        let e = super::resolve("/dev/null", None, "--profiles").expect_err("a device");
+        assert!(e.message.contains("/dev/null"), "{}", e.message);
+        assert!(e.message.contains("not a regular file"), "{}", e.message);
     }
 
     #[test]

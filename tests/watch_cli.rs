@@ -774,3 +774,36 @@ fn a_data_folder_that_is_a_file_is_not_read_as_an_empty_history() {
         );
     }
 }
+
+#[test]
+fn a_watch_whose_history_fails_says_how_to_carry_it_on() {
+    let demo = Demo::start();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("retryscope"))
+        .env("RETRYSCOPE_DATA_DIR", dir.path())
+        .env("RETRYSCOPE_KEYRING", "memory")
+        .args(["watch", "--every", "200ms", &demo.url("/status/200")])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let mut lines = BufReader::new(child.stdout.take().expect("stdout")).lines();
+    let id = watch_id(&lines.next().expect("a line").expect("UTF-8"));
+    let run = lines.next().expect("a run line").expect("UTF-8");
+    assert!(run.contains("#1  succeeded"), "{run}");
+    // Another program holds the database locked longer than the store waits for it.
+    let db = rusqlite::Connection::open(dir.path().join("history.sqlite3")).expect("open");
+    db.busy_timeout(std::time::Duration::from_secs(5))
+        .expect("busy timeout");
+    db.execute_batch("BEGIN EXCLUSIVE").expect("lock");
+    let out = child.wait_with_output().expect("wait");
+    db.execute_batch("ROLLBACK").expect("unlock");
+    let stderr = String::from_utf8(out.stderr).expect("UTF-8");
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "once that is fixed, carry on with: retryscope watch --resume {id}"
+        )),
+        "{stderr}"
+    );
+}

@@ -316,6 +316,8 @@ async fn follow(
     let live = std::io::stdout().is_terminal();
     let mut runs: Vec<ObservedRun> = Vec::new();
     let mut summary_shown = false;
+    // The watch began here (a failure after that leaves it to resume).
+    let mut began = false;
     loop {
         let event = tokio::select! {
             event = link.recv() => event,
@@ -337,6 +339,7 @@ async fn follow(
         }
         let code = match event {
             WatchEvent::Started(record) => {
+                began = true;
                 text.push_str(&started_line(&record));
                 if record.next_slot > 0 {
                     // A resume: say where it carries on (before the line's newline).
@@ -391,7 +394,14 @@ async fn follow(
                 }))
             }
             WatchEvent::Failed(message) => {
-                crate::cli::out::write_stderr(&format!("error: {message}\n"));
+                let mut said = format!("error: {message}\n");
+                if began && resumable {
+                    let _ = writeln!(
+                        said,
+                        "once that is fixed, carry on with: retryscope watch --resume {id}"
+                    );
+                }
+                crate::cli::out::write_stderr(&said);
                 Some(exit::FAILED)
             }
         };

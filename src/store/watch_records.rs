@@ -20,6 +20,8 @@ use serde::{Deserialize, Serialize};
 /// Where a watch stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[derive(strum::IntoStaticStr, strum::EnumString)]
+#[strum(serialize_all = "snake_case")]
 pub enum WatchState {
     /// A live process sends its slots.
     Running,
@@ -36,25 +38,7 @@ pub enum WatchState {
 impl WatchState {
     /// The stored id: `running`, `paused`, `finished`, `cancelled`, `interrupted`.
     pub fn id(self) -> &'static str {
-        match self {
-            Self::Running => "running",
-            Self::Paused => "paused",
-            Self::Finished => "finished",
-            Self::Cancelled => "cancelled",
-            Self::Interrupted => "interrupted",
-        }
-    }
-
-    fn from_id(id: &str) -> Option<Self> {
-        [
-            Self::Running,
-            Self::Paused,
-            Self::Finished,
-            Self::Cancelled,
-            Self::Interrupted,
-        ]
-        .into_iter()
-        .find(|s| s.id() == id)
+        self.into()
     }
 
     /// Whether `watch --resume` may carry it on.
@@ -66,6 +50,8 @@ impl WatchState {
 /// Why a slot was not sent.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[derive(strum::IntoStaticStr, strum::EnumString)]
+#[strum(serialize_all = "snake_case")]
 pub enum Missed {
     /// Its time passed by more than half an interval while nothing ran (the machine slept).
     Late,
@@ -78,11 +64,7 @@ pub enum Missed {
 impl Missed {
     /// The stored id: `late`, `busy`, `down`.
     pub fn id(self) -> &'static str {
-        match self {
-            Self::Late => "late",
-            Self::Busy => "busy",
-            Self::Down => "down",
-        }
+        self.into()
     }
 
     /// The sentence a slot line shows.
@@ -92,12 +74,6 @@ impl Missed {
             Self::Busy => "missed (the previous run was still going)",
             Self::Down => "missed (the watch was not running)",
         }
-    }
-
-    fn from_id(id: &str) -> Option<Self> {
-        [Self::Late, Self::Busy, Self::Down]
-            .into_iter()
-            .find(|m| m.id() == id)
     }
 }
 
@@ -454,7 +430,7 @@ impl HistoryStore {
                     missed: r
                         .get::<_, Option<String>>(3)?
                         .as_deref()
-                        .and_then(Missed::from_id),
+                        .and_then(|id| id.parse().ok()),
                     run_deleted: r.get(4)?,
                 })
             },
@@ -475,10 +451,13 @@ impl HistoryStore {
             Ok(u64::try_from(r.get::<_, i64>(i).map_err(get)?).unwrap_or(0))
         };
         let stored: String = r.get(14).map_err(get)?;
-        let mut state = WatchState::from_id(&stored).ok_or_else(|| HistoryError::Decode {
-            id: id.clone(),
-            message: format!("unknown state `{stored}`"),
-        })?;
+        let mut state = stored
+            .parse::<WatchState>()
+            .ok()
+            .ok_or_else(|| HistoryError::Decode {
+                id: id.clone(),
+                message: format!("unknown state `{stored}`"),
+            })?;
         if state == WatchState::Running && lock_holder(self.data_dir(), "watch", &id).is_none() {
             state = WatchState::Interrupted;
         }
@@ -514,6 +493,23 @@ impl HistoryStore {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_stored_id_is_the_json_name_and_reads_back() {
+        use WatchState::{Cancelled, Finished, Interrupted, Paused, Running};
+        for state in [Running, Paused, Finished, Cancelled, Interrupted] {
+            let json = serde_json::to_value(state).expect("json");
+            assert_eq!(json.as_str(), Some(state.id()));
+            assert_eq!(state.id().parse::<WatchState>().ok(), Some(state));
+        }
+        for missed in [Missed::Late, Missed::Busy, Missed::Down] {
+            let json = serde_json::to_value(missed).expect("json");
+            assert_eq!(json.as_str(), Some(missed.id()));
+            assert_eq!(missed.id().parse::<Missed>().ok(), Some(missed));
+        }
+        assert_eq!(WatchState::Interrupted.id(), "interrupted");
+        assert!("Running".parse::<WatchState>().is_err());
+    }
 
     fn new_watch(id: &str) -> NewWatch {
         NewWatch {

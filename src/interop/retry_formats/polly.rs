@@ -385,9 +385,6 @@ pub fn import(text: &str, name: &str) -> Result<ImportedPolicy, ImportError> {
             f.approximated(&at("UseJitter"), "true", "Polly's exponential jitter is its decorrelated-jitter V2 curve: imported as decorrelated_jitter with the same Delay and MaxDelay");
         }
     }
-    if b.max_delay_ms.is_none() && b.strategy == Strategy::DecorrelatedJitter {
-        b.max_delay_ms = None;
-    }
     if d.retry_after {
         let mut top = Backoff::new(Strategy::ResponseHeader);
         top.base_delay_ms = b.base_delay_ms;

@@ -29,18 +29,16 @@ impl Cell {
     /// Text shown as code.
     pub fn code(text: impl Into<String>) -> Self {
         Self {
-            text: text.into(),
             code: true,
-            figure: None,
+            ..Self::text(text)
         }
     }
 
     /// A figure: `text` showing `value`, found at `path` in the JSON.
     pub fn figure(path: impl Into<String>, value: f64, text: impl Into<String>) -> Self {
         Self {
-            text: text.into(),
             figure: Some((path.into(), value)),
-            code: false,
+            ..Self::text(text)
         }
     }
 

@@ -431,16 +431,13 @@ pub fn import(text: &str, name: &str) -> Result<ImportedPolicy, ImportError> {
     let mut f = Findings::default();
     let entries = root.map("")?;
     if root.get("retry_policy").is_some() {
-        let route: Vec<(String, Node)> = entries.to_vec();
+        let (known, route): (Vec<_>, Vec<_>) = entries
+            .iter()
+            .cloned()
+            .partition(|(k, _)| ROUTE.iter().any(|r| r.name == k));
         for (k, v) in &route {
-            if ROUTE.iter().all(|r| r.name != k) {
-                f.dropped(k, v.describe(), "a route setting, not part of retry_policy");
-            }
+            f.dropped(k, v.describe(), "a route setting, not part of retry_policy");
         }
-        let known: Vec<(String, Node)> = route
-            .into_iter()
-            .filter(|(k, _)| ROUTE.iter().any(|r| r.name == k))
-            .collect();
         walk(&known, "", ROUTE, TOOL, &mut d, &mut f);
     } else {
         walk(entries, "retry_policy", POLICY, TOOL, &mut d, &mut f);

@@ -26,13 +26,9 @@ const TOOL: &str = "Polly";
 const INT_MAX: u64 = 2_147_483_647;
 
 /// Keys that make an object a retry options object.
+#[rustfmt::skip]
 const RETRY_KEYS: [&str; 6] = [
-    "MaxRetryAttempts",
-    "BackoffType",
-    "Delay",
-    "MaxDelay",
-    "UseJitter",
-    "ShouldRetryAfterHeader",
+    "MaxRetryAttempts", "BackoffType", "Delay", "MaxDelay", "UseJitter", "ShouldRetryAfterHeader",
 ];
 
 /// The appsettings JSON (with `//` comments).

@@ -65,11 +65,9 @@ const CODE_NAMES: [&str; 17] = [
 ];
 
 /// The error kinds that are connection failures, which reach a gRPC client as UNAVAILABLE.
+#[rustfmt::skip]
 const CONNECTION_ERRORS: [ErrorKind; 5] = [
-    ErrorKind::Dns,
-    ErrorKind::Connect,
-    ErrorKind::ConnectTimeout,
-    ErrorKind::Reset,
+    ErrorKind::Dns, ErrorKind::Connect, ErrorKind::ConnectTimeout, ErrorKind::Reset,
     ErrorKind::Body,
 ];
 

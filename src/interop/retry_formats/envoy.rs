@@ -9,7 +9,6 @@
 //! (with `retriable_status_codes`), `refused-stream`; header-based ones wait for matchers.
 //! `rate_limited_retry_back_off.reset_headers` reads server delays (SECONDS, `UNIX_TIMESTAMP`).
 
-use super::curl_flags::push_comment_list;
 use super::durations::{format_proto, parse_proto};
 use super::facts::{self, codes};
 use super::import_table::{Key, Mapped, each_item, walk};
@@ -68,20 +67,13 @@ pub fn export(p: &RetryProfile) -> ExportedPolicy {
     if b.jitter_window_ms > 0 {
         gaps.push("jitter window: Envoy adds none".into());
     }
-    let mut y = String::new();
-    let _ = writeln!(y, "# {}", facts::origin(p, "envoy"));
     gaps.extend(gaps_of(p));
     if p.deadline_ms.is_some() {
         gaps.push(
             "deadline: written as the route's timeout (all attempts), outside retry_policy".into(),
         );
     }
-    push_comment_list(
-        &mut y,
-        "#",
-        "not expressible in Envoy's retry_policy",
-        &gaps,
-    );
+    let mut y = facts::commented_head(p, "envoy", "not expressible in Envoy's retry_policy", &gaps);
     if let Some(d) = p.deadline_ms {
         let _ = writeln!(y, "timeout: {}", format_proto(d));
     }

@@ -94,6 +94,31 @@ pub fn origin(profile: &RetryProfile, format_id: &str) -> String {
     )
 }
 
+/// The first lines of a `#`-commented export: its [`origin`], then the gaps
+/// ([`push_comment_list`]) under `title`.
+pub fn commented_head(
+    profile: &RetryProfile,
+    format_id: &str,
+    title: &str,
+    gaps: &[String],
+) -> String {
+    let mut text = format!("# {}\n", origin(profile, format_id));
+    push_comment_list(&mut text, "#", title, gaps);
+    text
+}
+
+/// Writes `title:` and one `prefix - item` line per gap (`title: nothing (exact)` without one).
+pub fn push_comment_list(text: &mut String, prefix: &str, title: &str, gaps: &[String]) {
+    if gaps.is_empty() {
+        let _ = writeln!(text, "{prefix} {title}: nothing (exact)");
+        return;
+    }
+    let _ = writeln!(text, "{prefix} {title}:");
+    for g in gaps {
+        let _ = writeln!(text, "{prefix} - {g}");
+    }
+}
+
 /// A profile to import into: `max_retries` and `backoff` as given, the model's defaults for the
 /// rest, named `name`; the provider is the tool's id.
 pub fn fresh(name: &str, provider: &str, max_retries: u32, backoff: Backoff) -> RetryProfile {

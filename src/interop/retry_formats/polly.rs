@@ -11,7 +11,6 @@
 //! JSON). Defaults assumed on import: those of `HttpRetryStrategyOptions` (3 retries,
 //! Exponential, jitter, 2 s, Retry-After honoured).
 
-use super::curl_flags::push_comment_list;
 use super::durations::{format_timespan, parse_timespan};
 use super::facts::{self, codes, compact_or_none};
 use super::import_table::{Key, Mapped, walk};
@@ -106,7 +105,7 @@ pub fn export(p: &RetryProfile) -> ExportedPolicy {
     }
     let mut text = format!("// {}\n", facts::origin(p, "polly"));
     text.push_str("// bind with services.AddHttpClient(…).AddStandardResilienceHandler(configuration.GetSection(\"Resilience\"))\n");
-    push_comment_list(&mut text, "//", "not expressible in Polly's options", &gaps);
+    facts::push_comment_list(&mut text, "//", "not expressible in Polly's options", &gaps);
     let _ = write!(
         text,
         "{{\n  \"Resilience\": {{\n{}\n  }}\n}}\n",

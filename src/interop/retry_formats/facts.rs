@@ -1,5 +1,6 @@
 //! What exporters and importers ask of a profile: status codes as a plain list, the computed
-//! backoff behind a `response_header` one, a fresh profile to import into, and the final check.
+//! backoff behind a `response_header` one, an export's commented heading, a fresh profile to
+//! import into, and the final check.
 
 use super::report::{Findings, FormatError, ImportError, ImportedPolicy};
 use crate::model::{Backoff, OtherStatusAction, RetryOn, RetryProfile, StatusSet, Strategy};

@@ -16,25 +16,11 @@ use crate::model::{AttemptOutcome, AttemptRow, RunFold};
 use std::fmt::Write as _;
 
 /// The header row's columns.
+#[rustfmt::skip]
 pub const CSV_COLUMNS: [&str; 18] = [
-    "run_id",
-    "attempt",
-    "started_at",
-    "method",
-    "url",
-    "status",
-    "error_kind",
-    "error_message",
-    "verdict",
-    "reason",
-    "total_ms",
-    "dns_ms",
-    "first_byte_ms",
-    "wait_planned_ms",
-    "wait_measured_ms",
-    "wait_explanation",
-    "tokens_before",
-    "tokens_after",
+    "run_id", "attempt", "started_at", "method", "url", "status", "error_kind", "error_message",
+    "verdict", "reason", "total_ms", "dns_ms", "first_byte_ms", "wait_planned_ms",
+    "wait_measured_ms", "wait_explanation", "tokens_before", "tokens_after",
 ];
 
 /// The attempts of `fold` as CSV text: a header row ([`CSV_COLUMNS`]) then one row per attempt,

@@ -6,6 +6,7 @@
 //! as `***` unless `include_secrets` is true. `{{variables}}` are kept as typed.
 
 use super::draft_of_spec::draft_of_spec;
+use super::retry_formats::durations::format_seconds;
 use crate::model::secrets::{is_secret_header, is_secret_param, mask_url};
 use crate::model::{AuthKind, BodyKind, RequestDraft, RequestSpec, SECRET_MASK};
 
@@ -26,11 +27,12 @@ pub fn shell_quote(value: &str) -> String {
 /// [`curl_not_expressible`]) and whose Content-Type lives in the body (not a header row) for
 /// text, form and file bodies.
 pub fn draft_to_curl(draft: &RequestDraft, include_secrets: bool) -> String {
-    let secret = |s: &str| {
-        if include_secrets {
-            s.to_owned()
-        } else {
+    // `value`, or the mask when it is a secret (and not empty) and secrets are left out.
+    let shown = |value: &str, is_secret: bool| {
+        if is_secret && !include_secrets && !value.is_empty() {
             SECRET_MASK.to_owned()
+        } else {
+            value.to_owned()
         }
     };
     let url = if include_secrets {
@@ -48,11 +50,7 @@ pub fn draft_to_curl(draft: &RequestDraft, include_secrets: bool) -> String {
         lines.push(format!("-X {}", shell_quote(&method)));
     }
     for row in draft.query.iter().filter(|r| r.enabled) {
-        let value = if row.is_secret_param() && !row.value.is_empty() {
-            secret(&row.value)
-        } else {
-            row.value.clone()
-        };
+        let value = shown(&row.value, row.is_secret_param());
         lines.push(format!(
             "--url-query {}",
             shell_quote(&format!("{}={value}", row.name))
@@ -66,36 +64,29 @@ pub fn draft_to_curl(draft: &RequestDraft, include_secrets: bool) -> String {
         }
     };
     for row in draft.headers.iter().filter(|r| r.enabled) {
-        let value = if row.is_secret() && !row.value.is_empty() {
-            secret(&row.value)
-        } else {
-            row.value.clone()
-        };
-        lines.push(header_line(&row.name, &value));
+        lines.push(header_line(&row.name, &shown(&row.value, row.is_secret())));
     }
     if draft.idempotency_enabled && !draft.idempotency_key.is_empty() {
         lines.push(header_line("Idempotency-Key", &draft.idempotency_key));
     }
     match draft.auth.kind {
         AuthKind::None => {}
-        AuthKind::Bearer => lines.push(format!(
-            "--oauth2-bearer {}",
-            shell_quote(&secret(draft.auth.bearer_token.trim()))
-        )),
+        AuthKind::Bearer => {
+            // An empty token is masked too: the command says a token belongs there.
+            let token = draft.auth.bearer_token.trim();
+            let token = if include_secrets { token } else { SECRET_MASK };
+            lines.push(format!("--oauth2-bearer {}", shell_quote(token)));
+        }
         AuthKind::Basic => lines.push(format!(
             "-u {}",
             shell_quote(&format!(
                 "{}:{}",
                 draft.auth.basic_user,
-                if draft.auth.basic_password.is_empty() {
-                    String::new()
-                } else {
-                    secret(&draft.auth.basic_password)
-                }
+                shown(&draft.auth.basic_password, true)
             ))
         )),
     }
-    body_lines(draft, &mut lines, &secret);
+    body_lines(draft, &mut lines, &shown);
     if !draft.verify_tls {
         lines.push("-k".into());
     } else if !draft.ca_cert.trim().is_empty() {
@@ -110,15 +101,16 @@ pub fn draft_to_curl(draft: &RequestDraft, include_secrets: bool) -> String {
         lines.push(format!("--max-redirs {}", draft.max_redirects));
     }
     if let Some(ms) = draft.timeouts.connect_ms {
-        lines.push(format!("--connect-timeout {}", ms_to_seconds(ms)));
+        lines.push(format!("--connect-timeout {}", format_seconds(ms)));
     }
     if let Some(ms) = draft.timeouts.total_ms {
-        lines.push(format!("--max-time {}", ms_to_seconds(ms)));
+        lines.push(format!("--max-time {}", format_seconds(ms)));
     }
     lines.join(" \\\n  ")
 }
 
-fn body_lines(draft: &RequestDraft, lines: &mut Vec<String>, secret: &dyn Fn(&str) -> String) {
+/// The body's options; `shown` masks a value that is a secret (see [`draft_to_curl`]).
+fn body_lines(draft: &RequestDraft, lines: &mut Vec<String>, shown: &dyn Fn(&str, bool) -> String) {
     let body = &draft.body;
     let typed_content_type = draft
         .headers
@@ -149,13 +141,8 @@ fn body_lines(draft: &RequestDraft, lines: &mut Vec<String>, secret: &dyn Fn(&st
         }
         BodyKind::Form => {
             for field in body.form.iter().filter(|f| f.enabled) {
-                let value = if (field.is_secret_param() || is_secret_header(&field.name))
-                    && !field.value.is_empty()
-                {
-                    secret(&field.value)
-                } else {
-                    field.value.clone()
-                };
+                let secret = field.is_secret_param() || is_secret_header(&field.name);
+                let value = shown(&field.value, secret);
                 lines.push(format!(
                     "--data-urlencode {}",
                     shell_quote(&format!("{}={value}", field.name))
@@ -164,15 +151,11 @@ fn body_lines(draft: &RequestDraft, lines: &mut Vec<String>, secret: &dyn Fn(&st
         }
         BodyKind::Multipart => {
             for part in body.multipart.iter().filter(|p| p.enabled) {
-                let value =
-                    if (part.secret || is_secret_param(&part.name) || is_secret_header(&part.name))
-                        && !part.value.is_empty()
-                        && !part.value.starts_with('@')
-                    {
-                        secret(&part.value)
-                    } else {
-                        part.value.clone()
-                    };
+                // `@FILE` names a file, not a secret value.
+                let secret =
+                    (part.secret || is_secret_param(&part.name) || is_secret_header(&part.name))
+                        && !part.value.starts_with('@');
+                let value = shown(&part.value, secret);
                 lines.push(format!(
                     "-F {}",
                     shell_quote(&format!("{}={value}", part.name))
@@ -186,19 +169,6 @@ fn body_lines(draft: &RequestDraft, lines: &mut Vec<String>, secret: &dyn Fn(&st
                 shell_quote(&format!("@{}", body.file_path))
             ));
         }
-    }
-}
-
-/// `2500` → `2.5`, `1` → `0.001`, `3000` → `3`.
-fn ms_to_seconds(ms: u64) -> String {
-    let whole = ms / 1000;
-    let fraction = ms % 1000;
-    if fraction == 0 {
-        whole.to_string()
-    } else {
-        format!("{whole}.{fraction:03}")
-            .trim_end_matches('0')
-            .to_owned()
     }
 }
 
@@ -237,10 +207,10 @@ mod tests {
 
     #[test]
     fn seconds_keep_their_millis() {
-        assert_eq!(ms_to_seconds(2500), "2.5");
-        assert_eq!(ms_to_seconds(1), "0.001");
-        assert_eq!(ms_to_seconds(3000), "3");
-        assert_eq!(ms_to_seconds(1250), "1.25");
+        assert_eq!(format_seconds(2500), "2.5");
+        assert_eq!(format_seconds(1), "0.001");
+        assert_eq!(format_seconds(3000), "3");
+        assert_eq!(format_seconds(1250), "1.25");
     }
 
     #[test]

@@ -17,42 +17,28 @@ pub enum DataMode {
     Json,
 }
 
-/// A recognised option.
+/// A recognised option (its flags are in [`KNOWN`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Opt {
-    /// `-X`, `--request`.
     Request,
-    /// `-H`, `--header`.
     Header,
     /// A body option.
     Data(DataMode),
-    /// `-u`, `--user`.
     User,
-    /// `--oauth2-bearer`.
     Bearer,
-    /// `-k`, `--insecure`.
     Insecure,
     /// `--cacert FILE`: extra trusted root certificates.
     CaCert,
-    /// `-L`, `--location`.
     Location,
     /// `--location-trusted`: follow, and keep secret headers on another origin.
     LocationTrusted,
-    /// `--max-redirs`.
     MaxRedirs,
-    /// `--url`.
     Url,
-    /// `--url-query`.
     UrlQuery,
-    /// `-G`, `--get`.
     Get,
-    /// `-I`, `--head`.
     Head,
-    /// `-A`, `--user-agent`.
     UserAgent,
-    /// `-e`, `--referer`.
     Referer,
-    /// `-b`, `--cookie`.
     Cookie,
     /// `-o`, `--output`: where curl writes the response body.
     Output,
@@ -64,9 +50,7 @@ pub enum Opt {
     /// `-i`, `--include`, `--show-headers`: the response headers before the body
     /// (`retryscope curl`: as `run -i`).
     Include,
-    /// `-m`, `--max-time`.
     MaxTime,
-    /// `--connect-timeout`.
     ConnectTimeout,
     /// `--basic`: the default auth scheme, nothing to do.
     Basic,
@@ -75,7 +59,6 @@ pub enum Opt {
     /// `-F`, `--form` (`literal: false`) and `--form-string` (`literal: true`: no `@`/`<`
     /// meaning): one multipart part `name=value`.
     Form {
-        /// `--form-string`.
         literal: bool,
     },
     /// Accepted and ignored; `reason` is shown.
@@ -91,36 +74,48 @@ impl Opt {
     /// Whether the option consumes a value.
     pub fn takes_value(self) -> bool {
         match self {
-            Opt::Request
-            | Opt::Header
-            | Opt::Data(_)
-            | Opt::User
-            | Opt::Bearer
-            | Opt::MaxRedirs
-            | Opt::Url
-            | Opt::UrlQuery
-            | Opt::UserAgent
-            | Opt::Referer
-            | Opt::Cookie
-            | Opt::Output
-            | Opt::MaxTime
-            | Opt::ConnectTimeout
-            | Opt::CaCert
-            | Opt::Form { .. } => true,
-            Opt::Insecure
-            | Opt::Location
-            | Opt::LocationTrusted
-            | Opt::Get
-            | Opt::Head
-            | Opt::Basic
-            | Opt::Next
-            | Opt::Silent
-            | Opt::ShowError
-            | Opt::Include => false,
             Opt::Ignored { value, .. } => value,
+            known => KNOWN.iter().any(|k| k.0 == known && k.1),
         }
     }
 }
+
+/// The options the importer maps, as data: (option, whether it takes a value, the
+/// single-letter flags, the long names separated by spaces).
+#[rustfmt::skip]
+const KNOWN: &[(Opt, bool, &str, &str)] = &[
+    (Opt::Request, true, "X", "request"),
+    (Opt::Header, true, "H", "header"),
+    (Opt::Data(DataMode::Ascii), true, "d", "data data-ascii"),
+    (Opt::Data(DataMode::Raw), true, "", "data-raw"),
+    (Opt::Data(DataMode::Binary), true, "", "data-binary"),
+    (Opt::Data(DataMode::UrlEncode), true, "", "data-urlencode"),
+    (Opt::Data(DataMode::Json), true, "", "json"),
+    (Opt::User, true, "u", "user"),
+    (Opt::Bearer, true, "", "oauth2-bearer"),
+    (Opt::Insecure, false, "k", "insecure"),
+    (Opt::CaCert, true, "", "cacert"),
+    (Opt::Location, false, "L", "location"),
+    (Opt::LocationTrusted, false, "", "location-trusted"),
+    (Opt::MaxRedirs, true, "", "max-redirs"),
+    (Opt::Url, true, "", "url"),
+    (Opt::UrlQuery, true, "", "url-query"),
+    (Opt::Get, false, "G", "get"),
+    (Opt::Head, false, "I", "head no-body"),
+    (Opt::UserAgent, true, "A", "user-agent"),
+    (Opt::Referer, true, "e", "referer"),
+    (Opt::Cookie, true, "b", "cookie"),
+    (Opt::MaxTime, true, "m", "max-time"),
+    (Opt::ConnectTimeout, true, "", "connect-timeout"),
+    (Opt::Basic, false, "", "basic"),
+    (Opt::Next, false, ":", "next"),
+    (Opt::Silent, false, "s", "silent"),
+    (Opt::ShowError, false, "S", "show-error"),
+    (Opt::Include, false, "i", "include show-headers"),
+    (Opt::Output, true, "o", "output"),
+    (Opt::Form { literal: false }, true, "F", "form"),
+    (Opt::Form { literal: true }, true, "", "form-string"),
+];
 
 const OUTPUT: &str = "output option";
 const UNSUPPORTED: &str = "not supported";
@@ -193,78 +188,33 @@ const IGNORED: &[(&str, bool, &str, &str)] = &[
     ),
 ];
 
-/// The ignored option for single-letter flag `c` or long name `name`.
-fn ignored(c: Option<char>, name: &str) -> Option<Opt> {
-    IGNORED.iter().find_map(|&(reason, value, short, long)| {
-        let found = match c {
-            Some(c) => short.contains(c),
-            None => long.split_whitespace().any(|n| n == name),
-        };
-        found.then_some(Opt::Ignored { value, reason })
-    })
+/// The option for single-letter flag `c` or long name `name`: a mapped one ([`KNOWN`]), else
+/// an ignored one ([`IGNORED`]).
+fn find(c: Option<char>, name: &str) -> Option<Opt> {
+    let named = |short: &str, long: &str| match c {
+        Some(c) => short.contains(c),
+        None => long.split_whitespace().any(|n| n == name),
+    };
+    KNOWN
+        .iter()
+        .find(|k| named(k.2, k.3))
+        .map(|k| k.0)
+        .or_else(|| {
+            IGNORED
+                .iter()
+                .find(|i| named(i.2, i.3))
+                .map(|&(reason, value, ..)| Opt::Ignored { value, reason })
+        })
 }
 
 /// The option for a single-letter flag (`X` of `-X`).
 pub fn short(c: char) -> Option<Opt> {
-    Some(match c {
-        'X' => Opt::Request,
-        'H' => Opt::Header,
-        'd' => Opt::Data(DataMode::Ascii),
-        'u' => Opt::User,
-        'k' => Opt::Insecure,
-        'L' => Opt::Location,
-        'G' => Opt::Get,
-        'I' => Opt::Head,
-        'A' => Opt::UserAgent,
-        'e' => Opt::Referer,
-        'b' => Opt::Cookie,
-        'm' => Opt::MaxTime,
-        ':' => Opt::Next,
-        's' => Opt::Silent,
-        'S' => Opt::ShowError,
-        'i' => Opt::Include,
-        'o' => Opt::Output,
-        'F' => Opt::Form { literal: false },
-        _ => return ignored(Some(c), ""),
-    })
+    find(Some(c), "")
 }
 
 /// The option for a long name (without the leading `--`).
 pub fn long(name: &str) -> Option<Opt> {
-    Some(match name {
-        "request" => Opt::Request,
-        "header" => Opt::Header,
-        "data" | "data-ascii" => Opt::Data(DataMode::Ascii),
-        "data-raw" => Opt::Data(DataMode::Raw),
-        "data-binary" => Opt::Data(DataMode::Binary),
-        "data-urlencode" => Opt::Data(DataMode::UrlEncode),
-        "json" => Opt::Data(DataMode::Json),
-        "user" => Opt::User,
-        "oauth2-bearer" => Opt::Bearer,
-        "insecure" => Opt::Insecure,
-        "cacert" => Opt::CaCert,
-        "location" => Opt::Location,
-        "location-trusted" => Opt::LocationTrusted,
-        "max-redirs" => Opt::MaxRedirs,
-        "url" => Opt::Url,
-        "url-query" => Opt::UrlQuery,
-        "get" => Opt::Get,
-        "head" | "no-body" => Opt::Head,
-        "user-agent" => Opt::UserAgent,
-        "referer" => Opt::Referer,
-        "cookie" => Opt::Cookie,
-        "max-time" => Opt::MaxTime,
-        "connect-timeout" => Opt::ConnectTimeout,
-        "basic" => Opt::Basic,
-        "next" => Opt::Next,
-        "silent" => Opt::Silent,
-        "show-error" => Opt::ShowError,
-        "include" | "show-headers" => Opt::Include,
-        "output" => Opt::Output,
-        "form" => Opt::Form { literal: false },
-        "form-string" => Opt::Form { literal: true },
-        _ => return ignored(None, name),
-    })
+    find(None, name)
 }
 
 #[cfg(test)]

@@ -156,13 +156,14 @@ pub fn sweep_charts(points: &[SweepPoint]) -> Vec<LabChart> {
         x_label: "clients N".to_owned(),
         y_label: y.to_owned(),
         series: (0..strategies)
-            .map(|i| LabSeries {
-                name: points[0].results[i].label.clone(),
-                points: points
-                    .iter()
-                    .filter_map(|p| p.results.get(i).map(|r| [f64::from(p.clients), value(r)]))
-                    .collect(),
-                bar_width: None,
+            .map(|i| {
+                line(
+                    &points[0].results[i].label,
+                    points
+                        .iter()
+                        .filter_map(|p| p.results.get(i).map(|r| [f64::from(p.clients), value(r)]))
+                        .collect(),
+                )
             })
             .collect(),
         ..LabChart::default()
@@ -188,15 +189,12 @@ pub fn load_charts(results: &[ContentionResult]) -> Vec<LabChart> {
         y_label: "calls/s".to_owned(),
         series: results
             .iter()
-            .map(|r| LabSeries {
-                name: r.label.clone(),
-                points: r
-                    .load
-                    .iter()
-                    .enumerate()
-                    .map(|(i, &v)| [i as f64 * r.bucket_ms, v])
-                    .collect(),
-                bar_width: None,
+            .map(|r| {
+                let points = r.load.iter().enumerate();
+                line(
+                    &r.label,
+                    points.map(|(i, &v)| [i as f64 * r.bucket_ms, v]).collect(),
+                )
             })
             .collect(),
         ..LabChart::default()

@@ -6,7 +6,7 @@
 //! data-value="0.93"`), so a test (or a script) can check the page against [`Figures`].
 
 use super::figures::Figures;
-use super::tables::{Cell, Table, attempts_table, outcome_text, tables};
+use super::tables::{Cell, Table, attempts_table, outcome_text, profiles_used, runs_span, tables};
 use super::text::time_text;
 use std::fmt::Write as _;
 
@@ -47,18 +47,7 @@ pub fn html(figures: &Figures, timelines: &super::Timelines) -> String {
         esc(&f.format),
         t = esc(&title),
     );
-    match (&f.first_run_at, &f.last_run_at) {
-        (Some(a), Some(b)) => {
-            let _ = write!(
-                h,
-                "{} from {} to {}",
-                crate::model::counted(f.runs.total, "run", "runs"),
-                esc(&time_text(a)),
-                esc(&time_text(b))
-            );
-        }
-        _ => h.push_str("no runs matched"),
-    }
+    h.push_str(&runs_span(f).map_or_else(|| "no runs matched".to_owned(), |span| esc(&span)));
     if let Some(at) = &f.generated_at {
         let _ = write!(h, "; generated {}", esc(&time_text(at)));
     }
@@ -198,15 +187,8 @@ fn sent(h: &mut String, f: &Figures) {
             "<p class=\"note\">Secret values are masked (***) by Retryscope's secrets rule.</p>",
         );
     }
-    let profiles: Vec<String> = f
-        .profiles
-        .iter()
-        .map(|p| {
-            let runs = crate::model::counted(p.runs, "run", "runs");
-            format!("<code>{}</code> ({runs})", esc(&p.name))
-        })
-        .collect();
-    let _ = write!(h, "<p>Profile used: {}.</p>", profiles.join(", "));
+    let profiles = profiles_used(f, |name| format!("<code>{}</code>", esc(name)));
+    let _ = write!(h, "<p>Profile used: {profiles}.</p>");
     if !f.selection.is_empty() {
         let shown: Vec<String> = f
             .selection

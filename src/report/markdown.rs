@@ -2,7 +2,7 @@
 //! the timeline plot), for a ticket system that takes Markdown and attachments.
 
 use super::figures::Figures;
-use super::tables::{Cell, Table, attempts_table, outcome_text, tables};
+use super::tables::{Cell, Table, attempts_table, outcome_text, profiles_used, runs_span, tables};
 use super::text::time_text;
 use crate::interop::PlotError;
 use std::fmt::Write as _;
@@ -42,23 +42,9 @@ pub fn markdown(figures: &Figures, stem: &str, timelines: &super::Timelines) -> 
         }
         m.push_str("\nSecret values are masked (***) by Retryscope's secrets rule.\n\n");
     }
-    let profiles: Vec<String> = f
-        .profiles
-        .iter()
-        .map(|p| {
-            let runs = crate::model::counted(p.runs, "run", "runs");
-            format!("{} ({runs})", code(&p.name))
-        })
-        .collect();
-    let _ = writeln!(m, "Profile used: {}.\n", profiles.join(", "));
-    if let (Some(a), Some(b)) = (&f.first_run_at, &f.last_run_at) {
-        let _ = writeln!(
-            m,
-            "{} from {} to {}.\n",
-            crate::model::counted(f.runs.total, "run", "runs"),
-            time_text(a),
-            time_text(b)
-        );
+    let _ = writeln!(m, "Profile used: {}.\n", profiles_used(f, code));
+    if let Some(span) = runs_span(f) {
+        let _ = writeln!(m, "{span}.\n");
     }
     for (i, table) in tables(f).iter().enumerate() {
         render(&mut m, table);

@@ -29,18 +29,16 @@ impl Cell {
     /// Text shown as code.
     pub fn code(text: impl Into<String>) -> Self {
         Self {
-            text: text.into(),
             code: true,
-            figure: None,
+            ..Self::text(text)
         }
     }
 
     /// A figure: `text` showing `value`, found at `path` in the JSON.
     pub fn figure(path: impl Into<String>, value: f64, text: impl Into<String>) -> Self {
         Self {
-            text: text.into(),
             figure: Some((path.into(), value)),
-            code: false,
+            ..Self::text(text)
         }
     }
 
@@ -441,4 +439,25 @@ pub fn outcome_text(r: &ObservedRun) -> String {
         crate::model::counted(u64::from(r.attempts_made), "attempt", "attempts"),
         duration_text(r.last_attempt_end_ms())
     )
+}
+
+/// `12 runs from … to …`, the span of the runs (`None` without runs).
+pub fn runs_span(f: &Figures) -> Option<String> {
+    let (a, b) = (f.first_run_at.as_ref()?, f.last_run_at.as_ref()?);
+    let runs = crate::model::counted(f.runs.total, "run", "runs");
+    Some(format!("{runs} from {} to {}", time_text(a), time_text(b)))
+}
+
+/// The profiles the runs used, `NAME (3 runs)` each, comma-separated, each name as `code`
+/// writes it.
+pub fn profiles_used(f: &Figures, code: impl Fn(&str) -> String) -> String {
+    let used: Vec<String> = f
+        .profiles
+        .iter()
+        .map(|p| {
+            let runs = crate::model::counted(p.runs, "run", "runs");
+            format!("{} ({runs})", code(&p.name))
+        })
+        .collect();
+    used.join(", ")
 }

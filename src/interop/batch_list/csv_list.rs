@@ -180,6 +180,10 @@ fn csv_problem(e: &csv::Error, lines: &mut LineCounter<'_>) -> ListProblem {
 fn read_header(header: &csv::StringRecord, line: u64, list: &mut BatchList) -> Vec<Column> {
     let mut columns: Vec<Column> = Vec::new();
     let mut seen: Vec<String> = Vec::new();
+    let mut problem = |kind| {
+        list.problems
+            .push(ListProblem::new(ListPlace::line(line), kind));
+    };
     for cell in header {
         let raw = cell.trim().trim_start_matches('\u{feff}');
         let lower = raw.to_ascii_lowercase();
@@ -194,22 +198,16 @@ fn read_header(header: &csv::StringRecord, line: u64, list: &mut BatchList) -> V
                 if is_token(name) {
                     Column::Header(name.to_owned())
                 } else {
-                    list.problems.push(ListProblem::new(
-                        ListPlace::line(line),
-                        ListProblemKind::BadHeaderColumn {
-                            column: raw.to_owned(),
-                        },
-                    ));
+                    problem(ListProblemKind::BadHeaderColumn {
+                        column: raw.to_owned(),
+                    });
                     Column::Ignored
                 }
             }
             _ => {
-                list.problems.push(ListProblem::new(
-                    ListPlace::line(line),
-                    ListProblemKind::UnknownColumn {
-                        column: raw.to_owned(),
-                    },
-                ));
+                problem(ListProblemKind::UnknownColumn {
+                    column: raw.to_owned(),
+                });
                 Column::Ignored
             }
         };
@@ -220,10 +218,7 @@ fn read_header(header: &csv::StringRecord, line: u64, list: &mut BatchList) -> V
                 _ => lower.clone(),
             };
             if seen.contains(&key) {
-                list.problems.push(ListProblem::new(
-                    ListPlace::line(line),
-                    ListProblemKind::RepeatedColumn { column: key },
-                ));
+                problem(ListProblemKind::RepeatedColumn { column: key });
                 columns.push(Column::Ignored);
                 continue;
             }

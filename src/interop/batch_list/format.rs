@@ -28,7 +28,7 @@ pub enum UnknownListFormat {
         /// The path as given.
         path: String,
     },
-    /// A format name that is not one of [`BatchListFormat::NAMES`].
+    /// A format name that is not one of [`BatchListFormat::name`]s (or `ndjson`, `json-lines`).
     #[error("unknown list format `{name}` (formats: jsonl, csv, curl, har)")]
     Name {
         /// The name as given.
@@ -36,21 +36,23 @@ pub enum UnknownListFormat {
     },
 }
 
+/// Each format in declaration order: its name, the names [`FromStr`] reads (space-separated)
+/// and the file extensions it is read from.
+#[rustfmt::skip]
+const FORMATS: [(BatchListFormat, &str, &str, &str); 4] = [
+    (BatchListFormat::JsonLines, "jsonl", "jsonl ndjson json-lines", "jsonl ndjson"),
+    (BatchListFormat::Csv, "csv", "csv", "csv"),
+    (BatchListFormat::Curl, "curl", "curl", "curl sh txt"),
+    (BatchListFormat::Har, "har", "har", "har"),
+];
+
 impl BatchListFormat {
     /// Every format, in the order the docs list them.
     pub const ALL: [BatchListFormat; 4] = [Self::JsonLines, Self::Csv, Self::Curl, Self::Har];
 
-    /// The names [`FromStr`] accepts and [`Self::name`] gives (`ndjson` is also accepted).
-    pub const NAMES: [&'static str; 4] = ["jsonl", "csv", "curl", "har"];
-
     /// The short name (`jsonl`, `csv`, `curl`, `har`).
     pub fn name(self) -> &'static str {
-        match self {
-            Self::JsonLines => "jsonl",
-            Self::Csv => "csv",
-            Self::Curl => "curl",
-            Self::Har => "har",
-        }
+        FORMATS[self as usize].1
     }
 
     /// The format a file extension (any case) stands for.
@@ -64,13 +66,10 @@ impl BatchListFormat {
     /// ```
     pub fn from_path(path: &Path) -> Option<Self> {
         let ext = path.extension()?.to_str()?.to_ascii_lowercase();
-        match ext.as_str() {
-            "jsonl" | "ndjson" => Some(Self::JsonLines),
-            "csv" => Some(Self::Csv),
-            "curl" | "sh" | "txt" => Some(Self::Curl),
-            "har" => Some(Self::Har),
-            _ => None,
-        }
+        FORMATS
+            .iter()
+            .find(|r| r.3.split(' ').any(|e| e == ext))
+            .map(|r| r.0)
     }
 
     /// `explicit` when the user named a format, else the one of `path`'s extension.
@@ -92,13 +91,11 @@ impl FromStr for BatchListFormat {
     type Err = UnknownListFormat;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s.trim().to_ascii_lowercase().as_str() {
-            "jsonl" | "ndjson" | "json-lines" => Ok(Self::JsonLines),
-            "csv" => Ok(Self::Csv),
-            "curl" => Ok(Self::Curl),
-            "har" => Ok(Self::Har),
-            _ => Err(UnknownListFormat::Name { name: s.to_owned() }),
-        }
+        let name = s.trim().to_ascii_lowercase();
+        let found = FORMATS.iter().find(|r| r.2.split(' ').any(|n| n == name));
+        found
+            .map(|r| r.0)
+            .ok_or_else(|| UnknownListFormat::Name { name: s.to_owned() })
     }
 }
 
@@ -114,8 +111,9 @@ mod tests {
 
     #[test]
     fn names_round_trip_and_an_explicit_format_wins() {
-        for format in BatchListFormat::ALL {
+        for (i, format) in BatchListFormat::ALL.into_iter().enumerate() {
             assert_eq!(format.name().parse::<BatchListFormat>(), Ok(format));
+            assert_eq!(FORMATS[format as usize].0, format, "row {i}");
         }
         assert!("xml".parse::<BatchListFormat>().is_err());
         let path = Path::new("requests.json");

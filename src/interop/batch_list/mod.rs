@@ -294,12 +294,7 @@ pub fn parse_batch_list_bytes(bytes: &[u8], format: BatchListFormat) -> BatchLis
 /// The 1-based character column of 1-based byte column `byte_column` in `line` (parsers
 /// count bytes; people count characters). Past the end: one past the last character.
 fn char_column(line: &str, byte_column: usize) -> u64 {
-    let end = byte_column.saturating_sub(1).min(line.len());
-    let chars = (0..=end)
-        .rev()
-        .find_map(|at| line.get(..at))
-        .map_or(0, |s| s.chars().count());
-    chars as u64 + 1
+    crate::model::char_column(line, 1, byte_column) as u64
 }
 
 #[cfg(test)]

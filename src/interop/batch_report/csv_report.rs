@@ -7,26 +7,11 @@ use super::{BatchReport, masked_row::masked_row, snake};
 use crate::model::BatchReportRow;
 
 /// The header row's columns.
+#[rustfmt::skip]
 pub const REPORT_CSV_COLUMNS: [&str; 19] = [
-    "position",
-    "label",
-    "state",
-    "method",
-    "url",
-    "attempts",
-    "final_status",
-    "error_kind",
-    "outcome",
-    "reason",
-    "assertion",
-    "run_id",
-    "started_at",
-    "finished_at",
-    "elapsed_ms",
-    "attempt_results",
-    "waits_ms",
-    "profile",
-    "source_line",
+    "position", "label", "state", "method", "url", "attempts", "final_status", "error_kind",
+    "outcome", "reason", "assertion", "run_id", "started_at", "finished_at", "elapsed_ms",
+    "attempt_results", "waits_ms", "profile", "source_line",
 ];
 
 /// The cells of one (masked) row, in [`REPORT_CSV_COLUMNS`] order. `attempt_results` is

@@ -45,26 +45,27 @@ pub enum ReportFormat {
     Junit,
 }
 
+/// Each format in declaration order: its name, its file extension, the names [`FromStr`]
+/// reads and the extensions [`ReportFormat::from_path`] reads (space-separated).
+#[rustfmt::skip]
+const FORMATS: [(ReportFormat, &str, &str, &str, &str); 3] = [
+    (ReportFormat::Csv, "csv", "csv", "csv", "csv"),
+    (ReportFormat::JsonLines, "jsonl", "jsonl", "jsonl ndjson json-lines", "jsonl ndjson"),
+    (ReportFormat::Junit, "junit", "xml", "junit xml", "xml"),
+];
+
 impl ReportFormat {
     /// Every format.
     pub const ALL: [ReportFormat; 3] = [Self::Csv, Self::JsonLines, Self::Junit];
 
     /// The short name (`csv`, `jsonl`, `junit`).
     pub fn name(self) -> &'static str {
-        match self {
-            Self::Csv => "csv",
-            Self::JsonLines => "jsonl",
-            Self::Junit => "junit",
-        }
+        FORMATS[self as usize].1
     }
 
     /// The file extension written (`csv`, `jsonl`, `xml`).
     pub fn extension(self) -> &'static str {
-        match self {
-            Self::Csv => "csv",
-            Self::JsonLines => "jsonl",
-            Self::Junit => "xml",
-        }
+        FORMATS[self as usize].2
     }
 
     /// The format a report path's extension (any case) asks for: `.csv`, `.jsonl` /
@@ -78,12 +79,10 @@ impl ReportFormat {
     /// ```
     pub fn from_path(path: &Path) -> Option<Self> {
         let ext = path.extension()?.to_str()?.to_ascii_lowercase();
-        match ext.as_str() {
-            "csv" => Some(Self::Csv),
-            "jsonl" | "ndjson" => Some(Self::JsonLines),
-            "xml" => Some(Self::Junit),
-            _ => None,
-        }
+        FORMATS
+            .iter()
+            .find(|r| r.4.split(' ').any(|e| e == ext))
+            .map(|r| r.0)
     }
 }
 
@@ -99,12 +98,11 @@ impl FromStr for ReportFormat {
     type Err = UnknownReportFormat;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s.trim().to_ascii_lowercase().as_str() {
-            "csv" => Ok(Self::Csv),
-            "jsonl" | "ndjson" | "json-lines" => Ok(Self::JsonLines),
-            "junit" | "xml" => Ok(Self::Junit),
-            _ => Err(UnknownReportFormat(s.to_owned())),
-        }
+        let name = s.trim().to_ascii_lowercase();
+        let found = FORMATS.iter().find(|r| r.3.split(' ').any(|n| n == name));
+        found
+            .map(|r| r.0)
+            .ok_or_else(|| UnknownReportFormat(s.to_owned()))
     }
 }
 

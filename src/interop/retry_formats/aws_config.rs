@@ -64,13 +64,8 @@ pub fn export(p: &RetryProfile) -> ExportedPolicy {
     quota_gap(p, is_2026, &mut gaps);
     // max_attempts counts the first try too.
     let attempts = facts::export_count(p, "the AWS config", 2_147_483_646, &mut gaps) + 1;
-    let mut text = format!("# {}\n", facts::origin(p, "aws-config"));
-    super::curl_flags::push_comment_list(
-        &mut text,
-        "#",
-        "not expressible in the shared config file",
-        &gaps,
-    );
+    let title = "not expressible in the shared config file";
+    let mut text = facts::commented_head(p, "aws-config", title, &gaps);
     let _ = write!(
         text,
         "[default]\nretry_mode = standard\nmax_attempts = {attempts}\n"

@@ -10,7 +10,6 @@
 use super::facts::{self, codes, compact};
 use super::report::ExportedPolicy;
 use crate::model::{ErrorKind, RetryProfile, Strategy};
-use std::fmt::Write as _;
 
 /// curl's transient statuses.
 pub const CURL_STATUSES: [u16; 8] = [408, 429, 500, 502, 503, 504, 522, 524];
@@ -77,9 +76,7 @@ pub fn export(p: &RetryProfile) -> ExportedPolicy {
         ));
     }
     gaps.extend(gaps_of(p));
-    let mut text = String::new();
-    let _ = writeln!(text, "# {}", facts::origin(p, "curl"));
-    push_comment_list(&mut text, "#", "not expressible with curl's flags", &gaps);
+    let mut text = facts::commented_head(p, "curl", "not expressible with curl's flags", &gaps);
     text.push_str(&flags.join(" "));
     text.push('\n');
     ExportedPolicy::new(text, gaps, true)
@@ -139,18 +136,6 @@ fn gaps_of(p: &RetryProfile) -> Vec<String> {
         gaps.push("resolve and read timeouts: curl has only --connect-timeout and --max-time (--speed-time is a throughput rule)".into());
     }
     gaps
-}
-
-/// Writes `title:` and one `prefix - item` line per gap.
-pub fn push_comment_list(text: &mut String, prefix: &str, title: &str, gaps: &[String]) {
-    if gaps.is_empty() {
-        let _ = writeln!(text, "{prefix} {title}: nothing (exact)");
-        return;
-    }
-    let _ = writeln!(text, "{prefix} {title}:");
-    for g in gaps {
-        let _ = writeln!(text, "{prefix} - {g}");
-    }
 }
 
 #[cfg(test)]

@@ -9,7 +9,6 @@
 //! `exponential_proportional` with base 500 ms, ratio 0.5 (doubling instead of × 1.5).
 //! `maxRetries: -1` (the default) retries forever. A timeout policy bounds each attempt.
 
-use super::curl_flags::push_comment_list;
 use super::durations::{format_go, parse_go};
 use super::facts::{self, codes, compact};
 use super::import_table::{Key, Mapped, walk};
@@ -73,13 +72,8 @@ pub fn export(p: &RetryProfile) -> ExportedPolicy {
         );
     }
     gaps.extend(gaps_of(p));
-    let mut y = format!("# {}\n", facts::origin(p, "dapr"));
-    push_comment_list(
-        &mut y,
-        "#",
-        "not expressible in Dapr's resiliency policies",
-        &gaps,
-    );
+    let title = "not expressible in Dapr's resiliency policies";
+    let mut y = facts::commented_head(p, "dapr", title, &gaps);
     y.push_str("# rename APP_ID to the app this applies to (or use actors / components targets)\n");
     y.push_str("apiVersion: dapr.io/v1alpha1\nkind: Resiliency\nmetadata:\n  name: retryscope\nspec:\n  policies:\n");
     if let Some(t) = p.timeouts.total_ms {

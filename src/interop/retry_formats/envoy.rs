@@ -9,7 +9,6 @@
 //! (with `retriable_status_codes`), `refused-stream`; header-based ones wait for matchers.
 //! `rate_limited_retry_back_off.reset_headers` reads server delays (SECONDS, `UNIX_TIMESTAMP`).
 
-use super::curl_flags::push_comment_list;
 use super::durations::{format_proto, parse_proto};
 use super::facts::{self, codes};
 use super::import_table::{Key, Mapped, each_item, walk};
@@ -68,20 +67,13 @@ pub fn export(p: &RetryProfile) -> ExportedPolicy {
     if b.jitter_window_ms > 0 {
         gaps.push("jitter window: Envoy adds none".into());
     }
-    let mut y = String::new();
-    let _ = writeln!(y, "# {}", facts::origin(p, "envoy"));
     gaps.extend(gaps_of(p));
     if p.deadline_ms.is_some() {
         gaps.push(
             "deadline: written as the route's timeout (all attempts), outside retry_policy".into(),
         );
     }
-    push_comment_list(
-        &mut y,
-        "#",
-        "not expressible in Envoy's retry_policy",
-        &gaps,
-    );
+    let mut y = facts::commented_head(p, "envoy", "not expressible in Envoy's retry_policy", &gaps);
     if let Some(d) = p.deadline_ms {
         let _ = writeln!(y, "timeout: {}", format_proto(d));
     }
@@ -431,16 +423,13 @@ pub fn import(text: &str, name: &str) -> Result<ImportedPolicy, ImportError> {
     let mut f = Findings::default();
     let entries = root.map("")?;
     if root.get("retry_policy").is_some() {
-        let route: Vec<(String, Node)> = entries.to_vec();
+        let (known, route): (Vec<_>, Vec<_>) = entries
+            .iter()
+            .cloned()
+            .partition(|(k, _)| ROUTE.iter().any(|r| r.name == k));
         for (k, v) in &route {
-            if ROUTE.iter().all(|r| r.name != k) {
-                f.dropped(k, v.describe(), "a route setting, not part of retry_policy");
-            }
+            f.dropped(k, v.describe(), "a route setting, not part of retry_policy");
         }
-        let known: Vec<(String, Node)> = route
-            .into_iter()
-            .filter(|(k, _)| ROUTE.iter().any(|r| r.name == k))
-            .collect();
         walk(&known, "", ROUTE, TOOL, &mut d, &mut f);
     } else {
         walk(entries, "retry_policy", POLICY, TOOL, &mut d, &mut f);

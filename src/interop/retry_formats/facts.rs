@@ -1,5 +1,6 @@
 //! What exporters and importers ask of a profile: status codes as a plain list, the computed
-//! backoff behind a `response_header` one, a fresh profile to import into, and the final check.
+//! backoff behind a `response_header` one, an export's commented heading, a fresh profile to
+//! import into, and the final check.
 
 use super::report::{Findings, FormatError, ImportError, ImportedPolicy};
 use crate::model::{Backoff, OtherStatusAction, RetryOn, RetryProfile, StatusSet, Strategy};
@@ -92,6 +93,31 @@ pub fn origin(profile: &RetryProfile, format_id: &str) -> String {
         "retry settings of Retryscope profile \"{}\" (retryscope profile export --to {format_id})",
         profile.name.replace(['\n', '\r'], " ")
     )
+}
+
+/// The first lines of a `#`-commented export: its [`origin`], then the gaps
+/// ([`push_comment_list`]) under `title`.
+pub fn commented_head(
+    profile: &RetryProfile,
+    format_id: &str,
+    title: &str,
+    gaps: &[String],
+) -> String {
+    let mut text = format!("# {}\n", origin(profile, format_id));
+    push_comment_list(&mut text, "#", title, gaps);
+    text
+}
+
+/// Writes `title:` and one `prefix - item` line per gap (`title: nothing (exact)` without one).
+pub fn push_comment_list(text: &mut String, prefix: &str, title: &str, gaps: &[String]) {
+    if gaps.is_empty() {
+        let _ = writeln!(text, "{prefix} {title}: nothing (exact)");
+        return;
+    }
+    let _ = writeln!(text, "{prefix} {title}:");
+    for g in gaps {
+        let _ = writeln!(text, "{prefix} - {g}");
+    }
 }
 
 /// A profile to import into: `max_retries` and `backoff` as given, the model's defaults for the

@@ -57,24 +57,18 @@ fn statuses_of(code: &str) -> Option<&'static [u16]> {
 }
 
 /// gRPC code numbers (service config allows numbers as well as names).
+#[rustfmt::skip]
 const CODE_NAMES: [&str; 17] = [
-    "OK",
-    "CANCELLED",
-    "UNKNOWN",
-    "INVALID_ARGUMENT",
-    "DEADLINE_EXCEEDED",
-    "NOT_FOUND",
-    "ALREADY_EXISTS",
-    "PERMISSION_DENIED",
-    "RESOURCE_EXHAUSTED",
-    "FAILED_PRECONDITION",
-    "ABORTED",
-    "OUT_OF_RANGE",
-    "UNIMPLEMENTED",
-    "INTERNAL",
-    "UNAVAILABLE",
-    "DATA_LOSS",
-    "UNAUTHENTICATED",
+    "OK", "CANCELLED", "UNKNOWN", "INVALID_ARGUMENT", "DEADLINE_EXCEEDED", "NOT_FOUND",
+    "ALREADY_EXISTS", "PERMISSION_DENIED", "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION", "ABORTED",
+    "OUT_OF_RANGE", "UNIMPLEMENTED", "INTERNAL", "UNAVAILABLE", "DATA_LOSS", "UNAUTHENTICATED",
+];
+
+/// The error kinds that are connection failures, which reach a gRPC client as UNAVAILABLE.
+#[rustfmt::skip]
+const CONNECTION_ERRORS: [ErrorKind; 5] = [
+    ErrorKind::Dns, ErrorKind::Connect, ErrorKind::ConnectTimeout, ErrorKind::Reset,
+    ErrorKind::Body,
 ];
 
 /// A6: `maxAttempts` above 5 is treated as 5 unless the channel allows more.
@@ -134,16 +128,7 @@ pub fn export(p: &RetryProfile) -> ExportedPolicy {
     if errors.contains(&ErrorKind::Timeout) {
         names.push("DEADLINE_EXCEEDED");
     }
-    if errors.iter().any(|k| {
-        matches!(
-            k,
-            ErrorKind::Dns
-                | ErrorKind::Connect
-                | ErrorKind::ConnectTimeout
-                | ErrorKind::Reset
-                | ErrorKind::Body
-        )
-    }) {
+    if errors.iter().any(|k| CONNECTION_ERRORS.contains(k)) {
         gaps.push("connection errors: gRPC retries them transparently (before the RPC is committed) or reports UNAVAILABLE".into());
         names.push("UNAVAILABLE");
     }
@@ -621,14 +606,9 @@ fn status_codes(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Mapped
     statuses.sort_unstable();
     statuses.dedup();
     d.profile.retry_on.status = StatusSet(statuses.into_iter().map(StatusRange::single).collect());
-    if statuses_connection(&d.profile) {
-        errors.extend([
-            ErrorKind::Dns,
-            ErrorKind::Connect,
-            ErrorKind::ConnectTimeout,
-            ErrorKind::Reset,
-            ErrorKind::Body,
-        ]);
+    // A connection failure reaches a gRPC client as UNAVAILABLE (503 among its statuses).
+    if d.profile.retry_on.status.contains(503) {
+        errors.extend(CONNECTION_ERRORS);
     }
     errors.sort_by_key(|k| k.id());
     errors.dedup();
@@ -652,11 +632,6 @@ fn code_name(item: &Node, path: &str) -> Result<&'static str, FormatError> {
         .find(|c| **c == name)
         .copied()
         .ok_or_else(|| FormatError::at(path, format!("`{name}` is not a gRPC status code")))
-}
-
-/// A connection failure reaches a gRPC client as UNAVAILABLE.
-fn statuses_connection(p: &RetryProfile) -> bool {
-    p.retry_on.status.contains(503)
 }
 
 /// Reads a service config into a profile. A `methodConfig` whose entries have no

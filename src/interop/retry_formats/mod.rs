@@ -69,15 +69,10 @@ const FORMATS: [(RetryFormat, &str, &str, &str, bool); 8] = [
 
 impl RetryFormat {
     /// Every format, in menu order.
+    #[rustfmt::skip]
     pub const ALL: [RetryFormat; 8] = [
-        RetryFormat::CurlFlags,
-        RetryFormat::Urllib3,
-        RetryFormat::Tenacity,
-        RetryFormat::Polly,
-        RetryFormat::GrpcConfig,
-        RetryFormat::Envoy,
-        RetryFormat::Dapr,
-        RetryFormat::AwsConfig,
+        RetryFormat::CurlFlags, RetryFormat::Urllib3, RetryFormat::Tenacity, RetryFormat::Polly,
+        RetryFormat::GrpcConfig, RetryFormat::Envoy, RetryFormat::Dapr, RetryFormat::AwsConfig,
     ];
 
     /// The id the CLI takes (`--to grpc`).

@@ -11,7 +11,6 @@
 //! JSON). Defaults assumed on import: those of `HttpRetryStrategyOptions` (3 retries,
 //! Exponential, jitter, 2 s, Retry-After honoured).
 
-use super::curl_flags::push_comment_list;
 use super::durations::{format_timespan, parse_timespan};
 use super::facts::{self, codes, compact_or_none};
 use super::import_table::{Key, Mapped, walk};
@@ -26,13 +25,9 @@ const TOOL: &str = "Polly";
 const INT_MAX: u64 = 2_147_483_647;
 
 /// Keys that make an object a retry options object.
+#[rustfmt::skip]
 const RETRY_KEYS: [&str; 6] = [
-    "MaxRetryAttempts",
-    "BackoffType",
-    "Delay",
-    "MaxDelay",
-    "UseJitter",
-    "ShouldRetryAfterHeader",
+    "MaxRetryAttempts", "BackoffType", "Delay", "MaxDelay", "UseJitter", "ShouldRetryAfterHeader",
 ];
 
 /// The appsettings JSON (with `//` comments).
@@ -110,7 +105,7 @@ pub fn export(p: &RetryProfile) -> ExportedPolicy {
     }
     let mut text = format!("// {}\n", facts::origin(p, "polly"));
     text.push_str("// bind with services.AddHttpClient(…).AddStandardResilienceHandler(configuration.GetSection(\"Resilience\"))\n");
-    push_comment_list(&mut text, "//", "not expressible in Polly's options", &gaps);
+    facts::push_comment_list(&mut text, "//", "not expressible in Polly's options", &gaps);
     let _ = write!(
         text,
         "{{\n  \"Resilience\": {{\n{}\n  }}\n}}\n",
@@ -384,9 +379,6 @@ pub fn import(text: &str, name: &str) -> Result<ImportedPolicy, ImportError> {
             b.strategy = Strategy::DecorrelatedJitter;
             f.approximated(&at("UseJitter"), "true", "Polly's exponential jitter is its decorrelated-jitter V2 curve: imported as decorrelated_jitter with the same Delay and MaxDelay");
         }
-    }
-    if b.max_delay_ms.is_none() && b.strategy == Strategy::DecorrelatedJitter {
-        b.max_delay_ms = None;
     }
     if d.retry_after {
         let mut top = Backoff::new(Strategy::ResponseHeader);

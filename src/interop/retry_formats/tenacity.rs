@@ -7,7 +7,6 @@
 //! maths. tenacity is not HTTP-aware: statuses are checked on the returned response's
 //! `.status` / `.status_code`, network errors are exception types. Export only: Python code.
 
-use super::curl_flags::push_comment_list;
 use super::facts::{self, codes, py_seconds};
 use super::report::ExportedPolicy;
 use super::urllib3::py_codes;
@@ -52,9 +51,8 @@ pub fn export(p: &RetryProfile) -> ExportedPolicy {
         }
     }
     imports.sort_unstable();
-    let mut text = format!("# {}\n", facts::origin(p, "tenacity"));
     gaps.extend(gaps_of(p, &b));
-    push_comment_list(&mut text, "#", "not expressible in tenacity", &gaps);
+    let mut text = facts::commented_head(p, "tenacity", "not expressible in tenacity", &gaps);
     if wait_fn.is_some() {
         text.push_str("import random\n\n");
     }

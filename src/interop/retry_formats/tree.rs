@@ -242,10 +242,6 @@ impl<'de> Deserialize<'de> for KeyText {
         let node = Node::deserialize(d)?;
         Ok(KeyText(match node {
             Node::Str(s) => s,
-            Node::Null => "null".into(),
-            Node::Bool(b) => b.to_string(),
-            Node::Int(i) => i.to_string(),
-            Node::Float(f) => f.to_string(),
             other => other.describe(),
         }))
     }
@@ -328,7 +324,9 @@ pub fn parse_yaml(text: &str) -> Result<Node, FormatError> {
         FormatError::syntax(
             line,
             column,
-            plain_yaml_message(&without_locations(&first_line(&e.to_string()))),
+            plain_yaml_message(&without_locations(
+                e.to_string().lines().next().unwrap_or_default().trim(),
+            )),
         )
     })
 }
@@ -392,10 +390,6 @@ fn budget_message(what: &str) -> String {
     format!(
         "the YAML document is too big to be a retry configuration ({many}); it was not read further"
     )
-}
-
-fn first_line(message: &str) -> String {
-    message.lines().next().unwrap_or_default().trim().to_owned()
 }
 
 /// `message` without the `error: line L column C:` / ` at line L, column C` (and `(defined at

@@ -6,7 +6,6 @@
 //! are retried for every method; read errors and statuses only for `allowed_methods`.
 //! Export only: the output is Python code.
 
-use super::curl_flags::push_comment_list;
 use super::facts::{self, codes, py_seconds};
 use super::report::ExportedPolicy;
 use crate::model::{ErrorKind, RetryProfile, Strategy};
@@ -133,8 +132,8 @@ pub fn export(p: &RetryProfile) -> ExportedPolicy {
             timeout_args.push(format!("{name}={}", py_seconds(ms)));
         }
     }
-    let mut text = format!("# {}\n", facts::origin(p, "urllib3"));
-    push_comment_list(&mut text, "#", "not expressible in urllib3's Retry", &gaps);
+    let title = "not expressible in urllib3's Retry";
+    let mut text = facts::commented_head(p, "urllib3", title, &gaps);
     text.push_str("from urllib3.util import Retry, Timeout\n\nretry = Retry(\n");
     for a in &args {
         let _ = writeln!(text, "    {a},");

@@ -181,7 +181,7 @@ pub fn execute(args: &HistoryArgs) -> Result<u8, CliError> {
     for id in command_ids(&args.command) {
         check_id(id)?;
     }
-    let mut store = open(&dir)?;
+    let mut store = HistoryStore::open_in(&dir).map_err(failed)?;
     match &args.command {
         HistoryCommand::List {
             limit,
@@ -388,10 +388,6 @@ fn confirm(question: &str) -> Result<(), CliError> {
     } else {
         Err(CliError::usage("nothing deleted"))
     }
-}
-
-fn open(dir: &Path) -> Result<HistoryStore, CliError> {
-    HistoryStore::open_in(dir).map_err(failed)
 }
 
 #[allow(

@@ -115,16 +115,12 @@ fn deadline_before_first_wait(profile: &RetryProfile, out: &mut Vec<ProfileIssue
     let Some(deadline) = profile.deadline_ms else {
         return;
     };
-    if profile.max_retries == Some(0) {
-        return;
-    }
-    first_wait_check(profile, deadline, out);
-}
-
-fn first_wait_check(profile: &RetryProfile, deadline: u64, out: &mut Vec<ProfileIssue>) {
     let Some((low, _)) = crate::policy::wait_range(&profile.backoff, 1) else {
         return;
     };
+    if profile.max_retries == Some(0) {
+        return;
+    }
     if low > deadline as f64 {
         out.push(ProfileIssue::new(
             "deadline_ms",

@@ -395,7 +395,7 @@ async fn follow(
             text.push_str(&summary_text(&summary_figures(&runs), &runs));
             summary_shown = true;
         }
-        crate::cli::out::write_stdout_bytes(text.as_bytes());
+        crate::cli::out::write_stdout(&text);
         if let Some(code) = code {
             return Ok(code);
         }

@@ -120,14 +120,14 @@ pub struct BatchArgs {
     ])]
     pub resume: Option<String>,
     /// Assertion: the final status is in SET (`200-299`, `200,204`). Repeatable.
-    #[arg(long, value_name = "SET", value_parser = parse_status_set)]
+    #[arg(long, value_name = "SET", value_parser = crate::service::parse_expect_status)]
     pub expect_status: Vec<StatusSet>,
     /// Assertion: the JSON body at POINTER equals VALUE (`/state="done"`, `/count=3`; VALUE
     /// that is not JSON is a string: `/state=done`). Repeatable.
     #[arg(long, value_name = "POINTER=VALUE")]
     pub expect_json: Vec<String>,
     /// Assertion: the body contains TEXT (not empty). Repeatable.
-    #[arg(long, value_name = "TEXT", value_parser = parse_body_text)]
+    #[arg(long, value_name = "TEXT", value_parser = crate::service::parse_expect_body)]
     pub expect_body: Vec<String>,
     /// Most response body bytes kept per attempt in the history.
     #[arg(long, value_name = "BYTES", default_value_t = crate::store::DEFAULT_BODY_CAP,
@@ -662,20 +662,11 @@ fn parse_list_format(text: &str) -> Result<BatchListFormat, String> {
 }
 
 fn parse_concurrency(text: &str) -> Result<usize, String> {
-    let n: usize = text.parse().map_err(|_| {
-        format!(
-            "expected a whole number from 1 to {}",
-            crate::model::MAX_CONCURRENCY
-        )
-    })?;
-    if (1..=crate::model::MAX_CONCURRENCY).contains(&n) {
-        Ok(n)
-    } else {
-        Err(format!(
-            "expected a whole number from 1 to {}",
-            crate::model::MAX_CONCURRENCY
-        ))
-    }
+    let max = crate::model::MAX_CONCURRENCY;
+    text.parse()
+        .ok()
+        .filter(|n| (1..=max).contains(n))
+        .ok_or_else(|| format!("expected a whole number from 1 to {max}"))
 }
 
 fn parse_rate(text: &str) -> Result<f64, String> {
@@ -683,14 +674,6 @@ fn parse_rate(text: &str) -> Result<f64, String> {
         Ok(r) => crate::model::rate_per_host_problem(r).map_or(Ok(r), Err),
         Err(_) => Err("expected a number of requests per second above 0 (e.g. 10 or 0.5)".into()),
     }
-}
-
-fn parse_status_set(text: &str) -> Result<StatusSet, String> {
-    crate::service::parse_expect_status(text)
-}
-
-fn parse_body_text(text: &str) -> Result<String, String> {
-    crate::service::parse_expect_body(text)
 }
 
 fn parse_state(text: &str) -> Result<BatchItemState, String> {

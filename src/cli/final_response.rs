@@ -22,7 +22,6 @@ impl FinalResponse {
         self.outcome = Some(outcome);
     }
 
-    /// The response, if the final attempt got one.
     /// Whether the final attempt answered a redirect that was not followed (a 3xx with a
     /// `Location`, 304 excepted: [`crate::policy::redirect_location`]).
     pub fn is_unfollowed_redirect(&self) -> bool {
@@ -30,6 +29,7 @@ impl FinalResponse {
             .is_some_and(|r| crate::policy::redirect_location(r).is_some())
     }
 
+    /// The response, if the final attempt got one.
     fn response(&self) -> Option<&ResponseSummary> {
         match &self.outcome {
             Some(AttemptOutcome::Response(r)) => Some(r),

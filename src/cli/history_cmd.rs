@@ -181,7 +181,7 @@ pub fn execute(args: &HistoryArgs) -> Result<u8, CliError> {
     for id in command_ids(&args.command) {
         check_id(id)?;
     }
-    let mut store = open(&dir)?;
+    let mut store = HistoryStore::open_in(&dir).map_err(failed)?;
     match &args.command {
         HistoryCommand::List {
             limit,
@@ -277,8 +277,9 @@ pub fn execute(args: &HistoryArgs) -> Result<u8, CliError> {
                 let _ = writeln!(text, "deleted {id}");
             }
             crate::cli_out!("{text}");
-            let missing: Vec<&String> = ids
+            let missing: Vec<&str> = ids
                 .iter()
+                .map(String::as_str)
                 .filter(|i| !deleted.iter().any(|d| d.starts_with(i.trim())))
                 .collect();
             match missing.as_slice() {
@@ -286,10 +287,7 @@ pub fn execute(args: &HistoryArgs) -> Result<u8, CliError> {
                 [one] => Err(not_found(one, store.path())),
                 many => Err(CliError::usage(format!(
                     "no runs {} in {}",
-                    many.iter()
-                        .map(|s| s.as_str())
-                        .collect::<Vec<_>>()
-                        .join(", "),
+                    many.join(", "),
                     store.path().display()
                 ))),
             }
@@ -388,10 +386,6 @@ fn confirm(question: &str) -> Result<(), CliError> {
     } else {
         Err(CliError::usage("nothing deleted"))
     }
-}
-
-fn open(dir: &Path) -> Result<HistoryStore, CliError> {
-    HistoryStore::open_in(dir).map_err(failed)
 }
 
 #[allow(

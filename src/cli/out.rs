@@ -62,20 +62,15 @@ pub fn exit_code_after_output(code: u8) -> u8 {
     }
 }
 
-/// Writes `text` to stdout and flushes; see [`write_stdout_bytes`].
-pub fn write_stdout(text: &str) {
-    write_stdout_bytes(text.as_bytes());
-}
-
-/// Writes `bytes` to stdout and flushes. If stdout is gone: exits quietly with [`BROKEN_PIPE`]
+/// Writes `text` to stdout and flushes. If stdout is gone: exits quietly with [`BROKEN_PIPE`]
 /// (a closed pipe) or with [`WRITE_FAILED`] and a message on stderr (any other write error);
 /// after [`keep_going_when_stdout_is_lost`], remembers the loss instead (the message is still
 /// printed once) and skips this and every later write.
-pub fn write_stdout_bytes(bytes: &[u8]) {
-    write_stdout_counted(bytes);
+pub fn write_stdout(text: &str) {
+    write_stdout_counted(text.as_bytes());
 }
 
-/// Writes `bytes` to stdout as [`write_stdout_bytes`] does and returns how many of them are
+/// Writes `bytes` to stdout as [`write_stdout`] does and returns how many of them are
 /// known to have reached it: all of them, or those written before stdout failed (0 when it was
 /// lost before). Each piece is flushed before it is counted, so the count never claims bytes
 /// that were only buffered (`-o -` says it: `body: N bytes written to stdout`).
@@ -104,7 +99,7 @@ pub fn write_stdout_counted(bytes: &[u8]) -> usize {
     written
 }
 
-/// A stdout write failed with `e`: exits (see [`write_stdout_bytes`]) unless `keep_going`, else
+/// A stdout write failed with `e`: exits (see [`write_stdout`]) unless `keep_going`, else
 /// remembers the loss.
 fn stdout_failed(e: &std::io::Error, keep_going: bool) {
     let lost = if e.kind() == std::io::ErrorKind::BrokenPipe {

@@ -678,14 +678,10 @@ fn text_chunk(
     sent_headers: &mut String,
     saved: Option<&Result<u64, String>>,
 ) -> String {
-    let shown = |line: String| {
-        if output.print.silent {
-            String::new()
-        } else {
-            line
-        }
-    };
-    let mut chunk = shown(text.delta(fold) + std::mem::take(sent_headers).as_str());
+    let mut chunk = text.delta(fold) + std::mem::take(sent_headers).as_str();
+    if output.print.silent {
+        chunk.clear();
+    }
     let Some(finish) = &fold.finish else {
         return chunk;
     };

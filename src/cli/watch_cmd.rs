@@ -83,7 +83,7 @@ pub struct WatchArgs {
           conflicts_with = "count")]
     pub for_ms: Option<u64>,
     /// Stop after N slots (runs and missed slots).
-    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = count_value)]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = |t: &str| crate::cli::whole_number::whole_in(t, 1, u64::MAX))]
     pub count: Option<u64>,
     /// Move each slot by a random share of the interval, at most this much either way: 10% or
     /// 0.1 (below 50 %).
@@ -132,11 +132,6 @@ pub struct WatchShowArgs {
     /// Where the database lives.
     #[command(flatten)]
     pub data_dir: DataDirArg,
-}
-
-/// `--count`: 1 or more slots, as every whole-number flag reads it.
-fn count_value(text: &str) -> Result<u64, String> {
-    crate::cli::whole_number::whole_in(text, 1, u64::MAX)
 }
 
 fn parse_jitter(text: &str) -> Result<f64, String> {
@@ -410,7 +405,7 @@ async fn follow(
             text.push_str(&summary_text(&summary_figures(&runs), &runs));
             summary_shown = true;
         }
-        crate::cli::out::write_stdout_bytes(text.as_bytes());
+        crate::cli::out::write_stdout(&text);
         if let Some(code) = code {
             return Ok(code);
         }

@@ -2,9 +2,10 @@
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use std::fmt;
 
 /// Classified network failure kinds (DESIGN.md §4).
+#[derive(strum::IntoStaticStr, strum::Display)]
+#[strum(serialize_all = "snake_case")]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ErrorKind {
@@ -53,16 +54,7 @@ impl ErrorKind {
 
     /// The `snake_case` id used in JSON.
     pub fn id(self) -> &'static str {
-        match self {
-            ErrorKind::Dns => "dns",
-            ErrorKind::Connect => "connect",
-            ErrorKind::ConnectTimeout => "connect_timeout",
-            ErrorKind::Tls => "tls",
-            ErrorKind::Timeout => "timeout",
-            ErrorKind::Reset => "reset",
-            ErrorKind::Body => "body",
-            ErrorKind::Other => "other",
-        }
+        self.into()
     }
 
     /// True for failures that happen before any request byte is sent, so even a
@@ -72,12 +64,6 @@ impl ErrorKind {
             self,
             ErrorKind::Dns | ErrorKind::Connect | ErrorKind::ConnectTimeout | ErrorKind::Tls
         )
-    }
-}
-
-impl fmt::Display for ErrorKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.id())
     }
 }
 

@@ -2,9 +2,10 @@
 //! cancelled`.
 
 use serde::{Deserialize, Serialize};
-use std::fmt;
 
 /// Where a batch item is in its life.
+#[derive(strum::IntoStaticStr, strum::Display)]
+#[strum(serialize_all = "snake_case")]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum BatchItemState {
@@ -32,13 +33,7 @@ impl BatchItemState {
 
     /// The `snake_case` id stored and printed (`pending`).
     pub fn id(self) -> &'static str {
-        match self {
-            Self::Pending => "pending",
-            Self::Running => "running",
-            Self::Done => "done",
-            Self::Error => "error",
-            Self::Cancelled => "cancelled",
-        }
+        self.into()
     }
 
     /// The state with id `id`, if any.
@@ -50,12 +45,6 @@ impl BatchItemState {
     /// user asks (re-run failed).
     pub fn is_final(self) -> bool {
         matches!(self, Self::Done | Self::Error | Self::Cancelled)
-    }
-}
-
-impl fmt::Display for BatchItemState {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.id())
     }
 }
 

@@ -3,9 +3,10 @@
 //! batch by itself at start-up (docs/DECISIONS.md "Window resumes its own batches").
 
 use super::BatchCounts;
-use std::fmt;
 
 /// Which face last started or resumed a batch (stored in `batches.worker`).
+#[derive(strum::IntoStaticStr)]
+#[strum(serialize_all = "snake_case")]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum BatchWorker {
     /// The window's Batch tab.
@@ -17,10 +18,7 @@ pub enum BatchWorker {
 impl BatchWorker {
     /// The id stored (`window`, `cli`).
     pub fn id(self) -> &'static str {
-        match self {
-            Self::Window => "window",
-            Self::Cli => "cli",
-        }
+        self.into()
     }
 
     /// The worker with id `id`, if any.
@@ -30,6 +28,8 @@ impl BatchWorker {
 }
 
 /// Where a whole batch is, in one word.
+#[derive(strum::IntoStaticStr, strum::Display)]
+#[strum(serialize_all = "snake_case")]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum BatchState {
     /// A live process works it now.
@@ -51,14 +51,7 @@ impl BatchState {
     /// The word printed (`working`, `paused`, `interrupted`, `queued`, `finished`,
     /// `cancelled`).
     pub fn word(self) -> &'static str {
-        match self {
-            Self::Working => "working",
-            Self::Paused => "paused",
-            Self::Interrupted => "interrupted",
-            Self::Queued => "queued",
-            Self::Finished => "finished",
-            Self::Cancelled => "cancelled",
-        }
+        self.into()
     }
 
     /// The state of a batch with `counts` that a live process works (`working`) or not, last
@@ -100,12 +93,6 @@ impl BatchState {
                 None => Self::Queued,
             }
         }
-    }
-}
-
-impl fmt::Display for BatchState {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.word())
     }
 }
 

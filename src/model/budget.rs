@@ -123,6 +123,8 @@ impl BudgetCharge {
 }
 
 /// Which runs share one retry budget bucket.
+#[derive(strum::IntoStaticStr)]
+#[strum(serialize_all = "snake_case")]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum BudgetScope {
@@ -139,11 +141,7 @@ pub enum BudgetScope {
 impl BudgetScope {
     /// The id used in JSON (`"host"`).
     pub fn id(self) -> &'static str {
-        match self {
-            BudgetScope::Run => "run",
-            BudgetScope::Host => "host",
-            BudgetScope::Profile => "profile",
-        }
+        self.into()
     }
 }
 

@@ -50,6 +50,8 @@ impl fmt::Display for WaitExplanation {
 }
 
 /// How a run ended.
+#[derive(strum::IntoStaticStr)]
+#[strum(serialize_all = "snake_case")]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum OutcomeKind {
@@ -84,15 +86,7 @@ impl OutcomeKind {
 
     /// The `snake_case` id stored, printed and used in JSON (`gave_up`).
     pub fn id(self) -> &'static str {
-        match self {
-            Self::Succeeded => "succeeded",
-            Self::GaveUp => "gave_up",
-            Self::Stopped => "stopped",
-            Self::Deadline => "deadline",
-            Self::Cancelled => "cancelled",
-            Self::Error => "error",
-            Self::Interrupted => "interrupted",
-        }
+        self.into()
     }
 
     /// The outcome whose [`Self::id`] is `id`, if any.

@@ -7,9 +7,10 @@ use super::profile::Backoff;
 use super::status_set::{StatusRange, StatusSet};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use std::fmt;
 
 /// The class of a retryable outcome.
+#[derive(strum::IntoStaticStr, strum::Display)]
+#[strum(serialize_all = "snake_case")]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum OutcomeClass {
@@ -32,17 +33,7 @@ impl OutcomeClass {
 
     /// The id used in JSON and in texts (`"throttling"`).
     pub fn id(self) -> &'static str {
-        match self {
-            OutcomeClass::Throttling => "throttling",
-            OutcomeClass::Timeout => "timeout",
-            OutcomeClass::Transient => "transient",
-        }
-    }
-}
-
-impl fmt::Display for OutcomeClass {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.id())
+        self.into()
     }
 }
 

@@ -57,15 +57,13 @@ pub fn plain_parse_message(message: &str) -> String {
     }
     for (head, what) in [("unknown field ", "field"), ("unknown variant ", "value")] {
         if let Some(rest) = message.strip_prefix(head) {
-            return match rest.split_once(", expected one of ") {
-                Some((name, allowed)) => format!("unknown {what} {name} (allowed: {allowed})"),
-                None => match rest.split_once(", expected ") {
-                    Some((name, allowed)) => format!("unknown {what} {name} (allowed: {allowed})"),
-                    None => match rest.split_once(", there are no ") {
-                        Some((name, _)) => format!("unknown {what} {name} (none are allowed here)"),
-                        None => message.to_owned(),
-                    },
-                },
+            let allowed = rest
+                .split_once(", expected one of ")
+                .or_else(|| rest.split_once(", expected "));
+            return match (allowed, rest.split_once(", there are no ")) {
+                (Some((name, allowed)), _) => format!("unknown {what} {name} (allowed: {allowed})"),
+                (None, Some((name, _))) => format!("unknown {what} {name} (none are allowed here)"),
+                (None, None) => message.to_owned(),
             };
         }
     }

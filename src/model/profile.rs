@@ -196,6 +196,8 @@ impl Default for ProfileTimeouts {
 }
 
 /// Backoff strategy ids (DESIGN.md §2).
+#[derive(strum::IntoStaticStr)]
+#[strum(serialize_all = "snake_case")]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Strategy {
@@ -232,16 +234,7 @@ impl Strategy {
 
     /// The id used in JSON (`"full_jitter"`).
     pub fn id(self) -> &'static str {
-        match self {
-            Strategy::Exponential => "exponential",
-            Strategy::ExponentialProportional => "exponential_proportional",
-            Strategy::FullJitter => "full_jitter",
-            Strategy::EqualJitter => "equal_jitter",
-            Strategy::DecorrelatedJitter => "decorrelated_jitter",
-            Strategy::Fixed => "fixed",
-            Strategy::ResponseHeader => "response_header",
-            Strategy::Custom => "custom",
-        }
+        self.into()
     }
 
     /// The formula, as shown in tooltips and help (DESIGN.md §2).
@@ -405,6 +398,8 @@ pub enum HeaderUnit {
 }
 
 /// How `response_header` combines the header delay with the fallback's computed wait.
+#[derive(strum::IntoStaticStr)]
+#[strum(serialize_all = "snake_case")]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Combine {

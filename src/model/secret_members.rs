@@ -143,9 +143,7 @@ fn scan_json(text: &str) -> Option<Vec<Found>> {
                 if secret {
                     let raw = &text[span.clone()];
                     // `true` is masked in copies but not searched for in echoes.
-                    let value = if raw
-                        .starts_with(['-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9'])
-                    {
+                    let value = if raw.starts_with(|c: char| c == '-' || c.is_ascii_digit()) {
                         raw.to_owned()
                     } else {
                         String::new()
@@ -243,20 +241,10 @@ impl Tokens<'_> {
                 Token::Str(start..self.at)
             }
             _ => {
-                while self.at < bytes.len()
-                    && !matches!(
-                        bytes[self.at],
-                        b' ' | b'\t'
-                            | b'\n'
-                            | b'\r'
-                            | b'{'
-                            | b'}'
-                            | b'['
-                            | b']'
-                            | b':'
-                            | b','
-                            | b'"'
-                    )
+                // A scalar ends at whitespace, structure or a quote.
+                while bytes
+                    .get(self.at)
+                    .is_some_and(|b| !b" \t\n\r{}[]:,\"".contains(b))
                 {
                     self.at += 1;
                 }

@@ -164,71 +164,32 @@ const EXPECTED_ENTRY: &str = r#"a status code (100–599) or a range like "500-5
 /// `expected a status code (100–599) or a range like "500-599", found -5`.
 struct Entry(StatusRange);
 
-struct EntryVisitor;
-
 fn bad_entry<E: serde::de::Error>(found: impl fmt::Display) -> E {
     E::custom(format!("expected {EXPECTED_ENTRY}, found {found}"))
 }
 
-impl<'de> serde::de::Visitor<'de> for EntryVisitor {
-    type Value = Entry;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(EXPECTED_ENTRY)
-    }
-
-    fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Entry, E> {
-        u16::try_from(v)
-            .map(|c| Entry(StatusRange::single(c)))
-            .map_err(|_| bad_entry(v))
-    }
-
-    fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Entry, E> {
-        match u64::try_from(v) {
-            Ok(u) => self.visit_u64(u),
-            Err(_) => Err(bad_entry(v)),
-        }
-    }
-
-    fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<Entry, E> {
-        // `200.0` is displayed by Rust as `200`: say it is a decimal number.
-        if v.fract() == 0.0 && v.is_finite() {
-            Err(bad_entry(format_args!("{v:.1} (a decimal number)")))
-        } else {
-            Err(bad_entry(v))
-        }
-    }
-
-    fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Entry, E> {
-        parse_entry(v.trim())
-            .map(Entry)
-            .map_err(|_| bad_entry(format_args!("{v:?}")))
-    }
-
-    fn visit_bool<E: serde::de::Error>(self, v: bool) -> Result<Entry, E> {
-        Err(bad_entry(v))
-    }
-
-    fn visit_unit<E: serde::de::Error>(self) -> Result<Entry, E> {
-        Err(bad_entry("null"))
-    }
-
-    fn visit_none<E: serde::de::Error>(self) -> Result<Entry, E> {
-        Err(bad_entry("null"))
-    }
-
-    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, _: A) -> Result<Entry, A::Error> {
-        Err(bad_entry("an array"))
-    }
-
-    fn visit_map<A: serde::de::MapAccess<'de>>(self, _: A) -> Result<Entry, A::Error> {
-        Err(bad_entry("an object"))
-    }
-}
-
 impl<'de> Deserialize<'de> for Entry {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        d.deserialize_any(EntryVisitor)
+        use serde_json::Value;
+        let single = |c: u16| Entry(StatusRange::single(c));
+        match Value::deserialize(d)? {
+            Value::Number(n) => match (n.as_u64(), n.as_i64(), n.as_f64().unwrap_or(f64::NAN)) {
+                (Some(u), _, _) => u16::try_from(u).map(single).map_err(|_| bad_entry(u)),
+                (None, Some(i), _) => Err(bad_entry(i)),
+                // `200.0` is displayed by Rust as `200`: say it is a decimal number.
+                (_, _, v) if v.fract() == 0.0 && v.is_finite() => {
+                    Err(bad_entry(format_args!("{v:.1} (a decimal number)")))
+                }
+                (_, _, v) => Err(bad_entry(v)),
+            },
+            Value::String(v) => parse_entry(v.trim())
+                .map(Entry)
+                .map_err(|_| bad_entry(format_args!("{v:?}"))),
+            Value::Bool(v) => Err(bad_entry(v)),
+            Value::Null => Err(bad_entry("null")),
+            Value::Array(_) => Err(bad_entry("an array")),
+            Value::Object(_) => Err(bad_entry("an object")),
+        }
     }
 }
 

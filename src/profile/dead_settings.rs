@@ -98,7 +98,7 @@ fn dead_backoff_fields(b: &Backoff, path: &str, out: &mut Vec<ProfileIssue>) {
             format!("{path}.combine"),
             format!(
                 "combine \"{}\" has no effect: {no_header}",
-                combine_id(b.combine)
+                <&str>::from(b.combine)
             ),
         ));
     }
@@ -115,16 +115,12 @@ fn deadline_before_first_wait(profile: &RetryProfile, out: &mut Vec<ProfileIssue
     let Some(deadline) = profile.deadline_ms else {
         return;
     };
-    if profile.max_retries == Some(0) {
-        return;
-    }
-    first_wait_check(profile, deadline, out);
-}
-
-fn first_wait_check(profile: &RetryProfile, deadline: u64, out: &mut Vec<ProfileIssue>) {
     let Some((low, _)) = crate::policy::wait_range(&profile.backoff, 1) else {
         return;
     };
+    if profile.max_retries == Some(0) {
+        return;
+    }
     if low > deadline as f64 {
         out.push(ProfileIssue::new(
             "deadline_ms",
@@ -206,7 +202,7 @@ fn dead_clamp(b: &Backoff, path: &str, is_fallback: bool, out: &mut Vec<ProfileI
         } else if b.combine != Combine::Clamp {
             Some(format!(
                 "combine is \"{}\", not \"clamp\"; remove it or set combine to \"clamp\"",
-                combine_id(b.combine)
+                <&str>::from(b.combine)
             ))
         } else {
             None
@@ -221,13 +217,6 @@ fn dead_clamp(b: &Backoff, path: &str, is_fallback: bool, out: &mut Vec<ProfileI
     if let Some(fb) = &b.fallback {
         dead_clamp(fb, &format!("{path}.fallback"), true, out);
     }
-}
-
-fn combine_id(c: Combine) -> String {
-    serde_json::to_value(c)
-        .ok()
-        .and_then(|v| v.as_str().map(str::to_owned))
-        .unwrap_or_default()
 }
 
 #[cfg(test)]

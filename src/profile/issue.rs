@@ -26,14 +26,6 @@ impl ProfileIssue {
         }
     }
 
-    /// `line:column: ` when the position is known, else the empty string.
-    pub fn position_prefix(&self) -> String {
-        match (self.line, self.column) {
-            (Some(l), Some(c)) => format!("{l}:{c}: "),
-            _ => String::new(),
-        }
-    }
-
     /// `path: message`, or just the message for the document root.
     pub fn path_and_message(&self) -> String {
         if self.path.is_empty() {
@@ -47,7 +39,10 @@ impl ProfileIssue {
 impl fmt::Display for ProfileIssue {
     /// `line:column: path: message` (position and path left out when unknown or empty).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", self.position_prefix(), self.path_and_message())
+        if let (Some(l), Some(c)) = (self.line, self.column) {
+            write!(f, "{l}:{c}: ")?;
+        }
+        f.write_str(&self.path_and_message())
     }
 }
 

@@ -214,13 +214,12 @@ fn serde_problem(text: &str) -> Problem {
     let mut de = serde_json::Deserializer::from_str(text);
     let message = match serde_path_to_error::deserialize::<_, RetryProfile>(&mut de) {
         Ok(_) => "the profile does not load".to_owned(),
-        Err(e) => return Problem::new(parse(&e.path().to_string()), rule(bare_message(e.inner()))),
+        Err(e) => {
+            let message = bare_message(e.inner());
+            return Problem::new(parse(&e.path().to_string()), Kind::Rule { message });
+        }
     };
-    Problem::new(Vec::new(), rule(message))
-}
-
-fn rule(message: String) -> Kind {
-    Kind::Rule { message }
+    Problem::new(Vec::new(), Kind::Rule { message })
 }
 
 /// Reads and validates a profile file ([`load_file_noted`] without the upgrade note).

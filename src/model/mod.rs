@@ -88,3 +88,7 @@ pub use variables::{
     mask_secret_values, only_references, resolve_spec, resolve_text, resolve_text_masked,
     uuid_template,
 };
+
+#[cfg(test)]
+#[path = "id_tests.rs"]
+mod id_tests;

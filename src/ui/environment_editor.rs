@@ -5,7 +5,7 @@
 use super::store_worker::StoreWorker;
 use crate::model::{Environment, Variable, Variables};
 use crate::store::{EnvironmentStore, LoadedEnvironments};
-use crate::ui::controls::button;
+use crate::ui::controls::{button, error_line, labelled};
 use egui::Ui;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -355,17 +355,14 @@ impl EnvironmentPanel {
             );
         }
         for p in &self.problems {
-            ui.colored_label(ui.visuals().error_fg_color, p);
+            error_line(ui, Some(p));
         }
         ui.separator();
         let Some(edit) = &mut self.editing else {
             return None;
         };
-        ui.horizontal(|ui| {
-            let label = ui.label("Environment name");
-            ui.add(egui::TextEdit::singleline(&mut edit.name).id_salt("env.name"))
-                .labelled_by(label.id);
-        });
+        let name = egui::TextEdit::singleline(&mut edit.name).id_salt("env.name");
+        labelled(ui, "Environment name", name);
         let mut remove = None;
         // Sized cells: a grid gives a field only its column's width of the frame before, so
         // a field sized by `desired_width` stayed as narrow as the column's heading.

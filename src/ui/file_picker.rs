@@ -10,7 +10,7 @@
 
 use super::background::Background;
 use super::file_dialogs::{DialogAnswer, DialogPurpose, home_dir};
-use crate::ui::controls::button;
+use crate::ui::controls::{button, error_line};
 use egui::{Key, Modifiers, RichText};
 use std::collections::{HashMap, HashSet};
 use std::path::{MAIN_SEPARATOR, Path, PathBuf};
@@ -366,9 +366,7 @@ impl FilePicker {
                 None => {
                     ui.weak("listing…");
                 }
-                Some(Err(e)) => {
-                    ui.colored_label(ui.visuals().error_fg_color, e);
-                }
+                Some(Err(e)) => error_line(ui, Some(e)),
                 Some(Ok(entries)) => {
                     let shown: Vec<&Entry> = entries
                         .iter()
@@ -382,9 +380,7 @@ impl FilePicker {
             if let Some(a) = recent_list(ui, recent, json_only) {
                 action = Some(a);
             }
-            if let Some(message) = &s.message {
-                ui.colored_label(ui.visuals().error_fg_color, message);
-            }
+            error_line(ui, s.message.as_deref());
             ui.separator();
             ui.horizontal(|ui| {
                 let verb = if s.saving() { "Save file" } else { "Open file" };

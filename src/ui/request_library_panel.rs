@@ -7,7 +7,7 @@ use super::composer::Composer;
 use super::workspace_file::DemoAddress;
 use crate::model::{RequestDraft, SavedRequest};
 use crate::store::RequestLibrary;
-use crate::ui::controls::button;
+use crate::ui::controls::{button, error_line, labelled};
 use egui::Ui;
 
 /// What waits for a confirmation.
@@ -92,18 +92,14 @@ impl RequestLibraryPanel {
             return None;
         };
         let mut status = None;
-        ui.horizontal(|ui| {
-            let label = ui.label("Search requests");
-            ui.add(
-                egui::TextEdit::singleline(&mut self.search)
-                    .id_salt("requests.search")
-                    .hint_text("name, method or URL")
-                    .desired_width(160.0),
-            )
-            .labelled_by(label.id);
-        });
+        let search = name_field(&mut self.search, "requests.search");
+        labelled(
+            ui,
+            "Search requests",
+            search.hint_text("name, method or URL"),
+        );
         for p in &self.problems {
-            ui.colored_label(ui.visuals().error_fg_color, p);
+            error_line(ui, Some(p));
         }
         let shown: Vec<&SavedRequest> = self
             .requests
@@ -138,16 +134,8 @@ impl RequestLibraryPanel {
                 status = self.load(&lib, &id, composer);
             }
         }
-        ui.horizontal(|ui| {
-            let label = ui.label("Request name");
-            ui.add(
-                egui::TextEdit::singleline(&mut self.new_name)
-                    .id_salt("requests.new_name")
-                    .hint_text("name for Save as new")
-                    .desired_width(160.0),
-            )
-            .labelled_by(label.id);
-        });
+        let name = name_field(&mut self.new_name, "requests.new_name");
+        labelled(ui, "Request name", name.hint_text("name for Save as new"));
         ui.horizontal_wrapped(|ui| {
             if button(
                 ui,
@@ -209,12 +197,8 @@ impl RequestLibraryPanel {
         // Wraps: the composer panel may be narrower than the row.
         ui.horizontal_wrapped(|ui| {
             let label = ui.label("New name");
-            ui.add(
-                egui::TextEdit::singleline(name)
-                    .id_salt("requests.rename")
-                    .desired_width(160.0),
-            )
-            .labelled_by(label.id);
+            ui.add(name_field(name, "requests.rename"))
+                .labelled_by(label.id);
             if ui.button("Apply rename").clicked() {
                 done = Some(lib.rename(id, name));
             }
@@ -352,4 +336,11 @@ impl RequestLibraryPanel {
             typed.to_owned()
         }
     }
+}
+
+/// A one-line name field 160 points wide, its id from `id`.
+fn name_field<'t>(text: &'t mut String, id: &str) -> egui::TextEdit<'t> {
+    egui::TextEdit::singleline(text)
+        .id_salt(id)
+        .desired_width(160.0)
 }

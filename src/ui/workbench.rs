@@ -269,7 +269,7 @@ impl WorkbenchState {
                 Some(value)
             });
             if let Some(e) = failure.into_inner() {
-                self.status = Some((true, format!("cannot restore remembered secrets: {e}")));
+                self.fail(format!("cannot restore remembered secrets: {e}"));
             }
             // What the store holds now; `remember_secrets_now` writes only the differences.
             self.store.remembered = found.into_inner();
@@ -310,6 +310,11 @@ impl WorkbenchState {
     /// Why secrets are kept in memory only (no OS keyring), if they are.
     pub fn secrets_memory_only(&self) -> Option<&str> {
         self.store.memory_only.as_deref()
+    }
+
+    /// Shows `text` as an error in the status line.
+    fn fail(&mut self, text: impl Into<String>) {
+        self.status = Some((true, text.into()));
     }
 
     /// Replaces the clock used for the timeline's "now" (tests pin it).

@@ -74,7 +74,7 @@ impl WorkbenchState {
     }
 
     /// `cannot {action}: the profile has a problem: …` when `validate` finds any, else `None`.
-    pub(super) fn profile_problem(&mut self, action: &str) -> Option<String> {
+    pub(super) fn profile_problem(&self, action: &str) -> Option<String> {
         if let Some(problem) = self.invalid_field_problem(action) {
             return Some(problem);
         }
@@ -102,7 +102,7 @@ impl WorkbenchState {
     /// problems is not saved (the file would not load again); it stays in the window.
     pub fn save(&mut self) {
         if let Some(problem) = self.profile_problem("save") {
-            self.status = Some((true, problem));
+            self.fail(problem);
             return;
         }
         match self.profile.current.path().map(Path::to_path_buf) {
@@ -114,7 +114,7 @@ impl WorkbenchState {
     /// Save As… (Ctrl+Shift+S): asks for a path off the UI thread (not for a profile with problems).
     pub fn save_as(&mut self) {
         if let Some(problem) = self.profile_problem("save") {
-            self.status = Some((true, problem));
+            self.fail(problem);
             return;
         }
         self.dialogs.request(DialogPurpose::SaveProfileAs {
@@ -196,7 +196,7 @@ impl WorkbenchState {
             DialogPurpose::HarFile => {
                 let read = contents.unwrap_or_else(|| Err("the file was not read".into()));
                 if let Err(problem) = self.request.composer.har_import.open_read(&path, read) {
-                    self.status = Some((true, problem));
+                    self.fail(problem);
                 }
             }
             DialogPurpose::BatchList => self.batch.set_list_path(&path),
@@ -212,7 +212,7 @@ impl WorkbenchState {
                 if let Some(contents) = self.runs.file_contents(id, file)
                     && let Err(problem) = self.run_export.start(file, contents, path)
                 {
-                    self.status = Some((true, problem));
+                    self.fail(problem);
                 }
             }
         }
@@ -262,7 +262,7 @@ impl WorkbenchState {
                     self.profile.load_failure = None;
                 }
                 None => {
-                    self.status = Some((true, format!("no built-in profile named {id}")));
+                    self.fail(format!("no built-in profile named {id}"));
                 }
             },
             Switch::To(ProfileSource::File(path)) => self.open_profile_path(path),
@@ -350,12 +350,9 @@ impl WorkbenchState {
                 self.remember_opened(path);
             }
             Err(e) => {
-                self.status = Some((
-                    true,
-                    format!(
-                        "cannot save the profile: {e}; pick another place with Save As… ({})",
-                        path.display()
-                    ),
+                self.fail(format!(
+                    "cannot save the profile: {e}; pick another place with Save As… ({})",
+                    path.display()
                 ));
             }
         }

@@ -59,12 +59,9 @@ impl WorkbenchState {
                 && self.remember_secrets
                 && let Some(reason) = &self.store.memory_only
             {
-                self.status = Some((
-                    true,
-                    format!(
-                        "secrets cannot be remembered: {reason}; they are kept only until \
+                self.fail(format!(
+                    "secrets cannot be remembered: {reason}; they are kept only until \
                          Retryscope closes"
-                    ),
                 ));
             }
             // Only with room for a name: the Policy tab and the window title show it too.

@@ -85,6 +85,15 @@ pub fn labelled(ui: &mut Ui, label: &str, widget: impl Widget) -> Response {
     .inner
 }
 
+/// A row of tabs (value, label, tooltip) choosing `value`.
+pub fn tab_row<T: PartialEq + Copy>(ui: &mut Ui, value: &mut T, tabs: &[(T, &str, &str)]) {
+    ui.horizontal(|ui| {
+        for &(tab, label, tip) in tabs {
+            ui.selectable_value(value, tab, label).on_hover_text(tip);
+        }
+    });
+}
+
 /// A row `label [text field]` editing `value` at the field path `path` (its id), as wide as
 /// the row allows; the field's response (named by `label`).
 pub fn text_row(ui: &mut Ui, path: &str, label: &str, value: &mut String) -> Response {

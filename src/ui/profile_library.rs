@@ -46,6 +46,14 @@ pub struct CurrentProfile {
     pub saved: Option<RetryProfile>,
 }
 
+impl Default for CurrentProfile {
+    /// The [`DEFAULT_BUILTIN`], unmodified.
+    fn default() -> Self {
+        let profile = builtin_profile(DEFAULT_BUILTIN).unwrap_or_else(fallback_default_profile);
+        Self::clean(ProfileSource::Builtin(DEFAULT_BUILTIN.into()), profile)
+    }
+}
+
 impl CurrentProfile {
     /// A clean (unmodified) profile from `source`.
     pub fn clean(source: ProfileSource, profile: RetryProfile) -> Self {

@@ -14,7 +14,7 @@ mod toolbar;
 pub use history_actions::{PAST_RUN_IDS, masked_field};
 use library::Library;
 pub use profile_edit::ProfileEdit;
-use profile_files::{default_current, restore_profile};
+use profile_files::restore_profile;
 pub use request_side::RequestSide;
 
 use super::composer::{Composer, ComposerAction};
@@ -24,6 +24,7 @@ use super::error_panel::LoadFailure;
 use super::file_dialogs::{DialogPurpose, FileDialogHost, FileDialogs};
 use super::persistence::{CentreTab, LayoutPrefs, PersistedProfile, PersistedWorkbench, SideTab};
 use super::preview_strip::PreviewCache;
+use super::profile_library::CurrentProfile;
 use super::profile_library::ProfileSource;
 use super::request_draft::{RequestDraft, demo_failure_status};
 use super::request_library_panel::RequestLibraryPanel;
@@ -168,7 +169,7 @@ impl WorkbenchState {
         let current = persisted
             .profile
             .clone()
-            .map_or_else(default_current, restore_profile);
+            .map_or_else(CurrentProfile::default, restore_profile);
         let draft = match &persisted.request {
             Some(d) => DemoAddress(demo.as_deref()).restored(d),
             None => RequestDraft::demo(

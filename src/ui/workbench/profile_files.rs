@@ -10,10 +10,8 @@ use crate::ui::confirm_modal::{ConfirmAnswer, confirm_discard};
 use crate::ui::error_panel::LoadFailure;
 use crate::ui::file_dialogs::{DialogAnswer, DialogPurpose};
 use crate::ui::persistence::PersistedProfile;
-use crate::ui::profile_library::{
-    CurrentProfile, DEFAULT_BUILTIN, ProfileSource, builtin_profile, fallback_default_profile,
-    file_stem,
-};
+use crate::ui::profile_library::{CurrentProfile, ProfileSource, builtin_profile, file_stem};
+use ProfileSource::Builtin;
 use egui::Ui;
 use std::path::{Path, PathBuf};
 
@@ -101,8 +99,7 @@ impl WorkbenchState {
     /// Save (Ctrl+S): to the profile's file, or Save As… when it has none. A profile with
     /// problems is not saved (the file would not load again); it stays in the window.
     pub fn save(&mut self) {
-        if let Some(problem) = self.profile_problem("save") {
-            self.fail(problem);
+        if self.refuse_save() {
             return;
         }
         match self.profile.current.path().map(Path::to_path_buf) {
@@ -113,13 +110,18 @@ impl WorkbenchState {
 
     /// Save As… (Ctrl+Shift+S): asks for a path off the UI thread (not for a profile with problems).
     pub fn save_as(&mut self) {
-        if let Some(problem) = self.profile_problem("save") {
-            self.fail(problem);
+        if self.refuse_save() {
             return;
         }
         self.dialogs.request(DialogPurpose::SaveProfileAs {
             suggested_name: format!("{}.json", file_stem(&self.profile.current.profile.name)),
         });
+    }
+
+    /// Says why the profile cannot be saved, if it cannot; true then.
+    fn refuse_save(&mut self) -> bool {
+        let problem = self.profile_problem("save");
+        problem.map(|p| self.fail(p)).is_some()
     }
 
     /// Whether a profile file, or a file chosen in the in-app picker, is still being read (off
@@ -255,15 +257,9 @@ impl WorkbenchState {
         self.profile.io.reading = None;
         self.profile.io.switched_at = self.profile.io.next();
         match switch {
-            Switch::To(ProfileSource::Builtin(id)) => match builtin_profile(&id) {
-                Some(p) => {
-                    self.profile.current = CurrentProfile::clean(ProfileSource::Builtin(id), p);
-                    self.profile.forget_typed_fields = true;
-                    self.profile.load_failure = None;
-                }
-                None => {
-                    self.fail(format!("no built-in profile named {id}"));
-                }
+            Switch::To(Builtin(id)) => match builtin_profile(&id) {
+                Some(p) => self.replace_current(CurrentProfile::clean(Builtin(id), p)),
+                None => self.fail(format!("no built-in profile named {id}")),
             },
             Switch::To(ProfileSource::File(path)) => self.open_profile_path(path),
             Switch::LoadRead(path, read) => {
@@ -273,16 +269,22 @@ impl WorkbenchState {
             Switch::To(ProfileSource::Unsaved) => {}
             Switch::Imported(profile) => {
                 let name = profile.name.clone();
-                self.profile.current = CurrentProfile {
+                self.replace_current(CurrentProfile {
                     source: ProfileSource::Unsaved,
                     profile: *profile,
                     saved: None,
-                };
-                self.profile.forget_typed_fields = true;
-                self.profile.load_failure = None;
+                });
                 self.status = Some((false, format!("imported \"{name}\"; Save As… keeps it")));
             }
         }
+    }
+
+    /// `current` replaces the profile being edited (what was typed into its fields and a load
+    /// failure shown are dropped).
+    fn replace_current(&mut self, current: CurrentProfile) {
+        self.profile.current = current;
+        self.profile.forget_typed_fields = true;
+        self.profile.load_failure = None;
     }
 
     /// The current profile becomes what was loaded from `path`, or the load failure is shown
@@ -295,10 +297,8 @@ impl WorkbenchState {
         match loaded {
             Ok(loaded) => {
                 let note = loaded.upgrade.map(|u| (false, u.note()));
-                self.profile.current =
-                    CurrentProfile::clean(ProfileSource::File(path.clone()), loaded.profile);
-                self.profile.forget_typed_fields = true;
-                self.profile.load_failure = None;
+                let source = ProfileSource::File(path.clone());
+                self.replace_current(CurrentProfile::clean(source, loaded.profile));
                 self.remember_opened(path);
                 // A `/1` file says that saving writes format 2 (DESIGN §7).
                 self.status = note;
@@ -449,11 +449,6 @@ impl Switch {
     }
 }
 
-pub(super) fn default_current() -> CurrentProfile {
-    let profile = builtin_profile(DEFAULT_BUILTIN).unwrap_or_else(fallback_default_profile);
-    CurrentProfile::clean(ProfileSource::Builtin(DEFAULT_BUILTIN.into()), profile)
-}
-
 pub(super) fn restore_profile(p: PersistedProfile) -> CurrentProfile {
     let from_source = match &p.source {
         ProfileSource::Builtin(id) => builtin_profile(id),
@@ -476,7 +471,7 @@ pub(super) fn restore_profile(p: PersistedProfile) -> CurrentProfile {
             profile,
             saved: None,
         },
-        (None, None) => default_current(),
+        (None, None) => CurrentProfile::default(),
     }
 }
 

@@ -238,12 +238,7 @@ impl FilePicker {
         let action = self.draw(ui, &dir, recent);
         match action? {
             Action::SetText(text) => {
-                if let Some(s) = self.session.as_mut() {
-                    s.text = text;
-                    s.message = None;
-                    s.caret_to_end = true;
-                    s.focus_path = true;
-                }
+                self.set_text(text);
                 None
             }
             Action::Refresh => {
@@ -449,11 +444,7 @@ impl FilePicker {
                 None
             }
             Step::Enter(path) => {
-                if let Some(s) = self.session.as_mut() {
-                    s.text = with_slash(&path);
-                    s.caret_to_end = true;
-                    s.focus_path = true;
-                }
+                self.set_text(with_slash(&path));
                 None
             }
             Step::Message(message) => {
@@ -462,6 +453,16 @@ impl FilePicker {
                 }
                 None
             }
+        }
+    }
+
+    /// Puts `text` in the path field, the caret at its end and the keyboard on it.
+    fn set_text(&mut self, text: String) {
+        if let Some(s) = self.session.as_mut() {
+            s.text = text;
+            s.message = None;
+            s.caret_to_end = true;
+            s.focus_path = true;
         }
     }
 

@@ -166,20 +166,19 @@ impl WorkbenchState {
         }
         let contents = answer.contents;
         let Some(path) = answer.path else {
-            if let DialogPurpose::ExportRun { .. } = answer.purpose {
-                self.run_export.take_pending();
-            }
-            if let DialogPurpose::ExportRetrySettings { .. } = answer.purpose {
-                self.profile.retry_export.take_pending();
-            }
-            if let DialogPurpose::ExportLab { .. } = answer.purpose {
-                self.lab.export.cancel();
-            }
-            // The prompt's Save As… was cancelled: the prompt comes back.
-            if let DialogPurpose::SaveProfileAs { .. } = answer.purpose
-                && let Some(switch) = self.profile.switch_after_save.take()
-            {
-                self.profile.pending_switch = Some(switch);
+            match answer.purpose {
+                DialogPurpose::ExportRun { .. } => _ = self.run_export.take_pending(),
+                DialogPurpose::ExportRetrySettings { .. } => {
+                    self.profile.retry_export.take_pending();
+                }
+                DialogPurpose::ExportLab { .. } => self.lab.export.cancel(),
+                // The prompt's Save As… was cancelled: the prompt comes back.
+                DialogPurpose::SaveProfileAs { .. } => {
+                    if let Some(switch) = self.profile.switch_after_save.take() {
+                        self.profile.pending_switch = Some(switch);
+                    }
+                }
+                _ => {}
             }
             return;
         };

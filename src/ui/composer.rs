@@ -102,12 +102,8 @@ impl Composer {
         ui.heading("Request");
         // Wrapped: three buttons must never widen a narrow request panel.
         ui.horizontal_wrapped(|ui| {
-            if button(
-                ui,
-                true,
-                "Import curl…",
-                "fill the composer from a pasted curl command",
-            ) {
+            let tip = "fill the composer from a pasted curl command";
+            if button(ui, true, "Import curl…", tip) {
                 self.curl_import.open();
             }
             if button(
@@ -118,12 +114,8 @@ impl Composer {
             ) {
                 self.curl_export.open();
             }
-            if button(
-                ui,
-                true,
-                "Import HAR…",
-                "pick a request from a HAR file saved by a browser's network panel",
-            ) {
+            let tip = "pick a request from a HAR file saved by a browser's network panel";
+            if button(ui, true, "Import HAR…", tip) {
                 actions.push(ComposerAction::ImportHar);
             }
         });
@@ -174,12 +166,8 @@ impl Composer {
         };
         ui.horizontal_wrapped(|ui| {
             ui.label(format!("The whole request was replaced by {what}."));
-            if button(
-                ui,
-                true,
-                "Undo",
-                "put the request back as it was before (Ctrl+Z)",
-            ) {
+            let tip = "put the request back as it was before (Ctrl+Z)";
+            if button(ui, true, "Undo", tip) {
                 self.undo();
             }
             if ui

@@ -85,6 +85,23 @@ pub fn labelled(ui: &mut Ui, label: &str, widget: impl Widget) -> Response {
     .inner
 }
 
+/// A row `question [yes] [no]`, `yes` greyed out unless `enabled`: `Some(true)` when `yes` was
+/// clicked, `Some(false)` for `no`.
+pub fn confirm_row(
+    ui: &mut Ui,
+    question: &str,
+    (yes, enabled): (&str, bool),
+    no: &str,
+) -> Option<bool> {
+    ui.horizontal_wrapped(|ui| {
+        ui.label(question);
+        let yes = ui.add_enabled(enabled, egui::Button::new(yes)).clicked();
+        let no = ui.button(no).clicked();
+        (yes || no).then_some(yes)
+    })
+    .inner
+}
+
 /// A row of tabs (value, label, tooltip) choosing `value`.
 pub fn tab_row<T: PartialEq + Copy>(ui: &mut Ui, value: &mut T, tabs: &[(T, &str, &str)]) {
     ui.horizontal(|ui| {

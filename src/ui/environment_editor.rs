@@ -5,7 +5,7 @@
 use super::store_worker::StoreWorker;
 use crate::model::{Environment, Variable, Variables};
 use crate::store::{EnvironmentStore, LoadedEnvironments};
-use crate::ui::controls::{button, error_line, labelled};
+use crate::ui::controls::{button, confirm_row, error_line, labelled};
 use egui::Ui;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -447,18 +447,12 @@ impl EnvironmentPanel {
             }
         });
         if edit.confirm_delete {
-            ui.horizontal(|ui| {
-                ui.label(format!("Delete \"{}\" and its secrets?", edit.name));
-                if ui
-                    .add_enabled(!busy, egui::Button::new("Confirm delete"))
-                    .clicked()
-                {
-                    delete = true;
-                }
-                if ui.button("Cancel delete").clicked() {
-                    edit.confirm_delete = false;
-                }
-            });
+            let question = format!("Delete \"{}\" and its secrets?", edit.name);
+            match confirm_row(ui, &question, ("Confirm delete", !busy), "Cancel delete") {
+                Some(true) => delete = true,
+                Some(false) => edit.confirm_delete = false,
+                None => {}
+            }
         }
         if save {
             status = Some(self.save_editing());

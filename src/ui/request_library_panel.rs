@@ -7,7 +7,7 @@ use super::composer::Composer;
 use super::workspace_file::DemoAddress;
 use crate::model::{RequestDraft, SavedRequest};
 use crate::store::RequestLibrary;
-use crate::ui::controls::{button, error_line, labelled};
+use crate::ui::controls::{button, confirm_row, error_line, labelled};
 use egui::Ui;
 
 /// What waits for a confirmation.
@@ -137,21 +137,15 @@ impl RequestLibraryPanel {
         let name = name_field(&mut self.new_name, "requests.new_name");
         labelled(ui, "Request name", name.hint_text("name for Save as new"));
         ui.horizontal_wrapped(|ui| {
-            if button(
-                ui,
-                true,
-                "Save request",
-                "save over the selected request (secret values are not saved)",
-            ) {
-                status = Some(self.save(&lib, composer, false));
-            }
-            if button(
-                ui,
-                true,
-                "Save as new",
-                "save as a new request named as typed (secret values are not saved)",
-            ) {
-                status = Some(self.save(&lib, composer, true));
+            #[rustfmt::skip]
+            let saves = [
+                ("Save request", "save over the selected request (secret values are not saved)", false),
+                ("Save as new", "save as a new request named as typed (secret values are not saved)", true),
+            ];
+            for (text, tip, as_new) in saves {
+                if button(ui, true, text, tip) {
+                    status = Some(self.save(&lib, composer, as_new));
+                }
             }
             let selected = self.current.clone();
             ui.add_enabled_ui(selected.is_some(), |ui| {
@@ -223,39 +217,35 @@ impl RequestLibraryPanel {
         composer: &mut Composer,
     ) -> Option<(bool, String)> {
         let pending = self.pending.clone()?;
-        let mut status = None;
-        ui.horizontal_wrapped(|ui| match &pending {
+        match &pending {
             Pending::Delete(id) => {
                 let name = self.name_of(id).unwrap_or_default();
-                ui.label(format!("Delete the saved request \"{name}\"?"));
-                if ui.button("Confirm delete").clicked() {
-                    self.pending = None;
-                    status = Some(match lib.delete(id) {
-                        Ok(()) => {
-                            self.current = None;
-                            self.snapshot = None;
-                            self.reload();
-                            (false, format!("deleted \"{name}\""))
-                        }
-                        Err(e) => (true, e.to_string()),
-                    });
-                }
-                if ui.button("Cancel delete").clicked() {
-                    self.pending = None;
-                }
+                let question = format!("Delete the saved request \"{name}\"?");
+                let confirmed =
+                    confirm_row(ui, &question, ("Confirm delete", true), "Cancel delete")?;
+                self.pending = None;
+                confirmed.then(|| match lib.delete(id) {
+                    Ok(()) => {
+                        self.current = None;
+                        self.snapshot = None;
+                        self.reload();
+                        (false, format!("deleted \"{name}\""))
+                    }
+                    Err(e) => (true, e.to_string()),
+                })
             }
             Pending::Load(id) => {
-                ui.label("The composer has unsaved changes; load the saved request anyway?");
-                if ui.button("Discard and load").clicked() {
-                    self.pending = None;
-                    status = self.load(lib, id, composer);
-                }
-                if ui.button("Keep editing").clicked() {
-                    self.pending = None;
+                let question = "The composer has unsaved changes; load the saved request anyway?";
+                let confirmed =
+                    confirm_row(ui, question, ("Discard and load", true), "Keep editing")?;
+                self.pending = None;
+                if confirmed {
+                    self.load(lib, id, composer)
+                } else {
+                    None
                 }
             }
-        });
-        status
+        }
     }
 
     fn name_of(&self, id: &str) -> Option<String> {

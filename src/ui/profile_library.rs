@@ -55,6 +55,15 @@ impl Default for CurrentProfile {
 }
 
 impl CurrentProfile {
+    /// `profile`, saved nowhere yet.
+    pub fn unsaved(profile: RetryProfile) -> Self {
+        Self {
+            source: ProfileSource::Unsaved,
+            profile,
+            saved: None,
+        }
+    }
+
     /// A clean (unmodified) profile from `source`.
     pub fn clean(source: ProfileSource, profile: RetryProfile) -> Self {
         Self {
@@ -87,11 +96,7 @@ impl CurrentProfile {
     pub fn duplicate(&self) -> Self {
         let mut profile = self.profile.clone();
         profile.name = format!("{} (copy)", profile.name);
-        Self {
-            source: ProfileSource::Unsaved,
-            profile,
-            saved: None,
-        }
+        Self::unsaved(profile)
     }
 }
 

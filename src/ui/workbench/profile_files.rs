@@ -268,11 +268,7 @@ impl WorkbenchState {
             Switch::To(ProfileSource::Unsaved) => {}
             Switch::Imported(profile) => {
                 let name = profile.name.clone();
-                self.replace_current(CurrentProfile {
-                    source: ProfileSource::Unsaved,
-                    profile: *profile,
-                    saved: None,
-                });
+                self.replace_current(CurrentProfile::unsaved(*profile));
                 self.status = Some((false, format!("imported \"{name}\"; Save As… keeps it")));
             }
         }
@@ -465,11 +461,7 @@ pub(super) fn restore_profile(p: PersistedProfile) -> CurrentProfile {
             saved,
         },
         (_, Some(saved)) => CurrentProfile::clean(p.source, saved),
-        (Some(profile), None) => CurrentProfile {
-            source: ProfileSource::Unsaved,
-            profile,
-            saved: None,
-        },
+        (Some(profile), None) => CurrentProfile::unsaved(profile),
         (None, None) => CurrentProfile::default(),
     }
 }

@@ -493,10 +493,8 @@ impl EnvironmentPanel {
     }
 
     fn delete_editing(&mut self) -> (bool, String) {
-        let (Some(store), Some(edit)) = (&mut self.store, &self.editing) else {
-            return (true, "nothing to delete".into());
-        };
-        let Some(name) = edit.original.clone() else {
+        let name = self.editing.as_ref().and_then(|e| e.original.clone());
+        let (Some(store), Some(name)) = (&mut self.store, name) else {
             return (true, "nothing to delete".into());
         };
         let said = format!("deleting environment \"{name}\"…");

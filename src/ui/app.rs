@@ -80,11 +80,12 @@ impl RetryscopeApp {
             .then(crate::store::data_dir)
             .flatten()
             .map(|d| workspace_file::path_in(&d));
-        let (persisted, restore_problem) = match &workspace_path {
-            Some(path) => match workspace_file::load(path, cc.storage) {
-                Ok(p) => (p, None),
-                Err(e) => (None, Some(e)),
-            },
+        let restored = workspace_path
+            .as_ref()
+            .map(|p| workspace_file::load(p, cc.storage));
+        let (persisted, restore_problem) = match restored {
+            Some(Ok(p)) => (p, None),
+            Some(Err(e)) => (None, Some(e)),
             None => (None, None),
         };
         let library_dir = default_library_dir();
@@ -124,7 +125,7 @@ impl RetryscopeApp {
             workbench.attach_store(crate::store::data_dir().as_deref(), core.secret_store());
         }
         if let Some(problem) = core.demo_problem() {
-            log_problem(&mut workbench, problem);
+            workbench.set_status(true, format!("{problem}; the default request will fail"));
         }
         if let Some(problem) = offer.history_problem {
             workbench
@@ -142,22 +143,14 @@ impl RetryscopeApp {
             );
         }
         // The run log: daily files in the data folder.
-        let log = match record_dir {
-            Some(dir) => {
-                match crate::store::install_run_log(
-                    crate::store::LogTarget::DataDir(&dir),
-                    None,
-                    Some(crate::store::LOG_QUEUE_LINES),
-                ) {
-                    Ok(log) => log,
-                    Err(e) => {
-                        workbench.set_status(true, format!("{e}; runs are not logged"));
-                        None
-                    }
-                }
-            }
-            None => None,
-        };
+        let log = record_dir.and_then(|dir| {
+            let target = crate::store::LogTarget::DataDir(&dir);
+            let queue = Some(crate::store::LOG_QUEUE_LINES);
+            crate::store::install_run_log(target, None, queue).unwrap_or_else(|e| {
+                workbench.set_status(true, format!("{e}; runs are not logged"));
+                None
+            })
+        });
         if let Some(theme) = options.theme {
             workbench.set_theme(theme);
         }
@@ -194,10 +187,6 @@ fn explicit_data_dir() -> Option<std::path::PathBuf> {
     std::env::var_os(crate::store::DATA_DIR_ENV)
         .filter(|v| !v.is_empty())
         .map(std::path::PathBuf::from)
-}
-
-fn log_problem(workbench: &mut WorkbenchState, problem: &str) {
-    workbench.set_status(true, format!("{problem}; the default request will fail"));
 }
 
 impl eframe::App for RetryscopeApp {

@@ -3,7 +3,7 @@
 //! "show" is on, never written to a file (saved requests blank them; "Remember secrets" keeps
 //! them in the OS keyring).
 
-use super::controls::picker;
+use super::controls::{labelled, picker};
 use crate::model::{AuthDraft, AuthKind};
 use egui::Ui;
 
@@ -28,17 +28,10 @@ pub fn auth_editor(ui: &mut Ui, auth: &mut AuthDraft) -> bool {
             ui.weak("sent as Authorization: Bearer <token>; {{variables}} allowed");
         }
         AuthKind::Basic => {
-            ui.horizontal(|ui| {
-                let label = ui.label("Basic auth user");
-                changed |= ui
-                    .add(
-                        egui::TextEdit::singleline(&mut auth.basic_user)
-                            .id_salt("request.auth.basic_user")
-                            .desired_width(180.0),
-                    )
-                    .labelled_by(label.id)
-                    .changed();
-            });
+            let user = egui::TextEdit::singleline(&mut auth.basic_user)
+                .id_salt("request.auth.basic_user")
+                .desired_width(180.0);
+            changed |= labelled(ui, "Basic auth user", user).changed();
             changed |= secret_field(
                 ui,
                 "Basic auth password",

@@ -1,8 +1,7 @@
 //! Strategy picker and the strategy's parameters, with units and the formula in every tooltip
 //! (DESIGN.md §2). Used for the main backoff and for `response_header`'s fallback.
 
-use super::controls::picker;
-use super::field_id::keyed;
+use super::controls::{check, picker};
 use super::header_delay_editor::header_delay_editor;
 use super::ms_field::{ms_field, optional_ms_field};
 use super::number_field::{NumberSpec, number_field};
@@ -95,13 +94,13 @@ pub fn backoff_editor(
             &mut backoff.jitter_ratio,
         );
     }
-    changed |= keyed(ui, &format!("profile.{id}.hard_cap"), |ui| {
-        ui.checkbox(&mut backoff.hard_cap, label_for(nested, "Hard cap"))
-            .on_hover_text(
-                "clamp the final wait to c after every jitter, so no wait exceeds the max delay",
-            )
-            .changed()
-    });
+    changed |= check(
+        ui,
+        &format!("profile.{id}.hard_cap"),
+        &mut backoff.hard_cap,
+        &label_for(nested, "Hard cap"),
+        "clamp the final wait to c after every jitter, so no wait exceeds the max delay",
+    );
     if s == Strategy::ResponseHeader {
         changed |= header_delay_editor(ui, id, backoff);
         let fallback = backoff

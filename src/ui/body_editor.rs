@@ -1,6 +1,6 @@
 //! The body editor: none, JSON (with Pretty / Validate), text, form fields, or a file path.
 
-use super::controls::picker;
+use super::controls::{error_line, picker};
 use super::field_id::field_id;
 use super::kv_table::{RevealedSecrets, kv_table};
 use super::request_draft::{BodyDraft, BodyKind};
@@ -78,12 +78,8 @@ pub fn body_editor(
                 *changed = true;
             }
             match &check.result {
-                Some(Ok(())) => {
-                    ui.colored_label(ui.visuals().hyperlink_color, "valid JSON");
-                }
-                Some(Err(e)) => {
-                    ui.colored_label(ui.visuals().error_fg_color, e);
-                }
+                Some(Ok(())) => _ = ui.colored_label(ui.visuals().hyperlink_color, "valid JSON"),
+                Some(Err(e)) => error_line(ui, Some(e)),
                 None => {}
             }
         }

@@ -4,8 +4,8 @@
 //! Every control is labelled and keyed by the field path it edits (`profile.retry_budget.capacity`).
 
 use super::backoff_editor::backoff_editor;
-use super::controls::picker;
-use super::field_id::{field_id, keyed};
+use super::controls::{check, error_line, picker};
+use super::field_id::field_id;
 use super::number_field::{NumberSpec, number_field, optional_number_field};
 use super::policy_editor::status_row;
 use super::typed_text::TypedText;
@@ -20,11 +20,14 @@ const DEFAULT_MAX_RETRIES: u32 = 3;
 pub fn max_retries_editor(ui: &mut Ui, profile: &mut RetryProfile) -> bool {
     let mut changed = false;
     let mut unlimited = profile.max_retries.is_none();
-    if keyed(ui, "profile.max_retries.unlimited", |ui| {
-        ui.checkbox(&mut unlimited, "Unlimited retries")
-            .on_hover_text("retry until the deadline (then required) or a cancel")
-            .changed()
-    }) {
+    let tip = "retry until the deadline (then required) or a cancel";
+    if check(
+        ui,
+        "profile.max_retries.unlimited",
+        &mut unlimited,
+        "Unlimited retries",
+        tip,
+    ) {
         profile.max_retries = if unlimited {
             None
         } else {
@@ -44,14 +47,10 @@ pub fn max_retries_editor(ui: &mut Ui, profile: &mut RetryProfile) -> bool {
             ui.weak(format!("attempts = retries + 1 = {}", u64::from(*r) + 1));
         }
         None if profile.deadline_ms.is_none() => {
-            ui.colored_label(
-                ui.visuals().error_fg_color,
-                "unlimited retries need a deadline; turn on Deadline below",
-            );
+            let problem = "unlimited retries need a deadline; turn on Deadline below";
+            error_line(ui, Some(problem));
         }
-        None => {
-            ui.weak("retries go on until the deadline or a cancel");
-        }
+        None => _ = ui.weak("retries go on until the deadline or a cancel"),
     }
     changed
 }
@@ -76,11 +75,11 @@ impl ClassesEditor {
             "statuses classed as throttling, e.g. 429 (they must also be retryable)",
         );
         let mut own = profile.throttling.backoff.is_some();
-        if keyed(ui, "profile.throttling.backoff.enabled", |ui| {
-            ui.checkbox(&mut own, "Own backoff for throttling")
-                .on_hover_text("throttling outcomes wait with this backoff instead of the main one")
-                .changed()
-        }) {
+        let (path, tip) = (
+            "profile.throttling.backoff.enabled",
+            "throttling outcomes wait with this backoff instead of the main one",
+        );
+        if check(ui, path, &mut own, "Own backoff for throttling", tip) {
             profile.throttling.backoff = own.then(|| throttling_default(&profile.backoff));
             changed = true;
         }
@@ -137,11 +136,14 @@ const SCOPES: [(BudgetScope, &str, &str); 3] = [
 fn budget_section(ui: &mut Ui, profile: &mut RetryProfile) -> bool {
     let mut changed = false;
     let mut on = profile.retry_budget.is_some();
-    if keyed(ui, "profile.retry_budget.enabled", |ui| {
-        ui.checkbox(&mut on, "Retry budget")
-            .on_hover_text("a token bucket each retry draws from; an empty bucket stops retrying (AWS retry quota, gRPC retryThrottling)")
-            .changed()
-    }) {
+    let tip = "a token bucket each retry draws from; an empty bucket stops retrying (AWS retry quota, gRPC retryThrottling)";
+    if check(
+        ui,
+        "profile.retry_budget.enabled",
+        &mut on,
+        "Retry budget",
+        tip,
+    ) {
         profile.retry_budget = on.then(default_budget);
         changed = true;
     }
@@ -184,11 +186,13 @@ fn budget_section(ui: &mut Ui, profile: &mut RetryProfile) -> bool {
     for (path, label, value, tip) in costs {
         changed |= number_field(ui, tokens(path, label, tip), value);
     }
-    changed |= keyed(ui, "profile.retry_budget.refund_on_retry_success", |ui| {
-        ui.checkbox(&mut b.refund_on_retry_success, "Refund on retry success")
-            .on_hover_text("a retried attempt that succeeds gives back its retry's cost")
-            .changed()
-    });
+    changed |= check(
+        ui,
+        "profile.retry_budget.refund_on_retry_success",
+        &mut b.refund_on_retry_success,
+        "Refund on retry success",
+        "a retried attempt that succeeds gives back its retry's cost",
+    );
     #[rustfmt::skip]
     let balance = [
         ("profile.retry_budget.success_increment", "Success increment", &mut b.success_increment,
@@ -199,11 +203,13 @@ fn budget_section(ui: &mut Ui, profile: &mut RetryProfile) -> bool {
     for (path, label, value, tip) in balance {
         changed |= number_field(ui, tokens(path, label, tip), value);
     }
-    changed |= keyed(ui, "profile.retry_budget.min_balance_exclusive", |ui| {
-        ui.checkbox(&mut b.min_balance_exclusive, "Strictly above minimum")
-            .on_hover_text("the balance must stay above the minimum, not at it (gRPC)")
-            .changed()
-    });
+    changed |= check(
+        ui,
+        "profile.retry_budget.min_balance_exclusive",
+        &mut b.min_balance_exclusive,
+        "Strictly above minimum",
+        "the balance must stay above the minimum, not at it (gRPC)",
+    );
     changed |= picker(
         ui,
         field_id("profile.retry_budget.charge"),

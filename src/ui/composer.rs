@@ -9,7 +9,7 @@ use super::ms_field::optional_ms_field;
 use super::number_field::{NumberSpec, number_field};
 use super::request_draft::{RequestDraft, UUID_PLACEHOLDER};
 use super::url_check::url_problem;
-use crate::ui::controls::button;
+use crate::ui::controls::{button, check};
 use egui::Ui;
 
 /// Methods offered in the picker; any other token can be typed.
@@ -102,12 +102,8 @@ impl Composer {
         ui.heading("Request");
         // Wrapped: three buttons must never widen a narrow request panel.
         ui.horizontal_wrapped(|ui| {
-            if button(
-                ui,
-                true,
-                "Import curl…",
-                "fill the composer from a pasted curl command",
-            ) {
+            let tip = "fill the composer from a pasted curl command";
+            if button(ui, true, "Import curl…", tip) {
                 self.curl_import.open();
             }
             if button(
@@ -118,12 +114,8 @@ impl Composer {
             ) {
                 self.curl_export.open();
             }
-            if button(
-                ui,
-                true,
-                "Import HAR…",
-                "pick a request from a HAR file saved by a browser's network panel",
-            ) {
+            let tip = "pick a request from a HAR file saved by a browser's network panel";
+            if button(ui, true, "Import HAR…", tip) {
                 actions.push(ComposerAction::ImportHar);
             }
         });
@@ -138,46 +130,29 @@ impl Composer {
         self.curl_import.notes_ui(ui);
         self.method_and_url(ui, &mut actions, &mut changed);
         ui.separator();
-        egui::CollapsingHeader::new("Query parameters")
-            .id_salt("query_section")
-            .default_open(true)
-            .show(ui, |ui| {
-                ui.weak(format!(
-                    "{UUID_PLACEHOLDER} in a value becomes a fresh UUID on every Send"
-                ));
-                changed |= kv_table(ui, "query", &mut self.draft.query, &mut self.revealed);
-            });
-        egui::CollapsingHeader::new("Headers")
-            .id_salt("headers_section")
-            .default_open(true)
-            .show(ui, |ui| {
-                changed |= kv_table(ui, "header", &mut self.draft.headers, &mut self.revealed);
-            });
-        egui::CollapsingHeader::new("Auth")
-            .id_salt("auth_section")
-            .default_open(false)
-            .show(ui, |ui| {
-                changed |= super::auth_editor::auth_editor(ui, &mut self.draft.auth);
-            });
-        egui::CollapsingHeader::new("Body")
-            .id_salt("body_section")
-            .default_open(false)
-            .show(ui, |ui| {
-                let action = body_editor(
-                    ui,
-                    &mut self.draft.body,
-                    &mut self.json_check,
-                    &mut self.revealed,
-                    &mut changed,
-                );
-                if action == Some(BodyAction::BrowseFile) {
-                    actions.push(ComposerAction::BrowseBodyFile);
-                }
-            });
-        egui::CollapsingHeader::new("Timeouts and connection")
-            .id_salt("transport_section")
-            .default_open(false)
-            .show(ui, |ui| changed |= self.transport(ui));
+        section(ui, "Query parameters", "query_section", true, |ui| {
+            ui.weak(format!(
+                "{UUID_PLACEHOLDER} in a value becomes a fresh UUID on every Send"
+            ));
+            changed |= kv_table(ui, "query", &mut self.draft.query, &mut self.revealed);
+        });
+        section(ui, "Headers", "headers_section", true, |ui| {
+            changed |= kv_table(ui, "header", &mut self.draft.headers, &mut self.revealed);
+        });
+        section(ui, "Auth", "auth_section", false, |ui| {
+            changed |= super::auth_editor::auth_editor(ui, &mut self.draft.auth);
+        });
+        section(ui, "Body", "body_section", false, |ui| {
+            let (body, check) = (&mut self.draft.body, &mut self.json_check);
+            let action = body_editor(ui, body, check, &mut self.revealed, &mut changed);
+            if action == Some(BodyAction::BrowseFile) {
+                actions.push(ComposerAction::BrowseBodyFile);
+            }
+        });
+        let transport = "Timeouts and connection";
+        section(ui, transport, "transport_section", false, |ui| {
+            changed |= self.transport(ui);
+        });
         if changed {
             self.edits += 1;
         }
@@ -191,12 +166,8 @@ impl Composer {
         };
         ui.horizontal_wrapped(|ui| {
             ui.label(format!("The whole request was replaced by {what}."));
-            if button(
-                ui,
-                true,
-                "Undo",
-                "put the request back as it was before (Ctrl+Z)",
-            ) {
+            let tip = "put the request back as it was before (Ctrl+Z)";
+            if button(ui, true, "Undo", tip) {
                 self.undo();
             }
             if ui
@@ -323,83 +294,81 @@ impl Composer {
             changed |= optional_ms_field(ui, &path, label, value, on_ms, tip);
         }
         ui.weak("unset timeouts use the profile's values");
+        let d = &mut self.draft;
         ui.horizontal(|ui| {
-            changed |= ui
-                .checkbox(&mut self.draft.follow_redirects, "Follow redirects")
-                .on_hover_text("every hop is shown inside its attempt")
-                .changed();
-            ui.add_enabled_ui(self.draft.follow_redirects, |ui| {
-                changed |= number_field(
-                    ui,
-                    NumberSpec::new("request.max_redirects", "Redirect limit").max(50.0),
-                    &mut self.draft.max_redirects,
-                );
+            let (on, tip) = (
+                &mut d.follow_redirects,
+                "every hop is shown inside its attempt",
+            );
+            changed |= check(ui, "request.follow_redirects", on, "Follow redirects", tip);
+            ui.add_enabled_ui(d.follow_redirects, |ui| {
+                let spec = NumberSpec::new("request.max_redirects", "Redirect limit").max(50.0);
+                changed |= number_field(ui, spec, &mut d.max_redirects);
             });
         });
-        ui.add_enabled_ui(self.draft.follow_redirects, |ui| {
-            changed |= ui
-                .checkbox(
-                    &mut self.draft.location_trusted,
-                    "Send secret headers to other origins",
-                )
-                .on_hover_text(
-                    "as curl --location-trusted; off: Authorization, cookies and API-key headers \
-                     stop at a redirect to another host, and the hop names them",
-                )
-                .changed();
+        ui.add_enabled_ui(d.follow_redirects, |ui| {
+            changed |= check(
+                ui,
+                "request.location_trusted",
+                &mut d.location_trusted,
+                "Send secret headers to other origins",
+                "as curl --location-trusted; off: Authorization, cookies and API-key headers \
+                 stop at a redirect to another host, and the hop names them",
+            );
         });
-        changed |= ui
-            .checkbox(&mut self.draft.verify_tls, "Verify TLS certificates")
-            .on_hover_text("turn off only for test servers with self-signed certificates")
-            .changed();
-        ui.add_enabled_ui(self.draft.verify_tls, |ui| {
+        let tip = "turn off only for test servers with self-signed certificates";
+        let label = "Verify TLS certificates";
+        changed |= check(ui, "request.verify_tls", &mut d.verify_tls, label, tip);
+        ui.add_enabled_ui(d.verify_tls, |ui| {
             ui.horizontal(|ui| {
-                let label = ui
-                    .label("Trusted CA file")
-                    .on_hover_text(
-                        "a PEM file of a private CA's certificate(s), trusted besides the system's (curl's --cacert); read when the run starts",
-                    );
-                changed |= ui
-                    .add(
-                        egui::TextEdit::singleline(&mut self.draft.ca_cert)
-                            .id(field_id("request.ca_cert"))
-                            .hint_text("/path/to/private-ca.pem")
-                            .desired_width(f32::INFINITY),
-                    )
-                    .labelled_by(label.id)
-                    .changed();
+                let label = ui.label("Trusted CA file").on_hover_text(
+                    "a PEM file of a private CA's certificate(s), trusted besides the system's (curl's --cacert); read when the run starts",
+                );
+                let field = egui::TextEdit::singleline(&mut d.ca_cert)
+                    .id(field_id("request.ca_cert"))
+                    .hint_text("/path/to/private-ca.pem");
+                let field = field.desired_width(f32::INFINITY);
+                changed |= ui.add(field).labelled_by(label.id).changed();
             });
         });
-        changed |= ui
-            .checkbox(
-                &mut self.draft.new_connection_per_attempt,
-                "New connection per attempt",
-            )
-            .on_hover_text(
-                "no pooled connection: every attempt connects afresh, as the VBScript seed does",
-            )
-            .changed();
+        changed |= check(
+            ui,
+            "request.new_connection_per_attempt",
+            &mut d.new_connection_per_attempt,
+            "New connection per attempt",
+            "no pooled connection: every attempt connects afresh, as the VBScript seed does",
+        );
         ui.horizontal(|ui| {
-            let toggle = ui
-                .checkbox(&mut self.draft.idempotency_enabled, "Send Idempotency-Key")
-                .on_hover_text(
-                    "one key for the run, the same on every attempt; lets POST/PATCH be retried",
-                );
-            changed |= toggle.changed();
-            if toggle.changed()
-                && self.draft.idempotency_enabled
-                && self.draft.idempotency_key.is_empty()
-            {
-                self.draft.idempotency_key = uuid::Uuid::new_v4().to_string();
+            let tip = "one key for the run, the same on every attempt; lets POST/PATCH be retried";
+            let path = "request.idempotency_enabled";
+            let toggled = check(
+                ui,
+                path,
+                &mut d.idempotency_enabled,
+                "Send Idempotency-Key",
+                tip,
+            );
+            let new_key = || uuid::Uuid::new_v4().to_string();
+            if toggled && d.idempotency_enabled && d.idempotency_key.is_empty() {
+                d.idempotency_key = new_key();
             }
-            if self.draft.idempotency_enabled {
-                ui.monospace(&self.draft.idempotency_key);
+            if d.idempotency_enabled {
+                ui.monospace(&d.idempotency_key);
                 if ui.small_button("New key").clicked() {
-                    self.draft.idempotency_key = uuid::Uuid::new_v4().to_string();
+                    d.idempotency_key = new_key();
                     changed = true;
                 }
             }
+            changed |= toggled;
         });
         changed
     }
+}
+
+/// A collapsing section `title` with the id `id`, open at first when `open`.
+fn section(ui: &mut Ui, title: &str, id: &str, open: bool, add: impl FnOnce(&mut Ui)) {
+    egui::CollapsingHeader::new(title)
+        .id_salt(id)
+        .default_open(open)
+        .show(ui, add);
 }

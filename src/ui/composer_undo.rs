@@ -93,32 +93,33 @@ impl ComposerUndo {
     /// (`the pasted curl command`, or `typing`), `None` when there is nothing to undo.
     pub fn undo(&mut self, draft: &mut RequestDraft) -> Option<String> {
         let step = self.undo.pop()?;
-        let what = step.what.clone();
-        self.redo.push(Step {
-            draft: std::mem::replace(draft, step.draft),
-            what: step.what,
-        });
-        self.settle(draft);
-        Some(what.unwrap_or_else(|| "typing".to_owned()))
+        Some(self.restore(step, draft, true))
     }
 
     /// Does again what [`Self::undo`] undid; returns what was redone.
     pub fn redo(&mut self, draft: &mut RequestDraft) -> Option<String> {
         let step = self.redo.pop()?;
+        Some(self.restore(step, draft, false))
+    }
+
+    /// Puts `step` in `draft`, the draft it replaces on the redo (`undoing`) or the undo stack;
+    /// what the step was.
+    fn restore(&mut self, step: Step, draft: &mut RequestDraft, undoing: bool) -> String {
         let what = step.what.clone();
-        self.undo.push(Step {
+        let other = if undoing {
+            &mut self.redo
+        } else {
+            &mut self.undo
+        };
+        other.push(Step {
             draft: std::mem::replace(draft, step.draft),
             what: step.what,
         });
-        self.settle(draft);
-        Some(what.unwrap_or_else(|| "typing".to_owned()))
-    }
-
-    fn settle(&mut self, draft: &RequestDraft) {
         self.last = Some(draft.clone());
         self.typing_at = None;
         self.fill = None;
         self.notice = None;
+        what.unwrap_or_else(|| "typing".to_owned())
     }
 
     /// The fill that replaced the composer and can be undone now, until the next change.

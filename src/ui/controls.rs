@@ -2,8 +2,8 @@
 //! labelled picker (combo box), a labelled text row, an error line, and the frame of a modal
 //! dialog. Each is drawn one way everywhere, and its accessible name is its visible label.
 
-use super::field_id::field_id;
-use egui::{Response, Ui, WidgetText};
+use super::field_id::{field_id, keyed};
+use egui::{Response, Ui, Widget, WidgetText};
 
 /// A button with a tooltip, greyed out unless `enabled`; true when clicked.
 pub fn button(
@@ -69,19 +69,53 @@ pub fn picker<T: PartialEq + Copy>(
     .inner
 }
 
+/// A checkbox `label` with tooltip `tip`, its ids from the field path `path`; true when toggled.
+pub fn check(ui: &mut Ui, path: &str, value: &mut bool, label: &str, tip: &str) -> bool {
+    keyed(ui, path, |ui| {
+        ui.checkbox(value, label).on_hover_text(tip).changed()
+    })
+}
+
+/// A row `label [widget]`, the widget named by the label; the widget's response.
+pub fn labelled(ui: &mut Ui, label: &str, widget: impl Widget) -> Response {
+    ui.horizontal(|ui| {
+        let l = ui.label(label);
+        ui.add(widget).labelled_by(l.id)
+    })
+    .inner
+}
+
+/// A row `question [yes] [no]`, `yes` greyed out unless `enabled`: `Some(true)` when `yes` was
+/// clicked, `Some(false)` for `no`.
+pub fn confirm_row(
+    ui: &mut Ui,
+    question: &str,
+    (yes, enabled): (&str, bool),
+    no: &str,
+) -> Option<bool> {
+    ui.horizontal_wrapped(|ui| {
+        ui.label(question);
+        let yes = ui.add_enabled(enabled, egui::Button::new(yes)).clicked();
+        let no = ui.button(no).clicked();
+        (yes || no).then_some(yes)
+    })
+    .inner
+}
+
+/// A row of tabs (value, label, tooltip) choosing `value`.
+pub fn tab_row<T: PartialEq + Copy>(ui: &mut Ui, value: &mut T, tabs: &[(T, &str, &str)]) {
+    ui.horizontal(|ui| {
+        for &(tab, label, tip) in tabs {
+            ui.selectable_value(value, tab, label).on_hover_text(tip);
+        }
+    });
+}
+
 /// A row `label [text field]` editing `value` at the field path `path` (its id), as wide as
 /// the row allows; the field's response (named by `label`).
 pub fn text_row(ui: &mut Ui, path: &str, label: &str, value: &mut String) -> Response {
-    ui.horizontal(|ui| {
-        let l = ui.label(label);
-        ui.add(
-            egui::TextEdit::singleline(value)
-                .id(field_id(path))
-                .desired_width(f32::INFINITY),
-        )
-        .labelled_by(l.id)
-    })
-    .inner
+    let field = egui::TextEdit::singleline(value).id(field_id(path));
+    labelled(ui, label, field.desired_width(f32::INFINITY))
 }
 
 /// `text` in the theme's error colour, when there is one.

@@ -5,7 +5,7 @@
 use super::store_worker::StoreWorker;
 use crate::model::{Environment, Variable, Variables};
 use crate::store::{EnvironmentStore, LoadedEnvironments};
-use crate::ui::controls::button;
+use crate::ui::controls::{button, confirm_row, error_line, labelled};
 use egui::Ui;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -355,17 +355,14 @@ impl EnvironmentPanel {
             );
         }
         for p in &self.problems {
-            ui.colored_label(ui.visuals().error_fg_color, p);
+            error_line(ui, Some(p));
         }
         ui.separator();
         let Some(edit) = &mut self.editing else {
             return None;
         };
-        ui.horizontal(|ui| {
-            let label = ui.label("Environment name");
-            ui.add(egui::TextEdit::singleline(&mut edit.name).id_salt("env.name"))
-                .labelled_by(label.id);
-        });
+        let name = egui::TextEdit::singleline(&mut edit.name).id_salt("env.name");
+        labelled(ui, "Environment name", name);
         let mut remove = None;
         // Sized cells: a grid gives a field only its column's width of the frame before, so
         // a field sized by `desired_width` stayed as narrow as the column's heading.
@@ -450,18 +447,12 @@ impl EnvironmentPanel {
             }
         });
         if edit.confirm_delete {
-            ui.horizontal(|ui| {
-                ui.label(format!("Delete \"{}\" and its secrets?", edit.name));
-                if ui
-                    .add_enabled(!busy, egui::Button::new("Confirm delete"))
-                    .clicked()
-                {
-                    delete = true;
-                }
-                if ui.button("Cancel delete").clicked() {
-                    edit.confirm_delete = false;
-                }
-            });
+            let question = format!("Delete \"{}\" and its secrets?", edit.name);
+            match confirm_row(ui, &question, ("Confirm delete", !busy), "Cancel delete") {
+                Some(true) => delete = true,
+                Some(false) => edit.confirm_delete = false,
+                None => {}
+            }
         }
         if save {
             status = Some(self.save_editing());
@@ -502,10 +493,8 @@ impl EnvironmentPanel {
     }
 
     fn delete_editing(&mut self) -> (bool, String) {
-        let (Some(store), Some(edit)) = (&mut self.store, &self.editing) else {
-            return (true, "nothing to delete".into());
-        };
-        let Some(name) = edit.original.clone() else {
+        let name = self.editing.as_ref().and_then(|e| e.original.clone());
+        let (Some(store), Some(name)) = (&mut self.store, name) else {
             return (true, "nothing to delete".into());
         };
         let said = format!("deleting environment \"{name}\"…");

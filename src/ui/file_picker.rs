@@ -10,7 +10,7 @@
 
 use super::background::Background;
 use super::file_dialogs::{DialogAnswer, DialogPurpose, home_dir};
-use crate::ui::controls::button;
+use crate::ui::controls::{button, error_line};
 use egui::{Key, Modifiers, RichText};
 use std::collections::{HashMap, HashSet};
 use std::path::{MAIN_SEPARATOR, Path, PathBuf};
@@ -238,12 +238,7 @@ impl FilePicker {
         let action = self.draw(ui, &dir, recent);
         match action? {
             Action::SetText(text) => {
-                if let Some(s) = self.session.as_mut() {
-                    s.text = text;
-                    s.message = None;
-                    s.caret_to_end = true;
-                    s.focus_path = true;
-                }
+                self.set_text(text);
                 None
             }
             Action::Refresh => {
@@ -366,9 +361,7 @@ impl FilePicker {
                 None => {
                     ui.weak("listing…");
                 }
-                Some(Err(e)) => {
-                    ui.colored_label(ui.visuals().error_fg_color, e);
-                }
+                Some(Err(e)) => error_line(ui, Some(e)),
                 Some(Ok(entries)) => {
                     let shown: Vec<&Entry> = entries
                         .iter()
@@ -382,9 +375,7 @@ impl FilePicker {
             if let Some(a) = recent_list(ui, recent, json_only) {
                 action = Some(a);
             }
-            if let Some(message) = &s.message {
-                ui.colored_label(ui.visuals().error_fg_color, message);
-            }
+            error_line(ui, s.message.as_deref());
             ui.separator();
             ui.horizontal(|ui| {
                 let verb = if s.saving() { "Save file" } else { "Open file" };
@@ -453,11 +444,7 @@ impl FilePicker {
                 None
             }
             Step::Enter(path) => {
-                if let Some(s) = self.session.as_mut() {
-                    s.text = with_slash(&path);
-                    s.caret_to_end = true;
-                    s.focus_path = true;
-                }
+                self.set_text(with_slash(&path));
                 None
             }
             Step::Message(message) => {
@@ -466,6 +453,16 @@ impl FilePicker {
                 }
                 None
             }
+        }
+    }
+
+    /// Puts `text` in the path field, the caret at its end and the keyboard on it.
+    fn set_text(&mut self, text: String) {
+        if let Some(s) = self.session.as_mut() {
+            s.text = text;
+            s.message = None;
+            s.caret_to_end = true;
+            s.focus_path = true;
         }
     }
 

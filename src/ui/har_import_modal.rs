@@ -1,7 +1,7 @@
 //! "Import HAR…": after a HAR file is picked, a modal lists its entries (method, URL with
 //! secrets masked, status); the chosen entry fills the composer.
 
-use super::controls::{button, modal};
+use super::controls::{button, labelled, modal};
 use crate::interop::{HarEntrySummary, HarFile};
 use crate::model::RequestDraft;
 use egui::Ui;
@@ -60,11 +60,8 @@ impl HarPicker {
                 "{} in {name}; pick one to fill the composer.",
                 crate::model::counted(summaries.len() as u64, "entry", "entries")
             ));
-            ui.horizontal(|ui| {
-                let label = ui.label("Filter entries");
-                ui.add(egui::TextEdit::singleline(&mut self.filter).id_salt("har_import.filter"))
-                    .labelled_by(label.id);
-            });
+            let filter = egui::TextEdit::singleline(&mut self.filter).id_salt("har_import.filter");
+            labelled(ui, "Filter entries", filter);
             let needle = self.filter.to_lowercase();
             egui::ScrollArea::vertical()
                 .max_height(360.0)

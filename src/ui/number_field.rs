@@ -69,28 +69,23 @@ pub trait FieldNumber: Copy + PartialEq + Display + FromStr {
     const LARGEST: &'static str;
 }
 
-impl FieldNumber for u64 {
-    fn as_f64(self) -> f64 {
-        self as f64
-    }
-    const KIND: &'static str = "a whole number ≥ 0";
-    const LARGEST: &'static str = "18446744073709551615";
+macro_rules! field_number {
+    ($($t:ty: $kind:literal, $largest:literal;)*) => {$(
+        impl FieldNumber for $t {
+            #[allow(clippy::cast_lossless, reason = "u32 and u64 to f64 for the maximum check")]
+            fn as_f64(self) -> f64 {
+                self as f64
+            }
+            const KIND: &'static str = $kind;
+            const LARGEST: &'static str = $largest;
+        }
+    )*};
 }
 
-impl FieldNumber for u32 {
-    fn as_f64(self) -> f64 {
-        f64::from(self)
-    }
-    const KIND: &'static str = "a whole number ≥ 0";
-    const LARGEST: &'static str = "4294967295";
-}
-
-impl FieldNumber for f64 {
-    fn as_f64(self) -> f64 {
-        self
-    }
-    const KIND: &'static str = "a number";
-    const LARGEST: &'static str = "1.8e308";
+field_number! {
+    u64: "a whole number ≥ 0", "18446744073709551615";
+    u32: "a whole number ≥ 0", "4294967295";
+    f64: "a number", "1.8e308";
 }
 
 /// Parses the typed text: surrounding spaces and `_` digit separators are ignored; an f64 must
@@ -136,19 +131,20 @@ pub fn parse_typed<T: FieldNumber>(text: &str, max: Option<f64>) -> Result<T, St
 
 /// A labelled number row; returns true when the value changed.
 pub fn number_field<T: FieldNumber>(ui: &mut Ui, spec: NumberSpec<'_>, value: &mut T) -> bool {
-    keyed(ui, spec.path, |ui| {
-        let mut changed = false;
-        let error = ui
-            .horizontal(|ui| {
-                let mut label = ui.label(spec.label);
-                if !spec.tooltip.is_empty() {
-                    label = label.on_hover_text(spec.tooltip);
-                }
-                let (c, error) = number_input(ui, spec, Some(label.id), value);
-                changed = c;
-                error
-            })
-            .inner;
+    field_row(ui, spec.path, |ui| {
+        let mut label = ui.label(spec.label);
+        if !spec.tooltip.is_empty() {
+            label = label.on_hover_text(spec.tooltip);
+        }
+        number_input(ui, spec, Some(label.id), value)
+    })
+}
+
+/// A row keyed by `path` drawn by `add` (changed, message), the message under it; true when
+/// changed.
+fn field_row(ui: &mut Ui, path: &str, add: impl FnOnce(&mut Ui) -> (bool, Option<String>)) -> bool {
+    keyed(ui, path, |ui| {
+        let (changed, error) = ui.horizontal(add).inner;
         super::controls::error_line(ui, error.as_deref());
         changed
     })
@@ -162,40 +158,31 @@ pub fn optional_number_field<T: FieldNumber>(
     value: &mut Option<T>,
     default: T,
 ) -> bool {
-    keyed(ui, spec.path, |ui| {
-        let mut changed = false;
-        let error = ui
-            .horizontal(|ui| {
-                let mut on = value.is_some();
-                let toggle = ui.checkbox(&mut on, spec.label);
-                if !spec.tooltip.is_empty() {
-                    toggle.clone().on_hover_text(spec.tooltip);
-                }
-                if toggle.changed() {
-                    *value = on.then_some(value.unwrap_or(default));
-                    changed = true;
-                }
-                if let Some(v) = value.as_mut() {
-                    let value_label = format!("{} value", spec.label);
-                    let (c, error) = number_input(
-                        ui,
-                        NumberSpec {
-                            label: &value_label,
-                            ..spec
-                        },
-                        None,
-                        v,
-                    );
-                    changed |= c;
-                    error
-                } else {
-                    ui.weak("not set");
-                    None
-                }
-            })
-            .inner;
-        super::controls::error_line(ui, error.as_deref());
-        changed
+    field_row(ui, spec.path, |ui| {
+        let mut on = value.is_some();
+        let toggle = ui.checkbox(&mut on, spec.label);
+        if !spec.tooltip.is_empty() {
+            toggle.clone().on_hover_text(spec.tooltip);
+        }
+        let toggled = toggle.changed();
+        if toggled {
+            *value = on.then_some(value.unwrap_or(default));
+        }
+        let Some(v) = value.as_mut() else {
+            ui.weak("not set");
+            return (toggled, None);
+        };
+        let label = format!("{} value", spec.label);
+        let (changed, error) = number_input(
+            ui,
+            NumberSpec {
+                label: &label,
+                ..spec
+            },
+            None,
+            v,
+        );
+        (toggled || changed, error)
     })
 }
 

@@ -4,7 +4,7 @@
 use super::backoff_editor::backoff_editor;
 use super::budget_editor::{ClassesEditor, max_retries_editor};
 use super::conditions_editor::{ConditionsEditor, RETRY_ON_RESPONSE, SUCCESS_WHEN};
-use super::controls::text_row;
+use super::controls::{check, text_row};
 use super::field_id::keyed;
 use super::ms_field::optional_ms_field;
 use super::typed_text::{TypedRow, TypedText};
@@ -94,21 +94,22 @@ impl PolicyEditor {
                     }
                 });
             });
-            changed |= keyed(ui, "profile.retry_on.non_idempotent", |ui| {
-                ui.checkbox(
-                    &mut profile.retry_on.non_idempotent,
-                    "Retry non-idempotent methods",
-                )
-                .on_hover_text(NON_IDEMPOTENT_TIP)
-                .changed()
-            });
+            changed |= check(
+                ui,
+                "profile.retry_on.non_idempotent",
+                &mut profile.retry_on.non_idempotent,
+                "Retry non-idempotent methods",
+                NON_IDEMPOTENT_TIP,
+            );
             let mut retry_other = profile.on_other_status == OtherStatusAction::Retry;
-            let toggled = keyed(ui, "profile.on_other_status", |ui| {
-                ui.checkbox(&mut retry_other, "Retry other statuses")
-                    .on_hover_text(OTHER_STATUS_TIP)
-                    .changed()
-            });
-            if toggled {
+            let label = "Retry other statuses";
+            if check(
+                ui,
+                "profile.on_other_status",
+                &mut retry_other,
+                label,
+                OTHER_STATUS_TIP,
+            ) {
                 profile.on_other_status = if retry_other {
                     OtherStatusAction::Retry
                 } else {

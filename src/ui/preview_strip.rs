@@ -4,6 +4,7 @@
 //! frame thread); long previews show the first retries, the last one and the totals, with
 //! "Show all" for the rest (drawn virtualised).
 
+use super::controls::error_line;
 use super::profile_analysis::{Analysis, AnalysisWorker, preview_samples};
 pub use super::profile_analysis::{PREVIEW_SAMPLES, PREVIEW_SEED};
 use crate::model::RetryProfile;
@@ -126,19 +127,14 @@ impl PreviewCache {
         let Some((profile, analysis)) = self.shown.clone() else {
             return;
         };
-        match &analysis.compile_error {
-            Some(PolicyError::Script { .. }) => {
-                ui.colored_label(
-                    ui.visuals().error_fg_color,
-                    "no preview: the script does not compile (error under the editor)",
-                );
-                return;
-            }
-            Some(e) => {
-                ui.colored_label(ui.visuals().error_fg_color, format!("no preview: {e}"));
-                return;
-            }
-            None => {}
+        if let Some(e) = &analysis.compile_error {
+            let problem = match e {
+                PolicyError::Script { .. } => {
+                    "no preview: the script does not compile (error under the editor)".to_owned()
+                }
+                e => format!("no preview: {e}"),
+            };
+            return error_line(ui, Some(&problem));
         }
         let stats = &analysis.stats;
         if stats.is_empty() {

@@ -46,7 +46,24 @@ pub struct CurrentProfile {
     pub saved: Option<RetryProfile>,
 }
 
+impl Default for CurrentProfile {
+    /// The [`DEFAULT_BUILTIN`], unmodified.
+    fn default() -> Self {
+        let profile = builtin_profile(DEFAULT_BUILTIN).unwrap_or_else(fallback_default_profile);
+        Self::clean(ProfileSource::Builtin(DEFAULT_BUILTIN.into()), profile)
+    }
+}
+
 impl CurrentProfile {
+    /// `profile`, saved nowhere yet.
+    pub fn unsaved(profile: RetryProfile) -> Self {
+        Self {
+            source: ProfileSource::Unsaved,
+            profile,
+            saved: None,
+        }
+    }
+
     /// A clean (unmodified) profile from `source`.
     pub fn clean(source: ProfileSource, profile: RetryProfile) -> Self {
         Self {
@@ -79,11 +96,7 @@ impl CurrentProfile {
     pub fn duplicate(&self) -> Self {
         let mut profile = self.profile.clone();
         profile.name = format!("{} (copy)", profile.name);
-        Self {
-            source: ProfileSource::Unsaved,
-            profile,
-            saved: None,
-        }
+        Self::unsaved(profile)
     }
 }
 

@@ -7,7 +7,7 @@ use super::composer::Composer;
 use super::workspace_file::DemoAddress;
 use crate::model::{RequestDraft, SavedRequest};
 use crate::store::RequestLibrary;
-use crate::ui::controls::button;
+use crate::ui::controls::{button, confirm_row, error_line, labelled};
 use egui::Ui;
 
 /// What waits for a confirmation.
@@ -92,18 +92,14 @@ impl RequestLibraryPanel {
             return None;
         };
         let mut status = None;
-        ui.horizontal(|ui| {
-            let label = ui.label("Search requests");
-            ui.add(
-                egui::TextEdit::singleline(&mut self.search)
-                    .id_salt("requests.search")
-                    .hint_text("name, method or URL")
-                    .desired_width(160.0),
-            )
-            .labelled_by(label.id);
-        });
+        let search = name_field(&mut self.search, "requests.search");
+        labelled(
+            ui,
+            "Search requests",
+            search.hint_text("name, method or URL"),
+        );
         for p in &self.problems {
-            ui.colored_label(ui.visuals().error_fg_color, p);
+            error_line(ui, Some(p));
         }
         let shown: Vec<&SavedRequest> = self
             .requests
@@ -138,32 +134,18 @@ impl RequestLibraryPanel {
                 status = self.load(&lib, &id, composer);
             }
         }
-        ui.horizontal(|ui| {
-            let label = ui.label("Request name");
-            ui.add(
-                egui::TextEdit::singleline(&mut self.new_name)
-                    .id_salt("requests.new_name")
-                    .hint_text("name for Save as new")
-                    .desired_width(160.0),
-            )
-            .labelled_by(label.id);
-        });
+        let name = name_field(&mut self.new_name, "requests.new_name");
+        labelled(ui, "Request name", name.hint_text("name for Save as new"));
         ui.horizontal_wrapped(|ui| {
-            if button(
-                ui,
-                true,
-                "Save request",
-                "save over the selected request (secret values are not saved)",
-            ) {
-                status = Some(self.save(&lib, composer, false));
-            }
-            if button(
-                ui,
-                true,
-                "Save as new",
-                "save as a new request named as typed (secret values are not saved)",
-            ) {
-                status = Some(self.save(&lib, composer, true));
+            #[rustfmt::skip]
+            let saves = [
+                ("Save request", "save over the selected request (secret values are not saved)", false),
+                ("Save as new", "save as a new request named as typed (secret values are not saved)", true),
+            ];
+            for (text, tip, as_new) in saves {
+                if button(ui, true, text, tip) {
+                    status = Some(self.save(&lib, composer, as_new));
+                }
             }
             let selected = self.current.clone();
             ui.add_enabled_ui(selected.is_some(), |ui| {
@@ -209,12 +191,8 @@ impl RequestLibraryPanel {
         // Wraps: the composer panel may be narrower than the row.
         ui.horizontal_wrapped(|ui| {
             let label = ui.label("New name");
-            ui.add(
-                egui::TextEdit::singleline(name)
-                    .id_salt("requests.rename")
-                    .desired_width(160.0),
-            )
-            .labelled_by(label.id);
+            ui.add(name_field(name, "requests.rename"))
+                .labelled_by(label.id);
             if ui.button("Apply rename").clicked() {
                 done = Some(lib.rename(id, name));
             }
@@ -239,39 +217,35 @@ impl RequestLibraryPanel {
         composer: &mut Composer,
     ) -> Option<(bool, String)> {
         let pending = self.pending.clone()?;
-        let mut status = None;
-        ui.horizontal_wrapped(|ui| match &pending {
+        match &pending {
             Pending::Delete(id) => {
                 let name = self.name_of(id).unwrap_or_default();
-                ui.label(format!("Delete the saved request \"{name}\"?"));
-                if ui.button("Confirm delete").clicked() {
-                    self.pending = None;
-                    status = Some(match lib.delete(id) {
-                        Ok(()) => {
-                            self.current = None;
-                            self.snapshot = None;
-                            self.reload();
-                            (false, format!("deleted \"{name}\""))
-                        }
-                        Err(e) => (true, e.to_string()),
-                    });
-                }
-                if ui.button("Cancel delete").clicked() {
-                    self.pending = None;
-                }
+                let question = format!("Delete the saved request \"{name}\"?");
+                let confirmed =
+                    confirm_row(ui, &question, ("Confirm delete", true), "Cancel delete")?;
+                self.pending = None;
+                confirmed.then(|| match lib.delete(id) {
+                    Ok(()) => {
+                        self.current = None;
+                        self.snapshot = None;
+                        self.reload();
+                        (false, format!("deleted \"{name}\""))
+                    }
+                    Err(e) => (true, e.to_string()),
+                })
             }
             Pending::Load(id) => {
-                ui.label("The composer has unsaved changes; load the saved request anyway?");
-                if ui.button("Discard and load").clicked() {
-                    self.pending = None;
-                    status = self.load(lib, id, composer);
-                }
-                if ui.button("Keep editing").clicked() {
-                    self.pending = None;
+                let question = "The composer has unsaved changes; load the saved request anyway?";
+                let confirmed =
+                    confirm_row(ui, question, ("Discard and load", true), "Keep editing")?;
+                self.pending = None;
+                if confirmed {
+                    self.load(lib, id, composer)
+                } else {
+                    None
                 }
             }
-        });
-        status
+        }
     }
 
     fn name_of(&self, id: &str) -> Option<String> {
@@ -352,4 +326,11 @@ impl RequestLibraryPanel {
             typed.to_owned()
         }
     }
+}
+
+/// A one-line name field 160 points wide, its id from `id`.
+fn name_field<'t>(text: &'t mut String, id: &str) -> egui::TextEdit<'t> {
+    egui::TextEdit::singleline(text)
+        .id_salt(id)
+        .desired_width(160.0)
 }

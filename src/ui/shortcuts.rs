@@ -8,7 +8,7 @@
 //! or *Profile*, a menu) or a modal (the unsaved-changes prompt, the file picker) is open, Esc
 //! is left for it to close itself and never cancels a run.
 
-use egui::{Key, KeyboardShortcut, Modifiers};
+use egui::{Key, Modifiers};
 
 /// Every keyboard shortcut and what it does, as the About window lists them (docs/window.md
 /// has the same table).
@@ -46,17 +46,21 @@ pub enum Shortcut {
     Redo,
 }
 
-const SEND: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::Enter);
-const OPEN: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::O);
-const SAVE_AS: KeyboardShortcut =
-    KeyboardShortcut::new(Modifiers::COMMAND.plus(Modifiers::SHIFT), Key::S);
-const SAVE: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::S);
-const REDO: KeyboardShortcut =
-    KeyboardShortcut::new(Modifiers::COMMAND.plus(Modifiers::SHIFT), Key::Z);
-const REDO_Y: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::Y);
-const UNDO: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::Z);
-const QUIT: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::Q);
-const CANCEL: KeyboardShortcut = KeyboardShortcut::new(Modifiers::NONE, Key::Escape);
+const CMD_SHIFT: Modifiers = Modifiers::COMMAND.plus(Modifiers::SHIFT);
+
+/// The keys of each shortcut, in the order they are taken: Save As before Save and Redo before
+/// Undo, which would match them too.
+const KEYMAP: [(Modifiers, Key, Shortcut); 9] = [
+    (Modifiers::COMMAND, Key::Enter, Shortcut::Send),
+    (Modifiers::COMMAND, Key::O, Shortcut::Open),
+    (CMD_SHIFT, Key::S, Shortcut::SaveAs),
+    (Modifiers::COMMAND, Key::S, Shortcut::Save),
+    (CMD_SHIFT, Key::Z, Shortcut::Redo),
+    (Modifiers::COMMAND, Key::Y, Shortcut::Redo),
+    (Modifiers::COMMAND, Key::Z, Shortcut::Undo),
+    (Modifiers::COMMAND, Key::Q, Shortcut::Quit),
+    (Modifiers::NONE, Key::Escape, Shortcut::Cancel),
+];
 
 /// Whether a popup or a modal is open (from egui's memory of the previous frame), so Esc is
 /// theirs.
@@ -64,36 +68,28 @@ pub fn overlay_open(ctx: &egui::Context) -> bool {
     egui::Popup::is_any_open(ctx) || ctx.memory(|m| m.top_modal_layer().is_some())
 }
 
-/// Consumes this frame's shortcuts (Save As is checked before Save, and Redo before Undo, which
-/// would match them too). Esc is not taken while [`overlay_open`]; undo and redo only when
-/// `undo_is_free` (else they stay with the focused text field).
+/// Consumes this frame's shortcuts ([`KEYMAP`]). Esc is not taken while [`overlay_open`];
+/// undo and redo only when `undo_is_free` (else they stay with the focused text field).
 pub fn take_shortcuts(ctx: &egui::Context, undo_is_free: bool) -> Vec<Shortcut> {
     let esc_is_free = !overlay_open(ctx);
     ctx.input_mut(|i| {
-        let mut out = Vec::new();
-        if i.consume_shortcut(&SEND) {
-            out.push(Shortcut::Send);
-        }
-        if i.consume_shortcut(&OPEN) {
-            out.push(Shortcut::Open);
-        }
-        if i.consume_shortcut(&SAVE_AS) {
-            out.push(Shortcut::SaveAs);
-        } else if i.consume_shortcut(&SAVE) {
-            out.push(Shortcut::Save);
-        }
-        if undo_is_free {
-            if i.consume_shortcut(&REDO) || i.consume_shortcut(&REDO_Y) {
-                out.push(Shortcut::Redo);
-            } else if i.consume_shortcut(&UNDO) {
-                out.push(Shortcut::Undo);
+        let mut out: Vec<Shortcut> = Vec::new();
+        for (modifiers, key, shortcut) in KEYMAP {
+            let free = match shortcut {
+                Shortcut::Undo | Shortcut::Redo => undo_is_free,
+                Shortcut::Cancel => esc_is_free,
+                _ => true,
+            };
+            // One of Save As / Save and one of Redo / Undo a frame (Ctrl+Y after Ctrl+Shift+Z
+            // redoes once).
+            let taken = match shortcut {
+                Shortcut::Save => Shortcut::SaveAs,
+                Shortcut::Undo => Shortcut::Redo,
+                other => other,
+            };
+            if free && !out.contains(&taken) && i.consume_key(modifiers, key) {
+                out.push(shortcut);
             }
-        }
-        if i.consume_shortcut(&QUIT) {
-            out.push(Shortcut::Quit);
-        }
-        if esc_is_free && i.consume_shortcut(&CANCEL) {
-            out.push(Shortcut::Cancel);
         }
         out
     })

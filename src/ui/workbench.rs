@@ -14,15 +14,17 @@ mod toolbar;
 pub use history_actions::{PAST_RUN_IDS, masked_field};
 use library::Library;
 pub use profile_edit::ProfileEdit;
-use profile_files::{default_current, restore_profile};
+use profile_files::restore_profile;
 pub use request_side::RequestSide;
 
 use super::composer::{Composer, ComposerAction};
+use super::controls::tab_row;
 use super::environment_editor::EnvironmentPanel;
 use super::error_panel::LoadFailure;
 use super::file_dialogs::{DialogPurpose, FileDialogHost, FileDialogs};
 use super::persistence::{CentreTab, LayoutPrefs, PersistedProfile, PersistedWorkbench, SideTab};
 use super::preview_strip::PreviewCache;
+use super::profile_library::CurrentProfile;
 use super::profile_library::ProfileSource;
 use super::request_draft::{RequestDraft, demo_failure_status};
 use super::request_library_panel::RequestLibraryPanel;
@@ -61,6 +63,26 @@ fn side_panel_max(total: f32) -> (f32, f32) {
 pub const STACK_BELOW_WIDTH: f32 = 1100.0;
 /// Width the timeline keeps at least in the narrow layout, points.
 pub const MIN_STACKED_TIMELINE_WIDTH: f32 = 420.0;
+
+/// The centre's tabs: tab, label, tooltip.
+#[rustfmt::skip]
+const CENTRE_TABS: [(CentreTab, &str, &str); 5] = [
+    (CentreTab::Timeline, "Timeline", "the runs of this session, live"),
+    (CentreTab::History, "History", "every recorded run: filter, open, re-run, compare, delete"),
+    (CentreTab::Batch, "Batch", "work a list of requests through the current profile, durably"),
+    (CentreTab::Lab, "Lab", "the profile's wait distribution, many clients contending, layered retries"),
+    (CentreTab::Watches, "Watches", "recorded watches: runs over time, failures, delay headers"),
+];
+
+/// The narrow layout's side tabs: tab, label, tooltip.
+const SIDE_TABS: [(SideTab, &str, &str); 2] = [
+    (SideTab::Request, "Request", "the request composer"),
+    (
+        SideTab::Policy,
+        "Policy",
+        "the retry policy and its preview",
+    ),
+];
 
 /// Everything a workbench needs from outside.
 pub struct WorkbenchSetup {
@@ -147,7 +169,7 @@ impl WorkbenchState {
         let current = persisted
             .profile
             .clone()
-            .map_or_else(default_current, restore_profile);
+            .map_or_else(CurrentProfile::default, restore_profile);
         let draft = match &persisted.request {
             Some(d) => DemoAddress(demo.as_deref()).restored(d),
             None => RequestDraft::demo(
@@ -269,7 +291,7 @@ impl WorkbenchState {
                 Some(value)
             });
             if let Some(e) = failure.into_inner() {
-                self.status = Some((true, format!("cannot restore remembered secrets: {e}")));
+                self.fail(format!("cannot restore remembered secrets: {e}"));
             }
             // What the store holds now; `remember_secrets_now` writes only the differences.
             self.store.remembered = found.into_inner();
@@ -310,6 +332,11 @@ impl WorkbenchState {
     /// Why secrets are kept in memory only (no OS keyring), if they are.
     pub fn secrets_memory_only(&self) -> Option<&str> {
         self.store.memory_only.as_deref()
+    }
+
+    /// Shows `text` as an error in the status line.
+    fn fail(&mut self, text: impl Into<String>) {
+        self.status = Some((true, text.into()));
     }
 
     /// Replaces the clock used for the timeline's "now" (tests pin it).
@@ -541,57 +568,30 @@ impl WorkbenchState {
             }
         }
         let now = self.now();
-        let mut batch_actions = Vec::new();
-        let actions = egui::CentralPanel::default()
-            .show(ui, |ui| {
-                ui.horizontal(|ui| {
-                    let tab = &mut self.layout.centre;
-                    ui.selectable_value(tab, CentreTab::Timeline, "Timeline")
-                        .on_hover_text("the runs of this session, live");
-                    ui.selectable_value(tab, CentreTab::History, "History")
-                        .on_hover_text("every recorded run: filter, open, re-run, compare, delete");
-                    ui.selectable_value(tab, CentreTab::Batch, "Batch")
-                        .on_hover_text(
-                            "work a list of requests through the current profile, durably",
-                        );
-                    ui.selectable_value(tab, CentreTab::Lab, "Lab").on_hover_text(
-                        "the profile's wait distribution, many clients contending, layered retries",
-                    );
-                    ui.selectable_value(tab, CentreTab::Watches, "Watches")
-                        .on_hover_text("recorded watches: runs over time, failures, delay headers");
-                });
-                ui.separator();
-                match self.layout.centre {
-                    CentreTab::Lab => {
-                        self.lab.ui(ui, &self.profile.current.profile);
-                        if let Some(suggested_name) = self.lab.export.take_request() {
-                            self.dialogs
-                                .request(DialogPurpose::ExportLab { suggested_name });
-                        }
-                        Vec::new()
+        let (mut batch_actions, mut actions) = (Vec::new(), Vec::new());
+        egui::CentralPanel::default().show(ui, |ui| {
+            tab_row(ui, &mut self.layout.centre, &CENTRE_TABS);
+            ui.separator();
+            match self.layout.centre {
+                CentreTab::Lab => {
+                    self.lab.ui(ui, &self.profile.current.profile);
+                    if let Some(suggested_name) = self.lab.export.take_request() {
+                        self.dialogs
+                            .request(DialogPurpose::ExportLab { suggested_name });
                     }
-                    CentreTab::Batch => {
-                        batch_actions = self.batch.ui(ui, &self.profile.current.profile, now);
-                        Vec::new()
-                    }
-                    CentreTab::History => {
-                        self.history.ui(ui);
-                        Vec::new()
-                    }
-                    CentreTab::Watches => {
-                        let watching = self.request.composer.watch.watching().is_some();
-                        self.watches.ui(
-                            ui,
-                            &self.library.files,
-                            self.library.dir.as_deref(),
-                            watching,
-                        );
-                        Vec::new()
-                    }
-                    CentreTab::Timeline => self.runs.ui(ui, now),
                 }
-            })
-            .inner;
+                CentreTab::Batch => {
+                    batch_actions = self.batch.ui(ui, &self.profile.current.profile, now);
+                }
+                CentreTab::History => self.history.ui(ui),
+                CentreTab::Watches => {
+                    let watching = self.request.composer.watch.watching().is_some();
+                    let (files, dir) = (&self.library.files, self.library.dir.as_deref());
+                    self.watches.ui(ui, files, dir, watching);
+                }
+                CentreTab::Timeline => actions = self.runs.ui(ui, now),
+            }
+        });
         self.on_batch_actions(batch_actions);
         for action in actions {
             let command = match action {
@@ -661,13 +661,7 @@ impl WorkbenchState {
             .size_range(*COMPOSER_WIDTH_RANGE.start()..=max)
             .resizable(true)
             .show(ui, |ui| {
-                ui.horizontal(|ui| {
-                    let tab = &mut self.layout.side_tab;
-                    ui.selectable_value(tab, SideTab::Request, "Request")
-                        .on_hover_text("the request composer");
-                    ui.selectable_value(tab, SideTab::Policy, "Policy")
-                        .on_hover_text("the retry policy and its preview");
-                });
+                tab_row(ui, &mut self.layout.side_tab, &SIDE_TABS);
                 ui.separator();
                 match self.layout.side_tab {
                     SideTab::Request => self.composer_scroll(ui),

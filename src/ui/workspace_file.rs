@@ -68,17 +68,15 @@ pub fn load(
     path: &Path,
     legacy: Option<&dyn eframe::Storage>,
 ) -> Result<Option<PersistedWorkbench>, String> {
+    let fail = |e: &dyn std::fmt::Display| {
+        format!("cannot restore the workspace from {}: {e}", path.display())
+    };
     match std::fs::read_to_string(path) {
-        Ok(text) => serde_json::from_str(&text)
-            .map(Some)
-            .map_err(|e| format!("cannot restore the workspace from {}: {e}", path.display())),
+        Ok(text) => serde_json::from_str(&text).map(Some).map_err(|e| fail(&e)),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             Ok(legacy.and_then(|s| eframe::get_value(s, STORAGE_KEY)))
         }
-        Err(e) => Err(format!(
-            "cannot restore the workspace from {}: {e}",
-            path.display()
-        )),
+        Err(e) => Err(fail(&e)),
     }
 }
 

@@ -131,22 +131,18 @@ impl WorkbenchState {
         let profile: RetryProfile = match serde_json::from_value((*stored.run.profile).clone()) {
             Ok(p) => p,
             Err(e) => {
-                self.status = Some((
-                    true,
-                    format!("cannot re-run: the recorded profile cannot be read ({e})"),
+                self.fail(format!(
+                    "cannot re-run: the recorded profile cannot be read ({e})"
                 ));
                 return;
             }
         };
         if profile != self.profile.current.profile {
             if self.profile.current.is_dirty() {
-                self.status = Some((
-                    true,
-                    format!(
+                self.fail(format!(
                         "cannot re-run: \"{}\" has unsaved changes; save or undo them first (the run used profile \"{}\")",
                         self.profile.current.profile.name, profile.name
-                    ),
-                ));
+                    ));
                 return;
             }
             self.profile.current = CurrentProfile::clean(ProfileSource::Unsaved, profile);
@@ -166,12 +162,9 @@ impl WorkbenchState {
             "the recorded run's request",
         );
         if let Some(field) = masked_field(&stored.run.request) {
-            self.status = Some((
-                true,
-                format!(
+            self.fail(format!(
                     "cannot re-run: {field} was masked when the run was recorded (secrets are never stored); the request is in the composer: fill in {field} and press Send"
-                ),
-            ));
+                ));
             return;
         }
         self.send_seeded(seed);

@@ -12,6 +12,7 @@ use crate::ui::retry_export_modal::RetryExporter;
 use crate::ui::retry_import_modal::RetryImporter;
 
 /// The profile being edited and the state of its editing.
+#[derive(Default)]
 pub struct ProfileEdit {
     /// The profile being edited.
     pub current: CurrentProfile,
@@ -45,18 +46,7 @@ impl ProfileEdit {
     pub(super) fn new(current: CurrentProfile) -> Self {
         Self {
             current,
-            editor: PolicyEditor::default(),
-            preview: PreviewCache::default(),
-            preview_hold: HeldHeight::default(),
-            invalid_fields: InvalidFields::default(),
-            forget_typed_fields: false,
-            load_failure: None,
-            pending_switch: None,
-            confirm_problem: None,
-            switch_after_save: None,
-            io: super::profile_files::ProfileIo::default(),
-            retry_export: RetryExporter::default(),
-            retry_import: RetryImporter::default(),
+            ..Self::default()
         }
     }
 }

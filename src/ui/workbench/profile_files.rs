@@ -10,10 +10,8 @@ use crate::ui::confirm_modal::{ConfirmAnswer, confirm_discard};
 use crate::ui::error_panel::LoadFailure;
 use crate::ui::file_dialogs::{DialogAnswer, DialogPurpose};
 use crate::ui::persistence::PersistedProfile;
-use crate::ui::profile_library::{
-    CurrentProfile, DEFAULT_BUILTIN, ProfileSource, builtin_profile, fallback_default_profile,
-    file_stem,
-};
+use crate::ui::profile_library::{CurrentProfile, ProfileSource, builtin_profile, file_stem};
+use ProfileSource::Builtin;
 use egui::Ui;
 use std::path::{Path, PathBuf};
 
@@ -74,7 +72,7 @@ impl WorkbenchState {
     }
 
     /// `cannot {action}: the profile has a problem: …` when `validate` finds any, else `None`.
-    pub(super) fn profile_problem(&mut self, action: &str) -> Option<String> {
+    pub(super) fn profile_problem(&self, action: &str) -> Option<String> {
         if let Some(problem) = self.invalid_field_problem(action) {
             return Some(problem);
         }
@@ -101,8 +99,7 @@ impl WorkbenchState {
     /// Save (Ctrl+S): to the profile's file, or Save As… when it has none. A profile with
     /// problems is not saved (the file would not load again); it stays in the window.
     pub fn save(&mut self) {
-        if let Some(problem) = self.profile_problem("save") {
-            self.status = Some((true, problem));
+        if self.refuse_save() {
             return;
         }
         match self.profile.current.path().map(Path::to_path_buf) {
@@ -113,13 +110,18 @@ impl WorkbenchState {
 
     /// Save As… (Ctrl+Shift+S): asks for a path off the UI thread (not for a profile with problems).
     pub fn save_as(&mut self) {
-        if let Some(problem) = self.profile_problem("save") {
-            self.status = Some((true, problem));
+        if self.refuse_save() {
             return;
         }
         self.dialogs.request(DialogPurpose::SaveProfileAs {
             suggested_name: format!("{}.json", file_stem(&self.profile.current.profile.name)),
         });
+    }
+
+    /// Says why the profile cannot be saved, if it cannot; true then.
+    fn refuse_save(&mut self) -> bool {
+        let problem = self.profile_problem("save");
+        problem.map(|p| self.fail(p)).is_some()
     }
 
     /// Whether a profile file, or a file chosen in the in-app picker, is still being read (off
@@ -164,20 +166,19 @@ impl WorkbenchState {
         }
         let contents = answer.contents;
         let Some(path) = answer.path else {
-            if let DialogPurpose::ExportRun { .. } = answer.purpose {
-                self.run_export.take_pending();
-            }
-            if let DialogPurpose::ExportRetrySettings { .. } = answer.purpose {
-                self.profile.retry_export.take_pending();
-            }
-            if let DialogPurpose::ExportLab { .. } = answer.purpose {
-                self.lab.export.cancel();
-            }
-            // The prompt's Save As… was cancelled: the prompt comes back.
-            if let DialogPurpose::SaveProfileAs { .. } = answer.purpose
-                && let Some(switch) = self.profile.switch_after_save.take()
-            {
-                self.profile.pending_switch = Some(switch);
+            match answer.purpose {
+                DialogPurpose::ExportRun { .. } => _ = self.run_export.take_pending(),
+                DialogPurpose::ExportRetrySettings { .. } => {
+                    self.profile.retry_export.take_pending();
+                }
+                DialogPurpose::ExportLab { .. } => self.lab.export.cancel(),
+                // The prompt's Save As… was cancelled: the prompt comes back.
+                DialogPurpose::SaveProfileAs { .. } => {
+                    if let Some(switch) = self.profile.switch_after_save.take() {
+                        self.profile.pending_switch = Some(switch);
+                    }
+                }
+                _ => {}
             }
             return;
         };
@@ -196,7 +197,7 @@ impl WorkbenchState {
             DialogPurpose::HarFile => {
                 let read = contents.unwrap_or_else(|| Err("the file was not read".into()));
                 if let Err(problem) = self.request.composer.har_import.open_read(&path, read) {
-                    self.status = Some((true, problem));
+                    self.fail(problem);
                 }
             }
             DialogPurpose::BatchList => self.batch.set_list_path(&path),
@@ -212,7 +213,7 @@ impl WorkbenchState {
                 if let Some(contents) = self.runs.file_contents(id, file)
                     && let Err(problem) = self.run_export.start(file, contents, path)
                 {
-                    self.status = Some((true, problem));
+                    self.fail(problem);
                 }
             }
         }
@@ -255,15 +256,9 @@ impl WorkbenchState {
         self.profile.io.reading = None;
         self.profile.io.switched_at = self.profile.io.next();
         match switch {
-            Switch::To(ProfileSource::Builtin(id)) => match builtin_profile(&id) {
-                Some(p) => {
-                    self.profile.current = CurrentProfile::clean(ProfileSource::Builtin(id), p);
-                    self.profile.forget_typed_fields = true;
-                    self.profile.load_failure = None;
-                }
-                None => {
-                    self.status = Some((true, format!("no built-in profile named {id}")));
-                }
+            Switch::To(Builtin(id)) => match builtin_profile(&id) {
+                Some(p) => self.replace_current(CurrentProfile::clean(Builtin(id), p)),
+                None => self.fail(format!("no built-in profile named {id}")),
             },
             Switch::To(ProfileSource::File(path)) => self.open_profile_path(path),
             Switch::LoadRead(path, read) => {
@@ -273,16 +268,18 @@ impl WorkbenchState {
             Switch::To(ProfileSource::Unsaved) => {}
             Switch::Imported(profile) => {
                 let name = profile.name.clone();
-                self.profile.current = CurrentProfile {
-                    source: ProfileSource::Unsaved,
-                    profile: *profile,
-                    saved: None,
-                };
-                self.profile.forget_typed_fields = true;
-                self.profile.load_failure = None;
+                self.replace_current(CurrentProfile::unsaved(*profile));
                 self.status = Some((false, format!("imported \"{name}\"; Save As… keeps it")));
             }
         }
+    }
+
+    /// `current` replaces the profile being edited (what was typed into its fields and a load
+    /// failure shown are dropped).
+    fn replace_current(&mut self, current: CurrentProfile) {
+        self.profile.current = current;
+        self.profile.forget_typed_fields = true;
+        self.profile.load_failure = None;
     }
 
     /// The current profile becomes what was loaded from `path`, or the load failure is shown
@@ -295,10 +292,8 @@ impl WorkbenchState {
         match loaded {
             Ok(loaded) => {
                 let note = loaded.upgrade.map(|u| (false, u.note()));
-                self.profile.current =
-                    CurrentProfile::clean(ProfileSource::File(path.clone()), loaded.profile);
-                self.profile.forget_typed_fields = true;
-                self.profile.load_failure = None;
+                let source = ProfileSource::File(path.clone());
+                self.replace_current(CurrentProfile::clean(source, loaded.profile));
                 self.remember_opened(path);
                 // A `/1` file says that saving writes format 2 (DESIGN §7).
                 self.status = note;
@@ -350,12 +345,9 @@ impl WorkbenchState {
                 self.remember_opened(path);
             }
             Err(e) => {
-                self.status = Some((
-                    true,
-                    format!(
-                        "cannot save the profile: {e}; pick another place with Save As… ({})",
-                        path.display()
-                    ),
+                self.fail(format!(
+                    "cannot save the profile: {e}; pick another place with Save As… ({})",
+                    path.display()
                 ));
             }
         }
@@ -452,11 +444,6 @@ impl Switch {
     }
 }
 
-pub(super) fn default_current() -> CurrentProfile {
-    let profile = builtin_profile(DEFAULT_BUILTIN).unwrap_or_else(fallback_default_profile);
-    CurrentProfile::clean(ProfileSource::Builtin(DEFAULT_BUILTIN.into()), profile)
-}
-
 pub(super) fn restore_profile(p: PersistedProfile) -> CurrentProfile {
     let from_source = match &p.source {
         ProfileSource::Builtin(id) => builtin_profile(id),
@@ -474,12 +461,8 @@ pub(super) fn restore_profile(p: PersistedProfile) -> CurrentProfile {
             saved,
         },
         (_, Some(saved)) => CurrentProfile::clean(p.source, saved),
-        (Some(profile), None) => CurrentProfile {
-            source: ProfileSource::Unsaved,
-            profile,
-            saved: None,
-        },
-        (None, None) => default_current(),
+        (Some(profile), None) => CurrentProfile::unsaved(profile),
+        (None, None) => CurrentProfile::default(),
     }
 }
 

@@ -64,40 +64,34 @@ impl WorkbenchState {
     /// The composer's request resolved and checked, with its secrets and tab title; `None`
     /// (the reason in the status line) when it cannot be sent.
     pub(super) fn compose(&mut self) -> Option<ComposedRun> {
-        if let Some(problem) = self.invalid_field_problem("send") {
-            self.status = Some((true, problem));
-            return None;
-        }
-        if let Some(problem) = self.request.composer.send_blocker() {
-            self.status = Some((true, format!("cannot send: {problem}")));
-            return None;
-        }
-        // The same checks `profile validate` and the CLI apply (including the custom script's
-        // dry run), so the window never sends under a profile the CLI would refuse.
-        if let Some(problem) = self.profile_problem("send") {
-            self.status = Some((true, problem));
-            return None;
-        }
         let vars = self.request.environments.variables();
-        if let Some(problem) = self.empty_secret_used(&vars) {
-            self.status = Some((true, problem));
-            return None;
-        }
         let fresh_uuid = uuid::Uuid::new_v4().to_string();
-        let spec = match self.request.composer.draft.to_spec(&vars, &fresh_uuid) {
+        // The profile gets the same checks `profile validate` and the CLI apply (including the
+        // custom script's dry run), so the window never sends under one the CLI would refuse.
+        let blocker = self.request.composer.send_blocker();
+        let problem = self
+            .invalid_field_problem("send")
+            .or_else(|| blocker.map(|p| format!("cannot send: {p}")))
+            .or_else(|| self.profile_problem("send"))
+            .or_else(|| self.empty_secret_used(&vars));
+        let draft = &self.request.composer.draft;
+        let spec = match problem {
+            Some(problem) => Err(problem),
+            None => draft
+                .to_spec(&vars, &fresh_uuid)
+                .map_err(|u| format!("cannot send: {u}")),
+        };
+        let spec = spec.and_then(|spec| match crate::ui::url_check::url_problem(&spec.url) {
+            Some(problem) => Err(format!("cannot send: the URL after variables: {problem}")),
+            None => Ok(spec),
+        });
+        let spec = match spec {
             Ok(spec) => spec,
-            Err(unknown) => {
-                self.status = Some((true, format!("cannot send: {unknown}")));
+            Err(problem) => {
+                self.fail(problem);
                 return None;
             }
         };
-        if let Some(problem) = crate::ui::url_check::url_problem(&spec.url) {
-            self.status = Some((
-                true,
-                format!("cannot send: the URL after variables: {problem}"),
-            ));
-            return None;
-        }
         let mut secrets = vars.secret_values();
         secrets.extend(
             self.request
@@ -157,7 +151,7 @@ impl WorkbenchState {
             self.runs.set_request(run_id, sent);
             self.status = None;
         } else {
-            self.status = Some((true, "cannot start the run: the engine is not running or is saturated; try again or restart Retryscope".into()));
+            self.fail("cannot start the run: the engine is not running or is saturated; try again or restart Retryscope");
         }
     }
 
@@ -198,12 +192,9 @@ impl WorkbenchState {
         };
         self.watch_live(command, id, composed.title, unresumable.is_none());
         if let Some(reason) = unresumable {
-            self.status = Some((
-                true,
-                format!(
+            self.fail(format!(
                     "The watch's request holds secrets, and {reason}: once stopped, it cannot be resumed"
-                ),
-            ));
+                ));
         }
     }
 
@@ -225,7 +216,7 @@ impl WorkbenchState {
             self.request.composer.watch.started(id, title, resumable);
             self.status = None;
         } else {
-            self.status = Some((true, "cannot start the watch: the engine is not running or is saturated; try again or restart Retryscope".into()));
+            self.fail("cannot start the watch: the engine is not running or is saturated; try again or restart Retryscope");
         }
     }
 
@@ -258,10 +249,7 @@ impl WorkbenchState {
 
     pub(super) fn send_command(&mut self, command: CoreCommand) {
         if !self.link.send(command) {
-            self.status = Some((
-                true,
-                "the engine did not take the command; restart Retryscope if this repeats".into(),
-            ));
+            self.fail("the engine did not take the command; restart Retryscope if this repeats");
         }
     }
 }

@@ -16,19 +16,20 @@ impl WorkbenchState {
         ui.horizontal(|ui| {
             ui.strong("Retryscope");
             ui.separator();
-            if button(ui, true, "Open…", "open a profile file (Ctrl+O)") {
-                self.open_dialog();
-            }
-            if button(ui, true, "Save", "save the profile (Ctrl+S)") {
-                self.save();
-            }
-            if button(
-                ui,
-                true,
-                "Save As…",
-                "save the profile to a new file (Ctrl+Shift+S)",
-            ) {
-                self.save_as();
+            let open: fn(&mut Self) = Self::open_dialog;
+            let files = [
+                ("Open…", "open a profile file (Ctrl+O)", open),
+                ("Save", "save the profile (Ctrl+S)", Self::save),
+                (
+                    "Save As…",
+                    "save the profile to a new file (Ctrl+Shift+S)",
+                    Self::save_as,
+                ),
+            ];
+            for (text, tip, action) in files {
+                if button(ui, true, text, tip) {
+                    action(self);
+                }
             }
             ui.separator();
             ui.label("Theme");
@@ -36,12 +37,8 @@ impl WorkbenchState {
                 ui.selectable_value(&mut self.theme, choice, choice.label());
             }
             ui.separator();
-            if button(
-                ui,
-                true,
-                "About",
-                "version, licence, and the folders Retryscope writes to",
-            ) {
+            let tip = "version, licence, and the folders Retryscope writes to";
+            if button(ui, true, "About", tip) {
                 self.about.show();
             }
             ui.separator();
@@ -59,12 +56,9 @@ impl WorkbenchState {
                 && self.remember_secrets
                 && let Some(reason) = &self.store.memory_only
             {
-                self.status = Some((
-                    true,
-                    format!(
-                        "secrets cannot be remembered: {reason}; they are kept only until \
+                self.fail(format!(
+                    "secrets cannot be remembered: {reason}; they are kept only until \
                          Retryscope closes"
-                    ),
                 ));
             }
             // Only with room for a name: the Policy tab and the window title show it too.

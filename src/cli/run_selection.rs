@@ -44,9 +44,11 @@ impl RunSelection {
     /// resolved to the watch's full id).
     ///
     /// # Errors
-    /// Exit 2 when no run is recorded, or for a blank or too long `--url`; exit 1 when the
+    /// Exit 2 when no run is recorded, for a blank or too long `--url`, or for times no run
+    /// can match (`--since` in the future, `--until` not after `--since`); exit 1 when the
     /// database cannot be opened.
     pub fn open(&self) -> Result<(HistoryStore, RunQuery), CliError> {
+        self.check_times(chrono::Local::now().fixed_offset())?;
         if let Some(text) = &self.url
             && (text.trim().is_empty() || text.len() > store::URL_FILTER_MAX_BYTES)
         {
@@ -64,6 +66,29 @@ impl RunSelection {
             query.watch_id = Some(watch.id);
         }
         Ok((history, query))
+    }
+
+    /// Refuses `--since` after `now` and an `--until` not after `--since`, naming both times.
+    fn check_times(&self, now: DateTime<FixedOffset>) -> Result<(), CliError> {
+        let shown = |t: &DateTime<FixedOffset>| crate::report::time_text(t);
+        if let Some(since) = &self.since
+            && *since > now
+        {
+            return Err(CliError::usage(format!(
+                "--since {} is in the future: no run can match yet",
+                shown(since)
+            )));
+        }
+        if let (Some(since), Some(until)) = (&self.since, &self.until)
+            && until <= since
+        {
+            return Err(CliError::usage(format!(
+                "--until {} is not after --since {}: no run can match (a time ago counts back from now: --since 2h --until 1h)",
+                shown(until),
+                shown(since)
+            )));
+        }
+        Ok(())
     }
 
     /// Reads the selected runs ([`select_runs`]).
@@ -105,16 +130,23 @@ pub fn parse_when(text: &str) -> Result<DateTime<FixedOffset>, String> {
     {
         return Ok(midnight.fixed_offset());
     }
-    duration_ms(t)
-        .ok()
-        .and_then(|ms| now.checked_sub_signed(chrono::Duration::milliseconds(i64::try_from(ms).ok()?)))
-        .map(|at| at.fixed_offset())
-        .ok_or_else(|| {
-            format!(
-                "expected an RFC 3339 time (2026-12-05T10:00:00Z), a date (2026-12-05) or a time ago (8h, 90m, 2h30m, 7d), found {}",
-                crate::model::quote::quote_input(t)
-            )
-        })
+    match duration_ms(t) {
+        // At most 292 years ago (`duration_ms`'s limit), always a time chrono holds.
+        Ok(ms) => {
+            if let Some(at) = i64::try_from(ms)
+                .ok()
+                .and_then(|ms| now.checked_sub_signed(chrono::Duration::milliseconds(ms)))
+            {
+                return Ok(at.fixed_offset());
+            }
+        }
+        Err(e) if e.starts_with("too long") => return Err(format!("a time ago {e}")),
+        Err(_) => {}
+    }
+    Err(format!(
+        "expected an RFC 3339 time (2026-12-05T10:00:00Z), a date (2026-12-05) or a time ago (8h, 90m, 2h30m, 7d), found {}",
+        crate::model::quote::quote_input(t)
+    ))
 }
 
 #[cfg(test)]
@@ -131,5 +163,53 @@ mod tests {
         assert!((ago.timestamp() - expected.timestamp()).abs() <= 2);
         let e = parse_when("yesterday").expect_err("garbage");
         assert!(e.contains("RFC 3339") && e.contains("yesterday"), "{e}");
+        let e = parse_when("99999999999h").expect_err("too long");
+        assert!(
+            e.starts_with("a time ago too long: at most 2562047h"),
+            "{e}"
+        );
+        assert!(parse_when("2562047h").is_ok(), "292 years ago");
+    }
+
+    #[test]
+    fn times_no_run_can_match_are_named() {
+        use clap::Parser as _;
+        #[derive(clap::Parser)]
+        struct Cli {
+            #[command(flatten)]
+            selection: super::RunSelection,
+        }
+        let selection = |args: &[&str]| {
+            Cli::try_parse_from(std::iter::once("t").chain(args.iter().copied()))
+                .expect("parses")
+                .selection
+        };
+        let now = parse_when("2026-12-06T12:00:00Z").expect("now");
+        let future = selection(&["--since", "2026-12-07T00:00:00Z"]).check_times(now);
+        let e = future.expect_err("in the future");
+        assert!(
+            e.message.starts_with("--since 2026-12-07 "),
+            "{}",
+            e.message
+        );
+        assert!(
+            e.message
+                .ends_with("is in the future: no run can match yet")
+        );
+        let inverted = selection(&[
+            "--since",
+            "2026-12-06T10:00:00Z",
+            "--until",
+            "2026-12-06T09:00:00Z",
+        ]);
+        let e = inverted.check_times(now).expect_err("inverted");
+        assert!(e.message.contains("is not after --since"), "{}", e.message);
+        let fine = selection(&[
+            "--since",
+            "2026-12-06T09:00:00Z",
+            "--until",
+            "2026-12-06T10:00:00Z",
+        ]);
+        assert!(fine.check_times(now).is_ok());
     }
 }

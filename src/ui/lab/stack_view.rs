@@ -37,14 +37,11 @@ impl LabPanel {
             {
                 self.stack_layers.pop();
             }
-            let label = ui.label("Failure rate");
-            ui.add(
-                egui::DragValue::new(&mut self.failure_rate)
-                    .range(0.0..=1.0)
-                    .speed(0.01),
-            )
-            .labelled_by(label.id)
-            .on_hover_text("chance that one server attempt fails");
+            let rate = egui::DragValue::new(&mut self.failure_rate)
+                .range(0.0..=1.0)
+                .speed(0.01);
+            crate::ui::panel_parts::labelled(ui, "Failure rate", rate)
+                .on_hover_text("chance that one server attempt fails");
             if ui
                 .add_enabled(self.running.is_none(), egui::Button::new("Simulate stack"))
                 .clicked()

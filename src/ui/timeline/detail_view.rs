@@ -17,6 +17,20 @@ use egui::RichText;
 use std::fmt::Write as _;
 use std::time::Instant;
 
+/// How a finished wait's line ends when it was skipped or cut short by the end of the run.
+const WAIT_NOTES: [&str; 2] = [" (skipped: Retry now)", " (the run ended during this wait)"];
+
+/// `actual 1003 ms` with the note of a skipped or cut-short wait (`notes`: skipped, cut);
+/// `None` while the wait runs.
+pub(super) fn wait_actual(wait: &WaitRow, [skipped, cut]: [&str; 2]) -> Option<String> {
+    let note = match (wait.skipped, wait.interrupted) {
+        (true, _) => skipped,
+        (false, true) => cut,
+        (false, false) => "",
+    };
+    Some(format!("actual {}{note}", format_ms(wait.actual_ms?)))
+}
+
 /// Least height of the body viewer, points.
 const BODY_HEIGHT: f32 = 280.0;
 
@@ -214,18 +228,10 @@ fn header_row(ui: &mut egui::Ui, index: usize, name: &str, value: &str) {
 
 /// The body as the pane shows it: pretty JSON, text, or the hex dump (empty for no body).
 fn body_text(resp: &ResponseSummary, cache: Option<&BodyCache>) -> String {
-    let computed;
-    let render = if let Some(c) = cache {
-        &c.render
-    } else {
-        computed = BodyRender::from_preview(&resp.body);
-        &computed
-    };
-    match render {
-        BodyRender::Empty => String::new(),
-        BodyRender::Json(t) | BodyRender::Text(t) => t.clone(),
-        BodyRender::Binary { hex_dump } => hex_dump.clone(),
-    }
+    cache.map_or_else(
+        || BodyRender::from_preview(&resp.body).text().to_owned(),
+        |c| c.render.text().to_owned(),
+    )
 }
 
 /// The whole attempt as plain text (Copy attempt): method and URL, start, status or error,
@@ -306,14 +312,7 @@ pub fn attempt_text(attempt: &AttemptRow, body: Option<&str>) -> String {
         }
     }
     if let Some(wait) = &attempt.wait {
-        let actual = match wait.actual_ms {
-            Some(ms) if wait.skipped => format!("actual {} (skipped: Retry now)", format_ms(ms)),
-            Some(ms) if wait.interrupted => {
-                format!("actual {} (the run ended during this wait)", format_ms(ms))
-            }
-            Some(ms) => format!("actual {}", format_ms(ms)),
-            None => "in progress".to_owned(),
-        };
+        let actual = wait_actual(wait, WAIT_NOTES).unwrap_or_else(|| "in progress".to_owned());
         let _ = writeln!(
             out,
             "wait {} before attempt {}: planned {}, {actual}",
@@ -368,21 +367,9 @@ fn wait_ui(ui: &mut egui::Ui, wait: &WaitRow, remaining_ms: Option<f64>) {
     .default_open(true)
     .show(ui, |ui| {
         ui.label(format!("planned {}", format_ms(wait.planned_ms as f64)));
-        match (wait.actual_ms, remaining_ms) {
-            (Some(ms), _) => {
-                let skipped = if wait.skipped {
-                    " (skipped: Retry now)"
-                } else if wait.interrupted {
-                    " (the run ended during this wait)"
-                } else {
-                    ""
-                };
-                ui.label(format!("actual {}{skipped}", format_ms(ms)));
-            }
-            (None, Some(left)) => {
-                ui.label(format!("in progress: {} left", format_secs(left)));
-            }
-            (None, None) => {}
+        let left = remaining_ms.map(|left| format!("in progress: {} left", format_secs(left)));
+        if let Some(actual) = wait_actual(wait, WAIT_NOTES).or(left) {
+            ui.label(actual);
         }
         ui.add(egui::Label::new(RichText::new(&wait.explanation.text).monospace()).wrap());
         let e = &wait.explanation;

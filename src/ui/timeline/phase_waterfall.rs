@@ -93,8 +93,9 @@ pub fn waterfall_ui(ui: &mut egui::Ui, attempt: u32, timings: &Timings, error: O
 /// The row standing for a reused connection: no bar, the word `reused`.
 fn reused_row(ui: &mut egui::Ui, track: f32) {
     label_cell(ui, RichText::new(REUSED_LABEL));
-    ui.allocate_ui_with_layout(
-        egui::vec2(track, ui.spacing().interact_size.y * 0.7),
+    cell(
+        ui,
+        track,
         egui::Layout::left_to_right(egui::Align::Center),
         |ui| {
             ui.label(
@@ -111,50 +112,65 @@ fn reused_row(ui: &mut egui::Ui, track: f32) {
 /// The last row: the whole attempt, a faint bar across the track.
 fn total_row(ui: &mut egui::Ui, track: f32, total_ms: f64) {
     label_cell(ui, RichText::new("total").strong());
-    let height = ui.spacing().interact_size.y * 0.7;
-    let (rect, response) = ui.allocate_exact_size(egui::vec2(track, height), egui::Sense::hover());
-    let label = format!("total bar to {}", phase_ms(total_ms));
-    response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Image, true, &label));
+    let rect = track_rect(ui, track, &format!("total bar to {}", phase_ms(total_ms)));
     let color = ui.visuals().weak_text_color();
-    ui.painter_at(rect)
-        .rect_filled(rect.shrink2(egui::vec2(0.0, height * 0.35)), 1.0, color);
+    ui.painter_at(rect).rect_filled(
+        rect.shrink2(egui::vec2(0.0, rect.height() * 0.35)),
+        1.0,
+        color,
+    );
     duration_cell(ui, &phase_ms(total_ms));
     ui.end_row();
 }
 
+/// A grid cell `width` points wide and a row high, laid out by `layout`.
+fn cell(ui: &mut egui::Ui, width: f32, layout: egui::Layout, add: impl FnOnce(&mut egui::Ui)) {
+    let size = egui::vec2(width, ui.spacing().interact_size.y * 0.7);
+    ui.allocate_ui_with_layout(size, layout, |ui| {
+        ui.set_min_width(width);
+        add(ui);
+    });
+}
+
 fn label_cell(ui: &mut egui::Ui, text: RichText) {
-    ui.allocate_ui_with_layout(
-        egui::vec2(LABEL_WIDTH, ui.spacing().interact_size.y * 0.7),
+    cell(
+        ui,
+        LABEL_WIDTH,
         egui::Layout::left_to_right(egui::Align::Center),
         |ui| {
-            ui.set_min_width(LABEL_WIDTH);
             ui.add(egui::Label::new(text).truncate());
         },
     );
 }
 
 fn duration_cell(ui: &mut egui::Ui, text: &str) {
-    ui.allocate_ui_with_layout(
-        egui::vec2(DURATION_WIDTH, ui.spacing().interact_size.y * 0.7),
+    cell(
+        ui,
+        DURATION_WIDTH,
         egui::Layout::right_to_left(egui::Align::Center),
         |ui| {
-            ui.set_min_width(DURATION_WIDTH);
             ui.label(RichText::new(text).monospace());
         },
     );
 }
 
-/// A track `track` points wide with the span's bar from fraction `from` to `to` of it.
-fn bar_cell(ui: &mut egui::Ui, track: f32, from: f64, to: f64, span: &crate::model::PhaseSpan) {
+/// Room for a bar `track` points wide and a row high, named `label` for screen readers.
+fn track_rect(ui: &mut egui::Ui, track: f32, label: &str) -> egui::Rect {
     let height = ui.spacing().interact_size.y * 0.7;
     let (rect, response) = ui.allocate_exact_size(egui::vec2(track, height), egui::Sense::hover());
+    response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Image, true, label));
+    rect
+}
+
+/// A track `track` points wide with the span's bar from fraction `from` to `to` of it.
+fn bar_cell(ui: &mut egui::Ui, track: f32, from: f64, to: f64, span: &crate::model::PhaseSpan) {
     let label = format!(
         "{} bar from {} to {}",
         span.kind.label(),
         phase_ms(span.start_ms),
         phase_ms(span.end_ms)
     );
-    response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Image, true, &label));
+    let rect = track_rect(ui, track, &label);
     let visuals = ui.visuals();
     let painter = ui.painter_at(rect);
     painter.rect_filled(rect, 2.0, visuals.faint_bg_color);

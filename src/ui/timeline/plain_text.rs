@@ -62,14 +62,9 @@ impl Timeline {
             }
             let _ = writeln!(out, "{line}");
             if let Some(wait) = &row.wait {
-                let actual = match wait.actual_ms {
-                    Some(ms) if wait.skipped => format!("actual {} (skipped)", format_ms(ms)),
-                    Some(ms) if wait.interrupted => {
-                        format!("actual {} (run ended)", format_ms(ms))
-                    }
-                    Some(ms) => format!("actual {}", format_ms(ms)),
-                    None => "in progress".to_owned(),
-                };
+                let notes = [" (skipped)", " (run ended)"];
+                let actual = super::detail_view::wait_actual(wait, notes)
+                    .unwrap_or_else(|| "in progress".to_owned());
                 let _ = writeln!(
                     out,
                     "    wait {}: planned {}, {actual} · {}",

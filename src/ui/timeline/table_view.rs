@@ -129,35 +129,42 @@ pub fn show(
     clicked
 }
 
+/// One cell: `text` cut with `…` to the column, not selectable (a click selects the row);
+/// `hover` on hover, else the whole text when it is cut.
+fn cell(ui: &mut egui::Ui, text: impl Into<egui::WidgetText>, hover: Option<String>) {
+    let label = egui::Label::new(text)
+        .selectable(false)
+        .truncate()
+        .show_tooltip_when_elided(hover.is_none());
+    let response = ui.add(label);
+    if let Some(hover) = hover.filter(|h| !h.is_empty()) {
+        response.on_hover_text(hover);
+    }
+}
+
 /// The cells after `#`.
 fn cells(row: &mut egui_extras::TableRow<'_, '_>, attempt: &AttemptRow, now: f64) {
     row.col(|ui| {
-        ui.add(
-            egui::Label::new(format_clock_compact(&attempt.started_at))
-                .selectable(false)
-                .truncate(),
-        )
-        .on_hover_text(format!(
+        let start = format!(
             "{}\n{} {}",
             format_date_time(&attempt.started_at),
             attempt.method,
             attempt.url
-        ));
+        );
+        cell(ui, format_clock_compact(&attempt.started_at), Some(start));
     });
     row.col(|ui| {
-        let label = ui.add(
-            egui::Label::new(attempt.duration_ms().map(format_ms).unwrap_or_default())
-                .selectable(false)
-                .truncate()
-                .show_tooltip_when_elided(false),
-        );
-        if let Some(result) = &attempt.result {
+        let phases = attempt.result.as_ref().map(|result| {
             let error = result.outcome.error_kind();
             let phases = super::phase_waterfall::phases_tooltip(&result.timings, error);
-            if !phases.is_empty() {
-                label.on_hover_text(format!("phases of attempt {}\n{phases}", attempt.number));
+            if phases.is_empty() {
+                phases
+            } else {
+                format!("phases of attempt {}\n{phases}", attempt.number)
             }
-        }
+        });
+        let duration = attempt.duration_ms().map(format_ms).unwrap_or_default();
+        cell(ui, duration, Some(phases.unwrap_or_default()));
     });
     row.col(|ui| {
         let result = attempt.result_label();
@@ -167,63 +174,29 @@ fn cells(row: &mut egui_extras::TableRow<'_, '_>, attempt: &AttemptRow, now: f64
         } else {
             format!("{result}\nverdict: {verdict}")
         };
-        ui.add(
-            egui::Label::new(
-                RichText::new(result)
-                    .color(class_text_color(attempt.class(), ui.visuals().dark_mode)),
-            )
-            .selectable(false)
-            .truncate()
-            .show_tooltip_when_elided(false),
-        )
-        .on_hover_text(hover);
+        let color = class_text_color(attempt.class(), ui.visuals().dark_mode);
+        cell(ui, RichText::new(result).color(color), Some(hover));
     });
     row.col(|ui| {
-        ui.add(
-            egui::Label::new(
-                attempt
-                    .response_bytes()
-                    .map(format_bytes)
-                    .unwrap_or_default(),
-            )
-            .selectable(false)
-            .truncate(),
-        );
+        let size = attempt.response_bytes().map(format_bytes);
+        cell(ui, size.unwrap_or_default(), None);
     });
     let wait = attempt.wait.as_ref();
     row.col(|ui| {
         if let Some(w) = wait {
-            ui.add(
-                egui::Label::new(format_ms(w.planned_ms as f64))
-                    .selectable(false)
-                    .truncate(),
-            );
+            cell(ui, format_ms(w.planned_ms as f64), None);
         }
     });
     row.col(|ui| {
         if let Some(w) = wait {
             let (text, hover) = measured_wait(w, now);
-            let label = ui.add(
-                egui::Label::new(text)
-                    .selectable(false)
-                    .truncate()
-                    .show_tooltip_when_elided(false),
-            );
-            if let Some(hover) = hover {
-                label.on_hover_text(hover);
-            }
+            cell(ui, text, Some(hover.unwrap_or_default()));
         }
     });
     row.col(|ui| {
         let text = explanation_cell(attempt);
         if !text.is_empty() {
-            ui.add(
-                egui::Label::new(text)
-                    .selectable(false)
-                    .truncate()
-                    .show_tooltip_when_elided(false),
-            )
-            .on_hover_text(explanation_hover(attempt));
+            cell(ui, text, Some(explanation_hover(attempt)));
         }
     });
 }

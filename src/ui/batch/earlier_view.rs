@@ -4,7 +4,7 @@
 
 use super::BatchPanel;
 use crate::model::BatchCounts;
-use crate::service::BatchCommand;
+use crate::service::{BatchCommand, Interrupted};
 use crate::store::BatchRecord;
 
 /// The counts that are not 0 (`15 done · 25 pending`), `empty` for none.
@@ -80,7 +80,7 @@ pub fn show(panel: &mut BatchPanel, ui: &mut egui::Ui) {
         });
     match ask {
         Some(Ask::Open(id, counts)) => panel.open(&id, counts),
-        Some(Ask::Resume(id, counts)) => panel.resume(&id, counts),
+        Some(Ask::Resume(id, counts)) => panel.resume(&id, counts, Interrupted::Ask),
         Some(Ask::Cancel(id)) => panel.send(BatchCommand::CancelQueued(id)),
         None => {}
     }

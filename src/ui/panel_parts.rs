@@ -1,5 +1,6 @@
 //! The pieces the History, Batch, Watches and Lab tabs and the timeline draw alike: a labelled
-//! widget, a labelled text field with a hint, a status message, and a striped grid of text.
+//! widget, a labelled text field with a hint, a status message, a striped grid of text, and a
+//! section that starts open.
 
 use egui::{Response, Ui, Widget};
 
@@ -56,4 +57,18 @@ pub fn text_grid<R: IntoIterator<Item = String>>(
             ui.end_row();
         }
     });
+}
+
+/// A collapsible section titled `title`, open at first, its id from `id_salt`, with `add` drawn
+/// inside.
+pub fn section(
+    ui: &mut Ui,
+    title: impl Into<egui::WidgetText>,
+    id_salt: impl egui::AsIdSalt,
+    add: impl FnOnce(&mut Ui),
+) {
+    egui::CollapsingHeader::new(title)
+        .id_salt(id_salt)
+        .default_open(true)
+        .show(ui, add);
 }

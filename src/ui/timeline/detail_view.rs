@@ -13,6 +13,7 @@ use super::units::{format_bytes, format_date_time, format_ms, format_secs};
 use crate::model::{AttemptOutcome, ResponseSummary};
 use crate::model::{AttemptResult, AttemptRow, WaitRow};
 use crate::ui::copied_toast::{Secrets, copy_button};
+use crate::ui::panel_parts::section;
 use egui::RichText;
 use std::fmt::Write as _;
 use std::time::Instant;
@@ -178,20 +179,18 @@ fn is_secret_header(name: &str) -> bool {
 }
 
 fn headers_ui(ui: &mut egui::Ui, resp: &ResponseSummary, attempt: u32) {
-    egui::CollapsingHeader::new(format!("Headers ({})", resp.headers.len()))
-        .id_salt(("headers", attempt))
-        .default_open(true)
-        .show(ui, |ui| {
-            egui::Grid::new(("header_grid", attempt))
-                .striped(true)
-                .num_columns(3)
-                .show(ui, |ui| {
-                    for (index, (name, value)) in resp.headers.iter().enumerate() {
-                        header_row(ui, index, name, value);
-                        ui.end_row();
-                    }
-                });
-        });
+    let title = format!("Headers ({})", resp.headers.len());
+    section(ui, title, ("headers", attempt), |ui| {
+        egui::Grid::new(("header_grid", attempt))
+            .striped(true)
+            .num_columns(3)
+            .show(ui, |ui| {
+                for (index, (name, value)) in resp.headers.iter().enumerate() {
+                    header_row(ui, index, name, value);
+                    ui.end_row();
+                }
+            });
+    });
 }
 
 /// One header: name and Copy, then the value (`***` when secret). The short visible button
@@ -326,46 +325,38 @@ pub fn attempt_text(attempt: &AttemptRow, body: Option<&str>) -> String {
 }
 
 fn body_ui(ui: &mut egui::Ui, resp: &ResponseSummary, body: Option<&BodyCache>, attempt: u32) {
-    egui::CollapsingHeader::new(format!("Body ({})", format_bytes(resp.body.total_bytes)))
-        .id_salt(("body", attempt))
-        .default_open(true)
-        .show(ui, |ui| {
-            let Some(body) = body else {
-                ui.label("(no body)");
-                return;
-            };
-            for notice in body_notices(&resp.body, &body.render) {
-                ui.label(RichText::new(notice).italics());
-            }
-            if body.lines.is_empty() {
-                ui.label("(empty body)");
-                return;
-            }
-            let line_height = ui.text_style_height(&egui::TextStyle::Monospace);
-            // As tall as the pane shows (at least BODY_HEIGHT): scrolled into view, the body
-            // fills the pane instead of showing a few lines in a box inside it.
-            let visible = ui.clip_rect().height() - 24.0;
-            egui::ScrollArea::both()
-                .id_salt(("body_lines", attempt))
-                .max_height(visible.max(BODY_HEIGHT))
-                .auto_shrink([false, true])
-                .show_rows(ui, line_height, body.lines.len(), |ui, range| {
-                    for line in &body.lines[range] {
-                        ui.add(egui::Label::new(RichText::new(line).monospace()).extend());
-                    }
-                });
-        });
+    let title = format!("Body ({})", format_bytes(resp.body.total_bytes));
+    section(ui, title, ("body", attempt), |ui| {
+        let Some(body) = body else {
+            ui.label("(no body)");
+            return;
+        };
+        for notice in body_notices(&resp.body, &body.render) {
+            ui.label(RichText::new(notice).italics());
+        }
+        if body.lines.is_empty() {
+            ui.label("(empty body)");
+            return;
+        }
+        let line_height = ui.text_style_height(&egui::TextStyle::Monospace);
+        // As tall as the pane shows (at least BODY_HEIGHT): scrolled into view, the body
+        // fills the pane instead of showing a few lines in a box inside it.
+        let visible = ui.clip_rect().height() - 24.0;
+        egui::ScrollArea::both()
+            .id_salt(("body_lines", attempt))
+            .max_height(visible.max(BODY_HEIGHT))
+            .auto_shrink([false, true])
+            .show_rows(ui, line_height, body.lines.len(), |ui, range| {
+                for line in &body.lines[range] {
+                    ui.add(egui::Label::new(RichText::new(line).monospace()).extend());
+                }
+            });
+    });
 }
 
 fn wait_ui(ui: &mut egui::Ui, wait: &WaitRow, remaining_ms: Option<f64>) {
-    egui::CollapsingHeader::new(format!(
-        "Wait {} before attempt {}",
-        wait.retry,
-        wait.retry + 1
-    ))
-    .id_salt(("wait", wait.retry))
-    .default_open(true)
-    .show(ui, |ui| {
+    let title = format!("Wait {} before attempt {}", wait.retry, wait.retry + 1);
+    section(ui, title, ("wait", wait.retry), |ui| {
         ui.label(format!("planned {}", format_ms(wait.planned_ms as f64)));
         let left = remaining_ms.map(|left| format!("in progress: {} left", format_secs(left)));
         if let Some(actual) = wait_actual(wait, WAIT_NOTES).or(left) {

@@ -48,46 +48,43 @@ fn phase_color(kind: PhaseKind) -> Color32 {
 /// under a collapsible `Phases` header whose id comes from `attempt`.
 pub fn waterfall_ui(ui: &mut egui::Ui, attempt: u32, timings: &Timings, error: Option<ErrorKind>) {
     let spans = phase_spans(timings, error);
-    egui::CollapsingHeader::new("Phases")
-        .id_salt(("phases", attempt))
-        .default_open(true)
-        .show(ui, |ui| {
-            let track = (ui.available_width() - LABEL_WIDTH - DURATION_WIDTH - 16.0).max(MIN_TRACK);
-            let total = timings.total_ms.max(f64::EPSILON);
-            let reused = timings.connection == ConnectionUse::Reused;
-            let mut reuse_shown = false;
-            egui::Grid::new(("phase_grid", attempt))
-                .num_columns(3)
-                .spacing([8.0, 1.0])
-                .min_col_width(0.0)
-                .show(ui, |ui| {
-                    for span in &spans {
-                        if reused
-                            && !reuse_shown
-                            && !matches!(span.kind, PhaseKind::Redirects | PhaseKind::Dns)
-                        {
-                            reused_row(ui, track);
-                            reuse_shown = true;
-                        }
-                        let name = if span.failed {
-                            format!("{} (failed)", span.kind.label())
-                        } else {
-                            span.kind.label().to_owned()
-                        };
-                        label_cell(ui, RichText::new(name));
-                        bar_cell(ui, track, span.start_ms / total, span.end_ms / total, span);
-                        duration_cell(ui, &phase_ms(span.duration_ms()));
-                        ui.end_row();
-                    }
-                    if reused && !reuse_shown {
+    crate::ui::panel_parts::section(ui, "Phases", ("phases", attempt), |ui| {
+        let track = (ui.available_width() - LABEL_WIDTH - DURATION_WIDTH - 16.0).max(MIN_TRACK);
+        let total = timings.total_ms.max(f64::EPSILON);
+        let reused = timings.connection == ConnectionUse::Reused;
+        let mut reuse_shown = false;
+        egui::Grid::new(("phase_grid", attempt))
+            .num_columns(3)
+            .spacing([8.0, 1.0])
+            .min_col_width(0.0)
+            .show(ui, |ui| {
+                for span in &spans {
+                    if reused
+                        && !reuse_shown
+                        && !matches!(span.kind, PhaseKind::Redirects | PhaseKind::Dns)
+                    {
                         reused_row(ui, track);
+                        reuse_shown = true;
                     }
-                    total_row(ui, track, timings.total_ms);
-                });
-            for note in notes(timings, error) {
-                ui.label(RichText::new(note).weak().small());
-            }
-        });
+                    let name = if span.failed {
+                        format!("{} (failed)", span.kind.label())
+                    } else {
+                        span.kind.label().to_owned()
+                    };
+                    label_cell(ui, RichText::new(name));
+                    bar_cell(ui, track, span.start_ms / total, span.end_ms / total, span);
+                    duration_cell(ui, &phase_ms(span.duration_ms()));
+                    ui.end_row();
+                }
+                if reused && !reuse_shown {
+                    reused_row(ui, track);
+                }
+                total_row(ui, track, timings.total_ms);
+            });
+        for note in notes(timings, error) {
+            ui.label(RichText::new(note).weak().small());
+        }
+    });
 }
 
 /// The row standing for a reused connection: no bar, the word `reused`.

@@ -173,11 +173,6 @@ fn copy_buttons(ui: &mut egui::Ui, attempt: &AttemptRow, body: Option<&BodyCache
     });
 }
 
-/// Whether a response header's value is secret (masked at the source: it reads `***`).
-fn is_secret_header(name: &str) -> bool {
-    crate::model::secrets::is_secret_header(name)
-}
-
 fn headers_ui(ui: &mut egui::Ui, resp: &ResponseSummary, attempt: u32) {
     let title = format!("Headers ({})", resp.headers.len());
     section(ui, title, ("headers", attempt), |ui| {
@@ -207,7 +202,9 @@ fn header_row(ui: &mut egui::Ui, index: usize, name: &str, value: &str) {
             let enabled = copy.enabled();
             copy.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, enabled, &label));
             if copy.clicked() {
-                let secrets = if is_secret_header(name) {
+                // A secret header's value is masked at the source: it reads `***`.
+                let secret = crate::model::secrets::is_secret_header(name);
+                let secrets = if secret {
                     Secrets::Masked
                 } else {
                     Secrets::None

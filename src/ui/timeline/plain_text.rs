@@ -39,12 +39,7 @@ impl Timeline {
         if let Some(line) = self.header_line() {
             let _ = writeln!(out, "{line}");
         }
-        if self
-            .fold()
-            .header
-            .as_ref()
-            .is_some_and(|h| h.tls_unverified)
-        {
+        if self.tls_unverified() {
             let _ = writeln!(out, "{}", crate::model::TLS_UNVERIFIED_NOTE);
         }
         for row in self.attempts() {

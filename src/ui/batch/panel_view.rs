@@ -53,8 +53,8 @@ fn resend_ui(panel: &mut BatchPanel, ui: &mut egui::Ui) {
     };
     let n = items.len();
     let mut text = format!(
-        "{n} item{} in flight when the batch stopped {} not idempotent and may have reached the server already:",
-        if n == 1 { "" } else { "s" },
+        "{} in flight when the batch stopped {} not idempotent and may have reached the server already:",
+        crate::model::counted(n as u64, "item", "items"),
         if n == 1 { "was" } else { "were" }
     );
     for item in items.iter().take(RESEND_LISTED) {

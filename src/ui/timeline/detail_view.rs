@@ -53,18 +53,10 @@ pub fn show(ui: &mut egui::Ui, view: &mut RunView, now: Instant) {
             ui.label(RichText::new("In flight…").color(color));
         }
         Some(result) => {
-            match &result.outcome {
-                AttemptOutcome::Response(resp) => {
-                    ui.label(RichText::new(status_line(resp)).strong().color(color));
-                }
-                AttemptOutcome::Error(e) => {
-                    ui.label(
-                        RichText::new(format!("network error: {}", e.kind))
-                            .strong()
-                            .color(color),
-                    );
-                    ui.label(&e.message);
-                }
+            let (head, message) = outcome_lines(&result.outcome);
+            ui.label(RichText::new(head).strong().color(color));
+            if let Some(message) = message {
+                ui.label(message);
             }
             ui.label(format!("verdict: {}", attempt.verdict_label()));
             for change in &attempt.budget {
@@ -94,11 +86,16 @@ pub fn show(ui: &mut egui::Ui, view: &mut RunView, now: Instant) {
     }
 }
 
-/// `HTTP/1.1 503 Service Unavailable`.
-pub fn status_line(resp: &ResponseSummary) -> String {
-    format!("{} {} {}", resp.version, resp.status, resp.reason)
-        .trim_end()
-        .to_owned()
+/// An outcome's first line (`HTTP/1.1 503 Service Unavailable`, `network error: connect`) and
+/// an error's message.
+fn outcome_lines(outcome: &AttemptOutcome) -> (String, Option<&str>) {
+    match outcome {
+        AttemptOutcome::Response(r) => {
+            let line = format!("{} {} {}", r.version, r.status, r.reason);
+            (line.trim_end().to_owned(), None)
+        }
+        AttemptOutcome::Error(e) => (format!("network error: {}", e.kind), Some(&e.message)),
+    }
 }
 
 /// `resolve 1 ms · headers 10 ms · total 12 ms` (resolve and headers only when measured).
@@ -263,14 +260,9 @@ pub fn attempt_text(attempt: &AttemptRow, body: Option<&str>) -> String {
         }
         None => out.push_str("in flight\n"),
         Some(result) => {
-            match &result.outcome {
-                AttemptOutcome::Response(resp) => {
-                    let _ = writeln!(out, "{}", status_line(resp));
-                }
-                AttemptOutcome::Error(e) => {
-                    let _ = writeln!(out, "network error: {}", e.kind);
-                    let _ = writeln!(out, "{}", e.message);
-                }
+            let (head, message) = outcome_lines(&result.outcome);
+            for line in std::iter::once(head.as_str()).chain(message) {
+                let _ = writeln!(out, "{line}");
             }
             let _ = writeln!(out, "verdict: {}", attempt.verdict_label());
             let _ = writeln!(out, "{}", timings_line(result));

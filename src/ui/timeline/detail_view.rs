@@ -130,41 +130,35 @@ fn copy_buttons(ui: &mut egui::Ui, attempt: &AttemptRow, body: Option<&BodyCache
         AttemptOutcome::Response(resp) => Some(resp),
         AttemptOutcome::Error(_) => None,
     });
+    let n = attempt.number;
     ui.horizontal_wrapped(|ui| {
         let tip = "copy this attempt as text: status, timings, verdict, headers, body and the \
                    wait after it (secrets masked)";
-        let what = format!("attempt {} as text", attempt.number);
+        let what = format!("attempt {n} as text");
+        let text = || attempt_text(attempt, response.map(|r| body_text(r, body)).as_deref());
         copy_button(
             ui,
             true,
             ("Copy attempt", tip),
             (&what, Secrets::Masked),
-            || {
-                let body_text = response.map(|resp| body_text(resp, body));
-                attempt_text(attempt, body_text.as_deref())
-            },
+            text,
         );
         if let Some(resp) = response {
             let tip = "copy the body as shown below (pretty JSON, text or hex dump)";
-            let what = format!("the body of attempt {}", attempt.number);
+            let what = (&format!("the body of attempt {n}")[..], Secrets::Masked);
             let any = !resp.body.bytes.is_empty();
-            copy_button(
-                ui,
-                any,
-                ("Copy body", tip),
-                (&what, Secrets::Masked),
-                || body_text(resp, body),
-            );
+            copy_button(ui, any, ("Copy body", tip), what, || body_text(resp, body));
         }
         if let Some(wait) = &attempt.wait {
             let tip = "copy the explanation of the wait after this attempt";
             let what = format!("the explanation of retry {}", wait.explanation.retry);
+            let text = || wait.explanation.text.clone();
             copy_button(
                 ui,
                 true,
                 ("Copy explanation", tip),
                 (&what, Secrets::None),
-                || wait.explanation.text.clone(),
+                text,
             );
         }
     });

@@ -39,7 +39,7 @@ pub fn message_line(ui: &mut Ui, is_error: bool, text: &str) {
 /// A striped grid `id` of text: a bold row of `titles` (none when empty), then `rows`.
 pub fn text_grid<R: IntoIterator<Item = String>>(
     ui: &mut Ui,
-    id: &str,
+    id: impl egui::AsIdSalt,
     titles: &[&str],
     rows: impl IntoIterator<Item = R>,
 ) {

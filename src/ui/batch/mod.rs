@@ -530,17 +530,14 @@ impl BatchPanel {
 
     fn import(&mut self, profile: &RetryProfile) {
         let rate = self.rate.trim();
-        let rate_per_host = if rate.is_empty() {
-            None
-        } else {
-            match rate.parse::<f64>() {
-                Ok(r) if r.is_finite() && r > 0.0 => Some(r),
-                _ => {
-                    self.problem = Some(format!(
-                        "the rate per host must be a number above 0 (requests per second), found `{rate}`"
-                    ));
-                    return;
-                }
+        let rate_per_host = match rate.parse::<f64>() {
+            _ if rate.is_empty() => None,
+            Ok(r) if r.is_finite() && r > 0.0 => Some(r),
+            _ => {
+                self.problem = Some(format!(
+                    "the rate per host must be a number above 0 (requests per second), found `{rate}`"
+                ));
+                return;
             }
         };
         if self.list_path.trim().is_empty() {

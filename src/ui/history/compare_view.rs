@@ -151,7 +151,8 @@ fn cells(a: Option<&AttemptRow>) -> [String; 3] {
     [
         a.and_then(AttemptRow::short_label).unwrap_or_default(),
         wait.map_or_else(String::new, |w| format!("{} ms", w.planned_ms)),
-        (wait.and_then(|w| w.actual_ms)).map_or_else(String::new, |m| format!("{m:.1} ms")),
+        wait.and_then(|w| w.actual_ms)
+            .map_or_else(String::new, |m| format!("{m:.1} ms")),
     ]
 }
 

@@ -5,7 +5,7 @@ use super::{HistoryPanel, Purpose, format_bytes};
 use crate::service::HistoryRequest;
 use crate::store::{OutcomeFilter, RUNNING, RunSort, RunSummary};
 use crate::ui::click_row::{click_row, click_table, row_height};
-use crate::ui::controls::{button, picker};
+use crate::ui::controls::{answer_buttons, button, picker};
 use crate::ui::panel_parts::{hinted_field, labelled, message_line};
 use egui::RichText;
 
@@ -153,11 +153,12 @@ fn actions_ui(panel: &mut HistoryPanel, ui: &mut egui::Ui) {
                 ui.visuals().warn_fg_color,
                 format!("Delete run {} for good?", short_id(&id)),
             );
-            if ui.button("Delete run").clicked() {
-                panel.send(HistoryRequest::Delete(vec![id]));
-                panel.confirm_delete = None;
-            }
-            if ui.button("Keep it").clicked() {
+            #[rustfmt::skip]
+            let answers = [("Delete run", "delete it from the history", true), ("Keep it", "keep it", false)];
+            if let Some(delete) = answer_buttons(ui, &answers) {
+                if delete {
+                    panel.send(HistoryRequest::Delete(vec![id]));
+                }
                 panel.confirm_delete = None;
             }
         });

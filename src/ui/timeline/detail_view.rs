@@ -347,17 +347,13 @@ fn wait_ui(ui: &mut egui::Ui, wait: &WaitRow, remaining_ms: Option<f64>) {
         }
         ui.add(egui::Label::new(RichText::new(&wait.explanation.text).monospace()).wrap());
         let e = &wait.explanation;
-        if !e.draws.is_empty() {
-            egui::Grid::new(("draws", wait.retry))
-                .num_columns(2)
-                .show(ui, |ui| {
-                    for d in &e.draws {
-                        ui.label(&d.name);
-                        ui.label(format!("{:.4} from U[{}, {}]", d.value, d.low, d.high));
-                        ui.end_row();
-                    }
-                });
-        }
+        let draws = e.draws.iter().map(|d| {
+            [
+                d.name.clone(),
+                format!("{:.4} from U[{}, {}]", d.value, d.low, d.high),
+            ]
+        });
+        crate::ui::panel_parts::text_grid(ui, ("draws", wait.retry), &[], draws);
         ui.label(format!(
             "before jitter {} · {}",
             format_ms(e.unjittered_ms),

@@ -150,7 +150,8 @@ impl RunsState {
     /// The attempt (1-based) the detail pane shows for the selected run, if any.
     pub fn selected_attempt(&self) -> Option<u32> {
         let view = &self.runs[self.index(self.selected?)?];
-        view.timeline.attempts().get(view.selected_row?).map(|r| r.number)
+        let row = view.timeline.attempts().get(view.selected_row?)?;
+        Some(row.number)
     }
 
     /// Selects attempt `attempt` (1-based) of the selected run for the detail pane.

@@ -154,7 +154,8 @@ fn cell_texts(attempt: &AttemptRow, now: f64) -> [String; 8] {
             .response_bytes()
             .map(format_bytes)
             .unwrap_or_default(),
-        (wait.map(|w| format_ms(w.planned_ms as f64))).unwrap_or_default(),
+        wait.map(|w| format_ms(w.planned_ms as f64))
+            .unwrap_or_default(),
         wait.map(|w| measured_wait(w, now).0).unwrap_or_default(),
         explanation_cell(attempt),
     ]

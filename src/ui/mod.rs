@@ -38,6 +38,7 @@ pub mod lab;
 pub mod latest_worker;
 pub mod ms_field;
 pub mod number_field;
+pub mod panel_parts;
 pub mod persistence;
 pub mod policy_editor;
 pub mod preview_strip;

@@ -4,7 +4,7 @@
 
 use super::BatchPanel;
 use crate::model::BatchCounts;
-use crate::service::BatchCommand;
+use crate::service::{BatchCommand, Interrupted};
 use crate::store::BatchRecord;
 
 /// The counts that are not 0 (`15 done · 25 pending`), `empty` for none.
@@ -46,14 +46,12 @@ pub fn show(panel: &mut BatchPanel, ui: &mut egui::Ui) {
         return;
     }
     let unfinished = panel.unfinished().len();
-    let title = if unfinished > 0 {
-        format!(
-            "Earlier batches ({}, {unfinished} unfinished)",
-            batches.len()
-        )
+    let unfinished_text = if unfinished > 0 {
+        format!(", {unfinished} unfinished")
     } else {
-        format!("Earlier batches ({})", batches.len())
+        String::new()
     };
+    let title = format!("Earlier batches ({}{unfinished_text})", batches.len());
     let mut ask = None;
     egui::CollapsingHeader::new(title)
         .id_salt("batch.earlier")
@@ -82,7 +80,7 @@ pub fn show(panel: &mut BatchPanel, ui: &mut egui::Ui) {
         });
     match ask {
         Some(Ask::Open(id, counts)) => panel.open(&id, counts),
-        Some(Ask::Resume(id, counts)) => panel.resume(&id, counts),
+        Some(Ask::Resume(id, counts)) => panel.resume(&id, counts, Interrupted::Ask),
         Some(Ask::Cancel(id)) => panel.send(BatchCommand::CancelQueued(id)),
         None => {}
     }
@@ -100,27 +98,21 @@ fn row(panel: &BatchPanel, ui: &mut egui::Ui, b: &BatchRecord) -> Option<Ask> {
     // The buttons come first so a narrow window keeps them in view.
     let left = counts.pending + counts.running > 0;
     let mut ask = None;
+    #[rustfmt::skip]
+    let buttons = [
+        (!shown, "Open", "show this batch's items in the table", Ask::Open(b.id.clone(), counts)),
+        (!panel.working && left, "Resume",
+         "send the items left pending (items left running by a closed app are sent again from attempt 1)",
+         Ask::Resume(b.id.clone(), counts)),
+        (!worked && left, "Cancel", "cancel the items left pending; finished items keep their results",
+         Ask::Cancel(b.id.clone())),
+    ];
     ui.horizontal(|ui| {
-        if ui
-            .add_enabled(!shown, egui::Button::new("Open").small())
-            .on_hover_text("show this batch's items in the table")
-            .clicked()
-        {
-            ask = Some(Ask::Open(b.id.clone(), counts));
-        }
-        if ui
-            .add_enabled(!panel.working && left, egui::Button::new("Resume").small())
-            .on_hover_text("send the items left pending (items left running by a closed app are sent again from attempt 1)")
-            .clicked()
-        {
-            ask = Some(Ask::Resume(b.id.clone(), counts));
-        }
-        if ui
-            .add_enabled(!worked && left, egui::Button::new("Cancel").small())
-            .on_hover_text("cancel the items left pending; finished items keep their results")
-            .clicked()
-        {
-            ask = Some(Ask::Cancel(b.id.clone()));
+        for (enabled, label, tip, asked) in buttons {
+            let button = egui::Button::new(label).small();
+            if ui.add_enabled(enabled, button).on_hover_text(tip).clicked() {
+                ask = Some(asked);
+            }
         }
     });
     let short = super::short_id(&b.id).to_owned();

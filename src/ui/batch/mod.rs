@@ -18,8 +18,8 @@ mod panel_view;
 
 pub use assertion_fields::AssertionFields;
 
-use crate::model::{BatchCounts, BatchEvent, BatchItemState, BatchOptions, RetryProfile};
-use crate::service::{BatchCommand, BatchReply, CoreCommand, CoreSender};
+use crate::model::{BatchCounts, BatchEvent, BatchItemState, BatchOptions, RetryProfile, counted};
+use crate::service::{BatchCommand, BatchReply, CoreCommand, CoreSender, Interrupted};
 use crate::store::{BatchItemRecord, BatchRecord};
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
@@ -160,16 +160,12 @@ impl BatchPanel {
             parts.push(format!(
                 "resumed batch …{} where it was left when Retryscope closed: {} left (Pause is in the Batch tab)",
                 short_id(id),
-                crate::model::counted(left, "item", "items")
+                counted(left, "item", "items")
             ));
             if !startup.to_resume.is_empty() {
                 parts.push(format!(
                     "{} to resume after it",
-                    crate::model::counted(
-                        startup.to_resume.len() as u64,
-                        "more batch",
-                        "more batches"
-                    )
+                    counted(startup.to_resume.len() as u64, "more batch", "more batches")
                 ));
             }
         }
@@ -184,7 +180,7 @@ impl BatchPanel {
             [] => {}
             [one] => parts.push(format!(
                 "1 unfinished batch ({} left): resume it from the Batch tab's Earlier batches",
-                crate::model::counted(one.counts.pending + one.counts.running, "item", "items")
+                counted(one.counts.pending + one.counts.running, "item", "items")
             )),
             more => parts.push(format!(
                 "{} unfinished batches: resume them from the Batch tab's Earlier batches",
@@ -242,19 +238,13 @@ impl BatchPanel {
             return;
         };
         let counts = self.listed(&id).map(|b| b.counts).unwrap_or_default();
-        self.resume(&id, counts);
+        self.resume(&id, counts, Interrupted::Ask);
     }
 
     /// Shows the items of listed batch `id` in the table (as its Open button does); false when
     /// it is not in the last list.
     pub fn open_batch(&mut self, id: &str) -> bool {
-        let Some(counts) = self
-            .batches
-            .iter()
-            .flatten()
-            .find(|b| b.id == id)
-            .map(|b| b.counts)
-        else {
+        let Some(counts) = self.listed(id).map(|b| b.counts) else {
             return false;
         };
         self.open(id, counts);
@@ -279,20 +269,10 @@ impl BatchPanel {
         self.reload();
     }
 
-    /// Shows batch `id` and works its pending items (and those a dead process left running),
-    /// unless some of those were in flight and are not safe to send twice: the tab then asks
-    /// first ([`crate::service::Interrupted::Ask`]).
-    fn resume(&mut self, id: &str, counts: BatchCounts) {
-        self.resume_with(id, counts, crate::service::Interrupted::Ask);
-    }
-
-    /// [`Self::resume`] with the answer to the question about interrupted items.
-    fn resume_with(
-        &mut self,
-        id: &str,
-        counts: BatchCounts,
-        interrupted: crate::service::Interrupted,
-    ) {
+    /// Shows batch `id` and works its pending items (and those a dead process left running);
+    /// `interrupted` says what to do with those that were in flight and are not safe to send
+    /// twice (`Ask`: the tab asks first).
+    fn resume(&mut self, id: &str, counts: BatchCounts, interrupted: Interrupted) {
         self.resend_ask = None;
         self.open(id, counts);
         self.send(BatchCommand::Resume {
@@ -311,12 +291,12 @@ impl BatchPanel {
 
     /// Answers the question about interrupted items: `Some(Resend)` or `Some(Skip)` resumes,
     /// `None` leaves the batch as it is.
-    pub fn answer_resend(&mut self, answer: Option<crate::service::Interrupted>) {
+    pub fn answer_resend(&mut self, answer: Option<Interrupted>) {
         let Some((id, counts, _)) = self.resend_ask.take() else {
             return;
         };
         if let Some(answer) = answer {
-            self.resume_with(&id, counts, answer);
+            self.resume(&id, counts, answer);
         }
     }
 
@@ -370,15 +350,13 @@ impl BatchPanel {
     pub fn accept(&mut self, reply: BatchReply, now: Instant) {
         match reply {
             BatchReply::Queued { id, items, notes } => {
-                let mut notice = format!(
-                    "queued {} as batch {id}",
-                    crate::model::counted(items, "item", "items")
+                let queued = format!("queued {} as batch {id}", counted(items, "item", "items"));
+                self.notice = Some(
+                    std::iter::once(queued)
+                        .chain(notes)
+                        .collect::<Vec<_>>()
+                        .join("\n"),
                 );
-                for note in notes {
-                    notice.push('\n');
-                    notice.push_str(&note);
-                }
-                self.notice = Some(notice);
                 self.counts = BatchCounts {
                     pending: items,
                     ..BatchCounts::default()
@@ -392,7 +370,7 @@ impl BatchPanel {
             BatchReply::Cancelled { id, items } => {
                 self.notice = Some(format!(
                     "cancelled {} of batch {id}",
-                    crate::model::counted(items, "item", "items")
+                    counted(items, "item", "items")
                 ));
                 if self.batch.as_deref() == Some(id.as_str()) {
                     self.reload();
@@ -422,7 +400,7 @@ impl BatchPanel {
                 self.notice = Some(if summary.stopped {
                     format!(
                         "paused: {} pending (Resume sends them)",
-                        crate::model::counted(summary.counts.pending, "item", "items")
+                        counted(summary.counts.pending, "item", "items")
                     )
                 } else {
                     format!("finished: {}", summary.counts.summary())
@@ -552,17 +530,14 @@ impl BatchPanel {
 
     fn import(&mut self, profile: &RetryProfile) {
         let rate = self.rate.trim();
-        let rate_per_host = if rate.is_empty() {
-            None
-        } else {
-            match rate.parse::<f64>() {
-                Ok(r) if r.is_finite() && r > 0.0 => Some(r),
-                _ => {
-                    self.problem = Some(format!(
-                        "the rate per host must be a number above 0 (requests per second), found `{rate}`"
-                    ));
-                    return;
-                }
+        let rate_per_host = match rate.parse::<f64>() {
+            _ if rate.is_empty() => None,
+            Ok(r) if r.is_finite() && r > 0.0 => Some(r),
+            _ => {
+                self.problem = Some(format!(
+                    "the rate per host must be a number above 0 (requests per second), found `{rate}`"
+                ));
+                return;
             }
         };
         if self.list_path.trim().is_empty() {

@@ -3,8 +3,10 @@
 use super::{BatchAction, BatchPanel};
 use crate::model::{BatchItemState, RetryProfile};
 use crate::service::BatchCommand;
+use crate::service::Interrupted;
 use crate::ui::click_row::{click_row, click_table, row_height};
-use crate::ui::controls::{button, picker};
+use crate::ui::controls::{answer_buttons, button, error_line, picker};
+use crate::ui::panel_parts::{hinted_field, labelled, message_line};
 use std::fmt::Write as _;
 use std::time::Instant;
 
@@ -33,12 +35,7 @@ pub fn show(
     progress_ui(panel, ui, now);
     for (is_error, text) in [(true, &panel.problem), (false, &panel.notice)] {
         if let Some(text) = text {
-            let color = if is_error {
-                ui.visuals().error_fg_color
-            } else {
-                ui.visuals().weak_text_color()
-            };
-            ui.colored_label(color, text.as_str());
+            message_line(ui, is_error, text);
         }
     }
     table_ui(panel, ui, now, &mut actions);
@@ -56,8 +53,8 @@ fn resend_ui(panel: &mut BatchPanel, ui: &mut egui::Ui) {
     };
     let n = items.len();
     let mut text = format!(
-        "{n} item{} in flight when the batch stopped {} not idempotent and may have reached the server already:",
-        if n == 1 { "" } else { "s" },
+        "{} in flight when the batch stopped {} not idempotent and may have reached the server already:",
+        crate::model::counted(n as u64, "item", "items"),
         if n == 1 { "was" } else { "were" }
     );
     for item in items.iter().take(RESEND_LISTED) {
@@ -71,35 +68,19 @@ fn resend_ui(panel: &mut BatchPanel, ui: &mut egui::Ui) {
     if n > RESEND_LISTED {
         let _ = write!(text, "\n  … and {} more", n - RESEND_LISTED);
     }
-    let mut answer = None;
-    let mut answered = false;
-    ui.group(|ui| {
-        ui.colored_label(ui.visuals().warn_fg_color, text);
-        ui.horizontal(|ui| {
-            if button(
-                ui,
-                true,
-                "Send them again",
-                "resume, sending these items again from attempt 1",
-            ) {
-                answer = Some(crate::service::Interrupted::Resend);
-                answered = true;
-            }
-            if button(
-                ui,
-                true,
-                "Skip them",
-                "end these items cancelled, then resume the others",
-            ) {
-                answer = Some(crate::service::Interrupted::Skip);
-                answered = true;
-            }
-            if button(ui, true, "Not now", "leave the batch as it is") {
-                answered = true;
-            }
-        });
-    });
-    if answered {
+    #[rustfmt::skip]
+    let answers = [
+        ("Send them again", "resume, sending these items again from attempt 1", Some(Interrupted::Resend)),
+        ("Skip them", "end these items cancelled, then resume the others", Some(Interrupted::Skip)),
+        ("Not now", "leave the batch as it is", None),
+    ];
+    let answer = ui
+        .group(|ui| {
+            ui.colored_label(ui.visuals().warn_fg_color, text);
+            answer_buttons(ui, &answers)
+        })
+        .inner;
+    if let Some(answer) = answer {
         panel.answer_resend(answer);
     }
 }
@@ -111,14 +92,14 @@ fn import_ui(
     actions: &mut Vec<BatchAction>,
 ) {
     ui.horizontal_wrapped(|ui| {
-        let label = ui.label("List file");
-        ui.add(
-            egui::TextEdit::singleline(&mut panel.list_path)
-                .id_salt("batch.list_path")
-                .hint_text("JSON Lines, CSV, curl commands or HAR")
-                .desired_width(220.0),
-        )
-        .labelled_by(label.id);
+        let hint = "JSON Lines, CSV, curl commands or HAR";
+        hinted_field(
+            ui,
+            ("List file", "batch.list_path"),
+            &mut panel.list_path,
+            hint,
+            220.0,
+        );
         if button(
             ui,
             true,
@@ -127,20 +108,16 @@ fn import_ui(
         ) {
             actions.push(BatchAction::PickList);
         }
-        let label = ui.label("Concurrency");
-        ui.add(
-            egui::DragValue::new(&mut panel.concurrency).range(1..=crate::model::MAX_CONCURRENCY),
+        let concurrency =
+            egui::DragValue::new(&mut panel.concurrency).range(1..=crate::model::MAX_CONCURRENCY);
+        labelled(ui, "Concurrency", concurrency).on_hover_text("items in flight at once");
+        hinted_field(
+            ui,
+            ("Rate per host", "batch.rate"),
+            &mut panel.rate,
+            "no limit",
+            60.0,
         )
-        .labelled_by(label.id)
-        .on_hover_text("items in flight at once");
-        let label = ui.label("Rate per host");
-        ui.add(
-            egui::TextEdit::singleline(&mut panel.rate)
-                .id_salt("batch.rate")
-                .hint_text("no limit")
-                .desired_width(60.0),
-        )
-        .labelled_by(label.id)
         .on_hover_text("most item starts per second against one host; empty: no limit");
         ui.checkbox(&mut panel.skip_bad_lines, "Skip bad lines")
             .on_hover_text(
@@ -178,23 +155,12 @@ fn assertions_ui(panel: &mut BatchPanel, ui: &mut egui::Ui) {
     ];
     ui.horizontal_wrapped(|ui| {
         for (label, id, hint, text, help) in fields {
-            let l = ui.label(label);
-            ui.add(
-                egui::TextEdit::singleline(text)
-                    .id_salt(id)
-                    .hint_text(hint)
-                    .desired_width(120.0),
-            )
-            .labelled_by(l.id)
-            .on_hover_text(help);
+            hinted_field(ui, (label, id), text, hint, 120.0).on_hover_text(help);
         }
     });
     let problems = panel.assertions.problems();
-    for problem in [problems.status, problems.json, problems.body]
-        .into_iter()
-        .flatten()
-    {
-        ui.colored_label(ui.visuals().error_fg_color, problem);
+    for problem in [problems.status, problems.json, problems.body] {
+        error_line(ui, problem.as_deref());
     }
 }
 

@@ -144,20 +144,16 @@ fn plot(ui: &mut egui::Ui, a: &StoredRun, b: &StoredRun) {
         .widget_info(|| egui::WidgetInfo::labeled(egui::Role::Figure, true, COMPARE_PLOT_LABEL));
 }
 
-/// `503`, `connect`, …
-fn status(a: Option<&AttemptRow>) -> String {
-    a.and_then(AttemptRow::short_label).unwrap_or_default()
-}
-
-fn planned(a: Option<&AttemptRow>) -> String {
-    a.and_then(|a| a.wait.as_ref())
-        .map_or_else(String::new, |w| format!("{} ms", w.planned_ms))
-}
-
-fn measured(a: Option<&AttemptRow>) -> String {
-    a.and_then(|a| a.wait.as_ref())
-        .and_then(|w| w.actual_ms)
-        .map_or_else(String::new, |m| format!("{m:.1} ms"))
+/// The status (`503`, `connect`, …), planned wait and measured wait of attempt `a` (blank
+/// when the run has no such attempt or wait).
+fn cells(a: Option<&AttemptRow>) -> [String; 3] {
+    let wait = a.and_then(|a| a.wait.as_ref());
+    [
+        a.and_then(AttemptRow::short_label).unwrap_or_default(),
+        wait.map_or_else(String::new, |w| format!("{} ms", w.planned_ms)),
+        wait.and_then(|w| w.actual_ms)
+            .map_or_else(String::new, |m| format!("{m:.1} ms")),
+    ]
 }
 
 fn table(ui: &mut egui::Ui, a: &StoredRun, b: &StoredRun) {
@@ -188,16 +184,8 @@ fn table(ui: &mut egui::Ui, a: &StoredRun, b: &StoredRun) {
             body.rows(height, rows, |mut row| {
                 let i = row.index();
                 let (x, y) = (a.fold.attempts.get(i), b.fold.attempts.get(i));
-                let cells = [
-                    (i + 1).to_string(),
-                    status(x),
-                    planned(x),
-                    measured(x),
-                    status(y),
-                    planned(y),
-                    measured(y),
-                ];
-                for text in cells {
+                let number = (i + 1).to_string();
+                for text in std::iter::once(number).chain(cells(x)).chain(cells(y)) {
                     row.col(|ui| {
                         ui.label(text);
                     });

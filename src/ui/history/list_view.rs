@@ -5,7 +5,8 @@ use super::{HistoryPanel, Purpose, format_bytes};
 use crate::service::HistoryRequest;
 use crate::store::{OutcomeFilter, RUNNING, RunSort, RunSummary};
 use crate::ui::click_row::{click_row, click_table, row_height};
-use crate::ui::controls::{button, picker};
+use crate::ui::controls::{answer_buttons, button, picker};
+use crate::ui::panel_parts::{hinted_field, labelled, message_line};
 use egui::RichText;
 
 /// Below this width (points) the list drops its method and elapsed columns.
@@ -27,12 +28,7 @@ pub fn show(panel: &mut HistoryPanel, ui: &mut egui::Ui) {
     filters_ui(panel, ui);
     actions_ui(panel, ui);
     if let Some((is_error, text)) = panel.message() {
-        let color = if is_error {
-            ui.visuals().error_fg_color
-        } else {
-            ui.visuals().weak_text_color()
-        };
-        ui.colored_label(color, text);
+        message_line(ui, is_error, text);
     }
     if let Some(p) = &date_problem {
         ui.colored_label(ui.visuals().warn_fg_color, p);
@@ -47,14 +43,13 @@ pub fn show(panel: &mut HistoryPanel, ui: &mut egui::Ui) {
 fn filters_ui(panel: &mut HistoryPanel, ui: &mut egui::Ui) {
     let f = &mut panel.filters;
     ui.horizontal_wrapped(|ui| {
-        let label = ui.label("URL contains");
-        ui.add(
-            egui::TextEdit::singleline(&mut f.url)
-                .id_salt("history.url")
-                .hint_text("text in the URL")
-                .desired_width(160.0),
-        )
-        .labelled_by(label.id);
+        hinted_field(
+            ui,
+            ("URL contains", "history.url"),
+            &mut f.url,
+            "text in the URL",
+            160.0,
+        );
         let label = ui.label("Method");
         egui::ComboBox::from_id_salt("history.method")
             .selected_text(if f.method.is_empty() {
@@ -85,15 +80,8 @@ fn filters_ui(panel: &mut HistoryPanel, ui: &mut egui::Ui) {
             ("From", &mut f.since, "history.since"),
             ("To", &mut f.until, "history.until"),
         ] {
-            let label = ui.label(text);
-            ui.add(
-                egui::TextEdit::singleline(value)
-                    .id_salt(salt)
-                    .hint_text("YYYY-MM-DD")
-                    .desired_width(90.0),
-            )
-            .labelled_by(label.id)
-            .on_hover_text("a local date; both ends included; empty = no limit");
+            hinted_field(ui, (text, salt), value, "YYYY-MM-DD", 90.0)
+                .on_hover_text("a local date; both ends included; empty = no limit");
         }
         if button(ui, true, "Refresh", "read the list again") {
             panel.cache.invalidate();
@@ -105,23 +93,17 @@ fn actions_ui(panel: &mut HistoryPanel, ui: &mut egui::Ui) {
     let selected = panel.selected.clone();
     let has = selected.is_some();
     ui.horizontal_wrapped(|ui| {
-        if button(
-            ui,
-            has,
-            "Open",
-            "show the selected run in the timeline, read-only (or double-click it)",
-        ) && let Some(id) = selected.clone()
-        {
-            panel.open(id, Purpose::View);
-        }
-        if button(
-            ui,
-            has,
-            "Re-run",
-            "put the run's request and profile into the composer and send it",
-        ) && let Some(id) = selected.clone()
-        {
-            panel.open(id, Purpose::Rerun);
+        #[rustfmt::skip]
+        let opens = [
+            ("Open", "show the selected run in the timeline, read-only (or double-click it)", Purpose::View),
+            ("Re-run", "put the run's request and profile into the composer and send it", Purpose::Rerun),
+        ];
+        for (label, tip, purpose) in opens {
+            if button(ui, has, label, tip)
+                && let Some(id) = selected.clone()
+            {
+                panel.open(id, purpose);
+            }
         }
         ui.checkbox(&mut panel.same_seed, "Same seed")
             .on_hover_text("re-run with the recorded seed (the same jitter)");
@@ -171,11 +153,12 @@ fn actions_ui(panel: &mut HistoryPanel, ui: &mut egui::Ui) {
                 ui.visuals().warn_fg_color,
                 format!("Delete run {} for good?", short_id(&id)),
             );
-            if ui.button("Delete run").clicked() {
-                panel.send(HistoryRequest::Delete(vec![id]));
-                panel.confirm_delete = None;
-            }
-            if ui.button("Keep it").clicked() {
+            #[rustfmt::skip]
+            let answers = [("Delete run", "delete it from the history", true), ("Keep it", "keep it", false)];
+            if let Some(delete) = answer_buttons(ui, &answers) {
+                if delete {
+                    panel.send(HistoryRequest::Delete(vec![id]));
+                }
                 panel.confirm_delete = None;
             }
         });
@@ -192,23 +175,17 @@ fn footer_ui(panel: &mut HistoryPanel, ui: &mut egui::Ui) {
                 format!("{v}")
             }
         };
-        let label = ui.label("Keep days");
-        ui.add(
-            egui::DragValue::new(&mut panel.retention.keep_days)
-                .range(0..=36_500)
-                .custom_formatter(all_at_zero),
-        )
-        .labelled_by(label.id)
-        .on_hover_text("delete runs older than this many days (0: keep all)");
-        let label = ui.label("Keep runs");
-        ui.add(
-            egui::DragValue::new(&mut panel.retention.keep_runs)
-                .range(0..=10_000_000)
-                .speed(10.0)
-                .custom_formatter(all_at_zero),
-        )
-        .labelled_by(label.id)
-        .on_hover_text("keep only this many newest runs (0: keep all)");
+        let days = egui::DragValue::new(&mut panel.retention.keep_days)
+            .range(0..=36_500)
+            .custom_formatter(all_at_zero);
+        labelled(ui, "Keep days", days)
+            .on_hover_text("delete runs older than this many days (0: keep all)");
+        let runs = egui::DragValue::new(&mut panel.retention.keep_runs)
+            .range(0..=10_000_000)
+            .speed(10.0)
+            .custom_formatter(all_at_zero);
+        labelled(ui, "Keep runs", runs)
+            .on_hover_text("keep only this many newest runs (0: keep all)");
         let rule = panel.retention.rule();
         if button(
             ui,

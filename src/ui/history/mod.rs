@@ -106,7 +106,7 @@ pub struct HistoryPanel {
     opening: HashMap<u64, Purpose>,
     /// Report…: the format picked and the report waiting for its file.
     report: report_dialog::ReportDialog,
-    /// Actions the drawing asked for, handed out by the next [`Self::poll`].
+    /// Actions the drawing asked for, handed out by the next [`Self::take_actions`].
     actions: Vec<HistoryAction>,
 }
 
@@ -190,10 +190,8 @@ impl HistoryPanel {
                 }
             }
             HistoryReply::Deleted(ids) => {
-                self.notice = Some(match ids.len() {
-                    1 => "deleted 1 run".to_owned(),
-                    n => format!("deleted {n} runs"),
-                });
+                let runs = crate::model::counted(ids.len() as u64, "run", "runs");
+                self.notice = Some(format!("deleted {runs}"));
                 self.marked.retain(|m| !ids.contains(m));
                 if self.selected.as_ref().is_some_and(|s| ids.contains(s)) {
                     self.selected = None;

@@ -92,11 +92,6 @@ impl PageCache {
         self.asked = Some((query.clone(), offset));
         Some(offset)
     }
-
-    /// The query of the rows held.
-    pub fn query(&self) -> Option<&RunQuery> {
-        self.query.as_ref()
-    }
 }
 
 #[cfg(test)]

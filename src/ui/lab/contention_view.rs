@@ -8,6 +8,8 @@ use crate::interop::{load_charts, load_csv, sweep_charts, sweep_csv};
 use crate::model::RetryProfile;
 use crate::sim::{ContentionResult, ContentionSetup, MAX_CLIENTS, ServerModel};
 use crate::ui::controls::button;
+use crate::ui::panel_parts::{labelled, text_grid};
+use egui::DragValue;
 use std::sync::Arc;
 
 impl LabPanel {
@@ -101,30 +103,38 @@ impl LabPanel {
         });
         if s.capacity_model {
             ui.horizontal(|ui| {
-                let label = ui.label("Capacity (req/s)");
-                ui.add(egui::DragValue::new(&mut s.capacity).range(1.0..=100_000.0))
-                    .labelled_by(label.id);
+                let capacity = egui::DragValue::new(&mut s.capacity).range(1.0..=100_000.0);
+                labelled(ui, "Capacity (req/s)", capacity);
                 ui.checkbox(&mut s.retry_after, "Send Retry-After");
             });
         }
         ui.horizontal(|ui| {
-            let label = ui.label("Largest N");
-            ui.add(egui::DragValue::new(&mut s.max_clients).range(1..=MAX_CLIENTS))
-                .labelled_by(label.id);
-            let label = ui.label("Load at N");
-            ui.add(egui::DragValue::new(&mut s.load_clients).range(1..=MAX_CLIENTS))
-                .labelled_by(label.id);
-            let label = ui.label("Runs per point");
-            ui.add(egui::DragValue::new(&mut s.runs).range(1..=1000))
-                .labelled_by(label.id);
+            let clients = 1..=MAX_CLIENTS;
+            labelled(
+                ui,
+                "Largest N",
+                DragValue::new(&mut s.max_clients).range(clients.clone()),
+            );
+            labelled(
+                ui,
+                "Load at N",
+                DragValue::new(&mut s.load_clients).range(clients),
+            );
+            labelled(
+                ui,
+                "Runs per point",
+                DragValue::new(&mut s.runs).range(1..=1000),
+            );
         });
         ui.horizontal(|ui| {
-            let label = ui.label("Strategies' base delay (ms)");
-            ui.add(egui::DragValue::new(&mut s.base_ms).range(0..=86_400_000))
-                .labelled_by(label.id);
-            let label = ui.label("Strategies' max delay (ms)");
-            ui.add(egui::DragValue::new(&mut s.cap_ms).range(0..=86_400_000))
-                .labelled_by(label.id);
+            let ms = 0..=86_400_000;
+            let base = DragValue::new(&mut s.base_ms).range(ms.clone());
+            labelled(ui, "Strategies' base delay (ms)", base);
+            labelled(
+                ui,
+                "Strategies' max delay (ms)",
+                DragValue::new(&mut s.cap_ms).range(ms),
+            );
         });
     }
 
@@ -174,28 +184,17 @@ fn plain_words(results: &[ContentionResult]) -> Option<String> {
 /// Per strategy at the load view's N: calls, completion time, clients that gave up and the
 /// peak and mean load (the figures the plots do not show).
 fn load_table(ui: &mut egui::Ui, results: &[ContentionResult]) {
-    egui::Grid::new("lab.load_table")
-        .striped(true)
-        .show(ui, |ui| {
-            for head in [
-                "strategy",
-                "calls",
-                "completion ms",
-                "gave up",
-                "peak load/s",
-                "mean load/s",
-            ] {
-                ui.strong(head);
-            }
-            ui.end_row();
-            for r in results {
-                ui.label(&r.label);
-                ui.label(format!("{:.1}", r.total_calls));
-                ui.label(format!("{:.0}", r.completion_ms));
-                ui.label(format!("{:.1}", r.gave_up));
-                ui.label(format!("{:.0}", r.peak_load));
-                ui.label(format!("{:.0}", r.mean_load));
-                ui.end_row();
-            }
-        });
+    #[rustfmt::skip]
+    let titles = ["strategy", "calls", "completion ms", "gave up", "peak load/s", "mean load/s"];
+    let rows = results.iter().map(|r| {
+        [
+            r.label.clone(),
+            format!("{:.1}", r.total_calls),
+            format!("{:.0}", r.completion_ms),
+            format!("{:.1}", r.gave_up),
+            format!("{:.0}", r.peak_load),
+            format!("{:.0}", r.mean_load),
+        ]
+    });
+    text_grid(ui, "lab.load_table", &titles, rows);
 }

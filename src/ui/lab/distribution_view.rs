@@ -41,17 +41,15 @@ impl LabPanel {
         if let Some(sentence) = plain_words(&d) {
             ui.strong(sentence);
         }
-        if d.retries.iter().any(|r| r.reached > 0) {
-            ui.label(format!(
-                "{} sampled runs, every attempt failing with {failure_status} (a status this profile retries) and no delay header; boxes p5–p95, whiskers min–max, lines the exact bounds",
-                d.samples
-            ));
+        let what = if d.retries.iter().any(|r| r.reached > 0) {
+            " (a status this profile retries) and no delay header; boxes p5–p95, whiskers min–max, lines the exact bounds"
         } else {
-            ui.label(format!(
-                "{} sampled runs, every attempt failing with {failure_status}: no run reaches a retry (this profile retries no status, or allows no retry), so there is no wait to plot",
-                d.samples
-            ));
-        }
+            ": no run reaches a retry (this profile retries no status, or allows no retry), so there is no wait to plot"
+        };
+        let samples = d.samples;
+        ui.label(format!(
+            "{samples} sampled runs, every attempt failing with {failure_status}{what}"
+        ));
         if let Some(hovered) = self.band_plot(ui, &d) {
             self.histogram_retry = hovered;
         }

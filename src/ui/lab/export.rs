@@ -168,10 +168,7 @@ impl LabExport {
     /// Takes finished exports' results into [`Self::status`].
     pub fn poll(&mut self) {
         while let Some(r) = self.jobs.poll() {
-            self.status = Some(match r {
-                Ok(text) => (false, text),
-                Err(e) => (true, e),
-            });
+            self.status = Some((r.is_err(), r.unwrap_or_else(|e| e)));
         }
     }
 }

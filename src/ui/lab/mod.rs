@@ -16,6 +16,7 @@ use crate::sim::{
     SweepPoint,
 };
 use crate::ui::controls::button;
+use crate::ui::panel_parts::section;
 use jobs::{LabJob, LabOutput};
 use std::sync::Arc;
 pub use worker::{LabWorker, inline_lab_worker, spawn_lab_worker};
@@ -240,18 +241,12 @@ impl LabPanel {
 
     /// The last sweep's points, if one finished.
     pub fn sweep_points(&self) -> Option<&[SweepPoint]> {
-        match &self.sweep {
-            Some(Ok(p)) => Some(p.as_slice()),
-            _ => None,
-        }
+        Some(self.sweep.as_ref()?.as_ref().ok()?.as_slice())
     }
 
     /// The distribution shown, if one finished.
     pub fn distribution(&self) -> Option<&Distribution> {
-        match &self.distribution {
-            Some(Ok(d)) => Some(d),
-            _ => None,
-        }
+        Some(self.distribution.as_ref()?.as_ref().ok()?)
     }
 
     /// Takes finished work and asks for the distribution of `profile` when it changed.
@@ -305,21 +300,16 @@ impl LabPanel {
         egui::ScrollArea::vertical()
             .id_salt("lab.scroll")
             .show(ui, |ui| {
-                egui::CollapsingHeader::new("Wait distribution")
-                    .id_salt("lab.distribution")
-                    .default_open(true)
-                    .show(ui, |ui| {
-                        let status = crate::ui::request_draft::demo_failure_status(profile);
-                        self.distribution_ui(ui, status);
-                    });
-                egui::CollapsingHeader::new("Many clients (contention)")
-                    .id_salt("lab.contention")
-                    .default_open(true)
-                    .show(ui, |ui| self.contention_ui(ui, profile));
-                egui::CollapsingHeader::new("Layered retries (stack)")
-                    .id_salt("lab.stack")
-                    .default_open(true)
-                    .show(ui, |ui| self.stack_ui(ui, profile));
+                section(ui, "Wait distribution", "lab.distribution", |ui| {
+                    let status = crate::ui::request_draft::demo_failure_status(profile);
+                    self.distribution_ui(ui, status);
+                });
+                section(ui, "Many clients (contention)", "lab.contention", |ui| {
+                    self.contention_ui(ui, profile);
+                });
+                section(ui, "Layered retries (stack)", "lab.stack", |ui| {
+                    self.stack_ui(ui, profile);
+                });
             });
         if let Some((error, text)) = &self.export.status {
             if *error {

@@ -6,6 +6,7 @@ use super::{LabPanel, Running};
 use crate::model::RetryProfile;
 use crate::profile::{builtin, builtin_ids};
 use crate::sim::STACK_ATTEMPT_BOUND;
+use crate::ui::controls::button;
 
 impl LabPanel {
     pub(super) fn stack_ui(&mut self, ui: &mut egui::Ui, profile: &RetryProfile) {
@@ -28,27 +29,17 @@ impl LabPanel {
             if ui.button("Add layer").clicked() {
                 self.stack_layers.push(Some("aws-standard".to_owned()));
             }
-            if ui
-                .add_enabled(
-                    self.stack_layers.len() > 1,
-                    egui::Button::new("Remove last layer"),
-                )
-                .clicked()
-            {
+            let more = self.stack_layers.len() > 1;
+            if button(ui, more, "Remove last layer", "drop the innermost layer") {
                 self.stack_layers.pop();
             }
-            let label = ui.label("Failure rate");
-            ui.add(
-                egui::DragValue::new(&mut self.failure_rate)
-                    .range(0.0..=1.0)
-                    .speed(0.01),
-            )
-            .labelled_by(label.id)
-            .on_hover_text("chance that one server attempt fails");
-            if ui
-                .add_enabled(self.running.is_none(), egui::Button::new("Simulate stack"))
-                .clicked()
-            {
+            let rate = egui::DragValue::new(&mut self.failure_rate)
+                .range(0.0..=1.0)
+                .speed(0.01);
+            crate::ui::panel_parts::labelled(ui, "Failure rate", rate)
+                .on_hover_text("chance that one server attempt fails");
+            let tip = "simulate calls through these layers against a failing server";
+            if button(ui, self.running.is_none(), "Simulate stack", tip) {
                 let layers: Vec<RetryProfile> = self
                     .stack_layers
                     .iter()

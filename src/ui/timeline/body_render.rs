@@ -46,6 +46,17 @@ impl BodyRender {
     }
 }
 
+impl BodyRender {
+    /// The text shown: pretty JSON, the text, or the hex dump (empty for no body).
+    pub fn text(&self) -> &str {
+        match self {
+            BodyRender::Empty => "",
+            BodyRender::Json(t) | BodyRender::Text(t) => t,
+            BodyRender::Binary { hex_dump } => hex_dump,
+        }
+    }
+}
+
 /// The notices shown above a body: binary size, truncation (`truncated: showing 1.0 MiB of
 /// 5.0 MiB (5242880 bytes)`). Empty when none applies.
 pub fn body_notices(preview: &BodyPreview, render: &BodyRender) -> Vec<String> {

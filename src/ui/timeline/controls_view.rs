@@ -53,20 +53,17 @@ pub fn show(
             ui.label(RichText::new(label).italics())
                 .on_hover_text("a recorded run, shown read-only; re-run it from the History panel");
         }
-        let active = timeline.is_active() && read_only.is_none();
-        let waiting = matches!(timeline.phase(), Phase::Waiting(_)) && read_only.is_none();
-        if read_only.is_none() && button(ui, active, "Cancel", "End this run now (Esc)") {
-            actions.push(TimelineAction::Cancel(run_id));
-        }
-        if read_only.is_none()
-            && button(
-                ui,
-                waiting,
-                "Retry now",
-                "Skip the rest of this wait and start the next attempt",
-            )
-        {
-            actions.push(TimelineAction::SkipWait(run_id));
+        let waiting = matches!(timeline.phase(), Phase::Waiting(_));
+        #[rustfmt::skip]
+        let live = [
+            (timeline.is_active(), "Cancel", "End this run now (Esc)", TimelineAction::Cancel(run_id)),
+            (waiting, "Retry now", "Skip the rest of this wait and start the next attempt",
+             TimelineAction::SkipWait(run_id)),
+        ];
+        for (enabled, label, tip, action) in live {
+            if read_only.is_none() && button(ui, enabled, label, tip) {
+                actions.push(action);
+            }
         }
         let tip = "Copy the whole timeline as plain text";
         copy_button(
@@ -78,11 +75,8 @@ pub fn show(
         );
         super::har_copy::copy_as_har_ui(ui, timeline, request);
         let any = !timeline.attempts().is_empty();
-        if ui
-            .add_enabled(any, egui::Button::new(run_export::EXPORT_PNG_LABEL))
-            .on_hover_text("save the timeline plot as a PNG image (secrets masked)")
-            .clicked()
-        {
+        let tip = "save the timeline plot as a PNG image (secrets masked)";
+        if button(ui, any, run_export::EXPORT_PNG_LABEL, tip) {
             actions.push(TimelineAction::Export(run_id, RunFile::Png));
         }
         let tip = "save the run as a HAR, CSV or events file (secrets masked)";
@@ -108,12 +102,7 @@ pub fn show(
     };
     // One line; the full text shows on hover when it is cut.
     ui.add(egui::Label::new(line).truncate());
-    if timeline
-        .fold()
-        .header
-        .as_ref()
-        .is_some_and(|h| h.tls_unverified)
-    {
+    if timeline.tls_unverified() {
         ui.colored_label(
             ui.visuals().warn_fg_color,
             crate::model::TLS_UNVERIFIED_NOTE,

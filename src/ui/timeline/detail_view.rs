@@ -13,9 +13,24 @@ use super::units::{format_bytes, format_date_time, format_ms, format_secs};
 use crate::model::{AttemptOutcome, ResponseSummary};
 use crate::model::{AttemptResult, AttemptRow, WaitRow};
 use crate::ui::copied_toast::{Secrets, copy_button};
+use crate::ui::panel_parts::section;
 use egui::RichText;
 use std::fmt::Write as _;
 use std::time::Instant;
+
+/// How a finished wait's line ends when it was skipped or cut short by the end of the run.
+const WAIT_NOTES: [&str; 2] = [" (skipped: Retry now)", " (the run ended during this wait)"];
+
+/// `actual 1003 ms` with the note of a skipped or cut-short wait (`notes`: skipped, cut);
+/// `None` while the wait runs.
+pub(super) fn wait_actual(wait: &WaitRow, [skipped, cut]: [&str; 2]) -> Option<String> {
+    let note = match (wait.skipped, wait.interrupted) {
+        (true, _) => skipped,
+        (false, true) => cut,
+        (false, false) => "",
+    };
+    Some(format!("actual {}{note}", format_ms(wait.actual_ms?)))
+}
 
 /// Least height of the body viewer, points.
 const BODY_HEIGHT: f32 = 280.0;
@@ -38,18 +53,10 @@ pub fn show(ui: &mut egui::Ui, view: &mut RunView, now: Instant) {
             ui.label(RichText::new("In flight…").color(color));
         }
         Some(result) => {
-            match &result.outcome {
-                AttemptOutcome::Response(resp) => {
-                    ui.label(RichText::new(status_line(resp)).strong().color(color));
-                }
-                AttemptOutcome::Error(e) => {
-                    ui.label(
-                        RichText::new(format!("network error: {}", e.kind))
-                            .strong()
-                            .color(color),
-                    );
-                    ui.label(&e.message);
-                }
+            let (head, message) = outcome_lines(&result.outcome);
+            ui.label(RichText::new(head).strong().color(color));
+            if let Some(message) = message {
+                ui.label(message);
             }
             ui.label(format!("verdict: {}", attempt.verdict_label()));
             for change in &attempt.budget {
@@ -79,11 +86,16 @@ pub fn show(ui: &mut egui::Ui, view: &mut RunView, now: Instant) {
     }
 }
 
-/// `HTTP/1.1 503 Service Unavailable`.
-pub fn status_line(resp: &ResponseSummary) -> String {
-    format!("{} {} {}", resp.version, resp.status, resp.reason)
-        .trim_end()
-        .to_owned()
+/// An outcome's first line (`HTTP/1.1 503 Service Unavailable`, `network error: connect`) and
+/// an error's message.
+fn outcome_lines(outcome: &AttemptOutcome) -> (String, Option<&str>) {
+    match outcome {
+        AttemptOutcome::Response(r) => {
+            let line = format!("{} {} {}", r.version, r.status, r.reason);
+            (line.trim_end().to_owned(), None)
+        }
+        AttemptOutcome::Error(e) => (format!("network error: {}", e.kind), Some(&e.message)),
+    }
 }
 
 /// `resolve 1 ms · headers 10 ms · total 12 ms` (resolve and headers only when measured).
@@ -118,66 +130,53 @@ fn copy_buttons(ui: &mut egui::Ui, attempt: &AttemptRow, body: Option<&BodyCache
         AttemptOutcome::Response(resp) => Some(resp),
         AttemptOutcome::Error(_) => None,
     });
+    let n = attempt.number;
     ui.horizontal_wrapped(|ui| {
         let tip = "copy this attempt as text: status, timings, verdict, headers, body and the \
                    wait after it (secrets masked)";
-        let what = format!("attempt {} as text", attempt.number);
+        let what = format!("attempt {n} as text");
+        let text = || attempt_text(attempt, response.map(|r| body_text(r, body)).as_deref());
         copy_button(
             ui,
             true,
             ("Copy attempt", tip),
             (&what, Secrets::Masked),
-            || {
-                let body_text = response.map(|resp| body_text(resp, body));
-                attempt_text(attempt, body_text.as_deref())
-            },
+            text,
         );
         if let Some(resp) = response {
             let tip = "copy the body as shown below (pretty JSON, text or hex dump)";
-            let what = format!("the body of attempt {}", attempt.number);
+            let what = (&format!("the body of attempt {n}")[..], Secrets::Masked);
             let any = !resp.body.bytes.is_empty();
-            copy_button(
-                ui,
-                any,
-                ("Copy body", tip),
-                (&what, Secrets::Masked),
-                || body_text(resp, body),
-            );
+            copy_button(ui, any, ("Copy body", tip), what, || body_text(resp, body));
         }
         if let Some(wait) = &attempt.wait {
             let tip = "copy the explanation of the wait after this attempt";
             let what = format!("the explanation of retry {}", wait.explanation.retry);
+            let text = || wait.explanation.text.clone();
             copy_button(
                 ui,
                 true,
                 ("Copy explanation", tip),
                 (&what, Secrets::None),
-                || wait.explanation.text.clone(),
+                text,
             );
         }
     });
 }
 
-/// Whether a response header's value is secret (masked at the source: it reads `***`).
-fn is_secret_header(name: &str) -> bool {
-    crate::model::secrets::is_secret_header(name)
-}
-
 fn headers_ui(ui: &mut egui::Ui, resp: &ResponseSummary, attempt: u32) {
-    egui::CollapsingHeader::new(format!("Headers ({})", resp.headers.len()))
-        .id_salt(("headers", attempt))
-        .default_open(true)
-        .show(ui, |ui| {
-            egui::Grid::new(("header_grid", attempt))
-                .striped(true)
-                .num_columns(3)
-                .show(ui, |ui| {
-                    for (index, (name, value)) in resp.headers.iter().enumerate() {
-                        header_row(ui, index, name, value);
-                        ui.end_row();
-                    }
-                });
-        });
+    let title = format!("Headers ({})", resp.headers.len());
+    section(ui, title, ("headers", attempt), |ui| {
+        egui::Grid::new(("header_grid", attempt))
+            .striped(true)
+            .num_columns(3)
+            .show(ui, |ui| {
+                for (index, (name, value)) in resp.headers.iter().enumerate() {
+                    header_row(ui, index, name, value);
+                    ui.end_row();
+                }
+            });
+    });
 }
 
 /// One header: name and Copy, then the value (`***` when secret). The short visible button
@@ -194,7 +193,9 @@ fn header_row(ui: &mut egui::Ui, index: usize, name: &str, value: &str) {
             let enabled = copy.enabled();
             copy.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, enabled, &label));
             if copy.clicked() {
-                let secrets = if is_secret_header(name) {
+                // A secret header's value is masked at the source: it reads `***`.
+                let secret = crate::model::secrets::is_secret_header(name);
+                let secrets = if secret {
                     Secrets::Masked
                 } else {
                     Secrets::None
@@ -214,18 +215,10 @@ fn header_row(ui: &mut egui::Ui, index: usize, name: &str, value: &str) {
 
 /// The body as the pane shows it: pretty JSON, text, or the hex dump (empty for no body).
 fn body_text(resp: &ResponseSummary, cache: Option<&BodyCache>) -> String {
-    let computed;
-    let render = if let Some(c) = cache {
-        &c.render
-    } else {
-        computed = BodyRender::from_preview(&resp.body);
-        &computed
-    };
-    match render {
-        BodyRender::Empty => String::new(),
-        BodyRender::Json(t) | BodyRender::Text(t) => t.clone(),
-        BodyRender::Binary { hex_dump } => hex_dump.clone(),
-    }
+    cache.map_or_else(
+        || BodyRender::from_preview(&resp.body).text().to_owned(),
+        |c| c.render.text().to_owned(),
+    )
 }
 
 /// The whole attempt as plain text (Copy attempt): method and URL, start, status or error,
@@ -261,14 +254,9 @@ pub fn attempt_text(attempt: &AttemptRow, body: Option<&str>) -> String {
         }
         None => out.push_str("in flight\n"),
         Some(result) => {
-            match &result.outcome {
-                AttemptOutcome::Response(resp) => {
-                    let _ = writeln!(out, "{}", status_line(resp));
-                }
-                AttemptOutcome::Error(e) => {
-                    let _ = writeln!(out, "network error: {}", e.kind);
-                    let _ = writeln!(out, "{}", e.message);
-                }
+            let (head, message) = outcome_lines(&result.outcome);
+            for line in std::iter::once(head.as_str()).chain(message) {
+                let _ = writeln!(out, "{line}");
             }
             let _ = writeln!(out, "verdict: {}", attempt.verdict_label());
             let _ = writeln!(out, "{}", timings_line(result));
@@ -306,14 +294,7 @@ pub fn attempt_text(attempt: &AttemptRow, body: Option<&str>) -> String {
         }
     }
     if let Some(wait) = &attempt.wait {
-        let actual = match wait.actual_ms {
-            Some(ms) if wait.skipped => format!("actual {} (skipped: Retry now)", format_ms(ms)),
-            Some(ms) if wait.interrupted => {
-                format!("actual {} (the run ended during this wait)", format_ms(ms))
-            }
-            Some(ms) => format!("actual {}", format_ms(ms)),
-            None => "in progress".to_owned(),
-        };
+        let actual = wait_actual(wait, WAIT_NOTES).unwrap_or_else(|| "in progress".to_owned());
         let _ = writeln!(
             out,
             "wait {} before attempt {}: planned {}, {actual}",
@@ -327,76 +308,52 @@ pub fn attempt_text(attempt: &AttemptRow, body: Option<&str>) -> String {
 }
 
 fn body_ui(ui: &mut egui::Ui, resp: &ResponseSummary, body: Option<&BodyCache>, attempt: u32) {
-    egui::CollapsingHeader::new(format!("Body ({})", format_bytes(resp.body.total_bytes)))
-        .id_salt(("body", attempt))
-        .default_open(true)
-        .show(ui, |ui| {
-            let Some(body) = body else {
-                ui.label("(no body)");
-                return;
-            };
-            for notice in body_notices(&resp.body, &body.render) {
-                ui.label(RichText::new(notice).italics());
-            }
-            if body.lines.is_empty() {
-                ui.label("(empty body)");
-                return;
-            }
-            let line_height = ui.text_style_height(&egui::TextStyle::Monospace);
-            // As tall as the pane shows (at least BODY_HEIGHT): scrolled into view, the body
-            // fills the pane instead of showing a few lines in a box inside it.
-            let visible = ui.clip_rect().height() - 24.0;
-            egui::ScrollArea::both()
-                .id_salt(("body_lines", attempt))
-                .max_height(visible.max(BODY_HEIGHT))
-                .auto_shrink([false, true])
-                .show_rows(ui, line_height, body.lines.len(), |ui, range| {
-                    for line in &body.lines[range] {
-                        ui.add(egui::Label::new(RichText::new(line).monospace()).extend());
-                    }
-                });
-        });
+    let title = format!("Body ({})", format_bytes(resp.body.total_bytes));
+    section(ui, title, ("body", attempt), |ui| {
+        let Some(body) = body else {
+            ui.label("(no body)");
+            return;
+        };
+        for notice in body_notices(&resp.body, &body.render) {
+            ui.label(RichText::new(notice).italics());
+        }
+        if body.lines.is_empty() {
+            ui.label("(empty body)");
+            return;
+        }
+        let line_height = ui.text_style_height(&egui::TextStyle::Monospace);
+        // As tall as the pane shows (at least BODY_HEIGHT): scrolled into view, the body
+        // fills the pane instead of showing a few lines in a box inside it.
+        let visible = ui.clip_rect().height() - 24.0;
+        egui::ScrollArea::both()
+            .id_salt(("body_lines", attempt))
+            .max_height(visible.max(BODY_HEIGHT))
+            .auto_shrink([false, true])
+            .show_rows(ui, line_height, body.lines.len(), |ui, range| {
+                for line in &body.lines[range] {
+                    ui.add(egui::Label::new(RichText::new(line).monospace()).extend());
+                }
+            });
+    });
 }
 
 fn wait_ui(ui: &mut egui::Ui, wait: &WaitRow, remaining_ms: Option<f64>) {
-    egui::CollapsingHeader::new(format!(
-        "Wait {} before attempt {}",
-        wait.retry,
-        wait.retry + 1
-    ))
-    .id_salt(("wait", wait.retry))
-    .default_open(true)
-    .show(ui, |ui| {
+    let title = format!("Wait {} before attempt {}", wait.retry, wait.retry + 1);
+    section(ui, title, ("wait", wait.retry), |ui| {
         ui.label(format!("planned {}", format_ms(wait.planned_ms as f64)));
-        match (wait.actual_ms, remaining_ms) {
-            (Some(ms), _) => {
-                let skipped = if wait.skipped {
-                    " (skipped: Retry now)"
-                } else if wait.interrupted {
-                    " (the run ended during this wait)"
-                } else {
-                    ""
-                };
-                ui.label(format!("actual {}{skipped}", format_ms(ms)));
-            }
-            (None, Some(left)) => {
-                ui.label(format!("in progress: {} left", format_secs(left)));
-            }
-            (None, None) => {}
+        let left = remaining_ms.map(|left| format!("in progress: {} left", format_secs(left)));
+        if let Some(actual) = wait_actual(wait, WAIT_NOTES).or(left) {
+            ui.label(actual);
         }
         ui.add(egui::Label::new(RichText::new(&wait.explanation.text).monospace()).wrap());
         let e = &wait.explanation;
-        if !e.draws.is_empty() {
-            egui::Grid::new(("draws", wait.retry))
-                .num_columns(2)
-                .show(ui, |ui| {
-                    for d in &e.draws {
-                        ui.label(&d.name);
-                        ui.label(format!("{:.4} from U[{}, {}]", d.value, d.low, d.high));
-                        ui.end_row();
-                    }
-                });
-        }
+        let draws = e.draws.iter().map(|d| {
+            [
+                d.name.clone(),
+                format!("{:.4} from U[{}, {}]", d.value, d.low, d.high),
+            ]
+        });
+        crate::ui::panel_parts::text_grid(ui, ("draws", wait.retry), &[], draws);
         ui.label(format!(
             "before jitter {} · {}",
             format_ms(e.unjittered_ms),

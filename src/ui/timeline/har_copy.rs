@@ -15,30 +15,23 @@ pub fn timeline_har(timeline: &Timeline, sent: Option<&SentRequest>) -> String {
     serde_json::to_string_pretty(&har).unwrap_or_default()
 }
 
-/// The "Copy as HAR", "Copy as CSV" and "Copy events" buttons.
+/// The "Copy as CSV", "Copy events" and "Copy as HAR" buttons (secrets masked).
 pub fn copy_as_har_ui(ui: &mut egui::Ui, timeline: &Timeline, sent: Option<&Arc<SentRequest>>) {
     let any = !timeline.attempts().is_empty();
-    let tip = "copy one row per attempt as CSV (secrets masked) for a spreadsheet";
-    copy_button(
-        ui,
-        any,
-        ("Copy as CSV", tip),
-        ("the attempts as CSV", Secrets::Masked),
-        || crate::interop::attempts_csv(timeline.fold(), &timeline.run_id().to_string()),
-    );
-    let tip = "copy the run's events as JSON Lines, as `retryscope run --json` prints them \
-               (secrets masked)";
-    let what = ("the run's events as JSON Lines", Secrets::Masked);
-    copy_button(ui, any, ("Copy events", tip), what, || {
-        crate::interop::events_json_lines(timeline.fold())
-    });
-    let tip = "copy the run as a HAR 1.2 file (one entry per attempt, secrets masked) to paste \
-               into a .har file or a ticket";
-    copy_button(
-        ui,
-        any,
-        ("Copy as HAR", tip),
-        ("the run as HAR", Secrets::Masked),
-        || timeline_har(timeline, sent.map(Arc::as_ref)),
-    );
+    let fold = timeline.fold();
+    let csv = || crate::interop::attempts_csv(fold, &timeline.run_id().to_string());
+    let events = || crate::interop::events_json_lines(fold);
+    let har = || timeline_har(timeline, sent.map(Arc::as_ref));
+    #[rustfmt::skip]
+    let buttons: [(&str, &str, &str, &dyn Fn() -> String); 3] = [
+        ("Copy as CSV", "copy one row per attempt as CSV (secrets masked) for a spreadsheet",
+         "the attempts as CSV", &csv),
+        ("Copy events", "copy the run's events as JSON Lines, as `retryscope run --json` prints them (secrets masked)",
+         "the run's events as JSON Lines", &events),
+        ("Copy as HAR", "copy the run as a HAR 1.2 file (one entry per attempt, secrets masked) to paste into a .har file or a ticket",
+         "the run as HAR", &har),
+    ];
+    for (label, tip, what, make) in buttons {
+        copy_button(ui, any, (label, tip), (what, Secrets::Masked), make);
+    }
 }

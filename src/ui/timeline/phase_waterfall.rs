@@ -48,53 +48,51 @@ fn phase_color(kind: PhaseKind) -> Color32 {
 /// under a collapsible `Phases` header whose id comes from `attempt`.
 pub fn waterfall_ui(ui: &mut egui::Ui, attempt: u32, timings: &Timings, error: Option<ErrorKind>) {
     let spans = phase_spans(timings, error);
-    egui::CollapsingHeader::new("Phases")
-        .id_salt(("phases", attempt))
-        .default_open(true)
-        .show(ui, |ui| {
-            let track = (ui.available_width() - LABEL_WIDTH - DURATION_WIDTH - 16.0).max(MIN_TRACK);
-            let total = timings.total_ms.max(f64::EPSILON);
-            let reused = timings.connection == ConnectionUse::Reused;
-            let mut reuse_shown = false;
-            egui::Grid::new(("phase_grid", attempt))
-                .num_columns(3)
-                .spacing([8.0, 1.0])
-                .min_col_width(0.0)
-                .show(ui, |ui| {
-                    for span in &spans {
-                        if reused
-                            && !reuse_shown
-                            && !matches!(span.kind, PhaseKind::Redirects | PhaseKind::Dns)
-                        {
-                            reused_row(ui, track);
-                            reuse_shown = true;
-                        }
-                        let name = if span.failed {
-                            format!("{} (failed)", span.kind.label())
-                        } else {
-                            span.kind.label().to_owned()
-                        };
-                        label_cell(ui, RichText::new(name));
-                        bar_cell(ui, track, span.start_ms / total, span.end_ms / total, span);
-                        duration_cell(ui, &phase_ms(span.duration_ms()));
-                        ui.end_row();
-                    }
-                    if reused && !reuse_shown {
+    crate::ui::panel_parts::section(ui, "Phases", ("phases", attempt), |ui| {
+        let track = (ui.available_width() - LABEL_WIDTH - DURATION_WIDTH - 16.0).max(MIN_TRACK);
+        let total = timings.total_ms.max(f64::EPSILON);
+        let reused = timings.connection == ConnectionUse::Reused;
+        let mut reuse_shown = false;
+        egui::Grid::new(("phase_grid", attempt))
+            .num_columns(3)
+            .spacing([8.0, 1.0])
+            .min_col_width(0.0)
+            .show(ui, |ui| {
+                for span in &spans {
+                    if reused
+                        && !reuse_shown
+                        && !matches!(span.kind, PhaseKind::Redirects | PhaseKind::Dns)
+                    {
                         reused_row(ui, track);
+                        reuse_shown = true;
                     }
-                    total_row(ui, track, timings.total_ms);
-                });
-            for note in notes(timings, error) {
-                ui.label(RichText::new(note).weak().small());
-            }
-        });
+                    let name = if span.failed {
+                        format!("{} (failed)", span.kind.label())
+                    } else {
+                        span.kind.label().to_owned()
+                    };
+                    label_cell(ui, RichText::new(name));
+                    bar_cell(ui, track, span.start_ms / total, span.end_ms / total, span);
+                    duration_cell(ui, &phase_ms(span.duration_ms()));
+                    ui.end_row();
+                }
+                if reused && !reuse_shown {
+                    reused_row(ui, track);
+                }
+                total_row(ui, track, timings.total_ms);
+            });
+        for note in notes(timings, error) {
+            ui.label(RichText::new(note).weak().small());
+        }
+    });
 }
 
 /// The row standing for a reused connection: no bar, the word `reused`.
 fn reused_row(ui: &mut egui::Ui, track: f32) {
     label_cell(ui, RichText::new(REUSED_LABEL));
-    ui.allocate_ui_with_layout(
-        egui::vec2(track, ui.spacing().interact_size.y * 0.7),
+    cell(
+        ui,
+        track,
         egui::Layout::left_to_right(egui::Align::Center),
         |ui| {
             ui.label(
@@ -111,50 +109,65 @@ fn reused_row(ui: &mut egui::Ui, track: f32) {
 /// The last row: the whole attempt, a faint bar across the track.
 fn total_row(ui: &mut egui::Ui, track: f32, total_ms: f64) {
     label_cell(ui, RichText::new("total").strong());
-    let height = ui.spacing().interact_size.y * 0.7;
-    let (rect, response) = ui.allocate_exact_size(egui::vec2(track, height), egui::Sense::hover());
-    let label = format!("total bar to {}", phase_ms(total_ms));
-    response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Image, true, &label));
+    let rect = track_rect(ui, track, &format!("total bar to {}", phase_ms(total_ms)));
     let color = ui.visuals().weak_text_color();
-    ui.painter_at(rect)
-        .rect_filled(rect.shrink2(egui::vec2(0.0, height * 0.35)), 1.0, color);
+    ui.painter_at(rect).rect_filled(
+        rect.shrink2(egui::vec2(0.0, rect.height() * 0.35)),
+        1.0,
+        color,
+    );
     duration_cell(ui, &phase_ms(total_ms));
     ui.end_row();
 }
 
+/// A grid cell `width` points wide and a row high, laid out by `layout`.
+fn cell(ui: &mut egui::Ui, width: f32, layout: egui::Layout, add: impl FnOnce(&mut egui::Ui)) {
+    let size = egui::vec2(width, ui.spacing().interact_size.y * 0.7);
+    ui.allocate_ui_with_layout(size, layout, |ui| {
+        ui.set_min_width(width);
+        add(ui);
+    });
+}
+
 fn label_cell(ui: &mut egui::Ui, text: RichText) {
-    ui.allocate_ui_with_layout(
-        egui::vec2(LABEL_WIDTH, ui.spacing().interact_size.y * 0.7),
+    cell(
+        ui,
+        LABEL_WIDTH,
         egui::Layout::left_to_right(egui::Align::Center),
         |ui| {
-            ui.set_min_width(LABEL_WIDTH);
             ui.add(egui::Label::new(text).truncate());
         },
     );
 }
 
 fn duration_cell(ui: &mut egui::Ui, text: &str) {
-    ui.allocate_ui_with_layout(
-        egui::vec2(DURATION_WIDTH, ui.spacing().interact_size.y * 0.7),
+    cell(
+        ui,
+        DURATION_WIDTH,
         egui::Layout::right_to_left(egui::Align::Center),
         |ui| {
-            ui.set_min_width(DURATION_WIDTH);
             ui.label(RichText::new(text).monospace());
         },
     );
 }
 
-/// A track `track` points wide with the span's bar from fraction `from` to `to` of it.
-fn bar_cell(ui: &mut egui::Ui, track: f32, from: f64, to: f64, span: &crate::model::PhaseSpan) {
+/// Room for a bar `track` points wide and a row high, named `label` for screen readers.
+fn track_rect(ui: &mut egui::Ui, track: f32, label: &str) -> egui::Rect {
     let height = ui.spacing().interact_size.y * 0.7;
     let (rect, response) = ui.allocate_exact_size(egui::vec2(track, height), egui::Sense::hover());
+    response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Image, true, label));
+    rect
+}
+
+/// A track `track` points wide with the span's bar from fraction `from` to `to` of it.
+fn bar_cell(ui: &mut egui::Ui, track: f32, from: f64, to: f64, span: &crate::model::PhaseSpan) {
     let label = format!(
         "{} bar from {} to {}",
         span.kind.label(),
         phase_ms(span.start_ms),
         phase_ms(span.end_ms)
     );
-    response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Image, true, &label));
+    let rect = track_rect(ui, track, &label);
     let visuals = ui.visuals();
     let painter = ui.painter_at(rect);
     painter.rect_filled(rect, 2.0, visuals.faint_bg_color);

@@ -39,12 +39,7 @@ impl Timeline {
         if let Some(line) = self.header_line() {
             let _ = writeln!(out, "{line}");
         }
-        if self
-            .fold()
-            .header
-            .as_ref()
-            .is_some_and(|h| h.tls_unverified)
-        {
+        if self.tls_unverified() {
             let _ = writeln!(out, "{}", crate::model::TLS_UNVERIFIED_NOTE);
         }
         for row in self.attempts() {
@@ -62,14 +57,9 @@ impl Timeline {
             }
             let _ = writeln!(out, "{line}");
             if let Some(wait) = &row.wait {
-                let actual = match wait.actual_ms {
-                    Some(ms) if wait.skipped => format!("actual {} (skipped)", format_ms(ms)),
-                    Some(ms) if wait.interrupted => {
-                        format!("actual {} (run ended)", format_ms(ms))
-                    }
-                    Some(ms) => format!("actual {}", format_ms(ms)),
-                    None => "in progress".to_owned(),
-                };
+                let notes = [" (skipped)", " (run ended)"];
+                let actual = super::detail_view::wait_actual(wait, notes)
+                    .unwrap_or_else(|| "in progress".to_owned());
                 let _ = writeln!(
                     out,
                     "    wait {}: planned {}, {actual} · {}",

@@ -69,25 +69,19 @@ pub fn show(
         .x_axis_formatter(|mark, range| axis_time(mark.value, range.end() - range.start()))
         .y_axis_min_width(56.0)
         .y_grid_spacer(|_| {
-            vec![
-                GridMark {
-                    value: WAIT_LANE,
-                    step_size: 1.0,
-                },
-                GridMark {
-                    value: ATTEMPT_LANE,
-                    step_size: 1.0,
-                },
-            ]
+            let mark = |value| GridMark {
+                value,
+                step_size: 1.0,
+            };
+            vec![mark(WAIT_LANE), mark(ATTEMPT_LANE)]
         })
         .y_axis_formatter(|mark, _| {
-            if mark.value == ATTEMPT_LANE {
-                "attempts".to_owned()
-            } else if mark.value == WAIT_LANE {
-                "waits".to_owned()
-            } else {
-                String::new()
+            match mark.value {
+                v if v == ATTEMPT_LANE => "attempts",
+                v if v == WAIT_LANE => "waits",
+                _ => "",
             }
+            .to_owned()
         })
         .show(ui, |plot_ui| {
             let width_px = f64::from(plot_ui.transform().frame().width()).max(50.0);

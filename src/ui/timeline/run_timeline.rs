@@ -140,6 +140,11 @@ impl Timeline {
         self.fold.header.as_ref().map_or("", |h| &h.url)
     }
 
+    /// True when the run was sent without verifying the server's TLS certificate.
+    pub fn tls_unverified(&self) -> bool {
+        self.fold.header.as_ref().is_some_and(|h| h.tls_unverified)
+    }
+
     /// Attempt rows in order.
     pub fn attempts(&self) -> &[AttemptRow] {
         &self.fold.attempts

@@ -84,13 +84,8 @@ impl RunView {
 }
 
 fn display_lines(render: &BodyRender) -> Vec<String> {
-    let text = match render {
-        BodyRender::Empty => return Vec::new(),
-        BodyRender::Json(t) | BodyRender::Text(t) => t,
-        BodyRender::Binary { hex_dump } => hex_dump,
-    };
     let mut lines = Vec::new();
-    for line in text.lines() {
+    for line in render.text().lines() {
         let chars: Vec<char> = line.chars().collect();
         if chars.is_empty() {
             lines.push(String::new());

@@ -149,10 +149,9 @@ impl RunsState {
 
     /// The attempt (1-based) the detail pane shows for the selected run, if any.
     pub fn selected_attempt(&self) -> Option<u32> {
-        let id = self.selected?;
-        let view = self.runs.iter().find(|v| v.timeline.run_id() == id)?;
-        let row = view.selected_row?;
-        view.timeline.attempts().get(row).map(|r| r.number)
+        let view = &self.runs[self.index(self.selected?)?];
+        let row = view.timeline.attempts().get(view.selected_row?)?;
+        Some(row.number)
     }
 
     /// Selects attempt `attempt` (1-based) of the selected run for the detail pane.

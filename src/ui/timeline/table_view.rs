@@ -129,103 +129,78 @@ pub fn show(
     clicked
 }
 
+/// One cell: `text` cut with `…` to the column, not selectable (a click selects the row);
+/// `hover` on hover, else the whole text when it is cut.
+fn cell(ui: &mut egui::Ui, text: impl Into<egui::WidgetText>, hover: Option<String>) {
+    let label = egui::Label::new(text)
+        .selectable(false)
+        .truncate()
+        .show_tooltip_when_elided(hover.is_none());
+    let response = ui.add(label);
+    if let Some(hover) = hover.filter(|h| !h.is_empty()) {
+        response.on_hover_text(hover);
+    }
+}
+
+/// The texts of the cells, in the columns' order.
+fn cell_texts(attempt: &AttemptRow, now: f64) -> [String; 8] {
+    let wait = attempt.wait.as_ref();
+    [
+        format!("#{}", attempt.number),
+        format_clock_compact(&attempt.started_at),
+        attempt.duration_ms().map(format_ms).unwrap_or_default(),
+        attempt.result_label(),
+        attempt
+            .response_bytes()
+            .map(format_bytes)
+            .unwrap_or_default(),
+        wait.map(|w| format_ms(w.planned_ms as f64))
+            .unwrap_or_default(),
+        wait.map(|w| measured_wait(w, now).0).unwrap_or_default(),
+        explanation_cell(attempt),
+    ]
+}
+
 /// The cells after `#`.
 fn cells(row: &mut egui_extras::TableRow<'_, '_>, attempt: &AttemptRow, now: f64) {
-    row.col(|ui| {
-        ui.add(
-            egui::Label::new(format_clock_compact(&attempt.started_at))
-                .selectable(false)
-                .truncate(),
-        )
-        .on_hover_text(format!(
-            "{}\n{} {}",
-            format_date_time(&attempt.started_at),
-            attempt.method,
-            attempt.url
-        ));
-    });
-    row.col(|ui| {
-        let label = ui.add(
-            egui::Label::new(attempt.duration_ms().map(format_ms).unwrap_or_default())
-                .selectable(false)
-                .truncate()
-                .show_tooltip_when_elided(false),
-        );
-        if let Some(result) = &attempt.result {
-            let error = result.outcome.error_kind();
-            let phases = super::phase_waterfall::phases_tooltip(&result.timings, error);
-            if !phases.is_empty() {
-                label.on_hover_text(format!("phases of attempt {}\n{phases}", attempt.number));
-            }
-        }
-    });
-    row.col(|ui| {
-        let result = attempt.result_label();
-        let verdict = attempt.verdict_label();
-        let hover = if verdict.is_empty() {
-            result.clone()
+    let [
+        _,
+        start,
+        duration,
+        result,
+        size,
+        planned,
+        measured,
+        explanation,
+    ] = cell_texts(attempt, now);
+    let (method, url) = (&attempt.method, &attempt.url);
+    let start_hover = format!("{}\n{method} {url}", format_date_time(&attempt.started_at));
+    row.col(|ui| cell(ui, start, Some(start_hover)));
+    let phases = attempt.result.as_ref().map_or_else(String::new, |result| {
+        let error = result.outcome.error_kind();
+        let phases = super::phase_waterfall::phases_tooltip(&result.timings, error);
+        if phases.is_empty() {
+            phases
         } else {
-            format!("{result}\nverdict: {verdict}")
-        };
-        ui.add(
-            egui::Label::new(
-                RichText::new(result)
-                    .color(class_text_color(attempt.class(), ui.visuals().dark_mode)),
-            )
-            .selectable(false)
-            .truncate()
-            .show_tooltip_when_elided(false),
-        )
-        .on_hover_text(hover);
-    });
-    row.col(|ui| {
-        ui.add(
-            egui::Label::new(
-                attempt
-                    .response_bytes()
-                    .map(format_bytes)
-                    .unwrap_or_default(),
-            )
-            .selectable(false)
-            .truncate(),
-        );
-    });
-    let wait = attempt.wait.as_ref();
-    row.col(|ui| {
-        if let Some(w) = wait {
-            ui.add(
-                egui::Label::new(format_ms(w.planned_ms as f64))
-                    .selectable(false)
-                    .truncate(),
-            );
+            format!("phases of attempt {}\n{phases}", attempt.number)
         }
     });
+    row.col(|ui| cell(ui, duration, Some(phases)));
+    let verdict = attempt.verdict_label();
+    let hover = if verdict.is_empty() {
+        result.clone()
+    } else {
+        format!("{result}\nverdict: {verdict}")
+    };
     row.col(|ui| {
-        if let Some(w) = wait {
-            let (text, hover) = measured_wait(w, now);
-            let label = ui.add(
-                egui::Label::new(text)
-                    .selectable(false)
-                    .truncate()
-                    .show_tooltip_when_elided(false),
-            );
-            if let Some(hover) = hover {
-                label.on_hover_text(hover);
-            }
-        }
+        let color = class_text_color(attempt.class(), ui.visuals().dark_mode);
+        cell(ui, RichText::new(result).color(color), Some(hover));
     });
-    row.col(|ui| {
-        let text = explanation_cell(attempt);
-        if !text.is_empty() {
-            ui.add(
-                egui::Label::new(text)
-                    .selectable(false)
-                    .truncate()
-                    .show_tooltip_when_elided(false),
-            )
-            .on_hover_text(explanation_hover(attempt));
-        }
-    });
+    row.col(|ui| cell(ui, size, None));
+    row.col(|ui| cell(ui, planned, None));
+    let measured_hover = attempt.wait.as_ref().and_then(|w| measured_wait(w, now).1);
+    row.col(|ui| cell(ui, measured, Some(measured_hover.unwrap_or_default())));
+    row.col(|ui| cell(ui, explanation, Some(explanation_hover(attempt))));
 }
 
 /// Whether this frame's input asks to copy the selected row: a Copy event (what the
@@ -245,28 +220,12 @@ fn copy_requested(ctx: &egui::Context) -> bool {
 /// a spreadsheet row), with the full explanation and the verdict after the result:
 /// `#2\t14:00:01.015+01\t9 ms\t200 (success)\t2 B\t\t\t`.
 pub fn row_text(attempt: &AttemptRow, now: f64) -> String {
-    let result = attempt.result_label();
+    let mut cells = cell_texts(attempt, now);
     let verdict = attempt.verdict_label();
-    let result = if verdict.is_empty() {
-        result
-    } else {
-        format!("{result} ({verdict})")
-    };
-    let wait = attempt.wait.as_ref();
-    let cells = [
-        format!("#{}", attempt.number),
-        format_clock_compact(&attempt.started_at),
-        attempt.duration_ms().map(format_ms).unwrap_or_default(),
-        result,
-        attempt
-            .response_bytes()
-            .map(format_bytes)
-            .unwrap_or_default(),
-        wait.map(|w| format_ms(w.planned_ms as f64))
-            .unwrap_or_default(),
-        wait.map(|w| measured_wait(w, now).0).unwrap_or_default(),
-        explanation_hover(attempt),
-    ];
+    if !verdict.is_empty() {
+        cells[3] = format!("{} ({verdict})", cells[3]);
+    }
+    cells[7] = explanation_hover(attempt);
     cells.join("\t")
 }
 

@@ -4,6 +4,7 @@
 
 use super::PreparedWatch;
 use crate::report::duration_text;
+use crate::ui::panel_parts::text_grid;
 
 /// Draws the tables of `w`; returns the id of the run whose button was clicked.
 pub fn show(ui: &mut egui::Ui, w: &PreparedWatch) -> Option<String> {
@@ -12,38 +13,34 @@ pub fn show(ui: &mut egui::Ui, w: &PreparedWatch) -> Option<String> {
     if f.failures.is_empty() {
         ui.weak("no failed attempt");
     }
-    egui::Grid::new("watch.failures")
-        .striped(true)
-        .show(ui, |ui| {
-            for c in &f.failures {
-                ui.label(format!("{} {}", c.kind, c.label));
-                ui.label(format!("failed attempts: {}", c.attempts));
-                ui.label(format!("runs it ended: {}", c.runs_ended));
-                ui.end_row();
-            }
-        });
+    let failures = f.failures.iter().map(|c| {
+        [
+            format!("{} {}", c.kind, c.label),
+            format!("failed attempts: {}", c.attempts),
+            format!("runs it ended: {}", c.runs_ended),
+        ]
+    });
+    text_grid(ui, "watch.failures", &[], failures);
     ui.strong("Retry-After and rate-limit headers");
     if f.delay_headers.is_empty() {
         ui.weak("none seen");
     }
-    egui::Grid::new("watch.delay_headers")
-        .striped(true)
-        .show(ui, |ui| {
-            for h in &f.delay_headers {
-                ui.label(&h.name);
-                ui.label(format!("{} responses", h.responses));
-                ui.label(format!(
-                    "asked p50 {}, max {}",
-                    duration_text(h.asked.p50_ms),
-                    duration_text(h.asked.max_ms)
-                ));
-                ui.label(format!(
-                    "{} of {} retries waited it",
-                    h.waited_at_least_asked, h.retried
-                ));
-                ui.end_row();
-            }
-        });
+    let headers = f.delay_headers.iter().map(|h| {
+        [
+            h.name.clone(),
+            format!("{} responses", h.responses),
+            format!(
+                "asked p50 {}, max {}",
+                duration_text(h.asked.p50_ms),
+                duration_text(h.asked.max_ms)
+            ),
+            format!(
+                "{} of {} retries waited it",
+                h.waited_at_least_asked, h.retried
+            ),
+        ]
+    });
+    text_grid(ui, "watch.delay_headers", &[], headers);
     ui.label(format!(
         "{}: {} succeeded, {} failed, {} cancelled, {} unfinished · success {}",
         crate::model::counted(f.runs.total, "run", "runs"),

@@ -24,6 +24,7 @@ use crate::report::Proportion;
 use crate::service::report_file::ReportFormat;
 use crate::service::{CoreCommand, CoreSender, HistoryReply, HistoryRequest};
 use crate::store::{RunQuery, WatchRecord};
+use crate::ui::controls::{button, error_line, picker};
 use std::path::{Path, PathBuf};
 
 /// Label of the button that writes the selected watch's flakiness report.
@@ -209,16 +210,15 @@ impl WatchPanel {
             ui.ctx().request_repaint_after(LIST_REFRESH);
         }
         ui.horizontal(|ui| {
-            if ui
-                .button("Reload watches")
-                .on_hover_text("read the watches again (a watch may be running)")
-                .clicked()
-            {
+            if button(
+                ui,
+                true,
+                "Reload watches",
+                "read the watches again (a watch may be running)",
+            ) {
                 self.refresh();
             }
-            if let Some(p) = &self.problem {
-                ui.colored_label(ui.visuals().error_fg_color, p);
-            }
+            error_line(ui, self.problem.as_deref());
         });
         let clicked = if let Some(listed) = &self.listed {
             list_view::show(ui, listed, self.selected.as_deref())
@@ -292,14 +292,11 @@ fn resume_line(ui: &mut egui::Ui, w: &WatchRecord, watching: bool) -> bool {
 /// The format picker and *Report of this watch…*; true when the button was pressed.
 fn report_line(ui: &mut egui::Ui, format: &mut ReportFormat) -> bool {
     ui.horizontal(|ui| {
-        let pressed = ui
-            .button(REPORT_WATCH_LABEL)
-            .on_hover_text(
-                "the flakiness report of this watch's runs, as `retryscope report --watch ID` writes it; secrets are masked",
-            )
-            .clicked();
+        let tip = "the flakiness report of this watch's runs, as `retryscope report --watch ID` \
+                   writes it; secrets are masked";
+        let pressed = button(ui, true, REPORT_WATCH_LABEL, tip);
         let formats = ReportFormat::ALL.map(|f| (f, f.label(), ""));
-        crate::ui::controls::picker(ui, "watch.report.format", "Report format", format, &formats);
+        picker(ui, "watch.report.format", "Report format", format, &formats);
         pressed
     })
     .inner

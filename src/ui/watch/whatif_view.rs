@@ -101,13 +101,11 @@ impl WhatIfView {
             self.own = Some((w.watch.id.clone(), builtin_of(&w.watch.profile)));
         }
         let own_builtin = self.own.as_ref().and_then(|(_, b)| b.as_deref());
-        let own = match own_builtin {
-            Some(id) => format!(
-                "{} — built-in {id}, this watch's profile (current)",
-                w.watch.profile_name
-            ),
-            None => format!("{} — this watch's profile (current)", w.watch.profile_name),
-        };
+        let builtin = own_builtin.map_or_else(String::new, |id| format!("built-in {id}, "));
+        let own = format!(
+            "{} — {builtin}this watch's profile (current)",
+            w.watch.profile_name
+        );
         ui.add_enabled(false, egui::Checkbox::new(&mut true, own))
             .on_disabled_hover_text("always compared");
         let names: Vec<(String, String)> = library

@@ -12,13 +12,23 @@ const FAILED: Color32 = Color32::from_rgb(0xd2, 0x3c, 0x3c);
 const NEITHER: Color32 = Color32::from_rgb(0x88, 0x88, 0x88);
 const MISSED: Color32 = Color32::from_rgb(0xe0, 0x9b, 0x1a);
 
-fn plot(id: &str, height: f32) -> Plot<'static> {
+fn plot(id: &str, height: f32, (from, to): (f64, f64)) -> Plot<'static> {
     Plot::new(id)
         .height(height)
+        .include_x(from)
+        .include_x(to)
         .allow_scroll(false)
         .allow_zoom(false)
         .allow_drag(false)
         .x_axis_label("seconds since the first slot")
+}
+
+/// A mark on each bucket's value, so a watch shorter than two buckets (a line of one point
+/// draws nothing) still shows its value.
+fn bucket_marks<'a>(name: &str, points: &'a [egui_plot::PlotPoint]) -> Points<'a> {
+    Points::new(name, PlotPoints::Borrowed(points))
+        .radius(2.5)
+        .shape(MarkerShape::Circle)
 }
 
 /// Draws the plots of `w`; returns the id of the run clicked in the strip.
@@ -37,7 +47,7 @@ pub fn show(ui: &mut egui::Ui, w: &PreparedWatch) -> Option<String> {
         }
         ui.colored_label(MISSED, "✕ missed slot");
     });
-    let clicked = plot("watch.strip", 140.0)
+    let clicked = plot("watch.strip", 140.0, w.x_span)
         .y_axis_label("attempts")
         .include_y(0.0)
         .show(ui, |p| {
@@ -79,7 +89,7 @@ pub fn show(ui: &mut egui::Ui, w: &PreparedWatch) -> Option<String> {
     ));
     ui.columns(2, |cols| {
         cols[0].strong("Success rate per bucket (%)");
-        plot("watch.success_rate", 120.0)
+        plot("watch.success_rate", 120.0, w.x_span)
             .include_y(0.0)
             .include_y(100.0)
             .show(&mut cols[0], |p| {
@@ -87,13 +97,15 @@ pub fn show(ui: &mut egui::Ui, w: &PreparedWatch) -> Option<String> {
                     Line::new("success rate", PlotPoints::Borrowed(&w.success_rate))
                         .color(SUCCEEDED),
                 );
+                p.points(bucket_marks("success rate", &w.success_rate).color(SUCCEEDED));
             });
         cols[1].strong("Time to success per bucket (ms): p50, p95");
-        plot("watch.time_to_success", 120.0)
+        plot("watch.time_to_success", 120.0, w.x_span)
             .include_y(0.0)
             .show(&mut cols[1], |p| {
                 for (name, points) in ["p50", "p95"].into_iter().zip(&w.time_to_success) {
                     p.line(Line::new(name, PlotPoints::Borrowed(points)));
+                    p.points(bucket_marks(name, points));
                 }
             });
     });

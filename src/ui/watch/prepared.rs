@@ -18,10 +18,13 @@ pub struct PreparedWatch {
     pub strip: [Vec<PlotPoint>; 3],
     /// Missed slots, (due x, 0).
     pub missed: Vec<PlotPoint>,
-    /// Success rate per bucket, (bucket start x, %), buckets with a finished run only.
+    /// Success rate per bucket, (bucket middle x, %), buckets with a finished run only.
     pub success_rate: Vec<PlotPoint>,
-    /// Time to success per bucket, (bucket start x, ms): p50 and p95.
+    /// Time to success per bucket, (bucket middle x, ms): p50 and p95.
     pub time_to_success: [Vec<PlotPoint>; 2],
+    /// The x range every plot spans (the first slot, every run and missed slot, every bucket
+    /// edge to edge), so their axes line up.
+    pub x_span: (f64, f64),
     /// The runs themselves, the what-if's evidence (shared with its worker).
     pub observed: std::sync::Arc<Vec<ObservedRun>>,
 }
@@ -74,9 +77,16 @@ impl PreparedWatch {
             .collect();
         let mut success_rate = Vec::new();
         let mut time_to_success: [Vec<PlotPoint>; 2] = Default::default();
+        let width_s = figures.buckets.width_ms as f64 / 1000.0;
+        let mut x_span = (0.0_f64, 0.0_f64);
+        for p in strip.iter().flatten().chain(&missed) {
+            x_span = (x_span.0.min(p.x), x_span.1.max(p.x));
+        }
         for b in &figures.buckets.items {
             let Some(start) = b.start else { continue };
-            let at = x(start.timestamp_millis());
+            let from = x(start.timestamp_millis());
+            x_span = (x_span.0.min(from), x_span.1.max(from + width_s));
+            let at = from + width_s / 2.0;
             if b.succeeded + b.failed > 0 {
                 let rate = b.succeeded as f64 / (b.succeeded + b.failed) as f64;
                 success_rate.push(PlotPoint::new(at, 100.0 * rate));
@@ -94,6 +104,7 @@ impl PreparedWatch {
             missed,
             success_rate,
             time_to_success,
+            x_span,
             observed: std::sync::Arc::new(runs),
         }
     }

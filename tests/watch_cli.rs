@@ -91,6 +91,15 @@ fn every_slot_is_a_run_recorded_under_the_watch_and_watch_show_agrees() {
         listed.contains(&id) && listed.contains(&format!("{runs} runs, {missed} missed")),
         "{listed}"
     );
+    let listed: serde_json::Value =
+        serde_json::from_str(&stdout_of(dir.path(), &["watch", "list", "--json"], 0))
+            .expect("JSON list");
+    assert_eq!(listed["format"], "retryscope-watches/1");
+    assert_eq!(listed["watches"][0]["id"], id.as_str());
+    assert_eq!(
+        listed["watches"][0], shown["watch"],
+        "the record as `watch show` gives it"
+    );
 
     // `report --watch` and `whatif --watch` select the watch's runs only.
     retryscope(dir.path())

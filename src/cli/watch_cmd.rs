@@ -116,6 +116,9 @@ pub struct WatchListArgs {
         value_parser = crate::cli::whole_number::u32_at_least_1
     )]
     pub limit: u32,
+    /// The watch records as JSON (docs/formats.md) instead of one line each.
+    #[arg(long)]
+    pub json: bool,
     /// Where the database lives.
     #[command(flatten)]
     pub data_dir: DataDirArg,
@@ -522,6 +525,12 @@ fn list(args: &WatchListArgs) -> Result<u8, CliError> {
     let watches = store
         .watches(args.limit)
         .map_err(|e| CliError::failed(e.to_string()))?;
+    if args.json {
+        return print_json(&serde_json::json!({
+            "format": "retryscope-watches/1",
+            "watches": watches,
+        }));
+    }
     if watches.is_empty() {
         crate::cli_outln!("no watches recorded");
         return Ok(exit::SUCCESS);
@@ -539,6 +548,15 @@ fn list(args: &WatchListArgs) -> Result<u8, CliError> {
             w.url
         );
     }
+    Ok(exit::SUCCESS)
+}
+
+/// Prints `value` as pretty JSON and a newline.
+fn print_json(value: &serde_json::Value) -> Result<u8, CliError> {
+    let mut text = serde_json::to_string_pretty(value)
+        .map_err(|e| CliError::failed(format!("cannot encode the JSON: {e}")))?;
+    text.push('\n');
+    crate::cli_out!("{text}");
     Ok(exit::SUCCESS)
 }
 
@@ -565,17 +583,12 @@ fn show(args: &WatchShowArgs) -> Result<u8, CliError> {
                 }
             })
             .collect();
-        let value = serde_json::json!({
+        return print_json(&serde_json::json!({
             "format": "retryscope-watch/1",
             "watch": watch,
             "slots": slots,
             "figures": f,
-        });
-        let mut text = serde_json::to_string_pretty(&value)
-            .map_err(|e| CliError::failed(format!("cannot encode the watch: {e}")))?;
-        text.push('\n');
-        crate::cli_out!("{text}");
-        return Ok(exit::SUCCESS);
+        }));
     }
     let mut text = started_line(&watch);
     let _ = writeln!(text, "state: {}", watch.state.id());

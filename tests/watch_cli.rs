@@ -292,15 +292,23 @@ fn sigterm_pauses_the_watch_and_resume_carries_it_on_recording_missed_slots() {
     assert!(missed >= 1 && runs > ran_before, "{done}");
     let store = HistoryStore::open_in(dir.path()).expect("history");
     assert_eq!(watch_run_ids(&store, &id).len() as u64, runs);
-    // A finished watch is not resumed.
+    // A finished watch is not resumed, nor an unknown one: usage errors (exit 2).
     let err = retryscope(dir.path())
         .args(["watch", "--resume", &id])
         .assert()
-        .code(1)
+        .code(2)
         .get_output()
         .stderr
         .clone();
     assert!(String::from_utf8_lossy(&err).contains("cannot be resumed"));
+    let err = retryscope(dir.path())
+        .args(["watch", "--resume", "nope"])
+        .assert()
+        .code(2)
+        .get_output()
+        .stderr
+        .clone();
+    assert!(String::from_utf8_lossy(&err).contains("no watch `nope`"));
 }
 
 #[test]

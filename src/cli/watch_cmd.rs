@@ -172,6 +172,15 @@ pub fn execute(args: &WatchArgs, core: &crate::service::Core) -> Result<u8, CliE
         }
         refuse_run_only_flags(run)?;
         let dir = data_dir(run)?;
+        // An unknown, ended or running watch is refused here with exit 2, before the core
+        // would (its refusal reaches the CLI as a failure).
+        if !history_exists(&dir.join(crate::store::HISTORY_FILE))? {
+            return Err(watch_error(crate::store::WatchError::NotFound(id.clone())));
+        }
+        crate::store::HistoryStore::open_in(&dir)
+            .map_err(|e| CliError::failed(e.to_string()))?
+            .resumable_watch(id)
+            .map_err(watch_error)?;
         let log = run.log.install(Some(&dir), None)?;
         let command = WatchCommand::Resume {
             id: id.clone(),

@@ -255,22 +255,30 @@ impl HistoryStore {
     /// [`WatchError::NotFound`], [`WatchError::Ambiguous`], [`WatchError::Busy`] while a
     /// process runs it, [`WatchError::Ended`] when finished or cancelled; SQL errors.
     pub fn claim_watch(&mut self, id: &str) -> Result<(WatchRecord, WatchClaim), WatchError> {
-        let record = self.watch(id)?;
-        if !record.state.resumable() {
-            return Err(match record.state {
-                WatchState::Running => WatchError::Busy {
-                    id: record.id,
-                    pid: None,
-                },
-                state => WatchError::Ended {
-                    id: record.id,
-                    state,
-                },
-            });
-        }
+        let record = self.resumable_watch(id)?;
         let claim = self.lock_watch(&record.id)?;
         self.set_watch_state(&record.id, WatchState::Running)?;
         Ok((record, claim))
+    }
+
+    /// Watch `id` (a full id or a unique prefix) when it can be resumed (`paused` or
+    /// `interrupted`), without claiming it.
+    ///
+    /// # Errors
+    /// As [`Self::claim_watch`] (a `running` watch is [`WatchError::Busy`]).
+    pub fn resumable_watch(&self, id: &str) -> Result<WatchRecord, WatchError> {
+        let record = self.watch(id)?;
+        match record.state {
+            _ if record.state.resumable() => Ok(record),
+            WatchState::Running => Err(WatchError::Busy {
+                id: record.id,
+                pid: None,
+            }),
+            state => Err(WatchError::Ended {
+                id: record.id,
+                state,
+            }),
+        }
     }
 
     fn lock_watch(&self, id: &str) -> Result<WatchClaim, WatchError> {

@@ -68,8 +68,9 @@ pub fn overlay_open(ctx: &egui::Context) -> bool {
     egui::Popup::is_any_open(ctx) || ctx.memory(|m| m.top_modal_layer().is_some())
 }
 
-/// Consumes this frame's shortcuts (one table of key, modifiers and [`Shortcut`]). Esc is not taken while [`overlay_open`];
-/// undo and redo only when `undo_is_free` (else they stay with the focused text field).
+/// Consumes this frame's shortcuts (one table of key, modifiers and [`Shortcut`]). Esc is not
+/// taken while [`overlay_open`]; undo and redo only when `undo_is_free` (else they stay with the
+/// focused text field).
 pub fn take_shortcuts(ctx: &egui::Context, undo_is_free: bool) -> Vec<Shortcut> {
     let esc_is_free = !overlay_open(ctx);
     ctx.input_mut(|i| {

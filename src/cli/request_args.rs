@@ -57,9 +57,25 @@ pub fn check_url(url: &str) -> Result<(), CliError> {
     crate::model::url_rule::parse_http_url(url)
         .map(|_| ())
         .map_err(|why| {
-            let shown = quote_input(&crate::model::secrets::mask_url(url.trim()));
+            let url = url.trim();
+            // After a blank can come anything (a pasted command's headers and passwords):
+            // the URL is shown up to its first blank only.
+            let head = match why {
+                crate::model::url_rule::UrlProblem::Blank { .. } => {
+                    url.split(char::is_whitespace).next().unwrap_or_default()
+                }
+                _ => url,
+            };
+            let mut shown = quote_input(&crate::model::secrets::mask_url(head));
+            if head.len() < url.len() {
+                shown.push('…');
+            }
             if shown.is_empty() {
                 CliError::usage(format!("{why}; give an absolute http:// or https:// URL"))
+            } else if head == "curl" {
+                CliError::usage(format!(
+                    "invalid URL: {why}: {shown} (a whole curl command goes alone after `retryscope curl`; put no other option around it)"
+                ))
             } else {
                 CliError::usage(format!("invalid URL: {why}: {shown}"))
             }
@@ -153,6 +169,17 @@ mod tests {
         );
         let err = parse_header("NoColon").expect_err("no colon");
         assert!(err.message.contains("`NoColon`"), "{}", err.message);
+    }
+
+    #[test]
+    fn a_url_with_a_blank_is_shown_up_to_it_only() {
+        let pasted = "curl -H 'Authorization: Bearer s3cr3tZZ' http://127.0.0.1:9/x";
+        let err = check_url(pasted).expect_err("a blank");
+        assert!(!err.message.contains("s3cr3t"), "{}", err.message);
+        assert!(err.message.contains(": curl… ("), "{}", err.message);
+        assert!(err.message.contains("goes alone after `retryscope curl`"));
+        let err = check_url("http://exa mple.com/?token=z").expect_err("a blank");
+        assert!(err.message.ends_with(": http://exa…"), "{}", err.message);
     }
 
     #[test]

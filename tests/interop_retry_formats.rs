@@ -394,6 +394,30 @@ fn aws_quota_and_other_keys_are_reported() {
 }
 
 #[test]
+fn aws_credentials_in_a_config_are_named_but_never_shown() {
+    let text = "[default]\nregion = eu-west-1\naws_secret_access_key = S3KR1TKEYzz\naws_session_token = T0KENzz\nmax_attempts = 3\n";
+    let imported = import(RetryFormat::AwsConfig, text, "x").expect("imports");
+    let shown = format!("{:?}", imported.unmapped);
+    assert!(
+        !shown.contains("S3KR1T") && !shown.contains("T0KEN"),
+        "{shown}"
+    );
+    let value = |path: &str| {
+        imported
+            .unmapped
+            .iter()
+            .find(|u| u.path == path)
+            .map(|u| u.value.clone())
+    };
+    assert_eq!(
+        value("[default].aws_secret_access_key").as_deref(),
+        Some("***")
+    );
+    assert_eq!(value("[default].aws_session_token").as_deref(), Some("***"));
+    assert_eq!(value("[default].region").as_deref(), Some("\"eu-west-1\""));
+}
+
+#[test]
 fn polly_circuit_breaker_and_linear_are_reported() {
     let text = "{ // appsettings\n \"Http\": { \"Standard\": {\n  \"Retry\": { \"MaxRetryAttempts\": 4, \"BackoffType\": \"Linear\", \
                 \"Delay\": \"00:00:00.5\", \"UseJitter\": false, \"ShouldRetryAfterHeader\": false },\n  \

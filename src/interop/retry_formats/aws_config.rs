@@ -207,6 +207,12 @@ pub fn import(text: &str, name: &str) -> Result<ImportedPolicy, ImportError> {
                 Ok(n) => attempts = Some((n, path.clone())),
                 Err(e) => f.problem(e),
             },
+            // A credentials file's keys and tokens are named, never shown.
+            _ if crate::model::secrets::is_secret_param(k)
+                || crate::model::secrets::is_secret_header(k) =>
+            {
+                f.dropped(&path, crate::model::secrets::MASK, "not a retry setting");
+            }
             _ => f.dropped(&path, format!("{v:?}"), "not a retry setting"),
         }
     }

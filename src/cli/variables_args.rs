@@ -48,7 +48,9 @@ pub fn parse_var(raw: &str) -> Result<(String, String), CliError> {
     let name = name.trim();
     if !is_variable_name(name) {
         return Err(CliError::usage(format!(
-            "`{name}` is not a variable name (letters, digits, _ - . only), in --var {raw}"
+            "`{}` is not a variable name (letters, digits, _ - . only), in --var {}=… (its value is not shown)",
+            crate::model::quote::quote_input(name),
+            crate::model::quote::quote_input(name)
         )));
     }
     Ok((name.to_owned(), value.to_owned()))
@@ -203,7 +205,12 @@ mod tests {
             ("a".to_owned(), "b=c".to_owned())
         );
         assert!(parse_var("novalue").is_err());
-        assert!(parse_var("a b=1").is_err());
+        let e = parse_var("bad name=S3KR1Tzz").expect_err("a blank in the name");
+        assert!(!e.message.contains("S3KR1T"), "{}", e.message);
+        assert!(
+            e.message
+                .ends_with("in --var bad name=… (its value is not shown)")
+        );
         let args = VariablesArgs {
             vars: vec!["host=127.0.0.1:9".into(), "host=127.0.0.1:10".into()],
             ..VariablesArgs::default()

@@ -98,6 +98,21 @@ pub fn issue_lines(path: &Path, errors: &ProfileErrors) -> Vec<String> {
         .collect()
 }
 
+/// Refuses an empty entry in the comma-separated list `flag` gave (`a,,b`, a comma at an end).
+///
+/// # Errors
+/// Exit 2 naming the flag and the entry's place.
+pub fn no_empty_entry(list: &[String], flag: &str) -> Result<(), CliError> {
+    match list.iter().position(|s| s.trim().is_empty()) {
+        Some(i) => Err(CliError::usage(format!(
+            "{flag}: entry {} of {} is empty (two commas in a row, or a comma at an end?)",
+            i + 1,
+            list.len()
+        ))),
+        None => Ok(()),
+    }
+}
+
 /// One entry of the list `flag` gave (`--stack A,B,C`, `--profiles A,B`): a profile file when
 /// `spec` names a file that exists (a device or pipe too, which the input-file rule refuses) or
 /// ends in `.json`, else a built-in id or the name of a
@@ -150,6 +165,17 @@ mod tests {
         let e = super::resolve("/dev/null", None, "--profiles").expect_err("a device");
         assert!(e.message.contains("/dev/null"), "{}", e.message);
         assert!(e.message.contains("not a regular file"), "{}", e.message);
+    }
+
+    #[test]
+    fn an_empty_entry_is_refused_at_its_place() {
+        let list = |l: &[&str]| l.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
+        let e = super::no_empty_entry(&list(&["a", " ", "b"]), "--stack").expect_err("empty");
+        assert_eq!(
+            e.message,
+            "--stack: entry 2 of 3 is empty (two commas in a row, or a comma at an end?)"
+        );
+        assert!(super::no_empty_entry(&list(&["a", "b"]), "--profiles").is_ok());
     }
 
     #[test]

@@ -36,6 +36,7 @@ pub fn execute(args: &SimulateArgs, core: &crate::service::Core) -> Result<u8, C
             "--failure-rate: expected a number from 0 to 1, found {f}"
         )));
     }
+    profile_source::no_empty_entry(&args.stack, "--stack")?;
     let library = crate::service::default_library_dir();
     let layers = args
         .stack

@@ -53,6 +53,7 @@ pub fn execute(args: &WhatIfArgs) -> Result<u8, CliError> {
             "--profiles names no profile: give one or more, comma-separated (built-in names, library names or files)",
         ));
     }
+    profile_source::no_empty_entry(&args.profiles, "--profiles")?;
     let library = crate::service::default_library_dir();
     let selected = args.selection.load()?;
     // The newest run's profile is "current".

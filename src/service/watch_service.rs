@@ -368,8 +368,8 @@ pub fn schedule_text(s: &crate::policy::WatchSchedule) -> String {
     use std::fmt::Write as _;
     let mut text = format!("every {}", duration_text(s.every_ms as f64));
     if s.jitter > 0.0 {
-        // To 0.01 %, trailing zeros dropped: 49.99 % (below the 50 % limit) must not read 50.
-        let percent = format!("{:.2}", s.jitter * 100.0);
+        // To 0.0001 %, trailing zeros dropped: 49.999 % (below the 50 % limit) must not read 50.
+        let percent = format!("{:.4}", s.jitter * 100.0);
         let percent = percent.trim_end_matches('0').trim_end_matches('.');
         let _ = write!(text, " ± {percent} %");
     }
@@ -790,7 +790,7 @@ mod tests {
     }
 
     #[test]
-    fn the_schedule_text_gives_the_jitter_to_a_hundredth_of_a_percent() {
+    fn the_schedule_text_gives_the_jitter_to_a_ten_thousandth_of_a_percent() {
         let schedule = |jitter| crate::policy::WatchSchedule {
             start_unix_ms: 0,
             every_ms: 30_000,

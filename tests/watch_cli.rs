@@ -824,3 +824,38 @@ fn a_watch_whose_history_fails_says_how_to_carry_it_on() {
         "{stderr}"
     );
 }
+
+#[test]
+fn slots_are_sent_on_time_while_another_program_holds_the_database_briefly() {
+    let demo = Demo::start();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (mut child, mut lines, _id) = spawn(
+        dir.path(),
+        &[
+            "--every",
+            "200ms",
+            "--count",
+            "25",
+            &demo.url("/status/200"),
+        ],
+    );
+    let run = lines.next().expect("a run line").expect("UTF-8");
+    assert!(run.contains("#1  succeeded"), "{run}");
+    let db = rusqlite::Connection::open(dir.path().join("history.sqlite3")).expect("open");
+    db.busy_timeout(std::time::Duration::from_secs(5))
+        .expect("busy timeout");
+    db.execute_batch("BEGIN EXCLUSIVE").expect("lock");
+    let before = demo.server.log().len();
+    std::thread::sleep(std::time::Duration::from_secs(2));
+    let during = demo.server.log().len() - before;
+    db.execute_batch("ROLLBACK").expect("unlock");
+    // The schedule never waits for the store: slots go on being sent while it is locked.
+    assert!(during >= 3, "{during} requests in 2 s of a locked database");
+    assert!(child.wait().expect("wait").success());
+    let rest: Vec<String> = lines.map(|l| l.expect("UTF-8")).collect();
+    assert!(
+        rest.iter().any(|l| l.contains("finished")),
+        "{}",
+        rest.join("\n")
+    );
+}

@@ -208,6 +208,10 @@ struct Context {
     parts: WatchParts,
     clock: Arc<dyn WallClock>,
     events: mpsc::UnboundedSender<WatchEvent>,
+    /// Slot rows queued on the store actor and not yet known committed: the schedule never
+    /// waits for the store (a database another program holds locked does not make a slot
+    /// late); a failure ends the watch once it is known.
+    slot_writes: std::sync::Mutex<Vec<tokio::sync::oneshot::Receiver<Result<(), HistoryError>>>>,
 }
 
 /// Starts watch `plan.id` of `plan` on the calling runtime, recorded through `parts.writer`;
@@ -252,6 +256,7 @@ pub fn start(parts: WatchParts, plan: WatchPlan) -> WatchHandle {
         parts,
         clock: Arc::new(SystemClock),
         events,
+        slot_writes: std::sync::Mutex::default(),
     };
     tokio::spawn(async move {
         // Slot 0 is due when the watch is stored, so the time the store takes to get to it
@@ -332,6 +337,7 @@ pub fn resume(parts: WatchParts, id: &str) -> WatchHandle {
             parts,
             clock: Arc::new(SystemClock),
             events,
+            slot_writes: std::sync::Mutex::default(),
         };
         let next = record.next_slot;
         started(&ctx.events, record);
@@ -528,7 +534,9 @@ async fn run_loop(
     let end = loop {
         let now = ctx.clock.now_unix_ms();
         let plan = ctx.schedule.plan(next, now);
-        if let Err(e) = record_missed(&ctx, plan.missed.clone(), reason).await {
+        if let Err(e) =
+            slot_writes_failed(&ctx).and_then(|()| record_missed(&ctx, plan.missed.clone(), reason))
+        {
             break Err(e);
         }
         next = next.max(plan.missed.end);
@@ -555,13 +563,16 @@ async fn run_loop(
                         .schedule
                         .plan(next, now.saturating_add(ctx.schedule.grace_ms()))
                         .missed;
-                    break record_missed(&ctx, busy, Missed::Busy)
-                        .await
-                        .map(|()| state);
+                    break record_missed(&ctx, busy, Missed::Busy).map(|()| state);
                 }
             }
             Err(e) => break Err(e),
         }
+    };
+    // The watch's end is stored after every slot row it queued.
+    let end = match end {
+        Ok(state) => slot_writes_done(&ctx).await.map(|()| state),
+        failed => failed,
     };
     match end {
         Ok(state) => {
@@ -594,7 +605,7 @@ async fn run_loop(
 }
 
 /// Records `slots` as missed for `reason` and says so (nothing when empty).
-async fn record_missed(
+fn record_missed(
     ctx: &Context,
     slots: std::ops::Range<u64>,
     reason: Missed,
@@ -612,23 +623,64 @@ async fn record_missed(
             run_deleted: false,
         })
         .collect();
-    record_slots(ctx, rows).await?;
+    record_slots(ctx, rows)?;
     tracing::info!("watch {} {}", ctx.id, missed_text(&slots, reason));
     let _ = ctx.events.send(WatchEvent::Missed { slots, reason });
     Ok(())
 }
 
-async fn record_slots(ctx: &Context, slots: Vec<WatchSlot>) -> Result<(), WatchError> {
+/// Queues `slots`' rows on the store actor (committed in order, before the writes of any run
+/// that starts later) without waiting for them ([`Context::slot_writes`]).
+fn record_slots(ctx: &Context, slots: Vec<WatchSlot>) -> Result<(), WatchError> {
     let id = ctx.id.clone();
-    ctx.parts
-        .writer
-        .call(move |q| q.history().record_slots(&id, &slots))
-        .await??;
+    let (reply, committed) = tokio::sync::oneshot::channel();
+    ctx.parts.writer.queue_job(Box::new(move |q| {
+        let _ = reply.send(q.history().record_slots(&id, &slots));
+    }))?;
+    if let Ok(mut pending) = ctx.slot_writes.lock() {
+        pending.push(committed);
+    }
     Ok(())
 }
 
-/// Sends slot `slot` (due at `due`) as one run: its slot row names the run before it starts
-/// (committed first), then the run is driven to its end, each event masked and recorded by
+/// The first failure among the slot rows committed so far (those still queued are kept).
+fn slot_writes_failed(ctx: &Context) -> Result<(), WatchError> {
+    let Ok(mut pending) = ctx.slot_writes.lock() else {
+        return Ok(());
+    };
+    let mut failure = None;
+    pending.retain_mut(|committed| match committed.try_recv() {
+        Ok(Ok(())) => false,
+        Ok(Err(e)) => {
+            failure.get_or_insert(e);
+            false
+        }
+        Err(tokio::sync::oneshot::error::TryRecvError::Empty) => true,
+        Err(tokio::sync::oneshot::error::TryRecvError::Closed) => {
+            failure.get_or_insert(HistoryError::WriterGone("its thread ended".into()));
+            false
+        }
+    });
+    failure.map_or(Ok(()), |e| Err(WatchError::History(e)))
+}
+
+/// Waits until every queued slot row is committed; the first failure.
+async fn slot_writes_done(ctx: &Context) -> Result<(), WatchError> {
+    let pending = ctx
+        .slot_writes
+        .lock()
+        .map(|mut p| std::mem::take(&mut *p))
+        .unwrap_or_default();
+    for committed in pending {
+        committed
+            .await
+            .map_err(|_| HistoryError::WriterGone("its thread ended".into()))??;
+    }
+    Ok(())
+}
+
+/// Sends slot `slot` (due at `due`) as one run: its slot row naming the run is queued on the
+/// store actor first (committed before the run's rows, never waited for), then the run is driven to its end, each event masked and recorded by
 /// [`RunRecording`]. A stop asked meanwhile cancels the run; returns that stop.
 async fn run_slot(
     ctx: &Context,
@@ -656,8 +708,7 @@ async fn run_slot(
             missed: None,
             run_deleted: false,
         }],
-    )
-    .await?;
+    )?;
     let (tx, rx) = mpsc::channel::<RunEvent>(super::RUN_EVENT_CAPACITY);
     let live = ctx.parts.live.as_ref();
     let face_run = live.map_or(slot + 1, |l| l.ids.fetch_add(1, Ordering::SeqCst));

@@ -859,3 +859,36 @@ fn slots_are_sent_on_time_while_another_program_holds_the_database_briefly() {
         rest.join("\n")
     );
 }
+
+#[cfg(unix)]
+#[test]
+fn the_resume_hint_of_a_paused_watch_is_on_stderr() {
+    let demo = Demo::start();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("retryscope"))
+        .env("RETRYSCOPE_DATA_DIR", dir.path())
+        .env("RETRYSCOPE_KEYRING", "memory")
+        .args(["watch", "--every", "200ms", &demo.url("/status/200")])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let mut lines = BufReader::new(child.stdout.take().expect("stdout")).lines();
+    let id = watch_id(&lines.next().expect("a line").expect("UTF-8"));
+    let run = lines.next().expect("a run line").expect("UTF-8");
+    assert!(run.contains("#1  succeeded"), "{run}");
+    signal(&child, "-TERM");
+    let rest: Vec<String> = lines.map(|l| l.expect("UTF-8")).collect();
+    let out = child.wait_with_output().expect("wait");
+    assert_eq!(out.status.code(), Some(143));
+    let stderr = String::from_utf8(out.stderr).expect("UTF-8");
+    assert!(
+        stderr.contains(&format!("carry on with: retryscope watch --resume {id}")),
+        "{stderr}"
+    );
+    assert!(rest.iter().any(|l| l.contains(": paused")), "{rest:?}");
+    assert!(
+        !rest.iter().any(|l| l.contains("carry on with")),
+        "{rest:?}"
+    );
+}

@@ -340,6 +340,7 @@ async fn follow(
             None => return Err(CliError::failed("the watch stopped without a word")),
         };
         let mut text = String::new();
+        let mut hint = None;
         if summary_shown {
             // Erase the live summary line before printing under it.
             text.push_str("\r\x1b[2K");
@@ -387,7 +388,9 @@ async fn follow(
                 let _ = writeln!(text, "watch {id}: {}", state.id());
                 text.push_str(&summary_text(&f, &runs));
                 if state == WatchState::Paused && resumable {
-                    let _ = writeln!(text, "carry on with: retryscope watch --resume {id}");
+                    // On stderr, as a batch's: it reaches the user when stdout is a file,
+                    // a closed pipe or a full disk.
+                    hint = Some(format!("carry on with: retryscope watch --resume {id}\n"));
                 } else if state == WatchState::Paused {
                     let _ = writeln!(
                         text,
@@ -418,6 +421,9 @@ async fn follow(
             summary_shown = true;
         }
         crate::cli::out::write_stdout(&text);
+        if let Some(hint) = hint {
+            crate::cli::out::write_stderr(&hint);
+        }
         if let Some(code) = code {
             return Ok(code);
         }

@@ -48,7 +48,7 @@ fn a_selection_of_several_profiles_and_urls_is_said_to_be_mixed() {
     let table = String::from_utf8(out.stdout).expect("utf-8");
     assert!(
         table.contains(
-            "\nwarning: the 3 runs selected were recorded under 2 profiles and sent to 2 endpoints (method and URL)"
+            "\nwarning: the 3 runs selected (cancelled and unfinished ones included) were recorded under 2 profiles and sent to 2 endpoints (method and URL)"
         ),
         "{table}"
     );

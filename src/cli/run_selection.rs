@@ -79,8 +79,9 @@ impl RunSelection {
                 shown(since)
             )));
         }
+        // Within a second: `--since 1h --until 1h` reads the clock twice.
         if let (Some(since), Some(until)) = (&self.since, &self.until)
-            && until <= since
+            && *until - *since < chrono::Duration::seconds(1)
         {
             return Err(CliError::usage(format!(
                 "--until {} is not after --since {}: no run can match (a time ago counts back from now: --since 2h --until 1h)",
@@ -204,6 +205,11 @@ mod tests {
         ]);
         let e = inverted.check_times(now).expect_err("inverted");
         assert!(e.message.contains("is not after --since"), "{}", e.message);
+        let same = selection(&["--since", "1h", "--until", "1h"]);
+        assert!(
+            same.check_times(chrono::Local::now().fixed_offset())
+                .is_err()
+        );
         let fine = selection(&[
             "--since",
             "2026-12-06T09:00:00Z",

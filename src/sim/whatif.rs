@@ -227,7 +227,7 @@ pub fn mixed_warning(runs: u64, with: &RecordedWith) -> Option<String> {
         return None;
     }
     Some(format!(
-        "the {} selected were recorded under {} and sent to {} (method and URL): the replay takes them all as samples of one endpoint, and the current profile is the newest run's, not every run's; select the runs of one profile and one endpoint to compare like with like",
+        "the {} selected (cancelled and unfinished ones included) were recorded under {} and sent to {} (method and URL): the replay takes them all as samples of one endpoint, and the current profile is the newest run's, not every run's; select the runs of one profile and one endpoint to compare like with like",
         crate::model::counted(runs, "run", "runs"),
         crate::model::counted(profiles, "profile", "profiles"),
         crate::model::counted(endpoints, "endpoint", "endpoints"),

@@ -357,7 +357,7 @@ fn runs_of_several_profiles_or_endpoints_are_said_to_be_mixed() {
     assert_eq!((r.recorded_profiles, r.recorded_endpoints), (2, 3));
     let warning = r.warning.clone().expect("a warning");
     assert!(
-        warning.starts_with("the 12 runs selected were recorded under 2 profiles and sent to 3 endpoints (method and URL)"),
+        warning.starts_with("the 12 runs selected (cancelled and unfinished ones included) were recorded under 2 profiles and sent to 3 endpoints (method and URL)"),
         "{warning}"
     );
     let table = super::whatif_text::table(&r);

@@ -62,7 +62,8 @@ fn read_library(dir: &Path) -> HashMap<String, RetryProfile> {
 /// What an unknown profile name is told (a built-in id or a library profile's name is wanted).
 fn unknown_profile(name: &str) -> String {
     format!(
-        "unknown profile `{name}` (use a built-in id, see `retryscope profile builtins`, or the name of a profile in your library)"
+        "unknown profile `{}` (use a built-in id, see `retryscope profile builtins`, or the name of a profile in your library)",
+        crate::model::quote::quote_input(name)
     )
 }
 
@@ -240,6 +241,11 @@ mod tests {
             find_profile("nope", Some(dir.path()))
                 .unwrap_err()
                 .starts_with("unknown profile `nope`")
+        );
+        let long = find_profile(&"x".repeat(500), Some(dir.path())).unwrap_err();
+        assert!(
+            long.contains("(500 characters)") && long.len() < 400,
+            "{long}"
         );
         assert_eq!(find_profile("mine", Some(dir.path())).unwrap().name, "mine");
         let hidden = shadowed_library_profiles(dir.path());

@@ -198,7 +198,7 @@ fn profile_import_and_export_outputs_are_checked_like_every_other_output() {
     args.push(dir.path().into());
     let said = stderr(&args);
     assert!(
-        said.starts_with("error: this is a folder; profile import takes a "),
+        said.starts_with("error: this is a folder; profile import reads a file ("),
         "{said}"
     );
     let args = [

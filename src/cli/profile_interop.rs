@@ -99,7 +99,7 @@ pub fn import(
     }
     if file.is_dir() {
         return Err(CliError::usage(format!(
-            "this is a folder; profile import takes a {} file: {}",
+            "this is a folder; profile import reads a file ({}): {}",
             format.label(),
             file.display()
         )));

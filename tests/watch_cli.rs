@@ -792,14 +792,20 @@ fn a_data_folder_that_is_a_file_is_not_read_as_an_empty_history() {
     }
 }
 
-#[test]
-fn a_watch_whose_history_fails_says_how_to_carry_it_on() {
-    let demo = Demo::start();
-    let dir = tempfile::tempdir().expect("tempdir");
+/// `retryscope watch --every 200ms URL` with stdout and stderr piped, once its first run is
+/// printed: the process, its remaining stdout lines and the watch id.
+fn watch_with_stderr(
+    dir: &Path,
+    url: &str,
+) -> (
+    std::process::Child,
+    std::io::Lines<BufReader<std::process::ChildStdout>>,
+    String,
+) {
     let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("retryscope"))
-        .env("RETRYSCOPE_DATA_DIR", dir.path())
+        .env("RETRYSCOPE_DATA_DIR", dir)
         .env("RETRYSCOPE_KEYRING", "memory")
-        .args(["watch", "--every", "200ms", &demo.url("/status/200")])
+        .args(["watch", "--every", "200ms", url])
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
@@ -808,6 +814,14 @@ fn a_watch_whose_history_fails_says_how_to_carry_it_on() {
     let id = watch_id(&lines.next().expect("a line").expect("UTF-8"));
     let run = lines.next().expect("a run line").expect("UTF-8");
     assert!(run.contains("#1  succeeded"), "{run}");
+    (child, lines, id)
+}
+
+#[test]
+fn a_watch_whose_history_fails_says_how_to_carry_it_on() {
+    let demo = Demo::start();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (child, _lines, id) = watch_with_stderr(dir.path(), &demo.url("/status/200"));
     // Another program holds the database locked longer than the store waits for it.
     let db = rusqlite::Connection::open(dir.path().join("history.sqlite3")).expect("open");
     db.busy_timeout(std::time::Duration::from_secs(5))
@@ -865,18 +879,7 @@ fn slots_are_sent_on_time_while_another_program_holds_the_database_briefly() {
 fn the_resume_hint_of_a_paused_watch_is_on_stderr() {
     let demo = Demo::start();
     let dir = tempfile::tempdir().expect("tempdir");
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("retryscope"))
-        .env("RETRYSCOPE_DATA_DIR", dir.path())
-        .env("RETRYSCOPE_KEYRING", "memory")
-        .args(["watch", "--every", "200ms", &demo.url("/status/200")])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("spawn");
-    let mut lines = BufReader::new(child.stdout.take().expect("stdout")).lines();
-    let id = watch_id(&lines.next().expect("a line").expect("UTF-8"));
-    let run = lines.next().expect("a run line").expect("UTF-8");
-    assert!(run.contains("#1  succeeded"), "{run}");
+    let (child, lines, id) = watch_with_stderr(dir.path(), &demo.url("/status/200"));
     signal(&child, "-TERM");
     let rest: Vec<String> = lines.map(|l| l.expect("UTF-8")).collect();
     let out = child.wait_with_output().expect("wait");

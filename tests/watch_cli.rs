@@ -175,12 +175,26 @@ fn spawn(
     std::io::Lines<BufReader<std::process::ChildStdout>>,
     String,
 ) {
+    spawn_with(dir, args, std::process::Stdio::inherit())
+}
+
+/// [`spawn`] with its stderr going to `stderr`.
+fn spawn_with(
+    dir: &Path,
+    args: &[&str],
+    stderr: std::process::Stdio,
+) -> (
+    std::process::Child,
+    std::io::Lines<BufReader<std::process::ChildStdout>>,
+    String,
+) {
     let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("retryscope"))
         .env("RETRYSCOPE_DATA_DIR", dir)
         .env("RETRYSCOPE_KEYRING", "memory")
         .arg("watch")
         .args(args)
         .stdout(std::process::Stdio::piped())
+        .stderr(stderr)
         .spawn()
         .expect("spawn");
     let mut lines = BufReader::new(child.stdout.take().expect("stdout")).lines();
@@ -802,16 +816,11 @@ fn watch_with_stderr(
     std::io::Lines<BufReader<std::process::ChildStdout>>,
     String,
 ) {
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("retryscope"))
-        .env("RETRYSCOPE_DATA_DIR", dir)
-        .env("RETRYSCOPE_KEYRING", "memory")
-        .args(["watch", "--every", "200ms", url])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("spawn");
-    let mut lines = BufReader::new(child.stdout.take().expect("stdout")).lines();
-    let id = watch_id(&lines.next().expect("a line").expect("UTF-8"));
+    let (child, mut lines, id) = spawn_with(
+        dir,
+        &["--every", "200ms", url],
+        std::process::Stdio::piped(),
+    );
     let run = lines.next().expect("a run line").expect("UTF-8");
     assert!(run.contains("#1  succeeded"), "{run}");
     (child, lines, id)

@@ -164,30 +164,22 @@ fn a_watch_of_the_scheduled_outage_fails_in_its_window() {
     assert!(out.contains("1 run · success 100.0 %"), "{out}");
 }
 
-/// `retryscope watch ARGS` in the background: the process, its stdout lines after the first
-/// and the watch id.
-#[cfg(unix)]
-fn spawn(
-    dir: &Path,
-    args: &[&str],
-) -> (
+/// A watch process, its stdout lines still to read and the watch id.
+type Spawned = (
     std::process::Child,
     std::io::Lines<BufReader<std::process::ChildStdout>>,
     String,
-) {
+);
+
+/// `retryscope watch ARGS` in the background: the process, its stdout lines after the first
+/// and the watch id.
+#[cfg(unix)]
+fn spawn(dir: &Path, args: &[&str]) -> Spawned {
     spawn_with(dir, args, std::process::Stdio::inherit())
 }
 
 /// [`spawn`] with its stderr going to `stderr`.
-fn spawn_with(
-    dir: &Path,
-    args: &[&str],
-    stderr: std::process::Stdio,
-) -> (
-    std::process::Child,
-    std::io::Lines<BufReader<std::process::ChildStdout>>,
-    String,
-) {
+fn spawn_with(dir: &Path, args: &[&str], stderr: std::process::Stdio) -> Spawned {
     let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("retryscope"))
         .env("RETRYSCOPE_DATA_DIR", dir)
         .env("RETRYSCOPE_KEYRING", "memory")
@@ -205,14 +197,7 @@ fn spawn_with(
 /// `retryscope watch --every 200ms --count 10 URL` in the background, once its first run is
 /// printed: the process, its remaining stdout lines and the watch id.
 #[cfg(unix)]
-fn spawn_watch(
-    dir: &Path,
-    url: &str,
-) -> (
-    std::process::Child,
-    std::io::Lines<BufReader<std::process::ChildStdout>>,
-    String,
-) {
+fn spawn_watch(dir: &Path, url: &str) -> Spawned {
     let (child, mut lines, id) = spawn(dir, &["--every", "200ms", "--count", "10", url]);
     let run = lines.next().expect("a run line").expect("UTF-8");
     assert!(run.contains("#1  succeeded"), "{run}");
@@ -808,14 +793,7 @@ fn a_data_folder_that_is_a_file_is_not_read_as_an_empty_history() {
 
 /// `retryscope watch --every 200ms URL` with stdout and stderr piped, once its first run is
 /// printed: the process, its remaining stdout lines and the watch id.
-fn watch_with_stderr(
-    dir: &Path,
-    url: &str,
-) -> (
-    std::process::Child,
-    std::io::Lines<BufReader<std::process::ChildStdout>>,
-    String,
-) {
+fn watch_with_stderr(dir: &Path, url: &str) -> Spawned {
     let (child, mut lines, id) = spawn_with(
         dir,
         &["--every", "200ms", url],

@@ -1,7 +1,7 @@
-//! Policy speed (issue 2 §7): 1,000,000 sampled waits of a 10-retry exponential profile
+//! Policy speed: 1,000,000 sampled waits of a 10-retry exponential profile
 //! (seed 001 numbers: b = 1000 ms, c = 10 000 ms, w = 1500 ms). Target: < 100 ms on one core.
 //!
-//! The same million with a retry budget and a throttling class (issue 10): each wait is
+//! The same million with a retry budget and a throttling class: each wait is
 //! classed (a 429 every third attempt, else 503), takes the class's backoff and is charged to an
 //! AWS-2026-style token bucket (refilled by a success at the end of each run).
 //!

@@ -1,4 +1,4 @@
-//! Profile validation speed (issue 13): loading a 10 MB profile through the shipped JSON Schema
+//! Profile validation speed: loading a 10 MB profile through the shipped JSON Schema
 //! and the semantic rules. Target: < 1 s. Two documents of 10 MiB: a valid one (a status list
 //! of ~2 million entries) and one where every entry is wrong (the first 100 problems are listed
 //! with line:column).

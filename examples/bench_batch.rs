@@ -1,8 +1,8 @@
-//! Batch runner benchmark of issue 9 ("Speed"): N single-attempt items (default 10,000) against
+//! Batch runner benchmark: N single-attempt items (default 10,000) against
 //! the in-process demo server at concurrency C (default 8), every item's state committed in the
 //! history database and every run recorded; prints items per second, the wall time and the CPU
 //! time per item (user + system, every thread of the process) and the peak resident memory. The
-//! lead compares it with `curl -K list --parallel --parallel-max 8` on the same list
+//! figure is compared with `curl -K list --parallel --parallel-max 8` on the same list
 //! (BENCHMARKS.md "Batch runner").
 //!
 //! Run: `cargo build --release --example bench_batch && target/release/examples/bench_batch

@@ -1,4 +1,4 @@
-//! Frame-time benchmark of the Batch tab with 100,000 queued items (issue 9, "Speed"): a
+//! Frame-time benchmark of the Batch tab with 100,000 queued items: a
 //! temporary data folder with one batch of 100,000 `pending` items queued in one transaction,
 //! the real workbench (egui_kittest harness, 1280×800) with the batch service's thread, the
 //! batch opened in the tab and its table scrolled by the mouse wheel one frame at a time. The

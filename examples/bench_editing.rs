@@ -1,4 +1,4 @@
-//! Frame-time benchmark of editing a heavy profile (issue 7, "Preview that scales"): a `custom`
+//! Frame-time benchmark of editing a heavy profile: a `custom`
 //! profile with 1000 retries whose script is edited on every frame, key by key, in the real
 //! workbench. The compile check, the problems (with the script's dry run) and the preview
 //! simulation run on the analysis worker; the frame only submits the new value and draws the

@@ -1,4 +1,4 @@
-//! Engine benchmarks of issue 2 §7, printed as markdown tables:
+//! Engine benchmarks, printed as markdown tables:
 //!
 //! 1. **Wait fidelity**: one run of 200 waits of 50 ms and one of 200 waits of 500 ms against the
 //!    demo server; per wait, error = (gap between the two arrivals in the server's log) − planned

@@ -1,4 +1,4 @@
-//! Frame-time benchmark of the History panel with 100,000 runs (issue 8, "Speed"): a temporary
+//! Frame-time benchmark of the History panel with 100,000 runs: a temporary
 //! history filled in one transaction, the real workbench (egui_kittest harness, 1280×800) with
 //! the panel's reader thread, scrolled by the mouse wheel one frame at a time. The list is
 //! virtualised (only the rows on screen are drawn) and paged (a 200-row window around them is

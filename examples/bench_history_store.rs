@@ -1,4 +1,4 @@
-//! History benchmarks of issue 8, printed as markdown tables:
+//! History benchmarks, printed as markdown tables:
 //!
 //! 1. **overhead**: 10,000 sequential single-attempt GETs against the demo server through the
 //!    engine (`prepare_run` + `drive`, as `bench_engine`'s inline loop), with history off and

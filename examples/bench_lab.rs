@@ -1,4 +1,4 @@
-//! Speed of the strategy lab's contention simulator (issue 11, "Speed"), and the figures of the
+//! Speed of the strategy lab's contention simulator, and the figures of the
 //! AWS Architecture Blog post's setup for BENCHMARKS.md.
 //!
 //! ```text

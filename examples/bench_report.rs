@@ -1,5 +1,5 @@
-//! Report generation time for 10,000 recorded runs (issue 28, "report generation time for
-//! 10,000 runs"), and the what-if replay over them, for BENCHMARKS.md.
+//! Report generation time for 10,000 recorded runs, and the what-if replay over them, for
+//! BENCHMARKS.md.
 //!
 //! ```text
 //! cargo run --release --example bench_report            # 10,000 runs

@@ -1,4 +1,4 @@
-//! Frame-time benchmark of the timeline view (issue 3, "Speed"): one run of 10,000 attempts,
+//! Frame-time benchmark of the timeline view: one run of 10,000 attempts,
 //! drawn for N frames; prints mean / p95 / max time per frame.
 //!
 //! ```text

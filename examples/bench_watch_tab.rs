@@ -1,6 +1,5 @@
-//! Frame-time benchmark of the Watches tab with a 24-hour watch at 10 s (8,640 slots; issue 28,
-//! "Frame ≤ 8 ms"): a temporary history holding the watch (every 60th slot missed, every 7th run
-//! failed after 3 attempts with `Retry-After`, the others succeeded on attempt 1 or 2), the real
+//! Frame-time benchmark of the Watches tab with a 24-hour watch at 10 s (8,640 slots): a
+//! temporary history holding the watch (every 60th slot missed, every 7th run failed after 3 attempts with `Retry-After`, the others succeeded on attempt 1 or 2), the real
 //! workbench (egui_kittest harness, 1280×900) with the tab's reader thread, the watch selected,
 //! the pointer moving across the runs strip one step a frame (egui_plot's hover search runs on
 //! every frame). Target: every frame ≤ 8 ms CPU (release). Also prints the window's resident

@@ -1,4 +1,4 @@
-//! Batch lists in and batch results out (issue 9): the four list formats read the same
+//! Batch lists in and batch results out: the four list formats read the same
 //! requests, every malformed line is named in one pass, no input panics (property tests), and
 //! the reports open: the CSV parses back with the `csv` crate, the JSON Lines parse, and the
 //! JUnit XML validates against the JUnit schema (tests/fixtures/junit-schema/junit-10.xsd)

@@ -67,7 +67,7 @@ async fn run_shared(
     seen
 }
 
-/// Done-when of issue 10: the AWS 2026 built-in against the demo server, a throttling 429 (with
+/// The AWS 2026 built-in against the demo server, a throttling 429 (with
 /// x-amz-retry-after) then a transient 503 then 200; both classes, their backoffs and the quota
 /// are on the timeline (events, the window's fold, the CLI text).
 #[tokio::test(start_paused = true)]

@@ -56,7 +56,7 @@ async fn polling_the_job_endpoint_waits_until_done() {
             pending.clone(),
             pending.clone(),
             pending,
-            // The success names the condition that held (issue 10).
+            // The success names the condition that held.
             Verdict::Success {
                 condition: Some(r#"/state is "done""#.into())
             }

@@ -1,4 +1,4 @@
-//! The fault matrix (issue 13): what the engine does against servers that misbehave — TLS
+//! The fault matrix: what the engine does against servers that misbehave — TLS
 //! certificates, odd framing, bodies that trickle, stall or are huge, redirects gone wrong —,
 //! DNS (a `.invalid` name, a resolver that never answers, a temporary failure), and at the
 //! limits (0 retries, 1,000 retries, deadlines, cancel). Each case asserts the requests
@@ -518,7 +518,7 @@ async fn a_resolver_that_never_answers_hits_the_resolve_timeout_and_is_retried()
 
 #[tokio::test]
 async fn a_temporary_failure_for_a_host_named_nxdomain_is_retried_then_answers() {
-    // Issue 13's review item: the cause comes from the resolver's code, not the name's text.
+    // The cause comes from the resolver's code, not the name's text.
     let server = DemoServer::start(0).await.unwrap();
     let temporary = HostLookupError {
         cause: DnsFailure::Temporary,

@@ -1,4 +1,4 @@
-//! Bad input never crashes (issue 13): property tests over what users paste and load — curl
+//! Bad input never crashes: property tests over what users paste and load — curl
 //! commands, HAR files, URLs and headers, custom scripts. Each property also states what must
 //! hold, not only that nothing panics. Cases per property: `PROPTEST_CASES` (default below, a
 //! CI-sized run); `PROPTEST_CASES=100000 cargo test --release --test input_props` is the longer

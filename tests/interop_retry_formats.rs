@@ -784,7 +784,7 @@ fn unlimited_retries_export_the_largest_count_that_fits_and_budgets_are_named() 
     assert!(dapr.text.contains("maxRetries: 3"), "{}", dapr.text);
 }
 
-// ---- retry budgets and unlimited counts in other tools' terms (issue 10) -----------------
+// ---- retry budgets and unlimited counts in other tools' terms -----------------
 
 #[test]
 fn grpc_retry_throttling_round_trips_the_a6_budget_exactly() {
@@ -1006,7 +1006,7 @@ fn polly_int_max_value_is_unlimited_with_a_deadline_and_says_why_without_one() {
     );
 }
 
-// ---- import errors a fresh user can act on (issue 10, fresh-user pass) --------------------
+// ---- import errors a fresh user can act on --------------------
 
 #[test]
 fn an_unclosed_ini_section_header_is_named_at_its_own_line() {

@@ -183,7 +183,7 @@ fn unknown_builtin_is_none() {
     assert!(builtin("nope").is_none());
 }
 
-/// Format 2 made the vendor built-ins exact (issue 10): classes, quota, clamp.
+/// Format 2 made the vendor built-ins exact: classes, quota, clamp.
 #[test]
 fn aws_quota_classes_and_clamp_are_the_documented_ones() {
     let legacy = builtin("aws-standard").expect("exists");

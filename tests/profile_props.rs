@@ -1,4 +1,4 @@
-//! Bad profile files never crash the loader (issue 13): valid profiles with mutated values,
+//! Bad profile files never crash the loader: valid profiles with mutated values,
 //! types and keys, random bytes, truncations, deep nesting, byte-order marks and non-UTF-8
 //! go through `load_bytes` / `load_str`. Each case states what must hold:
 //!

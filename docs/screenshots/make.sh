@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Regenerates the workbench screenshots (issue 7: 800×600, 1280×800 and 1920×1080, dark and
+# Regenerates the workbench screenshots (800×600, 1280×800 and 1920×1080, dark and
 # light) from the real window under Xvfb, each with the default demo run in progress.
 # Needs: xvfb, Mesa (libgl1-mesa-dri), a built binary (default target/debug/retryscope).
-# Then the History panel (issue 8) at 800×600 dark and 1280×800 light, over a few runs the CLI
+# Then the History panel at 800×600 dark and 1280×800 light, over a few runs the CLI
 # recorded against a demo server. SKIP_WORKBENCH=1 makes only the History shots.
 # Usage: docs/screenshots/make.sh [BINARY]
 set -euo pipefail

@@ -1,4 +1,4 @@
-//! `retryscope batch`: queue a list of requests and work it through a profile (issue 9), resume
+//! `retryscope batch`: queue a list of requests and work it through a profile, resume
 //! a batch, list batches, show one.
 
 use super::batch_view;

@@ -1,4 +1,4 @@
-//! The run cycle: attempt → classify → decide → wait → attempt (DESIGN.md §4, issue 2 §2).
+//! The run cycle: attempt → classify → decide → wait → attempt (DESIGN.md §4).
 //!
 //! Events, in order: `RunStarted`; per attempt `AttemptStarted`, `AttemptFinished` (with the
 //! policy's triage verdict); per retry `WaitScheduled`, `WaitFinished`; last `RunFinished`.

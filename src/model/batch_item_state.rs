@@ -1,4 +1,4 @@
-//! The life of one batch item (issue 9, DESIGN.md §10): `pending → running → done | error |
+//! The life of one batch item (DESIGN.md §10): `pending → running → done | error |
 //! cancelled`.
 
 use serde::{Deserialize, Serialize};

@@ -1,4 +1,4 @@
-//! How a batch is worked (issue 9): concurrency, the rate limit per host and the assertions every
+//! How a batch is worked: concurrency, the rate limit per host and the assertions every
 //! item's final response must pass. Stored with the batch, so a resumed batch runs as it began.
 
 use super::response_matcher::ResponseMatcher;

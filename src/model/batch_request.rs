@@ -1,4 +1,4 @@
-//! One request of a batch (issue 9): what an imported list line (JSON Lines, CSV, curl, HAR
+//! One request of a batch: what an imported list line (JSON Lines, CSV, curl, HAR
 //! entry) becomes before it is queued. Plain data; the queue itself lives in the history
 //! database (`crate::store`).
 

@@ -1,4 +1,4 @@
-//! Who works a batch and where a whole batch is in its life (issue 9): the words `batch list`
+//! Who works a batch and where a whole batch is in its life: the words `batch list`
 //! and the Batch tab's *Earlier batches* show, and what decides whether the window resumes a
 //! batch by itself at start-up (docs/DECISIONS.md "Window resumes its own batches").
 

@@ -1,4 +1,4 @@
-//! A batch's assertions (issue 9): conditions every item's final response must meet, each a §8
+//! A batch's assertions: conditions every item's final response must meet, each a §8
 //! matcher compiled with [`CompiledMatcher`]. All must hold; the first that fails names the item's
 //! error in the words the user gave it (`assertion --expect-status 200 failed: status 404,
 //! expected one of 200`; the Batch tab's fields take the same texts). An item whose run failed

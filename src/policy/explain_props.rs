@@ -1,4 +1,4 @@
-//! Property tests of explanations (issue 13): for every computed strategy and random parameters,
+//! Property tests of explanations: for every computed strategy and random parameters,
 //! each step of a wait starts from the figure the step before it produced, the explanation's
 //! figures are exactly the recorded steps' figures in order, and its final figure is `wait_ms`.
 

@@ -1,4 +1,4 @@
-//! The batch assertions as a person types them (issue 9), parsed in one place for both faces:
+//! The batch assertions as a person types them, parsed in one place for both faces:
 //! the CLI's `--expect-status SET`, `--expect-json POINTER=VALUE`, `--expect-body TEXT` and the
 //! Batch tab's fields of the same names. Errors do not name the flag or field; each face adds
 //! its own (`--expect-json …`, `Expect JSON: …`).

@@ -1,4 +1,4 @@
-//! Reading a list file for a batch (issue 9), the one place both faces do it: the format from
+//! Reading a list file for a batch, the one place both faces do it: the format from
 //! the file's extension unless given, every malformed line reported, and nothing queued when
 //! there is one unless the user asked to skip bad lines.
 

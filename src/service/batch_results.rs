@@ -1,4 +1,4 @@
-//! A batch's results as report rows (issue 9): each queued item with what its recorded run
+//! A batch's results as report rows: each queued item with what its recorded run
 //! did (attempts, statuses, waits), for `retryscope batch --report` and the Batch tab's export.
 //! The rows are written by `crate::interop::batch_report`, which masks them with the one
 //! secrets rule.

@@ -1,4 +1,4 @@
-//! The batch runner (issue 9): works a queued batch ([`crate::store::BatchQueue`]) through the engine, at most
+//! The batch runner: works a queued batch ([`crate::store::BatchQueue`]) through the engine, at most
 //! `concurrency` items at once, each item's first attempt paced by the rate limit per host
 //! (before it takes a slot: an item waiting for its host's turn holds none), the retry budget
 //! shared per host through one [`BudgetRegistry`], and every item's run recorded in the history
@@ -617,7 +617,7 @@ impl Coordinator {
 /// How long a staged state change waits, at most, for others to share its commit (and so how
 /// much later than its end an item's end is reported: under a frame of the window at 60 Hz).
 /// Items keep starting meanwhile; 10,000 one-attempt items then cost about one commit per 10 ms
-/// instead of one per item (BENCHMARKS.md "Batch runner": 1 ms cost ~15 % more per item).
+/// instead of one per item (a shorter window costs more per item: BENCHMARKS.md "Batch runner").
 pub const COMMIT_WINDOW: std::time::Duration = std::time::Duration::from_millis(10);
 
 /// Changes one group commit holds at most (a batch of items that all end at once, refused,

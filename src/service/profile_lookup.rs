@@ -1,4 +1,4 @@
-//! Finding the profile a batch item names (issue 9): a built-in id, or a profile in the user's
+//! Finding the profile a batch item names: a built-in id, or a profile in the user's
 //! library folder (by file name without `.json`, or by the profile's `name`). The same lookup
 //! checks the names when a list is imported (an unknown one is reported with its line) and
 //! finds the profiles when the items are sent.

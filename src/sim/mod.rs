@@ -1,4 +1,4 @@
-//! The strategy lab (issue 11): pure, seeded simulations of retry strategies in virtual time.
+//! The strategy lab: pure, seeded simulations of retry strategies in virtual time.
 //! No I/O, no clock; every RNG is a seeded [`PolicyRng`](crate::policy::PolicyRng).
 //!
 //! - [`distribution()`]: per-retry spread (min, p5, p50, p95, max) and histogram of a profile's

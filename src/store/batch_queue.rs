@@ -1,4 +1,4 @@
-//! The durable batch queue (issue 9): tables `batches` and `batch_items` in the history
+//! The durable batch queue: tables `batches` and `batch_items` in the history
 //! database (migration step 3 of `history_schema`). Every state change is committed before the
 //! method returns (one transaction per call; [`BatchQueue::commit_changes`] groups many), so a
 //! caller reports a change only once it survives a `kill -9`.

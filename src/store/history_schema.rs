@@ -84,7 +84,7 @@ const V3: &str = "
 ALTER TABLE attempts ADD COLUMN budget_json TEXT;
 ";
 
-/// Step 4: the batch queue (issue 9, DESIGN.md §10 "batch item"). A batch keeps its profile
+/// Step 4: the batch queue (DESIGN.md §10 "batch item"). A batch keeps its profile
 /// and options so a resumed batch runs as it began; an item keeps its request masked by the one
 /// secrets rule (`request_json`), with `has_secrets` set when the sendable request lives in the
 /// secret store instead (docs/DECISIONS.md "Batch runner"). `run_id` is the item's latest run

@@ -1,4 +1,4 @@
-//! Batch lists in (issue 9): a file of requests read into [`BatchRequest`]s, in one of four
+//! Batch lists in: a file of requests read into [`BatchRequest`]s, in one of four
 //! formats ([`BatchListFormat`]): JSON Lines, CSV, curl commands (one per line) or HAR.
 //!
 //! One pass reads the whole list and keeps both the good items and every problem

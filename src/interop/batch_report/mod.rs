@@ -1,4 +1,4 @@
-//! Batch results out (issue 9): the items of a batch as CSV ([`report_csv`]), JSON Lines
+//! Batch results out: the items of a batch as CSV ([`report_csv`]), JSON Lines
 //! ([`report_json_lines`]) or JUnit XML ([`report_junit`]), from plain
 //! [`BatchReportRow`]s the runner fills in.
 //!

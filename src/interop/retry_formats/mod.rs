@@ -1,4 +1,4 @@
-//! Other tools' retry settings in and out (issue 10, "Interop"): a profile written as the nearest
+//! Other tools' retry settings in and out: a profile written as the nearest
 //! curl flags, urllib3 `Retry(...)`, tenacity `@retry(...)`, Polly v8 appsettings JSON, gRPC
 //! service config, Envoy `retry_policy`, Dapr resiliency or AWS shared-config keys, each with
 //! what the target cannot express; and the formats that are data read back into a profile,

@@ -1,4 +1,4 @@
-//! The Batch tab's state (issue 9): import a list, start / pause / resume / cancel it, progress
+//! The Batch tab's state: import a list, start / pause / resume / cancel it, progress
 //! with counts per state, rate and ETA, a virtualised table of items filtered by state whose
 //! rows open the item's run, "re-run failed".
 //!

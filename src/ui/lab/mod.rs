@@ -1,4 +1,4 @@
-//! The Lab tab (issue 11): the current profile's wait distribution, the many-clients contention
+//! The Lab tab: the current profile's wait distribution, the many-clients contention
 //! comparison and the layered-retries calculator. Every number comes from [`crate::sim`] on a
 //! [`LabWorker`] thread (latest wins, with progress and cancel); the frame only draws.
 

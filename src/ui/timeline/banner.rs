@@ -1,4 +1,4 @@
-//! The final-outcome banner: tidy text derived from `RunOutcome` (issue 3's banner wording).
+//! The final-outcome banner: tidy text derived from `RunOutcome`.
 
 use super::units::format_secs;
 use crate::model::{OutcomeKind, RunOutcome};

@@ -530,6 +530,7 @@ fn a_csv_list_with_a_bad_line_is_queued_when_asked_and_reported_as_csv_and_junit
 
     let id = queue(dir.path()).list(10).unwrap()[0].id.clone();
     let junit = dir.path().join("results.xml");
+    // A finished batch is not resumed (exit 2), but the report asked for is written.
     let out = retryscope(dir.path())
         .args(["batch", "--resume", &id, "--report"])
         .arg(&junit)
@@ -537,7 +538,7 @@ fn a_csv_list_with_a_bad_line_is_queued_when_asked_and_reported_as_csv_and_junit
         .unwrap();
     assert_eq!(
         out.status.code(),
-        Some(1),
+        Some(2),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
@@ -569,6 +570,18 @@ fn resume_honours_concurrency_and_rate_flags_and_stores_them() {
     assert_eq!(out.status.code(), Some(0), "{out:?}");
     let id = queue(dir.path()).list(1).unwrap()[0].id.clone();
     assert_eq!(queue(dir.path()).batch(&id).unwrap().options.concurrency, 1);
+    // Item 2 back in the queue, as a pause leaves it, so there is something to resume.
+    let put_back = || {
+        let pending = retryscope::store::ItemEnd {
+            state: BatchItemState::Pending,
+            attempts: 0,
+            last_status: None,
+            error_kind: None,
+            reason: String::new(),
+        };
+        queue(dir.path()).finish(&id, 1, &pending).unwrap();
+    };
+    put_back();
 
     let out = retryscope(dir.path())
         .args([
@@ -589,6 +602,7 @@ fn resume_honours_concurrency_and_rate_flags_and_stores_them() {
         (3, Some(50.0))
     );
 
+    put_back();
     let out = retryscope(dir.path())
         .args(["batch", "--resume", &id])
         .output()
@@ -693,14 +707,19 @@ fn an_empty_expect_body_is_refused() {
     );
 }
 
+/// Queues and works a batch of two items that succeed; returns its id.
+fn finished_batch(demo: &Demo, dir: &Path) -> String {
+    let line = format!("{{\"url\": \"{}\"}}\n", demo.url("/status/200"));
+    let out = batch_of_lines(dir, &line.repeat(2), &[]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    queue(dir).list(10).unwrap()[0].id.clone()
+}
+
 #[test]
 fn batch_delete_removes_a_finished_batch_and_names_an_unknown_one() {
     let demo = Demo::start();
     let dir = tempfile::tempdir().unwrap();
-    let line = format!("{{\"url\": \"{}\"}}\n", demo.url("/status/200"));
-    let out = batch_of_lines(dir.path(), &line.repeat(2), &[]);
-    assert_eq!(out.status.code(), Some(0), "{out:?}");
-    let id = queue(dir.path()).list(10).unwrap()[0].id.clone();
+    let id = finished_batch(&demo, dir.path());
     let out = retryscope(dir.path())
         .args(["batch", "delete", &id])
         .output()
@@ -723,6 +742,34 @@ fn batch_delete_removes_a_finished_batch_and_names_an_unknown_one() {
         .list(&retryscope::store::RunFilter::default())
         .unwrap();
     assert_eq!(runs.len(), 2);
+}
+
+/// A resume of a batch with no item left says it is finished, with its counts, sends nothing
+/// and exits 2 (as a resume of a finished watch does).
+#[test]
+fn resuming_a_finished_batch_says_there_is_nothing_to_resume() {
+    let demo = Demo::start();
+    let dir = tempfile::tempdir().unwrap();
+    let id = finished_batch(&demo, dir.path());
+    let sent = demo.server.log().len();
+    let out = retryscope(dir.path())
+        .args(["batch", "--resume", &id[..13]])
+        .output()
+        .unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert_eq!(out.status.code(), Some(2), "{stdout}{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "error: batch {id} is finished (2 items: 2 done, 0 error, 0 cancelled, 0 pending): nothing to resume"
+        )),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("working it"), "{stderr}");
+    assert!(stdout.is_empty(), "no results printed again: {stdout}");
+    assert_eq!(demo.server.log().len(), sent, "nothing sent");
 }
 
 #[test]
@@ -955,7 +1002,7 @@ fn an_item_that_gave_up_and_fails_an_assertion_says_both_in_show_and_every_repor
         (reason.clone(), assertion.to_owned())
     );
 
-    // The same batch's other reports (a resume of a finished batch sends nothing).
+    // The same batch's other reports (a resume of a finished batch sends nothing, exit 2).
     let jsonl = dir.path().join("out.jsonl");
     let xml = dir.path().join("out.xml");
     for report in [&jsonl, &xml] {
@@ -963,7 +1010,7 @@ fn an_item_that_gave_up_and_fails_an_assertion_says_both_in_show_and_every_repor
             .args(["batch", "--resume", &id, "--report"])
             .arg(report)
             .assert()
-            .code(1);
+            .code(2);
     }
     let line: serde_json::Value =
         serde_json::from_str(std::fs::read_to_string(&jsonl).unwrap().trim()).unwrap();

@@ -409,6 +409,56 @@ fn a_resume_names_interrupted_posts_and_can_skip_them() {
     );
 }
 
+/// An item ended by `--skip-interrupted` keeps the attempt that was in flight when its batch
+/// was killed: the count its run recorded, as `history` counts it.
+#[test]
+fn a_skipped_item_keeps_the_attempt_it_had_in_flight() {
+    let demo = Demo::start();
+    let dir = tempfile::tempdir().unwrap();
+    let line = format!(
+        "{{\"url\": \"{}\", \"method\": \"POST\"}}\n",
+        demo.url("/slow?ms=60000")
+    );
+    let list = dir.path().join("list.jsonl");
+    std::fs::write(&list, line).unwrap();
+    let mut child = spawn_batch(dir.path(), &[list.to_str().unwrap()]);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let id = loop {
+        // The attempt in flight is committed to the history before the kill.
+        if dir.path().join("history.sqlite3").exists()
+            && let Ok(list) = queue(dir.path()).list(1)
+            && let Some(b) = list.first()
+            && let Some(run_id) = items(dir.path(), &b.id)[0].run_id.clone()
+            && let Ok(history) = HistoryStore::open_in(dir.path())
+            && let Ok(Some(run)) = history.run(&run_id)
+            && run.run.attempts == 1
+        {
+            break b.id.clone();
+        }
+        assert!(Instant::now() < deadline, "the attempt never started");
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let out = retryscope(dir.path())
+        .args(["batch", "--resume", &id, "--skip-interrupted"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let item = &items(dir.path(), &id)[0];
+    assert_eq!(
+        (item.state, item.attempts),
+        (BatchItemState::Cancelled, 1),
+        "{item:?}"
+    );
+    let out = retryscope(dir.path())
+        .args(["batch", "show", &id])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("#1     cancelled  1 attempt "), "{stdout}");
+}
+
 #[test]
 fn a_malformed_list_queues_nothing_and_names_the_line() {
     let dir = tempfile::tempdir().unwrap();

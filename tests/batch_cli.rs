@@ -409,6 +409,56 @@ fn a_resume_names_interrupted_posts_and_can_skip_them() {
     );
 }
 
+/// An item ended by `--skip-interrupted` keeps the attempt that was in flight when its batch
+/// was killed: the count its run recorded, as `history` counts it.
+#[test]
+fn a_skipped_item_keeps_the_attempt_it_had_in_flight() {
+    let demo = Demo::start();
+    let dir = tempfile::tempdir().unwrap();
+    let line = format!(
+        "{{\"url\": \"{}\", \"method\": \"POST\"}}\n",
+        demo.url("/slow?ms=60000")
+    );
+    let list = dir.path().join("list.jsonl");
+    std::fs::write(&list, line).unwrap();
+    let mut child = spawn_batch(dir.path(), &[list.to_str().unwrap()]);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let id = loop {
+        // The attempt in flight is committed to the history before the kill.
+        if dir.path().join("history.sqlite3").exists()
+            && let Ok(list) = queue(dir.path()).list(1)
+            && let Some(b) = list.first()
+            && let Some(run_id) = items(dir.path(), &b.id)[0].run_id.clone()
+            && let Ok(history) = HistoryStore::open_in(dir.path())
+            && let Ok(Some(run)) = history.run(&run_id)
+            && run.run.attempts == 1
+        {
+            break b.id.clone();
+        }
+        assert!(Instant::now() < deadline, "the attempt never started");
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let out = retryscope(dir.path())
+        .args(["batch", "--resume", &id, "--skip-interrupted"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let item = &items(dir.path(), &id)[0];
+    assert_eq!(
+        (item.state, item.attempts),
+        (BatchItemState::Cancelled, 1),
+        "{item:?}"
+    );
+    let out = retryscope(dir.path())
+        .args(["batch", "show", &id])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("#1     cancelled  1 attempt "), "{stdout}");
+}
+
 #[test]
 fn a_malformed_list_queues_nothing_and_names_the_line() {
     let dir = tempfile::tempdir().unwrap();
@@ -530,6 +580,7 @@ fn a_csv_list_with_a_bad_line_is_queued_when_asked_and_reported_as_csv_and_junit
 
     let id = queue(dir.path()).list(10).unwrap()[0].id.clone();
     let junit = dir.path().join("results.xml");
+    // A finished batch is not resumed (exit 2), but the report asked for is written.
     let out = retryscope(dir.path())
         .args(["batch", "--resume", &id, "--report"])
         .arg(&junit)
@@ -537,7 +588,7 @@ fn a_csv_list_with_a_bad_line_is_queued_when_asked_and_reported_as_csv_and_junit
         .unwrap();
     assert_eq!(
         out.status.code(),
-        Some(1),
+        Some(2),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
@@ -569,6 +620,18 @@ fn resume_honours_concurrency_and_rate_flags_and_stores_them() {
     assert_eq!(out.status.code(), Some(0), "{out:?}");
     let id = queue(dir.path()).list(1).unwrap()[0].id.clone();
     assert_eq!(queue(dir.path()).batch(&id).unwrap().options.concurrency, 1);
+    // Item 2 back in the queue, as a pause leaves it, so there is something to resume.
+    let put_back = || {
+        let pending = retryscope::store::ItemEnd {
+            state: BatchItemState::Pending,
+            attempts: 0,
+            last_status: None,
+            error_kind: None,
+            reason: String::new(),
+        };
+        queue(dir.path()).finish(&id, 1, &pending).unwrap();
+    };
+    put_back();
 
     let out = retryscope(dir.path())
         .args([
@@ -589,6 +652,7 @@ fn resume_honours_concurrency_and_rate_flags_and_stores_them() {
         (3, Some(50.0))
     );
 
+    put_back();
     let out = retryscope(dir.path())
         .args(["batch", "--resume", &id])
         .output()
@@ -693,14 +757,19 @@ fn an_empty_expect_body_is_refused() {
     );
 }
 
+/// Queues and works a batch of two items that succeed; returns its id.
+fn finished_batch(demo: &Demo, dir: &Path) -> String {
+    let line = format!("{{\"url\": \"{}\"}}\n", demo.url("/status/200"));
+    let out = batch_of_lines(dir, &line.repeat(2), &[]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    queue(dir).list(10).unwrap()[0].id.clone()
+}
+
 #[test]
 fn batch_delete_removes_a_finished_batch_and_names_an_unknown_one() {
     let demo = Demo::start();
     let dir = tempfile::tempdir().unwrap();
-    let line = format!("{{\"url\": \"{}\"}}\n", demo.url("/status/200"));
-    let out = batch_of_lines(dir.path(), &line.repeat(2), &[]);
-    assert_eq!(out.status.code(), Some(0), "{out:?}");
-    let id = queue(dir.path()).list(10).unwrap()[0].id.clone();
+    let id = finished_batch(&demo, dir.path());
     let out = retryscope(dir.path())
         .args(["batch", "delete", &id])
         .output()
@@ -723,6 +792,34 @@ fn batch_delete_removes_a_finished_batch_and_names_an_unknown_one() {
         .list(&retryscope::store::RunFilter::default())
         .unwrap();
     assert_eq!(runs.len(), 2);
+}
+
+/// A resume of a batch with no item left says it is finished, with its counts, sends nothing
+/// and exits 2 (as a resume of a finished watch does).
+#[test]
+fn resuming_a_finished_batch_says_there_is_nothing_to_resume() {
+    let demo = Demo::start();
+    let dir = tempfile::tempdir().unwrap();
+    let id = finished_batch(&demo, dir.path());
+    let sent = demo.server.log().len();
+    let out = retryscope(dir.path())
+        .args(["batch", "--resume", &id[..13]])
+        .output()
+        .unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert_eq!(out.status.code(), Some(2), "{stdout}{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "error: batch {id} is finished (2 items: 2 done, 0 error, 0 cancelled, 0 pending): nothing to resume"
+        )),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("working it"), "{stderr}");
+    assert!(stdout.is_empty(), "no results printed again: {stdout}");
+    assert_eq!(demo.server.log().len(), sent, "nothing sent");
 }
 
 #[test]
@@ -955,7 +1052,7 @@ fn an_item_that_gave_up_and_fails_an_assertion_says_both_in_show_and_every_repor
         (reason.clone(), assertion.to_owned())
     );
 
-    // The same batch's other reports (a resume of a finished batch sends nothing).
+    // The same batch's other reports (a resume of a finished batch sends nothing, exit 2).
     let jsonl = dir.path().join("out.jsonl");
     let xml = dir.path().join("out.xml");
     for report in [&jsonl, &xml] {
@@ -963,7 +1060,7 @@ fn an_item_that_gave_up_and_fails_an_assertion_says_both_in_show_and_every_repor
             .args(["batch", "--resume", &id, "--report"])
             .arg(report)
             .assert()
-            .code(1);
+            .code(2);
     }
     let line: serde_json::Value =
         serde_json::from_str(std::fs::read_to_string(&jsonl).unwrap().trim()).unwrap();

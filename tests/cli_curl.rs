@@ -346,6 +346,34 @@ fn a_missing_body_file_is_named_once_before_anything_is_sent() {
     }
 }
 
+/// `-T FILE` sends the file as the body of a PUT, as curl does.
+#[test]
+fn upload_file_puts_the_file() {
+    let demo = Demo::start();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = dir.path().join("notes.txt");
+    std::fs::write(&file, "line one\nline two\n").expect("written");
+    let out = retryscope()
+        .args(["curl", "-T"])
+        .arg(&file)
+        .arg(demo.url("/echo?case=upload"))
+        .timeout(std::time::Duration::from_secs(30))
+        .assert()
+        .code(0)
+        .get_output()
+        .clone();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("ignored"), "{stderr}");
+    let log = demo.server.log();
+    let [sent] = log.as_slice() else {
+        panic!("one request: {log:?}")
+    };
+    assert_eq!(
+        (sent.method.as_str(), sent.body.as_str()),
+        ("PUT", "line one\nline two\n")
+    );
+}
+
 /// Without -L a redirect stops the run (curl does not follow it either): the run ends with a
 /// hint to add -L; with -L, and for a 304, there is none.
 #[test]

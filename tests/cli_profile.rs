@@ -88,6 +88,43 @@ fn builtins_lists_every_id_with_its_first_sentence() {
     }
 }
 
+/// `profile list` lists the built-ins, then the library's profiles (by the file name that
+/// `--profiles` takes, marked `(library)`, a broken one with its problem); `builtins` only the
+/// built-ins.
+#[test]
+fn list_adds_the_library_profiles_after_the_built_ins() {
+    let config = tempfile::tempdir().expect("tempdir");
+    let library = config.path().join("retryscope").join("profiles");
+    std::fs::create_dir_all(&library).expect("folder");
+    std::fs::copy("tests/fixtures/good.json", library.join("team.json")).expect("copied");
+    std::fs::write(library.join("broken.json"), "{").expect("written");
+    let run = |command: &str| {
+        let out = retryscope()
+            .env("XDG_CONFIG_HOME", config.path())
+            .args(["profile", command])
+            .assert()
+            .success()
+            .get_output()
+            .clone();
+        String::from_utf8(out.stdout).expect("utf-8")
+    };
+    let (list, builtins) = (run("list"), run("builtins"));
+    let lines: Vec<&str> = list.lines().collect();
+    let n = retryscope::profile::builtin_ids().len();
+    assert_eq!(lines[..n].join("\n") + "\n", builtins, "built-ins first");
+    assert!(
+        lines[n].starts_with("broken  (library) does not load: "),
+        "{list}"
+    );
+    assert!(lines[n].contains("broken.json:1:"), "{list}");
+    assert_eq!(
+        lines[n + 1],
+        "team  (library) Good fixture: A valid profile used by the tests."
+    );
+    assert_eq!(lines.len(), n + 2, "{list}");
+    assert!(!builtins.contains("(library)"), "{builtins}");
+}
+
 #[test]
 fn show_prints_a_loadable_profile() {
     let out = retryscope()

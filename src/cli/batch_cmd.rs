@@ -58,9 +58,11 @@ POINTER=VALUE (RFC 6901 pointer; VALUE is JSON, or a plain string when it is not
 --expect-body TEXT (the body contains TEXT). Each flag may repeat.
 
 Exit codes: 0 every item done; 1 some item ended in error (or was cancelled); 2 usage,
-profile or list error; 130 Ctrl-C, 143 SIGTERM, 129 SIGHUP (the batch is left resumable). A closed
-stdout (`| head`) or one that cannot be written does not stop the batch nor its --report;
-then the exit code is 141 (stdout closed) or 1 (write failed) unless it already says failure."
+profile or list error, or --resume of a batch with no item left (finished or cancelled:
+nothing is sent; --report is still written); 130 Ctrl-C, 143 SIGTERM, 129 SIGHUP (the batch
+is left resumable). A closed stdout (`| head`) or one that cannot be written does not stop
+the batch nor its --report; then the exit code is 141 (stdout closed) or 1 (write failed)
+unless it already says failure."
 )]
 pub struct BatchArgs {
     /// list, show.
@@ -268,7 +270,7 @@ fn work(args: &BatchArgs, dir: &Path, core: &crate::service::Core) -> Result<u8,
             id
         }
         (None, Some(id)) => {
-            let (wanted, report_path) = (id.clone(), report.as_ref().map(|(p, _)| p.clone()));
+            let (wanted, report) = (id.clone(), report.clone());
             let (skip, concurrency, rate) =
                 (args.skip_interrupted, args.concurrency, args.rate_per_host);
             on_store(Box::new(move |queue| {
@@ -280,12 +282,25 @@ fn work(args: &BatchArgs, dir: &Path, core: &crate::service::Core) -> Result<u8,
                     .check_free(&record.id)
                     .map_err(|e| CliError::failed(e.to_string()))?;
                 // The batch's own list is as much the user's as a list given now.
-                if let (Some(path), Some(source)) = (&report_path, &record.source)
+                if let (Some((path, _)), Some(source)) = (&report, &record.source)
                     && crate::store::same_file(Path::new(source), path)
                 {
                     return Err(CliError::usage(format!(
                         "--report names the list this batch was queued from; write the report to another file: {}",
                         path.display()
+                    )));
+                }
+                let (c, state) = (record.counts, record.state(false));
+                if c.pending + c.running == 0 {
+                    // Its report is still written when asked: nothing is sent for it.
+                    if let Some((path, format)) = &report {
+                        write_report(queue, &record.id, path, *format)?;
+                    }
+                    return Err(CliError::usage(format!(
+                        "batch {} is {state} ({}: {}): nothing to resume; its items: retryscope batch show {0}",
+                        record.id,
+                        crate::model::counted(c.total(), "item", "items"),
+                        c.summary()
                     )));
                 }
                 let id = record.id;

@@ -15,7 +15,7 @@ use std::path::PathBuf;
 Examples:
   retryscope profile validate my-profile.json other.json
   retryscope profile schema > retry-profile.schema.json
-  retryscope profile builtins
+  retryscope profile list
   retryscope profile show azure-sdk > my-azure.json
   retryscope profile export --to urllib3 --builtin aws-standard
   retryscope profile export --to grpc my-profile.json -o service-config.json
@@ -40,8 +40,10 @@ pub enum ProfileAction {
     /// Print the JSON Schema of a profile document.
     Schema,
     /// List built-in profiles: the name `--builtin` takes, two spaces, what it is.
-    #[command(visible_alias = "list")]
     Builtins,
+    /// List the built-in profiles, then those in your library folder, each `NAME  (library) …`:
+    /// every name `--profiles`, `--stack` and a batch item's `profile` take.
+    List,
     /// Print a built-in profile as pretty JSON (a starting point for your own).
     Show {
         /// Built-in name (see `retryscope profile builtins`).
@@ -97,9 +99,12 @@ pub fn execute(args: &ProfileArgs) -> Result<u8, CliError> {
             crate::cli_out!("{}", profile::schema_json());
             Ok(exit::SUCCESS)
         }
-        ProfileAction::Builtins => {
+        ProfileAction::Builtins | ProfileAction::List => {
             for b in profile::builtins() {
                 crate::cli_outln!("{}  {}", b.id, first_sentence(&b.profile.description));
+            }
+            if matches!(args.action, ProfileAction::List) {
+                list_library(crate::service::default_library_dir().as_deref());
             }
             Ok(exit::SUCCESS)
         }
@@ -158,6 +163,37 @@ fn validate(files: &[PathBuf]) -> u8 {
         }
     }
     code
+}
+
+/// Prints each profile of the library folder `dir` as `STEM  (library) NAME: first sentence`
+/// (or its load problem, `FILE:line:col: …`); on stderr, which of them a built-in hides.
+fn list_library(dir: Option<&std::path::Path>) {
+    let Some(dir) = dir else { return };
+    let mut names = Vec::new();
+    for file in crate::service::library_files(dir) {
+        let stem = file.file_stem().unwrap_or_default().to_string_lossy();
+        let text = match profile::load_file(&file) {
+            Ok(p) => {
+                let about = first_sentence(&p.description);
+                let line = format!(
+                    "{}{}{about}",
+                    p.name,
+                    if about.is_empty() { "" } else { ": " }
+                );
+                names.push(p.name);
+                line
+            }
+            Err(e) => format!(
+                "does not load: {}",
+                crate::service::profile_lookup::load_problem(&file, &e)
+            ),
+        };
+        crate::cli_outln!("{stem}  (library) {text}");
+        names.push(stem.into_owned());
+    }
+    for warning in crate::service::shadowed_among(Some(dir), &names) {
+        crate::cli::out::write_stderr(&format!("warning: {warning}\n"));
+    }
 }
 
 /// The text up to and including the first `. ` (or all of it).

@@ -144,6 +144,12 @@ pub fn parse_when(text: &str) -> Result<DateTime<FixedOffset>, String> {
         Err(e) if e.starts_with("too long") => return Err(format!("a time ago {e}")),
         Err(_) => {}
     }
+    if chrono::NaiveDateTime::parse_from_str(t, "%Y-%m-%dT%H:%M:%S%.f").is_ok() {
+        // A parsed time holds no control character: it is shown as typed.
+        return Err(format!(
+            "{t} has no time zone: add `Z` for UTC or an offset ({t}Z, {t}+01:00)"
+        ));
+    }
     Err(format!(
         "expected an RFC 3339 time (2026-12-05T10:00:00Z), a date (2026-12-05) or a time ago (8h, 90m, 2h30m, 7d), found {}",
         crate::model::quote::quote_input(t)
@@ -162,6 +168,11 @@ mod tests {
         let ago = parse_when("2h").expect("ago");
         let expected = chrono::Local::now() - chrono::Duration::hours(2);
         assert!((ago.timestamp() - expected.timestamp()).abs() <= 2);
+        let e = parse_when("2026-12-01T10:00:00").expect_err("no zone");
+        assert_eq!(
+            e,
+            "2026-12-01T10:00:00 has no time zone: add `Z` for UTC or an offset (2026-12-01T10:00:00Z, 2026-12-01T10:00:00+01:00)"
+        );
         let e = parse_when("yesterday").expect_err("garbage");
         assert!(e.contains("RFC 3339") && e.contains("yesterday"), "{e}");
         let e = parse_when("99999999999h").expect_err("too long");

@@ -116,6 +116,8 @@ struct Parsed {
     /// `-F` parts as composer rows (name, `-F` value).
     form: Vec<KeyValue>,
     json: bool,
+    /// `-T FILE` was given: a PUT of the file by default.
+    upload: bool,
     user: Option<String>,
     bearer: Option<String>,
     insecure: bool,
@@ -346,9 +348,21 @@ fn apply(
                 p.headers.push(row);
             }
         }
-        Opt::Data(mode) => {
-            p.json |= mode == DataMode::Json;
-            p.data.push(data_part(mode, v));
+        Opt::Data(_) | Opt::Upload => {
+            let (part, file) = match opt {
+                Opt::Data(mode) => (data_part(mode, v), "@FILE"),
+                // `-T FILE` sends the file as `--data-binary @FILE` does.
+                _ => (data_part(DataMode::Binary, format!("@{v}")), "FILE"),
+            };
+            // curl reads stdin for `@-` (`-T -`).
+            if matches!(&part, DataPart::File { path, .. } if path == "-") {
+                return Err(bad(&format!(
+                    "stdin is not read by `retryscope curl` or an import; save the body to a file and give `{shown} {file}`"
+                )));
+            }
+            p.json |= opt == Opt::Data(DataMode::Json);
+            p.upload |= opt == Opt::Upload;
+            p.data.push(part);
         }
         Opt::Form { literal } => {
             let Some((name, value)) = v.split_once('=') else {
@@ -504,6 +518,12 @@ fn build(mut p: Parsed) -> Result<CurlImport, CurlError> {
         p.notes
             .push("the URL had no scheme: http:// assumed, as curl does".into());
     }
+    // curl -T completes a URL that names no file with the local file's name.
+    if let Some(DataPart::File { path, .. }) = p.data.last().filter(|_| p.upload)
+        && url.ends_with('/')
+    {
+        url.push_str(path.rsplit(['/', '\\']).next().unwrap_or(path));
+    }
     let mut draft = RequestDraft {
         url,
         ..RequestDraft::default()
@@ -512,6 +532,7 @@ fn build(mut p: Parsed) -> Result<CurlImport, CurlError> {
     draft.method = match &p.method {
         Some((m, _)) => standard_method_case(m),
         None if p.head => "HEAD".into(),
+        None if p.upload => "PUT".into(),
         None if p.get || !has_data => "GET".into(),
         None => "POST".into(),
     };
@@ -669,7 +690,11 @@ fn body_of(p: &mut Parsed, draft: &mut RequestDraft) {
     {
         p.headers.push(KeyValue::new("Accept", JSON_TYPE));
     }
-    let default_type = if p.json { JSON_TYPE } else { FORM_TYPE };
+    let default_type = match (p.json, p.upload) {
+        (true, _) => JSON_TYPE,
+        (false, true) => FILE_TYPE,
+        (false, false) => FORM_TYPE,
+    };
     let body = &mut draft.body;
     if let ([(path, lossy)], 1) = (&files[..], p.data.len()) {
         if *lossy {

@@ -61,6 +61,8 @@ pub enum Opt {
     Form {
         literal: bool,
     },
+    /// `-T`, `--upload-file FILE`: the file is the body of a PUT (unless `-X` says otherwise).
+    Upload,
     /// Accepted and ignored; `reason` is shown.
     Ignored {
         /// Whether the option takes a value.
@@ -115,6 +117,7 @@ const KNOWN: &[(Opt, bool, &str, &str)] = &[
     (Opt::Output, true, "o", "output"),
     (Opt::Form { literal: false }, true, "F", "form"),
     (Opt::Form { literal: true }, true, "", "form-string"),
+    (Opt::Upload, true, "T", "upload-file"),
 ];
 
 const OUTPUT: &str = "output option";
@@ -169,11 +172,11 @@ const IGNORED: &[(&str, bool, &str, &str)] = &[
     (
         UNSUPPORTED,
         true,
-        "CEKPQrtTUxyYz",
+        "CEKPQrtUxyYz",
         "proxy proxy-user proxy-header preproxy noproxy socks4 socks4a socks5 socks5-hostname \
         resolve connect-to capath cert cert-type key key-type pass ciphers tls13-ciphers \
         curves pinnedpubkey crlfile interface local-port limit-rate max-filesize speed-limit \
-        speed-time range continue-at upload-file config time-cond request-target unix-socket \
+        speed-time range continue-at config time-cond request-target unix-socket \
         abstract-unix-socket dns-servers dns-interface dns-ipv4-addr dns-ipv6-addr doh-url \
         aws-sigv4 alt-svc hsts expect100-timeout happy-eyeballs-timeout-ms keepalive-time rate \
         parallel-max netrc-file proto proto-default proto-redir delegation engine egd-file \

@@ -123,6 +123,41 @@ fn errors_name_option_and_position() {
     ));
 }
 
+/// stdin is never read: `-d @-` and `-T -` say so and what to give instead; `-T FILE` is the
+/// body of a PUT (or of `-X`'s method), sent as is with no Content-Type of its own.
+#[test]
+fn stdin_bodies_are_refused_and_upload_file_is_a_put_of_the_file() {
+    for (command, word, give) in [
+        ("curl http://h/ -d @-", "`-d` (word 2)", "`-d @FILE`"),
+        (
+            "curl --data-binary @- http://h/",
+            "`--data-binary` (word 1)",
+            "`--data-binary @FILE`",
+        ),
+        ("curl -T - http://h/", "`-T` (word 1)", "`-T FILE`"),
+    ] {
+        let e = parse_curl(command).expect_err(command);
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "{word}: stdin is not read by `retryscope curl` or an import; save the body to a file and give {give}"
+            )
+        );
+    }
+    let i = parse_curl("curl -T notes.txt http://h/up").expect("parses");
+    assert_eq!(i.draft.method, "PUT");
+    assert_eq!(i.draft.body.kind, BodyKind::File);
+    assert_eq!(i.draft.body.file_path, "notes.txt");
+    assert_eq!(i.draft.body.content_type, "");
+    assert!(i.unsupported.is_empty(), "{:?}", i.unsupported);
+    let i = parse_curl("curl -X POST --upload-file dir/notes.txt http://h/up/").expect("parses");
+    assert_eq!(i.draft.method, "POST");
+    assert_eq!(
+        i.draft.url, "http://h/up/notes.txt",
+        "a URL naming no file gets the file's"
+    );
+}
+
 #[test]
 fn cacert_becomes_the_trusted_ca_file_and_is_exported_back() {
     let i = parse_curl("curl --cacert /etc/ssl/ca.pem https://h/").expect("parses");

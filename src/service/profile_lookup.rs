@@ -68,7 +68,7 @@ fn unknown_profile(name: &str) -> String {
 }
 
 /// `FILE:line:col: path: message` of a library file's first problem (and how many more).
-fn load_problem(file: &Path, errors: &crate::profile::ProfileErrors) -> String {
+pub(crate) fn load_problem(file: &Path, errors: &crate::profile::ProfileErrors) -> String {
     let Some(first) = errors.issues.first() else {
         return format!("{}: does not load", file.display());
     };

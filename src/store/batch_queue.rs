@@ -615,7 +615,8 @@ impl BatchQueue {
     }
 
     /// Ends items `positions` of batch `batch_id` `cancelled` with `reason` if they are not
-    /// finished (a resume told to skip them); returns how many.
+    /// finished (a resume told to skip them), keeping the attempts their runs recorded (an
+    /// attempt started counts as made, as `history` counts it); returns how many.
     ///
     /// # Errors
     /// SQL errors.
@@ -631,7 +632,9 @@ impl BatchQueue {
         for position in positions {
             n += tx
                 .execute(
-                    "UPDATE batch_items SET state = 'cancelled', reason = ?3, ended_at = ?4
+                    "UPDATE batch_items SET state = 'cancelled', reason = ?3, ended_at = ?4,
+                     attempts = COALESCE((SELECT MAX(r.attempts, COALESCE(r.started_attempt, 0))
+                         FROM runs r WHERE r.id = batch_items.run_id), attempts)
                      WHERE batch_id = ?1 AND position = ?2 AND state IN ('pending', 'running')",
                     params![batch_id, to_i64(*position), reason, now],
                 )

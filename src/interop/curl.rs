@@ -518,10 +518,17 @@ fn build(mut p: Parsed) -> Result<CurlImport, CurlError> {
         p.notes
             .push("the URL had no scheme: http:// assumed, as curl does".into());
     }
-    // curl -T completes a URL that names no file with the local file's name.
+    // curl -T completes a URL that names no file (no path, or one ending in `/`) with the
+    // local file's name.
+    let no_path = url
+        .split_once("://")
+        .is_some_and(|(_, rest)| !rest.contains(['/', '?', '#']));
     if let Some(DataPart::File { path, .. }) = p.data.last().filter(|_| p.upload)
-        && url.ends_with('/')
+        && (url.ends_with('/') || no_path)
     {
+        if no_path {
+            url.push('/');
+        }
         url.push_str(path.rsplit(['/', '\\']).next().unwrap_or(path));
     }
     let mut draft = RequestDraft {

@@ -156,6 +156,13 @@ fn stdin_bodies_are_refused_and_upload_file_is_a_put_of_the_file() {
         i.draft.url, "http://h/up/notes.txt",
         "a URL naming no file gets the file's"
     );
+    for (command, url) in [
+        ("curl -T notes.txt http://h:8080", "http://h:8080/notes.txt"),
+        ("curl -T notes.txt h", "http://h/notes.txt"),
+    ] {
+        let i = parse_curl(command).expect(command);
+        assert_eq!(i.draft.url, url, "{command}");
+    }
 }
 
 #[test]

@@ -10,26 +10,34 @@ pub const MIN_EVERY_MS: u64 = 100;
 /// years), the help calling its durations Go-style.
 pub const MAX_DURATION_MS: u64 = 2_562_047 * 3_600_000;
 
-/// A duration as typed, ms: `2d`, or Go-style `200ms`, `30s`, `1m30s`, `8h` (parts summed as
-/// Go sums them: `1s2s` is 3 s).
+/// A duration as typed, ms: days first if any (`2d`, `1d12h`, `0.5d`), then Go-style `200ms`,
+/// `30s`, `1m30s`, `8h` (parts summed as Go sums them: `1s2s` is 3 s).
 ///
 /// # Errors
 /// A message naming the text: not a duration, or longer than [`MAX_DURATION_MS`].
 pub fn duration_ms(text: &str) -> Result<u64, String> {
     let t = text.trim();
-    let days = t
-        .strip_suffix('d')
-        .filter(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
-    let ms = match days {
-        Some(n) => n.parse::<f64>().ok().map(|d| d * 86_400_000.0),
-        None => crate::interop::retry_formats::durations::parse_go_ns(t)
-            .ok()
-            .map(|ns| (ns / 1e6).ceil()),
+    // Go's units (ns, us, µs, ms, s, m, h) have no `d`: a `d` ends the days.
+    let (days, rest) = match t.split_once('d') {
+        Some((n, rest)) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit() || b == b'.') => {
+            (n.parse::<f64>().ok(), rest)
+        }
+        _ => (Some(0.0), t),
     };
+    let rest_ms = if rest.is_empty() && t != rest {
+        Some(0.0)
+    } else {
+        crate::interop::retry_formats::durations::parse_go_ns(rest)
+            .ok()
+            .map(|ns| ns / 1e6)
+    };
+    let ms = days
+        .zip(rest_ms)
+        .map(|(d, r)| (d * 86_400_000.0 + r).ceil());
     let found = crate::model::quote::quote_input(t);
     match ms {
         None => Err(format!(
-            "expected a duration such as 200ms, 30s, 1m30s, 8h or 2d, found {found}"
+            "expected a duration such as 200ms, 30s, 1m30s, 8h, 2d or 1d12h, found {found}"
         )),
         Some(ms) if ms > MAX_DURATION_MS as f64 => Err(format!(
             "too long: at most 2562047h (about 292 years), found {found}"
@@ -84,6 +92,18 @@ mod tests {
         }
         assert_eq!(parse_length("2562047h"), Ok(MAX_DURATION_MS));
         assert_eq!(parse_length("2d"), Ok(172_800_000));
+        // Days first, then Go's units; a fraction of a day.
+        assert_eq!(parse_length("1d12h"), Ok(129_600_000));
+        assert_eq!(parse_length("0.5d"), Ok(43_200_000));
+        assert_eq!(parse_length("1d30m15s"), Ok(88_215_000));
+        for bad in ["d", "1dd", "12h1d", "1.2.3d", "-1d", "1d12"] {
+            assert!(
+                parse_length(bad)
+                    .unwrap_err()
+                    .starts_with("expected a duration"),
+                "{bad}"
+            );
+        }
         // Go's own reading of a duration: its parts are summed.
         assert_eq!(parse_every("1s2s"), Ok(3000));
         assert!(

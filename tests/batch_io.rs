@@ -956,7 +956,7 @@ fn retry_entries_of_a_retryscope_har_fold_into_one_item() {
     let notes: Vec<String> = list
         .notes
         .iter()
-        .map(|n| format!("{}: {}", n.place.short(), n.message))
+        .map(|n| format!("{}: {}", n.place, n.message))
         .collect();
     assert_eq!(notes.len(), 2, "{notes:?}");
     assert!(

@@ -496,7 +496,7 @@ fn a_line_past_the_header_limit_is_a_bad_line_not_a_panic() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(
-        stderr.contains("list.jsonl:1: 33000 headers is too many"),
+        stderr.contains("list.jsonl:1:12: 33000 headers is too many"),
         "{stderr}"
     );
     assert!(queue(dir.path()).list(10).unwrap().is_empty());
@@ -876,12 +876,12 @@ fn an_item_naming_a_library_profile_that_does_not_load_gets_its_load_error() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(
-        stderr.contains("list.jsonl:1: library profile `broken` does not load: ")
+        stderr.contains("list.jsonl:1:44: library profile `broken` does not load: ")
             && stderr.contains("broken.json:2:"),
         "{stderr}"
     );
     assert!(
-        stderr.contains("list.jsonl:2: unknown profile `nope`"),
+        stderr.contains("list.jsonl:2:44: unknown profile `nope`"),
         "{stderr}"
     );
 }

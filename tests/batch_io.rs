@@ -127,7 +127,7 @@ fn every_malformed_line_is_reported_in_one_pass() {
             "bad.jsonl:3:58: expected a string, found the number 5",
             "bad.jsonl:4:33: the text ends inside an object: a `}` is missing",
             "bad.jsonl:5: `url` is missing or empty",
-            "bad.jsonl:6: the URL has no scheme; start it with http:// or https:// (URL localhost:8080/x)",
+            "bad.jsonl:6:9: the URL has no scheme; start it with http:// or https:// (URL localhost:8080/x)",
         ]
     );
     assert_eq!(list.items.len(), 2);
@@ -182,7 +182,7 @@ fn unknown_profile_lines_count_with_the_malformed_ones() {
     let refused = read(OnBadLines::Refuse).unwrap_err();
     let lines: Vec<&str> = refused.lines().collect();
     assert_eq!(lines.len(), 3, "{refused}");
-    assert!(lines[0].ends_with("mixed.jsonl:1: unknown profile `nope` (use a built-in id, see `retryscope profile builtins`, or the name of a profile in your library)"), "{refused}");
+    assert!(lines[0].ends_with("mixed.jsonl:1:44: unknown profile `nope` (use a built-in id, see `retryscope profile builtins`, or the name of a profile in your library)"), "{refused}");
     assert!(lines[1].contains("mixed.jsonl:2:"), "{refused}");
     assert!(
         lines[2].starts_with("2 malformed lines (above); nothing was queued")
@@ -956,7 +956,7 @@ fn retry_entries_of_a_retryscope_har_fold_into_one_item() {
     let notes: Vec<String> = list
         .notes
         .iter()
-        .map(|n| format!("{}: {}", n.place.short(), n.message))
+        .map(|n| format!("{}: {}", n.place, n.message))
         .collect();
     assert_eq!(notes.len(), 2, "{notes:?}");
     assert!(

@@ -1104,7 +1104,7 @@ fn a_value_the_profile_refuses_is_named_by_the_files_own_key() {
 }
 
 #[test]
-fn cli_import_errors_with_a_position_read_file_line_column() {
+fn cli_import_errors_lead_with_the_file_and_its_line_column() {
     let dir = tempfile::tempdir().expect("temp dir");
     let ini = dir.path().join("config");
     std::fs::write(&ini, "[default\nretry_mode = standard\n").expect("write");
@@ -1121,6 +1121,20 @@ fn cli_import_errors_with_a_position_read_file_line_column() {
             ini.display()
         )),
         "{stderr}"
+    );
+    // Without a position the file still leads, alone.
+    std::fs::write(&ini, "# nothing here\n").expect("write");
+    let out = demo_support::sandboxed()
+        .args(["profile", "import", "--from", "aws-config"])
+        .arg(&ini)
+        .output()
+        .expect("runs");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        format!(
+            "error: {}: cannot import AWS shared config (INI): no [default] or [profile NAME] section\n",
+            ini.display()
+        )
     );
 }
 

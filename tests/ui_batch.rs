@@ -440,7 +440,7 @@ fn items_may_name_library_profiles_and_an_unknown_name_is_refused_with_its_line(
     }
     let problem = h.state().panel.problem().unwrap().to_owned();
     assert!(
-        problem.contains("named.jsonl:2: unknown profile `nope`") && !problem.contains(":1:"),
+        problem.contains("named.jsonl:2:44: unknown profile `nope`") && !problem.contains(":1:"),
         "only the unknown name's line is named: {problem}"
     );
     assert!(h.state().panel.batch_id().is_none(), "nothing queued");

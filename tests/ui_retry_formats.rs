@@ -93,10 +93,15 @@ fn an_import_error_is_shown_in_the_modal_and_keeps_the_profile() {
     let dir = tempfile::tempdir().expect("temp dir");
     let bad = dir.path().join("bad.json");
     std::fs::write(&bad, "{\"methodConfig\": 5}").expect("write");
+    let latin1 = dir.path().join("latin1.json");
+    std::fs::write(&latin1, b"{\"methodConfig\": []}\n\"caf\xe9\"").expect("write");
     let (engine, _probe) = CoreLink::probe();
     let state = WorkbenchState::new(WorkbenchSetup {
         link: engine,
-        dialogs: Box::new(ScriptedDialogs::new([Some(bad.clone())])),
+        dialogs: Box::new(ScriptedDialogs::new([
+            Some(bad.clone()),
+            Some(latin1.clone()),
+        ])),
         demo_base_url: Some(ui_support::DEMO.into()),
         library_dir: None,
         persisted: None,
@@ -118,6 +123,15 @@ fn an_import_error_is_shown_in_the_modal_and_keeps_the_profile() {
         "the error says what and where"
     );
     assert!(h.query_by_label("Use this profile").is_none());
+    // Text that is not UTF-8 is refused as the CLI refuses it, the place first.
+    h.get_by_label("Choose file…").click();
+    h.run();
+    h.run();
+    let message = format!(
+        "{}:2:5: cannot import gRPC service config (JSON): the file is not UTF-8: byte 0xE9 is not valid here; save it as UTF-8",
+        latin1.display()
+    );
+    assert!(h.query_by_label(&message).is_some(), "the place leads");
     h.get_by_label("Cancel").click();
     h.run();
     assert_eq!(h.state().profile.current.profile, before);

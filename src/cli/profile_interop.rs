@@ -114,17 +114,12 @@ pub fn import(
             file.display()
         ))
     })?;
-    let text = crate::model::utf8_text(&bytes).map_err(|e| {
-        let at =
-            retry_formats::FormatError::syntax(Some(e.line), Some(e.column), e.message("the file"));
-        CliError::usage(at.shown(format, file))
-    })?;
     let default_name = file.file_stem().map_or_else(
         || "imported".to_owned(),
         |s| s.to_string_lossy().into_owned(),
     );
     let name = name.unwrap_or(&default_name);
-    let imported = retry_formats::import(format, text, name)
+    let imported = retry_formats::import_bytes(format, &bytes, name)
         .map_err(|e| CliError::usage(e.shown(format, file)))?;
     let json = crate::profile::to_json_pretty(&imported.profile);
     match out {

@@ -91,10 +91,7 @@ pub fn issue_lines(path: &Path, errors: &ProfileErrors) -> Vec<String> {
     errors
         .issues
         .iter()
-        .map(|i| match (i.line, i.column) {
-            (Some(l), Some(c)) => format!("{}:{l}:{c}: {}", path.display(), i.path_and_message()),
-            _ => format!("{}: {}", path.display(), i.path_and_message()),
-        })
+        .map(|i| crate::model::file_message(path.display(), i.line, i.column, i.path_and_message()))
         .collect()
 }
 

@@ -64,7 +64,7 @@ pub use event::{
 };
 pub use http_token::is_http_token;
 pub use outcome_class::{OutcomeClass, Throttling};
-pub use parse_words::{char_column, plain_json_error, plain_parse_message};
+pub use parse_words::{char_column, file_message, plain_json_error, plain_parse_message};
 pub use phases::{PhaseKind, PhaseSpan, phase_parts, phase_spans, phases_line};
 pub use profile::{
     Backoff, Combine, DEFAULT_READ_MS, DelayHeader, HeaderUnit, OnExceedMax, OtherStatusAction,

@@ -180,9 +180,40 @@ pub fn char_column(text: &str, line: usize, byte_column: usize) -> usize {
     this[..at].chars().count() + 1
 }
 
+/// A message about a place in a file the user gave, written as compilers write it, the place
+/// first so editors and terminals jump to it: `FILE:LINE:COLUMN: message`, `FILE:LINE: message`
+/// without a column, `FILE: message` without a line. Every such message (profile problems,
+/// imported settings, batch list lines, HAR files) is written by this.
+pub fn file_message<L: std::fmt::Display>(
+    file: impl std::fmt::Display,
+    line: Option<L>,
+    column: Option<L>,
+    message: impl std::fmt::Display,
+) -> String {
+    match (line, column) {
+        (Some(l), Some(c)) => format!("{file}:{l}:{c}: {message}"),
+        (Some(l), None) => format!("{file}:{l}: {message}"),
+        (None, _) => format!("{file}: {message}"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::plain_parse_message as plain;
+
+    #[test]
+    fn a_file_message_leads_with_as_much_of_the_place_as_is_known() {
+        use super::file_message;
+        assert_eq!(
+            file_message("a.yaml", Some(3), Some(5), "bad"),
+            "a.yaml:3:5: bad"
+        );
+        assert_eq!(file_message("l.csv", Some(3), None, "bad"), "l.csv:3: bad");
+        assert_eq!(
+            file_message("x.har", None::<u64>, None, "bad"),
+            "x.har: bad"
+        );
+    }
 
     #[test]
     fn every_serde_json_syntax_message_is_reworded() {

@@ -128,7 +128,7 @@ pub fn stream_batch_list(
     let mut notes = first_lines(
         list.notes
             .iter()
-            .map(|n| format!("{}: {}", n.place.after_file(&name), n.message)),
+            .map(|n| n.place.located(&name, &n.message)),
         "note on an imported line",
         "notes on imported lines",
     );

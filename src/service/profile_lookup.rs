@@ -72,10 +72,6 @@ pub(crate) fn load_problem(file: &Path, errors: &crate::profile::ProfileErrors) 
     let Some(first) = errors.issues.first() else {
         return format!("{}: does not load", file.display());
     };
-    let place = match (first.line, first.column) {
-        (Some(l), Some(c)) => format!("{}:{l}:{c}", file.display()),
-        _ => file.display().to_string(),
-    };
     let more = errors.issues.len() - 1;
     let tail = if more == 0 {
         String::new()
@@ -85,7 +81,8 @@ pub(crate) fn load_problem(file: &Path, errors: &crate::profile::ProfileErrors) 
             crate::model::counted(more as u64, "problem", "problems")
         )
     };
-    format!("{place}: {}{tail}", first.path_and_message())
+    let message = format!("{}{tail}", first.path_and_message());
+    crate::model::file_message(file.display(), first.line, first.column, message)
 }
 
 /// The profile `name` names: a built-in id, else a profile in the library folder `library` (by

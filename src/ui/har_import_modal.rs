@@ -2,7 +2,7 @@
 //! secrets masked, status); the chosen entry fills the composer.
 
 use super::controls::{button, labelled, modal};
-use crate::interop::{HarEntrySummary, HarFile};
+use crate::interop::{HarEntrySummary, HarError, HarFile};
 use crate::model::RequestDraft;
 use egui::Ui;
 use std::path::Path;
@@ -20,28 +20,35 @@ impl HarPicker {
     /// and opens the list.
     ///
     /// # Errors
-    /// `cannot import HAR (…): PATH` when it could not be read, is not UTF-8 or is not HAR; the
-    /// picker stays closed.
+    /// `PATH:LINE:COL: cannot import HAR: …` when it is not UTF-8 or not HAR, `cannot read the
+    /// file (…): PATH` when it could not be read; the picker stays closed.
     pub fn open_read(
         &mut self,
         path: &Path,
         contents: Result<Vec<u8>, String>,
     ) -> Result<(), String> {
-        let fail = |why: String| format!("cannot import HAR ({why}): {}", path.display());
-        let bytes = contents.map_err(fail)?;
-        let text = crate::model::utf8_text(&bytes).map_err(|e| fail(e.message("the file")))?;
-        self.open_text(&path.display().to_string(), text)
-            .map_err(fail)
-    }
-
-    /// Parses HAR `text` named `name` and opens the list.
-    ///
-    /// # Errors
-    /// The parse error, lowercase.
-    pub fn open_text(&mut self, name: &str, text: &str) -> Result<(), String> {
-        let file = HarFile::parse(text).map_err(|e| e.to_string())?;
+        let fail = |line, column, why: &dyn std::fmt::Display| {
+            let why = format_args!("cannot import HAR: {why}");
+            crate::model::file_message(path.display(), line, column, why)
+        };
+        let bytes =
+            contents.map_err(|e| format!("cannot read the file ({e}): {}", path.display()))?;
+        let text = crate::model::utf8_text(&bytes)
+            .map_err(|e| fail(Some(e.line), Some(e.column), &e.message("the file")))?;
+        let file = HarFile::parse(text).map_err(|e| match e {
+            HarError::Json {
+                message,
+                line,
+                column,
+            } => fail(
+                Some(line),
+                Some(column),
+                &format_args!("not a HAR file: {message}"),
+            ),
+            other @ HarError::NoEntry { .. } => fail(None, None, &other),
+        })?;
         let summaries = file.summaries();
-        self.file = Some((name.to_owned(), file, summaries));
+        self.file = Some((path.display().to_string(), file, summaries));
         self.filter.clear();
         Ok(())
     }
@@ -90,5 +97,29 @@ impl HarPicker {
             self.file = None;
         }
         chosen.flatten()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_file_that_is_not_har_is_refused_with_its_place_first() {
+        let mut picker = HarPicker::default();
+        let path = Path::new("calls.har");
+        let said = picker.open_read(path, Ok(b"{\"log\": 5}".to_vec()));
+        assert_eq!(
+            said,
+            Err("calls.har:1:9: cannot import HAR: not a HAR file: expected the HAR `log` object (with an `entries` list), found the number 5".into())
+        );
+        let said = picker.open_read(path, Ok(b"{}\n\xff".to_vec()));
+        assert_eq!(said, Err("calls.har:2:1: cannot import HAR: the file is not UTF-8: byte 0xFF is not valid here; save it as UTF-8".into()));
+        let said = picker.open_read(path, Err("it is a directory".into()));
+        assert_eq!(
+            said,
+            Err("cannot read the file (it is a directory): calls.har".into())
+        );
+        assert!(!picker.is_open());
     }
 }

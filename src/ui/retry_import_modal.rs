@@ -3,7 +3,7 @@
 //! replaces the current profile (asking first when it has unsaved edits).
 
 use super::controls::{button, modal, picker};
-use crate::interop::retry_formats::{Carried, ImportedPolicy, RetryFormat, import};
+use crate::interop::retry_formats::{Carried, ImportedPolicy, RetryFormat, import_bytes};
 use crate::model::RetryProfile;
 use crate::model::counted;
 use egui::Ui;
@@ -49,13 +49,10 @@ impl RetryImporter {
             |s| s.to_string_lossy().into_owned(),
         );
         let result = contents
-            .and_then(|bytes| {
-                crate::model::utf8_text(&bytes)
-                    .map(|t| t.strip_prefix('\u{feff}').unwrap_or(t).to_owned())
-                    .map_err(|e| e.message("the file"))
-            })
             .map_err(|e| format!("cannot read the file ({e}): {}", path.display()))
-            .and_then(|text| import(format, &text, &name).map_err(|e| e.shown(format, path)));
+            .and_then(|bytes| {
+                import_bytes(format, &bytes, &name).map_err(|e| e.shown(format, path))
+            });
         self.result = Some((path.display().to_string(), result));
         self.open = true;
     }

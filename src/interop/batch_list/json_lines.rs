@@ -18,7 +18,8 @@ use super::problem::{ListPlace, ListProblem, ListProblemKind};
 use crate::model::{BatchRequest, Body, KeyValue, RequestSpec, standard_method_case};
 use serde::de::{self, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer};
-use std::collections::BTreeMap;
+use serde_json::value::RawValue;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 
 /// One line as written.
@@ -121,7 +122,14 @@ pub(super) fn parse(text: &str, list: &mut super::Feed<'_>) {
             continue;
         }
         match parse_line(line, line_no) {
-            Ok(item) => list.push_item(item),
+            Ok(item) => {
+                // The sink's refusal (an unknown profile) is placed at its value too.
+                let before = list.problems.len();
+                list.push_item(item);
+                if let Some(p) = list.problems.get_mut(before) {
+                    p.place = value_place(line, line_no, &p.kind);
+                }
+            }
             Err(problems) => list.problems.extend(problems),
         }
     }
@@ -150,12 +158,15 @@ fn parse_line(line: &str, line_no: u64) -> Result<BatchRequest, Vec<ListProblem>
         )]
     })?;
     if !parsed.unknown.is_empty() {
+        let offsets = value_offsets(line);
         let mut problems: Vec<ListProblem> = parsed
             .unknown
             .keys()
             .map(|key| {
-                let column = line
-                    .find(&format!("\"{key}\""))
+                // The key's own quotes: the last ones before its value.
+                let column = offsets
+                    .get(key)
+                    .and_then(|&at| line[..at].rfind(&format!("\"{key}\"")))
                     .map(|byte| char_column(line, byte + 1));
                 ListProblem::new(
                     ListPlace::Line {
@@ -172,7 +183,6 @@ fn parse_line(line: &str, line_no: u64) -> Result<BatchRequest, Vec<ListProblem>
         });
         return Err(problems);
     }
-    let at_line = |kind| vec![ListProblem::new(ListPlace::line(line_no), kind)];
     let url = parsed.url.unwrap_or_default();
     let mut spec = RequestSpec::get(url.trim());
     if let Some(method) = parsed.method {
@@ -191,7 +201,8 @@ fn parse_line(line: &str, line_no: u64) -> Result<BatchRequest, Vec<ListProblem>
             text: value.to_string(),
         },
     };
-    check_spec(&spec).map_err(at_line)?;
+    check_spec(&spec)
+        .map_err(|kind| vec![ListProblem::new(value_place(line, line_no, &kind), kind)])?;
     Ok(BatchRequest {
         name: parsed.name.filter(|n| !n.trim().is_empty()),
         request: spec,
@@ -201,6 +212,42 @@ fn parse_line(line: &str, line_no: u64) -> Result<BatchRequest, Vec<ListProblem>
             .filter(|p| !p.is_empty()),
         source_line: Some(line_no),
     })
+}
+
+/// Where the value of each top-level key of the JSON object `line` starts, as a byte offset:
+/// found by the JSON parser, so a key written inside a string value is not taken for one.
+fn value_offsets(line: &str) -> HashMap<String, usize> {
+    let raw: HashMap<String, &RawValue> = serde_json::from_str(line).unwrap_or_default();
+    raw.into_iter()
+        .map(|(key, value)| (key, value.get().as_ptr().addr() - line.as_ptr().addr()))
+        .collect()
+}
+
+/// Line `line_no` at the column where the value `kind` is about starts in `line` (`url` for a
+/// bad scheme, `headers` for a bad or masked header, `profile` for an unknown one); without a
+/// column when that key is not in the line.
+fn value_place(line: &str, line_no: u64, kind: &ListProblemKind) -> ListPlace {
+    use crate::model::LimitProblem::{HeaderTooLong, TooManyHeaders};
+    let key = match kind {
+        ListProblemKind::Missing { field } => Some(*field),
+        ListProblemKind::BadMethod { .. } => Some("method"),
+        ListProblemKind::MaskedSecret { place } if !place.starts_with("header ") => Some("url"),
+        ListProblemKind::BadUrl { .. } => Some("url"),
+        ListProblemKind::BadHeader { .. }
+        | ListProblemKind::MaskedSecret { .. }
+        | ListProblemKind::Limit(TooManyHeaders { .. } | HeaderTooLong { .. }) => Some("headers"),
+        ListProblemKind::UnknownProfile { .. } | ListProblemKind::BrokenProfile { .. } => {
+            Some("profile")
+        }
+        _ => None,
+    };
+    let column = key
+        .and_then(|key| value_offsets(line).get(key).copied())
+        .map(|at| char_column(line, at + 1));
+    ListPlace::Line {
+        line: line_no,
+        column,
+    }
 }
 
 #[cfg(test)]
@@ -339,6 +386,74 @@ mod tests {
             "{said:?}"
         );
         assert!(!said.iter().any(|s| s.contains("tuple")), "{said:?}");
+    }
+
+    #[test]
+    fn a_bad_value_is_named_at_the_column_where_it_starts() {
+        let list = read(concat!(
+            r#"{"name": "\"url\": x", "url": "ftp://127.0.0.1/x"}"#,
+            "\n",
+            r#"{"url": "http://127.0.0.1/", "method": "GE T"}"#,
+            "\n",
+            r#"{"url": "http://127.0.0.1/", "headers": {"X Y": "1"}}"#,
+            "\n",
+            r#"{"headers": [["Authorization", "Bearer ***"]], "url": "http://127.0.0.1/"}"#,
+            "\n",
+            r#"{"headers": {}, "url": "http://127.0.0.1/?key=***"}"#,
+            "\n",
+            r#"{"url": " "}"#,
+            "\n",
+            r#"{"name": "hedaers", "url": "http://127.0.0.1/", "hedaers": {}}"#,
+        ));
+        let said: Vec<String> = list.problems.iter().map(|p| p.located("l.jsonl")).collect();
+        let starts: Vec<&str> = said
+            .iter()
+            .map(|s| &s[..s.find(": ").unwrap_or(0)])
+            .collect();
+        assert_eq!(
+            starts,
+            [
+                "l.jsonl:1:31",
+                "l.jsonl:2:40",
+                "l.jsonl:3:41",
+                "l.jsonl:4:13",
+                "l.jsonl:5:24",
+                "l.jsonl:6:9",
+                "l.jsonl:7:49"
+            ],
+            "{said:#?}"
+        );
+        assert!(
+            said[3].contains("header Authorization is `***`"),
+            "{said:?}"
+        );
+        assert!(!said.iter().any(|s| s.contains("Bearer")), "{said:?}");
+    }
+
+    #[test]
+    fn an_unknown_profile_is_named_at_its_value() {
+        let text = concat!(
+            r#"{"url": "http://127.0.0.1/a", "profile": "nope"}"#,
+            "\n",
+            r#"{"name": "\"profile\": 1", "url": "http://127.0.0.1/b"}"#,
+        );
+        let mut sink = |item: BatchRequest, _: bool| {
+            item.profile
+                .map(|name| ListProblemKind::UnknownProfile { name })
+                .or(Some(ListProblemKind::Missing { field: "profile" }))
+        };
+        let (list, _) = super::super::parse_batch_list_streaming(
+            text,
+            super::super::BatchListFormat::JsonLines,
+            &mut sink,
+        );
+        let places: Vec<&ListPlace> = list.problems.iter().map(|p| &p.place).collect();
+        let at = |line, column| ListPlace::Line { line, column };
+        assert_eq!(
+            places,
+            [&at(1, Some(42)), &at(2, None)],
+            "a key inside a string value is not one"
+        );
     }
 
     #[test]

@@ -40,27 +40,22 @@ impl ListPlace {
         Self::Line { line, column: None }
     }
 
-    /// The place as a compiler names it after the file: `12:5`, `12` or `entries[2]` (a HAR
-    /// entry by its 0-based position in `log.entries`, as a JSON path names it).
-    pub fn short(&self) -> String {
+    /// `message` about this place of `file`, the place first as editors jump to it
+    /// ([`crate::model::file_message`]): `list.jsonl:4:17: …`, `list.curl:3: …`,
+    /// `calls.har: entries[2]: …`, `calls.har:3:45: entries[0].request.headers: …`.
+    pub fn located(&self, file: &str, message: impl fmt::Display) -> String {
+        use crate::model::file_message;
         match self {
-            Self::Line {
-                line,
-                column: Some(c),
-            } => format!("{line}:{c}"),
-            Self::Line { line, column: None } => line.to_string(),
-            Self::Entry { index } => format!("entries[{}]", index.saturating_sub(1)),
-            Self::EntryField { line, column, .. } => format!("{line}:{column}"),
-        }
-    }
-
-    /// `FILE` and the place as editors jump to it, before the message: `list.jsonl:4:17`,
-    /// `list.curl:3`, `calls.har: entries[2]`, `calls.har:3:45: entries[0].request.headers`.
-    pub fn after_file(&self, file: &str) -> String {
-        match self {
-            Self::Line { .. } => format!("{file}:{}", self.short()),
-            Self::Entry { .. } => format!("{file}: {self}"),
-            Self::EntryField { line, column, .. } => format!("{file}:{line}:{column}: {self}"),
+            Self::Line { line, column } => file_message(file, Some(*line), *column, message),
+            Self::Entry { .. } => {
+                file_message(file, None::<u64>, None, format_args!("{self}: {message}"))
+            }
+            Self::EntryField { line, column, .. } => file_message(
+                file,
+                Some(*line),
+                Some(*column),
+                format_args!("{self}: {message}"),
+            ),
         }
     }
 
@@ -296,7 +291,7 @@ impl ListProblem {
     /// assert!(p.located("list.jsonl").starts_with("list.jsonl:4:17: unknown key `hedaers`"));
     /// ```
     pub fn located(&self, file: &str) -> String {
-        format!("{}: {}", self.place.after_file(file), self.kind)
+        self.place.located(file, &self.kind)
     }
 }
 

@@ -157,6 +157,21 @@ pub fn import(format: RetryFormat, text: &str, name: &str) -> Result<ImportedPol
     Ok(imported)
 }
 
+/// [`import`] for the bytes of a file: bytes that are not UTF-8 are a problem at the line and
+/// column of the first bad byte (a UTF-8 byte-order mark is passed over).
+///
+/// # Errors
+/// As [`import`], and text that is not UTF-8.
+pub fn import_bytes(
+    format: RetryFormat,
+    bytes: &[u8],
+    name: &str,
+) -> Result<ImportedPolicy, ImportError> {
+    let text = crate::model::utf8_text(bytes)
+        .map_err(|e| FormatError::syntax(Some(e.line), Some(e.column), e.message("the file")))?;
+    import(format, text, name)
+}
+
 /// `b` (and its fallback) with `jitter_ratio` at the strategy's default unless the strategy
 /// reads it (`exponential_proportional`), and `jitter_window_ms` 0 unless it reads a window:
 /// the rule of `profile::warnings`.

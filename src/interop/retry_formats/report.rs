@@ -107,21 +107,21 @@ impl FormatError {
 }
 
 impl FormatError {
-    /// The error as both faces show it: as compilers write it when it has a position
-    /// (`FILE:3:1: cannot import AWS shared config (INI): section header …`), else with the
-    /// file last (`cannot import … (what): FILE`).
+    /// The error as both faces show it, the place first as compilers write it
+    /// ([`crate::model::file_message`]): `FILE:3:1: cannot import AWS shared config (INI):
+    /// section header …`, `FILE: cannot import …` when it has no line.
     pub fn shown(&self, format: super::RetryFormat, file: &std::path::Path) -> String {
         let what = if self.path.is_empty() {
             self.message.clone()
         } else {
             format!("{}: {}", self.path, self.message)
         };
-        let (file, label) = (file.display(), format.label());
-        match (self.line, self.column) {
-            (Some(l), Some(c)) => format!("{file}:{l}:{c}: cannot import {label}: {what}"),
-            (Some(l), None) => format!("{file}:{l}: cannot import {label}: {what}"),
-            _ => format!("cannot import {label} ({what}): {file}"),
-        }
+        crate::model::file_message(
+            file.display(),
+            self.line,
+            self.column,
+            format_args!("cannot import {}: {what}", format.label()),
+        )
     }
 
     /// This error with the line and column of its setting in `text` when it has a path but no

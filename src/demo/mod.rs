@@ -121,12 +121,3 @@ impl Drop for DemoServer {
     }
 }
 
-/// Runs a demo server on `127.0.0.1:port` until the process ends (for `retryscope demo-server`).
-///
-/// # Errors
-/// When the port cannot be bound.
-pub async fn serve_forever(port: u16) -> std::io::Result<()> {
-    let _server = DemoServer::start(port).await?;
-    std::future::pending::<()>().await;
-    Ok(())
-}

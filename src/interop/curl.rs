@@ -221,6 +221,14 @@ pub fn starts_with_curl_program(text: &str) -> bool {
         .is_some_and(|(first, _)| is_curl_program(first.trim_matches(['"', '\''])))
 }
 
+/// Whether `word` holds what looks like a shell variable no shell expanded: `${…}`, or `$` then
+/// a capital letter (`$TOKEN`; query options such as `$filter` and `$top` are lower case).
+fn unexpanded_variable(word: &str) -> bool {
+    word.split('$')
+        .skip(1)
+        .any(|after| after.starts_with(|c: char| c == '{' || c.is_ascii_uppercase()))
+}
+
 /// Like [`parse_curl`], for a command already split into words by a shell (`words[0]` is
 /// `curl`, `curl.exe` or a path to either: [`is_curl_program`]), as `retryscope curl` receives it.
 ///
@@ -234,6 +242,14 @@ pub fn parse_curl_words(words: &[String]) -> Result<CurlImport, CurlError> {
         return Err(CurlError::NotCurl);
     }
     let mut parsed = Parsed::default();
+    for (i, word) in words.iter().enumerate().skip(1) {
+        // The note names the word, not the variable: the word may be a secret with a `$` in it.
+        if unexpanded_variable(word) {
+            parsed.notes.push(format!(
+                "word {i} holds what looks like a shell variable (`$NAME` or `${{NAME}}`) that no shell expanded: it is sent as typed"
+            ));
+        }
+    }
     let mut i = 1;
     let mut options_done = false;
     while i < words.len() {

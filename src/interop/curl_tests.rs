@@ -254,3 +254,29 @@ fn output_is_kept_for_the_cli_and_named_for_the_other_importers() {
         "the window shows the body anyway: no note for -o -"
     );
 }
+
+#[test]
+fn an_unexpanded_shell_variable_is_noted_by_its_word_without_showing_it() {
+    let i = parse_curl(r#"curl http://h/ -H "Authorization: Bearer $TOKEN" -u '${USER}:x'"#)
+        .expect("parses");
+    let noted: Vec<&String> = i
+        .unsupported
+        .iter()
+        .filter(|n| n.contains("shell variable"))
+        .collect();
+    assert_eq!(noted.len(), 2, "{:?}", i.unsupported);
+    assert!(noted[0].starts_with("word 3 holds"), "{noted:?}");
+    assert!(noted[1].starts_with("word 5 holds"), "{noted:?}");
+    assert!(
+        i.unsupported.iter().all(|n| !n.contains("TOKEN")),
+        "{:?}",
+        i.unsupported
+    );
+    // OData's query options and a lone `$` are not variables.
+    let i = parse_curl("curl 'http://h/People?$filter=x&$top=2' -d 'cost: 5$'").expect("parses");
+    assert!(
+        i.unsupported.iter().all(|n| !n.contains("shell variable")),
+        "{:?}",
+        i.unsupported
+    );
+}

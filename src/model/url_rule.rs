@@ -13,6 +13,8 @@ pub enum UrlProblem {
     Empty,
     /// No `scheme://` at all (`127.0.0.1:8080/x`, `localhost:8080`).
     NoScheme,
+    /// `http:` or `https:` (the scheme as written) without the `//` after it (`http:/host`).
+    NoSlashes(String),
     /// The WHATWG parser refused it and the URL holds a blank (`http://exa mple.com/`): the
     /// parser's words ("invalid international domain name") would not say so.
     Blank {
@@ -38,6 +40,10 @@ impl fmt::Display for UrlProblem {
             Self::NoScheme => {
                 f.write_str("the URL has no scheme; start it with http:// or https://")
             }
+            Self::NoSlashes(scheme) => write!(
+                f,
+                "the URL needs `//` after `{scheme}:`; start it with {scheme}://"
+            ),
             Self::Blank { what, at } => write!(
                 f,
                 "the URL contains {what} at character {at} (remove it, or write a space in a path or query as %20)"
@@ -63,6 +69,10 @@ pub fn parse_http_url(raw: &str) -> Result<Url, UrlProblem> {
         return Err(UrlProblem::Empty);
     }
     if !raw.contains("://") {
+        let scheme = raw.split_once(':').map(|(s, _)| s);
+        if let Some(s) = scheme.filter(|s| ["http", "https"].contains(&&*s.to_ascii_lowercase())) {
+            return Err(UrlProblem::NoSlashes(s.to_owned()));
+        }
         // `localhost:8080` would otherwise read as the scheme `localhost`.
         return Err(UrlProblem::NoScheme);
     }

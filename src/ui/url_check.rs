@@ -23,6 +23,7 @@ pub fn url_problem(text: &str) -> Option<String> {
         Err(
             problem @ (UrlProblem::Scheme(_)
             | UrlProblem::NoScheme
+            | UrlProblem::NoSlashes(_)
             | UrlProblem::Empty
             | UrlProblem::NoHost),
         ) => Some(problem.to_string()),
@@ -51,6 +52,13 @@ mod tests {
         assert_eq!(
             e,
             "the URL has no scheme; start it with http:// or https://"
+        );
+        let e = url_problem("http:/127.0.0.1:8080/x").unwrap_or_default();
+        assert_eq!(e, "the URL needs `//` after `http:`; start it with http://");
+        let e = url_problem("HTTPS:example.com").unwrap_or_default();
+        assert_eq!(
+            e,
+            "the URL needs `//` after `HTTPS:`; start it with HTTPS://"
         );
         let e = url_problem("ftp://example.com").unwrap_or_default();
         assert!(e.contains("scheme `ftp` is not supported"), "{e}");

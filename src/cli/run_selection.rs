@@ -83,8 +83,20 @@ impl RunSelection {
         if let (Some(since), Some(until)) = (&self.since, &self.until)
             && *until - *since < chrono::Duration::seconds(1)
         {
+            let midnight = |t: &DateTime<FixedOffset>| {
+                t.with_timezone(&chrono::Local).time() == chrono::NaiveTime::MIN
+            };
+            let hint = if midnight(since) && midnight(until) {
+                let day = since.with_timezone(&chrono::Local).date_naive();
+                format!(
+                    "a date is its local midnight: for the whole of {day} give --until {}",
+                    day.succ_opt().unwrap_or(day)
+                )
+            } else {
+                "a time ago counts back from now: --since 2h --until 1h".to_owned()
+            };
             return Err(CliError::usage(format!(
-                "--until {} is not after --since {}: no run can match (a time ago counts back from now: --since 2h --until 1h)",
+                "--until {} is not after --since {}: no run can match ({hint})",
                 shown(until),
                 shown(since)
             )));
@@ -217,9 +229,20 @@ mod tests {
         let e = inverted.check_times(now).expect_err("inverted");
         assert!(e.message.contains("is not after --since"), "{}", e.message);
         let same = selection(&["--since", "1h", "--until", "1h"]);
+        let e = same
+            .check_times(chrono::Local::now().fixed_offset())
+            .expect_err("same time ago");
         assert!(
-            same.check_times(chrono::Local::now().fixed_offset())
-                .is_err()
+            e.message
+                .ends_with("(a time ago counts back from now: --since 2h --until 1h)")
+        );
+        let one_day = selection(&["--since", "2026-12-06", "--until", "2026-12-06"]);
+        let e = one_day.check_times(now).expect_err("one date twice");
+        assert!(
+            e.message
+                .ends_with("(a date is its local midnight: for the whole of 2026-12-06 give --until 2026-12-07)"),
+            "{}",
+            e.message
         );
         let fine = selection(&[
             "--since",

@@ -26,8 +26,13 @@ async fn reset_endpoint_is_classified_reset_and_retried() {
     assert!(
         error
             .message
-            .starts_with("connection closed before the response ("),
+            .starts_with("connection closed before the response"),
         "{}",
+        error.message
+    );
+    assert!(
+        !error.message.contains("(connection closed before"),
+        "the cause does not repeat the words: {}",
         error.message
     );
     assert_eq!(server.log().len(), 2, "each attempt reached the server");

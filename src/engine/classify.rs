@@ -81,7 +81,12 @@ fn readable(
                 .last()
                 .map(|e| e.to_string().to_lowercase())
                 .unwrap_or_default();
-            format!("connection closed before the response ({cause})")
+            // hyper's own words say it again: `connection closed before message completed`.
+            if cause.is_empty() || cause.starts_with("connection closed before") {
+                "connection closed before the response".to_owned()
+            } else {
+                format!("connection closed before the response ({cause})")
+            }
         }
         ErrorKind::Timeout => match read_timeout {
             Some(limit) => format!("read timed out after {} ms", limit.as_millis()),

@@ -26,6 +26,7 @@ mod history_writer;
 pub mod input_file;
 mod outcome_filter;
 mod private_files;
+pub use private_files::prepare_private_file;
 mod request_library;
 mod run_log;
 mod secret_store;

@@ -64,3 +64,52 @@ pub(crate) fn make_private(path: &Path) -> io::Result<()> {
     let _ = path;
     Ok(())
 }
+
+/// Makes `path` a private file before another library writes it with `File::create` (which
+/// keeps an existing file's mode): a missing one is created `0600` holding `empty` (with its
+/// folder, `0700`), an existing one loses group and other access.
+///
+/// # Errors
+/// The OS error.
+pub fn prepare_private_file(path: &Path, empty: &str) -> io::Result<()> {
+    if let Some(dir) = path.parent() {
+        create_private_dir_all(dir)?;
+    }
+    match private_options().write(true).create_new(true).open(path) {
+        Ok(mut file) => io::Write::write_all(&mut file, empty.as_bytes()),
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => make_private(path),
+        Err(e) => Err(e),
+    }
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::prepare_private_file;
+    use std::os::unix::fs::PermissionsExt;
+
+    fn mode(path: &std::path::Path) -> u32 {
+        std::fs::metadata(path)
+            .expect("exists")
+            .permissions()
+            .mode()
+            & 0o777
+    }
+
+    #[test]
+    fn a_file_another_library_writes_is_made_private_first_and_keeps_its_text() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("new").join("app.ron");
+        prepare_private_file(&path, "{}").expect("created");
+        assert_eq!(mode(&path), 0o600);
+        assert_eq!(mode(path.parent().expect("folder")), 0o700);
+        assert_eq!(std::fs::read_to_string(&path).expect("read"), "{}");
+        // Written over as eframe does: the mode stays.
+        std::fs::write(&path, "(window: 1)").expect("write");
+        assert_eq!(mode(&path), 0o600);
+        // One left readable by others loses that access and keeps its text.
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).expect("chmod");
+        prepare_private_file(&path, "{}").expect("made private");
+        assert_eq!(mode(&path), 0o600);
+        assert_eq!(std::fs::read_to_string(&path).expect("read"), "(window: 1)");
+    }
+}

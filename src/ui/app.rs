@@ -270,7 +270,13 @@ pub fn run(options: AppOptions, core: Arc<Core>) -> Result<(), String> {
         persistence_path: if smoke_mode {
             Some(std::env::temp_dir().join(format!("retryscope-smoke-{}", std::process::id())))
         } else {
-            crate::store::data_dir().map(|d| d.join("app.ron"))
+            crate::store::data_dir().map(|d| {
+                let path = d.join("app.ron");
+                // eframe writes it with `File::create`, which keeps the mode made here; an
+                // empty RON map reads as nothing saved yet.
+                let _ = crate::store::prepare_private_file(&path, "{}");
+                path
+            })
         },
         viewport,
         ..Default::default()

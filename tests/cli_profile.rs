@@ -150,6 +150,29 @@ fn show_unknown_builtin_exits_2() {
 }
 
 #[test]
+fn a_library_profile_given_as_a_builtin_is_pointed_at_its_file() {
+    let config = tempfile::tempdir().expect("tempdir");
+    let library = config.path().join("retryscope").join("profiles");
+    std::fs::create_dir_all(&library).expect("folder");
+    std::fs::copy("tests/fixtures/good.json", library.join("team.json")).expect("copied");
+    let file = library.join("team.json");
+    for args in [
+        &["profile", "show", "team"][..],
+        &["run", "--builtin", "team", "http://127.0.0.1:9/"][..],
+    ] {
+        retryscope()
+            .env("XDG_CONFIG_HOME", config.path())
+            .args(args)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(format!(
+                "; `team` is a profile of your library: --profile {}",
+                file.display()
+            )));
+    }
+}
+
+#[test]
 fn schema_prints_the_shipped_schema() {
     retryscope()
         .args(["profile", "schema"])

@@ -109,11 +109,8 @@ pub fn execute(args: &ProfileArgs) -> Result<u8, CliError> {
             Ok(exit::SUCCESS)
         }
         ProfileAction::Show { name } => {
-            let p = profile::builtin(name).ok_or_else(|| {
-                CliError::usage(format!(
-                    "unknown built-in profile `{name}`; `retryscope profile builtins` lists them"
-                ))
-            })?;
+            let p = profile::builtin(name)
+                .ok_or_else(|| super::profile_source::unknown_builtin(name))?;
             crate::cli_out!("{}", profile::to_json_pretty(&p));
             Ok(exit::SUCCESS)
         }

@@ -15,12 +15,32 @@ pub fn select(file: Option<&Path>, builtin: Option<&str>) -> Result<RetryProfile
         return profile::load_file(path).map_err(|e| CliError::usage(file_errors(path, &e)));
     }
     let name = builtin.unwrap_or(profile::DEFAULT_BUILTIN);
-    profile::builtin(name).ok_or_else(|| {
-        CliError::usage(format!(
-            "unknown built-in profile `{name}`; `retryscope profile builtins` lists them ({})",
-            profile::builtin_ids().join(", ")
-        ))
-    })
+    profile::builtin(name).ok_or_else(|| unknown_builtin(name))
+}
+
+/// The error of `--builtin NAME` (or `profile show NAME`) for a name that is no built-in: the
+/// built-ins listed, and the library file when `NAME` is one of the library's profiles.
+pub fn unknown_builtin(name: &str) -> CliError {
+    let dir = crate::service::default_library_dir();
+    let in_library = dir
+        .as_deref()
+        .map(crate::service::library_files)
+        .unwrap_or_default()
+        .into_iter()
+        .find(|p| p.file_stem().is_some_and(|s| s == name));
+    let library = in_library
+        .map(|p| {
+            format!(
+                "; `{name}` is a profile of your library: --profile {}",
+                p.display()
+            )
+        })
+        .unwrap_or_default();
+    CliError::usage(format!(
+        "unknown built-in profile `{}`; `retryscope profile list` lists them ({}){library}",
+        crate::model::quote::quote_input(name),
+        profile::builtin_ids().join(", ")
+    ))
 }
 
 /// Checks the profile a command runs once its command-line overrides are applied, with the

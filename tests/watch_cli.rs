@@ -566,6 +566,26 @@ fn a_watch_whose_secrets_live_in_memory_only_says_so_when_stopped() {
         "{out:?}"
     );
     assert!(!out.iter().any(|l| l.contains("carry on with")), "{out:?}");
+    // `watch list` says so, and a resume is refused before anything starts: exit 2.
+    let listed = stdout_of(dir.path(), &["watch", "list"], 0);
+    assert!(
+        listed.contains("  paused (cannot resume: secrets were in memory only)  "),
+        "{listed}"
+    );
+    let refused = retryscope(dir.path())
+        .args(["watch", "--resume", &id])
+        .assert()
+        .code(2)
+        .get_output()
+        .clone();
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        stderr.contains(&format!(
+            "watch {id} cannot be resumed: its request holds secrets that were kept in memory only"
+        )),
+        "{stderr}"
+    );
+    assert!(refused.stdout.is_empty(), "nothing started");
 }
 
 /// `retryscope watch --every 200ms --count 3 URL/hang`, stopped by SIGTERM once slot 1's

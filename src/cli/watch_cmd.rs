@@ -307,8 +307,9 @@ fn refuse_run_only_flags(run: &RunArgs) -> Result<(), CliError> {
 
 /// Prints watch `name`'s events (it is named so on the link) until it ends; a signal stops it
 /// (paused). `writer`: the store actor the watch records through (a resumed watch's earlier
-/// runs are read from it for the summary); `_log`: the run log, kept open as long as the
-/// watch runs; `silent`: no line per run or missed slot.
+/// runs are read from it for the live summary, and every run for the last one, as `watch show`
+/// reads them); `_log`: the run log, kept open as long as the watch runs; `silent`: no line
+/// per run or missed slot.
 async fn follow(
     link: &mut CoreLink,
     name: &str,
@@ -379,6 +380,8 @@ async fn follow(
                 if !silent {
                     text.push_str(&run_line(slot, &run));
                 }
+                // Read with the earlier runs when it had begun before they were read.
+                runs.retain(|r| r.id != run.id);
                 runs.push(*run);
                 None
             }
@@ -389,6 +392,11 @@ async fn follow(
                 None
             }
             WatchEvent::Ended(state) => {
+                // Its runs as `watch show` reads them, every write committed by now.
+                runs = watch_service::watch_runs(&writer, &id)
+                    .await
+                    .map_err(|e| CliError::failed(e.to_string()))?
+                    .2;
                 let f = summary_figures(&runs);
                 let _ = writeln!(text, "watch {id}: {}", state.id());
                 text.push_str(&summary_text(&f, &runs));

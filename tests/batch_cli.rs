@@ -407,6 +407,24 @@ fn a_resume_names_interrupted_posts_and_can_skip_them() {
             .contains("--skip-interrupted"),
         "{first:?}"
     );
+    // It ran to its end: `finished` (with a cancelled item), not cancelled by the user.
+    let listed = retryscope(dir.path())
+        .args(["batch", "list"])
+        .output()
+        .unwrap();
+    let listed = String::from_utf8_lossy(&listed.stdout);
+    let line = listed.lines().find(|l| l.starts_with(&id)).unwrap();
+    assert!(line.contains("  finished  "), "{line}");
+    let again = retryscope(dir.path())
+        .args(["batch", "--resume", &id])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&again.stderr);
+    assert_eq!(again.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains(&format!("batch {id} is finished")),
+        "{stderr}"
+    );
 }
 
 /// An item ended by `--skip-interrupted` keeps the attempt that was in flight when its batch

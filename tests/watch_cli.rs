@@ -472,6 +472,58 @@ fn watch_show_reads_each_run_back_as_its_line_and_names_a_deleted_run() {
     );
 }
 
+/// Watch `--every 1s --count 3 URL` killed in its first run, then resumed just after slot 2 is
+/// due (well within its 500 ms grace: sent as the watch is claimed): the resume's last line and
+/// the summary line of `watch show`.
+#[cfg(unix)]
+fn killed_then_resumed_as_slot_2_is_due(dir: &Path, url: &str) -> (String, String) {
+    let (mut child, _lines, id) = spawn(dir, &["--every", "1s", "--count", "3", url]);
+    first_attempt_started(dir, &id);
+    signal(&child, "-KILL");
+    let _ = child.wait().expect("wait");
+    let start = show_json(dir, &id)["watch"]["schedule"]["start_unix_ms"]
+        .as_i64()
+        .expect("start");
+    let due = std::time::UNIX_EPOCH
+        + std::time::Duration::from_millis(u64::try_from(start + 1_020).expect("after 1970"));
+    if let Ok(wait) = due.duration_since(std::time::SystemTime::now()) {
+        std::thread::sleep(wait);
+    }
+    let out = stdout_of(dir, &["watch", "--resume", &id], 0);
+    assert!(out.contains("(resumed at slot 2, 1 run before)"), "{out}");
+    let shown = stdout_of(dir, &["watch", "show", &id], 0);
+    let summary = shown.lines().nth(2).expect("the summary line");
+    assert!(summary.contains(" runs · success 100.0 %"), "{shown}");
+    (
+        out.lines().last().expect("a last line").to_owned(),
+        summary.to_owned(),
+    )
+}
+
+/// A resumed watch ends with the summary `watch show` prints: each run counted once, the one
+/// killed in flight included, also when the resume's first run began before its earlier runs
+/// were read (a race: four watches at once make it likely).
+#[cfg(unix)]
+#[test]
+fn a_resumed_watch_ends_with_the_summary_watch_show_prints() {
+    let demo = Demo::start();
+    let url = demo.url("/slow?ms=300");
+    std::thread::scope(|scope| {
+        let trials: Vec<_> = (0..4)
+            .map(|_| {
+                scope.spawn(|| {
+                    let dir = tempfile::tempdir().expect("tempdir");
+                    killed_then_resumed_as_slot_2_is_due(dir.path(), &url)
+                })
+            })
+            .collect();
+        for trial in trials {
+            let (last, summary) = trial.join().expect("a trial");
+            assert_eq!(last, summary, "the resume's summary");
+        }
+    });
+}
+
 /// An attempt cut off by the process's end counts as made, in the history's list, in `watch
 /// show` and in the report's attempts per run alike.
 #[cfg(unix)]
@@ -566,6 +618,26 @@ fn a_watch_whose_secrets_live_in_memory_only_says_so_when_stopped() {
         "{out:?}"
     );
     assert!(!out.iter().any(|l| l.contains("carry on with")), "{out:?}");
+    // `watch list` says so, and a resume is refused before anything starts: exit 2.
+    let listed = stdout_of(dir.path(), &["watch", "list"], 0);
+    assert!(
+        listed.contains("  paused (cannot resume: secrets were in memory only)  "),
+        "{listed}"
+    );
+    let refused = retryscope(dir.path())
+        .args(["watch", "--resume", &id])
+        .assert()
+        .code(2)
+        .get_output()
+        .clone();
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        stderr.contains(&format!(
+            "watch {id} cannot be resumed: its request holds secrets that were kept in memory only"
+        )),
+        "{stderr}"
+    );
+    assert!(refused.stdout.is_empty(), "nothing started");
 }
 
 /// `retryscope watch --every 200ms --count 3 URL/hang`, stopped by SIGTERM once slot 1's

@@ -159,7 +159,7 @@ fn parse_jitter(text: &str) -> Result<f64, String> {
 /// 1 when the history cannot be opened.
 pub fn execute(args: &WatchArgs, core: &crate::service::Core) -> Result<u8, CliError> {
     match &args.action {
-        Some(WatchAction::List(a)) => return list(a),
+        Some(WatchAction::List(a)) => return list(a, core),
         Some(WatchAction::Show(a)) => return show(a),
         None => {}
     }
@@ -172,15 +172,20 @@ pub fn execute(args: &WatchArgs, core: &crate::service::Core) -> Result<u8, CliE
         }
         refuse_run_only_flags(run)?;
         let dir = data_dir(run)?;
-        // An unknown, ended or running watch is refused here with exit 2, before the core
-        // would (its refusal reaches the CLI as a failure).
+        // An unknown, ended or running watch, or one whose secrets are gone, is refused here
+        // with exit 2, before the core would (its refusal reaches the CLI as a failure).
         if !history_exists(&dir.join(crate::store::HISTORY_FILE))? {
             return Err(watch_error(crate::store::WatchError::NotFound(id.clone())));
         }
-        crate::store::HistoryStore::open_in(&dir)
+        let record = crate::store::HistoryStore::open_in(&dir)
             .map_err(|e| CliError::failed(e.to_string()))?
             .resumable_watch(id)
             .map_err(watch_error)?;
+        if secrets_lost(&record, core) {
+            return Err(watch_error(crate::store::WatchError::SecretsLost {
+                id: record.id,
+            }));
+        }
         let log = run.log.install(Some(&dir), None)?;
         let command = WatchCommand::Resume {
             id: id.clone(),
@@ -302,8 +307,9 @@ fn refuse_run_only_flags(run: &RunArgs) -> Result<(), CliError> {
 
 /// Prints watch `name`'s events (it is named so on the link) until it ends; a signal stops it
 /// (paused). `writer`: the store actor the watch records through (a resumed watch's earlier
-/// runs are read from it for the summary); `_log`: the run log, kept open as long as the
-/// watch runs; `silent`: no line per run or missed slot.
+/// runs are read from it for the live summary, and every run for the last one, as `watch show`
+/// reads them); `_log`: the run log, kept open as long as the watch runs; `silent`: no line
+/// per run or missed slot.
 async fn follow(
     link: &mut CoreLink,
     name: &str,
@@ -374,6 +380,8 @@ async fn follow(
                 if !silent {
                     text.push_str(&run_line(slot, &run));
                 }
+                // Read with the earlier runs when it had begun before they were read.
+                runs.retain(|r| r.id != run.id);
                 runs.push(*run);
                 None
             }
@@ -384,6 +392,11 @@ async fn follow(
                 None
             }
             WatchEvent::Ended(state) => {
+                // Its runs as `watch show` reads them, every write committed by now.
+                runs = watch_service::watch_runs(&writer, &id)
+                    .await
+                    .map_err(|e| CliError::failed(e.to_string()))?
+                    .2;
                 let f = summary_figures(&runs);
                 let _ = writeln!(text, "watch {id}: {}", state.id());
                 text.push_str(&summary_text(&f, &runs));
@@ -534,8 +547,16 @@ fn summary_text(f: &Figures, runs: &[ObservedRun]) -> String {
     line
 }
 
-/// `watch list`.
-fn list(args: &WatchListArgs) -> Result<u8, CliError> {
+/// Whether watch `w`, resumable by its state, holds secrets no process can read any more: with
+/// no OS keyring (`core`'s secret store keeps secrets in memory only, looked at only for such a
+/// watch) they lived in the process that started it.
+fn secrets_lost(w: &WatchRecord, core: &crate::service::Core) -> bool {
+    w.has_secrets && w.state.resumable() && core.secret_store().fallback_reason.is_some()
+}
+
+/// `watch list` (`core`: its secret store says whether a paused watch holding secrets can be
+/// resumed).
+fn list(args: &WatchListArgs, core: &crate::service::Core) -> Result<u8, CliError> {
     let store = open_history(&args.data_dir, "watches")?;
     let watches = store
         .watches(args.limit)
@@ -551,11 +572,15 @@ fn list(args: &WatchListArgs) -> Result<u8, CliError> {
         return Ok(exit::SUCCESS);
     }
     for w in watches {
+        let mut state = w.state.id().to_owned();
+        if secrets_lost(&w, core) {
+            state.push_str(" (cannot resume: secrets were in memory only)");
+        }
         crate::cli_outln!(
             "{}  {}  {:<11}  every {}  {}, {} missed  {} {}",
             w.id,
             time_text(&w.created_at),
-            w.state.id(),
+            state,
             duration_text(w.schedule.every_ms as f64),
             crate::model::counted(w.runs, "run", "runs"),
             w.missed,

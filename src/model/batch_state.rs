@@ -41,9 +41,10 @@ pub enum BatchState {
     Interrupted,
     /// Queued, never started.
     Queued,
-    /// No item left, none cancelled.
+    /// No item left, and the user did not cancel it (items a resume skipped with
+    /// `--skip-interrupted` are `cancelled` in a finished batch).
     Finished,
-    /// No item left, some cancelled (the user cancelled the batch).
+    /// No item left, some cancelled, and the user cancelled the batch.
     Cancelled,
 }
 
@@ -56,7 +57,7 @@ impl BatchState {
 
     /// The state of a batch with `counts` that a live process works (`working`) or not, last
     /// started by `worker` (`None`: never started, or queued before workers were stored), and
-    /// stopped with the Pause button (`paused_by_user`).
+    /// stopped with the Pause button or cancelled by the user (`paused_by_user`).
     ///
     /// ```
     /// use retryscope::model::{BatchCounts, BatchState, BatchWorker};
@@ -76,7 +77,7 @@ impl BatchState {
         if working {
             Self::Working
         } else if !left {
-            if counts.cancelled > 0 {
+            if counts.cancelled > 0 && paused_by_user {
                 Self::Cancelled
             } else {
                 Self::Finished
@@ -123,7 +124,9 @@ mod tests {
                 false,
                 S::Finished,
             ),
-            (counts(0, 0, 3, 1), false, Some(W::Cli), false, S::Cancelled),
+            (counts(0, 0, 3, 1), false, Some(W::Cli), true, S::Cancelled),
+            // Items a resume skipped are cancelled; the batch ran to its end.
+            (counts(0, 0, 3, 1), false, Some(W::Cli), false, S::Finished),
             (
                 counts(1, 2, 0, 0),
                 false,

@@ -467,7 +467,10 @@ async fn kept_request(
             )
         })?;
     let lost = || {
-        "the watch's request holds secrets that were kept in memory only (no OS keyring) by the process that started it; start a new watch".to_owned()
+        WatchError::SecretsLost {
+            id: record.id.clone(),
+        }
+        .to_string()
     };
     let value: serde_json::Value = serde_json::from_str(&kept.ok_or_else(lost)?)
         .map_err(|e| format!("the watch's kept request cannot be read: {e}"))?;

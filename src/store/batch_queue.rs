@@ -302,14 +302,7 @@ impl BatchQueue {
     /// # Errors
     /// SQL errors.
     pub fn mark_paused_by_user(&mut self, batch_id: &str) -> Result<(), BatchError> {
-        self.store
-            .conn
-            .execute(
-                "UPDATE batches SET paused_by_user = 1 WHERE id = ?1",
-                [batch_id],
-            )
-            .map_err(sql("store that a batch was paused"))?;
-        Ok(())
+        mark_paused_by_user(&self.store.conn, batch_id)
     }
 
     /// The full id `id` (full, or a unique prefix or suffix of ≥ 8 characters) names.
@@ -644,21 +637,23 @@ impl BatchQueue {
         Ok(u64::try_from(n).unwrap_or(0))
     }
 
-    /// Marks every `pending` item of the batch `cancelled` (the user cancelled the batch);
-    /// returns how many.
+    /// Marks every `pending` item of the batch `cancelled` and notes that the user cancelled
+    /// the batch (as [`Self::mark_paused_by_user`]: it reads `cancelled`, not `finished`), in one
+    /// transaction; returns how many items.
     ///
     /// # Errors
-    /// SQL errors.
+    /// SQL errors; nothing is changed then.
     pub fn cancel_pending(&mut self, batch_id: &str) -> Result<u64, BatchError> {
-        let n = self
-            .store
-            .conn
+        let tx = self.store.conn.transaction().map_err(sql("begin"))?;
+        let n = tx
             .execute(
                 "UPDATE batch_items SET state = 'cancelled', reason = 'cancelled before it was sent',
                  ended_at = ?2 WHERE batch_id = ?1 AND state = 'pending'",
                 params![batch_id, chrono::Local::now().fixed_offset().to_rfc3339()],
             )
             .map_err(sql("cancel items"))?;
+        mark_paused_by_user(&tx, batch_id)?;
+        tx.commit().map_err(sql("commit a cancel"))?;
         Ok(u64::try_from(n).unwrap_or(0))
     }
 
@@ -682,6 +677,16 @@ impl BatchQueue {
 }
 
 /// An item's position (column 0) and the next three columns of a row.
+/// [`BatchQueue::mark_paused_by_user`] on `conn` (a transaction too).
+fn mark_paused_by_user(conn: &rusqlite::Connection, batch_id: &str) -> Result<(), BatchError> {
+    conn.execute(
+        "UPDATE batches SET paused_by_user = 1 WHERE id = ?1",
+        [batch_id],
+    )
+    .map_err(sql("store that a batch was paused"))?;
+    Ok(())
+}
+
 pub(super) fn position_and_three<A, B, C>(r: &Row<'_>) -> rusqlite::Result<(u64, A, B, C)>
 where
     A: rusqlite::types::FromSql,

@@ -197,6 +197,15 @@ pub enum WatchError {
         /// Its state.
         state: WatchState,
     },
+    /// Its request holds secrets that no OS keyring keeps (the process that started it had
+    /// none, or this one has none): only that process could carry it on.
+    #[error(
+        "watch {id} cannot be resumed: its request holds secrets that were kept in memory only (no OS keyring) by the process that started it; start a new watch"
+    )]
+    SecretsLost {
+        /// The watch.
+        id: String,
+    },
     /// The history failed.
     #[error(transparent)]
     History(#[from] HistoryError),

@@ -120,4 +120,3 @@ impl Drop for DemoServer {
         self.shutdown.cancel();
     }
 }
-

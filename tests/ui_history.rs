@@ -563,3 +563,42 @@ fn report_of_no_runs_writes_nothing_and_says_so() {
     assert!(!path.exists());
     assert_eq!(std::fs::read_dir(out.path()).unwrap().count(), 0);
 }
+
+/// At 800×600 every control above the list (filters and actions) and in the retention footer
+/// is whole inside the window.
+#[test]
+fn every_toolbar_control_is_whole_at_800x600() {
+    let mut f = fixture([800.0, 600.0]);
+    let h = &mut f.harness;
+    // A run selected, so the actions are enabled as a user sees them.
+    h.get_by_label(&narrow_cell("gamma")).click();
+    settle(h);
+    let window = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(800.0, 600.0));
+    let mut clipped = Vec::new();
+    for label in [
+        "URL contains",
+        "Method",
+        "Outcome",
+        "From",
+        "To",
+        "Refresh",
+        "Open",
+        "Re-run",
+        "Same seed",
+        "Mark for compare",
+        "Compare",
+        "Delete…",
+        retryscope::ui::history::REPORT_LABEL,
+        "Keep days",
+        "Keep runs",
+        "Apply retention",
+    ] {
+        for node in h.query_all_by_label(label) {
+            let rect = node.rect();
+            if !window.contains_rect(rect) {
+                clipped.push(format!("{label} {rect:?}"));
+            }
+        }
+    }
+    assert!(clipped.is_empty(), "cut off at 800×600: {clipped:?}");
+}

@@ -321,6 +321,24 @@ impl RequestDraft {
         }
     }
 
+    /// The name of the first header row that would go out secret ([`KeyValue::is_secret`]) and
+    /// empty: enabled, named, no value, and not replaced by the auth helper's `Authorization`.
+    /// A secret header's value is not kept across restarts unless remembered, so this is what a
+    /// restart leaves of it.
+    pub fn secret_header_without_value(&self) -> Option<&str> {
+        let helper = self.auth.header_value().is_some();
+        self.headers
+            .iter()
+            .find(|r| {
+                r.enabled
+                    && r.value.is_empty()
+                    && !r.name.trim().is_empty()
+                    && r.is_secret()
+                    && !(helper && r.name.trim().eq_ignore_ascii_case("authorization"))
+            })
+            .map(|r| r.name.trim())
+    }
+
     /// The secret values this draft would send (secret rows, the auth helper's secret), for
     /// masking them in what a run shows.
     pub fn secret_values(&self) -> Vec<String> {

@@ -100,13 +100,19 @@ pub fn kv_table(
                     )
                     .accessible_name(format!("{table} {n} value"))
                     .changed();
+                // A row secret by its name is secret whatever the flag: its box shows it ticked,
+                // greyed out, so what the table says is what Send and the files do.
+                let by_name = secret && !row.secret;
+                let mut ticked = secret;
+                let flag = if by_name { &mut ticked } else { &mut row.secret };
                 changed |= ui
-                .add(egui::Checkbox::without_text(&mut row.secret))
+                .add_enabled(!by_name, egui::Checkbox::without_text(flag))
                 .accessible_name(format!("{table} {n} secret"))
                 .on_hover_text(
                     "secret: masked here, never written to a file (\"Remember secrets\" keeps it in the OS keyring) \
                      (Authorization, Cookie, *token*, *secret*, *session* headers and token, key, sig, code … parameters are always secret)",
                 )
+                .on_disabled_hover_text("always secret: its name is a secret one (Authorization, Cookie, *token*, *secret*, *session*, *-key headers; token, key, sig, code … parameters)")
                 .changed();
                 let mut show = shown;
                 let toggle = egui::Button::selectable(show, egui::RichText::new("show").small());

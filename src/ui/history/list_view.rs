@@ -70,12 +70,15 @@ fn filters_ui(panel: &mut HistoryPanel, ui: &mut egui::Ui) {
             })
             .response
             .labelled_by(label.id);
+    });
+    ui.horizontal_wrapped(|ui| {
+        // First in its row: the picker is one group (label and box) that a wrapped row cannot
+        // break, so placed after other fields it ran past a narrow panel's edge and widened
+        // every row below it.
         let outcomes: Vec<_> = std::iter::once((None, "any", ""))
             .chain(OutcomeFilter::ALL.map(|o| (Some(o), o.id(), "")))
             .collect();
         picker(ui, "history.outcome", "Outcome", &mut f.outcome, &outcomes);
-    });
-    ui.horizontal_wrapped(|ui| {
         for (text, value, salt) in [
             ("From", &mut f.since, "history.since"),
             ("To", &mut f.until, "history.until"),

@@ -321,22 +321,38 @@ impl RequestDraft {
         }
     }
 
-    /// The name of the first header row that would go out secret ([`KeyValue::is_secret`]) and
-    /// empty: enabled, named, no value, and not replaced by the auth helper's `Authorization`.
-    /// A secret header's value is not kept across restarts unless remembered, so this is what a
-    /// restart leaves of it.
-    pub fn secret_header_without_value(&self) -> Option<&str> {
+    /// The first secret this draft would send empty, named for a message, and whether it is a
+    /// row (which can be unticked): an enabled, named header, query parameter or (with a form
+    /// body) form field that is secret ([`KeyValue::is_secret`], [`KeyValue::is_secret_param`])
+    /// with no value, or the auth helper's Bearer token left empty. A secret's value is not kept
+    /// across restarts unless remembered, so this is what a restart leaves of it. A header the
+    /// auth helper replaces (`Authorization`) is not counted.
+    pub fn secret_without_value(&self) -> Option<(String, bool)> {
         let helper = self.auth.header_value().is_some();
-        self.headers
-            .iter()
-            .find(|r| {
-                r.enabled
-                    && r.value.is_empty()
-                    && !r.name.trim().is_empty()
-                    && r.is_secret()
-                    && !(helper && r.name.trim().eq_ignore_ascii_case("authorization"))
+        let empty = |r: &&KeyValue| r.enabled && r.value.is_empty() && !r.name.trim().is_empty();
+        let header = self.headers.iter().filter(empty).find(|r| {
+            r.is_secret() && !(helper && r.name.trim().eq_ignore_ascii_case("authorization"))
+        });
+        let form = if self.body.kind == BodyKind::Form {
+            &self.body.form[..]
+        } else {
+            &[]
+        };
+        let param = |rows: &'_ [KeyValue], what: &str| {
+            rows.iter()
+                .filter(empty)
+                .find(|r| r.is_secret_param())
+                .map(|r| (format!("{what} {}", r.name.trim()), true))
+        };
+        header
+            .map(|r| (format!("header {}", r.name.trim()), true))
+            .or_else(|| param(&self.query, "query parameter"))
+            .or_else(|| param(form, "form field"))
+            .or_else(|| {
+                (self.auth.kind == super::auth::AuthKind::Bearer
+                    && self.auth.bearer_token.trim().is_empty())
+                .then(|| ("the Bearer token".to_owned(), false))
             })
-            .map(|r| r.name.trim())
     }
 
     /// The secret values this draft would send (secret rows, the auth helper's secret), for
@@ -580,5 +596,39 @@ mod tests {
         let resolved = draft.to_spec(&vars, "u1").expect("defined");
         assert_eq!(resolved.url, "http://127.0.0.1:9/x?id=u1");
         assert_eq!(resolved.headers[0].value, "Bearer t0k");
+    }
+
+    #[test]
+    fn a_secret_left_empty_is_named_headers_first_then_parameters_then_the_bearer_token() {
+        let mut draft = RequestDraft::demo("http://127.0.0.1:9", 200);
+        assert_eq!(draft.secret_without_value(), None);
+        draft.auth.kind = AuthKind::Bearer;
+        assert_eq!(
+            draft.secret_without_value(),
+            Some(("the Bearer token".to_owned(), false))
+        );
+        // An empty form field counts only with a form body.
+        draft.body.form.push(KeyValue::new("password", ""));
+        assert_eq!(
+            draft.secret_without_value().map(|(w, _)| w),
+            Some("the Bearer token".to_owned())
+        );
+        draft.body.kind = BodyKind::Form;
+        assert_eq!(
+            draft.secret_without_value(),
+            Some(("form field password".to_owned(), true))
+        );
+        draft.query.push(KeyValue::new("api_key", ""));
+        assert_eq!(
+            draft.secret_without_value().map(|(w, _)| w),
+            Some("query parameter api_key".to_owned())
+        );
+        // The helper's Authorization replaces an empty header of that name; another counts.
+        draft.headers.push(KeyValue::new("Authorization", ""));
+        draft.headers.push(KeyValue::new("X-Api-Key", ""));
+        assert_eq!(
+            draft.secret_without_value(),
+            Some(("header X-Api-Key".to_owned(), true))
+        );
     }
 }

@@ -18,13 +18,14 @@ pub(super) struct ComposedRun {
 }
 
 impl WorkbenchState {
-    /// A secret header without a value ([`crate::model::RequestDraft::secret_header_without_value`])
+    /// A secret without a value ([`crate::model::RequestDraft::secret_without_value`])
     /// or a secret variable the request uses that has no value (both lost with the last session
     /// where secrets are not remembered): sending would put an empty credential on the wire.
     pub(super) fn empty_secret_used(&self, vars: &crate::model::Variables) -> Option<String> {
-        if let Some(name) = self.request.composer.draft.secret_header_without_value() {
+        if let Some((what, row)) = self.request.composer.draft.secret_without_value() {
+            let untick = if row { ", or untick the row" } else { "" };
             return Some(format!(
-                "cannot send: header {name} is secret and has no value (secret values are not kept across restarts); type it again, or untick the row"
+                "cannot send: {what} is secret and has no value (secret values are not kept across restarts); type it again{untick}"
             ));
         }
         let draft = serde_json::to_string(&self.request.composer.draft).unwrap_or_default();

@@ -470,7 +470,7 @@ fn errors_say_what_and_where() {
     .expect_err("not a number");
     assert!(
         e.to_string()
-            .starts_with("line 2:1: [default].max_attempts: expected a whole number"),
+            .starts_with("2:1: [default].max_attempts: expected a whole number"),
         "{e}"
     );
     let e = import(RetryFormat::Polly, r#"{"Retry": {"Delay": "soon"}}"#, "x")
@@ -1038,10 +1038,10 @@ fn yaml_syntax_errors_give_the_position_once() {
             .expect_err("syntax");
         assert!(e.line.is_some() && e.column.is_some(), "{e:?}");
         let shown = e.to_string();
-        assert_eq!(
-            shown.matches("line").count(),
-            1,
-            "{}: the position once: {shown}",
+        let place = format!("{}:{}: ", e.line.unwrap_or(0), e.column.unwrap_or(0));
+        assert!(
+            shown.starts_with(&place) && !shown.contains("line"),
+            "{}: the position once, first: {shown}",
             format.id()
         );
     }

@@ -51,12 +51,11 @@ pub fn load_str(text: &str) -> Result<RetryProfile, ProfileErrors> {
 /// Every problem found, each with field path and 1-based line:column.
 pub fn load_str_noted(text: &str) -> Result<Loaded, ProfileErrors> {
     let mut value: Value = serde_json::from_str(text).map_err(|e| {
-        ProfileErrors::single(ProfileIssue {
-            path: String::new(),
-            line: Some(e.line()),
-            column: Some(crate::model::char_column(text, e.line(), e.column())),
-            message: format!("invalid JSON: {}", bare_message(&e)),
-        })
+        ProfileErrors::single(ProfileIssue::syntax(
+            Some(e.line()),
+            Some(crate::model::char_column(text, e.line(), e.column())),
+            format!("invalid JSON: {}", bare_message(&e)),
+        ))
     })?;
     if let Some(problem) = gate(&value) {
         let issue = problem.issue();
@@ -259,12 +258,11 @@ pub fn load_bytes(bytes: &[u8]) -> Result<RetryProfile, ProfileErrors> {
 /// byte-order mark when there is one), or any problem [`load_str_noted`] reports.
 pub fn load_bytes_noted(bytes: &[u8]) -> Result<Loaded, ProfileErrors> {
     let text = crate::model::utf8_text(bytes).map_err(|e| {
-        ProfileErrors::single(ProfileIssue {
-            path: String::new(),
-            line: Some(e.line),
-            column: Some(e.column),
-            message: e.message("the file"),
-        })
+        ProfileErrors::single(ProfileIssue::syntax(
+            Some(e.line),
+            Some(e.column),
+            e.message("the file"),
+        ))
     })?;
     load_str_noted(text)
 }

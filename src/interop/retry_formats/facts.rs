@@ -163,12 +163,12 @@ pub fn finish(
             Some(source) if said.contains(&source) => continue,
             Some(source) => {
                 said.push(source);
-                FormatError::at(
+                FormatError::new(
                     source,
                     format!("{}; read into the profile's {}", issue.message, issue.path),
                 )
             }
-            None => FormatError::at(
+            None => FormatError::new(
                 "",
                 format!(
                     "the imported settings make an invalid profile: {}: {}",

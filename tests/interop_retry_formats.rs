@@ -13,8 +13,8 @@ use retryscope::model::{
 
 /// The one problem of a failed import (a second one would be a problem the file does not have).
 fn one(e: ImportError) -> FormatError {
-    assert_eq!(e.problems.len(), 1, "one problem expected: {e}");
-    e.problems.into_iter().next().expect("one")
+    assert_eq!(e.issues.len(), 1, "one problem expected: {e}");
+    e.issues.into_iter().next().expect("one")
 }
 
 fn base_profile(backoff: Backoff, statuses: &[u16]) -> RetryProfile {
@@ -552,7 +552,7 @@ fn every_bad_value_is_listed_at_its_line_and_column() {
     for (format, text, want) in cases {
         let e = import(format, text, "x").expect_err(text);
         let got: Vec<(&str, Option<usize>, Option<usize>)> = e
-            .problems
+            .issues
             .iter()
             .map(|p| (p.path.as_str(), p.line, p.column))
             .collect();
@@ -565,7 +565,7 @@ fn every_bad_value_is_listed_at_its_line_and_column() {
     // Each bad item of a list is said; the good ones between are read.
     let codes = r#"{"methodConfig":[{"retryPolicy":{"maxAttempts":3,"initialBackoff":"1s","maxBackoff":"2s","backoffMultiplier":2,"retryableStatusCodes":["NOPE","UNAVAILABLE",99]}}]}"#;
     let e = import(RetryFormat::GrpcConfig, codes, "x").expect_err("two bad codes");
-    let paths: Vec<&str> = e.problems.iter().map(|p| p.path.as_str()).collect();
+    let paths: Vec<&str> = e.issues.iter().map(|p| p.path.as_str()).collect();
     assert_eq!(
         paths,
         [
@@ -1052,7 +1052,7 @@ fn a_value_the_profile_refuses_is_named_by_the_files_own_key() {
     // 25 h: more than a profile's 24 h limit for a delay.
     let grpc = r#"{"methodConfig":[{"retryPolicy":{"maxAttempts":3,"initialBackoff":"90000s","maxBackoff":"90000s","backoffMultiplier":2,"retryableStatusCodes":["UNAVAILABLE"]}}]}"#;
     let both = import(RetryFormat::GrpcConfig, grpc, "x").expect_err("too long");
-    let [base, max] = both.problems.as_slice() else {
+    let [base, max] = both.issues.as_slice() else {
         panic!("both delays are too long: {both}");
     };
     for (e, key, field) in [

@@ -61,7 +61,8 @@ impl fmt::Display for ProfileIssue {
     }
 }
 
-/// Every problem found in a document (never empty). `Display` prints one issue per line.
+/// Every problem found in a document (never empty): a profile, or another tool's retry settings
+/// ([`crate::interop::retry_formats::ImportError`]). `Display` prints one issue per line.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{}", .issues.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n"))]
 pub struct ProfileErrors {
@@ -75,5 +76,11 @@ impl ProfileErrors {
         Self {
             issues: vec![issue],
         }
+    }
+}
+
+impl From<ProfileIssue> for ProfileErrors {
+    fn from(issue: ProfileIssue) -> Self {
+        Self::single(issue)
     }
 }

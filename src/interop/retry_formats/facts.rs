@@ -179,7 +179,7 @@ pub fn finish(
         problems.push(problem);
     }
     if !problems.is_empty() {
-        return Err(ImportError { problems });
+        return Err(ImportError { issues: problems });
     }
     Ok(ImportedPolicy {
         profile,

@@ -164,55 +164,30 @@ fn find_key(text: &str, key: &str) -> Option<usize> {
 
 /// Why a file could not be imported: every problem found, at least one. A syntax error stops
 /// the reading, so it comes alone; otherwise every setting whose value cannot be read is
-/// listed, or, when all of them read, every problem of the profile they make.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ImportError {
-    /// The problems, in file order once [`ImportError::located_in`] has placed them.
-    pub problems: Vec<FormatError>,
-}
-
-impl From<FormatError> for ImportError {
-    fn from(e: FormatError) -> Self {
-        Self { problems: vec![e] }
-    }
-}
+/// listed, or, when all of them read, every problem of the profile they make. The profile's
+/// list of problems serves; `Display` writes one [`FormatError`] a line.
+pub type ImportError = crate::profile::ProfileErrors;
 
 impl ImportError {
     /// Every problem as [`FormatError::shown`] writes it, one per line.
     pub fn shown(&self, format: super::RetryFormat, file: &std::path::Path) -> String {
-        self.lines(|p| p.shown(format, file))
-    }
-
-    /// Every problem as `line` writes it, one per line.
-    fn lines(&self, line: impl Fn(&FormatError) -> String) -> String {
-        self.problems
-            .iter()
-            .map(line)
-            .collect::<Vec<_>>()
-            .join("\n")
+        let lines: Vec<String> = self.issues.iter().map(|p| p.shown(format, file)).collect();
+        lines.join("\n")
     }
 
     /// Every problem placed in `text` ([`FormatError::located_in`]) and sorted by line and
     /// column; problems with no place keep their order, after the others.
     #[must_use]
     pub fn located_in(self, text: &str) -> Self {
-        let mut problems: Vec<FormatError> = self
-            .problems
+        let mut issues: Vec<FormatError> = self
+            .issues
             .into_iter()
             .map(|p| p.located_in(text))
             .collect();
-        problems.sort_by_key(|p| (p.line.is_none(), p.line, p.column));
-        Self { problems }
+        issues.sort_by_key(|p| (p.line.is_none(), p.line, p.column));
+        Self { issues }
     }
 }
-
-impl fmt::Display for ImportError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.lines(ToString::to_string))
-    }
-}
-
-impl std::error::Error for ImportError {}
 
 /// Collects unmapped settings and values that cannot be read while an importer walks a file,
 /// and which setting of the file each profile field came from (so a value the profile refuses
@@ -238,7 +213,7 @@ impl Findings {
     pub fn refuse(mut self, last: FormatError) -> ImportError {
         self.problems.push(last);
         ImportError {
-            problems: self.problems,
+            issues: self.problems,
         }
     }
 
@@ -251,7 +226,7 @@ impl Findings {
             Ok(())
         } else {
             Err(ImportError {
-                problems: std::mem::take(&mut self.problems),
+                issues: std::mem::take(&mut self.problems),
             })
         }
     }

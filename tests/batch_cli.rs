@@ -536,7 +536,10 @@ fn a_folder_given_as_the_list_is_named_as_a_folder() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(
-        stderr.contains("this is a folder; batch takes a file of requests (JSON Lines, CSV, curl commands or HAR): "),
+        stderr.contains(&format!(
+            "{}: cannot read the list: it is a folder; batch takes a file of requests (JSON Lines, CSV, curl commands or HAR)",
+            dir.path().display()
+        )),
         "{stderr}"
     );
     assert!(!stderr.contains("list format"), "{stderr}");

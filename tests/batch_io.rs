@@ -261,13 +261,14 @@ fn curl_list_body_files_are_checked_up_front_beside_the_list() {
     let lines: Vec<&str> = refused.lines().collect();
     assert!(
         lines[0].starts_with(&format!(
-            "{name}:1: cannot read the file of -F f (no such file"
+            "{name}:1: /nonexistent/file.bin: cannot read the file of -F f: no such file"
         )),
         "{refused}"
     );
-    assert!(lines[0].ends_with("): /nonexistent/file.bin"), "{refused}");
     assert!(
-        lines[1].starts_with(&format!("{name}:2: cannot read body file (no such file")),
+        lines[1].starts_with(&format!(
+            "{name}:2: /nonexistent/body.json: cannot read body file: no such file"
+        )),
         "{refused}"
     );
     assert!(

@@ -320,11 +320,11 @@ fn a_missing_body_file_is_named_once_before_anything_is_sent() {
     let missing = dir.path().join("missing.json");
     let missing = missing.display().to_string();
     for (flag, value, said) in [
-        ("-d", format!("@{missing}"), "cannot read body file ("),
+        ("-d", format!("@{missing}"), "cannot read body file: "),
         (
             "-F",
             format!("f=@{missing}"),
-            "cannot read the file of -F f (",
+            "cannot read the file of -F f: ",
         ),
     ] {
         let out = retryscope()
@@ -338,8 +338,10 @@ fn a_missing_body_file_is_named_once_before_anything_is_sent() {
             .lines()
             .find(|l| l.starts_with("error: "))
             .unwrap_or_else(|| panic!("no error line: {stderr}"));
-        assert!(error.starts_with(&format!("error: {said}")), "{stderr}");
-        assert!(error.ends_with(&format!("): {missing}")), "{stderr}");
+        assert!(
+            error.starts_with(&format!("error: {missing}: {said}")),
+            "{stderr}"
+        );
         assert_eq!(stderr.matches(missing.as_str()).count(), 1, "{stderr}");
         assert!(!stderr.contains("body.p"), "no field paths: {stderr}");
         assert!(out.stdout.is_empty(), "nothing was run");

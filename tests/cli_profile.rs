@@ -258,7 +258,10 @@ fn profile_import_and_export_outputs_are_checked_like_every_other_output() {
     args.push(dir.path().into());
     let said = stderr(&args);
     assert!(
-        said.starts_with("error: this is a folder; profile import reads a file ("),
+        said.starts_with(&format!(
+            "error: {}: cannot read the file to import: it is a folder; profile import reads a file (",
+            dir.path().display()
+        )),
         "{said}"
     );
     let args = [
@@ -292,7 +295,7 @@ fn profile_import_refuses_devices_and_oversized_files() {
     ]);
     assert_eq!(
         said,
-        "error: cannot read the file to import (it is not a regular file (a device or a pipe has no end to read)): /dev/zero\n"
+        "error: /dev/zero: cannot read the file to import: it is not a regular file (a device or a pipe has no end to read)\n"
     );
     let dir = tempfile::tempdir().expect("tempdir");
     let big = dir.path().join("appsettings.json");

@@ -224,7 +224,7 @@ pub fn form_part(raw: &str) -> Result<MultipartPart, CliError> {
 /// The file of `-F NAME=@FILE` is checked before anything is sent (`run`, `curl`).
 ///
 /// # Errors
-/// Exit 2 naming the part and the file: `cannot read the file of -F NAME (REASON): FILE`.
+/// Exit 2 naming the part and the file: `FILE: cannot read the file of -F NAME: REASON`.
 pub fn check_part_file(name: &str, path: &str) -> Result<(), CliError> {
     crate::service::body_files::check_part_file(name, path)
         .map_err(|e| CliError::usage(e.to_string()))
@@ -323,8 +323,8 @@ mod tests {
         assert!(form_part("=v").is_err());
         let err = form_part("f=@/definitely/not/here").expect_err("missing");
         assert!(
-            err.message.starts_with("cannot read the file of -F f (")
-                && err.message.ends_with(": /definitely/not/here"),
+            err.message
+                .starts_with("/definitely/not/here: cannot read the file of -F f: "),
             "{err:?}"
         );
     }

@@ -4,6 +4,7 @@
 use super::exit::{self, CliError};
 use super::profile_source;
 use crate::interop::retry_formats::{self, RetryFormat};
+use crate::store::input_file::{IMPORTED_SETTINGS, InputFileError, cannot_read, read_input_file};
 use std::path::Path;
 
 /// Parses a `--to` / `--from` value (`grpc`, `envoy`, …).
@@ -86,7 +87,7 @@ pub fn export(
 ///
 /// # Errors
 /// Exit 2 when the file cannot be read or imported (the message says what and where, the
-/// file last); exit 1 when `out` cannot be written.
+/// file first); exit 1 when `out` cannot be written.
 pub fn import(
     format: RetryFormat,
     file: &Path,
@@ -97,22 +98,17 @@ pub fn import(
         super::output_path::check_output_path(output, "-o")?;
         refuse_overwrite(file, output)?;
     }
-    if file.is_dir() {
-        return Err(CliError::usage(format!(
-            "this is a folder; profile import reads a file ({}): {}",
-            format.label(),
-            file.display()
-        )));
-    }
-    let bytes = crate::store::input_file::read_input_file(
-        file,
-        crate::store::input_file::IMPORTED_SETTINGS,
-    )
-    .map_err(|e| {
-        CliError::usage(format!(
-            "cannot read the file to import ({e}): {}",
-            file.display()
-        ))
+    let bytes = read_input_file(file, IMPORTED_SETTINGS).map_err(|e| {
+        let why = match e {
+            InputFileError::Directory => {
+                format!(
+                    "it is a folder; profile import reads a file ({})",
+                    format.label()
+                )
+            }
+            e => e.to_string(),
+        };
+        CliError::usage(cannot_read(file.display(), "the file to import", why))
     })?;
     let default_name = file.file_stem().map_or_else(
         || "imported".to_owned(),

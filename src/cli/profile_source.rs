@@ -88,22 +88,18 @@ fn name_flags(text: &str, overrides: &[(&str, &str)]) -> String {
     out
 }
 
-/// `invalid profile FILE` followed by one `FILE:line:col: path: message` line per issue; just
-/// the message when the only issue is that the file cannot be read (it names the file).
+/// `invalid profile FILE` followed by one `FILE:line:col: path: message` line per issue; the one
+/// line `FILE: cannot read the profile file: REASON` when the file cannot be read.
 pub fn file_errors(path: &Path, errors: &ProfileErrors) -> String {
+    let lines = issue_lines(path, errors).join("\n");
     // A file that cannot be read at all is one issue at the root: one line naming the file.
     if let [only] = errors.issues.as_slice()
         && only.line.is_none()
         && only.path.is_empty()
     {
-        return format!("{}: {}", path.display(), only.message);
+        return lines;
     }
-    let mut out = format!("invalid profile {}", path.display());
-    for line in issue_lines(path, errors) {
-        out.push('\n');
-        out.push_str(&line);
-    }
-    out
+    format!("invalid profile {}\n{lines}", path.display())
 }
 
 /// One `FILE:line:col: path: message` line per issue (`FILE: …` when the position is unknown).

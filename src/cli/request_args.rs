@@ -86,7 +86,7 @@ pub fn check_url(url: &str) -> Result<(), CliError> {
 /// regular file and is not over the body size limit.
 ///
 /// # Errors
-/// Exit 2 naming the file once: `cannot read body file (REASON): FILE`.
+/// Exit 2 naming the file once: `FILE: cannot read body file: REASON`.
 pub fn check_data_file(path: &str) -> Result<(), CliError> {
     crate::service::body_files::check_data_file(path).map_err(|e| CliError::usage(e.to_string()))
 }

@@ -742,9 +742,10 @@ pub(super) fn history_exists(db: &std::path::Path) -> Result<bool, CliError> {
         )));
     }
     db.try_exists().map_err(|e| {
-        CliError::failed(format!(
-            "cannot read the data folder ({e}; check its permissions): {}",
-            folder.display()
+        CliError::failed(crate::store::input_file::cannot_read(
+            folder.display(),
+            "the data folder",
+            format_args!("{e}; check its permissions"),
         ))
     })
 }

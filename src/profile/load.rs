@@ -51,12 +51,11 @@ pub fn load_str(text: &str) -> Result<RetryProfile, ProfileErrors> {
 /// Every problem found, each with field path and 1-based line:column.
 pub fn load_str_noted(text: &str) -> Result<Loaded, ProfileErrors> {
     let mut value: Value = serde_json::from_str(text).map_err(|e| {
-        ProfileErrors::single(ProfileIssue {
-            path: String::new(),
-            line: Some(e.line()),
-            column: Some(crate::model::char_column(text, e.line(), e.column())),
-            message: format!("invalid JSON: {}", bare_message(&e)),
-        })
+        ProfileErrors::single(ProfileIssue::syntax(
+            Some(e.line()),
+            Some(crate::model::char_column(text, e.line(), e.column())),
+            format!("invalid JSON: {}", bare_message(&e)),
+        ))
     })?;
     if let Some(problem) = gate(&value) {
         let issue = problem.issue();
@@ -237,10 +236,9 @@ pub fn load_file(path: &Path) -> Result<RetryProfile, ProfileErrors> {
 /// file that is not UTF-8 (one issue at the first bad byte's line:column) or any problem
 /// [`load_str`] reports.
 pub fn load_file_noted(path: &Path) -> Result<Loaded, ProfileErrors> {
-    let fail = |message: String| ProfileErrors::single(ProfileIssue::new("", message));
     let bytes =
         crate::store::input_file::read_input_file(path, crate::store::input_file::PROFILE_FILE)
-            .map_err(|e| fail(format!("cannot read the profile file: {e}")))?;
+            .map_err(unreadable)?;
     load_bytes_noted(&bytes)
 }
 
@@ -259,12 +257,11 @@ pub fn load_bytes(bytes: &[u8]) -> Result<RetryProfile, ProfileErrors> {
 /// byte-order mark when there is one), or any problem [`load_str_noted`] reports.
 pub fn load_bytes_noted(bytes: &[u8]) -> Result<Loaded, ProfileErrors> {
     let text = crate::model::utf8_text(bytes).map_err(|e| {
-        ProfileErrors::single(ProfileIssue {
-            path: String::new(),
-            line: Some(e.line),
-            column: Some(e.column),
-            message: e.message("the file"),
-        })
+        ProfileErrors::single(ProfileIssue::syntax(
+            Some(e.line),
+            Some(e.column),
+            e.message("the file"),
+        ))
     })?;
     load_str_noted(text)
 }
@@ -276,30 +273,23 @@ pub fn load_bytes_noted(bytes: &[u8]) -> Result<Loaded, ProfileErrors> {
 /// # Errors
 /// As [`load_file_noted`].
 pub fn load_read_noted(read: Result<Vec<u8>, String>) -> Result<Loaded, ProfileErrors> {
-    let bytes = read.map_err(|e| {
-        ProfileErrors::single(ProfileIssue::new(
-            "",
-            format!("cannot read the profile file: {e}"),
-        ))
-    })?;
-    if let Some(too_large) = too_large(bytes.len() as u64) {
-        return Err(too_large);
+    let bytes = read.map_err(unreadable)?;
+    let len = bytes.len() as u64;
+    if len > MAX_PROFILE_FILE_BYTES {
+        let kind = crate::store::input_file::PROFILE_FILE;
+        return Err(unreadable(
+            crate::store::input_file::InputFileError::TooLarge { len, kind },
+        ));
     }
     load_bytes_noted(&bytes)
 }
 
-/// The one issue of a file over [`MAX_PROFILE_FILE_BYTES`], if it is.
-fn too_large(len: u64) -> Option<ProfileErrors> {
-    (len > MAX_PROFILE_FILE_BYTES).then(|| {
-        let why = crate::store::input_file::InputFileError::TooLarge {
-            len,
-            kind: crate::store::input_file::PROFILE_FILE,
-        };
-        ProfileErrors::single(ProfileIssue::new(
-            "",
-            format!("cannot read the profile file: {why}"),
-        ))
-    })
+/// The one issue of a profile file that cannot be read, `why`: at the root, without position;
+/// the caller writes the file first (`FILE: cannot read the profile file: …`, the layout of
+/// [`crate::store::input_file::cannot_read`]).
+fn unreadable(why: impl std::fmt::Display) -> ProfileErrors {
+    let message = format!("cannot read the profile file: {why}");
+    ProfileErrors::single(ProfileIssue::new("", message))
 }
 
 /// Largest profile file read, bytes (16 MiB; real profiles are a few KiB).

@@ -7,7 +7,9 @@ use crate::interop::batch_list::{
     parse_batch_list_streaming,
 };
 use crate::model::BatchRequest;
-use crate::store::input_file::{BATCH_LIST, InputFileError, check_input_file, read_input_file};
+use crate::store::input_file::{
+    BATCH_LIST, InputFileError, cannot_read, check_input_file, read_input_file,
+};
 use std::collections::HashMap;
 use std::path::Path;
 
@@ -31,7 +33,7 @@ pub struct ReadList {
 
 /// Reads the list at `path` in `format` (else the one its extension names). A relative body
 /// file (`-d @body.json`, `-F f=@x.bin` in a curl list) is read from the list's folder, and an
-/// item whose body file cannot be read is a bad line (`cannot read the file of -F f (…): FILE`),
+/// item whose body file cannot be read is a bad line (`FILE: cannot read the file of -F f: …`),
 /// as `run` and `curl` refuse it before sending. With `profiles`,
 /// an item naming a profile it does not find is a bad line like a malformed one (counted,
 /// refused or skipped with them).
@@ -70,14 +72,13 @@ pub fn stream_batch_list(
 ) -> Result<Vec<String>, String> {
     let name = path.display().to_string();
     // What the path is comes before what its name says (a folder has no list format).
-    let meta =
-        std::fs::metadata(path).map_err(|e| format!("cannot read the list ({e}): {name}"))?;
-    if meta.is_dir() {
-        return Err(format!(
-            "this is a folder; batch takes a file of requests (JSON Lines, CSV, curl commands or HAR): {name}"
-        ));
-    }
-    let unreadable = |e: InputFileError| format!("cannot read the list ({e}): {name}");
+    let unreadable = |e: InputFileError| {
+        let why = match e {
+            InputFileError::Directory => "it is a folder; batch takes a file of requests (JSON Lines, CSV, curl commands or HAR)".to_owned(),
+            e => e.to_string(),
+        };
+        cannot_read(&name, "the list", why)
+    };
     check_input_file(path, BATCH_LIST).map_err(unreadable)?;
     let format = BatchListFormat::detect(path, format).map_err(|e| e.to_string())?;
     let bytes = read_input_file(path, BATCH_LIST).map_err(unreadable)?;

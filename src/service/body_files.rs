@@ -3,13 +3,14 @@
 //! anything is sent, not at attempt 1 as `cannot use the file of body.parts[0]`.
 
 use crate::model::{Body, PartSource, RequestSpec};
+use crate::store::input_file::cannot_read;
 use std::path::Path;
 
 /// A body file that cannot be sent, in the words of `run -d @FILE` and `run -F`.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum BodyFileProblem {
     /// The file of `-d @FILE` (`--data-binary @FILE`, `--json @FILE`).
-    #[error("cannot read body file ({reason}): {path}")]
+    #[error("{}", cannot_read(path, "body file", reason))]
     Data {
         /// The path as it will be read.
         path: String,
@@ -17,7 +18,7 @@ pub enum BodyFileProblem {
         reason: String,
     },
     /// The file of `-F NAME=@FILE`.
-    #[error("cannot read the file of -F {name} ({reason}): {path}")]
+    #[error("{}", cannot_read(path, format_args!("the file of -F {name}"), reason))]
     Part {
         /// The part's name.
         name: String,
@@ -119,13 +120,9 @@ mod tests {
         };
         let problem = resolve_and_check(&mut spec, dir.path()).expect_err("missing");
         assert!(
-            problem
-                .to_string()
-                .starts_with("cannot read the file of -F f (no such file or directory"),
-            "{problem}"
-        );
-        assert!(
-            problem.to_string().ends_with("): /nonexistent/x.bin"),
+            problem.to_string().starts_with(
+                "/nonexistent/x.bin: cannot read the file of -F f: no such file or directory"
+            ),
             "{problem}"
         );
     }

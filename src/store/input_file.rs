@@ -2,7 +2,8 @@
 //! lists, request bodies, CA files, files picked in the window): a regular file, never a
 //! directory, device or pipe (`/dev/zero`, a FIFO: no end to read), of at most its kind's
 //! limit, which is enforced again while reading (a file may grow between the check and the
-//! read). Callers put the reason in their own sentence, naming what and where.
+//! read). Every file that cannot be read is said in one layout, the file first:
+//! [`cannot_read`].
 
 use std::io::Read as _;
 use std::path::Path;
@@ -95,6 +96,18 @@ fn size(bytes: u64) -> String {
     } else {
         format!("{} KiB", bytes / 1024)
     }
+}
+
+/// `FILE: cannot read WHAT: REASON`, the one sentence for a file (or folder) that cannot be
+/// read, the file first as every message about a place in a file
+/// ([`crate::model::file_message`]): `list.csv: cannot read the list: it is a directory`.
+pub fn cannot_read(
+    file: impl std::fmt::Display,
+    what: impl std::fmt::Display,
+    reason: impl std::fmt::Display,
+) -> String {
+    let message = format_args!("cannot read {what}: {reason}");
+    crate::model::file_message(file, None::<u64>, None, message)
 }
 
 fn unreadable(e: &std::io::Error) -> InputFileError {
@@ -194,6 +207,10 @@ mod tests {
             }
             .to_string(),
             "it is 20000000 bytes, more than the 16 MiB limit for a profile"
+        );
+        assert_eq!(
+            cannot_read("l.csv", "the list", InputFileError::Directory),
+            "l.csv: cannot read the list: it is a directory"
         );
     }
 }

@@ -26,11 +26,7 @@ impl LoadFailure {
                     _ => "-".to_owned(),
                 };
                 // A problem with the whole file (unreadable, not an object) has no field path.
-                if i.path.is_empty() {
-                    format!("{pos}  {}", i.message)
-                } else {
-                    format!("{pos}  {}: {}", i.path, i.message)
-                }
+                format!("{pos}  {}", i.path_and_message())
             })
             .collect()
     }

@@ -20,8 +20,8 @@ impl HarPicker {
     /// and opens the list.
     ///
     /// # Errors
-    /// `PATH:LINE:COL: cannot import HAR: …` when it is not UTF-8 or not HAR, `cannot read the
-    /// file (…): PATH` when it could not be read; the picker stays closed.
+    /// `PATH:LINE:COL: cannot import HAR: …` when it is not UTF-8 or not HAR, `PATH: cannot read
+    /// the file: …` when it could not be read; the picker stays closed.
     pub fn open_read(
         &mut self,
         path: &Path,
@@ -31,8 +31,8 @@ impl HarPicker {
             let why = format_args!("cannot import HAR: {why}");
             crate::model::file_message(path.display(), line, column, why)
         };
-        let bytes =
-            contents.map_err(|e| format!("cannot read the file ({e}): {}", path.display()))?;
+        let bytes = contents
+            .map_err(|e| crate::store::input_file::cannot_read(path.display(), "the file", e))?;
         let text = crate::model::utf8_text(&bytes)
             .map_err(|e| fail(Some(e.line), Some(e.column), &e.message("the file")))?;
         let file = HarFile::parse(text).map_err(|e| match e {
@@ -118,7 +118,7 @@ mod tests {
         let said = picker.open_read(path, Err("it is a directory".into()));
         assert_eq!(
             said,
-            Err("cannot read the file (it is a directory): calls.har".into())
+            Err("calls.har: cannot read the file: it is a directory".into())
         );
         assert!(!picker.is_open());
     }

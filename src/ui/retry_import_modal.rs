@@ -49,7 +49,7 @@ impl RetryImporter {
             |s| s.to_string_lossy().into_owned(),
         );
         let result = contents
-            .map_err(|e| format!("cannot read the file ({e}): {}", path.display()))
+            .map_err(|e| crate::store::input_file::cannot_read(path.display(), "the file", e))
             .and_then(|bytes| {
                 import_bytes(format, &bytes, &name).map_err(|e| e.shown(format, path))
             });

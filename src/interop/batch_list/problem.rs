@@ -227,7 +227,7 @@ pub enum ListProblemKind {
         message: String,
     },
     /// A body file (`-d @FILE`, `-F name=@FILE`) cannot be read; the sentence is the one `run`
-    /// and `retryscope curl` give (`cannot read the file of -F f (REASON): FILE`).
+    /// and `retryscope curl` give (`FILE: cannot read the file of -F f: REASON`).
     #[error("{message}")]
     BodyFile {
         /// What is wrong, naming the option and the file.

@@ -149,13 +149,13 @@ fn quota_gap(p: &RetryProfile, is_2026: bool, gaps: &mut Vec<String>) {
 /// `max_attempts = value` (at `path`) as a count of attempts, at least 1.
 fn max_attempts(value: &str, path: &str) -> Result<i128, FormatError> {
     let n: i128 = value.trim().parse().map_err(|_| {
-        FormatError::at(
+        FormatError::new(
             path,
             format!("expected a whole number of attempts, found {value:?}"),
         )
     })?;
     if n < 1 {
-        return Err(FormatError::at(
+        return Err(FormatError::new(
             path,
             format!("max_attempts must be at least 1, found {n}"),
         ));
@@ -178,7 +178,7 @@ pub fn import(text: &str, name: &str) -> Result<ImportedPolicy, ImportError> {
         .find(|s| **s == "default" || **s == "profile default")
         .or_else(|| sections.iter().find(|s| s.starts_with("profile ")))
         .copied()
-        .ok_or_else(|| FormatError::at("", "no [default] or [profile NAME] section"))?;
+        .ok_or_else(|| FormatError::new("", "no [default] or [profile NAME] section"))?;
     let mut f = Findings::default();
     for s in &sections {
         if *s != chosen {
@@ -262,7 +262,7 @@ pub fn import(text: &str, name: &str) -> Result<ImportedPolicy, ImportError> {
             p
         }
         other => {
-            return Err(f.refuse(FormatError::at(
+            return Err(f.refuse(FormatError::new(
                 &mode_path,
                 format!("expected legacy, standard or adaptive, found {other:?}"),
             )));

@@ -143,7 +143,7 @@ const MATCHING: &[Key<Draft>] = &[
 fn policy(d: &mut Draft, v: &Node, path: &str, _: &mut Findings) -> Mapped {
     let t = v.text(path)?;
     if t != "constant" && t != "exponential" {
-        return Err(FormatError::at(
+        return Err(FormatError::new(
             path,
             format!("expected constant or exponential, found {t:?}"),
         ));
@@ -177,7 +177,7 @@ fn max_retries(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Mapped 
 
 fn http_codes(d: &mut Draft, v: &Node, path: &str, _: &mut Findings) -> Mapped {
     let text = v.text(path)?;
-    let set = StatusSet::parse_list(&text).map_err(|e| FormatError::at(path, e))?;
+    let set = StatusSet::parse_list(&text).map_err(|e| FormatError::new(path, e))?;
     d.profile.retry_on.status = set;
     Ok(())
 }
@@ -231,14 +231,14 @@ pub fn import(text: &str, name: &str) -> Result<ImportedPolicy, ImportError> {
     if let Some(kind) = root.get("kind")
         && kind.text("kind")? != "Resiliency"
     {
-        return Err(FormatError::at(
+        return Err(FormatError::new(
             "kind",
             format!("expected Resiliency, found {}", kind.describe()),
         )
         .into());
     }
     let retry_name = chosen_policy(&root)
-        .ok_or_else(|| FormatError::at("spec.policies.retries", "no retry policy found"))?;
+        .ok_or_else(|| FormatError::new("spec.policies.retries", "no retry policy found"))?;
     let retries_path = "spec.policies.retries";
     let policy_node = root
         .get("spec")
@@ -246,8 +246,8 @@ pub fn import(text: &str, name: &str) -> Result<ImportedPolicy, ImportError> {
         .and_then(|p| p.get("retries"))
         .and_then(|r| r.get(&retry_name))
         .ok_or_else(|| {
-            FormatError::at(
-                &join(retries_path, &retry_name),
+            FormatError::new(
+                join(retries_path, &retry_name),
                 "a target names this retry policy, but spec.policies.retries does not define it",
             )
         })?;

@@ -235,7 +235,7 @@ fn retry_on(d: &mut Draft, v: &Node, path: &str, _: &mut Findings) -> Mapped {
 fn num_retries(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Mapped {
     let n = v.int(path)?;
     if n < 0 {
-        return Err(FormatError::at(
+        return Err(FormatError::new(
             path,
             format!("num_retries must be 0 or more, found {n}"),
         ));
@@ -263,7 +263,7 @@ fn retriable_codes(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Map
             .ok()
             .filter(|c| (100..=599).contains(c))
             .ok_or_else(|| {
-                FormatError::at(
+                FormatError::new(
                     ipath,
                     format!("expected a status code in 100-599, found {n}"),
                 )
@@ -277,7 +277,7 @@ fn base_interval(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Mappe
     let ms = v.duration(path, parse_proto)?;
     f.source("backoff.base_delay_ms", path);
     if ms == 0 {
-        return Err(FormatError::at(
+        return Err(FormatError::new(
             path,
             "base_interval must be greater than 0",
         ));
@@ -303,7 +303,7 @@ fn reset_headers(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Mappe
     let list = each_item(v, path, f, |item, ipath, f| {
         let name = item
             .get("name")
-            .ok_or_else(|| FormatError::at(ipath, "a reset header needs a name"))?
+            .ok_or_else(|| FormatError::new(ipath, "a reset header needs a name"))?
             .text(&join(ipath, "name"))?;
         let format = match item.get("format") {
             None => "SECONDS".to_owned(),
@@ -313,8 +313,8 @@ fn reset_headers(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Mappe
             "SECONDS" => HeaderUnit::Seconds,
             "UNIX_TIMESTAMP" => HeaderUnit::UnixTimestamp,
             other => {
-                return Err(FormatError::at(
-                    &join(ipath, "format"),
+                return Err(FormatError::new(
+                    join(ipath, "format"),
                     format!("expected SECONDS or UNIX_TIMESTAMP, found {other:?}"),
                 ));
             }
@@ -436,7 +436,7 @@ pub fn import(text: &str, name: &str) -> Result<ImportedPolicy, ImportError> {
     }
     let policy = root.get("retry_policy").unwrap_or(&root);
     if policy.get("retry_on").is_none() {
-        return Err(f.refuse(FormatError::at(
+        return Err(f.refuse(FormatError::new(
             "retry_policy.retry_on",
             "missing: Envoy retries nothing without retry_on",
         )));

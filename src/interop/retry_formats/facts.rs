@@ -163,12 +163,12 @@ pub fn finish(
             Some(source) if said.contains(&source) => continue,
             Some(source) => {
                 said.push(source);
-                FormatError::at(
+                FormatError::new(
                     source,
                     format!("{}; read into the profile's {}", issue.message, issue.path),
                 )
             }
-            None => FormatError::at(
+            None => FormatError::new(
                 "",
                 format!(
                     "the imported settings make an invalid profile: {}: {}",
@@ -179,7 +179,7 @@ pub fn finish(
         problems.push(problem);
     }
     if !problems.is_empty() {
-        return Err(ImportError { problems });
+        return Err(ImportError { issues: problems });
     }
     Ok(ImportedPolicy {
         profile,

@@ -293,7 +293,7 @@ const THROTTLING: &[Key<Throttling>] = &[
 fn max_tokens(t: &mut Throttling, v: &Node, path: &str, _: &mut Findings) -> Mapped {
     let n = v.int(path)?;
     if !(1..=1000).contains(&n) {
-        return Err(FormatError::at(
+        return Err(FormatError::new(
             path,
             format!("maxTokens must be from 1 to 1000 (gRPC A6), found {n}"),
         ));
@@ -307,7 +307,7 @@ fn max_tokens(t: &mut Throttling, v: &Node, path: &str, _: &mut Findings) -> Map
 fn token_ratio(t: &mut Throttling, v: &Node, path: &str, f: &mut Findings) -> Mapped {
     let r = v.number(path)?;
     if r <= 0.0 {
-        return Err(FormatError::at(
+        return Err(FormatError::new(
             path,
             format!("tokenRatio must be greater than 0 (gRPC A6), found {r}"),
         ));
@@ -345,8 +345,8 @@ fn retry_throttling(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Ma
 fn required(v: &Node, path: &str, keys: &[&str], f: &mut Findings) {
     for key in keys {
         if v.get(key).is_none() {
-            f.problem(FormatError::at(
-                &join(path, key),
+            f.problem(FormatError::new(
+                join(path, key),
                 "missing (gRPC requires it)",
             ));
         }
@@ -508,7 +508,7 @@ fn per_attempt(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Mapped 
 fn max_attempts(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Mapped {
     let n = v.int(path)?;
     if n < 2 {
-        return Err(FormatError::at(
+        return Err(FormatError::new(
             path,
             format!("maxAttempts must be at least 2, found {n}"),
         ));
@@ -536,9 +536,9 @@ fn max_backoff(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Mapped 
 /// (rounded up, so only a zero duration is 0).
 fn positive_duration(v: &Node, path: &str, name: &str) -> Result<u64, FormatError> {
     let text = v.text(path)?;
-    let ms = parse_proto(&text).map_err(|e| FormatError::at(path, e))?;
+    let ms = parse_proto(&text).map_err(|e| FormatError::new(path, e))?;
     if ms == 0 {
-        return Err(FormatError::at(
+        return Err(FormatError::new(
             path,
             format!("{name} must be greater than 0 (gRPC A6), found {text:?}"),
         ));
@@ -549,7 +549,7 @@ fn positive_duration(v: &Node, path: &str, name: &str) -> Result<u64, FormatErro
 fn multiplier(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Mapped {
     let m = v.number(path)?;
     if m <= 0.0 {
-        return Err(FormatError::at(
+        return Err(FormatError::new(
             path,
             format!("backoffMultiplier must be greater than 0, found {m}"),
         ));
@@ -569,7 +569,7 @@ fn status_codes(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> Mapped
     let mut statuses: Vec<u16> = Vec::new();
     let mut errors: Vec<ErrorKind> = Vec::new();
     if v.list(path)?.is_empty() {
-        return Err(FormatError::at(
+        return Err(FormatError::new(
             path,
             "retryableStatusCodes must name at least one status code (gRPC A6)",
         ));
@@ -623,7 +623,7 @@ fn code_name(item: &Node, path: &str) -> Result<&'static str, FormatError> {
             return usize::try_from(*n)
                 .ok()
                 .and_then(|n| CODE_NAMES.get(n).copied())
-                .ok_or_else(|| FormatError::at(path, format!("no gRPC status code {n}")));
+                .ok_or_else(|| FormatError::new(path, format!("no gRPC status code {n}")));
         }
         other => other.text(path)?.to_ascii_uppercase(),
     };
@@ -631,7 +631,7 @@ fn code_name(item: &Node, path: &str) -> Result<&'static str, FormatError> {
         .iter()
         .find(|c| **c == name)
         .copied()
-        .ok_or_else(|| FormatError::at(path, format!("`{name}` is not a gRPC status code")))
+        .ok_or_else(|| FormatError::new(path, format!("`{name}` is not a gRPC status code")))
 }
 
 /// Reads a service config into a profile. A `methodConfig` whose entries have no
@@ -666,7 +666,7 @@ pub fn import(text: &str, name: &str) -> Result<ImportedPolicy, ImportError> {
     // A methodConfig that does not read says so itself.
     f.checked()?;
     if !d.seen_policy {
-        return Err(FormatError::at(
+        return Err(FormatError::new(
             "methodConfig",
             "no methodConfig entry: the service config configures no calls to import",
         )

@@ -200,7 +200,7 @@ fn import_as_read(
         RetryFormat::Dapr => dapr::import(text, name),
         RetryFormat::AwsConfig => aws_config::import(text, name),
         RetryFormat::CurlFlags | RetryFormat::Urllib3 | RetryFormat::Tenacity => {
-            Err(FormatError::at(
+            Err(FormatError::new(
                 "",
                 format!(
                     "{} can be exported but not imported (it is code, not a settings file); import one of {}",

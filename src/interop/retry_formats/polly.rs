@@ -224,7 +224,7 @@ fn max_retry_attempts(d: &mut Draft, v: &Node, path: &str, f: &mut Findings) -> 
     let n = v.int(path)?;
     // Polly v8 accepts 0 (one attempt, no retry): how a profile that retries nothing is written.
     if n < 0 {
-        return Err(FormatError::at(
+        return Err(FormatError::new(
             path,
             format!("MaxRetryAttempts must be 0 or more, found {n}"),
         ));
@@ -252,7 +252,7 @@ fn backoff_type(d: &mut Draft, v: &Node, path: &str, _: &mut Findings) -> Mapped
             d.kind = t;
             Ok(())
         }
-        other => Err(FormatError::at(
+        other => Err(FormatError::new(
             path,
             format!("expected Constant, Linear or Exponential, found {other:?}"),
         )),
@@ -313,7 +313,7 @@ fn locate(node: &Node, path: String, depth: u8) -> Option<(&Node, String, bool)>
 pub fn import(text: &str, name: &str) -> Result<ImportedPolicy, ImportError> {
     let root = parse_jsonc(text)?;
     let (node, path, standard) = locate(&root, String::new(), 3).ok_or_else(|| {
-        FormatError::at("", "no Polly retry options found (an object with MaxRetryAttempts, BackoffType or Delay, or a section with Retry)")
+        FormatError::new("", "no Polly retry options found (an object with MaxRetryAttempts, BackoffType or Delay, or a section with Retry)")
     })?;
     let mut d = Draft {
         profile: facts::fresh(

@@ -70,57 +70,25 @@ pub struct ImportedPolicy {
     pub unmapped: Vec<Unmapped>,
 }
 
-/// One reason a file cannot be imported: a syntax error (with position) or a setting whose
-/// value cannot be read (with its path).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct FormatError {
-    /// Setting path (`retryPolicy.initialBackoff`), empty for syntax errors.
-    pub path: String,
-    /// 1-based line, when known.
-    pub line: Option<usize>,
-    /// 1-based column, when known.
-    pub column: Option<usize>,
-    /// What is wrong, lowercase.
-    pub message: String,
-}
-
-impl FormatError {
-    /// A bad value at `path`.
-    pub fn at(path: &str, message: impl Into<String>) -> Self {
-        Self {
-            path: path.to_owned(),
-            line: None,
-            column: None,
-            message: message.into(),
-        }
-    }
-
-    /// A syntax error at `line`:`column`.
-    pub fn syntax(line: Option<usize>, column: Option<usize>, message: String) -> Self {
-        Self {
-            path: String::new(),
-            line,
-            column,
-            message,
-        }
-    }
-}
+/// One reason a file cannot be imported: a syntax error (with position, no path) or a setting
+/// whose value cannot be read (with its path, e.g. `retryPolicy.initialBackoff`); the one
+/// problem type of profiles serves. `Display` writes `line:column: path: message`.
+pub type FormatError = crate::profile::ProfileIssue;
 
 impl FormatError {
     /// The error as both faces show it, the place first as compilers write it
     /// ([`crate::model::file_message`]): `FILE:3:1: cannot import AWS shared config (INI):
     /// section header …`, `FILE: cannot import …` when it has no line.
     pub fn shown(&self, format: super::RetryFormat, file: &std::path::Path) -> String {
-        let what = if self.path.is_empty() {
-            self.message.clone()
-        } else {
-            format!("{}: {}", self.path, self.message)
-        };
         crate::model::file_message(
             file.display(),
             self.line,
             self.column,
-            format_args!("cannot import {}: {what}", format.label()),
+            format_args!(
+                "cannot import {}: {}",
+                format.label(),
+                self.path_and_message()
+            ),
         )
     }
 
@@ -194,73 +162,32 @@ fn find_key(text: &str, key: &str) -> Option<usize> {
     })
 }
 
-impl fmt::Display for FormatError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match (self.line, self.column) {
-            (Some(l), Some(c)) => write!(f, "line {l}:{c}: ")?,
-            (Some(l), None) => write!(f, "line {l}: ")?,
-            _ => {}
-        }
-        if !self.path.is_empty() {
-            write!(f, "{}: ", self.path)?;
-        }
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for FormatError {}
-
 /// Why a file could not be imported: every problem found, at least one. A syntax error stops
 /// the reading, so it comes alone; otherwise every setting whose value cannot be read is
-/// listed, or, when all of them read, every problem of the profile they make.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ImportError {
-    /// The problems, in file order once [`ImportError::located_in`] has placed them.
-    pub problems: Vec<FormatError>,
-}
-
-impl From<FormatError> for ImportError {
-    fn from(e: FormatError) -> Self {
-        Self { problems: vec![e] }
-    }
-}
+/// listed, or, when all of them read, every problem of the profile they make. The profile's
+/// list of problems serves; `Display` writes one [`FormatError`] a line.
+pub type ImportError = crate::profile::ProfileErrors;
 
 impl ImportError {
     /// Every problem as [`FormatError::shown`] writes it, one per line.
     pub fn shown(&self, format: super::RetryFormat, file: &std::path::Path) -> String {
-        self.lines(|p| p.shown(format, file))
-    }
-
-    /// Every problem as `line` writes it, one per line.
-    fn lines(&self, line: impl Fn(&FormatError) -> String) -> String {
-        self.problems
-            .iter()
-            .map(line)
-            .collect::<Vec<_>>()
-            .join("\n")
+        let lines: Vec<String> = self.issues.iter().map(|p| p.shown(format, file)).collect();
+        lines.join("\n")
     }
 
     /// Every problem placed in `text` ([`FormatError::located_in`]) and sorted by line and
     /// column; problems with no place keep their order, after the others.
     #[must_use]
     pub fn located_in(self, text: &str) -> Self {
-        let mut problems: Vec<FormatError> = self
-            .problems
+        let mut issues: Vec<FormatError> = self
+            .issues
             .into_iter()
             .map(|p| p.located_in(text))
             .collect();
-        problems.sort_by_key(|p| (p.line.is_none(), p.line, p.column));
-        Self { problems }
+        issues.sort_by_key(|p| (p.line.is_none(), p.line, p.column));
+        Self { issues }
     }
 }
-
-impl fmt::Display for ImportError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.lines(ToString::to_string))
-    }
-}
-
-impl std::error::Error for ImportError {}
 
 /// Collects unmapped settings and values that cannot be read while an importer walks a file,
 /// and which setting of the file each profile field came from (so a value the profile refuses
@@ -286,7 +213,7 @@ impl Findings {
     pub fn refuse(mut self, last: FormatError) -> ImportError {
         self.problems.push(last);
         ImportError {
-            problems: self.problems,
+            issues: self.problems,
         }
     }
 
@@ -299,7 +226,7 @@ impl Findings {
             Ok(())
         } else {
             Err(ImportError {
-                problems: std::mem::take(&mut self.problems),
+                issues: std::mem::take(&mut self.problems),
             })
         }
     }
@@ -350,27 +277,27 @@ mod tests {
     #[test]
     fn a_bad_value_is_placed_at_its_key_in_yaml_json_and_ini() {
         let yaml = "retry_policy:\n  retry_on: \"5xx\"\n  num_retries: abc\n";
-        let e = FormatError::at("retry_policy.num_retries", "bad").located_in(yaml);
+        let e = FormatError::new("retry_policy.num_retries", "bad").located_in(yaml);
         assert_eq!((e.line, e.column), (Some(3), Some(3)));
         let json = "{\"retryPolicy\": {\"maxAttempts\": 2,\n  \"initialBackoff\": \"x\"}}";
-        let e = FormatError::at("methodConfig[0].retryPolicy.initialBackoff", "bad");
+        let e = FormatError::new("methodConfig[0].retryPolicy.initialBackoff", "bad");
         let e = e.located_in(json);
         assert_eq!(
             (e.line, e.column),
             (None, None),
             "methodConfig is not in the text"
         );
-        let e = FormatError::at("retryPolicy.initialBackoff", "bad").located_in(json);
+        let e = FormatError::new("retryPolicy.initialBackoff", "bad").located_in(json);
         assert_eq!(
             (e.line, e.column),
             (Some(2), Some(4)),
             "the name inside its quotes"
         );
         let ini = "[profile a]\nmax_attempts = 1\n[default]\nmax_attempts = x\n";
-        let e = FormatError::at("[default].max_attempts", "bad").located_in(ini);
+        let e = FormatError::new("[default].max_attempts", "bad").located_in(ini);
         assert_eq!((e.line, e.column), (Some(4), Some(1)));
         // A longer name holding the key is not it.
-        let e = FormatError::at("retries", "bad").located_in("max_retries: 1\nretries: 2\n");
+        let e = FormatError::new("retries", "bad").located_in("max_retries: 1\nretries: 2\n");
         assert_eq!(e.line, Some(2));
     }
 }

@@ -48,7 +48,7 @@ impl Node {
 
     /// `expected {what}, found {this value}` at `path`.
     fn expected(&self, path: &str, what: &str) -> FormatError {
-        FormatError::at(path, format!("expected {what}, found {}", self.describe()))
+        FormatError::new(path, format!("expected {what}, found {}", self.describe()))
     }
 
     /// The entries when this is a map.
@@ -143,7 +143,7 @@ impl Node {
         path: &str,
         parse: fn(&str) -> Result<u64, String>,
     ) -> Result<u64, FormatError> {
-        parse(&self.text(path)?).map_err(|e| FormatError::at(path, e))
+        parse(&self.text(path)?).map_err(|e| FormatError::new(path, e))
     }
 
     /// The value under `key` when this is a map.

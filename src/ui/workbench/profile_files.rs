@@ -228,12 +228,10 @@ impl WorkbenchState {
         } else {
             self.profile.load_failure = Some(LoadFailure {
                 what: path.display().to_string(),
-                issues: vec![ProfileIssue {
-                    path: String::new(),
-                    line: None,
-                    column: None,
-                    message: "not a .json file; drop a Retryscope profile (JSON)".into(),
-                }],
+                issues: vec![ProfileIssue::new(
+                    "",
+                    "not a .json file; drop a Retryscope profile (JSON)",
+                )],
             });
         }
     }

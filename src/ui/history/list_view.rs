@@ -83,7 +83,7 @@ fn filters_ui(panel: &mut HistoryPanel, ui: &mut egui::Ui) {
             ("From", &mut f.since, "history.since"),
             ("To", &mut f.until, "history.until"),
         ] {
-            hinted_field(ui, (text, salt), value, "YYYY-MM-DD", 90.0)
+            hinted_field(ui, (text, salt), value, "YYYY-MM-DD", 100.0)
                 .on_hover_text("a local date; both ends included; empty = no limit");
         }
         if button(ui, true, "Refresh", "read the list again") {

@@ -73,6 +73,8 @@ pub struct CurlArgs {
 /// Our own flags found among the curl words.
 #[derive(Debug, Default, PartialEq, Eq)]
 struct Own {
+    /// The whole curl command when it was given as one argument (split here, not by a shell).
+    command: Option<String>,
     profile: Option<PathBuf>,
     builtin: Option<String>,
     seed: Option<u64>,
@@ -95,6 +97,7 @@ fn own_and_curl(words: &[String]) -> Result<Own, CliError> {
         return Ok(own);
     }
     let inner = split_own(&split_curl_command(one).map_err(|e| CliError::usage(e.to_string()))?)?;
+    let command = one.clone();
     let twice = |flag: &str| {
         CliError::usage(format!(
             "{flag} is given both outside and inside the quoted curl command; give it once"
@@ -107,6 +110,7 @@ fn own_and_curl(words: &[String]) -> Result<Own, CliError> {
     own.json |= inner.json;
     own.no_history |= inner.no_history;
     own.curl = inner.curl;
+    own.command = Some(command);
     Ok(own)
 }
 
@@ -207,7 +211,10 @@ pub fn execute(args: &CurlArgs, core: &crate::service::Core) -> Result<u8, CliEr
         own.profile.as_deref().or(args.profile.as_deref()),
         own.builtin.as_deref().or(args.builtin.as_deref()),
     )?;
-    let import = read_curl_words(&own.curl).map_err(|e| CliError::usage(e.to_string()))?;
+    let mut import = read_curl_words(&own.curl).map_err(|e| CliError::usage(e.to_string()))?;
+    if let Some(command) = &own.command {
+        import.note_variables(command);
+    }
     for note in &import.unsupported {
         super::out::write_stderr(&format!("warning: curl import: {note}\n"));
     }

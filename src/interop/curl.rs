@@ -37,6 +37,19 @@ pub struct CurlImport {
 }
 
 impl CurlImport {
+    /// Notes, among the unsupported options, that `command` (the text the words were split
+    /// from) holds a variable a shell would have expanded
+    /// ([`super::curl_words::expands_a_variable`]): no shell runs it here, so it is sent as
+    /// typed. The note does not show the variable (it may sit in a secret).
+    pub fn note_variables(&mut self, command: &str) {
+        if super::curl_words::expands_a_variable(command) {
+            self.unsupported.push(
+                "a shell variable (`$NAME` or `${NAME}`) outside single quotes: no shell expands it here, so it is sent as typed"
+                    .to_owned(),
+            );
+        }
+    }
+
     /// The unsupported-option lines for an importer that prints and writes nothing (the
     /// window, a batch list): `-s`, `-i` and `-o FILE` (the file name is not repeated); `-o -`
     /// is where such an importer shows the body anyway.
@@ -153,7 +166,9 @@ struct Parsed {
 /// # Errors
 /// [`CurlError`] naming the option and its word position, an unclosed quote, or a missing URL.
 pub fn parse_curl(command: &str) -> Result<CurlImport, CurlError> {
-    parse_curl_words(&split_curl_command(command)?)
+    let mut import = parse_curl_words(&split_curl_command(command)?)?;
+    import.note_variables(command);
+    Ok(import)
 }
 
 /// The words of a whole pasted curl command as a shell would split them (`\` continuations,
@@ -221,14 +236,6 @@ pub fn starts_with_curl_program(text: &str) -> bool {
         .is_some_and(|(first, _)| is_curl_program(first.trim_matches(['"', '\''])))
 }
 
-/// Whether `word` holds what looks like a shell variable no shell expanded: `${…}`, or `$` then
-/// a capital letter (`$TOKEN`; query options such as `$filter` and `$top` are lower case).
-fn unexpanded_variable(word: &str) -> bool {
-    word.split('$')
-        .skip(1)
-        .any(|after| after.starts_with(|c: char| c == '{' || c.is_ascii_uppercase()))
-}
-
 /// Like [`parse_curl`], for a command already split into words by a shell (`words[0]` is
 /// `curl`, `curl.exe` or a path to either: [`is_curl_program`]), as `retryscope curl` receives it.
 ///
@@ -242,14 +249,6 @@ pub fn parse_curl_words(words: &[String]) -> Result<CurlImport, CurlError> {
         return Err(CurlError::NotCurl);
     }
     let mut parsed = Parsed::default();
-    for (i, word) in words.iter().enumerate().skip(1) {
-        // The note names the word, not the variable: the word may be a secret with a `$` in it.
-        if unexpanded_variable(word) {
-            parsed.notes.push(format!(
-                "word {i} holds what looks like a shell variable (`$NAME` or `${{NAME}}`) that no shell expanded: it is sent as typed"
-            ));
-        }
-    }
     let mut i = 1;
     let mut options_done = false;
     while i < words.len() {

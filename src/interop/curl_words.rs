@@ -10,15 +10,49 @@ use super::curl::CurlError;
 /// # Errors
 /// [`CurlError::Quote`] for a quote that is never closed (with its character offset).
 pub fn split_words(command: &str) -> Result<Vec<String>, CurlError> {
-    let command = without_dangling_continuation(command);
-    let posix = if is_cmd_style(command) {
-        cmd_to_posix(command)
-    } else {
-        ansi_c_to_posix(command)?
-    };
+    let posix = posix_text(command)?;
     shell_words::split(&posix).map_err(|_| CurlError::Quote {
         offset: unclosed_quote(&posix).unwrap_or(0),
     })
+}
+
+/// `command` in POSIX shell quoting (cmd copies and `$'…'` rewritten).
+fn posix_text(command: &str) -> Result<String, CurlError> {
+    let command = without_dangling_continuation(command);
+    if is_cmd_style(command) {
+        Ok(cmd_to_posix(command))
+    } else {
+        ansi_c_to_posix(command)
+    }
+}
+
+/// Whether a POSIX shell would expand a variable in `command`: `${…}`, or `$` then a capital
+/// letter (`$TOKEN`; query options such as `$filter` are lower case), unquoted or in double
+/// quotes, not escaped. A pasted command is not run by a shell, so such a word is sent as typed.
+pub fn expands_a_variable(command: &str) -> bool {
+    let Ok(posix) = posix_text(command) else {
+        return false;
+    };
+    let (mut single, mut double) = (false, false);
+    let mut chars = posix.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' if !single => {
+                chars.next();
+            }
+            '\'' if !double => single = !single,
+            '"' if !single => double = !double,
+            '$' if !single
+                && chars
+                    .peek()
+                    .is_some_and(|n| *n == '{' || n.is_ascii_uppercase()) =>
+            {
+                return true;
+            }
+            _ => {}
+        }
+    }
+    false
 }
 
 /// `command` without a final line continuation that continues nothing (`curl URL \` pasted

@@ -400,14 +400,14 @@ async fn follow(
                 let f = summary_figures(&runs);
                 let _ = writeln!(text, "watch {id}: {}", state.id());
                 text.push_str(&summary_text(&f, &runs));
+                // On stderr, as a batch's: it reaches the user when stdout is a file, a
+                // closed pipe or a full disk.
                 if state == WatchState::Paused && resumable {
-                    // On stderr, as a batch's: it reaches the user when stdout is a file,
-                    // a closed pipe or a full disk.
                     hint = Some(format!("carry on with: retryscope watch --resume {id}\n"));
                 } else if state == WatchState::Paused {
-                    let _ = writeln!(
-                        text,
-                        "this watch cannot be resumed: its secrets were kept in this process only (no OS keyring); start a new watch"
+                    hint = Some(
+                        "this watch cannot be resumed: its secrets were kept in this process only (no OS keyring); start a new watch\n"
+                            .to_owned(),
                     );
                 }
                 Some(crate::cli::out::exit_code_after_output(match stopped {

@@ -38,9 +38,8 @@ pub struct CurlImport {
 
 impl CurlImport {
     /// Notes, among the unsupported options, that `command` (the text the words were split
-    /// from) holds a variable a shell would have expanded
-    /// ([`super::curl_words::expands_a_variable`]): no shell runs it here, so it is sent as
-    /// typed. The note does not show the variable (it may sit in a secret).
+    /// from) holds a variable a shell would have expanded (`$NAME` or `${NAME}`, unquoted or
+    /// in double quotes): no shell runs it here, so it is sent as typed. The note does not show the variable (it may sit in a secret).
     pub fn note_variables(&mut self, command: &str) {
         if super::curl_words::expands_a_variable(command) {
             self.unsupported.push(
@@ -528,23 +527,36 @@ fn build(mut p: Parsed) -> Result<CurlImport, CurlError> {
             "another URL (word {position}) (ignored: one request per import)"
         ));
     }
-    if !url.contains("://") {
+    let lower = url.to_ascii_lowercase();
+    if let Some(scheme) = ["http:", "https:"]
+        .into_iter()
+        .find(|s| lower.starts_with(s) && !lower.starts_with(&format!("{s}//")))
+    {
+        // `http:/host` or `http:host`: curl reads it as `http://host`.
+        let rest = url[scheme.len()..].trim_start_matches('/').to_owned();
+        p.notes.push(format!(
+            "the URL had `{}` without `//`: read as {scheme}//, as curl does",
+            &url[..scheme.len()]
+        ));
+        url = format!("{}//{rest}", &url[..scheme.len()]);
+    } else if !url.contains("://") {
         url = format!("http://{url}");
         p.notes
             .push("the URL had no scheme: http:// assumed, as curl does".into());
     }
     // curl -T completes a URL that names no file (no path, or one ending in `/`) with the
-    // local file's name.
-    let no_path = url
-        .split_once("://")
-        .is_some_and(|(_, rest)| !rest.contains(['/', '?', '#']));
-    if let Some(DataPart::File { path, .. }) = p.data.last().filter(|_| p.upload)
-        && (url.ends_with('/') || no_path)
-    {
-        if no_path {
-            url.push('/');
+    // local file's name, before any query.
+    if let Some(DataPart::File { path, .. }) = p.data.last().filter(|_| p.upload) {
+        let after_scheme = url.find("://").map_or(0, |at| at + 3);
+        let path_end = url[after_scheme..]
+            .find(['?', '#'])
+            .map_or(url.len(), |at| after_scheme + at);
+        let no_path = !url[after_scheme..path_end].contains('/');
+        if no_path || url[..path_end].ends_with('/') {
+            let name = path.rsplit(['/', '\\']).next().unwrap_or(path);
+            let slash = if no_path { "/" } else { "" };
+            url.insert_str(path_end, &format!("{slash}{name}"));
         }
-        url.push_str(path.rsplit(['/', '\\']).next().unwrap_or(path));
     }
     let mut draft = RequestDraft {
         url,

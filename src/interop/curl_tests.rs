@@ -159,6 +159,12 @@ fn stdin_bodies_are_refused_and_upload_file_is_a_put_of_the_file() {
     for (command, url) in [
         ("curl -T notes.txt http://h:8080", "http://h:8080/notes.txt"),
         ("curl -T notes.txt h", "http://h/notes.txt"),
+        ("curl -T notes.txt 'http://h?x=1'", "http://h/notes.txt?x=1"),
+        (
+            "curl -T notes.txt 'http://h/up/?x=1'",
+            "http://h/up/notes.txt?x=1",
+        ),
+        ("curl -T notes.txt 'http://h/up?x=1'", "http://h/up?x=1"),
     ] {
         let i = parse_curl(command).expect(command);
         assert_eq!(i.draft.url, url, "{command}");
@@ -285,4 +291,23 @@ fn a_variable_a_shell_would_expand_is_noted_without_showing_it() {
         .to_vec();
     let i = parse_curl_words(&words).expect("parses");
     assert!(i.unsupported.is_empty(), "{:?}", i.unsupported);
+}
+
+#[test]
+fn a_url_missing_the_slashes_after_http_is_read_as_curl_reads_it() {
+    for (command, url) in [
+        (
+            "curl http:/127.0.0.1:8080/echo",
+            "http://127.0.0.1:8080/echo",
+        ),
+        ("curl HTTPS:h/x", "HTTPS://h/x"),
+    ] {
+        let i = parse_curl(command).expect(command);
+        assert_eq!(i.draft.url, url, "{command}");
+        assert!(
+            i.unsupported.iter().any(|n| n.contains("without `//`")),
+            "{command}: {:?}",
+            i.unsupported
+        );
+    }
 }

@@ -138,22 +138,34 @@ pub fn shown_header_value<'a>(name: &str, value: &'a str, marked: bool) -> &'a s
 /// );
 /// assert_eq!(mask_url("http://u:p@h/"), "http://***:***@h/");
 /// assert_eq!(mask_url("/next?code=abc"), "/next?code=***");
+/// // User info without `//` before it (a URL refused for that) is masked too.
+/// assert_eq!(mask_url("http:/u:p@h/x?token=t"), "http:/***:***@h/x?token=***");
+/// assert_eq!(mask_url("u@h:1/x"), "***@h:1/x");
 /// assert_eq!(mask_url("http://h/a b?sig=S"), "http://h/a b?sig=***");
 /// ```
 pub fn mask_url(url: &str) -> String {
     // A URL string is one token, even with characters a URL should not hold (a space in a
     // path typed by hand): mask all of it, not only up to the first space as in free text.
-    match url.find("://") {
-        Some(found) => {
-            let start = found + 3;
-            format!(
-                "{}{}",
-                &url[..start],
-                mask_authority_and_rest(&url[start..])
-            )
-        }
-        None => mask_path_and_query(url),
+    if let Some(found) = url.find("://") {
+        let start = found + 3;
+        return format!(
+            "{}{}",
+            &url[..start],
+            mask_authority_and_rest(&url[start..])
+        );
     }
+    // `http:/user:pw@host` or `user:pw@host`: user info without `//` before it.
+    let end = url.find(['?', '#']).unwrap_or(url.len());
+    let Some(at) = url[..end].rfind('@') else {
+        return mask_path_and_query(url);
+    };
+    let start = url[..at].rfind('/').map_or(0, |slash| slash + 1);
+    let masked = if url[start..at].contains(':') {
+        "***:***"
+    } else {
+        "***"
+    };
+    mask_path_and_query(&format!("{}{masked}{}", &url[..start], &url[at..]))
 }
 
 /// `text` with every `scheme://…` URL in it masked as by [`mask_url`] (e.g. an error message

@@ -156,20 +156,29 @@ fn a_library_profile_given_as_a_builtin_is_pointed_at_its_file() {
     std::fs::create_dir_all(&library).expect("folder");
     std::fs::copy("tests/fixtures/good.json", library.join("team.json")).expect("copied");
     let file = library.join("team.json");
-    for args in [
-        &["profile", "show", "team"][..],
-        &["run", "--builtin", "team", "http://127.0.0.1:9/"][..],
-    ] {
-        retryscope()
-            .env("XDG_CONFIG_HOME", config.path())
-            .args(args)
-            .assert()
-            .code(2)
-            .stderr(predicate::str::contains(format!(
-                "; `team` is a profile of your library: --profile {}",
-                file.display()
-            )));
-    }
+    retryscope()
+        .env("XDG_CONFIG_HOME", config.path())
+        .args(["run", "--builtin", "team", "http://127.0.0.1:9/"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(format!(
+            "; `team` is a profile of your library: --profile {}",
+            file.display()
+        )));
+    // `profile show` shows it.
+    let out = retryscope()
+        .env("XDG_CONFIG_HOME", config.path())
+        .args(["profile", "show", "team"])
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let shown = retryscope::profile::load_str(&String::from_utf8(out.stdout).expect("utf-8"))
+        .expect("loads");
+    assert_eq!(
+        shown,
+        retryscope::profile::load_file(&file).expect("the file loads")
+    );
 }
 
 #[test]

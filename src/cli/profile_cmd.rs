@@ -44,9 +44,10 @@ pub enum ProfileAction {
     /// List the built-in profiles, then those in your library folder, each `NAME  (library) …`:
     /// every name `--profiles`, `--stack` and a batch item's `profile` take.
     List,
-    /// Print a built-in profile as pretty JSON (a starting point for your own).
+    /// Print a built-in profile, or the library's profile of that name, as pretty JSON (a
+    /// starting point for your own).
     Show {
-        /// Built-in name (see `retryscope profile builtins`).
+        /// Built-in name (`retryscope profile builtins`), or a library profile's (`profile list`).
         name: String,
     },
     /// Write a profile as another tool's retry settings (the nearest equivalent), with what
@@ -109,8 +110,15 @@ pub fn execute(args: &ProfileArgs) -> Result<u8, CliError> {
             Ok(exit::SUCCESS)
         }
         ProfileAction::Show { name } => {
-            let p = profile::builtin(name)
-                .ok_or_else(|| super::profile_source::unknown_builtin(name))?;
+            // A built-in, else the library's profile of that name.
+            let p = match (
+                profile::builtin(name),
+                super::profile_source::library_file(name),
+            ) {
+                (Some(p), _) => p,
+                (None, Some(file)) => super::profile_source::select(Some(&file), None)?,
+                (None, None) => return Err(super::profile_source::unknown_builtin(name)),
+            };
             crate::cli_out!("{}", profile::to_json_pretty(&p));
             Ok(exit::SUCCESS)
         }

@@ -18,17 +18,20 @@ pub fn select(file: Option<&Path>, builtin: Option<&str>) -> Result<RetryProfile
     profile::builtin(name).ok_or_else(|| unknown_builtin(name))
 }
 
-/// The error of `--builtin NAME` (or `profile show NAME`) for a name that is no built-in: the
-/// built-ins listed, and the library file when `NAME` is one of the library's profiles.
-pub fn unknown_builtin(name: &str) -> CliError {
-    let dir = crate::service::default_library_dir();
-    let in_library = dir
+/// The library's profile file named `name` (its stem), if there is one.
+pub fn library_file(name: &str) -> Option<std::path::PathBuf> {
+    crate::service::default_library_dir()
         .as_deref()
         .map(crate::service::library_files)
         .unwrap_or_default()
         .into_iter()
-        .find(|p| p.file_stem().is_some_and(|s| s == name));
-    let library = in_library
+        .find(|p| p.file_stem().is_some_and(|s| s == name))
+}
+
+/// The error of `--builtin NAME` (or `profile show NAME`) for a name that is no built-in: the
+/// built-ins listed, and the library file when `NAME` is one of the library's profiles.
+pub fn unknown_builtin(name: &str) -> CliError {
+    let library = library_file(name)
         .map(|p| {
             format!(
                 "; `{name}` is a profile of your library: --profile {}",
